@@ -1,0 +1,193 @@
+# Makefile -- build, test, bench and install acre.
+#
+# `make check` alone works on a fresh Debian machine: config.mk is made by
+# ./configure when missing (with --install-deps when run as root on Debian).
+# Out-of-tree builds: run /path/to/configure in another directory, which
+# writes a Makefile there that sets SRCDIR and includes this one.
+
+SRCDIR ?= .
+B := build
+
+.DEFAULT_GOAL := all
+
+AUTO_DEPS := $(shell [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ] && \
+	echo --install-deps)
+
+config.mk: $(SRCDIR)/configure
+	$(SRCDIR)/configure $(AUTO_DEPS) $(CONFIGURE_ARGS)
+
+NOCONF_GOALS := clean distclean format format-check
+ifeq ($(filter-out $(NOCONF_GOALS),$(MAKECMDGOALS))$(if $(MAKECMDGOALS),,all),)
+else
+-include config.mk
+endif
+
+SONAME := libacre.so.0
+VERSION := 0.1.0
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter
+ALL_CFLAGS = -std=gnu99 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN) \
+	-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler
+ALL_LDFLAGS = $(LDFLAGS) $(SAN)
+
+LIB_SRC := $(sort $(wildcard $(SRCDIR)/engine/*.c $(SRCDIR)/compiler/*.c))
+LIB_HDR := $(wildcard $(SRCDIR)/include/*.h $(SRCDIR)/engine/*.h \
+	$(SRCDIR)/compiler/*.h)
+LIB_OBJ := $(patsubst $(SRCDIR)/%.c,$(B)/pic/%.o,$(LIB_SRC))
+TEST_SRC := $(sort $(wildcard $(SRCDIR)/tests/unit/*.c))
+BENCH_SRC := $(sort $(wildcard $(SRCDIR)/bench/*.c))
+CLI_SRC := $(sort $(wildcard $(SRCDIR)/cli/*.c))
+FUZZ_SRC := $(sort $(wildcard $(SRCDIR)/tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(patsubst $(SRCDIR)/tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 60
+
+.PHONY: all check unit check-exports bench bench-smoke demo fuzz fuzz-smoke \
+	install uninstall installcheck format format-check clean distclean
+
+all: $(B)/$(SONAME) $(B)/libacre.a $(B)/acre $(B)/acre.pc
+
+# ---- library --------------------------------------------------------------
+$(B)/pic/%.o: $(SRCDIR)/%.c $(LIB_HDR) config.mk
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(B)/$(SONAME): $(LIB_OBJ) $(SRCDIR)/acre.map
+	$(CC) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=$(SRCDIR)/acre.map -Wl,--no-undefined \
+		$(ALL_LDFLAGS) -o $(B)/libacre.so.$(VERSION) $(LIB_OBJ) $(LIB_LIBS)
+	ln -sf libacre.so.$(VERSION) $@
+	ln -sf $(SONAME) $(B)/libacre.so
+
+$(B)/libacre.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJ)
+
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g'
+
+$(B)/acre.pc: $(SRCDIR)/acre.pc.in config.mk
+	$(PC_SED) $< >$@
+
+# ---- the acre command (jemalloc is its allocator, never the library's) ----
+$(B)/acre: $(CLI_SRC) $(B)/libacre.a $(LIB_HDR)
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -I$(SRCDIR)/cli -o $@ $(CLI_SRC) \
+		$(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) $(JEMALLOC_LIBS)
+
+demo: $(B)/acre
+	@sh $(SRCDIR)/cli/demo.sh $(B)/acre
+
+# ---- tests ------------------------------------------------------------------
+$(B)/acre-tests: $(TEST_SRC) $(B)/libacre.a $(LIB_HDR)
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(TEST_CFLAGS) -I$(SRCDIR)/tests/unit \
+		-o $@ $(TEST_SRC) $(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) \
+		$(TEST_LIBS)
+
+unit: $(B)/acre-tests
+	$(B)/acre-tests --jobs=2
+
+# Only acre_* may leave the shared library.
+check-exports: $(B)/$(SONAME)
+	@bad=$$(nm -D --defined-only $(B)/$(SONAME) | awk '{print $$3}' | \
+		grep -v '^acre_' | grep -v '^ACRE_' || true); \
+	if [ -n "$$bad" ]; then echo "exported non-acre symbols: $$bad"; exit 1; fi; \
+	echo "exports: only acre_* ($$(nm -D --defined-only $(B)/$(SONAME) | \
+		grep -c ' T acre_') functions)"
+
+check: all unit check-exports bench-smoke installcheck
+
+# ---- benchmarks ------------------------------------------------------------
+$(B)/acre-bench: $(BENCH_SRC) $(B)/libacre.a $(LIB_HDR)
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(BENCH_CFLAGS) -I$(SRCDIR)/bench \
+		-o $@ $(BENCH_SRC) $(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) \
+		$(BENCH_LIBS) $(JEMALLOC_LIBS)
+
+bench: $(B)/acre-bench
+	$(B)/acre-bench --json $(SRCDIR)/bench/results.json
+
+bench-smoke: $(B)/acre-bench
+	$(B)/acre-bench --smoke --json $(B)/bench-smoke.json
+
+# ---- fuzzing (libFuzzer, clang) --------------------------------------------
+$(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
+		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
+
+fuzz: $(FUZZ_BIN)
+
+fuzz-smoke: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do \
+		n=$${f##*/fuzz_}; corpus=$(SRCDIR)/tests/fuzz/corpus/$$n; \
+		work=$(B)/fuzz/work-$$n; rm -rf $$work; mkdir -p $$work; \
+		echo "fuzz-smoke: $$n for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 $$work $$corpus \
+			2>$(B)/fuzz/$$n.log || { tail -50 $(B)/fuzz/$$n.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units' $(B)/fuzz/$$n.log; \
+	done
+
+# ---- install ----------------------------------------------------------------
+DESTDIR ?=
+MAN3 := $(wildcard $(SRCDIR)/doc/*.3)
+MAN1 := $(wildcard $(SRCDIR)/doc/*.1)
+MAN5 := $(wildcard $(SRCDIR)/doc/*.5)
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(B)/libacre.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libacre.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libacre.so
+	install -m 644 $(B)/libacre.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(SRCDIR)/include/acre.h $(DESTDIR)$(INCLUDEDIR)/
+	$(PC_SED) $(SRCDIR)/acre.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/acre.pc
+	install -m 755 $(B)/acre $(DESTDIR)$(PREFIX)/bin/
+	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
+	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libacre.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libacre.so \
+		$(DESTDIR)$(LIBDIR)/libacre.a $(DESTDIR)$(INCLUDEDIR)/acre.h \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/acre.pc $(DESTDIR)$(PREFIX)/bin/acre \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+
+# Install into a scratch prefix, then build and run a program against the
+# installed library through pkg-config, as a host would.
+installcheck: all
+	@rm -rf $(B)/inst
+	@$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(B)/inst \
+		LIBDIR=$(CURDIR)/$(B)/inst/lib INCLUDEDIR=$(CURDIR)/$(B)/inst/include \
+		MANDIR=$(CURDIR)/$(B)/inst/share/man >/dev/null
+	@PKG_CONFIG_PATH=$(CURDIR)/$(B)/inst/lib/pkgconfig; \
+	export PKG_CONFIG_PATH; \
+	$(CC) -std=c99 -pedantic -Wall -Werror $(SAN) \
+		$(SRCDIR)/tests/installcheck.c -o $(B)/installcheck \
+		$$($(PKG_CONFIG) --cflags --libs acre) \
+		-Wl,-rpath,$(CURDIR)/$(B)/inst/lib && \
+	$(B)/installcheck && \
+	echo "installcheck: pkg-config --cflags --libs acre: \
+	$$($(PKG_CONFIG) --cflags --libs acre)"
+
+# ---- housekeeping ---------------------------------------------------------------
+FORMAT_SRC = $(wildcard $(SRCDIR)/include/*.h $(SRCDIR)/engine/*.[ch] \
+	$(SRCDIR)/compiler/*.[ch] $(SRCDIR)/cli/*.[ch] $(SRCDIR)/tests/*.c \
+	$(SRCDIR)/tests/unit/*.[ch] $(SRCDIR)/tests/fuzz/*.c $(SRCDIR)/bench/*.[ch])
+
+format:
+	clang-format -i $(FORMAT_SRC)
+
+format-check:
+	clang-format --dry-run -Werror $(FORMAT_SRC)
+
+clean:
+	rm -rf $(B)
+
+distclean: clean
+	rm -f config.mk

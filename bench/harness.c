@@ -1,0 +1,402 @@
+/*
+ * harness.c -- the generic part of acre-bench (see harness.h).
+ *
+ * Invariants: every time is read from CLOCK_MONOTONIC; every reported
+ * number is a median over repetitions; timings never decide the exit
+ * status, failed checks do.  Rows are kept in the order they were made and
+ * printed both as a table (stdout) and, with --json, as a JSON array of
+ * {"name","unit","value","baseline","baseline_value","ratio"} where ratio
+ * is baseline_value / value (bigger is better for acre).
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define FULL_REPS      11 /* repetitions of a full run (at least 7) */
+#define SMOKE_REPS     1  /* repetitions of a --smoke run */
+#define MAX_FAIL_PRINT 25 /* failed checks printed in full */
+
+typedef struct bench_result {
+    char *name;
+    char *unit;
+    double value;
+    char *baseline;
+    double baseline_value;
+} bench_result;
+
+struct bench_run {
+    int smoke;
+    unsigned reps;
+    const char *json_path;
+    char **patterns;
+    size_t npatterns;
+    const bench_def *current;
+    bench_result *rows;
+    size_t nrows, cap;
+    unsigned long failures;
+};
+
+volatile uint64_t bench_sink;
+
+static void
+die_nomem(void)
+{
+    fputs("acre-bench: out of memory\n", stderr);
+    exit(2);
+}
+
+static char *
+dup_str(const char *s)
+{
+    char *d = strdup(s ? s : "");
+
+    if (d == NULL)
+        die_nomem();
+    return d;
+}
+
+int
+bench_smoke(const bench_run *run)
+{
+    return run->smoke;
+}
+
+size_t
+bench_size(const bench_run *run, size_t full, size_t smoke)
+{
+    return run->smoke ? smoke : full;
+}
+
+static int
+matches(const bench_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->npatterns; i++)
+        if (strstr(name, run->patterns[i]) != NULL)
+            return 1;
+    return 0;
+}
+
+int
+bench_want(const bench_run *run, const char *group)
+{
+    if (run->npatterns == 0)
+        return 1;
+    if (run->current != NULL && matches(run, run->current->name))
+        return 1;
+    return matches(run, group);
+}
+
+static int
+def_wanted(bench_run *run, const bench_def *def)
+{
+    run->current = def;
+    if (bench_want(run, def->name))
+        return 1;
+    for (const char *const *g = def->groups; g && *g; g++)
+        if (bench_want(run, *g))
+            return 1;
+    return 0;
+}
+
+double
+bench_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+double
+bench_median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    if (n % 2)
+        return v[n / 2];
+    return (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double
+time_pass(const bench_impl *impl, size_t items)
+{
+    double t0 = bench_now_ns();
+    uint64_t r = impl->pass(impl->arg);
+    double t1 = bench_now_ns();
+
+    bench_sink += r;
+    return (t1 - t0) / (double)(items ? items : 1);
+}
+
+void
+bench_measure(bench_run *run, const bench_impl *impl, size_t n, size_t items,
+              double *median_ns)
+{
+    unsigned reps = run->reps;
+    double *t = calloc(n * reps + 1, sizeof *t);
+
+    if (t == NULL)
+        die_nomem();
+    for (size_t k = 0; k < n; k++)
+        bench_sink += impl[k].pass(impl[k].arg);
+    for (unsigned r = 0; r < reps; r++)
+        for (size_t j = 0; j < n; j++) {
+            size_t k = (r + j) % n;
+            t[k * reps + r] = time_pass(&impl[k], items);
+        }
+    for (size_t k = 0; k < n; k++)
+        median_ns[k] = bench_median(t + k * reps, reps);
+    free(t);
+}
+
+void
+bench_row(bench_run *run, const char *name, const char *unit, double value,
+          const char *baseline, double baseline_value)
+{
+    bench_result *r;
+
+    if (run->nrows == run->cap) {
+        size_t cap = run->cap ? 2 * run->cap : 16;
+        bench_result *rows = realloc(run->rows, cap * sizeof *rows);
+
+        if (rows == NULL)
+            die_nomem();
+        run->rows = rows;
+        run->cap = cap;
+    }
+    r = &run->rows[run->nrows++];
+    r->name = dup_str(name);
+    r->unit = dup_str(unit);
+    r->value = value;
+    r->baseline = dup_str(baseline);
+    r->baseline_value = baseline_value;
+}
+
+void
+bench_fail(bench_run *run, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (++run->failures > MAX_FAIL_PRINT)
+        return;
+    fputs("acre-bench: FAIL: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void
+bench_note(bench_run *run, const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("# ", stdout);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+    fflush(stdout);
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static double
+ratio(const bench_result *r)
+{
+    return r->value > 0 ? r->baseline_value / r->value : NAN;
+}
+
+static void
+print_table(const bench_run *run)
+{
+    printf("%-28s %-6s %10s  %-20s %10s %8s\n", "name", "unit", "acre",
+           "baseline", "baseline", "ratio");
+    for (size_t i = 0; i < run->nrows; i++) {
+        const bench_result *r = &run->rows[i];
+
+        printf("%-28s %-6s %10.1f  %-20s %10.1f %7.2fx\n", r->name, r->unit,
+               r->value, r->baseline, r->baseline_value, ratio(r));
+    }
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void
+json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* A JSON number; NaN and infinities have no JSON form and become null. */
+static void
+json_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.3f", v);
+    else
+        fputs("null", f);
+}
+
+static void
+json_row(FILE *f, const bench_result *r)
+{
+    fputs("  {\"name\": ", f);
+    json_string(f, r->name);
+    fputs(", \"unit\": ", f);
+    json_string(f, r->unit);
+    fputs(", \"value\": ", f);
+    json_number(f, r->value);
+    fputs(", \"baseline\": ", f);
+    json_string(f, r->baseline);
+    fputs(", \"baseline_value\": ", f);
+    json_number(f, r->baseline_value);
+    fputs(", \"ratio\": ", f);
+    json_number(f, ratio(r));
+    fputc('}', f);
+}
+
+/* Write the rows to PATH.tmp, then rename it over PATH. */
+static int
+write_json(const bench_run *run, const char *path)
+{
+    char tmp[4096];
+    FILE *f;
+    int ok;
+
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stderr, "acre-bench: %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    fputs("[\n", f);
+    for (size_t i = 0; i < run->nrows; i++) {
+        json_row(f, &run->rows[i]);
+        fputs(i + 1 < run->nrows ? ",\n" : "\n", f);
+    }
+    fputs("]\n", f);
+    ok = !ferror(f);
+    ok = fclose(f) == 0 && ok && rename(tmp, path) == 0;
+    if (!ok) {
+        fprintf(stderr, "acre-bench: %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- command line -------------------------------------------------------- */
+
+static void
+usage(FILE *f)
+{
+    fputs("usage: acre-bench [--smoke] [--json PATH] [NAME-SUBSTRING...]\n", f);
+}
+
+static int
+parse_args(bench_run *run, int argc, char **argv)
+{
+    run->patterns = calloc((size_t)argc + 1, sizeof *run->patterns);
+    if (run->patterns == NULL)
+        die_nomem();
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--smoke") == 0)
+            run->smoke = 1;
+        else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+            run->json_path = argv[++i];
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+        else if (argv[i][0] == '-')
+            return -1;
+        else
+            run->patterns[run->npatterns++] = argv[i];
+    }
+    run->reps = run->smoke ? SMOKE_REPS : FULL_REPS;
+    return 0;
+}
+
+static size_t
+run_all(bench_run *run, const bench_def *const *defs, size_t n)
+{
+    size_t ran = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (!def_wanted(run, defs[i]))
+            continue;
+        ran++;
+        fprintf(stderr, "acre-bench: running %s%s\n", defs[i]->name,
+                run->smoke ? " (smoke)" : "");
+        if (defs[i]->run(run) != 0)
+            bench_fail(run, "%s: could not set up", defs[i]->name);
+    }
+    run->current = NULL;
+    return ran;
+}
+
+static void
+free_run(bench_run *run)
+{
+    for (size_t i = 0; i < run->nrows; i++) {
+        free(run->rows[i].name);
+        free(run->rows[i].unit);
+        free(run->rows[i].baseline);
+    }
+    free(run->rows);
+    free(run->patterns);
+}
+
+int
+bench_main(int argc, char **argv, const bench_def *const *defs, size_t n)
+{
+    bench_run run = {0};
+    int status = 0, rc = parse_args(&run, argc, argv);
+
+    if (rc != 0) {
+        usage(rc > 0 ? stdout : stderr);
+        free_run(&run);
+        return rc > 0 ? 0 : 2;
+    }
+    if (run_all(&run, defs, n) == 0) {
+        fputs("acre-bench: no benchmark matches\n", stderr);
+        status = 2;
+    }
+    if (run.nrows > 0)
+        print_table(&run);
+    if (run.json_path != NULL && write_json(&run, run.json_path) != 0)
+        status = 2;
+    if (run.failures > 0) {
+        fprintf(stderr, "acre-bench: %lu check(s) failed\n", run.failures);
+        if (status == 0)
+            status = 1;
+    }
+    free_run(&run);
+    return status;
+}

@@ -1,0 +1,24 @@
+/*
+ * main.c -- acre-bench: the table of benchmarks and the entry point.
+ *
+ * usage: acre-bench [--smoke] [--json PATH] [NAME-SUBSTRING...]
+ *
+ * To add a benchmark, write bench/<name>.c defining a `const bench_def`
+ * and add one declaration and one line to the table below (ORDER BENCH).
+ * Every .c file in bench/ is linked into the one program.
+ */
+#include "harness.h"
+
+/* ORDER BENCH: the benchmarks, each defined in its own file */
+extern const bench_def bench_dn_def; /* dn_bench.c */
+
+/* ORDER BENCH: the registry, run in this order */
+static const bench_def *const benches[] = {
+    &bench_dn_def,
+};
+
+int
+main(int argc, char **argv)
+{
+    return bench_main(argc, argv, benches, sizeof benches / sizeof *benches);
+}

@@ -1,0 +1,26 @@
+/*
+ * cli.h -- what the subcommands of the acre command share.
+ *
+ * Exit codes (documented in acre(1)): 0 success, 1 the input had errors
+ * (a DN, rule or file that does not parse), 2 usage or system errors.
+ */
+#ifndef ACRE_CLI_H
+#define ACRE_CLI_H
+
+#include <stdio.h>
+
+#define CLI_EXIT_OK    0
+#define CLI_EXIT_INPUT 1
+#define CLI_EXIT_USAGE 2
+
+struct cli_cmd {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+    void (*help)(FILE *f);
+};
+
+int cmd_dn(int argc, char **argv);
+void help_dn(FILE *f);
+
+#endif /* ACRE_CLI_H */

@@ -1,0 +1,1329 @@
+/*
+ * dn.c -- RFC 4514 distinguished names: parse, validate, normalise, hash.
+ *
+ * One pass over the input writes two texts side by side: the normalised
+ * form (canonical lowercase type names, values prepared by their equality
+ * rule, multi-valued RDNs sorted) and the pretty form (canonical type names,
+ * values as given, minimal escaping).  Then the ancestry hashes are chained
+ * from the root over the normalised RDNs, and everything is laid out in one
+ * block (see dn.h).
+ *
+ * Paths, fastest first:
+ *   1. already normalised input (lowercase, no escapes, single spaces, one
+ *      AVA per RDN, simple string syntaxes): validated by one tight scan,
+ *      copied once; no per-value preparation;
+ *   2. ASCII values: prepared byte by byte (prep.c);
+ *   3. escapes, #hex, quoted and non-ASCII values, DN-valued attributes.
+ * All three give byte-identical results; the unit tests and the fuzz
+ * target check that normalise(normalise(x)) == normalise(x).
+ *
+ * Invariants: nothing is allocated for DNs of ordinary size except the
+ * result itself (acre_dn_parse) or nothing at all (acre_dn_parse_buf);
+ * every error names its code and byte offset; cost is linear in the input
+ * (bounded by ACRE_DN_MAX_LEN) times the nesting limit.
+ */
+#include "dn.h"
+
+#include "buf.h"
+#include "dn_types.h"
+#include "internal.h"
+#include "prep.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <string.h>
+#include <sys/random.h>
+#include <talloc.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HDR_SIZE   offsetof(struct acre_dn, h)
+#define DNF_SHARED 0x1 /* pretty text is the normalised text */
+
+/* ------------------------------------------------------------------------
+ * Ancestry hashing
+ */
+#define C1 0x9e3779b97f4a7c15ull
+#define C2 0xbf58476d1ce4e5b9ull
+#define C3 0x94d049bb133111ebull
+#define C4 0xd6e8feb86659fd93ull
+#define C5 0xc2b2ae3d27d4eb4full
+
+static uint64_t hash_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static uint64_t (*hash_hook)(const void *, size_t, uint64_t);
+
+static inline uint64_t
+mum(uint64_t a, uint64_t b)
+{
+    unsigned __int128 r = (unsigned __int128)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static inline uint64_t
+rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint64_t
+rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static void
+key_init(void)
+{
+    uint64_t k = 0;
+
+    if (getrandom(&k, sizeof(k), GRND_NONBLOCK) != (ssize_t)sizeof(k)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        k = mum((uint64_t)ts.tv_nsec ^ C1, (uint64_t)ts.tv_sec ^ C2);
+        k ^= mum((uint64_t)getpid() ^ C3, (uint64_t)(uintptr_t)&k ^ C4);
+    }
+    hash_key = k | 1;
+}
+
+uint64_t
+acreD_hash_key(void)
+{
+    pthread_once(&key_once, key_init);
+    return hash_key;
+}
+
+void
+acreD_set_hash_hook(uint64_t (*hook)(const void *, size_t, uint64_t))
+{
+    hash_hook = hook;
+}
+
+/* A keyed 64-bit hash of n bytes (multiply-fold mixing, 16 bytes a round). */
+static uint64_t
+rdn_hash(const void *data, size_t n, uint64_t key)
+{
+    const uint8_t *p = data;
+    uint64_t h = key ^ mum(n ^ C1, C2), a = 0, b = 0;
+
+    if (acre_unlikely(hash_hook != NULL))
+        return hash_hook(data, n, key);
+    while (n > 16) {
+        h = mum(rd64(p) ^ C3 ^ h, rd64(p + 8) ^ C4);
+        p += 16;
+        n -= 16;
+    }
+    if (n >= 8) {
+        a = rd64(p);
+        b = rd64(p + n - 8);
+    } else if (n >= 4) {
+        a = rd32(p);
+        b = rd32(p + n - 4);
+    } else if (n) {
+        a = ((uint64_t)p[0] << 16) | ((uint64_t)p[n >> 1] << 8) | p[n - 1];
+    }
+    return mum(h ^ a ^ C5, b ^ C1 ^ n);
+}
+
+static inline uint64_t
+chain(uint64_t parent, uint64_t rdn)
+{
+    return mum(parent ^ C2, rdn ^ C3) ^ rdn;
+}
+
+/* ------------------------------------------------------------------------
+ * Parser state
+ */
+struct ps {
+    const uint8_t *s;
+    size_t n, i;
+    unsigned flags;
+    int nest;
+    acre_diag *diag;
+    int fast; /* path 1: the input is the normalised text */
+    unsigned depth;
+    struct acreE_buf norm, pretty, val, tmp;
+    uint32_t nrdn[ACRE_DN_MAX_RDNS + 1], prdn[ACRE_DN_MAX_RDNS + 1];
+    /* AVAs of the RDN being parsed: [start, end) in norm and in pretty */
+    unsigned navas;
+    uint32_t an[ACRE_DN_MAX_AVAS][2], ap[ACRE_DN_MAX_AVAS][2];
+    uint32_t aoff[ACRE_DN_MAX_AVAS];
+    uint8_t lnorm[768], lpretty[768], lval[384], ltmp[384];
+};
+
+static void
+ps_init(struct ps *ps, const char *s, size_t n, unsigned flags, int nest,
+        acre_diag *diag)
+{
+    ps->s = (const uint8_t *)s;
+    ps->n = n;
+    ps->i = 0;
+    ps->flags = flags;
+    ps->nest = nest;
+    ps->diag = diag;
+    ps->fast = 0;
+    ps->depth = 0;
+    acreE_buf_init(&ps->norm, ps->lnorm, sizeof(ps->lnorm));
+    acreE_buf_init(&ps->pretty, ps->lpretty, sizeof(ps->lpretty));
+    acreE_buf_init(&ps->val, ps->lval, sizeof(ps->lval));
+    acreE_buf_init(&ps->tmp, ps->ltmp, sizeof(ps->ltmp));
+}
+
+static void
+ps_free(struct ps *ps)
+{
+    acreE_buf_free(&ps->norm);
+    acreE_buf_free(&ps->pretty);
+    acreE_buf_free(&ps->val);
+    acreE_buf_free(&ps->tmp);
+}
+
+static int
+fail(struct ps *ps, int code, size_t off, const char *what)
+{
+    return acreE_diag_set(ps->diag, code, off, "%s: %s", acre_strerror(code),
+                          what);
+}
+
+/* ------------------------------------------------------------------------
+ * Character classes
+ */
+enum {
+    CL_HEX = 1,    /* 0-9 A-F a-f */
+    CL_ESC = 2,    /* may follow '\': , + " \ < > ; = # space */
+    CL_OUT = 4,    /* must be escaped on output anywhere: , + " \ < > ; */
+    CL_ALPHA = 8,  /* A-Z a-z */
+    CL_DIGIT = 16, /* 0-9 */
+    CL_SAFE = 32,  /* plain value byte of a normalised DN (fast path) */
+    CL_UPPER = 64, /* A-Z */
+    CL_STOP = 128, /* ends an unquoted value or needs a closer look */
+    CL_RUN = 256,  /* CL_SAFE, space or >= 0x80: a plain value byte */
+};
+
+static uint16_t cls[256];
+static pthread_once_t cls_once = PTHREAD_ONCE_INIT;
+
+static void
+cls_init(void)
+{
+    for (int c = 0; c < 256; c++) {
+        uint16_t k = 0;
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+            (c >= 'A' && c <= 'F'))
+            k |= CL_HEX;
+        if (strchr(",+\"\\<>;=# ", c) && c)
+            k |= CL_ESC;
+        if (strchr(",+\"\\<>;", c) && c)
+            k |= CL_OUT;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+            k |= CL_ALPHA;
+        if (c >= 'A' && c <= 'Z')
+            k |= CL_UPPER;
+        if (c >= '0' && c <= '9')
+            k |= CL_DIGIT;
+        if (c > 0x20 && c < 0x7f && !(k & CL_OUT))
+            k |= CL_SAFE;
+        if ((k & CL_OUT) || c == 0 || c == ' ')
+            k |= CL_STOP;
+        if ((k & CL_SAFE) || c == ' ' || c >= 0x80)
+            k |= CL_RUN;
+        cls[c] = k;
+    }
+}
+
+static inline int
+hexval(uint8_t c)
+{
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+static inline uint8_t
+lower(uint8_t c)
+{
+    return (uint8_t)(c + (((unsigned)c - 'A' < 26u) << 5));
+}
+
+static void
+skip_spaces(struct ps *ps)
+{
+    size_t i = ps->i;
+    while (i < ps->n && ps->s[i] == ' ')
+        i++;
+    ps->i = i;
+}
+
+static inline int
+at_sep(const struct ps *ps)
+{
+    uint8_t c;
+
+    if (ps->i == ps->n)
+        return 1;
+    c = ps->s[ps->i];
+    return c == ',' || c == ';' || c == '+';
+}
+
+/* ------------------------------------------------------------------------
+ * Output
+ */
+static inline int
+reserve(struct acreE_buf *b, size_t n)
+{
+    return b->cap - b->len >= n ? 0 : acreE_buf_grow(b, n);
+}
+
+/*
+ * Append value bytes with minimal RFC 4514 escaping.  octet: also write
+ * bytes outside printable ASCII as \xx, so any byte string survives.
+ */
+static int
+put_escaped(struct acreE_buf *b, const uint8_t *v, size_t n, int octet)
+{
+    static const char hx[] = "0123456789abcdef";
+    int rc = 0;
+
+    for (size_t k = 0; k < n && !rc; k++) {
+        uint8_t c = v[k];
+        if (cls[c] & CL_OUT || ((c == '#' || c == ' ') && k == 0) ||
+            (c == ' ' && k == n - 1)) {
+            uint8_t e[2] = {'\\', c};
+            rc = acreE_buf_put(b, e, 2);
+        } else if (c == 0 || (octet && (c < 0x20 || c >= 0x7f))) {
+            uint8_t e[3] = {'\\', (uint8_t)hx[c >> 4], (uint8_t)hx[c & 15]};
+            rc = acreE_buf_put(b, e, 3);
+        } else {
+            rc = acreE_buf_putc(b, c);
+        }
+    }
+    return rc;
+}
+
+static int
+put_hex(struct acreE_buf *b, const uint8_t *v, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    int rc = acreE_buf_putc(b, '#');
+
+    for (size_t k = 0; k < n && !rc; k++) {
+        uint8_t e[2] = {(uint8_t)hx[v[k] >> 4], (uint8_t)hx[v[k] & 15]};
+        rc = acreE_buf_put(b, e, 2);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Values
+ */
+
+/* Handle the escape at s[i] == '\\', appending the byte it stands for. */
+static int
+take_escape(struct ps *ps)
+{
+    size_t i = ps->i;
+    uint8_t c;
+
+    if (i + 1 == ps->n)
+        return fail(ps, ACRE_ERR_DN_ESCAPE, i, "'\\' at end of input");
+    c = ps->s[i + 1];
+    if ((cls[c] & CL_HEX) && i + 2 < ps->n && (cls[ps->s[i + 2]] & CL_HEX)) {
+        c = (uint8_t)(hexval(c) << 4 | hexval(ps->s[i + 2]));
+        ps->i += 3;
+    } else if (cls[c] & CL_ESC) {
+        ps->i += 2;
+    } else {
+        return fail(ps, ACRE_ERR_DN_ESCAPE, i,
+                    "'\\' must be followed by a special character or two "
+                    "hex digits");
+    }
+    return acreE_buf_putc(&ps->val, c) ? ACRE_ERR_NOMEM : 0;
+}
+
+/* An unquoted string value; unescaped trailing spaces are dropped. */
+static int
+scan_string(struct ps *ps)
+{
+    size_t last = 0;
+    int rc;
+
+    while (ps->i < ps->n) {
+        size_t j = ps->i;
+        while (j < ps->n && !(cls[ps->s[j]] & CL_STOP))
+            j++;
+        if (j > ps->i) {
+            if (acreE_buf_put(&ps->val, ps->s + ps->i, j - ps->i))
+                return ACRE_ERR_NOMEM;
+            ps->i = j;
+            last = ps->val.len;
+            continue;
+        }
+        switch (ps->s[j]) {
+        case ',':
+        case ';':
+        case '+':
+            ps->val.len = last;
+            return 0;
+        case '\\':
+            if ((rc = take_escape(ps)))
+                return rc;
+            last = ps->val.len;
+            break;
+        case ' ':
+            if (acreE_buf_putc(&ps->val, ' '))
+                return ACRE_ERR_NOMEM;
+            ps->i++;
+            break;
+        default: /* " < > NUL */
+            return fail(ps, ACRE_ERR_DN_UNESCAPED, j,
+                        "'\"', '<', '>' and NUL must be escaped");
+        }
+    }
+    ps->val.len = last;
+    return 0;
+}
+
+/* An RFC 2253 quoted value: "..." with escapes, then only spaces. */
+static int
+scan_quoted(struct ps *ps)
+{
+    size_t q = ps->i++;
+    int rc;
+
+    for (;;) {
+        uint8_t c;
+        if (ps->i == ps->n)
+            return fail(ps, ACRE_ERR_DN_QUOTE, q, "unterminated quoted value");
+        c = ps->s[ps->i];
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            if ((rc = take_escape(ps)))
+                return rc;
+            continue;
+        }
+        if (c == 0)
+            return fail(ps, ACRE_ERR_DN_UNESCAPED, ps->i, "NUL in value");
+        if (acreE_buf_putc(&ps->val, c))
+            return ACRE_ERR_NOMEM;
+        ps->i++;
+    }
+    ps->i++;
+    skip_spaces(ps);
+    if (!at_sep(ps))
+        return fail(ps, ACRE_ERR_DN_QUOTE, ps->i,
+                    "text after the closing quote");
+    return 0;
+}
+
+/* #hex: the BER bytes go to val. */
+static int
+scan_hex(struct ps *ps)
+{
+    size_t start = ++ps->i;
+
+    while (ps->i < ps->n && (cls[ps->s[ps->i]] & CL_HEX)) {
+        size_t i = ps->i;
+        if (i + 1 == ps->n || !(cls[ps->s[i + 1]] & CL_HEX))
+            return fail(ps, ACRE_ERR_DN_HEX, i + 1, "odd number of hex digits");
+        if (acreE_buf_putc(&ps->val, (uint8_t)(hexval(ps->s[i]) << 4 |
+                                               hexval(ps->s[i + 1]))))
+            return ACRE_ERR_NOMEM;
+        ps->i += 2;
+    }
+    if (ps->i == start)
+        return fail(ps, ACRE_ERR_DN_HEX, ps->i, "'#' without hex digits");
+    skip_spaces(ps);
+    if (!at_sep(ps))
+        return fail(ps, ACRE_ERR_DN_HEX, ps->i, "not a hex digit");
+    return 0;
+}
+
+/*
+ * Check BER framing of v[0..n): one element, tag (low or high form), then
+ * a definite length that covers the rest exactly.  On success *tag is the
+ * first identifier octet and *body the offset of the contents.
+ */
+static int
+ber_frame(const uint8_t *v, size_t n, uint8_t *tag, size_t *body)
+{
+    size_t i = 1, len = 0;
+
+    if (n < 2)
+        return 0;
+    *tag = v[0];
+    if ((v[0] & 0x1f) == 0x1f) {
+        while (i < n && (v[i] & 0x80))
+            i++;
+        if (++i >= n)
+            return 0;
+    }
+    if (v[i] < 0x80) {
+        len = v[i++];
+    } else {
+        size_t k = v[i++] & 0x7f;
+        if (k == 0 || k > 4 || n - i < k)
+            return 0;
+        while (k--)
+            len = len << 8 | v[i++];
+    }
+    *body = i;
+    return n - i == len;
+}
+
+static int
+is_string_tag(uint8_t t)
+{
+    return t == 0x04 || t == 0x0c || t == 0x12 || t == 0x13 || t == 0x14 ||
+           t == 0x16 || t == 0x1a;
+}
+
+static int parse_nested(struct ps *ps, size_t vstart, int uid);
+static int parse_text(struct ps *ps);
+
+/* Normalise the string value in ps->val and append both forms. */
+static int
+emit_string(struct ps *ps, const struct acreD_type *t, size_t vstart,
+            const uint8_t *pv, size_t pn, int hexform)
+{
+    int rc;
+
+    if (t->mr == ACRE_MR_DN || t->mr == ACRE_MR_NAME_UID)
+        return parse_nested(ps, vstart, t->mr == ACRE_MR_NAME_UID);
+    if (ps->val.len == 0 && t->mr != ACRE_MR_OCTET)
+        return fail(ps, ACRE_ERR_DN_VALUE, vstart, "empty value");
+    ps->tmp.len = 0;
+    switch (acreE_prep(t->mr, ps->val.p, ps->val.len, &ps->tmp)) {
+    case ACRE_PREP_OK:
+        break;
+    case ACRE_PREP_UTF8:
+        return fail(ps, ACRE_ERR_DN_UTF8, vstart, "invalid UTF-8");
+    case ACRE_PREP_PROHIBITED:
+        return fail(ps, ACRE_ERR_DN_PROHIBITED, vstart,
+                    "unassigned, private-use or replacement character");
+    case ACRE_PREP_SYNTAX:
+        return fail(ps, ACRE_ERR_DN_VALUE, vstart,
+                    "value does not fit the attribute's syntax");
+    default:
+        return ACRE_ERR_NOMEM;
+    }
+    if (ps->tmp.len == 0 && t->mr != ACRE_MR_OCTET)
+        return fail(ps, ACRE_ERR_DN_VALUE, vstart, "value prepares to empty");
+    rc = put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len, t->mr == ACRE_MR_OCTET);
+    if (!rc)
+        rc = hexform ? put_hex(&ps->pretty, pv, pn)
+                     : put_escaped(&ps->pretty, pv, pn, t->mr == ACRE_MR_OCTET);
+    return rc ? ACRE_ERR_NOMEM : 0;
+}
+
+/*
+ * Path 2's lane for the common value: plain printable ASCII (no escapes,
+ * specials or controls) of a caseIgnore/caseExact(IA5) attribute.  The
+ * pretty text is a copy of the run; the normalised text is the run with
+ * case folded and inner spaces collapsed, and needs no escaping (the run
+ * has no specials, cannot start with space or '#', and is trimmed).
+ * Returns 1 when it handled the value, 0 to take the general path.
+ */
+#if defined(__SSE2__)
+/*
+ * plain_value's loop, 16 bytes at a time: copy each block to pretty and
+ * (case-folded) to norm while it holds only value bytes and no double
+ * space; stop at the first byte that ends the run.  Writes up to 16 bytes
+ * past the run (callers reserve the slack) and returns the new position;
+ * the scalar loop finishes from there.
+ */
+static size_t
+simd_run(const uint8_t *s, size_t j, size_t n, int fold, uint8_t **pp,
+         uint8_t **op, uint8_t *high)
+{
+    const __m128i comma = _mm_set1_epi8(','), plus = _mm_set1_epi8('+'),
+                  semi = _mm_set1_epi8(';'), quote = _mm_set1_epi8('"'),
+                  bsl = _mm_set1_epi8('\\'), lt = _mm_set1_epi8('<'),
+                  gt = _mm_set1_epi8('>'), del = _mm_set1_epi8(0x7f),
+                  sp = _mm_set1_epi8(' '), zero = _mm_setzero_si128(),
+                  a1 = _mm_set1_epi8('A' - 1), z1 = _mm_set1_epi8('Z' + 1),
+                  bit = _mm_set1_epi8(0x20);
+    uint8_t *p = *pp, *o = *op;
+    unsigned prev_sp = j > 0 && s[j - 1] == ' ';
+
+    while (j + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + j));
+        __m128i bad = _mm_or_si128(
+            _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, plus)),
+                _mm_or_si128(_mm_cmpeq_epi8(v, semi),
+                             _mm_cmpeq_epi8(v, quote))),
+            _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, bsl), _mm_cmpeq_epi8(v, lt)),
+                _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, del))));
+        /* controls: 0x00..0x1f (bytes >= 0x80 are negative, and fine) */
+        bad = _mm_or_si128(bad, _mm_andnot_si128(_mm_cmplt_epi8(v, zero),
+                                                 _mm_cmplt_epi8(v, sp)));
+        unsigned m = (unsigned)_mm_movemask_epi8(bad);
+        unsigned k = m ? (unsigned)__builtin_ctz(m) : 16;
+        unsigned lim = (1u << k) - 1;
+        unsigned spm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, sp));
+        if (((spm & (spm >> 1)) | (spm & prev_sp)) & lim)
+            break; /* a double space: the scalar loop collapses it */
+        *high |= (uint8_t)(((unsigned)_mm_movemask_epi8(v) & lim) ? 0x80 : 0);
+        _mm_storeu_si128((__m128i *)p, v);
+        if (fold) {
+            __m128i up =
+                _mm_and_si128(_mm_cmpgt_epi8(v, a1), _mm_cmplt_epi8(v, z1));
+            v = _mm_add_epi8(v, _mm_and_si128(up, bit));
+        }
+        _mm_storeu_si128((__m128i *)o, v);
+        p += k;
+        o += k;
+        j += k;
+        if (k < 16)
+            break;
+        prev_sp = spm >> 15;
+    }
+    *pp = p;
+    *op = o;
+    return j;
+}
+#endif
+
+static int
+plain_value(struct ps *ps, const struct acreD_type *t)
+{
+    const uint8_t *s = ps->s;
+    size_t i = ps->i, j = i, avail = ps->n - i;
+    int fold;
+    uint8_t *o, *p, *o0, *p0, prev = 0, high = 0;
+
+    if (t->mr > ACRE_MR_CASE_EXACT_IA5)
+        return 0;
+    if (reserve(&ps->norm, avail + 16) || reserve(&ps->pretty, avail + 16))
+        return ACRE_ERR_NOMEM;
+    fold = t->mr == ACRE_MR_CASE_IGNORE || t->mr == ACRE_MR_CASE_IGNORE_IA5;
+    o = o0 = ps->norm.p + ps->norm.len;
+    p = p0 = ps->pretty.p + ps->pretty.len;
+    /* one fused pass: copy for pretty, fold and collapse for norm (locals
+     * only: stores through uint8_t pointers would force reloads of ps) */
+    {
+        const size_t n = ps->n;
+        const uint16_t *cl = cls;
+#if defined(__SSE2__)
+        j = simd_run(s, j, n, fold, &p, &o, &high);
+        prev = j > i ? s[j - 1] : 0;
+#endif
+        for (; j < n; j++) {
+            uint8_t c = s[j];
+            if (!(cl[c] & CL_RUN))
+                break;
+            *p++ = c;
+            high |= c;
+            if (c == ' ' && prev == ' ')
+                continue;
+            *o++ = fold ? lower(c) : c;
+            prev = c;
+        }
+    }
+    if (j < ps->n && s[j] != ',' && s[j] != ';' && s[j] != '+')
+        return 0;
+    while (p > p0 && p[-1] == ' ')
+        p--;
+    if (p == p0)
+        return 0;
+    if (high & 0x80) {
+        /* non-ASCII: prepare the run properly, then escape what NFKC may
+         * have turned into specials (U+FF0C FULLWIDTH COMMA is ',') */
+        if (!acreE_utf8_valid(p0, (size_t)(p - p0)))
+            return 0;
+        ps->tmp.len = 0;
+        switch (acreE_prep(t->mr, p0, (size_t)(p - p0), &ps->tmp)) {
+        case ACRE_PREP_OK:
+            break;
+        case ACRE_PREP_NOMEM:
+            return ACRE_ERR_NOMEM;
+        default:
+            return 0; /* the general path reports it */
+        }
+        ps->pretty.len = (size_t)(p - ps->pretty.p);
+        if (put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len, 0))
+            return ACRE_ERR_NOMEM;
+        ps->i = j;
+        return 1;
+    }
+    while (o > o0 && o[-1] == ' ')
+        o--;
+    ps->pretty.len = (size_t)(p - ps->pretty.p);
+    ps->norm.len = (size_t)(o - ps->norm.p);
+    ps->i = j;
+    return 1;
+}
+
+static int
+parse_value(struct ps *ps, const struct acreD_type *t)
+{
+    size_t vstart = ps->i, body;
+    uint8_t tag;
+    int rc;
+
+    ps->val.len = 0;
+    if (ps->i < ps->n && ps->s[ps->i] == '#') {
+        if ((rc = scan_hex(ps)))
+            return rc;
+        if (!ber_frame(ps->val.p, ps->val.len, &tag, &body))
+            return fail(ps, ACRE_ERR_DN_BER, vstart, "bad BER framing");
+        if (t->mr == ACRE_MR_OCTET || !is_string_tag(tag)) {
+            rc = put_hex(&ps->norm, ps->val.p, ps->val.len);
+            if (!rc)
+                rc = put_hex(&ps->pretty, ps->val.p, ps->val.len);
+            return rc ? ACRE_ERR_NOMEM : 0;
+        }
+        /* A BER string: normalise its contents like the string; the
+         * pretty form keeps the hex, so save it first. */
+        {
+            uint8_t local[256];
+            struct acreE_buf raw;
+            acreE_buf_init(&raw, local, sizeof(local));
+            if (acreE_buf_put(&raw, ps->val.p, ps->val.len))
+                return ACRE_ERR_NOMEM;
+            memmove(ps->val.p, ps->val.p + body, ps->val.len - body);
+            ps->val.len -= body;
+            rc = emit_string(ps, t, vstart, raw.p, raw.len, 1);
+            acreE_buf_free(&raw);
+        }
+        return rc;
+    }
+    if ((rc = plain_value(ps, t)))
+        return rc < 0 ? rc : 0;
+    rc = ps->i < ps->n && ps->s[ps->i] == '"' ? scan_quoted(ps)
+                                              : scan_string(ps);
+    if (rc)
+        return rc;
+    return emit_string(ps, t, vstart, ps->val.p, ps->val.len, 0);
+}
+
+/*
+ * A DN-valued value (distinguishedName, or nameAndOptionalUID when uid):
+ * parsed as a DN of its own one nesting level deeper, then written as its
+ * normalised / pretty text escaped as one value.  An inner error keeps its
+ * code and is reported at the start of the outer value.
+ */
+static int
+parse_nested(struct ps *ps, size_t vstart, int uid)
+{
+    struct ps in;
+    acre_diag d;
+    size_t dnlen = ps->val.len, k;
+    int rc;
+
+    if (ps->nest + 1 > ACRE_DN_MAX_NESTING)
+        return fail(ps, ACRE_ERR_DN_NESTING, vstart,
+                    "DN values nested too deeply");
+    if (uid && dnlen >= 4 && ps->val.p[dnlen - 1] == 'B' &&
+        ps->val.p[dnlen - 2] == '\'') {
+        k = dnlen - 2;
+        while (k > 0 && (ps->val.p[k - 1] == '0' || ps->val.p[k - 1] == '1'))
+            k--;
+        if (k >= 2 && ps->val.p[k - 1] == '\'' && ps->val.p[k - 2] == '#')
+            dnlen = k - 2;
+    }
+    if (dnlen == 0)
+        return fail(ps, ACRE_ERR_DN_VALUE, vstart, "empty DN value");
+    ps_init(&in, (const char *)ps->val.p, dnlen, ps->flags, ps->nest + 1, &d);
+    rc = parse_text(&in);
+    if (rc == ACRE_ERR_NOMEM)
+        goto out;
+    if (rc) { /* keep the innermost message: no prefix per level */
+        rc = acreE_diag_set(ps->diag, rc, vstart, "%s", d.message);
+        goto out;
+    }
+    rc = ACRE_ERR_NOMEM;
+    ps->tmp.len = 0;
+    if (acreE_buf_put(&ps->tmp, in.norm.p, in.norm.len) ||
+        acreE_buf_put(&ps->tmp, ps->val.p + dnlen, ps->val.len - dnlen) ||
+        put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len, 0))
+        goto out;
+    ps->tmp.len = 0;
+    if (acreE_buf_put(&ps->tmp, in.pretty.p, in.pretty.len) ||
+        acreE_buf_put(&ps->tmp, ps->val.p + dnlen, ps->val.len - dnlen) ||
+        put_escaped(&ps->pretty, ps->tmp.p, ps->tmp.len, 0))
+        goto out;
+    rc = 0;
+out:
+    ps_free(&in);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Types, AVAs, RDNs
+ */
+
+/* numericoid: number 1*("." number), number = "0" / [1-9] *DIGIT */
+static int
+scan_oid(struct ps *ps)
+{
+    int dots = 0;
+
+    for (;;) {
+        size_t d = ps->i;
+        if (ps->i == ps->n || !(cls[ps->s[ps->i]] & CL_DIGIT))
+            return fail(ps, ACRE_ERR_DN_TYPE, ps->i, "OID arc expected");
+        while (ps->i < ps->n && (cls[ps->s[ps->i]] & CL_DIGIT))
+            ps->i++;
+        if (ps->s[d] == '0' && ps->i - d > 1)
+            return fail(ps, ACRE_ERR_DN_TYPE, d + 1,
+                        "leading zero in an OID arc");
+        if (ps->i == ps->n || ps->s[ps->i] != '.')
+            break;
+        ps->i++;
+        dots++;
+    }
+    if (!dots)
+        return fail(ps, ACRE_ERR_DN_TYPE, ps->i, "an OID needs a '.'");
+    return 0;
+}
+
+/* The attribute type, through '=' and the spaces after it. */
+static int
+parse_type(struct ps *ps, const struct acreD_type **out,
+           struct acreD_type *unknown)
+{
+    size_t start = ps->i, tlen;
+    int rc;
+
+    if (cls[ps->s[ps->i]] & CL_ALPHA) {
+        while (ps->i < ps->n && ((cls[ps->s[ps->i]] & (CL_ALPHA | CL_DIGIT)) ||
+                                 ps->s[ps->i] == '-'))
+            ps->i++;
+    } else if (cls[ps->s[ps->i]] & CL_DIGIT) {
+        if ((rc = scan_oid(ps)))
+            return rc;
+    } else {
+        return fail(ps, ACRE_ERR_DN_TYPE, ps->i, "attribute type expected");
+    }
+    tlen = ps->i - start;
+    if (ps->i < ps->n && ps->s[ps->i] != '=' && ps->s[ps->i] != ' ')
+        return fail(ps, ACRE_ERR_DN_TYPE, ps->i,
+                    "invalid character in attribute type");
+    skip_spaces(ps);
+    if (ps->i == ps->n || ps->s[ps->i] != '=')
+        return fail(ps, ACRE_ERR_DN_NO_EQUALS, ps->i, "'=' expected");
+    ps->i++;
+    skip_spaces(ps);
+    *out = acreD_type_find((const char *)ps->s + start, tlen);
+    if (*out)
+        return 0;
+    if (ps->flags & ACRE_DN_STRICT)
+        return fail(ps, ACRE_ERR_DN_UNKNOWN_TYPE, start,
+                    "attribute type not in the schema");
+    if (tlen >= ACRED_TYPE_NAME_MAX)
+        return fail(ps, ACRE_ERR_DN_TYPE, start, "attribute type too long");
+    unknown->name = (const char *)ps->s + start;
+    unknown->lname = NULL; /* lowercased on output */
+    unknown->len = (uint8_t)tlen;
+    unknown->mr = ACRE_MR_CASE_IGNORE;
+    *out = unknown;
+    return 0;
+}
+
+static int
+put_type(struct ps *ps, const struct acreD_type *t)
+{
+    size_t n = t->len;
+    uint8_t *o, *p;
+
+    if (reserve(&ps->norm, n + 1) || reserve(&ps->pretty, n + 1))
+        return ACRE_ERR_NOMEM;
+    o = ps->norm.p + ps->norm.len;
+    p = ps->pretty.p + ps->pretty.len;
+    for (size_t k = 0; k < n; k++) {
+        p[k] = (uint8_t)t->name[k];
+        o[k] = t->lname ? (uint8_t)t->lname[k] : lower((uint8_t)t->name[k]);
+    }
+    o[n] = p[n] = '=';
+    ps->norm.len += n + 1;
+    ps->pretty.len += n + 1;
+    return 0;
+}
+
+static int
+parse_ava(struct ps *ps)
+{
+    const struct acreD_type *t;
+    struct acreD_type unknown;
+    int rc;
+
+    skip_spaces(ps);
+    if (at_sep(ps))
+        return fail(ps, ACRE_ERR_DN_EMPTY_RDN, ps->i,
+                    "attribute type expected, found a separator or the end");
+    if ((rc = parse_type(ps, &t, &unknown)) || (rc = put_type(ps, t)))
+        return rc;
+    return parse_value(ps, t);
+}
+
+static int
+seg_cmp(const uint8_t *base, const uint32_t *a, const uint32_t *b)
+{
+    size_t la = a[1] - a[0], lb = b[1] - b[0];
+    int c = memcmp(base + a[0], base + b[0], la < lb ? la : lb);
+    return c ? c : (la > lb) - (la < lb);
+}
+
+/* Rewrite the text from the first AVA's start in the order `ord`. */
+static int
+reorder(struct acreE_buf *b, struct acreE_buf *tmp, uint32_t (*seg)[2],
+        const unsigned *ord, unsigned n)
+{
+    uint32_t start = seg[0][0];
+
+    tmp->len = 0;
+    for (unsigned k = 0; k < n; k++) {
+        const uint32_t *s = seg[ord[k]];
+        if ((k && acreE_buf_putc(tmp, '+')) ||
+            acreE_buf_put(tmp, b->p + s[0], s[1] - s[0]))
+            return ACRE_ERR_NOMEM;
+    }
+    memcpy(b->p + start, tmp->p, tmp->len);
+    return 0;
+}
+
+/* Sort a multi-valued RDN's AVAs by their normalised bytes. */
+static int
+sort_rdn(struct ps *ps)
+{
+    unsigned ord[ACRE_DN_MAX_AVAS], n = ps->navas;
+
+    for (unsigned k = 0; k < n; k++) {
+        unsigned j = k;
+        while (j > 0 &&
+               seg_cmp(ps->norm.p, ps->an[ord[j - 1]], ps->an[k]) > 0) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = k;
+    }
+    for (unsigned k = 1; k < n; k++)
+        if (seg_cmp(ps->norm.p, ps->an[ord[k - 1]], ps->an[ord[k]]) == 0) {
+            unsigned late = ord[k] > ord[k - 1] ? ord[k] : ord[k - 1];
+            return fail(ps, ACRE_ERR_DN_DUP_AVA, ps->aoff[late],
+                        "the same AVA twice in one RDN");
+        }
+    if (reorder(&ps->norm, &ps->tmp, ps->an, ord, n) ||
+        reorder(&ps->pretty, &ps->tmp, ps->ap, ord, n))
+        return ACRE_ERR_NOMEM;
+    return 0;
+}
+
+static int
+parse_rdn(struct ps *ps)
+{
+    int rc;
+
+    ps->navas = 0;
+    for (;;) {
+        unsigned k = ps->navas;
+        skip_spaces(ps);
+        if (k == ACRE_DN_MAX_AVAS)
+            return fail(ps, ACRE_ERR_DN_TOO_MANY_AVAS, ps->i,
+                        "too many AVAs in one RDN");
+        ps->aoff[k] = (uint32_t)ps->i;
+        ps->an[k][0] = (uint32_t)ps->norm.len;
+        ps->ap[k][0] = (uint32_t)ps->pretty.len;
+        if ((rc = parse_ava(ps)))
+            return rc;
+        ps->an[k][1] = (uint32_t)ps->norm.len;
+        ps->ap[k][1] = (uint32_t)ps->pretty.len;
+        ps->navas++;
+        if (ps->i == ps->n || ps->s[ps->i] != '+')
+            break;
+        ps->i++;
+        if (acreE_buf_putc(&ps->norm, '+') || acreE_buf_putc(&ps->pretty, '+'))
+            return ACRE_ERR_NOMEM;
+    }
+    return ps->navas > 1 ? sort_rdn(ps) : 0;
+}
+
+/* The general path: the whole text into norm / pretty / offsets. */
+static int
+parse_text(struct ps *ps)
+{
+    int rc;
+
+    skip_spaces(ps);
+    if (ps->i == ps->n)
+        goto done;
+    for (;;) {
+        if (ps->depth == ACRE_DN_MAX_RDNS)
+            return fail(ps, ACRE_ERR_DN_TOO_MANY_RDNS, ps->i, "too many RDNs");
+        ps->nrdn[ps->depth] = (uint32_t)ps->norm.len;
+        ps->prdn[ps->depth] = (uint32_t)ps->pretty.len;
+        if ((rc = parse_rdn(ps)))
+            return rc;
+        ps->depth++;
+        if (ps->i == ps->n)
+            break;
+        ps->i++; /* ',' or ';' */
+        if (acreE_buf_putc(&ps->norm, ',') || acreE_buf_putc(&ps->pretty, ','))
+            return ACRE_ERR_NOMEM;
+    }
+done:
+    if (ps->norm.len > ACRE_DN_MAX_LEN || ps->pretty.len > ACRE_DN_MAX_LEN)
+        return fail(ps, ACRE_ERR_DN_TOO_LONG, ps->n,
+                    "normalised DN longer than ACRE_DN_MAX_LEN");
+    ps->nrdn[ps->depth] = (uint32_t)ps->norm.len + 1;
+    ps->prdn[ps->depth] = (uint32_t)ps->pretty.len + 1;
+    return 0;
+}
+
+/*
+ * Path 1: is the input exactly a normalised DN that the general path
+ * would reproduce byte for byte?  Checks lowercase known type names whose
+ * canonical spelling is lowercase, string syntaxes with ASCII preparation
+ * (caseIgnore: no uppercase), no escapes, single inner spaces, one AVA per
+ * RDN.  Returns 1 and fills nrdn/depth, or 0 to take the general path.
+ */
+static int
+try_normalised(struct ps *ps)
+{
+    const uint8_t *s = ps->s;
+    size_t i = 0, n = ps->n;
+    unsigned depth = 0;
+
+    if (n == 0)
+        return 0;
+    for (;;) {
+        size_t t = i;
+        const struct acreD_type *ty;
+        uint8_t fold;
+
+        if (depth == ACRE_DN_MAX_RDNS)
+            return 0;
+        ps->nrdn[depth] = (uint32_t)i;
+        while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || s[i] == '-' ||
+                         (i > t && (cls[s[i]] & CL_DIGIT))))
+            i++;
+        if (i == t || i == n || s[i] != '=')
+            return 0;
+        ty = acreD_type_find((const char *)s + t, i - t);
+        if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
+            ty->len != i - t || memcmp(ty->lname, s + t, i - t) != 0)
+            return 0; /* an alias or OID is not the normalised spelling */
+        fold =
+            ty->mr == ACRE_MR_CASE_IGNORE || ty->mr == ACRE_MR_CASE_IGNORE_IA5;
+        if (++i == n || s[i] == '#' || s[i] == ' ' || s[i] == ',')
+            return 0;
+        for (; i < n && s[i] != ','; i++) {
+            uint16_t k = cls[s[i]];
+            if (k & CL_SAFE) {
+                if (fold && (k & CL_UPPER))
+                    return 0;
+            } else if (s[i] != ' ' || s[i - 1] == ' ') {
+                return 0;
+            }
+        }
+        if (s[i - 1] == ' ')
+            return 0;
+        depth++;
+        if (i == n)
+            break;
+        if (++i == n)
+            return 0;
+    }
+    ps->depth = depth;
+    ps->nrdn[depth] = (uint32_t)n + 1;
+    ps->fast = 1;
+    return 1;
+}
+
+static int
+parse_all(struct ps *ps)
+{
+    pthread_once(&cls_once, cls_init);
+    if (ps->n > ACRE_DN_MAX_LEN)
+        return fail(ps, ACRE_ERR_DN_TOO_LONG, ACRE_DN_MAX_LEN,
+                    "DN longer than ACRE_DN_MAX_LEN");
+    if (try_normalised(ps))
+        return 0;
+    return parse_text(ps);
+}
+
+/* ------------------------------------------------------------------------
+ * The object
+ */
+static const uint8_t *
+ps_norm(const struct ps *ps, size_t *len)
+{
+    *len = ps->fast ? ps->n : ps->norm.len;
+    return ps->fast ? ps->s : ps->norm.p;
+}
+
+static int
+ps_shared(const struct ps *ps)
+{
+    return ps->fast || (ps->norm.len == ps->pretty.len &&
+                        memcmp(ps->norm.p, ps->pretty.p, ps->norm.len) == 0);
+}
+
+static size_t
+obj_size(const struct ps *ps)
+{
+    size_t nlen, size;
+
+    ps_norm(ps, &nlen);
+    size = HDR_SIZE + 8 * (ps->depth + 1) + 8 * (ps->depth + 1) + nlen + 1;
+    if (!ps_shared(ps))
+        size += ps->pretty.len + 1;
+    return (size + 7) & ~(size_t)7;
+}
+
+static void
+obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
+{
+    size_t nlen;
+    const uint8_t *norm = ps_norm(ps, &nlen);
+    uint32_t *rdn = (uint32_t *)&dn->h[ps->depth + 1];
+    char *text = (char *)(rdn + 2 * (ps->depth + 1));
+    uint64_t key = acreD_hash_key();
+    unsigned d = ps->depth;
+
+    memset(dn, 0, HDR_SIZE);
+    dn->magic = ACRED_MAGIC;
+    dn->size = (uint32_t)size;
+    dn->depth = (uint16_t)d;
+    dn->norm_len = (uint32_t)nlen;
+    dn->rdn_off = (uint32_t)((char *)rdn - (char *)dn);
+    dn->norm_off = (uint32_t)(text - (char *)dn);
+    memcpy(text, norm, nlen);
+    text[nlen] = '\0';
+    memcpy(rdn, ps->nrdn, 4 * (d + 1));
+    if (ps_shared(ps)) {
+        dn->flags = DNF_SHARED;
+        dn->pretty_off = dn->norm_off;
+        dn->pretty_len = dn->norm_len;
+        memcpy(rdn + d + 1, ps->nrdn, 4 * (d + 1));
+    } else {
+        dn->pretty_off = dn->norm_off + (uint32_t)nlen + 1;
+        dn->pretty_len = (uint32_t)ps->pretty.len;
+        memcpy(text + nlen + 1, ps->pretty.p, ps->pretty.len);
+        text[nlen + 1 + ps->pretty.len] = '\0';
+        memcpy(rdn + d + 1, ps->prdn, 4 * (d + 1));
+    }
+    dn->h[0] = mum(key ^ C4, C5);
+    for (unsigned i = 1; i <= d; i++) {
+        unsigned r = d - i;
+        dn->h[i] = chain(dn->h[i - 1],
+                         rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
+    }
+}
+
+static int
+check_args(const acre_schema *schema, const char *str, unsigned flags,
+           acre_dn **out, acre_diag *diag)
+{
+    if (!str || !out || schema || (flags & ~ACRE_DN_STRICT))
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "%s",
+                              schema ? "schema handles are not supported yet"
+                                     : "invalid argument");
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Public API
+ */
+ACRE_PUBLIC int
+acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
+                  const char *str, size_t len, unsigned flags, acre_dn **out,
+                  acre_diag *diag)
+{
+    struct ps ps;
+    size_t need;
+    int rc;
+
+    if ((rc = check_args(schema, str, flags, out, diag)))
+        return rc;
+    if (!buf || ((uintptr_t)buf & 7))
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "buffer not aligned");
+    ps_init(&ps, str, len, flags, 0, diag);
+    rc = parse_all(&ps);
+    if (!rc) {
+        need = obj_size(&ps);
+        if (need > size) {
+            rc = acreE_diag_set(diag, ACRE_ERR_NOSPACE, 0,
+                                "DN needs %zu bytes, buffer has %zu", need,
+                                size);
+        } else {
+            obj_fill(&ps, buf, need);
+            *out = buf;
+        }
+    }
+    ps_free(&ps);
+    return rc;
+}
+
+ACRE_PUBLIC int
+acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
+              size_t len, unsigned flags, acre_dn **out, acre_diag *diag)
+{
+    struct ps ps;
+    acre_dn *dn;
+    size_t need;
+    int rc;
+
+    if ((rc = check_args(schema, str, flags, out, diag)))
+        return rc;
+    ps_init(&ps, str, len, flags, 0, diag);
+    rc = parse_all(&ps);
+    if (!rc) {
+        need = obj_size(&ps);
+        dn = talloc_named_const(mem_ctx, need, "acre_dn");
+        if (!dn) {
+            rc = acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+        } else {
+            obj_fill(&ps, dn, need);
+            dn->owner = (uint64_t)(uintptr_t)dn;
+            *out = dn;
+        }
+    }
+    ps_free(&ps);
+    return rc;
+}
+
+ACRE_PUBLIC int
+acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out)
+{
+    acre_dn *c;
+
+    if (!dn || !out || dn->magic != ACRED_MAGIC)
+        return ACRE_ERR_INVAL;
+    c = talloc_named_const(mem_ctx, dn->size, "acre_dn");
+    if (!c)
+        return ACRE_ERR_NOMEM;
+    memcpy(c, dn, dn->size);
+    c->owner = (uint64_t)(uintptr_t)c;
+    *out = c;
+    return 0;
+}
+
+ACRE_PUBLIC void
+acre_dn_free(acre_dn *dn)
+{
+    if (dn && dn->magic == ACRED_MAGIC && dn->owner == (uintptr_t)dn)
+        talloc_free(dn);
+}
+
+ACRE_PUBLIC size_t
+acre_dn_size(const acre_dn *dn)
+{
+    return dn ? dn->size : 0;
+}
+
+ACRE_PUBLIC const char *
+acre_dn_normalised(const acre_dn *dn, size_t *len)
+{
+    if (len)
+        *len = dn->norm_len;
+    return acreD_norm(dn);
+}
+
+ACRE_PUBLIC const char *
+acre_dn_pretty(const acre_dn *dn, size_t *len)
+{
+    if (len)
+        *len = dn->pretty_len;
+    return acreD_pretty(dn);
+}
+
+ACRE_PUBLIC unsigned
+acre_dn_depth(const acre_dn *dn)
+{
+    return dn->depth;
+}
+
+ACRE_PUBLIC uint64_t
+acre_dn_ancestor_hash(const acre_dn *dn, unsigned i)
+{
+    return i <= dn->depth ? dn->h[i] : 0;
+}
+
+ACRE_PUBLIC int
+acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm, size_t *norm_len,
+            const char **pretty, size_t *pretty_len)
+{
+    const uint32_t *nr = acreD_nrdn(dn), *pr = acreD_prdn(dn);
+
+    if (i >= dn->depth)
+        return ACRE_ERR_INVAL;
+    if (norm)
+        *norm = acreD_norm(dn) + nr[i];
+    if (norm_len)
+        *norm_len = nr[i + 1] - 1 - nr[i];
+    if (pretty)
+        *pretty = acreD_pretty(dn) + pr[i];
+    if (pretty_len)
+        *pretty_len = pr[i + 1] - 1 - pr[i];
+    return 0;
+}
+
+ACRE_PUBLIC const char *
+acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
+{
+    size_t off;
+
+    if (i > dn->depth)
+        return NULL;
+    off = i == 0 ? dn->norm_len : acreD_nrdn(dn)[dn->depth - i];
+    if (len)
+        *len = dn->norm_len - off;
+    return acreD_norm(dn) + off;
+}
+
+ACRE_PUBLIC int
+acre_dn_equal(const acre_dn *a, const acre_dn *b)
+{
+    return a->depth == b->depth && a->h[a->depth] == b->h[b->depth] &&
+           a->norm_len == b->norm_len &&
+           memcmp(acreD_norm(a), acreD_norm(b), a->norm_len) == 0;
+}
+
+ACRE_PUBLIC int
+acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope)
+{
+    unsigned de, db;
+    size_t off;
+
+    if (!entry || !base)
+        return ACRE_ERR_INVAL;
+    de = entry->depth;
+    db = base->depth;
+    switch (scope) {
+    case ACRE_SCOPE_BASE:
+        if (de != db)
+            return 0;
+        break;
+    case ACRE_SCOPE_ONE:
+        if (de != db + 1)
+            return 0;
+        break;
+    case ACRE_SCOPE_SUB:
+        if (de < db)
+            return 0;
+        break;
+    case ACRE_SCOPE_CHILDREN:
+        if (de <= db)
+            return 0;
+        break;
+    default:
+        return ACRE_ERR_INVAL;
+    }
+    if (entry->h[db] != base->h[db])
+        return 0;
+    if (db == 0)
+        return 1;
+    off = acreD_nrdn(entry)[de - db];
+    return entry->norm_len - off == base->norm_len &&
+           memcmp(acreD_norm(entry) + off, acreD_norm(base), base->norm_len) ==
+               0;
+}

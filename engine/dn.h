@@ -1,0 +1,93 @@
+/*
+ * dn.h -- the layout of acre_dn and the DN internals other engine files
+ * use (the index and evaluator probe ancestry hashes directly).
+ *
+ * An acre_dn is one contiguous, position-independent block:
+ *
+ *   +--------------------------------------------------------------+
+ *   | magic | size | owner | depth | flags | norm_len | pretty_len  |
+ *   | norm_off | pretty_off | rdn_off                   (40 bytes)  |
+ *   +--------------------------------------------------------------+
+ *   | h[0] ... h[depth]            uint64_t ancestry hashes         |
+ *   +--------------------------------------------------------------+
+ *   | nrdn[0] ... nrdn[depth]      uint32_t RDN starts in norm      |
+ *   | prdn[0] ... prdn[depth]      uint32_t RDN starts in pretty    |
+ *   +--------------------------------------------------------------+
+ *   | norm text, NUL                                                |
+ *   | pretty text, NUL      (absent when equal to norm: shared)     |
+ *   +--------------------------------------------------------------+
+ *
+ * RDN k (0 = leftmost) of the normalised form is bytes
+ * [nrdn[k], nrdn[k+1] - 1); nrdn[depth] is norm_len + 1 so the formula
+ * holds for the last RDN too.  The suffix made of the last i RDNs starts at
+ * nrdn[depth - i].  h[i] hashes that suffix: h[0] is a per-process
+ * constant, h[i] = chain(h[i-1], H(RDN depth-i)).
+ * `owner` is the object's own address when acre allocated it with talloc,
+ * so a memcpy'd copy (whose address differs) is never passed to talloc.
+ */
+#ifndef ACRE_DN_H
+#define ACRE_DN_H
+
+#include "acre.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ACRED_MAGIC 0x61637264u /* "acrd" */
+
+struct acre_dn {
+    uint32_t magic;
+    uint32_t size;
+    uint64_t owner;
+    uint16_t depth;
+    uint16_t flags;
+    uint32_t norm_len;
+    uint32_t pretty_len;
+    uint32_t norm_off;
+    uint32_t pretty_off;
+    uint32_t rdn_off;
+    uint64_t h[];
+};
+
+static inline const char *
+acreD_norm(const acre_dn *dn)
+{
+    return (const char *)dn + dn->norm_off;
+}
+
+static inline const char *
+acreD_pretty(const acre_dn *dn)
+{
+    return (const char *)dn + dn->pretty_off;
+}
+
+/* nrdn[0..depth] */
+static inline const uint32_t *
+acreD_nrdn(const acre_dn *dn)
+{
+    return (const uint32_t *)((const char *)dn + dn->rdn_off);
+}
+
+/* prdn[0..depth] */
+static inline const uint32_t *
+acreD_prdn(const acre_dn *dn)
+{
+    return acreD_nrdn(dn) + dn->depth + 1;
+}
+
+/*
+ * acreD_set_hash_hook -- tests only: while hook is set, every RDN hash is
+ * hook(bytes, n, key) instead of the real keyed hash; NULL restores it.
+ * Lets a test force collisions and prove that they never match.
+ * Not thread-safe: call with no other thread parsing.
+ */
+void acreD_set_hash_hook(uint64_t (*hook)(const void *p, size_t n,
+                                          uint64_t key));
+
+/*
+ * acreD_hash_key -- the process's hash key (random, fixed at first use).
+ * Any thread.
+ */
+uint64_t acreD_hash_key(void);
+
+#endif /* ACRE_DN_H */

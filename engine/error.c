@@ -1,0 +1,78 @@
+/*
+ * error.c -- version information, error names and diagnostics.
+ *
+ * Every code in enum acre_error has exactly one entry in the table below;
+ * the unit tests check that each code has its own text.
+ */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    int code;
+    const char *text;
+} errors[] = {
+    {ACRE_OK, "success"},
+    {ACRE_ERR_NOMEM, "out of memory"},
+    {ACRE_ERR_INVAL, "invalid argument"},
+    {ACRE_ERR_NOSPACE, "buffer too small"},
+    {ACRE_ERR_BADOBJ, "not an acre object of the expected kind"},
+    {ACRE_ERR_DN_TOO_LONG, "DN too long"},
+    {ACRE_ERR_DN_TOO_MANY_RDNS, "DN has too many RDNs"},
+    {ACRE_ERR_DN_TOO_MANY_AVAS, "RDN has too many attribute value assertions"},
+    {ACRE_ERR_DN_NESTING, "DN-valued values nested too deeply"},
+    {ACRE_ERR_DN_EMPTY_RDN, "empty RDN"},
+    {ACRE_ERR_DN_TYPE, "malformed attribute type in DN"},
+    {ACRE_ERR_DN_UNKNOWN_TYPE, "unknown attribute type in DN"},
+    {ACRE_ERR_DN_NO_EQUALS, "attribute type not followed by '=' in DN"},
+    {ACRE_ERR_DN_UNESCAPED, "character must be escaped in a DN value"},
+    {ACRE_ERR_DN_ESCAPE, "malformed escape in DN value"},
+    {ACRE_ERR_DN_QUOTE, "malformed quoted DN value"},
+    {ACRE_ERR_DN_HEX, "malformed #hex DN value"},
+    {ACRE_ERR_DN_BER, "#hex DN value is not valid BER"},
+    {ACRE_ERR_DN_UTF8, "DN value is not valid UTF-8"},
+    {ACRE_ERR_DN_PROHIBITED, "DN value contains a prohibited character"},
+    {ACRE_ERR_DN_VALUE, "DN value is invalid for its attribute syntax"},
+    {ACRE_ERR_DN_DUP_AVA, "duplicate attribute value assertion in RDN"},
+};
+
+ACRE_PUBLIC const char *
+acre_version(int *major, int *minor, int *patch)
+{
+    if (major)
+        *major = ACRE_VERSION_MAJOR;
+    if (minor)
+        *minor = ACRE_VERSION_MINOR;
+    if (patch)
+        *patch = ACRE_VERSION_PATCH;
+    return "acre " ACRE_VERSION_STRING;
+}
+
+ACRE_PUBLIC const char *
+acre_strerror(int code)
+{
+    for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+        if (errors[i].code == code)
+            return errors[i].text;
+    return "unknown acre error";
+}
+
+int
+acreE_diag_set(acre_diag *diag, int code, size_t offset, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!diag)
+        return code;
+    diag->code = code;
+    diag->file = NULL;
+    diag->line = 1;
+    diag->column = (unsigned)offset + 1;
+    diag->offset = offset;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+    va_end(ap);
+    return code;
+}

@@ -1,0 +1,68 @@
+/*
+ * prep.h -- string preparation for equality matching (RFC 4518), shared by
+ * DN normalisation and, later, attribute-value matching.
+ *
+ * acreE_prep() turns a value into the canonical byte string its equality
+ * rule compares: two values match exactly when their prepared forms are
+ * equal bytes.  Preparation is idempotent: prep(prep(x)) == prep(x).
+ */
+#ifndef ACRE_PREP_H
+#define ACRE_PREP_H
+
+#include "buf.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Equality matching rules, as the value normalisers know them. */
+enum acreE_mr {
+    ACRE_MR_CASE_IGNORE,     /* caseIgnoreMatch and its list/ordering kin */
+    ACRE_MR_CASE_EXACT,      /* caseExactMatch */
+    ACRE_MR_CASE_IGNORE_IA5, /* caseIgnoreIA5Match */
+    ACRE_MR_CASE_EXACT_IA5,  /* caseExactIA5Match */
+    ACRE_MR_NUMERIC,         /* numericStringMatch */
+    ACRE_MR_TELEPHONE,       /* telephoneNumberMatch */
+    ACRE_MR_INTEGER,         /* integerMatch */
+    ACRE_MR_DN,              /* distinguishedNameMatch */
+    ACRE_MR_NAME_UID,        /* uniqueMemberMatch */
+    ACRE_MR_OCTET,           /* octetStringMatch: bytes as they are */
+};
+
+/* Results of acreE_prep(), mapped by each caller to its own error codes. */
+enum acreE_prep_status {
+    ACRE_PREP_OK = 0,
+    ACRE_PREP_UTF8 = 1,       /* input is not valid UTF-8 */
+    ACRE_PREP_PROHIBITED = 2, /* a prohibited code point (RFC 4518 2.4) */
+    ACRE_PREP_SYNTAX = 3,     /* not a value of the rule's syntax */
+    ACRE_PREP_NOMEM = 4,
+};
+
+/*
+ * acreE_prep -- prepare `in` (n bytes) for rule `mr`, appending the result
+ * to `out`.  For string rules: transcode check, map, case fold (caseIgnore
+ * family and telephoneNumber), NFKC, prohibit, insignificant space or
+ * character handling.  ACRE_MR_INTEGER gives the canonical decimal;
+ * ACRE_MR_OCTET copies.  ACRE_MR_DN and ACRE_MR_NAME_UID are not handled
+ * here (the DN parser does them) and give ACRE_PREP_SYNTAX.
+ * An empty result is possible (e.g. "-" for telephoneNumber); callers that
+ * forbid empty values check out->len.  Any thread; allocates only for
+ * values longer than a few hundred characters.
+ */
+int acreE_prep(enum acreE_mr mr, const uint8_t *in, size_t n,
+               struct acreE_buf *out);
+
+/*
+ * acreE_prep_unicode_general -- the general Unicode path of caseIgnore
+ * (fold = 1) or caseExact (fold = 0) for valid UTF-8 input, without the
+ * per-code-point cache; for the tests that compare the two paths.
+ */
+int acreE_prep_unicode_general(int fold, const uint8_t *in, size_t n,
+                               struct acreE_buf *out);
+
+/*
+ * acreE_utf8_valid -- 1 when in[0..n) is well-formed UTF-8 (no overlong
+ * forms, no surrogates, nothing past U+10FFFF), else 0.
+ */
+int acreE_utf8_valid(const uint8_t *in, size_t n);
+
+#endif /* ACRE_PREP_H */

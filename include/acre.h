@@ -1,0 +1,262 @@
+/*
+ * acre.h -- the public API of acre, the Access-Control and
+ * collective-attribute Rule Engine for LDAP directories.
+ *
+ * This header is the whole documentation of the library's interface.  It is
+ * self-contained C99 and includes only standard headers.
+ *
+ * Conventions
+ *   - Functions that can fail return int: 0 (ACRE_OK) on success, a negative
+ *     ACRE_ERR_* code on failure.  acre_strerror() names every code.
+ *   - Objects are handed back through an out-parameter (`**out`), which is
+ *     left untouched on error.
+ *   - `mem_ctx` is a talloc parent or NULL.  An object allocated under a
+ *     parent is freed with it, or earlier by its own free function.
+ *   - Diagnostics (acre_diag) carry the position of an error and a message in
+ *     a fixed-size buffer, so reporting an error never allocates.  Every
+ *     `diag` argument may be NULL.
+ *
+ * Thread rules
+ *   Unless a function says otherwise: functions that take only `const`
+ *   objects may be called from any number of threads at once; an object
+ *   that is being modified or freed must not be used by another thread at
+ *   the same time.
+ */
+#ifndef ACRE_H
+#define ACRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------
+ * Version
+ */
+#define ACRE_VERSION_MAJOR  0
+#define ACRE_VERSION_MINOR  1
+#define ACRE_VERSION_PATCH  0
+#define ACRE_VERSION_STRING "0.1.0"
+/* One number that grows with every release: MAJOR*10000 + MINOR*100 + PATCH */
+#define ACRE_VERSION_NUMBER \
+    (ACRE_VERSION_MAJOR * 10000 + ACRE_VERSION_MINOR * 100 + ACRE_VERSION_PATCH)
+
+/*
+ * acre_version -- the version of the library actually linked.
+ *   major, minor, patch: OUT, each may be NULL.
+ * Returns a static string such as "acre 0.1.0".  Any thread.
+ */
+const char *acre_version(int *major, int *minor, int *patch);
+
+/* ------------------------------------------------------------------------
+ * Errors
+ *
+ * Codes live in a private negative range so they cannot be confused with
+ * errno values or LDAP result codes.  Their values never change once
+ * released; new codes are only ever appended.
+ */
+enum acre_error {
+    ACRE_OK = 0,
+    ACRE_ERR_NOMEM = -30700,   /* out of memory */
+    ACRE_ERR_INVAL = -30701,   /* an argument is invalid (NULL, bad flag) */
+    ACRE_ERR_NOSPACE = -30702, /* a caller-supplied buffer is too small */
+    ACRE_ERR_BADOBJ = -30703,  /* not an object of the expected kind */
+
+    /* Distinguished names (RFC 4514) */
+    ACRE_ERR_DN_TOO_LONG = -30720,      /* input or output past the limit */
+    ACRE_ERR_DN_TOO_MANY_RDNS = -30721, /* more RDNs than ACRE_DN_MAX_RDNS */
+    ACRE_ERR_DN_TOO_MANY_AVAS = -30722, /* RDN with > ACRE_DN_MAX_AVAS */
+    ACRE_ERR_DN_NESTING = -30723,       /* DN-valued values nested too deep */
+    ACRE_ERR_DN_EMPTY_RDN = -30724,     /* separator with nothing around it */
+    ACRE_ERR_DN_TYPE = -30725,          /* malformed attribute type */
+    ACRE_ERR_DN_UNKNOWN_TYPE = -30726,  /* type not known (ACRE_DN_STRICT) */
+    ACRE_ERR_DN_NO_EQUALS = -30727,     /* attribute type not followed by = */
+    ACRE_ERR_DN_UNESCAPED = -30728,     /* special character must be escaped */
+    ACRE_ERR_DN_ESCAPE = -30729,        /* malformed backslash escape */
+    ACRE_ERR_DN_QUOTE = -30730,         /* bad quoted value */
+    ACRE_ERR_DN_HEX = -30731,           /* malformed #hex value */
+    ACRE_ERR_DN_BER = -30732,           /* #hex value is not valid BER */
+    ACRE_ERR_DN_UTF8 = -30733,          /* value is not valid UTF-8 */
+    ACRE_ERR_DN_PROHIBITED = -30734,    /* character prohibited by RFC 4518 */
+    ACRE_ERR_DN_VALUE = -30735,         /* value invalid for its syntax */
+    ACRE_ERR_DN_DUP_AVA = -30736,       /* same AVA twice in one RDN */
+};
+
+/*
+ * acre_strerror -- a static, human-readable name for an error code.
+ * Unknown codes give "unknown acre error".  Any thread.
+ */
+const char *acre_strerror(int code);
+
+/*
+ * A diagnostic: where an error was found and what it was.  `file` is not
+ * owned (it points at the name the caller passed in, or is NULL when the
+ * input was a string).  `line` and `column` are 1-based (0 when unknown);
+ * `offset` is the byte offset into the input.  The message always fits
+ * (it is truncated if need be) and is NUL-terminated.
+ */
+typedef struct acre_diag {
+    int code;
+    const char *file;
+    unsigned line;
+    unsigned column;
+    size_t offset;
+    char message[256];
+} acre_diag;
+
+/* ------------------------------------------------------------------------
+ * Schema handle
+ *
+ * An attribute-type registry.  Everywhere an `const acre_schema *` is taken,
+ * NULL selects the built-in table of the naming attributes of the core,
+ * cosine, inetorgperson and nis schemas.
+ */
+typedef struct acre_schema acre_schema;
+
+/* ------------------------------------------------------------------------
+ * Distinguished names
+ *
+ * An acre_dn is a parsed, validated and normalised DN (RFC 4514):
+ *   - attribute types are mapped to their canonical names (OIDs and aliases
+ *     such as 2.5.4.3 and commonName become cn);
+ *   - each value is normalised by its attribute's equality matching rule
+ *     (RFC 4517/4518: case folding, NFKC and insignificant-space handling
+ *     for caseIgnore strings, and so on);
+ *   - the AVAs of a multi-valued RDN are put in canonical order;
+ *   - two text forms are kept: the normalised form, for matching, and the
+ *     pretty form (case kept, minimal escaping, no spaces), for display;
+ *   - the DN carries its ancestry hashes: for a DN of depth d (d RDNs),
+ *     h[i] (0 <= i <= d) is a keyed 64-bit hash of the suffix made of its
+ *     last i RDNs, so h[0] is the root and h[d] the DN itself.  The key is
+ *     chosen at random once per process, so crafted collisions cannot be
+ *     prepared in advance; a hash is never trusted alone (see
+ *     acre_dn_in_scope).
+ *
+ * An acre_dn is one contiguous, position-independent block of
+ * acre_dn_size() bytes: a host may memcpy it next to its cached entry and
+ * use the copy for the life of the process (hashes are process-specific;
+ * parse again after a restart).  It is immutable once made, so any number of
+ * threads may read it at once.
+ */
+typedef struct acre_dn acre_dn;
+
+#define ACRE_DN_MAX_LEN     8192 /* bytes of input, and of each text form */
+#define ACRE_DN_MAX_RDNS    128  /* RDNs in one DN */
+#define ACRE_DN_MAX_AVAS    32   /* AVAs in one RDN */
+#define ACRE_DN_MAX_NESTING 4    /* DN-valued values inside DN values */
+
+/* A buffer of this many bytes always holds any DN (acre_dn_parse_buf). */
+#define ACRE_DN_BUF_MAX \
+    (64 + (ACRE_DN_MAX_RDNS + 1) * 16 + 2 * (ACRE_DN_MAX_LEN + 1) + 16)
+
+/* Flags for acre_dn_parse() and acre_dn_parse_buf() */
+#define ACRE_DN_STRICT 0x1u /* unknown attribute types are an error */
+
+/* Search scopes, with the values LDAP uses on the wire. */
+enum acre_scope {
+    ACRE_SCOPE_BASE = 0,    /* the base entry only */
+    ACRE_SCOPE_ONE = 1,     /* immediate children of the base */
+    ACRE_SCOPE_SUB = 2,     /* the base and everything below it */
+    ACRE_SCOPE_CHILDREN = 3 /* everything below the base, not the base */
+};
+
+/*
+ * acre_dn_parse -- parse, validate and normalise a DN string.
+ *   mem_ctx: talloc parent of the result, or NULL.
+ *   schema:  attribute types to use; NULL for the built-in table.
+ *   str:     the DN in RFC 4514 string form (UTF-8); need not be
+ *            NUL-terminated.  Spaces around separators are insignificant;
+ *            ';' is accepted as an RDN separator and "quoted" values are
+ *            accepted as in RFC 2253.  The empty string is the root DN.
+ *   len:     bytes of str.
+ *   flags:   0 or ACRE_DN_STRICT.
+ *   out:     OUT: the new DN, freed with acre_dn_free() or with mem_ctx.
+ *   diag:    OUT on error: code, offset and column of the error, message.
+ * Returns 0, or ACRE_ERR_NOMEM, ACRE_ERR_INVAL or an ACRE_ERR_DN_* code.
+ * One allocation.  Input already in normalised form is recognised and
+ * takes a fast path that skips re-validation of each value.
+ * Any thread; the result is not shared until the caller shares it.
+ */
+int acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
+                  size_t len, unsigned flags, acre_dn **out, acre_diag *diag);
+
+/*
+ * acre_dn_parse_buf -- acre_dn_parse() into a caller-supplied buffer,
+ * allocating nothing for DNs of ordinary size (a value longer than about a
+ * kilobyte may use temporary heap memory that is freed before returning).
+ *   buf:  at least ACRE_DN_BUF_MAX bytes always suffice; aligned to 8.
+ *   size: bytes of buf.  ACRE_ERR_NOSPACE when the DN does not fit.
+ * The other arguments are as for acre_dn_parse().  The DN lives in buf and
+ * must not be passed to acre_dn_free().  Any thread.
+ */
+int acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
+                      const char *str, size_t len, unsigned flags,
+                      acre_dn **out, acre_diag *diag);
+
+/*
+ * acre_dn_copy -- a copy of dn under mem_ctx (one allocation).
+ *   out: OUT: the copy.  Returns 0 or ACRE_ERR_NOMEM / ACRE_ERR_INVAL.
+ */
+int acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out);
+
+/*
+ * acre_dn_free -- free a DN made by acre_dn_parse() or acre_dn_copy().
+ * NULL and DNs living in a caller's buffer are ignored.
+ */
+void acre_dn_free(acre_dn *dn);
+
+/* acre_dn_size -- bytes of the contiguous object (for memcpy). */
+size_t acre_dn_size(const acre_dn *dn);
+
+/*
+ * acre_dn_normalised / acre_dn_pretty -- the two text forms, NUL-terminated
+ * and owned by dn.  len: OUT, may be NULL.
+ */
+const char *acre_dn_normalised(const acre_dn *dn, size_t *len);
+const char *acre_dn_pretty(const acre_dn *dn, size_t *len);
+
+/* acre_dn_depth -- the number of RDNs (0 for the root DN). */
+unsigned acre_dn_depth(const acre_dn *dn);
+
+/*
+ * acre_dn_ancestor_hash -- h[i], the keyed hash of the suffix made of the
+ * last i RDNs (0 <= i <= depth).  Equal suffixes have equal hashes within
+ * one process.  Returns 0 when i > depth.
+ */
+uint64_t acre_dn_ancestor_hash(const acre_dn *dn, unsigned i);
+
+/*
+ * acre_dn_rdn -- the i-th RDN counted from the left (0 is the entry's own
+ * RDN), in both forms; not NUL-terminated, owned by dn.
+ *   norm, norm_len, pretty, pretty_len: OUT, each may be NULL.
+ * Returns 0 or ACRE_ERR_INVAL when i >= depth.
+ */
+int acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm,
+                size_t *norm_len, const char **pretty, size_t *pretty_len);
+
+/*
+ * acre_dn_ancestor -- the normalised text of the ancestor made of the last
+ * i RDNs (a suffix of the normalised form; "" for i == 0).
+ *   len: OUT, may be NULL.  Returns NULL when i > depth.
+ */
+const char *acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len);
+
+/* acre_dn_equal -- 1 when a and b name the same entry, else 0. */
+int acre_dn_equal(const acre_dn *a, const acre_dn *b);
+
+/*
+ * acre_dn_in_scope -- is `entry` within `scope` of `base`?
+ * Compares ancestry hashes first and confirms a hit by comparing the
+ * normalised suffix bytes, so a hash collision can never match.
+ * Returns 1 (in scope), 0 (not), or ACRE_ERR_INVAL (bad scope or NULL).
+ * Allocates nothing.  Any thread.
+ */
+int acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACRE_H */

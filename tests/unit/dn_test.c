@@ -1,0 +1,1750 @@
+/*
+ * dn_test.c -- unit tests of the DN core (engine/dn.c): RFC 4514 parsing,
+ * normalisation by matching rule (RFC 4517/4518), the pretty form, AVA
+ * ordering, ancestry hashes, scope tests, limits, error positions and the
+ * memory contract of include/acre.h.
+ *
+ * The tests go through the public API, except the hash hook of the
+ * internal header engine/dn.h, which forces hash collisions to show that
+ * a hash equality is never trusted alone.
+ *
+ * Table-driven tests use cr_expect so that every failing row is reported,
+ * each with its input, the expected and the actual result.
+ */
+#include <criterion/criterion.h>
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "acre.h"
+#include "dn.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------------
+ * Helpers
+ */
+
+/* s as the body of a C string literal, for messages (rotating buffers). */
+static const char *
+vis(const char *s, size_t n)
+{
+    static char bufs[4][4 * 600 + 16];
+    static unsigned k;
+    char *o = bufs[k++ % 4];
+    size_t m = 0;
+
+    if (s == NULL)
+        return "(null)";
+    for (size_t i = 0; i < n && m < sizeof bufs[0] - 8; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c == '\\' || c == '"')
+            m += (size_t)sprintf(o + m, "\\%c", c);
+        else if (c >= 0x20 && c < 0x7f)
+            o[m++] = (char)c;
+        else
+            m += (size_t)sprintf(o + m, "\\x%02x", c);
+    }
+    if (m >= sizeof bufs[0] - 8)
+        m += (size_t)sprintf(o + m, "...");
+    o[m] = '\0';
+    return o;
+}
+
+#define V(s) vis((s), strlen(s))
+
+/* Parse s[0..len); on failure record a (non-fatal) failure, return NULL. */
+static acre_dn *
+try_parse_flags(const char *s, size_t len, unsigned flags)
+{
+    acre_dn *dn = NULL;
+    acre_diag d;
+    int rc;
+
+    memset(&d, 0, sizeof d);
+    rc = acre_dn_parse(NULL, NULL, s, len, flags, &dn, &d);
+    cr_expect_eq(rc, 0,
+                 "parse \"%s\": got %s (%d) at offset %zu (%s), want success",
+                 vis(s, len), acre_strerror(rc), rc, d.offset, d.message);
+    if (rc != 0)
+        return NULL;
+    cr_expect_not_null(dn, "parse \"%s\" returned 0 but no DN", vis(s, len));
+    return dn;
+}
+
+static acre_dn *
+try_parse(const char *s)
+{
+    return try_parse_flags(s, strlen(s), 0);
+}
+
+/* Parse s or end the test: for DNs the rest of a test depends on. */
+static acre_dn *
+must_parse(const char *s)
+{
+    acre_dn *dn = try_parse(s);
+
+    cr_assert_not_null(dn, "cannot go on without \"%s\"", V(s));
+    return dn;
+}
+
+static const char *
+norm(const acre_dn *dn)
+{
+    return acre_dn_normalised(dn, NULL);
+}
+
+/* An input, its normalised form, and its pretty form (NULL: not checked). */
+typedef struct form_case {
+    const char *in;
+    const char *norm;
+    const char *pretty;
+} form_case;
+
+static void
+expect_text(const char *what, const char *in, const char *got, size_t glen,
+            const char *want)
+{
+    cr_expect_not_null(got, "%s(\"%s\") is NULL", what, V(in));
+    if (got == NULL)
+        return;
+    cr_expect_str_eq(got, want, "%s(\"%s\"): got \"%s\", want \"%s\"", what,
+                     V(in), V(got), V(want));
+    cr_expect_eq(glen, strlen(got), "%s(\"%s\"): len %zu, strlen %zu", what,
+                 V(in), glen, strlen(got));
+}
+
+static void
+check_form(const form_case *c)
+{
+    acre_dn *dn = try_parse(c->in);
+    size_t len = (size_t)-1;
+    const char *s;
+
+    if (dn == NULL)
+        return;
+    s = acre_dn_normalised(dn, &len);
+    expect_text("normalised", c->in, s, len, c->norm);
+    if (c->pretty != NULL) {
+        len = (size_t)-1;
+        s = acre_dn_pretty(dn, &len);
+        expect_text("pretty", c->in, s, len, c->pretty);
+    }
+    acre_dn_free(dn);
+}
+
+static void
+check_forms(const form_case *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        check_form(&c[i]);
+}
+
+/* An input that must fail: code, and offset (-1: offset not checked). */
+typedef struct err_case {
+    const char *in;
+    size_t len; /* 0: strlen(in) */
+    unsigned flags;
+    int code;
+    long offset;
+} err_case;
+
+static void
+check_diag(const err_case *c, size_t len, int rc, const acre_diag *d)
+{
+    const char *in = vis(c->in, len);
+    size_t mlen = strnlen(d->message, sizeof d->message);
+
+    cr_expect_eq(d->code, rc, "\"%s\": diag.code %d, rc %d", in, d->code, rc);
+    if (c->offset >= 0)
+        cr_expect_eq(d->offset, (size_t)c->offset,
+                     "\"%s\" (%s): offset %zu, want %ld", in, acre_strerror(rc),
+                     d->offset, c->offset);
+    cr_expect_eq((size_t)d->column, d->offset + 1,
+                 "\"%s\": column %u, offset %zu", in, d->column, d->offset);
+    cr_expect_eq(d->line, 1u, "\"%s\": line %u, want 1", in, d->line);
+    cr_expect(mlen > 0 && mlen < sizeof d->message,
+              "\"%s\": diag.message empty or not terminated", in);
+    cr_expect_null(d->file, "\"%s\": diag.file should be NULL", in);
+}
+
+static void
+check_err(const err_case *c)
+{
+    size_t len = c->len ? c->len : strlen(c->in);
+    acre_dn *sentinel = (acre_dn *)(uintptr_t)0x5eed;
+    acre_dn *dn = sentinel;
+    acre_diag d;
+    int rc;
+
+    memset(&d, 'X', sizeof d);
+    rc = acre_dn_parse(NULL, NULL, c->in, len, c->flags, &dn, &d);
+    cr_expect_eq(rc, c->code,
+                 "parse \"%s\": got %s (%d) at offset %zu, want %s (%d) "
+                 "at offset %ld",
+                 vis(c->in, len), acre_strerror(rc), rc, rc != 0 ? d.offset : 0,
+                 acre_strerror(c->code), c->code, c->offset);
+    if (rc == 0) {
+        cr_expect(0, "\"%s\" was accepted as \"%s\"", vis(c->in, len),
+                  V(norm(dn)));
+        acre_dn_free(dn);
+        return;
+    }
+    cr_expect_eq(dn, sentinel, "\"%s\": *out changed on error",
+                 vis(c->in, len));
+    check_diag(c, len, rc, &d);
+}
+
+static void
+check_errs(const err_case *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        check_err(&c[i]);
+}
+
+/* All inputs of a NULL-terminated group name the same entry. */
+static void
+check_same(const char *const *group)
+{
+    acre_dn *first = try_parse(group[0]);
+
+    for (size_t i = 1; first != NULL && group[i] != NULL; i++) {
+        acre_dn *dn = try_parse(group[i]);
+        unsigned d;
+
+        if (dn == NULL)
+            continue;
+        d = acre_dn_depth(dn);
+        cr_expect_str_eq(norm(dn), norm(first),
+                         "\"%s\" -> \"%s\" but \"%s\" -> \"%s\"", V(group[i]),
+                         V(norm(dn)), V(group[0]), V(norm(first)));
+        cr_expect_eq(acre_dn_equal(dn, first), 1, "equal(\"%s\", \"%s\")",
+                     V(group[i]), V(group[0]));
+        cr_expect_eq(
+            acre_dn_ancestor_hash(dn, d), acre_dn_ancestor_hash(first, d),
+            "h[%u] of \"%s\" and \"%s\" differ", d, V(group[i]), V(group[0]));
+        acre_dn_free(dn);
+    }
+    acre_dn_free(first);
+}
+
+/* ------------------------------------------------------------------------
+ * Version and error names
+ */
+Test(dn, version)
+{
+    int ma = -1, mi = -1, pa = -1;
+    const char *v = acre_version(&ma, &mi, &pa);
+
+    cr_assert_not_null(v, "acre_version returned NULL");
+    cr_expect_str_eq(v, "acre " ACRE_VERSION_STRING, "version \"%s\"", v);
+    cr_expect_eq(ma, ACRE_VERSION_MAJOR, "major %d", ma);
+    cr_expect_eq(mi, ACRE_VERSION_MINOR, "minor %d", mi);
+    cr_expect_eq(pa, ACRE_VERSION_PATCH, "patch %d", pa);
+    cr_expect_eq(ma * 10000 + mi * 100 + pa, ACRE_VERSION_NUMBER,
+                 "ACRE_VERSION_NUMBER disagrees with the runtime version");
+    cr_expect_str_eq(acre_version(NULL, NULL, NULL), v,
+                     "acre_version(NULL, NULL, NULL) differs");
+}
+
+static const int all_codes[] = {
+    ACRE_OK,
+    ACRE_ERR_NOMEM,
+    ACRE_ERR_INVAL,
+    ACRE_ERR_NOSPACE,
+    ACRE_ERR_BADOBJ,
+    ACRE_ERR_DN_TOO_LONG,
+    ACRE_ERR_DN_TOO_MANY_RDNS,
+    ACRE_ERR_DN_TOO_MANY_AVAS,
+    ACRE_ERR_DN_NESTING,
+    ACRE_ERR_DN_EMPTY_RDN,
+    ACRE_ERR_DN_TYPE,
+    ACRE_ERR_DN_UNKNOWN_TYPE,
+    ACRE_ERR_DN_NO_EQUALS,
+    ACRE_ERR_DN_UNESCAPED,
+    ACRE_ERR_DN_ESCAPE,
+    ACRE_ERR_DN_QUOTE,
+    ACRE_ERR_DN_HEX,
+    ACRE_ERR_DN_BER,
+    ACRE_ERR_DN_UTF8,
+    ACRE_ERR_DN_PROHIBITED,
+    ACRE_ERR_DN_VALUE,
+    ACRE_ERR_DN_DUP_AVA,
+};
+
+Test(dn, strerror_names_every_code)
+{
+    for (size_t i = 0; i < NELEM(all_codes); i++) {
+        const char *s = acre_strerror(all_codes[i]);
+
+        cr_expect_not_null(s, "strerror(%d) is NULL", all_codes[i]);
+        if (s == NULL)
+            continue;
+        cr_expect(s[0] != '\0', "strerror(%d) is empty", all_codes[i]);
+        cr_expect_str_neq(s, "unknown acre error", "strerror(%d) is unknown",
+                          all_codes[i]);
+        for (size_t j = 0; j < i; j++) {
+            const char *t = acre_strerror(all_codes[j]);
+
+            cr_expect(t == NULL || strcmp(s, t) != 0,
+                      "strerror(%d) == strerror(%d) == \"%s\"", all_codes[i],
+                      all_codes[j], s);
+        }
+    }
+}
+
+Test(dn, strerror_unknown_codes)
+{
+    static const int unknown[] = {12345, 1, -1, -30704, -30719, -30799};
+
+    for (size_t i = 0; i < NELEM(unknown); i++) {
+        const char *s = acre_strerror(unknown[i]);
+
+        cr_expect_not_null(s, "strerror(%d) is NULL", unknown[i]);
+        if (s != NULL)
+            cr_expect_str_eq(s, "unknown acre error", "strerror(%d) = \"%s\"",
+                             unknown[i], s);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Parsing and the two text forms
+ */
+Test(dn, root_dn)
+{
+    acre_dn *root = must_parse("");
+    acre_dn *other = must_parse("cn=a,dc=b");
+    size_t len = 99;
+
+    cr_expect_eq(acre_dn_depth(root), 0u, "depth of the root DN");
+    cr_expect_str_eq(acre_dn_normalised(root, &len), "", "normalised root");
+    cr_expect_eq(len, 0u, "normalised root length %zu", len);
+    cr_expect_str_eq(acre_dn_pretty(root, NULL), "", "pretty root");
+    cr_expect_str_eq(acre_dn_ancestor(root, 0, NULL), "", "ancestor(root, 0)");
+    cr_expect_null(acre_dn_ancestor(root, 1, NULL), "ancestor(root, 1)");
+    cr_expect_eq(acre_dn_ancestor_hash(root, 0),
+                 acre_dn_ancestor_hash(other, 0), "h[0] is the same for all");
+    cr_expect_eq(acre_dn_ancestor_hash(root, 1), 0u, "h[1] of root is 0");
+    cr_expect_eq(acre_dn_rdn(root, 0, NULL, NULL, NULL, NULL), ACRE_ERR_INVAL,
+                 "acre_dn_rdn(root, 0)");
+    acre_dn_free(root);
+    acre_dn_free(other);
+}
+
+static const form_case basic_forms[] = {
+    {"", "", ""},
+    {"cn=a", "cn=a", "cn=a"},
+    {"CN=John Smith , OU = People", "cn=john smith,ou=people",
+     "cn=John Smith,ou=People"},
+    {"CN=  Hello   World  ", "cn=hello world", "cn=Hello   World"},
+    {" cn = a ", "cn=a", "cn=a"},
+    {"cn=a;dc=b", "cn=a,dc=b", "cn=a,dc=b"},
+    {"cn=a ; dc=b", "cn=a,dc=b", "cn=a,dc=b"},
+    {"cn=a + sn=b , dc=c", "cn=a+sn=b,dc=c", "cn=a+sn=b,dc=c"},
+    {"cn=a,ou=b,o=c,dc=d,dc=e", "cn=a,ou=b,o=c,dc=d,dc=e",
+     "cn=a,ou=b,o=c,dc=d,dc=e"},
+};
+
+Test(dn, basic_forms)
+{
+    check_forms(basic_forms, NELEM(basic_forms));
+}
+
+static const form_case type_forms[] = {
+    {"commonName=A", "cn=a", "cn=A"},
+    {"COMMONNAME=A", "cn=a", "cn=A"},
+    {"CN=A", "cn=a", "cn=A"},
+    {"2.5.4.3=A", "cn=a", "cn=A"},
+    {"surname=Doe", "sn=doe", "sn=Doe"},
+    {"organizationalUnitName=People", "ou=people", "ou=People"},
+    {"organizationName=Acme", "o=acme", "o=Acme"},
+    {"domainComponent=COM", "dc=com", "dc=COM"},
+    {"0.9.2342.19200300.100.1.25=Com", "dc=com", "dc=Com"},
+    {"userid=JS", "uid=js", "uid=JS"},
+    {"0.9.2342.19200300.100.1.1=JS", "uid=js", "uid=JS"},
+    {"rfc822Mailbox=A@B.C", "mail=a@b.c", "mail=A@B.C"},
+    {"countryName=DE", "c=de", "c=DE"},
+    {"localityName=Paris", "l=paris", "l=Paris"},
+    {"stateOrProvinceName=Bavaria", "st=bavaria", "st=Bavaria"},
+    {"givenName=Ann", "givenname=ann", "givenName=Ann"},
+    {"gn=Ann", "givenname=ann", "givenName=Ann"},
+    {"GIVENNAME=Ann", "givenname=ann", "givenName=Ann"},
+    {"displayName=Ann B", "displayname=ann b", "displayName=Ann B"},
+    {"DISPLAYNAME=Ann", "displayname=ann", "displayName=Ann"},
+    {"title=Boss", "title=boss", "title=Boss"},
+    {"uidNumber=1000", "uidnumber=1000", "uidNumber=1000"},
+    {"GIDNUMBER=5", "gidnumber=5", "gidNumber=5"},
+    {"telephoneNumber=1", "telephonenumber=1", "telephoneNumber=1"},
+    {"x121Address=1", "x121address=1", "x121Address=1"},
+    {"USERPASSWORD=x", "userpassword=x", "userPassword=x"},
+    {"member=cn=a", "member=cn=a", "member=cn=a"},
+    {"OWNER=cn=a", "owner=cn=a", "owner=cn=a"},
+    {"seealso=cn=a", "seealso=cn=a", "seeAlso=cn=a"},
+    {"Manager=cn=a", "manager=cn=a", "manager=cn=a"},
+    /* unknown types: lowercased when normalised, kept as written */
+    {"myAttr=Foo", "myattr=foo", "myAttr=Foo"},
+    {"x-Custom-1=A  B", "x-custom-1=a b", "x-Custom-1=A  B"},
+    {"a-1=x", "a-1=x", "a-1=x"},
+    {"1.2.3.4=Foo", "1.2.3.4=foo", "1.2.3.4=Foo"},
+    {"0.1=x", "0.1=x", "0.1=x"},
+    {"2.5.4.3.0=X", "2.5.4.3.0=x", "2.5.4.3.0=X"},
+};
+
+Test(dn, type_names_aliases_and_oids)
+{
+    check_forms(type_forms, NELEM(type_forms));
+}
+
+/*
+ * A descr or numericoid of any length is a well-formed type (RFC 4512 sets
+ * no limit, and acre.h documents none besides ACRE_DN_MAX_LEN); an unknown
+ * one is accepted and kept as written.
+ */
+Test(dn, long_type_names)
+{
+    void *ctx = talloc_new(NULL);
+    char *descr = talloc_strdup(ctx, "X");
+    char *oid = talloc_strdup(ctx, "1");
+    form_case c[2];
+
+    for (int i = 0; i < 99; i++)
+        descr = talloc_asprintf_append(descr, "%c", "Ab9-"[i % 4]);
+    for (int i = 0; i < 64; i++)
+        oid = talloc_asprintf_append(oid, ".%d", i + 1);
+    c[0].in = talloc_asprintf(ctx, "%s=V,dc=x", descr);
+    c[0].pretty = c[0].in;
+    c[0].norm = talloc_asprintf(ctx, "%s=v,dc=x", descr);
+    for (char *p = (char *)c[0].norm; *p != '\0'; p++)
+        *p = (char)tolower((unsigned char)*p);
+    c[1].in = talloc_asprintf(ctx, "%s=V", oid);
+    c[1].pretty = c[1].in;
+    c[1].norm = talloc_asprintf(ctx, "%s=v", oid);
+    check_forms(c, NELEM(c));
+    talloc_free(ctx);
+}
+
+static const form_case syntax_forms[] = {
+    /* integer */
+    {"uidNumber=007", "uidnumber=7", "uidNumber=007"},
+    {"uidNumber=-0", "uidnumber=0", "uidNumber=-0"},
+    {"uidNumber=-007", "uidnumber=-7", NULL},
+    {"uidNumber=-12", "uidnumber=-12", NULL},
+    {"uidNumber=0", "uidnumber=0", NULL},
+    {"gidNumber=000", "gidnumber=0", "gidNumber=000"},
+    {"uidNumber= 42 ", "uidnumber=42", "uidNumber=42"},
+    /* telephoneNumber */
+    {"telephoneNumber=\\+1 555-0100", "telephonenumber=\\+15550100",
+     "telephoneNumber=\\+1 555-0100"},
+    {"telephoneNumber=1-800-FLOWERS", "telephonenumber=1800flowers", NULL},
+    {"homePhone=\\+49 30 1234", "homephone=\\+49301234",
+     "homePhone=\\+49 30 1234"},
+    {"mobile=\\2B44 7700-900", "mobile=\\+447700900", NULL},
+    {"pager=555 01", "pager=55501", NULL},
+    /* numericString */
+    {"x121Address=12 34", "x121address=1234", "x121Address=12 34"},
+    {"x121Address= 1 2  3 ", "x121address=123", NULL},
+    /* caseIgnoreIA5 */
+    {"dc=Example", "dc=example", "dc=Example"},
+    {"mail=John.Doe@Example.COM", "mail=john.doe@example.com",
+     "mail=John.Doe@Example.COM"},
+    {"dc=a  b", "dc=a b", NULL},
+    /* distinguishedName */
+    {"member=CN=A\\,DC=B", "member=cn=a\\,dc=b", NULL},
+    {"owner=uid=X\\+cn=Y\\,o=Z", "owner=cn=y\\+uid=x\\,o=z", NULL},
+    {"seeAlso=commonName=A", "seealso=cn=a", NULL},
+    {"manager=CN = Boss \\, O = Acme", "manager=cn=boss\\,o=acme", NULL},
+    {"manager=CN = Boss , O = Acme", "manager=cn=boss,o=acme", NULL},
+    {"member=member=CN=B", "member=member=cn=b", NULL},
+    {"member=cn=a\\;dc=b", "member=cn=a\\,dc=b", NULL},
+    {"member=cn=\\5c\\2c", "member=cn=\\\\\\,", NULL},
+    /* octetString */
+    {"userPassword=AbC", "userpassword=AbC", "userPassword=AbC"},
+    {"userPassword=a  b", "userpassword=a  b", NULL},
+    {"userPassword=a\\00b", "userpassword=a\\00b", "userPassword=a\\00b"},
+    {"userPassword=\\01\\FF\\7f", "userpassword=\\01\\ff\\7f", NULL},
+    {"userPassword=\\c3\\a9", "userpassword=\\c3\\a9", NULL},
+    {"userPassword=\\ x\\ ", "userpassword=\\ x\\ ", "userPassword=\\ x\\ "},
+    {"userPassword=", "userpassword=", "userPassword="},
+    {"userPassword=#0403616263", "userpassword=#0403616263",
+     "userPassword=#0403616263"},
+};
+
+Test(dn, values_by_matching_rule)
+{
+    check_forms(syntax_forms, NELEM(syntax_forms));
+}
+
+/* caseExact (labeledURI) and caseExactIA5 (memberUid, homeDirectory...):
+ * NFKC and insignificant spaces, no case folding. */
+static const form_case exact_forms[] = {
+    {"labeledURI=HTTP://X/Y", "labeleduri=HTTP://X/Y", "labeledURI=HTTP://X/Y"},
+    {"labeledURI=  A\uFB01   B ", "labeleduri=Afi B", "labeledURI=A\uFB01   B"},
+    {"labeledURI=\u01C4", "labeleduri=D\u017D", "labeledURI=\u01C4"},
+    {"labeledURI=\u212B", "labeleduri=\u00c5", NULL},
+    {"memberUid=JDoe", "memberuid=JDoe", "memberUid=JDoe"},
+    {"homeDirectory=/Home/X", "homedirectory=/Home/X", "homeDirectory=/Home/X"},
+    {"loginShell= /bin/SH ", "loginshell=/bin/SH", "loginShell=/bin/SH"},
+};
+
+static const err_case exact_errs[] = {
+    {"memberUid=\u00e9", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"homeDirectory=/h\u00f6me", 0, 0, ACRE_ERR_DN_VALUE, 14},
+    {"labeledURI=\uE000", 0, 0, ACRE_ERR_DN_PROHIBITED, 11},
+};
+
+Test(dn, case_exact_values)
+{
+    check_forms(exact_forms, NELEM(exact_forms));
+    check_errs(exact_errs, NELEM(exact_errs));
+}
+
+static const form_case escape_forms[] = {
+    {"cn=\\20\\20", "cn=\\ ", "cn=\\ \\ "},
+    {"cn=\\ ", "cn=\\ ", "cn=\\ "},
+    {"cn=\\ a\\ ", "cn=a", "cn=\\ a\\ "},
+    {"cn=a\\ ", "cn=a", "cn=a\\ "},
+    {"cn=a\\ \\ b", "cn=a b", "cn=a  b"},
+    {"cn=a\\ b", "cn=a b", "cn=a b"},
+    {"cn=a\\,b", "cn=a\\,b", "cn=a\\,b"},
+    {"cn=\\#a", "cn=\\#a", "cn=\\#a"},
+    {"cn=\\23a", "cn=\\#a", "cn=\\#a"},
+    {"cn=a#", "cn=a#", "cn=a#"},
+    {"cn=a\\#", "cn=a#", "cn=a#"},
+    {"cn=a\\=b", "cn=a=b", "cn=a=b"},
+    {"cn=a=b", "cn=a=b", "cn=a=b"},
+    {"cn==", "cn==", "cn=="},
+    {"cn=\\=", "cn==", "cn=="},
+    {"cn=\\\"q\\\"", "cn=\\\"q\\\"", "cn=\\\"q\\\""},
+    {"cn=\\<\\>\\;\\+\\\\\\,", "cn=\\<\\>\\;\\+\\\\\\,",
+     "cn=\\<\\>\\;\\+\\\\\\,"},
+    {"cn=\\3c\\3E\\3b\\2b\\5c\\2C\\22", "cn=\\<\\>\\;\\+\\\\\\,\\\"",
+     "cn=\\<\\>\\;\\+\\\\\\,\\\""},
+    {"cn=\\41\\42", "cn=ab", "cn=AB"},
+    {"cn=\\4a", "cn=j", "cn=J"},
+    {"cn=\\C3\\A9", "cn=\u00e9", "cn=\u00e9"},
+    {"cn=\\c3\\89", "cn=\u00e9", "cn=\u00c9"},
+    /* quoted values (RFC 2253) */
+    {"cn=\"a,b\"", "cn=a\\,b", "cn=a\\,b"},
+    {"cn=\"a+b;c<d>\" , ou=x", "cn=a\\+b\\;c\\<d\\>,ou=x",
+     "cn=a\\+b\\;c\\<d\\>,ou=x"},
+    {"cn=\"a\\\"b\"", "cn=a\\\"b", "cn=a\\\"b"},
+    {"cn=\"#a\"", "cn=\\#a", "cn=\\#a"},
+};
+
+Test(dn, escapes_in_and_out)
+{
+    check_forms(escape_forms, NELEM(escape_forms));
+}
+
+Test(dn, input_need_not_be_nul_terminated)
+{
+    static const char text[] = "cn=abXYZ";
+    acre_dn *dn = try_parse_flags(text, 5, 0);
+    acre_dn *root = try_parse_flags(text, 0, 0);
+
+    if (dn != NULL)
+        cr_expect_str_eq(norm(dn), "cn=ab", "first 5 bytes of \"%s\"", text);
+    if (root != NULL)
+        cr_expect_eq(acre_dn_depth(root), 0u, "len 0 is the root DN");
+    acre_dn_free(dn);
+    acre_dn_free(root);
+}
+
+/* ------------------------------------------------------------------------
+ * Multi-valued RDNs
+ */
+static const form_case multi_forms[] = {
+    {"uid=js+cn=John", "cn=john+uid=js", "cn=John+uid=js"},
+    {"sn=x+cn=y+uid=z", "cn=y+sn=x+uid=z", "cn=y+sn=x+uid=z"},
+    /* "c=de" < "cn=b": '=' (0x3d) sorts before 'n' */
+    {"cn=b+c=DE", "c=de+cn=b", "c=DE+cn=b"},
+    /* a proper prefix sorts first */
+    {"cn=ab+cn=a", "cn=a+cn=ab", "cn=a+cn=ab"},
+    {"cn=B+cn=a", "cn=a+cn=b", "cn=a+cn=B"},
+    {"cn=a+cn=b", "cn=a+cn=b", "cn=a+cn=b"},
+    {"gn=Z+displayName=Y", "displayname=y+givenname=z",
+     "displayName=Y+givenName=Z"},
+    {"ou=a+2.5.4.3=b", "cn=b+ou=a", "cn=b+ou=a"},
+    {"zz=1+aa=2", "aa=2+zz=1", "aa=2+zz=1"},
+    {"uid=js+cn=John,dc=Example+o=X", "cn=john+uid=js,dc=example+o=x",
+     "cn=John+uid=js,dc=Example+o=X"},
+    {"cn=#0c03616263+sn=x", "cn=abc+sn=x", "cn=#0c03616263+sn=x"},
+};
+
+Test(dn, multi_valued_rdns_sorted)
+{
+    check_forms(multi_forms, NELEM(multi_forms));
+}
+
+static const err_case dup_errs[] = {
+    {"cn=a+cn=A", 0, 0, ACRE_ERR_DN_DUP_AVA, 5},
+    {"cn=a+commonName= a ", 0, 0, ACRE_ERR_DN_DUP_AVA, 5},
+    {"ou=x,cn=a+2.5.4.3=A", 0, 0, ACRE_ERR_DN_DUP_AVA, 10},
+    {"cn=Stra\u00dfe+cn=STRASSE", 0, 0, ACRE_ERR_DN_DUP_AVA, 11},
+    {"uid=x+cn=a+uid=X", 0, 0, ACRE_ERR_DN_DUP_AVA, 11},
+    {"cn=#0c0161+cn=a", 0, 0, ACRE_ERR_DN_DUP_AVA, 11},
+    {"uidNumber=7+uidNumber=007", 0, 0, ACRE_ERR_DN_DUP_AVA, 12},
+};
+
+Test(dn, duplicate_ava_in_rdn)
+{
+    check_errs(dup_errs, NELEM(dup_errs));
+}
+
+Test(dn, rdn_accessor)
+{
+    acre_dn *dn = must_parse("uid=js+cn=John, dc=Example ,DC=com");
+    const char *n = NULL, *p = NULL;
+    size_t nl = 0, pl = 0;
+
+    cr_assert_eq(acre_dn_depth(dn), 3u, "depth");
+    cr_assert_eq(acre_dn_rdn(dn, 0, &n, &nl, &p, &pl), 0, "rdn 0");
+    cr_expect(nl == 14 && memcmp(n, "cn=john+uid=js", nl) == 0,
+              "rdn 0 normalised \"%s\"", vis(n, nl));
+    cr_expect(pl == 14 && memcmp(p, "cn=John+uid=js", pl) == 0,
+              "rdn 0 pretty \"%s\"", vis(p, pl));
+    cr_assert_eq(acre_dn_rdn(dn, 2, &n, &nl, &p, &pl), 0, "rdn 2");
+    cr_expect(nl == 6 && memcmp(n, "dc=com", 6) == 0, "rdn 2 \"%s\"",
+              vis(n, nl));
+    cr_expect(pl == 6 && memcmp(p, "dc=com", 6) == 0, "rdn 2 pretty \"%s\"",
+              vis(p, pl));
+    cr_expect_eq(acre_dn_rdn(dn, 1, NULL, NULL, NULL, NULL), 0,
+                 "all outputs may be NULL");
+    cr_expect_eq(acre_dn_rdn(dn, 3, &n, &nl, &p, &pl), ACRE_ERR_INVAL,
+                 "rdn 3 of a depth-3 DN");
+    acre_dn_free(dn);
+}
+
+/* ------------------------------------------------------------------------
+ * #hex values
+ */
+static const form_case hex_forms[] = {
+    {"cn=#0c03616263", "cn=abc", "cn=#0c03616263"},
+    {"cn=#0C03414243", "cn=abc", "cn=#0c03414243"},
+    {"cn=#0403616263", "cn=abc", "cn=#0403616263"},
+    {"cn=#1203313233", "cn=123", NULL},
+    {"cn=#1303414243", "cn=abc", NULL},
+    {"cn=#1403414243", "cn=abc", NULL},
+    {"cn=#1603414243", "cn=abc", NULL},
+    {"cn=#1a03414243", "cn=abc", NULL},
+    {"cn=#0c0720204120204220", "cn=a b", NULL},
+    {"cn=#0c02c3a9", "cn=\u00e9", NULL},
+    {"cn=#020105", "cn=#020105", "cn=#020105"},
+    {"cn=#02010A", "cn=#02010a", "cn=#02010a"},
+    {"cn=#3003020105", "cn=#3003020105", "cn=#3003020105"},
+    {"cn=#0500", "cn=#0500", "cn=#0500"},
+    {"cn=#0c03616263 , ou=x", "cn=abc,ou=x", "cn=#0c03616263,ou=x"},
+    {"cn = #0c03616263", "cn=abc", "cn=#0c03616263"},
+    {"dc=#1603636f6d", "dc=com", NULL},
+    {"userPassword=#0C03616263", "userpassword=#0c03616263",
+     "userPassword=#0c03616263"},
+};
+
+Test(dn, hex_values)
+{
+    check_forms(hex_forms, NELEM(hex_forms));
+}
+
+Test(dn, hex_string_equals_plain_string)
+{
+    static const char *const g1[] = {"cn=abc", "cn=#0c03616263",
+                                     "cn=#1303414243", "CN=#0403414243", NULL};
+    static const char *const g2[] = {"cn=a b,dc=x",
+                                     "cn=#0c0720204120204220,dc=x", NULL};
+
+    check_same(g1);
+    check_same(g2);
+}
+
+/* BER long-form lengths: 0x81 nn and 0x82 nn nn. */
+static void
+check_long_form(size_t n, const char *lenbytes)
+{
+    size_t cap = 32 + 2 * n;
+    char *in = malloc(cap), *want = malloc(n + 8);
+    acre_dn *dn;
+    size_t k;
+
+    cr_assert(in != NULL && want != NULL, "malloc");
+    k = (size_t)snprintf(in, cap, "cn=#0c%s", lenbytes);
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)snprintf(in + k, cap - k, "61");
+    memcpy(want, "cn=", 3);
+    memset(want + 3, 'a', n);
+    want[3 + n] = '\0';
+    dn = try_parse(in);
+    if (dn != NULL)
+        cr_expect_str_eq(norm(dn), want, "long form \"%s\": \"%s\"", V(in),
+                         V(norm(dn)));
+    acre_dn_free(dn);
+    free(in);
+    free(want);
+}
+
+Test(dn, hex_ber_long_form_length)
+{
+    check_long_form(130, "8182");
+    check_long_form(300, "82012c");
+}
+
+/* ------------------------------------------------------------------------
+ * Unicode (RFC 4518) for caseIgnore strings
+ */
+static const form_case unicode_forms[] = {
+    {"cn=\u00c9", "cn=\u00e9", "cn=\u00c9"},
+    {"cn=Stra\u00dfe", "cn=strasse", "cn=Stra\u00dfe"},
+    {"cn=\uFB01", "cn=fi", "cn=\uFB01"},
+    {"cn=\u212B", "cn=\u00e5", "cn=\u212B"},
+    {"cn=\u01C4", "cn=d\u017e", "cn=\u01C4"},
+    {"cn=ab\u00ADc", "cn=abc", NULL},
+    {"cn=a\u200Bb", "cn=ab", NULL},
+    {"cn=a\uFEFFb\u200Dc", "cn=abc", NULL},
+    {"cn=a\\01b\\7fc", "cn=abc", NULL},
+    {"cn=a\u00a0\u00a0b", "cn=a b", NULL},
+    {"cn=a\\09\\0a\\0Db", "cn=a b", NULL},
+    {"cn=\u2003a\u2028", "cn=a", NULL},
+    {"cn=\uFF21\uFF22", "cn=ab", NULL},
+    {"cn=\u1100\u1161", "cn=\uAC00", NULL},
+    {"cn=\u03a3", "cn=\u03c3", NULL},
+    {"cn=e\u0301", "cn=\u00e9", NULL},
+    {"cn=\u00e9, ou=\u00c5ngstr\u00f6m", "cn=\u00e9,ou=\u00e5ngstr\u00f6m",
+     "cn=\u00e9,ou=\u00c5ngstr\u00f6m"},
+};
+
+Test(dn, unicode_normalised_forms)
+{
+    check_forms(unicode_forms, NELEM(unicode_forms));
+}
+
+static const char *const unicode_groups[][7] = {
+    {"cn=\u01C4", "cn=\u01C5", "cn=\u01C6", "cn=D\u017D", "cn=d\u017e", NULL},
+    {"cn=Stra\u00dfe", "cn=STRASSE", "cn=strasse", "cn=STRA\u1E9EE", NULL},
+    {"cn=\uFB01", "cn=fi", "cn=FI", NULL},
+    {"cn=\u212B", "cn=\u00e5", "cn=\u00c5", "cn=A\u030A", "cn=a\u030a", NULL},
+    {"cn=\u00e9", "cn=e\u0301", "cn=E\u0301", "cn=\u00c9", "cn=\\C3\\A9",
+     "cn=\\c3\\89", NULL},
+    {"cn=\u03a3", "cn=\u03c3", "cn=\u03c2", NULL},
+    {"cn=ab\u00ADc", "cn=abc", "cn=a\u200Bbc", "cn=ABC", NULL},
+    {"cn=a b", "cn=a\u00a0b", "cn=a\\09b", "cn=a\\0ab", "cn=a\\0db",
+     "cn=  a \u2003 b ", NULL},
+    {"cn=\\20\\20", "cn=\\ ", "cn=\\20", "cn=\\ \\ \\ ", NULL},
+    {"cn=\uFF21\uFF22", "cn=ab", NULL},
+    {"cn=\u1100\u1161", "cn=\uAC00", NULL},
+};
+
+Test(dn, unicode_equivalences)
+{
+    for (size_t i = 0; i < NELEM(unicode_groups); i++)
+        check_same(unicode_groups[i]);
+}
+
+static const err_case unicode_errs[] = {
+    {"cn=\uE000", 0, 0, ACRE_ERR_DN_PROHIBITED, 3},
+    {"cn=a\u0378", 0, 0, ACRE_ERR_DN_PROHIBITED, 3},
+    {"cn=\uFDD0", 0, 0, ACRE_ERR_DN_PROHIBITED, 3},
+    {"cn=x\uFFFD", 0, 0, ACRE_ERR_DN_PROHIBITED, 3},
+    {"cn=\xf4\x8f\xbf\xbf", 0, 0, ACRE_ERR_DN_PROHIBITED, 3},
+    {"cn=\\EE\\80\\80", 0, 0, ACRE_ERR_DN_PROHIBITED, 3},
+    {"ou=x,cn=ok\uE000", 0, 0, ACRE_ERR_DN_PROHIBITED, 8},
+    {"cn=\\ff", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"cn=\xff", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"cn=a\\C3", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"cn=a\\C3\\28", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"cn=\\C0\\AF", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"cn=\\ED\\A0\\80", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"ou=x,cn=\\ff", 0, 0, ACRE_ERR_DN_UTF8, 8},
+    {"cn=#0c01ff", 0, 0, ACRE_ERR_DN_UTF8, 3},
+};
+
+Test(dn, unicode_errors)
+{
+    check_errs(unicode_errs, NELEM(unicode_errs));
+}
+
+/* ------------------------------------------------------------------------
+ * Errors and their positions
+ */
+static const err_case position_errs[] = {
+    {"cn=a,,dc=b", 0, 0, ACRE_ERR_DN_EMPTY_RDN, 5},
+    {"cn=a,", 0, 0, ACRE_ERR_DN_EMPTY_RDN, 5},
+    {",cn=a", 0, 0, ACRE_ERR_DN_EMPTY_RDN, 0},
+    {"=a", 0, 0, ACRE_ERR_DN_TYPE, 0},
+    {"cn", 0, 0, ACRE_ERR_DN_NO_EQUALS, 2},
+    {"cn a=b", 0, 0, ACRE_ERR_DN_NO_EQUALS, 3},
+    {"c_n=a", 0, 0, ACRE_ERR_DN_TYPE, 1},
+    {"cn=a\\", 0, 0, ACRE_ERR_DN_ESCAPE, 4},
+    {"cn=a\\zz", 0, 0, ACRE_ERR_DN_ESCAPE, 4},
+    {"cn=a<b", 0, 0, ACRE_ERR_DN_UNESCAPED, 4},
+    {"cn=\"abc", 0, 0, ACRE_ERR_DN_QUOTE, 3},
+    {"cn=\"a\"b", 0, 0, ACRE_ERR_DN_QUOTE, 6},
+    {"cn=#zz", 0, 0, ACRE_ERR_DN_HEX, 4},
+    {"cn=#", 0, 0, ACRE_ERR_DN_HEX, 4},
+    {"cn=#abc", 0, 0, ACRE_ERR_DN_HEX, 7},
+    {"cn=#0c05616263", 0, 0, ACRE_ERR_DN_BER, 3},
+    {"cn=\\ff", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"cn=a+cn=A", 0, 0, ACRE_ERR_DN_DUP_AVA, 5},
+};
+
+Test(dn, error_positions)
+{
+    check_errs(position_errs, NELEM(position_errs));
+}
+
+static const err_case syntax_errs[] = {
+    /* separators */
+    {"cn=a;;dc=b", 0, 0, ACRE_ERR_DN_EMPTY_RDN, 5},
+    {"cn=a,dc=b,", 0, 0, ACRE_ERR_DN_EMPTY_RDN, 10},
+    {"cn=a, ,dc=b", 0, 0, ACRE_ERR_DN_EMPTY_RDN, -1},
+    {",", 0, 0, ACRE_ERR_DN_EMPTY_RDN, 0},
+    /* types */
+    {"1cn=a", 0, 0, ACRE_ERR_DN_TYPE, -1},
+    {"-cn=a", 0, 0, ACRE_ERR_DN_TYPE, 0},
+    {"cn=a,=b", 0, 0, ACRE_ERR_DN_TYPE, 5},
+    {"cn=a+=b", 0, 0, ACRE_ERR_DN_TYPE, 5},
+    {"2.05.4.3=a", 0, 0, ACRE_ERR_DN_TYPE, -1},
+    {"00.1=a", 0, 0, ACRE_ERR_DN_TYPE, -1},
+    {"2.5.4.=a", 0, 0, ACRE_ERR_DN_TYPE, -1},
+    {"2..5=a", 0, 0, ACRE_ERR_DN_TYPE, -1},
+    {".2.5=a", 0, 0, ACRE_ERR_DN_TYPE, 0},
+    {"c n=a", 0, 0, ACRE_ERR_DN_NO_EQUALS, 2},
+    {"cn=a,ou", 0, 0, ACRE_ERR_DN_NO_EQUALS, 7},
+    /* escapes and specials */
+    {"cn=a\\4", 0, 0, ACRE_ERR_DN_ESCAPE, 4},
+    {"cn=a\\4g", 0, 0, ACRE_ERR_DN_ESCAPE, 4},
+    {"cn=a\\g4", 0, 0, ACRE_ERR_DN_ESCAPE, 4},
+    {"cn=\\_", 0, 0, ACRE_ERR_DN_ESCAPE, 3},
+    {"cn=a>b", 0, 0, ACRE_ERR_DN_UNESCAPED, 4},
+    {"cn=a\"b", 0, 0, ACRE_ERR_DN_UNESCAPED, 4},
+    {"cn=a\"", 0, 0, ACRE_ERR_DN_UNESCAPED, 4},
+    {"cn=a\0b", 6, 0, ACRE_ERR_DN_UNESCAPED, 4},
+    {"cn=\"a,b", 0, 0, ACRE_ERR_DN_QUOTE, 3},
+    /* #hex */
+    {"cn=#0c0361626", 0, 0, ACRE_ERR_DN_HEX, 13},
+    {"cn=#0c03616263x", 0, 0, ACRE_ERR_DN_HEX, 14},
+    {"cn=#0c036162", 0, 0, ACRE_ERR_DN_BER, 3},
+    {"cn=#0c0361626300", 0, 0, ACRE_ERR_DN_BER, 3},
+    {"cn=#020205", 0, 0, ACRE_ERR_DN_BER, 3},
+    {"cn=#0c", 0, 0, ACRE_ERR_DN_BER, 3},
+    {"cn=#0c81", 0, 0, ACRE_ERR_DN_BER, 3},
+    {"ou=x,cn=#0c05616263", 0, 0, ACRE_ERR_DN_BER, 8},
+};
+
+Test(dn, syntax_errors)
+{
+    check_errs(syntax_errs, NELEM(syntax_errs));
+}
+
+static const err_case value_errs[] = {
+    {"cn=", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"cn=\"\"", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"cn=   ", 0, 0, ACRE_ERR_DN_VALUE, -1},
+    {"cn=,dc=b", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"dc=", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"member=", 0, 0, ACRE_ERR_DN_VALUE, 7},
+    {"uidNumber=", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"x121Address=", 0, 0, ACRE_ERR_DN_VALUE, 12},
+    {"telephoneNumber=", 0, 0, ACRE_ERR_DN_VALUE, 16},
+    {"myAttr=", 0, 0, ACRE_ERR_DN_VALUE, 7},
+    {"cn=#0c00", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"dc=\u00e9", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"mail=caf\u00e9@x", 0, 0, ACRE_ERR_DN_VALUE, 5},
+    {"dc=#0c02c3a9", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"x121Address=12a", 0, 0, ACRE_ERR_DN_VALUE, 12},
+    {"x121Address=1-2", 0, 0, ACRE_ERR_DN_VALUE, 12},
+    {"uidNumber=12a", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"uidNumber=-", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"uidNumber=+5", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"uidNumber=1-2", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"uidNumber=1 2", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"ou=x,gidNumber=x", 0, 0, ACRE_ERR_DN_VALUE, 15},
+    /* an invalid inner DN gives the inner error */
+    {"member=cn=a\\,\\,dc=b", 0, 0, ACRE_ERR_DN_EMPTY_RDN, -1},
+    {"member=foo", 0, 0, ACRE_ERR_DN_NO_EQUALS, -1},
+    {"member=cn=\\5cff", 0, 0, ACRE_ERR_DN_UTF8, -1},
+    {"owner=cn=x\\+cn=X", 0, 0, ACRE_ERR_DN_DUP_AVA, -1},
+    /* unknown types under ACRE_DN_STRICT */
+    {"myAttr=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 0},
+    {"cn=a,myAttr=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 5},
+    {"1.2.3.4=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 0},
+};
+
+Test(dn, value_errors)
+{
+    check_errs(value_errs, NELEM(value_errs));
+}
+
+Test(dn, strict_accepts_known_types)
+{
+    static const char *const ok[] = {"cn=a,ou=b,o=c,dc=d",
+                                     "commonName=a+2.5.4.4=b",
+                                     "uid=x,0.9.2342.19200300.100.1.25=y",
+                                     "gn=a+displayName=b",
+                                     "member=cn=x",
+                                     "userPassword=x",
+                                     ""};
+
+    for (size_t i = 0; i < NELEM(ok); i++) {
+        acre_dn *dn = try_parse_flags(ok[i], strlen(ok[i]), ACRE_DN_STRICT);
+
+        acre_dn_free(dn);
+    }
+}
+
+Test(dn, invalid_arguments)
+{
+    acre_dn *sentinel = (acre_dn *)(uintptr_t)0x5eed, *dn = sentinel;
+    acre_dn *ok = must_parse("cn=a");
+    acre_diag d;
+
+    cr_expect_eq(acre_dn_parse(NULL, NULL, NULL, 0, 0, &dn, &d), ACRE_ERR_INVAL,
+                 "str NULL");
+    cr_expect_eq(acre_dn_parse(NULL, NULL, NULL, 4, 0, &dn, NULL),
+                 ACRE_ERR_INVAL, "str NULL, diag NULL");
+    cr_expect_eq(acre_dn_parse(NULL, NULL, "cn=a", 4, 0, NULL, &d),
+                 ACRE_ERR_INVAL, "out NULL");
+    cr_expect_eq(acre_dn_parse(NULL, NULL, "cn=a", 4, 0x80u, &dn, &d),
+                 ACRE_ERR_INVAL, "unknown flag bit");
+    cr_expect_eq(dn, sentinel, "*out changed on ACRE_ERR_INVAL");
+    cr_expect_eq(acre_dn_parse(NULL, NULL, "cn=a,,b", 7, 0, &dn, NULL),
+                 ACRE_ERR_DN_EMPTY_RDN, "diag may be NULL");
+    cr_expect_eq(acre_dn_copy(NULL, NULL, &dn), ACRE_ERR_INVAL, "copy NULL");
+    cr_expect_eq(acre_dn_copy(NULL, ok, NULL), ACRE_ERR_INVAL, "copy out NULL");
+    cr_expect_eq(dn, sentinel, "*out changed on error");
+    acre_dn_free(NULL);
+    acre_dn_free(ok);
+}
+
+/* ------------------------------------------------------------------------
+ * Nesting of DN-valued values
+ */
+
+/* Escape s as an RFC 4514 value (no leading '#' or spaces occur here). */
+static char *
+escape_value(void *ctx, const char *s)
+{
+    char *out = talloc_strdup(ctx, "");
+
+    for (; *s != '\0'; s++) {
+        if (strchr(",+\"\\<>;", *s) != NULL)
+            out = talloc_asprintf_append(out, "\\%c", *s);
+        else
+            out = talloc_asprintf_append(out, "%c", *s);
+    }
+    return out;
+}
+
+/* k levels of DN-valued values, already in normalised form:
+ * nest(1) = "member=cn=x,o=l1", nest(2) = "member=member=cn=x\,o=l1,o=l2" */
+static char *
+nest(void *ctx, int k)
+{
+    if (k == 0)
+        return talloc_strdup(ctx, "cn=x");
+    return talloc_asprintf(ctx, "member=%s,o=l%d",
+                           escape_value(ctx, nest(ctx, k - 1)), k);
+}
+
+Test(dn, nesting_up_to_the_limit)
+{
+    void *ctx = talloc_new(NULL);
+
+    for (int k = 1; k <= ACRE_DN_MAX_NESTING; k++) {
+        char *s = nest(ctx, k);
+        acre_dn *dn = try_parse(s);
+
+        if (dn != NULL)
+            cr_expect_str_eq(norm(dn), s, "nesting %d: \"%s\" -> \"%s\"", k,
+                             V(s), V(norm(dn)));
+        acre_dn_free(dn);
+    }
+    talloc_free(ctx);
+}
+
+Test(dn, nesting_past_the_limit)
+{
+    void *ctx = talloc_new(NULL);
+    err_case c = {nest(ctx, ACRE_DN_MAX_NESTING + 2), 0, 0, ACRE_ERR_DN_NESTING,
+                  7};
+    err_case c2 = {nest(ctx, 3 * ACRE_DN_MAX_NESTING), 0, 0,
+                   ACRE_ERR_DN_NESTING, 7};
+
+    check_err(&c);
+    check_err(&c2);
+    talloc_free(ctx);
+}
+
+/* ------------------------------------------------------------------------
+ * The fast path for input that looks normalised must still validate and
+ * normalise.
+ */
+static const form_case lookalike_forms[] = {
+    {"cn=a  b", "cn=a b", NULL},
+    {"cn=a ", "cn=a", NULL},
+    {"cn=\\ a", "cn=a", NULL},
+    {"uidnumber=007", "uidnumber=7", NULL},
+    {"cn=b+cn=a", "cn=a+cn=b", NULL},
+    {"cn=e\u0301", "cn=\u00e9", NULL},
+    {"cn=a\u00adb", "cn=ab", NULL},
+    {"cn=\\2c", "cn=\\,", NULL},
+    {"cn=\\61", "cn=a", NULL},
+    {"telephonenumber=1 555", "telephonenumber=1555", NULL},
+    {"telephonenumber=\\+1 555", "telephonenumber=\\+1555", NULL},
+    {"x121address=1 2", "x121address=12", NULL},
+    /* aliases spelt in lowercase are not the canonical names */
+    {"commonname=a", "cn=a", NULL},
+    {"surname=x", "sn=x", NULL},
+    {"userid=x", "uid=x", NULL},
+    {"domaincomponent=com", "dc=com", NULL},
+    {"rfc822mailbox=a@b", "mail=a@b", NULL},
+    {"organizationname=x", "o=x", NULL},
+    {"commonname=a,dc=b", "cn=a,dc=b", NULL},
+    {"gn=x", "givenname=x", NULL},
+    /* raw controls: tab maps to a space, U+0001 and DEL to nothing */
+    {"cn=a\tb", "cn=a b", NULL},
+    {"cn=a\x01"
+     "b\x7f"
+     "c",
+     "cn=abc", NULL},
+    {"memberuid=a  b", "memberuid=a b", NULL},
+    {"cn=\"a\"", "cn=a", NULL},
+    {"cn=a;dc=b", "cn=a,dc=b", NULL},
+    {"cn=#0c0161", "cn=a", NULL},
+    {"member=cn=a\\,dc=b", "member=cn=a\\,dc=b", NULL},
+    {"member=cn=a\\2cdc=b", "member=cn=a\\,dc=b", NULL},
+    {"cn=\uFB01", "cn=fi", NULL},
+    {"cn=\u00e5", "cn=\u00e5", NULL},
+};
+
+static const err_case lookalike_errs[] = {
+    {"dc=\u00e9", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"cn=\uFDD0", 0, 0, ACRE_ERR_DN_PROHIBITED, 3},
+    {"cn=a+cn=a", 0, 0, ACRE_ERR_DN_DUP_AVA, 5},
+    {"cn=\\ff", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"cn=\xc3", 0, 0, ACRE_ERR_DN_UTF8, 3},
+    {"uidnumber=x", 0, 0, ACRE_ERR_DN_VALUE, 10},
+    {"x121address=a", 0, 0, ACRE_ERR_DN_VALUE, 12},
+    {"member=cn", 0, 0, ACRE_ERR_DN_NO_EQUALS, -1},
+    {"cn=", 0, 0, ACRE_ERR_DN_VALUE, 3},
+    {"cn=a<b", 0, 0, ACRE_ERR_DN_UNESCAPED, 4},
+    {"myattr=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 0},
+};
+
+Test(dn, normalised_lookalikes_are_checked)
+{
+    check_forms(lookalike_forms, NELEM(lookalike_forms));
+    check_errs(lookalike_errs, NELEM(lookalike_errs));
+}
+
+/* ------------------------------------------------------------------------
+ * Idempotence: normalised(parse(normalised(x))) == normalised(x) and
+ * normalised(parse(pretty(x))) == normalised(x), for every valid input of
+ * every table above.
+ */
+static void
+check_idempotent(const char *in)
+{
+    acre_dn *dn = try_parse(in), *n2, *p2;
+    const char *n, *p;
+
+    if (dn == NULL)
+        return;
+    n = norm(dn);
+    p = acre_dn_pretty(dn, NULL);
+    n2 = try_parse(n);
+    p2 = try_parse(p);
+    if (n2 != NULL)
+        cr_expect_str_eq(norm(n2), n,
+                         "\"%s\": normalised \"%s\" re-normalises to \"%s\"",
+                         V(in), V(n), V(norm(n2)));
+    if (p2 != NULL)
+        cr_expect_str_eq(norm(p2), n,
+                         "\"%s\": pretty \"%s\" normalises to \"%s\", "
+                         "want \"%s\"",
+                         V(in), V(p), V(norm(p2)), V(n));
+    acre_dn_free(n2);
+    acre_dn_free(p2);
+    acre_dn_free(dn);
+}
+
+static void
+idempotent_table(const form_case *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        check_idempotent(c[i].in);
+}
+
+Test(dn, idempotence)
+{
+    void *ctx = talloc_new(NULL);
+
+    idempotent_table(basic_forms, NELEM(basic_forms));
+    idempotent_table(type_forms, NELEM(type_forms));
+    idempotent_table(syntax_forms, NELEM(syntax_forms));
+    idempotent_table(escape_forms, NELEM(escape_forms));
+    idempotent_table(multi_forms, NELEM(multi_forms));
+    idempotent_table(hex_forms, NELEM(hex_forms));
+    idempotent_table(unicode_forms, NELEM(unicode_forms));
+    idempotent_table(lookalike_forms, NELEM(lookalike_forms));
+    idempotent_table(exact_forms, NELEM(exact_forms));
+    for (size_t i = 0; i < NELEM(unicode_groups); i++) {
+        for (size_t j = 0; unicode_groups[i][j] != NULL; j++)
+            check_idempotent(unicode_groups[i][j]);
+    }
+    for (int k = 1; k <= ACRE_DN_MAX_NESTING; k++)
+        check_idempotent(nest(ctx, k));
+    talloc_free(ctx);
+}
+
+/* ------------------------------------------------------------------------
+ * Ancestry hashes and ancestors
+ */
+Test(dn, ancestry_hashes_shared_suffix)
+{
+    acre_dn *a = must_parse("cn=a,dc=x,dc=y");
+    acre_dn *b = must_parse("ou=b,dc=X,DC=Y");
+
+    cr_assert_eq(acre_dn_depth(a), 3u, "depth of a");
+    cr_assert_eq(acre_dn_depth(b), 3u, "depth of b");
+    for (unsigned i = 0; i <= 2; i++)
+        cr_expect_eq(acre_dn_ancestor_hash(a, i), acre_dn_ancestor_hash(b, i),
+                     "h[%u] of cn=a,dc=x,dc=y and ou=b,dc=X,DC=Y", i);
+    cr_expect_neq(acre_dn_ancestor_hash(a, 3), acre_dn_ancestor_hash(b, 3),
+                  "h[3] of different DNs");
+    cr_expect_eq(acre_dn_ancestor_hash(a, 4), 0u, "h[4] of a depth-3 DN");
+    cr_expect_eq(acre_dn_ancestor_hash(a, 1000), 0u, "h[1000]");
+    acre_dn_free(a);
+    acre_dn_free(b);
+}
+
+Test(dn, ancestry_hashes_differ)
+{
+    acre_dn *a = must_parse("dc=x,dc=y");
+    acre_dn *b = must_parse("dc=x,dc=z");
+    acre_dn *c = must_parse("dc=y,dc=x");
+    acre_dn *d = must_parse("cn=a\\,dc=x,dc=y"); /* depth 2 */
+    acre_dn *e = must_parse("cn=a,dc=x,dc=y");   /* depth 3 */
+
+    cr_expect_neq(acre_dn_ancestor_hash(a, 1), acre_dn_ancestor_hash(b, 1),
+                  "h[1] dc=y vs dc=z");
+    cr_expect_neq(acre_dn_ancestor_hash(a, 2), acre_dn_ancestor_hash(b, 2),
+                  "h[2] dc=x,dc=y vs dc=x,dc=z");
+    cr_expect_neq(acre_dn_ancestor_hash(a, 2), acre_dn_ancestor_hash(c, 2),
+                  "RDN order matters");
+    cr_expect_eq(acre_dn_depth(d), 2u, "escaped comma is not a separator");
+    cr_expect_neq(acre_dn_ancestor_hash(d, 2), acre_dn_ancestor_hash(e, 2),
+                  "RDN boundaries matter");
+    cr_expect_neq(acre_dn_ancestor_hash(d, 2), acre_dn_ancestor_hash(a, 2),
+                  "cn=a\\,dc=x,dc=y vs dc=x,dc=y");
+    acre_dn_free(a);
+    acre_dn_free(b);
+    acre_dn_free(c);
+    acre_dn_free(d);
+    acre_dn_free(e);
+}
+
+Test(dn, ancestors)
+{
+    static const char *const want[] = {"", "dc=y", "dc=x,dc=y",
+                                       "cn=a+sn=b,dc=x,dc=y"};
+    acre_dn *dn = must_parse("SN=B+CN=A, DC=X, DC=Y");
+
+    cr_assert_eq(acre_dn_depth(dn), 3u, "depth");
+    for (unsigned i = 0; i <= 3; i++) {
+        size_t len = 999;
+        const char *s = acre_dn_ancestor(dn, i, &len);
+
+        expect_text("ancestor", want[i], s, len, want[i]);
+    }
+    cr_expect_null(acre_dn_ancestor(dn, 4, NULL), "ancestor(dn, 4)");
+    cr_expect_str_eq(acre_dn_ancestor(dn, 3, NULL), norm(dn),
+                     "ancestor(dn, depth) is the DN");
+    acre_dn_free(dn);
+}
+
+Test(dn, equal)
+{
+    static const char *const same[][2] = {
+        {"CN=A,DC=B", "cn=a,dc=b"},
+        {"cn=a+sn=b", "sn=b+cn=a"},
+        {"commonName=x , 0.9.2342.19200300.100.1.25=Y", "cn=X,dc=y"},
+        {"", ""},
+    };
+    static const char *const differ[][2] = {
+        {"cn=a,dc=b", "cn=b,dc=a"},
+        {"cn=a,dc=b", "cn=a\\,dc=b"},
+        {"cn=a", "sn=a"},
+        {"cn=a", ""},
+        {"cn=a+sn=b", "cn=a,sn=b"},
+        {"userPassword=a", "userPassword=A"},
+        {"labeledURI=A", "labeledURI=a"},
+        {"memberUid=A", "memberUid=a"},
+    };
+
+    for (size_t i = 0; i < NELEM(same); i++) {
+        acre_dn *a = try_parse(same[i][0]), *b = try_parse(same[i][1]);
+
+        if (a != NULL && b != NULL)
+            cr_expect_eq(acre_dn_equal(a, b), 1, "equal(\"%s\", \"%s\")",
+                         V(same[i][0]), V(same[i][1]));
+        acre_dn_free(a);
+        acre_dn_free(b);
+    }
+    for (size_t i = 0; i < NELEM(differ); i++) {
+        acre_dn *a = try_parse(differ[i][0]), *b = try_parse(differ[i][1]);
+
+        if (a != NULL && b != NULL)
+            cr_expect_eq(acre_dn_equal(a, b), 0, "equal(\"%s\", \"%s\")",
+                         V(differ[i][0]), V(differ[i][1]));
+        acre_dn_free(a);
+        acre_dn_free(b);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Scopes
+ */
+typedef struct scope_case {
+    const char *entry, *base;
+    int base_, one, sub, children; /* expected per scope */
+} scope_case;
+
+#define EX "dc=example,dc=com"
+
+static const scope_case scope_cases[] = {
+    {EX, EX, 1, 0, 1, 0},
+    {"DC=Example, DC=COM", EX, 1, 0, 1, 0},
+    {"ou=a," EX, EX, 0, 1, 1, 1},
+    {"ou=a+cn=b," EX, EX, 0, 1, 1, 1},
+    {"cn=x,ou=a," EX, EX, 0, 0, 1, 1},
+    {"CN=X,DC=Example,DC=COM",
+     "domainComponent=example,"
+     "0.9.2342.19200300.100.1.25=com",
+     0, 1, 1, 1},
+    {"ou=a,cn=b+sn=c,dc=x", "sn=c+cn=b,dc=x", 0, 1, 1, 1},
+    /* above, beside, and string suffixes that are not RDN suffixes */
+    {"dc=com", EX, 0, 0, 0, 0},
+    {"", EX, 0, 0, 0, 0},
+    {EX, "ou=a," EX, 0, 0, 0, 0},
+    {"dc=other,dc=com", EX, 0, 0, 0, 0},
+    {"ou=a,dc=other,dc=com", EX, 0, 0, 0, 0},
+    {"ou=a,dc=bexample,dc=com", EX, 0, 0, 0, 0},
+    {"ou=a,xdc=example,dc=com", EX, 0, 0, 0, 0},
+    {"cn=a\\,dc=example,dc=com", EX, 0, 0, 0, 0},
+    {"cn=x,cn=a\\,dc=example,dc=com", EX, 0, 0, 0, 0},
+    {"dc=example,dc=com+o=x", EX, 0, 0, 0, 0},
+    {"cn=q+dc=com", "dc=com", 0, 0, 0, 0},
+    {"ou=a,cn=q+dc=com", "dc=com", 0, 0, 0, 0},
+    {"cn=x,dc=example,dc=org", EX, 0, 0, 0, 0},
+    /* the root DN as base */
+    {"", "", 1, 0, 1, 0},
+    {"dc=com", "", 0, 1, 1, 1},
+    {EX, "", 0, 0, 1, 1},
+    {"cn=x,ou=a," EX, "", 0, 0, 1, 1},
+};
+
+static void
+check_scope(const scope_case *c)
+{
+    acre_dn *e = try_parse(c->entry), *b = try_parse(c->base);
+    const int want[4] = {c->base_, c->one, c->sub, c->children};
+    static const char *const names[4] = {"base", "one", "sub", "children"};
+
+    for (int s = 0; e != NULL && b != NULL && s < 4; s++) {
+        int got = acre_dn_in_scope(e, b, s);
+
+        cr_expect_eq(got, want[s], "in_scope(\"%s\", \"%s\", %s) = %d, want %d",
+                     V(c->entry), V(c->base), names[s], got, want[s]);
+    }
+    acre_dn_free(e);
+    acre_dn_free(b);
+}
+
+static void
+check_scopes(void)
+{
+    for (size_t i = 0; i < NELEM(scope_cases); i++)
+        check_scope(&scope_cases[i]);
+}
+
+Test(dn, in_scope)
+{
+    check_scopes();
+}
+
+Test(dn, in_scope_bad_arguments)
+{
+    acre_dn *e = must_parse("ou=a," EX), *b = must_parse(EX);
+    static const int bad[] = {4, -1, 100};
+
+    for (size_t i = 0; i < NELEM(bad); i++)
+        cr_expect_eq(acre_dn_in_scope(e, b, bad[i]), ACRE_ERR_INVAL, "scope %d",
+                     bad[i]);
+    cr_expect_eq(acre_dn_in_scope(NULL, b, ACRE_SCOPE_SUB), ACRE_ERR_INVAL,
+                 "entry NULL");
+    cr_expect_eq(acre_dn_in_scope(e, NULL, ACRE_SCOPE_SUB), ACRE_ERR_INVAL,
+                 "base NULL");
+    acre_dn_free(e);
+    acre_dn_free(b);
+}
+
+/* ------------------------------------------------------------------------
+ * Forced hash collisions (engine/dn.h test hook): a hash equality must
+ * never be trusted alone.
+ */
+static uint64_t
+constant_hash(const void *p, size_t n, uint64_t seed)
+{
+    (void)p;
+    (void)n;
+    (void)seed;
+    return 0x0123456789abcdefULL;
+}
+
+static void
+reset_hash_hook(void)
+{
+    acreD_set_hash_hook(NULL);
+}
+
+TestSuite(dn_collision, .fini = reset_hash_hook);
+
+Test(dn_collision, hook_makes_all_hashes_collide)
+{
+    acre_dn *a, *b;
+
+    acreD_set_hash_hook(constant_hash);
+    a = must_parse("cn=a,dc=example,dc=com");
+    b = must_parse("uid=zz,ou=other,o=org");
+    for (unsigned i = 0; i <= 3; i++)
+        cr_expect_eq(acre_dn_ancestor_hash(a, i), acre_dn_ancestor_hash(b, i),
+                     "with a constant hook h[%u] should collide", i);
+    acre_dn_free(a);
+    acre_dn_free(b);
+}
+
+Test(dn_collision, in_scope_confirms_hash_hits)
+{
+    acreD_set_hash_hook(constant_hash);
+    check_scopes();
+}
+
+Test(dn_collision, equal_confirms_hash_hits)
+{
+    static const char *const pairs[][2] = {
+        {"cn=a,dc=b", "cn=b,dc=a"},
+        {"dc=example,dc=com", "dc=example,dc=org"},
+        {"cn=a\\,dc=b", "cn=b"},
+        {"cn=x,ou=a,dc=example,dc=com", "cn=x,ou=a,xdc=example,dc=com"},
+    };
+    acre_dn *s1, *s2;
+
+    acreD_set_hash_hook(constant_hash);
+    for (size_t i = 0; i < NELEM(pairs); i++) {
+        acre_dn *a = try_parse(pairs[i][0]), *b = try_parse(pairs[i][1]);
+
+        if (a != NULL && b != NULL)
+            cr_expect_eq(acre_dn_equal(a, b), 0,
+                         "colliding equal(\"%s\", \"%s\")", V(pairs[i][0]),
+                         V(pairs[i][1]));
+        acre_dn_free(a);
+        acre_dn_free(b);
+    }
+    s1 = must_parse("CN=A,DC=B");
+    s2 = must_parse("cn=a,dc=b");
+    cr_expect_eq(acre_dn_equal(s1, s2), 1, "equal DNs under the hook");
+    acre_dn_free(s1);
+    acre_dn_free(s2);
+}
+
+Test(dn_collision, null_restores_the_real_hash)
+{
+    acre_dn *a, *b;
+
+    acreD_set_hash_hook(constant_hash);
+    acreD_set_hash_hook(NULL);
+    a = must_parse("dc=example,dc=com");
+    b = must_parse("dc=example,dc=org");
+    cr_expect_neq(acre_dn_ancestor_hash(a, 2), acre_dn_ancestor_hash(b, 2),
+                  "hashes still collide after the hook was reset");
+    acre_dn_free(a);
+    acre_dn_free(b);
+}
+
+/* ------------------------------------------------------------------------
+ * Limits
+ */
+
+/* "cn=" followed by 'a' up to a total of len bytes. */
+static char *
+long_dn(size_t len)
+{
+    char *s = malloc(len + 1);
+
+    cr_assert_not_null(s, "malloc");
+    memcpy(s, "cn=", 3);
+    memset(s + 3, 'a', len - 3);
+    s[len] = '\0';
+    return s;
+}
+
+/* n copies of unit joined by sep. */
+static char *
+repeat(const char *unit, const char *sep, unsigned n)
+{
+    char *s = talloc_strdup(NULL, "");
+
+    for (unsigned i = 0; i < n; i++)
+        s = talloc_asprintf_append(s, "%s%s", i ? sep : "", unit);
+    return s;
+}
+
+/* n AVAs cn=v0+cn=v1+... */
+static char *
+many_avas(unsigned n)
+{
+    char *s = talloc_strdup(NULL, "");
+
+    for (unsigned i = 0; i < n; i++)
+        s = talloc_asprintf_append(s, "%scn=v%u", i ? "+" : "", i);
+    return s;
+}
+
+Test(dn, limit_input_length)
+{
+    char *ok = long_dn(ACRE_DN_MAX_LEN), *bad = long_dn(ACRE_DN_MAX_LEN + 1);
+    acre_dn *dn = try_parse(ok);
+    err_case c = {bad, 0, 0, ACRE_ERR_DN_TOO_LONG, ACRE_DN_MAX_LEN};
+
+    if (dn != NULL)
+        cr_expect_eq(strlen(norm(dn)), (size_t)ACRE_DN_MAX_LEN,
+                     "normalised length of a %d-byte DN", ACRE_DN_MAX_LEN);
+    check_err(&c);
+    acre_dn_free(dn);
+    free(ok);
+    free(bad);
+}
+
+Test(dn, limit_rdns)
+{
+    char *ok = repeat("dc=x", ",", ACRE_DN_MAX_RDNS);
+    char *bad = repeat("dc=x", ",", ACRE_DN_MAX_RDNS + 1);
+    acre_dn *dn = try_parse(ok);
+    err_case c = {bad, 0, 0, ACRE_ERR_DN_TOO_MANY_RDNS, -1};
+
+    if (dn != NULL)
+        cr_expect_eq(acre_dn_depth(dn), (unsigned)ACRE_DN_MAX_RDNS,
+                     "depth at the limit");
+    check_err(&c);
+    acre_dn_free(dn);
+    talloc_free(ok);
+    talloc_free(bad);
+}
+
+Test(dn, limit_avas)
+{
+    char *ok = many_avas(ACRE_DN_MAX_AVAS);
+    char *bad = many_avas(ACRE_DN_MAX_AVAS + 1);
+    char *rest = repeat("dc=x", ",", ACRE_DN_MAX_RDNS - 1);
+    char *both = talloc_asprintf(rest, "%s,%s", ok, rest);
+    acre_dn *dn = try_parse(ok), *dn2 = try_parse(both);
+    err_case c = {bad, 0, 0, ACRE_ERR_DN_TOO_MANY_AVAS, -1};
+
+    if (dn != NULL)
+        cr_expect_eq(acre_dn_depth(dn), 1u, "one RDN of %d AVAs",
+                     ACRE_DN_MAX_AVAS);
+    if (dn2 != NULL)
+        cr_expect_eq(acre_dn_depth(dn2), (unsigned)ACRE_DN_MAX_RDNS,
+                     "max AVAs and max RDNs together");
+    check_err(&c);
+    acre_dn_free(dn);
+    acre_dn_free(dn2);
+    talloc_free(ok);
+    talloc_free(bad);
+    talloc_free(rest);
+}
+
+/* Inputs within the input limit whose normalised form is not. */
+static char *
+expanding_octets(void)
+{
+    size_t n = 3000, k = strlen("userPassword=");
+    char *s = malloc(k + n + 1);
+
+    cr_assert_not_null(s, "malloc");
+    memcpy(s, "userPassword=", k);
+    memset(s + k, 0x01, n); /* raw U+0001; written "\01" when normalised */
+    s[k + n] = '\0';
+    return s;
+}
+
+static char *
+expanding_nfkc(void)
+{
+    char *s = talloc_strdup(NULL, "cn=");
+
+    for (int i = 0; i < 800; i++) /* U+FDFA: 3 bytes -> 33 bytes in NFKC */
+        s = talloc_strdup_append(s, "\uFDFA");
+    return s;
+}
+
+Test(dn, limit_output_length)
+{
+    char *a = expanding_octets(), *b = expanding_nfkc();
+    err_case ca = {a, 0, 0, ACRE_ERR_DN_TOO_LONG, -1};
+    err_case cb = {b, 0, 0, ACRE_ERR_DN_TOO_LONG, -1};
+
+    check_err(&ca);
+    check_err(&cb);
+    free(a);
+    talloc_free(b);
+}
+
+/* ------------------------------------------------------------------------
+ * acre_dn_parse_buf, position independence, copies and memory
+ */
+typedef union big_buf {
+    uint64_t align;
+    unsigned char b[ACRE_DN_BUF_MAX];
+} big_buf;
+
+static void
+expect_same_dn(const acre_dn *got, const acre_dn *want, const char *what)
+{
+    unsigned d = acre_dn_depth(want);
+
+    cr_expect_str_eq(norm(got), norm(want), "%s: normalised differs", what);
+    cr_expect_str_eq(acre_dn_pretty(got, NULL), acre_dn_pretty(want, NULL),
+                     "%s: pretty differs", what);
+    cr_expect_eq(acre_dn_depth(got), d, "%s: depth differs", what);
+    for (unsigned i = 0; i <= d; i++)
+        cr_expect_eq(acre_dn_ancestor_hash(got, i),
+                     acre_dn_ancestor_hash(want, i), "%s: h[%u] differs", what,
+                     i);
+    cr_expect_eq(acre_dn_equal(got, want), 1, "%s: not equal", what);
+}
+
+static void
+check_parse_buf(const char *s, const char *what)
+{
+    static big_buf buf;
+    acre_dn *dn = NULL, *ref = try_parse(s);
+    acre_diag d;
+    int rc;
+
+    memset(&d, 0, sizeof d);
+    rc = acre_dn_parse_buf(buf.b, sizeof buf.b, NULL, s, strlen(s), 0, &dn, &d);
+    cr_expect_eq(rc, 0, "%s: parse_buf into ACRE_DN_BUF_MAX: %s at %zu (%s)",
+                 what, acre_strerror(rc), d.offset, d.message);
+    if (rc == 0 && ref != NULL) {
+        expect_same_dn(dn, ref, what);
+        cr_expect_leq(acre_dn_size(dn), sizeof buf.b, "%s: size", what);
+    }
+    acre_dn_free(ref);
+}
+
+Test(dn, parse_buf_largest_dns)
+{
+    char *longest = long_dn(ACRE_DN_MAX_LEN);
+    /* 128 RDNs of 63 bytes: 8191 bytes */
+    char *rdn = talloc_asprintf(NULL, "dc=%060d", 0);
+    char *deep = repeat(rdn, ",", ACRE_DN_MAX_RDNS);
+    char *avas = many_avas(ACRE_DN_MAX_AVAS);
+    char *rest = repeat("o=x", ",", ACRE_DN_MAX_RDNS - 1);
+    char *wide = talloc_asprintf(rest, "%s,%s", avas, rest);
+
+    cr_assert_eq(strlen(deep), 8191u, "test setup");
+    check_parse_buf(longest, "longest value");
+    check_parse_buf(deep, "deepest DN");
+    check_parse_buf(wide, "max AVAs and RDNs");
+    check_parse_buf("", "root DN");
+    free(longest);
+    talloc_free(rdn);
+    talloc_free(deep);
+    talloc_free(avas);
+    talloc_free(rest);
+}
+
+Test(dn, parse_buf_too_small)
+{
+    static big_buf buf;
+    const char *s = "cn=John Smith,ou=People,dc=example,dc=com";
+    acre_dn *ref = must_parse(s);
+    acre_dn *sentinel = (acre_dn *)(uintptr_t)0x5eed, *dn = sentinel;
+    size_t need = acre_dn_size(ref);
+    int rc;
+
+    cr_assert_gt(need, 0u, "acre_dn_size");
+    rc = acre_dn_parse_buf(buf.b, 8, NULL, s, strlen(s), 0, &dn, NULL);
+    cr_expect_eq(rc, ACRE_ERR_NOSPACE, "8-byte buffer: %s", acre_strerror(rc));
+    rc = acre_dn_parse_buf(buf.b, need - 1, NULL, s, strlen(s), 0, &dn, NULL);
+    cr_expect_eq(rc, ACRE_ERR_NOSPACE, "size %zu - 1: %s", need,
+                 acre_strerror(rc));
+    cr_expect_eq(dn, sentinel, "*out changed on ACRE_ERR_NOSPACE");
+    rc = acre_dn_parse_buf(buf.b, need, NULL, s, strlen(s), 0, &dn, NULL);
+    cr_expect_eq(rc, 0, "exactly acre_dn_size() bytes (%zu): %s", need,
+                 acre_strerror(rc));
+    if (rc == 0)
+        expect_same_dn(dn, ref, "exact-size buffer");
+    acre_dn_free(ref);
+}
+
+Test(dn, parse_buf_output_limit)
+{
+    static big_buf buf;
+    char *a = expanding_octets(), *b = expanding_nfkc();
+    acre_dn *dn = NULL;
+    int rc;
+
+    rc = acre_dn_parse_buf(buf.b, sizeof buf.b, NULL, a, strlen(a), 0, &dn,
+                           NULL);
+    cr_expect_eq(rc, ACRE_ERR_DN_TOO_LONG, "octets: %s", acre_strerror(rc));
+    rc = acre_dn_parse_buf(buf.b, sizeof buf.b, NULL, b, strlen(b), 0, &dn,
+                           NULL);
+    cr_expect_eq(rc, ACRE_ERR_DN_TOO_LONG, "NFKC: %s", acre_strerror(rc));
+    free(a);
+    talloc_free(b);
+}
+
+Test(dn, free_ignores_buffer_dns)
+{
+    static big_buf buf;
+    acre_dn *dn = NULL;
+    int rc =
+        acre_dn_parse_buf(buf.b, sizeof buf.b, NULL, "cn=a", 4, 0, &dn, NULL);
+
+    cr_assert_eq(rc, 0, "parse_buf: %s", acre_strerror(rc));
+    acre_dn_free(dn);
+    cr_expect_str_eq(norm(dn), "cn=a", "buffer DN after acre_dn_free");
+}
+
+/* A moved DN lives in the caller's memory: acre_dn_free ignores it, and
+ * acre_dn_copy makes a proper object of it. */
+static void
+check_copy_of_moved(acre_dn *moved, const acre_dn *ref)
+{
+    acre_dn *c = NULL;
+
+    acre_dn_free(moved);
+    expect_same_dn(moved, ref, "moved DN after acre_dn_free");
+    cr_expect_eq(acre_dn_copy(NULL, moved, &c), 0, "copy of a moved DN");
+    if (c != NULL)
+        expect_same_dn(c, ref, "copy of a moved DN");
+    acre_dn_free(c);
+}
+
+/* A DN memcpy'd elsewhere works; the original's memory is then wiped. */
+static void
+check_moved(acre_dn *orig, const char *s, int wipe)
+{
+    size_t n = acre_dn_size(orig);
+    uint64_t *moved = malloc(n + 8);
+    acre_dn *copy = (acre_dn *)moved, *ref = must_parse(s);
+    acre_dn *base = must_parse("dc=example,dc=com");
+    const char *r = NULL;
+    size_t rl = 0;
+
+    cr_assert_not_null(moved, "malloc");
+    memcpy(moved, orig, n);
+    if (wipe)
+        memset(orig, 0x5a, n);
+    else
+        acre_dn_free(orig);
+    expect_same_dn(copy, ref, "memcpy'd DN");
+    cr_expect_eq(acre_dn_in_scope(copy, base, ACRE_SCOPE_SUB), 1,
+                 "in_scope on the moved DN");
+    cr_expect_eq(acre_dn_in_scope(ref, copy, ACRE_SCOPE_BASE), 1,
+                 "moved DN as base");
+    cr_expect_str_eq(acre_dn_ancestor(copy, 2, NULL), "dc=example,dc=com",
+                     "ancestor of the moved DN");
+    cr_expect_eq(acre_dn_rdn(copy, 0, NULL, NULL, &r, &rl), 0, "rdn");
+    cr_expect(rl == 13 && memcmp(r, "cn=John Smith", 13) == 0,
+              "pretty rdn 0 of the moved DN: \"%s\"", vis(r, rl));
+    check_copy_of_moved(copy, ref);
+    acre_dn_free(ref);
+    acre_dn_free(base);
+    free(moved);
+}
+
+Test(dn, position_independent)
+{
+    static big_buf buf;
+    const char *s = "cn=John Smith,ou=People+o=X,dc=example,dc=com";
+    acre_dn *dn = NULL;
+    int rc = acre_dn_parse_buf(buf.b, sizeof buf.b, NULL, s, strlen(s), 0, &dn,
+                               NULL);
+
+    cr_assert_eq(rc, 0, "parse_buf: %s", acre_strerror(rc));
+    check_moved(dn, s, 1);
+    check_moved(must_parse(s), s, 0);
+}
+
+Test(dn, copy)
+{
+    static big_buf buf;
+    const char *s = "uid=js+cn=John,ou=People,dc=example,dc=com";
+    acre_dn *orig = must_parse(s), *ref = must_parse(s);
+    acre_dn *c1 = NULL, *c2 = NULL, *inbuf = NULL;
+    void *ctx = talloc_new(NULL);
+
+    cr_assert_eq(acre_dn_copy(ctx, orig, &c1), 0, "copy under ctx");
+    cr_assert_eq(acre_dn_copy(NULL, orig, &c2), 0, "copy under NULL");
+    acre_dn_free(orig);
+    expect_same_dn(c1, ref, "copy under ctx");
+    expect_same_dn(c2, ref, "copy under NULL");
+    cr_expect_eq(acre_dn_size(c1), acre_dn_size(ref), "copy size");
+    cr_assert_eq(acre_dn_parse_buf(buf.b, sizeof buf.b, NULL, s, strlen(s), 0,
+                                   &inbuf, NULL),
+                 0, "parse_buf");
+    acre_dn_free(c2);
+    cr_assert_eq(acre_dn_copy(NULL, inbuf, &c2), 0, "copy of a buffer DN");
+    memset(buf.b, 0, sizeof buf.b);
+    expect_same_dn(c2, ref, "copy of a buffer DN");
+    acre_dn_free(c2);
+    acre_dn_free(ref);
+    talloc_free(ctx);
+}
+
+Test(dn, talloc_memory)
+{
+    void *parent = talloc_new(NULL), *child;
+    size_t start = talloc_total_blocks(parent);
+    acre_dn *dn = NULL, *cp = NULL;
+    acre_diag d;
+
+    cr_assert_eq(acre_dn_parse(parent, NULL, "cn=a,dc=b", 9, 0, &dn, &d), 0,
+                 "parse");
+    cr_expect_eq(talloc_total_blocks(parent), start + 1,
+                 "acre_dn_parse makes one allocation");
+    cr_assert_eq(acre_dn_copy(parent, dn, &cp), 0, "copy");
+    cr_expect_eq(talloc_total_blocks(parent), start + 2,
+                 "acre_dn_copy makes one allocation");
+    acre_dn_free(dn);
+    acre_dn_free(cp);
+    cr_expect_eq(talloc_total_blocks(parent), start, "leak after free");
+
+    /* failures leave nothing behind */
+    cr_expect_neq(acre_dn_parse(parent, NULL, "cn=a,,b", 7, 0, &dn, &d), 0,
+                  "bad DN");
+    cr_expect_neq(
+        acre_dn_parse(parent, NULL, "member=cn=\\5cff", 15, 0, &dn, &d), 0,
+        "bad inner DN");
+    cr_expect_eq(talloc_total_blocks(parent), start, "leak after errors");
+
+    /* freed with the parent */
+    child = talloc_new(parent);
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(
+            acre_dn_parse(child, NULL, "member=cn=x,o=y", 15, 0, &dn, &d), 0,
+            "parse under child");
+    cr_expect_eq(talloc_total_blocks(parent), start + 11,
+                 "ten DNs under a child context");
+    talloc_free(child);
+    cr_expect_eq(talloc_total_blocks(parent), start,
+                 "DNs freed with their parent");
+    talloc_free(parent);
+}
