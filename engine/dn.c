@@ -179,10 +179,13 @@ ps_init(struct ps *ps, const char *s, size_t n, unsigned flags, int nest,
 static void
 ps_free(struct ps *ps)
 {
-    acreE_buf_free(&ps->norm);
-    acreE_buf_free(&ps->pretty);
-    acreE_buf_free(&ps->val);
-    acreE_buf_free(&ps->tmp);
+    if (acre_unlikely(ps->norm.heap | ps->pretty.heap | ps->val.heap |
+                      ps->tmp.heap)) {
+        acreE_buf_free(&ps->norm);
+        acreE_buf_free(&ps->pretty);
+        acreE_buf_free(&ps->val);
+        acreE_buf_free(&ps->tmp);
+    }
 }
 
 static int
@@ -287,22 +290,27 @@ static int
 put_escaped(struct acreE_buf *b, const uint8_t *v, size_t n, int octet)
 {
     static const char hx[] = "0123456789abcdef";
-    int rc = 0;
+    uint8_t *o;
 
-    for (size_t k = 0; k < n && !rc; k++) {
+    if (reserve(b, 3 * n))
+        return ACRE_ERR_NOMEM;
+    o = b->p + b->len;
+    for (size_t k = 0; k < n; k++) {
         uint8_t c = v[k];
         if (cls[c] & CL_OUT || ((c == '#' || c == ' ') && k == 0) ||
             (c == ' ' && k == n - 1)) {
-            uint8_t e[2] = {'\\', c};
-            rc = acreE_buf_put(b, e, 2);
+            *o++ = '\\';
+            *o++ = c;
         } else if (c == 0 || (octet && (c < 0x20 || c >= 0x7f))) {
-            uint8_t e[3] = {'\\', (uint8_t)hx[c >> 4], (uint8_t)hx[c & 15]};
-            rc = acreE_buf_put(b, e, 3);
+            *o++ = '\\';
+            *o++ = (uint8_t)hx[c >> 4];
+            *o++ = (uint8_t)hx[c & 15];
         } else {
-            rc = acreE_buf_putc(b, c);
+            *o++ = c;
         }
     }
-    return rc;
+    b->len = (size_t)(o - b->p);
+    return 0;
 }
 
 static int
@@ -794,9 +802,11 @@ parse_type(struct ps *ps, const struct acreD_type **out,
     int rc;
 
     if (cls[ps->s[ps->i]] & CL_ALPHA) {
-        while (ps->i < ps->n && ((cls[ps->s[ps->i]] & (CL_ALPHA | CL_DIGIT)) ||
-                                 ps->s[ps->i] == '-'))
-            ps->i++;
+        const uint8_t *s = ps->s;
+        size_t i = ps->i + 1, n = ps->n;
+        while (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'))
+            i++;
+        ps->i = i;
     } else if (cls[ps->s[ps->i]] & CL_DIGIT) {
         if ((rc = scan_oid(ps)))
             return rc;
@@ -946,6 +956,76 @@ parse_rdn(struct ps *ps)
     return ps->navas > 1 ? sort_rdn(ps) : 0;
 }
 
+/*
+ * Path 2's driver for the common shape: every RDN a single AVA whose type
+ * is a known name of up to 8 bytes with a string equality rule, and whose
+ * value plain_value() takes.  The type is looked up by the packed key built
+ * while scanning it.  Returns 1 when the whole DN was parsed, 0 to start
+ * over on the general path (which also reports any error), or
+ * ACRE_ERR_NOMEM.
+ */
+static int
+parse_simple(struct ps *ps)
+{
+    const uint8_t *s = ps->s;
+    const size_t n = ps->n;
+    unsigned depth = 0;
+    size_t i = 0;
+
+    for (;;) {
+        const struct acreD_type *t;
+        uint64_t key = 0;
+        size_t st;
+        int rc;
+
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i == n || depth == ACRE_DN_MAX_RDNS || !(cls[s[i]] & CL_ALPHA))
+            return 0;
+        ps->nrdn[depth] = (uint32_t)ps->norm.len;
+        ps->prdn[depth] = (uint32_t)ps->pretty.len;
+        st = i;
+        do {
+            key |= (uint64_t)(s[i] | 0x20) << (8 * (i - st));
+            i++;
+        } while (i < n && i - st < 8 &&
+                 ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'));
+        if (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'))
+            return 0; /* a longer name */
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i == n || s[i] != '=')
+            return 0;
+        do
+            i++;
+        while (i < n && s[i] == ' ');
+        t = acreD_type_packed(key);
+        if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || i == n || s[i] == '#' ||
+            s[i] == '"')
+            return 0;
+        if ((rc = put_type(ps, t)))
+            return rc;
+        ps->i = i;
+        if ((rc = plain_value(ps, t)) <= 0)
+            return rc;
+        i = ps->i;
+        depth++;
+        if (i == n)
+            break;
+        if (s[i] == '+')
+            return 0;
+        if (acreE_buf_putc(&ps->norm, ',') || acreE_buf_putc(&ps->pretty, ','))
+            return ACRE_ERR_NOMEM;
+        i++;
+    }
+    if (ps->norm.len > ACRE_DN_MAX_LEN || ps->pretty.len > ACRE_DN_MAX_LEN)
+        return 0;
+    ps->depth = depth;
+    ps->nrdn[depth] = (uint32_t)ps->norm.len + 1;
+    ps->prdn[depth] = (uint32_t)ps->pretty.len + 1;
+    return 1;
+}
+
 /* The general path: the whole text into norm / pretty / offsets. */
 static int
 parse_text(struct ps *ps)
@@ -1047,6 +1127,17 @@ parse_all(struct ps *ps)
                     "DN longer than ACRE_DN_MAX_LEN");
     if (try_normalised(ps))
         return 0;
+    switch (parse_simple(ps)) {
+    case 1:
+        return 0;
+    case 0:
+        break;
+    default:
+        return ACRE_ERR_NOMEM;
+    }
+    ps->norm.len = ps->pretty.len = 0;
+    ps->i = 0;
+    ps->depth = 0;
     return parse_text(ps);
 }
 

@@ -235,6 +235,18 @@ build(void)
 }
 
 const struct acreD_type *
+acreD_type_packed(uint64_t key)
+{
+    if (acre_unlikely(!__atomic_load_n(&built, __ATOMIC_ACQUIRE)))
+        pthread_once(&once, build);
+    for (uint32_t i = short_hash(key); short_slots[i].key;
+         i = (i + 1) & (SHORT_SLOTS - 1))
+        if (short_slots[i].key == key)
+            return &types[short_slots[i].type];
+    return NULL;
+}
+
+const struct acreD_type *
 acreD_type_find(const char *s, size_t n)
 {
     uint32_t i;

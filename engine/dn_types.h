@@ -31,4 +31,11 @@ struct acreD_type {
  */
 const struct acreD_type *acreD_type_find(const char *s, size_t n);
 
+/*
+ * acreD_type_packed -- acreD_type_find for a name of 1 to 8 bytes given as
+ * its packed key: byte j of the name, OR 0x20, in bits 8j..8j+7 (the DN
+ * parser builds the key while it scans the name).  Any thread.
+ */
+const struct acreD_type *acreD_type_packed(uint64_t key);
+
 #endif /* ACRE_DN_TYPES_H */

@@ -372,10 +372,14 @@ prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
                 len = e & 0xff;
                 for (size_t j = 0; j < len; j++)
                     u[j] = (uint8_t)(e >> (8 * (1 + j)));
-            } else if (c >= 0x4e00 && c <= 0x9fff &&
+            } else if (((c >= 0x4e00 && c <= 0x9fff) ||
+                        (c >= 0xac00 && c <= 0xd7a3)) &&
                        uc_is_general_category_withtable(c,
                                                         UC_CATEGORY_MASK_Lo)) {
-                len = i - at; /* CJK ideographs prepare to themselves */
+                /* CJK ideographs and precomposed Hangul syllables prepare
+                 * to themselves (a following jamo, which could compose
+                 * with a syllable, takes the general path) */
+                len = i - at;
                 memcpy(u, in + at, len);
             } else {
                 goto slow;
