@@ -34,7 +34,7 @@ LIB_SRC := $(sort $(wildcard $(SRCDIR)/engine/*.c $(SRCDIR)/compiler/*.c))
 LIB_HDR := $(wildcard $(SRCDIR)/include/*.h $(SRCDIR)/engine/*.h \
 	$(SRCDIR)/compiler/*.h)
 LIB_OBJ := $(patsubst $(SRCDIR)/%.c,$(B)/pic/%.o,$(LIB_SRC))
-TEST_SRC := $(sort $(wildcard $(SRCDIR)/tests/unit/*.c))
+TEST_SRC := $(sort $(wildcard $(SRCDIR)/tests/unit/*.c $(SRCDIR)/tests/oracle/*.c))
 BENCH_SRC := $(sort $(wildcard $(SRCDIR)/bench/*.c))
 CLI_SRC := $(sort $(wildcard $(SRCDIR)/cli/*.c))
 FUZZ_SRC := $(sort $(wildcard $(SRCDIR)/tests/fuzz/fuzz_*.c))
@@ -79,6 +79,7 @@ demo: $(B)/acre
 # ---- tests ------------------------------------------------------------------
 $(B)/acre-tests: $(TEST_SRC) $(B)/libacre.a $(LIB_HDR)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(TEST_CFLAGS) -I$(SRCDIR)/tests/unit \
+		-I$(SRCDIR)/tests/oracle \
 		-o $@ $(TEST_SRC) $(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) \
 		$(TEST_LIBS)
 
@@ -191,3 +192,6 @@ clean:
 
 distclean: clean
 	rm -f config.mk
+
+# Test suites that bring their own rules (the slapd differential tests).
+-include $(wildcard $(SRCDIR)/tests/differential/*.mk)

@@ -28,6 +28,7 @@
 #include "dn_types.h"
 #include "internal.h"
 #include "prep.h"
+#include "schema.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -142,6 +143,7 @@ chain(uint64_t parent, uint64_t rdn)
  * Parser state
  */
 struct ps {
+    const acre_schema *schema; /* frozen; never NULL */
     const uint8_t *s;
     size_t n, i;
     unsigned flags;
@@ -159,9 +161,10 @@ struct ps {
 };
 
 static void
-ps_init(struct ps *ps, const char *s, size_t n, unsigned flags, int nest,
-        acre_diag *diag)
+ps_init(struct ps *ps, const acre_schema *schema, const char *s, size_t n,
+        unsigned flags, int nest, acre_diag *diag)
 {
+    ps->schema = schema;
     ps->s = (const uint8_t *)s;
     ps->n = n;
     ps->i = 0;
@@ -739,7 +742,8 @@ parse_nested(struct ps *ps, size_t vstart, int uid)
     }
     if (dnlen == 0)
         return fail(ps, ACRE_ERR_DN_VALUE, vstart, "empty DN value");
-    ps_init(&in, (const char *)ps->val.p, dnlen, ps->flags, ps->nest + 1, &d);
+    ps_init(&in, ps->schema, (const char *)ps->val.p, dnlen, ps->flags,
+            ps->nest + 1, &d);
     rc = parse_text(&in);
     if (rc == ACRE_ERR_NOMEM)
         goto out;
@@ -822,7 +826,7 @@ parse_type(struct ps *ps, const struct acreD_type **out,
         return fail(ps, ACRE_ERR_DN_NO_EQUALS, ps->i, "'=' expected");
     ps->i++;
     skip_spaces(ps);
-    *out = acreD_type_find((const char *)ps->s + start, tlen);
+    *out = acreS_dn_type(ps->schema, (const char *)ps->s + start, tlen);
     if (*out)
         return 0;
     if (ps->flags & ACRE_DN_STRICT)
@@ -999,7 +1003,7 @@ parse_simple(struct ps *ps)
         do
             i++;
         while (i < n && s[i] == ' ');
-        t = acreD_type_packed(key);
+        t = acreS_dn_type_packed(ps->schema, key);
         if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || i == n || s[i] == '#' ||
             s[i] == '"')
             return 0;
@@ -1087,7 +1091,7 @@ try_normalised(struct ps *ps)
             i++;
         if (i == t || i == n || s[i] != '=')
             return 0;
-        ty = acreD_type_find((const char *)s + t, i - t);
+        ty = acreS_dn_type(ps->schema, (const char *)s + t, i - t);
         if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
             ty->len != i - t || memcmp(ty->lname, s + t, i - t) != 0)
             return 0; /* an alias or OID is not the normalised spelling */
@@ -1211,13 +1215,21 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
 }
 
 static int
-check_args(const acre_schema *schema, const char *str, unsigned flags,
-           acre_dn **out, acre_diag *diag)
+check_args(const char *str, unsigned flags, acre_dn **out, acre_diag *diag)
 {
-    if (!str || !out || schema || (flags & ~ACRE_DN_STRICT))
-        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "%s",
-                              schema ? "schema handles are not supported yet"
-                                     : "invalid argument");
+    if (!str || !out || (flags & ~ACRE_DN_STRICT))
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    return 0;
+}
+
+/* The schema DNs are read with: s frozen on first use, or the built-in. */
+static int
+use_schema(const acre_schema **s, acre_diag *diag)
+{
+    *s = acreS_freeze(*s);
+    if (!*s)
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
+                              "cannot build the built-in schema");
     return 0;
 }
 
@@ -1233,11 +1245,12 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
     size_t need;
     int rc;
 
-    if ((rc = check_args(schema, str, flags, out, diag)))
+    if ((rc = check_args(str, flags, out, diag)) ||
+        (rc = use_schema(&schema, diag)))
         return rc;
     if (!buf || ((uintptr_t)buf & 7))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "buffer not aligned");
-    ps_init(&ps, str, len, flags, 0, diag);
+    ps_init(&ps, schema, str, len, flags, 0, diag);
     rc = parse_all(&ps);
     if (!rc) {
         need = obj_size(&ps);
@@ -1263,9 +1276,10 @@ acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
     size_t need;
     int rc;
 
-    if ((rc = check_args(schema, str, flags, out, diag)))
+    if ((rc = check_args(str, flags, out, diag)) ||
+        (rc = use_schema(&schema, diag)))
         return rc;
-    ps_init(&ps, str, len, flags, 0, diag);
+    ps_init(&ps, schema, str, len, flags, 0, diag);
     rc = parse_all(&ps);
     if (!rc) {
         need = obj_size(&ps);

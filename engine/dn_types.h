@@ -1,10 +1,10 @@
 /*
- * dn_types.h -- attribute types as the DN parser sees them: a canonical
- * name and an equality rule.
+ * dn_types.h -- an attribute type as the DN parser sees it: a canonical
+ * name and the preparation of its equality rule.
  *
- * Until the schema module lands, a built-in table of the naming attributes
- * of core, cosine, inetorgperson and nis answers; acreD_type_find() is the
- * one seam the schema will take over.
+ * The schema (engine/schema.h) hands these out: every attribute type of a
+ * schema carries one (acreS_attr()->dn), and acreS_dn_type() /
+ * acreS_dn_type_packed() look them up by name for the DN parser.
  */
 #ifndef ACRE_DN_TYPES_H
 #define ACRE_DN_TYPES_H
@@ -18,24 +18,12 @@
 
 struct acreD_type {
     const char *name;  /* canonical spelling, for the pretty form */
-    const char *lname; /* lowercased, for the normalised form */
+    const char *lname; /* lowercased, for the normalised form; NULL for a
+                          type the schema does not know (lowercased on
+                          output) */
     uint8_t len;       /* bytes of name and of lname */
-    uint8_t mr;        /* enum acreE_mr: the equality rule */
+    uint8_t mr;        /* enum acreE_mr: the equality preparation */
     uint8_t lower;     /* 1 when name is already all lowercase */
 };
-
-/*
- * acreD_type_find -- the type named by s[0..n) (a name, an alias or a
- * numeric OID, case-insensitive), or NULL when unknown.  The result is
- * static.  Any thread.
- */
-const struct acreD_type *acreD_type_find(const char *s, size_t n);
-
-/*
- * acreD_type_packed -- acreD_type_find for a name of 1 to 8 bytes given as
- * its packed key: byte j of the name, OR 0x20, in bits 8j..8j+7 (the DN
- * parser builds the key while it scans the name).  Any thread.
- */
-const struct acreD_type *acreD_type_packed(uint64_t key);
 
 #endif /* ACRE_DN_TYPES_H */

@@ -187,31 +187,53 @@ printable(uint8_t c)
            c == '/' || c == ':' || c == '?' || c == '=';
 }
 
+/* ASCII white space as slapd's ASCII_SPACE: space, \t \n \v \f \r */
+static inline int
+ascii_space(uint8_t c)
+{
+    return c == ' ' || (c >= 0x09 && c <= 0x0d);
+}
+
+/*
+ * telephoneNumber: a PrintableString whose spaces and hyphens are
+ * insignificant.  As slapd (which RFC 4517 would have fold case too, but
+ * the project follows slapd): no case folding, and a value of nothing but
+ * spaces and hyphens prepares to one space.
+ */
 static int
 prep_telephone(const uint8_t *in, size_t n, struct acreE_buf *out)
 {
+    size_t start = out->len;
+
     for (size_t i = 0; i < n; i++) {
-        if (!printable(in[i]))
+        if (!printable(in[i])) /* PrintableString: no tabs or controls */
             return ACRE_PREP_SYNTAX;
         if (in[i] == ' ' || in[i] == '-')
             continue;
-        if (acreE_buf_putc(out, lower(in[i])))
+        if (acreE_buf_putc(out, in[i]))
             return ACRE_PREP_NOMEM;
     }
+    if (out->len == start && acreE_buf_putc(out, ' '))
+        return ACRE_PREP_NOMEM;
     return ACRE_PREP_OK;
 }
 
+/* numericString: digits, spaces insignificant; all spaces -> one space. */
 static int
 prep_numeric(const uint8_t *in, size_t n, struct acreE_buf *out)
 {
+    size_t start = out->len;
+
     for (size_t i = 0; i < n; i++) {
-        if (in[i] == ' ')
+        if (ascii_space(in[i]))
             continue;
         if (in[i] < '0' || in[i] > '9')
             return ACRE_PREP_SYNTAX;
         if (acreE_buf_putc(out, in[i]))
             return ACRE_PREP_NOMEM;
     }
+    if (out->len == start && acreE_buf_putc(out, ' '))
+        return ACRE_PREP_NOMEM;
     return ACRE_PREP_OK;
 }
 

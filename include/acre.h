@@ -82,6 +82,32 @@ enum acre_error {
     ACRE_ERR_DN_PROHIBITED = -30734,    /* character prohibited by RFC 4518 */
     ACRE_ERR_DN_VALUE = -30735,         /* value invalid for its syntax */
     ACRE_ERR_DN_DUP_AVA = -30736,       /* same AVA twice in one RDN */
+
+    /* Schema definitions (RFC 4512, OpenLDAP .schema, LDIF subschema) */
+    ACRE_ERR_SCHEMA_SYNTAX = -30750,  /* malformed definition */
+    ACRE_ERR_SCHEMA_UNKNOWN = -30751, /* reference to an undefined name */
+    ACRE_ERR_SCHEMA_DUP = -30752,     /* name or OID defined twice */
+    ACRE_ERR_SCHEMA_FROZEN = -30753,  /* schema already in use */
+    ACRE_ERR_SCHEMA_IO = -30754,      /* file cannot be read */
+
+    /* LDIF (RFC 2849) and the in-memory directory */
+    ACRE_ERR_LDIF_SYNTAX = -30770,       /* malformed line or record */
+    ACRE_ERR_LDIF_BASE64 = -30771,       /* bad base64 value */
+    ACRE_ERR_LDIF_UNSUPPORTED = -30772,  /* :< URL value or change record */
+    ACRE_ERR_LDIF_DN = -30773,           /* the dn: line is not a valid DN */
+    ACRE_ERR_LDIF_DUP_ENTRY = -30774,    /* the same entry twice */
+    ACRE_ERR_LDIF_NO_PARENT = -30775,    /* entry whose parent is missing */
+    ACRE_ERR_LDIF_UNKNOWN_ATTR = -30776, /* attribute not in the schema */
+    ACRE_ERR_LDIF_VALUE = -30777,        /* value invalid for its syntax */
+    ACRE_ERR_LDIF_IO = -30778,           /* file cannot be read */
+    ACRE_ERR_NO_SUCH_OBJECT = -30779,    /* no entry has that DN */
+
+    /* Search filters (RFC 4515) */
+    ACRE_ERR_FILTER_SYNTAX = -30790,  /* malformed filter */
+    ACRE_ERR_FILTER_NESTING = -30791, /* nested deeper than the limit */
+    ACRE_ERR_FILTER_ESCAPE = -30792,  /* bad \XX escape in a value */
+    ACRE_ERR_FILTER_RULE = -30793,    /* unknown or unusable matching rule */
+    ACRE_ERR_FILTER_TOO_LONG = -30794 /* filter text past the limit */
 };
 
 /*
@@ -109,11 +135,48 @@ typedef struct acre_diag {
 /* ------------------------------------------------------------------------
  * Schema handle
  *
- * An attribute-type registry.  Everywhere an `const acre_schema *` is taken,
- * NULL selects the built-in table of the naming attributes of the core,
- * cosine, inetorgperson and nis schemas.
+ * An attribute-type and object-class registry.  Everywhere a
+ * `const acre_schema *` is taken, NULL selects the process-wide built-in
+ * schema (the definitions acre_schema_new() starts from).  A schema passed
+ * to any function that reads it is frozen from then on.
  */
 typedef struct acre_schema acre_schema;
+
+/* Flags for acre_schema_new() */
+#define ACRE_SCHEMA_BARE 0x1u /* start empty, without the built-in schemas */
+
+/*
+ * acre_schema_new -- a schema holding the built-in definitions (OpenLDAP's
+ * core, cosine, inetorgperson, nis, openldap and dyngroup schemas, the
+ * RFC 3671 collective and RFC 3672 subentry types, and the operational
+ * attributes of RFC 4512 and friends), or nothing with ACRE_SCHEMA_BARE.
+ *   mem_ctx: talloc parent, or NULL.   out: OUT, freed by acre_schema_free.
+ * Returns 0, ACRE_ERR_NOMEM or ACRE_ERR_INVAL.  Any thread.
+ */
+int acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
+                    acre_diag *diag);
+
+/*
+ * acre_schema_load_file / acre_schema_load_buffer -- add definitions.
+ * The format is recognised from the content: OpenLDAP .schema files
+ * (`attributetype`, `objectclass`, `objectidentifier` directives), or LDIF
+ * with `attributeTypes:` / `objectClasses:` values (a subschema entry) or
+ * `olcAttributeTypes:` / `olcObjectClasses:` / `olcObjectIdentifier:`
+ * values (cn=config).  Either every definition of the input is added or
+ * none is; an error names the file, line and column.
+ *   name: the name reported in diagnostics (acre_schema_load_buffer).
+ * Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_SCHEMA_* or ACRE_ERR_INVAL.
+ * A schema that has been used (to parse a DN, load a directory, compile a
+ * policy) is frozen: loading into it gives ACRE_ERR_SCHEMA_FROZEN.
+ * Not thread-safe for the schema being loaded into.
+ */
+int acre_schema_load_file(acre_schema *schema, const char *path,
+                          acre_diag *diag);
+int acre_schema_load_buffer(acre_schema *schema, const char *name,
+                            const char *text, size_t len, acre_diag *diag);
+
+/* acre_schema_free -- free a schema from acre_schema_new(); NULL is ignored. */
+void acre_schema_free(acre_schema *schema);
 
 /* ------------------------------------------------------------------------
  * Distinguished names
@@ -165,7 +228,7 @@ enum acre_scope {
 /*
  * acre_dn_parse -- parse, validate and normalise a DN string.
  *   mem_ctx: talloc parent of the result, or NULL.
- *   schema:  attribute types to use; NULL for the built-in table.
+ *   schema:  attribute types to use; NULL for the built-in schema.
  *   str:     the DN in RFC 4514 string form (UTF-8); need not be
  *            NUL-terminated.  Spaces around separators are insignificant;
  *            ';' is accepted as an RDN separator and "quoted" values are

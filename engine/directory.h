@@ -1,0 +1,83 @@
+/*
+ * directory.h -- the in-memory directory: entries loaded from LDIF,
+ * indexed by normalised DN, linked into a tree.
+ *
+ * It is the embedded directory the CLI and the tests run on, and it answers
+ * the questions rules ask of other entries (find an entry by DN, read an
+ * attribute, list a group's members).  Loading is all-or-nothing per call;
+ * once loaded, a directory is read-only and may be shared by threads.
+ */
+#ifndef ACRE_DIRECTORY_H
+#define ACRE_DIRECTORY_H
+
+#include "acre.h"
+#include "entry.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct acreE_dir;
+
+/* Flags for acreE_dir_new() */
+#define ACRED_DIR_STRICT                            \
+    0x1u /* unknown attribute types are errors, not \
+            warnings */
+
+/*
+ * acreE_dir_new -- an empty directory over `schema` (NULL: built-in),
+ * which it freezes.  Returns 0 or ACRE_ERR_NOMEM.
+ */
+int acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
+                  struct acreE_dir **out);
+
+/*
+ * acreE_dir_load_ldif -- add every entry of an LDIF file (path "-" is
+ * standard input) or, when path is NULL, of text[0..len) named `name`.
+ * Entries may come in any order as long as each entry's parent is in the
+ * directory once the whole input is read (a parent missing from both the
+ * input and the directory is ACRE_ERR_LDIF_NO_PARENT, unless the entry is
+ * a suffix: an entry none of whose ancestors exist starts a new tree).
+ * Checks every DN, attribute type (unknown: warning, or error when strict)
+ * and value (syntax), and normalises every value.  As slapadd does: two
+ * values of one attribute with equal normalised forms, or two values of a
+ * SINGLE-VALUE type, are errors (ACRE_ERR_LDIF_VALUE); an RDN value missing
+ * from the entry's attributes is added to them.  A suffix of an earlier
+ * load becomes the child of an entry of this input that is its parent.
+ * On any error nothing of this input is added.  Warnings are counted in
+ * *nwarnings (may be NULL) and the first one is described in warn (may be
+ * NULL). Returns 0 or an ACRE_ERR_LDIF_* code with diag filled.
+ */
+int acreE_dir_load_ldif(struct acreE_dir *d, const char *path, const char *text,
+                        size_t len, const char *name, unsigned *nwarnings,
+                        acre_diag *warn, acre_diag *diag);
+
+const acre_schema *acreE_dir_schema(const struct acreE_dir *d);
+size_t acreE_dir_count(const struct acreE_dir *d);
+
+/* acreE_dir_find -- the entry named dn, or NULL. */
+const struct acreE_entry *acreE_dir_find(const struct acreE_dir *d,
+                                         const acre_dn *dn);
+
+/*
+ * acreE_dir_matched -- the deepest existing entry at or above dn (the
+ * matchedDN of a noSuchObject result), or NULL when none.
+ */
+const struct acreE_entry *acreE_dir_matched(const struct acreE_dir *d,
+                                            const acre_dn *dn);
+
+/*
+ * acreE_dir_walk -- call fn for each entry within `scope` of `base`, the
+ * base first, then depth-first in load order of siblings.  fn returns 0 to
+ * go on, anything else to stop (that value is returned).
+ * Returns 0, fn's value, or ACRE_ERR_NO_SUCH_OBJECT when base is missing.
+ */
+typedef int (*acreE_visit_fn)(void *ctx, const struct acreE_entry *e);
+
+int acreE_dir_walk(const struct acreE_dir *d, const acre_dn *base, int scope,
+                   acreE_visit_fn fn, void *ctx);
+
+/* acreE_dir_suffixes -- the roots of the trees (entries with no parent). */
+const struct acreE_entry *const *acreE_dir_suffixes(const struct acreE_dir *d,
+                                                    size_t *n);
+
+#endif /* ACRE_DIRECTORY_H */

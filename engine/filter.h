@@ -1,0 +1,88 @@
+/*
+ * filter.h -- RFC 4515 search filters: parse once, evaluate many times.
+ *
+ * Evaluation uses three-valued logic (RFC 4511 4.5.1.7): TRUE, FALSE or
+ * UNDEFINED; AND is FALSE if any part is FALSE, else UNDEFINED if any is,
+ * else TRUE; OR dually; NOT swaps TRUE and FALSE and keeps UNDEFINED.
+ * An item on an unknown attribute type, or whose matching rule does not
+ * apply, is UNDEFINED.  An optional access hook lets the access layer say
+ * whether the requester may use an attribute (and value) in a filter: a
+ * denied item is UNDEFINED.
+ */
+#ifndef ACRE_FILTER_H
+#define ACRE_FILTER_H
+
+#include "acre.h"
+#include "entry.h"
+#include "schema.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ACREF_MAX_LEN   65536 /* bytes of filter text */
+#define ACREF_MAX_DEPTH 64    /* nesting of & | ! */
+
+enum acreF_result { ACREF_FALSE = 0, ACREF_TRUE = 1, ACREF_UNDEFINED = 2 };
+
+enum acreF_kind {
+    ACREF_AND,
+    ACREF_OR,
+    ACREF_NOT,
+    ACREF_EQUALITY,
+    ACREF_SUBSTRINGS,
+    ACREF_GE,
+    ACREF_LE,
+    ACREF_PRESENT,
+    ACREF_APPROX,
+    ACREF_EXTENSIBLE,
+    ACREF_ABSOLUTE_TRUE,  /* (&) -- RFC 4526 */
+    ACREF_ABSOLUTE_FALSE, /* (|) */
+};
+
+struct acreF_filter; /* opaque: the parsed tree */
+
+/*
+ * acreF_parse -- parse str[0..len) against schema (NULL: built-in).
+ * Returns 0 with *out (talloc child of mem_ctx), or an ACRE_ERR_FILTER_*
+ * code with diag giving the byte offset (column = offset + 1).
+ */
+int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
+                size_t len, struct acreF_filter **out, acre_diag *diag);
+
+/*
+ * acreF_parse_flags -- acreF_parse() with flags:
+ *   ACREF_STRICT_RULES: an extensible match whose matching rule is unknown
+ *   or not usable with its attribute type is the error
+ *   ACRE_ERR_FILTER_RULE (at the rule's offset) instead of an UNDEFINED
+ *   item, as slapd makes it.  For linting rule text.
+ */
+#define ACREF_STRICT_RULES 0x1u
+
+int acreF_parse_flags(void *mem_ctx, const acre_schema *schema,
+                      const char *str, size_t len, unsigned flags,
+                      struct acreF_filter **out, acre_diag *diag);
+
+/*
+ * The access hook: may the requester use attribute `type` of entry e in a
+ * filter, for this asserted value (NULL for presence)?  Return 1 to allow.
+ */
+typedef int (*acreF_access_fn)(void *ctx, const struct acreE_entry *e, int type,
+                               const uint8_t *value, size_t len);
+
+/*
+ * acreF_eval -- evaluate f against e.  access may be NULL (all allowed).
+ * Allocates nothing.  Any thread (f and e are read-only).
+ */
+enum acreF_result acreF_eval(const struct acreF_filter *f,
+                             const struct acreE_entry *e,
+                             acreF_access_fn access, void *ctx);
+
+/*
+ * acreF_to_string -- the filter in canonical RFC 4515 form (attribute
+ * names as written, values escaped), appended to out; for messages and
+ * golden tests.  Returns 0 or ACRE_ERR_NOMEM.
+ */
+struct acreE_buf;
+int acreF_to_string(const struct acreF_filter *f, struct acreE_buf *out);
+
+#endif /* ACRE_FILTER_H */

@@ -1,0 +1,1284 @@
+/*
+ * match.c -- value validation, normalisation, ordering and substring
+ * matching for the matching rules and syntaxes of match.h (RFC 4517 and
+ * RFC 4518, with OpenLDAP slapd 2.5 deciding where the RFCs leave room).
+ *
+ * Invariants:
+ *   - Two values are equal under an equality rule exactly when their
+ *     normalised forms are equal bytes, and normalising a normalised form
+ *     changes nothing (idempotence).
+ *   - Ordering rules compare normalised forms: strings by bytes, integers
+ *     numerically, times chronologically (the canonical time form makes
+ *     that byte order once the trailing 'Z' is set aside).
+ *   - Substring components are prepared in the shape of the equality
+ *     normal form (insignificant spaces collapsed to one), keeping one
+ *     leading and/or trailing space only where RFC 4518 2.6.1 makes it
+ *     significant; the matcher gives such a space the RFC's meaning, "a
+ *     space, or the start/end of the value" (see substr_find).
+ *   - Memory: results are appended to the caller's acreE_buf, which is
+ *     restored to its old length on error; scratch space lives on the stack
+ *     and only inputs of several kilobytes reach the heap.  Cost is linear
+ *     in the input (substring search: value length times pattern length).
+ *
+ * Where acre departs on purpose from slapd (each is tested in
+ * tests/unit/match_test.c):
+ *   - generalizedTime fractions of an hour or a minute are converted (RFC
+ *     4517 3.3.13); slapd appends the digits to the seconds.
+ *   - an edge space of a substring component also matches the start or end
+ *     of the value, and one space of the value may serve the components on
+ *     both sides of it (RFC 4518 2.6.1); slapd needs a space of its own.
+ *     A component made only of spaces matches anywhere.
+ *   - objectIdentifierMatch maps descriptors of known classes and types to
+ *     their OIDs (slapd does so only for objectClass, and only to names).
+ *   - telephoneNumber is case folded (RFC 4518 2.3, done by prep.c).
+ */
+#include "match.h"
+
+#include "prep.h"
+#include "schema.h"
+
+#include <string.h>
+#include <unictype.h>
+
+#define DN_LOCAL 2048 /* bytes of stack for a parsed DN before the heap */
+
+/* ------------------------------------------------------------------------
+ * Character classes (ASCII, as slapd defines them)
+ */
+static int
+is_digit(uint8_t c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int
+is_alpha(uint8_t c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int
+is_hex(uint8_t c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static uint8_t
+to_lower(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+}
+
+/* PrintableString (RFC 4517 3.2). */
+static int
+is_printable(uint8_t c)
+{
+    return is_alpha(c) || is_digit(c) || c == '\'' || c == '(' || c == ')' ||
+           c == '+' || c == ',' || c == '-' || c == '.' || c == '/' ||
+           c == ':' || c == '?' || c == ' ' || c == '=';
+}
+
+/* 1 when the code point starting at s[i] is a combining mark. */
+static int
+mark_at(const uint8_t *s, size_t n, size_t i)
+{
+    uint32_t c;
+    size_t k;
+
+    if (i >= n || s[i] < 0xc0)
+        return 0;
+    k = s[i] >= 0xf0 ? 3 : s[i] >= 0xe0 ? 2 : 1;
+    if (n - i <= k)
+        return 0;
+    c = s[i] & (0x3fu >> k);
+    for (size_t j = 1; j <= k; j++)
+        c = (c << 6) | (s[i + j] & 0x3fu);
+    return uc_is_general_category_withtable(c, UC_CATEGORY_MASK_M);
+}
+
+/* An RFC 4518 space: U+0020 not followed by a combining mark. */
+static int
+sig_space(const uint8_t *s, size_t n, size_t i)
+{
+    return i < n && s[i] == ' ' && !mark_at(s, n, i + 1);
+}
+
+/* An acreE_buf result as an acre error code. */
+static int
+put_rc(int rc)
+{
+    return rc ? ACRE_ERR_NOMEM : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Small syntaxes
+ */
+
+/* number = "0" / %x31-39 *DIGIT; returns bytes used (0: none). */
+static size_t
+scan_number(const uint8_t *v, size_t n)
+{
+    size_t i = 0;
+
+    if (!n || !is_digit(v[0]))
+        return 0;
+    if (v[0] == '0')
+        return 1;
+    while (i < n && is_digit(v[i]))
+        i++;
+    return i;
+}
+
+/* numericoid with at least `min_arcs` arcs. */
+static int
+valid_numericoid(const uint8_t *v, size_t n, unsigned min_arcs)
+{
+    size_t i = 0;
+    unsigned arcs = 0;
+
+    for (;;) {
+        size_t k = scan_number(v + i, n - i);
+        if (!k)
+            return 0;
+        i += k;
+        arcs++;
+        if (i == n)
+            return arcs >= min_arcs;
+        if (v[i++] != '.')
+            return 0;
+    }
+}
+
+/* descr = ALPHA *( ALPHA / DIGIT / HYPHEN ) */
+static int
+valid_descr(const uint8_t *v, size_t n)
+{
+    if (!n || !is_alpha(v[0]))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!is_alpha(v[i]) && !is_digit(v[i]) && v[i] != '-')
+            return 0;
+    return 1;
+}
+
+/* Integer (RFC 4517 3.3.16): no leading zeros, no "-0". */
+static int
+valid_integer(const uint8_t *v, size_t n)
+{
+    size_t i = (n && v[0] == '-') ? 1 : 0;
+
+    if (i == n || (i && v[i] == '0'))
+        return 0;
+    if (v[i] == '0')
+        return n == 1;
+    for (; i < n; i++)
+        if (!is_digit(v[i]))
+            return 0;
+    return 1;
+}
+
+/* BitString = SQUOTE *binary-digit SQUOTE "B" */
+static int
+valid_bitstring(const uint8_t *v, size_t n)
+{
+    if (n < 3 || v[0] != '\'' || v[n - 2] != '\'' || v[n - 1] != 'B')
+        return 0;
+    for (size_t i = 1; i < n - 2; i++)
+        if (v[i] != '0' && v[i] != '1')
+            return 0;
+    return 1;
+}
+
+static int
+valid_boolean(const uint8_t *v, size_t n)
+{
+    return (n == 4 && memcmp(v, "TRUE", 4) == 0) ||
+           (n == 5 && memcmp(v, "FALSE", 5) == 0);
+}
+
+/* UUID (RFC 4122 text form): 8-4-4-4-12 hex digits. */
+static int
+valid_uuid(const uint8_t *v, size_t n)
+{
+    if (n != 36)
+        return 0;
+    for (size_t i = 0; i < 36; i++) {
+        int dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? v[i] != '-' : !is_hex(v[i]))
+            return 0;
+    }
+    return 1;
+}
+
+static int
+all_of(const uint8_t *v, size_t n, int (*ok)(uint8_t))
+{
+    for (size_t i = 0; i < n; i++)
+        if (!ok(v[i]))
+            return 0;
+    return 1;
+}
+
+static int
+is_ascii(uint8_t c)
+{
+    return c < 0x80;
+}
+
+static int
+is_numeric_char(uint8_t c)
+{
+    return is_digit(c) || c == ' ';
+}
+
+/*
+ * PostalAddress as slapd accepts it: '$'-separated lines of UTF-8 (empty
+ * lines allowed), where a backslash must start \24 or \5C.
+ */
+static int
+valid_postal(const uint8_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] != '\\')
+            continue;
+        if (n - i < 3 || !((v[i + 1] == '2' && v[i + 2] == '4') ||
+                           (v[i + 1] == '5' && to_lower(v[i + 2]) == 'c')))
+            return 0;
+        i += 2;
+    }
+    return acreE_utf8_valid(v, n);
+}
+
+/* ------------------------------------------------------------------------
+ * Distinguished names
+ */
+
+/* The schema handed to the DN parser: the one seam for schema support. */
+static const acre_schema *
+dn_schema(const acre_schema *schema)
+{
+    return schema;
+}
+
+static int
+dn_rc(int rc)
+{
+    return rc == ACRE_ERR_NOMEM ? rc : ACRE_ERR_LDIF_VALUE;
+}
+
+/* A DN too big for the stack: parsed in out's spare room, then moved. */
+static int
+dn_norm_big(const acre_schema *s, const uint8_t *v, size_t n,
+            struct acreE_buf *out)
+{
+    const char *text;
+    acre_dn *dn;
+    size_t len, at;
+    int rc;
+
+    if (acreE_buf_grow(out, ACRE_DN_BUF_MAX + 8))
+        return ACRE_ERR_NOMEM;
+    at = (8 - ((uintptr_t)(out->p + out->len) & 7)) & 7;
+    rc = acre_dn_parse_buf(out->p + out->len + at, ACRE_DN_BUF_MAX, s,
+                           (const char *)v, n, 0, &dn, NULL);
+    if (rc)
+        return dn_rc(rc);
+    text = acre_dn_normalised(dn, &len);
+    memmove(out->p + out->len, text, len);
+    out->len += len;
+    return 0;
+}
+
+/*
+ * Parse v as a DN and append its normalised text to out, or only check it
+ * when out is NULL.  The parsed object lives on the stack unless it is
+ * too big for DN_LOCAL bytes.
+ */
+static int
+dn_norm(const acre_schema *schema, const uint8_t *v, size_t n,
+        struct acreE_buf *out)
+{
+    uint64_t local[DN_LOCAL / 8];
+    const acre_schema *s = dn_schema(schema);
+    const char *text;
+    acre_dn *dn;
+    size_t len;
+    int rc;
+
+    rc = acre_dn_parse_buf(local, sizeof(local), s, (const char *)v, n, 0, &dn,
+                           NULL);
+    if (rc == ACRE_ERR_NOSPACE) /* it parsed, but needs more room */
+        return out ? dn_norm_big(s, v, n, out) : 0;
+    if (rc)
+        return dn_rc(rc);
+    if (!out)
+        return 0;
+    text = acre_dn_normalised(dn, &len);
+    return put_rc(acreE_buf_put(out, text, len));
+}
+
+/*
+ * NameAndOptionalUID: a DN optionally followed by "#" BitString.  As in
+ * slapd, a trailing "#'...'B" that is a valid BitString is taken as the
+ * UID.  *dn_len receives the length of the DN part.
+ */
+static void
+split_uid(const uint8_t *v, size_t n, size_t *dn_len)
+{
+    size_t i = n;
+
+    *dn_len = n;
+    while (i > 0 && v[i - 1] != '#')
+        i--;
+    if (i > 0 && valid_bitstring(v + i, n - i))
+        *dn_len = i - 1;
+}
+
+/* ------------------------------------------------------------------------
+ * GeneralizedTime (RFC 4517 3.3.13)
+ *
+ *   YYYYMMDDHH[MM[SS]][(.|,)fraction](Z|(+|-)HH[MM])
+ *
+ * The fraction belongs to the last unit written (hour, minute or second).
+ * The canonical form is UTC, YYYYMMDDHHMMSS[.fraction]Z, with the fraction
+ * in seconds and without trailing zeros (slapd's form), so equal instants
+ * are equal bytes.  A leap second (SS = 60) is kept as written.
+ */
+struct gtime {
+    int year, mon, day, hour, min, sec;
+    int unit;            /* 1 hour, 2 minute, 3 second: owner of frac */
+    const uint8_t *frac; /* fraction digits, trailing zeros dropped */
+    size_t flen;
+    int off; /* zone offset east of UTC, minutes */
+};
+
+static int
+two_digits(const uint8_t *v, size_t n, size_t i, int *out)
+{
+    if (n - i < 2 || !is_digit(v[i]) || !is_digit(v[i + 1]))
+        return 0;
+    *out = (v[i] - '0') * 10 + (v[i + 1] - '0');
+    return 1;
+}
+
+static int
+month_days(int y, int m)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30,
+                                 31, 31, 30, 31, 30, 31};
+    int leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+
+    return m == 2 && leap ? 29 : days[m - 1];
+}
+
+/* Date and time fields: pairs of digits, from the century to the second. */
+static int
+gt_fields(const uint8_t *v, size_t n, size_t *i, struct gtime *g)
+{
+    int f[7] = {0};
+    int k = 0;
+
+    while (k < 7 && *i < n && is_digit(v[*i])) {
+        if (!two_digits(v, n, *i, &f[k]))
+            return 0;
+        *i += 2;
+        k++;
+    }
+    if (k < 5)
+        return 0;
+    g->year = f[0] * 100 + f[1];
+    g->mon = f[2];
+    g->day = f[3];
+    g->hour = f[4];
+    g->min = f[5];
+    g->sec = f[6];
+    g->unit = k - 4;
+    return g->mon >= 1 && g->mon <= 12 && g->day >= 1 &&
+           g->day <= month_days(g->year, g->mon) && g->hour < 24 &&
+           g->min < 60 && g->sec <= 60;
+}
+
+static int
+gt_fraction(const uint8_t *v, size_t n, size_t *i, struct gtime *g)
+{
+    size_t j = *i + 1;
+
+    g->frac = NULL;
+    g->flen = 0;
+    if (*i == n || (v[*i] != '.' && v[*i] != ','))
+        return 1;
+    while (j < n && is_digit(v[j]))
+        j++;
+    if (j == *i + 1)
+        return 0;
+    g->frac = v + *i + 1;
+    g->flen = j - *i - 1;
+    while (g->flen && g->frac[g->flen - 1] == '0')
+        g->flen--;
+    *i = j;
+    return 1;
+}
+
+static int
+gt_zone(const uint8_t *v, size_t n, size_t *i, struct gtime *g)
+{
+    int hh, mm = 0;
+    uint8_t c;
+
+    if (*i == n)
+        return 0;
+    c = v[(*i)++];
+    g->off = 0;
+    if (c == 'Z')
+        return *i == n;
+    if (c != '+' && c != '-')
+        return 0;
+    if (!two_digits(v, n, *i, &hh) || hh >= 24)
+        return 0;
+    *i += 2;
+    if (*i < n) {
+        if (!two_digits(v, n, *i, &mm) || mm >= 60)
+            return 0;
+        *i += 2;
+    }
+    g->off = (c == '+' ? 1 : -1) * (hh * 60 + mm);
+    return *i == n;
+}
+
+static int
+gt_parse(const uint8_t *v, size_t n, struct gtime *g)
+{
+    size_t i = 0;
+
+    return gt_fields(v, n, &i, g) && gt_fraction(v, n, &i, g) &&
+           gt_zone(v, n, &i, g);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+static long
+days_from_civil(int y, int m, int d)
+{
+    long yy = y - (m <= 2);
+    long era = (yy >= 0 ? yy : yy - 399) / 400;
+    long yoe = yy - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+
+    return era * 146097 + doe - 719468;
+}
+
+static void
+civil_from_days(long z, int *y, int *m, int *d)
+{
+    long era, doe, yoe, doy, mp;
+
+    z += 719468;
+    era = (z >= 0 ? z : z - 146096) / 146097;
+    doe = z - era * 146097;
+    yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+/*
+ * Multiply the decimal fraction d[0..n) by 60 in place; returns the
+ * integer part carried out (0..59).
+ */
+static int
+mul60(uint8_t *d, size_t n)
+{
+    int carry = 0;
+
+    for (size_t i = n; i-- > 0;) {
+        int x = (d[i] - '0') * 60 + carry;
+        d[i] = (uint8_t)('0' + x % 10);
+        carry = x / 10;
+    }
+    return carry;
+}
+
+static void
+put_num(uint8_t *p, int v, int width)
+{
+    while (width-- > 0) {
+        p[width] = (uint8_t)('0' + v % 10);
+        v /= 10;
+    }
+}
+
+/*
+ * Write YYYYMMDDHHMMSS at p for the UTC instant `minutes` (minutes since
+ * 1970) and second `sec`.  0 when the year leaves 0000..9999.
+ */
+static int
+gt_put(uint8_t *p, long minutes, int sec)
+{
+    long days = minutes >= 0 ? minutes / 1440 : -((1439 - minutes) / 1440);
+    long rem = minutes - days * 1440;
+    int y, m, d;
+
+    civil_from_days(days, &y, &m, &d);
+    if (y < 0 || y > 9999)
+        return 0;
+    put_num(p, y, 4);
+    put_num(p + 4, m, 2);
+    put_num(p + 6, d, 2);
+    put_num(p + 8, (int)(rem / 60), 2);
+    put_num(p + 10, (int)(rem % 60), 2);
+    put_num(p + 12, sec, 2);
+    return 1;
+}
+
+static int
+gentime_valid(const uint8_t *v, size_t n)
+{
+    struct gtime g;
+
+    return gt_parse(v, n, &g);
+}
+
+static int
+gentime_norm(const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    struct gtime g;
+    size_t start = out->len, flen;
+    uint8_t *f;
+    int min, sec;
+    long t;
+
+    if (!gt_parse(v, n, &g))
+        return ACRE_ERR_LDIF_VALUE;
+    if (acreE_buf_grow(out, 16 + g.flen))
+        return ACRE_ERR_NOMEM;
+    f = out->p + start + 15;
+    if (g.flen)
+        memcpy(f, g.frac, g.flen);
+    flen = g.flen;
+    min = g.min;
+    sec = g.sec;
+    if (g.unit == 1)
+        min = mul60(f, flen);
+    if (g.unit <= 2)
+        sec = mul60(f, flen);
+    while (flen && f[flen - 1] == '0')
+        flen--;
+    t = days_from_civil(g.year, g.mon, g.day) * 1440 + g.hour * 60 + min -
+        g.off;
+    if (!gt_put(out->p + start, t, sec))
+        return ACRE_ERR_LDIF_VALUE;
+    out->p[start + 14] = '.';
+    out->len = start + (flen ? 15 + flen : 14);
+    out->p[out->len++] = 'Z';
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Validation
+ */
+static int
+validate_dn(const acre_schema *schema, int syn, const uint8_t *v, size_t n)
+{
+    size_t dn_len = n;
+
+    if (syn == ACREM_SYN_NAME_UID) {
+        if (n == 0)
+            return 1;
+        split_uid(v, n, &dn_len);
+    }
+    return dn_norm(schema, v, dn_len, NULL) == 0;
+}
+
+static int
+validate_oid(const uint8_t *v, size_t n)
+{
+    return valid_descr(v, n) || valid_numericoid(v, n, 2);
+}
+
+/*
+ * acreM_validate -- see match.h.  Follows slapd's validators, except that
+ * OID values may be descriptors (RFC 4512) and UTF-8 is checked strictly.
+ * Any thread; allocates nothing (a DN of several kilobytes excepted).
+ */
+int
+acreM_validate(const acre_schema *schema, int syn, const uint8_t *v, size_t n)
+{
+    if (!v && n)
+        return 0;
+    switch (syn) {
+    case ACREM_SYN_DIRECTORY_STRING:
+        return n > 0 && acreE_utf8_valid(v, n);
+    case ACREM_SYN_IA5_STRING:
+        return all_of(v, n, is_ascii);
+    case ACREM_SYN_PRINTABLE_STRING:
+    case ACREM_SYN_TELEPHONE:
+        return n > 0 && all_of(v, n, is_printable);
+    case ACREM_SYN_NUMERIC_STRING:
+        return n > 0 && all_of(v, n, is_numeric_char);
+    case ACREM_SYN_DN:
+    case ACREM_SYN_NAME_UID:
+        return validate_dn(schema, syn, v, n);
+    case ACREM_SYN_OID:
+        return validate_oid(v, n);
+    case ACREM_SYN_INTEGER:
+        return valid_integer(v, n);
+    case ACREM_SYN_BOOLEAN:
+        return valid_boolean(v, n);
+    case ACREM_SYN_GENTIME:
+        return gentime_valid(v, n);
+    case ACREM_SYN_BIT_STRING:
+        return valid_bitstring(v, n);
+    case ACREM_SYN_POSTAL_ADDRESS:
+        return valid_postal(v, n);
+    case ACREM_SYN_COUNTRY_STRING:
+        return n == 2 && all_of(v, n, is_printable);
+    case ACREM_SYN_UUID:
+        return valid_uuid(v, n);
+    case ACREM_SYN_OCTET_STRING:
+    case ACREM_SYN_BINARY:
+    case ACREM_SYN_UNKNOWN:
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Normalisation
+ */
+static int
+prep_rc(int status)
+{
+    switch (status) {
+    case ACRE_PREP_OK:
+        return 0;
+    case ACRE_PREP_NOMEM:
+        return ACRE_ERR_NOMEM;
+    default:
+        return ACRE_ERR_LDIF_VALUE;
+    }
+}
+
+/*
+ * numericString and telephoneNumber: every space (and hyphen) goes; a
+ * value left with nothing becomes one space, as in slapd.
+ */
+static int
+norm_squeezed(enum acreE_mr mr, const uint8_t *v, size_t n,
+              struct acreE_buf *out)
+{
+    size_t start = out->len;
+    int rc;
+
+    if (n == 0)
+        return ACRE_ERR_LDIF_VALUE;
+    if ((rc = prep_rc(acreE_prep(mr, v, n, out))))
+        return rc;
+    return out->len == start ? put_rc(acreE_buf_putc(out, ' ')) : 0;
+}
+
+/*
+ * The OID of a descriptor naming a known object class (first) or
+ * attribute type, or NULL.
+ */
+static const char *
+descr_oid(const acre_schema *schema, const uint8_t *v, size_t n)
+{
+    const acre_schema *s = schema;
+    int id;
+
+    if (!s && !(s = acreS_builtin()))
+        return NULL;
+    if ((id = acreS_class_find(s, (const char *)v, n)) >= 0)
+        return acreS_class(s, id)->oid;
+    if ((id = acreS_attr_find(s, (const char *)v, n)) >= 0)
+        return acreS_attr(s, id)->oid;
+    return NULL;
+}
+
+/* objectIdentifier: numericoid as is; descr resolved, else lowercased. */
+static int
+norm_oid(const acre_schema *schema, const uint8_t *v, size_t n,
+         unsigned min_arcs, struct acreE_buf *out)
+{
+    const char *oid;
+
+    if (valid_numericoid(v, n, min_arcs))
+        return put_rc(acreE_buf_put(out, v, n));
+    if (!valid_descr(v, n))
+        return ACRE_ERR_LDIF_VALUE;
+    if ((oid = descr_oid(schema, v, n)))
+        return put_rc(acreE_buf_put(out, oid, strlen(oid)));
+    for (size_t i = 0; i < n; i++)
+        if (acreE_buf_putc(out, to_lower(v[i])))
+            return ACRE_ERR_NOMEM;
+    return 0;
+}
+
+/*
+ * objectIdentifierFirstComponent / integerFirstComponent: a stored value
+ * "( first ... )" gives its first word; an assertion is the bare OID or
+ * integer.  Either way the result is normalised as an OID or integer.
+ */
+static int
+norm_first(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
+           struct acreE_buf *out)
+{
+    size_t i = 1, j;
+
+    if (n >= 2 && ((v[0] == '(' && v[n - 1] == ')') ||
+                   (v[0] == '{' && v[n - 1] == '}'))) {
+        while (i < n - 1 && v[i] == ' ')
+            i++;
+        j = i;
+        while (j < n - 1 && v[j] != ' ')
+            j++;
+        v += i;
+        n = j - i;
+    }
+    if (eq == ACREM_OID_FIRST)
+        return norm_oid(schema, v, n, 1, out);
+    return prep_rc(acreE_prep(ACRE_MR_INTEGER, v, n, out));
+}
+
+/* Replace every '$' from out->p[from] on by "\24". */
+static int
+escape_dollars(struct acreE_buf *out, size_t from)
+{
+    size_t count = 0, j;
+
+    for (size_t i = from; i < out->len; i++)
+        count += out->p[i] == '$';
+    if (!count)
+        return 0;
+    if (acreE_buf_grow(out, 2 * count))
+        return ACRE_ERR_NOMEM;
+    j = out->len + 2 * count;
+    for (size_t i = out->len; i-- > from;) {
+        if (out->p[i] == '$') {
+            out->p[--j] = '4';
+            out->p[--j] = '2';
+            out->p[--j] = '\\';
+        } else {
+            out->p[--j] = out->p[i];
+        }
+    }
+    out->len += 2 * count;
+    return 0;
+}
+
+/* Length of the line starting at v[0]: up to '$' or the end. */
+static size_t
+line_len(const uint8_t *v, size_t n)
+{
+    const uint8_t *d = memchr(v, '$', n);
+
+    return d ? (size_t)(d - v) : n;
+}
+
+/*
+ * caseIgnoreList (PostalAddress): each line prepared as caseIgnore, empty
+ * lines kept empty, joined by '$'.  A '$' that preparation creates (from
+ * U+FF04, say) is written \24 so the form stays idempotent.
+ */
+static int
+norm_list(const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    size_t i = 0;
+    int rc;
+
+    if (!acreE_utf8_valid(v, n))
+        return ACRE_ERR_LDIF_VALUE;
+    for (;;) {
+        size_t len = line_len(v + i, n - i), at = out->len;
+        if (len) {
+            rc = prep_rc(acreE_prep(ACRE_MR_CASE_IGNORE, v + i, len, out));
+            if (rc || (rc = escape_dollars(out, at)))
+                return rc;
+        }
+        i += len;
+        if (i == n)
+            return 0;
+        if (acreE_buf_putc(out, '$'))
+            return ACRE_ERR_NOMEM;
+        i++;
+    }
+}
+
+static int
+norm_dn(const acre_schema *schema, const uint8_t *v, size_t n,
+        struct acreE_buf *out)
+{
+    return dn_norm(schema, v, n, out);
+}
+
+/* uniqueMember: normalised DN, then "#" and the UID as written. */
+static int
+norm_name_uid(const acre_schema *schema, const uint8_t *v, size_t n,
+              struct acreE_buf *out)
+{
+    size_t dn_len;
+    int rc;
+
+    if (n == 0)
+        return 0;
+    split_uid(v, n, &dn_len);
+    if ((rc = dn_norm(schema, v, dn_len, out)))
+        return rc;
+    if (dn_len == n)
+        return 0;
+    return put_rc(acreE_buf_put(out, v + dn_len, n - dn_len));
+}
+
+static int
+norm_uuid(const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    if (!valid_uuid(v, n))
+        return ACRE_ERR_LDIF_VALUE;
+    for (size_t i = 0; i < n; i++)
+        if (acreE_buf_putc(out, to_lower(v[i])))
+            return ACRE_ERR_NOMEM;
+    return 0;
+}
+
+/* Values compared as they are, once their syntax is checked. */
+static int
+norm_checked(int ok, const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    return ok ? put_rc(acreE_buf_put(out, v, n)) : ACRE_ERR_LDIF_VALUE;
+}
+
+/* caseIgnore, caseExact and their IA5 kin: RFC 4518 preparation. */
+static int
+norm_string(int eq, const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    static const enum acreE_mr mr[] = {
+        [ACREM_CASE_IGNORE] = ACRE_MR_CASE_IGNORE,
+        [ACREM_CASE_EXACT] = ACRE_MR_CASE_EXACT,
+        [ACREM_CASE_IGNORE_IA5] = ACRE_MR_CASE_IGNORE_IA5,
+        [ACREM_CASE_EXACT_IA5] = ACRE_MR_CASE_EXACT_IA5,
+    };
+
+    /* Directory String values are never empty; IA5 values may be. */
+    if (n == 0 && (eq == ACREM_CASE_IGNORE || eq == ACREM_CASE_EXACT))
+        return ACRE_ERR_LDIF_VALUE;
+    return prep_rc(acreE_prep(mr[eq], v, n, out));
+}
+
+static int
+norm_rule(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
+          struct acreE_buf *out)
+{
+    switch (eq) {
+    case ACREM_CASE_IGNORE:
+    case ACREM_CASE_EXACT:
+    case ACREM_CASE_IGNORE_IA5:
+    case ACREM_CASE_EXACT_IA5:
+        return norm_string(eq, v, n, out);
+    case ACREM_NUMERIC_STRING:
+        return norm_squeezed(ACRE_MR_NUMERIC, v, n, out);
+    case ACREM_TELEPHONE:
+        return norm_squeezed(ACRE_MR_TELEPHONE, v, n, out);
+    case ACREM_DN:
+        return norm_dn(schema, v, n, out);
+    case ACREM_UNIQUE_MEMBER:
+        return norm_name_uid(schema, v, n, out);
+    case ACREM_OID:
+        return norm_oid(schema, v, n, 2, out);
+    case ACREM_INTEGER:
+        return prep_rc(acreE_prep(ACRE_MR_INTEGER, v, n, out));
+    case ACREM_BOOLEAN:
+        return norm_checked(valid_boolean(v, n), v, n, out);
+    case ACREM_GENTIME:
+        return gentime_norm(v, n, out);
+    case ACREM_OCTET:
+        return norm_checked(1, v, n, out);
+    case ACREM_BIT_STRING:
+        return norm_checked(valid_bitstring(v, n), v, n, out);
+    case ACREM_CASE_IGNORE_LIST:
+        return norm_list(v, n, out);
+    case ACREM_OID_FIRST:
+    case ACREM_INTEGER_FIRST:
+        return norm_first(schema, eq, v, n, out);
+    case ACREM_UUID:
+        return norm_uuid(v, n, out);
+    }
+    return ACRE_ERR_INVAL;
+}
+
+/*
+ * acreM_normalise -- see match.h.  Accepts any rule id and normalises by
+ * that rule's equality rule.  Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_INVAL
+ * (bad arguments) or ACRE_ERR_LDIF_VALUE; on error out is as it was.
+ * Any thread.
+ */
+int
+acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
+                struct acreE_buf *out)
+{
+    const struct acreM_info *info = acreM_info(eq);
+    size_t start;
+    int rc;
+
+    if (!info || !out || (!v && n))
+        return ACRE_ERR_INVAL;
+    if (!v)
+        v = (const uint8_t *)"";
+    start = out->len;
+    rc = norm_rule(schema, info->eq, v, n, out);
+    if (rc)
+        out->len = start;
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Ordering
+ */
+static int
+cmp_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    size_t m = an < bn ? an : bn;
+    int c = m ? memcmp(a, b, m) : 0;
+
+    if (c)
+        return c < 0 ? -1 : 1;
+    return an < bn ? -1 : an > bn;
+}
+
+/* Canonical decimals: sign, then length, then digits. */
+static int
+cmp_integer(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    int na = an && a[0] == '-', nb = bn && b[0] == '-';
+    int c;
+
+    if (na != nb)
+        return na ? -1 : 1;
+    a += na, an -= na;
+    b += nb, bn -= nb;
+    c = an != bn ? (an < bn ? -1 : 1) : cmp_bytes(a, an, b, bn);
+    return na ? -c : c;
+}
+
+/* Canonical times: the bytes before the 'Z' (a shorter fraction first). */
+static int
+cmp_time(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    if (an && a[an - 1] == 'Z')
+        an--;
+    if (bn && b[bn - 1] == 'Z')
+        bn--;
+    return cmp_bytes(a, an, b, bn);
+}
+
+/*
+ * acreM_compare -- see match.h.  Any rule id is accepted and compared the
+ * way its equality rule's forms order; unknown ids compare as octets.
+ * Any thread; allocates nothing.
+ */
+int
+acreM_compare(int ord, const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    const struct acreM_info *info = acreM_info(ord);
+
+    switch (info ? info->eq : ACREM_OCTET) {
+    case ACREM_INTEGER:
+    case ACREM_INTEGER_FIRST:
+        return cmp_integer(a, an, b, bn);
+    case ACREM_GENTIME:
+        return cmp_time(a, an, b, bn);
+    default:
+        return cmp_bytes(a, an, b, bn);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Substrings
+ *
+ * Components of the string rules keep the equality normal form (spaces
+ * collapsed, case folded, NFKC), plus a single leading space (any, final)
+ * or trailing space (initial, any) when the component had spaces there.
+ * Such an edge space stands for RFC 4518's "exactly one SPACE": in the
+ * RFC's doubled-space form of the value it matches a space, or the start
+ * or end of the value; two components may share one space of the value,
+ * one at each side.  An initial component owns the start of the value and
+ * a final one its end, so an edge space of an any component can use them
+ * only when there is no initial (final) component.  Components that are
+ * nothing but spaces match anywhere and prepare to the empty string.
+ */
+enum sub_kind { SK_NONE, SK_STRING, SK_LIST, SK_NUMERIC, SK_PHONE, SK_OCTET };
+
+static enum sub_kind
+sub_kind(int sub, enum acreE_mr *mr)
+{
+    const struct acreM_info *info = acreM_info(sub);
+
+    switch (info ? info->eq : ACREM_NONE) {
+    case ACREM_CASE_IGNORE:
+        *mr = ACRE_MR_CASE_IGNORE;
+        return SK_STRING;
+    case ACREM_CASE_EXACT:
+        *mr = ACRE_MR_CASE_EXACT;
+        return SK_STRING;
+    case ACREM_CASE_IGNORE_IA5:
+        *mr = ACRE_MR_CASE_IGNORE_IA5;
+        return SK_STRING;
+    case ACREM_CASE_EXACT_IA5:
+        *mr = ACRE_MR_CASE_EXACT_IA5;
+        return SK_STRING;
+    case ACREM_CASE_IGNORE_LIST:
+        *mr = ACRE_MR_CASE_IGNORE;
+        return SK_LIST;
+    case ACREM_NUMERIC_STRING:
+        *mr = ACRE_MR_NUMERIC;
+        return SK_NUMERIC;
+    case ACREM_TELEPHONE:
+        *mr = ACRE_MR_TELEPHONE;
+        return SK_PHONE;
+    case ACREM_OCTET:
+        *mr = ACRE_MR_OCTET;
+        return SK_OCTET;
+    default:
+        return SK_NONE;
+    }
+}
+
+/*
+ * Prepare v as one component of a string rule, keeping an edge space only
+ * where `lead` / `trail` allow.  The input is bracketed by '!' (which
+ * neither composes nor folds) so that preparation, which trims spaces,
+ * shows whether the edges held any.
+ */
+static int
+comp_prep(enum acreE_mr mr, const uint8_t *v, size_t n, int lead, int trail,
+          struct acreE_buf *out)
+{
+    uint8_t local[512];
+    struct acreE_buf t;
+    size_t start = out->len, a = 1, b;
+    uint8_t *p;
+    int rc;
+
+    acreE_buf_init(&t, local, sizeof(local));
+    rc = acreE_buf_putc(&t, '!') || acreE_buf_put(&t, v, n) ||
+         acreE_buf_putc(&t, '!');
+    rc = rc ? ACRE_ERR_NOMEM : prep_rc(acreE_prep(mr, t.p, t.len, out));
+    acreE_buf_free(&t);
+    if (rc)
+        return rc;
+    p = out->p + start;
+    b = out->len - start - 1;
+    if (b - a == 1 && p[a] == ' ')
+        a = b; /* nothing but spaces */
+    if (a < b && p[a] == ' ' && !lead && !mark_at(p, b + 1, a + 1))
+        a++;
+    if (a < b && p[b - 1] == ' ' && !trail)
+        b--;
+    memmove(p, p + a, b - a);
+    out->len = start + (b - a);
+    return 0;
+}
+
+/*
+ * caseIgnoreList: the component is cut into lines at '$'; inner line
+ * edges are insignificant, only the component's own edges may keep a
+ * space.  Lines are written as norm_list writes them.
+ */
+static int
+comp_prep_list(const uint8_t *v, size_t n, enum acreM_substr_pos pos,
+               struct acreE_buf *out)
+{
+    size_t i = 0;
+    int rc;
+
+    if (!acreE_utf8_valid(v, n))
+        return ACRE_ERR_LDIF_VALUE;
+    for (;;) {
+        size_t len = line_len(v + i, n - i), at = out->len;
+        int first = i == 0, last = i + len == n;
+        if (first || last)
+            rc = comp_prep(ACRE_MR_CASE_IGNORE, v + i, len,
+                           first && pos != ACREM_INITIAL,
+                           last && pos != ACREM_FINAL, out);
+        else
+            rc = len ? prep_rc(acreE_prep(ACRE_MR_CASE_IGNORE, v + i, len, out))
+                     : 0;
+        if (rc || (rc = escape_dollars(out, at)))
+            return rc;
+        i += len;
+        if (i == n)
+            return 0;
+        if (acreE_buf_putc(out, '$'))
+            return ACRE_ERR_NOMEM;
+        i++;
+    }
+}
+
+/*
+ * acreM_substr_prep -- see match.h.  Returns 0, ACRE_ERR_NOMEM,
+ * ACRE_ERR_LDIF_VALUE (not a valid component), ACRE_ERR_FILTER_RULE (no
+ * substring semantics) or ACRE_ERR_INVAL; on error out is as it was.
+ */
+int
+acreM_substr_prep(int sub, enum acreM_substr_pos pos, const uint8_t *v,
+                  size_t n, struct acreE_buf *out)
+{
+    enum acreE_mr mr = ACRE_MR_OCTET;
+    enum sub_kind kind = sub_kind(sub, &mr);
+    size_t start;
+    int rc;
+
+    if (kind == SK_NONE)
+        return ACRE_ERR_FILTER_RULE;
+    if (!out || (!v && n) || (unsigned)pos > ACREM_FINAL)
+        return ACRE_ERR_INVAL;
+    if (!v)
+        v = (const uint8_t *)"";
+    start = out->len;
+    if (kind == SK_STRING)
+        rc = comp_prep(mr, v, n, pos != ACREM_INITIAL, pos != ACREM_FINAL, out);
+    else if (kind == SK_LIST)
+        rc = comp_prep_list(v, n, pos, out);
+    else
+        rc = prep_rc(acreE_prep(mr, v, n, out));
+    if (rc)
+        out->len = start;
+    return rc;
+}
+
+/* The value being matched and what its edges are available for. */
+struct subject {
+    const uint8_t *x;
+    size_t n;
+    int words;    /* edge spaces of components are boundaries */
+    int list;     /* '$' is a boundary too */
+    int start_ok; /* no initial component owns the start */
+    int end_ok;   /* no final component owns the end */
+};
+
+/* A component with its edge spaces taken off and remembered. */
+struct comp {
+    const uint8_t *p;
+    size_t n;
+    int ls, ts;
+};
+
+static struct comp
+comp_split(const struct subject *s, const uint8_t *p, size_t n)
+{
+    struct comp k = {p, n, 0, 0};
+
+    if (!s->words || !p)
+        return k;
+    if (k.n && k.p[0] == ' ' && !mark_at(k.p, k.n, 1)) {
+        k.ls = 1;
+        k.p++;
+        k.n--;
+    }
+    if (k.n && k.p[k.n - 1] == ' ') {
+        k.ts = 1;
+        k.n--;
+    }
+    return k;
+}
+
+/* Is there a boundary just before x[i] / just after x[i - 1]? */
+static int
+before_ok(const struct subject *s, size_t i)
+{
+    if (i == 0)
+        return s->start_ok;
+    return (s->x[i - 1] == ' ' && !mark_at(s->x, s->n, i)) ||
+           (s->list && s->x[i - 1] == '$');
+}
+
+static int
+after_ok(const struct subject *s, size_t i)
+{
+    if (i == s->n)
+        return s->end_ok;
+    return sig_space(s->x, s->n, i) || (s->list && s->x[i] == '$');
+}
+
+static int
+edges_ok(const struct subject *s, const struct comp *k, size_t at)
+{
+    return (!k->ls || before_ok(s, at)) && (!k->ts || after_ok(s, at + k->n));
+}
+
+/*
+ * Leftmost occurrence of k in x[lo..hi) whose edges hold, or -1.  The
+ * leftmost one ends first, which leaves the most room to what follows.
+ */
+static long
+substr_find(const struct subject *s, const struct comp *k, size_t lo, size_t hi)
+{
+    for (size_t at = lo; at <= hi && k->n <= hi - at; at++) {
+        const uint8_t *f = memmem(s->x + at, hi - at, k->p, k->n);
+        if (!f)
+            return -1;
+        at = (size_t)(f - s->x);
+        if (edges_ok(s, k, at))
+            return (long)at;
+    }
+    return -1;
+}
+
+static int
+substr_run(struct subject *s, const struct acreM_substr *pat)
+{
+    size_t lo = 0, hi = s->n;
+    struct comp k;
+
+    s->start_ok = pat->initial == NULL;
+    s->end_ok = pat->final == NULL;
+    if (pat->initial) {
+        k = comp_split(s, pat->initial, pat->initial_len);
+        k.ls = 0; /* the initial's leading space is the value's start */
+        if (k.n > s->n || memcmp(s->x, k.p, k.n) || !edges_ok(s, &k, 0))
+            return 0;
+        lo = k.n;
+    }
+    if (pat->final) {
+        k = comp_split(s, pat->final, pat->final_len);
+        k.ts = 0; /* and the final's trailing space its end */
+        if (k.n > s->n - lo || memcmp(s->x + s->n - k.n, k.p, k.n) ||
+            !edges_ok(s, &k, s->n - k.n))
+            return 0;
+        hi = s->n - k.n;
+    }
+    for (unsigned i = 0; i < pat->nany; i++) {
+        long at;
+        k = comp_split(s, pat->any[i], pat->any_len[i]);
+        if (k.n == 0)
+            continue;
+        if ((at = substr_find(s, &k, lo, hi)) < 0)
+            return 0;
+        lo = (size_t)at + k.n;
+    }
+    return 1;
+}
+
+/*
+ * acreM_substr_match -- see match.h.  Returns 1 (match), 0, or
+ * ACRE_ERR_FILTER_RULE / ACRE_ERR_INVAL.  Any thread; allocates nothing.
+ */
+int
+acreM_substr_match(int sub, const struct acreM_substr *pattern,
+                   const uint8_t *value, size_t n)
+{
+    enum acreE_mr mr;
+    enum sub_kind kind = sub_kind(sub, &mr);
+    struct subject s;
+
+    if (kind == SK_NONE)
+        return ACRE_ERR_FILTER_RULE;
+    if (!pattern || (!value && n) || (pattern->nany && !pattern->any))
+        return ACRE_ERR_INVAL;
+    s.x = value ? value : (const uint8_t *)"";
+    s.n = n;
+    s.words = kind == SK_STRING || kind == SK_LIST;
+    s.list = kind == SK_LIST;
+    return substr_run(&s, pattern);
+}

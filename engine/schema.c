@@ -1,0 +1,1636 @@
+/*
+ * schema.c -- the schema registry: interning of attribute types and object
+ * classes to dense ids, name and OID lookup, loading (check, resolve,
+ * commit), inheritance, freezing, the process-wide built-in schema and
+ * attribute descriptions.
+ *
+ * A load runs in three steps.  schema_parse.c reads the whole input into a
+ * stage (definitions with references as written).  commit() then builds
+ * the next state of the schema beside the current one -- new arrays, new
+ * name indexes, resolved references, inherited fields, class bitmaps --
+ * allocating everything in a scratch context, and only when all of it
+ * succeeded swaps it in (talloc_steal, no allocation, cannot fail).  So a
+ * load adds every definition of its input or none.
+ *
+ * A definition that repeats an existing one exactly (same OID, names,
+ * supertype, rules, syntax, flags, usage; same superclasses, kind, MUST and
+ * MAY for classes) is accepted and changes nothing, so the standard schema
+ * files can be loaded over the built-in schema; any other reuse of a name
+ * or OID is ACRE_ERR_SCHEMA_DUP.
+ *
+ * The checks are RFC 4512's and slapd's: references exist (forward ones
+ * within an input too), SUP chains have no cycle and at most
+ * ACRES_MAX_DEPTH links, a type has SUP or SYNTAX, its rules exist and
+ * have the right use (ORDERING and SUBSTR need an EQUALITY), its syntax
+ * is known, a subtype has its supertype's USAGE (and is OBSOLETE when the
+ * supertype is), COLLECTIVE means userApplications and not SINGLE-VALUE,
+ * NO-USER-MODIFICATION means operational; a class only inherits from
+ * classes of its own kind or abstract ones (and is OBSOLETE when they are).
+ *
+ * The name lookup is the DN parser's hot path: see struct acreS_index in
+ * schema_int.h.  A frozen schema is never written again, so lookups take
+ * no lock.  acreS_freeze() only sets a flag: everything it promises (class
+ * bitmaps, well-known ids) is kept up to date by every load.
+ */
+#include "schema_int.h"
+
+#include "internal.h"
+#include "match.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* ------------------------------------------------------------------------
+ * Name indexes
+ */
+
+static inline uint8_t
+lc(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+}
+
+/* lower8 -- ASCII-lowercase the eight bytes of w at once (others kept). */
+static inline uint64_t
+lower8(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t h = w & (0x7f * ones);
+    uint64_t ge_a = h + (0x80 - 'A') * ones;
+    uint64_t gt_z = h + (0x80 - 'Z' - 1) * ones;
+
+    return w | (((ge_a & ~gt_z & ~w) & (0x80 * ones)) >> 2);
+}
+
+/* pack -- s[0..n), 1 <= n <= 8, as a word: byte j in bits 8j..8j+7. */
+static inline uint64_t
+pack(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        return lo | (uint64_t)hi << (8 * (n - 4));
+    }
+    return p[0] | (uint64_t)p[n >> 1] << (8 * (n >> 1)) |
+           (uint64_t)p[n - 1] << (8 * (n - 1));
+#else
+    uint64_t k = 0;
+    for (size_t j = 0; j < n; j++)
+        k |= (uint64_t)p[j] << (8 * j);
+    return k;
+#endif
+}
+
+static inline uint32_t
+sh_hash(uint64_t k, unsigned bits)
+{
+    return (uint32_t)((k * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+}
+
+/* word -- 8 bytes of s as a word (any byte order: only compared and
+ * hashed, never printed). */
+static inline uint64_t
+word(const char *s)
+{
+    uint64_t w;
+
+    memcpy(&w, s, 8);
+    return w;
+}
+
+/*
+ * lg_hash -- hash of the lowercase form of s[0..n), n > 8, eight bytes at
+ * a time (the last, partial word packed like a short name).
+ */
+static inline uint32_t
+lg_hash(const char *s, size_t n)
+{
+    uint64_t h = n * 0x9e3779b97f4a7c15ull;
+    size_t i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+        h = (h ^ lower8(word(s + i))) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    if (i < n) {
+        h = (h ^ lower8(pack(s + i, n - i))) * 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 32;
+    }
+    return (uint32_t)h;
+}
+
+/* lg_equal -- is s[0..n) the lowercase key[0..n), ignoring case? */
+static inline int
+lg_equal(const char *key, const char *s, size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 8 <= n; i += 8)
+        if (lower8(word(s + i)) != word(key + i))
+            return 0;
+    return i == n || lower8(pack(s + i, n - i)) == pack(key + i, n - i);
+}
+
+/* sh_slot -- the slot holding packed lowercase key k, or NULL. */
+static inline const struct acreS_sslot *
+sh_slot(const struct acreS_index *ix, uint64_t k)
+{
+    for (uint32_t i = sh_hash(k, ix->shbits);; i = (i + 1) & ix->shmask) {
+        const struct acreS_sslot *e = &ix->sh[i];
+        if (e->key == k)
+            return e;
+        if (!e->key)
+            return NULL;
+    }
+}
+
+static inline int
+sh_find(const struct acreS_index *ix, uint64_t k, size_t n)
+{
+    const struct acreS_sslot *e = sh_slot(ix, k);
+
+    return e && e->len == n ? e->id : -1;
+}
+
+static int
+lg_find(const struct acreS_index *ix, const char *s, size_t n)
+{
+    uint32_t h = lg_hash(s, n);
+
+    for (uint32_t i = h & ix->lgmask; ix->lg[i].key; i = (i + 1) & ix->lgmask) {
+        const struct acreS_lslot *e = &ix->lg[i];
+        if (e->hash == h && e->len == n && lg_equal(e->key, s, n))
+            return e->id;
+    }
+    return -1;
+}
+
+/* index_find -- id of s[0..n) (any case), or -1. */
+static inline int
+index_find(const struct acreS_index *ix, const char *s, size_t n)
+{
+    if (n - 1 < 8)
+        return sh_find(ix, lower8(pack(s, n)), n);
+    if (n > ACRES_MAX_TOKEN)
+        return -1;
+    return lg_find(ix, s, n);
+}
+
+static unsigned
+pow2_at_least(unsigned n, unsigned min, unsigned *bits)
+{
+    unsigned p = min, b = 0;
+
+    while (p < n)
+        p <<= 1;
+    for (unsigned q = p; q > 1; q >>= 1)
+        b++;
+    if (bits)
+        *bits = b;
+    return p;
+}
+
+/* index_alloc -- empty tables for nshort short and nlong long keys. */
+static int
+index_alloc(void *ctx, struct acreS_index *ix, unsigned nshort, unsigned nlong)
+{
+    unsigned ns = pow2_at_least(4 * nshort, 16, &ix->shbits);
+    unsigned nl = pow2_at_least(2 * nlong, 16, NULL);
+
+    ix->sh = talloc_zero_array(ctx, struct acreS_sslot, ns);
+    ix->lg = talloc_zero_array(ctx, struct acreS_lslot, nl);
+    ix->shmask = ns - 1;
+    ix->lgmask = nl - 1;
+    return ix->sh && ix->lg ? 0 : ACRE_ERR_NOMEM;
+}
+
+/*
+ * index_add -- insert the lowercase key[0..n) for id; returns -1, or the
+ * id already holding that key (nothing is inserted then).
+ */
+static int
+index_add(struct acreS_index *ix, const char *key, size_t n, int id)
+{
+    uint32_t i;
+    int old = index_find(ix, key, n);
+
+    if (old >= 0)
+        return old;
+    if (n <= 8) {
+        uint64_t k = pack(key, n);
+        for (i = sh_hash(k, ix->shbits); ix->sh[i].key;)
+            i = (i + 1) & ix->shmask;
+        ix->sh[i] = (struct acreS_sslot){k, id, (uint32_t)n};
+    } else {
+        uint32_t h = lg_hash(key, n);
+        for (i = h & ix->lgmask; ix->lg[i].key;)
+            i = (i + 1) & ix->lgmask;
+        ix->lg[i] = (struct acreS_lslot){key, (uint32_t)n, h, id};
+    }
+    return -1;
+}
+
+static void
+count_key(const char *key, unsigned *ns, unsigned *nl)
+{
+    if (strlen(key) <= 8)
+        ++*ns;
+    else
+        ++*nl;
+}
+
+/* ------------------------------------------------------------------------
+ * Matching rules and syntaxes
+ */
+
+int
+acreS_rule_find(const char *s, size_t n)
+{
+    int r = acreM_find(s, n);
+
+    if (r != ACREM_NONE || n == 0)
+        return r;
+    for (unsigned i = 0; i < acreS_nextra_rules; i++) {
+        const struct acreS_rule_info *x = &acreS_extra_rules[i];
+        if ((strlen(x->name) == n && strncasecmp(x->name, s, n) == 0) ||
+            (strlen(x->oid) == n && memcmp(x->oid, s, n) == 0))
+            return ACREM_COUNT + (int)i;
+    }
+    return 0;
+}
+
+const char *
+acreS_rule_name(int rule)
+{
+    if (rule > ACREM_NONE && rule < ACREM_COUNT)
+        return acreM_info(rule)->name;
+    if (rule >= ACREM_COUNT &&
+        (unsigned)(rule - ACREM_COUNT) < acreS_nextra_rules)
+        return acreS_extra_rules[rule - ACREM_COUNT].name;
+    return NULL;
+}
+
+int
+acreS_rule_usage(int rule)
+{
+    if (rule > ACREM_NONE && rule < ACREM_COUNT)
+        return (int)acreM_info(rule)->usage;
+    if (rule >= ACREM_COUNT &&
+        (unsigned)(rule - ACREM_COUNT) < acreS_nextra_rules)
+        return acreS_extra_rules[rule - ACREM_COUNT].usage;
+    return 0;
+}
+
+/* mr_of -- the DN parser's preparation for equality rule eq. */
+static uint8_t
+mr_of(int eq)
+{
+    switch (eq) {
+    case ACREM_CASE_IGNORE:
+    case ACREM_CASE_IGNORE_LIST:
+    case ACREM_OID: /* descriptors compare without case */
+        return ACRE_MR_CASE_IGNORE;
+    case ACREM_CASE_EXACT:
+        return ACRE_MR_CASE_EXACT;
+    case ACREM_CASE_IGNORE_IA5:
+        return ACRE_MR_CASE_IGNORE_IA5;
+    case ACREM_CASE_EXACT_IA5:
+        return ACRE_MR_CASE_EXACT_IA5;
+    case ACREM_NUMERIC_STRING:
+        return ACRE_MR_NUMERIC;
+    case ACREM_TELEPHONE:
+        return ACRE_MR_TELEPHONE;
+    case ACREM_INTEGER:
+        return ACRE_MR_INTEGER;
+    case ACREM_DN:
+        return ACRE_MR_DN;
+    case ACREM_UNIQUE_MEMBER:
+        return ACRE_MR_NAME_UID;
+    default:
+        return ACRE_MR_OCTET;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * The built-in schema and access
+ */
+
+static const acre_schema *builtin;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+static acre_diag builtin_diag;
+static int builtin_failed;
+
+static int load(acre_schema *s, const char *name, const char *text, size_t len,
+                acre_diag *diag);
+
+static void
+build_builtin(void)
+{
+    acre_schema *s;
+
+    if (acre_schema_new(NULL, ACRE_SCHEMA_BARE, &s, &builtin_diag)) {
+        builtin_failed = 1;
+        return;
+    }
+    for (unsigned i = 0; i < acreS_nbuiltin_parts; i++) {
+        const struct acreS_part *p = &acreS_builtin_parts[i];
+        if (load(s, p->name, p->text, strlen(p->text), &builtin_diag)) {
+            builtin_failed = 1;
+            talloc_free(s);
+            return;
+        }
+    }
+    s->frozen = 1;
+    __atomic_store_n(&builtin, s, __ATOMIC_RELEASE);
+}
+
+const acre_schema *
+acreS_builtin(void)
+{
+    const acre_schema *b = __atomic_load_n(&builtin, __ATOMIC_ACQUIRE);
+
+    if (acre_likely(b != NULL))
+        return b;
+    pthread_once(&builtin_once, build_builtin);
+    return __atomic_load_n(&builtin, __ATOMIC_ACQUIRE);
+}
+
+const acre_diag *
+acreS_builtin_error(void)
+{
+    acreS_builtin();
+    return builtin_failed ? &builtin_diag : NULL;
+}
+
+/* get -- s, or the built-in schema for NULL (NULL if it cannot be made). */
+static inline const acre_schema *
+get(const acre_schema *s)
+{
+    if (acre_likely(s != NULL))
+        return s;
+    return acreS_builtin();
+}
+
+const acre_schema *
+acreS_freeze(const acre_schema *s)
+{
+    s = get(s);
+    if (s && !__atomic_load_n(&s->frozen, __ATOMIC_ACQUIRE))
+        __atomic_store_n(&((acre_schema *)s)->frozen, 1, __ATOMIC_RELEASE);
+    return s;
+}
+
+unsigned
+acreS_nattrs(const acre_schema *s)
+{
+    s = get(s);
+    return s ? s->nattrs : 0;
+}
+
+unsigned
+acreS_nclasses(const acre_schema *s)
+{
+    s = get(s);
+    return s ? s->nclasses : 0;
+}
+
+const struct acreS_attr *
+acreS_attr(const acre_schema *s, int id)
+{
+    return &get(s)->attrs[id].pub;
+}
+
+const struct acreS_class *
+acreS_class(const acre_schema *s, int id)
+{
+    return &get(s)->classes[id].pub;
+}
+
+int
+acreS_attr_find(const acre_schema *s, const char *name, size_t n)
+{
+    s = get(s);
+    return acre_likely(s != NULL) ? index_find(&s->ai, name, n) : -1;
+}
+
+int
+acreS_class_find(const acre_schema *s, const char *name, size_t n)
+{
+    s = get(s);
+    return s ? index_find(&s->ci, name, n) : -1;
+}
+
+int
+acreS_attr_find_packed(const acre_schema *s, uint64_t key)
+{
+    const struct acreS_sslot *e;
+
+    s = get(s);
+    if (acre_unlikely(!s || !key))
+        return -1;
+    e = sh_slot(&s->ai, key);
+    return e ? e->id : -1;
+}
+
+const struct acreD_type *
+acreS_dn_type(const acre_schema *s, const char *name, size_t n)
+{
+    int id;
+
+    s = get(s);
+    if (acre_unlikely(!s) || (id = index_find(&s->ai, name, n)) < 0)
+        return NULL;
+    return &s->attrs[id].pub.dn;
+}
+
+const struct acreD_type *
+acreS_dn_type_packed(const acre_schema *s, uint64_t key)
+{
+    const struct acreS_sslot *e;
+
+    s = get(s);
+    if (acre_unlikely(!s || !key))
+        return NULL;
+    e = sh_slot(&s->ai, key);
+    return e ? &s->attrs[e->id].pub.dn : NULL;
+}
+
+const char *
+acreS_attr_rule(const acre_schema *s, int id, int which)
+{
+    s = get(s);
+    if (!s || id < 0 || (unsigned)id >= s->nattrs || which < 1 || which > 3)
+        return NULL;
+    return acreS_rule_name(s->attrs[id].rule[which - 1]);
+}
+
+int
+acreS_is_subtype(const acre_schema *s, int id, int super)
+{
+    s = get(s);
+    if (!s || super < 0 || (unsigned)super >= s->nattrs)
+        return 0;
+    for (unsigned step = 0;
+         id >= 0 && (unsigned)id < s->nattrs && step <= ACRES_MAX_DEPTH;
+         step++) {
+        if (id == super)
+            return 1;
+        id = s->attrs[id].pub.sup;
+    }
+    return 0;
+}
+
+int
+acreS_class_is(const acre_schema *s, int id, int super)
+{
+    s = get(s);
+    if (!s || id < 0 || super < 0 || (unsigned)id >= s->nclasses ||
+        (unsigned)super >= s->nclasses)
+        return 0;
+    return (int)((s->classes[id].anc[super / 64] >> (super % 64)) & 1);
+}
+
+const struct acreS_known *
+acreS_known(const acre_schema *s)
+{
+    static const struct acreS_known none = {-1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                            -1, -1, -1, -1, -1, -1, -1, -1, -1};
+
+    s = get(s);
+    return s ? &s->known : &none;
+}
+
+/* ------------------------------------------------------------------------
+ * Derived data: class bitmaps and well-known ids
+ */
+
+static void
+or_words(uint64_t *dst, const uint64_t *src, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        dst[i] |= src[i];
+}
+
+static void
+set_bit(uint64_t *w, int i)
+{
+    w[i / 64] |= 1ull << (i % 64);
+}
+
+/* class_bits -- fill class c's bitmaps from its own lists and from its
+ * superclasses (already done: they are shallower). */
+static void
+class_bits(acre_schema *n, unsigned c, unsigned stride)
+{
+    struct acreS_classx *x = &n->classes[c];
+    uint64_t *m = n->bits + (size_t)c * stride;
+    uint64_t *may = m + n->awords, *anc = m + 2 * n->awords;
+
+    for (unsigned i = 0; i < x->pub.nmust; i++)
+        set_bit(m, x->pub.must[i]);
+    for (unsigned i = 0; i < x->pub.nmay; i++)
+        set_bit(may, x->pub.may[i]);
+    set_bit(anc, (int)c);
+    for (unsigned i = 0; i <= x->pub.nsup; i++) {
+        int sup = i < x->pub.nsup ? x->pub.sup[i]
+                  : (x->pub.nsup == 0 && n->top >= 0 && (unsigned)n->top != c)
+                      ? n->top
+                      : -1;
+        if (sup < 0)
+            continue;
+        const uint64_t *sm = n->bits + (size_t)sup * stride;
+        or_words(m, sm, 2 * n->awords + n->cwords);
+    }
+    x->pub.all_must = m;
+    x->pub.all_may = may;
+    x->anc = anc;
+}
+
+static const struct {
+    const char *name;
+    size_t off;
+} known_names[] = {
+
+#define K(f)                                \
+    {                                       \
+#f, offsetof(struct acreS_known, f) \
+    }
+    K(objectClass),
+    K(cn),
+    K(member),
+    K(uniqueMember),
+    K(memberURL),
+    K(entryDN),
+    K(hasSubordinates),
+    K(subschemaSubentry),
+    K(administrativeRole),
+    K(subtreeSpecification),
+    K(collectiveExclusions),
+    K(collectiveAttributeSubentries),
+    K(entryUUID),
+    K(createTimestamp),
+    K(modifyTimestamp),
+    K(creatorsName),
+    K(modifiersName),
+    K(structuralObjectClass),
+#undef K
+};
+
+/*
+ * derive -- (re)compute n's class bitmaps (allocated in ctx), `top` and
+ * the well-known ids.  Classes are done shallowest first.
+ */
+static int
+derive(acre_schema *n, void *ctx)
+{
+    unsigned stride;
+
+    n->awords = (n->nattrs + 63) / 64;
+    n->cwords = (n->nclasses + 63) / 64;
+    stride = 2 * n->awords + n->cwords;
+    n->top = index_find(&n->ci, "2.5.6.0", 7);
+    n->bits = NULL;
+    if (n->nclasses) {
+        n->bits =
+            talloc_zero_array(ctx, uint64_t, (size_t)n->nclasses * stride);
+        if (!n->bits)
+            return ACRE_ERR_NOMEM;
+    }
+    if (n->top >= 0)
+        class_bits(n, (unsigned)n->top, stride);
+    for (unsigned d = 0; d <= ACRES_MAX_DEPTH; d++)
+        for (unsigned c = 0; c < n->nclasses; c++)
+            if (n->classes[c].depth == d && (int)c != n->top)
+                class_bits(n, c, stride);
+    for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++)
+        *(int *)((char *)&n->known + known_names[i].off) = index_find(
+            &n->ai, known_names[i].name, strlen(known_names[i].name));
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: the next state
+ */
+
+enum { UNSEEN = 0, ACTIVE = 1, DONE = 2 };
+
+struct load {
+    acre_schema *s;             /* the current state */
+    acre_schema n;              /* the next state (a value, not an object) */
+    struct acreS_stage *st;     /* what is being added */
+    void *mem;                  /* scratch */
+    int *at_id, *oc_id;         /* per staged definition: its id */
+    uint8_t *at_same, *oc_same; /* 1: repeats the existing at_id/oc_id */
+    uint8_t *at_state, *oc_state;
+    unsigned *at_stage, *oc_stage; /* new id - old count -> staged index */
+    struct acreS_attrx *at_tmp;    /* resolved copies of repeated types */
+    struct acreS_classx *oc_tmp;
+};
+
+#define FAILW(L, w, pos, code, ...) \
+    acreS_fail((L)->st, (w), (pos), (code), __VA_ARGS__)
+
+static int
+nomem(struct load *L)
+{
+    static const struct acreS_where nowhere;
+    return FAILW(L, &nowhere, 0, ACRE_ERR_NOMEM, "out of memory");
+}
+
+static char *
+lower_dup(void *ctx, const char *s)
+{
+    size_t n = strlen(s);
+    char *r = talloc_size(ctx, n + 1);
+
+    if (r)
+        for (size_t i = 0; i <= n; i++)
+            r[i] = (char)lc((uint8_t)s[i]);
+    return r;
+}
+
+static const char **
+lower_names(void *ctx, const char *const *names, unsigned n)
+{
+    const char **r = talloc_array(ctx, const char *, n ? n : 1);
+
+    for (unsigned i = 0; r && i < n; i++)
+        if (!(r[i] = lower_dup(r, names[i])))
+            return NULL;
+    return r;
+}
+
+/* same_names -- do all of `names` name existing id, and as many? */
+static int
+same_names(const struct acreS_index *ix, const char *const *names, unsigned n,
+           unsigned have, int id)
+{
+    if (n != have)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (index_find(ix, names[i], strlen(names[i])) != id)
+            return 0;
+    return 1;
+}
+
+/*
+ * assign_ids -- decide, for every staged definition, whether it repeats an
+ * existing one (same OID) or is new (next free id).
+ */
+static int
+assign_ids(struct load *L)
+{
+    struct acreS_stage *st = L->st;
+    acre_schema *s = L->s;
+    unsigned na = s->nattrs, nc = s->nclasses;
+
+    for (unsigned k = 0; k < st->nat; k++) {
+        struct acreS_atdef *a = &st->at[k];
+        int old = index_find(&s->ai, a->oid, strlen(a->oid));
+        L->at_same[k] = old >= 0;
+        L->at_id[k] = old >= 0 ? old : (int)na++;
+        if (old >= 0 && !same_names(&s->ai, a->names, a->nnames,
+                                    s->attrs[old].pub.nnames, old))
+            return FAILW(L, &a->where, a->oid_pos, ACRE_ERR_SCHEMA_DUP,
+                         "attribute type %s is already defined with other "
+                         "names",
+                         a->oid);
+    }
+    for (unsigned k = 0; k < st->noc; k++) {
+        struct acreS_ocdef *o = &st->oc[k];
+        int old = index_find(&s->ci, o->oid, strlen(o->oid));
+        L->oc_same[k] = old >= 0;
+        L->oc_id[k] = old >= 0 ? old : (int)nc++;
+        if (old >= 0 && !same_names(&s->ci, o->names, o->nnames,
+                                    s->classes[old].pub.nnames, old))
+            return FAILW(L, &o->where, o->oid_pos, ACRE_ERR_SCHEMA_DUP,
+                         "object class %s is already defined with other "
+                         "names",
+                         o->oid);
+    }
+    if (na > ACRES_MAX_ATTRS || nc > ACRES_MAX_CLASSES) {
+        static const struct acreS_where nowhere;
+        return FAILW(L, &nowhere, 0, ACRE_ERR_SCHEMA_SYNTAX,
+                     "more than %u attribute types or %u object classes",
+                     ACRES_MAX_ATTRS, ACRES_MAX_CLASSES);
+    }
+    L->n.nattrs = na;
+    L->n.nclasses = nc;
+    L->at_stage = talloc_array(L->mem, unsigned, na - s->nattrs + 1);
+    L->oc_stage = talloc_array(L->mem, unsigned, nc - s->nclasses + 1);
+    if (!L->at_stage || !L->oc_stage)
+        return nomem(L);
+    for (unsigned k = 0; k < st->nat; k++)
+        if (!L->at_same[k])
+            L->at_stage[L->at_id[k] - (int)s->nattrs] = k;
+    for (unsigned k = 0; k < st->noc; k++)
+        if (!L->oc_same[k])
+            L->oc_stage[L->oc_id[k] - (int)s->nclasses] = k;
+    return 0;
+}
+
+/* fill_dn -- the DN parser's view of a type whose names are set. */
+static void
+fill_dn(struct acreS_attrx *x)
+{
+    const char *name = x->pub.nnames ? x->pub.names[0] : x->pub.oid;
+    const char *lname = x->pub.nnames ? x->lnames[0] : x->pub.oid;
+
+    x->pub.dn.name = name;
+    x->pub.dn.lname = lname;
+    x->pub.dn.len = (uint8_t)strlen(name);
+    x->pub.dn.lower = strcmp(name, lname) == 0;
+    x->pub.dn.mr = ACRE_MR_OCTET;
+}
+
+/* new_attr -- the unresolved record of staged attribute type a. */
+static int
+new_attr(struct load *L, const struct acreS_atdef *a, int id,
+         struct acreS_attrx *x)
+{
+    memset(x, 0, sizeof *x);
+    x->pub.id = id;
+    x->pub.oid = a->oid;
+    x->pub.names = a->names;
+    x->pub.nnames = a->nnames;
+    x->pub.sup = -1;
+    x->pub.flags = a->flags;
+    x->pub.usage = a->usage;
+    x->pub.desc = a->desc;
+    if (!(x->lnames = lower_names(L->st->keep, a->names, a->nnames)))
+        return nomem(L);
+    fill_dn(x);
+    return 0;
+}
+
+static int
+new_class(struct load *L, const struct acreS_ocdef *o, int id,
+          struct acreS_classx *x)
+{
+    memset(x, 0, sizeof *x);
+    x->pub.id = id;
+    x->pub.oid = o->oid;
+    x->pub.names = o->names;
+    x->pub.nnames = o->nnames;
+    x->pub.name = o->nnames ? o->names[0] : o->oid;
+    x->pub.kind = o->kind;
+    x->pub.flags = o->flags;
+    if (!(x->lnames = lower_names(L->st->keep, o->names, o->nnames)))
+        return nomem(L);
+    return 0;
+}
+
+/* grow -- the next arrays: the current records, then the new ones. */
+static int
+grow(struct load *L)
+{
+    struct acreS_stage *st = L->st;
+    acre_schema *s = L->s, *n = &L->n;
+    int rc;
+
+    n->attrs =
+        talloc_array(L->mem, struct acreS_attrx, n->nattrs ? n->nattrs : 1);
+    n->classes = talloc_array(L->mem, struct acreS_classx,
+                              n->nclasses ? n->nclasses : 1);
+    L->at_tmp = talloc_array(L->mem, struct acreS_attrx, st->nat ? st->nat : 1);
+    L->oc_tmp =
+        talloc_array(L->mem, struct acreS_classx, st->noc ? st->noc : 1);
+    if (!n->attrs || !n->classes || !L->at_tmp || !L->oc_tmp)
+        return nomem(L);
+    if (s->nattrs)
+        memcpy(n->attrs, s->attrs, s->nattrs * sizeof *n->attrs);
+    if (s->nclasses)
+        memcpy(n->classes, s->classes, s->nclasses * sizeof *n->classes);
+    for (unsigned k = 0; k < st->nat; k++) {
+        struct acreS_attrx *x =
+            L->at_same[k] ? &L->at_tmp[k] : &n->attrs[L->at_id[k]];
+        if ((rc = new_attr(L, &st->at[k], L->at_id[k], x)))
+            return rc;
+    }
+    for (unsigned k = 0; k < st->noc; k++) {
+        struct acreS_classx *x =
+            L->oc_same[k] ? &L->oc_tmp[k] : &n->classes[L->oc_id[k]];
+        if ((rc = new_class(L, &st->oc[k], L->oc_id[k], x)))
+            return rc;
+    }
+    return 0;
+}
+
+/* keys_of -- the keys of an attribute or class record: lnames + OID. */
+static const char *
+key_of(const char *const *lnames, unsigned nnames, const char *oid, unsigned i)
+{
+    return i < nnames ? lnames[i] : oid;
+}
+
+/*
+ * build_attr_index -- the next attribute index; a new name or OID that is
+ * already taken is ACRE_ERR_SCHEMA_DUP at that name.
+ */
+static int
+build_attr_index(struct load *L)
+{
+    acre_schema *n = &L->n;
+    unsigned ns = 0, nl = 0, old = L->s->nattrs;
+
+    for (unsigned id = 0; id < n->nattrs; id++)
+        for (unsigned i = 0; i <= n->attrs[id].pub.nnames; i++)
+            count_key(key_of(n->attrs[id].lnames, n->attrs[id].pub.nnames,
+                             n->attrs[id].pub.oid, i),
+                      &ns, &nl);
+    if (index_alloc(L->mem, &n->ai, ns, nl))
+        return nomem(L);
+    for (unsigned id = 0; id < n->nattrs; id++) {
+        const struct acreS_attrx *x = &n->attrs[id];
+        for (unsigned i = 0; i <= x->pub.nnames; i++) {
+            const char *key = key_of(x->lnames, x->pub.nnames, x->pub.oid, i);
+            int clash = index_add(&n->ai, key, strlen(key), (int)id);
+            unsigned k;
+            if (clash < 0)
+                continue;
+            k = L->at_stage[id - old];
+            return FAILW(L, &L->st->at[k].where,
+                         i < x->pub.nnames ? L->st->at[k].name_pos[i]
+                                           : L->st->at[k].oid_pos,
+                         ACRE_ERR_SCHEMA_DUP,
+                         "attribute type %s '%s' is already defined%s",
+                         i < x->pub.nnames ? "name" : "OID", key,
+                         (unsigned)clash >= old ? " in this input" : "");
+        }
+    }
+    return 0;
+}
+
+static int
+build_class_index(struct load *L)
+{
+    acre_schema *n = &L->n;
+    unsigned ns = 0, nl = 0, old = L->s->nclasses;
+
+    for (unsigned id = 0; id < n->nclasses; id++)
+        for (unsigned i = 0; i <= n->classes[id].pub.nnames; i++)
+            count_key(key_of(n->classes[id].lnames, n->classes[id].pub.nnames,
+                             n->classes[id].pub.oid, i),
+                      &ns, &nl);
+    if (index_alloc(L->mem, &n->ci, ns, nl))
+        return nomem(L);
+    for (unsigned id = 0; id < n->nclasses; id++) {
+        const struct acreS_classx *x = &n->classes[id];
+        for (unsigned i = 0; i <= x->pub.nnames; i++) {
+            const char *key = key_of(x->lnames, x->pub.nnames, x->pub.oid, i);
+            int clash = index_add(&n->ci, key, strlen(key), (int)id);
+            unsigned k;
+            if (clash < 0)
+                continue;
+            k = L->oc_stage[id - old];
+            return FAILW(L, &L->st->oc[k].where,
+                         i < x->pub.nnames ? L->st->oc[k].name_pos[i]
+                                           : L->st->oc[k].oid_pos,
+                         ACRE_ERR_SCHEMA_DUP,
+                         "object class %s '%s' is already defined%s",
+                         i < x->pub.nnames ? "name" : "OID", key,
+                         (unsigned)clash >= old ? " in this input" : "");
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Resolving attribute types
+ */
+
+static int
+syntax_known(const struct load *L, const char *oid)
+{
+    if (acreM_syntax_find(oid, strlen(oid)) != ACREM_SYN_UNKNOWN)
+        return 1;
+    for (unsigned i = 0; i < acreS_nextra_syntaxes; i++)
+        if (strcmp(acreS_extra_syntaxes[i], oid) == 0)
+            return 1;
+    for (unsigned i = 0; i < L->s->nsyntaxes; i++)
+        if (strcmp(L->s->syntaxes[i], oid) == 0)
+            return 1;
+    for (unsigned i = 0; i < L->st->nsyn; i++)
+        if (strcmp(L->st->syn[i], oid) == 0)
+            return 1;
+    return 0;
+}
+
+static struct acreS_attrx *
+at_target(struct load *L, unsigned k)
+{
+    return L->at_same[k] ? &L->at_tmp[k] : &L->n.attrs[L->at_id[k]];
+}
+
+/* stage_of_attr -- the staged definition of new attribute id. */
+static unsigned
+stage_of_attr(const struct load *L, int id)
+{
+    return L->at_stage[id - (int)L->s->nattrs];
+}
+
+static int resolve_at(struct load *L, unsigned k, unsigned level);
+
+/* at_sup -- resolve SUP of staged type k into x (inheritance included). */
+static int
+at_sup(struct load *L, unsigned k, unsigned level, struct acreS_attrx *x)
+{
+    const struct acreS_atdef *a = &L->st->at[k];
+    const struct acreS_attrx *sup;
+    int id = index_find(&L->n.ai, a->sup.s, a->sup.n), rc;
+
+    if (id < 0)
+        return FAILW(L, &a->where, a->sup.pos, ACRE_ERR_SCHEMA_UNKNOWN,
+                     "unknown supertype '%.*s'", (int)a->sup.n, a->sup.s);
+    if ((unsigned)id >= L->s->nattrs) {
+        unsigned k2 = stage_of_attr(L, id);
+        if (L->at_state[k2] == ACTIVE)
+            return FAILW(L, &a->where, a->sup.pos, ACRE_ERR_SCHEMA_SYNTAX,
+                         "supertype cycle through '%.*s'", (int)a->sup.n,
+                         a->sup.s);
+        if ((rc = resolve_at(L, k2, level + 1)))
+            return rc;
+    }
+    sup = &L->n.attrs[id];
+    if (sup->depth >= ACRES_MAX_DEPTH)
+        return FAILW(L, &a->where, a->sup.pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "supertype chain longer than %u", ACRES_MAX_DEPTH);
+    if (sup->pub.usage != x->pub.usage)
+        return FAILW(L, &a->where, a->sup.pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "USAGE differs from that of supertype '%.*s'",
+                     (int)a->sup.n, a->sup.s);
+    if ((sup->pub.flags & ACRES_OBSOLETE) && !(x->pub.flags & ACRES_OBSOLETE))
+        return FAILW(L, &a->where, a->sup.pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "supertype '%.*s' is OBSOLETE: so must its subtypes be",
+                     (int)a->sup.n, a->sup.s);
+    x->pub.sup = id;
+    x->depth = sup->depth + 1;
+    for (int r = 0; r < 3; r++)
+        x->rule[r] = sup->rule[r];
+    x->pub.syntax = sup->pub.syntax;
+    x->pub.syntax_len = sup->pub.syntax_len;
+    return 0;
+}
+
+static int
+at_rules(struct load *L, unsigned k, struct acreS_attrx *x)
+{
+    static const char *const what[] = {"an equality", "an ordering",
+                                       "a substrings"};
+    const struct acreS_atdef *a = &L->st->at[k];
+
+    for (int r = 0; r < 3; r++) {
+        const struct acreS_ref *ref = &a->rule[r];
+        int id;
+        if (!ref->s)
+            continue;
+        if (!(id = acreS_rule_find(ref->s, ref->n)))
+            return FAILW(L, &a->where, ref->pos, ACRE_ERR_SCHEMA_UNKNOWN,
+                         "unknown matching rule '%.*s'", (int)ref->n, ref->s);
+        if (acreS_rule_usage(id) != r + 1)
+            return FAILW(L, &a->where, ref->pos, ACRE_ERR_SCHEMA_SYNTAX,
+                         "'%.*s' is not %s rule", (int)ref->n, ref->s, what[r]);
+        x->rule[r] = id;
+        if (r != ACRES_EQ && !x->rule[ACRES_EQ])
+            return FAILW(L, &a->where, ref->pos, ACRE_ERR_SCHEMA_SYNTAX,
+                         "%s rule without an equality rule", what[r]);
+    }
+    x->pub.eq = x->rule[ACRES_EQ] < ACREM_COUNT ? x->rule[ACRES_EQ] : 0;
+    x->pub.ord = x->rule[ACRES_ORD] < ACREM_COUNT ? x->rule[ACRES_ORD] : 0;
+    x->pub.sub = x->rule[ACRES_SUB] < ACREM_COUNT ? x->rule[ACRES_SUB] : 0;
+    x->pub.dn.mr = mr_of(x->pub.eq);
+    return 0;
+}
+
+/* at_checks -- the syntax and the RFC 4512 / 3671 rules on flags. */
+static int
+at_checks(struct load *L, unsigned k, struct acreS_attrx *x)
+{
+    const struct acreS_atdef *a = &L->st->at[k];
+
+    if (a->syntax) {
+        if (!syntax_known(L, a->syntax))
+            return FAILW(L, &a->where, a->syntax_pos, ACRE_ERR_SCHEMA_UNKNOWN,
+                         "unknown syntax %s", a->syntax);
+        x->pub.syntax = a->syntax;
+        x->pub.syntax_len = a->syntax_len;
+    }
+    if ((x->pub.flags & ACRES_COLLECTIVE) && x->pub.usage != ACRES_USER)
+        return FAILW(L, &a->where, a->oid_pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "collective attribute type %s must have USAGE "
+                     "userApplications",
+                     a->oid);
+    if ((x->pub.flags & ACRES_COLLECTIVE) &&
+        (x->pub.flags & ACRES_SINGLE_VALUE))
+        return FAILW(L, &a->where, a->oid_pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "collective attribute type %s cannot be SINGLE-VALUE",
+                     a->oid);
+    if ((x->pub.flags & ACRES_NO_USER_MOD) && x->pub.usage == ACRES_USER)
+        return FAILW(L, &a->where, a->oid_pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "NO-USER-MODIFICATION attribute type %s must be "
+                     "operational",
+                     a->oid);
+    return 0;
+}
+
+/*
+ * resolve_at -- resolve staged attribute type k: its supertype first
+ * (recursively, `level` deep), then what it inherits and states.
+ */
+static int
+resolve_at(struct load *L, unsigned k, unsigned level)
+{
+    struct acreS_attrx *x = at_target(L, k);
+    const struct acreS_atdef *a = &L->st->at[k];
+    int rc;
+
+    if (L->at_state[k] == DONE)
+        return 0;
+    if (level > ACRES_MAX_DEPTH)
+        return FAILW(L, &a->where, a->sup.pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "supertype chain longer than %u", ACRES_MAX_DEPTH);
+    L->at_state[k] = ACTIVE;
+    if (a->sup.s && (rc = at_sup(L, k, level, x)))
+        return rc;
+    if ((rc = at_rules(L, k, x)) || (rc = at_checks(L, k, x)))
+        return rc;
+    L->at_state[k] = DONE;
+    return 0;
+}
+
+/* same_attr -- does resolved x say what existing e says? */
+static int
+same_attr(const struct acreS_attrx *x, const struct acreS_attrx *e)
+{
+    return x->pub.sup == e->pub.sup && x->rule[0] == e->rule[0] &&
+           x->rule[1] == e->rule[1] && x->rule[2] == e->rule[2] &&
+           strcmp(x->pub.syntax, e->pub.syntax) == 0 &&
+           x->pub.syntax_len == e->pub.syntax_len &&
+           x->pub.flags == e->pub.flags && x->pub.usage == e->pub.usage;
+}
+
+static int
+resolve_attrs(struct load *L)
+{
+    int rc;
+
+    for (unsigned k = 0; k < L->st->nat; k++)
+        if ((rc = resolve_at(L, k, 0)))
+            return rc;
+    for (unsigned k = 0; k < L->st->nat; k++)
+        if (L->at_same[k] &&
+            !same_attr(&L->at_tmp[k], &L->n.attrs[L->at_id[k]]))
+            return FAILW(L, &L->st->at[k].where, L->st->at[k].oid_pos,
+                         ACRE_ERR_SCHEMA_DUP,
+                         "attribute type %s is already defined differently",
+                         L->st->at[k].oid);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Resolving object classes
+ */
+
+static struct acreS_classx *
+oc_target(struct load *L, unsigned k)
+{
+    return L->oc_same[k] ? &L->oc_tmp[k] : &L->n.classes[L->oc_id[k]];
+}
+
+static unsigned
+stage_of_class(const struct load *L, int id)
+{
+    return L->oc_stage[id - (int)L->s->nclasses];
+}
+
+static int resolve_oc(struct load *L, unsigned k, unsigned level);
+
+/* kind_ok -- may a class of kind `kind` have a superclass of kind `sup`
+ * (RFC 4512 2.4.1-2.4.3)? */
+static int
+kind_ok(enum acreS_kind kind, enum acreS_kind sup)
+{
+    if (kind == ACRES_ABSTRACT)
+        return sup == ACRES_ABSTRACT;
+    if (kind == ACRES_AUXILIARY)
+        return sup != ACRES_STRUCTURAL;
+    return sup != ACRES_AUXILIARY;
+}
+
+static int
+oc_sup(struct load *L, unsigned k, unsigned level, struct acreS_classx *x)
+{
+    static const char *const kinds[] = {"abstract", "structural", "auxiliary"};
+    const struct acreS_ocdef *o = &L->st->oc[k];
+    int *ids = talloc_array(L->st->keep, int, o->nsup ? o->nsup : 1), rc;
+
+    if (!ids)
+        return nomem(L);
+    for (unsigned i = 0; i < o->nsup; i++) {
+        const struct acreS_ref *r = &o->sup[i];
+        const struct acreS_classx *sup;
+        int id = index_find(&L->n.ci, r->s, r->n);
+        if (id < 0)
+            return FAILW(L, &o->where, r->pos, ACRE_ERR_SCHEMA_UNKNOWN,
+                         "unknown superclass '%.*s'", (int)r->n, r->s);
+        if ((unsigned)id >= L->s->nclasses) {
+            unsigned k2 = stage_of_class(L, id);
+            if (L->oc_state[k2] == ACTIVE)
+                return FAILW(L, &o->where, r->pos, ACRE_ERR_SCHEMA_SYNTAX,
+                             "superclass cycle through '%.*s'", (int)r->n,
+                             r->s);
+            if ((rc = resolve_oc(L, k2, level + 1)))
+                return rc;
+        }
+        sup = &L->n.classes[id];
+        if (!kind_ok(x->pub.kind, sup->pub.kind))
+            return FAILW(L, &o->where, r->pos, ACRE_ERR_SCHEMA_SYNTAX,
+                         "%s class cannot inherit from %s class '%.*s'",
+                         kinds[x->pub.kind], kinds[sup->pub.kind], (int)r->n,
+                         r->s);
+        if ((sup->pub.flags & ACRES_OBSOLETE) &&
+            !(x->pub.flags & ACRES_OBSOLETE))
+            return FAILW(L, &o->where, r->pos, ACRE_ERR_SCHEMA_SYNTAX,
+                         "superclass '%.*s' is OBSOLETE: so must its "
+                         "subclasses be",
+                         (int)r->n, r->s);
+        if (sup->depth >= ACRES_MAX_DEPTH)
+            return FAILW(L, &o->where, r->pos, ACRE_ERR_SCHEMA_SYNTAX,
+                         "superclass chain longer than %u", ACRES_MAX_DEPTH);
+        if (sup->depth + 1 > x->depth)
+            x->depth = sup->depth + 1;
+        ids[i] = id;
+    }
+    x->pub.sup = ids;
+    x->pub.nsup = o->nsup;
+    return 0;
+}
+
+/* oc_attrs -- MUST or MAY: attribute type ids. */
+static int
+oc_attrs(struct load *L, const struct acreS_ocdef *o,
+         const struct acreS_ref *refs, unsigned n, const int **out)
+{
+    int *ids = talloc_array(L->st->keep, int, n ? n : 1);
+
+    if (!ids)
+        return nomem(L);
+    for (unsigned i = 0; i < n; i++)
+        if ((ids[i] = index_find(&L->n.ai, refs[i].s, refs[i].n)) < 0)
+            return FAILW(L, &o->where, refs[i].pos, ACRE_ERR_SCHEMA_UNKNOWN,
+                         "unknown attribute type '%.*s'", (int)refs[i].n,
+                         refs[i].s);
+    *out = ids;
+    return 0;
+}
+
+static int
+resolve_oc(struct load *L, unsigned k, unsigned level)
+{
+    struct acreS_classx *x = oc_target(L, k);
+    const struct acreS_ocdef *o = &L->st->oc[k];
+    int rc;
+
+    if (L->oc_state[k] == DONE)
+        return 0;
+    if (level > ACRES_MAX_DEPTH)
+        return FAILW(L, &o->where, o->oid_pos, ACRE_ERR_SCHEMA_SYNTAX,
+                     "superclass chain longer than %u", ACRES_MAX_DEPTH);
+    L->oc_state[k] = ACTIVE;
+    if ((rc = oc_sup(L, k, level, x)) ||
+        (rc = oc_attrs(L, o, o->must, o->nmust, &x->pub.must)) ||
+        (rc = oc_attrs(L, o, o->may, o->nmay, &x->pub.may)))
+        return rc;
+    x->pub.nmust = o->nmust;
+    x->pub.nmay = o->nmay;
+    L->oc_state[k] = DONE;
+    return 0;
+}
+
+/* same_set -- do a[0..na) and b[0..nb) hold the same ids? */
+static int
+same_set(const int *a, unsigned na, const int *b, unsigned nb)
+{
+    for (unsigned pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < na; i++) {
+            unsigned j = 0;
+            while (j < nb && b[j] != a[i])
+                j++;
+            if (j == nb)
+                return 0;
+        }
+        const int *t = a;
+        unsigned nt = na;
+        a = b, na = nb, b = t, nb = nt;
+    }
+    return 1;
+}
+
+static int
+same_class(const struct acreS_classx *x, const struct acreS_classx *e)
+{
+    return x->pub.kind == e->pub.kind && x->pub.flags == e->pub.flags &&
+           same_set(x->pub.sup, x->pub.nsup, e->pub.sup, e->pub.nsup) &&
+           same_set(x->pub.must, x->pub.nmust, e->pub.must, e->pub.nmust) &&
+           same_set(x->pub.may, x->pub.nmay, e->pub.may, e->pub.nmay);
+}
+
+static int
+resolve_classes(struct load *L)
+{
+    int rc;
+
+    for (unsigned k = 0; k < L->st->noc; k++)
+        if ((rc = resolve_oc(L, k, 0)))
+            return rc;
+    for (unsigned k = 0; k < L->st->noc; k++)
+        if (L->oc_same[k] &&
+            !same_class(&L->oc_tmp[k], &L->n.classes[L->oc_id[k]]))
+            return FAILW(L, &L->st->oc[k].where, L->st->oc[k].oid_pos,
+                         ACRE_ERR_SCHEMA_DUP,
+                         "object class %s is already defined differently",
+                         L->st->oc[k].oid);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Commit
+ */
+
+/* merge_lists -- the next macro and syntax arrays. */
+static int
+merge_lists(struct load *L)
+{
+    acre_schema *s = L->s, *n = &L->n;
+    struct acreS_stage *st = L->st;
+
+    n->nmacros = s->nmacros + st->nmac;
+    n->nsyntaxes = s->nsyntaxes + st->nsyn;
+    if (n->nmacros > ACRES_MAX_MACROS || n->nsyntaxes > ACRES_MAX_SYNTAX) {
+        static const struct acreS_where nowhere;
+        return FAILW(L, &nowhere, 0, ACRE_ERR_SCHEMA_SYNTAX,
+                     "too many OID macros or syntaxes");
+    }
+    n->macros = talloc_array(L->mem, struct acreS_macro, n->nmacros + 1);
+    n->syntaxes = talloc_array(L->mem, const char *, n->nsyntaxes + 1);
+    if (!n->macros || !n->syntaxes)
+        return nomem(L);
+    if (s->nmacros)
+        memcpy(n->macros, s->macros, s->nmacros * sizeof *s->macros);
+    if (st->nmac)
+        memcpy(n->macros + s->nmacros, st->mac, st->nmac * sizeof *st->mac);
+    if (s->nsyntaxes)
+        memcpy(n->syntaxes, s->syntaxes, s->nsyntaxes * sizeof *s->syntaxes);
+    if (st->nsyn)
+        memcpy(n->syntaxes + s->nsyntaxes, st->syn, st->nsyn * sizeof *st->syn);
+    return 0;
+}
+
+/* install -- make n the state of s (steals, frees: cannot fail). */
+static void
+install(acre_schema *s, acre_schema *n, void *keep)
+{
+    void *old[] = {s->attrs, s->classes, s->ai.sh,    s->ai.lg, s->ci.sh,
+                   s->ci.lg, s->macros,  s->syntaxes, s->bits};
+    void *next[] = {n->attrs, n->classes, n->ai.sh,    n->ai.lg, n->ci.sh,
+                    n->ci.lg, n->macros,  n->syntaxes, n->bits};
+
+    for (size_t i = 0; i < sizeof next / sizeof next[0]; i++)
+        talloc_steal(s, next[i]);
+    if (keep)
+        talloc_steal(s, keep);
+    n->magic = s->magic;
+    n->frozen = s->frozen;
+    *s = *n;
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
+        talloc_free(old[i]);
+}
+
+static int
+commit(acre_schema *s, struct acreS_stage *st)
+{
+    struct load L = {.s = s, .n = *s, .st = st, .mem = st->mem};
+    unsigned na = st->nat ? st->nat : 1, nc = st->noc ? st->noc : 1;
+    int rc;
+
+    L.at_id = talloc_array(L.mem, int, na);
+    L.oc_id = talloc_array(L.mem, int, nc);
+    L.at_same = talloc_zero_array(L.mem, uint8_t, na);
+    L.oc_same = talloc_zero_array(L.mem, uint8_t, nc);
+    L.at_state = talloc_zero_array(L.mem, uint8_t, na);
+    L.oc_state = talloc_zero_array(L.mem, uint8_t, nc);
+    if (!L.at_id || !L.oc_id || !L.at_same || !L.oc_same || !L.at_state ||
+        !L.oc_state)
+        return nomem(&L);
+    if ((rc = assign_ids(&L)) || (rc = grow(&L)) ||
+        (rc = build_attr_index(&L)) || (rc = build_class_index(&L)) ||
+        (rc = resolve_attrs(&L)) || (rc = resolve_classes(&L)) ||
+        (rc = merge_lists(&L)))
+        return rc;
+    if (derive(&L.n, L.mem))
+        return nomem(&L);
+    install(s, &L.n, st->keep);
+    return 0;
+}
+
+static int
+load(acre_schema *s, const char *name, const char *text, size_t len,
+     acre_diag *diag)
+{
+    struct acreS_stage st = {
+        .s = s, .file = name, .text = text, .len = len, .diag = diag};
+    int rc;
+
+    if (__atomic_load_n(&s->frozen, __ATOMIC_ACQUIRE)) {
+        rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_FROZEN, 0,
+                            "schema is in use and can no longer change");
+        if (diag)
+            diag->file = name;
+        return rc;
+    }
+    if (len > ACRES_MAX_INPUT) {
+        rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_SYNTAX, 0,
+                            "input larger than %u bytes", ACRES_MAX_INPUT);
+        if (diag)
+            diag->file = name;
+        return rc;
+    }
+    if (!(st.mem = talloc_new(NULL)) || !(st.keep = talloc_new(st.mem))) {
+        talloc_free(st.mem);
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    }
+    rc = acreS_parse(&st);
+    if (!rc)
+        rc = commit(s, &st);
+    talloc_free(st.mem);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * The public API
+ */
+
+static int
+valid(const acre_schema *s)
+{
+    return s && s->magic == ACRES_MAGIC;
+}
+
+/* copy_state -- n := a copy of b's arrays (strings stay shared: b is the
+ * built-in schema, which lives as long as the process). */
+static int
+copy_state(acre_schema *n, const acre_schema *b, void *ctx)
+{
+    *n = *b;
+    n->attrs = talloc_memdup(ctx, b->attrs,
+                             (b->nattrs ? b->nattrs : 1) * sizeof *b->attrs);
+    n->classes = talloc_memdup(
+        ctx, b->classes, (b->nclasses ? b->nclasses : 1) * sizeof *b->classes);
+    n->ai.sh =
+        talloc_memdup(ctx, b->ai.sh, (b->ai.shmask + 1) * sizeof *b->ai.sh);
+    n->ai.lg =
+        talloc_memdup(ctx, b->ai.lg, (b->ai.lgmask + 1) * sizeof *b->ai.lg);
+    n->ci.sh =
+        talloc_memdup(ctx, b->ci.sh, (b->ci.shmask + 1) * sizeof *b->ci.sh);
+    n->ci.lg =
+        talloc_memdup(ctx, b->ci.lg, (b->ci.lgmask + 1) * sizeof *b->ci.lg);
+    n->macros =
+        talloc_memdup(ctx, b->macros, (b->nmacros + 1) * sizeof *b->macros);
+    n->syntaxes = talloc_memdup(ctx, b->syntaxes,
+                                (b->nsyntaxes + 1) * sizeof *b->syntaxes);
+    if (!n->attrs || !n->classes || !n->ai.sh || !n->ai.lg || !n->ci.sh ||
+        !n->ci.lg || !n->macros || !n->syntaxes)
+        return ACRE_ERR_NOMEM;
+    return derive(n, ctx);
+}
+
+/* empty_state -- a bare schema's arrays. */
+static int
+empty_state(acre_schema *n, void *ctx)
+{
+    memset(n, 0, sizeof *n);
+    n->attrs = talloc_array(ctx, struct acreS_attrx, 1);
+    n->classes = talloc_array(ctx, struct acreS_classx, 1);
+    n->macros = talloc_array(ctx, struct acreS_macro, 1);
+    n->syntaxes = talloc_array(ctx, const char *, 1);
+    if (!n->attrs || !n->classes || !n->macros || !n->syntaxes ||
+        index_alloc(ctx, &n->ai, 0, 0) || index_alloc(ctx, &n->ci, 0, 0))
+        return ACRE_ERR_NOMEM;
+    return derive(n, ctx);
+}
+
+ACRE_PUBLIC int
+acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
+                acre_diag *diag)
+{
+    const acre_schema *b = NULL;
+    acre_schema *s, n;
+    void *tmp;
+    int rc;
+
+    if (!out || (flags & ~ACRE_SCHEMA_BARE))
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    if (!(flags & ACRE_SCHEMA_BARE) && !(b = acreS_builtin()))
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
+                              "cannot build the built-in schema");
+    if (!(tmp = talloc_new(NULL)))
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    rc = b ? copy_state(&n, b, tmp) : empty_state(&n, tmp);
+    if (rc || !(s = talloc_zero(mem_ctx, acre_schema))) {
+        talloc_free(tmp);
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    }
+    s->magic = ACRES_MAGIC;
+    n.frozen = 0;
+    install(s, &n, NULL);
+    talloc_free(tmp);
+    s->frozen = 0;
+    *out = s;
+    return 0;
+}
+
+ACRE_PUBLIC int
+acre_schema_load_buffer(acre_schema *schema, const char *name, const char *text,
+                        size_t len, acre_diag *diag)
+{
+    if (!valid(schema) || (!text && len))
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    return load(schema, name, text ? text : "", len, diag);
+}
+
+/* read_file -- the whole of f, at most ACRES_MAX_INPUT bytes, in ctx. */
+static int
+read_file(void *ctx, FILE *f, char **out, size_t *len)
+{
+    size_t cap = 65536, n = 0, got;
+    char *buf = talloc_size(ctx, cap);
+
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n > ACRES_MAX_INPUT)
+            return ACRE_ERR_SCHEMA_SYNTAX;
+        if (n == cap) {
+            cap *= 2;
+            buf = talloc_realloc_size(ctx, buf, cap);
+        }
+    }
+    if (!buf)
+        return ACRE_ERR_NOMEM;
+    if (ferror(f))
+        return ACRE_ERR_SCHEMA_IO;
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+ACRE_PUBLIC int
+acre_schema_load_file(acre_schema *schema, const char *path, acre_diag *diag)
+{
+    void *tmp;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    int rc;
+
+    if (!valid(schema) || !path)
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    if (!(f = fopen(path, "rb"))) {
+        rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_IO, 0, "cannot open: %s",
+                            strerror(errno));
+        if (diag)
+            diag->file = path, diag->line = 0, diag->column = 0;
+        return rc;
+    }
+    if (!(tmp = talloc_new(NULL))) {
+        fclose(f);
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    }
+    rc = read_file(tmp, f, &text, &len);
+    fclose(f);
+    if (rc) {
+        const char *why = rc == ACRE_ERR_SCHEMA_IO ? strerror(errno)
+                          : rc == ACRE_ERR_NOMEM   ? "out of memory"
+                                                   : "file larger than 16 MiB";
+        rc = rc == ACRE_ERR_NOMEM ? rc : ACRE_ERR_SCHEMA_IO;
+        rc = acreE_diag_set(diag, rc, 0, "cannot read: %s", why);
+        if (diag)
+            diag->file = path, diag->line = 0, diag->column = 0;
+    } else {
+        rc = load(schema, path, text, len, diag);
+    }
+    talloc_free(tmp);
+    return rc;
+}
+
+ACRE_PUBLIC void
+acre_schema_free(acre_schema *schema)
+{
+    if (valid(schema) && schema != builtin) {
+        schema->magic = 0;
+        talloc_free(schema);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Attribute descriptions
+ */
+
+static int
+is_keychar(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '-';
+}
+
+/* opt_cmp -- order of two options, without case. */
+static int
+opt_cmp(const char *a, unsigned an, const char *b, unsigned bn)
+{
+    for (unsigned i = 0; i < an && i < bn; i++) {
+        int d = lc((uint8_t)a[i]) - lc((uint8_t)b[i]);
+        if (d)
+            return d;
+    }
+    return (an > bn) - (an < bn);
+}
+
+/* add_opt -- insert an option in order; duplicates are dropped. */
+static int
+add_opt(struct acreS_desc *d, const char *o, unsigned n)
+{
+    unsigned i = 0;
+
+    while (i < d->nopts && opt_cmp(d->opts[i], d->opt_len[i], o, n) < 0)
+        i++;
+    if (i < d->nopts && opt_cmp(d->opts[i], d->opt_len[i], o, n) == 0)
+        return 0;
+    if (d->nopts == ACRES_MAX_OPTIONS)
+        return -1;
+    memmove(&d->opts[i + 1], &d->opts[i], (d->nopts - i) * sizeof d->opts[0]);
+    memmove(&d->opt_len[i + 1], &d->opt_len[i],
+            (d->nopts - i) * sizeof d->opt_len[0]);
+    d->opts[i] = o;
+    d->opt_len[i] = n;
+    d->nopts++;
+    return 0;
+}
+
+int
+acreS_desc_parse(const acre_schema *s, const char *str, size_t n,
+                 struct acreS_desc *d)
+{
+    const char *semi = str ? memchr(str, ';', n) : NULL;
+    size_t tn = semi ? (size_t)(semi - str) : n, p;
+
+    if (!str || !d ||
+        (!acreS_is_descr(str, tn) && !acreS_is_numericoid(str, tn)))
+        return -1;
+    d->name = str;
+    d->name_len = (unsigned)tn;
+    d->nopts = 0;
+    d->type = acreS_attr_find(s, str, tn);
+    for (p = tn; p < n;) {
+        size_t start = ++p;
+        while (p < n && str[p] != ';') {
+            if (!is_keychar((uint8_t)str[p]))
+                return -1;
+            p++;
+        }
+        if (p == start || p - start > ACRES_MAX_TOKEN ||
+            add_opt(d, str + start, (unsigned)(p - start)))
+            return -1;
+    }
+    return 0;
+}
+
+int
+acreS_desc_matches(const acre_schema *s, const struct acreS_desc *have,
+                   const struct acreS_desc *want)
+{
+    unsigned j = 0;
+
+    if (have->type < 0 || want->type < 0) {
+        if (have->type != want->type ||
+            opt_cmp(have->name, have->name_len, want->name, want->name_len))
+            return 0;
+    } else if (!acreS_is_subtype(s, have->type, want->type)) {
+        return 0;
+    }
+    for (unsigned i = 0; i < want->nopts; i++) {
+        while (j < have->nopts && opt_cmp(have->opts[j], have->opt_len[j],
+                                          want->opts[i], want->opt_len[i]) < 0)
+            j++;
+        if (j == have->nopts || opt_cmp(have->opts[j], have->opt_len[j],
+                                        want->opts[i], want->opt_len[i]))
+            return 0;
+    }
+    return 1;
+}
