@@ -16,18 +16,26 @@ struct opts {
     int json;
     int quiet;
     unsigned flags;
+    unsigned schema_flags; /* for acre_schema_new: ACRE_SCHEMA_SLAPD */
+    acre_schema *schema;   /* NULL: the built-in schema */
 };
 
 void
 help_dn(FILE *f)
 {
-    fprintf(f,
-            "usage: acre dn [--strict] [--json] [--quiet] DN...\n"
-            "       acre dn [--strict] [--json] [--quiet] --file FILE|-\n\n"
-            "Parse each DN (RFC 4514), print its normalised and pretty\n"
-            "forms, depth, RDNs and ancestry hashes.  --strict rejects\n"
-            "attribute types the schema does not know; --quiet prints only\n"
-            "errors.  Exit status: 0 all valid, 1 some DN invalid, 2 usage.\n");
+    fprintf(
+        f,
+        "usage: acre dn [--slapd] [--schema FILE]... [--strict] [--json] "
+        "[--quiet] DN...\n"
+        "       acre dn [--slapd] [--schema FILE]... [--strict] [--json] "
+        "[--quiet] --file FILE|-\n\n"
+        "Parse each DN (RFC 4514), print its normalised and pretty\n"
+        "forms, depth, RDNs and ancestry hashes.  --slapd normalises as\n"
+        "OpenLDAP's slapd does instead of by RFC 4518.  --schema adds schema\n"
+        "definitions (.schema or LDIF) to the built-in ones; --strict\n"
+        "rejects attribute types the schema does not know; --quiet\n"
+        "prints only errors.  Exit status: 0 all valid, 1 some DN\n"
+        "invalid, 2 usage or unreadable schema.\n");
 }
 
 static void
@@ -89,7 +97,7 @@ one(const struct opts *o, const char *src, unsigned line, const char *s)
     acre_dn *dn;
     acre_diag diag;
 
-    if (acre_dn_parse(NULL, NULL, s, strlen(s), o->flags, &dn, &diag)) {
+    if (acre_dn_parse(NULL, o->schema, s, strlen(s), o->flags, &dn, &diag)) {
         fprintf(stderr, "%s:%u:%u: error: %s\n", src, line, diag.column,
                 diag.message);
         return 1;
@@ -133,20 +141,48 @@ from_file(const struct opts *o, const char *path)
     return bad ? CLI_EXIT_INPUT : CLI_EXIT_OK;
 }
 
-int
-cmd_dn(int argc, char **argv)
+/* Add a schema file to o->schema (made on first use); 0 or an exit code. */
+static int
+add_schema(struct opts *o, const char *path)
 {
-    struct opts o = {0, 0, 0};
+    acre_diag d;
+
+    if (!o->schema && acre_schema_new(NULL, o->schema_flags, &o->schema, &d)) {
+        fprintf(stderr, "acre: %s\n", d.message);
+        return CLI_EXIT_USAGE;
+    }
+    if (path && acre_schema_load_file(o->schema, path, &d)) {
+        fprintf(stderr, "%s:%u:%u: error: %s\n", d.file ? d.file : path, d.line,
+                d.column, d.message);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int
+run(struct opts *o, int argc, char **argv)
+{
     const char *file = NULL;
-    int i, bad = 0;
+    int i, rc, bad = 0;
 
     for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        if (strcmp(argv[i], "--strict") == 0)
-            o.flags |= ACRE_DN_STRICT;
+        if (strcmp(argv[i], "--schema") == 0 && i + 1 < argc) {
+            if ((rc = add_schema(o, argv[++i])))
+                return rc;
+        } else if (strcmp(argv[i], "--slapd") == 0) {
+            if (o->schema) { /* must come before any --schema */
+                help_dn(stderr);
+                return CLI_EXIT_USAGE;
+            }
+            o->schema_flags |= ACRE_SCHEMA_SLAPD;
+            if ((rc = add_schema(o, NULL)))
+                return rc;
+        } else if (strcmp(argv[i], "--strict") == 0)
+            o->flags |= ACRE_DN_STRICT;
         else if (strcmp(argv[i], "--json") == 0)
-            o.json = 1;
+            o->json = 1;
         else if (strcmp(argv[i], "--quiet") == 0)
-            o.quiet = 1;
+            o->quiet = 1;
         else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc)
             file = argv[++i];
         else if (strcmp(argv[i], "--") == 0) {
@@ -158,12 +194,22 @@ cmd_dn(int argc, char **argv)
         }
     }
     if (file)
-        return i == argc ? from_file(&o, file) : CLI_EXIT_USAGE;
+        return i == argc ? from_file(o, file) : CLI_EXIT_USAGE;
     if (i == argc) {
         help_dn(stderr);
         return CLI_EXIT_USAGE;
     }
     for (int k = i; k < argc; k++)
-        bad |= one(&o, "arg", (unsigned)(k - i + 1), argv[k]);
+        bad |= one(o, "arg", (unsigned)(k - i + 1), argv[k]);
     return bad ? CLI_EXIT_INPUT : CLI_EXIT_OK;
+}
+
+int
+cmd_dn(int argc, char **argv)
+{
+    struct opts o = {0, 0, 0, 0, NULL};
+    int rc = run(&o, argc, argv);
+
+    acre_schema_free(o.schema);
+    return rc;
 }

@@ -43,6 +43,8 @@ void acreE_buf_free(struct acreE_buf *b);
 static inline int
 acreE_buf_put(struct acreE_buf *b, const void *p, size_t n)
 {
+    if (n == 0) /* p may be NULL, and so may b->p of an empty buffer */
+        return 0;
     if (b->cap - b->len < n) {
         int rc = acreE_buf_grow(b, n);
         if (rc)

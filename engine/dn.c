@@ -144,6 +144,7 @@ chain(uint64_t parent, uint64_t rdn)
  */
 struct ps {
     const acre_schema *schema; /* frozen; never NULL */
+    int profile;               /* its enum acreE_profile */
     const uint8_t *s;
     size_t n, i;
     unsigned flags;
@@ -165,6 +166,7 @@ ps_init(struct ps *ps, const acre_schema *schema, const char *s, size_t n,
         unsigned flags, int nest, acre_diag *diag)
 {
     ps->schema = schema;
+    ps->profile = acreS_profile(schema);
     ps->s = (const uint8_t *)s;
     ps->n = n;
     ps->i = 0;
@@ -509,7 +511,8 @@ emit_string(struct ps *ps, const struct acreD_type *t, size_t vstart,
     if (ps->val.len == 0 && t->mr != ACRE_MR_OCTET)
         return fail(ps, ACRE_ERR_DN_VALUE, vstart, "empty value");
     ps->tmp.len = 0;
-    switch (acreE_prep(t->mr, ps->val.p, ps->val.len, &ps->tmp)) {
+    switch (
+        acreE_prep_as(ps->profile, t->mr, ps->val.p, ps->val.len, &ps->tmp)) {
     case ACRE_PREP_OK:
         break;
     case ACRE_PREP_UTF8:
@@ -650,7 +653,8 @@ plain_value(struct ps *ps, const struct acreD_type *t)
         if (!acreE_utf8_valid(p0, (size_t)(p - p0)))
             return 0;
         ps->tmp.len = 0;
-        switch (acreE_prep(t->mr, p0, (size_t)(p - p0), &ps->tmp)) {
+        switch (
+            acreE_prep_as(ps->profile, t->mr, p0, (size_t)(p - p0), &ps->tmp)) {
         case ACRE_PREP_OK:
             break;
         case ACRE_PREP_NOMEM:

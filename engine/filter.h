@@ -45,6 +45,7 @@ struct acreF_filter; /* opaque: the parsed tree */
  * acreF_parse -- parse str[0..len) against schema (NULL: built-in).
  * Returns 0 with *out (talloc child of mem_ctx), or an ACRE_ERR_FILTER_*
  * code with diag giving the byte offset (column = offset + 1).
+ * The filter refers to the schema, which must outlive it.  Any thread.
  */
 int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
                 size_t len, struct acreF_filter **out, acre_diag *diag);
@@ -58,13 +59,18 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  */
 #define ACREF_STRICT_RULES 0x1u
 
-int acreF_parse_flags(void *mem_ctx, const acre_schema *schema,
-                      const char *str, size_t len, unsigned flags,
-                      struct acreF_filter **out, acre_diag *diag);
+int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
+                      size_t len, unsigned flags, struct acreF_filter **out,
+                      acre_diag *diag);
 
 /*
  * The access hook: may the requester use attribute `type` of entry e in a
- * filter, for this asserted value (NULL for presence)?  Return 1 to allow.
+ * filter, for this asserted value (the assertion as prepared for its
+ * rule; NULL for presence and substrings, as slapd passes none)?  Return
+ * 1 to allow; anything else denies, and the item becomes UNDEFINED (or,
+ * for an attribute of an item that covers several, is skipped).  It is
+ * called where slapd calls access_allowed(ACL_SEARCH): see the banner of
+ * filter_eval.c.
  */
 typedef int (*acreF_access_fn)(void *ctx, const struct acreE_entry *e, int type,
                                const uint8_t *value, size_t len);

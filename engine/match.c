@@ -1,44 +1,56 @@
 /*
  * match.c -- value validation, normalisation, ordering and substring
- * matching for the matching rules and syntaxes of match.h (RFC 4517 and
- * RFC 4518, with OpenLDAP slapd 2.5 deciding where the RFCs leave room).
+ * matching for the matching rules and syntaxes of match.h, under the two
+ * preparation profiles of prep.h: RFC 4517 and RFC 4518 (the default), or
+ * exactly what OpenLDAP slapd 2.5 does (a schema made with
+ * ACRE_SCHEMA_SLAPD; slapd's servers/slapd/schema_init.c is the reference).
  *
  * Invariants:
  *   - Two values are equal under an equality rule exactly when their
- *     normalised forms are equal bytes, and normalising a normalised form
- *     changes nothing (idempotence).
+ *     normalised forms are equal bytes (slapd's uniqueMemberMatch used for
+ *     ~= excepted: acreM_equal), and normalising a normalised form changes
+ *     nothing (idempotence).
  *   - Ordering rules compare normalised forms: strings by bytes, integers
  *     numerically, times chronologically (the canonical time form makes
  *     that byte order once the trailing 'Z' is set aside).
  *   - Substring components are prepared in the shape of the equality
  *     normal form (insignificant spaces collapsed to one), keeping one
- *     leading and/or trailing space only where RFC 4518 2.6.1 makes it
- *     significant; the matcher gives such a space the RFC's meaning, "a
- *     space, or the start/end of the value" (see substr_find).
+ *     leading and/or trailing space where the component had one and its
+ *     position lets it count (see "Substrings").
  *   - Memory: results are appended to the caller's acreE_buf, which is
  *     restored to its old length on error; scratch space lives on the stack
  *     and only inputs of several kilobytes reach the heap.  Cost is linear
  *     in the input (substring search: value length times pattern length).
  *
- * Where acre departs on purpose from slapd (each is tested in
- * tests/unit/match_test.c):
- *   - generalizedTime fractions of an hour or a minute are converted (RFC
- *     4517 3.3.13); slapd appends the digits to the seconds.
- *   - an edge space of a substring component also matches the start or end
- *     of the value, and one space of the value may serve the components on
- *     both sides of it (RFC 4518 2.6.1); slapd needs a space of its own.
- *     A component made only of spaces matches anywhere.
- *   - objectIdentifierMatch maps descriptors of known classes and types to
- *     their OIDs (slapd does so only for objectClass, and only to names).
- *   - telephoneNumber is case folded (RFC 4518 2.3, done by prep.c).
+ * The profiles differ here (each difference is tested in
+ * tests/unit/match_test.c; prep.c owns the string preparation itself):
+ *
+ *   what                      RFC 4518 profile        SLAPD profile
+ *   generalizedTime fraction  of the last unit        always of the second:
+ *   of an hour or minute      written, converted      its digits as written
+ *   INTEGER "01", "-0"        accepted, canonical     invalid
+ *   DN naming unknown types   accepted                invalid
+ *   objectIdentifierMatch     descriptors of known    numeric OIDs only;
+ *   assertions                classes and types are   objectClass items take
+ *                             mapped to their OIDs    known classes only
+ *   substring component       one space, matching a   kept as a plain space
+ *   edge spaces               space or the value's    (IA5 rules: trimmed),
+ *                             start or end            plain byte search
+ *   ~= without an approximate the equality form       slapd's approximate
+ *   rule (postalAddress)                              form: non-ASCII gone
+ *   caseIgnoreList '$' made   written \24            left as '$'
+ *   by preparation
  */
 #include "match.h"
 
 #include "prep.h"
 #include "schema.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unicase.h>
 #include <unictype.h>
+#include <uninorm.h>
 
 #define DN_LOCAL 2048 /* bytes of stack for a parsed DN before the heap */
 
@@ -108,6 +120,13 @@ static int
 put_rc(int rc)
 {
     return rc ? ACRE_ERR_NOMEM : 0;
+}
+
+/* Does `schema` (NULL: the built-in one) prepare values as slapd does? */
+static int
+slapd_mode(const acre_schema *schema)
+{
+    return acreS_profile(schema) == ACRE_PROFILE_SLAPD;
 }
 
 /* ------------------------------------------------------------------------
@@ -260,6 +279,14 @@ dn_schema(const acre_schema *schema)
     return schema;
 }
 
+/* Parser flags: slapd refuses a DN naming a type its schema lacks
+ * (dn.c LDAPDN_rewrite: slap_bv2undef_ad with SLAP_AD_NOINSERT). */
+static unsigned
+dn_flags(const acre_schema *schema)
+{
+    return slapd_mode(schema) ? ACRE_DN_STRICT : 0;
+}
+
 static int
 dn_rc(int rc)
 {
@@ -280,7 +307,7 @@ dn_norm_big(const acre_schema *s, const uint8_t *v, size_t n,
         return ACRE_ERR_NOMEM;
     at = (8 - ((uintptr_t)(out->p + out->len) & 7)) & 7;
     rc = acre_dn_parse_buf(out->p + out->len + at, ACRE_DN_BUF_MAX, s,
-                           (const char *)v, n, 0, &dn, NULL);
+                           (const char *)v, n, dn_flags(s), &dn, NULL);
     if (rc)
         return dn_rc(rc);
     text = acre_dn_normalised(dn, &len);
@@ -305,8 +332,8 @@ dn_norm(const acre_schema *schema, const uint8_t *v, size_t n,
     size_t len;
     int rc;
 
-    rc = acre_dn_parse_buf(local, sizeof(local), s, (const char *)v, n, 0, &dn,
-                           NULL);
+    rc = acre_dn_parse_buf(local, sizeof(local), s, (const char *)v, n,
+                           dn_flags(s), &dn, NULL);
     if (rc == ACRE_ERR_NOSPACE) /* it parsed, but needs more room */
         return out ? dn_norm_big(s, v, n, out) : 0;
     if (rc)
@@ -342,7 +369,10 @@ split_uid(const uint8_t *v, size_t n, size_t *dn_len)
  * The fraction belongs to the last unit written (hour, minute or second).
  * The canonical form is UTC, YYYYMMDDHHMMSS[.fraction]Z, with the fraction
  * in seconds and without trailing zeros (slapd's form), so equal instants
- * are equal bytes.  A leap second (SS = 60) is kept as written.
+ * are equal bytes.  A leap second (SS = 60) is kept as written.  slapd
+ * (check_time_syntax, generalizedTimeNormalize) never converts a fraction:
+ * its digits become those of the second whatever unit they followed, so
+ * under the SLAPD profile "2024010112.5Z" is 12:00:00.5, not 12:30.
  */
 struct gtime {
     int year, mon, day, hour, min, sec;
@@ -541,7 +571,7 @@ gentime_valid(const uint8_t *v, size_t n)
 }
 
 static int
-gentime_norm(const uint8_t *v, size_t n, struct acreE_buf *out)
+gentime_norm(int slapd, const uint8_t *v, size_t n, struct acreE_buf *out)
 {
     struct gtime g;
     size_t start = out->len, flen;
@@ -559,9 +589,9 @@ gentime_norm(const uint8_t *v, size_t n, struct acreE_buf *out)
     flen = g.flen;
     min = g.min;
     sec = g.sec;
-    if (g.unit == 1)
+    if (g.unit == 1 && !slapd)
         min = mul60(f, flen);
-    if (g.unit <= 2)
+    if (g.unit <= 2 && !slapd)
         sec = mul60(f, flen);
     while (flen && f[flen - 1] == '0')
         flen--;
@@ -660,12 +690,21 @@ prep_rc(int status)
     }
 }
 
+/* Values compared as they are, once their syntax is checked. */
+static int
+norm_checked(int ok, const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    return ok ? put_rc(acreE_buf_put(out, v, n)) : ACRE_ERR_LDIF_VALUE;
+}
+
 /*
  * numericString and telephoneNumber: every space (and hyphen) goes; a
- * value left with nothing becomes one space, as in slapd.
+ * value left with nothing becomes one space, as in slapd.  Under the SLAPD
+ * profile the value must first be of the rule's syntax, as slapd checks an
+ * assertion: digits and spaces, or PrintableString (no tab, say).
  */
 static int
-norm_squeezed(enum acreE_mr mr, const uint8_t *v, size_t n,
+norm_squeezed(int profile, enum acreE_mr mr, const uint8_t *v, size_t n,
               struct acreE_buf *out)
 {
     size_t start = out->len;
@@ -673,7 +712,10 @@ norm_squeezed(enum acreE_mr mr, const uint8_t *v, size_t n,
 
     if (n == 0)
         return ACRE_ERR_LDIF_VALUE;
-    if ((rc = prep_rc(acreE_prep(mr, v, n, out))))
+    if (profile == ACRE_PROFILE_SLAPD &&
+        !all_of(v, n, mr == ACRE_MR_NUMERIC ? is_numeric_char : is_printable))
+        return ACRE_ERR_LDIF_VALUE;
+    if ((rc = prep_rc(acreE_prep_as(profile, mr, v, n, out))))
         return rc;
     return out->len == start ? put_rc(acreE_buf_putc(out, ' ')) : 0;
 }
@@ -719,7 +761,9 @@ norm_oid(const acre_schema *schema, const uint8_t *v, size_t n,
 /*
  * objectIdentifierFirstComponent / integerFirstComponent: a stored value
  * "( first ... )" gives its first word; an assertion is the bare OID or
- * integer.  Either way the result is normalised as an OID or integer.
+ * integer.  Either way the result is normalised as an OID or integer;
+ * slapd (firstComponentNormalize) takes a numeric OID or an INTEGER as
+ * written, nothing else.
  */
 static int
 norm_first(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
@@ -737,6 +781,10 @@ norm_first(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
         v += i;
         n = j - i;
     }
+    if (slapd_mode(schema))
+        return norm_checked(eq == ACREM_OID_FIRST ? valid_numericoid(v, n, 1)
+                                                  : valid_integer(v, n),
+                            v, n, out);
     if (eq == ACREM_OID_FIRST)
         return norm_oid(schema, v, n, 1, out);
     return prep_rc(acreE_prep(ACRE_MR_INTEGER, v, n, out));
@@ -780,21 +828,25 @@ line_len(const uint8_t *v, size_t n)
 /*
  * caseIgnoreList (PostalAddress): each line prepared as caseIgnore, empty
  * lines kept empty, joined by '$'.  A '$' that preparation creates (from
- * U+FF04, say) is written \24 so the form stays idempotent.
+ * U+FF04, say) is written \24 so the form stays idempotent; slapd
+ * (postalAddressNormalize) leaves it a '$', and checks the value as a
+ * PostalAddress first (a backslash must start \24 or \5C).
  */
 static int
-norm_list(const uint8_t *v, size_t n, struct acreE_buf *out)
+norm_list(int profile, const uint8_t *v, size_t n, struct acreE_buf *out)
 {
+    int slapd = profile == ACRE_PROFILE_SLAPD;
     size_t i = 0;
     int rc;
 
-    if (!acreE_utf8_valid(v, n))
+    if (!(slapd ? valid_postal(v, n) : acreE_utf8_valid(v, n)))
         return ACRE_ERR_LDIF_VALUE;
     for (;;) {
         size_t len = line_len(v + i, n - i), at = out->len;
         if (len) {
-            rc = prep_rc(acreE_prep(ACRE_MR_CASE_IGNORE, v + i, len, out));
-            if (rc || (rc = escape_dollars(out, at)))
+            rc = prep_rc(
+                acreE_prep_as(profile, ACRE_MR_CASE_IGNORE, v + i, len, out));
+            if (rc || (!slapd && (rc = escape_dollars(out, at))))
                 return rc;
         }
         i += len;
@@ -842,16 +894,20 @@ norm_uuid(const uint8_t *v, size_t n, struct acreE_buf *out)
     return 0;
 }
 
-/* Values compared as they are, once their syntax is checked. */
-static int
-norm_checked(int ok, const uint8_t *v, size_t n, struct acreE_buf *out)
+/* The bytes of v before its first NUL: all that slapd's IA5 normaliser
+ * reads (IA5StringNormalize stops there). */
+static size_t
+before_nul(const uint8_t *v, size_t n)
 {
-    return ok ? put_rc(acreE_buf_put(out, v, n)) : ACRE_ERR_LDIF_VALUE;
+    const uint8_t *z = n ? memchr(v, 0, n) : NULL;
+
+    return z ? (size_t)(z - v) : n;
 }
 
-/* caseIgnore, caseExact and their IA5 kin: RFC 4518 preparation. */
+/* caseIgnore, caseExact and their IA5 kin: prep.c's preparation. */
 static int
-norm_string(int eq, const uint8_t *v, size_t n, struct acreE_buf *out)
+norm_string(int profile, int eq, const uint8_t *v, size_t n,
+            struct acreE_buf *out)
 {
     static const enum acreE_mr mr[] = {
         [ACREM_CASE_IGNORE] = ACRE_MR_CASE_IGNORE,
@@ -863,41 +919,57 @@ norm_string(int eq, const uint8_t *v, size_t n, struct acreE_buf *out)
     /* Directory String values are never empty; IA5 values may be. */
     if (n == 0 && (eq == ACREM_CASE_IGNORE || eq == ACREM_CASE_EXACT))
         return ACRE_ERR_LDIF_VALUE;
-    return prep_rc(acreE_prep(mr[eq], v, n, out));
+    if (profile == ACRE_PROFILE_SLAPD && mr[eq] != ACRE_MR_CASE_IGNORE &&
+        mr[eq] != ACRE_MR_CASE_EXACT)
+        n = before_nul(v, n);
+    return prep_rc(acreE_prep_as(profile, mr[eq], v, n, out));
+}
+
+/* INTEGER: canonical decimal, or (slapd: no normaliser, a strict
+ * validator) the value as written when it has no leading zero or "-0". */
+static int
+norm_integer(int profile, const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    if (profile == ACRE_PROFILE_SLAPD)
+        return norm_checked(valid_integer(v, n), v, n, out);
+    return prep_rc(acreE_prep(ACRE_MR_INTEGER, v, n, out));
 }
 
 static int
 norm_rule(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
           struct acreE_buf *out)
 {
+    int profile = acreS_profile(schema);
+    int slapd = profile == ACRE_PROFILE_SLAPD;
+
     switch (eq) {
     case ACREM_CASE_IGNORE:
     case ACREM_CASE_EXACT:
     case ACREM_CASE_IGNORE_IA5:
     case ACREM_CASE_EXACT_IA5:
-        return norm_string(eq, v, n, out);
+        return norm_string(profile, eq, v, n, out);
     case ACREM_NUMERIC_STRING:
-        return norm_squeezed(ACRE_MR_NUMERIC, v, n, out);
+        return norm_squeezed(profile, ACRE_MR_NUMERIC, v, n, out);
     case ACREM_TELEPHONE:
-        return norm_squeezed(ACRE_MR_TELEPHONE, v, n, out);
+        return norm_squeezed(profile, ACRE_MR_TELEPHONE, v, n, out);
     case ACREM_DN:
         return norm_dn(schema, v, n, out);
     case ACREM_UNIQUE_MEMBER:
         return norm_name_uid(schema, v, n, out);
     case ACREM_OID:
-        return norm_oid(schema, v, n, 2, out);
+        return norm_oid(schema, v, n, slapd ? 1 : 2, out);
     case ACREM_INTEGER:
-        return prep_rc(acreE_prep(ACRE_MR_INTEGER, v, n, out));
+        return norm_integer(profile, v, n, out);
     case ACREM_BOOLEAN:
         return norm_checked(valid_boolean(v, n), v, n, out);
     case ACREM_GENTIME:
-        return gentime_norm(v, n, out);
+        return gentime_norm(slapd, v, n, out);
     case ACREM_OCTET:
         return norm_checked(1, v, n, out);
     case ACREM_BIT_STRING:
         return norm_checked(valid_bitstring(v, n), v, n, out);
     case ACREM_CASE_IGNORE_LIST:
-        return norm_list(v, n, out);
+        return norm_list(profile, v, n, out);
     case ACREM_OID_FIRST:
     case ACREM_INTEGER_FIRST:
         return norm_first(schema, eq, v, n, out);
@@ -930,6 +1002,250 @@ acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
     if (rc)
         out->len = start;
     return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Assertion values
+ *
+ * slapd checks an assertion value by the syntax of the rule it is used
+ * with, then normalises it with the equality rule, telling the normaliser
+ * how the value is used (value.c asserted_value_validate_normalize).  Two
+ * uses change the result:
+ *   - a descriptor is no objectIdentifierMatch assertion (the OID syntax
+ *     is numericoidValidate), except on objectClass and
+ *     structuralObjectClass, whose own syntax takes the name or OID of a
+ *     class the schema knows (schema_prep.c objectClassPretty);
+ *   - ~= normalises a DirectoryString "approximately": each character is
+ *     lowercased (caseIgnore) and decomposed (NFKD), and only the ASCII of
+ *     the result is kept (UTF8bvnormalize with LDAP_UTF8_APPROX).  Types
+ *     with an approximate rule compare phonetically (filter_approx.c); the
+ *     others (postalAddress) compare that form with the stored equality
+ *     form, so a value with a non-ASCII letter never matches.
+ */
+
+/* Decode the code point at s[*i] of valid UTF-8; advances *i. */
+static uint32_t
+utf8_next(const uint8_t *s, size_t *i)
+{
+    uint8_t c = s[(*i)++];
+    size_t k;
+    uint32_t cp;
+
+    if (c < 0x80)
+        return c;
+    k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+    cp = c & (0x3fu >> k);
+    while (k--)
+        cp = (cp << 6) | (s[(*i)++] & 0x3fu);
+    return cp;
+}
+
+/*
+ * slapd's space handling (UTF8StringNormalize) of out->p[start..len), in
+ * place: a run of U+0020 (the only character slapd counts as a space)
+ * becomes one space; a leading one goes unless `lead`, a trailing one
+ * unless `trail`.  A run that leaves nothing becomes one space, unless it
+ * was a leading space taken off again as trailing (a final component of
+ * spaces only is empty).
+ */
+static void
+slapd_spaces(struct acreE_buf *out, size_t start, int lead, int trail)
+{
+    uint8_t *base = out->p + start, *q = base, *end = out->p + out->len;
+    int was = !lead;
+
+    for (uint8_t *p = base; p < end; p++) {
+        if (*p != ' ')
+            *q++ = *p;
+        else if (!was)
+            *q++ = ' ';
+        was = *p == ' ';
+    }
+    if (q > base && was && !trail)
+        q--;
+    else if (q == base && end > base)
+        *q++ = ' ';
+    out->len = (size_t)(q - out->p);
+}
+
+/* Append the ASCII of c's compatibility decomposition. */
+static int
+approx_char(uint32_t c, struct acreE_buf *out)
+{
+    uint32_t local[32], *d;
+    size_t len = sizeof local / sizeof *local;
+    int rc = 0;
+
+    if (!(d = u32_normalize(UNINORM_NFKD, &c, 1, local, &len)))
+        return ACRE_ERR_NOMEM;
+    for (size_t k = 0; k < len && !rc; k++)
+        if (d[k] < 0x80 && acreE_buf_putc(out, (uint8_t)d[k]))
+            rc = ACRE_ERR_NOMEM;
+    if (d != local)
+        free(d);
+    return rc;
+}
+
+/* The approximate form of a DirectoryString (see the section banner). */
+static int
+approx_string(int fold, const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    size_t start = out->len, i = 0;
+    int rc = 0;
+
+    if (!acreE_utf8_valid(v, n))
+        return ACRE_ERR_LDIF_VALUE;
+    while (i < n && !rc) {
+        uint32_t c = utf8_next(v, &i);
+        if (c < 0x80)
+            rc = put_rc(
+                acreE_buf_putc(out, fold ? to_lower((uint8_t)c) : (uint8_t)c));
+        else
+            rc = approx_char(fold ? uc_tolower(c) : c, out);
+    }
+    if (rc)
+        return rc;
+    slapd_spaces(out, start, 0, 0);
+    return 0;
+}
+
+/* The approximate form of a PostalAddress: each line's, joined by '$'. */
+static int
+approx_list(const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    size_t i = 0;
+    int rc;
+
+    if (!valid_postal(v, n))
+        return ACRE_ERR_LDIF_VALUE;
+    for (;;) {
+        size_t len = line_len(v + i, n - i);
+        if (len && (rc = approx_string(1, v + i, len, out)))
+            return rc;
+        i += len;
+        if (i == n)
+            return 0;
+        if (acreE_buf_putc(out, '$'))
+            return ACRE_ERR_NOMEM;
+        i++;
+    }
+}
+
+/* Is rule the own equality rule of objectClass or structuralObjectClass,
+ * used on that type? */
+static int
+class_item(const acre_schema *schema, int type, int rule)
+{
+    const acre_schema *s = schema ? schema : acreS_builtin();
+    const struct acreS_known *k;
+
+    if (!s || type < 0 || (unsigned)type >= acreS_nattrs(s))
+        return 0;
+    k = acreS_known(s);
+    return (type == k->objectClass || type == k->structuralObjectClass) &&
+           rule == acreS_attr(s, type)->eq;
+}
+
+/* objectClassPretty: the name or OID of a class the schema knows. */
+static int
+norm_class(const acre_schema *schema, const uint8_t *v, size_t n,
+           struct acreE_buf *out)
+{
+    const acre_schema *s = schema ? schema : acreS_builtin();
+
+    if (!validate_oid(v, n) || !s ||
+        acreS_class_find(s, (const char *)v, n) < 0)
+        return ACRE_ERR_LDIF_VALUE;
+    return norm_oid(schema, v, n, 2, out);
+}
+
+static int
+assert_slapd(const acre_schema *schema, int type, int rule, int eq,
+             enum acreM_use use, const uint8_t *v, size_t n,
+             struct acreE_buf *out)
+{
+    switch (eq) {
+    case ACREM_OID:
+        if (class_item(schema, type, rule))
+            return norm_class(schema, v, n, out);
+        return norm_checked(valid_numericoid(v, n, 1), v, n, out);
+    case ACREM_OID_FIRST:
+        return norm_checked(valid_numericoid(v, n, 1), v, n, out);
+    case ACREM_INTEGER_FIRST:
+        return norm_checked(valid_integer(v, n), v, n, out);
+    case ACREM_CASE_IGNORE:
+    case ACREM_CASE_EXACT:
+        if (use != ACREM_USE_APPROX)
+            break;
+        if (n == 0)
+            return ACRE_ERR_LDIF_VALUE;
+        return approx_string(eq == ACREM_CASE_IGNORE, v, n, out);
+    case ACREM_CASE_IGNORE_LIST:
+        if (use == ACREM_USE_APPROX)
+            return approx_list(v, n, out);
+        break;
+    }
+    return norm_rule(schema, eq, v, n, out);
+}
+
+/*
+ * acreM_assertion -- see match.h.  Returns 0, ACRE_ERR_NOMEM,
+ * ACRE_ERR_INVAL or ACRE_ERR_LDIF_VALUE; on error out is as it was.
+ * Any thread.
+ */
+int
+acreM_assertion(const acre_schema *schema, int type, int rule,
+                enum acreM_use use, const uint8_t *v, size_t n,
+                struct acreE_buf *out)
+{
+    const struct acreM_info *info = acreM_info(rule);
+    size_t start;
+    int rc;
+
+    if (!info || !out || (!v && n) ||
+        (use != ACREM_USE_EQ && use != ACREM_USE_APPROX))
+        return ACRE_ERR_INVAL;
+    if (!slapd_mode(schema))
+        return acreM_normalise(schema, rule, v, n, out);
+    if (!v)
+        v = (const uint8_t *)"";
+    start = out->len;
+    rc = assert_slapd(schema, type, rule, info->eq, use, v, n, out);
+    if (rc)
+        out->len = start;
+    return rc;
+}
+
+/* slapd's uniqueMemberMatch for ~=: a UID that only one side has is
+ * ignored; two UIDs must be the same. */
+static int
+name_uid_approx(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    size_t ad, bd;
+
+    split_uid(a, an, &ad);
+    split_uid(b, bn, &bd);
+    if (ad < an && bd < bn &&
+        (an - ad != bn - bd || memcmp(a + ad, b + bd, an - ad) != 0))
+        return 0;
+    return ad == bd && (ad == 0 || memcmp(a, b, ad) == 0);
+}
+
+/*
+ * acreM_equal -- see match.h.  Any thread; allocates nothing.
+ */
+int
+acreM_equal(const acre_schema *schema, int eq, enum acreM_use use,
+            const uint8_t *value, size_t vn, const uint8_t *asserted, size_t an)
+{
+    const struct acreM_info *info = acreM_info(eq);
+
+    if ((!value && vn) || (!asserted && an))
+        return 0;
+    if (info && info->eq == ACREM_UNIQUE_MEMBER && use == ACREM_USE_APPROX &&
+        slapd_mode(schema))
+        return name_uid_approx(value, vn, asserted, an);
+    return vn == an && (vn == 0 || memcmp(value, asserted, vn) == 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -1006,6 +1322,12 @@ acreM_compare(int ord, const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
  * a final one its end, so an edge space of an any component can use them
  * only when there is no initial (final) component.  Components that are
  * nothing but spaces match anywhere and prepare to the empty string.
+ *
+ * Under the SLAPD profile a component is what slapd's normaliser gives
+ * for its position (slapd_comp) and matching is a plain left-to-right
+ * byte search (filter.c get_ssa, schema_init.c
+ * directoryStringSubstringsMatch): "(cn=Ann Lee *)" needs "ann lee " in
+ * the value, which a normalised value never ends with.
  */
 enum sub_kind { SK_NONE, SK_STRING, SK_LIST, SK_NUMERIC, SK_PHONE, SK_OCTET };
 
@@ -1116,13 +1438,88 @@ comp_prep_list(const uint8_t *v, size_t n, enum acreM_substr_pos pos,
 }
 
 /*
+ * slapd's component of a DirectoryString rule at a position (lead: any or
+ * final; trail: initial or any): the prepared value with its edge spaces
+ * as slapd_spaces leaves them.  Bracketing by '!' shows the edges through
+ * preparation, which trims them.
+ */
+static int
+slapd_comp(enum acreE_mr mr, const uint8_t *v, size_t n, int lead, int trail,
+           struct acreE_buf *out)
+{
+    uint8_t local[512];
+    struct acreE_buf t;
+    size_t start = out->len, len;
+    int rc;
+
+    acreE_buf_init(&t, local, sizeof(local));
+    rc = acreE_buf_putc(&t, '!') || acreE_buf_put(&t, v, n) ||
+         acreE_buf_putc(&t, '!');
+    rc = rc ? ACRE_ERR_NOMEM
+            : prep_rc(acreE_prep_as(ACRE_PROFILE_SLAPD, mr, t.p, t.len, out));
+    acreE_buf_free(&t);
+    if (rc)
+        return rc;
+    len = out->len - start - 2;
+    memmove(out->p + start, out->p + start + 1, len);
+    out->len = start + len;
+    slapd_spaces(out, start, lead, trail);
+    return 0;
+}
+
+/* slapd's caseIgnoreList component: every line by the same position. */
+static int
+slapd_comp_list(const uint8_t *v, size_t n, int lead, int trail,
+                struct acreE_buf *out)
+{
+    size_t i = 0;
+    int rc;
+
+    if (!acreE_utf8_valid(v, n))
+        return ACRE_ERR_LDIF_VALUE;
+    for (;;) {
+        size_t len = line_len(v + i, n - i);
+        if (len && (rc = slapd_comp(ACRE_MR_CASE_IGNORE, v + i, len, lead,
+                                    trail, out)))
+            return rc;
+        i += len;
+        if (i == n)
+            return 0;
+        if (acreE_buf_putc(out, '$'))
+            return ACRE_ERR_NOMEM;
+        i++;
+    }
+}
+
+/* One component under the SLAPD profile. */
+static int
+slapd_part(enum sub_kind kind, enum acreE_mr mr, enum acreM_substr_pos pos,
+           const uint8_t *v, size_t n, struct acreE_buf *out)
+{
+    int lead = pos != ACREM_INITIAL, trail = pos != ACREM_FINAL;
+
+    switch (kind) {
+    case SK_STRING:
+        if (mr == ACRE_MR_CASE_IGNORE || mr == ACRE_MR_CASE_EXACT)
+            return slapd_comp(mr, v, n, lead, trail, out);
+        n = before_nul(v, n); /* IA5: trimmed at every position */
+        break;
+    case SK_LIST:
+        return slapd_comp_list(v, n, lead, trail, out);
+    default:
+        break;
+    }
+    return prep_rc(acreE_prep_as(ACRE_PROFILE_SLAPD, mr, v, n, out));
+}
+
+/*
  * acreM_substr_prep -- see match.h.  Returns 0, ACRE_ERR_NOMEM,
  * ACRE_ERR_LDIF_VALUE (not a valid component), ACRE_ERR_FILTER_RULE (no
  * substring semantics) or ACRE_ERR_INVAL; on error out is as it was.
  */
 int
-acreM_substr_prep(int sub, enum acreM_substr_pos pos, const uint8_t *v,
-                  size_t n, struct acreE_buf *out)
+acreM_substr_prep(const acre_schema *schema, int sub, enum acreM_substr_pos pos,
+                  const uint8_t *v, size_t n, struct acreE_buf *out)
 {
     enum acreE_mr mr = ACRE_MR_OCTET;
     enum sub_kind kind = sub_kind(sub, &mr);
@@ -1136,7 +1533,9 @@ acreM_substr_prep(int sub, enum acreM_substr_pos pos, const uint8_t *v,
     if (!v)
         v = (const uint8_t *)"";
     start = out->len;
-    if (kind == SK_STRING)
+    if (slapd_mode(schema))
+        rc = slapd_part(kind, mr, pos, v, n, out);
+    else if (kind == SK_STRING)
         rc = comp_prep(mr, v, n, pos != ACREM_INITIAL, pos != ACREM_FINAL, out);
     else if (kind == SK_LIST)
         rc = comp_prep_list(v, n, pos, out);
@@ -1265,8 +1664,9 @@ substr_run(struct subject *s, const struct acreM_substr *pat)
  * ACRE_ERR_FILTER_RULE / ACRE_ERR_INVAL.  Any thread; allocates nothing.
  */
 int
-acreM_substr_match(int sub, const struct acreM_substr *pattern,
-                   const uint8_t *value, size_t n)
+acreM_substr_match(const acre_schema *schema, int sub,
+                   const struct acreM_substr *pattern, const uint8_t *value,
+                   size_t n)
 {
     enum acreE_mr mr;
     enum sub_kind kind = sub_kind(sub, &mr);
@@ -1278,7 +1678,7 @@ acreM_substr_match(int sub, const struct acreM_substr *pattern,
         return ACRE_ERR_INVAL;
     s.x = value ? value : (const uint8_t *)"";
     s.n = n;
-    s.words = kind == SK_STRING || kind == SK_LIST;
+    s.words = (kind == SK_STRING || kind == SK_LIST) && !slapd_mode(schema);
     s.list = kind == SK_LIST;
     return substr_run(&s, pattern);
 }

@@ -6,7 +6,12 @@
  * attribute's EQUALITY rule, when it is stored (acreM_normalise), and two
  * values are equal under that rule exactly when their normalised forms are
  * equal bytes.  Ordering compares normalised forms with acreM_compare;
- * substring matching works on the same normalised form.
+ * substring matching works on the same normalised form.  An assertion
+ * value is prepared by acreM_assertion (or, for substrings,
+ * acreM_substr_prep) and compared with acreM_equal.
+ *
+ * Every function that takes a schema follows its preparation profile
+ * (acreS_profile): RFC 4517/4518, or exactly what slapd 2.5 does.
  */
 #ifndef ACRE_MATCH_H
 #define ACRE_MATCH_H
@@ -120,8 +125,50 @@ int acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v,
                     size_t n, struct acreE_buf *out);
 
 /*
+ * How an assertion value is used: for equality, ordering and extensible
+ * match (EQ), or for ~= (APPROX), which slapd normalises differently.
+ */
+enum acreM_use { ACREM_USE_EQ = 0, ACREM_USE_APPROX = 1 };
+
+/*
+ * acreM_assertion -- append to out the form of assertion value v[0..n)
+ * for rule `rule` (any rule id; the form is that of its equality rule,
+ * comparable with what acreM_normalise gives stored values) in an item on
+ * attribute type `type` (an id of schema, or -1 when the item has none,
+ * as an extensible match without a type), used as `use`.
+ * Under the RFC 4518 profile this is acreM_normalise(schema, rule, ...).
+ * Under the SLAPD profile it is what slapd's
+ * asserted_value_validate_normalize gives: the value is checked by the
+ * rule's syntax, so an objectIdentifierMatch (or ...FirstComponentMatch)
+ * assertion must be a numeric OID and an integerFirstComponentMatch one
+ * an INTEGER, except that objectClass and structuralObjectClass with their
+ * own equality rule take the name or OID of a class the schema knows, and
+ * nothing else; with ACREM_USE_APPROX a caseIgnore, caseExact or
+ * caseIgnoreList value gets slapd's approximate form (lowercased where the
+ * rule folds case, decomposed, only ASCII kept: "Straße" -> "strae").
+ * Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_INVAL (bad arguments) or
+ * ACRE_ERR_LDIF_VALUE (not a valid assertion: the item is Undefined); out
+ * is unchanged on error.  Any thread.
+ */
+int acreM_assertion(const acre_schema *schema, int type, int rule,
+                    enum acreM_use use, const uint8_t *v, size_t n,
+                    struct acreE_buf *out);
+
+/*
+ * acreM_equal -- 1 when stored form value[0..vn) matches assertion form
+ * asserted[0..an) (from acreM_normalise / acreM_assertion) under equality
+ * rule `eq` used as `use`, else 0.  Equal bytes, except under the SLAPD
+ * profile for uniqueMemberMatch used by ~=, where slapd ignores a UID
+ * ("#'0101'B") that only one of the two has.  Any thread; allocates
+ * nothing.
+ */
+int acreM_equal(const acre_schema *schema, int eq, enum acreM_use use,
+                const uint8_t *value, size_t vn, const uint8_t *asserted,
+                size_t an);
+
+/*
  * acreM_compare -- order of two normalised values under ordering rule
- * `ord`: <0, 0 or >0.
+ * `ord`: <0, 0 or >0.  The same under both profiles.
  */
 int acreM_compare(int ord, const uint8_t *a, size_t an, const uint8_t *b,
                   size_t bn);
@@ -130,6 +177,8 @@ int acreM_compare(int ord, const uint8_t *a, size_t an, const uint8_t *b,
  * Substring assertions.  A pattern is initial? any* final?, each
  * component prepared by acreM_substr_prep for the rule and its position;
  * acreM_substr_match tests a value normalised by the rule's equality rule.
+ * Both take the profile from `schema` (NULL: built-in, RFC 4518), and a
+ * pattern must be matched under the schema it was prepared under.
  */
 enum acreM_substr_pos { ACREM_INITIAL, ACREM_ANY, ACREM_FINAL };
 
@@ -137,15 +186,20 @@ enum acreM_substr_pos { ACREM_INITIAL, ACREM_ANY, ACREM_FINAL };
  * acreM_substr_prep -- append to out component v[0..n) prepared for
  * substrings rule `sub` at position `pos`.  String rules keep the equality
  * normal form plus one leading (any, final) or trailing (initial, any)
- * space where the component had spaces there (RFC 4518 2.6.1); such a
- * space matches a space or the start/end of the value.  A component of
- * spaces only prepares to "" and matches anywhere.  Returns 0,
- * ACRE_ERR_NOMEM, ACRE_ERR_LDIF_VALUE (not a valid component for the
- * rule), ACRE_ERR_FILTER_RULE (the rule has no substrings semantics) or
- * ACRE_ERR_INVAL; out is unchanged on error.  Any thread.
+ * space where the component had spaces there.  RFC 4518 profile (2.6.1):
+ * such a space matches a space or the start/end of the value, and a
+ * component of spaces only prepares to "" and matches anywhere.  SLAPD
+ * profile (UTF8StringNormalize with SLAP_MR_SUBSTR_*): the space is a
+ * plain space; a component of spaces only is " " (initial, any) or ""
+ * (final); the IA5 rules trim both edges whatever the position, and
+ * caseIgnoreList keeps the edge spaces of every line by the position.
+ * Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_LDIF_VALUE (not a valid component
+ * for the rule), ACRE_ERR_FILTER_RULE (the rule has no substrings
+ * semantics) or ACRE_ERR_INVAL; out is unchanged on error.  Any thread.
  */
-int acreM_substr_prep(int sub, enum acreM_substr_pos pos, const uint8_t *v,
-                      size_t n, struct acreE_buf *out);
+int acreM_substr_prep(const acre_schema *schema, int sub,
+                      enum acreM_substr_pos pos, const uint8_t *v, size_t n,
+                      struct acreE_buf *out);
 
 struct acreM_substr {
     const uint8_t *initial;
@@ -160,10 +214,13 @@ struct acreM_substr {
 /*
  * acreM_substr_match -- 1 when value[0..n) (normalised by the equality
  * rule of `sub`) matches pattern, 0 when not, ACRE_ERR_FILTER_RULE or
- * ACRE_ERR_INVAL.  initial/final are NULL when absent.  Allocates nothing.
- * Any thread.
+ * ACRE_ERR_INVAL.  initial/final are NULL when absent.  Under the SLAPD
+ * profile the components are plain byte strings, found left to right
+ * without overlapping (slapd's directoryStringSubstringsMatch).
+ * Allocates nothing.  Any thread.
  */
-int acreM_substr_match(int sub, const struct acreM_substr *pattern,
-                       const uint8_t *value, size_t n);
+int acreM_substr_match(const acre_schema *schema, int sub,
+                       const struct acreM_substr *pattern, const uint8_t *value,
+                       size_t n);
 
 #endif /* ACRE_MATCH_H */

@@ -187,11 +187,11 @@ printable(uint8_t c)
            c == '/' || c == ':' || c == '?' || c == '=';
 }
 
-/* ASCII white space as slapd's ASCII_SPACE: space, \t \n \v \f \r */
+/* The only white space slapd knows: its ASCII_SPACE is the space alone. */
 static inline int
 ascii_space(uint8_t c)
 {
-    return c == ' ' || (c >= 0x09 && c <= 0x0d);
+    return c == ' ';
 }
 
 /*
@@ -514,4 +514,115 @@ acreE_prep(enum acreE_mr mr, const uint8_t *in, size_t n, struct acreE_buf *out)
         break;
     }
     return ACRE_PREP_SYNTAX;
+}
+
+/* ------------------------------------------------------------------------
+ * The SLAPD profile (see prep.h): what slapd 2.5's UTF8StringNormalize,
+ * IA5StringNormalize, telephoneNumberNormalize and numericStringNormalize
+ * produce.  The only white space they know is the ASCII space.
+ */
+
+/*
+ * Collapse spaces in out->p[start..len) in place: leading and trailing
+ * runs dropped, inner runs cut to one (a tab is not a space to slapd).  all_space: what a value of
+ * nothing but white space becomes (" " for DirectoryString, "" for IA5).
+ */
+static void
+slapd_collapse(struct acreE_buf *out, size_t start, const char *all_space)
+{
+    uint8_t *p = out->p + start, *q = p, *end = out->p + out->len;
+    int was = 1; /* trims the leading run */
+
+    for (; p < end; p++) {
+        if (ascii_space(*p)) {
+            if (!was)
+                *q++ = *p;
+            was = 1;
+        } else {
+            *q++ = *p;
+            was = 0;
+        }
+    }
+    if (q > out->p + start && was)
+        q--;
+    out->len = (size_t)(q - out->p);
+    if (out->len == start && *all_space)
+        out->p[out->len++] = (uint8_t)*all_space;
+}
+
+/* DirectoryString under slapd: per-character lowercase (fold), NFKC. */
+static int
+slapd_string(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
+{
+    uint32_t local[LOCAL_CPS], rlocal[2 * LOCAL_CPS], *cps = local, *res;
+    size_t m = 0, rn = 2 * LOCAL_CPS, i = 0, start = out->len;
+    int rc = ACRE_PREP_OK;
+
+    if (out->cap - out->len < n + 1 && acreE_buf_grow(out, n + 1))
+        return ACRE_PREP_NOMEM;
+    if (!has_high(in, n)) {
+        for (size_t k = 0; k < n; k++)
+            out->p[out->len++] = fold ? lower(in[k]) : in[k];
+        slapd_collapse(out, start, " ");
+        return ACRE_PREP_OK;
+    }
+    if (n > LOCAL_CPS && !(cps = malloc(n * sizeof(*cps))))
+        return ACRE_PREP_NOMEM;
+    while (i < n) {
+        uint32_t c = utf8_next(in, &i);
+        cps[m++] = fold ? (c < 0x80 ? lower((uint8_t)c) : uc_tolower(c)) : c;
+    }
+    res = u32_normalize(UNINORM_NFKC, cps, m, rlocal, &rn);
+    if (!res)
+        rc = ACRE_PREP_NOMEM;
+    for (size_t j = 0; !rc && j < rn; j++)
+        if (put_utf8(out, res[j]))
+            rc = ACRE_PREP_NOMEM;
+    if (res && res != rlocal)
+        free(res);
+    if (cps != local)
+        free(cps);
+    if (rc == ACRE_PREP_OK)
+        slapd_collapse(out, start, " ");
+    else
+        out->len = start;
+    return rc;
+}
+
+/* IA5 strings under slapd: ASCII, lowercased (fold), white space as above
+ * but a value of nothing but white space becomes empty. */
+static int
+slapd_ia5(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
+{
+    size_t start = out->len;
+
+    if (out->cap - out->len < n + 1 && acreE_buf_grow(out, n + 1))
+        return ACRE_PREP_NOMEM;
+    for (size_t k = 0; k < n; k++) {
+        if (in[k] & 0x80)
+            return out->len = start, ACRE_PREP_SYNTAX;
+        out->p[out->len++] = fold ? lower(in[k]) : in[k];
+    }
+    slapd_collapse(out, start, "");
+    return ACRE_PREP_OK;
+}
+
+int
+acreE_prep_as(int profile, enum acreE_mr mr, const uint8_t *in, size_t n,
+              struct acreE_buf *out)
+{
+    if (profile != ACRE_PROFILE_SLAPD)
+        return acreE_prep(mr, in, n, out);
+    switch (mr) {
+    case ACRE_MR_CASE_IGNORE:
+    case ACRE_MR_CASE_EXACT:
+        if (has_high(in, n) && !acreE_utf8_valid(in, n))
+            return ACRE_PREP_UTF8;
+        return slapd_string(mr == ACRE_MR_CASE_IGNORE, in, n, out);
+    case ACRE_MR_CASE_IGNORE_IA5:
+    case ACRE_MR_CASE_EXACT_IA5:
+        return slapd_ia5(mr == ACRE_MR_CASE_IGNORE_IA5, in, n, out);
+    default: /* telephone, numeric, integer, octets: as acreE_prep */
+        return acreE_prep(mr, in, n, out);
+    }
 }

@@ -38,6 +38,25 @@ enum acreE_prep_status {
 };
 
 /*
+ * Preparation profiles.  RFC 4518 is the standard; SLAPD reproduces what
+ * OpenLDAP's slapd 2.5 does (simple per-character lowercasing then NFKC,
+ * no RFC 4518 mapping or prohibition, only the ASCII space is white space,
+ * no case folding of telephone numbers),
+ * so that a policy written for slapd decides exactly as slapd does.
+ * A schema carries its profile (acre_schema_new's ACRE_SCHEMA_SLAPD).
+ */
+enum acreE_profile {
+    ACRE_PROFILE_RFC4518 = 0,
+    ACRE_PROFILE_SLAPD = 1,
+};
+
+/*
+ * acreE_prep_as -- acreE_prep() under profile `profile`.
+ */
+int acreE_prep_as(int profile, enum acreE_mr mr, const uint8_t *in, size_t n,
+                  struct acreE_buf *out);
+
+/*
  * acreE_prep -- prepare `in` (n bytes) for rule `mr`, appending the result
  * to `out`.  For string rules: transcode check, map, case fold (caseIgnore
  * family and telephoneNumber), NFKC, prohibit, insignificant space or

@@ -33,6 +33,7 @@
  * bitmaps, well-known ids) is kept up to date by every load.
  */
 #include "schema_int.h"
+#include "prep.h"
 
 #include "internal.h"
 #include "match.h"
@@ -1436,7 +1437,7 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     void *tmp;
     int rc;
 
-    if (!out || (flags & ~ACRE_SCHEMA_BARE))
+    if (!out || (flags & ~(ACRE_SCHEMA_BARE | ACRE_SCHEMA_SLAPD)))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
     if (!(flags & ACRE_SCHEMA_BARE) && !(b = acreS_builtin()))
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
@@ -1453,8 +1454,16 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     install(s, &n, NULL);
     talloc_free(tmp);
     s->frozen = 0;
+    s->profile = (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD
+                                             : ACRE_PROFILE_RFC4518;
     *out = s;
     return 0;
+}
+
+int
+acreS_profile(const acre_schema *s)
+{
+    return s ? s->profile : ACRE_PROFILE_RFC4518;
 }
 
 ACRE_PUBLIC int

@@ -193,4 +193,10 @@ const struct acreD_type *acreS_dn_type_packed(const acre_schema *s,
  */
 const char *acreS_attr_rule(const acre_schema *s, int id, int which);
 
+/*
+ * acreS_profile -- how values are prepared under s: an enum acreE_profile
+ * (engine/prep.h).  The built-in schema (s NULL) is RFC 4518.
+ */
+int acreS_profile(const acre_schema *s);
+
 #endif /* ACRE_SCHEMA_H */

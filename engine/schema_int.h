@@ -131,6 +131,7 @@ struct acre_schema {
     unsigned awords, cwords;
     int top; /* class id of `top`, or -1 */
     struct acreS_known known;
+    int profile; /* enum acreE_profile: how values are prepared */
 };
 
 /* ------------------------------------------------------------------------

@@ -4,9 +4,13 @@
  * value that normalises), ordering, and substring assertions.
  *
  * Table-driven: each row names the rule, the input and the expected result,
- * and every failing row is reported with cr_expect.  Where acre departs on
- * purpose from slapd 2.5 (generalizedTime fractions of hours and minutes,
- * edge spaces of substring components), the rows say so.
+ * and every failing row is reported with cr_expect.  The `match` suite runs
+ * under the built-in schema's RFC 4518 profile; where that departs from
+ * slapd 2.5 (generalizedTime fractions of hours and minutes, edge spaces of
+ * substring components), the rows say so.  The `match_slapd` suite runs the
+ * same helpers under a schema made with ACRE_SCHEMA_SLAPD, whose rows are
+ * what slapd 2.5.13 answers (checked against it with
+ * tests/differential/repro.sh).
  */
 #include <criterion/criterion.h>
 
@@ -18,6 +22,7 @@
 #include "acre.h"
 #include "buf.h"
 #include "match.h"
+#include "schema.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define U(s)     ((const uint8_t *)(s))
@@ -52,13 +57,18 @@ vis(const void *p, size_t n)
 
 #define V(s) vis((s), strlen(s))
 
+/* The schema every helper prepares under: NULL (built-in, RFC 4518), or
+ * the SLAPD-profile schema of the match_slapd suite.  Criterion runs each
+ * test in a process of its own. */
+static const acre_schema *cur;
+
 /* Normalise v[0..n) under rule r into a fresh buffer; rc returned. */
 static int
 normalise(int r, const void *v, size_t n, struct acreE_buf *b, uint8_t *local,
           size_t cap)
 {
     acreE_buf_init(b, local, cap);
-    return acreM_normalise(NULL, r, v, n, b);
+    return acreM_normalise(cur, r, v, n, b);
 }
 
 static const char *
@@ -228,7 +238,7 @@ prep_comp(int rule, enum acreM_substr_pos pos, const char *p, size_t n,
     int rc;
 
     acreE_buf_init(&b, local, sizeof local);
-    rc = acreM_substr_prep(rule, pos, U(p), n, &b);
+    rc = acreM_substr_prep(cur, rule, pos, U(p), n, &b);
     cr_expect_eq(rc, 0, "%s: prep of \"%s\" failed: %d", rule_name(rule),
                  vis(p, n), rc);
     cr_assert_lt(b.len, sizeof comp_store - (size_t)(at - comp_store),
@@ -273,7 +283,7 @@ run_pattern(int rule, const char *pattern, const char *value)
                  rule_name(rule), V(value), rc);
     if (rc)
         return rc;
-    return acreM_substr_match(rule, &pat, U(vn), strlen(vn));
+    return acreM_substr_match(cur, rule, &pat, U(vn), strlen(vn));
 }
 
 static void
@@ -297,7 +307,7 @@ expect_comp(int rule, enum acreM_substr_pos pos, const char *in,
     int rc;
 
     acreE_buf_init(&b, local, sizeof local);
-    rc = acreM_substr_prep(rule, pos, U(in), strlen(in), &b);
+    rc = acreM_substr_prep(cur, rule, pos, U(in), strlen(in), &b);
     if (want == NULL) {
         cr_expect(rc < 0 && b.len == 0,
                   "%s prep(%d, \"%s\"): rc %d, len %zu; want failure",
@@ -781,14 +791,17 @@ Test(match, bad_arguments)
                  ACRE_ERR_INVAL);
     cr_expect_eq(acreM_normalise(NULL, ACREM_OCTET, NULL, 0, &b), 0);
     cr_expect_eq(b.len, 0);
-    cr_expect_eq(acreM_substr_prep(ACREM_INTEGER, ACREM_ANY, U("1"), 1, &b),
+    cr_expect_eq(
+        acreM_substr_prep(NULL, ACREM_INTEGER, ACREM_ANY, U("1"), 1, &b),
+        ACRE_ERR_FILTER_RULE);
+    cr_expect_eq(
+        acreM_substr_prep(NULL, ACREM_CASE_IGNORE_SUB, 7, U("1"), 1, &b),
+        ACRE_ERR_INVAL);
+    cr_expect_eq(acreM_substr_match(NULL, ACREM_DN, &pat, U("a"), 1),
                  ACRE_ERR_FILTER_RULE);
-    cr_expect_eq(acreM_substr_prep(ACREM_CASE_IGNORE_SUB, 7, U("1"), 1, &b),
-                 ACRE_ERR_INVAL);
-    cr_expect_eq(acreM_substr_match(ACREM_DN, &pat, U("a"), 1),
-                 ACRE_ERR_FILTER_RULE);
-    cr_expect_eq(acreM_substr_match(ACREM_CASE_IGNORE_SUB, NULL, U("a"), 1),
-                 ACRE_ERR_INVAL);
+    cr_expect_eq(
+        acreM_substr_match(NULL, ACREM_CASE_IGNORE_SUB, NULL, U("a"), 1),
+        ACRE_ERR_INVAL);
     cr_expect_eq(b.len, 0);
 }
 
@@ -808,9 +821,9 @@ Test(match, appends_and_rolls_back)
                                  &b),
                  ACRE_ERR_LDIF_VALUE);
     cr_expect(b.len == 5 && memcmp(b.p, "xya b", 5) == 0);
-    cr_assert_eq(
-        acreM_substr_prep(ACREM_CASE_IGNORE_SUB, ACREM_ANY, U(" Q "), 3, &b),
-        0);
+    cr_assert_eq(acreM_substr_prep(NULL, ACREM_CASE_IGNORE_SUB, ACREM_ANY,
+                                   U(" Q "), 3, &b),
+                 0);
     cr_expect(b.len == 8 && memcmp(b.p, "xya b q ", 8) == 0, "%s",
               vis(b.p, b.len));
     acreE_buf_free(&b);
@@ -1043,25 +1056,30 @@ Test(match, substring_pattern_edges)
     static const size_t any_len[] = {1, 0, 1};
     struct acreM_substr p = {0};
 
-    cr_expect_eq(acreM_substr_match(ACREM_CASE_IGNORE_SUB, &p, U("x"), 1), 1);
+    cr_expect_eq(acreM_substr_match(NULL, ACREM_CASE_IGNORE_SUB, &p, U("x"), 1),
+                 1);
     p.initial = U("");
     p.final = U("");
-    cr_expect_eq(acreM_substr_match(ACREM_CASE_IGNORE_SUB, &p, U("x"), 1), 1);
+    cr_expect_eq(acreM_substr_match(NULL, ACREM_CASE_IGNORE_SUB, &p, U("x"), 1),
+                 1);
     p.any = any;
     p.any_len = any_len;
     p.nany = 3;
-    cr_expect_eq(acreM_substr_match(ACREM_CASE_IGNORE_SUB, &p, U("abc"), 3), 1);
-    cr_expect_eq(acreM_substr_match(ACREM_CASE_IGNORE_SUB, &p, U("acb"), 3), 0);
-    cr_expect_eq(acreM_substr_match(ACREM_OCTET_SUB, &p, U("abc"), 3), 1);
+    cr_expect_eq(
+        acreM_substr_match(NULL, ACREM_CASE_IGNORE_SUB, &p, U("abc"), 3), 1);
+    cr_expect_eq(
+        acreM_substr_match(NULL, ACREM_CASE_IGNORE_SUB, &p, U("acb"), 3), 0);
+    cr_expect_eq(acreM_substr_match(NULL, ACREM_OCTET_SUB, &p, U("abc"), 3), 1);
     p.initial = U("abcd");
     p.initial_len = 4;
     p.nany = 0;
-    cr_expect_eq(acreM_substr_match(ACREM_OCTET_SUB, &p, U("abc"), 3), 0);
+    cr_expect_eq(acreM_substr_match(NULL, ACREM_OCTET_SUB, &p, U("abc"), 3), 0);
     p.initial = NULL;
     p.final = U("abcd");
     p.final_len = 4;
-    cr_expect_eq(acreM_substr_match(ACREM_OCTET_SUB, &p, U("abc"), 3), 0);
-    cr_expect_eq(acreM_substr_match(ACREM_OCTET_SUB, &p, U("xabcd"), 5), 1);
+    cr_expect_eq(acreM_substr_match(NULL, ACREM_OCTET_SUB, &p, U("abc"), 3), 0);
+    cr_expect_eq(acreM_substr_match(NULL, ACREM_OCTET_SUB, &p, U("xabcd"), 5),
+                 1);
 }
 
 /* ------------------------------------------------------------------------
@@ -1335,4 +1353,323 @@ Test(match, substrings_agree_with_rfc_model)
     /* the generator must exercise both outcomes */
     cr_expect_gt(seen[0], 1000, "only %u non-matches", seen[0]);
     cr_expect_gt(seen[1], 1000, "only %u matches", seen[1]);
+}
+
+/* ------------------------------------------------------------------------
+ * The SLAPD profile: what slapd 2.5.13 does (schema_init.c), row by row.
+ */
+static acre_schema *slapd_schema;
+
+static void
+slapd_init(void)
+{
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &slapd_schema, NULL),
+                 0);
+    cur = slapd_schema;
+}
+
+static void
+slapd_fini(void)
+{
+    cur = NULL;
+    acre_schema_free(slapd_schema);
+}
+
+TestSuite(match_slapd, .init = slapd_init, .fini = slapd_fini);
+
+static int
+type_id(const char *name)
+{
+    return acreS_attr_find(cur, name, strlen(name));
+}
+
+/* Expect acreM_assertion to give want (NULL: an invalid assertion). */
+static void
+expect_assertion(int type, int rule, enum acreM_use use, const char *in,
+                 const char *want)
+{
+    uint8_t local[64];
+    struct acreE_buf b;
+    int rc;
+
+    acreE_buf_init(&b, local, sizeof local);
+    rc = acreM_assertion(cur, type, rule, use, U(in), strlen(in), &b);
+    if (want == NULL)
+        cr_expect(rc == ACRE_ERR_LDIF_VALUE && b.len == 0,
+                  "%s assertion \"%s\" (type %d, use %d): rc %d \"%s\", want "
+                  "invalid",
+                  rule_name(rule), V(in), type, (int)use, rc, vis(b.p, b.len));
+    else
+        cr_expect(rc == 0 && b.len == strlen(want) &&
+                      memcmp(b.p, want, b.len) == 0,
+                  "%s assertion \"%s\" (type %d, use %d): rc %d \"%s\", want "
+                  "\"%s\"",
+                  rule_name(rule), V(in), type, (int)use, rc, vis(b.p, b.len),
+                  V(want));
+    acreE_buf_free(&b);
+}
+
+Test(match_slapd, string_forms)
+{
+    static const norm_case c[] = {
+        {ACREM_CASE_IGNORE, "  Ann   Lee ", "ann lee"},
+        {ACREM_CASE_IGNORE,
+         "Stra\xc3\x9f"
+         "e",
+         "stra\xc3\x9f"
+         "e"},
+        {ACREM_CASE_IGNORE,
+         "a\xc2\xa0"
+         "b",
+         "a b"}, /* NFKC: NBSP */
+        {ACREM_CASE_IGNORE,
+         "\xef\xac\x81"
+         "ne",
+         "fine"},
+        {ACREM_CASE_IGNORE, "   ", " "},
+        {ACREM_CASE_IGNORE, "", NULL},
+        {ACREM_CASE_EXACT, " Ann  Lee", "Ann Lee"},
+        {ACREM_CASE_IGNORE_IA5, "  Foo  Bar ", "foo bar"},
+        {ACREM_CASE_IGNORE_IA5, "   ", ""},
+        {ACREM_CASE_IGNORE_IA5, "caf\xc3\xa9", NULL},
+        {ACREM_CASE_EXACT_IA5, "/Home/P1", "/Home/P1"},
+    };
+    static const pair_case p[] = {
+        {ACREM_CASE_IGNORE,
+         "Stra\xc3\x9f"
+         "e",
+         "strasse", 0},
+        {ACREM_CASE_IGNORE, "\xce\xa3\xce\x8a", "\xcf\x83\xce\xaf", 1},
+    };
+
+    check_norms(c, NELEM(c));
+    check_pairs(p, NELEM(p));
+    /* IA5StringNormalize stops at a NUL */
+    expect_norm_n(ACREM_CASE_IGNORE_IA5, "Ab\0cd", 5, "ab");
+}
+
+Test(match_slapd, integers_are_strict)
+{
+    static const norm_case c[] = {
+        {ACREM_INTEGER, "1000", "1000"},
+        {ACREM_INTEGER, "01000", NULL},
+        {ACREM_INTEGER, "-0", NULL},
+        {ACREM_INTEGER, "0", "0"},
+        {ACREM_INTEGER, "-5", "-5"},
+        {ACREM_INTEGER, "+5", NULL},
+        {ACREM_INTEGER, "", NULL},
+        {ACREM_INTEGER, "1 ", NULL},
+        {ACREM_INTEGER_FIRST, "( 01 )", NULL},
+        {ACREM_INTEGER_FIRST, "( 1 NAME 'x' )", "1"},
+        {ACREM_INTEGER_FIRST, "7", "7"},
+    };
+    static const order_case o[] = {
+        {ACREM_INTEGER_ORD, "-5", "10", -1},
+        {ACREM_INTEGER_ORD, "-5", "-10", 1},
+        {ACREM_INTEGER_ORD, "99", "100", -1},
+    };
+
+    check_norms(c, NELEM(c));
+    check_orders(o, NELEM(o));
+}
+
+Test(match_slapd, generalized_time_fraction_is_of_the_second)
+{
+    static const norm_case c[] = {
+        {ACREM_GENTIME, "2024010112.5Z", "20240101120000.5Z"},
+        {ACREM_GENTIME, "202401011230.25Z", "20240101123000.25Z"},
+        {ACREM_GENTIME, "2024010112,50Z", "20240101120000.5Z"},
+        {ACREM_GENTIME, "20240101123000,25+0100", "20240101113000.25Z"},
+        {ACREM_GENTIME, "20240101000000.000Z", "20240101000000Z"},
+        {ACREM_GENTIME, "20240101000000-0130", "20240101013000Z"},
+        {ACREM_GENTIME, "20240101000000", NULL},
+    };
+
+    check_norms(c, NELEM(c));
+    /* the RFC 4518 profile converts the fraction of the hour */
+    cur = NULL;
+    expect_norm_n(ACREM_GENTIME, "2024010112.5Z", 13, "20240101123000Z");
+}
+
+Test(match_slapd, dns_name_known_types_only)
+{
+    static const norm_case c[] = {
+        {ACREM_DN, "CN=Ann Lee,dc=Example,dc=com",
+         "cn=ann lee,dc=example,dc=com"},
+        {ACREM_DN, "cn=x,uu=y", NULL},
+        {ACREM_UNIQUE_MEMBER, "cn=x,uu=y#'01'B", NULL},
+        {ACREM_UNIQUE_MEMBER, "cn=x,dc=com#'01'B", "cn=x,dc=com#'01'B"},
+    };
+
+    check_norms(c, NELEM(c));
+    cr_expect_eq(acreM_validate(cur, ACREM_SYN_DN, U("cn=x,uu=y"), 9), 0);
+    cr_expect_eq(acreM_validate(NULL, ACREM_SYN_DN, U("cn=x,uu=y"), 9), 1);
+}
+
+Test(match_slapd, object_identifier_assertions)
+{
+    int oc = type_id("objectClass"), soc = type_id("structuralObjectClass");
+    int feat = type_id("supportedFeatures");
+
+    cr_assert(oc >= 0 && soc >= 0 && feat >= 0);
+    /* objectIdentifierMatch's syntax takes numeric OIDs only */
+    expect_assertion(-1, ACREM_OID, ACREM_USE_EQ, "inetOrgPerson", NULL);
+    expect_assertion(-1, ACREM_OID, ACREM_USE_EQ, "2.5.6.6", "2.5.6.6");
+    expect_assertion(-1, ACREM_OID, ACREM_USE_EQ, "1", "1");
+    expect_assertion(-1, ACREM_OID, ACREM_USE_EQ, "01.2", NULL);
+    expect_assertion(feat, ACREM_OID, ACREM_USE_EQ, "person", NULL);
+    /* objectClass takes the name or OID of a known class */
+    expect_assertion(oc, ACREM_OID, ACREM_USE_EQ, "Person", "2.5.6.6");
+    expect_assertion(oc, ACREM_OID, ACREM_USE_EQ, "2.5.6.6", "2.5.6.6");
+    expect_assertion(oc, ACREM_OID, ACREM_USE_EQ, "1.2.3.999", NULL);
+    expect_assertion(oc, ACREM_OID, ACREM_USE_EQ, "noSuchClass", NULL);
+    expect_assertion(soc, ACREM_OID, ACREM_USE_APPROX, "person", "2.5.6.6");
+    /* first components: numeric OIDs and INTEGERs as written */
+    expect_norm_n(ACREM_OID_FIRST, "( 2.5.4.3 NAME 'cn' )", 21, "2.5.4.3");
+    expect_norm_n(ACREM_OID_FIRST, "( cn )", 6, NULL);
+    expect_assertion(-1, ACREM_OID_FIRST, ACREM_USE_EQ, "cn", NULL);
+    expect_assertion(-1, ACREM_INTEGER_FIRST, ACREM_USE_EQ, "01", NULL);
+    /* the RFC 4518 profile resolves descriptors */
+    cur = NULL;
+    expect_assertion(-1, ACREM_OID, ACREM_USE_EQ, "inetOrgPerson",
+                     "2.16.840.1.113730.3.2.2");
+}
+
+Test(match_slapd, approximate_forms)
+{
+    static const char haupt[] = "Hauptstra\xc3\x9f"
+                                "e 5$10115 Berlin";
+
+    expect_assertion(-1, ACREM_CASE_IGNORE_LIST, ACREM_USE_APPROX, haupt,
+                     "hauptstrae 5$10115 berlin");
+    expect_assertion(-1, ACREM_CASE_IGNORE_LIST, ACREM_USE_EQ, haupt,
+                     "hauptstra\xc3\x9f"
+                     "e 5$10115 berlin");
+    expect_assertion(-1, ACREM_CASE_IGNORE, ACREM_USE_APPROX,
+                     "  \xc3\x89"
+                     "cole  \xef\xbc\xa1"
+                     "b ",
+                     "ecole ab");
+    expect_assertion(-1, ACREM_CASE_EXACT, ACREM_USE_APPROX,
+                     "\xc3\x89"
+                     "cole",
+                     "Ecole");
+    expect_assertion(-1, ACREM_CASE_IGNORE, ACREM_USE_APPROX, "\xc3\x9f", "");
+    expect_assertion(-1, ACREM_CASE_IGNORE, ACREM_USE_APPROX, "", NULL);
+    expect_assertion(-1, ACREM_CASE_IGNORE_IA5, ACREM_USE_APPROX, " A  b ",
+                     "a b");
+    cur = NULL; /* RFC 4518: ~= is prepared as = */
+    expect_assertion(-1, ACREM_CASE_IGNORE_LIST, ACREM_USE_APPROX, haupt,
+                     "hauptstrasse 5$10115 berlin");
+}
+
+Test(match_slapd, unique_member_approx_ignores_a_lone_uid)
+{
+    static const struct {
+        const char *v, *a;
+        int approx, equal;
+    } c[] = {
+        {"cn=a", "cn=a#'01'B", 1, 0},       {"cn=a#'01'B", "cn=a", 1, 0},
+        {"cn=a#'01'B", "cn=a#'01'B", 1, 1}, {"cn=a#'01'B", "cn=a#'1'B", 0, 0},
+        {"cn=a", "cn=b#'01'B", 0, 0},       {"cn=a", "cn=a", 1, 1},
+    };
+
+    for (size_t i = 0; i < NELEM(c); i++) {
+        size_t vn = strlen(c[i].v), an = strlen(c[i].a);
+        cr_expect_eq(acreM_equal(cur, ACREM_UNIQUE_MEMBER, ACREM_USE_APPROX,
+                                 U(c[i].v), vn, U(c[i].a), an),
+                     c[i].approx, "~=: \"%s\" vs \"%s\"", c[i].v, c[i].a);
+        cr_expect_eq(acreM_equal(cur, ACREM_UNIQUE_MEMBER, ACREM_USE_EQ,
+                                 U(c[i].v), vn, U(c[i].a), an),
+                     c[i].equal, "=: \"%s\" vs \"%s\"", c[i].v, c[i].a);
+        cr_expect_eq(acreM_equal(NULL, ACREM_UNIQUE_MEMBER, ACREM_USE_APPROX,
+                                 U(c[i].v), vn, U(c[i].a), an),
+                     c[i].equal, "RFC ~=: \"%s\" vs \"%s\"", c[i].v, c[i].a);
+    }
+}
+
+Test(match_slapd, substring_components_by_position)
+{
+    expect_comp(ACREM_CASE_IGNORE_SUB, ACREM_INITIAL, "Ann Lee ", "ann lee ");
+    expect_comp(ACREM_CASE_IGNORE_SUB, ACREM_INITIAL, "  Ann", "ann");
+    expect_comp(ACREM_CASE_IGNORE_SUB, ACREM_ANY, " x  y ", " x y ");
+    expect_comp(ACREM_CASE_IGNORE_SUB, ACREM_FINAL, " Time ", " time");
+    expect_comp(ACREM_CASE_IGNORE_SUB, ACREM_INITIAL, "   ", " ");
+    expect_comp(ACREM_CASE_IGNORE_SUB, ACREM_ANY, "   ", " ");
+    expect_comp(ACREM_CASE_IGNORE_SUB, ACREM_FINAL, "   ", "");
+    expect_comp(ACREM_CASE_EXACT_SUB, ACREM_ANY, " A ", " A ");
+    expect_comp(ACREM_CASE_IGNORE_IA5_SUB, ACREM_INITIAL, "Foo ", "foo");
+    expect_comp(ACREM_CASE_IGNORE_IA5_SUB, ACREM_ANY, " Foo  Bar ", "foo bar");
+    expect_comp(ACREM_CASE_IGNORE_IA5_SUB, ACREM_ANY, "  ", "");
+    expect_comp(ACREM_CASE_IGNORE_LIST_SUB, ACREM_INITIAL, "1 Main St $",
+                "1 main st $");
+    expect_comp(ACREM_CASE_IGNORE_LIST_SUB, ACREM_INITIAL, " a $ b ", "a $b ");
+    expect_comp(ACREM_CASE_IGNORE_LIST_SUB, ACREM_ANY, " a $ b ", " a $ b ");
+    expect_comp(ACREM_CASE_IGNORE_LIST_SUB, ACREM_FINAL, "$ X ", "$ x");
+    expect_comp(ACREM_NUMERIC_SUB, ACREM_ANY, "2 3", "23");
+    expect_comp(ACREM_NUMERIC_SUB, ACREM_ANY, " ", " ");
+    expect_comp(ACREM_TELEPHONE_SUB, ACREM_ANY, "-", " ");
+    expect_comp(ACREM_TELEPHONE_SUB, ACREM_ANY, "+1 555-0100", "+15550100");
+    expect_comp(ACREM_TELEPHONE_SUB, ACREM_ANY, "abc", "abc");
+    expect_comp(ACREM_OCTET_SUB, ACREM_ANY, " x ", " x ");
+}
+
+Test(match_slapd, substrings_are_a_plain_search)
+{
+    static const sub_case c[] = {
+        {ACREM_CASE_IGNORE_SUB, "Ann Lee *", "Ann Lee", 0},
+        {ACREM_CASE_IGNORE_SUB, "Ann Lee *", "Ann  Lee Jr", 1},
+        {ACREM_CASE_IGNORE_SUB, "* *time", "Full Time", 1},
+        {ACREM_CASE_IGNORE_SUB, "* *time", "full-time", 0},
+        {ACREM_CASE_IGNORE_SUB, "first * second*", "first second third", 0},
+        {ACREM_CASE_IGNORE_SUB, "first * second*", "first x  second", 1},
+        {ACREM_CASE_IGNORE_SUB, "* ", "x", 1},
+        {ACREM_CASE_IGNORE_SUB, " *", "x", 0},
+        {ACREM_CASE_IGNORE_SUB, " *", "   ", 1},
+        {ACREM_CASE_IGNORE_SUB, "*strasse*",
+         "Stra\xc3\x9f"
+         "e",
+         0},
+        {ACREM_CASE_IGNORE_SUB, "ab*ba", "aba", 0},
+        {ACREM_CASE_IGNORE_IA5_SUB, "foo *", "foo bar@x", 1},
+        {ACREM_CASE_IGNORE_LIST_SUB, "1 Main St $*",
+         "1 Main St$Springfield$USA", 0},
+        {ACREM_CASE_IGNORE_LIST_SUB, "1 Main St$*", "1 Main St$Springfield$USA",
+         1},
+        {ACREM_CASE_IGNORE_LIST_SUB, "*$ x", "a$ x ", 0},
+        {ACREM_TELEPHONE_SUB, "*555 0*", "+1 555-0100", 1},
+        {ACREM_TELEPHONE_SUB, "* *", "+1 555", 0},
+    };
+
+    check_subs(c, NELEM(c));
+}
+
+Test(match_slapd, postal_address_dollars_and_backslashes)
+{
+    static const norm_case c[] = {
+        {ACREM_CASE_IGNORE_LIST,
+         "a\xef\xbc\x84"
+         "b",
+         "a$b"}, /* U+FF04 */
+        {ACREM_CASE_IGNORE_LIST, "a\\b", NULL},
+        {ACREM_CASE_IGNORE_LIST, "a\\5Cb", "a\\5cb"},
+        {ACREM_CASE_IGNORE_LIST, " 1  Main $$ x ", "1 main$$x"},
+    };
+
+    check_norms(c, NELEM(c));
+}
+
+Test(match_slapd, numeric_and_telephone_syntax)
+{
+    static const norm_case c[] = {
+        {ACREM_NUMERIC_STRING, "12 34", "1234"},
+        {ACREM_NUMERIC_STRING, "12\t34", NULL},
+        {ACREM_NUMERIC_STRING, "  ", " "},
+        {ACREM_TELEPHONE, "+1 555-0100", "+15550100"},
+        {ACREM_TELEPHONE, "ABC-1", "ABC1"},
+        {ACREM_TELEPHONE, "a\tb", NULL},
+        {ACREM_TELEPHONE, "- -", " "},
+    };
+
+    check_norms(c, NELEM(c));
 }

@@ -1,0 +1,1377 @@
+/*
+ * directory.c -- the in-memory directory: LDIF in, entries indexed by
+ * normalised DN and linked into trees (see directory.h).
+ *
+ * Loading a file is a transaction.  Every record is read (ldif.c), its DN
+ * parsed, its attribute descriptions resolved through the schema, each
+ * value validated by its syntax and normalised by its EQUALITY rule, and
+ * the entry packed into one allocation under a batch context.  Entries
+ * are staged in a hash table of their own; only when the whole input has
+ * been read and every parent found is the batch committed: the index
+ * grown, the entries inserted and linked.  Any error frees the batch and
+ * leaves the directory exactly as it was.
+ *
+ * Index: open addressing on the DN's own ancestry hash h[depth].  The hash
+ * only ever proposes: a hit is confirmed by comparing depth and normalised
+ * bytes, so a collision can never return the wrong entry.  The same probe
+ * finds an ancestor of any DN by h[i] and the normalised suffix.
+ *
+ * One entry in memory (one talloc chunk, 8-byte aligned parts first):
+ *
+ *   +------------------------------------------------------------+
+ *   | struct dentry (acreE_entry + directory links)              |
+ *   | acreE_attr[nattrs]   acreE_value[nvals]   char *opts[...]  |
+ *   | acre_dn (acre_dn_size bytes, a memcpy of the parsed DN)    |
+ *   | uint32_t opt_len[...]   uint32_t order[...]                |
+ *   | bytes: descriptions, options, values, normalised values    |
+ *   +------------------------------------------------------------+
+ *
+ * A normalised value equal to its stored value shares its bytes.
+ * Attributes are sorted by (type, options); the values of an attribute
+ * keep their LDIF order, and `order` sorts them by normalised form.
+ *
+ * Threads: loading changes the directory and must run alone; between
+ * loads the directory is read-only and any number of threads may query
+ * it (find, matched, walk, suffixes) without locks.
+ */
+#include "directory.h"
+
+#include "buf.h"
+#include "dn.h"
+#include "internal.h"
+#include "ldif.h"
+#include "match.h"
+#include "schema.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+struct dentry {
+    struct acreE_entry e; /* first: a dentry is its entry */
+    struct dentry *last_child;
+    struct dentry *parent; /* found by the check, linked by the commit */
+};
+
+struct slot {
+    uint64_t h;
+    struct dentry *e;
+};
+
+/* An open-addressing hash table; cap is a power of two or 0. */
+struct table {
+    struct slot *s;
+    size_t cap, n;
+};
+
+struct acreE_dir {
+    const acre_schema *schema;
+    unsigned flags;
+    struct table index;
+    const struct acreE_entry **suffixes; /* in load order */
+    size_t nsuffixes, suffixes_cap;
+    size_t count;
+};
+
+/* ------------------------------------------------------------------------
+ * Index
+ */
+
+/*
+ * same_suffix -- is edn the suffix of dn made of its last i RDNs?  Reads
+ * the DN layout directly (dn.h): depth, lengths, then the bytes.
+ */
+static int
+same_suffix(const acre_dn *edn, const acre_dn *dn, unsigned i)
+{
+    uint32_t start;
+
+    if (edn->depth != i)
+        return 0;
+    start = acreD_nrdn(dn)[dn->depth - i];
+    if (i == 0)
+        start = dn->norm_len;
+    return edn->norm_len == dn->norm_len - start &&
+           memcmp(acreD_norm(edn), acreD_norm(dn) + start, edn->norm_len) == 0;
+}
+
+/* table_find -- the entry named by the last i RDNs of dn (i <= depth), or
+ * NULL.  The hash proposes, same_suffix decides. */
+static struct dentry *
+table_find(const struct table *t, const acre_dn *dn, unsigned i)
+{
+    uint64_t h = dn->h[i];
+    size_t mask = t->cap - 1;
+
+    if (!t->cap)
+        return NULL;
+    for (size_t p = h & mask;; p = (p + 1) & mask) {
+        const struct slot *s = &t->s[p];
+
+        if (!s->e)
+            return NULL;
+        if (s->h == h && same_suffix(s->e->e.dn, dn, i))
+            return s->e;
+    }
+}
+
+/* table_put -- insert e (not present; room reserved). */
+static void
+table_put(struct table *t, struct dentry *e)
+{
+    uint64_t h = e->e.dn->h[e->e.dn->depth];
+    size_t mask = t->cap - 1, p = h & mask;
+
+    while (t->s[p].e)
+        p = (p + 1) & mask;
+    t->s[p].h = h;
+    t->s[p].e = e;
+    t->n++;
+}
+
+/*
+ * table_reserve -- room for `more` insertions at a load factor <= 1/2.
+ * On failure the table is unchanged.
+ */
+static int
+table_reserve(void *ctx, struct table *t, size_t more)
+{
+    size_t cap = t->cap ? t->cap : 16;
+    struct table nt;
+
+    if (more > SIZE_MAX / 4 - t->n)
+        return ACRE_ERR_NOMEM;
+    while (cap < 2 * (t->n + more))
+        cap *= 2;
+    if (cap == t->cap)
+        return 0;
+    nt.s = talloc_zero_array(ctx, struct slot, cap);
+    if (!nt.s)
+        return ACRE_ERR_NOMEM;
+    nt.cap = cap;
+    nt.n = 0;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->s[i].e)
+            table_put(&nt, t->s[i].e);
+    talloc_free(t->s);
+    *t = nt;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: state
+ */
+
+/* One attribute value of the record being built. */
+struct tv {
+    int type;
+    unsigned idx; /* position in the record, for a stable sort */
+    unsigned line, col;
+    const char *desc; /* as written */
+    size_t desc_len;
+    size_t key_off, key_len; /* options: lowercased, sorted, ';'-joined */
+    const char *key;         /* set once every key is in `keys` */
+    unsigned nopts;
+    const uint8_t *val;
+    size_t len;
+    size_t norm_off, nlen; /* in `norms` */
+    int has_norm;
+};
+
+struct load {
+    struct acreE_dir *d;
+    void *scratch;    /* everything of this load; freed at the end */
+    void *batch;      /* the new entries; stolen by the directory */
+    void *rtmp;       /* per-record allocations */
+    const char *name; /* for diagnostics */
+    struct table stage;
+    struct dentry **list;
+    size_t n, cap;
+    struct tv *tv, *tv2; /* tv2: room to reorder tv */
+    size_t ntv, tvcap;
+    uint32_t *ord; /* per-group value order, parallel to tv */
+    struct acreE_buf norms, keys, tmp;
+    uint8_t bufs[3][512]; /* their first storage */
+    int *syn; /* syntax of each attribute type, -1 until looked up */
+    void *dnbuf;
+    unsigned nwarn;
+    acre_diag *warn, *diag;
+};
+
+/* dn_schema -- the schema DNs are parsed with: the directory's own. */
+static const acre_schema *
+dn_schema(const struct acreE_dir *d)
+{
+    return acreE_dir_schema(d);
+}
+
+/* fill_diag -- a diagnostic at file:line:column. */
+static void
+fill_diag(const struct load *L, acre_diag *diag, int code, unsigned line,
+          unsigned col, const char *fmt, va_list ap)
+{
+    char msg[sizeof diag->message];
+
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    acreE_diag_set(diag, code, 0, "%s", msg);
+    diag->file = L->name;
+    diag->line = line;
+    diag->column = col;
+}
+
+static int __attribute__((format(printf, 5, 6)))
+err(struct load *L, int code, unsigned line, unsigned col, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (L->diag) {
+        va_start(ap, fmt);
+        fill_diag(L, L->diag, code, line, col, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+static void __attribute__((format(printf, 4, 5)))
+warn(struct load *L, unsigned line, unsigned col, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (L->nwarn++ == 0 && L->warn) {
+        va_start(ap, fmt);
+        fill_diag(L, L->warn, 0, line, col, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static int
+nomem(struct load *L)
+{
+    return err(L, ACRE_ERR_NOMEM, 0, 0, "out of memory");
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: one attribute value
+ */
+static struct tv *
+new_tv(struct load *L)
+{
+    struct tv *t;
+
+    if (L->ntv == L->tvcap) {
+        size_t cap = L->tvcap ? 2 * L->tvcap : 64;
+        struct tv *p = talloc_realloc(L->scratch, L->tv, struct tv, cap);
+        struct tv *p2 = talloc_realloc(L->scratch, L->tv2, struct tv, cap);
+        uint32_t *o = talloc_realloc(L->scratch, L->ord, uint32_t, cap);
+
+        if (p)
+            L->tv = p;
+        if (p2)
+            L->tv2 = p2;
+        if (o)
+            L->ord = o;
+        if (!p || !p2 || !o)
+            return NULL;
+        L->tvcap = cap;
+    }
+    t = &L->tv[L->ntv];
+    t->idx = (unsigned)L->ntv++;
+    t->key_off = t->key_len = 0;
+    t->nopts = 0;
+    t->col = 0;
+    t->has_norm = 0;
+    t->norm_off = t->nlen = 0;
+    return t;
+}
+
+static int
+opt_cmp(const void *a, const void *b)
+{
+    const struct {
+        const char *p;
+        unsigned n;
+    } *x = a, *y = b;
+
+    size_t n = x->n < y->n ? x->n : y->n;
+    int c = strncasecmp(x->p, y->p, n);
+
+    return c ? c : (int)x->n - (int)y->n;
+}
+
+/* put_key -- the options of d as one lowercased, sorted, ';'-joined key. */
+static int
+put_key(struct load *L, const struct acreS_desc *d, struct tv *t)
+{
+    struct {
+        const char *p;
+        unsigned n;
+    } o[ACRES_MAX_OPTIONS];
+
+    t->nopts = d->nopts;
+    t->key_off = L->keys.len;
+    for (unsigned k = 0; k < d->nopts; k++) {
+        o[k].p = d->opts[k];
+        o[k].n = d->opt_len[k];
+    }
+    qsort(o, d->nopts, sizeof o[0], opt_cmp);
+    for (unsigned k = 0; k < d->nopts; k++) {
+        if (k && acreE_buf_putc(&L->keys, ';'))
+            return ACRE_ERR_NOMEM;
+        for (unsigned j = 0; j < o[k].n; j++) {
+            uint8_t c = (uint8_t)o[k].p[j];
+
+            if (acreE_buf_putc(&L->keys, c >= 'A' && c <= 'Z' ? c + 32 : c))
+                return ACRE_ERR_NOMEM;
+        }
+    }
+    t->key_len = L->keys.len - t->key_off;
+    return 0;
+}
+
+/* syntax_of -- the syntax of attribute type id (cached per load). */
+static int
+syntax_of(struct load *L, const struct acreS_attr *at)
+{
+    if (L->syn[at->id] < 0)
+        L->syn[at->id] = at->syntax
+                             ? acreM_syntax_find(at->syntax, strlen(at->syntax))
+                             : ACREM_SYN_UNKNOWN;
+    return L->syn[at->id];
+}
+
+/* value_col -- the column of byte `off` of an LDIF value, 0 if unknown. */
+static unsigned
+value_col(unsigned col, size_t span, size_t off)
+{
+    return col && off < span ? col + (unsigned)off : (col ? col : 0);
+}
+
+/* check_value -- validate and normalise t's value by its type. */
+static int
+check_value(struct load *L, const struct acreS_attr *at, struct tv *t)
+{
+    const acre_schema *s = L->d->schema;
+    int rc;
+
+    if (!acreM_validate(s, syntax_of(L, at), t->val, t->len))
+        return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                   "invalid value for attribute \"%.*s\" (syntax %s)",
+                   (int)t->desc_len, t->desc, at->syntax ? at->syntax : "?");
+    if (at->eq == ACREM_NONE)
+        return 0;
+    t->norm_off = L->norms.len;
+    rc = acreM_normalise(s, at->eq, t->val, t->len, &L->norms);
+    if (rc == ACRE_ERR_NOMEM)
+        return nomem(L);
+    if (rc)
+        return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                   "value of \"%.*s\" cannot be normalised by %s",
+                   (int)t->desc_len, t->desc, acreM_info(at->eq)->name);
+    t->nlen = L->norms.len - t->norm_off;
+    t->has_norm = 1;
+    return 0;
+}
+
+/* add_value -- one `desc: value` line of the record. */
+static int
+add_value(struct load *L, const struct acreL_attrval *v)
+{
+    const acre_schema *s = L->d->schema;
+    struct acreS_desc d;
+    struct tv *t;
+
+    if (acreS_desc_parse(s, v->desc, v->desc_len, &d) < 0)
+        return err(L, ACRE_ERR_LDIF_SYNTAX, v->line, 1,
+                   "invalid attribute description \"%.*s\"", (int)v->desc_len,
+                   v->desc);
+    if (d.type < 0) {
+        if (L->d->flags & ACRED_DIR_STRICT)
+            return err(L, ACRE_ERR_LDIF_UNKNOWN_ATTR, v->line, 1,
+                       "attribute type \"%.*s\" is not in the schema",
+                       (int)d.name_len, d.name);
+        warn(L, v->line, 1, "attribute type \"%.*s\" is not in the schema",
+             (int)d.name_len, d.name);
+        return 0;
+    }
+    if (!(t = new_tv(L)) || put_key(L, &d, t))
+        return nomem(L);
+    t->type = d.type;
+    t->line = v->line;
+    t->col = v->col;
+    t->desc = v->desc;
+    t->desc_len = v->desc_len;
+    t->val = v->val;
+    t->len = v->len;
+    return check_value(L, acreS_attr(s, d.type), t);
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: the naming attributes
+ *
+ * As slapadd does (entry_naming_check with add_naming): each AVA of the
+ * entry's RDN must be a value of the entry; a value that is missing is
+ * added, unless the attribute is single-valued and already has another
+ * value.  Operational and collective naming attributes, and naming
+ * attributes without an equality rule, are errors.
+ */
+
+/* ava_next -- split the next AVA off rdn[*i..n): type and (escaped) value. */
+static int
+ava_next(const char *rdn, size_t n, size_t *i, const char **type, size_t *tlen,
+         const char **val, size_t *vlen)
+{
+    size_t k = *i;
+
+    if (k >= n)
+        return 0;
+    *type = rdn + k;
+    while (k < n && rdn[k] != '=')
+        k++;
+    *tlen = (size_t)(rdn + k - *type);
+    *val = rdn + k + 1;
+    for (k++; k < n && rdn[k] != '+'; k++)
+        if (rdn[k] == '\\')
+            k++;
+    *vlen = (size_t)(rdn + (k < n ? k : n) - *val);
+    *i = k + 1;
+    return 1;
+}
+
+static int
+hexv(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* unescape -- an RFC 4514 value without its escapes, into L->tmp. */
+static int
+unescape(struct load *L, const char *v, size_t n)
+{
+    L->tmp.len = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint8_t c = (uint8_t)v[k];
+
+        if (c == '\\' && k + 1 < n) {
+            int hi = hexv(v[k + 1]), lo = k + 2 < n ? hexv(v[k + 2]) : -1;
+
+            if (hi >= 0 && lo >= 0) {
+                c = (uint8_t)(hi << 4 | lo);
+                k += 2;
+            } else {
+                c = (uint8_t)v[++k];
+            }
+        }
+        if (acreE_buf_putc(&L->tmp, c))
+            return ACRE_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* has_naming_value -- 1 when the record holds the value in L->tmp
+ * (normalised at norms[at..]), 0 when not, -1 when a single-valued
+ * attribute holds another value. */
+static int
+has_naming_value(struct load *L, const struct acreS_attr *at, size_t at_off,
+                 size_t nlen)
+{
+    int other = 0;
+
+    for (size_t k = 0; k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+
+        if (t->type != at->id || t->nopts || !t->has_norm)
+            continue;
+        if (acreE_norm_cmp(L->norms.p + t->norm_off, t->nlen,
+                           L->norms.p + at_off, nlen) == 0)
+            return 1;
+        other = 1;
+    }
+    return other && (at->flags & ACRES_SINGLE_VALUE) ? -1 : 0;
+}
+
+/* add_naming -- append the RDN value in L->tmp as a value of `at`. */
+static int
+add_naming(struct load *L, const struct acreS_attr *at, const char *type,
+           size_t tlen, unsigned line, size_t norm_off)
+{
+    struct tv *t = new_tv(L);
+    uint8_t *copy = talloc_memdup(L->rtmp, L->tmp.p, L->tmp.len + 1);
+
+    if (!t || !copy)
+        return nomem(L);
+    t->type = at->id;
+    t->line = line;
+    t->desc = type;
+    t->desc_len = tlen;
+    t->key_off = L->keys.len;
+    t->val = copy;
+    t->len = L->tmp.len;
+    t->norm_off = norm_off;
+    t->nlen = L->norms.len - norm_off;
+    t->has_norm = 1;
+    return 0;
+}
+
+/* naming_attr -- the schema type of an RDN AVA, checked for naming use. */
+static int
+naming_attr(struct load *L, const char *type, size_t tlen, unsigned line,
+            const struct acreS_attr **out)
+{
+    const acre_schema *s = L->d->schema;
+    int id = acreS_attr_find(s, type, tlen);
+    const char *why = NULL;
+
+    *out = NULL;
+    if (id < 0 && (L->d->flags & ACRED_DIR_STRICT))
+        return err(L, ACRE_ERR_LDIF_UNKNOWN_ATTR, line, 0,
+                   "naming attribute \"%.*s\" is not in the schema", (int)tlen,
+                   type);
+    if (id < 0) {
+        warn(L, line, 0, "naming attribute \"%.*s\" is not in the schema",
+             (int)tlen, type);
+        return 0;
+    }
+    *out = acreS_attr(s, id);
+    if ((*out)->usage != ACRES_USER)
+        why = "is operational";
+    else if ((*out)->flags & ACRES_COLLECTIVE)
+        why = "is collective";
+    else if ((*out)->eq == ACREM_NONE)
+        why = "has no equality matching rule";
+    if (why)
+        return err(L, ACRE_ERR_LDIF_VALUE, line, 0,
+                   "naming attribute \"%.*s\" %s", (int)tlen, type, why);
+    return 0;
+}
+
+/* naming_ava -- check (and add if need be) one AVA of the RDN. */
+static int
+naming_ava(struct load *L, const char *type, size_t tlen, const char *pv,
+           size_t pvlen, const char *nv, size_t nvlen, unsigned line)
+{
+    const struct acreS_attr *at;
+    size_t off = L->norms.len;
+    int rc;
+
+    if ((rc = naming_attr(L, type, tlen, line, &at)) || !at)
+        return rc;
+    /* a #hex (BER) pretty value: take the value the DN parser decoded */
+    if ((pvlen && pv[0] == '#' ? unescape(L, nv, nvlen)
+                               : unescape(L, pv, pvlen)) ||
+        acreE_buf_putc(&L->tmp, 0))
+        return nomem(L);
+    L->tmp.len--;
+    rc = acreM_normalise(L->d->schema, at->eq, L->tmp.p, L->tmp.len, &L->norms);
+    if (rc == ACRE_ERR_NOMEM)
+        return nomem(L);
+    if (rc)
+        return err(L, ACRE_ERR_LDIF_VALUE, line, 0,
+                   "naming value of \"%.*s\" cannot be normalised", (int)tlen,
+                   type);
+    switch (has_naming_value(L, at, off, L->norms.len - off)) {
+    case 1:
+        L->norms.len = off;
+        return 0;
+    case -1:
+        return err(L, ACRE_ERR_LDIF_VALUE, line, 0,
+                   "single-valued naming attribute \"%.*s\" has another "
+                   "value than the RDN's",
+                   (int)tlen, type);
+    }
+    return add_naming(L, at, type, tlen, line, off);
+}
+
+/* check_naming -- every AVA of dn's RDN is a value of the record. */
+static int
+check_naming(struct load *L, const acre_dn *dn, unsigned line)
+{
+    const char *nr, *pr, *nt, *pt, *nv, *pv;
+    size_t nl, pl, ni = 0, pi = 0, ntl, ptl, nvl, pvl;
+    int rc;
+
+    if (acre_dn_rdn(dn, 0, &nr, &nl, &pr, &pl))
+        return 0;
+    while (ava_next(nr, nl, &ni, &nt, &ntl, &nv, &nvl) &&
+           ava_next(pr, pl, &pi, &pt, &ptl, &pv, &pvl))
+        if ((rc = naming_ava(L, pt, ptl, pv, pvl, nv, nvl, line)))
+            return rc;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: attributes from values
+ */
+static int
+tv_cmp(const struct tv *x, const struct tv *y)
+{
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c;
+
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    if (n && (c = memcmp(x->key, y->key, n)) != 0)
+        return c;
+    if (x->key_len != y->key_len)
+        return x->key_len < y->key_len ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int
+tv_idx_cmp(const void *a, const void *b, void *arg)
+{
+    const struct tv *tv = arg;
+
+    return tv_cmp(&tv[*(const uint32_t *)a], &tv[*(const uint32_t *)b]);
+}
+
+/*
+ * sort_idx -- sort the indexes a[0..n) by cmp: insertion sort for the
+ * short arrays of a typical record (no allocation, few compares on the
+ * mostly ordered input), qsort_r beyond.
+ */
+static void
+sort_idx(uint32_t *a, size_t n, int (*cmp)(const void *, const void *, void *),
+         void *ctx)
+{
+    if (n > 24) {
+        qsort_r(a, n, sizeof *a, cmp, ctx);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t v = a[i];
+        size_t j = i;
+
+        while (j > 0 && cmp(&a[j - 1], &v, ctx) > 0) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* group_end -- one past the last value of the attribute starting at g. */
+static size_t
+group_end(const struct load *L, size_t g)
+{
+    size_t k = g + 1;
+
+    while (k < L->ntv && L->tv[k].type == L->tv[g].type &&
+           L->tv[k].key_len == L->tv[g].key_len &&
+           (!L->tv[g].key_len ||
+            memcmp(L->tv[k].key, L->tv[g].key, L->tv[g].key_len) == 0))
+        k++;
+    return k;
+}
+
+/* Comparison of two values of one group by normalised (or stored) form. */
+struct ordctx {
+    const struct tv *g;
+    const uint8_t *norms;
+};
+
+static int
+ord_cmp(const void *a, const void *b, void *arg)
+{
+    const struct ordctx *c = arg;
+    const struct tv *x = &c->g[*(const uint32_t *)a];
+    const struct tv *y = &c->g[*(const uint32_t *)b];
+
+    if (x->has_norm)
+        return acreE_norm_cmp(c->norms + x->norm_off, x->nlen,
+                              c->norms + y->norm_off, y->nlen);
+    return acreE_norm_cmp(x->val, x->len, y->val, y->len);
+}
+
+/*
+ * check_group -- the values tv[g..e) of one attribute: sort them into
+ * ord[g..e) and refuse duplicates (equal normalised forms, or equal bytes
+ * without an equality rule) and several values of a single-valued type.
+ */
+static int
+check_group(struct load *L, size_t g, size_t e)
+{
+    const struct acreS_attr *at = acreS_attr(L->d->schema, L->tv[g].type);
+    struct ordctx c = {&L->tv[g], L->norms.p};
+    uint32_t *o = L->ord + g;
+    size_t n = e - g;
+
+    if (n > 1 && (at->flags & ACRES_SINGLE_VALUE))
+        return err(L, ACRE_ERR_LDIF_VALUE, L->tv[g + 1].line, 0,
+                   "attribute \"%.*s\" is single-valued",
+                   (int)L->tv[g].desc_len, L->tv[g].desc);
+    for (size_t k = 0; k < n; k++)
+        o[k] = (uint32_t)k;
+    sort_idx(o, n, ord_cmp, &c);
+    for (size_t k = 1; k < n; k++)
+        if (ord_cmp(&o[k - 1], &o[k], &c) == 0) {
+            const struct tv *t = &c.g[o[k] > o[k - 1] ? o[k] : o[k - 1]];
+
+            return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                       "duplicate value of attribute \"%.*s\"",
+                       (int)t->desc_len, t->desc);
+        }
+    return 0;
+}
+
+/* sort_values -- order tv by (type, options, position); check groups.
+ * Sets *nattrs. */
+static int
+sort_values(struct load *L, size_t *nattrs)
+{
+    int rc;
+
+    for (size_t k = 0; k < L->ntv; k++)
+        L->tv[k].key =
+            L->keys.p ? (const char *)L->keys.p + L->tv[k].key_off : "";
+    if (L->ntv) {
+        struct tv *t = L->tv2;
+
+        for (size_t k = 0; k < L->ntv; k++)
+            L->ord[k] = (uint32_t)k;
+        sort_idx(L->ord, L->ntv, tv_idx_cmp, L->tv);
+        for (size_t k = 0; k < L->ntv; k++)
+            t[k] = L->tv[L->ord[k]];
+        L->tv2 = L->tv;
+        L->tv = t;
+    }
+    *nattrs = 0;
+    for (size_t g = 0, e; g < L->ntv; g = e) {
+        e = group_end(L, g);
+        if ((rc = check_group(L, g, e)))
+            return rc;
+        ++*nattrs;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: packing an entry into one allocation
+ */
+struct sizes {
+    size_t nattrs, nopts, nord, bytes;
+};
+
+static int
+shares(const struct load *L, const struct tv *t)
+{
+    return t->has_norm && t->nlen == t->len &&
+           memcmp(L->norms.p + t->norm_off, t->val, t->len) == 0;
+}
+
+static void
+measure(const struct load *L, struct sizes *z)
+{
+    z->nopts = z->nord = z->bytes = 0;
+    for (size_t g = 0, e; g < L->ntv; g = e) {
+        const struct tv *t = &L->tv[g];
+
+        e = group_end(L, g);
+        z->nopts += t->nopts;
+        z->bytes += t->desc_len + 1 + t->key_len + 1;
+        if (t->has_norm)
+            z->nord += e - g;
+        for (size_t k = g; k < e; k++)
+            z->bytes += L->tv[k].len + 1 +
+                        (shares(L, &L->tv[k]) ? 0 : L->tv[k].nlen + 1);
+    }
+}
+
+/* Cursors over the parts of an entry being filled. */
+struct packer {
+    struct acreE_attr *attrs;
+    struct acreE_value *vals;
+    const char **opts;
+    uint32_t *opt_len, *ord;
+    char *bytes;
+};
+
+static const char *
+put_bytes(struct packer *p, const void *src, size_t n)
+{
+    char *dst = p->bytes;
+
+    if (n)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
+    p->bytes += n + 1;
+    return dst;
+}
+
+/* pack_opts -- the ';'-joined key of t as the attribute's option list. */
+static void
+pack_opts(struct packer *p, const struct tv *t, struct acreE_attr *a)
+{
+    const char *k = put_bytes(p, t->key, t->key_len), *end = k + t->key_len;
+
+    a->nopts = t->nopts;
+    a->opts = p->opts;
+    a->opt_len = p->opt_len;
+    for (unsigned i = 0; i < t->nopts; i++) {
+        const char *semi = memchr(k, ';', (size_t)(end - k));
+        size_t n = semi ? (size_t)(semi - k) : (size_t)(end - k);
+
+        *p->opts++ = k;
+        *p->opt_len++ = (uint32_t)n;
+        ((char *)k)[n] = '\0'; /* each option its own string */
+        k += n + 1;
+    }
+}
+
+/* pack_group -- the attribute made of tv[g..e). */
+static void
+pack_group(const struct load *L, struct packer *p, size_t g, size_t e)
+{
+    const struct tv *t = &L->tv[g];
+    struct acreE_attr *a = p->attrs++;
+
+    a->type = t->type;
+    a->desc = put_bytes(p, t->desc, t->desc_len);
+    a->desc_len = (uint32_t)t->desc_len;
+    pack_opts(p, t, a);
+    a->nvals = (uint32_t)(e - g);
+    a->vals = p->vals;
+    a->order = NULL;
+    for (size_t k = g; k < e; k++) {
+        const struct tv *v = &L->tv[k];
+        struct acreE_value *o = p->vals++;
+
+        o->val = (const uint8_t *)put_bytes(p, v->val, v->len);
+        o->len = (uint32_t)v->len;
+        o->norm = NULL;
+        o->nlen = 0;
+        if (v->has_norm) {
+            o->norm = shares(L, v) ? o->val
+                                   : (const uint8_t *)put_bytes(
+                                         p, L->norms.p + v->norm_off, v->nlen);
+            o->nlen = (uint32_t)v->nlen;
+        }
+    }
+    if (t->has_norm) {
+        memcpy(p->ord, L->ord + g, (e - g) * sizeof *p->ord);
+        a->order = p->ord;
+        p->ord += e - g;
+    }
+}
+
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
+
+/* pack -- the entry named dn, made of the sorted values, under batch. */
+static struct dentry *
+pack(struct load *L, const acre_dn *dn, size_t nattrs, unsigned line)
+{
+    struct sizes z;
+    struct packer p;
+    size_t o_attrs, o_vals, o_opts, o_dn, o_u32, o_bytes, total;
+    struct dentry *d;
+    char *base;
+
+    measure(L, &z);
+    o_attrs = ALIGN8(sizeof *d);
+    o_vals = o_attrs + nattrs * sizeof(struct acreE_attr);
+    o_opts = o_vals + L->ntv * sizeof(struct acreE_value);
+    o_dn = ALIGN8(o_opts + z.nopts * sizeof(char *));
+    o_u32 = ALIGN8(o_dn + acre_dn_size(dn));
+    o_bytes = o_u32 + (z.nopts + z.nord) * sizeof(uint32_t);
+    total = o_bytes + z.bytes;
+    base = talloc_size(L->batch, total);
+    if (!base)
+        return NULL;
+    talloc_set_name_const(base, "acreE_entry");
+    d = (struct dentry *)base;
+    memset(d, 0, sizeof *d);
+    memcpy(base + o_dn, dn, acre_dn_size(dn));
+    p.attrs = (struct acreE_attr *)(base + o_attrs);
+    p.vals = (struct acreE_value *)(base + o_vals);
+    p.opts = (const char **)(base + o_opts);
+    p.opt_len = (uint32_t *)(base + o_u32);
+    p.ord = p.opt_len + z.nopts;
+    p.bytes = base + o_bytes;
+    for (size_t g = 0, e; g < L->ntv; g = e) {
+        e = group_end(L, g);
+        pack_group(L, &p, g, e);
+    }
+    d->e.dn = (const acre_dn *)(base + o_dn);
+    d->e.nattrs = (uint32_t)nattrs;
+    d->e.attrs = (const struct acreE_attr *)(base + o_attrs);
+    d->e.line = line;
+    return d;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: records
+ */
+
+/* find_any -- the entry named by the last i RDNs of dn, loaded or staged. */
+static struct dentry *
+find_any(const struct load *L, const acre_dn *dn, unsigned i)
+{
+    struct dentry *e = table_find(&L->d->index, dn, i);
+
+    return e ? e : table_find(&L->stage, dn, i);
+}
+
+/* parse_dn -- the record's DN, parsed into L->dnbuf. */
+static int
+parse_dn(struct load *L, const struct acreL_record *rec, acre_dn **dn)
+{
+    unsigned flags = L->d->flags & ACRED_DIR_STRICT ? ACRE_DN_STRICT : 0;
+    acre_diag dd;
+    int rc = acre_dn_parse_buf(L->dnbuf, ACRE_DN_BUF_MAX, dn_schema(L->d),
+                               rec->dn, rec->dn_len, flags, dn, &dd);
+
+    if (rc == ACRE_ERR_NOMEM)
+        return nomem(L);
+    if (rc)
+        return err(L, ACRE_ERR_LDIF_DN, rec->line,
+                   value_col(rec->dn_col, rec->dn_span, dd.offset),
+                   "invalid DN \"%.*s\": %s",
+                   (int)(rec->dn_len < 200 ? rec->dn_len : 200), rec->dn,
+                   dd.message);
+    if (acre_dn_depth(*dn) == 0)
+        return err(L, ACRE_ERR_LDIF_DN, rec->line, rec->dn_col,
+                   "the empty DN (root DSE) cannot be an entry");
+    return 0;
+}
+
+/* stage -- keep e (not yet in the directory nor staged) for the commit. */
+static int
+stage(struct load *L, struct dentry *e)
+{
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 256;
+        struct dentry **p =
+            talloc_realloc(L->scratch, L->list, struct dentry *, cap);
+
+        if (!p)
+            return nomem(L);
+        L->list = p;
+        L->cap = cap;
+    }
+    if (table_reserve(L->scratch, &L->stage, 1))
+        return nomem(L);
+    table_put(&L->stage, e);
+    L->list[L->n++] = e;
+    return 0;
+}
+
+/* check_new -- refuse a DN already in the directory or in this input. */
+static int
+check_new(struct load *L, const acre_dn *dn, unsigned line)
+{
+    unsigned depth = dn->depth;
+    struct dentry *old;
+
+    if (table_find(&L->d->index, dn, depth))
+        return err(L, ACRE_ERR_LDIF_DUP_ENTRY, line, 0,
+                   "entry \"%s\" is already in the directory",
+                   acre_dn_pretty(dn, NULL));
+    if ((old = table_find(&L->stage, dn, depth)))
+        return err(L, ACRE_ERR_LDIF_DUP_ENTRY, line, 0,
+                   "duplicate entry \"%s\" (first at line %u)",
+                   acre_dn_pretty(dn, NULL), old->e.line);
+    return 0;
+}
+
+/* record -- build and stage the entry of one LDIF record. */
+static int
+record(struct load *L, const struct acreL_record *rec)
+{
+    acre_dn *dn;
+    struct dentry *e;
+    size_t nattrs;
+    int rc;
+
+    L->ntv = 0;
+    L->norms.len = L->keys.len = 0;
+    talloc_free_children(L->rtmp);
+    if ((rc = parse_dn(L, rec, &dn)))
+        return rc;
+    if ((rc = check_new(L, dn, rec->line)))
+        return rc;
+    for (size_t k = 0; k < rec->nvals; k++)
+        if ((rc = add_value(L, &rec->vals[k])))
+            return rc;
+    if ((rc = check_naming(L, dn, rec->line)) || (rc = sort_values(L, &nattrs)))
+        return rc;
+    if (!(e = pack(L, dn, nattrs, rec->line)))
+        return nomem(L);
+    return stage(L, e);
+}
+
+/*
+ * check_old_suffixes -- a suffix already in the directory becomes the
+ * child of a staged entry that is its parent (see adopt_suffixes); a
+ * staged entry that would be a more distant ancestor, leaving the suffix
+ * without its parent, is an error.
+ */
+static int
+check_old_suffixes(struct load *L)
+{
+    const struct acreE_dir *d = L->d;
+
+    for (size_t k = 0; k < d->nsuffixes; k++) {
+        const acre_dn *dn = d->suffixes[k]->dn;
+
+        if (dn->depth < 2 || table_find(&L->stage, dn, dn->depth - 1))
+            continue;
+        for (unsigned i = dn->depth - 2; i >= 1; i--) {
+            const struct dentry *a = table_find(&L->stage, dn, i);
+
+            if (a)
+                return err(L, ACRE_ERR_LDIF_NO_PARENT, a->e.line, 0,
+                           "\"%s\" would be an ancestor of \"%s\", loaded "
+                           "earlier, whose parent is missing",
+                           acre_dn_pretty(a->e.dn, NULL),
+                           acre_dn_pretty(dn, NULL));
+        }
+    }
+    return 0;
+}
+
+/*
+ * find_parents -- the parent of every staged entry.  An entry none of whose
+ * ancestors exists is a suffix; one with an ancestor but no parent is an
+ * error.  The earliest such entry in the input is reported.
+ */
+static int
+find_parents(struct load *L)
+{
+    for (size_t k = 0; k < L->n; k++) {
+        struct dentry *e = L->list[k];
+        unsigned depth = e->e.dn->depth;
+
+        e->parent = depth > 1 ? find_any(L, e->e.dn, depth - 1) : NULL;
+        if (e->parent)
+            continue;
+        for (unsigned i = depth - 1; i >= 1 && depth > 1; i--)
+            if (find_any(L, e->e.dn, i))
+                return err(L, ACRE_ERR_LDIF_NO_PARENT, e->e.line, 0,
+                           "the parent of \"%s\" does not exist",
+                           acre_dn_pretty(e->e.dn, NULL));
+    }
+    return check_old_suffixes(L);
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: the commit (nothing here can fail once room is reserved)
+ */
+static int
+reserve_suffixes(struct acreE_dir *d, size_t more)
+{
+    size_t cap = d->suffixes_cap ? d->suffixes_cap : 8;
+    const struct acreE_entry **p;
+
+    while (cap < d->nsuffixes + more)
+        cap *= 2;
+    if (cap == d->suffixes_cap)
+        return 0;
+    p = talloc_realloc(d, d->suffixes, const struct acreE_entry *, cap);
+    if (!p)
+        return ACRE_ERR_NOMEM;
+    d->suffixes = p;
+    d->suffixes_cap = cap;
+    return 0;
+}
+
+static void
+link_child(struct dentry *parent, struct dentry *e)
+{
+    if (parent->last_child)
+        parent->last_child->e.next_sibling = &e->e;
+    else
+        parent->e.first_child = &e->e;
+    parent->last_child = e;
+    parent->e.nchildren++;
+}
+
+/*
+ * adopt_suffixes -- link each suffix of an earlier load whose parent is
+ * staged under it (before the staged children: it was loaded first), and
+ * drop it from the suffixes.
+ */
+static void
+adopt_suffixes(struct load *L)
+{
+    struct acreE_dir *d = L->d;
+    size_t kept = 0;
+
+    for (size_t k = 0; k < d->nsuffixes; k++) {
+        /* a dentry starts with its entry */
+        struct dentry *s = (struct dentry *)d->suffixes[k];
+        const acre_dn *dn = s->e.dn;
+        struct dentry *p =
+            dn->depth > 1 ? table_find(&L->stage, dn, dn->depth - 1) : NULL;
+
+        if (p) {
+            s->parent = p;
+            s->e.parent = &p->e;
+            link_child(p, s);
+        } else {
+            d->suffixes[kept++] = &s->e;
+        }
+    }
+    d->nsuffixes = kept;
+}
+
+static int
+commit(struct load *L)
+{
+    struct acreE_dir *d = L->d;
+    size_t nsuf = 0;
+
+    for (size_t k = 0; k < L->n; k++)
+        nsuf += L->list[k]->parent == NULL;
+    if (reserve_suffixes(d, nsuf) ||
+        (d->index.n && table_reserve(d, &d->index, L->n)))
+        return nomem(L);
+    adopt_suffixes(L);
+    if (d->index.n == 0 && L->stage.n == L->n) {
+        /* the first load: the staging table already is the index */
+        talloc_free(d->index.s);
+        d->index = L->stage;
+        talloc_steal(d, d->index.s);
+        memset(&L->stage, 0, sizeof L->stage);
+    }
+    talloc_steal(d, L->batch);
+    for (size_t k = 0; k < L->n; k++) {
+        struct dentry *e = L->list[k];
+
+        e->e.id = (uint32_t)(d->count + k);
+        e->e.parent = e->parent ? &e->parent->e : NULL;
+        if (L->stage.s)
+            table_put(&d->index, e);
+        if (e->parent)
+            link_child(e->parent, e);
+        else
+            d->suffixes[d->nsuffixes++] = &e->e;
+    }
+    d->count += L->n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading: set-up and the read loop
+ */
+static int
+load_init(struct load *L, struct acreE_dir *d)
+{
+    unsigned n = acreS_nattrs(d->schema);
+
+    L->d = d;
+    L->scratch = talloc_new(NULL);
+    if (!L->scratch)
+        return ACRE_ERR_NOMEM;
+    L->batch = talloc_new(L->scratch);
+    L->rtmp = talloc_new(L->scratch);
+    L->dnbuf = talloc_size(L->scratch, ACRE_DN_BUF_MAX);
+    L->syn = talloc_array(L->scratch, int, n ? n : 1);
+    if (!L->batch || !L->rtmp || !L->dnbuf || !L->syn)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; i < n; i++)
+        L->syn[i] = -1;
+    /* start on scratch storage: p is never NULL, so a zero-length append
+     * to an empty buffer stays defined behaviour */
+    acreE_buf_init(&L->norms, L->bufs[0], sizeof L->bufs[0]);
+    acreE_buf_init(&L->keys, L->bufs[1], sizeof L->bufs[1]);
+    acreE_buf_init(&L->tmp, L->bufs[2], sizeof L->bufs[2]);
+    return 0;
+}
+
+static void
+load_free(struct load *L)
+{
+    acreE_buf_free(&L->norms);
+    acreE_buf_free(&L->keys);
+    acreE_buf_free(&L->tmp);
+    talloc_free(L->scratch);
+}
+
+/* read_all -- stage every record of the reader, then commit. */
+static int
+read_all(struct load *L, struct acreL_reader *r)
+{
+    struct acreL_record rec;
+    int rc;
+
+    while ((rc = acreL_next(r, &rec, L->diag)) == 1)
+        if ((rc = record(L, &rec)))
+            return rc;
+    if (rc < 0)
+        return rc;
+    if ((rc = find_parents(L)))
+        return rc;
+    return commit(L);
+}
+
+/* open_input -- the FILE of path ("-": stdin), or NULL for text input. */
+static int
+open_input(struct load *L, const char *path, FILE **f)
+{
+    *f = NULL;
+    if (!path)
+        return 0;
+    if (strcmp(path, "-") == 0) {
+        *f = stdin;
+        return 0;
+    }
+    *f = fopen(path, "r");
+    if (!*f)
+        return err(L, ACRE_ERR_LDIF_IO, 0, 0, "cannot open: %s",
+                   strerror(errno));
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * API
+ */
+
+/* acreE_dir_new -- see directory.h. */
+int
+acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
+              struct acreE_dir **out)
+{
+    struct acreE_dir *d;
+
+    if (!out || (flags & ~ACRED_DIR_STRICT))
+        return ACRE_ERR_INVAL;
+    d = talloc_zero(mem_ctx, struct acreE_dir);
+    if (!d)
+        return ACRE_ERR_NOMEM;
+    d->schema = acreS_freeze(schema);
+    if (!d->schema) {
+        talloc_free(d);
+        return ACRE_ERR_NOMEM;
+    }
+    d->flags = flags;
+    *out = d;
+    return 0;
+}
+
+/* acreE_dir_load_ldif -- see directory.h. */
+int
+acreE_dir_load_ldif(struct acreE_dir *d, const char *path, const char *text,
+                    size_t len, const char *name, unsigned *nwarnings,
+                    acre_diag *warn_diag, acre_diag *diag)
+{
+    struct load L = {0};
+    struct acreL_reader *r;
+    FILE *f = NULL;
+    int rc;
+
+    L.name = path && strcmp(path, "-") ? path : name;
+    L.warn = warn_diag;
+    L.diag = diag;
+    if (!d || (!path && !text && len))
+        return err(&L, ACRE_ERR_INVAL, 0, 0, "invalid argument");
+    if ((rc = load_init(&L, d)))
+        rc = nomem(&L);
+    else if (!(rc = open_input(&L, path, &f))) {
+        rc = acreL_open(L.scratch, f, text, len, L.name, &r);
+        rc = rc ? nomem(&L) : read_all(&L, r);
+    }
+    if (f && f != stdin)
+        fclose(f);
+    load_free(&L);
+    if (nwarnings)
+        *nwarnings = L.nwarn;
+    return rc;
+}
+
+/* acreE_dir_schema -- see directory.h. */
+const acre_schema *
+acreE_dir_schema(const struct acreE_dir *d)
+{
+    return d->schema;
+}
+
+/* acreE_dir_count -- see directory.h. */
+size_t
+acreE_dir_count(const struct acreE_dir *d)
+{
+    return d->count;
+}
+
+/* acreE_dir_find -- see directory.h.  One probe sequence. */
+const struct acreE_entry *
+acreE_dir_find(const struct acreE_dir *d, const acre_dn *dn)
+{
+    struct dentry *e = table_find(&d->index, dn, acre_dn_depth(dn));
+
+    return e ? &e->e : NULL;
+}
+
+/* acreE_dir_matched -- see directory.h.  At most depth probe sequences. */
+const struct acreE_entry *
+acreE_dir_matched(const struct acreE_dir *d, const acre_dn *dn)
+{
+    for (unsigned i = acre_dn_depth(dn); i >= 1; i--) {
+        struct dentry *e = table_find(&d->index, dn, i);
+
+        if (e)
+            return &e->e;
+    }
+    return NULL;
+}
+
+/* walk_below -- the descendants of root in preorder (only its children
+ * with `one`), siblings in load order; iterative, so depth costs no stack. */
+static int
+walk_below(const struct acreE_entry *root, int one, acreE_visit_fn fn,
+           void *ctx)
+{
+    const struct acreE_entry *e = root->first_child;
+    int rc;
+
+    while (e) {
+        if ((rc = fn(ctx, e)))
+            return rc;
+        if (!one && e->first_child) {
+            e = e->first_child;
+            continue;
+        }
+        while (e != root && !e->next_sibling)
+            e = e->parent;
+        if (e == root)
+            break;
+        e = e->next_sibling;
+    }
+    return 0;
+}
+
+/* acreE_dir_walk -- see directory.h. */
+int
+acreE_dir_walk(const struct acreE_dir *d, const acre_dn *base, int scope,
+               acreE_visit_fn fn, void *ctx)
+{
+    const struct acreE_entry *b;
+    int rc;
+
+    if (!d || !base || !fn || scope < ACRE_SCOPE_BASE ||
+        scope > ACRE_SCOPE_CHILDREN)
+        return ACRE_ERR_INVAL;
+    if (!(b = acreE_dir_find(d, base)))
+        return ACRE_ERR_NO_SUCH_OBJECT;
+    if (scope == ACRE_SCOPE_BASE || scope == ACRE_SCOPE_SUB)
+        if ((rc = fn(ctx, b)))
+            return rc;
+    if (scope == ACRE_SCOPE_BASE)
+        return 0;
+    return walk_below(b, scope == ACRE_SCOPE_ONE, fn, ctx);
+}
+
+/* acreE_dir_suffixes -- see directory.h.  In load order. */
+const struct acreE_entry *const *
+acreE_dir_suffixes(const struct acreE_dir *d, size_t *n)
+{
+    *n = d->nsuffixes;
+    return d->suffixes;
+}

@@ -1,0 +1,1452 @@
+/*
+ * filter.c -- RFC 4515 search filters: the parser and the printer.
+ *
+ * The parser reads the string form once and leaves a tree in which every
+ * assertion value is already unescaped and prepared for the rule that
+ * will compare it (filter_impl.h), so that evaluation (filter_eval.c) is
+ * byte comparisons on the entries' stored normalised values.
+ *
+ * Grammar: RFC 4515, with RFC 4526's absolute true (&) and false (|).
+ * What is accepted beyond the RFC, as OpenLDAP's libldap (whose parser
+ * slapd uses for ACL filters) accepts it:
+ *   - spaces after an opening parenthesis, between the filters of a list,
+ *     and around the whole filter (never inside an item: "(cn= x)" asserts
+ *     " x");
+ *   - a bare item at the top level: "cn=x" reads as "(cn=x)";
+ *   - the RFC 1960 escapes \* \( \) \\ next to RFC 4515's \XX.
+ * Everything else is an error with the byte offset of the first character
+ * that cannot start or continue a valid filter: ACRE_ERR_FILTER_ESCAPE for
+ * a bad backslash escape, ACRE_ERR_FILTER_NESTING when & | ! nest deeper
+ * than ACREF_MAX_DEPTH, ACRE_ERR_FILTER_TOO_LONG past ACREF_MAX_LEN bytes,
+ * ACRE_ERR_FILTER_SYNTAX for the rest (two consecutive '*', an unescaped
+ * '(' or '*' in a value, a missing ')', ...).
+ *
+ * What parses but is UNDEFINED, as slapd makes it (servers/slapd/filter.c
+ * get_filter0, ava.c get_ava, get_ssa, mra.c get_mra, ad.c slap_bv2ad):
+ *   - an attribute type the schema does not know (any item kind, presence
+ *     included), or a description slapd refuses: options on an
+ *     operational type, ;binary on a type whose syntax does not require
+ *     binary transfer, any option but ;binary and language tags
+ *     (";lang-..."), which are the only ones slapd knows unconfigured;
+ *   - a type without the rule the item needs (no EQUALITY for = and ~=,
+ *     no ORDERING for >= <=, no SUBSTR for substrings);
+ *   - an assertion value its rule cannot prepare (invalid syntax), and a
+ *     substrings part that is not a value of the EQUALITY rule's syntax;
+ *   - an extensible match whose rule is unknown, not usable with the type
+ *     (slapd's mr_usable_with_at: the same syntax, the type's own equality
+ *     rule, or one of the rule's compatible syntaxes; objectClass and
+ *     structuralObjectClass have a syntax of their own in slapd, so no
+ *     named rule is usable with them), not usable in extensible match at
+ *     all (substrings rules, UUID rules), or without a rule on a type
+ *     whose equality rule is not usable.
+ * With ACREF_STRICT_RULES the rule cases are ACRE_ERR_FILTER_RULE errors
+ * instead (for linting rule text).  Besides the rules of match.h, the
+ * bitwise integerBitAndMatch and integerBitOrMatch of Active Directory
+ * (which slapd has too) are known.
+ *
+ * The printer writes the canonical form: no spaces, attribute
+ * descriptions and rule names as written, ":dn", and values escaped as
+ * \XX (lowercase hex) for NUL ( ) * \ and the other ASCII controls, and
+ * for bytes >= 0x80 unless the value is valid UTF-8.  parse(print(f))
+ * prints the same string.
+ *
+ * Invariants: parsing builds into a scratch talloc context and steals the
+ * filter to mem_ctx on success only; the scratch is freed on every path.
+ * Recursion is bounded by ACREF_MAX_DEPTH, work by ACREF_MAX_LEN.  The
+ * filter keeps a pointer to the schema, which must outlive it.
+ */
+#include "filter.h"
+
+#include "buf.h"
+#include "filter_impl.h"
+#include "internal.h"
+#include "match.h"
+#include "prep.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* One rule's syntax and the other syntaxes slapd lets it compare
+ * (schema_init.c mrule_defs, compat syntaxes). */
+struct rule_syntax {
+    int rule;
+    const char *syntax;
+    const char *const *compat;
+};
+
+#define SYN(x) "1.3.6.1.4.1.1466.115.121.1." x
+
+static const char *const dstring_compat[] = {SYN("11"), SYN("44"), SYN("50"),
+                                             NULL};
+static const char *const int_first_compat[] = {SYN("27"), SYN("17"), NULL};
+static const char *const oid_first_compat[] = {SYN("38"), SYN("3"),  SYN("16"),
+                                               SYN("54"), SYN("30"), SYN("31"),
+                                               SYN("35"), SYN("37"), NULL};
+
+static const struct rule_syntax rule_syntaxes[] = {
+    {ACREM_CASE_IGNORE, SYN("15"), dstring_compat},
+    {ACREM_CASE_EXACT, SYN("15"), dstring_compat},
+    {ACREM_CASE_IGNORE_ORD, SYN("15"), dstring_compat},
+    {ACREM_CASE_EXACT_ORD, SYN("15"), dstring_compat},
+    {ACREM_CASE_IGNORE_IA5, SYN("26"), NULL},
+    {ACREM_CASE_EXACT_IA5, SYN("26"), NULL},
+    {ACREM_NUMERIC_STRING, SYN("36"), NULL},
+    {ACREM_NUMERIC_ORD, SYN("36"), NULL},
+    {ACREM_TELEPHONE, SYN("50"), NULL},
+    {ACREM_DN, SYN("12"), NULL},
+    {ACREM_UNIQUE_MEMBER, SYN("34"), NULL},
+    {ACREM_OID, SYN("38"), NULL},
+    {ACREM_INTEGER, SYN("27"), NULL},
+    {ACREM_INTEGER_ORD, SYN("27"), NULL},
+    {ACREM_BOOLEAN, SYN("7"), NULL},
+    {ACREM_GENTIME, SYN("24"), NULL},
+    {ACREM_GENTIME_ORD, SYN("24"), NULL},
+    {ACREM_OCTET, SYN("40"), NULL},
+    {ACREM_OCTET_ORD, SYN("40"), NULL},
+    {ACREM_BIT_STRING, SYN("6"), NULL},
+    {ACREM_CASE_IGNORE_LIST, SYN("41"), NULL},
+    {ACREM_OID_FIRST, SYN("38"), oid_first_compat},
+    {ACREM_INTEGER_FIRST, SYN("27"), int_first_compat},
+    {ACREF_RULE_BITAND, SYN("27"), NULL},
+    {ACREF_RULE_BITOR, SYN("27"), NULL},
+};
+
+/* Syntaxes slapd marks X-BINARY-TRANSFER-REQUIRED: only their types take
+ * the ;binary option (ad.c slap_bv2ad). */
+static const char *const binary_syntaxes[] = {SYN("1"),
+                                              SYN("8"),
+                                              SYN("9"),
+                                              SYN("10"),
+                                              SYN("49"),
+                                              "1.3.6.1.4.1.4203.666.11.10.2.1",
+                                              "1.2.840.113549.1.8.1.1",
+                                              NULL};
+
+/* The rules of slapd that match.h lacks (see filter_impl.h). */
+static const struct {
+    int rule;
+    const char *name, *oid;
+} local_rules[] = {
+    {ACREF_RULE_BITAND, "integerBitAndMatch", "1.2.840.113556.1.4.803"},
+    {ACREF_RULE_BITOR, "integerBitOrMatch", "1.2.840.113556.1.4.804"},
+};
+
+/* Parser state. */
+struct ps {
+    const char *s;
+    size_t n, i;
+    unsigned flags;
+    int depth;
+    const acre_schema *schema;
+    const struct acreS_known *known;
+    struct acreF_filter *f; /* owns the result */
+    void *tmp;              /* scratch, freed at the end */
+    uint64_t **subtypes;    /* cache: bitmap of each type's subtypes */
+    uint8_t *subtypes_done;
+    struct acreF_class_name *cnames; /* every class name, normalised */
+    size_t ncnames;
+    const uint64_t *usable[ACREF_RULE_BITOR + 1]; /* cache, by rule */
+    acre_diag *diag;
+};
+
+/* A piece of a value between stars (or the whole value). */
+struct seg {
+    uint8_t *p; /* unescaped, NUL-terminated copy owned by the filter */
+    size_t len;
+    size_t off; /* offset of the '*' or ')' that ends it */
+};
+
+static int parse_filter(struct ps *ps, struct acreF_node **out);
+
+/* ------------------------------------------------------------------------
+ * Small helpers
+ */
+
+#define fail(ps, code, off, ...) \
+    acreE_diag_set((ps)->diag, code, off, __VA_ARGS__)
+
+static int
+peek(const struct ps *ps)
+{
+    return ps->i < ps->n ? (unsigned char)ps->s[ps->i] : -1;
+}
+
+static void
+skip_spaces(struct ps *ps)
+{
+    while (peek(ps) == ' ')
+        ps->i++;
+}
+
+static int
+is_alpha(int c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int
+is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int
+is_ldh(int c)
+{
+    return is_alpha(c) || is_digit(c) || c == '-';
+}
+
+static int
+hexval(int c)
+{
+    if (is_digit(c))
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static uint64_t *
+bitmap_new(void *ctx, unsigned nbits)
+{
+    return talloc_zero_array(ctx, uint64_t, (nbits + 63) / 64 + 1);
+}
+
+static void
+bit_set(uint64_t *map, int i)
+{
+    map[(unsigned)i >> 6] |= (uint64_t)1 << ((unsigned)i & 63);
+}
+
+static struct acreF_node *
+node_new(struct ps *ps, enum acreF_kind kind)
+{
+    struct acreF_node *nd = talloc_zero(ps->f, struct acreF_node);
+
+    if (nd) {
+        nd->kind = (uint8_t)kind;
+        nd->want.type = -1;
+        nd->cls = -1;
+    }
+    return nd;
+}
+
+/* ------------------------------------------------------------------------
+ * Lexical pieces: descriptions, rule names, values
+ */
+
+/*
+ * Check d[0..n) (at offset off) against RFC 4512's attributedescription:
+ * (descr / numericoid) *(";" option).  Returns 0 or a syntax error at the
+ * first bad character.
+ */
+static int
+check_oid(struct ps *ps, const char *d, size_t n, size_t off, const char *what)
+{
+    size_t k = 0;
+
+    if (n && is_alpha((unsigned char)d[0])) {
+        while (k < n && is_ldh((unsigned char)d[k]))
+            k++;
+    } else if (n && is_digit((unsigned char)d[0])) {
+        while (k < n) {
+            size_t start = k;
+            while (k < n && is_digit((unsigned char)d[k]))
+                k++;
+            if (k == start)
+                break;
+            if (k == n || d[k] != '.' || k + 1 == n)
+                break;
+            k++;
+        }
+    }
+    if (k == n && n)
+        return 0;
+    return fail(ps, ACRE_ERR_FILTER_SYNTAX, off + k, "malformed %s", what);
+}
+
+static int
+check_desc(struct ps *ps, const char *d, size_t n, size_t off)
+{
+    size_t k = 0, start;
+    int rc;
+
+    while (k < n && d[k] != ';')
+        k++;
+    if ((rc = check_oid(ps, d, k, off, "attribute type")))
+        return rc;
+    while (k < n) {
+        start = ++k; /* past ';' */
+        while (k < n && is_ldh((unsigned char)d[k]))
+            k++;
+        if (k == start || (k < n && d[k] != ';'))
+            return fail(ps, ACRE_ERR_FILTER_SYNTAX, off + k,
+                        "malformed attribute option");
+    }
+    return 0;
+}
+
+/* Take the escape at s[i] == '\\' into b. */
+static int
+take_escape(struct ps *ps, struct acreE_buf *b)
+{
+    size_t at = ps->i;
+    int h1 = at + 1 < ps->n ? hexval((unsigned char)ps->s[at + 1]) : -1;
+    int h2 = at + 2 < ps->n ? hexval((unsigned char)ps->s[at + 2]) : -1;
+    int c = at + 1 < ps->n ? (unsigned char)ps->s[at + 1] : -1;
+
+    if (h1 >= 0 && h2 >= 0) {
+        ps->i += 3;
+        return acreE_buf_putc(b, (uint8_t)(h1 * 16 + h2));
+    }
+    if (h1 < 0 && (c == '*' || c == '(' || c == ')' || c == '\\')) {
+        ps->i += 2; /* RFC 1960 */
+        return acreE_buf_putc(b, (uint8_t)c);
+    }
+    return fail(ps, ACRE_ERR_FILTER_ESCAPE, at,
+                "'\\' must be followed by two hexadecimal digits");
+}
+
+/* Room for one more element in arr (n used of *cap), doubling: a long
+ * list costs linear time.  NULL when out of memory (arr is kept). */
+static void *
+grow(void *ctx, void *arr, size_t size, size_t n, size_t *cap)
+{
+    size_t c = *cap ? 2 * *cap : 8;
+    void *p;
+
+    if (n < *cap)
+        return arr;
+    if (!(p = talloc_realloc_size(ctx, arr, c * size)))
+        return NULL;
+    *cap = c;
+    return p;
+}
+
+static int
+push_seg(struct ps *ps, struct acreE_buf *b, struct seg **segs, unsigned *n,
+         size_t *cap)
+{
+    struct seg *v = grow(ps->tmp, *segs, sizeof **segs, *n, cap);
+    uint8_t *p = talloc_size(ps->f, b->len + 1);
+
+    if (v)
+        *segs = v;
+    if (!v || !p)
+        return ACRE_ERR_NOMEM;
+    memcpy(p, b->p, b->len);
+    p[b->len] = '\0';
+    v[*n].p = p;
+    v[*n].len = b->len;
+    v[*n].off = ps->i;
+    ++*n;
+    b->len = 0;
+    return 0;
+}
+
+static int
+bad_char(struct ps *ps, int c)
+{
+    if (c == 0)
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                    "NUL in a value must be escaped as \\00");
+    return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                "'%c' in a value must be escaped as \\%02x", c, c);
+}
+
+/*
+ * Read a value up to ')' or the end of the input, unescaping it; with
+ * `stars`, split it at each unescaped '*' (segs[k] ends at star k).
+ */
+static int
+read_value(struct ps *ps, int stars, struct seg **segs, unsigned *nseg)
+{
+    uint8_t local[256];
+    struct acreE_buf b;
+    size_t cap = 0;
+    int rc = 0;
+
+    acreE_buf_init(&b, local, sizeof local);
+    *segs = NULL;
+    *nseg = 0;
+    for (;;) {
+        int c = peek(ps);
+
+        if (c < 0 || c == ')' || (c == '*' && stars)) {
+            if ((rc = push_seg(ps, &b, segs, nseg, &cap)) || c != '*')
+                break;
+            ps->i++;
+        } else if (c == '\\') {
+            if ((rc = take_escape(ps, &b)))
+                break;
+        } else if (c == '*' || c == '(' || c == 0) {
+            rc = bad_char(ps, c);
+            break;
+        } else {
+            if ((rc = acreE_buf_putc(&b, (uint8_t)c)))
+                break;
+            ps->i++;
+        }
+    }
+    acreE_buf_free(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Resolving descriptions against the schema
+ */
+
+/* The bitmap of `type` and its subtypes, or NULL when it has none. */
+static int
+subtypes_of(struct ps *ps, int type, const uint64_t **out)
+{
+    unsigned n = acreS_nattrs(ps->schema), count = 0;
+    uint64_t *map;
+
+    *out = NULL;
+    if (ps->subtypes_done[type]) {
+        *out = ps->subtypes[type];
+        return 0;
+    }
+    if (!(map = bitmap_new(ps->f, n)))
+        return ACRE_ERR_NOMEM;
+    for (unsigned id = 0; id < n; id++)
+        if (acreS_is_subtype(ps->schema, (int)id, type)) {
+            bit_set(map, (int)id);
+            count++;
+        }
+    if (count <= 1) {
+        talloc_free(map);
+        map = NULL;
+    }
+    ps->subtypes[type] = map;
+    ps->subtypes_done[type] = 1;
+    *out = map;
+    return 0;
+}
+
+static void
+set_special(struct ps *ps, struct acreF_node *nd)
+{
+    const struct acreS_known *k = ps->known;
+    int t = nd->want.type;
+
+    if (t < 0)
+        return;
+    if (t == k->objectClass || t == k->structuralObjectClass)
+        nd->special = ACREF_SP_OBJECTCLASS; /* by type: options or not */
+    else if (nd->want.nopts)
+        return; /* the others only as slapd's own descriptions */
+    else if (t == k->entryDN)
+        nd->special = ACREF_SP_ENTRYDN;
+    else if (t == k->hasSubordinates)
+        nd->special = ACREF_SP_HASSUBORDINATES;
+    else if (t == k->subschemaSubentry)
+        nd->special = ACREF_SP_SUBSCHEMA;
+}
+
+static int
+in_list(const char *const *list, const char *s)
+{
+    for (; s && *list; list++)
+        if (strcmp(*list, s) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * The options slapd accepts in a description (ad.c slap_bv2ad): none on
+ * an operational type; "binary" only on a type whose syntax requires
+ * binary transfer; otherwise only language tags and ranges ("lang-...").
+ * Any other description is unknown to slapd, which makes the item
+ * UNDEFINED.
+ */
+static int
+options_ok(const struct acreS_attr *at, const struct acreS_desc *d)
+{
+    if (d->nopts && at->usage != ACRES_USER)
+        return 0;
+    for (unsigned i = 0; i < d->nopts; i++) {
+        const char *o = d->opts[i];
+        unsigned n = d->opt_len[i];
+
+        if (n == 6 && strncasecmp(o, "binary", 6) == 0) {
+            if (!in_list(binary_syntaxes, at->syntax))
+                return 0;
+        } else if (n < 5 || strncasecmp(o, "lang-", 5) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+ * Resolve the description s[off..off+n) of nd: keep it as written, and a
+ * copy with lowercased options for the schema's lookup.
+ */
+static int
+resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
+{
+    char *asis = talloc_strndup(ps->f, ps->s + off, n);
+    char *low = talloc_strndup(ps->f, ps->s + off, n);
+    const struct acreS_attr *at;
+    int rc;
+
+    if (!asis || !low)
+        return ACRE_ERR_NOMEM;
+    if ((rc = check_desc(ps, asis, n, off)))
+        return rc;
+    for (char *p = strchr(low, ';'); p && *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p + 32);
+    nd->desc = asis;
+    nd->desc_len = n;
+    if (acreS_desc_parse(ps->schema, low, n, &nd->want) != 0)
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, off,
+                    "invalid attribute description (at most %d options)",
+                    ACRES_MAX_OPTIONS);
+    if (nd->want.type < 0) {
+        nd->undef = 1;
+        return 0;
+    }
+    at = acreS_attr(ps->schema, nd->want.type);
+    if (!options_ok(at, &nd->want)) {
+        nd->undef = 1;
+        return 0;
+    }
+    set_special(ps, nd);
+    nd->trules = (struct acreF_rules){at->eq, at->ord, at->sub};
+    return subtypes_of(ps, nd->want.type, &nd->types);
+}
+
+/* ------------------------------------------------------------------------
+ * Preparing assertion values
+ */
+
+/* Normalise assertion v by equality rule eq, for an item on `type` used
+ * as `use` (acreM_assertion), into talloc memory: 0, 1 (invalid value),
+ * or ACRE_ERR_NOMEM. */
+static int
+normalise(struct ps *ps, int type, int eq, enum acreM_use use, const uint8_t *v,
+          size_t n, const uint8_t **out, size_t *out_len)
+{
+    uint8_t local[256];
+    struct acreE_buf b;
+    uint8_t *p;
+    int rc;
+
+    acreE_buf_init(&b, local, sizeof local);
+    rc = acreM_assertion(ps->schema, type, eq, use, v, n, &b);
+    if (rc == 0) {
+        p = talloc_size(ps->f, b.len + 1);
+        if (p) {
+            memcpy(p, b.p, b.len);
+            p[b.len] = '\0';
+            *out = p;
+            *out_len = b.len;
+        } else {
+            rc = ACRE_ERR_NOMEM;
+        }
+    } else if (rc != ACRE_ERR_NOMEM) {
+        rc = 1;
+    }
+    acreE_buf_free(&b);
+    return rc;
+}
+
+/* Set nd->norm from nd->raw under equality rule eq; undef when invalid. */
+static int
+prepare_value(struct ps *ps, struct acreF_node *nd, int rule, int eq)
+{
+    int rc;
+
+    nd->rule = rule;
+    nd->rule_eq = eq;
+    if (eq == ACREM_NONE) {
+        nd->undef = 1;
+        return 0;
+    }
+    rc = normalise(ps, nd->want.type, eq,
+                   nd->kind == ACREF_APPROX ? ACREM_USE_APPROX : ACREM_USE_EQ,
+                   nd->raw, nd->raw_len, &nd->norm, &nd->norm_len);
+    if (rc == 1)
+        nd->undef = 1;
+    return rc < 0 ? rc : 0;
+}
+
+/*
+ * The names and OIDs of every class, in a list under tmp.  They are
+ * compared with stored objectClass values as written, ignoring ASCII case
+ * (as slapd's oc_bvfind does), so matching does not depend on how the
+ * OID syntax normalises.
+ */
+static int
+class_names(struct ps *ps, struct acreF_class_name **out, size_t *nout)
+{
+    const acre_schema *s = ps->schema;
+    unsigned nc = acreS_nclasses(s);
+    struct acreF_class_name *list = NULL;
+    size_t n = 0, cap = 0;
+
+    for (unsigned id = 0; id < nc; id++) {
+        const struct acreS_class *c = acreS_class(s, (int)id);
+
+        for (unsigned k = 0; k <= c->nnames; k++) {
+            const char *name = k < c->nnames ? c->names[k] : c->oid;
+
+            if (!name)
+                continue;
+            if (!(list = grow(ps->tmp, list, sizeof *list, n, &cap)))
+                return ACRE_ERR_NOMEM;
+            list[n++] = (struct acreF_class_name){(const uint8_t *)name,
+                                                  strlen(name), (int)id};
+        }
+    }
+    *out = list;
+    *nout = n;
+    return 0;
+}
+
+/* Build the filter's class table from the list (once per filter). */
+static int
+build_classes(struct ps *ps, const struct acreF_class_name *list, size_t n)
+{
+    struct acreF_filter *f = ps->f;
+    size_t cap = 16;
+
+    while (cap < 2 * n)
+        cap *= 2;
+    f->classes = talloc_zero_array(f, struct acreF_class_name, cap);
+    if (!f->classes)
+        return ACRE_ERR_NOMEM;
+    f->class_mask = cap - 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = acreF_hash_ci(list[i].norm, list[i].len) & f->class_mask;
+
+        while (f->classes[k].norm)
+            k = (k + 1) & f->class_mask;
+        f->classes[k] = list[i];
+    }
+    return 0;
+}
+
+/* The names of the asserted class's subclasses, when there are few. */
+static int
+subclass_names(struct ps *ps, struct acreF_node *nd,
+               const struct acreF_class_name *list, size_t n)
+{
+    struct acreF_class_name *sub;
+    unsigned k = 0;
+
+    for (size_t i = 0; i < n; i++)
+        k += acreF_bit(nd->subclasses, list[i].id);
+    if (k > ACREF_SUBNAMES_MAX)
+        return 0;
+    if (!(sub = talloc_array(ps->f, struct acreF_class_name, k ? k : 1)))
+        return ACRE_ERR_NOMEM;
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (acreF_bit(nd->subclasses, list[i].id))
+            sub[k++] = list[i];
+    nd->subnames = sub;
+    nd->nsubnames = k;
+    return 0;
+}
+
+/* objectClass items: the asserted class and its subclasses. */
+static int
+prepare_class(struct ps *ps, struct acreF_node *nd)
+{
+    const acre_schema *s = ps->schema;
+    unsigned nc = acreS_nclasses(s);
+    uint64_t *map;
+    int rc;
+
+    if (!ps->f->classes && ((rc = class_names(ps, &ps->cnames, &ps->ncnames)) ||
+                            (rc = build_classes(ps, ps->cnames, ps->ncnames))))
+        return rc;
+    nd->cls = acreS_class_find(s, (const char *)nd->raw, nd->raw_len);
+    if (nd->cls < 0) {
+        nd->undef = 1; /* slapd's objectClassPretty refuses it */
+        return 0;
+    }
+    /* the assertion as slapd prettifies it: the class's canonical name */
+    nd->norm = (const uint8_t *)acreS_class(s, nd->cls)->name;
+    nd->norm_len = strlen(acreS_class(s, nd->cls)->name);
+    if (!(map = bitmap_new(ps->f, nc)))
+        return ACRE_ERR_NOMEM;
+    for (unsigned id = 0; id < nc; id++)
+        if (acreS_class_is(s, (int)id, nd->cls))
+            bit_set(map, (int)id);
+    nd->subclasses = map;
+    return subclass_names(ps, nd, ps->cnames, ps->ncnames);
+}
+
+/* =, ~=, >=, <= */
+static int
+prepare_ava(struct ps *ps, struct acreF_node *nd)
+{
+    const struct acreS_attr *at = acreS_attr(ps->schema, nd->want.type);
+    int rc;
+
+    if (nd->kind == ACREF_GE || nd->kind == ACREF_LE) {
+        const struct acreM_info *mi = acreM_info(at->ord);
+        return prepare_value(ps, nd, at->ord, mi ? mi->eq : ACREM_NONE);
+    }
+    if (nd->special == ACREF_SP_OBJECTCLASS) {
+        nd->rule = nd->rule_eq = at->eq;
+        return prepare_class(ps, nd);
+    }
+    if ((rc = prepare_value(ps, nd, at->eq, at->eq)) || nd->undef)
+        return rc;
+    if (nd->special == ACREF_SP_HASSUBORDINATES) {
+        const uint8_t *t;
+        size_t tl;
+        rc = normalise(ps, nd->want.type, at->eq, ACREM_USE_EQ,
+                       (const uint8_t *)"TRUE", 4, &t, &tl);
+        if (rc < 0)
+            return rc;
+        nd->hs_true =
+            rc == 0 && acreE_norm_cmp(t, tl, nd->norm, nd->norm_len) == 0;
+        return 0;
+    }
+    if (nd->kind == ACREF_APPROX && acreF_approx_rule(at->eq)) {
+        rc = acreF_approx_codes(ps->f, nd->raw, nd->raw_len, &nd->codes,
+                                &nd->ncodes);
+        nd->approx_ok = rc == 0;
+        return rc < 0 ? rc : 0;
+    }
+    return 0;
+}
+
+static int
+prepare_part(struct ps *ps, int sub, enum acreM_substr_pos pos,
+             const struct seg *sg, const uint8_t **out, size_t *out_len)
+{
+    uint8_t local[256];
+    struct acreE_buf b;
+    uint8_t *p;
+    int rc;
+
+    acreE_buf_init(&b, local, sizeof local);
+    rc = acreM_substr_prep(ps->schema, sub, pos, sg->p, sg->len, &b);
+    if (rc == 0 && !(p = talloc_size(ps->f, b.len + 1)))
+        rc = ACRE_ERR_NOMEM;
+    if (rc == 0) {
+        memcpy(p, b.p, b.len);
+        p[b.len] = '\0';
+        *out = p;
+        *out_len = b.len;
+    }
+    acreE_buf_free(&b);
+    return rc == 0 ? 0 : rc == ACRE_ERR_NOMEM ? rc : 1;
+}
+
+/* The syntax rule `eq` compares, as acreM_syntax_find knows it. */
+static int
+rule_syntax(int eq)
+{
+    for (size_t i = 0; i < sizeof rule_syntaxes / sizeof *rule_syntaxes; i++)
+        if (rule_syntaxes[i].rule == eq)
+            return acreM_syntax_find(rule_syntaxes[i].syntax,
+                                     strlen(rule_syntaxes[i].syntax));
+    return ACREM_SYN_UNKNOWN;
+}
+
+/*
+ * slapd validates each substrings part as a value of the type's EQUALITY
+ * rule's syntax (get_ssa), so "(postalAddress=*a$*)" is UNDEFINED: "a$"
+ * is no postal address.
+ */
+static int
+parts_valid(struct ps *ps, const struct acreF_node *nd, int eq)
+{
+    int syn = rule_syntax(eq);
+
+    for (unsigned i = 0; i < nd->nparts; i++)
+        if (!acreM_validate(ps->schema, syn, nd->parts[i], nd->part_len[i]))
+            return 0;
+    return 1;
+}
+
+/* Substrings: the pattern, each part prepared by the type's SUBSTR rule. */
+static int
+prepare_subs(struct ps *ps, struct acreF_node *nd)
+{
+    const struct acreS_attr *at = acreS_attr(ps->schema, nd->want.type);
+    const uint8_t **any;
+    size_t *any_len;
+    unsigned k = 0, last = nd->nparts;
+    int rc = 0;
+    struct seg sg;
+
+    nd->rule = at->sub;
+    nd->rule_eq = at->sub ? acreM_info(at->sub)->eq : ACREM_NONE;
+    if (at->sub == ACREM_NONE || !parts_valid(ps, nd, at->eq)) {
+        nd->undef = 1;
+        return 0;
+    }
+    any = talloc_zero_array(ps->f, const uint8_t *, nd->nparts + 1);
+    any_len = talloc_zero_array(ps->f, size_t, nd->nparts + 1);
+    if (!any || !any_len)
+        return ACRE_ERR_NOMEM;
+    if (nd->has_final)
+        last--;
+    for (unsigned i = 0; i < nd->nparts && rc == 0; i++) {
+        enum acreM_substr_pos pos = ACREM_ANY;
+        const uint8_t **o = &any[k];
+        size_t *ol = &any_len[k];
+
+        sg.p = (uint8_t *)nd->parts[i];
+        sg.len = nd->part_len[i];
+        if (i == 0 && nd->has_initial) {
+            pos = ACREM_INITIAL;
+            o = &nd->pat.initial;
+            ol = &nd->pat.initial_len;
+        } else if (i == last) {
+            pos = ACREM_FINAL;
+            o = &nd->pat.final;
+            ol = &nd->pat.final_len;
+        } else {
+            k++;
+        }
+        rc = prepare_part(ps, at->sub, pos, &sg, o, ol);
+    }
+    nd->pat.any = any;
+    nd->pat.any_len = any_len;
+    nd->pat.nany = k;
+    if (rc == 1)
+        nd->undef = 1;
+    return rc < 0 ? rc : 0;
+}
+
+/* slapd's SLAP_MR_EXT: equality and ordering rules, less the UUID ones. */
+static int
+ext_capable(int rule)
+{
+    const struct acreM_info *mi = acreM_info(rule);
+
+    if (rule == ACREF_RULE_BITAND || rule == ACREF_RULE_BITOR)
+        return 1;
+    return mi && (mi->usage == ACREM_EQ || mi->usage == ACREM_ORD) &&
+           rule != ACREM_UUID && rule != ACREM_UUID_ORD;
+}
+
+/* slapd's mr_usable_with_at for the rules acre knows. */
+static int
+ext_usable(int rule, const struct acreS_attr *at)
+{
+    const struct rule_syntax *rs = NULL;
+
+    if (!ext_capable(rule))
+        return 0;
+    if (rule == at->eq)
+        return 1;
+    for (size_t i = 0; i < sizeof rule_syntaxes / sizeof *rule_syntaxes; i++)
+        if (rule_syntaxes[i].rule == rule)
+            rs = &rule_syntaxes[i];
+    if (!rs || !at->syntax)
+        return 0;
+    if (strcmp(at->syntax, rs->syntax) == 0)
+        return 1;
+    for (const char *const *c = rs->compat; c && *c; c++)
+        if (strcmp(at->syntax, *c) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * slapd gives objectClass and structuralObjectClass a syntax of their own
+ * (schema_prep.c), so no named matching rule is usable with them in an
+ * extensible match: only their equality rule, used when none is named.
+ */
+static int
+private_syntax(const struct ps *ps, int type)
+{
+    return type >= 0 && (type == ps->known->objectClass ||
+                         type == ps->known->structuralObjectClass);
+}
+
+/* The extensible item's rule is unusable: UNDEFINED, or an error. */
+static int
+rule_unusable(struct ps *ps, struct acreF_node *nd, size_t off, const char *why)
+{
+    nd->undef = 1;
+    if (ps->flags & ACREF_STRICT_RULES)
+        return fail(ps, ACRE_ERR_FILTER_RULE, off, "%s", why);
+    return 0;
+}
+
+/* A rule by name or OID: match.h's, or one of local_rules. */
+static int
+find_rule(const char *name, size_t n)
+{
+    int r = acreM_find(name, n);
+
+    for (size_t i = 0; r == ACREM_NONE && i < 2; i++) {
+        const char *k = is_digit((unsigned char)name[0]) ? local_rules[i].oid
+                                                         : local_rules[i].name;
+        if (strlen(k) == n && strncasecmp(k, name, n) == 0)
+            r = local_rules[i].rule;
+    }
+    return r;
+}
+
+static int
+prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
+{
+    const acre_schema *s = ps->schema;
+    const struct acreS_attr *at =
+        nd->want.type >= 0 ? acreS_attr(s, nd->want.type) : NULL;
+    int r;
+
+    if (nd->rule_text) {
+        r = find_rule(nd->rule_text, nd->rule_len);
+        if (r == ACREM_NONE)
+            return rule_unusable(ps, nd, rule_off, "unknown matching rule");
+    } else {
+        r = at ? at->eq : ACREM_NONE;
+        if (!ext_capable(r))
+            return rule_unusable(ps, nd, rule_off,
+                                 "no equality rule usable in extensible "
+                                 "match for this type");
+    }
+    if (at && (!ext_usable(r, at) ||
+               (nd->rule_text && private_syntax(ps, nd->want.type))))
+        return rule_unusable(ps, nd, rule_off,
+                             "matching rule not usable with this type");
+    if (!at && !ext_capable(r))
+        return rule_unusable(ps, nd, rule_off,
+                             "matching rule not usable in extensible match");
+    nd->rule = r;
+    nd->rule_eq = r > ACREM_COUNT ? ACREM_INTEGER : acreM_info(r)->eq;
+    return 0;
+}
+
+static int
+prepare_ext(struct ps *ps, struct acreF_node *nd, size_t rule_off)
+{
+    const acre_schema *s = ps->schema;
+    unsigned n = acreS_nattrs(s);
+    uint64_t *map;
+    int rc;
+
+    if (nd->desc && nd->want.type < 0) {
+        nd->undef = 1; /* an unknown type: the rule is not looked at */
+        return 0;
+    }
+    if ((rc = prepare_ext_rule(ps, nd, rule_off)) || nd->undef)
+        return rc;
+    if (nd->desc && nd->special == ACREF_SP_OBJECTCLASS)
+        return prepare_class(ps, nd); /* no rule named: see private_syntax */
+    if ((rc = prepare_value(ps, nd, nd->rule, nd->rule_eq)) || nd->undef)
+        return rc;
+    if (nd->rule > ACREM_COUNT)
+        nd->bits_range = acreF_int64(nd->norm, nd->norm_len, &nd->bits) != 0;
+    if (nd->desc)
+        return 0;
+    if ((nd->usable = ps->usable[nd->rule]))
+        return 0;
+    if (!(map = bitmap_new(ps->f, n)))
+        return ACRE_ERR_NOMEM;
+    for (unsigned id = 0; id < n; id++)
+        if (ext_usable(nd->rule, acreS_attr(s, (int)id)) &&
+            !private_syntax(ps, (int)id))
+            bit_set(map, (int)id);
+    nd->usable = ps->usable[nd->rule] = map;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Items
+ */
+
+/* Keep the non-empty segments of a substrings value as its parts. */
+static int
+take_parts(struct ps *ps, struct acreF_node *nd, const struct seg *segs,
+           unsigned n)
+{
+    const uint8_t **parts = talloc_array(ps->f, const uint8_t *, n);
+    size_t *lens = talloc_array(ps->f, size_t, n);
+    unsigned k = 0;
+
+    if (!parts || !lens)
+        return ACRE_ERR_NOMEM;
+    nd->has_initial = segs[0].len > 0;
+    nd->has_final = segs[n - 1].len > 0;
+    for (unsigned i = 0; i < n; i++)
+        if (segs[i].len) {
+            parts[k] = segs[i].p;
+            lens[k++] = segs[i].len;
+        }
+    nd->parts = parts;
+    nd->part_len = lens;
+    nd->nparts = k;
+    return 0;
+}
+
+static int
+parse_substrings(struct ps *ps, struct acreF_node *nd)
+{
+    struct seg *segs;
+    unsigned n;
+    int rc;
+
+    if ((rc = read_value(ps, 1, &segs, &n)))
+        return rc;
+    if (n == 1) {
+        nd->raw = segs[0].p;
+        nd->raw_len = segs[0].len;
+        return nd->undef ? 0 : prepare_ava(ps, nd);
+    }
+    if (n == 2 && segs[0].len == 0 && segs[1].len == 0) {
+        nd->kind = ACREF_PRESENT;
+        return 0;
+    }
+    for (unsigned k = 1; k + 1 < n; k++)
+        if (segs[k].len == 0)
+            return fail(ps, ACRE_ERR_FILTER_SYNTAX, segs[k].off,
+                        "empty substring between two '*'");
+    nd->kind = ACREF_SUBSTRINGS;
+    if ((rc = take_parts(ps, nd, segs, n)))
+        return rc;
+    return nd->undef ? 0 : prepare_subs(ps, nd);
+}
+
+/* A value without stars (>=, <=, ~=, :=). */
+static int
+parse_plain_value(struct ps *ps, struct acreF_node *nd)
+{
+    struct seg *segs;
+    unsigned n;
+    int rc;
+
+    if ((rc = read_value(ps, 0, &segs, &n)))
+        return rc;
+    nd->raw = segs[0].p;
+    nd->raw_len = segs[0].len;
+    return 0;
+}
+
+/* One ":token" of an extensible item; s[i] is the ':'.  Returns 0 with
+ * the token in tok and tn, or 1 at ":=". */
+static int
+ext_token(struct ps *ps, size_t *tok, size_t *tn)
+{
+    size_t start;
+
+    ps->i++; /* ':' */
+    if (peek(ps) == '=') {
+        ps->i++;
+        return 1;
+    }
+    start = ps->i;
+    while (is_ldh(peek(ps)) || peek(ps) == '.')
+        ps->i++;
+    if (ps->i == start)
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                    "expected 'dn', a matching rule or '=' after ':'");
+    if (peek(ps) != ':')
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i, "expected ':'");
+    *tok = start;
+    *tn = ps->i - start;
+    return 0;
+}
+
+/* attr [":dn"] [":" rule] ":=" value, or [":dn"] ":" rule ":=" value;
+ * s[i] is the first ':'. */
+static int
+parse_extensible(struct ps *ps, struct acreF_node *nd)
+{
+    size_t tok = 0, tn = 0, rule_off = ps->i, colon;
+    int rc;
+
+    nd->kind = ACREF_EXTENSIBLE;
+    for (;;) {
+        colon = ps->i;
+        if ((rc = ext_token(ps, &tok, &tn)) == 1)
+            break;
+        if (rc)
+            return rc;
+        if (!nd->dnattrs && !nd->rule_text && tn == 2 &&
+            strncasecmp(ps->s + tok, "dn", 2) == 0) {
+            nd->dnattrs = 1;
+        } else if (!nd->rule_text) {
+            if ((rc = check_oid(ps, ps->s + tok, tn, tok, "matching rule")))
+                return rc;
+            nd->rule_text = talloc_strndup(ps->f, ps->s + tok, tn);
+            if (!nd->rule_text)
+                return ACRE_ERR_NOMEM;
+            nd->rule_len = tn;
+            rule_off = tok;
+        } else {
+            return fail(ps, ACRE_ERR_FILTER_SYNTAX, tok,
+                        "expected ':=' after the matching rule");
+        }
+    }
+    if (!nd->desc && !nd->rule_text)
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, colon,
+                    "extensible match needs an attribute type or a "
+                    "matching rule");
+    if ((rc = parse_plain_value(ps, nd)))
+        return rc;
+    return prepare_ext(ps, nd, rule_off);
+}
+
+/* The operator after a description: kind, or an error. */
+static int
+parse_op(struct ps *ps, int *kind)
+{
+    int c = peek(ps);
+
+    switch (c) {
+    case '=':
+        ps->i++;
+        *kind = ACREF_EQUALITY;
+        return 0;
+    case ':':
+        *kind = ACREF_EXTENSIBLE;
+        return 0;
+    case '~':
+    case '>':
+    case '<':
+        ps->i++;
+        if (peek(ps) != '=')
+            return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                        "expected '=' after '%c'", c);
+        ps->i++;
+        *kind = c == '~' ? ACREF_APPROX : c == '>' ? ACREF_GE : ACREF_LE;
+        return 0;
+    default:
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                    "expected '=', '~=', '>=', '<=' or ':' after the "
+                    "attribute description");
+    }
+}
+
+/* An item, up to (not including) its closing ')' or the end. */
+static int
+parse_item(struct ps *ps, struct acreF_node **out)
+{
+    struct acreF_node *nd = node_new(ps, ACREF_EQUALITY);
+    size_t start = ps->i;
+    int rc, kind;
+
+    if (!nd)
+        return ACRE_ERR_NOMEM;
+    while (is_ldh(peek(ps)) || peek(ps) == '.' || peek(ps) == ';')
+        ps->i++;
+    if (ps->i == start && peek(ps) != ':')
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                    "expected an attribute description");
+    if (ps->i > start && (rc = resolve_desc(ps, nd, start, ps->i - start)))
+        return rc;
+    if ((rc = parse_op(ps, &kind)))
+        return rc;
+    nd->kind = (uint8_t)kind;
+    if (kind == ACREF_EXTENSIBLE)
+        rc = parse_extensible(ps, nd);
+    else if (kind == ACREF_EQUALITY)
+        rc = parse_substrings(ps, nd);
+    else if (!(rc = parse_plain_value(ps, nd)) && !nd->undef)
+        rc = prepare_ava(ps, nd);
+    *out = nd;
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Filters and lists
+ */
+
+static int
+add_kid(struct ps *ps, struct acreF_node *nd, struct acreF_node *kid,
+        size_t *cap)
+{
+    struct acreF_node **k =
+        grow(ps->f, nd->kids, sizeof *nd->kids, nd->nkids, cap);
+
+    if (!k)
+        return ACRE_ERR_NOMEM;
+    k[nd->nkids++] = kid;
+    nd->kids = k;
+    return 0;
+}
+
+/* After "(&", "(|" or "(!": the list, up to the closing ')'. */
+static int
+parse_set(struct ps *ps, struct acreF_node *nd, size_t open)
+{
+    struct acreF_node *kid;
+    size_t cap = 0;
+    int rc;
+
+    if (++ps->depth > ACREF_MAX_DEPTH)
+        return fail(ps, ACRE_ERR_FILTER_NESTING, open,
+                    "filter nested deeper than %d", ACREF_MAX_DEPTH);
+    ps->i++; /* the operator */
+    for (;;) {
+        skip_spaces(ps);
+        if (peek(ps) != '(')
+            break;
+        if (nd->kind == ACREF_NOT && nd->nkids == 1)
+            return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                        "'!' takes exactly one filter");
+        if ((rc = parse_filter(ps, &kid)) || (rc = add_kid(ps, nd, kid, &cap)))
+            return rc;
+    }
+    if (peek(ps) != ')')
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                    peek(ps) < 0 ? "missing ')'" : "expected '(' or ')'");
+    if (nd->kind == ACREF_NOT && nd->nkids == 0)
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i, "'!' needs a filter");
+    if (nd->nkids == 0)
+        nd->kind =
+            nd->kind == ACREF_AND ? ACREF_ABSOLUTE_TRUE : ACREF_ABSOLUTE_FALSE;
+    ps->depth--;
+    return 0;
+}
+
+/* "(" filtercomp ")" at s[i]. */
+static int
+parse_filter(struct ps *ps, struct acreF_node **out)
+{
+    size_t open = ps->i;
+    int c, rc;
+
+    if (peek(ps) != '(')
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i, "expected '('");
+    ps->i++;
+    skip_spaces(ps);
+    c = peek(ps);
+    if (c == '&' || c == '|' || c == '!') {
+        struct acreF_node *nd = node_new(ps, c == '&'   ? ACREF_AND
+                                             : c == '|' ? ACREF_OR
+                                                        : ACREF_NOT);
+        if (!nd)
+            return ACRE_ERR_NOMEM;
+        *out = nd;
+        rc = parse_set(ps, nd, open);
+    } else {
+        rc = parse_item(ps, out);
+        if (!rc && peek(ps) != ')')
+            rc = fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i, "missing ')'");
+    }
+    if (!rc)
+        ps->i++; /* ')' */
+    return rc;
+}
+
+/* The whole input: one filter (or a bare item), spaces around it. */
+static int
+parse_top(struct ps *ps)
+{
+    int rc;
+
+    skip_spaces(ps);
+    if (peek(ps) == '(') {
+        rc = parse_filter(ps, &ps->f->root);
+    } else {
+        rc = parse_item(ps, &ps->f->root);
+        if (!rc && peek(ps) == ')')
+            rc = fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i, "unbalanced ')'");
+    }
+    if (rc)
+        return rc;
+    skip_spaces(ps);
+    if (ps->i < ps->n)
+        return fail(ps, ACRE_ERR_FILTER_SYNTAX, ps->i,
+                    "unexpected text after the filter");
+    return 0;
+}
+
+static int
+ps_init(struct ps *ps, const acre_schema *schema, const char *str, size_t len,
+        unsigned flags, acre_diag *diag)
+{
+    unsigned n = acreS_nattrs(schema);
+
+    memset(ps, 0, sizeof *ps);
+    ps->s = str;
+    ps->n = len;
+    ps->flags = flags;
+    ps->schema = schema;
+    ps->known = acreS_known(schema);
+    ps->diag = diag;
+    ps->tmp = talloc_new(NULL);
+    if (!ps->tmp)
+        return ACRE_ERR_NOMEM;
+    ps->f = talloc_zero(ps->tmp, struct acreF_filter);
+    ps->subtypes = talloc_zero_array(ps->tmp, uint64_t *, n + 1);
+    ps->subtypes_done = talloc_zero_array(ps->tmp, uint8_t, n + 1);
+    if (!ps->f || !ps->subtypes || !ps->subtypes_done)
+        return ACRE_ERR_NOMEM;
+    ps->f->magic = ACREF_MAGIC;
+    ps->f->schema = schema;
+    ps->f->nattrs = n;
+    return 0;
+}
+
+/* acreF_parse_flags -- see filter.h. */
+int
+acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
+                  size_t len, unsigned flags, struct acreF_filter **out,
+                  acre_diag *diag)
+{
+    struct ps ps;
+    int rc;
+
+    if (!out || (!str && len))
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    if (len > ACREF_MAX_LEN)
+        return acreE_diag_set(diag, ACRE_ERR_FILTER_TOO_LONG, ACREF_MAX_LEN,
+                              "filter longer than %d bytes", ACREF_MAX_LEN);
+    if (!(schema = acreS_freeze(schema)))
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    rc = ps_init(&ps, schema, str ? str : "", len, flags, diag);
+    if (rc == 0)
+        rc = parse_top(&ps);
+    if (rc == ACRE_ERR_NOMEM)
+        acreE_diag_set(diag, rc, ps.i, "out of memory");
+    if (rc == 0)
+        *out = talloc_steal(mem_ctx, ps.f);
+    talloc_free(ps.tmp);
+    return rc;
+}
+
+/* acreF_parse -- see filter.h. */
+int
+acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
+            size_t len, struct acreF_filter **out, acre_diag *diag)
+{
+    return acreF_parse_flags(mem_ctx, schema, str, len, 0, out, diag);
+}
+
+/* ------------------------------------------------------------------------
+ * Printing
+ */
+
+static int
+put_str(struct acreE_buf *b, const char *s, size_t n)
+{
+    return acreE_buf_put(b, s, n);
+}
+
+static int
+put_value(struct acreE_buf *b, const uint8_t *v, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    int utf8 = acreE_utf8_valid(v, n);
+    int rc = 0;
+
+    for (size_t k = 0; k < n && !rc; k++) {
+        uint8_t c = v[k];
+
+        if (c < 0x20 || c == 0x7f || c == '(' || c == ')' || c == '*' ||
+            c == '\\' || (c >= 0x80 && !utf8)) {
+            char e[3] = {'\\', hx[c >> 4], hx[c & 15]};
+            rc = acreE_buf_put(b, e, 3);
+        } else {
+            rc = acreE_buf_putc(b, c);
+        }
+    }
+    return rc;
+}
+
+static int print_node(const struct acreF_node *nd, struct acreE_buf *b);
+
+static int
+print_ext(const struct acreF_node *nd, struct acreE_buf *b)
+{
+    int rc = 0;
+
+    if (nd->desc)
+        rc = put_str(b, nd->desc, nd->desc_len);
+    if (!rc && nd->dnattrs)
+        rc = put_str(b, ":dn", 3);
+    if (!rc && nd->rule_text && !(rc = acreE_buf_putc(b, ':')))
+        rc = put_str(b, nd->rule_text, nd->rule_len);
+    if (!rc)
+        rc = put_str(b, ":=", 2);
+    return rc ? rc : put_value(b, nd->raw, nd->raw_len);
+}
+
+static int
+print_subs(const struct acreF_node *nd, struct acreE_buf *b)
+{
+    unsigned i = 0;
+    int rc = 0;
+
+    if (nd->has_initial)
+        rc = put_value(b, nd->parts[i++], nd->part_len[0]);
+    for (; !rc && i < nd->nparts; i++) {
+        if (!(rc = acreE_buf_putc(b, '*')))
+            rc = put_value(b, nd->parts[i], nd->part_len[i]);
+    }
+    if (!rc && !nd->has_final)
+        rc = acreE_buf_putc(b, '*');
+    return rc;
+}
+
+static int
+print_item(const struct acreF_node *nd, struct acreE_buf *b)
+{
+    static const char *const ops[] = {
+        [ACREF_EQUALITY] = "=", [ACREF_GE] = ">=",
+        [ACREF_LE] = "<=",      [ACREF_APPROX] = "~=",
+        [ACREF_PRESENT] = "=*", [ACREF_SUBSTRINGS] = "=",
+    };
+    int rc;
+
+    if (nd->kind == ACREF_EXTENSIBLE)
+        return print_ext(nd, b);
+    if ((rc = put_str(b, nd->desc, nd->desc_len)) ||
+        (rc = put_str(b, ops[nd->kind], strlen(ops[nd->kind]))))
+        return rc;
+    if (nd->kind == ACREF_SUBSTRINGS)
+        return print_subs(nd, b);
+    if (nd->kind == ACREF_PRESENT)
+        return 0;
+    return put_value(b, nd->raw, nd->raw_len);
+}
+
+static int
+print_node(const struct acreF_node *nd, struct acreE_buf *b)
+{
+    static const char ops[] = {
+        [ACREF_AND] = '&', [ACREF_OR] = '|', [ACREF_NOT] = '!'};
+    int rc = acreE_buf_putc(b, '(');
+
+    if (rc)
+        return rc;
+    switch (nd->kind) {
+    case ACREF_ABSOLUTE_TRUE:
+        rc = acreE_buf_putc(b, '&');
+        break;
+    case ACREF_ABSOLUTE_FALSE:
+        rc = acreE_buf_putc(b, '|');
+        break;
+    case ACREF_AND:
+    case ACREF_OR:
+    case ACREF_NOT:
+        rc = acreE_buf_putc(b, (uint8_t)ops[nd->kind]);
+        for (unsigned i = 0; !rc && i < nd->nkids; i++)
+            rc = print_node(nd->kids[i], b);
+        break;
+    default:
+        rc = print_item(nd, b);
+    }
+    return rc ? rc : acreE_buf_putc(b, ')');
+}
+
+/* acreF_to_string -- see filter.h. */
+int
+acreF_to_string(const struct acreF_filter *f, struct acreE_buf *out)
+{
+    if (!f || f->magic != ACREF_MAGIC || !out)
+        return ACRE_ERR_INVAL;
+    return print_node(f->root, out);
+}

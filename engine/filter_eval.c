@@ -1,0 +1,857 @@
+/*
+ * filter_eval.c -- evaluating a parsed filter against an entry, with the
+ * three-valued logic of RFC 4511 4.5.1.7 and the item semantics of
+ * slapd's servers/slapd/filterentry.c.
+ *
+ * AND stops at the first FALSE and is UNDEFINED if a part was; OR stops
+ * at the first TRUE and is UNDEFINED if a part was; NOT keeps UNDEFINED.
+ * Parts run left to right, so the access hook sees the calls slapd makes.
+ *
+ * An item covers the entry's attributes whose type is the item's type or
+ * one of its subtypes and that carry every option of the item, a
+ * language range ("lang-de-") being carried by lang-de and lang-de-*
+ * (slapd ad.c is_ad_subtype): (name=x) looks at cn, sn, ...;
+ * (cn;lang-en=x) at cn;lang-en only.  For each covered attribute the rule
+ * of the attribute's own type is used, as slapd does.
+ *
+ * Item by item (slapd's test_ava_filter, test_substrings_filter,
+ * test_presence_filter, test_mra_filter): TRUE when a value of a covered
+ * attribute matches; UNDEFINED when none does and a covered attribute's
+ * type lacks the rule, or was denied by the hook; else FALSE.  Approximate
+ * matching is filter_approx.c's.  Extensible match with a type looks at
+ * the covered attributes; without one, at every attribute the rule is
+ * usable with; with :dn:, then at the AVAs of the entry's DN as spelt
+ * (not as normalised).  An ORDERING rule in an extensible match matches
+ * values that sort before the assertion, as slapd's do.
+ *
+ * The access hook, called exactly where slapd calls access_allowed() for
+ * ACL_SEARCH (a denial makes slapd's result LDAP_INSUFFICIENT_ACCESS,
+ * which every caller treats as UNDEFINED):
+ *   =, ~=, >=, <=  first for the item's type with the prepared assertion
+ *                  value: denied -> UNDEFINED.  Then for each covered
+ *                  attribute whose description differs from the item's (a
+ *                  subtype, or more options), for that attribute's type:
+ *                  denied -> that attribute is skipped and the result is
+ *                  UNDEFINED unless another attribute matches.
+ *   presence,      the same, with no value (NULL, 0).
+ *   substrings
+ *   extensible     with a type: once for the type with the prepared value,
+ *                  denied -> UNDEFINED; covered attributes are not asked
+ *                  again (slapd does not).  Without a type: for each
+ *                  attribute the rule applies to, and for each DN AVA with
+ *                  :dn:, with the prepared value: denied -> that attribute
+ *                  or AVA is skipped (the result can then be FALSE, not
+ *                  UNDEFINED).
+ * Items that are UNDEFINED whatever the entry (unknown type, no rule,
+ * invalid assertion; filter.c) never reach the hook.  The hook allows
+ * only by returning 1; anything else denies.
+ *
+ * Attributes slapd evaluates specially (when the item has no options):
+ *   objectClass, structuralObjectClass (with options or not)  = and ~=
+ *       match subclasses: (objectClass=person) is TRUE for an
+ *       inetOrgPerson entry (schema_prep.c objectSubClassMatch).  An
+ *       asserted class the schema does not know, by name or OID, is
+ *       UNDEFINED (filter.c: slapd's objectClassPretty refuses it).  The
+ *       item is TRUE when a stored class is the asserted class or one of
+ *       its subclasses, else UNDEFINED when a stored class is unknown to
+ *       the schema, else FALSE.  (slapd stops at the first unknown stored
+ *       class, in stored order; it never stores one while schema checking
+ *       is on, so the two agree on every entry slapd would hold.)  The
+ *       extensible form without a rule does the same; no named rule is
+ *       usable with these types (filter.c).
+ *   entryDN    = ~= and extensible compare the entry's own DN.
+ *   hasSubordinates  present; = and ~= compare TRUE/FALSE with whether the
+ *       entry has children (its tree links); >= <= are UNDEFINED.
+ *   entryDN, subschemaSubentry  always present.
+ *
+ * Invariants: evaluation reads the filter and the entry and allocates
+ * nothing, except when a value must be normalised under a rule other than
+ * its type's equality rule (ordering or extensible rules of another
+ * family, :dn: AVAs) and its normal form is longer than the stack buffer
+ * (EVAL_LOCAL bytes): that temporary is freed before returning.  Any
+ * number of threads may evaluate the same filter at once.
+ */
+#include "filter.h"
+
+#include "buf.h"
+#include "filter_impl.h"
+#include "match.h"
+
+#include <string.h>
+
+#define EVAL_LOCAL 512
+
+struct ev {
+    const struct acreF_filter *f;
+    const acre_schema *s;
+    const struct acreE_entry *e;
+    acreF_access_fn access;
+    void *ctx;
+};
+
+/* A buffer for values normalised during evaluation. */
+struct scratch {
+    struct acreE_buf b;
+    uint8_t local[EVAL_LOCAL];
+};
+
+static enum acreF_result eval(const struct ev *ev, const struct acreF_node *nd);
+
+/* ------------------------------------------------------------------------
+ * Helpers
+ */
+
+static int
+allowed(const struct ev *ev, int type, const uint8_t *v, size_t n)
+{
+    return !ev->access || ev->access(ev->ctx, ev->e, type, v, n) == 1;
+}
+
+static int
+same_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    return an == bn && (an == 0 || memcmp(a, b, an) == 0);
+}
+
+/* The rules of type `type`: the item's own from the node, others from
+ * the schema. */
+static struct acreF_rules
+rules_of(const struct ev *ev, const struct acreF_node *nd, int type)
+{
+    const struct acreS_attr *at;
+
+    if (type == nd->want.type)
+        return nd->trules;
+    at = acreS_attr(ev->s, type);
+    return (struct acreF_rules){at->eq, at->ord, at->sub};
+}
+
+/*
+ * Does stored option h[0..hn) satisfy the item's option w[0..wn)?  Both
+ * are lowercase.  An option ending in '-' is a language range: "lang-de-"
+ * is satisfied by lang-de and by lang-de-ch (slapd ad.c is_ad_subtags);
+ * any other only by itself.
+ */
+static int
+option_covers(const char *w, size_t wn, const char *h, size_t hn)
+{
+    if (wn > hn)
+        return wn - 1 == hn && w[wn - 1] == '-' && memcmp(w, h, hn) == 0;
+    return (wn == hn || w[wn - 1] == '-') && memcmp(w, h, wn) == 0;
+}
+
+/* Does attribute a carry every option of the item, as slapd's
+ * is_ad_subtype() reads options? */
+static int
+options_match(const struct acreF_node *nd, const struct acreE_attr *a)
+{
+    for (unsigned i = 0; i < nd->want.nopts; i++) {
+        uint32_t k = 0;
+
+        while (k < a->nopts &&
+               !option_covers(nd->want.opts[i], nd->want.opt_len[i], a->opts[k],
+                              a->opt_len[k]))
+            k++;
+        if (k == a->nopts)
+            return 0;
+    }
+    return 1;
+}
+
+/* Is type id (no options) covered by the item's type? */
+static int
+type_covered(const struct ev *ev, const struct acreF_node *nd, int type)
+{
+    if (!nd->types)
+        return type == nd->want.type;
+    return type >= 0 && (unsigned)type < ev->f->nattrs &&
+           acreF_bit(nd->types, type);
+}
+
+static int
+covers(const struct ev *ev, const struct acreF_node *nd,
+       const struct acreE_attr *a)
+{
+    return type_covered(ev, nd, a->type) &&
+           (nd->want.nopts == 0 || options_match(nd, a));
+}
+
+/* The first covered attribute at or after i, or e->nattrs. */
+static uint32_t
+next_attr(const struct ev *ev, const struct acreF_node *nd, uint32_t i)
+{
+    const struct acreE_entry *e = ev->e;
+
+    for (; i < e->nattrs; i++) {
+        if (!nd->types && e->attrs[i].type != nd->want.type)
+            return e->nattrs; /* past the run of the item's type */
+        if (covers(ev, nd, &e->attrs[i]))
+            return i;
+    }
+    return e->nattrs;
+}
+
+static uint32_t
+first_attr(const struct ev *ev, const struct acreF_node *nd)
+{
+    if (nd->types)
+        return next_attr(ev, nd, 0);
+    return next_attr(ev, nd, acreE_entry_find_first(ev->e, nd->want.type));
+}
+
+/* Is a described exactly as the item (same type, same options)? */
+static int
+same_desc(const struct acreF_node *nd, const struct acreE_attr *a)
+{
+    if (a->type != nd->want.type || a->nopts != nd->want.nopts)
+        return 0;
+    for (unsigned k = 0; k < nd->want.nopts; k++)
+        if (!same_bytes((const uint8_t *)a->opts[k], a->opt_len[k],
+                        (const uint8_t *)nd->want.opts[k], nd->want.opt_len[k]))
+            return 0;
+    return 1;
+}
+
+/*
+ * The form of stored value v under equality rule eq, for an attribute
+ * whose type's equality rule is teq: the stored normal form when they
+ * agree, else v normalised now into sc.  NULL when it cannot be.
+ */
+static const uint8_t *
+value_form(const struct ev *ev, int eq, int teq, const struct acreE_value *v,
+           struct scratch *sc, size_t *len)
+{
+    if (eq == teq && v->norm) {
+        *len = v->nlen;
+        return v->norm;
+    }
+    sc->b.len = 0;
+    if (eq == ACREM_NONE ||
+        acreM_normalise(ev->s, eq, v->val, v->len, &sc->b) != 0)
+        return NULL;
+    *len = sc->b.len;
+    return sc->b.p;
+}
+
+static void
+scratch_init(struct scratch *sc)
+{
+    acreE_buf_init(&sc->b, sc->local, sizeof sc->local);
+}
+
+static int
+has_children(const struct acreE_entry *e)
+{
+    return e->nchildren > 0 || e->first_child != NULL;
+}
+
+static enum acreF_result
+truth(int b)
+{
+    return b ? ACREF_TRUE : ACREF_FALSE;
+}
+
+/* The entry's DN against a normalised DN assertion. */
+static enum acreF_result
+entry_dn_is(const struct ev *ev, const struct acreF_node *nd)
+{
+    size_t len;
+    const char *dn;
+
+    if (!ev->e->dn)
+        return ACREF_FALSE;
+    dn = acre_dn_normalised(ev->e->dn, &len);
+    return truth(same_bytes((const uint8_t *)dn, len, nd->norm, nd->norm_len));
+}
+
+/* ------------------------------------------------------------------------
+ * objectClass
+ */
+
+static uint8_t
+lower(uint8_t c)
+{
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c;
+}
+
+/* a[0..n) and b[0..n) are equal ignoring ASCII case */
+static int
+same_ci(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i] && lower(a[i]) != lower(b[i]))
+            return 0;
+    return 1;
+}
+
+static int
+name_is(const struct acreF_class_name *c, const uint8_t *v, size_t n)
+{
+    return c->len == n && same_ci(c->norm, v, n);
+}
+
+static int
+in_subnames(const struct acreF_node *nd, const struct acreE_value *v)
+{
+    for (unsigned k = 0; k < nd->nsubnames; k++)
+        if (name_is(&nd->subnames[k], v->val, v->len))
+            return 1;
+    return 0;
+}
+
+/* Is any stored class unknown to the schema? */
+static int
+any_unknown(const struct ev *ev, const struct acreE_attr *a)
+{
+    for (uint32_t k = 0; k < a->nvals; k++)
+        if (acreF_class_lookup(ev->f, a->vals[k].val, a->vals[k].len) < 0)
+            return 1;
+    return 0;
+}
+
+/* One objectClass attribute against the asserted class (see banner). */
+static enum acreF_result
+class_attr(const struct ev *ev, const struct acreF_node *nd,
+           const struct acreE_attr *a)
+{
+    int unknown = 0;
+
+    if (nd->subnames) { /* few names: compare them, no hashing */
+        for (uint32_t k = 0; k < a->nvals; k++)
+            if (in_subnames(nd, &a->vals[k]))
+                return ACREF_TRUE;
+        return any_unknown(ev, a) ? ACREF_UNDEFINED : ACREF_FALSE;
+    }
+    for (uint32_t k = 0; k < a->nvals; k++) {
+        const struct acreE_value *v = &a->vals[k];
+        int id = acreF_class_lookup(ev->f, v->val, v->len);
+
+        if (id < 0)
+            unknown = 1;
+        else if (acreF_bit(nd->subclasses, id))
+            return ACREF_TRUE;
+    }
+    return unknown ? ACREF_UNDEFINED : ACREF_FALSE;
+}
+
+/* acreF_class_lookup -- see filter_impl.h. */
+int
+acreF_class_lookup(const struct acreF_filter *f, const uint8_t *v, size_t n)
+{
+    const struct acreF_class_name *t = f->classes;
+
+    if (!t)
+        return -1;
+    for (size_t k = acreF_hash_ci(v, n) & f->class_mask; t[k].norm;
+         k = (k + 1) & f->class_mask)
+        if (name_is(&t[k], v, n))
+            return t[k].id;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------
+ * =, ~=, >=, <=
+ */
+
+static int
+has_norm(const struct acreE_attr *a, const uint8_t *norm, size_t n)
+{
+    if (a->order && a->nvals > 4) { /* else a scan touches less memory */
+        uint32_t lo = 0, hi = a->nvals;
+
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            const struct acreE_value *v = &a->vals[a->order[mid]];
+            int c = acreE_norm_cmp(v->norm, v->nlen, norm, n);
+
+            if (c == 0)
+                return 1;
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return 0;
+    }
+    for (uint32_t k = 0; k < a->nvals; k++)
+        if (a->vals[k].norm &&
+            same_bytes(a->vals[k].norm, a->vals[k].nlen, norm, n))
+            return 1;
+    return 0;
+}
+
+static enum acreF_result
+approx_attr(const struct acreF_node *nd, const struct acreE_attr *a)
+{
+    for (uint32_t k = 0; k < a->nvals; k++) {
+        const struct acreE_value *v = &a->vals[k];
+
+        if (nd->approx_ok &&
+            acreF_approx_match(nd->codes, nd->ncodes, v->val, v->len))
+            return ACREF_TRUE;
+    }
+    return ACREF_FALSE;
+}
+
+static enum acreF_result
+order_attr(const struct ev *ev, const struct acreF_node *nd,
+           const struct acreE_attr *a)
+{
+    struct acreF_rules at = rules_of(ev, nd, a->type);
+    int ord = at.ord, eq;
+    struct scratch sc;
+    enum acreF_result r = ACREF_FALSE;
+
+    if (ord == ACREM_NONE)
+        return ACREF_UNDEFINED;
+    eq = acreM_info(ord)->eq;
+    scratch_init(&sc);
+    for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
+        size_t len;
+        const uint8_t *p = value_form(ev, eq, at.eq, &a->vals[k], &sc, &len);
+        int c;
+
+        if (!p)
+            continue;
+        c = acreM_compare(ord, p, len, nd->norm, nd->norm_len);
+        if (nd->kind == ACREF_GE ? c >= 0 : c <= 0)
+            r = ACREF_TRUE;
+    }
+    acreE_buf_free(&sc.b);
+    return r;
+}
+
+/* ~= on a type without an approximate rule: its equality rule as slapd
+ * uses it for ~= (acreM_equal: uniqueMemberMatch ignores a lone UID). */
+static enum acreF_result
+approx_equal_attr(const struct ev *ev, const struct acreF_node *nd,
+                  const struct acreE_attr *a, int eq)
+{
+    for (uint32_t k = 0; k < a->nvals; k++)
+        if (a->vals[k].norm &&
+            acreM_equal(ev->s, eq, ACREM_USE_APPROX, a->vals[k].norm,
+                        a->vals[k].nlen, nd->norm, nd->norm_len))
+            return ACREF_TRUE;
+    return ACREF_FALSE;
+}
+
+/* One covered attribute of an =, ~=, >= or <= item. */
+static enum acreF_result
+ava_attr(const struct ev *ev, const struct acreF_node *nd,
+         const struct acreE_attr *a)
+{
+    int eq;
+
+    if (nd->kind == ACREF_GE || nd->kind == ACREF_LE)
+        return order_attr(ev, nd, a);
+    if (nd->special == ACREF_SP_OBJECTCLASS)
+        return class_attr(ev, nd, a);
+    eq = rules_of(ev, nd, a->type).eq;
+    if (eq == ACREM_NONE)
+        return ACREF_UNDEFINED;
+    if (nd->kind == ACREF_APPROX && acreF_approx_rule(eq))
+        return approx_attr(nd, a);
+    if (nd->kind == ACREF_APPROX)
+        return approx_equal_attr(ev, nd, a, eq);
+    return truth(has_norm(a, nd->norm, nd->norm_len));
+}
+
+static enum acreF_result
+eval_ava(const struct ev *ev, const struct acreF_node *nd)
+{
+    enum acreF_result rc = ACREF_FALSE;
+    int eqlike = nd->kind == ACREF_EQUALITY || nd->kind == ACREF_APPROX;
+
+    if (!allowed(ev, nd->want.type, nd->norm, nd->norm_len))
+        return ACREF_UNDEFINED;
+    if (nd->special == ACREF_SP_HASSUBORDINATES)
+        return eqlike ? truth(has_children(ev->e) == nd->hs_true)
+                      : ACREF_UNDEFINED;
+    if (nd->special == ACREF_SP_ENTRYDN)
+        return eqlike ? entry_dn_is(ev, nd) : ACREF_UNDEFINED;
+    for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
+         i = next_attr(ev, nd, i + 1)) {
+        const struct acreE_attr *a = &ev->e->attrs[i];
+        enum acreF_result r;
+
+        if (!same_desc(nd, a) &&
+            !allowed(ev, a->type, nd->norm, nd->norm_len)) {
+            rc = ACREF_UNDEFINED;
+            continue;
+        }
+        if ((r = ava_attr(ev, nd, a)) == ACREF_TRUE)
+            return r;
+        if (r == ACREF_UNDEFINED)
+            rc = r;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Presence and substrings
+ */
+
+static enum acreF_result
+eval_present(const struct ev *ev, const struct acreF_node *nd)
+{
+    enum acreF_result rc = ACREF_FALSE;
+
+    if (!allowed(ev, nd->want.type, NULL, 0))
+        return ACREF_UNDEFINED;
+    if (nd->special == ACREF_SP_HASSUBORDINATES ||
+        nd->special == ACREF_SP_ENTRYDN || nd->special == ACREF_SP_SUBSCHEMA)
+        return ACREF_TRUE;
+    for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
+         i = next_attr(ev, nd, i + 1)) {
+        const struct acreE_attr *a = &ev->e->attrs[i];
+
+        if (same_desc(nd, a) || allowed(ev, a->type, NULL, 0))
+            return ACREF_TRUE;
+        rc = ACREF_UNDEFINED;
+    }
+    return rc;
+}
+
+static enum acreF_result
+subs_attr(const struct ev *ev, const struct acreF_node *nd,
+          const struct acreE_attr *a)
+{
+    struct acreF_rules at = rules_of(ev, nd, a->type);
+    enum acreF_result r = ACREF_FALSE;
+    struct scratch sc;
+    int eq;
+
+    if (at.sub == ACREM_NONE)
+        return ACREF_UNDEFINED;
+    eq = acreM_info(at.sub)->eq;
+    scratch_init(&sc);
+    for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
+        size_t len;
+        const uint8_t *p = value_form(ev, eq, at.eq, &a->vals[k], &sc, &len);
+        int m;
+
+        if (!p)
+            continue;
+        m = acreM_substr_match(ev->s, at.sub, &nd->pat, p, len);
+        if (m > 0)
+            r = ACREF_TRUE;
+        else if (m < 0)
+            r = ACREF_UNDEFINED;
+    }
+    acreE_buf_free(&sc.b);
+    return r;
+}
+
+static enum acreF_result
+eval_subs(const struct ev *ev, const struct acreF_node *nd)
+{
+    enum acreF_result rc = ACREF_FALSE;
+
+    if (!allowed(ev, nd->want.type, NULL, 0))
+        return ACREF_UNDEFINED;
+    for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
+         i = next_attr(ev, nd, i + 1)) {
+        const struct acreE_attr *a = &ev->e->attrs[i];
+        enum acreF_result r;
+
+        if (!same_desc(nd, a) && !allowed(ev, a->type, NULL, 0)) {
+            rc = ACREF_UNDEFINED;
+            continue;
+        }
+        if ((r = subs_attr(ev, nd, a)) == ACREF_TRUE)
+            return r;
+        if (r == ACREF_UNDEFINED)
+            rc = r;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Extensible match
+ */
+
+/* acreF_int64 -- see filter_impl.h. */
+int
+acreF_int64(const uint8_t *p, size_t n, int64_t *out)
+{
+    uint64_t v = 0, lim = (uint64_t)INT64_MAX;
+    size_t i = n && p[0] == '-';
+
+    if (i == n)
+        return -1;
+    if (i)
+        lim++; /* |INT64_MIN| */
+    for (; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9' || v > (lim - (p[i] - '0')) / 10)
+            return -1;
+        v = v * 10 + (p[i] - '0');
+    }
+    *out = p[0] == '-' ? (int64_t)(0 - v) : (int64_t)v;
+    return 0;
+}
+
+/*
+ * Does form p[0..n) match the assertion under the item's rule?  An
+ * equality rule: when equal.  An ordering rule: when the value sorts
+ * strictly before the assertion -- slapd's ordering matchers say so under
+ * SLAP_MR_EXT (schema_init.c: "match if value < asserted").  The bitwise
+ * rules: when value AND assertion is the assertion (integerBitAndMatch)
+ * or is not 0 (integerBitOrMatch); a number past 64 bits is an error
+ * (slapd: strtol's ERANGE), hence UNDEFINED.
+ */
+static enum acreF_result
+ext_match(const struct acreF_node *nd, const uint8_t *p, size_t n)
+{
+    int64_t v;
+
+    if (nd->rule > ACREM_COUNT) {
+        if (nd->bits_range || acreF_int64(p, n, &v) != 0)
+            return ACREF_UNDEFINED;
+        if (nd->rule == ACREF_RULE_BITAND)
+            return truth((v & nd->bits) == nd->bits);
+        return truth((v & nd->bits) != 0);
+    }
+    if (acreM_info(nd->rule)->usage == ACREM_ORD)
+        return truth(acreM_compare(nd->rule, p, n, nd->norm, nd->norm_len) < 0);
+    return truth(same_bytes(p, n, nd->norm, nd->norm_len));
+}
+
+/* The values of one attribute: TRUE at the first match, UNDEFINED at the
+ * first error (slapd stops there), else FALSE. */
+static enum acreF_result
+ext_attr(const struct ev *ev, const struct acreF_node *nd,
+         const struct acreE_attr *a)
+{
+    int teq = rules_of(ev, nd, a->type).eq;
+    enum acreF_result r = ACREF_FALSE;
+    struct scratch sc;
+
+    if (nd->special == ACREF_SP_OBJECTCLASS && !nd->rule_text)
+        return class_attr(ev, nd, a);
+    scratch_init(&sc);
+    for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
+        size_t len;
+        const uint8_t *p =
+            value_form(ev, nd->rule_eq, teq, &a->vals[k], &sc, &len);
+
+        if (p)
+            r = ext_match(nd, p, len);
+    }
+    acreE_buf_free(&sc.b);
+    return r;
+}
+
+static int
+hexdig(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/*
+ * The value v[0..n) of one AVA of an RDN, unescaped into out:
+ * "#" hex (BER, kept as its bytes), \XX, or \c for a special character
+ * (none of which is a hex digit, so the two cannot be confused).
+ */
+static int
+ava_value(const char *v, size_t n, struct acreE_buf *out)
+{
+    int rc = 0;
+
+    if (n && v[0] == '#') {
+        for (size_t k = 1; k + 1 < n && !rc; k += 2)
+            rc = acreE_buf_putc(
+                out, (uint8_t)(hexdig(v[k]) * 16 + hexdig(v[k + 1])));
+        return rc;
+    }
+    for (size_t k = 0; k < n && !rc; k++) {
+        uint8_t c = (uint8_t)v[k];
+
+        if (c == '\\' && k + 2 < n && hexdig(v[k + 1]) >= 0 &&
+            hexdig(v[k + 2]) >= 0) {
+            c = (uint8_t)(hexdig(v[k + 1]) * 16 + hexdig(v[k + 2]));
+            k += 2;
+        } else if (c == '\\' && k + 1 < n) {
+            c = (uint8_t)v[++k];
+        }
+        rc = acreE_buf_putc(out, c);
+    }
+    return rc;
+}
+
+/* One AVA "type=value" of the entry's DN, for :dn:. */
+static enum acreF_result
+ext_ava(const struct ev *ev, const struct acreF_node *nd, const char *ava,
+        size_t n, struct scratch *raw, struct scratch *sc)
+{
+    const char *eq = memchr(ava, '=', n);
+    size_t tl;
+    int id;
+
+    if (!eq)
+        return ACREF_FALSE;
+    tl = (size_t)(eq - ava);
+    id = acreS_attr_find(ev->s, ava, tl);
+    if (id < 0 || (unsigned)id >= ev->f->nattrs)
+        return ACREF_FALSE;
+    if (nd->desc) {
+        if (nd->want.nopts || !type_covered(ev, nd, id))
+            return ACREF_FALSE;
+    } else if (!acreF_bit(nd->usable, id) ||
+               !allowed(ev, id, nd->norm, nd->norm_len)) {
+        return ACREF_FALSE;
+    }
+    raw->b.len = sc->b.len = 0;
+    if (ava_value(eq + 1, n - tl - 1, &raw->b) ||
+        acreM_normalise(ev->s, nd->rule_eq, raw->b.p, raw->b.len, &sc->b))
+        return ACREF_FALSE;
+    return ext_match(nd, sc->b.p, sc->b.len);
+}
+
+/* The AVAs of RDN r[0..n) (pretty form: slapd matches the DN as the
+ * entry spells it, dnPrettyDN, not its normalised form), split at
+ * unescaped '+'. */
+static enum acreF_result
+ext_rdn(const struct ev *ev, const struct acreF_node *nd, const char *r,
+        size_t n, struct scratch *raw, struct scratch *sc)
+{
+    size_t start = 0;
+
+    for (size_t k = 0; k <= n; k++) {
+        enum acreF_result res;
+
+        if (k < n && r[k] == '\\') {
+            k++;
+            continue;
+        }
+        if (k < n && r[k] != '+')
+            continue;
+        res = ext_ava(ev, nd, r + start, k - start, raw, sc);
+        if (res != ACREF_FALSE)
+            return res;
+        start = k + 1;
+    }
+    return ACREF_FALSE;
+}
+
+static enum acreF_result
+ext_dn(const struct ev *ev, const struct acreF_node *nd)
+{
+    const acre_dn *dn = ev->e->dn;
+    struct scratch raw, sc;
+    unsigned depth = dn ? acre_dn_depth(dn) : 0;
+    enum acreF_result r = ACREF_FALSE;
+
+    scratch_init(&raw);
+    scratch_init(&sc);
+    for (unsigned i = 0; i < depth && r == ACREF_FALSE; i++) {
+        const char *rdn;
+        size_t n;
+
+        if (acre_dn_rdn(dn, i, NULL, NULL, &rdn, &n) == 0)
+            r = ext_rdn(ev, nd, rdn, n, &raw, &sc);
+    }
+    acreE_buf_free(&raw.b);
+    acreE_buf_free(&sc.b);
+    return r;
+}
+
+static enum acreF_result
+eval_ext(const struct ev *ev, const struct acreF_node *nd)
+{
+    const struct acreE_entry *e = ev->e;
+
+    if (nd->desc) {
+        if (!allowed(ev, nd->want.type, nd->norm, nd->norm_len))
+            return ACREF_UNDEFINED;
+        if (nd->special == ACREF_SP_ENTRYDN)
+            return entry_dn_is(ev, nd);
+        for (uint32_t i = first_attr(ev, nd); i < e->nattrs;
+             i = next_attr(ev, nd, i + 1)) {
+            enum acreF_result r = ext_attr(ev, nd, &e->attrs[i]);
+            if (r != ACREF_FALSE)
+                return r;
+        }
+    } else {
+        for (uint32_t i = 0; i < e->nattrs; i++) {
+            const struct acreE_attr *a = &e->attrs[i];
+
+            if (a->type < 0 || (unsigned)a->type >= ev->f->nattrs ||
+                !acreF_bit(nd->usable, a->type) ||
+                !allowed(ev, a->type, nd->norm, nd->norm_len))
+                continue;
+            enum acreF_result r = ext_attr(ev, nd, a);
+            if (r != ACREF_FALSE)
+                return r;
+        }
+    }
+    return nd->dnattrs ? ext_dn(ev, nd) : ACREF_FALSE;
+}
+
+/* ------------------------------------------------------------------------
+ * The tree
+ */
+
+static enum acreF_result
+eval_set(const struct ev *ev, const struct acreF_node *nd)
+{
+    enum acreF_result stop = nd->kind == ACREF_AND ? ACREF_FALSE : ACREF_TRUE;
+    enum acreF_result rc = nd->kind == ACREF_AND ? ACREF_TRUE : ACREF_FALSE;
+
+    for (unsigned i = 0; i < nd->nkids; i++) {
+        enum acreF_result r = eval(ev, nd->kids[i]);
+
+        if (r == stop)
+            return r;
+        if (r == ACREF_UNDEFINED)
+            rc = r;
+    }
+    return rc;
+}
+
+static enum acreF_result
+eval(const struct ev *ev, const struct acreF_node *nd)
+{
+    enum acreF_result r;
+
+    if (nd->undef)
+        return ACREF_UNDEFINED;
+    switch (nd->kind) {
+    case ACREF_AND:
+    case ACREF_OR:
+        return eval_set(ev, nd);
+    case ACREF_NOT:
+        r = eval(ev, nd->kids[0]);
+        return r == ACREF_UNDEFINED ? r : truth(r == ACREF_FALSE);
+    case ACREF_ABSOLUTE_TRUE:
+        return ACREF_TRUE;
+    case ACREF_ABSOLUTE_FALSE:
+        return ACREF_FALSE;
+    case ACREF_PRESENT:
+        return eval_present(ev, nd);
+    case ACREF_SUBSTRINGS:
+        return eval_subs(ev, nd);
+    case ACREF_EXTENSIBLE:
+        return eval_ext(ev, nd);
+    default:
+        return eval_ava(ev, nd);
+    }
+}
+
+/* acreF_eval -- see filter.h. */
+enum acreF_result
+acreF_eval(const struct acreF_filter *f, const struct acreE_entry *e,
+           acreF_access_fn access, void *ctx)
+{
+    struct ev ev = {f, NULL, e, access, ctx};
+
+    if (!f || f->magic != ACREF_MAGIC || !e)
+        return ACREF_UNDEFINED;
+    ev.s = f->schema;
+    return eval(&ev, f->root);
+}

@@ -1,0 +1,211 @@
+/*
+ * filter_impl.h -- the layout of a parsed filter, shared by the files of
+ * the filter module only (filter.c parses and prints, filter_eval.c
+ * evaluates, filter_approx.c does approximate matching).  Not a contract
+ * for other modules: they use filter.h.
+ *
+ * A parsed filter is a tree of nodes, every one a talloc child of the
+ * acreF_filter that owns it:
+ *
+ *   acreF_filter { magic, schema, nattrs, root, classes[] }
+ *        |
+ *        v
+ *   node AND/OR { kids[0..nkids) }      node NOT { kids[0] }
+ *   node EQUALITY/GE/LE/APPROX/PRESENT/SUBSTRINGS/EXTENSIBLE
+ *        { desc (as written), want (type id + lowercased sorted options),
+ *          types (bitmap of the type and its subtypes, or NULL),
+ *          raw value (unescaped), norm (prepared for the rule), ... }
+ *
+ * Invariants: everything a node points to lives in the filter's talloc
+ * tree and never changes after acreF_parse() returns; `undef` nodes are
+ * UNDEFINED for every entry and are never given to the access hook;
+ * every other attribute item has a known type (want.type >= 0) and a
+ * prepared assertion; bitmaps have acreS_nattrs() (types) or
+ * acreS_nclasses() (classes) bits.
+ */
+#ifndef ACRE_FILTER_IMPL_H
+#define ACRE_FILTER_IMPL_H
+
+#include "filter.h"
+#include "match.h"
+#include "schema.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define ACREF_MAGIC 0x61637266u /* "acrf" */
+
+/*
+ * Extensible-match rules slapd has that match.h does not: Active
+ * Directory's bitwise rules on INTEGER values, numbered past the
+ * match.h rules.  Their assertion is prepared as an integer.
+ */
+#define ACREF_RULE_BITAND (ACREM_COUNT + 1) /* integerBitAndMatch */
+#define ACREF_RULE_BITOR  (ACREM_COUNT + 2) /* integerBitOrMatch */
+
+/* Attributes slapd treats specially in filters (filterentry.c). */
+enum acreF_special {
+    ACREF_SP_NONE = 0,
+    ACREF_SP_OBJECTCLASS,     /* objectClass, structuralObjectClass */
+    ACREF_SP_ENTRYDN,         /* entryDN: the entry's own DN */
+    ACREF_SP_HASSUBORDINATES, /* hasSubordinates: from the tree links */
+    ACREF_SP_SUBSCHEMA,       /* subschemaSubentry: always present */
+};
+
+/* An approximate-match word code: metaphone, at most 4 letters, NUL. */
+typedef char acreF_code[5];
+
+struct acreF_node {
+    uint8_t kind;    /* enum acreF_kind */
+    uint8_t undef;   /* UNDEFINED for every entry (see banner) */
+    uint8_t special; /* enum acreF_special, only when want.nopts == 0 */
+    uint8_t dnattrs; /* extensible :dn: */
+
+    /* children of AND, OR (nkids may be 0 only for the absolute forms)
+     * and NOT (exactly one) */
+    struct acreF_node **kids;
+    unsigned nkids;
+
+    /* attribute description, as written and as resolved */
+    const char *desc; /* NULL for a rule-only extensible item */
+    size_t desc_len;
+    struct acreS_desc want; /* type -1 when unknown or absent */
+
+    struct acreF_rules {
+        int eq, ord, sub;
+    } trules; /* want.type's rules (ACREM_NONE when none) */
+
+    const uint64_t *types; /* want.type and its subtypes; NULL: only it */
+
+    /* the assertion value as unescaped from the text, and prepared */
+    const uint8_t *raw;
+    size_t raw_len;
+    const uint8_t *norm; /* eq/ord: normalised; approx: by equality */
+    size_t norm_len;
+    int rule;    /* the rule the assertion was prepared for, or NONE */
+    int rule_eq; /* the equality rule whose normal form `rule` uses */
+
+    /* substrings: raw parts for printing, and the prepared pattern */
+    const uint8_t *const *parts; /* initial?, any..., final? as raw */
+    const size_t *part_len;
+    unsigned nparts;
+    uint8_t has_initial, has_final;
+    struct acreM_substr pat;
+
+    /* extensible */
+    const char *rule_text; /* as written, NULL when absent */
+    size_t rule_len;
+    const uint64_t *usable; /* rule-only form: types the rule applies to */
+    int64_t bits;           /* bitwise rules: the asserted integer */
+    uint8_t bits_range;     /* ... which does not fit in 64 bits */
+
+    /* approximate match on string types: the words' codes */
+    const acreF_code *codes;
+    unsigned ncodes;
+    uint8_t approx_ok; /* the assertion could be reduced for approx */
+
+    /* objectClass: the asserted class id; bitmap of its subclasses;
+     * their normalised names when there are few (else NULL) */
+    int cls;
+    const uint64_t *subclasses;
+    const struct acreF_class_name *subnames;
+    unsigned nsubnames;
+    uint8_t hs_true; /* hasSubordinates: the assertion is TRUE */
+};
+
+/* A class name or OID as the schema spells it, and the class it names
+ * (norm is NULL in an empty slot of the filter's table). */
+struct acreF_class_name {
+    const uint8_t *norm;
+    size_t len;
+    int id;
+};
+
+#define ACREF_SUBNAMES_MAX 16 /* names compared directly, not hashed */
+
+struct acreF_filter {
+    uint32_t magic;
+    const acre_schema *schema;
+    unsigned nattrs; /* acreS_nattrs(schema): bits of the type bitmaps */
+    struct acreF_node *root;
+    /* every name and OID of every class, in an open-addressing table of
+     * class_mask + 1 slots (a power of two, at most half full, linear
+     * probing by acreF_hash_ci, keys compared ignoring ASCII case); built
+     * when an item needs it */
+    struct acreF_class_name *classes;
+    size_t class_mask;
+};
+
+/*
+ * acreF_int64 -- the integer in canonical decimal p[0..n) (as integerMatch
+ * normalises it): 0, or -1 when it does not fit (slapd's strtol ERANGE).
+ */
+int acreF_int64(const uint8_t *p, size_t n, int64_t *out);
+
+/*
+ * acreF_hash_ci -- a hash of p[0..n) that ignores ASCII case (bit 0x20 is
+ * set in every byte), for the class table: the length, the first and the
+ * last 8 bytes, so a lookup costs the same for any name.  Names that
+ * differ only inside long middles collide, which only costs a probe.
+ */
+static inline uint64_t
+acreF_hash_ci(const uint8_t *p, size_t n)
+{
+    uint64_t a = 0, b = 0, h;
+
+    memcpy(&a, p, n < 8 ? n : 8);
+    if (n > 8)
+        memcpy(&b, p + n - 8, 8);
+    h = (a | 0x2020202020202020u) * 0x9e3779b97f4a7c15u;
+    h ^= (b | 0x2020202020202020u) + n;
+    h *= 0xbf58476d1ce4e5b9u;
+    return h ^ (h >> 29);
+}
+
+static inline int
+acreF_bit(const uint64_t *map, int i)
+{
+    return (int)((map[(unsigned)i >> 6] >> ((unsigned)i & 63)) & 1u);
+}
+
+/*
+ * acreF_approx_rule -- 1 when equality rule `eq` has an approximate rule
+ * in slapd (directoryStringApproxMatch, IA5StringApproxMatch), so ~= on it
+ * is a word-by-word phonetic match; else ~= is equality.
+ */
+int acreF_approx_rule(int eq);
+
+/*
+ * acreF_approx_codes -- the codes of the words of an assertion s[0..n) as
+ * written (empty words skipped), as a talloc array under ctx.
+ *   out, nout: OUT.  Returns 0, ACRE_ERR_NOMEM, or 1 when s cannot be
+ *   reduced (invalid UTF-8): *out is then NULL and nothing matches.
+ */
+int acreF_approx_codes(void *ctx, const uint8_t *s, size_t n,
+                       const acreF_code **out, unsigned *nout);
+
+/*
+ * acreF_approx_match -- does value v[0..n), as stored, approximately match
+ * the assertion whose word codes are codes[0..ncodes)?  Every asserted
+ * word must equal, in order, the code of some word of v (runs of spaces
+ * count as one, as in the value's normal form).  Allocates nothing.
+ */
+int acreF_approx_match(const acreF_code *codes, unsigned ncodes,
+                       const uint8_t *v, size_t n);
+
+/*
+ * acreF_metaphone -- the code of one word: its ASCII letters w[0..n)
+ * (any case, n <= 31 are used).  For tests.
+ */
+void acreF_metaphone(const char *w, size_t n, acreF_code out);
+
+/*
+ * acreF_class_lookup -- the class id of an objectClass value v[0..n) as
+ * stored (a name or OID, any case) through f->classes, or -1 (also when
+ * the filter has no table).
+ */
+int acreF_class_lookup(const struct acreF_filter *f, const uint8_t *v,
+                       size_t n);
+
+#endif /* ACRE_FILTER_IMPL_H */

@@ -1,0 +1,1031 @@
+/*
+ * filter_test.c -- unit tests of RFC 4515 search filters (engine/filter.c,
+ * filter_eval.c, filter_approx.c): parsing of every form and the
+ * canonical printed form, every error with its offset, limits, and
+ * evaluation over a small directory loaded from LDIF -- three-valued
+ * logic, attribute subtypes and options, objectClass subclasses, ordering
+ * on integers and times, substrings with spaces, approximate match,
+ * extensible match with :dn:, the attributes slapd treats specially, and
+ * the access hook called where slapd calls access_allowed().  Memory:
+ * no leaks, on success or error.
+ *
+ * Table-driven tests use cr_expect so that every failing row is reported.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "acre.h"
+#include "buf.h"
+#include "directory.h"
+#include "filter.h"
+#include "filter_impl.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------------
+ * Helpers
+ */
+
+static const char *
+rname(enum acreF_result r)
+{
+    return r == ACREF_TRUE ? "TRUE" : r == ACREF_FALSE ? "FALSE" : "UNDEFINED";
+}
+
+/* The canonical form of f, in a static buffer. */
+static const char *
+printed(const struct acreF_filter *f)
+{
+    static char out[4096];
+    uint8_t local[64];
+    struct acreE_buf b;
+    int rc;
+
+    acreE_buf_init(&b, local, sizeof local);
+    rc = acreF_to_string(f, &b);
+    cr_assert_eq(rc, 0, "acreF_to_string: %d", rc);
+    cr_assert_lt(b.len, sizeof out);
+    memcpy(out, b.p, b.len);
+    out[b.len] = '\0';
+    acreE_buf_free(&b);
+    return out;
+}
+
+static struct acreF_filter *
+parse_ok(const char *s)
+{
+    struct acreF_filter *f = NULL;
+    acre_diag d;
+    int rc;
+
+    memset(&d, 0, sizeof d);
+    rc = acreF_parse(NULL, NULL, s, strlen(s), &f, &d);
+    cr_assert_eq(rc, 0, "parse \"%s\": %s (%d) at %zu: %s", s,
+                 acre_strerror(rc), rc, d.offset, d.message);
+    return f;
+}
+
+/* ------------------------------------------------------------------------
+ * The directory the evaluation tests run on
+ */
+
+static const char ldif[] =
+    "dn: dc=example,dc=com\n"
+    "objectClass: top\n"
+    "objectClass: dcObject\n"
+    "objectClass: organization\n"
+    "dc: example\n"
+    "o: Example\n"
+    "\n"
+    "dn: ou=people,dc=example,dc=com\n"
+    "objectClass: organizationalUnit\n"
+    "ou: people\n"
+    "\n"
+    "dn: uid=jdoe,ou=people,dc=example,dc=com\n"
+    "objectClass: top\n"
+    "objectClass: person\n"
+    "objectClass: organizationalPerson\n"
+    "objectClass: inetOrgPerson\n"
+    "objectClass: posixAccount\n"
+    "uid: jdoe\n"
+    "cn: John Doe\n"
+    "cn;lang-fr: Jean Dupont\n"
+    "sn: Doe\n"
+    "givenName: John\n"
+    "mail: jdoe@example.com\n"
+    "telephoneNumber: +1 555-123 4567\n"
+    "employeeType: staff\n"
+    "uidNumber: 1000\n"
+    "gidNumber: 100\n"
+    "homeDirectory: /home/jdoe\n"
+    "description: A  test   user\n"
+    "description;lang-de: Ein Test\n"
+    "createTimestamp: 20240115103000Z\n"
+    "\n"
+    "dn: uid=temp,ou=people,dc=example,dc=com\n"
+    "objectClass: inetOrgPerson\n"
+    "uid: temp\n"
+    "cn: Terry Smith\n"
+    "sn: Smith\n"
+    "employeeType: contractor\n"
+    "uidNumber: 20\n"
+    "\n"
+    "dn: cn=Jane Roe+uid=jroe,ou=people,dc=example,dc=com\n"
+    "objectClass: inetOrgPerson\n"
+    "objectClass: mysteryClass\n"
+    "cn: Jane Roe\n"
+    "sn: Roe\n"
+    "uid: jroe\n"
+    "\n"
+    "dn: ou=Sales,dc=example,dc=com\n"
+    "objectClass: organizationalUnit\n"
+    "ou: sales\n";
+
+static struct acreE_dir *dir;
+
+static void
+load_dir(void)
+{
+    acre_diag d;
+    int rc;
+
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(acreE_dir_new(NULL, NULL, 0, &dir), 0);
+    rc = acreE_dir_load_ldif(dir, NULL, ldif, strlen(ldif), "filter_test", NULL,
+                             NULL, &d);
+    cr_assert_eq(rc, 0, "load: %s (%d) line %u: %s", acre_strerror(rc), rc,
+                 d.line, d.message);
+}
+
+static void
+free_dir(void)
+{
+    talloc_free(dir);
+    dir = NULL;
+}
+
+/* The entry named by the short key: J (jdoe), T (temp), R (jroe),
+ * P (ou=people), S (ou=Sales), O (the suffix). */
+static const struct acreE_entry *
+entry(char key)
+{
+    const char *s = key == 'J'   ? "uid=jdoe,ou=people,dc=example,dc=com"
+                    : key == 'T' ? "uid=temp,ou=people,dc=example,dc=com"
+                    : key == 'R' ? "uid=jroe+cn=jane roe,ou=people,dc=example,"
+                                   "dc=com"
+                    : key == 'P' ? "ou=people,dc=example,dc=com"
+                    : key == 'S' ? "ou=sales,dc=example,dc=com"
+                                 : "dc=example,dc=com";
+    const struct acreE_entry *e;
+    acre_dn *dn = NULL;
+
+    cr_assert_eq(acre_dn_parse(NULL, NULL, s, strlen(s), 0, &dn, NULL), 0);
+    e = acreE_dir_find(dir, dn);
+    acre_dn_free(dn);
+    cr_assert_not_null(e, "no entry %s", s);
+    return e;
+}
+
+static enum acreF_result
+eval_on(const char *filter, char key, acreF_access_fn fn, void *ctx)
+{
+    struct acreF_filter *f = parse_ok(filter);
+    enum acreF_result r = acreF_eval(f, entry(key), fn, ctx);
+
+    talloc_free(f);
+    return r;
+}
+
+struct case_eval {
+    const char *filter;
+    const char *on;     /* entry keys */
+    const char *expect; /* one of T F U per key */
+};
+
+static void
+run_cases(const struct case_eval *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; c[i].on[k]; k++) {
+            enum acreF_result want = c[i].expect[k] == 'T'   ? ACREF_TRUE
+                                     : c[i].expect[k] == 'F' ? ACREF_FALSE
+                                                             : ACREF_UNDEFINED;
+            enum acreF_result got =
+                eval_on(c[i].filter, c[i].on[k], NULL, NULL);
+            cr_expect_eq(got, want, "%s on %c: got %s, want %s", c[i].filter,
+                         c[i].on[k], rname(got), rname(want));
+        }
+}
+
+/* ------------------------------------------------------------------------
+ * Parsing: every form and its canonical form
+ */
+
+Test(filter, parse_forms)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"(cn=foo)", "(cn=foo)"},
+        {"(CN=Foo Bar)", "(CN=Foo Bar)"},
+        {"(cn=)", "(cn=)"},
+        {"(cn>=a)", "(cn>=a)"},
+        {"(uidNumber<=10)", "(uidNumber<=10)"},
+        {"(sn~=smith)", "(sn~=smith)"},
+        {"(cn=*)", "(cn=*)"},
+        {"(cn=a*)", "(cn=a*)"},
+        {"(cn=*a)", "(cn=*a)"},
+        {"(cn=*a*)", "(cn=*a*)"},
+        {"(cn=a*b)", "(cn=a*b)"},
+        {"(cn=a*b*c*d)", "(cn=a*b*c*d)"},
+        {"(cn=*b*c*)", "(cn=*b*c*)"},
+        {"(cn= a * b )", "(cn= a * b )"},
+        {"(&(a=b)(c=d))", "(&(a=b)(c=d))"},
+        {"(|(a=b)(c=d)(e=f))", "(|(a=b)(c=d)(e=f))"},
+        {"(!(a=b))", "(!(a=b))"},
+        {"(&)", "(&)"},
+        {"(|)", "(|)"},
+        {"(!(&))", "(!(&))"},
+        {"(&(|)(!(|(&))))", "(&(|)(!(|(&))))"},
+        {"(cn;lang-EN=x)", "(cn;lang-EN=x)"},
+        {"(cn;lang-en;binary=x)", "(cn;lang-en;binary=x)"},
+        {"(2.5.4.3=x)", "(2.5.4.3=x)"},
+        {"(cn:=x)", "(cn:=x)"},
+        {"(cn:dn:=x)", "(cn:dn:=x)"},
+        {"(cn:DN:=x)", "(cn:dn:=x)"},
+        {"(cn:caseExactMatch:=x)", "(cn:caseExactMatch:=x)"},
+        {"(cn:dn:caseExactMatch:=x)", "(cn:dn:caseExactMatch:=x)"},
+        {"(cn:dn:2.5.13.5:=x)", "(cn:dn:2.5.13.5:=x)"},
+        {"(:caseExactMatch:=x)", "(:caseExactMatch:=x)"},
+        {"(:dn:2.5.13.5:=x)", "(:dn:2.5.13.5:=x)"},
+        {"(cn:dn:dn:=x)", "(cn:dn:dn:=x)"},
+        {"(cn=a\\2ab)", "(cn=a\\2ab)"},
+        {"(cn=\\28\\29\\5c\\00)", "(cn=\\28\\29\\5c\\00)"},
+        {"(cn=\\2A\\4a)", "(cn=\\2aJ)"},
+        {"(cn=\\*\\(\\)\\\\)", "(cn=\\2a\\28\\29\\5c)"},
+        {"(cn=caf\xc3\xa9)", "(cn=caf\xc3\xa9)"},
+        {"(cn=\\c3\\a9)", "(cn=\xc3\xa9)"},
+        {"(cn=\xff)", "(cn=\\ff)"},
+        {"(cn=a\x01)", "(cn=a\\01)"},
+        {"(noSuchAttr=x)", "(noSuchAttr=x)"},
+        {"(noSuchAttr=*)", "(noSuchAttr=*)"},
+        {"(cn:noSuchRule:=x)", "(cn:noSuchRule:=x)"},
+        {"cn=x", "(cn=x)"},
+        {"cn=a*", "(cn=a*)"},
+        {"  (cn=x)  ", "(cn=x)"},
+        {"( cn=x)", "(cn=x)"},
+        {"(& (a=b) (c=d) )", "(&(a=b)(c=d))"},
+        {"(!  (a=b) )", "(!(a=b))"},
+        {"(objectClass=*)", "(objectClass=*)"},
+    };
+
+    for (size_t i = 0; i < NELEM(cases); i++) {
+        struct acreF_filter *f = NULL, *g = NULL;
+        acre_diag d;
+        int rc;
+
+        memset(&d, 0, sizeof d);
+        rc = acreF_parse(NULL, NULL, cases[i].in, strlen(cases[i].in), &f, &d);
+        cr_expect_eq(rc, 0, "parse \"%s\": %s at %zu: %s", cases[i].in,
+                     acre_strerror(rc), d.offset, d.message);
+        if (rc)
+            continue;
+        cr_expect_str_eq(printed(f), cases[i].out, "\"%s\" printed as \"%s\"",
+                         cases[i].in, printed(f));
+        /* the printed form parses to itself */
+        rc = acreF_parse(NULL, NULL, cases[i].out, strlen(cases[i].out), &g,
+                         NULL);
+        cr_expect_eq(rc, 0, "reparse \"%s\"", cases[i].out);
+        if (rc == 0)
+            cr_expect_str_eq(printed(g), cases[i].out);
+        talloc_free(f);
+        talloc_free(g);
+    }
+}
+
+Test(filter, parse_errors_with_offsets)
+{
+    static const struct {
+        const char *in;
+        int code;
+        size_t off;
+    } cases[] = {
+        {"", ACRE_ERR_FILTER_SYNTAX, 0},
+        {"   ", ACRE_ERR_FILTER_SYNTAX, 3},
+        {"(", ACRE_ERR_FILTER_SYNTAX, 1},
+        {"()", ACRE_ERR_FILTER_SYNTAX, 1},
+        {"(cn=x", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn=x))", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(cn=x)(cn=y)", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"cn=x)", ACRE_ERR_FILTER_SYNTAX, 4},
+        {"(=x)", ACRE_ERR_FILTER_SYNTAX, 1},
+        {"(*=x)", ACRE_ERR_FILTER_SYNTAX, 1},
+        {"(cn)", ACRE_ERR_FILTER_SYNTAX, 3},
+        {"(cn x=y)", ACRE_ERR_FILTER_SYNTAX, 3},
+        {"(cn =x)", ACRE_ERR_FILTER_SYNTAX, 3},
+        {"(cn~x)", ACRE_ERR_FILTER_SYNTAX, 4},
+        {"(cn>x)", ACRE_ERR_FILTER_SYNTAX, 4},
+        {"(cn<)", ACRE_ERR_FILTER_SYNTAX, 4},
+        {"(1cn=x)", ACRE_ERR_FILTER_SYNTAX, 2},
+        {"(2.5..4=x)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(2.5.4.=x)", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(c.n=x)", ACRE_ERR_FILTER_SYNTAX, 2},
+        {"(cn;=x)", ACRE_ERR_FILTER_SYNTAX, 4},
+        {"(cn;a;=x)", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(cn;a.b=x)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(-cn=x)", ACRE_ERR_FILTER_SYNTAX, 1},
+        {"(cn=a**b)", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(cn=**)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn=***)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn=a(b)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn>=a*)", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(cn~=*)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn:=a*)", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(cn=a\\)", ACRE_ERR_FILTER_SYNTAX, 7},
+        {"(cn=\\g0)", ACRE_ERR_FILTER_ESCAPE, 4},
+        {"(cn=\\0g)", ACRE_ERR_FILTER_ESCAPE, 4},
+        {"(cn=ab\\", ACRE_ERR_FILTER_ESCAPE, 6},
+        {"(cn=ab\\4", ACRE_ERR_FILTER_ESCAPE, 6},
+        {"(cn=ab\\4)", ACRE_ERR_FILTER_ESCAPE, 6},
+        {"(cn=\\a*)", ACRE_ERR_FILTER_ESCAPE, 4},
+        {"(cn=\\n)", ACRE_ERR_FILTER_ESCAPE, 4},
+        {"(&", ACRE_ERR_FILTER_SYNTAX, 2},
+        {"(&(a=b)", ACRE_ERR_FILTER_SYNTAX, 7},
+        {"(&a=b)", ACRE_ERR_FILTER_SYNTAX, 2},
+        {"(& x)", ACRE_ERR_FILTER_SYNTAX, 3},
+        {"(!)", ACRE_ERR_FILTER_SYNTAX, 2},
+        {"(!(a=b)(c=d))", ACRE_ERR_FILTER_SYNTAX, 7},
+        {"(|(a=b)))", ACRE_ERR_FILTER_SYNTAX, 8},
+        {"((a=b))", ACRE_ERR_FILTER_SYNTAX, 1},
+        {"(:=x)", ACRE_ERR_FILTER_SYNTAX, 1},
+        {"(:dn:=x)", ACRE_ERR_FILTER_SYNTAX, 4},
+        {"(cn:=)x", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(cn:x)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn::=x)", ACRE_ERR_FILTER_SYNTAX, 4},
+        {"(cn:dn)", ACRE_ERR_FILTER_SYNTAX, 6},
+        {"(cn:1.2.:=x)", ACRE_ERR_FILTER_SYNTAX, 7},
+        {"(cn:a_b:=x)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn:1rule:=x)", ACRE_ERR_FILTER_SYNTAX, 5},
+        {"(cn:caseExactMatch:dn:=x)", ACRE_ERR_FILTER_SYNTAX, 19},
+        {"(cn:r1:r2:=x)", ACRE_ERR_FILTER_SYNTAX, 7},
+        {"(cn=x\0y)", ACRE_ERR_FILTER_SYNTAX, 5},
+    };
+
+    for (size_t i = 0; i < NELEM(cases); i++) {
+        struct acreF_filter *f = NULL;
+        size_t len = strlen(cases[i].in);
+        acre_diag d;
+        int rc;
+
+        if (i == NELEM(cases) - 1)
+            len = 8; /* the last case, "(cn=x\0y)", with its NUL */
+        memset(&d, 0, sizeof d);
+        rc = acreF_parse(NULL, NULL, cases[i].in, len, &f, &d);
+        cr_expect_eq(rc, cases[i].code, "\"%s\": got %s (%d), want %s",
+                     cases[i].in, acre_strerror(rc), rc,
+                     acre_strerror(cases[i].code));
+        cr_expect_eq(d.offset, cases[i].off,
+                     "\"%s\": error at offset %zu (%s), want %zu", cases[i].in,
+                     d.offset, d.message, cases[i].off);
+        cr_expect_eq(d.column, cases[i].off + 1, "\"%s\": column %u",
+                     cases[i].in, d.column);
+        cr_expect_eq(d.code, rc);
+        cr_expect(d.message[0] != '\0', "\"%s\": no message", cases[i].in);
+        cr_expect_null(f, "\"%s\": filter set on error", cases[i].in);
+    }
+}
+
+Test(filter, limits)
+{
+    struct acreF_filter *f = NULL;
+    acre_diag d;
+    char *s;
+    size_t n;
+    int rc;
+
+    /* nesting: ACREF_MAX_DEPTH operators parse, one more does not */
+    s = calloc(4 * ACREF_MAX_DEPTH + 64, 1);
+    cr_assert_not_null(s);
+    for (int depth = ACREF_MAX_DEPTH; depth <= ACREF_MAX_DEPTH + 1; depth++) {
+        n = 0;
+        for (int k = 0; k < depth; k++) {
+            s[n++] = '(';
+            s[n++] = "&|!"[k % 3];
+        }
+        memcpy(s + n, "(a=b)", 5);
+        n += 5;
+        for (int k = 0; k < depth; k++)
+            s[n++] = ')';
+        memset(&d, 0, sizeof d);
+        f = NULL;
+        rc = acreF_parse(NULL, NULL, s, n, &f, &d);
+        if (depth == ACREF_MAX_DEPTH) {
+            cr_expect_eq(rc, 0, "depth %d: %s", depth, d.message);
+        } else {
+            cr_expect_eq(rc, ACRE_ERR_FILTER_NESTING);
+            cr_expect_eq(d.offset, 2 * (size_t)ACREF_MAX_DEPTH);
+        }
+        talloc_free(f);
+    }
+    free(s);
+
+    /* length: ACREF_MAX_LEN bytes parse, one more is refused up front */
+    s = malloc(ACREF_MAX_LEN + 2);
+    cr_assert_not_null(s);
+    memcpy(s, "(cn=", 4);
+    memset(s + 4, 'a', ACREF_MAX_LEN - 5);
+    s[ACREF_MAX_LEN - 1] = ')';
+    f = NULL;
+    rc = acreF_parse(NULL, NULL, s, ACREF_MAX_LEN, &f, &d);
+    cr_expect_eq(rc, 0, "%d bytes: %s", ACREF_MAX_LEN, d.message);
+    talloc_free(f);
+    f = NULL;
+    s[ACREF_MAX_LEN - 1] = 'a';
+    s[ACREF_MAX_LEN] = ')';
+    rc = acreF_parse(NULL, NULL, s, ACREF_MAX_LEN + 1, &f, &d);
+    cr_expect_eq(rc, ACRE_ERR_FILTER_TOO_LONG);
+    cr_expect_eq(d.offset, (size_t)ACREF_MAX_LEN);
+    cr_expect_null(f);
+    free(s);
+
+    /* a long flat list is fine (no recursion per element) */
+    n = 0;
+    s = malloc(ACREF_MAX_LEN);
+    cr_assert_not_null(s);
+    s[n++] = '(';
+    s[n++] = '|';
+    while (n + 8 < ACREF_MAX_LEN)
+        n += (size_t)sprintf(s + n, "(o=%c)", 'a' + (int)(n % 26));
+    s[n++] = ')';
+    rc = acreF_parse(NULL, NULL, s, n, &f, &d);
+    cr_expect_eq(rc, 0, "flat list: %s", d.message);
+    talloc_free(f);
+    free(s);
+
+    cr_expect_eq(acreF_parse(NULL, NULL, "(a=b)", 5, NULL, NULL),
+                 ACRE_ERR_INVAL);
+    cr_expect_eq(acreF_eval(NULL, NULL, NULL, NULL), ACREF_UNDEFINED);
+}
+
+Test(filter, strict_rules)
+{
+    static const struct {
+        const char *in;
+        size_t off; /* of the rule, or of ":=" */
+    } bad[] = {
+        {"(cn:noSuchRule:=x)", 4},
+        {"(:dn:noSuchRule:=x)", 5},
+        {"(uidNumber:caseIgnoreMatch:=1)", 11},
+        {"(cn:caseIgnoreSubstringsMatch:=x)", 4},
+        {"(entryUUID:=597ae2f6-16a6-1027-98f4-d28b5365dc14)", 10},
+        {"(:caseIgnoreSubstringsMatch:=x)", 2},
+        {"(objectClass:objectIdentifierMatch:=person)", 13},
+    };
+
+    static const char *const good[] = {
+        "(cn:caseExactMatch:=x)",
+        "(cn:=x)",
+        "(telephoneNumber:caseIgnoreMatch:=1)",
+        "(uidNumber:integerOrderingMatch:=1)",
+        "(noSuchAttr:noSuchRule:=x)", /* unknown type: UNDEFINED anyway */
+    };
+
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        struct acreF_filter *f = NULL;
+        acre_diag d;
+        int rc;
+
+        memset(&d, 0, sizeof d);
+        rc = acreF_parse_flags(NULL, NULL, bad[i].in, strlen(bad[i].in),
+                               ACREF_STRICT_RULES, &f, &d);
+        cr_expect_eq(rc, ACRE_ERR_FILTER_RULE, "\"%s\": %d", bad[i].in, rc);
+        cr_expect_eq(d.offset, bad[i].off, "\"%s\": offset %zu", bad[i].in,
+                     d.offset);
+        /* without the flag it parses, and is UNDEFINED */
+        rc = acreF_parse(NULL, NULL, bad[i].in, strlen(bad[i].in), &f, &d);
+        cr_expect_eq(rc, 0, "\"%s\" lenient: %d", bad[i].in, rc);
+        talloc_free(f);
+    }
+    for (size_t i = 0; i < NELEM(good); i++) {
+        struct acreF_filter *f = NULL;
+        int rc = acreF_parse_flags(NULL, NULL, good[i], strlen(good[i]),
+                                   ACREF_STRICT_RULES, &f, NULL);
+        cr_expect_eq(rc, 0, "\"%s\": %d", good[i], rc);
+        talloc_free(f);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Evaluation
+ */
+
+Test(filter, boolean_logic, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(&)", "JP", "TT"},
+        {"(|)", "JP", "FF"},
+        {"(!(&))", "J", "F"},
+        {"(!(|))", "J", "T"},
+        {"(uid=jdoe)", "JT", "TF"},
+        {"(!(uid=jdoe))", "JT", "FT"},
+        {"(&(objectClass=inetOrgPerson)(uid=jdoe))", "JTP", "TFF"},
+        {"(|(uid=temp)(uid=jdoe))", "JTP", "TTF"},
+        /* UNDEFINED propagation */
+        {"(noSuchAttr=x)", "J", "U"},
+        {"(!(noSuchAttr=x))", "J", "U"},
+        {"(!(!(noSuchAttr=x)))", "J", "U"},
+        {"(&(uid=jdoe)(noSuchAttr=x))", "JT", "UF"},
+        {"(&(noSuchAttr=x)(uid=jdoe))", "JT", "UF"},
+        {"(|(uid=jdoe)(noSuchAttr=x))", "JT", "TU"},
+        {"(|(noSuchAttr=x)(uid=jdoe))", "JT", "TU"},
+        {"(!(&(uid=jdoe)(noSuchAttr=x)))", "JT", "UT"},
+        {"(!(|(uid=jdoe)(noSuchAttr=x)))", "JT", "FU"},
+        {"(&(|(noSuchAttr=x)(uid=jdoe))(!(uid=temp)))", "JT", "TF"},
+        /* presence of an unknown type is UNDEFINED too (slapd) */
+        {"(noSuchAttr=*)", "J", "U"},
+        {"(!(noSuchAttr=*))", "J", "U"},
+        {"(noSuchAttr=a*)", "J", "U"},
+        {"(noSuchAttr>=a)", "J", "U"},
+        {"(noSuchAttr~=a)", "J", "U"},
+        {"(noSuchAttr:=a)", "J", "U"},
+        {"(noSuchAttr:caseIgnoreMatch:=a)", "J", "U"},
+        /* an assertion its syntax rejects */
+        {"(uidNumber=abc)", "J", "U"},
+        {"(!(uidNumber=abc))", "J", "U"},
+        {"(uidNumber>=12x)", "J", "U"},
+        /* the bench's filters */
+        {"(&(objectClass=person)(!(employeeType=contractor))"
+         "(telephoneNumber=*555*))",
+         "JT", "TF"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+Test(filter, equality_subtypes_options, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(uid=JDOE)", "J", "T"},
+        {"(cn=john doe)", "J", "T"},
+        {"(cn=  John   Doe )", "J", "T"},
+        {"(cn=John)", "J", "F"},
+        {"(cn=Jean Dupont)", "J", "T"},
+        {"(cn;lang-fr=jean dupont)", "J", "T"},
+        {"(cn;LANG-FR=jean dupont)", "J", "T"},
+        {"(cn;lang-fr=John Doe)", "J", "F"},
+        {"(cn;lang-en=John Doe)", "J", "F"},
+        {"(name=doe)", "JT", "TF"},
+        {"(name=John)", "J", "T"},
+        {"(name=jdoe)", "J", "F"},
+        {"(name;lang-fr=Jean Dupont)", "J", "T"},
+        {"(name=people)", "P", "T"},
+        {"(2.5.4.3=john doe)", "J", "T"},
+        {"(commonName=john doe)", "J", "T"},
+        {"(description=a test user)", "J", "T"},
+        {"(mail=JDOE@EXAMPLE.COM)", "J", "T"},
+        {"(telephoneNumber=+15551234567)", "J", "T"},
+        {"(uidNumber=1000)", "JT", "TF"},
+        {"(cn=\\4aohn Doe)", "J", "T"},
+        /* options as slapd reads them: language tags and ranges */
+        {"(cn;lang-fr-=*)", "JT", "TF"},
+        {"(cn;lang-=*)", "JT", "TF"},
+        {"(cn;lang-fr-=jean dupont)", "J", "T"},
+        {"(cn;lang-f-=*)", "J", "F"},
+        {"(cn;lang-fr-ch=*)", "J", "F"},
+        {"(description;lang-de-=ein test)", "J", "T"},
+        {"(description=ein test)", "J", "T"},
+        /* other options are unknown to slapd: UNDEFINED */
+        {"(cn;x-foo=John Doe)", "J", "U"},
+        {"(cn;binary=x)", "J", "U"},
+        {"(!(cn;binary=x))", "J", "U"},
+        {"(userCertificate;binary=*)", "J", "F"},
+        {"(createTimestamp;lang-en=*)", "J", "U"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+Test(filter, object_class, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(objectClass=inetOrgPerson)", "JTP", "TTF"},
+        {"(objectClass=person)", "JTP", "TTF"},
+        {"(objectClass=PERSON)", "T", "T"},
+        {"(objectClass=organizationalPerson)", "T", "T"},
+        {"(objectClass=top)", "JTPO", "TTTT"},
+        {"(objectClass=2.5.6.6)", "JTP", "TTF"},
+        {"(objectClass=posixAccount)", "JT", "TF"},
+        {"(objectClass~=person)", "T", "T"},
+        {"(objectClass=*)", "J", "T"},
+        {"(objectClass=noSuchClass)", "JP", "UU"},
+        {"(!(objectClass=noSuchClass))", "J", "U"},
+        {"(objectClass=1.2.3.4.5)", "J", "U"},
+        {"(!(objectClass:=1.2.3.4.5))", "J", "U"},
+        {"(objectClass;lang-de=person)", "T", "F"},
+        {"(objectClass;lang-de=noSuchClass)", "T", "U"},
+        {"(objectClass>=a)", "J", "U"},
+        {"(objectClass=per*)", "J", "U"},
+        {"(objectClass:=person)", "T", "T"},
+        /* slapd gives objectClass a syntax of its own: no named rule */
+        {"(objectClass:objectIdentifierMatch:=inetOrgPerson)", "JT", "UU"},
+        {"(:objectIdentifierMatch:=inetOrgPerson)", "J", "F"},
+        /* jroe's mysteryClass is unknown: the scan stops there (slapd) */
+        {"(objectClass=inetOrgPerson)", "R", "T"},
+        {"(objectClass=posixAccount)", "R", "U"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+Test(filter, ordering, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(uidNumber>=999)", "JT", "TF"},
+        {"(uidNumber>=1000)", "JT", "TF"},
+        {"(uidNumber>=1001)", "J", "F"},
+        {"(uidNumber<=1000)", "JT", "TT"},
+        {"(uidNumber<=999)", "JT", "FT"},
+        {"(uidNumber<=100)", "JT", "FT"},
+        {"(uidNumber>=-5)", "JT", "TT"},
+        {"(uidNumber>=abc)", "J", "U"},
+        {"(uidNumber>=1)", "P", "F"},
+        {"(createTimestamp>=20240101000000Z)", "JT", "TF"},
+        {"(createTimestamp<=20240101000000Z)", "J", "F"},
+        {"(createTimestamp>=20240115103000Z)", "J", "T"},
+        {"(createTimestamp<=20240115103000Z)", "J", "T"},
+        {"(createTimestamp>=20240115103001Z)", "J", "F"},
+        {"(createTimestamp<=20240115113000+0100)", "J", "T"},
+        {"(createTimestamp>=2024011510Z)", "J", "T"},
+        {"(createTimestamp>=yesterday)", "J", "U"},
+        {"(cn>=a)", "J", "U"}, /* cn has no ORDERING rule */
+        {"(cn<=z)", "J", "U"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+Test(filter, substrings, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(cn=john*)", "JT", "TF"},
+        {"(cn=JOHN*)", "J", "T"},
+        {"(cn=*doe)", "J", "T"},
+        {"(cn=*hn d*)", "J", "T"},
+        {"(cn=j*n*d*e)", "J", "T"},
+        {"(cn=j*e*n)", "J", "F"},
+        {"(cn=*smith*)", "JT", "FT"},
+        {"(cn=* doe)", "J", "T"},
+        {"(cn=*jean*)", "J", "T"}, /* cn;lang-fr */
+        {"(cn;lang-fr=*jean*)", "J", "T"},
+        {"(cn;lang-en=*jean*)", "J", "F"},
+        {"(name=*oe)", "JT", "TF"},
+        {"(description=a*test*user)", "J", "T"},
+        {"(description=*a  test*)", "J", "T"},
+        {"(mail=*@example.com)", "J", "T"},
+        {"(mail=j*@EXAMPLE.com)", "J", "T"},
+        {"(telephoneNumber=*555*)", "JT", "TF"},
+        {"(telephoneNumber=*5551234567)", "J", "T"},
+        {"(telephoneNumber=+1 555*)", "J", "T"},
+        {"(cn=*x*)", "J", "F"},
+        {"(uidNumber=1*)", "J", "U"}, /* no SUBSTR rule */
+        /* parts must be values of the equality rule's syntax (slapd) */
+        {"(postalAddress=*a\\5c41*)", "J", "U"},
+        {"(postalAddress=*a$b*)", "J", "F"},
+        {"(cn=*\\ff*)", "J", "U"},
+        {"(cn=*)", "JP", "TF"},
+        {"(name=*)", "JP", "TT"},
+        {"(cn;lang-fr=*)", "JT", "TF"},
+        {"(mail=*)", "JT", "TF"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+Test(filter, approx, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(cn~=jon do)", "JT", "TF"},    {"(cn~=John Doe)", "J", "T"},
+        {"(cn~=doe)", "J", "T"},         {"(cn~=doe john)", "J", "F"},
+        {"(sn~=smyth)", "JT", "FT"},     {"(uid~=JDOE)", "J", "T"},
+        {"(cn~=Jon  Do)", "J", "T"},     {"(cn~=Jon Dough)", "J", "F"},
+        {"(cn~=Jane)", "J", "T"}, /* JN, as John */
+        {"(cn~=Mary)", "J", "F"},        {"(cn~=Jean Dupond)", "J", "T"},
+        {"(uidNumber~=1000)", "J", "T"}, /* no approx rule: equality */
+        {"(uidNumber~=999)", "J", "F"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+Test(filter, extensible, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(cn:=john doe)", "J", "T"},
+        {"(cn:caseExactMatch:=John Doe)", "J", "T"},
+        {"(cn:caseExactMatch:=john doe)", "J", "F"},
+        {"(cn:2.5.13.5:=John Doe)", "J", "T"},
+        /* an ordering rule matches values sorting before the assertion */
+        {"(cn:caseIgnoreOrderingMatch:=JEAN DUPONT)", "J", "F"},
+        {"(cn:caseIgnoreOrderingMatch:=K)", "JT", "TF"},
+        {"(:integerOrderingMatch:=21)", "JT", "FT"},
+        {"(ou:=people)", "JP", "FT"},
+        {"(ou:dn:=people)", "JPO", "TTF"},
+        {"(ou:dn:=PEOPLE)", "J", "T"},
+        {"(ou:dn:caseExactMatch:=People)", "J", "F"},
+        {"(name:dn:=people)", "J", "T"},
+        {"(dc:dn:=example)", "JO", "TT"},
+        {"(o:dn:=example)", "J", "F"},
+        {"(:dn:caseIgnoreMatch:=people)", "JO", "TF"},
+        {"(:caseIgnoreMatch:=people)", "JP", "FT"},
+        {"(:caseExactMatch:=Doe)", "J", "T"},
+        {"(:caseExactMatch:=doe)", "J", "F"},
+        {"(:dn:caseIgnoreMatch:=jane roe)", "R", "T"},
+        {"(uid:dn:=jroe)", "R", "T"},
+        {"(:integerMatch:=1000)", "JT", "TF"},
+        {"(uidNumber:integerMatch:=1000)", "J", "T"},
+        {"(uidNumber:integerOrderingMatch:=1000)", "J", "F"},
+        {"(uidNumber:integerOrderingMatch:=1001)", "J", "T"},
+        /* :dn: matches the DN as spelt, not as normalised */
+        {"(ou:dn:caseExactMatch:=Sales)", "S", "T"},
+        {"(:dn:caseExactMatch:=Sales)", "S", "T"},
+        {"(ou:caseExactMatch:=Sales)", "S", "F"},
+        {"(ou:dn:caseExactOrderingMatch:=Salet)", "S", "T"},
+        {"(uidNumber:caseIgnoreMatch:=1000)", "J", "U"},
+        {"(cn:noSuchRule:=x)", "J", "U"},
+        {"(:noSuchRule:=x)", "J", "U"},
+        {"(cn:caseIgnoreSubstringsMatch:=x)", "J", "U"},
+        {"(telephoneNumber:caseIgnoreMatch:=+1 555-123 4567)", "J", "T"},
+        {"(uidNumber:=abc)", "J", "U"},
+        /* Active Directory's bitwise rules (slapd has them too) */
+        {"(uidNumber:integerBitAndMatch:=8)", "JT", "TF"},
+        {"(uidNumber:1.2.840.113556.1.4.803:=40)", "J", "T"},
+        {"(uidNumber:integerBitAndMatch:=1)", "J", "F"},
+        {"(uidNumber:integerBitOrMatch:=7)", "JT", "FT"},
+        {"(:integerBitOrMatch:=4)", "JTP", "TTF"},
+        {"(uidNumber:integerBitAndMatch:=99999999999999999999)", "JP", "UF"},
+        {"(cn:integerBitAndMatch:=1)", "J", "U"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+Test(filter, special_attributes, .init = load_dir, .fini = free_dir)
+{
+    static const struct case_eval cases[] = {
+        {"(entryDN=uid=jdoe,ou=people,dc=example,dc=com)", "JT", "TF"},
+        {"(entryDN=UID=JDOE, ou=People,dc=example,dc=com)", "J", "T"},
+        {"(entryDN:=uid=jdoe,ou=people,dc=example,dc=com)", "JT", "TF"},
+        {"(entryDN=*)", "JP", "TT"},
+        {"(entryDN=not a dn)", "J", "U"},
+        {"(hasSubordinates=TRUE)", "JPO", "FTT"},
+        {"(hasSubordinates=FALSE)", "JP", "TF"},
+        {"(hasSubordinates=*)", "J", "T"},
+        {"(subschemaSubentry=*)", "J", "T"},
+    };
+
+    run_cases(cases, NELEM(cases));
+}
+
+/* ------------------------------------------------------------------------
+ * The access hook
+ */
+
+struct hook {
+    int deny; /* this type is denied */
+    int ncalls;
+    int types[16];
+    int had_value[16];
+    char value[16][64];
+};
+
+static int
+hook_fn(void *ctx, const struct acreE_entry *e, int type, const uint8_t *v,
+        size_t n)
+{
+    struct hook *h = ctx;
+
+    cr_assert_not_null(e);
+    if (h->ncalls < 16) {
+        h->types[h->ncalls] = type;
+        h->had_value[h->ncalls] = v != NULL;
+        snprintf(h->value[h->ncalls], sizeof h->value[0], "%.*s", (int)n,
+                 v ? (const char *)v : "");
+    }
+    h->ncalls++;
+    return type == h->deny ? 0 : 1;
+}
+
+static int
+type_id(const char *name)
+{
+    int id = acreS_attr_find(acreE_dir_schema(dir), name, strlen(name));
+
+    cr_assert_geq(id, 0, "no type %s", name);
+    return id;
+}
+
+Test(filter, access_hook, .init = load_dir, .fini = free_dir)
+{
+    int cn = type_id("cn"), sn = type_id("sn"), ou = type_id("ou");
+    int name = type_id("name"), uid = type_id("uid");
+
+    static const struct {
+        const char *filter, *deny;
+        char on;
+        enum acreF_result want;
+        int ncalls;
+    } cases[] = {
+        {"(cn=John Doe)", NULL, 'J', ACREF_TRUE, 1},
+        {"(cn=John Doe)", "cn", 'J', ACREF_UNDEFINED, 1},
+        {"(cn=Jean Dupont)", NULL, 'J', ACREF_TRUE, 2},
+        {"(!(cn=John Doe))", "cn", 'J', ACREF_UNDEFINED, 1},
+        {"(|(cn=John Doe)(uid=jdoe))", "cn", 'J', ACREF_TRUE, 2},
+        {"(&(cn=John Doe)(uid=jdoe))", "cn", 'J', ACREF_UNDEFINED, 2},
+        {"(&(cn=nobody)(uid=jdoe))", "uid", 'J', ACREF_FALSE, 2},
+        {"(name=John Doe)", "cn", 'J', ACREF_UNDEFINED, 5},
+        {"(name=Doe)", "cn", 'J', ACREF_TRUE, 4},
+        {"(name=Doe)", "name", 'J', ACREF_UNDEFINED, 1},
+        {"(cn=*)", NULL, 'J', ACREF_TRUE, 1},
+        {"(cn=*)", "cn", 'J', ACREF_UNDEFINED, 1},
+        {"(name=*)", "cn", 'J', ACREF_TRUE, 4},
+        {"(name=*)", "sn", 'J', ACREF_TRUE, 2},
+        {"(cn=j*)", "cn", 'J', ACREF_UNDEFINED, 1},
+        {"(name=j*)", "cn", 'J', ACREF_TRUE, 5},
+        {"(ou:dn:=people)", "ou", 'J', ACREF_UNDEFINED, 1},
+        {"(ou:dn:=people)", NULL, 'J', ACREF_TRUE, 1},
+        {"(:dn:caseIgnoreMatch:=people)", "ou", 'J', ACREF_FALSE, -1},
+        {"(:dn:caseIgnoreMatch:=people)", NULL, 'J', ACREF_TRUE, -1},
+        {"(cn:caseExactMatch:=Jean Dupont)", NULL, 'J', ACREF_TRUE, 1},
+        {"(noSuchAttr=x)", NULL, 'J', ACREF_UNDEFINED, 0},
+        {"(uidNumber=abc)", NULL, 'J', ACREF_UNDEFINED, 0},
+        {"(&)", NULL, 'J', ACREF_TRUE, 0},
+    };
+
+    for (size_t i = 0; i < NELEM(cases); i++) {
+        struct hook h;
+        enum acreF_result got;
+
+        memset(&h, 0, sizeof h);
+        h.deny = cases[i].deny ? type_id(cases[i].deny) : -100;
+        got = eval_on(cases[i].filter, cases[i].on, hook_fn, &h);
+        cr_expect_eq(got, cases[i].want, "%s deny %s: got %s, want %s",
+                     cases[i].filter, cases[i].deny ? cases[i].deny : "-",
+                     rname(got), rname(cases[i].want));
+        if (cases[i].ncalls >= 0)
+            cr_expect_eq(h.ncalls, cases[i].ncalls,
+                         "%s deny %s: %d hook calls, want %d", cases[i].filter,
+                         cases[i].deny ? cases[i].deny : "-", h.ncalls,
+                         cases[i].ncalls);
+    }
+
+    /* what the hook is given: the item's type first, then each covered
+     * attribute described differently; the prepared value for =, none
+     * for presence and substrings */
+    {
+        struct hook h;
+
+        memset(&h, 0, sizeof h);
+        h.deny = -100;
+        cr_expect_eq(eval_on("(name=JOHN  DOE)", 'J', hook_fn, &h), ACREF_TRUE);
+        cr_expect_eq(h.ncalls, 2);
+        cr_expect_eq(h.types[0], name);
+        cr_expect_eq(h.types[1], cn);
+        cr_expect(h.had_value[0] && h.had_value[1]);
+        cr_expect_str_eq(h.value[0], "john doe");
+
+        memset(&h, 0, sizeof h);
+        h.deny = -100;
+        cr_expect_eq(eval_on("(name=*oe)", 'J', hook_fn, &h), ACREF_TRUE);
+        cr_expect_eq(h.types[0], name);
+        cr_expect(!h.had_value[0], "substrings: no value");
+
+        memset(&h, 0, sizeof h);
+        h.deny = cn;
+        cr_expect_eq(eval_on("(:dn:caseIgnoreMatch:=people)", 'J', hook_fn, &h),
+                     ACREF_TRUE);
+        /* every caseIgnore-usable attribute of the entry was asked */
+        {
+            int saw_ou = 0, saw_sn = 0;
+            for (int k = 0; k < h.ncalls && k < 16; k++) {
+                saw_ou |= h.types[k] == ou;
+                saw_sn |= h.types[k] == sn;
+                cr_expect(h.had_value[k]);
+            }
+            cr_expect(saw_ou && saw_sn);
+        }
+        (void)uid;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Approximate matching internals
+ */
+
+Test(filter, metaphone)
+{
+    static const struct {
+        const char *word, *code;
+    } cases[] = {
+        {"", ""},           {"smith", "SM0"},  {"smyth", "SM0"},
+        {"john", "JN"},     {"jon", "JN"},     {"doe", "T"},
+        {"knight", "NKT"},  {"phone", "FN"},   {"xavier", "SFR"},
+        {"wright", "RKT"},  {"white", "WT"},   {"aero", "ER"},
+        {"robert", "RRT"},  {"bob", "B"},      {"lamb", "LM"},
+        {"axe", "AKS"},     {"thomas", "0MS"}, {"nation", "NXN"},
+        {"science", "SNS"}, {"church", "XRX"}, {"dodge", "TJ"},
+        {"gnome", "NM"},    {"ZZZZZZ", "S"},
+    };
+
+    for (size_t i = 0; i < NELEM(cases); i++) {
+        acreF_code c;
+
+        acreF_metaphone(cases[i].word, strlen(cases[i].word), c);
+        cr_expect_str_eq(c, cases[i].code, "metaphone(%s) = %s, want %s",
+                         cases[i].word, c, cases[i].code);
+    }
+}
+
+Test(filter, approx_words)
+{
+    const acreF_code *codes;
+    unsigned n;
+    void *ctx = talloc_new(NULL);
+    const char *v = "j\xc3\xbcrgen m\xc3\xbcller";
+
+    cr_assert_eq(acreF_approx_codes(ctx, (const uint8_t *)"jurgen  muller", 14,
+                                    &codes, &n),
+                 0);
+    cr_expect_eq(n, 2);
+    cr_expect(acreF_approx_match(codes, n, (const uint8_t *)v, strlen(v)));
+    cr_expect(!acreF_approx_match(codes, n, (const uint8_t *)"muller", 6));
+    cr_expect(!acreF_approx_match(codes, n, (const uint8_t *)"\xff", 1));
+    cr_assert_eq(acreF_approx_codes(ctx, (const uint8_t *)"   ", 3, &codes, &n),
+                 0);
+    cr_expect_eq(n, 0);
+    cr_expect(!acreF_approx_match(codes, n, (const uint8_t *)"x", 1),
+              "no words: no match");
+    cr_expect_eq(
+        acreF_approx_codes(ctx, (const uint8_t *)"a\xc3", 2, &codes, &n), 1,
+        "invalid UTF-8");
+    /* non-ASCII letters without a decomposition are dropped, as in slapd
+     * (which does not fold the sharp s to "ss") */
+    v = "li stra\xc3\x9f"
+        "e";
+    cr_assert_eq(
+        acreF_approx_codes(ctx, (const uint8_t *)v, strlen(v), &codes, &n), 0);
+    cr_expect_eq(n, 2);
+    cr_expect_str_eq(codes[1], "STR");
+    cr_expect(
+        !acreF_approx_match(codes, n, (const uint8_t *)"Lee Strasse", 11));
+    cr_expect(acreF_approx_match(codes, n,
+                                 (const uint8_t *)"  Lee   Stra\xc3\x9f"
+                                                  "e ",
+                                 strlen("  Lee   Stra\xc3\x9f"
+                                        "e ")));
+    /* a word of non-ASCII letters only is still a word of the value */
+    v = "x 42";
+    cr_assert_eq(
+        acreF_approx_codes(ctx, (const uint8_t *)v, strlen(v), &codes, &n), 0);
+    cr_expect_eq(n, 2);
+    cr_expect(
+        acreF_approx_match(codes, n, (const uint8_t *)"x \xe6\x97\xa5", 5));
+    cr_expect(!acreF_approx_match(codes, n, (const uint8_t *)"x  ", 3));
+    talloc_free(ctx);
+}
+
+/* ------------------------------------------------------------------------
+ * Memory
+ */
+
+Test(filter, no_leaks)
+{
+    void *parent = talloc_new(NULL);
+    size_t start;
+    struct acreF_filter *f = NULL;
+    static const char *const ok[] = {
+        "(&(objectClass=person)(|(cn=a*b*c)(sn~=smith))(!(uidNumber>=10)))",
+        "(:dn:caseExactMatch:=x)",
+        "(objectClass=inetOrgPerson)",
+    };
+    static const char *const bad[] = {
+        "(&(cn=a)(sn=b)(cn=**))",
+        "(&(objectClass=person)(cn=\\zz))",
+        "(|(cn=a)(:dn:=x))",
+    };
+
+    cr_assert_not_null(parent);
+    start = talloc_total_blocks(parent);
+    talloc_enable_null_tracking();
+    /* the first parse builds the process's built-in schema: warm up */
+    cr_assert_eq(acreF_parse(NULL, NULL, ok[0], strlen(ok[0]), &f, NULL), 0);
+    talloc_free(f);
+    for (size_t i = 0; i < NELEM(ok); i++) {
+        size_t null_blocks = talloc_total_blocks(NULL);
+        cr_assert_eq(acreF_parse(parent, NULL, ok[i], strlen(ok[i]), &f, NULL),
+                     0);
+        cr_expect_eq(talloc_parent(f), parent);
+        talloc_free(f);
+        cr_expect_eq(talloc_total_blocks(parent), start, "leak: %s", ok[i]);
+        cr_expect_eq(talloc_total_blocks(NULL), null_blocks,
+                     "scratch left behind: %s", ok[i]);
+    }
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        size_t null_blocks = talloc_total_blocks(NULL);
+        f = NULL;
+        cr_expect_neq(
+            acreF_parse(parent, NULL, bad[i], strlen(bad[i]), &f, NULL), 0);
+        cr_expect_null(f);
+        cr_expect_eq(talloc_total_blocks(parent), start, "leak: %s", bad[i]);
+        cr_expect_eq(talloc_total_blocks(NULL), null_blocks,
+                     "scratch left behind: %s", bad[i]);
+    }
+    /* a filter goes with its parent */
+    cr_assert_eq(acreF_parse(parent, NULL, ok[0], strlen(ok[0]), &f, NULL), 0);
+    cr_expect_gt(talloc_total_blocks(parent), start);
+    talloc_free(parent);
+}
