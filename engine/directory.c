@@ -440,40 +440,13 @@ ava_next(const char *rdn, size_t n, size_t *i, const char **type, size_t *tlen,
     return 1;
 }
 
-static int
-hexv(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* unescape -- an RFC 4514 value without its escapes, into L->tmp. */
+/* unescape -- an RFC 4514 value of acre's DN text without its escapes,
+ * into L->tmp. */
 static int
 unescape(struct load *L, const char *v, size_t n)
 {
     L->tmp.len = 0;
-    for (size_t k = 0; k < n; k++) {
-        uint8_t c = (uint8_t)v[k];
-
-        if (c == '\\' && k + 1 < n) {
-            int hi = hexv(v[k + 1]), lo = k + 2 < n ? hexv(v[k + 2]) : -1;
-
-            if (hi >= 0 && lo >= 0) {
-                c = (uint8_t)(hi << 4 | lo);
-                k += 2;
-            } else {
-                c = (uint8_t)v[++k];
-            }
-        }
-        if (acreE_buf_putc(&L->tmp, c))
-            return ACRE_ERR_NOMEM;
-    }
-    return 0;
+    return acreD_value_unescape(v, n, 0, &L->tmp);
 }
 
 /* has_naming_value -- 1 when the record holds the value in L->tmp

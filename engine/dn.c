@@ -1237,6 +1237,34 @@ use_schema(const acre_schema **s, acre_diag *diag)
     return 0;
 }
 
+int
+acreD_value_unescape(const char *v, size_t n, int hex, struct acreE_buf *out)
+{
+    const uint8_t *s = (const uint8_t *)v;
+
+    pthread_once(&cls_once, cls_init);
+    if (reserve(out, n))
+        return ACRE_ERR_NOMEM;
+    if (hex && n && s[0] == '#') {
+        for (size_t k = 1; k + 1 < n; k += 2)
+            out->p[out->len++] =
+                (uint8_t)(hexval(s[k]) << 4 | hexval(s[k + 1]));
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++) {
+        uint8_t c = s[k];
+        if (c == '\\' && k + 2 < n && (cls[s[k + 1]] & CL_HEX) &&
+            (cls[s[k + 2]] & CL_HEX)) {
+            c = (uint8_t)(hexval(s[k + 1]) << 4 | hexval(s[k + 2]));
+            k += 2;
+        } else if (c == '\\' && k + 1 < n) {
+            c = s[++k];
+        }
+        out->p[out->len++] = c;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------------
  * Public API
  */

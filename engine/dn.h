@@ -29,6 +29,7 @@
 #define ACRE_DN_H
 
 #include "acre.h"
+#include "buf.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -83,6 +84,16 @@ acreD_prdn(const acre_dn *dn)
  */
 void acreD_set_hash_hook(uint64_t (*hook)(const void *p, size_t n,
                                           uint64_t key));
+
+/*
+ * acreD_value_unescape -- append to out the bytes of one AVA value as it
+ * stands in the normalised or pretty text of an acre_dn (`\XX` and `\c`
+ * escapes undone; with hex set, a value starting with '#' is hex digits
+ * and gives their bytes).  The text is trusted to be acre's own output.
+ * Returns 0 or ACRE_ERR_NOMEM.  Any thread.
+ */
+int acreD_value_unescape(const char *v, size_t n, int hex,
+                         struct acreE_buf *out);
 
 /*
  * acreD_hash_key -- the process's hash key (random, fixed at first use).

@@ -71,16 +71,11 @@ in_order(const struct acreE_attr *a, const uint8_t *norm, size_t n)
     return 0;
 }
 
-/* acreE_entry_has_value -- see entry.h. */
+/* acreE_attr_has_value -- see entry.h. */
 int
-acreE_entry_has_value(const struct acreE_entry *e, int type,
-                      const uint8_t *norm, size_t n)
+acreE_attr_has_value(const struct acreE_attr *a, const uint8_t *norm, size_t n)
 {
-    const struct acreE_attr *a = acreE_entry_attr(e, type);
-
-    if (!a)
-        return 0;
-    if (a->order)
+    if (a->order && a->nvals > 4) /* else a scan touches less memory */
         return in_order(a, norm, n);
     for (uint32_t i = 0; i < a->nvals; i++) {
         const struct acreE_value *v = &a->vals[i];
@@ -89,4 +84,14 @@ acreE_entry_has_value(const struct acreE_entry *e, int type,
             return 1;
     }
     return 0;
+}
+
+/* acreE_entry_has_value -- see entry.h. */
+int
+acreE_entry_has_value(const struct acreE_entry *e, int type,
+                      const uint8_t *norm, size_t n)
+{
+    const struct acreE_attr *a = acreE_entry_attr(e, type);
+
+    return a ? acreE_attr_has_value(a, norm, n) : 0;
 }

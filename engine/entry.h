@@ -64,6 +64,13 @@ const struct acreE_attr *acreE_entry_attr(const struct acreE_entry *e,
 uint32_t acreE_entry_find_first(const struct acreE_entry *e, int type);
 
 /*
+ * acreE_attr_has_value -- 1 when attribute a holds a value whose normalised
+ * form is norm[0..n), else 0 (binary search through a->order when set).
+ */
+int acreE_attr_has_value(const struct acreE_attr *a, const uint8_t *norm,
+                         size_t n);
+
+/*
  * acreE_entry_has_value -- 1 when attribute `type` (no options) holds a
  * value whose normalised form is norm[0..n), else 0.
  */

@@ -75,6 +75,8 @@
 
 #include "buf.h"
 #include "filter_impl.h"
+
+#include "dn.h"
 #include "match.h"
 
 #include <string.h>
@@ -353,33 +355,6 @@ acreF_class_lookup(const struct acreF_filter *f, const uint8_t *v, size_t n)
  * =, ~=, >=, <=
  */
 
-static int
-has_norm(const struct acreE_attr *a, const uint8_t *norm, size_t n)
-{
-    if (a->order && a->nvals > 4) { /* else a scan touches less memory */
-        uint32_t lo = 0, hi = a->nvals;
-
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            const struct acreE_value *v = &a->vals[a->order[mid]];
-            int c = acreE_norm_cmp(v->norm, v->nlen, norm, n);
-
-            if (c == 0)
-                return 1;
-            if (c < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return 0;
-    }
-    for (uint32_t k = 0; k < a->nvals; k++)
-        if (a->vals[k].norm &&
-            same_bytes(a->vals[k].norm, a->vals[k].nlen, norm, n))
-            return 1;
-    return 0;
-}
-
 static enum acreF_result
 approx_attr(const struct acreF_node *nd, const struct acreE_attr *a)
 {
@@ -453,7 +428,7 @@ ava_attr(const struct ev *ev, const struct acreF_node *nd,
         return approx_attr(nd, a);
     if (nd->kind == ACREF_APPROX)
         return approx_equal_attr(ev, nd, a, eq);
-    return truth(has_norm(a, nd->norm, nd->norm_len));
+    return truth(acreE_attr_has_value(a, nd->norm, nd->norm_len));
 }
 
 static enum acreF_result
@@ -641,49 +616,6 @@ ext_attr(const struct ev *ev, const struct acreF_node *nd,
     return r;
 }
 
-static int
-hexdig(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/*
- * The value v[0..n) of one AVA of an RDN, unescaped into out:
- * "#" hex (BER, kept as its bytes), \XX, or \c for a special character
- * (none of which is a hex digit, so the two cannot be confused).
- */
-static int
-ava_value(const char *v, size_t n, struct acreE_buf *out)
-{
-    int rc = 0;
-
-    if (n && v[0] == '#') {
-        for (size_t k = 1; k + 1 < n && !rc; k += 2)
-            rc = acreE_buf_putc(
-                out, (uint8_t)(hexdig(v[k]) * 16 + hexdig(v[k + 1])));
-        return rc;
-    }
-    for (size_t k = 0; k < n && !rc; k++) {
-        uint8_t c = (uint8_t)v[k];
-
-        if (c == '\\' && k + 2 < n && hexdig(v[k + 1]) >= 0 &&
-            hexdig(v[k + 2]) >= 0) {
-            c = (uint8_t)(hexdig(v[k + 1]) * 16 + hexdig(v[k + 2]));
-            k += 2;
-        } else if (c == '\\' && k + 1 < n) {
-            c = (uint8_t)v[++k];
-        }
-        rc = acreE_buf_putc(out, c);
-    }
-    return rc;
-}
-
 /* One AVA "type=value" of the entry's DN, for :dn:. */
 static enum acreF_result
 ext_ava(const struct ev *ev, const struct acreF_node *nd, const char *ava,
@@ -707,7 +639,7 @@ ext_ava(const struct ev *ev, const struct acreF_node *nd, const char *ava,
         return ACREF_FALSE;
     }
     raw->b.len = sc->b.len = 0;
-    if (ava_value(eq + 1, n - tl - 1, &raw->b) ||
+    if (acreD_value_unescape(eq + 1, n - tl - 1, 1, &raw->b) ||
         acreM_normalise(ev->s, nd->rule_eq, raw->b.p, raw->b.len, &sc->b))
         return ACREF_FALSE;
     return ext_match(nd, sc->b.p, sc->b.len);

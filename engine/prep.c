@@ -524,8 +524,9 @@ acreE_prep(enum acreE_mr mr, const uint8_t *in, size_t n, struct acreE_buf *out)
 
 /*
  * Collapse spaces in out->p[start..len) in place: leading and trailing
- * runs dropped, inner runs cut to one (a tab is not a space to slapd).  all_space: what a value of
- * nothing but white space becomes (" " for DirectoryString, "" for IA5).
+ * runs dropped, inner runs cut to one (a tab is not a space to slapd).
+ * all_space: what a value of nothing but white space becomes (" " for
+ * DirectoryString, "" for IA5).
  */
 static void
 slapd_collapse(struct acreE_buf *out, size_t start, const char *all_space)
