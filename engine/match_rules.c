@@ -7,8 +7,8 @@
  */
 #include "match.h"
 
-#include <strings.h>
 #include <string.h>
+#include <strings.h>
 
 /* ORDER MR */
 static const struct acreM_info rules[ACREM_COUNT] = {
@@ -20,9 +20,8 @@ static const struct acreM_info rules[ACREM_COUNT] = {
     [ACREM_CASE_IGNORE_IA5] = {"caseIgnoreIA5Match",
                                "1.3.6.1.4.1.1466.109.114.2", ACREM_EQ,
                                ACREM_CASE_IGNORE_IA5},
-    [ACREM_CASE_EXACT_IA5] = {"caseExactIA5Match",
-                              "1.3.6.1.4.1.1466.109.114.1", ACREM_EQ,
-                              ACREM_CASE_EXACT_IA5},
+    [ACREM_CASE_EXACT_IA5] = {"caseExactIA5Match", "1.3.6.1.4.1.1466.109.114.1",
+                              ACREM_EQ, ACREM_CASE_EXACT_IA5},
     [ACREM_NUMERIC_STRING] = {"numericStringMatch", "2.5.13.8", ACREM_EQ,
                               ACREM_NUMERIC_STRING},
     [ACREM_TELEPHONE] = {"telephoneNumberMatch", "2.5.13.20", ACREM_EQ,
@@ -45,12 +44,12 @@ static const struct acreM_info rules[ACREM_COUNT] = {
     [ACREM_INTEGER_FIRST] = {"integerFirstComponentMatch", "2.5.13.29",
                              ACREM_EQ, ACREM_INTEGER_FIRST},
     [ACREM_UUID] = {"UUIDMatch", "1.3.6.1.1.16.2", ACREM_EQ, ACREM_UUID},
-    [ACREM_CASE_IGNORE_ORD] = {"caseIgnoreOrderingMatch", "2.5.13.3",
-                               ACREM_ORD, ACREM_CASE_IGNORE},
+    [ACREM_CASE_IGNORE_ORD] = {"caseIgnoreOrderingMatch", "2.5.13.3", ACREM_ORD,
+                               ACREM_CASE_IGNORE},
     [ACREM_CASE_EXACT_ORD] = {"caseExactOrderingMatch", "2.5.13.6", ACREM_ORD,
                               ACREM_CASE_EXACT},
-    [ACREM_NUMERIC_ORD] = {"numericStringOrderingMatch", "2.5.13.9",
-                           ACREM_ORD, ACREM_NUMERIC_STRING},
+    [ACREM_NUMERIC_ORD] = {"numericStringOrderingMatch", "2.5.13.9", ACREM_ORD,
+                           ACREM_NUMERIC_STRING},
     [ACREM_INTEGER_ORD] = {"integerOrderingMatch", "2.5.13.15", ACREM_ORD,
                            ACREM_INTEGER},
     [ACREM_GENTIME_ORD] = {"generalizedTimeOrderingMatch", "2.5.13.28",
@@ -61,8 +60,8 @@ static const struct acreM_info rules[ACREM_COUNT] = {
                         ACREM_UUID},
     [ACREM_CASE_IGNORE_SUB] = {"caseIgnoreSubstringsMatch", "2.5.13.4",
                                ACREM_SUB, ACREM_CASE_IGNORE},
-    [ACREM_CASE_EXACT_SUB] = {"caseExactSubstringsMatch", "2.5.13.7",
-                              ACREM_SUB, ACREM_CASE_EXACT},
+    [ACREM_CASE_EXACT_SUB] = {"caseExactSubstringsMatch", "2.5.13.7", ACREM_SUB,
+                              ACREM_CASE_EXACT},
     [ACREM_CASE_IGNORE_IA5_SUB] = {"caseIgnoreIA5SubstringsMatch",
                                    "1.3.6.1.4.1.1466.109.114.3", ACREM_SUB,
                                    ACREM_CASE_IGNORE_IA5},
@@ -76,8 +75,8 @@ static const struct acreM_info rules[ACREM_COUNT] = {
     [ACREM_CASE_IGNORE_LIST_SUB] = {"caseIgnoreListSubstringsMatch",
                                     "2.5.13.12", ACREM_SUB,
                                     ACREM_CASE_IGNORE_LIST},
-    [ACREM_OCTET_SUB] = {"octetStringSubstringsMatch", "2.5.13.19",
-                         ACREM_SUB, ACREM_OCTET},
+    [ACREM_OCTET_SUB] = {"octetStringSubstringsMatch", "2.5.13.19", ACREM_SUB,
+                         ACREM_OCTET},
 };
 
 static const struct {
@@ -108,7 +107,7 @@ static const struct {
     {"1.3.6.1.4.1.1466.115.121.1.28", ACREM_SYN_BINARY}, /* JPEG */
     {"1.3.6.1.4.1.1466.115.121.1.49", ACREM_SYN_BINARY}, /* Supported Algo */
     {"1.3.6.1.4.1.1466.115.121.1.22", ACREM_SYN_PRINTABLE_STRING}, /* Fax# */
-    {"1.3.6.1.4.1.1466.115.121.1.23", ACREM_SYN_BINARY}, /* G3 Fax */
+    {"1.3.6.1.4.1.1466.115.121.1.23", ACREM_SYN_BINARY},           /* G3 Fax */
     {"1.3.6.1.4.1.1466.115.121.1.52", ACREM_SYN_DIRECTORY_STRING}, /* Telex */
     {"1.3.6.1.4.1.1466.115.121.1.14", ACREM_SYN_DIRECTORY_STRING}, /* Deliv. */
     {"1.3.6.1.4.1.1466.115.121.1.39", ACREM_SYN_DIRECTORY_STRING}, /* Other
@@ -120,21 +119,22 @@ static const struct {
     {"1.3.6.1.4.1.1466.115.121.1.30", ACREM_SYN_DIRECTORY_STRING}, /* MR desc */
     {"1.3.6.1.4.1.1466.115.121.1.31", ACREM_SYN_DIRECTORY_STRING}, /* MRU */
     {"1.3.6.1.4.1.1466.115.121.1.35", ACREM_SYN_DIRECTORY_STRING}, /* NF */
-    {"1.3.6.1.4.1.1466.115.121.1.54", ACREM_SYN_DIRECTORY_STRING}, /* LDAP syn */
+    {"1.3.6.1.4.1.1466.115.121.1.54",
+     ACREM_SYN_DIRECTORY_STRING}, /* LDAP syn */
     {"1.3.6.1.4.1.1466.115.121.1.58", ACREM_SYN_DIRECTORY_STRING}, /* Sub. A. */
     {"1.3.6.1.4.1.1466.115.121.1.25", ACREM_SYN_DIRECTORY_STRING}, /* Guide */
     {"1.3.6.1.4.1.1466.115.121.1.21", ACREM_SYN_DIRECTORY_STRING}, /* Enh G. */
     {"1.3.6.1.4.1.1466.115.121.1.13", ACREM_SYN_BINARY}, /* Data Quality */
     {"1.3.6.1.4.1.1466.115.121.1.19", ACREM_SYN_DIRECTORY_STRING}, /* DSA Q */
-    {"1.3.6.1.4.1.1466.115.121.1.4", ACREM_SYN_BINARY}, /* Audio */
+    {"1.3.6.1.4.1.1466.115.121.1.4", ACREM_SYN_BINARY},            /* Audio */
     {"1.3.6.1.4.1.1466.115.121.1.53", ACREM_SYN_GENTIME}, /* UTC Time */
     {"1.3.6.1.4.1.1466.115.121.1.45", ACREM_SYN_DIRECTORY_STRING}, /* Subtree
                                                                      Spec */
-    {"1.3.6.1.4.1.4203.1.1.1", ACREM_SYN_OCTET_STRING}, /* OpenLDAP CSN */
+    {"1.3.6.1.4.1.4203.1.1.1", ACREM_SYN_OCTET_STRING},      /* OpenLDAP CSN */
     {"1.3.6.1.4.1.4203.666.11.2.1", ACREM_SYN_OCTET_STRING}, /* CSN */
     {"1.3.6.1.4.1.4203.666.11.2.4", ACREM_SYN_OCTET_STRING}, /* CSN SID */
-    {"1.3.6.1.4.1.4203.1.1.2", ACREM_SYN_DIRECTORY_STRING}, /* authPassword */
-    {"1.2.840.113556.1.4.906", ACREM_SYN_INTEGER}, /* Large Integer (AD) */
+    {"1.3.6.1.4.1.4203.1.1.2", ACREM_SYN_DIRECTORY_STRING},  /* authPassword */
+    {"1.2.840.113556.1.4.906", ACREM_SYN_INTEGER},      /* Large Integer (AD) */
     {"1.3.6.1.4.1.1466.115.121.1.1", ACREM_SYN_BINARY}, /* ACI Item */
 };
 
@@ -157,8 +157,8 @@ acreM_find(const char *name, size_t n)
 
     for (int r = ACREM_NONE + 1; r < ACREM_COUNT; r++) {
         const char *k = oid ? rules[r].oid : rules[r].name;
-        if (strlen(k) == n
-            && (oid ? memcmp(k, name, n) : strncasecmp(k, name, n)) == 0)
+        if (strlen(k) == n &&
+            (oid ? memcmp(k, name, n) : strncasecmp(k, name, n)) == 0)
             return r;
     }
     return ACREM_NONE;
@@ -168,8 +168,8 @@ int
 acreM_syntax_find(const char *oid, size_t n)
 {
     for (size_t i = 0; i < sizeof(syntaxes) / sizeof(syntaxes[0]); i++)
-        if (strlen(syntaxes[i].oid) == n
-            && memcmp(syntaxes[i].oid, oid, n) == 0)
+        if (strlen(syntaxes[i].oid) == n &&
+            memcmp(syntaxes[i].oid, oid, n) == 0)
             return syntaxes[i].syntax;
     return ACREM_SYN_UNKNOWN;
 }

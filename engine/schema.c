@@ -32,8 +32,8 @@
  * no lock.  acreS_freeze() only sets a flag: everything it promises (class
  * bitmaps, well-known ids) is kept up to date by every load.
  */
-#include "schema_int.h"
 #include "prep.h"
+#include "schema_int.h"
 
 #include "internal.h"
 #include "match.h"
@@ -1454,8 +1454,8 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     install(s, &n, NULL);
     talloc_free(tmp);
     s->frozen = 0;
-    s->profile = (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD
-                                             : ACRE_PROFILE_RFC4518;
+    s->profile =
+        (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD : ACRE_PROFILE_RFC4518;
     *out = s;
     return 0;
 }

@@ -143,10 +143,11 @@ typedef struct acre_diag {
 typedef struct acre_schema acre_schema;
 
 /* Flags for acre_schema_new() */
-#define ACRE_SCHEMA_BARE 0x1u  /* start empty, without the built-in schemas */
-#define ACRE_SCHEMA_SLAPD 0x2u /* prepare and match values exactly as
-                                  OpenLDAP's slapd 2.5 does, instead of by
-                                  RFC 4518 (DNs, stored values, filters) */
+#define ACRE_SCHEMA_BARE 0x1u /* start empty, without the built-in schemas */
+#define ACRE_SCHEMA_SLAPD                            \
+    0x2u /* prepare and match values exactly as      \
+            OpenLDAP's slapd 2.5 does, instead of by \
+            RFC 4518 (DNs, stored values, filters) */
 
 /*
  * acre_schema_new -- a schema holding the built-in definitions (OpenLDAP's

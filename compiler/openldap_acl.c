@@ -1,0 +1,679 @@
+/*
+ * openldap_acl.c -- one access rule ("access to <what> by ..."), parsed as
+ * slapd 2.5's parse_acl() does: the "to" part here, each "by" clause in
+ * openldap_who.c.
+ *
+ * slapd's rules that shape this file (aclparse.c):
+ *   - one "to"; <what> parts until "by": "*", dn[.style]=, filter=,
+ *     attr(s)=, val[/rule][.style]=; anything else is an error; a second
+ *     dn part is an error, a second filter replaces the first, attrs
+ *     lists add up;
+ *   - dn with no style is base (exact); dn.subtree="" and the regexes
+ *     ".*" (and kin) mean every entry; dn.regex="" means the root DSE;
+ *     non-regex patterns are normalised (unknown attribute types are
+ *     errors), regexes are checked with regcomp after slapd's space
+ *     folding;
+ *   - val needs exactly one attrs item, before it; its value is
+ *     normalised by the rule (or, for DN-syntax scopes, as a DN);
+ *   - a rule needs at least one "by".
+ * Invariant: on error nothing is left half-filled that a caller could
+ * use; the rule lives under the build context and is dropped with it.
+ */
+#include "openldap_int.h"
+
+#include "filter.h"
+#include "match.h"
+#include "schema.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+#define DN_SYNTAX      "1.3.6.1.4.1.1466.115.121.1.12"
+#define NAMEUID_SYNTAX "1.3.6.1.4.1.1466.115.121.1.34"
+
+/* A token split as slapd's split(): left[.style]=right. */
+struct kv {
+    const struct acreO_ptext *t;
+    size_t left;  /* bytes of the name part */
+    size_t style; /* offset of the style (after '.'), or 0 */
+    size_t style_len;
+    size_t right; /* offset of the value (after '='), or 0 */
+    int has_style, has_right;
+};
+
+static void
+kv_split(const struct acreO_ptext *t, struct kv *kv)
+{
+    const char *eq = memchr(t->s, '=', t->len);
+    size_t lhs = eq ? (size_t)(eq - t->s) : t->len;
+    const char *dot = memchr(t->s, '.', lhs);
+
+    memset(kv, 0, sizeof(*kv));
+    kv->t = t;
+    kv->has_right = eq != NULL;
+    kv->right = eq ? lhs + 1 : t->len;
+    kv->has_style = dot != NULL;
+    kv->left = dot ? (size_t)(dot - t->s) : lhs;
+    kv->style = dot ? kv->left + 1 : lhs;
+    kv->style_len = lhs - kv->style;
+}
+
+static int
+kv_is(const struct kv *kv, const char *name)
+{
+    return strlen(name) == kv->left &&
+           strncasecmp(kv->t->s, name, kv->left) == 0;
+}
+
+static int
+style_is(const struct kv *kv, const char *name)
+{
+    return strlen(name) == kv->style_len &&
+           strncasecmp(kv->t->s + kv->style, name, kv->style_len) == 0;
+}
+
+static int
+tok_is(const struct acreO_ptext *t, const char *word)
+{
+    return strlen(word) == t->len && strncasecmp(t->s, word, t->len) == 0;
+}
+
+static const char *
+right_of(const struct kv *kv)
+{
+    return kv->t->s + kv->right;
+}
+
+static size_t
+right_len(const struct kv *kv)
+{
+    return kv->t->len - kv->right;
+}
+
+/* ------------------------------------------------------------------------
+ * dn part
+ */
+
+int
+acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
+               acre_diag *d)
+{
+    size_t i = 0;
+
+    while (i < n && s[i] == ' ')
+        i++;
+    if (n > 0 && i == n) { /* slapd's dnNormalize refuses " " */
+        if (d) {
+            d->offset = 0;
+            snprintf(d->message, sizeof(d->message), "blank DN");
+        }
+        return ACRE_ERR_DN_EMPTY_RDN;
+    }
+    return acre_dn_parse(b->ctx, b->schema, s, n, ACRE_DN_STRICT, out, d);
+}
+
+/* Parsing state of one <what>. */
+struct what_state {
+    struct acreO_build *b;
+    const char *file;
+    struct acreO_what *w;
+    int dn_set; /* a dn part or "*" was seen */
+    const struct acreO_ptext *dn_tok;
+    const char *dn_pat; /* pattern to normalise or compile */
+    size_t dn_len;
+    int dn_star; /* the pattern is "*" */
+};
+
+static int
+is_any_regex(const char *r, size_t n)
+{
+    static const char *const any[] = {"*",    ".*",   ".*$",  "^.*",
+                                      "^.*$", ".*$$", "^.*$$"};
+    for (size_t i = 0; i < sizeof(any) / sizeof(any[0]); i++)
+        if (strlen(any[i]) == n && memcmp(any[i], r, n) == 0)
+            return 1;
+    return 0;
+}
+
+static int
+what_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
+{
+    const char *r = right_of(kv);
+    size_t n = right_len(kv);
+    struct acreO_what *w = st->w;
+
+    if (st->dn_set)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+                           "dn pattern already specified in to clause");
+    st->dn_set = 1;
+    st->dn_tok = kv->t;
+    st->dn_pat = r;
+    st->dn_len = n;
+    if (!kv->has_style || kv->style_len == 0 || style_is(kv, "baseObject") ||
+        style_is(kv, "base") || style_is(kv, "exact")) {
+        w->dn_style = ACREO_DN_BASE;
+    } else if (style_is(kv, "oneLevel") || style_is(kv, "one")) {
+        w->dn_style = ACREO_DN_ONE;
+    } else if (style_is(kv, "subtree") || style_is(kv, "sub")) {
+        w->dn_style = n == 0 ? ACREO_DN_ANY : ACREO_DN_SUBTREE;
+        st->dn_star = n == 0;
+    } else if (style_is(kv, "children")) {
+        w->dn_style = ACREO_DN_CHILDREN;
+    } else if (style_is(kv, "regex")) {
+        if (n == 0) {
+            w->dn_style = ACREO_DN_BASE;
+        } else if (is_any_regex(r, n)) {
+            w->dn_style = ACREO_DN_ANY;
+            st->dn_star = 1;
+        } else {
+            w->dn_style = ACREO_DN_REGEX;
+        }
+    } else {
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->style,
+                           "unknown dn style \"%.*s\" in to clause",
+                           (int)kv->style_len, kv->t->s + kv->style);
+    }
+    return 0;
+}
+
+/* After the <what> loop: normalise or compile the dn pattern. */
+static int
+what_dn_finish(struct what_state *st, acre_diag *diag)
+{
+    struct acreO_what *w = st->w;
+    const struct acreO_ptext *t = st->dn_tok;
+    size_t at = t ? (size_t)(st->dn_pat - t->s) : 0;
+    acre_diag d = {0};
+    const char *why = NULL;
+    int rc;
+
+    if (!st->dn_set || st->dn_star || w->dn_style == ACREO_DN_ANY) {
+        w->dn_style = ACREO_DN_ANY;
+        return 0;
+    }
+    w->dn_pos = acreO_pos_of(st->file, t, at);
+    if (w->dn_style != ACREO_DN_REGEX) {
+        acre_dn *dn;
+        rc = acreO_parse_dn(st->b, st->dn_pat, st->dn_len, &dn, &d);
+        if (rc == ACRE_ERR_NOMEM)
+            return rc;
+        if (rc)
+            return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t,
+                               at + d.offset,
+                               "bad DN \"%.*s\" in to DN clause: %s",
+                               (int)st->dn_len, st->dn_pat, d.message);
+        w->dn = dn;
+        return 0;
+    }
+    char *pat = acreO_regex_normalise_dn(st->b->ctx, st->dn_pat, st->dn_len);
+    if (!pat)
+        return ACRE_ERR_NOMEM;
+    rc = acreO_regex_compile(st->b->ctx, pat, strlen(pat), &w->dn_re, &why);
+    if (rc && rc != ACRE_ERR_NOMEM)
+        return acreO_error(diag, rc, st->file, t, at,
+                           "bad regular expression (%s): \"%.*s\"", why,
+                           (int)st->dn_len, st->dn_pat);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * filter part
+ */
+
+static int
+what_filter(struct what_state *st, const struct kv *kv, acre_diag *diag)
+{
+    struct acreF_filter *f;
+    acre_diag d = {0};
+    /* not ACREF_STRICT_RULES: slapd's str2filter takes an unknown
+     * extensible rule (the item is then Undefined) */
+    int rc = acreF_parse(st->b->ctx, st->b->schema, right_of(kv), right_len(kv),
+                         &f, &d);
+
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t,
+                           kv->right + d.offset,
+                           "bad filter \"%.*s\" in to clause: %s",
+                           (int)right_len(kv), right_of(kv), d.message);
+    st->w->filter = f;
+    st->w->filter_text =
+        talloc_strndup(st->b->ctx, right_of(kv), right_len(kv));
+    return st->w->filter_text ? 0 : ACRE_ERR_NOMEM;
+}
+
+/* ------------------------------------------------------------------------
+ * attrs part (slapd's str2anlist)
+ */
+
+static int
+lower_copy(void *ctx, const char *s, size_t n, const char **out)
+{
+    char *c = talloc_strndup(ctx, s, n);
+
+    if (!c)
+        return ACRE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (c[i] >= 'A' && c[i] <= 'Z')
+            c[i] = (char)(c[i] - 'A' + 'a');
+    *out = c;
+    return 0;
+}
+
+/* The binary-transfer syntaxes (X-BINARY-TRANSFER-REQUIRED). */
+static int
+binary_syntax(const char *oid)
+{
+    static const char *const bin[] = {
+        "1.3.6.1.4.1.1466.115.121.1.8", "1.3.6.1.4.1.1466.115.121.1.9",
+        "1.3.6.1.4.1.1466.115.121.1.10", "1.3.6.1.4.1.1466.115.121.1.49"};
+    for (size_t i = 0; oid && i < sizeof(bin) / sizeof(bin[0]); i++)
+        if (strcmp(oid, bin[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int
+acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
+                struct acreO_attrspec *a)
+{
+    struct acreS_desc d;
+
+    if (n == 0 || acreS_desc_parse(b->schema, s, n, &d) || d.type < 0 ||
+        d.nopts > ACREO_MAX_OPTIONS)
+        return 0;
+    const struct acreS_attr *at = acreS_attr(b->schema, d.type);
+    for (unsigned i = 0; i < d.nopts; i++) {
+        int lang = d.opt_len[i] >= 5 && !strncasecmp(d.opts[i], "lang-", 5);
+        int bin = d.opt_len[i] == 6 && !strncasecmp(d.opts[i], "binary", 6);
+        if (!lang && !(bin && binary_syntax(at->syntax)))
+            return 0;
+        if (lower_copy(b->ctx, d.opts[i], d.opt_len[i], &a->opts[i]))
+            return -1;
+    }
+    a->type = d.type;
+    a->nopts = d.nopts;
+    if (!a->text && !(a->text = talloc_strndup(b->ctx, s, n)))
+        return -1;
+    return 1;
+}
+
+static int
+class_item(struct acreO_build *b, const char *s, size_t n,
+           struct acreO_attrspec *a, enum acreO_attr_kind kind)
+{
+    int oc = n ? acreS_class_find(b->schema, s, n) : -1;
+
+    if (oc < 0)
+        return 0;
+    a->kind = kind;
+    a->oc = oc;
+    a->extensible = oc == acreS_class_find(b->schema, "extensibleObject", 16);
+    return 1;
+}
+
+/* One comma-separated attrs item; 1 done, 0 unknown, -1 no memory. */
+static int
+attr_item(struct acreO_build *b, const char *s, size_t n,
+          struct acreO_attrspec *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->type = a->oc = -1;
+    if (!(a->text = talloc_strndup(b->ctx, s, n)))
+        return -1;
+    int rc = acreO_attr_desc(b, s, n, a);
+    if (rc)
+        return rc;
+    switch (s[0]) {
+    case '-':
+        a->kind = ACREO_ATTR_EXACT;
+        return acreO_attr_desc(b, s + 1, n - 1, a);
+    case '@':
+    case '+':
+        return class_item(b, s + 1, n - 1, a, ACREO_ATTR_CLASS);
+    case '!':
+        return class_item(b, s + 1, n - 1, a, ACREO_ATTR_NOT_CLASS);
+    default:
+        return class_item(b, s, n, a, ACREO_ATTR_CLASS);
+    }
+}
+
+static int
+what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
+{
+    struct acreO_what *w = st->w;
+    const char *r = right_of(kv);
+    size_t n = right_len(kv), i = 0;
+
+    if (kv->left == 4 && !strncasecmp(kv->t->s, "attr", 4))
+        acreO_note_add(st->b, acreO_pos_of(st->file, kv->t, 0),
+                       "\"attr\" is deprecated; use \"attrs\" instead");
+    w->has_attrs = 1;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && r[j] != ',')
+            j++;
+        if (j > i) {
+            struct acreO_attrspec *v = talloc_realloc(
+                st->b->ctx, w->attrs, struct acreO_attrspec, w->nattrs + 1);
+            if (!v)
+                return ACRE_ERR_NOMEM;
+            w->attrs = v;
+            int rc = attr_item(st->b, r + i, j - i, &v[w->nattrs]);
+            if (rc < 0)
+                return ACRE_ERR_NOMEM;
+            if (rc == 0)
+                return acreO_error(
+                    diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->right + i,
+                    "unknown attr \"%.*s\" in to clause", (int)(j - i), r + i);
+            w->nattrs++;
+        }
+        i = j + 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * val part
+ */
+
+/* Is `rule` usable with attribute `type` (slapd's mr_usable_with_at)?
+ * The filter module knows that answer: ask it through an extensible
+ * item, which it refuses with ACRE_ERR_FILTER_RULE in strict mode. */
+static int
+rule_usable(struct acreO_build *b, int type, const char *rule, size_t n)
+{
+    const struct acreS_attr *at = acreS_attr(b->schema, type);
+    char *f = talloc_asprintf(b->ctx, "(%s:%.*s:=x)", at->oid, (int)n, rule);
+    struct acreF_filter *flt = NULL;
+
+    if (!f)
+        return -1;
+    int rc = acreF_parse_flags(f, b->schema, f, strlen(f), ACREF_STRICT_RULES,
+                               &flt, NULL);
+    talloc_free(f);
+    return rc == ACRE_ERR_NOMEM ? -1 : rc != ACRE_ERR_FILTER_RULE;
+}
+
+static int
+has_syntax(const struct acreS_attr *at, const char *oid)
+{
+    return at->syntax && strcmp(at->syntax, oid) == 0;
+}
+
+/* val/<rule>: resolve and check the rule. */
+static int
+val_rule(struct what_state *st, const struct kv *kv, size_t slash, int type,
+         acre_diag *diag)
+{
+    const char *name = kv->t->s + slash + 1;
+    size_t n = kv->left - slash - 1;
+    struct acreO_val *v = &st->w->val;
+
+    v->rule = acreM_find(name, n);
+    if (v->rule == ACREM_NONE)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, slash + 1,
+                           "invalid matching rule \"%.*s\"", (int)n, name);
+    int ok = rule_usable(st->b, type, name, n);
+    if (ok < 0)
+        return ACRE_ERR_NOMEM;
+    if (!ok)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, slash + 1,
+                           "matching rule \"%.*s\" use with attr \"%s\" not "
+                           "appropriate",
+                           (int)n, name, st->w->attrs[0].text);
+    return 0;
+}
+
+/* val.<style>: the style, given the attribute's syntax. */
+static int
+val_style(struct what_state *st, const struct kv *kv, int dn_syntax,
+          acre_diag *diag)
+{
+    struct acreO_val *v = &st->w->val;
+
+    if (!kv->has_style)
+        v->style = ACREO_VAL_EXACT;
+    else if (style_is(kv, "regex"))
+        v->style = ACREO_VAL_REGEX;
+    else if (style_is(kv, "base") || style_is(kv, "exact"))
+        v->style = ACREO_VAL_EXACT;
+    else if (dn_syntax && style_is(kv, "baseObject"))
+        v->style = ACREO_VAL_EXACT;
+    else if (dn_syntax && (style_is(kv, "onelevel") || style_is(kv, "one")))
+        v->style = ACREO_VAL_ONE;
+    else if (dn_syntax && (style_is(kv, "subtree") || style_is(kv, "sub")))
+        v->style = ACREO_VAL_SUBTREE;
+    else if (dn_syntax && style_is(kv, "children"))
+        v->style = ACREO_VAL_CHILDREN;
+    else
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->style,
+                           "unknown val.<style> \"%.*s\" for attributeType "
+                           "\"%s\"",
+                           (int)kv->style_len, kv->t->s + kv->style,
+                           st->w->attrs[0].text);
+    return 0;
+}
+
+/* The value of a DN-syntax val with a scope style (or baseObject). */
+static int
+val_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
+{
+    struct acreO_val *v = &st->w->val;
+    acre_diag d = {0};
+    acre_dn *dn;
+    int rc = acreO_parse_dn(st->b, right_of(kv), right_len(kv), &dn, &d);
+
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreO_error(
+            diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->right + d.offset,
+            "unable to normalize DN \"%.*s\" for attributeType "
+            "\"%s\"",
+            (int)right_len(kv), right_of(kv), st->w->attrs[0].text);
+    v->dn = dn;
+    v->norm = (const uint8_t *)acre_dn_normalised(dn, &v->norm_len);
+    return 0;
+}
+
+/* The value of val= / val.exact=: normalised by the rule. */
+static int
+val_exact(struct what_state *st, const struct kv *kv, int type, acre_diag *diag)
+{
+    struct acreO_val *v = &st->w->val;
+    const struct acreS_attr *at = acreS_attr(st->b->schema, type);
+    struct acreE_buf out;
+    uint8_t local[256];
+
+    if (v->rule == ACREM_NONE)
+        v->rule = at->eq;
+    if (v->rule == ACREM_NONE)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+                           "attr \"%s\" does not have an EQUALITY matching "
+                           "rule (or acre cannot evaluate it)",
+                           st->w->attrs[0].text);
+    acreE_buf_init(&out, local, sizeof(local));
+    int rc =
+        acreM_normalise(st->b->schema, acreM_info(v->rule)->eq,
+                        (const uint8_t *)right_of(kv), right_len(kv), &out);
+    if (!rc) {
+        uint8_t *copy = talloc_array(st->b->ctx, uint8_t, out.len + 1);
+        if (copy) {
+            memcpy(copy, out.p, out.len);
+            copy[out.len] = '\0';
+            v->norm = copy;
+            v->norm_len = out.len;
+        } else {
+            rc = ACRE_ERR_NOMEM;
+        }
+    }
+    acreE_buf_free(&out);
+    if (rc && rc != ACRE_ERR_NOMEM)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->right,
+                           "attr \"%s\" normalization failed",
+                           st->w->attrs[0].text);
+    return rc;
+}
+
+static int
+val_regex(struct what_state *st, const struct kv *kv, acre_diag *diag)
+{
+    const char *why = NULL;
+    int rc = acreO_regex_compile(st->b->ctx, right_of(kv), right_len(kv),
+                                 &st->w->val.re, &why);
+
+    if (rc && rc != ACRE_ERR_NOMEM)
+        return acreO_error(diag, rc, st->file, kv->t, kv->right,
+                           "bad regular expression (%s): \"%.*s\"", why,
+                           (int)right_len(kv), right_of(kv));
+    return rc;
+}
+
+static int
+what_val(struct what_state *st, const struct kv *kv, acre_diag *diag)
+{
+    struct acreO_what *w = st->w;
+    struct acreO_val *v = &w->val;
+    const char *slash = memchr(kv->t->s, '/', kv->left);
+    int rc;
+
+    if (v->style != ACREO_VAL_NONE)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+                           "attr val already specified in to clause");
+    if (!w->has_attrs || w->nattrs != 1 || w->attrs[0].type < 0)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+                           "attr val requires a single attribute");
+    int type = w->attrs[0].type;
+    const struct acreS_attr *at = acreS_attr(st->b->schema, type);
+    v->pos = acreO_pos_of(st->file, kv->t, 0);
+    v->dn_syntax = has_syntax(at, DN_SYNTAX);
+    if (slash &&
+        (rc = val_rule(st, kv, (size_t)(slash - kv->t->s), type, diag)))
+        return rc;
+    if ((rc = val_style(st, kv, v->dn_syntax, diag)))
+        return rc;
+    if (v->style == ACREO_VAL_REGEX)
+        return val_regex(st, kv, diag);
+    if (v->dn_syntax && kv->has_style && !style_is(kv, "base") &&
+        !style_is(kv, "exact"))
+        return val_dn(st, kv, diag);
+    if ((rc = val_exact(st, kv, type, diag)))
+        return rc;
+    if (v->dn_syntax) /* parse it too: compared as a DN */
+        return val_dn(st, kv, diag);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The rule
+ */
+
+static int
+what_part(struct what_state *st, const struct acreO_ptext *t, acre_diag *diag)
+{
+    struct kv kv;
+
+    if (tok_is(t, "*")) {
+        if (st->dn_set)
+            return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t, 0,
+                               "dn pattern already specified in to clause");
+        st->dn_set = st->dn_star = 1;
+        return 0;
+    }
+    kv_split(t, &kv);
+    if (!kv.has_right)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t, 0,
+                           "missing \"=\" in \"%.*s\" in to clause",
+                           (int)kv.left, t->s);
+    if (kv_is(&kv, "dn"))
+        return what_dn(st, &kv, diag);
+    if (kv_is(&kv, "filter"))
+        return what_filter(st, &kv, diag);
+    if (kv_is(&kv, "attr") || kv_is(&kv, "attrs"))
+        return what_attrs(st, &kv, diag);
+    if (kv.left >= 3 && strncasecmp(t->s, "val", 3) == 0)
+        return what_val(st, &kv, diag);
+    return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t, 0,
+                       "expecting <what> got \"%.*s\"", (int)kv.left, t->s);
+}
+
+/* "to" and the <what> parts after it, up to "by" or the end. */
+static int
+parse_to(struct acreO_build *b, const struct acreO_ptext *toks, unsigned ntoks,
+         unsigned *i, const char *file, struct acreO_rule *rule,
+         acre_diag *diag)
+{
+    struct what_state st = {.b = b, .file = file, .w = &rule->what};
+    int rc;
+
+    rule->what.pos = acreO_pos_of(file, &toks[*i], 0);
+    for ((*i)++; *i < ntoks && !tok_is(&toks[*i], "by"); (*i)++)
+        if ((rc = what_part(&st, &toks[*i], diag)))
+            return rc;
+    return what_dn_finish(&st, diag);
+}
+
+static int
+add_by(struct acreO_build *b, const struct acreO_db *db,
+       const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
+       const char *file, struct acreO_rule *rule, acre_diag *diag)
+{
+    struct acreO_by *v =
+        talloc_realloc(b->ctx, rule->by, struct acreO_by, rule->nby + 1);
+
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    rule->by = v;
+    memset(&v[rule->nby], 0, sizeof(v[0]));
+    int rc = acreO_parse_by(b, db, toks, ntoks, i, file, &v[rule->nby], diag);
+    if (!rc)
+        rule->nby++;
+    return rc;
+}
+
+int
+acreO_parse_access(struct acreO_build *b, const struct acreO_db *db,
+                   const struct acreO_ptext *toks, unsigned ntoks,
+                   const char *file, struct acreO_rule *rule, acre_diag *diag)
+{
+    int have_to = 0, rc;
+    unsigned i = 1;
+    const struct acreO_ptext *last = &toks[ntoks - 1];
+
+    memset(rule, 0, sizeof(*rule));
+    rule->pos = acreO_pos_of(file, &toks[0], 0);
+    while (i < ntoks) {
+        if (tok_is(&toks[i], "to")) {
+            if (have_to)
+                return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[i], 0,
+                                   "only one to clause allowed in access "
+                                   "line");
+            have_to = 1;
+            rc = parse_to(b, toks, ntoks, &i, file, rule, diag);
+        } else if (tok_is(&toks[i], "by")) {
+            if (!have_to)
+                return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[i], 0,
+                                   "to clause required before by clause in "
+                                   "access line");
+            i++;
+            rc = add_by(b, db, toks, ntoks, &i, file, rule, diag);
+        } else {
+            return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[i], 0,
+                               "expecting \"to\" or \"by\" got \"%s\"",
+                               toks[i].s);
+        }
+        if (rc)
+            return rc;
+    }
+    if (!have_to)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, file, last, 0,
+                           "no access clause(s) specified in access line");
+    if (rule->nby == 0)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, file, last, last->len,
+                           "no by clause(s) specified in access line");
+    return 0;
+}

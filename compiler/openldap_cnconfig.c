@@ -1,0 +1,528 @@
+/*
+ * openldap_cnconfig.c -- cn=config input of the OpenLDAP front end: one
+ * LDIF file with full DNs (slapcat -n0, slapadd -n0) or a slapd.d
+ * directory (one entry per file, RDN-only DNs, children in a directory
+ * named after the parent's RDN).
+ *
+ * What is read:
+ *   - cn=schema,cn=config and its children: olcObjectIdentifier,
+ *     olcAttributeTypes, olcObjectClasses, loaded into the caller's
+ *     schema before any rule (slapd.d: cn=schema.ldif, then the
+ *     cn={n}name.ldif files in {n} order);
+ *   - olcDatabase={n}type entries: olcSuffix, olcRootDN, olcAccess; the
+ *     databases are ordered by {n}; {-1}frontend holds the global rules;
+ *     the config database serves cn=config and, like slapd, falls back to
+ *     "to * by * none" when it has no rule;
+ *   - everything else is noted and ignored.
+ * olcAccess values are ordered as slapd's ordered_value_sort: either all
+ * or none start with "{n}" (n read by strtol base 0, then a stable sort);
+ * slapd strips each value up to its first '}' wherever it is, and so does
+ * this reader.  A value is tokenised as strtok_quote_ldif does and parsed
+ * as an access rule; positions of its bytes are mapped back to the file's
+ * physical lines through LDIF folding (values given in base64 have no
+ * column).
+ * Invariant: on any error nothing is kept and *out is untouched.
+ */
+#include "openldap_int.h"
+
+#include "ldif.h"
+#include "schema.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <talloc.h>
+
+/* One olcDatabase entry, as read. */
+struct dbrec {
+    const char *file;
+    unsigned line;
+    long index;
+    const char *type;
+    struct acreO_ptext *suffix, *rootdn, *access;
+    unsigned nsuffix, naccess;
+};
+
+struct cc {
+    struct acreO_build *b;
+    acre_schema *schema;
+    void *scratch;
+    struct dbrec *dbs;
+    unsigned ndbs;
+};
+
+/* ------------------------------------------------------------------------
+ * Values with positions
+ */
+
+/* Offsets of the starts of each physical line of text (1-based). */
+static size_t *
+line_starts(void *ctx, const char *text, size_t len, unsigned *nlines)
+{
+    unsigned n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    size_t *v = talloc_array(ctx, size_t, n + 2);
+    if (!v)
+        return NULL;
+    unsigned k = 1;
+    v[1] = 0;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            v[++k] = i + 1;
+    *nlines = k;
+    return v;
+}
+
+/* A copy of an LDIF value with the position of each byte, found by
+ * walking the raw text from (line, col) across folds. */
+static int
+positioned_value(void *ctx, const char *text, size_t tlen, const size_t *starts,
+                 unsigned nlines, const struct acreL_attrval *av,
+                 struct acreO_ptext *out)
+{
+    struct acreO_ptext t = {0};
+    size_t n = av->len;
+
+    t.s = talloc_array(ctx, char, n + 1);
+    t.line = talloc_array(ctx, unsigned, n + 1);
+    t.col = talloc_array(ctx, unsigned, n + 1);
+    if (!t.s || !t.line || !t.col)
+        return ACRE_ERR_NOMEM;
+    if (n)
+        memcpy(t.s, av->val, n);
+    t.s[n] = '\0';
+    t.len = n;
+    unsigned line = av->line, col = av->col;
+    size_t raw = col && line <= nlines ? starts[line] + col - 1 : tlen;
+    for (size_t i = 0; i <= n; i++) {
+        while (col && i < n) { /* a fold: [CR] LF, then one space */
+            size_t k = raw + (raw < tlen && text[raw] == '\r');
+            if (!(k + 1 < tlen && text[k] == '\n' && text[k + 1] == ' '))
+                break;
+            raw = k + 2;
+            line++;
+            col = 2;
+        }
+        t.line[i] = line;
+        t.col[i] = col;
+        if (col) {
+            raw++;
+            col++;
+        }
+    }
+    *out = t;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Records
+ */
+
+/* The attribute type and value of the first RDN of dn. */
+static void
+first_rdn(const char *dn, const char **type, size_t *tn, const char **val,
+          size_t *vn)
+{
+    const char *eq = strchr(dn, '=');
+    const char *comma = strchr(dn, ',');
+
+    *type = dn;
+    *tn = eq && (!comma || eq < comma) ? (size_t)(eq - dn) : 0;
+    *val = eq ? eq + 1 : dn;
+    *vn = comma && comma > *val ? (size_t)(comma - *val) : strlen(*val);
+}
+
+static int
+desc_is(const struct acreL_attrval *av, const char *name)
+{
+    return av->desc_len == strlen(name) &&
+           !strncasecmp(av->desc, name, av->desc_len);
+}
+
+static int
+push_value(struct cc *c, const char *text, size_t tlen, const size_t *starts,
+           unsigned nlines, const struct acreL_attrval *av,
+           struct acreO_ptext **v, unsigned *n)
+{
+    struct acreO_ptext *nv =
+        talloc_realloc(c->scratch, *v, struct acreO_ptext, *n + 1);
+
+    if (!nv)
+        return ACRE_ERR_NOMEM;
+    *v = nv;
+    int rc =
+        positioned_value(c->scratch, text, tlen, starts, nlines, av, &nv[*n]);
+    if (!rc)
+        (*n)++;
+    return rc;
+}
+
+/* "{n}type" -> index and type ({-1}frontend; no index: -2). */
+static int
+db_name(void *ctx, const char *v, size_t n, long *index, const char **type)
+{
+    char *s = talloc_strndup(ctx, v, n), *end = s;
+
+    if (!s)
+        return ACRE_ERR_NOMEM;
+    *index = -2;
+    if (s[0] == '{') {
+        *index = strtol(s + 1, &end, 0);
+        if (*end != '}')
+            return ACREO_ERR_SYNTAX;
+        end++;
+    }
+    *type = end;
+    return 0;
+}
+
+static int
+database_record(struct cc *c, const char *file, const char *text, size_t tlen,
+                const struct acreL_record *rec, const char *rdnval,
+                size_t rdnlen, acre_diag *diag)
+{
+    unsigned nlines;
+    size_t *starts = line_starts(c->scratch, text, tlen, &nlines);
+    struct dbrec *v =
+        talloc_realloc(c->scratch, c->dbs, struct dbrec, c->ndbs + 1);
+    int rc = 0;
+
+    if (!starts || !v)
+        return ACRE_ERR_NOMEM;
+    c->dbs = v;
+    struct dbrec *d = &v[c->ndbs];
+    memset(d, 0, sizeof(*d));
+    d->file = file;
+    d->line = rec->line;
+    if ((rc = db_name(c->scratch, rdnval, rdnlen, &d->index, &d->type)))
+        return rc != ACREO_ERR_SYNTAX
+                   ? rc
+                   : acreO_error(diag, rc, file, NULL, 0,
+                                 "%s: line %u: bad olcDatabase name", file,
+                                 rec->line);
+    for (size_t i = 0; !rc && i < rec->nvals; i++) {
+        const struct acreL_attrval *av = &rec->vals[i];
+        if (desc_is(av, "olcSuffix"))
+            rc = push_value(c, text, tlen, starts, nlines, av, &d->suffix,
+                            &d->nsuffix);
+        else if (desc_is(av, "olcAccess"))
+            rc = push_value(c, text, tlen, starts, nlines, av, &d->access,
+                            &d->naccess);
+        else if (desc_is(av, "olcRootDN")) {
+            unsigned one = 0;
+            d->rootdn = NULL;
+            rc =
+                push_value(c, text, tlen, starts, nlines, av, &d->rootdn, &one);
+        }
+    }
+    if (!rc)
+        c->ndbs++;
+    return rc;
+}
+
+static int
+read_records(struct cc *c, const char *file, const char *text, size_t len,
+             acre_diag *diag)
+{
+    struct acreL_reader *r;
+    struct acreL_record rec;
+    int rc = acreL_open(c->scratch, NULL, text, len, file, &r);
+
+    while (!rc && (rc = acreL_next(r, &rec, diag)) == 1) {
+        const char *type, *val;
+        size_t tn, vn;
+        first_rdn(rec.dn, &type, &tn, &val, &vn);
+        if (tn == 11 && !strncasecmp(type, "olcDatabase", 11))
+            rc = database_record(c, file, text, len, &rec, val, vn, diag);
+        else
+            rc = 0;
+    }
+    if (rc < 0 && diag && diag->code == 0)
+        diag->code = rc;
+    return rc < 0 ? rc : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Schema
+ */
+
+static int
+schema_file(struct cc *c, const char *path, acre_diag *diag)
+{
+    if (!c->schema)
+        return acreO_note_add(c->b, (struct acreO_pos){path, 0, 0},
+                              "schema definitions not loaded: no schema "
+                              "given");
+    return acre_schema_load_file(c->schema, path, diag);
+}
+
+static int
+schema_text(struct cc *c, const char *name, const char *text, size_t len,
+            acre_diag *diag)
+{
+    if (!memmem(text, len, "olcAttributeTypes", 17) &&
+        !memmem(text, len, "olcObjectClasses", 16) &&
+        !memmem(text, len, "olcObjectIdentifier", 19))
+        return 0;
+    if (!c->schema)
+        return acreO_note_add(c->b, (struct acreO_pos){name, 0, 0},
+                              "schema definitions not loaded: no schema "
+                              "given");
+    return acre_schema_load_buffer(c->schema, name, text, len, diag);
+}
+
+/* ------------------------------------------------------------------------
+ * slapd.d
+ */
+
+static long
+brace_index(const char *name)
+{
+    const char *b = strchr(name, '{');
+    return b ? strtol(b + 1, NULL, 0) : 0;
+}
+
+static int
+by_index(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    long i = brace_index(x), j = brace_index(y);
+    return i < j ? -1 : i > j ? 1 : strcmp(x, y);
+}
+
+/* The *.ldif files of dir, sorted by {n}. */
+static int
+list_ldif(void *ctx, const char *dir, char ***out, unsigned *n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char **v = NULL;
+
+    *n = 0;
+    if (!d)
+        return 0;
+    while ((e = readdir(d))) {
+        size_t k = strlen(e->d_name);
+        if (k < 6 || strcmp(e->d_name + k - 5, ".ldif"))
+            continue;
+        char **nv = talloc_realloc(ctx, v, char *, *n + 1);
+        if (!nv || !(nv[*n] = talloc_asprintf(nv, "%s/%s", dir, e->d_name))) {
+            closedir(d);
+            return ACRE_ERR_NOMEM;
+        }
+        v = nv;
+        (*n)++;
+    }
+    closedir(d);
+    if (*n)
+        qsort(v, *n, sizeof(v[0]), by_index);
+    *out = v;
+    return 0;
+}
+
+static int
+read_file_records(struct cc *c, const char *path, acre_diag *diag)
+{
+    char *text;
+    size_t len;
+    const char *name = acreO_file_name(path);
+    int rc = name ? acreO_read_file(c->scratch, path, &text, &len, diag)
+                  : ACRE_ERR_NOMEM;
+
+    return rc ? rc : read_records(c, name, text, len, diag);
+}
+
+static int
+read_slapd_d(struct cc *c, const char *dir, acre_diag *diag)
+{
+    char **files;
+    unsigned n;
+    char *schema_dir =
+        talloc_asprintf(c->scratch, "%s/cn=config/cn=schema", dir);
+    char *top = talloc_asprintf(c->scratch, "%s/cn=config", dir);
+    char *base =
+        talloc_asprintf(c->scratch, "%s/cn=config/cn=schema.ldif", dir);
+    struct stat st;
+    int rc = schema_dir && top && base ? 0 : ACRE_ERR_NOMEM;
+
+    if (!rc && stat(base, &st) == 0)
+        rc = schema_file(c, base, diag);
+    if (!rc)
+        rc = list_ldif(c->scratch, schema_dir, &files, &n);
+    for (unsigned i = 0; !rc && i < n; i++)
+        rc = schema_file(c, files[i], diag);
+    if (!rc) {
+        acreO_build_schema(c->b, c->schema);
+        rc = list_ldif(c->scratch, top, &files, &n);
+    }
+    for (unsigned i = 0; !rc && i < n; i++)
+        rc = read_file_records(c, files[i], diag);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Databases and rules
+ */
+
+/* Databases in {n} order (a stable insertion sort). */
+static void
+sort_databases(struct dbrec *v, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && v[j - 1].index > v[j].index; j--) {
+            struct dbrec t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
+/* ordered_value_sort: all values or none start with "{n}" (n by strtol
+ * base 0, then '}'); a stable sort by n. */
+static int
+order_values(struct acreO_ptext *v, unsigned n, const char *file,
+             acre_diag *diag)
+{
+    long *idx = talloc_array(NULL, long, n ? n : 1);
+    int indexed = n && v[0].s[0] == '{', rc = 0;
+
+    if (!idx)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; !rc && i < n; i++) {
+        char *end = NULL;
+        if ((v[i].s[0] == '{') != indexed)
+            rc = acreO_error(diag, ACREO_ERR_SYNTAX, file, &v[i], 0,
+                             "olcAccess: values must all have a {n} index "
+                             "or none");
+        else if (indexed &&
+                 ((idx[i] = strtol(v[i].s + 1, &end, 0)), *end != '}'))
+            rc = acreO_error(diag, ACREO_ERR_SYNTAX, file, &v[i], 0,
+                             "olcAccess: bad {n} index");
+    }
+    for (unsigned i = 1; !rc && indexed && i < n; i++)
+        for (unsigned j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
+            long t = idx[j];
+            struct acreO_ptext tv = v[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+            v[j] = v[j - 1];
+            v[j - 1] = tv;
+        }
+    talloc_free(idx);
+    return rc;
+}
+
+/* One olcAccess value: strip through the first '}', tokenise, parse. */
+static int
+access_value(struct cc *c, struct acreO_db *db, const char *file,
+             const struct acreO_ptext *v, acre_diag *diag)
+{
+    const char *close = strchr(v->s, '}');
+    size_t skip = close ? (size_t)(close - v->s) + 1 : 0;
+    struct acreO_ptext rest = {v->s + skip, v->len - skip, v->line + skip,
+                               v->col + skip};
+    struct acreO_ptext *toks, *all;
+    unsigned n;
+    int rc = acreO_tokenize_ldif(c->scratch, &rest, &toks, &n, file, diag);
+
+    if (rc)
+        return rc;
+    if (!(all = talloc_array(c->scratch, struct acreO_ptext, n + 1)))
+        return ACRE_ERR_NOMEM;
+    all[0] = (struct acreO_ptext){(char *)"olcAccess", 9, v->line, v->col};
+    if (n)
+        memcpy(all + 1, toks, n * sizeof(*toks));
+    return acreO_db_add_rule(c->b, db, all, n + 1, file, diag);
+}
+
+static int
+database_config(struct cc *c, const struct dbrec *d, struct acreO_db *db,
+                acre_diag *diag)
+{
+    int rc = 0;
+
+    for (unsigned i = 0; !rc && i < d->nsuffix; i++)
+        rc = acreO_db_add_suffix(c->b, db, d->suffix[i].s, d->suffix[i].len,
+                                 d->file, &d->suffix[i], 0, diag);
+    if (!rc && d->rootdn)
+        rc = acreO_db_set_rootdn(c->b, db, d->rootdn->s, d->rootdn->len,
+                                 d->file, d->rootdn, 0, diag);
+    if (!rc)
+        rc = order_values(d->access, d->naccess, d->file, diag);
+    for (unsigned i = 0; !rc && i < d->naccess; i++)
+        rc = access_value(c, db, d->file, &d->access[i], diag);
+    return rc;
+}
+
+/* The rule back-config uses when it has none: to * by * none. */
+static int
+config_default(struct cc *c, struct acreO_db *db, acre_diag *diag)
+{
+    static const char *const words[] = {"access", "to", "*", "by", "*", "none"};
+    struct acreO_ptext toks[6];
+    static unsigned zero[16];
+
+    for (int i = 0; i < 6; i++)
+        toks[i] = (struct acreO_ptext){(char *)words[i], strlen(words[i]), zero,
+                                       zero};
+    int rc = acreO_db_add_suffix(c->b, db, "cn=config", 9, NULL, NULL, 0, diag);
+    if (!rc && db->nrules == 0)
+        rc = acreO_db_add_rule(c->b, db, toks, 6, NULL, diag);
+    return rc;
+}
+
+static int
+build_databases(struct cc *c, acre_diag *diag)
+{
+    int rc = 0;
+
+    sort_databases(c->dbs, c->ndbs);
+    for (unsigned i = 0; !rc && i < c->ndbs; i++) {
+        const struct dbrec *d = &c->dbs[i];
+        struct acreO_pos pos = {d->file, d->line, 1};
+        int front = !strcasecmp(d->type, "frontend");
+        struct acreO_db *db =
+            front ? &c->b->cfg->frontend
+                  : acreO_db_new(c->b, d->type, pos, (int)d->index);
+        if (!db)
+            return ACRE_ERR_NOMEM;
+        rc = database_config(c, d, db, diag);
+        if (!rc && !front && !strcasecmp(d->type, "config"))
+            rc = config_default(c, db, diag);
+    }
+    return rc;
+}
+
+int
+acreO_parse_cnconfig(void *mem_ctx, acre_schema *schema, const char *path,
+                     const char *text, size_t len, struct acreO_config **out,
+                     acre_diag *diag)
+{
+    struct acreO_build b;
+    struct cc c = {&b, schema, NULL, NULL, 0};
+    struct stat st;
+    int rc = acreO_build_start(mem_ctx, &b);
+    char *buf;
+
+    if (!rc && !(c.scratch = talloc_new(b.cfg)))
+        rc = ACRE_ERR_NOMEM;
+    const char *name = acreO_file_name(path);
+    if (!rc && !text && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        rc = read_slapd_d(&c, path, diag);
+    } else if (!rc) {
+        if (!text && !(rc = acreO_read_file(c.scratch, path, &buf, &len, diag)))
+            text = buf;
+        if (!rc)
+            rc = schema_text(&c, name, text, len, diag);
+        if (!rc) {
+            acreO_build_schema(&b, schema);
+            rc = read_records(&c, name, text, len, diag);
+        }
+    }
+    if (!rc)
+        rc = build_databases(&c, diag);
+    talloc_free(c.scratch);
+    return acreO_build_finish(&b, rc, out);
+}

@@ -1,0 +1,622 @@
+/*
+ * openldap_conf.c -- slapd.conf input of the OpenLDAP front end, and the
+ * configuration builder the cn=config reader shares.
+ *
+ * Two passes over the text:
+ *   1. read every logical line, following "include" into existing files
+ *      (depth <= ACREO_MAX_INCLUDE) and loading the schema definitions met
+ *      on the way (attributetype, objectclass, objectidentifier, ...) into
+ *      the caller's schema, in order: the definitions before an include
+ *      are loaded before the included file's;
+ *   2. with the schema frozen, act on the other directives: "database"
+ *      opens a section ("frontend" goes back to the global rules),
+ *      "suffix" and "rootdn" set the section's, "access" parses a rule
+ *      into the current section (the global rules before any database),
+ *      anything else is noted and ignored.
+ * slapd's own refusals kept here: a quote left open, suffix or rootdn
+ * outside a database or with a bad DN, a suffix already served by an
+ * earlier database, a database without a type.
+ * Invariant: on any error the whole result is freed and *out untouched.
+ */
+#include "openldap_int.h"
+
+#include "schema.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <talloc.h>
+
+/* ------------------------------------------------------------------------
+ * The builder
+ */
+
+struct acreO_db *
+acreO_db_new(struct acreO_build *b, const char *type, struct acreO_pos pos,
+             int index)
+{
+    struct acreO_config *cfg = b->cfg;
+    struct acreO_db *v =
+        talloc_realloc(cfg, cfg->dbs, struct acreO_db, cfg->ndbs + 1);
+
+    if (!v)
+        return NULL;
+    cfg->dbs = v;
+    struct acreO_db *db = &v[cfg->ndbs++];
+    memset(db, 0, sizeof(*db));
+    db->pos = pos;
+    db->index = index;
+    db->type = talloc_strdup(cfg, type);
+    return db->type ? db : NULL;
+}
+
+int
+acreO_db_add_rule(struct acreO_build *b, struct acreO_db *db,
+                  const struct acreO_ptext *toks, unsigned ntoks,
+                  const char *file, acre_diag *diag)
+{
+    if (b->nrules >= ACREO_MAX_RULES)
+        return acreO_error(diag, ACREO_ERR_LIMIT, file, &toks[0], 0,
+                           "too many access rules (limit %u)", ACREO_MAX_RULES);
+    struct acreO_rule *v = db->rules;
+    size_t cap = v ? talloc_get_size(v) / sizeof(*v) : 0;
+    if (db->nrules == cap) { /* grow by doubling: 100,000 rules stay cheap */
+        v = talloc_realloc(b->cfg, db->rules, struct acreO_rule,
+                           cap ? cap * 2 : 16);
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        db->rules = v;
+    }
+    int rc = acreO_parse_access(b, db, toks, ntoks, file, &v[db->nrules], diag);
+    if (rc)
+        return rc;
+    v[db->nrules].index = db->nrules;
+    db->nrules++;
+    b->nrules++;
+    return 0;
+}
+
+/* Is dn within a suffix of a database before `db` (one of cfg->dbs)? */
+static const struct acreO_db *
+served_before(const struct acreO_config *cfg, const struct acreO_db *db,
+              const acre_dn *dn)
+{
+    for (unsigned k = 0; k < cfg->ndbs && &cfg->dbs[k] != db; k++)
+        for (unsigned i = 0; i < cfg->dbs[k].nsuffix; i++)
+            if (acre_dn_in_scope(dn, cfg->dbs[k].suffix[i], ACRE_SCOPE_SUB) ==
+                1)
+                return &cfg->dbs[k];
+    return NULL;
+}
+
+int
+acreO_db_add_suffix(struct acreO_build *b, struct acreO_db *db, const char *s,
+                    size_t n, const char *file, const struct acreO_ptext *tok,
+                    size_t at, acre_diag *diag)
+{
+    acre_dn *dn;
+    acre_diag d = {0};
+    int rc = acreO_parse_dn(b, s, n, &dn, &d);
+
+    if (db == &b->cfg->frontend)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at,
+                           "suffix not allowed in the frontend database");
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at + d.offset,
+                           "suffix DN \"%.*s\" is invalid: %s", (int)n, s,
+                           d.message);
+    if (served_before(b->cfg, db, dn))
+        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at,
+                           "suffix \"%.*s\" already served by a preceding "
+                           "backend",
+                           (int)n, s);
+    const acre_dn **v =
+        talloc_realloc(b->cfg, db->suffix, const acre_dn *, db->nsuffix + 1);
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    v[db->nsuffix++] = dn;
+    db->suffix = v;
+    return 0;
+}
+
+int
+acreO_db_set_rootdn(struct acreO_build *b, struct acreO_db *db, const char *s,
+                    size_t n, const char *file, const struct acreO_ptext *tok,
+                    size_t at, acre_diag *diag)
+{
+    acre_dn *dn;
+    acre_diag d = {0};
+    int rc = acreO_parse_dn(b, s, n, &dn, &d);
+
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at + d.offset,
+                           "rootdn DN \"%.*s\" is invalid: %s", (int)n, s,
+                           d.message);
+    db->rootdn = dn;
+    return 0;
+}
+
+int
+acreO_build_start(void *mem_ctx, struct acreO_build *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->cfg = talloc_zero(mem_ctx, struct acreO_config);
+    b->ctx = b->cfg;
+    if (!b->cfg)
+        return ACRE_ERR_NOMEM;
+    b->cfg->magic = ACREO_CONFIG_MAGIC;
+    b->cfg->frontend.type = "frontend";
+    b->cfg->frontend.index = -1;
+    return 0;
+}
+
+void
+acreO_build_schema(struct acreO_build *b, acre_schema *schema)
+{
+    b->schema = acreS_freeze(schema);
+    b->cfg->schema = b->schema;
+}
+
+int
+acreO_build_finish(struct acreO_build *b, int rc, struct acreO_config **out)
+{
+    if (rc) {
+        talloc_free(b->cfg);
+        return rc;
+    }
+    *out = b->cfg;
+    return 0;
+}
+
+const struct acreO_db *
+acreO_db_for(const struct acreO_config *cfg, const acre_dn *dn)
+{
+    for (unsigned d = 0; d < cfg->ndbs; d++)
+        for (unsigned i = 0; i < cfg->dbs[d].nsuffix; i++)
+            if (acre_dn_in_scope(dn, cfg->dbs[d].suffix[i], ACRE_SCOPE_SUB) ==
+                1)
+                return &cfg->dbs[d];
+    return NULL;
+}
+
+int
+acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
+                acre_diag *diag)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+
+    if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        int e = errno;
+        if (f)
+            fclose(f);
+        return acreO_error(diag, ACREO_ERR_IO, path, NULL, 0,
+                           "cannot read \"%s\": %s", path,
+                           f ? "not a regular file" : strerror(e));
+    }
+    char *buf = talloc_array(ctx, char, (size_t)st.st_size + 1);
+    size_t n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+    int bad = buf && ferror(f);
+    fclose(f);
+    if (!buf)
+        return ACRE_ERR_NOMEM;
+    if (bad)
+        return acreO_error(diag, ACREO_ERR_IO, path, NULL, 0,
+                           "cannot read \"%s\"", path);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Pass 1: lines, includes, schema
+ */
+
+/* One directive kept for pass 2: where its logical line starts (pass 2
+ * reads and tokenises it again, so that pass 1 keeps no tokens). */
+struct directive {
+    const char *file;
+    const char *text;
+    size_t len, off;
+    unsigned line;
+};
+
+struct pass1 {
+    struct acreO_build *b;
+    acre_schema *schema;
+    void *scratch;
+    struct directive *v;
+    unsigned n, cap;
+    int depth;
+};
+
+/* The schema lines of one file waiting to be loaded. */
+struct chunk {
+    const char *name, *text;
+    size_t len;
+    unsigned *first, *last; /* physical line ranges kept */
+    unsigned n;
+};
+
+static int
+is_schema_directive(const struct acreO_ptext *t)
+{
+    static const char *const names[] = {
+        "attributetype",    "attributetypes", "objectclass", "objectclasses",
+        "objectidentifier", "ditcontentrule", "ldapsyntax"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcasecmp(t->s, names[i]))
+            return 1;
+    return 0;
+}
+
+static int
+chunk_add(void *ctx, struct chunk *c, unsigned first, unsigned last)
+{
+    unsigned *f = talloc_realloc(ctx, c->first, unsigned, c->n + 1);
+    unsigned *l = f ? talloc_realloc(ctx, c->last, unsigned, c->n + 1) : NULL;
+
+    if (f)
+        c->first = f;
+    if (!l)
+        return ACRE_ERR_NOMEM;
+    c->last = l;
+    c->first[c->n] = first;
+    c->last[c->n++] = last;
+    return 0;
+}
+
+/* The file's text with only the kept lines (others emptied). */
+static char *
+chunk_text(void *ctx, const struct chunk *c, size_t *len)
+{
+    char *out = talloc_array(ctx, char, c->len + 2);
+    size_t o = 0, i = 0;
+    unsigned line = 1, k = 0;
+
+    if (!out)
+        return NULL;
+    while (i < c->len) {
+        const char *nl = memchr(c->text + i, '\n', c->len - i);
+        size_t end = nl ? (size_t)(nl - c->text) : c->len;
+        while (k < c->n && c->last[k] < line)
+            k++;
+        if (k < c->n && c->first[k] <= line) {
+            memcpy(out + o, c->text + i, end - i);
+            o += end - i;
+        }
+        out[o++] = '\n';
+        i = end + 1;
+        line++;
+    }
+    out[o] = '\0';
+    *len = o;
+    return out;
+}
+
+static int
+chunk_flush(struct pass1 *p, struct chunk *c, acre_diag *diag)
+{
+    size_t len;
+    int rc = 0;
+
+    if (c->n == 0)
+        return 0;
+    if (!p->schema) {
+        rc = acreO_note_add(p->b, (struct acreO_pos){c->name, c->first[0], 1},
+                            "schema definitions not loaded: no schema "
+                            "given");
+    } else {
+        char *text = chunk_text(p->scratch, c, &len);
+        rc = text ? acre_schema_load_buffer(p->schema, c->name, text, len, diag)
+                  : ACRE_ERR_NOMEM;
+        talloc_free(text);
+    }
+    c->n = 0;
+    return rc;
+}
+
+static int
+keep_directive(struct pass1 *p, const struct directive *d)
+{
+    if (p->n == p->cap) {
+        unsigned ncap = p->cap ? p->cap * 2 : 64;
+        struct directive *v =
+            talloc_realloc(p->scratch, p->v, struct directive, ncap);
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        p->v = v;
+        p->cap = ncap;
+    }
+    p->v[p->n++] = *d;
+    return 0;
+}
+
+static int read_text(struct pass1 *p, const char *name, const char *text,
+                     size_t len, acre_diag *diag);
+
+/* Where an include names a file: as given, else next to the includer. */
+static char *
+include_path(void *ctx, const char *from, const char *name)
+{
+    struct stat st;
+
+    if (name[0] == '/' || stat(name, &st) == 0)
+        return talloc_strdup(ctx, name);
+    const char *slash = from ? strrchr(from, '/') : NULL;
+    if (!slash)
+        return talloc_strdup(ctx, name);
+    return talloc_asprintf(ctx, "%.*s/%s", (int)(slash - from), from, name);
+}
+
+static int
+do_include(struct pass1 *p, const char *from, const struct acreO_ptext *toks,
+           unsigned n, acre_diag *diag)
+{
+    struct stat st;
+    char *text, *path;
+    size_t len;
+
+    if (n < 2)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, from, &toks[0], 0,
+                           "include: missing file name");
+    if (p->depth >= ACREO_MAX_INCLUDE)
+        return acreO_error(diag, ACREO_ERR_LIMIT, from, &toks[1], 0,
+                           "include nested too deeply");
+    if (!(path = include_path(p->scratch, from, toks[1].s)))
+        return ACRE_ERR_NOMEM;
+    if (stat(path, &st) != 0)
+        return acreO_note_add(p->b, acreO_pos_of(from, &toks[1], 0),
+                              "include file \"%s\" not found: skipped", path);
+    if (!(path = (char *)acreO_file_name(path)))
+        return ACRE_ERR_NOMEM;
+    int rc = acreO_read_file(p->scratch, path, &text, &len, diag);
+    if (rc)
+        return rc;
+    p->depth++;
+    rc = read_text(p, path, text, len, diag);
+    p->depth--;
+    return rc;
+}
+
+static const char *const raw_directives[] = {"attributetype", "objectclass",
+                                             "ditcontentrule", "ldapsyntax"};
+
+static int
+is_raw(const struct acreO_ptext *t)
+{
+    for (size_t i = 0; i < 4; i++)
+        if (!strcasecmp(t->s, raw_directives[i]))
+            return 1;
+    return 0;
+}
+
+/* One logical line of pass 1 (at d), tokens under tmp. */
+static int
+pass1_line(struct pass1 *p, void *tmp, const struct directive *d,
+           struct chunk *c, const struct acreO_ptext *ln, acre_diag *diag)
+{
+    const char *name = d->file;
+    struct acreO_ptext *toks;
+    unsigned n;
+    int open, rc;
+
+    if (ln->len == 0 || ln->s[0] == '#')
+        return 0;
+    rc = acreO_tokenize_conf(tmp, ln, &toks, &n, &open, name, diag);
+    if (rc)
+        return rc;
+    if (n == 0)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, name, ln, 0,
+                           "bad config line");
+    if (open && !is_raw(&toks[0]))
+        return acreO_error(diag, ACREO_ERR_SYNTAX, name, ln, ln->len,
+                           "unterminated quoted string");
+    if (is_schema_directive(&toks[0]))
+        return chunk_add(p->scratch, c, ln->line[0], ln->line[ln->len - 1]);
+    if (!strcasecmp(toks[0].s, "include")) {
+        if ((rc = chunk_flush(p, c, diag)))
+            return rc;
+        return do_include(p, name, toks, n, diag);
+    }
+    return keep_directive(p, d);
+}
+
+/* Where the next logical line of r starts. */
+static struct directive
+line_start(const struct acreO_reader *r)
+{
+    struct directive d = {r->name, r->p, r->len, r->off, r->lineno};
+
+    if (r->have_look) {
+        d.off = r->look_off;
+        d.line = r->look_line;
+    }
+    return d;
+}
+
+static int
+read_text(struct pass1 *p, const char *name, const char *text, size_t len,
+          acre_diag *diag)
+{
+    struct acreO_reader r = {name, text, len, 0, 1, 0, 0, 0, 0};
+    struct chunk c = {name, text, len, NULL, NULL, 0};
+    struct acreO_ptext ln;
+    int rc;
+
+    for (;;) {
+        struct directive d = line_start(&r);
+        void *tmp = talloc_new(p->scratch);
+        if (!tmp)
+            return ACRE_ERR_NOMEM;
+        int got = acreO_read_line(tmp, &r, &ln, diag);
+        rc = got == 1 ? pass1_line(p, tmp, &d, &c, &ln, diag) : got;
+        talloc_free(tmp);
+        if (got != 1 || rc)
+            break;
+    }
+    return rc ? rc : chunk_flush(p, &c, diag);
+}
+
+/* ------------------------------------------------------------------------
+ * Pass 2: directives
+ */
+
+/* A directive's tokens, read again in pass 2. */
+struct dline {
+    const char *file;
+    struct acreO_ptext *toks;
+    unsigned ntoks;
+};
+
+struct pass2 {
+    struct acreO_build *b;
+    struct acreO_db *db; /* current section; NULL: global */
+    int in_frontend;     /* "database frontend" */
+};
+
+static int
+arg_count(const struct dline *d, unsigned need, acre_diag *diag)
+{
+    if (d->ntoks >= need)
+        return 0;
+    return acreO_error(diag, ACREO_ERR_SYNTAX, d->file, &d->toks[0],
+                       d->toks[0].len, "%s: missing argument", d->toks[0].s);
+}
+
+static int
+directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
+{
+    int rc = arg_count(d, 2, diag);
+
+    if (rc)
+        return rc;
+    if (!strcasecmp(d->toks[1].s, "frontend")) {
+        p->db = NULL;
+        p->in_frontend = 1;
+        return 0;
+    }
+    p->in_frontend = 0;
+    p->db = acreO_db_new(p->b, d->toks[1].s, acreO_pos_of(d->file, d->toks, 0),
+                         (int)p->b->cfg->ndbs + 1);
+    return p->db ? 0 : ACRE_ERR_NOMEM;
+}
+
+/* suffix / rootdn: need a database section. */
+static int
+directive_db_dn(struct pass2 *p, const struct dline *d, int suffix,
+                acre_diag *diag)
+{
+    int rc = arg_count(d, 2, diag);
+
+    if (rc)
+        return rc;
+    if (!p->db)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, d->file, &d->toks[0], 0,
+                           "%s only allowed within a database declaration",
+                           d->toks[0].s);
+    if (suffix)
+        return acreO_db_add_suffix(p->b, p->db, d->toks[1].s, d->toks[1].len,
+                                   d->file, &d->toks[1], 0, diag);
+    return acreO_db_set_rootdn(p->b, p->db, d->toks[1].s, d->toks[1].len,
+                               d->file, &d->toks[1], 0, diag);
+}
+
+static int
+directive_access(struct pass2 *p, const struct dline *d, acre_diag *diag)
+{
+    struct acreO_db *db = p->db ? p->db : &p->b->cfg->frontend;
+
+    return acreO_db_add_rule(p->b, db, d->toks, d->ntoks, d->file, diag);
+}
+
+static int
+directive_add_content(struct pass2 *p, const struct dline *d, acre_diag *diag)
+{
+    struct acreO_db *db = p->db ? p->db : &p->b->cfg->frontend;
+    int rc = arg_count(d, 2, diag);
+
+    if (!rc)
+        db->add_content_acl = !strcasecmp(d->toks[1].s, "on") ||
+                              !strcasecmp(d->toks[1].s, "true") ||
+                              !strcasecmp(d->toks[1].s, "yes");
+    return rc;
+}
+
+static int
+pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
+{
+    const char *k = d->toks[0].s;
+
+    if (!strcasecmp(k, "access"))
+        return directive_access(p, d, diag);
+    if (!strcasecmp(k, "database"))
+        return directive_database(p, d, diag);
+    if (!strcasecmp(k, "suffix"))
+        return directive_db_dn(p, d, 1, diag);
+    if (!strcasecmp(k, "rootdn"))
+        return directive_db_dn(p, d, 0, diag);
+    if (!strcasecmp(k, "add_content_acl"))
+        return directive_add_content(p, d, diag);
+    return acreO_note_add(p->b, acreO_pos_of(d->file, d->toks, 0),
+                          "directive \"%s\" ignored", k);
+}
+
+/* Read directive d again and act on it. */
+static int
+pass2_line(struct pass2 *p, const struct directive *d, acre_diag *diag)
+{
+    struct acreO_reader r = {d->file, d->text, d->len, d->off, d->line,
+                             0,       0,       0,      0};
+    struct acreO_ptext ln;
+    struct dline dl = {d->file, NULL, 0};
+    int open, rc;
+    void *tmp = talloc_new(p->b->ctx);
+
+    if (!tmp)
+        return ACRE_ERR_NOMEM;
+    rc = acreO_read_line(tmp, &r, &ln, diag);
+    if (rc == 1)
+        rc = acreO_tokenize_conf(tmp, &ln, &dl.toks, &dl.ntoks, &open, d->file,
+                                 diag);
+    if (rc == 0 && dl.ntoks > 0)
+        rc = pass2_directive(p, &dl, diag);
+    talloc_free(tmp);
+    return rc;
+}
+
+int
+acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
+                 const char *text, size_t len, struct acreO_config **out,
+                 acre_diag *diag)
+{
+    struct acreO_build b;
+    struct pass1 p1 = {&b, schema, NULL, NULL, 0, 0, 0};
+    int rc = acreO_build_start(mem_ctx, &b);
+    char *buf;
+
+    if (!rc && !(p1.scratch = talloc_new(b.ctx)))
+        rc = ACRE_ERR_NOMEM;
+    const char *name = acreO_file_name(path);
+    if (!rc && !text) {
+        rc = acreO_read_file(p1.scratch, path, &buf, &len, diag);
+        text = buf;
+    }
+    if (!rc)
+        rc = read_text(&p1, name, text, len, diag);
+    if (!rc) {
+        struct pass2 p2 = {&b, NULL, 0};
+        acreO_build_schema(&b, schema);
+        for (unsigned i = 0; !rc && i < p1.n; i++)
+            rc = pass2_line(&p2, &p1.v[i], diag);
+    }
+    talloc_free(p1.scratch);
+    return acreO_build_finish(&b, rc, out);
+}

@@ -1,0 +1,221 @@
+/*
+ * openldap_dump.c -- the parsed OpenLDAP configuration as text, in the
+ * shape of slapd's acl_unparse() (what slapd writes into olcAccess), for
+ * golden tests, debugging and the CLI.
+ *
+ *   database mdb {1}
+ *   suffix "dc=example,dc=com"
+ *   rootdn "cn=manager,dc=example,dc=com"
+ *   access to dn.base="cn=x,dc=example,dc=com" attrs=cn by * read
+ *
+ * DNs are printed normalised, masks as slapd prints them without levels'
+ * letters ("read", "=rsc", "+0"), a clause without <access> keeps its
+ * control word.  Invariant: the output depends only on the tree.
+ */
+#include "openldap_int.h"
+
+#include "filter.h"
+#include "schema.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+
+/* Append printf-style to *s (a talloc string); *s NULL after failure. */
+static void __attribute__((format(printf, 2, 3)))
+put(char **s, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!*s)
+        return;
+    va_start(ap, fmt);
+    char *n = talloc_vasprintf_append_buffer(*s, fmt, ap);
+    va_end(ap);
+    if (!n)
+        talloc_free(*s);
+    *s = n;
+}
+
+static const char *
+dn_text(const acre_dn *dn)
+{
+    return dn ? acre_dn_normalised(dn, NULL) : "";
+}
+
+static const char *const what_styles[] = {"",        "base",     "one",
+                                          "subtree", "children", "regex"};
+
+static void
+dump_attrs(char **s, const struct acreO_config *cfg, const struct acreO_what *w)
+{
+    put(s, " attrs=");
+    for (unsigned i = 0; i < w->nattrs; i++) {
+        const struct acreO_attrspec *a = &w->attrs[i];
+        put(s, "%s", i ? "," : "");
+        if (a->kind == ACREO_ATTR_CLASS || a->kind == ACREO_ATTR_NOT_CLASS)
+            put(s, "%s%s", a->kind == ACREO_ATTR_CLASS ? "@" : "!",
+                acreS_class(cfg->schema, a->oc)->name);
+        else
+            put(s, "%s", a->text);
+    }
+}
+
+static void
+dump_val(char **s, const struct acreO_val *v)
+{
+    static const char *const st[] = {"",        "exact",    "one",
+                                     "subtree", "children", "regex"};
+    const char *style =
+        v->style == ACREO_VAL_EXACT && v->dn_syntax ? "base" : st[v->style];
+
+    if (v->style == ACREO_VAL_REGEX)
+        put(s, " val.regex=\"%s\"", v->re.pattern);
+    else
+        put(s, " val.%s=\"%.*s\"", style, (int)v->norm_len,
+            (const char *)v->norm);
+}
+
+static void
+dump_what(char **s, const struct acreO_config *cfg, const struct acreO_what *w)
+{
+    int any = 1;
+
+    put(s, "to");
+    if (w->dn_style == ACREO_DN_REGEX)
+        put(s, " dn.regex=\"%s\"", w->dn_re.pattern);
+    else if (w->dn_style != ACREO_DN_ANY)
+        put(s, " dn.%s=\"%s\"", what_styles[w->dn_style], dn_text(w->dn));
+    else
+        any = 0;
+    if (w->filter) {
+        put(s, " filter=\"%s\"", w->filter_text);
+        any = 1;
+    }
+    if (w->has_attrs) {
+        dump_attrs(s, cfg, w);
+        any = 1;
+    }
+    if (w->val.style != ACREO_VAL_NONE)
+        dump_val(s, &w->val);
+    if (!any)
+        put(s, " *");
+}
+
+static void
+dump_subject(char **s, const struct acreO_subject *sj, int real)
+{
+    static const char *const kinds[] = {"",         "*",          "anonymous",
+                                        "users",    "self",       "dn.base",
+                                        "dn.one",   "dn.subtree", "dn.children",
+                                        "dn.level", "dn.regex",   "dn.suffix"};
+    const char *r = real ? "real" : "";
+
+    switch (sj->kind) {
+    case ACREO_SUBJ_NONE:
+        break;
+    case ACREO_SUBJ_ANY:
+    case ACREO_SUBJ_ANONYMOUS:
+    case ACREO_SUBJ_USERS:
+        put(s, " %s%s", r, kinds[sj->kind]);
+        break;
+    case ACREO_SUBJ_SELF:
+        put(s, " %sself", r);
+        if (sj->level)
+            put(s, ".level{%d}", sj->level);
+        break;
+    case ACREO_SUBJ_REGEX:
+        put(s, " %sdn.regex=\"%s\"", r, sj->re_tmpl.tmpl);
+        break;
+    default:
+        put(s, " %s%s", r, kinds[sj->kind]);
+        if (sj->kind == ACREO_SUBJ_LEVEL)
+            put(s, "{%d}", sj->level);
+        put(s, "%s=\"%s\"", sj->is_expand ? ",expand" : "",
+            sj->is_expand ? sj->expand.tmpl : dn_text(sj->dn));
+    }
+    if (sj->dnattr)
+        put(s, " %sdnattr=%s", r, sj->dnattr->text);
+}
+
+static void
+dump_str(char **s, const char *name, const struct acreO_strmatch *m)
+{
+    static const char *const st[] = {"",   "exact", "regex", "expand",
+                                     "ip", "ipv6",  "path",  "subtree"};
+    if (m->style != ACREO_STR_NONE)
+        put(s, " %s.%s%s=\"%s\"", name, st[m->style],
+            m->expand ? ",expand" : "", m->pat.tmpl);
+}
+
+static void
+dump_by(char **s, const struct acreO_config *cfg, const struct acreO_by *b)
+{
+    char buf[ACREO_MASK_BUF];
+
+    put(s, " by");
+    dump_subject(s, &b->dn, 0);
+    dump_subject(s, &b->realdn, 1);
+    if (b->group)
+        put(s, " group/%s/%s.%s=\"%s\"",
+            acreS_class(cfg->schema, b->group->oc)->name, b->group->at.text,
+            b->group->expand ? "expand" : "exact",
+            b->group->expand ? b->group->tmpl.tmpl : dn_text(b->group->dn));
+    dump_str(s, "peername", &b->peername);
+    dump_str(s, "sockname", &b->sockname);
+    dump_str(s, "domain", &b->domain);
+    dump_str(s, "sockurl", &b->sockurl);
+    if (b->set)
+        put(s, " set.%s=\"%s\"", b->set->expand ? "expand" : "exact",
+            b->set->text.tmpl);
+    if (b->ssf)
+        put(s, " ssf=%u", b->ssf);
+    if (b->transport_ssf)
+        put(s, " transport_ssf=%u", b->transport_ssf);
+    if (b->tls_ssf)
+        put(s, " tls_ssf=%u", b->tls_ssf);
+    if (b->sasl_ssf)
+        put(s, " sasl_ssf=%u", b->sasl_ssf);
+    acreO_mask_format(b->mask, buf);
+    char *paren = strchr(buf, '(');
+    if (paren)
+        *paren = '\0'; /* levels print by name, as slapd's unparse */
+    put(s, " %s%s",
+        b->dn.self       ? "self"
+        : b->realdn.self ? "realself"
+                         : "",
+        buf);
+    if (b->control == ACREO_CONTINUE)
+        put(s, " continue");
+    else if (b->control == ACREO_BREAK)
+        put(s, " break");
+}
+
+static void
+dump_db(char **s, const struct acreO_config *cfg, const struct acreO_db *db)
+{
+    put(s, "database %s {%d}\n", db->type, db->index);
+    for (unsigned i = 0; i < db->nsuffix; i++)
+        put(s, "suffix \"%s\"\n", dn_text(db->suffix[i]));
+    if (db->rootdn)
+        put(s, "rootdn \"%s\"\n", dn_text(db->rootdn));
+    for (unsigned r = 0; r < db->nrules; r++) {
+        const struct acreO_rule *rule = &db->rules[r];
+        put(s, "access ");
+        dump_what(s, cfg, &rule->what);
+        for (unsigned b = 0; b < rule->nby; b++)
+            dump_by(s, cfg, &rule->by[b]);
+        put(s, "\n");
+    }
+}
+
+char *
+acreO_config_dump(void *ctx, const struct acreO_config *cfg)
+{
+    char *s = talloc_strdup(ctx, "");
+
+    dump_db(&s, cfg, &cfg->frontend);
+    for (unsigned i = 0; i < cfg->ndbs; i++)
+        dump_db(&s, cfg, &cfg->dbs[i]);
+    return s;
+}

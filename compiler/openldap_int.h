@@ -1,0 +1,210 @@
+/*
+ * openldap_int.h -- internals shared by the files of the OpenLDAP front
+ * end (compiler/openldap_*.c): the positioned text the lexers produce and
+ * the entry points between the configuration readers and the rule parser.
+ * Not a contract for other modules: they use openldap.h.
+ *
+ * Invariant: every byte of a token carries the line and column of the
+ * input byte it came from (quotes and escapes removed), so an error deep
+ * inside a token is still reported where it is in the file.
+ */
+#ifndef ACRE_OPENLDAP_INT_H
+#define ACRE_OPENLDAP_INT_H
+
+#include "openldap.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* A string whose bytes carry positions; line[len]/col[len] is the
+ * position just after the last byte. */
+struct acreO_ptext {
+    char *s; /* NUL-terminated */
+    size_t len;
+    unsigned *line;
+    unsigned *col;
+};
+
+/* A whole input file (or buffer) and where reading stands. */
+struct acreO_reader {
+    const char *name;
+    const char *p;
+    size_t len;
+    size_t off;      /* next byte to read */
+    unsigned lineno; /* physical line of p[off], 1-based */
+    int have_look;   /* a physical line was read ahead (fp_getline's buf) */
+    size_t look_off, look_len;
+    unsigned look_line;
+};
+
+/*
+ * acreO_read_line -- the next logical line of a slapd.conf (fp_getline):
+ * physical lines joined when the next starts with white space (its first
+ * character becomes a space) or the current ends with a single '\'
+ * (removed); an "include" line is never continued; CR LF accepted.
+ * Returns 1 with *out (under ctx), 0 at the end, ACREO_ERR_LIMIT or
+ * ACRE_ERR_NOMEM with diag.
+ */
+int acreO_read_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *out,
+                    acre_diag *diag);
+
+/*
+ * acreO_tokenize_conf -- split a logical line as slapd's strtok_quote:
+ * tokens separated by spaces and tabs; '"' toggles quoting and is dropped;
+ * '\' makes the next character literal and is dropped.  *unterminated is
+ * set when a quote is left open.  Returns 0 with toks[0..*n) under ctx,
+ * ACREO_ERR_LIMIT (token too long) or ACRE_ERR_NOMEM.
+ */
+int acreO_tokenize_conf(void *ctx, const struct acreO_ptext *ln,
+                        struct acreO_ptext **toks, unsigned *n,
+                        int *unterminated, const char *file, acre_diag *diag);
+
+/*
+ * acreO_tokenize_ldif -- split an olcAccess value as slapd's
+ * strtok_quote_ldif: white-space separated; a token that starts with '"'
+ * (or holds one) runs to a '"' followed by white space or the end, and one
+ * quote is dropped; backslashes are ordinary.
+ */
+int acreO_tokenize_ldif(void *ctx, const struct acreO_ptext *v,
+                        struct acreO_ptext **toks, unsigned *n,
+                        const char *file, acre_diag *diag);
+
+/* A scratch state shared while one configuration is parsed. */
+struct acreO_build {
+    void *ctx;                 /* the result's talloc context (== cfg) */
+    struct acreO_config *cfg;  /* being built */
+    const acre_schema *schema; /* frozen */
+    unsigned nrules;           /* across all databases, for the limit */
+    unsigned notes_cap;
+};
+
+/*
+ * The configuration builder (openldap_conf.c), shared by the slapd.conf
+ * and cn=config readers.
+ *
+ * acreO_build_start -- a new, empty configuration under mem_ctx in *b.
+ * acreO_build_schema -- freeze `schema` (NULL: built-in) and use it.
+ * acreO_build_finish -- on rc == 0 hand the configuration to *out, else
+ *   free it; returns rc.
+ * acreO_db_new -- append a database section (pointer valid until the
+ *   next acreO_db_new); NULL when out of memory.
+ * acreO_db_add_rule -- parse tokens (toks[0] is the "access" keyword or
+ *   stands for it) into the next rule of db.
+ * acreO_db_add_suffix / acreO_db_set_rootdn -- a DN s[0..n) of token
+ *   `tok` starting at byte `at`, for messages.
+ * acreO_read_file -- a whole file under ctx, NUL-terminated.
+ * All return 0, ACREO_ERR_* with diag, or ACRE_ERR_NOMEM.
+ */
+int acreO_build_start(void *mem_ctx, struct acreO_build *b);
+void acreO_build_schema(struct acreO_build *b, acre_schema *schema);
+int acreO_build_finish(struct acreO_build *b, int rc,
+                       struct acreO_config **out);
+struct acreO_db *acreO_db_new(struct acreO_build *b, const char *type,
+                              struct acreO_pos pos, int index);
+int acreO_db_add_rule(struct acreO_build *b, struct acreO_db *db,
+                      const struct acreO_ptext *toks, unsigned ntoks,
+                      const char *file, acre_diag *diag);
+int acreO_db_add_suffix(struct acreO_build *b, struct acreO_db *db,
+                        const char *s, size_t n, const char *file,
+                        const struct acreO_ptext *tok, size_t at,
+                        acre_diag *diag);
+int acreO_db_set_rootdn(struct acreO_build *b, struct acreO_db *db,
+                        const char *s, size_t n, const char *file,
+                        const struct acreO_ptext *tok, size_t at,
+                        acre_diag *diag);
+int acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
+                    acre_diag *diag);
+
+/*
+ * acreO_parse_access -- parse one access rule from its tokens (after the
+ * "access" keyword, starting with "to"), as slapd's parse_acl(), into
+ * *rule.  db: the database it goes to (its rootdn may draw a note).
+ * file: the name for positions.  Returns 0, ACREO_ERR_SYNTAX or
+ * ACREO_ERR_LIMIT with diag (position of the offending token), or
+ * ACRE_ERR_NOMEM.
+ */
+int acreO_parse_access(struct acreO_build *b, const struct acreO_db *db,
+                       const struct acreO_ptext *toks, unsigned ntoks,
+                       const char *file, struct acreO_rule *rule,
+                       acre_diag *diag);
+
+/* acreO_parse_by -- one "by" clause from toks[*i] (just after "by");
+ * advances *i past it.  Same returns as acreO_parse_access. */
+int acreO_parse_by(struct acreO_build *b, const struct acreO_db *db,
+                   const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
+                   const char *file, struct acreO_by *by, acre_diag *diag);
+
+/*
+ * acreO_error -- fill diag with code, file and the position of byte `at`
+ * of token t (t may be NULL: line/column 0), and a printf-style message.
+ * Returns code.
+ */
+int acreO_error(acre_diag *diag, int code, const char *file,
+                const struct acreO_ptext *t, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/*
+ * acreO_file_name -- path interned for the life of the process (a stable
+ * pointer for positions and diagnostics, whatever is freed); NULL for
+ * NULL or out of memory.  Any thread.
+ */
+const char *acreO_file_name(const char *path);
+
+/* acreO_pos_of -- the position of byte `at` of t. */
+struct acreO_pos acreO_pos_of(const char *file, const struct acreO_ptext *t,
+                              size_t at);
+
+/* acreO_note_add -- record a note at pos (printf-style).  0 or NOMEM. */
+int acreO_note_add(struct acreO_build *b, struct acreO_pos pos, const char *fmt,
+                   ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * acreO_regex_compile -- check pattern p[0..n) as slapd would (the C
+ * library's regcomp with REG_EXTENDED | REG_ICASE) and compile it for
+ * PCRE2 into *re under ctx.  Returns 0, ACREO_ERR_SYNTAX with *why set to
+ * a static or ctx-owned message, ACREO_ERR_LIMIT, or ACRE_ERR_NOMEM.
+ */
+int acreO_regex_compile(void *ctx, const char *p, size_t n,
+                        struct acreO_regex *re, const char **why);
+
+/*
+ * acreO_regex_check -- only the regcomp check (for templates: slapd's
+ * regtest strips $ escapes first, see acreO_regex_test_template).
+ */
+int acreO_regex_check(const char *p, const char **why, char *errbuf,
+                      size_t errlen);
+
+/*
+ * acreO_regex_test_template -- slapd's regtest() of a <who> regex
+ * template: $$ becomes $, $<digit> the digit, other $x drop both; then
+ * regcomp.  Returns 0, ACREO_ERR_LIMIT (254 bytes or more, "too large"),
+ * ACREO_ERR_SYNTAX with the message in errbuf.
+ */
+int acreO_regex_test_template(const char *p, size_t n, char *errbuf,
+                              size_t errlen);
+
+/*
+ * acreO_attr_desc -- slapd's slap_bv2ad: s[0..n) names a known attribute
+ * type with only options slapd accepts (lang- tags; binary on
+ * binary-transfer syntaxes).  Fills a->type, nopts, opts (lowercased,
+ * under b->ctx).  Returns 1 when it does, 0 when not, -1 out of memory.
+ */
+int acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
+                    struct acreO_attrspec *a);
+
+/*
+ * acreO_parse_dn -- normalise a DN of the rule text as slapd's
+ * dnNormalize: acre_dn_parse with ACRE_DN_STRICT under b->ctx, and a
+ * non-empty blank string refused.  Returns 0 or an ACRE_ERR_DN_* code
+ * with d->offset and d->message.
+ */
+int acreO_parse_dn(struct acreO_build *b, const char *s, size_t n,
+                   acre_dn **out, acre_diag *d);
+
+/* acreO_template_init -- fill t from s[0..n) (copied under ctx) and say
+ * whether expanding it needs submatches (a substitution slapd would
+ * perform; see acreO_expand). */
+int acreO_template_init(void *ctx, const char *s, size_t n,
+                        struct acreO_template *t);
+
+#endif /* ACRE_OPENLDAP_INT_H */

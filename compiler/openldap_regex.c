@@ -1,0 +1,498 @@
+/*
+ * openldap_regex.c -- regular expressions of the OpenLDAP dialect.
+ *
+ * slapd compiles every pattern with the C library's regcomp(REG_EXTENDED |
+ * REG_ICASE) and matches it unanchored.  acre accepts exactly the patterns
+ * regcomp accepts (the check runs the same regcomp), then translates the
+ * POSIX ERE into an equivalent PCRE2 pattern and compiles that, 8-bit
+ * without UTF (bytes, like slapd in the C locale), CASELESS | DOTALL |
+ * DOLLAR_ENDONLY, JIT-compiled where available, with match and depth
+ * limits in a match context.
+ *
+ * The translation (erep_* below):
+ *   - inside [...]: '\' is literal (escaped for PCRE2); [:class:] kept;
+ *     single-character [.c.] and [=c=] become c; others are refused;
+ *   - '\<' '\>' become \b(?=\w) \b(?<=\w); \` \' become \A \z; \w \W \s
+ *     \S \b \B and back-references \1..\9 are kept; '\' before any other
+ *     letter or digit is that character (GNU regex), before a symbol the
+ *     escaped symbol;
+ *   - a ')' without its '(' is a literal; {,n} becomes {0,n};
+ *   - a quantifier after a quantifier (a**, a+?) quantifies the group
+ *     before it: (?:a*)* -- PCRE2 would read *+ and *? as possessive and
+ *     lazy.
+ * A pattern regcomp accepts that the translation or PCRE2 cannot take is
+ * refused (fail closed).  Invariant: every acreO_regex with a non-NULL
+ * code owns it through a talloc destructor.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "openldap_int.h"
+
+#include <pcre2.h>
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+
+/* ------------------------------------------------------------------------
+ * The POSIX check
+ */
+
+/*
+ * The size glibc's regcomp would build for p, roughly: it copies the
+ * operand of '+' once more and that of {n,m} up to max(n, m) times, so
+ * stacked or nested repetitions grow exponentially ("a++++...", a few
+ * dozen of them, took gigabytes).  Saturates at ERE_MAX_NODES + 1.
+ */
+#define ERE_MAX_NODES 65536u
+
+static size_t
+cap(size_t v)
+{
+    return v > ERE_MAX_NODES ? ERE_MAX_NODES + 1 : v;
+}
+
+/* The repetition count of "{n}", "{n,}", "{n,m}", "{,m}" at p[*i]. */
+static size_t
+interval(const char *p, size_t *i)
+{
+    size_t a = 0, b = 0, k = *i + 1;
+    while (p[k] >= '0' && p[k] <= '9')
+        a = cap(a * 10 + (size_t)(p[k++] - '0'));
+    if (p[k] == ',')
+        for (k++; p[k] >= '0' && p[k] <= '9';)
+            b = cap(b * 10 + (size_t)(p[k++] - '0'));
+    while (p[k] && p[k] != '}')
+        k++;
+    *i = p[k] ? k + 1 : k;
+    return cap((a > b ? a : b) + 1);
+}
+
+/* One bracket expression from just after its '['. */
+static void
+skip_bracket(const char *p, size_t *i)
+{
+    *i += p[*i] == '^';
+    *i += p[*i] == ']';
+    while (p[*i] && p[*i] != ']')
+        *i += (p[*i] == '[' && p[*i + 1]) ? 2 : 1;
+    *i += p[*i] == ']';
+}
+
+static size_t
+ere_size(const char *p, size_t *i, int depth)
+{
+    size_t total = 0, branch = 0, last = 0;
+
+    while (p[*i] && p[*i] != ')') {
+        char c = p[(*i)++];
+        size_t mult = 1;
+        if (c == '|') {
+            total = cap(total + branch);
+            branch = last = 0;
+            continue;
+        }
+        if (c == '(') {
+            last = depth < 64 ? cap(ere_size(p, i, depth + 1) + 1)
+                              : ERE_MAX_NODES + 1;
+            *i += p[*i] == ')';
+        } else if (c == '[') {
+            skip_bracket(p, i);
+            last = 1;
+        } else if (c == '+') {
+            mult = 2;
+        } else if (c == '{') {
+            (*i)--;
+            mult = interval(p, i);
+        } else if (c != '*' && c != '?') {
+            *i += c == '\\' && p[*i];
+            last = 1;
+        }
+        if (mult > 1) { /* the operand again, mult - 1 times */
+            branch = cap(branch + cap(last * (mult - 1)));
+            last = cap(last * mult);
+        } else if (c != '*' && c != '?') {
+            branch = cap(branch + last);
+        }
+    }
+    return cap(total + branch);
+}
+
+int
+acreO_regex_check(const char *p, const char **why, char *errbuf, size_t errlen)
+{
+    regex_t re;
+    size_t i = 0, size = 0;
+
+    while (p[i] && size <= ERE_MAX_NODES) { /* stray ')' are literals */
+        size = cap(size + ere_size(p, &i, 0));
+        i += p[i] == ')';
+    }
+    if (size > ERE_MAX_NODES) {
+        snprintf(errbuf, errlen, "regular expression too costly to compile");
+        if (why)
+            *why = errbuf;
+        return ACREO_ERR_LIMIT;
+    }
+    int rc = regcomp(&re, p, REG_EXTENDED | REG_ICASE);
+
+    if (rc == 0) {
+        regfree(&re);
+        return 0;
+    }
+    regerror(rc, &re, errbuf, errlen);
+    if (why)
+        *why = errbuf;
+    return ACREO_ERR_SYNTAX;
+}
+
+int
+acreO_regex_test_template(const char *p, size_t n, char *errbuf, size_t errlen)
+{
+    char buf[256];
+    size_t size = 0;
+    int flag = 0;
+
+    for (size_t i = 0; size < sizeof(buf) && i < n; i++) {
+        if (flag) {
+            if (p[i] == '$' || (p[i] >= '0' && p[i] <= '9'))
+                buf[size++] = p[i];
+            flag = 0;
+        } else if (p[i] == '$') {
+            flag = 1;
+        } else {
+            buf[size++] = p[i];
+        }
+    }
+    if (size >= sizeof(buf) - 1) {
+        snprintf(errbuf, errlen, "regular expression too large");
+        return ACREO_ERR_LIMIT;
+    }
+    buf[size] = '\0';
+    return acreO_regex_check(buf, NULL, errbuf, errlen);
+}
+
+/* ------------------------------------------------------------------------
+ * ERE -> PCRE2 translation
+ */
+
+struct erep {
+    const char *s;
+    size_t n, i;
+    char *out;      /* talloc string being built */
+    size_t atom;    /* where the last atom starts in out (or -1) */
+    int quantified; /* the last atom already has a quantifier */
+    size_t stack[256];
+    unsigned depth;
+};
+
+static int
+emit(struct erep *x, const char *s, size_t n)
+{
+    char *o = talloc_strndup_append_buffer(x->out, s, n);
+
+    if (!o)
+        return ACRE_ERR_NOMEM;
+    x->out = o;
+    return 0;
+}
+
+static int
+emitc(struct erep *x, char c)
+{
+    return emit(x, &c, 1);
+}
+
+/* Start a new atom at the current end of out. */
+static void
+atom_here(struct erep *x)
+{
+    x->atom = strlen(x->out);
+    x->quantified = 0;
+}
+
+static int
+is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
+
+/* [...]: copy one bracket expression starting at x->s[x->i] == '['. */
+static int
+erep_bracket(struct erep *x)
+{
+    const char *s = x->s;
+    size_t i = x->i + 1, n = x->n;
+    int rc = emitc(x, '[');
+
+    if (!rc && i < n && s[i] == '^')
+        rc = emitc(x, s[i++]);
+    if (!rc && i < n && s[i] == ']')
+        rc = emit(x, "\\]", 2), i++;
+    while (!rc && i < n && s[i] != ']') {
+        if (s[i] == '[' && i + 1 < n &&
+            (s[i + 1] == ':' || s[i + 1] == '.' || s[i + 1] == '=')) {
+            char kind = s[i + 1];
+            const char *end = strstr(s + i + 2, kind == ':'   ? ":]"
+                                                : kind == '.' ? ".]"
+                                                              : "=]");
+            if (!end)
+                return ACREO_ERR_SYNTAX;
+            size_t len = (size_t)(end - (s + i + 2));
+            if (kind == ':')
+                rc = emit(x, s + i, len + 4);
+            else if (len == 1 && is_alnum(s[i + 2]))
+                rc = emitc(x, s[i + 2]);
+            else if (len == 1)
+                rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i + 2]);
+            else
+                return ACREO_ERR_SYNTAX;
+            i += len + 4;
+        } else if (s[i] == '\\' || s[i] == '[') {
+            rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i++]);
+        } else {
+            rc = emitc(x, s[i++]);
+        }
+    }
+    if (!rc && i >= n)
+        return ACREO_ERR_SYNTAX;
+    x->i = i + 1;
+    return rc ? rc : emitc(x, ']');
+}
+
+/* '\' followed by c, outside brackets. */
+static int
+erep_escape(struct erep *x, char c)
+{
+    switch (c) {
+    case '<':
+        return emit(x, "\\b(?=\\w)", 8);
+    case '>':
+        return emit(x, "\\b(?<=\\w)", 9);
+    case '`':
+        return emit(x, "\\A", 2);
+    case '\'':
+        return emit(x, "\\z", 2);
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
+    case 'b':
+    case 'B':
+        return emit(x, (char[]){'\\', c}, 2);
+    default:
+        if (c >= '1' && c <= '9')
+            return emit(x, (char[]){'\\', c}, 2);
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '0')
+            return emitc(x, c);
+        return emit(x, (char[]){'\\', c}, 2);
+    }
+}
+
+/* A quantifier q[0..n) after the last atom. */
+static int
+erep_quantifier(struct erep *x, const char *q, size_t n)
+{
+    if (x->quantified && x->atom != (size_t)-1) {
+        char *o = talloc_asprintf(x, "%.*s(?:%s)", (int)x->atom, x->out,
+                                  x->out + x->atom);
+        if (!o)
+            return ACRE_ERR_NOMEM;
+        talloc_free(x->out);
+        x->out = o;
+    }
+    x->quantified = 1;
+    return emit(x, q, n);
+}
+
+/* '{' of an interval: copy it up to '}', {,n} as {0,n}. */
+static int
+erep_interval(struct erep *x)
+{
+    const char *end = memchr(x->s + x->i, '}', x->n - x->i);
+
+    if (!end)
+        return ACREO_ERR_SYNTAX;
+    size_t len = (size_t)(end - (x->s + x->i)) + 1;
+    char buf[64];
+    if (len + 2 > sizeof(buf))
+        return ACREO_ERR_SYNTAX;
+    if (x->s[x->i + 1] == ',')
+        snprintf(buf, sizeof(buf), "{0%.*s", (int)len - 1, x->s + x->i + 1);
+    else
+        snprintf(buf, sizeof(buf), "%.*s", (int)len, x->s + x->i);
+    x->i += len;
+    return erep_quantifier(x, buf, strlen(buf));
+}
+
+static int
+erep_group(struct erep *x, char c)
+{
+    if (c == '(') {
+        if (x->depth == sizeof(x->stack) / sizeof(x->stack[0]))
+            return ACREO_ERR_LIMIT;
+        x->stack[x->depth++] = strlen(x->out);
+        x->atom = (size_t)-1;
+        x->quantified = 0;
+        return emitc(x, '(');
+    }
+    if (x->depth == 0) { /* glibc: a lone ')' is a literal */
+        atom_here(x);
+        return emit(x, "\\)", 2);
+    }
+    int rc = emitc(x, ')');
+    x->atom = x->stack[--x->depth];
+    x->quantified = 0;
+    return rc;
+}
+
+static int
+erep_step(struct erep *x)
+{
+    char c = x->s[x->i];
+
+    switch (c) {
+    case '[':
+        atom_here(x);
+        return erep_bracket(x);
+    case '\\':
+        if (x->i + 1 >= x->n)
+            return ACREO_ERR_SYNTAX;
+        atom_here(x);
+        x->i += 2;
+        return erep_escape(x, x->s[x->i - 1]);
+    case '*':
+    case '+':
+    case '?':
+        x->i++;
+        return erep_quantifier(x, &c, 1);
+    case '{':
+        return erep_interval(x);
+    case '(':
+    case ')':
+        x->i++;
+        return erep_group(x, c);
+    case '|':
+    case '^':
+    case '$':
+        x->i++;
+        x->atom = (size_t)-1;
+        x->quantified = 0;
+        return emitc(x, c);
+    default:
+        atom_here(x);
+        x->i++;
+        return emitc(x, c);
+    }
+}
+
+/* Translate the ERE s[0..n) into a PCRE2 pattern under ctx. */
+static int
+ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
+{
+    struct erep *x = talloc_zero(ctx, struct erep);
+    int rc = 0;
+
+    if (!x || !(x->out = talloc_strdup(x, "")))
+        return ACRE_ERR_NOMEM;
+    x->s = s;
+    x->n = n;
+    x->atom = (size_t)-1;
+    while (!rc && x->i < n)
+        rc = erep_step(x);
+    if (!rc)
+        *out = talloc_steal(ctx, x->out);
+    talloc_free(x);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * PCRE2 compilation
+ */
+
+/* Owns the PCRE2 objects of one acreO_regex. */
+struct pcre_holder {
+    pcre2_code *code;
+    pcre2_match_context *mctx;
+};
+
+static int
+holder_free(struct pcre_holder *h)
+{
+    pcre2_match_context_free(h->mctx);
+    pcre2_code_free(h->code);
+    return 0;
+}
+
+static int
+pcre_compile(void *ctx, const char *pat, struct acreO_regex *re,
+             const char **why)
+{
+    static __thread char msg[160];
+    int err;
+    PCRE2_SIZE off;
+    struct pcre_holder *h = talloc_zero(ctx, struct pcre_holder);
+
+    if (!h)
+        return ACRE_ERR_NOMEM;
+    talloc_set_destructor(h, holder_free);
+    h->code =
+        pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+                      PCRE2_CASELESS | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY |
+                          PCRE2_NEVER_UTF | PCRE2_NEVER_BACKSLASH_C,
+                      &err, &off, NULL);
+    if (!h->code) {
+        pcre2_get_error_message(err, (PCRE2_UCHAR *)msg, sizeof(msg));
+        *why = msg; /* static: only for the message, copied at once */
+        talloc_free(h);
+        return ACREO_ERR_SYNTAX;
+    }
+    (void)pcre2_jit_compile(h->code, PCRE2_JIT_COMPLETE);
+    h->mctx = pcre2_match_context_create(NULL);
+    if (!h->mctx) {
+        talloc_free(h);
+        return ACRE_ERR_NOMEM;
+    }
+    pcre2_set_match_limit(h->mctx, ACREO_REGEX_MATCH_LIMIT);
+    pcre2_set_depth_limit(h->mctx, ACREO_REGEX_DEPTH_LIMIT);
+    uint32_t cap = 0;
+    pcre2_pattern_info(h->code, PCRE2_INFO_CAPTURECOUNT, &cap);
+    re->code = h->code;
+    re->mctx = h->mctx;
+    re->ncapture = cap;
+    return 0;
+}
+
+int
+acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreO_regex *re,
+                    const char **why)
+{
+    static __thread char errbuf[160];
+    char *pat, *pcre = NULL;
+    int rc;
+
+    if (n > ACREO_MAX_REGEX) {
+        *why = "regular expression too long";
+        return ACREO_ERR_LIMIT;
+    }
+    if (memchr(p, '\0', n)) {
+        *why = "NUL byte in regular expression";
+        return ACREO_ERR_SYNTAX;
+    }
+    pat = talloc_strndup(ctx, p, n);
+    if (!pat)
+        return ACRE_ERR_NOMEM;
+    if ((rc = acreO_regex_check(pat, why, errbuf, sizeof(errbuf))))
+        return rc;
+    rc = ere_to_pcre2(ctx, pat, n, &pcre);
+    if (rc == ACREO_ERR_SYNTAX || rc == ACREO_ERR_LIMIT)
+        *why = "POSIX construct acre cannot translate";
+    if (!rc)
+        rc = pcre_compile(ctx, pcre, re, why);
+    talloc_free(pcre);
+    if (rc)
+        return rc;
+    re->pattern = pat;
+    re->len = n;
+    return 0;
+}

@@ -1,0 +1,1085 @@
+/*
+ * openldap_who.c -- one "by <who> [<access>] [<control>]" clause, parsed
+ * as slapd 2.5's parse_acl() does (aclparse.c, the "by" branch).
+ *
+ * How slapd reads a clause, and so how this file does:
+ *   - each token is split name[.style[,modifier]]=value; the style is
+ *     read first (level{n} included) and an unknown style is an error
+ *     whatever the name;
+ *   - a "real" prefix selects the authentication-DN view and is dropped
+ *     from the name, whatever follows it;
+ *   - known <who> names are consumed; the first other token is the
+ *     <access> (so "by read" has no condition and matches everyone);
+ *     "stop", "continue", "break", "by" or the end instead of an access
+ *     mean "+0" with that control;
+ *   - <access> may carry a "self" / "realself" prefix, then a level or
+ *     =/+/- letters; a control word may follow.
+ * slapd's quirks are kept and named where they happen.
+ */
+#include "openldap_int.h"
+
+#include "schema.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+#define DN_SYNTAX      "1.3.6.1.4.1.1466.115.121.1.12"
+#define NAMEUID_SYNTAX "1.3.6.1.4.1.1466.115.121.1.34"
+
+/* slapd's style of a <who> token (slap_style_t). */
+enum sty {
+    STY_REGEX,
+    STY_EXPAND,
+    STY_BASE,
+    STY_ONE,
+    STY_SUBTREE,
+    STY_CHILDREN,
+    STY_LEVEL,
+    STY_IP,
+    STY_IPV6,
+    STY_PATH,
+    STY_ANONYMOUS,
+    STY_USERS,
+    STY_SELF
+};
+
+/* One <who> token, split. */
+struct who {
+    const struct acreO_ptext *t;
+    size_t name, name_len; /* after a "real" prefix */
+    int real;
+    int has_right;
+    size_t right;    /* offset of the value */
+    size_t style_at; /* offset of the style, for messages */
+    enum sty sty;
+    int expand; /* ",expand" modifier */
+    int level;
+    size_t access_len; /* the token as an <access>: bytes from name */
+};
+
+/* Parsing state of one clause. */
+struct by_state {
+    struct acreO_build *b;
+    const struct acreO_db *db;
+    const char *file;
+    struct acreO_by *by;
+};
+
+static int
+name_is(const struct who *w, const char *s)
+{
+    return strlen(s) == w->name_len &&
+           strncasecmp(w->t->s + w->name, s, w->name_len) == 0;
+}
+
+static const char *
+rv(const struct who *w)
+{
+    return w->t->s + w->right;
+}
+
+static size_t
+rlen(const struct who *w)
+{
+    return w->t->len - w->right;
+}
+
+static int
+err(struct by_state *st, const struct who *w, size_t at, const char *fmt,
+    const char *a, size_t an, acre_diag *diag)
+{
+    return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t, at, fmt, (int)an,
+                       a);
+}
+
+/* ------------------------------------------------------------------------
+ * Splitting and styles
+ */
+
+static int
+word_eq(const char *s, size_t n, const char *w)
+{
+    return strlen(w) == n && strncasecmp(s, w, n) == 0;
+}
+
+/* slapd's lutil_atoi: all of s[0..n) a decimal int. */
+static int
+parse_int(const char *s, size_t n, int *out)
+{
+    char buf[32], *end;
+
+    if (n == 0 || n >= sizeof(buf))
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    errno = 0;
+    long v = strtol(buf, &end, 10);
+    if (*end || errno || v < INT_MIN || v > INT_MAX)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* The level text of "level{n}" in s[0..n): [*lv, *lv + *lvn), or *lv
+ * NULL when there is no '{'; *name_n is the length before '{'.  The text
+ * after '}' is ignored, as slapd does. */
+static int
+split_level(struct by_state *st, struct who *w, const char *s, size_t n,
+            const char **lv, size_t *lvn, size_t *name_n, acre_diag *diag)
+{
+    const char *open = memchr(s, '{', n);
+
+    *lv = NULL;
+    *name_n = open ? (size_t)(open - s) : n;
+    if (!open)
+        return 0;
+    const char *close = memchr(open + 1, '}', n - *name_n - 1);
+    if (!close)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t, w->style_at,
+                           "premature eol: expecting closing "
+                           "'}' in \"level{n}\"");
+    if (close == open + 1)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t, w->style_at,
+                           "empty level in \"level{n}\"");
+    *lv = open + 1;
+    *lvn = (size_t)(close - open - 1);
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    enum sty sty;
+} styles[] = {
+    {"exact", STY_BASE},  {"baseObject", STY_BASE},
+    {"base", STY_BASE},   {"onelevel", STY_ONE},
+    {"one", STY_ONE},     {"subtree", STY_SUBTREE},
+    {"sub", STY_SUBTREE}, {"children", STY_CHILDREN},
+    {"regex", STY_REGEX}, {"expand", STY_EXPAND},
+    {"ip", STY_IP},       {"ipv6", STY_IPV6},
+    {"path", STY_PATH},
+};
+
+/* The style part s[0..n) (before any ",modifier"). */
+static int
+parse_style(struct by_state *st, struct who *w, const char *s, size_t n,
+            acre_diag *diag)
+{
+    if (n == 0) {
+        w->sty = STY_BASE;
+        return 0;
+    }
+    if (n >= 5 && strncasecmp(s, "level", 5) == 0) {
+        const char *lv;
+        size_t lvn = 0, name_n;
+        int rc = split_level(st, w, s, n, &lv, &lvn, &name_n, diag);
+        if (rc)
+            return rc;
+        if (word_eq(s, name_n, "level")) {
+            if (!lv || parse_int(lv, lvn, &w->level)) /* no {n}: slapd
+                                                         crashes */
+                return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t,
+                                   w->style_at,
+                                   "unable to parse level in "
+                                   "\"level{n}\"");
+            w->sty = STY_LEVEL;
+            return 0;
+        }
+        n = name_n;
+    }
+    for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
+        if (word_eq(s, n, styles[i].name)) {
+            w->sty = styles[i].sty;
+            return 0;
+        }
+    return err(st, w, w->style_at, "unknown style \"%.*s\" in by clause", s, n,
+               diag);
+}
+
+static int
+who_split(struct by_state *st, const struct acreO_ptext *t, struct who *w,
+          acre_diag *diag)
+{
+    const char *eq = memchr(t->s, '=', t->len);
+    size_t lhs = eq ? (size_t)(eq - t->s) : t->len;
+    const char *dot = memchr(t->s, '.', lhs);
+    size_t left = dot ? (size_t)(dot - t->s) : lhs;
+
+    memset(w, 0, sizeof(*w));
+    w->t = t;
+    w->has_right = eq != NULL;
+    w->right = eq ? lhs + 1 : t->len;
+    w->access_len = dot ? left : t->len;
+    w->sty = STY_BASE;
+    if (dot) {
+        const char *s = dot + 1;
+        size_t n = lhs - left - 1;
+        const char *comma = memchr(s, ',', n);
+        w->style_at = left + 1;
+        if (comma && word_eq(comma + 1, n - (size_t)(comma + 1 - s), "expand"))
+            w->expand = 1;
+        int rc = parse_style(st, w, s, comma ? (size_t)(comma - s) : n, diag);
+        if (rc)
+            return rc;
+    }
+    if (left >= 4 && strncasecmp(t->s, "real", 4) == 0) {
+        w->real = 1;
+        w->name = 4;
+    }
+    w->name_len = left - w->name;
+    if (w->expand && w->sty == STY_REGEX)
+        return err(st, w, w->style_at,
+                   "\"regex\" style implies \"expand\" "
+                   "modifier%.*s",
+                   "", 0, diag);
+    if (w->sty == STY_EXPAND)
+        w->expand = 0; /* expand style: the modifier adds nothing */
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * DN subjects: *, anonymous, users, self, dn
+ */
+
+static const char *const users_res[] = {".+",   "^.+",  ".+$",
+                                        "^.+$", ".+$$", "^.+$$"};
+static const char *const any_res[] = {".*",   "^.*",  ".*$",
+                                      "^.*$", ".*$$", "^.*$$"};
+
+static int
+in_list(const char *s, size_t n, const char *const *list, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strlen(list[i]) == n && memcmp(list[i], s, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The subject pattern chosen by a dn.regex token: the (quirky) literal
+ * pattern slapd keeps, or NULL for a real regex. */
+static const char *
+dn_regex_special(const struct who *w)
+{
+    if (!w->has_right)
+        return "users";
+    if (rlen(w) == 0)
+        return "anonymous";
+    if (rlen(w) == 1 && rv(w)[0] == '*')
+        return "users";
+    if (in_list(rv(w), rlen(w), users_res, 6))
+        return "users";
+    if (in_list(rv(w), rlen(w), any_res, 6))
+        return "*";
+    return NULL;
+}
+
+static int
+subject_regex(struct by_state *st, struct acreO_subject *sj,
+              const struct who *w, acre_diag *diag)
+{
+    const char *special = dn_regex_special(w);
+    char *pat;
+    char why[160];
+
+    if (special && strcmp(special, "*") == 0) {
+        sj->kind = ACREO_SUBJ_ANY;
+        return 0;
+    }
+    sj->kind = ACREO_SUBJ_REGEX;
+    pat = special ? talloc_strdup(st->b->ctx, special)
+                  : acreO_regex_normalise_dn(st->b->ctx, rv(w), rlen(w));
+    if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &sj->re_tmpl))
+        return ACRE_ERR_NOMEM;
+    if (!special && strcmp(pat, "*") != 0) {
+        int rc = acreO_regex_test_template(pat, strlen(pat), why, sizeof(why));
+        if (rc)
+            return acreO_error(diag, rc, st->file, w->t, w->right,
+                               "bad regular expression (%s): \"%s\"", why, pat);
+    }
+    if (strcmp(pat, "*") == 0) { /* slapd: "*" matches anyone */
+        sj->kind = ACREO_SUBJ_ANY;
+        return 0;
+    }
+    if (sj->re_tmpl.expands)
+        return 0;
+    char out[ACREO_EXPAND_MAX + 1];
+    size_t olen;
+    const char *why2 = NULL;
+    if (acreO_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out,
+                     &olen))
+        return 0; /* cannot happen without substitutions */
+    int rc = acreO_regex_compile(st->b->ctx, out, olen, &sj->re, &why2);
+    if (rc && rc != ACRE_ERR_NOMEM)
+        return acreO_error(diag, rc, st->file, w->t, w->right,
+                           "bad regular expression (%s): \"%s\"", why2, out);
+    return rc;
+}
+
+static enum acreO_subject_kind
+subject_kind(enum sty sty)
+{
+    switch (sty) {
+    case STY_BASE:
+        return ACREO_SUBJ_BASE;
+    case STY_ONE:
+        return ACREO_SUBJ_ONE;
+    case STY_SUBTREE:
+        return ACREO_SUBJ_SUBTREE;
+    case STY_CHILDREN:
+        return ACREO_SUBJ_CHILDREN;
+    case STY_LEVEL:
+        return ACREO_SUBJ_LEVEL;
+    default:
+        return ACREO_SUBJ_SUFFIX;
+    }
+}
+
+/* slapd's check for ",expand": a '$' followed by a digit or '{'. */
+static int
+has_dollar_ref(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '$' &&
+            ((s[i + 1] >= '0' && s[i + 1] <= '9') || s[i + 1] == '{'))
+            return 1;
+    return 0;
+}
+
+/* dn[.style]=<DN>, not regex. */
+static int
+subject_dn(struct by_state *st, struct acreO_subject *sj, const struct who *w,
+           acre_diag *diag)
+{
+    if (!w->has_right || rlen(w) == 0)
+        return err(st, w, 0,
+                   "missing \"=\" in (or value after) \"%.*s\" in "
+                   "by clause",
+                   w->t->s, w->name + w->name_len, diag);
+    sj->kind = subject_kind(w->sty);
+    sj->level = w->level;
+    if (w->expand) {
+        int rc = acreO_template_init(st->b->ctx, rv(w), rlen(w), &sj->expand);
+        if (rc)
+            return rc;
+        if (!has_dollar_ref(rv(w), rlen(w)))
+            return err(st, w, w->right,
+                       "\"expand\" used with no expansions "
+                       "in \"pattern\"%.*s",
+                       "", 0, diag);
+        sj->is_expand = 1;
+        return 0;
+    }
+    acre_dn *dn;
+    acre_diag d = {0};
+    int rc = acreO_parse_dn(st->b, rv(w), rlen(w), &dn, &d);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return err(st, w, w->right + d.offset,
+                   "bad DN \"%.*s\" in by DN "
+                   "clause",
+                   rv(w), rlen(w), diag);
+    sj->dn = dn;
+    if (w->sty == STY_BASE && st->db && st->db->rootdn &&
+        acre_dn_equal(dn, st->db->rootdn))
+        acreO_note_add(st->b, acreO_pos_of(st->file, w->t, 0),
+                       "rootdn is always granted unlimited privileges");
+    return 0;
+}
+
+/* The level checks slapd makes once a DN subject is set. */
+static int
+subject_level(struct by_state *st, struct acreO_subject *sj,
+              const struct who *w, acre_diag *diag)
+{
+    if (sj->kind == ACREO_SUBJ_SELF) {
+        sj->level = w->level;
+        return 0;
+    }
+    if (w->level < 0)
+        return err(st, w, w->style_at,
+                   "bad negative level in by DN "
+                   "clause%.*s",
+                   "", 0, diag);
+    if (w->level == 1 || (w->level == 0 && w->sty == STY_LEVEL))
+        acreO_note_add(st->b, acreO_pos_of(st->file, w->t, w->style_at),
+                       "\"%s\" should be used instead of \"level{%d}\" in "
+                       "by DN clause",
+                       w->level ? "onelevel" : "base", w->level);
+    sj->level = w->level;
+    return 0;
+}
+
+/* *, anonymous, users, self, dn; 1 when the token is none of them. */
+static int
+who_subject(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    struct acreO_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
+    enum sty sty = w->sty;
+    int rc;
+
+    if (name_is(w, "*")) {
+        if (w->real)
+            return err(st, w, 0, "\"real\" with \"*\"%.*s", "", 0, diag);
+        sty = STY_REGEX;
+    } else if (name_is(w, "anonymous")) {
+        sty = STY_ANONYMOUS;
+    } else if (name_is(w, "users")) {
+        sty = STY_USERS;
+    } else if (name_is(w, "self")) {
+        sty = STY_SELF;
+    } else if (!name_is(w, "dn")) {
+        return 1;
+    }
+    if (sj->kind != ACREO_SUBJ_NONE)
+        return err(st, w, 0, "dn pattern already specified%.*s", "", 0, diag);
+    sj->pos = acreO_pos_of(st->file, w->t, 0);
+    if (w->expand && (sty == STY_REGEX || sty == STY_ANONYMOUS ||
+                      sty == STY_USERS || sty == STY_SELF))
+        return err(st, w, w->style_at,
+                   "\"expand\" used with no expansions "
+                   "in \"pattern\"%.*s",
+                   "", 0, diag);
+    if (name_is(w, "*"))
+        sj->kind = ACREO_SUBJ_ANY;
+    else if (sty == STY_ANONYMOUS)
+        sj->kind = ACREO_SUBJ_ANONYMOUS;
+    else if (sty == STY_USERS)
+        sj->kind = ACREO_SUBJ_USERS;
+    else if (sty == STY_SELF)
+        sj->kind = ACREO_SUBJ_SELF;
+    rc = sj->kind != ACREO_SUBJ_NONE ? 0
+         : sty == STY_REGEX          ? subject_regex(st, sj, w, diag)
+                                     : subject_dn(st, sj, w, diag);
+    return rc ? rc : subject_level(st, sj, w, diag);
+}
+
+/* ------------------------------------------------------------------------
+ * dnattr, group
+ */
+
+static int
+dn_or_nameuid(const struct acreS_attr *at)
+{
+    return at->syntax && (!strcmp(at->syntax, DN_SYNTAX) ||
+                          !strcmp(at->syntax, NAMEUID_SYNTAX));
+}
+
+static int
+who_dnattr(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    struct acreO_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
+    struct acreO_attrspec *a;
+
+    if (!w->has_right || rlen(w) == 0)
+        return err(st, w, 0,
+                   "missing \"=\" in (or value after) \"%.*s\" in "
+                   "by clause",
+                   w->t->s, w->name + w->name_len, diag);
+    if (sj->dnattr)
+        return err(st, w, 0, "dnattr already specified%.*s", "", 0, diag);
+    if (!(a = talloc_zero(st->b->ctx, struct acreO_attrspec)))
+        return ACRE_ERR_NOMEM;
+    a->kind = ACREO_ATTR_TYPE;
+    a->oc = -1;
+    int ok = acreO_attr_desc(st->b, rv(w), rlen(w), a);
+    if (ok < 0)
+        return ACRE_ERR_NOMEM;
+    if (!ok)
+        return err(st, w, w->right,
+                   "dnattr \"%.*s\": undefined attribute "
+                   "type",
+                   rv(w), rlen(w), diag);
+    const struct acreS_attr *at = acreS_attr(st->b->schema, a->type);
+    if (!dn_or_nameuid(at))
+        return err(st, w, w->right, "dnattr \"%.*s\": inappropriate syntax",
+                   rv(w), rlen(w), diag);
+    if (!acreS_attr_rule(st->b->schema, a->type, 1))
+        return err(st, w, w->right,
+                   "dnattr \"%.*s\": inappropriate matching "
+                   "(no EQUALITY)",
+                   rv(w), rlen(w), diag);
+    sj->dnattr = a;
+    return 0;
+}
+
+/* Is class oc a subclass of the class named `name`? */
+static int
+class_under(const acre_schema *s, int oc, const char *name)
+{
+    int sup = acreS_class_find(s, name, strlen(name));
+
+    return sup >= 0 && acreS_class_is(s, oc, sup);
+}
+
+/* slapd's oc_check_allowed(at, {oc}, NULL). */
+static int
+class_allows(const acre_schema *s, int oc, int type)
+{
+    const struct acreS_attr *at = acreS_attr(s, type);
+    const struct acreS_class *c = acreS_class(s, oc);
+
+    if (!strcasecmp(at->dn.name, "objectClass") || at->usage != ACRES_USER)
+        return 1;
+    if (acreS_class_find(s, "extensibleObject", 16) == oc)
+        return 1;
+    if (c->kind == ACRES_ABSTRACT)
+        return 0;
+    unsigned word = (unsigned)type >> 6;
+    uint64_t bit = (uint64_t)1 << ((unsigned)type & 63);
+    return ((c->all_must[word] | c->all_may[word]) & bit) != 0;
+}
+
+/* group/oc/attr: the class and attribute parts of the name. */
+static int
+group_parts(struct by_state *st, const struct who *w, struct acreO_group *g,
+            acre_diag *diag)
+{
+    const char *name = w->t->s + w->name;
+    const char *end = name + w->name_len;
+    const char *oc = memchr(name, '/', w->name_len), *at = NULL;
+    const struct acreS_class *c;
+    size_t ocn = 0;
+
+    if (oc) {
+        oc++;
+        if (oc == end || *oc == '/') /* slapd aborts on an empty class */
+            return err(st, w, (size_t)(oc - w->t->s),
+                       "group objectclass "
+                       "missing%.*s",
+                       "", 0, diag);
+        at = memchr(oc, '/', (size_t)(end - oc));
+        ocn = (size_t)((at ? at : end) - oc);
+        if (at)
+            at++;
+    }
+    g->oc = ocn ? acreS_class_find(st->b->schema, oc, ocn)
+                : acreS_class_find(st->b->schema, "groupOfNames", 12);
+    if (g->oc < 0)
+        return err(st, w, oc ? (size_t)(oc - w->t->s) : 0,
+                   "group objectclass \"%.*s\" unknown",
+                   ocn ? oc : "groupOfNames", ocn ? ocn : 12, diag);
+    c = acreS_class(st->b->schema, g->oc);
+    if (class_under(st->b->schema, g->oc, "referral") ||
+        class_under(st->b->schema, g->oc, "alias"))
+        return err(st, w, 0,
+                   "group objectclass \"%.*s\" is subclass of "
+                   "referral or alias",
+                   c->name, strlen(c->name), diag);
+    const char *an = at && at < end ? at : "member";
+    size_t ann = at && at < end ? (size_t)(end - at) : 6;
+    g->at.kind = ACREO_ATTR_EXACT;
+    g->at.oc = -1;
+    int ok = acreO_attr_desc(st->b, an, ann, &g->at);
+    if (ok < 0)
+        return ACRE_ERR_NOMEM;
+    if (!ok)
+        return err(st, w, 0, "group \"%.*s\": undefined attribute type", an,
+                   ann, diag);
+    return 0;
+}
+
+static int
+group_attr_checks(struct by_state *st, const struct who *w,
+                  struct acreO_group *g, acre_diag *diag)
+{
+    const acre_schema *s = st->b->schema;
+    const struct acreS_attr *at = acreS_attr(s, g->at.type);
+    int uri = acreS_attr_find(s, "labeledURI", 10);
+
+    g->dynamic = uri >= 0 && acreS_is_subtype(s, g->at.type, uri);
+    if (!dn_or_nameuid(at) && !g->dynamic)
+        return err(st, w, 0,
+                   "group attr \"%.*s\": inappropriate syntax; "
+                   "must be DN, NameUID or a subtype of labeledURI",
+                   at->dn.name, strlen(at->dn.name), diag);
+    if (!class_allows(s, g->oc, g->at.type))
+        return err(st, w, 0,
+                   "group: \"%.*s\" not allowed by the group "
+                   "objectclass",
+                   at->dn.name, strlen(at->dn.name), diag);
+    return 0;
+}
+
+static int
+group_pattern(struct by_state *st, const struct who *w, struct acreO_group *g,
+              acre_diag *diag)
+{
+    char why[160];
+
+    if (g->expand) {
+        char *pat = acreO_regex_normalise_dn(st->b->ctx, rv(w), rlen(w));
+        if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &g->tmpl))
+            return ACRE_ERR_NOMEM;
+        int rc = strcmp(pat, "*") ? acreO_regex_test_template(pat, strlen(pat),
+                                                              why, sizeof(why))
+                                  : 0;
+        if (rc)
+            return acreO_error(diag, rc, st->file, w->t, w->right,
+                               "bad regular expression (%s): \"%s\"", why, pat);
+        return 0;
+    }
+    acre_dn *dn;
+    acre_diag d = {0};
+    int rc = acreO_parse_dn(st->b, rv(w), rlen(w), &dn, &d);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return err(st, w, w->right + d.offset, "bad DN \"%.*s\"", rv(w),
+                   rlen(w), diag);
+    g->dn = dn;
+    return 0;
+}
+
+static int
+who_group(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    struct acreO_group *g;
+    int rc;
+
+    if (w->sty == STY_REGEX)
+        acreO_note_add(st->b, acreO_pos_of(st->file, w->t, w->style_at),
+                       "deprecated group style \"regex\"; use \"expand\"");
+    else if (w->sty != STY_BASE && w->sty != STY_EXPAND)
+        return err(st, w, w->style_at,
+                   "inappropriate style in by "
+                   "clause%.*s",
+                   "", 0, diag);
+    if (!w->has_right || rlen(w) == 0)
+        return err(st, w, 0,
+                   "missing \"=\" in (or value after) \"%.*s\" in "
+                   "by clause",
+                   w->t->s, w->name + w->name_len, diag);
+    if (st->by->group)
+        return err(st, w, 0, "group pattern already specified%.*s", "", 0,
+                   diag);
+    if (!(g = talloc_zero(st->b->ctx, struct acreO_group)))
+        return ACRE_ERR_NOMEM;
+    g->pos = acreO_pos_of(st->file, w->t, 0);
+    g->expand = w->sty != STY_BASE;
+    if ((rc = group_pattern(st, w, g, diag)) ||
+        (rc = group_parts(st, w, g, diag)) ||
+        (rc = group_attr_checks(st, w, g, diag)))
+        return rc;
+    st->by->group = g;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * peername, sockname, domain, sockurl
+ */
+
+/* inet_addr of s[0..n), INADDR_NONE (all ones) when it is not an
+ * address.  slapd compares inet_addr's 32-bit result with an unsigned
+ * long -1, which never matches on 64-bit systems: it never refuses an
+ * IPv4 address or mask, it keeps all ones. */
+static void
+ipv4(const char *s, size_t n, uint8_t out[4])
+{
+    char buf[64];
+    in_addr_t a = INADDR_NONE;
+
+    if (n < sizeof(buf)) {
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        a = inet_addr(buf);
+    }
+    memcpy(out, &a, 4);
+}
+
+static int
+ipv6(const char *s, size_t n, uint8_t out[16])
+{
+    char buf[128];
+
+    if (n >= sizeof(buf))
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return inet_pton(AF_INET6, buf, out) == 1 ? 0 : -1;
+}
+
+/* {port} after an address: slapd's strtol and '}' check. */
+static int
+parse_port(const char *s, size_t n, int *port)
+{
+    char buf[32], *end;
+
+    if (n >= sizeof(buf))
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    long v = strtol(buf, &end, 10);
+    if (end == buf || *end != '}')
+        return -1;
+    *port = (int)v;
+    return 0;
+}
+
+/* peername.ip= / .ipv6=: addr[%mask][{port}] */
+static int
+peer_addr(struct by_state *st, const struct who *w, struct acreO_strmatch *m,
+          acre_diag *diag)
+{
+    const char *s = rv(w), *brace = memchr(s, '{', rlen(w));
+    size_t an = brace ? (size_t)(brace - s) : rlen(w);
+    const char *pct = memchr(s, '%', an);
+    size_t addr_n = pct ? (size_t)(pct - s) : an;
+    int v6 = m->style == ACREO_STR_IPV6;
+
+    if (!v6)
+        ipv4(s, addr_n, m->addr);
+    else if (ipv6(s, addr_n, m->addr))
+        return err(st, w, w->right, "illegal peername address \"%.*s\"", s,
+                   addr_n, diag);
+    memset(m->mask, 0xff, sizeof(m->mask));
+    if (pct && !v6)
+        ipv4(pct + 1, an - addr_n - 1, m->mask);
+    else if (pct && ipv6(pct + 1, an - addr_n - 1, m->mask))
+        return err(st, w, w->right + addr_n + 1,
+                   "illegal peername address "
+                   "mask \"%.*s\"",
+                   pct + 1, an - addr_n - 1, diag);
+    m->port = -1;
+    if (brace && parse_port(brace + 1, rlen(w) - an - 1, &m->port))
+        return err(st, w, w->right + an,
+                   "illegal peername port "
+                   "specification \"%.*s\"",
+                   brace, rlen(w) - an, diag);
+    return 0;
+}
+
+static enum acreO_str_style
+str_style(enum sty sty)
+{
+    switch (sty) {
+    case STY_REGEX:
+        return ACREO_STR_REGEX;
+    case STY_EXPAND:
+        return ACREO_STR_EXPAND;
+    case STY_IP:
+        return ACREO_STR_IP;
+    case STY_IPV6:
+        return ACREO_STR_IPV6;
+    case STY_PATH:
+        return ACREO_STR_PATH;
+    case STY_SUBTREE:
+        return ACREO_STR_SUBTREE;
+    default:
+        return ACREO_STR_EXACT;
+    }
+}
+
+/* The pattern of a string match; regexes are normalised and tested. */
+static int
+str_pattern(struct by_state *st, const struct who *w, struct acreO_strmatch *m,
+            acre_diag *diag)
+{
+    char why[160];
+
+    if (m->style != ACREO_STR_REGEX) {
+        int rc = acreO_template_init(st->b->ctx, rv(w), rlen(w), &m->pat);
+        m->any = rlen(w) == 1 && rv(w)[0] == '*';
+        return rc;
+    }
+    char *pat = acreO_regex_normalise_dn(st->b->ctx, rv(w), rlen(w));
+    if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &m->pat))
+        return ACRE_ERR_NOMEM;
+    m->any = strcmp(pat, "*") == 0;
+    int rc =
+        m->any ? 0
+               : acreO_regex_test_template(pat, strlen(pat), why, sizeof(why));
+    if (rc)
+        return acreO_error(diag, rc, st->file, w->t, w->right,
+                           "bad regular expression (%s): \"%s\"", why, pat);
+    if (m->any || m->pat.expands)
+        return 0;
+    char out[ACREO_EXPAND_MAX + 1];
+    size_t olen;
+    const char *why2 = NULL;
+    acreO_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out, &olen);
+    rc = acreO_regex_compile(st->b->ctx, out, olen, &m->re, &why2);
+    if (rc && rc != ACRE_ERR_NOMEM)
+        return acreO_error(diag, rc, st->file, w->t, w->right,
+                           "bad regular expression (%s): \"%s\"", why2, out);
+    return rc;
+}
+
+/* Which connection string a name is, and the styles it allows. */
+static struct acreO_strmatch *
+str_target(struct by_state *st, const struct who *w, unsigned *allowed)
+{
+    struct acreO_by *by = st->by;
+    const unsigned common = 1u << STY_REGEX | 1u << STY_BASE | 1u << STY_EXPAND;
+
+    if (name_is(w, "peername")) {
+        *allowed = common | 1u << STY_IP | 1u << STY_IPV6 | 1u << STY_PATH;
+        return &by->peername;
+    }
+    if (name_is(w, "sockname")) {
+        *allowed = common;
+        return &by->sockname;
+    }
+    if (name_is(w, "domain")) {
+        *allowed = common | 1u << STY_SUBTREE;
+        return &by->domain;
+    }
+    if (name_is(w, "sockurl")) {
+        *allowed = common;
+        return &by->sockurl;
+    }
+    return NULL;
+}
+
+static int
+who_string(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    unsigned allowed;
+    struct acreO_strmatch *m = str_target(st, w, &allowed);
+    enum sty sty = w->sty;
+    int expand = w->expand;
+
+    if (!m)
+        return 1;
+    if (!(allowed & (1u << sty)))
+        return err(st, w, w->style_at,
+                   "inappropriate style in by "
+                   "clause%.*s",
+                   "", 0, diag);
+    if (m == &st->by->domain && sty == STY_EXPAND) {
+        sty = STY_BASE; /* tolerated: means exact,expand */
+        expand = 1;
+    }
+    if (!w->has_right || rlen(w) == 0)
+        return err(st, w, 0,
+                   "missing \"=\" in (or value after) \"%.*s\" in "
+                   "by clause",
+                   w->t->s, w->name + w->name_len, diag);
+    if (m->style != ACREO_STR_NONE)
+        return err(st, w, 0, "%.*s pattern already specified",
+                   w->t->s + w->name, w->name_len, diag);
+    m->style = str_style(sty);
+    m->pos = acreO_pos_of(st->file, w->t, 0);
+    m->expand = m == &st->by->domain && expand;
+    int rc = str_pattern(st, w, m, diag);
+    if (!rc && (m->style == ACREO_STR_IP || m->style == ACREO_STR_IPV6))
+        rc = peer_addr(st, w, m, diag);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * set, ssf
+ */
+
+static int
+who_set(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    struct acreO_set *set;
+    size_t off = 0;
+
+    if (w->sty == STY_REGEX)
+        acreO_note_add(st->b, acreO_pos_of(st->file, w->t, w->style_at),
+                       "deprecated set style \"regex\"; use \"expand\"");
+    else if (w->sty != STY_BASE && w->sty != STY_EXPAND)
+        return err(st, w, w->style_at,
+                   "inappropriate style in by "
+                   "clause%.*s",
+                   "", 0, diag);
+    if (st->by->set)
+        return err(st, w, 0, "set attribute already specified%.*s", "", 0,
+                   diag);
+    if (!w->has_right || rlen(w) == 0)
+        return err(st, w, 0, "no set is defined%.*s", "", 0, diag);
+    if (!(set = talloc_zero(st->b->ctx, struct acreO_set)))
+        return ACRE_ERR_NOMEM;
+    set->pos = acreO_pos_of(st->file, w->t, w->right);
+    set->expand = w->sty != STY_BASE;
+    if (acreO_template_init(st->b->ctx, rv(w), rlen(w), &set->text))
+        return ACRE_ERR_NOMEM;
+    st->by->set = set;
+    if (set->expand)
+        return 0;
+    int rc = acreO_set_parse(st->b->ctx, st->b->schema, rv(w), rlen(w),
+                             &set->root, &off);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc) { /* slapd only finds out per check: never true */
+        set->invalid = 1;
+        return acreO_note_add(
+            st->b, acreO_pos_of(st->file, w->t, w->right + off),
+            "set expression %s: it never matches",
+            rc == ACREO_ERR_LIMIT ? "too long or too deep" : "malformed");
+    }
+    return 0;
+}
+
+/* lutil_atou: all decimal digits, fits an unsigned. */
+static int
+parse_uint(const char *s, size_t n, unsigned *out)
+{
+    unsigned long v = 0;
+
+    if (n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (unsigned long)(s[i] - '0');
+        if (v > UINT_MAX)
+            return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int
+who_ssf(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    static const char *const names[] = {"ssf", "transport_ssf", "tls_ssf",
+                                        "sasl_ssf"};
+    unsigned *slot[] = {&st->by->ssf, &st->by->transport_ssf, &st->by->tls_ssf,
+                        &st->by->sasl_ssf};
+
+    for (int k = 0; k < 4; k++) {
+        if (!name_is(w, names[k]))
+            continue;
+        if (w->sty != STY_REGEX && w->sty != STY_BASE)
+            return err(st, w, w->style_at,
+                       "inappropriate style in by "
+                       "clause%.*s",
+                       "", 0, diag);
+        if (*slot[k])
+            return err(st, w, 0, "%.*s attribute already specified", names[k],
+                       strlen(names[k]), diag);
+        if (!w->has_right || rlen(w) == 0)
+            return err(st, w, 0, "no %.*s is defined", names[k],
+                       strlen(names[k]), diag);
+        if (parse_uint(rv(w), rlen(w), slot[k]))
+            return err(st, w, w->right, "unable to parse %.*s value", names[k],
+                       strlen(names[k]), diag);
+        if (!*slot[k])
+            return err(st, w, w->right, "invalid %.*s value", names[k],
+                       strlen(names[k]), diag);
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * The clause
+ */
+
+/* One <who> token: 0 consumed, 1 not a <who> (the access), <0 error. */
+static int
+who_token(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    int rc = who_subject(st, w, diag);
+
+    if (rc != 1)
+        return rc;
+    if (name_is(w, "dnattr"))
+        return who_dnattr(st, w, diag);
+    if (w->name_len >= 5 && !strncasecmp(w->t->s + w->name, "group", 5))
+        return who_group(st, w, diag);
+    if ((rc = who_string(st, w, diag)) != 1)
+        return rc;
+    if (name_is(w, "set"))
+        return who_set(st, w, diag);
+    if (name_is(w, "aci") ||
+        (w->name_len >= 7 && !strncasecmp(w->t->s + w->name, "dynacl/", 7)))
+        return err(st, w, 0, "dynacl \"%.*s\" is not supported by acre",
+                   w->t->s + w->name, w->name_len, diag);
+    return who_ssf(st, w, diag);
+}
+
+/* The <access> token: mask with its self prefix. */
+static int
+access_token(struct by_state *st, const struct who *w, acre_diag *diag)
+{
+    const char *s = w->t->s + w->name;
+    size_t n = w->access_len - w->name;
+
+    if (n >= 4 && !strncasecmp(s, "self", 4)) {
+        st->by->dn.self = 1;
+        s += 4;
+        n -= 4;
+    } else if (n >= 8 && !strncasecmp(s, "realself", 8)) {
+        st->by->realdn.self = 1;
+        s += 8;
+        n -= 8;
+    }
+    st->by->mask = acreO_mask_parse(s, n);
+    st->by->mask_pos = acreO_pos_of(st->file, w->t, 0);
+    if (!st->by->mask)
+        return err(st, w, 0, "expecting <access> got \"%.*s\"", w->t->s,
+                   w->access_len, diag);
+    return 0;
+}
+
+static int
+control_word(const struct acreO_ptext *t, enum acreO_control *c)
+{
+    if (word_eq(t->s, t->len, "stop"))
+        *c = ACREO_STOP;
+    else if (word_eq(t->s, t->len, "continue"))
+        *c = ACREO_CONTINUE;
+    else if (word_eq(t->s, t->len, "break"))
+        *c = ACREO_BREAK;
+    else
+        return 0;
+    return 1;
+}
+
+/* No <access>: "+0" with a control (slapd's plain stop/continue/break). */
+static void
+plain(struct acreO_by *by, enum acreO_control c)
+{
+    by->mask = ACREO_PRIV_ADDITIVE | ACREO_PRIV_NONE;
+    by->control = c;
+}
+
+int
+acreO_parse_by(struct acreO_build *b, const struct acreO_db *db,
+               const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
+               const char *file, struct acreO_by *by, acre_diag *diag)
+{
+    struct by_state st = {b, db, file, by};
+    struct who w;
+    int rc = 1;
+
+    by->pos = acreO_pos_of(file, &toks[*i - 1], 0);
+    if (*i >= ntoks)
+        return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[*i - 1],
+                           toks[*i - 1].len, "premature EOL: expecting <who>");
+    for (; *i < ntoks; (*i)++)
+        if ((rc = who_split(&st, &toks[*i], &w, diag)) ||
+            (rc = who_token(&st, &w, diag)))
+            break;
+    if (rc < 0)
+        return rc;
+    if (*i == ntoks) {
+        plain(by, ACREO_STOP);
+        return 0;
+    }
+    struct acreO_ptext word = {(char *)w.t->s + w.name, w.access_len - w.name,
+                               NULL, NULL};
+    if (control_word(&word, &by->control)) {
+        plain(by, by->control);
+        (*i)++;
+        return 0;
+    }
+    if (word_eq(word.s, word.len, "by")) {
+        plain(by, ACREO_STOP);
+        return 0;
+    }
+    if ((rc = access_token(&st, &w, diag)))
+        return rc;
+    by->control = ACREO_STOP;
+    if (++(*i) < ntoks && control_word(&toks[*i], &by->control))
+        (*i)++;
+    return 0;
+}

@@ -1,0 +1,506 @@
+/*
+ * openldap_oracle.c -- the reference evaluator of the OpenLDAP dialect:
+ * one check, decided as slapd 2.5's slap_access_allowed(), slap_acl_get()
+ * and slap_acl_mask() do (servers/slapd/acl.c), read straight off the
+ * parsed rules.
+ *
+ * The decision for one check (requester, entry, attribute, value, want):
+ *   1. the requester (authorisation DN) is the rootdn of the entry's
+ *      database: manage, granted;
+ *   2. a write-level check on a no-user-modification attribute (other
+ *      than entry and children) is granted, with the mask left at none;
+ *   3. neither the database nor the global section has a rule: the
+ *      default read for everyone, anonymous included;
+ *   4. the database's rules, then the global rules (only the global ones
+ *      when the database has none), in order: the first whose <what>
+ *      matches scans its <by> clauses (openldap_oracle_who.c); "break"
+ *      goes on to the next matching rule with the mask carried along;
+ *   5. a check that runs out of rules after "break" (or matches none) is
+ *      denied, whatever the mask says -- slapd returns 0 there (acl.c,
+ *      "no more rules"), although it reports the mask;
+ *   6. otherwise granted iff every bit of the wanted privilege is in the
+ *      mask.
+ * The mask starts at "0" (ACL_PRIV_NONE) and changes as slapd's does.
+ */
+#include "openldap_oracle_int.h"
+
+#include "filter.h"
+#include "match.h"
+#include "schema.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* ------------------------------------------------------------------------
+ * The oracle object
+ */
+
+static const char *
+copy_or_null(void *ctx, const char *s)
+{
+    return s ? talloc_strdup(ctx, s) : NULL;
+}
+
+/* Parse a requester DN; NULL or "" is anonymous. */
+static int
+requester_dn(struct acreO_oracle *o, const char *s, const acre_dn **dn,
+             const char **norm)
+{
+    acre_dn *d;
+
+    *dn = NULL;
+    *norm = "";
+    if (!s || !*s)
+        return 0;
+    int rc = acre_dn_parse(o, o->schema, s, strlen(s), 0, &d, NULL);
+    if (rc)
+        return rc;
+    *dn = d;
+    *norm = acre_dn_normalised(d, NULL);
+    if (!**norm) /* a DN that normalises to "" is anonymous too */
+        *dn = NULL;
+    return 0;
+}
+
+int
+acreO_oracle_new(void *mem_ctx, const struct acreO_config *cfg,
+                 const struct acreE_dir *dir, const struct acreO_requester *rq,
+                 struct acreO_oracle **out)
+{
+    struct acreO_oracle *o = talloc_zero(mem_ctx, struct acreO_oracle);
+    int rc;
+
+    if (!o)
+        return ACRE_ERR_NOMEM;
+    o->cfg = cfg;
+    o->schema = cfg->schema;
+    o->dir = dir;
+    o->rq = *rq;
+    o->rq.authz_dn = copy_or_null(o, rq->authz_dn);
+    o->rq.authc_dn = copy_or_null(o, rq->authc_dn);
+    o->rq.peername = copy_or_null(o, rq->peername);
+    o->rq.sockname = copy_or_null(o, rq->sockname);
+    o->rq.sockurl = copy_or_null(o, rq->sockurl);
+    o->rq.domain = copy_or_null(o, rq->domain);
+    rc = requester_dn(o, rq->authz_dn, &o->authz, &o->authz_norm);
+    if (!rc)
+        rc = requester_dn(o, rq->authc_dn ? rq->authc_dn : rq->authz_dn,
+                          &o->authc, &o->authc_norm);
+    if (rc) {
+        talloc_free(o);
+        return rc;
+    }
+    o->id_entry = acreS_attr_find(o->schema, "entry", 5);
+    o->id_children = acreS_attr_find(o->schema, "children", 8);
+    o->id_entrydn = acreS_attr_find(o->schema, "entryDN", 7);
+    o->id_objectclass = acreS_attr_find(o->schema, "objectClass", 11);
+    o->id_userpassword = acreS_attr_find(o->schema, "userPassword", 12);
+    *out = o;
+    return 0;
+}
+
+void
+acreO_target_attr(struct acreO_target *t, const struct acreE_entry *e,
+                  const struct acreE_attr *a, const struct acreE_value *v)
+{
+    memset(t, 0, sizeof(*t));
+    t->entry = e;
+    t->type = a->type;
+    t->nopts = a->nopts;
+    t->opts = a->opts;
+    t->opt_len = a->opt_len;
+    if (v) {
+        t->val = v->norm ? v->norm : v->val;
+        t->val_len = v->norm ? v->nlen : v->len;
+    }
+}
+
+int
+acreO_target_type(const struct acreO_oracle *o, struct acreO_target *t,
+                  const struct acreE_entry *e, const char *type_name)
+{
+    memset(t, 0, sizeof(*t));
+    t->entry = e;
+    t->type = acreS_attr_find(o->schema, type_name, strlen(type_name));
+    return t->type;
+}
+
+void
+acreO_oracle_trace(struct check *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!c->trace || !*c->trace)
+        return;
+    va_start(ap, fmt);
+    *c->trace = talloc_vasprintf_append_buffer(*c->trace, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------------
+ * Shared helpers
+ */
+
+int
+acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
+                         int nsub)
+{
+    regex_t re;
+    regmatch_t m[ACREO_MAX_MATCHES];
+
+    if (regcomp(&re, pat, REG_EXTENDED | REG_ICASE))
+        return 0;
+    if (nsub > ACREO_MAX_MATCHES)
+        nsub = ACREO_MAX_MATCHES;
+    int rc = regexec(&re, s, (size_t)nsub, nsub ? m : NULL, 0);
+    regfree(&re);
+    for (int i = 0; rc == 0 && i < nsub; i++) {
+        off[i][0] = (int)m[i].rm_so;
+        off[i][1] = (int)m[i].rm_eo;
+    }
+    return rc == 0;
+}
+
+const acre_dn *
+acreO_oracle_parse_dn(struct check *c, const char *s, size_t n)
+{
+    acre_dn *dn;
+    size_t i = 0;
+
+    while (i < n && s[i] == ' ')
+        i++;
+    if (n > 0 && i == n)
+        return NULL;
+    if (acre_dn_parse(c->tmp, c->o->schema, s, n, ACRE_DN_STRICT, &dn, NULL))
+        return NULL;
+    return dn;
+}
+
+int
+acreO_oracle_value_is_dn(struct check *c, int type, const char *v, size_t vn,
+                         const char *ndn)
+{
+    const struct acreS_attr *at = acreS_attr(c->o->schema, type);
+    uint8_t local[512];
+    struct acreE_buf b;
+
+    if (at->eq == ACREM_NONE)
+        return 0;
+    acreE_buf_init(&b, local, sizeof(local));
+    int ok = acreM_normalise(c->o->schema, at->eq, (const uint8_t *)ndn,
+                             strlen(ndn), &b) == 0 &&
+             b.len == vn && memcmp(b.p, v, vn) == 0;
+    acreE_buf_free(&b);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------
+ * <what>
+ */
+
+/* The entry against a non-regex dn part (slapd's string checks, done on
+ * the DN structure, with their outcome for an empty pattern). */
+static int
+what_dn(const struct acreE_entry *e, const struct acreO_what *w)
+{
+    unsigned pd = w->dn ? acre_dn_depth(w->dn) : 0;
+
+    switch (w->dn_style) {
+    case ACREO_DN_BASE:
+        return acre_dn_equal(e->dn, w->dn);
+    case ACREO_DN_ONE:
+        return pd == 0 ? acre_dn_depth(e->dn) == 1
+                       : acre_dn_in_scope(e->dn, w->dn, ACRE_SCOPE_ONE) == 1;
+    case ACREO_DN_SUBTREE:
+        return acre_dn_in_scope(e->dn, w->dn, ACRE_SCOPE_SUB) == 1;
+    case ACREO_DN_CHILDREN:
+        return pd > 0 &&
+               acre_dn_in_scope(e->dn, w->dn, ACRE_SCOPE_CHILDREN) == 1;
+    default:
+        return 1;
+    }
+}
+
+/* Tag compatibility of ad_inlist: every wanted option is among the
+ * attribute's, a "lang-" range matching the tags that start with it. */
+static int
+opts_cover(const struct acreO_target *t, const struct acreO_attrspec *a)
+{
+    for (unsigned i = 0; i < a->nopts; i++) {
+        size_t wl = strlen(a->opts[i]);
+        int found = 0;
+        for (unsigned j = 0; j < t->nopts && !found; j++) {
+            size_t hl = t->opt_len[j];
+            found = (hl == wl && !strncasecmp(t->opts[j], a->opts[i], wl)) ||
+                    (wl > 0 && a->opts[i][wl - 1] == '-' && hl > wl &&
+                     !strncasecmp(t->opts[j], a->opts[i], wl));
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static int
+opts_equal(const struct acreO_target *t, const struct acreO_attrspec *a)
+{
+    if (t->nopts != a->nopts)
+        return 0;
+    for (unsigned i = 0; i < a->nopts; i++)
+        if (strlen(a->opts[i]) != t->opt_len[i] ||
+            strncasecmp(t->opts[i], a->opts[i], t->opt_len[i]))
+            return 0;
+    return 1;
+}
+
+/* Does class oc require or allow type (or one of its supertypes)? */
+static int
+class_has(const acre_schema *s, int oc, int type)
+{
+    const struct acreS_class *c = acreS_class(s, oc);
+
+    for (int a = type; a >= 0; a = acreS_attr(s, a)->sup) {
+        unsigned w = (unsigned)a >> 6;
+        uint64_t bit = (uint64_t)1 << ((unsigned)a & 63);
+        if ((c->all_must[w] | c->all_may[w]) & bit)
+            return 1;
+    }
+    return 0;
+}
+
+/* slapd's ad_inlist(desc, attrs): 1 in the list, 0 not. */
+static int
+attr_in_list(const struct acreO_oracle *o, const struct acreO_target *t,
+             const struct acreO_what *w)
+{
+    for (unsigned i = 0; i < w->nattrs; i++) {
+        const struct acreO_attrspec *a = &w->attrs[i];
+        switch (a->kind) {
+        case ACREO_ATTR_EXACT:
+            if (t->type == a->type && opts_equal(t, a))
+                return 1;
+            break;
+        case ACREO_ATTR_TYPE:
+            if (t->type == a->type && opts_equal(t, a))
+                return 1;
+            if (acreS_is_subtype(o->schema, t->type, a->type) &&
+                opts_cover(t, a))
+                return 1;
+            break;
+        case ACREO_ATTR_CLASS:
+            if (a->extensible || class_has(o->schema, a->oc, t->type))
+                return 1;
+            break;
+        case ACREO_ATTR_NOT_CLASS: /* decides at once, as slapd */
+            return !a->extensible && !class_has(o->schema, a->oc, t->type);
+        }
+    }
+    return 0;
+}
+
+/* A DN-syntax val with a scope: the value as a DN against the pattern. */
+static int
+val_dn_scope(struct check *c, const struct acreO_val *v)
+{
+    const acre_dn *dn = acreO_oracle_parse_dn(c, c->val, c->t->val_len);
+    unsigned pd = acre_dn_depth(v->dn);
+
+    if (!dn)
+        return 0;
+    switch (v->style) {
+    case ACREO_VAL_ONE:
+        return pd > 0 && acre_dn_in_scope(dn, v->dn, ACRE_SCOPE_ONE) == 1;
+    case ACREO_VAL_SUBTREE:
+        return pd == 0 ? acre_dn_depth(dn) == 0
+                       : acre_dn_in_scope(dn, v->dn, ACRE_SCOPE_SUB) == 1;
+    case ACREO_VAL_CHILDREN:
+        return pd > 0 && acre_dn_in_scope(dn, v->dn, ACRE_SCOPE_CHILDREN) == 1;
+    default:
+        return 0;
+    }
+}
+
+static int
+what_val(struct check *c, const struct acreO_val *v, struct matches *m)
+{
+    const struct acreO_target *t = c->t;
+
+    if (!t->val)
+        return 0;
+    if (v->style == ACREO_VAL_REGEX)
+        return acreO_oracle_regex_match(v->re.pattern, c->val, m->val,
+                                        ACREO_MAX_MATCHES);
+    if (v->style == ACREO_VAL_EXACT) /* normalised forms, byte for byte */
+        return t->val_len == v->norm_len &&
+               memcmp(t->val, v->norm, v->norm_len) == 0;
+    return val_dn_scope(c, v);
+}
+
+/* The submatches a non-regex <what> gives its <who>: $0 the entry's DN,
+ * and $1 the part matching the pattern for one/subtree/children. */
+static void
+style_matches(struct check *c, const struct acreO_what *w, struct matches *tm)
+{
+    int len = (int)c->endn_len;
+
+    memset(tm, 0, sizeof(*tm));
+    tm->dn_src = c->endn;
+    tm->val_src = c->val;
+    tm->val_count = ACREO_MAX_MATCHES;
+    tm->dn[0][1] = len;
+    tm->dn_count = 1;
+    if (w->dn_style == ACREO_DN_ONE || w->dn_style == ACREO_DN_SUBTREE ||
+        w->dn_style == ACREO_DN_CHILDREN) {
+        size_t pl = 0;
+        acre_dn_normalised(w->dn, &pl);
+        tm->dn[1][0] = len - (int)pl;
+        tm->dn[1][1] = len;
+        tm->dn_count = 2;
+    }
+}
+
+/* slapd's slap_acl_get for one rule: 1 when its <what> covers the check;
+ * m receives the regex submatches, tm those <who> DN patterns see. */
+static int
+what_matches(struct check *c, const struct acreO_rule *r, struct matches *m,
+             struct matches *tm)
+{
+    const struct acreO_what *w = &r->what;
+
+    memset(m, 0, sizeof(*m));
+    m->dn_src = c->endn;
+    m->dn_count = ACREO_MAX_MATCHES;
+    m->val_src = c->val;
+    m->val_count = ACREO_MAX_MATCHES;
+    if (w->dn_style == ACREO_DN_REGEX) {
+        if (!acreO_oracle_regex_match(w->dn_re.pattern, c->endn, m->dn,
+                                      ACREO_MAX_MATCHES))
+            return 0;
+    } else if (!what_dn(c->t->entry, w)) {
+        return 0;
+    }
+    if (w->has_attrs && !attr_in_list(c->o, c->t, w))
+        return 0;
+    if (w->val.style != ACREO_VAL_NONE && !what_val(c, &w->val, m))
+        return 0;
+    if (w->filter &&
+        acreF_eval(w->filter, c->t->entry, NULL, NULL) != ACREF_TRUE)
+        return 0;
+    if (w->val.style == ACREO_VAL_REGEX || w->dn_style == ACREO_DN_REGEX)
+        *tm = *m;
+    else
+        style_matches(c, w, tm);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * The decision
+ */
+
+/* The <by> clauses of a matched rule (slapd's slap_acl_mask). */
+static enum acreO_control
+by_clauses(struct check *c, const struct acreO_rule *r, const struct matches *m,
+           const struct matches *tm, uint32_t *mask)
+{
+    for (unsigned i = 0; i < r->nby; i++) {
+        const struct acreO_by *b = &r->by[i];
+        if (!acreO_oracle_by_matches(c, r, b, m, tm))
+            continue;
+        *mask = acreO_mask_apply(*mask, b->mask);
+        char buf[ACREO_MASK_BUF];
+        acreO_oracle_trace(c, "  by #%u applies: mask %s\n", i + 1,
+                           acreO_mask_format(*mask, buf));
+        if (b->control == ACREO_CONTINUE)
+            continue;
+        return b->control;
+    }
+    *mask = ACREO_PRIV_NONE; /* the implicit "by * none" */
+    acreO_oracle_trace(c, "  implicit by * none\n");
+    return ACREO_STOP;
+}
+
+/* Walk one list of rules; returns the control left by the last rule. */
+static enum acreO_control
+walk_rules(struct check *c, const struct acreO_db *db, uint32_t *mask)
+{
+    struct matches m, tm;
+
+    for (unsigned i = 0; i < db->nrules; i++) {
+        const struct acreO_rule *r = &db->rules[i];
+        if (!what_matches(c, r, &m, &tm))
+            continue;
+        acreO_oracle_trace(c, "rule %s#%u (line %u) matches\n", db->type, i,
+                           r->pos.line);
+        enum acreO_control ctl = by_clauses(c, r, &m, &tm, mask);
+        if (ctl != ACREO_BREAK)
+            return ctl;
+    }
+    return ACREO_BREAK;
+}
+
+static int
+is_write(enum acreO_access want)
+{
+    return want == ACREO_ACCESS_WADD || want == ACREO_ACCESS_WDEL ||
+           want == ACREO_ACCESS_WRITE;
+}
+
+static int
+decide(struct check *c, enum acreO_access want, uint32_t *mask)
+{
+    const struct acreO_oracle *o = c->o;
+    const struct acreO_db *db = acreO_db_for(o->cfg, c->t->entry->dn);
+    const struct acreO_db *front = &o->cfg->frontend;
+    uint32_t p = acreO_access_priv(want);
+
+    *mask = ACREO_PRIV_NONE;
+    if (db && db->rootdn && o->authz && acre_dn_equal(o->authz, db->rootdn)) {
+        *mask = ACREO_LVL_MANAGE;
+        return 1;
+    }
+    if (is_write(want) && c->t->type != o->id_entry &&
+        c->t->type != o->id_children &&
+        (acreS_attr(o->schema, c->t->type)->flags & ACRES_NO_USER_MOD))
+        return 1;
+    if ((!db || db->nrules == 0) && front->nrules == 0) {
+        *mask = ACREO_LVL_READ;
+        return (ACREO_LVL_READ & p) == p;
+    }
+    enum acreO_control ctl = ACREO_BREAK;
+    if (db && db->nrules)
+        ctl = walk_rules(c, db, mask);
+    if (ctl == ACREO_BREAK)
+        ctl = walk_rules(c, front, mask);
+    if (ctl == ACREO_BREAK) {
+        acreO_oracle_trace(c, "no more rules: denied\n");
+        return 0;
+    }
+    return (*mask & p) == p;
+}
+
+int
+acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
+                   enum acreO_access want, uint32_t *mask, char **trace)
+{
+    struct check c = {o, t, NULL, 0, NULL, talloc_new(o), trace};
+    uint32_t m = 0;
+    int granted = 0;
+
+    if (trace)
+        *trace = talloc_strdup(o, "");
+    if (!c.tmp || !acreO_access_priv(want))
+        goto out;
+    c.endn = acre_dn_normalised(t->entry->dn, &c.endn_len);
+    if (t->val &&
+        !(c.val = talloc_strndup(c.tmp, (const char *)t->val, t->val_len)))
+        goto out;
+    granted = decide(&c, want, &m);
+out:
+    talloc_free(c.tmp);
+    if (mask)
+        *mask = m;
+    return granted;
+}

@@ -1,0 +1,144 @@
+/*
+ * openldap_oracle.h -- the reference evaluator of the OpenLDAP dialect:
+ * a plain, linear walk of the parsed rules (compiler/openldap.h) that
+ * decides checks the way slapd 2.5 does (servers/slapd/acl.c), against
+ * entries of an in-memory directory (engine/directory.h).
+ *
+ * It is the yardstick the optimised engine is tested against, so it
+ * favours being obviously right over being fast: every check walks every
+ * rule, regexes are compiled with the C library's regcomp (REG_EXTENDED |
+ * REG_ICASE, exactly slapd's) at the moment they are used, groups and sets
+ * are resolved by looking entries up one by one.
+ *
+ * Invariants: the oracle never changes the configuration, the directory
+ * or the requester it was given; a check's result depends only on them
+ * and on its arguments.  An acreO_oracle is for one thread at a time.
+ */
+#ifndef ACRE_OPENLDAP_ORACLE_H
+#define ACRE_OPENLDAP_ORACLE_H
+
+#include "directory.h"
+#include "entry.h"
+#include "openldap.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Who asks.  DNs are strings (parsed and normalised by the oracle with the
+ * configuration's schema); NULL or "" is anonymous.  authc_dn is the
+ * authentication DN the real... clauses test (NULL: the same as authz_dn,
+ * as after a plain bind).  Connection strings use slapd's forms:
+ * peername "IP=127.0.0.1:40000", "IP=[::1]:40000", "PATH=/run/ldapi";
+ * sockname likewise; sockurl the listener URL ("ldap:///"); domain the
+ * peer's host name.  NULL means unknown (a clause on it does not match;
+ * sockurl NULL is an empty listener URL, as in slapacl).
+ */
+struct acreO_requester {
+    const char *authz_dn;
+    const char *authc_dn;
+    const char *peername;
+    const char *sockname;
+    const char *sockurl;
+    const char *domain;
+    unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
+};
+
+struct acreO_oracle;
+
+/*
+ * acreO_oracle_new -- an evaluator of cfg's rules for requester rq over
+ * dir (whose schema must be cfg's).  The requester's strings are copied;
+ * cfg and dir must outlive the oracle.
+ *   out: OUT, talloc child of mem_ctx, freed with talloc_free.
+ * Returns 0, ACRE_ERR_NOMEM, or an ACRE_ERR_DN_* code for a bad DN.
+ */
+int acreO_oracle_new(void *mem_ctx, const struct acreO_config *cfg,
+                     const struct acreE_dir *dir,
+                     const struct acreO_requester *rq,
+                     struct acreO_oracle **out);
+
+/*
+ * What one check is about: an attribute description of an entry (type id
+ * plus lowercased, sorted options -- `entry` and `children` are attribute
+ * types too) and, for a value check, the value in its normalised form
+ * (as stored in acreE_value.norm, or a filter's prepared assertion).
+ */
+struct acreO_target {
+    const struct acreE_entry *entry;
+    int type;
+    unsigned nopts;
+    const char *const *opts;
+    const uint32_t *opt_len;
+    const uint8_t *val; /* NULL: the whole attribute */
+    size_t val_len;
+};
+
+/*
+ * acreO_oracle_check -- may the requester have `want` on t?
+ *   mask: OUT (may be NULL): the privilege mask slapd would report
+ *         (slapacl prints it), with its LEVEL/ADD flags.
+ *   trace: OUT (may be NULL): a talloc string under the oracle naming the
+ *         rules and clauses visited, for failure messages.
+ * Returns 1 granted, 0 denied.  Any evaluation problem denies.
+ */
+int acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
+                       enum acreO_access want, uint32_t *mask, char **trace);
+
+/* acreO_target_attr -- fill t for stored attribute a of e and value v (v
+ * NULL: attribute level). */
+void acreO_target_attr(struct acreO_target *t, const struct acreE_entry *e,
+                       const struct acreE_attr *a, const struct acreE_value *v);
+
+/* acreO_target_type -- fill t for the attribute type named type_name (no
+ * options) of e, e.g. "entry" and "children"; returns the type id, -1
+ * when the schema lacks it. */
+int acreO_target_type(const struct acreO_oracle *o, struct acreO_target *t,
+                      const struct acreE_entry *e, const char *type_name);
+
+/* ------------------------------------------------------------------------
+ * Searches, as slapd's back-mdb and send_search_entry check them
+ */
+struct acreO_sattr {
+    const struct acreE_attr *attr;
+    unsigned nvals;
+    const struct acreE_value **vals; /* the readable values, stored order */
+};
+
+struct acreO_sentry {
+    const struct acreE_entry *entry;
+    unsigned nattrs;
+    struct acreO_sattr *attrs; /* entry order */
+};
+
+struct acreO_search {
+    int rc;              /* LDAP result: 0, 32 noSuchObject, 34 invalid
+                            DN syntax, 50 insufficientAccess, 87 filter */
+    const char *matched; /* matched DN (pretty form) disclosed, or NULL */
+    unsigned nentries;
+    struct acreO_sentry *entries; /* directory walk order */
+};
+
+/*
+ * acreO_oracle_search -- a search as the requester: base DN, scope
+ * (enum acre_scope), RFC 4515 filter, requested attributes (none: all user
+ * attributes; "*", "+", names, "1.1").
+ *   out: OUT, talloc child of ctx.
+ * Returns 0 (the LDAP outcome is in (*out)->rc) or ACRE_ERR_NOMEM.
+ */
+int acreO_oracle_search(struct acreO_oracle *o, void *ctx, const char *base,
+                        int scope, const char *filter, const char *const *attrs,
+                        unsigned nattrs, struct acreO_search **out);
+
+/*
+ * acreO_oracle_slapacl -- what slapacl prints for entry e with no
+ * attribute arguments: "entry: <mask>", "children: <mask>", then
+ * "<attr>=<value>: <mask>" for every value (userPassword shown as ****),
+ * attribute names as the schema spells them; one line each.  The masks
+ * are those of checks for `auth`, as slapacl asks.  A talloc string under
+ * ctx, NULL when out of memory.
+ */
+char *acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
+                           const struct acreE_entry *e);
+
+#endif /* ACRE_OPENLDAP_ORACLE_H */

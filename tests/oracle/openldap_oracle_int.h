@@ -1,0 +1,84 @@
+/*
+ * openldap_oracle_int.h -- what the files of the OpenLDAP reference
+ * evaluator share: the oracle object, the state of one check, and the
+ * submatches a rule's <what> leaves for its <who> clauses.
+ *
+ * Invariant: a struct check lives for one acreO_oracle_check call; all
+ * its temporary memory hangs off `tmp` and is freed when the call ends.
+ */
+#ifndef ACRE_OPENLDAP_ORACLE_INT_H
+#define ACRE_OPENLDAP_ORACLE_INT_H
+
+#include "openldap_oracle.h"
+
+#include <regex.h>
+
+struct acreO_oracle {
+    const struct acreO_config *cfg;
+    const acre_schema *schema;
+    const struct acreE_dir *dir;
+    struct acreO_requester rq;
+    const acre_dn *authz, *authc; /* NULL: anonymous */
+    const char *authz_norm;       /* "" when anonymous */
+    const char *authc_norm;
+    int id_entry, id_children, id_entrydn, id_objectclass, id_userpassword;
+};
+
+/* Submatches for $-expansion (slapd's AclRegexMatches). */
+struct matches {
+    const char *dn_src; /* the entry's normalised DN, or NULL */
+    int dn_count;
+    int dn[ACREO_MAX_MATCHES][2];
+    const char *val_src; /* the normalised value, or NULL */
+    int val_count;
+    int val[ACREO_MAX_MATCHES][2];
+};
+
+struct check {
+    struct acreO_oracle *o;
+    const struct acreO_target *t;
+    const char *endn; /* the entry's normalised DN */
+    size_t endn_len;
+    char *val; /* the value, NUL-terminated (NULL: none) */
+    void *tmp;
+    char **trace;
+};
+
+/* acreO_oracle_trace -- append to the check's trace (when one is asked). */
+void acreO_oracle_trace(struct check *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * acreO_oracle_by_matches -- does clause b of rule r apply to this check?  m
+ * holds the submatches of r's <what> (slapd's "matches") and tm the ones
+ * its dn style gives ($0, $1) for DN patterns.  1 yes, 0 no.
+ */
+int acreO_oracle_by_matches(struct check *c, const struct acreO_rule *r,
+                            const struct acreO_by *b, const struct matches *m,
+                            const struct matches *tm);
+
+/*
+ * acreO_oracle_regex_match -- POSIX regcomp(REG_EXTENDED | REG_ICASE) of pat
+ * and regexec on s; with nsub > 0, fills off[0..nsub) (unset: -1).  1 match, 0
+ * no match or a pattern regcomp refuses.
+ */
+int acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
+                             int nsub);
+
+/*
+ * acreO_oracle_set_matches -- is set's value non-empty for this check
+ * (openldap_oracle_set.c)?  tm: the submatches set.expand substitutes.
+ */
+int acreO_oracle_set_matches(struct check *c, const struct acreO_set *set,
+                             const struct matches *tm);
+
+/* acreO_oracle_parse_dn -- normalise s[0..n) as slapd's dnNormalize (strict);
+ * NULL when it is not a DN. */
+const acre_dn *acreO_oracle_parse_dn(struct check *c, const char *s, size_t n);
+
+/* acreO_oracle_value_is_dn -- does normalised value v of attribute type `type`
+ * equal the normalised DN text `ndn` under the type's equality rule? */
+int acreO_oracle_value_is_dn(struct check *c, int type, const char *v,
+                             size_t vn, const char *ndn);
+
+#endif /* ACRE_OPENLDAP_ORACLE_INT_H */

@@ -1,0 +1,290 @@
+/*
+ * openldap_oracle_search.c -- searches and slapacl output for the
+ * reference evaluator, checked as slapd 2.5's back-mdb search and
+ * send_search_entry() (back-mdb/search.c, result.c) and slapacl do.
+ *
+ * What a search checks:
+ *   1. the base entry needs search (s) on `entry`; without it the result
+ *      is noSuchObject, or insufficientAccess when the mask holds
+ *      disclose (d); a missing base discloses its nearest existing
+ *      ancestor as matchedDN only with d on that ancestor's `entry`;
+ *   2. each candidate in scope is tested against the filter with search
+ *      access asked for each item (through acreF_eval's hook; a denied
+ *      item is Undefined) and must come out True;
+ *   3. a matching entry needs read (r) on `entry`, else it is skipped;
+ *   4. each value of each selected attribute needs read with that value;
+ *      an attribute is returned when one of its values is.
+ * Attribute selection: none or "*": user attributes; "+": operational
+ * ones; names (with subtypes and options); "1.1": nothing.
+ */
+#include "openldap_oracle_int.h"
+
+#include "filter.h"
+#include "schema.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* ------------------------------------------------------------------------
+ * Attribute selection
+ */
+
+struct selection {
+    int user, oper;
+    unsigned n;
+    struct acreS_desc *want;
+};
+
+static int
+select_attrs(struct acreO_oracle *o, void *ctx, const char *const *attrs,
+             unsigned n, struct selection *sel)
+{
+    memset(sel, 0, sizeof(*sel));
+    sel->user = n == 0;
+    sel->want = talloc_array(ctx, struct acreS_desc, n + 1);
+    if (!sel->want)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; i < n; i++) {
+        if (!strcmp(attrs[i], "*"))
+            sel->user = 1;
+        else if (!strcmp(attrs[i], "+"))
+            sel->oper = 1;
+        else if (!acreS_desc_parse(o->schema, attrs[i], strlen(attrs[i]),
+                                   &sel->want[sel->n]) &&
+                 sel->want[sel->n].type >= 0)
+            sel->n++;
+    }
+    return 0;
+}
+
+static int
+selected(const struct acreO_oracle *o, const struct selection *sel,
+         const struct acreE_attr *a)
+{
+    struct acreS_desc have = {a->type,  a->desc, a->desc_len,
+                              a->nopts, {0},     {0}};
+    int oper = acreS_attr(o->schema, a->type)->usage != ACRES_USER;
+
+    for (unsigned i = 0; i < a->nopts && i < ACRES_MAX_OPTIONS; i++) {
+        have.opts[i] = a->opts[i];
+        have.opt_len[i] = a->opt_len[i];
+    }
+    for (unsigned i = 0; i < sel->n; i++)
+        if (acreS_desc_matches(o->schema, &have, &sel->want[i]))
+            return 1;
+    return oper ? sel->oper : sel->user;
+}
+
+/* ------------------------------------------------------------------------
+ * The search
+ */
+
+struct walk {
+    struct acreO_oracle *o;
+    void *ctx;
+    const struct acreF_filter *filter;
+    const struct selection *sel;
+    struct acreO_search *res;
+    int nomem;
+};
+
+static int
+check_entry(struct acreO_oracle *o, const struct acreE_entry *e,
+            enum acreO_access want, uint32_t *mask)
+{
+    struct acreO_target t;
+
+    if (acreO_target_type(o, &t, e, "entry") < 0)
+        return 0;
+    return acreO_oracle_check(o, &t, want, mask, NULL);
+}
+
+/* acreF_eval's hook: search access on the item's attribute (and value). */
+static int
+filter_access(void *ctx, const struct acreE_entry *e, int type,
+              const uint8_t *value, size_t len)
+{
+    struct acreO_oracle *o = ctx;
+    struct acreO_target t = {e, type, 0, NULL, NULL, value, len};
+
+    return acreO_oracle_check(o, &t, ACREO_ACCESS_SEARCH, NULL, NULL);
+}
+
+/* The readable values of a; 0 when none. */
+static int
+readable_attr(struct walk *w, const struct acreE_entry *e,
+              const struct acreE_attr *a, struct acreO_sattr *out)
+{
+    out->attr = a;
+    out->nvals = 0;
+    out->vals = talloc_array(w->ctx, const struct acreE_value *, a->nvals);
+    if (!out->vals)
+        return w->nomem = 1, 0;
+    for (uint32_t i = 0; i < a->nvals; i++) {
+        struct acreO_target t;
+        acreO_target_attr(&t, e, a, &a->vals[i]);
+        if (acreO_oracle_check(w->o, &t, ACREO_ACCESS_READ, NULL, NULL))
+            out->vals[out->nvals++] = &a->vals[i];
+    }
+    return out->nvals > 0;
+}
+
+static int
+send_entry(struct walk *w, const struct acreE_entry *e)
+{
+    struct acreO_search *r = w->res;
+    struct acreO_sentry *v = talloc_realloc(
+        w->ctx, r->entries, struct acreO_sentry, r->nentries + 1);
+    if (!v)
+        return w->nomem = 1;
+    r->entries = v;
+    struct acreO_sentry *se = &v[r->nentries++];
+    se->entry = e;
+    se->nattrs = 0;
+    se->attrs = talloc_array(w->ctx, struct acreO_sattr, e->nattrs + 1);
+    if (!se->attrs)
+        return w->nomem = 1;
+    for (uint32_t i = 0; i < e->nattrs; i++)
+        if (selected(w->o, w->sel, &e->attrs[i]) &&
+            readable_attr(w, e, &e->attrs[i], &se->attrs[se->nattrs]))
+            se->nattrs++;
+    return w->nomem;
+}
+
+static int
+visit(void *ctx, const struct acreE_entry *e)
+{
+    struct walk *w = ctx;
+
+    if (acreF_eval(w->filter, e, filter_access, w->o) != ACREF_TRUE)
+        return 0;
+    if (!check_entry(w->o, e, ACREO_ACCESS_READ, NULL))
+        return 0;
+    return send_entry(w, e);
+}
+
+/* A base that does not exist: noSuchObject, matchedDN if disclosed. */
+static void
+missing_base(struct acreO_oracle *o, const acre_dn *base,
+             const struct acreO_db *db, struct acreO_search *res)
+{
+    const struct acreE_entry *m = acreE_dir_matched(o->dir, base);
+
+    res->rc = 32;
+    if (m && acreO_db_for(o->cfg, m->dn) == db &&
+        check_entry(o, m, ACREO_ACCESS_DISCLOSE, NULL))
+        res->matched = acre_dn_pretty(m->dn, NULL);
+}
+
+/* The base entry: 0 to go on, else the result is decided. */
+static int
+check_base(struct acreO_oracle *o, const acre_dn *base,
+           struct acreO_search *res, const struct acreE_entry **out)
+{
+    const struct acreO_db *db = acreO_db_for(o->cfg, base);
+    const struct acreE_entry *e = db ? acreE_dir_find(o->dir, base) : NULL;
+    uint32_t mask = 0;
+
+    if (!e) {
+        if (db)
+            missing_base(o, base, db, res);
+        else
+            res->rc = 32;
+        return 1;
+    }
+    if (!check_entry(o, e, ACREO_ACCESS_SEARCH, &mask)) {
+        res->rc = (mask & ACREO_PRIV_DISCLOSE) ? 50 : 32;
+        return 1;
+    }
+    *out = e;
+    return 0;
+}
+
+int
+acreO_oracle_search(struct acreO_oracle *o, void *ctx, const char *base,
+                    int scope, const char *filter, const char *const *attrs,
+                    unsigned nattrs, struct acreO_search **out)
+{
+    struct acreO_search *res = talloc_zero(ctx, struct acreO_search);
+    struct selection sel;
+    struct acreF_filter *f;
+    acre_dn *bdn;
+    const struct acreE_entry *be;
+
+    if (!res || select_attrs(o, res, attrs, nattrs, &sel))
+        return ACRE_ERR_NOMEM;
+    *out = res;
+    if (acre_dn_parse(res, o->schema, base, strlen(base), 0, &bdn, NULL)) {
+        res->rc = 34;
+        return 0;
+    }
+    if (acreF_parse(res, o->schema, filter, strlen(filter), &f, NULL)) {
+        res->rc = 87;
+        return 0;
+    }
+    if (check_base(o, bdn, res, &be))
+        return 0;
+    struct walk w = {o, res, f, &sel, res, 0};
+    acreE_dir_walk(o->dir, bdn, scope, visit, &w);
+    return w.nomem ? ACRE_ERR_NOMEM : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * slapacl
+ */
+
+static void
+put_line(char **s, const char *name, const char *val, size_t vlen,
+         uint32_t mask)
+{
+    char buf[ACREO_MASK_BUF];
+
+    if (!*s)
+        return;
+    acreO_mask_format(mask, buf);
+    *s = val ? talloc_asprintf_append_buffer(*s, "%s=%.*s: %s\n", name,
+                                             (int)vlen, val, buf)
+             : talloc_asprintf_append_buffer(*s, "%s: %s\n", name, buf);
+}
+
+/* The attribute's name as slapd prints it: the schema's, options kept. */
+static char *
+attr_name(struct acreO_oracle *o, void *ctx, const struct acreE_attr *a)
+{
+    const struct acreS_attr *at = acreS_attr(o->schema, a->type);
+    const char *semi = memchr(a->desc, ';', a->desc_len);
+
+    return talloc_asprintf(ctx, "%s%.*s", at->dn.name,
+                           semi ? (int)(a->desc + a->desc_len - semi) : 0,
+                           semi ? semi : "");
+}
+
+char *
+acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
+                     const struct acreE_entry *e)
+{
+    char *s = talloc_strdup(ctx, "");
+    uint32_t mask = 0;
+    struct acreO_target t;
+
+    acreO_target_type(o, &t, e, "entry");
+    acreO_oracle_check(o, &t, ACREO_ACCESS_AUTH, &mask, NULL);
+    put_line(&s, "entry", NULL, 0, mask);
+    acreO_target_type(o, &t, e, "children");
+    acreO_oracle_check(o, &t, ACREO_ACCESS_AUTH, &mask, NULL);
+    put_line(&s, "children", NULL, 0, mask);
+    for (uint32_t i = 0; s && i < e->nattrs; i++) {
+        const struct acreE_attr *a = &e->attrs[i];
+        char *name = attr_name(o, s, a);
+        for (uint32_t j = 0; name && j < a->nvals; j++) {
+            acreO_target_attr(&t, e, a, &a->vals[j]);
+            acreO_oracle_check(o, &t, ACREO_ACCESS_AUTH, &mask, NULL);
+            int pw = a->type == o->id_userpassword;
+            put_line(&s, name, pw ? "****" : (const char *)a->vals[j].val,
+                     pw ? 4 : a->vals[j].len, mask);
+        }
+    }
+    return s;
+}

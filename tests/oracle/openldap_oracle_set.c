@@ -1,0 +1,354 @@
+/*
+ * openldap_oracle_set.c -- "by set=" for the reference evaluator: the set
+ * expression's value, as slapd 2.5's sets.c and acl_set_gather() compute
+ * it, and whether it is empty.
+ *
+ * A set is a list of distinct byte strings (slapd compares with bvmatch:
+ * exact bytes).  this = the entry's normalised DN; user = the requester's
+ * normalised authorisation DN ("" when anonymous, which is still one
+ * element); [text] = the text, not normalised; x/attr = for each element
+ * (a DN, normalised first; or an ldap:/// URL searched as the rootdn) the
+ * normalised values of exactly that attribute description, entryDN being
+ * the DN itself; x/attr* repeats that on what it finds until nothing new
+ * appears (the start is not included); x/-n = the n-th parents; x/-* =
+ * each element and all its ancestors, the root "" included; | & + =
+ * union, intersection and pairwise concatenation.  Values read here are
+ * not access-checked.
+ * Invariant: the element count of any set stays within what the
+ * directory holds, so closures terminate.
+ */
+#include "openldap_oracle_int.h"
+
+#include "filter.h"
+#include "schema.h"
+
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+struct set {
+    const char **v;
+    size_t *len;
+    unsigned n, cap;
+};
+
+static int
+set_has(const struct set *s, const char *v, size_t n)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->len[i] == n && memcmp(s->v[i], v, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Add v[0..n) unless present (the string is copied). */
+static int
+set_add(void *ctx, struct set *s, const char *v, size_t n)
+{
+    if (set_has(s, v, n))
+        return 0;
+    if (s->n == s->cap) {
+        unsigned ncap = s->cap ? s->cap * 2 : 8;
+        const char **nv = talloc_realloc(ctx, s->v, const char *, ncap);
+        size_t *nl = nv ? talloc_realloc(ctx, s->len, size_t, ncap) : NULL;
+        if (nv)
+            s->v = nv;
+        if (!nl)
+            return -1;
+        s->len = nl;
+        s->cap = ncap;
+    }
+    if (!(s->v[s->n] = talloc_strndup(ctx, v, n)))
+        return -1;
+    s->len[s->n++] = n;
+    return 0;
+}
+
+static int
+set_union(void *ctx, struct set *into, const struct set *from)
+{
+    for (unsigned i = 0; i < from->n; i++)
+        if (set_add(ctx, into, from->v[i], from->len[i]))
+            return -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Gathering attribute values
+ */
+
+static int
+add_attr_values(void *ctx, struct set *out, const struct acreE_attr *a)
+{
+    for (uint32_t i = 0; a && i < a->nvals; i++) {
+        const struct acreE_value *v = &a->vals[i];
+        const char *s = (const char *)(v->norm ? v->norm : v->val);
+        if (set_add(ctx, out, s, v->norm ? v->nlen : v->len))
+            return -1;
+    }
+    return 0;
+}
+
+/* The attribute of e with exactly the description d (attr_find). */
+static const struct acreE_attr *
+desc_attr(const struct acreE_entry *e, const struct acreO_attrspec *d)
+{
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        const struct acreE_attr *a = &e->attrs[i];
+        if (a->type != d->type || a->nopts != d->nopts)
+            continue;
+        unsigned k = 0;
+        while (k < d->nopts && strlen(d->opts[k]) == a->opt_len[k] &&
+               !strncasecmp(d->opts[k], a->opts[k], a->opt_len[k]))
+            k++;
+        if (k == d->nopts)
+            return a;
+    }
+    return NULL;
+}
+
+/* Values of `ad` (or the DN for entryDN) of entry e into out. */
+static int
+entry_values(struct check *c, struct set *out, const struct acreE_entry *e,
+             const struct acreO_setnode *nd)
+{
+    if (nd->entrydn) {
+        size_t n;
+        const char *dn = acre_dn_normalised(e->dn, &n);
+        return set_add(c->tmp, out, dn, n);
+    }
+    return add_attr_values(c->tmp, out, desc_attr(e, nd->ad));
+}
+
+struct url_walk {
+    struct check *c;
+    struct set *out;
+    const struct acreO_setnode *nd;
+    const struct acreO_attrspec *extra; /* the URL's attributes */
+    unsigned nextra;
+    const struct acreF_filter *filter;
+    int failed;
+};
+
+static int
+url_visit(void *ctx, const struct acreE_entry *e)
+{
+    struct url_walk *w = ctx;
+
+    if (w->filter && acreF_eval(w->filter, e, NULL, NULL) != ACREF_TRUE)
+        return 0;
+    for (unsigned i = 0; i < w->nextra; i++)
+        if (add_attr_values(w->c->tmp, w->out, desc_attr(e, &w->extra[i])))
+            return w->failed = 1;
+    if (entry_values(w->c, w->out, e, w->nd))
+        return w->failed = 1;
+    return 0;
+}
+
+/* The URL's attribute list, resolved (unknown names skipped). */
+static struct acreO_attrspec *
+url_attrs(struct check *c, const struct acreO_url *u, unsigned *n)
+{
+    struct acreO_attrspec *v =
+        talloc_zero_array(c->tmp, struct acreO_attrspec, u->nattrs + 1);
+
+    *n = 0;
+    for (unsigned i = 0; v && i < u->nattrs; i++) {
+        struct acreS_desc d;
+        if (acreS_desc_parse(c->o->schema, u->attrs[i], strlen(u->attrs[i]),
+                             &d) ||
+            d.type < 0 || d.nopts)
+            continue;
+        v[*n].kind = ACREO_ATTR_EXACT;
+        v[(*n)++].type = d.type;
+    }
+    return v;
+}
+
+/* An ldap:/// element: search as the rootdn and collect. */
+static int
+gather_url(struct check *c, struct set *out, const char *s, size_t n,
+           const struct acreO_setnode *nd)
+{
+    struct acreO_url u;
+    struct acreF_filter *f = NULL;
+    struct url_walk w = {c, out, nd, NULL, 0, NULL, 0};
+    const acre_dn *base;
+
+    if (acreO_url_parse(c->tmp, s, n, &u) || u.host[0] || u.nexts)
+        return 0;
+    if (!(base = acreO_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
+        !acreO_db_for(c->o->cfg, base))
+        return 0;
+    if (u.filter &&
+        acreF_parse(c->tmp, c->o->schema, u.filter, strlen(u.filter), &f, NULL))
+        return 0;
+    w.filter = f;
+    if (!(w.extra = url_attrs(c, &u, &w.nextra)))
+        return -1;
+    acreE_dir_walk(c->o->dir, base, u.scope, url_visit, &w);
+    return w.failed ? -1 : 0;
+}
+
+/* slapd's acl_set_gather for one element. */
+static int
+gather(struct check *c, struct set *out, const char *s, size_t n,
+       const struct acreO_setnode *nd)
+{
+    if (n >= 8 && !strncasecmp(s, "ldap:///", 8))
+        return gather_url(c, out, s, n, nd);
+    const acre_dn *dn = acreO_oracle_parse_dn(c, s, n);
+    if (!dn)
+        return 0;
+    if (nd->entrydn) {
+        size_t k;
+        const char *t = acre_dn_normalised(dn, &k);
+        return set_add(c->tmp, out, t, k);
+    }
+    const struct acreE_entry *e = acreE_dir_find(c->o->dir, dn);
+    return e ? entry_values(c, out, e, nd) : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Evaluation
+ */
+
+/* The parent of a normalised DN string (slapd's dnParent). */
+static void
+parent_of(struct check *c, const char *s, size_t n, const char **p, size_t *pn)
+{
+    const acre_dn *dn = acreO_oracle_parse_dn(c, s, n);
+
+    if (dn) {
+        unsigned d = acre_dn_depth(dn);
+        *p = d ? acre_dn_ancestor(dn, d - 1, pn) : "";
+        if (!d)
+            *pn = 0;
+        return;
+    }
+    const char *comma = memchr(s, ',', n);
+    *p = comma ? comma + 1 : "";
+    *pn = comma ? n - (size_t)(comma + 1 - s) : 0;
+}
+
+static int eval(struct check *c, const struct acreO_setnode *nd,
+                struct set *out, int depth);
+
+static int
+eval_attr(struct check *c, const struct acreO_setnode *nd, struct set *out,
+          int depth)
+{
+    struct set in = {0};
+
+    if (eval(c, nd->kid[0], &in, depth + 1))
+        return -1;
+    for (unsigned i = 0; i < in.n; i++)
+        if (gather(c, out, in.v[i], in.len[i], nd))
+            return -1;
+    for (unsigned i = 0; nd->closure && i < out->n; i++)
+        if (gather(c, out, out->v[i], out->len[i], nd))
+            return -1;
+    return 0;
+}
+
+static int
+eval_parent(struct check *c, const struct acreO_setnode *nd, struct set *out,
+            int depth)
+{
+    struct set in = {0};
+
+    if (eval(c, nd->kid[0], &in, depth + 1))
+        return -1;
+    for (unsigned i = 0; i < in.n; i++) {
+        const char *s = in.v[i];
+        size_t n = in.len[i];
+        long up =
+            nd->op == ACREO_SET_ANCESTORS ? ACRE_DN_MAX_RDNS + 1 : nd->level;
+        if (nd->op == ACREO_SET_ANCESTORS && set_add(c->tmp, out, s, n))
+            return -1;
+        for (long k = 0; k < up && k <= ACRE_DN_MAX_RDNS && n > 0; k++) {
+            parent_of(c, s, n, &s, &n);
+            if (nd->op == ACREO_SET_ANCESTORS && set_add(c->tmp, out, s, n))
+                return -1;
+        }
+        if (nd->op == ACREO_SET_PARENT && set_add(c->tmp, out, s, n))
+            return -1;
+    }
+    return 0;
+}
+
+static int
+eval_binary(struct check *c, const struct acreO_setnode *nd, struct set *out,
+            int depth)
+{
+    struct set l = {0}, r = {0};
+
+    if (eval(c, nd->kid[0], &l, depth + 1) ||
+        eval(c, nd->kid[1], &r, depth + 1))
+        return -1;
+    if (nd->op == ACREO_SET_UNION)
+        return set_union(c->tmp, out, &l) || set_union(c->tmp, out, &r) ? -1
+                                                                        : 0;
+    for (unsigned i = 0; i < l.n; i++) {
+        if (nd->op == ACREO_SET_INTERSECT) {
+            if (set_has(&r, l.v[i], l.len[i]) &&
+                set_add(c->tmp, out, l.v[i], l.len[i]))
+                return -1;
+            continue;
+        }
+        for (unsigned j = 0; j < r.n; j++) {
+            char *cat = talloc_asprintf(c->tmp, "%.*s%.*s", (int)l.len[i],
+                                        l.v[i], (int)r.len[j], r.v[j]);
+            if (!cat || set_add(c->tmp, out, cat, l.len[i] + r.len[j]))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int
+eval(struct check *c, const struct acreO_setnode *nd, struct set *out,
+     int depth)
+{
+    if (depth > ACREO_MAX_SET_DEPTH * 4)
+        return -1;
+    switch (nd->op) {
+    case ACREO_SET_THIS:
+        return set_add(c->tmp, out, c->endn, c->endn_len);
+    case ACREO_SET_USER:
+        return set_add(c->tmp, out, c->o->authz_norm, strlen(c->o->authz_norm));
+    case ACREO_SET_LITERAL:
+        return set_add(c->tmp, out, nd->lit, nd->lit_len);
+    case ACREO_SET_ATTR:
+        return eval_attr(c, nd, out, depth);
+    case ACREO_SET_PARENT:
+        if (nd->level == 0)
+            return eval(c, nd->kid[0], out, depth + 1);
+        return eval_parent(c, nd, out, depth);
+    case ACREO_SET_ANCESTORS:
+        return eval_parent(c, nd, out, depth);
+    default:
+        return eval_binary(c, nd, out, depth);
+    }
+}
+
+int
+acreO_oracle_set_matches(struct check *c, const struct acreO_set *set,
+                         const struct matches *tm)
+{
+    const struct acreO_setnode *root = set->root;
+    struct set out = {0};
+
+    if (set->invalid)
+        return 0;
+    if (set->expand) {
+        char buf[ACREO_EXPAND_MAX + 1];
+        size_t n, off;
+        if (acreO_expand(set->text.tmpl, set->text.len, tm->dn_src, tm->dn,
+                         tm->dn_count, tm->val_src, tm->val, tm->val_count, buf,
+                         &n) ||
+            acreO_set_parse(c->tmp, c->o->schema, buf, n, &root, &off))
+            return 0;
+    }
+    return eval(c, root, &out, 0) == 0 && out.n > 0;
+}
