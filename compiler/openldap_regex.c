@@ -38,12 +38,21 @@
  */
 
 /*
- * The size glibc's regcomp would build for p, roughly: it copies the
- * operand of '+' once more and that of {n,m} up to max(n, m) times, so
- * stacked or nested repetitions grow exponentially ("a++++...", a few
- * dozen of them, took gigabytes).  Saturates at ERE_MAX_NODES + 1.
+ * What glibc's regcomp would make of p, roughly, so that patterns that
+ * blow it up are refused before it runs: it copies the operand of '+' once
+ * more and that of {n,m} up to max(n, m) times (size), and repetitions of
+ * repetitions cost it exponentially, worst with operands that can be empty
+ * ("s*+++++++++++" took minutes, "(a|b*){2,20}{2,20}{2,20}" crashed it).
+ * Refused: an estimated size past ERE_MAX_NODES, or a repetition nested in
+ * more than one other (depth 3: "((a*)+)+", "a*{2}{2}").
  */
-#define ERE_MAX_NODES 65536u
+#define ERE_MAX_NODES 16384u
+#define ERE_MAX_DEPTH 2
+
+struct ere_cost {
+    size_t size;
+    int depth; /* nesting of repetition operators */
+};
 
 static size_t
 cap(size_t v)
@@ -78,56 +87,79 @@ skip_bracket(const char *p, size_t *i)
     *i += p[*i] == ']';
 }
 
-static size_t
-ere_size(const char *p, size_t *i, int depth)
+/* The operand starting with c (already consumed); its cost. */
+static struct ere_cost ere_alt(const char *p, size_t *i, int nest);
+
+static struct ere_cost
+ere_atom(const char *p, size_t *i, char c, int nest)
 {
-    size_t total = 0, branch = 0, last = 0;
+    struct ere_cost a = {1, 0};
+
+    if (c == '(') {
+        a = nest < 64 ? ere_alt(p, i, nest + 1)
+                      : (struct ere_cost){ERE_MAX_NODES + 1, 0};
+        a.size = cap(a.size + 1);
+        *i += p[*i] == ')';
+    } else if (c == '[') {
+        skip_bracket(p, i);
+    } else if (c == '\\') {
+        *i += p[*i] != '\0';
+    }
+    return a;
+}
+
+/* Alternatives up to ')' or the end. */
+static struct ere_cost
+ere_alt(const char *p, size_t *i, int nest)
+{
+    struct ere_cost all = {0, 0}, last = {0, 0};
+    size_t branch = 0;
 
     while (p[*i] && p[*i] != ')') {
         char c = p[(*i)++];
-        size_t mult = 1;
+        size_t mult = 0;
         if (c == '|') {
-            total = cap(total + branch);
-            branch = last = 0;
+            all.size = cap(all.size + branch);
+            branch = 0;
+            last = (struct ere_cost){0, 0};
             continue;
         }
-        if (c == '(') {
-            last = depth < 64 ? cap(ere_size(p, i, depth + 1) + 1)
-                              : ERE_MAX_NODES + 1;
-            *i += p[*i] == ')';
-        } else if (c == '[') {
-            skip_bracket(p, i);
-            last = 1;
-        } else if (c == '+') {
+        if (c == '*' || c == '?')
+            mult = 1;
+        else if (c == '+')
             mult = 2;
-        } else if (c == '{') {
-            (*i)--;
-            mult = interval(p, i);
-        } else if (c != '*' && c != '?') {
-            *i += c == '\\' && p[*i];
-            last = 1;
+        else if (c == '{')
+            (*i)--, mult = interval(p, i);
+        if (mult) { /* a repetition of the last operand */
+            branch = cap(branch + cap(last.size * (mult - 1)));
+            last.size = cap(last.size * mult);
+            last.depth++;
+        } else {
+            last = ere_atom(p, i, c, nest);
+            branch = cap(branch + last.size);
         }
-        if (mult > 1) { /* the operand again, mult - 1 times */
-            branch = cap(branch + cap(last * (mult - 1)));
-            last = cap(last * mult);
-        } else if (c != '*' && c != '?') {
-            branch = cap(branch + last);
-        }
+        if (last.depth > all.depth)
+            all.depth = last.depth;
     }
-    return cap(total + branch);
+    all.size = cap(all.size + branch);
+    return all;
 }
 
 int
 acreO_regex_check(const char *p, const char **why, char *errbuf, size_t errlen)
 {
     regex_t re;
-    size_t i = 0, size = 0;
+    struct ere_cost cost = {0, 0};
+    size_t i = 0;
 
-    while (p[i] && size <= ERE_MAX_NODES) { /* stray ')' are literals */
-        size = cap(size + ere_size(p, &i, 0));
+    while (p[i] && cost.size <= ERE_MAX_NODES) { /* stray ')': literals */
+        struct ere_cost part = ere_alt(p, &i, 0);
+        cost.size = cap(cost.size + part.size);
+        if (part.depth > cost.depth)
+            cost.depth = part.depth;
         i += p[i] == ')';
     }
-    if (size > ERE_MAX_NODES) {
+    if (cost.size > ERE_MAX_NODES || cost.depth > ERE_MAX_DEPTH) {
         snprintf(errbuf, errlen, "regular expression too costly to compile");
         if (why)
             *why = errbuf;

@@ -789,6 +789,17 @@ Test(openldap_parse, limits)
     cr_expect(conf(plus, &d) == NULL);
     cr_expect_eq(d.code, ACREO_ERR_LIMIT);
     cr_expect(strstr(d.message, "too costly"), "%s", d.message);
+    /* nested repetitions that took glibc minutes or crashed it; a
+     * single nesting level stays accepted */
+    static const char *const costly[] = {
+        "s*+++++++++++", "(a|b*){2,20}{2,20}{2,20}", "((a*)+)+", "a*{2}{2}"};
+    for (size_t i = 0; i < sizeof(costly) / sizeof(*costly); i++) {
+        char *r = talloc_asprintf(ctx, "access to dn.regex=\"%s\" by * read\n",
+                                  costly[i]);
+        cr_expect(conf(r, &d) == NULL, "%s", costly[i]);
+        cr_expect_eq(d.code, ACREO_ERR_LIMIT, "%s", costly[i]);
+    }
+    cr_expect(conf_ok("access to dn.regex=\"(a+)*b\" by * read\n"));
     /* a set nested deeper than the limit is accepted but never matches */
     char *set = talloc_strdup(ctx, "access to * by set=\"");
     for (int i = 0; i < ACREO_MAX_SET_DEPTH + 2; i++)

@@ -106,8 +106,7 @@ cmd_slapacl(int argc, char **argv)
     acre_dn *dn;
     const struct acreE_entry *e = NULL;
     if (!acreO_oracle_new(w.ctx, w.cfg, w.dir, &rq, &o) &&
-        !acre_dn_parse(w.ctx, w.schema, argv[2], strlen(argv[2]), 0, &dn,
-                       NULL))
+        !acre_dn_parse(w.ctx, w.schema, argv[2], strlen(argv[2]), 0, &dn, NULL))
         e = acreE_dir_find(w.dir, dn);
     if (!e) {
         printf("no entry %s\n", argv[2]);
@@ -179,8 +178,8 @@ entry_text(void *ctx, const acre_schema *s, const struct acreO_sentry *se)
             l[n++] = needs_base64(v->val, v->len)
                          ? talloc_asprintf(ctx, "%s:: %s", name,
                                            base64(ctx, v->val, v->len))
-                         : talloc_asprintf(ctx, "%s: %.*s", name,
-                                           (int)v->len, (const char *)v->val);
+                         : talloc_asprintf(ctx, "%s: %.*s", name, (int)v->len,
+                                           (const char *)v->val);
         }
     }
     qsort(l, n, sizeof(*l), cmp_str);
