@@ -118,7 +118,7 @@ acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
 struct what_state {
     struct acreO_build *b;
     const char *file;
-    struct acreO_what *w;
+    struct acreI_what *w;
     int dn_set; /* a dn part or "*" was seen */
     const struct acreO_ptext *dn_tok;
     const char *dn_pat; /* pattern to normalise or compile */
@@ -142,10 +142,10 @@ what_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
     const char *r = right_of(kv);
     size_t n = right_len(kv);
-    struct acreO_what *w = st->w;
+    struct acreI_what *w = st->w;
 
     if (st->dn_set)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "dn pattern already specified in to clause");
     st->dn_set = 1;
     st->dn_tok = kv->t;
@@ -153,26 +153,26 @@ what_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
     st->dn_len = n;
     if (!kv->has_style || kv->style_len == 0 || style_is(kv, "baseObject") ||
         style_is(kv, "base") || style_is(kv, "exact")) {
-        w->dn_style = ACREO_DN_BASE;
+        w->dn_style = ACREI_DN_BASE;
     } else if (style_is(kv, "oneLevel") || style_is(kv, "one")) {
-        w->dn_style = ACREO_DN_ONE;
+        w->dn_style = ACREI_DN_ONE;
     } else if (style_is(kv, "subtree") || style_is(kv, "sub")) {
-        w->dn_style = n == 0 ? ACREO_DN_ANY : ACREO_DN_SUBTREE;
+        w->dn_style = n == 0 ? ACREI_DN_ANY : ACREI_DN_SUBTREE;
         st->dn_star = n == 0;
     } else if (style_is(kv, "children")) {
-        w->dn_style = ACREO_DN_CHILDREN;
+        w->dn_style = ACREI_DN_CHILDREN;
     } else if (style_is(kv, "regex")) {
         if (n == 0) {
-            w->dn_style = ACREO_DN_BASE;
+            w->dn_style = ACREI_DN_BASE;
         } else if (is_any_regex(r, n)) {
-            w->dn_style = ACREO_DN_ANY;
+            w->dn_style = ACREI_DN_ANY;
             st->dn_star = 1;
         } else {
-            w->dn_style = ACREO_DN_REGEX;
+            w->dn_style = ACREI_DN_REGEX;
         }
     } else {
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->style,
-                           "unknown dn style \"%.*s\" in to clause",
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t,
+                           kv->style, "unknown dn style \"%.*s\" in to clause",
                            (int)kv->style_len, kv->t->s + kv->style);
     }
     return 0;
@@ -182,25 +182,25 @@ what_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
 static int
 what_dn_finish(struct what_state *st, acre_diag *diag)
 {
-    struct acreO_what *w = st->w;
+    struct acreI_what *w = st->w;
     const struct acreO_ptext *t = st->dn_tok;
     size_t at = t ? (size_t)(st->dn_pat - t->s) : 0;
     acre_diag d = {0};
     const char *why = NULL;
     int rc;
 
-    if (!st->dn_set || st->dn_star || w->dn_style == ACREO_DN_ANY) {
-        w->dn_style = ACREO_DN_ANY;
+    if (!st->dn_set || st->dn_star || w->dn_style == ACREI_DN_ANY) {
+        w->dn_style = ACREI_DN_ANY;
         return 0;
     }
     w->dn_pos = acreO_pos_of(st->file, t, at);
-    if (w->dn_style != ACREO_DN_REGEX) {
+    if (w->dn_style != ACREI_DN_REGEX) {
         acre_dn *dn;
         rc = acreO_parse_dn(st->b, st->dn_pat, st->dn_len, &dn, &d);
         if (rc == ACRE_ERR_NOMEM)
             return rc;
         if (rc)
-            return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t,
+            return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, t,
                                at + d.offset,
                                "bad DN \"%.*s\" in to DN clause: %s",
                                (int)st->dn_len, st->dn_pat, d.message);
@@ -235,7 +235,7 @@ what_filter(struct what_state *st, const struct kv *kv, acre_diag *diag)
     if (rc == ACRE_ERR_NOMEM)
         return rc;
     if (rc)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t,
                            kv->right + d.offset,
                            "bad filter \"%.*s\" in to clause: %s",
                            (int)right_len(kv), right_of(kv), d.message);
@@ -278,12 +278,12 @@ binary_syntax(const char *oid)
 
 int
 acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
-                struct acreO_attrspec *a)
+                struct acreI_attrspec *a)
 {
     struct acreS_desc d;
 
     if (n == 0 || acreS_desc_parse(b->schema, s, n, &d) || d.type < 0 ||
-        d.nopts > ACREO_MAX_OPTIONS)
+        d.nopts > ACREI_MAX_OPTIONS)
         return 0;
     const struct acreS_attr *at = acreS_attr(b->schema, d.type);
     for (unsigned i = 0; i < d.nopts; i++) {
@@ -303,7 +303,7 @@ acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
 
 static int
 class_item(struct acreO_build *b, const char *s, size_t n,
-           struct acreO_attrspec *a, enum acreO_attr_kind kind)
+           struct acreI_attrspec *a, enum acreI_attr_kind kind)
 {
     int oc = n ? acreS_class_find(b->schema, s, n) : -1;
 
@@ -318,7 +318,7 @@ class_item(struct acreO_build *b, const char *s, size_t n,
 /* One comma-separated attrs item; 1 done, 0 unknown, -1 no memory. */
 static int
 attr_item(struct acreO_build *b, const char *s, size_t n,
-          struct acreO_attrspec *a)
+          struct acreI_attrspec *a)
 {
     memset(a, 0, sizeof(*a));
     a->type = a->oc = -1;
@@ -329,22 +329,22 @@ attr_item(struct acreO_build *b, const char *s, size_t n,
         return rc;
     switch (s[0]) {
     case '-':
-        a->kind = ACREO_ATTR_EXACT;
+        a->kind = ACREI_ATTR_EXACT;
         return acreO_attr_desc(b, s + 1, n - 1, a);
     case '@':
     case '+':
-        return class_item(b, s + 1, n - 1, a, ACREO_ATTR_CLASS);
+        return class_item(b, s + 1, n - 1, a, ACREI_ATTR_CLASS);
     case '!':
-        return class_item(b, s + 1, n - 1, a, ACREO_ATTR_NOT_CLASS);
+        return class_item(b, s + 1, n - 1, a, ACREI_ATTR_NOT_CLASS);
     default:
-        return class_item(b, s, n, a, ACREO_ATTR_CLASS);
+        return class_item(b, s, n, a, ACREI_ATTR_CLASS);
     }
 }
 
 static int
 what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
-    struct acreO_what *w = st->w;
+    struct acreI_what *w = st->w;
     const char *r = right_of(kv);
     size_t n = right_len(kv), i = 0;
 
@@ -357,8 +357,8 @@ what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
         while (j < n && r[j] != ',')
             j++;
         if (j > i) {
-            struct acreO_attrspec *v = talloc_realloc(
-                st->b->ctx, w->attrs, struct acreO_attrspec, w->nattrs + 1);
+            struct acreI_attrspec *v = talloc_realloc(
+                st->b->ctx, w->attrs, struct acreI_attrspec, w->nattrs + 1);
             if (!v)
                 return ACRE_ERR_NOMEM;
             w->attrs = v;
@@ -367,7 +367,7 @@ what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
                 return ACRE_ERR_NOMEM;
             if (rc == 0)
                 return acreO_error(
-                    diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->right + i,
+                    diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, kv->right + i,
                     "unknown attr \"%.*s\" in to clause", (int)(j - i), r + i);
             w->nattrs++;
         }
@@ -411,17 +411,19 @@ val_rule(struct what_state *st, const struct kv *kv, size_t slash, int type,
 {
     const char *name = kv->t->s + slash + 1;
     size_t n = kv->left - slash - 1;
-    struct acreO_val *v = &st->w->val;
+    struct acreI_val *v = &st->w->val;
 
     v->rule = acreM_find(name, n);
     if (v->rule == ACREM_NONE)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, slash + 1,
-                           "invalid matching rule \"%.*s\"", (int)n, name);
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t,
+                           slash + 1, "invalid matching rule \"%.*s\"", (int)n,
+                           name);
     int ok = rule_usable(st->b, type, name, n);
     if (ok < 0)
         return ACRE_ERR_NOMEM;
     if (!ok)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, slash + 1,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t,
+                           slash + 1,
                            "matching rule \"%.*s\" use with attr \"%s\" not "
                            "appropriate",
                            (int)n, name, st->w->attrs[0].text);
@@ -433,28 +435,28 @@ static int
 val_style(struct what_state *st, const struct kv *kv, int dn_syntax,
           acre_diag *diag)
 {
-    struct acreO_val *v = &st->w->val;
+    struct acreI_val *v = &st->w->val;
 
     if (!kv->has_style)
-        v->style = ACREO_VAL_EXACT;
+        v->style = ACREI_VAL_EXACT;
     else if (style_is(kv, "regex"))
-        v->style = ACREO_VAL_REGEX;
+        v->style = ACREI_VAL_REGEX;
     else if (style_is(kv, "base") || style_is(kv, "exact"))
-        v->style = ACREO_VAL_EXACT;
+        v->style = ACREI_VAL_EXACT;
     else if (dn_syntax && style_is(kv, "baseObject"))
-        v->style = ACREO_VAL_EXACT;
+        v->style = ACREI_VAL_EXACT;
     else if (dn_syntax && (style_is(kv, "onelevel") || style_is(kv, "one")))
-        v->style = ACREO_VAL_ONE;
+        v->style = ACREI_VAL_ONE;
     else if (dn_syntax && (style_is(kv, "subtree") || style_is(kv, "sub")))
-        v->style = ACREO_VAL_SUBTREE;
+        v->style = ACREI_VAL_SUBTREE;
     else if (dn_syntax && style_is(kv, "children"))
-        v->style = ACREO_VAL_CHILDREN;
+        v->style = ACREI_VAL_CHILDREN;
     else
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->style,
-                           "unknown val.<style> \"%.*s\" for attributeType "
-                           "\"%s\"",
-                           (int)kv->style_len, kv->t->s + kv->style,
-                           st->w->attrs[0].text);
+        return acreO_error(
+            diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, kv->style,
+            "unknown val.<style> \"%.*s\" for attributeType "
+            "\"%s\"",
+            (int)kv->style_len, kv->t->s + kv->style, st->w->attrs[0].text);
     return 0;
 }
 
@@ -462,7 +464,7 @@ val_style(struct what_state *st, const struct kv *kv, int dn_syntax,
 static int
 val_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
-    struct acreO_val *v = &st->w->val;
+    struct acreI_val *v = &st->w->val;
     acre_diag d = {0};
     acre_dn *dn;
     int rc = acreO_parse_dn(st->b, right_of(kv), right_len(kv), &dn, &d);
@@ -471,7 +473,7 @@ val_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
         return rc;
     if (rc)
         return acreO_error(
-            diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->right + d.offset,
+            diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, kv->right + d.offset,
             "unable to normalize DN \"%.*s\" for attributeType "
             "\"%s\"",
             (int)right_len(kv), right_of(kv), st->w->attrs[0].text);
@@ -484,7 +486,7 @@ val_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
 static int
 val_exact(struct what_state *st, const struct kv *kv, int type, acre_diag *diag)
 {
-    struct acreO_val *v = &st->w->val;
+    struct acreI_val *v = &st->w->val;
     const struct acreS_attr *at = acreS_attr(st->b->schema, type);
     struct acreE_buf out;
     uint8_t local[256];
@@ -492,7 +494,7 @@ val_exact(struct what_state *st, const struct kv *kv, int type, acre_diag *diag)
     if (v->rule == ACREM_NONE)
         v->rule = at->eq;
     if (v->rule == ACREM_NONE)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "attr \"%s\" does not have an EQUALITY matching "
                            "rule (or acre cannot evaluate it)",
                            st->w->attrs[0].text);
@@ -513,8 +515,8 @@ val_exact(struct what_state *st, const struct kv *kv, int type, acre_diag *diag)
     }
     acreE_buf_free(&out);
     if (rc && rc != ACRE_ERR_NOMEM)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, kv->right,
-                           "attr \"%s\" normalization failed",
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t,
+                           kv->right, "attr \"%s\" normalization failed",
                            st->w->attrs[0].text);
     return rc;
 }
@@ -536,16 +538,16 @@ val_regex(struct what_state *st, const struct kv *kv, acre_diag *diag)
 static int
 what_val(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
-    struct acreO_what *w = st->w;
-    struct acreO_val *v = &w->val;
+    struct acreI_what *w = st->w;
+    struct acreI_val *v = &w->val;
     const char *slash = memchr(kv->t->s, '/', kv->left);
     int rc;
 
-    if (v->style != ACREO_VAL_NONE)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+    if (v->style != ACREI_VAL_NONE)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "attr val already specified in to clause");
     if (!w->has_attrs || w->nattrs != 1 || w->attrs[0].type < 0)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, kv->t, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "attr val requires a single attribute");
     int type = w->attrs[0].type;
     const struct acreS_attr *at = acreS_attr(st->b->schema, type);
@@ -556,7 +558,7 @@ what_val(struct what_state *st, const struct kv *kv, acre_diag *diag)
         return rc;
     if ((rc = val_style(st, kv, v->dn_syntax, diag)))
         return rc;
-    if (v->style == ACREO_VAL_REGEX)
+    if (v->style == ACREI_VAL_REGEX)
         return val_regex(st, kv, diag);
     if (v->dn_syntax && kv->has_style && !style_is(kv, "base") &&
         !style_is(kv, "exact"))
@@ -579,14 +581,14 @@ what_part(struct what_state *st, const struct acreO_ptext *t, acre_diag *diag)
 
     if (tok_is(t, "*")) {
         if (st->dn_set)
-            return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t, 0,
+            return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, t, 0,
                                "dn pattern already specified in to clause");
         st->dn_set = st->dn_star = 1;
         return 0;
     }
     kv_split(t, &kv);
     if (!kv.has_right)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, t, 0,
                            "missing \"=\" in \"%.*s\" in to clause",
                            (int)kv.left, t->s);
     if (kv_is(&kv, "dn"))
@@ -597,14 +599,14 @@ what_part(struct what_state *st, const struct acreO_ptext *t, acre_diag *diag)
         return what_attrs(st, &kv, diag);
     if (kv.left >= 3 && strncasecmp(t->s, "val", 3) == 0)
         return what_val(st, &kv, diag);
-    return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, t, 0,
+    return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, t, 0,
                        "expecting <what> got \"%.*s\"", (int)kv.left, t->s);
 }
 
 /* "to" and the <what> parts after it, up to "by" or the end. */
 static int
 parse_to(struct acreO_build *b, const struct acreO_ptext *toks, unsigned ntoks,
-         unsigned *i, const char *file, struct acreO_rule *rule,
+         unsigned *i, const char *file, struct acreI_rule *rule,
          acre_diag *diag)
 {
     struct what_state st = {.b = b, .file = file, .w = &rule->what};
@@ -618,12 +620,12 @@ parse_to(struct acreO_build *b, const struct acreO_ptext *toks, unsigned ntoks,
 }
 
 static int
-add_by(struct acreO_build *b, const struct acreO_db *db,
+add_by(struct acreO_build *b, const struct acreI_section *db,
        const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
-       const char *file, struct acreO_rule *rule, acre_diag *diag)
+       const char *file, struct acreI_rule *rule, acre_diag *diag)
 {
-    struct acreO_by *v =
-        talloc_realloc(b->ctx, rule->by, struct acreO_by, rule->nby + 1);
+    struct acreI_clause *v =
+        talloc_realloc(b->ctx, rule->by, struct acreI_clause, rule->nby + 1);
 
     if (!v)
         return ACRE_ERR_NOMEM;
@@ -636,9 +638,9 @@ add_by(struct acreO_build *b, const struct acreO_db *db,
 }
 
 int
-acreO_parse_access(struct acreO_build *b, const struct acreO_db *db,
+acreO_parse_access(struct acreO_build *b, const struct acreI_section *db,
                    const struct acreO_ptext *toks, unsigned ntoks,
-                   const char *file, struct acreO_rule *rule, acre_diag *diag)
+                   const char *file, struct acreI_rule *rule, acre_diag *diag)
 {
     int have_to = 0, rc;
     unsigned i = 1;
@@ -649,20 +651,22 @@ acreO_parse_access(struct acreO_build *b, const struct acreO_db *db,
     while (i < ntoks) {
         if (tok_is(&toks[i], "to")) {
             if (have_to)
-                return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[i], 0,
+                return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[i],
+                                   0,
                                    "only one to clause allowed in access "
                                    "line");
             have_to = 1;
             rc = parse_to(b, toks, ntoks, &i, file, rule, diag);
         } else if (tok_is(&toks[i], "by")) {
             if (!have_to)
-                return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[i], 0,
+                return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[i],
+                                   0,
                                    "to clause required before by clause in "
                                    "access line");
             i++;
             rc = add_by(b, db, toks, ntoks, &i, file, rule, diag);
         } else {
-            return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[i], 0,
+            return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[i], 0,
                                "expecting \"to\" or \"by\" got \"%s\"",
                                toks[i].s);
         }
@@ -670,10 +674,10 @@ acreO_parse_access(struct acreO_build *b, const struct acreO_db *db,
             return rc;
     }
     if (!have_to)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, file, last, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, last, 0,
                            "no access clause(s) specified in access line");
     if (rule->nby == 0)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, file, last, last->len,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, last, last->len,
                            "no by clause(s) specified in access line");
     return 0;
 }

@@ -172,7 +172,7 @@ db_name(void *ctx, const char *v, size_t n, long *index, const char **type)
     if (s[0] == '{') {
         *index = strtol(s + 1, &end, 0);
         if (*end != '}')
-            return ACREO_ERR_SYNTAX;
+            return ACRE_ERR_RULE_SYNTAX;
         end++;
     }
     *type = end;
@@ -198,7 +198,7 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
     d->file = file;
     d->line = rec->line;
     if ((rc = db_name(c->scratch, rdnval, rdnlen, &d->index, &d->type)))
-        return rc != ACREO_ERR_SYNTAX
+        return rc != ACRE_ERR_RULE_SYNTAX
                    ? rc
                    : acreO_error(diag, rc, file, NULL, 0,
                                  "%s: line %u: bad olcDatabase name", file,
@@ -253,7 +253,7 @@ static int
 schema_file(struct cc *c, const char *path, acre_diag *diag)
 {
     if (!c->schema)
-        return acreO_note_add(c->b, (struct acreO_pos){path, 0, 0},
+        return acreO_note_add(c->b, (struct acreI_pos){path, 0, 0},
                               "schema definitions not loaded: no schema "
                               "given");
     return acre_schema_load_file(c->schema, path, diag);
@@ -268,7 +268,7 @@ schema_text(struct cc *c, const char *name, const char *text, size_t len,
         !memmem(text, len, "olcObjectIdentifier", 19))
         return 0;
     if (!c->schema)
-        return acreO_note_add(c->b, (struct acreO_pos){name, 0, 0},
+        return acreO_note_add(c->b, (struct acreI_pos){name, 0, 0},
                               "schema definitions not loaded: no schema "
                               "given");
     return acre_schema_load_buffer(c->schema, name, text, len, diag);
@@ -393,12 +393,12 @@ order_values(struct acreO_ptext *v, unsigned n, const char *file,
     for (unsigned i = 0; !rc && i < n; i++) {
         char *end = NULL;
         if ((v[i].s[0] == '{') != indexed)
-            rc = acreO_error(diag, ACREO_ERR_SYNTAX, file, &v[i], 0,
+            rc = acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &v[i], 0,
                              "olcAccess: values must all have a {n} index "
                              "or none");
         else if (indexed &&
                  ((idx[i] = strtol(v[i].s + 1, &end, 0)), *end != '}'))
-            rc = acreO_error(diag, ACREO_ERR_SYNTAX, file, &v[i], 0,
+            rc = acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &v[i], 0,
                              "olcAccess: bad {n} index");
     }
     for (unsigned i = 1; !rc && indexed && i < n; i++)
@@ -416,7 +416,7 @@ order_values(struct acreO_ptext *v, unsigned n, const char *file,
 
 /* One olcAccess value: strip through the first '}', tokenise, parse. */
 static int
-access_value(struct cc *c, struct acreO_db *db, const char *file,
+access_value(struct cc *c, struct acreI_section *db, const char *file,
              const struct acreO_ptext *v, acre_diag *diag)
 {
     const char *close = strchr(v->s, '}');
@@ -438,7 +438,7 @@ access_value(struct cc *c, struct acreO_db *db, const char *file,
 }
 
 static int
-database_config(struct cc *c, const struct dbrec *d, struct acreO_db *db,
+database_config(struct cc *c, const struct dbrec *d, struct acreI_section *db,
                 acre_diag *diag)
 {
     int rc = 0;
@@ -458,7 +458,7 @@ database_config(struct cc *c, const struct dbrec *d, struct acreO_db *db,
 
 /* The rule back-config uses when it has none: to * by * none. */
 static int
-config_default(struct cc *c, struct acreO_db *db, acre_diag *diag)
+config_default(struct cc *c, struct acreI_section *db, acre_diag *diag)
 {
     static const char *const words[] = {"access", "to", "*", "by", "*", "none"};
     struct acreO_ptext toks[6];
@@ -481,9 +481,9 @@ build_databases(struct cc *c, acre_diag *diag)
     sort_databases(c->dbs, c->ndbs);
     for (unsigned i = 0; !rc && i < c->ndbs; i++) {
         const struct dbrec *d = &c->dbs[i];
-        struct acreO_pos pos = {d->file, d->line, 1};
+        struct acreI_pos pos = {d->file, d->line, 1};
         int front = !strcasecmp(d->type, "frontend");
-        struct acreO_db *db =
+        struct acreI_section *db =
             front ? &c->b->cfg->frontend
                   : acreO_db_new(c->b, d->type, pos, (int)d->index);
         if (!db)
@@ -497,7 +497,7 @@ build_databases(struct cc *c, acre_diag *diag)
 
 int
 acreO_parse_cnconfig(void *mem_ctx, acre_schema *schema, const char *path,
-                     const char *text, size_t len, struct acreO_config **out,
+                     const char *text, size_t len, struct acreI_policy **out,
                      acre_diag *diag)
 {
     struct acreO_build b;

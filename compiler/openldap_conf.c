@@ -33,18 +33,18 @@
  * The builder
  */
 
-struct acreO_db *
-acreO_db_new(struct acreO_build *b, const char *type, struct acreO_pos pos,
+struct acreI_section *
+acreO_db_new(struct acreO_build *b, const char *type, struct acreI_pos pos,
              int index)
 {
-    struct acreO_config *cfg = b->cfg;
-    struct acreO_db *v =
-        talloc_realloc(cfg, cfg->dbs, struct acreO_db, cfg->ndbs + 1);
+    struct acreI_policy *cfg = b->cfg;
+    struct acreI_section *v =
+        talloc_realloc(cfg, cfg->dbs, struct acreI_section, cfg->ndbs + 1);
 
     if (!v)
         return NULL;
     cfg->dbs = v;
-    struct acreO_db *db = &v[cfg->ndbs++];
+    struct acreI_section *db = &v[cfg->ndbs++];
     memset(db, 0, sizeof(*db));
     db->pos = pos;
     db->index = index;
@@ -53,17 +53,17 @@ acreO_db_new(struct acreO_build *b, const char *type, struct acreO_pos pos,
 }
 
 int
-acreO_db_add_rule(struct acreO_build *b, struct acreO_db *db,
+acreO_db_add_rule(struct acreO_build *b, struct acreI_section *db,
                   const struct acreO_ptext *toks, unsigned ntoks,
                   const char *file, acre_diag *diag)
 {
     if (b->nrules >= ACREO_MAX_RULES)
-        return acreO_error(diag, ACREO_ERR_LIMIT, file, &toks[0], 0,
+        return acreO_error(diag, ACRE_ERR_RULE_LIMIT, file, &toks[0], 0,
                            "too many access rules (limit %u)", ACREO_MAX_RULES);
-    struct acreO_rule *v = db->rules;
+    struct acreI_rule *v = db->rules;
     size_t cap = v ? talloc_get_size(v) / sizeof(*v) : 0;
     if (db->nrules == cap) { /* grow by doubling: 100,000 rules stay cheap */
-        v = talloc_realloc(b->cfg, db->rules, struct acreO_rule,
+        v = talloc_realloc(b->cfg, db->rules, struct acreI_rule,
                            cap ? cap * 2 : 16);
         if (!v)
             return ACRE_ERR_NOMEM;
@@ -79,8 +79,8 @@ acreO_db_add_rule(struct acreO_build *b, struct acreO_db *db,
 }
 
 /* Is dn within a suffix of a database before `db` (one of cfg->dbs)? */
-static const struct acreO_db *
-served_before(const struct acreO_config *cfg, const struct acreO_db *db,
+static const struct acreI_section *
+served_before(const struct acreI_policy *cfg, const struct acreI_section *db,
               const acre_dn *dn)
 {
     for (unsigned k = 0; k < cfg->ndbs && &cfg->dbs[k] != db; k++)
@@ -92,25 +92,25 @@ served_before(const struct acreO_config *cfg, const struct acreO_db *db,
 }
 
 int
-acreO_db_add_suffix(struct acreO_build *b, struct acreO_db *db, const char *s,
-                    size_t n, const char *file, const struct acreO_ptext *tok,
-                    size_t at, acre_diag *diag)
+acreO_db_add_suffix(struct acreO_build *b, struct acreI_section *db,
+                    const char *s, size_t n, const char *file,
+                    const struct acreO_ptext *tok, size_t at, acre_diag *diag)
 {
     acre_dn *dn;
     acre_diag d = {0};
     int rc = acreO_parse_dn(b, s, n, &dn, &d);
 
     if (db == &b->cfg->frontend)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, tok, at,
                            "suffix not allowed in the frontend database");
     if (rc == ACRE_ERR_NOMEM)
         return rc;
     if (rc)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at + d.offset,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, tok, at + d.offset,
                            "suffix DN \"%.*s\" is invalid: %s", (int)n, s,
                            d.message);
     if (served_before(b->cfg, db, dn))
-        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, tok, at,
                            "suffix \"%.*s\" already served by a preceding "
                            "backend",
                            (int)n, s);
@@ -124,9 +124,9 @@ acreO_db_add_suffix(struct acreO_build *b, struct acreO_db *db, const char *s,
 }
 
 int
-acreO_db_set_rootdn(struct acreO_build *b, struct acreO_db *db, const char *s,
-                    size_t n, const char *file, const struct acreO_ptext *tok,
-                    size_t at, acre_diag *diag)
+acreO_db_set_rootdn(struct acreO_build *b, struct acreI_section *db,
+                    const char *s, size_t n, const char *file,
+                    const struct acreO_ptext *tok, size_t at, acre_diag *diag)
 {
     acre_dn *dn;
     acre_diag d = {0};
@@ -135,7 +135,7 @@ acreO_db_set_rootdn(struct acreO_build *b, struct acreO_db *db, const char *s,
     if (rc == ACRE_ERR_NOMEM)
         return rc;
     if (rc)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, file, tok, at + d.offset,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, tok, at + d.offset,
                            "rootdn DN \"%.*s\" is invalid: %s", (int)n, s,
                            d.message);
     db->rootdn = dn;
@@ -146,11 +146,12 @@ int
 acreO_build_start(void *mem_ctx, struct acreO_build *b)
 {
     memset(b, 0, sizeof(*b));
-    b->cfg = talloc_zero(mem_ctx, struct acreO_config);
+    b->cfg = talloc_zero(mem_ctx, struct acreI_policy);
     b->ctx = b->cfg;
     if (!b->cfg)
         return ACRE_ERR_NOMEM;
-    b->cfg->magic = ACREO_CONFIG_MAGIC;
+    b->cfg->magic = ACREI_POLICY_MAGIC;
+    b->cfg->model = ACREI_MODEL_FIRST_MATCH;
     b->cfg->frontend.type = "frontend";
     b->cfg->frontend.index = -1;
     return 0;
@@ -164,7 +165,7 @@ acreO_build_schema(struct acreO_build *b, acre_schema *schema)
 }
 
 int
-acreO_build_finish(struct acreO_build *b, int rc, struct acreO_config **out)
+acreO_build_finish(struct acreO_build *b, int rc, struct acreI_policy **out)
 {
     if (rc) {
         talloc_free(b->cfg);
@@ -172,17 +173,6 @@ acreO_build_finish(struct acreO_build *b, int rc, struct acreO_config **out)
     }
     *out = b->cfg;
     return 0;
-}
-
-const struct acreO_db *
-acreO_db_for(const struct acreO_config *cfg, const acre_dn *dn)
-{
-    for (unsigned d = 0; d < cfg->ndbs; d++)
-        for (unsigned i = 0; i < cfg->dbs[d].nsuffix; i++)
-            if (acre_dn_in_scope(dn, cfg->dbs[d].suffix[i], ACRE_SCOPE_SUB) ==
-                1)
-                return &cfg->dbs[d];
-    return NULL;
 }
 
 int
@@ -196,7 +186,7 @@ acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
         int e = errno;
         if (f)
             fclose(f);
-        return acreO_error(diag, ACREO_ERR_IO, path, NULL, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_IO, path, NULL, 0,
                            "cannot read \"%s\": %s", path,
                            f ? "not a regular file" : strerror(e));
     }
@@ -207,7 +197,7 @@ acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
     if (!buf)
         return ACRE_ERR_NOMEM;
     if (bad)
-        return acreO_error(diag, ACREO_ERR_IO, path, NULL, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_IO, path, NULL, 0,
                            "cannot read \"%s\"", path);
     buf[n] = '\0';
     *text = buf;
@@ -310,7 +300,7 @@ chunk_flush(struct pass1 *p, struct chunk *c, acre_diag *diag)
     if (c->n == 0)
         return 0;
     if (!p->schema) {
-        rc = acreO_note_add(p->b, (struct acreO_pos){c->name, c->first[0], 1},
+        rc = acreO_note_add(p->b, (struct acreI_pos){c->name, c->first[0], 1},
                             "schema definitions not loaded: no schema "
                             "given");
     } else {
@@ -365,10 +355,10 @@ do_include(struct pass1 *p, const char *from, const struct acreO_ptext *toks,
     size_t len;
 
     if (n < 2)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, from, &toks[0], 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, from, &toks[0], 0,
                            "include: missing file name");
     if (p->depth >= ACREO_MAX_INCLUDE)
-        return acreO_error(diag, ACREO_ERR_LIMIT, from, &toks[1], 0,
+        return acreO_error(diag, ACRE_ERR_RULE_LIMIT, from, &toks[1], 0,
                            "include nested too deeply");
     if (!(path = include_path(p->scratch, from, toks[1].s)))
         return ACRE_ERR_NOMEM;
@@ -414,10 +404,10 @@ pass1_line(struct pass1 *p, void *tmp, const struct directive *d,
     if (rc)
         return rc;
     if (n == 0)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, name, ln, 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, name, ln, 0,
                            "bad config line");
     if (open && !is_raw(&toks[0]))
-        return acreO_error(diag, ACREO_ERR_SYNTAX, name, ln, ln->len,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, name, ln, ln->len,
                            "unterminated quoted string");
     if (is_schema_directive(&toks[0]))
         return chunk_add(p->scratch, c, ln->line[0], ln->line[ln->len - 1]);
@@ -478,8 +468,8 @@ struct dline {
 
 struct pass2 {
     struct acreO_build *b;
-    struct acreO_db *db; /* current section; NULL: global */
-    int in_frontend;     /* "database frontend" */
+    struct acreI_section *db; /* current section; NULL: global */
+    int in_frontend;          /* "database frontend" */
 };
 
 static int
@@ -487,7 +477,7 @@ arg_count(const struct dline *d, unsigned need, acre_diag *diag)
 {
     if (d->ntoks >= need)
         return 0;
-    return acreO_error(diag, ACREO_ERR_SYNTAX, d->file, &d->toks[0],
+    return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0],
                        d->toks[0].len, "%s: missing argument", d->toks[0].s);
 }
 
@@ -519,7 +509,7 @@ directive_db_dn(struct pass2 *p, const struct dline *d, int suffix,
     if (rc)
         return rc;
     if (!p->db)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, d->file, &d->toks[0], 0,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0], 0,
                            "%s only allowed within a database declaration",
                            d->toks[0].s);
     if (suffix)
@@ -532,7 +522,7 @@ directive_db_dn(struct pass2 *p, const struct dline *d, int suffix,
 static int
 directive_access(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
-    struct acreO_db *db = p->db ? p->db : &p->b->cfg->frontend;
+    struct acreI_section *db = p->db ? p->db : &p->b->cfg->frontend;
 
     return acreO_db_add_rule(p->b, db, d->toks, d->ntoks, d->file, diag);
 }
@@ -540,7 +530,7 @@ directive_access(struct pass2 *p, const struct dline *d, acre_diag *diag)
 static int
 directive_add_content(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
-    struct acreO_db *db = p->db ? p->db : &p->b->cfg->frontend;
+    struct acreI_section *db = p->db ? p->db : &p->b->cfg->frontend;
     int rc = arg_count(d, 2, diag);
 
     if (!rc)
@@ -594,7 +584,7 @@ pass2_line(struct pass2 *p, const struct directive *d, acre_diag *diag)
 
 int
 acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
-                 const char *text, size_t len, struct acreO_config **out,
+                 const char *text, size_t len, struct acreI_policy **out,
                  acre_diag *diag)
 {
     struct acreO_build b;

@@ -47,14 +47,14 @@ static const char *const what_styles[] = {"",        "base",     "one",
                                           "subtree", "children", "regex"};
 
 static void
-dump_attrs(char **s, const struct acreO_config *cfg, const struct acreO_what *w)
+dump_attrs(char **s, const struct acreI_policy *cfg, const struct acreI_what *w)
 {
     put(s, " attrs=");
     for (unsigned i = 0; i < w->nattrs; i++) {
-        const struct acreO_attrspec *a = &w->attrs[i];
+        const struct acreI_attrspec *a = &w->attrs[i];
         put(s, "%s", i ? "," : "");
-        if (a->kind == ACREO_ATTR_CLASS || a->kind == ACREO_ATTR_NOT_CLASS)
-            put(s, "%s%s", a->kind == ACREO_ATTR_CLASS ? "@" : "!",
+        if (a->kind == ACREI_ATTR_CLASS || a->kind == ACREI_ATTR_NOT_CLASS)
+            put(s, "%s%s", a->kind == ACREI_ATTR_CLASS ? "@" : "!",
                 acreS_class(cfg->schema, a->oc)->name);
         else
             put(s, "%s", a->text);
@@ -62,14 +62,14 @@ dump_attrs(char **s, const struct acreO_config *cfg, const struct acreO_what *w)
 }
 
 static void
-dump_val(char **s, const struct acreO_val *v)
+dump_val(char **s, const struct acreI_val *v)
 {
     static const char *const st[] = {"",        "exact",    "one",
                                      "subtree", "children", "regex"};
     const char *style =
-        v->style == ACREO_VAL_EXACT && v->dn_syntax ? "base" : st[v->style];
+        v->style == ACREI_VAL_EXACT && v->dn_syntax ? "base" : st[v->style];
 
-    if (v->style == ACREO_VAL_REGEX)
+    if (v->style == ACREI_VAL_REGEX)
         put(s, " val.regex=\"%s\"", v->re.pattern);
     else
         put(s, " val.%s=\"%.*s\"", style, (int)v->norm_len,
@@ -77,14 +77,14 @@ dump_val(char **s, const struct acreO_val *v)
 }
 
 static void
-dump_what(char **s, const struct acreO_config *cfg, const struct acreO_what *w)
+dump_what(char **s, const struct acreI_policy *cfg, const struct acreI_what *w)
 {
     int any = 1;
 
     put(s, "to");
-    if (w->dn_style == ACREO_DN_REGEX)
+    if (w->dn_style == ACREI_DN_REGEX)
         put(s, " dn.regex=\"%s\"", w->dn_re.pattern);
-    else if (w->dn_style != ACREO_DN_ANY)
+    else if (w->dn_style != ACREI_DN_ANY)
         put(s, " dn.%s=\"%s\"", what_styles[w->dn_style], dn_text(w->dn));
     else
         any = 0;
@@ -96,14 +96,14 @@ dump_what(char **s, const struct acreO_config *cfg, const struct acreO_what *w)
         dump_attrs(s, cfg, w);
         any = 1;
     }
-    if (w->val.style != ACREO_VAL_NONE)
+    if (w->val.style != ACREI_VAL_NONE)
         dump_val(s, &w->val);
     if (!any)
         put(s, " *");
 }
 
 static void
-dump_subject(char **s, const struct acreO_subject *sj, int real)
+dump_subject(char **s, const struct acreI_subject *sj, int real)
 {
     static const char *const kinds[] = {"",         "*",          "anonymous",
                                         "users",    "self",       "dn.base",
@@ -112,24 +112,24 @@ dump_subject(char **s, const struct acreO_subject *sj, int real)
     const char *r = real ? "real" : "";
 
     switch (sj->kind) {
-    case ACREO_SUBJ_NONE:
+    case ACREI_SUBJ_NONE:
         break;
-    case ACREO_SUBJ_ANY:
-    case ACREO_SUBJ_ANONYMOUS:
-    case ACREO_SUBJ_USERS:
+    case ACREI_SUBJ_ANY:
+    case ACREI_SUBJ_ANONYMOUS:
+    case ACREI_SUBJ_USERS:
         put(s, " %s%s", r, kinds[sj->kind]);
         break;
-    case ACREO_SUBJ_SELF:
+    case ACREI_SUBJ_SELF:
         put(s, " %sself", r);
         if (sj->level)
             put(s, ".level{%d}", sj->level);
         break;
-    case ACREO_SUBJ_REGEX:
+    case ACREI_SUBJ_REGEX:
         put(s, " %sdn.regex=\"%s\"", r, sj->re_tmpl.tmpl);
         break;
     default:
         put(s, " %s%s", r, kinds[sj->kind]);
-        if (sj->kind == ACREO_SUBJ_LEVEL)
+        if (sj->kind == ACREI_SUBJ_LEVEL)
             put(s, "{%d}", sj->level);
         put(s, "%s=\"%s\"", sj->is_expand ? ",expand" : "",
             sj->is_expand ? sj->expand.tmpl : dn_text(sj->dn));
@@ -139,19 +139,19 @@ dump_subject(char **s, const struct acreO_subject *sj, int real)
 }
 
 static void
-dump_str(char **s, const char *name, const struct acreO_strmatch *m)
+dump_str(char **s, const char *name, const struct acreI_strmatch *m)
 {
     static const char *const st[] = {"",   "exact", "regex", "expand",
                                      "ip", "ipv6",  "path",  "subtree"};
-    if (m->style != ACREO_STR_NONE)
+    if (m->style != ACREI_STR_NONE)
         put(s, " %s.%s%s=\"%s\"", name, st[m->style],
             m->expand ? ",expand" : "", m->pat.tmpl);
 }
 
 static void
-dump_by(char **s, const struct acreO_config *cfg, const struct acreO_by *b)
+dump_by(char **s, const struct acreI_policy *cfg, const struct acreI_clause *b)
 {
-    char buf[ACREO_MASK_BUF];
+    char buf[ACREI_MASK_BUF];
 
     put(s, " by");
     dump_subject(s, &b->dn, 0);
@@ -176,7 +176,7 @@ dump_by(char **s, const struct acreO_config *cfg, const struct acreO_by *b)
         put(s, " tls_ssf=%u", b->tls_ssf);
     if (b->sasl_ssf)
         put(s, " sasl_ssf=%u", b->sasl_ssf);
-    acreO_mask_format(b->mask, buf);
+    acreI_mask_format(b->mask, buf);
     char *paren = strchr(buf, '(');
     if (paren)
         *paren = '\0'; /* levels print by name, as slapd's unparse */
@@ -185,14 +185,15 @@ dump_by(char **s, const struct acreO_config *cfg, const struct acreO_by *b)
         : b->realdn.self ? "realself"
                          : "",
         buf);
-    if (b->control == ACREO_CONTINUE)
+    if (b->control == ACREI_CONTINUE)
         put(s, " continue");
-    else if (b->control == ACREO_BREAK)
+    else if (b->control == ACREI_BREAK)
         put(s, " break");
 }
 
 static void
-dump_db(char **s, const struct acreO_config *cfg, const struct acreO_db *db)
+dump_db(char **s, const struct acreI_policy *cfg,
+        const struct acreI_section *db)
 {
     put(s, "database %s {%d}\n", db->type, db->index);
     for (unsigned i = 0; i < db->nsuffix; i++)
@@ -200,7 +201,7 @@ dump_db(char **s, const struct acreO_config *cfg, const struct acreO_db *db)
     if (db->rootdn)
         put(s, "rootdn \"%s\"\n", dn_text(db->rootdn));
     for (unsigned r = 0; r < db->nrules; r++) {
-        const struct acreO_rule *rule = &db->rules[r];
+        const struct acreI_rule *rule = &db->rules[r];
         put(s, "access ");
         dump_what(s, cfg, &rule->what);
         for (unsigned b = 0; b < rule->nby; b++)
@@ -210,7 +211,7 @@ dump_db(char **s, const struct acreO_config *cfg, const struct acreO_db *db)
 }
 
 char *
-acreO_config_dump(void *ctx, const struct acreO_config *cfg)
+acreO_config_dump(void *ctx, const struct acreI_policy *cfg)
 {
     char *s = talloc_strdup(ctx, "");
 

@@ -42,7 +42,7 @@ struct acreO_reader {
  * physical lines joined when the next starts with white space (its first
  * character becomes a space) or the current ends with a single '\'
  * (removed); an "include" line is never continued; CR LF accepted.
- * Returns 1 with *out (under ctx), 0 at the end, ACREO_ERR_LIMIT or
+ * Returns 1 with *out (under ctx), 0 at the end, ACRE_ERR_RULE_LIMIT or
  * ACRE_ERR_NOMEM with diag.
  */
 int acreO_read_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *out,
@@ -53,7 +53,7 @@ int acreO_read_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *out,
  * tokens separated by spaces and tabs; '"' toggles quoting and is dropped;
  * '\' makes the next character literal and is dropped.  *unterminated is
  * set when a quote is left open.  Returns 0 with toks[0..*n) under ctx,
- * ACREO_ERR_LIMIT (token too long) or ACRE_ERR_NOMEM.
+ * ACRE_ERR_RULE_LIMIT (token too long) or ACRE_ERR_NOMEM.
  */
 int acreO_tokenize_conf(void *ctx, const struct acreO_ptext *ln,
                         struct acreO_ptext **toks, unsigned *n,
@@ -72,7 +72,7 @@ int acreO_tokenize_ldif(void *ctx, const struct acreO_ptext *v,
 /* A scratch state shared while one configuration is parsed. */
 struct acreO_build {
     void *ctx;                 /* the result's talloc context (== cfg) */
-    struct acreO_config *cfg;  /* being built */
+    struct acreI_policy *cfg;  /* being built */
     const acre_schema *schema; /* frozen */
     unsigned nrules;           /* across all databases, for the limit */
     unsigned notes_cap;
@@ -93,22 +93,22 @@ struct acreO_build {
  * acreO_db_add_suffix / acreO_db_set_rootdn -- a DN s[0..n) of token
  *   `tok` starting at byte `at`, for messages.
  * acreO_read_file -- a whole file under ctx, NUL-terminated.
- * All return 0, ACREO_ERR_* with diag, or ACRE_ERR_NOMEM.
+ * All return 0, ACRE_ERR_RULE_* with diag, or ACRE_ERR_NOMEM.
  */
 int acreO_build_start(void *mem_ctx, struct acreO_build *b);
 void acreO_build_schema(struct acreO_build *b, acre_schema *schema);
 int acreO_build_finish(struct acreO_build *b, int rc,
-                       struct acreO_config **out);
-struct acreO_db *acreO_db_new(struct acreO_build *b, const char *type,
-                              struct acreO_pos pos, int index);
-int acreO_db_add_rule(struct acreO_build *b, struct acreO_db *db,
+                       struct acreI_policy **out);
+struct acreI_section *acreO_db_new(struct acreO_build *b, const char *type,
+                                   struct acreI_pos pos, int index);
+int acreO_db_add_rule(struct acreO_build *b, struct acreI_section *db,
                       const struct acreO_ptext *toks, unsigned ntoks,
                       const char *file, acre_diag *diag);
-int acreO_db_add_suffix(struct acreO_build *b, struct acreO_db *db,
+int acreO_db_add_suffix(struct acreO_build *b, struct acreI_section *db,
                         const char *s, size_t n, const char *file,
                         const struct acreO_ptext *tok, size_t at,
                         acre_diag *diag);
-int acreO_db_set_rootdn(struct acreO_build *b, struct acreO_db *db,
+int acreO_db_set_rootdn(struct acreO_build *b, struct acreI_section *db,
                         const char *s, size_t n, const char *file,
                         const struct acreO_ptext *tok, size_t at,
                         acre_diag *diag);
@@ -119,20 +119,20 @@ int acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
  * acreO_parse_access -- parse one access rule from its tokens (after the
  * "access" keyword, starting with "to"), as slapd's parse_acl(), into
  * *rule.  db: the database it goes to (its rootdn may draw a note).
- * file: the name for positions.  Returns 0, ACREO_ERR_SYNTAX or
- * ACREO_ERR_LIMIT with diag (position of the offending token), or
+ * file: the name for positions.  Returns 0, ACRE_ERR_RULE_SYNTAX or
+ * ACRE_ERR_RULE_LIMIT with diag (position of the offending token), or
  * ACRE_ERR_NOMEM.
  */
-int acreO_parse_access(struct acreO_build *b, const struct acreO_db *db,
+int acreO_parse_access(struct acreO_build *b, const struct acreI_section *db,
                        const struct acreO_ptext *toks, unsigned ntoks,
-                       const char *file, struct acreO_rule *rule,
+                       const char *file, struct acreI_rule *rule,
                        acre_diag *diag);
 
 /* acreO_parse_by -- one "by" clause from toks[*i] (just after "by");
  * advances *i past it.  Same returns as acreO_parse_access. */
-int acreO_parse_by(struct acreO_build *b, const struct acreO_db *db,
+int acreO_parse_by(struct acreO_build *b, const struct acreI_section *db,
                    const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
-                   const char *file, struct acreO_by *by, acre_diag *diag);
+                   const char *file, struct acreI_clause *by, acre_diag *diag);
 
 /*
  * acreO_error -- fill diag with code, file and the position of byte `at`
@@ -151,21 +151,21 @@ int acreO_error(acre_diag *diag, int code, const char *file,
 const char *acreO_file_name(const char *path);
 
 /* acreO_pos_of -- the position of byte `at` of t. */
-struct acreO_pos acreO_pos_of(const char *file, const struct acreO_ptext *t,
+struct acreI_pos acreO_pos_of(const char *file, const struct acreO_ptext *t,
                               size_t at);
 
 /* acreO_note_add -- record a note at pos (printf-style).  0 or NOMEM. */
-int acreO_note_add(struct acreO_build *b, struct acreO_pos pos, const char *fmt,
+int acreO_note_add(struct acreO_build *b, struct acreI_pos pos, const char *fmt,
                    ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * acreO_regex_compile -- check pattern p[0..n) as slapd would (the C
  * library's regcomp with REG_EXTENDED | REG_ICASE) and compile it for
- * PCRE2 into *re under ctx.  Returns 0, ACREO_ERR_SYNTAX with *why set to
- * a static or ctx-owned message, ACREO_ERR_LIMIT, or ACRE_ERR_NOMEM.
+ * PCRE2 into *re under ctx.  Returns 0, ACRE_ERR_RULE_SYNTAX with *why set to
+ * a static or ctx-owned message, ACRE_ERR_RULE_LIMIT, or ACRE_ERR_NOMEM.
  */
 int acreO_regex_compile(void *ctx, const char *p, size_t n,
-                        struct acreO_regex *re, const char **why);
+                        struct acreI_regex *re, const char **why);
 
 /*
  * acreO_regex_check -- only the regcomp check (for templates: slapd's
@@ -177,8 +177,8 @@ int acreO_regex_check(const char *p, const char **why, char *errbuf,
 /*
  * acreO_regex_test_template -- slapd's regtest() of a <who> regex
  * template: $$ becomes $, $<digit> the digit, other $x drop both; then
- * regcomp.  Returns 0, ACREO_ERR_LIMIT (254 bytes or more, "too large"),
- * ACREO_ERR_SYNTAX with the message in errbuf.
+ * regcomp.  Returns 0, ACRE_ERR_RULE_LIMIT (254 bytes or more, "too large"),
+ * ACRE_ERR_RULE_SYNTAX with the message in errbuf.
  */
 int acreO_regex_test_template(const char *p, size_t n, char *errbuf,
                               size_t errlen);
@@ -190,7 +190,7 @@ int acreO_regex_test_template(const char *p, size_t n, char *errbuf,
  * under b->ctx).  Returns 1 when it does, 0 when not, -1 out of memory.
  */
 int acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
-                    struct acreO_attrspec *a);
+                    struct acreI_attrspec *a);
 
 /*
  * acreO_parse_dn -- normalise a DN of the rule text as slapd's
@@ -203,8 +203,8 @@ int acreO_parse_dn(struct acreO_build *b, const char *s, size_t n,
 
 /* acreO_template_init -- fill t from s[0..n) (copied under ctx) and say
  * whether expanding it needs submatches (a substitution slapd would
- * perform; see acreO_expand). */
+ * perform; see acreI_expand). */
 int acreO_template_init(void *ctx, const char *s, size_t n,
-                        struct acreO_template *t);
+                        struct acreI_template *t);
 
 #endif /* ACRE_OPENLDAP_INT_H */

@@ -94,7 +94,7 @@ append_phys(void *ctx, struct acreO_reader *r, struct acreO_ptext *t,
             size_t *cap, size_t start, size_t n, unsigned line, unsigned col0)
 {
     if (t->len + n > ACREO_MAX_LINE)
-        return ACREO_ERR_LIMIT;
+        return ACRE_ERR_RULE_LIMIT;
     if (ptext_reserve(ctx, t, cap, n))
         return ACRE_ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
@@ -264,7 +264,7 @@ conf_token(void *ctx, const struct acreO_ptext *ln, size_t *i,
 
     conf_scan(ln, *i, NULL, &n, inquote);
     if (n > ACREO_MAX_TOKEN)
-        return ACREO_ERR_LIMIT;
+        return ACRE_ERR_RULE_LIMIT;
     if (tok_start(ctx, t, &cap, n))
         return ACRE_ERR_NOMEM;
     *i = conf_scan(ln, *i, t, &n, inquote);
@@ -347,7 +347,7 @@ ldif_token(void *ctx, const struct acreO_ptext *v, size_t *i,
 
     ldif_scan(v, *i, NULL, &n, &quote);
     if (n > ACREO_MAX_TOKEN)
-        return ACREO_ERR_LIMIT;
+        return ACRE_ERR_RULE_LIMIT;
     if (tok_start(ctx, t, &cap, n))
         return ACRE_ERR_NOMEM;
     size_t k = ldif_scan(v, *i, t, &n, &quote);

@@ -21,7 +21,7 @@
  *     before it: (?:a*)* -- PCRE2 would read *+ and *? as possessive and
  *     lazy.
  * A pattern regcomp accepts that the translation or PCRE2 cannot take is
- * refused (fail closed).  Invariant: every acreO_regex with a non-NULL
+ * refused (fail closed).  Invariant: every acreI_regex with a non-NULL
  * code owns it through a talloc destructor.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -163,7 +163,7 @@ acreO_regex_check(const char *p, const char **why, char *errbuf, size_t errlen)
         snprintf(errbuf, errlen, "regular expression too costly to compile");
         if (why)
             *why = errbuf;
-        return ACREO_ERR_LIMIT;
+        return ACRE_ERR_RULE_LIMIT;
     }
     int rc = regcomp(&re, p, REG_EXTENDED | REG_ICASE);
 
@@ -174,7 +174,7 @@ acreO_regex_check(const char *p, const char **why, char *errbuf, size_t errlen)
     regerror(rc, &re, errbuf, errlen);
     if (why)
         *why = errbuf;
-    return ACREO_ERR_SYNTAX;
+    return ACRE_ERR_RULE_SYNTAX;
 }
 
 int
@@ -197,7 +197,7 @@ acreO_regex_test_template(const char *p, size_t n, char *errbuf, size_t errlen)
     }
     if (size >= sizeof(buf) - 1) {
         snprintf(errbuf, errlen, "regular expression too large");
-        return ACREO_ERR_LIMIT;
+        return ACRE_ERR_RULE_LIMIT;
     }
     buf[size] = '\0';
     return acreO_regex_check(buf, NULL, errbuf, errlen);
@@ -269,7 +269,7 @@ erep_bracket(struct erep *x)
                                                 : kind == '.' ? ".]"
                                                               : "=]");
             if (!end)
-                return ACREO_ERR_SYNTAX;
+                return ACRE_ERR_RULE_SYNTAX;
             size_t len = (size_t)(end - (s + i + 2));
             if (kind == ':')
                 rc = emit(x, s + i, len + 4);
@@ -278,7 +278,7 @@ erep_bracket(struct erep *x)
             else if (len == 1)
                 rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i + 2]);
             else
-                return ACREO_ERR_SYNTAX;
+                return ACRE_ERR_RULE_SYNTAX;
             i += len + 4;
         } else if (s[i] == '\\' || s[i] == '[') {
             rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i++]);
@@ -287,7 +287,7 @@ erep_bracket(struct erep *x)
         }
     }
     if (!rc && i >= n)
-        return ACREO_ERR_SYNTAX;
+        return ACRE_ERR_RULE_SYNTAX;
     x->i = i + 1;
     return rc ? rc : emitc(x, ']');
 }
@@ -344,11 +344,11 @@ erep_interval(struct erep *x)
     const char *end = memchr(x->s + x->i, '}', x->n - x->i);
 
     if (!end)
-        return ACREO_ERR_SYNTAX;
+        return ACRE_ERR_RULE_SYNTAX;
     size_t len = (size_t)(end - (x->s + x->i)) + 1;
     char buf[64];
     if (len + 2 > sizeof(buf))
-        return ACREO_ERR_SYNTAX;
+        return ACRE_ERR_RULE_SYNTAX;
     if (x->s[x->i + 1] == ',')
         snprintf(buf, sizeof(buf), "{0%.*s", (int)len - 1, x->s + x->i + 1);
     else
@@ -362,7 +362,7 @@ erep_group(struct erep *x, char c)
 {
     if (c == '(') {
         if (x->depth == sizeof(x->stack) / sizeof(x->stack[0]))
-            return ACREO_ERR_LIMIT;
+            return ACRE_ERR_RULE_LIMIT;
         x->stack[x->depth++] = strlen(x->out);
         x->atom = (size_t)-1;
         x->quantified = 0;
@@ -389,7 +389,7 @@ erep_step(struct erep *x)
         return erep_bracket(x);
     case '\\':
         if (x->i + 1 >= x->n)
-            return ACREO_ERR_SYNTAX;
+            return ACRE_ERR_RULE_SYNTAX;
         atom_here(x);
         x->i += 2;
         return erep_escape(x, x->s[x->i - 1]);
@@ -442,7 +442,7 @@ ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
  * PCRE2 compilation
  */
 
-/* Owns the PCRE2 objects of one acreO_regex. */
+/* Owns the PCRE2 objects of one acreI_regex. */
 struct pcre_holder {
     pcre2_code *code;
     pcre2_match_context *mctx;
@@ -457,7 +457,7 @@ holder_free(struct pcre_holder *h)
 }
 
 static int
-pcre_compile(void *ctx, const char *pat, struct acreO_regex *re,
+pcre_compile(void *ctx, const char *pat, struct acreI_regex *re,
              const char **why)
 {
     static __thread char msg[160];
@@ -477,7 +477,7 @@ pcre_compile(void *ctx, const char *pat, struct acreO_regex *re,
         pcre2_get_error_message(err, (PCRE2_UCHAR *)msg, sizeof(msg));
         *why = msg; /* static: only for the message, copied at once */
         talloc_free(h);
-        return ACREO_ERR_SYNTAX;
+        return ACRE_ERR_RULE_SYNTAX;
     }
     (void)pcre2_jit_compile(h->code, PCRE2_JIT_COMPLETE);
     h->mctx = pcre2_match_context_create(NULL);
@@ -485,8 +485,8 @@ pcre_compile(void *ctx, const char *pat, struct acreO_regex *re,
         talloc_free(h);
         return ACRE_ERR_NOMEM;
     }
-    pcre2_set_match_limit(h->mctx, ACREO_REGEX_MATCH_LIMIT);
-    pcre2_set_depth_limit(h->mctx, ACREO_REGEX_DEPTH_LIMIT);
+    pcre2_set_match_limit(h->mctx, ACREI_REGEX_MATCH_LIMIT);
+    pcre2_set_depth_limit(h->mctx, ACREI_REGEX_DEPTH_LIMIT);
     uint32_t cap = 0;
     pcre2_pattern_info(h->code, PCRE2_INFO_CAPTURECOUNT, &cap);
     re->code = h->code;
@@ -496,7 +496,7 @@ pcre_compile(void *ctx, const char *pat, struct acreO_regex *re,
 }
 
 int
-acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreO_regex *re,
+acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreI_regex *re,
                     const char **why)
 {
     static __thread char errbuf[160];
@@ -505,11 +505,11 @@ acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreO_regex *re,
 
     if (n > ACREO_MAX_REGEX) {
         *why = "regular expression too long";
-        return ACREO_ERR_LIMIT;
+        return ACRE_ERR_RULE_LIMIT;
     }
     if (memchr(p, '\0', n)) {
         *why = "NUL byte in regular expression";
-        return ACREO_ERR_SYNTAX;
+        return ACRE_ERR_RULE_SYNTAX;
     }
     pat = talloc_strndup(ctx, p, n);
     if (!pat)
@@ -517,7 +517,7 @@ acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreO_regex *re,
     if ((rc = acreO_regex_check(pat, why, errbuf, sizeof(errbuf))))
         return rc;
     rc = ere_to_pcre2(ctx, pat, n, &pcre);
-    if (rc == ACREO_ERR_SYNTAX || rc == ACREO_ERR_LIMIT)
+    if (rc == ACRE_ERR_RULE_SYNTAX || rc == ACRE_ERR_RULE_LIMIT)
         *why = "POSIX construct acre cannot translate";
     if (!rc)
         rc = pcre_compile(ctx, pcre, re, why);

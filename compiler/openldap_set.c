@@ -40,7 +40,7 @@ struct sp {
     int nomem;
 };
 
-static const struct acreO_setnode *sp_expr(struct sp *x, int top);
+static const struct acreI_setnode *sp_expr(struct sp *x, int top);
 
 static int
 ad_lead(char c)
@@ -70,10 +70,10 @@ at(const struct sp *x, size_t k, char c)
 }
 
 /* A node, or NULL with x->nomem set. */
-static struct acreO_setnode *
-node(struct sp *x, enum acreO_set_op op)
+static struct acreI_setnode *
+node(struct sp *x, enum acreI_set_op op)
 {
-    struct acreO_setnode *nd = talloc_zero(x->ctx, struct acreO_setnode);
+    struct acreI_setnode *nd = talloc_zero(x->ctx, struct acreI_setnode);
 
     if (!nd)
         x->nomem = 1;
@@ -98,10 +98,10 @@ name_len(const struct sp *x)
 }
 
 /* "this", "user", [literal], ( expr ). */
-static const struct acreO_setnode *
+static const struct acreI_setnode *
 sp_primary(struct sp *x)
 {
-    struct acreO_setnode *nd;
+    struct acreI_setnode *nd;
 
     skip_ws(x);
     if (x->p >= x->n)
@@ -110,7 +110,7 @@ sp_primary(struct sp *x)
         if (++x->depth > ACREO_MAX_SET_DEPTH)
             return NULL;
         x->p++;
-        const struct acreO_setnode *e = sp_expr(x, 0);
+        const struct acreI_setnode *e = sp_expr(x, 0);
         x->depth--;
         skip_ws(x);
         if (!e || !at(x, 0, ')'))
@@ -120,7 +120,7 @@ sp_primary(struct sp *x)
     }
     if (at(x, 0, '[')) {
         const char *end = memchr(x->s + x->p, ']', x->n - x->p);
-        if (!end || !(nd = node(x, ACREO_SET_LITERAL)))
+        if (!end || !(nd = node(x, ACREI_SET_LITERAL)))
             return NULL;
         nd->lit_len = (size_t)(end - (x->s + x->p)) - 1;
         nd->lit = talloc_strndup(nd, x->s + x->p + 1, nd->lit_len);
@@ -131,9 +131,9 @@ sp_primary(struct sp *x)
         return NULL;
     size_t len = name_len(x);
     if (len == 4 && !memcmp(x->s + x->p, "this", 4))
-        nd = node(x, ACREO_SET_THIS);
+        nd = node(x, ACREI_SET_THIS);
     else if (len == 4 && !memcmp(x->s + x->p, "user", 4))
-        nd = node(x, ACREO_SET_USER);
+        nd = node(x, ACREI_SET_USER);
     else
         return NULL; /* an attribute needs a '/' before it */
     x->p += len;
@@ -141,20 +141,20 @@ sp_primary(struct sp *x)
 }
 
 /* slapd's slap_bv2ad for a set step: a known type, lang-/binary options. */
-static struct acreO_attrspec *
+static struct acreI_attrspec *
 step_attr(struct sp *x, size_t len)
 {
     struct acreS_desc d;
-    struct acreO_attrspec *a;
+    struct acreI_attrspec *a;
 
     if (acreS_desc_parse(x->schema, x->s + x->p, len, &d) || d.type < 0 ||
-        d.nopts > ACREO_MAX_OPTIONS)
+        d.nopts > ACREI_MAX_OPTIONS)
         return NULL;
-    if (!(a = talloc_zero(x->ctx, struct acreO_attrspec))) {
+    if (!(a = talloc_zero(x->ctx, struct acreI_attrspec))) {
         x->nomem = 1;
         return NULL;
     }
-    a->kind = ACREO_ATTR_EXACT;
+    a->kind = ACREI_ATTR_EXACT;
     a->type = d.type;
     a->oc = -1;
     a->nopts = d.nopts;
@@ -176,17 +176,17 @@ step_attr(struct sp *x, size_t len)
 }
 
 /* After '/' or "->": an attribute, -n or -*. */
-static const struct acreO_setnode *
-sp_step(struct sp *x, const struct acreO_setnode *kid)
+static const struct acreI_setnode *
+sp_step(struct sp *x, const struct acreI_setnode *kid)
 {
-    struct acreO_setnode *nd;
+    struct acreI_setnode *nd;
 
     skip_ws(x);
     if (at(x, 0, '-') &&
         (at(x, 1, '*') ||
          (x->p + 1 < x->n && x->s[x->p + 1] >= '0' && x->s[x->p + 1] <= '9'))) {
         if (at(x, 1, '*')) {
-            if (!(nd = node(x, ACREO_SET_ANCESTORS)))
+            if (!(nd = node(x, ACREI_SET_ANCESTORS)))
                 return NULL;
             x->p += 2;
         } else {
@@ -195,7 +195,7 @@ sp_step(struct sp *x, const struct acreO_setnode *kid)
             while (k < x->n && x->s[k] >= '0' && x->s[k] <= '9' && m < 20)
                 buf[m++] = x->s[k++];
             buf[m] = '\0';
-            if (!(nd = node(x, ACREO_SET_PARENT)))
+            if (!(nd = node(x, ACREI_SET_PARENT)))
                 return NULL;
             nd->level = strtol(buf, NULL, 10);
             while (k < x->n && x->s[k] >= '0' && x->s[k] <= '9')
@@ -211,8 +211,8 @@ sp_step(struct sp *x, const struct acreO_setnode *kid)
     if (len == 4 &&
         (!memcmp(x->s + x->p, "this", 4) || !memcmp(x->s + x->p, "user", 4)))
         return NULL;
-    struct acreO_attrspec *a = step_attr(x, len);
-    if (!a || !(nd = node(x, ACREO_SET_ATTR)))
+    struct acreI_attrspec *a = step_attr(x, len);
+    if (!a || !(nd = node(x, ACREI_SET_ATTR)))
         return NULL;
     nd->ad = a;
     nd->entrydn =
@@ -226,10 +226,10 @@ sp_step(struct sp *x, const struct acreO_setnode *kid)
     return nd;
 }
 
-static const struct acreO_setnode *
+static const struct acreI_setnode *
 sp_term(struct sp *x)
 {
-    const struct acreO_setnode *t = sp_primary(x);
+    const struct acreI_setnode *t = sp_primary(x);
 
     while (t) {
         skip_ws(x);
@@ -244,18 +244,18 @@ sp_term(struct sp *x)
     return t;
 }
 
-static enum acreO_set_op
+static enum acreI_set_op
 binop(char c)
 {
-    return c == '|'   ? ACREO_SET_UNION
-           : c == '&' ? ACREO_SET_INTERSECT
-                      : ACREO_SET_CONCAT;
+    return c == '|'   ? ACREI_SET_UNION
+           : c == '&' ? ACREI_SET_INTERSECT
+                      : ACREI_SET_CONCAT;
 }
 
-static const struct acreO_setnode *
+static const struct acreI_setnode *
 sp_expr(struct sp *x, int top)
 {
-    const struct acreO_setnode *left = sp_term(x);
+    const struct acreI_setnode *left = sp_term(x);
     int pending = 0;
 
     while (left) {
@@ -271,8 +271,8 @@ sp_expr(struct sp *x, int top)
         if (c != '|' && c != '&' && c != '+')
             break;
         x->p++;
-        struct acreO_setnode *nd = node(x, binop(c));
-        const struct acreO_setnode *right = nd ? sp_term(x) : NULL;
+        struct acreI_setnode *nd = node(x, binop(c));
+        const struct acreI_setnode *right = nd ? sp_term(x) : NULL;
         if (!right)
             return NULL;
         nd->kid[0] = left;
@@ -285,14 +285,14 @@ sp_expr(struct sp *x, int top)
 
 int
 acreO_set_parse(void *ctx, const acre_schema *schema, const char *s, size_t n,
-                const struct acreO_setnode **out, size_t *err_off)
+                const struct acreI_setnode **out, size_t *err_off)
 {
     struct sp x = {NULL, schema, s, n, 0, 0, 0};
-    const struct acreO_setnode *root;
+    const struct acreI_setnode *root;
 
     *err_off = 0;
     if (n > ACREO_MAX_SET)
-        return ACREO_ERR_LIMIT;
+        return ACRE_ERR_RULE_LIMIT;
     if (!(x.ctx = talloc_new(ctx)))
         return ACRE_ERR_NOMEM;
     root = sp_expr(&x, 1);
@@ -304,8 +304,8 @@ acreO_set_parse(void *ctx, const acre_schema *schema, const char *s, size_t n,
     if (!root || x.p != n) {
         *err_off = x.p;
         talloc_free(x.ctx);
-        return x.depth > ACREO_MAX_SET_DEPTH ? ACREO_ERR_LIMIT
-                                             : ACREO_ERR_SYNTAX;
+        return x.depth > ACREO_MAX_SET_DEPTH ? ACRE_ERR_RULE_LIMIT
+                                             : ACRE_ERR_RULE_SYNTAX;
     }
     *out = root;
     return 0;

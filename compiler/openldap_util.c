@@ -4,7 +4,7 @@
  * notes, $-substitution templates (slapd's acl_string_expand), and the
  * space folding slapd applies to regexes meant for DNs.
  *
- * Invariant: acreO_expand reproduces slapd 2.5's acl_string_expand byte
+ * Invariant: acreI_expand reproduces slapd 2.5's acl_string_expand byte
  * for byte, quirks included (see its contract in openldap.h), because
  * the oracle and the compiler must expand patterns exactly as slapd.
  */
@@ -48,10 +48,10 @@ acreO_file_name(const char *path)
     return n ? n->name : NULL;
 }
 
-struct acreO_pos
+struct acreI_pos
 acreO_pos_of(const char *file, const struct acreO_ptext *t, size_t at)
 {
-    struct acreO_pos p = {file, 0, 0};
+    struct acreI_pos p = {file, 0, 0};
 
     if (t && t->line) {
         p.line = t->line[at];
@@ -68,7 +68,7 @@ acreO_error(acre_diag *diag, int code, const char *file,
 
     if (!diag)
         return code;
-    struct acreO_pos p = acreO_pos_of(file, t, at);
+    struct acreI_pos p = acreO_pos_of(file, t, at);
     diag->code = code;
     diag->file = file;
     diag->line = p.line;
@@ -81,16 +81,16 @@ acreO_error(acre_diag *diag, int code, const char *file,
 }
 
 int
-acreO_note_add(struct acreO_build *b, struct acreO_pos pos, const char *fmt,
+acreO_note_add(struct acreO_build *b, struct acreI_pos pos, const char *fmt,
                ...)
 {
-    struct acreO_config *cfg = b->cfg;
+    struct acreI_policy *cfg = b->cfg;
     va_list ap;
 
     if (cfg->nnotes == b->notes_cap) {
         unsigned ncap = b->notes_cap ? b->notes_cap * 2 : 16;
-        struct acreO_note *v =
-            talloc_realloc(cfg, cfg->notes, struct acreO_note, ncap);
+        struct acreI_note *v =
+            talloc_realloc(cfg, cfg->notes, struct acreI_note, ncap);
         if (!v)
             return ACRE_ERR_NOMEM;
         cfg->notes = v;
@@ -113,7 +113,7 @@ acreO_note_add(struct acreO_build *b, struct acreO_pos pos, const char *fmt,
 
 int
 acreO_template_init(void *ctx, const char *s, size_t n,
-                    struct acreO_template *t)
+                    struct acreI_template *t)
 {
     char *copy = talloc_strndup(ctx, s, n);
 
@@ -122,89 +122,10 @@ acreO_template_init(void *ctx, const char *s, size_t n,
     t->tmpl = copy;
     t->len = n;
     /* it expands when substituting without any submatch fails */
-    char out[ACREO_EXPAND_MAX + 1];
+    char out[ACREI_EXPAND_MAX + 1];
     size_t olen;
     t->expands =
-        acreO_expand(s, n, NULL, NULL, 0, NULL, NULL, 0, out, &olen) != 0;
-    return 0;
-}
-
-/* Substitution state of acreO_expand (slapd's flag / tflag). */
-struct exp {
-    const char *dn_src, *val_src;
-    const int (*dn_off)[2], (*val_off)[2];
-    int dn_count, val_count;
-    char *out;
-    size_t size, max;
-};
-
-/* Copy submatch n of the DN (val == 0) or of the value. */
-static int
-put_match(struct exp *x, int n, int val)
-{
-    int count = val ? x->val_count : x->dn_count;
-    const char *src = val ? x->val_src : x->dn_src;
-    const int(*off)[2] = val ? x->val_off : x->dn_off;
-
-    if (n >= count || !src)
-        return -1;
-    int i = off ? off[n][0] : 0, l = off ? off[n][1] : 0;
-    for (; x->size < x->max && i < l; i++)
-        x->out[x->size++] = src[i];
-    return 0;
-}
-
-/* After "${": the digits up to '}' (non-digits ignored, as slapd). */
-static int
-braced_number(const char *s, size_t len, size_t *k, int first)
-{
-    int n = first;
-
-    for ((*k)++; *k < len && s[*k] != '}'; (*k)++)
-        if (s[*k] >= '0' && s[*k] <= '9' && n < 1000000) /* past any count */
-            n = 10 * n + (s[*k] - '0');
-    return *k < len ? n : -1;
-}
-
-int
-acreO_expand(const char *s, size_t len, const char *dn_src,
-             const int (*dn_off)[2], int dn_count, const char *val_src,
-             const int (*val_off)[2], int val_count, char *out, size_t *out_len)
-{
-    struct exp x = {dn_src,  val_src,  dn_off,
-                    val_off, dn_count, val_count,
-                    out,     0,        ACREO_EXPAND_MAX - 1};
-    int flag = 0, val = 0;
-
-    for (size_t k = 0; x.size < x.max && k < len; k++) {
-        char c = s[k];
-        if (!flag) {
-            if (c == '$')
-                flag = 1;
-            else
-                out[x.size++] = c;
-        } else if (flag == 1 && c == '$') {
-            out[x.size++] = '$';
-            flag = 0;
-            val = 0;
-        } else if (flag == 2 && (c == 'v' || c == 'd')) {
-            val = c == 'v';
-        } else if (flag == 1 && c == '{') {
-            flag = 2;
-        } else if (c >= '0' && c <= '9') {
-            int n = c - '0';
-            if (flag == 2 && (n = braced_number(s, len, &k, n)) < 0)
-                return -1;
-            if (put_match(&x, n, val))
-                return -1;
-            flag = 0;
-            val = 0;
-        }
-    }
-    if (flag)
-        out[x.size++] = '$';
-    out[x.size] = '\0';
-    *out_len = x.size;
+        acreI_expand(s, n, NULL, NULL, 0, NULL, NULL, 0, out, &olen) != 0;
     return 0;
 }
 

@@ -65,9 +65,9 @@ struct who {
 /* Parsing state of one clause. */
 struct by_state {
     struct acreO_build *b;
-    const struct acreO_db *db;
+    const struct acreI_section *db;
     const char *file;
-    struct acreO_by *by;
+    struct acreI_clause *by;
 };
 
 static int
@@ -93,8 +93,8 @@ static int
 err(struct by_state *st, const struct who *w, size_t at, const char *fmt,
     const char *a, size_t an, acre_diag *diag)
 {
-    return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t, at, fmt, (int)an,
-                       a);
+    return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, w->t, at, fmt,
+                       (int)an, a);
 }
 
 /* ------------------------------------------------------------------------
@@ -140,12 +140,13 @@ split_level(struct by_state *st, struct who *w, const char *s, size_t n,
         return 0;
     const char *close = memchr(open + 1, '}', n - *name_n - 1);
     if (!close)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t, w->style_at,
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, w->t,
+                           w->style_at,
                            "premature eol: expecting closing "
                            "'}' in \"level{n}\"");
     if (close == open + 1)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t, w->style_at,
-                           "empty level in \"level{n}\"");
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, w->t,
+                           w->style_at, "empty level in \"level{n}\"");
     *lv = open + 1;
     *lvn = (size_t)(close - open - 1);
     return 0;
@@ -182,7 +183,7 @@ parse_style(struct by_state *st, struct who *w, const char *s, size_t n,
         if (word_eq(s, name_n, "level")) {
             if (!lv || parse_int(lv, lvn, &w->level)) /* no {n}: slapd
                                                          crashes */
-                return acreO_error(diag, ACREO_ERR_SYNTAX, st->file, w->t,
+                return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, w->t,
                                    w->style_at,
                                    "unable to parse level in "
                                    "\"level{n}\"");
@@ -278,7 +279,7 @@ dn_regex_special(const struct who *w)
 }
 
 static int
-subject_regex(struct by_state *st, struct acreO_subject *sj,
+subject_regex(struct by_state *st, struct acreI_subject *sj,
               const struct who *w, acre_diag *diag)
 {
     const char *special = dn_regex_special(w);
@@ -286,10 +287,10 @@ subject_regex(struct by_state *st, struct acreO_subject *sj,
     char why[160];
 
     if (special && strcmp(special, "*") == 0) {
-        sj->kind = ACREO_SUBJ_ANY;
+        sj->kind = ACREI_SUBJ_ANY;
         return 0;
     }
-    sj->kind = ACREO_SUBJ_REGEX;
+    sj->kind = ACREI_SUBJ_REGEX;
     pat = special ? talloc_strdup(st->b->ctx, special)
                   : acreO_regex_normalise_dn(st->b->ctx, rv(w), rlen(w));
     if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &sj->re_tmpl))
@@ -301,15 +302,15 @@ subject_regex(struct by_state *st, struct acreO_subject *sj,
                                "bad regular expression (%s): \"%s\"", why, pat);
     }
     if (strcmp(pat, "*") == 0) { /* slapd: "*" matches anyone */
-        sj->kind = ACREO_SUBJ_ANY;
+        sj->kind = ACREI_SUBJ_ANY;
         return 0;
     }
     if (sj->re_tmpl.expands)
         return 0;
-    char out[ACREO_EXPAND_MAX + 1];
+    char out[ACREI_EXPAND_MAX + 1];
     size_t olen;
     const char *why2 = NULL;
-    if (acreO_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out,
+    if (acreI_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out,
                      &olen))
         return 0; /* cannot happen without substitutions */
     int rc = acreO_regex_compile(st->b->ctx, out, olen, &sj->re, &why2);
@@ -319,22 +320,22 @@ subject_regex(struct by_state *st, struct acreO_subject *sj,
     return rc;
 }
 
-static enum acreO_subject_kind
+static enum acreI_subject_kind
 subject_kind(enum sty sty)
 {
     switch (sty) {
     case STY_BASE:
-        return ACREO_SUBJ_BASE;
+        return ACREI_SUBJ_BASE;
     case STY_ONE:
-        return ACREO_SUBJ_ONE;
+        return ACREI_SUBJ_ONE;
     case STY_SUBTREE:
-        return ACREO_SUBJ_SUBTREE;
+        return ACREI_SUBJ_SUBTREE;
     case STY_CHILDREN:
-        return ACREO_SUBJ_CHILDREN;
+        return ACREI_SUBJ_CHILDREN;
     case STY_LEVEL:
-        return ACREO_SUBJ_LEVEL;
+        return ACREI_SUBJ_LEVEL;
     default:
-        return ACREO_SUBJ_SUFFIX;
+        return ACREI_SUBJ_SUFFIX;
     }
 }
 
@@ -351,7 +352,7 @@ has_dollar_ref(const char *s, size_t n)
 
 /* dn[.style]=<DN>, not regex. */
 static int
-subject_dn(struct by_state *st, struct acreO_subject *sj, const struct who *w,
+subject_dn(struct by_state *st, struct acreI_subject *sj, const struct who *w,
            acre_diag *diag)
 {
     if (!w->has_right || rlen(w) == 0)
@@ -393,10 +394,10 @@ subject_dn(struct by_state *st, struct acreO_subject *sj, const struct who *w,
 
 /* The level checks slapd makes once a DN subject is set. */
 static int
-subject_level(struct by_state *st, struct acreO_subject *sj,
+subject_level(struct by_state *st, struct acreI_subject *sj,
               const struct who *w, acre_diag *diag)
 {
-    if (sj->kind == ACREO_SUBJ_SELF) {
+    if (sj->kind == ACREI_SUBJ_SELF) {
         sj->level = w->level;
         return 0;
     }
@@ -418,7 +419,7 @@ subject_level(struct by_state *st, struct acreO_subject *sj,
 static int
 who_subject(struct by_state *st, const struct who *w, acre_diag *diag)
 {
-    struct acreO_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
+    struct acreI_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
     enum sty sty = w->sty;
     int rc;
 
@@ -435,7 +436,7 @@ who_subject(struct by_state *st, const struct who *w, acre_diag *diag)
     } else if (!name_is(w, "dn")) {
         return 1;
     }
-    if (sj->kind != ACREO_SUBJ_NONE)
+    if (sj->kind != ACREI_SUBJ_NONE)
         return err(st, w, 0, "dn pattern already specified%.*s", "", 0, diag);
     sj->pos = acreO_pos_of(st->file, w->t, 0);
     if (w->expand && (sty == STY_REGEX || sty == STY_ANONYMOUS ||
@@ -445,14 +446,14 @@ who_subject(struct by_state *st, const struct who *w, acre_diag *diag)
                    "in \"pattern\"%.*s",
                    "", 0, diag);
     if (name_is(w, "*"))
-        sj->kind = ACREO_SUBJ_ANY;
+        sj->kind = ACREI_SUBJ_ANY;
     else if (sty == STY_ANONYMOUS)
-        sj->kind = ACREO_SUBJ_ANONYMOUS;
+        sj->kind = ACREI_SUBJ_ANONYMOUS;
     else if (sty == STY_USERS)
-        sj->kind = ACREO_SUBJ_USERS;
+        sj->kind = ACREI_SUBJ_USERS;
     else if (sty == STY_SELF)
-        sj->kind = ACREO_SUBJ_SELF;
-    rc = sj->kind != ACREO_SUBJ_NONE ? 0
+        sj->kind = ACREI_SUBJ_SELF;
+    rc = sj->kind != ACREI_SUBJ_NONE ? 0
          : sty == STY_REGEX          ? subject_regex(st, sj, w, diag)
                                      : subject_dn(st, sj, w, diag);
     return rc ? rc : subject_level(st, sj, w, diag);
@@ -472,8 +473,8 @@ dn_or_nameuid(const struct acreS_attr *at)
 static int
 who_dnattr(struct by_state *st, const struct who *w, acre_diag *diag)
 {
-    struct acreO_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
-    struct acreO_attrspec *a;
+    struct acreI_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
+    struct acreI_attrspec *a;
 
     if (!w->has_right || rlen(w) == 0)
         return err(st, w, 0,
@@ -482,9 +483,9 @@ who_dnattr(struct by_state *st, const struct who *w, acre_diag *diag)
                    w->t->s, w->name + w->name_len, diag);
     if (sj->dnattr)
         return err(st, w, 0, "dnattr already specified%.*s", "", 0, diag);
-    if (!(a = talloc_zero(st->b->ctx, struct acreO_attrspec)))
+    if (!(a = talloc_zero(st->b->ctx, struct acreI_attrspec)))
         return ACRE_ERR_NOMEM;
-    a->kind = ACREO_ATTR_TYPE;
+    a->kind = ACREI_ATTR_TYPE;
     a->oc = -1;
     int ok = acreO_attr_desc(st->b, rv(w), rlen(w), a);
     if (ok < 0)
@@ -536,7 +537,7 @@ class_allows(const acre_schema *s, int oc, int type)
 
 /* group/oc/attr: the class and attribute parts of the name. */
 static int
-group_parts(struct by_state *st, const struct who *w, struct acreO_group *g,
+group_parts(struct by_state *st, const struct who *w, struct acreI_group *g,
             acre_diag *diag)
 {
     const char *name = w->t->s + w->name;
@@ -572,7 +573,7 @@ group_parts(struct by_state *st, const struct who *w, struct acreO_group *g,
                    c->name, strlen(c->name), diag);
     const char *an = at && at < end ? at : "member";
     size_t ann = at && at < end ? (size_t)(end - at) : 6;
-    g->at.kind = ACREO_ATTR_EXACT;
+    g->at.kind = ACREI_ATTR_EXACT;
     g->at.oc = -1;
     int ok = acreO_attr_desc(st->b, an, ann, &g->at);
     if (ok < 0)
@@ -585,7 +586,7 @@ group_parts(struct by_state *st, const struct who *w, struct acreO_group *g,
 
 static int
 group_attr_checks(struct by_state *st, const struct who *w,
-                  struct acreO_group *g, acre_diag *diag)
+                  struct acreI_group *g, acre_diag *diag)
 {
     const acre_schema *s = st->b->schema;
     const struct acreS_attr *at = acreS_attr(s, g->at.type);
@@ -606,7 +607,7 @@ group_attr_checks(struct by_state *st, const struct who *w,
 }
 
 static int
-group_pattern(struct by_state *st, const struct who *w, struct acreO_group *g,
+group_pattern(struct by_state *st, const struct who *w, struct acreI_group *g,
               acre_diag *diag)
 {
     char why[160];
@@ -638,7 +639,7 @@ group_pattern(struct by_state *st, const struct who *w, struct acreO_group *g,
 static int
 who_group(struct by_state *st, const struct who *w, acre_diag *diag)
 {
-    struct acreO_group *g;
+    struct acreI_group *g;
     int rc;
 
     if (w->sty == STY_REGEX)
@@ -657,7 +658,7 @@ who_group(struct by_state *st, const struct who *w, acre_diag *diag)
     if (st->by->group)
         return err(st, w, 0, "group pattern already specified%.*s", "", 0,
                    diag);
-    if (!(g = talloc_zero(st->b->ctx, struct acreO_group)))
+    if (!(g = talloc_zero(st->b->ctx, struct acreI_group)))
         return ACRE_ERR_NOMEM;
     g->pos = acreO_pos_of(st->file, w->t, 0);
     g->expand = w->sty != STY_BASE;
@@ -722,14 +723,14 @@ parse_port(const char *s, size_t n, int *port)
 
 /* peername.ip= / .ipv6=: addr[%mask][{port}] */
 static int
-peer_addr(struct by_state *st, const struct who *w, struct acreO_strmatch *m,
+peer_addr(struct by_state *st, const struct who *w, struct acreI_strmatch *m,
           acre_diag *diag)
 {
     const char *s = rv(w), *brace = memchr(s, '{', rlen(w));
     size_t an = brace ? (size_t)(brace - s) : rlen(w);
     const char *pct = memchr(s, '%', an);
     size_t addr_n = pct ? (size_t)(pct - s) : an;
-    int v6 = m->style == ACREO_STR_IPV6;
+    int v6 = m->style == ACREI_STR_IPV6;
 
     if (!v6)
         ipv4(s, addr_n, m->addr);
@@ -753,35 +754,35 @@ peer_addr(struct by_state *st, const struct who *w, struct acreO_strmatch *m,
     return 0;
 }
 
-static enum acreO_str_style
+static enum acreI_str_style
 str_style(enum sty sty)
 {
     switch (sty) {
     case STY_REGEX:
-        return ACREO_STR_REGEX;
+        return ACREI_STR_REGEX;
     case STY_EXPAND:
-        return ACREO_STR_EXPAND;
+        return ACREI_STR_EXPAND;
     case STY_IP:
-        return ACREO_STR_IP;
+        return ACREI_STR_IP;
     case STY_IPV6:
-        return ACREO_STR_IPV6;
+        return ACREI_STR_IPV6;
     case STY_PATH:
-        return ACREO_STR_PATH;
+        return ACREI_STR_PATH;
     case STY_SUBTREE:
-        return ACREO_STR_SUBTREE;
+        return ACREI_STR_SUBTREE;
     default:
-        return ACREO_STR_EXACT;
+        return ACREI_STR_EXACT;
     }
 }
 
 /* The pattern of a string match; regexes are normalised and tested. */
 static int
-str_pattern(struct by_state *st, const struct who *w, struct acreO_strmatch *m,
+str_pattern(struct by_state *st, const struct who *w, struct acreI_strmatch *m,
             acre_diag *diag)
 {
     char why[160];
 
-    if (m->style != ACREO_STR_REGEX) {
+    if (m->style != ACREI_STR_REGEX) {
         int rc = acreO_template_init(st->b->ctx, rv(w), rlen(w), &m->pat);
         m->any = rlen(w) == 1 && rv(w)[0] == '*';
         return rc;
@@ -798,10 +799,10 @@ str_pattern(struct by_state *st, const struct who *w, struct acreO_strmatch *m,
                            "bad regular expression (%s): \"%s\"", why, pat);
     if (m->any || m->pat.expands)
         return 0;
-    char out[ACREO_EXPAND_MAX + 1];
+    char out[ACREI_EXPAND_MAX + 1];
     size_t olen;
     const char *why2 = NULL;
-    acreO_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out, &olen);
+    acreI_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out, &olen);
     rc = acreO_regex_compile(st->b->ctx, out, olen, &m->re, &why2);
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, w->t, w->right,
@@ -810,10 +811,10 @@ str_pattern(struct by_state *st, const struct who *w, struct acreO_strmatch *m,
 }
 
 /* Which connection string a name is, and the styles it allows. */
-static struct acreO_strmatch *
+static struct acreI_strmatch *
 str_target(struct by_state *st, const struct who *w, unsigned *allowed)
 {
-    struct acreO_by *by = st->by;
+    struct acreI_clause *by = st->by;
     const unsigned common = 1u << STY_REGEX | 1u << STY_BASE | 1u << STY_EXPAND;
 
     if (name_is(w, "peername")) {
@@ -839,7 +840,7 @@ static int
 who_string(struct by_state *st, const struct who *w, acre_diag *diag)
 {
     unsigned allowed;
-    struct acreO_strmatch *m = str_target(st, w, &allowed);
+    struct acreI_strmatch *m = str_target(st, w, &allowed);
     enum sty sty = w->sty;
     int expand = w->expand;
 
@@ -859,14 +860,14 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
                    "missing \"=\" in (or value after) \"%.*s\" in "
                    "by clause",
                    w->t->s, w->name + w->name_len, diag);
-    if (m->style != ACREO_STR_NONE)
+    if (m->style != ACREI_STR_NONE)
         return err(st, w, 0, "%.*s pattern already specified",
                    w->t->s + w->name, w->name_len, diag);
     m->style = str_style(sty);
     m->pos = acreO_pos_of(st->file, w->t, 0);
     m->expand = m == &st->by->domain && expand;
     int rc = str_pattern(st, w, m, diag);
-    if (!rc && (m->style == ACREO_STR_IP || m->style == ACREO_STR_IPV6))
+    if (!rc && (m->style == ACREI_STR_IP || m->style == ACREI_STR_IPV6))
         rc = peer_addr(st, w, m, diag);
     return rc;
 }
@@ -878,7 +879,7 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
 static int
 who_set(struct by_state *st, const struct who *w, acre_diag *diag)
 {
-    struct acreO_set *set;
+    struct acreI_set *set;
     size_t off = 0;
 
     if (w->sty == STY_REGEX)
@@ -894,7 +895,7 @@ who_set(struct by_state *st, const struct who *w, acre_diag *diag)
                    diag);
     if (!w->has_right || rlen(w) == 0)
         return err(st, w, 0, "no set is defined%.*s", "", 0, diag);
-    if (!(set = talloc_zero(st->b->ctx, struct acreO_set)))
+    if (!(set = talloc_zero(st->b->ctx, struct acreI_set)))
         return ACRE_ERR_NOMEM;
     set->pos = acreO_pos_of(st->file, w->t, w->right);
     set->expand = w->sty != STY_BASE;
@@ -912,7 +913,7 @@ who_set(struct by_state *st, const struct who *w, acre_diag *diag)
         return acreO_note_add(
             st->b, acreO_pos_of(st->file, w->t, w->right + off),
             "set expression %s: it never matches",
-            rc == ACREO_ERR_LIMIT ? "too long or too deep" : "malformed");
+            rc == ACRE_ERR_RULE_LIMIT ? "too long or too deep" : "malformed");
     }
     return 0;
 }
@@ -1021,14 +1022,14 @@ access_token(struct by_state *st, const struct who *w, acre_diag *diag)
 }
 
 static int
-control_word(const struct acreO_ptext *t, enum acreO_control *c)
+control_word(const struct acreO_ptext *t, enum acreI_control *c)
 {
     if (word_eq(t->s, t->len, "stop"))
-        *c = ACREO_STOP;
+        *c = ACREI_STOP;
     else if (word_eq(t->s, t->len, "continue"))
-        *c = ACREO_CONTINUE;
+        *c = ACREI_CONTINUE;
     else if (word_eq(t->s, t->len, "break"))
-        *c = ACREO_BREAK;
+        *c = ACREI_BREAK;
     else
         return 0;
     return 1;
@@ -1036,16 +1037,16 @@ control_word(const struct acreO_ptext *t, enum acreO_control *c)
 
 /* No <access>: "+0" with a control (slapd's plain stop/continue/break). */
 static void
-plain(struct acreO_by *by, enum acreO_control c)
+plain(struct acreI_clause *by, enum acreI_control c)
 {
-    by->mask = ACREO_PRIV_ADDITIVE | ACREO_PRIV_NONE;
+    by->mask = ACREI_PRIV_ADDITIVE | ACREI_PRIV_NONE;
     by->control = c;
 }
 
 int
-acreO_parse_by(struct acreO_build *b, const struct acreO_db *db,
+acreO_parse_by(struct acreO_build *b, const struct acreI_section *db,
                const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
-               const char *file, struct acreO_by *by, acre_diag *diag)
+               const char *file, struct acreI_clause *by, acre_diag *diag)
 {
     struct by_state st = {b, db, file, by};
     struct who w;
@@ -1053,7 +1054,7 @@ acreO_parse_by(struct acreO_build *b, const struct acreO_db *db,
 
     by->pos = acreO_pos_of(file, &toks[*i - 1], 0);
     if (*i >= ntoks)
-        return acreO_error(diag, ACREO_ERR_SYNTAX, file, &toks[*i - 1],
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[*i - 1],
                            toks[*i - 1].len, "premature EOL: expecting <who>");
     for (; *i < ntoks; (*i)++)
         if ((rc = who_split(&st, &toks[*i], &w, diag)) ||
@@ -1062,7 +1063,7 @@ acreO_parse_by(struct acreO_build *b, const struct acreO_db *db,
     if (rc < 0)
         return rc;
     if (*i == ntoks) {
-        plain(by, ACREO_STOP);
+        plain(by, ACREI_STOP);
         return 0;
     }
     struct acreO_ptext word = {(char *)w.t->s + w.name, w.access_len - w.name,
@@ -1073,12 +1074,12 @@ acreO_parse_by(struct acreO_build *b, const struct acreO_db *db,
         return 0;
     }
     if (word_eq(word.s, word.len, "by")) {
-        plain(by, ACREO_STOP);
+        plain(by, ACREI_STOP);
         return 0;
     }
     if ((rc = access_token(&st, &w, diag)))
         return rc;
-    by->control = ACREO_STOP;
+    by->control = ACREI_STOP;
     if (++(*i) < ntoks && control_word(&toks[*i], &by->control))
         (*i)++;
     return 0;

@@ -56,6 +56,10 @@ static const struct {
     {ACRE_ERR_FILTER_ESCAPE, "malformed escape in search filter value"},
     {ACRE_ERR_FILTER_RULE, "unknown or unusable matching rule in filter"},
     {ACRE_ERR_FILTER_TOO_LONG, "search filter too long"},
+    {ACRE_ERR_RULE_SYNTAX, "rule syntax error"},
+    {ACRE_ERR_RULE_IO, "rule file cannot be read"},
+    {ACRE_ERR_RULE_LIMIT, "rule input past a limit"},
+    {ACRE_ERR_EVAL_LIMIT, "evaluation limit reached; access denied"},
 };
 
 ACRE_PUBLIC const char *

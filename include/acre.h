@@ -103,11 +103,20 @@ enum acre_error {
     ACRE_ERR_NO_SUCH_OBJECT = -30779,    /* no entry has that DN */
 
     /* Search filters (RFC 4515) */
-    ACRE_ERR_FILTER_SYNTAX = -30790,  /* malformed filter */
-    ACRE_ERR_FILTER_NESTING = -30791, /* nested deeper than the limit */
-    ACRE_ERR_FILTER_ESCAPE = -30792,  /* bad \XX escape in a value */
-    ACRE_ERR_FILTER_RULE = -30793,    /* unknown or unusable matching rule */
-    ACRE_ERR_FILTER_TOO_LONG = -30794 /* filter text past the limit */
+    ACRE_ERR_FILTER_SYNTAX = -30790,   /* malformed filter */
+    ACRE_ERR_FILTER_NESTING = -30791,  /* nested deeper than the limit */
+    ACRE_ERR_FILTER_ESCAPE = -30792,   /* bad \XX escape in a value */
+    ACRE_ERR_FILTER_RULE = -30793,     /* unknown or unusable matching rule */
+    ACRE_ERR_FILTER_TOO_LONG = -30794, /* filter text past the limit */
+
+    /* Rule languages and policies */
+    ACRE_ERR_RULE_SYNTAX = -30810, /* a rule or directive the server rejects */
+    ACRE_ERR_RULE_IO = -30811,     /* a rule file cannot be read */
+    ACRE_ERR_RULE_LIMIT = -30812,  /* a line, token, regex, set, include
+                                      nesting or rule count past a limit */
+    ACRE_ERR_EVAL_LIMIT = -30813   /* a check hit a bound while evaluating
+                                      (regex match limit, set size); the
+                                      check is denied */
 };
 
 /*

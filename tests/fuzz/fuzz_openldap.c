@@ -32,8 +32,8 @@ check(int cond)
 static int
 known_error(int rc)
 {
-    return rc == ACREO_ERR_SYNTAX || rc == ACREO_ERR_IO ||
-           rc == ACREO_ERR_LIMIT || rc == ACRE_ERR_NOMEM ||
+    return rc == ACRE_ERR_RULE_SYNTAX || rc == ACRE_ERR_RULE_IO ||
+           rc == ACRE_ERR_RULE_LIMIT || rc == ACRE_ERR_NOMEM ||
            (rc <= ACRE_ERR_SCHEMA_SYNTAX && rc >= ACRE_ERR_NO_SUCH_OBJECT);
 }
 
@@ -47,28 +47,28 @@ count_lines(const uint8_t *p, size_t n)
 }
 
 static void
-check_rule(const struct acreO_rule *r)
+check_rule(const struct acreI_rule *r)
 {
-    const struct acreO_what *w = &r->what;
+    const struct acreI_what *w = &r->what;
 
     check(r->nby > 0);
-    check(w->dn_style != ACREO_DN_REGEX || w->dn_re.code);
-    check(w->dn_style == ACREO_DN_ANY || w->dn_style == ACREO_DN_REGEX ||
+    check(w->dn_style != ACREI_DN_REGEX || w->dn_re.code);
+    check(w->dn_style == ACREI_DN_ANY || w->dn_style == ACREI_DN_REGEX ||
           w->dn != NULL);
-    check(w->val.style == ACREO_VAL_NONE || w->nattrs >= 1); /* slapd adds
+    check(w->val.style == ACREI_VAL_NONE || w->nattrs >= 1); /* slapd adds
                                                               later attrs */
     for (unsigned i = 0; i < r->nby; i++) {
-        const struct acreO_by *b = &r->by[i];
+        const struct acreI_clause *b = &r->by[i];
         check(b->mask != 0);
-        check(b->control >= ACREO_STOP && b->control <= ACREO_BREAK);
-        check(b->dn.kind != ACREO_SUBJ_REGEX || b->dn.re_tmpl.tmpl);
+        check(b->control >= ACREI_STOP && b->control <= ACREI_BREAK);
+        check(b->dn.kind != ACREI_SUBJ_REGEX || b->dn.re_tmpl.tmpl);
     }
 }
 
 static void
-check_config(const struct acreO_config *cfg)
+check_config(const struct acreI_policy *cfg)
 {
-    check(cfg->magic == ACREO_CONFIG_MAGIC);
+    check(cfg->magic == ACREI_POLICY_MAGIC);
     for (unsigned r = 0; r < cfg->frontend.nrules; r++)
         check_rule(&cfg->frontend.rules[r]);
     for (unsigned d = 0; d < cfg->ndbs; d++)
@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct acreO_config *cfg = NULL;
+    struct acreI_policy *cfg = NULL;
     acre_diag d;
     int rc;
 

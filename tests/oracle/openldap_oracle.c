@@ -66,7 +66,7 @@ requester_dn(struct acreO_oracle *o, const char *s, const acre_dn **dn,
 }
 
 int
-acreO_oracle_new(void *mem_ctx, const struct acreO_config *cfg,
+acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
                  const struct acreE_dir *dir, const struct acreO_requester *rq,
                  struct acreO_oracle **out)
 {
@@ -149,12 +149,12 @@ acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
                          int nsub)
 {
     regex_t re;
-    regmatch_t m[ACREO_MAX_MATCHES];
+    regmatch_t m[ACREI_MAX_MATCHES];
 
     if (regcomp(&re, pat, REG_EXTENDED | REG_ICASE))
         return 0;
-    if (nsub > ACREO_MAX_MATCHES)
-        nsub = ACREO_MAX_MATCHES;
+    if (nsub > ACREI_MAX_MATCHES)
+        nsub = ACREI_MAX_MATCHES;
     int rc = regexec(&re, s, (size_t)nsub, nsub ? m : NULL, 0);
     regfree(&re);
     for (int i = 0; rc == 0 && i < nsub; i++) {
@@ -204,19 +204,19 @@ acreO_oracle_value_is_dn(struct check *c, int type, const char *v, size_t vn,
 /* The entry against a non-regex dn part (slapd's string checks, done on
  * the DN structure, with their outcome for an empty pattern). */
 static int
-what_dn(const struct acreE_entry *e, const struct acreO_what *w)
+what_dn(const struct acreE_entry *e, const struct acreI_what *w)
 {
     unsigned pd = w->dn ? acre_dn_depth(w->dn) : 0;
 
     switch (w->dn_style) {
-    case ACREO_DN_BASE:
+    case ACREI_DN_BASE:
         return acre_dn_equal(e->dn, w->dn);
-    case ACREO_DN_ONE:
+    case ACREI_DN_ONE:
         return pd == 0 ? acre_dn_depth(e->dn) == 1
                        : acre_dn_in_scope(e->dn, w->dn, ACRE_SCOPE_ONE) == 1;
-    case ACREO_DN_SUBTREE:
+    case ACREI_DN_SUBTREE:
         return acre_dn_in_scope(e->dn, w->dn, ACRE_SCOPE_SUB) == 1;
-    case ACREO_DN_CHILDREN:
+    case ACREI_DN_CHILDREN:
         return pd > 0 &&
                acre_dn_in_scope(e->dn, w->dn, ACRE_SCOPE_CHILDREN) == 1;
     default:
@@ -227,7 +227,7 @@ what_dn(const struct acreE_entry *e, const struct acreO_what *w)
 /* Tag compatibility of ad_inlist: every wanted option is among the
  * attribute's, a "lang-" range matching the tags that start with it. */
 static int
-opts_cover(const struct acreO_target *t, const struct acreO_attrspec *a)
+opts_cover(const struct acreO_target *t, const struct acreI_attrspec *a)
 {
     for (unsigned i = 0; i < a->nopts; i++) {
         size_t wl = strlen(a->opts[i]);
@@ -245,7 +245,7 @@ opts_cover(const struct acreO_target *t, const struct acreO_attrspec *a)
 }
 
 static int
-opts_equal(const struct acreO_target *t, const struct acreO_attrspec *a)
+opts_equal(const struct acreO_target *t, const struct acreI_attrspec *a)
 {
     if (t->nopts != a->nopts)
         return 0;
@@ -274,27 +274,27 @@ class_has(const acre_schema *s, int oc, int type)
 /* slapd's ad_inlist(desc, attrs): 1 in the list, 0 not. */
 static int
 attr_in_list(const struct acreO_oracle *o, const struct acreO_target *t,
-             const struct acreO_what *w)
+             const struct acreI_what *w)
 {
     for (unsigned i = 0; i < w->nattrs; i++) {
-        const struct acreO_attrspec *a = &w->attrs[i];
+        const struct acreI_attrspec *a = &w->attrs[i];
         switch (a->kind) {
-        case ACREO_ATTR_EXACT:
+        case ACREI_ATTR_EXACT:
             if (t->type == a->type && opts_equal(t, a))
                 return 1;
             break;
-        case ACREO_ATTR_TYPE:
+        case ACREI_ATTR_TYPE:
             if (t->type == a->type && opts_equal(t, a))
                 return 1;
             if (acreS_is_subtype(o->schema, t->type, a->type) &&
                 opts_cover(t, a))
                 return 1;
             break;
-        case ACREO_ATTR_CLASS:
+        case ACREI_ATTR_CLASS:
             if (a->extensible || class_has(o->schema, a->oc, t->type))
                 return 1;
             break;
-        case ACREO_ATTR_NOT_CLASS: /* decides at once, as slapd */
+        case ACREI_ATTR_NOT_CLASS: /* decides at once, as slapd */
             return !a->extensible && !class_has(o->schema, a->oc, t->type);
         }
     }
@@ -303,7 +303,7 @@ attr_in_list(const struct acreO_oracle *o, const struct acreO_target *t,
 
 /* A DN-syntax val with a scope: the value as a DN against the pattern. */
 static int
-val_dn_scope(struct check *c, const struct acreO_val *v)
+val_dn_scope(struct check *c, const struct acreI_val *v)
 {
     const acre_dn *dn = acreO_oracle_parse_dn(c, c->val, c->t->val_len);
     unsigned pd = acre_dn_depth(v->dn);
@@ -311,12 +311,12 @@ val_dn_scope(struct check *c, const struct acreO_val *v)
     if (!dn)
         return 0;
     switch (v->style) {
-    case ACREO_VAL_ONE:
+    case ACREI_VAL_ONE:
         return pd > 0 && acre_dn_in_scope(dn, v->dn, ACRE_SCOPE_ONE) == 1;
-    case ACREO_VAL_SUBTREE:
+    case ACREI_VAL_SUBTREE:
         return pd == 0 ? acre_dn_depth(dn) == 0
                        : acre_dn_in_scope(dn, v->dn, ACRE_SCOPE_SUB) == 1;
-    case ACREO_VAL_CHILDREN:
+    case ACREI_VAL_CHILDREN:
         return pd > 0 && acre_dn_in_scope(dn, v->dn, ACRE_SCOPE_CHILDREN) == 1;
     default:
         return 0;
@@ -324,16 +324,16 @@ val_dn_scope(struct check *c, const struct acreO_val *v)
 }
 
 static int
-what_val(struct check *c, const struct acreO_val *v, struct matches *m)
+what_val(struct check *c, const struct acreI_val *v, struct matches *m)
 {
     const struct acreO_target *t = c->t;
 
     if (!t->val)
         return 0;
-    if (v->style == ACREO_VAL_REGEX)
+    if (v->style == ACREI_VAL_REGEX)
         return acreO_oracle_regex_match(v->re.pattern, c->val, m->val,
-                                        ACREO_MAX_MATCHES);
-    if (v->style == ACREO_VAL_EXACT) /* normalised forms, byte for byte */
+                                        ACREI_MAX_MATCHES);
+    if (v->style == ACREI_VAL_EXACT) /* normalised forms, byte for byte */
         return t->val_len == v->norm_len &&
                memcmp(t->val, v->norm, v->norm_len) == 0;
     return val_dn_scope(c, v);
@@ -342,18 +342,18 @@ what_val(struct check *c, const struct acreO_val *v, struct matches *m)
 /* The submatches a non-regex <what> gives its <who>: $0 the entry's DN,
  * and $1 the part matching the pattern for one/subtree/children. */
 static void
-style_matches(struct check *c, const struct acreO_what *w, struct matches *tm)
+style_matches(struct check *c, const struct acreI_what *w, struct matches *tm)
 {
     int len = (int)c->endn_len;
 
     memset(tm, 0, sizeof(*tm));
     tm->dn_src = c->endn;
     tm->val_src = c->val;
-    tm->val_count = ACREO_MAX_MATCHES;
+    tm->val_count = ACREI_MAX_MATCHES;
     tm->dn[0][1] = len;
     tm->dn_count = 1;
-    if (w->dn_style == ACREO_DN_ONE || w->dn_style == ACREO_DN_SUBTREE ||
-        w->dn_style == ACREO_DN_CHILDREN) {
+    if (w->dn_style == ACREI_DN_ONE || w->dn_style == ACREI_DN_SUBTREE ||
+        w->dn_style == ACREI_DN_CHILDREN) {
         size_t pl = 0;
         acre_dn_normalised(w->dn, &pl);
         tm->dn[1][0] = len - (int)pl;
@@ -365,31 +365,31 @@ style_matches(struct check *c, const struct acreO_what *w, struct matches *tm)
 /* slapd's slap_acl_get for one rule: 1 when its <what> covers the check;
  * m receives the regex submatches, tm those <who> DN patterns see. */
 static int
-what_matches(struct check *c, const struct acreO_rule *r, struct matches *m,
+what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
              struct matches *tm)
 {
-    const struct acreO_what *w = &r->what;
+    const struct acreI_what *w = &r->what;
 
     memset(m, 0, sizeof(*m));
     m->dn_src = c->endn;
-    m->dn_count = ACREO_MAX_MATCHES;
+    m->dn_count = ACREI_MAX_MATCHES;
     m->val_src = c->val;
-    m->val_count = ACREO_MAX_MATCHES;
-    if (w->dn_style == ACREO_DN_REGEX) {
+    m->val_count = ACREI_MAX_MATCHES;
+    if (w->dn_style == ACREI_DN_REGEX) {
         if (!acreO_oracle_regex_match(w->dn_re.pattern, c->endn, m->dn,
-                                      ACREO_MAX_MATCHES))
+                                      ACREI_MAX_MATCHES))
             return 0;
     } else if (!what_dn(c->t->entry, w)) {
         return 0;
     }
     if (w->has_attrs && !attr_in_list(c->o, c->t, w))
         return 0;
-    if (w->val.style != ACREO_VAL_NONE && !what_val(c, &w->val, m))
+    if (w->val.style != ACREI_VAL_NONE && !what_val(c, &w->val, m))
         return 0;
     if (w->filter &&
         acreF_eval(w->filter, c->t->entry, NULL, NULL) != ACREF_TRUE)
         return 0;
-    if (w->val.style == ACREO_VAL_REGEX || w->dn_style == ACREO_DN_REGEX)
+    if (w->val.style == ACREI_VAL_REGEX || w->dn_style == ACREI_DN_REGEX)
         *tm = *m;
     else
         style_matches(c, w, tm);
@@ -401,64 +401,64 @@ what_matches(struct check *c, const struct acreO_rule *r, struct matches *m,
  */
 
 /* The <by> clauses of a matched rule (slapd's slap_acl_mask). */
-static enum acreO_control
-by_clauses(struct check *c, const struct acreO_rule *r, const struct matches *m,
+static enum acreI_control
+by_clauses(struct check *c, const struct acreI_rule *r, const struct matches *m,
            const struct matches *tm, uint32_t *mask)
 {
     for (unsigned i = 0; i < r->nby; i++) {
-        const struct acreO_by *b = &r->by[i];
+        const struct acreI_clause *b = &r->by[i];
         if (!acreO_oracle_by_matches(c, r, b, m, tm))
             continue;
-        *mask = acreO_mask_apply(*mask, b->mask);
-        char buf[ACREO_MASK_BUF];
+        *mask = acreI_mask_apply(*mask, b->mask);
+        char buf[ACREI_MASK_BUF];
         acreO_oracle_trace(c, "  by #%u applies: mask %s\n", i + 1,
-                           acreO_mask_format(*mask, buf));
-        if (b->control == ACREO_CONTINUE)
+                           acreI_mask_format(*mask, buf));
+        if (b->control == ACREI_CONTINUE)
             continue;
         return b->control;
     }
-    *mask = ACREO_PRIV_NONE; /* the implicit "by * none" */
+    *mask = ACREI_PRIV_NONE; /* the implicit "by * none" */
     acreO_oracle_trace(c, "  implicit by * none\n");
-    return ACREO_STOP;
+    return ACREI_STOP;
 }
 
 /* Walk one list of rules; returns the control left by the last rule. */
-static enum acreO_control
-walk_rules(struct check *c, const struct acreO_db *db, uint32_t *mask)
+static enum acreI_control
+walk_rules(struct check *c, const struct acreI_section *db, uint32_t *mask)
 {
     struct matches m, tm;
 
     for (unsigned i = 0; i < db->nrules; i++) {
-        const struct acreO_rule *r = &db->rules[i];
+        const struct acreI_rule *r = &db->rules[i];
         if (!what_matches(c, r, &m, &tm))
             continue;
         acreO_oracle_trace(c, "rule %s#%u (line %u) matches\n", db->type, i,
                            r->pos.line);
-        enum acreO_control ctl = by_clauses(c, r, &m, &tm, mask);
-        if (ctl != ACREO_BREAK)
+        enum acreI_control ctl = by_clauses(c, r, &m, &tm, mask);
+        if (ctl != ACREI_BREAK)
             return ctl;
     }
-    return ACREO_BREAK;
+    return ACREI_BREAK;
 }
 
 static int
-is_write(enum acreO_access want)
+is_write(enum acreI_access want)
 {
-    return want == ACREO_ACCESS_WADD || want == ACREO_ACCESS_WDEL ||
-           want == ACREO_ACCESS_WRITE;
+    return want == ACREI_ACCESS_WADD || want == ACREI_ACCESS_WDEL ||
+           want == ACREI_ACCESS_WRITE;
 }
 
 static int
-decide(struct check *c, enum acreO_access want, uint32_t *mask)
+decide(struct check *c, enum acreI_access want, uint32_t *mask)
 {
     const struct acreO_oracle *o = c->o;
-    const struct acreO_db *db = acreO_db_for(o->cfg, c->t->entry->dn);
-    const struct acreO_db *front = &o->cfg->frontend;
-    uint32_t p = acreO_access_priv(want);
+    const struct acreI_section *db = acreI_section_for(o->cfg, c->t->entry->dn);
+    const struct acreI_section *front = &o->cfg->frontend;
+    uint32_t p = acreI_access_priv(want);
 
-    *mask = ACREO_PRIV_NONE;
+    *mask = ACREI_PRIV_NONE;
     if (db && db->rootdn && o->authz && acre_dn_equal(o->authz, db->rootdn)) {
-        *mask = ACREO_LVL_MANAGE;
+        *mask = ACREI_LVL_MANAGE;
         return 1;
     }
     if (is_write(want) && c->t->type != o->id_entry &&
@@ -466,15 +466,15 @@ decide(struct check *c, enum acreO_access want, uint32_t *mask)
         (acreS_attr(o->schema, c->t->type)->flags & ACRES_NO_USER_MOD))
         return 1;
     if ((!db || db->nrules == 0) && front->nrules == 0) {
-        *mask = ACREO_LVL_READ;
-        return (ACREO_LVL_READ & p) == p;
+        *mask = ACREI_LVL_READ;
+        return (ACREI_LVL_READ & p) == p;
     }
-    enum acreO_control ctl = ACREO_BREAK;
+    enum acreI_control ctl = ACREI_BREAK;
     if (db && db->nrules)
         ctl = walk_rules(c, db, mask);
-    if (ctl == ACREO_BREAK)
+    if (ctl == ACREI_BREAK)
         ctl = walk_rules(c, front, mask);
-    if (ctl == ACREO_BREAK) {
+    if (ctl == ACREI_BREAK) {
         acreO_oracle_trace(c, "no more rules: denied\n");
         return 0;
     }
@@ -483,7 +483,7 @@ decide(struct check *c, enum acreO_access want, uint32_t *mask)
 
 int
 acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
-                   enum acreO_access want, uint32_t *mask, char **trace)
+                   enum acreI_access want, uint32_t *mask, char **trace)
 {
     struct check c = {o, t, NULL, 0, NULL, talloc_new(o), trace};
     uint32_t m = 0;
@@ -491,7 +491,7 @@ acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
 
     if (trace)
         *trace = talloc_strdup(o, "");
-    if (!c.tmp || !acreO_access_priv(want))
+    if (!c.tmp || !acreI_access_priv(want))
         goto out;
     c.endn = acre_dn_normalised(t->entry->dn, &c.endn_len);
     if (t->val &&

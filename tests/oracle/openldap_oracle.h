@@ -53,7 +53,7 @@ struct acreO_oracle;
  *   out: OUT, talloc child of mem_ctx, freed with talloc_free.
  * Returns 0, ACRE_ERR_NOMEM, or an ACRE_ERR_DN_* code for a bad DN.
  */
-int acreO_oracle_new(void *mem_ctx, const struct acreO_config *cfg,
+int acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
                      const struct acreE_dir *dir,
                      const struct acreO_requester *rq,
                      struct acreO_oracle **out);
@@ -83,7 +83,7 @@ struct acreO_target {
  * Returns 1 granted, 0 denied.  Any evaluation problem denies.
  */
 int acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
-                       enum acreO_access want, uint32_t *mask, char **trace);
+                       enum acreI_access want, uint32_t *mask, char **trace);
 
 /* acreO_target_attr -- fill t for stored attribute a of e and value v (v
  * NULL: attribute level). */

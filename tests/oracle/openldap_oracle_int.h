@@ -14,7 +14,7 @@
 #include <regex.h>
 
 struct acreO_oracle {
-    const struct acreO_config *cfg;
+    const struct acreI_policy *cfg;
     const acre_schema *schema;
     const struct acreE_dir *dir;
     struct acreO_requester rq;
@@ -28,10 +28,10 @@ struct acreO_oracle {
 struct matches {
     const char *dn_src; /* the entry's normalised DN, or NULL */
     int dn_count;
-    int dn[ACREO_MAX_MATCHES][2];
+    int dn[ACREI_MAX_MATCHES][2];
     const char *val_src; /* the normalised value, or NULL */
     int val_count;
-    int val[ACREO_MAX_MATCHES][2];
+    int val[ACREI_MAX_MATCHES][2];
 };
 
 struct check {
@@ -53,8 +53,8 @@ void acreO_oracle_trace(struct check *c, const char *fmt, ...)
  * holds the submatches of r's <what> (slapd's "matches") and tm the ones
  * its dn style gives ($0, $1) for DN patterns.  1 yes, 0 no.
  */
-int acreO_oracle_by_matches(struct check *c, const struct acreO_rule *r,
-                            const struct acreO_by *b, const struct matches *m,
+int acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
+                            const struct acreI_clause *b, const struct matches *m,
                             const struct matches *tm);
 
 /*
@@ -69,7 +69,7 @@ int acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
  * acreO_oracle_set_matches -- is set's value non-empty for this check
  * (openldap_oracle_set.c)?  tm: the submatches set.expand substitutes.
  */
-int acreO_oracle_set_matches(struct check *c, const struct acreO_set *set,
+int acreO_oracle_set_matches(struct check *c, const struct acreI_set *set,
                              const struct matches *tm);
 
 /* acreO_oracle_parse_dn -- normalise s[0..n) as slapd's dnNormalize (strict);

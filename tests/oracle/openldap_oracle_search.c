@@ -92,7 +92,7 @@ struct walk {
 
 static int
 check_entry(struct acreO_oracle *o, const struct acreE_entry *e,
-            enum acreO_access want, uint32_t *mask)
+            enum acreI_access want, uint32_t *mask)
 {
     struct acreO_target t;
 
@@ -109,7 +109,7 @@ filter_access(void *ctx, const struct acreE_entry *e, int type,
     struct acreO_oracle *o = ctx;
     struct acreO_target t = {e, type, 0, NULL, NULL, value, len};
 
-    return acreO_oracle_check(o, &t, ACREO_ACCESS_SEARCH, NULL, NULL);
+    return acreO_oracle_check(o, &t, ACREI_ACCESS_SEARCH, NULL, NULL);
 }
 
 /* The readable values of a; 0 when none. */
@@ -125,7 +125,7 @@ readable_attr(struct walk *w, const struct acreE_entry *e,
     for (uint32_t i = 0; i < a->nvals; i++) {
         struct acreO_target t;
         acreO_target_attr(&t, e, a, &a->vals[i]);
-        if (acreO_oracle_check(w->o, &t, ACREO_ACCESS_READ, NULL, NULL))
+        if (acreO_oracle_check(w->o, &t, ACREI_ACCESS_READ, NULL, NULL))
             out->vals[out->nvals++] = &a->vals[i];
     }
     return out->nvals > 0;
@@ -160,7 +160,7 @@ visit(void *ctx, const struct acreE_entry *e)
 
     if (acreF_eval(w->filter, e, filter_access, w->o) != ACREF_TRUE)
         return 0;
-    if (!check_entry(w->o, e, ACREO_ACCESS_READ, NULL))
+    if (!check_entry(w->o, e, ACREI_ACCESS_READ, NULL))
         return 0;
     return send_entry(w, e);
 }
@@ -168,13 +168,13 @@ visit(void *ctx, const struct acreE_entry *e)
 /* A base that does not exist: noSuchObject, matchedDN if disclosed. */
 static void
 missing_base(struct acreO_oracle *o, const acre_dn *base,
-             const struct acreO_db *db, struct acreO_search *res)
+             const struct acreI_section *db, struct acreO_search *res)
 {
     const struct acreE_entry *m = acreE_dir_matched(o->dir, base);
 
     res->rc = 32;
-    if (m && acreO_db_for(o->cfg, m->dn) == db &&
-        check_entry(o, m, ACREO_ACCESS_DISCLOSE, NULL))
+    if (m && acreI_section_for(o->cfg, m->dn) == db &&
+        check_entry(o, m, ACREI_ACCESS_DISCLOSE, NULL))
         res->matched = acre_dn_pretty(m->dn, NULL);
 }
 
@@ -183,7 +183,7 @@ static int
 check_base(struct acreO_oracle *o, const acre_dn *base,
            struct acreO_search *res, const struct acreE_entry **out)
 {
-    const struct acreO_db *db = acreO_db_for(o->cfg, base);
+    const struct acreI_section *db = acreI_section_for(o->cfg, base);
     const struct acreE_entry *e = db ? acreE_dir_find(o->dir, base) : NULL;
     uint32_t mask = 0;
 
@@ -194,8 +194,8 @@ check_base(struct acreO_oracle *o, const acre_dn *base,
             res->rc = 32;
         return 1;
     }
-    if (!check_entry(o, e, ACREO_ACCESS_SEARCH, &mask)) {
-        res->rc = (mask & ACREO_PRIV_DISCLOSE) ? 50 : 32;
+    if (!check_entry(o, e, ACREI_ACCESS_SEARCH, &mask)) {
+        res->rc = (mask & ACREI_PRIV_DISCLOSE) ? 50 : 32;
         return 1;
     }
     *out = e;
@@ -239,11 +239,11 @@ static void
 put_line(char **s, const char *name, const char *val, size_t vlen,
          uint32_t mask)
 {
-    char buf[ACREO_MASK_BUF];
+    char buf[ACREI_MASK_BUF];
 
     if (!*s)
         return;
-    acreO_mask_format(mask, buf);
+    acreI_mask_format(mask, buf);
     *s = val ? talloc_asprintf_append_buffer(*s, "%s=%.*s: %s\n", name,
                                              (int)vlen, val, buf)
              : talloc_asprintf_append_buffer(*s, "%s: %s\n", name, buf);
@@ -270,17 +270,17 @@ acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
     struct acreO_target t;
 
     acreO_target_type(o, &t, e, "entry");
-    acreO_oracle_check(o, &t, ACREO_ACCESS_AUTH, &mask, NULL);
+    acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
     put_line(&s, "entry", NULL, 0, mask);
     acreO_target_type(o, &t, e, "children");
-    acreO_oracle_check(o, &t, ACREO_ACCESS_AUTH, &mask, NULL);
+    acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
     put_line(&s, "children", NULL, 0, mask);
     for (uint32_t i = 0; s && i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
         char *name = attr_name(o, s, a);
         for (uint32_t j = 0; name && j < a->nvals; j++) {
             acreO_target_attr(&t, e, a, &a->vals[j]);
-            acreO_oracle_check(o, &t, ACREO_ACCESS_AUTH, &mask, NULL);
+            acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
             int pw = a->type == o->id_userpassword;
             put_line(&s, name, pw ? "****" : (const char *)a->vals[j].val,
                      pw ? 4 : a->vals[j].len, mask);

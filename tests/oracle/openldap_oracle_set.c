@@ -17,6 +17,7 @@
  * Invariant: the element count of any set stays within what the
  * directory holds, so closures terminate.
  */
+#include "url.h"
 #include "openldap_oracle_int.h"
 
 #include "filter.h"
@@ -91,7 +92,7 @@ add_attr_values(void *ctx, struct set *out, const struct acreE_attr *a)
 
 /* The attribute of e with exactly the description d (attr_find). */
 static const struct acreE_attr *
-desc_attr(const struct acreE_entry *e, const struct acreO_attrspec *d)
+desc_attr(const struct acreE_entry *e, const struct acreI_attrspec *d)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
@@ -110,7 +111,7 @@ desc_attr(const struct acreE_entry *e, const struct acreO_attrspec *d)
 /* Values of `ad` (or the DN for entryDN) of entry e into out. */
 static int
 entry_values(struct check *c, struct set *out, const struct acreE_entry *e,
-             const struct acreO_setnode *nd)
+             const struct acreI_setnode *nd)
 {
     if (nd->entrydn) {
         size_t n;
@@ -123,8 +124,8 @@ entry_values(struct check *c, struct set *out, const struct acreE_entry *e,
 struct url_walk {
     struct check *c;
     struct set *out;
-    const struct acreO_setnode *nd;
-    const struct acreO_attrspec *extra; /* the URL's attributes */
+    const struct acreI_setnode *nd;
+    const struct acreI_attrspec *extra; /* the URL's attributes */
     unsigned nextra;
     const struct acreF_filter *filter;
     int failed;
@@ -146,11 +147,11 @@ url_visit(void *ctx, const struct acreE_entry *e)
 }
 
 /* The URL's attribute list, resolved (unknown names skipped). */
-static struct acreO_attrspec *
-url_attrs(struct check *c, const struct acreO_url *u, unsigned *n)
+static struct acreI_attrspec *
+url_attrs(struct check *c, const struct acreE_url *u, unsigned *n)
 {
-    struct acreO_attrspec *v =
-        talloc_zero_array(c->tmp, struct acreO_attrspec, u->nattrs + 1);
+    struct acreI_attrspec *v =
+        talloc_zero_array(c->tmp, struct acreI_attrspec, u->nattrs + 1);
 
     *n = 0;
     for (unsigned i = 0; v && i < u->nattrs; i++) {
@@ -159,7 +160,7 @@ url_attrs(struct check *c, const struct acreO_url *u, unsigned *n)
                              &d) ||
             d.type < 0 || d.nopts)
             continue;
-        v[*n].kind = ACREO_ATTR_EXACT;
+        v[*n].kind = ACREI_ATTR_EXACT;
         v[(*n)++].type = d.type;
     }
     return v;
@@ -168,17 +169,17 @@ url_attrs(struct check *c, const struct acreO_url *u, unsigned *n)
 /* An ldap:/// element: search as the rootdn and collect. */
 static int
 gather_url(struct check *c, struct set *out, const char *s, size_t n,
-           const struct acreO_setnode *nd)
+           const struct acreI_setnode *nd)
 {
-    struct acreO_url u;
+    struct acreE_url u;
     struct acreF_filter *f = NULL;
     struct url_walk w = {c, out, nd, NULL, 0, NULL, 0};
     const acre_dn *base;
 
-    if (acreO_url_parse(c->tmp, s, n, &u) || u.host[0] || u.nexts)
+    if (acreE_url_parse(c->tmp, s, n, &u) || u.host[0] || u.nexts)
         return 0;
     if (!(base = acreO_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
-        !acreO_db_for(c->o->cfg, base))
+        !acreI_section_for(c->o->cfg, base))
         return 0;
     if (u.filter &&
         acreF_parse(c->tmp, c->o->schema, u.filter, strlen(u.filter), &f, NULL))
@@ -193,7 +194,7 @@ gather_url(struct check *c, struct set *out, const char *s, size_t n,
 /* slapd's acl_set_gather for one element. */
 static int
 gather(struct check *c, struct set *out, const char *s, size_t n,
-       const struct acreO_setnode *nd)
+       const struct acreI_setnode *nd)
 {
     if (n >= 8 && !strncasecmp(s, "ldap:///", 8))
         return gather_url(c, out, s, n, nd);
@@ -231,11 +232,11 @@ parent_of(struct check *c, const char *s, size_t n, const char **p, size_t *pn)
     *pn = comma ? n - (size_t)(comma + 1 - s) : 0;
 }
 
-static int eval(struct check *c, const struct acreO_setnode *nd,
+static int eval(struct check *c, const struct acreI_setnode *nd,
                 struct set *out, int depth);
 
 static int
-eval_attr(struct check *c, const struct acreO_setnode *nd, struct set *out,
+eval_attr(struct check *c, const struct acreI_setnode *nd, struct set *out,
           int depth)
 {
     struct set in = {0};
@@ -252,7 +253,7 @@ eval_attr(struct check *c, const struct acreO_setnode *nd, struct set *out,
 }
 
 static int
-eval_parent(struct check *c, const struct acreO_setnode *nd, struct set *out,
+eval_parent(struct check *c, const struct acreI_setnode *nd, struct set *out,
             int depth)
 {
     struct set in = {0};
@@ -263,22 +264,22 @@ eval_parent(struct check *c, const struct acreO_setnode *nd, struct set *out,
         const char *s = in.v[i];
         size_t n = in.len[i];
         long up =
-            nd->op == ACREO_SET_ANCESTORS ? ACRE_DN_MAX_RDNS + 1 : nd->level;
-        if (nd->op == ACREO_SET_ANCESTORS && set_add(c->tmp, out, s, n))
+            nd->op == ACREI_SET_ANCESTORS ? ACRE_DN_MAX_RDNS + 1 : nd->level;
+        if (nd->op == ACREI_SET_ANCESTORS && set_add(c->tmp, out, s, n))
             return -1;
         for (long k = 0; k < up && k <= ACRE_DN_MAX_RDNS && n > 0; k++) {
             parent_of(c, s, n, &s, &n);
-            if (nd->op == ACREO_SET_ANCESTORS && set_add(c->tmp, out, s, n))
+            if (nd->op == ACREI_SET_ANCESTORS && set_add(c->tmp, out, s, n))
                 return -1;
         }
-        if (nd->op == ACREO_SET_PARENT && set_add(c->tmp, out, s, n))
+        if (nd->op == ACREI_SET_PARENT && set_add(c->tmp, out, s, n))
             return -1;
     }
     return 0;
 }
 
 static int
-eval_binary(struct check *c, const struct acreO_setnode *nd, struct set *out,
+eval_binary(struct check *c, const struct acreI_setnode *nd, struct set *out,
             int depth)
 {
     struct set l = {0}, r = {0};
@@ -286,11 +287,11 @@ eval_binary(struct check *c, const struct acreO_setnode *nd, struct set *out,
     if (eval(c, nd->kid[0], &l, depth + 1) ||
         eval(c, nd->kid[1], &r, depth + 1))
         return -1;
-    if (nd->op == ACREO_SET_UNION)
+    if (nd->op == ACREI_SET_UNION)
         return set_union(c->tmp, out, &l) || set_union(c->tmp, out, &r) ? -1
                                                                         : 0;
     for (unsigned i = 0; i < l.n; i++) {
-        if (nd->op == ACREO_SET_INTERSECT) {
+        if (nd->op == ACREI_SET_INTERSECT) {
             if (set_has(&r, l.v[i], l.len[i]) &&
                 set_add(c->tmp, out, l.v[i], l.len[i]))
                 return -1;
@@ -307,25 +308,25 @@ eval_binary(struct check *c, const struct acreO_setnode *nd, struct set *out,
 }
 
 static int
-eval(struct check *c, const struct acreO_setnode *nd, struct set *out,
+eval(struct check *c, const struct acreI_setnode *nd, struct set *out,
      int depth)
 {
     if (depth > ACREO_MAX_SET_DEPTH * 4)
         return -1;
     switch (nd->op) {
-    case ACREO_SET_THIS:
+    case ACREI_SET_THIS:
         return set_add(c->tmp, out, c->endn, c->endn_len);
-    case ACREO_SET_USER:
+    case ACREI_SET_USER:
         return set_add(c->tmp, out, c->o->authz_norm, strlen(c->o->authz_norm));
-    case ACREO_SET_LITERAL:
+    case ACREI_SET_LITERAL:
         return set_add(c->tmp, out, nd->lit, nd->lit_len);
-    case ACREO_SET_ATTR:
+    case ACREI_SET_ATTR:
         return eval_attr(c, nd, out, depth);
-    case ACREO_SET_PARENT:
+    case ACREI_SET_PARENT:
         if (nd->level == 0)
             return eval(c, nd->kid[0], out, depth + 1);
         return eval_parent(c, nd, out, depth);
-    case ACREO_SET_ANCESTORS:
+    case ACREI_SET_ANCESTORS:
         return eval_parent(c, nd, out, depth);
     default:
         return eval_binary(c, nd, out, depth);
@@ -333,18 +334,18 @@ eval(struct check *c, const struct acreO_setnode *nd, struct set *out,
 }
 
 int
-acreO_oracle_set_matches(struct check *c, const struct acreO_set *set,
+acreO_oracle_set_matches(struct check *c, const struct acreI_set *set,
                          const struct matches *tm)
 {
-    const struct acreO_setnode *root = set->root;
+    const struct acreI_setnode *root = set->root;
     struct set out = {0};
 
     if (set->invalid)
         return 0;
     if (set->expand) {
-        char buf[ACREO_EXPAND_MAX + 1];
+        char buf[ACREI_EXPAND_MAX + 1];
         size_t n, off;
-        if (acreO_expand(set->text.tmpl, set->text.len, tm->dn_src, tm->dn,
+        if (acreI_expand(set->text.tmpl, set->text.len, tm->dn_src, tm->dn,
                          tm->dn_count, tm->val_src, tm->val, tm->val_count, buf,
                          &n) ||
             acreO_set_parse(c->tmp, c->o->schema, buf, n, &root, &off))

@@ -16,6 +16,7 @@
  *   set           the set expression is non-empty (openldap_oracle_set.c)
  *   *ssf          the connection's security strength is at least n
  */
+#include "url.h"
 #include "openldap_oracle_int.h"
 
 #include "filter.h"
@@ -32,13 +33,13 @@
 
 /* Expand a template with submatches; NULL when slapd's expansion fails. */
 static char *
-expand(struct check *c, const struct acreO_template *t, const struct matches *m,
+expand(struct check *c, const struct acreI_template *t, const struct matches *m,
        int with_val)
 {
-    char *out = talloc_array(c->tmp, char, ACREO_EXPAND_MAX + 1);
+    char *out = talloc_array(c->tmp, char, ACREI_EXPAND_MAX + 1);
     size_t n;
 
-    if (!out || acreO_expand(t->tmpl, t->len, m->dn_src, m->dn, m->dn_count,
+    if (!out || acreI_expand(t->tmpl, t->len, m->dn_src, m->dn, m->dn_count,
                              with_val ? m->val_src : NULL, m->val, m->val_count,
                              out, &n))
         return NULL;
@@ -64,7 +65,7 @@ ancestor(struct check *c, const acre_dn *dn, int up)
 
 /* self, self.level{n} */
 static int
-subject_self(struct check *c, const struct acreO_subject *sj, const acre_dn *op)
+subject_self(struct check *c, const struct acreI_subject *sj, const acre_dn *op)
 {
     const acre_dn *e = c->t->entry->dn, *walk = op, *other = e;
     int level = sj->level;
@@ -82,7 +83,7 @@ subject_self(struct check *c, const struct acreO_subject *sj, const acre_dn *op)
 
 /* A DN style against the requester (op NULL: anonymous). */
 static int
-subject_scope(const struct acreO_subject *sj, const acre_dn *pat,
+subject_scope(const struct acreI_subject *sj, const acre_dn *pat,
               const acre_dn *op, const char *opnorm)
 {
     unsigned pd = acre_dn_depth(pat);
@@ -90,21 +91,21 @@ subject_scope(const struct acreO_subject *sj, const acre_dn *pat,
     const char *pn = acre_dn_normalised(pat, &pl);
 
     switch (sj->kind) {
-    case ACREO_SUBJ_BASE:
+    case ACREI_SUBJ_BASE:
         return op ? acre_dn_equal(op, pat) : pd == 0;
-    case ACREO_SUBJ_ONE:
+    case ACREI_SUBJ_ONE:
         return op && pd > 0 && acre_dn_in_scope(op, pat, ACRE_SCOPE_ONE) == 1;
-    case ACREO_SUBJ_SUBTREE:
+    case ACREI_SUBJ_SUBTREE:
         return pd == 0 ? op == NULL
                        : op && acre_dn_in_scope(op, pat, ACRE_SCOPE_SUB) == 1;
-    case ACREO_SUBJ_CHILDREN:
+    case ACREI_SUBJ_CHILDREN:
         return op && pd > 0 &&
                acre_dn_in_scope(op, pat, ACRE_SCOPE_CHILDREN) == 1;
-    case ACREO_SUBJ_LEVEL:
+    case ACREI_SUBJ_LEVEL:
         return op && pd > 0 && sj->level > 0 &&
                acre_dn_depth(op) == pd + (unsigned)sj->level &&
                acre_dn_in_scope(op, pat, ACRE_SCOPE_SUB) == 1;
-    case ACREO_SUBJ_SUFFIX: {
+    case ACREI_SUBJ_SUFFIX: {
         size_t ol = strlen(opnorm);
         return ol >= pl && memcmp(opnorm + ol - pl, pn, pl) == 0;
     }
@@ -115,20 +116,20 @@ subject_scope(const struct acreO_subject *sj, const acre_dn *pat,
 
 /* slapd's acl_mask_dn: 1 when the subject matches. */
 static int
-subject_matches(struct check *c, const struct acreO_subject *sj,
+subject_matches(struct check *c, const struct acreI_subject *sj,
                 const acre_dn *op, const char *opnorm, const struct matches *tm)
 {
     switch (sj->kind) {
-    case ACREO_SUBJ_NONE:
-    case ACREO_SUBJ_ANY:
+    case ACREI_SUBJ_NONE:
+    case ACREI_SUBJ_ANY:
         return 1;
-    case ACREO_SUBJ_ANONYMOUS:
+    case ACREI_SUBJ_ANONYMOUS:
         return op == NULL;
-    case ACREO_SUBJ_USERS:
+    case ACREI_SUBJ_USERS:
         return op != NULL;
-    case ACREO_SUBJ_SELF:
+    case ACREI_SUBJ_SELF:
         return subject_self(c, sj, op);
-    case ACREO_SUBJ_REGEX: {
+    case ACREI_SUBJ_REGEX: {
         char *pat = expand(c, &sj->re_tmpl, tm, 0);
         return pat && acreO_oracle_regex_match(pat, opnorm, NULL, 0);
     }
@@ -169,7 +170,7 @@ self_access(struct check *c)
  * subtypes, with at least desc's options)? */
 static int
 entry_lists(struct check *c, const struct acreE_entry *e,
-            const struct acreO_attrspec *desc, const char *ndn)
+            const struct acreI_attrspec *desc, const char *ndn)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
@@ -188,7 +189,7 @@ entry_lists(struct check *c, const struct acreE_entry *e,
 
 /* slapd's acl_mask_dnattr. */
 static int
-dnattr_matches(struct check *c, const struct acreO_subject *sj,
+dnattr_matches(struct check *c, const struct acreI_subject *sj,
                const acre_dn *op, const char *opnorm)
 {
     if (!op)
@@ -207,7 +208,7 @@ dnattr_matches(struct check *c, const struct acreO_subject *sj,
  */
 
 static int
-str_expand_eq(struct check *c, const struct acreO_strmatch *m,
+str_expand_eq(struct check *c, const struct acreI_strmatch *m,
               const struct matches *mm, const char *have)
 {
     char *s = expand(c, &m->pat, mm, 1);
@@ -216,9 +217,9 @@ str_expand_eq(struct check *c, const struct acreO_strmatch *m,
 
 /* peername.ip / .ipv6 against "IP=a.b.c.d:port" / "IP=[v6]:port". */
 static int
-peer_ip(const struct acreO_strmatch *m, const char *peer)
+peer_ip(const struct acreI_strmatch *m, const char *peer)
 {
-    int v6 = m->style == ACREO_STR_IPV6, port = -1;
+    int v6 = m->style == ACREI_STR_IPV6, port = -1;
     const char *pre = v6 ? "IP=[" : "IP=";
     char buf[64];
 
@@ -255,18 +256,18 @@ peer_ip(const struct acreO_strmatch *m, const char *peer)
 }
 
 static int
-peer_matches(struct check *c, const struct acreO_strmatch *m,
+peer_matches(struct check *c, const struct acreI_strmatch *m,
              const struct matches *mm, const char *peer)
 {
     switch (m->style) {
-    case ACREO_STR_EXACT:
+    case ACREI_STR_EXACT:
         return !strcasecmp(m->pat.tmpl, peer);
-    case ACREO_STR_EXPAND:
+    case ACREI_STR_EXPAND:
         return str_expand_eq(c, m, mm, peer);
-    case ACREO_STR_IP:
-    case ACREO_STR_IPV6:
+    case ACREI_STR_IP:
+    case ACREI_STR_IPV6:
         return peer_ip(m, peer);
-    case ACREO_STR_PATH:
+    case ACREI_STR_PATH:
         return !strncmp(peer, "PATH=", 5) && !strcmp(peer + 5, m->pat.tmpl);
     default:
         return !strcmp(peer, m->pat.tmpl);
@@ -274,14 +275,14 @@ peer_matches(struct check *c, const struct acreO_strmatch *m,
 }
 
 static int
-domain_matches(struct check *c, const struct acreO_strmatch *m,
+domain_matches(struct check *c, const struct acreI_strmatch *m,
                const struct matches *mm, const char *dom)
 {
     const char *pat = m->pat.tmpl;
 
     if (m->expand && !(pat = expand(c, &m->pat, mm, 1)))
         return 0;
-    if (m->style == ACREO_STR_SUBTREE) {
+    if (m->style == ACREI_STR_SUBTREE) {
         long off = (long)strlen(dom) - (long)strlen(pat);
         if (off < 0 || off == 1 || (off > 1 && dom[off - 1] != '.'))
             return 0;
@@ -292,16 +293,16 @@ domain_matches(struct check *c, const struct acreO_strmatch *m,
 
 /* One connection string; `have` NULL when the connection lacks it. */
 static int
-conn_matches(struct check *c, const struct acreO_strmatch *m,
+conn_matches(struct check *c, const struct acreI_strmatch *m,
              const struct matches *mm, const char *have, int which)
 {
-    if (m->style == ACREO_STR_NONE)
+    if (m->style == ACREI_STR_NONE)
         return 1;
     if (!have)
         return 0;
     if (m->any)
         return 1;
-    if (m->style == ACREO_STR_REGEX) {
+    if (m->style == ACREI_STR_REGEX) {
         char *pat = expand(c, &m->pat, mm, 1);
         return pat && acreO_oracle_regex_match(pat, have, NULL, 0);
     }
@@ -311,13 +312,13 @@ conn_matches(struct check *c, const struct acreO_strmatch *m,
     case 'd':
         return domain_matches(c, m, mm, have);
     default:
-        return m->style == ACREO_STR_EXPAND ? str_expand_eq(c, m, mm, have)
+        return m->style == ACREI_STR_EXPAND ? str_expand_eq(c, m, mm, have)
                                             : !strcasecmp(m->pat.tmpl, have);
     }
 }
 
 static int
-connection_matches(struct check *c, const struct acreO_by *b,
+connection_matches(struct check *c, const struct acreI_clause *b,
                    const struct matches *m)
 {
     const struct acreO_requester *rq = &c->o->rq;
@@ -335,7 +336,7 @@ connection_matches(struct check *c, const struct acreO_by *b,
 
 /* The first attribute of e with exactly this description (attr_find). */
 static const struct acreE_attr *
-find_desc(const struct acreE_entry *e, const struct acreO_attrspec *d)
+find_desc(const struct acreE_entry *e, const struct acreI_attrspec *d)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
@@ -368,7 +369,7 @@ has_class(const struct acreO_oracle *o, const struct acreE_entry *e, int oc)
 
 /* The requester against the base and scope of a memberURL. */
 static int
-url_scope(const struct acreO_url *u, const acre_dn *base, const acre_dn *op)
+url_scope(const struct acreE_url *u, const acre_dn *base, const acre_dn *op)
 {
     switch (u->scope) {
     case ACRE_SCOPE_BASE:
@@ -383,11 +384,11 @@ static int
 member_url(struct check *c, const struct acreE_value *v,
            const struct acreE_entry **user)
 {
-    struct acreO_url u;
+    struct acreE_url u;
     const acre_dn *base;
     struct acreF_filter *f;
 
-    if (acreO_url_parse(c->tmp, (const char *)v->val, v->len, &u) ||
+    if (acreE_url_parse(c->tmp, (const char *)v->val, v->len, &u) ||
         u.host[0] || u.nattrs || u.nexts)
         return 0;
     if (!(base = acreO_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
@@ -419,7 +420,7 @@ dynamic_member(struct check *c, const struct acreE_attr *a)
 
 /* slapd's backend_group(). */
 static int
-group_matches(struct check *c, const struct acreO_group *g,
+group_matches(struct check *c, const struct acreI_group *g,
               const struct matches *tm)
 {
     const struct acreE_entry *ge;
@@ -461,7 +462,7 @@ group_matches(struct check *c, const struct acreO_group *g,
  */
 
 static int
-ssf_ok(const struct acreO_by *b, const struct acreO_requester *rq)
+ssf_ok(const struct acreI_clause *b, const struct acreO_requester *rq)
 {
     return (!b->ssf || b->ssf <= rq->ssf) &&
            (!b->transport_ssf || b->transport_ssf <= rq->transport_ssf) &&
@@ -470,8 +471,8 @@ ssf_ok(const struct acreO_by *b, const struct acreO_requester *rq)
 }
 
 int
-acreO_oracle_by_matches(struct check *c, const struct acreO_rule *r,
-                        const struct acreO_by *b, const struct matches *m,
+acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
+                        const struct acreI_clause *b, const struct matches *m,
                         const struct matches *tm)
 {
     const struct acreO_oracle *o = c->o;

@@ -110,7 +110,7 @@ split_lines(void *ctx, char *text, char ***out)
 struct world {
     void *ctx;
     acre_schema *schema;
-    struct acreO_config *cfg;
+    struct acreI_policy *cfg;
     struct acreE_dir *dir;
 };
 

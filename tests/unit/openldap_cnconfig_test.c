@@ -36,10 +36,10 @@ teardown(void)
 
 TestSuite(openldap_cnconfig, .init = setup, .fini = teardown);
 
-static struct acreO_config *
+static struct acreI_policy *
 cn(const char *text, acre_schema *schema, acre_diag *d)
 {
-    struct acreO_config *cfg = NULL;
+    struct acreI_policy *cfg = NULL;
 
     memset(d, 0, sizeof(*d));
     int rc = acreO_parse_cnconfig(ctx, schema, "t.ldif", text, strlen(text),
@@ -85,19 +85,19 @@ static const char ldif[] =
 Test(openldap_cnconfig, databases_and_order)
 {
     acre_diag d;
-    struct acreO_config *cfg = cn(ldif, NULL, &d);
+    struct acreI_policy *cfg = cn(ldif, NULL, &d);
 
     cr_assert(cfg, "%s:%u:%u %s", d.file, d.line, d.column, d.message);
     cr_expect_eq(cfg->frontend.nrules, 1);
-    cr_expect_eq(cfg->frontend.rules[0].what.dn_style, ACREO_DN_BASE);
+    cr_expect_eq(cfg->frontend.rules[0].what.dn_style, ACREI_DN_BASE);
     cr_assert_eq(cfg->ndbs, 2);
     /* config ({0}) comes before mdb ({1}) whatever the file order */
     cr_expect_str_eq(cfg->dbs[0].type, "config");
     cr_expect_eq(cfg->dbs[0].index, 0);
     cr_expect_str_eq(norm(cfg->dbs[0].suffix[0]), "cn=config");
     cr_expect_eq(cfg->dbs[0].nrules, 1); /* slapd's default: to * by * none */
-    cr_expect_eq(cfg->dbs[0].rules[0].by[0].mask, ACREO_LVL_NONE);
-    const struct acreO_db *db = &cfg->dbs[1];
+    cr_expect_eq(cfg->dbs[0].rules[0].by[0].mask, ACREI_LVL_NONE);
+    const struct acreI_section *db = &cfg->dbs[1];
     cr_expect_str_eq(db->type, "mdb");
     cr_expect_str_eq(norm(db->suffix[0]), "dc=example,dc=com");
     cr_expect_str_eq(norm(db->rootdn), "cn=manager,dc=example,dc=com");
@@ -107,8 +107,8 @@ Test(openldap_cnconfig, databases_and_order)
                  acreS_attr_find(acreS_builtin(), "userPassword", 12));
     cr_expect_eq(db->rules[0].nby, 2);
     cr_expect_eq(db->rules[0].pos.line, 11);
-    cr_expect_eq(db->rules[1].by[0].dn.kind, ACREO_SUBJ_USERS);
-    cr_expect_eq(db->rules[2].what.dn_style, ACREO_DN_SUBTREE);
+    cr_expect_eq(db->rules[1].by[0].dn.kind, ACREI_SUBJ_USERS);
+    cr_expect_eq(db->rules[2].what.dn_style, ACREI_DN_SUBTREE);
     cr_expect_eq(db->rules[1].index, 1);
 }
 
@@ -147,7 +147,7 @@ Test(openldap_cnconfig, errors_at_position)
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         acre_diag d;
         cr_expect(cn(t[i].text, NULL, &d) == NULL, "accepted:\n%s", t[i].text);
-        cr_expect_eq(d.code, ACREO_ERR_SYNTAX, "%s", t[i].text);
+        cr_expect_eq(d.code, ACRE_ERR_RULE_SYNTAX, "%s", t[i].text);
         cr_expect(d.line == t[i].line && d.column == t[i].col,
                   "at %u:%u want %u:%u (%s)\n%s", d.line, d.column, t[i].line,
                   t[i].col, d.message, t[i].text);
@@ -164,7 +164,7 @@ Test(openldap_cnconfig, errors_at_position)
 Test(openldap_cnconfig, strip_to_first_brace)
 {
     acre_diag d;
-    struct acreO_config *cfg =
+    struct acreI_policy *cfg =
         cn("dn: olcDatabase={1}mdb,cn=config\n"
            "olcAccess: to dn.regex=\"^a{2}\" by * read\n",
            NULL, &d);
@@ -189,7 +189,7 @@ Test(openldap_cnconfig, schema_entries)
     acre_schema *s;
     acre_diag d;
     cr_assert_eq(acre_schema_new(ctx, 0, &s, NULL), 0);
-    struct acreO_config *cfg = cn(text, s, &d);
+    struct acreI_policy *cfg = cn(text, s, &d);
     cr_assert(cfg, "%s", d.message);
     cr_expect_eq(cfg->frontend.rules[0].what.attrs[0].type,
                  acreS_attr_find(s, "acreCnAttr", 10));
@@ -235,7 +235,7 @@ Test(openldap_cnconfig, slapd_d_directory)
 
     acre_schema *s;
     cr_assert_eq(acre_schema_new(ctx, 0, &s, NULL), 0);
-    struct acreO_config *cfg = NULL;
+    struct acreI_policy *cfg = NULL;
     acre_diag d = {0};
     int rc = acreO_parse_cnconfig(ctx, s, dir, NULL, 0, &cfg, &d);
     cr_assert_eq(rc, 0, "%s:%u:%u %s", d.file, d.line, d.column, d.message);
@@ -278,7 +278,7 @@ Test(openldap_cnconfig, same_as_slapd_conf)
         "example,dc=com\" add  by * =rsc\n"
         "olcAccess: {1}to dn.children=\"ou=alumni,dc=example,dc=com\"  by dn."
         "regex=\".+,dc=example,dc=com\" +c continue  by * +0\n";
-    struct acreO_config *a = NULL, *b;
+    struct acreI_policy *a = NULL, *b;
     acre_diag d;
     cr_assert_eq(acreO_parse_conf(ctx, NULL, "x", conf, strlen(conf), &a, &d),
                  0, "%s", d.message);

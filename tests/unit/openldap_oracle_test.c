@@ -48,7 +48,7 @@ static const char ldif[] =
 
 static void *ctx;
 static acre_schema *schema;
-static struct acreO_config *cfg;
+static struct acreI_policy *cfg;
 static struct acreE_dir *dir;
 
 static void
@@ -130,12 +130,12 @@ target(const struct acreE_entry *e, const char *attr, const char *val,
 /* One check as requester rq; expect `granted` and the mask's text. */
 static void
 check_rq(const struct acreO_requester *rq, const char *dn, const char *attr,
-         const char *val, enum acreO_access want, int granted, const char *mask)
+         const char *val, enum acreI_access want, int granted, const char *mask)
 {
     struct acreO_oracle *o;
     struct acreO_target t;
     uint32_t m = 0;
-    char buf[ACREO_MASK_BUF], *trace = NULL;
+    char buf[ACREI_MASK_BUF], *trace = NULL;
 
     cr_assert_eq(acreO_oracle_new(ctx, cfg, dir, rq, &o), 0);
     target(entry(dn), attr, val, &t);
@@ -144,7 +144,7 @@ check_rq(const struct acreO_requester *rq, const char *dn, const char *attr,
                  val ? val : "", rq->authz_dn ? rq->authz_dn : "anonymous", got,
                  trace);
     if (mask)
-        cr_expect_str_eq(acreO_mask_format(m, buf), mask, "%s %s=%s by %s", dn,
+        cr_expect_str_eq(acreI_mask_format(m, buf), mask, "%s %s=%s by %s", dn,
                          attr, val ? val : "",
                          rq->authz_dn ? rq->authz_dn : "anonymous");
     talloc_free(o);
@@ -152,16 +152,16 @@ check_rq(const struct acreO_requester *rq, const char *dn, const char *attr,
 
 static void
 check(const char *who, const char *dn, const char *attr, const char *val,
-      enum acreO_access want, int granted, const char *mask)
+      enum acreI_access want, int granted, const char *mask)
 {
     struct acreO_requester rq = {0};
     rq.authz_dn = who;
     check_rq(&rq, dn, attr, val, want, granted, mask);
 }
 
-#define R ACREO_ACCESS_READ
-#define W ACREO_ACCESS_WRITE
-#define S ACREO_ACCESS_SEARCH
+#define R ACREI_ACCESS_READ
+#define W ACREI_ACCESS_WRITE
+#define S ACREI_ACCESS_SEARCH
 
 /* ------------------------------------------------------------------------
  * The decision for one check
@@ -170,7 +170,7 @@ check(const char *who, const char *dn, const char *attr, const char *val,
 Test(openldap_oracle, rootdn_bypass)
 {
     rules(NULL, "access to * by * none");
-    check(ROOT, ALICE, "cn", NULL, ACREO_ACCESS_MANAGE, 1, "manage(=mwrscxd)");
+    check(ROOT, ALICE, "cn", NULL, ACREI_ACCESS_MANAGE, 1, "manage(=mwrscxd)");
     check(ALICE, ALICE, "cn", NULL, R, 0, "none(=0)");
     /* proxied: the rootdn authenticated, acting as alice: not root */
     struct acreO_requester rq = {.authz_dn = ALICE, .authc_dn = ROOT};
@@ -182,7 +182,7 @@ Test(openldap_oracle, no_rules_default_read)
     rules(NULL, NULL);
     check(NULL, ALICE, "userPassword", "secret", R, 1, "read(=rscxd)");
     check(NULL, ALICE, "entry", NULL, W, 0, "read(=rscxd)");
-    check(BOB, ALICE, "cn", NULL, ACREO_ACCESS_COMPARE, 1, NULL);
+    check(BOB, ALICE, "cn", NULL, ACREI_ACCESS_COMPARE, 1, NULL);
 }
 
 Test(openldap_oracle, database_then_global)
@@ -232,8 +232,8 @@ Test(openldap_oracle, mask_arithmetic)
     rules(NULL, "access to * by * read continue by * -rs continue "
                 "by * +w continue by * -a");
     /* read, minus r s, plus w, minus a (which takes the shared w bit) */
-    check(BOB, ALICE, "cn", NULL, ACREO_ACCESS_COMPARE, 1, "=cxd");
-    check(BOB, ALICE, "cn", NULL, ACREO_ACCESS_WDEL, 0, NULL);
+    check(BOB, ALICE, "cn", NULL, ACREI_ACCESS_COMPARE, 1, "=cxd");
+    check(BOB, ALICE, "cn", NULL, ACREI_ACCESS_WDEL, 0, NULL);
     rules(NULL, "access to * by * =az");
     check(BOB, ALICE, "cn", NULL, W, 1, "=w");
     check(BOB, ALICE, "cn", NULL, R, 0, NULL);
@@ -338,7 +338,7 @@ Test(openldap_oracle, who_dn_styles)
                 "by dn.one=" BOB " write by dn.children=ou=people,dc=x read "
                 "by dn.level{2}=dc=x search by dn.subtree=dc=y compare "
                 "by * none");
-    check(ALICE, BOB, "cn", NULL, ACREO_ACCESS_MANAGE, 1, NULL);
+    check(ALICE, BOB, "cn", NULL, ACREI_ACCESS_MANAGE, 1, NULL);
     check(CAROL, BOB, "cn", NULL, W, 1, NULL);
     check(BOB, ALICE, "cn", NULL, R, 1, "read(=rscxd)");
     check("cn=x,ou=groups,dc=x", ALICE, "cn", NULL, S, 1, "search(=scxd)");
@@ -451,9 +451,9 @@ Test(openldap_oracle, who_connection)
                 "by ssf=128 auth by * none");
     struct acreO_requester rq = {.authz_dn = ALICE};
     rq.peername = "IP=10.1.2.3:389";
-    check_rq(&rq, BOB, "cn", NULL, ACREO_ACCESS_MANAGE, 1, NULL);
+    check_rq(&rq, BOB, "cn", NULL, ACREI_ACCESS_MANAGE, 1, NULL);
     rq.peername = "IP=10.1.2.3:390";
-    check_rq(&rq, BOB, "cn", NULL, ACREO_ACCESS_MANAGE, 0, "none(=0)");
+    check_rq(&rq, BOB, "cn", NULL, ACREI_ACCESS_MANAGE, 0, "none(=0)");
     rq.peername = "PATH=/run/ldapi";
     check_rq(&rq, BOB, "cn", NULL, W, 1, NULL);
     rq.peername = NULL;

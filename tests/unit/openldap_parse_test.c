@@ -24,6 +24,7 @@
 #include "openldap.h"
 #include "openldap_int.h"
 #include "schema.h"
+#include "url.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -48,10 +49,10 @@ teardown(void)
 TestSuite(openldap_parse, .init = setup, .fini = teardown);
 
 /* Parse a slapd.conf text; NULL on error (diag filled). */
-static struct acreO_config *
+static struct acreI_policy *
 conf(const char *text, acre_diag *d)
 {
-    struct acreO_config *cfg = NULL;
+    struct acreI_policy *cfg = NULL;
     acre_diag local;
 
     if (!d)
@@ -61,30 +62,30 @@ conf(const char *text, acre_diag *d)
     return rc ? NULL : cfg;
 }
 
-static struct acreO_config *
+static struct acreI_policy *
 conf_ok(const char *text)
 {
     acre_diag d;
-    struct acreO_config *cfg = conf(text, &d);
+    struct acreI_policy *cfg = conf(text, &d);
     cr_assert(cfg, "refused: %s:%u:%u: %s\n%s", d.file, d.line, d.column,
               d.message, text);
     return cfg;
 }
 
 /* The only rule of "access <rest>" in the global section. */
-static const struct acreO_rule *
+static const struct acreI_rule *
 rule(const char *rest)
 {
     char *text = talloc_asprintf(ctx, "access %s\n", rest);
-    struct acreO_config *cfg = conf_ok(text);
+    struct acreI_policy *cfg = conf_ok(text);
     cr_assert_eq(cfg->frontend.nrules, 1);
     return &cfg->frontend.rules[0];
 }
 
-static const struct acreO_by *
+static const struct acreI_clause *
 by1(const char *rest)
 {
-    const struct acreO_rule *r = rule(rest);
+    const struct acreI_rule *r = rule(rest);
     cr_assert_geq(r->nby, 1);
     return &r->by[0];
 }
@@ -115,40 +116,40 @@ Test(openldap_parse, what_dn_styles)
 {
     static const struct {
         const char *what;
-        enum acreO_dnstyle style;
+        enum acreI_dnstyle style;
         const char *dn;
     } t[] = {
-        {"*", ACREO_DN_ANY, NULL},
-        {"dn=\"cn=A,dc=X\"", ACREO_DN_BASE, "cn=a,dc=x"},
-        {"dn.exact=cn=a,dc=x", ACREO_DN_BASE, "cn=a,dc=x"},
-        {"dn.base=\"cn=a, dc=x\"", ACREO_DN_BASE, "cn=a,dc=x"},
-        {"dn.baseObject=dc=x", ACREO_DN_BASE, "dc=x"},
-        {"DN.ONE=dc=x", ACREO_DN_ONE, "dc=x"},
-        {"dn.onelevel=dc=x", ACREO_DN_ONE, "dc=x"},
-        {"dn.sub=dc=x", ACREO_DN_SUBTREE, "dc=x"},
-        {"dn.subtree=dc=x", ACREO_DN_SUBTREE, "dc=x"},
-        {"dn.children=dc=x", ACREO_DN_CHILDREN, "dc=x"},
-        {"dn.subtree=\"\"", ACREO_DN_ANY, NULL},
-        {"dn.base=\"\"", ACREO_DN_BASE, ""},
-        {"dn.one=\"\"", ACREO_DN_ONE, ""},
-        {"dn.regex=\"\"", ACREO_DN_BASE, ""},
-        {"dn.regex=.*", ACREO_DN_ANY, NULL},
-        {"dn.regex=^.*$$", ACREO_DN_ANY, NULL},
-        {"dn.regex=*", ACREO_DN_ANY, NULL},
-        {"dn.regex=\"^cn=[^,]+, dc=x$\"", ACREO_DN_REGEX, NULL},
-        {"filter=(cn=x)", ACREO_DN_ANY, NULL},
+        {"*", ACREI_DN_ANY, NULL},
+        {"dn=\"cn=A,dc=X\"", ACREI_DN_BASE, "cn=a,dc=x"},
+        {"dn.exact=cn=a,dc=x", ACREI_DN_BASE, "cn=a,dc=x"},
+        {"dn.base=\"cn=a, dc=x\"", ACREI_DN_BASE, "cn=a,dc=x"},
+        {"dn.baseObject=dc=x", ACREI_DN_BASE, "dc=x"},
+        {"DN.ONE=dc=x", ACREI_DN_ONE, "dc=x"},
+        {"dn.onelevel=dc=x", ACREI_DN_ONE, "dc=x"},
+        {"dn.sub=dc=x", ACREI_DN_SUBTREE, "dc=x"},
+        {"dn.subtree=dc=x", ACREI_DN_SUBTREE, "dc=x"},
+        {"dn.children=dc=x", ACREI_DN_CHILDREN, "dc=x"},
+        {"dn.subtree=\"\"", ACREI_DN_ANY, NULL},
+        {"dn.base=\"\"", ACREI_DN_BASE, ""},
+        {"dn.one=\"\"", ACREI_DN_ONE, ""},
+        {"dn.regex=\"\"", ACREI_DN_BASE, ""},
+        {"dn.regex=.*", ACREI_DN_ANY, NULL},
+        {"dn.regex=^.*$$", ACREI_DN_ANY, NULL},
+        {"dn.regex=*", ACREI_DN_ANY, NULL},
+        {"dn.regex=\"^cn=[^,]+, dc=x$\"", ACREI_DN_REGEX, NULL},
+        {"filter=(cn=x)", ACREI_DN_ANY, NULL},
     };
 
     for (size_t i = 0; i < NELEM(t); i++) {
         char *s = talloc_asprintf(ctx, "to %s by * read", t[i].what);
-        const struct acreO_rule *r = rule(s);
+        const struct acreI_rule *r = rule(s);
         cr_expect_eq(r->what.dn_style, t[i].style, "%s: style %d", t[i].what,
                      r->what.dn_style);
         if (t[i].dn)
             cr_expect_str_eq(norm(r->what.dn), t[i].dn, "%s", t[i].what);
     }
     /* slapd's space folding after commas of DN regexes */
-    const struct acreO_rule *r = rule("to dn.regex=\"^cn=[^,]+, dc=x$\" by * "
+    const struct acreI_rule *r = rule("to dn.regex=\"^cn=[^,]+, dc=x$\" by * "
                                       "read");
     cr_expect_str_eq(r->what.dn_re.pattern, "^cn=[^,]+,dc=x$");
     cr_expect(r->what.dn_re.code != NULL);
@@ -156,29 +157,29 @@ Test(openldap_parse, what_dn_styles)
 
 Test(openldap_parse, what_filter_attrs)
 {
-    const struct acreO_rule *r =
+    const struct acreI_rule *r =
         rule("to filter=\"(objectClass=person)\" attrs=cn,-sn,@posixAccount,"
              "!person,entry,children,cn;lang-en,groupOfNames by * read");
-    const struct acreO_what *w = &r->what;
+    const struct acreI_what *w = &r->what;
     cr_assert(w->filter != NULL);
     cr_expect_str_eq(w->filter_text, "(objectClass=person)");
     cr_assert(w->has_attrs);
     cr_assert_eq(w->nattrs, 8);
-    cr_expect_eq(w->attrs[0].kind, ACREO_ATTR_TYPE);
+    cr_expect_eq(w->attrs[0].kind, ACREI_ATTR_TYPE);
     cr_expect_eq(w->attrs[0].type, attr_id("cn"));
-    cr_expect_eq(w->attrs[1].kind, ACREO_ATTR_EXACT);
+    cr_expect_eq(w->attrs[1].kind, ACREI_ATTR_EXACT);
     cr_expect_eq(w->attrs[1].type, attr_id("sn"));
-    cr_expect_eq(w->attrs[2].kind, ACREO_ATTR_CLASS);
+    cr_expect_eq(w->attrs[2].kind, ACREI_ATTR_CLASS);
     cr_expect_eq(w->attrs[2].oc, class_id("posixAccount"));
-    cr_expect_eq(w->attrs[3].kind, ACREO_ATTR_NOT_CLASS);
+    cr_expect_eq(w->attrs[3].kind, ACREI_ATTR_NOT_CLASS);
     cr_expect_eq(w->attrs[3].oc, class_id("person"));
     cr_expect_eq(w->attrs[4].type, attr_id("entry"));
     cr_expect_eq(w->attrs[5].type, attr_id("children"));
     cr_expect_eq(w->attrs[6].nopts, 1);
     cr_expect_str_eq(w->attrs[6].opts[0], "lang-en");
-    cr_expect_eq(w->attrs[7].kind, ACREO_ATTR_CLASS); /* bare class name */
+    cr_expect_eq(w->attrs[7].kind, ACREI_ATTR_CLASS); /* bare class name */
     /* attrs lists add up; "attr" is tolerated with a note */
-    struct acreO_config *cfg =
+    struct acreI_policy *cfg =
         conf_ok("access to attr=cn attrs=sn by * read\n");
     cr_expect_eq(cfg->frontend.rules[0].what.nattrs, 2);
     cr_expect_eq(cfg->nnotes, 1);
@@ -192,28 +193,28 @@ Test(openldap_parse, what_filter_attrs)
 
 Test(openldap_parse, what_val)
 {
-    const struct acreO_rule *r = rule("to attrs=cn val=\"Mark  A Elliot\" by "
+    const struct acreI_rule *r = rule("to attrs=cn val=\"Mark  A Elliot\" by "
                                       "* read");
-    cr_expect_eq(r->what.val.style, ACREO_VAL_EXACT);
+    cr_expect_eq(r->what.val.style, ACREI_VAL_EXACT);
     cr_expect_str_eq((const char *)r->what.val.norm, "mark a elliot");
     r = rule("to attrs=cn val/caseExactMatch=\"Mark\" by * read");
     cr_expect_str_eq((const char *)r->what.val.norm, "Mark");
     r = rule("to attrs=cn val.regex=\"^John D.+\" by * read");
-    cr_expect_eq(r->what.val.style, ACREO_VAL_REGEX);
+    cr_expect_eq(r->what.val.style, ACREI_VAL_REGEX);
     cr_expect_str_eq(r->what.val.re.pattern, "^John D.+");
 
     static const struct {
         const char *style;
-        enum acreO_valstyle v;
-    } dn[] = {{"", ACREO_VAL_EXACT},
-              {".exact", ACREO_VAL_EXACT},
-              {".base", ACREO_VAL_EXACT},
-              {".baseObject", ACREO_VAL_EXACT},
-              {".one", ACREO_VAL_ONE},
-              {".onelevel", ACREO_VAL_ONE},
-              {".sub", ACREO_VAL_SUBTREE},
-              {".subtree", ACREO_VAL_SUBTREE},
-              {".children", ACREO_VAL_CHILDREN}};
+        enum acreI_valstyle v;
+    } dn[] = {{"", ACREI_VAL_EXACT},
+              {".exact", ACREI_VAL_EXACT},
+              {".base", ACREI_VAL_EXACT},
+              {".baseObject", ACREI_VAL_EXACT},
+              {".one", ACREI_VAL_ONE},
+              {".onelevel", ACREI_VAL_ONE},
+              {".sub", ACREI_VAL_SUBTREE},
+              {".subtree", ACREI_VAL_SUBTREE},
+              {".children", ACREI_VAL_CHILDREN}};
 
     for (size_t i = 0; i < NELEM(dn); i++) {
         char *s = talloc_asprintf(ctx,
@@ -235,37 +236,37 @@ Test(openldap_parse, who_subjects)
 {
     static const struct {
         const char *who;
-        enum acreO_subject_kind kind;
+        enum acreI_subject_kind kind;
         const char *dn;
         int level;
     } t[] = {
-        {"*", ACREO_SUBJ_ANY, NULL, 0},
-        {"anonymous", ACREO_SUBJ_ANONYMOUS, NULL, 0},
-        {"users", ACREO_SUBJ_USERS, NULL, 0},
-        {"self", ACREO_SUBJ_SELF, NULL, 0},
-        {"self.level{2}", ACREO_SUBJ_SELF, NULL, 2},
-        {"self.level{-1}", ACREO_SUBJ_SELF, NULL, -1},
-        {"dn=\"CN=A,DC=X\"", ACREO_SUBJ_BASE, "cn=a,dc=x", 0},
-        {"dn.exact=cn=a,dc=x", ACREO_SUBJ_BASE, "cn=a,dc=x", 0},
-        {"dn.base=dc=x", ACREO_SUBJ_BASE, "dc=x", 0},
-        {"dn.one=dc=x", ACREO_SUBJ_ONE, "dc=x", 0},
-        {"dn.subtree=dc=x", ACREO_SUBJ_SUBTREE, "dc=x", 0},
-        {"dn.children=dc=x", ACREO_SUBJ_CHILDREN, "dc=x", 0},
-        {"dn.level{3}=dc=x", ACREO_SUBJ_LEVEL, "dc=x", 3},
-        {"dn.expand=dc=x", ACREO_SUBJ_SUFFIX, "dc=x", 0},
-        {"dn.regex=.*", ACREO_SUBJ_ANY, NULL, 0},
-        {"dn.regex=\"^.*$\"", ACREO_SUBJ_ANY, NULL, 0},
+        {"*", ACREI_SUBJ_ANY, NULL, 0},
+        {"anonymous", ACREI_SUBJ_ANONYMOUS, NULL, 0},
+        {"users", ACREI_SUBJ_USERS, NULL, 0},
+        {"self", ACREI_SUBJ_SELF, NULL, 0},
+        {"self.level{2}", ACREI_SUBJ_SELF, NULL, 2},
+        {"self.level{-1}", ACREI_SUBJ_SELF, NULL, -1},
+        {"dn=\"CN=A,DC=X\"", ACREI_SUBJ_BASE, "cn=a,dc=x", 0},
+        {"dn.exact=cn=a,dc=x", ACREI_SUBJ_BASE, "cn=a,dc=x", 0},
+        {"dn.base=dc=x", ACREI_SUBJ_BASE, "dc=x", 0},
+        {"dn.one=dc=x", ACREI_SUBJ_ONE, "dc=x", 0},
+        {"dn.subtree=dc=x", ACREI_SUBJ_SUBTREE, "dc=x", 0},
+        {"dn.children=dc=x", ACREI_SUBJ_CHILDREN, "dc=x", 0},
+        {"dn.level{3}=dc=x", ACREI_SUBJ_LEVEL, "dc=x", 3},
+        {"dn.expand=dc=x", ACREI_SUBJ_SUFFIX, "dc=x", 0},
+        {"dn.regex=.*", ACREI_SUBJ_ANY, NULL, 0},
+        {"dn.regex=\"^.*$\"", ACREI_SUBJ_ANY, NULL, 0},
     };
 
     for (size_t i = 0; i < NELEM(t); i++) {
         char *s = talloc_asprintf(ctx, "to * by %s read", t[i].who);
-        const struct acreO_by *b = by1(s);
+        const struct acreI_clause *b = by1(s);
         cr_expect_eq(b->dn.kind, t[i].kind, "%s: kind %d", t[i].who,
                      b->dn.kind);
         cr_expect_eq(b->dn.level, t[i].level, "%s", t[i].who);
         if (t[i].dn)
             cr_expect_str_eq(norm(b->dn.dn), t[i].dn, "%s", t[i].who);
-        cr_expect_eq(b->realdn.kind, ACREO_SUBJ_NONE);
+        cr_expect_eq(b->realdn.kind, ACREI_SUBJ_NONE);
     }
 }
 
@@ -283,13 +284,13 @@ Test(openldap_parse, who_regex_quirks)
 
     for (size_t i = 0; i < NELEM(t); i++) {
         char *s = talloc_asprintf(ctx, "to * by %s read", t[i].who);
-        const struct acreO_by *b = by1(s);
-        cr_expect_eq(b->dn.kind, ACREO_SUBJ_REGEX, "%s", t[i].who);
+        const struct acreI_clause *b = by1(s);
+        cr_expect_eq(b->dn.kind, ACREI_SUBJ_REGEX, "%s", t[i].who);
         cr_expect_str_eq(b->dn.re_tmpl.tmpl, t[i].pattern, "%s", t[i].who);
         cr_expect(b->dn.re.code != NULL, "%s: compiled", t[i].who);
     }
     /* with substitutions the regex is compiled per check */
-    const struct acreO_by *b =
+    const struct acreI_clause *b =
         rule("to dn.regex=\"^cn=([^,]+),dc=x$\" by dn.regex=\"^uid=$1,dc=x$$\" "
              "read")
             ->by;
@@ -299,27 +300,27 @@ Test(openldap_parse, who_regex_quirks)
 
 Test(openldap_parse, who_expand_real_dnattr)
 {
-    const struct acreO_by *b =
+    const struct acreI_clause *b =
         by1("to dn.regex=(.*) by dn.subtree,expand=\"$1\" read");
-    cr_expect_eq(b->dn.kind, ACREO_SUBJ_SUBTREE);
+    cr_expect_eq(b->dn.kind, ACREI_SUBJ_SUBTREE);
     cr_expect(b->dn.is_expand);
     cr_expect_str_eq(b->dn.expand.tmpl, "$1");
     b = by1("to * by realdn.children=dc=x realdnattr=member dnattr=owner "
             "read");
-    cr_expect_eq(b->dn.kind, ACREO_SUBJ_NONE);
-    cr_expect_eq(b->realdn.kind, ACREO_SUBJ_CHILDREN);
+    cr_expect_eq(b->dn.kind, ACREI_SUBJ_NONE);
+    cr_expect_eq(b->realdn.kind, ACREI_SUBJ_CHILDREN);
     cr_assert(b->realdn.dnattr && b->dn.dnattr);
     cr_expect_eq(b->realdn.dnattr->type, attr_id("member"));
     cr_expect_eq(b->dn.dnattr->type, attr_id("owner"));
     b = by1("to * by realanonymous read");
-    cr_expect_eq(b->realdn.kind, ACREO_SUBJ_ANONYMOUS);
+    cr_expect_eq(b->realdn.kind, ACREI_SUBJ_ANONYMOUS);
     b = by1("to * by realself read");
-    cr_expect_eq(b->realdn.kind, ACREO_SUBJ_SELF);
+    cr_expect_eq(b->realdn.kind, ACREI_SUBJ_SELF);
 }
 
 Test(openldap_parse, who_group)
 {
-    const struct acreO_by *b = by1("to * by group=\"cn=G,dc=x\" read");
+    const struct acreI_clause *b = by1("to * by group=\"cn=G,dc=x\" read");
     cr_assert(b->group);
     cr_expect_str_eq(norm(b->group->dn), "cn=g,dc=x");
     cr_expect_eq(b->group->oc, class_id("groupOfNames"));
@@ -340,17 +341,17 @@ Test(openldap_parse, who_group)
 
 Test(openldap_parse, who_set)
 {
-    const struct acreO_by *b =
+    const struct acreI_clause *b =
         by1("to * by set=\"[cn=a,dc=x]/member* & user\" write");
     cr_assert(b->set && b->set->root);
-    const struct acreO_setnode *n = b->set->root;
-    cr_expect_eq(n->op, ACREO_SET_INTERSECT);
-    cr_expect_eq(n->kid[0]->op, ACREO_SET_ATTR);
+    const struct acreI_setnode *n = b->set->root;
+    cr_expect_eq(n->op, ACREI_SET_INTERSECT);
+    cr_expect_eq(n->kid[0]->op, ACREI_SET_ATTR);
     cr_expect(n->kid[0]->closure);
-    cr_expect_eq(n->kid[0]->kid[0]->op, ACREO_SET_LITERAL);
-    cr_expect_eq(n->kid[1]->op, ACREO_SET_USER);
+    cr_expect_eq(n->kid[0]->kid[0]->op, ACREI_SET_LITERAL);
+    cr_expect_eq(n->kid[1]->op, ACREI_SET_USER);
     /* slapd only finds a bad set per check: accepted, never matches */
-    struct acreO_config *cfg = conf_ok("access to * by set=\"this/\" read\n");
+    struct acreI_policy *cfg = conf_ok("access to * by set=\"this/\" read\n");
     cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
     cr_expect_eq(cfg->nnotes, 1);
     b = by1("to * by set.expand=\"[$0]/member\" read");
@@ -359,26 +360,26 @@ Test(openldap_parse, who_set)
 
 Test(openldap_parse, who_connection)
 {
-    const struct acreO_by *b =
+    const struct acreI_clause *b =
         by1("to * by peername.ip=10.1.0.0%255.255.0.0{389} read");
-    cr_expect_eq(b->peername.style, ACREO_STR_IP);
+    cr_expect_eq(b->peername.style, ACREI_STR_IP);
     cr_expect_eq(b->peername.port, 389);
     cr_expect_eq(memcmp(b->peername.addr, "\x0a\x01\x00\x00", 4), 0);
     cr_expect_eq(memcmp(b->peername.mask, "\xff\xff\x00\x00", 4), 0);
     b = by1("to * by peername.ipv6=::1 read");
-    cr_expect_eq(b->peername.style, ACREO_STR_IPV6);
+    cr_expect_eq(b->peername.style, ACREI_STR_IPV6);
     cr_expect_eq(b->peername.port, -1);
     cr_expect_eq(b->peername.addr[15], 1);
     b = by1("to * by peername.path=/run/ldapi sockname=x sockurl.regex="
             "^ldapi: domain.subtree,expand=$1.org read");
-    cr_expect_eq(b->peername.style, ACREO_STR_PATH);
-    cr_expect_eq(b->sockname.style, ACREO_STR_EXACT);
-    cr_expect_eq(b->sockurl.style, ACREO_STR_REGEX);
-    cr_expect_eq(b->domain.style, ACREO_STR_SUBTREE);
+    cr_expect_eq(b->peername.style, ACREI_STR_PATH);
+    cr_expect_eq(b->sockname.style, ACREI_STR_EXACT);
+    cr_expect_eq(b->sockurl.style, ACREI_STR_REGEX);
+    cr_expect_eq(b->domain.style, ACREI_STR_SUBTREE);
     cr_expect(b->domain.expand);
     b = by1("to * by peername.regex=* domain.expand=x read");
     cr_expect(b->peername.any);
-    cr_expect_eq(b->domain.style, ACREO_STR_EXACT);
+    cr_expect_eq(b->domain.style, ACREI_STR_EXACT);
     cr_expect(b->domain.expand);
     /* slapd never refuses an IPv4 address: all ones when it is not one */
     b = by1("to * by peername.ip=1.2.3.x read");
@@ -397,100 +398,100 @@ Test(openldap_parse, access_and_control)
     static const struct {
         const char *by;
         uint32_t mask;
-        enum acreO_control ctl;
+        enum acreI_control ctl;
         int self;
     } t[] = {
-        {"* read", ACREO_LVL_READ, ACREO_STOP, 0},
-        {"* none", ACREO_LVL_NONE, ACREO_STOP, 0},
-        {"* disclose", ACREO_LVL_DISCLOSE, ACREO_STOP, 0},
-        {"* auth", ACREO_LVL_AUTH, ACREO_STOP, 0},
-        {"* compare", ACREO_LVL_COMPARE, ACREO_STOP, 0},
-        {"* search", ACREO_LVL_SEARCH, ACREO_STOP, 0},
-        {"* add", ACREO_LVL_WADD, ACREO_STOP, 0},
-        {"* delete", ACREO_LVL_WDEL, ACREO_STOP, 0},
-        {"* write", ACREO_LVL_WRITE, ACREO_STOP, 0},
-        {"* MANAGE", ACREO_LVL_MANAGE, ACREO_STOP, 0},
+        {"* read", ACREI_LVL_READ, ACREI_STOP, 0},
+        {"* none", ACREI_LVL_NONE, ACREI_STOP, 0},
+        {"* disclose", ACREI_LVL_DISCLOSE, ACREI_STOP, 0},
+        {"* auth", ACREI_LVL_AUTH, ACREI_STOP, 0},
+        {"* compare", ACREI_LVL_COMPARE, ACREI_STOP, 0},
+        {"* search", ACREI_LVL_SEARCH, ACREI_STOP, 0},
+        {"* add", ACREI_LVL_WADD, ACREI_STOP, 0},
+        {"* delete", ACREI_LVL_WDEL, ACREI_STOP, 0},
+        {"* write", ACREI_LVL_WRITE, ACREI_STOP, 0},
+        {"* MANAGE", ACREI_LVL_MANAGE, ACREI_STOP, 0},
         {"* =rsc",
-         ACREO_PRIV_NONE | ACREO_PRIV_READ | ACREO_PRIV_SEARCH |
-             ACREO_PRIV_COMPARE,
-         ACREO_STOP, 0},
-        {"* +w continue", ACREO_PRIV_ADDITIVE | ACREO_PRIV_WRITE,
-         ACREO_CONTINUE, 0},
-        {"* -az break", ACREO_PRIV_SUBTRACT | ACREO_PRIV_WRITE, ACREO_BREAK, 0},
-        {"* =0 stop", ACREO_PRIV_NONE, ACREO_STOP, 0},
-        {"* selfwrite", ACREO_LVL_WRITE, ACREO_STOP, 1},
-        {"* self+w", ACREO_PRIV_ADDITIVE | ACREO_PRIV_WRITE, ACREO_STOP, 1},
-        {"*", ACREO_PRIV_ADDITIVE | ACREO_PRIV_NONE, ACREO_STOP, 0},
-        {"* continue", ACREO_PRIV_ADDITIVE | ACREO_PRIV_NONE, ACREO_CONTINUE,
+         ACREI_PRIV_NONE | ACREI_PRIV_READ | ACREI_PRIV_SEARCH |
+             ACREI_PRIV_COMPARE,
+         ACREI_STOP, 0},
+        {"* +w continue", ACREI_PRIV_ADDITIVE | ACREI_PRIV_WRITE,
+         ACREI_CONTINUE, 0},
+        {"* -az break", ACREI_PRIV_SUBTRACT | ACREI_PRIV_WRITE, ACREI_BREAK, 0},
+        {"* =0 stop", ACREI_PRIV_NONE, ACREI_STOP, 0},
+        {"* selfwrite", ACREI_LVL_WRITE, ACREI_STOP, 1},
+        {"* self+w", ACREI_PRIV_ADDITIVE | ACREI_PRIV_WRITE, ACREI_STOP, 1},
+        {"*", ACREI_PRIV_ADDITIVE | ACREI_PRIV_NONE, ACREI_STOP, 0},
+        {"* continue", ACREI_PRIV_ADDITIVE | ACREI_PRIV_NONE, ACREI_CONTINUE,
          0},
-        {"* break", ACREO_PRIV_ADDITIVE | ACREO_PRIV_NONE, ACREO_BREAK, 0},
-        {"* stop", ACREO_PRIV_ADDITIVE | ACREO_PRIV_NONE, ACREO_STOP, 0},
-        {"* realread", ACREO_LVL_READ, ACREO_STOP, 0}, /* "real" dropped */
+        {"* break", ACREI_PRIV_ADDITIVE | ACREI_PRIV_NONE, ACREI_BREAK, 0},
+        {"* stop", ACREI_PRIV_ADDITIVE | ACREI_PRIV_NONE, ACREI_STOP, 0},
+        {"* realread", ACREI_LVL_READ, ACREI_STOP, 0}, /* "real" dropped */
     };
 
     for (size_t i = 0; i < NELEM(t); i++) {
         char *s = talloc_asprintf(ctx, "to * by %s", t[i].by);
-        const struct acreO_by *b = by1(s);
+        const struct acreI_clause *b = by1(s);
         cr_expect_eq(b->mask, t[i].mask, "%s: mask %#x", t[i].by, b->mask);
         cr_expect_eq(b->control, t[i].ctl, "%s", t[i].by);
         cr_expect_eq(b->dn.self, t[i].self, "%s", t[i].by);
     }
     /* no <who> at all: the clause matches everyone */
-    const struct acreO_by *b = by1("to * by read");
-    cr_expect_eq(b->dn.kind, ACREO_SUBJ_NONE);
-    cr_expect_eq(b->mask, ACREO_LVL_READ);
+    const struct acreI_clause *b = by1("to * by read");
+    cr_expect_eq(b->dn.kind, ACREI_SUBJ_NONE);
+    cr_expect_eq(b->mask, ACREI_LVL_READ);
     /* "by" right after "by": +0 stop, then the next clause */
-    const struct acreO_rule *r = rule("to * by by * read");
+    const struct acreI_rule *r = rule("to * by by * read");
     cr_expect_eq(r->nby, 2);
-    cr_expect_eq(r->by[0].mask, ACREO_PRIV_ADDITIVE | ACREO_PRIV_NONE);
+    cr_expect_eq(r->by[0].mask, ACREI_PRIV_ADDITIVE | ACREI_PRIV_NONE);
     r = rule("to * by users read continue by * none");
     cr_expect_eq(r->nby, 2);
-    cr_expect_eq(r->by[0].control, ACREO_CONTINUE);
+    cr_expect_eq(r->by[0].control, ACREI_CONTINUE);
 }
 
 Test(openldap_parse, mask_functions)
 {
-    char buf[ACREO_MASK_BUF];
+    char buf[ACREI_MASK_BUF];
 
     static const struct {
         uint32_t m;
         const char *s;
     } f[] = {
-        {ACREO_LVL_READ, "read(=rscxd)"},
-        {ACREO_LVL_AUTH, "auth(=xd)"},
-        {ACREO_LVL_NONE, "none(=0)"},
-        {ACREO_LVL_MANAGE, "manage(=mwrscxd)"},
-        {ACREO_LVL_WADD, "add(=arscxd)"},
-        {ACREO_LVL_WDEL, "delete(=zrscxd)"},
-        {ACREO_PRIV_NONE, "=0"},
-        {ACREO_PRIV_NONE | ACREO_PRIV_READ | ACREO_PRIV_SEARCH |
-             ACREO_PRIV_COMPARE,
+        {ACREI_LVL_READ, "read(=rscxd)"},
+        {ACREI_LVL_AUTH, "auth(=xd)"},
+        {ACREI_LVL_NONE, "none(=0)"},
+        {ACREI_LVL_MANAGE, "manage(=mwrscxd)"},
+        {ACREI_LVL_WADD, "add(=arscxd)"},
+        {ACREI_LVL_WDEL, "delete(=zrscxd)"},
+        {ACREI_PRIV_NONE, "=0"},
+        {ACREI_PRIV_NONE | ACREI_PRIV_READ | ACREI_PRIV_SEARCH |
+             ACREI_PRIV_COMPARE,
          "=rsc"},
-        {ACREO_PRIV_ADDITIVE | ACREO_PRIV_WRITE, "+w"},
-        {ACREO_PRIV_SUBTRACT | ACREO_PRIV_READ, "-r"},
+        {ACREI_PRIV_ADDITIVE | ACREI_PRIV_WRITE, "+w"},
+        {ACREI_PRIV_SUBTRACT | ACREI_PRIV_READ, "-r"},
         {0, "invalid"},
-        {ACREO_PRIV_WDEL & ~0x040u, ""}, /* a bare qualifier: no letter */
+        {ACREI_PRIV_WDEL & ~0x040u, ""}, /* a bare qualifier: no letter */
     };
 
     for (size_t i = 0; i < NELEM(f); i++)
-        cr_expect_str_eq(acreO_mask_format(f[i].m, buf), f[i].s, "%#x", f[i].m);
-    cr_expect_eq(acreO_mask_parse("=", 1), ACREO_PRIV_NONE);
-    cr_expect_eq(acreO_mask_parse("Read", 4), ACREO_LVL_READ);
+        cr_expect_str_eq(acreI_mask_format(f[i].m, buf), f[i].s, "%#x", f[i].m);
+    cr_expect_eq(acreO_mask_parse("=", 1), ACREI_PRIV_NONE);
+    cr_expect_eq(acreO_mask_parse("Read", 4), ACREI_LVL_READ);
     cr_expect_eq(acreO_mask_parse("=q", 2), 0u);
     cr_expect_eq(acreO_mask_parse("reads", 5), 0u);
     cr_expect_eq(acreO_mask_parse("", 0), 0u);
     /* apply: + and - keep only privileges, = replaces */
     uint32_t m =
-        acreO_mask_apply(ACREO_LVL_READ, ACREO_PRIV_ADDITIVE | ACREO_PRIV_WADD);
-    cr_expect_str_eq(acreO_mask_format(m, buf), "=arscxd");
-    m = acreO_mask_apply(ACREO_LVL_WRITE,
-                         ACREO_PRIV_SUBTRACT | ACREO_PRIV_WADD);
+        acreI_mask_apply(ACREI_LVL_READ, ACREI_PRIV_ADDITIVE | ACREI_PRIV_WADD);
+    cr_expect_str_eq(acreI_mask_format(m, buf), "=arscxd");
+    m = acreI_mask_apply(ACREI_LVL_WRITE,
+                         ACREI_PRIV_SUBTRACT | ACREI_PRIV_WADD);
     /* slapd's shared write bit: taking "a" away takes "z" too */
-    cr_expect_str_eq(acreO_mask_format(m, buf), "=rscxd");
-    m = acreO_mask_apply(m, ACREO_LVL_SEARCH);
-    cr_expect_eq(m, ACREO_LVL_SEARCH);
-    cr_expect_eq(acreO_access_priv(ACREO_ACCESS_WRITE), ACREO_PRIV_WRITE);
-    cr_expect_eq(acreO_access_priv((enum acreO_access)99), 0u);
+    cr_expect_str_eq(acreI_mask_format(m, buf), "=rscxd");
+    m = acreI_mask_apply(m, ACREI_LVL_SEARCH);
+    cr_expect_eq(m, ACREI_LVL_SEARCH);
+    cr_expect_eq(acreI_access_priv(ACREI_ACCESS_WRITE), ACREI_PRIV_WRITE);
+    cr_expect_eq(acreI_access_priv((enum acreI_access)99), 0u);
 }
 
 /* ------------------------------------------------------------------------
@@ -594,7 +595,8 @@ Test(openldap_parse, errors_with_position)
     for (size_t i = 0; i < NELEM(t); i++) {
         acre_diag d;
         cr_expect(conf(t[i].text, &d) == NULL, "accepted: %s", t[i].text);
-        cr_expect(d.code == ACREO_ERR_SYNTAX || d.code == ACREO_ERR_LIMIT,
+        cr_expect(d.code == ACRE_ERR_RULE_SYNTAX ||
+                      d.code == ACRE_ERR_RULE_LIMIT,
                   "%s: code %d", t[i].text, d.code);
         cr_expect_str_eq(d.file, "t.conf");
         cr_expect(d.line == t[i].line && d.column == t[i].col,
@@ -639,7 +641,7 @@ Test(openldap_parse, slapd_accepts)
 
 Test(openldap_parse, conf_sections)
 {
-    struct acreO_config *cfg =
+    struct acreI_policy *cfg =
         conf_ok("# comment\n"
                 "access to dn.base=\"\" by * read\n"
                 "pidfile /run/x.pid\n"
@@ -655,7 +657,7 @@ Test(openldap_parse, conf_sections)
                 "suffix dc=other\n"
                 "suffix dc=third\n");
     cr_expect_eq(cfg->frontend.nrules, 2);
-    cr_expect_eq(cfg->frontend.rules[1].by[0].mask, ACREO_LVL_SEARCH);
+    cr_expect_eq(cfg->frontend.rules[1].by[0].mask, ACREI_LVL_SEARCH);
     cr_assert_eq(cfg->ndbs, 3);
     cr_expect_str_eq(cfg->dbs[0].type, "mdb");
     cr_expect_eq(cfg->dbs[0].index, 1);
@@ -674,27 +676,27 @@ Test(openldap_parse, conf_sections)
     cr_expect_eq(cfg->nnotes, 1);
     acre_dn *dn;
     cr_assert_eq(acre_dn_parse(ctx, NULL, "cn=a,dc=x", 9, 0, &dn, NULL), 0);
-    cr_expect_eq(acreO_db_for(cfg, dn), &cfg->dbs[0]);
+    cr_expect_eq(acreI_section_for(cfg, dn), &cfg->dbs[0]);
     cr_assert_eq(acre_dn_parse(ctx, NULL, "dc=y", 4, 0, &dn, NULL), 0);
-    cr_expect(acreO_db_for(cfg, dn) == NULL);
+    cr_expect(acreI_section_for(cfg, dn) == NULL);
 }
 
 Test(openldap_parse, conf_lexing)
 {
     /* continuation by leading white space and by a final backslash,
      * quotes anywhere in a token, backslash escapes, CR LF, case */
-    struct acreO_config *cfg =
+    struct acreI_policy *cfg =
         conf_ok("ACCESS\tTO dn.subtree=\"dc=a b,\r\n"
                 "  dc=c\"\r\n"
                 "\tBY \\\n"
                 "dn.exact=\"cn=x\\\\2Cy,dc=c\" WRITE\n"
                 "#   by * read    (a comment line ends the rule)\n"
                 "   by * read\n");
-    const struct acreO_rule *r = &cfg->frontend.rules[0];
+    const struct acreI_rule *r = &cfg->frontend.rules[0];
     cr_expect_str_eq(norm(r->what.dn), "dc=a b,dc=c");
     cr_assert_eq(r->nby, 1); /* the indented line continued the comment */
     cr_expect_str_eq(norm(r->by[0].dn.dn), "cn=x\\,y,dc=c");
-    cr_expect_eq(r->by[0].mask, ACREO_LVL_WRITE);
+    cr_expect_eq(r->by[0].mask, ACREI_LVL_WRITE);
     cr_expect_eq(r->pos.line, 1);
     cr_expect_eq(r->by[0].pos.line, 3);
     cr_expect_eq(r->by[0].pos.column, 2);
@@ -730,11 +732,11 @@ Test(openldap_parse, conf_include)
 
     acre_schema *s;
     cr_assert_eq(acre_schema_new(ctx, 0, &s, NULL), 0);
-    struct acreO_config *cfg = NULL;
+    struct acreI_policy *cfg = NULL;
     acre_diag d = {0};
     int rc = acreO_parse_conf(ctx, s, main_path, NULL, 0, &cfg, &d);
     /* the error is in the included file, with its name and place */
-    cr_expect_eq(rc, ACREO_ERR_SYNTAX);
+    cr_expect_eq(rc, ACRE_ERR_RULE_SYNTAX);
     cr_expect_str_eq(d.file, inc_path);
     cr_expect(d.line == 2 && d.column == 37, "%u:%u", d.line, d.column);
     acre_schema_free(s);
@@ -752,7 +754,7 @@ Test(openldap_parse, conf_include)
     acre_schema_free(s);
     /* without a schema the definitions are noted and the rule refused */
     rc = acreO_parse_conf(ctx, NULL, main_path, NULL, 0, &cfg, &d);
-    cr_expect_eq(rc, ACREO_ERR_SYNTAX);
+    cr_expect_eq(rc, ACRE_ERR_RULE_SYNTAX);
     unlink(schema_path);
     unlink(inc_path);
     unlink(main_path);
@@ -760,8 +762,8 @@ Test(openldap_parse, conf_include)
     /* a file that cannot be read */
     rc = acreO_parse_conf(ctx, NULL, "/nonexistent/slapd.conf", NULL, 0, &cfg,
                           &d);
-    cr_expect_eq(rc, ACREO_ERR_IO);
-    cr_expect_eq(d.code, ACREO_ERR_IO);
+    cr_expect_eq(rc, ACRE_ERR_RULE_IO);
+    cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
 }
 
 Test(openldap_parse, limits)
@@ -773,10 +775,10 @@ Test(openldap_parse, limits)
     strcpy(big + ACREO_MAX_TOKEN + 100, " by * read\n");
     acre_diag d;
     cr_expect(conf(big, &d) == NULL);
-    cr_expect_eq(d.code, ACREO_ERR_LIMIT);
+    cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT);
     char *re = talloc_asprintf(ctx, "access to * by dn.regex=%0300d read\n", 0);
     cr_expect(conf(re, &d) == NULL);
-    cr_expect_eq(d.code, ACREO_ERR_LIMIT);
+    cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT);
     cr_expect(strstr(d.message, "too large"));
     /* a regex whose POSIX compilation would blow up (glibc copies the
      * operand of each stacked '+') */
@@ -787,7 +789,7 @@ Test(openldap_parse, limits)
     for (char *p = strchr(plus, '"') + 2; *p == '0'; p++)
         *p = '+';
     cr_expect(conf(plus, &d) == NULL);
-    cr_expect_eq(d.code, ACREO_ERR_LIMIT);
+    cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT);
     cr_expect(strstr(d.message, "too costly"), "%s", d.message);
     /* nested repetitions that took glibc minutes or crashed it; a
      * single nesting level stays accepted */
@@ -797,7 +799,7 @@ Test(openldap_parse, limits)
         char *r = talloc_asprintf(ctx, "access to dn.regex=\"%s\" by * read\n",
                                   costly[i]);
         cr_expect(conf(r, &d) == NULL, "%s", costly[i]);
-        cr_expect_eq(d.code, ACREO_ERR_LIMIT, "%s", costly[i]);
+        cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT, "%s", costly[i]);
     }
     cr_expect(conf_ok("access to dn.regex=\"(a+)*b\" by * read\n"));
     /* a set nested deeper than the limit is accepted but never matches */
@@ -808,7 +810,7 @@ Test(openldap_parse, limits)
     for (int i = 0; i < ACREO_MAX_SET_DEPTH + 2; i++)
         set = talloc_strdup_append(set, ")");
     set = talloc_strdup_append(set, "\" read\n");
-    struct acreO_config *cfg = conf_ok(set);
+    struct acreI_policy *cfg = conf_ok(set);
     cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
 }
 
@@ -833,9 +835,9 @@ Test(openldap_parse, expand)
     };
 
     for (size_t i = 0; i < NELEM(t); i++) {
-        char out[ACREO_EXPAND_MAX + 1];
+        char out[ACREI_EXPAND_MAX + 1];
         size_t n;
-        int rc = acreO_expand(t[i].tmpl, strlen(t[i].tmpl), src, off, 3, val,
+        int rc = acreI_expand(t[i].tmpl, strlen(t[i].tmpl), src, off, 3, val,
                               voff, 2, out, &n);
         cr_expect_eq(rc, t[i].rc, "%s", t[i].tmpl);
         if (!rc && t[i].out)
@@ -847,18 +849,18 @@ Test(openldap_parse, expand)
 }
 
 static const char *
-set_shape(const struct acreO_setnode *n)
+set_shape(const struct acreI_setnode *n)
 {
     static const char *const name[] = {"this", "user", "lit", "attr", "-n",
                                        "-*",   "|",    "&",   "+"};
     if (!n)
         return "";
-    if (n->op >= ACREO_SET_UNION)
+    if (n->op >= ACREI_SET_UNION)
         return talloc_asprintf(ctx, "(%s %s %s)", set_shape(n->kid[0]),
                                name[n->op], set_shape(n->kid[1]));
     if (n->kid[0])
         return talloc_asprintf(ctx, "%s/%s%s", set_shape(n->kid[0]),
-                               n->op == ACREO_SET_ATTR ? n->ad->text
+                               n->op == ACREI_SET_ATTR ? n->ad->text
                                                        : name[n->op],
                                n->closure ? "*" : "");
     return name[n->op];
@@ -884,7 +886,7 @@ Test(openldap_parse, sets)
     };
 
     for (size_t i = 0; i < NELEM(ok); i++) {
-        const struct acreO_setnode *root;
+        const struct acreI_setnode *root;
         size_t off;
         int rc = acreO_set_parse(ctx, acreS_builtin(), ok[i].s, strlen(ok[i].s),
                                  &root, &off);
@@ -898,39 +900,39 @@ Test(openldap_parse, sets)
         "user/foo", "User",   "(user))",   "user/- 1",  "user/member -*",
     };
     for (size_t i = 0; i < NELEM(bad); i++) {
-        const struct acreO_setnode *root;
+        const struct acreI_setnode *root;
         size_t off;
         cr_expect_eq(acreO_set_parse(ctx, acreS_builtin(), bad[i],
                                      strlen(bad[i]), &root, &off),
-                     ACREO_ERR_SYNTAX, "accepted: %s", bad[i]);
+                     ACRE_ERR_RULE_SYNTAX, "accepted: %s", bad[i]);
     }
 }
 
 Test(openldap_parse, urls)
 {
-    struct acreO_url u;
+    struct acreE_url u;
     const char *s = "ldap:///ou=People,dc=x?cn,sn?sub?(uid=b%2A)";
-    cr_assert_eq(acreO_url_parse(ctx, s, strlen(s), &u), 0);
+    cr_assert_eq(acreE_url_parse(ctx, s, strlen(s), &u), 0);
     cr_expect_str_eq(u.host, "");
     cr_expect_str_eq(u.dn, "ou=People,dc=x");
     cr_expect_eq(u.nattrs, 2);
     cr_expect_eq(u.scope, ACRE_SCOPE_SUB);
     cr_expect_str_eq(u.filter, "(uid=b*)");
     s = "<URL:LDAP://host:389/dc=x>";
-    cr_assert_eq(acreO_url_parse(ctx, s, strlen(s), &u), 0);
+    cr_assert_eq(acreE_url_parse(ctx, s, strlen(s), &u), 0);
     cr_expect_str_eq(u.host, "host:389");
     cr_expect_eq(u.scope, ACRE_SCOPE_BASE);
     cr_expect(u.filter == NULL);
     static const char *const bad[] = {"http:///dc=x", "ldap:///dc=x??bad",
                                       "ldap:///a?b?c?d?e?f"};
     for (size_t i = 0; i < NELEM(bad); i++)
-        cr_expect_eq(acreO_url_parse(ctx, bad[i], strlen(bad[i]), &u), -1, "%s",
+        cr_expect_eq(acreE_url_parse(ctx, bad[i], strlen(bad[i]), &u), -1, "%s",
                      bad[i]);
 }
 
 /* The PCRE2 form of a POSIX pattern matches as regexec would. */
 static int
-pcre_matches(const struct acreO_regex *re, const char *s)
+pcre_matches(const struct acreI_regex *re, const char *s)
 {
     pcre2_match_data *md = pcre2_match_data_create(4, NULL);
     int rc =
@@ -963,7 +965,7 @@ Test(openldap_parse, regex_translation)
     };
 
     for (size_t i = 0; i < NELEM(t); i++) {
-        struct acreO_regex re;
+        struct acreI_regex re;
         const char *why = NULL;
         int rc =
             acreO_regex_compile(ctx, t[i].pat, strlen(t[i].pat), &re, &why);
@@ -974,18 +976,18 @@ Test(openldap_parse, regex_translation)
     /* refused by regcomp, so by slapd */
     static const char *const bad[] = {"(", "*a", "a{2,1}", "[a", "a\\1"};
     for (size_t i = 0; i < NELEM(bad); i++) {
-        struct acreO_regex re;
+        struct acreI_regex re;
         const char *why = NULL;
         cr_expect_eq(
             acreO_regex_compile(ctx, bad[i], strlen(bad[i]), &re, &why),
-            ACREO_ERR_SYNTAX, "accepted %s", bad[i]);
+            ACRE_ERR_RULE_SYNTAX, "accepted %s", bad[i]);
         cr_expect(why != NULL);
     }
 }
 
 Test(openldap_parse, dump)
 {
-    struct acreO_config *cfg = conf_ok(
+    struct acreI_policy *cfg = conf_ok(
         "access to dn.base=\"\" attrs=objectClass by users read\n"
         "database mdb\nsuffix \"dc=Example,dc=com\"\n"
         "rootdn cn=Manager,dc=example,dc=com\n"

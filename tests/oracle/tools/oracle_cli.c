@@ -31,7 +31,7 @@
 struct world {
     void *ctx;
     acre_schema *schema;
-    struct acreO_config *cfg;
+    struct acreI_policy *cfg;
     struct acreE_dir *dir;
 };
 

@@ -1,5 +1,5 @@
 /*
- * openldap_url.c -- LDAP URLs (RFC 4516) split as libldap's
+ * url.c -- LDAP URLs (RFC 4516) split as libldap's
  * ldap_url_parse() does, for dynamic groups (memberURL values) and set
  * literals of the OpenLDAP dialect.
  *
@@ -11,7 +11,7 @@
  * fifth '?' make the URL malformed.  Invariant: the result lives under
  * the caller's context and points at no input byte.
  */
-#include "openldap_int.h"
+#include "url.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,14 +107,14 @@ str2scope(const char *s)
 /* host[:port]: kept as text (acre's users only need to know whether it
  * is empty: a URL naming a host is ignored). */
 static int
-parse_host(void *ctx, const char *s, size_t n, struct acreO_url *u)
+parse_host(void *ctx, const char *s, size_t n, struct acreE_url *u)
 {
     u->host = unescape(ctx, s, n);
     return u->host ? 0 : ACRE_ERR_NOMEM;
 }
 
 static int
-parse_attrs(void *ctx, const char *s, struct acreO_url *u)
+parse_attrs(void *ctx, const char *s, struct acreE_url *u)
 {
     const char *p = s;
 
@@ -136,7 +136,7 @@ parse_attrs(void *ctx, const char *s, struct acreO_url *u)
 
 /* Split the part after the host: dn ? attrs ? scope ? filter ? exts. */
 static int
-parse_path(void *ctx, const char *s, size_t n, struct acreO_url *u)
+parse_path(void *ctx, const char *s, size_t n, struct acreE_url *u)
 {
     const char *part[5] = {0};
     size_t len[5] = {0};
@@ -170,9 +170,9 @@ parse_path(void *ctx, const char *s, size_t n, struct acreO_url *u)
 }
 
 int
-acreO_url_parse(void *ctx, const char *s, size_t n, struct acreO_url *out)
+acreE_url_parse(void *ctx, const char *s, size_t n, struct acreE_url *out)
 {
-    struct acreO_url u = {0};
+    struct acreE_url u = {0};
     const char *rest;
     size_t rn;
 

@@ -1,0 +1,224 @@
+/*
+ * ir.c -- what the engine needs of the intermediate form: privilege mask
+ * arithmetic and printing (slapd's slap_mask_t, bit for bit), the section
+ * holding a DN, and the $-substitution of templates.
+ */
+#include "ir.h"
+
+#include <string.h>
+
+/* Level names, lowest first, for printing a LEVEL mask. */
+static const struct {
+    const char *name;
+    uint32_t mask;
+} levels[] = {
+    {"none", ACREI_LVL_NONE},     {"disclose", ACREI_LVL_DISCLOSE},
+    {"auth", ACREI_LVL_AUTH},     {"compare", ACREI_LVL_COMPARE},
+    {"search", ACREI_LVL_SEARCH}, {"read", ACREI_LVL_READ},
+    {"add", ACREI_LVL_WADD},      {"delete", ACREI_LVL_WDEL},
+    {"write", ACREI_LVL_WRITE},   {"manage", ACREI_LVL_MANAGE},
+};
+
+uint32_t
+acreI_mask_apply(uint32_t cur, uint32_t mod)
+{
+    if (mod & ACREI_PRIV_ADDITIVE)
+        return (cur | mod) & ACREI_PRIV_MASK;
+    if (mod & ACREI_PRIV_SUBTRACT)
+        return (cur & ~mod) & ACREI_PRIV_MASK;
+    return mod;
+}
+
+static int
+has(uint32_t m, uint32_t p)
+{
+    return (m & p) == p;
+}
+
+/* The level name of a LEVEL mask, compared on the privilege bits. */
+static const char *
+level_name(uint32_t mask)
+{
+    uint32_t p = mask & ACREI_PRIV_MASK;
+
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+        if ((levels[i].mask & ACREI_PRIV_MASK) == p)
+            return levels[i].name;
+    return "unknown";
+}
+
+/* Append the privilege letters of mask at p (slapd's order); returns the
+ * new end.  '0' only when nothing else was written. */
+static char *
+put_letters(char *p, uint32_t mask)
+{
+    char *start = p;
+
+    if (has(mask, ACREI_PRIV_MANAGE))
+        *p++ = 'm';
+    if (has(mask, ACREI_PRIV_WRITE))
+        *p++ = 'w';
+    else if (has(mask, ACREI_PRIV_WADD))
+        *p++ = 'a';
+    else if (has(mask, ACREI_PRIV_WDEL))
+        *p++ = 'z';
+    if (has(mask, ACREI_PRIV_READ))
+        *p++ = 'r';
+    if (has(mask, ACREI_PRIV_SEARCH))
+        *p++ = 's';
+    if (has(mask, ACREI_PRIV_COMPARE))
+        *p++ = 'c';
+    if (has(mask, ACREI_PRIV_AUTH))
+        *p++ = 'x';
+    if (has(mask, ACREI_PRIV_DISCLOSE))
+        *p++ = 'd';
+    if (p == start && has(mask, ACREI_PRIV_NONE))
+        *p++ = '0';
+    return p;
+}
+
+char *
+acreI_mask_format(uint32_t mask, char *buf)
+{
+    char *p = buf, *letters;
+
+    if (mask == 0)
+        return strcpy(buf, "invalid");
+    if (mask & ACREI_PRIV_LEVEL) {
+        const char *name = level_name(mask);
+        size_t n = strlen(name);
+        memcpy(p, name, n);
+        p += n;
+        *p++ = '(';
+    }
+    if (mask & ACREI_PRIV_ADDITIVE)
+        *p++ = '+';
+    else if (mask & ACREI_PRIV_SUBTRACT)
+        *p++ = '-';
+    else
+        *p++ = '=';
+    letters = p;
+    p = put_letters(p, mask);
+    if (p == letters) /* slapd prints nothing, not even the level */
+        p = buf;
+    if (mask & ACREI_PRIV_LEVEL)
+        *p++ = ')';
+    *p = '\0';
+    return buf;
+}
+
+uint32_t
+acreI_access_priv(enum acreI_access a)
+{
+    switch (a) {
+    case ACREI_ACCESS_DISCLOSE:
+        return ACREI_PRIV_DISCLOSE;
+    case ACREI_ACCESS_AUTH:
+        return ACREI_PRIV_AUTH;
+    case ACREI_ACCESS_COMPARE:
+        return ACREI_PRIV_COMPARE;
+    case ACREI_ACCESS_SEARCH:
+        return ACREI_PRIV_SEARCH;
+    case ACREI_ACCESS_READ:
+        return ACREI_PRIV_READ;
+    case ACREI_ACCESS_WADD:
+        return ACREI_PRIV_WADD;
+    case ACREI_ACCESS_WDEL:
+        return ACREI_PRIV_WDEL;
+    case ACREI_ACCESS_WRITE:
+        return ACREI_PRIV_WRITE;
+    case ACREI_ACCESS_MANAGE:
+        return ACREI_PRIV_MANAGE;
+    }
+    return 0;
+}
+
+const struct acreI_section *
+acreI_section_for(const struct acreI_policy *cfg, const acre_dn *dn)
+{
+    for (unsigned d = 0; d < cfg->ndbs; d++)
+        for (unsigned i = 0; i < cfg->dbs[d].nsuffix; i++)
+            if (acre_dn_in_scope(dn, cfg->dbs[d].suffix[i], ACRE_SCOPE_SUB) ==
+                1)
+                return &cfg->dbs[d];
+    return NULL;
+}
+
+/* Substitution state of acreI_expand (slapd's flag / tflag). */
+struct exp {
+    const char *dn_src, *val_src;
+    const int (*dn_off)[2], (*val_off)[2];
+    int dn_count, val_count;
+    char *out;
+    size_t size, max;
+};
+
+/* Copy submatch n of the DN (val == 0) or of the value. */
+static int
+put_match(struct exp *x, int n, int val)
+{
+    int count = val ? x->val_count : x->dn_count;
+    const char *src = val ? x->val_src : x->dn_src;
+    const int(*off)[2] = val ? x->val_off : x->dn_off;
+
+    if (n >= count || !src)
+        return -1;
+    int i = off ? off[n][0] : 0, l = off ? off[n][1] : 0;
+    for (; x->size < x->max && i < l; i++)
+        x->out[x->size++] = src[i];
+    return 0;
+}
+
+/* After "${": the digits up to '}' (non-digits ignored, as slapd). */
+static int
+braced_number(const char *s, size_t len, size_t *k, int first)
+{
+    int n = first;
+
+    for ((*k)++; *k < len && s[*k] != '}'; (*k)++)
+        if (s[*k] >= '0' && s[*k] <= '9' && n < 1000000) /* past any count */
+            n = 10 * n + (s[*k] - '0');
+    return *k < len ? n : -1;
+}
+
+int
+acreI_expand(const char *s, size_t len, const char *dn_src,
+             const int (*dn_off)[2], int dn_count, const char *val_src,
+             const int (*val_off)[2], int val_count, char *out, size_t *out_len)
+{
+    struct exp x = {dn_src,  val_src,  dn_off,
+                    val_off, dn_count, val_count,
+                    out,     0,        ACREI_EXPAND_MAX - 1};
+    int flag = 0, val = 0;
+
+    for (size_t k = 0; x.size < x.max && k < len; k++) {
+        char c = s[k];
+        if (!flag) {
+            if (c == '$')
+                flag = 1;
+            else
+                out[x.size++] = c;
+        } else if (flag == 1 && c == '$') {
+            out[x.size++] = '$';
+            flag = 0;
+            val = 0;
+        } else if (flag == 2 && (c == 'v' || c == 'd')) {
+            val = c == 'v';
+        } else if (flag == 1 && c == '{') {
+            flag = 2;
+        } else if (c >= '0' && c <= '9') {
+            int n = c - '0';
+            if (flag == 2 && (n = braced_number(s, len, &k, n)) < 0)
+                return -1;
+            if (put_match(&x, n, val))
+                return -1;
+            flag = 0;
+            val = 0;
+        }
+    }
+    if (flag)
+        out[x.size++] = '$';
+    out[x.size] = '\0';
+    *out_len = x.size;
+    return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * ir.h -- acre's intermediate form: what every rule language compiles to
+ * and what the engine evaluates.  The compiler (compiler/) builds it from
+ * rule text; the engine (engine/) never sees rule text, only this.
+ *
+ *   acreI_policy                the whole policy, one combining model
+ *     schema                    frozen; every attribute / class id below
+ *     model                     how rules combine (ACREI_MODEL_*)
+ *     frontend: acreI_section   rules that apply everywhere after the
+ *                               section's own (OpenLDAP's global rules)
+ *     sections[0..n)            naming contexts in order: suffixes, an
+ *       suffix[], rootdn,       administrator who bypasses the rules,
+ *       rules[0..nrules)        and the section's rules in order
+ *         acreI_rule = scope + target (acreI_what) + clauses[0..nby)
+ *           acreI_what:   scope (DN + style, or a regex), filter,
+ *                         attribute list, value condition
+ *           acreI_clause: subject conditions (DN views, dnattr, group,
+ *                         set, connection, ssf), rights (a privilege
+ *                         mask with its =/+/- modifier), control
+ *     notes[]                   what the front end ignored or warns about
+ *
+ * Rights are masks in slapd's slap_mask_t layout (ACREI_PRIV_*), the
+ * richest model among the dialects; others map onto it.  Conditions that
+ * a rule text cannot give statically (substitutions from a regex scope,
+ * ",expand" forms) are kept as templates and substituted per check.
+ *
+ * Invariants
+ *   - Everything hangs off the acreI_policy talloc tree and is immutable
+ *     once built; any number of threads may read it.
+ *   - Compiled regexes are PCRE2 with match and depth limits; a limit hit
+ *     while evaluating denies.
+ */
+#ifndef ACRE_IR_H
+#define ACRE_IR_H
+
+#include "acre.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct acreF_filter;
+
+#define ACREI_REGEX_MATCH_LIMIT 100000 /* PCRE2 match limit */
+#define ACREI_REGEX_DEPTH_LIMIT 1000   /* PCRE2 depth limit */
+#define ACREI_EXPAND_MAX                                           \
+    1023                      /* bytes of an expanded pattern; its \
+                                 buffer holds one more (NUL) */
+#define ACREI_MAX_MATCHES 100 /* $0..$99, as slapd's MAXREMATCHES */
+
+/* ------------------------------------------------------------------------
+ * Privilege masks -- slapd's slap_mask_t layout (slap.h), bit for bit.
+ *
+ *   0x001 0   0x002 d   0x004 x   0x008 c   0x010 s   0x020 r
+ *   0x040 the write bit, qualified by 0x100 (add, a) and 0x200 (delete, z)
+ *   0x080 m
+ *   0x1000 LEVEL  the mask came from a level keyword (printing only)
+ *   0x2000 ADD    "+letters": add to the current mask
+ *   0x4000 SUB    "-letters": remove from the current mask
+ *   0             invalid
+ * A privilege p is granted by mask m iff (m & p) == p.
+ */
+#define ACREI_PRIV_NONE     0x0001u
+#define ACREI_PRIV_DISCLOSE 0x0002u
+#define ACREI_PRIV_AUTH     0x0004u
+#define ACREI_PRIV_COMPARE  0x0008u
+#define ACREI_PRIV_SEARCH   0x0010u
+#define ACREI_PRIV_READ     0x0020u
+#define ACREI_PRIV_WADD     0x0140u
+#define ACREI_PRIV_WDEL     0x0240u
+#define ACREI_PRIV_WRITE    0x0340u
+#define ACREI_PRIV_MANAGE   0x0080u
+#define ACREI_PRIV_MASK     0x0fffu
+#define ACREI_PRIV_LEVEL    0x1000u
+#define ACREI_PRIV_ADDITIVE 0x2000u
+#define ACREI_PRIV_SUBTRACT 0x4000u
+
+/* Levels: a level grants every privilege below it, plus the LEVEL flag. */
+#define ACREI_LVL_NONE     (ACREI_PRIV_NONE | ACREI_PRIV_LEVEL)
+#define ACREI_LVL_DISCLOSE (ACREI_PRIV_DISCLOSE | ACREI_LVL_NONE)
+#define ACREI_LVL_AUTH     (ACREI_PRIV_AUTH | ACREI_LVL_DISCLOSE)
+#define ACREI_LVL_COMPARE  (ACREI_PRIV_COMPARE | ACREI_LVL_AUTH)
+#define ACREI_LVL_SEARCH   (ACREI_PRIV_SEARCH | ACREI_LVL_COMPARE)
+#define ACREI_LVL_READ     (ACREI_PRIV_READ | ACREI_LVL_SEARCH)
+#define ACREI_LVL_WADD     (ACREI_PRIV_WADD | ACREI_LVL_READ)
+#define ACREI_LVL_WDEL     (ACREI_PRIV_WDEL | ACREI_LVL_READ)
+#define ACREI_LVL_WRITE    (ACREI_PRIV_WRITE | ACREI_LVL_READ)
+#define ACREI_LVL_MANAGE   (ACREI_PRIV_MANAGE | ACREI_LVL_WRITE)
+
+
+/*
+ * acreI_mask_apply -- the mask after a clause with modifier `mod` applied
+ * to `cur` (slapd's slap_acl_mask): ADD ors the privileges in, SUB takes
+ * them out (both drop the flags), otherwise `mod` replaces `cur`.
+ */
+uint32_t acreI_mask_apply(uint32_t cur, uint32_t mod);
+
+/*
+ * acreI_mask_format -- slapd's accessmask2str(mask, buf, 1): "read(=rscxd)",
+ * "=rsc", "=0", "+w", "none(=0)", "invalid", or "" for a mask without any
+ * privilege.  buf must hold ACREI_MASK_BUF bytes; returns buf.
+ */
+#define ACREI_MASK_BUF 32
+char *acreI_mask_format(uint32_t mask, char *buf);
+
+/* The privilege a check asks for, as slapd's slap_access_t levels. */
+enum acreI_access {
+    ACREI_ACCESS_DISCLOSE = 1,
+    ACREI_ACCESS_AUTH,
+    ACREI_ACCESS_COMPARE,
+    ACREI_ACCESS_SEARCH,
+    ACREI_ACCESS_READ,
+    ACREI_ACCESS_WADD,  /* add a value / an entry (a) */
+    ACREI_ACCESS_WDEL,  /* delete a value / an entry (z) */
+    ACREI_ACCESS_WRITE, /* both (w) */
+    ACREI_ACCESS_MANAGE
+};
+
+/* acreI_access_priv -- the mask bits access `a` needs (0 when invalid). */
+uint32_t acreI_access_priv(enum acreI_access a);
+
+/* ------------------------------------------------------------------------
+ * Source positions: `file` is not owned (the name the caller passed, or a
+ * name inside the config tree); line and column are 1-based, 0 unknown.
+ */
+struct acreI_pos {
+    const char *file;
+    unsigned line;
+    unsigned column;
+};
+
+/* A note: a directive that was ignored, or a warning slapd would print. */
+struct acreI_note {
+    struct acreI_pos pos;
+    const char *text;
+};
+
+/* ------------------------------------------------------------------------
+ * Regular expressions.  slapd compiles with regcomp(REG_EXTENDED |
+ * REG_ICASE) and matches unanchored.  Here `code` is PCRE2 (8-bit, no
+ * UTF: bytes, as slapd in the C locale) compiled with CASELESS, DOTALL
+ * and DOLLAR_ENDONLY (POSIX '.' matches newline, '$' only at the end),
+ * JIT-compiled when available, with ACREO_REGEX_* limits in `mctx`.
+ * Every pattern was also accepted by the C library's regcomp with slapd's
+ * flags, so the POSIX semantics stay available (the oracle uses them).
+ */
+struct acreI_regex {
+    const char *pattern; /* the pattern slapd compiles (NUL-terminated) */
+    size_t len;
+    void *code;        /* pcre2_code_8 *, owned via talloc destructor */
+    void *mctx;        /* pcre2_match_context_8 * with the limits */
+    unsigned ncapture; /* capturing groups */
+};
+
+/* ------------------------------------------------------------------------
+ * <what>
+ */
+enum acreI_dnstyle {
+    ACREI_DN_ANY = 0, /* no dn part, "*", dn.subtree="", dn.regex=".*" */
+    ACREI_DN_BASE,    /* dn=, dn.base=, dn.exact=, dn.baseObject= */
+    ACREI_DN_ONE,     /* dn.one=, dn.onelevel= */
+    ACREI_DN_SUBTREE, /* dn.sub=, dn.subtree= */
+    ACREI_DN_CHILDREN,
+    ACREI_DN_REGEX
+};
+
+enum acreI_attr_kind {
+    ACREI_ATTR_TYPE,     /* name: the type and its subtypes with at least
+                            the given options */
+    ACREI_ATTR_EXACT,    /* -name: exactly this description */
+    ACREI_ATTR_CLASS,    /* @oc, or a bare class name: what oc (and its
+                            superclasses) requires or allows */
+    ACREI_ATTR_NOT_CLASS /* !oc: everything else (entry, children too) */
+};
+
+#define ACREI_MAX_OPTIONS 8
+
+struct acreI_attrspec {
+    enum acreI_attr_kind kind;
+    const char *text; /* as written */
+    int type;         /* TYPE/EXACT: attribute id (entry and children
+                         are attribute types), else -1 */
+    unsigned nopts;   /* options, lowercased and sorted */
+    const char *opts[ACREI_MAX_OPTIONS];
+    int oc;         /* CLASS/NOT_CLASS: class id, else -1 */
+    int extensible; /* the class is extensibleObject */
+};
+
+enum acreI_valstyle {
+    ACREI_VAL_NONE = 0,
+    ACREI_VAL_EXACT, /* val=, val.exact=, val.base=: by `rule` */
+    ACREI_VAL_ONE,   /* DN syntax only */
+    ACREI_VAL_SUBTREE,
+    ACREI_VAL_CHILDREN,
+    ACREI_VAL_REGEX /* on the normalised value */
+};
+
+struct acreI_val {
+    enum acreI_valstyle style;
+    struct acreI_pos pos;
+    int rule;            /* EXACT: equality rule (match.h), the type's
+                            unless val/<rule> named one */
+    int dn_syntax;       /* the attribute has DN syntax: EXACT and the
+                            scopes compare DNs */
+    const uint8_t *norm; /* EXACT (not DN): asserted value normalised by
+                            `rule`; DN styles: normalised DN text */
+    size_t norm_len;
+    const acre_dn *dn;     /* DN syntax: the parsed pattern */
+    struct acreI_regex re; /* REGEX */
+};
+
+struct acreI_what {
+    struct acreI_pos pos; /* of "to" */
+    enum acreI_dnstyle dn_style;
+    struct acreI_pos dn_pos;
+    const acre_dn *dn;                 /* BASE ONE SUBTREE CHILDREN */
+    struct acreI_regex dn_re;          /* REGEX */
+    const struct acreF_filter *filter; /* NULL: none */
+    const char *filter_text;
+    int has_attrs; /* attrs= given (possibly empty list) */
+    struct acreI_attrspec *attrs;
+    unsigned nattrs;
+    struct acreI_val val;
+};
+
+/* ------------------------------------------------------------------------
+ * <who>: every part given in one "by" must hold.
+ */
+enum acreI_subject_kind {
+    ACREI_SUBJ_NONE = 0,  /* no condition */
+    ACREI_SUBJ_ANY,       /* *, dn.regex=.* */
+    ACREI_SUBJ_ANONYMOUS, /* anonymous, dn.regex="" */
+    ACREI_SUBJ_USERS,     /* users, dn, dn=*, dn.regex=.+ */
+    ACREI_SUBJ_SELF,      /* self, self.level{n} */
+    ACREI_SUBJ_BASE,      /* dn=, dn.exact=, dn.base= */
+    ACREI_SUBJ_ONE,
+    ACREI_SUBJ_SUBTREE,
+    ACREI_SUBJ_CHILDREN,
+    ACREI_SUBJ_LEVEL, /* dn.level{n}= */
+    ACREI_SUBJ_REGEX, /* dn.regex=, $-expanded from <what>.  slapd
+                         quirk: dn.regex=".+" (and kin) and dn.regex
+                         without "=" are the regex "users", and
+                         dn.regex="" the regex "anonymous" */
+    ACREI_SUBJ_SUFFIX /* dn.expand=, dn.ip=, dn.ipv6=, dn.path=: slapd
+                         normalises the DN and then only checks that
+                         the requester's normalised DN ends with it */
+};
+
+/* A string pattern with $-substitutions from <what>: `tmpl` holds the
+ * pattern as written; `expands` says whether expanding it substitutes
+ * submatches ($n, ${n}, ${dn}, ${vn}; see acreI_expand).  One that does
+ * not is expanded once at parse time where that matters ($$ -> $). */
+struct acreI_template {
+    const char *tmpl;
+    size_t len;
+    int expands;
+};
+
+/* One DN view of the requester: `dn` tests the authorisation DN, `realdn`
+ * the authentication DN (the real... forms). */
+struct acreI_subject {
+    enum acreI_subject_kind kind;
+    struct acreI_pos pos;
+    const acre_dn *dn;            /* BASE..LEVEL without expand: normalised */
+    struct acreI_template expand; /* ",expand" or dn.expand: substituted,
+                                     then normalised, per check */
+    int is_expand;
+    struct acreI_regex re;               /* REGEX: compiled when it does not
+                                            expand (re.code NULL otherwise) */
+    struct acreI_template re_tmpl;       /* REGEX: the pattern as a template */
+    int level;                           /* LEVEL: n; SELF: the self level */
+    const struct acreI_attrspec *dnattr; /* dnattr=<attr> (realdnattr for
+                                    realdn): kind TYPE, or NULL */
+    int self; /* the <access> had "self" ("realself") */
+};
+
+/* peername, sockname, sockurl, domain */
+enum acreI_str_style {
+    ACREI_STR_NONE = 0,
+    ACREI_STR_EXACT,  /* case-insensitive equality (path: exact bytes) */
+    ACREI_STR_REGEX,  /* $-expanded, then a regex, case-insensitive */
+    ACREI_STR_EXPAND, /* $-expanded, then EXACT */
+    ACREI_STR_IP,     /* peername.ip=addr[%mask][{port}] */
+    ACREI_STR_IPV6,   /* peername.ipv6=addr[%mask][{port}] */
+    ACREI_STR_PATH,   /* peername.path= */
+    ACREI_STR_SUBTREE /* domain.subtree= */
+};
+
+struct acreI_strmatch {
+    enum acreI_str_style style;
+    struct acreI_pos pos;
+    struct acreI_template pat;  /* the pattern ("*" matches anything) */
+    int any;                    /* the pattern is "*" */
+    int expand;                 /* domain: ",expand" */
+    struct acreI_regex re;      /* REGEX without substitutions */
+    uint8_t addr[16], mask[16]; /* IP: 4 bytes used; IPV6: 16 */
+    int port;                   /* IP/IPV6: -1 when not given */
+};
+
+struct acreI_group {
+    struct acreI_pos pos;
+    int expand;                 /* group.expand= (and legacy .regex) */
+    const acre_dn *dn;          /* !expand: the group's DN */
+    struct acreI_template tmpl; /* expand: substituted then normalised */
+    int oc;                     /* class id (default groupOfNames) */
+    struct acreI_attrspec at;   /* kind EXACT (default member) */
+    int dynamic;                /* `at` is a subtype of labeledURI */
+};
+
+/* Set expressions (slapd's sets.c), evaluated left to right without
+ * precedence: a | b & c is (a | b) & c. */
+enum acreI_set_op {
+    ACREI_SET_THIS,      /* the target entry's DN */
+    ACREI_SET_USER,      /* the requester's authorisation DN */
+    ACREI_SET_LITERAL,   /* [text]: a DN or an ldap:/// URL, not normalised */
+    ACREI_SET_ATTR,      /* kid/attr, kid/attr* (transitive) */
+    ACREI_SET_PARENT,    /* kid/-n */
+    ACREI_SET_ANCESTORS, /* kid/-*: each DN and all its ancestors */
+    ACREI_SET_UNION,     /* | */
+    ACREI_SET_INTERSECT, /* & */
+    ACREI_SET_CONCAT     /* + */
+};
+
+struct acreI_setnode {
+    enum acreI_set_op op;
+    const struct acreI_setnode *kid[2]; /* [0] operand / left, [1] right */
+    const char *lit;                    /* LITERAL */
+    size_t lit_len;
+    const struct acreI_attrspec *ad; /* ATTR: kind EXACT (slapd reads
+                                        that description exactly) */
+    int entrydn;                     /* ATTR: ad is entryDN */
+    int closure;                     /* ATTR: "*" */
+    long level;                      /* PARENT */
+};
+
+struct acreI_set {
+    struct acreI_pos pos;
+    int expand;                       /* set.expand: substituted first and
+                                         parsed per check (root NULL) */
+    struct acreI_template text;       /* the expression as written */
+    const struct acreI_setnode *root; /* NULL: expand, or invalid */
+    int invalid;                      /* slapd accepts it but every check
+                                         fails (syntax error found here) */
+};
+
+enum acreI_control { ACREI_STOP = 1, ACREI_CONTINUE, ACREI_BREAK };
+
+struct acreI_clause {
+    struct acreI_pos pos; /* of "by" */
+    struct acreI_subject dn, realdn;
+    struct acreI_strmatch sockurl, domain, peername, sockname;
+    struct acreI_group *group;                      /* NULL: none */
+    struct acreI_set *set;                          /* NULL: none */
+    unsigned ssf, transport_ssf, tls_ssf, sasl_ssf; /* 0: none */
+    uint32_t mask; /* ACREI_PRIV_* with its flags */
+    struct acreI_pos mask_pos;
+    enum acreI_control control;
+};
+
+struct acreI_rule {
+    struct acreI_pos pos; /* of the "access" directive or olcAccess value */
+    unsigned index;       /* position in its list, from 0 */
+    struct acreI_what what;
+    struct acreI_clause *by;
+    unsigned nby;
+};
+
+/* ------------------------------------------------------------------------
+ * Sections and the whole policy
+ */
+struct acreI_section {
+    struct acreI_pos pos; /* of "database" / the olcDatabase entry */
+    const char *type;     /* "frontend", "mdb", "config", ... */
+    int index;            /* {n} in cn=config, -1 frontend; else order */
+    const acre_dn **suffix;
+    unsigned nsuffix;
+    const acre_dn *rootdn; /* NULL: none */
+    struct acreI_rule *rules;
+    unsigned nrules;
+    int add_content_acl; /* add_content_acl on (recorded, unused) */
+};
+
+enum acreI_model {
+    ACREI_MODEL_FIRST_MATCH = 1 /* ordered, first matching rule decides,
+                                   with stop / continue / break
+                                   (OpenLDAP) */
+};
+
+#define ACREI_POLICY_MAGIC 0x6163726fu /* "acro" */
+
+struct acreI_policy {
+    uint32_t magic;
+    enum acreI_model model;
+    const acre_schema *schema;     /* frozen */
+    struct acreI_section frontend; /* global rules; no suffix, no rootdn */
+    struct acreI_section *dbs;
+    unsigned ndbs;
+    struct acreI_note *notes;
+    unsigned nnotes;
+};
+
+
+/*
+ * acreI_section_for -- the database holding `dn`: the first, in order, one of
+ * whose suffixes is dn or an ancestor of it; NULL when none.
+ */
+const struct acreI_section *acreI_section_for(const struct acreI_policy *cfg,
+                                              const acre_dn *dn);
+
+
+/*
+ * acreI_expand -- slapd's acl_string_expand: copy tmpl[0..len) to out
+ * (NUL-terminated, at most ACREI_EXPAND_MAX bytes: out holds
+ * ACREI_EXPAND_MAX + 1; truncated like slapd),
+ * replacing $$ by $, $n and ${n} / ${dn} by DN submatch n, ${vn} by value
+ * submatch n.  dn_off/val_off hold (start, end) pairs, -1 when unset;
+ * dn_count/val_count say how many exist (slapd's nmatch).  A lone '$'
+ * drops the characters after it up to the next digit, '$' or '{', and is
+ * kept when it ends the pattern.  Returns 0, or -1 when a submatch number
+ * is out of range or its source is NULL (slapd then fails the clause).
+ */
+int acreI_expand(const char *tmpl, size_t len, const char *dn_src,
+                 const int (*dn_off)[2], int dn_count, const char *val_src,
+                 const int (*val_off)[2], int val_count, char *out,
+                 size_t *out_len);
+
+#endif /* ACRE_IR_H */
