@@ -142,6 +142,10 @@ acreO_db_set_rootdn(struct acreO_build *b, struct acreI_section *db,
     return 0;
 }
 
+/* How the engine compiles patterns a check substitutes (ir.h). */
+static const struct acreI_hooks acreO_hooks = {acreO_regex_compile,
+                                               acreO_set_parse};
+
 int
 acreO_build_start(void *mem_ctx, struct acreO_build *b)
 {
@@ -152,6 +156,7 @@ acreO_build_start(void *mem_ctx, struct acreO_build *b)
         return ACRE_ERR_NOMEM;
     b->cfg->magic = ACREI_POLICY_MAGIC;
     b->cfg->model = ACREI_MODEL_FIRST_MATCH;
+    b->cfg->hooks = &acreO_hooks;
     b->cfg->frontend.type = "frontend";
     b->cfg->frontend.index = -1;
     return 0;
@@ -362,9 +367,17 @@ do_include(struct pass1 *p, const char *from, const struct acreO_ptext *toks,
                            "include nested too deeply");
     if (!(path = include_path(p->scratch, from, toks[1].s)))
         return ACRE_ERR_NOMEM;
-    if (stat(path, &st) != 0)
-        return acreO_note_add(p->b, acreO_pos_of(from, &toks[1], 0),
-                              "include file \"%s\" not found: skipped", path);
+    if (stat(path, &st) != 0) {
+        /* a schema file may be absent where the rules are linted; any
+         * other include may hold rules, so it fails closed as slapd */
+        size_t pl = strlen(path);
+        if (pl > 7 && !strcasecmp(path + pl - 7, ".schema"))
+            return acreO_note_add(p->b, acreO_pos_of(from, &toks[1], 0),
+                                  "include file \"%s\" not found: skipped",
+                                  path);
+        return acreO_error(diag, ACRE_ERR_RULE_IO, from, &toks[1], 0,
+                           "include file \"%s\" not found", path);
+    }
     if (!(path = (char *)acreO_file_name(path)))
         return ACRE_ERR_NOMEM;
     int rc = acreO_read_file(p->scratch, path, &text, &len, diag);

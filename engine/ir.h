@@ -379,6 +379,22 @@ struct acreI_section {
     int add_content_acl; /* add_content_acl on (recorded, unused) */
 };
 
+/*
+ * Patterns that a check substitutes ($n, ",expand") become rule text only
+ * then; the engine hands that text back to the dialect's own compiler
+ * through these hooks (slapd too compiles them per check), so no parser
+ * lives in the engine.  Both allocate under ctx.
+ */
+struct acreI_hooks {
+    /* compile regex p[0..n) with the dialect's semantics into *re */
+    int (*regex_compile)(void *ctx, const char *p, size_t n,
+                         struct acreI_regex *re, const char **why);
+    /* parse set expression p[0..n) */
+    int (*set_parse)(void *ctx, const acre_schema *schema, const char *p,
+                     size_t n, const struct acreI_setnode **out,
+                     size_t *err_off);
+};
+
 enum acreI_model {
     ACREI_MODEL_FIRST_MATCH = 1 /* ordered, first matching rule decides,
                                    with stop / continue / break
@@ -390,6 +406,7 @@ enum acreI_model {
 struct acreI_policy {
     uint32_t magic;
     enum acreI_model model;
+    const struct acreI_hooks *hooks;
     const acre_schema *schema;     /* frozen */
     struct acreI_section frontend; /* global rules; no suffix, no rootdn */
     struct acreI_section *dbs;

@@ -331,6 +331,300 @@ int acre_dn_equal(const acre_dn *a, const acre_dn *b);
  */
 int acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope);
 
+/* ========================================================================
+ * Directories
+ *
+ * An acre_directory is an in-memory, read-only set of entries loaded from
+ * LDIF (the CLI's and the tests' directory; a host may use it for the
+ * entries rules look up: groups, dynamic-group members, set
+ * expressions).  An acre_entry belongs to its directory and lives as long
+ * as it.  Both are immutable once loaded: any number of threads may read
+ * them.
+ */
+typedef struct acre_directory acre_directory;
+typedef struct acre_entry acre_entry;
+
+/*
+ * acre_directory_load -- load LDIF content records (RFC 2849) into a new
+ * directory over `schema` (which must stay alive): the file `path` when
+ * text is NULL, else text[0..len) named `path` (may be NULL) in
+ * diagnostics.  All-or-nothing, with slapadd's checks (parents first, no
+ * duplicates, known attributes, valid values).
+ *   out: OUT, talloc child of mem_ctx (may be NULL); free with
+ *        acre_directory_free.
+ * Returns 0, ACRE_ERR_LDIF_*, ACRE_ERR_NOMEM.
+ */
+int acre_directory_load(void *mem_ctx, const acre_schema *schema,
+                        const char *path, const char *text, size_t len,
+                        acre_directory **out, acre_diag *diag);
+
+void acre_directory_free(acre_directory *dir);
+
+/* acre_directory_find -- the entry named dn, or NULL. */
+const acre_entry *acre_directory_find(const acre_directory *dir,
+                                      const acre_dn *dn);
+
+/* acre_directory_count -- how many entries it holds. */
+size_t acre_directory_count(const acre_directory *dir);
+
+/* acre_directory_walk -- call fn for every entry in scope of base (enum
+ * acre_scope), parents before children; stops when fn returns non-zero
+ * and returns that value, else 0. */
+int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
+                        int scope, int (*fn)(void *arg, const acre_entry *e),
+                        void *arg);
+
+/* The parts of an entry: its DN; its attributes in a fixed order, each
+ * with its description as written ("cn;lang-en") and its values as
+ * stored. */
+const acre_dn *acre_entry_dn(const acre_entry *e);
+unsigned acre_entry_nattrs(const acre_entry *e);
+const char *acre_entry_attr(const acre_entry *e, unsigned i, size_t *len,
+                            unsigned *nvals);
+const void *acre_entry_value(const acre_entry *e, unsigned i, unsigned j,
+                             size_t *len);
+
+/* ========================================================================
+ * Policies
+ *
+ * A policy is compiled once from rule text and is then immutable,
+ * reference-counted and shared by any number of threads.  Replacing it
+ * is an atomic swap (acre_slot_*): requests already running keep the
+ * policy they started with, which is freed when the last one ends.
+ */
+typedef struct acre_policy acre_policy;
+
+enum acre_dialect {
+    ACRE_DIALECT_SLAPD_CONF = 1, /* OpenLDAP slapd.conf: global and
+                                    per-database "access to" rules */
+    ACRE_DIALECT_SLAPD_CNCONFIG  /* OpenLDAP cn=config: an LDIF file or a
+                                    slapd.d directory, olcAccess values */
+};
+
+/* One input of a policy: a file (or slapd.d directory) `path`, or
+ * text[0..len) when text is not NULL (`path` then names it in
+ * diagnostics). */
+typedef struct acre_source {
+    int dialect; /* enum acre_dialect */
+    const char *path;
+    const char *text;
+    size_t len;
+} acre_source;
+
+/*
+ * acre_policy_compile -- compile the rules of src[0..n) (today: exactly one
+ * OpenLDAP source) into a policy.
+ *   schema: an unfrozen schema the input's schema definitions (include
+ *           files, cn=schema entries) are loaded into; it is frozen and
+ *           must outlive the policy.  NULL: the built-in schema with
+ *           slapd's matching (ACRE_SCHEMA_SLAPD), owned by the policy. OpenLDAP
+ * rules want a schema made with ACRE_SCHEMA_SLAPD. out:    OUT, a policy
+ * holding one reference (acre_policy_release); talloc child of mem_ctx (may be
+ * NULL). diag:   OUT on error: code, file, line, column and message. Fails
+ * closed: any rule the server would reject fails the whole policy. Returns 0,
+ * ACRE_ERR_RULE_SYNTAX, ACRE_ERR_RULE_IO, ACRE_ERR_RULE_LIMIT, ACRE_ERR_INVAL,
+ * ACRE_ERR_NOMEM, or a schema / LDIF error from loading definitions.
+ */
+int acre_policy_compile(void *mem_ctx, acre_schema *schema,
+                        const acre_source *src, size_t n, unsigned flags,
+                        acre_policy **out, acre_diag *diag);
+
+/* acre_policy_ref -- take another reference; returns p. */
+acre_policy *acre_policy_ref(acre_policy *p);
+
+/* acre_policy_release -- drop a reference; the last one frees it. */
+void acre_policy_release(acre_policy *p);
+
+/* The schema the policy was compiled against. */
+const acre_schema *acre_policy_schema(const acre_policy *p);
+
+/* A number that differs for every policy compiled in this process. */
+uint64_t acre_policy_generation(const acre_policy *p);
+
+/* Facts about the compiled policy (acre compile, benchmarks). */
+typedef struct acre_policy_stats {
+    unsigned rules;       /* rules, all sections */
+    unsigned clauses;     /* who-clauses */
+    unsigned nodes;       /* subtree index nodes */
+    unsigned residual;    /* rules not indexable by DN (regex, any) */
+    size_t table_entries; /* rule references in all node tables */
+    size_t bytes;         /* memory held by the policy, tables and rules */
+} acre_policy_stats;
+
+void acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out);
+
+/*
+ * acre_policy_dump -- the compiled form as text: the rules in the
+ * dialect's own syntax, then each index node with its table.  A
+ * NUL-terminated string to free with free(); NULL when out of memory.
+ */
+char *acre_policy_dump(const acre_policy *p);
+
+/* A slot holding the current policy of a host; swaps are atomic. */
+typedef struct acre_slot acre_slot;
+
+int acre_slot_new(acre_slot **out);
+/* Put p in the slot (the slot takes its own reference) and release the
+ * policy it held. p may be NULL. */
+void acre_slot_store(acre_slot *s, acre_policy *p);
+/* The current policy with a new reference for the caller, or NULL. */
+acre_policy *acre_slot_acquire(acre_slot *s);
+void acre_slot_free(acre_slot *s);
+
+/* ========================================================================
+ * Requests: one requester, one operation
+ */
+
+/*
+ * Who asks.  DNs are strings; NULL or "" is anonymous.  authc_dn is the
+ * authentication DN (NULL: the same as authz_dn).  Connection strings use
+ * slapd's forms: peername "IP=127.0.0.1:40000", "IP=[::1]:40000",
+ * "PATH=/run/ldapi"; sockname likewise; sockurl the listener URL
+ * ("ldap:///"); domain the peer's host name.  NULL means unknown (a rule
+ * on it does not match), except sockurl, which is then the empty URL as
+ * in slapacl.  The ssf values are security strength factors.
+ */
+typedef struct acre_subject {
+    const char *authz_dn;
+    const char *authc_dn;
+    const char *peername;
+    const char *sockname;
+    const char *sockurl;
+    const char *domain;
+    unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
+} acre_subject;
+
+typedef struct acre_request acre_request;
+
+/*
+ * acre_request_begin -- start an operation for `who` under policy p
+ * (which gains a reference until acre_request_end) with the entries of
+ * dir (groups, set expressions; may be NULL: such rules never match; it
+ * must have been loaded with the policy's schema).  Every condition that
+ * depends only on the requester is decided once per requester identity,
+ * at its first use, and shared by all requests of that identity through
+ * the policy's cache.  A request is for one thread at a time; its results
+ * point into it.
+ * Returns 0, ACRE_ERR_INVAL (also for a directory of another schema),
+ * ACRE_ERR_DN_* (a bad requester DN), ACRE_ERR_NOMEM.
+ */
+int acre_request_begin(acre_policy *p, const acre_subject *who,
+                       const acre_directory *dir, acre_request **out);
+
+void acre_request_end(acre_request *rq);
+
+/* What a check asks for (slapd's access levels). */
+enum acre_right {
+    ACRE_RIGHT_DISCLOSE = 1,
+    ACRE_RIGHT_AUTH,
+    ACRE_RIGHT_COMPARE,
+    ACRE_RIGHT_SEARCH,
+    ACRE_RIGHT_READ,
+    ACRE_RIGHT_ADD,    /* add a value, or an entry (with attr "children") */
+    ACRE_RIGHT_DELETE, /* delete a value, or an entry */
+    ACRE_RIGHT_WRITE,  /* both */
+    ACRE_RIGHT_MANAGE
+};
+
+/*
+ * acre_access -- may the requester have `right` on entry e's attribute
+ * `attr` (a description such as "cn;lang-en", or "entry" / "children"),
+ * for the value val[0..val_len) as stored when val is not NULL?
+ *   mask: OUT (may be NULL): the privileges the deciding rule left
+ *         (ACRE_PRIV_* bits), what slapacl prints.
+ * Returns 1 granted, 0 denied, or a negative error (denied): ACRE_ERR_INVAL
+ * (unknown attribute, bad right), ACRE_ERR_EVAL_LIMIT.  No allocation,
+ * except where a rule's pattern is substituted per check ($n, ",expand"):
+ * that pattern is compiled per check, as slapd does.
+ */
+int acre_access(acre_request *rq, const acre_entry *e, const char *attr,
+                const void *val, size_t val_len, int right, uint32_t *mask);
+
+/* Privilege bits of a mask (slapd's layout) */
+#define ACRE_PRIV_NONE     0x0001u
+#define ACRE_PRIV_DISCLOSE 0x0002u
+#define ACRE_PRIV_AUTH     0x0004u
+#define ACRE_PRIV_COMPARE  0x0008u
+#define ACRE_PRIV_SEARCH   0x0010u
+#define ACRE_PRIV_READ     0x0020u
+#define ACRE_PRIV_ADD      0x0140u
+#define ACRE_PRIV_DELETE   0x0240u
+#define ACRE_PRIV_WRITE    0x0340u
+#define ACRE_PRIV_MANAGE   0x0080u
+#define ACRE_PRIV_LEVEL    0x1000u /* set by a level keyword (printing) */
+
+/* acre_mask_format -- slapd's text for a mask ("read(=rscxd)", "=rsc");
+ * buf holds 32 bytes; returns buf. */
+char *acre_mask_format(uint32_t mask, char *buf);
+
+/*
+ * The verdict on one entry: may it be returned, and which of its values
+ * may be read.  Arrays follow the entry's attribute order
+ * (acre_entry_attr) and point into the request: valid until its next
+ * decide or search call.
+ */
+enum acre_attr_verdict {
+    ACRE_ATTR_NONE = 0, /* no value readable: leave the attribute out */
+    ACRE_ATTR_SOME = 1, /* value[first[i] + j] says which */
+    ACRE_ATTR_ALL = 2
+};
+
+typedef struct acre_verdict {
+    int visible;           /* the entry itself (`right` on "entry") */
+    unsigned nattrs;       /* the entry's attributes */
+    const uint8_t *attr;   /* [nattrs]: enum acre_attr_verdict */
+    const uint8_t *value;  /* one byte per value, all attributes in
+                              order: 1 readable */
+    const uint32_t *first; /* [nattrs]: index of attribute i's first
+                              value in value[] */
+} acre_verdict;
+
+/*
+ * acre_entry_decide -- decide e and all its attributes and values at once
+ * for `right` (normally ACRE_RIGHT_READ) as a search result is checked:
+ * `right` on "entry", then on each value.  Allocation-free once the
+ * request has seen an entry of this size.  Returns 0, or a negative error
+ * (then nothing is visible).
+ */
+int acre_entry_decide(acre_request *rq, const acre_entry *e, int right,
+                      acre_verdict *out);
+
+/* One entry a search returns, with its verdict restricted to the
+ * attributes the search asked for. */
+typedef int (*acre_search_fn)(void *arg, const acre_entry *e,
+                              const acre_verdict *v);
+
+/*
+ * acre_search -- a search of dir as the requester, checked as slapd does:
+ * base DN, scope (enum acre_scope), RFC 4515 filter, requested attributes
+ * attrs[0..nattrs) (none: all user attributes; "*", "+", names, "1.1").
+ * The base entry needs search on "entry" (else noSuchObject, or
+ * insufficientAccess when disclose is granted; a missing base's matched
+ * DN only when disclosed), filter items need search (denied items are
+ * Undefined), returned entries read on "entry", values read each.  fn is
+ * called for each returned entry in directory order; a non-zero return
+ * stops the search.
+ *   ldap_rc: OUT: 0 success, 32 noSuchObject, 34 invalidDNSyntax,
+ *            50 insufficientAccess, 87 filterError.
+ *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
+ *            into the request.
+ * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL.
+ */
+int acre_search(acre_request *rq, const char *base, int scope,
+                const char *filter, const char *const *attrs, unsigned nattrs,
+                acre_search_fn fn, void *arg, int *ldap_rc,
+                const char **matched);
+
+/*
+ * acre_explain -- the check acre_access would make, told step by step:
+ * the index node used, each rule visited and whether its target matched,
+ * each clause and why it applied or not, the mask after it, and the
+ * decision.  A NUL-terminated string to free with free(); NULL when out
+ * of memory.  *granted (may be NULL) receives the decision.
+ */
+char *acre_explain(acre_request *rq, const acre_entry *e, const char *attr,
+                   const void *val, size_t val_len, int right, int *granted);
+
 #ifdef __cplusplus
 }
 #endif

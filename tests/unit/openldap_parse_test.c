@@ -702,7 +702,8 @@ Test(openldap_parse, conf_lexing)
     cr_expect_eq(r->by[0].pos.column, 2);
     /* an include line is never continued: the indented line after it is
      * a directive of its own (slapd's fp_getline) */
-    cfg = conf_ok("include /nonexistent/file\n  access to * by * read\n");
+    cfg =
+        conf_ok("include /nonexistent/file.schema\n  access to * by * read\n");
     cr_expect_eq(cfg->frontend.nrules, 1);
     cr_expect_eq(cfg->nnotes, 1); /* the missing include */
 }

@@ -1,0 +1,514 @@
+/*
+ * build.c -- the intermediate form (ir.h) into a compiled policy
+ * (engine/policy.h): rules and clauses numbered in evaluation order, the
+ * subtree index with one decision table per node, and the node hash.
+ *
+ * Evaluation order is slapd's: a database's rules, then the global rules
+ * (those only, for a database without rules).  Rules of all sections are
+ * numbered section by section and the global ones last, so sorting a
+ * node's rules by number gives its table's order.
+ *
+ * Tables are built parents first: a node inherits its parent's table,
+ * minus the rules whose depth window ends above it, merged with the rules
+ * based exactly on it.  A node that starts another section (a suffix)
+ * collects its table afresh along its ancestry.  Rules no DN indexes
+ * (regex scopes, "*") are not copied into every node: each section has
+ * one residual table, merged with the node's table by rule number as the
+ * evaluator walks them.  All tables live in one array, and all attribute
+ * bitmaps in another, to keep the per-rule cost down (a talloc chunk per
+ * table would cost more than the table).
+ */
+#include "build.h"
+
+#include "eval.h"
+#include "schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+#define NO_DEPTH 0xffffu
+
+struct builder {
+    struct acre_policy *p;
+    const acre_schema *s;
+    /* node DN -> index, during construction */
+    uint32_t *own_start; /* per node: first of its own rules in own[] */
+    uint32_t *own_count;
+    uint32_t *own;  /* rule numbers, grouped by node */
+    int *rule_node; /* per rule: its base node, -1 residual */
+    struct acreP_slot *tables;
+    size_t ntables, cap_tables;
+    uint64_t *bits;
+};
+
+/* ------------------------------------------------------------------------
+ * Node hash
+ */
+
+static int
+node_find(const struct acre_policy *p, const acre_dn *dn, unsigned depth)
+{
+    uint64_t h = acre_dn_ancestor_hash(dn, depth);
+    size_t len;
+    const char *s = acre_dn_ancestor(dn, depth, &len);
+
+    for (uint32_t i = (uint32_t)h & p->hash_mask;; i = (i + 1) & p->hash_mask) {
+        uint32_t v = p->hash[i];
+        if (!v)
+            return -1;
+        const struct acreP_node *n = &p->nodes[v - 1];
+        if (n->hash == h && n->depth == depth && n->ndn_len == len &&
+            memcmp(n->ndn, s, len) == 0)
+            return (int)(v - 1);
+    }
+}
+
+static void
+node_insert(struct acre_policy *p, uint32_t idx)
+{
+    uint32_t i = (uint32_t)p->nodes[idx].hash & p->hash_mask;
+
+    while (p->hash[i])
+        i = (i + 1) & p->hash_mask;
+    p->hash[i] = idx + 1;
+}
+
+/* Add dn as a node unless present; returns its index, -1 out of memory. */
+static int
+node_add(struct acre_policy *p, const acre_dn *dn, uint32_t *cap)
+{
+    unsigned d = acre_dn_depth(dn);
+    int found = node_find(p, dn, d);
+
+    if (found >= 0)
+        return found;
+    if (p->nnodes == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        struct acreP_node *n =
+            talloc_realloc(p->mem, p->nodes, struct acreP_node, *cap);
+        if (!n)
+            return -1;
+        p->nodes = n;
+    }
+    struct acreP_node *n = &p->nodes[p->nnodes];
+    memset(n, 0, sizeof(*n));
+    n->dn = dn;
+    n->ndn = acre_dn_normalised(dn, &n->ndn_len);
+    n->depth = d;
+    n->hash = acre_dn_ancestor_hash(dn, d);
+    n->parent = -1;
+    node_insert(p, p->nnodes);
+    if (d > p->max_depth)
+        p->max_depth = d;
+    return (int)p->nnodes++;
+}
+
+/* ------------------------------------------------------------------------
+ * Rules
+ */
+
+/* Does class oc require or allow type (or one of its supertypes)? */
+static int
+class_has(const acre_schema *s, int oc, int type)
+{
+    const struct acreS_class *c = acreS_class(s, oc);
+
+    for (int a = type; a >= 0; a = acreS_attr(s, a)->sup) {
+        unsigned w = (unsigned)a >> 6;
+        uint64_t bit = (uint64_t)1 << ((unsigned)a & 63);
+        if ((c->all_must[w] | c->all_may[w]) & bit)
+            return 1;
+    }
+    return 0;
+}
+
+/* slapd's ad_inlist for a description of `type` without options. */
+static int
+in_list_plain(const acre_schema *s, const struct acreI_what *w, int type)
+{
+    for (unsigned i = 0; i < w->nattrs; i++) {
+        const struct acreI_attrspec *a = &w->attrs[i];
+        switch (a->kind) {
+        case ACREI_ATTR_EXACT:
+            if (type == a->type && a->nopts == 0)
+                return 1;
+            break;
+        case ACREI_ATTR_TYPE:
+            if (a->nopts == 0 &&
+                (type == a->type || acreS_is_subtype(s, type, a->type)))
+                return 1;
+            break;
+        case ACREI_ATTR_CLASS:
+            if (a->extensible || class_has(s, a->oc, type))
+                return 1;
+            break;
+        case ACREI_ATTR_NOT_CLASS:
+            return !a->extensible && !class_has(s, a->oc, type);
+        }
+    }
+    return 0;
+}
+
+static void
+rule_scope(struct acreP_rule *r)
+{
+    const struct acreI_what *w = &r->ir->what;
+    unsigned d = w->dn ? acre_dn_depth(w->dn) : 0;
+
+    r->lo = 0;
+    r->hi = NO_DEPTH;
+    switch (w->dn_style) {
+    case ACREI_DN_REGEX:
+        r->scope = ACREP_SCOPE_REGEX;
+        return;
+    case ACREI_DN_BASE:
+        r->lo = r->hi = (uint16_t)d;
+        break;
+    case ACREI_DN_ONE: /* dn.one="" is the entries of depth 1 */
+        r->lo = r->hi = (uint16_t)(d + 1);
+        break;
+    case ACREI_DN_SUBTREE:
+        r->lo = (uint16_t)d;
+        break;
+    case ACREI_DN_CHILDREN:
+        if (d == 0) {
+            r->scope = ACREP_SCOPE_NEVER;
+            return;
+        }
+        r->lo = (uint16_t)(d + 1);
+        break;
+    default:
+        r->scope = ACREP_SCOPE_ANY;
+        return;
+    }
+    r->scope = ACREP_SCOPE_DN;
+}
+
+static int
+add_rule(struct builder *b, const struct acreI_rule *ir,
+         const struct acreI_section *sec, uint32_t *ci)
+{
+    struct acre_policy *p = b->p;
+    struct acreP_rule *r = &p->rules[p->nrules];
+
+    r->ir = ir;
+    r->section = sec;
+    r->index = p->nrules;
+    r->clause0 = *ci;
+    r->nclauses = ir->nby;
+    r->filter_slot = -1;
+    rule_scope(r);
+    if (ir->what.filter) {
+        r->flags |= ACREP_R_FILTER;
+        r->filter_slot = (int32_t)p->nfilters++;
+    }
+    if (ir->what.val.style != ACREI_VAL_NONE)
+        r->flags |= ACREP_R_VAL;
+    if (ir->what.has_attrs) {
+        r->flags |= ACREP_R_ATTRS;
+        uint64_t *bits = b->bits + (size_t)p->nrules * p->attr_words;
+        unsigned n = acreS_nattrs(b->s);
+        for (unsigned t = 0; t < n; t++)
+            if (in_list_plain(b->s, &ir->what, (int)t))
+                bits[t >> 6] |= (uint64_t)1 << (t & 63);
+        r->attr_in = bits;
+    }
+    for (unsigned k = 0; k < ir->nby; k++) {
+        struct acreP_clause *c = &p->clauses[(*ci)++];
+        c->ir = &ir->by[k];
+        c->rule = p->nrules;
+        c->flags = acreV_clause_flags(c->ir);
+        if (c->flags & ACREP_C_VALDEP)
+            r->flags |= ACREP_R_VALDEP;
+        if (c->flags & ACREP_C_MATCHES)
+            r->flags |= ACREP_R_MATCHES;
+    }
+    p->nrules++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Tables
+ */
+
+static int
+table_push(struct builder *b, uint32_t rule, const struct acreP_rule *r)
+{
+    if (b->ntables == b->cap_tables) {
+        size_t cap = b->cap_tables ? b->cap_tables * 2 : 1024;
+        struct acreP_slot *t =
+            talloc_realloc(b->p->mem, b->tables, struct acreP_slot, cap);
+        if (!t)
+            return ACRE_ERR_NOMEM;
+        b->tables = t;
+        b->cap_tables = cap;
+    }
+    b->tables[b->ntables++] = (struct acreP_slot){rule, r->lo, r->hi};
+    return 0;
+}
+
+/* Does rule r belong in the tables of nodes of section sec? */
+static int
+for_section(const struct acreP_rule *r, const struct acreI_section *sec)
+{
+    return r->section == NULL || r->section == sec;
+}
+
+/* A node whose parent is in the same section: the parent's table, less
+ * what ends above, merged with the node's own rules. */
+static int
+table_inherit(struct builder *b, uint32_t ni, size_t *start)
+{
+    struct acre_policy *p = b->p;
+    const struct acreP_node *n = &p->nodes[ni];
+    const struct acreP_node *par = &p->nodes[n->parent];
+    size_t ps = (size_t)(uintptr_t)par->table, pe = ps + par->ntable;
+    uint32_t os = b->own_start[ni], oe = os + b->own_count[ni];
+
+    *start = b->ntables;
+    while (ps < pe || os < oe) {
+        uint32_t pr = ps < pe ? b->tables[ps].rule : UINT32_MAX;
+        uint32_t orl = os < oe ? b->own[os] : UINT32_MAX;
+        if (pr < orl) {
+            struct acreP_slot sl = b->tables[ps++];
+            if (sl.hi >= n->depth && table_push(b, sl.rule, &p->rules[sl.rule]))
+                return ACRE_ERR_NOMEM;
+        } else {
+            os++;
+            if (for_section(&p->rules[orl], n->section) &&
+                p->rules[orl].hi >= n->depth &&
+                table_push(b, orl, &p->rules[orl]))
+                return ACRE_ERR_NOMEM;
+        }
+    }
+    return 0;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A node starting a section (or the root): collect along its ancestry. */
+static int
+table_fresh(struct builder *b, uint32_t ni, size_t *start)
+{
+    struct acre_policy *p = b->p;
+    const struct acreP_node *n = &p->nodes[ni];
+    size_t cnt = 0, cap = 64;
+    uint32_t *list = malloc(cap * sizeof(*list));
+
+    if (!list)
+        return ACRE_ERR_NOMEM;
+    for (int a = (int)ni; a >= 0; a = p->nodes[a].parent)
+        for (uint32_t k = 0; k < b->own_count[a]; k++) {
+            uint32_t r = b->own[b->own_start[a] + k];
+            const struct acreP_rule *pr = &p->rules[r];
+            if (!for_section(pr, n->section) || pr->hi < n->depth)
+                continue;
+            if (cnt == cap) {
+                uint32_t *l = realloc(list, (cap *= 2) * sizeof(*list));
+                if (!l) {
+                    free(list);
+                    return ACRE_ERR_NOMEM;
+                }
+                list = l;
+            }
+            list[cnt++] = r;
+        }
+    qsort(list, cnt, sizeof(*list), cmp_u32);
+    *start = b->ntables;
+    int rc = 0;
+    for (size_t i = 0; i < cnt && !rc; i++)
+        rc = table_push(b, list[i], &p->rules[list[i]]);
+    free(list);
+    return rc;
+}
+
+static int
+cmp_depth(const void *a, const void *b, void *arg)
+{
+    const struct acreP_node *n = arg;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (n[x].depth != n[y].depth)
+        return n[x].depth < n[y].depth ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static int
+build_tables(struct builder *b)
+{
+    struct acre_policy *p = b->p;
+    uint32_t *order = talloc_array(b, uint32_t, p->nnodes);
+
+    if (!order)
+        return ACRE_ERR_NOMEM;
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        order[i] = i;
+    qsort_r(order, p->nnodes, sizeof(*order), cmp_depth, p->nodes);
+    for (uint32_t k = 0; k < p->nnodes; k++) {
+        uint32_t ni = order[k];
+        struct acreP_node *n = &p->nodes[ni];
+        for (int d = (int)n->depth - 1; d >= 0 && n->parent < 0; d--)
+            n->parent = node_find(p, n->dn, (unsigned)d);
+        n->section = acreI_section_for(p->ir, n->dn);
+        n->default_read = (!n->section || n->section->nrules == 0) &&
+                          p->ir->frontend.nrules == 0;
+        size_t start;
+        int rc = n->parent >= 0 && p->nodes[n->parent].section == n->section
+                     ? table_inherit(b, ni, &start)
+                     : table_fresh(b, ni, &start);
+        if (rc)
+            return rc;
+        /* offsets for now; pointers once the array stops moving */
+        n->table = (const struct acreP_slot *)(uintptr_t)start;
+        n->ntable = (uint32_t)(b->ntables - start);
+    }
+    /* residual tables: one per section, and one for entries in none */
+    p->residual =
+        talloc_zero_array(p->mem, struct acreP_residual, p->ir->ndbs + 1);
+    if (!p->residual)
+        return ACRE_ERR_NOMEM;
+    for (unsigned d = 0; d <= p->ir->ndbs; d++) {
+        const struct acreI_section *sec =
+            d < p->ir->ndbs ? &p->ir->dbs[d] : NULL;
+        size_t start = b->ntables;
+        for (uint32_t r = 0; r < p->nrules; r++) {
+            const struct acreP_rule *pr = &p->rules[r];
+            if ((pr->scope == ACREP_SCOPE_ANY ||
+                 pr->scope == ACREP_SCOPE_REGEX) &&
+                for_section(pr, sec)) {
+                if (table_push(b, r, pr))
+                    return ACRE_ERR_NOMEM;
+                if (pr->flags & (ACREP_R_VAL | ACREP_R_VALDEP))
+                    p->residual[d].val_sensitive = 1;
+            }
+        }
+        p->residual[d].table = (const struct acreP_slot *)(uintptr_t)start;
+        p->residual[d].ntable = (uint32_t)(b->ntables - start);
+    }
+    for (unsigned d = 0; d <= p->ir->ndbs; d++)
+        p->residual[d].table =
+            b->tables + (size_t)(uintptr_t)p->residual[d].table;
+    for (uint32_t i = 0; i < p->nnodes; i++) {
+        struct acreP_node *n = &p->nodes[i];
+        n->table = b->tables + (size_t)(uintptr_t)n->table;
+        n->residual =
+            &p->residual[n->section ? (unsigned)(n->section - p->ir->dbs)
+                                    : p->ir->ndbs];
+        n->val_sensitive = n->residual->val_sensitive;
+        for (uint32_t k = 0; k < n->ntable; k++) {
+            const struct acreP_rule *r = &p->rules[n->table[k].rule];
+            if (r->flags & (ACREP_R_VAL | ACREP_R_VALDEP))
+                n->val_sensitive = 1;
+        }
+    }
+    p->ntable_entries = b->ntables;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The whole policy
+ */
+
+static int
+count(const struct acreI_policy *ir, uint32_t *nrules, uint32_t *nclauses)
+{
+    const struct acreI_section *secs[2] = {NULL, &ir->frontend};
+
+    *nrules = *nclauses = 0;
+    for (unsigned d = 0; d <= ir->ndbs; d++) {
+        const struct acreI_section *s = d < ir->ndbs ? &ir->dbs[d] : secs[1];
+        *nrules += s->nrules;
+        for (unsigned i = 0; i < s->nrules; i++)
+            *nclauses += s->rules[i].nby;
+    }
+    return 0;
+}
+
+static int
+build(struct builder *b)
+{
+    struct acre_policy *p = b->p;
+    const struct acreI_policy *ir = p->ir;
+    uint32_t nrules, nclauses, ci = 0, cap = 0;
+    acre_dn *root;
+
+    count(ir, &nrules, &nclauses);
+    p->attr_words = (acreS_nattrs(b->s) + 63) / 64;
+    p->rules = talloc_zero_array(p->mem, struct acreP_rule, nrules + 1);
+    p->clauses = talloc_zero_array(p->mem, struct acreP_clause, nclauses + 1);
+    b->bits = talloc_zero_array(p->mem, uint64_t,
+                                (size_t)(nrules + 1) * p->attr_words);
+    b->rule_node = talloc_array(b, int, nrules + 1);
+    if (!p->rules || !p->clauses || !b->bits || !b->rule_node)
+        return ACRE_ERR_NOMEM;
+    for (unsigned d = 0; d <= ir->ndbs; d++) {
+        const struct acreI_section *s =
+            d < ir->ndbs ? &ir->dbs[d] : &ir->frontend;
+        for (unsigned i = 0; i < s->nrules; i++)
+            add_rule(b, &s->rules[i], d < ir->ndbs ? s : NULL, &ci);
+    }
+    p->nclauses = ci;
+
+    /* nodes: the root, every suffix, every rule base */
+    size_t want = 2 * ((size_t)nrules + 1);
+    for (unsigned d = 0; d < ir->ndbs; d++)
+        want += 2 * (size_t)ir->dbs[d].nsuffix;
+    uint32_t hcap = 64;
+    while (hcap < want)
+        hcap *= 2;
+    p->hash = talloc_zero_array(p->mem, uint32_t, hcap);
+    p->hash_mask = hcap - 1;
+    if (!p->hash || acre_dn_parse(p->mem, b->s, "", 0, 0, &root, NULL) != 0 ||
+        node_add(p, root, &cap) < 0)
+        return ACRE_ERR_NOMEM;
+    for (unsigned d = 0; d < ir->ndbs; d++)
+        for (unsigned i = 0; i < ir->dbs[d].nsuffix; i++)
+            if (node_add(p, ir->dbs[d].suffix[i], &cap) < 0)
+                return ACRE_ERR_NOMEM;
+    for (uint32_t r = 0; r < p->nrules; r++) {
+        b->rule_node[r] = -1;
+        if (p->rules[r].scope == ACREP_SCOPE_DN &&
+            (b->rule_node[r] = node_add(p, p->rules[r].ir->what.dn, &cap)) < 0)
+            return ACRE_ERR_NOMEM;
+    }
+    /* each node's own rules, in order */
+    b->own_start = talloc_zero_array(b, uint32_t, p->nnodes + 1);
+    b->own_count = talloc_zero_array(b, uint32_t, p->nnodes + 1);
+    b->own = talloc_array(b, uint32_t, p->nrules + 1);
+    if (!b->own_start || !b->own_count || !b->own)
+        return ACRE_ERR_NOMEM;
+    for (uint32_t r = 0; r < p->nrules; r++)
+        if (b->rule_node[r] >= 0)
+            b->own_count[b->rule_node[r]]++;
+    for (uint32_t i = 1; i < p->nnodes; i++)
+        b->own_start[i] = b->own_start[i - 1] + b->own_count[i - 1];
+    memset(b->own_count, 0, sizeof(uint32_t) * p->nnodes);
+    for (uint32_t r = 0; r < p->nrules; r++) {
+        int n = b->rule_node[r];
+        if (n >= 0)
+            b->own[b->own_start[n] + b->own_count[n]++] = r;
+    }
+    return build_tables(b);
+}
+
+int
+acreP_build(struct acre_policy *p)
+{
+    struct builder *b = talloc_zero(NULL, struct builder);
+    int rc;
+
+    if (!b)
+        return ACRE_ERR_NOMEM;
+    b->p = p;
+    b->s = p->schema;
+    rc = build(b);
+    if (!rc && b->tables)
+        talloc_steal(p->mem, b->tables);
+    talloc_free(b);
+    return rc;
+}

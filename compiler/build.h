@@ -1,0 +1,16 @@
+/*
+ * build.h -- turning the intermediate form into a compiled policy.
+ */
+#ifndef ACRE_BUILD_H
+#define ACRE_BUILD_H
+
+#include "policy.h"
+
+/*
+ * acreP_build -- fill p's rules, clauses, nodes, tables and node hash from
+ * p->ir and p->schema (already set), allocating under p->mem.  Returns 0
+ * or ACRE_ERR_NOMEM.
+ */
+int acreP_build(struct acre_policy *p);
+
+#endif /* ACRE_BUILD_H */

@@ -1,0 +1,193 @@
+/*
+ * policy.c -- acre_policy_compile: rule text through its dialect's front
+ * end into the intermediate form, then into the compiled policy; and the
+ * policy's descriptive calls (stats, dump).
+ *
+ * Fail closed: the policy exists only when every source compiled; on any
+ * error nothing is returned and nothing leaks.
+ */
+#include "build.h"
+#include "internal.h"
+#include "openldap.h"
+#include "schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+static uint64_t generation_counter;
+
+static int
+policy_destructor(struct acre_policy *p)
+{
+    pthread_mutex_destroy(&p->lock);
+    return 0;
+}
+
+static int
+parse(void *ctx, acre_schema *schema, const acre_source *src,
+      struct acreI_policy **ir, acre_diag *diag)
+{
+    switch (src->dialect) {
+    case ACRE_DIALECT_SLAPD_CONF:
+        return acreO_parse_conf(ctx, schema, src->path, src->text, src->len, ir,
+                                diag);
+    case ACRE_DIALECT_SLAPD_CNCONFIG:
+        return acreO_parse_cnconfig(ctx, schema, src->path, src->text, src->len,
+                                    ir, diag);
+    default:
+        return ACRE_ERR_INVAL;
+    }
+}
+
+static int
+fail(acre_diag *diag, int code, const char *msg)
+{
+    if (diag) {
+        memset(diag, 0, sizeof(*diag));
+        diag->code = code;
+        strncpy(diag->message, msg, sizeof(diag->message) - 1);
+    }
+    return code;
+}
+
+ACRE_PUBLIC int
+acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
+                    size_t n, unsigned flags, acre_policy **out,
+                    acre_diag *diag)
+{
+    struct acre_policy *p;
+    struct acreI_policy *ir = NULL;
+    int rc;
+
+    if (!src || !out || flags)
+        return fail(diag, ACRE_ERR_INVAL, "invalid argument");
+    if (n != 1)
+        return fail(diag, ACRE_ERR_INVAL,
+                    "an OpenLDAP policy has exactly one source");
+    if (src->dialect != ACRE_DIALECT_SLAPD_CONF &&
+        src->dialect != ACRE_DIALECT_SLAPD_CNCONFIG)
+        return fail(diag, ACRE_ERR_INVAL, "unknown rule dialect");
+    if (!(p = talloc_zero(mem_ctx, struct acre_policy)))
+        return fail(diag, ACRE_ERR_NOMEM, "out of memory");
+    p->mem = p;
+    pthread_mutex_init(&p->lock, NULL);
+    talloc_set_destructor(p, policy_destructor);
+    if (!schema &&
+        (rc = acre_schema_new(p, ACRE_SCHEMA_SLAPD, &schema, diag)) != 0)
+        goto fail;
+    if ((rc = parse(p, schema, src, &ir, diag)) != 0)
+        goto fail;
+    p->magic = ACREP_POLICY_MAGIC;
+    p->refs = 1;
+    p->generation =
+        __atomic_add_fetch(&generation_counter, 1, __ATOMIC_RELAXED);
+    p->ir = ir;
+    p->schema = ir->schema;
+    p->id_entry = acreS_attr_find(p->schema, "entry", 5);
+    p->id_children = acreS_attr_find(p->schema, "children", 8);
+    p->id_objectclass = acreS_attr_find(p->schema, "objectClass", 11);
+    p->id_entrydn = acreS_attr_find(p->schema, "entryDN", 7);
+    p->id_userpassword = acreS_attr_find(p->schema, "userPassword", 12);
+    if ((rc = acreP_build(p)) != 0) {
+        fail(diag, rc, "out of memory");
+        goto fail;
+    }
+    *out = p;
+    return 0;
+fail:
+    talloc_free(p);
+    return rc;
+}
+
+ACRE_PUBLIC void
+acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!p || p->magic != ACREP_POLICY_MAGIC)
+        return;
+    out->rules = p->nrules;
+    out->clauses = p->nclauses;
+    out->nodes = p->nnodes;
+    for (uint32_t i = 0; i < p->nrules; i++)
+        out->residual += p->rules[i].scope == ACREP_SCOPE_ANY ||
+                         p->rules[i].scope == ACREP_SCOPE_REGEX;
+    out->table_entries = p->ntable_entries;
+    /* everything under the policy (a schema it was handed is not); the
+     * lock keeps the spec cache still meanwhile */
+    pthread_mutex_lock((pthread_mutex_t *)&p->lock);
+    out->bytes = talloc_total_size(p);
+    pthread_mutex_unlock((pthread_mutex_t *)&p->lock);
+}
+
+static const char *
+scope_name(const struct acreP_rule *r)
+{
+    static const char *const dn[] = {"any",     "base",     "one",
+                                     "subtree", "children", "regex"};
+    switch (r->scope) {
+    case ACREP_SCOPE_ANY:
+        return "any";
+    case ACREP_SCOPE_REGEX:
+        return "regex";
+    case ACREP_SCOPE_NEVER:
+        return "never";
+    default:
+        return dn[r->ir->what.dn_style];
+    }
+}
+
+ACRE_PUBLIC char *
+acre_policy_dump(const acre_policy *p)
+{
+    if (!p || p->magic != ACREP_POLICY_MAGIC)
+        return NULL;
+    void *tmp = talloc_new(NULL);
+    char *s = acreO_config_dump(tmp, p->ir);
+
+    if (s)
+        s = talloc_asprintf_append_buffer(
+            s, "\n# compiled: %u rules, %u clauses, %u index nodes\n",
+            p->nrules, p->nclauses, p->nnodes);
+    for (uint32_t i = 0; s && i < p->nrules; i++) {
+        const struct acreP_rule *r = &p->rules[i];
+        s = talloc_asprintf_append_buffer(
+            s, "# rule %u: %s#%u line %u, scope %s", i,
+            r->section ? r->section->type : "frontend", r->ir->index,
+            r->ir->pos.line, scope_name(r));
+        if (s && r->scope == ACREP_SCOPE_DN)
+            s = r->hi == 0xffff
+                    ? talloc_asprintf_append_buffer(s, " depth >= %u", r->lo)
+                    : talloc_asprintf_append_buffer(s, " depth %u", r->lo);
+        if (s)
+            s = talloc_asprintf_append_buffer(
+                s, "%s%s%s%s\n", r->flags & ACREP_R_FILTER ? " filter" : "",
+                r->flags & ACREP_R_ATTRS ? " attrs" : "",
+                r->flags & ACREP_R_VAL ? " val" : "",
+                r->flags & ACREP_R_VALDEP ? " value-dependent" : "");
+    }
+    for (uint32_t i = 0; s && i < p->nnodes; i++) {
+        const struct acreP_node *n = &p->nodes[i];
+        s = talloc_asprintf_append_buffer(
+            s, "# node %u \"%.*s\" depth %u parent %d section %s%s:", i,
+            (int)n->ndn_len, n->ndn, n->depth, n->parent,
+            n->section ? n->section->type : "-",
+            n->default_read ? " default-read" : "");
+        for (uint32_t k = 0; s && k < n->ntable; k++)
+            s = talloc_asprintf_append_buffer(s, " %u", n->table[k].rule);
+        if (s)
+            s = talloc_strdup_append_buffer(s, "\n");
+    }
+    for (unsigned d = 0; s && d <= p->ir->ndbs; d++) {
+        const struct acreP_residual *r = &p->residual[d];
+        s = talloc_asprintf_append_buffer(
+            s, "# residual %s:", d < p->ir->ndbs ? p->ir->dbs[d].type : "-");
+        for (uint32_t k = 0; s && k < r->ntable; k++)
+            s = talloc_asprintf_append_buffer(s, " %u", r->table[k].rule);
+        if (s)
+            s = talloc_strdup_append_buffer(s, "\n");
+    }
+    char *res = s ? strdup(s) : NULL;
+    talloc_free(tmp);
+    return res;
+}

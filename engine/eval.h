@@ -1,0 +1,191 @@
+/*
+ * eval.h -- the evaluator's internals: a request (one requester, one
+ * operation), a check (one entry, attribute, value and privilege), and the
+ * clause evaluation shared by eval.c (tables), eval_who.c (clauses) and
+ * eval_set.c (set expressions).
+ *
+ * Memory: nothing on the per-entry path allocates from the system.  What a
+ * check needs beyond its stack comes from the request's scratch pool
+ * (rq->scratch, a talloc pool made at acre_request_begin), emptied at the
+ * start of every check; the pool only grows when a set expression or a
+ * dynamic group is bigger than any seen before in this request.
+ */
+#ifndef ACRE_EVAL_H
+#define ACRE_EVAL_H
+
+#include "directory.h"
+#include "entry.h"
+#include "policy.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ACREV_GROUP_MEMO 16
+
+/* Clause states in a spec (per requester identity) */
+enum acreV_state {
+    ACREV_UNKNOWN = 0,
+    ACREV_FALSE,   /* never applies for this requester */
+    ACREV_TRUE,    /* applies to every entry */
+    ACREV_RESIDUAL /* requester part holds; entry part checked per check */
+};
+
+struct acreP_spec {
+    int refs; /* atomic; the cache holds one */
+    uint64_t key;
+    char *id; /* the identity, for exact comparison */
+    size_t id_len;
+    uint64_t last_use;
+    uint8_t *state; /* [policy->nclauses], enum acreV_state */
+    /* static groups: per clause with ACREP_C_GROUP, membership when the
+     * group is not the entry checked (0/1 in state: TRUE / FALSE) */
+};
+
+struct acre_request {
+    struct acre_policy *p;
+    struct acreP_spec *spec;
+    const struct acreE_dir *dir;
+    const acre_schema *schema;
+    /* the requester */
+    acre_subject who;                    /* strings copied */
+    const acre_dn *authz, *authc;        /* NULL: anonymous */
+    const char *authz_norm, *authc_norm; /* "" when anonymous */
+    size_t authz_len, authc_len;
+    const struct acreE_entry *authz_entry; /* the requester's entry, if any */
+    int *is_root; /* per section index: authz is its rootdn */
+    /* scratch */
+    void *mem;             /* talloc parent of everything below */
+    void *scratch;         /* talloc pool, emptied per check */
+    void *md;              /* pcre2_match_data_8 *, ACREI_MAX_MATCHES pairs */
+    uint8_t *filter_state; /* [p->nfilters] 0 unknown, 1 true, 2 false */
+    uint32_t *filter_epoch;
+    uint32_t epoch;
+    /* the verdict buffers of acre_entry_decide */
+    uint8_t *v_attr, *v_value;
+    uint32_t *v_first;
+    size_t v_attr_cap, v_value_cap;
+    char *matched; /* acre_search's matched DN */
+
+    /* fixed-DN groups this request has looked at: membership when the
+     * group is not the entry checked (requester and directory only) */
+    struct {
+        const struct acreI_group *g;
+        int member;
+    } groups[ACREV_GROUP_MEMO];
+
+    unsigned ngroups;
+    int limit_hit; /* a bound was reached during the current check */
+};
+
+/* Submatches for $-substitution (slapd's AclRegexMatches). */
+struct acreV_matches {
+    const char *dn_src; /* the entry's normalised DN, or NULL */
+    int dn_count;
+    int dn[ACREI_MAX_MATCHES][2];
+    const char *val_src; /* the normalised value (NUL-terminated), or NULL */
+    int val_count;
+    int val[ACREI_MAX_MATCHES][2];
+};
+
+/* One check */
+struct acreV_check {
+    struct acre_request *rq;
+    const struct acreE_entry *e;
+    const char *endn; /* the entry's normalised DN */
+    size_t endn_len;
+    int type; /* attribute type id */
+    unsigned nopts;
+    const char *const *opts; /* lowercased, sorted */
+    const uint32_t *opt_len;
+    const uint8_t *val; /* normalised value, NULL: none */
+    size_t val_len;
+    const char *val_str; /* val NUL-terminated (scratch), or NULL */
+    int valdep;          /* OUT of a decision: something it used depended on
+                            the value (a value condition was tested, or a
+                            value-dependent clause evaluated) */
+    char **trace;        /* explain: append here when not NULL */
+};
+
+/* ------------------------------------------------------------------------
+ * eval.c
+ */
+
+/*
+ * acreV_check_init -- a check of entry e for attribute type `type` with the
+ * options of stored attribute `a` (NULL: no options) and normalised value
+ * val[0..len) (NULL: the attribute as a whole).
+ */
+void acreV_check_init(struct acreV_check *c, struct acre_request *rq,
+                      const struct acreE_entry *e, int type,
+                      const struct acreE_attr *a, const uint8_t *val,
+                      size_t len);
+
+/*
+ * acreV_decide -- slapd's access_allowed for check c: 1 granted, 0 denied;
+ * *mask (may be NULL) the mask it reports.  Allocation-free.
+ */
+int acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask);
+
+/*
+ * acreV_entry_verdict -- fill the request's verdict buffers for e:
+ * `want` on "entry", then on each value of each attribute for which
+ * select(arg, attr) is non-zero (NULL: all).  0 or ACRE_ERR_NOMEM.
+ */
+int acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
+                        enum acreI_access want,
+                        int (*select)(void *arg, const struct acreE_attr *a),
+                        void *arg, acre_verdict *out);
+
+/* ------------------------------------------------------------------------
+ * eval_who.c
+ */
+
+/*
+ * acreV_clause_requester -- the requester-only part of clause b: 1 holds
+ * (or b has none), 0 not.  Deterministic for a requester identity and a
+ * directory; called once per clause per spec.
+ */
+int acreV_clause_requester(struct acre_request *rq,
+                           const struct acreI_clause *b, uint8_t flags);
+
+/*
+ * acreV_clause_entry -- the entry-dependent part of clause b for check c:
+ * 1 holds, 0 not.  m: the submatches of the rule's target (regex scope or
+ * value); tm: the ones its DN style gives ($0 the DN, $1 the pattern's
+ * part) -- as the oracle's by_matches takes them.  A limit reached sets
+ * rq->limit_hit and returns 0.
+ */
+int acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
+                       uint8_t flags, const struct acreV_matches *m,
+                       const struct acreV_matches *tm);
+
+/*
+ * acreV_clause_flags -- classify clause b (compile time): ACREP_C_* bits.
+ */
+uint8_t acreV_clause_flags(const struct acreI_clause *b);
+
+/* acreV_regex_match -- run a compiled IR regex on s[0..n) with the
+ * request's match data; fills off[0..noff) (unset: -1) when noff > 0.
+ * 1 match, 0 none, and 0 with rq->limit_hit set when a limit is reached. */
+int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
+                      const char *s, size_t n, int (*off)[2], int noff);
+
+/* acreV_regex_match_text -- compile pattern (an expanded template) with
+ * slapd's flags into scratch and match it on s; 1, 0 (also for a pattern
+ * that does not compile). */
+int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
+                           const char *s, size_t n);
+
+/* ------------------------------------------------------------------------
+ * eval_set.c
+ */
+
+/* acreV_set_matches -- is set's value non-empty for check c?  tm: the
+ * submatches set.expand substitutes.  Bounded: past the limits
+ * (ACREV_SET_MAX_DNS DNs in one intermediate set, ACREI set depth) the
+ * check denies with rq->limit_hit set. */
+#define ACREV_SET_MAX_DNS 65536
+int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
+                      const struct acreV_matches *tm);
+
+#endif /* ACRE_EVAL_H */

@@ -1,0 +1,596 @@
+/*
+ * eval_set.c -- "by set=": the value of a set expression for one check,
+ * as slapd 2.5's sets.c and acl_set_gather() compute it, and whether it
+ * is empty.  The semantics are those of the reference evaluator
+ * (tests/oracle/openldap_oracle_set.c), kept quirk for quirk.
+ *
+ * A set is a list of distinct byte strings (slapd compares with bvmatch:
+ * exact bytes).  this = the entry's normalised DN; user = the requester's
+ * normalised authorisation DN ("" when anonymous, still one element);
+ * [text] = the text, not normalised; x/attr = for each element (a DN,
+ * normalised first; or an ldap:/// URL searched as the rootdn) the
+ * normalised values of exactly that attribute description, entryDN being
+ * the DN itself; x/attr* repeats that on what it finds until nothing new
+ * appears (the start is not included); x/-n = the n-th parents; x/-* =
+ * each element and all its ancestors, the root "" included; | & + =
+ * union, intersection and pairwise concatenation, both sides always
+ * evaluated.  Values read here are not access-checked.
+ *
+ * Bounds (slapd has none; hitting one sets rq->limit_hit and the set does
+ * not match): ACREV_SET_MAX_DNS elements in any one set, SET_MAX_DEPTH
+ * levels of the tree (the oracle's own limit), SET_MAX_WORK elementary
+ * steps (elements offered to a set, entries gathered or visited, pairs
+ * concatenated) and SET_MAX_BYTES bytes of strings made, per evaluation.
+ *
+ * Memory: everything comes from the request's scratch pool, emptied by
+ * the caller per check; a set is an array in insertion order plus an
+ * open-addressing hash index.  Strings that live as long as the check
+ * (entry values, DNs of entries, the rule's literals, the requester's
+ * DN) are referenced, not copied.
+ */
+#include "eval.h"
+
+#include "filter.h"
+#include "schema.h"
+#include "url.h"
+
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+#define SET_MAX_DEPTH 128                 /* the oracle's 4 * 32 */
+#define SET_MAX_WORK  (4u * 1024 * 1024)  /* elementary steps */
+#define SET_MAX_BYTES (32u * 1024 * 1024) /* bytes of strings made */
+
+struct elem {
+    const char *s;
+    size_t n;
+    uint32_t h;
+};
+
+struct set {
+    struct elem *v;
+    unsigned n, cap;
+    uint32_t *ix; /* element index + 1, 0 empty; ixmask + 1 slots */
+    uint32_t ixmask;
+};
+
+#define DN_LOCAL  4096 /* bytes of the parse buffer tried first */
+#define CUR_LOCAL 1024 /* bytes of the parent-walk buffer tried first */
+
+/* One evaluation (on the stack of acreV_set_matches). */
+struct ev {
+    struct acreV_check *c;
+    struct acre_request *rq;
+    void *mem;   /* rq->scratch */
+    void *dnbuf; /* ACRE_DN_BUF_MAX bytes from scratch, for a DN too big
+                    for local; NULL until needed */
+    char *cur;   /* the parent walk's text: cur_local, or ACRE_DN_MAX_LEN
+                    + 1 bytes from scratch */
+    size_t cur_cap;
+    size_t work;                  /* steps left */
+    size_t bytes;                 /* bytes of strings left */
+    int limit;                    /* a bound was reached */
+    uint64_t local[DN_LOCAL / 8]; /* transient parses, one at a time */
+    char cur_local[CUR_LOCAL];
+};
+
+/* FNV-1a, continued from h. */
+static uint32_t
+hash_more(uint32_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+#define HASH_START 2166136261u
+
+/* Spend one step; 0 ok, -1 when the budget is gone. */
+static int
+step(struct ev *x)
+{
+    if (x->work == 0) {
+        x->limit = 1;
+        return -1;
+    }
+    x->work--;
+    return 0;
+}
+
+/* Is a[0..an) + b[0..bn) (hash h) in s? */
+static int
+set_has2(const struct set *s, const char *a, size_t an, const char *b,
+         size_t bn, uint32_t h)
+{
+    if (!s->ix)
+        return 0;
+    for (uint32_t k = h & s->ixmask;; k = (k + 1) & s->ixmask) {
+        uint32_t i = s->ix[k];
+        if (!i)
+            return 0;
+        const struct elem *e = &s->v[i - 1];
+        if (e->h == h && e->n == an + bn && memcmp(e->s, a, an) == 0 &&
+            (bn == 0 || memcmp(e->s + an, b, bn) == 0))
+            return 1;
+    }
+}
+
+static int
+set_has(const struct set *s, const char *v, size_t n)
+{
+    return set_has2(s, v, n, NULL, 0, hash_more(HASH_START, v, n));
+}
+
+/* Room for one more element: the arrays and the index (load <= 1/2). */
+static int
+set_grow(struct ev *x, struct set *s)
+{
+    if (s->n == ACREV_SET_MAX_DNS) {
+        x->limit = 1;
+        return -1;
+    }
+    if (s->n < s->cap)
+        return 0;
+    unsigned cap = s->cap ? s->cap * 2 : 8;
+    struct elem *v = talloc_realloc(x->mem, s->v, struct elem, cap);
+    if (!v)
+        return -1;
+    s->v = v;
+    s->cap = cap;
+    uint32_t slots = (uint32_t)cap * 2;
+    uint32_t *ix = talloc_zero_array(x->mem, uint32_t, slots);
+    if (!ix)
+        return -1;
+    talloc_free(s->ix);
+    s->ix = ix;
+    s->ixmask = slots - 1;
+    for (unsigned i = 0; i < s->n; i++) {
+        uint32_t k = s->v[i].h & s->ixmask;
+        while (ix[k])
+            k = (k + 1) & s->ixmask;
+        ix[k] = i + 1;
+    }
+    return 0;
+}
+
+/*
+ * Add a[0..an) + b[0..bn) to s unless present.  stable: a outlives the
+ * check and bn is 0, so it is referenced instead of copied.
+ * 0, or -1 (out of memory, or a bound reached with x->limit set).
+ */
+static int
+set_add2(struct ev *x, struct set *s, const char *a, size_t an, const char *b,
+         size_t bn, int stable)
+{
+    uint32_t h = hash_more(hash_more(HASH_START, a, an), b, bn);
+
+    if (step(x))
+        return -1;
+    if (set_has2(s, a, an, b, bn, h))
+        return 0;
+    if (set_grow(x, s))
+        return -1;
+    const char *str = a;
+    if (!stable || bn) {
+        if (an + bn > x->bytes) {
+            x->limit = 1;
+            return -1;
+        }
+        char *cp = talloc_size(x->mem, an + bn + 1);
+        if (!cp)
+            return -1;
+        memcpy(cp, a, an);
+        if (bn)
+            memcpy(cp + an, b, bn);
+        cp[an + bn] = '\0';
+        x->bytes -= an + bn;
+        str = cp;
+    }
+    uint32_t k = h & s->ixmask;
+    while (s->ix[k])
+        k = (k + 1) & s->ixmask;
+    s->ix[k] = s->n + 1;
+    s->v[s->n++] = (struct elem){str, an + bn, h};
+    return 0;
+}
+
+static int
+set_add(struct ev *x, struct set *s, const char *v, size_t n, int stable)
+{
+    return set_add2(x, s, v, n, NULL, 0, stable);
+}
+
+static int
+set_union(struct ev *x, struct set *into, const struct set *from)
+{
+    for (unsigned i = 0; i < from->n; i++)
+        if (set_add(x, into, from->v[i].s, from->v[i].n, 1))
+            return -1;
+    return 0;
+}
+
+/* Release an intermediate set's arrays (its strings stay). */
+static void
+set_drop(struct set *s)
+{
+    talloc_free(s->v);
+    talloc_free(s->ix);
+    memset(s, 0, sizeof(*s));
+}
+
+/* slapd's strict dnNormalize of s[0..n) into the shared parse buffer;
+ * NULL when it is not a DN (blanks only are refused).  The result lives
+ * until the next parse. */
+static const acre_dn *
+parse_dn(struct ev *x, const char *s, size_t n)
+{
+    acre_dn *dn;
+    size_t i = 0;
+
+    while (i < n && s[i] == ' ')
+        i++;
+    if (n > 0 && i == n)
+        return NULL;
+    int rc = acre_dn_parse_buf(x->local, sizeof(x->local), x->rq->schema, s, n,
+                               ACRE_DN_STRICT, &dn, NULL);
+    if (rc == ACRE_ERR_NOSPACE) { /* valid, but too big for local */
+        if (!x->dnbuf && !(x->dnbuf = talloc_size(x->mem, ACRE_DN_BUF_MAX)))
+            return NULL;
+        rc = acre_dn_parse_buf(x->dnbuf, ACRE_DN_BUF_MAX, x->rq->schema, s, n,
+                               ACRE_DN_STRICT, &dn, NULL);
+    }
+    return rc ? NULL : dn;
+}
+
+/* ------------------------------------------------------------------------
+ * Gathering attribute values
+ */
+
+static int
+add_attr_values(struct ev *x, struct set *out, const struct acreE_attr *a)
+{
+    for (uint32_t i = 0; a && i < a->nvals; i++) {
+        const struct acreE_value *v = &a->vals[i];
+        const char *s = (const char *)(v->norm ? v->norm : v->val);
+        if (set_add(x, out, s, v->norm ? v->nlen : v->len, 1))
+            return -1;
+    }
+    return 0;
+}
+
+/* The attribute of e with exactly the description d (attr_find). */
+static const struct acreE_attr *
+desc_attr(const struct acreE_entry *e, const struct acreI_attrspec *d)
+{
+    for (uint32_t i = acreE_entry_find_first(e, d->type);
+         i < e->nattrs && e->attrs[i].type == d->type; i++) {
+        const struct acreE_attr *a = &e->attrs[i];
+        if (a->nopts != d->nopts)
+            continue;
+        unsigned k = 0;
+        while (k < d->nopts && strlen(d->opts[k]) == a->opt_len[k] &&
+               !strncasecmp(d->opts[k], a->opts[k], a->opt_len[k]))
+            k++;
+        if (k == d->nopts)
+            return a;
+    }
+    return NULL;
+}
+
+/* Values of nd's attribute (or the DN, for entryDN) of entry e. */
+static int
+entry_values(struct ev *x, struct set *out, const struct acreE_entry *e,
+             const struct acreI_setnode *nd)
+{
+    if (nd->entrydn) {
+        size_t n;
+        const char *dn = acre_dn_normalised(e->dn, &n);
+        return set_add(x, out, dn, n, 1);
+    }
+    return add_attr_values(x, out, desc_attr(e, nd->ad));
+}
+
+struct url_walk {
+    struct ev *x;
+    struct set *out;
+    const struct acreI_setnode *nd;
+    const struct acreI_attrspec *extra; /* the URL's attributes */
+    unsigned nextra;
+    const struct acreF_filter *filter;
+    int failed;
+};
+
+static int
+url_visit(void *ctx, const struct acreE_entry *e)
+{
+    struct url_walk *w = ctx;
+
+    if (step(w->x))
+        return w->failed = 1;
+    if (w->filter && acreF_eval(w->filter, e, NULL, NULL) != ACREF_TRUE)
+        return 0;
+    for (unsigned i = 0; i < w->nextra; i++)
+        if (add_attr_values(w->x, w->out, desc_attr(e, &w->extra[i])))
+            return w->failed = 1;
+    if (entry_values(w->x, w->out, e, w->nd))
+        return w->failed = 1;
+    return 0;
+}
+
+/* The URL's attribute list, resolved (unknown names and descriptions
+ * with options skipped). */
+static struct acreI_attrspec *
+url_attrs(struct ev *x, const struct acreE_url *u, unsigned *n)
+{
+    struct acreI_attrspec *v =
+        talloc_zero_array(x->mem, struct acreI_attrspec, u->nattrs + 1);
+
+    *n = 0;
+    for (unsigned i = 0; v && i < u->nattrs; i++) {
+        struct acreS_desc d;
+        if (acreS_desc_parse(x->rq->schema, u->attrs[i], strlen(u->attrs[i]),
+                             &d) ||
+            d.type < 0 || d.nopts)
+            continue;
+        v[*n].kind = ACREI_ATTR_EXACT;
+        v[(*n)++].type = d.type;
+    }
+    return v;
+}
+
+/* An ldap:/// element: search the directory as the rootdn and collect. */
+static int
+gather_url(struct ev *x, struct set *out, const char *s, size_t n,
+           const struct acreI_setnode *nd)
+{
+    struct acre_request *rq = x->rq;
+    struct acreE_url u;
+    struct acreF_filter *f = NULL;
+    struct url_walk w = {x, out, nd, NULL, 0, NULL, 0};
+    const acre_dn *base;
+
+    if (acreE_url_parse(x->mem, s, n, &u) || u.host[0] || u.nexts)
+        return 0;
+    if (!(base = parse_dn(x, u.dn, strlen(u.dn))) ||
+        !acreI_section_for(rq->p->ir, base))
+        return 0;
+    if (u.filter &&
+        acreF_parse(x->mem, rq->schema, u.filter, strlen(u.filter), &f, NULL))
+        return 0;
+    w.filter = f;
+    if (!(w.extra = url_attrs(x, &u, &w.nextra)))
+        return -1;
+    if (rq->dir) /* base lives in dnbuf: nothing below parses */
+        acreE_dir_walk(rq->dir, base, u.scope, url_visit, &w);
+    return w.failed ? -1 : 0;
+}
+
+/* slapd's acl_set_gather for one element. */
+static int
+gather(struct ev *x, struct set *out, const char *s, size_t n,
+       const struct acreI_setnode *nd)
+{
+    if (step(x))
+        return -1;
+    if (n >= 8 && !strncasecmp(s, "ldap:///", 8))
+        return gather_url(x, out, s, n, nd);
+    const acre_dn *dn = parse_dn(x, s, n);
+    if (!dn)
+        return 0;
+    if (nd->entrydn) {
+        size_t k;
+        const char *t = acre_dn_normalised(dn, &k);
+        return set_add(x, out, t, k, 0);
+    }
+    const struct acreE_entry *e =
+        x->rq->dir ? acreE_dir_find(x->rq->dir, dn) : NULL;
+    return e ? entry_values(x, out, e, nd) : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Evaluation
+ */
+
+/* The parent of s[0..n) (slapd's dnParent on the normalised DN, or the
+ * text after the first comma when it is not a DN); the result is in
+ * x->cur or inside s. */
+static int
+parent_of(struct ev *x, const char **s, size_t *n)
+{
+    const acre_dn *dn = parse_dn(x, *s, *n);
+
+    if (dn) {
+        unsigned d = acre_dn_depth(dn);
+        size_t pn = 0;
+        const char *p = d ? acre_dn_ancestor(dn, d - 1, &pn) : "";
+        if (pn >= x->cur_cap) {
+            if (pn > ACRE_DN_MAX_LEN ||
+                !(x->cur = talloc_size(x->mem, ACRE_DN_MAX_LEN + 1)))
+                return -1;
+            x->cur_cap = ACRE_DN_MAX_LEN + 1;
+        }
+        memcpy(x->cur, p, pn);
+        *s = x->cur;
+        *n = pn;
+        return 0;
+    }
+    const char *comma = memchr(*s, ',', *n);
+    *n = comma ? *n - (size_t)(comma + 1 - *s) : 0;
+    *s = comma ? comma + 1 : "";
+    return 0;
+}
+
+static int eval(struct ev *x, const struct acreI_setnode *nd, struct set *out,
+                int depth);
+
+static int
+eval_attr(struct ev *x, const struct acreI_setnode *nd, struct set *out,
+          int depth)
+{
+    struct set in = {0};
+    int rc = eval(x, nd->kid[0], &in, depth + 1);
+
+    for (unsigned i = 0; !rc && i < in.n; i++)
+        rc = gather(x, out, in.v[i].s, in.v[i].n, nd);
+    set_drop(&in);
+    for (unsigned i = 0; !rc && nd->closure && i < out->n; i++)
+        rc = gather(x, out, out->v[i].s, out->v[i].n, nd);
+    return rc ? -1 : 0;
+}
+
+/* x/-n (n > 0) and x/-* for one element. */
+static int
+parents(struct ev *x, const struct acreI_setnode *nd, struct set *out,
+        const char *s, size_t n)
+{
+    int anc = nd->op == ACREI_SET_ANCESTORS;
+    long up = anc ? ACRE_DN_MAX_RDNS + 1 : nd->level;
+
+    if (anc && set_add(x, out, s, n, 1))
+        return -1;
+    for (long k = 0; k < up && k <= ACRE_DN_MAX_RDNS && n > 0; k++) {
+        if (parent_of(x, &s, &n) || (anc && set_add(x, out, s, n, 0)))
+            return -1;
+    }
+    return !anc && set_add(x, out, s, n, 0) ? -1 : 0;
+}
+
+static int
+eval_parent(struct ev *x, const struct acreI_setnode *nd, struct set *out,
+            int depth)
+{
+    struct set in = {0};
+    int rc = eval(x, nd->kid[0], &in, depth + 1);
+
+    for (unsigned i = 0; !rc && i < in.n; i++)
+        rc = parents(x, nd, out, in.v[i].s, in.v[i].n);
+    set_drop(&in);
+    return rc;
+}
+
+static int
+eval_binary(struct ev *x, const struct acreI_setnode *nd, struct set *out,
+            int depth)
+{
+    struct set l = {0}, r = {0};
+    int rc =
+        eval(x, nd->kid[0], &l, depth + 1) || eval(x, nd->kid[1], &r, depth + 1)
+            ? -1
+            : 0;
+
+    if (!rc && nd->op == ACREI_SET_UNION)
+        rc = set_union(x, out, &l) || set_union(x, out, &r) ? -1 : 0;
+    for (unsigned i = 0; !rc && nd->op != ACREI_SET_UNION && i < l.n; i++) {
+        const struct elem *a = &l.v[i];
+        if (nd->op == ACREI_SET_INTERSECT) {
+            if (step(x) ||
+                (set_has(&r, a->s, a->n) && set_add(x, out, a->s, a->n, 1)))
+                rc = -1;
+            continue;
+        }
+        for (unsigned j = 0; !rc && j < r.n; j++)
+            rc = set_add2(x, out, a->s, a->n, r.v[j].s, r.v[j].n, 0);
+    }
+    set_drop(&l);
+    set_drop(&r);
+    return rc;
+}
+
+static int
+eval(struct ev *x, const struct acreI_setnode *nd, struct set *out, int depth)
+{
+    struct acre_request *rq = x->rq;
+
+    if (depth > SET_MAX_DEPTH) {
+        x->limit = 1;
+        return -1;
+    }
+    switch (nd->op) {
+    case ACREI_SET_THIS:
+        return set_add(x, out, x->c->endn, x->c->endn_len, 1);
+    case ACREI_SET_USER:
+        return set_add(x, out, rq->authz_norm ? rq->authz_norm : "",
+                       rq->authz_norm ? rq->authz_len : 0, 1);
+    case ACREI_SET_LITERAL:
+        return set_add(x, out, nd->lit, nd->lit_len, 1);
+    case ACREI_SET_ATTR:
+        return eval_attr(x, nd, out, depth);
+    case ACREI_SET_PARENT:
+        if (nd->level == 0)
+            return eval(x, nd->kid[0], out, depth + 1);
+        return eval_parent(x, nd, out, depth);
+    case ACREI_SET_ANCESTORS:
+        return eval_parent(x, nd, out, depth);
+    default:
+        return eval_binary(x, nd, out, depth);
+    }
+}
+
+/* The tree of set for this check: parsed, or substituted then parsed
+ * (buf holds the text); NULL when it never matches. */
+static const struct acreI_setnode *
+set_root(struct acreV_check *c, const struct acreI_set *set,
+         const struct acreV_matches *tm, char buf[ACREI_EXPAND_MAX + 1])
+{
+    struct acre_request *rq = c->rq;
+    const struct acreI_hooks *h = rq->p->ir->hooks;
+    const struct acreI_setnode *root = NULL;
+    size_t n, off;
+
+    if (set->invalid)
+        return NULL;
+    if (!set->expand)
+        return set->root;
+    if (acreI_expand(set->text.tmpl, set->text.len, tm ? tm->dn_src : NULL,
+                     tm ? tm->dn : NULL, tm ? tm->dn_count : 0,
+                     tm ? tm->val_src : NULL, tm ? tm->val : NULL,
+                     tm ? tm->val_count : 0, buf, &n) ||
+        !h || !h->set_parse ||
+        h->set_parse(rq->scratch, rq->schema, buf, n, &root, &off))
+        return NULL;
+    return root;
+}
+
+int
+acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
+                  const struct acreV_matches *tm)
+{
+    struct acre_request *rq = c->rq;
+    char buf[ACREI_EXPAND_MAX + 1];
+    const struct acreI_setnode *root = set_root(c, set, tm, buf);
+    struct ev x; /* set field by field: its buffers need no zeroing */
+    struct set out = {0};
+
+    if (!root) {
+        if (c->trace && *c->trace)
+            *c->trace = talloc_asprintf_append_buffer(
+                *c->trace, "    set: invalid expression, no match\n");
+        return 0;
+    }
+    x.c = c;
+    x.rq = rq;
+    x.mem = rq->scratch;
+    x.dnbuf = NULL;
+    x.cur = x.cur_local;
+    x.cur_cap = sizeof(x.cur_local);
+    x.work = SET_MAX_WORK;
+    x.bytes = SET_MAX_BYTES;
+    x.limit = 0;
+    int rc = eval(&x, root, &out, 0);
+    if (x.limit)
+        rq->limit_hit = 1;
+    int ok = rc == 0 && out.n > 0;
+    if (c->trace && *c->trace)
+        *c->trace = talloc_asprintf_append_buffer(
+            *c->trace, "    set: %s\n",
+            x.limit ? "a limit was reached, no match"
+            : rc    ? "evaluation failed, no match"
+            : ok    ? "non-empty"
+                    : "empty");
+    set_drop(&out);
+    talloc_free(x.dnbuf);
+    if (x.cur != x.cur_local)
+        talloc_free(x.cur);
+    return ok;
+}

@@ -1,0 +1,165 @@
+/*
+ * policy.h -- the compiled policy: the intermediate form (ir.h) plus the
+ * subtree index and its decision tables, and what the evaluator keeps per
+ * requester.  compiler/build.c makes it; engine/ evaluates it.
+ *
+ * The subtree index
+ *   Every DN a rule's scope names (dn.base / one / subtree / children),
+ *   every section suffix and the root DN is a node.  A node's table lists,
+ *   in evaluation order (the section's rules, then the global ones), every
+ *   rule whose base is the node or one of its ancestors and that can apply
+ *   at or below it.  The residual rules that no DN indexes (regex scopes,
+ *   "*") are kept once per section and merged with the node's table by
+ *   rule number during the walk.  Each table entry carries the window of
+ *   entry depths its scope allows, so the DN part of a non-regex scope is
+ *   decided by two compares.  To decide an entry, the evaluator probes the
+ *   node hash with the entry's ancestry hashes, deepest first, confirms a
+ *   hit on the normalised suffix bytes, and runs that node's table.
+ *
+ *   Because every section suffix is a node, the deepest node on an entry's
+ *   ancestry also tells its section (database), its rootdn and whether no
+ *   rule applies at all (slapd's default read).
+ *
+ * Per requester
+ *   Each clause has a requester-only part (DN subjects without
+ *   substitutions, connection, ssf, static groups) and an entry-dependent
+ *   part (self, dnattr, sets, substituted patterns, a group that is the
+ *   entry itself).  A spec (one per requester identity, cached in the
+ *   policy) holds one state byte per clause, filled lazily: false (the
+ *   clause can never apply to this requester: skipped), true (applies
+ *   whatever the entry), or residual (its entry part is evaluated per
+ *   check).
+ *
+ * Invariants: after acreP_build the policy is immutable except for its
+ * reference count and the spec cache, both thread-safe; spec state bytes
+ * are written with relaxed atomics and only ever from 0 to one fixed value.
+ */
+#ifndef ACRE_POLICY_H
+#define ACRE_POLICY_H
+
+#include "acre.h"
+#include "ir.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a rule's target names entries, once compiled. */
+enum acreP_scope {
+    ACREP_SCOPE_ANY = 0, /* every entry: residual, in every table */
+    ACREP_SCOPE_REGEX,   /* a regex on the normalised DN: residual */
+    ACREP_SCOPE_DN,      /* a base DN and a depth window: indexed */
+    ACREP_SCOPE_NEVER    /* matches nothing (dn.children="") */
+};
+
+/* Rule flags */
+#define ACREP_R_FILTER  0x01u /* target has a filter */
+#define ACREP_R_VAL     0x02u /* target has a value condition */
+#define ACREP_R_ATTRS   0x04u /* target has an attribute list */
+#define ACREP_R_VALDEP  0x08u /* some clause depends on the value */
+#define ACREP_R_MATCHES 0x10u /* some clause substitutes submatches */
+#define ACREP_R_ATTR_OPTS                        \
+    0x20u /* the list has options: slow path for \
+             descriptions with options */
+
+struct acreP_rule {
+    const struct acreI_rule *ir;
+    const struct acreI_section *section; /* NULL: global */
+    uint8_t scope;                       /* enum acreP_scope */
+    uint8_t flags;                       /* ACREP_R_* */
+    uint16_t lo, hi;                     /* DN: entry depth window */
+    uint32_t index;                      /* global evaluation order */
+    uint32_t clause0;                    /* first clause in policy->clauses */
+    uint32_t nclauses;
+    int32_t filter_slot;     /* FILTER: slot in the per-entry filter cache */
+    const uint64_t *attr_in; /* ATTRS: bit per type id, the list's verdict
+                                for a description without options */
+};
+
+/* Clause flags: which parts exist */
+#define ACREP_C_REQ     0x01u /* has requester-only conditions */
+#define ACREP_C_ENTRY   0x02u /* has entry-dependent conditions */
+#define ACREP_C_VALDEP  0x04u /* depends on the value checked */
+#define ACREP_C_MATCHES 0x08u /* substitutes submatches of the target */
+#define ACREP_C_GROUP                                  \
+    0x10u /* static group with a fixed DN: decided per \
+             requester, except on the group's entry */
+
+struct acreP_clause {
+    const struct acreI_clause *ir;
+    uint32_t rule; /* index in policy->rules */
+    uint8_t flags; /* ACREP_C_* */
+};
+
+/* One entry of a node table. */
+struct acreP_slot {
+    uint32_t rule;   /* index in policy->rules */
+    uint16_t lo, hi; /* entry depths the rule's DN scope allows */
+};
+
+/* The rules no DN indexes, for the entries of one section. */
+struct acreP_residual {
+    const struct acreP_slot *table;
+    uint32_t ntable;
+    int val_sensitive;
+};
+
+struct acreP_node {
+    const acre_dn *dn;
+    const char *ndn; /* normalised */
+    size_t ndn_len;
+    uint64_t hash; /* acre_dn_ancestor_hash(dn, depth) */
+    unsigned depth;
+    int parent;                          /* node index, -1 for the root */
+    const struct acreI_section *section; /* for entries at or below */
+    int default_read;                    /* no rule at all applies */
+    int val_sensitive;                   /* a rule in the table depends on
+                                            the value (val=, self, ${v}) */
+    const struct acreP_slot *table;      /* DN-indexed rules only */
+    uint32_t ntable;
+    const struct acreP_residual *residual; /* merged in by rule number */
+};
+
+#define ACREP_POLICY_MAGIC 0x61637270u /* "acrp" */
+
+struct acreP_spec;
+
+struct acre_policy {
+    uint32_t magic;
+    int refs; /* atomic */
+    uint64_t generation;
+    void *mem; /* talloc root of everything below */
+    const acre_schema *schema;
+    const struct acreI_policy *ir;
+    struct acreP_rule *rules;
+    uint32_t nrules;
+    struct acreP_clause *clauses;
+    uint32_t nclauses;
+    struct acreP_node *nodes;
+    uint32_t nnodes;
+    struct acreP_residual *residual; /* [ir->ndbs + 1]; the last: no
+                                        section */
+    uint32_t *hash; /* open addressing: node index + 1, 0 empty */
+    uint32_t hash_mask;
+    unsigned max_depth; /* deepest node */
+    size_t ntable_entries;
+    uint32_t nfilters;   /* filter cache slots */
+    unsigned attr_words; /* uint64_t words of an attr_in bitmap */
+    int id_entry, id_children, id_objectclass, id_entrydn, id_userpassword;
+    /* the spec cache */
+    pthread_mutex_t lock;
+    struct acreP_spec **specs;
+    unsigned nspecs, spec_cap;
+    uint64_t spec_clock;
+};
+
+/* acreP_policy_free -- what acre_policy_release does for the last
+ * reference (engine/request.c). */
+void acreP_policy_free(struct acre_policy *p);
+
+/* acreP_node_for -- the deepest node at or above dn (never NULL: the root
+ * is a node). */
+const struct acreP_node *acreP_node_for(const struct acre_policy *p,
+                                        const acre_dn *dn);
+
+#endif /* ACRE_POLICY_H */

@@ -1,0 +1,344 @@
+/*
+ * request.c -- policy lifetime (references, the swap slot), the subtree
+ * index lookup, and requests: fixing the requester once per operation and
+ * sharing its specialisation through the policy's cache.
+ *
+ * The spec cache: a requester identity (authorisation and authentication
+ * DNs, connection strings, ssf values, the directory) maps to one spec
+ * whose clause states fill in lazily as checks meet clauses.  The cache
+ * holds at most ACREP_SPEC_CACHE specs; the least recently used one that
+ * no request holds is dropped when it is full.  A spec belongs to one
+ * policy: a new policy (a new generation) starts with an empty cache.
+ */
+#include "eval.h"
+#include "internal.h"
+#include "schema.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+#define ACREP_SPEC_CACHE 256
+#define SCRATCH_POOL     (64 * 1024)
+
+/* ------------------------------------------------------------------------
+ * Policies
+ */
+
+ACRE_PUBLIC acre_policy *
+acre_policy_ref(acre_policy *p)
+{
+    if (p)
+        __atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+    return p;
+}
+
+static void
+spec_release(struct acreP_spec *s)
+{
+    if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        talloc_free(s);
+}
+
+void
+acreP_policy_free(struct acre_policy *p)
+{
+    for (unsigned i = 0; i < p->nspecs; i++)
+        spec_release(p->specs[i]);
+    talloc_free(p);
+}
+
+ACRE_PUBLIC void
+acre_policy_release(acre_policy *p)
+{
+    if (p && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        acreP_policy_free(p);
+}
+
+ACRE_PUBLIC const acre_schema *
+acre_policy_schema(const acre_policy *p)
+{
+    return p ? p->schema : NULL;
+}
+
+ACRE_PUBLIC uint64_t
+acre_policy_generation(const acre_policy *p)
+{
+    return p ? p->generation : 0;
+}
+
+struct acre_slot {
+    pthread_mutex_t lock;
+    acre_policy *p;
+};
+
+ACRE_PUBLIC int
+acre_slot_new(acre_slot **out)
+{
+    acre_slot *s;
+
+    if (!out)
+        return ACRE_ERR_INVAL;
+    if (!(s = calloc(1, sizeof(*s))))
+        return ACRE_ERR_NOMEM;
+    pthread_mutex_init(&s->lock, NULL);
+    *out = s;
+    return 0;
+}
+
+ACRE_PUBLIC void
+acre_slot_store(acre_slot *s, acre_policy *p)
+{
+    acre_policy *old;
+
+    acre_policy_ref(p);
+    pthread_mutex_lock(&s->lock);
+    old = s->p;
+    s->p = p;
+    pthread_mutex_unlock(&s->lock);
+    acre_policy_release(old);
+}
+
+ACRE_PUBLIC acre_policy *
+acre_slot_acquire(acre_slot *s)
+{
+    acre_policy *p;
+
+    pthread_mutex_lock(&s->lock);
+    p = acre_policy_ref(s->p);
+    pthread_mutex_unlock(&s->lock);
+    return p;
+}
+
+ACRE_PUBLIC void
+acre_slot_free(acre_slot *s)
+{
+    if (!s)
+        return;
+    acre_policy_release(s->p);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------
+ * The subtree index
+ */
+
+const struct acreP_node *
+acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
+{
+    unsigned d = acre_dn_depth(dn);
+
+    for (unsigned i = d < p->max_depth ? d : p->max_depth; i > 0; i--) {
+        uint64_t h = acre_dn_ancestor_hash(dn, i);
+        for (uint32_t k = (uint32_t)h & p->hash_mask;;
+             k = (k + 1) & p->hash_mask) {
+            uint32_t v = p->hash[k];
+            if (!v)
+                break;
+            const struct acreP_node *n = &p->nodes[v - 1];
+            if (n->hash != h || n->depth != i)
+                continue;
+            size_t len;
+            const char *s = acre_dn_ancestor(dn, i, &len);
+            if (len == n->ndn_len && memcmp(s, n->ndn, len) == 0)
+                return n;
+        }
+    }
+    return &p->nodes[0]; /* the root, always node 0 */
+}
+
+/* ------------------------------------------------------------------------
+ * Requests
+ */
+
+static const char *
+copy(void *ctx, const char *s)
+{
+    return s ? talloc_strdup(ctx, s) : NULL;
+}
+
+/* A requester DN: NULL or "" (or one normalising to "") is anonymous. */
+static int
+requester_dn(struct acre_request *rq, const char *s, const acre_dn **dn,
+             const char **norm, size_t *len)
+{
+    acre_dn *d;
+
+    *dn = NULL;
+    *norm = "";
+    *len = 0;
+    if (!s || !*s)
+        return 0;
+    int rc = acre_dn_parse(rq->mem, rq->schema, s, strlen(s), 0, &d, NULL);
+    if (rc)
+        return rc;
+    *norm = acre_dn_normalised(d, len);
+    *dn = *len ? d : NULL;
+    return 0;
+}
+
+/* The identity a spec is shared by; FNV-1a over its bytes. */
+static char *
+identity(struct acre_request *rq, size_t *len, uint64_t *key)
+{
+    const acre_subject *w = &rq->who;
+    char *id = talloc_asprintf(
+        rq->mem, "%s%c%s%c%s%c%s%c%s%c%s%c%u.%u.%u.%u.%p", rq->authz_norm, 0,
+        rq->authc_norm, 0, w->peername ? w->peername : "\x01", 0,
+        w->sockname ? w->sockname : "\x01", 0, w->sockurl ? w->sockurl : "\x01",
+        0, w->domain ? w->domain : "\x01", 0, w->ssf, w->transport_ssf,
+        w->tls_ssf, w->sasl_ssf, (const void *)rq->dir);
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    if (!id)
+        return NULL;
+    /* talloc_asprintf stops at the first NUL for strlen: count ourselves */
+    size_t n = talloc_get_size(id) - 1;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)id[i]) * 0x100000001b3ull;
+    *len = n;
+    *key = h;
+    return id;
+}
+
+static struct acreP_spec *
+spec_new(struct acre_policy *p, const char *id, size_t len, uint64_t key)
+{
+    struct acreP_spec *s = talloc_zero(NULL, struct acreP_spec);
+
+    if (!s)
+        return NULL;
+    s->refs = 1; /* the cache's */
+    s->key = key;
+    s->id = talloc_memdup(s, id, len);
+    s->id_len = len;
+    s->state = talloc_zero_array(s, uint8_t, p->nclauses + 1);
+    if (!s->id || !s->state) {
+        talloc_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The spec for this identity, with a reference for the request. */
+static struct acreP_spec *
+spec_get(struct acre_policy *p, const char *id, size_t len, uint64_t key)
+{
+    struct acreP_spec *s = NULL;
+
+    pthread_mutex_lock(&p->lock);
+    for (unsigned i = 0; i < p->nspecs; i++)
+        if (p->specs[i]->key == key && p->specs[i]->id_len == len &&
+            memcmp(p->specs[i]->id, id, len) == 0) {
+            s = p->specs[i];
+            break;
+        }
+    if (!s && (s = spec_new(p, id, len, key))) {
+        if (p->nspecs == ACREP_SPEC_CACHE) { /* drop the least recent */
+            unsigned old = 0;
+            for (unsigned i = 1; i < p->nspecs; i++)
+                if (p->specs[i]->last_use < p->specs[old]->last_use)
+                    old = i;
+            spec_release(p->specs[old]);
+            p->specs[old] = p->specs[--p->nspecs];
+        }
+        if (p->nspecs == p->spec_cap) {
+            unsigned cap = p->spec_cap ? p->spec_cap * 2 : 16;
+            struct acreP_spec **v =
+                talloc_realloc(p->mem, p->specs, struct acreP_spec *, cap);
+            if (!v) {
+                talloc_free(s);
+                pthread_mutex_unlock(&p->lock);
+                return NULL;
+            }
+            p->specs = v;
+            p->spec_cap = cap;
+        }
+        p->specs[p->nspecs++] = s;
+    }
+    if (s) {
+        s->last_use = ++p->spec_clock;
+        __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return s;
+}
+
+static int
+request_destructor(struct acre_request *rq)
+{
+    if (rq->md)
+        pcre2_match_data_free(rq->md);
+    spec_release(rq->spec);
+    acre_policy_release(rq->p);
+    return 0;
+}
+
+ACRE_PUBLIC int
+acre_request_begin(acre_policy *p, const acre_subject *who,
+                   const acre_directory *dir, acre_request **out)
+{
+    static const acre_subject anonymous;
+    struct acre_request *rq;
+    int rc;
+
+    if (!p || p->magic != ACREP_POLICY_MAGIC || !out)
+        return ACRE_ERR_INVAL;
+    if (!who)
+        who = &anonymous;
+    if (dir && acreE_dir_schema((const struct acreE_dir *)dir) != p->schema)
+        return ACRE_ERR_INVAL; /* attribute ids would not agree */
+    if (!(rq = talloc_zero(NULL, struct acre_request)))
+        return ACRE_ERR_NOMEM;
+    rq->mem = rq;
+    rq->p = acre_policy_ref(p);
+    talloc_set_destructor(rq, request_destructor);
+    rq->schema = p->schema;
+    rq->dir = (const struct acreE_dir *)dir;
+    rq->who = *who;
+    rq->who.authz_dn = copy(rq, who->authz_dn);
+    rq->who.authc_dn = copy(rq, who->authc_dn);
+    rq->who.peername = copy(rq, who->peername);
+    rq->who.sockname = copy(rq, who->sockname);
+    rq->who.sockurl = copy(rq, who->sockurl);
+    rq->who.domain = copy(rq, who->domain);
+    rc = requester_dn(rq, who->authz_dn, &rq->authz, &rq->authz_norm,
+                      &rq->authz_len);
+    if (!rc)
+        rc = requester_dn(rq, who->authc_dn ? who->authc_dn : who->authz_dn,
+                          &rq->authc, &rq->authc_norm, &rq->authc_len);
+    if (rc) {
+        talloc_free(rq);
+        return rc;
+    }
+    rq->is_root = talloc_zero_array(rq, int, p->ir->ndbs + 1);
+    rq->scratch = talloc_pool(rq, SCRATCH_POOL);
+    rq->md = pcre2_match_data_create(ACREI_MAX_MATCHES, NULL);
+    rq->filter_state = talloc_zero_array(rq, uint8_t, p->nfilters + 1);
+    rq->filter_epoch = talloc_zero_array(rq, uint32_t, p->nfilters + 1);
+    size_t idlen = 0;
+    uint64_t key = 0;
+    char *id = identity(rq, &idlen, &key);
+    if (!rq->is_root || !rq->scratch || !rq->md || !rq->filter_state ||
+        !rq->filter_epoch || !id || !(rq->spec = spec_get(p, id, idlen, key))) {
+        talloc_free(rq);
+        return ACRE_ERR_NOMEM;
+    }
+    talloc_free(id);
+    for (unsigned d = 0; rq->authz && d < p->ir->ndbs; d++)
+        rq->is_root[d] = p->ir->dbs[d].rootdn &&
+                         acre_dn_equal(rq->authz, p->ir->dbs[d].rootdn);
+    if (rq->authz && rq->dir)
+        rq->authz_entry = acreE_dir_find(rq->dir, rq->authz);
+    *out = rq;
+    return 0;
+}
+
+ACRE_PUBLIC void
+acre_request_end(acre_request *rq)
+{
+    talloc_free(rq);
+}

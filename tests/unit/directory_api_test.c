@@ -1,0 +1,557 @@
+/*
+ * directory_api_test.c -- unit tests of the public directory and entry API
+ * (engine/api_dir.c), through acre.h only: loading from text and from a
+ * file, errors with their diagnostics (all-or-nothing, *out untouched),
+ * find, count, walks in every scope with their order and early stop, the
+ * entry accessors, NULL and out-of-range arguments, and ownership under a
+ * talloc parent.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+#include <unistd.h>
+
+#include "acre.h"
+
+#define TEST006 "/work/shared/conformance/openldap-test006/data.initial.ldif"
+
+/* ------------------------------------------------------------------------
+ * Helpers
+ */
+
+/* A small tree: two subtrees, siblings in a known load order. */
+static const char tree[] =
+    "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+    "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: people\n\n"
+    "dn: uid=a,ou=people,dc=example,dc=com\nobjectClass: account\nuid: a\n"
+    "description: first\ndescription: second\n\n"
+    "dn: ou=groups,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: groups\n\n"
+    "dn: uid=b,ou=people,dc=example,dc=com\nobjectClass: account\nuid: b\n\n"
+    "dn: cn=g,ou=groups,dc=example,dc=com\nobjectClass: groupOfNames\n"
+    "cn: g\ncn;lang-en: group\n"
+    "member: uid=a,ou=people,dc=example,dc=com\n\n"
+    "dn: uid=c,uid=b,ou=people,dc=example,dc=com\nobjectClass: account\n"
+    "uid: c\n";
+
+static acre_dn *
+dn(void *ctx, const char *s)
+{
+    acre_dn *d = NULL;
+
+    cr_assert_eq(acre_dn_parse(ctx, NULL, s, strlen(s), 0, &d, NULL), 0,
+                 "parse %s", s);
+    return d;
+}
+
+static acre_directory *
+load_ok(void *ctx, const char *text)
+{
+    acre_directory *d = NULL;
+    acre_diag dg;
+    int rc;
+
+    memset(&dg, 0, sizeof dg);
+    rc = acre_directory_load(ctx, NULL, "t.ldif", text, strlen(text), &d, &dg);
+    cr_assert_eq(rc, 0, "load: %s %s:%u:%u %s", acre_strerror(rc), dg.file,
+                 dg.line, dg.column, dg.message);
+    cr_assert_not_null(d);
+    return d;
+}
+
+/* Loading must fail with `code` at `line` of "t.ldif", *out untouched. */
+static void
+load_err(const char *text, int code, unsigned line)
+{
+    acre_directory *sentinel = (acre_directory *)&sentinel, *d = sentinel;
+    acre_diag dg;
+    int rc;
+
+    memset(&dg, 0, sizeof dg);
+    rc = acre_directory_load(NULL, NULL, "t.ldif", text, strlen(text), &d, &dg);
+    cr_expect_eq(rc, code, "want %s got %s (%s) for:\n%s", acre_strerror(code),
+                 acre_strerror(rc), dg.message, text);
+    cr_expect_eq(dg.code, code);
+    cr_expect_eq(dg.line, line, "line %u, want %u (%s)", dg.line, line,
+                 dg.message);
+    cr_expect_str_eq(dg.file ? dg.file : "(null)", "t.ldif");
+    cr_expect_neq(dg.message[0], '\0');
+    cr_expect_eq(d, sentinel, "*out changed on error");
+}
+
+static const acre_entry *
+find(const acre_directory *d, const char *s)
+{
+    acre_dn *x = dn(NULL, s);
+    const acre_entry *e = acre_directory_find(d, x);
+
+    acre_dn_free(x);
+    return e;
+}
+
+/* A walk visitor collecting pretty DNs separated by ';'. */
+struct collect {
+    char buf[4096];
+    int n;
+    int stop_after; /* stop (returning 7) after this many, 0: never */
+};
+
+static int
+collect(void *arg, const acre_entry *e)
+{
+    struct collect *c = arg;
+    size_t len = strlen(c->buf);
+
+    snprintf(c->buf + len, sizeof c->buf - len, "%s%s", len ? ";" : "",
+             acre_dn_pretty(acre_entry_dn(e), NULL));
+    c->n++;
+    return c->stop_after && c->n == c->stop_after ? 7 : 0;
+}
+
+/* walk -- the entries in scope of base, in walk order; *rc the result. */
+static const char *
+walk(const acre_directory *d, const char *base, int scope, int stop_after,
+     int *rc)
+{
+    static struct collect c;
+    acre_dn *b = dn(NULL, base);
+
+    memset(&c, 0, sizeof c);
+    c.stop_after = stop_after;
+    *rc = acre_directory_walk(d, b, scope, collect, &c);
+    acre_dn_free(b);
+    return c.buf;
+}
+
+/* The index of the attribute written `desc` in e, or -1. */
+static int
+attr_index(const acre_entry *e, const char *desc)
+{
+    for (unsigned i = 0; i < acre_entry_nattrs(e); i++) {
+        size_t len;
+        const char *s = acre_entry_attr(e, i, &len, NULL);
+
+        if (len == strlen(desc) && !memcmp(s, desc, len))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* The values of attribute `desc` as "v1|v2|...", or "(none)". */
+static const char *
+values(const acre_entry *e, const char *desc)
+{
+    static char out[1024];
+    int i = attr_index(e, desc);
+    unsigned nvals = 0;
+    size_t m = 0;
+
+    out[0] = '\0';
+    if (i < 0)
+        return "(none)";
+    cr_assert_not_null(acre_entry_attr(e, (unsigned)i, NULL, &nvals));
+    for (unsigned j = 0; j < nvals; j++) {
+        size_t len;
+        const char *v = acre_entry_value(e, (unsigned)i, j, &len);
+
+        cr_assert_not_null(v);
+        m += (size_t)snprintf(out + m, sizeof out - m, "%s%.*s", j ? "|" : "",
+                              (int)len, v);
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading
+ */
+Test(directory_api, load_text)
+{
+    void *ctx = talloc_new(NULL);
+    acre_directory *d = load_ok(ctx, tree);
+
+    cr_expect_eq(acre_directory_count(d), 7);
+    cr_expect_not_null(find(d, "dc=example,dc=com"));
+    cr_expect_not_null(find(d, "UID=c, uid=B,ou=People,dc=EXAMPLE,dc=com"));
+    acre_directory_free(d);
+    cr_expect_eq(talloc_total_blocks(ctx), 1, "directory_free left blocks");
+    talloc_free(ctx);
+}
+
+Test(directory_api, load_empty_text)
+{
+    acre_directory *d = NULL;
+
+    cr_assert_eq(acre_directory_load(NULL, NULL, NULL, "", 0, &d, NULL), 0);
+    cr_expect_eq(acre_directory_count(d), 0);
+    acre_directory_free(d);
+}
+
+Test(directory_api, load_with_schema)
+{
+    acre_schema *s = NULL;
+    acre_directory *d = NULL;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL), 0);
+    cr_assert_eq(
+        acre_directory_load(NULL, s, NULL, tree, sizeof tree - 1, &d, NULL), 0);
+    cr_expect_eq(acre_directory_count(d), 7);
+    acre_directory_free(d);
+    acre_schema_free(s);
+}
+
+Test(directory_api, load_file)
+{
+    acre_directory *d = NULL;
+    acre_diag dg;
+    int rc;
+
+    memset(&dg, 0, sizeof dg);
+    rc = acre_directory_load(NULL, NULL, TEST006, NULL, 0, &d, &dg);
+    cr_assert_eq(rc, 0, "%s:%u:%u %s", dg.file, dg.line, dg.column, dg.message);
+    cr_expect_eq(acre_directory_count(d), 19);
+    cr_expect_not_null(find(d, "ou=People,dc=example,dc=com"));
+    acre_directory_free(d);
+}
+
+Test(directory_api, load_file_bad)
+{
+    char path[] = "/tmp/acre-dirapi-XXXXXX";
+    int fd = mkstemp(path);
+    const char text[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                        "dc: example\n\ndn: ou=x,dc=example,dc=com\n"
+                        "objectClass organizationalUnit\n";
+    acre_directory *d = NULL;
+    acre_diag dg;
+    int rc;
+
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    memset(&dg, 0, sizeof dg);
+    rc = acre_directory_load(NULL, NULL, path, NULL, 0, &d, &dg);
+    unlink(path);
+    cr_expect_eq(rc, ACRE_ERR_LDIF_SYNTAX, "%s", acre_strerror(rc));
+    cr_expect_eq(dg.line, 6, "line %u (%s)", dg.line, dg.message);
+    cr_expect_str_eq(dg.file ? dg.file : "(null)", path);
+    cr_expect_null(d);
+}
+
+Test(directory_api, load_missing_file)
+{
+    acre_directory *d = NULL;
+    acre_diag dg;
+
+    memset(&dg, 0, sizeof dg);
+    cr_expect_eq(acre_directory_load(NULL, NULL, "/nonexistent/x.ldif", NULL, 0,
+                                     &d, &dg),
+                 ACRE_ERR_LDIF_IO);
+    cr_expect_eq(dg.code, ACRE_ERR_LDIF_IO);
+    cr_expect_null(d);
+}
+
+Test(directory_api, load_errors)
+{
+    /* a line without a colon */
+    load_err("dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+             "dn: ou=x,dc=example,dc=com\nobjectClass organizationalUnit\n",
+             ACRE_ERR_LDIF_SYNTAX, 6);
+    /* an invalid DN */
+    load_err("dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+             "dn: ou=x,,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+             "ou: x\n",
+             ACRE_ERR_LDIF_DN, 5);
+    /* the same entry twice */
+    load_err("dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+             "dn: DC=Example,dc=com\nobjectClass: domain\ndc: example\n",
+             ACRE_ERR_LDIF_DUP_ENTRY, 5);
+    /* an attribute the schema does not know (slapadd refuses it) */
+    load_err("dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+             "frobnicate: 1\n",
+             ACRE_ERR_LDIF_UNKNOWN_ATTR, 4);
+    /* a value its syntax refuses */
+    load_err("dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+             "uidNumber: twelve\n",
+             ACRE_ERR_LDIF_VALUE, 4);
+}
+
+Test(directory_api, load_no_parent)
+{
+    acre_directory *d = NULL;
+    acre_diag dg;
+    const char text[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+        "dn: uid=a,ou=missing,dc=example,dc=com\nobjectClass: account\n"
+        "uid: a\n";
+
+    memset(&dg, 0, sizeof dg);
+    cr_expect_eq(acre_directory_load(NULL, NULL, "t.ldif", text,
+                                     sizeof text - 1, &d, &dg),
+                 ACRE_ERR_LDIF_NO_PARENT);
+    cr_expect_eq(dg.line, 5, "line %u (%s)", dg.line, dg.message);
+    cr_expect_null(d);
+}
+
+/* An error frees everything: nothing is left under the parent. */
+Test(directory_api, load_error_leaves_nothing)
+{
+    void *ctx = talloc_new(NULL);
+    acre_directory *d = NULL;
+    const char text[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                        "dc: example\nbogusAttr: 1\n";
+
+    cr_expect_eq(
+        acre_directory_load(ctx, NULL, NULL, text, sizeof text - 1, &d, NULL),
+        ACRE_ERR_LDIF_UNKNOWN_ATTR);
+    cr_expect_null(d);
+    cr_expect_eq(talloc_total_blocks(ctx), 1);
+    talloc_free(ctx);
+}
+
+/* A directory is a talloc child of mem_ctx and goes with it. */
+Test(directory_api, freed_with_parent)
+{
+    void *ctx = talloc_new(NULL);
+
+    load_ok(ctx, tree);
+    cr_expect_gt(talloc_total_blocks(ctx), 1);
+    talloc_free(ctx);
+}
+
+/* ------------------------------------------------------------------------
+ * Find and count
+ */
+Test(directory_api, find)
+{
+    acre_directory *d = load_ok(NULL, tree);
+    const acre_entry *e = find(d, "cn=G,ou=groups,dc=example,dc=com");
+
+    cr_assert_not_null(e);
+    cr_expect_str_eq(acre_dn_pretty(acre_entry_dn(e), NULL),
+                     "cn=g,ou=groups,dc=example,dc=com");
+    cr_expect_null(find(d, "cn=h,ou=groups,dc=example,dc=com"));
+    cr_expect_null(find(d, "dc=com"));
+    cr_expect_null(find(d, ""));
+    cr_expect_null(find(d, "uid=a,ou=groups,dc=example,dc=com"));
+    /* an entry returned twice is the same object */
+    cr_expect_eq(e, find(d, "cn=g,ou=groups,dc=example,dc=com"));
+    acre_directory_free(d);
+}
+
+/* ------------------------------------------------------------------------
+ * Walks
+ */
+Test(directory_api, walk_scopes)
+{
+    acre_directory *d = load_ok(NULL, tree);
+    int rc;
+
+    cr_expect_str_eq(walk(d, "dc=example,dc=com", ACRE_SCOPE_SUB, 0, &rc),
+                     "dc=example,dc=com;ou=people,dc=example,dc=com;"
+                     "uid=a,ou=people,dc=example,dc=com;"
+                     "uid=b,ou=people,dc=example,dc=com;"
+                     "uid=c,uid=b,ou=people,dc=example,dc=com;"
+                     "ou=groups,dc=example,dc=com;"
+                     "cn=g,ou=groups,dc=example,dc=com");
+    cr_expect_eq(rc, 0);
+    cr_expect_str_eq(walk(d, "dc=example,dc=com", ACRE_SCOPE_ONE, 0, &rc),
+                     "ou=people,dc=example,dc=com;ou=groups,dc=example,dc=com");
+    cr_expect_eq(rc, 0);
+    cr_expect_str_eq(
+        walk(d, "ou=people,dc=example,dc=com", ACRE_SCOPE_CHILDREN, 0, &rc),
+        "uid=a,ou=people,dc=example,dc=com;uid=b,ou=people,dc=example,dc=com;"
+        "uid=c,uid=b,ou=people,dc=example,dc=com");
+    cr_expect_eq(rc, 0);
+    cr_expect_str_eq(
+        walk(d, "uid=b,ou=people,dc=example,dc=com", ACRE_SCOPE_BASE, 0, &rc),
+        "uid=b,ou=people,dc=example,dc=com");
+    cr_expect_eq(rc, 0);
+    /* a leaf: nothing below it */
+    cr_expect_str_eq(walk(d, "uid=a,ou=people,dc=example,dc=com",
+                          ACRE_SCOPE_CHILDREN, 0, &rc),
+                     "");
+    cr_expect_eq(rc, 0);
+    acre_directory_free(d);
+}
+
+Test(directory_api, walk_parents_first)
+{
+    /* children written before their parents are still walked after them */
+    acre_directory *d = load_ok(
+        NULL, "dn: uid=a,ou=p,dc=x\nobjectClass: account\nuid: a\n\n"
+              "dn: ou=p,dc=x\nobjectClass: organizationalUnit\nou: p\n\n"
+              "dn: dc=x\nobjectClass: domain\ndc: x\n");
+    int rc;
+
+    cr_expect_str_eq(walk(d, "dc=x", ACRE_SCOPE_SUB, 0, &rc),
+                     "dc=x;ou=p,dc=x;uid=a,ou=p,dc=x");
+    cr_expect_eq(rc, 0);
+    acre_directory_free(d);
+}
+
+Test(directory_api, walk_early_stop)
+{
+    acre_directory *d = load_ok(NULL, tree);
+    int rc;
+
+    cr_expect_str_eq(walk(d, "dc=example,dc=com", ACRE_SCOPE_SUB, 3, &rc),
+                     "dc=example,dc=com;ou=people,dc=example,dc=com;"
+                     "uid=a,ou=people,dc=example,dc=com");
+    cr_expect_eq(rc, 7);
+    cr_expect_str_eq(walk(d, "dc=example,dc=com", ACRE_SCOPE_SUB, 1, &rc),
+                     "dc=example,dc=com");
+    cr_expect_eq(rc, 7);
+    cr_expect_str_eq(walk(d, "dc=example,dc=com", ACRE_SCOPE_BASE, 1, &rc),
+                     "dc=example,dc=com");
+    cr_expect_eq(rc, 7);
+    acre_directory_free(d);
+}
+
+Test(directory_api, walk_errors)
+{
+    acre_directory *d = load_ok(NULL, tree);
+    int rc;
+
+    cr_expect_str_eq(
+        walk(d, "ou=nobody,dc=example,dc=com", ACRE_SCOPE_SUB, 0, &rc), "");
+    cr_expect_eq(rc, ACRE_ERR_NO_SUCH_OBJECT);
+    cr_expect_str_eq(walk(d, "dc=example,dc=com", 4, 0, &rc), "");
+    cr_expect_eq(rc, ACRE_ERR_INVAL);
+    cr_expect_str_eq(walk(d, "dc=example,dc=com", -1, 0, &rc), "");
+    cr_expect_eq(rc, ACRE_ERR_INVAL);
+    acre_directory_free(d);
+}
+
+/* ------------------------------------------------------------------------
+ * Entries
+ */
+Test(directory_api, entry_accessors)
+{
+    acre_directory *d = load_ok(NULL, tree);
+    const acre_entry *e = find(d, "uid=a,ou=people,dc=example,dc=com");
+    unsigned n, nvals;
+    size_t len;
+    const char *s;
+
+    cr_assert_not_null(e);
+    n = acre_entry_nattrs(e);
+    cr_expect_eq(n, 3, "nattrs %u", n);
+    cr_expect_str_eq(values(e, "objectClass"), "account");
+    cr_expect_str_eq(values(e, "uid"), "a");
+    /* values as stored, in LDIF order */
+    cr_expect_str_eq(values(e, "description"), "first|second");
+    cr_expect_str_eq(values(e, "cn"), "(none)");
+    for (unsigned i = 0; i < n; i++) {
+        s = acre_entry_attr(e, i, &len, &nvals);
+        cr_assert_not_null(s);
+        cr_expect_eq(strlen(s), len, "NUL-terminated description");
+        cr_expect_gt(nvals, 0);
+        /* the lengths are optional */
+        cr_expect_eq(acre_entry_attr(e, i, NULL, NULL), s);
+        cr_expect_not_null(acre_entry_value(e, i, 0, NULL));
+    }
+    /* the order is fixed: the same for every call */
+    s = acre_entry_attr(e, 0, NULL, NULL);
+    cr_expect_eq(acre_entry_attr(e, 0, NULL, NULL), s);
+    acre_directory_free(d);
+}
+
+Test(directory_api, entry_options_and_naming)
+{
+    acre_directory *d = load_ok(NULL, tree);
+    const acre_entry *g = find(d, "cn=g,ou=groups,dc=example,dc=com");
+    const acre_entry *b = find(d, "uid=b,ou=people,dc=example,dc=com");
+
+    cr_assert_not_null(g);
+    cr_assert_not_null(b);
+    /* a description with options keeps them, as written */
+    cr_expect_str_eq(values(g, "cn"), "g");
+    cr_expect_str_eq(values(g, "cn;lang-en"), "group");
+    cr_expect_str_eq(values(g, "member"), "uid=a,ou=people,dc=example,dc=com");
+    cr_expect_str_eq(acre_dn_pretty(acre_entry_dn(b), NULL),
+                     "uid=b,ou=people,dc=example,dc=com");
+    acre_directory_free(d);
+}
+
+Test(directory_api, entry_out_of_range)
+{
+    acre_directory *d = load_ok(NULL, tree);
+    const acre_entry *e = find(d, "uid=a,ou=people,dc=example,dc=com");
+    unsigned n = acre_entry_nattrs(e), nvals = 99;
+    size_t len = 99;
+
+    cr_expect_null(acre_entry_attr(e, n, &len, &nvals));
+    cr_expect_eq(len, 0);
+    cr_expect_eq(nvals, 0);
+    cr_expect_null(acre_entry_attr(e, UINT32_MAX, NULL, NULL));
+    len = 99;
+    cr_expect_null(acre_entry_value(e, n, 0, &len));
+    cr_expect_eq(len, 0);
+    acre_entry_attr(e, 0, NULL, &nvals);
+    len = 99;
+    cr_expect_null(acre_entry_value(e, 0, nvals, &len));
+    cr_expect_eq(len, 0);
+    acre_directory_free(d);
+}
+
+/* ------------------------------------------------------------------------
+ * NULL arguments
+ */
+static int nnull;
+
+static int
+count_null(void *arg, const acre_entry *e)
+{
+    nnull += arg == NULL && e != NULL;
+    return 0;
+}
+
+Test(directory_api, null_arguments)
+{
+    acre_directory *d = load_ok(NULL, tree), *x = NULL;
+    acre_dn *b = dn(NULL, "dc=example,dc=com");
+    struct collect c;
+    acre_diag dg;
+    size_t len = 99;
+    unsigned nvals = 99;
+
+    memset(&c, 0, sizeof c);
+    memset(&dg, 0, sizeof dg);
+    /* load: no output, or neither a file nor text */
+    cr_expect_eq(
+        acre_directory_load(NULL, NULL, NULL, tree, sizeof tree - 1, NULL, &dg),
+        ACRE_ERR_INVAL);
+    cr_expect_eq(dg.code, ACRE_ERR_INVAL);
+    cr_expect_eq(acre_directory_load(NULL, NULL, NULL, NULL, 0, &x, NULL),
+                 ACRE_ERR_INVAL);
+    cr_expect_null(x);
+    acre_directory_free(NULL);
+    cr_expect_null(acre_directory_find(NULL, b));
+    cr_expect_null(acre_directory_find(d, NULL));
+    cr_expect_eq(acre_directory_count(NULL), 0);
+    cr_expect_eq(acre_directory_walk(NULL, b, ACRE_SCOPE_SUB, collect, &c),
+                 ACRE_ERR_INVAL);
+    cr_expect_eq(acre_directory_walk(d, NULL, ACRE_SCOPE_SUB, collect, &c),
+                 ACRE_ERR_INVAL);
+    cr_expect_eq(acre_directory_walk(d, b, ACRE_SCOPE_SUB, NULL, &c),
+                 ACRE_ERR_INVAL);
+    cr_expect_eq(c.n, 0);
+    /* arg may be NULL: it is only handed to fn */
+    cr_expect_eq(acre_directory_walk(d, b, ACRE_SCOPE_SUB, count_null, NULL),
+                 0);
+    cr_expect_eq(nnull, 7);
+    cr_expect_null(acre_entry_dn(NULL));
+    cr_expect_eq(acre_entry_nattrs(NULL), 0);
+    cr_expect_null(acre_entry_attr(NULL, 0, &len, &nvals));
+    cr_expect_eq(len, 0);
+    cr_expect_eq(nvals, 0);
+    len = 99;
+    cr_expect_null(acre_entry_value(NULL, 0, 0, &len));
+    cr_expect_eq(len, 0);
+    acre_dn_free(b);
+    acre_directory_free(d);
+}

@@ -1,0 +1,245 @@
+/*
+ * policy_test.c -- the compiled policy through the public API: compiling
+ * (and refusing) rule text, the subtree index, checks, verdicts, explain,
+ * and that deciding entries allocates nothing.
+ */
+#include "acre.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+#include <talloc.h>
+
+static void *ctx;
+static acre_schema *schema;
+static acre_directory *dir;
+
+static const char ldif[] =
+    "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+    "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: people\n\n"
+    "dn: uid=alice,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: alice\ncn: Alice\nsn: A\nmail: alice@example.com\n"
+    "userPassword: secret\n\n"
+    "dn: uid=bob,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: bob\ncn: Bob\nsn: B\nmail: bob@example.com\n"
+    "manager: uid=alice,ou=people,dc=example,dc=com\n\n"
+    "dn: ou=groups,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: groups\n\n"
+    "dn: cn=admins,ou=groups,dc=example,dc=com\nobjectClass: groupOfNames\n"
+    "cn: admins\nmember: uid=alice,ou=people,dc=example,dc=com\n";
+
+static const char conf[] =
+    "access to attrs=userPassword\n"
+    "  by self write\n"
+    "  by anonymous auth\n"
+    "  by * none\n"
+    "database mdb\n"
+    "suffix \"dc=example,dc=com\"\n"
+    "rootdn \"cn=manager,dc=example,dc=com\"\n"
+    "access to dn.subtree=\"ou=groups,dc=example,dc=com\"\n"
+    "  by group=\"cn=admins,ou=groups,dc=example,dc=com\" write\n"
+    "  by users read\n"
+    "access to dn.one=\"ou=people,dc=example,dc=com\" attrs=mail\n"
+    "  by dnattr=manager read\n"
+    "  by self read\n"
+    "  by * break\n"
+    "access to dn.regex=\"^uid=([^,]+),ou=people,dc=example,dc=com$\"\n"
+    "  by dn.exact,expand=\"uid=$1,ou=people,dc=example,dc=com\" write\n"
+    "  by users read\n"
+    "  by anonymous search\n"
+    "access to * by * read\n";
+
+static void
+setup(void)
+{
+    ctx = talloc_new(NULL);
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &schema, NULL), 0);
+    cr_assert_eq(acre_directory_load(ctx, schema, "t.ldif", ldif, strlen(ldif),
+                                     &dir, NULL),
+                 0);
+}
+
+static void
+teardown(void)
+{
+    talloc_free(ctx);
+}
+
+static acre_policy *
+compile(const char *text, acre_diag *d)
+{
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", text,
+                       strlen(text)};
+    acre_policy *p = NULL;
+    acre_schema *s;
+
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &s, NULL), 0);
+    int rc = acre_policy_compile(ctx, s, &src, 1, 0, &p, d);
+    if (rc)
+        return NULL;
+    /* the directory must share the policy's schema */
+    schema = s;
+    cr_assert_eq(
+        acre_directory_load(ctx, s, "t.ldif", ldif, strlen(ldif), &dir, NULL),
+        0);
+    return p;
+}
+
+static const acre_entry *
+entry(const char *dn)
+{
+    acre_dn *d;
+    cr_assert_eq(acre_dn_parse(ctx, schema, dn, strlen(dn), 0, &d, NULL), 0);
+    const acre_entry *e = acre_directory_find(dir, d);
+    cr_assert(e, "%s", dn);
+    return e;
+}
+
+static acre_request *
+begin(acre_policy *p, const char *who)
+{
+    acre_subject s = {.authz_dn = who};
+    acre_request *rq;
+    cr_assert_eq(acre_request_begin(p, &s, dir, &rq), 0);
+    return rq;
+}
+
+TestSuite(policy, .init = setup, .fini = teardown);
+
+Test(policy, refuses_bad_rules_whole)
+{
+    acre_diag d;
+    const char *bad = "database mdb\nsuffix \"dc=example,dc=com\"\n"
+                      "access to * by * read\n"
+                      "access to dn.bogus=x by * read\n";
+    cr_expect_null(compile(bad, &d));
+    cr_expect_eq(d.code, ACRE_ERR_RULE_SYNTAX);
+    cr_expect_eq(d.line, 4);
+    cr_expect_gt(d.column, 0);
+    cr_expect_str_eq(d.file, "slapd.conf");
+    cr_expect_str_eq(acre_strerror(ACRE_ERR_RULE_SYNTAX), "rule syntax error");
+}
+
+Test(policy, missing_include_fails_closed)
+{
+    acre_diag d;
+    cr_expect_null(compile("include /nonexistent/rules.acl\n"
+                           "access to * by * read\n",
+                           &d));
+    cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
+    cr_expect_eq(d.line, 1);
+    /* a schema file that is not there is only noted */
+    cr_expect(compile("include /nonexistent/extra.schema\n"
+                      "access to * by * read\n",
+                      &d));
+}
+
+Test(policy, index_and_stats)
+{
+    acre_policy *p = compile(conf, NULL);
+    cr_assert(p);
+    acre_policy_stats st;
+    acre_policy_stats_get(p, &st);
+    cr_expect_eq(st.rules, 5);
+    cr_expect_eq(st.residual, 3); /* the global rule, the regex, "*" */
+    /* root, suffix, ou=groups, ou=people */
+    cr_expect_eq(st.nodes, 4);
+    cr_expect_gt(st.bytes, 0);
+    char *dump = acre_policy_dump(p);
+    cr_assert(dump);
+    cr_expect(strstr(dump, "node 2 \"ou=groups,dc=example,dc=com\""), "%s",
+              dump);
+    free(dump);
+    cr_expect_eq(acre_policy_ref(p), p);
+    acre_policy_release(p);
+    acre_policy_release(p);
+}
+
+Test(policy, checks)
+{
+    acre_policy *p = compile(conf, NULL);
+    cr_assert(p);
+    const acre_entry *alice = entry("uid=alice,ou=people,dc=example,dc=com");
+    const acre_entry *bob = entry("uid=bob,ou=people,dc=example,dc=com");
+    const acre_entry *grp = entry("cn=admins,ou=groups,dc=example,dc=com");
+    acre_request *a = begin(p, "uid=alice,ou=people,dc=example,dc=com");
+    acre_request *b = begin(p, "uid=bob,ou=people,dc=example,dc=com");
+    acre_request *anon = begin(p, NULL);
+    acre_request *root = begin(p, "cn=manager,dc=example,dc=com");
+    uint32_t mask;
+    char buf[32];
+
+    /* the database's rules decide first; the global ones after */
+    cr_expect_eq(
+        acre_access(a, alice, "userPassword", NULL, 0, ACRE_RIGHT_WRITE, NULL),
+        1);
+    cr_expect_eq(
+        acre_access(b, grp, "member", NULL, 0, ACRE_RIGHT_WRITE, &mask), 0);
+    cr_expect_str_eq(acre_mask_format(mask, buf), "read(=rscxd)");
+    cr_expect_eq(acre_access(a, grp, "member", NULL, 0, ACRE_RIGHT_WRITE, NULL),
+                 1);
+    /* dnattr: alice manages bob; "break" falls through to the regex */
+    cr_expect_eq(acre_access(a, bob, "mail", NULL, 0, ACRE_RIGHT_READ, NULL),
+                 1);
+    cr_expect_eq(acre_access(b, bob, "mail", NULL, 0, ACRE_RIGHT_READ, NULL),
+                 1); /* by self read: stops before the regex rule */
+    cr_expect_eq(acre_access(b, bob, "mail", NULL, 0, ACRE_RIGHT_WRITE, NULL),
+                 0);
+    cr_expect_eq(
+        acre_access(anon, bob, "mail", NULL, 0, ACRE_RIGHT_SEARCH, NULL),
+        1); /* by * break, then the regex rule */
+    cr_expect_eq(acre_access(b, bob, "cn", NULL, 0, ACRE_RIGHT_WRITE, NULL),
+                 1); /* the $1 substitution */
+    cr_expect_eq(acre_access(anon, bob, "cn", NULL, 0, ACRE_RIGHT_SEARCH, NULL),
+                 1);
+    cr_expect_eq(acre_access(anon, bob, "cn", NULL, 0, ACRE_RIGHT_READ, NULL),
+                 0);
+    cr_expect_eq(acre_access(root, bob, "cn", NULL, 0, ACRE_RIGHT_MANAGE, NULL),
+                 1);
+    cr_expect_eq(
+        acre_access(a, bob, "nosuchattribute", NULL, 0, ACRE_RIGHT_READ, NULL),
+        ACRE_ERR_INVAL);
+    /* a value check: the value is normalised like stored ones */
+    cr_expect_eq(acre_access(b, bob, "cn", "  BOB ", 6, ACRE_RIGHT_WRITE, NULL),
+                 1);
+
+    int granted = -1;
+    char *ex =
+        acre_explain(b, grp, "member", NULL, 0, ACRE_RIGHT_WRITE, &granted);
+    cr_assert(ex);
+    cr_expect_eq(granted, 0);
+    cr_expect(strstr(ex, "index node \"ou=groups,dc=example,dc=com\""), "%s",
+              ex);
+    cr_expect(strstr(ex, "denied"), "%s", ex);
+    free(ex);
+    acre_request_end(a);
+    acre_request_end(b);
+    acre_request_end(anon);
+    acre_request_end(root);
+    acre_policy_release(p);
+}
+
+Test(policy, verdict_allocates_nothing)
+{
+    acre_policy *p = compile(conf, NULL);
+    cr_assert(p);
+    acre_request *b = begin(p, "uid=bob,ou=people,dc=example,dc=com");
+    const acre_entry *bob = entry("uid=bob,ou=people,dc=example,dc=com");
+    acre_verdict v;
+
+    cr_assert_eq(acre_entry_decide(b, bob, ACRE_RIGHT_READ, &v), 0);
+    cr_expect(v.visible);
+    /* a request is a talloc tree (white box): it must not grow */
+    size_t blocks = talloc_total_blocks(b);
+    size_t bytes = talloc_total_size(b);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(acre_entry_decide(b, bob, ACRE_RIGHT_READ, &v), 0);
+    cr_expect_eq(talloc_total_blocks(b), blocks);
+    cr_expect_eq(talloc_total_size(b), bytes);
+    unsigned readable = 0;
+    for (unsigned i = 0; i < v.nattrs; i++)
+        readable += v.attr[i] != ACRE_ATTR_NONE;
+    cr_expect_eq(readable, v.nattrs);
+    acre_request_end(b);
+    acre_policy_release(p);
+}
