@@ -185,6 +185,31 @@ rule_scope(struct acreP_rule *r)
     r->scope = ACREP_SCOPE_DN;
 }
 
+uint8_t
+acreP_clause_flags(const struct acreI_clause *b)
+{
+    uint8_t f = acreV_clause_flags(b);
+    struct acreI_clause without;
+
+    if (!(f & ACREP_C_ENTRY) || (f & ACREP_C_VALDEP))
+        return f;
+    /* what is left of the entry part without "self", or without the
+     * group: when nothing, the clause is one of the narrow kinds */
+    if (b->dn.kind == ACREI_SUBJ_SELF && b->dn.level == 0) {
+        without = *b;
+        without.dn.kind = ACREI_SUBJ_USERS; /* self needs a DN too */
+        if (!(acreV_clause_flags(&without) & ACREP_C_ENTRY))
+            f |= ACREP_C_SELFONLY;
+    }
+    if (b->group && !b->group->expand && !b->group->dynamic && b->group->dn) {
+        without = *b;
+        without.group = NULL;
+        if (!(acreV_clause_flags(&without) & ACREP_C_ENTRY))
+            f |= ACREP_C_GROUPONLY;
+    }
+    return f;
+}
+
 static int
 add_rule(struct builder *b, const struct acreI_rule *ir,
          const struct acreI_section *sec, uint32_t *ci)
@@ -218,7 +243,7 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
         struct acreP_clause *c = &p->clauses[(*ci)++];
         c->ir = &ir->by[k];
         c->rule = p->nrules;
-        c->flags = acreV_clause_flags(c->ir);
+        c->flags = acreP_clause_flags(c->ir);
         if (c->flags & ACREP_C_VALDEP)
             r->flags |= ACREP_R_VALDEP;
         if (c->flags & ACREP_C_MATCHES)

@@ -281,6 +281,10 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
                          1))
             return 0;
     }
+    /* from here on the outcome depends on the entry itself */
+    if (r->flags & (ACREP_R_VAL | ACREP_R_FILTER) ||
+        r->scope == ACREP_SCOPE_REGEX)
+        c->entrydep = 1;
     if (want_m) {
         if (c->val)
             val_str(c);
@@ -360,6 +364,12 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
             }
             if (cl->flags & ACREP_C_VALDEP)
                 c->valdep = 1;
+            /* "self" alone is in the memo's key; a fixed group depends on
+             * the entry only when it is the group */
+            if (!(cl->flags & ACREP_C_SELFONLY) &&
+                !((cl->flags & ACREP_C_GROUPONLY) &&
+                  !acre_dn_equal(cl->ir->group->dn, c->e->dn)))
+                c->entrydep = 1;
             if (!acreV_clause_entry(c, cl->ir, cl->flags, m,
                                     have_tm ? &tm : m)) {
                 trace(c, "  by #%u: does not apply to this entry\n", k + 1);
@@ -404,6 +414,9 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->val_len = len;
     c->val_str = NULL;
     c->trace = NULL;
+    c->is_self = rq->authz && acre_dn_equal(e->dn, rq->authz);
+    c->key_base = (uint64_t)acre_dn_depth(e->dn) << 24 | (uint64_t)c->is_self
+                                                             << 4;
     rq->epoch++;
     if (rq->epoch == 0) { /* wrapped: forget every cached filter */
         memset(rq->filter_epoch, 0, sizeof(uint32_t) * rq->p->nfilters);
@@ -429,8 +442,11 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     struct acreV_matches m;
 
     *mask = ACREI_PRIV_NONE;
+    talloc_free_children(rq->scratch); /* the previous check's */
+    c->val_str = NULL;
     rq->limit_hit = 0;
     c->valdep = 0;
+    c->entrydep = 0;
     if (n->section && rq->is_root[n->section - p->ir->dbs]) {
         trace(c, "requester is the rootdn of database %s\n", n->section->type);
         *mask = ACREI_LVL_MANAGE;
@@ -487,6 +503,42 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     return 0;
 }
 
+/*
+ * decide, remembering what depended only on the node and the depth: the
+ * next entry of the same shape (most entries, for most attributes) is
+ * answered by one probe.  Descriptions with options and explain runs go
+ * the long way.
+ */
+static int
+decide_memo(struct acreV_check *c, const struct acreP_node *n,
+            enum acreI_access want, uint32_t *mask)
+{
+    struct acre_request *rq = c->rq;
+
+    if (c->nopts || c->trace)
+        return decide(c, n, want, mask);
+    uint64_t key = (c->key_base | (uint64_t)(n - rq->p->nodes) << 32 |
+                    (uint64_t)(uint32_t)c->type << 5 | (uint64_t)want) +
+                   1;
+    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    unsigned slot = (unsigned)(h >> 54) & (ACREV_MEMO - 1);
+    struct acreV_memo *m = &rq->memo[slot];
+    uint64_t bit = (uint64_t)1 << (slot & 63);
+    if ((rq->memo_valid[slot >> 6] & bit) && m->key == key) {
+        c->valdep = c->entrydep = 0;
+        *mask = m->mask;
+        return m->granted;
+    }
+    int g = decide(c, n, want, mask);
+    if (!c->entrydep && !rq->limit_hit) {
+        rq->memo_valid[slot >> 6] |= bit;
+        m->key = key;
+        m->mask = *mask;
+        m->granted = g;
+    }
+    return g;
+}
+
 int
 acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
 {
@@ -494,12 +546,11 @@ acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
     int granted = 0;
 
     if (acreI_access_priv(want)) {
-        talloc_free_children(c->rq->scratch);
         const struct acreP_node *n = acreP_node_for(c->rq->p, c->e->dn);
         trace(c, "index node \"%.*s\" (%u rules in its table)\n",
               (int)n->ndn_len, n->ndn, n->ntable);
         c->val_str = NULL;
-        granted = decide(c, n, want, &m);
+        granted = decide_memo(c, n, want, &m);
     }
     if (mask)
         *mask = m;
@@ -672,9 +723,9 @@ acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
 
     for (uint32_t i = 0; i < e->nattrs; i++)
         nvals += e->attrs[i].nvals;
-    memset(out, 0, sizeof(*out));
     if (verdict_room(rq, e->nattrs, nvals))
         return ACRE_ERR_NOMEM;
+    out->visible = 0;
     out->nattrs = e->nattrs;
     out->attr = rq->v_attr;
     out->value = rq->v_value;
@@ -688,32 +739,30 @@ acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
     /* one epoch for the whole entry: its filters are evaluated once */
     acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
     const struct acreP_node *n = acreP_node_for(rq->p, e->dn);
-    talloc_free_children(rq->scratch);
-    out->visible = decide(&c, n, want, &mask);
+    out->visible = decide_memo(&c, n, want, &mask);
     if (!out->visible)
         return 0;
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
         uint8_t *vv = rq->v_value + rq->v_first[i];
-        unsigned granted = 0;
         if (!a->nvals || (select && !select(arg, a)))
             continue;
         c.type = a->type;
         c.nopts = a->nopts;
         c.opts = a->opts;
         c.opt_len = a->opt_len;
-        int same = 0; /* the first value's walk never looked at it */
-        for (uint32_t j = 0; j < a->nvals; j++) {
+        c.val = norm_of(&a->vals[0], &c.val_len);
+        int g = decide_memo(&c, n, want, &mask);
+        if (!c.valdep) { /* the walk never looked at the value: the same
+                            walk for every value */
+            memset(vv, g, a->nvals);
+            rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+            continue;
+        }
+        unsigned granted = vv[0] = (uint8_t)g;
+        for (uint32_t j = 1; j < a->nvals; j++) {
             c.val = norm_of(&a->vals[j], &c.val_len);
-            c.val_str = NULL;
-            if (!same) {
-                talloc_free_children(rq->scratch);
-                vv[j] = (uint8_t)decide(&c, n, want, &mask);
-                same = !c.valdep;
-            } else {
-                vv[j] = vv[0]; /* the same walk for every value */
-            }
-            granted += vv[j];
+            granted += vv[j] = (uint8_t)decide_memo(&c, n, want, &mask);
         }
         rq->v_attr[i] = granted == 0          ? ACRE_ATTR_NONE
                         : granted == a->nvals ? ACRE_ATTR_ALL

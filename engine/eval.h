@@ -21,6 +21,15 @@
 #include <stdint.h>
 
 #define ACREV_GROUP_MEMO 16
+#define ACREV_MEMO       1024 /* decisions remembered per request */
+
+/* A decision that depended on nothing of the entry but its index node
+ * and depth: (node, depth, type, privilege) -> granted, mask. */
+struct acreV_memo {
+    uint64_t key; /* 0: empty */
+    uint32_t mask;
+    int granted;
+};
 
 /* Clause states in a spec (per requester identity) */
 enum acreV_state {
@@ -74,7 +83,9 @@ struct acre_request {
     } groups[ACREV_GROUP_MEMO];
 
     unsigned ngroups;
-    int limit_hit; /* a bound was reached during the current check */
+    int limit_hit;           /* a bound was reached during the current check */
+    struct acreV_memo *memo; /* [ACREV_MEMO], not zeroed: */
+    uint64_t memo_valid[ACREV_MEMO / 64]; /* which slots hold a decision */
 };
 
 /* Submatches for $-substitution (slapd's AclRegexMatches). */
@@ -103,6 +114,12 @@ struct acreV_check {
     int valdep;          /* OUT of a decision: something it used depended on
                             the value (a value condition was tested, or a
                             value-dependent clause evaluated) */
+    int is_self;         /* the entry is the requester (authz DN) */
+    uint64_t key_base;   /* the memo key's part fixed by the entry */
+    int entrydep;        /* OUT of a decision: something it used depended on
+                            the entry beyond its index node and depth (a
+                            filter, a regex scope, the value, an entry part
+                            of a clause) */
     char **trace;        /* explain: append here when not NULL */
 };
 

@@ -178,6 +178,8 @@ dn_as_value(const acre_schema *s, int type, const char *ndn, size_t n,
 
     if (at->eq == ACREM_NONE)
         return -1;
+    if (at->eq == ACREM_DN) /* normalising a normalised DN changes nothing */
+        return acreE_buf_put(b, ndn, n) ? -1 : 0;
     return acreM_normalise(s, at->eq, (const uint8_t *)ndn, n, b) ? -1 : 0;
 }
 

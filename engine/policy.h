@@ -77,19 +77,29 @@ struct acreP_rule {
 };
 
 /* Clause flags: which parts exist */
-#define ACREP_C_REQ     0x01u /* has requester-only conditions */
-#define ACREP_C_ENTRY   0x02u /* has entry-dependent conditions */
-#define ACREP_C_VALDEP  0x04u /* depends on the value checked */
-#define ACREP_C_MATCHES 0x08u /* substitutes submatches of the target */
-#define ACREP_C_GROUP                                  \
-    0x10u /* static group with a fixed DN: decided per \
-             requester, except on the group's entry */
+#define ACREP_C_REQ       0x01u /* has requester-only conditions */
+#define ACREP_C_ENTRY     0x02u /* has entry-dependent conditions */
+#define ACREP_C_VALDEP    0x04u /* depends on the value checked */
+#define ACREP_C_MATCHES   0x08u /* substitutes submatches of the target */
+/* static group with a fixed DN: decided per requester, except on the
+ * group's entry */
+#define ACREP_C_GROUP     0x10u
+/* the entry part is only "self" (level 0): it depends on whether the
+ * entry is the requester, and nothing else */
+#define ACREP_C_SELFONLY  0x20u
+/* the entry part is only a fixed static group: it depends on the entry
+ * only when the entry is the group */
+#define ACREP_C_GROUPONLY 0x40u
 
 struct acreP_clause {
     const struct acreI_clause *ir;
     uint32_t rule; /* index in policy->rules */
     uint8_t flags; /* ACREP_C_* */
 };
+
+/* acreP_clause_flags -- the ACREP_C_* flags of clause b, with the
+ * narrower entry dependences (compiler/build.c). */
+uint8_t acreP_clause_flags(const struct acreI_clause *b);
 
 /* One entry of a node table. */
 struct acreP_slot {

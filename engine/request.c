@@ -180,23 +180,34 @@ requester_dn(struct acre_request *rq, const char *s, const acre_dn **dn,
     return 0;
 }
 
-/* The identity a spec is shared by; FNV-1a over its bytes. */
+/* The identity a spec is shared by: the requester's DNs, connection
+ * strings (absent ones marked apart from empty ones), ssf values and the
+ * directory, as bytes; *key is their FNV-1a hash. */
 static char *
 identity(struct acre_request *rq, size_t *len, uint64_t *key)
 {
     const acre_subject *w = &rq->who;
-    char *id = talloc_asprintf(
-        rq->mem, "%s%c%s%c%s%c%s%c%s%c%s%c%u.%u.%u.%u.%p", rq->authz_norm, 0,
-        rq->authc_norm, 0, w->peername ? w->peername : "\x01", 0,
-        w->sockname ? w->sockname : "\x01", 0, w->sockurl ? w->sockurl : "\x01",
-        0, w->domain ? w->domain : "\x01", 0, w->ssf, w->transport_ssf,
-        w->tls_ssf, w->sasl_ssf, (const void *)rq->dir);
-    uint64_t h = 0xcbf29ce484222325ull;
+    const char *str[6] = {rq->authz_norm, rq->authc_norm, w->peername,
+                          w->sockname,    w->sockurl,     w->domain};
+    size_t sl[6], n = 4 * sizeof(unsigned) + sizeof(void *);
+    const void *dir = rq->dir;
 
+    for (int i = 0; i < 6; i++)
+        n += (sl[i] = str[i] ? strlen(str[i]) : 0) + 2;
+    char *id = talloc_size(rq->mem, n), *p = id;
     if (!id)
         return NULL;
-    /* talloc_asprintf stops at the first NUL for strlen: count ourselves */
-    size_t n = talloc_get_size(id) - 1;
+    for (int i = 0; i < 6; i++) {
+        *p++ = str[i] ? 1 : 0;
+        memcpy(p, str[i] ? str[i] : "", sl[i]);
+        p += sl[i];
+        *p++ = 0;
+    }
+    unsigned ssf[4] = {w->ssf, w->transport_ssf, w->tls_ssf, w->sasl_ssf};
+    memcpy(p, ssf, sizeof(ssf));
+    p += sizeof(ssf);
+    memcpy(p, &dir, sizeof(dir));
+    uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ (uint8_t)id[i]) * 0x100000001b3ull;
     *len = n;
@@ -319,11 +330,13 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     rq->md = pcre2_match_data_create(ACREI_MAX_MATCHES, NULL);
     rq->filter_state = talloc_zero_array(rq, uint8_t, p->nfilters + 1);
     rq->filter_epoch = talloc_zero_array(rq, uint32_t, p->nfilters + 1);
+    rq->memo = talloc_array(rq, struct acreV_memo, ACREV_MEMO);
     size_t idlen = 0;
     uint64_t key = 0;
     char *id = identity(rq, &idlen, &key);
     if (!rq->is_root || !rq->scratch || !rq->md || !rq->filter_state ||
-        !rq->filter_epoch || !id || !(rq->spec = spec_get(p, id, idlen, key))) {
+        !rq->memo || !rq->filter_epoch || !id ||
+        !(rq->spec = spec_get(p, id, idlen, key))) {
         talloc_free(rq);
         return ACRE_ERR_NOMEM;
     }
