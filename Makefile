@@ -131,12 +131,15 @@ bench-smoke: $(B)/acre-bench
 	$(B)/acre-bench --smoke --json $(B)/bench-smoke.json
 
 # ---- fuzzing (libFuzzer, clang) --------------------------------------------
-$(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR)
+# Targets may compare with the reference evaluator (not its Criterion tests).
+FUZZ_ORACLE := $(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.c)
+$(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
-		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
+		-I$(SRCDIR)/tests/oracle \
+		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_ORACLE) $(LIB_LIBS)
 
 fuzz: $(FUZZ_BIN)
 

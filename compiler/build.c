@@ -469,7 +469,10 @@ build(struct builder *b)
     b->bits = talloc_zero_array(p->mem, uint64_t,
                                 (size_t)(nrules + 1) * p->attr_words);
     b->rule_node = talloc_array(b, int, nrules + 1);
-    if (!p->rules || !p->clauses || !b->bits || !b->rule_node)
+    /* tables never empty of storage: offsets become pointers into it */
+    b->cap_tables = 64;
+    b->tables = talloc_array(p->mem, struct acreP_slot, b->cap_tables);
+    if (!p->rules || !p->clauses || !b->bits || !b->rule_node || !b->tables)
         return ACRE_ERR_NOMEM;
     for (unsigned d = 0; d <= ir->ndbs; d++) {
         const struct acreI_section *s =

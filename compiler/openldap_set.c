@@ -125,6 +125,8 @@ sp_primary(struct sp *x)
         nd->lit_len = (size_t)(end - (x->s + x->p)) - 1;
         nd->lit = talloc_strndup(nd, x->s + x->p + 1, nd->lit_len);
         x->p += nd->lit_len + 2;
+        if (nd->lit) /* a NUL ends it, as in slapd's C strings */
+            nd->lit_len = strlen(nd->lit);
         return nd->lit ? nd : NULL;
     }
     if (!ad_lead(x->s[x->p]))

@@ -120,12 +120,12 @@ acreO_template_init(void *ctx, const char *s, size_t n,
     if (!copy)
         return ACRE_ERR_NOMEM;
     t->tmpl = copy;
-    t->len = n;
+    t->len = strlen(copy); /* a NUL ends it, as in slapd's C strings */
     /* it expands when substituting without any submatch fails */
     char out[ACREI_EXPAND_MAX + 1];
     size_t olen;
-    t->expands =
-        acreI_expand(s, n, NULL, NULL, 0, NULL, NULL, 0, out, &olen) != 0;
+    t->expands = acreI_expand(copy, t->len, NULL, NULL, 0, NULL, NULL, 0, out,
+                              &olen) != 0;
     return 0;
 }
 

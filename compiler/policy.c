@@ -93,6 +93,7 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
         fail(diag, rc, "out of memory");
         goto fail;
     }
+    p->bytes = talloc_total_size(p);
     *out = p;
     return 0;
 fail:
@@ -113,10 +114,11 @@ acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out)
         out->residual += p->rules[i].scope == ACREP_SCOPE_ANY ||
                          p->rules[i].scope == ACREP_SCOPE_REGEX;
     out->table_entries = p->ntable_entries;
-    /* everything under the policy (a schema it was handed is not); the
-     * lock keeps the spec cache still meanwhile */
+    /* measured once when compiled (walking a talloc tree writes to it,
+     * so it is not done while threads may use the policy), plus the spec
+     * cache as it is now */
     pthread_mutex_lock((pthread_mutex_t *)&p->lock);
-    out->bytes = talloc_total_size(p);
+    out->bytes = p->bytes + (size_t)p->nspecs * (p->nclauses + 1);
     pthread_mutex_unlock((pthread_mutex_t *)&p->lock);
 }
 

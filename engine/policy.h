@@ -153,6 +153,7 @@ struct acre_policy {
     uint32_t hash_mask;
     unsigned max_depth; /* deepest node */
     size_t ntable_entries;
+    size_t bytes;        /* talloc_total_size when compiled */
     uint32_t nfilters;   /* filter cache slots */
     unsigned attr_words; /* uint64_t words of an attr_in bitmap */
     int id_entry, id_children, id_objectclass, id_entrydn, id_userpassword;

@@ -412,18 +412,22 @@ typedef struct acre_source {
 } acre_source;
 
 /*
- * acre_policy_compile -- compile the rules of src[0..n) (today: exactly one
- * OpenLDAP source) into a policy.
+ * acre_policy_compile -- compile the rules of src[0..n) (today: exactly
+ * one OpenLDAP source) into a policy.
  *   schema: an unfrozen schema the input's schema definitions (include
  *           files, cn=schema entries) are loaded into; it is frozen and
  *           must outlive the policy.  NULL: the built-in schema with
- *           slapd's matching (ACRE_SCHEMA_SLAPD), owned by the policy. OpenLDAP
- * rules want a schema made with ACRE_SCHEMA_SLAPD. out:    OUT, a policy
- * holding one reference (acre_policy_release); talloc child of mem_ctx (may be
- * NULL). diag:   OUT on error: code, file, line, column and message. Fails
- * closed: any rule the server would reject fails the whole policy. Returns 0,
- * ACRE_ERR_RULE_SYNTAX, ACRE_ERR_RULE_IO, ACRE_ERR_RULE_LIMIT, ACRE_ERR_INVAL,
- * ACRE_ERR_NOMEM, or a schema / LDIF error from loading definitions.
+ *           slapd's matching (ACRE_SCHEMA_SLAPD), owned by the policy.
+ *           OpenLDAP rules want a schema made with ACRE_SCHEMA_SLAPD.
+ *   out:    OUT, a policy holding one reference (acre_policy_release);
+ *           talloc child of mem_ctx (may be NULL).  The last release
+ *           frees it from whichever thread drops it: compile a policy
+ *           that threads share with mem_ctx NULL.
+ *   diag:   OUT on error: code, file, line, column and message.
+ * Fails closed: any rule the server would reject fails the whole policy.
+ * Returns 0, ACRE_ERR_RULE_SYNTAX, ACRE_ERR_RULE_IO, ACRE_ERR_RULE_LIMIT,
+ * ACRE_ERR_INVAL, ACRE_ERR_NOMEM, or a schema / LDIF error from loading
+ * definitions.
  */
 int acre_policy_compile(void *mem_ctx, acre_schema *schema,
                         const acre_source *src, size_t n, unsigned flags,

@@ -5,19 +5,23 @@
  * Shape of a case
  *   Directory: dc=example,dc=com with ou=people (and sometimes ou=staff
  *   and ou=contractors below it), ou=groups, sometimes ou=admin and an
- *   empty ou; inetOrgPerson users (uid=uN, a few named cn=First Last N),
- *   devices below some users, groupOfNames, groupOfUniqueNames and
- *   groupOfURLs groups.  Users point at each other through manager and
- *   seeAlso; groups list users, sometimes other groups and DNs of
- *   entries that do not exist.
- *   Policy: 0-3 global rules and 0-12 database rules, each a <what>
- *   (dn styles, regexes with captures, filters, attribute lists, val
- *   conditions) and 1-4 <by> clauses (every <who> form acre knows,
+ *   empty ou; inetOrgPerson users (mostly uid=uN; some named by cn, a
+ *   few of those with an escaped comma, a multi-valued RDN or non-ASCII
+ *   letters), devices below some users, groupOfNames, groupOfUniqueNames
+ *   and groupOfURLs groups.  Users point at each other through manager
+ *   and seeAlso; groups list users, sometimes other groups and DNs of
+ *   entries that do not exist.  Sometimes a second tree, o=elsewhere,
+ *   mostly held by a second database, else by none.
+ *   Policy: 0-3 global rules and 0-11 database rules (now and then up to
+ *   30), random ones mixed with idioms administrators write, each a
+ *   <what> (dn styles, regexes with captures, filters, attribute lists,
+ *   val conditions) and 1-4 <by> clauses (every <who> form acre knows,
  *   substitutions that fit the <what>'s captures, every access form,
- *   stop / continue / break).
- *   Requesters: anonymous, the rootdn, users (some proxied by another
- *   identity), a device, a group, a DN not in the directory and one
- *   outside the suffix, each with a random connection.
+ *   stop / continue / break), often a permissive catch-all last.
+ *   Requesters: anonymous, the rootdn(s), users (some proxied by another
+ *   identity, some twice with other connections), a device, a group, a
+ *   DN not in the directory and one outside every suffix, each with a
+ *   random connection (peer, socket, listener, domain, ssf values).
  *   Searches: random bases (existing, missing, invalid), scopes, filters
  *   and attribute lists.
  *
@@ -86,7 +90,6 @@ enum cap {
 };
 
 struct gen {
-    void *ctx;
     struct acreG_rng r;
     struct acreG_case *c;
     int nomem;
@@ -583,8 +586,6 @@ gen_dit(struct gen *g)
  * DNs as rules write them
  */
 
-/* Sometimes write a DN the way people do: upper-case types, a space
- * after each comma.  Rules normalise it, so it names the same entry. */
 /* Sometimes write a DN the way people do: upper-case types, a space
  * after each comma.  Rules normalise it, so it names the same entry. */
 static const char *

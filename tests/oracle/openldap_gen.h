@@ -46,7 +46,7 @@ struct acreG_entry {
     unsigned nlines;
     char **lines;
     uint8_t *omit_line; /* [nlines] */
-    int omit;
+    uint8_t omit;
 };
 
 /* One "access to <what> by <who> ... " rule. */
@@ -57,7 +57,7 @@ struct acreG_rule {
     unsigned nby;
     char **by;        /* each clause's text after "by" */
     uint8_t *omit_by; /* [nby] */
-    int omit;
+    uint8_t omit;
 };
 
 /* Who asks (the strings the engine's acre_subject and the oracle's

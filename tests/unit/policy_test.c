@@ -120,6 +120,31 @@ Test(policy, refuses_bad_rules_whole)
     cr_expect_str_eq(acre_strerror(ACRE_ERR_RULE_SYNTAX), "rule syntax error");
 }
 
+Test(policy, evaluation_limit_denies)
+{
+    /* a regex that backtracks exponentially on the requester's DN */
+    acre_policy *p = compile("database mdb\n"
+                             "suffix \"dc=example,dc=com\"\n"
+                             "access to * by dn.regex=\"^cn=(a|aa)*c\" none"
+                             " by * read\n",
+                             NULL);
+    cr_assert(p);
+    char dn[128] = "cn=";
+    memset(dn + 3, 'a', 48);
+    strcpy(dn + 51, "b,dc=example,dc=com");
+    acre_request *rq = begin(p, dn);
+    const acre_entry *bob = entry("uid=bob,ou=people,dc=example,dc=com");
+    for (int i = 0; i < 2; i++) /* never cached as an answer */
+        cr_expect_eq(acre_access(rq, bob, "cn", NULL, 0, ACRE_RIGHT_READ, NULL),
+                     ACRE_ERR_EVAL_LIMIT);
+    acre_request_end(rq);
+    rq = begin(p, dn);
+    cr_expect_eq(acre_access(rq, bob, "cn", NULL, 0, ACRE_RIGHT_READ, NULL),
+                 ACRE_ERR_EVAL_LIMIT);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
 Test(policy, missing_include_fails_closed)
 {
     acre_diag d;
