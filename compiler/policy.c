@@ -20,6 +20,7 @@ static uint64_t generation_counter;
 static int
 policy_destructor(struct acre_policy *p)
 {
+    acreP_specs_drop(p);
     pthread_mutex_destroy(&p->lock);
     return 0;
 }

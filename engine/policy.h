@@ -168,6 +168,10 @@ struct acre_policy {
  * reference (engine/request.c). */
 void acreP_policy_free(struct acre_policy *p);
 
+/* acreP_specs_drop -- release the spec cache's references (the policy's
+ * talloc destructor calls it, however the policy is freed). */
+void acreP_specs_drop(struct acre_policy *p);
+
 /* acreP_node_for -- the deepest node at or above dn (never NULL: the root
  * is a node). */
 const struct acreP_node *acreP_node_for(const struct acre_policy *p,

@@ -43,11 +43,17 @@ spec_release(struct acreP_spec *s)
 }
 
 void
-acreP_policy_free(struct acre_policy *p)
+acreP_specs_drop(struct acre_policy *p)
 {
     for (unsigned i = 0; i < p->nspecs; i++)
         spec_release(p->specs[i]);
-    talloc_free(p);
+    p->nspecs = 0;
+}
+
+void
+acreP_policy_free(struct acre_policy *p)
+{
+    talloc_free(p); /* its destructor drops the specs */
 }
 
 ACRE_PUBLIC void
