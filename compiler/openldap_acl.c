@@ -63,21 +63,19 @@ kv_split(const struct acreO_ptext *t, struct kv *kv)
 static int
 kv_is(const struct kv *kv, const char *name)
 {
-    return strlen(name) == kv->left &&
-           strncasecmp(kv->t->s, name, kv->left) == 0;
+    return acreO_word_is(kv->t->s, kv->left, name);
 }
 
 static int
 style_is(const struct kv *kv, const char *name)
 {
-    return strlen(name) == kv->style_len &&
-           strncasecmp(kv->t->s + kv->style, name, kv->style_len) == 0;
+    return acreO_word_is(kv->t->s + kv->style, kv->style_len, name);
 }
 
 static int
 tok_is(const struct acreO_ptext *t, const char *word)
 {
-    return strlen(word) == t->len && strncasecmp(t->s, word, t->len) == 0;
+    return acreO_word_is(t->s, t->len, word);
 }
 
 static const char *
@@ -100,8 +98,13 @@ int
 acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
                acre_diag *d)
 {
+    const struct acreO_memo *m = acreO_memo_find(b, ACREO_MEMO_DN, s, n);
     size_t i = 0;
 
+    if (m) { /* the same text: the same (immutable) DN */
+        *out = (acre_dn *)m->p;
+        return 0;
+    }
     while (i < n && s[i] == ' ')
         i++;
     if (n > 0 && i == n) { /* slapd's dnNormalize refuses " " */
@@ -111,7 +114,12 @@ acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
         }
         return ACRE_ERR_DN_EMPTY_RDN;
     }
-    return acre_dn_parse(b->ctx, b->schema, s, n, ACRE_DN_STRICT, out, d);
+    int rc = acre_dn_parse(b->ctx, b->schema, s, n, ACRE_DN_STRICT, out, d);
+    if (rc == 0) {
+        struct acreO_memo v = {*out, NULL, 0};
+        (void)acreO_memo_put(b, ACREO_MEMO_DN, s, n, &v);
+    }
+    return rc;
 }
 
 /* Parsing state of one <what>. */
@@ -123,7 +131,8 @@ struct what_state {
     const struct acreO_ptext *dn_tok;
     const char *dn_pat; /* pattern to normalise or compile */
     size_t dn_len;
-    int dn_star; /* the pattern is "*" */
+    int dn_star;      /* the pattern is "*" */
+    int attrs_shared; /* w->attrs is in the memo: copy before adding */
 };
 
 static int
@@ -207,10 +216,13 @@ what_dn_finish(struct what_state *st, acre_diag *diag)
         w->dn = dn;
         return 0;
     }
-    char *pat = acreO_regex_normalise_dn(st->b->ctx, st->dn_pat, st->dn_len);
+    void *tmp = acreO_build_scratch(st->b);
+    char *pat =
+        tmp ? acreO_regex_normalise_dn(tmp, st->dn_pat, st->dn_len) : NULL;
     if (!pat)
         return ACRE_ERR_NOMEM;
-    rc = acreO_regex_compile(st->b->ctx, pat, strlen(pat), &w->dn_re, &why);
+    rc = acreO_build_regex(st->b, pat, strlen(pat), &w->dn_re, &why);
+    talloc_free(pat);
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, t, at,
                            "bad regular expression (%s): \"%.*s\"", why,
@@ -225,13 +237,21 @@ what_dn_finish(struct what_state *st, acre_diag *diag)
 static int
 what_filter(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
+    const struct acreO_memo *m =
+        acreO_memo_find(st->b, ACREO_MEMO_FILTER, right_of(kv), right_len(kv));
     struct acreF_filter *f;
     acre_diag d = {0};
+    int rc;
+
+    if (m) { /* parsed before: share the filter and its text */
+        st->w->filter = m->p;
+        st->w->filter_text = m->q;
+        return 0;
+    }
     /* not ACREF_STRICT_RULES: slapd's str2filter takes an unknown
      * extensible rule (the item is then Undefined) */
-    int rc = acreF_parse(st->b->ctx, st->b->schema, right_of(kv), right_len(kv),
-                         &f, &d);
-
+    rc = acreF_parse(st->b->ctx, st->b->schema, right_of(kv), right_len(kv), &f,
+                     &d);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
     if (rc)
@@ -242,25 +262,33 @@ what_filter(struct what_state *st, const struct kv *kv, acre_diag *diag)
     st->w->filter = f;
     st->w->filter_text =
         talloc_strndup(st->b->ctx, right_of(kv), right_len(kv));
-    return st->w->filter_text ? 0 : ACRE_ERR_NOMEM;
+    if (!st->w->filter_text)
+        return ACRE_ERR_NOMEM;
+    struct acreO_memo v = {f, st->w->filter_text, 0};
+    (void)acreO_memo_put(st->b, ACREO_MEMO_FILTER, right_of(kv), right_len(kv),
+                         &v);
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
  * attrs part (slapd's str2anlist)
  */
 
+/* The lowercased option s[0..n), interned. */
 static int
-lower_copy(void *ctx, const char *s, size_t n, const char **out)
+lower_copy(struct acreO_build *b, const char *s, size_t n, const char **out)
 {
-    char *c = talloc_strndup(ctx, s, n);
+    char local[64];
+    char *c = n <= sizeof(local) ? local : talloc_strndup(NULL, s, n);
 
     if (!c)
         return ACRE_ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
-        if (c[i] >= 'A' && c[i] <= 'Z')
-            c[i] = (char)(c[i] - 'A' + 'a');
-    *out = c;
-    return 0;
+        c[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+    *out = acreO_intern(b, c, n);
+    if (c != local)
+        talloc_free(c);
+    return *out ? 0 : ACRE_ERR_NOMEM;
 }
 
 /* The binary-transfer syntaxes (X-BINARY-TRANSFER-REQUIRED). */
@@ -291,12 +319,12 @@ acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
         int bin = d.opt_len[i] == 6 && !strncasecmp(d.opts[i], "binary", 6);
         if (!lang && !(bin && binary_syntax(at->syntax)))
             return 0;
-        if (lower_copy(b->ctx, d.opts[i], d.opt_len[i], &a->opts[i]))
+        if (lower_copy(b, d.opts[i], d.opt_len[i], &a->opts[i]))
             return -1;
     }
     a->type = d.type;
     a->nopts = d.nopts;
-    if (!a->text && !(a->text = talloc_strndup(b->ctx, s, n)))
+    if (!a->text && !(a->text = acreO_intern(b, s, n)))
         return -1;
     return 1;
 }
@@ -322,7 +350,7 @@ attr_item(struct acreO_build *b, const char *s, size_t n,
 {
     memset(a, 0, sizeof(*a));
     a->type = a->oc = -1;
-    if (!(a->text = talloc_strndup(b->ctx, s, n)))
+    if (!(a->text = acreO_intern(b, s, n)))
         return -1;
     int rc = acreO_attr_desc(b, s, n, a);
     if (rc)
@@ -341,28 +369,66 @@ attr_item(struct acreO_build *b, const char *s, size_t n,
     }
 }
 
+/* The non-empty items of a comma-separated list r[0..n). */
+static unsigned
+count_items(const char *r, size_t n)
+{
+    unsigned k = 0;
+
+    for (size_t i = 0; i < n; i++)
+        k += r[i] != ',' && (i + 1 == n || r[i + 1] == ',');
+    return k;
+}
+
+/* Room for k more items in w's list, in an array of its own (a list
+ * from the memo is shared, so it is copied, never extended). */
+static int
+attrs_room(struct what_state *st, unsigned k)
+{
+    struct acreI_what *w = st->w;
+    struct acreI_attrspec *v =
+        talloc_array(st->b->ctx, struct acreI_attrspec, w->nattrs + k);
+
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    if (w->nattrs)
+        memcpy(v, w->attrs, w->nattrs * sizeof(*v));
+    if (!st->attrs_shared)
+        talloc_free(w->attrs);
+    w->attrs = v;
+    st->attrs_shared = 0;
+    return 0;
+}
+
 static int
 what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
     struct acreI_what *w = st->w;
     const char *r = right_of(kv);
     size_t n = right_len(kv), i = 0;
+    unsigned k = count_items(r, n), first = w->nattrs;
+    const struct acreO_memo *m;
 
     if (kv->left == 4 && !strncasecmp(kv->t->s, "attr", 4))
         acreO_note_add(st->b, acreO_pos_of(st->file, kv->t, 0),
                        "\"attr\" is deprecated; use \"attrs\" instead");
     w->has_attrs = 1;
+    if (k == 0)
+        return 0;
+    if (first == 0 && (m = acreO_memo_find(st->b, ACREO_MEMO_ATTRS, r, n))) {
+        w->attrs = (struct acreI_attrspec *)m->p; /* the same list */
+        w->nattrs = (unsigned)m->n;
+        st->attrs_shared = 1;
+        return 0;
+    }
+    if (attrs_room(st, k))
+        return ACRE_ERR_NOMEM;
     while (i < n) {
         size_t j = i;
         while (j < n && r[j] != ',')
             j++;
         if (j > i) {
-            struct acreI_attrspec *v = talloc_realloc(
-                st->b->ctx, w->attrs, struct acreI_attrspec, w->nattrs + 1);
-            if (!v)
-                return ACRE_ERR_NOMEM;
-            w->attrs = v;
-            int rc = attr_item(st->b, r + i, j - i, &v[w->nattrs]);
+            int rc = attr_item(st->b, r + i, j - i, &w->attrs[w->nattrs]);
             if (rc < 0)
                 return ACRE_ERR_NOMEM;
             if (rc == 0)
@@ -372,6 +438,11 @@ what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
             w->nattrs++;
         }
         i = j + 1;
+    }
+    if (first == 0) {
+        struct acreO_memo v = {w->attrs, NULL, w->nattrs};
+        if (acreO_memo_put(st->b, ACREO_MEMO_ATTRS, r, n, &v) == 0)
+            st->attrs_shared = 1;
     }
     return 0;
 }
@@ -387,7 +458,7 @@ static int
 rule_usable(struct acreO_build *b, int type, const char *rule, size_t n)
 {
     const struct acreS_attr *at = acreS_attr(b->schema, type);
-    char *f = talloc_asprintf(b->ctx, "(%s:%.*s:=x)", at->oid, (int)n, rule);
+    char *f = talloc_asprintf(NULL, "(%s:%.*s:=x)", at->oid, (int)n, rule);
     struct acreF_filter *flt = NULL;
 
     if (!f)
@@ -502,7 +573,7 @@ val_exact(struct what_state *st, const struct kv *kv, int type, acre_diag *diag)
     int rc =
         acreM_normalise(st->b->schema, acreM_info(v->rule)->eq,
                         (const uint8_t *)right_of(kv), right_len(kv), &out);
-    if (!rc) {
+    if (!rc && !v->dn_syntax) { /* a DN's form comes from val_dn */
         uint8_t *copy = talloc_array(st->b->ctx, uint8_t, out.len + 1);
         if (copy) {
             memcpy(copy, out.p, out.len);
@@ -525,8 +596,8 @@ static int
 val_regex(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
     const char *why = NULL;
-    int rc = acreO_regex_compile(st->b->ctx, right_of(kv), right_len(kv),
-                                 &st->w->val.re, &why);
+    int rc = acreO_build_regex(st->b, right_of(kv), right_len(kv),
+                               &st->w->val.re, &why);
 
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, kv->t, kv->right,
@@ -597,7 +668,7 @@ what_part(struct what_state *st, const struct acreO_ptext *t, acre_diag *diag)
         return what_filter(st, &kv, diag);
     if (kv_is(&kv, "attr") || kv_is(&kv, "attrs"))
         return what_attrs(st, &kv, diag);
-    if (kv.left >= 3 && strncasecmp(t->s, "val", 3) == 0)
+    if (acreO_prefix_is(t->s, kv.left, "val"))
         return what_val(st, &kv, diag);
     return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, t, 0,
                        "expecting <what> got \"%.*s\"", (int)kv.left, t->s);
@@ -619,17 +690,29 @@ parse_to(struct acreO_build *b, const struct acreO_ptext *toks, unsigned ntoks,
     return what_dn_finish(&st, diag);
 }
 
+/* Clauses: one per "by" token (parse_to stops at every one and no clause
+ * takes one), so the array is allocated once at its size. */
 static int
 add_by(struct acreO_build *b, const struct acreI_section *db,
        const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
        const char *file, struct acreI_rule *rule, acre_diag *diag)
 {
-    struct acreI_clause *v =
-        talloc_realloc(b->ctx, rule->by, struct acreI_clause, rule->nby + 1);
+    struct acreI_clause *v = rule->by;
 
-    if (!v)
-        return ACRE_ERR_NOMEM;
-    rule->by = v;
+    if (!v) {
+        unsigned n = 0;
+        for (unsigned k = *i - 1; k < ntoks; k++)
+            n += tok_is(&toks[k], "by");
+        if (!(v = talloc_array(b->ctx, struct acreI_clause, n)))
+            return ACRE_ERR_NOMEM;
+        rule->by = v;
+    }
+    if (rule->nby == talloc_get_size(v) / sizeof(*v)) { /* never, but safe */
+        if (!(v = talloc_realloc(b->ctx, v, struct acreI_clause,
+                                 rule->nby + 1)))
+            return ACRE_ERR_NOMEM;
+        rule->by = v;
+    }
     memset(&v[rule->nby], 0, sizeof(v[0]));
     int rc = acreO_parse_by(b, db, toks, ntoks, i, file, &v[rule->nby], diag);
     if (!rc)

@@ -51,6 +51,10 @@ struct cc {
     void *scratch;
     struct dbrec *dbs;
     unsigned ndbs;
+    struct acreO_lexbuf lb; /* the tokens of one olcAccess value */
+    const char *text;       /* the text whose line starts are known */
+    size_t *starts;
+    unsigned nlines;
 };
 
 /* ------------------------------------------------------------------------
@@ -147,11 +151,15 @@ push_value(struct cc *c, const char *text, size_t tlen, const size_t *starts,
            unsigned nlines, const struct acreL_attrval *av,
            struct acreO_ptext **v, unsigned *n)
 {
-    struct acreO_ptext *nv =
-        talloc_realloc(c->scratch, *v, struct acreO_ptext, *n + 1);
+    struct acreO_ptext *nv = *v;
+    size_t cap = nv ? talloc_get_size(nv) / sizeof(*nv) : 0;
 
-    if (!nv)
-        return ACRE_ERR_NOMEM;
+    if (*n == cap) { /* doubling: many values stay linear */
+        nv = talloc_realloc(c->scratch, nv, struct acreO_ptext,
+                            cap ? 2 * cap : 4);
+        if (!nv)
+            return ACRE_ERR_NOMEM;
+    }
     *v = nv;
     int rc =
         positioned_value(c->scratch, text, tlen, starts, nlines, av, &nv[*n]);
@@ -184,8 +192,12 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
                 const struct acreL_record *rec, const char *rdnval,
                 size_t rdnlen, acre_diag *diag)
 {
-    unsigned nlines;
-    size_t *starts = line_starts(c->scratch, text, tlen, &nlines);
+    if (c->text != text) { /* once per text, whatever its databases */
+        c->starts = line_starts(c->scratch, text, tlen, &c->nlines);
+        c->text = c->starts ? text : NULL;
+    }
+    unsigned nlines = c->nlines;
+    size_t *starts = c->starts;
     struct dbrec *v =
         talloc_realloc(c->scratch, c->dbs, struct dbrec, c->ndbs + 1);
     int rc = 0;
@@ -423,18 +435,14 @@ access_value(struct cc *c, struct acreI_section *db, const char *file,
     size_t skip = close ? (size_t)(close - v->s) + 1 : 0;
     struct acreO_ptext rest = {v->s + skip, v->len - skip, v->line + skip,
                                v->col + skip};
-    struct acreO_ptext *toks, *all;
+    struct acreO_ptext *toks;
     unsigned n;
-    int rc = acreO_tokenize_ldif(c->scratch, &rest, &toks, &n, file, diag);
+    int rc = acreO_tokenize_ldif(&c->lb, &rest, &toks, &n, file, diag);
 
     if (rc)
         return rc;
-    if (!(all = talloc_array(c->scratch, struct acreO_ptext, n + 1)))
-        return ACRE_ERR_NOMEM;
-    all[0] = (struct acreO_ptext){(char *)"olcAccess", 9, v->line, v->col};
-    if (n)
-        memcpy(all + 1, toks, n * sizeof(*toks));
-    return acreO_db_add_rule(c->b, db, all, n + 1, file, diag);
+    toks[0] = (struct acreO_ptext){(char *)"olcAccess", 9, v->line, v->col};
+    return acreO_db_add_rule(c->b, db, toks, n, file, diag);
 }
 
 static int
@@ -501,13 +509,14 @@ acreO_parse_cnconfig(void *mem_ctx, acre_schema *schema, const char *path,
                      acre_diag *diag)
 {
     struct acreO_build b;
-    struct cc c = {&b, schema, NULL, NULL, 0};
+    struct cc c = {.b = &b, .schema = schema};
     struct stat st;
     int rc = acreO_build_start(mem_ctx, &b);
     char *buf;
 
     if (!rc && !(c.scratch = talloc_new(b.cfg)))
         rc = ACRE_ERR_NOMEM;
+    acreO_lexbuf_init(&c.lb, c.scratch);
     const char *name = acreO_file_name(path);
     if (!rc && !text && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         rc = read_slapd_d(&c, path, diag);

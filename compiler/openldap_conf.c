@@ -23,6 +23,7 @@
 #include "schema.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -52,6 +53,20 @@ acreO_db_new(struct acreO_build *b, const char *type, struct acreI_pos pos,
     return db->type ? db : NULL;
 }
 
+/* How many rules db will get, when the reader said (0: unknown). */
+static unsigned
+rules_hint(const struct acreO_build *b, const struct acreI_section *db)
+{
+    const struct acreI_policy *cfg = b->cfg;
+
+    if (db == &cfg->frontend)
+        return b->front_hint;
+    for (unsigned k = 0; k < cfg->ndbs && k < b->ndb_hint; k++)
+        if (&cfg->dbs[k] == db)
+            return b->db_hint[k];
+    return 0;
+}
+
 int
 acreO_db_add_rule(struct acreO_build *b, struct acreI_section *db,
                   const struct acreO_ptext *toks, unsigned ntoks,
@@ -62,9 +77,10 @@ acreO_db_add_rule(struct acreO_build *b, struct acreI_section *db,
                            "too many access rules (limit %u)", ACREO_MAX_RULES);
     struct acreI_rule *v = db->rules;
     size_t cap = v ? talloc_get_size(v) / sizeof(*v) : 0;
-    if (db->nrules == cap) { /* grow by doubling: 100,000 rules stay cheap */
+    if (db->nrules == cap) { /* the size known, or doubling */
+        size_t hint = rules_hint(b, db), want = cap ? cap * 2 : 16;
         v = talloc_realloc(b->cfg, db->rules, struct acreI_rule,
-                           cap ? cap * 2 : 16);
+                           hint > cap ? hint : want);
         if (!v)
             return ACRE_ERR_NOMEM;
         db->rules = v;
@@ -169,14 +185,38 @@ acreO_build_schema(struct acreO_build *b, acre_schema *schema)
     b->cfg->schema = b->schema;
 }
 
+/* The rules array of db at its exact size (it grew by doubling). */
+static void
+trim_rules(struct acreI_policy *cfg, struct acreI_section *db)
+{
+    struct acreI_rule *v;
+
+    if (db->nrules && db->nrules < talloc_get_size(db->rules) / sizeof(*v) &&
+        (v = talloc_realloc(cfg, db->rules, struct acreI_rule, db->nrules)))
+        db->rules = v;
+}
+
 int
 acreO_build_finish(struct acreO_build *b, int rc, struct acreI_policy **out)
 {
+    struct acreI_policy *cfg = b->cfg;
+    struct acreI_note *notes;
+
+    talloc_free(b->scratch);
+    b->scratch = NULL;
+    b->memo = NULL;
     if (rc) {
-        talloc_free(b->cfg);
+        talloc_free(cfg);
         return rc;
     }
-    *out = b->cfg;
+    trim_rules(cfg, &cfg->frontend);
+    for (unsigned i = 0; i < cfg->ndbs; i++)
+        trim_rules(cfg, &cfg->dbs[i]);
+    if (cfg->nnotes && cfg->nnotes < b->notes_cap &&
+        (notes =
+             talloc_realloc(cfg, cfg->notes, struct acreI_note, cfg->nnotes)))
+        cfg->notes = notes;
+    *out = cfg;
     return 0;
 }
 
@@ -230,6 +270,10 @@ struct pass1 {
     struct directive *v;
     unsigned n, cap;
     int depth;
+    /* access directives per section, as pass 2 will see them: [0] the
+     * frontend, [k] the k-th database */
+    unsigned *naccess;
+    unsigned nsect, sect;
 };
 
 /* The schema lines of one file waiting to be loaded. */
@@ -237,7 +281,7 @@ struct chunk {
     const char *name, *text;
     size_t len;
     unsigned *first, *last; /* physical line ranges kept */
-    unsigned n;
+    unsigned n, cap;
 };
 
 static int
@@ -247,7 +291,7 @@ is_schema_directive(const struct acreO_ptext *t)
         "attributetype",    "attributetypes", "objectclass", "objectclasses",
         "objectidentifier", "ditcontentrule", "ldapsyntax"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (!strcasecmp(t->s, names[i]))
+        if (acreO_cstr_is(t->s, names[i]))
             return 1;
     return 0;
 }
@@ -255,14 +299,17 @@ is_schema_directive(const struct acreO_ptext *t)
 static int
 chunk_add(void *ctx, struct chunk *c, unsigned first, unsigned last)
 {
-    unsigned *f = talloc_realloc(ctx, c->first, unsigned, c->n + 1);
-    unsigned *l = f ? talloc_realloc(ctx, c->last, unsigned, c->n + 1) : NULL;
-
-    if (f)
-        c->first = f;
-    if (!l)
-        return ACRE_ERR_NOMEM;
-    c->last = l;
+    if (c->n == c->cap) {
+        unsigned ncap = c->cap ? 2 * c->cap : 16;
+        unsigned *f = talloc_realloc(ctx, c->first, unsigned, ncap);
+        unsigned *l = f ? talloc_realloc(ctx, c->last, unsigned, ncap) : NULL;
+        if (f)
+            c->first = f;
+        if (!l)
+            return ACRE_ERR_NOMEM;
+        c->last = l;
+        c->cap = ncap;
+    }
     c->first[c->n] = first;
     c->last[c->n++] = last;
     return 0;
@@ -396,14 +443,35 @@ static int
 is_raw(const struct acreO_ptext *t)
 {
     for (size_t i = 0; i < 4; i++)
-        if (!strcasecmp(t->s, raw_directives[i]))
+        if (acreO_cstr_is(t->s, raw_directives[i]))
             return 1;
     return 0;
 }
 
-/* One logical line of pass 1 (at d), tokens under tmp. */
+/* Count an access directive in its section (a database directive opens
+ * the next one, or goes back to the frontend), as pass 2 will place it. */
 static int
-pass1_line(struct pass1 *p, void *tmp, const struct directive *d,
+count_access(struct pass1 *p, const struct acreO_ptext *toks, unsigned n)
+{
+    if (acreO_cstr_is(toks[0].s, "database")) {
+        p->sect = n >= 2 && !strcasecmp(toks[1].s, "frontend") ? 0 : p->nsect;
+        if (p->sect == p->nsect) {
+            unsigned *v = p->naccess;
+            if (p->nsect == talloc_get_size(v) / sizeof(*v) &&
+                !(v = talloc_realloc(p->scratch, v, unsigned, 2 * p->nsect)))
+                return ACRE_ERR_NOMEM;
+            p->naccess = v;
+            v[p->nsect++] = 0;
+        }
+    } else if (acreO_cstr_is(toks[0].s, "access")) {
+        p->naccess[p->sect]++;
+    }
+    return 0;
+}
+
+/* One logical line of pass 1 (at d), tokens in lb. */
+static int
+pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
            struct chunk *c, const struct acreO_ptext *ln, acre_diag *diag)
 {
     const char *name = d->file;
@@ -413,7 +481,8 @@ pass1_line(struct pass1 *p, void *tmp, const struct directive *d,
 
     if (ln->len == 0 || ln->s[0] == '#')
         return 0;
-    rc = acreO_tokenize_conf(tmp, ln, &toks, &n, &open, name, diag);
+    /* the directive and its first argument are all pass 1 looks at */
+    rc = acreO_tokenize_conf(lb, ln, 2, &toks, &n, &open, name, diag);
     if (rc)
         return rc;
     if (n == 0)
@@ -424,11 +493,13 @@ pass1_line(struct pass1 *p, void *tmp, const struct directive *d,
                            "unterminated quoted string");
     if (is_schema_directive(&toks[0]))
         return chunk_add(p->scratch, c, ln->line[0], ln->line[ln->len - 1]);
-    if (!strcasecmp(toks[0].s, "include")) {
+    if (acreO_cstr_is(toks[0].s, "include")) {
         if ((rc = chunk_flush(p, c, diag)))
             return rc;
         return do_include(p, name, toks, n, diag);
     }
+    if ((rc = count_access(p, toks, n)))
+        return rc;
     return keep_directive(p, d);
 }
 
@@ -449,23 +520,26 @@ static int
 read_text(struct pass1 *p, const char *name, const char *text, size_t len,
           acre_diag *diag)
 {
-    struct acreO_reader r = {name, text, len, 0, 1, 0, 0, 0, 0};
-    struct chunk c = {name, text, len, NULL, NULL, 0};
+    struct acreO_reader r = {.name = name, .p = text, .len = len, .lineno = 1};
+    struct chunk c = {.name = name, .text = text, .len = len};
+    struct acreO_lexbuf lb;
     struct acreO_ptext ln;
     int rc;
 
+    acreO_lexbuf_init(&lb, p->scratch);
     for (;;) {
         struct directive d = line_start(&r);
-        void *tmp = talloc_new(p->scratch);
-        if (!tmp)
-            return ACRE_ERR_NOMEM;
-        int got = acreO_read_line(tmp, &r, &ln, diag);
-        rc = got == 1 ? pass1_line(p, tmp, &d, &c, &ln, diag) : got;
-        talloc_free(tmp);
+        int got = acreO_read_line(&lb, &r, &ln, diag);
+        rc = got == 1 ? pass1_line(p, &lb, &d, &c, &ln, diag) : got;
         if (got != 1 || rc)
             break;
     }
-    return rc ? rc : chunk_flush(p, &c, diag);
+    acreO_lexbuf_free(&lb);
+    if (!rc)
+        rc = chunk_flush(p, &c, diag);
+    talloc_free(c.first);
+    talloc_free(c.last);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------
@@ -558,7 +632,7 @@ pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     const char *k = d->toks[0].s;
 
-    if (!strcasecmp(k, "access"))
+    if (acreO_cstr_is(k, "access"))
         return directive_access(p, d, diag);
     if (!strcasecmp(k, "database"))
         return directive_database(p, d, diag);
@@ -572,26 +646,26 @@ pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
                           "directive \"%s\" ignored", k);
 }
 
-/* Read directive d again and act on it. */
+/* Read directive d again (into lb) and act on it. */
 static int
-pass2_line(struct pass2 *p, const struct directive *d, acre_diag *diag)
+pass2_line(struct pass2 *p, struct acreO_lexbuf *lb, const struct directive *d,
+           acre_diag *diag)
 {
-    struct acreO_reader r = {d->file, d->text, d->len, d->off, d->line,
-                             0,       0,       0,      0};
+    struct acreO_reader r = {.name = d->file,
+                             .p = d->text,
+                             .len = d->len,
+                             .off = d->off,
+                             .lineno = d->line};
     struct acreO_ptext ln;
     struct dline dl = {d->file, NULL, 0};
     int open, rc;
-    void *tmp = talloc_new(p->b->ctx);
 
-    if (!tmp)
-        return ACRE_ERR_NOMEM;
-    rc = acreO_read_line(tmp, &r, &ln, diag);
+    rc = acreO_read_line(lb, &r, &ln, diag);
     if (rc == 1)
-        rc = acreO_tokenize_conf(tmp, &ln, &dl.toks, &dl.ntoks, &open, d->file,
-                                 diag);
+        rc = acreO_tokenize_conf(lb, &ln, UINT_MAX, &dl.toks, &dl.ntoks, &open,
+                                 d->file, diag);
     if (rc == 0 && dl.ntoks > 0)
         rc = pass2_directive(p, &dl, diag);
-    talloc_free(tmp);
     return rc;
 }
 
@@ -601,12 +675,15 @@ acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
                  acre_diag *diag)
 {
     struct acreO_build b;
-    struct pass1 p1 = {&b, schema, NULL, NULL, 0, 0, 0};
+    struct pass1 p1 = {.b = &b, .schema = schema};
     int rc = acreO_build_start(mem_ctx, &b);
     char *buf;
 
     if (!rc && !(p1.scratch = talloc_new(b.ctx)))
         rc = ACRE_ERR_NOMEM;
+    if (!rc && !(p1.naccess = talloc_zero(p1.scratch, unsigned)))
+        rc = ACRE_ERR_NOMEM;
+    p1.nsect = 1;
     const char *name = acreO_file_name(path);
     if (!rc && !text) {
         rc = acreO_read_file(p1.scratch, path, &buf, &len, diag);
@@ -616,9 +693,16 @@ acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
         rc = read_text(&p1, name, text, len, diag);
     if (!rc) {
         struct pass2 p2 = {&b, NULL, 0};
+        struct acreO_lexbuf lb;
+        acreO_lexbuf_init(&lb, p1.scratch);
         acreO_build_schema(&b, schema);
+        b.front_hint = p1.naccess[0];
+        b.db_hint = p1.naccess + 1;
+        b.ndb_hint = p1.nsect - 1;
         for (unsigned i = 0; !rc && i < p1.n; i++)
-            rc = pass2_line(&p2, &p1.v[i], diag);
+            rc = pass2_line(&p2, &lb, &p1.v[i], diag);
+        b.db_hint = NULL;
+        b.ndb_hint = 0;
     }
     talloc_free(p1.scratch);
     return acreO_build_finish(&b, rc, out);

@@ -16,6 +16,51 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/*
+ * Keywords of the rule text are compared ignoring ASCII case, as slapd's
+ * strcasecmp / strncasecmp do in the C locale it runs in (only A-Z fold):
+ * acreO_word_is -- s[0..n) is the word w;
+ * acreO_prefix_is -- s[0..n) starts with w;
+ * acreO_cstr_is -- the NUL-terminated s is w (strcasecmp(s, w) == 0).
+ */
+static inline unsigned char
+acreO_lower(unsigned char c)
+{
+    return (unsigned char)(c - 'A') < 26u ? (unsigned char)(c | 0x20) : c;
+}
+
+static inline int
+acreO_word_is(const char *s, size_t n, const char *w)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!w[i] || acreO_lower((unsigned char)s[i]) !=
+                         acreO_lower((unsigned char)w[i]))
+            return 0;
+    return w[n] == '\0';
+}
+
+static inline int
+acreO_prefix_is(const char *s, size_t n, const char *w)
+{
+    for (size_t i = 0; w[i]; i++)
+        if (i >= n || acreO_lower((unsigned char)s[i]) !=
+                          acreO_lower((unsigned char)w[i]))
+            return 0;
+    return 1;
+}
+
+static inline int
+acreO_cstr_is(const char *s, const char *w)
+{
+    for (size_t i = 0;; i++) {
+        if (acreO_lower((unsigned char)s[i]) !=
+            acreO_lower((unsigned char)w[i]))
+            return 0;
+        if (!w[i])
+            return 1;
+    }
+}
+
 /* A string whose bytes carry positions; line[len]/col[len] is the
  * position just after the last byte. */
 struct acreO_ptext {
@@ -38,34 +83,62 @@ struct acreO_reader {
 };
 
 /*
+ * The storage the lexers reuse from one line to the next: the logical
+ * line, the bytes of its tokens (each NUL-terminated, with positions) and
+ * the token array.  Each grows geometrically under `ctx` and is never
+ * shrunk, so reading a file costs a few allocations, not a few per token.
+ * What acreO_read_line and the tokenisers hand out lives here, valid
+ * until the next call of the same function on the same buffer (a line
+ * stays valid while it is tokenised).  One buffer per thread of reading.
+ */
+struct acreO_lexbuf {
+    void *ctx;
+    struct acreO_ptext line; /* the logical line */
+    size_t line_cap;
+    struct acreO_ptext bytes; /* token bytes */
+    size_t bytes_cap;
+    struct acreO_ptext *toks;
+    unsigned toks_cap;
+};
+
+/* acreO_lexbuf_init -- an empty buffer growing under ctx.
+ * acreO_lexbuf_free -- release what it holds (it may be used again). */
+void acreO_lexbuf_init(struct acreO_lexbuf *lb, void *ctx);
+void acreO_lexbuf_free(struct acreO_lexbuf *lb);
+
+/*
  * acreO_read_line -- the next logical line of a slapd.conf (fp_getline):
  * physical lines joined when the next starts with white space (its first
  * character becomes a space) or the current ends with a single '\'
  * (removed); an "include" line is never continued; CR LF accepted.
- * Returns 1 with *out (under ctx), 0 at the end, ACRE_ERR_RULE_LIMIT or
- * ACRE_ERR_NOMEM with diag.
+ * Returns 1 with *out (in lb's line buffer), 0 at the end,
+ * ACRE_ERR_RULE_LIMIT or ACRE_ERR_NOMEM with diag.
  */
-int acreO_read_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *out,
-                    acre_diag *diag);
+int acreO_read_line(struct acreO_lexbuf *lb, struct acreO_reader *r,
+                    struct acreO_ptext *out, acre_diag *diag);
 
 /*
  * acreO_tokenize_conf -- split a logical line as slapd's strtok_quote:
  * tokens separated by spaces and tabs; '"' toggles quoting and is dropped;
  * '\' makes the next character literal and is dropped.  *unterminated is
- * set when a quote is left open.  Returns 0 with toks[0..*n) under ctx,
+ * set when a quote is left open.  Only the first `max` tokens are kept
+ * (the others are checked all the same: their length, their quotes).
+ * Returns 0 with toks[0..*n) in lb (ln may be lb's line),
  * ACRE_ERR_RULE_LIMIT (token too long) or ACRE_ERR_NOMEM.
  */
-int acreO_tokenize_conf(void *ctx, const struct acreO_ptext *ln,
-                        struct acreO_ptext **toks, unsigned *n,
+int acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
+                        unsigned max, struct acreO_ptext **toks, unsigned *n,
                         int *unterminated, const char *file, acre_diag *diag);
 
 /*
  * acreO_tokenize_ldif -- split an olcAccess value as slapd's
  * strtok_quote_ldif: white-space separated; a token that starts with '"'
  * (or holds one) runs to a '"' followed by white space or the end, and one
- * quote is dropped; backslashes are ordinary.
+ * quote is dropped; backslashes are ordinary.  Returns as
+ * acreO_tokenize_conf, the tokens in toks[1..*n): toks[0] is a free slot
+ * for the caller (cn=config puts the directive's name there).
  */
-int acreO_tokenize_ldif(void *ctx, const struct acreO_ptext *v,
+int acreO_tokenize_ldif(struct acreO_lexbuf *lb, const struct acreO_ptext *v,
                         struct acreO_ptext **toks, unsigned *n,
                         const char *file, acre_diag *diag);
 
@@ -76,7 +149,65 @@ struct acreO_build {
     const acre_schema *schema; /* frozen */
     unsigned nrules;           /* across all databases, for the limit */
     unsigned notes_cap;
+    void *scratch; /* temporaries and the memo; freed by
+                      acreO_build_finish (NULL until needed) */
+    struct acreO_memo_table *memo;
+    /* how many rules each section will get, when a reader knows it
+     * beforehand (the frontend's, then the databases' in order; 0:
+     * unknown): their arrays are then allocated once, at that size */
+    unsigned front_hint;
+    const unsigned *db_hint;
+    unsigned ndb_hint;
 };
+
+/*
+ * The memo of one parse (openldap_memo.c): texts already made into an
+ * immutable object of the configuration, by kind, so that rules spelling
+ * the same part share one object.  Only successes are remembered.
+ *   STR     p: an interned NUL-terminated copy (acreO_intern)
+ *   DN      p: the acre_dn of acreO_parse_dn
+ *   FILTER  p: the acreF_filter, q: its text (a <what> filter=)
+ *   ATTRS   p: an acreI_attrspec array of n items (a whole attrs= list)
+ *   DNATTR  p: the acreI_attrspec of a <who> dnattr=
+ *   REGEX   p: an acreI_regex (acreO_build_regex)
+ */
+enum acreO_memo_kind {
+    ACREO_MEMO_STR = 1,
+    ACREO_MEMO_DN,
+    ACREO_MEMO_FILTER,
+    ACREO_MEMO_ATTRS,
+    ACREO_MEMO_DNATTR,
+    ACREO_MEMO_REGEX
+};
+
+struct acreO_memo {
+    const void *p;
+    const void *q;
+    size_t n;
+};
+
+/* acreO_memo_find -- what (kind, s[0..n)) was made into, or NULL. */
+const struct acreO_memo *acreO_memo_find(struct acreO_build *b, int kind,
+                                         const char *s, size_t n);
+
+/* acreO_memo_put -- remember *v for (kind, s[0..n)) (a first entry is
+ * kept).  0, or ACRE_ERR_NOMEM: then nothing is remembered, which callers
+ * may ignore (the memo only saves work and memory). */
+int acreO_memo_put(struct acreO_build *b, int kind, const char *s, size_t n,
+                   const struct acreO_memo *v);
+
+/* acreO_intern -- one shared NUL-terminated copy of s[0..n) under b->ctx
+ * per distinct text; NULL out of memory. */
+const char *acreO_intern(struct acreO_build *b, const char *s, size_t n);
+
+/* acreO_build_scratch -- b's scratch context (made on first use); NULL
+ * out of memory. */
+void *acreO_build_scratch(struct acreO_build *b);
+
+/* acreO_build_regex -- acreO_regex_compile under b->ctx, once per
+ * distinct pattern (later ones share the compiled code). */
+int acreO_build_regex(struct acreO_build *b, const char *p, size_t n,
+                      struct acreI_regex *re, const char **why);
 
 /*
  * The configuration builder (openldap_conf.c), shared by the slapd.conf

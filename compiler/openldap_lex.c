@@ -6,8 +6,9 @@
  *
  * Invariants: every output byte keeps the position of the input byte it
  * came from; nothing here allocates more than a bounded multiple of its
- * input (ACREO_MAX_LINE, ACREO_MAX_TOKEN); all memory lives under the
- * caller's talloc context.
+ * input (ACREO_MAX_LINE, ACREO_MAX_TOKEN); all memory is the caller's
+ * struct acreO_lexbuf, reused from line to line (reading 100,000 lines
+ * costs a handful of allocations).
  */
 #include "openldap_int.h"
 
@@ -17,7 +18,7 @@
 #include <talloc.h>
 
 /* ------------------------------------------------------------------------
- * Positioned strings
+ * Positioned strings and the reusable buffers
  */
 
 /* Make room for `more` bytes in a positioned string of capacity *cap. */
@@ -64,6 +65,33 @@ ptext_end(struct acreO_ptext *t, unsigned line, unsigned col)
     t->col[t->len] = col;
 }
 
+static void
+ptext_free(struct acreO_ptext *t)
+{
+    talloc_free(t->s);
+    talloc_free(t->line);
+    talloc_free(t->col);
+    memset(t, 0, sizeof(*t));
+}
+
+void
+acreO_lexbuf_init(struct acreO_lexbuf *lb, void *ctx)
+{
+    memset(lb, 0, sizeof(*lb));
+    lb->ctx = ctx;
+}
+
+void
+acreO_lexbuf_free(struct acreO_lexbuf *lb)
+{
+    void *ctx = lb->ctx;
+
+    ptext_free(&lb->line);
+    ptext_free(&lb->bytes);
+    talloc_free(lb->toks);
+    acreO_lexbuf_init(lb, ctx);
+}
+
 /* ------------------------------------------------------------------------
  * Logical lines
  */
@@ -90,15 +118,21 @@ phys_line(struct acreO_reader *r, size_t *start, size_t *len, unsigned *line)
 /* Append physical bytes [start, start+n) of line `line`, columns from
  * col0 + 1. */
 static int
-append_phys(void *ctx, struct acreO_reader *r, struct acreO_ptext *t,
-            size_t *cap, size_t start, size_t n, unsigned line, unsigned col0)
+append_phys(struct acreO_lexbuf *lb, struct acreO_reader *r, size_t start,
+            size_t n, unsigned line, unsigned col0)
 {
+    struct acreO_ptext *t = &lb->line;
+
     if (t->len + n > ACREO_MAX_LINE)
         return ACRE_ERR_RULE_LIMIT;
-    if (ptext_reserve(ctx, t, cap, n))
+    if (ptext_reserve(lb->ctx, t, &lb->line_cap, n))
         return ACRE_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        ptext_put(t, r->p[start + i], line, col0 + (unsigned)i + 1);
+    memcpy(t->s + t->len, r->p + start, n);
+    for (size_t i = 0; i < n; i++) {
+        t->line[t->len + i] = line;
+        t->col[t->len + i] = col0 + (unsigned)i + 1;
+    }
+    t->len += n;
     return 0;
 }
 
@@ -110,11 +144,11 @@ ends_in_backslash(const struct acreO_ptext *t)
     return t->len == 1 || t->s[t->len - 2] != '\\';
 }
 
-/* Join the physical lines that continue t (see acreO_read_line). */
+/* Join the physical lines that continue lb's line (see acreO_read_line). */
 static int
-continue_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *t,
-              size_t *cap)
+continue_line(struct acreO_lexbuf *lb, struct acreO_reader *r)
 {
+    struct acreO_ptext *t = &lb->line;
     size_t start, n;
     unsigned line;
     int rc;
@@ -122,7 +156,7 @@ continue_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *t,
     while (phys_line(r, &start, &n, &line)) {
         if (ends_in_backslash(t)) {
             t->len--;
-            rc = append_phys(ctx, r, t, cap, start, n, line, 0);
+            rc = append_phys(lb, r, start, n, line, 0);
         } else if (n == 0 || !isspace((unsigned char)r->p[start])) {
             r->have_look = 1;
             r->look_off = start;
@@ -130,7 +164,7 @@ continue_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *t,
             r->look_line = line;
             return 0;
         } else {
-            rc = append_phys(ctx, r, t, cap, start, n, line, 0);
+            rc = append_phys(lb, r, start, n, line, 0);
             if (!rc)
                 t->s[t->len - n] = ' ';
         }
@@ -141,11 +175,11 @@ continue_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *t,
 }
 
 int
-acreO_read_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *out,
-                acre_diag *diag)
+acreO_read_line(struct acreO_lexbuf *lb, struct acreO_reader *r,
+                struct acreO_ptext *out, acre_diag *diag)
 {
-    struct acreO_ptext t = {0};
-    size_t cap = 0, start, n;
+    struct acreO_ptext *t = &lb->line;
+    size_t start, n;
     unsigned line;
     int rc;
 
@@ -157,10 +191,11 @@ acreO_read_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *out,
     } else if (!phys_line(r, &start, &n, &line)) {
         return 0;
     }
-    rc = append_phys(ctx, r, &t, &cap, start, n, line, 0);
-    if (!rc && !(t.len >= 7 && strncasecmp(t.s, "include", 7) == 0))
-        rc = continue_line(ctx, r, &t, &cap);
-    if (!rc && ptext_reserve(ctx, &t, &cap, 0))
+    t->len = 0;
+    rc = append_phys(lb, r, start, n, line, 0);
+    if (!rc && !(t->len >= 7 && strncasecmp(t->s, "include", 7) == 0))
+        rc = continue_line(lb, r);
+    if (!rc && ptext_reserve(lb->ctx, t, &lb->line_cap, 0))
         rc = ACRE_ERR_NOMEM;
     if (rc) {
         if (diag) {
@@ -174,45 +209,64 @@ acreO_read_line(void *ctx, struct acreO_reader *r, struct acreO_ptext *out,
         }
         return rc;
     }
-    ptext_end(&t, t.len ? t.line[t.len - 1] : line,
-              t.len ? t.col[t.len - 1] + 1 : 1);
-    *out = t;
+    ptext_end(t, t->len ? t->line[t->len - 1] : line,
+              t->len ? t->col[t->len - 1] + 1 : 1);
+    *out = *t;
     return 1;
 }
 
 /* ------------------------------------------------------------------------
  * Tokens
+ *
+ * A line's tokens go one after the other into lb->bytes, each followed by
+ * its NUL and end position.  Every token takes at least one byte of the
+ * line and yields at most as many, so 2 * len + 1 bytes always suffice:
+ * the room is made once per line and the tokens never move.
  */
 
-/* A growing array of tokens. */
-struct toks {
-    struct acreO_ptext *v;
-    unsigned n, cap;
-};
-
+/* Room for the tokens of a line of n bytes; the array emptied. */
 static int
-toks_push(void *ctx, struct toks *ts, struct acreO_ptext t)
+toks_begin(struct acreO_lexbuf *lb, size_t n)
 {
-    if (ts->n == ts->cap) {
-        unsigned ncap = ts->cap ? ts->cap * 2 : 16;
-        struct acreO_ptext *v =
-            talloc_realloc(ctx, ts->v, struct acreO_ptext, ncap);
-        if (!v)
-            return ACRE_ERR_NOMEM;
-        ts->v = v;
-        ts->cap = ncap;
-    }
-    ts->v[ts->n++] = t;
+    lb->bytes.len = 0;
+    return ptext_reserve(lb->ctx, &lb->bytes, &lb->bytes_cap, 2 * n);
+}
+
+/* Room for token k. */
+static int
+toks_room(struct acreO_lexbuf *lb, unsigned k)
+{
+    if (k < lb->toks_cap)
+        return 0;
+    unsigned ncap = lb->toks_cap ? lb->toks_cap * 2 : 16;
+    struct acreO_ptext *v =
+        talloc_realloc(lb->ctx, lb->toks, struct acreO_ptext, ncap);
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    lb->toks = v;
+    lb->toks_cap = ncap;
     return 0;
 }
 
-/* Start a token able to hold `room` bytes. */
-static int
-tok_start(void *ctx, struct acreO_ptext *t, size_t *cap, size_t room)
+/* An empty token where the next bytes of lb go. */
+static struct acreO_ptext
+tok_at(const struct acreO_lexbuf *lb)
 {
-    memset(t, 0, sizeof(*t));
-    *cap = 0;
-    return ptext_reserve(ctx, t, cap, room) ? ACRE_ERR_NOMEM : 0;
+    const struct acreO_ptext *b = &lb->bytes;
+
+    return (struct acreO_ptext){b->s + b->len, 0, b->line + b->len,
+                                b->col + b->len};
+}
+
+/* Close token t (ending before position (line, col)) and keep it as
+ * token k. */
+static void
+tok_keep(struct acreO_lexbuf *lb, struct acreO_ptext *t, unsigned k,
+         unsigned line, unsigned col)
+{
+    ptext_end(t, line, col);
+    lb->bytes.len += t->len + 1;
+    lb->toks[k] = *t;
 }
 
 static int
@@ -224,95 +278,120 @@ tok_error(acre_diag *diag, int rc, const char *file,
                                             : "token too long");
 }
 
-/* One strtok_quote token of ln from k (at a non-separator): appends its
- * bytes to t when t is not NULL; returns the index after it, and through
- * *n the token's length. */
+/* Append ln's bytes [k, e) to t. */
+static void
+ptext_copy(struct acreO_ptext *t, const struct acreO_ptext *ln, size_t k,
+           size_t e)
+{
+    memcpy(t->s + t->len, ln->s + k, e - k);
+    memcpy(t->line + t->len, ln->line + k, (e - k) * sizeof(unsigned));
+    memcpy(t->col + t->len, ln->col + k, (e - k) * sizeof(unsigned));
+    t->len += e - k;
+}
+
+/* The bytes that end a run strtok_quote copies as it is: QUOTING ones
+ * always, SEPARATING ones outside quotes. */
+enum { QUOTING = 1, SEPARATING = 2 };
+
+static const unsigned char stops[256] = {
+    ['"'] = QUOTING, ['\\'] = QUOTING, [' '] = SEPARATING, ['\t'] = SEPARATING};
+
+/* Where the run of bytes from k that strtok_quote copies as they are
+ * ends: at a quote, a backslash, or (unquoted) a space or tab. */
+static size_t
+plain_run(const struct acreO_ptext *ln, size_t k, int q)
+{
+    const unsigned char *s = (const unsigned char *)ln->s;
+    unsigned mask = q ? QUOTING : QUOTING | SEPARATING;
+
+    while (k < ln->len && !(stops[s[k]] & mask))
+        k++;
+    return k;
+}
+
+/* One strtok_quote token of ln from k (at a non-separator), appended to
+ * t when t is not NULL (else only scanned); returns the index after it. */
 static size_t
 conf_scan(const struct acreO_ptext *ln, size_t k, struct acreO_ptext *t,
           size_t *n, int *inquote)
 {
     size_t end = ln->len;
+    int q = 0;
 
     *n = 0;
-    *inquote = 0;
     while (k < end) {
+        size_t e = plain_run(ln, k, q);
+        if (e > k) {
+            if (t)
+                ptext_copy(t, ln, k, e);
+            *n += e - k;
+            k = e;
+            continue;
+        }
         char c = ln->s[k];
         size_t from = k;
         if (c == '"') {
-            *inquote = !*inquote;
+            q = !q;
             k++;
             continue;
         }
         if (c == '\\' && k + 1 < end)
             from = ++k;
-        else if (!*inquote && (c == ' ' || c == '\t'))
+        else if (!q && (c == ' ' || c == '\t'))
             break;
         if (t)
             ptext_put(t, ln->s[from], ln->line[from], ln->col[from]);
-        (*n)++;
+        ++*n;
         k++;
     }
+    *inquote = q;
     return k;
 }
 
-/* One strtok_quote token of ln from *i: measured, then copied. */
-static int
-conf_token(void *ctx, const struct acreO_ptext *ln, size_t *i,
-           struct acreO_ptext *t, int *inquote)
-{
-    size_t cap, n;
-
-    conf_scan(ln, *i, NULL, &n, inquote);
-    if (n > ACREO_MAX_TOKEN)
-        return ACRE_ERR_RULE_LIMIT;
-    if (tok_start(ctx, t, &cap, n))
-        return ACRE_ERR_NOMEM;
-    *i = conf_scan(ln, *i, t, &n, inquote);
-    ptext_end(t, ln->line[*i], ln->col[*i]);
-    return 0;
-}
-
 int
-acreO_tokenize_conf(void *ctx, const struct acreO_ptext *ln,
-                    struct acreO_ptext **out, unsigned *n, int *unterminated,
-                    const char *file, acre_diag *diag)
+acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
+                    unsigned max, struct acreO_ptext **out, unsigned *n,
+                    int *unterminated, const char *file, acre_diag *diag)
 {
-    struct toks ts = {0};
-    size_t i = 0;
+    unsigned k = 0;
+    size_t i = 0, len;
     int rc, inquote = 0;
 
     *unterminated = 0;
+    if ((rc = toks_begin(lb, ln->len)))
+        return tok_error(diag, rc, file, ln, 0);
     for (;;) {
-        struct acreO_ptext t;
         while (i < ln->len && (ln->s[i] == ' ' || ln->s[i] == '\t'))
             i++;
         if (i >= ln->len)
             break;
         size_t at = i;
-        rc = conf_token(ctx, ln, &i, &t, &inquote);
-        if (!rc)
-            rc = toks_push(ctx, &ts, t);
+        struct acreO_ptext t = tok_at(lb);
+        i = conf_scan(ln, i, k < max ? &t : NULL, &len, &inquote);
+        rc = len > ACREO_MAX_TOKEN ? ACRE_ERR_RULE_LIMIT
+             : k < max             ? toks_room(lb, k)
+                                   : 0;
         if (rc)
             return tok_error(diag, rc, file, ln, at);
+        if (k < max)
+            tok_keep(lb, &t, k++, ln->line[i], ln->col[i]);
     }
     *unterminated = inquote;
-    *out = ts.v;
-    *n = ts.n;
+    *out = lb->toks;
+    *n = k;
     return 0;
 }
 
-/* One strtok_quote_ldif token of v from k (at a non-space): appends its
- * bytes to t when not NULL; returns the index after it; *n its length
- * before slapd drops the last inner quote, *quote where that quote is in
- * the token ((size_t)-1: none). */
+/* One strtok_quote_ldif token of v from k (at a non-space), appended to
+ * t; returns the index after it.  *quote: where in t the last inner
+ * quote is ((size_t)-1: none), which slapd drops. */
 static size_t
 ldif_scan(const struct acreO_ptext *v, size_t k, struct acreO_ptext *t,
-          size_t *n, size_t *quote)
+          size_t *quote)
 {
     size_t end = v->len;
     int inquote = 0;
 
-    *n = 0;
     *quote = (size_t)-1;
     if (v->s[k] == '"') {
         inquote = 1;
@@ -327,65 +406,54 @@ ldif_scan(const struct acreO_ptext *v, size_t k, struct acreO_ptext *t,
                 break;
             }
             inquote = 1;
-            *quote = *n;
+            *quote = t->len;
         } else if (!inquote && isspace((unsigned char)c)) {
             break;
         }
-        if (t)
-            ptext_put(t, c, v->line[k], v->col[k]);
-        (*n)++;
+        ptext_put(t, c, v->line[k], v->col[k]);
     }
     return k;
 }
 
-/* One strtok_quote_ldif token of v from *i: measured, then copied. */
-static int
-ldif_token(void *ctx, const struct acreO_ptext *v, size_t *i,
-           struct acreO_ptext *t)
+/* Drop byte q of t (slapd drops the last inner quote). */
+static void
+drop_byte(struct acreO_ptext *t, size_t q)
 {
-    size_t cap, n, quote;
+    size_t m = t->len - q - 1;
 
-    ldif_scan(v, *i, NULL, &n, &quote);
-    if (n > ACREO_MAX_TOKEN)
-        return ACRE_ERR_RULE_LIMIT;
-    if (tok_start(ctx, t, &cap, n))
-        return ACRE_ERR_NOMEM;
-    size_t k = ldif_scan(v, *i, t, &n, &quote);
-    if (quote != (size_t)-1) { /* slapd drops the last inner quote */
-        size_t m = t->len - quote - 1;
-        memmove(t->s + quote, t->s + quote + 1, m);
-        memmove(t->line + quote, t->line + quote + 1, m * sizeof(unsigned));
-        memmove(t->col + quote, t->col + quote + 1, m * sizeof(unsigned));
-        t->len--;
-    }
-    ptext_end(t, v->line[k], v->col[k]);
-    *i = k;
-    return 0;
+    memmove(t->s + q, t->s + q + 1, m);
+    memmove(t->line + q, t->line + q + 1, m * sizeof(unsigned));
+    memmove(t->col + q, t->col + q + 1, m * sizeof(unsigned));
+    t->len--;
 }
 
 int
-acreO_tokenize_ldif(void *ctx, const struct acreO_ptext *v,
+acreO_tokenize_ldif(struct acreO_lexbuf *lb, const struct acreO_ptext *v,
                     struct acreO_ptext **out, unsigned *n, const char *file,
                     acre_diag *diag)
 {
-    struct toks ts = {0};
-    size_t i = 0;
+    unsigned k = 1;
+    size_t i = 0, quote;
     int rc;
 
+    if ((rc = toks_begin(lb, v->len)) || (rc = toks_room(lb, 0)))
+        return tok_error(diag, rc, file, v, 0);
     for (;;) {
-        struct acreO_ptext t;
         while (i < v->len && isspace((unsigned char)v->s[i]))
             i++;
         if (i >= v->len)
             break;
         size_t at = i;
-        rc = ldif_token(ctx, v, &i, &t);
-        if (!rc)
-            rc = toks_push(ctx, &ts, t);
+        struct acreO_ptext t = tok_at(lb);
+        i = ldif_scan(v, i, &t, &quote);
+        rc = t.len > ACREO_MAX_TOKEN ? ACRE_ERR_RULE_LIMIT : toks_room(lb, k);
         if (rc)
             return tok_error(diag, rc, file, v, at);
+        if (quote != (size_t)-1)
+            drop_byte(&t, quote);
+        tok_keep(lb, &t, k++, v->line[i], v->col[i]);
     }
-    *out = ts.v;
-    *n = ts.n;
+    *out = lb->toks;
+    *n = k;
     return 0;
 }

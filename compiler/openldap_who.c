@@ -73,8 +73,7 @@ struct by_state {
 static int
 name_is(const struct who *w, const char *s)
 {
-    return strlen(s) == w->name_len &&
-           strncasecmp(w->t->s + w->name, s, w->name_len) == 0;
+    return acreO_word_is(w->t->s + w->name, w->name_len, s);
 }
 
 static const char *
@@ -104,7 +103,7 @@ err(struct by_state *st, const struct who *w, size_t at, const char *fmt,
 static int
 word_eq(const char *s, size_t n, const char *w)
 {
-    return strlen(w) == n && strncasecmp(s, w, n) == 0;
+    return acreO_word_is(s, n, w);
 }
 
 /* slapd's lutil_atoi: all of s[0..n) a decimal int. */
@@ -174,7 +173,7 @@ parse_style(struct by_state *st, struct who *w, const char *s, size_t n,
         w->sty = STY_BASE;
         return 0;
     }
-    if (n >= 5 && strncasecmp(s, "level", 5) == 0) {
+    if (acreO_prefix_is(s, n, "level")) {
         const char *lv;
         size_t lvn = 0, name_n;
         int rc = split_level(st, w, s, n, &lv, &lvn, &name_n, diag);
@@ -227,7 +226,7 @@ who_split(struct by_state *st, const struct acreO_ptext *t, struct who *w,
         if (rc)
             return rc;
     }
-    if (left >= 4 && strncasecmp(t->s, "real", 4) == 0) {
+    if (acreO_prefix_is(t->s, left, "real")) {
         w->real = 1;
         w->name = 4;
     }
@@ -291,8 +290,10 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
         return 0;
     }
     sj->kind = ACREI_SUBJ_REGEX;
-    pat = special ? talloc_strdup(st->b->ctx, special)
-                  : acreO_regex_normalise_dn(st->b->ctx, rv(w), rlen(w));
+    void *tmp = acreO_build_scratch(st->b);
+    pat = !tmp      ? NULL
+          : special ? talloc_strdup(tmp, special)
+                    : acreO_regex_normalise_dn(tmp, rv(w), rlen(w));
     if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &sj->re_tmpl))
         return ACRE_ERR_NOMEM;
     if (!special && strcmp(pat, "*") != 0) {
@@ -313,7 +314,7 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
     if (acreI_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out,
                      &olen))
         return 0; /* cannot happen without substitutions */
-    int rc = acreO_regex_compile(st->b->ctx, out, olen, &sj->re, &why2);
+    int rc = acreO_build_regex(st->b, out, olen, &sj->re, &why2);
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, w->t, w->right,
                            "bad regular expression (%s): \"%s\"", why2, out);
@@ -483,6 +484,12 @@ who_dnattr(struct by_state *st, const struct who *w, acre_diag *diag)
                    w->t->s, w->name + w->name_len, diag);
     if (sj->dnattr)
         return err(st, w, 0, "dnattr already specified%.*s", "", 0, diag);
+    const struct acreO_memo *m =
+        acreO_memo_find(st->b, ACREO_MEMO_DNATTR, rv(w), rlen(w));
+    if (m) { /* checked before: share it */
+        sj->dnattr = m->p;
+        return 0;
+    }
     if (!(a = talloc_zero(st->b->ctx, struct acreI_attrspec)))
         return ACRE_ERR_NOMEM;
     a->kind = ACREI_ATTR_TYPE;
@@ -505,6 +512,8 @@ who_dnattr(struct by_state *st, const struct who *w, acre_diag *diag)
                    "(no EQUALITY)",
                    rv(w), rlen(w), diag);
     sj->dnattr = a;
+    struct acreO_memo v = {a, NULL, 0};
+    (void)acreO_memo_put(st->b, ACREO_MEMO_DNATTR, rv(w), rlen(w), &v);
     return 0;
 }
 
@@ -613,7 +622,8 @@ group_pattern(struct by_state *st, const struct who *w, struct acreI_group *g,
     char why[160];
 
     if (g->expand) {
-        char *pat = acreO_regex_normalise_dn(st->b->ctx, rv(w), rlen(w));
+        void *tmp = acreO_build_scratch(st->b);
+        char *pat = tmp ? acreO_regex_normalise_dn(tmp, rv(w), rlen(w)) : NULL;
         if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &g->tmpl))
             return ACRE_ERR_NOMEM;
         int rc = strcmp(pat, "*") ? acreO_regex_test_template(pat, strlen(pat),
@@ -787,7 +797,8 @@ str_pattern(struct by_state *st, const struct who *w, struct acreI_strmatch *m,
         m->any = rlen(w) == 1 && rv(w)[0] == '*';
         return rc;
     }
-    char *pat = acreO_regex_normalise_dn(st->b->ctx, rv(w), rlen(w));
+    void *tmp = acreO_build_scratch(st->b);
+    char *pat = tmp ? acreO_regex_normalise_dn(tmp, rv(w), rlen(w)) : NULL;
     if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &m->pat))
         return ACRE_ERR_NOMEM;
     m->any = strcmp(pat, "*") == 0;
@@ -803,7 +814,7 @@ str_pattern(struct by_state *st, const struct who *w, struct acreI_strmatch *m,
     size_t olen;
     const char *why2 = NULL;
     acreI_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out, &olen);
-    rc = acreO_regex_compile(st->b->ctx, out, olen, &m->re, &why2);
+    rc = acreO_build_regex(st->b, out, olen, &m->re, &why2);
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, w->t, w->right,
                            "bad regular expression (%s): \"%s\"", why2, out);
@@ -984,14 +995,14 @@ who_token(struct by_state *st, const struct who *w, acre_diag *diag)
         return rc;
     if (name_is(w, "dnattr"))
         return who_dnattr(st, w, diag);
-    if (w->name_len >= 5 && !strncasecmp(w->t->s + w->name, "group", 5))
+    if (acreO_prefix_is(w->t->s + w->name, w->name_len, "group"))
         return who_group(st, w, diag);
     if ((rc = who_string(st, w, diag)) != 1)
         return rc;
     if (name_is(w, "set"))
         return who_set(st, w, diag);
     if (name_is(w, "aci") ||
-        (w->name_len >= 7 && !strncasecmp(w->t->s + w->name, "dynacl/", 7)))
+        acreO_prefix_is(w->t->s + w->name, w->name_len, "dynacl/"))
         return err(st, w, 0, "dynacl \"%.*s\" is not supported by acre",
                    w->t->s + w->name, w->name_len, diag);
     return who_ssf(st, w, diag);
@@ -1004,11 +1015,11 @@ access_token(struct by_state *st, const struct who *w, acre_diag *diag)
     const char *s = w->t->s + w->name;
     size_t n = w->access_len - w->name;
 
-    if (n >= 4 && !strncasecmp(s, "self", 4)) {
+    if (acreO_prefix_is(s, n, "self")) {
         st->by->dn.self = 1;
         s += 4;
         n -= 4;
-    } else if (n >= 8 && !strncasecmp(s, "realself", 8)) {
+    } else if (acreO_prefix_is(s, n, "realself")) {
         st->by->realdn.self = 1;
         s += 8;
         n -= 8;

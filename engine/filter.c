@@ -133,6 +133,8 @@ static const struct {
     {ACREF_RULE_BITOR, "integerBitOrMatch", "1.2.840.113556.1.4.804"},
 };
 
+#define SUB_FEW 8
+
 /* Parser state. */
 struct ps {
     const char *s;
@@ -143,10 +145,14 @@ struct ps {
     const struct acreS_known *known;
     struct acreF_filter *f; /* owns the result */
     void *tmp;              /* scratch, freed at the end */
-    uint64_t **subtypes;    /* cache: bitmap of each type's subtypes */
+    /* cache: the bitmap of each type's subtypes (NULL: none), for the
+     * first SUB_FEW types in a list, then by type id in arrays of
+     * acreS_nattrs() entries (most filters never need those) */
+    int few_type[SUB_FEW];
+    const uint64_t *few_map[SUB_FEW];
+    unsigned nfew;
+    const uint64_t **subtypes;
     uint8_t *subtypes_done;
-    struct acreF_class_name *cnames; /* every class name, normalised */
-    size_t ncnames;
     const uint64_t *usable[ACREF_RULE_BITOR + 1]; /* cache, by rule */
     acre_diag *diag;
 };
@@ -400,6 +406,47 @@ read_value(struct ps *ps, int stars, struct seg **segs, unsigned *nseg)
  * Resolving descriptions against the schema
  */
 
+/* A cached subtypes bitmap of `type`: 1 with *out, or 0. */
+static int
+subtypes_cached(const struct ps *ps, int type, const uint64_t **out)
+{
+    if (ps->subtypes) {
+        *out = ps->subtypes[type];
+        return ps->subtypes_done[type];
+    }
+    for (unsigned i = 0; i < ps->nfew; i++)
+        if (ps->few_type[i] == type) {
+            *out = ps->few_map[i];
+            return 1;
+        }
+    return 0;
+}
+
+static int
+subtypes_keep(struct ps *ps, int type, const uint64_t *map)
+{
+    unsigned n = acreS_nattrs(ps->schema);
+
+    if (!ps->subtypes && ps->nfew < SUB_FEW) {
+        ps->few_type[ps->nfew] = type;
+        ps->few_map[ps->nfew++] = map;
+        return 0;
+    }
+    if (!ps->subtypes) {
+        ps->subtypes = talloc_zero_array(ps->tmp, const uint64_t *, n + 1);
+        ps->subtypes_done = talloc_zero_array(ps->tmp, uint8_t, n + 1);
+        if (!ps->subtypes || !ps->subtypes_done)
+            return ACRE_ERR_NOMEM;
+        for (unsigned i = 0; i < ps->nfew; i++) {
+            ps->subtypes[ps->few_type[i]] = ps->few_map[i];
+            ps->subtypes_done[ps->few_type[i]] = 1;
+        }
+    }
+    ps->subtypes[type] = map;
+    ps->subtypes_done[type] = 1;
+    return 0;
+}
+
 /* The bitmap of `type` and its subtypes, or NULL when it has none. */
 static int
 subtypes_of(struct ps *ps, int type, const uint64_t **out)
@@ -408,10 +455,8 @@ subtypes_of(struct ps *ps, int type, const uint64_t **out)
     uint64_t *map;
 
     *out = NULL;
-    if (ps->subtypes_done[type]) {
-        *out = ps->subtypes[type];
+    if (subtypes_cached(ps, type, out))
         return 0;
-    }
     if (!(map = bitmap_new(ps->f, n)))
         return ACRE_ERR_NOMEM;
     for (unsigned id = 0; id < n; id++)
@@ -423,10 +468,8 @@ subtypes_of(struct ps *ps, int type, const uint64_t **out)
         talloc_free(map);
         map = NULL;
     }
-    ps->subtypes[type] = map;
-    ps->subtypes_done[type] = 1;
     *out = map;
-    return 0;
+    return subtypes_keep(ps, type, map);
 }
 
 static void
@@ -578,82 +621,52 @@ prepare_value(struct ps *ps, struct acreF_node *nd, int rule, int eq)
     return rc < 0 ? rc : 0;
 }
 
-/*
- * The names and OIDs of every class, in a list under tmp.  They are
- * compared with stored objectClass values as written, ignoring ASCII case
- * (as slapd's oc_bvfind does), so matching does not depend on how the
- * OID syntax normalises.
- */
-static int
-class_names(struct ps *ps, struct acreF_class_name **out, size_t *nout)
+/* The names and OIDs of the classes in nd->subclasses, as the schema
+ * spells them (class id order, each class's names before its OID), into
+ * v when not NULL; returns how many there are. */
+static unsigned
+sub_names(const acre_schema *s, const struct acreF_node *nd,
+          struct acreF_class_name *v)
 {
-    const acre_schema *s = ps->schema;
-    unsigned nc = acreS_nclasses(s);
-    struct acreF_class_name *list = NULL;
-    size_t n = 0, cap = 0;
+    unsigned nc = acreS_nclasses(s), k = 0;
 
     for (unsigned id = 0; id < nc; id++) {
         const struct acreS_class *c = acreS_class(s, (int)id);
 
-        for (unsigned k = 0; k <= c->nnames; k++) {
-            const char *name = k < c->nnames ? c->names[k] : c->oid;
+        if (!acreF_bit(nd->subclasses, (int)id))
+            continue;
+        for (unsigned j = 0; j <= c->nnames; j++) {
+            const char *name = j < c->nnames ? c->names[j] : c->oid;
 
-            if (!name)
-                continue;
-            if (!(list = grow(ps->tmp, list, sizeof *list, n, &cap)))
-                return ACRE_ERR_NOMEM;
-            list[n++] = (struct acreF_class_name){(const uint8_t *)name,
-                                                  strlen(name), (int)id};
+            if (name && v)
+                v[k] = (struct acreF_class_name){(const uint8_t *)name,
+                                                 strlen(name), (int)id};
+            k += name != NULL;
         }
     }
-    *out = list;
-    *nout = n;
-    return 0;
+    return k;
 }
 
-/* Build the filter's class table from the list (once per filter). */
+/*
+ * The subclasses' names when there are few: stored objectClass values are
+ * compared with them as written, ignoring ASCII case (as slapd's
+ * oc_bvfind does), so matching does not depend on how the OID syntax
+ * normalises.  With more, values are looked up in the schema's index of
+ * every name and OID (acreF_class_lookup): no filter has a table of its
+ * own.
+ */
 static int
-build_classes(struct ps *ps, const struct acreF_class_name *list, size_t n)
+subclass_names(struct ps *ps, struct acreF_node *nd)
 {
-    struct acreF_filter *f = ps->f;
-    size_t cap = 16;
+    unsigned k = sub_names(ps->schema, nd, NULL);
+    struct acreF_class_name *v;
 
-    while (cap < 2 * n)
-        cap *= 2;
-    f->classes = talloc_zero_array(f, struct acreF_class_name, cap);
-    if (!f->classes)
-        return ACRE_ERR_NOMEM;
-    f->class_mask = cap - 1;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = acreF_hash_ci(list[i].norm, list[i].len) & f->class_mask;
-
-        while (f->classes[k].norm)
-            k = (k + 1) & f->class_mask;
-        f->classes[k] = list[i];
-    }
-    return 0;
-}
-
-/* The names of the asserted class's subclasses, when there are few. */
-static int
-subclass_names(struct ps *ps, struct acreF_node *nd,
-               const struct acreF_class_name *list, size_t n)
-{
-    struct acreF_class_name *sub;
-    unsigned k = 0;
-
-    for (size_t i = 0; i < n; i++)
-        k += acreF_bit(nd->subclasses, list[i].id);
     if (k > ACREF_SUBNAMES_MAX)
         return 0;
-    if (!(sub = talloc_array(ps->f, struct acreF_class_name, k ? k : 1)))
+    if (!(v = talloc_array(ps->f, struct acreF_class_name, k ? k : 1)))
         return ACRE_ERR_NOMEM;
-    k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (acreF_bit(nd->subclasses, list[i].id))
-            sub[k++] = list[i];
-    nd->subnames = sub;
-    nd->nsubnames = k;
+    nd->subnames = v;
+    nd->nsubnames = sub_names(ps->schema, nd, v);
     return 0;
 }
 
@@ -664,11 +677,7 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
     const acre_schema *s = ps->schema;
     unsigned nc = acreS_nclasses(s);
     uint64_t *map;
-    int rc;
 
-    if (!ps->f->classes && ((rc = class_names(ps, &ps->cnames, &ps->ncnames)) ||
-                            (rc = build_classes(ps, ps->cnames, ps->ncnames))))
-        return rc;
     nd->cls = acreS_class_find(s, (const char *)nd->raw, nd->raw_len);
     if (nd->cls < 0) {
         nd->undef = 1; /* slapd's objectClassPretty refuses it */
@@ -683,7 +692,7 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
         if (acreS_class_is(s, (int)id, nd->cls))
             bit_set(map, (int)id);
     nd->subclasses = map;
-    return subclass_names(ps, nd, ps->cnames, ps->ncnames);
+    return subclass_names(ps, nd);
 }
 
 /* =, ~=, >=, <= */
@@ -1280,9 +1289,7 @@ ps_init(struct ps *ps, const acre_schema *schema, const char *str, size_t len,
     if (!ps->tmp)
         return ACRE_ERR_NOMEM;
     ps->f = talloc_zero(ps->tmp, struct acreF_filter);
-    ps->subtypes = talloc_zero_array(ps->tmp, uint64_t *, n + 1);
-    ps->subtypes_done = talloc_zero_array(ps->tmp, uint8_t, n + 1);
-    if (!ps->f || !ps->subtypes || !ps->subtypes_done)
+    if (!ps->f)
         return ACRE_ERR_NOMEM;
     ps->f->magic = ACREF_MAGIC;
     ps->f->schema = schema;

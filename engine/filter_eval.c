@@ -340,15 +340,7 @@ class_attr(const struct ev *ev, const struct acreF_node *nd,
 int
 acreF_class_lookup(const struct acreF_filter *f, const uint8_t *v, size_t n)
 {
-    const struct acreF_class_name *t = f->classes;
-
-    if (!t)
-        return -1;
-    for (size_t k = acreF_hash_ci(v, n) & f->class_mask; t[k].norm;
-         k = (k + 1) & f->class_mask)
-        if (name_is(&t[k], v, n))
-            return t[k].id;
-    return -1;
+    return acreS_class_find(f->schema, (const char *)v, n);
 }
 
 /* ------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  * A parsed filter is a tree of nodes, every one a talloc child of the
  * acreF_filter that owns it:
  *
- *   acreF_filter { magic, schema, nattrs, root, classes[] }
+ *   acreF_filter { magic, schema, nattrs, root }
  *        |
  *        v
  *   node AND/OR { kids[0..nkids) }      node NOT { kids[0] }
@@ -106,7 +106,8 @@ struct acreF_node {
     uint8_t approx_ok; /* the assertion could be reduced for approx */
 
     /* objectClass: the asserted class id; bitmap of its subclasses;
-     * their normalised names when there are few (else NULL) */
+     * their names and OIDs when there are few (else NULL: stored values
+     * are looked up in the schema's class index) */
     int cls;
     const uint64_t *subclasses;
     const struct acreF_class_name *subnames;
@@ -114,8 +115,7 @@ struct acreF_node {
     uint8_t hs_true; /* hasSubordinates: the assertion is TRUE */
 };
 
-/* A class name or OID as the schema spells it, and the class it names
- * (norm is NULL in an empty slot of the filter's table). */
+/* A class name or OID as the schema spells it, and the class it names. */
 struct acreF_class_name {
     const uint8_t *norm;
     size_t len;
@@ -124,17 +124,15 @@ struct acreF_class_name {
 
 #define ACREF_SUBNAMES_MAX 16 /* names compared directly, not hashed */
 
+/* Class names met in stored objectClass values are looked up in the
+ * schema's own index of every name and OID (acreS_class_find: ASCII case
+ * ignored, as slapd's oc_bvfind), which a frozen schema never changes:
+ * a filter keeps no table of its own. */
 struct acreF_filter {
     uint32_t magic;
-    const acre_schema *schema;
+    const acre_schema *schema; /* frozen */
     unsigned nattrs; /* acreS_nattrs(schema): bits of the type bitmaps */
     struct acreF_node *root;
-    /* every name and OID of every class, in an open-addressing table of
-     * class_mask + 1 slots (a power of two, at most half full, linear
-     * probing by acreF_hash_ci, keys compared ignoring ASCII case); built
-     * when an item needs it */
-    struct acreF_class_name *classes;
-    size_t class_mask;
 };
 
 /*
@@ -142,26 +140,6 @@ struct acreF_filter {
  * normalises it): 0, or -1 when it does not fit (slapd's strtol ERANGE).
  */
 int acreF_int64(const uint8_t *p, size_t n, int64_t *out);
-
-/*
- * acreF_hash_ci -- a hash of p[0..n) that ignores ASCII case (bit 0x20 is
- * set in every byte), for the class table: the length, the first and the
- * last 8 bytes, so a lookup costs the same for any name.  Names that
- * differ only inside long middles collide, which only costs a probe.
- */
-static inline uint64_t
-acreF_hash_ci(const uint8_t *p, size_t n)
-{
-    uint64_t a = 0, b = 0, h;
-
-    memcpy(&a, p, n < 8 ? n : 8);
-    if (n > 8)
-        memcpy(&b, p + n - 8, 8);
-    h = (a | 0x2020202020202020u) * 0x9e3779b97f4a7c15u;
-    h ^= (b | 0x2020202020202020u) + n;
-    h *= 0xbf58476d1ce4e5b9u;
-    return h ^ (h >> 29);
-}
 
 static inline int
 acreF_bit(const uint64_t *map, int i)
@@ -202,8 +180,7 @@ void acreF_metaphone(const char *w, size_t n, acreF_code out);
 
 /*
  * acreF_class_lookup -- the class id of an objectClass value v[0..n) as
- * stored (a name or OID, any case) through f->classes, or -1 (also when
- * the filter has no table).
+ * stored (a name or OID, any case) in f's schema, or -1.
  */
 int acreF_class_lookup(const struct acreF_filter *f, const uint8_t *v,
                        size_t n);

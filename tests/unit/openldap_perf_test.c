@@ -1,0 +1,288 @@
+/*
+ * openldap_perf_test.c -- correctness of what makes the OpenLDAP front end
+ * fast and small on large rule sets (compiler/openldap_lex.c,
+ * openldap_memo.c): lexer buffers reused from line to line, parts of
+ * rules shared through the parse's memo (DNs, filters, attribute lists,
+ * dnattr types, regexes), arrays allocated at their exact size.  Only
+ * results are checked here, never timings (bench/policy_bench.c times
+ * them).
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "acre.h"
+#include "openldap.h"
+#include "openldap_int.h"
+
+static void *ctx;
+
+static void
+setup(void)
+{
+    ctx = talloc_new(NULL);
+}
+
+static void
+teardown(void)
+{
+    talloc_free(ctx);
+}
+
+TestSuite(openldap_perf, .init = setup, .fini = teardown);
+
+static struct acreI_policy *
+conf(const char *text, acre_diag *d)
+{
+    struct acreI_policy *cfg = NULL;
+
+    memset(d, 0, sizeof(*d));
+    int rc = acreO_parse_conf(ctx, NULL, "p.conf", text, strlen(text), &cfg, d);
+    return rc ? NULL : cfg;
+}
+
+static struct acreI_policy *
+conf_ok(const char *text)
+{
+    acre_diag d;
+    struct acreI_policy *cfg = conf(text, &d);
+
+    cr_assert(cfg, "refused: %u:%u: %s", d.line, d.column, d.message);
+    return cfg;
+}
+
+static const char *
+norm(const acre_dn *dn)
+{
+    size_t n;
+
+    return acre_dn_normalised(dn, &n);
+}
+
+/* ------------------------------------------------------------------------
+ * Shared parts
+ */
+
+Test(openldap_perf, same_text_same_object)
+{
+    struct acreI_policy *cfg = conf_ok(
+        "access to dn.subtree=\"ou=a,dc=x\" filter=(objectClass=person) "
+        "attrs=cn,sn by dn.exact=\"cn=admin,dc=x\" write by dnattr=manager "
+        "read\n"
+        "access to dn.subtree=\"ou=a,dc=x\" filter=(objectClass=person) "
+        "attrs=cn,sn by dn.exact=\"cn=admin,dc=x\" write by dnattr=manager "
+        "read\n"
+        "access to dn.subtree=\"OU=A, DC=X\" by * none\n");
+    const struct acreI_rule *r = cfg->frontend.rules;
+
+    cr_assert_eq(cfg->frontend.nrules, 3);
+    cr_expect_eq(r[0].what.dn, r[1].what.dn);
+    cr_expect_eq(r[0].what.filter, r[1].what.filter);
+    cr_expect_eq(r[0].what.filter_text, r[1].what.filter_text);
+    cr_expect_eq(r[0].what.attrs, r[1].what.attrs);
+    cr_expect_eq(r[0].by[0].dn.dn, r[1].by[0].dn.dn);
+    cr_expect_eq(r[0].by[1].dn.dnattr, r[1].by[1].dn.dnattr);
+    /* another spelling: its own object, the same DN */
+    cr_expect_neq(r[2].what.dn, r[0].what.dn);
+    cr_expect(acre_dn_equal(r[2].what.dn, r[0].what.dn));
+    /* what is not shared keeps each rule's own position */
+    cr_expect_eq(r[0].pos.line, 1);
+    cr_expect_eq(r[1].pos.line, 2);
+    cr_expect_eq(r[1].by[0].pos.line, 2);
+    cr_expect_eq(r[1].by[1].pos.line, 2);
+    cr_expect_str_eq(r[1].what.filter_text, "(objectClass=person)");
+    cr_expect_str_eq(norm(r[1].by[0].dn.dn), "cn=admin,dc=x");
+}
+
+Test(openldap_perf, shared_attrs_copied_before_adding)
+{
+    /* a list met before is shared; adding to it (a second attrs=) must
+     * leave the shared one as it was */
+    struct acreI_policy *cfg = conf_ok("access to attrs=cn by * read\n"
+                                       "access to attrs=cn attrs=sn,mail "
+                                       "by * read\n"
+                                       "access to attrs=cn by * read\n"
+                                       "access to attrs=sn,mail by * read\n");
+    const struct acreI_rule *r = cfg->frontend.rules;
+
+    cr_assert_eq(cfg->frontend.nrules, 4);
+    cr_expect_eq(r[0].what.nattrs, 1);
+    cr_expect_eq(r[1].what.nattrs, 3);
+    cr_expect_eq(r[2].what.nattrs, 1);
+    cr_expect_eq(r[3].what.nattrs, 2);
+    cr_expect_eq(r[0].what.attrs, r[2].what.attrs);
+    cr_expect_neq(r[1].what.attrs, r[0].what.attrs);
+    cr_expect_str_eq(r[0].what.attrs[0].text, "cn");
+    cr_expect_str_eq(r[1].what.attrs[0].text, "cn");
+    cr_expect_str_eq(r[1].what.attrs[1].text, "sn");
+    cr_expect_str_eq(r[1].what.attrs[2].text, "mail");
+    cr_expect_str_eq(r[3].what.attrs[0].text, "sn");
+    cr_expect_str_eq(r[3].what.attrs[1].text, "mail");
+    /* val= reads the single attribute of a shared list */
+    cfg = conf_ok("access to attrs=cn by * read\n"
+                  "access to attrs=cn val=Foo by * read\n");
+    cr_expect_eq(cfg->frontend.rules[1].what.val.style, ACREI_VAL_EXACT);
+    cr_expect_eq(cfg->frontend.rules[0].what.val.style, ACREI_VAL_NONE);
+}
+
+Test(openldap_perf, shared_regex_and_errors_after_it)
+{
+    acre_diag d;
+    struct acreI_policy *cfg =
+        conf_ok("access to dn.regex=\"^uid=([^,]+),dc=x$\" by * read\n"
+                "access to dn.regex=\"^uid=([^,]+),dc=x$\" by * read\n");
+    const struct acreI_rule *r = cfg->frontend.rules;
+
+    cr_expect_eq(r[0].what.dn_re.code, r[1].what.dn_re.code);
+    cr_expect_eq(r[1].what.dn_re.ncapture, 1);
+    cr_expect_str_eq(r[1].what.dn_re.pattern, "^uid=([^,]+),dc=x$");
+    /* a DN, a filter, a list met before do not hide a later error */
+    cr_expect(!conf("access to dn=\"cn=a\" attrs=cn by * read\n"
+                    "access to dn=\"cn=a\" attrs=cn,nosuchattr by * read\n",
+                    &d));
+    cr_expect_eq(d.line, 2);
+    cr_expect(strstr(d.message, "nosuchattr"), "%s", d.message);
+    cr_expect(!conf("access to dn.regex=\"a(\" by * read\n", &d));
+    cr_expect_eq(d.code, ACRE_ERR_RULE_SYNTAX);
+}
+
+/* ------------------------------------------------------------------------
+ * Sizes and many rules
+ */
+
+Test(openldap_perf, many_rules_exact_arrays)
+{
+    enum { N = 3000 };
+
+    char *text = talloc_strdup(ctx, "database mdb\nsuffix \"dc=x\"\n");
+
+    for (unsigned i = 0; i < N; i++) {
+        text = talloc_asprintf_append_buffer(
+            text, "access to dn.one=\"ou=d%u,dc=x\"", i % 97);
+        for (unsigned k = 0; k <= i % 5; k++)
+            text = talloc_asprintf_append_buffer(
+                text, " by dn.exact=\"uid=u%u,dc=x\" %s", (i + k) % 13,
+                k % 2 ? "read" : "write");
+        text = talloc_strdup_append_buffer(text, "\n");
+    }
+    struct acreI_policy *cfg = conf_ok(text);
+    const struct acreI_section *db = &cfg->dbs[0];
+
+    cr_assert_eq(db->nrules, N);
+    cr_expect_eq(talloc_get_size(db->rules), N * sizeof(*db->rules));
+    for (unsigned i = 0; i < N; i++) {
+        const struct acreI_rule *r = &db->rules[i];
+        char want[64];
+        cr_assert_eq(r->index, i);
+        cr_assert_eq(r->pos.line, i + 3);
+        cr_assert_eq(r->nby, i % 5 + 1);
+        cr_assert_eq(talloc_get_size(r->by), r->nby * sizeof(*r->by));
+        snprintf(want, sizeof(want), "ou=d%u,dc=x", i % 97);
+        cr_assert_str_eq(norm(r->what.dn), want);
+        snprintf(want, sizeof(want), "uid=u%u,dc=x", (i + r->nby - 1) % 13);
+        cr_assert_str_eq(norm(r->by[r->nby - 1].dn.dn), want);
+        cr_assert_eq(r->by[r->nby - 1].mask,
+                     (r->nby - 1) % 2 ? ACREI_LVL_READ : ACREI_LVL_WRITE);
+    }
+}
+
+Test(openldap_perf, long_line_many_clauses)
+{
+    enum { N = 2000 };
+
+    char *text = talloc_strdup(ctx, "access to *");
+
+    for (unsigned i = 0; i < N; i++)
+        text = talloc_asprintf_append_buffer(
+            text, "%s by dn.exact=\"uid=u%u,dc=x\" read", i % 100 ? "" : "\n",
+            i);
+    text = talloc_strdup_append_buffer(text, "\n");
+    struct acreI_policy *cfg = conf_ok(text);
+    const struct acreI_rule *r = &cfg->frontend.rules[0];
+
+    cr_assert_eq(r->nby, N);
+    /* continued lines: positions of the physical lines */
+    cr_expect_eq(r->by[0].pos.line, 2);
+    cr_expect_eq(r->by[0].pos.column, 2);
+    cr_expect_eq(r->by[N - 1].pos.line, N / 100 + 1);
+    cr_expect_str_eq(norm(r->by[N - 1].dn.dn), "uid=u1999,dc=x");
+}
+
+/* ------------------------------------------------------------------------
+ * Lexing with reused buffers
+ */
+
+Test(openldap_perf, pass_one_errors_first)
+{
+    acre_diag d;
+    char *big = talloc_zero_size(ctx, ACREO_MAX_TOKEN + 64);
+
+    /* slapd reads every line before acting on any: a quote left open and
+     * a token too long are found even after a rule that is wrong */
+    cr_expect(
+        !conf("access to dn=bad by * read\nindex \"objectClass eq\n", &d));
+    cr_expect_eq(d.line, 2);
+    cr_expect(strstr(d.message, "unterminated"), "%s", d.message);
+    memcpy(big, "index objectClass ", 18);
+    memset(big + 18, 'x', ACREO_MAX_TOKEN + 1);
+    char *text = talloc_asprintf(ctx, "access to dn=bad by * read\n%s\n", big);
+    cr_expect(!conf(text, &d));
+    cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT);
+    cr_expect_eq(d.line, 2);
+    cr_expect_eq(d.column, 19);
+}
+
+Test(openldap_perf, tokens_across_buffers)
+{
+    /* lines of every size in turn, quotes and escapes: the reused
+     * buffers never leak one line's bytes into the next */
+    char *text = talloc_strdup(ctx, "");
+
+    for (unsigned i = 0; i < 200; i++) {
+        unsigned pad = (i * 37) % 300;
+        text = talloc_asprintf_append_buffer(
+            text, "access to dn.exact=\"cn=%0*u\\\\,x,dc=x\" by \"users\" %s\n",
+            (int)pad + 1, i, i % 2 ? "read" : "search");
+    }
+    struct acreI_policy *cfg = conf_ok(text);
+
+    cr_assert_eq(cfg->frontend.nrules, 200);
+    for (unsigned i = 0; i < 200; i++) {
+        char want[400];
+        const struct acreI_rule *r = &cfg->frontend.rules[i];
+        snprintf(want, sizeof(want), "cn=%0*u\\,x,dc=x",
+                 (int)((i * 37) % 300) + 1, i);
+        cr_assert_str_eq(norm(r->what.dn), want);
+        cr_assert_eq(r->by[0].dn.kind, ACREI_SUBJ_USERS);
+        cr_assert_eq(r->by[0].mask, i % 2 ? ACREI_LVL_READ : ACREI_LVL_SEARCH);
+    }
+}
+
+Test(openldap_perf, cnconfig_many_values)
+{
+    enum { N = 1500 };
+
+    char *text = talloc_strdup(ctx, "dn: olcDatabase={1}mdb,cn=config\n"
+                                    "objectClass: olcDatabaseConfig\n"
+                                    "olcDatabase: {1}mdb\n"
+                                    "olcSuffix: dc=x\n");
+    for (unsigned i = 0; i < N; i++) /* given in reverse order */
+        text = talloc_asprintf_append_buffer(
+            text, "olcAccess: {%u}to dn.base=\"cn=c%u,dc=x\" by * read\n",
+            N - 1 - i, N - 1 - i);
+    struct acreI_policy *cfg = NULL;
+    acre_diag d = {0};
+    int rc =
+        acreO_parse_cnconfig(ctx, NULL, "c.ldif", text, strlen(text), &cfg, &d);
+
+    cr_assert_eq(rc, 0, "%s", d.message);
+    cr_assert_eq(cfg->ndbs, 1);
+    cr_assert_eq(cfg->dbs[0].nrules, N);
+    for (unsigned i = 0; i < N; i++) {
+        char want[32];
+        snprintf(want, sizeof(want), "cn=c%u,dc=x", i);
+        cr_assert_str_eq(norm(cfg->dbs[0].rules[i].what.dn), want);
+    }
+}
