@@ -39,8 +39,31 @@ struct builder {
     int *rule_node; /* per rule: its base node, -1 residual */
     struct acreP_slot *tables;
     size_t ntables, cap_tables;
-    uint64_t *bits;
+    /* parts the front end shares between rules (attrs= lists, filters)
+     * get one bitmap and one filter slot: pointer -> value */
+    const void **share_key;
+    uintptr_t *share_val;
+    uint32_t share_mask;
 };
+
+/* The value remembered for shared part k, or 0; *slot for storing one. */
+static uintptr_t
+share_find(struct builder *b, const void *k, uint32_t *slot)
+{
+    uint32_t i = (uint32_t)(((uintptr_t)k >> 4) * 0x9e3779b1u) & b->share_mask;
+
+    while (b->share_key[i] && b->share_key[i] != k)
+        i = (i + 1) & b->share_mask;
+    *slot = i;
+    return b->share_key[i] ? b->share_val[i] : 0;
+}
+
+static void
+share_put(struct builder *b, uint32_t slot, const void *k, uintptr_t v)
+{
+    b->share_key[slot] = k;
+    b->share_val[slot] = v;
+}
 
 /* ------------------------------------------------------------------------
  * Node hash
@@ -224,19 +247,34 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
     r->nclauses = ir->nby;
     r->filter_slot = -1;
     rule_scope(r);
-    if (ir->what.filter) {
+    if (ir->what.filter) { /* one slot per distinct filter */
+        uint32_t slot;
+        uintptr_t v = share_find(b, ir->what.filter, &slot);
         r->flags |= ACREP_R_FILTER;
-        r->filter_slot = (int32_t)p->nfilters++;
+        if (!v)
+            share_put(b, slot, ir->what.filter, v = ++p->nfilters);
+        r->filter_slot = (int32_t)(v - 1);
     }
     if (ir->what.val.style != ACREI_VAL_NONE)
         r->flags |= ACREP_R_VAL;
     if (ir->what.has_attrs) {
         r->flags |= ACREP_R_ATTRS;
-        uint64_t *bits = b->bits + (size_t)p->nrules * p->attr_words;
-        unsigned n = acreS_nattrs(b->s);
-        for (unsigned t = 0; t < n; t++)
-            if (in_list_plain(b->s, &ir->what, (int)t))
-                bits[t >> 6] |= (uint64_t)1 << (t & 63);
+        /* one bitmap per distinct list (the front end shares lists spelled
+         * the same way); an empty list has its own */
+        const void *key = ir->what.nattrs ? (const void *)ir->what.attrs
+                                          : (const void *)&b->share_mask;
+        uint32_t slot;
+        uint64_t *bits = (uint64_t *)share_find(b, key, &slot);
+        if (!bits) {
+            bits = talloc_zero_array(p->mem, uint64_t, p->attr_words + 1);
+            if (!bits)
+                return ACRE_ERR_NOMEM;
+            unsigned n = acreS_nattrs(b->s);
+            for (unsigned t = 0; t < n; t++)
+                if (in_list_plain(b->s, &ir->what, (int)t))
+                    bits[t >> 6] |= (uint64_t)1 << (t & 63);
+            share_put(b, slot, key, (uintptr_t)bits);
+        }
         r->attr_in = bits;
     }
     for (unsigned k = 0; k < ir->nby; k++) {
@@ -466,19 +504,25 @@ build(struct builder *b)
     p->attr_words = (acreS_nattrs(b->s) + 63) / 64;
     p->rules = talloc_zero_array(p->mem, struct acreP_rule, nrules + 1);
     p->clauses = talloc_zero_array(p->mem, struct acreP_clause, nclauses + 1);
-    b->bits = talloc_zero_array(p->mem, uint64_t,
-                                (size_t)(nrules + 1) * p->attr_words);
+    uint32_t scap = 64;
+    while (scap < 4 * ((size_t)nrules + 1))
+        scap *= 2;
+    b->share_key = talloc_zero_array(b, const void *, scap);
+    b->share_val = talloc_array(b, uintptr_t, scap);
+    b->share_mask = scap - 1;
     b->rule_node = talloc_array(b, int, nrules + 1);
     /* tables never empty of storage: offsets become pointers into it */
     b->cap_tables = 64;
     b->tables = talloc_array(p->mem, struct acreP_slot, b->cap_tables);
-    if (!p->rules || !p->clauses || !b->bits || !b->rule_node || !b->tables)
+    if (!p->rules || !p->clauses || !b->share_key || !b->share_val ||
+        !b->rule_node || !b->tables)
         return ACRE_ERR_NOMEM;
     for (unsigned d = 0; d <= ir->ndbs; d++) {
         const struct acreI_section *s =
             d < ir->ndbs ? &ir->dbs[d] : &ir->frontend;
         for (unsigned i = 0; i < s->nrules; i++)
-            add_rule(b, &s->rules[i], d < ir->ndbs ? s : NULL, &ci);
+            if (add_rule(b, &s->rules[i], d < ir->ndbs ? s : NULL, &ci))
+                return ACRE_ERR_NOMEM;
     }
     p->nclauses = ci;
 
