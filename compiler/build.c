@@ -131,21 +131,6 @@ node_add(struct acre_policy *p, const acre_dn *dn, uint32_t *cap)
  * Rules
  */
 
-/* Does class oc require or allow type (or one of its supertypes)? */
-static int
-class_has(const acre_schema *s, int oc, int type)
-{
-    const struct acreS_class *c = acreS_class(s, oc);
-
-    for (int a = type; a >= 0; a = acreS_attr(s, a)->sup) {
-        unsigned w = (unsigned)a >> 6;
-        uint64_t bit = (uint64_t)1 << ((unsigned)a & 63);
-        if ((c->all_must[w] | c->all_may[w]) & bit)
-            return 1;
-    }
-    return 0;
-}
-
 /* slapd's ad_inlist for a description of `type` without options. */
 static int
 in_list_plain(const acre_schema *s, const struct acreI_what *w, int type)
@@ -163,11 +148,11 @@ in_list_plain(const acre_schema *s, const struct acreI_what *w, int type)
                 return 1;
             break;
         case ACREI_ATTR_CLASS:
-            if (a->extensible || class_has(s, a->oc, type))
+            if (a->extensible || acreS_class_allows(s, a->oc, type))
                 return 1;
             break;
         case ACREI_ATTR_NOT_CLASS:
-            return !a->extensible && !class_has(s, a->oc, type);
+            return !a->extensible && !acreS_class_allows(s, a->oc, type);
         }
     }
     return 0;

@@ -12,17 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const struct {
-    const char *name;
-    uint32_t mask;
-} levels[] = {
-    {"none", ACREI_LVL_NONE},     {"disclose", ACREI_LVL_DISCLOSE},
-    {"auth", ACREI_LVL_AUTH},     {"compare", ACREI_LVL_COMPARE},
-    {"search", ACREI_LVL_SEARCH}, {"read", ACREI_LVL_READ},
-    {"add", ACREI_LVL_WADD},      {"delete", ACREI_LVL_WDEL},
-    {"write", ACREI_LVL_WRITE},   {"manage", ACREI_LVL_MANAGE},
-};
-
 /* The privilege of one letter of a =/+/- mask, 0 when not a letter. */
 static uint32_t
 letter_priv(char c)
@@ -91,9 +80,9 @@ acreO_mask_parse(const char *s, size_t n)
         return 0;
     if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
         return parse_letters(s, n);
-    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-        if (strlen(levels[i].name) == n &&
-            strncasecmp(levels[i].name, s, n) == 0)
-            return levels[i].mask;
+    for (size_t i = 0; i < ACREI_NLEVELS; i++)
+        if (strlen(acreI_levels[i].name) == n &&
+            strncasecmp(acreI_levels[i].name, s, n) == 0)
+            return acreI_levels[i].mask;
     return 0;
 }

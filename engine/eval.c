@@ -96,20 +96,6 @@ opts_equal(const struct acreV_check *c, const struct acreI_attrspec *a)
     return 1;
 }
 
-static int
-class_has(const acre_schema *s, int oc, int type)
-{
-    const struct acreS_class *k = acreS_class(s, oc);
-
-    for (int a = type; a >= 0; a = acreS_attr(s, a)->sup) {
-        unsigned w = (unsigned)a >> 6;
-        uint64_t bit = (uint64_t)1 << ((unsigned)a & 63);
-        if ((k->all_must[w] | k->all_may[w]) & bit)
-            return 1;
-    }
-    return 0;
-}
-
 /* slapd's ad_inlist for a description with options (the bitmap answers
  * those without). */
 static int
@@ -131,11 +117,11 @@ attr_in_list(const struct acreV_check *c, const struct acreI_what *w)
                 return 1;
             break;
         case ACREI_ATTR_CLASS:
-            if (a->extensible || class_has(s, a->oc, c->type))
+            if (a->extensible || acreS_class_allows(s, a->oc, c->type))
                 return 1;
             break;
         case ACREI_ATTR_NOT_CLASS:
-            return !a->extensible && !class_has(s, a->oc, c->type);
+            return !a->extensible && !acreS_class_allows(s, a->oc, c->type);
         }
     }
     return 0;

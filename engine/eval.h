@@ -193,6 +193,11 @@ int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
 int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
                            const char *s, size_t n);
 
+/* acreV_find_desc -- the first attribute of e with exactly description d
+ * (slapd's attr_find), or NULL. */
+const struct acreE_attr *acreV_find_desc(const struct acreE_entry *e,
+                                         const struct acreI_attrspec *d);
+
 /* ------------------------------------------------------------------------
  * eval_set.c
  */

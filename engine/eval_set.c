@@ -259,25 +259,6 @@ add_attr_values(struct ev *x, struct set *out, const struct acreE_attr *a)
     return 0;
 }
 
-/* The attribute of e with exactly the description d (attr_find). */
-static const struct acreE_attr *
-desc_attr(const struct acreE_entry *e, const struct acreI_attrspec *d)
-{
-    for (uint32_t i = acreE_entry_find_first(e, d->type);
-         i < e->nattrs && e->attrs[i].type == d->type; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        if (a->nopts != d->nopts)
-            continue;
-        unsigned k = 0;
-        while (k < d->nopts && strlen(d->opts[k]) == a->opt_len[k] &&
-               !strncasecmp(d->opts[k], a->opts[k], a->opt_len[k]))
-            k++;
-        if (k == d->nopts)
-            return a;
-    }
-    return NULL;
-}
-
 /* Values of nd's attribute (or the DN, for entryDN) of entry e. */
 static int
 entry_values(struct ev *x, struct set *out, const struct acreE_entry *e,
@@ -288,7 +269,7 @@ entry_values(struct ev *x, struct set *out, const struct acreE_entry *e,
         const char *dn = acre_dn_normalised(e->dn, &n);
         return set_add(x, out, dn, n, 1);
     }
-    return add_attr_values(x, out, desc_attr(e, nd->ad));
+    return add_attr_values(x, out, acreV_find_desc(e, nd->ad));
 }
 
 struct url_walk {
@@ -311,7 +292,7 @@ url_visit(void *ctx, const struct acreE_entry *e)
     if (w->filter && acreF_eval(w->filter, e, NULL, NULL) != ACREF_TRUE)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
-        if (add_attr_values(w->x, w->out, desc_attr(e, &w->extra[i])))
+        if (add_attr_values(w->x, w->out, acreV_find_desc(e, &w->extra[i])))
             return w->failed = 1;
     if (entry_values(w->x, w->out, e, w->nd))
         return w->failed = 1;

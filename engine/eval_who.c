@@ -213,9 +213,8 @@ attr_lists(const acre_schema *s, const struct acreE_attr *a, const char *ndn,
     return ok;
 }
 
-/* The first attribute of e with exactly description d (attr_find). */
-static const struct acreE_attr *
-find_desc(const struct acreE_entry *e, const struct acreI_attrspec *d)
+const struct acreE_attr *
+acreV_find_desc(const struct acreE_entry *e, const struct acreI_attrspec *d)
 {
     for (uint32_t i = acreE_entry_find_first(e, d->type);
          i < e->nattrs && e->attrs[i].type == d->type; i++) {
@@ -723,7 +722,7 @@ group_matches(struct acreV_check *c, const struct acreI_group *g,
     else if (!rq->dir || !(ge = acreE_dir_find(rq->dir, gdn)) ||
              !has_class(rq, ge, g->oc))
         ge = NULL;
-    const struct acreE_attr *a = ge ? find_desc(ge, &g->at) : NULL;
+    const struct acreE_attr *a = ge ? acreV_find_desc(ge, &g->at) : NULL;
     if (a)
         member = g->dynamic
                      ? dynamic_member(c, a)

@@ -7,11 +7,7 @@
 
 #include <string.h>
 
-/* Level names, lowest first, for printing a LEVEL mask. */
-static const struct {
-    const char *name;
-    uint32_t mask;
-} levels[] = {
+const struct acreI_level acreI_levels[ACREI_NLEVELS] = {
     {"none", ACREI_LVL_NONE},     {"disclose", ACREI_LVL_DISCLOSE},
     {"auth", ACREI_LVL_AUTH},     {"compare", ACREI_LVL_COMPARE},
     {"search", ACREI_LVL_SEARCH}, {"read", ACREI_LVL_READ},
@@ -41,9 +37,9 @@ level_name(uint32_t mask)
 {
     uint32_t p = mask & ACREI_PRIV_MASK;
 
-    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-        if ((levels[i].mask & ACREI_PRIV_MASK) == p)
-            return levels[i].name;
+    for (size_t i = 0; i < ACREI_NLEVELS; i++)
+        if ((acreI_levels[i].mask & ACREI_PRIV_MASK) == p)
+            return acreI_levels[i].name;
     return "unknown";
 }
 

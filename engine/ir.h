@@ -75,6 +75,15 @@ struct acreF_filter;
 #define ACREI_PRIV_SUBTRACT 0x4000u
 
 /* Levels: a level grants every privilege below it, plus the LEVEL flag. */
+struct acreI_level {
+    const char *name; /* the keyword: "none" ... "manage" */
+    uint32_t mask;    /* ACREI_LVL_* */
+};
+
+/* the level keywords, lowest first */
+#define ACREI_NLEVELS 10
+extern const struct acreI_level acreI_levels[ACREI_NLEVELS];
+
 #define ACREI_LVL_NONE     (ACREI_PRIV_NONE | ACREI_PRIV_LEVEL)
 #define ACREI_LVL_DISCLOSE (ACREI_PRIV_DISCLOSE | ACREI_LVL_NONE)
 #define ACREI_LVL_AUTH     (ACREI_PRIV_AUTH | ACREI_LVL_DISCLOSE)

@@ -499,6 +499,20 @@ acreS_class_is(const acre_schema *s, int id, int super)
     return (int)((s->classes[id].anc[super / 64] >> (super % 64)) & 1);
 }
 
+int
+acreS_class_allows(const acre_schema *s, int oc, int type)
+{
+    const struct acreS_class *c = acreS_class(s, oc);
+
+    for (int a = type; c && a >= 0; a = acreS_attr(s, a)->sup) {
+        unsigned w = (unsigned)a >> 6;
+        uint64_t bit = (uint64_t)1 << ((unsigned)a & 63);
+        if ((c->all_must[w] | c->all_may[w]) & bit)
+            return 1;
+    }
+    return 0;
+}
+
 const struct acreS_known *
 acreS_known(const acre_schema *s)
 {

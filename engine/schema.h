@@ -116,6 +116,13 @@ int acreS_is_subtype(const acre_schema *s, int id, int super);
 int acreS_class_is(const acre_schema *s, int id, int super);
 
 /*
+ * acreS_class_allows -- 1 when class `oc` (with its superclasses) requires
+ * or allows attribute `type` or one of its supertypes (what slapd's
+ * is_at_allowed / "@oc" attribute lists test).  The schema is frozen.
+ */
+int acreS_class_allows(const acre_schema *s, int oc, int type);
+
+/*
  * Attribute descriptions (RFC 4512 2.5): a type plus options, e.g.
  * "cn;lang-en;binary".  Options are lowercased and sorted; `binary` is an
  * option like any other here.
