@@ -204,7 +204,9 @@ installcheck: all
 # ---- housekeeping ---------------------------------------------------------------
 FORMAT_SRC = $(wildcard $(SRCDIR)/include/*.h $(SRCDIR)/engine/*.[ch] \
 	$(SRCDIR)/compiler/*.[ch] $(SRCDIR)/cli/*.[ch] $(SRCDIR)/tests/*.c \
-	$(SRCDIR)/tests/unit/*.[ch] $(SRCDIR)/tests/fuzz/*.c $(SRCDIR)/bench/*.[ch])
+	$(SRCDIR)/tests/unit/*.[ch] $(SRCDIR)/tests/fuzz/*.c $(SRCDIR)/bench/*.[ch] \
+	$(SRCDIR)/tests/oracle/*.[ch] $(SRCDIR)/tests/oracle/tools/*.c \
+	$(SRCDIR)/tests/differential/*.[ch])
 
 format:
 	clang-format -i $(FORMAT_SRC)

@@ -141,4 +141,15 @@ int acreO_oracle_search(struct acreO_oracle *o, void *ctx, const char *base,
 char *acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
                            const struct acreE_entry *e);
 
+/*
+ * acreO_sentry_text -- se as text: "dn: <DN>" (pretty or normalised form)
+ * and its "attr: value" / "attr:: base64" lines sorted, names lowercased;
+ * a talloc string under ctx (openldap_oracle_text.c).
+ */
+char *acreO_sentry_text(void *ctx, const acre_schema *s,
+                        const struct acreO_sentry *se, int pretty);
+
+/* acreO_cmp_str -- qsort comparison of char * by strcmp. */
+int acreO_cmp_str(const void *a, const void *b);
+
 #endif /* ACRE_OPENLDAP_ORACLE_H */

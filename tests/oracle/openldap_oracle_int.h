@@ -54,8 +54,8 @@ void acreO_oracle_trace(struct check *c, const char *fmt, ...)
  * its dn style gives ($0, $1) for DN patterns.  1 yes, 0 no.
  */
 int acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
-                            const struct acreI_clause *b, const struct matches *m,
-                            const struct matches *tm);
+                            const struct acreI_clause *b,
+                            const struct matches *m, const struct matches *tm);
 
 /*
  * acreO_oracle_regex_match -- POSIX regcomp(REG_EXTENDED | REG_ICASE) of pat
@@ -75,6 +75,11 @@ int acreO_oracle_set_matches(struct check *c, const struct acreI_set *set,
 /* acreO_oracle_parse_dn -- normalise s[0..n) as slapd's dnNormalize (strict);
  * NULL when it is not a DN. */
 const acre_dn *acreO_oracle_parse_dn(struct check *c, const char *s, size_t n);
+
+/* acreO_oracle_find_desc -- the first attribute of e with exactly the
+ * description d (slapd's attr_find), or NULL. */
+const struct acreE_attr *acreO_oracle_find_desc(const struct acreE_entry *e,
+                                                const struct acreI_attrspec *d);
 
 /* acreO_oracle_value_is_dn -- does normalised value v of attribute type `type`
  * equal the normalised DN text `ndn` under the type's equality rule? */

@@ -17,8 +17,8 @@
  * Invariant: the element count of any set stays within what the
  * directory holds, so closures terminate.
  */
-#include "url.h"
 #include "openldap_oracle_int.h"
+#include "url.h"
 
 #include "filter.h"
 #include "schema.h"
@@ -90,24 +90,6 @@ add_attr_values(void *ctx, struct set *out, const struct acreE_attr *a)
     return 0;
 }
 
-/* The attribute of e with exactly the description d (attr_find). */
-static const struct acreE_attr *
-desc_attr(const struct acreE_entry *e, const struct acreI_attrspec *d)
-{
-    for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        if (a->type != d->type || a->nopts != d->nopts)
-            continue;
-        unsigned k = 0;
-        while (k < d->nopts && strlen(d->opts[k]) == a->opt_len[k] &&
-               !strncasecmp(d->opts[k], a->opts[k], a->opt_len[k]))
-            k++;
-        if (k == d->nopts)
-            return a;
-    }
-    return NULL;
-}
-
 /* Values of `ad` (or the DN for entryDN) of entry e into out. */
 static int
 entry_values(struct check *c, struct set *out, const struct acreE_entry *e,
@@ -118,7 +100,7 @@ entry_values(struct check *c, struct set *out, const struct acreE_entry *e,
         const char *dn = acre_dn_normalised(e->dn, &n);
         return set_add(c->tmp, out, dn, n);
     }
-    return add_attr_values(c->tmp, out, desc_attr(e, nd->ad));
+    return add_attr_values(c->tmp, out, acreO_oracle_find_desc(e, nd->ad));
 }
 
 struct url_walk {
@@ -139,7 +121,8 @@ url_visit(void *ctx, const struct acreE_entry *e)
     if (w->filter && acreF_eval(w->filter, e, NULL, NULL) != ACREF_TRUE)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
-        if (add_attr_values(w->c->tmp, w->out, desc_attr(e, &w->extra[i])))
+        if (add_attr_values(w->c->tmp, w->out,
+                            acreO_oracle_find_desc(e, &w->extra[i])))
             return w->failed = 1;
     if (entry_values(w->c, w->out, e, w->nd))
         return w->failed = 1;

@@ -16,8 +16,8 @@
  *   set           the set expression is non-empty (openldap_oracle_set.c)
  *   *ssf          the connection's security strength is at least n
  */
-#include "url.h"
 #include "openldap_oracle_int.h"
+#include "url.h"
 
 #include "filter.h"
 #include "schema.h"
@@ -335,8 +335,9 @@ connection_matches(struct check *c, const struct acreI_clause *b,
  */
 
 /* The first attribute of e with exactly this description (attr_find). */
-static const struct acreE_attr *
-find_desc(const struct acreE_entry *e, const struct acreI_attrspec *d)
+const struct acreE_attr *
+acreO_oracle_find_desc(const struct acreE_entry *e,
+                       const struct acreI_attrspec *d)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
@@ -444,7 +445,7 @@ group_matches(struct check *c, const struct acreI_group *g,
     else if (!(ge = acreE_dir_find(c->o->dir, gdn)) ||
              !has_class(c->o, ge, g->oc))
         return 0;
-    const struct acreE_attr *a = find_desc(ge, &g->at);
+    const struct acreE_attr *a = acreO_oracle_find_desc(ge, &g->at);
     if (!a)
         return 0;
     if (g->dynamic)

@@ -183,82 +183,6 @@ rc_text(int rc)
     }
 }
 
-/* ldapsearch's ldif_is_not_printable. */
-static int
-needs_base64(const uint8_t *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    if (v[0] == ' ' || v[0] == ':' || v[0] == '<' || v[n - 1] <= ' ' ||
-        v[n - 1] >= 0x7f)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] < 0x20 || v[i] >= 0x7f)
-            return 1;
-    return 0;
-}
-
-static char *
-base64(void *ctx, const uint8_t *v, size_t n)
-{
-    static const char t[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *out = talloc_array(ctx, char, (n + 2) / 3 * 4 + 1), *o = out;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned x = (unsigned)v[i] << 16 |
-                     (i + 1 < n ? (unsigned)v[i + 1] << 8 : 0) |
-                     (i + 2 < n ? v[i + 2] : 0);
-        *o++ = t[x >> 18 & 63];
-        *o++ = t[x >> 12 & 63];
-        *o++ = i + 1 < n ? t[x >> 6 & 63] : '=';
-        *o++ = i + 2 < n ? t[x & 63] : '=';
-    }
-    *o = '\0';
-    return out;
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* One returned entry: "dn: ..." then its sorted attribute lines. */
-static char *
-entry_text(void *ctx, const acre_schema *s, const struct acreO_sentry *se)
-{
-    unsigned n = 0;
-    for (unsigned i = 0; i < se->nattrs; i++)
-        n += se->attrs[i].nvals;
-    char **lines = talloc_array(ctx, char *, n + 1);
-    n = 0;
-    for (unsigned i = 0; i < se->nattrs; i++) {
-        const struct acreO_sattr *a = &se->attrs[i];
-        const char *semi = memchr(a->attr->desc, ';', a->attr->desc_len);
-        char *name = talloc_asprintf(
-            ctx, "%s%.*s", acreS_attr(s, a->attr->type)->dn.name,
-            semi ? (int)(a->attr->desc + a->attr->desc_len - semi) : 0,
-            semi ? semi : "");
-        for (char *p = name; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-        for (unsigned j = 0; j < a->nvals; j++) {
-            const struct acreE_value *v = a->vals[j];
-            lines[n++] =
-                needs_base64(v->val, v->len)
-                    ? talloc_asprintf(ctx, "%s:: %s", name,
-                                      base64(ctx, v->val, v->len))
-                    : talloc_asprintf(ctx, "%s: %.*s", name, (int)v->len,
-                                      (const char *)v->val);
-        }
-    }
-    qsort(lines, n, sizeof(lines[0]), cmp_str);
-    char *t =
-        talloc_asprintf(ctx, "dn: %s\n", acre_dn_pretty(se->entry->dn, NULL));
-    for (unsigned i = 0; i < n; i++)
-        t = talloc_asprintf_append(t, "%s\n", lines[i]);
-    return t;
-}
-
 /* ------------------------------------------------------------------------
  * Cases
  */
@@ -319,8 +243,8 @@ run_search(struct world *w, void *ctx, struct tcase *c)
                                   attrs, c->nf - 6, &res) == 0);
     char **ents = talloc_array(ctx, char *, res->nentries + 1);
     for (unsigned i = 0; i < res->nentries; i++)
-        ents[i] = entry_text(ctx, w->schema, &res->entries[i]);
-    qsort(ents, res->nentries, sizeof(ents[0]), cmp_str);
+        ents[i] = acreO_sentry_text(ctx, w->schema, &res->entries[i], 1);
+    qsort(ents, res->nentries, sizeof(ents[0]), acreO_cmp_str);
     char *t = talloc_asprintf(ctx, "# rc=%d %s\n", res->rc, rc_text(res->rc));
     for (unsigned i = 0; i < res->nentries; i++)
         t = talloc_asprintf_append(t, "%s\n", ents[i]);
@@ -371,9 +295,8 @@ collect_entry(void *arg, const acre_entry *pe, const acre_verdict *v)
 {
     struct collect *co = arg;
     const struct acreE_entry *e = (const struct acreE_entry *)pe;
-    struct acreO_sentry se = {e, 0,
-                              talloc_array(co->ctx, struct acreO_sattr,
-                                           e->nattrs + 1)};
+    struct acreO_sentry se = {
+        e, 0, talloc_array(co->ctx, struct acreO_sattr, e->nattrs + 1)};
     for (unsigned i = 0; i < v->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
         if (v->attr[i] == ACRE_ATTR_NONE)
@@ -387,7 +310,7 @@ collect_entry(void *arg, const acre_entry *pe, const acre_verdict *v)
                 sa->vals[sa->nvals++] = &a->vals[j];
     }
     co->ents = talloc_realloc(co->ctx, co->ents, char *, co->n + 1);
-    co->ents[co->n++] = entry_text(co->ctx, co->schema, &se);
+    co->ents[co->n++] = acreO_sentry_text(co->ctx, co->schema, &se, 1);
     return 0;
 }
 
@@ -402,7 +325,7 @@ run_search_engine(struct world *w, void *ctx, struct tcase *c)
                           collect_entry, &co, &rc, NULL) == 0);
     acre_request_end(rq);
     if (co.n)
-        qsort(co.ents, co.n, sizeof(co.ents[0]), cmp_str);
+        qsort(co.ents, co.n, sizeof(co.ents[0]), acreO_cmp_str);
     char *t = talloc_asprintf(ctx, "# rc=%d %s\n", rc, rc_text(rc));
     for (unsigned i = 0; i < co.n; i++)
         t = talloc_asprintf_append(t, "%s\n", co.ents[i]);
@@ -411,15 +334,15 @@ run_search_engine(struct world *w, void *ctx, struct tcase *c)
 
 static char *
 slapacl_line(void *ctx, char *s, acre_request *rq, const acre_entry *e,
-             const char *name, const char *attr, const void *val,
-             size_t vlen, const char *shown, size_t slen)
+             const char *name, const char *attr, const void *val, size_t vlen,
+             const char *shown, size_t slen)
 {
     uint32_t mask = 0;
     char buf[32];
     acre_access(rq, e, attr, val, vlen, ACRE_RIGHT_AUTH, &mask);
     acre_mask_format(mask, buf);
-    return shown ? talloc_asprintf_append(s, "%s=%.*s: %s\n", name,
-                                          (int)slen, shown, buf)
+    return shown ? talloc_asprintf_append(s, "%s=%.*s: %s\n", name, (int)slen,
+                                          shown, buf)
                  : talloc_asprintf_append(s, "%s: %s\n", name, buf);
 }
 
@@ -429,15 +352,14 @@ run_slapacl_engine(struct world *w, void *ctx, struct tcase *c)
     const acre_schema *es = acre_policy_schema(w->pol);
     acre_request *rq = new_request(w, c->f[1], NULL);
     acre_dn *dn;
-    cr_assert(acre_dn_parse(ctx, es, c->f[2], strlen(c->f[2]), 0, &dn,
-                            NULL) == 0);
+    cr_assert(acre_dn_parse(ctx, es, c->f[2], strlen(c->f[2]), 0, &dn, NULL) ==
+              0);
     const acre_entry *pe = acre_directory_find(w->edir, dn);
     cr_assert(pe, "slapacl: no entry %s", c->f[2]);
     const struct acreE_entry *e = (const struct acreE_entry *)pe;
     char *s = talloc_strdup(ctx, "# rc=0\n");
     s = slapacl_line(ctx, s, rq, pe, "entry", "entry", NULL, 0, NULL, 0);
-    s = slapacl_line(ctx, s, rq, pe, "children", "children", NULL, 0, NULL,
-                     0);
+    s = slapacl_line(ctx, s, rq, pe, "children", "children", NULL, 0, NULL, 0);
     int pw_id = acreS_attr_find(es, "userPassword", 12);
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
@@ -477,7 +399,7 @@ normalise_block(void *ctx, char *text, int slapacl)
         unsigned fixed = n < 3 ? n : 3;
         for (unsigned i = 1; i < fixed; i++)
             out = talloc_asprintf_append(out, "%s\n", l[i]);
-        qsort(l + fixed, n - fixed, sizeof(l[0]), cmp_str);
+        qsort(l + fixed, n - fixed, sizeof(l[0]), acreO_cmp_str);
         for (unsigned i = fixed; i < n; i++)
             out = talloc_asprintf_append(out, "%s\n", l[i]);
         return out;
@@ -492,13 +414,13 @@ normalise_block(void *ctx, char *text, int slapacl)
         unsigned start = i;
         while (i < n && l[i][0] != '\0')
             i++;
-        qsort(l + start + 1, i - start - 1, sizeof(l[0]), cmp_str);
+        qsort(l + start + 1, i - start - 1, sizeof(l[0]), acreO_cmp_str);
         char *e = talloc_strdup(ctx, "");
         for (unsigned k = start; k < i; k++)
             e = talloc_asprintf_append(e, "%s\n", l[k]);
         ents[ne++] = e;
     }
-    qsort(ents, ne, sizeof(ents[0]), cmp_str);
+    qsort(ents, ne, sizeof(ents[0]), acreO_cmp_str);
     for (unsigned i = 0; i < ne; i++)
         out = talloc_asprintf_append(out, "%s\n", ents[i]);
     return out;
@@ -559,8 +481,8 @@ run_suite(const char *ldif, const char *cases, const char *golden, int engine)
         if (strcmp(a, b) != 0) {
             bad++;
             cr_log_error("%s case %u (%s) differs\n--- %s\n%s--- slapd\n%s",
-                         cases, num, lines[i], engine ? "engine" : "oracle",
-                         a, b);
+                         cases, num, lines[i], engine ? "engine" : "oracle", a,
+                         b);
         }
         talloc_free(ctx);
     }

@@ -117,79 +117,6 @@ cmd_slapacl(int argc, char **argv)
     return 0;
 }
 
-/* ldapsearch's ldif_is_not_printable. */
-static int
-needs_base64(const uint8_t *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    if (v[0] == ' ' || v[0] == ':' || v[0] == '<' || v[n - 1] <= ' ' ||
-        v[n - 1] >= 0x7f)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] < 0x20 || v[i] >= 0x7f)
-            return 1;
-    return 0;
-}
-
-static char *
-base64(void *ctx, const uint8_t *v, size_t n)
-{
-    static const char t[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *out = talloc_array(ctx, char, (n + 2) / 3 * 4 + 1), *o = out;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned x = (unsigned)v[i] << 16 |
-                     (i + 1 < n ? (unsigned)v[i + 1] << 8 : 0) |
-                     (i + 2 < n ? v[i + 2] : 0);
-        *o++ = t[x >> 18 & 63];
-        *o++ = t[x >> 12 & 63];
-        *o++ = i + 1 < n ? t[x >> 6 & 63] : '=';
-        *o++ = i + 2 < n ? t[x & 63] : '=';
-    }
-    *o = '\0';
-    return out;
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *
-entry_text(void *ctx, const acre_schema *s, const struct acreO_sentry *se)
-{
-    unsigned n = 0;
-    for (unsigned i = 0; i < se->nattrs; i++)
-        n += se->attrs[i].nvals;
-    char **l = talloc_array(ctx, char *, n + 1);
-    n = 0;
-    for (unsigned i = 0; i < se->nattrs; i++) {
-        const struct acreE_attr *a = se->attrs[i].attr;
-        const char *semi = memchr(a->desc, ';', a->desc_len);
-        char *name = talloc_asprintf(
-            ctx, "%s%.*s", acreS_attr(s, a->type)->dn.name,
-            semi ? (int)(a->desc + a->desc_len - semi) : 0, semi ? semi : "");
-        for (char *p = name; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-        for (unsigned j = 0; j < se->attrs[i].nvals; j++) {
-            const struct acreE_value *v = se->attrs[i].vals[j];
-            l[n++] = needs_base64(v->val, v->len)
-                         ? talloc_asprintf(ctx, "%s:: %s", name,
-                                           base64(ctx, v->val, v->len))
-                         : talloc_asprintf(ctx, "%s: %.*s", name, (int)v->len,
-                                           (const char *)v->val);
-        }
-    }
-    qsort(l, n, sizeof(*l), cmp_str);
-    char *t = talloc_asprintf(ctx, "dn: %s\n",
-                              acre_dn_normalised(se->entry->dn, NULL));
-    for (unsigned i = 0; i < n; i++)
-        t = talloc_asprintf_append(t, "%s\n", l[i]);
-    return t;
-}
-
 static int
 cmd_search(int argc, char **argv)
 {
@@ -223,8 +150,8 @@ cmd_search(int argc, char **argv)
     printf("# rc=%d\n", r->rc);
     char **ents = talloc_array(w.ctx, char *, r->nentries + 1);
     for (unsigned e = 0; e < r->nentries; e++)
-        ents[e] = entry_text(w.ctx, w.schema, &r->entries[e]);
-    qsort(ents, r->nentries, sizeof(*ents), cmp_str);
+        ents[e] = acreO_sentry_text(w.ctx, w.schema, &r->entries[e], 0);
+    qsort(ents, r->nentries, sizeof(*ents), acreO_cmp_str);
     for (unsigned e = 0; e < r->nentries; e++)
         printf("%s\n", ents[e]);
     talloc_free(w.ctx);
