@@ -431,8 +431,6 @@ build_tables(struct builder *b)
                 for_section(pr, sec)) {
                 if (table_push(b, r, pr))
                     return ACRE_ERR_NOMEM;
-                if (pr->flags & (ACREP_R_VAL | ACREP_R_VALDEP))
-                    p->residual[d].val_sensitive = 1;
             }
         }
         p->residual[d].table = (const struct acreP_slot *)(uintptr_t)start;
@@ -447,12 +445,6 @@ build_tables(struct builder *b)
         n->residual =
             &p->residual[n->section ? (unsigned)(n->section - p->ir->dbs)
                                     : p->ir->ndbs];
-        n->val_sensitive = n->residual->val_sensitive;
-        for (uint32_t k = 0; k < n->ntable; k++) {
-            const struct acreP_rule *r = &p->rules[n->table[k].rule];
-            if (r->flags & (ACREP_R_VAL | ACREP_R_VALDEP))
-                n->val_sensitive = 1;
-        }
     }
     p->ntable_entries = b->ntables;
     return 0;

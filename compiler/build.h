@@ -13,4 +13,8 @@
  */
 int acreP_build(struct acre_policy *p);
 
+/* acreP_clause_flags -- the ACREP_C_* flags of clause b: the evaluator's
+ * split (acreV_clause_flags) narrowed by SELFONLY and GROUPONLY. */
+uint8_t acreP_clause_flags(const struct acreI_clause *b);
+
 #endif /* ACRE_BUILD_H */

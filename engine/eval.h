@@ -46,8 +46,6 @@ struct acreP_spec {
     size_t id_len;
     uint64_t last_use;
     uint8_t *state; /* [policy->nclauses], enum acreV_state */
-    /* static groups: per clause with ACREP_C_GROUP, membership when the
-     * group is not the entry checked (0/1 in state: TRUE / FALSE) */
 };
 
 struct acre_request {

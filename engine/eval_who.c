@@ -18,10 +18,11 @@
  * both do; acreV_clause_flags says which parts exist so that the caller
  * skips what is trivially true.  Every condition belongs to exactly one
  * part; subject_static and str_static decide which for DN subjects and
- * connection strings.  A fixed-DN group (ACREP_C_GROUP) is all entry
- * part: its membership is read per check, from the entry itself when it
- * is the group, else from the directory (which is per request, while the
- * requester part is cached per identity across requests).
+ * connection strings.  A group is all entry part: its membership is read
+ * from the entry itself when it is the group, else from the directory
+ * (which is per request -- a static group's answer is remembered in the
+ * request -- while the requester part is cached per identity across
+ * requests).
  *
  * Invariants: nothing here allocates from the system on the common path;
  * what is bigger than the stack holds (DN parse buffers, regexes compiled
@@ -797,9 +798,7 @@ acreV_clause_flags(const struct acreI_clause *b)
     if (b->group) {
         const struct acreI_group *g = b->group;
         f |= ACREP_C_REQ | ACREP_C_ENTRY;
-        if (!g->expand)
-            f |= ACREP_C_GROUP;
-        else
+        if (g->expand)
             f |= (g->tmpl.expands ? ACREP_C_MATCHES : 0) |
                  (uses_value(&g->tmpl) ? ACREP_C_VALDEP : 0);
     }

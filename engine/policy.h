@@ -22,12 +22,11 @@
  *
  * Per requester
  *   Each clause has a requester-only part (DN subjects without
- *   substitutions, connection, ssf, static groups) and an entry-dependent
- *   part (self, dnattr, sets, substituted patterns, a group that is the
- *   entry itself).  A spec (one per requester identity, cached in the
- *   policy) holds one state byte per clause, filled lazily: false (the
- *   clause can never apply to this requester: skipped), true (applies
- *   whatever the entry), or residual (its entry part is evaluated per
+ *   substitutions, connection, ssf) and an entry-dependent part (self,
+ *   dnattr, groups, sets, substituted patterns).  A spec (one per requester
+ * identity, cached in the policy) holds one state byte per clause, filled
+ * lazily: false (the clause can never apply to this requester: skipped), true
+ * (applies whatever the entry), or residual (its entry part is evaluated per
  *   check).
  *
  * Invariants: after acreP_build the policy is immutable except for its
@@ -58,9 +57,6 @@ enum acreP_scope {
 #define ACREP_R_ATTRS   0x04u /* target has an attribute list */
 #define ACREP_R_VALDEP  0x08u /* some clause depends on the value */
 #define ACREP_R_MATCHES 0x10u /* some clause substitutes submatches */
-#define ACREP_R_ATTR_OPTS                        \
-    0x20u /* the list has options: slow path for \
-             descriptions with options */
 
 struct acreP_rule {
     const struct acreI_rule *ir;
@@ -81,9 +77,6 @@ struct acreP_rule {
 #define ACREP_C_ENTRY     0x02u /* has entry-dependent conditions */
 #define ACREP_C_VALDEP    0x04u /* depends on the value checked */
 #define ACREP_C_MATCHES   0x08u /* substitutes submatches of the target */
-/* static group with a fixed DN: decided per requester, except on the
- * group's entry */
-#define ACREP_C_GROUP     0x10u
 /* the entry part is only "self" (level 0): it depends on whether the
  * entry is the requester, and nothing else */
 #define ACREP_C_SELFONLY  0x20u
@@ -97,10 +90,6 @@ struct acreP_clause {
     uint8_t flags; /* ACREP_C_* */
 };
 
-/* acreP_clause_flags -- the ACREP_C_* flags of clause b, with the
- * narrower entry dependences (compiler/build.c). */
-uint8_t acreP_clause_flags(const struct acreI_clause *b);
-
 /* One entry of a node table. */
 struct acreP_slot {
     uint32_t rule;   /* index in policy->rules */
@@ -111,7 +100,6 @@ struct acreP_slot {
 struct acreP_residual {
     const struct acreP_slot *table;
     uint32_t ntable;
-    int val_sensitive;
 };
 
 struct acreP_node {
@@ -123,8 +111,6 @@ struct acreP_node {
     int parent;                          /* node index, -1 for the root */
     const struct acreI_section *section; /* for entries at or below */
     int default_read;                    /* no rule at all applies */
-    int val_sensitive;                   /* a rule in the table depends on
-                                            the value (val=, self, ${v}) */
     const struct acreP_slot *table;      /* DN-indexed rules only */
     uint32_t ntable;
     const struct acreP_residual *residual; /* merged in by rule number */
@@ -163,10 +149,6 @@ struct acre_policy {
     unsigned nspecs, spec_cap;
     uint64_t spec_clock;
 };
-
-/* acreP_policy_free -- what acre_policy_release does for the last
- * reference (engine/request.c). */
-void acreP_policy_free(struct acre_policy *p);
 
 /* acreP_specs_drop -- release the spec cache's references (the policy's
  * talloc destructor calls it, however the policy is freed). */

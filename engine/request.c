@@ -4,11 +4,12 @@
  * sharing its specialisation through the policy's cache.
  *
  * The spec cache: a requester identity (authorisation and authentication
- * DNs, connection strings, ssf values, the directory) maps to one spec
- * whose clause states fill in lazily as checks meet clauses.  The cache
- * holds at most ACREP_SPEC_CACHE specs; the least recently used one that
- * no request holds is dropped when it is full.  A spec belongs to one
- * policy: a new policy (a new generation) starts with an empty cache.
+ * DNs, connection strings, ssf values) maps to one spec whose clause
+ * states fill in lazily as checks meet clauses.  The cache holds at most
+ * ACREP_SPEC_CACHE specs; when it is full the least recently used one is
+ * dropped (a request still holding it keeps it alive until it ends).  A spec
+ * belongs to one policy: a new policy (a new generation) starts with an empty
+ * cache.
  */
 #include "eval.h"
 #include "internal.h"
@@ -50,17 +51,11 @@ acreP_specs_drop(struct acre_policy *p)
     p->nspecs = 0;
 }
 
-void
-acreP_policy_free(struct acre_policy *p)
-{
-    talloc_free(p); /* its destructor drops the specs */
-}
-
 ACRE_PUBLIC void
 acre_policy_release(acre_policy *p)
 {
     if (p && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
-        acreP_policy_free(p);
+        talloc_free(p); /* its destructor drops the specs */
 }
 
 ACRE_PUBLIC const acre_schema *
@@ -187,16 +182,16 @@ requester_dn(struct acre_request *rq, const char *s, const acre_dn **dn,
 }
 
 /* The identity a spec is shared by: the requester's DNs, connection
- * strings (absent ones marked apart from empty ones), ssf values and the
- * directory, as bytes; *key is their FNV-1a hash. */
+ * strings (absent ones marked apart from empty ones) and ssf values, as
+ * bytes; *key is their FNV-1a hash.  Clause states never read the
+ * directory, so requests over different directories share a spec. */
 static char *
 identity(struct acre_request *rq, size_t *len, uint64_t *key)
 {
     const acre_subject *w = &rq->who;
     const char *str[6] = {rq->authz_norm, rq->authc_norm, w->peername,
                           w->sockname,    w->sockurl,     w->domain};
-    size_t sl[6], n = 4 * sizeof(unsigned) + sizeof(void *);
-    const void *dir = rq->dir;
+    size_t sl[6], n = 4 * sizeof(unsigned);
 
     for (int i = 0; i < 6; i++)
         n += (sl[i] = str[i] ? strlen(str[i]) : 0) + 2;
@@ -211,8 +206,6 @@ identity(struct acre_request *rq, size_t *len, uint64_t *key)
     }
     unsigned ssf[4] = {w->ssf, w->transport_ssf, w->tls_ssf, w->sasl_ssf};
     memcpy(p, ssf, sizeof(ssf));
-    p += sizeof(ssf);
-    memcpy(p, &dir, sizeof(dir));
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ (uint8_t)id[i]) * 0x100000001b3ull;
