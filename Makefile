@@ -117,9 +117,11 @@ tsan:
 	TSAN_OPTIONS='$(TSAN_RUN_OPTIONS)' $(TSAN_B)/policy-thread-test
 
 # ---- benchmarks ------------------------------------------------------------
-# The policy rows link the reference evaluator (not its Criterion tests).
+# The policy and collective rows link the reference evaluators (not their
+# Criterion tests).
 $(B)/acre-bench: $(BENCH_SRC) $(B)/libacre.a $(LIB_HDR) \
-		$(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.[ch])
+		$(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.[ch]) \
+		$(wildcard $(SRCDIR)/tests/oracle/collective_oracle.[ch])
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(BENCH_CFLAGS) -I$(SRCDIR)/bench \
 		-I$(SRCDIR)/tests/oracle -o $@ $(filter %.c,$^) $(B)/libacre.a \
 		$(ALL_LDFLAGS) $(LIB_LIBS) $(BENCH_LIBS) $(JEMALLOC_LIBS)

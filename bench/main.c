@@ -10,17 +10,16 @@
 #include "harness.h"
 
 /* ORDER BENCH: the benchmarks, each defined in its own file */
-extern const bench_def bench_dn_def;     /* dn_bench.c */
-extern const bench_def bench_filter_def; /* filter_bench.c */
-extern const bench_def bench_ldif_def;   /* ldif_bench.c */
-extern const bench_def bench_policy_def; /* policy_bench.c */
+extern const bench_def bench_dn_def;         /* dn_bench.c */
+extern const bench_def bench_filter_def;     /* filter_bench.c */
+extern const bench_def bench_ldif_def;       /* ldif_bench.c */
+extern const bench_def bench_policy_def;     /* policy_bench.c */
+extern const bench_def bench_collective_def; /* collective_bench.c */
 
 /* ORDER BENCH: the registry, run in this order */
 static const bench_def *const benches[] = {
-    &bench_dn_def,
-    &bench_filter_def,
-    &bench_ldif_def,
-    &bench_policy_def,
+    &bench_dn_def,     &bench_filter_def,     &bench_ldif_def,
+    &bench_policy_def, &bench_collective_def,
 };
 
 int

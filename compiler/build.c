@@ -44,6 +44,8 @@ struct builder {
     const void **share_key;
     uintptr_t *share_val;
     uint32_t share_mask;
+    const acre_dn *const *extra; /* more node DNs (subentries' needs) */
+    size_t nextra;
 };
 
 /* The value remembered for shared part k, or 0; *slot for storing one. */
@@ -85,6 +87,12 @@ node_find(const struct acre_policy *p, const acre_dn *dn, unsigned depth)
             memcmp(n->ndn, s, len) == 0)
             return (int)(v - 1);
     }
+}
+
+int
+acreP_node_index(const struct acre_policy *p, const acre_dn *dn)
+{
+    return node_find(p, dn, acre_dn_depth(dn));
 }
 
 static void
@@ -469,13 +477,13 @@ count(const struct acreI_policy *ir, uint32_t *nrules, uint32_t *nclauses)
     return 0;
 }
 
+/* The rules and clauses, numbered in evaluation order. */
 static int
-build(struct builder *b)
+build_rules(struct builder *b)
 {
     struct acre_policy *p = b->p;
     const struct acreI_policy *ir = p->ir;
-    uint32_t nrules, nclauses, ci = 0, cap = 0;
-    acre_dn *root;
+    uint32_t nrules, nclauses, ci = 0;
 
     count(ir, &nrules, &nclauses);
     p->attr_words = (acreS_nattrs(b->s) + 63) / 64;
@@ -487,12 +495,7 @@ build(struct builder *b)
     b->share_key = talloc_zero_array(b, const void *, scap);
     b->share_val = talloc_array(b, uintptr_t, scap);
     b->share_mask = scap - 1;
-    b->rule_node = talloc_array(b, int, nrules + 1);
-    /* tables never empty of storage: offsets become pointers into it */
-    b->cap_tables = 64;
-    b->tables = talloc_array(p->mem, struct acreP_slot, b->cap_tables);
-    if (!p->rules || !p->clauses || !b->share_key || !b->share_val ||
-        !b->rule_node || !b->tables)
+    if (!p->rules || !p->clauses || !b->share_key || !b->share_val)
         return ACRE_ERR_NOMEM;
     for (unsigned d = 0; d <= ir->ndbs; d++) {
         const struct acreI_section *s =
@@ -502,9 +505,26 @@ build(struct builder *b)
                 return ACRE_ERR_NOMEM;
     }
     p->nclauses = ci;
+    return 0;
+}
 
-    /* nodes: the root, every suffix, every rule base */
-    size_t want = 2 * ((size_t)nrules + 1);
+/* The nodes (the root, every suffix, every rule base, then the extra DNs
+ * b holds), the node hash and the tables, over p's rules. */
+static int
+build_index(struct builder *b)
+{
+    struct acre_policy *p = b->p;
+    const struct acreI_policy *ir = p->ir;
+    uint32_t nrules = p->nrules, cap = 0;
+    acre_dn *root;
+
+    b->rule_node = talloc_array(b, int, nrules + 1);
+    /* tables never empty of storage: offsets become pointers into it */
+    b->cap_tables = 64;
+    b->tables = talloc_array(p->mem, struct acreP_slot, b->cap_tables);
+    if (!b->rule_node || !b->tables)
+        return ACRE_ERR_NOMEM;
+    size_t want = 2 * ((size_t)nrules + 1) + 2 * b->nextra;
     for (unsigned d = 0; d < ir->ndbs; d++)
         want += 2 * (size_t)ir->dbs[d].nsuffix;
     uint32_t hcap = 64;
@@ -525,6 +545,9 @@ build(struct builder *b)
             (b->rule_node[r] = node_add(p, p->rules[r].ir->what.dn, &cap)) < 0)
             return ACRE_ERR_NOMEM;
     }
+    for (size_t k = 0; k < b->nextra; k++)
+        if (node_add(p, b->extra[k], &cap) < 0)
+            return ACRE_ERR_NOMEM;
     /* each node's own rules, in order */
     b->own_start = talloc_zero_array(b, uint32_t, p->nnodes + 1);
     b->own_count = talloc_zero_array(b, uint32_t, p->nnodes + 1);
@@ -545,19 +568,52 @@ build(struct builder *b)
     return build_tables(b);
 }
 
-int
-acreP_build(struct acre_policy *p)
+/* rules: build them too; extra[0..nextra): more node DNs. */
+static int
+run(struct acre_policy *p, int rules, const acre_dn *const *extra,
+    size_t nextra)
 {
     struct builder *b = talloc_zero(NULL, struct builder);
-    int rc;
+    int rc = 0;
 
     if (!b)
         return ACRE_ERR_NOMEM;
     b->p = p;
     b->s = p->schema;
-    rc = build(b);
+    b->extra = extra;
+    b->nextra = nextra;
+    if (rules)
+        rc = build_rules(b);
+    if (!rc)
+        rc = build_index(b);
     if (!rc && b->tables)
         talloc_steal(p->mem, b->tables);
     talloc_free(b);
     return rc;
+}
+
+int
+acreP_build(struct acre_policy *p)
+{
+    const struct acreI_policy *ir = p->ir;
+    const acre_dn **dns = NULL;
+    int rc;
+
+    /* slapo-collect's source DNs are nodes too: an attached directory
+     * fills in what they give (collective_build.c) */
+    if (ir->ncollect &&
+        !(dns = talloc_array(NULL, const acre_dn *, ir->ncollect)))
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; i < ir->ncollect; i++)
+        dns[i] = ir->collect[i].dn;
+    rc = run(p, 1, dns, ir->ncollect);
+    talloc_free(dns);
+    return rc;
+}
+
+int
+acreP_build_index(struct acre_policy *p, const acre_dn *const *extra,
+                  size_t nextra)
+{
+    return run(p, 0, extra, nextra);
 }

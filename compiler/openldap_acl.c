@@ -412,6 +412,8 @@ what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
     if (kv->left == 4 && !strncasecmp(kv->t->s, "attr", 4))
         acreO_note_add(st->b, acreO_pos_of(st->file, kv->t, 0),
                        "\"attr\" is deprecated; use \"attrs\" instead");
+    if (!w->has_attrs)
+        w->attrs_pos = acreO_pos_of(st->file, kv->t, kv->right);
     w->has_attrs = 1;
     if (k == 0)
         return 0;

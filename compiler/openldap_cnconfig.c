@@ -9,6 +9,8 @@
  *     olcAttributeTypes, olcObjectClasses, loaded into the caller's
  *     schema before any rule (slapd.d: cn=schema.ldif, then the
  *     cn={n}name.ldif files in {n} order);
+ *   - olcOverlay={n}collect entries below a database: olcCollectInfo
+ *     (slapo-collect; slapd.d: the files in the database's directory);
  *   - olcDatabase={n}type entries: olcSuffix, olcRootDN, olcAccess; the
  *     databases are ordered by {n}; {-1}frontend holds the global rules;
  *     the config database serves cn=config and, like slapd, falls back to
@@ -45,8 +47,22 @@ struct dbrec {
     unsigned nsuffix, naccess;
 };
 
+/* One olcOverlay entry below a database, as read (slapo-collect). */
+struct ovrec {
+    const char *file;
+    unsigned line;
+    long db;                  /* {n} of its olcDatabase */
+    const char *type;         /* "collect", ... ({n} stripped) */
+    struct acreO_ptext *info; /* olcCollectInfo values */
+    unsigned ninfo;
+};
+
 struct cc {
     struct acreO_build *b;
+    struct ovrec *ovs;
+    unsigned novs;
+    const char *parent; /* slapd.d: the olcDatabase RDN value of the
+                           directory being read, else NULL */
     acre_schema *schema;
     void *scratch;
     struct dbrec *dbs;
@@ -235,6 +251,61 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
     return rc;
 }
 
+/* An olcOverlay entry: its database from the DN's second RDN (or the
+ * slapd.d directory it was read from) and its olcCollectInfo values. */
+static int
+overlay_record(struct cc *c, const char *file, const char *text, size_t tlen,
+               const struct acreL_record *rec, const char *rdnval,
+               size_t rdnlen)
+{
+    const char *comma = strchr(rec->dn, ','), *ptype = "", *val = NULL;
+    const char *dbtype, *type;
+    size_t tn = 0, vn = 0;
+    long index, oindex;
+    int rc;
+
+    if (comma)
+        first_rdn(comma + 1, &ptype, &tn, &val, &vn);
+    if (!(tn == 11 && !strncasecmp(ptype, "olcDatabase", 11))) {
+        val = c->parent;
+        vn = val ? strlen(val) : 0;
+    }
+    rc = val ? db_name(c->scratch, val, vn, &index, &dbtype)
+             : ACRE_ERR_RULE_SYNTAX;
+    if (!rc)
+        rc = db_name(c->scratch, rdnval, rdnlen, &oindex, &type);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreO_note_add(c->b, (struct acreI_pos){file, rec->line, 1},
+                              "overlay entry \"%s\" ignored: no database",
+                              rec->dn);
+    struct ovrec *v =
+        talloc_realloc(c->scratch, c->ovs, struct ovrec, c->novs + 1);
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    c->ovs = v;
+    struct ovrec *o = &v[c->novs];
+    memset(o, 0, sizeof(*o));
+    o->file = file;
+    o->line = rec->line;
+    o->db = index;
+    o->type = type;
+    if (c->text != text) {
+        c->starts = line_starts(c->scratch, text, tlen, &c->nlines);
+        c->text = c->starts ? text : NULL;
+    }
+    if (!c->starts)
+        return ACRE_ERR_NOMEM;
+    for (size_t i = 0; !rc && i < rec->nvals; i++)
+        if (desc_is(&rec->vals[i], "olcCollectInfo"))
+            rc = push_value(c, text, tlen, c->starts, c->nlines, &rec->vals[i],
+                            &o->info, &o->ninfo);
+    if (!rc)
+        c->novs++;
+    return rc;
+}
+
 static int
 read_records(struct cc *c, const char *file, const char *text, size_t len,
              acre_diag *diag)
@@ -249,6 +320,8 @@ read_records(struct cc *c, const char *file, const char *text, size_t len,
         first_rdn(rec.dn, &type, &tn, &val, &vn);
         if (tn == 11 && !strncasecmp(type, "olcDatabase", 11))
             rc = database_record(c, file, text, len, &rec, val, vn, diag);
+        else if (tn == 10 && !strncasecmp(type, "olcOverlay", 10))
+            rc = overlay_record(c, file, text, len, &rec, val, vn);
         else
             rc = 0;
     }
@@ -370,8 +443,24 @@ read_slapd_d(struct cc *c, const char *dir, acre_diag *diag)
         acreO_build_schema(c->b, c->schema);
         rc = list_ldif(c->scratch, top, &files, &n);
     }
-    for (unsigned i = 0; !rc && i < n; i++)
+    for (unsigned i = 0; !rc && i < n; i++) {
         rc = read_file_records(c, files[i], diag);
+        /* a database's overlays live in the directory named after it */
+        size_t k = strlen(files[i]);
+        const char *rdn = strrchr(files[i], '/');
+        if (rc || !rdn || strncasecmp(rdn + 1, "olcDatabase=", 12))
+            continue;
+        char *sub = talloc_strndup(c->scratch, files[i], k - 5);
+        char **kids;
+        unsigned nk;
+        if (!sub)
+            return ACRE_ERR_NOMEM;
+        c->parent = sub + (rdn - files[i]) + 13;
+        rc = list_ldif(c->scratch, sub, &kids, &nk);
+        for (unsigned j = 0; !rc && j < nk; j++)
+            rc = read_file_records(c, kids[j], diag);
+        c->parent = NULL;
+    }
     return rc;
 }
 
@@ -481,6 +570,31 @@ config_default(struct cc *c, struct acreI_section *db, acre_diag *diag)
     return rc;
 }
 
+/* The olcCollectInfo values of the collect overlays of database d. */
+static int
+database_collect(struct cc *c, const struct dbrec *d, int db, acre_diag *diag)
+{
+    int rc = 0;
+
+    for (unsigned i = 0; !rc && i < c->novs; i++) {
+        const struct ovrec *o = &c->ovs[i];
+        if (o->db != d->index || strcasecmp(o->type, "collect"))
+            continue;
+        for (unsigned k = 0; !rc && k < o->ninfo; k++) {
+            struct acreO_ptext *toks;
+            unsigned n;
+            rc = acreO_tokenize_ldif(&c->lb, &o->info[k], &toks, &n, o->file,
+                                     diag);
+            if (rc)
+                break;
+            toks[0] = (struct acreO_ptext){(char *)"olcCollectInfo", 14,
+                                           o->info[k].line, o->info[k].col};
+            rc = acreO_collect_add(c->b, db, toks, n, o->file, diag);
+        }
+    }
+    return rc;
+}
+
 static int
 build_databases(struct cc *c, acre_diag *diag)
 {
@@ -497,6 +611,9 @@ build_databases(struct cc *c, acre_diag *diag)
         if (!db)
             return ACRE_ERR_NOMEM;
         rc = database_config(c, d, db, diag);
+        if (!rc)
+            rc = database_collect(c, d, front ? -1 : (int)(db - c->b->cfg->dbs),
+                                  diag);
         if (!rc && !front && !strcasecmp(d->type, "config"))
             rc = config_default(c, db, diag);
     }

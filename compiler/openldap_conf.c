@@ -12,7 +12,8 @@
  *      opens a section ("frontend" goes back to the global rules),
  *      "suffix" and "rootdn" set the section's, "access" parses a rule
  *      into the current section (the global rules before any database),
- *      anything else is noted and ignored.
+ *      "overlay collect" and its "collectinfo" lines (slapo-collect) are
+ *      kept, anything else is noted and ignored.
  * slapd's own refusals kept here: a quote left open, suffix or rootdn
  * outside a database or with a bad DN, a suffix already served by an
  * earlier database, a database without a type.
@@ -158,6 +159,122 @@ acreO_db_set_rootdn(struct acreO_build *b, struct acreI_section *db,
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * slapo-collect
+ */
+
+/* Is dn already a collectinfo DN of database db? */
+static int
+collect_dup(const struct acreI_policy *cfg, int db, const acre_dn *dn)
+{
+    for (unsigned i = 0; i < cfg->ncollect; i++)
+        if (cfg->collect[i].db == db && acre_dn_equal(cfg->collect[i].dn, dn))
+            return 1;
+    return 0;
+}
+
+/* The attribute list of collectinfo as collect_cf reads it: strtok on
+ * ',' counts the names, then each is taken from the start of the last
+ * one plus its length plus one, so an empty name inside the list fails
+ * and trailing commas do not. */
+static int
+collect_attrs(struct acreO_build *b, const struct acreO_ptext *t,
+              const char *file, struct acreI_collect *ci, acre_diag *diag)
+{
+    const char *s = t->s;
+    size_t n = t->len, count = 0, at = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ',' && (i == 0 || s[i - 1] == ','))
+            count++;
+    ci->attrs = talloc_zero_array(b->cfg, struct acreI_attrspec, count + 1);
+    if (!ci->attrs)
+        return ACRE_ERR_NOMEM;
+    for (size_t k = 0; k < count; k++) {
+        size_t e = at;
+        while (e < n && s[e] != ',')
+            e++;
+        struct acreI_attrspec *a = &ci->attrs[k];
+        a->kind = ACREI_ATTR_EXACT;
+        a->oc = -1;
+        int ok = acreO_attr_desc(b, s + at, e - at, a);
+        if (ok < 0)
+            return ACRE_ERR_NOMEM;
+        if (!ok)
+            return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, t, at,
+                               "collectinfo attribute description unknown: "
+                               "\"%.*s\"",
+                               (int)(n - at), s + at);
+        at = e + 1;
+    }
+    ci->nattrs = (unsigned)count;
+    return 0;
+}
+
+int
+acreO_collect_add(struct acreO_build *b, int db, const struct acreO_ptext *toks,
+                  unsigned ntoks, const char *file, acre_diag *diag)
+{
+    struct acreI_policy *cfg = b->cfg;
+    acre_diag d = {0};
+    acre_dn *dn;
+
+    if (ntoks < 3)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[0], 0,
+                           "collectinfo: missing <dn> <attribute> argument");
+    if (ntoks > 3)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[3], 0,
+                           "<collectinfo> extra cruft after <dn> "
+                           "<attribute>");
+    int rc = acreO_parse_dn(b, toks[1].s, toks[1].len, &dn, &d);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[1], d.offset,
+                           "collectinfo invalid DN: \"%s\"", toks[1].s);
+    if (collect_dup(cfg, db, dn))
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[1], 0,
+                           "collectinfo DN already configured: \"%s\"",
+                           toks[1].s);
+    struct acreI_collect *v = talloc_realloc(
+        cfg, cfg->collect, struct acreI_collect, cfg->ncollect + 1);
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    cfg->collect = v;
+    struct acreI_collect *ci = &v[cfg->ncollect];
+    memset(ci, 0, sizeof(*ci));
+    ci->pos = acreO_pos_of(file, toks, 0);
+    ci->db = db;
+    ci->dn = dn;
+    if ((rc = collect_attrs(b, &toks[2], file, ci, diag)))
+        return rc;
+    cfg->ncollect++;
+    return 0;
+}
+
+/* slapd's order: each database's list by normalised DN length, longest
+ * first, ties as configured; the databases in order, the global list
+ * last (a stable insertion sort). */
+static void
+collect_order(struct acreI_policy *cfg)
+{
+    struct acreI_collect *v = cfg->collect;
+
+    for (unsigned i = 1; i < cfg->ncollect; i++)
+        for (unsigned j = i; j > 0; j--) {
+            unsigned da = v[j - 1].db < 0 ? UINT_MAX : (unsigned)v[j - 1].db;
+            unsigned db = v[j].db < 0 ? UINT_MAX : (unsigned)v[j].db;
+            size_t la, lb;
+            acre_dn_normalised(v[j - 1].dn, &la);
+            acre_dn_normalised(v[j].dn, &lb);
+            if (da < db || (da == db && la >= lb))
+                break;
+            struct acreI_collect t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
 /* How the engine compiles patterns a check substitutes (ir.h). */
 static const struct acreI_hooks acreO_hooks = {acreO_regex_compile,
                                                acreO_set_parse};
@@ -212,6 +329,7 @@ acreO_build_finish(struct acreO_build *b, int rc, struct acreI_policy **out)
     trim_rules(cfg, &cfg->frontend);
     for (unsigned i = 0; i < cfg->ndbs; i++)
         trim_rules(cfg, &cfg->dbs[i]);
+    collect_order(cfg);
     if (cfg->nnotes && cfg->nnotes < b->notes_cap &&
         (notes =
              talloc_realloc(cfg, cfg->notes, struct acreI_note, cfg->nnotes)))
@@ -557,6 +675,7 @@ struct pass2 {
     struct acreO_build *b;
     struct acreI_section *db; /* current section; NULL: global */
     int in_frontend;          /* "database frontend" */
+    int collect;              /* "overlay collect" is the current overlay */
 };
 
 static int
@@ -578,9 +697,11 @@ directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
     if (!strcasecmp(d->toks[1].s, "frontend")) {
         p->db = NULL;
         p->in_frontend = 1;
+        p->collect = 0;
         return 0;
     }
     p->in_frontend = 0;
+    p->collect = 0;
     p->db = acreO_db_new(p->b, d->toks[1].s, acreO_pos_of(d->file, d->toks, 0),
                          (int)p->b->cfg->ndbs + 1);
     return p->db ? 0 : ACRE_ERR_NOMEM;
@@ -627,10 +748,41 @@ directive_add_content(struct pass2 *p, const struct dline *d, acre_diag *diag)
     return rc;
 }
 
+/* overlay: only collect is read (its collectinfo lines follow it). */
+static int
+directive_overlay(struct pass2 *p, const struct dline *d, acre_diag *diag)
+{
+    int rc = arg_count(d, 2, diag);
+
+    if (rc)
+        return rc;
+    p->collect = !strcasecmp(d->toks[1].s, "collect");
+    if (p->collect)
+        return 0;
+    return acreO_note_add(p->b, acreO_pos_of(d->file, d->toks, 0),
+                          "overlay \"%s\" ignored", d->toks[1].s);
+}
+
+static int
+directive_collectinfo(struct pass2 *p, const struct dline *d, acre_diag *diag)
+{
+    if (!p->collect)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0], 0,
+                           "collectinfo: no \"overlay collect\" before it "
+                           "in this database");
+    int db = p->db ? (int)(p->db - p->b->cfg->dbs) : -1;
+    return acreO_collect_add(p->b, db, d->toks, d->ntoks, d->file, diag);
+}
+
 static int
 pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     const char *k = d->toks[0].s;
+
+    if (!strcasecmp(k, "overlay"))
+        return directive_overlay(p, d, diag);
+    if (!strcasecmp(k, "collectinfo"))
+        return directive_collectinfo(p, d, diag);
 
     if (acreO_cstr_is(k, "access"))
         return directive_access(p, d, diag);
@@ -692,7 +844,7 @@ acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
     if (!rc)
         rc = read_text(&p1, name, text, len, diag);
     if (!rc) {
-        struct pass2 p2 = {&b, NULL, 0};
+        struct pass2 p2 = {&b, NULL, 0, 0};
         struct acreO_lexbuf lb;
         acreO_lexbuf_init(&lb, p1.scratch);
         acreO_build_schema(&b, schema);

@@ -247,6 +247,17 @@ int acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
                     acre_diag *diag);
 
 /*
+ * acreO_collect_add -- slapo-collect's "collectinfo <DN> <attrs>" (toks[0]
+ * the directive, toks[1] the DN, toks[2] the comma-separated attribute
+ * descriptions) for database index db (-1: the global overlay), refused as
+ * collect_cf refuses: a bad DN, an unknown description, a DN already
+ * configured for that database.  Same returns as above.
+ */
+int acreO_collect_add(struct acreO_build *b, int db,
+                      const struct acreO_ptext *toks, unsigned ntoks,
+                      const char *file, acre_diag *diag);
+
+/*
  * acreO_parse_access -- parse one access rule from its tokens (after the
  * "access" keyword, starting with "to"), as slapd's parse_acl(), into
  * *rule.  db: the database it goes to (its rootdn may draw a note).

@@ -17,6 +17,12 @@
 
 static uint64_t generation_counter;
 
+uint64_t
+acreP_generation_next(void)
+{
+    return __atomic_add_fetch(&generation_counter, 1, __ATOMIC_RELAXED);
+}
+
 static int
 policy_destructor(struct acre_policy *p)
 {
@@ -81,8 +87,7 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
         goto fail;
     p->magic = ACREP_POLICY_MAGIC;
     p->refs = 1;
-    p->generation =
-        __atomic_add_fetch(&generation_counter, 1, __ATOMIC_RELAXED);
+    p->generation = acreP_generation_next();
     p->ir = ir;
     p->schema = ir->schema;
     p->id_entry = acreS_attr_find(p->schema, "entry", 5);
@@ -90,6 +95,7 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
     p->id_objectclass = acreS_attr_find(p->schema, "objectClass", 11);
     p->id_entrydn = acreS_attr_find(p->schema, "entryDN", 7);
     p->id_userpassword = acreS_attr_find(p->schema, "userPassword", 12);
+    acreP_subentry_class(p);
     if ((rc = acreP_build(p)) != 0) {
         fail(diag, rc, "out of memory");
         goto fail;

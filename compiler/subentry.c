@@ -7,16 +7,17 @@
  * loose), with OpenDJ's extension of a Refinement that is an LDAP filter
  * in a GSER string:
  *
- *   spec       = "{" [ sp comp *( "," sp comp ) ] sp "}"
+ *   spec       = "{" [ sp comp *( sp "," sp comp ) ] sp "}"
  *   comp       = "base" msp STRING
- *              / "specificExclusions" msp "{" [ sp chop *( "," sp chop ) ]
+ *              / "specificExclusions" msp "{" [ sp chop *( sp "," sp chop ) ]
  *                sp "}"
  *              / "minimum" msp NUMBER / "maximum" msp NUMBER
  *              / "specificationFilter" msp refinement
- *   chop       = ( "chopBefore" / "chopAfter" ) ":" STRING
- *   refinement = "item:" OID / "and:" set / "or:" set / "not:" refinement
+ *   chop       = ( "chopBefore" / "chopAfter" ) sp ":" sp STRING
+ *   refinement = "item" sp ":" sp OID / "and" sp ":" sp set
+ *              / "or" sp ":" sp set / "not" sp ":" sp refinement
  *              / STRING                         ; OpenDJ: an LDAP filter
- *   set        = "{" [ sp refinement *( "," sp refinement ) ] sp "}"
+ *   set        = "{" [ sp refinement *( sp "," sp refinement ) ] sp "}"
  *   sp = *" "   msp = 1*" "
  *   STRING     = DQUOTE *( any UTF-8 character but DQUOTE / 2DQUOTE ) DQUOTE
  *   NUMBER     = "0" / %x31-39 *DIGIT          ; no sign, no leading zero
@@ -28,10 +29,10 @@
  * components in any order, keywords in any case and spaces between any
  * tokens, ApacheDS spaces around ':' too.  Reading choices (where they
  * differ, the RFC wins and the message says what was expected):
- *   - spaces are U+0020 only and only where GSER puts sp or msp: none
- *     before a comma, none around the ':' of a chop or a refinement
- *     (OpenDJ and ApacheDS are laxer: a value they accept with extra
- *     spaces is rejected here, with the column of the space);
+ *   - spaces are U+0020 only, where GSER puts sp or msp and also, as
+ *     OpenDJ and ApacheDS accept them (and RFC 3672's own examples write
+ *     "chopBefore: ..."), before a comma and around the ':' of a chop
+ *     or a refinement;
  *   - keywords are case-sensitive (GSER identifiers); components come in
  *     the ASN.1 order and at most once;
  *   - a filter refinement may appear wherever a refinement may, as in
@@ -138,20 +139,16 @@ count_item(struct parser *P, size_t at)
 static int
 list_next(struct parser *P, const char *what)
 {
-    size_t start = P->i;
-
+    sp(P);
     if (peek(P) == ',') {
         P->i++;
         sp(P);
         return 1;
     }
-    sp(P);
     if (peek(P) == '}') {
         P->i++;
         return 0;
     }
-    if (peek(P) == ',' && P->i > start)
-        return fail(P, start, "no space is allowed before ','");
     return fail(P, P->i, what);
 }
 
@@ -422,11 +419,11 @@ refinement(struct parser *P, unsigned level, struct acreU_refine **out)
                            : "expected a refinement: item:, and:, or:, not: "
                              "or a quoted filter");
     P->i += k;
+    sp(P);
     if (peek(P) != ':')
-        return fail(P, P->i,
-                    "expected ':' right after the refinement "
-                    "keyword");
+        return fail(P, P->i, "expected ':' after the refinement keyword");
     P->i++;
+    sp(P);
     if (w != ACREU_ITEM && level >= ACREU_MAX_DEPTH)
         return fail_code(P, ACRE_ERR_RULE_LIMIT, start,
                          "refinements nested deeper than 32");
@@ -479,11 +476,11 @@ chop(struct parser *P, struct acreU_spec *spec)
     if (count_item(P, start))
         return -1;
     P->i += k;
+    sp(P);
     if (peek(P) != ':')
-        return fail(P, P->i,
-                    "expected ':' right after chopBefore or "
-                    "chopAfter");
+        return fail(P, P->i, "expected ':' after chopBefore or chopAfter");
     P->i++;
+    sp(P);
     sat = P->i;
     if (string(P, &local))
         return -1;

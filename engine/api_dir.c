@@ -1,6 +1,7 @@
 /*
  * api_dir.c -- the public directory and entry API of acre.h over the
- * engine's in-memory directory (directory.c) and entries (entry.h).
+ * engine's in-memory directory (directory.c) and entries (entry.h), and
+ * the check of a search filter's text a search will take.
  *
  * An acre_directory is a struct acreE_dir and an acre_entry a struct
  * acreE_entry: the public types are never defined, only cast to and from
@@ -12,9 +13,11 @@
  */
 #include "directory.h"
 #include "entry.h"
+#include "filter.h"
 #include "internal.h"
 
 #include <stddef.h>
+#include <string.h>
 #include <talloc.h>
 
 #define DIR(d)   ((const struct acreE_dir *)(d))
@@ -48,6 +51,106 @@ acre_directory_load(void *mem_ctx, const acre_schema *schema, const char *path,
     }
     *out = (acre_directory *)d;
     return 0;
+}
+
+/* The caller's progress function, with the entries of earlier files. */
+struct progress {
+    acre_load_progress_fn fn;
+    void *arg;
+    size_t base; /* entries committed by the earlier files */
+};
+
+static void
+progress(void *arg, const char *name, size_t records, uint64_t offset)
+{
+    const struct progress *p = arg;
+
+    p->fn(p->arg, name, p->base + records, offset);
+}
+
+/* inval -- ACRE_ERR_INVAL with msg, at no position (not in a file). */
+static int
+inval(acre_diag *diag, const char *msg)
+{
+    acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "%s", msg);
+    if (diag)
+        diag->line = diag->column = 0;
+    return ACRE_ERR_INVAL;
+}
+
+/* check_paths -- every path set, "-" at most once. */
+static int
+check_paths(const char *const *paths, size_t n, acre_diag *diag)
+{
+    int stdin_seen = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (!paths[i])
+            return inval(diag, "invalid argument");
+        if (strcmp(paths[i], "-") == 0 && stdin_seen++)
+            return inval(diag, "standard input named twice");
+    }
+    return 0;
+}
+
+/*
+ * acre_directory_load_files -- see acre.h.  Each file is one transaction
+ * of acreE_dir_load_ldif, in order, into a directory of our own that is
+ * freed when any of them fails: so the set is all-or-nothing.  "-" is
+ * named "-" in diagnostics.
+ */
+ACRE_PUBLIC int
+acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
+                          const char *const *paths, size_t n,
+                          acre_load_progress_fn fn, void *arg,
+                          acre_directory **out, acre_diag *diag)
+{
+    struct progress pr = {fn, arg, 0};
+    struct acreE_dir *d;
+    int rc;
+
+    if (!out || !paths || n == 0)
+        return inval(diag, "invalid argument");
+    if ((rc = check_paths(paths, n, diag)))
+        return rc;
+    rc = acreE_dir_new(mem_ctx, schema, ACRED_DIR_STRICT, &d);
+    if (rc)
+        return acreE_diag_set(diag, rc, 0, "%s", acre_strerror(rc));
+    if (fn)
+        acreE_dir_set_progress(d, progress, &pr);
+    for (size_t i = 0; !rc && i < n; i++) {
+        pr.base = acreE_dir_count(d);
+        rc = acreE_dir_load_ldif(d, paths[i], NULL, 0, paths[i], NULL, NULL,
+                                 diag);
+    }
+    if (rc) {
+        talloc_free(d);
+        return rc;
+    }
+    acreE_dir_set_progress(d, NULL, NULL); /* pr dies with this frame */
+    *out = (acre_directory *)d;
+    return 0;
+}
+
+/*
+ * acre_filter_check -- see acre.h: the filter is parsed as acre_search
+ * parses it, into a context freed before returning.
+ */
+ACRE_PUBLIC int
+acre_filter_check(const acre_schema *schema, const char *filter, size_t len,
+                  acre_diag *diag)
+{
+    struct acreF_filter *f;
+    void *tmp;
+    int rc;
+
+    if (!filter)
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    if (!(tmp = talloc_new(NULL)))
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    rc = acreF_parse(tmp, schema, filter, len, &f, diag);
+    talloc_free(tmp);
+    return rc;
 }
 
 /* acre_directory_free -- see acre.h.  NULL is ignored. */

@@ -74,6 +74,8 @@ struct acreE_dir {
     const struct acreE_entry **suffixes; /* in load order */
     size_t nsuffixes, suffixes_cap;
     size_t count;
+    acreE_progress_fn progress; /* acreE_dir_set_progress */
+    void *progress_arg;
 };
 
 /* ------------------------------------------------------------------------
@@ -199,6 +201,7 @@ struct load {
     void *dnbuf;
     unsigned nwarn;
     acre_diag *warn, *diag;
+    FILE *f; /* the input, NULL for text: where progress reads offsets */
 };
 
 /* dn_schema -- the schema DNs are parsed with: the directory's own. */
@@ -954,6 +957,51 @@ check_new(struct load *L, const acre_dn *dn, unsigned line)
     return 0;
 }
 
+/* record_is -- does a value of the record's objectClass name class
+ * `name` or a subclass of it? */
+static int
+record_is(const struct load *L, const char *name)
+{
+    const acre_schema *s = L->d->schema;
+    int oc = acreS_class_find(s, name, strlen(name));
+    int at = acreS_attr_find(s, "objectClass", 11);
+
+    for (size_t k = 0; oc >= 0 && at >= 0 && k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+        int id = t->type == at
+                     ? acreS_class_find(s, (const char *)t->val, t->len)
+                     : -1;
+        if (id >= 0 && acreS_class_is(s, id, oc))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * check_collective -- as slapd's entry_schema_check: values of a
+ * COLLECTIVE type only in an entry that is a subentry and a
+ * collectiveAttributeSubentry (RFC 3671: they live in subentries, and the
+ * entries in their reach show them).
+ */
+static int
+check_collective(struct load *L)
+{
+    const acre_schema *s = L->d->schema;
+
+    for (size_t k = 0; k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+        if (!(acreS_attr(s, t->type)->flags & ACRES_COLLECTIVE))
+            continue;
+        if (record_is(L, "subentry") &&
+            record_is(L, "collectiveAttributeSubentry"))
+            return 0;
+        return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col ? t->col : 1,
+                   "'%.*s' can only appear in collectiveAttributeSubentry",
+                   (int)t->desc_len, t->desc);
+    }
+    return 0;
+}
+
 /* record -- build and stage the entry of one LDIF record. */
 static int
 record(struct load *L, const struct acreL_record *rec)
@@ -973,7 +1021,8 @@ record(struct load *L, const struct acreL_record *rec)
     for (size_t k = 0; k < rec->nvals; k++)
         if ((rc = add_value(L, &rec->vals[k])))
             return rc;
-    if ((rc = check_naming(L, dn, rec->line)) || (rc = sort_values(L, &nattrs)))
+    if ((rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
+        (rc = sort_values(L, &nattrs)))
         return rc;
     if (!(e = pack(L, dn, nattrs, rec->line)))
         return nomem(L);
@@ -1168,6 +1217,17 @@ load_free(struct load *L)
     talloc_free(L->scratch);
 }
 
+/* progress -- tell the directory's progress function how far the load
+ * is: records staged, and the input's offset (0 when it has none). */
+static void
+progress(const struct load *L)
+{
+    long off = L->f ? ftell(L->f) : -1;
+
+    L->d->progress(L->d->progress_arg, L->name, L->n,
+                   off > 0 ? (uint64_t)off : 0);
+}
+
 /* read_all -- stage every record of the reader, then commit. */
 static int
 read_all(struct load *L, struct acreL_reader *r)
@@ -1175,9 +1235,12 @@ read_all(struct load *L, struct acreL_reader *r)
     struct acreL_record rec;
     int rc;
 
-    while ((rc = acreL_next(r, &rec, L->diag)) == 1)
+    while ((rc = acreL_next(r, &rec, L->diag)) == 1) {
         if ((rc = record(L, &rec)))
             return rc;
+        if (L->d->progress && L->n % ACRED_PROGRESS_EVERY == 0)
+            progress(L);
+    }
     if (rc < 0)
         return rc;
     if ((rc = find_parents(L)))
@@ -1248,6 +1311,7 @@ acreE_dir_load_ldif(struct acreE_dir *d, const char *path, const char *text,
     if ((rc = load_init(&L, d)))
         rc = nomem(&L);
     else if (!(rc = open_input(&L, path, &f))) {
+        L.f = f;
         rc = acreL_open(L.scratch, f, text, len, L.name, &r);
         rc = rc ? nomem(&L) : read_all(&L, r);
     }
@@ -1257,6 +1321,14 @@ acreE_dir_load_ldif(struct acreE_dir *d, const char *path, const char *text,
     if (nwarnings)
         *nwarnings = L.nwarn;
     return rc;
+}
+
+/* acreE_dir_set_progress -- see directory.h. */
+void
+acreE_dir_set_progress(struct acreE_dir *d, acreE_progress_fn fn, void *arg)
+{
+    d->progress = fn;
+    d->progress_arg = arg;
 }
 
 /* acreE_dir_schema -- see directory.h. */

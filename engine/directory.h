@@ -51,6 +51,21 @@ int acreE_dir_load_ldif(struct acreE_dir *d, const char *path, const char *text,
                         size_t len, const char *name, unsigned *nwarnings,
                         acre_diag *warn, acre_diag *diag);
 
+/*
+ * acreE_dir_set_progress -- have later loads into d call fn(arg, name,
+ * records, offset) every ACRED_PROGRESS_EVERY records staged: the input's
+ * name, the records of that input staged so far and the byte offset
+ * reached in its file (0 for text input or a stream without offsets).
+ * fn NULL: no calls.  fn must not touch d.
+ */
+#define ACRED_PROGRESS_EVERY 4096
+
+typedef void (*acreE_progress_fn)(void *arg, const char *name, size_t records,
+                                  uint64_t offset);
+
+void acreE_dir_set_progress(struct acreE_dir *d, acreE_progress_fn fn,
+                            void *arg);
+
 const acre_schema *acreE_dir_schema(const struct acreE_dir *d);
 size_t acreE_dir_count(const struct acreE_dir *d);
 

@@ -20,9 +20,11 @@
  * -- or only the first value's when that walk never looked at the value
  * (no value condition tested, no value-dependent clause evaluated): every
  * other value then takes the same walk.  Filters of targets are evaluated
- * once per entry.
+ * once per entry.  Under an attached policy the entry's collective values
+ * (collective.c) are decided the same way, on the entry, after its own.
  */
 #include "eval.h"
+#include "collective.h"
 #include "internal.h"
 #include "match.h"
 #include "schema.h"
@@ -36,30 +38,103 @@
 #include <talloc.h>
 
 /* ------------------------------------------------------------------------
- * Trace (explain)
+ * Explain: the text trace and the structured steps
+ *
+ * An explained check (c->trace set) reports each step of its walk twice:
+ * as a line appended to the text trace (acre_explain), and, when c->steps
+ * is set, as an acre_explain_step handed to the caller's function
+ * (acre_explain_steps).  eval_who.c and eval_set.c append notes of their
+ * own to the text; the step of a clause that does not apply carries them
+ * as its detail.  Only explained checks call step_put: the `step` macro's
+ * test is all the ordinary path pays.
  */
 
-static void trace_put(struct acreV_check *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+struct acreV_steps {
+    acre_explain_fn fn;
+    void *arg;
+};
 
-/* Only explain pays for the formatting. */
-#define trace(c, ...)                    \
-    do {                                 \
-        if ((c)->trace)                  \
-            trace_put((c), __VA_ARGS__); \
+static void step_put(struct acreV_check *c, int kind, int rule, unsigned clause,
+                     uint32_t mask, const char *detail, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+#define step(c, ...)                    \
+    do {                                \
+        if ((c)->trace)                 \
+            step_put((c), __VA_ARGS__); \
     } while (0)
 
+/* The structured form of a step: where its rule or clause is written. */
 static void
-trace_put(struct acreV_check *c, const char *fmt, ...)
+step_call(const struct acreV_check *c, acre_explain_step *s, int rule,
+          unsigned clause)
 {
+    const struct acre_policy *p = c->rq->p;
+    const struct acreI_pos *pos = NULL;
+
+    s->rule = rule;
+    s->clause = clause;
+    if (rule >= 0) {
+        const struct acreP_rule *r = &p->rules[rule];
+        s->section = r->section ? r->section->type : "frontend";
+        s->index = (int)r->ir->index;
+        pos = &r->ir->pos;
+        if (clause > 0) {
+            const struct acreI_clause *cl =
+                p->clauses[r->clause0 + clause - 1].ir;
+            pos = &cl->pos;
+            s->control = cl->control == ACREI_CONTINUE ? ACRE_CONTROL_CONTINUE
+                         : cl->control == ACREI_BREAK  ? ACRE_CONTROL_BREAK
+                                                       : ACRE_CONTROL_STOP;
+        }
+    }
+    if (pos) {
+        s->file = pos->file;
+        s->line = pos->line;
+        s->column = pos->column;
+    }
+    c->steps->fn(c->steps->arg, s);
+}
+
+/* step_put -- report one step (see the banner): kind (enum
+ * acre_explain_kind), the rule's number or -1, the 1-based clause or 0,
+ * the mask after the step, notes (or NULL), and the text. */
+static void
+step_put(struct acreV_check *c, int kind, int rule, unsigned clause,
+         uint32_t mask, const char *detail, const char *fmt, ...)
+{
+    char line[512];
     va_list ap;
 
-    if (!c->trace || !*c->trace)
-        return;
     va_start(ap, fmt);
-    *c->trace = talloc_vasprintf_append_buffer(*c->trace, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    if (c->steps) { /* before the text grows: detail may point into it */
+        acre_explain_step s;
+        memset(&s, 0, sizeof s);
+        s.kind = kind;
+        s.index = -1;
+        s.mask = mask;
+        s.text = line;
+        s.detail = detail ? detail : "";
+        step_call(c, &s, rule, clause);
+    }
+    if (*c->trace)
+        *c->trace = talloc_asprintf_append_buffer(
+            *c->trace, "%s%s\n",
+            kind == ACRE_EXPLAIN_CLAUSE ||
+                    kind == ACRE_EXPLAIN_CLAUSE_SKIPPED ||
+                    kind == ACRE_EXPLAIN_IMPLICIT_NONE
+                ? "  "
+                : "",
+            line);
 }
+
+/* The text of a rule in steps: its number, section, index and place. */
+#define RULE_FMT "rule %u (%s#%u, %s:%u)"
+#define RULE_ARGS(r, i)                                                  \
+    (i), (r)->section ? (r)->section->type : "frontend", (r)->ir->index, \
+        (r)->ir->pos.file ? (r)->ir->pos.file : "-", (r)->ir->pos.line
 
 /* ------------------------------------------------------------------------
  * Targets
@@ -167,19 +242,44 @@ val_dn_scope(struct acreV_check *c, const struct acreI_val *v)
     }
 }
 
-/* The value NUL-terminated (as slapd's berval), made once per check. */
+/* The value NUL-terminated (as slapd's berval), made once per check; a
+ * DN value as slapd's normalised text (acreV_slapd_dn), which its value
+ * regexes see. */
 static const char *
 val_str(struct acreV_check *c)
 {
     if (!c->val_str && c->val) {
         char *s = talloc_size(c->rq->scratch, c->val_len + 1);
+        int eq = acreS_attr(c->rq->schema, c->type)->eq;
+        size_t n;
         if (s) {
             memcpy(s, c->val, c->val_len);
             s[c->val_len] = '\0';
         }
+        if (s && (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER))
+            s = (char *)acreV_slapd_dn(c->rq, s, c->val_len, &n);
         c->val_str = s;
     }
     return c->val_str;
+}
+
+/* The entry's DN as slapd's normalised text, which its regexes and
+ * substitutions see (acreV_slapd_dn; whether it differs from endn is
+ * found once per check); NULL, and the check denied, when memory ran
+ * out. */
+static const char *
+entry_text(struct acreV_check *c, size_t *len)
+{
+    const char *s;
+
+    *len = c->endn_len;
+    if (c->endn_slapd == 1)
+        return c->endn;
+    if (!(s = acreV_slapd_dn(c->rq, c->endn, c->endn_len, len)))
+        c->rq->limit_hit = 1;
+    else
+        c->endn_slapd = s == c->endn ? 1 : 2;
+    return s;
 }
 
 static int
@@ -229,13 +329,15 @@ matches_reset(struct acreV_matches *m, const struct acreV_check *c)
 /* The submatches a non-regex target gives its clauses: $0 the entry's
  * DN, $1 the part matching the pattern for one / subtree / children. */
 static void
-style_matches(const struct acreV_check *c, const struct acreI_what *w,
+style_matches(struct acreV_check *c, const struct acreI_what *w,
               struct acreV_matches *tm)
 {
-    int len = (int)c->endn_len;
+    size_t n = c->endn_len;
+    const char *dn = entry_text(c, &n);
+    int len = (int)n;
 
     memset(tm, 0, sizeof(*tm));
-    tm->dn_src = c->endn;
+    tm->dn_src = dn ? dn : c->endn;
     tm->val_src = c->val_str;
     tm->val_count = ACREI_MAX_MATCHES;
     tm->dn[0][1] = len;
@@ -243,7 +345,9 @@ style_matches(const struct acreV_check *c, const struct acreI_what *w,
     if (w->dn_style == ACREI_DN_ONE || w->dn_style == ACREI_DN_SUBTREE ||
         w->dn_style == ACREI_DN_CHILDREN) {
         size_t pl = 0;
-        acre_dn_normalised(w->dn, &pl);
+        const char *pn = acre_dn_normalised(w->dn, &pl);
+        if (!acreV_slapd_dn(c->rq, pn, pl, &pl))
+            c->rq->limit_hit = 1;
         tm->dn[1][0] = len - (int)pl;
         tm->dn[1][1] = len;
         tm->dn_count = 2;
@@ -271,14 +375,20 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     if (r->flags & (ACREP_R_VAL | ACREP_R_FILTER) ||
         r->scope == ACREP_SCOPE_REGEX)
         c->entrydep = 1;
+    /* slapd's regexes and substitutions see its own normalised text */
+    size_t dnlen = c->endn_len;
+    const char *dn = c->endn;
+    if ((want_m || r->scope == ACREP_SCOPE_REGEX) &&
+        !(dn = entry_text(c, &dnlen)))
+        return 0;
     if (want_m) {
         if (c->val)
             val_str(c);
         matches_reset(m, c);
+        m->dn_src = dn;
     }
     if (r->scope == ACREP_SCOPE_REGEX &&
-        !acreV_regex_match(c->rq, &w->dn_re, c->endn, c->endn_len,
-                           want_m ? m->dn : NULL,
+        !acreV_regex_match(c->rq, &w->dn_re, dn, dnlen, want_m ? m->dn : NULL,
                            want_m ? ACREI_MAX_MATCHES : 0))
         return 0;
     if (r->flags & ACREP_R_VAL) {
@@ -289,6 +399,39 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     if ((r->flags & ACREP_R_FILTER) && !what_filter(c, r))
         return 0;
     return 1;
+}
+
+/* skip_reason -- why what_matches refused rule r (explain only: the
+ * parts are tested again, in the same order). */
+static const char *
+skip_reason(struct acreV_check *c, const struct acreP_rule *r)
+{
+    const struct acreI_what *w = &r->ir->what;
+    struct acreV_matches m;
+
+    if (r->scope == ACREP_SCOPE_NEVER)
+        return "its target can never match";
+    if ((r->flags & ACREP_R_ATTRS) &&
+        !(c->nopts ? attr_in_list(c, w)
+                   : (int)(r->attr_in[(unsigned)c->type >> 6] >>
+                               ((unsigned)c->type & 63) &
+                           1)))
+        return "the attribute is not in its list";
+    size_t dnlen;
+    const char *dn = entry_text(c, &dnlen);
+    if (r->scope == ACREP_SCOPE_REGEX &&
+        !(dn && acreV_regex_match(c->rq, &w->dn_re, dn, dnlen, NULL, 0)))
+        return "the entry's DN does not match its regex";
+    if (r->flags & ACREP_R_VAL) {
+        if (!c->val)
+            return "it has a value condition and the check has no value";
+        matches_reset(&m, c);
+        if (!what_val(c, &w->val, &m))
+            return "the value does not match its value condition";
+    }
+    if (r->flags & ACREP_R_FILTER)
+        return "the entry does not match its filter";
+    return "its target does not cover the check";
 }
 
 /* ------------------------------------------------------------------------
@@ -332,7 +475,8 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
         const struct acreP_clause *cl = &rq->p->clauses[ci];
         uint8_t st = clause_state(rq, ci);
         if (st == ACREV_FALSE) {
-            trace(c, "  by #%u: not for this requester\n", k + 1);
+            step(c, ACRE_EXPLAIN_CLAUSE_SKIPPED, (int)(r - rq->p->rules), k + 1,
+                 *mask, NULL, "by #%u: not for this requester", k + 1);
             continue;
         }
         if (st == ACREV_RESIDUAL) {
@@ -356,27 +500,32 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
                 !((cl->flags & ACREP_C_GROUPONLY) &&
                   !acre_dn_equal(cl->ir->group->dn, c->e->dn)))
                 c->entrydep = 1;
+            size_t mark = c->trace && *c->trace ? strlen(*c->trace) : 0;
             if (!acreV_clause_entry(c, cl->ir, cl->flags, m,
                                     have_tm ? &tm : m)) {
-                trace(c, "  by #%u: does not apply to this entry\n", k + 1);
+                step(c, ACRE_EXPLAIN_CLAUSE_SKIPPED, (int)(r - rq->p->rules),
+                     k + 1, *mask, *c->trace ? *c->trace + mark : NULL,
+                     "by #%u: does not apply to this entry", k + 1);
                 continue;
             }
         }
         *mask = acreI_mask_apply(*mask, cl->ir->mask);
         if (c->trace) {
             char buf[ACREI_MASK_BUF];
-            trace(c, "  by #%u applies: mask %s%s\n", k + 1,
-                  acreI_mask_format(*mask, buf),
-                  cl->ir->control == ACREI_CONTINUE ? ", continue"
-                  : cl->ir->control == ACREI_BREAK  ? ", break"
-                                                    : "");
+            step(c, ACRE_EXPLAIN_CLAUSE, (int)(r - rq->p->rules), k + 1, *mask,
+                 NULL, "by #%u applies: mask %s%s", k + 1,
+                 acreI_mask_format(*mask, buf),
+                 cl->ir->control == ACREI_CONTINUE ? ", continue"
+                 : cl->ir->control == ACREI_BREAK  ? ", break"
+                                                   : "");
         }
         if (cl->ir->control == ACREI_CONTINUE)
             continue;
         return cl->ir->control;
     }
     *mask = ACREI_PRIV_NONE; /* the implicit "by * none" */
-    trace(c, "  implicit by * none\n");
+    step(c, ACRE_EXPLAIN_IMPLICIT_NONE, (int)(r - rq->p->rules), 0, *mask, NULL,
+         "implicit by * none");
     return ACREI_STOP;
 }
 
@@ -392,6 +541,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->rq = rq;
     c->e = e;
     c->endn = acre_dn_normalised(e->dn, &c->endn_len);
+    c->endn_slapd = 0;
     c->type = type;
     c->nopts = a ? a->nopts : 0;
     c->opts = a ? a->opts : NULL;
@@ -400,6 +550,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->val_len = len;
     c->val_str = NULL;
     c->trace = NULL;
+    c->steps = NULL;
     c->is_self = rq->authz && acre_dn_equal(e->dn, rq->authz);
     c->key_base = (uint64_t)acre_dn_depth(e->dn) << 24 | (uint64_t)c->is_self
                                                              << 4;
@@ -434,17 +585,20 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     c->valdep = 0;
     c->entrydep = 0;
     if (n->section && rq->is_root[n->section - p->ir->dbs]) {
-        trace(c, "requester is the rootdn of database %s\n", n->section->type);
+        step(c, ACRE_EXPLAIN_ROOTDN, -1, 0, ACREI_LVL_MANAGE, NULL,
+             "requester is the rootdn of database %s", n->section->type);
         *mask = ACREI_LVL_MANAGE;
         return 1;
     }
     if (is_write(want) && c->type != p->id_entry && c->type != p->id_children &&
         (acreS_attr(p->schema, c->type)->flags & ACRES_NO_USER_MOD)) {
-        trace(c, "no-user-modification attribute: write granted\n");
+        step(c, ACRE_EXPLAIN_NO_USER_MOD, -1, 0, *mask, NULL,
+             "no-user-modification attribute: write granted");
         return 1;
     }
     if (n->default_read) {
-        trace(c, "no rules: the default read access\n");
+        step(c, ACRE_EXPLAIN_DEFAULT, -1, 0, ACREI_LVL_READ, NULL,
+             "no rules: the default read access");
         *mask = ACREI_LVL_READ;
         return (ACREI_LVL_READ & priv) == priv;
     }
@@ -454,17 +608,26 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     while (t < te || u < ue) { /* the two tables merged by rule number */
         const struct acreP_slot *sl =
             u == ue || (t < te && t->rule < u->rule) ? t++ : u++;
-        if (depth < sl->lo || depth > sl->hi)
-            continue;
         const struct acreP_rule *r = &p->rules[sl->rule];
+        if (depth < sl->lo || depth > sl->hi) {
+            step(c, ACRE_EXPLAIN_RULE_SKIPPED, (int)sl->rule, 0, *mask, NULL,
+                 RULE_FMT ": the entry is outside its DN scope",
+                 RULE_ARGS(r, sl->rule));
+            continue;
+        }
         int want_m = (r->flags & ACREP_R_MATCHES) != 0;
         if (!what_matches(c, r, &m, want_m)) {
             if (rq->limit_hit) {
-                trace(c, "rule %u: evaluation limit reached: denied\n",
-                      sl->rule);
+                step(c, ACRE_EXPLAIN_LIMIT, (int)sl->rule, 0, ACREI_PRIV_NONE,
+                     NULL, RULE_FMT ": evaluation limit reached: denied",
+                     RULE_ARGS(r, sl->rule));
                 *mask = ACREI_PRIV_NONE;
                 return 0;
             }
+            if (c->trace)
+                step(c, ACRE_EXPLAIN_RULE_SKIPPED, (int)sl->rule, 0, *mask,
+                     NULL, RULE_FMT ": %s", RULE_ARGS(r, sl->rule),
+                     skip_reason(c, r));
             continue;
         }
         if (!want_m) { /* nothing substitutes: no submatches needed */
@@ -473,19 +636,20 @@ decide(struct acreV_check *c, const struct acreP_node *n,
             m.val_src = NULL;
             m.val_count = 0;
         }
-        trace(c, "rule %u (%s#%u, line %u) matches\n", sl->rule,
-              r->section ? r->section->type : "frontend", r->ir->index,
-              r->ir->pos.line);
+        step(c, ACRE_EXPLAIN_RULE, (int)sl->rule, 0, *mask, NULL,
+             RULE_FMT " matches", RULE_ARGS(r, sl->rule));
         enum acreI_control ctl = clauses(c, r, &m, mask);
         if (rq->limit_hit) {
-            trace(c, "evaluation limit reached: denied\n");
+            step(c, ACRE_EXPLAIN_LIMIT, (int)sl->rule, 0, ACREI_PRIV_NONE, NULL,
+                 "evaluation limit reached: denied");
             *mask = ACREI_PRIV_NONE;
             return 0;
         }
         if (ctl != ACREI_BREAK)
             return (*mask & priv) == priv;
     }
-    trace(c, "no more rules: denied\n");
+    step(c, ACRE_EXPLAIN_NO_MORE_RULES, -1, 0, *mask, NULL,
+         "no more rules: denied");
     return 0;
 }
 
@@ -533,8 +697,9 @@ acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
 
     if (acreI_access_priv(want)) {
         const struct acreP_node *n = acreP_node_for(c->rq->p, c->e->dn);
-        trace(c, "index node \"%.*s\" (%u rules in its table)\n",
-              (int)n->ndn_len, n->ndn, n->ntable);
+        step(c, ACRE_EXPLAIN_NODE, -1, 0, ACREI_PRIV_NONE, NULL,
+             "index node \"%.*s\": %u DN-scoped rules, %u residual",
+             (int)n->ndn_len, n->ndn, n->ntable, n->residual->ntable);
         c->val_str = NULL;
         granted = decide_memo(c, n, want, &m);
     }
@@ -577,7 +742,7 @@ valid(const acre_request *rq, const acre_entry *e, int right)
 static int
 access_check(acre_request *rq, const acre_entry *e, const char *attr,
              const void *val, size_t val_len, int right, uint32_t *mask,
-             char **tr)
+             char **tr, const struct acreV_steps *steps)
 {
     struct acreS_desc d;
     const char *opts[ACRES_MAX_OPTIONS];
@@ -616,6 +781,7 @@ access_check(acre_request *rq, const acre_entry *e, const char *attr,
     }
     acreV_check_init(&c, rq, (const struct acreE_entry *)e, d.type, &a, v, vl);
     c.trace = tr;
+    c.steps = steps;
     granted = acreV_decide(&c, (enum acreI_access)right, mask);
     acreE_buf_free(&b);
     if (!granted && rq->limit_hit)
@@ -627,7 +793,7 @@ ACRE_PUBLIC int
 acre_access(acre_request *rq, const acre_entry *e, const char *attr,
             const void *val, size_t val_len, int right, uint32_t *mask)
 {
-    return access_check(rq, e, attr, val, val_len, right, mask, NULL);
+    return access_check(rq, e, attr, val, val_len, right, mask, NULL, NULL);
 }
 
 ACRE_PUBLIC char *
@@ -640,7 +806,7 @@ acre_explain(acre_request *rq, const acre_entry *e, const char *attr,
 
     if (!rq || !(t = talloc_strdup(rq->mem, "")))
         return NULL;
-    int g = access_check(rq, e, attr, val, val_len, right, &mask, &t);
+    int g = access_check(rq, e, attr, val, val_len, right, &mask, &t, NULL);
     if (t)
         t = talloc_asprintf_append_buffer(t, "%s (mask %s)\n",
                                           g == 1   ? "granted"
@@ -652,6 +818,31 @@ acre_explain(acre_request *rq, const acre_entry *e, const char *attr,
     res = t ? strdup(t) : NULL;
     talloc_free(t);
     return res;
+}
+
+/*
+ * acre_explain_steps -- see acre.h.  The check runs with a text trace as
+ * acre_explain's (under rq->mem, freed before returning) so that the
+ * notes of clauses reach the steps as their detail.
+ */
+ACRE_PUBLIC int
+acre_explain_steps(acre_request *rq, const acre_entry *e, const char *attr,
+                   const void *val, size_t val_len, int right,
+                   acre_explain_fn fn, void *arg, uint32_t *mask)
+{
+    struct acreV_steps st = {fn, arg};
+    char *t;
+    int g;
+
+    if (mask)
+        *mask = 0;
+    if (!rq || !fn)
+        return ACRE_ERR_INVAL;
+    if (!(t = talloc_strdup(rq->mem, "")))
+        return ACRE_ERR_NOMEM;
+    g = access_check(rq, e, attr, val, val_len, right, mask, &t, &st);
+    talloc_free(t);
+    return g;
 }
 
 ACRE_PUBLIC char *
@@ -697,20 +888,109 @@ norm_of(const struct acreE_value *v, size_t *len)
     return v->norm ? v->norm : v->val;
 }
 
+/* The values of attribute a (type, options, values) in check c: one byte
+ * each in vv; returns an enum acre_attr_verdict. */
+static uint8_t
+attr_verdict(struct acreV_check *c, const struct acreP_node *n,
+             enum acreI_access want, const struct acreE_attr *a, uint8_t *vv)
+{
+    uint32_t mask;
+
+    c->type = a->type;
+    c->nopts = a->nopts;
+    c->opts = a->opts;
+    c->opt_len = a->opt_len;
+    c->val = norm_of(&a->vals[0], &c->val_len);
+    int g = decide_memo(c, n, want, &mask);
+    if (!c->valdep) { /* the walk never looked at the value: the same
+                         walk for every value */
+        memset(vv, g, a->nvals);
+        return g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+    }
+    unsigned granted = vv[0] = (uint8_t)g;
+    for (uint32_t j = 1; j < a->nvals; j++) {
+        c->val = norm_of(&a->vals[j], &c->val_len);
+        granted += vv[j] = (uint8_t)decide_memo(c, n, want, &mask);
+    }
+    return granted == 0          ? ACRE_ATTR_NONE
+           : granted == a->nvals ? ACRE_ATTR_ALL
+                                 : ACRE_ATTR_SOME;
+}
+
+/* The collective part of a verdict: room, then each selected attribute
+ * (collectiveAttributeSubentries only when a selection asks for it). */
+static int
+coll_verdict(struct acreV_check *c, const struct acreP_node *n,
+             enum acreI_access want, const struct acreC_result *cr,
+             int (*select)(void *arg, const struct acreE_attr *a), void *arg,
+             acre_verdict *out)
+{
+    struct acre_request *rq = c->rq;
+    const struct acreC_out *o = acreC_outs(cr);
+    uint32_t k, nout = acreC_nout(cr);
+    size_t nvals = 0;
+
+    for (k = 0; k < nout; k++)
+        nvals += o[k].a.nvals;
+    if (nout > rq->vc_attr_cap || nvals > rq->vc_value_cap) {
+        size_t ca = nout * 2 + 8, cv = nvals * 2 + 32;
+        uint8_t *a = talloc_realloc(rq->mem, rq->vc_attr, uint8_t, ca);
+        uint32_t *f =
+            a ? talloc_realloc(rq->mem, rq->vc_first, uint32_t, ca) : NULL;
+        uint8_t *v =
+            f ? talloc_realloc(rq->mem, rq->vc_value, uint8_t, cv) : NULL;
+        if (a)
+            rq->vc_attr = a;
+        if (f)
+            rq->vc_first = f;
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        rq->vc_value = v;
+        rq->vc_attr_cap = ca;
+        rq->vc_value_cap = cv;
+    }
+    acreC_view(cr, &out->coll);
+    out->coll_attr = rq->vc_attr;
+    out->coll_value = rq->vc_value;
+    out->coll_first = rq->vc_first;
+    if (nvals)
+        memset(rq->vc_value, 0, nvals);
+    for (k = 0, nvals = 0; k < nout; k++) {
+        const struct acreE_attr *a = &o[k].a;
+        rq->vc_first[k] = (uint32_t)nvals;
+        nvals += a->nvals;
+        rq->vc_attr[k] = ACRE_ATTR_NONE;
+        if (!out->visible || !a->nvals ||
+            ((o[k].flags & ACREC_OUT_CAS) ? !select || !select(arg, a)
+                                          : select && !select(arg, a)))
+            continue;
+        rq->vc_attr[k] =
+            attr_verdict(c, n, want, a, rq->vc_value + rq->vc_first[k]);
+    }
+    return 0;
+}
+
 int
 acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
                     enum acreI_access want,
                     int (*select)(void *arg, const struct acreE_attr *a),
-                    void *arg, acre_verdict *out)
+                    void *arg, const struct acreC_result *cr, acre_verdict *out)
 {
     size_t nvals = 0;
     struct acreV_check c;
     uint32_t mask;
+    const struct acreP_node *n = acreP_node_for(rq->p, e->dn);
 
+    /* before the entry's checks: slapo-collect sources are checked too */
+    if (!cr && rq->p->coll && acreC_compute(rq, e, n, &cr))
+        return ACRE_ERR_NOMEM;
     for (uint32_t i = 0; i < e->nattrs; i++)
         nvals += e->attrs[i].nvals;
     if (verdict_room(rq, e->nattrs, nvals))
         return ACRE_ERR_NOMEM;
+    memset(&out->coll, 0, sizeof(out->coll));
+    out->coll_attr = out->coll_value = NULL;
+    out->coll_first = NULL;
     out->visible = 0;
     out->nattrs = e->nattrs;
     out->attr = rq->v_attr;
@@ -724,37 +1004,17 @@ acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
     }
     /* one epoch for the whole entry: its filters are evaluated once */
     acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
-    const struct acreP_node *n = acreP_node_for(rq->p, e->dn);
     out->visible = decide_memo(&c, n, want, &mask);
-    if (!out->visible)
-        return 0;
-    for (uint32_t i = 0; i < e->nattrs; i++) {
+    for (uint32_t i = 0; out->visible && i < e->nattrs; i++) {
         const struct acreE_attr *a = &e->attrs[i];
-        uint8_t *vv = rq->v_value + rq->v_first[i];
-        if (!a->nvals || (select && !select(arg, a)))
+        if (!a->nvals || (select && !select(arg, a)) ||
+            (cr && acreC_hidden(cr, a)))
             continue;
-        c.type = a->type;
-        c.nopts = a->nopts;
-        c.opts = a->opts;
-        c.opt_len = a->opt_len;
-        c.val = norm_of(&a->vals[0], &c.val_len);
-        int g = decide_memo(&c, n, want, &mask);
-        if (!c.valdep) { /* the walk never looked at the value: the same
-                            walk for every value */
-            memset(vv, g, a->nvals);
-            rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
-            continue;
-        }
-        unsigned granted = vv[0] = (uint8_t)g;
-        for (uint32_t j = 1; j < a->nvals; j++) {
-            c.val = norm_of(&a->vals[j], &c.val_len);
-            granted += vv[j] = (uint8_t)decide_memo(&c, n, want, &mask);
-        }
-        rq->v_attr[i] = granted == 0          ? ACRE_ATTR_NONE
-                        : granted == a->nvals ? ACRE_ATTR_ALL
-                                              : ACRE_ATTR_SOME;
+        rq->v_attr[i] =
+            attr_verdict(&c, n, want, a, rq->v_value + rq->v_first[i]);
     }
-    return 0;
+    /* collective values are checked as the entry's own, on the entry */
+    return cr ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;
 }
 
 ACRE_PUBLIC int
@@ -764,5 +1024,5 @@ acre_entry_decide(acre_request *rq, const acre_entry *e, int right,
     if (!valid(rq, e, right) || !out || rq->p->id_entry < 0)
         return ACRE_ERR_INVAL;
     return acreV_entry_verdict(rq, (const struct acreE_entry *)e,
-                               (enum acreI_access)right, NULL, NULL, out);
+                               (enum acreI_access)right, NULL, NULL, NULL, out);
 }

@@ -31,6 +31,9 @@ struct acreV_memo {
     int granted;
 };
 
+struct acreC_result; /* collective.c */
+struct acreC_cache;
+
 /* Clause states in a spec (per requester identity) */
 enum acreV_state {
     ACREV_UNKNOWN = 0,
@@ -72,6 +75,13 @@ struct acre_request {
     uint32_t *v_first;
     size_t v_attr_cap, v_value_cap;
     char *matched; /* acre_search's matched DN */
+    /* collective attributes: the verdict buffers, the result (made at
+     * first use, collective.c) and the request's ACRE_REQ_* flags */
+    uint8_t *vc_attr, *vc_value;
+    uint32_t *vc_first;
+    size_t vc_attr_cap, vc_value_cap;
+    struct acreC_cache *coll;
+    unsigned flags;
 
     /* fixed-DN groups this request has looked at: membership when the
      * group is not the entry checked (requester and directory only) */
@@ -102,6 +112,9 @@ struct acreV_check {
     const struct acreE_entry *e;
     const char *endn; /* the entry's normalised DN */
     size_t endn_len;
+    /* endn is slapd's text too: 0 not known yet, 1 yes, 2 no (then
+     * acreV_slapd_dn makes slapd's at each use) */
+    int endn_slapd;
     int type; /* attribute type id */
     unsigned nopts;
     const char *const *opts; /* lowercased, sorted */
@@ -119,6 +132,8 @@ struct acreV_check {
                             filter, a regex scope, the value, an entry part
                             of a clause) */
     char **trace;        /* explain: append here when not NULL */
+    const struct acreV_steps *steps; /* explain: structured steps (eval.c),
+                                        or NULL */
 };
 
 /* ------------------------------------------------------------------------
@@ -144,12 +159,16 @@ int acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask);
 /*
  * acreV_entry_verdict -- fill the request's verdict buffers for e:
  * `want` on "entry", then on each value of each attribute for which
- * select(arg, attr) is non-zero (NULL: all).  0 or ACRE_ERR_NOMEM.
+ * select(arg, attr) is non-zero (NULL: all), the collective ones too (cr:
+ * e's collective result when the caller has it, else NULL: computed here
+ * under an attached policy; collectiveAttributeSubentries only when
+ * select asks for it).  0 or ACRE_ERR_NOMEM.
  */
 int acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
                         enum acreI_access want,
                         int (*select)(void *arg, const struct acreE_attr *a),
-                        void *arg, acre_verdict *out);
+                        void *arg, const struct acreC_result *cr,
+                        acre_verdict *out);
 
 /* ------------------------------------------------------------------------
  * eval_who.c
@@ -190,6 +209,18 @@ int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
  * that does not compile). */
 int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
                            const char *s, size_t n);
+
+/*
+ * acreV_slapd_dn -- normalised DN text s[0..n) as slapd writes its
+ * normalised DNs: where acre escapes a special character of a value as
+ * "\c", slapd writes "\XX" (uppercase hex), and it writes an '=' inside
+ * a value as "\3D".  slapd's DN regexes and the substitutions they feed
+ * see that text.  Returns s itself when the two agree (no escape and no
+ * '=' in a value: nearly every DN), else a NUL-terminated copy in the
+ * request's scratch pool (NULL when out of memory); *len gets its length.
+ */
+const char *acreV_slapd_dn(struct acre_request *rq, const char *s, size_t n,
+                           size_t *len);
 
 /* acreV_find_desc -- the first attribute of e with exactly description d
  * (slapd's attr_find), or NULL. */

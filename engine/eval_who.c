@@ -42,6 +42,7 @@
 #include <pcre2.h>
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +120,68 @@ acreV_regex_match_text(struct acre_request *rq, const char *pattern,
         h->regex_compile(rq->scratch, pattern, strlen(pattern), &re, &why))
         return 0; /* slapd: a pattern regcomp refuses matches nothing */
     return acreV_regex_match(rq, &re, s, n, NULL, 0);
+}
+
+/* Does acre's normalised DN text s[0..n) differ from slapd's: an escape,
+ * or an '=' inside a value? */
+static int
+slapd_dn_differs(const char *s, size_t n)
+{
+    int in_value = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\\')
+            return 1;
+        if (s[i] == '=' && in_value)
+            return 1;
+        if (s[i] == '=')
+            in_value = 1;
+        else if (s[i] == ',' || s[i] == '+')
+            in_value = 0;
+    }
+    return 0;
+}
+
+const char *
+acreV_slapd_dn(struct acre_request *rq, const char *s, size_t n, size_t *len)
+{
+    static const char hx[] = "0123456789ABCDEF";
+    char *o, *t;
+    int in_value = 0;
+
+    *len = n;
+    if (!slapd_dn_differs(s, n))
+        return s;
+    if (!(t = o = talloc_size(rq->scratch, 3 * n + 1)))
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!in_value) {
+            *o++ = (char)c;
+            in_value = c == '=';
+        } else if (c == '\\' && i + 1 < n) {
+            unsigned char d = (unsigned char)s[++i];
+            *o++ = '\\';
+            if (isxdigit(d) && i + 1 < n && isxdigit((unsigned char)s[i + 1])) {
+                *o++ = (char)toupper(d); /* already a hex pair (NUL) */
+                *o++ = (char)toupper((unsigned char)s[++i]);
+            } else { /* \c becomes \XX */
+                *o++ = hx[d >> 4];
+                *o++ = hx[d & 15];
+            }
+        } else if (c == ',' || c == '+') {
+            *o++ = (char)c;
+            in_value = 0;
+        } else if (c == '=') {
+            memcpy(o, "\\3D", 3);
+            o += 3;
+        } else {
+            *o++ = (char)c;
+        }
+    }
+    *o = '\0';
+    *len = (size_t)(o - t);
+    return t;
 }
 
 /* ------------------------------------------------------------------------
@@ -336,9 +399,18 @@ subject_requester(struct acre_request *rq, const struct acreI_subject *sj,
         return op != NULL;
     case ACREI_SUBJ_SELF:
         return op != NULL;
-    case ACREI_SUBJ_REGEX:
-        return !subject_static(sj) ||
-               acreV_regex_match(rq, &sj->re, opnorm, oplen, NULL, 0);
+    case ACREI_SUBJ_REGEX: {
+        size_t sl;
+        const char *sd;
+        if (!subject_static(sj))
+            return 1;
+        /* slapd matches its own normalised text (\2C, not \,) */
+        if (!(sd = acreV_slapd_dn(rq, opnorm, oplen, &sl))) {
+            rq->limit_hit = 1; /* out of memory: deny */
+            return 0;
+        }
+        return acreV_regex_match(rq, &sj->re, sd, sl, NULL, 0);
+    }
     default:
         return !subject_static(sj) ||
                subject_scope(sj, sj->dn, op, opnorm, oplen);
@@ -389,8 +461,14 @@ subject_entry(struct acreV_check *c, const struct acreI_subject *sj,
     if (sj->kind == ACREI_SUBJ_SELF)
         return subject_self(c, sj, op);
     if (sj->kind == ACREI_SUBJ_REGEX) {
+        size_t sl;
+        const char *sd = acreV_slapd_dn(c->rq, opnorm, oplen, &sl);
+        if (!sd) {
+            c->rq->limit_hit = 1; /* out of memory: deny */
+            return 0;
+        }
         s = expand(&sj->re_tmpl, tm, 0, buf);
-        return s && acreV_regex_match_text(c->rq, s, opnorm, oplen);
+        return s && acreV_regex_match_text(c->rq, s, sd, sl);
     }
     const acre_dn *pat = sj->dn;
     if (sj->is_expand) {

@@ -18,6 +18,7 @@
  *                         set, connection, ssf), rights (a privilege
  *                         mask with its =/+/- modifier), control
  *     notes[]                   what the front end ignored or warns about
+ *     collect[]                 slapo-collect "collectinfo" lines
  *
  * Rights are masks in slapd's slap_mask_t layout (ACREI_PRIV_*), the
  * richest model among the dialects; others map onto it.  Conditions that
@@ -225,7 +226,8 @@ struct acreI_what {
     struct acreI_regex dn_re;          /* REGEX */
     const struct acreF_filter *filter; /* NULL: none */
     const char *filter_text;
-    int has_attrs; /* attrs= given (possibly empty list) */
+    int has_attrs;              /* attrs= given (possibly empty list) */
+    struct acreI_pos attrs_pos; /* of the first attrs= value */
     struct acreI_attrspec *attrs;
     unsigned nattrs;
     struct acreI_val val;
@@ -404,6 +406,23 @@ struct acreI_hooks {
                      size_t *err_off);
 };
 
+/*
+ * slapo-collect (OpenLDAP's collect overlay): "collectinfo DN attrs" under
+ * "overlay collect".  The attributes of entry `dn` appear in every entry
+ * strictly below it that the overlay's database returns, each one read
+ * on the source entry first (slapd's backend_attribute with read).  Kept
+ * in the order slapd walks them: by normalised DN length, longest first,
+ * ties in configuration order (collect.c's insert_ordered), each
+ * database's list before the global one.
+ */
+struct acreI_collect {
+    struct acreI_pos pos;
+    int db;            /* index in dbs[] of its database; -1: global */
+    const acre_dn *dn; /* the source entry */
+    struct acreI_attrspec *attrs; /* kind EXACT: descriptions, in order */
+    unsigned nattrs;
+};
+
 enum acreI_model {
     ACREI_MODEL_FIRST_MATCH = 1 /* ordered, first matching rule decides,
                                    with stop / continue / break
@@ -422,6 +441,8 @@ struct acreI_policy {
     unsigned ndbs;
     struct acreI_note *notes;
     unsigned nnotes;
+    struct acreI_collect *collect; /* slapo-collect, in slapd's order */
+    unsigned ncollect;
 };
 
 

@@ -18,7 +18,11 @@
  *
  *   Because every section suffix is a node, the deepest node on an entry's
  *   ancestry also tells its section (database), its rootdn and whether no
- *   rule applies at all (slapd's default read).
+ *   rule applies at all (slapd's default read).  A policy attached to a
+ *   directory (acre_policy_attach_subentries) shares another's rules and
+ *   has its own nodes: its subentries' administrative points, bases and
+ *   chops are nodes too, each listing the subentries that can reach
+ *   entries at or below it (collective.h).
  *
  * Per requester
  *   Each clause has a requester-only part (DN subjects without
@@ -114,11 +118,17 @@ struct acreP_node {
     const struct acreP_slot *table;      /* DN-indexed rules only */
     uint32_t ntable;
     const struct acreP_residual *residual; /* merged in by rule number */
+    /* subentries and collectinfo sources whose reach can include entries
+     * at or below (collective.h); attached policies only */
+    const struct acreC_slot *coll;
+    uint32_t ncoll;
 };
 
 #define ACREP_POLICY_MAGIC 0x61637270u /* "acrp" */
 
 struct acreP_spec;
+struct acreC_slot;
+struct acreC_index;
 
 struct acre_policy {
     uint32_t magic;
@@ -143,6 +153,16 @@ struct acre_policy {
     uint32_t nfilters;   /* filter cache slots */
     unsigned attr_words; /* uint64_t words of an attr_in bitmap */
     int id_entry, id_children, id_objectclass, id_entrydn, id_userpassword;
+    /* objectClass values (normalised) that make an entry a subentry:
+     * the class subentry and its subclasses; none when the schema has no
+     * such class */
+    const char *const *subentry_oc;
+    const uint32_t *subentry_oc_len;
+    unsigned nsubentry_oc;
+    /* acre_policy_attach_subentries: the policy whose rules, clauses and
+     * IR this one shares (a reference), and the collective index */
+    struct acre_policy *base;
+    const struct acreC_index *coll;
     /* the spec cache */
     pthread_mutex_t lock;
     struct acreP_spec **specs;

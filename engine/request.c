@@ -354,3 +354,10 @@ acre_request_end(acre_request *rq)
 {
     talloc_free(rq);
 }
+
+ACRE_PUBLIC void
+acre_request_set_flags(acre_request *rq, unsigned flags)
+{
+    if (rq)
+        rq->flags = flags;
+}

@@ -1562,6 +1562,24 @@ acre_schema_free(acre_schema *schema)
     }
 }
 
+/*
+ * acre_schema_attr_name -- see acre.h: the canonical name (first NAME, or
+ * the OID when the type has none) of the type of description
+ * desc[0..len); the options are not part of the answer.  Freezes the
+ * schema as every reader does.
+ */
+ACRE_PUBLIC const char *
+acre_schema_attr_name(const acre_schema *schema, const char *desc, size_t len)
+{
+    struct acreS_desc d;
+    const acre_schema *s;
+
+    if ((schema && !valid(schema)) || !desc || !(s = acreS_freeze(schema)) ||
+        acreS_desc_parse(s, desc, len, &d) || d.type < 0)
+        return NULL;
+    return acreS_attr(s, d.type)->dn.name;
+}
+
 /* ------------------------------------------------------------------------
  * Attribute descriptions
  */

@@ -19,13 +19,21 @@
  *      an attribute is returned when one of its values is.
  * Attribute selection: none or "*": user attributes; "+": operational
  * ones; names (with subtypes and options); "1.1" (or any name the schema
- * does not know): nothing.
+ * does not know): nothing.  Collective attributes (an attached policy)
+ * are selected the same way ("ou" selects c-ou, a subtype; "+" or the
+ * name selects collectiveAttributeSubentries) and decided as the entry's
+ * own values; filters see them unless ACRE_COLL_NO_FILTER (never the
+ * slapo-collect ones: slapd adds those to the response only).
+ * Subentries (back-mdb's search.c): with ACRE_REQ_SUBENTRIES only they
+ * are returned, at any scope; without it a one-level or subtree search
+ * skips them and a base search returns one.
  *
  * Memory: the base DN, the filter and the selection live in a talloc
  * context under rq->mem that is freed before returning.  The per-entry
  * path allocates nothing of its own: checks use the request's scratch,
  * verdicts its verdict buffers.
  */
+#include "collective.h"
 #include "directory.h"
 #include "entry.h"
 #include "eval.h"
@@ -191,6 +199,7 @@ struct walk {
     void *arg;
     int rc;               /* ACRE_ERR_NOMEM when the walk stopped for it */
     struct acreV_check c; /* the candidate's filter checks */
+    int scope;            /* enum acre_scope */
 };
 
 /*
@@ -220,13 +229,34 @@ static int
 visit(void *ctx, const struct acreE_entry *e)
 {
     struct walk *w = ctx;
+    struct acre_request *rq = w->rq;
+    const struct acreC_result *cr = NULL;
+    const struct acreE_entry *fe = e;
     acre_verdict v;
     int rc;
 
-    acreV_check_init(&w->c, w->rq, e, w->rq->p->id_entry, NULL, NULL, 0);
-    if (acreF_eval(w->filter, e, filter_access, w) != ACREF_TRUE)
+    /* back-mdb: with the subentries control only subentries, without it
+     * no subentry but a base one */
+    if (rq->flags & ACRE_REQ_SUBENTRIES
+            ? !acreC_is_subentry(rq->p, e)
+            : w->scope != ACRE_SCOPE_BASE && acreC_is_subentry(rq->p, e))
         return 0;
-    rc = acreV_entry_verdict(w->rq, e, ACREI_ACCESS_READ, selected, w->sel, &v);
+    /* collective values before the candidate's checks (slapo-collect
+     * sources are checked too); filters see them as X.500 says */
+    if (rq->p->coll && (rc = acreC_compute(rq, e, NULL, &cr)) != 0) {
+        w->rc = rc;
+        return 1;
+    }
+    if (cr && !(rq->p->coll->flags & ACRE_COLL_NO_FILTER) &&
+        !(fe = acreC_merged(rq, e, cr))) {
+        w->rc = ACRE_ERR_NOMEM;
+        return 1;
+    }
+    acreV_check_init(&w->c, rq, fe, rq->p->id_entry, NULL, NULL, 0);
+    if (acreF_eval(w->filter, fe, filter_access, w) != ACREF_TRUE)
+        return 0;
+    rc =
+        acreV_entry_verdict(rq, e, ACREI_ACCESS_READ, selected, w->sel, cr, &v);
     if (rc) {
         w->rc = rc;
         return 1;
@@ -273,6 +303,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return rc < 0 ? rc : 0;
     w->filter = f;
     w->sel = &sel;
+    w->scope = scope;
     acreE_dir_walk(rq->dir, bdn, scope, visit, w);
     return w->rc;
 }
@@ -289,7 +320,7 @@ acre_search(acre_request *rq, const char *base, int scope, const char *filter,
             const char *const *attrs, unsigned nattrs, acre_search_fn fn,
             void *arg, int *ldap_rc, const char **matched)
 {
-    struct walk w = {rq, NULL, NULL, fn, arg, 0, {0}};
+    struct walk w = {rq, NULL, NULL, fn, arg, 0, {0}, 0};
     void *tmp;
     int rc;
 

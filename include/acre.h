@@ -191,6 +191,17 @@ int acre_schema_load_buffer(acre_schema *schema, const char *name,
 /* acre_schema_free -- free a schema from acre_schema_new(); NULL is ignored. */
 void acre_schema_free(acre_schema *schema);
 
+/*
+ * acre_schema_attr_name -- the canonical name of the attribute type that
+ * description desc[0..len) names ("commonName;lang-en" and "2.5.4.3" give
+ * "cn"): its first NAME, or its OID when it has none; the options are not
+ * part of the answer.  NULL when desc is not a description or names no
+ * type of the schema (NULL: the built-in one).  The string lives as long
+ * as the schema.  Freezes the schema.  Any thread once frozen.
+ */
+const char *acre_schema_attr_name(const acre_schema *schema, const char *desc,
+                                  size_t len);
+
 /* ------------------------------------------------------------------------
  * Distinguished names
  *
@@ -358,6 +369,27 @@ int acre_directory_load(void *mem_ctx, const acre_schema *schema,
                         const char *path, const char *text, size_t len,
                         acre_directory **out, acre_diag *diag);
 
+/*
+ * acre_directory_load_files -- acre_directory_load over the LDIF files
+ * paths[0..n), read in that order into one new directory ("-" is standard
+ * input, at most once).  All-or-nothing over the whole set: an error in
+ * any file leaves nothing; diag names that file, its line and column.  A
+ * file may hold entries below entries of earlier files, and its top
+ * entries may hang below entries of a later file.
+ *   progress: NULL, or called every few thousand entries while a file is
+ *             read, with arg, the file's path, the entries read so far
+ *             from all files and the byte offset reached in this file (0
+ *             when unknown: a pipe).  It must not use the directory.
+ * Returns 0, ACRE_ERR_LDIF_*, ACRE_ERR_INVAL, ACRE_ERR_NOMEM.
+ */
+typedef void (*acre_load_progress_fn)(void *arg, const char *path,
+                                      size_t entries, uint64_t offset);
+
+int acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
+                              const char *const *paths, size_t n,
+                              acre_load_progress_fn progress, void *arg,
+                              acre_directory **out, acre_diag *diag);
+
 void acre_directory_free(acre_directory *dir);
 
 /* acre_directory_find -- the entry named dn, or NULL. */
@@ -476,6 +508,227 @@ acre_policy *acre_slot_acquire(acre_slot *s);
 void acre_slot_free(acre_slot *s);
 
 /* ========================================================================
+ * Subentries and collective attributes
+ *
+ * RFC 3672 subentries and administrative areas, RFC 3671 collective
+ * attributes, OpenDJ's extensions (attributes made collective with the
+ * ";collective" option, collectiveConflictBehavior, inherited collective
+ * attributes, when the schema defines OpenDJ's types and classes) and
+ * OpenLDAP's slapo-collect ("collectinfo" lines of the rules).  They live
+ * in the policy's subtree index, beside the access rules, so an entry's
+ * collective values are found by the same few hash probes as its access
+ * decision.
+ *
+ * Reach of a subentry S below administrative point A, with
+ * subtreeSpecification {base B, specificExclusions, minimum, maximum,
+ * specificationFilter}: an entry E at or below B,A with depth (counted
+ * from B,A) between minimum and maximum, not at or below any chopBefore
+ * X,B,A, not strictly below any chopAfter X,B,A, and for which the
+ * refinement (item:, and:, or:, not:, or an LDAP filter on E's stored
+ * attributes) is true.  Subentries are never in any reach.  A
+ * specification that does not parse gives nothing (a warning of the
+ * attach).
+ *
+ * Areas (administrativeRole collectiveAttributeSpecificArea, autonomousArea
+ * or collectiveAttributeInnerArea): by default X.501's -- the subentries
+ * of the nearest specific point at or above E, and of the inner points
+ * between it and E; a nested specific point ends the area above it.  With
+ * ACRE_COLL_STACK, the subentries of every ancestor of E whatever its
+ * roles (OpenDJ, ApacheDS).
+ */
+
+/* Flags for acre_policy_attach_subentries() */
+/* stack every ancestor's subentries (OpenDJ, ApacheDS) */
+#define ACRE_COLL_STACK     0x1u
+/* search filters do not see collective values (ApacheDS); X.500 says
+ * they do */
+#define ACRE_COLL_NO_FILTER 0x2u
+
+/*
+ * acre_policy_attach_subentries -- a new policy deciding access exactly as
+ * `rules` (it shares its compiled rules and holds a reference on it) whose
+ * index also holds the subentries of dir and the sources of the rules'
+ * collectinfo lines.  Rebuilding after dir changed is calling it again
+ * with the new directory and storing the result in the host's slot.
+ *   rules:  a compiled policy (or an attached one: its rules are used).
+ *   dir:    loaded with the policy's schema; it must outlive the new
+ *           policy, whose collective values point into it.  slapo-collect
+ *           values come from it too (a policy never attached gives none).
+ *   flags:  0 or ACRE_COLL_* bits.
+ *   out:    OUT, a policy with one reference (acre_policy_release), talloc
+ *           child of mem_ctx.
+ *   diag:   OUT on error; on success, when diag->code is set afterwards,
+ *           the first warning (a subtreeSpecification that does not parse,
+ *           with the subentry's LDIF line and the column in the value).
+ * Returns 0, ACRE_ERR_INVAL (a directory of another schema, bad flags),
+ * ACRE_ERR_NOMEM.  Reads only its arguments: any thread.
+ */
+int acre_policy_attach_subentries(void *mem_ctx, acre_policy *rules,
+                                  const acre_directory *dir, unsigned flags,
+                                  acre_policy **out, acre_diag *diag);
+
+/*
+ * An entry's collective attributes (acre_entry_collective, and the
+ * verdicts of acre_entry_decide and acre_search): attributes 0..nattrs-1
+ * in order of first appearance (subentries in directory order, then the
+ * slapo-collect sources in slapd's order); when any subentry applies the
+ * last one is collectiveAttributeSubentries with their DNs.  Read them
+ * with the accessors below; they point into the request and the directory
+ * and stay valid until the request's next collective, decide or search
+ * call.
+ */
+typedef struct acre_collective_view {
+    unsigned nattrs;
+    unsigned nsubentries; /* the subentries that apply */
+    const void *impl;     /* the request's result (use the accessors) */
+} acre_collective_view;
+
+/* Flags of a collective attribute (acre_collective_attr) */
+/* virtual-overrides-real: the entry's own values of the type are hidden */
+#define ACRE_COLLATTR_REPLACES 0x1u
+#define ACRE_COLLATTR_COLLECT  0x2u /* from slapo-collect */
+#define ACRE_COLLATTR_OPER     0x4u /* collectiveAttributeSubentries */
+
+/*
+ * acre_collective_attr -- attribute i: its description ("c-ou",
+ * "description;lang-en"), NUL-terminated; len, nvals, flags (ACRE_COLLATTR_*
+ * bits): OUT, each may be NULL.  NULL when i >= nattrs.
+ * acre_collective_value -- value j of attribute i as returned (not
+ * NUL-terminated), or NULL.  len: OUT, may be NULL.
+ * acre_collective_subentry -- the k-th applicable subentry, or NULL.
+ */
+const char *acre_collective_attr(const acre_collective_view *v, unsigned i,
+                                 size_t *len, unsigned *nvals, unsigned *flags);
+const void *acre_collective_value(const acre_collective_view *v, unsigned i,
+                                  unsigned j, size_t *len);
+const acre_entry *acre_collective_subentry(const acre_collective_view *v,
+                                           unsigned k);
+
+/* ========================================================================
+ * Lint
+ *
+ * acre_lint reads rule files as acre_policy_compile does and reports what
+ * keeps them from compiling (errors) and the mistakes that compile but do
+ * not do what their author meant (warnings), each with a stable id:
+ *
+ *   shadowed-rule       a rule that never applies: earlier rules that
+ *                       always stop cover every entry and attribute it
+ *                       targets (slapd semantics: the global rules follow
+ *                       each database's own, a matched rule whose clauses
+ *                       do not match stops by the implicit "by * none",
+ *                       only a reachable "break" lets a later rule run)
+ *   outside-suffix      a database's rule whose target lies outside the
+ *                       database's suffixes, so it never matches
+ *   unreachable-clause  "by" clauses after one that matches everyone and
+ *                       stops (or breaks)
+ *   useless-continue    "continue" in a rule's last clause: the implicit
+ *                       "by * none" follows, so the clause grants nothing
+ *   unanchored-regex    a dn.regex target naming a suffix without "$"
+ *                       after it, in a rule that entries of other naming
+ *                       contexts reach (a global rule, or a database with
+ *                       several suffixes): it matches them too
+ *   unknown-attribute   attrs= names a type or class no schema the input
+ *                       loads defines (slapd refuses the rule unless its
+ *                       own schema does; the rule is read as if it did)
+ *   rootdn-clause       "by dn=" names the rootdn, which never reaches
+ *                       the rules of its database
+ *   public-write        a clause that grants add, delete or write to "*"
+ *                       or "anonymous"
+ *   catastrophic-regex  a regular expression whose failing matches
+ *                       backtrack exponentially or as the cube of the
+ *                       subject's length (acre(1) gives the rule)
+ *   missing-base        (with data) a rule's base DN, a requester DN or a
+ *                       group DN that names no entry although the data
+ *                       holds entries above it
+ * Errors have the id "parse-error", or "read-error" for input that cannot
+ * be read.  A warning is silenced for one rule by a comment line directly
+ * above the rule (slapd.conf "access" line, or cn=config olcAccess line):
+ *     # acre-lint: disable=ID[,ID...]      ("all": every warning)
+ * and everywhere by the `disable` argument of acre_lint.
+ */
+
+enum acre_lint_severity { ACRE_LINT_WARNING = 1, ACRE_LINT_ERROR = 2 };
+
+typedef struct acre_lint_finding {
+    const char *id;        /* "shadowed-rule", ...; "parse-error" */
+    int severity;          /* enum acre_lint_severity */
+    const char *file;      /* NULL: unknown, or text without a name */
+    unsigned line, column; /* 1-based; 0: unknown */
+    const char *message;   /* one line, no newline */
+    const char *note;      /* a related place (the rule that shadows this
+                              one, the clause that matches everyone...):
+                              what it is, or NULL when there is none */
+    const char *note_file;
+    unsigned note_line, note_column;
+} acre_lint_finding;
+
+typedef struct acre_lint_result {
+    size_t count;                      /* findings */
+    const acre_lint_finding *findings; /* by source, file, line, column */
+    unsigned errors, warnings;
+    unsigned suppressed; /* warnings silenced (argument or comment) */
+} acre_lint_result;
+
+/* One kind of warning: its id and what it means. */
+typedef struct acre_lint_check {
+    const char *id;
+    const char *summary;
+} acre_lint_check;
+
+/* acre_lint_checks -- every warning kind, in a fixed order; *n (may be
+ * NULL) receives the count.  Static.  Any thread. */
+const acre_lint_check *acre_lint_checks(size_t *n);
+
+/*
+ * acre_lint -- check the rules of src[0..n), each source on its own (each
+ * is one configuration, read with a fresh built-in schema with slapd's
+ * matching plus the definitions it loads itself).
+ *   data:    NULL, or a directory whose entries the DNs of the rules
+ *            should name (missing-base).
+ *   disable: NULL, or ids separated by commas: those warnings are left
+ *            out (counted in `suppressed`).
+ *   flags:   0.
+ *   out:     OUT, talloc child of mem_ctx; free with acre_lint_free.
+ * A source that does not compile gives one error finding (the first
+ * error, with its file, line and column) and no warnings.
+ * Returns 0 (whatever was found), ACRE_ERR_INVAL (bad arguments, an
+ * unknown id in disable, named in diag), ACRE_ERR_NOMEM.
+ * Cost is bounded: linear in the rules times their depth for most checks;
+ * at most ACRE_LINT_MAX_RETRIES re-reads to resolve unknown attributes.
+ * Any thread; the sources are only read.
+ */
+#define ACRE_LINT_MAX_RETRIES 32
+
+int acre_lint(void *mem_ctx, const acre_source *src, size_t n,
+              const acre_directory *data, const char *disable, unsigned flags,
+              acre_lint_result **out, acre_diag *diag);
+
+/*
+ * acre_lint_status -- what the findings amount to: 0 none, 1 warnings
+ * only, 2 errors (the exit status of `acre lint`).
+ */
+int acre_lint_status(const acre_lint_result *r);
+
+enum acre_lint_format {
+    ACRE_LINT_TEXT = 1, /* gcc style: FILE:LINE:COL: warning: MSG [ID],
+                           then FILE:LINE:COL: note: NOTE */
+    ACRE_LINT_JSON,     /* an array of objects: id, severity, file, line,
+                           column, message[, related {file, line, column,
+                           message}] */
+    ACRE_LINT_SARIF     /* a SARIF 2.1.0 log: one run of tool "acre" */
+};
+
+/*
+ * acre_lint_format -- the findings as text in one of the formats above,
+ * NUL-terminated, to free with free(); NULL when out of memory or the
+ * format is unknown.
+ */
+char *acre_lint_format(const acre_lint_result *r, int format);
+
+/* acre_lint_free -- free a result; NULL is ignored. */
+void acre_lint_free(acre_lint_result *r);
+
+/* ========================================================================
  * Requests: one requester, one operation
  */
 
@@ -516,6 +769,38 @@ int acre_request_begin(acre_policy *p, const acre_subject *who,
                        const acre_directory *dir, acre_request **out);
 
 void acre_request_end(acre_request *rq);
+
+/* Flags of a request (acre_request_set_flags) */
+/* the subentries control (RFC 3672, 1.3.6.1.4.1.4203.1.10.1) with
+ * visibility TRUE: searches return subentries only */
+#define ACRE_REQ_SUBENTRIES 0x1u
+
+/*
+ * acre_request_set_flags -- set the request's ACRE_REQ_* flags (replacing
+ * the previous ones; a new request has none).  As back-mdb does: without
+ * ACRE_REQ_SUBENTRIES one-level and subtree searches skip subentries and
+ * a base search returns one; with it only subentries are returned, at any
+ * scope.  For the request's thread only.
+ */
+void acre_request_set_flags(acre_request *rq, unsigned flags);
+
+/*
+ * acre_entry_collective -- the collective attributes entry e shows under
+ * the request's policy (nothing unless it was made by
+ * acre_policy_attach_subentries): union of the values of the subentries
+ * whose reach includes e, less e's collectiveExclusions (all of them for
+ * excludeAllCollectiveAttributes), with OpenDJ's conflict behaviour and
+ * inheritance, then the slapo-collect values readable by the requester on
+ * their source entry.  Access to the values on e itself is not decided
+ * here: acre_entry_decide and acre_search do, as for e's own values.
+ *   out: OUT, valid until the request's next collective, decide or search
+ *        call.
+ * Costs the same index probes as a decision, then a walk of the node's
+ * candidates; allocation-free once the request has seen a result of this
+ * size.  Returns 0, ACRE_ERR_INVAL, ACRE_ERR_NOMEM.
+ */
+int acre_entry_collective(acre_request *rq, const acre_entry *e,
+                          acre_collective_view *out);
 
 /* What a check asks for (slapd's access levels). */
 enum acre_right {
@@ -581,6 +866,17 @@ typedef struct acre_verdict {
                               order: 1 readable */
     const uint32_t *first; /* [nattrs]: index of attribute i's first
                               value in value[] */
+    /* the collective attributes the entry shows (an attached policy),
+     * read through `coll`; an attribute of the entry that one of them
+     * hides (virtual-overrides-real) is ACRE_ATTR_NONE above */
+    acre_collective_view coll;
+    const uint8_t *coll_attr;   /* [coll.nattrs]: enum acre_attr_verdict
+                                   (NONE for one not selected:
+                                   collectiveAttributeSubentries unless a
+                                   search asks for it) */
+    const uint8_t *coll_value;  /* one byte per value: 1 readable */
+    const uint32_t *coll_first; /* [coll.nattrs]: attribute i's first
+                                   value in coll_value[] */
 } acre_verdict;
 
 /*
@@ -620,6 +916,16 @@ int acre_search(acre_request *rq, const char *base, int scope,
                 const char **matched);
 
 /*
+ * acre_filter_check -- does filter[0..len) parse as acre_search parses a
+ * filter (RFC 4515, against schema; NULL: the built-in one)?  Returns 0,
+ * or an ACRE_ERR_FILTER_* code with diag giving the offset and column of
+ * the error (where acre_search would answer 87 filterError), or
+ * ACRE_ERR_NOMEM / ACRE_ERR_INVAL.  Any thread.
+ */
+int acre_filter_check(const acre_schema *schema, const char *filter, size_t len,
+                      acre_diag *diag);
+
+/*
  * acre_explain -- the check acre_access would make, told step by step:
  * the index node used, each rule visited and whether its target matched,
  * each clause and why it applied or not, the mask after it, and the
@@ -628,6 +934,71 @@ int acre_search(acre_request *rq, const char *base, int scope,
  */
 char *acre_explain(acre_request *rq, const acre_entry *e, const char *attr,
                    const void *val, size_t val_len, int right, int *granted);
+
+/* What one step of an explained check is (acre_explain_steps). */
+enum acre_explain_kind {
+    ACRE_EXPLAIN_NODE = 1,       /* the index node used; text: its DN */
+    ACRE_EXPLAIN_ROOTDN,         /* the requester is the database's rootdn:
+                                    manage, granted */
+    ACRE_EXPLAIN_NO_USER_MOD,    /* write to a no-user-modification
+                                    attribute: granted */
+    ACRE_EXPLAIN_DEFAULT,        /* no rule applies anywhere: default read */
+    ACRE_EXPLAIN_RULE_SKIPPED,   /* a rule whose target does not cover the
+                                    check; text says why */
+    ACRE_EXPLAIN_RULE,           /* a rule whose target covers the check:
+                                    its clauses follow */
+    ACRE_EXPLAIN_CLAUSE_SKIPPED, /* a clause that does not apply; text says
+                                    why, detail may say more */
+    ACRE_EXPLAIN_CLAUSE,         /* a clause that applies: mask after it,
+                                    control */
+    ACRE_EXPLAIN_IMPLICIT_NONE,  /* no clause stopped: the implicit
+                                    "by * none" ends the rule */
+    ACRE_EXPLAIN_LIMIT,          /* an evaluation bound was reached: denied */
+    ACRE_EXPLAIN_NO_MORE_RULES   /* no rule left: denied */
+};
+
+/* What an applying clause does next (slapd's stop, continue, break). */
+enum acre_control {
+    ACRE_CONTROL_STOP = 1,
+    ACRE_CONTROL_CONTINUE,
+    ACRE_CONTROL_BREAK
+};
+
+typedef struct acre_explain_step {
+    int kind;              /* enum acre_explain_kind */
+    int rule;              /* the rule's number in evaluation order, as
+                              acre_policy_dump numbers them; -1: none */
+    unsigned clause;       /* its clause, from 1; 0: the rule itself */
+    const char *section;   /* the rule's section: "frontend" or the database
+                              type ("mdb"); NULL without a rule */
+    int index;             /* the rule's index in its section, from 0; -1 */
+    const char *file;      /* where the rule (clause) is written, or NULL */
+    unsigned line, column; /* 1-based there; 0 when unknown */
+    uint32_t mask;         /* the mask after this step (ACRE_PRIV_*) */
+    int control;           /* ACRE_EXPLAIN_CLAUSE*: enum acre_control of
+                              the clause; else 0 */
+    const char *text;      /* one line, no newline: what the step is */
+    const char *detail;    /* "" or lines ending in a newline: the notes
+                              of a clause that does not apply (group
+                              membership, set value, ...) */
+} acre_explain_step;
+
+typedef void (*acre_explain_fn)(void *arg, const acre_explain_step *s);
+
+/*
+ * acre_explain_steps -- the check acre_access would make, with each step
+ * of its walk handed to fn(arg, step) in order: the index node, every
+ * rule of the node's table met and why it was skipped or matched, every
+ * clause of a matching rule and why it did or did not apply.  The step and
+ * its strings are valid during the call only.  The last RULE and CLAUSE
+ * steps (or the ROOTDN, NO_USER_MOD, DEFAULT, IMPLICIT_NONE, LIMIT or
+ * NO_MORE_RULES step) are what decided.
+ *   mask: OUT (may be NULL), as acre_access's.
+ * Returns as acre_access (1, 0, a negative error), or ACRE_ERR_NOMEM.
+ */
+int acre_explain_steps(acre_request *rq, const acre_entry *e, const char *attr,
+                       const void *val, size_t val_len, int right,
+                       acre_explain_fn fn, void *arg, uint32_t *mask);
 
 #ifdef __cplusplus
 }

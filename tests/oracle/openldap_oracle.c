@@ -28,6 +28,7 @@
 #include "match.h"
 #include "schema.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -162,6 +163,34 @@ acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
         off[i][1] = (int)m[i].rm_eo;
     }
     return rc == 0;
+}
+
+char *
+acreO_slapd_dn(void *ctx, const char *ndn)
+{
+    char *out = talloc_strdup(ctx, "");
+    int in_value = 0;
+
+    for (const char *p = ndn; out && *p; p++) {
+        if (!in_value) {
+            out = talloc_asprintf_append(out, "%c", *p);
+            in_value = *p == '=';
+        } else if (*p == '\\' && isxdigit((unsigned char)p[1]) &&
+                   isxdigit((unsigned char)p[2])) { /* "\00": a hex pair */
+            out = talloc_asprintf_append(out, "\\%c%c",
+                                         toupper((unsigned char)p[1]),
+                                         toupper((unsigned char)p[2]));
+            p += 2;
+        } else if (*p == '\\' && p[1]) { /* "\," and the like */
+            out = talloc_asprintf_append(out, "\\%02X", (unsigned char)*++p);
+        } else if (*p == '=') {
+            out = talloc_asprintf_append(out, "\\3D");
+        } else {
+            out = talloc_asprintf_append(out, "%c", *p);
+            in_value = *p != ',' && *p != '+';
+        }
+    }
+    return out;
 }
 
 const acre_dn *
@@ -331,7 +360,7 @@ what_val(struct check *c, const struct acreI_val *v, struct matches *m)
     if (!t->val)
         return 0;
     if (v->style == ACREI_VAL_REGEX)
-        return acreO_oracle_regex_match(v->re.pattern, c->val, m->val,
+        return acreO_oracle_regex_match(v->re.pattern, c->sval, m->val,
                                         ACREI_MAX_MATCHES);
     if (v->style == ACREI_VAL_EXACT) /* normalised forms, byte for byte */
         return t->val_len == v->norm_len &&
@@ -344,18 +373,18 @@ what_val(struct check *c, const struct acreI_val *v, struct matches *m)
 static void
 style_matches(struct check *c, const struct acreI_what *w, struct matches *tm)
 {
-    int len = (int)c->endn_len;
+    int len = (int)strlen(c->sdn);
 
     memset(tm, 0, sizeof(*tm));
-    tm->dn_src = c->endn;
-    tm->val_src = c->val;
+    tm->dn_src = c->sdn;
+    tm->val_src = c->sval;
     tm->val_count = ACREI_MAX_MATCHES;
     tm->dn[0][1] = len;
     tm->dn_count = 1;
     if (w->dn_style == ACREI_DN_ONE || w->dn_style == ACREI_DN_SUBTREE ||
         w->dn_style == ACREI_DN_CHILDREN) {
-        size_t pl = 0;
-        acre_dn_normalised(w->dn, &pl);
+        size_t pl =
+            strlen(acreO_slapd_dn(c->tmp, acre_dn_normalised(w->dn, NULL)));
         tm->dn[1][0] = len - (int)pl;
         tm->dn[1][1] = len;
         tm->dn_count = 2;
@@ -371,12 +400,12 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
     const struct acreI_what *w = &r->what;
 
     memset(m, 0, sizeof(*m));
-    m->dn_src = c->endn;
+    m->dn_src = c->sdn;
     m->dn_count = ACREI_MAX_MATCHES;
-    m->val_src = c->val;
+    m->val_src = c->sval;
     m->val_count = ACREI_MAX_MATCHES;
     if (w->dn_style == ACREI_DN_REGEX) {
-        if (!acreO_oracle_regex_match(w->dn_re.pattern, c->endn, m->dn,
+        if (!acreO_oracle_regex_match(w->dn_re.pattern, c->sdn, m->dn,
                                       ACREI_MAX_MATCHES))
             return 0;
     } else if (!what_dn(c->t->entry, w)) {
@@ -485,7 +514,7 @@ int
 acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
                    enum acreI_access want, uint32_t *mask, char **trace)
 {
-    struct check c = {o, t, NULL, 0, NULL, talloc_new(o), trace};
+    struct check c = {o, t, NULL, 0, NULL, talloc_new(o), trace, NULL, NULL};
     uint32_t m = 0;
     int granted = 0;
 
@@ -496,6 +525,13 @@ acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
     c.endn = acre_dn_normalised(t->entry->dn, &c.endn_len);
     if (t->val &&
         !(c.val = talloc_strndup(c.tmp, (const char *)t->val, t->val_len)))
+        goto out;
+    if (!(c.sdn = acreO_slapd_dn(c.tmp, c.endn)))
+        goto out;
+    c.sval = c.val;
+    int eq = acreS_attr(o->schema, t->type)->eq;
+    if (c.val && (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER) &&
+        !(c.sval = acreO_slapd_dn(c.tmp, c.val)))
         goto out;
     granted = decide(&c, want, &m);
 out:

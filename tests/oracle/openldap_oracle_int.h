@@ -42,6 +42,10 @@ struct check {
     char *val; /* the value, NUL-terminated (NULL: none) */
     void *tmp;
     char **trace;
+    /* the DN and a DN value as slapd's normalised text, which its regexes
+     * and substitutions see (acreO_slapd_dn) */
+    const char *sdn;
+    const char *sval;
 };
 
 /* acreO_oracle_trace -- append to the check's trace (when one is asked). */
@@ -64,6 +68,14 @@ int acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
  */
 int acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
                              int nsub);
+
+/*
+ * acreO_slapd_dn -- acre's normalised DN text ndn written as slapd writes
+ * normalised DNs (libldap's strval2str with LDAP_DN_PRETTY): a special
+ * character of a value escaped "\XX" in uppercase hex where acre writes
+ * "\c", and '=' inside a value as "\3D".  A talloc string under ctx.
+ */
+char *acreO_slapd_dn(void *ctx, const char *ndn);
 
 /*
  * acreO_oracle_set_matches -- is set's value non-empty for this check

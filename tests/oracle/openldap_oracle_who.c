@@ -131,7 +131,8 @@ subject_matches(struct check *c, const struct acreI_subject *sj,
         return subject_self(c, sj, op);
     case ACREI_SUBJ_REGEX: {
         char *pat = expand(c, &sj->re_tmpl, tm, 0);
-        return pat && acreO_oracle_regex_match(pat, opnorm, NULL, 0);
+        return pat && acreO_oracle_regex_match(
+                          pat, acreO_slapd_dn(c->tmp, opnorm), NULL, 0);
     }
     default:
         break;

@@ -1,0 +1,1260 @@
+/*
+ * collective.c -- an entry's collective attributes from the compiled index
+ * (collective.h): the node found by the entry's ancestry hashes lists the
+ * candidates; each is kept when the entry's depth is in its window and its
+ * refinement holds; their values are combined as RFC 3671 and OpenDJ say;
+ * slapo-collect's follow.  And the public calls that expose them.
+ *
+ * Combining, description D by description, subentries in directory order
+ * (the reading the reference evaluator states, tests/oracle/
+ * collective_oracle.h):
+ *   - collectiveExclusions: excludeAllCollectiveAttributes (2.5.18.0)
+ *     drops every subentry's values, a type name or OID that type's;
+ *   - R, the entry's own values of exactly D: when R is empty or an
+ *     earlier subentry replaced it, the values are added; else the
+ *     subentry's collectiveConflictBehavior: real-overrides-virtual adds
+ *     nothing, merge-real-and-virtual adds the values not in R,
+ *     virtual-overrides-real replaces R (it is hidden) and adds them;
+ *   - a value equal (by D's equality rule, bytes without one) to one
+ *     already added is dropped;
+ *   - OpenDJ inheritance: every value of an inherited subentry comes from
+ *     the entry the entry names (its inheritFromDNAttribute value, or
+ *     inheritFromRDNType=<its inheritFromRDNAttribute value>,
+ *     inheritFromBaseRDN, parent), under exactly D;
+ *   - slapo-collect (collect.c): for each source in slapd's order, its
+ *     values under each listed description that the requester may read
+ *     on the source (read on the attribute, then on each value, once per
+ *     request), as slapd copies them (normalised), appended with no
+ *     deduplication, never excluded, to every entry strictly below it in
+ *     its database -- subentries too.
+ *
+ * Memory and reuse: a node whose candidates depend on nothing of an entry
+ * but its depth and a few refinements has its results made once, at
+ * attach (acreC_precompute, at the end of this file): such an entry is
+ * answered by its node, depth and refinement outcomes.  Otherwise the
+ * result is built in the request (struct acreC_result), in buffers that
+ * grow to the largest seen; values are not copied when one giver alone
+ * makes a description (they point into the directory).  The request keeps
+ * its last RESULTS results and reuses one for an entry of the same node
+ * and depth when building it consulted nothing of its entry but the
+ * refinements, and this entry's refinements go the same way.
+ */
+#include "collective.h"
+
+#include "eval.h"
+#include "filter.h"
+#include "internal.h"
+#include "schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+#define RESULTS 4 /* results a request keeps for reuse */
+
+/* What every result of a request shares. */
+struct acreC_cache {
+    const struct acreC_index *x;
+    /* per description: out index + 1 for the result being built
+     * (mark-stamped); [0, ndescs) subentries, [ndescs, 2 ndescs) collect */
+    uint32_t *dslot, *dmark, mark;
+    /* the entry's exclusions */
+    int *excl;
+    uint32_t nexcl, cap_excl;
+    int excl_all;
+    /* slapo-collect values the requester may read, per give (once per
+     * request): state 0 unknown, 1 known */
+    uint8_t *ci_state;
+    const struct acreE_value **ci_val;
+    uint32_t *ci_n;
+    /* inheritance */
+    void *dnbuf; /* ACRE_DN_BUF_MAX */
+    char *text;  /* an RDN-built DN */
+    size_t cap_text;
+    /* the entry a filter sees */
+    struct acreE_entry merged;
+    struct acreE_attr *mattrs;
+    uint32_t cap_mattrs;
+    /* the results, the next one to replace */
+    struct acreC_result *res[RESULTS];
+    unsigned next;
+    /* acreC_precompute: refinement outcomes imposed, not evaluated */
+    int forced;
+    uint64_t forced_sig;
+};
+
+struct acreC_result {
+    const struct acreC_index *x;
+    struct acreC_cache *sh;
+    /* the reuse key: the last entry, its node and depth; the subentries
+     * in the window and the outcomes of their refinements */
+    const struct acreE_entry *e;
+    const struct acreP_node *node;
+    unsigned depth;
+    int reusable;
+    uint32_t subslots, nref;
+    uint64_t sig;
+    /* the attributes; vals of those in the value buffer are offsets until
+     * the result is complete */
+    struct acreC_out *out;
+    uint32_t nout, cap_out;
+    uint8_t *in_buf;   /* [cap_out] 1: vals is an offset into vals[] */
+    uint8_t *replaced; /* [cap_out] D's own values replaced */
+    struct acreE_value *vals;
+    size_t nvals, cap_vals;
+    /* applicable subentries and collect sources */
+    uint32_t *subs, nsubs, cap_subs;
+    uint32_t *cis, ncis, cap_cis;
+};
+
+/* ------------------------------------------------------------------------
+ * Buffers
+ */
+
+/* Make room for n elements of `size` in *v (capacity *cap). */
+static int
+room(void *ctx, void **v, size_t size, size_t n, size_t *cap)
+{
+    if (n <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < n)
+        c *= 2;
+    void *nv = talloc_realloc_size(ctx, *v, c * size);
+    if (!nv)
+        return ACRE_ERR_NOMEM;
+    *v = nv;
+    *cap = c;
+    return 0;
+}
+
+static int
+room32(void *ctx, void **v, size_t size, size_t n, uint32_t *cap)
+{
+    size_t c = *cap;
+    int rc = room(ctx, v, size, n, &c);
+    *cap = (uint32_t)c;
+    return rc;
+}
+
+static int
+push_u32(void *ctx, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+    if (room32(ctx, (void **)v, sizeof(**v), (size_t)*n + 1, cap))
+        return ACRE_ERR_NOMEM;
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+/* The request's cache of results, made at its first use. */
+static struct acreC_cache *
+cache_of(struct acre_request *rq, const struct acreC_index *x)
+{
+    struct acreC_cache *c = rq->coll;
+
+    if (c)
+        return c;
+    c = talloc_zero(rq->mem, struct acreC_cache);
+    if (!c)
+        return NULL;
+    c->x = x;
+    c->dslot = talloc_zero_array(c, uint32_t, 2 * (size_t)x->ndescs + 1);
+    c->dmark = talloc_zero_array(c, uint32_t, 2 * (size_t)x->ndescs + 1);
+    c->ci_state = talloc_zero_array(c, uint8_t, x->ngives + 1);
+    c->ci_val = talloc_zero_array(c, const struct acreE_value *, x->ngives + 1);
+    c->ci_n = talloc_zero_array(c, uint32_t, x->ngives + 1);
+    int ok = c->dslot && c->dmark && c->ci_state && c->ci_val && c->ci_n;
+    for (unsigned k = 0; ok && k < RESULTS; k++) {
+        if (!(c->res[k] = talloc_zero(c, struct acreC_result)))
+            ok = 0;
+        else
+            c->res[k]->x = x, c->res[k]->sh = c;
+    }
+    if (!ok) {
+        talloc_free(c);
+        return NULL;
+    }
+    return rq->coll = c;
+}
+
+/* ------------------------------------------------------------------------
+ * The entry's own tests
+ */
+
+/* e's objectClass: its first attribute, nearly always (the lowest id). */
+static const struct acreE_attr *
+objectclass(const struct acreE_entry *e, int id)
+{
+    if (e->nattrs && e->attrs[0].type == id && !e->attrs[0].nopts)
+        return &e->attrs[0];
+    return acreE_entry_attr(e, id);
+}
+
+/* Is a value of oc (an entry's objectClass, NULL: none) a subentry
+ * class?  Their names are few and short: compared as they are. */
+static int
+is_subentry_oc(const struct acre_policy *p, const struct acreE_attr *oc)
+{
+    for (uint32_t i = 0; oc && i < oc->nvals; i++) {
+        const struct acreE_value *v = &oc->vals[i];
+        for (unsigned k = 0; v->norm && k < p->nsubentry_oc; k++)
+            if (v->nlen == p->subentry_oc_len[k] &&
+                !memcmp(v->norm, p->subentry_oc[k], v->nlen))
+                return 1;
+    }
+    return 0;
+}
+
+int
+acreC_is_subentry(const struct acre_policy *p, const struct acreE_entry *e)
+{
+    if (!p->nsubentry_oc || p->id_objectclass < 0)
+        return 0;
+    return is_subentry_oc(p, objectclass(e, p->id_objectclass));
+}
+
+/* item:OC -- a value of e's objectClass (oc, NULL: none) names OC or a
+ * subclass of it: one binary search per value among their names. */
+static int
+has_class(const struct acreE_attr *oc, const struct acreC_refine *r)
+{
+    for (uint32_t i = 0; oc && i < oc->nvals; i++) {
+        const struct acreE_value *v = &oc->vals[i];
+        uint32_t lo = 0, hi = r->noid;
+        while (v->norm && lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            int c = r->oid_len[mid] != v->nlen
+                        ? (r->oid_len[mid] < v->nlen ? -1 : 1)
+                        : memcmp(r->oid[mid], v->norm, v->nlen);
+            if (c == 0)
+                return 1;
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+    }
+    return 0;
+}
+
+static int
+refine(const struct acreE_attr *oc, const struct acreC_refine *r,
+       const struct acreE_entry *e)
+{
+    switch (r->kind) {
+    case ACREC_REF_ITEM:
+        return has_class(oc, r);
+    case ACREC_REF_AND:
+        for (uint32_t i = 0; i < r->nsub; i++)
+            if (!refine(oc, &r->sub[i], e))
+                return 0;
+        return 1;
+    case ACREC_REF_OR:
+        for (uint32_t i = 0; i < r->nsub; i++)
+            if (refine(oc, &r->sub[i], e))
+                return 1;
+        return 0;
+    case ACREC_REF_NOT:
+        return !refine(oc, &r->sub[0], e);
+    case ACREC_REF_FILTER:
+        return acreF_eval(r->filter, e, NULL, NULL) == ACREF_TRUE;
+    }
+    return 0;
+}
+
+static int
+name_is(const struct acreE_value *v, const char *s)
+{
+    size_t n = strlen(s);
+    return v->len == n && !strncasecmp((const char *)v->val, s, n);
+}
+
+/* e's collectiveExclusions into r (types by name or OID). */
+static int
+exclusions(struct acreC_result *r, const acre_schema *s,
+           const struct acreC_index *x, const struct acreE_entry *e)
+{
+    const struct acreE_attr *a =
+        x->id_exclusions >= 0 ? acreE_entry_attr(e, x->id_exclusions) : NULL;
+
+    r->sh->nexcl = 0;
+    r->sh->excl_all = 0;
+    for (uint32_t i = 0; a && i < a->nvals; i++) {
+        const struct acreE_value *v = &a->vals[i];
+        if (name_is(v, "excludeAllCollectiveAttributes") ||
+            name_is(v, "2.5.18.0")) {
+            r->sh->excl_all = 1;
+            continue;
+        }
+        int t = acreS_attr_find(s, (const char *)v->val, v->len);
+        if (t < 0)
+            continue;
+        if (room32(r, (void **)&r->sh->excl, sizeof(*r->sh->excl),
+                   r->sh->nexcl + 1, &r->sh->cap_excl))
+            return ACRE_ERR_NOMEM;
+        r->sh->excl[r->sh->nexcl++] = t;
+    }
+    if (r->sh->nexcl || r->sh->excl_all)
+        r->reusable = 0;
+    return 0;
+}
+
+static int
+excluded(const struct acreC_result *r, int type)
+{
+    if (r->sh->excl_all)
+        return 1;
+    for (uint32_t i = 0; i < r->sh->nexcl; i++)
+        if (r->sh->excl[i] == type)
+            return 1;
+    return 0;
+}
+
+/* e's attribute with exactly the description of proto, or NULL. */
+static const struct acreE_attr *
+own_attr(const struct acreE_entry *e, const struct acreE_attr *proto)
+{
+    for (uint32_t i = acreE_entry_find_first(e, proto->type);
+         i < e->nattrs && e->attrs[i].type == proto->type; i++) {
+        const struct acreE_attr *a = &e->attrs[i];
+        int same = a->nopts == proto->nopts;
+        for (uint32_t k = 0; same && k < a->nopts; k++)
+            same = a->opt_len[k] == proto->opt_len[k] &&
+                   !memcmp(a->opts[k], proto->opts[k], a->opt_len[k]);
+        if (same)
+            return a;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Values
+ */
+
+static int
+same_value(const struct acreE_value *a, const struct acreE_value *b)
+{
+    if (a->norm && b->norm)
+        return a->nlen == b->nlen && !memcmp(a->norm, b->norm, a->nlen);
+    return a->len == b->len && !memcmp(a->val, b->val, a->len);
+}
+
+static const struct acreE_value *
+out_vals(const struct acreC_result *r, uint32_t k)
+{
+    const struct acreC_out *o = &r->out[k];
+    return r->in_buf[k] ? r->vals + (uintptr_t)o->a.vals : o->a.vals;
+}
+
+/* Move attribute k's values into the value buffer (to add to them). */
+static int
+to_buffer(struct acreC_result *r, uint32_t k, uint32_t more)
+{
+    struct acreC_out *o = &r->out[k];
+
+    if (r->in_buf[k]) { /* only the last attribute ever grows in place */
+        size_t off = (size_t)(uintptr_t)o->a.vals;
+        if (off + o->a.nvals == r->nvals)
+            return room(r, (void **)&r->vals, sizeof(*r->vals), r->nvals + more,
+                        &r->cap_vals);
+    }
+    const struct acreE_value *src = out_vals(r, k);
+    size_t off = r->nvals;
+    if (room(r, (void **)&r->vals, sizeof(*r->vals),
+             r->nvals + o->a.nvals + more, &r->cap_vals))
+        return ACRE_ERR_NOMEM;
+    if (r->in_buf[k]) /* src pointed into the old buffer */
+        src = r->vals + (uintptr_t)o->a.vals;
+    if (o->a.nvals)
+        memmove(r->vals + off, src, o->a.nvals * sizeof(*r->vals));
+    r->nvals = off + o->a.nvals;
+    o->a.vals = (const struct acreE_value *)(uintptr_t)off;
+    o->a.order = NULL;
+    r->in_buf[k] = 1;
+    return 0;
+}
+
+/* Room for one more output attribute (and its two flag bytes). */
+static int
+out_room(struct acreC_result *r)
+{
+    uint32_t cap = r->cap_out;
+
+    if (room32(r, (void **)&r->out, sizeof(*r->out), (size_t)r->nout + 1,
+               &r->cap_out))
+        return ACRE_ERR_NOMEM;
+    if (cap == r->cap_out && r->in_buf)
+        return 0;
+    uint8_t *b = talloc_realloc(r, r->in_buf, uint8_t, r->cap_out);
+    uint8_t *p = b ? talloc_realloc(r, r->replaced, uint8_t, r->cap_out) : NULL;
+    if (b)
+        r->in_buf = b;
+    if (!p)
+        return ACRE_ERR_NOMEM;
+    r->replaced = p;
+    return 0;
+}
+
+/* The output attribute for description d (collect: its own group). */
+static long
+out_for(struct acreC_result *r, const struct acreC_index *x, uint32_t d,
+        int collect)
+{
+    uint32_t key = d + (collect ? x->ndescs : 0);
+
+    if (r->sh->dmark[key] == r->sh->mark)
+        return (long)r->sh->dslot[key] - 1;
+    if (out_room(r))
+        return -1;
+    struct acreC_out *o = &r->out[r->nout];
+    o->a = x->descs[d].proto;
+    o->a.nvals = 0;
+    o->a.vals = NULL;
+    o->a.order = NULL;
+    o->flags = collect ? ACREC_OUT_COLLECT : 0;
+    r->in_buf[r->nout] = 0;
+    r->replaced[r->nout] = 0;
+    r->sh->dmark[key] = r->sh->mark;
+    r->sh->dslot[key] = r->nout + 1;
+    return (long)r->nout++;
+}
+
+/*
+ * Add w[0..n) to attribute k: all of them (dedup 0, slapo-collect), or
+ * those equal to none already there nor in `not` (may be NULL).  src: the
+ * attribute w belongs to, when it is all of it (its order index then
+ * serves a filter).
+ */
+static int
+add_values(struct acreC_result *r, uint32_t k, const struct acreE_value *w,
+           uint32_t n, int dedup, const struct acreE_attr * not,
+           const struct acreE_attr *src)
+{
+    struct acreC_out *o = &r->out[k];
+
+    if (!n)
+        return 0;
+    if (!o->a.nvals && !not ) { /* first giver: point at its values */
+        o->a.vals = w;
+        o->a.nvals = n;
+        o->a.order =
+            src && src->vals == w && src->nvals == n ? src->order : NULL;
+        r->in_buf[k] = 0;
+        return 0;
+    }
+    if (to_buffer(r, k, n))
+        return ACRE_ERR_NOMEM;
+    struct acreE_value *v = r->vals + (uintptr_t)o->a.vals;
+    for (uint32_t i = 0; i < n; i++) {
+        int dup = 0;
+        for (uint32_t j = 0; dedup && !dup && j < o->a.nvals; j++)
+            dup = same_value(&v[j], &w[i]);
+        for (uint32_t j = 0; !dup && not &&j < not ->nvals; j++)
+            dup = same_value(&not ->vals[j], &w[i]);
+        if (!dup)
+            v[o->a.nvals++] = w[i];
+    }
+    r->nvals = (size_t)(uintptr_t)o->a.vals + o->a.nvals;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Inheritance (OpenDJ)
+ */
+
+/* RFC 4514 escaping of v into r->sh->text at *at. */
+static int
+put_escaped(struct acreC_result *r, size_t *at, const uint8_t *v, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+
+    if (room(r, (void **)&r->sh->text, 1, *at + 3 * n + 1, &r->sh->cap_text))
+        return ACRE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t ch = v[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            r->sh->text[(*at)++] = '\\';
+            r->sh->text[(*at)++] = hex[ch >> 4];
+            r->sh->text[(*at)++] = hex[ch & 15];
+            continue;
+        }
+        if (strchr(",+\"\\<>;=", ch) || (i == 0 && (ch == '#' || ch == ' ')) ||
+            (i == n - 1 && ch == ' '))
+            r->sh->text[(*at)++] = '\\';
+        r->sh->text[(*at)++] = (char)ch;
+    }
+    return 0;
+}
+
+/* Parse text[0..n) as a DN into the result's buffer; NULL when it is
+ * not one (or out of memory). */
+static const acre_dn *
+parse_dn(struct acreC_result *r, const acre_schema *s, const char *text,
+         size_t n)
+{
+    acre_dn *dn;
+
+    if (!r->sh->dnbuf && !(r->sh->dnbuf = talloc_size(r, ACRE_DN_BUF_MAX)))
+        return NULL;
+    if (acre_dn_parse_buf(r->sh->dnbuf, ACRE_DN_BUF_MAX, s, text, n, 0, &dn,
+                          NULL))
+        return NULL;
+    return dn;
+}
+
+/* The entry inherited subentry S takes e's values from, or NULL. */
+static const struct acreE_entry *
+inherit_from(struct acreC_result *r, const acre_schema *s,
+             const struct acreC_index *x, const struct acreC_sub *S,
+             const struct acreE_entry *e)
+{
+    const struct acreE_attr *a;
+    const acre_dn *dn;
+
+    if ((S->kind & ACREC_INH_DN) && S->inh_dn_attr >= 0 &&
+        (a = acreE_entry_attr(e, S->inh_dn_attr)) && a->nvals) {
+        const struct acreE_value *v = &a->vals[0];
+        dn = parse_dn(r, s, (const char *)v->val, v->len);
+        if (!dn || acre_dn_in_scope(dn, S->admin, ACRE_SCOPE_SUB) != 1)
+            return NULL;
+        return acreE_dir_find(x->dir, dn);
+    }
+    if ((S->kind & ACREC_INH_RDN) && S->inh_rdn_attr >= 0 &&
+        (a = acreE_entry_attr(e, S->inh_rdn_attr)) && a->nvals) {
+        if (!S->inh_base || S->inh_rdn_type < 0)
+            return NULL;
+        const struct acreS_attr *t = acreS_attr(s, S->inh_rdn_type);
+        size_t at = 0, bl, tl = strlen(t->dn.name);
+        const char *base = acre_dn_normalised(S->inh_base, &bl);
+        if (room(r, (void **)&r->sh->text, 1, tl + 2, &r->sh->cap_text))
+            return NULL;
+        memcpy(r->sh->text, t->dn.name, tl);
+        at = tl;
+        r->sh->text[at++] = '=';
+        if (put_escaped(r, &at, a->vals[0].val, a->vals[0].len) ||
+            room(r, (void **)&r->sh->text, 1, at + bl + 2, &r->sh->cap_text))
+            return NULL;
+        if (bl) {
+            r->sh->text[at++] = ',';
+            memcpy(r->sh->text + at, base, bl);
+            at += bl;
+        }
+        dn = parse_dn(r, s, r->sh->text, at);
+        return dn ? acreE_dir_find(x->dir, dn) : NULL;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Subentries
+ */
+
+/* One contribution of subentry S: description d, values w[0..n). */
+static int
+contribute(struct acreC_result *r, const struct acreC_index *x,
+           const struct acreC_sub *S, uint32_t d, const struct acreE_attr *w,
+           const struct acreE_entry *e)
+{
+    const struct acreC_desc *desc = &x->descs[d];
+    const struct acreE_attr *R = NULL;
+
+    if (!w || !w->nvals || excluded(r, desc->proto.type))
+        return 0;
+    if (!desc->collective) { /* an entry may store it: R matters */
+        r->reusable = 0;
+        R = own_attr(e, &desc->proto);
+    }
+    long k = out_for(r, x, d, 0);
+    if (k < 0)
+        return ACRE_ERR_NOMEM;
+    if (!R || !R->nvals || r->replaced[k])
+        return add_values(r, (uint32_t)k, w->vals, w->nvals, 1, NULL, w);
+    switch (S->conflict) {
+    case ACREC_MERGE:
+        return add_values(r, (uint32_t)k, w->vals, w->nvals, 1, R, w);
+    case ACREC_VIRTUAL_OVERRIDES:
+        r->replaced[k] = 1;
+        r->out[k].flags |= ACREC_OUT_REPLACES;
+        return add_values(r, (uint32_t)k, w->vals, w->nvals, 1, NULL, w);
+    default: /* real-overrides-virtual */
+        return 0;
+    }
+}
+
+static int
+subentry_values(struct acreC_result *r, const acre_schema *s,
+                const struct acreC_index *x, uint32_t k,
+                const struct acreE_entry *e)
+{
+    const struct acreC_sub *S = &x->subs[k];
+    const struct acreE_entry *from = NULL;
+
+    if (S->kind & ACREC_INH) {
+        r->reusable = 0;
+        if (!(from = inherit_from(r, s, x, S, e)))
+            return 0;
+    }
+    for (uint32_t g = S->give0; g < S->give0 + S->ngive; g++) {
+        const struct acreC_give *gv = &x->gives[g];
+        const struct acreE_attr *w =
+            from ? own_attr(from, &x->descs[gv->desc].proto) : gv->src;
+        int rc = contribute(r, x, S, gv->desc, w, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * slapo-collect
+ */
+
+/* Give g's values the requester may read on the source (slapd's
+ * backend_attribute with ACL_READ), decided once per request. */
+static int
+readable_source(struct acre_request *rq, struct acreC_result *r,
+                const struct acreC_index *x, const struct acreC_collect *ci,
+                uint32_t g)
+{
+    const struct acreC_give *gv = &x->gives[g];
+    const struct acreE_attr *proto = &x->descs[gv->desc].proto;
+    struct acreV_check c;
+
+    if (r->sh->ci_state[g])
+        return 0;
+    r->sh->ci_val[g] = NULL;
+    r->sh->ci_n[g] = 0;
+    if (!gv->nval) {
+        r->sh->ci_state[g] = 1;
+        return 0;
+    }
+    acreV_check_init(&c, rq, ci->src, proto->type, proto, NULL, 0);
+    if (acreV_decide(&c, ACREI_ACCESS_READ, NULL)) {
+        struct acreE_value *v =
+            talloc_array(r, struct acreE_value, gv->nval + 1);
+        uint32_t n = 0;
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        for (uint32_t j = 0; j < gv->nval; j++) {
+            c.val = gv->val[j].val;
+            c.val_len = gv->val[j].len;
+            c.val_str = NULL;
+            if (acreV_decide(&c, ACREI_ACCESS_READ, NULL))
+                v[n++] = gv->val[j];
+        }
+        r->sh->ci_val[g] = v;
+        r->sh->ci_n[g] = n;
+    }
+    r->sh->ci_state[g] = 1;
+    return 0;
+}
+
+static int
+collect_values(struct acre_request *rq, struct acreC_result *r,
+               const struct acreC_index *x, uint32_t k)
+{
+    const struct acreC_collect *ci = &x->collect[k];
+
+    if (!ci->src)
+        return 0;
+    for (uint32_t g = ci->give0; g < ci->give0 + ci->ngive; g++) {
+        if (readable_source(rq, r, x, ci, g))
+            return ACRE_ERR_NOMEM;
+        if (!r->sh->ci_n[g])
+            continue;
+        long o = out_for(r, x, x->gives[g].desc, 1);
+        if (o < 0 || add_values(r, (uint32_t)o, r->sh->ci_val[g],
+                                r->sh->ci_n[g], 0, NULL, NULL))
+            return ACRE_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The result
+ */
+
+/*
+ * Which candidates of node n apply to e (depth d): r->subs, r->cis.  The
+ * outcomes of the refinements tested are recorded in r->sig (a bit per
+ * refined subentry in the window, in order) and r->nref, so that the next
+ * entry of the node and depth reuses the result when its outcomes are the
+ * same; r->subslots counts the subentries in the window.
+ */
+static int
+candidates(struct acreC_result *r, const struct acre_policy *p,
+           const struct acreP_node *n, const struct acreE_entry *e, unsigned d)
+{
+    const struct acreC_index *x = p->coll;
+    const struct acreE_attr *oc = NULL;
+    int sub = -1, have_oc = 0; /* is e a subentry? asked when it matters */
+
+#define OC() (have_oc++ ? oc : (oc = objectclass(e, x->id_objectclass)))
+    r->nsubs = r->ncis = r->nref = r->subslots = 0;
+    r->sig = 0;
+    for (uint32_t i = 0; i < n->ncoll; i++) {
+        const struct acreC_slot *sl = &n->coll[i];
+        uint32_t k = sl->sub & ACREC_SLOT_SUB;
+        if (d < sl->lo || d > sl->hi)
+            continue;
+        if (k >= x->nsubs) {
+            if (push_u32(r, &r->cis, &r->ncis, &r->cap_cis, k - x->nsubs))
+                return ACRE_ERR_NOMEM;
+            continue;
+        }
+        r->subslots++;
+        if (sub < 0)
+            sub = is_subentry_oc(p, OC());
+        if (sub) { /* subentries take no subentry's values */
+            r->reusable = 0;
+            continue;
+        }
+        const struct acreC_sub *S = &x->subs[k];
+        if (sl->sub & ACREC_SLOT_REFINED) {
+            int ok = r->sh->forced ? (int)(r->sh->forced_sig >> r->nref & 1)
+                                   : refine(OC(), S->refine, e);
+            if (r->nref < 64)
+                r->sig |= (uint64_t)ok << r->nref;
+            else
+                r->reusable = 0;
+            r->nref++;
+            if (!ok)
+                continue;
+        }
+        if (push_u32(r, &r->subs, &r->nsubs, &r->cap_subs, k))
+            return ACRE_ERR_NOMEM;
+    }
+    return 0;
+#undef OC
+}
+
+/* The refinement outcomes of e at node n and depth d, as candidates()
+ * records them. */
+static uint64_t
+signature(const struct acre_policy *p, const struct acreP_node *n,
+          const struct acreE_entry *e, const struct acreE_attr *oc, unsigned d)
+{
+    const struct acreC_index *x = p->coll;
+    uint64_t sig = 0;
+    unsigned k = 0;
+
+    for (uint32_t i = 0; i < n->ncoll && k < 64; i++) {
+        const struct acreC_slot *sl = &n->coll[i];
+        if (!(sl->sub & ACREC_SLOT_REFINED) || d < sl->lo || d > sl->hi)
+            continue;
+        sig |= (uint64_t)refine(oc, x->subs[sl->sub & ACREC_SLOT_SUB].refine, e)
+               << k++;
+    }
+    return sig;
+}
+
+/* collectiveAttributeSubentries: the DNs of the applicable subentries. */
+static int
+cas_attr(struct acreC_result *r, const struct acreC_index *x)
+{
+    if (!r->nsubs)
+        return 0;
+    if (out_room(r) || room(r, (void **)&r->vals, sizeof(*r->vals),
+                            r->nvals + r->nsubs, &r->cap_vals))
+        return ACRE_ERR_NOMEM;
+    struct acreC_out *o = &r->out[r->nout];
+    o->a = x->cas;
+    o->a.vals = (const struct acreE_value *)(uintptr_t)r->nvals;
+    o->a.nvals = r->nsubs;
+    o->flags = ACREC_OUT_CAS;
+    for (uint32_t i = 0; i < r->nsubs; i++)
+        r->vals[r->nvals++] = x->subs[r->subs[i]].dnval;
+    r->in_buf[r->nout] = 1;
+    r->replaced[r->nout++] = 0;
+    return 0;
+}
+
+/* Offsets into the value buffer become pointers; attributes that got no
+ * value (real-overrides-virtual, a merge adding nothing) go. */
+static void
+finish(struct acreC_result *r)
+{
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k < r->nout; k++) {
+        struct acreC_out *o = &r->out[k];
+        if (r->in_buf[k])
+            o->a.vals = r->vals + (uintptr_t)o->a.vals;
+        if (!o->a.nvals && !(o->flags & ACREC_OUT_REPLACES))
+            continue;
+        r->out[n] = *o;
+        r->replaced[n++] = r->replaced[k];
+    }
+    r->nout = n;
+    if (n)
+        memset(r->in_buf, 0, n);
+}
+
+static int
+build(struct acre_request *rq, struct acreC_result *r,
+      const struct acreP_node *n, const struct acreE_entry *e, unsigned d)
+{
+    const struct acre_policy *p = rq->p;
+    const struct acreC_index *x = p->coll;
+    int rc;
+
+    r->nout = 0;
+    r->nvals = 0;
+    r->reusable = 1;
+    if (++r->sh->mark == 0) { /* wrapped: forget every stamp */
+        memset(r->sh->dmark, 0, 2 * (size_t)x->ndescs * sizeof(*r->sh->dmark));
+        r->sh->mark = 1;
+    }
+    if ((rc = candidates(r, p, n, e, d)))
+        return rc;
+    if (r->nsubs && (rc = exclusions(r, p->schema, x, e)))
+        return rc;
+    for (uint32_t i = 0; i < r->nsubs; i++)
+        if ((rc = subentry_values(r, p->schema, x, r->subs[i], e)))
+            return rc;
+    for (uint32_t i = 0; i < r->ncis; i++)
+        if ((rc = collect_values(rq, r, x, r->cis[i])))
+            return rc;
+    if ((rc = cas_attr(r, x)))
+        return rc;
+    finish(r);
+    return 0;
+}
+
+/* e's answers to what decides whether a result stands for it, computed
+ * at the first need (-1 until then). */
+struct asked {
+    int sub, excl, have_sig, have_oc;
+    uint64_t sig;
+    const struct acreE_attr *oc; /* e's objectClass */
+};
+
+static const struct acreE_attr *
+asked_oc(const struct acre_policy *p, const struct acreE_entry *e,
+         struct asked *q)
+{
+    if (!q->have_oc++)
+        q->oc = objectclass(e, p->coll->id_objectclass);
+    return q->oc;
+}
+
+/* Does result r stand for e (node n, depth d)? */
+static int
+reusable(const struct acre_policy *p, const struct acreC_result *r,
+         const struct acreP_node *n, const struct acreE_entry *e, unsigned d,
+         struct asked *q)
+{
+    const struct acreC_index *x = p->coll;
+
+    if (!r->e || !r->reusable || r->node != n || r->depth != d)
+        return 0;
+    if (r->subslots) {
+        if (q->sub < 0)
+            q->sub = is_subentry_oc(p, asked_oc(p, e, q));
+        if (q->excl < 0)
+            q->excl = x->id_exclusions >= 0 &&
+                      acreE_entry_find_first(e, x->id_exclusions) < e->nattrs;
+        if (q->sub || q->excl)
+            return 0;
+    }
+    if (r->nref && !q->have_sig) {
+        q->sig = signature(p, n, e, asked_oc(p, e, q), d);
+        q->have_sig = 1;
+    }
+    return !r->nref || q->sig == r->sig;
+}
+
+/* The node's precomputed result for e, or NULL (none, or e is a
+ * subentry or has exclusions). */
+static const struct acreC_result *
+precomputed(const struct acre_policy *p, const struct acreP_node *n,
+            const struct acreE_entry *e, unsigned d, struct asked *q)
+{
+    const struct acreC_index *x = p->coll;
+    uint32_t ni = (uint32_t)(n - p->nodes);
+
+    for (uint32_t k = x->st_first[ni]; k < x->st_first[ni + 1]; k++) {
+        const struct acreC_static *st = &x->statics[k];
+        if (d < st->lo || d > st->hi)
+            continue;
+        if (st->res[0]->subslots) { /* as reusable() asks */
+            q->sub = is_subentry_oc(p, asked_oc(p, e, q));
+            q->excl = x->id_exclusions >= 0 &&
+                      acreE_entry_find_first(e, x->id_exclusions) < e->nattrs;
+            if (q->sub || q->excl)
+                return NULL;
+        }
+        unsigned sig = 0;
+        for (uint32_t i = 0; i < st->nref; i++)
+            sig |= (unsigned)refine(asked_oc(p, e, q), st->refs[i], e) << i;
+        return st->res[sig];
+    }
+    return NULL;
+}
+
+int
+acreC_compute(struct acre_request *rq, const struct acreE_entry *e,
+              const struct acreP_node *n, const struct acreC_result **out)
+{
+    const struct acreC_index *x = rq->p->coll;
+    struct acreC_cache *c;
+    unsigned d = acre_dn_depth(e->dn);
+    struct asked q = {-1, -1, 0, 0, 0, NULL};
+    int rc;
+
+    *out = NULL;
+    if (!x)
+        return 0;
+    if (!(c = cache_of(rq, x)))
+        return ACRE_ERR_NOMEM;
+    if (!n)
+        n = acreP_node_for(rq->p, e->dn);
+    if (x->st_first && (*out = precomputed(rq->p, n, e, d, &q)))
+        return 0;
+    /* a result of the same node and depth that consulted nothing of its
+     * entry but its refinements stands for e unless e is a subentry,
+     * excludes something, or its refinements go another way */
+    for (unsigned k = 0; k < RESULTS; k++)
+        if (reusable(rq->p, c->res[k], n, e, d, &q)) {
+            c->res[k]->e = e;
+            *out = c->res[k];
+            return 0;
+        }
+    struct acreC_result *r = c->res[c->next++ % RESULTS];
+    r->e = NULL;
+    if ((rc = build(rq, r, n, e, d)))
+        return rc;
+    r->e = e;
+    r->node = n;
+    r->depth = d;
+    *out = r;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The result's parts
+ */
+
+uint32_t
+acreC_nout(const struct acreC_result *r)
+{
+    return r ? r->nout : 0;
+}
+
+const struct acreC_out *
+acreC_outs(const struct acreC_result *r)
+{
+    return r ? r->out : NULL;
+}
+
+static int
+same_desc(const struct acreE_attr *a, const struct acreE_attr *b)
+{
+    if (a->type != b->type || a->nopts != b->nopts)
+        return 0;
+    for (uint32_t k = 0; k < a->nopts; k++)
+        if (a->opt_len[k] != b->opt_len[k] ||
+            memcmp(a->opts[k], b->opts[k], a->opt_len[k]))
+            return 0;
+    return 1;
+}
+
+int
+acreC_hidden(const struct acreC_result *r, const struct acreE_attr *a)
+{
+    for (uint32_t k = 0; r && k < r->nout; k++)
+        if ((r->out[k].flags & ACREC_OUT_REPLACES) &&
+            same_desc(&r->out[k].a, a))
+            return 1;
+    return 0;
+}
+
+/* The order of attributes in an entry: type, then options ("" first). */
+static int
+attr_cmp(const struct acreE_attr *a, const struct acreE_attr *b)
+{
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    for (uint32_t k = 0; k < a->nopts && k < b->nopts; k++) {
+        size_t n =
+            a->opt_len[k] < b->opt_len[k] ? a->opt_len[k] : b->opt_len[k];
+        int c = memcmp(a->opts[k], b->opts[k], n);
+        if (c || a->opt_len[k] != b->opt_len[k])
+            return c ? c : a->opt_len[k] < b->opt_len[k] ? -1 : 1;
+    }
+    return (a->nopts > b->nopts) - (a->nopts < b->nopts);
+}
+
+const struct acreE_entry *
+acreC_merged(struct acre_request *rq, const struct acreE_entry *e,
+             const struct acreC_result *r)
+{
+    struct acreC_cache *w = rq->coll;
+    uint32_t nadd = 0, n = 0, out = 0, i = 0, j = 0;
+
+    for (uint32_t k = 0; r && k < r->nout; k++)
+        nadd += !(r->out[k].flags & ACREC_OUT_COLLECT);
+    if (!nadd)
+        return e;
+    /* [0, nattrs + nadd): the merged entry; past it, the added ones */
+    if (room32(w, (void **)&w->mattrs, sizeof(*w->mattrs),
+               (size_t)e->nattrs + 2 * (size_t)nadd, &w->cap_mattrs))
+        return NULL;
+    struct acreE_attr *add = w->mattrs + e->nattrs + nadd;
+    for (uint32_t k = 0; k < r->nout; k++) { /* few: an insertion sort */
+        if (r->out[k].flags & ACREC_OUT_COLLECT)
+            continue;
+        uint32_t m = n++;
+        while (m > 0 && attr_cmp(&add[m - 1], &r->out[k].a) > 0) {
+            add[m] = add[m - 1];
+            m--;
+        }
+        add[m] = r->out[k].a;
+    }
+    while (i < e->nattrs || j < n) { /* merged with the entry's own */
+        if (i < e->nattrs && acreC_hidden(r, &e->attrs[i])) {
+            i++;
+            continue;
+        }
+        if (j == n || (i < e->nattrs && attr_cmp(&e->attrs[i], &add[j]) <= 0))
+            w->mattrs[out++] = e->attrs[i++];
+        else
+            w->mattrs[out++] = add[j++];
+    }
+    w->merged = *e;
+    w->merged.attrs = w->mattrs;
+    w->merged.nattrs = out;
+    return &w->merged;
+}
+
+/* ------------------------------------------------------------------------
+ * Public calls
+ */
+
+void
+acreC_view(const struct acreC_result *r, acre_collective_view *v)
+{
+    v->nattrs = r ? r->nout : 0;
+    v->nsubentries = r ? r->nsubs : 0;
+    v->impl = r;
+}
+
+ACRE_PUBLIC int
+acre_entry_collective(acre_request *rq, const acre_entry *e,
+                      acre_collective_view *out)
+{
+    const struct acreC_result *r;
+
+    if (!rq || !e || !out)
+        return ACRE_ERR_INVAL;
+    memset(out, 0, sizeof(*out));
+    int rc = acreC_compute(rq, (const struct acreE_entry *)e, NULL, &r);
+    if (!rc)
+        acreC_view(r, out);
+    return rc;
+}
+
+static const struct acreC_out *
+view_attr(const acre_collective_view *v, unsigned i)
+{
+    const struct acreC_result *r = v ? v->impl : NULL;
+    return r && i < r->nout && i < v->nattrs ? &r->out[i] : NULL;
+}
+
+ACRE_PUBLIC const char *
+acre_collective_attr(const acre_collective_view *v, unsigned i, size_t *len,
+                     unsigned *nvals, unsigned *flags)
+{
+    const struct acreC_out *o = view_attr(v, i);
+
+    if (!o)
+        return NULL;
+    if (len)
+        *len = o->a.desc_len;
+    if (nvals)
+        *nvals = o->a.nvals;
+    if (flags)
+        *flags = (o->flags & ACREC_OUT_REPLACES ? ACRE_COLLATTR_REPLACES : 0) |
+                 (o->flags & ACREC_OUT_COLLECT ? ACRE_COLLATTR_COLLECT : 0) |
+                 (o->flags & ACREC_OUT_CAS ? ACRE_COLLATTR_OPER : 0);
+    return o->a.desc;
+}
+
+ACRE_PUBLIC const void *
+acre_collective_value(const acre_collective_view *v, unsigned i, unsigned j,
+                      size_t *len)
+{
+    const struct acreC_out *o = view_attr(v, i);
+
+    if (!o || j >= o->a.nvals)
+        return NULL;
+    if (len)
+        *len = o->a.vals[j].len;
+    return o->a.vals[j].val;
+}
+
+ACRE_PUBLIC const acre_entry *
+acre_collective_subentry(const acre_collective_view *v, unsigned k)
+{
+    const struct acreC_result *r = v ? v->impl : NULL;
+
+    if (!r || k >= r->nsubs || k >= v->nsubentries)
+        return NULL;
+    return (const acre_entry *)r->x->subs[r->subs[k]].e;
+}
+
+/* ------------------------------------------------------------------------
+ * Precomputed results (acreC_precompute)
+ */
+
+/* Can node n's results be made once for all its entries? */
+static int
+static_node(const struct acreC_index *x, const struct acreP_node *n)
+{
+    if (!n->ncoll || n->ncoll > ACREC_STATIC_SLOTS)
+        return 0;
+    for (uint32_t i = 0; i < n->ncoll; i++) {
+        uint32_t k = n->coll[i].sub & ACREC_SLOT_SUB;
+        if (k >= x->nsubs || (x->subs[k].kind & ACREC_INH))
+            return 0;
+        for (uint32_t g = 0; g < x->subs[k].ngive; g++)
+            if (!x->descs[x->gives[x->subs[k].give0 + g].desc].collective)
+                return 0;
+    }
+    return 1;
+}
+
+/* A copy of result r under ctx that needs nothing of the request. */
+static struct acreC_result *
+keep_result(void *ctx, const struct acreC_result *r)
+{
+    struct acreC_result *k = talloc_zero(ctx, struct acreC_result);
+    struct acreE_value *v =
+        k ? talloc_array(k, struct acreE_value, r->nvals + 1) : NULL;
+    struct acreC_out *o =
+        v ? talloc_array(k, struct acreC_out, r->nout + 1) : NULL;
+    uint32_t *s = o ? talloc_array(k, uint32_t, r->nsubs + 1) : NULL;
+
+    if (!s)
+        return NULL;
+    if (r->nvals)
+        memcpy(v, r->vals, r->nvals * sizeof(*v));
+    if (r->nout)
+        memcpy(o, r->out, r->nout * sizeof(*o));
+    if (r->nsubs)
+        memcpy(s, r->subs, r->nsubs * sizeof(*s));
+    for (uint32_t i = 0; i < r->nout; i++)
+        if (o[i].a.vals >= r->vals && o[i].a.vals < r->vals + r->nvals)
+            o[i].a.vals = v + (o[i].a.vals - r->vals);
+    k->x = r->x;
+    k->out = o;
+    k->nout = r->nout;
+    k->vals = v;
+    k->nvals = r->nvals;
+    k->subs = s;
+    k->nsubs = r->nsubs;
+    k->subslots = r->subslots;
+    k->nref = r->nref;
+    return k;
+}
+
+/* The depths at which n's candidate set changes: n's depth, then each
+ * window's start and end + 1 below it, sorted, unique; returns how many. */
+static unsigned
+boundaries(const struct acreP_node *n, uint32_t *b)
+{
+    unsigned m = 0, u = 0;
+
+    b[m++] = n->depth;
+    for (uint32_t i = 0; i < n->ncoll; i++) {
+        uint32_t e[2] = {n->coll[i].lo, (uint32_t)n->coll[i].hi + 1};
+        for (int j = 0; j < 2; j++)
+            if (e[j] > n->depth && e[j] <= 0xffffu)
+                b[m++] = e[j];
+    }
+    for (unsigned i = 1; i < m; i++) /* few: an insertion sort */
+        for (unsigned j = i; j > 0 && b[j - 1] > b[j]; j--) {
+            uint32_t t = b[j];
+            b[j] = b[j - 1];
+            b[j - 1] = t;
+        }
+    for (unsigned i = 0; i < m; i++)
+        if (!u || b[u - 1] != b[i])
+            b[u++] = b[i];
+    return u;
+}
+
+/* Node n's results for depths lo..hi, one per refinement outcome,
+ * appended to *v (none when the window holds too many refinements). */
+static int
+static_window(struct acre_request *rq, const struct acreP_node *n, unsigned lo,
+              unsigned hi, struct acreC_static **v, size_t *nv, size_t *cap)
+{
+    struct acreC_cache *c = rq->coll;
+    struct acreE_entry none; /* stores nothing: no class, no exclusion */
+    unsigned nref = 0;
+
+    const struct acreC_refine *refs[ACREC_STATIC_REFS];
+
+    for (uint32_t i = 0; i < n->ncoll; i++) {
+        const struct acreC_slot *sl = &n->coll[i];
+        if (!(sl->sub & ACREC_SLOT_REFINED) || lo < sl->lo || lo > sl->hi)
+            continue;
+        if (nref == ACREC_STATIC_REFS)
+            return 0; /* too many outcomes to make them all */
+        refs[nref++] = rq->p->coll->subs[sl->sub & ACREC_SLOT_SUB].refine;
+    }
+    const struct acreC_result **res =
+        talloc_array(rq->p->mem, const struct acreC_result *, 1u << nref);
+    const struct acreC_refine **rv =
+        talloc_memdup(rq->p->mem, refs, sizeof(refs));
+    if (!res || !rv || room(rq->p->mem, (void **)v, sizeof(**v), *nv + 1, cap))
+        return ACRE_ERR_NOMEM;
+    memset(&none, 0, sizeof(none));
+    for (uint64_t s = 0; s < (1u << nref); s++) {
+        c->forced = 1;
+        c->forced_sig = s;
+        int rc = build(rq, c->res[0], n, &none, lo);
+        c->forced = 0;
+        if (rc || !(res[s] = keep_result(rq->p->mem, c->res[0])))
+            return ACRE_ERR_NOMEM;
+    }
+    (*v)[(*nv)++] =
+        (struct acreC_static){(uint16_t)lo, (uint16_t)hi, nref, rv, res};
+    return 0;
+}
+
+int
+acreC_precompute(struct acre_policy *p, const acre_directory *dir)
+{
+    struct acreC_index *x = (struct acreC_index *)p->coll;
+    struct acreC_static *v = NULL;
+    size_t nv = 0, cap = 0;
+    uint32_t *first = talloc_array(p->mem, uint32_t, p->nnodes + 1);
+    uint32_t b[2 * ACREC_STATIC_SLOTS + 1];
+    acre_request *rq;
+    int rc = 0;
+
+    if (!first || acre_request_begin(p, NULL, dir, &rq))
+        return ACRE_ERR_NOMEM;
+    if (!cache_of(rq, x))
+        rc = ACRE_ERR_NOMEM;
+    for (uint32_t ni = 0; !rc && ni < p->nnodes; ni++) {
+        const struct acreP_node *n = &p->nodes[ni];
+        first[ni] = (uint32_t)nv;
+        if (!static_node(x, n))
+            continue;
+        unsigned m = boundaries(n, b);
+        for (unsigned j = 0; !rc && j < m; j++)
+            rc = static_window(rq, n, b[j], j + 1 < m ? b[j + 1] - 1 : 0xffffu,
+                               &v, &nv, &cap);
+    }
+    first[p->nnodes] = (uint32_t)nv;
+    acre_request_end(rq);
+    if (rc)
+        return rc;
+    x->st_first = first;
+    x->statics = v;
+    return 0;
+}

@@ -1,0 +1,237 @@
+/*
+ * collective.h -- subentries and collective attributes (RFC 3671, RFC
+ * 3672, OpenDJ's extensions, OpenLDAP's slapo-collect) in the compiled
+ * policy, and what a request keeps to compute them per entry.
+ *
+ * compiler/collective_build.c reads the subentries of a directory once
+ * (acre_policy_attach_subentries) and puts what they need into the same
+ * subtree index as the access rules: every administrative point, every
+ * subtree specification's base and every chop becomes an index node, and
+ * each node lists the candidates -- subentries and collectinfo sources --
+ * whose reach can include an entry at or below it, with the window of
+ * entry depths they allow there:
+ *
+ *   acreC_slot { sub, lo, hi }    sub < nsubs: idx->subs[sub], else
+ *                                 idx->collect[sub - nsubs]
+ *
+ * Why the node decides: for an entry E let N be the deepest node on its
+ * ancestry.  The administrative points, bases and chops at or above E are
+ * nodes, hence at or above N, so E and N see the same areas.  A chopBefore
+ * at or above N removes the subentry from N's list; a chopAfter at N caps
+ * the window at N's depth (above N it removes it).  What is left per entry
+ * is the depth window (two compares) and the refinement (only where the
+ * specification has one).
+ *
+ * engine/collective.c turns a node's list into an entry's values: the
+ * applicable subentries in directory order, each one's values by
+ * description, unioned, less the entry's exclusions, with OpenDJ's
+ * conflict behaviour and inheritance, then the slapo-collect values.  The
+ * result lives in the request and is reused for the next entry of the
+ * same node and depth when nothing of the entry itself was consulted.
+ *
+ * Invariants: the index is immutable once attached; the directory it was
+ * read from outlives it (values point into it); results point into the
+ * request and the directory and are valid until the request's next
+ * collective, decide or search call.
+ */
+#ifndef ACRE_COLLECTIVE_H
+#define ACRE_COLLECTIVE_H
+
+#include "acre.h"
+#include "directory.h"
+#include "entry.h"
+#include "policy.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct acreF_filter;
+struct acre_request;
+
+/* OpenDJ's collectiveConflictBehavior */
+enum acreC_conflict {
+    ACREC_REAL_OVERRIDES = 0, /* real-overrides-virtual (the default) */
+    ACREC_VIRTUAL_OVERRIDES,  /* virtual-overrides-real */
+    ACREC_MERGE               /* merge-real-and-virtual */
+};
+
+/* OpenDJ's inherited collective attribute subentries */
+#define ACREC_INH     0x1u /* inheritedCollectiveAttributeSubentry */
+#define ACREC_INH_DN  0x2u /* ...FromDN...: inheritFromDNAttribute */
+#define ACREC_INH_RDN 0x4u /* ...FromRDN...: inheritFromRDNAttribute */
+#define ACREC_COLL    0x8u /* collectiveAttributeSubentry */
+
+/* A specificationFilter, compiled. */
+enum acreC_ref_kind {
+    ACREC_REF_ITEM,  /* item:OC -- oc < 0 (unknown class) is FALSE */
+    ACREC_REF_AND,   /* none: TRUE */
+    ACREC_REF_OR,    /* none: FALSE */
+    ACREC_REF_NOT,   /* sub[0] */
+    ACREC_REF_FILTER /* an RFC 4515 filter on the stored attributes */
+};
+
+struct acreC_refine {
+    enum acreC_ref_kind kind;
+    int oc; /* ITEM */
+    /* ITEM: the objectClass values (normalised) naming oc or a subclass,
+     * sorted as acreE_norm_cmp orders them: an entry has the class when
+     * one of its values is among them */
+    const uint8_t *const *oid;
+    const uint32_t *oid_len;
+    uint32_t noid;
+    const struct acreF_filter *filter; /* FILTER */
+    const struct acreC_refine *sub;    /* AND OR NOT: sub[0..nsub) */
+    uint32_t nsub;
+};
+
+/* A description collective values are given under, once per policy:
+ * proto holds type, desc, options (lowercased, sorted); its values are
+ * filled per entry. */
+struct acreC_desc {
+    struct acreE_attr proto;
+    int collective; /* the type is COLLECTIVE: no entry stores it */
+};
+
+/* What one subentry or collectinfo source gives one description. */
+struct acreC_give {
+    uint32_t desc;                 /* index in idx->descs */
+    const struct acreE_attr *src;  /* subentry: its attribute; NULL when
+                                      inherited (from the entry an entry
+                                      names, per entry) */
+    const struct acreE_value *val; /* collectinfo: the source's values as
+                                      slapd returns them (normalised) */
+    uint32_t nval;
+};
+
+struct acreC_sub {
+    const struct acreE_entry *e;
+    const acre_dn *admin;              /* its administrative point */
+    const struct acreC_refine *refine; /* NULL: none */
+    struct acreE_value dnval;          /* its DN, as a value of
+                                          collectiveAttributeSubentries */
+    uint32_t give0, ngive;             /* in idx->gives */
+    uint8_t conflict;                  /* enum acreC_conflict */
+    uint8_t kind;                      /* ACREC_COLL | ACREC_INH* */
+    int inh_dn_attr;                   /* inheritFromDNAttribute's type */
+    int inh_rdn_attr, inh_rdn_type;    /* inheritFromRDN{Attribute,Type} */
+    const acre_dn *inh_base;           /* inheritFromBaseRDN,admin */
+};
+
+struct acreC_collect {
+    const struct acreI_collect *ir;
+    const struct acreE_entry *src;       /* NULL: absent, nothing to give */
+    const struct acreI_section *section; /* its database; NULL: global */
+    uint32_t give0, ngive;               /* in idx->gives, ir's order */
+};
+
+/* A node's candidate: the same layout as acreP_slot. */
+struct acreC_slot {
+    uint32_t sub;    /* < nsubs: a subentry, else collect[sub - nsubs];
+                        ACREC_SLOT_REFINED: the subentry has a refinement */
+    uint16_t lo, hi; /* entry depths its reach allows below this node */
+};
+
+#define ACREC_SLOT_REFINED 0x80000000u
+#define ACREC_SLOT_SUB     0x7fffffffu
+
+/* A node's precomputed result for entries of depths lo..hi whose
+ * refinements give signature s: res[s] (s < 1 << nref). */
+struct acreC_static {
+    uint16_t lo, hi;
+    uint32_t nref;
+    const struct acreC_refine *const *refs; /* [nref]: the refinements of
+                                               the window, signature bit
+                                               order */
+    const struct acreC_result *const *res;
+};
+
+#define ACREC_STATIC_REFS  4  /* refined subentries a window may hold */
+#define ACREC_STATIC_SLOTS 64 /* candidates a precomputed node may have */
+
+struct acreC_index {
+    unsigned flags; /* ACRE_COLL_* of the attach */
+    const struct acreE_dir *dir;
+    struct acreC_sub *subs;
+    uint32_t nsubs;
+    struct acreC_collect *collect;
+    uint32_t ncollect;
+    struct acreC_give *gives;
+    uint32_t ngives;
+    struct acreC_desc *descs;
+    uint32_t ndescs;
+    struct acreE_attr cas; /* collectiveAttributeSubentries */
+    int id_objectclass, id_exclusions;
+    /* precomputed results: node i's are statics[st_first[i] ..
+     * st_first[i + 1]); NULL when none were made */
+    const uint32_t *st_first;
+    const struct acreC_static *statics;
+};
+
+/* ------------------------------------------------------------------------
+ * Per request (engine/collective.c)
+ */
+
+/* Flags of an output attribute */
+#define ACREC_OUT_REPLACES                       \
+    0x1u /* hides the entry's real values of the \
+            type (virtual-overrides-real) */
+#define ACREC_OUT_COLLECT                                         \
+    0x2u                   /* slapo-collect: not seen by filters, \
+                              not excluded */
+#define ACREC_OUT_CAS 0x4u /* collectiveAttributeSubentries */
+
+struct acreC_out {
+    struct acreE_attr a; /* type, description, values */
+    uint32_t flags;      /* ACREC_OUT_* */
+};
+
+/*
+ * acreC_compute -- the collective attributes of e under rq's policy (the
+ * result of the request's previous call when e is that entry, or has the
+ * same node and depth and nothing of either entry was consulted).  n: e's
+ * index node when the caller has it, else NULL.  Returns 0 with *out
+ * pointing into the request (NULL when the policy has no collective
+ * index), or ACRE_ERR_NOMEM.  Allocation-free once the request has seen a
+ * result of this size.
+ */
+struct acreC_result;
+int acreC_compute(struct acre_request *rq, const struct acreE_entry *e,
+                  const struct acreP_node *n, const struct acreC_result **out);
+
+/* The parts of a result. */
+uint32_t acreC_nout(const struct acreC_result *r);
+const struct acreC_out *acreC_outs(const struct acreC_result *r);
+
+/*
+ * acreC_hidden -- does the result hide e's stored attribute a
+ * (virtual-overrides-real on its type)?
+ */
+int acreC_hidden(const struct acreC_result *r, const struct acreE_attr *a);
+
+/*
+ * acreC_merged -- e with the result's attributes a search filter sees
+ * (not the slapo-collect ones; hidden real attributes left out), sorted as
+ * entries are; e itself when the result adds nothing.  Lives in the
+ * request until its next collective call.  NULL out of memory.
+ */
+const struct acreE_entry *acreC_merged(struct acre_request *rq,
+                                       const struct acreE_entry *e,
+                                       const struct acreC_result *r);
+
+/*
+ * acreC_precompute -- give attached policy p (complete but for this) the
+ * results of the nodes whose candidates depend on nothing of an entry but
+ * its depth and a few refinements: subentries only (no slapo-collect, no
+ * inheritance), COLLECTIVE types only (no entry stores them), at most
+ * ACREC_STATIC_SLOTS candidates and ACREC_STATIC_REFS refinements in any
+ * depth window.  dir: the attach directory.  0 or ACRE_ERR_NOMEM.
+ */
+int acreC_precompute(struct acre_policy *p, const acre_directory *dir);
+
+/* acreC_view -- the public view of result r (NULL: nothing). */
+void acreC_view(const struct acreC_result *r, acre_collective_view *v);
+
+/* acreC_is_subentry -- does e have objectClass subentry (or a subclass)? */
+int acreC_is_subentry(const struct acre_policy *p, const struct acreE_entry *e);
+
+#endif /* ACRE_COLLECTIVE_H */

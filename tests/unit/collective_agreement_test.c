@@ -1,0 +1,327 @@
+/*
+ * collective_agreement_test.c -- the engine's collective attributes
+ * (acre_entry_collective over acre_policy_attach_subentries) held to the
+ * literal reference evaluator (tests/oracle/collective_oracle.h) on
+ * generated cases (collective_gen.h): every entry of every case, under
+ * X.501 areas and under ACRE_COLL_STACK, with and without OpenDJ's
+ * extensions and slapo-collect.
+ *
+ * The slapo-collect settings of a case become "overlay collect" and
+ * "collectinfo" lines of a slapd.conf with no access rule (slapd's
+ * default read, so the source checks let every value through).  Both
+ * answers are put in the oracle's form -- descriptions as the schema's
+ * first name and lowercased sorted options, a description's values in
+ * order (the subentries', then slapo-collect's), attributes sorted
+ * case-insensitively, collectiveAttributeSubentries as sorted normalised
+ * DNs -- and compared as text.  A mismatch prints the seed, the entry and
+ * both texts.
+ *
+ * ACRE_COLL_SEED (first seed, default 1) and ACRE_COLL_N (seeds, default
+ * 6) make longer runs; each seed is four generator settings under both
+ * area modes.
+ */
+#include "acre.h"
+#include "collective_gen.h"
+#include "collective_oracle.h"
+#include "schema.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+struct run {
+    void *ctx;
+    const struct acreO_coll_case *cs;
+    acre_schema *schema;
+    acre_directory *dir;
+    acre_request *rq;
+    unsigned flags; /* ACREO_COLL_* */
+    unsigned compared, nonempty, mismatches;
+    /* every entry compared and the oracle's text, for a second pass in
+     * another order (the engine reuses results between neighbours) */
+    const acre_entry **seen;
+    char **want;
+    unsigned nseen;
+};
+
+/* The slapd.conf of a case's slapo-collect settings. */
+static char *
+collect_conf(void *ctx, const struct acreO_coll_case *cs)
+{
+    char *t = talloc_strdup(ctx, cs->nci ? "overlay collect\n" : "");
+
+    for (unsigned i = 0; t && i < cs->nci; i++) {
+        t = talloc_asprintf_append(t, "collectinfo \"%s\" ", cs->ci[i].dn);
+        for (unsigned k = 0; t && k < cs->ci[i].nattrs; k++)
+            t = talloc_asprintf_append(t, "%s%s", k ? "," : "",
+                                       cs->ci[i].attrs[k]);
+        if (t)
+            t = talloc_strdup_append(t, "\n");
+    }
+    return t;
+}
+
+/* A description in the oracle's form: the type's first name, then each
+ * option lowercased, sorted. */
+static char *
+oracle_desc(void *ctx, const acre_schema *s, const char *d, size_t n)
+{
+    struct acreS_desc p;
+    char opts[ACRES_MAX_OPTIONS][64];
+
+    cr_assert_eq(acreS_desc_parse(s, d, n, &p), 0, "%.*s", (int)n, d);
+    cr_assert_geq(p.type, 0);
+    const struct acreS_attr *at = acreS_attr(s, p.type);
+    char *t = talloc_strdup(ctx, at->nnames ? at->names[0] : at->oid);
+    for (unsigned k = 0; k < p.nopts; k++) {
+        cr_assert_lt(p.opt_len[k], sizeof(opts[k]));
+        for (unsigned j = 0; j < p.opt_len[k]; j++) {
+            char ch = p.opts[k][j];
+            opts[k][j] = ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch;
+        }
+        opts[k][p.opt_len[k]] = '\0';
+    }
+    qsort(opts, p.nopts, sizeof(opts[0]),
+          (int (*)(const void *, const void *))strcmp);
+    for (unsigned k = 0; t && k < p.nopts; k++)
+        t = talloc_asprintf_append(t, ";%s", opts[k]);
+    return t;
+}
+
+static int
+attr_cmp(const void *a, const void *b)
+{
+    return strcasecmp(((const struct acreO_coll_attr *)a)->type,
+                      ((const struct acreO_coll_attr *)b)->type);
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Append value v of the view to the oracle-form attribute for desc. */
+static void
+put_value(void *ctx, struct acreO_coll *c, const char *desc, const void *v,
+          size_t len, int replaces)
+{
+    struct acreO_coll_attr *a = NULL;
+
+    for (unsigned k = 0; k < c->nattrs && !a; k++)
+        if (!strcmp(c->attrs[k].type, desc))
+            a = &c->attrs[k];
+    if (!a) {
+        c->attrs = talloc_realloc(ctx, c->attrs, struct acreO_coll_attr,
+                                  c->nattrs + 1);
+        cr_assert(c->attrs);
+        a = &c->attrs[c->nattrs++];
+        memset(a, 0, sizeof(*a));
+        a->type = desc;
+    }
+    a->replaces_real |= replaces;
+    if (!v)
+        return;
+    a->vals = talloc_realloc(ctx, a->vals, const char *, a->nvals + 1);
+    a->lens = talloc_realloc(ctx, a->lens, size_t, a->nvals + 1);
+    cr_assert(a->vals && a->lens);
+    a->vals[a->nvals] = talloc_memdup(ctx, v, len + 1);
+    ((char *)a->vals[a->nvals])[len] = '\0';
+    a->lens[a->nvals++] = len;
+}
+
+/* The engine's answer for e in the oracle's form. */
+static struct acreO_coll *
+engine_view(void *ctx, struct run *R, const acre_entry *e)
+{
+    acre_collective_view v;
+    struct acreO_coll *c = talloc_zero(ctx, struct acreO_coll);
+
+    cr_assert_eq(acre_entry_collective(R->rq, e, &v), 0);
+    for (unsigned i = 0; i < v.nattrs; i++) {
+        size_t dl;
+        unsigned nv, fl;
+        const char *d = acre_collective_attr(&v, i, &dl, &nv, &fl);
+        cr_assert(d);
+        if (fl & ACRE_COLLATTR_OPER)
+            continue; /* collectiveAttributeSubentries: below */
+        char *od = oracle_desc(ctx, R->schema, d, dl);
+        if (!nv)
+            put_value(ctx, c, od, NULL, 0, (fl & ACRE_COLLATTR_REPLACES) != 0);
+        for (unsigned j = 0; j < nv; j++) {
+            size_t len;
+            const void *val = acre_collective_value(&v, i, j, &len);
+            cr_assert(val);
+            put_value(ctx, c, od, val, len, (fl & ACRE_COLLATTR_REPLACES) != 0);
+        }
+    }
+    c->subentries = talloc_array(ctx, const char *, v.nsubentries + 1);
+    for (unsigned k = 0; k < v.nsubentries; k++) {
+        const acre_entry *s = acre_collective_subentry(&v, k);
+        cr_assert(s);
+        c->subentries[c->nsub++] = acre_dn_normalised(acre_entry_dn(s), NULL);
+    }
+    if (c->nattrs)
+        qsort(c->attrs, c->nattrs, sizeof(c->attrs[0]), attr_cmp);
+    if (c->nsub)
+        qsort(c->subentries, c->nsub, sizeof(c->subentries[0]), str_cmp);
+    return c;
+}
+
+static void
+report(struct run *R, const acre_entry *e, const char *want, const char *got)
+{
+    if (strcmp(want, got) != 0 && R->mismatches++ < 3)
+        cr_log_error("seed %llu (%s): %s\n--- oracle\n%s--- engine\n%s",
+                     (unsigned long long)R->cs->seed,
+                     R->flags & ACREO_COLL_STACK ? "stack" : "x.501",
+                     acre_dn_normalised(acre_entry_dn(e), NULL), want, got);
+}
+
+static int
+compare_entry(void *arg, const acre_entry *e)
+{
+    struct run *R = arg;
+    void *tmp = talloc_new(R->ctx);
+    struct acreO_coll *want;
+
+    cr_assert_eq(acreO_coll_entry(tmp, R->dir, e, R->flags, R->cs->ci,
+                                  R->cs->nci, &want),
+                 0);
+    struct acreO_coll *got = engine_view(tmp, R, e);
+    char *a = acreO_coll_text(want), *b = acreO_coll_text(got);
+    cr_assert(a && b);
+    R->compared++;
+    R->nonempty += want->nattrs + want->nsub > 0;
+    report(R, e, a, b);
+    R->seen = talloc_realloc(R->ctx, R->seen, const acre_entry *, R->nseen + 1);
+    R->want = talloc_realloc(R->ctx, R->want, char *, R->nseen + 1);
+    cr_assert(R->seen && R->want);
+    R->seen[R->nseen] = e;
+    R->want[R->nseen++] = talloc_strdup(R->ctx, a);
+    free(a);
+    free(b);
+    talloc_free(tmp);
+    return 0;
+}
+
+/* The entries again, in a scrambled order, against the oracle's texts. */
+static void
+second_pass(struct run *R)
+{
+    uint64_t x = R->cs->seed * 0x9e3779b97f4a7c15ull + 1;
+
+    for (unsigned i = R->nseen; i > 1; i--) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        unsigned k = (unsigned)(x % i);
+        const acre_entry *e = R->seen[i - 1];
+        char *w = R->want[i - 1];
+        R->seen[i - 1] = R->seen[k], R->want[i - 1] = R->want[k];
+        R->seen[k] = e, R->want[k] = w;
+    }
+    for (unsigned i = 0; i < R->nseen; i++) {
+        void *tmp = talloc_new(R->ctx);
+        char *b = acreO_coll_text(engine_view(tmp, R, R->seen[i]));
+        cr_assert(b);
+        report(R, R->seen[i], R->want[i], b);
+        free(b);
+        talloc_free(tmp);
+    }
+}
+
+/* Every entry of one case. */
+static void
+run_case(void *ctx, const struct acreO_coll_case *cs, struct run *R)
+{
+    acre_diag d;
+    acre_policy *p, *q;
+    char *conf = collect_conf(ctx, cs);
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "collect.conf", conf,
+                       strlen(conf)};
+
+    R->ctx = ctx;
+    R->cs = cs;
+    R->flags = cs->flags;
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &R->schema, &d), 0);
+    if (cs->schema_text)
+        cr_assert_eq(acre_schema_load_buffer(R->schema, "opendj.schema",
+                                             cs->schema_text,
+                                             strlen(cs->schema_text), &d),
+                     0, "%s", d.message);
+    cr_assert_eq(acre_policy_compile(ctx, R->schema, &src, 1, 0, &p, &d), 0,
+                 "seed %llu: %s line %u: %s", (unsigned long long)cs->seed,
+                 acre_strerror(d.code), d.line, d.message);
+    cr_assert_eq(acre_directory_load(ctx, R->schema, "gen.ldif", cs->ldif,
+                                     strlen(cs->ldif), &R->dir, &d),
+                 0, "seed %llu: line %u: %s", (unsigned long long)cs->seed,
+                 d.line, d.message);
+    cr_assert_eq(acre_policy_attach_subentries(
+                     ctx, p, R->dir,
+                     cs->flags & ACREO_COLL_STACK ? ACRE_COLL_STACK : 0, &q,
+                     &d),
+                 0);
+    cr_assert_eq(acre_request_begin(q, NULL, R->dir, &R->rq), 0);
+    acre_dn *root;
+    size_t n = 0;
+    cr_assert_eq(acre_dn_parse(ctx, R->schema, "", 0, 0, &root, NULL), 0);
+    const char *const suffixes[] = {"dc=example,dc=com", "o=other"};
+    for (unsigned i = 0; i < 2; i++) {
+        acre_dn *b;
+        cr_assert_eq(acre_dn_parse(ctx, R->schema, suffixes[i],
+                                   strlen(suffixes[i]), 0, &b, NULL),
+                     0);
+        if (acre_directory_find(R->dir, b))
+            acre_directory_walk(R->dir, b, ACRE_SCOPE_SUB, compare_entry, R);
+        n++;
+    }
+    second_pass(R);
+    acre_request_end(R->rq);
+    acre_policy_release(q);
+    acre_policy_release(p);
+}
+
+static unsigned long long
+env(const char *name, unsigned long long dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtoull(v, NULL, 0) : dflt;
+}
+
+TestSuite(collective_agreement, .timeout = 600);
+
+Test(collective_agreement, engine_matches_oracle)
+{
+    static const unsigned gen[] = {0, ACREO_GEN_OPENDJ, ACREO_GEN_COLLECT,
+                                   ACREO_GEN_OPENDJ | ACREO_GEN_COLLECT};
+    static const unsigned mode[] = {ACREO_GEN_X501, ACREO_GEN_STACK};
+    unsigned long long seed0 = env("ACRE_COLL_SEED", 1);
+    unsigned long long n = env("ACRE_COLL_N", 6);
+    unsigned compared = 0, nonempty = 0, mismatches = 0, cases = 0;
+
+    for (unsigned long long s = seed0; s < seed0 + n; s++)
+        for (unsigned g = 0; g < 4; g++)
+            for (unsigned m = 0; m < 2; m++) {
+                void *ctx = talloc_new(NULL);
+                struct acreO_coll_case *cs;
+                struct run R;
+                memset(&R, 0, sizeof(R));
+                cr_assert_eq(acreO_coll_gen(ctx, s, gen[g] | mode[m], &cs), 0);
+                run_case(ctx, cs, &R);
+                compared += R.compared;
+                nonempty += R.nonempty;
+                mismatches += R.mismatches;
+                cases++;
+                talloc_free(ctx);
+            }
+    cr_log_info("collective agreement: %u cases, %u entries (%u with "
+                "collective attributes), %u mismatches",
+                cases, compared, nonempty, mismatches);
+    cr_expect_eq(mismatches, 0, "%u entries differ", mismatches);
+    /* a run that compares too little proves nothing */
+    cr_expect_geq(compared, 40 * n * 8, "only %u entries compared", compared);
+    cr_expect_geq(nonempty, compared / 5, "only %u entries with values",
+                  nonempty);
+}
