@@ -94,7 +94,7 @@ check-exports: $(B)/$(SONAME)
 	echo "exports: only acre_* ($$(nm -D --defined-only $(B)/$(SONAME) | \
 		grep -c ' T acre_') functions)"
 
-check: all unit check-exports bench-smoke installcheck
+check: all unit check-exports bench-smoke installcheck golden
 
 # ---- ThreadSanitizer: the policy thread tests ------------------------------
 # Criterion's runner cannot start under TSan (it maps its arena at random
@@ -224,3 +224,5 @@ distclean: clean
 
 # Test suites that bring their own rules (the slapd differential tests).
 -include $(wildcard $(SRCDIR)/tests/differential/*.mk)
+# The golden tests of the acre command (make golden, golden-update).
+-include $(wildcard $(SRCDIR)/tests/golden/*.mk)

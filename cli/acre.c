@@ -12,6 +12,14 @@
 #include <string.h>
 
 static const struct cli_cmd cmds[] = {
+    {"search", "search an LDIF directory as a requester, under a policy",
+     cmd_search, help_search},
+    {"explain", "show the privileges a requester has on an entry, and why",
+     cmd_explain, help_explain},
+    {"lint", "check rule files for errors and typical mistakes", cmd_lint,
+     help_lint},
+    {"compile", "compile a policy; report or dump its tables", cmd_compile,
+     help_compile},
     {"dn", "parse and normalise distinguished names", cmd_dn, help_dn},
 };
 

@@ -22,5 +22,13 @@ struct cli_cmd {
 
 int cmd_dn(int argc, char **argv);
 void help_dn(FILE *f);
+int cmd_search(int argc, char **argv);
+void help_search(FILE *f);
+int cmd_explain(int argc, char **argv);
+void help_explain(FILE *f);
+int cmd_lint(int argc, char **argv);
+void help_lint(FILE *f);
+int cmd_compile(int argc, char **argv);
+void help_compile(FILE *f);
 
 #endif /* ACRE_CLI_H */

@@ -1,0 +1,192 @@
+/*
+ * load.h -- what the subcommands of the acre command share to take their
+ * inputs: command-line options, the policy (one or several rule files,
+ * dialect guessed or given), the LDIF directory (one or several files,
+ * all-or-nothing, over the policy's schema), the requester, and
+ * diagnostics printed gcc-style (`FILE:LINE:COLUMN: error: MESSAGE`).
+ *
+ * Every function that can fail prints one line on standard error and
+ * returns an exit code of cli.h: CLI_EXIT_OK, CLI_EXIT_INPUT (something
+ * does not parse: a rule, an LDIF record, a DN, a filter) or
+ * CLI_EXIT_USAGE (a usage error, a file that cannot be read, out of
+ * memory).  Nothing is half-loaded: on error the out-parameter is left
+ * untouched and nothing needs freeing.
+ *
+ * A typical command:
+ *
+ *     struct cli_inputs in = {.cmd = "lint"};
+ *     struct cli_who who = {.cmd = "lint"};
+ *     for (int i = 1; i < argc; i++) {
+ *         int r = cli_inputs_option(&in, argc, argv, &i);
+ *         if (r == 0)
+ *             r = cli_who_option(&who, argc, argv, &i);
+ *         ...                        (r < 0: usage error, already told)
+ *     }
+ *     rc = cli_policy_load(&in, &policy);
+ *     rc = cli_data_load(&in, policy, &dir);
+ *     rc = cli_who_subject(&who, acre_policy_schema(policy), &subject);
+ *     ...
+ *     cli_inputs_free(&in);
+ */
+#ifndef ACRE_CLI_LOAD_H
+#define ACRE_CLI_LOAD_H
+
+#include <acre.h>
+#include <stdio.h>
+
+/* ------------------------------------------------------------------------
+ * Options
+ */
+
+/*
+ * cli_opt -- is argv[*i] the option `name` ("-D", "--policy"), which takes
+ * a value?  Accepts `NAME VALUE`, and `NAME=VALUE` for a long option.
+ * Returns the value and moves *i to the last argument used; NULL when
+ * argv[*i] is another option.  A missing value is a usage error: it is
+ * printed, *bad is set and NULL returned.  `cmd` names the command in
+ * messages ("search").
+ */
+const char *cli_opt(const char *cmd, int argc, char **argv, int *i,
+                    const char *name, int *bad);
+
+/* The policy and data files a command reads. */
+struct cli_inputs {
+    const char *cmd;     /* the command, for messages */
+    const char **policy; /* --policy FILE, in order */
+    unsigned npolicy;
+    const char **data; /* --data FILE, in order */
+    unsigned ndata;
+    int dialect; /* --dialect: enum acre_dialect, 0: guess */
+    int bad;     /* a usage error was printed */
+};
+
+/*
+ * cli_inputs_option -- take argv[*i] when it is --policy, --data or
+ * --dialect.  Returns 1 taken, 0 not one of these, -1 usage error
+ * (printed).  in->cmd must be set.
+ */
+int cli_inputs_option(struct cli_inputs *in, int argc, char **argv, int *i);
+
+/* cli_inputs_free -- free the arrays of in (not the strings: argv's). */
+void cli_inputs_free(struct cli_inputs *in);
+
+/*
+ * cli_dialect -- the dialect a --dialect value names: "slapd.conf" (or
+ * "conf") or "cn=config" (or "slapd.d", "cnconfig"); 0 when none.
+ */
+int cli_dialect(const char *name);
+
+/* ------------------------------------------------------------------------
+ * Loading
+ */
+
+/*
+ * cli_policy_load -- compile the rule files of in (at least one) into one
+ * policy over the built-in schema with slapd's matching.  One file is
+ * compiled in its dialect: in->dialect, else guessed (a directory is
+ * slapd.d; `.conf` is slapd.conf; `.ldif` is cn=config; else the content
+ * decides: LDIF or slapd.conf directives).  "-" is standard input.
+ * Several files are slapd.conf files read as one, in order, as if each
+ * were included in turn (a database section goes on into the next
+ * file); errors name the file where they are.
+ *   out: OUT, release with acre_policy_release.
+ */
+int cli_policy_load(const struct cli_inputs *in, acre_policy **out);
+
+/*
+ * cli_data_load -- load the LDIF files of in (at least one) into one
+ * directory over policy's schema, all-or-nothing.  When standard error is
+ * a terminal and the load takes more than a second, a progress line is
+ * kept up to date there and ended with a summary.
+ *   out: OUT, free with acre_directory_free.
+ */
+int cli_data_load(const struct cli_inputs *in, const acre_policy *policy,
+                  acre_directory **out);
+
+/*
+ * cli_diag_print -- print d as `FILE:LINE:COLUMN: error: MESSAGE`, the
+ * parts that are unknown (0 or NULL) left out; `name` stands in for a
+ * NULL d->file (NULL: none).
+ */
+void cli_diag_print(const acre_diag *d, const char *name);
+
+/* cli_diag_warn -- the same as a warning (`...: warning: MESSAGE`). */
+void cli_diag_warn(const acre_diag *d, const char *name);
+
+/*
+ * cli_diag_exit -- the exit code for an error: CLI_EXIT_USAGE for a file
+ * that cannot be read at all (an I/O code without a line), an invalid
+ * argument or no memory; CLI_EXIT_INPUT for everything that is wrong
+ * inside an input.
+ */
+int cli_diag_exit(const acre_diag *d);
+
+/*
+ * cli_dn_check -- parse dn with schema as the library will; on error
+ * print `SOURCE:1:COLUMN: error: MESSAGE` (SOURCE names where the DN came
+ * from, e.g. "-b") and return CLI_EXIT_INPUT.
+ */
+int cli_dn_check(const acre_schema *schema, const char *source, const char *dn);
+
+/* ------------------------------------------------------------------------
+ * The requester
+ */
+
+struct cli_who {
+    const char *cmd;         /* the command, for messages */
+    const char *authz_dn;    /* -D: NULL anonymous */
+    const char *authc_dn;    /* --authc-dn */
+    const char *auth_method; /* --auth-method, validated */
+    const char *peername;    /* --peer, in slapd's form */
+    const char *sockname, *sockurl, *domain;
+    const char *time; /* --time, validated */
+    unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
+    int subentries;   /* --subentries */
+    char peerbuf[96]; /* --peer rewritten to IP=ADDR:PORT */
+    char sockbuf[96]; /* --sockname likewise */
+};
+
+/*
+ * cli_who_option -- take argv[*i] when it is one of the requester's
+ * options: -D, --authc-dn, --auth-method, --ssf, --peer, --sockname,
+ * --sockurl, --domain, --time, --subentries.  Values are validated here.
+ * Returns 1 taken, 0 not one of these, -1 usage error (printed).
+ */
+int cli_who_option(struct cli_who *w, int argc, char **argv, int *i);
+
+/*
+ * cli_who_subject -- the acre_subject of w (pointing into w and argv)
+ * once its DNs are checked against schema; CLI_EXIT_INPUT for a DN that
+ * does not parse, CLI_EXIT_USAGE for options that contradict each other.
+ */
+int cli_who_subject(const struct cli_who *w, const acre_schema *schema,
+                    acre_subject *out);
+
+/*
+ * cli_request -- acre_request_begin for w over policy and dir, with the
+ * request flags w asks for (--subentries).  Prints the error.
+ */
+int cli_request(const struct cli_who *w, acre_policy *policy,
+                const acre_directory *dir, acre_request **out);
+
+/* ------------------------------------------------------------------------
+ * Output
+ */
+
+/*
+ * cli_attr_name -- the name to show for attribute description desc[0..n):
+ * the schema's canonical name for its type followed by the options as
+ * written, into buf (size bytes); the description as written when the
+ * schema does not know it or it does not fit.  Returns buf.
+ */
+const char *cli_attr_name(const acre_schema *schema, const char *desc, size_t n,
+                          char *buf, size_t size);
+
+/*
+ * cli_json_str -- s[0..n) as a JSON string on f: quotes, backslashes and
+ * control characters escaped, UTF-8 kept, each byte that is not part of
+ * valid UTF-8 written as U+FFFD.
+ */
+void cli_json_str(FILE *f, const char *s, size_t n);
+
+#endif /* ACRE_CLI_LOAD_H */
