@@ -1,17 +1,74 @@
 #!/bin/sh
-# demo.sh -- what `make demo` shows: acre's DN core at work on the kinds of
-# names real directories hold.  The access-control search and explain demo
-# joins this script when the `acre search` command lands.
-acre=${1:-build/acre}
+# demo.sh -- what `make demo` shows: acre deciding what each requester may
+# see in a company directory (examples/company/), why it denies, and what
+# `acre lint` finds in rules written in a hurry.
+#
+# usage: sh cli/demo.sh [ACRE]     ACRE: the command (default build/acre)
+#
+# Every command runs in examples/company/ and is printed first, as typed
+# there, so that a reader can run it again by hand.
 set -e
-echo "== acre DN core: one parse gives the normalised form (for matching),"
-echo "== the pretty form (for display) and the ancestry hashes (for the index)"
-echo
-"$acre" dn 'CN=Jürgen  Müller + UID=jmuller,OU=Ventes Européennes,O=Example\, Inc.,DC=Example,DC=COM'
-"$acre" dn '2.5.4.3=#0C0A4A6F686E20536D697468,ou = People ; dc=example,dc=com'
-"$acre" dn 'member=CN=Admins\,OU=Groups\,DC=Example\,DC=COM,ou=Roles,dc=example,dc=com'
-echo "== and a malformed DN is reported with its column:"
-"$acre" dn 'cn=Bad<Name,dc=example,dc=com' || true
-echo
-echo "(acre search / explain over an LDIF directory come with the policy"
-echo " engine and CLI issues; see README.md)"
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+acre=${1:-$src/build/acre}
+case $acre in
+/*) ;;
+*) acre=$(pwd)/$acre ;;
+esac
+if [ ! -x "$acre" ]; then
+    echo "demo.sh: $acre is not built (run: make demo)" >&2
+    exit 2
+fi
+cd "$src/examples/company"
+
+people=ou=People,dc=example,dc=com
+linda="cn=Linda Thomas,ou=Platform,ou=Engineering,$people"
+hr="cn=Fatima Miller,ou=HR,$people"
+search="search --policy slapd.conf --data company.ldif"
+query="
+      -b 'ou=Engineering,$people' '(cn=Linda Thom*)'
+      cn title c-l mail telephoneNumber homePhone employeeType userPassword"
+
+# run TEXT: print "$ acre TEXT" (TEXT as a shell would read it), run it.
+# A status other than 0 is printed, and does not stop the demo.
+run() {
+    printf '%s\n' "$1" | awk '
+        NR > 1 { print prev " \\" }
+        { prev = (NR == 1 ? "$ acre " : "") $0 }
+        END { print prev }'
+    st=0
+    eval "\"\$acre\" $(printf '%s' "$1" | tr '\n' ' ')" || st=$?
+    [ $st = 0 ] || echo "(exit status $st)"
+    echo
+}
+
+heading() {
+    echo "== $*"
+    echo
+}
+
+n=$(grep -c '^dn:' company.ldif)
+heading "examples/company/: Example Corp, $n entries (company.ldif) and the
+== rules of its server (slapd.conf).  One search, three requesters."
+
+heading "1. Anonymous: the public phone book (names, mail, office phones)"
+run "$search$query"
+
+heading "2. Linda Thomas, an engineer: titles, sites (c-l) and her private data"
+run "$search
+      -D '$linda'$query"
+
+heading "3. Fatima Miller, of cn=hr-admins: HR data too, but no password hashes"
+run "$search
+      -D '$hr'$query"
+
+heading "Why may Linda Thomas not read Linda Thompson's home phone?"
+run "explain --policy slapd.conf --data company.ldif --format text
+      -D '$linda'
+      -e 'cn=Linda Thompson,ou=Security,ou=Engineering,$people'
+      homePhone"
+
+heading "What lint finds in mistakes.conf (one mistake of each kind)"
+run "lint mistakes.conf --data company.ldif"
+
+echo "More: acre help [COMMAND], man doc/acre.1, README.md."
