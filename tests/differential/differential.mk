@@ -9,7 +9,16 @@
 #       the same comparison on fixed cases: the filters of
 #       tests/differential/cases/filter.filters on cases/filter.ldif
 #
-# The driver needs the directory and filter modules of build/libacre.a;
+#   make differential [SEED=n] [N=searches]
+#       access control, acre against a private slapd: OpenLDAP's test006
+#       as fixed cases, then generated cases until N searches (default
+#       300) have been compared (see tests/differential/acl.sh); artefacts
+#       in build/differential/acl
+#   make bench-slapd
+#       the CPU slapd spends per returned entry of a 10,000-entry subtree
+#       search under 1, 100 and 1,000 rules, next to acre's, same run
+#
+# The drivers need the directory and filter modules of build/libacre.a;
 # nothing here is built by `make` or `make check`.
 
 DT_DIR := $(SRCDIR)/tests/differential
@@ -17,7 +26,8 @@ DT_COMMON_SRC := $(wildcard $(DT_DIR)/dt_*.c)
 DT_HDR := $(wildcard $(DT_DIR)/*.h)
 DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 
-.PHONY: differential-filter differential-filter-cases differential-check-lib
+.PHONY: differential-filter differential-filter-cases differential-check-lib \
+	differential bench-slapd
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
@@ -38,3 +48,23 @@ differential-filter: $(B)/differential/filter_driver
 differential-filter-cases: $(B)/differential/filter_driver
 	DT_CASES=$(DT_DIR)/cases/filter bash $(DT_DIR)/filter.sh \
 		$(B)/differential/filter_driver $(B)/differential/filter-cases
+
+# ---- access control ------------------------------------------------------
+DT_ACL_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/acl_*.c) \
+	$(SRCDIR)/tests/oracle/openldap_gen.c
+DT_LDAP_LIBS := -lldap -llber
+
+$(B)/differential/acl_driver: $(DT_ACL_SRC) $(DT_HDR) $(B)/libacre.a \
+		$(LIB_HDR) $(SRCDIR)/tests/oracle/openldap_gen.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -I$(DT_DIR) -I$(SRCDIR)/tests/oracle \
+		-o $@ $(DT_ACL_SRC) $(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) \
+		$(DT_LDAP_LIBS)
+
+differential: $(B)/differential/acl_driver
+	bash $(DT_DIR)/acl.sh $(B)/differential/acl_driver \
+		$(B)/differential/acl '$(SEED)' '$(N)'
+
+bench-slapd: $(B)/differential/acl_driver
+	bash $(DT_DIR)/bench_slapd.sh $(B)/differential/acl_driver \
+		$(B)/differential/bench-slapd

@@ -6,6 +6,8 @@
 #                              Debian), leaving no system slapd running
 #   slapd_setup DIR [SCHEMA..] write DIR/slapd.conf (our own, never Debian's)
 #                              for suffix $SLAPD_SUFFIX and check it
+#   slapd_use_dir DIR          use DIR/slapd.conf, written by the suite
+#                              (instead of slapd_setup)
 #   slapd_load LDIF            slapadd the file into the (stopped) database
 #   slapd_start                start on a free loopback port, wait for it
 #   slapd_search SCOPE BASE FILTER [ATTR...]   one ldapsearch as the rootdn
@@ -55,7 +57,8 @@ slapd_log() {
 
 slapd_have_tools() {
 	[ -x "$SLAPD_BIN" ] && [ -x /usr/sbin/slapadd ] &&
-		[ -x /usr/sbin/slaptest ] && command -v ldapsearch >/dev/null 2>&1
+		[ -x /usr/sbin/slaptest ] && command -v ldapsearch >/dev/null 2>&1 &&
+		command -v ldapwhoami >/dev/null 2>&1
 }
 
 # Stop a slapd that the package installation started (policy-rc.d should
@@ -119,6 +122,16 @@ slapd_setup() {
 		{ slapd_log "slaptest rejected $SLAPD_DIR/slapd.conf:"; cat "$SLAPD_DIR/slaptest.log" >&2; return 1; }
 }
 
+# slapd_use_dir DIR -- run the slapd.conf the suite wrote in DIR (its
+# storage and pid file must be in DIR too); SLAPD_ROOTDN and SLAPD_ROOTPW
+# must be those of one of its databases (the readiness probe binds so).
+slapd_use_dir() {
+	SLAPD_DIR=$1
+	trap 'slapd_stop' EXIT
+	trap 'slapd_stop; exit 130' INT
+	trap 'slapd_stop; exit 143' TERM
+}
+
 slapd_write_conf() {
 	local s
 	echo "# written by tests/differential/slapd.sh"
@@ -162,9 +175,11 @@ slapd_port_busy() {
 		'index($2 " ", p) && $4 == "0A" { found = 1 } END { exit !found }'
 }
 
+# Is our slapd answering?  A bind as the rootdn works whatever the data
+# and the access rules are (a search could be refused by either).
 slapd_probe() {
-	ldapsearch -x -H "$SLAPD_URI" -D "$SLAPD_ROOTDN" -w "$SLAPD_ROOTPW" \
-		-LLL -b "$SLAPD_SUFFIX" -s base '(objectClass=*)' 1.1 >/dev/null 2>&1
+	ldapwhoami -x -H "$SLAPD_URI" -D "$SLAPD_ROOTDN" -w "$SLAPD_ROOTPW" \
+		>/dev/null 2>&1
 }
 
 # Start slapd on PORT; 0 once it answers us, 1 when it died (port taken).
@@ -175,14 +190,14 @@ slapd_try_port() {
 	"$SLAPD_BIN" -d 0 -h "$SLAPD_URI/" -f "$SLAPD_DIR/slapd.conf" \
 		>>"$SLAPD_DIR/slapd.log" 2>&1 </dev/null &
 	SLAPD_PID=$!
-	for i in $(seq 1 200); do
+	for i in $(seq 1 500); do
 		if ! kill -0 "$SLAPD_PID" 2>/dev/null; then
 			wait "$SLAPD_PID" 2>/dev/null
 			SLAPD_PID=
 			return 1
 		fi
 		slapd_probe && return 0
-		sleep 0.05
+		sleep 0.02
 	done
 	slapd_log "slapd (pid $SLAPD_PID) did not answer on $SLAPD_URI in 10 s"
 	slapd_stop

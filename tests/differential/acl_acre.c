@@ -1,0 +1,231 @@
+/*
+ * acl_acre.c -- acre's side of the access-control suite (see
+ * acl_acre.h): only the public API of include/acre.h, as a server
+ * embedding acre would use it.
+ */
+#include "acl_acre.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+int
+acl_acre_open(struct acl_acre *a, const char *name, const char *conf,
+              const char *ldif, struct dt_str *why)
+{
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, name, conf, strlen(conf)};
+    acre_diag d;
+    int rc;
+
+    memset(a, 0, sizeof *a);
+    if ((rc = acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &a->schema, &d)))
+        dt_die("acre_schema_new: %s", acre_strerror(rc));
+    memset(&d, 0, sizeof d);
+    if ((rc =
+             acre_policy_compile(NULL, a->schema, &src, 1, 0, &a->rules, &d))) {
+        dt_str_printf(why, "acre refused the policy: %s:%u:%u: %s (%s)",
+                      d.file ? d.file : name, d.line, d.column, d.message,
+                      acre_strerror(rc));
+        acl_acre_close(a);
+        return -1;
+    }
+    memset(&d, 0, sizeof d);
+    if ((rc = acre_directory_load(NULL, acre_policy_schema(a->rules),
+                                  "data.ldif", ldif, strlen(ldif), &a->dir,
+                                  &d))) {
+        dt_str_printf(why, "acre refused the data: data.ldif:%u:%u: %s (%s)",
+                      d.line, d.column, d.message, acre_strerror(rc));
+        acl_acre_close(a);
+        return -1;
+    }
+    memset(&d, 0, sizeof d);
+    if ((rc = acre_policy_attach_subentries(NULL, a->rules, a->dir, 0,
+                                            &a->policy, &d))) {
+        dt_str_printf(why, "acre_policy_attach_subentries: %s (%s)", d.message,
+                      acre_strerror(rc));
+        acl_acre_close(a);
+        return -1;
+    }
+    return 0;
+}
+
+void
+acl_acre_close(struct acl_acre *a)
+{
+    if (a->policy)
+        acre_policy_release(a->policy);
+    acre_directory_free(a->dir);
+    if (a->rules)
+        acre_policy_release(a->rules);
+    acre_schema_free(a->schema);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- requesters -------------------------------------------------------- */
+
+/* The connection fields of a "PEER SOCK URL" text (in place). */
+static void
+set_conn(acre_subject *who, char *conn)
+{
+    char *save = NULL;
+
+    who->domain = "unknown";
+    if (!conn)
+        return;
+    who->peername = strtok_r(conn, " ", &save);
+    who->sockname = strtok_r(NULL, " ", &save);
+    who->sockurl = strtok_r(NULL, " ", &save);
+}
+
+/* slapd's simple bind of r->bind_dn: 0 or 49 (invalidCredentials). */
+static int
+bind_result(struct acl_acre *a, const struct acl_rq *r,
+            const acre_subject *conn)
+{
+    acre_subject anon = *conn;
+    acre_request *rq;
+    acre_dn *dn;
+    const acre_entry *e;
+    int ok = 0;
+
+    anon.authz_dn = anon.authc_dn = NULL;
+    if (acre_dn_parse(NULL, acre_policy_schema(a->policy), r->bind_dn,
+                      strlen(r->bind_dn), 0, &dn, NULL))
+        return 34;
+    e = acre_directory_find(a->dir, dn);
+    acre_dn_free(dn);
+    if (!e || acre_request_begin(a->policy, &anon, a->dir, &rq))
+        return 49;
+    for (unsigned i = 0; !ok && i < acre_entry_nattrs(e); i++) {
+        unsigned nv;
+        size_t dl;
+        const char *d = acre_entry_attr(e, i, &dl, &nv);
+        if (dl != 12 || strncasecmp(d, "userPassword", 12))
+            continue;
+        for (unsigned j = 0; !ok && j < nv; j++) {
+            size_t vl;
+            const char *v = acre_entry_value(e, i, j, &vl);
+            ok = acre_access(rq, e, "userPassword", v, vl, ACRE_RIGHT_AUTH,
+                             NULL) == 1 &&
+                 vl == strlen(r->password) && !memcmp(v, r->password, vl);
+        }
+    }
+    acre_request_end(rq);
+    return ok ? 0 : 49;
+}
+
+/* ---- searches ---------------------------------------------------------- */
+
+static int
+found(void *arg, const acre_entry *e, const acre_verdict *v)
+{
+    struct dt_str *ldif = arg;
+    size_t n;
+    const char *dn = acre_dn_pretty(acre_entry_dn(e), &n);
+
+    dt_ldif_line(ldif, "dn", dn, n);
+    for (unsigned i = 0; i < v->nattrs; i++) {
+        unsigned nv;
+        size_t dl;
+        const char *d = acre_entry_attr(e, i, &dl, &nv);
+        char *name = dt_strndup(d, dl);
+        if (v->attr[i] == ACRE_ATTR_NONE) {
+            free(name);
+            continue;
+        }
+        for (unsigned j = 0; j < nv; j++) {
+            size_t vl;
+            const char *val = acre_entry_value(e, i, j, &vl);
+            if (v->attr[i] == ACRE_ATTR_ALL || v->value[v->first[i] + j])
+                dt_ldif_line(ldif, name, val, vl);
+        }
+        free(name);
+    }
+    for (unsigned i = 0; i < v->coll.nattrs; i++) { /* collective ones */
+        unsigned nv, flags;
+        const char *d = acre_collective_attr(&v->coll, i, NULL, &nv, &flags);
+        if (v->coll_attr[i] == ACRE_ATTR_NONE || (flags & ACRE_COLLATTR_OPER))
+            continue;
+        for (unsigned j = 0; j < nv; j++) {
+            size_t vl;
+            const char *val = acre_collective_value(&v->coll, i, j, &vl);
+            if (v->coll_attr[i] == ACRE_ATTR_ALL ||
+                v->coll_value[v->coll_first[i] + j])
+                dt_ldif_line(ldif, d, val, vl);
+        }
+    }
+    dt_str_putc(ldif, '\n');
+    return 0;
+}
+
+static void
+subject_of(const struct acl_rq *r, acre_subject *who)
+{
+    switch (r->kind) {
+    case ACL_ANON:
+        break;
+    case ACL_ROOT:
+    case ACL_BIND:
+        who->authz_dn = who->authc_dn = r->bind_dn;
+        break;
+    case ACL_PROXY:
+        who->authz_dn = r->authz;
+        who->authc_dn = r->bind_dn;
+        break;
+    }
+}
+
+static void
+one_search(struct acl_acre *a, const struct acl_case *c,
+           const struct acl_search *s, char *conn, struct acl_raw *raw,
+           struct dt_str *ldif)
+{
+    const struct acl_rq *r = &c->rq[s->rq];
+    acre_subject who;
+    acre_request *rq;
+    const char *matched = NULL;
+    int rc, ldap_rc = 0;
+
+    memset(&who, 0, sizeof who);
+    set_conn(&who, conn);
+    raw->bind = -1;
+    if (r->kind == ACL_BIND && (raw->bind = bind_result(a, r, &who)))
+        return;
+    subject_of(r, &who);
+    if ((rc = acre_request_begin(a->policy, &who, a->dir, &rq))) {
+        raw->rc = -2000;
+        raw->text =
+            talloc_asprintf(raw, "acre_request_begin: %s", acre_strerror(rc));
+        return;
+    }
+    rc = acre_search(rq, s->base, s->scope, s->filter,
+                     (const char *const *)s->attrs, s->nattrs, found, ldif,
+                     &ldap_rc, &matched);
+    raw->rc = rc ? -2000 : ldap_rc;
+    if (rc)
+        raw->text = talloc_asprintf(raw, "acre_search: %s", acre_strerror(rc));
+    raw->matched = matched ? talloc_strdup(raw, matched) : NULL;
+    acre_request_end(rq);
+}
+
+void
+acl_acre_run(struct acl_acre *a, const struct acl_case *c, char *const *conn,
+             struct dt_str *out)
+{
+    struct dt_str ldif;
+
+    dt_str_init(&ldif);
+    for (unsigned i = 0; i < c->ns; i++) {
+        struct acl_raw *raw = talloc_zero(NULL, struct acl_raw);
+        char *cn = conn && conn[i] ? talloc_strdup(raw, conn[i]) : NULL;
+
+        dt_str_clear(&ldif);
+        one_search(a, c, &c->s[i], cn, raw, &ldif);
+        raw->ldif = ldif.p;
+        acl_raw_write(out, i + 1, raw);
+        talloc_free(raw);
+    }
+    dt_str_free(&ldif);
+}

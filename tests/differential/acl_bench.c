@@ -1,0 +1,464 @@
+/*
+ * acl_bench.c -- slapd and acre per returned entry on the same policy,
+ * data and search (see acl_bench.h).
+ */
+#include "acl_bench.h"
+
+#include "acl_acre.h"
+
+#include <ldap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+#include <time.h>
+#include <unistd.h>
+
+#define UNITS      100
+#define PER_UNIT   100
+#define GROUPS     20
+#define SAMPLES    5
+#define SAMPLE_NS  400000000.0 /* aim for samples of 0.4 s or more */
+#define BENCH_USER "uid=p0-0,ou=unit0,ou=people,dc=example,dc=com"
+#define BENCH_BASE "ou=people,dc=example,dc=com"
+#define ROOTDN     "cn=manager,dc=example,dc=com"
+
+/* ---- the case ---------------------------------------------------------- */
+
+static char *
+bench_ldif(void *ctx)
+{
+    char *s = talloc_strdup(ctx, "dn: dc=example,dc=com\n"
+                                 "objectClass: dcObject\n"
+                                 "objectClass: organization\n"
+                                 "dc: example\no: Example\n\n"
+                                 "dn: ou=people,dc=example,dc=com\n"
+                                 "objectClass: organizationalUnit\n"
+                                 "ou: people\n\n"
+                                 "dn: ou=groups,dc=example,dc=com\n"
+                                 "objectClass: organizationalUnit\n"
+                                 "ou: groups\n\n");
+
+    for (unsigned u = 0; s && u < UNITS; u++) {
+        s = talloc_asprintf_append(s,
+                                   "dn: ou=unit%u," BENCH_BASE "\n"
+                                   "objectClass: organizationalUnit\n"
+                                   "ou: unit%u\n\n",
+                                   u, u);
+        for (unsigned p = 0; s && p < PER_UNIT; p++)
+            s = talloc_asprintf_append(
+                s,
+                "dn: uid=p%u-%u,ou=unit%u," BENCH_BASE "\n"
+                "objectClass: inetOrgPerson\n"
+                "uid: p%u-%u\ncn: Person %u %u\nsn: Unit%u\n"
+                "mail: p%u-%u@example.com\n"
+                "telephoneNumber: +1 555 %04u\n"
+                "title: %s\ndescription: member of unit %u\n"
+                "userPassword: secret%u\n"
+                "manager: uid=p%u-0,ou=unit%u," BENCH_BASE "\n\n",
+                u, p, u, u, p, u, p, u, u, p, (u * PER_UNIT + p) % 10000,
+                p % 10 ? "engineer" : "boss", u, p, u, u);
+    }
+    for (unsigned g = 0; s && g < GROUPS; g++) {
+        s = talloc_asprintf_append(s,
+                                   "dn: cn=group%u,ou=groups,dc=example,dc=com"
+                                   "\nobjectClass: groupOfNames\ncn: group%u\n",
+                                   g, g);
+        for (unsigned m = 0; s && m < 50; m++)
+            s = talloc_asprintf_append(
+                s, "member: uid=p%u-%u,ou=unit%u," BENCH_BASE "\n",
+                (g * 5 + m) % UNITS, m, (g * 5 + m) % UNITS);
+        s = talloc_asprintf_append(s, "\n");
+    }
+    return s;
+}
+
+/* Rule i of a long policy: mostly about unit i % 150 (units past 99 do
+ * not exist, as in a policy that outlived its data). */
+static char *
+bench_rule(void *ctx, unsigned i)
+{
+    unsigned u = i % 150;
+    const char *unit = talloc_asprintf(ctx, "ou=unit%u," BENCH_BASE, u);
+
+    switch (i % 10) {
+    case 0:
+    case 1:
+    case 2:
+        return talloc_asprintf(
+            ctx,
+            "access to dn.subtree=\"%s\" attrs=telephoneNumber,mail\n"
+            "  by group.exact=\"cn=group%u,ou=groups,dc=example,dc=com\" "
+            "write\n  by self write\n  by users read\n  by * none\n",
+            unit, i % GROUPS);
+    case 3:
+        return talloc_asprintf(
+            ctx,
+            "access to dn.regex=\"^uid=p%u-[0-9]*7,ou=unit%u,ou=people,"
+            "dc=example,dc=com$\" attrs=description\n"
+            "  by dn.exact,expand=\"$0\" write\n  by users read\n"
+            "  by * none\n",
+            u, u);
+    case 4:
+        return talloc_asprintf(ctx,
+                               "access to dn.children=\"%s\" "
+                               "filter=\"(title=boss)\" attrs=title\n"
+                               "  by users read\n  by * break\n",
+                               unit);
+    case 5:
+        return talloc_asprintf(ctx,
+                               "access to dn.base=\"uid=p%u-%u,%s\"\n"
+                               "  by self write\n  by users read\n"
+                               "  by * none\n",
+                               u, i % PER_UNIT, unit);
+    case 6:
+        return talloc_asprintf(ctx,
+                               "access to dn.one=\"%s\" attrs=userPassword\n"
+                               "  by self =wx\n  by anonymous auth\n"
+                               "  by * none\n",
+                               unit);
+    case 7:
+        return talloc_asprintf(ctx,
+                               "access to dn.subtree=\"%s\" attrs=manager\n"
+                               "  by dnattr=manager write\n  by users read\n"
+                               "  by * none\n",
+                               unit);
+    case 8:
+        return talloc_asprintf(ctx,
+                               "access to attrs=carLicense val.regex=\"^X%u$\""
+                               "\n  by users read\n",
+                               i);
+    default:
+        return talloc_asprintf(ctx,
+                               "access to dn.subtree=\"ou=groups,dc=example,"
+                               "dc=com\" attrs=member filter=\"(cn=group%u)\"\n"
+                               "  by set=\"this/member & user\" write\n"
+                               "  by users read\n",
+                               i % GROUPS);
+    }
+}
+
+struct acl_case *
+acl_bench_gen(void *ctx, unsigned nrules)
+{
+    struct acl_case *c = talloc_zero(ctx, struct acl_case);
+
+    c->rules = talloc_asprintf(c,
+                               "# acre bench-slapd: %u rules\n"
+                               "database mdb\n"
+                               "suffix \"dc=example,dc=com\"\n"
+                               "rootdn \"" ROOTDN "\"\n",
+                               nrules);
+    for (unsigned i = 0; i + 1 < nrules; i++)
+        c->rules = talloc_asprintf_append(c->rules, "%s", bench_rule(c, i));
+    c->rules =
+        talloc_asprintf_append(c->rules, "access to *\n  by self write\n"
+                                         "  by users read\n  by * none\n");
+    c->ldif = bench_ldif(c);
+    c->nrq = 2;
+    c->rq = talloc_zero_array(c, struct acl_rq, 2);
+    c->rq[0] = (struct acl_rq){ACL_PROXY, talloc_strdup(c, "user"),
+                               talloc_strdup(c, BENCH_USER),
+                               talloc_strdup(c, ROOTDN), talloc_strdup(c, "")};
+    c->rq[1] = (struct acl_rq){ACL_ROOT, talloc_strdup(c, "rootdn"),
+                               talloc_strdup(c, ""), talloc_strdup(c, ROOTDN),
+                               talloc_strdup(c, "")};
+    c->ns = 2;
+    c->s = talloc_zero_array(c, struct acl_search, 2);
+    for (unsigned i = 0; i < 2; i++)
+        c->s[i] = (struct acl_search){i,
+                                      2,
+                                      talloc_strdup(c, BENCH_BASE),
+                                      talloc_strdup(c, "(objectClass=*)"),
+                                      0,
+                                      NULL};
+    if (!c->rules || !c->ldif)
+        dt_die("out of memory");
+    return c;
+}
+
+/* ---- measuring --------------------------------------------------------- */
+
+static int
+cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double
+now_ns(clockid_t clk)
+{
+    struct timespec t;
+
+    clock_gettime(clk, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+/* CPU time of process pid (all its threads, user + system), in ns. */
+static double
+proc_cpu_ns(long pid)
+{
+    char path[64], buf[4096];
+    unsigned long ut, st;
+    FILE *f;
+    size_t n;
+    char *p;
+
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (!(f = fopen(path, "r")))
+        dt_die("cannot read %s", path);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    /* after "pid (comm) ": state is field 3, utime 14 and stime 15 */
+    if (!(p = strrchr(buf, ')')) ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+               &ut, &st) != 2)
+        dt_die("cannot parse %s", path);
+    return (double)(ut + st) * 1e9 / (double)sysconf(_SC_CLK_TCK);
+}
+
+static LDAP *
+bench_conn(const char *uri, const char *rootpw)
+{
+    LDAP *ld;
+    int v3 = LDAP_VERSION3, rc;
+    struct berval cred = {strlen(rootpw), (char *)rootpw};
+
+    if ((rc = ldap_initialize(&ld, uri)) != LDAP_SUCCESS ||
+        (ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &v3),
+         rc = ldap_sasl_bind_s(ld, ROOTDN, LDAP_SASL_SIMPLE, &cred, NULL, NULL,
+                               NULL)) != LDAP_SUCCESS)
+        dt_die("bench: cannot bind to %s: %s", uri, ldap_err2string(rc));
+    return ld;
+}
+
+/* One search, as the user (proxied) or the rootdn; the entries returned. */
+static unsigned
+slapd_search(LDAP *ld, int as_user)
+{
+    char authz[] = "dn:" BENCH_USER;
+    LDAPControl proxy = {
+        (char *)LDAP_CONTROL_PROXY_AUTHZ, {sizeof authz - 1, authz}, 1};
+    LDAPControl *ctrls[] = {&proxy, NULL};
+    LDAPMessage *res = NULL;
+    int rc = ldap_search_ext_s(
+        ld, BENCH_BASE, LDAP_SCOPE_SUBTREE, "(objectClass=*)", NULL, 0,
+        as_user ? ctrls : NULL, NULL, NULL, LDAP_NO_LIMIT, &res);
+    unsigned n = rc == LDAP_SUCCESS ? (unsigned)ldap_count_entries(ld, res) : 0;
+
+    if (rc != LDAP_SUCCESS)
+        dt_die("bench: the search failed: %s", ldap_err2string(rc));
+    ldap_msgfree(res);
+    return n;
+}
+
+/* Median slapd CPU ns per entry of the search over SAMPLES samples. */
+static double
+slapd_per_entry(LDAP *ld, long pid, int as_user, unsigned *entries)
+{
+    double v[SAMPLES], t0 = now_ns(CLOCK_MONOTONIC);
+    unsigned reps;
+
+    *entries = slapd_search(ld, as_user); /* warm-up */
+    reps = (unsigned)(SAMPLE_NS / (now_ns(CLOCK_MONOTONIC) - t0 + 1)) + 1;
+    for (unsigned s = 0; s < SAMPLES; s++) {
+        double c0 = proc_cpu_ns(pid);
+        for (unsigned r = 0; r < reps; r++)
+            slapd_search(ld, as_user);
+        v[s] = (proc_cpu_ns(pid) - c0) / reps / *entries;
+    }
+    return median(v, SAMPLES);
+}
+
+static FILE *
+open_out(const char *dir, const char *name)
+{
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!(f = fopen(path, "w")))
+        dt_die("cannot write %s", path);
+    return f;
+}
+
+int
+acl_bench_slapd(const struct acl_case *c, const char *dir, const char *uri,
+                const char *rootpw, long pid)
+{
+    LDAP *ld = bench_conn(uri, rootpw);
+    unsigned nu, nr;
+    double user = slapd_per_entry(ld, pid, 1, &nu);
+    double root = slapd_per_entry(ld, pid, 0, &nr);
+    FILE *f = open_out(dir, "bench-slapd.txt");
+
+    (void)c;
+    fprintf(f, "entries %u\nslapd_user_ns %.1f\nslapd_root_ns %.1f\n", nu, user,
+            root);
+    fclose(f);
+    ldap_unbind_ext_s(ld, NULL, NULL);
+    return nu == nr ? 0 : -1;
+}
+
+/* ---- acre -------------------------------------------------------------- */
+
+static int
+count_entry(void *arg, const acre_entry *e, const acre_verdict *v)
+{
+    unsigned *n = arg;
+
+    (void)e;
+    (void)v;
+    (*n)++;
+    return 0;
+}
+
+struct decide_walk {
+    acre_request *rq;
+    unsigned n, visible;
+};
+
+static int
+decide_one(void *arg, const acre_entry *e)
+{
+    struct decide_walk *w = arg;
+    acre_verdict v;
+
+    if (acre_entry_decide(w->rq, e, ACRE_RIGHT_READ, &v) == 0)
+        w->visible += v.visible;
+    w->n++;
+    return 0;
+}
+
+int
+acl_bench_acre(const struct acl_case *c, const char *dir)
+{
+    char *conf =
+        dt_read_file(talloc_asprintf(NULL, "%s/slapd.conf", dir), NULL);
+    struct acl_acre a;
+    struct dt_str why;
+    acre_subject who = {BENCH_USER, ROOTDN, NULL, NULL, NULL, NULL, 0, 0, 0, 0};
+    acre_request *rq;
+    acre_dn *base;
+    double vs[SAMPLES], vd[SAMPLES];
+    unsigned n = 0;
+    int rc;
+
+    dt_str_init(&why);
+    if (acl_acre_open(&a, "slapd.conf", conf, c->ldif, &why))
+        dt_die("bench: %s", why.p);
+    if (acre_request_begin(a.rules, &who, a.dir, &rq) ||
+        acre_dn_parse(NULL, acre_policy_schema(a.rules), BENCH_BASE,
+                      strlen(BENCH_BASE), 0, &base, NULL))
+        dt_die("bench: cannot start the request");
+    acre_search(rq, BENCH_BASE, ACRE_SCOPE_SUB, "(objectClass=*)", NULL, 0,
+                count_entry, &n, &rc, NULL); /* warm-up */
+    for (unsigned s = 0; s < SAMPLES; s++) {
+        unsigned reps = 5, k = 0;
+        double t0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        for (unsigned r = 0; r < reps; r++) {
+            k = 0;
+            acre_search(rq, BENCH_BASE, ACRE_SCOPE_SUB, "(objectClass=*)", NULL,
+                        0, count_entry, &k, &rc, NULL);
+        }
+        vs[s] = (now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0) / reps / k;
+        struct decide_walk w = {rq, 0, 0};
+        t0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        for (unsigned r = 0; r < reps; r++) {
+            w.n = w.visible = 0;
+            acre_directory_walk(a.dir, base, ACRE_SCOPE_SUB, decide_one, &w);
+        }
+        vd[s] = (now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0) / reps / w.n;
+    }
+    FILE *f = open_out(dir, "bench-acre.txt");
+    fprintf(f, "entries %u\nacre_search_ns %.1f\nacre_decide_ns %.1f\n", n,
+            median(vs, SAMPLES), median(vd, SAMPLES));
+    fclose(f);
+    acre_dn_free(base);
+    acre_request_end(rq);
+    acl_acre_close(&a);
+    free(conf);
+    dt_str_free(&why);
+    return 0;
+}
+
+/* ---- the report -------------------------------------------------------- */
+
+/* The number after `key` in file dir/name. */
+static double
+figure(const char *dir, const char *name, const char *key)
+{
+    char *text = dt_read_file(talloc_asprintf(NULL, "%s/%s", dir, name), NULL);
+    char *p = strstr(text, key);
+    double v;
+
+    if (!p)
+        dt_die("%s/%s: no %s", dir, name, key);
+    v = strtod(p + strlen(key), NULL);
+    free(text);
+    return v;
+}
+
+int
+acl_bench_report(char *const *dirs, unsigned n, const char *json)
+{
+    FILE *j = json ? fopen(json, "w") : NULL;
+
+    printf("bench-slapd: subtree search of %s, (objectClass=*), all user "
+           "attributes, as a user (proxied authorisation)\n"
+           "bench-slapd: CPU per returned entry; slapd: its process's "
+           "CPU time; acre: acre_search, and acre_entry_decide alone\n\n",
+           BENCH_BASE);
+    printf("%6s %8s %12s %12s %12s %12s %9s %9s\n", "rules", "entries",
+           "slapd us", "slapd-root", "acre search", "acre decide", "ratio",
+           "ratio-acl");
+    if (j)
+        fprintf(j, "{\n  \"bench\": \"bench-slapd\",\n  \"unit\": \"ns per "
+                   "returned entry\",\n  \"rows\": [\n");
+    for (unsigned i = 0; i < n; i++) {
+        char *rules =
+            dt_read_file(talloc_asprintf(NULL, "%s/rules.conf", dirs[i]), NULL);
+        unsigned nrules =
+            (unsigned)strtoul(rules + strcspn(rules, "0123456789"), NULL, 10);
+        double ent = figure(dirs[i], "bench-slapd.txt", "entries ");
+        double su = figure(dirs[i], "bench-slapd.txt", "slapd_user_ns ");
+        double sr = figure(dirs[i], "bench-slapd.txt", "slapd_root_ns ");
+        double as = figure(dirs[i], "bench-acre.txt", "acre_search_ns ");
+        double ad = figure(dirs[i], "bench-acre.txt", "acre_decide_ns ");
+        double ae = figure(dirs[i], "bench-acre.txt", "entries ");
+        if (ae != ent)
+            dt_die("%s: slapd returned %.0f entries, acre %.0f", dirs[i], ent,
+                   ae);
+        /* ratio: slapd's whole cost per entry over acre's search; acl:
+         * what access control adds to slapd (user minus rootdn) over
+         * acre's search */
+        printf("%6u %8.0f %12.2f %12.2f %12.2f %12.3f %8.1fx %8.1fx\n", nrules,
+               ent, su / 1e3, sr / 1e3, as / 1e3, ad / 1e3, su / as,
+               (su - sr) / as);
+        if (j)
+            fprintf(j,
+                    "    {\"rules\": %u, \"entries\": %.0f, \"slapd_ns\": "
+                    "%.1f, \"slapd_rootdn_ns\": %.1f, \"acre_search_ns\": "
+                    "%.1f, \"acre_decide_ns\": %.1f, \"ratio\": %.2f, "
+                    "\"ratio_acl\": %.2f}%s\n",
+                    nrules, ent, su, sr, as, ad, su / as, (su - sr) / as,
+                    i + 1 < n ? "," : "");
+        free(rules);
+    }
+    if (j) {
+        fprintf(j, "  ]\n}\n");
+        fclose(j);
+    }
+    printf("\nbench-slapd: ratio = slapd / acre search; ratio-acl = (slapd "
+           "as the user - slapd as the rootdn) / acre search\n");
+    return 0;
+}

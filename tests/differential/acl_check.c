@@ -1,0 +1,190 @@
+/*
+ * acl_check.c -- a case through slapd and acre, compared (see
+ * acl_check.h).
+ *
+ * slapd runs in the runner script's process (tests/differential/
+ * acl_run.sh: its own slapd.conf, slapadd, a free loopback port, the
+ * searches through this driver's "slapd" command, slapd stopped by PID
+ * whatever happens), so that a crash or hang of slapd cannot take the
+ * comparison down with it and slapd is never left running.
+ */
+#include "acl_check.h"
+
+#include "acl_acre.h"
+#include "acl_result.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <talloc.h>
+
+/* Quote s for sh: 'it'\''s'. */
+static char *
+sh_quote(void *ctx, const char *s)
+{
+    char *q = talloc_strdup(ctx, "'");
+
+    for (; *s; s++)
+        q = *s == '\'' ? talloc_asprintf_append(q, "'\\''")
+                       : talloc_asprintf_append(q, "%c", *s);
+    return talloc_asprintf_append(q, "'");
+}
+
+int
+acl_slapd(struct acl_runner *run, const struct acl_case *c, const char *dir)
+{
+    char *cmd;
+    int st;
+
+    mkdir(dir, 0777);
+    remove(talloc_asprintf(NULL, "%s/schemas", dir)); /* a stale one */
+    acl_case_write(c, dir);
+    cmd = talloc_asprintf(NULL, "%s %s", run->cmd, sh_quote(NULL, dir));
+    run->runs++;
+    fflush(stdout);
+    st = system(cmd);
+    talloc_free(cmd);
+    if (st == -1 || !WIFEXITED(st))
+        return ACL_RUN_HARNESS;
+    return WEXITSTATUS(st);
+}
+
+static char *
+path(void *ctx, const char *dir, const char *name)
+{
+    return talloc_asprintf(ctx, "%s/%s", dir, name);
+}
+
+/* The schema answers are normalised over when acre refused the policy:
+ * the built-in one, slapd's matching. */
+static acre_schema *
+fallback_schema(void)
+{
+    static acre_schema *s;
+
+    if (!s && acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL))
+        dt_die("acre_schema_new failed");
+    return s;
+}
+
+struct acl_outcome *
+acl_compare(void *ctx, const struct acl_case *c, const char *dir)
+{
+    struct acl_outcome *o = talloc_zero(ctx, struct acl_outcome);
+    char *conf = dt_read_file(path(o, dir, "slapd.conf"), NULL);
+    struct acl_raw *sl, *ac = NULL;
+    unsigned nsl, nac = 0;
+    struct acl_acre a;
+    struct dt_str why, out;
+    const acre_schema *schema;
+
+    sl = acl_raw_read(o, path(o, dir, "slapd.out"), &nsl);
+    if (nsl != c->ns)
+        dt_die("%s/slapd.out: %u answers for %u searches", dir, nsl, c->ns);
+    dt_str_init(&why);
+    dt_str_init(&out);
+    if (acl_acre_open(&a, "slapd.conf", conf, c->ldif, &why) == 0) {
+        char **conn = talloc_array(o, char *, c->ns + 1);
+        for (unsigned i = 0; i < c->ns; i++)
+            conn[i] = sl[i].conn;
+        acl_acre_run(&a, c, conn, &out);
+        dt_write_file(dir, "acre.out", out.p, out.len);
+        ac = acl_raw_read(o, path(o, dir, "acre.out"), &nac);
+        schema = acre_policy_schema(a.policy);
+    } else {
+        o->refused = talloc_strdup(o, why.p);
+        schema = fallback_schema();
+    }
+    o->n = c->ns;
+    o->slapd = talloc_array(o, char *, c->ns + 1);
+    o->acre = talloc_array(o, char *, c->ns + 1);
+    o->differ = talloc_zero_array(o, unsigned char, c->ns + 1);
+    for (unsigned i = 0; i < c->ns; i++) {
+        o->slapd[i] = acl_normal(o, schema, &sl[i]);
+        o->entries_slapd += acl_count_entries(o->slapd[i]);
+        o->acre[i] = ac ? acl_normal(o, schema, &ac[i]) : o->refused;
+        o->differ[i] = strcmp(o->slapd[i], o->acre[i]) != 0;
+        o->ndiffer += o->differ[i];
+    }
+    if (!o->refused)
+        acl_acre_close(&a);
+    free(conf);
+    dt_str_free(&why);
+    dt_str_free(&out);
+    return o;
+}
+
+struct acl_outcome *
+acl_one(void *ctx, struct acl_runner *run, const struct acl_case *c,
+        const char *dir, int *rc)
+{
+    *rc = acl_slapd(run, c, dir);
+    return *rc == ACL_RUN_OK ? acl_compare(ctx, c, dir) : NULL;
+}
+
+struct acl_case *
+acl_case_single(void *ctx, const struct acl_case *c, unsigned i)
+{
+    struct acl_case *s = talloc_zero(ctx, struct acl_case);
+    const struct acl_search *from = &c->s[i];
+
+    s->rules = talloc_strdup(s, c->rules);
+    s->ldif = talloc_strdup(s, c->ldif);
+    s->schemas = c->schemas ? talloc_strdup(s, c->schemas) : NULL;
+    s->nrq = 1;
+    s->rq = talloc_array(s, struct acl_rq, 1);
+    s->rq[0] = c->rq[from->rq];
+    s->rq[0].label = talloc_strdup(s, c->rq[from->rq].label);
+    s->rq[0].authz = talloc_strdup(s, c->rq[from->rq].authz);
+    s->rq[0].bind_dn = talloc_strdup(s, c->rq[from->rq].bind_dn);
+    s->rq[0].password = talloc_strdup(s, c->rq[from->rq].password);
+    s->ns = 1;
+    s->s = talloc_array(s, struct acl_search, 1);
+    s->s[0] = *from;
+    s->s[0].rq = 0;
+    s->s[0].base = talloc_strdup(s, from->base);
+    s->s[0].filter = talloc_strdup(s, from->filter);
+    s->s[0].attrs = talloc_array(s, char *, from->nattrs + 1);
+    for (unsigned j = 0; j < from->nattrs; j++)
+        s->s[0].attrs[j] = talloc_strdup(s, from->attrs[j]);
+    return s;
+}
+
+/* Print text with every line indented by two spaces. */
+static void
+indented(FILE *f, const char *text)
+{
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(f, "  %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+void
+acl_reproducer(FILE *f, const struct acl_case *c, unsigned i,
+               const struct acl_outcome *o, const char *dir)
+{
+    void *tmp = talloc_new(NULL);
+
+    fprintf(f, "==== reproducer: %s, search %u ====\n", dir, i + 1);
+    fprintf(f,
+            "---- rules.conf (slapd.conf adds the schemas \"%s\", "
+            "storage and rootpw) ----\n",
+            c->schemas ? c->schemas : ACL_DEFAULT_SCHEMAS);
+    fputs(c->rules, f);
+    fprintf(f, "---- data.ldif ----\n");
+    fputs(c->ldif, f);
+    fprintf(f, "---- search ----\n  %s\n", acl_search_text(tmp, c, &c->s[i]));
+    if (o->refused)
+        fprintf(f, "---- %s\n", o->refused);
+    fprintf(f, "---- slapd answered (normalised) ----\n");
+    indented(f, o->slapd[i]);
+    fprintf(f, "---- acre answered (normalised) ----\n");
+    indented(f, o->acre[i]);
+    fprintf(f, "---- difference (- slapd only, + acre only) ----\n");
+    acl_diff(f, o->slapd[i], o->acre[i], 40);
+    fprintf(f, "==== end of reproducer ====\n");
+    talloc_free(tmp);
+}

@@ -1,0 +1,67 @@
+/*
+ * acl_check.h -- one case through both sides: slapd (by running the
+ * harness script on the case directory) and acre (in process), their
+ * answers normalised and compared search by search; and the reproducer
+ * printed for a search on which they differ.
+ */
+#ifndef ACL_CHECK_H
+#define ACL_CHECK_H
+
+#include "acl_case.h"
+
+#include <stdio.h>
+
+/* How to run slapd on a case directory: the command line prefix (the
+ * runner script and this driver), to which the directory is appended. */
+struct acl_runner {
+    const char *cmd;
+    unsigned runs; /* how many times slapd was run */
+};
+
+/* Exit codes of the runner script (acl_run.sh). */
+#define ACL_RUN_OK      0
+#define ACL_RUN_HARNESS 2 /* the harness failed: no answer */
+#define ACL_RUN_CONF    3 /* slaptest refused the configuration */
+#define ACL_RUN_DATA    4 /* slapadd refused the LDIF */
+#define ACL_RUN_START   5 /* slapd would not start with them */
+
+/* acl_slapd -- write c into dir and have slapd answer its searches
+ * (dir/slapd.conf, dir/slapd.out).  Returns an ACL_RUN_* code. */
+int acl_slapd(struct acl_runner *run, const struct acl_case *c,
+              const char *dir);
+
+/* What both sides answered, search by search, in normal form. */
+struct acl_outcome {
+    unsigned n;
+    char **slapd, **acre;  /* [n] normal forms */
+    unsigned char *differ; /* [n] */
+    unsigned ndiffer;
+    char *refused; /* acre refused the policy or data: why; else NULL */
+    unsigned entries_slapd; /* entries slapd returned in all */
+};
+
+/*
+ * acl_compare -- acre's answers to the searches of c (whose slapd side is
+ * in dir/slapd.out, and policy in dir/slapd.conf) written to dir/acre.out
+ * and compared with slapd's.  The outcome hangs off ctx.
+ */
+struct acl_outcome *acl_compare(void *ctx, const struct acl_case *c,
+                                const char *dir);
+
+/* acl_one -- acl_slapd then acl_compare.  Returns the outcome, or NULL
+ * with *rc set to the runner's code when slapd gave no answers. */
+struct acl_outcome *acl_one(void *ctx, struct acl_runner *run,
+                            const struct acl_case *c, const char *dir, int *rc);
+
+/* acl_case_single -- a copy of c asking only search i (and its
+ * requester), under ctx. */
+struct acl_case *acl_case_single(void *ctx, const struct acl_case *c,
+                                 unsigned i);
+
+/* acl_reproducer -- print everything needed to replay search i of c
+ * (dir holds its files): rules, LDIF, who asks what, both normal forms
+ * and their difference. */
+void acl_reproducer(FILE *f, const struct acl_case *c, unsigned i,
+                    const struct acl_outcome *o, const char *dir);
+
+#endif /* ACL_CHECK_H */

@@ -1,0 +1,1310 @@
+/*
+ * acl_gen.c -- the seeded access-control case generator (see acl_gen.h).
+ *
+ * The agreement test's generator makes the policy and a small directory
+ * (openldap_gen.c); this file adds entries to that directory (appending
+ * to its entry list, parents first, so its LDIF renderer writes them),
+ * rewrites the connection conditions of its <who> clauses, and makes the
+ * requesters and searches.  All randomness comes from dt_rng seeded with
+ * the case seed, after the agreement generator has run on the same seed.
+ */
+#include "acl_gen.h"
+
+#include "dt_dit.h"
+#include "openldap_gen.h"
+
+#include "acre.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* A growable array of strings (talloc, under the case). */
+struct pool {
+    const char **v;
+    unsigned n;
+};
+
+struct gen {
+    struct dt_rng r;
+    struct acreG_case *g;
+    struct pool people; /* inetOrgPerson entries of the first database */
+    struct pool mine;   /* the people this file added */
+    struct pool pwd;    /* "DN\tpassword" of people with a password */
+    struct pool gon;    /* groupOfNames */
+    struct pool guniq;  /* groupOfUniqueNames */
+    struct pool dyn;    /* groupOfURLs */
+    struct pool homes;  /* containers of people */
+    struct pool teams;  /* the OUs this file added */
+    struct pool others; /* devices, roles */
+    struct pool all;    /* every entry's DN */
+    struct pool values; /* "attr\tvalue" of every entry */
+    char *collect;      /* slapo-collect lines, or NULL */
+    unsigned serial;
+};
+
+#define B(x, n)      dt_rng_below(&(x)->r, (n))
+#define P(x, pct)    dt_rng_chance(&(x)->r, (pct))
+#define PICK(x, arr) DT_PICK(&(x)->r, arr)
+#define ANY(x, pool) ((pool)->n ? (pool)->v[B(x, (pool)->n)] : NULL)
+
+static void
+push(struct gen *x, struct pool *p, const char *s)
+{
+    p->v = talloc_realloc(x->g, p->v, const char *, p->n + 1);
+    if (!p->v)
+        dt_die("out of memory");
+    p->v[p->n++] = s;
+}
+
+static char *fmt(struct gen *x, const char *f, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static char *
+fmt(struct gen *x, const char *f, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, f);
+    s = talloc_vasprintf(x->g, f, ap);
+    va_end(ap);
+    if (!s)
+        dt_die("out of memory");
+    return s;
+}
+
+uint64_t
+acl_case_seed(uint64_t seed, unsigned k)
+{
+    struct dt_rng r;
+
+    dt_rng_seed(&r, seed ^ (0x9e3779b97f4a7c15ull * (k + 1)));
+    return dt_rng_next(&r) % 1000000000000ull;
+}
+
+/* ---- entries ----------------------------------------------------------- */
+
+static int
+new_entry(struct gen *x, const char *dn, int parent)
+{
+    struct acreG_case *g = x->g;
+
+    g->entries =
+        talloc_realloc(g, g->entries, struct acreG_entry, g->nentries + 1);
+    if (!g->entries)
+        dt_die("out of memory");
+    memset(&g->entries[g->nentries], 0, sizeof g->entries[0]);
+    g->entries[g->nentries].dn = talloc_strdup(g, dn);
+    g->entries[g->nentries].parent = parent;
+    push(x, &x->all, g->entries[g->nentries].dn);
+    return (int)g->nentries++;
+}
+
+/* Add "attr: v" (base64 when LDIF needs it) to entry e. */
+static void
+add(struct gen *x, int e, const char *attr, const char *v)
+{
+    struct acreG_entry *en = &x->g->entries[e];
+    struct dt_str l;
+
+    dt_str_init(&l);
+    dt_ldif_line(&l, attr, v, strlen(v));
+    l.p[--l.len] = 0;
+    en->lines = talloc_realloc(x->g, en->lines, char *, en->nlines + 1);
+    en->omit_line =
+        talloc_realloc(x->g, en->omit_line, uint8_t, en->nlines + 1);
+    if (!en->lines || !en->omit_line)
+        dt_die("out of memory");
+    en->lines[en->nlines] = talloc_strdup(x->g, l.p);
+    en->omit_line[en->nlines++] = 0;
+    dt_str_free(&l);
+}
+
+static int
+find_entry(struct gen *x, const char *dn)
+{
+    for (unsigned i = 0; i < x->g->nentries; i++)
+        if (!strcmp(x->g->entries[i].dn, dn))
+            return (int)i;
+    return -1;
+}
+
+static int
+in_second(const char *dn)
+{
+    size_t n = strlen(dn), k = strlen(ACREG_SUFFIX2);
+    return n >= k && !strcasecmp(dn + n - k, ACREG_SUFFIX2);
+}
+
+static int
+omitted(const struct acreG_case *g, unsigned i)
+{
+    for (int k = (int)i; k >= 0; k = g->entries[k].parent)
+        if (g->entries[k].omit)
+            return 1;
+    return 0;
+}
+
+static int
+has_line(const struct acreG_entry *e, const char *line)
+{
+    for (unsigned j = 0; j < e->nlines; j++)
+        if (!strcasecmp(e->lines[j], line))
+            return 1;
+    return 0;
+}
+
+/* Sort the agreement generator's entries into the pools. */
+static void
+scan(struct gen *x)
+{
+    struct acreG_case *g = x->g;
+
+    for (unsigned i = 0; i < g->nentries; i++) {
+        struct acreG_entry *e = &g->entries[i];
+        if (g->ndbs < 2 && e->parent < 0 && in_second(e->dn))
+            e->omit = 1; /* no database holds that tree */
+        if (omitted(g, i))
+            continue;
+        push(x, &x->all, e->dn);
+        if (has_line(e, "objectClass: inetOrgPerson") && !in_second(e->dn))
+            push(x, &x->people, e->dn);
+        else if (has_line(e, "objectClass: groupOfNames"))
+            push(x, &x->gon, e->dn);
+        else if (has_line(e, "objectClass: groupOfUniqueNames"))
+            push(x, &x->guniq, e->dn);
+        else if (has_line(e, "objectClass: groupOfURLs"))
+            push(x, &x->dyn, e->dn);
+        else if (has_line(e, "objectClass: organizationalUnit") &&
+                 strstr(e->dn, "ou=people," ACREG_SUFFIX))
+            push(x, &x->homes, e->dn);
+        for (unsigned j = 0; j < e->nlines; j++)
+            if (!strncmp(e->lines[j], "userPassword: ", 14))
+                push(x, &x->pwd, fmt(x, "%s\t%s", e->dn, e->lines[j] + 14));
+    }
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static const char *const firsts[] = {
+    "Ann", "Bob", "Chlo\xc3\xa9", "Dan", "Eve", "Fay", "Gus", "Hal",
+    "Ida", "Jon", "Kim",          "Lou", "Mia", "Ned", "Ola", "Ray"};
+static const char *const lasts[] = {"Lee",   "Smith",  "Jones", "M\xc3\xbcller",
+                                    "Brown", "O'Hara", "Wu",    "Garcia"};
+static const char *const titles[] = {"boss",           "Boss",
+                                     "BOSS",           "engineer",
+                                     "Engineer",       "senior  engineer",
+                                     "Senior Engineer"};
+static const char *const descs[] = {"on call",    "On  Call",    "team lead",
+                                    "Team Lead ", "likes regex", "x"};
+static const char *const emptypes[] = {"staff", "Staff", "contractor",
+                                       "CONTRACTOR"};
+
+/* v respelt without changing it under caseIgnoreMatch: another case, or
+ * doubled inner spaces, or spaces around it. */
+static char *
+respell(struct gen *x, const char *v)
+{
+    struct dt_str s;
+    char *t;
+
+    dt_str_init(&s);
+    switch (B(x, 6)) {
+    case 0:
+        dt_case_variant(&x->r, v, 1, &s);
+        break;
+    case 1:
+        dt_case_variant(&x->r, v, 0, &s);
+        break;
+    case 2:
+        for (const char *p = v; *p; p++) {
+            dt_str_putc(&s, *p);
+            if (*p == ' ')
+                dt_str_putc(&s, ' ');
+        }
+        break;
+    case 3:
+        dt_str_printf(&s, " %s ", v);
+        break;
+    default:
+        dt_str_puts(&s, v);
+    }
+    t = talloc_strdup(x->g, s.p);
+    dt_str_free(&s);
+    return t;
+}
+
+static char *
+dn_variant(struct gen *x, const char *dn)
+{
+    struct dt_str s;
+    char *t;
+
+    dt_str_init(&s);
+    dt_dn_variant(&x->r, dn, &s);
+    t = talloc_strdup(x->g, s.p);
+    dt_str_free(&s);
+    return t;
+}
+
+/* ---- the added directory ----------------------------------------------- */
+
+static int
+make_ou(struct gen *x, int parent, const char *rdn, const char *ou)
+{
+    int e =
+        new_entry(x, fmt(x, "%s,%s", rdn, x->g->entries[parent].dn), parent);
+    add(x, e, "objectClass", "organizationalUnit");
+    add(x, e, "ou", ou);
+    if (P(x, 30))
+        add(x, e, "description", PICK(x, descs));
+    return e;
+}
+
+/* Nested OUs under ou=people (teams and squads) and one named by a
+ * multi-valued RDN. */
+static void
+make_ous(struct gen *x)
+{
+    int people = find_entry(x, "ou=people," ACREG_SUFFIX);
+    int top = find_entry(x, ACREG_SUFFIX);
+    unsigned nteams = 1 + B(x, 4);
+
+    for (unsigned t = 1; t <= nteams; t++) {
+        int e = make_ou(x, people, fmt(x, "ou=team%u", t), fmt(x, "team%u", t));
+        push(x, &x->homes, x->g->entries[e].dn);
+        push(x, &x->teams, x->g->entries[e].dn);
+        for (unsigned s = 1, n = B(x, 3); s <= n; s++) {
+            int q =
+                make_ou(x, e, fmt(x, "ou=squad%u", s), fmt(x, "squad%u", s));
+            push(x, &x->homes, x->g->entries[q].dn);
+            if (P(x, 30)) {
+                int d = make_ou(x, q, "ou=deep", "deep");
+                push(x, &x->homes, x->g->entries[d].dn);
+            }
+        }
+    }
+    if (P(x, 50)) {
+        int e = new_entry(x, "ou=lab+l=Berlin," ACREG_SUFFIX, top);
+        add(x, e, "objectClass", "organizationalUnit");
+        add(x, e, "ou", "lab");
+        add(x, e, "l", "Berlin");
+        push(x, &x->homes, x->g->entries[e].dn);
+        push(x, &x->teams, x->g->entries[e].dn);
+    }
+}
+
+/* An RDN for person number n whose full name is name; *cn gets the cn
+ * value the RDN holds, or NULL when it names the uid. */
+static char *
+person_rdn(struct gen *x, unsigned n, const char *first, const char *last,
+           const char **cn)
+{
+    unsigned k = B(x, 100);
+
+    *cn = NULL;
+    if (k < 55)
+        return fmt(x, "uid=x%u", n);
+    if (k < 67) {
+        *cn = fmt(x, "%s %s %u", first, last, n);
+        return fmt(x, "cn=%s", *cn);
+    }
+    if (k < 75) {
+        *cn = fmt(x, "%s, %s %u", last, first, n);
+        return fmt(x, "cn=%s\\, %s %u", last, first, n);
+    }
+    if (k < 83) {
+        *cn = fmt(x, "%s %s", first, last);
+        return fmt(x, "cn=%s+uid=x%u", *cn, n);
+    }
+    if (k < 88) {
+        *cn = fmt(x, "#%s %u", first, n);
+        return fmt(x, "cn=\\#%s %u", first, n);
+    }
+    if (k < 93) {
+        *cn = fmt(x, "%s \"Q\" %s %u", first, last, n);
+        return fmt(x, "cn=%s \\\"Q\\\" %s %u", first, last, n);
+    }
+    *cn = fmt(x, "%s O+%s %u", first, last, n);
+    return fmt(x, "cn=%s O\\+%s %u", first, last, n);
+}
+
+static void
+person_attrs(struct gen *x, int e, unsigned n, const char *first,
+             const char *last)
+{
+    if (P(x, 70))
+        add(x, e, "mail",
+            fmt(x, "x%u@%s", n, P(x, 30) ? "Example.COM" : "example.com"));
+    if (P(x, 40))
+        add(x, e, "title", PICK(x, titles));
+    if (P(x, 30))
+        add(x, e, "description", PICK(x, descs));
+    if (P(x, 40))
+        add(x, e, "telephoneNumber",
+            fmt(x, P(x, 50) ? "+1 555 01%02u" : "+1-555-01%02u", n % 100));
+    if (P(x, 30))
+        add(x, e, "givenName", respell(x, first));
+    if (P(x, 15))
+        add(x, e, "displayName", fmt(x, "%s %s", first, last));
+    if (P(x, 25))
+        add(x, e, "employeeType", PICK(x, emptypes));
+    if (P(x, 15))
+        add(x, e, "cn;lang-en", fmt(x, "%s the %s", first, PICK(x, titles)));
+    if (P(x, 10))
+        add(x, e, "l", P(x, 50) ? "Berlin" : "berlin");
+    if (P(x, 60)) {
+        const char *pw = fmt(x, "secret%u", n);
+        add(x, e, "userPassword", pw);
+        push(x, &x->pwd, fmt(x, "%s\t%s", x->g->entries[e].dn, pw));
+        if (P(x, 10))
+            add(x, e, "userPassword", fmt(x, "old%u", n));
+    }
+    if (P(x, 35) && x->people.n)
+        add(x, e, "manager",
+            P(x, 20) ? dn_variant(x, ANY(x, &x->people)) : ANY(x, &x->people));
+    if (P(x, 20))
+        add(x, e, "seeAlso",
+            P(x, 20) ? "uid=ghost,ou=people," ACREG_SUFFIX : ANY(x, &x->all));
+}
+
+static void
+make_person(struct gen *x)
+{
+    unsigned n = ++x->serial;
+    const char *first = PICK(x, firsts), *last = PICK(x, lasts), *cn;
+    const char *home = ANY(x, &x->homes);
+    int parent = find_entry(x, home);
+    char *rdn = person_rdn(x, n, first, last, &cn);
+    int e = new_entry(x, fmt(x, "%s,%s", rdn, home), parent);
+
+    add(x, e, "objectClass", "inetOrgPerson");
+    if (P(x, 20))
+        add(x, e, "objectClass", "organizationalPerson");
+    add(x, e, "cn", cn ? cn : respell(x, fmt(x, "%s %s", first, last)));
+    if (P(x, 15))
+        add(x, e, "cn", fmt(x, "%s%u", first, n));
+    add(x, e, "sn", respell(x, last));
+    if (!cn || strstr(rdn, "+uid=") || P(x, 60))
+        add(x, e, "uid", fmt(x, "x%u", n));
+    person_attrs(x, e, n, first, last);
+    push(x, &x->people, x->g->entries[e].dn);
+    push(x, &x->mine, x->g->entries[e].dn);
+}
+
+static void
+make_device(struct gen *x)
+{
+    const char *owner = ANY(x, &x->mine);
+    unsigned n = ++x->serial;
+    int e;
+
+    if (!owner)
+        return;
+    e = new_entry(x, fmt(x, "cn=dev%u,%s", n, owner), find_entry(x, owner));
+    add(x, e, "objectClass", "device");
+    add(x, e, "cn", fmt(x, "dev%u", n));
+    add(x, e, "serialNumber", fmt(x, "SN-%u", n));
+    add(x, e, "owner", owner);
+    if (P(x, 30))
+        add(x, e, "description", PICK(x, descs));
+    push(x, &x->others, x->g->entries[e].dn);
+}
+
+/* 1..max distinct DNs of pool p as attr values of e (or with the optional
+ * uid of uniqueMember). */
+static void
+add_members(struct gen *x, int e, const char *attr, const struct pool *p,
+            unsigned max)
+{
+    unsigned want = 1 + B(x, max), done = 0;
+    const char *used[16];
+
+    for (unsigned k = 0; k < 4 * want && done < want && done < 16; k++) {
+        const char *m = ANY(x, p);
+        int dup = 0;
+        for (unsigned i = 0; i < done; i++)
+            dup |= !strcmp(used[i], m);
+        if (dup)
+            continue;
+        used[done++] = m;
+        if (!strcmp(attr, "uniqueMember") && P(x, 15))
+            add(x, e, attr, fmt(x, "%s#'0101'B", m));
+        else
+            add(x, e, attr, m);
+    }
+}
+
+static void
+make_groups(struct gen *x)
+{
+    int top = find_entry(x, "ou=groups," ACREG_SUFFIX);
+    unsigned n = 2 + B(x, 5);
+
+    for (unsigned i = 0; i < n; i++) {
+        const char *dn = fmt(x, "cn=staff %u,ou=groups," ACREG_SUFFIX, i + 1);
+        int e = new_entry(x, dn, top);
+        add(x, e, "objectClass", "groupOfNames");
+        add(x, e, "cn", fmt(x, "staff %u", i + 1));
+        add_members(x, e, "member", &x->people, 8);
+        if (P(x, 40) && x->gon.n) /* a group of groups */
+            add(x, e, "member", ANY(x, &x->gon));
+        if (P(x, 15))
+            add(x, e, "member", "uid=ghost,ou=people," ACREG_SUFFIX);
+        if (P(x, 30))
+            add(x, e, "owner", ANY(x, &x->people));
+        push(x, &x->gon, dn);
+    }
+    for (unsigned i = 0, k = B(x, 3); i < k; i++) {
+        const char *dn = fmt(x, "cn=unique %u,ou=groups," ACREG_SUFFIX, i + 1);
+        int e = new_entry(x, dn, top);
+        add(x, e, "objectClass", "groupOfUniqueNames");
+        add(x, e, "cn", fmt(x, "unique %u", i + 1));
+        add_members(x, e, "uniqueMember", &x->people, 5);
+        push(x, &x->guniq, dn);
+    }
+}
+
+static void
+make_dynamic(struct gen *x)
+{
+    int top = find_entry(x, "ou=groups," ACREG_SUFFIX);
+
+    for (unsigned i = 0, n = 1 + B(x, 3); i < n; i++) {
+        const char *dn = fmt(x, "cn=dynamic %u,ou=groups," ACREG_SUFFIX, i + 1);
+        int e = new_entry(x, dn, top);
+        const char *team = ANY(x, &x->teams);
+        add(x, e, "objectClass", "groupOfURLs");
+        add(x, e, "cn", fmt(x, "dynamic %u", i + 1));
+        switch (B(x, 6)) {
+        case 0:
+            add(x, e, "memberURL",
+                fmt(x, "ldap:///%s??sub?(objectClass=inetOrgPerson)", team));
+            break;
+        case 1:
+            add(x, e, "memberURL",
+                "ldap:///ou=people," ACREG_SUFFIX "??sub?(title=boss)");
+            break;
+        case 2: /* a dynamic group of groups */
+            add(x, e, "memberURL",
+                "ldap:///ou=groups," ACREG_SUFFIX
+                "??one?(objectClass=groupOfNames)");
+            break;
+        case 3:
+            add(x, e, "memberURL",
+                "ldap:///" ACREG_SUFFIX "??sub?(employeeType=contractor)");
+            break;
+        case 4:
+            add(x, e, "memberURL",
+                fmt(x, "ldap:///%s??base", ANY(x, &x->people)));
+            break;
+        default:
+            add(x, e, "memberURL", fmt(x, "ldap:///%s??one", team));
+            add(x, e, "memberURL",
+                "ldap:///ou=people," ACREG_SUFFIX "??sub?(mail=x1*)");
+        }
+        push(x, &x->dyn, dn);
+    }
+}
+
+static void
+make_roles(struct gen *x)
+{
+    static const char *const roles[] = {"Postmaster", "Security Officer",
+                                        "postmaster 2"};
+    int top = find_entry(x, ACREG_SUFFIX);
+    int ou = make_ou(x, top, "ou=roles", "roles");
+
+    for (unsigned i = 0, n = 1 + B(x, 3); i < n; i++) {
+        int e = new_entry(x, fmt(x, "cn=%s,%s", roles[i], x->g->entries[ou].dn),
+                          ou);
+        add(x, e, "objectClass", "organizationalRole");
+        add(x, e, "cn", roles[i]);
+        add(x, e, "roleOccupant", ANY(x, &x->people));
+        push(x, &x->others, x->g->entries[e].dn);
+    }
+}
+
+/* Put some of the added people into the agreement generator's groups. */
+static void
+join_groups(struct gen *x, unsigned ngon, unsigned nuniq)
+{
+    for (unsigned i = 0; i < ngon && x->mine.n; i++)
+        if (P(x, 50))
+            add(x, find_entry(x, x->gon.v[i]), "member", ANY(x, &x->mine));
+    for (unsigned i = 0; i < nuniq && x->mine.n; i++)
+        if (P(x, 50))
+            add(x, find_entry(x, x->guniq.v[i]), "uniqueMember",
+                ANY(x, &x->mine));
+}
+
+static void
+make_second(struct gen *x)
+{
+    int things = find_entry(x, "ou=things," ACREG_SUFFIX2);
+
+    for (unsigned i = 0, n = 1 + B(x, 5); things >= 0 && i < n; i++) {
+        unsigned k = ++x->serial;
+        int e =
+            new_entry(x, fmt(x, "uid=e%u,ou=things," ACREG_SUFFIX2, k), things);
+        add(x, e, "objectClass", "inetOrgPerson");
+        add(x, e, "cn", fmt(x, "%s %u", PICK(x, firsts), k));
+        add(x, e, "sn", PICK(x, lasts));
+        add(x, e, "uid", fmt(x, "e%u", k));
+        if (P(x, 50))
+            add(x, e, "manager", ANY(x, &x->people));
+        if (P(x, 50))
+            add(x, e, "userPassword", fmt(x, "secret%u", k));
+    }
+}
+
+static unsigned
+live_entries(const struct acreG_case *g)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < g->nentries; i++)
+        n += !omitted(g, i);
+    return n;
+}
+
+static void
+grow(struct gen *x)
+{
+    unsigned want = 30 + B(x, 171);
+    unsigned ngon = x->gon.n, nuniq = x->guniq.n;
+
+    make_ous(x);
+    if (P(x, 30))
+        make_roles(x);
+    while (live_entries(x->g) + 8 < want)
+        make_person(x);
+    for (unsigned i = 0, n = B(x, 5); i < n; i++)
+        make_device(x);
+    make_groups(x);
+    make_dynamic(x);
+    join_groups(x, ngon, nuniq);
+    if (x->g->ndbs > 1)
+        make_second(x);
+}
+
+/* ---- connection conditions --------------------------------------------- */
+
+/* Conditions a plain TCP connection from 127.0.0.1 decides: slapd sees
+ * peer "IP=127.0.0.1:<port>", socket "IP=127.0.0.1:<port>", the listener
+ * URL it was started with, domain "unknown" (no reverse lookups) and
+ * every ssf 0.  ("$$" is a literal "$" in a <who> pattern.) */
+static const char *const conn_conds[] = {
+    "peername.ip=127.0.0.1",
+    "peername.ip=127.0.0.0%255.0.0.0",
+    "peername.ip=10.0.0.0%255.0.0.0",
+    "peername.ip=127.0.0.1{389}",
+    "peername.regex=\"^IP=127[.]0[.]0[.]1:[0-9]+$$\"",
+    "peername=\"IP=127.0.0.1:389\"",
+    "peername.path=/var/run/ldapi",
+    "peername.ipv6=::1",
+    "sockname.regex=\"^IP=127[.]0[.]0[.]1:\"",
+    "sockname=\"IP=0.0.0.0:636\"",
+    "sockurl.regex=\"^ldap://127[.]0[.]0[.]1:[0-9]+/$$\"",
+    "sockurl=\"ldap:///\"",
+    "sockurl.regex=\"^ldaps\"",
+    "domain=unknown",
+    "domain.regex=\"example[.]com$$\"",
+    "domain.subtree=example.com",
+    "ssf=1",
+    "tls_ssf=128",
+    "sasl_ssf=56",
+    "transport_ssf=71",
+};
+
+/* The kind of a connection condition: its keyword, with the ssf family
+ * as one kind ("ssf"); NULL when t is none. */
+static const char *
+conn_kind(const char *t)
+{
+    static const char *const keys[] = {"peername", "sockname", "sockurl",
+                                       "domain",   "ssf",      "transport_ssf",
+                                       "tls_ssf",  "sasl_ssf"};
+    size_t n = strcspn(t, ".=");
+
+    for (unsigned i = 0; i < DT_NELEM(keys); i++)
+        if (strlen(keys[i]) == n && !strncasecmp(t, keys[i], n))
+            return i >= 4 ? "ssf" : keys[i];
+    return NULL;
+}
+
+/* A drivable condition of the same kind as t (slapd refuses a clause
+ * that names one kind twice). */
+static const char *
+conn_replace(struct gen *x, const char *t)
+{
+    const char *kind = conn_kind(t), *pick[DT_NELEM(conn_conds)];
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < DT_NELEM(conn_conds); i++)
+        if (!strcmp(conn_kind(conn_conds[i]), kind))
+            pick[n++] = conn_conds[i];
+    return pick[B(x, n)];
+}
+
+/* The clause text with every connection condition replaced, and
+ * realdn.regex=".*" by ".+": slapd 2.5 turns the former into the pattern
+ * "*" and then fails an assertion when it prints its configuration at
+ * start-up (dnaccess2text), although slaptest accepts it. */
+static char *
+rewrite_clause(struct gen *x, const char *by)
+{
+    char *out = talloc_strdup(x->g, "");
+    const char *p = by;
+
+    while (*p) {
+        const char *start = p;
+        int quoted = 0;
+        for (; *p && (quoted || *p != ' '); p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                quoted = !quoted;
+        }
+        char *tok = talloc_strndup(x->g, start, (size_t)(p - start));
+        if (conn_kind(tok))
+            tok = (char *)conn_replace(x, tok);
+        else if (!strcmp(tok, "realdn.regex=\".*\""))
+            tok = "realdn.regex=\".+\""; /* slapd asserts at start up */
+        out = talloc_asprintf_append(out, "%s%s", *out ? " " : "", tok);
+        while (*p == ' ')
+            p++;
+    }
+    if (!out)
+        dt_die("out of memory");
+    return out;
+}
+
+/* A rule about the entries this file added, for the first database,
+ * put at position `at` of the rule list. */
+static void
+insert_rule(struct gen *x, unsigned at, const char *what, const char *const *by,
+            unsigned nby)
+{
+    struct acreG_case *g = x->g;
+
+    g->rules = talloc_realloc(g, g->rules, struct acreG_rule, g->nrules + 1);
+    if (!g->rules)
+        dt_die("out of memory");
+    memmove(&g->rules[at + 1], &g->rules[at],
+            (g->nrules++ - at) * sizeof *g->rules);
+    struct acreG_rule *r = &g->rules[at];
+    memset(r, 0, sizeof *r);
+    r->what = talloc_strdup(g, what);
+    r->by = talloc_array(g, char *, nby);
+    r->omit_by = talloc_zero_array(g, uint8_t, nby);
+    if (!r->what || !r->by || !r->omit_by)
+        dt_die("out of memory");
+    for (unsigned i = 0; i < nby; i++)
+        r->by[r->nby++] = talloc_strdup(g, by[i]);
+}
+
+static const char *const tail_access[] = {"read", "search",   "=rsc",   "+rs",
+                                          "none", "disclose", "compare"};
+static const char *const tail_control[] = {"", "", "", " continue", " break"};
+
+/* One rule drawn from templates over the added entries. */
+static void
+own_rule(struct gen *x, unsigned at)
+{
+    const char *team = ANY(x, &x->teams), *group = ANY(x, &x->gon);
+    const char *person = ANY(x, &x->mine), *dyn = ANY(x, &x->dyn);
+    const char *by[4], *what;
+    unsigned n = 0;
+
+    /* a '"' in a DN cannot be written inside a quoted rule value */
+    if (!team || !group || !person || !dyn || strchr(person, '"'))
+        return;
+    switch (B(x, 15)) {
+    case 0:
+        what = fmt(x, "dn.subtree=\"%s\"", dn_variant(x, team));
+        by[n++] = fmt(x, "group=\"%s\" read", group);
+        break;
+    case 1:
+        what = "dn.regex=\"^cn=([^,]+),ou=groups,dc=example,dc=com$\" "
+               "attrs=member,cn";
+        by[n++] = "group.expand=\"cn=$1,ou=groups,dc=example,dc=com\" read";
+        break;
+    case 2:
+        what = "attrs=roleOccupant,owner,manager";
+        by[n++] = fmt(x, "dnattr=%s read",
+                      PICK(x, ((const char *const[]){"roleOccupant", "owner",
+                                                     "manager"})));
+        break;
+    case 3:
+        what = "dn.regex=\"^(.+,)?ou=(team[0-9]+),ou=people,"
+               "dc=example,dc=com$\"";
+        by[n++] = "dn.regex=\"^(.+,)?ou=$2,ou=people,dc=example,dc=com$$\" "
+                  "read";
+        break;
+    case 4:
+        what = "filter=\"(employeeType=contractor)\"";
+        by[n++] = "set=\"this/manager & user\" read";
+        by[n++] = "set=\"this/manager/manager & user\" search";
+        break;
+    case 5:
+        what = "dn.children=\"ou=groups,dc=example,dc=com\" attrs=member "
+               "val.regex=\"ou=team\"";
+        by[n++] = "users read";
+        break;
+    case 6:
+        what = fmt(x, "attrs=title val=\"%s\"", respell(x, "boss"));
+        by[n++] = "users read";
+        break;
+    case 7:
+        what = fmt(x, "dn.subtree=\"%s\"",
+                   P(x, 50) ? "ou=lab+l=Berlin,dc=example,dc=com"
+                            : "L=BERLIN+OU=Lab, DC=example,DC=com");
+        by[n++] = fmt(x, "group/groupOfURLs/memberURL=\"%s\" read", dyn);
+        break;
+    case 8:
+        what = fmt(x, "dn.exact=\"%s\"", dn_variant(x, person));
+        by[n++] = "self write";
+        by[n++] = fmt(x, "dn.children=\"%s\" read", team);
+        break;
+    case 9:
+        what = "attrs=@groupOfNames";
+        by[n++] = fmt(x, "set=\"[%s]/member* & user\" read", group);
+        break;
+    case 10:
+        what = fmt(x, "dn.one=\"%s\" attrs=userPassword,mail", team);
+        by[n++] = "self =rwx";
+        by[n++] = "anonymous auth";
+        break;
+    case 11:
+        /* slapd drops the spaces after commas of a <what> regex */
+        what = "dn.regex=\"^(uid|cn)=([^,]+), ou=([^,]+), ou=people, "
+               "dc=example, dc=com$\"";
+        by[n++] = "dn.subtree,expand=\"ou=$3,ou=people,dc=example,dc=com\" "
+                  "read";
+        break;
+    case 12:
+        what = P(x, 50) ? "dn.regex=\".*$$\" attrs=description"
+                        : "dn.subtree=\"\" attrs=description";
+        by[n++] = fmt(x, "dn.subtree=\"%s\" =rsc continue", team);
+        by[n++] = "users +d";
+        break;
+    case 13:
+        what = "attrs=cn,title";
+        by[n++] = "group/organizationalRole/roleOccupant=\"cn=Postmaster,"
+                  "ou=roles,dc=example,dc=com\" read";
+        by[n++] =
+            fmt(x, "dn.regex=\"%s\" search",
+                PICK(x, ((const char *const[]){"^uid=x[0-9]*1,", ",ou=team1,",
+                                               "^cn=[^,]+\\\\,"})));
+        break;
+    default:
+        what = "attrs=cn,sn,displayName";
+        by[n++] = fmt(x, "dn.subtree=\"%s\" read", team);
+        break;
+    }
+    by[n++] = fmt(x, "* %s%s", PICK(x, tail_access), PICK(x, tail_control));
+    insert_rule(x, at, what, by, n);
+}
+
+/* The position of the first database rule (global rules come first). */
+static unsigned
+first_db_rule(const struct acreG_case *g)
+{
+    unsigned first = 0;
+
+    while (first < g->nrules && g->rules[first].global)
+        first++;
+    return first;
+}
+
+/* 0-4 rules about the added entries, among the first database's rules,
+ * and in a third of the cases a first rule that lets entries be seen
+ * (the rules after it decide their attributes). */
+static void
+own_rules(struct gen *x)
+{
+    static const char *const entry_by[][2] = {{"* read", NULL},
+                                              {"users read", "* search break"},
+                                              {"* +rsd break", NULL},
+                                              {"anonymous none", "* read"}};
+
+    for (unsigned i = 0, n = B(x, 5); i < n; i++) {
+        unsigned first = first_db_rule(x->g);
+        own_rule(x, first + B(x, x->g->nrules - first + 1));
+    }
+    if (P(x, 35)) {
+        const char *const *by = entry_by[B(x, DT_NELEM(entry_by))];
+        insert_rule(x, first_db_rule(x->g),
+                    P(x, 50) ? "attrs=entry" : "attrs=entry,objectClass", by,
+                    by[1] ? 2 : 1);
+    }
+}
+
+/* Half of the cases end the first database's rules with a permissive
+ * catch-all, so that more searches return entries (rules before it
+ * decide whatever they match, as before). */
+static void
+add_catch_all(struct gen *x)
+{
+    static const char *const tails[][3] = {
+        {"* read", NULL, NULL},
+        {"users read", "anonymous search", NULL},
+        {"self write", "users read", "* disclose"},
+        {"users =rsc", "* +d", NULL}};
+    struct acreG_case *g = x->g;
+    const char *const *t = tails[B(x, DT_NELEM(tails))];
+
+    if (!P(x, 50))
+        return;
+    g->rules = talloc_realloc(g, g->rules, struct acreG_rule, g->nrules + 1);
+    if (!g->rules)
+        dt_die("out of memory");
+    struct acreG_rule *r = &g->rules[g->nrules++];
+    memset(r, 0, sizeof *r);
+    r->what = talloc_strdup(g, "*");
+    r->by = talloc_array(g, char *, 3);
+    r->omit_by = talloc_zero_array(g, uint8_t, 3);
+    if (!r->what || !r->by || !r->omit_by)
+        dt_die("out of memory");
+    for (unsigned i = 0; i < 3 && t[i]; i++)
+        r->by[r->nby++] = talloc_strdup(g, t[i]);
+}
+
+static void
+rewrite_rules(struct gen *x)
+{
+    for (unsigned i = 0; i < x->g->nrules; i++)
+        for (unsigned j = 0; j < x->g->rules[i].nby; j++)
+            x->g->rules[i].by[j] = rewrite_clause(x, x->g->rules[i].by[j]);
+}
+
+/* ---- collective attributes --------------------------------------------- */
+
+/*
+ * slapo-collect: in 40% of the cases (all with ACL_COLLECT=1 in the
+ * environment, none with ACL_COLLECT=0) an OU of the first database gets
+ * values of two attributes, and "overlay collect" with "collectinfo"
+ * makes every entry below it show them.  slapd adds them to each result
+ * and checks them against the target entry's rules (and, as the
+ * requester, read on the source); acre attaches the policy to the
+ * directory (acre_policy_attach_subentries) and returns them in its
+ * verdicts; the comparison covers them as any other value.
+ */
+static void
+collect(struct gen *x)
+{
+    static const char *const attrs[][2] = {{"l", "Berlin"},
+                                           {"description", "collected"},
+                                           {"telephoneNumber", "+1 555 0000"},
+                                           {"st", "Bavaria"}};
+    const char *env = getenv("ACL_COLLECT");
+    int on = env && *env ? strcmp(env, "0") != 0 : P(x, 40);
+    const char *ou = ANY(x, &x->teams);
+    int e;
+
+    if (!on || !ou || (e = find_entry(x, ou)) < 0)
+        return;
+    unsigned a = B(x, DT_NELEM(attrs)), b = (a + 1 + B(x, 3)) % 4;
+    for (unsigned j = 0; j < x->g->entries[e].nlines; j++) {
+        const char *l = x->g->entries[e].lines[j];
+        if (!strncasecmp(l, attrs[a][0], strlen(attrs[a][0])) ||
+            !strncasecmp(l, attrs[b][0], strlen(attrs[b][0])))
+            return; /* no second value: acre refuses duplicates */
+    }
+    add(x, e, attrs[a][0], attrs[a][1]);
+    add(x, e, attrs[b][0], attrs[b][1]);
+    x->collect = fmt(x, "overlay collect\ncollectinfo \"%s\" %s,%s\n", ou,
+                     attrs[a][0], attrs[b][0]);
+}
+
+/* The rules text with x->collect after the first database's rootdn. */
+static char *
+with_collect(struct gen *x, void *ctx, char *rules)
+{
+    char *at = strstr(rules, "\nrootdn ");
+
+    if (!x->collect || !at)
+        return rules;
+    at = strchr(at + 1, '\n');
+    return talloc_asprintf(ctx, "%.*s%s%s", (int)(at + 1 - rules), rules,
+                           x->collect, at + 1);
+}
+
+/* ---- requesters -------------------------------------------------------- */
+
+static void
+add_rq(struct acl_case *c, enum acl_kind k, const char *label,
+       const char *authz, const char *bind_dn, const char *pw)
+{
+    c->rq = talloc_realloc(c, c->rq, struct acl_rq, c->nrq + 1);
+    if (!c->rq)
+        dt_die("out of memory");
+    struct acl_rq *r = &c->rq[c->nrq++];
+    r->kind = k;
+    r->label = talloc_strdup(c, label);
+    r->authz = talloc_strdup(c, authz ? authz : "");
+    r->bind_dn = talloc_strdup(c, bind_dn ? bind_dn : "");
+    r->password = talloc_strdup(c, pw ? pw : "");
+}
+
+static void
+proxy(struct gen *x, struct acl_case *c, const char *label, const char *dn)
+{
+    if (dn)
+        add_rq(c, ACL_PROXY, label, P(x, 20) ? dn_variant(x, dn) : dn,
+               ACREG_ROOTDN, NULL);
+}
+
+static void
+make_requesters(struct gen *x, struct acl_case *c)
+{
+    unsigned nusers = 2 + B(x, 4);
+
+    add_rq(c, ACL_ANON, "anonymous", NULL, NULL, NULL);
+    if (P(x, 85))
+        add_rq(c, ACL_ROOT, "rootdn", NULL, ACREG_ROOTDN, NULL);
+    for (unsigned i = 0; i < nusers; i++) {
+        /* mostly the people the rules name */
+        const struct pool *p = P(x, 70) ? &x->people : &x->mine;
+        const char *dn = ANY(x, p);
+        proxy(x, c, fmt(x, "user %s", dn ? dn : ""), dn);
+    }
+    if (P(x, 30)) {
+        const struct pool *groups = P(x, 60) ? &x->gon : &x->dyn;
+        proxy(x, c, "group", ANY(x, groups));
+    }
+    if (P(x, 20))
+        proxy(x, c, "device or role", ANY(x, &x->others));
+    if (P(x, 25))
+        proxy(x, c, "ghost", "uid=ghost,ou=people," ACREG_SUFFIX);
+    if (P(x, 15))
+        add_rq(c, ACL_PROXY, "proxied anonymous", "", ACREG_ROOTDN, NULL);
+    for (unsigned i = 0, n = 1 + B(x, 2); i < n && x->pwd.n; i++) {
+        const char *dp = ANY(x, &x->pwd), *tab = strchr(dp, '\t');
+        char *dn = talloc_strndup(x->g, dp, (size_t)(tab - dp));
+        if (in_second(dn))
+            continue;
+        add_rq(c, ACL_BIND, fmt(x, "bind %s", dn), NULL, dn,
+               P(x, 80) ? tab + 1 : "wrong");
+    }
+    if (x->g->ndbs > 1) {
+        if (P(x, 50))
+            add_rq(c, ACL_ROOT, "rootdn2", NULL, ACREG_ROOTDN2, NULL);
+        else
+            add_rq(c, ACL_PROXY, "boss (second database)",
+                   "cn=boss," ACREG_SUFFIX2, ACREG_ROOTDN2, NULL);
+    }
+}
+
+/* ---- filters ----------------------------------------------------------- */
+
+/* Collect "attr\tvalue" of every live entry (base64 undone). */
+static void
+collect_values(struct gen *x)
+{
+    struct acreG_case *g = x->g;
+
+    for (unsigned i = 0; i < g->nentries; i++) {
+        if (omitted(g, i))
+            continue;
+        for (unsigned j = 0; j < g->entries[i].nlines; j++) {
+            const char *l = g->entries[i].lines[j];
+            size_t n = strcspn(l, ":");
+            struct dt_str v;
+            dt_str_init(&v);
+            if (l[n] == ':' && l[n + 1] == ':')
+                dt_base64_decode(&v, l + n + 3, strlen(l + n + 3));
+            else if (l[n] == ':')
+                dt_str_puts(&v, l + n + 2);
+            if (v.len && !memchr(v.p, 0, v.len))
+                push(x, &x->values, fmt(x, "%.*s\t%s", (int)n, l, v.p));
+            dt_str_free(&v);
+        }
+    }
+}
+
+/* Append v escaped for a filter (RFC 4515 3). */
+static char *
+esc(struct gen *x, const char *v, size_t n)
+{
+    char *s = talloc_strdup(x->g, "");
+
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)v[i];
+        s = ch == '*' || ch == '(' || ch == ')' || ch == '\\' || ch == 0
+                ? talloc_asprintf_append(s, "\\%02x", ch)
+                : talloc_asprintf_append(s, "%c", ch);
+    }
+    return s;
+}
+
+static int
+is_dn_type(const char *a)
+{
+    static const char *const dn_types[] = {"member",       "owner",
+                                           "manager",      "seeAlso",
+                                           "roleOccupant", "uniqueMember"};
+    for (unsigned i = 0; i < DT_NELEM(dn_types); i++)
+        if (!strcasecmp(a, dn_types[i]))
+            return 1;
+    return 0;
+}
+
+/* A substring filter over a value (cut at ASCII positions only). */
+static char *
+substring(struct gen *x, const char *a, const char *v)
+{
+    size_t n = strlen(v), cut1 = n ? B(x, (unsigned)n) : 0, cut2;
+    while (cut1 > 0 && (unsigned char)v[cut1] >= 0x80)
+        cut1--;
+    cut2 = cut1 + (n - cut1 ? B(x, (unsigned)(n - cut1)) : 0);
+    while (cut2 > cut1 && (unsigned char)v[cut2] >= 0x80)
+        cut2--;
+    switch (B(x, 4)) {
+    case 0:
+        return fmt(x, "(%s=%s*)", a, esc(x, v, cut2));
+    case 1:
+        return fmt(x, "(%s=*%s)", a, esc(x, v + cut1, n - cut1));
+    case 2:
+        if (cut2 > cut1) /* "**" is no filter */
+            return fmt(x, "(%s=*%s*)", a, esc(x, v + cut1, cut2 - cut1));
+        return fmt(x, "(%s=%s*)", a, esc(x, v, cut2));
+    default:
+        return fmt(x, "(%s=%s*%s)", a, esc(x, v, cut1),
+                   esc(x, v + cut2, n - cut2));
+    }
+}
+
+static const char *const classes[] = {"inetOrgPerson", "person",
+                                      "groupOfNames",  "groupOfUniqueNames",
+                                      "groupOfURLs",   "organizationalUnit",
+                                      "device",        "organizationalRole",
+                                      "top",           "dcObject"};
+
+static const char *const other_items[] = {
+    "(userPassword=*)",
+    "(userPassword=secret1)",
+    "(cn;lang-en=*)",
+    "(name=*a*)",
+    "(foo=bar)",
+    "(member=*)",
+    "(uniqueMember=*)",
+    "(memberURL=*)",
+    "(ou:dn:=people)",
+    "(ou:dn:=team1)",
+    "(title>=boss)",
+    "(description<=m)",
+    "(mail=*example.com)",
+    "(objectClass=*)",
+    "(2.5.4.3=*)",
+    "(commonName=*e*)",
+    "(entryDN=*)",
+    "(telephoneNumber=*555*)",
+    "(uid:caseExactMatch:=x1)",
+    "(cn:caseExactMatch:=Ann Lee)",
+    "(hasSubordinates=TRUE)",
+    "(!(hasSubordinates=TRUE))",
+    "(entryDN=ou=people,dc=example,dc=com)",
+    "(roleOccupant=*)",
+    "(owner=*)",
+    /* not (structuralObjectClass=...): slapadd computes that attribute,
+     * acre's LDIF directory does not */
+};
+
+static const char *const common[] = {"cn",    "sn",     "objectClass",
+                                     "uid",   "mail",   "description",
+                                     "title", "member", "ou"};
+
+/* One filter item over a value of the directory. */
+static char *
+item(struct gen *x)
+{
+    const char *av = ANY(x, &x->values), *tab = strchr(av, '\t');
+    char *a = talloc_strndup(x->g, av, (size_t)(tab - av));
+    const char *v = tab + 1;
+    unsigned k = B(x, 100);
+
+    if (k < 10)
+        return fmt(x, "(objectClass=%s)", PICK(x, classes));
+    if (k < 22)
+        return (char *)PICK(x, other_items);
+    if (k < 34)
+        return fmt(x, "(%s=*)", PICK(x, common));
+    if (k < 40)
+        return fmt(x, "(%s=*)", a);
+    if (is_dn_type(a) && k < 60) {
+        v = dn_variant(x, v);
+        return fmt(x, "(%s=%s)", a, esc(x, v, strlen(v)));
+    }
+    if (k < 60) {
+        v = P(x, 60) ? respell(x, v) : v;
+        return fmt(x, "(%s=%s)", a, esc(x, v, strlen(v)));
+    }
+    if (k < 66) /* a short prefix: many entries */
+        return fmt(x, "(%s=%s*)", a, esc(x, v, (unsigned char)*v < 0x80));
+    if (k < 76)
+        return substring(x, a, v);
+    if (k < 82)
+        return fmt(x, "(%s%s=%s)", a, P(x, 50) ? ">" : "<",
+                   esc(x, v, strlen(v)));
+    if (k < 87)
+        return fmt(x, "(%s~=%s)", a, esc(x, v, strlen(v)));
+    if (k < 94)
+        return fmt(x, "(%s:%s:=%s)", a,
+                   P(x, 50) ? "caseExactMatch" : "caseIgnoreMatch",
+                   esc(x, v, strlen(v)));
+    return fmt(x, "(%s=%s)", a, esc(x, v, strlen(v)));
+}
+
+static char *
+filter(struct gen *x, unsigned depth)
+{
+    unsigned k = depth < 3 ? B(x, 100) : 99;
+    char *s;
+
+    if (k < 14 || (k < 26 && depth == 0)) {
+        s = fmt(x, "(%c", k % 2 ? '&' : '|');
+        for (unsigned i = 0, n = 1 + B(x, 3); i < n; i++)
+            s = talloc_asprintf_append(s, "%s", filter(x, depth + 1));
+        return talloc_asprintf_append(s, ")");
+    }
+    if (k < 34)
+        return fmt(x, "(!%s)", filter(x, depth + 1));
+    return item(x);
+}
+
+/* ---- searches ---------------------------------------------------------- */
+
+static const char *
+base(struct gen *x)
+{
+    unsigned k = B(x, 100);
+    const char *e = ANY(x, &x->all);
+
+    if (k < 30)
+        return ACREG_SUFFIX;
+    if (k < 44)
+        return ANY(x, &x->homes);
+    if (k < 50)
+        return "ou=groups," ACREG_SUFFIX;
+    if (k < 66)
+        return e;
+    if (k < 75)
+        return fmt(x, "uid=nobody,%s", e);
+    if (k < 79)
+        return fmt(x, "cn=a,uid=nobody,%s", e);
+    if (k < 90)
+        return dn_variant(x, P(x, 50) ? e : ANY(x, &x->homes));
+    if (k < 92)
+        return "o=nowhere";
+    if (k < 93)
+        return "not a dn";
+    if (k < 97 && x->g->ndbs > 1)
+        return ACREG_SUFFIX2;
+    return ACREG_SUFFIX;
+}
+
+static const char *const attr_pool[] = {"cn",           "sn",
+                                        "uid",          "mail",
+                                        "userPassword", "member",
+                                        "uniqueMember", "memberURL",
+                                        "title",        "description",
+                                        "manager",      "seeAlso",
+                                        "objectClass",  "name",
+                                        "cn;lang-en",   "commonName",
+                                        "SURNAME",      "telephoneNumber",
+                                        "owner",        "entryDN",
+                                        "givenName",    "ou",
+                                        "foo",          "employeeType",
+                                        "roleOccupant", "CN;LANG-EN",
+                                        "2.5.4.4",      "l"};
+
+static void
+attrs(struct gen *x, struct acl_case *c, struct acl_search *s)
+{
+    static const char *const fixed[][2] = {{"*", NULL},   {"+", NULL},
+                                           {"1.1", NULL}, {"*", "+"},
+                                           {"1.1", "cn"}, {"*", "entryDN"}};
+    unsigned k = B(x, 10);
+
+    if (k < 3)
+        return; /* all user attributes */
+    s->attrs = talloc_array(c, char *, 4);
+    if (k < 6) {
+        const char *const *f = fixed[B(x, DT_NELEM(fixed))];
+        for (unsigned i = 0; i < 2 && f[i]; i++)
+            s->attrs[s->nattrs++] = talloc_strdup(c, f[i]);
+        return;
+    }
+    for (unsigned i = 0, n = 1 + B(x, 3); i < n; i++)
+        s->attrs[s->nattrs++] = talloc_strdup(c, PICK(x, attr_pool));
+}
+
+static void
+make_searches(struct gen *x, struct acl_case *c)
+{
+    static const int scopes[] = {0, 1, 2, 2, 2, 3};
+    unsigned n = 3 + B(x, 4);
+
+    for (unsigned i = 0; i < n; i++) {
+        struct acl_search t;
+        memset(&t, 0, sizeof t);
+        t.scope = scopes[B(x, DT_NELEM(scopes))];
+        t.base = talloc_strdup(c, base(x));
+        t.filter =
+            talloc_strdup(c, P(x, 12) ? "(objectClass=*)" : filter(x, 0));
+        attrs(x, c, &t);
+        for (unsigned r = 0; r < c->nrq; r++) {
+            c->s = talloc_realloc(c, c->s, struct acl_search, c->ns + 1);
+            if (!c->s)
+                dt_die("out of memory");
+            c->s[c->ns] = t;
+            c->s[c->ns++].rq = r;
+        }
+    }
+}
+
+/* ---- the case ---------------------------------------------------------- */
+
+struct acl_case *
+acl_gen(void *ctx, uint64_t seed, struct acl_gen_info *info)
+{
+    struct acl_case *c = talloc_zero(ctx, struct acl_case);
+    struct gen x;
+
+    memset(&x, 0, sizeof x);
+    if (!c || acreG_case_new(c, seed, &x.g))
+        dt_die("out of memory");
+    dt_rng_seed(&x.r, seed ^ 0x61636c2d67656e00ull); /* "acl-gen" */
+    x.serial = 0;
+    scan(&x);
+    grow(&x);
+    rewrite_rules(&x);
+    own_rules(&x);
+    add_catch_all(&x);
+    collect(&x);
+    collect_values(&x);
+    c->rules = with_collect(&x, c, acreG_conf(c, x.g));
+    c->ldif = acreG_ldif(c, x.g);
+    if (!c->rules || !c->ldif)
+        dt_die("out of memory");
+    make_requesters(&x, c);
+    make_searches(&x, c);
+    if (info) {
+        unsigned nrules = 0;
+        for (unsigned i = 0; i < x.g->nrules; i++)
+            nrules += !x.g->rules[i].omit;
+        info->entries = live_entries(x.g);
+        info->rules = nrules;
+        info->requesters = c->nrq;
+        info->searches = c->ns;
+        info->dbs = x.g->ndbs;
+    }
+    talloc_free(x.g);
+    return c;
+}

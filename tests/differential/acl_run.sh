@@ -1,0 +1,48 @@
+#!/bin/bash
+# acl_run.sh -- one case of the differential access-control suite through
+# a private slapd: the case's own slapd.conf, its data slapadded, slapd
+# started on a free loopback port, the case's searches answered (by the
+# driver's "slapd" command, over LDAP), slapd stopped by its PID.
+#
+#   tests/differential/acl_run.sh DRIVER CASEDIR [COMMAND]
+#
+# COMMAND (default "slapd") is the driver's command run while slapd is
+# up, as "DRIVER COMMAND CASEDIR URI ROOTPW PID" ("bench-slapd" for
+# `make bench-slapd`).
+# Writes CASEDIR/slapd.conf (what slapd ran; acre compiles the same text),
+# CASEDIR/slapd.out, CASEDIR/slaptest.log and CASEDIR/slapadd.log.  The
+# database, pid file and log live in a temporary directory removed at
+# exit.  Exit status: 0 answered, 2 harness failure, 3 slaptest refused
+# the configuration, 4 slapadd refused the data, 5 slapd would not start
+# with it (slaptest does not catch everything: slapd 2.5 fails an
+# assertion on some configurations it accepts).  slapd is stopped on
+# exit, interrupt or termination, whatever failed (slapd.sh).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/slapd.sh"
+
+[ $# = 2 ] || [ $# = 3 ] || { echo "usage: $0 DRIVER CASEDIR [COMMAND]" >&2; exit 2; }
+driver=$1 dir=$2 cmd=${3:-slapd}
+slapd_have_tools || { slapd_log "slapd and ldap-utils are not installed"; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/acre-acl.XXXXXX") || exit 2
+slapd_use_dir "$work"
+trap 'slapd_stop; rm -rf "$work"' EXIT
+rm -f "$dir/slapd.out" "$dir/acre.out" "$dir/slaptest.log" "$dir/slapadd.log"
+SLAPD_ROOTPW=$(slapd_random_hex)
+"$driver" conf "$dir" "$work" "$SLAPD_ROOTPW" >"$work/dbs" || exit 2
+first=1
+while IFS='	' read -r i suffix rootdn size; do
+	mkdir -p "$work/db-$i" || exit 2
+	if [ "$first" = 1 ]; then
+		SLAPD_SUFFIX=$suffix SLAPD_ROOTDN=$rootdn first=0
+	fi
+done <"$work/dbs"
+/usr/sbin/slaptest -u -f "$work/slapd.conf" >"$dir/slaptest.log" 2>&1 || exit 3
+while IFS='	' read -r i suffix rootdn size; do
+	[ "$size" = 0 ] && continue
+	/usr/sbin/slapadd -f "$work/slapd.conf" -b "$suffix" \
+		-l "$work/data-$i.ldif" >>"$dir/slapadd.log" 2>&1 || exit 4
+done <"$work/dbs"
+slapd_start || exit 5
+"$driver" "$cmd" "$dir" "$SLAPD_URI/" "$SLAPD_ROOTPW" "$SLAPD_PID" || exit 2
+slapd_stop
