@@ -108,6 +108,10 @@ struct cb {
     /* node DNs */
     const acre_dn **extra;
     size_t nextra, cap_extra;
+    /* item:OC values already made, by class id (one copy per class, so
+     * that entries tested against many subentries' refinements touch one
+     * hot array) */
+    struct acreC_refine *items;
 };
 
 enum { OC_SUBENTRY, OC_COLL, OC_INH, OC_INH_DN, OC_INH_RDN };
@@ -539,6 +543,14 @@ item_values(struct cb *c, struct acreC_refine *out)
 {
     unsigned n = acreS_nclasses(c->s), k = 0;
     int eq = acreS_attr(c->s, c->at_oc)->eq;
+
+    if (out->oc >= 0 && !c->items &&
+        !(c->items = talloc_zero_array(c->tmp, struct acreC_refine, n + 1)))
+        return ACRE_ERR_NOMEM;
+    if (out->oc >= 0 && c->items[out->oc].oid) { /* made already */
+        *out = c->items[out->oc];
+        return 0;
+    }
     struct oidv *v = talloc_array(c->tmp, struct oidv, n + 1);
     const uint8_t **oid = talloc_array(c->q->mem, const uint8_t *, n + 1);
     uint32_t *len = talloc_array(c->q->mem, uint32_t, n + 1);
@@ -568,6 +580,8 @@ item_values(struct cb *c, struct acreC_refine *out)
     out->oid = oid;
     out->oid_len = len;
     out->noid = k;
+    if (out->oc >= 0)
+        c->items[out->oc] = *out;
     return 0;
 }
 

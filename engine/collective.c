@@ -31,13 +31,17 @@
  * Memory and reuse: a node whose candidates depend on nothing of an entry
  * but its depth and a few refinements has its results made once, at
  * attach (acreC_precompute, at the end of this file): such an entry is
- * answered by its node, depth and refinement outcomes.  Otherwise the
- * result is built in the request (struct acreC_result), in buffers that
- * grow to the largest seen; values are not copied when one giver alone
- * makes a description (they point into the directory).  The request keeps
- * its last RESULTS results and reuses one for an entry of the same node
- * and depth when building it consulted nothing of its entry but the
- * refinements, and this entry's refinements go the same way.
+ * answered by its node, depth and refinement outcomes, and an entry of
+ * the attach directory finds its node, its depth, whether it is a
+ * subentry or has exclusions and whether it has the classes of item:
+ * refinements in its record made at attach (struct acreC_ent).
+ * Otherwise the result is built in the request (struct acreC_result),
+ * in buffers that grow to the largest seen; values are not copied when
+ * one giver alone makes a description (they point into the directory).
+ * The request keeps its last RESULTS results and reuses one for an
+ * entry of the same node and depth when building it consulted nothing of
+ * its entry but the refinements, and this entry's refinements go the
+ * same way.
  */
 #include "collective.h"
 
@@ -85,6 +89,10 @@ struct acreC_cache {
 };
 
 struct acreC_result {
+    /* first, what a view reads (one cache line for a precomputed result) */
+    uint32_t nout, nsubs;
+    struct acreC_out *out;
+    uint32_t *subs; /* applicable subentries */
     const struct acreC_index *x;
     struct acreC_cache *sh;
     /* the reuse key: the last entry, its node and depth; the subentries
@@ -95,16 +103,15 @@ struct acreC_result {
     int reusable;
     uint32_t subslots, nref;
     uint64_t sig;
-    /* the attributes; vals of those in the value buffer are offsets until
-     * the result is complete */
-    struct acreC_out *out;
-    uint32_t nout, cap_out;
+    /* the attributes (out, above): vals of those in the value buffer are
+     * offsets until the result is complete */
+    uint32_t cap_out;
     uint8_t *in_buf;   /* [cap_out] 1: vals is an offset into vals[] */
     uint8_t *replaced; /* [cap_out] D's own values replaced */
     struct acreE_value *vals;
     size_t nvals, cap_vals;
-    /* applicable subentries and collect sources */
-    uint32_t *subs, nsubs, cap_subs;
+    /* applicable subentries (above) and collect sources */
+    uint32_t cap_subs;
     uint32_t *cis, ncis, cap_cis;
 };
 
@@ -865,20 +872,38 @@ reusable(const struct acre_policy *p, const struct acreC_result *r,
     return !r->nref || q->sig == r->sig;
 }
 
+/* e's refinement bit i in window st (ents: e's record, or NULL). */
+static unsigned
+static_bit(const struct acre_policy *p, const struct acreC_static *st,
+           unsigned i, const struct acreC_ent *en, const struct acreE_entry *e,
+           struct asked *q)
+{
+    const struct acreC_index *x = p->coll;
+
+    if (en && st->cls[i] != 0xff)
+        return en->flags >> (st->cls[i] + 1) & 1;
+    return (unsigned)refine(asked_oc(p, e, q), &x->st_refs[st->refs + i], e);
+}
+
 /* The node's precomputed result for e, or NULL (none, or e is a
- * subentry or has exclusions). */
+ * subentry or has exclusions).  An entry of the attach directory has its
+ * answers in x->ents; another's are asked of it. */
 static const struct acreC_result *
 precomputed(const struct acre_policy *p, const struct acreP_node *n,
-            const struct acreE_entry *e, unsigned d, struct asked *q)
+            const struct acreE_entry *e, const struct acreC_ent *en, unsigned d,
+            struct asked *q)
 {
     const struct acreC_index *x = p->coll;
     uint32_t ni = (uint32_t)(n - p->nodes);
+    const struct acreC_static *st = x->statics + x->st_first[ni];
+    const struct acreC_static *end = x->statics + x->st_first[ni + 1];
 
-    for (uint32_t k = x->st_first[ni]; k < x->st_first[ni + 1]; k++) {
-        const struct acreC_static *st = &x->statics[k];
+    for (; st < end; st++) {
         if (d < st->lo || d > st->hi)
             continue;
-        if (st->res[0]->subslots) { /* as reusable() asks */
+        if (st->subs && en && (en->flags & ACREC_ENT_ASIDE))
+            return NULL;
+        if (st->subs && !en) { /* as reusable() asks */
             q->sub = is_subentry_oc(p, asked_oc(p, e, q));
             q->excl = x->id_exclusions >= 0 &&
                       acreE_entry_find_first(e, x->id_exclusions) < e->nattrs;
@@ -886,9 +911,9 @@ precomputed(const struct acre_policy *p, const struct acreP_node *n,
                 return NULL;
         }
         unsigned sig = 0;
-        for (uint32_t i = 0; i < st->nref; i++)
-            sig |= (unsigned)refine(asked_oc(p, e, q), st->refs[i], e) << i;
-        return st->res[sig];
+        for (unsigned i = 0; i < st->nref; i++)
+            sig |= static_bit(p, st, i, en, e, q) << i;
+        return x->st_res[st->res + sig];
     }
     return NULL;
 }
@@ -898,8 +923,8 @@ acreC_compute(struct acre_request *rq, const struct acreE_entry *e,
               const struct acreP_node *n, const struct acreC_result **out)
 {
     const struct acreC_index *x = rq->p->coll;
+    const struct acreC_ent *en = NULL;
     struct acreC_cache *c;
-    unsigned d = acre_dn_depth(e->dn);
     struct asked q = {-1, -1, 0, 0, 0, NULL};
     int rc;
 
@@ -908,9 +933,12 @@ acreC_compute(struct acre_request *rq, const struct acreE_entry *e,
         return 0;
     if (!(c = cache_of(rq, x)))
         return ACRE_ERR_NOMEM;
+    if (e->id < x->nents && x->ents[e->id].e == e) /* made at attach */
+        en = &x->ents[e->id];
+    unsigned d = en ? en->depth : acre_dn_depth(e->dn);
     if (!n)
-        n = acreP_node_for(rq->p, e->dn);
-    if (x->st_first && (*out = precomputed(rq->p, n, e, d, &q)))
+        n = en ? &rq->p->nodes[en->node] : acreP_node_for(rq->p, e->dn);
+    if (x->st_first && (*out = precomputed(rq->p, n, e, en, d, &q)))
         return 0;
     /* a result of the same node and depth that consulted nothing of its
      * entry but its refinements stands for e unless e is a subentry,
@@ -1185,43 +1213,150 @@ boundaries(const struct acreP_node *n, uint32_t *b)
     return u;
 }
 
+/* The precomputed results as they are made. */
+struct statics {
+    struct acreC_static *v;
+    size_t nv, cap_v;
+    struct acreC_refine *refs;
+    size_t nrefs, cap_refs;
+    const struct acreC_result **res;
+    size_t nres, cap_res;
+    size_t values; /* values and attributes held, against the cap */
+};
+
 /* Node n's results for depths lo..hi, one per refinement outcome,
- * appended to *v (none when the window holds too many refinements). */
+ * appended to t (none when the window holds too many refinements or the
+ * cap is reached). */
 static int
 static_window(struct acre_request *rq, const struct acreP_node *n, unsigned lo,
-              unsigned hi, struct acreC_static **v, size_t *nv, size_t *cap)
+              unsigned hi, struct statics *t)
 {
     struct acreC_cache *c = rq->coll;
     struct acreE_entry none; /* stores nothing: no class, no exclusion */
-    unsigned nref = 0;
+    void *mem = rq->p->mem;
+    unsigned nref = 0, subs = 0;
 
     const struct acreC_refine *refs[ACREC_STATIC_REFS];
 
     for (uint32_t i = 0; i < n->ncoll; i++) {
         const struct acreC_slot *sl = &n->coll[i];
-        if (!(sl->sub & ACREC_SLOT_REFINED) || lo < sl->lo || lo > sl->hi)
+        if (lo < sl->lo || lo > sl->hi)
+            continue;
+        subs = 1;
+        if (!(sl->sub & ACREC_SLOT_REFINED))
             continue;
         if (nref == ACREC_STATIC_REFS)
             return 0; /* too many outcomes to make them all */
         refs[nref++] = rq->p->coll->subs[sl->sub & ACREC_SLOT_SUB].refine;
     }
-    const struct acreC_result **res =
-        talloc_array(rq->p->mem, const struct acreC_result *, 1u << nref);
-    const struct acreC_refine **rv =
-        talloc_memdup(rq->p->mem, refs, sizeof(refs));
-    if (!res || !rv || room(rq->p->mem, (void **)v, sizeof(**v), *nv + 1, cap))
+    if (t->values >= ACREC_STATIC_VALUES)
+        return 0;
+    if (room(mem, (void **)&t->v, sizeof(*t->v), t->nv + 1, &t->cap_v) ||
+        room(mem, (void **)&t->refs, sizeof(*t->refs), t->nrefs + nref + 1,
+             &t->cap_refs) ||
+        room(mem, (void **)&t->res, sizeof(*t->res), t->nres + (1u << nref),
+             &t->cap_res))
         return ACRE_ERR_NOMEM;
     memset(&none, 0, sizeof(none));
     for (uint64_t s = 0; s < (1u << nref); s++) {
+        struct acreC_result *k;
         c->forced = 1;
         c->forced_sig = s;
         int rc = build(rq, c->res[0], n, &none, lo);
         c->forced = 0;
-        if (rc || !(res[s] = keep_result(rq->p->mem, c->res[0])))
+        if (rc || !(k = keep_result(mem, c->res[0])))
             return ACRE_ERR_NOMEM;
+        t->res[t->nres + s] = k;
+        t->values += k->nvals + k->nout;
     }
-    (*v)[(*nv)++] =
-        (struct acreC_static){(uint16_t)lo, (uint16_t)hi, nref, rv, res};
+    for (unsigned i = 0; i < nref; i++)
+        t->refs[t->nrefs + i] = *refs[i];
+    struct acreC_static *st = &t->v[t->nv++];
+    memset(st, 0xff, sizeof(*st)); /* cls: evaluated, until classes() */
+    st->lo = (uint16_t)lo;
+    st->hi = (uint16_t)hi;
+    st->nref = (uint8_t)nref;
+    st->subs = (uint8_t)subs;
+    st->refs = (uint32_t)t->nrefs;
+    st->res = (uint32_t)t->nres;
+    t->nrefs += nref;
+    t->nres += 1u << nref;
+    return 0;
+}
+
+/* Give the first ACREC_ENT_NCLASS classes the windows' item:
+ * refinements name a bit each (cls); returns how many, their
+ * refinements in *cref. */
+static unsigned
+classes(struct statics *t, const struct acreC_refine **cref)
+{
+    unsigned nc = 0;
+
+    for (size_t k = 0; k < t->nv; k++) {
+        struct acreC_static *st = &t->v[k];
+        for (unsigned i = 0; i < st->nref; i++) {
+            const struct acreC_refine *r = &t->refs[st->refs + i];
+            unsigned j = 0;
+            if (r->kind != ACREC_REF_ITEM || r->oc < 0)
+                continue;
+            while (j < nc && cref[j]->oc != r->oc)
+                j++;
+            if (j == nc && nc < ACREC_ENT_NCLASS)
+                cref[nc++] = r;
+            if (j < nc)
+                st->cls[i] = (uint8_t)j;
+        }
+    }
+    return nc;
+}
+
+/* The next entry of the tree below root after e, depth first. */
+static const struct acreE_entry *
+next_entry(const struct acreE_entry *e, const struct acreE_entry *root)
+{
+    if (e->first_child)
+        return e->first_child;
+    for (; e && e != root; e = e->parent)
+        if (e->next_sibling)
+            return e->next_sibling;
+    return NULL;
+}
+
+/* x->ents: every entry of the attach directory, its node, depth and
+ * answers. */
+static int
+entries(struct acre_policy *p, struct acreC_index *x, struct statics *t)
+{
+    const struct acreC_refine *cref[ACREC_ENT_NCLASS];
+    unsigned nc = classes(t, cref);
+    size_t nroot, count = acreE_dir_count(x->dir);
+    const struct acreE_entry *const *root = acreE_dir_suffixes(x->dir, &nroot);
+    struct acreC_ent *v =
+        talloc_zero_array(p->mem, struct acreC_ent, count + 1);
+
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    for (size_t k = 0; k < nroot; k++)
+        for (const struct acreE_entry *e = root[k]; e;
+             e = next_entry(e, root[k])) {
+            const struct acreE_attr *oc = objectclass(e, x->id_objectclass);
+            unsigned fl = 0;
+            unsigned d = acre_dn_depth(e->dn);
+            if (e->id >= count || d > 0xffffu)
+                continue;
+            if (is_subentry_oc(p, oc) ||
+                (x->id_exclusions >= 0 &&
+                 acreE_entry_find_first(e, x->id_exclusions) < e->nattrs))
+                fl |= ACREC_ENT_ASIDE;
+            for (unsigned j = 0; j < nc; j++)
+                fl |= (unsigned)has_class(oc, cref[j]) << (j + 1);
+            v[e->id].e = e;
+            v[e->id].node = (uint32_t)(acreP_node_for(p, e->dn) - p->nodes);
+            v[e->id].depth = (uint16_t)d;
+            v[e->id].flags = (uint8_t)fl;
+        }
+    x->ents = v;
+    x->nents = (uint32_t)count;
     return 0;
 }
 
@@ -1229,8 +1364,7 @@ int
 acreC_precompute(struct acre_policy *p, const acre_directory *dir)
 {
     struct acreC_index *x = (struct acreC_index *)p->coll;
-    struct acreC_static *v = NULL;
-    size_t nv = 0, cap = 0;
+    struct statics t = {0};
     uint32_t *first = talloc_array(p->mem, uint32_t, p->nnodes + 1);
     uint32_t b[2 * ACREC_STATIC_SLOTS + 1];
     acre_request *rq;
@@ -1242,19 +1376,23 @@ acreC_precompute(struct acre_policy *p, const acre_directory *dir)
         rc = ACRE_ERR_NOMEM;
     for (uint32_t ni = 0; !rc && ni < p->nnodes; ni++) {
         const struct acreP_node *n = &p->nodes[ni];
-        first[ni] = (uint32_t)nv;
+        first[ni] = (uint32_t)t.nv;
         if (!static_node(x, n))
             continue;
         unsigned m = boundaries(n, b);
         for (unsigned j = 0; !rc && j < m; j++)
             rc = static_window(rq, n, b[j], j + 1 < m ? b[j + 1] - 1 : 0xffffu,
-                               &v, &nv, &cap);
+                               &t);
     }
-    first[p->nnodes] = (uint32_t)nv;
+    first[p->nnodes] = (uint32_t)t.nv;
     acre_request_end(rq);
+    if (!rc)
+        rc = entries(p, x, &t);
     if (rc)
         return rc;
     x->st_first = first;
-    x->statics = v;
+    x->statics = t.v;
+    x->st_refs = t.refs;
+    x->st_res = t.res;
     return 0;
 }

@@ -25,14 +25,18 @@
  * engine/collective.c turns a node's list into an entry's values: the
  * applicable subentries in directory order, each one's values by
  * description, unioned, less the entry's exclusions, with OpenDJ's
- * conflict behaviour and inheritance, then the slapo-collect values.  The
+ * conflict behaviour and inheritance, then the slapo-collect values.  A
+ * node whose results depend on nothing of an entry but its depth and a
+ * few refinements has them made once, at attach (acreC_static); an
+ * entry of it needs only its node, depth and a byte of flags, which an
+ * entry of the attach directory finds in its acreC_ent.  Any other
  * result lives in the request and is reused for the next entry of the
  * same node and depth when nothing of the entry itself was consulted.
  *
  * Invariants: the index is immutable once attached; the directory it was
  * read from outlives it (values point into it); results point into the
- * request and the directory and are valid until the request's next
- * collective, decide or search call.
+ * request or the policy, and into the directory, and are valid until the
+ * request's next collective, decide or search call.
  */
 #ifndef ACRE_COLLECTIVE_H
 #define ACRE_COLLECTIVE_H
@@ -134,19 +138,49 @@ struct acreC_slot {
 #define ACREC_SLOT_REFINED 0x80000000u
 #define ACREC_SLOT_SUB     0x7fffffffu
 
-/* A node's precomputed result for entries of depths lo..hi whose
- * refinements give signature s: res[s] (s < 1 << nref). */
+/* A node's precomputed results for entries of depths lo..hi whose
+ * refinements give signature s: idx->st_res[res + s] (s < 1 << nref).
+ * The records of a node, their refinements and their result pointers
+ * are contiguous, so that an entry's answer costs few cache lines:
+ *
+ *   statics[st_first[i] .. st_first[i + 1])   node i's windows
+ *   st_refs[refs .. refs + nref)              copies of the refinements,
+ *                                             signature bit order
+ *   st_res[res .. res + (1 << nref))          the results
+ */
+#define ACREC_STATIC_REFS 4 /* refined subentries a window may hold */
+
 struct acreC_static {
     uint16_t lo, hi;
-    uint32_t nref;
-    const struct acreC_refine *const *refs; /* [nref]: the refinements of
-                                               the window, signature bit
-                                               order */
-    const struct acreC_result *const *res;
+    uint8_t nref;
+    uint8_t subs; /* the window holds subentries: an entry that is a
+                     subentry or has exclusions is computed instead */
+    uint8_t cls[ACREC_STATIC_REFS]; /* refinement i is item:OC with OC's
+                                       bit in an entry's flags:
+                                       ACREC_ENT_CLASS << cls[i]; 0xff:
+                                       evaluated */
+    uint32_t refs;                  /* in idx->st_refs */
+    uint32_t res;                   /* in idx->st_res */
 };
 
-#define ACREC_STATIC_REFS  4  /* refined subentries a window may hold */
-#define ACREC_STATIC_SLOTS 64 /* candidates a precomputed node may have */
+/* What an answer asks of an attach-directory entry, made once at
+ * attach: ents[e->id] when its e is e (an entry of another directory is
+ * asked directly). */
+struct acreC_ent {
+    const struct acreE_entry *e;
+    uint32_t node;  /* its index node (acreP_node_for) */
+    uint16_t depth; /* its DN's */
+    uint8_t flags;  /* ACREC_ENT_* */
+};
+
+#define ACREC_ENT_ASIDE  0x1u /* a subentry, or has collectiveExclusions */
+#define ACREC_ENT_CLASS  0x2u /* then a bit per class: has item:OC */
+#define ACREC_ENT_NCLASS 7    /* classes given a bit */
+
+#define ACREC_STATIC_SLOTS  64 /* candidates a precomputed node may have */
+/* values and attributes all precomputed results may hold together (a
+ * cap on their memory): beyond it, entries are computed */
+#define ACREC_STATIC_VALUES (1u << 22)
 
 struct acreC_index {
     unsigned flags; /* ACRE_COLL_* of the attach */
@@ -165,6 +199,10 @@ struct acreC_index {
      * st_first[i + 1]); NULL when none were made */
     const uint32_t *st_first;
     const struct acreC_static *statics;
+    const struct acreC_refine *st_refs;
+    const struct acreC_result *const *st_res;
+    const struct acreC_ent *ents; /* [nents], by entry id; NULL: none */
+    uint32_t nents;
 };
 
 /* ------------------------------------------------------------------------
@@ -224,7 +262,9 @@ const struct acreE_entry *acreC_merged(struct acre_request *rq,
  * its depth and a few refinements: subentries only (no slapo-collect, no
  * inheritance), COLLECTIVE types only (no entry stores them), at most
  * ACREC_STATIC_SLOTS candidates and ACREC_STATIC_REFS refinements in any
- * depth window.  dir: the attach directory.  0 or ACRE_ERR_NOMEM.
+ * depth window, until the results hold ACREC_STATIC_VALUES values; and
+ * the attach directory's entries their acreC_ent.  dir: the attach
+ * directory.  0 or ACRE_ERR_NOMEM.
  */
 int acreC_precompute(struct acre_policy *p, const acre_directory *dir);
 
