@@ -43,6 +43,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,41 @@ note_put(struct acreV_check *c, const char *fmt, ...)
  * Regular expressions
  */
 
+/*
+ * slapd matches with POSIX regexec, which takes the longest match at the
+ * leftmost position; PCRE2 takes the first alternative that matches.
+ * Whether a pattern matches is the same, but with an alternation the
+ * submatches ($n) can differ ("^|uid=([^,]+),..." sets $1 in slapd).  So
+ * where submatches are asked of a pattern with '|', they are taken from
+ * regexec, as slapd takes them.  Returns 0, or -1 (keep PCRE2's).
+ */
+static int
+posix_offsets(struct acre_request *rq, const struct acreI_regex *re,
+              const char *s, size_t n, int (*off)[2], int noff)
+{
+    regmatch_t m[ACREI_MAX_MATCHES];
+    regex_t px;
+    char *t;
+    int rc;
+
+    if (!(t = talloc_strndup(rq->scratch, s, n)))
+        return -1;
+    if (regcomp(&px, re->pattern, REG_EXTENDED | REG_ICASE)) {
+        talloc_free(t);
+        return -1;
+    }
+    rc = regexec(&px, t, (size_t)noff, m, 0);
+    regfree(&px);
+    talloc_free(t);
+    if (rc != 0)
+        return -1;
+    for (int i = 0; i < noff; i++) {
+        off[i][0] = m[i].rm_so < 0 ? -1 : (int)m[i].rm_so;
+        off[i][1] = m[i].rm_so < 0 ? -1 : (int)m[i].rm_eo;
+    }
+    return 0;
+}
+
 int
 acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
                   const char *s, size_t n, int (*off)[2], int noff)
@@ -99,6 +135,9 @@ acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
     int set = rc == 0 ? (int)pairs : rc; /* 0: more groups than pairs */
     if (noff > ACREI_MAX_MATCHES)
         noff = ACREI_MAX_MATCHES;
+    if (noff > 0 && re->pattern && memchr(re->pattern, '|', re->len) &&
+        posix_offsets(rq, re, s, n, off, noff) == 0)
+        return 1;
     for (int i = 0; i < noff; i++) {
         int unset =
             i >= set || (uint32_t)i >= pairs || ov[2 * i] == PCRE2_UNSET;

@@ -48,11 +48,17 @@ static const char *const requesters[] = {
     NULL, "uid=alice,ou=people,dc=example,dc=com",
     "uid=bob,ou=people,dc=example,dc=com", "cn=manager,dc=example,dc=com"};
 
+/* Abort on a failed condition, naming it (the crash report then says
+ * which comparison failed). */
+#define check(cond) check_at((cond), __LINE__, #cond)
+
 static void
-check(int cond)
+check_at(int cond, int line, const char *what)
 {
-    if (!cond)
+    if (!cond) {
+        fprintf(stderr, "fuzz_policy.c:%d: check failed: %s\n", line, what);
         abort();
+    }
 }
 
 struct world {
@@ -110,6 +116,13 @@ compare(struct world *w, const acre_subject *who)
                                             &m2, NULL);
                 if (g1 == ACRE_ERR_EVAL_LIMIT)
                     continue;
+                if (g1 != g2 || m1 != m2)
+                    fprintf(stderr,
+                            "requester %s, entry %s, %s, right %d: acre %d "
+                            "mask %#x, oracle %d mask %#x\n",
+                            who && who->authz_dn ? who->authz_dn : "-",
+                            acre_dn_normalised(acre_entry_dn(ents[i]), NULL),
+                            what[k], right, g1, (unsigned)m1, g2, (unsigned)m2);
                 check(g1 == g2 && m1 == m2);
             }
         }
