@@ -384,8 +384,8 @@ table_fresh(struct builder *b, uint32_t ni, size_t *start)
     return rc;
 }
 
-static int
-cmp_depth(const void *a, const void *b, void *arg)
+int
+acreP_node_cmp_depth(const void *a, const void *b, void *arg)
 {
     const struct acreP_node *n = arg;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -404,7 +404,7 @@ build_tables(struct builder *b)
         return ACRE_ERR_NOMEM;
     for (uint32_t i = 0; i < p->nnodes; i++)
         order[i] = i;
-    qsort_r(order, p->nnodes, sizeof(*order), cmp_depth, p->nodes);
+    qsort_r(order, p->nnodes, sizeof(*order), acreP_node_cmp_depth, p->nodes);
     for (uint32_t k = 0; k < p->nnodes; k++) {
         uint32_t ni = order[k];
         struct acreP_node *n = &p->nodes[ni];

@@ -37,4 +37,8 @@ int acreP_node_index(const struct acre_policy *p, const acre_dn *dn);
  * split (acreV_clause_flags) narrowed by SELFONLY and GROUPONLY. */
 uint8_t acreP_clause_flags(const struct acreI_clause *b);
 
+/* qsort_r order of node indexes (arg: the nodes): shallower first, then
+ * by index -- parents before children. */
+int acreP_node_cmp_depth(const void *a, const void *b, void *arg);
+
 #endif /* ACRE_BUILD_H */

@@ -1018,17 +1018,6 @@ node_list(struct cb *c, struct lists *L, uint32_t ni)
     return 0;
 }
 
-static int
-by_depth(const void *a, const void *b, void *arg)
-{
-    const struct acreP_node *n = arg;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-    if (n[x].depth != n[y].depth)
-        return n[x].depth < n[y].depth ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
 /* Where each item and chop is, the roles of the nodes. */
 static int
 lists_prepare(struct cb *c, struct lists *L)
@@ -1093,7 +1082,7 @@ node_lists(struct cb *c)
         return ACRE_ERR_NOMEM;
     for (uint32_t i = 0; i < L.nn; i++)
         order[i] = i;
-    qsort_r(order, L.nn, sizeof(*order), by_depth, q->nodes);
+    qsort_r(order, L.nn, sizeof(*order), acreP_node_cmp_depth, q->nodes);
     for (uint32_t k = 0; k < L.nn; k++)
         if ((rc = node_list(c, &L, order[k])))
             return rc;

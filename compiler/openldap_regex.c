@@ -446,6 +446,8 @@ ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
 struct pcre_holder {
     pcre2_code *code;
     pcre2_match_context *mctx;
+    regex_t px; /* the POSIX pattern, when has_px */
+    int has_px;
 };
 
 static int
@@ -453,12 +455,16 @@ holder_free(struct pcre_holder *h)
 {
     pcre2_match_context_free(h->mctx);
     pcre2_code_free(h->code);
+    if (h->has_px)
+        regfree(&h->px);
     return 0;
 }
 
+/* pat: the PCRE2 translation; posix: the pattern as written, also
+ * compiled with regcomp when it has an alternation (acreI_regex.posix). */
 static int
-pcre_compile(void *ctx, const char *pat, struct acreI_regex *re,
-             const char **why)
+pcre_compile(void *ctx, const char *pat, const char *posix,
+             struct acreI_regex *re, const char **why)
 {
     static __thread char msg[160];
     int err;
@@ -489,9 +495,17 @@ pcre_compile(void *ctx, const char *pat, struct acreI_regex *re,
     pcre2_set_depth_limit(h->mctx, ACREI_REGEX_DEPTH_LIMIT);
     uint32_t cap = 0;
     pcre2_pattern_info(h->code, PCRE2_INFO_CAPTURECOUNT, &cap);
+    if (strchr(posix, '|')) {
+        if (regcomp(&h->px, posix, REG_EXTENDED | REG_ICASE)) {
+            talloc_free(h);
+            return ACRE_ERR_NOMEM; /* acreO_regex_check accepted it */
+        }
+        h->has_px = 1;
+    }
     re->code = h->code;
     re->mctx = h->mctx;
     re->ncapture = cap;
+    re->posix = h->has_px ? &h->px : NULL;
     return 0;
 }
 
@@ -520,7 +534,7 @@ acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreI_regex *re,
     if (rc == ACRE_ERR_RULE_SYNTAX || rc == ACRE_ERR_RULE_LIMIT)
         *why = "POSIX construct acre cannot translate";
     if (!rc)
-        rc = pcre_compile(ctx, pcre, re, why);
+        rc = pcre_compile(ctx, pcre, pat, re, why);
     talloc_free(pcre);
     if (rc)
         return rc;

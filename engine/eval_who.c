@@ -87,27 +87,18 @@ note_put(struct acreV_check *c, const char *fmt, ...)
  * Whether a pattern matches is the same, but with an alternation the
  * submatches ($n) can differ ("^|uid=([^,]+),..." sets $1 in slapd).  So
  * where submatches are asked of a pattern with '|', they are taken from
- * regexec, as slapd takes them.  Returns 0, or -1 (keep PCRE2's).
+ * regexec on the regex_t compiled with the rule (REG_STARTEND: no copy).
+ * Returns 0, or -1 (keep PCRE2's).
  */
 static int
-posix_offsets(struct acre_request *rq, const struct acreI_regex *re,
-              const char *s, size_t n, int (*off)[2], int noff)
+posix_offsets(const struct acreI_regex *re, const char *s, size_t n,
+              int (*off)[2], int noff)
 {
     regmatch_t m[ACREI_MAX_MATCHES];
-    regex_t px;
-    char *t;
-    int rc;
 
-    if (!(t = talloc_strndup(rq->scratch, s, n)))
-        return -1;
-    if (regcomp(&px, re->pattern, REG_EXTENDED | REG_ICASE)) {
-        talloc_free(t);
-        return -1;
-    }
-    rc = regexec(&px, t, (size_t)noff, m, 0);
-    regfree(&px);
-    talloc_free(t);
-    if (rc != 0)
+    m[0].rm_so = 0;
+    m[0].rm_eo = (regoff_t)n;
+    if (regexec(re->posix, s, (size_t)noff, m, REG_STARTEND) != 0)
         return -1;
     for (int i = 0; i < noff; i++) {
         off[i][0] = m[i].rm_so < 0 ? -1 : (int)m[i].rm_so;
@@ -135,8 +126,7 @@ acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
     int set = rc == 0 ? (int)pairs : rc; /* 0: more groups than pairs */
     if (noff > ACREI_MAX_MATCHES)
         noff = ACREI_MAX_MATCHES;
-    if (noff > 0 && re->pattern && memchr(re->pattern, '|', re->len) &&
-        posix_offsets(rq, re, s, n, off, noff) == 0)
+    if (noff > 0 && re->posix && posix_offsets(re, s, n, off, noff) == 0)
         return 1;
     for (int i = 0; i < noff; i++) {
         int unset =

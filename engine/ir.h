@@ -159,6 +159,9 @@ struct acreI_regex {
     void *code;        /* pcre2_code_8 *, owned via talloc destructor */
     void *mctx;        /* pcre2_match_context_8 * with the limits */
     unsigned ncapture; /* capturing groups */
+    const void *posix; /* regex_t * of the pattern when it has '|' (NULL
+                          otherwise): submatches as slapd's regexec
+                          takes them, leftmost-longest */
 };
 
 /* ------------------------------------------------------------------------

@@ -824,9 +824,7 @@ enum acre_right {
  * Returns 1 granted, 0 denied, or a negative error (denied): ACRE_ERR_INVAL
  * (unknown attribute, bad right), ACRE_ERR_EVAL_LIMIT.  No allocation,
  * except where a rule's pattern is substituted per check ($n, ",expand"):
- * that pattern is compiled per check, as slapd does; and where submatches
- * are taken from a pattern with an alternation ('|'), which goes through
- * the C library's regexec to get slapd's leftmost-longest submatches.
+ * that pattern is compiled per check, as slapd does.
  */
 int acre_access(acre_request *rq, const acre_entry *e, const char *attr,
                 const void *val, size_t val_len, int right, uint32_t *mask);
