@@ -64,16 +64,30 @@ int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                       acre_diag *diag);
 
 /*
- * The access hook: may the requester use attribute `type` of entry e in a
- * filter, for this asserted value (the assertion as prepared for its
- * rule; NULL for presence and substrings, as slapd passes none)?  Return
- * 1 to allow; anything else denies, and the item becomes UNDEFINED (or,
- * for an attribute of an item that covers several, is skipped).  It is
- * called where slapd calls access_allowed(ACL_SEARCH): see the banner of
- * filter_eval.c.
+ * What the access hook is asked about: an attribute description, its
+ * type and its options (lowercase, sorted), exactly as slapd's
+ * access_allowed() receives an AttributeDescription.
  */
-typedef int (*acreF_access_fn)(void *ctx, const struct acreE_entry *e, int type,
-                               const uint8_t *value, size_t len);
+struct acreF_desc {
+    int type;
+    unsigned nopts;
+    const char *const *opts;
+    const uint32_t *opt_len;
+};
+
+/*
+ * The access hook: may the requester use the attribute described by d
+ * (type and options) of entry e in a filter, for this asserted value (the
+ * assertion as prepared for its rule; NULL for presence and substrings,
+ * as slapd passes none)?  Return 1 to allow; anything else denies, and
+ * the item becomes UNDEFINED (or, for an attribute of an item that covers
+ * several, is skipped).  It is called where slapd calls
+ * access_allowed(ACL_SEARCH), with the description slapd passes: see the
+ * banner of filter_eval.c.
+ */
+typedef int (*acreF_access_fn)(void *ctx, const struct acreE_entry *e,
+                               const struct acreF_desc *d, const uint8_t *value,
+                               size_t len);
 
 /*
  * acreF_eval -- evaluate f against e.  access may be NULL (all allowed).

@@ -27,20 +27,22 @@
  * The access hook, called exactly where slapd calls access_allowed() for
  * ACL_SEARCH (a denial makes slapd's result LDAP_INSUFFICIENT_ACCESS,
  * which every caller treats as UNDEFINED):
- *   =, ~=, >=, <=  first for the item's type with the prepared assertion
- *                  value: denied -> UNDEFINED.  Then for each covered
- *                  attribute whose description differs from the item's (a
- *                  subtype, or more options), for that attribute's type:
+ *   =, ~=, >=, <=  first for the item's description (type and options)
+ *                  with the prepared assertion value: denied ->
+ *                  UNDEFINED.  Then for each covered attribute whose
+ *                  description differs from the item's (a subtype, or
+ *                  more options), for that attribute's description:
  *                  denied -> that attribute is skipped and the result is
  *                  UNDEFINED unless another attribute matches.
  *   presence,      the same, with no value (NULL, 0).
  *   substrings
- *   extensible     with a type: once for the type with the prepared value,
- *                  denied -> UNDEFINED; covered attributes are not asked
- *                  again (slapd does not).  Without a type: for each
- *                  attribute the rule applies to, and for each DN AVA with
- *                  :dn:, with the prepared value: denied -> that attribute
- *                  or AVA is skipped (the result can then be FALSE, not
+ *   extensible     with a type: once for the item's description with the
+ *                  prepared value, denied -> UNDEFINED; covered
+ *                  attributes are not asked again (slapd does not).
+ *                  Without a type: for each attribute the rule applies
+ *                  to (its description), and for each DN AVA with :dn:,
+ *                  with the prepared value: denied -> that attribute or
+ *                  AVA is skipped (the result can then be FALSE, not
  *                  UNDEFINED).
  * Items that are UNDEFINED whatever the entry (unknown type, no rule,
  * invalid assertion; filter.c) never reach the hook.  The hook allows
@@ -104,9 +106,31 @@ static enum acreF_result eval(const struct ev *ev, const struct acreF_node *nd);
  */
 
 static int
-allowed(const struct ev *ev, int type, const uint8_t *v, size_t n)
+allowed(const struct ev *ev, const struct acreF_desc *d, const uint8_t *v,
+        size_t n)
 {
-    return !ev->access || ev->access(ev->ctx, ev->e, type, v, n) == 1;
+    return !ev->access || ev->access(ev->ctx, ev->e, d, v, n) == 1;
+}
+
+/* The hook for the item's own description (type and options). */
+static int
+item_allowed(const struct ev *ev, const struct acreF_node *nd, const uint8_t *v,
+             size_t n)
+{
+    struct acreF_desc d = {nd->want.type, nd->want.nopts, nd->want.opts,
+                           nd->want.opt_len};
+
+    return allowed(ev, &d, v, n);
+}
+
+/* The hook for a stored attribute's own description. */
+static int
+attr_allowed(const struct ev *ev, const struct acreE_attr *a, const uint8_t *v,
+             size_t n)
+{
+    struct acreF_desc d = {a->type, a->nopts, a->opts, a->opt_len};
+
+    return allowed(ev, &d, v, n);
 }
 
 static int
@@ -429,7 +453,7 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
     enum acreF_result rc = ACREF_FALSE;
     int eqlike = nd->kind == ACREF_EQUALITY || nd->kind == ACREF_APPROX;
 
-    if (!allowed(ev, nd->want.type, nd->norm, nd->norm_len))
+    if (!item_allowed(ev, nd, nd->norm, nd->norm_len))
         return ACREF_UNDEFINED;
     if (nd->special == ACREF_SP_HASSUBORDINATES)
         return eqlike ? truth(has_children(ev->e) == nd->hs_true)
@@ -441,8 +465,7 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
         const struct acreE_attr *a = &ev->e->attrs[i];
         enum acreF_result r;
 
-        if (!same_desc(nd, a) &&
-            !allowed(ev, a->type, nd->norm, nd->norm_len)) {
+        if (!same_desc(nd, a) && !attr_allowed(ev, a, nd->norm, nd->norm_len)) {
             rc = ACREF_UNDEFINED;
             continue;
         }
@@ -463,7 +486,7 @@ eval_present(const struct ev *ev, const struct acreF_node *nd)
 {
     enum acreF_result rc = ACREF_FALSE;
 
-    if (!allowed(ev, nd->want.type, NULL, 0))
+    if (!item_allowed(ev, nd, NULL, 0))
         return ACREF_UNDEFINED;
     if (nd->special == ACREF_SP_HASSUBORDINATES ||
         nd->special == ACREF_SP_ENTRYDN || nd->special == ACREF_SP_SUBSCHEMA)
@@ -472,7 +495,7 @@ eval_present(const struct ev *ev, const struct acreF_node *nd)
          i = next_attr(ev, nd, i + 1)) {
         const struct acreE_attr *a = &ev->e->attrs[i];
 
-        if (same_desc(nd, a) || allowed(ev, a->type, NULL, 0))
+        if (same_desc(nd, a) || attr_allowed(ev, a, NULL, 0))
             return ACREF_TRUE;
         rc = ACREF_UNDEFINED;
     }
@@ -514,14 +537,14 @@ eval_subs(const struct ev *ev, const struct acreF_node *nd)
 {
     enum acreF_result rc = ACREF_FALSE;
 
-    if (!allowed(ev, nd->want.type, NULL, 0))
+    if (!item_allowed(ev, nd, NULL, 0))
         return ACREF_UNDEFINED;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
         const struct acreE_attr *a = &ev->e->attrs[i];
         enum acreF_result r;
 
-        if (!same_desc(nd, a) && !allowed(ev, a->type, NULL, 0)) {
+        if (!same_desc(nd, a) && !attr_allowed(ev, a, NULL, 0)) {
             rc = ACREF_UNDEFINED;
             continue;
         }
@@ -627,7 +650,8 @@ ext_ava(const struct ev *ev, const struct acreF_node *nd, const char *ava,
         if (nd->want.nopts || !type_covered(ev, nd, id))
             return ACREF_FALSE;
     } else if (!acreF_bit(nd->usable, id) ||
-               !allowed(ev, id, nd->norm, nd->norm_len)) {
+               !allowed(ev, &(struct acreF_desc){id, 0, NULL, NULL}, nd->norm,
+                        nd->norm_len)) {
         return ACREF_FALSE;
     }
     raw->b.len = sc->b.len = 0;
@@ -691,7 +715,7 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
     const struct acreE_entry *e = ev->e;
 
     if (nd->desc) {
-        if (!allowed(ev, nd->want.type, nd->norm, nd->norm_len))
+        if (!item_allowed(ev, nd, nd->norm, nd->norm_len))
             return ACREF_UNDEFINED;
         if (nd->special == ACREF_SP_ENTRYDN)
             return entry_dn_is(ev, nd);
@@ -707,7 +731,7 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
 
             if (a->type < 0 || (unsigned)a->type >= ev->f->nattrs ||
                 !acreF_bit(nd->usable, a->type) ||
-                !allowed(ev, a->type, nd->norm, nd->norm_len))
+                !attr_allowed(ev, a, nd->norm, nd->norm_len))
                 continue;
             enum acreF_result r = ext_attr(ev, nd, a);
             if (r != ACREF_FALSE)

@@ -203,20 +203,24 @@ struct walk {
 };
 
 /*
- * filter_access -- acreF_eval's hook: search access on the item's
- * attribute (no options) and asserted value.  The candidate's checks share
- * one check (one epoch), so the filters of rule targets are evaluated once
- * per candidate, as acreV_entry_verdict does for its values.
+ * filter_access -- acreF_eval's hook: search access on the description the
+ * item names (type and options, as slapd's access_allowed receives it)
+ * and the asserted value.  The candidate's checks share one check (one
+ * epoch), so the filters of rule targets are evaluated once per
+ * candidate, as acreV_entry_verdict does for its values.
  */
 static int
-filter_access(void *ctx, const struct acreE_entry *e, int type,
-              const uint8_t *value, size_t len)
+filter_access(void *ctx, const struct acreE_entry *e,
+              const struct acreF_desc *d, const uint8_t *value, size_t len)
 {
     struct walk *w = ctx;
 
     if (w->c.e != e) /* not the candidate: a check of its own */
-        acreV_check_init(&w->c, w->rq, e, type, NULL, value, len);
-    w->c.type = type;
+        acreV_check_init(&w->c, w->rq, e, d->type, NULL, value, len);
+    w->c.type = d->type;
+    w->c.nopts = d->nopts;
+    w->c.opts = d->opts;
+    w->c.opt_len = d->opt_len;
     w->c.val = value;
     w->c.val_len = len;
     w->c.val_str = NULL;

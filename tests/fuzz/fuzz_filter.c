@@ -52,22 +52,22 @@ check(int cond)
 }
 
 static int
-deny_one(void *ctx, const struct acreE_entry *e, int type, const uint8_t *v,
-         size_t n)
+deny_one(void *ctx, const struct acreE_entry *e, const struct acreF_desc *d,
+         const uint8_t *v, size_t n)
 {
     (void)e;
     (void)v;
     (void)n;
-    return type == *(const int *)ctx ? 0 : 1;
+    return d->type == *(const int *)ctx ? 0 : 1;
 }
 
 static int
-allow_all(void *ctx, const struct acreE_entry *e, int type, const uint8_t *v,
-          size_t n)
+allow_all(void *ctx, const struct acreE_entry *e, const struct acreF_desc *d,
+          const uint8_t *v, size_t n)
 {
     (void)ctx;
     (void)e;
-    (void)type;
+    (void)d;
     (void)v;
     (void)n;
     return 1;

@@ -101,13 +101,16 @@ check_entry(struct acreO_oracle *o, const struct acreE_entry *e,
     return acreO_oracle_check(o, &t, want, mask, NULL);
 }
 
-/* acreF_eval's hook: search access on the item's attribute (and value). */
+/* acreF_eval's hook: search access on the description the item names
+ * (type and options, as slapd's filterentry.c passes its
+ * AttributeDescription) and the asserted value. */
 static int
-filter_access(void *ctx, const struct acreE_entry *e, int type,
-              const uint8_t *value, size_t len)
+filter_access(void *ctx, const struct acreE_entry *e,
+              const struct acreF_desc *d, const uint8_t *value, size_t len)
 {
     struct acreO_oracle *o = ctx;
-    struct acreO_target t = {e, type, 0, NULL, NULL, value, len};
+    struct acreO_target t = {e,          d->type, d->nopts, d->opts,
+                             d->opt_len, value,   len};
 
     return acreO_oracle_check(o, &t, ACREI_ACCESS_SEARCH, NULL, NULL);
 }

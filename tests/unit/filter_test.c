@@ -784,10 +784,11 @@ struct hook {
 };
 
 static int
-hook_fn(void *ctx, const struct acreE_entry *e, int type, const uint8_t *v,
-        size_t n)
+hook_fn(void *ctx, const struct acreE_entry *e, const struct acreF_desc *d,
+        const uint8_t *v, size_t n)
 {
     struct hook *h = ctx;
+    int type = d->type;
 
     cr_assert_not_null(e);
     if (h->ncalls < 16) {
