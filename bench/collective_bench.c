@@ -192,7 +192,8 @@ setup(bench_run *run, struct world *w, const struct level *lv)
     if (rc == 0 && d.code)
         rc = d.code; /* a warning: the corpus is wrong */
     if (rc == 0)
-        rc = acre_request_begin(w->p, NULL, w->dir, &w->rq);
+        rc =
+            acre_request_begin(w->p, NULL, acre_directory_host(w->dir), &w->rq);
     if (rc != 0) {
         bench_fail(run, "collective %u areas: %s line %u: %s", lv->areas,
                    acre_strerror(rc), d.line, d.message);
@@ -293,7 +294,7 @@ verify(bench_run *run, const struct world *w, const char *tag)
         char *a = NULL, *b = NULL;
         int ok = tmp &&
                  acreO_coll_entry(tmp, w->dir, e, 0, NULL, 0, &want) == 0 &&
-                 acre_entry_collective(w->rq, e, &v) == 0 &&
+                 acre_entry_collective(w->rq, acre_entry_view_of(e), &v) == 0 &&
                  (a = acreO_coll_text(want)) && (b = acre_text(tmp, w, &v)) &&
                  strcmp(a, b) == 0;
         if (!ok)
@@ -339,7 +340,8 @@ acre_pass(void *arg)
 
     for (unsigned r = 0; r < j->loops; r++)
         for (size_t i = 0; i < j->n; i++)
-            if (acre_entry_collective(j->w->rq, j->order[i], &v) == 0)
+            if (acre_entry_collective(j->w->rq, acre_entry_view_of(j->order[i]),
+                                      &v) == 0)
                 sum += v.nattrs + v.nsubentries;
     return sum;
 }

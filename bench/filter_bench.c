@@ -88,7 +88,7 @@ acre_pass(void *arg)
     uint64_t hits = 0;
 
     for (size_t i = 0; i < j->n; i++)
-        hits += acreF_eval(j->c->f, j->entries[i], NULL, NULL) == ACREF_TRUE;
+        hits += acreF_eval(j->c->f, &j->entries[i]->v, NULL) == ACREF_TRUE;
     return hits;
 }
 

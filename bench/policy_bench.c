@@ -73,8 +73,8 @@ extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp,
 
 /* Where one acre value (attribute i, value j) is in the oracle's entry. */
 struct vref {
-    const struct acreE_attr *a;
-    const struct acreE_value *v;
+    const acre_view_attr *a; /* the oracle's attribute */
+    int j;                   /* its value */
 };
 
 /* The directory, loaded twice, and the entries decided. */
@@ -142,8 +142,9 @@ acre_decide_pass(void *arg)
 
     for (unsigned r = 0; r < j->loops; r++)
         for (size_t i = 0; i < j->n; i++)
-            if (acre_entry_decide(j->l->rq, j->w->entries[i], ACRE_RIGHT_READ,
-                                  &v) == 0)
+            if (acre_entry_decide(j->l->rq,
+                                  acre_entry_view_of(j->w->entries[i]),
+                                  ACRE_RIGHT_READ, &v) == 0)
                 sum += (uint64_t)v.visible + (v.nattrs ? v.attr[0] : 0);
     return sum;
 }
@@ -152,12 +153,12 @@ acre_decide_pass(void *arg)
 static uint64_t
 oracle_decide(struct acreO_oracle *o, int id_entry, const struct acreE_entry *e)
 {
-    struct acreO_target t = {e, id_entry, 0, NULL, NULL, NULL, 0};
+    struct acreO_target t = {&e->v, id_entry, 0, NULL, NULL, NULL, 0};
     uint64_t granted = acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
 
-    for (uint32_t a = 0; a < e->nattrs; a++)
-        for (uint32_t k = 0; k < e->attrs[a].nvals; k++) {
-            acreO_target_attr(&t, e, &e->attrs[a], &e->attrs[a].vals[k]);
+    for (uint32_t a = 0; a < e->v.nattrs; a++)
+        for (uint32_t k = 0; k < e->v.attrs[a].nvals; k++) {
+            acreO_target_attr(&t, e->v.schema, &e->v, &e->v.attrs[a], (int)k);
             granted += acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
         }
     return granted;
@@ -185,8 +186,8 @@ acre_access_pass(void *arg)
         for (size_t i = 0; i < j->n; i++) {
             const struct access_case *c = &j->cases[i];
 
-            sum += acre_access(j->l->rq, c->e, c->desc, c->val, c->len,
-                               ACRE_RIGHT_READ, NULL) == 1;
+            sum += acre_access(j->l->rq, acre_entry_view_of(c->e), c->desc,
+                               c->val, c->len, ACRE_RIGHT_READ, NULL) == 1;
         }
     return sum;
 }
@@ -201,7 +202,7 @@ oracle_access_pass(void *arg)
     for (size_t i = 0; i < j->n; i++) {
         const struct access_case *c = &j->cases[i];
 
-        acreO_target_attr(&t, c->oe, c->r.a, c->r.v);
+        acreO_target_attr(&t, c->oe->v.schema, &c->oe->v, c->r.a, c->r.j);
         sum += acreO_oracle_check(j->l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
     }
     return sum;
@@ -215,7 +216,8 @@ acre_begin_hit_pass(void *arg)
     acre_request *rq;
 
     for (size_t i = 0; i < j->n; i++)
-        if (acre_request_begin(j->l->p, &j->w->who, j->w->dir, &rq) == 0) {
+        if (acre_request_begin(j->l->p, &j->w->who,
+                               acre_directory_host(j->w->dir), &rq) == 0) {
             acre_request_end(rq);
             sum++;
         }
@@ -255,7 +257,8 @@ acre_begin_miss_pass(void *arg)
             j->wraps++;
         }
         who.authz_dn = j->w->pool[j->cursor++];
-        if (acre_request_begin(j->l->p, &who, j->w->dir, &rq) == 0) {
+        if (acre_request_begin(j->l->p, &who, acre_directory_host(j->w->dir),
+                               &rq) == 0) {
             acre_request_end(rq);
             sum++;
         }
@@ -291,14 +294,14 @@ static int
 find_ref(const struct acreE_entry *oe, const char *desc, size_t dlen,
          const void *val, size_t vlen, struct vref *out)
 {
-    for (uint32_t a = 0; a < oe->nattrs; a++) {
-        const struct acreE_attr *at = &oe->attrs[a];
+    for (uint32_t a = 0; a < oe->v.nattrs; a++) {
+        const acre_view_attr *at = &oe->v.attrs[a];
 
-        if (at->desc_len != dlen || memcmp(at->desc, desc, dlen) != 0)
+        if (oe->desc_len[a] != dlen || memcmp(oe->desc[a], desc, dlen) != 0)
             continue;
         for (uint32_t k = 0; k < at->nvals; k++)
             if (at->vals[k].len == vlen && !memcmp(at->vals[k].val, val, vlen))
-                return out->a = at, out->v = &at->vals[k], 0;
+                return out->a = at, out->j = (int)k, 0;
     }
     return -1;
 }
@@ -433,7 +436,8 @@ level_setup(bench_run *run, struct world *w, struct level *l, size_t nsample)
     if (rc == 0)
         rc = acre_policy_compile(NULL, w->schema, &src, 1, 0, &l->p, &d);
     if (rc == 0)
-        rc = acre_request_begin(l->p, &w->who, w->dir, &l->rq);
+        rc = acre_request_begin(l->p, &w->who, acre_directory_host(w->dir),
+                                &l->rq);
     if (rc == 0)
         rc = acreO_oracle_new(w->mem, l->cfg, w->odir, &w->owho, &l->o);
     if (rc != 0) {
@@ -485,10 +489,11 @@ verify_entry(bench_run *run, struct world *w, struct level *l, size_t i,
 {
     const acre_entry *e = w->entries[i];
     const char *dn = acre_dn_normalised(acre_entry_dn(e), NULL);
-    struct acreO_target t = {w->oentries[i], w->id_entry, 0, NULL,
-                             NULL,           NULL,        0};
+    struct acreO_target t = {
+        &w->oentries[i]->v, w->id_entry, 0, NULL, NULL, NULL, 0};
     acre_verdict v;
-    int rc = acre_entry_decide(l->rq, e, ACRE_RIGHT_READ, &v);
+    int rc =
+        acre_entry_decide(l->rq, acre_entry_view_of(e), ACRE_RIGHT_READ, &v);
     int want = acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
     unsigned bad = 0, k = 0, nv;
     size_t dlen;
@@ -507,8 +512,8 @@ verify_entry(bench_run *run, struct world *w, struct level *l, size_t i,
         const char *desc = acre_entry_attr(e, a, &dlen, &nv);
 
         for (unsigned j = 0; j < nv; j++, k++) {
-            acreO_target_attr(&t, w->oentries[i], w->map[i][k].a,
-                              w->map[i][k].v);
+            acreO_target_attr(&t, w->schema, &w->oentries[i]->v, w->map[i][k].a,
+                              w->map[i][k].j);
             want = acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
             *readable += want;
             if (verdict_value(&v, a, j) != want && bad++ < 3)
@@ -532,7 +537,7 @@ verify_level(bench_run *run, struct world *w, struct level *l)
         size_t i = l->sample[k];
 
         bad += verify_entry(run, w, l, i, &readable) != 0;
-        acreO_target_type(l->o, &t, w->oentries[i], "entry");
+        acreO_target_type(l->o, &t, &w->oentries[i]->v, "entry");
         visible += acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
     }
     if (bad)
@@ -639,16 +644,18 @@ verify_cases(bench_run *run, struct level *l, const struct access_case *cs,
     struct acreO_target t;
 
     for (size_t k = 0; k < n; k++) {
-        int got = acre_access(l->rq, cs[k].e, cs[k].desc, cs[k].val, cs[k].len,
-                              ACRE_RIGHT_READ, NULL);
+        int got = acre_access(l->rq, acre_entry_view_of(cs[k].e), cs[k].desc,
+                              cs[k].val, cs[k].len, ACRE_RIGHT_READ, NULL);
         int want;
 
-        acreO_target_attr(&t, cs[k].oe, cs[k].r.a, cs[k].r.v);
+        acreO_target_attr(&t, cs[k].oe->v.schema, &cs[k].oe->v, cs[k].r.a,
+                          cs[k].r.j);
         want = acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
         granted += want;
         if (got != want && bad++ < 5)
             bench_fail(run,
-                       "policy %s: %s: acre_access(%s, %.*s) = %d, "
+                       "policy %s: %s: acre_access(%s, "
+                       "acre_entry_view_of(%.*s)) = %d, "
                        "oracle %d",
                        l->tag, acre_dn_normalised(acre_entry_dn(cs[k].e), NULL),
                        cs[k].desc, (int)cs[k].len, (const char *)cs[k].val, got,
@@ -736,10 +743,12 @@ run_alloc(bench_run *run, struct world *w, struct level *l)
         return;
     }
     for (size_t i = 0; i < w->n; i++) /* warm-up */
-        acre_entry_decide(l->rq, w->entries[i], ACRE_RIGHT_READ, &v);
+        acre_entry_decide(l->rq, acre_entry_view_of(w->entries[i]),
+                          ACRE_RIGHT_READ, &v);
     before = *ctr;
     for (size_t i = 0; i < calls; i++)
-        acre_entry_decide(l->rq, w->entries[i % w->n], ACRE_RIGHT_READ, &v);
+        acre_entry_decide(l->rq, acre_entry_view_of(w->entries[i % w->n]),
+                          ACRE_RIGHT_READ, &v);
     acre_bytes = *ctr - before;
     before = *ctr;
     for (size_t k = 0; k < l->nsample; k++)

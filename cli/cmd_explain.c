@@ -278,22 +278,24 @@ one(struct explain *x, const struct check *c)
     memset(&x->last, 0, sizeof x->last);
     x->last.s.rule = -1;
     if (x->format == FMT_SLAPACL) {
-        rc = acre_access(x->rq, x->e, c->attr, c->val, c->len, c->right, &mask);
+        rc = acre_access(x->rq, acre_entry_view_of(x->e), c->attr, c->val,
+                         c->len, c->right, &mask);
         slapacl_line(x, c, rc, mask);
         return;
     }
     if (x->format == FMT_JSON) {
         json_check_start(x, c);
-        rc = acre_explain_steps(x->rq, x->e, c->attr, c->val, c->len, c->right,
-                                json_step, x, &mask);
+        rc = acre_explain_steps(x->rq, acre_entry_view_of(x->e), c->attr,
+                                c->val, c->len, c->right, json_step, x, &mask);
         json_check_end(x, rc, mask);
         return;
     }
     /* text: the slapacl line first, the steps below it */
-    rc = acre_access(x->rq, x->e, c->attr, c->val, c->len, c->right, &mask);
+    rc = acre_access(x->rq, acre_entry_view_of(x->e), c->attr, c->val, c->len,
+                     c->right, &mask);
     slapacl_line(x, c, rc, mask);
-    rc = acre_explain_steps(x->rq, x->e, c->attr, c->val, c->len, c->right,
-                            text_step, x, &mask);
+    rc = acre_explain_steps(x->rq, acre_entry_view_of(x->e), c->attr, c->val,
+                            c->len, c->right, text_step, x, &mask);
     if (rc < 0)
         snprintf(outcome, sizeof outcome, "%s", acre_strerror(rc));
     else if (c->level)

@@ -146,9 +146,10 @@ print_collective(const struct search *s, const acre_verdict *v)
 /* print_entry -- acre_search's callback: the readable part of e, its
  * own attributes first, then its collective ones. */
 static int
-print_entry(void *arg, const acre_entry *e, const acre_verdict *v)
+print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
 {
     const struct search *s = arg;
+    const acre_entry *e = view->host_data; /* the directory's own entry */
     const char *dn = acre_dn_pretty(acre_entry_dn(e), NULL);
     char name[256];
 

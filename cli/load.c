@@ -764,7 +764,8 @@ cli_request(const struct cli_who *w, acre_policy *policy,
 
     if ((rc = cli_who_subject(w, acre_policy_schema(policy), &who)))
         return rc;
-    if ((rc = acre_request_begin(policy, &who, dir, &rq))) {
+    if ((rc =
+             acre_request_begin(policy, &who, acre_directory_host(dir), &rq))) {
         fprintf(stderr, "acre %s: cannot start the request: %s\n", w->cmd,
                 acre_strerror(rc));
         return CLI_EXIT_USAGE;

@@ -137,7 +137,7 @@ warn(struct cb *c, const struct acreE_entry *e, unsigned col, const char *fmt,
     c->diag->line = e->line;
     c->diag->column = col;
     int n = snprintf(c->diag->message, sizeof(c->diag->message),
-                     "%s: ", acre_dn_pretty(e->dn, NULL));
+                     "%s: ", acre_dn_pretty(e->v.dn, NULL));
     if (n < 0 || (size_t)n >= sizeof(c->diag->message))
         return;
     va_start(ap, fmt);
@@ -175,7 +175,7 @@ add_extra(struct cb *c, const acre_dn *dn)
 static int
 has_class(const struct cb *c, const struct acreE_entry *e, int which)
 {
-    const struct acreE_attr *a = acreE_entry_attr(e, c->at_oc);
+    const acre_view_attr *a = acreE_entry_attr(&e->v, c->at_oc);
 
     for (uint32_t i = 0; c->oc[which] >= 0 && a && i < a->nvals; i++) {
         int id = acreS_class_find(c->s, (const char *)a->vals[i].val,
@@ -187,10 +187,10 @@ has_class(const struct cb *c, const struct acreE_entry *e, int which)
 }
 
 /* The first value of e's attribute `type` without options, or NULL. */
-static const struct acreE_value *
+static const acre_value *
 first_value(const struct acreE_entry *e, int type)
 {
-    const struct acreE_attr *a = type >= 0 ? acreE_entry_attr(e, type) : NULL;
+    const acre_view_attr *a = type >= 0 ? acreE_entry_attr(&e->v, type) : NULL;
     return a && a->nvals ? &a->vals[0] : NULL;
 }
 
@@ -222,8 +222,8 @@ below(struct cb *c, const char *local, size_t n, const acre_dn *parent,
 static uint8_t
 roles(const struct cb *c, const struct acreE_entry *e)
 {
-    const struct acreE_attr *a =
-        c->at_role >= 0 ? acreE_entry_attr(e, c->at_role) : NULL;
+    const acre_view_attr *a =
+        c->at_role >= 0 ? acreE_entry_attr(&e->v, c->at_role) : NULL;
     uint8_t r = 0;
 
     for (uint32_t i = 0; a && i < a->nvals; i++) {
@@ -247,7 +247,7 @@ scan_one(struct cb *c, const struct acreE_entry *e)
 
     if (r) {
         c->role[e->id] = r;
-        if (add_extra(c, e->dn))
+        if (add_extra(c, e->v.dn))
             return ACRE_ERR_NOMEM;
     }
     if (!e->parent || !has_class(c, e, OC_SUBENTRY))
@@ -318,33 +318,8 @@ scan(struct cb *c)
  * Descriptions and gives
  */
 
-/* FNV-1a over type and options (lowercased, sorted). */
-static uint32_t
-desc_hash(int type, const char *const *opts, const uint32_t *len,
-          unsigned nopts)
-{
-    uint32_t h = 2166136261u ^ (uint32_t)type;
-
-    for (unsigned i = 0; i < nopts; i++) {
-        h = (h ^ ';') * 16777619u;
-        for (uint32_t k = 0; k < len[i]; k++)
-            h = (h ^ (uint8_t)opts[i][k]) * 16777619u;
-    }
-    return h * 16777619u;
-}
-
-static int
-desc_same(const struct acreE_attr *a, int type, const char *const *opts,
-          const uint32_t *len, unsigned nopts)
-{
-    if (a->type != type || a->nopts != nopts)
-        return 0;
-    for (unsigned i = 0; i < nopts; i++)
-        if (a->opt_len[i] != len[i] || memcmp(a->opts[i], opts[i], len[i]))
-            return 0;
-    return 1;
-}
-
+/* A description's index in the index's descs, keyed by its schema id
+ * (schema.h: acreS_desc_intern), once per policy. */
 static int
 desc_table_grow(struct cb *c)
 {
@@ -354,8 +329,7 @@ desc_table_grow(struct cb *c)
     if (!t)
         return ACRE_ERR_NOMEM;
     for (uint32_t d = 0; d < c->idx->ndescs; d++) {
-        const struct acreE_attr *a = &c->idx->descs[d].proto;
-        uint32_t i = desc_hash(a->type, a->opts, a->opt_len, a->nopts);
+        uint32_t i = (uint32_t)c->idx->descs[d].id * 2654435761u;
         while (t[i & (cap - 1)])
             i++;
         t[i & (cap - 1)] = d + 1;
@@ -366,53 +340,37 @@ desc_table_grow(struct cb *c)
     return 0;
 }
 
-/*
- * The description (type, opts[0..nopts) lowercased and sorted) once per
- * policy; text[0..tlen) is how the first giver writes it.  Returns its
- * index, or -1 out of memory.
- */
+/* The index of description d (a known type) in the index's descs, made
+ * when new.  -1 out of memory (or no room for descriptions). */
 static long
-desc_intern(struct cb *c, int type, const char *const *opts,
-            const uint32_t *len, unsigned nopts, const char *text, size_t tlen)
+desc_intern(struct cb *c, const struct acreS_desc *d)
 {
     struct acreC_index *x = c->idx;
-    uint32_t h = desc_hash(type, opts, len, nopts), i;
+    int id = acreS_desc_intern(c->s, d);
+    uint32_t i;
 
-    if (2 * ((size_t)x->ndescs + 1) > c->dmask && desc_table_grow(c))
+    if (id < 0 ||
+        (2 * ((size_t)x->ndescs + 1) > c->dmask && desc_table_grow(c)))
         return -1;
-    for (i = h & c->dmask; c->dtab[i]; i = (i + 1) & c->dmask)
-        if (desc_same(&x->descs[c->dtab[i] - 1].proto, type, opts, len, nopts))
+    for (i = ((uint32_t)id * 2654435761u) & c->dmask; c->dtab[i];
+         i = (i + 1) & c->dmask)
+        if (x->descs[c->dtab[i] - 1].id == id)
             return (long)c->dtab[i] - 1;
     size_t cap = c->cap_descs;
     if (grow(c->q->mem, (void **)&x->descs, sizeof(*x->descs), x->ndescs, &cap))
         return -1;
     c->cap_descs = (uint32_t)cap;
-    struct acreC_desc *d = &x->descs[x->ndescs];
-    memset(d, 0, sizeof(*d));
-    char **o = talloc_array(c->q->mem, char *, nopts + 1);
-    uint32_t *ol = talloc_array(c->q->mem, uint32_t, nopts + 1);
-    char *t = talloc_strndup(c->q->mem, text, tlen);
-    if (!o || !ol || !t)
-        return -1;
-    for (unsigned k = 0; k < nopts; k++) {
-        if (!(o[k] = talloc_strndup(o, opts[k], len[k])))
-            return -1;
-        ol[k] = len[k];
-    }
-    d->proto.type = type;
-    d->proto.desc = t;
-    d->proto.desc_len = (uint32_t)tlen;
-    d->proto.nopts = nopts;
-    d->proto.opts = (const char *const *)o;
-    d->proto.opt_len = ol;
-    d->collective = (acreS_attr(c->s, type)->flags & ACRES_COLLECTIVE) != 0;
+    struct acreC_desc *nd = &x->descs[x->ndescs];
+    nd->id = id;
+    nd->type = d->type;
+    nd->collective = (acreS_attr(c->s, d->type)->flags & ACRES_COLLECTIVE) != 0;
     c->dtab[i] = x->ndescs + 1;
     return (long)x->ndescs++;
 }
 
 static int
-give_add(struct cb *c, long desc, const struct acreE_attr *src,
-         const struct acreE_value *val, uint32_t nval)
+give_add(struct cb *c, long desc, const acre_view_attr *src,
+         const acre_value *val, uint32_t nval)
 {
     struct acreC_index *x = c->idx;
     size_t cap = c->cap_gives;
@@ -425,59 +383,31 @@ give_add(struct cb *c, long desc, const struct acreE_attr *src,
     return 0;
 }
 
-/* The description a->desc without its "collective" option, under tmp. */
-static char *
-strip_collective(struct cb *c, const struct acreE_attr *a, size_t *len)
-{
-    char *out = talloc_array(c->tmp, char, a->desc_len + 1);
-    const char *s = a->desc, *end = s + a->desc_len;
-    size_t o = 0;
-
-    if (!out)
-        return NULL;
-    while (s < end) {
-        const char *semi = memchr(s, ';', (size_t)(end - s));
-        size_t n = semi ? (size_t)(semi - s) : (size_t)(end - s);
-        if (!(o && n == 10 && !strncasecmp(s, "collective", 10))) {
-            if (o)
-                out[o++] = ';';
-            memcpy(out + o, s, n);
-            o += n;
-        }
-        s += n + 1;
-    }
-    out[o] = '\0';
-    *len = o;
-    return out;
-}
-
 /* What a collectiveAttributeSubentry gives: its COLLECTIVE attributes,
  * and (OpenDJ) its attributes with the option "collective", which give
  * the description without it. */
 static int
 gives_collective(struct cb *c, const struct acreE_entry *e)
 {
-    for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        const char *o[ACRES_MAX_OPTIONS];
-        uint32_t ol[ACRES_MAX_OPTIONS];
-        unsigned n = 0, coll = 0;
+    for (uint32_t i = 0; i < e->v.nattrs; i++) {
+        const acre_view_attr *a = &e->v.attrs[i];
+        const struct acreS_dinfo *di = acreS_dinfo(c->s, a->id);
+        struct acreS_desc d = {di->type, di->text, 0, 0, {0}, {0}};
+        unsigned coll = 0;
 
-        for (uint32_t k = 0; k < a->nopts && n < ACRES_MAX_OPTIONS; k++) {
-            if (a->opt_len[k] == 10 && !memcmp(a->opts[k], "collective", 10)) {
+        for (uint32_t k = 0; k < di->nopts && d.nopts < ACRES_MAX_OPTIONS;
+             k++) {
+            if (di->opt_len[k] == 10 &&
+                !memcmp(di->opts[k], "collective", 10)) {
                 coll = 1;
                 continue;
             }
-            o[n] = a->opts[k];
-            ol[n++] = a->opt_len[k];
+            d.opts[d.nopts] = di->opts[k];
+            d.opt_len[d.nopts++] = di->opt_len[k];
         }
-        if (coll || (acreS_attr(c->s, a->type)->flags & ACRES_COLLECTIVE)) {
-            size_t tl;
-            char *t = strip_collective(c, a, &tl);
-            if (!t || give_add(c, desc_intern(c, a->type, o, ol, n, t, tl), a,
-                               NULL, 0))
-                return ACRE_ERR_NOMEM;
-        }
+        if ((coll || (acreS_attr(c->s, di->type)->flags & ACRES_COLLECTIVE)) &&
+            give_add(c, desc_intern(c, &d), a, NULL, 0))
+            return ACRE_ERR_NOMEM;
     }
     return 0;
 }
@@ -488,33 +418,16 @@ gives_collective(struct cb *c, const struct acreE_entry *e)
 static int
 gives_inherited(struct cb *c, const struct acreE_entry *e)
 {
-    const struct acreE_attr *a =
-        c->at_inh_attr >= 0 ? acreE_entry_attr(e, c->at_inh_attr) : NULL;
+    const acre_view_attr *a =
+        c->at_inh_attr >= 0 ? acreE_entry_attr(&e->v, c->at_inh_attr) : NULL;
 
     for (uint32_t i = 0; a && i < a->nvals; i++) {
-        const char *v = (const char *)a->vals[i].val;
-        size_t n = a->vals[i].len;
         struct acreS_desc d;
-        const char *o[ACRES_MAX_OPTIONS];
-        uint32_t ol[ACRES_MAX_OPTIONS];
-        char lower[ACRES_MAX_OPTIONS][64];
-        unsigned no = 0;
 
-        if (acreS_desc_parse(c->s, v, n, &d) || d.type < 0)
+        if (acreS_desc_parse(c->s, a->vals[i].val, a->vals[i].len, &d) ||
+            d.type < 0)
             continue;
-        for (unsigned k = 0; k < d.nopts; k++) {
-            if (d.opt_len[k] >= sizeof(lower[0]))
-                break;
-            for (unsigned j = 0; j < d.opt_len[k]; j++) {
-                char ch = d.opts[k][j];
-                lower[no][j] = ch >= 'A' && ch <= 'Z' ? ch + 32 : ch;
-            }
-            o[no] = lower[no];
-            ol[no++] = d.opt_len[k];
-        }
-        if (no != d.nopts)
-            continue;
-        if (give_add(c, desc_intern(c, d.type, o, ol, no, v, n), NULL, NULL, 0))
+        if (give_add(c, desc_intern(c, &d), NULL, NULL, 0))
             return ACRE_ERR_NOMEM;
     }
     return 0;
@@ -646,7 +559,7 @@ compile_spec(struct cb *c, size_t k)
     const struct acreE_entry *e = c->found[k].e;
     struct acreC_sub *sub = &c->idx->subs[k];
     struct subspec *sp = &c->spec[k];
-    const struct acreE_value *v = first_value(e, c->at_spec);
+    const acre_value *v = first_value(e, c->at_spec);
     struct acreU_spec *spec;
     const char *msg;
     unsigned col = 0;
@@ -717,7 +630,7 @@ bad_dn:
 static int
 type_value(const struct cb *c, const struct acreE_entry *e, int at)
 {
-    const struct acreE_value *v = first_value(e, at);
+    const acre_value *v = first_value(e, at);
     return v ? acreS_attr_find(c->s, (const char *)v->val, v->len) : -1;
 }
 
@@ -727,8 +640,8 @@ compile_opendj(struct cb *c, size_t k)
 {
     const struct acreE_entry *e = c->found[k].e;
     struct acreC_sub *sub = &c->idx->subs[k];
-    const struct acreE_attr *a =
-        c->at_ccb >= 0 ? acreE_entry_attr(e, c->at_ccb) : NULL;
+    const acre_view_attr *a =
+        c->at_ccb >= 0 ? acreE_entry_attr(&e->v, c->at_ccb) : NULL;
     static const char *const names[] = {"real-overrides-virtual",
                                         "virtual-overrides-real",
                                         "merge-real-and-virtual"};
@@ -741,7 +654,7 @@ compile_opendj(struct cb *c, size_t k)
     if (sub->kind & ACREC_INH_DN)
         sub->inh_dn_attr = type_value(c, e, c->at_inh_dn);
     if (sub->kind & ACREC_INH_RDN) {
-        const struct acreE_value *v = first_value(e, c->at_inh_base);
+        const acre_value *v = first_value(e, c->at_inh_base);
         sub->inh_rdn_attr = type_value(c, e, c->at_inh_rdn);
         sub->inh_rdn_type = type_value(c, e, c->at_inh_rdn_type);
         int rc = v ? below(c, (const char *)v->val, v->len, sub->admin,
@@ -763,14 +676,11 @@ compile_sub(struct cb *c, size_t k)
     int rc;
 
     sub->e = e;
-    sub->admin = e->parent->dn;
+    sub->admin = e->parent->v.dn;
     sub->kind = c->found[k].kind;
     sub->inh_dn_attr = sub->inh_rdn_attr = sub->inh_rdn_type = -1;
-    sub->dnval.val = (const uint8_t *)acre_dn_pretty(e->dn, NULL);
-    sub->dnval.len = (uint32_t)strlen((const char *)sub->dnval.val);
-    size_t nl;
-    sub->dnval.norm = (const uint8_t *)acre_dn_normalised(e->dn, &nl);
-    sub->dnval.nlen = (uint32_t)nl;
+    sub->dnval.val = acre_dn_pretty(e->v.dn, &sub->dnval.len);
+    sub->dnnorm.val = acre_dn_normalised(e->v.dn, &sub->dnnorm.len);
     sub->give0 = c->idx->ngives;
     /* X.501: a subentry of an entry that is no collective point is none */
     if (c->x501 && !c->role[e->parent->id])
@@ -789,37 +699,19 @@ compile_sub(struct cb *c, size_t k)
  * 3. slapo-collect
  */
 
-/* The values of src's attribute with exactly description a, as slapd's
+/* The values of src's attribute with exactly description id, as slapd's
  * backend_attribute hands them over: the normalised forms. */
 static int
-collect_values(struct cb *c, const struct acreE_entry *src,
-               const struct acreI_attrspec *a, const struct acreE_value **out,
-               uint32_t *n)
+collect_values(struct cb *c, const acre_entry_view *src, int id,
+               const acre_value **out, uint32_t *n)
 {
     *out = NULL;
     *n = 0;
-    for (uint32_t i = src ? acreE_entry_find_first(src, a->type) : 0;
-         src && i < src->nattrs && src->attrs[i].type == a->type; i++) {
-        const struct acreE_attr *at = &src->attrs[i];
-        int same = at->nopts == a->nopts;
-        for (unsigned k = 0; same && k < a->nopts; k++)
-            same = strlen(a->opts[k]) == at->opt_len[k] &&
-                   !memcmp(a->opts[k], at->opts[k], at->opt_len[k]);
-        if (!same)
+    for (uint32_t i = 0; src && i < src->nattrs; i++) {
+        const acre_view_attr *at = &src->attrs[i];
+        if (at->id != id)
             continue;
-        struct acreE_value *v =
-            talloc_array(c->q->mem, struct acreE_value, at->nvals + 1);
-        if (!v)
-            return ACRE_ERR_NOMEM;
-        for (uint32_t j = 0; j < at->nvals; j++) {
-            const struct acreE_value *s = &at->vals[j];
-            v[j] = *s;
-            if (s->norm) {
-                v[j].val = s->norm;
-                v[j].len = s->nlen;
-            }
-        }
-        *out = v;
+        *out = at->norms ? at->norms : at->vals;
         *n = at->nvals;
         return 0;
     }
@@ -832,23 +724,24 @@ compile_collect(struct cb *c, uint32_t k)
     const struct acreI_policy *ir = c->q->ir;
     const struct acreI_collect *ci = &ir->collect[k];
     struct acreC_collect *x = &c->idx->collect[k];
+    const struct acreE_entry *src = acreE_dir_find(c->dir, ci->dn);
 
     x->ir = ci;
-    x->src = acreE_dir_find(c->dir, ci->dn);
+    x->src = src ? &src->v : NULL;
     x->section = ci->db >= 0 ? &ir->dbs[ci->db] : NULL;
     x->give0 = c->idx->ngives;
     for (unsigned i = 0; i < ci->nattrs; i++) {
         const struct acreI_attrspec *a = &ci->attrs[i];
-        const struct acreE_value *v;
+        struct acreS_desc d = {a->type, a->text, 0, a->nopts, {0}, {0}};
+        const acre_value *v;
         uint32_t n;
-        uint32_t ol[ACREI_MAX_OPTIONS];
-        for (unsigned j = 0; j < a->nopts; j++)
-            ol[j] = (uint32_t)strlen(a->opts[j]);
-        if (collect_values(c, x->src, a, &v, &n) ||
-            give_add(c,
-                     desc_intern(c, a->type, a->opts, ol, a->nopts, a->text,
-                                 strlen(a->text)),
-                     NULL, v, n))
+        for (unsigned j = 0; j < a->nopts; j++) {
+            d.opts[j] = a->opts[j];
+            d.opt_len[j] = (unsigned)strlen(a->opts[j]);
+        }
+        long di = desc_intern(c, &d);
+        if (di < 0 || collect_values(c, x->src, c->idx->descs[di].id, &v, &n) ||
+            give_add(c, di, NULL, v, n))
             return ACRE_ERR_NOMEM;
     }
     x->ngive = c->idx->ngives - x->give0;
@@ -1180,11 +1073,7 @@ setup_ids(struct cb *c)
 static void
 setup_cas(struct cb *c)
 {
-    struct acreE_attr *a = &c->idx->cas;
-
-    a->type = find_attr(c, "collectiveAttributeSubentries");
-    a->desc = "collectiveAttributeSubentries";
-    a->desc_len = (uint32_t)strlen(a->desc);
+    c->idx->id_cas = find_attr(c, "collectiveAttributeSubentries");
 }
 
 static int
@@ -1195,7 +1084,7 @@ attach(struct cb *c)
 
     setup_ids(c);
     setup_cas(c);
-    if (c->at_oc < 0 || x->cas.type < 0)
+    if (c->at_oc < 0 || x->id_cas < 0)
         return ACRE_ERR_INVAL; /* a bare schema: nothing to read with */
     if ((rc = scan(c)))
         return rc;

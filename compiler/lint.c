@@ -1294,7 +1294,7 @@ check_exists(struct lint *l, const struct rinfo *ri, const acre_dn *dn,
                 &ri->r->pos, NULL, NULL,
                 "%s \"%s\" names no entry of the data (the nearest entry "
                 "above it is \"%s\")%s",
-                what, text, dn_text(up->dn), after);
+                what, text, dn_text(up->v.dn), after);
 }
 
 static int

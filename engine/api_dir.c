@@ -4,9 +4,10 @@
  * the check of a search filter's text a search will take.
  *
  * An acre_directory is a struct acreE_dir and an acre_entry a struct
- * acreE_entry: the public types are never defined, only cast to and from
- * the engine's.  Everything here checks its arguments and then forwards;
- * nothing allocates except acre_directory_load.
+ * acreE_entry (directory.h), whose first member is its view: the public
+ * types are never defined, only cast to and from the engine's.  Everything here
+ * checks its arguments and then forwards; nothing allocates except
+ * acre_directory_load.
  *
  * Threads: as directory.h says, loading runs alone; afterwards any number
  * of threads may call every other function here at once.
@@ -207,18 +208,32 @@ acre_directory_walk(const acre_directory *dir, const acre_dn *base, int scope,
     return acreE_dir_walk(DIR(dir), base, scope, visit, &v);
 }
 
+/* acre_directory_host -- see acre.h.  NULL for NULL. */
+ACRE_PUBLIC const acre_host *
+acre_directory_host(const acre_directory *dir)
+{
+    return dir ? acreE_dir_host(DIR(dir)) : NULL;
+}
+
+/* acre_entry_view_of -- see acre.h.  NULL for NULL. */
+ACRE_PUBLIC const acre_entry_view *
+acre_entry_view_of(const acre_entry *e)
+{
+    return e ? &ENTRY(e)->v : NULL;
+}
+
 /* acre_entry_dn -- see acre.h.  NULL for NULL. */
 ACRE_PUBLIC const acre_dn *
 acre_entry_dn(const acre_entry *e)
 {
-    return e ? ENTRY(e)->dn : NULL;
+    return e ? ENTRY(e)->v.dn : NULL;
 }
 
 /* acre_entry_nattrs -- see acre.h.  0 for NULL. */
 ACRE_PUBLIC unsigned
 acre_entry_nattrs(const acre_entry *e)
 {
-    return e ? ENTRY(e)->nattrs : 0;
+    return e ? ENTRY(e)->v.nattrs : 0;
 }
 
 /*
@@ -229,20 +244,17 @@ acre_entry_nattrs(const acre_entry *e)
 ACRE_PUBLIC const char *
 acre_entry_attr(const acre_entry *e, unsigned i, size_t *len, unsigned *nvals)
 {
-    const struct acreE_attr *a;
-
     if (len)
         *len = 0;
     if (nvals)
         *nvals = 0;
-    if (!e || i >= ENTRY(e)->nattrs)
+    if (!e || i >= ENTRY(e)->v.nattrs)
         return NULL;
-    a = &ENTRY(e)->attrs[i];
     if (len)
-        *len = a->desc_len;
+        *len = ENTRY(e)->desc_len[i];
     if (nvals)
-        *nvals = a->nvals;
-    return a->desc;
+        *nvals = ENTRY(e)->v.attrs[i].nvals;
+    return ENTRY(e)->desc[i];
 }
 
 /*
@@ -252,13 +264,13 @@ acre_entry_attr(const acre_entry *e, unsigned i, size_t *len, unsigned *nvals)
 ACRE_PUBLIC const void *
 acre_entry_value(const acre_entry *e, unsigned i, unsigned j, size_t *len)
 {
-    const struct acreE_attr *a;
+    const acre_view_attr *a;
 
     if (len)
         *len = 0;
-    if (!e || i >= ENTRY(e)->nattrs)
+    if (!e || i >= ENTRY(e)->v.nattrs)
         return NULL;
-    a = &ENTRY(e)->attrs[i];
+    a = &ENTRY(e)->v.attrs[i];
     if (j >= a->nvals)
         return NULL;
     if (len)

@@ -31,13 +31,12 @@
  * Memory and reuse: a node whose candidates depend on nothing of an entry
  * but its depth and a few refinements has its results made once, at
  * attach (acreC_precompute, at the end of this file): such an entry is
- * answered by its node, depth and refinement outcomes, and an entry of
- * the attach directory finds its node, its depth, whether it is a
- * subentry or has exclusions and whether it has the classes of item:
- * refinements in its record made at attach (struct acreC_ent).
- * Otherwise the result is built in the request (struct acreC_result),
- * in buffers that grow to the largest seen; values are not copied when
- * one giver alone makes a description (they point into the directory).
+ * answered by its node, depth and refinement outcomes.  Otherwise the
+ * result is built in the request (struct acreC_result), in buffers that
+ * grow to the largest seen; values are not copied when one giver alone
+ * makes a description (they point into the attach directory), except
+ * inherited ones, which come from the host and are copied into the
+ * result (OpenDJ's inheritance: rare).
  * The request keeps its last RESULTS results and reuses one for an
  * entry of the same node and depth when building it consulted nothing of
  * its entry but the refinements, and this entry's refinements go the
@@ -48,6 +47,7 @@
 #include "eval.h"
 #include "filter.h"
 #include "internal.h"
+#include "match.h"
 #include "schema.h"
 
 #include <stdlib.h>
@@ -70,19 +70,21 @@ struct acreC_cache {
     /* slapo-collect values the requester may read, per give (once per
      * request): state 0 unknown, 1 known */
     uint8_t *ci_state;
-    const struct acreE_value **ci_val;
+    const acre_value **ci_val;
     uint32_t *ci_n;
     /* inheritance */
     void *dnbuf; /* ACRE_DN_BUF_MAX */
     char *text;  /* an RDN-built DN */
     size_t cap_text;
     /* the entry a filter sees */
-    struct acreE_entry merged;
-    struct acreE_attr *mattrs;
+    acre_entry_view merged;
+    acre_view_attr *mattrs;
     uint32_t cap_mattrs;
     /* the results, the next one to replace */
     struct acreC_result *res[RESULTS];
     unsigned next;
+    /* the hooks a refinement's filter is evaluated with (the host's) */
+    struct acreF_hooks hooks;
     /* acreC_precompute: refinement outcomes imposed, not evaluated */
     int forced;
     uint64_t forced_sig;
@@ -97,7 +99,7 @@ struct acreC_result {
     struct acreC_cache *sh;
     /* the reuse key: the last entry, its node and depth; the subentries
      * in the window and the outcomes of their refinements */
-    const struct acreE_entry *e;
+    const acre_entry_view *e;
     const struct acreP_node *node;
     unsigned depth;
     int reusable;
@@ -106,10 +108,11 @@ struct acreC_result {
     /* the attributes (out, above): vals of those in the value buffer are
      * offsets until the result is complete */
     uint32_t cap_out;
-    uint8_t *in_buf;   /* [cap_out] 1: vals is an offset into vals[] */
-    uint8_t *replaced; /* [cap_out] D's own values replaced */
-    struct acreE_value *vals;
-    size_t nvals, cap_vals;
+    uint8_t *in_buf;          /* [cap_out] 1: vals is an offset into vals[] */
+    uint8_t *replaced;        /* [cap_out] D's own values replaced */
+    acre_value *vals, *norms; /* parallel: a value, its normalised form */
+    size_t nvals, cap_vals, cap_norms;
+    void *copies; /* inherited values copied from the host: per build */
     /* applicable subentries (above) and collect sources */
     uint32_t cap_subs;
     uint32_t *cis, ncis, cap_cis;
@@ -166,10 +169,11 @@ cache_of(struct acre_request *rq, const struct acreC_index *x)
     if (!c)
         return NULL;
     c->x = x;
+    c->hooks = acreV_filter_hooks(rq, NULL, NULL);
     c->dslot = talloc_zero_array(c, uint32_t, 2 * (size_t)x->ndescs + 1);
     c->dmark = talloc_zero_array(c, uint32_t, 2 * (size_t)x->ndescs + 1);
     c->ci_state = talloc_zero_array(c, uint8_t, x->ngives + 1);
-    c->ci_val = talloc_zero_array(c, const struct acreE_value *, x->ngives + 1);
+    c->ci_val = talloc_zero_array(c, const acre_value *, x->ngives + 1);
     c->ci_n = talloc_zero_array(c, uint32_t, x->ngives + 1);
     int ok = c->dslot && c->dmark && c->ci_state && c->ci_val && c->ci_n;
     for (unsigned k = 0; ok && k < RESULTS; k++) {
@@ -189,89 +193,125 @@ cache_of(struct acre_request *rq, const struct acreC_index *x)
  * The entry's own tests
  */
 
-/* e's objectClass: its first attribute, nearly always (the lowest id). */
-static const struct acreE_attr *
-objectclass(const struct acreE_entry *e, int id)
+/* e's objectClass: its first attribute, nearly always. */
+static const acre_view_attr *
+objectclass(const acre_entry_view *e, int id)
 {
-    if (e->nattrs && e->attrs[0].type == id && !e->attrs[0].nopts)
+    if (e->nattrs && e->attrs[0].id == id)
         return &e->attrs[0];
     return acreE_entry_attr(e, id);
 }
 
-/* Is a value of oc (an entry's objectClass, NULL: none) a subentry
- * class?  Their names are few and short: compared as they are. */
-static int
-is_subentry_oc(const struct acre_policy *p, const struct acreE_attr *oc)
+/* A buffer for an objectClass value normalised now (a view without its
+ * normalised values): an OID fits. */
+struct ocbuf {
+    struct acreE_buf b;
+    uint8_t local[128];
+};
+
+/* The normalised form of value i of objectClass oc (an OID, or the
+ * lowercased name of a class the schema does not know). */
+static const uint8_t *
+oc_norm(const acre_schema *s, const acre_view_attr *oc, uint32_t i,
+        struct ocbuf *ob, size_t *len)
 {
-    for (uint32_t i = 0; oc && i < oc->nvals; i++) {
-        const struct acreE_value *v = &oc->vals[i];
-        for (unsigned k = 0; v->norm && k < p->nsubentry_oc; k++)
-            if (v->nlen == p->subentry_oc_len[k] &&
-                !memcmp(v->norm, p->subentry_oc[k], v->nlen))
-                return 1;
+    acreE_buf_init(&ob->b, ob->local, sizeof ob->local);
+    return acreE_value_norm(s, oc, i, &ob->b, len);
+}
+
+/* Is a value of oc (an entry's objectClass, NULL: none) a subentry
+ * class?  Their OIDs are few and short: compared as they are. */
+static int
+is_subentry_oc(const struct acre_policy *p, const acre_view_attr *oc)
+{
+    struct ocbuf ob;
+    int found = 0;
+
+    for (uint32_t i = 0; oc && i < oc->nvals && !found; i++) {
+        size_t n;
+        const uint8_t *v = oc_norm(p->schema, oc, i, &ob, &n);
+        for (unsigned k = 0; v && k < p->nsubentry_oc && !found; k++)
+            found =
+                n == p->subentry_oc_len[k] && !memcmp(v, p->subentry_oc[k], n);
+        acreE_buf_free(&ob.b);
     }
-    return 0;
+    return found;
 }
 
 int
-acreC_is_subentry(const struct acre_policy *p, const struct acreE_entry *e)
+acreC_is_subentry(const struct acre_policy *p, const acre_entry_view *e)
 {
     if (!p->nsubentry_oc || p->id_objectclass < 0)
         return 0;
     return is_subentry_oc(p, objectclass(e, p->id_objectclass));
 }
 
-/* item:OC -- a value of e's objectClass (oc, NULL: none) names OC or a
- * subclass of it: one binary search per value among their names. */
+/* Is v[0..n) among r's normalised class names (sorted by length, then
+ * bytes)?  A binary search. */
 static int
-has_class(const struct acreE_attr *oc, const struct acreC_refine *r)
+names_class(const struct acreC_refine *r, const uint8_t *v, size_t n)
 {
-    for (uint32_t i = 0; oc && i < oc->nvals; i++) {
-        const struct acreE_value *v = &oc->vals[i];
-        uint32_t lo = 0, hi = r->noid;
-        while (v->norm && lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            int c = r->oid_len[mid] != v->nlen
-                        ? (r->oid_len[mid] < v->nlen ? -1 : 1)
-                        : memcmp(r->oid[mid], v->norm, v->nlen);
-            if (c == 0)
-                return 1;
-            if (c < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+    uint32_t lo = 0, hi = r->noid;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = acreE_norm_cmp(r->oid[mid], r->oid_len[mid], v, n);
+        if (c == 0)
+            return 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return 0;
 }
 
+/* item:OC -- a value of e's objectClass (oc, NULL: none) names OC or a
+ * subclass of it. */
 static int
-refine(const struct acreE_attr *oc, const struct acreC_refine *r,
-       const struct acreE_entry *e)
+has_class(const acre_schema *s, const acre_view_attr *oc,
+          const struct acreC_refine *r)
+{
+    struct ocbuf ob;
+    int found = 0;
+
+    for (uint32_t i = 0; oc && i < oc->nvals && !found; i++) {
+        size_t n;
+        const uint8_t *v = oc_norm(s, oc, i, &ob, &n);
+        found = v && names_class(r, v, n);
+        acreE_buf_free(&ob.b);
+    }
+    return found;
+}
+
+static int
+refine(const acre_schema *s, const acre_view_attr *oc,
+       const struct acreC_refine *r, const acre_entry_view *e,
+       const struct acreF_hooks *h)
 {
     switch (r->kind) {
     case ACREC_REF_ITEM:
-        return has_class(oc, r);
+        return has_class(s, oc, r);
     case ACREC_REF_AND:
         for (uint32_t i = 0; i < r->nsub; i++)
-            if (!refine(oc, &r->sub[i], e))
+            if (!refine(s, oc, &r->sub[i], e, h))
                 return 0;
         return 1;
     case ACREC_REF_OR:
         for (uint32_t i = 0; i < r->nsub; i++)
-            if (refine(oc, &r->sub[i], e))
+            if (refine(s, oc, &r->sub[i], e, h))
                 return 1;
         return 0;
     case ACREC_REF_NOT:
-        return !refine(oc, &r->sub[0], e);
+        return !refine(s, oc, &r->sub[0], e, h);
     case ACREC_REF_FILTER:
-        return acreF_eval(r->filter, e, NULL, NULL) == ACREF_TRUE;
+        return acreF_eval(r->filter, e, h) == ACREF_TRUE;
     }
     return 0;
 }
 
 static int
-name_is(const struct acreE_value *v, const char *s)
+name_is(const acre_value *v, const char *s)
 {
     size_t n = strlen(s);
     return v->len == n && !strncasecmp((const char *)v->val, s, n);
@@ -280,15 +320,15 @@ name_is(const struct acreE_value *v, const char *s)
 /* e's collectiveExclusions into r (types by name or OID). */
 static int
 exclusions(struct acreC_result *r, const acre_schema *s,
-           const struct acreC_index *x, const struct acreE_entry *e)
+           const struct acreC_index *x, const acre_entry_view *e)
 {
-    const struct acreE_attr *a =
+    const acre_view_attr *a =
         x->id_exclusions >= 0 ? acreE_entry_attr(e, x->id_exclusions) : NULL;
 
     r->sh->nexcl = 0;
     r->sh->excl_all = 0;
     for (uint32_t i = 0; a && i < a->nvals; i++) {
-        const struct acreE_value *v = &a->vals[i];
+        const acre_value *v = &a->vals[i];
         if (name_is(v, "excludeAllCollectiveAttributes") ||
             name_is(v, "2.5.18.0")) {
             r->sh->excl_all = 1;
@@ -318,43 +358,73 @@ excluded(const struct acreC_result *r, int type)
     return 0;
 }
 
-/* e's attribute with exactly the description of proto, or NULL. */
-static const struct acreE_attr *
-own_attr(const struct acreE_entry *e, const struct acreE_attr *proto)
+/* e's attribute with exactly description id, or NULL. */
+static const acre_view_attr *
+own_attr(const acre_entry_view *e, int id)
 {
-    for (uint32_t i = acreE_entry_find_first(e, proto->type);
-         i < e->nattrs && e->attrs[i].type == proto->type; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        int same = a->nopts == proto->nopts;
-        for (uint32_t k = 0; same && k < a->nopts; k++)
-            same = a->opt_len[k] == proto->opt_len[k] &&
-                   !memcmp(a->opts[k], proto->opts[k], a->opt_len[k]);
-        if (same)
-            return a;
-    }
+    for (uint32_t i = 0; i < e->nattrs; i++)
+        if (e->attrs[i].id == id)
+            return &e->attrs[i];
     return NULL;
+}
+
+/* Does e hold collectiveExclusions? */
+static int
+has_exclusions(const struct acreC_index *x, const acre_entry_view *e)
+{
+    return x->id_exclusions >= 0 && own_attr(e, x->id_exclusions) != NULL;
 }
 
 /* ------------------------------------------------------------------------
  * Values
+ *
+ * An output attribute's values are a pair of arrays: the values as
+ * returned and their normalised forms (compared to drop duplicates).
+ * While a result is built, an attribute that one giver alone makes
+ * points at that giver's arrays; one that several make, or that a merge
+ * filters, has its pairs in the result's buffers (vals, norms: parallel)
+ * and an offset into them until finish() turns it into pointers.
  */
 
+/* Are values a (normalised an) and b (bn) the same?  By their normalised
+ * forms, the bytes when a type has no equality rule (an, bn NULL). */
 static int
-same_value(const struct acreE_value *a, const struct acreE_value *b)
+same_value(const acre_value *a, const acre_value *an, const acre_value *b,
+           const acre_value *bn)
 {
-    if (a->norm && b->norm)
-        return a->nlen == b->nlen && !memcmp(a->norm, b->norm, a->nlen);
+    if (an && bn)
+        return an->len == bn->len && !memcmp(an->val, bn->val, an->len);
     return a->len == b->len && !memcmp(a->val, b->val, a->len);
 }
 
-static const struct acreE_value *
+/* Attribute k's values and normalised forms, wherever they are. */
+static const acre_value *
 out_vals(const struct acreC_result *r, uint32_t k)
 {
     const struct acreC_out *o = &r->out[k];
     return r->in_buf[k] ? r->vals + (uintptr_t)o->a.vals : o->a.vals;
 }
 
-/* Move attribute k's values into the value buffer (to add to them). */
+static const acre_value *
+out_norms(const struct acreC_result *r, uint32_t k)
+{
+    const struct acreC_out *o = &r->out[k];
+    if (!o->a.norms)
+        return NULL;
+    return r->in_buf[k] ? r->norms + (uintptr_t)o->a.vals : o->a.norms;
+}
+
+/* Room for n pairs in the value buffers. */
+static int
+val_room(struct acreC_result *r, size_t n)
+{
+    if (room(r, (void **)&r->vals, sizeof(*r->vals), n, &r->cap_vals) ||
+        room(r, (void **)&r->norms, sizeof(*r->norms), n, &r->cap_norms))
+        return ACRE_ERR_NOMEM;
+    return 0;
+}
+
+/* Move attribute k's values into the value buffers (to add to them). */
 static int
 to_buffer(struct acreC_result *r, uint32_t k, uint32_t more)
 {
@@ -363,21 +433,19 @@ to_buffer(struct acreC_result *r, uint32_t k, uint32_t more)
     if (r->in_buf[k]) { /* only the last attribute ever grows in place */
         size_t off = (size_t)(uintptr_t)o->a.vals;
         if (off + o->a.nvals == r->nvals)
-            return room(r, (void **)&r->vals, sizeof(*r->vals), r->nvals + more,
-                        &r->cap_vals);
+            return val_room(r, r->nvals + more);
     }
-    const struct acreE_value *src = out_vals(r, k);
     size_t off = r->nvals;
-    if (room(r, (void **)&r->vals, sizeof(*r->vals),
-             r->nvals + o->a.nvals + more, &r->cap_vals))
+    if (val_room(r, r->nvals + o->a.nvals + more))
         return ACRE_ERR_NOMEM;
-    if (r->in_buf[k]) /* src pointed into the old buffer */
-        src = r->vals + (uintptr_t)o->a.vals;
-    if (o->a.nvals)
-        memmove(r->vals + off, src, o->a.nvals * sizeof(*r->vals));
+    const acre_value *sv = out_vals(r, k), *sn = out_norms(r, k);
+    if (o->a.nvals) { /* src may be in the (moved) buffers: memmove */
+        memmove(r->vals + off, sv, o->a.nvals * sizeof(*r->vals));
+        if (sn)
+            memmove(r->norms + off, sn, o->a.nvals * sizeof(*r->norms));
+    }
     r->nvals = off + o->a.nvals;
-    o->a.vals = (const struct acreE_value *)(uintptr_t)off;
-    o->a.order = NULL;
+    o->a.vals = (const acre_value *)(uintptr_t)off;
     r->in_buf[k] = 1;
     return 0;
 }
@@ -403,10 +471,27 @@ out_room(struct acreC_result *r)
     return 0;
 }
 
+/* An output attribute of description id (type `type`), with no value:
+ * norms is non-NULL (a marker until values come) when the type has an
+ * equality rule. */
+static void
+out_init(struct acreC_out *o, const acre_schema *s, int id, int type,
+         uint32_t flags)
+{
+    static const acre_value marker;
+
+    o->a.id = id;
+    o->a.nvals = 0;
+    o->a.vals = NULL;
+    o->a.norms = acreS_attr(s, type)->eq != ACREM_NONE ? &marker : NULL;
+    o->type = type;
+    o->flags = flags;
+}
+
 /* The output attribute for description d (collect: its own group). */
 static long
-out_for(struct acreC_result *r, const struct acreC_index *x, uint32_t d,
-        int collect)
+out_for(struct acreC_result *r, const acre_schema *s,
+        const struct acreC_index *x, uint32_t d, int collect)
 {
     uint32_t key = d + (collect ? x->ndescs : 0);
 
@@ -414,12 +499,8 @@ out_for(struct acreC_result *r, const struct acreC_index *x, uint32_t d,
         return (long)r->sh->dslot[key] - 1;
     if (out_room(r))
         return -1;
-    struct acreC_out *o = &r->out[r->nout];
-    o->a = x->descs[d].proto;
-    o->a.nvals = 0;
-    o->a.vals = NULL;
-    o->a.order = NULL;
-    o->flags = collect ? ACREC_OUT_COLLECT : 0;
+    out_init(&r->out[r->nout], s, x->descs[d].id, x->descs[d].type,
+             collect ? ACREC_OUT_COLLECT : 0);
     r->in_buf[r->nout] = 0;
     r->replaced[r->nout] = 0;
     r->sh->dmark[key] = r->sh->mark;
@@ -428,15 +509,14 @@ out_for(struct acreC_result *r, const struct acreC_index *x, uint32_t d,
 }
 
 /*
- * Add w[0..n) to attribute k: all of them (dedup 0, slapo-collect), or
- * those equal to none already there nor in `not` (may be NULL).  src: the
- * attribute w belongs to, when it is all of it (its order index then
- * serves a filter).
+ * Add the values w[0..n) (normalised wn, NULL when the type has no
+ * equality rule) to attribute k: all of them (dedup 0, slapo-collect), or
+ * those equal to none already there nor in `not` (may be NULL).
  */
 static int
-add_values(struct acreC_result *r, uint32_t k, const struct acreE_value *w,
-           uint32_t n, int dedup, const struct acreE_attr * not,
-           const struct acreE_attr *src)
+add_values(struct acreC_result *r, uint32_t k, const acre_value *w,
+           const acre_value *wn, uint32_t n, int dedup,
+           const acre_view_attr * not )
 {
     struct acreC_out *o = &r->out[k];
 
@@ -444,23 +524,28 @@ add_values(struct acreC_result *r, uint32_t k, const struct acreE_value *w,
         return 0;
     if (!o->a.nvals && !not ) { /* first giver: point at its values */
         o->a.vals = w;
+        o->a.norms = o->a.norms ? wn : NULL;
         o->a.nvals = n;
-        o->a.order =
-            src && src->vals == w && src->nvals == n ? src->order : NULL;
         r->in_buf[k] = 0;
         return 0;
     }
     if (to_buffer(r, k, n))
         return ACRE_ERR_NOMEM;
-    struct acreE_value *v = r->vals + (uintptr_t)o->a.vals;
+    acre_value *v = r->vals + (uintptr_t)o->a.vals;
+    acre_value *vn = o->a.norms ? r->norms + (uintptr_t)o->a.vals : NULL;
     for (uint32_t i = 0; i < n; i++) {
+        const acre_value *in = wn ? &wn[i] : NULL;
         int dup = 0;
         for (uint32_t j = 0; dedup && !dup && j < o->a.nvals; j++)
-            dup = same_value(&v[j], &w[i]);
+            dup = same_value(&v[j], vn ? &vn[j] : NULL, &w[i], in);
         for (uint32_t j = 0; !dup && not &&j < not ->nvals; j++)
-            dup = same_value(&not ->vals[j], &w[i]);
-        if (!dup)
-            v[o->a.nvals++] = w[i];
+            dup = same_value(&not ->vals[j],
+                             not ->norms ? &not ->norms[j] : NULL, &w[i], in);
+        if (dup)
+            continue;
+        if (vn)
+            vn[o->a.nvals] = in ? *in : w[i];
+        v[o->a.nvals++] = w[i];
     }
     r->nvals = (size_t)(uintptr_t)o->a.vals + o->a.nvals;
     return 0;
@@ -510,25 +595,25 @@ parse_dn(struct acreC_result *r, const acre_schema *s, const char *text,
     return dn;
 }
 
-/* The entry inherited subentry S takes e's values from, or NULL. */
-static const struct acreE_entry *
-inherit_from(struct acreC_result *r, const acre_schema *s,
-             const struct acreC_index *x, const struct acreC_sub *S,
-             const struct acreE_entry *e)
+/* The DN an inherited subentry S names for e (parsed into the result's
+ * buffer), or NULL: e names none, or not a DN within S's reach. */
+static const acre_dn *
+inherit_dn(struct acreC_result *r, const acre_schema *s,
+           const struct acreC_sub *S, const acre_entry_view *e)
 {
-    const struct acreE_attr *a;
+    const acre_view_attr *a;
     const acre_dn *dn;
 
     if ((S->kind & ACREC_INH_DN) && S->inh_dn_attr >= 0 &&
-        (a = acreE_entry_attr(e, S->inh_dn_attr)) && a->nvals) {
-        const struct acreE_value *v = &a->vals[0];
+        (a = acreE_entry_attr(e, S->inh_dn_attr))) {
+        const acre_value *v = &a->vals[0];
         dn = parse_dn(r, s, (const char *)v->val, v->len);
         if (!dn || acre_dn_in_scope(dn, S->admin, ACRE_SCOPE_SUB) != 1)
             return NULL;
-        return acreE_dir_find(x->dir, dn);
+        return dn;
     }
     if ((S->kind & ACREC_INH_RDN) && S->inh_rdn_attr >= 0 &&
-        (a = acreE_entry_attr(e, S->inh_rdn_attr)) && a->nvals) {
+        (a = acreE_entry_attr(e, S->inh_rdn_attr))) {
         if (!S->inh_base || S->inh_rdn_type < 0)
             return NULL;
         const struct acreS_attr *t = acreS_attr(s, S->inh_rdn_type);
@@ -547,66 +632,143 @@ inherit_from(struct acreC_result *r, const acre_schema *s,
             memcpy(r->sh->text + at, base, bl);
             at += bl;
         }
-        dn = parse_dn(r, s, r->sh->text, at);
-        return dn ? acreE_dir_find(x->dir, dn) : NULL;
+        return parse_dn(r, s, r->sh->text, at);
     }
     return NULL;
+}
+
+/*
+ * The values of `from`'s attribute w the requester may read there (read
+ * on the attribute, then on each value, as slapo-collect reads its
+ * sources), copied with their normalised forms into the result (the
+ * host may take its view back); *n how many, *wn their normalised forms
+ * (NULL without an equality rule).  NULL with *n 0 when none; a failed
+ * check or copy sets rq->err.
+ */
+static const acre_value *
+readable_copy(struct acre_request *rq, struct acreC_result *r,
+              const acre_entry_view *from, const acre_view_attr *w,
+              const acre_value **wn, uint32_t *n)
+{
+    struct acreV_check c;
+    acre_value *v, *vn;
+    int eq = acreS_attr(rq->schema, acreE_attr_type(rq->schema, w))->eq;
+
+    *n = 0;
+    *wn = NULL;
+    acreV_check_init(&c, rq, from, -1, acreS_dinfo(rq->schema, w->id), NULL, 0);
+    if (!acreV_decide(&c, ACREI_ACCESS_READ, NULL))
+        return NULL;
+    v = talloc_array(r->copies, acre_value, w->nvals);
+    vn =
+        eq != ACREM_NONE ? talloc_array(r->copies, acre_value, w->nvals) : NULL;
+    if (!v || (eq != ACREM_NONE && !vn)) {
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return NULL;
+    }
+    for (uint32_t j = 0; j < w->nvals; j++) {
+        size_t len = 0;
+        acreV_check_stored(&c, w, j);
+        if (!acreV_decide(&c, ACREI_ACCESS_READ, NULL))
+            continue;
+        const uint8_t *nv = vn ? acreV_check_val(&c, &len) : NULL;
+        v[*n].val = talloc_memdup(r->copies, w->vals[j].val, w->vals[j].len);
+        v[*n].len = w->vals[j].len;
+        if (vn) {
+            vn[*n].val = nv ? talloc_memdup(r->copies, nv, len) : NULL;
+            vn[*n].len = len;
+        }
+        if (!v[*n].val || (vn && !vn[*n].val)) {
+            acreV_fail(rq, ACRE_ERR_NOMEM);
+            return NULL;
+        }
+        ++*n;
+    }
+    *wn = vn;
+    return v;
 }
 
 /* ------------------------------------------------------------------------
  * Subentries
  */
 
-/* One contribution of subentry S: description d, values w[0..n). */
+/* One contribution of subentry S: description d, values w[0..n) with
+ * their normalised forms wn (NULL: the type has no equality rule). */
 static int
-contribute(struct acreC_result *r, const struct acreC_index *x,
-           const struct acreC_sub *S, uint32_t d, const struct acreE_attr *w,
-           const struct acreE_entry *e)
+contribute(struct acreC_result *r, const acre_schema *s,
+           const struct acreC_index *x, const struct acreC_sub *S, uint32_t d,
+           const acre_value *w, const acre_value *wn, uint32_t n,
+           const acre_entry_view *e)
 {
     const struct acreC_desc *desc = &x->descs[d];
-    const struct acreE_attr *R = NULL;
+    const acre_view_attr *R = NULL;
 
-    if (!w || !w->nvals || excluded(r, desc->proto.type))
+    if (!n || excluded(r, desc->type))
         return 0;
     if (!desc->collective) { /* an entry may store it: R matters */
         r->reusable = 0;
-        R = own_attr(e, &desc->proto);
+        R = own_attr(e, desc->id);
     }
-    long k = out_for(r, x, d, 0);
+    long k = out_for(r, s, x, d, 0);
     if (k < 0)
         return ACRE_ERR_NOMEM;
-    if (!R || !R->nvals || r->replaced[k])
-        return add_values(r, (uint32_t)k, w->vals, w->nvals, 1, NULL, w);
+    if (!R || r->replaced[k])
+        return add_values(r, (uint32_t)k, w, wn, n, 1, NULL);
     switch (S->conflict) {
     case ACREC_MERGE:
-        return add_values(r, (uint32_t)k, w->vals, w->nvals, 1, R, w);
+        return add_values(r, (uint32_t)k, w, wn, n, 1, R);
     case ACREC_VIRTUAL_OVERRIDES:
         r->replaced[k] = 1;
         r->out[k].flags |= ACREC_OUT_REPLACES;
-        return add_values(r, (uint32_t)k, w->vals, w->nvals, 1, NULL, w);
+        return add_values(r, (uint32_t)k, w, wn, n, 1, NULL);
     default: /* real-overrides-virtual */
         return 0;
     }
 }
 
+/* The values inherited subentry S gives e: from the entry e names,
+ * through the host, what the requester may read there. */
 static int
-subentry_values(struct acreC_result *r, const acre_schema *s,
+inherited_values(struct acre_request *rq, struct acreC_result *r,
+                 const struct acreC_index *x, const struct acreC_sub *S,
+                 const acre_entry_view *e)
+{
+    const acre_dn *dn = inherit_dn(r, rq->schema, S, e);
+    const acre_entry_view *from;
+    int rc = 0;
+
+    if (!dn || acreV_host_get(rq, dn, &from) != 1)
+        return rq->err;
+    for (uint32_t g = S->give0; !rc && !rq->err && g < S->give0 + S->ngive;
+         g++) {
+        const struct acreC_give *gv = &x->gives[g];
+        const acre_view_attr *w = own_attr(from, x->descs[gv->desc].id);
+        const acre_value *v, *vn;
+        uint32_t n;
+        if (w && (v = readable_copy(rq, r, from, w, &vn, &n)))
+            rc = contribute(r, rq->schema, x, S, gv->desc, v, vn, n, e);
+    }
+    acreV_host_release(rq, from);
+    return rc ? rc : rq->err;
+}
+
+static int
+subentry_values(struct acre_request *rq, struct acreC_result *r,
                 const struct acreC_index *x, uint32_t k,
-                const struct acreE_entry *e)
+                const acre_entry_view *e)
 {
     const struct acreC_sub *S = &x->subs[k];
-    const struct acreE_entry *from = NULL;
 
     if (S->kind & ACREC_INH) {
         r->reusable = 0;
-        if (!(from = inherit_from(r, s, x, S, e)))
-            return 0;
+        return inherited_values(rq, r, x, S, e);
     }
     for (uint32_t g = S->give0; g < S->give0 + S->ngive; g++) {
         const struct acreC_give *gv = &x->gives[g];
-        const struct acreE_attr *w =
-            from ? own_attr(from, &x->descs[gv->desc].proto) : gv->src;
-        int rc = contribute(r, x, S, gv->desc, w, e);
+        const acre_view_attr *w = gv->src;
+        int rc = w ? contribute(r, rq->schema, x, S, gv->desc, w->vals,
+                                w->norms, w->nvals, e)
+                   : 0;
         if (rc)
             return rc;
     }
@@ -625,7 +787,7 @@ readable_source(struct acre_request *rq, struct acreC_result *r,
                 uint32_t g)
 {
     const struct acreC_give *gv = &x->gives[g];
-    const struct acreE_attr *proto = &x->descs[gv->desc].proto;
+    const struct acreC_desc *d = &x->descs[gv->desc];
     struct acreV_check c;
 
     if (r->sh->ci_state[g])
@@ -636,14 +798,15 @@ readable_source(struct acre_request *rq, struct acreC_result *r,
         r->sh->ci_state[g] = 1;
         return 0;
     }
-    acreV_check_init(&c, rq, ci->src, proto->type, proto, NULL, 0);
+    acreV_check_init(&c, rq, ci->src, d->type, acreS_dinfo(rq->schema, d->id),
+                     NULL, 0);
     if (acreV_decide(&c, ACREI_ACCESS_READ, NULL)) {
-        struct acreE_value *v =
-            talloc_array(r, struct acreE_value, gv->nval + 1);
+        acre_value *v = talloc_array(r, acre_value, gv->nval + 1);
         uint32_t n = 0;
         if (!v)
             return ACRE_ERR_NOMEM;
         for (uint32_t j = 0; j < gv->nval; j++) {
+            c.va = NULL;
             c.val = gv->val[j].val;
             c.val_len = gv->val[j].len;
             c.val_str = NULL;
@@ -670,9 +833,10 @@ collect_values(struct acre_request *rq, struct acreC_result *r,
             return ACRE_ERR_NOMEM;
         if (!r->sh->ci_n[g])
             continue;
-        long o = out_for(r, x, x->gives[g].desc, 1);
+        long o = out_for(r, rq->schema, x, x->gives[g].desc, 1);
+        /* slapd copies the normalised values: they are both forms */
         if (o < 0 || add_values(r, (uint32_t)o, r->sh->ci_val[g],
-                                r->sh->ci_n[g], 0, NULL, NULL))
+                                r->sh->ci_val[g], r->sh->ci_n[g], 0, NULL))
             return ACRE_ERR_NOMEM;
     }
     return 0;
@@ -691,10 +855,10 @@ collect_values(struct acre_request *rq, struct acreC_result *r,
  */
 static int
 candidates(struct acreC_result *r, const struct acre_policy *p,
-           const struct acreP_node *n, const struct acreE_entry *e, unsigned d)
+           const struct acreP_node *n, const acre_entry_view *e, unsigned d)
 {
     const struct acreC_index *x = p->coll;
-    const struct acreE_attr *oc = NULL;
+    const acre_view_attr *oc = NULL;
     int sub = -1, have_oc = 0; /* is e a subentry? asked when it matters */
 
 #define OC() (have_oc++ ? oc : (oc = objectclass(e, x->id_objectclass)))
@@ -719,8 +883,9 @@ candidates(struct acreC_result *r, const struct acre_policy *p,
         }
         const struct acreC_sub *S = &x->subs[k];
         if (sl->sub & ACREC_SLOT_REFINED) {
-            int ok = r->sh->forced ? (int)(r->sh->forced_sig >> r->nref & 1)
-                                   : refine(OC(), S->refine, e);
+            int ok = r->sh->forced
+                         ? (int)(r->sh->forced_sig >> r->nref & 1)
+                         : refine(p->schema, OC(), S->refine, e, &r->sh->hooks);
             if (r->nref < 64)
                 r->sig |= (uint64_t)ok << r->nref;
             else
@@ -740,7 +905,8 @@ candidates(struct acreC_result *r, const struct acre_policy *p,
  * records them. */
 static uint64_t
 signature(const struct acre_policy *p, const struct acreP_node *n,
-          const struct acreE_entry *e, const struct acreE_attr *oc, unsigned d)
+          const acre_entry_view *e, const acre_view_attr *oc, unsigned d,
+          const struct acreF_hooks *h)
 {
     const struct acreC_index *x = p->coll;
     uint64_t sig = 0;
@@ -750,7 +916,8 @@ signature(const struct acre_policy *p, const struct acreP_node *n,
         const struct acreC_slot *sl = &n->coll[i];
         if (!(sl->sub & ACREC_SLOT_REFINED) || d < sl->lo || d > sl->hi)
             continue;
-        sig |= (uint64_t)refine(oc, x->subs[sl->sub & ACREC_SLOT_SUB].refine, e)
+        sig |= (uint64_t)refine(p->schema, oc,
+                                x->subs[sl->sub & ACREC_SLOT_SUB].refine, e, h)
                << k++;
     }
     return sig;
@@ -758,20 +925,21 @@ signature(const struct acre_policy *p, const struct acreP_node *n,
 
 /* collectiveAttributeSubentries: the DNs of the applicable subentries. */
 static int
-cas_attr(struct acreC_result *r, const struct acreC_index *x)
+cas_attr(struct acreC_result *r, const acre_schema *s,
+         const struct acreC_index *x)
 {
-    if (!r->nsubs)
+    if (!r->nsubs || x->id_cas < 0)
         return 0;
-    if (out_room(r) || room(r, (void **)&r->vals, sizeof(*r->vals),
-                            r->nvals + r->nsubs, &r->cap_vals))
+    if (out_room(r) || val_room(r, r->nvals + r->nsubs))
         return ACRE_ERR_NOMEM;
     struct acreC_out *o = &r->out[r->nout];
-    o->a = x->cas;
-    o->a.vals = (const struct acreE_value *)(uintptr_t)r->nvals;
+    out_init(o, s, x->id_cas, x->id_cas, ACREC_OUT_CAS);
+    o->a.vals = (const acre_value *)(uintptr_t)r->nvals;
     o->a.nvals = r->nsubs;
-    o->flags = ACREC_OUT_CAS;
-    for (uint32_t i = 0; i < r->nsubs; i++)
+    for (uint32_t i = 0; i < r->nsubs; i++) {
+        r->norms[r->nvals] = x->subs[r->subs[i]].dnnorm;
         r->vals[r->nvals++] = x->subs[r->subs[i]].dnval;
+    }
     r->in_buf[r->nout] = 1;
     r->replaced[r->nout++] = 0;
     return 0;
@@ -786,8 +954,11 @@ finish(struct acreC_result *r)
 
     for (uint32_t k = 0; k < r->nout; k++) {
         struct acreC_out *o = &r->out[k];
-        if (r->in_buf[k])
+        if (r->in_buf[k]) {
+            if (o->a.norms)
+                o->a.norms = r->norms + (uintptr_t)o->a.vals;
             o->a.vals = r->vals + (uintptr_t)o->a.vals;
+        }
         if (!o->a.nvals && !(o->flags & ACREC_OUT_REPLACES))
             continue;
         r->out[n] = *o;
@@ -800,7 +971,7 @@ finish(struct acreC_result *r)
 
 static int
 build(struct acre_request *rq, struct acreC_result *r,
-      const struct acreP_node *n, const struct acreE_entry *e, unsigned d)
+      const struct acreP_node *n, const acre_entry_view *e, unsigned d)
 {
     const struct acre_policy *p = rq->p;
     const struct acreC_index *x = p->coll;
@@ -809,6 +980,10 @@ build(struct acre_request *rq, struct acreC_result *r,
     r->nout = 0;
     r->nvals = 0;
     r->reusable = 1;
+    if (r->copies)
+        talloc_free_children(r->copies);
+    else if (!(r->copies = talloc_new(r)))
+        return ACRE_ERR_NOMEM;
     if (++r->sh->mark == 0) { /* wrapped: forget every stamp */
         memset(r->sh->dmark, 0, 2 * (size_t)x->ndescs * sizeof(*r->sh->dmark));
         r->sh->mark = 1;
@@ -818,12 +993,12 @@ build(struct acre_request *rq, struct acreC_result *r,
     if (r->nsubs && (rc = exclusions(r, p->schema, x, e)))
         return rc;
     for (uint32_t i = 0; i < r->nsubs; i++)
-        if ((rc = subentry_values(r, p->schema, x, r->subs[i], e)))
+        if ((rc = subentry_values(rq, r, x, r->subs[i], e)))
             return rc;
     for (uint32_t i = 0; i < r->ncis; i++)
         if ((rc = collect_values(rq, r, x, r->cis[i])))
             return rc;
-    if ((rc = cas_attr(r, x)))
+    if ((rc = cas_attr(r, p->schema, x)))
         return rc;
     finish(r);
     return 0;
@@ -834,64 +1009,52 @@ build(struct acre_request *rq, struct acreC_result *r,
 struct asked {
     int sub, excl, have_sig, have_oc;
     uint64_t sig;
-    const struct acreE_attr *oc; /* e's objectClass */
+    const acre_view_attr *oc;    /* e's objectClass */
+    const struct acreF_hooks *h; /* for refinements' filters */
 };
 
-static const struct acreE_attr *
-asked_oc(const struct acre_policy *p, const struct acreE_entry *e,
-         struct asked *q)
+static const acre_view_attr *
+asked_oc(const struct acre_policy *p, const acre_entry_view *e, struct asked *q)
 {
     if (!q->have_oc++)
         q->oc = objectclass(e, p->coll->id_objectclass);
     return q->oc;
 }
 
+/* Is e a subentry, or does it hold exclusions (either computes its
+ * result instead of taking another's)? */
+static int
+aside(const struct acre_policy *p, const acre_entry_view *e, struct asked *q)
+{
+    if (q->sub < 0)
+        q->sub = is_subentry_oc(p, asked_oc(p, e, q));
+    if (q->excl < 0)
+        q->excl = has_exclusions(p->coll, e);
+    return q->sub || q->excl;
+}
+
 /* Does result r stand for e (node n, depth d)? */
 static int
 reusable(const struct acre_policy *p, const struct acreC_result *r,
-         const struct acreP_node *n, const struct acreE_entry *e, unsigned d,
+         const struct acreP_node *n, const acre_entry_view *e, unsigned d,
          struct asked *q)
 {
-    const struct acreC_index *x = p->coll;
-
     if (!r->e || !r->reusable || r->node != n || r->depth != d)
         return 0;
-    if (r->subslots) {
-        if (q->sub < 0)
-            q->sub = is_subentry_oc(p, asked_oc(p, e, q));
-        if (q->excl < 0)
-            q->excl = x->id_exclusions >= 0 &&
-                      acreE_entry_find_first(e, x->id_exclusions) < e->nattrs;
-        if (q->sub || q->excl)
-            return 0;
-    }
+    if (r->subslots && aside(p, e, q))
+        return 0;
     if (r->nref && !q->have_sig) {
-        q->sig = signature(p, n, e, asked_oc(p, e, q), d);
+        q->sig = signature(p, n, e, asked_oc(p, e, q), d, q->h);
         q->have_sig = 1;
     }
     return !r->nref || q->sig == r->sig;
 }
 
-/* e's refinement bit i in window st (ents: e's record, or NULL). */
-static unsigned
-static_bit(const struct acre_policy *p, const struct acreC_static *st,
-           unsigned i, const struct acreC_ent *en, const struct acreE_entry *e,
-           struct asked *q)
-{
-    const struct acreC_index *x = p->coll;
-
-    if (en && st->cls[i] != 0xff)
-        return en->flags >> (st->cls[i] + 1) & 1;
-    return (unsigned)refine(asked_oc(p, e, q), &x->st_refs[st->refs + i], e);
-}
-
 /* The node's precomputed result for e, or NULL (none, or e is a
- * subentry or has exclusions).  An entry of the attach directory has its
- * answers in x->ents; another's are asked of it. */
+ * subentry or has exclusions). */
 static const struct acreC_result *
 precomputed(const struct acre_policy *p, const struct acreP_node *n,
-            const struct acreE_entry *e, const struct acreC_ent *en, unsigned d,
-            struct asked *q)
+            const acre_entry_view *e, unsigned d, struct asked *q)
 {
     const struct acreC_index *x = p->coll;
     uint32_t ni = (uint32_t)(n - p->nodes);
@@ -901,31 +1064,25 @@ precomputed(const struct acre_policy *p, const struct acreP_node *n,
     for (; st < end; st++) {
         if (d < st->lo || d > st->hi)
             continue;
-        if (st->subs && en && (en->flags & ACREC_ENT_ASIDE))
+        if (st->subs && aside(p, e, q))
             return NULL;
-        if (st->subs && !en) { /* as reusable() asks */
-            q->sub = is_subentry_oc(p, asked_oc(p, e, q));
-            q->excl = x->id_exclusions >= 0 &&
-                      acreE_entry_find_first(e, x->id_exclusions) < e->nattrs;
-            if (q->sub || q->excl)
-                return NULL;
-        }
         unsigned sig = 0;
         for (unsigned i = 0; i < st->nref; i++)
-            sig |= static_bit(p, st, i, en, e, q) << i;
+            sig |= (unsigned)refine(p->schema, asked_oc(p, e, q),
+                                    &x->st_refs[st->refs + i], e, q->h)
+                   << i;
         return x->st_res[st->res + sig];
     }
     return NULL;
 }
 
 int
-acreC_compute(struct acre_request *rq, const struct acreE_entry *e,
+acreC_compute(struct acre_request *rq, const acre_entry_view *e,
               const struct acreP_node *n, const struct acreC_result **out)
 {
     const struct acreC_index *x = rq->p->coll;
-    const struct acreC_ent *en = NULL;
     struct acreC_cache *c;
-    struct asked q = {-1, -1, 0, 0, 0, NULL};
+    struct asked q = {-1, -1, 0, 0, 0, NULL, NULL};
     int rc;
 
     *out = NULL;
@@ -933,12 +1090,11 @@ acreC_compute(struct acre_request *rq, const struct acreE_entry *e,
         return 0;
     if (!(c = cache_of(rq, x)))
         return ACRE_ERR_NOMEM;
-    if (e->id < x->nents && x->ents[e->id].e == e) /* made at attach */
-        en = &x->ents[e->id];
-    unsigned d = en ? en->depth : acre_dn_depth(e->dn);
+    q.h = &c->hooks;
+    unsigned d = acre_dn_depth(e->dn);
     if (!n)
-        n = en ? &rq->p->nodes[en->node] : acreP_node_for(rq->p, e->dn);
-    if (x->st_first && (*out = precomputed(rq->p, n, e, en, d, &q)))
+        n = acreP_node_for(rq->p, e->dn);
+    if (x->st_first && (*out = precomputed(rq->p, n, e, d, &q)))
         return 0;
     /* a result of the same node and depth that consulted nothing of its
      * entry but its refinements stands for e unless e is a subentry,
@@ -976,80 +1132,35 @@ acreC_outs(const struct acreC_result *r)
     return r ? r->out : NULL;
 }
 
-static int
-same_desc(const struct acreE_attr *a, const struct acreE_attr *b)
-{
-    if (a->type != b->type || a->nopts != b->nopts)
-        return 0;
-    for (uint32_t k = 0; k < a->nopts; k++)
-        if (a->opt_len[k] != b->opt_len[k] ||
-            memcmp(a->opts[k], b->opts[k], a->opt_len[k]))
-            return 0;
-    return 1;
-}
-
 int
-acreC_hidden(const struct acreC_result *r, const struct acreE_attr *a)
+acreC_hidden(const struct acreC_result *r, const acre_view_attr *a)
 {
     for (uint32_t k = 0; r && k < r->nout; k++)
-        if ((r->out[k].flags & ACREC_OUT_REPLACES) &&
-            same_desc(&r->out[k].a, a))
+        if ((r->out[k].flags & ACREC_OUT_REPLACES) && r->out[k].a.id == a->id)
             return 1;
     return 0;
 }
 
-/* The order of attributes in an entry: type, then options ("" first). */
-static int
-attr_cmp(const struct acreE_attr *a, const struct acreE_attr *b)
-{
-    if (a->type != b->type)
-        return a->type < b->type ? -1 : 1;
-    for (uint32_t k = 0; k < a->nopts && k < b->nopts; k++) {
-        size_t n =
-            a->opt_len[k] < b->opt_len[k] ? a->opt_len[k] : b->opt_len[k];
-        int c = memcmp(a->opts[k], b->opts[k], n);
-        if (c || a->opt_len[k] != b->opt_len[k])
-            return c ? c : a->opt_len[k] < b->opt_len[k] ? -1 : 1;
-    }
-    return (a->nopts > b->nopts) - (a->nopts < b->nopts);
-}
-
-const struct acreE_entry *
-acreC_merged(struct acre_request *rq, const struct acreE_entry *e,
+const acre_entry_view *
+acreC_merged(struct acre_request *rq, const acre_entry_view *e,
              const struct acreC_result *r)
 {
     struct acreC_cache *w = rq->coll;
-    uint32_t nadd = 0, n = 0, out = 0, i = 0, j = 0;
+    uint32_t nadd = 0, out = 0;
 
     for (uint32_t k = 0; r && k < r->nout; k++)
         nadd += !(r->out[k].flags & ACREC_OUT_COLLECT);
     if (!nadd)
         return e;
-    /* [0, nattrs + nadd): the merged entry; past it, the added ones */
     if (room32(w, (void **)&w->mattrs, sizeof(*w->mattrs),
-               (size_t)e->nattrs + 2 * (size_t)nadd, &w->cap_mattrs))
+               (size_t)e->nattrs + nadd, &w->cap_mattrs))
         return NULL;
-    struct acreE_attr *add = w->mattrs + e->nattrs + nadd;
-    for (uint32_t k = 0; k < r->nout; k++) { /* few: an insertion sort */
-        if (r->out[k].flags & ACREC_OUT_COLLECT)
-            continue;
-        uint32_t m = n++;
-        while (m > 0 && attr_cmp(&add[m - 1], &r->out[k].a) > 0) {
-            add[m] = add[m - 1];
-            m--;
-        }
-        add[m] = r->out[k].a;
-    }
-    while (i < e->nattrs || j < n) { /* merged with the entry's own */
-        if (i < e->nattrs && acreC_hidden(r, &e->attrs[i])) {
-            i++;
-            continue;
-        }
-        if (j == n || (i < e->nattrs && attr_cmp(&e->attrs[i], &add[j]) <= 0))
-            w->mattrs[out++] = e->attrs[i++];
-        else
-            w->mattrs[out++] = add[j++];
-    }
+    for (uint32_t i = 0; i < e->nattrs; i++) /* the entry's own first */
+        if (!acreC_hidden(r, &e->attrs[i]))
+            w->mattrs[out++] = e->attrs[i];
+    for (uint32_t k = 0; k < r->nout; k++)
+        if (!(r->out[k].flags & ACREC_OUT_COLLECT) && r->out[k].a.nvals)
+            w->mattrs[out++] = r->out[k].a;
     w->merged = *e;
     w->merged.attrs = w->mattrs;
     w->merged.nattrs = out;
@@ -1069,18 +1180,30 @@ acreC_view(const struct acreC_result *r, acre_collective_view *v)
 }
 
 ACRE_PUBLIC int
-acre_entry_collective(acre_request *rq, const acre_entry *e,
+acre_entry_collective(acre_request *rq, const acre_entry_view *e,
                       acre_collective_view *out)
 {
     const struct acreC_result *r;
 
-    if (!rq || !e || !out)
+    if (out)
+        memset(out, 0, sizeof(*out));
+    if (!rq || !out || !acreE_view_check(rq->schema, e))
         return ACRE_ERR_INVAL;
-    memset(out, 0, sizeof(*out));
-    int rc = acreC_compute(rq, (const struct acreE_entry *)e, NULL, &r);
+    rq->err = 0;
+    int rc = acreC_compute(rq, e, NULL, &r);
+    if (!rc)
+        rc = rq->err;
     if (!rc)
         acreC_view(r, out);
     return rc;
+}
+
+/* The schema of a view's result: its attach directory's. */
+static const acre_schema *
+view_schema(const acre_collective_view *v)
+{
+    const struct acreC_result *r = v->impl;
+    return acreE_dir_schema(r->x->dir);
 }
 
 static const struct acreC_out *
@@ -1096,17 +1219,19 @@ acre_collective_attr(const acre_collective_view *v, unsigned i, size_t *len,
 {
     const struct acreC_out *o = view_attr(v, i);
 
-    if (!o)
+    const struct acreS_dinfo *d;
+
+    if (!o || !(d = acreS_dinfo(view_schema(v), o->a.id)))
         return NULL;
     if (len)
-        *len = o->a.desc_len;
+        *len = d->text_len;
     if (nvals)
         *nvals = o->a.nvals;
     if (flags)
         *flags = (o->flags & ACREC_OUT_REPLACES ? ACRE_COLLATTR_REPLACES : 0) |
                  (o->flags & ACREC_OUT_COLLECT ? ACRE_COLLATTR_COLLECT : 0) |
                  (o->flags & ACREC_OUT_CAS ? ACRE_COLLATTR_OPER : 0);
-    return o->a.desc;
+    return d->text;
 }
 
 ACRE_PUBLIC const void *
@@ -1158,27 +1283,34 @@ static struct acreC_result *
 keep_result(void *ctx, const struct acreC_result *r)
 {
     struct acreC_result *k = talloc_zero(ctx, struct acreC_result);
-    struct acreE_value *v =
-        k ? talloc_array(k, struct acreE_value, r->nvals + 1) : NULL;
+    acre_value *v = k ? talloc_array(k, acre_value, r->nvals + 1) : NULL;
+    acre_value *vn = v ? talloc_array(k, acre_value, r->nvals + 1) : NULL;
     struct acreC_out *o =
-        v ? talloc_array(k, struct acreC_out, r->nout + 1) : NULL;
+        vn ? talloc_array(k, struct acreC_out, r->nout + 1) : NULL;
     uint32_t *s = o ? talloc_array(k, uint32_t, r->nsubs + 1) : NULL;
 
     if (!s)
         return NULL;
-    if (r->nvals)
+    if (r->nvals) {
         memcpy(v, r->vals, r->nvals * sizeof(*v));
+        memcpy(vn, r->norms, r->nvals * sizeof(*vn));
+    }
     if (r->nout)
         memcpy(o, r->out, r->nout * sizeof(*o));
     if (r->nsubs)
         memcpy(s, r->subs, r->nsubs * sizeof(*s));
-    for (uint32_t i = 0; i < r->nout; i++)
-        if (o[i].a.vals >= r->vals && o[i].a.vals < r->vals + r->nvals)
-            o[i].a.vals = v + (o[i].a.vals - r->vals);
+    for (uint32_t i = 0; i < r->nout; i++) {
+        if (o[i].a.vals < r->vals || o[i].a.vals >= r->vals + r->nvals)
+            continue; /* a giver's own values: they outlive the policy */
+        if (o[i].a.norms)
+            o[i].a.norms = vn + (o[i].a.vals - r->vals);
+        o[i].a.vals = v + (o[i].a.vals - r->vals);
+    }
     k->x = r->x;
     k->out = o;
     k->nout = r->nout;
     k->vals = v;
+    k->norms = vn;
     k->nvals = r->nvals;
     k->subs = s;
     k->nsubs = r->nsubs;
@@ -1232,7 +1364,7 @@ static_window(struct acre_request *rq, const struct acreP_node *n, unsigned lo,
               unsigned hi, struct statics *t)
 {
     struct acreC_cache *c = rq->coll;
-    struct acreE_entry none; /* stores nothing: no class, no exclusion */
+    acre_entry_view none; /* stores nothing: no class, no exclusion */
     void *mem = rq->p->mem;
     unsigned nref = 0, subs = 0;
 
@@ -1272,7 +1404,7 @@ static_window(struct acre_request *rq, const struct acreP_node *n, unsigned lo,
     for (unsigned i = 0; i < nref; i++)
         t->refs[t->nrefs + i] = *refs[i];
     struct acreC_static *st = &t->v[t->nv++];
-    memset(st, 0xff, sizeof(*st)); /* cls: evaluated, until classes() */
+    memset(st, 0, sizeof(*st));
     st->lo = (uint16_t)lo;
     st->hi = (uint16_t)hi;
     st->nref = (uint8_t)nref;
@@ -1281,82 +1413,6 @@ static_window(struct acre_request *rq, const struct acreP_node *n, unsigned lo,
     st->res = (uint32_t)t->nres;
     t->nrefs += nref;
     t->nres += 1u << nref;
-    return 0;
-}
-
-/* Give the first ACREC_ENT_NCLASS classes the windows' item:
- * refinements name a bit each (cls); returns how many, their
- * refinements in *cref. */
-static unsigned
-classes(struct statics *t, const struct acreC_refine **cref)
-{
-    unsigned nc = 0;
-
-    for (size_t k = 0; k < t->nv; k++) {
-        struct acreC_static *st = &t->v[k];
-        for (unsigned i = 0; i < st->nref; i++) {
-            const struct acreC_refine *r = &t->refs[st->refs + i];
-            unsigned j = 0;
-            if (r->kind != ACREC_REF_ITEM || r->oc < 0)
-                continue;
-            while (j < nc && cref[j]->oc != r->oc)
-                j++;
-            if (j == nc && nc < ACREC_ENT_NCLASS)
-                cref[nc++] = r;
-            if (j < nc)
-                st->cls[i] = (uint8_t)j;
-        }
-    }
-    return nc;
-}
-
-/* The next entry of the tree below root after e, depth first. */
-static const struct acreE_entry *
-next_entry(const struct acreE_entry *e, const struct acreE_entry *root)
-{
-    if (e->first_child)
-        return e->first_child;
-    for (; e && e != root; e = e->parent)
-        if (e->next_sibling)
-            return e->next_sibling;
-    return NULL;
-}
-
-/* x->ents: every entry of the attach directory, its node, depth and
- * answers. */
-static int
-entries(struct acre_policy *p, struct acreC_index *x, struct statics *t)
-{
-    const struct acreC_refine *cref[ACREC_ENT_NCLASS];
-    unsigned nc = classes(t, cref);
-    size_t nroot, count = acreE_dir_count(x->dir);
-    const struct acreE_entry *const *root = acreE_dir_suffixes(x->dir, &nroot);
-    struct acreC_ent *v =
-        talloc_zero_array(p->mem, struct acreC_ent, count + 1);
-
-    if (!v)
-        return ACRE_ERR_NOMEM;
-    for (size_t k = 0; k < nroot; k++)
-        for (const struct acreE_entry *e = root[k]; e;
-             e = next_entry(e, root[k])) {
-            const struct acreE_attr *oc = objectclass(e, x->id_objectclass);
-            unsigned fl = 0;
-            unsigned d = acre_dn_depth(e->dn);
-            if (e->id >= count || d > 0xffffu)
-                continue;
-            if (is_subentry_oc(p, oc) ||
-                (x->id_exclusions >= 0 &&
-                 acreE_entry_find_first(e, x->id_exclusions) < e->nattrs))
-                fl |= ACREC_ENT_ASIDE;
-            for (unsigned j = 0; j < nc; j++)
-                fl |= (unsigned)has_class(oc, cref[j]) << (j + 1);
-            v[e->id].e = e;
-            v[e->id].node = (uint32_t)(acreP_node_for(p, e->dn) - p->nodes);
-            v[e->id].depth = (uint16_t)d;
-            v[e->id].flags = (uint8_t)fl;
-        }
-    x->ents = v;
-    x->nents = (uint32_t)count;
     return 0;
 }
 
@@ -1370,7 +1426,7 @@ acreC_precompute(struct acre_policy *p, const acre_directory *dir)
     acre_request *rq;
     int rc = 0;
 
-    if (!first || acre_request_begin(p, NULL, dir, &rq))
+    if (!first || acre_request_begin(p, NULL, acre_directory_host(dir), &rq))
         return ACRE_ERR_NOMEM;
     if (!cache_of(rq, x))
         rc = ACRE_ERR_NOMEM;
@@ -1386,8 +1442,6 @@ acreC_precompute(struct acre_policy *p, const acre_directory *dir)
     }
     first[p->nnodes] = (uint32_t)t.nv;
     acre_request_end(rq);
-    if (!rc)
-        rc = entries(p, x, &t);
     if (rc)
         return rc;
     x->st_first = first;

@@ -89,30 +89,31 @@ struct acreC_refine {
 };
 
 /* A description collective values are given under, once per policy:
- * proto holds type, desc, options (lowercased, sorted); its values are
- * filled per entry. */
+ * its interned id (schema.h: type and options) and type. */
 struct acreC_desc {
-    struct acreE_attr proto;
+    int id;
+    int type;
     int collective; /* the type is COLLECTIVE: no entry stores it */
 };
 
 /* What one subentry or collectinfo source gives one description. */
 struct acreC_give {
-    uint32_t desc;                 /* index in idx->descs */
-    const struct acreE_attr *src;  /* subentry: its attribute; NULL when
-                                      inherited (from the entry an entry
-                                      names, per entry) */
-    const struct acreE_value *val; /* collectinfo: the source's values as
-                                      slapd returns them (normalised) */
+    uint32_t desc;             /* index in idx->descs */
+    const acre_view_attr *src; /* subentry: its attribute; NULL when
+                                  inherited (from the entry an entry
+                                  names, per entry) */
+    const acre_value *val;     /* collectinfo: the source's values as
+                                  slapd returns them (normalised) */
     uint32_t nval;
 };
 
 struct acreC_sub {
-    const struct acreE_entry *e;
-    const acre_dn *admin;              /* its administrative point */
+    const struct acreE_entry *e; /* the subentry, in the attach directory */
+    const acre_dn *admin;        /* its administrative point */
     const struct acreC_refine *refine; /* NULL: none */
-    struct acreE_value dnval;          /* its DN, as a value of
-                                          collectiveAttributeSubentries */
+    acre_value dnval, dnnorm;          /* its DN, as a value of
+                                          collectiveAttributeSubentries
+                                          and its normalised form */
     uint32_t give0, ngive;             /* in idx->gives */
     uint8_t conflict;                  /* enum acreC_conflict */
     uint8_t kind;                      /* ACREC_COLL | ACREC_INH* */
@@ -123,7 +124,7 @@ struct acreC_sub {
 
 struct acreC_collect {
     const struct acreI_collect *ir;
-    const struct acreE_entry *src;       /* NULL: absent, nothing to give */
+    const acre_entry_view *src;          /* NULL: absent, nothing to give */
     const struct acreI_section *section; /* its database; NULL: global */
     uint32_t give0, ngive;               /* in idx->gives, ir's order */
 };
@@ -153,29 +154,11 @@ struct acreC_slot {
 struct acreC_static {
     uint16_t lo, hi;
     uint8_t nref;
-    uint8_t subs; /* the window holds subentries: an entry that is a
-                     subentry or has exclusions is computed instead */
-    uint8_t cls[ACREC_STATIC_REFS]; /* refinement i is item:OC with OC's
-                                       bit in an entry's flags:
-                                       ACREC_ENT_CLASS << cls[i]; 0xff:
-                                       evaluated */
-    uint32_t refs;                  /* in idx->st_refs */
-    uint32_t res;                   /* in idx->st_res */
+    uint8_t subs;  /* the window holds subentries: an entry that is a
+                      subentry or has exclusions is computed instead */
+    uint32_t refs; /* in idx->st_refs */
+    uint32_t res;  /* in idx->st_res */
 };
-
-/* What an answer asks of an attach-directory entry, made once at
- * attach: ents[e->id] when its e is e (an entry of another directory is
- * asked directly). */
-struct acreC_ent {
-    const struct acreE_entry *e;
-    uint32_t node;  /* its index node (acreP_node_for) */
-    uint16_t depth; /* its DN's */
-    uint8_t flags;  /* ACREC_ENT_* */
-};
-
-#define ACREC_ENT_ASIDE  0x1u /* a subentry, or has collectiveExclusions */
-#define ACREC_ENT_CLASS  0x2u /* then a bit per class: has item:OC */
-#define ACREC_ENT_NCLASS 7    /* classes given a bit */
 
 #define ACREC_STATIC_SLOTS  64 /* candidates a precomputed node may have */
 /* values and attributes all precomputed results may hold together (a
@@ -193,7 +176,7 @@ struct acreC_index {
     uint32_t ngives;
     struct acreC_desc *descs;
     uint32_t ndescs;
-    struct acreE_attr cas; /* collectiveAttributeSubentries */
+    int id_cas; /* collectiveAttributeSubentries */
     int id_objectclass, id_exclusions;
     /* precomputed results: node i's are statics[st_first[i] ..
      * st_first[i + 1]); NULL when none were made */
@@ -201,8 +184,6 @@ struct acreC_index {
     const struct acreC_static *statics;
     const struct acreC_refine *st_refs;
     const struct acreC_result *const *st_res;
-    const struct acreC_ent *ents; /* [nents], by entry id; NULL: none */
-    uint32_t nents;
 };
 
 /* ------------------------------------------------------------------------
@@ -219,8 +200,10 @@ struct acreC_index {
 #define ACREC_OUT_CAS 0x4u /* collectiveAttributeSubentries */
 
 struct acreC_out {
-    struct acreE_attr a; /* type, description, values */
-    uint32_t flags;      /* ACREC_OUT_* */
+    acre_view_attr a; /* description id, values (norms: NULL when the
+                         type has no equality rule) */
+    int type;         /* a's type */
+    uint32_t flags;   /* ACREC_OUT_* */
 };
 
 /*
@@ -233,7 +216,7 @@ struct acreC_out {
  * result of this size.
  */
 struct acreC_result;
-int acreC_compute(struct acre_request *rq, const struct acreE_entry *e,
+int acreC_compute(struct acre_request *rq, const acre_entry_view *e,
                   const struct acreP_node *n, const struct acreC_result **out);
 
 /* The parts of a result. */
@@ -244,17 +227,17 @@ const struct acreC_out *acreC_outs(const struct acreC_result *r);
  * acreC_hidden -- does the result hide e's stored attribute a
  * (virtual-overrides-real on its type)?
  */
-int acreC_hidden(const struct acreC_result *r, const struct acreE_attr *a);
+int acreC_hidden(const struct acreC_result *r, const acre_view_attr *a);
 
 /*
  * acreC_merged -- e with the result's attributes a search filter sees
- * (not the slapo-collect ones; hidden real attributes left out), sorted as
- * entries are; e itself when the result adds nothing.  Lives in the
- * request until its next collective call.  NULL out of memory.
+ * (not the slapo-collect ones; hidden real attributes left out) after its
+ * own; e itself when the result adds nothing.  Lives in the request until
+ * its next collective call.  NULL out of memory.
  */
-const struct acreE_entry *acreC_merged(struct acre_request *rq,
-                                       const struct acreE_entry *e,
-                                       const struct acreC_result *r);
+const acre_entry_view *acreC_merged(struct acre_request *rq,
+                                    const acre_entry_view *e,
+                                    const struct acreC_result *r);
 
 /*
  * acreC_precompute -- give attached policy p (complete but for this) the
@@ -262,9 +245,8 @@ const struct acreE_entry *acreC_merged(struct acre_request *rq,
  * its depth and a few refinements: subentries only (no slapo-collect, no
  * inheritance), COLLECTIVE types only (no entry stores them), at most
  * ACREC_STATIC_SLOTS candidates and ACREC_STATIC_REFS refinements in any
- * depth window, until the results hold ACREC_STATIC_VALUES values; and
- * the attach directory's entries their acreC_ent.  dir: the attach
- * directory.  0 or ACRE_ERR_NOMEM.
+ * depth window, until the results hold ACREC_STATIC_VALUES values.
+ * dir: the attach directory.  0 or ACRE_ERR_NOMEM.
  */
 int acreC_precompute(struct acre_policy *p, const acre_directory *dir);
 
@@ -272,6 +254,6 @@ int acreC_precompute(struct acre_policy *p, const acre_directory *dir);
 void acreC_view(const struct acreC_result *r, acre_collective_view *v);
 
 /* acreC_is_subentry -- does e have objectClass subentry (or a subclass)? */
-int acreC_is_subentry(const struct acre_policy *p, const struct acreE_entry *e);
+int acreC_is_subentry(const struct acre_policy *p, const acre_entry_view *e);
 
 #endif /* ACRE_COLLECTIVE_H */

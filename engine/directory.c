@@ -19,16 +19,20 @@
  * One entry in memory (one talloc chunk, 8-byte aligned parts first):
  *
  *   +------------------------------------------------------------+
- *   | struct dentry (acreE_entry + directory links)              |
- *   | acreE_attr[nattrs]   acreE_value[nvals]   char *opts[...]  |
+ *   | struct dentry (acreE_entry: the view, then directory links) |
+ *   | acre_view_attr[nattrs]   acre_value vals[nvals]            |
+ *   | acre_value norms[values of types with an equality rule]    |
+ *   | const char *desc[nattrs]                                   |
  *   | acre_dn (acre_dn_size bytes, a memcpy of the parsed DN)    |
- *   | uint32_t opt_len[...]   uint32_t order[...]                |
- *   | bytes: descriptions, options, values, normalised values    |
+ *   | uint32_t desc_len[nattrs]                                  |
+ *   | bytes: descriptions, values, normalised values             |
  *   +------------------------------------------------------------+
  *
- * A normalised value equal to its stored value shares its bytes.
- * Attributes are sorted by (type, options); the values of an attribute
- * keep their LDIF order, and `order` sorts them by normalised form.
+ * A normalised value equal to its stored value shares its bytes.  The
+ * view's attributes are in LDIF order (of the first line of each
+ * description, as slapadd keeps them), each with its values in LDIF order;
+ * a description's id (type and options) is interned in the schema, so an
+ * entry stores no options of its own.
  *
  * Threads: loading changes the directory and must run alone; between
  * loads the directory is read-only and any number of threads may query
@@ -69,6 +73,7 @@ struct table {
 
 struct acreE_dir {
     const acre_schema *schema;
+    acre_host host; /* acreE_dir_host: arg is the directory */
     unsigned flags;
     struct table index;
     const struct acreE_entry **suffixes; /* in load order */
@@ -115,7 +120,7 @@ table_find(const struct table *t, const acre_dn *dn, unsigned i)
 
         if (!s->e)
             return NULL;
-        if (s->h == h && same_suffix(s->e->e.dn, dn, i))
+        if (s->h == h && same_suffix(s->e->e.v.dn, dn, i))
             return s->e;
     }
 }
@@ -124,7 +129,7 @@ table_find(const struct table *t, const acre_dn *dn, unsigned i)
 static void
 table_put(struct table *t, struct dentry *e)
 {
-    uint64_t h = e->e.dn->h[e->e.dn->depth];
+    uint64_t h = e->e.v.dn->h[e->e.v.dn->depth];
     size_t mask = t->cap - 1, p = h & mask;
 
     while (t->s[p].e)
@@ -170,6 +175,7 @@ table_reserve(void *ctx, struct table *t, size_t more)
 /* One attribute value of the record being built. */
 struct tv {
     int type;
+    int id;       /* the description's id (schema.h: acreS_desc_intern) */
     unsigned idx; /* position in the record, for a stable sort */
     unsigned line, col;
     const char *desc; /* as written */
@@ -195,6 +201,7 @@ struct load {
     struct tv *tv, *tv2; /* tv2: room to reorder tv */
     size_t ntv, tvcap;
     uint32_t *ord; /* per-group value order, parallel to tv */
+    uint32_t *grp; /* the groups' first values, in LDIF order, parallel */
     struct acreE_buf norms, keys, tmp;
     uint8_t bufs[3][512]; /* their first storage */
     int *syn; /* syntax of each attribute type, -1 until looked up */
@@ -269,6 +276,7 @@ new_tv(struct load *L)
         struct tv *p = talloc_realloc(L->scratch, L->tv, struct tv, cap);
         struct tv *p2 = talloc_realloc(L->scratch, L->tv2, struct tv, cap);
         uint32_t *o = talloc_realloc(L->scratch, L->ord, uint32_t, cap);
+        uint32_t *g = talloc_realloc(L->scratch, L->grp, uint32_t, cap);
 
         if (p)
             L->tv = p;
@@ -276,7 +284,9 @@ new_tv(struct load *L)
             L->tv2 = p2;
         if (o)
             L->ord = o;
-        if (!p || !p2 || !o)
+        if (g)
+            L->grp = g;
+        if (!p || !p2 || !o || !g)
             return NULL;
         L->tvcap = cap;
     }
@@ -402,6 +412,11 @@ add_value(struct load *L, const struct acreL_attrval *v)
     if (!(t = new_tv(L)) || put_key(L, &d, t))
         return nomem(L);
     t->type = d.type;
+    if ((t->id = acreS_desc_intern(s, &d)) < 0)
+        return t->id == ACRE_ERR_NOMEM
+                   ? nomem(L)
+                   : err(L, ACRE_ERR_LDIF_VALUE, v->line, 1,
+                         "too many attribute descriptions with options");
     t->line = v->line;
     t->col = v->col;
     t->desc = v->desc;
@@ -485,6 +500,7 @@ add_naming(struct load *L, const struct acreS_attr *at, const char *type,
     if (!t || !copy)
         return nomem(L);
     t->type = at->id;
+    t->id = at->id;
     t->line = line;
     t->desc = type;
     t->desc_len = tlen;
@@ -698,8 +714,21 @@ check_group(struct load *L, size_t g, size_t e)
     return 0;
 }
 
-/* sort_values -- order tv by (type, options, position); check groups.
- * Sets *nattrs. */
+/* grp_cmp -- LDIF order of two groups: their first values' positions. */
+static int
+grp_cmp(const void *a, const void *b, void *arg)
+{
+    const struct tv *tv = arg;
+    unsigned x = tv[*(const uint32_t *)a].idx, y = tv[*(const uint32_t *)b].idx;
+
+    return (x > y) - (x < y);
+}
+
+/*
+ * sort_values -- order tv by (type, options, position), check each group
+ * (one attribute), and list the groups' starts in L->grp in LDIF order.
+ * Sets *nattrs.
+ */
 static int
 sort_values(struct load *L, size_t *nattrs)
 {
@@ -724,8 +753,9 @@ sort_values(struct load *L, size_t *nattrs)
         e = group_end(L, g);
         if ((rc = check_group(L, g, e)))
             return rc;
-        ++*nattrs;
+        L->grp[(*nattrs)++] = (uint32_t)g;
     }
+    sort_idx(L->grp, *nattrs, grp_cmp, L->tv);
     return 0;
 }
 
@@ -733,7 +763,7 @@ sort_values(struct load *L, size_t *nattrs)
  * Loading: packing an entry into one allocation
  */
 struct sizes {
-    size_t nattrs, nopts, nord, bytes;
+    size_t nnorms, bytes;
 };
 
 static int
@@ -746,15 +776,14 @@ shares(const struct load *L, const struct tv *t)
 static void
 measure(const struct load *L, struct sizes *z)
 {
-    z->nopts = z->nord = z->bytes = 0;
+    z->nnorms = z->bytes = 0;
     for (size_t g = 0, e; g < L->ntv; g = e) {
         const struct tv *t = &L->tv[g];
 
         e = group_end(L, g);
-        z->nopts += t->nopts;
-        z->bytes += t->desc_len + 1 + t->key_len + 1;
+        z->bytes += t->desc_len + 1;
         if (t->has_norm)
-            z->nord += e - g;
+            z->nnorms += e - g;
         for (size_t k = g; k < e; k++)
             z->bytes += L->tv[k].len + 1 +
                         (shares(L, &L->tv[k]) ? 0 : L->tv[k].nlen + 1);
@@ -763,10 +792,10 @@ measure(const struct load *L, struct sizes *z)
 
 /* Cursors over the parts of an entry being filled. */
 struct packer {
-    struct acreE_attr *attrs;
-    struct acreE_value *vals;
-    const char **opts;
-    uint32_t *opt_len, *ord;
+    acre_view_attr *attrs;
+    acre_value *vals, *norms;
+    const char **desc;
+    uint32_t *desc_len;
     char *bytes;
 };
 
@@ -782,81 +811,56 @@ put_bytes(struct packer *p, const void *src, size_t n)
     return dst;
 }
 
-/* pack_opts -- the ';'-joined key of t as the attribute's option list. */
-static void
-pack_opts(struct packer *p, const struct tv *t, struct acreE_attr *a)
-{
-    const char *k = put_bytes(p, t->key, t->key_len), *end = k + t->key_len;
-
-    a->nopts = t->nopts;
-    a->opts = p->opts;
-    a->opt_len = p->opt_len;
-    for (unsigned i = 0; i < t->nopts; i++) {
-        const char *semi = memchr(k, ';', (size_t)(end - k));
-        size_t n = semi ? (size_t)(semi - k) : (size_t)(end - k);
-
-        *p->opts++ = k;
-        *p->opt_len++ = (uint32_t)n;
-        ((char *)k)[n] = '\0'; /* each option its own string */
-        k += n + 1;
-    }
-}
-
-/* pack_group -- the attribute made of tv[g..e). */
+/* pack_group -- the attribute made of tv[g..e) (values of one type with
+ * an equality rule all have their normalised form, or none has). */
 static void
 pack_group(const struct load *L, struct packer *p, size_t g, size_t e)
 {
     const struct tv *t = &L->tv[g];
-    struct acreE_attr *a = p->attrs++;
+    acre_view_attr *a = p->attrs++;
 
-    a->type = t->type;
-    a->desc = put_bytes(p, t->desc, t->desc_len);
-    a->desc_len = (uint32_t)t->desc_len;
-    pack_opts(p, t, a);
-    a->nvals = (uint32_t)(e - g);
+    *p->desc++ = put_bytes(p, t->desc, t->desc_len);
+    *p->desc_len++ = (uint32_t)t->desc_len;
+    a->id = t->id;
+    a->nvals = (unsigned)(e - g);
     a->vals = p->vals;
-    a->order = NULL;
+    a->norms = t->has_norm ? p->norms : NULL;
     for (size_t k = g; k < e; k++) {
         const struct tv *v = &L->tv[k];
-        struct acreE_value *o = p->vals++;
+        acre_value *o = p->vals++;
 
-        o->val = (const uint8_t *)put_bytes(p, v->val, v->len);
-        o->len = (uint32_t)v->len;
-        o->norm = NULL;
-        o->nlen = 0;
-        if (v->has_norm) {
-            o->norm = shares(L, v) ? o->val
-                                   : (const uint8_t *)put_bytes(
-                                         p, L->norms.p + v->norm_off, v->nlen);
-            o->nlen = (uint32_t)v->nlen;
+        o->val = put_bytes(p, v->val, v->len);
+        o->len = v->len;
+        if (a->norms) {
+            acre_value *n = p->norms++;
+            n->val = shares(L, v)
+                         ? o->val
+                         : put_bytes(p, L->norms.p + v->norm_off, v->nlen);
+            n->len = v->nlen;
         }
-    }
-    if (t->has_norm) {
-        memcpy(p->ord, L->ord + g, (e - g) * sizeof *p->ord);
-        a->order = p->ord;
-        p->ord += e - g;
     }
 }
 
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
-/* pack -- the entry named dn, made of the sorted values, under batch. */
+/* pack -- the entry named dn, made of the grouped values, under batch. */
 static struct dentry *
 pack(struct load *L, const acre_dn *dn, size_t nattrs, unsigned line)
 {
     struct sizes z;
     struct packer p;
-    size_t o_attrs, o_vals, o_opts, o_dn, o_u32, o_bytes, total;
+    size_t o_attrs, o_vals, o_norms, o_desc, o_dn, o_u32, o_bytes, total;
     struct dentry *d;
     char *base;
 
     measure(L, &z);
     o_attrs = ALIGN8(sizeof *d);
-    o_vals = o_attrs + nattrs * sizeof(struct acreE_attr);
-    o_opts = o_vals + L->ntv * sizeof(struct acreE_value);
-    o_dn = ALIGN8(o_opts + z.nopts * sizeof(char *));
+    o_vals = o_attrs + nattrs * sizeof(acre_view_attr);
+    o_norms = o_vals + L->ntv * sizeof(acre_value);
+    o_desc = o_norms + z.nnorms * sizeof(acre_value);
+    o_dn = ALIGN8(o_desc + nattrs * sizeof(char *));
     o_u32 = ALIGN8(o_dn + acre_dn_size(dn));
-    o_bytes = o_u32 + (z.nopts + z.nord) * sizeof(uint32_t);
+    o_bytes = o_u32 + nattrs * sizeof(uint32_t);
     total = o_bytes + z.bytes;
     base = talloc_size(L->batch, total);
     if (!base)
@@ -865,19 +869,21 @@ pack(struct load *L, const acre_dn *dn, size_t nattrs, unsigned line)
     d = (struct dentry *)base;
     memset(d, 0, sizeof *d);
     memcpy(base + o_dn, dn, acre_dn_size(dn));
-    p.attrs = (struct acreE_attr *)(base + o_attrs);
-    p.vals = (struct acreE_value *)(base + o_vals);
-    p.opts = (const char **)(base + o_opts);
-    p.opt_len = (uint32_t *)(base + o_u32);
-    p.ord = p.opt_len + z.nopts;
+    p.attrs = (acre_view_attr *)(base + o_attrs);
+    p.vals = (acre_value *)(base + o_vals);
+    p.norms = (acre_value *)(base + o_norms);
+    p.desc = (const char **)(base + o_desc);
+    p.desc_len = (uint32_t *)(base + o_u32);
     p.bytes = base + o_bytes;
-    for (size_t g = 0, e; g < L->ntv; g = e) {
-        e = group_end(L, g);
-        pack_group(L, &p, g, e);
-    }
-    d->e.dn = (const acre_dn *)(base + o_dn);
-    d->e.nattrs = (uint32_t)nattrs;
-    d->e.attrs = (const struct acreE_attr *)(base + o_attrs);
+    for (size_t k = 0; k < nattrs; k++)
+        pack_group(L, &p, L->grp[k], group_end(L, L->grp[k]));
+    d->e.v.schema = L->d->schema;
+    d->e.v.dn = (const acre_dn *)(base + o_dn);
+    d->e.v.nattrs = (unsigned)nattrs;
+    d->e.v.attrs = (const acre_view_attr *)(base + o_attrs);
+    d->e.v.host_data = &d->e;
+    d->e.desc = (const char *const *)(base + o_desc);
+    d->e.desc_len = (const uint32_t *)(base + o_u32);
     d->e.line = line;
     return d;
 }
@@ -1041,7 +1047,7 @@ check_old_suffixes(struct load *L)
     const struct acreE_dir *d = L->d;
 
     for (size_t k = 0; k < d->nsuffixes; k++) {
-        const acre_dn *dn = d->suffixes[k]->dn;
+        const acre_dn *dn = d->suffixes[k]->v.dn;
 
         if (dn->depth < 2 || table_find(&L->stage, dn, dn->depth - 1))
             continue;
@@ -1052,7 +1058,7 @@ check_old_suffixes(struct load *L)
                 return err(L, ACRE_ERR_LDIF_NO_PARENT, a->e.line, 0,
                            "\"%s\" would be an ancestor of \"%s\", loaded "
                            "earlier, whose parent is missing",
-                           acre_dn_pretty(a->e.dn, NULL),
+                           acre_dn_pretty(a->e.v.dn, NULL),
                            acre_dn_pretty(dn, NULL));
         }
     }
@@ -1069,16 +1075,16 @@ find_parents(struct load *L)
 {
     for (size_t k = 0; k < L->n; k++) {
         struct dentry *e = L->list[k];
-        unsigned depth = e->e.dn->depth;
+        unsigned depth = e->e.v.dn->depth;
 
-        e->parent = depth > 1 ? find_any(L, e->e.dn, depth - 1) : NULL;
+        e->parent = depth > 1 ? find_any(L, e->e.v.dn, depth - 1) : NULL;
         if (e->parent)
             continue;
         for (unsigned i = depth - 1; i >= 1 && depth > 1; i--)
-            if (find_any(L, e->e.dn, i))
+            if (find_any(L, e->e.v.dn, i))
                 return err(L, ACRE_ERR_LDIF_NO_PARENT, e->e.line, 0,
                            "the parent of \"%s\" does not exist",
-                           acre_dn_pretty(e->e.dn, NULL));
+                           acre_dn_pretty(e->e.v.dn, NULL));
     }
     return check_old_suffixes(L);
 }
@@ -1129,7 +1135,7 @@ adopt_suffixes(struct load *L)
     for (size_t k = 0; k < d->nsuffixes; k++) {
         /* a dentry starts with its entry */
         struct dentry *s = (struct dentry *)d->suffixes[k];
-        const acre_dn *dn = s->e.dn;
+        const acre_dn *dn = s->e.v.dn;
         struct dentry *p =
             dn->depth > 1 ? table_find(&L->stage, dn, dn->depth - 1) : NULL;
 
@@ -1267,6 +1273,64 @@ open_input(struct load *L, const char *path, FILE **f)
 }
 
 /* ------------------------------------------------------------------------
+ * The directory as a host (acre.h: acre_host)
+ */
+
+/* dir_get -- the host's get: the entry named dn. */
+static int
+dir_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
+{
+    const struct acreE_entry *e = acreE_dir_find(arg, dn);
+
+    if (!e)
+        return 0;
+    *out = &e->v;
+    return 1;
+}
+
+struct view_walk {
+    acre_view_fn fn;
+    void *arg;
+};
+
+static int
+view_visit(void *ctx, const struct acreE_entry *e)
+{
+    const struct view_walk *w = ctx;
+
+    return w->fn(w->arg, &e->v);
+}
+
+/* dir_search -- the host's search: acreE_dir_walk over views; a missing
+ * base is an empty result. */
+static int
+dir_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
+           void *fn_arg)
+{
+    struct view_walk w = {fn, fn_arg};
+    int rc = acreE_dir_walk(arg, base, scope, view_visit, &w);
+
+    return rc == ACRE_ERR_NO_SUCH_OBJECT ? 0 : rc;
+}
+
+/* dir_children -- the host's has_children, found by DN: the view may be
+ * another host's. */
+static int
+dir_children(void *arg, const acre_entry_view *v)
+{
+    const struct acreE_entry *e = acreE_dir_find(arg, v->dn);
+
+    return e && (e->nchildren > 0 || e->first_child != NULL);
+}
+
+/* acreE_dir_host -- see directory.h. */
+const acre_host *
+acreE_dir_host(const struct acreE_dir *d)
+{
+    return &d->host;
+}
+
+/* ------------------------------------------------------------------------
  * API
  */
 
@@ -1288,6 +1352,10 @@ acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
         return ACRE_ERR_NOMEM;
     }
     d->flags = flags;
+    d->host.arg = d;
+    d->host.get = dir_get;
+    d->host.search = dir_search;
+    d->host.has_children = dir_children;
     *out = d;
     return 0;
 }

@@ -18,6 +18,32 @@
 
 struct acreE_dir;
 
+/*
+ * A directory entry (the public acre_entry): its view first, then what
+ * only the directory keeps.  The view's attributes are in LDIF order (the
+ * first line of each description), their values in LDIF order, with
+ * normalised forms for every type that has an equality rule; host_data
+ * is the entry itself.
+ */
+struct acreE_entry {
+    acre_entry_view v;                /* first: an entry is its view */
+    const char *const *desc;          /* [v.nattrs] each as first written */
+    const uint32_t *desc_len;         /* [v.nattrs] */
+    uint32_t id;                      /* position in load order */
+    uint32_t line;                    /* LDIF line of its dn:, 0 if none */
+    const struct acreE_entry *parent; /* tree links, set by the directory */
+    const struct acreE_entry *first_child;
+    const struct acreE_entry *next_sibling;
+    uint32_t nchildren;
+};
+
+/* acreE_entry_of -- the directory entry a directory view belongs to. */
+static inline const struct acreE_entry *
+acreE_entry_of(const acre_entry_view *v)
+{
+    return (const struct acreE_entry *)v->host_data;
+}
+
 /* Flags for acreE_dir_new() */
 #define ACRED_DIR_STRICT                            \
     0x1u /* unknown attribute types are errors, not \
@@ -79,6 +105,12 @@ const struct acreE_entry *acreE_dir_find(const struct acreE_dir *d,
  */
 const struct acreE_entry *acreE_dir_matched(const struct acreE_dir *d,
                                             const acre_dn *dn);
+
+/*
+ * acreE_dir_host -- d's host lookups (acre.h: acre_host): get, search and
+ * has_children over its entries, generation 0.  Lives as long as d.
+ */
+const acre_host *acreE_dir_host(const struct acreE_dir *d);
 
 /*
  * acreE_dir_walk -- call fn for each entry within `scope` of `base`, the

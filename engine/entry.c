@@ -1,12 +1,15 @@
 /*
- * entry.c -- lookups in an entry's attributes (see entry.h).
+ * entry.c -- reading entry views (see entry.h).
  *
- * An entry's attributes are sorted by (type id, options), an attribute
- * without options first among those of its type, so every lookup here is
- * a binary search; values are found through the attribute's `order` index
- * when it has one, else by a scan.  Nothing here allocates or locks.
+ * A view's attributes come in the host's order, so a lookup by type is a
+ * scan; entries hold few attributes, and the scan reads 24-byte records
+ * that sit together.  Values are compared in their normalised form: the
+ * host's when it gave it, else made here in the caller's buffer.  Nothing
+ * here locks; nothing allocates but a buffer outgrowing its storage.
  */
 #include "entry.h"
+
+#include "match.h"
 
 #include <string.h>
 
@@ -22,76 +25,82 @@ acreE_norm_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
     return an ? memcmp(a, b, an) : 0;
 }
 
-/* acreE_entry_find_first -- see entry.h: the lower bound of `type`. */
-uint32_t
-acreE_entry_find_first(const struct acreE_entry *e, int type)
+/* acreE_entry_attr -- see entry.h: a plain type's id is the type. */
+const acre_view_attr *
+acreE_entry_attr(const acre_entry_view *e, int type)
 {
-    uint32_t lo = 0, hi = e->nattrs;
-
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-
-        if (e->attrs[mid].type < type)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < e->nattrs && e->attrs[lo].type == type ? lo : e->nattrs;
+    for (unsigned i = 0; i < e->nattrs; i++)
+        if (e->attrs[i].id == type)
+            return &e->attrs[i];
+    return NULL;
 }
 
-/* acreE_entry_attr -- see entry.h. */
-const struct acreE_attr *
-acreE_entry_attr(const struct acreE_entry *e, int type)
+/* acreE_value_norm -- see entry.h. */
+const uint8_t *
+acreE_value_norm(const acre_schema *s, const acre_view_attr *a, unsigned j,
+                 struct acreE_buf *b, size_t *len)
 {
-    uint32_t i = acreE_entry_find_first(e, type);
+    int type = acreE_attr_type(s, a), eq;
 
-    if (i == e->nattrs || e->attrs[i].nopts)
+    *len = 0;
+    if (type < 0 || (eq = acreS_attr(s, type)->eq) == ACREM_NONE)
         return NULL;
-    return &e->attrs[i];
-}
-
-/* in_order -- binary search through the attribute's order index. */
-static int
-in_order(const struct acreE_attr *a, const uint8_t *norm, size_t n)
-{
-    uint32_t lo = 0, hi = a->nvals;
-
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        const struct acreE_value *v = &a->vals[a->order[mid]];
-        int c = acreE_norm_cmp(v->norm, v->nlen, norm, n);
-
-        if (c == 0)
-            return 1;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (a->norms) {
+        *len = a->norms[j].len;
+        return a->norms[j].val;
     }
-    return 0;
+    b->len = 0;
+    if (acreM_normalise(s, eq, a->vals[j].val, a->vals[j].len, b) != 0)
+        return NULL;
+    *len = b->len;
+    return b->p ? b->p : (const uint8_t *)""; /* an empty form, no storage */
 }
 
 /* acreE_attr_has_value -- see entry.h. */
 int
-acreE_attr_has_value(const struct acreE_attr *a, const uint8_t *norm, size_t n)
+acreE_attr_has_value(const acre_schema *s, const acre_view_attr *a,
+                     const uint8_t *norm, size_t n)
 {
-    if (a->order && a->nvals > 4) /* else a scan touches less memory */
-        return in_order(a, norm, n);
-    for (uint32_t i = 0; i < a->nvals; i++) {
-        const struct acreE_value *v = &a->vals[i];
+    uint8_t local[512];
+    struct acreE_buf b;
+    int found = 0;
 
-        if (v->norm && acreE_norm_cmp(v->norm, v->nlen, norm, n) == 0)
-            return 1;
+    if (a->norms) { /* the common case: compare in place */
+        for (unsigned i = 0; i < a->nvals; i++)
+            if (acreE_norm_cmp(a->norms[i].val, a->norms[i].len, norm, n) == 0)
+                return 1;
+        return 0;
     }
-    return 0;
+    acreE_buf_init(&b, local, sizeof local);
+    for (unsigned i = 0; i < a->nvals && !found; i++) {
+        size_t len;
+        const uint8_t *v = acreE_value_norm(s, a, i, &b, &len);
+        found = v && acreE_norm_cmp(v, len, norm, n) == 0;
+    }
+    acreE_buf_free(&b);
+    return found;
 }
 
 /* acreE_entry_has_value -- see entry.h. */
 int
-acreE_entry_has_value(const struct acreE_entry *e, int type,
+acreE_entry_has_value(const acre_schema *s, const acre_entry_view *e, int type,
                       const uint8_t *norm, size_t n)
 {
-    const struct acreE_attr *a = acreE_entry_attr(e, type);
+    const acre_view_attr *a = acreE_entry_attr(e, type);
 
-    return a ? acreE_attr_has_value(a, norm, n) : 0;
+    return a ? acreE_attr_has_value(s, a, norm, n) : 0;
+}
+
+/* acreE_view_check -- see entry.h. */
+int
+acreE_view_check(const acre_schema *s, const acre_entry_view *e)
+{
+    if (!e || e->schema != s || !e->dn || (e->nattrs && !e->attrs))
+        return 0;
+    for (unsigned i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (!a->nvals || !a->vals || !acreS_dinfo(s, a->id))
+            return 0;
+    }
+    return 1;
 }

@@ -1,86 +1,84 @@
 /*
- * entry.h -- the engine's model of a directory entry: a DN and attributes,
- * each value kept as stored and as normalised by its type's equality rule.
+ * entry.h -- how the engine reads an entry: through the entry view a host
+ * presents (acre.h: acre_entry_view), never through a layout of its own.
  *
- * Entries are built once (LDIF load, or a host adapter) and never change
- * afterwards; evaluation reads them without locks.  Attributes are sorted
- * by type id, then by options, so lookups are a binary search.
+ * A view's attributes are in the host's order; an attribute is an
+ * interned description id (type and options: schema.h, acreS_dinfo) and
+ * values as stored, with their normalised forms when the host has them.
+ * Everything here reads views and allocates nothing, except that
+ * normalising a value longer than the caller's buffer moves that buffer to
+ * the heap (buf.h; the caller frees it).
+ *
+ * The in-memory directory (directory.c) is one producer of views: its
+ * entries carry their normalised values.
  */
 #ifndef ACRE_ENTRY_H
 #define ACRE_ENTRY_H
 
 #include "acre.h"
+#include "buf.h"
+#include "schema.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct acreE_value {
-    const uint8_t *val; /* as stored (not NUL-terminated) */
-    uint32_t len;
-    const uint8_t *norm; /* by the type's equality rule; NULL when the type
-                            has none (such values never match equality) */
-    uint32_t nlen;
-};
+/* acreE_attr_info -- the description (type, options) of attribute a. */
+static inline const struct acreS_dinfo *
+acreE_attr_info(const acre_schema *s, const acre_view_attr *a)
+{
+    return acreS_dinfo(s, a->id);
+}
 
-struct acreE_attr {
-    int type;         /* schema attribute id */
-    const char *desc; /* description as written: "cn;lang-en" */
-    uint32_t desc_len;
-    uint32_t nopts; /* options, lowercased and sorted */
-    const char *const *opts;
-    const uint32_t *opt_len;
-    uint32_t nvals;
-    const struct acreE_value *vals;
-    /* vals[order[0]], vals[order[1]], ... ascend by acreE_norm_cmp of their
-     * normalised forms (for binary search); NULL when not computed (e.g.
-     * the type has no equality rule, or a host built the entry). */
-    const uint32_t *order;
-};
+/* acreE_attr_type -- the type id of attribute a (-1 for a bad id). */
+static inline int
+acreE_attr_type(const acre_schema *s, const acre_view_attr *a)
+{
+    const struct acreS_dinfo *d = acreS_dinfo(s, a->id);
 
-struct acreE_entry {
-    const acre_dn *dn;
-    uint32_t nattrs;
-    const struct acreE_attr *attrs; /* sorted by (type, options) */
-    uint32_t id;                    /* position in load order */
-    uint32_t line;                  /* LDIF line of its dn:, 0 if none */
-    /* tree links, set by the directory */
-    const struct acreE_entry *parent;
-    const struct acreE_entry *first_child;
-    const struct acreE_entry *next_sibling;
-    uint32_t nchildren;
-};
+    return d ? d->type : -1;
+}
 
 /*
- * acreE_entry_attr -- the attribute of type `type` with no options, or
- * NULL.  Binary search.
+ * acreE_entry_attr -- the attribute of e whose description is type `type`
+ * alone (no options), or NULL.  A scan of the view.
  */
-const struct acreE_attr *acreE_entry_attr(const struct acreE_entry *e,
-                                          int type);
+const acre_view_attr *acreE_entry_attr(const acre_entry_view *e, int type);
 
 /*
- * acreE_entry_find_first -- index of the first attribute with type `type`
- * (any options) or e->nattrs when none; the others follow it.
+ * acreE_value_norm -- value j of attribute a as normalised by its type's
+ * equality rule: the host's norms[j] when it gave them, else normalised
+ * now into b (emptied first).  NULL when the type has no equality rule or
+ * the value is not valid for it (such a value never matches equality).
+ * *len receives the length.
  */
-uint32_t acreE_entry_find_first(const struct acreE_entry *e, int type);
+const uint8_t *acreE_value_norm(const acre_schema *s, const acre_view_attr *a,
+                                unsigned j, struct acreE_buf *b, size_t *len);
 
 /*
- * acreE_attr_has_value -- 1 when attribute a holds a value whose normalised
- * form is norm[0..n), else 0 (binary search through a->order when set).
+ * acreE_attr_has_value -- 1 when attribute a holds a value whose
+ * normalised form is norm[0..n), else 0.
  */
-int acreE_attr_has_value(const struct acreE_attr *a, const uint8_t *norm,
-                         size_t n);
+int acreE_attr_has_value(const acre_schema *s, const acre_view_attr *a,
+                         const uint8_t *norm, size_t n);
 
 /*
- * acreE_entry_has_value -- 1 when attribute `type` (no options) holds a
- * value whose normalised form is norm[0..n), else 0.
+ * acreE_entry_has_value -- 1 when attribute `type` (no options) of e holds
+ * a value whose normalised form is norm[0..n), else 0.
  */
-int acreE_entry_has_value(const struct acreE_entry *e, int type,
-                          const uint8_t *norm, size_t n);
+int acreE_entry_has_value(const acre_schema *s, const acre_entry_view *e,
+                          int type, const uint8_t *norm, size_t n);
 
 /*
- * acreE_norm_cmp -- the order of normalised values used by acreE_attr.order:
- * shorter first, then bytewise.  <0, 0 or >0; equal means the same value.
+ * acreE_norm_cmp -- an order of normalised values: shorter first, then
+ * bytewise.  <0, 0 or >0; equal means the same value.
  */
 int acreE_norm_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn);
+
+/*
+ * acreE_view_check -- is view e usable under schema s: its schema is s,
+ * its DN is set, and every attribute has an id s gave and at least one
+ * value?  1 yes, 0 no.  A scan of the attribute ids only.
+ */
+int acreE_view_check(const acre_schema *s, const acre_entry_view *e);
 
 #endif /* ACRE_ENTRY_H */

@@ -60,6 +60,7 @@ static const struct {
     {ACRE_ERR_RULE_IO, "rule file cannot be read"},
     {ACRE_ERR_RULE_LIMIT, "rule input past a limit"},
     {ACRE_ERR_EVAL_LIMIT, "evaluation limit reached; access denied"},
+    {ACRE_ERR_LOOKUP, "a host lookup failed; access denied"},
 };
 
 ACRE_PUBLIC const char *

@@ -206,10 +206,12 @@ attr_in_list(const struct acreV_check *c, const struct acreI_what *w)
 static const acre_dn *
 value_dn(struct acreV_check *c)
 {
-    size_t i = 0, n = c->val_len;
-    const char *s = (const char *)c->val;
+    size_t i = 0, n = 0;
+    const char *s = (const char *)acreV_check_val(c, &n);
     acre_dn *dn;
 
+    if (!s)
+        return NULL;
     while (i < n && s[i] == ' ')
         i++;
     if (n > 0 && i == n)
@@ -248,16 +250,21 @@ val_dn_scope(struct acreV_check *c, const struct acreI_val *v)
 static const char *
 val_str(struct acreV_check *c)
 {
-    if (!c->val_str && c->val) {
-        char *s = talloc_size(c->rq->scratch, c->val_len + 1);
+    size_t vl;
+    const uint8_t *v;
+
+    if (!c->val_str && (v = acreV_check_val(c, &vl))) {
+        char *s = talloc_size(c->rq->scratch, vl + 1);
         int eq = acreS_attr(c->rq->schema, c->type)->eq;
         size_t n;
         if (s) {
-            memcpy(s, c->val, c->val_len);
-            s[c->val_len] = '\0';
+            memcpy(s, v, vl);
+            s[vl] = '\0';
         }
         if (s && (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER))
-            s = (char *)acreV_slapd_dn(c->rq, s, c->val_len, &n);
+            s = (char *)acreV_slapd_dn(c->rq, s, vl, &n);
+        if (!s)
+            acreV_fail(c->rq, ACRE_ERR_NOMEM);
         c->val_str = s;
     }
     return c->val_str;
@@ -286,7 +293,10 @@ static int
 what_val(struct acreV_check *c, const struct acreI_val *v,
          struct acreV_matches *m)
 {
-    if (!c->val)
+    size_t vl;
+    const uint8_t *cv = acreV_check_val(c, &vl);
+
+    if (!cv)
         return 0;
     if (v->style == ACREI_VAL_REGEX) {
         const char *s = val_str(c);
@@ -295,8 +305,7 @@ what_val(struct acreV_check *c, const struct acreI_val *v,
                                       ACREI_MAX_MATCHES);
     }
     if (v->style == ACREI_VAL_EXACT)
-        return c->val_len == v->norm_len &&
-               memcmp(c->val, v->norm, v->norm_len) == 0;
+        return vl == v->norm_len && memcmp(cv, v->norm, v->norm_len) == 0;
     return val_dn_scope(c, v);
 }
 
@@ -307,10 +316,10 @@ what_filter(struct acreV_check *c, const struct acreP_rule *r)
     uint32_t slot = (uint32_t)r->filter_slot;
 
     if (rq->filter_epoch[slot] != rq->epoch) {
+        struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         rq->filter_epoch[slot] = rq->epoch;
         rq->filter_state[slot] =
-            acreF_eval(r->ir->what.filter, c->e, NULL, NULL) == ACREF_TRUE ? 1
-                                                                           : 2;
+            acreF_eval(r->ir->what.filter, c->e, &h) == ACREF_TRUE ? 1 : 2;
     }
     return rq->filter_state[slot] == 1;
 }
@@ -382,7 +391,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
         !(dn = entry_text(c, &dnlen)))
         return 0;
     if (want_m) {
-        if (c->val)
+        if (c->val || c->va)
             val_str(c);
         matches_reset(m, c);
         m->dn_src = dn;
@@ -423,7 +432,7 @@ skip_reason(struct acreV_check *c, const struct acreP_rule *r)
         !(dn && acreV_regex_match(c->rq, &w->dn_re, dn, dnlen, NULL, 0)))
         return "the entry's DN does not match its regex";
     if (r->flags & ACREP_R_VAL) {
-        if (!c->val)
+        if (!c->val && !c->va)
             return "it has a value condition and the check has no value";
         matches_reset(&m, c);
         if (!what_val(c, &w->val, &m))
@@ -481,7 +490,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
         }
         if (st == ACREV_RESIDUAL) {
             if (!have_tm && (cl->flags & (ACREP_C_MATCHES | ACREP_C_VALDEP))) {
-                if (c->val)
+                if (c->val || c->va)
                     val_str(c);
                 if (r->scope == ACREP_SCOPE_REGEX ||
                     r->ir->what.val.style == ACREI_VAL_REGEX) {
@@ -535,19 +544,21 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
 
 void
 acreV_check_init(struct acreV_check *c, struct acre_request *rq,
-                 const struct acreE_entry *e, int type,
-                 const struct acreE_attr *a, const uint8_t *val, size_t len)
+                 const acre_entry_view *e, int type,
+                 const struct acreS_dinfo *d, const uint8_t *val, size_t len)
 {
     c->rq = rq;
     c->e = e;
     c->endn = acre_dn_normalised(e->dn, &c->endn_len);
     c->endn_slapd = 0;
-    c->type = type;
-    c->nopts = a ? a->nopts : 0;
-    c->opts = a ? a->opts : NULL;
-    c->opt_len = a ? a->opt_len : NULL;
+    c->type = d ? d->type : type;
+    c->nopts = d ? d->nopts : 0;
+    c->opts = d ? d->opts : NULL;
+    c->opt_len = d ? d->opt_len : NULL;
     c->val = val;
     c->val_len = len;
+    c->va = NULL;
+    c->vi = 0;
     c->val_str = NULL;
     c->trace = NULL;
     c->steps = NULL;
@@ -559,6 +570,52 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
         memset(rq->filter_epoch, 0, sizeof(uint32_t) * rq->p->nfilters);
         rq->epoch = 1;
     }
+}
+
+void
+acreV_check_stored(struct acreV_check *c, const acre_view_attr *a, unsigned j)
+{
+    const struct acreS_dinfo *d = acreS_dinfo(c->rq->schema, a->id);
+
+    c->type = d->type;
+    c->nopts = d->nopts;
+    c->opts = d->opts;
+    c->opt_len = d->opt_len;
+    c->va = a;
+    c->vi = j;
+    c->val = NULL;
+    c->val_len = 0;
+    c->val_str = NULL;
+}
+
+const uint8_t *
+acreV_check_val(struct acreV_check *c, size_t *len)
+{
+    struct acre_request *rq = c->rq;
+    const acre_view_attr *a = c->va;
+
+    if (!c->val && a) {
+        if (acreS_attr(rq->schema, c->type)->eq == ACREM_NONE) {
+            /* no rule: the value as stored is its only form */
+            c->val = a->vals[c->vi].val;
+            c->val_len = a->vals[c->vi].len;
+        } else if (!(c->val = acreE_value_norm(rq->schema, a, c->vi, &rq->vbuf,
+                                               &c->val_len))) {
+            acreV_fail(rq, ACRE_ERR_EVAL_LIMIT); /* not a valid value */
+        }
+    }
+    *len = c->val_len;
+    return c->val;
+}
+
+void
+acreV_fail(struct acre_request *rq, int code)
+{
+    if (!rq->limit_hit || rq->limit_code == ACRE_ERR_EVAL_LIMIT)
+        rq->limit_code = code;
+    rq->limit_hit = 1;
+    if (code != ACRE_ERR_EVAL_LIMIT && !rq->err)
+        rq->err = code;
 }
 
 static int
@@ -581,7 +638,10 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     *mask = ACREI_PRIV_NONE;
     talloc_free_children(rq->scratch); /* the previous check's */
     c->val_str = NULL;
+    if (c->va) /* made again if a rule looks: rq->vbuf may have moved on */
+        c->val = NULL;
     rq->limit_hit = 0;
+    rq->limit_code = 0;
     c->valdep = 0;
     c->entrydep = 0;
     if (n->section && rq->is_root[n->section - p->ir->dbs]) {
@@ -712,42 +772,63 @@ acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
  * Public checks
  */
 
-/* Sort options case-insensitively (slapd compares them in order). */
-static void
-sort_opts(const char **o, uint32_t *l, unsigned n)
+static int
+valid(const acre_request *rq, const acre_entry_view *e, int right)
 {
-    for (unsigned i = 1; i < n; i++)
-        for (unsigned j = i; j > 0; j--) {
-            size_t m = l[j] < l[j - 1] ? l[j] : l[j - 1];
-            int c = strncasecmp(o[j], o[j - 1], m);
-            if (c > 0 || (c == 0 && l[j] >= l[j - 1]))
-                break;
-            const char *t = o[j];
-            o[j] = o[j - 1];
-            o[j - 1] = t;
-            uint32_t u = l[j];
-            l[j] = l[j - 1];
-            l[j - 1] = u;
-        }
+    return rq && right >= ACRE_RIGHT_DISCLOSE && right <= ACRE_RIGHT_MANAGE &&
+           acreE_view_check(rq->schema, e);
 }
 
+/* The error a denied check reports: the bound or lookup that decided. */
 static int
-valid(const acre_request *rq, const acre_entry *e, int right)
+denied(const acre_request *rq)
 {
-    return rq && e && right >= ACRE_RIGHT_DISCLOSE &&
-           right <= ACRE_RIGHT_MANAGE;
+    return rq->limit_hit
+               ? (rq->limit_code ? rq->limit_code : ACRE_ERR_EVAL_LIMIT)
+               : 0;
+}
+
+/*
+ * The description attr[0..n) names, as the schema interns descriptions
+ * (options lowercased, sorted), in *d; its option text in buf.  0, or -1
+ * when it is not a description of a known type.
+ */
+static int
+desc_of(const acre_schema *s, const char *attr, struct acreS_dinfo *d,
+        const char **opts, uint32_t *opt_len, char *buf)
+{
+    struct acreS_desc x;
+    size_t n = strlen(attr), at = 0;
+
+    if (n >= ACRES_DESC_TEXT || acreS_desc_parse(s, attr, n, &x) || x.type < 0)
+        return -1;
+    memset(d, 0, sizeof *d);
+    d->type = x.type;
+    d->nopts = x.nopts;
+    d->opts = opts;
+    d->opt_len = opt_len;
+    for (unsigned i = 0; i < x.nopts; i++) {
+        opts[i] = buf + at;
+        opt_len[i] = x.opt_len[i];
+        for (unsigned k = 0; k < x.opt_len[i]; k++) {
+            char ch = x.opts[i][k];
+            buf[at++] = ch >= 'A' && ch <= 'Z' ? (char)(ch | 0x20) : ch;
+        }
+        buf[at++] = '\0';
+    }
+    return 0;
 }
 
 /* The shared part of acre_access and acre_explain. */
 static int
-access_check(acre_request *rq, const acre_entry *e, const char *attr,
+access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
              const void *val, size_t val_len, int right, uint32_t *mask,
              char **tr, const struct acreV_steps *steps)
 {
-    struct acreS_desc d;
+    struct acreS_dinfo d;
     const char *opts[ACRES_MAX_OPTIONS];
     uint32_t opt_len[ACRES_MAX_OPTIONS];
-    struct acreE_attr a;
+    char obuf[ACRES_DESC_TEXT];
     uint8_t local[512];
     struct acreE_buf b;
     struct acreV_check c;
@@ -755,19 +836,9 @@ access_check(acre_request *rq, const acre_entry *e, const char *attr,
 
     if (mask)
         *mask = 0;
-    if (!valid(rq, e, right) || !attr)
+    if (!valid(rq, e, right) || !attr ||
+        desc_of(rq->schema, attr, &d, opts, opt_len, obuf))
         return ACRE_ERR_INVAL;
-    if (acreS_desc_parse(rq->schema, attr, strlen(attr), &d) || d.type < 0)
-        return ACRE_ERR_INVAL;
-    memset(&a, 0, sizeof(a));
-    for (unsigned i = 0; i < d.nopts; i++) {
-        opts[i] = d.opts[i];
-        opt_len[i] = d.opt_len[i];
-    }
-    sort_opts(opts, opt_len, d.nopts);
-    a.nopts = d.nopts;
-    a.opts = opts;
-    a.opt_len = opt_len;
     acreE_buf_init(&b, local, sizeof(local));
     const uint8_t *v = val;
     size_t vl = val_len;
@@ -779,25 +850,25 @@ access_check(acre_request *rq, const acre_entry *e, const char *attr,
             vl = b.len;
         }
     }
-    acreV_check_init(&c, rq, (const struct acreE_entry *)e, d.type, &a, v, vl);
+    acreV_check_init(&c, rq, e, d.type, &d, v, vl);
     c.trace = tr;
     c.steps = steps;
     granted = acreV_decide(&c, (enum acreI_access)right, mask);
     acreE_buf_free(&b);
     if (!granted && rq->limit_hit)
-        return ACRE_ERR_EVAL_LIMIT;
+        return denied(rq);
     return granted;
 }
 
 ACRE_PUBLIC int
-acre_access(acre_request *rq, const acre_entry *e, const char *attr,
+acre_access(acre_request *rq, const acre_entry_view *e, const char *attr,
             const void *val, size_t val_len, int right, uint32_t *mask)
 {
     return access_check(rq, e, attr, val, val_len, right, mask, NULL, NULL);
 }
 
 ACRE_PUBLIC char *
-acre_explain(acre_request *rq, const acre_entry *e, const char *attr,
+acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
              const void *val, size_t val_len, int right, int *granted)
 {
     char *t, *res;
@@ -826,7 +897,7 @@ acre_explain(acre_request *rq, const acre_entry *e, const char *attr,
  * notes of clauses reach the steps as their detail.
  */
 ACRE_PUBLIC int
-acre_explain_steps(acre_request *rq, const acre_entry *e, const char *attr,
+acre_explain_steps(acre_request *rq, const acre_entry_view *e, const char *attr,
                    const void *val, size_t val_len, int right,
                    acre_explain_fn fn, void *arg, uint32_t *mask)
 {
@@ -881,26 +952,15 @@ verdict_room(struct acre_request *rq, size_t nattrs, size_t nvals)
     return 0;
 }
 
-static const uint8_t *
-norm_of(const struct acreE_value *v, size_t *len)
-{
-    *len = v->norm ? v->nlen : v->len;
-    return v->norm ? v->norm : v->val;
-}
-
-/* The values of attribute a (type, options, values) in check c: one byte
- * each in vv; returns an enum acre_attr_verdict. */
+/* The values of attribute a of the checked entry: one byte each in vv;
+ * returns an enum acre_attr_verdict. */
 static uint8_t
 attr_verdict(struct acreV_check *c, const struct acreP_node *n,
-             enum acreI_access want, const struct acreE_attr *a, uint8_t *vv)
+             enum acreI_access want, const acre_view_attr *a, uint8_t *vv)
 {
     uint32_t mask;
 
-    c->type = a->type;
-    c->nopts = a->nopts;
-    c->opts = a->opts;
-    c->opt_len = a->opt_len;
-    c->val = norm_of(&a->vals[0], &c->val_len);
+    acreV_check_stored(c, a, 0);
     int g = decide_memo(c, n, want, &mask);
     if (!c->valdep) { /* the walk never looked at the value: the same
                          walk for every value */
@@ -909,7 +969,7 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
     }
     unsigned granted = vv[0] = (uint8_t)g;
     for (uint32_t j = 1; j < a->nvals; j++) {
-        c->val = norm_of(&a->vals[j], &c->val_len);
+        acreV_check_stored(c, a, j);
         granted += vv[j] = (uint8_t)decide_memo(c, n, want, &mask);
     }
     return granted == 0          ? ACRE_ATTR_NONE
@@ -922,7 +982,7 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
 static int
 coll_verdict(struct acreV_check *c, const struct acreP_node *n,
              enum acreI_access want, const struct acreC_result *cr,
-             int (*select)(void *arg, const struct acreE_attr *a), void *arg,
+             int (*select)(void *arg, const acre_view_attr *a), void *arg,
              acre_verdict *out)
 {
     struct acre_request *rq = c->rq;
@@ -956,7 +1016,7 @@ coll_verdict(struct acreV_check *c, const struct acreP_node *n,
     if (nvals)
         memset(rq->vc_value, 0, nvals);
     for (k = 0, nvals = 0; k < nout; k++) {
-        const struct acreE_attr *a = &o[k].a;
+        const acre_view_attr *a = &o[k].a;
         rq->vc_first[k] = (uint32_t)nvals;
         nvals += a->nvals;
         rq->vc_attr[k] = ACRE_ATTR_NONE;
@@ -970,43 +1030,61 @@ coll_verdict(struct acreV_check *c, const struct acreP_node *n,
     return 0;
 }
 
-int
-acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
-                    enum acreI_access want,
-                    int (*select)(void *arg, const struct acreE_attr *a),
-                    void *arg, const struct acreC_result *cr, acre_verdict *out)
+/* A verdict that shows nothing: what every failed decision leaves. */
+static void
+verdict_none(acre_verdict *out)
+{
+    memset(out, 0, sizeof *out);
+}
+
+/* verdict_init -- room for e's verdict, everything denied. */
+static int
+verdict_init(struct acre_request *rq, const acre_entry_view *e,
+             acre_verdict *out)
 {
     size_t nvals = 0;
-    struct acreV_check c;
-    uint32_t mask;
-    const struct acreP_node *n = acreP_node_for(rq->p, e->dn);
 
-    /* before the entry's checks: slapo-collect sources are checked too */
-    if (!cr && rq->p->coll && acreC_compute(rq, e, n, &cr))
-        return ACRE_ERR_NOMEM;
     for (uint32_t i = 0; i < e->nattrs; i++)
         nvals += e->attrs[i].nvals;
     if (verdict_room(rq, e->nattrs, nvals))
         return ACRE_ERR_NOMEM;
-    memset(&out->coll, 0, sizeof(out->coll));
-    out->coll_attr = out->coll_value = NULL;
-    out->coll_first = NULL;
-    out->visible = 0;
     out->nattrs = e->nattrs;
     out->attr = rq->v_attr;
     out->value = rq->v_value;
     out->first = rq->v_first;
-    memset(rq->v_attr, ACRE_ATTR_NONE, e->nattrs);
-    memset(rq->v_value, 0, nvals);
+    if (e->nattrs)
+        memset(rq->v_attr, ACRE_ATTR_NONE, e->nattrs);
+    if (nvals)
+        memset(rq->v_value, 0, nvals);
     for (uint32_t i = 0, f = 0; i < e->nattrs; i++) {
         rq->v_first[i] = f;
         f += e->attrs[i].nvals;
     }
+    return 0;
+}
+
+int
+acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
+                    enum acreI_access want,
+                    int (*select)(void *arg, const acre_view_attr *a),
+                    void *arg, const struct acreC_result *cr, acre_verdict *out)
+{
+    struct acreV_check c;
+    uint32_t mask;
+    const struct acreP_node *n = acreP_node_for(rq->p, e->dn);
+    int rc;
+
+    verdict_none(out);
+    rq->err = 0;
+    /* before the entry's checks: slapo-collect sources are checked too */
+    if ((!cr && rq->p->coll && (rc = acreC_compute(rq, e, n, &cr)) != 0) ||
+        (rc = verdict_init(rq, e, out)) != 0)
+        return rc;
     /* one epoch for the whole entry: its filters are evaluated once */
     acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
     out->visible = decide_memo(&c, n, want, &mask);
-    for (uint32_t i = 0; out->visible && i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
+    for (uint32_t i = 0; out->visible && !rq->err && i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
         if (!a->nvals || (select && !select(arg, a)) ||
             (cr && acreC_hidden(cr, a)))
             continue;
@@ -1014,15 +1092,22 @@ acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
             attr_verdict(&c, n, want, a, rq->v_value + rq->v_first[i]);
     }
     /* collective values are checked as the entry's own, on the entry */
-    return cr ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;
+    rc = cr && !rq->err ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;
+    if (!rc)
+        rc = rq->err;
+    if (rc)
+        verdict_none(out);
+    return rc;
 }
 
 ACRE_PUBLIC int
-acre_entry_decide(acre_request *rq, const acre_entry *e, int right,
+acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
                   acre_verdict *out)
 {
+    if (out)
+        verdict_none(out);
     if (!valid(rq, e, right) || !out || rq->p->id_entry < 0)
         return ACRE_ERR_INVAL;
-    return acreV_entry_verdict(rq, (const struct acreE_entry *)e,
-                               (enum acreI_access)right, NULL, NULL, NULL, out);
+    return acreV_entry_verdict(rq, e, (enum acreI_access)right, NULL, NULL,
+                               NULL, out);
 }

@@ -13,15 +13,21 @@
 #ifndef ACRE_EVAL_H
 #define ACRE_EVAL_H
 
-#include "directory.h"
+#include "buf.h"
 #include "entry.h"
+#include "filter.h"
 #include "policy.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define ACREV_GROUP_MEMO 16
-#define ACREV_MEMO       1024 /* decisions remembered per request */
+#define ACREV_GROUP_MEMO          16
+#define ACREV_MEMO                1024 /* decisions remembered per request */
+/* memberURL text read for one dynamic group: past it the check denies */
+#define ACREV_GROUP_MAX_URL_BYTES (1u << 20)
+/* group answers a spec keeps across requests (acreV_group_memo_*) */
+#define ACREV_SPEC_GROUPS         256
 
 /* A decision that depended on nothing of the entry but its index node
  * and depth: (node, depth, type, privilege) -> granted, mask. */
@@ -42,6 +48,15 @@ enum acreV_state {
     ACREV_RESIDUAL /* requester part holds; entry part checked per check */
 };
 
+/* A fixed group's membership for a spec's requester, valid while the
+ * host it was read from (its arg) has this generation. */
+struct acreV_gmemo {
+    const struct acreI_group *g;
+    const void *host;
+    uint64_t gen;
+    int member;
+};
+
 struct acreP_spec {
     int refs; /* atomic; the cache holds one */
     uint64_t key;
@@ -49,19 +64,28 @@ struct acreP_spec {
     size_t id_len;
     uint64_t last_use;
     uint8_t *state; /* [policy->nclauses], enum acreV_state */
+    /* group answers across requests (under lock; ring of
+     * ACREV_SPEC_GROUPS, next slot to replace at gnext) */
+    pthread_mutex_t lock;
+    struct acreV_gmemo *groups;
+    unsigned ngroups, gnext;
 };
 
 struct acre_request {
     struct acre_policy *p;
     struct acreP_spec *spec;
-    const struct acreE_dir *dir;
+    acre_host host; /* the host's lookups (all NULL: none) */
     const acre_schema *schema;
     /* the requester */
     acre_subject who;                    /* strings copied */
     const acre_dn *authz, *authc;        /* NULL: anonymous */
     const char *authz_norm, *authc_norm; /* "" when anonymous */
     size_t authz_len, authc_len;
-    const struct acreE_entry *authz_entry; /* the requester's entry, if any */
+    /* the requester's entry through host.get, fetched at first use:
+     * authz_state 0 not yet, 1 fetched (authz_entry NULL: none), -1 the
+     * lookup failed (every check that needs it denies) */
+    const acre_entry_view *authz_entry;
+    int authz_state;
     int *is_root; /* per section index: authz is its rootdn */
     /* scratch */
     void *mem;             /* talloc parent of everything below */
@@ -91,8 +115,18 @@ struct acre_request {
     } groups[ACREV_GROUP_MEMO];
 
     unsigned ngroups;
-    int limit_hit;           /* a bound was reached during the current check */
-    struct acreV_memo *memo; /* [ACREV_MEMO], not zeroed: */
+    int limit_hit;  /* a bound was reached or a lookup failed during the
+                       current check: it denies */
+    int limit_code; /* which: ACRE_ERR_EVAL_LIMIT (0 too), ACRE_ERR_LOOKUP,
+                       ACRE_ERR_NOMEM */
+    struct acreE_buf vbuf; /* values normalised for checks (heap, kept
+                              for the request's life) */
+    size_t set_work;       /* steps left for set expressions in this request
+                              (ACREV_SET_REQUEST_WORK at the start) */
+    int err; /* a lookup or allocation failed since the current verdict
+                or search began (ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM): what
+                it returns */
+    struct acreV_memo *memo;              /* [ACREV_MEMO], not zeroed: */
     uint64_t memo_valid[ACREV_MEMO / 64]; /* which slots hold a decision */
 };
 
@@ -109,7 +143,7 @@ struct acreV_matches {
 /* One check */
 struct acreV_check {
     struct acre_request *rq;
-    const struct acreE_entry *e;
+    const acre_entry_view *e;
     const char *endn; /* the entry's normalised DN */
     size_t endn_len;
     /* endn is slapd's text too: 0 not known yet, 1 yes, 2 no (then
@@ -119,8 +153,13 @@ struct acreV_check {
     unsigned nopts;
     const char *const *opts; /* lowercased, sorted */
     const uint32_t *opt_len;
-    const uint8_t *val; /* normalised value, NULL: none */
+    const uint8_t *val; /* normalised value, NULL: none (or not made yet:
+                           acreV_check_val) */
     size_t val_len;
+    const acre_view_attr *va; /* the stored value checked, normalised at
+                                 first use: va->vals[vi]; NULL: val is
+                                 given */
+    unsigned vi;
     const char *val_str; /* val NUL-terminated (scratch), or NULL */
     int valdep;          /* OUT of a decision: something it used depended on
                             the value (a value condition was tested, or a
@@ -141,14 +180,34 @@ struct acreV_check {
  */
 
 /*
- * acreV_check_init -- a check of entry e for attribute type `type` with the
- * options of stored attribute `a` (NULL: no options) and normalised value
+ * acreV_check_init -- a check of entry e for the attribute description d
+ * (type and options; NULL: type `type` alone) and normalised value
  * val[0..len) (NULL: the attribute as a whole).
  */
 void acreV_check_init(struct acreV_check *c, struct acre_request *rq,
-                      const struct acreE_entry *e, int type,
-                      const struct acreE_attr *a, const uint8_t *val,
+                      const acre_entry_view *e, int type,
+                      const struct acreS_dinfo *d, const uint8_t *val,
                       size_t len);
+
+/*
+ * acreV_check_stored -- make c a check of value j of e's attribute a (its
+ * description and that value, normalised when a rule first looks at it).
+ */
+void acreV_check_stored(struct acreV_check *c, const acre_view_attr *a,
+                        unsigned j);
+
+/*
+ * acreV_check_val -- the check's value, normalised (the host's form, or
+ * made now in the request's buffer), or NULL when the check has none.  A
+ * value that cannot be normalised sets rq->limit_hit (the check denies).
+ */
+const uint8_t *acreV_check_val(struct acreV_check *c, size_t *len);
+
+/*
+ * acreV_fail -- record that the current check cannot be decided (code:
+ * ACRE_ERR_EVAL_LIMIT, ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM): it denies.
+ */
+void acreV_fail(struct acre_request *rq, int code);
 
 /*
  * acreV_decide -- slapd's access_allowed for check c: 1 granted, 0 denied;
@@ -162,13 +221,46 @@ int acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask);
  * select(arg, attr) is non-zero (NULL: all), the collective ones too (cr:
  * e's collective result when the caller has it, else NULL: computed here
  * under an attached policy; collectiveAttributeSubentries only when
- * select asks for it).  0 or ACRE_ERR_NOMEM.
+ * select asks for it).  0, ACRE_ERR_NOMEM or ACRE_ERR_LOOKUP; on an error
+ * *out shows nothing.
  */
-int acreV_entry_verdict(struct acre_request *rq, const struct acreE_entry *e,
+int acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
                         enum acreI_access want,
-                        int (*select)(void *arg, const struct acreE_attr *a),
+                        int (*select)(void *arg, const acre_view_attr *a),
                         void *arg, const struct acreC_result *cr,
                         acre_verdict *out);
+
+/*
+ * acreV_authz_entry -- the requester's entry through the host (fetched
+ * once per request), or NULL: anonymous, no such entry, or the lookup
+ * failed (then rq->limit_hit is set: the check denies).
+ */
+const acre_entry_view *acreV_authz_entry(struct acre_request *rq);
+
+/*
+ * acreV_host_get -- the entry named dn through the host: 1 with *out (to
+ * hand back with acreV_host_release), 0 none; a failed or missing lookup
+ * sets rq->limit_hit (ACRE_ERR_LOOKUP) and gives 0.
+ */
+int acreV_host_get(struct acre_request *rq, const acre_dn *dn,
+                   const acre_entry_view **out);
+void acreV_host_release(struct acre_request *rq, const acre_entry_view *e);
+
+/*
+ * acreV_group_memo_get / _put -- the membership of fixed group g kept in
+ * the request's spec for its host and generation: get gives 1 with
+ * *member when known; put keeps it (nothing when the host's generation
+ * is 0).  Any thread: the spec's lock is held briefly.
+ */
+int acreV_group_memo_get(struct acre_request *rq, const struct acreI_group *g,
+                         int *member);
+void acreV_group_memo_put(struct acre_request *rq, const struct acreI_group *g,
+                          int member);
+
+/* acreV_filter_hooks -- hooks for acreF_eval that read the host (its
+ * has_children), with the given access hook. */
+struct acreF_hooks acreV_filter_hooks(struct acre_request *rq,
+                                      acreF_access_fn access, void *ctx);
 
 /* ------------------------------------------------------------------------
  * eval_who.c
@@ -224,8 +316,9 @@ const char *acreV_slapd_dn(struct acre_request *rq, const char *s, size_t n,
 
 /* acreV_find_desc -- the first attribute of e with exactly description d
  * (slapd's attr_find), or NULL. */
-const struct acreE_attr *acreV_find_desc(const struct acreE_entry *e,
-                                         const struct acreI_attrspec *d);
+const acre_view_attr *acreV_find_desc(const acre_schema *s,
+                                      const acre_entry_view *e,
+                                      const struct acreI_attrspec *d);
 
 /* ------------------------------------------------------------------------
  * eval_set.c
@@ -235,7 +328,8 @@ const struct acreE_attr *acreV_find_desc(const struct acreE_entry *e,
  * submatches set.expand substitutes.  Bounded: past the limits
  * (ACREV_SET_MAX_DNS DNs in one intermediate set, ACREI set depth) the
  * check denies with rq->limit_hit set. */
-#define ACREV_SET_MAX_DNS 65536
+#define ACREV_SET_MAX_DNS      65536
+#define ACREV_SET_REQUEST_WORK ((size_t)1 << 26)
 int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
                       const struct acreV_matches *tm);
 

@@ -20,7 +20,12 @@
  * not match): ACREV_SET_MAX_DNS elements in any one set, SET_MAX_DEPTH
  * levels of the tree (the oracle's own limit), SET_MAX_WORK elementary
  * steps (elements offered to a set, entries gathered or visited, pairs
- * concatenated) and SET_MAX_BYTES bytes of strings made, per evaluation.
+ * concatenated) and SET_MAX_BYTES bytes of strings made, per evaluation;
+ * and ACREV_SET_REQUEST_WORK steps for all the evaluations of a request,
+ * so that a search over many entries cannot multiply the per-check bound.
+ *
+ * Entries other than the one checked come from the host (acre_host: get
+ * for x/attr, search for ldap:/// elements); a lookup that fails denies.
  *
  * Memory: everything comes from the request's scratch pool, emptied by
  * the caller per check; a set is an array in insertion order plus an
@@ -247,29 +252,44 @@ parse_dn(struct ev *x, const char *s, size_t n)
  * Gathering attribute values
  */
 
+/* The normalised values of a (NULL: none) into out: referenced when
+ * they are the view's own and the host keeps its views for the request
+ * (no release function), else copied. */
 static int
-add_attr_values(struct ev *x, struct set *out, const struct acreE_attr *a)
+add_attr_values(struct ev *x, struct set *out, const acre_view_attr *a)
 {
-    for (uint32_t i = 0; a && i < a->nvals; i++) {
-        const struct acreE_value *v = &a->vals[i];
-        const char *s = (const char *)(v->norm ? v->norm : v->val);
-        if (set_add(x, out, s, v->norm ? v->nlen : v->len, 1))
-            return -1;
+    const acre_schema *s = x->rq->schema;
+    int keep = !x->rq->host.release;
+    uint8_t local[256];
+    struct acreE_buf b;
+    int rc = 0;
+
+    acreE_buf_init(&b, local, sizeof local);
+    for (uint32_t i = 0; a && i < a->nvals && !rc; i++) {
+        size_t n;
+        const uint8_t *v = acreE_value_norm(s, a, i, &b, &n);
+        int stable = keep && (a->norms || !v);
+        if (!v) { /* no equality rule: the value as stored */
+            v = a->vals[i].val;
+            n = a->vals[i].len;
+        }
+        rc = set_add(x, out, (const char *)v, n, stable);
     }
-    return 0;
+    acreE_buf_free(&b);
+    return rc;
 }
 
 /* Values of nd's attribute (or the DN, for entryDN) of entry e. */
 static int
-entry_values(struct ev *x, struct set *out, const struct acreE_entry *e,
+entry_values(struct ev *x, struct set *out, const acre_entry_view *e,
              const struct acreI_setnode *nd)
 {
     if (nd->entrydn) {
         size_t n;
         const char *dn = acre_dn_normalised(e->dn, &n);
-        return set_add(x, out, dn, n, 1);
+        return set_add(x, out, dn, n, !x->rq->host.release);
     }
-    return add_attr_values(x, out, acreV_find_desc(e, nd->ad));
+    return add_attr_values(x, out, acreV_find_desc(x->rq->schema, e, nd->ad));
 }
 
 struct url_walk {
@@ -283,16 +303,22 @@ struct url_walk {
 };
 
 static int
-url_visit(void *ctx, const struct acreE_entry *e)
+url_visit(void *ctx, const acre_entry_view *e)
 {
     struct url_walk *w = ctx;
+    struct acreF_hooks h = acreV_filter_hooks(w->x->rq, NULL, NULL);
 
     if (step(w->x))
         return w->failed = 1;
-    if (w->filter && acreF_eval(w->filter, e, NULL, NULL) != ACREF_TRUE)
+    if (!acreE_view_check(w->x->rq->schema, e)) {
+        acreV_fail(w->x->rq, ACRE_ERR_LOOKUP);
+        return w->failed = 1;
+    }
+    if (w->filter && acreF_eval(w->filter, e, &h) != ACREF_TRUE)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
-        if (add_attr_values(w->x, w->out, acreV_find_desc(e, &w->extra[i])))
+        if (add_attr_values(w->x, w->out,
+                            acreV_find_desc(w->x->rq->schema, e, &w->extra[i])))
             return w->failed = 1;
     if (entry_values(w->x, w->out, e, w->nd))
         return w->failed = 1;
@@ -342,8 +368,16 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
     w.filter = f;
     if (!(w.extra = url_attrs(x, &u, &w.nextra)))
         return -1;
-    if (rq->dir) /* base lives in dnbuf: nothing below parses */
-        acreE_dir_walk(rq->dir, base, u.scope, url_visit, &w);
+    if (!rq->host.search) { /* a lookup that cannot be made: deny */
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return -1;
+    }
+    /* base lives in dnbuf: nothing below parses */
+    if (rq->host.search(rq->host.arg, base, u.scope, url_visit, &w) < 0 &&
+        !w.failed) {
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return -1;
+    }
     return w.failed ? -1 : 0;
 }
 
@@ -364,9 +398,12 @@ gather(struct ev *x, struct set *out, const char *s, size_t n,
         const char *t = acre_dn_normalised(dn, &k);
         return set_add(x, out, t, k, 0);
     }
-    const struct acreE_entry *e =
-        x->rq->dir ? acreE_dir_find(x->rq->dir, dn) : NULL;
-    return e ? entry_values(x, out, e, nd) : 0;
+    const acre_entry_view *e;
+    if (acreV_host_get(x->rq, dn, &e) != 1)
+        return x->rq->limit_hit ? -1 : 0;
+    int rc = entry_values(x, out, e, nd);
+    acreV_host_release(x->rq, e);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------
@@ -555,12 +592,14 @@ acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
     x.dnbuf = NULL;
     x.cur = x.cur_local;
     x.cur_cap = sizeof(x.cur_local);
-    x.work = SET_MAX_WORK;
+    x.work = SET_MAX_WORK < rq->set_work ? SET_MAX_WORK : rq->set_work;
     x.bytes = SET_MAX_BYTES;
     x.limit = 0;
+    size_t budget = x.work;
     int rc = eval(&x, root, &out, 0);
+    rq->set_work -= budget - x.work; /* the request's budget too */
     if (x.limit)
-        rq->limit_hit = 1;
+        acreV_fail(rq, ACRE_ERR_EVAL_LIMIT);
     int ok = rc == 0 && out.n > 0;
     if (c->trace && *c->trace)
         *c->trace = talloc_asprintf_append_buffer(

@@ -293,30 +293,31 @@ value_is_dn(const acre_schema *s, int type, const uint8_t *v, size_t vn,
 
 /* Does attribute a hold DN text ndn as one of its values? */
 static int
-attr_lists(const acre_schema *s, const struct acreE_attr *a, const char *ndn,
+attr_lists(const acre_schema *s, const acre_view_attr *a, const char *ndn,
            size_t n)
 {
     uint8_t local[512];
     struct acreE_buf b;
 
     acreE_buf_init(&b, local, sizeof(local));
-    int ok = dn_as_value(s, a->type, ndn, n, &b) == 0 &&
-             acreE_attr_has_value(a, b.p, b.len);
+    int ok = dn_as_value(s, acreE_attr_type(s, a), ndn, n, &b) == 0 &&
+             acreE_attr_has_value(s, a, b.p, b.len);
     acreE_buf_free(&b);
     return ok;
 }
 
-const struct acreE_attr *
-acreV_find_desc(const struct acreE_entry *e, const struct acreI_attrspec *d)
+const acre_view_attr *
+acreV_find_desc(const acre_schema *s, const acre_entry_view *e,
+                const struct acreI_attrspec *d)
 {
-    for (uint32_t i = acreE_entry_find_first(e, d->type);
-         i < e->nattrs && e->attrs[i].type == d->type; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        if (a->nopts != d->nopts)
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        const struct acreS_dinfo *ai = acreS_dinfo(s, a->id);
+        if (ai->type != d->type || ai->nopts != d->nopts)
             continue;
         unsigned k = 0;
-        while (k < d->nopts && strlen(d->opts[k]) == a->opt_len[k] &&
-               !strncasecmp(d->opts[k], a->opts[k], a->opt_len[k]))
+        while (k < d->nopts && strlen(d->opts[k]) == ai->opt_len[k] &&
+               !strncasecmp(d->opts[k], ai->opts[k], ai->opt_len[k]))
             k++;
         if (k == d->nopts)
             return a;
@@ -516,12 +517,15 @@ self_access(struct acreV_check *c)
     struct acre_request *rq = c->rq;
     const struct acreS_attr *at = acreS_attr(rq->schema, c->type);
 
+    size_t vl;
+    const uint8_t *v;
+
     if (!at->syntax ||
         (strcmp(at->syntax, DN_SYNTAX) && strcmp(at->syntax, NAMEUID_SYNTAX)))
         return 0;
-    if (!c->val || !rq->authz)
+    if (!rq->authz || !(v = acreV_check_val(c, &vl)))
         return 0;
-    return value_is_dn(rq->schema, c->type, c->val, c->val_len, rq->authz_norm,
+    return value_is_dn(rq->schema, c->type, v, vl, rq->authz_norm,
                        rq->authz_len);
 }
 
@@ -532,13 +536,14 @@ self_access(struct acreV_check *c)
 /* Is ndn a value of an attribute of e covered by desc (its type and
  * subtypes, with at least as many options: slapd counts only)? */
 static int
-entry_lists(const acre_schema *s, const struct acreE_entry *e,
+entry_lists(const acre_schema *s, const acre_entry_view *e,
             const struct acreI_attrspec *desc, const char *ndn, size_t n)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        if (acreS_is_subtype(s, a->type, desc->type) &&
-            a->nopts >= desc->nopts && attr_lists(s, a, ndn, n))
+        const acre_view_attr *a = &e->attrs[i];
+        const struct acreS_dinfo *ai = acreS_dinfo(s, a->id);
+        if (acreS_is_subtype(s, ai->type, desc->type) &&
+            ai->nopts >= desc->nopts && attr_lists(s, a, ndn, n))
             return 1;
     }
     return 0;
@@ -559,8 +564,9 @@ dnattr_matches(struct acreV_check *c, const struct acreI_subject *sj,
              listed ? "listed" : "not listed");
         return listed;
     }
-    int ok = c->val && value_is_dn(s, sj->dnattr->type, c->val, c->val_len,
-                                   opnorm, oplen);
+    size_t vl;
+    const uint8_t *v = acreV_check_val(c, &vl);
+    int ok = v && value_is_dn(s, sj->dnattr->type, v, vl, opnorm, oplen);
     note(c, "    dnattr=%s with self: the value %s the requester\n",
          sj->dnattr->text, ok ? "is" : "is not");
     return ok;
@@ -730,9 +736,9 @@ connection(struct acre_request *rq, const struct acreI_clause *b,
 
 /* Does e have objectClass oc or a subclass of it? */
 static int
-has_class(const struct acre_request *rq, const struct acreE_entry *e, int oc)
+has_class(const struct acre_request *rq, const acre_entry_view *e, int oc)
 {
-    const struct acreE_attr *a = acreE_entry_attr(e, rq->p->id_objectclass);
+    const acre_view_attr *a = acreE_entry_attr(e, rq->p->id_objectclass);
 
     for (uint32_t i = 0; a && i < a->nvals; i++) {
         int id = acreS_class_find(rq->schema, (const char *)a->vals[i].val,
@@ -752,51 +758,123 @@ url_scope(const struct acreE_url *u, const acre_dn *base, const acre_dn *op)
     return acre_dn_in_scope(op, base, u->scope) == 1;
 }
 
-/* One memberURL value: 1 member, 0 not, -1 slapd gives up. */
+/*
+ * One memberURL value v: 1 member, 0 not, -1 slapd gives up.  The URL
+ * and its filter are parsed in a context of their own, freed before
+ * returning, so a group of many large URLs costs the memory of one.
+ * user: the requester's entry (found at the first need).
+ */
 static int
-member_url(struct acreV_check *c, const struct acreE_value *v, uint64_t *local,
-           const struct acreE_entry **user)
+member_url(struct acreV_check *c, const acre_value *v, uint64_t *local,
+           const acre_entry_view **user)
 {
     struct acre_request *rq = c->rq;
     struct acreE_url u;
     const acre_dn *base;
     struct acreF_filter *f;
+    void *tmp = talloc_new(rq->scratch);
+    int r = 0;
 
-    if (acreE_url_parse(rq->scratch, (const char *)v->val, v->len, &u) ||
-        u.host[0] || u.nattrs || u.nexts)
-        return 0;
+    if (!tmp) {
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return -1;
+    }
+    if (acreE_url_parse(tmp, (const char *)v->val, v->len, &u) || u.host[0] ||
+        u.nattrs || u.nexts)
+        goto out;
     if (!(base = parse_dn(rq, local, u.dn, strlen(u.dn))) ||
         !url_scope(&u, base, rq->authz))
-        return 0;
+        goto out;
     if (!u.filter || !u.filter[0])
-        return 0; /* slapd 2.5 never matches a URL without a filter */
-    if (acreF_parse(rq->scratch, rq->schema, u.filter, strlen(u.filter), &f,
-                    NULL))
-        return -1;
+        goto out; /* slapd 2.5 never matches a URL without a filter */
+    r = -1;
+    if (acreF_parse(tmp, rq->schema, u.filter, strlen(u.filter), &f, NULL))
+        goto out;
     if (!*user)
-        *user = rq->authz_entry ? rq->authz_entry
-                : rq->dir       ? acreE_dir_find(rq->dir, rq->authz)
-                                : NULL;
-    if (!*user)
-        return -1;
-    return acreF_eval(f, *user, NULL, NULL) == ACREF_TRUE;
+        *user = acreV_authz_entry(rq);
+    if (*user) {
+        struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
+        r = acreF_eval(f, *user, &h) == ACREF_TRUE;
+    }
+out:
+    talloc_free(tmp);
+    return r;
 }
 
-/* A dynamic group: the first memberURL that decides. */
+/*
+ * A dynamic group: the first memberURL that decides.  Bounded: at most
+ * ACREV_GROUP_MAX_URL_BYTES of URL text is read for one group (a larger
+ * group denies the check: ACRE_ERR_EVAL_LIMIT).
+ */
 static int
-dynamic_member(struct acreV_check *c, const struct acreE_attr *a)
+dynamic_member(struct acreV_check *c, const acre_view_attr *a)
 {
-    const struct acreE_entry *user = NULL;
+    const acre_entry_view *user = NULL;
     uint64_t local[DN_LOCAL / 8]; /* each URL's base, in turn */
+    size_t bytes = 0;
 
     if (acre_dn_equal(c->e->dn, c->rq->authz))
         user = c->e;
     for (uint32_t i = 0; i < a->nvals; i++) {
+        if ((bytes += a->vals[i].len) > ACREV_GROUP_MAX_URL_BYTES) {
+            acreV_fail(c->rq, ACRE_ERR_EVAL_LIMIT);
+            return 0;
+        }
         int r = member_url(c, &a->vals[i], local, &user);
+        if (c->rq->limit_hit)
+            return 0;
         if (r)
             return r > 0;
     }
     return 0;
+}
+
+/* Membership in group entry ge (may be the entry checked) by g's
+ * attribute: its static values, or its memberURLs. */
+static int
+member_of(struct acreV_check *c, const struct acreI_group *g,
+          const acre_entry_view *ge)
+{
+    struct acre_request *rq = c->rq;
+    const acre_view_attr *a = acreV_find_desc(rq->schema, ge, &g->at);
+
+    if (!a)
+        return 0;
+    return g->dynamic
+               ? dynamic_member(c, a)
+               : attr_lists(rq->schema, a, rq->authz_norm, rq->authz_len);
+}
+
+/* The membership of fixed group g (not the entry checked): remembered
+ * in the request and, while the host's data stays the same, in the
+ * requester's spec (acreV_group_memo); else looked up through the host. */
+static int
+fixed_group(struct acreV_check *c, const struct acreI_group *g,
+            const acre_dn *gdn)
+{
+    struct acre_request *rq = c->rq;
+    const acre_entry_view *ge;
+    int member = 0;
+
+    for (unsigned i = 0; i < rq->ngroups; i++)
+        if (rq->groups[i].g == g)
+            return rq->groups[i].member;
+    if (acreV_group_memo_get(rq, g, &member))
+        goto keep;
+    if (acreV_host_get(rq, gdn, &ge) == 1) {
+        if (has_class(rq, ge, g->oc))
+            member = member_of(c, g, ge);
+        acreV_host_release(rq, ge);
+    }
+    if (rq->limit_hit)
+        return 0; /* not an answer: never remembered */
+    acreV_group_memo_put(rq, g, member);
+keep:
+    if (rq->ngroups < ACREV_GROUP_MEMO) {
+        rq->groups[rq->ngroups].g = g;
+        rq->groups[rq->ngroups++].member = member;
+    }
+    return member;
 }
 
 /* slapd's backend_group(): is the requester a member of g? */
@@ -805,10 +883,11 @@ group_matches(struct acreV_check *c, const struct acreI_group *g,
               const struct acreV_matches *tm)
 {
     struct acre_request *rq = c->rq;
-    const struct acreE_entry *ge;
+    const acre_entry_view *ge;
     const acre_dn *gdn = g->dn;
     char buf[ACREI_EXPAND_MAX + 1];
     uint64_t local[DN_LOCAL / 8];
+    int member = 0;
 
     if (!rq->authz)
         return 0;
@@ -819,28 +898,14 @@ group_matches(struct acreV_check *c, const struct acreI_group *g,
     }
     if (!gdn)
         return 0;
-    int self = acre_dn_equal(gdn, c->e->dn);
-    if (!self && !g->expand) /* the answer of an earlier check */
-        for (unsigned i = 0; i < rq->ngroups; i++)
-            if (rq->groups[i].g == g)
-                return rq->groups[i].member;
-    int member = 0;
-    if (self)
-        ge = c->e; /* slapd does not check its class then */
-    else if (!rq->dir || !(ge = acreE_dir_find(rq->dir, gdn)) ||
-             !has_class(rq, ge, g->oc))
-        ge = NULL;
-    const struct acreE_attr *a = ge ? acreV_find_desc(ge, &g->at) : NULL;
-    if (a)
-        member = g->dynamic
-                     ? dynamic_member(c, a)
-                     : attr_lists(rq->schema, a, rq->authz_norm, rq->authz_len);
-    /* a dynamic group's answer may depend on the entry checked (it can be
-     * the requester's own entry); a static one's does not */
-    if (!self && !g->expand && !g->dynamic && !rq->limit_hit &&
-        rq->ngroups < ACREV_GROUP_MEMO) {
-        rq->groups[rq->ngroups].g = g;
-        rq->groups[rq->ngroups++].member = member;
+    if (acre_dn_equal(gdn, c->e->dn)) /* slapd reads it, no class check */
+        return member_of(c, g, c->e);
+    if (!g->expand) /* the answer does not depend on the entry */
+        return fixed_group(c, g, gdn);
+    if (acreV_host_get(rq, gdn, &ge) == 1) {
+        if (has_class(rq, ge, g->oc))
+            member = member_of(c, g, ge);
+        acreV_host_release(rq, ge);
     }
     return member;
 }

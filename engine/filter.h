@@ -85,17 +85,35 @@ struct acreF_desc {
  * access_allowed(ACL_SEARCH), with the description slapd passes: see the
  * banner of filter_eval.c.
  */
-typedef int (*acreF_access_fn)(void *ctx, const struct acreE_entry *e,
+typedef int (*acreF_access_fn)(void *ctx, const acre_entry_view *e,
                                const struct acreF_desc *d, const uint8_t *value,
                                size_t len);
 
 /*
- * acreF_eval -- evaluate f against e.  access may be NULL (all allowed).
- * Allocates nothing.  Any thread (f and e are read-only).
+ * What an evaluation may ask of its caller: the access hook above (NULL:
+ * all allowed), and whether the entry has subordinates (for
+ * hasSubordinates: 1 yes, 0 no, negative unknown; NULL: unknown, and such
+ * = and ~= items are UNDEFINED).
+ */
+struct acreF_hooks {
+    acreF_access_fn access;
+    void *ctx;
+    int (*children)(void *arg, const acre_entry_view *e);
+    void *children_arg;
+};
+
+/*
+ * acreF_eval -- evaluate f against the entry view e, with the caller's
+ * hooks (NULL: none).  The view must be of f's schema.  Allocates nothing
+ * but a buffer for a value normalised now that outgrows the stack (freed
+ * before returning).  Any thread (f and e are read-only).
  */
 enum acreF_result acreF_eval(const struct acreF_filter *f,
-                             const struct acreE_entry *e,
-                             acreF_access_fn access, void *ctx);
+                             const acre_entry_view *e,
+                             const struct acreF_hooks *h);
+
+/* acreF_schema -- the schema f was parsed against (never NULL). */
+const acre_schema *acreF_schema(const struct acreF_filter *f);
 
 /*
  * acreF_to_string -- the filter in canonical RFC 4515 form (attribute

@@ -88,9 +88,11 @@
 struct ev {
     const struct acreF_filter *f;
     const acre_schema *s;
-    const struct acreE_entry *e;
+    const acre_entry_view *e;
     acreF_access_fn access;
     void *ctx;
+    int (*children)(void *arg, const acre_entry_view *e);
+    void *children_arg;
 };
 
 /* A buffer for values normalised during evaluation. */
@@ -123,12 +125,20 @@ item_allowed(const struct ev *ev, const struct acreF_node *nd, const uint8_t *v,
     return allowed(ev, &d, v, n);
 }
 
+/* The description (type and options) of stored attribute a. */
+static const struct acreS_dinfo *
+ainfo(const struct ev *ev, const acre_view_attr *a)
+{
+    return acreS_dinfo(ev->s, a->id);
+}
+
 /* The hook for a stored attribute's own description. */
 static int
-attr_allowed(const struct ev *ev, const struct acreE_attr *a, const uint8_t *v,
+attr_allowed(const struct ev *ev, const acre_view_attr *a, const uint8_t *v,
              size_t n)
 {
-    struct acreF_desc d = {a->type, a->nopts, a->opts, a->opt_len};
+    const struct acreS_dinfo *i = ainfo(ev, a);
+    struct acreF_desc d = {i->type, i->nopts, i->opts, i->opt_len};
 
     return allowed(ev, &d, v, n);
 }
@@ -169,7 +179,7 @@ option_covers(const char *w, size_t wn, const char *h, size_t hn)
 /* Does attribute a carry every option of the item, as slapd's
  * is_ad_subtype() reads options? */
 static int
-options_match(const struct acreF_node *nd, const struct acreE_attr *a)
+options_match(const struct acreF_node *nd, const struct acreS_dinfo *a)
 {
     for (unsigned i = 0; i < nd->want.nopts; i++) {
         uint32_t k = 0;
@@ -196,64 +206,63 @@ type_covered(const struct ev *ev, const struct acreF_node *nd, int type)
 
 static int
 covers(const struct ev *ev, const struct acreF_node *nd,
-       const struct acreE_attr *a)
+       const acre_view_attr *a)
 {
-    return type_covered(ev, nd, a->type) &&
-           (nd->want.nopts == 0 || options_match(nd, a));
+    const struct acreS_dinfo *d = ainfo(ev, a);
+
+    return type_covered(ev, nd, d->type) &&
+           (nd->want.nopts == 0 || options_match(nd, d));
 }
 
 /* The first covered attribute at or after i, or e->nattrs. */
 static uint32_t
 next_attr(const struct ev *ev, const struct acreF_node *nd, uint32_t i)
 {
-    const struct acreE_entry *e = ev->e;
+    const acre_entry_view *e = ev->e;
 
-    for (; i < e->nattrs; i++) {
-        if (!nd->types && e->attrs[i].type != nd->want.type)
-            return e->nattrs; /* past the run of the item's type */
+    for (; i < e->nattrs; i++)
         if (covers(ev, nd, &e->attrs[i]))
             return i;
-    }
     return e->nattrs;
 }
 
 static uint32_t
 first_attr(const struct ev *ev, const struct acreF_node *nd)
 {
-    if (nd->types)
-        return next_attr(ev, nd, 0);
-    return next_attr(ev, nd, acreE_entry_find_first(ev->e, nd->want.type));
+    return next_attr(ev, nd, 0);
 }
 
 /* Is a described exactly as the item (same type, same options)? */
 static int
-same_desc(const struct acreF_node *nd, const struct acreE_attr *a)
+same_desc(const struct ev *ev, const struct acreF_node *nd,
+          const acre_view_attr *a)
 {
-    if (a->type != nd->want.type || a->nopts != nd->want.nopts)
+    const struct acreS_dinfo *d = ainfo(ev, a);
+
+    if (d->type != nd->want.type || d->nopts != nd->want.nopts)
         return 0;
     for (unsigned k = 0; k < nd->want.nopts; k++)
-        if (!same_bytes((const uint8_t *)a->opts[k], a->opt_len[k],
+        if (!same_bytes((const uint8_t *)d->opts[k], d->opt_len[k],
                         (const uint8_t *)nd->want.opts[k], nd->want.opt_len[k]))
             return 0;
     return 1;
 }
 
 /*
- * The form of stored value v under equality rule eq, for an attribute
- * whose type's equality rule is teq: the stored normal form when they
- * agree, else v normalised now into sc.  NULL when it cannot be.
+ * The form of value k of attribute a under equality rule eq, for an
+ * attribute whose type's equality rule is teq: its normal form when they
+ * agree (the host's, or made now), else the value normalised now by eq.
+ * Made values go to sc.  NULL when it cannot be.
  */
 static const uint8_t *
-value_form(const struct ev *ev, int eq, int teq, const struct acreE_value *v,
-           struct scratch *sc, size_t *len)
+value_form(const struct ev *ev, int eq, int teq, const acre_view_attr *a,
+           uint32_t k, struct scratch *sc, size_t *len)
 {
-    if (eq == teq && v->norm) {
-        *len = v->nlen;
-        return v->norm;
-    }
+    if (eq == teq && eq != ACREM_NONE)
+        return acreE_value_norm(ev->s, a, k, &sc->b, len);
     sc->b.len = 0;
     if (eq == ACREM_NONE ||
-        acreM_normalise(ev->s, eq, v->val, v->len, &sc->b) != 0)
+        acreM_normalise(ev->s, eq, a->vals[k].val, a->vals[k].len, &sc->b) != 0)
         return NULL;
     *len = sc->b.len;
     return sc->b.p;
@@ -265,10 +274,14 @@ scratch_init(struct scratch *sc)
     acreE_buf_init(&sc->b, sc->local, sizeof sc->local);
 }
 
+/* Whether the entry has subordinates, from the host: 1, 0, or -1 when it
+ * cannot tell (no host, or its lookup failed). */
 static int
-has_children(const struct acreE_entry *e)
+has_children(const struct ev *ev)
 {
-    return e->nchildren > 0 || e->first_child != NULL;
+    int r = ev->children ? ev->children(ev->children_arg, ev->e) : -1;
+
+    return r < 0 ? -1 : r > 0;
 }
 
 static enum acreF_result
@@ -317,7 +330,7 @@ name_is(const struct acreF_class_name *c, const uint8_t *v, size_t n)
 }
 
 static int
-in_subnames(const struct acreF_node *nd, const struct acreE_value *v)
+in_subnames(const struct acreF_node *nd, const acre_value *v)
 {
     for (unsigned k = 0; k < nd->nsubnames; k++)
         if (name_is(&nd->subnames[k], v->val, v->len))
@@ -327,7 +340,7 @@ in_subnames(const struct acreF_node *nd, const struct acreE_value *v)
 
 /* Is any stored class unknown to the schema? */
 static int
-any_unknown(const struct ev *ev, const struct acreE_attr *a)
+any_unknown(const struct ev *ev, const acre_view_attr *a)
 {
     for (uint32_t k = 0; k < a->nvals; k++)
         if (acreF_class_lookup(ev->f, a->vals[k].val, a->vals[k].len) < 0)
@@ -338,7 +351,7 @@ any_unknown(const struct ev *ev, const struct acreE_attr *a)
 /* One objectClass attribute against the asserted class (see banner). */
 static enum acreF_result
 class_attr(const struct ev *ev, const struct acreF_node *nd,
-           const struct acreE_attr *a)
+           const acre_view_attr *a)
 {
     int unknown = 0;
 
@@ -349,7 +362,7 @@ class_attr(const struct ev *ev, const struct acreF_node *nd,
         return any_unknown(ev, a) ? ACREF_UNDEFINED : ACREF_FALSE;
     }
     for (uint32_t k = 0; k < a->nvals; k++) {
-        const struct acreE_value *v = &a->vals[k];
+        const acre_value *v = &a->vals[k];
         int id = acreF_class_lookup(ev->f, v->val, v->len);
 
         if (id < 0)
@@ -372,10 +385,10 @@ acreF_class_lookup(const struct acreF_filter *f, const uint8_t *v, size_t n)
  */
 
 static enum acreF_result
-approx_attr(const struct acreF_node *nd, const struct acreE_attr *a)
+approx_attr(const struct acreF_node *nd, const acre_view_attr *a)
 {
     for (uint32_t k = 0; k < a->nvals; k++) {
-        const struct acreE_value *v = &a->vals[k];
+        const acre_value *v = &a->vals[k];
 
         if (nd->approx_ok &&
             acreF_approx_match(nd->codes, nd->ncodes, v->val, v->len))
@@ -386,9 +399,9 @@ approx_attr(const struct acreF_node *nd, const struct acreE_attr *a)
 
 static enum acreF_result
 order_attr(const struct ev *ev, const struct acreF_node *nd,
-           const struct acreE_attr *a)
+           const acre_view_attr *a)
 {
-    struct acreF_rules at = rules_of(ev, nd, a->type);
+    struct acreF_rules at = rules_of(ev, nd, ainfo(ev, a)->type);
     int ord = at.ord, eq;
     struct scratch sc;
     enum acreF_result r = ACREF_FALSE;
@@ -399,7 +412,7 @@ order_attr(const struct ev *ev, const struct acreF_node *nd,
     scratch_init(&sc);
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
-        const uint8_t *p = value_form(ev, eq, at.eq, &a->vals[k], &sc, &len);
+        const uint8_t *p = value_form(ev, eq, at.eq, a, k, &sc, &len);
         int c;
 
         if (!p)
@@ -416,20 +429,27 @@ order_attr(const struct ev *ev, const struct acreF_node *nd,
  * uses it for ~= (acreM_equal: uniqueMemberMatch ignores a lone UID). */
 static enum acreF_result
 approx_equal_attr(const struct ev *ev, const struct acreF_node *nd,
-                  const struct acreE_attr *a, int eq)
+                  const acre_view_attr *a, int eq)
 {
-    for (uint32_t k = 0; k < a->nvals; k++)
-        if (a->vals[k].norm &&
-            acreM_equal(ev->s, eq, ACREM_USE_APPROX, a->vals[k].norm,
-                        a->vals[k].nlen, nd->norm, nd->norm_len))
-            return ACREF_TRUE;
-    return ACREF_FALSE;
+    enum acreF_result r = ACREF_FALSE;
+    struct scratch sc;
+
+    scratch_init(&sc);
+    for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
+        size_t len;
+        const uint8_t *p = acreE_value_norm(ev->s, a, k, &sc.b, &len);
+        if (p && acreM_equal(ev->s, eq, ACREM_USE_APPROX, p, len, nd->norm,
+                             nd->norm_len))
+            r = ACREF_TRUE;
+    }
+    acreE_buf_free(&sc.b);
+    return r;
 }
 
 /* One covered attribute of an =, ~=, >= or <= item. */
 static enum acreF_result
 ava_attr(const struct ev *ev, const struct acreF_node *nd,
-         const struct acreE_attr *a)
+         const acre_view_attr *a)
 {
     int eq;
 
@@ -437,14 +457,14 @@ ava_attr(const struct ev *ev, const struct acreF_node *nd,
         return order_attr(ev, nd, a);
     if (nd->special == ACREF_SP_OBJECTCLASS)
         return class_attr(ev, nd, a);
-    eq = rules_of(ev, nd, a->type).eq;
+    eq = rules_of(ev, nd, ainfo(ev, a)->type).eq;
     if (eq == ACREM_NONE)
         return ACREF_UNDEFINED;
     if (nd->kind == ACREF_APPROX && acreF_approx_rule(eq))
         return approx_attr(nd, a);
     if (nd->kind == ACREF_APPROX)
         return approx_equal_attr(ev, nd, a, eq);
-    return truth(acreE_attr_has_value(a, nd->norm, nd->norm_len));
+    return truth(acreE_attr_has_value(ev->s, a, nd->norm, nd->norm_len));
 }
 
 static enum acreF_result
@@ -455,17 +475,19 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
 
     if (!item_allowed(ev, nd, nd->norm, nd->norm_len))
         return ACREF_UNDEFINED;
-    if (nd->special == ACREF_SP_HASSUBORDINATES)
-        return eqlike ? truth(has_children(ev->e) == nd->hs_true)
-                      : ACREF_UNDEFINED;
+    if (nd->special == ACREF_SP_HASSUBORDINATES) {
+        int kids = eqlike ? has_children(ev) : -1;
+        return kids < 0 ? ACREF_UNDEFINED : truth(kids == nd->hs_true);
+    }
     if (nd->special == ACREF_SP_ENTRYDN)
         return eqlike ? entry_dn_is(ev, nd) : ACREF_UNDEFINED;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
-        const struct acreE_attr *a = &ev->e->attrs[i];
+        const acre_view_attr *a = &ev->e->attrs[i];
         enum acreF_result r;
 
-        if (!same_desc(nd, a) && !attr_allowed(ev, a, nd->norm, nd->norm_len)) {
+        if (!same_desc(ev, nd, a) &&
+            !attr_allowed(ev, a, nd->norm, nd->norm_len)) {
             rc = ACREF_UNDEFINED;
             continue;
         }
@@ -493,9 +515,9 @@ eval_present(const struct ev *ev, const struct acreF_node *nd)
         return ACREF_TRUE;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
-        const struct acreE_attr *a = &ev->e->attrs[i];
+        const acre_view_attr *a = &ev->e->attrs[i];
 
-        if (same_desc(nd, a) || attr_allowed(ev, a, NULL, 0))
+        if (same_desc(ev, nd, a) || attr_allowed(ev, a, NULL, 0))
             return ACREF_TRUE;
         rc = ACREF_UNDEFINED;
     }
@@ -504,9 +526,9 @@ eval_present(const struct ev *ev, const struct acreF_node *nd)
 
 static enum acreF_result
 subs_attr(const struct ev *ev, const struct acreF_node *nd,
-          const struct acreE_attr *a)
+          const acre_view_attr *a)
 {
-    struct acreF_rules at = rules_of(ev, nd, a->type);
+    struct acreF_rules at = rules_of(ev, nd, ainfo(ev, a)->type);
     enum acreF_result r = ACREF_FALSE;
     struct scratch sc;
     int eq;
@@ -517,7 +539,7 @@ subs_attr(const struct ev *ev, const struct acreF_node *nd,
     scratch_init(&sc);
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
-        const uint8_t *p = value_form(ev, eq, at.eq, &a->vals[k], &sc, &len);
+        const uint8_t *p = value_form(ev, eq, at.eq, a, k, &sc, &len);
         int m;
 
         if (!p)
@@ -541,10 +563,10 @@ eval_subs(const struct ev *ev, const struct acreF_node *nd)
         return ACREF_UNDEFINED;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
-        const struct acreE_attr *a = &ev->e->attrs[i];
+        const acre_view_attr *a = &ev->e->attrs[i];
         enum acreF_result r;
 
-        if (!same_desc(nd, a) && !attr_allowed(ev, a, NULL, 0)) {
+        if (!same_desc(ev, nd, a) && !attr_allowed(ev, a, NULL, 0)) {
             rc = ACREF_UNDEFINED;
             continue;
         }
@@ -610,9 +632,9 @@ ext_match(const struct acreF_node *nd, const uint8_t *p, size_t n)
  * first error (slapd stops there), else FALSE. */
 static enum acreF_result
 ext_attr(const struct ev *ev, const struct acreF_node *nd,
-         const struct acreE_attr *a)
+         const acre_view_attr *a)
 {
-    int teq = rules_of(ev, nd, a->type).eq;
+    int teq = rules_of(ev, nd, ainfo(ev, a)->type).eq;
     enum acreF_result r = ACREF_FALSE;
     struct scratch sc;
 
@@ -621,8 +643,7 @@ ext_attr(const struct ev *ev, const struct acreF_node *nd,
     scratch_init(&sc);
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
-        const uint8_t *p =
-            value_form(ev, nd->rule_eq, teq, &a->vals[k], &sc, &len);
+        const uint8_t *p = value_form(ev, nd->rule_eq, teq, a, k, &sc, &len);
 
         if (p)
             r = ext_match(nd, p, len);
@@ -712,7 +733,7 @@ ext_dn(const struct ev *ev, const struct acreF_node *nd)
 static enum acreF_result
 eval_ext(const struct ev *ev, const struct acreF_node *nd)
 {
-    const struct acreE_entry *e = ev->e;
+    const acre_entry_view *e = ev->e;
 
     if (nd->desc) {
         if (!item_allowed(ev, nd, nd->norm, nd->norm_len))
@@ -727,10 +748,11 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
         }
     } else {
         for (uint32_t i = 0; i < e->nattrs; i++) {
-            const struct acreE_attr *a = &e->attrs[i];
+            const acre_view_attr *a = &e->attrs[i];
+            int type = ainfo(ev, a)->type;
 
-            if (a->type < 0 || (unsigned)a->type >= ev->f->nattrs ||
-                !acreF_bit(nd->usable, a->type) ||
+            if (type < 0 || (unsigned)type >= ev->f->nattrs ||
+                !acreF_bit(nd->usable, type) ||
                 !attr_allowed(ev, a, nd->norm, nd->norm_len))
                 continue;
             enum acreF_result r = ext_attr(ev, nd, a);
@@ -791,15 +813,28 @@ eval(const struct ev *ev, const struct acreF_node *nd)
     }
 }
 
+/* acreF_schema -- see filter.h. */
+const acre_schema *
+acreF_schema(const struct acreF_filter *f)
+{
+    return f->schema;
+}
+
 /* acreF_eval -- see filter.h. */
 enum acreF_result
-acreF_eval(const struct acreF_filter *f, const struct acreE_entry *e,
-           acreF_access_fn access, void *ctx)
+acreF_eval(const struct acreF_filter *f, const acre_entry_view *e,
+           const struct acreF_hooks *h)
 {
-    struct ev ev = {f, NULL, e, access, ctx};
+    struct ev ev = {f, NULL, e, NULL, NULL, NULL, NULL};
 
     if (!f || f->magic != ACREF_MAGIC || !e)
         return ACREF_UNDEFINED;
+    if (h) {
+        ev.access = h->access;
+        ev.ctx = h->ctx;
+        ev.children = h->children;
+        ev.children_arg = h->children_arg;
+    }
     ev.s = f->schema;
     return eval(&ev, f->root);
 }

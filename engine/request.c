@@ -39,8 +39,10 @@ acre_policy_ref(acre_policy *p)
 static void
 spec_release(struct acreP_spec *s)
 {
-    if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        pthread_mutex_destroy(&s->lock);
         talloc_free(s);
+    }
 }
 
 void
@@ -155,10 +157,13 @@ acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
  * Requests
  */
 
-static const char *
-copy(void *ctx, const char *s)
+/* A copy of s in ctx (NULL stays NULL); 0, or -1 when memory ran out. */
+static int
+copy(void *ctx, const char **s)
 {
-    return s ? talloc_strdup(ctx, s) : NULL;
+    if (*s && !(*s = talloc_strdup(ctx, *s)))
+        return -1;
+    return 0;
 }
 
 /* A requester DN: NULL or "" (or one normalising to "") is anonymous. */
@@ -230,6 +235,7 @@ spec_new(struct acre_policy *p, const char *id, size_t len, uint64_t key)
         talloc_free(s);
         return NULL;
     }
+    pthread_mutex_init(&s->lock, NULL);
     return s;
 }
 
@@ -280,6 +286,9 @@ spec_get(struct acre_policy *p, const char *id, size_t len, uint64_t key)
 static int
 request_destructor(struct acre_request *rq)
 {
+    if (rq->authz_entry)
+        acreV_host_release(rq, rq->authz_entry);
+    acreE_buf_free(&rq->vbuf);
     if (rq->md)
         pcre2_match_data_free(rq->md);
     spec_release(rq->spec);
@@ -287,9 +296,21 @@ request_destructor(struct acre_request *rq)
     return 0;
 }
 
+/* The requester's strings, copied into the request. */
+static int
+copy_subject(struct acre_request *rq, const acre_subject *who)
+{
+    rq->who = *who;
+    if (copy(rq, &rq->who.authz_dn) || copy(rq, &rq->who.authc_dn) ||
+        copy(rq, &rq->who.peername) || copy(rq, &rq->who.sockname) ||
+        copy(rq, &rq->who.sockurl) || copy(rq, &rq->who.domain))
+        return ACRE_ERR_NOMEM;
+    return 0;
+}
+
 ACRE_PUBLIC int
 acre_request_begin(acre_policy *p, const acre_subject *who,
-                   const acre_directory *dir, acre_request **out)
+                   const acre_host *host, acre_request **out)
 {
     static const acre_subject anonymous;
     struct acre_request *rq;
@@ -299,24 +320,20 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
         return ACRE_ERR_INVAL;
     if (!who)
         who = &anonymous;
-    if (dir && acreE_dir_schema((const struct acreE_dir *)dir) != p->schema)
-        return ACRE_ERR_INVAL; /* attribute ids would not agree */
     if (!(rq = talloc_zero(NULL, struct acre_request)))
         return ACRE_ERR_NOMEM;
     rq->mem = rq;
     rq->p = acre_policy_ref(p);
     talloc_set_destructor(rq, request_destructor);
     rq->schema = p->schema;
-    rq->dir = (const struct acreE_dir *)dir;
-    rq->who = *who;
-    rq->who.authz_dn = copy(rq, who->authz_dn);
-    rq->who.authc_dn = copy(rq, who->authc_dn);
-    rq->who.peername = copy(rq, who->peername);
-    rq->who.sockname = copy(rq, who->sockname);
-    rq->who.sockurl = copy(rq, who->sockurl);
-    rq->who.domain = copy(rq, who->domain);
-    rc = requester_dn(rq, who->authz_dn, &rq->authz, &rq->authz_norm,
-                      &rq->authz_len);
+    if (host)
+        rq->host = *host;
+    acreE_buf_init(&rq->vbuf, NULL, 0);
+    rq->set_work = ACREV_SET_REQUEST_WORK;
+    rc = copy_subject(rq, who);
+    if (!rc)
+        rc = requester_dn(rq, who->authz_dn, &rq->authz, &rq->authz_norm,
+                          &rq->authz_len);
     if (!rc)
         rc = requester_dn(rq, who->authc_dn ? who->authc_dn : who->authz_dn,
                           &rq->authc, &rq->authc_norm, &rq->authc_len);
@@ -343,8 +360,6 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     for (unsigned d = 0; rq->authz && d < p->ir->ndbs; d++)
         rq->is_root[d] = p->ir->dbs[d].rootdn &&
                          acre_dn_equal(rq->authz, p->ir->dbs[d].rootdn);
-    if (rq->authz && rq->dir)
-        rq->authz_entry = acreE_dir_find(rq->dir, rq->authz);
     *out = rq;
     return 0;
 }
@@ -360,4 +375,134 @@ acre_request_set_flags(acre_request *rq, unsigned flags)
 {
     if (rq)
         rq->flags = flags;
+}
+
+/* ------------------------------------------------------------------------
+ * Host lookups (acre.h: acre_host)
+ */
+
+int
+acreV_host_get(struct acre_request *rq, const acre_dn *dn,
+               const acre_entry_view **out)
+{
+    const acre_entry_view *v = NULL;
+    int rc;
+
+    *out = NULL;
+    if (!rq->host.get) {
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return 0;
+    }
+    rc = rq->host.get(rq->host.arg, dn, &v);
+    if (rc < 0 || (rc > 0 && (!v || !acreE_view_check(rq->schema, v)))) {
+        if (rc > 0 && v)
+            acreV_host_release(rq, v);
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return 0;
+    }
+    *out = rc > 0 ? v : NULL;
+    return rc > 0;
+}
+
+void
+acreV_host_release(struct acre_request *rq, const acre_entry_view *e)
+{
+    if (e && rq->host.release)
+        rq->host.release(rq->host.arg, e);
+}
+
+const acre_entry_view *
+acreV_authz_entry(struct acre_request *rq)
+{
+    if (!rq->authz)
+        return NULL;
+    if (rq->authz_state == 0) {
+        const acre_entry_view *v;
+        int found = acreV_host_get(rq, rq->authz, &v);
+        if (rq->limit_hit && !found)
+            return NULL; /* failed: asked again at the next need */
+        rq->authz_entry = found ? v : NULL;
+        rq->authz_state = 1;
+    }
+    return rq->authz_entry;
+}
+
+/* The host's has_children, as the filter hook wants it. */
+static int
+host_children(void *arg, const acre_entry_view *e)
+{
+    struct acre_request *rq = arg;
+    int r = rq->host.has_children(rq->host.arg, e);
+
+    if (r < 0)
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+    return r;
+}
+
+struct acreF_hooks
+acreV_filter_hooks(struct acre_request *rq, acreF_access_fn access, void *ctx)
+{
+    struct acreF_hooks h = {access, ctx, NULL, NULL};
+
+    if (rq->host.has_children) {
+        h.children = host_children;
+        h.children_arg = rq;
+    }
+    return h;
+}
+
+/* ------------------------------------------------------------------------
+ * Group answers kept in a spec across requests
+ */
+
+int
+acreV_group_memo_get(struct acre_request *rq, const struct acreI_group *g,
+                     int *member)
+{
+    struct acreP_spec *s = rq->spec;
+    int found = 0;
+
+    if (!rq->host.generation)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    for (unsigned i = 0; i < s->ngroups && !found; i++) {
+        const struct acreV_gmemo *m = &s->groups[i];
+        if (m->g == g && m->host == rq->host.arg &&
+            m->gen == rq->host.generation) {
+            *member = m->member;
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
+void
+acreV_group_memo_put(struct acre_request *rq, const struct acreI_group *g,
+                     int member)
+{
+    struct acreP_spec *s = rq->spec;
+    struct acreV_gmemo *m = NULL;
+
+    if (!rq->host.generation)
+        return;
+    pthread_mutex_lock(&s->lock);
+    for (unsigned i = 0; i < s->ngroups && !m; i++)
+        if (s->groups[i].g == g && s->groups[i].host == rq->host.arg)
+            m = &s->groups[i]; /* an older generation's: replaced */
+    if (!m && !s->groups)
+        s->groups = talloc_array(s, struct acreV_gmemo, ACREV_SPEC_GROUPS);
+    if (!m && s->groups) {
+        m = &s->groups[s->gnext];
+        s->gnext = (s->gnext + 1) % ACREV_SPEC_GROUPS;
+        if (s->ngroups < ACREV_SPEC_GROUPS)
+            s->ngroups++;
+    }
+    if (m) {
+        m->g = g;
+        m->host = rq->host.arg;
+        m->gen = rq->host.generation;
+        m->member = member;
+    }
+    pthread_mutex_unlock(&s->lock);
 }

@@ -764,6 +764,12 @@ fill_dn(struct acreS_attrx *x)
     x->pub.dn.len = (uint8_t)strlen(name);
     x->pub.dn.lower = strcmp(name, lname) == 0;
     x->pub.dn.mr = ACRE_MR_OCTET;
+    x->dinfo.type = x->pub.id;
+    x->dinfo.nopts = 0;
+    x->dinfo.opts = NULL;
+    x->dinfo.opt_len = NULL;
+    x->dinfo.text = name;
+    x->dinfo.text_len = (uint32_t)strlen(name);
 }
 
 /* new_attr -- the unresolved record of staged attribute type a. */
@@ -1329,8 +1335,63 @@ install(acre_schema *s, acre_schema *n, void *keep)
         talloc_free(old[i]);
 }
 
+/*
+ * first_new -- for a schema in use: 0 when the stage only repeats what s
+ * already holds (every type and class by OID, every macro and syntax),
+ * else an ACRE_ERR_SCHEMA_FROZEN error naming the first new definition.
+ */
 static int
-commit(acre_schema *s, struct acreS_stage *st)
+first_new(struct load *L)
+{
+    static const struct acreS_where nowhere;
+    const struct acreS_stage *st = L->st;
+    const acre_schema *s = L->s;
+
+    for (unsigned k = 0; k < st->nat; k++)
+        if (!L->at_same[k])
+            return FAILW(L, &st->at[k].where, st->at[k].oid_pos,
+                         ACRE_ERR_SCHEMA_FROZEN,
+                         "attribute type %s is not in the schema in use, "
+                         "which can no longer change",
+                         st->at[k].oid);
+    for (unsigned k = 0; k < st->noc; k++)
+        if (!L->oc_same[k])
+            return FAILW(L, &st->oc[k].where, st->oc[k].oid_pos,
+                         ACRE_ERR_SCHEMA_FROZEN,
+                         "object class %s is not in the schema in use, "
+                         "which can no longer change",
+                         st->oc[k].oid);
+    for (unsigned k = 0; k < st->nmac; k++) {
+        unsigned i = 0;
+        while (i < s->nmacros &&
+               (strcasecmp(s->macros[i].name, st->mac[k].name) ||
+                strcmp(s->macros[i].oid, st->mac[k].oid)))
+            i++;
+        if (i == s->nmacros)
+            return FAILW(L, &nowhere, 0, ACRE_ERR_SCHEMA_FROZEN,
+                         "OID macro %s is not in the schema in use, which "
+                         "can no longer change",
+                         st->mac[k].name);
+    }
+    for (unsigned k = 0; k < st->nsyn; k++) {
+        unsigned i = 0;
+        while (i < s->nsyntaxes && strcmp(s->syntaxes[i], st->syn[k]))
+            i++;
+        if (i == s->nsyntaxes)
+            return FAILW(L, &nowhere, 0, ACRE_ERR_SCHEMA_FROZEN,
+                         "syntax %s is not in the schema in use, which can "
+                         "no longer change",
+                         st->syn[k]);
+    }
+    return 0;
+}
+
+/*
+ * commit -- check the stage against s and make it s's next state; for a
+ * frozen schema (dry), only check that it repeats s exactly.
+ */
+static int
+commit(acre_schema *s, struct acreS_stage *st, int dry)
 {
     struct load L = {.s = s, .n = *s, .st = st, .mem = st->mem};
     unsigned na = st->nat ? st->nat : 1, nc = st->noc ? st->noc : 1;
@@ -1345,10 +1406,14 @@ commit(acre_schema *s, struct acreS_stage *st)
     if (!L.at_id || !L.oc_id || !L.at_same || !L.oc_same || !L.at_state ||
         !L.oc_state)
         return nomem(&L);
-    if ((rc = assign_ids(&L)) || (rc = grow(&L)) ||
-        (rc = build_attr_index(&L)) || (rc = build_class_index(&L)) ||
-        (rc = resolve_attrs(&L)) || (rc = resolve_classes(&L)) ||
-        (rc = merge_lists(&L)))
+    if ((rc = assign_ids(&L)) || (dry && (rc = first_new(&L))) ||
+        (rc = grow(&L)) || (rc = build_attr_index(&L)) ||
+        (rc = build_class_index(&L)) || (rc = resolve_attrs(&L)) ||
+        (rc = resolve_classes(&L)))
+        return rc;
+    if (dry)
+        return 0;
+    if ((rc = merge_lists(&L)))
         return rc;
     if (derive(&L.n, L.mem))
         return nomem(&L);
@@ -1362,15 +1427,8 @@ load(acre_schema *s, const char *name, const char *text, size_t len,
 {
     struct acreS_stage st = {
         .s = s, .file = name, .text = text, .len = len, .diag = diag};
-    int rc;
+    int frozen = __atomic_load_n(&s->frozen, __ATOMIC_ACQUIRE), rc;
 
-    if (__atomic_load_n(&s->frozen, __ATOMIC_ACQUIRE)) {
-        rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_FROZEN, 0,
-                            "schema is in use and can no longer change");
-        if (diag)
-            diag->file = name;
-        return rc;
-    }
     if (len > ACRES_MAX_INPUT) {
         rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_SYNTAX, 0,
                             "input larger than %u bytes", ACRES_MAX_INPUT);
@@ -1384,7 +1442,7 @@ load(acre_schema *s, const char *name, const char *text, size_t len,
     }
     rc = acreS_parse(&st);
     if (!rc)
-        rc = commit(s, &st);
+        rc = commit(s, &st, frozen);
     talloc_free(st.mem);
     return rc;
 }
@@ -1468,6 +1526,11 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     install(s, &n, NULL);
     talloc_free(tmp);
     s->frozen = 0;
+    if (!(s->descs = talloc_zero(s, struct acreS_descs))) {
+        talloc_free(s);
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    }
+    pthread_mutex_init(&s->descs->lock, NULL);
     s->profile =
         (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD : ACRE_PROFILE_RFC4518;
     *out = s;
@@ -1674,4 +1737,215 @@ acreS_desc_matches(const acre_schema *s, const struct acreS_desc *have,
             return 0;
     }
     return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Interned descriptions (acre_schema_attr_id)
+ */
+
+const struct acreS_dinfo *
+acreS_dinfo(const acre_schema *s, int id)
+{
+    const struct acreS_dinfo *c;
+    unsigned k;
+
+    s = get(s);
+    if (acre_likely(id >= 0 && (unsigned)id < s->nattrs))
+        return &s->attrs[id].dinfo;
+    if (id < 0 || !s->descs)
+        return NULL;
+    k = (unsigned)id - s->nattrs;
+    if (k >= __atomic_load_n(&s->descs->n, __ATOMIC_ACQUIRE))
+        return NULL;
+    c = __atomic_load_n(&s->descs->chunk[k / ACRES_DESC_CHUNK],
+                        __ATOMIC_ACQUIRE);
+    return &c[k % ACRES_DESC_CHUNK];
+}
+
+/* desc_hash -- FNV-1a over the type and the lowercased options. */
+static uint32_t
+desc_hash(int type, unsigned nopts, const char *const *opts,
+          const unsigned *len)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)type;
+
+    for (unsigned i = 0; i < nopts; i++) {
+        h = (h ^ ';') * 16777619u;
+        for (unsigned j = 0; j < len[i]; j++)
+            h = (h ^ lc((uint8_t)opts[i][j])) * 16777619u;
+    }
+    return h;
+}
+
+/* same_desc -- does record r describe d (options already in order)? */
+static int
+same_desc(const struct acreS_dinfo *r, const struct acreS_desc *d)
+{
+    if (r->type != d->type || r->nopts != d->nopts)
+        return 0;
+    for (unsigned i = 0; i < d->nopts; i++) {
+        if (r->opt_len[i] != d->opt_len[i])
+            return 0;
+        for (unsigned j = 0; j < d->opt_len[i]; j++)
+            if (r->opts[i][j] != lc((uint8_t)d->opts[i][j]))
+                return 0;
+    }
+    return 1;
+}
+
+/* desc_find -- the slot of d in the index (holding its id + 1, or 0). */
+static uint32_t *
+desc_find(const acre_schema *s, const struct acreS_desc *d, uint32_t h)
+{
+    struct acreS_descs *D = s->descs;
+
+    for (uint32_t k = h & D->ixmask;; k = (k + 1) & D->ixmask) {
+        uint32_t v = D->ix[k];
+        if (!v || same_desc(acreS_dinfo(s, (int)(s->nattrs + v - 1)), d))
+            return &D->ix[k];
+    }
+}
+
+/* desc_grow -- room in the index for one more (load factor <= 1/2). */
+static int
+desc_grow(const acre_schema *s)
+{
+    struct acreS_descs *D = s->descs;
+    uint32_t cap = D->ixmask ? (D->ixmask + 1) * 2 : 64;
+    uint32_t *ix;
+
+    if (D->ixmask && 2 * (D->n + 1) <= D->ixmask + 1)
+        return 0;
+    if (!(ix = talloc_zero_array(D, uint32_t, cap)))
+        return ACRE_ERR_NOMEM;
+    for (uint32_t k = 0; k <= D->ixmask && D->ixmask; k++) {
+        uint32_t v = D->ix[k];
+        if (!v)
+            continue;
+        const struct acreS_dinfo *r = acreS_dinfo(s, (int)(s->nattrs + v - 1));
+        uint32_t h = desc_hash(r->type, r->nopts, r->opts, r->opt_len);
+        uint32_t p = h & (cap - 1);
+        while (ix[p])
+            p = (p + 1) & (cap - 1);
+        ix[p] = v;
+    }
+    talloc_free(D->ix);
+    D->ix = ix;
+    D->ixmask = cap - 1;
+    return 0;
+}
+
+/* desc_record -- fill record r for d in D's memory: lowercased options
+ * and the canonical text. */
+static int
+desc_record(const acre_schema *s, struct acreS_dinfo *r,
+            const struct acreS_desc *d)
+{
+    const struct acreS_attrx *at = &s->attrs[d->type];
+    size_t n = at->dinfo.text_len;
+    char **o = talloc_array(s->descs, char *, d->nopts);
+    uint32_t *ol = talloc_array(s->descs, uint32_t, d->nopts);
+    char *t;
+
+    for (unsigned i = 0; i < d->nopts; i++)
+        n += 1 + d->opt_len[i];
+    if (!o || !ol || !(t = talloc_size(s->descs, n + 1)))
+        return ACRE_ERR_NOMEM;
+    memcpy(t, at->dinfo.text, at->dinfo.text_len);
+    n = at->dinfo.text_len;
+    for (unsigned i = 0; i < d->nopts; i++) {
+        t[n++] = ';';
+        o[i] = t + n;
+        ol[i] = d->opt_len[i];
+        for (unsigned j = 0; j < d->opt_len[i]; j++)
+            t[n++] = (char)lc((uint8_t)d->opts[i][j]);
+    }
+    t[n] = '\0';
+    r->type = d->type;
+    r->nopts = d->nopts;
+    r->opts = (const char *const *)o;
+    r->opt_len = ol;
+    r->text = t;
+    r->text_len = (uint32_t)n;
+    return 0;
+}
+
+/* desc_add -- record d as the next id; D->lock held, room in ix made. */
+static int
+desc_add(const acre_schema *s, const struct acreS_desc *d, uint32_t *slot)
+{
+    struct acreS_descs *D = s->descs;
+    unsigned k = D->n, c = k / ACRES_DESC_CHUNK;
+    struct acreS_dinfo *chunk = D->chunk[c];
+
+    if (k >= ACRE_SCHEMA_MAX_DESCS)
+        return ACRE_ERR_NOSPACE;
+    if (!chunk &&
+        !(chunk = talloc_zero_array(D, struct acreS_dinfo, ACRES_DESC_CHUNK)))
+        return ACRE_ERR_NOMEM;
+    if (desc_record(s, &chunk[k % ACRES_DESC_CHUNK], d))
+        return ACRE_ERR_NOMEM;
+    __atomic_store_n(&D->chunk[c], chunk, __ATOMIC_RELEASE);
+    __atomic_store_n(&D->n, k + 1, __ATOMIC_RELEASE);
+    *slot = k + 1;
+    return (int)(s->nattrs + k);
+}
+
+int
+acreS_desc_intern(const acre_schema *s, const struct acreS_desc *d)
+{
+    uint32_t *slot;
+    int rc;
+
+    s = get(s);
+    if (!d || d->type < 0 || (unsigned)d->type >= s->nattrs)
+        return ACRE_ERR_INVAL;
+    if (d->nopts == 0)
+        return d->type;
+    if (!s->descs)
+        return ACRE_ERR_INVAL;
+    uint32_t h = desc_hash(d->type, d->nopts, d->opts, d->opt_len);
+    pthread_mutex_lock(&s->descs->lock);
+    if ((rc = desc_grow(s)) == 0) {
+        slot = desc_find(s, d, h);
+        rc = *slot ? (int)(s->nattrs + *slot - 1) : desc_add(s, d, slot);
+    }
+    pthread_mutex_unlock(&s->descs->lock);
+    return rc;
+}
+
+/*
+ * acre_schema_attr_id -- see acre.h.  Descriptions without options are
+ * their type's id (no lock); others are interned.
+ */
+ACRE_PUBLIC int
+acre_schema_attr_id(const acre_schema *schema, const char *desc, size_t len)
+{
+    struct acreS_desc d;
+    const acre_schema *s;
+
+    if ((schema && !valid(schema)) || !desc)
+        return ACRE_ERR_INVAL;
+    if (!(s = acreS_freeze(schema)))
+        return ACRE_ERR_NOMEM;
+    if (acreS_desc_parse(s, desc, len, &d))
+        return ACRE_ERR_INVAL;
+    if (d.type < 0)
+        return ACRE_ERR_SCHEMA_UNKNOWN;
+    return acreS_desc_intern(s, &d);
+}
+
+/* acre_schema_attr_desc -- see acre.h. */
+ACRE_PUBLIC const char *
+acre_schema_attr_desc(const acre_schema *schema, int id, size_t *len)
+{
+    const struct acreS_dinfo *r;
+
+    if (len)
+        *len = 0;
+    if ((schema && !valid(schema)) || !(r = acreS_dinfo(schema, id)))
+        return NULL;
+    if (len)
+        *len = r->text_len;
+    return r->text;
 }

@@ -128,6 +128,8 @@ int acreS_class_allows(const acre_schema *s, int oc, int type);
  * option like any other here.
  */
 #define ACRES_MAX_OPTIONS 8
+/* bytes that always hold a description's text (type, options, ';') */
+#define ACRES_DESC_TEXT   4096
 
 struct acreS_desc {
     int type;         /* attribute id, or -1 when unknown */
@@ -145,6 +147,37 @@ struct acreS_desc {
  */
 int acreS_desc_parse(const acre_schema *s, const char *str, size_t n,
                      struct acreS_desc *d);
+
+/*
+ * An attribute description interned in a schema (acre_schema_attr_id): its
+ * type and its options, lowercased and sorted, and its canonical text
+ * ("cn;lang-en": the type's first name, then the options).  A description
+ * without options has its type's id; one with options an id from
+ * acreS_nattrs() up, given the first time it is seen.  Records never move
+ * or change once given, so they are read without a lock.
+ */
+struct acreS_dinfo {
+    int type;
+    unsigned nopts;
+    const char *const *opts;
+    const uint32_t *opt_len;
+    const char *text; /* NUL-terminated */
+    uint32_t text_len;
+};
+
+/*
+ * acreS_dinfo -- the description with id `id` in frozen schema s, or NULL
+ * when s never gave that id.  Any thread.
+ */
+const struct acreS_dinfo *acreS_dinfo(const acre_schema *s, int id);
+
+/*
+ * acreS_desc_intern -- the id of description d (a known type) in frozen
+ * schema s, recording it when new.  Returns the id, ACRE_ERR_NOSPACE
+ * (ACRE_SCHEMA_MAX_DESCS reached) or ACRE_ERR_NOMEM.  Any thread: new
+ * descriptions are added under the schema's lock.
+ */
+int acreS_desc_intern(const acre_schema *s, const struct acreS_desc *d);
 
 /*
  * acreS_desc_matches -- does an attribute described by `have` (a stored

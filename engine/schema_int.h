@@ -21,6 +21,7 @@
 
 #include "acre.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,7 @@ struct acreS_attrx {
     const char *const *lnames; /* names[] lowercased */
     int rule[3];               /* EQ/ORD/SUB in the one rule space above */
     unsigned depth;            /* length of the SUP chain above it */
+    struct acreS_dinfo dinfo;  /* the description of the type alone */
 };
 
 struct acreS_classx {
@@ -132,6 +134,27 @@ struct acre_schema {
     int top; /* class id of `top`, or -1 */
     struct acreS_known known;
     int profile; /* enum acreE_profile: how values are prepared */
+    /* descriptions with options (acreS_desc_intern): one per schema
+     * object, made with it, never copied from another schema */
+    struct acreS_descs *descs;
+};
+
+/*
+ * The descriptions with options of a frozen schema.  Id nattrs + k is
+ * chunk[k / ACRES_DESC_CHUNK][k % ACRES_DESC_CHUNK]; a chunk pointer and
+ * the records in it are written once, under `lock`, before the id is
+ * handed out, and never again.  `ix` (under `lock`) maps a description's
+ * type and options to its id: open addressing, id + 1, 0 empty.
+ */
+#define ACRES_DESC_CHUNK  1024u
+#define ACRES_DESC_CHUNKS (ACRE_SCHEMA_MAX_DESCS / ACRES_DESC_CHUNK)
+
+struct acreS_descs {
+    pthread_mutex_t lock;
+    unsigned n; /* records given */
+    struct acreS_dinfo *chunk[ACRES_DESC_CHUNKS];
+    uint32_t *ix;
+    uint32_t ixmask; /* 0: no table yet */
 };
 
 /* ------------------------------------------------------------------------

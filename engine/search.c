@@ -1,19 +1,23 @@
 /*
- * search.c -- acre_search: a search of the request's directory as the
- * requester, checked as slapd 2.5's back-mdb search and send_search_entry()
- * do.  The reference evaluator's acreO_oracle_search
- * (tests/oracle/openldap_oracle_search.c), validated against slapd, is the
- * specification; this file reproduces it over the compiled policy.
+ * search.c -- searches as the requester, checked as slapd 2.5's back-mdb
+ * search and send_search_entry() do, over the host's entries (acre.h:
+ * acre_host), and search filters under access control
+ * (acre_filter_match), which a host that selects its own candidates uses
+ * for exactly what acre_search does to each candidate.  The reference
+ * evaluator's acreO_oracle_search (tests/oracle/openldap_oracle_search.c),
+ * validated against slapd, is the specification; this file reproduces it
+ * over the compiled policy.
  *
  * What a search checks:
- *   1. the base entry needs search (s) on `entry`; without it the result
- *      is noSuchObject, or insufficientAccess when the mask holds
- *      disclose (d); a missing base discloses its nearest existing
+ *   1. the base entry (host get) needs search (s) on `entry`; without it
+ *      the result is noSuchObject, or insufficientAccess when the mask
+ *      holds disclose (d); a missing base discloses its nearest existing
  *      ancestor as matchedDN only with d on that ancestor's `entry`, and
  *      only when that ancestor is in the base's database;
- *   2. each candidate in scope is tested against the filter with search
- *      access asked for each item (through acreF_eval's hook; a denied
- *      item is Undefined) and must come out True;
+ *   2. each candidate in scope (host search) is tested against the filter
+ *      with search access asked for each item (acreF_eval's hook: the
+ *      item's description and value; a denied item is Undefined) and
+ *      must come out True;
  *   3. a matching entry needs read (r) on `entry`, else it is skipped;
  *   4. each value of each selected attribute needs read with that value;
  *      an attribute is returned when one of its values is.
@@ -27,6 +31,9 @@
  * Subentries (back-mdb's search.c): with ACRE_REQ_SUBENTRIES only they
  * are returned, at any scope; without it a one-level or subtree search
  * skips them and a base search returns one.
+ *
+ * A host lookup that fails stops the search with ACRE_ERR_LOOKUP: the
+ * entries already handed to the caller stay handed, none is added.
  *
  * Memory: the base DN, the filter and the selection live in a talloc
  * context under rq->mem that is freed before returning.  The per-entry
@@ -90,18 +97,19 @@ select_attrs(const acre_schema *schema, void *ctx, const char *const *attrs,
 
 /* selected -- acreV_entry_verdict's select: is a in the selection? */
 static int
-selected(void *arg, const struct acreE_attr *a)
+selected(void *arg, const acre_view_attr *a)
 {
     const struct selection *sel = arg;
+    const struct acreS_dinfo *d = acreS_dinfo(sel->schema, a->id);
     unsigned nopts =
-        a->nopts < ACRES_MAX_OPTIONS ? a->nopts : ACRES_MAX_OPTIONS;
-    struct acreS_desc have = {a->type, a->desc, a->desc_len, nopts, {0}, {0}};
+        d->nopts < ACRES_MAX_OPTIONS ? d->nopts : ACRES_MAX_OPTIONS;
+    struct acreS_desc have = {d->type, d->text, d->text_len, nopts, {0}, {0}};
     int oper =
-        a->type >= 0 && acreS_attr(sel->schema, a->type)->usage != ACRES_USER;
+        d->type >= 0 && acreS_attr(sel->schema, d->type)->usage != ACRES_USER;
 
     for (unsigned i = 0; i < nopts; i++) {
-        have.opts[i] = a->opts[i];
-        have.opt_len[i] = a->opt_len[i];
+        have.opts[i] = d->opts[i];
+        have.opt_len[i] = d->opt_len[i];
     }
     for (unsigned i = 0; i < sel->n; i++)
         if (acreS_desc_matches(sel->schema, &have, &sel->want[i]))
@@ -116,7 +124,7 @@ selected(void *arg, const struct acreE_attr *a)
 /* check_entry -- `want` on e's pseudo-attribute "entry"; *mask (may be
  * NULL) the mask the deciding rule left. */
 static int
-check_entry(struct acre_request *rq, const struct acreE_entry *e,
+check_entry(struct acre_request *rq, const acre_entry_view *e,
             enum acreI_access want, uint32_t *mask)
 {
     struct acreV_check c;
@@ -125,6 +133,125 @@ check_entry(struct acre_request *rq, const struct acreE_entry *e,
         return 0;
     acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
     return acreV_decide(&c, want, mask);
+}
+
+/* ------------------------------------------------------------------------
+ * Filters under access control (acre_filter_match)
+ */
+
+struct acre_filter {
+    uint32_t magic;
+    const struct acreF_filter *f;
+};
+
+#define FILTER_MAGIC 0x61637266u /* "acrf" */
+
+/* One filter evaluation: its entry's checks share one check (one epoch),
+ * so the filters of rule targets are evaluated once per entry, as
+ * acreV_entry_verdict does for its values. */
+struct fmatch {
+    struct acre_request *rq;
+    struct acreV_check c;
+};
+
+/*
+ * filter_access -- acreF_eval's hook: search access on the description the
+ * item names (type and options, as slapd's access_allowed receives it)
+ * and the asserted value.
+ */
+static int
+filter_access(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
+              const uint8_t *value, size_t len)
+{
+    struct fmatch *m = ctx;
+
+    if (m->c.e != e) /* not the candidate: a check of its own */
+        acreV_check_init(&m->c, m->rq, e, d->type, NULL, value, len);
+    m->c.type = d->type;
+    m->c.nopts = d->nopts;
+    m->c.opts = d->opts;
+    m->c.opt_len = d->opt_len;
+    m->c.va = NULL;
+    m->c.val = value;
+    m->c.val_len = len;
+    m->c.val_str = NULL;
+    return acreV_decide(&m->c, ACREI_ACCESS_SEARCH, NULL);
+}
+
+/*
+ * filter_match -- f on e (cr: e's collective result, or NULL) as the
+ * requester may search it: 1 True, 0 False or Undefined, or
+ * ACRE_ERR_NOMEM / ACRE_ERR_LOOKUP.  Filters see the collective values
+ * unless ACRE_COLL_NO_FILTER (never the slapo-collect ones: slapd adds
+ * those to the response only).
+ */
+static int
+filter_match(struct acre_request *rq, const struct acreF_filter *f,
+             const acre_entry_view *e, const struct acreC_result *cr)
+{
+    const acre_entry_view *fe = e;
+    struct fmatch m;
+    enum acreF_result r;
+
+    if (cr && !(rq->p->coll->flags & ACRE_COLL_NO_FILTER) &&
+        !(fe = acreC_merged(rq, e, cr)))
+        return ACRE_ERR_NOMEM;
+    struct acreF_hooks h = acreV_filter_hooks(rq, filter_access, &m);
+    m.rq = rq;
+    acreV_check_init(&m.c, rq, fe, rq->p->id_entry, NULL, NULL, 0);
+    r = acreF_eval(f, fe, &h);
+    if (rq->err)
+        return rq->err;
+    return r == ACREF_TRUE;
+}
+
+ACRE_PUBLIC int
+acre_filter_parse(void *mem_ctx, const acre_schema *schema, const char *filter,
+                  size_t len, acre_filter **out, acre_diag *diag)
+{
+    struct acre_filter *h;
+    struct acreF_filter *f;
+    int rc;
+
+    if (!out || !filter)
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    if (!(h = talloc_zero(mem_ctx, struct acre_filter)))
+        return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
+    if ((rc = acreF_parse(h, schema, filter, len, &f, diag)) != 0) {
+        talloc_free(h);
+        return rc;
+    }
+    h->magic = FILTER_MAGIC;
+    h->f = f;
+    *out = h;
+    return 0;
+}
+
+ACRE_PUBLIC void
+acre_filter_free(acre_filter *f)
+{
+    if (f && f->magic == FILTER_MAGIC) {
+        f->magic = 0;
+        talloc_free(f);
+    }
+}
+
+ACRE_PUBLIC int
+acre_filter_match(acre_request *rq, const acre_filter *f,
+                  const acre_entry_view *e)
+{
+    const struct acreC_result *cr = NULL;
+    int rc;
+
+    if (!rq || !f || f->magic != FILTER_MAGIC ||
+        acreF_schema(f->f) != rq->schema || !acreE_view_check(rq->schema, e))
+        return ACRE_ERR_INVAL;
+    rq->err = 0;
+    if (rq->p->coll && (rc = acreC_compute(rq, e, NULL, &cr)) != 0)
+        return rc;
+    if (rq->err)
+        return rq->err;
+    return filter_match(rq, f->f, e, cr);
 }
 
 /* ------------------------------------------------------------------------
@@ -139,6 +266,27 @@ set_matched(struct acre_request *rq, const acre_dn *dn)
     return rq->matched ? 0 : ACRE_ERR_NOMEM;
 }
 
+/* The nearest existing ancestor of dn through the host (*out, to
+ * release), or 0 with *out NULL; a failed lookup sets rq->err. */
+static int
+nearest_ancestor(struct acre_request *rq, const acre_dn *dn,
+                 const acre_entry_view **out)
+{
+    uint64_t buf[ACRE_DN_BUF_MAX / 8 + 1];
+
+    *out = NULL;
+    for (unsigned i = acre_dn_depth(dn); i-- > 1 && !rq->err;) {
+        size_t n;
+        const char *t = acre_dn_ancestor(dn, i, &n);
+        acre_dn *a;
+        if (acre_dn_parse_buf(buf, sizeof buf, rq->schema, t, n, 0, &a, NULL) ==
+                0 &&
+            acreV_host_get(rq, a, out) == 1)
+            return 1;
+    }
+    return 0;
+}
+
 /* missing_base -- a base that does not exist: noSuchObject, its nearest
  * existing ancestor as matched DN when that is in the same database and
  * disclosed. */
@@ -146,44 +294,50 @@ static int
 missing_base(struct acre_request *rq, const acre_dn *base,
              const struct acreI_section *db, int *ldap_rc)
 {
-    const struct acreE_entry *m =
-        rq->dir ? acreE_dir_matched(rq->dir, base) : NULL;
+    const acre_entry_view *m;
+    int rc = 0;
 
     *ldap_rc = LDAP_NO_SUCH_OBJECT;
-    if (m && acreI_section_for(rq->p->ir, m->dn) == db &&
-        check_entry(rq, m, ACREI_ACCESS_DISCLOSE, NULL))
-        return set_matched(rq, m->dn);
-    return 0;
+    if (nearest_ancestor(rq, base, &m)) {
+        if (acreI_section_for(rq->p->ir, m->dn) == db &&
+            check_entry(rq, m, ACREI_ACCESS_DISCLOSE, NULL))
+            rc = set_matched(rq, m->dn);
+        acreV_host_release(rq, m);
+    }
+    return rc ? rc : rq->err;
 }
 
 /*
- * check_base -- find and check the base entry.  Returns 0 with *out set
- * to go on; 1 when *ldap_rc is decided; ACRE_ERR_NOMEM.
+ * check_base -- find and check the base entry.  Returns 0 to go on; 1
+ * when *ldap_rc is decided; ACRE_ERR_NOMEM or ACRE_ERR_LOOKUP.
  */
 static int
-check_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc,
-           const struct acreE_entry **out)
+check_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc)
 {
     const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
-    const struct acreE_entry *e =
-        db && rq->dir ? acreE_dir_find(rq->dir, base) : NULL;
+    const acre_entry_view *e = NULL;
     uint32_t mask = 0;
-    int rc;
+    int rc, ok;
 
-    if (!e) {
-        if (!db) {
-            *ldap_rc = LDAP_NO_SUCH_OBJECT;
-            return 1;
-        }
+    if (!db) {
+        *ldap_rc = LDAP_NO_SUCH_OBJECT;
+        return 1;
+    }
+    if (acreV_host_get(rq, base, &e) != 1) {
+        if (rq->err)
+            return rq->err;
         rc = missing_base(rq, base, db, ldap_rc);
         return rc ? rc : 1;
     }
-    if (!check_entry(rq, e, ACREI_ACCESS_SEARCH, &mask)) {
+    ok = check_entry(rq, e, ACREI_ACCESS_SEARCH, &mask);
+    acreV_host_release(rq, e);
+    if (rq->err)
+        return rq->err;
+    if (!ok) {
         *ldap_rc = (mask & ACREI_PRIV_DISCLOSE) ? LDAP_INSUFFICIENT_ACCESS
                                                 : LDAP_NO_SUCH_OBJECT;
         return 1;
     }
-    *out = e;
     return 0;
 }
 
@@ -197,67 +351,40 @@ struct walk {
     struct selection *sel;
     acre_search_fn fn;
     void *arg;
-    int rc;               /* ACRE_ERR_NOMEM when the walk stopped for it */
-    struct acreV_check c; /* the candidate's filter checks */
-    int scope;            /* enum acre_scope */
+    int rc;    /* an error that stopped the walk */
+    int scope; /* enum acre_scope */
 };
-
-/*
- * filter_access -- acreF_eval's hook: search access on the description the
- * item names (type and options, as slapd's access_allowed receives it)
- * and the asserted value.  The candidate's checks share one check (one
- * epoch), so the filters of rule targets are evaluated once per
- * candidate, as acreV_entry_verdict does for its values.
- */
-static int
-filter_access(void *ctx, const struct acreE_entry *e,
-              const struct acreF_desc *d, const uint8_t *value, size_t len)
-{
-    struct walk *w = ctx;
-
-    if (w->c.e != e) /* not the candidate: a check of its own */
-        acreV_check_init(&w->c, w->rq, e, d->type, NULL, value, len);
-    w->c.type = d->type;
-    w->c.nopts = d->nopts;
-    w->c.opts = d->opts;
-    w->c.opt_len = d->opt_len;
-    w->c.val = value;
-    w->c.val_len = len;
-    w->c.val_str = NULL;
-    return acreV_decide(&w->c, ACREI_ACCESS_SEARCH, NULL);
-}
 
 /* visit -- one candidate: filter, read on "entry", values, callback.
  * Non-zero stops the walk (the caller's wish or an error in w->rc). */
 static int
-visit(void *ctx, const struct acreE_entry *e)
+visit(void *ctx, const acre_entry_view *e)
 {
     struct walk *w = ctx;
     struct acre_request *rq = w->rq;
     const struct acreC_result *cr = NULL;
-    const struct acreE_entry *fe = e;
     acre_verdict v;
     int rc;
 
+    if (!acreE_view_check(rq->schema, e)) {
+        w->rc = ACRE_ERR_LOOKUP;
+        return 1;
+    }
     /* back-mdb: with the subentries control only subentries, without it
      * no subentry but a base one */
     if (rq->flags & ACRE_REQ_SUBENTRIES
             ? !acreC_is_subentry(rq->p, e)
             : w->scope != ACRE_SCOPE_BASE && acreC_is_subentry(rq->p, e))
         return 0;
+    rq->err = 0;
     /* collective values before the candidate's checks (slapo-collect
      * sources are checked too); filters see them as X.500 says */
-    if (rq->p->coll && (rc = acreC_compute(rq, e, NULL, &cr)) != 0) {
+    if ((rq->p->coll && (rc = acreC_compute(rq, e, NULL, &cr)) != 0) ||
+        (rc = rq->err) != 0 || (rc = filter_match(rq, w->filter, e, cr)) < 0) {
         w->rc = rc;
         return 1;
     }
-    if (cr && !(rq->p->coll->flags & ACRE_COLL_NO_FILTER) &&
-        !(fe = acreC_merged(rq, e, cr))) {
-        w->rc = ACRE_ERR_NOMEM;
-        return 1;
-    }
-    acreV_check_init(&w->c, rq, fe, rq->p->id_entry, NULL, NULL, 0);
-    if (acreF_eval(w->filter, fe, filter_access, w) != ACREF_TRUE)
+    if (rc != 1)
         return 0;
     rc =
         acreV_entry_verdict(rq, e, ACREI_ACCESS_READ, selected, w->sel, cr, &v);
@@ -267,7 +394,7 @@ visit(void *ctx, const struct acreE_entry *e)
     }
     if (!v.visible)
         return 0;
-    return w->fn(w->arg, (const acre_entry *)e, &v) ? 1 : 0;
+    return w->fn(w->arg, e, &v) ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -283,7 +410,6 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
 {
     struct selection sel;
     struct acreF_filter *f;
-    const struct acreE_entry *be;
     acre_dn *bdn;
     int rc;
 
@@ -303,13 +429,18 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         *ldap_rc = LDAP_FILTER_ERROR;
         return 0;
     }
-    if ((rc = check_base(rq, bdn, ldap_rc, &be)))
+    rq->err = 0;
+    if ((rc = check_base(rq, bdn, ldap_rc)))
         return rc < 0 ? rc : 0;
+    if (!rq->host.search)
+        return ACRE_ERR_LOOKUP;
     w->filter = f;
     w->sel = &sel;
     w->scope = scope;
-    acreE_dir_walk(rq->dir, bdn, scope, visit, w);
-    return w->rc;
+    rc = rq->host.search(rq->host.arg, bdn, scope, visit, w);
+    if (w->rc)
+        return w->rc;
+    return rc < 0 ? ACRE_ERR_LOOKUP : 0;
 }
 
 /*
@@ -317,14 +448,14 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
  * NULL, nor attrs (or one of its strings) when nattrs > 0; scope is an enum
  * acre_scope.  The matched DN is a copy under rq->mem that replaces the
  * previous search's.  A non-zero return of fn ends the search with 0 and
- * *ldap_rc 0.  On ACRE_ERR_NOMEM *ldap_rc is not meaningful.
+ * *ldap_rc 0.  On an error *ldap_rc is not meaningful.
  */
 ACRE_PUBLIC int
 acre_search(acre_request *rq, const char *base, int scope, const char *filter,
             const char *const *attrs, unsigned nattrs, acre_search_fn fn,
             void *arg, int *ldap_rc, const char **matched)
 {
-    struct walk w = {rq, NULL, NULL, fn, arg, 0, {0}, 0};
+    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0};
     void *tmp;
     int rc;
 

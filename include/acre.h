@@ -114,9 +114,11 @@ enum acre_error {
     ACRE_ERR_RULE_IO = -30811,     /* a rule file cannot be read */
     ACRE_ERR_RULE_LIMIT = -30812,  /* a line, token, regex, set, include
                                       nesting or rule count past a limit */
-    ACRE_ERR_EVAL_LIMIT = -30813   /* a check hit a bound while evaluating
+    ACRE_ERR_EVAL_LIMIT = -30813,  /* a check hit a bound while evaluating
                                       (regex match limit, set size); the
                                       check is denied */
+    ACRE_ERR_LOOKUP = -30814       /* a host lookup a check needed failed
+                                      (acre_host); the check is denied */
 };
 
 /*
@@ -180,8 +182,12 @@ int acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
  *   name: the name reported in diagnostics (acre_schema_load_buffer).
  * Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_SCHEMA_* or ACRE_ERR_INVAL.
  * A schema that has been used (to parse a DN, load a directory, compile a
- * policy) is frozen: loading into it gives ACRE_ERR_SCHEMA_FROZEN.
- * Not thread-safe for the schema being loaded into.
+ * policy) is frozen and never changes again: loading into it accepts an
+ * input that only repeats definitions it already holds, exactly (a new
+ * policy including the schema files its predecessor included), and
+ * refuses anything else with ACRE_ERR_SCHEMA_FROZEN (a new definition),
+ * or ACRE_ERR_SCHEMA_DUP (a definition that differs).  Loading into an
+ * unfrozen schema is not thread-safe; into a frozen one it only reads.
  */
 int acre_schema_load_file(acre_schema *schema, const char *path,
                           acre_diag *diag);
@@ -343,14 +349,171 @@ int acre_dn_equal(const acre_dn *a, const acre_dn *b);
 int acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope);
 
 /* ========================================================================
+ * Entry views: how a host presents the entries it owns
+ *
+ * Every decision (acre_access, acre_entry_decide, acre_entry_collective,
+ * acre_filter_match, acre_explain*) reads an entry through a view: a few
+ * plain structs that point at the host's own data, filled without copying
+ * a value.  The host keeps the entry's acre_dn with its cached entry
+ * (parse it when the entry is added or renamed, never on read: a DN that
+ * is already normalised takes acre_dn_parse's fast path), resolves each
+ * attribute description once to an id (acre_schema_attr_id) and caches
+ * that id per description, and hands acre its attributes in its own order:
+ * a verdict's arrays follow that order, so a host needs no name map.
+ *
+ * acre reads a view only during the call it is passed to (and, for views
+ * a host lookup returned, until the host's release function is called);
+ * it never keeps a pointer into one.
+ */
+
+/*
+ * A value as the host stores it.  The layout is that of OpenLDAP's and
+ * 389-DS's `struct berval` ({ber_len_t bv_len; char *bv_val}) on the
+ * platforms they build on, so their value arrays can be handed over as
+ * they are.
+ */
+typedef struct acre_value {
+    size_t len;
+    const void *val;
+} acre_value;
+
+/*
+ * One attribute of a view.
+ *   id:    the attribute description's id in the view's schema
+ *          (acre_schema_attr_id): its type and options.  One attribute
+ *          per description; several attributes of one type with
+ *          different options are fine.
+ *   nvals: its values (at least one), vals[0..nvals) as stored.
+ *   norms: NULL, or norms[0..nvals): each value already normalised by the
+ *          type's equality rule exactly as acre_value_normalise() gives
+ *          it (for example slapd's a_nvals, for a schema made with
+ *          ACRE_SCHEMA_SLAPD, where they agree).  acre then never
+ *          normalises a value of this attribute itself; without them it
+ *          normalises a value only when a rule or filter compares it.
+ */
+typedef struct acre_view_attr {
+    int id;
+    unsigned nvals;
+    const acre_value *vals;
+    const acre_value *norms;
+} acre_view_attr;
+
+/*
+ * An entry as a host presents it.
+ *   schema:    the schema the attribute ids and the DN belong to: the
+ *              request's policy's schema (acre_policy_schema), or the
+ *              call fails with ACRE_ERR_INVAL.
+ *   dn:        the entry's DN (never NULL).
+ *   attrs:     attrs[0..nattrs) in the host's order.
+ *   host_data: the host's own handle on the entry (acre never reads it;
+ *              callbacks that hand a view back, such as acre_search's,
+ *              let the host find its entry again).
+ */
+typedef struct acre_entry_view {
+    const acre_schema *schema;
+    const acre_dn *dn;
+    unsigned nattrs;
+    const acre_view_attr *attrs;
+    const void *host_data;
+} acre_entry_view;
+
+/* At most this many distinct attribute descriptions with options per
+ * schema (acre_schema_attr_id: ACRE_ERR_NOSPACE past it). */
+#define ACRE_SCHEMA_MAX_DESCS (1u << 20)
+
+/*
+ * acre_schema_attr_id -- the id of the attribute description
+ * desc[0..len) ("cn", "commonName;LANG-EN", "2.5.4.3;binary"): a small
+ * integer >= 0, the same for every spelling of the same type and set of
+ * options (options compare without case and in any order), stable for the
+ * life of the schema.  A description without options has the id of its
+ * type.  A host resolves each description once and keeps the id.
+ * Returns the id, or ACRE_ERR_INVAL (not a description, or a NULL
+ * argument), ACRE_ERR_SCHEMA_UNKNOWN (the type is not in the schema: such
+ * an attribute cannot be decided and must not be returned),
+ * ACRE_ERR_NOSPACE (ACRE_SCHEMA_MAX_DESCS reached), ACRE_ERR_NOMEM.
+ * Freezes the schema.  Any thread (descriptions with options are
+ * recorded under a lock the first time they are seen).
+ */
+int acre_schema_attr_id(const acre_schema *schema, const char *desc,
+                        size_t len);
+
+/*
+ * acre_schema_attr_desc -- the canonical text of id ("cn",
+ * "cn;lang-en"): the type's first name, then its options lowercased and
+ * sorted; NUL-terminated, lives as long as the schema.  NULL for an id
+ * the schema never gave.  len: OUT, may be NULL.  Any thread.
+ */
+const char *acre_schema_attr_desc(const acre_schema *schema, int id,
+                                  size_t *len);
+
+/*
+ * acre_value_normalise -- val[0..len) of attribute id normalised by its
+ * type's equality rule, as acre compares values (what a view's `norms`
+ * must hold), into buf[0..size).
+ *   out_len: OUT, the normalised length (also when it does not fit).
+ * Returns 0, ACRE_ERR_NOSPACE (buf too small: *out_len says how much is
+ * needed), ACRE_ERR_INVAL (bad id, or a type without an equality rule),
+ * ACRE_ERR_LDIF_VALUE (the value is not valid for the rule),
+ * ACRE_ERR_NOMEM.  Any thread.
+ */
+int acre_value_normalise(const acre_schema *schema, int id, const void *val,
+                         size_t len, void *buf, size_t size, size_t *out_len);
+
+/* ========================================================================
+ * Host lookups
+ *
+ * Some rules need entries other than the one decided: groups and their
+ * members, dynamic groups' memberURLs, the requester's own entry, `dnattr`
+ * and `set` expressions (this/manager*, ldap:/// URLs), the base of a
+ * search and its matched DN.  A host answers those through this table,
+ * passed to acre_request_begin; the in-memory directory is one such host
+ * (acre_directory_host).  Every function returns a negative value on a
+ * failure of its own (any value: acre treats it as ACRE_ERR_LOOKUP); a
+ * check that needed a failed lookup is denied.  acre calls them only from
+ * the thread using the request, during a call that takes it.
+ *
+ *   get:      the entry named dn: 1 with *out set (valid until release is
+ *             called for it), 0 when there is no such entry.  Required for
+ *             rules that read other entries; NULL: every such lookup
+ *             fails (denies).
+ *   release:  done with a view get returned (NULL: nothing to do).
+ *   search:   call fn(fn_arg, view) for each entry within scope (enum
+ *             acre_scope) of base, parents before children, stopping when
+ *             fn returns non-zero; the view is valid during the call.
+ *             Returns 0, fn's non-zero value, 0 also when base does not
+ *             exist, or a negative failure.  Needed by acre_search and
+ *             by set expressions with ldap:/// elements; NULL: those fail.
+ *   has_children: 1 when the entry has subordinates, 0 when not (the
+ *             hasSubordinates attribute in filters); NULL: such filter
+ *             items are Undefined.
+ *   generation: a number the host changes whenever the entries lookups
+ *             see change.  Answers that depend on the requester and those
+ *             entries only (static group membership) are kept per
+ *             requester across requests while it stays the same; 0 keeps
+ *             them for one request only.
+ */
+typedef int (*acre_view_fn)(void *arg, const acre_entry_view *e);
+
+typedef struct acre_host {
+    void *arg;
+    int (*get)(void *arg, const acre_dn *dn, const acre_entry_view **out);
+    void (*release)(void *arg, const acre_entry_view *e);
+    int (*search)(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
+                  void *fn_arg);
+    int (*has_children)(void *arg, const acre_entry_view *e);
+    uint64_t generation;
+} acre_host;
+
+/* ========================================================================
  * Directories
  *
  * An acre_directory is an in-memory, read-only set of entries loaded from
- * LDIF (the CLI's and the tests' directory; a host may use it for the
- * entries rules look up: groups, dynamic-group members, set
- * expressions).  An acre_entry belongs to its directory and lives as long
- * as it.  Both are immutable once loaded: any number of threads may read
- * them.
+ * LDIF: the CLI's and the tests' directory, and one host of the embedding
+ * interface above (acre_directory_host), used exactly as a server's own
+ * host is.  An acre_entry belongs to its directory and lives as long as
+ * it; acre_entry_view gives the view every decision takes.  Both are
+ * immutable once loaded: any number of threads may read them.
  */
 typedef struct acre_directory acre_directory;
 typedef struct acre_entry acre_entry;
@@ -406,8 +569,22 @@ int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
                         int scope, int (*fn)(void *arg, const acre_entry *e),
                         void *arg);
 
-/* The parts of an entry: its DN; its attributes in a fixed order, each
- * with its description as written ("cn;lang-en") and its values as
+/*
+ * acre_directory_host -- the host lookups of dir (entries by DN, searches,
+ * subordinates), for acre_request_begin; generation 0 (a directory never
+ * changes).  Lives as long as dir.  NULL for NULL.
+ */
+const acre_host *acre_directory_host(const acre_directory *dir);
+
+/*
+ * acre_entry_view_of -- the view of a directory entry (its host_data is e):
+ * its attributes in LDIF order, with their normalised values.  Lives as
+ * long as the directory.  NULL for NULL.
+ */
+const acre_entry_view *acre_entry_view_of(const acre_entry *e);
+
+/* The parts of an entry: its DN; its attributes in the view's order, each
+ * with its description as first written ("cn;lang-en") and its values as
  * stored. */
 const acre_dn *acre_entry_dn(const acre_entry *e);
 unsigned acre_entry_nattrs(const acre_entry *e);
@@ -446,11 +623,17 @@ typedef struct acre_source {
 /*
  * acre_policy_compile -- compile the rules of src[0..n) (today: exactly
  * one OpenLDAP source) into a policy.
- *   schema: an unfrozen schema the input's schema definitions (include
- *           files, cn=schema entries) are loaded into; it is frozen and
- *           must outlive the policy.  NULL: the built-in schema with
- *           slapd's matching (ACRE_SCHEMA_SLAPD), owned by the policy.
- *           OpenLDAP rules want a schema made with ACRE_SCHEMA_SLAPD.
+ *   schema: the schema the input's schema definitions (include files,
+ *           cn=schema entries) are loaded into; it is frozen and must
+ *           outlive the policy.  A host that keeps entries (views, a
+ *           directory) compiles each new policy against the schema its
+ *           entries use, which is then frozen already: definitions the
+ *           input repeats are accepted and new ones refused
+ *           (acre_schema_load_file), so a policy swap never forces the
+ *           host to reload its data.  NULL: a new schema with the built-in
+ *           definitions and slapd's matching (ACRE_SCHEMA_SLAPD), owned by
+ *           the policy.  OpenLDAP rules want a schema made with
+ *           ACRE_SCHEMA_SLAPD.
  *   out:    OUT, a policy holding one reference (acre_policy_release);
  *           talloc child of mem_ctx (may be NULL).  The last release
  *           frees it from whichever thread drops it: compile a policy
@@ -755,18 +938,20 @@ typedef struct acre_request acre_request;
 
 /*
  * acre_request_begin -- start an operation for `who` under policy p
- * (which gains a reference until acre_request_end) with the entries of
- * dir (groups, set expressions; may be NULL: such rules never match; it
- * must have been loaded with the policy's schema).  Every condition that
+ * (which gains a reference until acre_request_end), with the host's
+ * lookups (NULL: none; every check that needs one is denied with
+ * ACRE_ERR_LOOKUP).  The host table is copied; its `arg` and whatever it
+ * reaches must stay valid until acre_request_end.  Every condition that
  * depends only on the requester is decided once per requester identity,
  * at its first use, and shared by all requests of that identity through
- * the policy's cache.  A request is for one thread at a time; its results
- * point into it.
- * Returns 0, ACRE_ERR_INVAL (also for a directory of another schema),
- * ACRE_ERR_DN_* (a bad requester DN), ACRE_ERR_NOMEM.
+ * the policy's cache; static group membership is kept there too while the
+ * host's generation stays the same.  A request is for one thread at a
+ * time; its results point into it.
+ * Returns 0, ACRE_ERR_INVAL, ACRE_ERR_DN_* (a bad requester DN),
+ * ACRE_ERR_NOMEM.
  */
 int acre_request_begin(acre_policy *p, const acre_subject *who,
-                       const acre_directory *dir, acre_request **out);
+                       const acre_host *host, acre_request **out);
 
 void acre_request_end(acre_request *rq);
 
@@ -799,7 +984,7 @@ void acre_request_set_flags(acre_request *rq, unsigned flags);
  * candidates; allocation-free once the request has seen a result of this
  * size.  Returns 0, ACRE_ERR_INVAL, ACRE_ERR_NOMEM.
  */
-int acre_entry_collective(acre_request *rq, const acre_entry *e,
+int acre_entry_collective(acre_request *rq, const acre_entry_view *e,
                           acre_collective_view *out);
 
 /* What a check asks for (slapd's access levels). */
@@ -826,7 +1011,7 @@ enum acre_right {
  * except where a rule's pattern is substituted per check ($n, ",expand"):
  * that pattern is compiled per check, as slapd does.
  */
-int acre_access(acre_request *rq, const acre_entry *e, const char *attr,
+int acre_access(acre_request *rq, const acre_entry_view *e, const char *attr,
                 const void *val, size_t val_len, int right, uint32_t *mask);
 
 /* Privilege bits of a mask (slapd's layout) */
@@ -882,33 +1067,41 @@ typedef struct acre_verdict {
 /*
  * acre_entry_decide -- decide e and all its attributes and values at once
  * for `right` (normally ACRE_RIGHT_READ) as a search result is checked:
- * `right` on "entry", then on each value.  Allocation-free once the
- * request has seen an entry of this size.  Returns 0, or a negative error
- * (then nothing is visible).
+ * `right` on "entry", then on each value.  The search right on filter
+ * items is not part of it: a host filtering its own candidates calls
+ * acre_filter_match first.  Allocation-free once the request has seen an
+ * entry of this size.  Returns 0, or a negative error: ACRE_ERR_INVAL (a
+ * view of another schema, a bad right), ACRE_ERR_NOMEM, ACRE_ERR_LOOKUP
+ * (a check needed a host lookup that failed).  On any error *out shows
+ * nothing (visible 0, every attribute ACRE_ATTR_NONE, no collective
+ * attribute).  A check that reaches an evaluation bound
+ * (ACRE_ERR_EVAL_LIMIT) denies what it checked: the entry, or that value.
  */
-int acre_entry_decide(acre_request *rq, const acre_entry *e, int right,
+int acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
                       acre_verdict *out);
 
 /* One entry a search returns, with its verdict restricted to the
  * attributes the search asked for. */
-typedef int (*acre_search_fn)(void *arg, const acre_entry *e,
+typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
                               const acre_verdict *v);
 
 /*
- * acre_search -- a search of dir as the requester, checked as slapd does:
+ * acre_search -- a search of the request's host (its get and search
+ * lookups: acre_request_begin) as the requester, checked as slapd does:
  * base DN, scope (enum acre_scope), RFC 4515 filter, requested attributes
  * attrs[0..nattrs) (none: all user attributes; "*", "+", names, "1.1").
  * The base entry needs search on "entry" (else noSuchObject, or
  * insufficientAccess when disclose is granted; a missing base's matched
  * DN only when disclosed), filter items need search (denied items are
- * Undefined), returned entries read on "entry", values read each.  fn is
- * called for each returned entry in directory order; a non-zero return
- * stops the search.
+ * Undefined: acre_filter_match), returned entries read on "entry", values
+ * read each.  fn is called for each returned entry in the host's search
+ * order with its view and verdict; a non-zero return stops the search.
  *   ldap_rc: OUT: 0 success, 32 noSuchObject, 34 invalidDNSyntax,
  *            50 insufficientAccess, 87 filterError.
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
  *            into the request.
- * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL.
+ * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL / ACRE_ERR_LOOKUP (a host
+ * lookup failed: the search stops; what fn was given stays given).
  */
 int acre_search(acre_request *rq, const char *base, int scope,
                 const char *filter, const char *const *attrs, unsigned nattrs,
@@ -926,13 +1119,51 @@ int acre_filter_check(const acre_schema *schema, const char *filter, size_t len,
                       acre_diag *diag);
 
 /*
+ * A search filter parsed once for many entries (acre_filter_match).
+ */
+typedef struct acre_filter acre_filter;
+
+/*
+ * acre_filter_parse -- parse filter[0..len) (RFC 4515) against schema
+ * (NULL: the built-in one; for acre_filter_match, the policy's).
+ *   out: OUT, talloc child of mem_ctx; free with acre_filter_free.
+ * Returns 0, an ACRE_ERR_FILTER_* code with diag giving the offset and
+ * column of the error, ACRE_ERR_NOMEM or ACRE_ERR_INVAL.  Any thread;
+ * the filter may then be used by any number of threads at once.
+ */
+int acre_filter_parse(void *mem_ctx, const acre_schema *schema,
+                      const char *filter, size_t len, acre_filter **out,
+                      acre_diag *diag);
+
+/* acre_filter_free -- free a parsed filter; NULL is ignored. */
+void acre_filter_free(acre_filter *f);
+
+/*
+ * acre_filter_match -- does e match f as the requester may search it?
+ * What acre_search does to each candidate, for a host that selects its
+ * own candidates: each filter item is checked for search access (on the
+ * item's attribute description with its asserted value, then on each
+ * stored attribute it covers, as slapd's filterentry.c asks), and an item
+ * the requester may not search is Undefined (OpenLDAP's rule), so no
+ * filter can probe values the requester may not search.  Under an
+ * attached policy the entry's collective values are seen too (unless
+ * ACRE_COLL_NO_FILTER).  Allocation-free once the request has seen an
+ * entry of this size.
+ * Returns 1 (True), 0 (False or Undefined), or a negative error (then the
+ * entry must not be returned): ACRE_ERR_INVAL (also a view or filter of
+ * another schema), ACRE_ERR_NOMEM, ACRE_ERR_EVAL_LIMIT, ACRE_ERR_LOOKUP.
+ */
+int acre_filter_match(acre_request *rq, const acre_filter *f,
+                      const acre_entry_view *e);
+
+/*
  * acre_explain -- the check acre_access would make, told step by step:
  * the index node used, each rule visited and whether its target matched,
  * each clause and why it applied or not, the mask after it, and the
  * decision.  A NUL-terminated string to free with free(); NULL when out
  * of memory.  *granted (may be NULL) receives the decision.
  */
-char *acre_explain(acre_request *rq, const acre_entry *e, const char *attr,
+char *acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
                    const void *val, size_t val_len, int right, int *granted);
 
 /* What one step of an explained check is (acre_explain_steps). */
@@ -996,9 +1227,10 @@ typedef void (*acre_explain_fn)(void *arg, const acre_explain_step *s);
  *   mask: OUT (may be NULL), as acre_access's.
  * Returns as acre_access (1, 0, a negative error), or ACRE_ERR_NOMEM.
  */
-int acre_explain_steps(acre_request *rq, const acre_entry *e, const char *attr,
-                       const void *val, size_t val_len, int right,
-                       acre_explain_fn fn, void *arg, uint32_t *mask);
+int acre_explain_steps(acre_request *rq, const acre_entry_view *e,
+                       const char *attr, const void *val, size_t val_len,
+                       int right, acre_explain_fn fn, void *arg,
+                       uint32_t *mask);
 
 #ifdef __cplusplus
 }

@@ -96,7 +96,8 @@ bind_result(struct acl_acre *a, const struct acl_rq *r,
         return 34;
     e = acre_directory_find(a->dir, dn);
     acre_dn_free(dn);
-    if (!e || acre_request_begin(a->policy, &anon, a->dir, &rq))
+    if (!e ||
+        acre_request_begin(a->policy, &anon, acre_directory_host(a->dir), &rq))
         return 49;
     for (unsigned i = 0; !ok && i < acre_entry_nattrs(e); i++) {
         unsigned nv;
@@ -107,8 +108,8 @@ bind_result(struct acl_acre *a, const struct acl_rq *r,
         for (unsigned j = 0; !ok && j < nv; j++) {
             size_t vl;
             const char *v = acre_entry_value(e, i, j, &vl);
-            ok = acre_access(rq, e, "userPassword", v, vl, ACRE_RIGHT_AUTH,
-                             NULL) == 1 &&
+            ok = acre_access(rq, acre_entry_view_of(e), "userPassword", v, vl,
+                             ACRE_RIGHT_AUTH, NULL) == 1 &&
                  vl == strlen(r->password) && !memcmp(v, r->password, vl);
         }
     }
@@ -119,9 +120,10 @@ bind_result(struct acl_acre *a, const struct acl_rq *r,
 /* ---- searches ---------------------------------------------------------- */
 
 static int
-found(void *arg, const acre_entry *e, const acre_verdict *v)
+found(void *arg, const acre_entry_view *view, const acre_verdict *v)
 {
     struct dt_str *ldif = arg;
+    const acre_entry *e = view->host_data; /* the directory's entry */
     size_t n;
     const char *dn = acre_dn_pretty(acre_entry_dn(e), &n);
 
@@ -194,7 +196,8 @@ one_search(struct acl_acre *a, const struct acl_case *c,
     if (r->kind == ACL_BIND && (raw->bind = bind_result(a, r, &who)))
         return;
     subject_of(r, &who);
-    if ((rc = acre_request_begin(a->policy, &who, a->dir, &rq))) {
+    if ((rc = acre_request_begin(a->policy, &who, acre_directory_host(a->dir),
+                                 &rq))) {
         raw->rc = -2000;
         raw->text =
             talloc_asprintf(raw, "acre_request_begin: %s", acre_strerror(rc));

@@ -312,7 +312,7 @@ acl_bench_slapd(const struct acl_case *c, const char *dir, const char *uri,
 /* ---- acre -------------------------------------------------------------- */
 
 static int
-count_entry(void *arg, const acre_entry *e, const acre_verdict *v)
+count_entry(void *arg, const acre_entry_view *e, const acre_verdict *v)
 {
     unsigned *n = arg;
 
@@ -333,7 +333,8 @@ decide_one(void *arg, const acre_entry *e)
     struct decide_walk *w = arg;
     acre_verdict v;
 
-    if (acre_entry_decide(w->rq, e, ACRE_RIGHT_READ, &v) == 0)
+    if (acre_entry_decide(w->rq, acre_entry_view_of(e), ACRE_RIGHT_READ, &v) ==
+        0)
         w->visible += v.visible;
     w->n++;
     return 0;
@@ -356,7 +357,7 @@ acl_bench_acre(const struct acl_case *c, const char *dir)
     dt_str_init(&why);
     if (acl_acre_open(&a, "slapd.conf", conf, c->ldif, &why))
         dt_die("bench: %s", why.p);
-    if (acre_request_begin(a.rules, &who, a.dir, &rq) ||
+    if (acre_request_begin(a.rules, &who, acre_directory_host(a.dir), &rq) ||
         acre_dn_parse(NULL, acre_policy_schema(a.rules), BENCH_BASE,
                       strlen(BENCH_BASE), 0, &base, NULL))
         dt_die("bench: cannot start the request");

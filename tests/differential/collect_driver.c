@@ -281,9 +281,10 @@ norm(const char *path)
  */
 
 static int
-found_entry(void *arg, const acre_entry *e, const acre_verdict *v)
+found_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
 {
     struct out *o = arg;
+    const acre_entry *e = view->host_data; /* the directory's entry */
     size_t dl, len;
     unsigned nv;
 
@@ -375,7 +376,7 @@ run_acre(const char *dir)
              a = strtok_r(NULL, " ", &save))
             attrs[na++] = a;
         who.authz_dn = strcmp(f[4], "root") ? NULL : ROOTDN;
-        if (acre_request_begin(q, &who, d, &rq))
+        if (acre_request_begin(q, &who, acre_directory_host(d), &rq))
             return 2;
         int scope = !strcmp(f[0], "base")  ? ACRE_SCOPE_BASE
                     : !strcmp(f[0], "one") ? ACRE_SCOPE_ONE

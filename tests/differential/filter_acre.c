@@ -69,17 +69,28 @@ scope_code(const char *s)
 struct walk {
     const struct acreF_filter *f;
     struct dt_result *out;
+    const struct acreE_dir *dir;
 };
+
+/* hasSubordinates from the directory's tree, as its host answers it. */
+static int
+children(void *arg, const acre_entry_view *v)
+{
+    const struct acreE_entry *e = acreE_dir_find(arg, v->dn);
+
+    return e && e->first_child != NULL;
+}
 
 static int
 visit(void *ctx, const struct acreE_entry *e)
 {
     struct walk *w = ctx;
+    struct acreF_hooks h = {NULL, NULL, children, (void *)w->dir};
     size_t n;
     const char *dn;
 
-    if (acreF_eval(w->f, e, NULL, NULL) == ACREF_TRUE) {
-        dn = acre_dn_normalised(e->dn, &n);
+    if (acreF_eval(w->f, &e->v, &h) == ACREF_TRUE) {
+        dn = acre_dn_normalised(e->v.dn, &n);
         dt_result_add(w->out, dn, n);
     }
     return 0;
@@ -106,7 +117,7 @@ fa_search(const struct acreE_dir *dir, const char *scope, const char *base,
         dt_str_printf(why, "acreF_parse: %s at offset %zu: %s",
                       acre_strerror(rc), diag.offset, diag.message);
     } else {
-        struct walk w = {f, out};
+        struct walk w = {f, out, dir};
         rc = acreE_dir_walk(dir, bdn, scope_code(scope), visit, &w);
         out->rc = rc == ACRE_ERR_NO_SUCH_OBJECT ? 32 : rc;
     }

@@ -52,7 +52,7 @@ check(int cond)
 }
 
 static int
-deny_one(void *ctx, const struct acreE_entry *e, const struct acreF_desc *d,
+deny_one(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
          const uint8_t *v, size_t n)
 {
     (void)e;
@@ -62,7 +62,7 @@ deny_one(void *ctx, const struct acreE_entry *e, const struct acreF_desc *d,
 }
 
 static int
-allow_all(void *ctx, const struct acreE_entry *e, const struct acreF_desc *d,
+allow_all(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
           const uint8_t *v, size_t n)
 {
     (void)ctx;
@@ -141,7 +141,7 @@ check_not(const struct acreE_buf *b, const enum acreF_result *r)
     check(rc == 0 || rc == ACRE_ERR_FILTER_NESTING ||
           rc == ACRE_ERR_FILTER_TOO_LONG);
     for (int k = 0; rc == 0 && k < 3; k++)
-        check(acreF_eval(g, entries[k], NULL, NULL) == negate(r[k]));
+        check(acreF_eval(g, &entries[k]->v, NULL) == negate(r[k]));
     talloc_free(g);
     acreE_buf_free(&nb);
 }
@@ -153,11 +153,13 @@ check_eval(const struct acreF_filter *f, const struct acreE_buf *b, size_t size)
     int deny = (int)(size % 64);
 
     for (int k = 0; k < 3; k++) {
-        r[k] = acreF_eval(f, entries[k], NULL, NULL);
+        r[k] = acreF_eval(f, &entries[k]->v, NULL);
         check(r[k] == ACREF_TRUE || r[k] == ACREF_FALSE ||
               r[k] == ACREF_UNDEFINED);
-        check(acreF_eval(f, entries[k], allow_all, NULL) == r[k]);
-        check(acreF_eval(f, entries[k], deny_one, &deny) <= ACREF_UNDEFINED);
+        struct acreF_hooks all = {allow_all, NULL, NULL, NULL};
+        struct acreF_hooks one = {deny_one, &deny, NULL, NULL};
+        check(acreF_eval(f, &entries[k]->v, &all) == r[k]);
+        check(acreF_eval(f, &entries[k]->v, &one) <= ACREF_UNDEFINED);
     }
     check_not(b, r);
 }
@@ -191,8 +193,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(b1.len == b2.len && memcmp(b1.p, b2.p, b1.len) == 0);
     check_eval(f, &b1, size);
     for (int k = 0; k < 3; k++)
-        check(acreF_eval(f, entries[k], NULL, NULL) ==
-              acreF_eval(g, entries[k], NULL, NULL));
+        check(acreF_eval(f, &entries[k]->v, NULL) ==
+              acreF_eval(g, &entries[k]->v, NULL));
     acreE_buf_free(&b1);
     acreE_buf_free(&b2);
     talloc_free(f);

@@ -115,7 +115,7 @@ walked(const struct acreE_dir *d)
     const struct acreE_entry *const *s = acreE_dir_suffixes(d, &ns);
 
     for (size_t i = 0; i < ns; i++)
-        check(acreE_dir_walk(d, s[i]->dn, ACRE_SCOPE_SUB, count_visit, &n) ==
+        check(acreE_dir_walk(d, s[i]->v.dn, ACRE_SCOPE_SUB, count_visit, &n) ==
               0);
     return n;
 }

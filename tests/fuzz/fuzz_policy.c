@@ -94,14 +94,14 @@ compare(struct world *w, const acre_subject *who)
     const acre_entry *ents[16] = {0};
     acre_dn *root;
 
-    check(acre_request_begin(w->p, who, w->dir, &rq) == 0);
+    check(acre_request_begin(w->p, who, acre_directory_host(w->dir), &rq) == 0);
     check(acreO_oracle_new(w->ctx, w->cfg, w->odir, &orq, &o) == 0);
     check(acre_dn_parse(w->ctx, acre_policy_schema(w->p), "dc=example,dc=com",
                         17, 0, &root, NULL) == 0);
     acre_directory_walk(w->dir, root, ACRE_SCOPE_SUB, walk_entry, ents);
     for (int i = 0; ents[i]; i++) {
         const struct acreE_entry *e = (const struct acreE_entry *)ents[i];
-        const struct acreE_entry *oe = acreE_dir_find(w->odir, e->dn);
+        const struct acreE_entry *oe = acreE_dir_find(w->odir, e->v.dn);
         struct acreO_target t;
         acre_verdict v;
         check(oe != NULL);
@@ -110,8 +110,9 @@ compare(struct world *w, const acre_subject *who)
             static const char *const what[] = {"entry", "children"};
             for (int k = 0; k < 2; k++) {
                 uint32_t m1 = 0, m2 = 0;
-                int g1 = acre_access(rq, ents[i], what[k], NULL, 0, right, &m1);
-                acreO_target_type(o, &t, oe, what[k]);
+                int g1 = acre_access(rq, acre_entry_view_of(ents[i]), what[k],
+                                     NULL, 0, right, &m1);
+                acreO_target_type(o, &t, &oe->v, what[k]);
                 int g2 = acreO_oracle_check(o, &t, (enum acreI_access)right,
                                             &m2, NULL);
                 if (g1 == ACRE_ERR_EVAL_LIMIT)
@@ -126,15 +127,17 @@ compare(struct world *w, const acre_subject *who)
                 check(g1 == g2 && m1 == m2);
             }
         }
-        check(acre_entry_decide(rq, ents[i], ACRE_RIGHT_READ, &v) == 0);
-        acreO_target_type(o, &t, oe, "entry");
+        check(acre_entry_decide(rq, acre_entry_view_of(ents[i]),
+                                ACRE_RIGHT_READ, &v) == 0);
+        acreO_target_type(o, &t, &oe->v, "entry");
         int vis = acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
         check(v.visible == vis);
         if (!vis)
             continue;
-        for (uint32_t a = 0; a < oe->nattrs; a++)
-            for (uint32_t j = 0; j < oe->attrs[a].nvals; j++) {
-                acreO_target_attr(&t, oe, &oe->attrs[a], &oe->attrs[a].vals[j]);
+        for (uint32_t a = 0; a < oe->v.nattrs; a++)
+            for (uint32_t j = 0; j < oe->v.attrs[a].nvals; j++) {
+                acreO_target_attr(&t, oe->v.schema, &oe->v, &oe->v.attrs[a],
+                                  (int)j);
                 int g =
                     acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
                 check(v.value[v.first[a] + j] == g);

@@ -10,6 +10,7 @@
  * context, freed before returning; the result is copied out of it.
  */
 #include "collective_oracle.h"
+#include "openldap_oracle.h"
 
 #include "directory.h"
 #include "dn.h"
@@ -31,6 +32,7 @@
 struct names {
     const acre_schema *s;
     const struct acreE_dir *dir;
+    struct acreF_hooks hooks; /* hasSubordinates from the directory */
     int oc_subentry, oc_collective, oc_inherited, oc_from_dn, oc_from_rdn;
     int at_objectclass, at_role, at_spec, at_exclusions, at_conflict,
         at_from_dn, at_base_rdn, at_rdn_type, at_rdn_attr, at_inherit;
@@ -45,6 +47,7 @@ names_init(struct names *n, const struct acreE_dir *dir)
 #define AT(x) acreS_attr_find(s, x, strlen(x))
     n->s = s;
     n->dir = dir;
+    n->hooks = acreO_dir_hooks(dir);
     n->oc_subentry = OC("subentry");
     n->oc_collective = OC("collectiveAttributeSubentry");
     n->oc_inherited = OC("inheritedCollectiveAttributeSubentry");
@@ -68,26 +71,35 @@ names_init(struct names *n, const struct acreE_dir *dir)
  * Entries, attributes and classes
  */
 
+/* The type and options of stored attribute a of e. */
+static const struct acreS_dinfo *
+dinfo_of(const struct acreE_entry *e, const acre_view_attr *a)
+{
+    return acreS_dinfo(e->v.schema, a->id);
+}
+
 /* The attribute of e with type `type` and no options, or NULL. */
-static const struct acreE_attr *
+static const acre_view_attr *
 attr_plain(const struct acreE_entry *e, int type)
 {
     if (type < 0)
         return NULL;
-    for (uint32_t k = 0; k < e->nattrs; k++)
-        if (e->attrs[k].type == type && e->attrs[k].nopts == 0)
-            return &e->attrs[k];
+    for (uint32_t k = 0; k < e->v.nattrs; k++) {
+        const struct acreS_dinfo *d = dinfo_of(e, &e->v.attrs[k]);
+        if (d->type == type && d->nopts == 0)
+            return &e->v.attrs[k];
+    }
     return NULL;
 }
 
 /* The attribute of e with exactly this type and these options
  * (lowercased, sorted), or NULL. */
-static const struct acreE_attr *
+static const acre_view_attr *
 attr_exact(const struct acreE_entry *e, int type, unsigned nopts,
            char *const *opts)
 {
-    for (uint32_t k = 0; k < e->nattrs; k++) {
-        const struct acreE_attr *a = &e->attrs[k];
+    for (uint32_t k = 0; k < e->v.nattrs; k++) {
+        const struct acreS_dinfo *a = dinfo_of(e, &e->v.attrs[k]);
         unsigned j = 0;
 
         if (a->type != type || a->nopts != nopts)
@@ -96,14 +108,14 @@ attr_exact(const struct acreE_entry *e, int type, unsigned nopts,
                memcmp(a->opts[j], opts[j], a->opt_len[j]) == 0)
             j++;
         if (j == nopts)
-            return a;
+            return &e->v.attrs[k];
     }
     return NULL;
 }
 
 /* A value as a NUL-terminated scratch string. */
 static char *
-val_str(void *ctx, const struct acreE_value *v)
+val_str(void *ctx, const acre_value *v)
 {
     return talloc_strndup(ctx, (const char *)v->val, v->len);
 }
@@ -113,7 +125,7 @@ val_str(void *ctx, const struct acreE_value *v)
 static int
 has_class(const struct names *n, const struct acreE_entry *e, int cls)
 {
-    const struct acreE_attr *a = attr_plain(e, n->at_objectclass);
+    const acre_view_attr *a = attr_plain(e, n->at_objectclass);
 
     if (cls < 0 || !a)
         return 0;
@@ -152,7 +164,7 @@ is_word(const uint8_t *v, size_t len, const char *name, const char *oid)
 static unsigned
 roles(const struct names *n, const struct acreE_entry *e)
 {
-    const struct acreE_attr *a = attr_plain(e, n->at_role);
+    const acre_view_attr *a = attr_plain(e, n->at_role);
     unsigned r = 0;
 
     for (uint32_t k = 0; a && k < a->nvals; k++) {
@@ -172,7 +184,7 @@ roles(const struct names *n, const struct acreE_entry *e)
 static int
 at_or_below(const struct acreE_entry *e, const struct acreE_entry *a)
 {
-    return acre_dn_in_scope(e->dn, a->dn, ACRE_SCOPE_SUB) == 1;
+    return acre_dn_in_scope(e->v.dn, a->v.dn, ACRE_SCOPE_SUB) == 1;
 }
 
 /* ------------------------------------------------------------------------
@@ -247,14 +259,14 @@ static void
 spec_load(void *ctx, const struct names *n, const struct acreE_entry *s,
           struct spec *sp)
 {
-    const struct acreE_attr *a = attr_plain(s, n->at_spec);
+    const acre_view_attr *a = attr_plain(s, n->at_spec);
 
     memset(sp, 0, sizeof(*sp));
     if (!a || !a->nvals || !s->parent ||
         acreU_spec_parse(ctx, (const char *)a->vals[0].val, a->vals[0].len,
                          &sp->u, NULL, NULL) != 0)
         return;
-    sp->base = relative_dn(ctx, n, sp->u->base, s->parent->dn);
+    sp->base = relative_dn(ctx, n, sp->u->base, s->parent->v.dn);
     if (!sp->base)
         return;
     sp->chop = talloc_zero_array(ctx, acre_dn *, sp->u->nchops + 1);
@@ -294,7 +306,7 @@ refine(void *ctx, const struct names *n, const struct acreU_refine *r,
     case ACREU_FILTER:
         if (acreF_parse(ctx, n->s, r->text, strlen(r->text), &f, NULL))
             return 0; /* not reached: spec_load checked it */
-        return acreF_eval(f, e, NULL, NULL) == ACREF_TRUE;
+        return acreF_eval(f, &e->v, &n->hooks) == ACREF_TRUE;
     }
     return 0;
 }
@@ -306,15 +318,15 @@ spec_has(void *ctx, const struct names *n, const struct spec *sp,
 {
     unsigned d;
 
-    if (!sp->valid || acre_dn_in_scope(e->dn, sp->base, ACRE_SCOPE_SUB) != 1)
+    if (!sp->valid || acre_dn_in_scope(e->v.dn, sp->base, ACRE_SCOPE_SUB) != 1)
         return 0;
-    d = acre_dn_depth(e->dn) - acre_dn_depth(sp->base);
+    d = acre_dn_depth(e->v.dn) - acre_dn_depth(sp->base);
     if (d < sp->u->minimum || d > sp->u->maximum)
         return 0;
     for (unsigned k = 0; k < sp->u->nchops; k++) {
         int scope =
             sp->u->chops[k].after ? ACRE_SCOPE_CHILDREN : ACRE_SCOPE_SUB;
-        if (acre_dn_in_scope(e->dn, sp->chop[k], scope) == 1)
+        if (acre_dn_in_scope(e->v.dn, sp->chop[k], scope) == 1)
             return 0;
     }
     return !sp->u->refine || refine(ctx, n, sp->u->refine, e);
@@ -373,7 +385,7 @@ all_entries(void *ctx, const struct acreE_dir *dir, struct list *l)
     if (!l->v)
         return ACRE_ERR_NOMEM;
     for (size_t k = 0; k < nsuf; k++)
-        acreE_dir_walk(dir, suf[k]->dn, ACRE_SCOPE_SUB, collect_entry, l);
+        acreE_dir_walk(dir, suf[k]->v.dn, ACRE_SCOPE_SUB, collect_entry, l);
     qsort(l->v, l->n, sizeof(l->v[0]), by_id);
     return 0;
 }
@@ -446,10 +458,13 @@ val_eq(const struct val *a, const struct val *b)
     return a->len == b->len && memcmp(a->v, b->v, a->len) == 0;
 }
 
+/* Value k of a, with its normalised form (none without an equality
+ * rule). */
 static struct val
-val_of(const struct acreE_value *ev)
+val_of(const acre_view_attr *a, uint32_t k)
 {
-    struct val x = {ev->val, ev->norm, ev->len, ev->norm ? ev->nlen : 0};
+    const acre_value *ev = &a->vals[k], *en = a->norms ? &a->norms[k] : NULL;
+    struct val x = {ev->val, en ? en->val : NULL, ev->len, en ? en->len : 0};
 
     return x;
 }
@@ -471,13 +486,13 @@ acc_push(struct build *B, struct acc *a, struct val x)
  * NULL, stored in real). */
 static void
 acc_add_new(struct build *B, struct acc *a, struct val x,
-            const struct acreE_attr *real)
+            const acre_view_attr *real)
 {
     for (unsigned k = 0; k < a->nvals; k++)
         if (val_eq(&a->vals[k], &x))
             return;
     for (uint32_t k = 0; real && k < real->nvals; k++) {
-        struct val r = val_of(&real->vals[k]);
+        struct val r = val_of(real, k);
         if (val_eq(&r, &x))
             return;
     }
@@ -490,7 +505,7 @@ enum conflict { REAL_OVERRIDES, VIRTUAL_OVERRIDES, MERGE };
 static enum conflict
 conflict_of(const struct names *n, const struct acreE_entry *s)
 {
-    const struct acreE_attr *a = attr_plain(s, n->at_conflict);
+    const acre_view_attr *a = attr_plain(s, n->at_conflict);
     enum conflict c = REAL_OVERRIDES;
 
     for (uint32_t k = 0; a && k < a->nvals; k++) {
@@ -512,11 +527,11 @@ conflict_of(const struct names *n, const struct acreE_entry *s)
  * subentry with conflict behaviour c, to entry e. */
 static void
 contribute(struct build *B, const struct acreE_entry *e, int type,
-           unsigned nopts, char *const *opts, const struct acreE_attr *w,
+           unsigned nopts, char *const *opts, const acre_view_attr *w,
            enum conflict c)
 {
     char *desc = desc_text(B->ctx, B->n, type, nopts, opts);
-    const struct acreE_attr *real = attr_exact(e, type, nopts, opts);
+    const acre_view_attr *real = attr_exact(e, type, nopts, opts);
     struct acc *a = desc ? acc_get(B, desc, type) : NULL;
     int has_real = real && real->nvals;
 
@@ -531,7 +546,7 @@ contribute(struct build *B, const struct acreE_entry *e, int type,
             a->replaced = 1;
     }
     for (uint32_t k = 0; k < w->nvals; k++)
-        acc_add_new(B, a, val_of(&w->vals[k]),
+        acc_add_new(B, a, val_of(w, k),
                     has_real && !a->replaced && c == MERGE ? real : NULL);
 }
 
@@ -545,7 +560,7 @@ struct contrib {
     int type;
     unsigned nopts;
     char **opts;
-    const struct acreE_attr *from;
+    const acre_view_attr *from;
 };
 
 static int
@@ -586,15 +601,15 @@ static unsigned
 contributions(void *ctx, const struct names *n, const struct acreE_entry *s,
               struct contrib **out)
 {
-    struct contrib *v = talloc_zero_array(ctx, struct contrib, s->nattrs + 1);
+    struct contrib *v = talloc_zero_array(ctx, struct contrib, s->v.nattrs + 1);
     unsigned m = 0;
-    const struct acreE_attr *ia;
+    const acre_view_attr *ia;
 
     *out = NULL;
 
     if (has_class(n, s, n->oc_collective))
-        for (uint32_t k = 0; v && k < s->nattrs; k++) {
-            const struct acreE_attr *a = &s->attrs[k];
+        for (uint32_t k = 0; v && k < s->v.nattrs; k++) {
+            const struct acreS_dinfo *a = dinfo_of(s, &s->v.attrs[k]);
             int coll = acreS_attr(n->s, a->type)->flags & ACRES_COLLECTIVE;
             unsigned j = 0;
             while (j < a->nopts && !(a->opt_len[j] == 10 &&
@@ -605,7 +620,7 @@ contributions(void *ctx, const struct names *n, const struct acreE_entry *s,
             v[m].type = a->type;
             v[m].opts = opts_copy(ctx, a->opts, a->opt_len, a->nopts,
                                   "collective", &v[m].nopts);
-            v[m++].from = a;
+            v[m++].from = &s->v.attrs[k];
         }
     ia = has_class(n, s, n->oc_inherited) ? attr_plain(s, n->at_inherit) : NULL;
     for (uint32_t k = 0; v && ia && k < ia->nvals; k++) {
@@ -658,7 +673,7 @@ escape_value(void *ctx, const uint8_t *v, size_t len)
 static int
 named_type(const struct names *n, const struct acreE_entry *s, int at)
 {
-    const struct acreE_attr *a = attr_plain(s, at);
+    const acre_view_attr *a = attr_plain(s, at);
 
     if (!a || !a->nvals)
         return -1;
@@ -675,7 +690,7 @@ inherit_from(void *ctx, const struct names *n, const struct acreE_entry *s,
 {
     int dn_type = named_type(n, s, n->at_from_dn);
     int rdn_attr = named_type(n, s, n->at_rdn_attr);
-    const struct acreE_attr *a;
+    const acre_view_attr *a;
     acre_dn *dn = NULL;
 
     *from = NULL;
@@ -683,14 +698,14 @@ inherit_from(void *ctx, const struct names *n, const struct acreE_entry *s,
         a->nvals) {
         if (acre_dn_parse(ctx, n->s, (const char *)a->vals[0].val,
                           a->vals[0].len, 0, &dn, NULL) ||
-            acre_dn_in_scope(dn, s->parent->dn, ACRE_SCOPE_SUB) != 1)
+            acre_dn_in_scope(dn, s->parent->v.dn, ACRE_SCOPE_SUB) != 1)
             return -1;
         *from = acreE_dir_find(n->dir, dn);
         return 0;
     }
     if (has_class(n, s, n->oc_from_rdn) && (a = attr_plain(e, rdn_attr)) &&
         a->nvals) {
-        const struct acreE_attr *base = attr_plain(s, n->at_base_rdn);
+        const acre_view_attr *base = attr_plain(s, n->at_base_rdn);
         int rdn_type = named_type(n, s, n->at_rdn_type);
         if (!base || !base->nvals || rdn_type < 0)
             return -1;
@@ -700,7 +715,7 @@ inherit_from(void *ctx, const struct names *n, const struct acreE_entry *s,
         char *rdn = !rv || !b ? NULL
                     : *b      ? talloc_asprintf(ctx, "%s=%s,%s", t, rv, b)
                               : talloc_asprintf(ctx, "%s=%s", t, rv);
-        acre_dn *full = rdn ? relative_dn(ctx, n, rdn, s->parent->dn) : NULL;
+        acre_dn *full = rdn ? relative_dn(ctx, n, rdn, s->parent->v.dn) : NULL;
         *from = full ? acreE_dir_find(n->dir, full) : NULL;
     }
     return 0;
@@ -712,7 +727,7 @@ static int *
 exclusions(void *ctx, const struct names *n, const struct acreE_entry *e,
            int *all, unsigned *nex)
 {
-    const struct acreE_attr *a = attr_plain(e, n->at_exclusions);
+    const acre_view_attr *a = attr_plain(e, n->at_exclusions);
     int *v = talloc_array(ctx, int, a ? a->nvals + 1 : 1);
 
     *all = 0;
@@ -748,7 +763,7 @@ give(struct build *B, const struct acreE_entry *s, const struct acreE_entry *e,
     if (inherited && inherit_from(B->ctx, n, s, e, &from))
         return;
     for (unsigned k = 0; k < m; k++) {
-        const struct acreE_attr *w = v[k].from;
+        const acre_view_attr *w = v[k].from;
         unsigned j = 0;
         if (!v[k].opts) {
             B->nomem = 1;
@@ -848,11 +863,11 @@ ci_give(struct build *B, const struct ci *v, unsigned nci,
 {
     for (unsigned k = 0; k < nci; k++) {
         const struct acreE_entry *src;
-        if (acre_dn_in_scope(e->dn, v[k].dn, ACRE_SCOPE_CHILDREN) != 1 ||
+        if (acre_dn_in_scope(e->v.dn, v[k].dn, ACRE_SCOPE_CHILDREN) != 1 ||
             !(src = acreE_dir_find(B->n->dir, v[k].dn)))
             continue;
         for (unsigned j = 0; j < v[k].nattrs; j++) {
-            const struct acreE_attr *a =
+            const acre_view_attr *a =
                 attr_exact(src, v[k].type[j], v[k].nopts[j], v[k].opts[j]);
             char *desc;
             struct acc *acc;
@@ -862,9 +877,9 @@ ci_give(struct build *B, const struct ci *v, unsigned nci,
                              v[k].opts[j]);
             acc = desc ? acc_get(B, desc, v[k].type[j]) : NULL;
             for (uint32_t q = 0; acc && q < a->nvals; q++) {
-                const struct acreE_value *x = &a->vals[q];
-                struct val y = {x->norm ? x->norm : x->val, NULL,
-                                x->norm ? x->nlen : x->len, 0};
+                struct val x = val_of(a, q);
+                struct val y = {x.norm ? x.norm : x.v, NULL,
+                                x.norm ? x.nlen : x.len, 0};
                 acc_push(B, acc, y);
             }
             if (!acc)
@@ -980,7 +995,7 @@ acreO_coll_entry(void *mem_ctx, const acre_directory *dir,
         const struct acreE_entry *s = all.v[k];
         if (!applies(ctx, &n, s, e, flags))
             continue;
-        sub[ns++] = acre_dn_normalised(s->dn, NULL);
+        sub[ns++] = acre_dn_normalised(s->v.dn, NULL);
         if (!excl_all)
             give(&B, s, e, ex, nex);
     }

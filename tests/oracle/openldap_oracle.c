@@ -104,24 +104,43 @@ acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
 }
 
 void
-acreO_target_attr(struct acreO_target *t, const struct acreE_entry *e,
-                  const struct acreE_attr *a, const struct acreE_value *v)
+acreO_target_attr(struct acreO_target *t, const acre_schema *s,
+                  const acre_entry_view *e, const acre_view_attr *a, int j)
 {
+    const struct acreS_dinfo *d = acreS_dinfo(s, a->id);
+
     memset(t, 0, sizeof(*t));
     t->entry = e;
-    t->type = a->type;
-    t->nopts = a->nopts;
-    t->opts = a->opts;
-    t->opt_len = a->opt_len;
-    if (v) {
-        t->val = v->norm ? v->norm : v->val;
-        t->val_len = v->norm ? v->nlen : v->len;
+    t->type = d->type;
+    t->nopts = d->nopts;
+    t->opts = d->opts;
+    t->opt_len = d->opt_len;
+    if (j >= 0) {
+        const acre_value *v = a->norms ? &a->norms[j] : &a->vals[j];
+        t->val = v->val;
+        t->val_len = v->len;
     }
 }
 
 int
+acreO_dir_children(void *arg, const acre_entry_view *e)
+{
+    const struct acreE_entry *d = acreE_dir_find(arg, e->dn);
+
+    return d && (d->nchildren > 0 || d->first_child != NULL);
+}
+
+struct acreF_hooks
+acreO_dir_hooks(const struct acreE_dir *dir)
+{
+    struct acreF_hooks h = {NULL, NULL, acreO_dir_children, (void *)dir};
+
+    return h;
+}
+
+int
 acreO_target_type(const struct acreO_oracle *o, struct acreO_target *t,
-                  const struct acreE_entry *e, const char *type_name)
+                  const acre_entry_view *e, const char *type_name)
 {
     memset(t, 0, sizeof(*t));
     t->entry = e;
@@ -233,7 +252,7 @@ acreO_oracle_value_is_dn(struct check *c, int type, const char *v, size_t vn,
 /* The entry against a non-regex dn part (slapd's string checks, done on
  * the DN structure, with their outcome for an empty pattern). */
 static int
-what_dn(const struct acreE_entry *e, const struct acreI_what *w)
+what_dn(const acre_entry_view *e, const struct acreI_what *w)
 {
     unsigned pd = w->dn ? acre_dn_depth(w->dn) : 0;
 
@@ -415,8 +434,8 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
         return 0;
     if (w->val.style != ACREI_VAL_NONE && !what_val(c, &w->val, m))
         return 0;
-    if (w->filter &&
-        acreF_eval(w->filter, c->t->entry, NULL, NULL) != ACREF_TRUE)
+    struct acreF_hooks h = acreO_dir_hooks(c->o->dir);
+    if (w->filter && acreF_eval(w->filter, c->t->entry, &h) != ACREF_TRUE)
         return 0;
     if (w->val.style == ACREI_VAL_REGEX || w->dn_style == ACREI_DN_REGEX)
         *tm = *m;

@@ -65,7 +65,7 @@ int acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
  * (as stored in acreE_value.norm, or a filter's prepared assertion).
  */
 struct acreO_target {
-    const struct acreE_entry *entry;
+    const acre_entry_view *entry;
     int type;
     unsigned nopts;
     const char *const *opts;
@@ -85,28 +85,35 @@ struct acreO_target {
 int acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
                        enum acreI_access want, uint32_t *mask, char **trace);
 
-/* acreO_target_attr -- fill t for stored attribute a of e and value v (v
- * NULL: attribute level). */
-void acreO_target_attr(struct acreO_target *t, const struct acreE_entry *e,
-                       const struct acreE_attr *a, const struct acreE_value *v);
+/* acreO_target_attr -- fill t for stored attribute a of e (under schema
+ * s) and its value j (j < 0: attribute level). */
+void acreO_target_attr(struct acreO_target *t, const acre_schema *s,
+                       const acre_entry_view *e, const acre_view_attr *a,
+                       int j);
+
+/* acreO_dir_children -- acreF_hooks' children over the directory arg
+ * (a struct acreE_dir): whether e's entry there has children;
+ * acreO_dir_hooks -- hooks with it and no access hook. */
+int acreO_dir_children(void *arg, const acre_entry_view *e);
+struct acreF_hooks acreO_dir_hooks(const struct acreE_dir *dir);
 
 /* acreO_target_type -- fill t for the attribute type named type_name (no
  * options) of e, e.g. "entry" and "children"; returns the type id, -1
  * when the schema lacks it. */
 int acreO_target_type(const struct acreO_oracle *o, struct acreO_target *t,
-                      const struct acreE_entry *e, const char *type_name);
+                      const acre_entry_view *e, const char *type_name);
 
 /* ------------------------------------------------------------------------
  * Searches, as slapd's back-mdb and send_search_entry check them
  */
 struct acreO_sattr {
-    const struct acreE_attr *attr;
+    const acre_view_attr *attr;
     unsigned nvals;
-    const struct acreE_value **vals; /* the readable values, stored order */
+    const acre_value **vals; /* the readable values, stored order */
 };
 
 struct acreO_sentry {
-    const struct acreE_entry *entry;
+    const acre_entry_view *entry;
     unsigned nattrs;
     struct acreO_sattr *attrs; /* entry order */
 };
@@ -139,7 +146,7 @@ int acreO_oracle_search(struct acreO_oracle *o, void *ctx, const char *base,
  * ctx, NULL when out of memory.
  */
 char *acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
-                           const struct acreE_entry *e);
+                           const acre_entry_view *e);
 
 /*
  * acreO_sentry_text -- se as text: "dn: <DN>" (pretty or normalised form)

@@ -90,8 +90,18 @@ const acre_dn *acreO_oracle_parse_dn(struct check *c, const char *s, size_t n);
 
 /* acreO_oracle_find_desc -- the first attribute of e with exactly the
  * description d (slapd's attr_find), or NULL. */
-const struct acreE_attr *acreO_oracle_find_desc(const struct acreE_entry *e,
-                                                const struct acreI_attrspec *d);
+const acre_view_attr *acreO_oracle_find_desc(const acre_schema *s,
+                                             const acre_entry_view *e,
+                                             const struct acreI_attrspec *d);
+
+/* acreO_oracle_find -- the directory's entry named dn, as a view, or
+ * NULL. */
+const acre_entry_view *acreO_oracle_find(const struct acreO_oracle *o,
+                                         const acre_dn *dn);
+
+/* acreO_norm -- the normalised form of value j of a (its stored form when
+ * the type has no equality rule: then *has 0). */
+const acre_value *acreO_norm(const acre_view_attr *a, uint32_t j, int *has);
 
 /* acreO_oracle_value_is_dn -- does normalised value v of attribute type `type`
  * equal the normalised DN text `ndn` under the type's equality rule? */

@@ -61,15 +61,16 @@ select_attrs(struct acreO_oracle *o, void *ctx, const char *const *attrs,
 
 static int
 selected(const struct acreO_oracle *o, const struct selection *sel,
-         const struct acreE_attr *a)
+         const acre_view_attr *a)
 {
-    struct acreS_desc have = {a->type,  a->desc, a->desc_len,
-                              a->nopts, {0},     {0}};
-    int oper = acreS_attr(o->schema, a->type)->usage != ACRES_USER;
+    const struct acreS_dinfo *d = acreS_dinfo(o->schema, a->id);
+    struct acreS_desc have = {d->type,  d->text, d->text_len,
+                              d->nopts, {0},     {0}};
+    int oper = acreS_attr(o->schema, d->type)->usage != ACRES_USER;
 
-    for (unsigned i = 0; i < a->nopts && i < ACRES_MAX_OPTIONS; i++) {
-        have.opts[i] = a->opts[i];
-        have.opt_len[i] = a->opt_len[i];
+    for (unsigned i = 0; i < d->nopts && i < ACRES_MAX_OPTIONS; i++) {
+        have.opts[i] = d->opts[i];
+        have.opt_len[i] = d->opt_len[i];
     }
     for (unsigned i = 0; i < sel->n; i++)
         if (acreS_desc_matches(o->schema, &have, &sel->want[i]))
@@ -91,7 +92,7 @@ struct walk {
 };
 
 static int
-check_entry(struct acreO_oracle *o, const struct acreE_entry *e,
+check_entry(struct acreO_oracle *o, const acre_entry_view *e,
             enum acreI_access want, uint32_t *mask)
 {
     struct acreO_target t;
@@ -105,8 +106,8 @@ check_entry(struct acreO_oracle *o, const struct acreE_entry *e,
  * (type and options, as slapd's filterentry.c passes its
  * AttributeDescription) and the asserted value. */
 static int
-filter_access(void *ctx, const struct acreE_entry *e,
-              const struct acreF_desc *d, const uint8_t *value, size_t len)
+filter_access(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
+              const uint8_t *value, size_t len)
 {
     struct acreO_oracle *o = ctx;
     struct acreO_target t = {e,          d->type, d->nopts, d->opts,
@@ -117,17 +118,17 @@ filter_access(void *ctx, const struct acreE_entry *e,
 
 /* The readable values of a; 0 when none. */
 static int
-readable_attr(struct walk *w, const struct acreE_entry *e,
-              const struct acreE_attr *a, struct acreO_sattr *out)
+readable_attr(struct walk *w, const acre_entry_view *e, const acre_view_attr *a,
+              struct acreO_sattr *out)
 {
     out->attr = a;
     out->nvals = 0;
-    out->vals = talloc_array(w->ctx, const struct acreE_value *, a->nvals);
+    out->vals = talloc_array(w->ctx, const acre_value *, a->nvals);
     if (!out->vals)
         return w->nomem = 1, 0;
     for (uint32_t i = 0; i < a->nvals; i++) {
         struct acreO_target t;
-        acreO_target_attr(&t, e, a, &a->vals[i]);
+        acreO_target_attr(&t, w->o->schema, e, a, (int)i);
         if (acreO_oracle_check(w->o, &t, ACREI_ACCESS_READ, NULL, NULL))
             out->vals[out->nvals++] = &a->vals[i];
     }
@@ -135,7 +136,7 @@ readable_attr(struct walk *w, const struct acreE_entry *e,
 }
 
 static int
-send_entry(struct walk *w, const struct acreE_entry *e)
+send_entry(struct walk *w, const acre_entry_view *e)
 {
     struct acreO_search *r = w->res;
     struct acreO_sentry *v = talloc_realloc(
@@ -157,11 +158,15 @@ send_entry(struct walk *w, const struct acreE_entry *e)
 }
 
 static int
-visit(void *ctx, const struct acreE_entry *e)
+visit(void *ctx, const struct acreE_entry *de)
 {
     struct walk *w = ctx;
+    const acre_entry_view *e = &de->v;
+    struct acreF_hooks h = acreO_dir_hooks(w->o->dir);
 
-    if (acreF_eval(w->filter, e, filter_access, w->o) != ACREF_TRUE)
+    h.access = filter_access;
+    h.ctx = w->o;
+    if (acreF_eval(w->filter, e, &h) != ACREF_TRUE)
         return 0;
     if (!check_entry(w->o, e, ACREI_ACCESS_READ, NULL))
         return 0;
@@ -173,7 +178,8 @@ static void
 missing_base(struct acreO_oracle *o, const acre_dn *base,
              const struct acreI_section *db, struct acreO_search *res)
 {
-    const struct acreE_entry *m = acreE_dir_matched(o->dir, base);
+    const struct acreE_entry *dm = acreE_dir_matched(o->dir, base);
+    const acre_entry_view *m = dm ? &dm->v : NULL;
 
     res->rc = 32;
     if (m && acreI_section_for(o->cfg, m->dn) == db &&
@@ -184,10 +190,10 @@ missing_base(struct acreO_oracle *o, const acre_dn *base,
 /* The base entry: 0 to go on, else the result is decided. */
 static int
 check_base(struct acreO_oracle *o, const acre_dn *base,
-           struct acreO_search *res, const struct acreE_entry **out)
+           struct acreO_search *res, const acre_entry_view **out)
 {
     const struct acreI_section *db = acreI_section_for(o->cfg, base);
-    const struct acreE_entry *e = db ? acreE_dir_find(o->dir, base) : NULL;
+    const acre_entry_view *e = db ? acreO_oracle_find(o, base) : NULL;
     uint32_t mask = 0;
 
     if (!e) {
@@ -214,7 +220,7 @@ acreO_oracle_search(struct acreO_oracle *o, void *ctx, const char *base,
     struct selection sel;
     struct acreF_filter *f;
     acre_dn *bdn;
-    const struct acreE_entry *be;
+    const acre_entry_view *be;
 
     if (!res || select_attrs(o, res, attrs, nattrs, &sel))
         return ACRE_ERR_NOMEM;
@@ -252,21 +258,17 @@ put_line(char **s, const char *name, const char *val, size_t vlen,
              : talloc_asprintf_append_buffer(*s, "%s: %s\n", name, buf);
 }
 
-/* The attribute's name as slapd prints it: the schema's, options kept. */
+/* The attribute's name as slapd prints it: the schema's, then the
+ * options. */
 static char *
-attr_name(struct acreO_oracle *o, void *ctx, const struct acreE_attr *a)
+attr_name(struct acreO_oracle *o, void *ctx, const acre_view_attr *a)
 {
-    const struct acreS_attr *at = acreS_attr(o->schema, a->type);
-    const char *semi = memchr(a->desc, ';', a->desc_len);
-
-    return talloc_asprintf(ctx, "%s%.*s", at->dn.name,
-                           semi ? (int)(a->desc + a->desc_len - semi) : 0,
-                           semi ? semi : "");
+    return talloc_strdup(ctx, acreS_dinfo(o->schema, a->id)->text);
 }
 
 char *
 acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
-                     const struct acreE_entry *e)
+                     const acre_entry_view *e)
 {
     char *s = talloc_strdup(ctx, "");
     uint32_t mask = 0;
@@ -279,12 +281,12 @@ acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
     acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
     put_line(&s, "children", NULL, 0, mask);
     for (uint32_t i = 0; s && i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
+        const acre_view_attr *a = &e->attrs[i];
         char *name = attr_name(o, s, a);
         for (uint32_t j = 0; name && j < a->nvals; j++) {
-            acreO_target_attr(&t, e, a, &a->vals[j]);
+            acreO_target_attr(&t, o->schema, e, a, (int)j);
             acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
-            int pw = a->type == o->id_userpassword;
+            int pw = t.type == o->id_userpassword;
             put_line(&s, name, pw ? "****" : (const char *)a->vals[j].val,
                      pw ? 4 : a->vals[j].len, mask);
         }

@@ -79,12 +79,12 @@ set_union(void *ctx, struct set *into, const struct set *from)
  */
 
 static int
-add_attr_values(void *ctx, struct set *out, const struct acreE_attr *a)
+add_attr_values(void *ctx, struct set *out, const acre_view_attr *a)
 {
     for (uint32_t i = 0; a && i < a->nvals; i++) {
-        const struct acreE_value *v = &a->vals[i];
-        const char *s = (const char *)(v->norm ? v->norm : v->val);
-        if (set_add(ctx, out, s, v->norm ? v->nlen : v->len))
+        int has;
+        const acre_value *v = acreO_norm(a, i, &has);
+        if (set_add(ctx, out, v->val, v->len))
             return -1;
     }
     return 0;
@@ -92,7 +92,7 @@ add_attr_values(void *ctx, struct set *out, const struct acreE_attr *a)
 
 /* Values of `ad` (or the DN for entryDN) of entry e into out. */
 static int
-entry_values(struct check *c, struct set *out, const struct acreE_entry *e,
+entry_values(struct check *c, struct set *out, const acre_entry_view *e,
              const struct acreI_setnode *nd)
 {
     if (nd->entrydn) {
@@ -100,7 +100,8 @@ entry_values(struct check *c, struct set *out, const struct acreE_entry *e,
         const char *dn = acre_dn_normalised(e->dn, &n);
         return set_add(c->tmp, out, dn, n);
     }
-    return add_attr_values(c->tmp, out, acreO_oracle_find_desc(e, nd->ad));
+    return add_attr_values(c->tmp, out,
+                           acreO_oracle_find_desc(c->o->schema, e, nd->ad));
 }
 
 struct url_walk {
@@ -114,15 +115,17 @@ struct url_walk {
 };
 
 static int
-url_visit(void *ctx, const struct acreE_entry *e)
+url_visit(void *ctx, const acre_entry_view *e)
 {
     struct url_walk *w = ctx;
 
-    if (w->filter && acreF_eval(w->filter, e, NULL, NULL) != ACREF_TRUE)
+    struct acreF_hooks h = acreO_dir_hooks(w->c->o->dir);
+    if (w->filter && acreF_eval(w->filter, e, &h) != ACREF_TRUE)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
-        if (add_attr_values(w->c->tmp, w->out,
-                            acreO_oracle_find_desc(e, &w->extra[i])))
+        if (add_attr_values(
+                w->c->tmp, w->out,
+                acreO_oracle_find_desc(w->c->o->schema, e, &w->extra[i])))
             return w->failed = 1;
     if (entry_values(w->c, w->out, e, w->nd))
         return w->failed = 1;
@@ -150,6 +153,13 @@ url_attrs(struct check *c, const struct acreE_url *u, unsigned *n)
 }
 
 /* An ldap:/// element: search as the rootdn and collect. */
+/* url_visit over the directory's entries. */
+static int
+url_visit_dir(void *ctx, const struct acreE_entry *e)
+{
+    return url_visit(ctx, &e->v);
+}
+
 static int
 gather_url(struct check *c, struct set *out, const char *s, size_t n,
            const struct acreI_setnode *nd)
@@ -170,7 +180,7 @@ gather_url(struct check *c, struct set *out, const char *s, size_t n,
     w.filter = f;
     if (!(w.extra = url_attrs(c, &u, &w.nextra)))
         return -1;
-    acreE_dir_walk(c->o->dir, base, u.scope, url_visit, &w);
+    acreE_dir_walk(c->o->dir, base, u.scope, url_visit_dir, &w);
     return w.failed ? -1 : 0;
 }
 
@@ -189,7 +199,7 @@ gather(struct check *c, struct set *out, const char *s, size_t n,
         const char *t = acre_dn_normalised(dn, &k);
         return set_add(c->tmp, out, t, k);
     }
-    const struct acreE_entry *e = acreE_dir_find(c->o->dir, dn);
+    const acre_entry_view *e = acreO_oracle_find(c->o, dn);
     return e ? entry_values(c, out, e, nd) : 0;
 }
 

@@ -63,15 +63,12 @@ acreO_sentry_text(void *ctx, const acre_schema *s,
     char **l = talloc_array(ctx, char *, n + 1);
     n = 0;
     for (unsigned i = 0; i < se->nattrs; i++) {
-        const struct acreE_attr *a = se->attrs[i].attr;
-        const char *semi = memchr(a->desc, ';', a->desc_len);
-        char *name = talloc_asprintf(
-            ctx, "%s%.*s", acreS_attr(s, a->type)->dn.name,
-            semi ? (int)(a->desc + a->desc_len - semi) : 0, semi ? semi : "");
+        const acre_view_attr *a = se->attrs[i].attr;
+        char *name = talloc_strdup(ctx, acreS_dinfo(s, a->id)->text);
         for (char *p = name; *p; p++)
             *p = (char)tolower((unsigned char)*p);
         for (unsigned j = 0; j < se->attrs[i].nvals; j++) {
-            const struct acreE_value *v = se->attrs[i].vals[j];
+            const acre_value *v = se->attrs[i].vals[j];
             l[n++] = needs_base64(v->val, v->len)
                          ? talloc_asprintf(ctx, "%s:: %s", name,
                                            base64(ctx, v->val, v->len))

@@ -170,20 +170,22 @@ self_access(struct check *c)
 /* Is ndn a value of an attribute of e covered by desc (a type and its
  * subtypes, with at least desc's options)? */
 static int
-entry_lists(struct check *c, const struct acreE_entry *e,
+entry_lists(struct check *c, const acre_entry_view *e,
             const struct acreI_attrspec *desc, const char *ndn)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        if (!acreS_is_subtype(c->o->schema, a->type, desc->type) ||
-            a->nopts < desc->nopts)
+        const acre_view_attr *a = &e->attrs[i];
+        const struct acreS_dinfo *d = acreS_dinfo(c->o->schema, a->id);
+        if (!acreS_is_subtype(c->o->schema, d->type, desc->type) ||
+            d->nopts < desc->nopts)
             continue;
-        for (uint32_t j = 0; j < a->nvals; j++)
-            if (a->vals[j].norm &&
-                acreO_oracle_value_is_dn(c, a->type,
-                                         (const char *)a->vals[j].norm,
-                                         a->vals[j].nlen, ndn))
+        for (uint32_t j = 0; j < a->nvals; j++) {
+            int has;
+            const acre_value *v = acreO_norm(a, j, &has);
+            if (has &&
+                acreO_oracle_value_is_dn(c, d->type, v->val, v->len, ndn))
                 return 1;
+        }
     }
     return 0;
 }
@@ -336,12 +338,12 @@ connection_matches(struct check *c, const struct acreI_clause *b,
  */
 
 /* The first attribute of e with exactly this description (attr_find). */
-const struct acreE_attr *
-acreO_oracle_find_desc(const struct acreE_entry *e,
+const acre_view_attr *
+acreO_oracle_find_desc(const acre_schema *s, const acre_entry_view *e,
                        const struct acreI_attrspec *d)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
+        const struct acreS_dinfo *a = acreS_dinfo(s, e->attrs[i].id);
         if (a->type != d->type || a->nopts != d->nopts)
             continue;
         unsigned k = 0;
@@ -349,16 +351,31 @@ acreO_oracle_find_desc(const struct acreE_entry *e,
                !strncasecmp(d->opts[k], a->opts[k], a->opt_len[k]))
             k++;
         if (k == d->nopts)
-            return a;
+            return &e->attrs[i];
     }
     return NULL;
 }
 
+const acre_entry_view *
+acreO_oracle_find(const struct acreO_oracle *o, const acre_dn *dn)
+{
+    const struct acreE_entry *e = acreE_dir_find(o->dir, dn);
+
+    return e ? &e->v : NULL;
+}
+
+const acre_value *
+acreO_norm(const acre_view_attr *a, uint32_t j, int *has)
+{
+    *has = a->norms != NULL;
+    return a->norms ? &a->norms[j] : &a->vals[j];
+}
+
 /* Does e have objectClass oc or a subclass of it? */
 static int
-has_class(const struct acreO_oracle *o, const struct acreE_entry *e, int oc)
+has_class(const struct acreO_oracle *o, const acre_entry_view *e, int oc)
 {
-    const struct acreE_attr *a = acreE_entry_attr(e, o->id_objectclass);
+    const acre_view_attr *a = acreE_entry_attr(e, o->id_objectclass);
 
     for (uint32_t i = 0; a && i < a->nvals; i++) {
         int id = acreS_class_find(o->schema, (const char *)a->vals[i].val,
@@ -383,8 +400,7 @@ url_scope(const struct acreE_url *u, const acre_dn *base, const acre_dn *op)
 
 /* One memberURL value: 1 member, 0 not, -1 slapd gives up. */
 static int
-member_url(struct check *c, const struct acreE_value *v,
-           const struct acreE_entry **user)
+member_url(struct check *c, const acre_value *v, const acre_entry_view **user)
 {
     struct acreE_url u;
     const acre_dn *base;
@@ -400,15 +416,16 @@ member_url(struct check *c, const struct acreE_value *v,
         return 0; /* slapd 2.5 never matches a URL without a filter */
     if (acreF_parse(c->tmp, c->o->schema, u.filter, strlen(u.filter), &f, NULL))
         return -1;
-    if (!*user && !(*user = acreE_dir_find(c->o->dir, c->o->authz)))
+    if (!*user && !(*user = acreO_oracle_find(c->o, c->o->authz)))
         return -1;
-    return acreF_eval(f, *user, NULL, NULL) == ACREF_TRUE;
+    struct acreF_hooks h = acreO_dir_hooks(c->o->dir);
+    return acreF_eval(f, *user, &h) == ACREF_TRUE;
 }
 
 static int
-dynamic_member(struct check *c, const struct acreE_attr *a)
+dynamic_member(struct check *c, const acre_view_attr *a)
 {
-    const struct acreE_entry *user = NULL;
+    const acre_entry_view *user = NULL;
 
     if (acre_dn_equal(c->t->entry->dn, c->o->authz))
         user = c->t->entry;
@@ -425,7 +442,7 @@ static int
 group_matches(struct check *c, const struct acreI_group *g,
               const struct matches *tm)
 {
-    const struct acreE_entry *ge;
+    const acre_entry_view *ge;
     const char *dn;
     size_t n;
 
@@ -443,19 +460,21 @@ group_matches(struct check *c, const struct acreI_group *g,
         return 0;
     if (acre_dn_equal(gdn, c->t->entry->dn))
         ge = c->t->entry; /* slapd does not check its class then */
-    else if (!(ge = acreE_dir_find(c->o->dir, gdn)) ||
+    else if (!(ge = acreO_oracle_find(c->o, gdn)) ||
              !has_class(c->o, ge, g->oc))
         return 0;
-    const struct acreE_attr *a = acreO_oracle_find_desc(ge, &g->at);
+    const acre_view_attr *a = acreO_oracle_find_desc(c->o->schema, ge, &g->at);
     if (!a)
         return 0;
     if (g->dynamic)
         return dynamic_member(c, a);
-    for (uint32_t i = 0; i < a->nvals; i++)
-        if (a->vals[i].norm &&
-            acreO_oracle_value_is_dn(c, a->type, (const char *)a->vals[i].norm,
-                                     a->vals[i].nlen, c->o->authz_norm))
+    for (uint32_t i = 0; i < a->nvals; i++) {
+        int has;
+        const acre_value *v = acreO_norm(a, i, &has);
+        if (has && acreO_oracle_value_is_dn(c, g->at.type, v->val, v->len,
+                                            c->o->authz_norm))
             return 1;
+    }
     return 0;
 }
 

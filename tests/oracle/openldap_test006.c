@@ -262,7 +262,8 @@ run_slapacl(struct world *w, void *ctx, struct tcase *c)
                             NULL) == 0);
     const struct acreE_entry *e = acreE_dir_find(w->dir, dn);
     cr_assert(e, "slapacl: no entry %s", c->f[2]);
-    return talloc_asprintf(ctx, "# rc=0\n%s", acreO_oracle_slapacl(o, ctx, e));
+    return talloc_asprintf(ctx, "# rc=0\n%s",
+                           acreO_oracle_slapacl(o, ctx, &e->v));
 }
 
 /* The same cases through the optimised engine's public API. */
@@ -277,7 +278,8 @@ new_request(struct world *w, const char *bind, const char *pw)
     }
     who.sockurl = "ldap://127.0.0.1/";
     who.peername = "IP=127.0.0.1:40000";
-    cr_assert(acre_request_begin(w->pol, &who, w->edir, &rq) == 0);
+    cr_assert(acre_request_begin(w->pol, &who, acre_directory_host(w->edir),
+                                 &rq) == 0);
     return rq;
 }
 
@@ -291,20 +293,19 @@ struct collect {
 /* acre_search's callback: the entry in the same text form as the oracle's,
  * built from the verdict. */
 static int
-collect_entry(void *arg, const acre_entry *pe, const acre_verdict *v)
+collect_entry(void *arg, const acre_entry_view *e, const acre_verdict *v)
 {
     struct collect *co = arg;
-    const struct acreE_entry *e = (const struct acreE_entry *)pe;
     struct acreO_sentry se = {
         e, 0, talloc_array(co->ctx, struct acreO_sattr, e->nattrs + 1)};
     for (unsigned i = 0; i < v->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
+        const acre_view_attr *a = &e->attrs[i];
         if (v->attr[i] == ACRE_ATTR_NONE)
             continue;
         struct acreO_sattr *sa = &se.attrs[se.nattrs++];
         sa->attr = a;
         sa->nvals = 0;
-        sa->vals = talloc_array(co->ctx, const struct acreE_value *, a->nvals);
+        sa->vals = talloc_array(co->ctx, const acre_value *, a->nvals);
         for (unsigned j = 0; j < a->nvals; j++)
             if (v->value[v->first[i] + j])
                 sa->vals[sa->nvals++] = &a->vals[j];
@@ -339,7 +340,8 @@ slapacl_line(void *ctx, char *s, acre_request *rq, const acre_entry *e,
 {
     uint32_t mask = 0;
     char buf[32];
-    acre_access(rq, e, attr, val, vlen, ACRE_RIGHT_AUTH, &mask);
+    acre_access(rq, acre_entry_view_of(e), attr, val, vlen, ACRE_RIGHT_AUTH,
+                &mask);
     acre_mask_format(mask, buf);
     return shown ? talloc_asprintf_append(s, "%s=%.*s: %s\n", name, (int)slen,
                                           shown, buf)
@@ -356,20 +358,20 @@ run_slapacl_engine(struct world *w, void *ctx, struct tcase *c)
               0);
     const acre_entry *pe = acre_directory_find(w->edir, dn);
     cr_assert(pe, "slapacl: no entry %s", c->f[2]);
-    const struct acreE_entry *e = (const struct acreE_entry *)pe;
+    const acre_entry_view *e = acre_entry_view_of(pe);
     char *s = talloc_strdup(ctx, "# rc=0\n");
     s = slapacl_line(ctx, s, rq, pe, "entry", "entry", NULL, 0, NULL, 0);
     s = slapacl_line(ctx, s, rq, pe, "children", "children", NULL, 0, NULL, 0);
     int pw_id = acreS_attr_find(es, "userPassword", 12);
     for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        const char *semi = memchr(a->desc, ';', a->desc_len);
-        char *name = talloc_asprintf(
-            ctx, "%s%.*s", acreS_attr(es, a->type)->dn.name,
-            semi ? (int)(a->desc + a->desc_len - semi) : 0, semi ? semi : "");
-        char *desc = talloc_strndup(ctx, a->desc, a->desc_len);
+        const acre_view_attr *a = &e->attrs[i];
+        const struct acreS_dinfo *d = acreS_dinfo(es, a->id);
+        size_t dl;
+        const char *dw = acre_entry_attr(pe, i, &dl, NULL);
+        char *name = talloc_strdup(ctx, d->text);
+        char *desc = talloc_strndup(ctx, dw, dl);
         for (uint32_t j = 0; j < a->nvals; j++) {
-            int pw = a->type == pw_id;
+            int pw = d->type == pw_id;
             s = slapacl_line(ctx, s, rq, pe, name, desc, a->vals[j].val,
                              a->vals[j].len,
                              pw ? "****" : (const char *)a->vals[j].val,

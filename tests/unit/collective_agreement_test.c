@@ -142,7 +142,7 @@ engine_view(void *ctx, struct run *R, const acre_entry *e)
     acre_collective_view v;
     struct acreO_coll *c = talloc_zero(ctx, struct acreO_coll);
 
-    cr_assert_eq(acre_entry_collective(R->rq, e, &v), 0);
+    cr_assert_eq(acre_entry_collective(R->rq, acre_entry_view_of(e), &v), 0);
     for (unsigned i = 0; i < v.nattrs; i++) {
         size_t dl;
         unsigned nv, fl;
@@ -305,7 +305,8 @@ run_case(void *ctx, const struct acreO_coll_case *cs, struct run *R)
                      cs->flags & ACREO_COLL_STACK ? ACRE_COLL_STACK : 0, &q,
                      &d),
                  0);
-    cr_assert_eq(acre_request_begin(q, NULL, R->dir, &R->rq), 0);
+    cr_assert_eq(
+        acre_request_begin(q, NULL, acre_directory_host(R->dir), &R->rq), 0);
     acre_dn *root;
     size_t n = 0;
     cr_assert_eq(acre_dn_parse(ctx, R->schema, "", 0, 0, &root, NULL), 0);

@@ -92,7 +92,7 @@ collect(void *ctx, const struct acreE_entry *e)
     size_t len = strlen(c->buf);
 
     snprintf(c->buf + len, sizeof c->buf - len, "%s%s", len ? ";" : "",
-             acre_dn_pretty(e->dn, NULL));
+             acre_dn_pretty(e->v.dn, NULL));
     c->n++;
     return c->stop_after && (int)c->n == c->stop_after ? 7 : 0;
 }
@@ -133,7 +133,7 @@ static const char *
 values(const struct acreE_entry *e, const char *name)
 {
     static char out[1024];
-    const struct acreE_attr *a = acreE_entry_attr(e, attr_id(name));
+    const acre_view_attr *a = acreE_entry_attr(&e->v, attr_id(name));
     size_t m = 0;
 
     out[0] = '\0';
@@ -195,7 +195,7 @@ Test(directory, openldap_test006)
     cr_expect_eq(nw, 0, "warning: %s:%u %s", w.file, w.line, w.message);
     s = acreE_dir_suffixes(d, &n);
     cr_assert_eq(n, 1);
-    cr_expect_str_eq(acre_dn_pretty(s[0]->dn, NULL), "dc=example,dc=com");
+    cr_expect_str_eq(acre_dn_pretty(s[0]->v.dn, NULL), "dc=example,dc=com");
     cr_expect_eq(s[0]->nchildren, 3);
     /* a folded DN, a base64 value */
     e = find(d, "cn=Barbara Jensen,ou=Information Technology Division,"
@@ -206,10 +206,10 @@ Test(directory, openldap_test006)
     cr_expect_str_eq(values(e, "cn"), "Barbara Jensen|Babs Jensen");
     e = find(d, "cn=All Staff,ou=Groups,dc=example,dc=com");
     cr_assert_not_null(e);
-    cr_expect_eq(acreE_entry_attr(e, attr_id("member"))->nvals, 11);
+    cr_expect_eq(acreE_entry_attr(&e->v, attr_id("member"))->nvals, 11);
     cr_expect(acreE_entry_has_value(
-        e, attr_id("member"), (const uint8_t *)"cn=manager,dc=example,dc=com",
-        28));
+        e->v.schema, &e->v, attr_id("member"),
+        (const uint8_t *)"cn=manager,dc=example,dc=com", 28));
     talloc_free(ctx);
 }
 
@@ -297,9 +297,9 @@ Test(directory, missing_parent_and_suffixes)
                "\ndn: o=other\nobjectClass: organization\no: other\n");
     s = acreE_dir_suffixes(d, &n);
     cr_assert_eq(n, 3);
-    cr_expect_str_eq(acre_dn_pretty(s[0]->dn, NULL), "dc=example,dc=com");
-    cr_expect_str_eq(acre_dn_pretty(s[1]->dn, NULL), "cn=y,ou=z,o=elsewhere");
-    cr_expect_str_eq(acre_dn_pretty(s[2]->dn, NULL), "o=other");
+    cr_expect_str_eq(acre_dn_pretty(s[0]->v.dn, NULL), "dc=example,dc=com");
+    cr_expect_str_eq(acre_dn_pretty(s[1]->v.dn, NULL), "cn=y,ou=z,o=elsewhere");
+    cr_expect_str_eq(acre_dn_pretty(s[2]->v.dn, NULL), "o=other");
     cr_expect_null(s[1]->parent);
     /* once ou=z,o=elsewhere's ancestor exists, new entries need parents */
     load_err(d, "dn: cn=w,ou=v,o=other\nobjectClass: person\ncn: w\nsn: w\n",
@@ -321,8 +321,8 @@ Test(directory, later_parent_adopts_earlier_suffix)
                "dn: cn=x,ou=z,o=e\nobjectClass: person\ncn: x\nsn: x\n");
     s = acreE_dir_suffixes(d, &n);
     cr_assert_eq(n, 2);
-    cr_expect_str_eq(acre_dn_pretty(s[0]->dn, NULL), "o=f");
-    cr_expect_str_eq(acre_dn_pretty(s[1]->dn, NULL), "ou=z,o=e");
+    cr_expect_str_eq(acre_dn_pretty(s[0]->v.dn, NULL), "o=f");
+    cr_expect_str_eq(acre_dn_pretty(s[1]->v.dn, NULL), "ou=z,o=e");
     cr_expect_eq(find(d, "cn=y,ou=z,o=e")->parent, find(d, "ou=z,o=e"));
     /* the earlier entry first among the children */
     cr_expect_str_eq(walk(d, "ou=z,o=e", 1, &rc),
@@ -430,12 +430,24 @@ Test(directory, file_errors)
 /* ------------------------------------------------------------------------
  * Attributes and values
  */
-Test(directory, attributes_sorted_options_and_values)
+/* The view attribute of e whose description is desc as written. */
+static unsigned
+attr_at(const struct acreE_entry *e, const char *desc)
+{
+    for (unsigned i = 0; i < e->v.nattrs; i++)
+        if (e->desc_len[i] == strlen(desc) &&
+            !memcmp(e->desc[i], desc, e->desc_len[i]))
+            return i;
+    cr_assert_fail("no attribute %s", desc);
+    return 0;
+}
+
+Test(directory, attributes_in_ldif_order_with_options)
 {
     void *ctx = talloc_new(NULL);
     struct acreE_dir *d = new_dir(ctx, 0);
+    const acre_schema *s = acreE_dir_schema(d);
     const struct acreE_entry *e;
-    uint32_t i;
     int cn = attr_id("cn");
 
     load_ok(d, "dn: cn=Ann,dc=com\nsn: S\ncn;X-B;lang-EN: ann-b\n"
@@ -443,65 +455,67 @@ Test(directory, attributes_sorted_options_and_values)
                "cn;lang-en;x-b: other\nCN;lang-de: Anna\n");
     e = find(d, "cn=ann,dc=com");
     cr_assert_not_null(e);
-    for (i = 1; i < e->nattrs; i++)
-        cr_expect_leq(e->attrs[i - 1].type, e->attrs[i].type);
-    i = acreE_entry_find_first(e, cn);
-    cr_assert_lt(i, e->nattrs);
-    /* cn, then cn;lang-de, then cn;lang-en;x-b (options sorted) */
-    cr_expect_eq(e->attrs[i].nopts, 0);
+    /* one attribute per description, in the order of its first line, as
+     * slapadd stores them; its description as first written */
+    cr_assert_eq(e->v.nattrs, 6);
+    static const char *const order[] = {"sn", "cn;X-B;lang-EN", "objectClass",
+                                        "cn", "description",    "CN;lang-de"};
+    for (unsigned i = 0; i < 6; i++)
+        cr_expect_eq(attr_at(e, order[i]), i, "%s", order[i]);
+    /* ids: the type alone, or the interned description (options
+     * lowercased and sorted, whatever their spelling) */
+    const acre_view_attr *a = &e->v.attrs[1];
+    cr_expect_eq(e->v.attrs[3].id, cn);
+    cr_expect_eq(a->id, acre_schema_attr_id(s, "commonName;x-b;LANG-en", 22));
+    cr_expect_str_eq(acre_schema_attr_desc(s, a->id, NULL), "cn;lang-en;x-b");
+    cr_expect_str_eq(acre_schema_attr_desc(s, e->v.attrs[5].id, NULL),
+                     "cn;lang-de");
+    cr_expect_eq(a->nvals, 2);
     cr_expect_str_eq(values(e, "cn"), "Ann|Annie");
-    cr_expect_eq(e->attrs[i + 1].nopts, 1);
-    cr_expect_str_eq(e->attrs[i + 1].opts[0], "lang-de");
-    cr_expect_str_eq(e->attrs[i + 1].desc, "CN;lang-de");
-    cr_expect_eq(e->attrs[i + 2].nopts, 2);
-    cr_expect_str_eq(e->attrs[i + 2].opts[0], "lang-en");
-    cr_expect_eq(e->attrs[i + 2].opt_len[0], 7);
-    cr_expect_str_eq(e->attrs[i + 2].opts[1], "x-b");
-    cr_expect_str_eq(e->attrs[i + 2].desc, "cn;X-B;lang-EN");
-    cr_expect_eq(e->attrs[i + 2].nvals, 2);
     /* normalised beside the original */
-    cr_expect_eq(e->attrs[i].vals[1].nlen, 5);
-    cr_expect_eq(memcmp(e->attrs[i].vals[1].norm, "annie", 5), 0);
-    cr_expect(acreE_entry_has_value(e, cn, (const uint8_t *)"annie", 5));
-    cr_expect_not(acreE_entry_has_value(e, cn, (const uint8_t *)"anna", 4));
+    const acre_view_attr *c = &e->v.attrs[3];
+    cr_assert_not_null(c->norms);
+    cr_expect_eq(c->norms[1].len, 5);
+    cr_expect_eq(memcmp(c->norms[1].val, "annie", 5), 0);
+    cr_expect(acreE_entry_has_value(s, &e->v, cn, (const uint8_t *)"annie", 5));
     cr_expect_not(
-        acreE_entry_has_value(e, attr_id("uid"), (const uint8_t *)"x", 1));
-    cr_expect_null(acreE_entry_attr(e, attr_id("uid")));
-    cr_expect_eq(acreE_entry_find_first(e, attr_id("uid")), e->nattrs);
+        acreE_entry_has_value(s, &e->v, cn, (const uint8_t *)"anna", 4));
+    cr_expect_not(acreE_entry_has_value(s, &e->v, attr_id("uid"),
+                                        (const uint8_t *)"x", 1));
+    cr_expect_null(acreE_entry_attr(&e->v, attr_id("uid")));
+    /* the view is the public one, of this schema */
+    cr_expect_eq(acre_entry_view_of((const acre_entry *)e), &e->v);
+    cr_expect_eq(e->v.schema, s);
+    cr_expect_eq(e->v.host_data, e);
     talloc_free(ctx);
 }
 
-Test(directory, many_values_binary_search)
+Test(directory, many_values)
 {
     void *ctx = talloc_new(NULL);
     struct acreE_dir *d = new_dir(ctx, 0);
     char *text = talloc_strdup(ctx, "dn: cn=big\nobjectClass: groupOfNames\n"
                                     "cn: big\n");
     const struct acreE_entry *e;
-    const struct acreE_attr *a;
+    const acre_view_attr *a;
+    const acre_schema *s = acreE_dir_schema(d);
     int member = attr_id("member");
 
     for (int i = 999; i >= 0; i--)
         text = talloc_asprintf_append(text, "member: CN=User %d,DC=X\n", i);
     load_ok(d, text);
     e = find(d, "cn=big");
-    a = acreE_entry_attr(e, member);
+    a = acreE_entry_attr(&e->v, member);
     cr_assert_not_null(a);
     cr_assert_eq(a->nvals, 1000);
-    cr_assert_not_null(a->order);
-    for (uint32_t k = 1; k < a->nvals; k++) {
-        const struct acreE_value *x = &a->vals[a->order[k - 1]];
-        const struct acreE_value *y = &a->vals[a->order[k]];
-        cr_expect_lt(acreE_norm_cmp(x->norm, x->nlen, y->norm, y->nlen), 0);
-    }
     for (int i = 0; i < 1000; i += 37) {
         char v[64];
         int n = snprintf(v, sizeof v, "cn=user %d,dc=x", i);
-        cr_expect(
-            acreE_entry_has_value(e, member, (const uint8_t *)v, (size_t)n),
-            "%s", v);
+        cr_expect(acreE_entry_has_value(s, &e->v, member, (const uint8_t *)v,
+                                        (size_t)n),
+                  "%s", v);
     }
-    cr_expect_not(acreE_entry_has_value(e, member,
+    cr_expect_not(acreE_entry_has_value(s, &e->v, member,
                                         (const uint8_t *)"cn=user 1000,dc=x",
                                         strlen("cn=user 1000,dc=x")));
     /* stored order is LDIF order */
@@ -561,7 +575,7 @@ Test(directory, unknown_attributes)
     cr_expect_eq(w.line, 3);
     cr_expect_str_eq(w.file, "t.ldif");
     cr_expect_not_null(strstr(w.message, "noSuchAttr"), "%s", w.message);
-    cr_expect_eq(find(d, "cn=a")->nattrs, 2);
+    cr_expect_eq(find(d, "cn=a")->v.nattrs, 2);
     load_err(s, t, ACRE_ERR_LDIF_UNKNOWN_ATTR, 3);
     cr_expect_eq(acreE_dir_count(s), 0);
     /* an unknown naming attribute: a warning, or an error when strict */
@@ -660,7 +674,7 @@ Test(directory, matched_dn)
     m = acreE_dir_matched(d, dn(ctx, "cn=x,cn=y,uid=b,ou=people,dc=example,"
                                      "dc=com"));
     cr_assert_not_null(m);
-    cr_expect_str_eq(acre_dn_pretty(m->dn, NULL),
+    cr_expect_str_eq(acre_dn_pretty(m->v.dn, NULL),
                      "uid=b,ou=people,dc=example,dc=com");
     m = acreE_dir_matched(d, dn(ctx, "ou=groups,dc=example,dc=com"));
     cr_expect_eq(m, find(d, "ou=groups,dc=example,dc=com"));
@@ -687,7 +701,8 @@ Test(directory, hash_collisions_never_confuse_entries)
     load_ok(d, tree);
     cr_expect_eq(acreE_dir_count(d), 7);
     cr_expect_str_eq(
-        acre_dn_pretty(find(d, "uid=b,ou=people,dc=example,dc=com")->dn, NULL),
+        acre_dn_pretty(find(d, "uid=b,ou=people,dc=example,dc=com")->v.dn,
+                       NULL),
         "uid=b,ou=people,dc=example,dc=com");
     cr_expect_null(find(d, "uid=z,ou=people,dc=example,dc=com"));
     cr_expect_null(find(d, "uid=a,ou=groups,dc=example,dc=com"));
@@ -699,7 +714,7 @@ Test(directory, hash_collisions_never_confuse_entries)
     cr_expect_str_eq(
         acre_dn_pretty(
             acreE_dir_matched(d, dn(ctx, "cn=q,ou=groups,dc=example,dc=com"))
-                ->dn,
+                ->v.dn,
             NULL),
         "ou=groups,dc=example,dc=com");
     acreD_set_hash_hook(NULL);

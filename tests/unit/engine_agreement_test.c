@@ -8,9 +8,15 @@
  * For each seed the same slapd.conf text is compiled by the engine and
  * parsed for the oracle, and the same LDIF is loaded twice, each side
  * over its own ACRE_SCHEMA_SLAPD schema (both parsers freeze the schema
- * they are given).  Then, for every requester of the case (each in a
- * request of its own, so that states the engine caches per requester
- * identity are met again by twins of a requester):
+ * they are given).  The engine answers every question twice, through the
+ * two hosts a server could be: the in-memory directory (its entries'
+ * views, acre_directory_host) and a test host that keeps entries in
+ * structures of its own (tests/unit/test_host.h: attributes in another
+ * order, without normalised values for odd seeds, views copied and
+ * released per lookup); both must give the oracle's answer.  Then, for
+ * every requester of the case (each in requests of its own, so that
+ * states the engine caches per requester identity are met again by
+ * twins of a requester):
  *   checks    of a sample of the entries (all with ACRE_AGREE_FULL):
  *             "entry" and "children", each stored attribute as a whole
  *             and each of its values (every other one asked with another
@@ -62,6 +68,7 @@
 #include "openldap_gen.h"
 #include "openldap_oracle.h"
 #include "schema.h"
+#include "test_host.h"
 
 /* Seeds each test runs by default (1..n): about 5, 1.5 and 1.5 s of CPU in
  * an optimised build.  Under AddressSanitizer, whose allocator slows the
@@ -127,13 +134,20 @@ struct world {
     unsigned n;            /* entries, paired in the oracle's walk order */
     const struct acreE_entry **oe;
     const acre_entry **ee;
+    struct thost *th;           /* the engine's entries in a host of its own */
+    const acre_entry_view **hv; /* [n] their views there */
 };
+
+/* The engine's two paths: the directory's views and the test host's. */
+enum { P_DIR, P_HOST, NPATHS };
+
+static const char *const path_names[NPATHS] = {"directory host", "test host"};
 
 enum { W_OK, W_REJECTED, W_DISAGREE, W_FAIL };
 
-/* One requester on both sides. */
+/* One requester on both sides (the engine: one request per path). */
 struct sess {
-    acre_request *rq;
+    acre_request *rq[NPATHS];
     struct acreO_oracle *o;
     const struct acreG_requester *g;
 };
@@ -210,6 +224,10 @@ collect(void *arg, const struct acreE_entry *e)
 static void
 world_close(struct world *w)
 {
+    if (w->th)
+        cr_expect_eq(thost_outstanding(w->th), 0,
+                     "the engine kept %ld host views",
+                     thost_outstanding(w->th));
     if (w->pol)
         acre_policy_release(w->pol);
     if (w->edir)
@@ -275,7 +293,7 @@ pair_entries(struct world *w, char **why)
         acreE_dir_suffixes(w->odir, &nroots);
 
     for (size_t i = 0; i < nroots; i++)
-        acreE_dir_walk(w->odir, roots[i]->dn, ACRE_SCOPE_SUB, collect, &k);
+        acreE_dir_walk(w->odir, roots[i]->v.dn, ACRE_SCOPE_SUB, collect, &k);
     if (acre_directory_count(w->edir) != w->n ||
         acreE_dir_count(w->odir) != w->n) {
         *why = talloc_asprintf(w->ctx, "entry counts: engine %zu, oracle %u",
@@ -283,13 +301,18 @@ pair_entries(struct world *w, char **why)
         return W_DISAGREE;
     }
     w->ee = talloc_array(w->ctx, const acre_entry *, w->n + 1);
-    cr_assert(w->ee);
+    w->hv = talloc_array(w->ctx, const acre_entry_view *, w->n + 1);
+    cr_assert(w->ee && w->hv);
+    /* odd seeds: no normalised values; views copied per lookup always */
+    w->th = thost_new(w->ctx, w->edir, w->c->seed * 7 + 1,
+                      THOST_COPY | (w->c->seed & 1 ? THOST_NO_NORMS : 0));
     for (unsigned i = 0; i < w->n; i++) {
         size_t len;
-        const char *s = acre_dn_normalised(w->oe[i]->dn, &len);
+        const char *s = acre_dn_normalised(w->oe[i]->v.dn, &len);
         acre_dn *dn = NULL;
         if (acre_dn_parse(w->ctx, w->es, s, len, 0, &dn, NULL) ||
-            !(w->ee[i] = acre_directory_find(w->edir, dn))) {
+            !(w->ee[i] = acre_directory_find(w->edir, dn)) ||
+            !(w->hv[i] = thost_view(w->th, dn))) {
             *why = talloc_asprintf(w->ctx, "engine lacks entry %s", s);
             return W_DISAGREE;
         }
@@ -330,12 +353,18 @@ sess_open(struct world *w, const struct acreG_requester *g, struct sess *s,
     struct acreO_requester orq = {
         g->authz_dn, g->authc_dn, g->peername,      g->sockname, g->sockurl,
         g->domain,   g->ssf,      g->transport_ssf, g->tls_ssf,  g->sasl_ssf};
-    int erc = acre_request_begin(w->pol, &sub, w->edir, &s->rq);
+    int erc = acre_request_begin(w->pol, &sub, acre_directory_host(w->edir),
+                                 &s->rq[P_DIR]);
     int orc = acreO_oracle_new(w->ctx, w->cfg, w->odir, &orq, &s->o);
 
     s->g = g;
     if (erc)
-        s->rq = NULL;
+        s->rq[P_DIR] = NULL;
+    else if ((erc = acre_request_begin(w->pol, &sub, thost_host(w->th),
+                                       &s->rq[P_HOST])) != 0) {
+        acre_request_end(s->rq[P_DIR]);
+        s->rq[P_DIR] = s->rq[P_HOST] = NULL;
+    }
     if (orc)
         s->o = NULL;
     if (!erc && !orc)
@@ -349,8 +378,9 @@ sess_open(struct world *w, const struct acreG_requester *g, struct sess *s,
 static void
 sess_close(struct sess *s)
 {
-    if (s->rq)
-        acre_request_end(s->rq);
+    for (int p = 0; p < NPATHS; p++)
+        if (s->rq[p])
+            acre_request_end(s->rq[p]);
     talloc_free(s->o);
     memset(s, 0, sizeof(*s));
 }
@@ -359,12 +389,12 @@ sess_close(struct sess *s)
  * Checks
  */
 
-/* One target of an entry: a stored attribute (a, with value v or as a
- * whole) or a type by name ("entry", "children", an absent type). */
+/* One target of an entry: a stored attribute (index ai of the oracle's
+ * entry, with value vj or as a whole: -1) or a type by name ("entry",
+ * "children", an absent type: ai -1). */
 struct target {
     const char *attr; /* NUL-terminated description or type name */
-    const struct acreE_attr *a;
-    const struct acreE_value *v;
+    int ai, vj;
 };
 
 struct answer {
@@ -372,15 +402,41 @@ struct answer {
     uint32_t mask;
 };
 
+/* The oracle's attribute of a target, or NULL. */
+static const acre_view_attr *
+tg_attr(const struct world *w, unsigned k, const struct target *tg)
+{
+    return tg->ai < 0 ? NULL : &w->oe[k]->v.attrs[tg->ai];
+}
+
+/* The stored value of a target, or NULL (*len 0). */
+static const void *
+tg_val(const struct world *w, unsigned k, const struct target *tg, size_t *len)
+{
+    const acre_view_attr *a = tg_attr(w, k, tg);
+
+    *len = a && tg->vj >= 0 ? a->vals[tg->vj].len : 0;
+    return a && tg->vj >= 0 ? a->vals[tg->vj].val : NULL;
+}
+
 static int
-oracle_target(struct sess *s, const struct acreE_entry *e,
+oracle_target(struct world *w, struct sess *s, unsigned k,
               const struct target *tg, struct acreO_target *t)
 {
-    if (tg->a) {
-        acreO_target_attr(t, e, tg->a, tg->v);
+    const acre_entry_view *e = &w->oe[k]->v;
+
+    if (tg->ai >= 0) {
+        acreO_target_attr(t, w->os, e, &e->attrs[tg->ai], tg->vj);
         return 0;
     }
     return acreO_target_type(s->o, t, e, tg->attr) < 0 ? -1 : 0;
+}
+
+/* The engine's view of entry k on path p. */
+static const acre_entry_view *
+eview(const struct world *w, unsigned k, int p)
+{
+    return p == P_DIR ? acre_entry_view_of(w->ee[k]) : w->hv[k];
 }
 
 static char *
@@ -391,17 +447,20 @@ mask_text(void *ctx, uint32_t mask)
 }
 
 static char *
-value_text(void *ctx, const struct target *tg)
+value_text(struct world *w, unsigned k, const struct target *tg)
 {
-    if (!tg->v)
-        return talloc_strdup(ctx, "(attribute)");
-    return talloc_asprintf(ctx, "\"%.*s\"", (int)tg->v->len,
-                           (const char *)tg->v->val);
+    size_t len;
+    const void *v = tg_val(w, k, tg, &len);
+
+    if (!v)
+        return talloc_strdup(w->ctx, "(attribute)");
+    return talloc_asprintf(w->ctx, "\"%.*s\"", (int)len, (const char *)v);
 }
 
-/* The full story of one check: both answers, explain and trace. */
+/* The full story of one check on path p: both answers, explain and
+ * trace. */
 static char *
-check_story(struct world *w, struct sess *s, unsigned k,
+check_story(struct world *w, struct sess *s, unsigned k, int p,
             const struct target *tg, int right, const struct answer *ea,
             const struct answer *oa)
 {
@@ -409,21 +468,22 @@ check_story(struct world *w, struct sess *s, unsigned k,
     char *trace = NULL;
     uint32_t m = 0;
     int eg = -1;
+    size_t vl;
+    const void *val = tg_val(w, k, tg, &vl);
     char *ex =
-        acre_explain(s->rq, w->ee[k], tg->attr, tg->v ? tg->v->val : NULL,
-                     tg->v ? tg->v->len : 0, right, &eg);
+        acre_explain(s->rq[p], eview(w, k, p), tg->attr, val, vl, right, &eg);
 
-    if (!oracle_target(s, w->oe[k], tg, &t))
+    if (!oracle_target(w, s, k, tg, &t))
         acreO_oracle_check(s->o, &t, (enum acreI_access)right, &m, &trace);
     char *txt = talloc_asprintf(
         w->ctx,
-        "check: entry \"%s\" attr %s value %s right %s\n"
+        "check: entry \"%s\" attr %s value %s right %s (through the %s)\n"
         "engine: %s (rc %d), mask %s\n"
         "oracle: %s, mask %s\n"
         "---- engine explain (granted %d) ----\n%s"
         "---- oracle trace ----\n%s",
-        acre_dn_normalised(w->oe[k]->dn, NULL), tg->attr,
-        value_text(w->ctx, tg), right_names[right],
+        acre_dn_normalised(w->oe[k]->v.dn, NULL), tg->attr,
+        value_text(w, k, tg), right_names[right], path_names[p],
         ea->rc == 1 ? "granted" : "denied", ea->rc, mask_text(w->ctx, ea->mask),
         oa->rc ? "granted" : "denied", mask_text(w->ctx, oa->mask), eg,
         ex ? ex : "(none)\n", trace ? trace : "(none)\n");
@@ -431,58 +491,68 @@ check_story(struct world *w, struct sess *s, unsigned k,
     return txt;
 }
 
-/* Ask both sides; 0 agree, 1 disagree (story in *why). */
+/* Ask the oracle and the engine on both paths; 0 agree, 1 disagree
+ * (story in *why). */
 static int
 compare_check(struct world *w, struct sess *s, unsigned k,
               const struct target *tg, int right, struct stats *st, char **why)
 {
     struct acreO_target t;
-    struct answer ea = {0, 0}, oa = {0, 0};
+    struct answer oa = {0, 0};
+    size_t vl;
+    const void *val = tg_val(w, k, tg, &vl);
 
-    if (oracle_target(s, w->oe[k], tg, &t))
+    if (oracle_target(w, s, k, tg, &t))
         return 0;
     oa.rc =
         acreO_oracle_check(s->o, &t, (enum acreI_access)right, &oa.mask, NULL);
-    ea.rc = acre_access(s->rq, w->ee[k], tg->attr, tg->v ? tg->v->val : NULL,
-                        tg->v ? tg->v->len : 0, right, &ea.mask);
-    int explained = ea.rc == 1;
-    if (st->compared % EXPLAIN_EVERY == 0) { /* explain decides alike */
-        char *ex =
-            acre_explain(s->rq, w->ee[k], tg->attr, tg->v ? tg->v->val : NULL,
-                         tg->v ? tg->v->len : 0, right, &explained);
-        cr_assert(ex);
-        free(ex);
-    }
     st->compared++;
     if (oa.rc)
         st->granted++;
     else
         st->denied++;
-    if ((ea.rc == 1) == (oa.rc == 1) && ea.rc >= 0 && ea.mask == oa.mask &&
-        (explained == 1) == (oa.rc == 1))
-        return 0;
-    *why = check_story(w, s, k, tg, right, &ea, &oa);
-    return 1;
+    for (int p = 0; p < NPATHS; p++) {
+        struct answer ea = {0, 0};
+        ea.rc = acre_access(s->rq[p], eview(w, k, p), tg->attr, val, vl, right,
+                            &ea.mask);
+        int explained = ea.rc == 1;
+        if (st->compared % EXPLAIN_EVERY == 0) { /* explain decides alike */
+            char *ex = acre_explain(s->rq[p], eview(w, k, p), tg->attr, val, vl,
+                                    right, &explained);
+            cr_assert(ex);
+            free(ex);
+        }
+        if ((ea.rc == 1) != (oa.rc == 1) || ea.rc < 0 || ea.mask != oa.mask ||
+            (explained == 1) != (oa.rc == 1)) {
+            *why = check_story(w, s, k, p, tg, right, &ea, &oa);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void
 fill_item(struct world *w, struct item *it, unsigned k, const struct target *tg,
           int right)
 {
-    it->entry = talloc_strdup(NULL, acre_dn_normalised(w->oe[k]->dn, NULL));
+    size_t vl;
+    const void *val = tg_val(w, k, tg, &vl);
+
+    it->entry = talloc_strdup(NULL, acre_dn_normalised(w->oe[k]->v.dn, NULL));
     it->attr = talloc_strdup(it->entry, tg->attr);
-    it->desc =
-        tg->a ? talloc_strndup(it->entry, tg->a->desc, tg->a->desc_len) : NULL;
-    it->val = tg->v ? talloc_memdup(it->entry, tg->v->val, tg->v->len) : NULL;
-    it->val_len = tg->v ? tg->v->len : 0;
+    it->desc = tg->ai >= 0 ? talloc_strndup(it->entry, w->oe[k]->desc[tg->ai],
+                                            w->oe[k]->desc_len[tg->ai])
+                           : NULL;
+    it->val = val ? talloc_memdup(it->entry, val, vl) : NULL;
+    it->val_len = vl;
     it->right = right;
 }
 
-/* The description a host might pass for stored attribute a: as stored
- * most of the time; for every other value a name's other spelling (an
- * alias, or upper case), which must make no difference. */
+/* The description a host might pass for attribute i of entry e: as
+ * stored most of the time; for every other value a name's other spelling
+ * (an alias, or upper case), which must make no difference. */
 static const char *
-desc_variant(void *ctx, const struct acreE_attr *a, unsigned j)
+desc_variant(void *ctx, const struct acreE_entry *e, unsigned i, unsigned j)
 {
     static const char *const alias[][2] = {{"cn", "commonName"},
                                            {"sn", "surname"},
@@ -491,14 +561,14 @@ desc_variant(void *ctx, const struct acreE_attr *a, unsigned j)
                                            {"gn", "givenName"},
                                            {"o", "organizationName"},
                                            {"ou", "organizationalUnitName"}};
-    char *d = talloc_strndup(ctx, a->desc, a->desc_len);
+    char *d = talloc_strndup(ctx, e->desc[i], e->desc_len[i]);
     size_t n = strcspn(d, ";");
 
     if (!d || j % 2 == 0)
         return d;
-    for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
-        if (strlen(alias[i][0]) == n && !strncasecmp(d, alias[i][0], n))
-            return talloc_asprintf(ctx, "%s%s", alias[i][1], d + n);
+    for (size_t a = 0; a < sizeof(alias) / sizeof(alias[0]); a++)
+        if (strlen(alias[a][0]) == n && !strncasecmp(d, alias[a][0], n))
+            return talloc_asprintf(ctx, "%s%s", alias[a][1], d + n);
     for (char *p = d; *p; p++)
         if (*p >= 'a' && *p <= 'z')
             *p = (char)(*p - 'a' + 'A');
@@ -519,7 +589,7 @@ struct tasks {
 
 static void
 add_task(struct world *w, struct tasks *ts, unsigned k, const char *attr,
-         const struct acreE_attr *a, const struct acreE_value *v)
+         int ai, int vj)
 {
     if (ts->n == ts->cap) {
         ts->cap = ts->cap ? 2 * ts->cap : 256;
@@ -528,9 +598,19 @@ add_task(struct world *w, struct tasks *ts, unsigned k, const char *attr,
     }
     ts->v[ts->n].k = k;
     ts->v[ts->n].tg.attr = attr;
-    ts->v[ts->n].tg.a = a;
-    ts->v[ts->n].tg.v = v;
+    ts->v[ts->n].tg.ai = ai;
+    ts->v[ts->n].tg.vj = vj;
     ts->n++;
+}
+
+/* Does e store an attribute of type `type` (any options)? */
+static int
+has_type(const acre_schema *s, const acre_entry_view *e, int type)
+{
+    for (unsigned i = 0; i < e->nattrs; i++)
+        if (acreS_dinfo(s, e->attrs[i].id)->type == type)
+            return 1;
+    return 0;
 }
 
 static void
@@ -538,20 +618,20 @@ entry_tasks(struct world *w, struct sess *s, unsigned k, struct tasks *ts)
 {
     const struct acreE_entry *e = w->oe[k];
 
-    add_task(w, ts, k, "entry", NULL, NULL);
-    add_task(w, ts, k, "children", NULL, NULL);
-    for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        add_task(w, ts, k, desc_variant(w->ctx, a, 0), a, NULL);
+    add_task(w, ts, k, "entry", -1, -1);
+    add_task(w, ts, k, "children", -1, -1);
+    for (uint32_t i = 0; i < e->v.nattrs; i++) {
+        const acre_view_attr *a = &e->v.attrs[i];
+        add_task(w, ts, k, desc_variant(w->ctx, e, i, 0), (int)i, -1);
         for (uint32_t j = 0; j < a->nvals; j++)
-            add_task(w, ts, k, desc_variant(w->ctx, a, j), a, &a->vals[j]);
+            add_task(w, ts, k, desc_variant(w->ctx, e, i, j), (int)i, (int)j);
     }
     for (size_t i = 0; i < sizeof(absent_types) / sizeof(absent_types[0]);
          i++) {
         struct acreO_target t;
-        int type = acreO_target_type(s->o, &t, e, absent_types[i]);
-        if (type >= 0 && acreE_entry_find_first(e, type) == e->nattrs)
-            add_task(w, ts, k, absent_types[i], NULL, NULL);
+        int type = acreO_target_type(s->o, &t, &e->v, absent_types[i]);
+        if (type >= 0 && !has_type(w->os, &e->v, type))
+            add_task(w, ts, k, absent_types[i], -1, -1);
     }
 }
 
@@ -597,22 +677,23 @@ run_checks(struct world *w, struct sess *s, const uint8_t *chosen,
  * Verdicts
  */
 
-static const struct acreE_attr *
+/* The oracle's attribute of e whose description is desc as written. */
+static int
 oracle_attr(const struct acreE_entry *e, const char *desc, size_t len)
 {
-    for (uint32_t i = 0; i < e->nattrs; i++)
-        if (e->attrs[i].desc_len == len && !memcmp(e->attrs[i].desc, desc, len))
-            return &e->attrs[i];
-    return NULL;
+    for (uint32_t i = 0; i < e->v.nattrs; i++)
+        if (e->desc_len[i] == len && !memcmp(e->desc[i], desc, len))
+            return (int)i;
+    return -1;
 }
 
-static const struct acreE_value *
-oracle_value(const struct acreE_attr *a, const void *val, size_t len)
+static int
+oracle_value(const acre_view_attr *a, const void *val, size_t len)
 {
     for (uint32_t j = 0; a && j < a->nvals; j++)
         if (a->vals[j].len == len && !memcmp(a->vals[j].val, val, len))
-            return &a->vals[j];
-    return NULL;
+            return (int)j;
+    return -1;
 }
 
 static int
@@ -625,21 +706,44 @@ engine_readable(const acre_verdict *v, unsigned i, unsigned j)
     return 0;
 }
 
-/* The verdict rendered as text: "visible N" then per attribute its
- * readable-value bits.  side 'e' reads the engine's verdict, 'o' asks the
- * oracle (counting its outcomes in st). */
+/* Where the oracle's attribute oi value oj is in engine view ev (matched
+ * by canonical description and bytes): 0 with *i, *j, or -1. */
+static int
+engine_place(struct world *w, unsigned k, const acre_entry_view *ev,
+             unsigned oi, unsigned oj, unsigned *i, unsigned *j)
+{
+    const acre_view_attr *oa = &w->oe[k]->v.attrs[oi];
+    const char *want = acreS_dinfo(w->os, oa->id)->text;
+
+    for (unsigned a = 0; a < ev->nattrs; a++) {
+        const acre_view_attr *ea = &ev->attrs[a];
+        if (strcmp(acreS_dinfo(w->es, ea->id)->text, want))
+            continue;
+        int b = oracle_value(ea, oa->vals[oj].val, oa->vals[oj].len);
+        if (b < 0)
+            return -1;
+        *i = a;
+        *j = (unsigned)b;
+        return 0;
+    }
+    return -1;
+}
+
+/* The verdict rendered as text, in the oracle's entry's order: "visible
+ * N" then per attribute its readable-value bits.  ev NULL asks the oracle
+ * (counting its outcomes in st); else v is ev's verdict. */
 static char *
 render_verdict(struct world *w, struct sess *s, unsigned k,
-               const acre_verdict *v, int side, struct stats *st, int *nbits)
+               const acre_entry_view *ev, const acre_verdict *v,
+               struct stats *st, int *nbits)
 {
-    const acre_entry *ee = w->ee[k];
     const struct acreE_entry *e = w->oe[k];
     struct acreO_target t;
     int visible = v ? v->visible : 0;
 
     *nbits = 0;
-    if (side == 'o') {
-        acreO_target_type(s->o, &t, e, "entry");
+    if (!ev) {
+        acreO_target_type(s->o, &t, &e->v, "entry");
         visible = acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL, NULL);
         st->compared++;
         if (visible)
@@ -648,27 +752,20 @@ render_verdict(struct world *w, struct sess *s, unsigned k,
             st->denied++;
     }
     char *txt = talloc_asprintf(w->ctx, "visible %d\n", visible);
-    for (unsigned i = 0; i < acre_entry_nattrs(ee); i++) {
-        size_t len;
-        unsigned nv;
-        const char *desc = acre_entry_attr(ee, i, &len, &nv);
-        const struct acreE_attr *a = oracle_attr(e, desc, len);
-        txt = talloc_asprintf_append(txt, "  %.*s:", (int)len, desc);
-        for (unsigned j = 0; j < nv; j++) {
-            size_t vl;
-            const void *val = acre_entry_value(ee, i, j, &vl);
+    for (unsigned oi = 0; oi < e->v.nattrs; oi++) {
+        const acre_view_attr *a = &e->v.attrs[oi];
+        txt = talloc_asprintf_append(txt, "  %.*s:", (int)e->desc_len[oi],
+                                     e->desc[oi]);
+        for (unsigned oj = 0; oj < a->nvals; oj++) {
+            unsigned i, j;
             int r = 0;
-            if (side == 'e') {
-                r = engine_readable(v, i, j);
+            if (ev) {
+                r = engine_place(w, k, ev, oi, oj, &i, &j) < 0
+                        ? -1 /* the sides' entries differ */
+                        : engine_readable(v, i, j);
             } else {
-                const struct acreE_value *ov = oracle_value(a, val, vl);
-                if (ov) {
-                    acreO_target_attr(&t, e, a, ov);
-                    r = acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL,
-                                           NULL);
-                } else {
-                    r = -1; /* the sides' entries differ */
-                }
+                acreO_target_attr(&t, w->os, &e->v, a, (int)oj);
+                r = acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL, NULL);
                 st->compared++;
                 if (r > 0)
                     st->granted++;
@@ -686,43 +783,39 @@ render_verdict(struct world *w, struct sess *s, unsigned k,
     return txt;
 }
 
-/* The first value (or the entry) on which the verdicts differ, as a
+/* The first value (or the entry) on which path p's verdict differs, as a
  * check story. */
 static char *
-verdict_story(struct world *w, struct sess *s, unsigned k,
+verdict_story(struct world *w, struct sess *s, unsigned k, int p,
               const acre_verdict *v)
 {
     const struct acreE_entry *e = w->oe[k];
+    const acre_entry_view *ev = eview(w, k, p);
     struct acreO_target t;
     struct answer ea = {v->visible, 0}, oa = {0, 0};
-    struct target tg = {"entry", NULL, NULL};
+    struct target tg = {"entry", -1, -1};
 
-    acreO_target_type(s->o, &t, e, "entry");
+    acreO_target_type(s->o, &t, &e->v, "entry");
     oa.rc = acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, &oa.mask, NULL);
     if (oa.rc != v->visible)
-        return check_story(w, s, k, &tg, ACRE_RIGHT_READ, &ea, &oa);
-    for (unsigned i = 0; i < acre_entry_nattrs(w->ee[k]); i++) {
-        size_t len;
-        unsigned nv;
-        const char *desc = acre_entry_attr(w->ee[k], i, &len, &nv);
-        const struct acreE_attr *a = oracle_attr(e, desc, len);
-        for (unsigned j = 0; a && j < nv; j++) {
-            size_t vl;
-            const void *val = acre_entry_value(w->ee[k], i, j, &vl);
-            const struct acreE_value *ov = oracle_value(a, val, vl);
-            if (!ov)
+        return check_story(w, s, k, p, &tg, ACRE_RIGHT_READ, &ea, &oa);
+    for (unsigned oi = 0; oi < e->v.nattrs; oi++) {
+        const acre_view_attr *a = &e->v.attrs[oi];
+        for (unsigned oj = 0; oj < a->nvals; oj++) {
+            unsigned i, j;
+            if (engine_place(w, k, ev, oi, oj, &i, &j))
                 continue;
-            acreO_target_attr(&t, e, a, ov);
+            acreO_target_attr(&t, w->os, &e->v, a, (int)oj);
             oa.rc =
                 acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, &oa.mask, NULL);
             ea.rc = engine_readable(v, i, j);
             if (ea.rc != oa.rc) {
-                tg.attr = talloc_strndup(w->ctx, desc, len);
-                tg.a = a;
-                tg.v = ov;
-                acre_access(s->rq, w->ee[k], tg.attr, ov->val, ov->len,
-                            ACRE_RIGHT_READ, &ea.mask);
-                return check_story(w, s, k, &tg, ACRE_RIGHT_READ, &ea, &oa);
+                tg.attr = talloc_strndup(w->ctx, e->desc[oi], e->desc_len[oi]);
+                tg.ai = (int)oi;
+                tg.vj = (int)oj;
+                acre_access(s->rq[p], ev, tg.attr, a->vals[oj].val,
+                            a->vals[oj].len, ACRE_RIGHT_READ, &ea.mask);
+                return check_story(w, s, k, p, &tg, ACRE_RIGHT_READ, &ea, &oa);
             }
         }
     }
@@ -733,39 +826,50 @@ static int
 compare_verdict(struct world *w, struct sess *s, unsigned k, struct stats *st,
                 char **why)
 {
-    acre_verdict v;
-    int rc = acre_entry_decide(s->rq, w->ee[k], ACRE_RIGHT_READ, &v);
-    int ebits, obits;
-    char *otxt = render_verdict(w, s, k, NULL, 'o', st, &obits);
+    int obits;
+    char *otxt = render_verdict(w, s, k, NULL, NULL, st, &obits);
 
-    if (rc) {
+    for (int p = 0; p < NPATHS; p++) {
+        acre_verdict v;
+        int ebits;
+        int rc =
+            acre_entry_decide(s->rq[p], eview(w, k, p), ACRE_RIGHT_READ, &v);
+        if (rc) {
+            *why = talloc_asprintf(w->ctx,
+                                   "verdict of \"%s\" (%s): acre_entry_decide "
+                                   "returned %s\noracle:\n%s",
+                                   acre_dn_normalised(w->oe[k]->v.dn, NULL),
+                                   path_names[p], acre_strerror(rc), otxt);
+            return 1;
+        }
+        char *etxt = render_verdict(w, s, k, eview(w, k, p), &v, st, &ebits);
+        if (!strcmp(etxt, otxt))
+            continue;
+        /* an entry nobody may see: the engine need not decide its values */
+        if (!v.visible && !strncmp(otxt, "visible 0", 9) && ebits == 0)
+            continue;
         *why = talloc_asprintf(w->ctx,
-                               "verdict of \"%s\": acre_entry_decide "
-                               "returned %s\noracle:\n%s",
-                               acre_dn_normalised(w->oe[k]->dn, NULL),
-                               acre_strerror(rc), otxt);
+                               "verdict of \"%s\" (read, %s) differs\n"
+                               "---- engine ----\n%s---- oracle ----\n%s%s",
+                               acre_dn_normalised(w->oe[k]->v.dn, NULL),
+                               path_names[p], etxt, otxt,
+                               verdict_story(w, s, k, p, &v));
         return 1;
     }
-    char *etxt = render_verdict(w, s, k, &v, 'e', st, &ebits);
-    if (!strcmp(etxt, otxt))
-        return 0;
-    /* an entry nobody may see: the engine need not decide its values */
-    if (!v.visible && !strncmp(otxt, "visible 0", 9) && ebits == 0)
-        return 0;
-    *why = talloc_asprintf(w->ctx,
-                           "verdict of \"%s\" (read) differs\n"
-                           "---- engine ----\n%s---- oracle ----\n%s%s",
-                           acre_dn_normalised(w->oe[k]->dn, NULL), etxt, otxt,
-                           verdict_story(w, s, k, &v));
-    return 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
  * Searches
+ *
+ * Both sides render an entry as "dn: <normalised DN>" and one line per
+ * attribute returned ("  <canonical description>: "v1" "v2"", values in
+ * stored order), the lines sorted: hosts may order attributes as they
+ * like.
  */
 
 struct ecollect {
-    void *ctx;
+    struct world *w;
     char *txt;
     unsigned n;
 };
@@ -778,51 +882,71 @@ append_value(char *txt, const void *val, size_t len)
 }
 
 static int
-engine_result(void *arg, const acre_entry *e, const acre_verdict *v)
+cmp_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Append the entry's attribute lines, sorted, to txt. */
+static char *
+append_sorted(void *ctx, char *txt, char **lines, unsigned n)
+{
+    qsort(lines, n, sizeof(lines[0]), cmp_line);
+    for (unsigned i = 0; i < n; i++)
+        txt = talloc_asprintf_append(txt, "%s\n", lines[i]);
+    return txt;
+}
+
+static int
+engine_result(void *arg, const acre_entry_view *e, const acre_verdict *v)
 {
     struct ecollect *k = arg;
+    char **lines = talloc_array(k->w->ctx, char *, e->nattrs + 1);
+    unsigned n = 0;
 
     k->n++;
     k->txt = talloc_asprintf_append(k->txt, "dn: %s\n",
-                                    acre_dn_normalised(acre_entry_dn(e), NULL));
-    for (unsigned i = 0; i < acre_entry_nattrs(e) && i < v->nattrs; i++) {
-        size_t len;
-        unsigned nv, shown = 0;
-        const char *desc = acre_entry_attr(e, i, &len, &nv);
-        char *line = talloc_asprintf(k->ctx, "  %.*s:", (int)len, desc);
-        for (unsigned j = 0; j < nv; j++) {
+                                    acre_dn_normalised(e->dn, NULL));
+    for (unsigned i = 0; i < e->nattrs && i < v->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        unsigned shown = 0;
+        char *line =
+            talloc_asprintf(lines, "  %s:", acreS_dinfo(k->w->es, a->id)->text);
+        for (unsigned j = 0; j < a->nvals; j++) {
             if (!engine_readable(v, i, j))
                 continue;
-            size_t vl;
-            const void *val = acre_entry_value(e, i, j, &vl);
-            line = append_value(line, val, vl);
+            line = append_value(line, a->vals[j].val, a->vals[j].len);
             shown++;
         }
         if (shown)
-            k->txt = talloc_asprintf_append(k->txt, "%s\n", line);
-        talloc_free(line);
+            lines[n++] = line;
     }
+    k->txt = append_sorted(k->w->ctx, k->txt, lines, n);
+    talloc_free(lines);
     return 0;
 }
 
 static char *
-oracle_result(void *ctx, const struct acreO_search *r)
+oracle_result(struct world *w, const struct acreO_search *r)
 {
-    char *txt = talloc_asprintf(ctx, "rc %d matched %s\n", r->rc,
+    char *txt = talloc_asprintf(w->ctx, "rc %d matched %s\n", r->rc,
                                 r->matched ? r->matched : "(none)");
 
     for (unsigned i = 0; i < r->nentries; i++) {
         const struct acreO_sentry *se = &r->entries[i];
+        char **lines = talloc_array(w->ctx, char *, se->nattrs + 1);
         txt = talloc_asprintf_append(txt, "dn: %s\n",
                                      acre_dn_normalised(se->entry->dn, NULL));
         for (unsigned j = 0; j < se->nattrs; j++) {
             const struct acreO_sattr *sa = &se->attrs[j];
-            txt = talloc_asprintf_append(
-                txt, "  %.*s:", (int)sa->attr->desc_len, sa->attr->desc);
+            lines[j] = talloc_asprintf(
+                lines, "  %s:", acreS_dinfo(w->os, sa->attr->id)->text);
             for (unsigned m = 0; m < sa->nvals; m++)
-                txt = append_value(txt, sa->vals[m]->val, sa->vals[m]->len);
-            txt = talloc_asprintf_append(txt, "\n");
+                lines[j] =
+                    append_value(lines[j], sa->vals[m]->val, sa->vals[m]->len);
         }
+        txt = append_sorted(w->ctx, txt, lines, se->nattrs);
+        talloc_free(lines);
     }
     return txt;
 }
@@ -832,33 +956,36 @@ compare_search(struct world *w, struct sess *s, const struct acreG_search *q,
                struct stats *st, char **why)
 {
     struct acreO_search *res = NULL;
-    struct ecollect k = {w->ctx, NULL, 0};
-    int ldap_rc = -1;
-    const char *matched = NULL;
 
     cr_assert_eq(acreO_oracle_search(s->o, w->ctx, q->base, q->scope, q->filter,
                                      q->attrs, q->nattrs, &res),
                  0);
-    char *otxt = oracle_result(w->ctx, res);
-    k.txt = talloc_strdup(w->ctx, "");
-    int rc = acre_search(s->rq, q->base, q->scope, q->filter, q->attrs,
-                         q->nattrs, engine_result, &k, &ldap_rc, &matched);
-    char *etxt = talloc_asprintf(w->ctx, "rc %d matched %s\n%s", ldap_rc,
-                                 matched ? matched : "(none)", k.txt);
+    char *otxt = oracle_result(w, res);
     st->compared++;
     st->returned += res->nentries;
     if (res->nentries)
         st->granted++;
     else
         st->denied++;
-    if (!rc && !strcmp(etxt, otxt))
-        return 0;
-    *why = talloc_asprintf(w->ctx,
-                           "%s differs (acre_search returned %s)\n"
-                           "---- engine ----\n%s---- oracle ----\n%s",
-                           acreG_search_text(w->ctx, q),
-                           rc ? acre_strerror(rc) : "0", etxt, otxt);
-    return 1;
+    for (int p = 0; p < NPATHS; p++) {
+        struct ecollect k = {w, talloc_strdup(w->ctx, ""), 0};
+        int ldap_rc = -1;
+        const char *matched = NULL;
+        int rc = acre_search(s->rq[p], q->base, q->scope, q->filter, q->attrs,
+                             q->nattrs, engine_result, &k, &ldap_rc, &matched);
+        char *etxt = talloc_asprintf(w->ctx, "rc %d matched %s\n%s", ldap_rc,
+                                     matched ? matched : "(none)", k.txt);
+        if (!rc && !strcmp(etxt, otxt))
+            continue;
+        *why = talloc_asprintf(w->ctx,
+                               "%s differs through the %s (acre_search "
+                               "returned %s)\n"
+                               "---- engine ----\n%s---- oracle ----\n%s",
+                               acreG_search_text(w->ctx, q), path_names[p],
+                               rc ? acre_strerror(rc) : "0", etxt, otxt);
+        return 1;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -878,8 +1005,8 @@ run_requester(struct world *w, struct sess *s, enum mode m,
     case M_VERDICT:
         for (unsigned k = 0; k < w->n; k++)
             if (chosen[k] && compare_verdict(w, s, k, st, why)) {
-                it->entry =
-                    talloc_strdup(NULL, acre_dn_normalised(w->oe[k]->dn, NULL));
+                it->entry = talloc_strdup(
+                    NULL, acre_dn_normalised(w->oe[k]->v.dn, NULL));
                 return 1;
             }
         return 0;
@@ -903,7 +1030,7 @@ static int
 find_entry(struct world *w, const char *ndn)
 {
     for (unsigned k = 0; k < w->n; k++)
-        if (!strcmp(acre_dn_normalised(w->oe[k]->dn, NULL), ndn))
+        if (!strcmp(acre_dn_normalised(w->oe[k]->v.dn, NULL), ndn))
             return (int)k;
     return -1;
 }
@@ -913,15 +1040,16 @@ replay_check(struct world *w, struct sess *s, const struct item *it,
              struct stats *st, char **why)
 {
     int k = find_entry(w, it->entry);
-    struct target tg = {it->attr, NULL, NULL};
+    struct target tg = {it->attr, -1, -1};
 
     if (k < 0)
         return 0;
     if (it->desc) {
-        tg.a = oracle_attr(w->oe[k], it->desc, strlen(it->desc));
-        if (!tg.a)
+        tg.ai = oracle_attr(w->oe[k], it->desc, strlen(it->desc));
+        if (tg.ai < 0)
             return 0;
-        if (it->val && !(tg.v = oracle_value(tg.a, it->val, it->val_len)))
+        if (it->val && (tg.vj = oracle_value(&w->oe[k]->v.attrs[tg.ai], it->val,
+                                             it->val_len)) < 0)
             return 0;
     }
     return compare_check(w, s, (unsigned)k, &tg, it->right, st, why);

@@ -151,7 +151,7 @@ free_dir(void)
 
 /* The entry named by the short key: J (jdoe), T (temp), R (jroe),
  * P (ou=people), S (ou=Sales), O (the suffix). */
-static const struct acreE_entry *
+static const acre_entry_view *
 entry(char key)
 {
     const char *s = key == 'J'   ? "uid=jdoe,ou=people,dc=example,dc=com"
@@ -168,14 +168,24 @@ entry(char key)
     e = acreE_dir_find(dir, dn);
     acre_dn_free(dn);
     cr_assert_not_null(e, "no entry %s", s);
-    return e;
+    return &e->v;
+}
+
+/* hasSubordinates from the directory's tree, as its host answers. */
+static int
+children(void *arg, const acre_entry_view *v)
+{
+    const struct acreE_entry *e = acreE_dir_find(arg, v->dn);
+
+    return e && e->first_child != NULL;
 }
 
 static enum acreF_result
 eval_on(const char *filter, char key, acreF_access_fn fn, void *ctx)
 {
     struct acreF_filter *f = parse_ok(filter);
-    enum acreF_result r = acreF_eval(f, entry(key), fn, ctx);
+    struct acreF_hooks h = {fn, ctx, children, dir};
+    enum acreF_result r = acreF_eval(f, entry(key), &h);
 
     talloc_free(f);
     return r;
@@ -449,7 +459,7 @@ Test(filter, limits)
 
     cr_expect_eq(acreF_parse(NULL, NULL, "(a=b)", 5, NULL, NULL),
                  ACRE_ERR_INVAL);
-    cr_expect_eq(acreF_eval(NULL, NULL, NULL, NULL), ACREF_UNDEFINED);
+    cr_expect_eq(acreF_eval(NULL, NULL, NULL), ACREF_UNDEFINED);
 }
 
 Test(filter, strict_rules)
@@ -784,7 +794,7 @@ struct hook {
 };
 
 static int
-hook_fn(void *ctx, const struct acreE_entry *e, const struct acreF_desc *d,
+hook_fn(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
         const uint8_t *v, size_t n)
 {
     struct hook *h = ctx;

@@ -87,20 +87,20 @@ rules(const char *global, const char *db)
         0, "%s:%u:%u %s\n%s", d.file, d.line, d.column, d.message, text);
 }
 
-static const struct acreE_entry *
+static const acre_entry_view *
 entry(const char *dn)
 {
     acre_dn *d;
     cr_assert_eq(acre_dn_parse(ctx, schema, dn, strlen(dn), 0, &d, NULL), 0);
     const struct acreE_entry *e = acreE_dir_find(dir, d);
     cr_assert(e, "no entry %s", dn);
-    return e;
+    return &e->v;
 }
 
 /* Fill t for attribute description `attr` ("entry", "children", "cn",
  * "cn;lang-fr") of e, and its stored value `val` (NULL: attribute). */
 static void
-target(const struct acreE_entry *e, const char *attr, const char *val,
+target(const acre_entry_view *e, const char *attr, const char *val,
        struct acreO_target *t)
 {
     struct acreS_desc want;
@@ -109,17 +109,18 @@ target(const struct acreE_entry *e, const char *attr, const char *val,
     t->entry = e;
     t->type = want.type;
     for (uint32_t i = 0; i < e->nattrs; i++) {
-        const struct acreE_attr *a = &e->attrs[i];
-        if (a->type != want.type || a->nopts != want.nopts)
+        const acre_view_attr *a = &e->attrs[i];
+        const struct acreS_dinfo *d = acreS_dinfo(schema, a->id);
+        if (d->type != want.type || d->nopts != want.nopts)
             continue;
         if (!val) {
-            acreO_target_attr(t, e, a, NULL);
+            acreO_target_attr(t, schema, e, a, -1);
             return;
         }
         for (uint32_t j = 0; j < a->nvals; j++)
             if (a->vals[j].len == strlen(val) &&
                 !memcmp(a->vals[j].val, val, a->vals[j].len)) {
-                acreO_target_attr(t, e, a, &a->vals[j]);
+                acreO_target_attr(t, schema, e, a, (int)j);
                 return;
             }
     }
@@ -531,7 +532,9 @@ Test(openldap_oracle, search_filter_and_values)
     const struct acreO_sentry *a = &r->entries[0];
     cr_expect_str_eq(acre_dn_normalised(a->entry->dn, NULL), ALICE);
     for (unsigned i = 0; i < a->nattrs; i++) {
-        const char *name = acreS_attr(schema, a->attrs[i].attr->type)->dn.name;
+        const char *name =
+            acreS_attr(schema, acreS_dinfo(schema, a->attrs[i].attr->id)->type)
+                ->dn.name;
         cr_expect(strcmp(name, "title") != 0, "title returned");
         cr_expect(strcmp(name, "sn") != 0, "sn returned"); /* search only */
     }
@@ -565,15 +568,15 @@ Test(openldap_oracle, slapacl_output)
     struct acreO_oracle *o;
     cr_assert_eq(acreO_oracle_new(ctx, cfg, dir, &rq, &o), 0);
     char *out = acreO_oracle_slapacl(o, ctx, entry(BOB));
-    /* attributes come in the entry's order (by type) */
+    /* attributes come in the entry's order (LDIF order, as slapd's) */
     cr_expect_str_eq(out, "entry: =rsc\n"
                           "children: =rsc\n"
                           "objectClass=inetOrgPerson: =rsc\n"
                           "cn=bob: =rsc\n"
-                          "uid=bob: =rsc\n"
-                          "description=bobs: =rsc\n"
                           "sn=B: =rsc\n"
-                          "manager=cn=alice,ou=people,dc=x: =rsc\n");
+                          "uid=bob: =rsc\n"
+                          "manager=cn=alice,ou=people,dc=x: =rsc\n"
+                          "description=bobs: =rsc\n");
     out = acreO_oracle_slapacl(o, ctx, entry(ALICE));
     cr_expect(strstr(out, "userPassword=****: auth(=xd)\n"), "%s", out);
     cr_expect(strstr(out, "cn;lang-fr=alicia: =rsc\n"), "%s", out);

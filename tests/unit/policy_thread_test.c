@@ -266,13 +266,15 @@ answers(acre_request *rq, uint64_t *out)
     for (size_t i = 0; i < NCHECKS; i++) {
         const struct check *c = &checks[i];
         uint32_t mask = 0;
-        int rc = acre_access(rq, entries[c->entry], c->attr, c->val,
-                             c->val ? strlen(c->val) : 0, c->right, &mask);
+        int rc =
+            acre_access(rq, acre_entry_view_of(entries[c->entry]), c->attr,
+                        c->val, c->val ? strlen(c->val) : 0, c->right, &mask);
         out[i] = pack(rc, mask);
     }
     for (size_t j = 0; j < NENT; j++) {
         acre_verdict vd;
-        int rc = acre_entry_decide(rq, entries[j], ACRE_RIGHT_READ, &vd);
+        int rc = acre_entry_decide(rq, acre_entry_view_of(entries[j]),
+                                   ACRE_RIGHT_READ, &vd);
         out[NCHECKS + j] = rc ? pack(rc, 0) : digest(entries[j], &vd);
     }
 }
@@ -297,7 +299,8 @@ reference(acre_policy *p, int v)
         acre_request *rq = NULL;
 
         subject(id, 0, buf, sizeof(buf), &who);
-        CHECK(acre_request_begin(p, &who, dir, &rq) == 0, "begin %d", id);
+        CHECK(acre_request_begin(p, &who, acre_directory_host(dir), &rq) == 0,
+              "begin %d", id);
         answers(rq, ref[v][id]);
         acre_request_end(rq);
     }
@@ -441,7 +444,7 @@ reader_request(struct reader *r, acre_policy *p, int v, int drop_early)
     uint64_t got[NANS];
 
     subject(r->id, r->n, buf, sizeof(buf), &who);
-    if (acre_request_begin(p, &who, dir, &rq) != 0) {
+    if (acre_request_begin(p, &who, acre_directory_host(dir), &rq) != 0) {
         r->errors++;
         acre_policy_release(p);
         return;
@@ -598,7 +601,8 @@ holder_main(void *arg)
     subject(ID_ALICE, 0, buf, sizeof(buf), &who);
     acre_policy *p = acre_slot_acquire(h->slot);
     h->variant = p ? variant_of(p) : -1;
-    h->rc = p ? acre_request_begin(p, &who, dir, &rq) : ACRE_ERR_INVAL;
+    h->rc = p ? acre_request_begin(p, &who, acre_directory_host(dir), &rq)
+              : ACRE_ERR_INVAL;
     if (p)
         acre_policy_release(p); /* from now on only rq holds it */
     holder_signal(h, &h->begun);
@@ -697,7 +701,8 @@ filler_main(void *arg)
 
         /* other users: some shared by all threads, most new */
         subject(id, k % 4 == 0 ? k : f->t * 1000 + k, buf, sizeof(buf), &who);
-        if (acre_request_begin(f->p, &who, dir, &rq) != 0) {
+        if (acre_request_begin(f->p, &who, acre_directory_host(dir), &rq) !=
+            0) {
             f->errors++;
             continue;
         }

@@ -1239,20 +1239,44 @@ Test(schema, failed_load_adds_nothing)
     acre_schema_free(s);
 }
 
-Test(schema, freeze_forbids_loads)
+Test(schema, freeze_forbids_new_definitions)
 {
     acre_schema *s = full();
     acre_diag d;
+    unsigned n;
 
-    LOAD_OK(s, "attributetype ( 1.12.1 NAME 'before' SUP name )\n");
+    LOAD_OK(s, "attributetype ( 1.12.1 NAME 'before' SUP name )\n"
+               "objectidentifier myOID 1.12.9\n"
+               "objectclass ( myOID:1 NAME 'beforeClass' SUP top AUXILIARY "
+               "MAY before )\n");
     cr_expect_eq(acreS_freeze(s), s);
     cr_expect_eq(acreS_freeze(s), s);
+    n = acreS_nattrs(s);
+    /* a new definition: refused, nothing added */
     cr_expect_eq(
         load(s, "attributetype ( 1.12.2 NAME 'after' SUP name )\n", &d),
         ACRE_ERR_SCHEMA_FROZEN);
     cr_expect_eq(d.code, ACRE_ERR_SCHEMA_FROZEN);
-    cr_expect_eq(acre_schema_load_file(s, SCHEMA_DIR "core.schema", &d),
+    cr_expect_neq(strstr(d.message, "1.12.2"), NULL, "%s", d.message);
+    cr_expect_eq(load(s, "objectidentifier otherOID 1.12.8\n", &d),
                  ACRE_ERR_SCHEMA_FROZEN);
+    /* one that repeats a definition differently: refused */
+    cr_expect_eq(
+        load(s, "attributetype ( 1.12.1 NAME 'before' SUP description )\n", &d),
+        ACRE_ERR_SCHEMA_DUP);
+    /* what the schema holds already, repeated exactly (a new policy
+     * including the schema files its predecessor did): accepted, nothing
+     * changes */
+    cr_expect_eq(acre_schema_load_file(s, SCHEMA_DIR "core.schema", &d), 0,
+                 "%s", d.message);
+    cr_expect_eq(load(s,
+                      "attributetype ( 1.12.1 NAME 'before' SUP name )\n"
+                      "objectidentifier myOID 1.12.9\n"
+                      "objectclass ( myOID:1 NAME 'beforeClass' SUP top "
+                      "AUXILIARY MAY before )\n",
+                      &d),
+                 0, "%s", d.message);
+    cr_expect_eq(acreS_nattrs(s), n);
     cr_expect_eq(attr(s, "after"), -1);
     cr_expect_geq(attr(s, "before"), 0);
     acre_schema_free(s);
