@@ -186,8 +186,9 @@ uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
 
-# Install into a scratch prefix, then build and run a program against the
-# installed library through pkg-config, as a host would.
+# Install into a scratch prefix, then build and run programs against the
+# installed library through pkg-config, as a host would: installcheck.c,
+# and the example host of acre(3) (tests/example.sh).
 installcheck: all
 	@rm -rf $(B)/inst
 	@$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(B)/inst \
@@ -201,7 +202,9 @@ installcheck: all
 		-Wl,-rpath,$(CURDIR)/$(B)/inst/lib && \
 	$(B)/installcheck && \
 	echo "installcheck: pkg-config --cflags --libs acre: \
-	$$($(PKG_CONFIG) --cflags --libs acre)"
+	$$($(PKG_CONFIG) --cflags --libs acre)" && \
+	sh $(SRCDIR)/tests/example.sh $(SRCDIR)/doc/acre.3 $(B) \
+		$(CC) -std=c99 -pedantic -Wall -Wextra -Werror $(SAN)
 
 # ---- housekeeping ---------------------------------------------------------------
 FORMAT_SRC = $(wildcard $(SRCDIR)/include/*.h $(SRCDIR)/engine/*.[ch] \

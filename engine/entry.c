@@ -9,6 +9,7 @@
  */
 #include "entry.h"
 
+#include "internal.h"
 #include "match.h"
 
 #include <string.h>
@@ -103,4 +104,36 @@ acreE_view_check(const acre_schema *s, const acre_entry_view *e)
             return 0;
     }
     return 1;
+}
+
+/*
+ * acre_value_normalise -- see acre.h: the form acreE_value_norm gives a
+ * value when the host gave none (the form a view's norms must hold).
+ */
+ACRE_PUBLIC int
+acre_value_normalise(const acre_schema *schema, int id, const void *val,
+                     size_t len, void *buf, size_t size, size_t *out_len)
+{
+    const struct acreS_dinfo *d;
+    uint8_t local[256];
+    struct acreE_buf b;
+    int eq, rc;
+
+    if (out_len)
+        *out_len = 0;
+    if ((!val && len) || (!buf && size) || !out_len ||
+        !(d = acreS_dinfo(schema, id)) ||
+        (eq = acreS_attr(schema, d->type)->eq) == ACREM_NONE)
+        return ACRE_ERR_INVAL;
+    acreE_buf_init(&b, local, sizeof local);
+    rc = acreM_normalise(schema, eq, val, len, &b);
+    if (rc == 0) {
+        *out_len = b.len;
+        if (b.len > size)
+            rc = ACRE_ERR_NOSPACE;
+        else if (b.len)
+            memcpy(buf, b.p, b.len);
+    }
+    acreE_buf_free(&b);
+    return rc;
 }

@@ -24,6 +24,7 @@
 #include "openldap.h"
 #include "openldap_oracle.h"
 #include "schema.h"
+#include "test_host.h"
 
 #include <criterion/criterion.h>
 #include <ctype.h>
@@ -112,10 +113,12 @@ struct world {
     acre_schema *schema;
     struct acreI_policy *cfg;
     struct acreE_dir *dir;
-    /* the engine's own copy, compiled from the same text */
+    /* the engine's own copy, compiled from the same text: 1 through the
+     * directory host, 2 through a test host (test_host.h) */
     int engine;
     acre_policy *pol;
     acre_directory *edir;
+    struct thost *th;
 };
 
 static char *
@@ -158,6 +161,8 @@ world_init(struct world *w, const char *dir, const char *ldif)
               d.message);
     rc = acre_directory_load(w->ctx, es, path, NULL, 0, &w->edir, &d);
     cr_assert(rc == 0, "engine data: %s", d.message);
+    if (w->engine == 2)
+        w->th = thost_new(w->ctx, w->edir, 6, THOST_COPY | THOST_NO_NORMS);
 }
 
 /* ------------------------------------------------------------------------
@@ -278,7 +283,9 @@ new_request(struct world *w, const char *bind, const char *pw)
     }
     who.sockurl = "ldap://127.0.0.1/";
     who.peername = "IP=127.0.0.1:40000";
-    cr_assert(acre_request_begin(w->pol, &who, acre_directory_host(w->edir),
+    cr_assert(acre_request_begin(w->pol, &who,
+                                 w->th ? thost_host(w->th)
+                                       : acre_directory_host(w->edir),
                                  &rq) == 0);
     return rq;
 }
@@ -334,14 +341,13 @@ run_search_engine(struct world *w, void *ctx, struct tcase *c)
 }
 
 static char *
-slapacl_line(void *ctx, char *s, acre_request *rq, const acre_entry *e,
+slapacl_line(void *ctx, char *s, acre_request *rq, const acre_entry_view *e,
              const char *name, const char *attr, const void *val, size_t vlen,
              const char *shown, size_t slen)
 {
     uint32_t mask = 0;
     char buf[32];
-    acre_access(rq, acre_entry_view_of(e), attr, val, vlen, ACRE_RIGHT_AUTH,
-                &mask);
+    acre_access(rq, e, attr, val, vlen, ACRE_RIGHT_AUTH, &mask);
     acre_mask_format(mask, buf);
     return shown ? talloc_asprintf_append(s, "%s=%.*s: %s\n", name, (int)slen,
                                           shown, buf)
@@ -358,21 +364,23 @@ run_slapacl_engine(struct world *w, void *ctx, struct tcase *c)
               0);
     const acre_entry *pe = acre_directory_find(w->edir, dn);
     cr_assert(pe, "slapacl: no entry %s", c->f[2]);
-    const acre_entry_view *e = acre_entry_view_of(pe);
+    /* the directory's view, or the test host's own */
+    const acre_entry_view *e =
+        w->th ? thost_view(w->th, dn) : acre_entry_view_of(pe);
     char *s = talloc_strdup(ctx, "# rc=0\n");
-    s = slapacl_line(ctx, s, rq, pe, "entry", "entry", NULL, 0, NULL, 0);
-    s = slapacl_line(ctx, s, rq, pe, "children", "children", NULL, 0, NULL, 0);
+    s = slapacl_line(ctx, s, rq, e, "entry", "entry", NULL, 0, NULL, 0);
+    s = slapacl_line(ctx, s, rq, e, "children", "children", NULL, 0, NULL, 0);
     int pw_id = acreS_attr_find(es, "userPassword", 12);
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         const struct acreS_dinfo *d = acreS_dinfo(es, a->id);
-        size_t dl;
-        const char *dw = acre_entry_attr(pe, i, &dl, NULL);
+        size_t dl = d->text_len; /* the host's: canonical; else as written */
+        const char *dw = w->th ? d->text : acre_entry_attr(pe, i, &dl, NULL);
         char *name = talloc_strdup(ctx, d->text);
         char *desc = talloc_strndup(ctx, dw, dl);
         for (uint32_t j = 0; j < a->nvals; j++) {
             int pw = d->type == pw_id;
-            s = slapacl_line(ctx, s, rq, pe, name, desc, a->vals[j].val,
+            s = slapacl_line(ctx, s, rq, e, name, desc, a->vals[j].val,
                              a->vals[j].len,
                              pw ? "****" : (const char *)a->vals[j].val,
                              pw ? 4 : a->vals[j].len);
@@ -492,6 +500,8 @@ run_suite(const char *ldif, const char *cases, const char *golden, int engine)
     cr_expect(bad == 0, "%s: %u of %u cases differ from slapd", cases, bad,
               num);
     cr_expect(num == ng, "%s: %u cases, %u golden blocks", cases, num, ng);
+    if (w.th)
+        cr_expect_eq(thost_outstanding(w.th), 0, "host views not released");
     talloc_free(w.ctx);
     talloc_free((void *)dir);
 }
@@ -517,4 +527,16 @@ Test(openldap_test006, engine_initial)
 Test(openldap_test006, engine_final)
 {
     run_suite("data.final.ldif", "cases.final.tsv", "golden.final.txt", 1);
+}
+
+/* The engine again, deciding the entries of a host of their own. */
+Test(openldap_test006, host_initial)
+{
+    run_suite("data.initial.ldif", "cases.initial.tsv", "golden.initial.txt",
+              2);
+}
+
+Test(openldap_test006, host_final)
+{
+    run_suite("data.final.ldif", "cases.final.tsv", "golden.final.txt", 2);
 }
