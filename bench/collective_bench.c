@@ -24,9 +24,9 @@
  *       either side: acre points into the directory.
  *   collective_shuffled_10k  the same, the users in a shuffled order, so
  *       no result is reused.
- *   collective_host_10k  the users of a second load of the same LDIF, which
- *       the policy was not attached to (a host's own entries): each
- *       entry's node is found by ancestry-hash probes.
+ *   collective_host_10k  the users as a host of its own presents them
+ *       (bench_host.h: copies, attributes in reverse order), through the
+ *       host's lookups.
  *   collective_attach_10k  ms per acre_policy_attach_subentries of the
  *       10,000-subentry directory (what a changed directory costs), against
  *       acre_directory_load of its LDIF, for scale.  Timed by hand
@@ -44,6 +44,7 @@
 #include <strings.h>
 #include <talloc.h>
 
+#include "bench_host.h"
 #include "collective_oracle.h"
 #include "schema.h"
 
@@ -326,9 +327,10 @@ verify(bench_run *run, const struct world *w, const char *tag)
 
 struct job {
     const struct world *w;
-    const acre_entry **order; /* the entries, in the order visited */
+    const acre_entry_view **order; /* the entries, in the order visited */
     size_t n;
     unsigned loops;
+    acre_request *rq; /* the request they are decided in */
 };
 
 static uint64_t
@@ -340,8 +342,7 @@ acre_pass(void *arg)
 
     for (unsigned r = 0; r < j->loops; r++)
         for (size_t i = 0; i < j->n; i++)
-            if (acre_entry_collective(j->w->rq, acre_entry_view_of(j->order[i]),
-                                      &v) == 0)
+            if (acre_entry_collective(j->rq, j->order[i], &v) == 0)
                 sum += v.nattrs + v.nsubentries;
     return sum;
 }
@@ -366,11 +367,11 @@ oracle_pass(void *arg)
 
 static void
 run_entries(bench_run *run, const struct world *w, const char *group,
-            const acre_entry **order)
+            const acre_entry_view **order, acre_request *rq)
 {
     unsigned loops = (unsigned)bench_size(run, 20, 1);
-    struct job ja = {w, order, w->n, loops};
-    struct job jo = {w, NULL, 0, 1};
+    struct job ja = {w, order, w->n, loops, rq};
+    struct job jo = {w, NULL, 0, 1, NULL};
     bench_impl impl[2] = {{"acre_entry_collective", acre_pass, &ja},
                           {"acreO_coll_entry", oracle_pass, &jo}};
     double med[2];
@@ -382,19 +383,30 @@ run_entries(bench_run *run, const struct world *w, const char *group,
               "acreO_coll_entry", med[1] / (double)w->nsample);
 }
 
+/* The users' views in directory order. */
+static const acre_entry_view **
+in_order(const struct world *w)
+{
+    const acre_entry_view **v =
+        talloc_array(w->mem, const acre_entry_view *, w->n);
+
+    for (size_t i = 0; v && i < w->n; i++)
+        v[i] = acre_entry_view_of(w->users[i]);
+    return v;
+}
+
 /* The users in a shuffled order (no two neighbours share a result). */
-static const acre_entry **
+static const acre_entry_view **
 shuffled(const struct world *w)
 {
-    const acre_entry **v = talloc_array(w->mem, const acre_entry *, w->n);
+    const acre_entry_view **v = in_order(w);
     bench_rng rng = {0x636f6c6c65637476u};
 
     if (!v)
         return NULL;
-    memcpy(v, w->users, w->n * sizeof(*v));
     for (size_t i = w->n; i > 1; i--) {
         size_t k = bench_rng_below(&rng, (uint32_t)i);
-        const acre_entry *t = v[i - 1];
+        const acre_entry_view *t = v[i - 1];
         v[i - 1] = v[k];
         v[k] = t;
     }
@@ -449,28 +461,22 @@ run_attach(bench_run *run, const struct world *w)
 /* ---- the benchmark -------------------------------------------------------
  */
 
-/* The users of a second load of the LDIF, which the policy was not
- * attached to: a host's own entries, whose node is found by ancestry-hash
- * probes (the attached directory's entries have theirs recorded).  The
- * load belongs to w->mem. */
-static const acre_entry **
-host_users(const struct world *w)
+/* The users as a host of its own presents them (bench_host.h), in
+ * directory order, and a request through its lookups; NULL when memory
+ * runs out. */
+static const acre_entry_view **
+host_users(const struct world *w, acre_request **rq)
 {
-    struct world h;
-    acre_dn *base;
+    struct bhost *h = bhost_new(w->mem, w->dir, 1);
+    const acre_entry_view **v =
+        h ? talloc_array(w->mem, const acre_entry_view *, w->n) : NULL;
 
-    memset(&h, 0, sizeof h);
-    h.schema = w->schema;
-    if (acre_directory_load(w->mem, w->schema, LDIF_NAME, w->ldif, w->len,
-                            &h.dir, NULL) ||
-        !(h.users = talloc_array(w->mem, const acre_entry *,
-                                 acre_directory_count(h.dir))) ||
-        acre_dn_parse(w->mem, w->schema, SUFFIX, strlen(SUFFIX), 0, &base,
-                      NULL) ||
-        acre_directory_walk(h.dir, base, ACRE_SCOPE_SUB, collect_user, &h) ||
-        h.n != w->n)
+    for (size_t i = 0; v && i < w->n; i++)
+        if (!(v[i] = bhost_view(h, acre_entry_dn(w->users[i]))))
+            return NULL;
+    if (!v || acre_request_begin(w->p, NULL, bhost_host(h), rq))
         return NULL;
-    return h.users;
+    return v;
 }
 
 static const char *const collective_groups[] = {"collective_entry_10",
@@ -511,20 +517,22 @@ bench_collective(bench_run *run)
                    lv->tag, lv->areas * lv->per_area, lv->areas, w.n,
                    acre_directory_count(w.dir));
         if (bench_want(run, entry))
-            run_entries(run, &w, entry, w.users);
+            run_entries(run, &w, entry, in_order(&w), w.rq);
         if (big && bench_want(run, shuf)) {
-            const acre_entry **order = shuffled(&w);
+            const acre_entry_view **order = shuffled(&w);
             if (order)
-                run_entries(run, &w, shuf, order);
+                run_entries(run, &w, shuf, order, w.rq);
         }
         if (big && bench_want(run, host)) {
-            const acre_entry **order = host_users(&w);
+            acre_request *hrq = NULL;
+            const acre_entry_view **order = host_users(&w, &hrq);
             if (!order) {
-                bench_fail(run, "collective_host: the second load failed");
+                bench_fail(run, "collective_host: the host failed");
                 teardown(&w);
                 return -1;
             }
-            run_entries(run, &w, host, order);
+            run_entries(run, &w, host, order, hrq);
+            acre_request_end(hrq);
         }
         if (big && bench_want(run, attach))
             run_attach(run, &w);

@@ -37,8 +37,15 @@
  *       rules (the IR the oracle walks).  A size, not a time.
  *   policy_alloc_1k       bytes the thread allocates per entry verdict
  *       (jemalloc's thread.allocatedp) over 100,000 acre_entry_decide
- *       calls after a warm-up, against the oracle's per entry verdict.
- *       The engine promises none: anything else is a failed check.
+ *       calls after a warm-up, on directory views and again on the bench
+ *       host's, against the oracle's per entry verdict.  The engine
+ *       promises none: anything else is a failed check.
+ *   host_decide_1k        ns per entry verdict on the views of a host of
+ *       its own (bench_host.h: copies of the entries, attributes in
+ *       reverse order, with their normalised values, lookups by its own
+ *       index), against the same verdicts on the directory's views in the
+ *       same run: what embedding costs over acre's own directory.  The
+ *       verdicts are compared first.
  *
  * A smoke run decides 330 users and its "100k" rows use 5,000 rules (the
  * notes say how many), so that it takes seconds.
@@ -57,6 +64,7 @@
 #include <string.h>
 #include <talloc.h>
 
+#include "bench_host.h"
 #include "directory.h"
 #include "openldap.h"
 #include "openldap_oracle.h"
@@ -92,6 +100,8 @@ struct world {
     int id_entry;
     acre_subject who;
     struct acreO_requester owho;
+    struct bhost *host;             /* the same entries, a host's own */
+    const acre_entry_view **hviews; /* [n] their views there */
 };
 
 /* One rule set, compiled by acre and parsed for the oracle. */
@@ -103,6 +113,7 @@ struct level {
     struct acreI_policy *cfg;
     acre_policy *p;
     acre_request *rq;
+    acre_request *hrq; /* the same requester, through the bench host */
     struct acreO_oracle *o;
     size_t *sample; /* the oracle's entries: indices into world */
     size_t nsample;
@@ -162,6 +173,22 @@ oracle_decide(struct acreO_oracle *o, int id_entry, const struct acreE_entry *e)
             granted += acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
         }
     return granted;
+}
+
+/* The same verdicts on the bench host's views of the same entries. */
+static uint64_t
+host_decide_pass(void *arg)
+{
+    const struct job *j = arg;
+    uint64_t sum = 0;
+    acre_verdict v;
+
+    for (unsigned r = 0; r < j->loops; r++)
+        for (size_t i = 0; i < j->n; i++)
+            if (acre_entry_decide(j->l->hrq, j->w->hviews[i], ACRE_RIGHT_READ,
+                                  &v) == 0)
+                sum += (uint64_t)v.visible + (v.nattrs ? v.attr[0] : 0);
+    return sum;
 }
 
 static uint64_t
@@ -354,12 +381,16 @@ index_world(bench_run *run, struct world *w, size_t total)
                       0, &base, NULL) != 0 ||
         acre_directory_walk(w->dir, base, ACRE_SCOPE_SUB, collect, w) != 0)
         return -1;
+    if (!(w->host = bhost_new(w->mem, w->dir, 1)) ||
+        !(w->hviews = talloc_array(w->mem, const acre_entry_view *, total)))
+        return -1;
     for (size_t i = 0; i < w->n; i++) {
         const acre_dn *dn = acre_entry_dn(w->entries[i]);
         const char *pretty = acre_dn_pretty(dn, NULL);
 
         w->oentries[i] = acreE_dir_find(w->odir, dn);
-        if (!w->oentries[i] || map_entry(run, w, i) != 0)
+        w->hviews[i] = bhost_view(w->host, dn);
+        if (!w->oentries[i] || !w->hviews[i] || map_entry(run, w, i) != 0)
             return -1;
         if (strcmp(acre_dn_normalised(dn, NULL), POLICY_REQUESTER) != 0)
             w->pool[w->npool++] = pretty;
@@ -439,6 +470,8 @@ level_setup(bench_run *run, struct world *w, struct level *l, size_t nsample)
         rc = acre_request_begin(l->p, &w->who, acre_directory_host(w->dir),
                                 &l->rq);
     if (rc == 0)
+        rc = acre_request_begin(l->p, &w->who, bhost_host(w->host), &l->hrq);
+    if (rc == 0)
         rc = acreO_oracle_new(w->mem, l->cfg, w->odir, &w->owho, &l->o);
     if (rc != 0) {
         bench_fail(run, "policy %s: %s at %s:%u:%u: %s", l->tag,
@@ -461,9 +494,11 @@ level_free(struct level *l)
 {
     if (l->rq)
         acre_request_end(l->rq);
+    if (l->hrq)
+        acre_request_end(l->hrq);
     if (l->p)
         acre_policy_release(l->p);
-    l->rq = NULL;
+    l->rq = l->hrq = NULL;
     l->p = NULL;
 }
 
@@ -594,6 +629,58 @@ run_decide(bench_run *run, struct world *w, struct level *l)
         return;
     snprintf(name, sizeof name, "policy_decide_%s/oracle", l->tag);
     measure_pair(run, name, "ns/entry", &ia, w->n * loops, &io, l->nsample);
+}
+
+/* Does the host's verdict on entry i say what the directory's does?  The
+ * host holds the attributes in reverse order. */
+static int
+host_agrees(struct world *w, struct level *l, size_t i)
+{
+    acre_verdict dv, hv;
+    const acre_entry_view *d = acre_entry_view_of(w->entries[i]);
+
+    if (acre_entry_decide(l->rq, d, ACRE_RIGHT_READ, &dv) != 0)
+        return 0;
+    unsigned n = dv.nattrs, vis = (unsigned)dv.visible;
+    uint8_t a[64];
+    for (unsigned k = 0; k < n && k < 64; k++)
+        a[k] = dv.attr[k];
+    if (acre_entry_decide(l->hrq, w->hviews[i], ACRE_RIGHT_READ, &hv) != 0 ||
+        (unsigned)hv.visible != vis || hv.nattrs != n)
+        return 0;
+    for (unsigned k = 0; k < n && k < 64; k++)
+        if (hv.attr[n - 1 - k] != a[k])
+            return 0;
+    return 1;
+}
+
+/* host_decide: the host path against the directory path, the same
+ * verdicts first. */
+static void
+run_host_decide(bench_run *run, struct world *w, struct level *l)
+{
+    unsigned loops = (unsigned)bench_size(run, 8, 1);
+    struct job j = {.w = w, .l = l, .n = w->n, .loops = loops};
+    bench_impl ih = {"host views", host_decide_pass, &j};
+    bench_impl id = {"directory views", acre_decide_pass, &j};
+    bench_impl impl[2] = {ih, id};
+    double med[2];
+    char name[64];
+
+    for (size_t i = 0; i < w->n; i++)
+        if (!host_agrees(w, l, i)) {
+            bench_fail(run, "host_decide_%s: %s: the host's verdict differs",
+                       l->tag,
+                       acre_dn_normalised(acre_entry_dn(w->entries[i]), NULL));
+            return;
+        }
+    bench_note(run,
+               "host_decide_%s: the host's verdicts agree on all %zu "
+               "entries",
+               l->tag, w->n);
+    bench_measure(run, impl, 2, w->n * loops, med);
+    snprintf(name, sizeof name, "host_decide_%s/directory", l->tag);
+    bench_row(run, name, "ns/entry", med[0], "acre_entry_decide (dir)", med[1]);
 }
 
 /* The index of acre's attribute a, value j of entries[i] in w->map[i]. */
@@ -750,14 +837,22 @@ run_alloc(bench_run *run, struct world *w, struct level *l)
         acre_entry_decide(l->rq, acre_entry_view_of(w->entries[i % w->n]),
                           ACRE_RIGHT_READ, &v);
     acre_bytes = *ctr - before;
+    /* the host path too: its views, its lookups */
+    for (size_t i = 0; i < w->n; i++)
+        acre_entry_decide(l->hrq, w->hviews[i], ACRE_RIGHT_READ, &v);
+    before = *ctr;
+    for (size_t i = 0; i < calls; i++)
+        acre_entry_decide(l->hrq, w->hviews[i % w->n], ACRE_RIGHT_READ, &v);
+    acre_bytes += *ctr - before;
     before = *ctr;
     for (size_t k = 0; k < l->nsample; k++)
         oracle_decide(l->o, w->id_entry, w->oentries[l->sample[k]]);
     oracle_bytes = *ctr - before;
     bench_note(run,
                "policy_alloc_%s: acre allocated %llu bytes over %zu "
-               "acre_entry_decide calls; the oracle %llu over %zu verdicts",
-               l->tag, (unsigned long long)acre_bytes, calls,
+               "acre_entry_decide calls on directory views and %zu on a "
+               "host's; the oracle %llu over %zu verdicts",
+               l->tag, (unsigned long long)acre_bytes, calls, calls,
                (unsigned long long)oracle_bytes, l->nsample);
     if (acre_bytes != 0)
         bench_fail(run,
@@ -766,7 +861,7 @@ run_alloc(bench_run *run, struct world *w, struct level *l)
                    "nothing",
                    l->tag, (unsigned long long)acre_bytes, calls);
     snprintf(name, sizeof name, "policy_alloc_%s/oracle", l->tag);
-    bench_row(run, name, "B/entry", (double)acre_bytes / (double)calls,
+    bench_row(run, name, "B/entry", (double)acre_bytes / (double)(2 * calls),
               "acreO_oracle_check", (double)oracle_bytes / (double)l->nsample);
 }
 
@@ -846,9 +941,13 @@ want_any(bench_run *run, const char *const *groups)
 }
 
 static const char *const groups_10[] = {"policy_decide_10", NULL};
-static const char *const groups_1k[] = {
-    "policy_decide_1k",     "policy_access_1k", "policy_begin_hit_1k",
-    "policy_begin_miss_1k", "policy_alloc_1k",  NULL};
+static const char *const groups_1k[] = {"policy_decide_1k",
+                                        "policy_access_1k",
+                                        "policy_begin_hit_1k",
+                                        "policy_begin_miss_1k",
+                                        "policy_alloc_1k",
+                                        "host_decide_1k",
+                                        NULL};
 static const char *const groups_100k[] = {
     "policy_decide_100k", "policy_compile_100k", "policy_bytes_100k", NULL};
 
@@ -864,6 +963,8 @@ run_level(bench_run *run, struct world *w, struct level *l)
         run_begin(run, w, l);
         if (want_row(run, l, "policy_alloc_"))
             run_alloc(run, w, l);
+        if (want_row(run, l, "host_decide_"))
+            run_host_decide(run, w, l);
     }
     if (strcmp(l->tag, "100k") == 0) {
         if (want_row(run, l, "policy_compile_"))
@@ -912,11 +1013,17 @@ out:
 }
 
 static const char *const policy_groups[] = {
-    "policy_decide_10",    "policy_decide_1k",
-    "policy_decide_100k",  "policy_access_1k",
-    "policy_begin_hit_1k", "policy_begin_miss_1k",
-    "policy_alloc_1k",     "policy_compile_100k",
-    "policy_bytes_100k",   NULL,
+    "policy_decide_10",
+    "policy_decide_1k",
+    "policy_decide_100k",
+    "policy_access_1k",
+    "policy_begin_hit_1k",
+    "policy_begin_miss_1k",
+    "policy_alloc_1k",
+    "policy_compile_100k",
+    "policy_bytes_100k",
+    "host_decide_1k",
+    NULL,
 };
 
 const bench_def bench_policy_def = {"policy", policy_groups, bench_policy};

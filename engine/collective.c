@@ -210,13 +210,30 @@ struct ocbuf {
 };
 
 /* The normalised form of value i of objectClass oc (an OID, or the
- * lowercased name of a class the schema does not know). */
-static const uint8_t *
+ * lowercased name of a class the schema does not know): the view's, or
+ * made in ob (set up with ocbuf_init, given back with ocbuf_free). */
+static inline const uint8_t *
 oc_norm(const acre_schema *s, const acre_view_attr *oc, uint32_t i,
         struct ocbuf *ob, size_t *len)
 {
-    acreE_buf_init(&ob->b, ob->local, sizeof ob->local);
+    if (oc->norms) {
+        *len = oc->norms[i].len;
+        return oc->norms[i].val;
+    }
     return acreE_value_norm(s, oc, i, &ob->b, len);
+}
+
+static inline void
+ocbuf_init(struct ocbuf *ob)
+{
+    acreE_buf_init(&ob->b, ob->local, sizeof ob->local);
+}
+
+static inline void
+ocbuf_free(struct ocbuf *ob)
+{
+    if (ob->b.heap)
+        acreE_buf_free(&ob->b);
 }
 
 /* Is a value of oc (an entry's objectClass, NULL: none) a subentry
@@ -227,14 +244,15 @@ is_subentry_oc(const struct acre_policy *p, const acre_view_attr *oc)
     struct ocbuf ob;
     int found = 0;
 
+    ocbuf_init(&ob);
     for (uint32_t i = 0; oc && i < oc->nvals && !found; i++) {
         size_t n;
         const uint8_t *v = oc_norm(p->schema, oc, i, &ob, &n);
         for (unsigned k = 0; v && k < p->nsubentry_oc && !found; k++)
             found =
                 n == p->subentry_oc_len[k] && !memcmp(v, p->subentry_oc[k], n);
-        acreE_buf_free(&ob.b);
     }
+    ocbuf_free(&ob);
     return found;
 }
 
@@ -275,12 +293,13 @@ has_class(const acre_schema *s, const acre_view_attr *oc,
     struct ocbuf ob;
     int found = 0;
 
+    ocbuf_init(&ob);
     for (uint32_t i = 0; oc && i < oc->nvals && !found; i++) {
         size_t n;
         const uint8_t *v = oc_norm(s, oc, i, &ob, &n);
         found = v && names_class(r, v, n);
-        acreE_buf_free(&ob.b);
     }
+    ocbuf_free(&ob);
     return found;
 }
 

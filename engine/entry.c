@@ -41,15 +41,16 @@ const uint8_t *
 acreE_value_norm(const acre_schema *s, const acre_view_attr *a, unsigned j,
                  struct acreE_buf *b, size_t *len)
 {
-    int type = acreE_attr_type(s, a), eq;
+    int type, eq;
 
-    *len = 0;
-    if (type < 0 || (eq = acreS_attr(s, type)->eq) == ACREM_NONE)
-        return NULL;
-    if (a->norms) {
+    if (a->norms) { /* the host's: given only for a type with a rule */
         *len = a->norms[j].len;
         return a->norms[j].val;
     }
+    *len = 0;
+    if ((type = acreE_attr_type(s, a)) < 0 ||
+        (eq = acreS_attr(s, type)->eq) == ACREM_NONE)
+        return NULL;
     b->len = 0;
     if (acreM_normalise(s, eq, a->vals[j].val, a->vals[j].len, b) != 0)
         return NULL;
@@ -96,11 +97,14 @@ acreE_entry_has_value(const acre_schema *s, const acre_entry_view *e, int type,
 int
 acreE_view_check(const acre_schema *s, const acre_entry_view *e)
 {
+    unsigned limit;
+
     if (!e || e->schema != s || !e->dn || (e->nattrs && !e->attrs))
         return 0;
+    limit = acreS_id_limit(s);
     for (unsigned i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
-        if (!a->nvals || !a->vals || !acreS_dinfo(s, a->id))
+        if ((unsigned)a->id >= limit || !a->nvals || !a->vals)
             return 0;
     }
     return 1;

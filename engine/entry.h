@@ -26,14 +26,14 @@
 static inline const struct acreS_dinfo *
 acreE_attr_info(const acre_schema *s, const acre_view_attr *a)
 {
-    return acreS_dinfo(s, a->id);
+    return acreS_desc_of(s, a->id);
 }
 
 /* acreE_attr_type -- the type id of attribute a (-1 for a bad id). */
 static inline int
 acreE_attr_type(const acre_schema *s, const acre_view_attr *a)
 {
-    const struct acreS_dinfo *d = acreS_dinfo(s, a->id);
+    const struct acreS_dinfo *d = acreS_desc_of(s, a->id);
 
     return d ? d->type : -1;
 }

@@ -572,22 +572,6 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     }
 }
 
-void
-acreV_check_stored(struct acreV_check *c, const acre_view_attr *a, unsigned j)
-{
-    const struct acreS_dinfo *d = acreS_dinfo(c->rq->schema, a->id);
-
-    c->type = d->type;
-    c->nopts = d->nopts;
-    c->opts = d->opts;
-    c->opt_len = d->opt_len;
-    c->va = a;
-    c->vi = j;
-    c->val = NULL;
-    c->val_len = 0;
-    c->val_str = NULL;
-}
-
 const uint8_t *
 acreV_check_val(struct acreV_check *c, size_t *len)
 {
@@ -1037,15 +1021,23 @@ verdict_none(acre_verdict *out)
     memset(out, 0, sizeof *out);
 }
 
-/* verdict_init -- room for e's verdict, everything denied. */
+/* verdict_init -- room for e's verdict, everything denied; ACRE_ERR_INVAL
+ * for an attribute with an id the schema never gave, or no value (the
+ * one pass over the attributes acre_entry_decide makes before deciding:
+ * acreE_view_check's, merged). */
 static int
 verdict_init(struct acre_request *rq, const acre_entry_view *e,
              acre_verdict *out)
 {
+    unsigned limit = acreS_id_limit(rq->schema);
     size_t nvals = 0;
 
-    for (uint32_t i = 0; i < e->nattrs; i++)
-        nvals += e->attrs[i].nvals;
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if ((unsigned)a->id >= limit || !a->nvals || !a->vals)
+            return ACRE_ERR_INVAL;
+        nvals += a->nvals;
+    }
     if (verdict_room(rq, e->nattrs, nvals))
         return ACRE_ERR_NOMEM;
     out->nattrs = e->nattrs;
@@ -1106,7 +1098,10 @@ acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
 {
     if (out)
         verdict_none(out);
-    if (!valid(rq, e, right) || !out || rq->p->id_entry < 0)
+    /* the attributes are checked by verdict_init, in its one pass */
+    if (!rq || !e || e->schema != rq->schema || !e->dn ||
+        (e->nattrs && !e->attrs) || right < ACRE_RIGHT_DISCLOSE ||
+        right > ACRE_RIGHT_MANAGE || !out || rq->p->id_entry < 0)
         return ACRE_ERR_INVAL;
     return acreV_entry_verdict(rq, e, (enum acreI_access)right, NULL, NULL,
                                NULL, out);

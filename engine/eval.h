@@ -193,8 +193,21 @@ void acreV_check_init(struct acreV_check *c, struct acre_request *rq,
  * acreV_check_stored -- make c a check of value j of e's attribute a (its
  * description and that value, normalised when a rule first looks at it).
  */
-void acreV_check_stored(struct acreV_check *c, const acre_view_attr *a,
-                        unsigned j);
+static inline void
+acreV_check_stored(struct acreV_check *c, const acre_view_attr *a, unsigned j)
+{
+    const struct acreS_dinfo *d = acreS_desc_of(c->rq->schema, a->id);
+
+    c->type = d->type;
+    c->nopts = d->nopts;
+    c->opts = d->opts;
+    c->opt_len = d->opt_len;
+    c->va = a;
+    c->vi = j;
+    c->val = NULL;
+    c->val_len = 0;
+    c->val_str = NULL;
+}
 
 /*
  * acreV_check_val -- the check's value, normalised (the host's form, or

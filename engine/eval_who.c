@@ -312,7 +312,7 @@ acreV_find_desc(const acre_schema *s, const acre_entry_view *e,
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
-        const struct acreS_dinfo *ai = acreS_dinfo(s, a->id);
+        const struct acreS_dinfo *ai = acreS_desc_of(s, a->id);
         if (ai->type != d->type || ai->nopts != d->nopts)
             continue;
         unsigned k = 0;
@@ -541,7 +541,7 @@ entry_lists(const acre_schema *s, const acre_entry_view *e,
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
-        const struct acreS_dinfo *ai = acreS_dinfo(s, a->id);
+        const struct acreS_dinfo *ai = acreS_desc_of(s, a->id);
         if (acreS_is_subtype(s, ai->type, desc->type) &&
             ai->nopts >= desc->nopts && attr_lists(s, a, ndn, n))
             return 1;

@@ -129,7 +129,7 @@ item_allowed(const struct ev *ev, const struct acreF_node *nd, const uint8_t *v,
 static const struct acreS_dinfo *
 ainfo(const struct ev *ev, const acre_view_attr *a)
 {
-    return acreS_dinfo(ev->s, a->id);
+    return acreS_desc_of(ev->s, a->id);
 }
 
 /* The hook for a stored attribute's own description. */

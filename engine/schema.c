@@ -608,6 +608,17 @@ derive(acre_schema *n, void *ctx)
 {
     unsigned stride;
 
+    struct acreS_dinfo *t =
+        talloc_zero_array(ctx, struct acreS_dinfo, n->nattrs + 1);
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; i < n->nattrs; i++) {
+        t[i].type = (int)i;
+        t[i].text = n->attrs[i].pub.dn.name;
+        t[i].text_len = (uint32_t)strlen(t[i].text);
+    }
+    n->hot.types = t;
+    n->hot.ntypes = n->nattrs;
     n->awords = (n->nattrs + 63) / 64;
     n->cwords = (n->nclasses + 63) / 64;
     stride = 2 * n->awords + n->cwords;
@@ -764,12 +775,6 @@ fill_dn(struct acreS_attrx *x)
     x->pub.dn.len = (uint8_t)strlen(name);
     x->pub.dn.lower = strcmp(name, lname) == 0;
     x->pub.dn.mr = ACRE_MR_OCTET;
-    x->dinfo.type = x->pub.id;
-    x->dinfo.nopts = 0;
-    x->dinfo.opts = NULL;
-    x->dinfo.opt_len = NULL;
-    x->dinfo.text = name;
-    x->dinfo.text_len = (uint32_t)strlen(name);
 }
 
 /* new_attr -- the unresolved record of staged attribute type a. */
@@ -1319,10 +1324,12 @@ merge_lists(struct load *L)
 static void
 install(acre_schema *s, acre_schema *n, void *keep)
 {
-    void *old[] = {s->attrs, s->classes, s->ai.sh,    s->ai.lg, s->ci.sh,
-                   s->ci.lg, s->macros,  s->syntaxes, s->bits};
-    void *next[] = {n->attrs, n->classes, n->ai.sh,    n->ai.lg, n->ci.sh,
-                    n->ci.lg, n->macros,  n->syntaxes, n->bits};
+    void *old[] = {
+        s->attrs, s->classes, s->ai.sh,    s->ai.lg, s->ci.sh,
+        s->ci.lg, s->macros,  s->syntaxes, s->bits,  (void *)s->hot.types};
+    void *next[] = {
+        n->attrs, n->classes, n->ai.sh,    n->ai.lg, n->ci.sh,
+        n->ci.lg, n->macros,  n->syntaxes, n->bits,  (void *)n->hot.types};
 
     for (size_t i = 0; i < sizeof next / sizeof next[0]; i++)
         talloc_steal(s, next[i]);
@@ -1751,7 +1758,7 @@ acreS_dinfo(const acre_schema *s, int id)
 
     s = get(s);
     if (acre_likely(id >= 0 && (unsigned)id < s->nattrs))
-        return &s->attrs[id].dinfo;
+        return &s->hot.types[id];
     if (id < 0 || !s->descs)
         return NULL;
     k = (unsigned)id - s->nattrs;
@@ -1760,6 +1767,14 @@ acreS_dinfo(const acre_schema *s, int id)
     c = __atomic_load_n(&s->descs->chunk[k / ACRES_DESC_CHUNK],
                         __ATOMIC_ACQUIRE);
     return &c[k % ACRES_DESC_CHUNK];
+}
+
+unsigned
+acreS_id_limit(const acre_schema *s)
+{
+    s = get(s);
+    return s->nattrs +
+           (s->descs ? __atomic_load_n(&s->descs->n, __ATOMIC_ACQUIRE) : 0);
 }
 
 /* desc_hash -- FNV-1a over the type and the lowercased options. */
@@ -1841,8 +1856,8 @@ static int
 desc_record(const acre_schema *s, struct acreS_dinfo *r,
             const struct acreS_desc *d)
 {
-    const struct acreS_attrx *at = &s->attrs[d->type];
-    size_t n = at->dinfo.text_len;
+    const struct acreS_dinfo *at = &s->hot.types[d->type];
+    size_t n = at->text_len;
     char **o = talloc_array(s->descs, char *, d->nopts);
     uint32_t *ol = talloc_array(s->descs, uint32_t, d->nopts);
     char *t;
@@ -1851,8 +1866,8 @@ desc_record(const acre_schema *s, struct acreS_dinfo *r,
         n += 1 + d->opt_len[i];
     if (!o || !ol || !(t = talloc_size(s->descs, n + 1)))
         return ACRE_ERR_NOMEM;
-    memcpy(t, at->dinfo.text, at->dinfo.text_len);
-    n = at->dinfo.text_len;
+    memcpy(t, at->text, at->text_len);
+    n = at->text_len;
     for (unsigned i = 0; i < d->nopts; i++) {
         t[n++] = ';';
         o[i] = t + n;

@@ -172,6 +172,31 @@ struct acreS_dinfo {
 const struct acreS_dinfo *acreS_dinfo(const acre_schema *s, int id);
 
 /*
+ * What the hot paths read of a schema without a call: the first member of
+ * every acre_schema (schema_int.h), so that the description of a type
+ * alone, by far the most common id, is one bounds check and one index.
+ */
+struct acreS_hot {
+    const struct acreS_dinfo *types; /* [ntypes]: each type alone */
+    unsigned ntypes;
+};
+
+/* acreS_desc_of -- acreS_dinfo(s, id) for a non-NULL s, inline for the
+ * ids of types. */
+static inline const struct acreS_dinfo *
+acreS_desc_of(const acre_schema *s, int id)
+{
+    const struct acreS_hot *h = (const struct acreS_hot *)(const void *)s;
+
+    if ((unsigned)id < h->ntypes)
+        return &h->types[id];
+    return acreS_dinfo(s, id);
+}
+
+/* acreS_id_limit -- every id s has given is below this (a non-NULL s). */
+unsigned acreS_id_limit(const acre_schema *s);
+
+/*
  * acreS_desc_intern -- the id of description d (a known type) in frozen
  * schema s, recording it when new.  Returns the id, ACRE_ERR_NOSPACE
  * (ACRE_SCHEMA_MAX_DESCS reached) or ACRE_ERR_NOMEM.  Any thread: new

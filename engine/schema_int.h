@@ -76,7 +76,6 @@ struct acreS_attrx {
     const char *const *lnames; /* names[] lowercased */
     int rule[3];               /* EQ/ORD/SUB in the one rule space above */
     unsigned depth;            /* length of the SUP chain above it */
-    struct acreS_dinfo dinfo;  /* the description of the type alone */
 };
 
 struct acreS_classx {
@@ -118,6 +117,7 @@ struct acreS_macro {
 };
 
 struct acre_schema {
+    struct acreS_hot hot; /* first (schema.h): derived from attrs */
     uint32_t magic;
     int frozen; /* read and set atomically */
     struct acreS_attrx *attrs;

@@ -100,7 +100,7 @@ static int
 selected(void *arg, const acre_view_attr *a)
 {
     const struct selection *sel = arg;
-    const struct acreS_dinfo *d = acreS_dinfo(sel->schema, a->id);
+    const struct acreS_dinfo *d = acreS_desc_of(sel->schema, a->id);
     unsigned nopts =
         d->nopts < ACRES_MAX_OPTIONS ? d->nopts : ACRES_MAX_OPTIONS;
     struct acreS_desc have = {d->type, d->text, d->text_len, nopts, {0}, {0}};
