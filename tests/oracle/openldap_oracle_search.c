@@ -59,20 +59,34 @@ select_attrs(struct acreO_oracle *o, void *ctx, const char *const *attrs,
     return 0;
 }
 
+/* slapd's ad_inlist for a requested description: the attribute's type
+ * is the requested one or a subtype, and each requested tag is satisfied
+ * by one of the attribute's (language ranges included). */
+static int
+desc_in(const struct acreO_oracle *o, const struct acreE_attr *a,
+        const struct acreS_desc *want)
+{
+    if (!acreS_is_subtype(o->schema, a->type, want->type))
+        return 0;
+    for (unsigned i = 0; i < want->nopts; i++) {
+        int found = 0;
+        for (unsigned j = 0; j < a->nopts && !found; j++)
+            found = acreO_oracle_tag_covers(want->opts[i], want->opt_len[i],
+                                            a->opts[j], a->opt_len[j]);
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 static int
 selected(const struct acreO_oracle *o, const struct selection *sel,
          const struct acreE_attr *a)
 {
-    struct acreS_desc have = {a->type,  a->desc, a->desc_len,
-                              a->nopts, {0},     {0}};
     int oper = acreS_attr(o->schema, a->type)->usage != ACRES_USER;
 
-    for (unsigned i = 0; i < a->nopts && i < ACRES_MAX_OPTIONS; i++) {
-        have.opts[i] = a->opts[i];
-        have.opt_len[i] = a->opt_len[i];
-    }
     for (unsigned i = 0; i < sel->n; i++)
-        if (acreS_desc_matches(o->schema, &have, &sel->want[i]))
+        if (desc_in(o, a, &sel->want[i]))
             return 1;
     return oper ? sel->oper : sel->user;
 }
