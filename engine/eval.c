@@ -140,20 +140,19 @@ step_put(struct acreV_check *c, int kind, int rule, unsigned clause,
  * Targets
  */
 
-/* Every wanted option is among the attribute's ("lang-" ranges too). */
+/* Every option of list item a is covered by one of the attribute's (a
+ * language range "lang-en-" by lang-en and lang-en-*: slapd's
+ * is_ad_subtags). */
 static int
 opts_cover(const struct acreV_check *c, const struct acreI_attrspec *a)
 {
     for (unsigned i = 0; i < a->nopts; i++) {
         size_t wl = strlen(a->opts[i]);
-        int found = 0;
-        for (unsigned j = 0; j < c->nopts && !found; j++) {
-            size_t hl = c->opt_len[j];
-            found = (hl == wl && !strncasecmp(c->opts[j], a->opts[i], wl)) ||
-                    (wl > 0 && a->opts[i][wl - 1] == '-' && hl > wl &&
-                     !strncasecmp(c->opts[j], a->opts[i], wl));
-        }
-        if (!found)
+        unsigned j = 0;
+        while (j < c->nopts &&
+               !acreS_opt_covers(a->opts[i], wl, c->opts[j], c->opt_len[j]))
+            j++;
+        if (j == c->nopts)
             return 0;
     }
     return 1;

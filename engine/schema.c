@@ -1723,11 +1723,19 @@ acreS_desc_parse(const acre_schema *s, const char *str, size_t n,
 }
 
 int
+acreS_opt_covers(const char *w, size_t wn, const char *h, size_t hn)
+{
+    if (wn == 0 || w[wn - 1] != '-')
+        return hn == wn && !opt_cmp(w, (unsigned)wn, h, (unsigned)hn);
+    if (hn + 1 == wn) /* "lang-en-" covers lang-en */
+        return !opt_cmp(w, (unsigned)hn, h, (unsigned)hn);
+    return hn >= wn && !opt_cmp(w, (unsigned)wn, h, (unsigned)wn);
+}
+
+int
 acreS_desc_matches(const acre_schema *s, const struct acreS_desc *have,
                    const struct acreS_desc *want)
 {
-    unsigned j = 0;
-
     if (have->type < 0 || want->type < 0) {
         if (have->type != want->type ||
             opt_cmp(have->name, have->name_len, want->name, want->name_len))
@@ -1736,11 +1744,12 @@ acreS_desc_matches(const acre_schema *s, const struct acreS_desc *have,
         return 0;
     }
     for (unsigned i = 0; i < want->nopts; i++) {
-        while (j < have->nopts && opt_cmp(have->opts[j], have->opt_len[j],
-                                          want->opts[i], want->opt_len[i]) < 0)
+        unsigned j = 0;
+        while (j < have->nopts &&
+               !acreS_opt_covers(want->opts[i], want->opt_len[i], have->opts[j],
+                                 have->opt_len[j]))
             j++;
-        if (j == have->nopts || opt_cmp(have->opts[j], have->opt_len[j],
-                                        want->opts[i], want->opt_len[i]))
+        if (j == have->nopts)
             return 0;
     }
     return 1;

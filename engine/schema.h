@@ -205,10 +205,21 @@ unsigned acreS_id_limit(const acre_schema *s);
 int acreS_desc_intern(const acre_schema *s, const struct acreS_desc *d);
 
 /*
+ * acreS_opt_covers -- does option h[0..hn) of an attribute satisfy option
+ * w[0..wn) of a request (a filter item, an attribute list, an attrs=
+ * item)?  Compared without case.  An option ending in '-' is a language
+ * range (slapd ad.c is_ad_subtags): "lang-en-" is satisfied by lang-en
+ * itself and by every option that starts with "lang-en-"; any other
+ * option only by itself.
+ */
+int acreS_opt_covers(const char *w, size_t wn, const char *h, size_t hn);
+
+/*
  * acreS_desc_matches -- does an attribute described by `have` (a stored
  * attribute) satisfy the request `want` (a filter or attribute list item)?
- * True when have's type is want's type or a subtype of it and have carries
- * every option of want (RFC 4512 2.5.1-2.5.2).
+ * True when have's type is want's type or a subtype of it and every
+ * option of want is covered by one of have's (acreS_opt_covers: RFC 4512
+ * 2.5.1-2.5.2, with slapd's language ranges).
  */
 int acreS_desc_matches(const acre_schema *s, const struct acreS_desc *have,
                        const struct acreS_desc *want);

@@ -3,10 +3,12 @@
  *
  * The agreement test's generator makes the policy and a small directory
  * (openldap_gen.c); this file adds entries to that directory (appending
- * to its entry list, parents first, so its LDIF renderer writes them),
- * rewrites the connection conditions of its <who> clauses, and makes the
- * requesters and searches.  All randomness comes from dt_rng seeded with
- * the case seed, after the agreement generator has run on the same seed.
+ * to its entry list, parents first, so its LDIF renderer writes them,
+ * some values with options), rewrites the connection conditions of its
+ * <who> clauses, adds rules of its own (some on optioned descriptions),
+ * and makes the requesters and searches.  All randomness comes from dt_rng
+ * seeded with the case seed, after the agreement generator has run on the same
+ * seed.
  */
 #include "acl_gen.h"
 
@@ -31,18 +33,19 @@ struct pool {
 struct gen {
     struct dt_rng r;
     struct acreG_case *g;
-    struct pool people; /* inetOrgPerson entries of the first database */
-    struct pool mine;   /* the people this file added */
-    struct pool pwd;    /* "DN\tpassword" of people with a password */
-    struct pool gon;    /* groupOfNames */
-    struct pool guniq;  /* groupOfUniqueNames */
-    struct pool dyn;    /* groupOfURLs */
-    struct pool homes;  /* containers of people */
-    struct pool teams;  /* the OUs this file added */
-    struct pool others; /* devices, roles */
-    struct pool all;    /* every entry's DN */
-    struct pool values; /* "attr\tvalue" of every entry */
-    char *collect;      /* slapo-collect lines, or NULL */
+    struct pool people;  /* inetOrgPerson entries of the first database */
+    struct pool mine;    /* the people this file added */
+    struct pool pwd;     /* "DN\tpassword" of people with a password */
+    struct pool gon;     /* groupOfNames */
+    struct pool guniq;   /* groupOfUniqueNames */
+    struct pool dyn;     /* groupOfURLs */
+    struct pool homes;   /* containers of people */
+    struct pool teams;   /* the OUs this file added */
+    struct pool others;  /* devices, roles */
+    struct pool all;     /* every entry's DN */
+    struct pool values;  /* "attr\tvalue" of every entry */
+    struct pool optvals; /* those whose description has options */
+    char *collect;       /* slapo-collect lines, or NULL */
     unsigned serial;
 };
 
@@ -251,6 +254,26 @@ dn_variant(struct gen *x, const char *dn)
     return t;
 }
 
+/* A description spelt another way: letters in random case (options
+ * and types are case-insensitive), sometimes upper case. */
+static char *
+desc_case(struct gen *x, const char *d)
+{
+    struct dt_str s;
+    char *t;
+
+    dt_str_init(&s);
+    if (P(x, 35))
+        dt_case_variant(&x->r, d, P(x, 30) ? 1 : 2, &s);
+    else
+        dt_str_puts(&s, d);
+    t = talloc_strdup(x->g, s.p);
+    dt_str_free(&s);
+    if (!t)
+        dt_die("out of memory");
+    return t;
+}
+
 /* ---- the added directory ----------------------------------------------- */
 
 static int
@@ -333,6 +356,52 @@ person_rdn(struct gen *x, unsigned n, const char *first, const char *last,
     return fmt(x, "cn=%s O\\+%s %u", first, last, n);
 }
 
+/*
+ * Values with options: language tags on cn, sn, description and title,
+ * one or two on a value, the description spelt in any case; a French cn
+ * that is sometimes the plain cn's value (so that (cn=...) covers both).
+ * Rules, filters and attribute lists name them with tags, ranges of tags
+ * ("lang-en-"), supertypes and exact ("-") lists.
+ */
+static void
+optioned_attrs(struct gen *x, int e, unsigned n, const char *first,
+               const char *last, const char *cn)
+{
+    static const char *const two[] = {"cn;lang-de;lang-en-gb",
+                                      "cn;lang-en-gb;lang-de",
+                                      "cn;lang-fr;lang-en-us"};
+    static const char *const descs_opt[] = {
+        "description;lang-en", "description;lang-en-us", "description;lang-fr"};
+    static const char *const fr_titles[] = {"patron", "Patron",
+                                            "ing\xc3\xa9nieur"};
+    const char *d;
+
+    if (P(x, 15)) {
+        d = desc_case(x, "cn;lang-en");
+        add(x, e, d, fmt(x, "%s the %s", first, PICK(x, titles)));
+    }
+    if (P(x, 20)) {
+        d = desc_case(x, "cn;lang-fr");
+        add(x, e, d, P(x, 30) ? cn : fmt(x, "%s %u fr", last, n));
+    }
+    if (P(x, 8)) {
+        d = desc_case(x, "sn;lang-de");
+        add(x, e, d, last);
+    }
+    if (P(x, 8)) {
+        d = desc_case(x, PICK(x, two));
+        add(x, e, d, fmt(x, "%s %s", first, last));
+    }
+    if (P(x, 12)) {
+        d = desc_case(x, PICK(x, descs_opt));
+        add(x, e, d, PICK(x, descs));
+    }
+    if (P(x, 8)) {
+        d = desc_case(x, "title;lang-fr");
+        add(x, e, d, PICK(x, fr_titles));
+    }
+}
+
 static void
 person_attrs(struct gen *x, int e, unsigned n, const char *first,
              const char *last)
@@ -353,8 +422,6 @@ person_attrs(struct gen *x, int e, unsigned n, const char *first,
         add(x, e, "displayName", fmt(x, "%s %s", first, last));
     if (P(x, 25))
         add(x, e, "employeeType", PICK(x, emptypes));
-    if (P(x, 15))
-        add(x, e, "cn;lang-en", fmt(x, "%s the %s", first, PICK(x, titles)));
     if (P(x, 10))
         add(x, e, "l", P(x, 50) ? "Berlin" : "berlin");
     if (P(x, 60)) {
@@ -385,13 +452,15 @@ make_person(struct gen *x)
     add(x, e, "objectClass", "inetOrgPerson");
     if (P(x, 20))
         add(x, e, "objectClass", "organizationalPerson");
-    add(x, e, "cn", cn ? cn : respell(x, fmt(x, "%s %s", first, last)));
+    const char *cnv = cn ? cn : respell(x, fmt(x, "%s %s", first, last));
+    add(x, e, "cn", cnv);
     if (P(x, 15))
         add(x, e, "cn", fmt(x, "%s%u", first, n));
     add(x, e, "sn", respell(x, last));
     if (!cn || strstr(rdn, "+uid=") || P(x, 60))
         add(x, e, "uid", fmt(x, "x%u", n));
     person_attrs(x, e, n, first, last);
+    optioned_attrs(x, e, n, first, last, cnv);
     push(x, &x->people, x->g->entries[e].dn);
     push(x, &x->mine, x->g->entries[e].dn);
 }
@@ -712,6 +781,60 @@ static const char *const tail_access[] = {"read", "search",   "=rsc",   "+rs",
                                           "none", "disclose", "compare"};
 static const char *const tail_control[] = {"", "", "", " continue", " break"};
 
+/*
+ * A rule on descriptions with options (issue 12): a tag, a range of tags
+ * ("lang-en-" covers lang-en and lang-en-us; "lang-" every tag), two
+ * tags, an exact list ("-cn" is plain cn alone), a value condition on an
+ * optioned type; with grants that let a requester compare or search
+ * without reading (=c, =s) or read without searching (=r), so that
+ * filter items on those attributes are Undefined where the values are
+ * still returned, and the other way round.
+ */
+static void
+optioned_rule(struct gen *x, unsigned at, const char *team)
+{
+    static const char *const lists[] = {
+        "attrs=cn;lang-fr",
+        "attrs=cn;lang-en-",
+        "attrs=cn;lang-",
+        "attrs=-cn",
+        "attrs=-cn;lang-fr,title;lang-fr",
+        "attrs=name;lang-fr",
+        "attrs=cn;lang-de;lang-en-",
+        "attrs=description;lang-en-,sn;lang-de",
+        "attrs=CN;Lang-EN-US",
+        "attrs=description;lang- val.regex=\"[Cc]all|lead\"",
+        "attrs=cn;lang-fr val.regex=\" fr$\"",
+        "attrs=cn val.regex=\"^[a-m]\"",
+        "attrs=-cn;lang-en,-description",
+        "attrs=title;lang-,givenName",
+    };
+    static const char *const grants[] = {"=c",     "=r",   "=s",   "=rc",
+                                         "=sc",    "none", "read", "compare",
+                                         "search", "=rs",  "+c",   "-s"};
+    const char *by[4], *what = PICK(x, lists);
+    unsigned n = 0;
+
+    if (P(x, 30))
+        what = fmt(x, "dn.subtree=\"%s\" %s", team, what);
+    switch (B(x, 4)) {
+    case 0:
+        by[n++] = fmt(x, "users %s", PICK(x, grants));
+        break;
+    case 1:
+        by[n++] = fmt(x, "anonymous %s", PICK(x, grants));
+        by[n++] = fmt(x, "self %s", PICK(x, grants));
+        break;
+    case 2:
+        by[n++] = fmt(x, "dn.subtree=\"%s\" %s", team, PICK(x, grants));
+        break;
+    default:
+        break;
+    }
+    by[n++] = fmt(x, "* %s%s", PICK(x, grants), PICK(x, tail_control));
+    insert_rule(x, at, what, by, n);
+}
+
 /* One rule drawn from templates over the added entries. */
 static void
 own_rule(struct gen *x, unsigned at)
@@ -724,6 +847,10 @@ own_rule(struct gen *x, unsigned at)
     /* a '"' in a DN cannot be written inside a quoted rule value */
     if (!team || !group || !person || !dyn || strchr(person, '"'))
         return;
+    if (P(x, 40)) {
+        optioned_rule(x, at, team);
+        return;
+    }
     switch (B(x, 15)) {
     case 0:
         what = fmt(x, "dn.subtree=\"%s\"", dn_variant(x, team));
@@ -1021,8 +1148,12 @@ collect_values(struct gen *x)
                 dt_base64_decode(&v, l + n + 3, strlen(l + n + 3));
             else if (l[n] == ':')
                 dt_str_puts(&v, l + n + 2);
-            if (v.len && !memchr(v.p, 0, v.len))
-                push(x, &x->values, fmt(x, "%.*s\t%s", (int)n, l, v.p));
+            if (v.len && !memchr(v.p, 0, v.len)) {
+                const char *av = fmt(x, "%.*s\t%s", (int)n, l, v.p);
+                push(x, &x->values, av);
+                if (memchr(l, ';', n))
+                    push(x, &x->optvals, av);
+            }
             dt_str_free(&v);
         }
     }
@@ -1087,31 +1218,20 @@ static const char *const classes[] = {"inetOrgPerson", "person",
                                       "top",           "dcObject"};
 
 static const char *const other_items[] = {
-    "(userPassword=*)",
-    "(userPassword=secret1)",
-    "(cn;lang-en=*)",
-    "(name=*a*)",
-    "(foo=bar)",
-    "(member=*)",
-    "(uniqueMember=*)",
-    "(memberURL=*)",
-    "(ou:dn:=people)",
-    "(ou:dn:=team1)",
-    "(title>=boss)",
-    "(description<=m)",
-    "(mail=*example.com)",
-    "(objectClass=*)",
-    "(2.5.4.3=*)",
-    "(commonName=*e*)",
-    "(entryDN=*)",
-    "(telephoneNumber=*555*)",
-    "(uid:caseExactMatch:=x1)",
-    "(cn:caseExactMatch:=Ann Lee)",
-    "(hasSubordinates=TRUE)",
-    "(!(hasSubordinates=TRUE))",
-    "(entryDN=ou=people,dc=example,dc=com)",
-    "(roleOccupant=*)",
-    "(owner=*)",
+    "(userPassword=*)", "(userPassword=secret1)", "(cn;lang-en=*)",
+    "(name=*a*)", "(foo=bar)", "(member=*)", "(uniqueMember=*)",
+    "(memberURL=*)", "(ou:dn:=people)", "(ou:dn:=team1)", "(title>=boss)",
+    "(description<=m)", "(mail=*example.com)", "(objectClass=*)", "(2.5.4.3=*)",
+    "(commonName=*e*)", "(entryDN=*)", "(telephoneNumber=*555*)",
+    "(uid:caseExactMatch:=x1)", "(cn:caseExactMatch:=Ann Lee)",
+    "(hasSubordinates=TRUE)", "(!(hasSubordinates=TRUE))",
+    "(entryDN=ou=people,dc=example,dc=com)", "(roleOccupant=*)", "(owner=*)",
+    /* optioned descriptions, ranges of tags, rule-only extensible items */
+    "(cn;lang-fr=*)", "(cn;lang-en-=*)", "(cn;lang-=*)",
+    "(CN;LANG-DE;lang-en-=*)", "(description;lang-en=*)", "(name;lang-fr=*)",
+    "(title;lang-fr=patron)", "(:caseIgnoreMatch:=boss)",
+    "(:caseExactMatch:=Boss)", "(:dn:caseIgnoreMatch:=people)",
+    "(:dn:caseExactMatch:=team1)", "(cn;lang-fr:dn:caseIgnoreMatch:=people)",
     /* not (structuralObjectClass=...): slapadd computes that attribute,
      * acre's LDIF directory does not */
 };
@@ -1120,13 +1240,77 @@ static const char *const common[] = {"cn",    "sn",     "objectClass",
                                      "uid",   "mail",   "description",
                                      "title", "member", "ou"};
 
+/* Is a (a type name) a subtype of name? */
+static int
+is_name_type(const char *a, size_t n)
+{
+    static const char *const subs[] = {"cn",      "commonName", "sn",
+                                       "surname", "givenName",  "title",
+                                       "ou",      "o",          "l"};
+    for (unsigned i = 0; i < DT_NELEM(subs); i++)
+        if (strlen(subs[i]) == n && !strncasecmp(a, subs[i], n))
+            return 1;
+    return 0;
+}
+
+/* Tag t (of n bytes) as a language range that still covers it: itself
+ * with a '-' ("lang-en-" covers lang-en), a prefix ending in '-'
+ * ("lang-en-" covers lang-en-us) or "lang-". */
+static char *
+tag_range(struct gen *x, const char *t, size_t n)
+{
+    const char *dash = n > 5 ? memchr(t + 5, '-', n - 5) : NULL;
+
+    switch (B(x, 3)) {
+    case 0:
+        return fmt(x, "%.*s-", (int)n, t);
+    case 1:
+        if (dash)
+            return fmt(x, "%.*s", (int)(dash + 1 - t), t);
+        /* FALLTHROUGH */
+    default:
+        return fmt(x, "%.5s", t);
+    }
+}
+
+/*
+ * The description a (as the directory writes it: "cn;LANG-FR", "sn") as
+ * a filter item may name it and still cover the value: in another case,
+ * without its options (the plain type covers every optioned one), by
+ * the supertype name, or with one tag made a range of tags.
+ */
+static const char *
+desc_variant(struct gen *x, const char *a)
+{
+    const char *semi = strchr(a, ';');
+    size_t tn = semi ? (size_t)(semi - a) : strlen(a);
+    unsigned k = B(x, 100);
+
+    if (k < 20)
+        return desc_case(x, a);
+    if (k < 30 && is_name_type(a, tn))
+        return fmt(x, "name%s", semi ? semi : "");
+    if (!semi)
+        return a;
+    if (k < 50)
+        return fmt(x, "%.*s", (int)tn, a);
+    /* one tag (the first) made a range; the others kept */
+    const char *t = semi + 1, *end = strchr(t, ';');
+    size_t n = end ? (size_t)(end - t) : strlen(t);
+    if (n < 5 || strncasecmp(t, "lang-", 5))
+        return a;
+    return fmt(x, "%.*s;%s%s", (int)tn, a, tag_range(x, t, n), end ? end : "");
+}
+
 /* One filter item over a value of the directory. */
 static char *
 item(struct gen *x)
 {
-    const char *av = ANY(x, &x->values), *tab = strchr(av, '\t');
+    const char *av =
+        x->optvals.n && P(x, 30) ? ANY(x, &x->optvals) : ANY(x, &x->values);
+    const char *tab = strchr(av, '\t');
     char *a = talloc_strndup(x->g, av, (size_t)(tab - av));
-    const char *v = tab + 1;
+    const char *v = tab + 1, *d;
     unsigned k = B(x, 100);
 
     if (k < 10)
@@ -1135,30 +1319,34 @@ item(struct gen *x)
         return (char *)PICK(x, other_items);
     if (k < 34)
         return fmt(x, "(%s=*)", PICK(x, common));
+    /* the value's own description, or another that covers it */
+    d = P(x, 40) ? desc_variant(x, a) : a;
     if (k < 40)
-        return fmt(x, "(%s=*)", a);
+        return fmt(x, "(%s=*)", d);
     if (is_dn_type(a) && k < 60) {
         v = dn_variant(x, v);
-        return fmt(x, "(%s=%s)", a, esc(x, v, strlen(v)));
+        return fmt(x, "(%s=%s)", d, esc(x, v, strlen(v)));
     }
     if (k < 60) {
         v = P(x, 60) ? respell(x, v) : v;
-        return fmt(x, "(%s=%s)", a, esc(x, v, strlen(v)));
+        return fmt(x, "(%s=%s)", d, esc(x, v, strlen(v)));
     }
     if (k < 66) /* a short prefix: many entries */
-        return fmt(x, "(%s=%s*)", a, esc(x, v, (unsigned char)*v < 0x80));
+        return fmt(x, "(%s=%s*)", d, esc(x, v, (unsigned char)*v < 0x80));
     if (k < 76)
-        return substring(x, a, v);
+        return substring(x, d, v);
     if (k < 82)
-        return fmt(x, "(%s%s=%s)", a, P(x, 50) ? ">" : "<",
+        return fmt(x, "(%s%s=%s)", d, P(x, 50) ? ">" : "<",
                    esc(x, v, strlen(v)));
     if (k < 87)
-        return fmt(x, "(%s~=%s)", a, esc(x, v, strlen(v)));
-    if (k < 94)
-        return fmt(x, "(%s:%s:=%s)", a,
-                   P(x, 50) ? "caseExactMatch" : "caseIgnoreMatch",
+        return fmt(x, "(%s~=%s)", d, esc(x, v, strlen(v)));
+    const char *rule = P(x, 50) ? "caseExactMatch" : "caseIgnoreMatch";
+    if (k < 91)
+        return fmt(x, "(%s:%s:=%s)", d, rule, esc(x, v, strlen(v)));
+    if (k < 95) /* no type: every attribute the rule applies to */
+        return fmt(x, "(:%s%s:=%s)", P(x, 30) ? "dn:" : "", rule,
                    esc(x, v, strlen(v)));
-    return fmt(x, "(%s=%s)", a, esc(x, v, strlen(v)));
+    return fmt(x, "(%s=%s)", d, esc(x, v, strlen(v)));
 }
 
 static char *
@@ -1209,20 +1397,44 @@ base(struct gen *x)
     return ACREG_SUFFIX;
 }
 
-static const char *const attr_pool[] = {"cn",           "sn",
-                                        "uid",          "mail",
-                                        "userPassword", "member",
-                                        "uniqueMember", "memberURL",
-                                        "title",        "description",
-                                        "manager",      "seeAlso",
-                                        "objectClass",  "name",
-                                        "cn;lang-en",   "commonName",
-                                        "SURNAME",      "telephoneNumber",
-                                        "owner",        "entryDN",
-                                        "givenName",    "ou",
-                                        "foo",          "employeeType",
-                                        "roleOccupant", "CN;LANG-EN",
-                                        "2.5.4.4",      "l"};
+static const char *const attr_pool[] = {"cn",
+                                        "sn",
+                                        "uid",
+                                        "mail",
+                                        "userPassword",
+                                        "member",
+                                        "uniqueMember",
+                                        "memberURL",
+                                        "title",
+                                        "description",
+                                        "manager",
+                                        "seeAlso",
+                                        "objectClass",
+                                        "name",
+                                        "cn;lang-en",
+                                        "commonName",
+                                        "SURNAME",
+                                        "telephoneNumber",
+                                        "owner",
+                                        "entryDN",
+                                        "givenName",
+                                        "ou",
+                                        "foo",
+                                        "employeeType",
+                                        "roleOccupant",
+                                        "CN;LANG-EN",
+                                        "2.5.4.4",
+                                        "l",
+                                        "cn;lang-fr",
+                                        "cn;lang-",
+                                        "cn;lang-en-",
+                                        "description;lang-en",
+                                        "name;lang-fr",
+                                        "CN;Lang-FR",
+                                        "description;lang-",
+                                        "cn;lang-de;lang-en-",
+                                        "title;lang-",
+                                        "-cn"};
 
 static void
 attrs(struct gen *x, struct acl_case *c, struct acl_search *s)

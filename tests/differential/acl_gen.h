@@ -8,9 +8,15 @@
  *   - grows its directory to 30-200 entries: nested OUs (one with a
  *     multi-valued RDN), people named by uid or by cn with escaped
  *     commas, plus signs, quotes and leading '#', multi-valued RDNs,
- *     values that differ from others only in case or spaces, cleartext
- *     passwords; static groups that contain groups, unique-member groups,
- *     dynamic groups (one of groups); devices below people; roles;
+ *     values that differ from others only in case or spaces, values
+ *     with options (language tags, one or two on a value, in any case),
+ *     cleartext passwords; static groups that contain groups,
+ *     unique-member groups, dynamic groups (one of groups); devices
+ *     below people; roles;
+ *   - adds rules of its own about those entries, some on optioned
+ *     descriptions (tags, ranges of tags such as cn;lang-en-, exact "-"
+ *     lists, val on an optioned type) with compare-, search- and
+ *     read-only grants;
  *   - ends half of the policies with a permissive catch-all rule, so
  *     that more searches return entries;
  *   - keeps only what a real connection can decide: every connection
@@ -25,9 +31,13 @@
  *     rootdn and people) and searches (bases existing, missing under an
  *     existing entry, outside every database, invalid; every scope;
  *     filters of every kind over the directory's own values, respelt,
- *     with NOT and on attributes the requester may not search; attribute
- *     lists with aliases, subtypes, options, "*", "+", "1.1"), every
- *     search made by every requester.
+ *     with NOT and on attributes the requester may not search; about a
+ *     third of the value items on optioned values, named by their own
+ *     description, in another case, without options, by a supertype or
+ *     by a range of tags; extensible items with no type, with and
+ *     without :dn:;
+ *     attribute lists with aliases, subtypes, options, ranges of tags,
+ *     "*", "+", "1.1"), every search made by every requester.
  *
  * 40% of the cases also configure slapd's slapo-collect overlay (an OU's
  * values collected by the entries below it; see collect() in acl_gen.c):

@@ -10,20 +10,28 @@
  *   letters), devices below some users, groupOfNames, groupOfUniqueNames
  *   and groupOfURLs groups.  Users point at each other through manager
  *   and seeAlso; groups list users, sometimes other groups and DNs of
- *   entries that do not exist.  Sometimes a second tree, o=elsewhere,
- *   mostly held by a second database, else by none.
+ *   entries that do not exist.  Users (and some groups) hold values with
+ *   options: language tags on cn, sn, description and title, one or two
+ *   on a value, the description spelt in any case or by alias, a French
+ *   cn sometimes equal to the plain one.  Sometimes a second tree,
+ *   o=elsewhere, mostly held by a second database, else by none.
  *   Policy: 0-3 global rules and 0-11 database rules (now and then up to
  *   30), random ones mixed with idioms administrators write, each a
- *   <what> (dn styles, regexes with captures, filters, attribute lists,
- *   val conditions) and 1-4 <by> clauses (every <who> form acre knows,
+ *   <what> (dn styles, regexes with captures, filters, attribute lists
+ *   with classes, pseudo-attributes, options, language ranges such as
+ *   cn;lang-en- and exact "-" items, val conditions, some on optioned
+ *   types) and 1-4 <by> clauses (every <who> form acre knows,
  *   substitutions that fit the <what>'s captures, every access form,
- *   stop / continue / break), often a permissive catch-all last.
+ *   compare-, search- and read-only grants among them, stop / continue
+ *   / break), often a permissive catch-all last.
  *   Requesters: anonymous, the rootdn(s), users (some proxied by another
  *   identity, some twice with other connections), a device, a group, a
  *   DN not in the directory and one outside every suffix, each with a
  *   random connection (peer, socket, listener, domain, ssf values).
  *   Searches: random bases (existing, missing, invalid), scopes, filters
- *   and attribute lists.
+ *   (a third on optioned descriptions and ranges: equality, substrings,
+ *   presence, ordering, approximate, extensible with and without a type
+ *   or with :dn:) and attribute lists (with options and ranges).
  *
  * All text is built with talloc under the case; a failed allocation sets
  * g->nomem and the case is dropped.
@@ -113,6 +121,8 @@ struct gen {
     unsigned cur_db;       /* the database rules are being made for */
     const char *cns[MAXN]; /* every cn value written */
     unsigned ncns;
+    const char *fr[MAXN]; /* every cn;lang-fr value written */
+    unsigned nfr;
 };
 
 #define P(g, n) acreG_rng_pct(&(g)->r, (n))
@@ -381,6 +391,81 @@ any_user(struct gen *g)
     return g->users[B(g, g->nusers)];
 }
 
+/* A description spelt another way: upper case, mixed case or (for cn)
+ * its alias; options keep their meaning whatever their case. */
+static const char *
+desc_spelling(struct gen *g, const char *desc)
+{
+    char *s;
+
+    switch (B(g, 8)) {
+    case 0:
+        s = fmt(g, "%s", desc);
+        for (char *p = s; *p; p++)
+            if (*p >= 'a' && *p <= 'z')
+                *p = (char)(*p - 'a' + 'A');
+        return s;
+    case 1: /* Cn;Lang-Fr */
+        s = fmt(g, "%s", desc);
+        for (char *p = s; *p; p++)
+            if ((p == s || p[-1] == ';' || p[-1] == '-') && *p >= 'a' &&
+                *p <= 'z')
+                *p = (char)(*p - 'a' + 'A');
+        return s;
+    case 2:
+        return strncmp(desc, "cn;", 3) ? desc
+                                       : fmt(g, "commonName%s", desc + 2);
+    default:
+        return desc;
+    }
+}
+
+/* Values with options (RFC 4512 2.5.2): language tags and ranges of
+ * them are what rules, filters and attribute lists name, so users carry
+ * cn, sn, description and title with one or two tags, spelt in any case,
+ * sometimes with the value of their plain cn. */
+static void
+optioned_values(struct gen *g, int e, const char *cn)
+{
+    static const char *const two[] = {"cn;lang-de;lang-en-gb",
+                                      "cn;lang-en-gb;lang-de",
+                                      "cn;lang-en-us;lang-fr"};
+    static const char *const descs[] = {
+        "description;lang-en-us", "description;lang-en", "description;lang-fr"};
+    static const char *const fr_titles[] = {"patron", "Patron", "stagiaire"};
+    const char *d, *v;
+
+    /* one draw per statement: C leaves the order of arguments open */
+    if (P(g, 30)) {
+        d = desc_spelling(g, "cn;lang-en");
+        v = fmt(g, "%s the ", PICK(g, first_names));
+        line(g, e, "%s: %s%s", d, v, PICK(g, titles));
+    }
+    if (P(g, 20)) {
+        d = desc_spelling(g, "cn;lang-fr");
+        v = P(g, 30) ? cn : fmt(g, "%s fr", PICK(g, first_names));
+        line_value(g, e, d, v);
+        if (g->nfr < MAXN && ascii(v))
+            g->fr[g->nfr++] = v;
+    }
+    if (P(g, 10)) {
+        d = desc_spelling(g, "sn;lang-de");
+        line(g, e, "%s: %s", d, PICK(g, last_names));
+    }
+    if (P(g, 10)) {
+        d = desc_spelling(g, PICK(g, two));
+        line(g, e, "%s: %s", d, PICK(g, first_names));
+    }
+    if (P(g, 15)) {
+        d = desc_spelling(g, PICK(g, descs));
+        line(g, e, "%s: %s", d, PICK(g, descriptions));
+    }
+    if (P(g, 8)) {
+        d = desc_spelling(g, "title;lang-fr");
+        line(g, e, "%s: %s", d, PICK(g, fr_titles));
+    }
+}
+
 static void
 user_entry(struct gen *g, unsigned i)
 {
@@ -423,11 +508,7 @@ user_entry(struct gen *g, unsigned i)
         line(g, e, "title: %s", PICK(g, titles));
     if (P(g, 30))
         line(g, e, "givenName: %s", PICK(g, first_names));
-    if (P(g, 30))
-        line(g, e, "cn;lang-en: %s the %s", PICK(g, first_names),
-             PICK(g, titles));
-    if (P(g, 10))
-        line(g, e, "sn;lang-de: %s", PICK(g, last_names));
+    optioned_values(g, e, cn);
     if (P(g, 30)) {
         unsigned j = B(g, g->nusers + 1);
         line_value(g, e, "seeAlso",
@@ -513,6 +594,10 @@ groups(struct gen *g)
             line_value(g, e, "owner", any_user(g));
         if (P(g, 30))
             line(g, e, "description: %s", PICK(g, descriptions));
+        if (P(g, 15)) {
+            const char *d = desc_spelling(g, "description;lang-fr");
+            line(g, e, "%s: %s", d, PICK(g, descriptions));
+        }
         g->groups[g->ngroups++] = dn;
     }
     n = B(g, 3);
@@ -718,6 +803,11 @@ static const char *const what_filters[] = {
     "(telephoneNumber=+1 555*)",
     "(&(objectClass=inetOrgPerson)(!(uid>=u5)))",
     "(member:distinguishedNameMatch:=uid=u1,ou=people,dc=example,dc=com)",
+    "(cn;lang-fr=*)",
+    "(cn;lang-en-=*)",
+    "(description;lang-en=*)",
+    "(:caseIgnoreMatch:=boss)",
+    "(name;lang-=*a*)",
 };
 
 static const char *const attr_items[] = {
@@ -757,6 +847,22 @@ static const char *const attr_items[] = {
     "name;lang-en",
     "@extensibleObject",
     "-entry",
+    /* descriptions with options: tags, ranges of them ("lang-en-" covers
+     * lang-en and lang-en-us), two tags, exact ("-") lists, any case */
+    "cn;lang-fr",
+    "cn;lang-en-",
+    "-cn;lang-fr",
+    "name;lang-fr",
+    "description;lang-en-",
+    "description;lang-",
+    "-description",
+    "cn;lang-de;lang-en-",
+    "CN;Lang-FR",
+    "title;lang-fr",
+    "sn;lang-",
+    "-cn;lang-en",
+    "commonName;lang-en",
+    "name;lang-",
 };
 
 /* A val condition for a single attribute; sets *cap for ${v1}. */
@@ -766,7 +872,26 @@ gen_val(struct gen *g, const char **attr, enum cap *vcap)
     const char *u = any_user(g);
 
     *vcap = CAP_NONE;
-    switch (B(g, 12)) {
+    switch (B(g, 16)) {
+    case 12:
+        *attr = PICK(g, ((const char *const[]){"cn;lang-fr", "-cn;lang-fr",
+                                               "cn;lang-"}));
+        return g->nfr ? fmt(g, "val=\"%s\"", g->fr[B(g, g->nfr)])
+                      : "val.regex=\"fr$\"";
+    case 13:
+        *attr = PICK(g, ((const char *const[]){"cn;lang-en", "cn;lang-en-",
+                                               "name;lang-en"}));
+        return fmt(g, "val.regex=\"the %s$\"", PICK(g, titles));
+    case 14:
+        *attr = PICK(g, ((const char *const[]){"description;lang-en-",
+                                               "description;lang-"}));
+        return PICK(g, ((const char *const[]){"val.regex=\"call\"",
+                                              "val/caseExactMatch=\"x\"",
+                                              "val=\"TEAM LEAD\""}));
+    case 15:
+        *attr = "cn"; /* covers cn;lang-fr and its values too */
+        return g->nfr ? fmt(g, "val=\"%s\"", g->fr[B(g, g->nfr)])
+                      : "val.regex=\"^[a-m]\"";
     case 0:
         *attr = "member";
         return fmt(g, "val=\"%s\"", dn_variant(g, u));
@@ -1161,6 +1286,7 @@ static const char *const letters[] = {
     "=rscxd", "=rsc", "+w", "-r",  "=0",  "+a", "-z",       "=wrscxd",
     "+m",     "-w",   "=x", "+rs", "=d",  "+c", "=mwrscxd", "-s",
     "+d",     "=rs",  "-0", "+0",  "=az", "-m", "+x",       "=cx",
+    "=c",     "=r",   "=s", "=rc", "=c",  "=r", "=sc",
 };
 
 static const char *
@@ -1517,12 +1643,69 @@ gen_requesters(struct gen *g)
     }
 }
 
+/* A filter on descriptions with options, or an extensible item that
+ * names no type (it covers every attribute, optioned ones included):
+ * each item is checked for search access on the stored attribute's
+ * whole description (issue 12). */
+static const char *
+gen_optioned_filter(struct gen *g)
+{
+    const char *fr = g->nfr ? g->fr[B(g, g->nfr)] : "Alice fr";
+
+    switch (B(g, 16)) {
+    case 0:
+        return "(cn;lang-fr=*)";
+    case 1:
+        return "(cn;lang-en-=*)";
+    case 2:
+        return "(cn;lang-=*e*)";
+    case 3:
+        return fmt(
+            g, "(%s=%s)",
+            PICK(g, ((const char *const[]){"cn", "cn;lang-fr", "CN;LANG-FR",
+                                           "name;lang-fr", "cn;lang-"})),
+            fr);
+    case 4:
+        return fmt(g, "(cn;lang-fr=%.1s*)", fr);
+    case 5:
+        return "(description;lang-en=*)";
+    case 6:
+        return fmt(g, "(:%s:=%s)",
+                   P(g, 50) ? "caseIgnoreMatch" : "caseExactMatch", fr);
+    case 7:
+        return "(:caseIgnoreMatch:=boss)";
+    case 8:
+        return fmt(g, "(name;lang-en:caseIgnoreMatch:=%s the %s)",
+                   PICK(g, first_names), "boss");
+    case 9:
+        return "(:dn:caseIgnoreMatch:=people)";
+    case 10:
+        return fmt(g, "(name;lang-fr~=%s)", fr);
+    case 11:
+        return "(CN;LANG-FR>=M)";
+    case 12:
+        return "(title;lang-fr=patron)";
+    case 13:
+        return fmt(g,
+                   "(|(cn;lang-en-us=*)(cn;lang-de;lang-en-=*)(sn;lang-de=%s))",
+                   PICK(g, last_names));
+    case 14:
+        return fmt(g, "(cn;lang-fr:dn:caseExactMatch:=%s)", fr);
+    default:
+        return "(!(description;lang-=*))";
+    }
+}
+
 static const char *
 gen_filter(struct gen *g)
 {
     const char *u = any_user(g);
 
-    switch (B(g, 22)) {
+    unsigned k = B(g, 22);
+
+    if (P(g, 35))
+        return gen_optioned_filter(g);
+    switch (k) {
     case 0:
     case 1:
     case 2:
@@ -1587,14 +1770,22 @@ gen_attr_list(struct gen *g, unsigned *n)
     static const char *const a13[] = {"memberURL", "owner"};
     static const char *const a14[] = {"commonName", "SURNAME", "Mail"};
     static const char *const a15[] = {"CN;LANG-EN", "objectclass"};
+    static const char *const a16[] = {"cn;lang-fr"};
+    static const char *const a17[] = {"cn;lang-"};
+    static const char *const a18[] = {"name;lang-en-"};
+    static const char *const a19[] = {"description;lang-en", "cn;lang-fr"};
+    static const char *const a20[] = {"CN;Lang-FR;lang-de", "sn"};
+    static const char *const a21[] = {"-cn", "title;lang-"};
+    static const char *const a22[] = {"cn;lang-de;lang-en-", "uid"};
 
     static const struct {
         const char *const *a;
         unsigned n;
-    } lists[] = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {a0, 1},  {a1, 1},
-                 {a2, 2},   {a3, 1},   {a4, 1},   {a5, 2},  {a6, 1},
-                 {a7, 1},   {a8, 2},   {a9, 2},   {a10, 1}, {a11, 3},
-                 {a12, 2},  {a13, 2},  {a14, 3},  {a15, 2}};
+    } lists[] = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {a0, 1},  {a1, 1},  {a2, 2},
+                 {a3, 1},   {a4, 1},   {a5, 2},   {a6, 1},  {a7, 1},  {a8, 2},
+                 {a9, 2},   {a10, 1},  {a11, 3},  {a12, 2}, {a13, 2}, {a14, 3},
+                 {a15, 2},  {a16, 1},  {a17, 1},  {a18, 1}, {a19, 2}, {a20, 2},
+                 {a21, 2},  {a22, 2}};
 
     unsigned i = B(g, sizeof(lists) / sizeof(lists[0]));
 

@@ -272,20 +272,27 @@ what_dn(const acre_entry_view *e, const struct acreI_what *w)
     }
 }
 
-/* Tag compatibility of ad_inlist: every wanted option is among the
- * attribute's, a "lang-" range matching the tags that start with it. */
+int
+acreO_oracle_tag_covers(const char *w, size_t wn, const char *h, size_t hn)
+{
+    if (wn == 0)
+        return hn == 0;
+    if (wn > hn) /* "lang-en-" against lang-en */
+        return wn - 1 == hn && w[wn - 1] == '-' && !strncasecmp(w, h, hn);
+    return (wn == hn || w[wn - 1] == '-') && !strncasecmp(w, h, wn);
+}
+
+/* Tag compatibility of ad_inlist: each wanted tag is satisfied by one of
+ * the attribute's (is_ad_subtags). */
 static int
 opts_cover(const struct acreO_target *t, const struct acreI_attrspec *a)
 {
     for (unsigned i = 0; i < a->nopts; i++) {
         size_t wl = strlen(a->opts[i]);
         int found = 0;
-        for (unsigned j = 0; j < t->nopts && !found; j++) {
-            size_t hl = t->opt_len[j];
-            found = (hl == wl && !strncasecmp(t->opts[j], a->opts[i], wl)) ||
-                    (wl > 0 && a->opts[i][wl - 1] == '-' && hl > wl &&
-                     !strncasecmp(t->opts[j], a->opts[i], wl));
-        }
+        for (unsigned j = 0; j < t->nopts && !found; j++)
+            found = acreO_oracle_tag_covers(a->opts[i], wl, t->opts[j],
+                                            t->opt_len[j]);
         if (!found)
             return 0;
     }

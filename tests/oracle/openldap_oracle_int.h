@@ -103,6 +103,15 @@ const acre_entry_view *acreO_oracle_find(const struct acreO_oracle *o,
  * the type has no equality rule: then *has 0). */
 const acre_value *acreO_norm(const acre_view_attr *a, uint32_t j, int *has);
 
+/*
+ * acreO_oracle_tag_covers -- slapd's is_ad_subtags for one pair of tags:
+ * does the attribute's tag h[0..hn) satisfy the wanted tag w[0..wn)
+ * (compared without case; slapd lowercases both)?  A wanted tag ending
+ * in '-' is a language range, satisfied by itself without the '-' and
+ * by every tag it begins.
+ */
+int acreO_oracle_tag_covers(const char *w, size_t wn, const char *h, size_t hn);
+
 /* acreO_oracle_value_is_dn -- does normalised value v of attribute type `type`
  * equal the normalised DN text `ndn` under the type's equality rule? */
 int acreO_oracle_value_is_dn(struct check *c, int type, const char *v,

@@ -59,21 +59,35 @@ select_attrs(struct acreO_oracle *o, void *ctx, const char *const *attrs,
     return 0;
 }
 
+/* slapd's ad_inlist for a requested description: the attribute's type
+ * is the requested one or a subtype, and each requested tag is satisfied
+ * by one of the attribute's (language ranges included). */
+static int
+desc_in(const struct acreO_oracle *o, const struct acreS_dinfo *a,
+        const struct acreS_desc *want)
+{
+    if (!acreS_is_subtype(o->schema, a->type, want->type))
+        return 0;
+    for (unsigned i = 0; i < want->nopts; i++) {
+        int found = 0;
+        for (unsigned j = 0; j < a->nopts && !found; j++)
+            found = acreO_oracle_tag_covers(want->opts[i], want->opt_len[i],
+                                            a->opts[j], a->opt_len[j]);
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 static int
 selected(const struct acreO_oracle *o, const struct selection *sel,
          const acre_view_attr *a)
 {
     const struct acreS_dinfo *d = acreS_dinfo(o->schema, a->id);
-    struct acreS_desc have = {d->type,  d->text, d->text_len,
-                              d->nopts, {0},     {0}};
     int oper = acreS_attr(o->schema, d->type)->usage != ACRES_USER;
 
-    for (unsigned i = 0; i < d->nopts && i < ACRES_MAX_OPTIONS; i++) {
-        have.opts[i] = d->opts[i];
-        have.opt_len[i] = d->opt_len[i];
-    }
     for (unsigned i = 0; i < sel->n; i++)
-        if (acreS_desc_matches(o->schema, &have, &sel->want[i]))
+        if (desc_in(o, d, &sel->want[i]))
             return 1;
     return oper ? sel->oper : sel->user;
 }

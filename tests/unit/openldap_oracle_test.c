@@ -560,6 +560,33 @@ Test(openldap_oracle, search_attribute_lists)
     cr_expect_eq(r->entries[0].nattrs, 0); /* the DN alone */
 }
 
+/* slapd's language ranges (is_ad_subtags): "lang-fr-" covers lang-fr
+ * itself, "lang-" every tag; in attrs= lists and in requested attributes
+ * (goldens acl-attrs-lang-range, search-attrs-lang-range). */
+Test(openldap_oracle, language_ranges)
+{
+    rules(NULL, "access to attrs=cn;lang-fr- by * compare\n"
+                "access to attrs=name;lang- by * search\n"
+                "access to * by * read");
+    check(NULL, ALICE, "cn;lang-fr", NULL, R, 0, "compare(=cxd)");
+    check(NULL, ALICE, "cn", NULL, R, 1, "read(=rscxd)");
+    rules(NULL, "access to attrs=cn;lang-f- by * none\n"
+                "access to attrs=-cn;lang-fr by * search\n"
+                "access to * by * read");
+    check(NULL, ALICE, "cn;lang-fr", NULL, R, 0, "search(=scxd)");
+    rules(NULL, "access to * by * read");
+    static const char *const any[] = {"cn;lang-"},
+                             *const fr[] = {"name;LANG-FR-"},
+                             *const de[] = {"cn;lang-de-"};
+    struct acreO_search *r =
+        search(NULL, ALICE, ACRE_SCOPE_BASE, "(objectClass=*)", any, 1);
+    cr_expect_eq(r->entries[0].nattrs, 1);
+    r = search(NULL, ALICE, ACRE_SCOPE_BASE, "(objectClass=*)", fr, 1);
+    cr_expect_eq(r->entries[0].nattrs, 1);
+    r = search(NULL, ALICE, ACRE_SCOPE_BASE, "(objectClass=*)", de, 1);
+    cr_expect_eq(r->entries[0].nattrs, 0);
+}
+
 Test(openldap_oracle, slapacl_output)
 {
     rules(NULL, "access to attrs=userPassword by self =wx by anonymous auth\n"

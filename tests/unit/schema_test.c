@@ -1479,6 +1479,28 @@ Test(schema, desc_matches_subtypes_and_options)
     cr_expect_not(matches("cn", "fooBar"));
 }
 
+/* slapd's language ranges (ad.c is_ad_subtags), checked against slapd
+ * 2.5 (golden search-attrs-lang-range): "lang-en-" covers lang-en itself
+ * and every tag that starts with "lang-en-", in any case. */
+Test(schema, desc_matches_language_ranges)
+{
+    cr_expect(matches("cn;lang-en", "cn;lang-en-"));
+    cr_expect(matches("cn;lang-en-us", "cn;lang-en-"));
+    cr_expect(matches("cn;LANG-EN-GB;lang-de", "cn;lang-de;lang-en-"));
+    cr_expect(matches("cn;lang-fr", "cn;lang-"));
+    cr_expect(matches("cn;lang-fr", "name;lang-"));
+    cr_expect(matches("cn;lang-en-us", "cn;lang-en-us-"));
+    cr_expect(matches("cn;lang-en-", "cn;lang-en-"));
+    cr_expect_not(matches("cn", "cn;lang-"));
+    cr_expect_not(matches("cn;lang-english", "cn;lang-en-"));
+    cr_expect_not(matches("cn;lang-en", "cn;lang-e-"));
+    cr_expect_not(matches("cn;lang-e", "cn;lang-en-"));
+    cr_expect_not(matches("cn;lang-fr", "cn;lang-de;lang-"));
+    cr_expect(acreS_opt_covers("lang-en-", 8, "LANG-EN", 7));
+    cr_expect_not(acreS_opt_covers("lang-en", 7, "lang-en-us", 10));
+    cr_expect_not(acreS_opt_covers("lang-en-", 8, "lang-e", 6));
+}
+
 /* ------------------------------------------------------------------------
  * Speed of the DN parser's lookup: not a benchmark, a guard against a
  * lookup that became linear.
