@@ -1162,24 +1162,29 @@ acreC_hidden(const struct acreC_result *r, const acre_view_attr *a)
 
 const acre_entry_view *
 acreC_merged(struct acre_request *rq, const acre_entry_view *e,
-             const struct acreC_result *r)
+             const struct acreC_result *r, unsigned what)
 {
     struct acreC_cache *w = rq->coll;
     uint32_t nadd = 0, out = 0;
 
+#define MERGED(o)                                                  \
+    ((o)->a.nvals &&                                               \
+     (what & ((o)->flags & ACREC_OUT_COLLECT ? ACREC_MERGE_COLLECT \
+                                             : ACREC_MERGE_SUBENTRY)))
     for (uint32_t k = 0; r && k < r->nout; k++)
-        nadd += !(r->out[k].flags & ACREC_OUT_COLLECT);
+        nadd += MERGED(&r->out[k]);
     if (!nadd)
         return e;
     if (room32(w, (void **)&w->mattrs, sizeof(*w->mattrs),
                (size_t)e->nattrs + nadd, &w->cap_mattrs))
         return NULL;
     for (uint32_t i = 0; i < e->nattrs; i++) /* the entry's own first */
-        if (!acreC_hidden(r, &e->attrs[i]))
+        if (!(what & ACREC_MERGE_SUBENTRY) || !acreC_hidden(r, &e->attrs[i]))
             w->mattrs[out++] = e->attrs[i];
     for (uint32_t k = 0; k < r->nout; k++)
-        if (!(r->out[k].flags & ACREC_OUT_COLLECT) && r->out[k].a.nvals)
+        if (MERGED(&r->out[k]))
             w->mattrs[out++] = r->out[k].a;
+#undef MERGED
     w->merged = *e;
     w->merged.attrs = w->mattrs;
     w->merged.nattrs = out;

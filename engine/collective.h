@@ -229,15 +229,24 @@ const struct acreC_out *acreC_outs(const struct acreC_result *r);
  */
 int acreC_hidden(const struct acreC_result *r, const acre_view_attr *a);
 
+/* What acreC_merged adds to an entry */
+#define ACREC_MERGE_SUBENTRY                                      \
+    0x1u                         /* the values of subentries (and \
+                                    inherited ones) */
+#define ACREC_MERGE_COLLECT 0x2u /* the slapo-collect values */
+
 /*
- * acreC_merged -- e with the result's attributes a search filter sees
- * (not the slapo-collect ones; hidden real attributes left out) after its
- * own; e itself when the result adds nothing.  Lives in the request until
- * its next collective call.  NULL out of memory.
+ * acreC_merged -- e with the result's attributes of the kinds in `what`
+ * (ACREC_MERGE_*; hidden real attributes left out) after its own; e itself
+ * when that adds nothing.  A search filter sees the subentries' values;
+ * slapd checks a result entry for read (and a rule's filter= then) with
+ * the slapo-collect values as well, which its overlay adds before.  Lives
+ * in the request until its next collective call.  NULL out of memory.
  */
 const acre_entry_view *acreC_merged(struct acre_request *rq,
                                     const acre_entry_view *e,
-                                    const struct acreC_result *r);
+                                    const struct acreC_result *r,
+                                    unsigned what);
 
 /*
  * acreC_precompute -- give attached policy p (complete but for this) the

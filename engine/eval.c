@@ -318,7 +318,7 @@ what_filter(struct acreV_check *c, const struct acreP_rule *r)
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         rq->filter_epoch[slot] = rq->epoch;
         rq->filter_state[slot] =
-            acreF_eval(r->ir->what.filter, c->e, &h) == ACREF_TRUE ? 1 : 2;
+            acreF_eval(r->ir->what.filter, c->fe, &h) == ACREF_TRUE ? 1 : 2;
     }
     return rq->filter_state[slot] == 1;
 }
@@ -547,7 +547,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
                  const struct acreS_dinfo *d, const uint8_t *val, size_t len)
 {
     c->rq = rq;
-    c->e = e;
+    c->e = c->fe = e;
     c->endn = acre_dn_normalised(e->dn, &c->endn_len);
     c->endn_slapd = 0;
     c->type = d ? d->type : type;
@@ -1071,8 +1071,19 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     if ((!cr && rq->p->coll && (rc = acreC_compute(rq, e, n, &cr)) != 0) ||
         (rc = verdict_init(rq, e, out)) != 0)
         return rc;
-    /* one epoch for the whole entry: its filters are evaluated once */
+    /* one epoch for the whole entry: its filters are evaluated once, on
+     * the entry as slapd checks a result for read: with its collective
+     * values, slapo-collect's included (its overlay adds them first) */
     acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
+    if (cr && rq->p->nfilters &&
+        !(c.fe = acreC_merged(rq, e, cr,
+                              ACREC_MERGE_COLLECT |
+                                  (rq->p->coll->flags & ACRE_COLL_NO_FILTER
+                                       ? 0
+                                       : ACREC_MERGE_SUBENTRY)))) {
+        verdict_none(out);
+        return ACRE_ERR_NOMEM;
+    }
     out->visible = decide_memo(&c, n, want, &mask);
     for (uint32_t i = 0; out->visible && !rq->err && i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];

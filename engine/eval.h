@@ -144,7 +144,9 @@ struct acreV_matches {
 struct acreV_check {
     struct acre_request *rq;
     const acre_entry_view *e;
-    const char *endn; /* the entry's normalised DN */
+    const acre_entry_view *fe; /* what a rule's filter= sees: e, or e with
+                                  its collective values (acreC_merged) */
+    const char *endn;          /* the entry's normalised DN */
     size_t endn_len;
     /* endn is slapd's text too: 0 not known yet, 1 yes, 2 no (then
      * acreV_slapd_dn makes slapd's at each use) */

@@ -194,7 +194,7 @@ filter_match(struct acre_request *rq, const struct acreF_filter *f,
     enum acreF_result r;
 
     if (cr && !(rq->p->coll->flags & ACRE_COLL_NO_FILTER) &&
-        !(fe = acreC_merged(rq, e, cr)))
+        !(fe = acreC_merged(rq, e, cr, ACREC_MERGE_SUBENTRY)))
         return ACRE_ERR_NOMEM;
     struct acreF_hooks h = acreV_filter_hooks(rq, filter_access, &m);
     m.rq = rq;
