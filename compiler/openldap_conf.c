@@ -16,7 +16,9 @@
  *      kept, anything else is noted and ignored.
  * slapd's own refusals kept here: a quote left open, suffix or rootdn
  * outside a database or with a bad DN, a suffix already served by an
- * earlier database, a database without a type.
+ * earlier database, a database without a type, a word after the one
+ * argument of database, suffix, rootdn, include and overlay ("extra
+ * cruft"), an add_content_acl value that is not a boolean.
  * Invariant: on any error the whole result is freed and *out untouched.
  */
 #include "openldap_int.h"
@@ -372,6 +374,18 @@ acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
  * Pass 1: lines, includes, schema
  */
 
+/* slapd's config_check_vals: a directive taking one argument refuses a
+ * second one ("extra cruft"), reported at the first word too many. */
+static int
+no_cruft(const char *file, const struct acreO_ptext *toks, unsigned n,
+         const char *what, acre_diag *diag)
+{
+    if (n <= 2)
+        return 0;
+    return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[2], 0,
+                       "<%s> extra cruft after <%s>", toks[0].s, what);
+}
+
 /* One directive kept for pass 2: where its logical line starts (pass 2
  * reads and tokenises it again, so that pass 1 keeps no tokens). */
 struct directive {
@@ -527,6 +541,8 @@ do_include(struct pass1 *p, const char *from, const struct acreO_ptext *toks,
     if (n < 2)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, from, &toks[0], 0,
                            "include: missing file name");
+    if (n > 2)
+        return no_cruft(from, toks, n, "file", diag);
     if (p->depth >= ACREO_MAX_INCLUDE)
         return acreO_error(diag, ACRE_ERR_RULE_LIMIT, from, &toks[1], 0,
                            "include nested too deeply");
@@ -599,8 +615,9 @@ pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
 
     if (ln->len == 0 || ln->s[0] == '#')
         return 0;
-    /* the directive and its first argument are all pass 1 looks at */
-    rc = acreO_tokenize_conf(lb, ln, 2, &toks, &n, &open, name, diag);
+    /* the directive and its first argument are all pass 1 looks at (a
+     * third word only to refuse it after include) */
+    rc = acreO_tokenize_conf(lb, ln, 3, &toks, &n, &open, name, diag);
     if (rc)
         return rc;
     if (n == 0)
@@ -692,6 +709,8 @@ directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     int rc = arg_count(d, 2, diag);
 
+    if (!rc)
+        rc = no_cruft(d->file, d->toks, d->ntoks, "type", diag);
     if (rc)
         return rc;
     if (!strcasecmp(d->toks[1].s, "frontend")) {
@@ -707,12 +726,19 @@ directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
     return p->db ? 0 : ACRE_ERR_NOMEM;
 }
 
-/* suffix / rootdn: need a database section. */
+/* suffix / rootdn: need a database section; one DN, the root DN when
+ * none is given (slapd's ARG_DN). */
 static int
 directive_db_dn(struct pass2 *p, const struct dline *d, int suffix,
                 acre_diag *diag)
 {
-    int rc = arg_count(d, 2, diag);
+    int rc =
+        no_cruft(d->file, d->toks, d->ntoks, suffix ? "suffix" : "dn", diag);
+    /* a missing DN is reported after the directive, as the empty one */
+    const struct acreO_ptext *at = d->ntoks >= 2 ? &d->toks[1] : &d->toks[0];
+    size_t off = d->ntoks >= 2 ? 0 : d->toks[0].len;
+    const char *dn = d->ntoks >= 2 ? d->toks[1].s : "";
+    size_t len = d->ntoks >= 2 ? d->toks[1].len : 0;
 
     if (rc)
         return rc;
@@ -721,10 +747,9 @@ directive_db_dn(struct pass2 *p, const struct dline *d, int suffix,
                            "%s only allowed within a database declaration",
                            d->toks[0].s);
     if (suffix)
-        return acreO_db_add_suffix(p->b, p->db, d->toks[1].s, d->toks[1].len,
-                                   d->file, &d->toks[1], 0, diag);
-    return acreO_db_set_rootdn(p->b, p->db, d->toks[1].s, d->toks[1].len,
-                               d->file, &d->toks[1], 0, diag);
+        return acreO_db_add_suffix(p->b, p->db, dn, len, d->file, at, off,
+                                   diag);
+    return acreO_db_set_rootdn(p->b, p->db, dn, len, d->file, at, off, diag);
 }
 
 static int
@@ -735,17 +760,23 @@ directive_access(struct pass2 *p, const struct dline *d, acre_diag *diag)
     return acreO_db_add_rule(p->b, db, d->toks, d->ntoks, d->file, diag);
 }
 
+/* add_content_acl [on|off]: slapd's ARG_ON_OFF, alone meaning on; words
+ * after the value are not checked (the directive has no maximum). */
 static int
 directive_add_content(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     struct acreI_section *db = p->db ? p->db : &p->b->cfg->frontend;
-    int rc = arg_count(d, 2, diag);
+    const char *v = d->ntoks >= 2 ? d->toks[1].s : "on";
 
-    if (!rc)
-        db->add_content_acl = !strcasecmp(d->toks[1].s, "on") ||
-                              !strcasecmp(d->toks[1].s, "true") ||
-                              !strcasecmp(d->toks[1].s, "yes");
-    return rc;
+    if (!strcasecmp(v, "on") || !strcasecmp(v, "true") || !strcasecmp(v, "yes"))
+        db->add_content_acl = 1;
+    else if (!strcasecmp(v, "off") || !strcasecmp(v, "false") ||
+             !strcasecmp(v, "no"))
+        db->add_content_acl = 0;
+    else
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[1], 0,
+                           "<%s> invalid value", d->toks[0].s);
+    return 0;
 }
 
 /* overlay: only collect is read (its collectinfo lines follow it). */
@@ -754,6 +785,8 @@ directive_overlay(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     int rc = arg_count(d, 2, diag);
 
+    if (!rc)
+        rc = no_cruft(d->file, d->toks, d->ntoks, "overlay", diag);
     if (rc)
         return rc;
     p->collect = !strcasecmp(d->toks[1].s, "collect");

@@ -580,7 +580,21 @@ Test(openldap_parse, errors_with_position)
         {"access to * by self.foo read\n", 1, 21, "unknown style"},
         {"suffix dc=x\n", 1, 1, "only allowed within a database"},
         {"database mdb\nsuffix x\n", 2, 9, "suffix DN"},
-        {"database mdb\nrootdn\n", 2, 7, "missing argument"},
+        /* slapd's "extra cruft" (slaptest 2.5.13), at the first word too
+         * many: the words after it were dropped before */
+        {"database mdb extra\n", 1, 14, "<database> extra cruft after <type>"},
+        {"database frontend x\n", 1, 19, "extra cruft after <type>"},
+        {"database mdb\nsuffix \"dc=example,dc=com\" \"dc=other,dc=com\"\n", 2,
+         29, "<suffix> extra cruft after <suffix>"},
+        {"database mdb\nrootdn cn=admin,dc=x junk\n", 2, 22,
+         "<rootdn> extra cruft after <dn>"},
+        {"include /etc/ldap/schema/core.schema extra\n", 1, 38,
+         "<include> extra cruft after <file>"},
+        {"database mdb\noverlay collect extra\n", 2, 17,
+         "<overlay> extra cruft after <overlay>"},
+        {"database mdb\noverlay syncprov x y\n", 2, 18, "extra cruft"},
+        {"add_content_acl 1\n", 1, 17, "<add_content_acl> invalid value"},
+        {"database mdb\nadd_content_acl maybe\n", 2, 17, "invalid value"},
         {"database mdb\nsuffix dc=x\ndatabase mdb\nsuffix dc=y,dc=x\n", 4, 8,
          "already served"},
         {"database\n", 1, 9, "missing argument"},
@@ -627,6 +641,13 @@ Test(openldap_parse, slapd_accepts)
         "access to * by groupXYZ=\"cn=x,dc=y\" read\n",
         "access to * by users.level{2} read\n",
         "ACCESS TO * BY * READ\n",
+        /* a DN directive alone takes the root DN (ARG_DN) */
+        "database mdb\nsuffix\n",
+        "database mdb\nrootdn\n",
+        /* add_content_acl alone is on; words after its value are not
+         * checked */
+        "add_content_acl\n",
+        "add_content_acl TRUE extra words\n",
     };
     for (size_t i = 0; i < NELEM(t); i++) {
         acre_diag d;
@@ -679,6 +700,25 @@ Test(openldap_parse, conf_sections)
     cr_expect_eq(acreI_section_for(cfg, dn), &cfg->dbs[0]);
     cr_assert_eq(acre_dn_parse(ctx, NULL, "dc=y", 4, 0, &dn, NULL), 0);
     cr_expect(acreI_section_for(cfg, dn) == NULL);
+}
+
+/* What slapd 2.5.13 makes of directives missing their value (slaptest,
+ * then the olc* values it writes to a slapd.d). */
+Test(openldap_parse, conf_bare_directives)
+{
+    struct acreI_policy *cfg = conf_ok("add_content_acl\n"
+                                       "database mdb\n"
+                                       "suffix\n"
+                                       "rootdn\n"
+                                       "add_content_acl on\n"
+                                       "add_content_acl NO\n");
+    cr_expect(cfg->frontend.add_content_acl);
+    cr_assert_eq(cfg->ndbs, 1);
+    cr_assert_eq(cfg->dbs[0].nsuffix, 1);
+    cr_expect_eq(acre_dn_depth(cfg->dbs[0].suffix[0]), 0); /* olcSuffix: */
+    cr_assert(cfg->dbs[0].rootdn);
+    cr_expect_eq(acre_dn_depth(cfg->dbs[0].rootdn), 0); /* olcRootDN: */
+    cr_expect(!cfg->dbs[0].add_content_acl);
 }
 
 Test(openldap_parse, conf_lexing)
