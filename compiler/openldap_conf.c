@@ -659,8 +659,10 @@ read_text(struct pass1 *p, const char *name, const char *text, size_t len,
     struct chunk c = {.name = name, .text = text, .len = len};
     struct acreO_lexbuf lb;
     struct acreO_ptext ln;
-    int rc;
+    int rc = acreO_lone_cr(name, text, len, diag);
 
+    if (rc)
+        return rc;
     acreO_lexbuf_init(&lb, p->scratch);
     for (;;) {
         struct directive d = line_start(&r);

@@ -593,7 +593,14 @@ Test(openldap_parse, errors_with_position)
         {"database mdb\noverlay collect extra\n", 2, 17,
          "<overlay> extra cruft after <overlay>"},
         {"database mdb\noverlay syncprov x y\n", 2, 18, "extra cruft"},
-        {"add_content_acl 1\n", 1, 17, "<add_content_acl> invalid value"},
+        /* a CR not followed by LF: slapd reads it as a byte of the line,
+         * so a file saved with CR-only line ends is one line to it (the
+         * whole file a comment here, "0 rules, read for all" before) */
+        {"# slapd.conf\rdatabase mdb\rsuffix dc=x\raccess to * by * none\r", 1,
+         13, "carriage return"},
+        {"access to * by * none\r", 1, 22, "carriage return"},
+        {"access to *\r\n by * none\r\n# x\r\naccess to *\r by * none\n", 4, 12,
+         "carriage return"},
         {"database mdb\nadd_content_acl maybe\n", 2, 17, "invalid value"},
         {"database mdb\nsuffix dc=x\ndatabase mdb\nsuffix dc=y,dc=x\n", 4, 8,
          "already served"},
