@@ -280,14 +280,15 @@ guess(const char *path, const char *text, size_t len)
 
     if (text)
         return sniff(text, len < SNIFF ? len : SNIFF);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    int got = stat(path, &st) == 0;
+    if (got && S_ISDIR(st.st_mode))
         return ACRE_DIALECT_SLAPD_CNCONFIG;
     if (has_suffix(path, ".conf"))
         return ACRE_DIALECT_SLAPD_CONF;
     if (has_suffix(path, ".ldif"))
         return ACRE_DIALECT_SLAPD_CNCONFIG;
-    if (!(f = fopen(path, "r")))
-        return 0;
+    if (!got || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+        return 0; /* never opened when it could block (a FIFO) */
     len = fread(buf, 1, sizeof buf, f);
     fclose(f);
     return sniff(buf, len);
@@ -300,8 +301,13 @@ readable(const char *path)
     struct stat st;
     FILE *f;
 
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    int got = stat(path, &st) == 0;
+    if (got && S_ISDIR(st.st_mode))
         return CLI_EXIT_OK;
+    if (got && !S_ISREG(st.st_mode)) { /* a FIFO would block: not opened */
+        fprintf(stderr, "%s: error: cannot open: not a regular file\n", path);
+        return CLI_EXIT_USAGE;
+    }
     if (!(f = fopen(path, "r"))) {
         fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
         return CLI_EXIT_USAGE;

@@ -23,6 +23,7 @@
  */
 #include "openldap_int.h"
 
+#include "internal.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -344,16 +345,17 @@ int
 acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
                 acre_diag *diag)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = acreE_fopen_regular(path, &why);
     struct stat st;
 
-    if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+    if (!f || fstat(fileno(f), &st)) {
         int e = errno;
         if (f)
             fclose(f);
         return acreO_error(diag, ACRE_ERR_RULE_IO, path, NULL, 0,
                            "cannot read \"%s\": %s", path,
-                           f ? "not a regular file" : strerror(e));
+                           why ? why : strerror(e));
     }
     char *buf = talloc_array(ctx, char, (size_t)st.st_size + 1);
     size_t n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
@@ -548,20 +550,25 @@ do_include(struct pass1 *p, const char *from, const struct acreO_ptext *toks,
                            "include nested too deeply");
     if (!(path = include_path(p->scratch, from, toks[1].s)))
         return ACRE_ERR_NOMEM;
-    if (stat(path, &st) != 0) {
-        /* a schema file may be absent where the rules are linted; any
-         * other include may hold rules, so it fails closed as slapd */
-        size_t pl = strlen(path);
-        if (pl > 7 && !strcasecmp(path + pl - 7, ".schema"))
-            return acreO_note_add(p->b, acreO_pos_of(from, &toks[1], 0),
-                                  "include file \"%s\" not found: skipped",
-                                  path);
+    /* any include may hold rules, whatever its name: a missing one fails
+     * as in slapd ("could not stat config file"), and so does anything
+     * but a regular file, which is never opened for reading (a FIFO
+     * would block) */
+    if (stat(path, &st) != 0)
         return acreO_error(diag, ACRE_ERR_RULE_IO, from, &toks[1], 0,
-                           "include file \"%s\" not found", path);
-    }
+                           "could not stat include file \"%s\": %s", path,
+                           strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return acreO_error(diag, ACRE_ERR_RULE_IO, from, &toks[1], 0,
+                           "include file \"%s\": regular file expected", path);
     if (!(path = (char *)acreO_file_name(path)))
         return ACRE_ERR_NOMEM;
     int rc = acreO_read_file(p->scratch, path, &text, &len, diag);
+    if (rc == ACRE_ERR_RULE_IO && diag) { /* reported at the include */
+        char msg[sizeof(diag->message)];
+        memcpy(msg, diag->message, sizeof(msg));
+        return acreO_error(diag, rc, from, &toks[1], 0, "%s", msg);
+    }
     if (rc)
         return rc;
     p->depth++;

@@ -234,7 +234,9 @@ int acreO_build_regex(struct acreO_build *b, const char *p, size_t n,
  *   stands for it) into the next rule of db.
  * acreO_db_add_suffix / acreO_db_set_rootdn -- a DN s[0..n) of token
  *   `tok` starting at byte `at`, for messages.
- * acreO_read_file -- a whole file under ctx, NUL-terminated.
+ * acreO_read_file -- a whole file under ctx, NUL-terminated; only a
+ *   regular file, never opened in a way that blocks (a FIFO is refused
+ *   with ACRE_ERR_RULE_IO, not waited on).
  * All return 0, ACRE_ERR_RULE_* with diag, or ACRE_ERR_NOMEM.
  */
 int acreO_build_start(void *mem_ctx, struct acreO_build *b);

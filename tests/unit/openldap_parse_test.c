@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <talloc.h>
 #include <unistd.h>
 
@@ -749,10 +750,15 @@ Test(openldap_parse, conf_lexing)
     cr_expect_eq(r->by[0].pos.column, 2);
     /* an include line is never continued: the indented line after it is
      * a directive of its own (slapd's fp_getline) */
-    cfg =
-        conf_ok("include /nonexistent/file.schema\n  access to * by * read\n");
+    char path[] = "/tmp/acre-inc-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cfg = conf_ok(
+        talloc_asprintf(ctx, "include %s\n  access to * by * read\n", path));
     cr_expect_eq(cfg->frontend.nrules, 1);
-    cr_expect_eq(cfg->nnotes, 1); /* the missing include */
+    cr_expect_eq(cfg->nnotes, 0);
+    unlink(path);
 }
 
 Test(openldap_parse, conf_include)
@@ -812,6 +818,45 @@ Test(openldap_parse, conf_include)
                           &d);
     cr_expect_eq(rc, ACRE_ERR_RULE_IO);
     cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
+}
+
+/* What slaptest 2.5.13 refuses in includes, refused in the same place:
+ * a missing file, whatever its name ("could not stat config file"), and
+ * anything but a regular file ("regular file expected"), a FIFO among
+ * them, which is never opened (it blocked for ever before). */
+Test(openldap_parse, conf_include_refused, .timeout = 10)
+{
+    char dir[] = "/tmp/acre-ol-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char *fifo = talloc_asprintf(ctx, "%s/rules.conf", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    const char *const inc[] = {"/nonexistent/rules.conf",
+                               "/nonexistent/acre-rules.schema",
+                               "acre-no-such-file.schema", fifo, dir};
+    for (size_t i = 0; i < NELEM(inc); i++) {
+        char *text = talloc_asprintf(ctx,
+                                     "database mdb\nsuffix dc=x\n"
+                                     "include  %s\naccess to * by * read\n",
+                                     inc[i]);
+        acre_diag d;
+        cr_expect(conf(text, &d) == NULL, "accepted: %s", inc[i]);
+        cr_expect_eq(d.code, ACRE_ERR_RULE_IO, "%s: %d", inc[i], d.code);
+        cr_expect_str_eq(d.file, "t.conf");
+        cr_expect(d.line == 3 && d.column == 10, "%s: at %u:%u (%s)", inc[i],
+                  d.line, d.column, d.message);
+    }
+    /* the FIFO as the file itself, and as a schema file */
+    struct acreI_policy *cfg = NULL;
+    acre_diag d = {0};
+    cr_expect_eq(acreO_parse_conf(ctx, NULL, fifo, NULL, 0, &cfg, &d),
+                 ACRE_ERR_RULE_IO);
+    cr_expect(strstr(d.message, "not a regular file"), "%s", d.message);
+    acre_schema *s;
+    cr_assert_eq(acre_schema_new(ctx, 0, &s, NULL), 0);
+    cr_expect_eq(acre_schema_load_file(s, fifo, &d), ACRE_ERR_SCHEMA_IO);
+    acre_schema_free(s);
+    unlink(fifo);
+    rmdir(dir);
 }
 
 Test(openldap_parse, limits)

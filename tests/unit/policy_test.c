@@ -174,10 +174,13 @@ Test(policy, missing_include_fails_closed)
                            &d));
     cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
     cr_expect_eq(d.line, 1);
-    /* a schema file that is not there is only noted */
-    cr_expect(compile("include /nonexistent/extra.schema\n"
-                      "access to * by * read\n",
-                      &d));
+    /* nor may a schema file be missing: any file may hold rules, and
+     * slapd refuses it too */
+    cr_expect_null(compile("include /nonexistent/extra.schema\n"
+                           "access to * by * read\n",
+                           &d));
+    cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
+    cr_expect_eq(d.line, 1);
 }
 
 Test(policy, index_and_stats)
