@@ -43,10 +43,12 @@ acreO_db_new(struct acreO_build *b, const char *type, struct acreI_pos pos,
              int index)
 {
     struct acreI_policy *cfg = b->cfg;
-    struct acreI_section *v =
-        talloc_realloc(cfg, cfg->dbs, struct acreI_section, cfg->ndbs + 1);
+    struct acreI_section *v = cfg->dbs;
+    size_t cap = v ? talloc_get_size(v) / sizeof(*v) : 0;
 
-    if (!v)
+    /* doubling (trimmed by acreO_build_finish): n databases, O(n) copies */
+    if (cfg->ndbs == cap &&
+        !(v = talloc_realloc(cfg, v, struct acreI_section, cap ? 2 * cap : 4)))
         return NULL;
     cfg->dbs = v;
     struct acreI_section *db = &v[cfg->ndbs++];
@@ -65,10 +67,8 @@ rules_hint(const struct acreO_build *b, const struct acreI_section *db)
 
     if (db == &cfg->frontend)
         return b->front_hint;
-    for (unsigned k = 0; k < cfg->ndbs && k < b->ndb_hint; k++)
-        if (&cfg->dbs[k] == db)
-            return b->db_hint[k];
-    return 0;
+    size_t k = (size_t)(db - cfg->dbs);
+    return k < cfg->ndbs && k < b->ndb_hint ? b->db_hint[k] : 0;
 }
 
 int
@@ -98,17 +98,15 @@ acreO_db_add_rule(struct acreO_build *b, struct acreI_section *db,
     return 0;
 }
 
-/* Is dn within a suffix of a database before `db` (one of cfg->dbs)? */
+/* Is dn within a suffix of a database before `db` (one of cfg->dbs)?  The
+ * first database holding dn is found through the suffix index. */
 static const struct acreI_section *
 served_before(const struct acreI_policy *cfg, const struct acreI_section *db,
               const acre_dn *dn)
 {
-    for (unsigned k = 0; k < cfg->ndbs && &cfg->dbs[k] != db; k++)
-        for (unsigned i = 0; i < cfg->dbs[k].nsuffix; i++)
-            if (acre_dn_in_scope(dn, cfg->dbs[k].suffix[i], ACRE_SCOPE_SUB) ==
-                1)
-                return &cfg->dbs[k];
-    return NULL;
+    const struct acreI_section *s = acreI_section_for(cfg, dn);
+
+    return s && s < db ? s : NULL;
 }
 
 int
@@ -140,7 +138,7 @@ acreO_db_add_suffix(struct acreO_build *b, struct acreI_section *db,
         return ACRE_ERR_NOMEM;
     v[db->nsuffix++] = dn;
     db->suffix = v;
-    return 0;
+    return acreI_suffix_add(b->cfg, (unsigned)(db - b->cfg->dbs), dn);
 }
 
 int
@@ -332,6 +330,11 @@ acreO_build_finish(struct acreO_build *b, int rc, struct acreI_policy **out)
     trim_rules(cfg, &cfg->frontend);
     for (unsigned i = 0; i < cfg->ndbs; i++)
         trim_rules(cfg, &cfg->dbs[i]);
+    struct acreI_section *dbs; /* at its exact size; nothing points in yet */
+    if (cfg->ndbs &&
+        cfg->ndbs < talloc_get_size(cfg->dbs) / sizeof(*cfg->dbs) &&
+        (dbs = talloc_realloc(cfg, cfg->dbs, struct acreI_section, cfg->ndbs)))
+        cfg->dbs = dbs;
     collect_order(cfg);
     if (cfg->nnotes && cfg->nnotes < b->notes_cap &&
         (notes =
