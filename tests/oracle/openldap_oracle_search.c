@@ -190,7 +190,7 @@ missing_base(struct acreO_oracle *o, const acre_dn *base,
     const struct acreE_entry *m = acreE_dir_matched(o->dir, base);
 
     res->rc = 32;
-    if (m && acreI_section_for(o->cfg, m->dn) == db &&
+    if (m && acreO_oracle_section(o->cfg, m->dn) == db &&
         check_entry(o, m, ACREI_ACCESS_DISCLOSE, NULL))
         res->matched = acre_dn_pretty(m->dn, NULL);
 }
@@ -200,7 +200,7 @@ static int
 check_base(struct acreO_oracle *o, const acre_dn *base,
            struct acreO_search *res, const struct acreE_entry **out)
 {
-    const struct acreI_section *db = acreI_section_for(o->cfg, base);
+    const struct acreI_section *db = acreO_oracle_section(o->cfg, base);
     const struct acreE_entry *e = db ? acreE_dir_find(o->dir, base) : NULL;
     uint32_t mask = 0;
 
