@@ -10,7 +10,9 @@
  *
  * Formats:
  *   slapacl  slapacl's lines: `entry: =0`, `cn=Jim Jones: read(=rscxd)`,
- *            `read access to cn=Jim: ALLOWED`;
+ *            `read access to cn=Jim: ALLOWED`; a value that is not
+ *            printable text (cli_text_safe: a newline would forge a
+ *            line) as LDIF writes it, `description:: dHdv...: read(...)`;
  *   text     each of those lines followed by the steps of the check
  *            (acre_explain_steps): the index node, every rule met and why
  *            it was skipped, the clauses of the rule that matched and why
@@ -218,8 +220,12 @@ slapacl_line(const struct explain *x, const struct check *c, int rc,
         printf("%s access to %s", c->level, name);
     else
         printf("%s", name);
-    if (c->shown)
+    if (c->shown && cli_text_safe(c->shown, c->shown_len)) {
         printf("=%.*s", (int)c->shown_len, c->shown);
+    } else if (c->shown) { /* a newline would forge a line: as LDIF */
+        fputs(":: ", stdout);
+        cli_base64(stdout, c->shown, c->shown_len);
+    }
     if (c->level)
         printf(": %s\n", rc == 1 ? "ALLOWED" : "DENIED");
     else

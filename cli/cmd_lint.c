@@ -191,13 +191,14 @@ guess(const char *path, const char *text, size_t len)
 
     if (text)
         return sniff(text, len);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    int got = stat(path, &st) == 0;
+    if (got && S_ISDIR(st.st_mode))
         return ACRE_DIALECT_SLAPD_CNCONFIG;
     if (ends_with(path, ".conf"))
         return ACRE_DIALECT_SLAPD_CONF;
     if (ends_with(path, ".ldif"))
         return ACRE_DIALECT_SLAPD_CNCONFIG;
-    if (!(f = fopen(path, "r")))
+    if (!got || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
         return ACRE_DIALECT_SLAPD_CONF; /* the library says why it fails */
     len = fread(buf, 1, sizeof(buf), f);
     fclose(f);

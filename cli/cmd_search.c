@@ -84,25 +84,6 @@ needs_base64(const unsigned char *v, size_t n)
     return 0;
 }
 
-static void
-put_base64(const unsigned char *v, size_t n)
-{
-    static const char abc[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned long x = (unsigned long)v[i] << 16;
-        if (i + 1 < n)
-            x |= (unsigned long)v[i + 1] << 8;
-        if (i + 2 < n)
-            x |= v[i + 2];
-        putchar(abc[x >> 18 & 63]);
-        putchar(abc[x >> 12 & 63]);
-        putchar(i + 1 < n ? abc[x >> 6 & 63] : '=');
-        putchar(i + 2 < n ? abc[x & 63] : '=');
-    }
-}
-
 /* ldif_line -- `name: value`, or `name:: base64` when needed. */
 static void
 ldif_line(const char *name, const void *val, size_t len)
@@ -112,7 +93,7 @@ ldif_line(const char *name, const void *val, size_t len)
     fputs(name, stdout);
     if (needs_base64(v, len)) {
         fputs(":: ", stdout);
-        put_base64(v, len);
+        cli_base64(stdout, v, len);
     } else {
         fputs(": ", stdout);
         fwrite(v, 1, len, stdout);

@@ -280,14 +280,15 @@ guess(const char *path, const char *text, size_t len)
 
     if (text)
         return sniff(text, len < SNIFF ? len : SNIFF);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    int got = stat(path, &st) == 0;
+    if (got && S_ISDIR(st.st_mode))
         return ACRE_DIALECT_SLAPD_CNCONFIG;
     if (has_suffix(path, ".conf"))
         return ACRE_DIALECT_SLAPD_CONF;
     if (has_suffix(path, ".ldif"))
         return ACRE_DIALECT_SLAPD_CNCONFIG;
-    if (!(f = fopen(path, "r")))
-        return 0;
+    if (!got || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+        return 0; /* never opened when it could block (a FIFO) */
     len = fread(buf, 1, sizeof buf, f);
     fclose(f);
     return sniff(buf, len);
@@ -300,8 +301,13 @@ readable(const char *path)
     struct stat st;
     FILE *f;
 
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    int got = stat(path, &st) == 0;
+    if (got && S_ISDIR(st.st_mode))
         return CLI_EXIT_OK;
+    if (got && !S_ISREG(st.st_mode)) { /* a FIFO would block: not opened */
+        fprintf(stderr, "%s: error: cannot open: not a regular file\n", path);
+        return CLI_EXIT_USAGE;
+    }
     if (!(f = fopen(path, "r"))) {
         fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
         return CLI_EXIT_USAGE;
@@ -821,6 +827,50 @@ utf8_len(const unsigned char *s, size_t n)
         (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
         return 0;
     return len;
+}
+
+/* cli_base64 -- see load.h. */
+void
+cli_base64(FILE *f, const void *val, size_t n)
+{
+    static const char abc[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *v = val;
+
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned long x = (unsigned long)v[i] << 16;
+        if (i + 1 < n)
+            x |= (unsigned long)v[i + 1] << 8;
+        if (i + 2 < n)
+            x |= v[i + 2];
+        fputc(abc[x >> 18 & 63], f);
+        fputc(abc[x >> 12 & 63], f);
+        fputc(i + 1 < n ? abc[x >> 6 & 63] : '=', f);
+        fputc(i + 2 < n ? abc[x & 63] : '=', f);
+    }
+}
+
+/* cli_text_safe -- see load.h. */
+int
+cli_text_safe(const void *val, size_t n)
+{
+    const unsigned char *v = val;
+
+    for (size_t i = 0, k; i < n; i += k) {
+        if (v[i] < 0x80) {
+            if (v[i] < 0x20 || v[i] == 0x7f)
+                return 0;
+            k = 1;
+            continue;
+        }
+        if (!(k = utf8_len(v + i, n - i)))
+            return 0;
+        if ((k == 2 && v[i] == 0xc2 && v[i + 1] < 0xa0) || /* C1 */
+            (k == 3 && v[i] == 0xe2 && v[i + 1] == 0x80 &&
+             (v[i + 2] == 0xa8 || v[i + 2] == 0xa9))) /* U+2028/9 */
+            return 0;
+    }
+    return 1;
 }
 
 /* cli_json_str -- see load.h. */

@@ -189,4 +189,17 @@ const char *cli_attr_name(const acre_schema *schema, const char *desc, size_t n,
  */
 void cli_json_str(FILE *f, const char *s, size_t n);
 
+/*
+ * cli_base64 -- v[0..n) in base64 (RFC 4648, with padding) on f, as LDIF
+ * writes a value after "::".
+ */
+void cli_base64(FILE *f, const void *v, size_t n);
+
+/*
+ * cli_text_safe -- can v[0..n) be printed as it is on a line of text: valid
+ * UTF-8 without control characters (C0, DEL, C1) or line and paragraph
+ * separators (U+2028, U+2029)?  1 or 0.
+ */
+int cli_text_safe(const void *v, size_t n);
+
 #endif /* ACRE_CLI_LOAD_H */

@@ -394,6 +394,69 @@ acreP_node_cmp_depth(const void *a, const void *b, void *arg)
     return x < y ? -1 : x > y;
 }
 
+/* The residual rules (not indexed by DN) grouped by section: those of
+ * dbs[d] at [start[d], start[d + 1]) of the result, the global ones at
+ * [start[ndbs], start[ndbs + 1]), each group in rule order. */
+static uint32_t *
+residual_groups(struct builder *b, uint32_t **start)
+{
+    const struct acre_policy *p = b->p;
+    unsigned nd = p->ir->ndbs;
+    uint32_t *at = talloc_zero_array(b, uint32_t, nd + 2);
+    uint32_t *v = talloc_array(b, uint32_t, p->nrules + 1);
+
+    if (!at || !v)
+        return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t r = 0; r < p->nrules; r++) {
+            const struct acreP_rule *pr = &p->rules[r];
+            if (pr->scope != ACREP_SCOPE_ANY && pr->scope != ACREP_SCOPE_REGEX)
+                continue;
+            unsigned g =
+                pr->section ? (unsigned)(pr->section - p->ir->dbs) : nd;
+            if (pass == 0)
+                at[g + 1]++;
+            else
+                v[at[g]++] = r;
+        }
+        for (unsigned g = 0; pass == 0 && g <= nd; g++) /* sizes to starts */
+            at[g + 1] += at[g];
+    }
+    for (unsigned g = nd + 1; g > 0; g--) /* ends back to starts */
+        at[g] = at[g - 1];
+    at[0] = 0;
+    *start = at;
+    return v;
+}
+
+/* Residual tables: one per section (its own residual rules merged with
+ * the global ones, in rule order), and one for entries in none (the
+ * global ones); linear in their total size, whatever the sections. */
+static int
+build_residual(struct builder *b)
+{
+    struct acre_policy *p = b->p;
+    unsigned nd = p->ir->ndbs;
+    uint32_t *start, *v = residual_groups(b, &start);
+
+    p->residual = talloc_zero_array(p->mem, struct acreP_residual, nd + 1);
+    if (!v || !p->residual)
+        return ACRE_ERR_NOMEM;
+    for (unsigned d = 0; d <= nd; d++) {
+        size_t first = b->ntables;
+        uint32_t i = start[d], ie = d < nd ? start[d + 1] : i;
+        uint32_t g = start[nd], ge = start[nd + 1];
+        while (i < ie || g < ge) {
+            uint32_t r = g == ge || (i < ie && v[i] < v[g]) ? v[i++] : v[g++];
+            if (table_push(b, r, &p->rules[r]))
+                return ACRE_ERR_NOMEM;
+        }
+        p->residual[d].table = (const struct acreP_slot *)(uintptr_t)first;
+        p->residual[d].ntable = (uint32_t)(b->ntables - first);
+    }
+    return 0;
+}
+
 static int
 build_tables(struct builder *b)
 {
@@ -423,27 +486,9 @@ build_tables(struct builder *b)
         n->table = (const struct acreP_slot *)(uintptr_t)start;
         n->ntable = (uint32_t)(b->ntables - start);
     }
-    /* residual tables: one per section, and one for entries in none */
-    p->residual =
-        talloc_zero_array(p->mem, struct acreP_residual, p->ir->ndbs + 1);
-    if (!p->residual)
-        return ACRE_ERR_NOMEM;
-    for (unsigned d = 0; d <= p->ir->ndbs; d++) {
-        const struct acreI_section *sec =
-            d < p->ir->ndbs ? &p->ir->dbs[d] : NULL;
-        size_t start = b->ntables;
-        for (uint32_t r = 0; r < p->nrules; r++) {
-            const struct acreP_rule *pr = &p->rules[r];
-            if ((pr->scope == ACREP_SCOPE_ANY ||
-                 pr->scope == ACREP_SCOPE_REGEX) &&
-                for_section(pr, sec)) {
-                if (table_push(b, r, pr))
-                    return ACRE_ERR_NOMEM;
-            }
-        }
-        p->residual[d].table = (const struct acreP_slot *)(uintptr_t)start;
-        p->residual[d].ntable = (uint32_t)(b->ntables - start);
-    }
+    int rc = build_residual(b);
+    if (rc)
+        return rc;
     for (unsigned d = 0; d <= p->ir->ndbs; d++)
         p->residual[d].table =
             b->tables + (size_t)(uintptr_t)p->residual[d].table;

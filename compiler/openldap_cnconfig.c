@@ -16,6 +16,8 @@
  *     the config database serves cn=config and, like slapd, falls back to
  *     "to * by * none" when it has no rule;
  *   - everything else is noted and ignored.
+ * As slapadd -n0 does, an entry without objectClass is refused, and so is,
+ * in one LDIF file, an entry whose normalised DN came before.
  * olcAccess values are ordered as slapd's ordered_value_sort: either all
  * or none start with "{n}" (n read by strtol base 0, then a stable sort);
  * slapd strips each value up to its first '}' wherever it is, and so does
@@ -57,8 +59,16 @@ struct ovrec {
     unsigned ninfo;
 };
 
+/* The normalised DN of a record and its line (duplicate entries). */
+struct seen {
+    const char *norm;
+    unsigned line;
+};
+
 struct cc {
     struct acreO_build *b;
+    struct seen *seen; /* one LDIF file: every record's DN; else NULL */
+    unsigned nseen;
     struct ovrec *ovs;
     unsigned novs;
     const char *parent; /* slapd.d: the olcDatabase RDN value of the
@@ -306,6 +316,88 @@ overlay_record(struct cc *c, const char *file, const char *text, size_t tlen,
     return rc;
 }
 
+/* An error at the start of the record at `line`. */
+static int
+record_error(acre_diag *diag, int code, const char *file, unsigned line,
+             const char *fmt, const char *arg)
+{
+    unsigned col = 1;
+    struct acreO_ptext at = {.line = &line, .col = &col};
+
+    return acreO_error(diag, code, file, &at, 0, fmt, arg);
+}
+
+/* slapadd's checks of every entry it adds (slapadd -n0 2.5.13): one with
+ * no objectClass attribute is refused, and in one LDIF file an entry
+ * whose DN (normalised: "OLCDATABASE={1}MDB" is "olcDatabase={1}mdb")
+ * came before ("Already exists"). */
+static int
+check_record(struct cc *c, const char *file, const struct acreL_record *rec,
+             acre_diag *diag)
+{
+    int oc = 0;
+    acre_dn *dn;
+
+    for (size_t i = 0; !oc && i < rec->nvals; i++)
+        oc = desc_is(&rec->vals[i], "objectClass") ||
+             desc_is(&rec->vals[i], "2.5.4.0");
+    if (!oc)
+        return record_error(diag, ACRE_ERR_LDIF_SYNTAX, file, rec->line,
+                            "entry \"%s\": no objectClass attribute", rec->dn);
+    if (!c->seen)
+        return 0;
+    int rc = acre_dn_parse(c->scratch, c->b->schema, rec->dn, rec->dn_len, 0,
+                           &dn, NULL);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return record_error(diag, ACRE_ERR_LDIF_DN, file, rec->line,
+                            "entry \"%s\": invalid DN", rec->dn);
+    size_t cap = talloc_get_size(c->seen) / sizeof(*c->seen);
+    struct seen *v = c->seen;
+    if (c->nseen == cap &&
+        !(v = talloc_realloc(c->scratch, c->seen, struct seen, 2 * cap)))
+        return ACRE_ERR_NOMEM;
+    c->seen = v;
+    v[c->nseen].norm = acre_dn_normalised(dn, NULL);
+    v[c->nseen++].line = rec->line;
+    return 0;
+}
+
+static int
+by_dn_line(const void *a, const void *b)
+{
+    const struct seen *x = a, *y = b;
+    int k = strcmp(x->norm, y->norm);
+    return k ? k : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The first entry (in file order) whose DN an earlier one has. */
+static int
+check_duplicates(struct cc *c, const char *file, acre_diag *diag)
+{
+    const struct seen *dup = NULL, *first = NULL;
+
+    if (c->nseen > 1)
+        qsort(c->seen, c->nseen, sizeof(*c->seen), by_dn_line);
+    for (unsigned i = 1; i < c->nseen; i++)
+        if (!strcmp(c->seen[i].norm, c->seen[i - 1].norm) &&
+            (!dup || c->seen[i].line < dup->line)) {
+            dup = &c->seen[i];
+            for (first = dup;
+                 first > c->seen && !strcmp(first[-1].norm, dup->norm);)
+                first--;
+        }
+    if (!dup)
+        return 0;
+    char at[32];
+    snprintf(at, sizeof(at), "%u", first->line);
+    return record_error(diag, ACRE_ERR_LDIF_DUP_ENTRY, file, dup->line,
+                        "duplicate entry (the same DN as the entry at line "
+                        "%s): slapadd refuses it",
+                        at);
+}
+
 static int
 read_records(struct cc *c, const char *file, const char *text, size_t len,
              acre_diag *diag)
@@ -317,6 +409,8 @@ read_records(struct cc *c, const char *file, const char *text, size_t len,
     while (!rc && (rc = acreL_next(r, &rec, diag)) == 1) {
         const char *type, *val;
         size_t tn, vn;
+        if ((rc = check_record(c, file, &rec, diag)))
+            break;
         first_rdn(rec.dn, &type, &tn, &val, &vn);
         if (tn == 11 && !strncasecmp(type, "olcDatabase", 11))
             rc = database_record(c, file, text, len, &rec, val, vn, diag);
@@ -644,8 +738,13 @@ acreO_parse_cnconfig(void *mem_ctx, acre_schema *schema, const char *path,
             rc = schema_text(&c, name, text, len, diag);
         if (!rc) {
             acreO_build_schema(&b, schema);
-            rc = read_records(&c, name, text, len, diag);
+            if (!(c.seen = talloc_array(c.scratch, struct seen, 16)))
+                rc = ACRE_ERR_NOMEM;
         }
+        if (!rc)
+            rc = read_records(&c, name, text, len, diag);
+        if (!rc)
+            rc = check_duplicates(&c, name, diag);
     }
     if (!rc)
         rc = build_databases(&c, diag);

@@ -16,11 +16,14 @@
  *      kept, anything else is noted and ignored.
  * slapd's own refusals kept here: a quote left open, suffix or rootdn
  * outside a database or with a bad DN, a suffix already served by an
- * earlier database, a database without a type.
+ * earlier database, a database without a type, a word after the one
+ * argument of database, suffix, rootdn, include and overlay ("extra
+ * cruft"), an add_content_acl value that is not a boolean.
  * Invariant: on any error the whole result is freed and *out untouched.
  */
 #include "openldap_int.h"
 
+#include "internal.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -40,10 +43,12 @@ acreO_db_new(struct acreO_build *b, const char *type, struct acreI_pos pos,
              int index)
 {
     struct acreI_policy *cfg = b->cfg;
-    struct acreI_section *v =
-        talloc_realloc(cfg, cfg->dbs, struct acreI_section, cfg->ndbs + 1);
+    struct acreI_section *v = cfg->dbs;
+    size_t cap = v ? talloc_get_size(v) / sizeof(*v) : 0;
 
-    if (!v)
+    /* doubling (trimmed by acreO_build_finish): n databases, O(n) copies */
+    if (cfg->ndbs == cap &&
+        !(v = talloc_realloc(cfg, v, struct acreI_section, cap ? 2 * cap : 4)))
         return NULL;
     cfg->dbs = v;
     struct acreI_section *db = &v[cfg->ndbs++];
@@ -62,10 +67,8 @@ rules_hint(const struct acreO_build *b, const struct acreI_section *db)
 
     if (db == &cfg->frontend)
         return b->front_hint;
-    for (unsigned k = 0; k < cfg->ndbs && k < b->ndb_hint; k++)
-        if (&cfg->dbs[k] == db)
-            return b->db_hint[k];
-    return 0;
+    size_t k = (size_t)(db - cfg->dbs);
+    return k < cfg->ndbs && k < b->ndb_hint ? b->db_hint[k] : 0;
 }
 
 int
@@ -95,17 +98,15 @@ acreO_db_add_rule(struct acreO_build *b, struct acreI_section *db,
     return 0;
 }
 
-/* Is dn within a suffix of a database before `db` (one of cfg->dbs)? */
+/* Is dn within a suffix of a database before `db` (one of cfg->dbs)?  The
+ * first database holding dn is found through the suffix index. */
 static const struct acreI_section *
 served_before(const struct acreI_policy *cfg, const struct acreI_section *db,
               const acre_dn *dn)
 {
-    for (unsigned k = 0; k < cfg->ndbs && &cfg->dbs[k] != db; k++)
-        for (unsigned i = 0; i < cfg->dbs[k].nsuffix; i++)
-            if (acre_dn_in_scope(dn, cfg->dbs[k].suffix[i], ACRE_SCOPE_SUB) ==
-                1)
-                return &cfg->dbs[k];
-    return NULL;
+    const struct acreI_section *s = acreI_section_for(cfg, dn);
+
+    return s && s < db ? s : NULL;
 }
 
 int
@@ -137,7 +138,7 @@ acreO_db_add_suffix(struct acreO_build *b, struct acreI_section *db,
         return ACRE_ERR_NOMEM;
     v[db->nsuffix++] = dn;
     db->suffix = v;
-    return 0;
+    return acreI_suffix_add(b->cfg, (unsigned)(db - b->cfg->dbs), dn);
 }
 
 int
@@ -329,6 +330,11 @@ acreO_build_finish(struct acreO_build *b, int rc, struct acreI_policy **out)
     trim_rules(cfg, &cfg->frontend);
     for (unsigned i = 0; i < cfg->ndbs; i++)
         trim_rules(cfg, &cfg->dbs[i]);
+    struct acreI_section *dbs; /* at its exact size; nothing points in yet */
+    if (cfg->ndbs &&
+        cfg->ndbs < talloc_get_size(cfg->dbs) / sizeof(*cfg->dbs) &&
+        (dbs = talloc_realloc(cfg, cfg->dbs, struct acreI_section, cfg->ndbs)))
+        cfg->dbs = dbs;
     collect_order(cfg);
     if (cfg->nnotes && cfg->nnotes < b->notes_cap &&
         (notes =
@@ -342,16 +348,17 @@ int
 acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
                 acre_diag *diag)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = acreE_fopen_regular(path, &why);
     struct stat st;
 
-    if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+    if (!f || fstat(fileno(f), &st)) {
         int e = errno;
         if (f)
             fclose(f);
         return acreO_error(diag, ACRE_ERR_RULE_IO, path, NULL, 0,
                            "cannot read \"%s\": %s", path,
-                           f ? "not a regular file" : strerror(e));
+                           why ? why : strerror(e));
     }
     char *buf = talloc_array(ctx, char, (size_t)st.st_size + 1);
     size_t n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
@@ -371,6 +378,18 @@ acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
 /* ------------------------------------------------------------------------
  * Pass 1: lines, includes, schema
  */
+
+/* slapd's config_check_vals: a directive taking one argument refuses a
+ * second one ("extra cruft"), reported at the first word too many. */
+static int
+no_cruft(const char *file, const struct acreO_ptext *toks, unsigned n,
+         const char *what, acre_diag *diag)
+{
+    if (n <= 2)
+        return 0;
+    return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[2], 0,
+                       "<%s> extra cruft after <%s>", toks[0].s, what);
+}
 
 /* One directive kept for pass 2: where its logical line starts (pass 2
  * reads and tokenises it again, so that pass 1 keeps no tokens). */
@@ -527,25 +546,32 @@ do_include(struct pass1 *p, const char *from, const struct acreO_ptext *toks,
     if (n < 2)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, from, &toks[0], 0,
                            "include: missing file name");
+    if (n > 2)
+        return no_cruft(from, toks, n, "file", diag);
     if (p->depth >= ACREO_MAX_INCLUDE)
         return acreO_error(diag, ACRE_ERR_RULE_LIMIT, from, &toks[1], 0,
                            "include nested too deeply");
     if (!(path = include_path(p->scratch, from, toks[1].s)))
         return ACRE_ERR_NOMEM;
-    if (stat(path, &st) != 0) {
-        /* a schema file may be absent where the rules are linted; any
-         * other include may hold rules, so it fails closed as slapd */
-        size_t pl = strlen(path);
-        if (pl > 7 && !strcasecmp(path + pl - 7, ".schema"))
-            return acreO_note_add(p->b, acreO_pos_of(from, &toks[1], 0),
-                                  "include file \"%s\" not found: skipped",
-                                  path);
+    /* any include may hold rules, whatever its name: a missing one fails
+     * as in slapd ("could not stat config file"), and so does anything
+     * but a regular file, which is never opened for reading (a FIFO
+     * would block) */
+    if (stat(path, &st) != 0)
         return acreO_error(diag, ACRE_ERR_RULE_IO, from, &toks[1], 0,
-                           "include file \"%s\" not found", path);
-    }
+                           "could not stat include file \"%s\": %s", path,
+                           strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return acreO_error(diag, ACRE_ERR_RULE_IO, from, &toks[1], 0,
+                           "include file \"%s\": regular file expected", path);
     if (!(path = (char *)acreO_file_name(path)))
         return ACRE_ERR_NOMEM;
     int rc = acreO_read_file(p->scratch, path, &text, &len, diag);
+    if (rc == ACRE_ERR_RULE_IO && diag) { /* reported at the include */
+        char msg[sizeof(diag->message)];
+        memcpy(msg, diag->message, sizeof(msg));
+        return acreO_error(diag, rc, from, &toks[1], 0, "%s", msg);
+    }
     if (rc)
         return rc;
     p->depth++;
@@ -599,8 +625,9 @@ pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
 
     if (ln->len == 0 || ln->s[0] == '#')
         return 0;
-    /* the directive and its first argument are all pass 1 looks at */
-    rc = acreO_tokenize_conf(lb, ln, 2, &toks, &n, &open, name, diag);
+    /* the directive and its first argument are all pass 1 looks at (a
+     * third word only to refuse it after include) */
+    rc = acreO_tokenize_conf(lb, ln, 3, &toks, &n, &open, name, diag);
     if (rc)
         return rc;
     if (n == 0)
@@ -642,8 +669,10 @@ read_text(struct pass1 *p, const char *name, const char *text, size_t len,
     struct chunk c = {.name = name, .text = text, .len = len};
     struct acreO_lexbuf lb;
     struct acreO_ptext ln;
-    int rc;
+    int rc = acreO_lone_cr(name, text, len, diag);
 
+    if (rc)
+        return rc;
     acreO_lexbuf_init(&lb, p->scratch);
     for (;;) {
         struct directive d = line_start(&r);
@@ -692,6 +721,8 @@ directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     int rc = arg_count(d, 2, diag);
 
+    if (!rc)
+        rc = no_cruft(d->file, d->toks, d->ntoks, "type", diag);
     if (rc)
         return rc;
     if (!strcasecmp(d->toks[1].s, "frontend")) {
@@ -707,12 +738,19 @@ directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
     return p->db ? 0 : ACRE_ERR_NOMEM;
 }
 
-/* suffix / rootdn: need a database section. */
+/* suffix / rootdn: need a database section; one DN, the root DN when
+ * none is given (slapd's ARG_DN). */
 static int
 directive_db_dn(struct pass2 *p, const struct dline *d, int suffix,
                 acre_diag *diag)
 {
-    int rc = arg_count(d, 2, diag);
+    int rc =
+        no_cruft(d->file, d->toks, d->ntoks, suffix ? "suffix" : "dn", diag);
+    /* a missing DN is reported after the directive, as the empty one */
+    const struct acreO_ptext *at = d->ntoks >= 2 ? &d->toks[1] : &d->toks[0];
+    size_t off = d->ntoks >= 2 ? 0 : d->toks[0].len;
+    const char *dn = d->ntoks >= 2 ? d->toks[1].s : "";
+    size_t len = d->ntoks >= 2 ? d->toks[1].len : 0;
 
     if (rc)
         return rc;
@@ -721,10 +759,9 @@ directive_db_dn(struct pass2 *p, const struct dline *d, int suffix,
                            "%s only allowed within a database declaration",
                            d->toks[0].s);
     if (suffix)
-        return acreO_db_add_suffix(p->b, p->db, d->toks[1].s, d->toks[1].len,
-                                   d->file, &d->toks[1], 0, diag);
-    return acreO_db_set_rootdn(p->b, p->db, d->toks[1].s, d->toks[1].len,
-                               d->file, &d->toks[1], 0, diag);
+        return acreO_db_add_suffix(p->b, p->db, dn, len, d->file, at, off,
+                                   diag);
+    return acreO_db_set_rootdn(p->b, p->db, dn, len, d->file, at, off, diag);
 }
 
 static int
@@ -735,17 +772,23 @@ directive_access(struct pass2 *p, const struct dline *d, acre_diag *diag)
     return acreO_db_add_rule(p->b, db, d->toks, d->ntoks, d->file, diag);
 }
 
+/* add_content_acl [on|off]: slapd's ARG_ON_OFF, alone meaning on; words
+ * after the value are not checked (the directive has no maximum). */
 static int
 directive_add_content(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     struct acreI_section *db = p->db ? p->db : &p->b->cfg->frontend;
-    int rc = arg_count(d, 2, diag);
+    const char *v = d->ntoks >= 2 ? d->toks[1].s : "on";
 
-    if (!rc)
-        db->add_content_acl = !strcasecmp(d->toks[1].s, "on") ||
-                              !strcasecmp(d->toks[1].s, "true") ||
-                              !strcasecmp(d->toks[1].s, "yes");
-    return rc;
+    if (!strcasecmp(v, "on") || !strcasecmp(v, "true") || !strcasecmp(v, "yes"))
+        db->add_content_acl = 1;
+    else if (!strcasecmp(v, "off") || !strcasecmp(v, "false") ||
+             !strcasecmp(v, "no"))
+        db->add_content_acl = 0;
+    else
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[1], 0,
+                           "<%s> invalid value", d->toks[0].s);
+    return 0;
 }
 
 /* overlay: only collect is read (its collectinfo lines follow it). */
@@ -754,6 +797,8 @@ directive_overlay(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     int rc = arg_count(d, 2, diag);
 
+    if (!rc)
+        rc = no_cruft(d->file, d->toks, d->ntoks, "overlay", diag);
     if (rc)
         return rc;
     p->collect = !strcasecmp(d->toks[1].s, "collect");

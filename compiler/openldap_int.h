@@ -107,10 +107,21 @@ void acreO_lexbuf_init(struct acreO_lexbuf *lb, void *ctx);
 void acreO_lexbuf_free(struct acreO_lexbuf *lb);
 
 /*
+ * acreO_lone_cr -- refuse a slapd.conf text holding a CR that is not
+ * followed by LF (a file saved with CR-only line ends): slapd's
+ * fp_getline ends lines at LF only, so such a file is one long line to it
+ * whose meaning is never what its author saw.  0, or ACRE_ERR_RULE_SYNTAX
+ * with diag at the CR (name: the file, for messages).
+ */
+int acreO_lone_cr(const char *name, const char *text, size_t len,
+                  acre_diag *diag);
+
+/*
  * acreO_read_line -- the next logical line of a slapd.conf (fp_getline):
  * physical lines joined when the next starts with white space (its first
  * character becomes a space) or the current ends with a single '\'
- * (removed); an "include" line is never continued; CR LF accepted.
+ * (removed); an "include" line is never continued; the CR of a CR LF is
+ * dropped, any other CR is a byte of the line.
  * Returns 1 with *out (in lb's line buffer), 0 at the end,
  * ACRE_ERR_RULE_LIMIT or ACRE_ERR_NOMEM with diag.
  */
@@ -223,7 +234,9 @@ int acreO_build_regex(struct acreO_build *b, const char *p, size_t n,
  *   stands for it) into the next rule of db.
  * acreO_db_add_suffix / acreO_db_set_rootdn -- a DN s[0..n) of token
  *   `tok` starting at byte `at`, for messages.
- * acreO_read_file -- a whole file under ctx, NUL-terminated.
+ * acreO_read_file -- a whole file under ctx, NUL-terminated; only a
+ *   regular file, never opened in a way that blocks (a FIFO is refused
+ *   with ACRE_ERR_RULE_IO, not waited on).
  * All return 0, ACRE_ERR_RULE_* with diag, or ACRE_ERR_NOMEM.
  */
 int acreO_build_start(void *mem_ctx, struct acreO_build *b);

@@ -109,10 +109,36 @@ phys_line(struct acreO_reader *r, size_t *start, size_t *len, unsigned *line)
     *start = r->off;
     *line = r->lineno++;
     r->off += n + (nl != NULL);
-    if (n > 0 && p[n - 1] == '\r')
+    if (nl && n > 0 && p[n - 1] == '\r')
         n--;
     *len = n;
     return 1;
+}
+
+int
+acreO_lone_cr(const char *name, const char *text, size_t len, acre_diag *diag)
+{
+    const char *p = text, *end = text + len, *cr, *bol = text;
+    unsigned line = 1;
+
+    while ((cr = memchr(p, '\r', (size_t)(end - p)))) {
+        if (cr + 1 < end && cr[1] == '\n') {
+            p = cr + 2;
+            continue;
+        }
+        for (const char *q = text; q < cr; q++)
+            if (*q == '\n') {
+                line++;
+                bol = q + 1;
+            }
+        unsigned col = (unsigned)(cr - bol) + 1;
+        struct acreO_ptext at = {.line = &line, .col = &col};
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, name, &at, 0,
+                           "carriage return not followed by a line feed: "
+                           "slapd ends lines only at LF (or CR LF) and "
+                           "reads this CR as part of the line");
+    }
+    return 0;
 }
 
 /* Append physical bytes [start, start+n) of line `line`, columns from

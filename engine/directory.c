@@ -4,8 +4,9 @@
  *
  * Loading a file is a transaction.  Every record is read (ldif.c), its DN
  * parsed, its attribute descriptions resolved through the schema, each
- * value validated by its syntax and normalised by its EQUALITY rule, and
- * the entry packed into one allocation under a batch context.  Entries
+ * value validated by its syntax and normalised by its EQUALITY rule, its
+ * objectClass required (as slapadd), and the entry packed into one
+ * allocation under a batch context.  Entries
  * are staged in a hash table of their own; only when the whole input has
  * been read and every parent found is the batch committed: the index
  * grown, the entries inserted and linked.  Any error frees the batch and
@@ -1008,6 +1009,20 @@ check_collective(struct load *L)
     return 0;
 }
 
+/* check_objectclass -- as slapadd (with or without -s): an entry needs
+ * objectClass values, the type itself with no option.  Checked after the
+ * record's other checks, which report their errors first. */
+static int
+check_objectclass(struct load *L, unsigned line)
+{
+    int at = acreS_attr_find(L->d->schema, "objectClass", 11);
+
+    for (size_t k = 0; k < L->ntv; k++)
+        if (L->tv[k].type == at && L->tv[k].nopts == 0)
+            return 0;
+    return err(L, ACRE_ERR_LDIF_SYNTAX, line, 1, "no objectClass attribute");
+}
+
 /* record -- build and stage the entry of one LDIF record. */
 static int
 record(struct load *L, const struct acreL_record *rec)
@@ -1028,7 +1043,8 @@ record(struct load *L, const struct acreL_record *rec)
         if ((rc = add_value(L, &rec->vals[k])))
             return rc;
     if ((rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
-        (rc = sort_values(L, &nattrs)))
+        (rc = sort_values(L, &nattrs)) ||
+        (rc = check_objectclass(L, rec->line)))
         return rc;
     if (!(e = pack(L, dn, nattrs, rec->line)))
         return nomem(L);

@@ -1357,42 +1357,44 @@ acre_dn_size(const acre_dn *dn)
     return dn ? dn->size : 0;
 }
 
+/* The accessors take NULL and give the neutral answer (see acre.h). */
+
 ACRE_PUBLIC const char *
 acre_dn_normalised(const acre_dn *dn, size_t *len)
 {
     if (len)
-        *len = dn->norm_len;
-    return acreD_norm(dn);
+        *len = dn ? dn->norm_len : 0;
+    return dn ? acreD_norm(dn) : NULL;
 }
 
 ACRE_PUBLIC const char *
 acre_dn_pretty(const acre_dn *dn, size_t *len)
 {
     if (len)
-        *len = dn->pretty_len;
-    return acreD_pretty(dn);
+        *len = dn ? dn->pretty_len : 0;
+    return dn ? acreD_pretty(dn) : NULL;
 }
 
 ACRE_PUBLIC unsigned
 acre_dn_depth(const acre_dn *dn)
 {
-    return dn->depth;
+    return dn ? dn->depth : 0;
 }
 
 ACRE_PUBLIC uint64_t
 acre_dn_ancestor_hash(const acre_dn *dn, unsigned i)
 {
-    return i <= dn->depth ? dn->h[i] : 0;
+    return dn && i <= dn->depth ? dn->h[i] : 0;
 }
 
 ACRE_PUBLIC int
 acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm, size_t *norm_len,
             const char **pretty, size_t *pretty_len)
 {
-    const uint32_t *nr = acreD_nrdn(dn), *pr = acreD_prdn(dn);
-
-    if (i >= dn->depth)
+    if (!dn || i >= dn->depth)
         return ACRE_ERR_INVAL;
+
+    const uint32_t *nr = acreD_nrdn(dn), *pr = acreD_prdn(dn);
     if (norm)
         *norm = acreD_norm(dn) + nr[i];
     if (norm_len)
@@ -1409,8 +1411,11 @@ acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
 {
     size_t off;
 
-    if (i > dn->depth)
+    if (!dn || i > dn->depth) {
+        if (len)
+            *len = 0;
         return NULL;
+    }
     off = i == 0 ? dn->norm_len : acreD_nrdn(dn)[dn->depth - i];
     if (len)
         *len = dn->norm_len - off;
@@ -1420,7 +1425,7 @@ acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
 ACRE_PUBLIC int
 acre_dn_equal(const acre_dn *a, const acre_dn *b)
 {
-    return a->depth == b->depth && a->h[a->depth] == b->h[b->depth] &&
+    return a && b && a->depth == b->depth && a->h[a->depth] == b->h[b->depth] &&
            a->norm_len == b->norm_len &&
            memcmp(acreD_norm(a), acreD_norm(b), a->norm_len) == 0;
 }

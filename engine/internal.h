@@ -14,6 +14,7 @@
 #include "acre.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define ACRE_PUBLIC __attribute__((visibility("default")))
 
@@ -32,5 +33,13 @@
  */
 int acreE_diag_set(acre_diag *diag, int code, size_t offset, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * acreE_fopen_regular -- open path for reading only when it is a regular
+ * file, without blocking on a FIFO or device (file.c).  Returns the FILE,
+ * or NULL with *why set to a message ("not a regular file") or, when the
+ * open itself failed, *why NULL and errno set.
+ */
+FILE *acreE_fopen_regular(const char *path, const char **why);
 
 #endif /* ACRE_INTERNAL_H */

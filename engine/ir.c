@@ -1,11 +1,14 @@
 /*
  * ir.c -- what the engine needs of the intermediate form: privilege mask
  * arithmetic and printing (slapd's slap_mask_t, bit for bit), the section
- * holding a DN, and the $-substitution of templates.
+ * holding a DN (through the suffix index of ir.h), and the $-substitution
+ * of templates.
  */
 #include "ir.h"
 
+#include <limits.h>
 #include <string.h>
+#include <talloc.h>
 
 const struct acreI_level acreI_levels[ACREI_NLEVELS] = {
     {"none", ACREI_LVL_NONE},     {"disclose", ACREI_LVL_DISCLOSE},
@@ -129,15 +132,89 @@ acreI_access_priv(enum acreI_access a)
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * The suffix index (see ir.h)
+ */
+
+/* The slot of suffix dn in t, or the empty slot where it would go. */
+static struct acreI_sfx_slot *
+sfx_slot(const struct acreI_sfx_index *t, const acre_dn *dn)
+{
+    unsigned depth = acre_dn_depth(dn);
+    uint64_t h = acre_dn_ancestor_hash(dn, depth);
+    size_t mask = t->cap - 1, k = (size_t)h & mask;
+
+    while (t->slot[k].dn &&
+           !(t->slot[k].h == h && acre_dn_equal(t->slot[k].dn, dn)))
+        k = (k + 1) & mask;
+    return &t->slot[k];
+}
+
+/* Double t (or make it) under ctx; 0 or ACRE_ERR_NOMEM, t unchanged. */
+static int
+sfx_grow(void *ctx, struct acreI_sfx_index *t)
+{
+    struct acreI_sfx_index n = {NULL, t->cap ? 2 * t->cap : 16, 0};
+
+    n.slot = talloc_zero_array(ctx, struct acreI_sfx_slot, n.cap);
+    if (!n.slot)
+        return ACRE_ERR_NOMEM;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slot[i].dn) {
+            *sfx_slot(&n, t->slot[i].dn) = t->slot[i];
+            n.n++;
+        }
+    talloc_free(t->slot);
+    *t = n;
+    return 0;
+}
+
+int
+acreI_suffix_add(struct acreI_policy *cfg, unsigned db, const acre_dn *dn)
+{
+    struct acreI_sfx_index *t = &cfg->sfx;
+
+    if (2 * (t->n + 1) > t->cap && sfx_grow(cfg, t))
+        return ACRE_ERR_NOMEM;
+    struct acreI_sfx_slot *s = sfx_slot(t, dn);
+    if (!s->dn) {
+        *s = (struct acreI_sfx_slot){
+            acre_dn_ancestor_hash(dn, acre_dn_depth(dn)), dn, db};
+        t->n++;
+    } else if (db < s->db) {
+        s->db = db;
+    }
+    return 0;
+}
+
+/* The lowest database having the ancestor of dn made of its last i RDNs
+ * as a suffix, or `best` when that is lower or none has it. */
+static unsigned
+sfx_probe(const struct acreI_sfx_index *t, const acre_dn *dn, unsigned i,
+          unsigned best)
+{
+    uint64_t h = acre_dn_ancestor_hash(dn, i);
+    size_t mask = t->cap - 1;
+
+    for (size_t k = (size_t)h & mask; t->slot[k].dn; k = (k + 1) & mask) {
+        const struct acreI_sfx_slot *s = &t->slot[k];
+        if (s->h == h && s->db < best && acre_dn_depth(s->dn) == i &&
+            acre_dn_in_scope(dn, s->dn, ACRE_SCOPE_SUB) == 1)
+            best = s->db;
+    }
+    return best;
+}
+
 const struct acreI_section *
 acreI_section_for(const struct acreI_policy *cfg, const acre_dn *dn)
 {
-    for (unsigned d = 0; d < cfg->ndbs; d++)
-        for (unsigned i = 0; i < cfg->dbs[d].nsuffix; i++)
-            if (acre_dn_in_scope(dn, cfg->dbs[d].suffix[i], ACRE_SCOPE_SUB) ==
-                1)
-                return &cfg->dbs[d];
-    return NULL;
+    unsigned best = UINT_MAX, depth = acre_dn_depth(dn);
+
+    if (!cfg->sfx.n)
+        return NULL;
+    for (unsigned i = 0; i <= depth; i++)
+        best = sfx_probe(&cfg->sfx, dn, i, best);
+    return best < cfg->ndbs ? &cfg->dbs[best] : NULL;
 }
 
 /* Substitution state of acreI_expand (slapd's flag / tflag). */

@@ -434,6 +434,27 @@ enum acreI_model {
 
 #define ACREI_POLICY_MAGIC 0x6163726fu /* "acro" */
 
+/*
+ * The suffix index: every distinct suffix DN of the databases, with the
+ * first database (lowest index in dbs[]) that has it, in an open-addressing
+ * table keyed by the suffix's own ancestry hash h[depth].  A DN's database
+ * is found with one probe per ancestor (acreI_section_for), so compiling
+ * n databases is not quadratic.  A hash only proposes: a hit is confirmed
+ * by comparing the normalised bytes.
+ *
+ *   slot[cap]: { h, suffix, db }   cap a power of two (or 0), n <= cap / 2
+ */
+struct acreI_sfx_slot {
+    uint64_t h;
+    const acre_dn *dn; /* NULL: empty slot */
+    unsigned db;       /* index in dbs[] */
+};
+
+struct acreI_sfx_index {
+    struct acreI_sfx_slot *slot;
+    size_t cap, n;
+};
+
 struct acreI_policy {
     uint32_t magic;
     enum acreI_model model;
@@ -446,15 +467,26 @@ struct acreI_policy {
     unsigned nnotes;
     struct acreI_collect *collect; /* slapo-collect, in slapd's order */
     unsigned ncollect;
+    struct acreI_sfx_index sfx; /* suffixes of dbs[] (acreI_suffix_add) */
 };
 
 
 /*
  * acreI_section_for -- the database holding `dn`: the first, in order, one of
- * whose suffixes is dn or an ancestor of it; NULL when none.
+ * whose suffixes is dn or an ancestor of it (slapd's select_backend); NULL
+ * when none.  At most depth(dn) + 1 probes of cfg->sfx, whatever the number
+ * of databases.  Any thread (reads cfg only).
  */
 const struct acreI_section *acreI_section_for(const struct acreI_policy *cfg,
                                               const acre_dn *dn);
+
+/*
+ * acreI_suffix_add -- record that database dbs[db] has suffix `dn` (which
+ * must outlive cfg), in cfg->sfx, allocated under cfg.  Every suffix of
+ * every database must be added, or acreI_section_for does not see it.
+ * Returns 0 or ACRE_ERR_NOMEM (the index unchanged).  Compile time only.
+ */
+int acreI_suffix_add(struct acreI_policy *cfg, unsigned db, const acre_dn *dn);
 
 
 /*

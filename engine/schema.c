@@ -1595,9 +1595,10 @@ acre_schema_load_file(acre_schema *schema, const char *path, acre_diag *diag)
 
     if (!valid(schema) || !path)
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
-    if (!(f = fopen(path, "rb"))) {
+    const char *kind;
+    if (!(f = acreE_fopen_regular(path, &kind))) {
         rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_IO, 0, "cannot open: %s",
-                            strerror(errno));
+                            kind ? kind : strerror(errno));
         if (diag)
             diag->file = path, diag->line = 0, diag->column = 0;
         return rc;

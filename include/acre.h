@@ -232,6 +232,15 @@ const char *acre_schema_attr_name(const acre_schema *schema, const char *desc,
  * use the copy for the life of the process (hashes are process-specific;
  * parse again after a restart).  It is immutable once made, so any number of
  * threads may read it at once.
+ *
+ * NULL: every acre_dn_* function below accepts NULL for a DN argument and
+ * then gives the neutral answer, never reading through it: NULL for a text
+ * (acre_dn_normalised, _pretty, _ancestor, with *len set to 0), 0 for a
+ * count, size or hash (acre_dn_depth, _size, _ancestor_hash), 0 for
+ * acre_dn_equal (NULL names no entry, not even another NULL),
+ * ACRE_ERR_INVAL for the functions that return an error code
+ * (acre_dn_copy, _rdn, _in_scope; their out-parameters untouched), and
+ * nothing for acre_dn_free.
  */
 typedef struct acre_dn acre_dn;
 
@@ -332,7 +341,7 @@ int acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm,
 /*
  * acre_dn_ancestor -- the normalised text of the ancestor made of the last
  * i RDNs (a suffix of the normalised form; "" for i == 0).
- *   len: OUT, may be NULL.  Returns NULL when i > depth.
+ *   len: OUT, may be NULL.  Returns NULL (and *len 0) when i > depth.
  */
 const char *acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len);
 

@@ -503,11 +503,24 @@ is_write(enum acreI_access want)
            want == ACREI_ACCESS_WRITE;
 }
 
+/* acreO_oracle_section -- see openldap_oracle_int.h. */
+const struct acreI_section *
+acreO_oracle_section(const struct acreI_policy *cfg, const acre_dn *dn)
+{
+    for (unsigned d = 0; d < cfg->ndbs; d++)
+        for (unsigned i = 0; i < cfg->dbs[d].nsuffix; i++)
+            if (acre_dn_in_scope(dn, cfg->dbs[d].suffix[i], ACRE_SCOPE_SUB) ==
+                1)
+                return &cfg->dbs[d];
+    return NULL;
+}
+
 static int
 decide(struct check *c, enum acreI_access want, uint32_t *mask)
 {
     const struct acreO_oracle *o = c->o;
-    const struct acreI_section *db = acreI_section_for(o->cfg, c->t->entry->dn);
+    const struct acreI_section *db =
+        acreO_oracle_section(o->cfg, c->t->entry->dn);
     const struct acreI_section *front = &o->cfg->frontend;
     uint32_t p = acreI_access_priv(want);
 

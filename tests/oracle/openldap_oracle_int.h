@@ -88,6 +88,12 @@ int acreO_oracle_set_matches(struct check *c, const struct acreI_set *set,
  * NULL when it is not a DN. */
 const acre_dn *acreO_oracle_parse_dn(struct check *c, const char *s, size_t n);
 
+/* acreO_oracle_section -- slapd's select_backend as it reads: the first
+ * database, in order, with a suffix at or above dn (a scan of every
+ * suffix, independent of the engine's suffix index); NULL when none. */
+const struct acreI_section *acreO_oracle_section(const struct acreI_policy *cfg,
+                                                 const acre_dn *dn);
+
 /* acreO_oracle_find_desc -- the first attribute of e with exactly the
  * description d (slapd's attr_find), or NULL. */
 const acre_view_attr *acreO_oracle_find_desc(const acre_schema *s,

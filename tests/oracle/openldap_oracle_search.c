@@ -196,7 +196,7 @@ missing_base(struct acreO_oracle *o, const acre_dn *base,
     const acre_entry_view *m = dm ? &dm->v : NULL;
 
     res->rc = 32;
-    if (m && acreI_section_for(o->cfg, m->dn) == db &&
+    if (m && acreO_oracle_section(o->cfg, m->dn) == db &&
         check_entry(o, m, ACREI_ACCESS_DISCLOSE, NULL))
         res->matched = acre_dn_pretty(m->dn, NULL);
 }
@@ -206,7 +206,7 @@ static int
 check_base(struct acreO_oracle *o, const acre_dn *base,
            struct acreO_search *res, const acre_entry_view **out)
 {
-    const struct acreI_section *db = acreI_section_for(o->cfg, base);
+    const struct acreI_section *db = acreO_oracle_section(o->cfg, base);
     const acre_entry_view *e = db ? acreO_oracle_find(o, base) : NULL;
     uint32_t mask = 0;
 

@@ -172,7 +172,7 @@ gather_url(struct check *c, struct set *out, const char *s, size_t n,
     if (acreE_url_parse(c->tmp, s, n, &u) || u.host[0] || u.nexts)
         return 0;
     if (!(base = acreO_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
-        !acreI_section_for(c->o->cfg, base))
+        !acreO_oracle_section(c->o->cfg, base))
         return 0;
     if (u.filter &&
         acreF_parse(c->tmp, c->o->schema, u.filter, strlen(u.filter), &f, NULL))

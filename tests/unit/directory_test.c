@@ -387,10 +387,32 @@ Test(directory, ldif_errors_pass_through)
     void *ctx = talloc_new(NULL);
     struct acreE_dir *d = new_dir(ctx, 0);
 
-    load_err(d, "dn: dc=com\ndc: com\n\ndn: dc=x,dc=com\nbad line\n",
-             ACRE_ERR_LDIF_SYNTAX, 5);
+    load_err(d,
+             "dn: dc=com\nobjectClass: domain\ndc: com\n\n"
+             "dn: dc=x,dc=com\nbad line\n",
+             ACRE_ERR_LDIF_SYNTAX, 6);
     load_err(d, "dn: dc=com\nchangetype: add\n", ACRE_ERR_LDIF_UNSUPPORTED, 2);
     cr_expect_eq(acreE_dir_count(d), 0);
+    talloc_free(ctx);
+}
+
+/* slapadd 2.5.13 refuses an entry without objectClass, with or without
+ * -s ("no objectClass attribute"); an objectClass with an option is
+ * another attribute description. */
+Test(directory, needs_object_class)
+{
+    void *ctx = talloc_new(NULL);
+    struct acreE_dir *d = new_dir(ctx, 0);
+
+    load_err(d,
+             "dn: dc=com\nobjectClass: domain\ndc: com\n\n"
+             "dn: cn=alice,dc=com\ncn: alice\nsn: A\n",
+             ACRE_ERR_LDIF_SYNTAX, 5);
+    load_err(d, "dn: cn=bob\n", ACRE_ERR_LDIF_SYNTAX, 1);
+    cr_expect_eq(acreE_dir_count(d), 0); /* nothing of the input kept */
+    load_ok(d, "dn: cn=bob\nobjectclass: person\ncn: bob\nsn: b\n");
+    load_ok(d, "dn: cn=carol\n2.5.4.0: person\ncn: carol\nsn: c\n");
+    cr_expect_eq(acreE_dir_count(d), 2);
     talloc_free(ctx);
 }
 
@@ -401,9 +423,11 @@ Test(directory, bad_dn)
     acre_diag dg;
 
     cr_expect_eq(
-        load(d, "dn: dc=com\ndc: com\n\ndn: cn=a,,dc=com\ncn: a\n", &dg, NULL),
+        load(d,
+             "dn: dc=com\nobjectClass: domain\ndc: com\n\ndn: cn=a,,dc=com\n",
+             &dg, NULL),
         ACRE_ERR_LDIF_DN);
-    cr_expect_eq(dg.line, 4);
+    cr_expect_eq(dg.line, 5);
     cr_expect_eq(dg.column, 10, "column %u (%s)", dg.column, dg.message);
     load_err(d, "dn:\ncn: root\n", ACRE_ERR_LDIF_DN, 1);
     /* base64 DN: the line is known, the column is not */
@@ -556,7 +580,8 @@ Test(directory, value_syntax_and_single_value)
     load_err(d, "dn: cn=a\ncn: a\nuidNumber: 1\nuidNumber: 2\n",
              ACRE_ERR_LDIF_VALUE, 4);
     load_err(d, "dn: cn=a\ncn: a\nmember: not a dn\n", ACRE_ERR_LDIF_VALUE, 3);
-    load_ok(d, "dn: cn=a\ncn: a\nuidNumber: 1\nmember: cn=x\n");
+    load_ok(d, "dn: cn=a\nobjectClass: top\ncn: a\nuidNumber: 1\n"
+               "member: cn=x\n");
     talloc_free(ctx);
 }
 
@@ -566,20 +591,20 @@ Test(directory, unknown_attributes)
     struct acreE_dir *d = new_dir(ctx, 0), *s = new_dir(ctx, ACRED_DIR_STRICT);
     acre_diag dg, w;
     unsigned nw = 0;
-    const char *t = "dn: cn=a\ncn: a\nnoSuchAttr: 1\nnoSuchAttr;x: 2\n"
-                    "description: d\n";
+    const char *t = "dn: cn=a\nobjectClass: top\ncn: a\nnoSuchAttr: 1\n"
+                    "noSuchAttr;x: 2\ndescription: d\n";
 
     cr_expect_eq(
         acreE_dir_load_ldif(d, NULL, t, strlen(t), "t.ldif", &nw, &w, &dg), 0);
     cr_expect_eq(nw, 2);
-    cr_expect_eq(w.line, 3);
+    cr_expect_eq(w.line, 4);
     cr_expect_str_eq(w.file, "t.ldif");
     cr_expect_not_null(strstr(w.message, "noSuchAttr"), "%s", w.message);
-    cr_expect_eq(find(d, "cn=a")->v.nattrs, 2);
-    load_err(s, t, ACRE_ERR_LDIF_UNKNOWN_ATTR, 3);
+    cr_expect_eq(find(d, "cn=a")->v.nattrs, 3);
+    load_err(s, t, ACRE_ERR_LDIF_UNKNOWN_ATTR, 4);
     cr_expect_eq(acreE_dir_count(s), 0);
     /* an unknown naming attribute: a warning, or an error when strict */
-    t = "dn: xyzzy=1\ncn: a\n";
+    t = "dn: xyzzy=1\nobjectClass: top\ncn: a\n";
     cr_expect_eq(
         acreE_dir_load_ldif(d, NULL, t, strlen(t), "t.ldif", &nw, &w, &dg), 0);
     cr_expect_eq(nw, 1);

@@ -920,6 +920,48 @@ Test(dn, invalid_arguments)
     acre_dn_free(ok);
 }
 
+/* One rule for NULL (acre.h): every accessor takes it and gives the
+ * neutral answer; these dereferenced it before. */
+Test(dn, null_everywhere)
+{
+    acre_dn *ok = must_parse("cn=a,dc=x"), *out = (acre_dn *)(uintptr_t)0x5eed;
+    const char *sp = "untouched";
+    size_t len = 99, plen = 99;
+
+    cr_expect_null(acre_dn_normalised(NULL, &len));
+    cr_expect_eq(len, 0);
+    cr_expect_null(acre_dn_normalised(NULL, NULL));
+    len = 99;
+    cr_expect_null(acre_dn_pretty(NULL, &len));
+    cr_expect_eq(len, 0);
+    cr_expect_null(acre_dn_pretty(NULL, NULL));
+    cr_expect_eq(acre_dn_depth(NULL), 0);
+    cr_expect_eq(acre_dn_ancestor_hash(NULL, 0), 0);
+    cr_expect_eq(acre_dn_ancestor_hash(NULL, 3), 0);
+    cr_expect_eq(acre_dn_rdn(NULL, 0, &sp, &len, &sp, &plen), ACRE_ERR_INVAL);
+    cr_expect_str_eq(sp, "untouched");
+    cr_expect_eq(plen, 99);
+    cr_expect_eq(acre_dn_rdn(NULL, 0, NULL, NULL, NULL, NULL), ACRE_ERR_INVAL);
+    len = 99;
+    cr_expect_null(acre_dn_ancestor(NULL, 0, &len));
+    cr_expect_eq(len, 0);
+    len = 99;
+    cr_expect_null(acre_dn_ancestor(ok, 3, &len)); /* past the depth */
+    cr_expect_eq(len, 0);
+    cr_expect_eq(acre_dn_equal(NULL, ok), 0);
+    cr_expect_eq(acre_dn_equal(ok, NULL), 0);
+    cr_expect_eq(acre_dn_equal(NULL, NULL), 0);
+    cr_expect_eq(acre_dn_in_scope(NULL, NULL, ACRE_SCOPE_BASE), ACRE_ERR_INVAL);
+    cr_expect_eq(acre_dn_size(NULL), 0);
+    cr_expect_eq(acre_dn_copy(NULL, NULL, &out), ACRE_ERR_INVAL);
+    cr_expect_eq(out, (acre_dn *)(uintptr_t)0x5eed);
+    acre_dn_free(NULL);
+    /* and a DN still answers as before */
+    cr_expect_eq(acre_dn_equal(ok, ok), 1);
+    cr_expect_eq(acre_dn_depth(ok), 2);
+    acre_dn_free(ok);
+}
+
 /* ------------------------------------------------------------------------
  * Nesting of DN-valued values
  */

@@ -146,7 +146,10 @@ Test(openldap_cnconfig, errors_at_position)
 
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         acre_diag d;
-        cr_expect(cn(t[i].text, NULL, &d) == NULL, "accepted:\n%s", t[i].text);
+        /* the objectClass slapadd needs, last: the lines stay */
+        const char *text =
+            talloc_asprintf(ctx, "%sobjectClass: x\n", t[i].text);
+        cr_expect(cn(text, NULL, &d) == NULL, "accepted:\n%s", t[i].text);
         cr_expect_eq(d.code, ACRE_ERR_RULE_SYNTAX, "%s", t[i].text);
         cr_expect(d.line == t[i].line && d.column == t[i].col,
                   "at %u:%u want %u:%u (%s)\n%s", d.line, d.column, t[i].line,
@@ -160,14 +163,60 @@ Test(openldap_cnconfig, errors_at_position)
     cr_expect_eq(d.code, ACRE_ERR_LDIF_SYNTAX);
 }
 
+/* What slapadd -n0 (2.5.13) refuses in a cn=config LDIF: an entry with no
+ * objectClass ("no objectClass attribute"), and an entry whose DN, once
+ * normalised, an earlier one has ("Already exists"); both were loaded
+ * before, the second database's rules replacing nothing. */
+Test(openldap_cnconfig, slapadd_refusals)
+{
+    static const char db[] = "dn: olcDatabase={1}mdb,cn=config\n"
+                             "objectClass: olcDatabaseConfig\n"
+                             "olcDatabase: {1}mdb\n"
+                             "olcSuffix: dc=example,dc=com\n"
+                             "olcAccess: {0}to * by * none\n\n";
+
+    static const struct {
+        const char *second; /* the record after db */
+        int code;
+        unsigned line;
+        const char *msg;
+    } t[] = {
+        {"dn: olcDatabase={2}mdb,cn=config\nolcDatabase: {2}mdb\n"
+         "olcSuffix: dc=other\n",
+         ACRE_ERR_LDIF_SYNTAX, 7, "no objectClass attribute"},
+        {"dn: olcDatabase={1}mdb,cn=config\nobjectClass: olcDatabaseConfig\n"
+         "olcAccess: {0}to * by * read\n",
+         ACRE_ERR_LDIF_DUP_ENTRY, 7, "line 1"},
+        {"dn: OLCDATABASE={1}MDB,  CN=Config\nobjectClass: x\n",
+         ACRE_ERR_LDIF_DUP_ENTRY, 7, "duplicate entry"},
+        {"dn: olcDatabase={1}mdb,cn=config\nobjectClass: x\n\n"
+         "dn: olcDatabase={1}mdb,cn=config\nobjectClass: x\n",
+         ACRE_ERR_LDIF_DUP_ENTRY, 7, "line 1"},
+        {"dn: cn=x,,cn=config\nobjectClass: x\n", ACRE_ERR_LDIF_DN, 7,
+         "invalid DN"},
+    };
+
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        acre_diag d;
+        const char *text = talloc_asprintf(ctx, "%s%s", db, t[i].second);
+        cr_expect(cn(text, NULL, &d) == NULL, "accepted:\n%s", text);
+        cr_expect_eq(d.code, t[i].code, "%d:\n%s", d.code, text);
+        cr_expect(d.line == t[i].line && d.column == 1, "at %u:%u (%s)\n%s",
+                  d.line, d.column, d.message, text);
+        cr_expect(strstr(d.message, t[i].msg), "message: %s", d.message);
+    }
+    acre_diag d;
+    cr_expect(cn(db, NULL, &d) != NULL, "%s", d.message);
+}
+
 /* slapd strips each ordered value up to its first '}', wherever it is. */
 Test(openldap_cnconfig, strip_to_first_brace)
 {
     acre_diag d;
-    struct acreI_policy *cfg =
-        cn("dn: olcDatabase={1}mdb,cn=config\n"
-           "olcAccess: to dn.regex=\"^a{2}\" by * read\n",
-           NULL, &d);
+    struct acreI_policy *cfg = cn("dn: olcDatabase={1}mdb,cn=config\n"
+                                  "olcAccess: to dn.regex=\"^a{2}\" by * read\n"
+                                  "objectClass: olcDatabaseConfig\n",
+                                  NULL, &d);
     /* what is left is "\" by * read": one token, quoted to the end */
     cr_expect(cfg == NULL);
     cr_expect(strstr(d.message, "expecting \"to\" or \"by\" got \" by * "
@@ -185,7 +234,8 @@ Test(openldap_cnconfig, schema_entries)
         "SUP name )\n"
         "\n"
         "dn: olcDatabase={-1}frontend,cn=config\n"
-        "olcAccess: {0}to attrs=acreCnAttr by * read\n";
+        "olcAccess: {0}to attrs=acreCnAttr by * read\n"
+        "objectClass: olcDatabaseConfig\n";
     acre_schema *s;
     acre_diag d;
     cr_assert_eq(acre_schema_new(ctx, 0, &s, NULL), 0);
@@ -224,14 +274,17 @@ Test(openldap_cnconfig, slapd_d_directory)
     write_file(talloc_asprintf(ctx, "%s/olcDatabase={2}mdb.ldif", top),
                "# AUTO-GENERATED FILE - DO NOT EDIT!! Use ldapmodify.\n"
                "dn: olcDatabase={2}mdb\nolcDatabase: {2}mdb\n"
-               "olcSuffix: dc=two\nolcAccess: {0}to * by * none\n");
+               "olcSuffix: dc=two\nolcAccess: {0}to * by * none\n"
+               "objectClass: olcDatabaseConfig\n");
     write_file(talloc_asprintf(ctx, "%s/olcDatabase={1}mdb.ldif", top),
                "dn: olcDatabase={1}mdb\nolcDatabase: {1}mdb\n"
                "olcSuffix: dc=one\n"
-               "olcAccess: {0}to attrs=acreDirAttr by * read\n");
+               "olcAccess: {0}to attrs=acreDirAttr by * read\n"
+               "objectClass: olcDatabaseConfig\n");
     write_file(talloc_asprintf(ctx, "%s/olcDatabase={-1}frontend.ldif", top),
                "dn: olcDatabase={-1}frontend\n"
-               "olcAccess: {0}to * by * search\n");
+               "olcAccess: {0}to * by * search\n"
+               "objectClass: olcDatabaseConfig\n");
 
     acre_schema *s;
     cr_assert_eq(acre_schema_new(ctx, 0, &s, NULL), 0);
@@ -245,6 +298,14 @@ Test(openldap_cnconfig, slapd_d_directory)
     cr_expect_str_eq(norm(cfg->dbs[1].suffix[0]), "dc=two");
     cr_expect(strstr(cfg->dbs[0].rules[0].pos.file, "olcDatabase={1}mdb"));
     cr_expect_eq(cfg->dbs[0].rules[0].pos.line, 4);
+    /* an entry with no objectClass: slaptest -F loads it without making
+     * the database (its suffix then served by nobody); refused here */
+    write_file(talloc_asprintf(ctx, "%s/olcDatabase={1}mdb.ldif", top),
+               "dn: olcDatabase={1}mdb\nolcDatabase: {1}mdb\n"
+               "olcSuffix: dc=one\n");
+    cr_expect_eq(acreO_parse_cnconfig(ctx, NULL, dir, NULL, 0, &cfg, &d),
+                 ACRE_ERR_LDIF_SYNTAX);
+    cr_expect(strstr(d.file, "olcDatabase={1}mdb.ldif"), "%s", d.file);
 
     char *cmd = talloc_asprintf(ctx, "rm -rf '%s'", dir);
     cr_expect_eq(system(cmd), 0);
@@ -267,10 +328,12 @@ Test(openldap_cnconfig, same_as_slapd_conf)
         "  by * stop\n";
     static const char cnconf[] =
         "dn: olcDatabase={-1}frontend,cn=config\n"
+        "objectClass: olcDatabaseConfig\n"
         "olcDatabase: {-1}frontend\n"
         "olcAccess: {0}to dn.base=\"\"  attrs=objectClass  by users read\n"
         "\n"
         "dn: olcDatabase={1}mdb,cn=config\n"
+        "objectClass: olcDatabaseConfig\n"
         "olcDatabase: {1}mdb\n"
         "olcSuffix: dc=example,dc=com\n"
         "olcRootDN: cn=Manager,dc=example,dc=com\n"

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <talloc.h>
 #include <unistd.h>
 
@@ -580,7 +581,28 @@ Test(openldap_parse, errors_with_position)
         {"access to * by self.foo read\n", 1, 21, "unknown style"},
         {"suffix dc=x\n", 1, 1, "only allowed within a database"},
         {"database mdb\nsuffix x\n", 2, 9, "suffix DN"},
-        {"database mdb\nrootdn\n", 2, 7, "missing argument"},
+        /* slapd's "extra cruft" (slaptest 2.5.13), at the first word too
+         * many: the words after it were dropped before */
+        {"database mdb extra\n", 1, 14, "<database> extra cruft after <type>"},
+        {"database frontend x\n", 1, 19, "extra cruft after <type>"},
+        {"database mdb\nsuffix \"dc=example,dc=com\" \"dc=other,dc=com\"\n", 2,
+         29, "<suffix> extra cruft after <suffix>"},
+        {"database mdb\nrootdn cn=admin,dc=x junk\n", 2, 22,
+         "<rootdn> extra cruft after <dn>"},
+        {"include /etc/ldap/schema/core.schema extra\n", 1, 38,
+         "<include> extra cruft after <file>"},
+        {"database mdb\noverlay collect extra\n", 2, 17,
+         "<overlay> extra cruft after <overlay>"},
+        {"database mdb\noverlay syncprov x y\n", 2, 18, "extra cruft"},
+        /* a CR not followed by LF: slapd reads it as a byte of the line,
+         * so a file saved with CR-only line ends is one line to it (the
+         * whole file a comment here, "0 rules, read for all" before) */
+        {"# slapd.conf\rdatabase mdb\rsuffix dc=x\raccess to * by * none\r", 1,
+         13, "carriage return"},
+        {"access to * by * none\r", 1, 22, "carriage return"},
+        {"access to *\r\n by * none\r\n# x\r\naccess to *\r by * none\n", 4, 12,
+         "carriage return"},
+        {"database mdb\nadd_content_acl maybe\n", 2, 17, "invalid value"},
         {"database mdb\nsuffix dc=x\ndatabase mdb\nsuffix dc=y,dc=x\n", 4, 8,
          "already served"},
         {"database\n", 1, 9, "missing argument"},
@@ -627,6 +649,13 @@ Test(openldap_parse, slapd_accepts)
         "access to * by groupXYZ=\"cn=x,dc=y\" read\n",
         "access to * by users.level{2} read\n",
         "ACCESS TO * BY * READ\n",
+        /* a DN directive alone takes the root DN (ARG_DN) */
+        "database mdb\nsuffix\n",
+        "database mdb\nrootdn\n",
+        /* add_content_acl alone is on; words after its value are not
+         * checked */
+        "add_content_acl\n",
+        "add_content_acl TRUE extra words\n",
     };
     for (size_t i = 0; i < NELEM(t); i++) {
         acre_diag d;
@@ -681,6 +710,25 @@ Test(openldap_parse, conf_sections)
     cr_expect(acreI_section_for(cfg, dn) == NULL);
 }
 
+/* What slapd 2.5.13 makes of directives missing their value (slaptest,
+ * then the olc* values it writes to a slapd.d). */
+Test(openldap_parse, conf_bare_directives)
+{
+    struct acreI_policy *cfg = conf_ok("add_content_acl\n"
+                                       "database mdb\n"
+                                       "suffix\n"
+                                       "rootdn\n"
+                                       "add_content_acl on\n"
+                                       "add_content_acl NO\n");
+    cr_expect(cfg->frontend.add_content_acl);
+    cr_assert_eq(cfg->ndbs, 1);
+    cr_assert_eq(cfg->dbs[0].nsuffix, 1);
+    cr_expect_eq(acre_dn_depth(cfg->dbs[0].suffix[0]), 0); /* olcSuffix: */
+    cr_assert(cfg->dbs[0].rootdn);
+    cr_expect_eq(acre_dn_depth(cfg->dbs[0].rootdn), 0); /* olcRootDN: */
+    cr_expect(!cfg->dbs[0].add_content_acl);
+}
+
 Test(openldap_parse, conf_lexing)
 {
     /* continuation by leading white space and by a final backslash,
@@ -702,10 +750,15 @@ Test(openldap_parse, conf_lexing)
     cr_expect_eq(r->by[0].pos.column, 2);
     /* an include line is never continued: the indented line after it is
      * a directive of its own (slapd's fp_getline) */
-    cfg =
-        conf_ok("include /nonexistent/file.schema\n  access to * by * read\n");
+    char path[] = "/tmp/acre-inc-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cfg = conf_ok(
+        talloc_asprintf(ctx, "include %s\n  access to * by * read\n", path));
     cr_expect_eq(cfg->frontend.nrules, 1);
-    cr_expect_eq(cfg->nnotes, 1); /* the missing include */
+    cr_expect_eq(cfg->nnotes, 0);
+    unlink(path);
 }
 
 Test(openldap_parse, conf_include)
@@ -765,6 +818,45 @@ Test(openldap_parse, conf_include)
                           &d);
     cr_expect_eq(rc, ACRE_ERR_RULE_IO);
     cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
+}
+
+/* What slaptest 2.5.13 refuses in includes, refused in the same place:
+ * a missing file, whatever its name ("could not stat config file"), and
+ * anything but a regular file ("regular file expected"), a FIFO among
+ * them, which is never opened (it blocked for ever before). */
+Test(openldap_parse, conf_include_refused, .timeout = 10)
+{
+    char dir[] = "/tmp/acre-ol-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char *fifo = talloc_asprintf(ctx, "%s/rules.conf", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    const char *const inc[] = {"/nonexistent/rules.conf",
+                               "/nonexistent/acre-rules.schema",
+                               "acre-no-such-file.schema", fifo, dir};
+    for (size_t i = 0; i < NELEM(inc); i++) {
+        char *text = talloc_asprintf(ctx,
+                                     "database mdb\nsuffix dc=x\n"
+                                     "include  %s\naccess to * by * read\n",
+                                     inc[i]);
+        acre_diag d;
+        cr_expect(conf(text, &d) == NULL, "accepted: %s", inc[i]);
+        cr_expect_eq(d.code, ACRE_ERR_RULE_IO, "%s: %d", inc[i], d.code);
+        cr_expect_str_eq(d.file, "t.conf");
+        cr_expect(d.line == 3 && d.column == 10, "%s: at %u:%u (%s)", inc[i],
+                  d.line, d.column, d.message);
+    }
+    /* the FIFO as the file itself, and as a schema file */
+    struct acreI_policy *cfg = NULL;
+    acre_diag d = {0};
+    cr_expect_eq(acreO_parse_conf(ctx, NULL, fifo, NULL, 0, &cfg, &d),
+                 ACRE_ERR_RULE_IO);
+    cr_expect(strstr(d.message, "not a regular file"), "%s", d.message);
+    acre_schema *s;
+    cr_assert_eq(acre_schema_new(ctx, 0, &s, NULL), 0);
+    cr_expect_eq(acre_schema_load_file(s, fifo, &d), ACRE_ERR_SCHEMA_IO);
+    acre_schema_free(s);
+    unlink(fifo);
+    rmdir(dir);
 }
 
 Test(openldap_parse, limits)

@@ -286,3 +286,150 @@ Test(openldap_perf, cnconfig_many_values)
         cr_assert_str_eq(norm(cfg->dbs[0].rules[i].what.dn), want);
     }
 }
+
+/* ------------------------------------------------------------------------
+ * Many databases: the suffix index (engine/ir.c)
+ */
+
+/* The database holding dn as slapd's select_backend finds it: the first in
+ * order one of whose suffixes is dn or an ancestor (a plain scan). */
+static const struct acreI_section *
+section_scan(const struct acreI_policy *cfg, const acre_dn *dn)
+{
+    for (unsigned d = 0; d < cfg->ndbs; d++)
+        for (unsigned i = 0; i < cfg->dbs[d].nsuffix; i++)
+            if (acre_dn_in_scope(dn, cfg->dbs[d].suffix[i], ACRE_SCOPE_SUB) ==
+                1)
+                return &cfg->dbs[d];
+    return NULL;
+}
+
+static const struct acreI_section *
+section_of(const struct acreI_policy *cfg, const char *s)
+{
+    acre_dn *dn;
+
+    cr_assert_eq(acre_dn_parse(ctx, NULL, s, strlen(s), 0, &dn, NULL), 0, "%s",
+                 s);
+    const struct acreI_section *got = acreI_section_for(cfg, dn);
+    cr_assert_eq(got, section_scan(cfg, dn), "%s", s);
+    return got;
+}
+
+/* 40,000 databases (compiling them took 15 s when each DN's database was
+ * found by scanning them all): a deeper suffix in an earlier database,
+ * several suffixes per database, the root suffix last; every database
+ * chosen as slapd chooses it, in the IR and in the compiled policy. */
+Test(openldap_perf, many_databases_section_for)
+{
+    enum { N = 40000 };
+
+    char *text = talloc_strdup(ctx, "access to dn.regex=\"^cn=g\" by * read\n"
+                                    "database mdb\n"
+                                    "suffix \"ou=deep,dc=d1,dc=com\"\n"
+                                    "access to * by * none\n");
+
+    for (unsigned i = 0; i < N; i++) {
+        text = talloc_asprintf_append_buffer(
+            text, "database mdb\nsuffix \"dc=d%u,dc=com\"\n", i);
+        if (i % 1000 == 7)
+            text = talloc_asprintf_append_buffer(
+                text, "suffix \"o=extra%u\"\nsuffix \"dc=D%u,dc=COM\"\n", i, i);
+        if (i % 2)
+            text = talloc_asprintf_append_buffer(
+                text, "access to dn.regex=\"^cn=r%u\" by * none\n", i);
+        text = talloc_asprintf_append_buffer(
+            text, "access to dn.subtree=\"ou=p,dc=d%u,dc=com\" by * %s\n", i,
+            i % 3 ? "read" : "none");
+    }
+    text = talloc_strdup_append_buffer(text, "database mdb\nsuffix \"\"\n"
+                                             "access to * by * search\n");
+    struct acreI_policy *cfg = conf_ok(text);
+    cr_assert_eq(cfg->ndbs, N + 2);
+
+    /* the deeper suffix of the first database wins below it */
+    cr_expect_eq(section_of(cfg, "cn=a,ou=deep,dc=d1,dc=com"), &cfg->dbs[0]);
+    cr_expect_eq(section_of(cfg, "ou=deep,dc=d1,dc=com"), &cfg->dbs[0]);
+    cr_expect_eq(section_of(cfg, "ou=other,dc=d1,dc=com"), &cfg->dbs[2]);
+    cr_expect_eq(section_of(cfg, "cn=x,ou=p,dc=d39999,dc=com"), &cfg->dbs[N]);
+    cr_expect_eq(section_of(cfg, "o=extra5007"), &cfg->dbs[5008]);
+    cr_expect_eq(section_of(cfg, "cn=z,o=extra39007"), &cfg->dbs[39008]);
+    /* outside every dc=dN: the root suffix of the last database */
+    cr_expect_eq(section_of(cfg, "dc=com"), &cfg->dbs[N + 1]);
+    cr_expect_eq(section_of(cfg, "dc=d40000,dc=com"), &cfg->dbs[N + 1]);
+    cr_expect_eq(section_of(cfg, ""), &cfg->dbs[N + 1]);
+    for (unsigned i = 0; i < N; i += 97) {
+        char *dn = talloc_asprintf(ctx, "cn=e,ou=p,dc=d%u,dc=com", i);
+        cr_assert_eq(section_of(cfg, dn), &cfg->dbs[i + 1], "%s", dn);
+    }
+    /* a later suffix inside an earlier database's is still refused */
+    acre_diag d;
+    text =
+        talloc_strdup_append_buffer(text, "database mdb\n"
+                                          "suffix \"ou=x,dc=d20000,dc=com\"\n");
+    cr_expect(conf(text, &d) == NULL);
+    cr_expect(strstr(d.message, "already served"), "%s", d.message);
+}
+
+/* The same through the compiled policy: each entry's rules are its own
+ * database's (none, read, search), then the global regex rule. */
+Test(openldap_perf, many_databases_compiled)
+{
+    enum { N = 40000 };
+
+    char *text = talloc_strdup(ctx, "access to dn.regex=\"^cn=g\" by * read\n");
+
+    for (unsigned i = 0; i < N; i++)
+        text = talloc_asprintf_append_buffer(
+            text,
+            "database mdb\nsuffix \"dc=d%u,dc=com\"\n"
+            "access to dn.regex=\"^cn=r%u,\" by * write\n"
+            "access to dn.subtree=\"dc=d%u,dc=com\" attrs=sn by * %s\n",
+            i, i, i, i % 3 ? "read" : "none");
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "p.conf", text, strlen(text)};
+    acre_policy *p = NULL;
+    acre_diag d;
+    cr_assert_eq(acre_policy_compile(ctx, NULL, &src, 1, 0, &p, &d), 0, "%s",
+                 d.message);
+    const acre_schema *s = acre_policy_schema(p);
+    char *ldif = talloc_strdup(ctx, "");
+    static const unsigned pick[] = {0, 1, 2, 3, 19999, 20000, 39998, 39999};
+    for (size_t k = 0; k < sizeof(pick) / sizeof(*pick); k++)
+        ldif = talloc_asprintf_append_buffer(
+            ldif,
+            "dn: dc=d%u,dc=com\nobjectClass: domain\ndc: d%u\n\n"
+            "dn: cn=r%u,dc=d%u,dc=com\nobjectClass: person\ncn: r%u\n"
+            "sn: s\n\n"
+            "dn: cn=g,dc=d%u,dc=com\nobjectClass: person\ncn: g\nsn: s\n\n",
+            pick[k], pick[k], pick[k], pick[k], pick[k], pick[k]);
+    acre_directory *dir;
+    cr_assert_eq(
+        acre_directory_load(ctx, s, "t.ldif", ldif, strlen(ldif), &dir, &d), 0,
+        "%s:%u %s", d.file, d.line, d.message);
+    acre_subject who = {.authz_dn = "cn=someone,dc=elsewhere"};
+    acre_request *rq;
+    cr_assert_eq(acre_request_begin(p, &who, dir, &rq), 0);
+    for (size_t k = 0; k < sizeof(pick) / sizeof(*pick); k++) {
+        unsigned i = pick[k];
+        char *r = talloc_asprintf(ctx, "cn=r%u,dc=d%u,dc=com", i, i);
+        char *g = talloc_asprintf(ctx, "cn=g,dc=d%u,dc=com", i);
+        acre_dn *dn;
+        cr_assert_eq(acre_dn_parse(ctx, s, r, strlen(r), 0, &dn, NULL), 0);
+        const acre_entry *er = acre_directory_find(dir, dn);
+        cr_assert_eq(acre_dn_parse(ctx, s, g, strlen(g), 0, &dn, NULL), 0);
+        const acre_entry *eg = acre_directory_find(dir, dn);
+        cr_assert(er && eg);
+        /* its own regex rule: write; not another database's */
+        cr_expect_eq(acre_access(rq, er, "cn", NULL, 0, ACRE_RIGHT_WRITE, NULL),
+                     1, "%s", r);
+        cr_expect_eq(acre_access(rq, eg, "cn", NULL, 0, ACRE_RIGHT_WRITE, NULL),
+                     0, "%s", g);
+        /* its own subtree rule on sn, then the global rule: cn=g read */
+        cr_expect_eq(acre_access(rq, eg, "sn", NULL, 0, ACRE_RIGHT_READ, NULL),
+                     i % 3 ? 1 : 0, "%s", g);
+        cr_expect_eq(acre_access(rq, eg, "cn", NULL, 0, ACRE_RIGHT_READ, NULL),
+                     1, "%s", g);
+    }
+    acre_request_end(rq);
+    acre_policy_release(p);
+}

@@ -120,6 +120,27 @@ Test(policy, refuses_bad_rules_whole)
     cr_expect_str_eq(acre_strerror(ACRE_ERR_RULE_SYNTAX), "rule syntax error");
 }
 
+Test(policy, refuses_input_slapd_refuses)
+{
+    /* each compiled before, with rules lost: a CR-only file was one
+     * comment line (no rule: read for all, userPassword too), the second
+     * suffix was dropped (its entries under the default read) */
+    static const char *const bad[] = {
+        "# policy\rdatabase mdb\rsuffix \"dc=example,dc=com\"\r"
+        "access to attrs=userPassword by * none\r",
+        "database mdb\nsuffix \"dc=example,dc=com\" \"o=other\"\n"
+        "access to * by * none\n",
+        "database mdb extra\nsuffix \"dc=example,dc=com\"\n",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        acre_diag d;
+        cr_expect_null(compile(bad[i], &d), "%s", bad[i]);
+        cr_expect_eq(d.code, ACRE_ERR_RULE_SYNTAX, "%s", bad[i]);
+        cr_expect_gt(d.line, 0);
+        cr_expect_gt(d.column, 0);
+    }
+}
+
 Test(policy, evaluation_limit_denies)
 {
     /* a regex that backtracks exponentially on the requester's DN */
@@ -155,10 +176,13 @@ Test(policy, missing_include_fails_closed)
                            &d));
     cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
     cr_expect_eq(d.line, 1);
-    /* a schema file that is not there is only noted */
-    cr_expect(compile("include /nonexistent/extra.schema\n"
-                      "access to * by * read\n",
-                      &d));
+    /* nor may a schema file be missing: any file may hold rules, and
+     * slapd refuses it too */
+    cr_expect_null(compile("include /nonexistent/extra.schema\n"
+                           "access to * by * read\n",
+                           &d));
+    cr_expect_eq(d.code, ACRE_ERR_RULE_IO);
+    cr_expect_eq(d.line, 1);
 }
 
 Test(policy, index_and_stats)
