@@ -24,8 +24,11 @@ endif
 
 SONAME := libacre.so.0
 VERSION := 0.1.0
+# Mistakes of type, never style, stop the build: a call through the wrong
+# interface must not link and run by accident.
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-	-Wno-unused-parameter
+	-Wno-unused-parameter -Werror=incompatible-pointer-types \
+	-Werror=implicit-function-declaration -Werror=int-conversion
 ALL_CFLAGS = -std=gnu99 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN) \
 	-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)

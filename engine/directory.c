@@ -1281,10 +1281,10 @@ open_input(struct load *L, const char *path, FILE **f)
         *f = stdin;
         return 0;
     }
-    *f = fopen(path, "r");
-    if (!*f)
+    const char *kind; /* a FIFO or device is refused, never waited on */
+    if (!(*f = acreE_fopen_regular(path, &kind)))
         return err(L, ACRE_ERR_LDIF_IO, 0, 0, "cannot open: %s",
-                   strerror(errno));
+                   kind ? kind : strerror(errno));
     return 0;
 }
 

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <talloc.h>
+#include <unistd.h>
 
 #include "acre.h"
 #include "directory.h"
@@ -448,6 +450,17 @@ Test(directory, file_errors)
     cr_expect_str_eq(dg.file, "/nonexistent/x.ldif");
     cr_expect_eq(acreE_dir_load_ldif(NULL, NULL, "", 0, "x", NULL, NULL, &dg),
                  ACRE_ERR_INVAL);
+    /* a FIFO is refused at once: no writer would ever come */
+    char dir[] = "/tmp/acre-fifo.XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/data.ldif", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    cr_expect_eq(acreE_dir_load_ldif(d, path, NULL, 0, NULL, NULL, NULL, &dg),
+                 ACRE_ERR_LDIF_IO);
+    cr_expect_not_null(strstr(dg.message, "not a regular file"), "%s",
+                       dg.message);
+    unlink(path);
+    rmdir(dir);
     talloc_free(d);
 }
 

@@ -408,16 +408,18 @@ Test(openldap_perf, many_databases_compiled)
         "%s:%u %s", d.file, d.line, d.message);
     acre_subject who = {.authz_dn = "cn=someone,dc=elsewhere"};
     acre_request *rq;
-    cr_assert_eq(acre_request_begin(p, &who, dir, &rq), 0);
+    cr_assert_eq(acre_request_begin(p, &who, acre_directory_host(dir), &rq), 0);
     for (size_t k = 0; k < sizeof(pick) / sizeof(*pick); k++) {
         unsigned i = pick[k];
         char *r = talloc_asprintf(ctx, "cn=r%u,dc=d%u,dc=com", i, i);
         char *g = talloc_asprintf(ctx, "cn=g,dc=d%u,dc=com", i);
         acre_dn *dn;
         cr_assert_eq(acre_dn_parse(ctx, s, r, strlen(r), 0, &dn, NULL), 0);
-        const acre_entry *er = acre_directory_find(dir, dn);
+        const acre_entry_view *er =
+            acre_entry_view_of(acre_directory_find(dir, dn));
         cr_assert_eq(acre_dn_parse(ctx, s, g, strlen(g), 0, &dn, NULL), 0);
-        const acre_entry *eg = acre_directory_find(dir, dn);
+        const acre_entry_view *eg =
+            acre_entry_view_of(acre_directory_find(dir, dn));
         cr_assert(er && eg);
         /* its own regex rule: write; not another database's */
         cr_expect_eq(acre_access(rq, er, "cn", NULL, 0, ACRE_RIGHT_WRITE, NULL),
