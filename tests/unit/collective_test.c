@@ -155,16 +155,24 @@ view_text(const acre_collective_view *v)
     return t;
 }
 
+/* coll_as -- dn's collective attributes as `who` sees them (NULL:
+ * anonymous), as view_text writes them. */
 static char *
-coll(acre_policy *p, const char *dn)
+coll_as(acre_policy *p, const char *who, const char *dn)
 {
-    acre_request *rq = begin(p, NULL);
+    acre_request *rq = begin(p, who);
     acre_collective_view v;
     cr_assert_eq(acre_entry_collective(rq, acre_entry_view_of(entry(dn)), &v),
                  0);
     char *t = view_text(&v);
     acre_request_end(rq);
     return t;
+}
+
+static char *
+coll(acre_policy *p, const char *dn)
+{
+    return coll_as(p, NULL, dn);
 }
 
 /* ------------------------------------------------------------------------
@@ -836,6 +844,51 @@ Test(collective, opendj_extensions)
     cr_expect_str_eq(search(rq, PEOPLE, ACRE_SCOPE_ONE, "(title=chief)", "1.1"),
                      "");
     acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+/* An inherited value comes from another entry: like slapo-collect's
+ * sources, it is read there as the requester, attribute and value, and
+ * what the requester may not read there is not inherited. */
+Test(collective, opendj_inherits_only_what_the_requester_may_read)
+{
+    acre_diag d;
+    acre_policy *p = world_diag(
+        DB "access to dn.exact=\"" ANN "\" attrs=telephoneNumber\n"
+           "  by dn.exact=\"" BOB "\" read by * none\n"
+           "access to dn.exact=\"l=Rome,ou=locations,dc=example,dc=com\"\n"
+           "  attrs=postalCode val=\"00100\" by * none\n"
+           "access to * by * read\n",
+        talloc_asprintf(ctx, "%s%s", base_ldif, opendj_ldif), 0,
+        acreO_coll_opendj_schema, &d);
+    const char *subs = "subentry: cn=shared\nsubentry: cn=virtual\n"
+                       "subentry: cn=merge\nsubentry: cn=boss\n"
+                       "subentry: cn=place\n";
+
+    cr_expect_eq(d.code, 0, "%s", d.message);
+    /* ann's telephoneNumber: bob may read it, anonymous may not */
+    cr_expect_str_eq(coll_as(p, BOB, BOB),
+                     talloc_asprintf(ctx,
+                                     "description: Shared\n"
+                                     "seeAlso: cn=printer,ou=devices,"
+                                     "dc=example,dc=com\n"
+                                     "title: Virtual\nl: Merged\nl: Paris\n"
+                                     "telephoneNumber: +1 555 0101\n%s",
+                                     subs));
+    cr_expect_str_eq(coll(p, BOB),
+                     talloc_asprintf(ctx,
+                                     "description: Shared\n"
+                                     "seeAlso: cn=printer,ou=devices,"
+                                     "dc=example,dc=com\n"
+                                     "title: Virtual\nl: Merged\nl: Paris\n%s",
+                                     subs));
+    /* Rome's one postalCode value is denied to all: nothing inherited */
+    cr_expect_str_eq(coll_as(p, BOB, "uid=cy," PEOPLE),
+                     talloc_asprintf(ctx,
+                                     "seeAlso: cn=printer,ou=devices,"
+                                     "dc=example,dc=com\n"
+                                     "title (replaces): Virtual\nl: Merged\n%s",
+                                     subs));
     acre_policy_release(p);
 }
 
