@@ -486,9 +486,11 @@ item_values(struct cb *c, struct acreC_refine *out)
         k += !rc;
     }
     qsort(v, k, sizeof(*v), oid_cmp);
+    out->oid_bits = 0;
     for (unsigned i = 0; i < k; i++) {
         oid[i] = v[i].p;
         len[i] = v[i].n;
+        out->oid_bits |= acreC_name_bit(v[i].p, v[i].n);
     }
     out->oid = oid;
     out->oid_len = len;
@@ -1036,6 +1038,7 @@ share(void *mem_ctx, struct acre_policy *base)
     q->subentry_oc = base->subentry_oc;
     q->subentry_oc_len = base->subentry_oc_len;
     q->nsubentry_oc = base->nsubentry_oc;
+    q->subentry_oc_bits = base->subentry_oc_bits;
     return q;
 }
 
@@ -1179,6 +1182,7 @@ acreP_subentry_class(struct acre_policy *p)
     uint32_t *len;
 
     p->nsubentry_oc = 0;
+    p->subentry_oc_bits = 0;
     if (at < 0 || sub < 0 || !(v = talloc_array(p->mem, const char *, n)) ||
         !(len = talloc_array(p->mem, uint32_t, n)))
         return;
@@ -1191,8 +1195,10 @@ acreP_subentry_class(struct acre_policy *p)
         acreE_buf_init(&b, local, sizeof(local));
         if (acreM_normalise(s, acreS_attr(s, at)->eq, (const uint8_t *)oid,
                             strlen(oid), &b) == 0 &&
-            (v[k] = talloc_strndup(v, (const char *)b.p, b.len)))
+            (v[k] = talloc_strndup(v, (const char *)b.p, b.len))) {
+            p->subentry_oc_bits |= acreC_name_bit(b.p, b.len);
             len[k++] = (uint32_t)b.len;
+        }
         acreE_buf_free(&b);
     }
     p->subentry_oc = v;

@@ -202,6 +202,13 @@ objectclass(const acre_entry_view *e, int id)
     return acreE_entry_attr(e, id);
 }
 
+/* An entry's objectClass (a: NULL when it has none) and the
+ * acreC_name_bit of each of its normalised values, or'ed. */
+struct ocls {
+    const acre_view_attr *a;
+    uint64_t bits;
+};
+
 /* A buffer for an objectClass value normalised now (a view without its
  * normalised values): an OID fits. */
 struct ocbuf {
@@ -236,14 +243,45 @@ ocbuf_free(struct ocbuf *ob)
         acreE_buf_free(&ob->b);
 }
 
-/* Is a value of oc (an entry's objectClass, NULL: none) a subentry
- * class?  Their OIDs are few and short: compared as they are. */
-static int
-is_subentry_oc(const struct acre_policy *p, const acre_view_attr *oc)
+/* ocls_bits -- o->bits for o->a. */
+static void
+ocls_bits(const acre_schema *s, struct ocls *o)
 {
+    struct ocbuf ob;
+
+    o->bits = 0;
+    if (!o->a)
+        return;
+    ocbuf_init(&ob);
+    for (uint32_t i = 0; i < o->a->nvals; i++) {
+        size_t n;
+        const uint8_t *v = oc_norm(s, o->a, i, &ob, &n);
+        if (v)
+            o->bits |= acreC_name_bit(v, n);
+    }
+    ocbuf_free(&ob);
+}
+
+/* ocls_of -- e's objectClass (type id) and its bits, into o. */
+static const struct ocls *
+ocls_of(const acre_schema *s, const acre_entry_view *e, int id, struct ocls *o)
+{
+    o->a = objectclass(e, id);
+    ocls_bits(s, o);
+    return o;
+}
+
+/* Is a value of o (an entry's objectClass) a subentry class?  Their
+ * OIDs are few and short: compared as they are, when the bits allow. */
+static int
+is_subentry_oc(const struct acre_policy *p, const struct ocls *o)
+{
+    const acre_view_attr *oc = o->a;
     struct ocbuf ob;
     int found = 0;
 
+    if (!(o->bits & p->subentry_oc_bits))
+        return 0;
     ocbuf_init(&ob);
     for (uint32_t i = 0; oc && i < oc->nvals && !found; i++) {
         size_t n;
@@ -259,9 +297,11 @@ is_subentry_oc(const struct acre_policy *p, const acre_view_attr *oc)
 int
 acreC_is_subentry(const struct acre_policy *p, const acre_entry_view *e)
 {
+    struct ocls o;
+
     if (!p->nsubentry_oc || p->id_objectclass < 0)
         return 0;
-    return is_subentry_oc(p, objectclass(e, p->id_objectclass));
+    return is_subentry_oc(p, ocls_of(p->schema, e, p->id_objectclass, &o));
 }
 
 /* Is v[0..n) among r's normalised class names (sorted by length, then
@@ -284,15 +324,18 @@ names_class(const struct acreC_refine *r, const uint8_t *v, size_t n)
     return 0;
 }
 
-/* item:OC -- a value of e's objectClass (oc, NULL: none) names OC or a
- * subclass of it. */
+/* item:OC -- a value of e's objectClass (o) names OC or a subclass of
+ * it. */
 static int
-has_class(const acre_schema *s, const acre_view_attr *oc,
+has_class(const acre_schema *s, const struct ocls *o,
           const struct acreC_refine *r)
 {
+    const acre_view_attr *oc = o->a;
     struct ocbuf ob;
     int found = 0;
 
+    if (!(o->bits & r->oid_bits))
+        return 0;
     ocbuf_init(&ob);
     for (uint32_t i = 0; oc && i < oc->nvals && !found; i++) {
         size_t n;
@@ -304,7 +347,7 @@ has_class(const acre_schema *s, const acre_view_attr *oc,
 }
 
 static int
-refine(const acre_schema *s, const acre_view_attr *oc,
+refine(const acre_schema *s, const struct ocls *oc,
        const struct acreC_refine *r, const acre_entry_view *e,
        const struct acreF_hooks *h)
 {
@@ -385,13 +428,6 @@ own_attr(const acre_entry_view *e, int id)
         if (e->attrs[i].id == id)
             return &e->attrs[i];
     return NULL;
-}
-
-/* Does e hold collectiveExclusions? */
-static int
-has_exclusions(const struct acreC_index *x, const acre_entry_view *e)
-{
-    return x->id_exclusions >= 0 && own_attr(e, x->id_exclusions) != NULL;
 }
 
 /* ------------------------------------------------------------------------
@@ -877,10 +913,11 @@ candidates(struct acreC_result *r, const struct acre_policy *p,
            const struct acreP_node *n, const acre_entry_view *e, unsigned d)
 {
     const struct acreC_index *x = p->coll;
-    const acre_view_attr *oc = NULL;
-    int sub = -1, have_oc = 0; /* is e a subentry? asked when it matters */
+    struct ocls ocs;
+    const struct ocls *oc = NULL;
+    int sub = -1; /* is e a subentry? asked when it matters */
 
-#define OC() (have_oc++ ? oc : (oc = objectclass(e, x->id_objectclass)))
+#define OC() (oc ? oc : (oc = ocls_of(p->schema, e, x->id_objectclass, &ocs)))
     r->nsubs = r->ncis = r->nref = r->subslots = 0;
     r->sig = 0;
     for (uint32_t i = 0; i < n->ncoll; i++) {
@@ -924,7 +961,7 @@ candidates(struct acreC_result *r, const struct acre_policy *p,
  * records them. */
 static uint64_t
 signature(const struct acre_policy *p, const struct acreP_node *n,
-          const acre_entry_view *e, const acre_view_attr *oc, unsigned d,
+          const acre_entry_view *e, const struct ocls *oc, unsigned d,
           const struct acreF_hooks *h)
 {
     const struct acreC_index *x = p->coll;
@@ -1028,16 +1065,36 @@ build(struct acre_request *rq, struct acreC_result *r,
 struct asked {
     int sub, excl, have_sig, have_oc;
     uint64_t sig;
-    const acre_view_attr *oc;    /* e's objectClass */
+    struct ocls oc;              /* e's objectClass */
     const struct acreF_hooks *h; /* for refinements' filters */
 };
 
-static const acre_view_attr *
+/* e's objectClass and whether it holds collectiveExclusions, in one
+ * pass over its attributes. */
+static void
+asked_scan(const struct acre_policy *p, const acre_entry_view *e,
+           struct asked *q)
+{
+    int oc = p->coll->id_objectclass, ex = p->coll->id_exclusions;
+
+    q->oc.a = NULL;
+    q->excl = 0;
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        if (e->attrs[i].id == oc && !q->oc.a)
+            q->oc.a = &e->attrs[i];
+        else if (e->attrs[i].id == ex)
+            q->excl = 1;
+    }
+    ocls_bits(p->schema, &q->oc);
+    q->have_oc = 1;
+}
+
+static const struct ocls *
 asked_oc(const struct acre_policy *p, const acre_entry_view *e, struct asked *q)
 {
-    if (!q->have_oc++)
-        q->oc = objectclass(e, p->coll->id_objectclass);
-    return q->oc;
+    if (!q->have_oc)
+        asked_scan(p, e, q);
+    return &q->oc;
 }
 
 /* Is e a subentry, or does it hold exclusions (either computes its
@@ -1047,8 +1104,6 @@ aside(const struct acre_policy *p, const acre_entry_view *e, struct asked *q)
 {
     if (q->sub < 0)
         q->sub = is_subentry_oc(p, asked_oc(p, e, q));
-    if (q->excl < 0)
-        q->excl = has_exclusions(p->coll, e);
     return q->sub || q->excl;
 }
 
@@ -1101,7 +1156,7 @@ acreC_compute(struct acre_request *rq, const acre_entry_view *e,
 {
     const struct acreC_index *x = rq->p->coll;
     struct acreC_cache *c;
-    struct asked q = {-1, -1, 0, 0, 0, NULL, NULL};
+    struct asked q = {-1, -1, 0, 0, 0, {NULL, 0}, NULL};
     int rc;
 
     *out = NULL;

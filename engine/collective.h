@@ -74,6 +74,17 @@ enum acreC_ref_kind {
     ACREC_REF_FILTER /* an RFC 4515 filter on the stored attributes */
 };
 
+/*
+ * acreC_name_bit -- a bit chosen by a normalised class name's length and
+ * last byte: a name is in a set only when its bit is in the set's bits
+ * (the OR of its members'), so most misses cost one AND.
+ */
+static inline uint64_t
+acreC_name_bit(const uint8_t *v, size_t n)
+{
+    return (uint64_t)1 << ((n * 7 + (n ? v[n - 1] : 0)) & 63);
+}
+
 struct acreC_refine {
     enum acreC_ref_kind kind;
     int oc; /* ITEM */
@@ -83,6 +94,7 @@ struct acreC_refine {
     const uint8_t *const *oid;
     const uint32_t *oid_len;
     uint32_t noid;
+    uint64_t oid_bits; /* acreC_name_bit of each of them, or'ed */
     const struct acreF_filter *filter; /* FILTER */
     const struct acreC_refine *sub;    /* AND OR NOT: sub[0..nsub) */
     uint32_t nsub;

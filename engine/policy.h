@@ -159,6 +159,7 @@ struct acre_policy {
     const char *const *subentry_oc;
     const uint32_t *subentry_oc_len;
     unsigned nsubentry_oc;
+    uint64_t subentry_oc_bits; /* acreC_name_bit of each, or'ed */
     /* acre_policy_attach_subentries: the policy whose rules, clauses and
      * IR this one shares (a reference), and the collective index */
     struct acre_policy *base;
