@@ -135,8 +135,11 @@ put_value(void *ctx, struct acreO_coll *c, const char *desc, const void *v,
     a->vals = talloc_realloc(ctx, a->vals, const char *, a->nvals + 1);
     a->lens = talloc_realloc(ctx, a->lens, size_t, a->nvals + 1);
     cr_assert(a->vals && a->lens);
-    a->vals[a->nvals] = talloc_memdup(ctx, v, len + 1);
-    ((char *)a->vals[a->nvals])[len] = '\0';
+    char *t = talloc_size(ctx, len + 1); /* v is not NUL-terminated */
+    cr_assert(t);
+    memcpy(t, v, len);
+    t[len] = '\0';
+    a->vals[a->nvals] = t;
     a->lens[a->nvals++] = len;
 }
 

@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <talloc.h>
@@ -32,6 +33,34 @@ teardown(void)
 }
 
 TestSuite(openldap_perf, .init = setup, .fini = teardown);
+
+/* A text of megabytes built by appending: its storage doubles as it grows
+ * (talloc_asprintf_append_buffer reallocates at every call, and under
+ * ASan, whose realloc always moves, that copies the whole text each
+ * time). */
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+text_add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    cr_assert(n >= 0);
+    if (t->len + (size_t)n + 1 > t->cap) {
+        t->cap = (t->len + (size_t)n + 1) * 2;
+        t->s = talloc_realloc(ctx, t->s, char, t->cap);
+        cr_assert(t->s);
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
 
 static struct acreI_policy *
 conf(const char *text, acre_diag *d)
@@ -324,27 +353,25 @@ Test(openldap_perf, many_databases_section_for)
 {
     enum { N = 40000 };
 
-    char *text = talloc_strdup(ctx, "access to dn.regex=\"^cn=g\" by * read\n"
-                                    "database mdb\n"
-                                    "suffix \"ou=deep,dc=d1,dc=com\"\n"
-                                    "access to * by * none\n");
+    struct text t = {0};
 
+    text_add(&t, "access to dn.regex=\"^cn=g\" by * read\n"
+                 "database mdb\n"
+                 "suffix \"ou=deep,dc=d1,dc=com\"\n"
+                 "access to * by * none\n");
     for (unsigned i = 0; i < N; i++) {
-        text = talloc_asprintf_append_buffer(
-            text, "database mdb\nsuffix \"dc=d%u,dc=com\"\n", i);
+        text_add(&t, "database mdb\nsuffix \"dc=d%u,dc=com\"\n", i);
         if (i % 1000 == 7)
-            text = talloc_asprintf_append_buffer(
-                text, "suffix \"o=extra%u\"\nsuffix \"dc=D%u,dc=COM\"\n", i, i);
+            text_add(&t, "suffix \"o=extra%u\"\nsuffix \"dc=D%u,dc=COM\"\n", i,
+                     i);
         if (i % 2)
-            text = talloc_asprintf_append_buffer(
-                text, "access to dn.regex=\"^cn=r%u\" by * none\n", i);
-        text = talloc_asprintf_append_buffer(
-            text, "access to dn.subtree=\"ou=p,dc=d%u,dc=com\" by * %s\n", i,
-            i % 3 ? "read" : "none");
+            text_add(&t, "access to dn.regex=\"^cn=r%u\" by * none\n", i);
+        text_add(&t, "access to dn.subtree=\"ou=p,dc=d%u,dc=com\" by * %s\n", i,
+                 i % 3 ? "read" : "none");
     }
-    text = talloc_strdup_append_buffer(text, "database mdb\nsuffix \"\"\n"
-                                             "access to * by * search\n");
-    struct acreI_policy *cfg = conf_ok(text);
+    text_add(&t, "database mdb\nsuffix \"\"\n"
+                 "access to * by * search\n");
+    struct acreI_policy *cfg = conf_ok(t.s);
     cr_assert_eq(cfg->ndbs, N + 2);
 
     /* the deeper suffix of the first database wins below it */
@@ -364,10 +391,9 @@ Test(openldap_perf, many_databases_section_for)
     }
     /* a later suffix inside an earlier database's is still refused */
     acre_diag d;
-    text =
-        talloc_strdup_append_buffer(text, "database mdb\n"
-                                          "suffix \"ou=x,dc=d20000,dc=com\"\n");
-    cr_expect(conf(text, &d) == NULL);
+    text_add(&t, "database mdb\n"
+                 "suffix \"ou=x,dc=d20000,dc=com\"\n");
+    cr_expect(conf(t.s, &d) == NULL);
     cr_expect(strstr(d.message, "already served"), "%s", d.message);
 }
 
@@ -377,16 +403,16 @@ Test(openldap_perf, many_databases_compiled)
 {
     enum { N = 40000 };
 
-    char *text = talloc_strdup(ctx, "access to dn.regex=\"^cn=g\" by * read\n");
+    struct text t = {0};
 
+    text_add(&t, "access to dn.regex=\"^cn=g\" by * read\n");
     for (unsigned i = 0; i < N; i++)
-        text = talloc_asprintf_append_buffer(
-            text,
-            "database mdb\nsuffix \"dc=d%u,dc=com\"\n"
-            "access to dn.regex=\"^cn=r%u,\" by * write\n"
-            "access to dn.subtree=\"dc=d%u,dc=com\" attrs=sn by * %s\n",
-            i, i, i, i % 3 ? "read" : "none");
-    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "p.conf", text, strlen(text)};
+        text_add(&t,
+                 "database mdb\nsuffix \"dc=d%u,dc=com\"\n"
+                 "access to dn.regex=\"^cn=r%u,\" by * write\n"
+                 "access to dn.subtree=\"dc=d%u,dc=com\" attrs=sn by * %s\n",
+                 i, i, i, i % 3 ? "read" : "none");
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "p.conf", t.s, t.len};
     acre_policy *p = NULL;
     acre_diag d;
     cr_assert_eq(acre_policy_compile(ctx, NULL, &src, 1, 0, &p, &d), 0, "%s",
