@@ -12,6 +12,8 @@
  *   - after a success, every type and class is found again by its OID and
  *     by each of its names, every SUP chain ends, and the DN view of each
  *     type names it;
+ *   - once frozen, the schema takes the same input again (it only repeats
+ *     definitions) and refuses a new definition, unchanged either way;
  *   - the first bytes, read as an attribute description, parse or fail
  *     without touching anything outside them.
  */
@@ -52,6 +54,11 @@ check_loaded(const acre_schema *s)
     }
 }
 
+/* A definition no schema of the corpus holds. */
+static const char new_type[] =
+    "attributetype ( 1.3.6.1.4.1.4203.666.99.1 NAME 'acreFuzzNew' "
+    "SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 )\n";
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -76,8 +83,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(acreS_nattrs(s) >= na && acreS_nclasses(s) >= nc);
         acreS_freeze(s);
         check_loaded(s);
-        check(acre_schema_load_buffer(s, "x", "", 0, NULL) ==
-              ACRE_ERR_SCHEMA_FROZEN);
+        /* frozen: a load that only repeats what the schema holds is
+         * accepted (the same input again), anything new refused, and
+         * nothing changes either way */
+        na = acreS_nattrs(s);
+        nc = acreS_nclasses(s);
+        check(acre_schema_load_buffer(s, "x", "", 0, NULL) == ACRE_OK);
+        check(acre_schema_load_buffer(s, "again", (const char *)data, size,
+                                      NULL) == ACRE_OK);
+        rc =
+            acre_schema_load_buffer(s, "new", new_type, strlen(new_type), NULL);
+        check(rc == ACRE_ERR_SCHEMA_FROZEN ||
+              acreS_attr_find(s, "acreFuzzNew", 11) >= 0);
+        check(acreS_nattrs(s) == na && acreS_nclasses(s) == nc);
     }
     if (acreS_desc_parse(s, (const char *)data, size < 64 ? size : 64, &desc) ==
         0) {
