@@ -1,8 +1,8 @@
 /*
  * eval.h -- the evaluator's internals: a request (one requester, one
  * operation), a check (one entry, attribute, value and privilege), and the
- * clause evaluation shared by eval.c (tables), eval_who.c (clauses) and
- * eval_set.c (set expressions).
+ * clause evaluation shared by eval.c (tables), eval_who.c (clauses),
+ * eval_regex.c (regular expressions) and eval_set.c (set expressions).
  *
  * Memory: nothing on the per-entry path allocates from the system.  What a
  * check needs beyond its stack comes from the request's scratch pool
@@ -198,18 +198,6 @@ int acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
  */
 uint8_t acreV_clause_flags(const struct acreI_clause *b);
 
-/* acreV_regex_match -- run a compiled IR regex on s[0..n) with the
- * request's match data; fills off[0..noff) (unset: -1) when noff > 0.
- * 1 match, 0 none, and 0 with rq->limit_hit set when a limit is reached. */
-int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
-                      const char *s, size_t n, int (*off)[2], int noff);
-
-/* acreV_regex_match_text -- compile pattern (an expanded template) with
- * slapd's flags into scratch and match it on s; 1, 0 (also for a pattern
- * that does not compile). */
-int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
-                           const char *s, size_t n);
-
 /*
  * acreV_slapd_dn -- normalised DN text s[0..n) as slapd writes its
  * normalised DNs: where acre escapes a special character of a value as
@@ -226,6 +214,22 @@ const char *acreV_slapd_dn(struct acre_request *rq, const char *s, size_t n,
  * (slapd's attr_find), or NULL. */
 const struct acreE_attr *acreV_find_desc(const struct acreE_entry *e,
                                          const struct acreI_attrspec *d);
+
+/* ------------------------------------------------------------------------
+ * eval_regex.c
+ */
+
+/* acreV_regex_match -- run a compiled IR regex on s[0..n) with the
+ * request's match data; fills off[0..noff) (unset: -1) when noff > 0.
+ * 1 match, 0 none, and 0 with rq->limit_hit set when a limit is reached. */
+int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
+                      const char *s, size_t n, int (*off)[2], int noff);
+
+/* acreV_regex_match_text -- compile pattern (an expanded template) with
+ * slapd's flags into scratch and match it on s; 1, 0 (also for a pattern
+ * that does not compile). */
+int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
+                           const char *s, size_t n);
 
 /* ------------------------------------------------------------------------
  * eval_set.c
