@@ -10,12 +10,15 @@
  * limits in a match context.
  *
  * The translation (erep_* below):
- *   - inside [...]: '\' is literal (escaped for PCRE2); [:class:] kept;
- *     single-character [.c.] and [=c=] become c; others are refused;
+ *   - [...] becomes the set of bytes it stands for under REG_ICASE
+ *     (glibc uppercases range ends: [?-z] is ?..Z), written out; '\' is
+ *     literal there; [:class:] kept (upper and lower as alpha);
+ *     single-character [.c.] and [=c=] are c; others are refused;
  *   - '\<' '\>' become \b(?=\w) \b(?<=\w); \` \' become \A \z; \w \W \s
  *     \S \b \B and back-references \1..\9 are kept; '\' before any other
- *     letter or digit is that character (GNU regex), before a symbol the
- *     escaped symbol;
+ *     capital letter or 0 is that character (GNU regex), before a small
+ *     letter nothing at all (glibc compares the letter as written with
+ *     the subject it has uppercased), before a symbol the escaped symbol;
  *   - a ')' without its '(' is a literal; {,n} becomes {0,n};
  *   - a quantifier after a quantifier (a**, a+?) quantifies the group
  *     before it: (?:a*)* -- PCRE2 would read *+ and *? as possessive and
@@ -29,6 +32,7 @@
 
 #include <pcre2.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <talloc.h>
@@ -242,53 +246,121 @@ atom_here(struct erep *x)
     x->quantified = 0;
 }
 
+/* A byte set: the bytes a bracket expression stands for. */
+struct bset {
+    uint64_t w[4];
+};
+
+/* glibc's REG_ICASE uppercases the pattern and the subject (C locale). */
 static int
-is_alnum(char c)
+upper(int c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9');
+    return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
 }
 
-/* [...]: copy one bracket expression starting at x->s[x->i] == '['. */
+/* An end of a bracket element at s[*i]: a byte, or a one-character
+ * [.c.] or [=c=]; -1 for anything else (not translated). */
+static int
+bracket_char(const char *s, size_t n, size_t *i)
+{
+    if (s[*i] == '[' && *i + 1 < n && (s[*i + 1] == '.' || s[*i + 1] == '=')) {
+        char kind = s[*i + 1];
+        if (*i + 4 >= n || s[*i + 3] != kind || s[*i + 4] != ']')
+            return -1;
+        *i += 5;
+        return (unsigned char)s[*i - 3];
+    }
+    return (unsigned char)s[(*i)++];
+}
+
+/* "[:name:]" at s[*i]: appended to *classes as PCRE2 reads it (upper and
+ * lower are alpha under REG_ICASE, as glibc has them). */
+static int
+bracket_class(const char *s, size_t *i, char **classes)
+{
+    const char *end = strstr(s + *i + 2, ":]");
+
+    if (!end)
+        return ACRE_ERR_RULE_SYNTAX;
+    int len = (int)(end - (s + *i + 2));
+    const char *name = s + *i + 2;
+    if (len == 5 && (!strncmp(name, "upper", 5) || !strncmp(name, "lower", 5)))
+        name = "alpha";
+    *classes = talloc_asprintf_append(*classes, "[:%.*s:]", len, name);
+    *i += (size_t)len + 4;
+    return *classes ? 0 : ACRE_ERR_NOMEM;
+}
+
+/* Append set b as PCRE2 class content: runs of bytes as \xHH-\xHH. */
+static int
+bracket_bytes(struct erep *x, const struct bset *b)
+{
+    char buf[16];
+    int rc = 0;
+
+    for (unsigned c = 0; !rc && c < 256; c++) {
+        if (!(b->w[c >> 6] >> (c & 63) & 1))
+            continue;
+        unsigned e = c;
+        while (e + 1 < 256 && (b->w[(e + 1) >> 6] >> ((e + 1) & 63) & 1))
+            e++;
+        int len = e == c ? snprintf(buf, sizeof(buf), "\\x%02x", c)
+                         : snprintf(buf, sizeof(buf), "\\x%02x-\\x%02x", c, e);
+        rc = emit(x, buf, (size_t)len);
+        c = e;
+    }
+    return rc;
+}
+
+/*
+ * [...]: one bracket expression starting at x->s[x->i] == '['.  glibc
+ * (REG_ICASE) uppercases the pattern and the subject, so a range is taken
+ * between uppercased ends ([?-z] is ?..Z: no [ \ ] ^ _ `) and a byte
+ * matches when its uppercase is in the set.  PCRE2's CASELESS matches a
+ * byte when it or its other case is in the set: the same, once the small
+ * letters are taken out of it.  The set is written out byte by byte.
+ */
 static int
 erep_bracket(struct erep *x)
 {
     const char *s = x->s;
     size_t i = x->i + 1, n = x->n;
-    int rc = emitc(x, '[');
+    struct bset set = {{0}};
+    char *classes = talloc_strdup(x, "");
+    int neg = i < n && s[i] == '^', rc = 0;
 
-    if (!rc && i < n && s[i] == '^')
-        rc = emitc(x, s[i++]);
-    if (!rc && i < n && s[i] == ']')
-        rc = emit(x, "\\]", 2), i++;
-    while (!rc && i < n && s[i] != ']') {
-        if (s[i] == '[' && i + 1 < n &&
-            (s[i + 1] == ':' || s[i + 1] == '.' || s[i + 1] == '=')) {
-            char kind = s[i + 1];
-            const char *end = strstr(s + i + 2, kind == ':'   ? ":]"
-                                                : kind == '.' ? ".]"
-                                                              : "=]");
-            if (!end)
-                return ACRE_ERR_RULE_SYNTAX;
-            size_t len = (size_t)(end - (s + i + 2));
-            if (kind == ':')
-                rc = emit(x, s + i, len + 4);
-            else if (len == 1 && is_alnum(s[i + 2]))
-                rc = emitc(x, s[i + 2]);
-            else if (len == 1)
-                rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i + 2]);
-            else
-                return ACRE_ERR_RULE_SYNTAX;
-            i += len + 4;
-        } else if (s[i] == '\\' || s[i] == '[') {
-            rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i++]);
-        } else {
-            rc = emitc(x, s[i++]);
+    i += (size_t)neg;
+    for (int first = 1; !rc && i < n && (s[i] != ']' || first); first = 0) {
+        if (s[i] == '[' && i + 1 < n && s[i + 1] == ':') {
+            rc = bracket_class(s, &i, &classes);
+            continue;
         }
+        int lo = bracket_char(s, n, &i), hi = lo;
+        if (lo >= 0 && i + 1 < n && s[i] == '-' && s[i + 1] != ']') {
+            i++;
+            hi = bracket_char(s, n, &i);
+        }
+        lo = upper(lo);
+        hi = upper(hi);
+        if (lo < 0 || hi < lo)
+            return ACRE_ERR_RULE_SYNTAX;
+        for (int c = lo; c <= hi; c++)
+            if (c < 'a' || c > 'z')
+                set.w[c >> 6] |= (uint64_t)1 << (c & 63);
     }
-    if (!rc && i >= n)
-        return ACRE_ERR_RULE_SYNTAX;
+    if (!rc && (i >= n || !classes))
+        rc = classes ? ACRE_ERR_RULE_SYNTAX : ACRE_ERR_NOMEM;
+    if (rc)
+        return rc;
     x->i = i + 1;
+    if (!classes[0] && !(set.w[0] | set.w[1] | set.w[2] | set.w[3]))
+        return neg ? emit(x, "[\\x00-\\xff]", 11)
+                   : emit(x, "[^\\x00-\\xff]", 12);
+    rc = emit(x, neg ? "[^" : "[", neg ? 2u : 1u);
+    if (!rc)
+        rc = emit(x, classes, strlen(classes));
+    if (!rc)
+        rc = bracket_bytes(x, &set);
     return rc ? rc : emitc(x, ']');
 }
 
@@ -315,7 +387,10 @@ erep_escape(struct erep *x, char c)
     default:
         if (c >= '1' && c <= '9')
             return emit(x, (char[]){'\\', c}, 2);
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '0')
+        if (c >= 'a' && c <= 'z') /* compared, not uppercased, with the
+                                     uppercased subject: never equal */
+            return emit(x, "[^\\x00-\\xff]", 12);
+        if ((c >= 'A' && c <= 'Z') || c == '0')
             return emitc(x, c);
         return emit(x, (char[]){'\\', c}, 2);
     }

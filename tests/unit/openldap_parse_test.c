@@ -14,6 +14,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -962,7 +963,18 @@ Test(openldap_parse, regex_translation)
         {"[[.a.]]", "cat", 1},
         {"x$", "x\n", 0},   /* $ only at the very end */
         {"a.b", "a\nb", 1}, /* . matches newline */
-        {"\\d", "d", 1},    /* \d is a plain d */
+        {"\\D", "d", 1},    /* \D is a plain D */
+        /* a small letter escaped is compared as written with the subject
+         * glibc has uppercased: never equal */
+        {"\\d", "d", 0},
+        {"a|\\c", "C", 0},
+        /* REG_ICASE uppercases range ends: [A-z] is [A-Z] to glibc */
+        {"^[A-z]$", "^", 0},
+        {"^[A-z]$", "q", 1},
+        {"^[a-Z]$", "b", 1},
+        {"^[^A-Z]$", "b", 0},
+        {"^[z-~]$", "a", 0},
+        {"^[z-~]$", "_", 1},
     };
 
     for (size_t i = 0; i < NELEM(t); i++) {
@@ -975,7 +987,8 @@ Test(openldap_parse, regex_translation)
                      t[i].pat, t[i].subject);
     }
     /* refused by regcomp, so by slapd */
-    static const char *const bad[] = {"(", "*a", "a{2,1}", "[a", "a\\1"};
+    static const char *const bad[] = {"(",  "*a",   "a{2,1}",
+                                      "[a", "a\\1", "[Z-a]"};
     for (size_t i = 0; i < NELEM(bad); i++) {
         struct acreI_regex re;
         const char *why = NULL;
@@ -983,6 +996,73 @@ Test(openldap_parse, regex_translation)
             acreO_regex_compile(ctx, bad[i], strlen(bad[i]), &re, &why),
             ACRE_ERR_RULE_SYNTAX, "accepted %s", bad[i]);
         cr_expect(why != NULL);
+    }
+}
+
+/* Bracket expressions: the PCRE2 form matches exactly the bytes glibc's
+ * regexec matches with slapd's flags (REG_ICASE uppercases ranges). */
+Test(openldap_parse, bracket_sets)
+{
+    static const char *const t[] = {"[?-z]",          "[A-z]",
+                                    "[a-Z]",          "[z-~]",
+                                    "[^?-z]",         "[!-~]",
+                                    "[%--]",          "[--/]",
+                                    "[a-]",           "[]a]",
+                                    "[^]a]",          "[[.a.]-c]",
+                                    "[a-[.c.]]",      "[[:upper:]]",
+                                    "[[:lower:]x]",   "[^[:lower:]]",
+                                    "[[.-.]a]",       "[[.].]]",
+                                    "[\\]",           "[[=e=]q-t]",
+                                    "[[:digit:]@-F]", "[^[:space:][:punct:]]",
+                                    "[\x80-\xff]",    "[_-z]"};
+    for (size_t i = 0; i < NELEM(t); i++) {
+        char pat[64];
+        struct acreI_regex re;
+        const char *why = NULL;
+        regex_t px;
+        snprintf(pat, sizeof(pat), "^%s$", t[i]);
+        if (regcomp(&px, pat, REG_EXTENDED | REG_ICASE)) {
+            cr_expect_neq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why),
+                          0, "%s", pat);
+            continue;
+        }
+        cr_assert_eq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why), 0,
+                     "%s: %s", pat, why);
+        for (int c = 1; c < 256; c++) {
+            char s[2] = {(char)c, 0};
+            int want = regexec(&px, s, 0, NULL, 0) == 0;
+            cr_expect_eq(pcre_matches(&re, s), want, "%s on byte %d", pat, c);
+        }
+        regfree(&px);
+    }
+}
+
+/* Every escape outside brackets, on every one-byte subject and after one
+ * letter: the PCRE2 form matches where glibc's regexec does. */
+Test(openldap_parse, escape_sets)
+{
+    for (int e = '!'; e <= '~'; e++) {
+        char pat[8];
+        struct acreI_regex re;
+        const char *why = NULL;
+        regex_t px;
+        snprintf(pat, sizeof(pat), "\\%c", e);
+        if (regcomp(&px, pat, REG_EXTENDED | REG_ICASE)) {
+            cr_expect_neq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why),
+                          0, "%s", pat);
+            continue;
+        }
+        cr_assert_eq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why), 0,
+                     "%s: %s", pat, why);
+        for (int c = 1; c < 256; c++) {
+            char s[3] = {'a', (char)c, 0};
+            for (int k = 0; k < 2; k++) {
+                int want = regexec(&px, s + 1 - k, 0, NULL, 0) == 0;
+                cr_expect_eq(pcre_matches(&re, s + 1 - k), want, "%s on \"%s\"",
+                             pat, s + 1 - k);
+            }
+        }
+        regfree(&px);
     }
 }
 
