@@ -226,8 +226,10 @@ int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
                       const char *s, size_t n, int (*off)[2], int noff);
 
 /* acreV_regex_match_text -- compile pattern (an expanded template) with
- * slapd's flags into scratch and match it on s; 1, 0 (also for a pattern
- * that does not compile). */
+ * the dialect's hook into scratch and match it on s; 1, 0 (also for a
+ * pattern slapd's regcomp refuses), and 0 with rq->limit_hit set when
+ * the pattern is too costly to compile per check or a limit is
+ * reached. */
 int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
                            const char *s, size_t n);
 

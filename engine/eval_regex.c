@@ -8,6 +8,10 @@
  * except the submatches of a pattern with '|', which slapd takes from the
  * C library's regexec, leftmost-longest, where PCRE2 takes the first
  * alternative that matches.
+ *
+ * Patterns a check substitutes are compiled through the dialect's hook,
+ * which holds them to a cost estimate lower than rule text's (a DN or a
+ * value is part of the text); past it the check is denied.
  */
 #include "eval.h"
 
@@ -82,8 +86,14 @@ acreV_regex_match_text(struct acre_request *rq, const char *pattern,
     struct acreI_regex re = {0};
     const char *why = NULL;
 
-    if (!h || !h->regex_compile ||
-        h->regex_compile(rq->scratch, pattern, strlen(pattern), &re, &why))
+    if (!h || !h->regex_compile)
+        return 0;
+    int rc = h->regex_compile(rq->scratch, pattern, strlen(pattern), &re, &why);
+    if (rc == ACRE_ERR_RULE_LIMIT || rc == ACRE_ERR_NOMEM) {
+        rq->limit_hit = 1; /* too costly to compile per check: deny */
+        return 0;
+    }
+    if (rc)
         return 0; /* slapd: a pattern regcomp refuses matches nothing */
     return acreV_regex_match(rq, &re, s, n, NULL, 0);
 }

@@ -26,6 +26,7 @@
 
 #include "filter.h"
 #include "match.h"
+#include "openldap_int.h"
 #include "schema.h"
 
 #include <ctype.h>
@@ -146,23 +147,39 @@ acreO_oracle_trace(struct check *c, const char *fmt, ...)
  */
 
 int
-acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
-                         int nsub)
+acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
+                        int (*off)[2], int nsub)
 {
-    regex_t re;
+    regex_t px;
     regmatch_t m[ACREI_MAX_MATCHES];
 
-    if (regcomp(&re, pat, REG_EXTENDED | REG_ICASE))
-        return 0;
     if (nsub > ACREI_MAX_MATCHES)
         nsub = ACREI_MAX_MATCHES;
-    int rc = regexec(&re, s, (size_t)nsub, nsub ? m : NULL, 0);
-    regfree(&re);
+    if (regcomp(&px, re->pattern, REG_EXTENDED | REG_ICASE))
+        return 0;
+    int rc = regexec(&px, s, (size_t)nsub, nsub ? m : NULL, 0);
+    regfree(&px);
     for (int i = 0; rc == 0 && i < nsub; i++) {
         off[i][0] = (int)m[i].rm_so;
         off[i][1] = (int)m[i].rm_eo;
     }
     return rc == 0;
+}
+
+int
+acreO_oracle_regex_match(const char *pat, int expanded, const char *s,
+                         int (*off)[2], int nsub)
+{
+    void *tmp = talloc_new(NULL);
+    struct acreI_regex re = {0};
+    const char *why = NULL;
+    size_t n = strlen(pat);
+
+    int rc = expanded ? acreO_regex_compile_expanded(tmp, pat, n, &re, &why)
+                      : acreO_regex_compile(tmp, pat, n, &re, &why);
+    int m = !rc && acreO_oracle_regex_rule(&re, s, off, nsub);
+    talloc_free(tmp);
+    return m;
 }
 
 char *
@@ -360,8 +377,8 @@ what_val(struct check *c, const struct acreI_val *v, struct matches *m)
     if (!t->val)
         return 0;
     if (v->style == ACREI_VAL_REGEX)
-        return acreO_oracle_regex_match(v->re.pattern, c->sval, m->val,
-                                        ACREI_MAX_MATCHES);
+        return acreO_oracle_regex_rule(&v->re, c->sval, m->val,
+                                       ACREI_MAX_MATCHES);
     if (v->style == ACREI_VAL_EXACT) /* normalised forms, byte for byte */
         return t->val_len == v->norm_len &&
                memcmp(t->val, v->norm, v->norm_len) == 0;
@@ -405,8 +422,8 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
     m->val_src = c->sval;
     m->val_count = ACREI_MAX_MATCHES;
     if (w->dn_style == ACREI_DN_REGEX) {
-        if (!acreO_oracle_regex_match(w->dn_re.pattern, c->sdn, m->dn,
-                                      ACREI_MAX_MATCHES))
+        if (!acreO_oracle_regex_rule(&w->dn_re, c->sdn, m->dn,
+                                     ACREI_MAX_MATCHES))
             return 0;
     } else if (!what_dn(c->t->entry, w)) {
         return 0;

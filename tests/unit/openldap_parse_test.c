@@ -816,6 +816,78 @@ Test(openldap_parse, limits)
     cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
 }
 
+/* unit repeated n times, between pre and post, as a talloc string. */
+static char *
+repeat(const char *pre, const char *unit, int n, const char *post)
+{
+    char *r = talloc_strdup(ctx, pre);
+    for (int i = 0; i < n; i++)
+        r = talloc_strdup_append(r, unit);
+    return talloc_strdup_append(r, post);
+}
+
+/* The estimate of glibc's regcomp cost (openldap_regex.c) on the families
+ * that blew it up when measured (glibc 2.36, the time or memory of the
+ * smallest member in the comment), and on large patterns it handles
+ * well. */
+Test(openldap_parse, regcomp_cost_estimate)
+{
+    static const struct {
+        const char *pre, *unit;
+        int n;
+        const char *post;
+        int ok;
+    } t[] = {
+        {"", "()*", 2730, "", 0},        /* 47 s, 540 MB */
+        {"", "()*", 800, "", 0},         /* 3 s */
+        {"", "(a*)*", 800, "", 0},       /* 6.4 s */
+        {"", "(a|)", 800, "", 0},        /* 51 MB */
+        {"", "\\\\b()*", 12, "", 0},     /* 21 s */
+        {"", "(\\\\B\\\\b)*", 6, "", 0}, /* 18 s */
+        {"", "(\\\\B\\\\b)*", 1, "", 0},
+        {"", "^()*", 20, "", 0},     /* 7 s */
+        {"", "\\\\b()", 30, "", 0},  /* 261 MB */
+        {"", "(){3,23}+", 3, "", 0}, /* 11 s */
+        {"", "((a|){3,10})+", 4, "", 0},
+        {"", "^(|){0,50}", 4, "", 0},                 /* 7.6 s, 1.4 GB */
+        {"", "\\\\b(a|){0,60}", 2, "", 0},            /* 10 s, 1.8 GB */
+        {"", "^(){3,40}", 4, "", 0},                  /* 1.9 s, 286 MB */
+        {"", "\\\\b(){3,30}\\\\B(){3,30}", 1, "", 0}, /* 60 MB */
+        {")", "+", 22, "", 0}, /* a stray ')' repeated: timed out */
+        {"()", "+", 22, "", 0},
+        {"", "()*", 100, "", 1},
+        {"", "[a-z]{0,255}", 1, "", 1},
+        {"", "(a*)+b", 1, "", 1},
+        {"", "\\\\bfoo\\\\b|\\\\bbar\\\\b", 1, "", 1},
+        {"^uid=(", "user|", 200, "x),ou=people,dc=example,dc=com$", 1},
+        {"", "^|uid=([^,]+),ou=people,dc=example,dc=com$", 1, "", 1},
+    };
+
+    for (size_t i = 0; i < NELEM(t); i++) {
+        char *r = repeat(t[i].pre, t[i].unit, t[i].n, t[i].post);
+        char *text =
+            talloc_asprintf(ctx, "access to dn.regex=\"%s\" by * read\n", r);
+        acre_diag d;
+        int ok = conf(text, &d) != NULL;
+        cr_expect_eq(ok, t[i].ok, "%s x %d: %s", t[i].unit, t[i].n, d.message);
+        if (!ok)
+            cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT, "%s", t[i].unit);
+    }
+    /* a pattern a check substitutes is held to less: it is compiled per
+     * check, and a DN or a value is part of it */
+    char *plain = repeat("^cn=", "a", 1000, ",dc=example,dc=com$");
+    char *empties = repeat("^cn=", "()*", 60, "$");
+    struct acreI_regex re;
+    const char *why;
+    cr_expect_eq(
+        acreO_regex_compile_expanded(ctx, plain, strlen(plain), &re, &why), 0);
+    cr_expect_eq(
+        acreO_regex_compile_expanded(ctx, empties, strlen(empties), &re, &why),
+        ACRE_ERR_RULE_LIMIT);
+    cr_expect_eq(acreO_regex_compile(ctx, empties, strlen(empties), &re, &why),
+                 0);
+}
+
 /* ------------------------------------------------------------------------
  * Pieces: expansion, sets, URLs, regexes, dump
  */
