@@ -285,6 +285,10 @@ int acreO_error(acre_diag *diag, int code, const char *file,
                 const struct acreO_ptext *t, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* acreO_error_pos -- acreO_error at a position already taken. */
+int acreO_error_pos(acre_diag *diag, int code, struct acreI_pos pos,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /*
  * acreO_file_name -- path interned for the life of the process (a stable
  * pointer for positions and diagnostics, whatever is freed); NULL for

@@ -436,6 +436,7 @@ struct erep {
     int quantified; /* the last atom already has a quantifier */
     size_t stack[256];
     unsigned depth;
+    unsigned flags; /* ACREI_RE_ALT, _BACKREF, _WORD met */
 };
 
 static int
@@ -585,6 +586,8 @@ erep_bracket(struct erep *x)
 static int
 erep_escape(struct erep *x, char c)
 {
+    if (c == '<' || c == '>' || c == 'b' || c == 'B')
+        x->flags |= ACREI_RE_WORD;
     switch (c) {
     case '<':
         return emit(x, "\\b(?=\\w)", 8);
@@ -602,8 +605,10 @@ erep_escape(struct erep *x, char c)
     case 'B':
         return emit(x, (char[]){'\\', c}, 2);
     default:
-        if (c >= '1' && c <= '9')
+        if (c >= '1' && c <= '9') {
+            x->flags |= ACREI_RE_BACKREF;
             return emit(x, (char[]){'\\', c}, 2);
+        }
         if (c >= 'a' && c <= 'z') /* compared, not uppercased, with the
                                      uppercased subject: never equal */
             return emit(x, "[^\\x00-\\xff]", 12);
@@ -699,6 +704,7 @@ erep_step(struct erep *x)
     case '|':
     case '^':
     case '$':
+        x->flags |= c == '|' ? ACREI_RE_ALT : 0;
         x->i++;
         x->atom = (size_t)-1;
         x->quantified = 0;
@@ -710,9 +716,10 @@ erep_step(struct erep *x)
     }
 }
 
-/* Translate the ERE s[0..n) into a PCRE2 pattern under ctx. */
+/* Translate the ERE s[0..n) into a PCRE2 pattern under ctx; OUT *flags
+ * the ACREI_RE_ALT, _BACKREF and _WORD it holds. */
 static int
-ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
+ere_to_pcre2(void *ctx, const char *s, size_t n, char **out, unsigned *flags)
 {
     struct erep *x = talloc_zero(ctx, struct erep);
     int rc = 0;
@@ -724,8 +731,10 @@ ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
     x->atom = (size_t)-1;
     while (!rc && x->i < n)
         rc = erep_step(x);
-    if (!rc)
+    if (!rc) {
         *out = talloc_steal(ctx, x->out);
+        *flags = x->flags;
+    }
     talloc_free(x);
     return rc;
 }
@@ -738,8 +747,6 @@ ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
 struct pcre_holder {
     pcre2_code *code;
     pcre2_match_context *mctx;
-    regex_t px; /* the POSIX pattern, when has_px */
-    int has_px;
 };
 
 static int
@@ -747,17 +754,13 @@ holder_free(struct pcre_holder *h)
 {
     pcre2_match_context_free(h->mctx);
     pcre2_code_free(h->code);
-    if (h->has_px)
-        regfree(&h->px);
     return 0;
 }
 
-/* Compile the PCRE2 translation pat into re (JIT too when jit); posix:
- * the pattern as written, also compiled with regcomp when it has an
- * alternation (acreI_regex.posix). */
+/* Compile the PCRE2 translation pat into re (JIT too when jit). */
 static int
-pcre_compile(void *ctx, const char *pat, const char *posix, int jit,
-             struct acreI_regex *re, const char **why)
+pcre_compile(void *ctx, const char *pat, int jit, struct acreI_regex *re,
+             const char **why)
 {
     static __thread char msg[160];
     int err;
@@ -789,18 +792,27 @@ pcre_compile(void *ctx, const char *pat, const char *posix, int jit,
     pcre2_set_depth_limit(h->mctx, ACREI_REGEX_DEPTH_LIMIT);
     uint32_t cap = 0;
     pcre2_pattern_info(h->code, PCRE2_INFO_CAPTURECOUNT, &cap);
-    if (strchr(posix, '|')) {
-        if (regcomp(&h->px, posix, REG_EXTENDED | REG_ICASE)) {
-            talloc_free(h);
-            return ACRE_ERR_NOMEM; /* acreO_regex_check accepted it */
-        }
-        h->has_px = 1;
-    }
     re->code = h->code;
     re->mctx = h->mctx;
     re->ncapture = cap;
-    re->posix = h->has_px ? &h->px : NULL;
     return 0;
+}
+
+/* re's flags (the translation found `flags`) and, for a pattern whose
+ * submatches come from regexec, what regexec may pay per byte. */
+static void
+posix_form(const char *pat, unsigned flags, struct acreI_regex *re)
+{
+    struct acreO_regex_cost c;
+
+    re->flags = flags;
+    re->cost = 0;
+    if ((flags & ACREI_RE_ALT) && !(flags & ACREI_RE_BACKREF)) {
+        acreO_regex_cost(pat, &c); /* nodes <= 16384 */
+        re->flags |= ACREI_RE_POSIX;
+        re->cost = (uint32_t)((c.nodes + ACREI_POSIX_STATE) *
+                              (flags & ACREI_RE_WORD ? ACREI_POSIX_WORD : 1));
+    }
 }
 
 /* acreO_regex_compile with a closure limit; jit: JIT-compile too. */
@@ -810,6 +822,7 @@ regex_compile(void *ctx, const char *p, size_t n, size_t max_closure, int jit,
 {
     static __thread char errbuf[160];
     char *pat, *pcre = NULL;
+    unsigned flags = 0;
     int rc;
 
     if (n > ACREO_MAX_REGEX) {
@@ -825,16 +838,17 @@ regex_compile(void *ctx, const char *p, size_t n, size_t max_closure, int jit,
         return ACRE_ERR_NOMEM;
     if ((rc = regex_check(pat, max_closure, why, errbuf, sizeof(errbuf))))
         return rc;
-    rc = ere_to_pcre2(ctx, pat, n, &pcre);
+    rc = ere_to_pcre2(ctx, pat, n, &pcre, &flags);
     if (rc == ACRE_ERR_RULE_SYNTAX || rc == ACRE_ERR_RULE_LIMIT)
         *why = "POSIX construct acre cannot translate";
     if (!rc)
-        rc = pcre_compile(ctx, pcre, pat, jit, re, why);
+        rc = pcre_compile(ctx, pcre, jit, re, why);
     talloc_free(pcre);
     if (rc)
         return rc;
     re->pattern = pat;
     re->len = n;
+    posix_form(pat, flags, re);
     return 0;
 }
 

@@ -29,6 +29,9 @@
 #include "openldap_int.h"
 #include "schema.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,6 +149,27 @@ acreO_oracle_trace(struct check *c, const char *fmt, ...)
  * Shared helpers
  */
 
+/* PCRE2's match and submatches of compiled pattern re on s (patterns
+ * with back-references: acre does not run glibc's regexec on them). */
+static int
+pcre_match(const struct acreI_regex *re, const char *s, int (*off)[2], int nsub)
+{
+    pcre2_match_data *md = pcre2_match_data_create(ACREI_MAX_MATCHES, NULL);
+
+    if (!md)
+        return 0;
+    int rc =
+        pcre2_match(re->code, (PCRE2_SPTR)s, strlen(s), 0, 0, md, re->mctx);
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    for (int i = 0; rc >= 0 && i < nsub; i++) {
+        int unset = (rc > 0 && i >= rc) || ov[2 * i] == PCRE2_UNSET;
+        off[i][0] = unset ? -1 : (int)ov[2 * i];
+        off[i][1] = unset ? -1 : (int)ov[2 * i + 1];
+    }
+    pcre2_match_data_free(md);
+    return rc >= 0;
+}
+
 int
 acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
                         int (*off)[2], int nsub)
@@ -155,6 +179,8 @@ acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
 
     if (nsub > ACREI_MAX_MATCHES)
         nsub = ACREI_MAX_MATCHES;
+    if (re->flags & ACREI_RE_BACKREF)
+        return re->code && pcre_match(re, s, off, nsub);
     if (regcomp(&px, re->pattern, REG_EXTENDED | REG_ICASE))
         return 0;
     int rc = regexec(&px, s, (size_t)nsub, nsub ? m : NULL, 0);

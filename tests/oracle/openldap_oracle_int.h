@@ -62,9 +62,11 @@ int acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
                             const struct matches *m, const struct matches *tm);
 
 /*
- * acreO_oracle_regex_rule -- compiled pattern re on s as slapd matches it:
- * POSIX regcomp(REG_EXTENDED | REG_ICASE) of its text and regexec; with
- * nsub > 0, fills off[0..nsub) (unset: -1).  1 match, 0 none.
+ * acreO_oracle_regex_rule -- compiled pattern re on s as slapd matches it,
+ * POSIX regcomp(REG_EXTENDED | REG_ICASE) of its text and regexec, except
+ * that a pattern with a back-reference is matched by its PCRE2 code (as
+ * acre does: glibc's regexec has no bound on those); with nsub > 0, fills
+ * off[0..nsub) (unset: -1).  1 match, 0 none.
  */
 int acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
                             int (*off)[2], int nsub);
