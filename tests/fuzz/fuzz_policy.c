@@ -12,7 +12,8 @@
  *     of every entry (read on "entry", then each value), and "entry" /
  *     "children" checks for several privileges with their masks, must be
  *     the oracle's exactly -- except where the engine reports a bound
- *     reached (ACRE_ERR_EVAL_LIMIT), which denies;
+ *     reached (ACRE_ERR_EVAL_LIMIT), which denies (in a verdict, where
+ *     the same check asked alone reports it);
  *   - nothing crashes, leaks or reads out of bounds (ASan/UBSan).
  * Any violation aborts.
  */
@@ -27,6 +28,7 @@
 #include "entry.h"
 #include "openldap.h"
 #include "openldap_oracle.h"
+#include "schema.h"
 
 static const char ldif[] =
     "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
@@ -127,6 +129,11 @@ compare(struct world *w, const acre_subject *who)
             }
         }
         check(acre_entry_decide(rq, ents[i], ACRE_RIGHT_READ, &v) == 0);
+        /* a verdict shows a bound reached as a denial: asked alone, the
+         * same check says ACRE_ERR_EVAL_LIMIT, and is not compared */
+        if (acre_access(rq, ents[i], "entry", NULL, 0, ACRE_RIGHT_READ, NULL) ==
+            ACRE_ERR_EVAL_LIMIT)
+            continue;
         acreO_target_type(o, &t, oe, "entry");
         int vis = acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
         check(v.visible == vis);
@@ -134,7 +141,20 @@ compare(struct world *w, const acre_subject *who)
             continue;
         for (uint32_t a = 0; a < oe->nattrs; a++)
             for (uint32_t j = 0; j < oe->attrs[a].nvals; j++) {
-                acreO_target_attr(&t, oe, &oe->attrs[a], &oe->attrs[a].vals[j]);
+                const struct acreE_attr *at = &oe->attrs[a];
+                char desc[256];
+                const struct acreS_attr *sa =
+                    acreS_attr(acre_policy_schema(w->p), at->type);
+                snprintf(desc, sizeof(desc), "%s",
+                         sa->nnames ? sa->names[0] : sa->oid);
+                for (unsigned k = 0; k < at->nopts; k++)
+                    snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+                             ";%.*s", (int)at->opt_len[k], at->opts[k]);
+                if (acre_access(rq, ents[i], desc, at->vals[j].val,
+                                at->vals[j].len, ACRE_RIGHT_READ,
+                                NULL) == ACRE_ERR_EVAL_LIMIT)
+                    continue;
+                acreO_target_attr(&t, oe, at, &at->vals[j]);
                 int g =
                     acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
                 check(v.value[v.first[a] + j] == g);
