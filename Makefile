@@ -140,7 +140,7 @@ bench-smoke: $(B)/acre-bench
 FUZZ_ORACLE := $(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.c)
 $(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE -g -O1 \
+	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE $(WARN) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
 		-I$(SRCDIR)/tests/oracle \

@@ -41,6 +41,7 @@
 
 #include "directory.h"
 #include "entry.h"
+#include "eval.h"
 #include "internal.h"
 #include "openldap_int.h"
 #include "schema.h"
@@ -59,6 +60,9 @@
 #define MAX_SUFFIXES    4096        /* suffixes of all databases */
 #define MAX_PROBES      64          /* other suffixes tried on a regex */
 #define MAX_RE_STOPPERS 64          /* regex stoppers tried on one base */
+#define LINT_POSIX_BYTES                                \
+    512 /* a '|' pattern's regexec allowance that warns \
+         */
 
 /* Placeholder definitions for unknown attrs= names: a UUID arc (2.25). */
 #define PH_ARC    "2.25.271828182845904523536028747135266249"
@@ -84,7 +88,8 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
                      "\"anonymous\""},
     {"catastrophic-regex", "a regular expression whose failing matches "
                            "backtrack exponentially or as the cube of the "
-                           "subject's length"},
+                           "subject's length, or whose submatches only short "
+                           "subjects can afford"},
     {"missing-base", "(with data) a base, requester or group DN that names "
                      "no entry of the data"},
 };
@@ -654,6 +659,37 @@ str_regex(struct lint *l, const struct rinfo *ri,
     return check_backtrack(l, ri, m->pat.tmpl, m->pat.len, 1, &m->pos);
 }
 
+/* Does a clause of r substitute the submatches of its target? */
+static int
+substitutes(const struct acreI_rule *r)
+{
+    for (unsigned i = 0; i < r->nby; i++)
+        if (acreV_clause_flags(&r->by[i]) & ACREP_C_MATCHES)
+            return 1;
+    return 0;
+}
+
+/* A '|' pattern whose submatches the clauses substitute: acre takes them
+ * from regexec, as slapd does, within a budget that a large pattern
+ * spends on a short DN. */
+static int
+check_posix_budget(struct lint *l, const struct rinfo *ri,
+                   const struct acreI_regex *re, const struct acreI_pos *at)
+{
+    if (!(re->flags & ACREI_RE_POSIX) || !re->cost || !substitutes(ri->r))
+        return 0;
+    size_t bytes = ACREV_POSIX_BUDGET / re->cost - 1;
+    if (bytes >= LINT_POSIX_BYTES)
+        return 0;
+    return warn(l, ACREW_CATASTROPHIC_REGEX, at, &ri->r->pos, NULL, NULL,
+                "regular expression \"%s\" has '|' and the clauses "
+                "substitute its submatches, which acre takes from the C "
+                "library's regexec, as slapd does, within a budget: a "
+                "subject of more than %zu bytes from where the match starts "
+                "is denied (ACRE_ERR_EVAL_LIMIT)",
+                re->pattern, bytes);
+}
+
 static int
 check_regexes(struct lint *l, const struct rinfo *ri)
 {
@@ -663,9 +699,13 @@ check_regexes(struct lint *l, const struct rinfo *ri)
     if (w->dn_style == ACREI_DN_REGEX)
         rc = check_backtrack(l, ri, w->dn_re.pattern, w->dn_re.len, 0,
                              &w->dn_pos);
+    if (!rc && w->dn_style == ACREI_DN_REGEX)
+        rc = check_posix_budget(l, ri, &w->dn_re, &w->dn_pos);
     if (!rc && w->val.style == ACREI_VAL_REGEX)
         rc = check_backtrack(l, ri, w->val.re.pattern, w->val.re.len, 0,
                              &w->val.pos);
+    if (!rc && w->val.style == ACREI_VAL_REGEX)
+        rc = check_posix_budget(l, ri, &w->val.re, &w->val.pos);
     for (unsigned i = 0; !rc && i < ri->r->nby; i++) {
         const struct acreI_clause *c = &ri->r->by[i];
         const struct acreI_strmatch *m[] = {&c->sockurl, &c->domain,

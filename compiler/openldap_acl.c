@@ -21,6 +21,7 @@
  */
 #include "openldap_int.h"
 
+#include "eval.h"
 #include "filter.h"
 #include "match.h"
 #include "schema.h"
@@ -722,6 +723,43 @@ add_by(struct acreO_build *b, const struct acreI_section *db,
     return rc;
 }
 
+/* A pattern whose submatches slapd takes from regexec with no bound:
+ * an alternation and a back-reference. */
+static int
+unbounded_posix(const struct acreI_regex *re)
+{
+    unsigned both = ACREI_RE_ALT | ACREI_RE_BACKREF;
+
+    return re->code && (re->flags & both) == both;
+}
+
+/* Refuse a rule whose clauses substitute the submatches of such a
+ * pattern: glibc's regexec recurses without limit on it ("(|)(\1\1)*"
+ * overflows its stack on any DN) and takes time exponential in the
+ * subject, and no other engine gives slapd's submatches. */
+static int
+check_submatches(const struct acreI_rule *rule, acre_diag *diag)
+{
+    const struct acreI_what *w = &rule->what;
+    const struct acreI_regex *re = NULL;
+    struct acreI_pos pos = w->dn_pos;
+
+    if (w->dn_style == ACREI_DN_REGEX && unbounded_posix(&w->dn_re))
+        re = &w->dn_re;
+    else if (w->val.style == ACREI_VAL_REGEX && unbounded_posix(&w->val.re))
+        re = &w->val.re, pos = w->val.pos;
+    for (unsigned i = 0; re && i < rule->nby; i++)
+        if (acreV_clause_flags(&rule->by[i]) & ACREP_C_MATCHES)
+            return acreO_error_pos(
+                diag, ACRE_ERR_RULE_LIMIT, pos,
+                "regular expression \"%s\" has '|' and a back-reference, "
+                "and a <who> substitutes its submatches: slapd takes them "
+                "from the C library's regexec, which has no bound on such a "
+                "pattern",
+                re->pattern);
+    return 0;
+}
+
 int
 acreO_parse_access(struct acreO_build *b, const struct acreI_section *db,
                    const struct acreO_ptext *toks, unsigned ntoks,
@@ -764,5 +802,5 @@ acreO_parse_access(struct acreO_build *b, const struct acreI_section *db,
     if (rule->nby == 0)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, last, last->len,
                            "no by clause(s) specified in access line");
-    return 0;
+    return check_submatches(rule, diag);
 }

@@ -277,7 +277,7 @@ collect_order(struct acreI_policy *cfg)
 }
 
 /* How the engine compiles patterns a check substitutes (ir.h). */
-static const struct acreI_hooks acreO_hooks = {acreO_regex_compile,
+static const struct acreI_hooks acreO_hooks = {acreO_regex_compile_expanded,
                                                acreO_set_parse};
 
 int

@@ -298,6 +298,10 @@ int acreO_error(acre_diag *diag, int code, const char *file,
                 const struct acreO_ptext *t, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* acreO_error_pos -- acreO_error at a position already taken. */
+int acreO_error_pos(acre_diag *diag, int code, struct acreI_pos pos,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /*
  * acreO_file_name -- path interned for the life of the process (a stable
  * pointer for positions and diagnostics, whatever is freed); NULL for
@@ -323,11 +327,34 @@ int acreO_regex_compile(void *ctx, const char *p, size_t n,
                         struct acreI_regex *re, const char **why);
 
 /*
+ * acreO_regex_compile_expanded -- acreO_regex_compile for a pattern a
+ * check has substituted (the regex_compile hook): held to a lower cost
+ * estimate (ACRE_ERR_RULE_LIMIT past it), not JIT-compiled.
+ */
+int acreO_regex_compile_expanded(void *ctx, const char *p, size_t n,
+                                 struct acreI_regex *re, const char **why);
+
+/*
  * acreO_regex_check -- only the regcomp check (for templates: slapd's
  * regtest strips $ escapes first, see acreO_regex_test_template).
  */
 int acreO_regex_check(const char *p, const char **why, char *errbuf,
                       size_t errlen);
+
+/*
+ * acreO_regex_cost -- what glibc's regcomp would build from the ERE p
+ * (NUL-terminated), estimated (openldap_regex.c says how): its NFA
+ * nodes, the entries of their epsilon closures (both saturate at 2^40),
+ * how deeply repetition operators nest, and the weight of anchors in
+ * the heaviest epsilon region.  Linear in the pattern; any thread.
+ */
+struct acreO_regex_cost {
+    size_t nodes, closure;
+    int depth;
+    size_t anchors;
+};
+
+void acreO_regex_cost(const char *p, struct acreO_regex_cost *out);
 
 /*
  * acreO_regex_test_template -- slapd's regtest() of a <who> regex

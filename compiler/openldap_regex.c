@@ -10,12 +10,15 @@
  * limits in a match context.
  *
  * The translation (erep_* below):
- *   - inside [...]: '\' is literal (escaped for PCRE2); [:class:] kept;
- *     single-character [.c.] and [=c=] become c; others are refused;
+ *   - [...] becomes the set of bytes it stands for under REG_ICASE
+ *     (glibc uppercases range ends: [?-z] is ?..Z), written out; '\' is
+ *     literal there; [:class:] kept (upper and lower as alpha);
+ *     single-character [.c.] and [=c=] are c; others are refused;
  *   - '\<' '\>' become \b(?=\w) \b(?<=\w); \` \' become \A \z; \w \W \s
  *     \S \b \B and back-references \1..\9 are kept; '\' before any other
- *     letter or digit is that character (GNU regex), before a symbol the
- *     escaped symbol;
+ *     capital letter or 0 is that character (GNU regex), before a small
+ *     letter nothing at all (glibc compares the letter as written with
+ *     the subject it has uppercased), before a symbol the escaped symbol;
  *   - a ')' without its '(' is a literal; {,n} becomes {0,n};
  *   - a quantifier after a quantifier (a**, a+?) quantifies the group
  *     before it: (?:a*)* -- PCRE2 would read *+ and *? as possessive and
@@ -29,6 +32,7 @@
 
 #include <pcre2.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <talloc.h>
@@ -38,42 +42,221 @@
  */
 
 /*
- * What glibc's regcomp would make of p, roughly, so that patterns that
- * blow it up are refused before it runs: it copies the operand of '+' once
- * more and that of {n,m} up to max(n, m) times (size), and repetitions of
- * repetitions cost it exponentially, worst with operands that can be empty
- * ("s*+++++++++++" took minutes, "(a|b*){2,20}{2,20}{2,20}" crashed it).
- * Refused: an estimated size past ERE_MAX_NODES, or a repetition nested in
- * more than one other (depth 3: "((a*)+)+", "a*{2}{2}").
+ * What glibc's regcomp builds from p, estimated, so that patterns that
+ * blow it up are refused before it runs.  glibc turns the ERE into an NFA
+ * of nodes -- one per character, set, anchor, back-reference, group
+ * boundary, '*' and choice ('|', '?' and the optional copies of {n,m}) --
+ * copying the operand of '+' once more and that of {n,m} max(n, m) times
+ * (optional copies nested: "((x)?x)?"); then it computes, for every
+ * node, the set of nodes it reaches without reading a byte (its epsilon
+ * closure) and keeps them all.  Three things explode (glibc 2.36):
+ *   - the closures: k operands in a row that can each match the empty
+ *     string ("()*()*...", "a?a?...", "(a|)(a|)...") make each reach all
+ *     that follow, about k^2/2 entries (8 KB of "()*" took 47 s and
+ *     540 MB), and building them takes more time than memory;
+ *   - anchors (^ $ \< \> \` \', and \b \B, which glibc makes a choice of
+ *     two) in one epsilon region -- nodes joined by moves that read
+ *     nothing: glibc copies the region's nodes for each combination of
+ *     their conditions, exponentially when the region has an epsilon
+ *     cycle (a repetition of something that can be empty): 20 of
+ *     "^()*" took 7 s, 6 of "(\B\b)*" 18 s, and 30 "\b()" 261 MB;
+ *   - repetitions of repetitions ("s*+++++++++++" took minutes,
+ *     "(a|b*){2,20}{2,20}{2,20}" crashed it), worst when the inner one
+ *     can be empty and the outer has no bound (three "(){3,23}+" took
+ *     11 s).
+ * The estimate follows the construction with a few numbers for each
+ * sub-pattern (struct ere_cost): its nodes, the sum of their closures,
+ * the closure of its entry, how many of its nodes reach its exit without
+ * reading (their closures take in whatever follows), whether it can match
+ * the empty string and in how many ways, and the anchors (\b \B weigh
+ * ERE_W_BOUNDARY; a repetition counts its own twice, its exit and entry
+ * being one region) of the regions at its entry and exit.  A pattern is
+ * refused past ERE_MAX_NODES nodes; when its closures, doubled for each
+ * anchor of its heaviest region, pass the caller's limit; with a region
+ * weighing more than ERE_MAX_ANCHORS; or with a repetition nested in more
+ * than one other (depth 3: "((a*)+)+", "a*{2}{2}") or without bound
+ * around one that can be empty in more than one way ("((a|){3,9})+").
+ * The sums are close for the patterns that blow up and a few times too
+ * high elsewhere; the limits keep glibc's regcomp under about 0.1 s and
+ * 16 MB on rule text, a few ms for a substituted pattern (measured on
+ * random and adversarial patterns; tests/unit/openldap_parse_test.c
+ * holds the families).
  */
-#define ERE_MAX_NODES 16384u
-#define ERE_MAX_DEPTH 2
+#define ERE_MAX_NODES            16384u
+#define ERE_MAX_CLOSURE          (1u << 17) /* rule text */
+/* a pattern a check substitutes (at most 1022 bytes, some from the DN or
+ * value checked): compiled per check, so held to less */
+#define ERE_MAX_CLOSURE_EXPANDED (1u << 12)
+#define ERE_MAX_ANCHORS          4u
+#define ERE_W_BOUNDARY           2u
+#define ERE_MAX_DEPTH            2
+#define ERE_MAX_NEST             64                /* groups in groups */
+#define ERE_HUGE                 ((size_t)1 << 40) /* estimates saturate here */
+#define ERE_INF                  ((size_t)-1)      /* an unbounded repetition */
 
 struct ere_cost {
-    size_t size;
-    int depth; /* nesting of repetition operators */
+    size_t n;       /* NFA nodes */
+    size_t c;       /* entries of all their epsilon closures */
+    size_t r;       /* entries of the closure of its entry */
+    size_t e;       /* nodes that reach its exit without reading */
+    int z;          /* can match the empty string */
+    size_t paths;   /* ways to cross it without reading (no loop) */
+    int depth;      /* repetition operators nested */
+    size_t in, out; /* anchors (weighed) in the regions at its entry
+                       and its exit */
+    size_t w;       /* the heaviest region inside */
 };
 
+static const struct ere_cost ere_empty = {.z = 1, .paths = 1};
+static const struct ere_cost ere_byte = {.n = 1, .c = 1, .r = 1};
+static const struct ere_cost ere_eps = {
+    .n = 1, .c = 1, .r = 1, .e = 1, .z = 1, .paths = 1};
+
 static size_t
-cap(size_t v)
+sat_add(size_t a, size_t b)
 {
-    return v > ERE_MAX_NODES ? ERE_MAX_NODES + 1 : v;
+    return a + b > ERE_HUGE ? ERE_HUGE : a + b; /* a, b <= ERE_HUGE */
 }
 
-/* The repetition count of "{n}", "{n,}", "{n,m}", "{,m}" at p[*i]. */
 static size_t
-interval(const char *p, size_t *i)
+sat_mul(size_t a, size_t b)
+{
+    return a && b > ERE_HUGE / a ? ERE_HUGE : a * b;
+}
+
+static size_t
+max_size(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Record region g in s's heaviest. */
+static void
+region(struct ere_cost *s, size_t g)
+{
+    s->w = max_size(s->w, g);
+}
+
+/* The parts of a and b that neither joins nor builds on. */
+static struct ere_cost
+ere_both(struct ere_cost a, struct ere_cost b)
+{
+    struct ere_cost s = {0};
+
+    s.depth = a.depth > b.depth ? a.depth : b.depth;
+    s.w = max_size(a.w, b.w);
+    return s;
+}
+
+/* a then b: a's open nodes now reach b's entry closure, and the regions
+ * at a's exit and b's entry are one. */
+static struct ere_cost
+ere_seq(struct ere_cost a, struct ere_cost b)
+{
+    struct ere_cost s = ere_both(a, b);
+
+    s.n = sat_add(a.n, b.n);
+    s.c = sat_add(sat_add(a.c, b.c), sat_mul(a.e, b.r));
+    s.r = a.z ? sat_add(a.r, b.r) : a.r;
+    s.e = b.z ? sat_add(a.e, b.e) : b.e;
+    s.z = a.z && b.z;
+    s.paths = sat_mul(a.paths, b.paths);
+    region(&s, sat_add(a.out, b.in));
+    s.in = a.z ? sat_add(a.in, b.in) : a.in;
+    s.out = b.z ? sat_add(a.out, b.out) : b.out;
+    return s;
+}
+
+/* A choice node between a and b ('|', and '?' with b empty). */
+static struct ere_cost
+ere_or(struct ere_cost a, struct ere_cost b)
+{
+    struct ere_cost s = ere_both(a, b);
+
+    s.n = sat_add(sat_add(a.n, b.n), 1);
+    s.r = sat_add(sat_add(a.r, b.r), 1);
+    s.c = sat_add(sat_add(a.c, b.c), s.r);
+    s.z = a.z || b.z;
+    s.paths = sat_add(a.paths, b.paths);
+    s.e = sat_add(sat_add(a.e, b.e), (size_t)s.z);
+    s.in = sat_add(a.in, b.in);
+    s.out = sat_add(a.out, b.out);
+    region(&s, s.in);
+    region(&s, s.out);
+    return s;
+}
+
+/* a*: a loop node; a's open nodes reach it, and through it a again, so
+ * a's exit and entry regions are one. */
+static struct ere_cost
+ere_star(struct ere_cost a)
+{
+    struct ere_cost s = a;
+    size_t loop = sat_add(a.out, a.in);
+
+    s.n = sat_add(a.n, 1);
+    s.r = sat_add(a.r, 1);
+    s.c = sat_add(sat_add(a.c, s.r), sat_mul(a.e, s.r));
+    s.e = sat_add(a.e, 1);
+    s.z = 1;
+    s.paths = 1;
+    s.in = s.out = loop;
+    region(&s, loop);
+    return s;
+}
+
+/* An anchor of weight w. */
+static struct ere_cost
+ere_anchor(size_t w)
+{
+    struct ere_cost s = ere_eps;
+
+    s.in = s.out = s.w = w;
+    return s;
+}
+
+/* a{lo,hi} as glibc expands it (hi ERE_INF: unbounded; '+' is {1,},
+ * '?' {0,1}, '*' {0,}).  Copies stop once past the node limit. */
+static struct ere_cost
+ere_repeat(struct ere_cost a, size_t lo, size_t hi)
+{
+    struct ere_cost t = ere_empty;
+
+    if (a.n == 0) /* "x{0}{5}": nothing to repeat */
+        return a;
+    for (size_t i = 0; i < lo && t.n <= ERE_MAX_NODES; i++)
+        t = ere_seq(t, a);
+    if (hi == ERE_INF) {
+        t = ere_seq(t, ere_star(a));
+    } else if (hi > lo) {
+        struct ere_cost o = ere_or(a, ere_empty);
+        for (size_t i = lo + 1; i < hi && o.n <= ERE_MAX_NODES; i++)
+            o = ere_or(ere_seq(o, a), ere_empty);
+        t = ere_seq(t, o);
+    }
+    t.depth = a.depth + 1;
+    if (hi == ERE_INF && a.depth > 0 && a.paths > 1) /* "(x?){3,9}+" */
+        t.depth += ERE_MAX_DEPTH;
+    return t;
+}
+
+/* The bounds of "{n}", "{n,}", "{n,m}", "{,m}" at p[*i] == '{'. */
+static void
+interval(const char *p, size_t *i, size_t *lo, size_t *hi)
 {
     size_t a = 0, b = 0, k = *i + 1;
+    int comma = 0, has_b = 0;
+
     while (p[k] >= '0' && p[k] <= '9')
-        a = cap(a * 10 + (size_t)(p[k++] - '0'));
+        a = sat_add(sat_mul(a, 10), (size_t)(p[k++] - '0'));
     if (p[k] == ',')
-        for (k++; p[k] >= '0' && p[k] <= '9';)
-            b = cap(b * 10 + (size_t)(p[k++] - '0'));
+        for (comma = 1, k++; p[k] >= '0' && p[k] <= '9'; has_b = 1)
+            b = sat_add(sat_mul(b, 10), (size_t)(p[k++] - '0'));
     while (p[k] && p[k] != '}')
         k++;
     *i = p[k] ? k + 1 : k;
-    return cap((a > b ? a : b) + 1);
+    *lo = a;
+    *hi = !comma ? a : has_b ? max_size(a, b) : ERE_INF;
 }
 
 /* One bracket expression from just after its '['. */
@@ -87,79 +270,111 @@ skip_bracket(const char *p, size_t *i)
     *i += p[*i] == ']';
 }
 
-/* The operand starting with c (already consumed); its cost. */
 static struct ere_cost ere_alt(const char *p, size_t *i, int nest);
 
+/* The atom starting with c (already consumed). */
 static struct ere_cost
 ere_atom(const char *p, size_t *i, char c, int nest)
 {
-    struct ere_cost a = {1, 0};
-
     if (c == '(') {
-        a = nest < 64 ? ere_alt(p, i, nest + 1)
-                      : (struct ere_cost){ERE_MAX_NODES + 1, 0};
-        a.size = cap(a.size + 1);
+        struct ere_cost g = ere_eps; /* too deep: refused below */
+        g.n = ERE_HUGE;
+        if (nest < ERE_MAX_NEST)
+            g = ere_seq(ere_seq(ere_eps, ere_alt(p, i, nest + 1)), ere_eps);
         *i += p[*i] == ')';
-    } else if (c == '[') {
-        skip_bracket(p, i);
-    } else if (c == '\\') {
-        *i += p[*i] != '\0';
+        return g;
     }
-    return a;
+    if (c == '[') {
+        skip_bracket(p, i);
+        return ere_byte;
+    }
+    if (c == '^' || c == '$')
+        return ere_anchor(1);
+    if (c != '\\' || !p[*i])
+        return ere_byte;
+    c = p[(*i)++];
+    if (c == 'b' || c == 'B')
+        return ere_anchor(ERE_W_BOUNDARY);
+    if (c >= '1' && c <= '9') /* a back-reference may match nothing */
+        return ere_eps;
+    return c == '<' || c == '>' || c == '`' || c == '\'' ? ere_anchor(1)
+                                                         : ere_byte;
+}
+
+/* One branch: atoms and their repetitions up to '|', the end or, in a
+ * group, ')' (outside one, ')' is a byte that can be repeated). */
+static struct ere_cost
+ere_branch(const char *p, size_t *i, int nest)
+{
+    struct ere_cost all = ere_empty, last = ere_empty;
+
+    while (p[*i] && (p[*i] != ')' || nest == 0) && p[*i] != '|' &&
+           all.n <= ERE_MAX_NODES) {
+        char c = p[(*i)++];
+        size_t lo = 0, hi = ERE_INF;
+        if (c == '+')
+            lo = 1;
+        else if (c == '?')
+            hi = 1;
+        else if (c == '{')
+            (*i)--, interval(p, i, &lo, &hi);
+        else if (c != '*') { /* a new atom: the last one is final */
+            all = ere_seq(all, last);
+            last = ere_atom(p, i, c, nest);
+            continue;
+        }
+        last = ere_repeat(last, lo, hi);
+    }
+    return ere_seq(all, last);
 }
 
 /* Alternatives up to ')' or the end. */
 static struct ere_cost
 ere_alt(const char *p, size_t *i, int nest)
 {
-    struct ere_cost all = {0, 0}, last = {0, 0};
-    size_t branch = 0;
+    struct ere_cost all = ere_branch(p, i, nest);
 
-    while (p[*i] && p[*i] != ')') {
-        char c = p[(*i)++];
-        size_t mult = 0;
-        if (c == '|') {
-            all.size = cap(all.size + branch);
-            branch = 0;
-            last = (struct ere_cost){0, 0};
-            continue;
-        }
-        if (c == '*' || c == '?')
-            mult = 1;
-        else if (c == '+')
-            mult = 2;
-        else if (c == '{')
-            (*i)--, mult = interval(p, i);
-        if (mult) { /* a repetition of the last operand */
-            branch = cap(branch + cap(last.size * (mult - 1)));
-            last.size = cap(last.size * mult);
-            last.depth++;
-        } else {
-            last = ere_atom(p, i, c, nest);
-            branch = cap(branch + last.size);
-        }
-        if (last.depth > all.depth)
-            all.depth = last.depth;
+    while (p[*i] == '|' && all.n <= ERE_MAX_NODES) {
+        (*i)++;
+        all = ere_or(all, ere_branch(p, i, nest));
     }
-    all.size = cap(all.size + branch);
     return all;
 }
 
-int
-acreO_regex_check(const char *p, const char **why, char *errbuf, size_t errlen)
+void
+acreO_regex_cost(const char *p, struct acreO_regex_cost *out)
+{
+    size_t i = 0;
+    struct ere_cost cost = ere_alt(p, &i, 0);
+
+    out->nodes = cost.n;
+    out->closure = cost.c;
+    out->depth = cost.depth;
+    out->anchors = cost.w;
+}
+
+/* Would p cost regcomp too much (closure limit max_closure)? */
+static int
+too_costly(const char *p, size_t max_closure)
+{
+    struct acreO_regex_cost c;
+
+    acreO_regex_cost(p, &c);
+    if (c.nodes > ERE_MAX_NODES || c.depth > ERE_MAX_DEPTH ||
+        c.anchors > ERE_MAX_ANCHORS)
+        return 1;
+    return sat_mul(c.closure, (size_t)1 << c.anchors) > max_closure;
+}
+
+/* slapd's regcomp of p, once the estimate says it is affordable
+ * (closure limit max_closure). */
+static int
+regex_check(const char *p, size_t max_closure, const char **why, char *errbuf,
+            size_t errlen)
 {
     regex_t re;
-    struct ere_cost cost = {0, 0};
-    size_t i = 0;
 
-    while (p[i] && cost.size <= ERE_MAX_NODES) { /* stray ')': literals */
-        struct ere_cost part = ere_alt(p, &i, 0);
-        cost.size = cap(cost.size + part.size);
-        if (part.depth > cost.depth)
-            cost.depth = part.depth;
-        i += p[i] == ')';
-    }
-    if (cost.size > ERE_MAX_NODES || cost.depth > ERE_MAX_DEPTH) {
+    if (too_costly(p, max_closure)) {
         snprintf(errbuf, errlen, "regular expression too costly to compile");
         if (why)
             *why = errbuf;
@@ -175,6 +390,12 @@ acreO_regex_check(const char *p, const char **why, char *errbuf, size_t errlen)
     if (why)
         *why = errbuf;
     return ACRE_ERR_RULE_SYNTAX;
+}
+
+int
+acreO_regex_check(const char *p, const char **why, char *errbuf, size_t errlen)
+{
+    return regex_check(p, ERE_MAX_CLOSURE, why, errbuf, errlen);
 }
 
 int
@@ -215,6 +436,7 @@ struct erep {
     int quantified; /* the last atom already has a quantifier */
     size_t stack[256];
     unsigned depth;
+    unsigned flags; /* ACREI_RE_ALT, _BACKREF, _WORD met */
 };
 
 static int
@@ -242,53 +464,121 @@ atom_here(struct erep *x)
     x->quantified = 0;
 }
 
+/* A byte set: the bytes a bracket expression stands for. */
+struct bset {
+    uint64_t w[4];
+};
+
+/* glibc's REG_ICASE uppercases the pattern and the subject (C locale). */
 static int
-is_alnum(char c)
+upper(int c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9');
+    return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
 }
 
-/* [...]: copy one bracket expression starting at x->s[x->i] == '['. */
+/* An end of a bracket element at s[*i]: a byte, or a one-character
+ * [.c.] or [=c=]; -1 for anything else (not translated). */
+static int
+bracket_char(const char *s, size_t n, size_t *i)
+{
+    if (s[*i] == '[' && *i + 1 < n && (s[*i + 1] == '.' || s[*i + 1] == '=')) {
+        char kind = s[*i + 1];
+        if (*i + 4 >= n || s[*i + 3] != kind || s[*i + 4] != ']')
+            return -1;
+        *i += 5;
+        return (unsigned char)s[*i - 3];
+    }
+    return (unsigned char)s[(*i)++];
+}
+
+/* "[:name:]" at s[*i]: appended to *classes as PCRE2 reads it (upper and
+ * lower are alpha under REG_ICASE, as glibc has them). */
+static int
+bracket_class(const char *s, size_t *i, char **classes)
+{
+    const char *end = strstr(s + *i + 2, ":]");
+
+    if (!end)
+        return ACRE_ERR_RULE_SYNTAX;
+    int len = (int)(end - (s + *i + 2));
+    const char *name = s + *i + 2;
+    if (len == 5 && (!strncmp(name, "upper", 5) || !strncmp(name, "lower", 5)))
+        name = "alpha";
+    *classes = talloc_asprintf_append(*classes, "[:%.*s:]", len, name);
+    *i += (size_t)len + 4;
+    return *classes ? 0 : ACRE_ERR_NOMEM;
+}
+
+/* Append set b as PCRE2 class content: runs of bytes as \xHH-\xHH. */
+static int
+bracket_bytes(struct erep *x, const struct bset *b)
+{
+    char buf[16];
+    int rc = 0;
+
+    for (unsigned c = 0; !rc && c < 256; c++) {
+        if (!(b->w[c >> 6] >> (c & 63) & 1))
+            continue;
+        unsigned e = c;
+        while (e + 1 < 256 && (b->w[(e + 1) >> 6] >> ((e + 1) & 63) & 1))
+            e++;
+        int len = e == c ? snprintf(buf, sizeof(buf), "\\x%02x", c)
+                         : snprintf(buf, sizeof(buf), "\\x%02x-\\x%02x", c, e);
+        rc = emit(x, buf, (size_t)len);
+        c = e;
+    }
+    return rc;
+}
+
+/*
+ * [...]: one bracket expression starting at x->s[x->i] == '['.  glibc
+ * (REG_ICASE) uppercases the pattern and the subject, so a range is taken
+ * between uppercased ends ([?-z] is ?..Z: no [ \ ] ^ _ `) and a byte
+ * matches when its uppercase is in the set.  PCRE2's CASELESS matches a
+ * byte when it or its other case is in the set: the same, once the small
+ * letters are taken out of it.  The set is written out byte by byte.
+ */
 static int
 erep_bracket(struct erep *x)
 {
     const char *s = x->s;
     size_t i = x->i + 1, n = x->n;
-    int rc = emitc(x, '[');
+    struct bset set = {{0}};
+    char *classes = talloc_strdup(x, "");
+    int neg = i < n && s[i] == '^', rc = 0;
 
-    if (!rc && i < n && s[i] == '^')
-        rc = emitc(x, s[i++]);
-    if (!rc && i < n && s[i] == ']')
-        rc = emit(x, "\\]", 2), i++;
-    while (!rc && i < n && s[i] != ']') {
-        if (s[i] == '[' && i + 1 < n &&
-            (s[i + 1] == ':' || s[i + 1] == '.' || s[i + 1] == '=')) {
-            char kind = s[i + 1];
-            const char *end = strstr(s + i + 2, kind == ':'   ? ":]"
-                                                : kind == '.' ? ".]"
-                                                              : "=]");
-            if (!end)
-                return ACRE_ERR_RULE_SYNTAX;
-            size_t len = (size_t)(end - (s + i + 2));
-            if (kind == ':')
-                rc = emit(x, s + i, len + 4);
-            else if (len == 1 && is_alnum(s[i + 2]))
-                rc = emitc(x, s[i + 2]);
-            else if (len == 1)
-                rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i + 2]);
-            else
-                return ACRE_ERR_RULE_SYNTAX;
-            i += len + 4;
-        } else if (s[i] == '\\' || s[i] == '[') {
-            rc = emitc(x, '\\') ? ACRE_ERR_NOMEM : emitc(x, s[i++]);
-        } else {
-            rc = emitc(x, s[i++]);
+    i += (size_t)neg;
+    for (int first = 1; !rc && i < n && (s[i] != ']' || first); first = 0) {
+        if (s[i] == '[' && i + 1 < n && s[i + 1] == ':') {
+            rc = bracket_class(s, &i, &classes);
+            continue;
         }
+        int lo = bracket_char(s, n, &i), hi = lo;
+        if (lo >= 0 && i + 1 < n && s[i] == '-' && s[i + 1] != ']') {
+            i++;
+            hi = bracket_char(s, n, &i);
+        }
+        lo = upper(lo);
+        hi = upper(hi);
+        if (lo < 0 || hi < lo)
+            return ACRE_ERR_RULE_SYNTAX;
+        for (int c = lo; c <= hi; c++)
+            if (c < 'a' || c > 'z')
+                set.w[c >> 6] |= (uint64_t)1 << (c & 63);
     }
-    if (!rc && i >= n)
-        return ACRE_ERR_RULE_SYNTAX;
+    if (!rc && (i >= n || !classes))
+        rc = classes ? ACRE_ERR_RULE_SYNTAX : ACRE_ERR_NOMEM;
+    if (rc)
+        return rc;
     x->i = i + 1;
+    if (!classes[0] && !(set.w[0] | set.w[1] | set.w[2] | set.w[3]))
+        return neg ? emit(x, "[\\x00-\\xff]", 11)
+                   : emit(x, "[^\\x00-\\xff]", 12);
+    rc = emit(x, neg ? "[^" : "[", neg ? 2u : 1u);
+    if (!rc)
+        rc = emit(x, classes, strlen(classes));
+    if (!rc)
+        rc = bracket_bytes(x, &set);
     return rc ? rc : emitc(x, ']');
 }
 
@@ -296,6 +586,8 @@ erep_bracket(struct erep *x)
 static int
 erep_escape(struct erep *x, char c)
 {
+    if (c == '<' || c == '>' || c == 'b' || c == 'B')
+        x->flags |= ACREI_RE_WORD;
     switch (c) {
     case '<':
         return emit(x, "\\b(?=\\w)", 8);
@@ -313,9 +605,14 @@ erep_escape(struct erep *x, char c)
     case 'B':
         return emit(x, (char[]){'\\', c}, 2);
     default:
-        if (c >= '1' && c <= '9')
+        if (c >= '1' && c <= '9') {
+            x->flags |= ACREI_RE_BACKREF;
             return emit(x, (char[]){'\\', c}, 2);
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '0')
+        }
+        if (c >= 'a' && c <= 'z') /* compared, not uppercased, with the
+                                     uppercased subject: never equal */
+            return emit(x, "[^\\x00-\\xff]", 12);
+        if ((c >= 'A' && c <= 'Z') || c == '0')
             return emitc(x, c);
         return emit(x, (char[]){'\\', c}, 2);
     }
@@ -407,6 +704,7 @@ erep_step(struct erep *x)
     case '|':
     case '^':
     case '$':
+        x->flags |= c == '|' ? ACREI_RE_ALT : 0;
         x->i++;
         x->atom = (size_t)-1;
         x->quantified = 0;
@@ -418,9 +716,10 @@ erep_step(struct erep *x)
     }
 }
 
-/* Translate the ERE s[0..n) into a PCRE2 pattern under ctx. */
+/* Translate the ERE s[0..n) into a PCRE2 pattern under ctx; OUT *flags
+ * the ACREI_RE_ALT, _BACKREF and _WORD it holds. */
 static int
-ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
+ere_to_pcre2(void *ctx, const char *s, size_t n, char **out, unsigned *flags)
 {
     struct erep *x = talloc_zero(ctx, struct erep);
     int rc = 0;
@@ -432,8 +731,10 @@ ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
     x->atom = (size_t)-1;
     while (!rc && x->i < n)
         rc = erep_step(x);
-    if (!rc)
+    if (!rc) {
         *out = talloc_steal(ctx, x->out);
+        *flags = x->flags;
+    }
     talloc_free(x);
     return rc;
 }
@@ -446,8 +747,6 @@ ere_to_pcre2(void *ctx, const char *s, size_t n, char **out)
 struct pcre_holder {
     pcre2_code *code;
     pcre2_match_context *mctx;
-    regex_t px; /* the POSIX pattern, when has_px */
-    int has_px;
 };
 
 static int
@@ -455,16 +754,13 @@ holder_free(struct pcre_holder *h)
 {
     pcre2_match_context_free(h->mctx);
     pcre2_code_free(h->code);
-    if (h->has_px)
-        regfree(&h->px);
     return 0;
 }
 
-/* pat: the PCRE2 translation; posix: the pattern as written, also
- * compiled with regcomp when it has an alternation (acreI_regex.posix). */
+/* Compile the PCRE2 translation pat into re (JIT too when jit). */
 static int
-pcre_compile(void *ctx, const char *pat, const char *posix,
-             struct acreI_regex *re, const char **why)
+pcre_compile(void *ctx, const char *pat, int jit, struct acreI_regex *re,
+             const char **why)
 {
     static __thread char msg[160];
     int err;
@@ -485,7 +781,8 @@ pcre_compile(void *ctx, const char *pat, const char *posix,
         talloc_free(h);
         return ACRE_ERR_RULE_SYNTAX;
     }
-    (void)pcre2_jit_compile(h->code, PCRE2_JIT_COMPLETE);
+    if (jit)
+        (void)pcre2_jit_compile(h->code, PCRE2_JIT_COMPLETE);
     h->mctx = pcre2_match_context_create(NULL);
     if (!h->mctx) {
         talloc_free(h);
@@ -495,26 +792,37 @@ pcre_compile(void *ctx, const char *pat, const char *posix,
     pcre2_set_depth_limit(h->mctx, ACREI_REGEX_DEPTH_LIMIT);
     uint32_t cap = 0;
     pcre2_pattern_info(h->code, PCRE2_INFO_CAPTURECOUNT, &cap);
-    if (strchr(posix, '|')) {
-        if (regcomp(&h->px, posix, REG_EXTENDED | REG_ICASE)) {
-            talloc_free(h);
-            return ACRE_ERR_NOMEM; /* acreO_regex_check accepted it */
-        }
-        h->has_px = 1;
-    }
     re->code = h->code;
     re->mctx = h->mctx;
     re->ncapture = cap;
-    re->posix = h->has_px ? &h->px : NULL;
     return 0;
 }
 
-int
-acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreI_regex *re,
-                    const char **why)
+/* re's flags (the translation found `flags`) and, for a pattern whose
+ * submatches come from regexec, what regexec may pay per byte. */
+static void
+posix_form(const char *pat, unsigned flags, struct acreI_regex *re)
+{
+    struct acreO_regex_cost c;
+
+    re->flags = flags;
+    re->cost = 0;
+    if ((flags & ACREI_RE_ALT) && !(flags & ACREI_RE_BACKREF)) {
+        acreO_regex_cost(pat, &c); /* nodes <= 16384 */
+        re->flags |= ACREI_RE_POSIX;
+        re->cost = (uint32_t)((c.nodes + ACREI_POSIX_STATE) *
+                              (flags & ACREI_RE_WORD ? ACREI_POSIX_WORD : 1));
+    }
+}
+
+/* acreO_regex_compile with a closure limit; jit: JIT-compile too. */
+static int
+regex_compile(void *ctx, const char *p, size_t n, size_t max_closure, int jit,
+              struct acreI_regex *re, const char **why)
 {
     static __thread char errbuf[160];
     char *pat, *pcre = NULL;
+    unsigned flags = 0;
     int rc;
 
     if (n > ACREO_MAX_REGEX) {
@@ -528,17 +836,32 @@ acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreI_regex *re,
     pat = talloc_strndup(ctx, p, n);
     if (!pat)
         return ACRE_ERR_NOMEM;
-    if ((rc = acreO_regex_check(pat, why, errbuf, sizeof(errbuf))))
+    if ((rc = regex_check(pat, max_closure, why, errbuf, sizeof(errbuf))))
         return rc;
-    rc = ere_to_pcre2(ctx, pat, n, &pcre);
+    rc = ere_to_pcre2(ctx, pat, n, &pcre, &flags);
     if (rc == ACRE_ERR_RULE_SYNTAX || rc == ACRE_ERR_RULE_LIMIT)
         *why = "POSIX construct acre cannot translate";
     if (!rc)
-        rc = pcre_compile(ctx, pcre, pat, re, why);
+        rc = pcre_compile(ctx, pcre, jit, re, why);
     talloc_free(pcre);
     if (rc)
         return rc;
     re->pattern = pat;
     re->len = n;
+    posix_form(pat, flags, re);
     return 0;
+}
+
+int
+acreO_regex_compile(void *ctx, const char *p, size_t n, struct acreI_regex *re,
+                    const char **why)
+{
+    return regex_compile(ctx, p, n, ERE_MAX_CLOSURE, 1, re, why);
+}
+
+int
+acreO_regex_compile_expanded(void *ctx, const char *p, size_t n,
+                             struct acreI_regex *re, const char **why)
+{
+    return regex_compile(ctx, p, n, ERE_MAX_CLOSURE_EXPANDED, 0, re, why);
 }

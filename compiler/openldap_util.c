@@ -81,6 +81,25 @@ acreO_error(acre_diag *diag, int code, const char *file,
 }
 
 int
+acreO_error_pos(acre_diag *diag, int code, struct acreI_pos pos,
+                const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!diag)
+        return code;
+    diag->code = code;
+    diag->file = pos.file;
+    diag->line = pos.line;
+    diag->column = pos.column;
+    diag->offset = 0;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int
 acreO_note_add(struct acreO_build *b, struct acreI_pos pos, const char *fmt,
                ...)
 {

@@ -288,9 +288,10 @@ entry_text(struct acreV_check *c, size_t *len)
     return s;
 }
 
+/* The value condition; with want_m, m->val receives the submatches. */
 static int
 what_val(struct acreV_check *c, const struct acreI_val *v,
-         struct acreV_matches *m)
+         struct acreV_matches *m, int want_m)
 {
     size_t vl;
     const uint8_t *cv = acreV_check_val(c, &vl);
@@ -301,7 +302,7 @@ what_val(struct acreV_check *c, const struct acreI_val *v,
         const char *s = val_str(c);
         /* slapd's regexec stops at a NUL byte */
         return s && acreV_regex_match(c->rq, &v->re, s, strlen(s), m->val,
-                                      ACREI_MAX_MATCHES);
+                                      want_m ? ACREI_MAX_MATCHES : 0);
     }
     if (v->style == ACREI_VAL_EXACT)
         return vl == v->norm_len && memcmp(cv, v->norm, v->norm_len) == 0;
@@ -401,7 +402,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
         return 0;
     if (r->flags & ACREP_R_VAL) {
         c->valdep = 1;
-        if (!what_val(c, &w->val, m))
+        if (!what_val(c, &w->val, m, want_m))
             return 0;
     }
     if ((r->flags & ACREP_R_FILTER) && !what_filter(c, r))
@@ -434,7 +435,7 @@ skip_reason(struct acreV_check *c, const struct acreP_rule *r)
         if (!c->val && !c->va)
             return "it has a value condition and the check has no value";
         matches_reset(&m, c);
-        if (!what_val(c, &w->val, &m))
+        if (!what_val(c, &w->val, &m, 0))
             return "the value does not match its value condition";
     }
     if (r->flags & ACREP_R_FILTER)

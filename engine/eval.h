@@ -1,14 +1,16 @@
 /*
  * eval.h -- the evaluator's internals: a request (one requester, one
  * operation), a check (one entry, attribute, value and privilege), and the
- * clause evaluation shared by eval.c (tables), eval_who.c (clauses) and
- * eval_set.c (set expressions).
+ * clause evaluation shared by eval.c (tables), eval_who.c (clauses),
+ * eval_regex.c (regular expressions) and eval_set.c (set expressions).
  *
- * Memory: nothing on the per-entry path allocates from the system.  What a
- * check needs beyond its stack comes from the request's scratch pool
- * (rq->scratch, a talloc pool made at acre_request_begin), emptied at the
- * start of every check; the pool only grows when a set expression or a
- * dynamic group is bigger than any seen before in this request.
+ * Memory: nothing on the per-entry path allocates from the system, but
+ * for the C library's regexec (eval_regex.c), which takes slapd's
+ * submatches of patterns with '|' within a budget.  What a check needs
+ * beyond its stack comes from the request's scratch pool (rq->scratch, a
+ * talloc pool made at acre_request_begin), emptied at the start of every
+ * check; the pool only grows when a set expression or a dynamic group is
+ * bigger than any seen before in this request.
  */
 #ifndef ACRE_EVAL_H
 #define ACRE_EVAL_H
@@ -29,6 +31,16 @@
 /* group answers a spec keeps across requests (acreV_group_memo_*) */
 #define ACREV_SPEC_GROUPS         256
 
+/* regexec of ACREI_RE_POSIX patterns (eval_regex.c): one call reads at
+ * most ACREV_POSIX_BUDGET units, (bytes from the match's start + 1) x
+ * acreI_regex.cost -- some 1,700 bytes for a plain 40-node pattern, and
+ * at worst (glibc building a DFA state per byte) some 50 ms and 16 MB;
+ * a request keeps its own regex_t of up to ACREV_POSIX_SLOTS patterns,
+ * each compiled again after ACREV_POSIX_REFRESH units. */
+#define ACREV_POSIX_BUDGET  (1u << 19)
+#define ACREV_POSIX_REFRESH (1u << 20)
+#define ACREV_POSIX_SLOTS   4u
+
 /* A decision that depended on nothing of the entry but its index node
  * and depth: (node, depth, type, privilege) -> granted, mask. */
 struct acreV_memo {
@@ -38,6 +50,7 @@ struct acreV_memo {
 };
 
 struct acreC_result; /* collective.c */
+struct acreV_posix;  /* eval_regex.c */
 struct acreC_cache;
 
 /* Clause states in a spec (per requester identity) */
@@ -106,6 +119,7 @@ struct acre_request {
     size_t vc_attr_cap, vc_value_cap;
     struct acreC_cache *coll;
     unsigned flags;
+    struct acreV_posix *posix; /* regex_t copies (eval_regex.c), or NULL */
 
     /* fixed-DN groups this request has looked at: membership when the
      * group is not the entry checked (requester and directory only) */
@@ -305,18 +319,6 @@ int acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
  */
 uint8_t acreV_clause_flags(const struct acreI_clause *b);
 
-/* acreV_regex_match -- run a compiled IR regex on s[0..n) with the
- * request's match data; fills off[0..noff) (unset: -1) when noff > 0.
- * 1 match, 0 none, and 0 with rq->limit_hit set when a limit is reached. */
-int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
-                      const char *s, size_t n, int (*off)[2], int noff);
-
-/* acreV_regex_match_text -- compile pattern (an expanded template) with
- * slapd's flags into scratch and match it on s; 1, 0 (also for a pattern
- * that does not compile). */
-int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
-                           const char *s, size_t n);
-
 /*
  * acreV_slapd_dn -- normalised DN text s[0..n) as slapd writes its
  * normalised DNs: where acre escapes a special character of a value as
@@ -334,6 +336,26 @@ const char *acreV_slapd_dn(struct acre_request *rq, const char *s, size_t n,
 const acre_view_attr *acreV_find_desc(const acre_schema *s,
                                       const acre_entry_view *e,
                                       const struct acreI_attrspec *d);
+
+/* ------------------------------------------------------------------------
+ * eval_regex.c
+ */
+
+/* acreV_regex_match -- run a compiled IR regex on s[0..n) with the
+ * request's match data; fills off[0..noff) (unset: -1) when noff > 0,
+ * as slapd's regexec would (ACREI_RE_POSIX patterns within
+ * ACREV_POSIX_BUDGET).  1 match, 0 none, and 0 with rq->limit_hit set
+ * when a limit is reached or memory ran out. */
+int acreV_regex_match(struct acre_request *rq, const struct acreI_regex *re,
+                      const char *s, size_t n, int (*off)[2], int noff);
+
+/* acreV_regex_match_text -- compile pattern (an expanded template) with
+ * the dialect's hook into scratch and match it on s; 1, 0 (also for a
+ * pattern slapd's regcomp refuses), and 0 with rq->limit_hit set when
+ * the pattern is too costly to compile per check or a limit is
+ * reached. */
+int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
+                           const char *s, size_t n);
 
 /* ------------------------------------------------------------------------
  * eval_set.c

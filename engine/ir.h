@@ -151,18 +151,34 @@ struct acreI_note {
  * and DOLLAR_ENDONLY (POSIX '.' matches newline, '$' only at the end),
  * JIT-compiled when available, with ACREO_REGEX_* limits in `mctx`.
  * Every pattern was also accepted by the C library's regcomp with slapd's
- * flags, so the POSIX semantics stay available (the oracle uses them).
+ * flags, so the POSIX semantics stay available: where PCRE2's submatches
+ * may differ from slapd's (ACREI_RE_POSIX) the engine takes them from
+ * regexec, on a regex_t compiled from `pattern` (engine/eval_regex.c).
  */
+/* acreI_regex.flags */
+#define ACREI_RE_ALT     0x1u /* an alternation '|' */
+#define ACREI_RE_BACKREF 0x2u /* a back-reference \1..\9 */
+#define ACREI_RE_POSIX   0x4u /* submatches from regexec: ALT, no BACKREF */
+#define ACREI_RE_WORD    0x8u /* a word anchor: \b \B \< \> */
+
 struct acreI_regex {
     const char *pattern; /* the pattern slapd compiles (NUL-terminated) */
     size_t len;
     void *code;        /* pcre2_code_8 *, owned via talloc destructor */
     void *mctx;        /* pcre2_match_context_8 * with the limits */
     unsigned ncapture; /* capturing groups */
-    const void *posix; /* regex_t * of the pattern when it has '|' (NULL
-                          otherwise): submatches as slapd's regexec
-                          takes them, leftmost-longest */
+    unsigned flags;    /* ACREI_RE_* */
+    uint32_t cost;     /* POSIX: what regexec may pay per byte it reads,
+                          in the units of ACREV_POSIX_BUDGET: NFA nodes
+                          (estimated) + ACREI_POSIX_STATE, x
+                          ACREI_POSIX_WORD with a word anchor */
 };
+
+/* The part of a DFA state glibc's regexec builds per byte read that does
+ * not grow with the pattern: a 256-entry transition table. */
+#define ACREI_POSIX_STATE 256u
+/* Word anchors make glibc split its DFA states by the byte before. */
+#define ACREI_POSIX_WORD  3u
 
 /* ------------------------------------------------------------------------
  * <what>

@@ -39,6 +39,8 @@ check_same_norm(const acre_dn *dn, const char *s, size_t n)
     acre_dn_free(again);
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

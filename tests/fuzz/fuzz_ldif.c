@@ -146,6 +146,8 @@ check_directory(const uint8_t *data, size_t size, unsigned flags)
     talloc_free(ctx);
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -59,6 +59,8 @@ static const char new_type[] =
     "attributetype ( 1.3.6.1.4.1.4203.666.99.1 NAME 'acreFuzzNew' "
     "SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 )\n";
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

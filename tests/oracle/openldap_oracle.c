@@ -26,7 +26,11 @@
 
 #include "filter.h"
 #include "match.h"
+#include "openldap_int.h"
 #include "schema.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -164,24 +168,63 @@ acreO_oracle_trace(struct check *c, const char *fmt, ...)
  * Shared helpers
  */
 
-int
-acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
-                         int nsub)
+/* PCRE2's match and submatches of compiled pattern re on s (patterns
+ * with back-references: acre does not run glibc's regexec on them). */
+static int
+pcre_match(const struct acreI_regex *re, const char *s, int (*off)[2], int nsub)
 {
-    regex_t re;
+    pcre2_match_data *md = pcre2_match_data_create(ACREI_MAX_MATCHES, NULL);
+
+    if (!md)
+        return 0;
+    int rc =
+        pcre2_match(re->code, (PCRE2_SPTR)s, strlen(s), 0, 0, md, re->mctx);
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    for (int i = 0; rc >= 0 && i < nsub; i++) {
+        int unset = (rc > 0 && i >= rc) || ov[2 * i] == PCRE2_UNSET;
+        off[i][0] = unset ? -1 : (int)ov[2 * i];
+        off[i][1] = unset ? -1 : (int)ov[2 * i + 1];
+    }
+    pcre2_match_data_free(md);
+    return rc >= 0;
+}
+
+int
+acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
+                        int (*off)[2], int nsub)
+{
+    regex_t px;
     regmatch_t m[ACREI_MAX_MATCHES];
 
-    if (regcomp(&re, pat, REG_EXTENDED | REG_ICASE))
-        return 0;
     if (nsub > ACREI_MAX_MATCHES)
         nsub = ACREI_MAX_MATCHES;
-    int rc = regexec(&re, s, (size_t)nsub, nsub ? m : NULL, 0);
-    regfree(&re);
+    if (re->flags & ACREI_RE_BACKREF)
+        return re->code && pcre_match(re, s, off, nsub);
+    if (regcomp(&px, re->pattern, REG_EXTENDED | REG_ICASE))
+        return 0;
+    int rc = regexec(&px, s, (size_t)nsub, nsub ? m : NULL, 0);
+    regfree(&px);
     for (int i = 0; rc == 0 && i < nsub; i++) {
         off[i][0] = (int)m[i].rm_so;
         off[i][1] = (int)m[i].rm_eo;
     }
     return rc == 0;
+}
+
+int
+acreO_oracle_regex_match(const char *pat, int expanded, const char *s,
+                         int (*off)[2], int nsub)
+{
+    void *tmp = talloc_new(NULL);
+    struct acreI_regex re = {0};
+    const char *why = NULL;
+    size_t n = strlen(pat);
+
+    int rc = expanded ? acreO_regex_compile_expanded(tmp, pat, n, &re, &why)
+                      : acreO_regex_compile(tmp, pat, n, &re, &why);
+    int m = !rc && acreO_oracle_regex_rule(&re, s, off, nsub);
+    talloc_free(tmp);
+    return m;
 }
 
 char *
@@ -386,8 +429,8 @@ what_val(struct check *c, const struct acreI_val *v, struct matches *m)
     if (!t->val)
         return 0;
     if (v->style == ACREI_VAL_REGEX)
-        return acreO_oracle_regex_match(v->re.pattern, c->sval, m->val,
-                                        ACREI_MAX_MATCHES);
+        return acreO_oracle_regex_rule(&v->re, c->sval, m->val,
+                                       ACREI_MAX_MATCHES);
     if (v->style == ACREI_VAL_EXACT) /* normalised forms, byte for byte */
         return t->val_len == v->norm_len &&
                memcmp(t->val, v->norm, v->norm_len) == 0;
@@ -431,8 +474,8 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
     m->val_src = c->sval;
     m->val_count = ACREI_MAX_MATCHES;
     if (w->dn_style == ACREI_DN_REGEX) {
-        if (!acreO_oracle_regex_match(w->dn_re.pattern, c->sdn, m->dn,
-                                      ACREI_MAX_MATCHES))
+        if (!acreO_oracle_regex_rule(&w->dn_re, c->sdn, m->dn,
+                                     ACREI_MAX_MATCHES))
             return 0;
     } else if (!what_dn(c->t->entry, w)) {
         return 0;

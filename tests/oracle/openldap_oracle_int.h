@@ -62,12 +62,25 @@ int acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
                             const struct matches *m, const struct matches *tm);
 
 /*
- * acreO_oracle_regex_match -- POSIX regcomp(REG_EXTENDED | REG_ICASE) of pat
- * and regexec on s; with nsub > 0, fills off[0..nsub) (unset: -1).  1 match, 0
- * no match or a pattern regcomp refuses.
+ * acreO_oracle_regex_rule -- compiled pattern re on s as slapd matches it,
+ * POSIX regcomp(REG_EXTENDED | REG_ICASE) of its text and regexec, except
+ * that a pattern with a back-reference is matched by its PCRE2 code (as
+ * acre does: glibc's regexec has no bound on those); with nsub > 0, fills
+ * off[0..nsub) (unset: -1).  1 match, 0 none.
  */
-int acreO_oracle_regex_match(const char *pat, const char *s, int (*off)[2],
-                             int nsub);
+int acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
+                            int (*off)[2], int nsub);
+
+/*
+ * acreO_oracle_regex_match -- pattern text pat (from a <who> template;
+ * expanded: it substituted submatches) compiled as acre's front end
+ * compiles it, then acreO_oracle_regex_rule.  0 for a pattern slapd's
+ * regcomp refuses -- and for one acre finds too costly (past its estimate
+ * the engine denies the check with ACRE_ERR_EVAL_LIMIT, which no
+ * comparison takes as an answer).
+ */
+int acreO_oracle_regex_match(const char *pat, int expanded, const char *s,
+                             int (*off)[2], int nsub);
 
 /*
  * acreO_slapd_dn -- acre's normalised DN text ndn written as slapd writes

@@ -131,8 +131,9 @@ subject_matches(struct check *c, const struct acreI_subject *sj,
         return subject_self(c, sj, op);
     case ACREI_SUBJ_REGEX: {
         char *pat = expand(c, &sj->re_tmpl, tm, 0);
-        return pat && acreO_oracle_regex_match(
-                          pat, acreO_slapd_dn(c->tmp, opnorm), NULL, 0);
+        return pat && acreO_oracle_regex_match(pat, sj->re_tmpl.expands,
+                                               acreO_slapd_dn(c->tmp, opnorm),
+                                               NULL, 0);
     }
     default:
         break;
@@ -307,7 +308,8 @@ conn_matches(struct check *c, const struct acreI_strmatch *m,
         return 1;
     if (m->style == ACREI_STR_REGEX) {
         char *pat = expand(c, &m->pat, mm, 1);
-        return pat && acreO_oracle_regex_match(pat, have, NULL, 0);
+        return pat &&
+               acreO_oracle_regex_match(pat, m->pat.expands, have, NULL, 0);
     }
     switch (which) {
     case 'p':

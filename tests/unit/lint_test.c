@@ -467,6 +467,40 @@ Test(lint, catastrophic_regex_quiet_when_corrected)
                 "catastrophic-regex", 0);
 }
 
+/* A '|' pattern whose submatches a clause substitutes: regexec takes
+ * them within a budget, which a large pattern spends on short subjects;
+ * one with a back-reference too is refused (an error, not a warning). */
+Test(lint, regexec_budget)
+{
+    char *big = talloc_strdup(NULL, "access to dn.regex=\"^cn=(");
+    for (int i = 0; i < 250; i++) /* about 240 bytes of budget */
+        big = talloc_asprintf_append(big, "%suser%d", i ? "|" : "", i);
+    big = talloc_strdup_append(big, "),dc=example,dc=com$\"\n"
+                                    "  by dn.exact,expand=\"cn=$1,dc=example,"
+                                    "dc=com\" read\n");
+    acre_lint_result *r = conf(big);
+    const acre_lint_finding *f = first(r, "catastrophic-regex");
+    cr_expect_eq(r->count, 1, "%s", show(r));
+    cr_expect(strstr(f->message, "within a budget"), "%s", f->message);
+    acre_lint_free(r);
+    /* without the substitution, or with a small pattern: quiet */
+    char *plain = strstr(big, "  by dn.exact");
+    strcpy(plain, "  by users read\n");
+    expect_only(big, "catastrophic-regex", 0);
+    talloc_free(big);
+    expect_only("access to dn.regex=\"^|cn=([^,]+),dc=example,dc=com$\"\n"
+                "  by dn.exact,expand=\"cn=$1,dc=example,dc=com\" read\n",
+                "catastrophic-regex", 0);
+    r = conf("access to dn.regex=\"(|)(\\\\1\\\\1)*\"\n"
+             "  by dn.exact,expand=\"cn=$1,dc=example,dc=com\" read\n");
+    cr_assert_eq(r->count, 1, "%s", show(r));
+    cr_expect_eq(r->findings[0].severity, ACRE_LINT_ERROR);
+    cr_expect_eq(r->findings[0].line, 1);
+    cr_expect_eq(r->findings[0].column, 21);
+    cr_expect(strstr(r->findings[0].message, "back-reference"), "%s", show(r));
+    acre_lint_free(r);
+}
+
 Test(lint, backtrack_degrees)
 {
     static const struct {

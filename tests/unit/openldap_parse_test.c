@@ -14,6 +14,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -907,6 +908,78 @@ Test(openldap_parse, limits)
     cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
 }
 
+/* unit repeated n times, between pre and post, as a talloc string. */
+static char *
+repeat(const char *pre, const char *unit, int n, const char *post)
+{
+    char *r = talloc_strdup(ctx, pre);
+    for (int i = 0; i < n; i++)
+        r = talloc_strdup_append(r, unit);
+    return talloc_strdup_append(r, post);
+}
+
+/* The estimate of glibc's regcomp cost (openldap_regex.c) on the families
+ * that blew it up when measured (glibc 2.36, the time or memory of the
+ * smallest member in the comment), and on large patterns it handles
+ * well. */
+Test(openldap_parse, regcomp_cost_estimate)
+{
+    static const struct {
+        const char *pre, *unit;
+        int n;
+        const char *post;
+        int ok;
+    } t[] = {
+        {"", "()*", 2730, "", 0},        /* 47 s, 540 MB */
+        {"", "()*", 800, "", 0},         /* 3 s */
+        {"", "(a*)*", 800, "", 0},       /* 6.4 s */
+        {"", "(a|)", 800, "", 0},        /* 51 MB */
+        {"", "\\\\b()*", 12, "", 0},     /* 21 s */
+        {"", "(\\\\B\\\\b)*", 6, "", 0}, /* 18 s */
+        {"", "(\\\\B\\\\b)*", 1, "", 0},
+        {"", "^()*", 20, "", 0},     /* 7 s */
+        {"", "\\\\b()", 30, "", 0},  /* 261 MB */
+        {"", "(){3,23}+", 3, "", 0}, /* 11 s */
+        {"", "((a|){3,10})+", 4, "", 0},
+        {"", "^(|){0,50}", 4, "", 0},                 /* 7.6 s, 1.4 GB */
+        {"", "\\\\b(a|){0,60}", 2, "", 0},            /* 10 s, 1.8 GB */
+        {"", "^(){3,40}", 4, "", 0},                  /* 1.9 s, 286 MB */
+        {"", "\\\\b(){3,30}\\\\B(){3,30}", 1, "", 0}, /* 60 MB */
+        {")", "+", 22, "", 0}, /* a stray ')' repeated: timed out */
+        {"()", "+", 22, "", 0},
+        {"", "()*", 100, "", 1},
+        {"", "[a-z]{0,255}", 1, "", 1},
+        {"", "(a*)+b", 1, "", 1},
+        {"", "\\\\bfoo\\\\b|\\\\bbar\\\\b", 1, "", 1},
+        {"^uid=(", "user|", 200, "x),ou=people,dc=example,dc=com$", 1},
+        {"", "^|uid=([^,]+),ou=people,dc=example,dc=com$", 1, "", 1},
+    };
+
+    for (size_t i = 0; i < NELEM(t); i++) {
+        char *r = repeat(t[i].pre, t[i].unit, t[i].n, t[i].post);
+        char *text =
+            talloc_asprintf(ctx, "access to dn.regex=\"%s\" by * read\n", r);
+        acre_diag d;
+        int ok = conf(text, &d) != NULL;
+        cr_expect_eq(ok, t[i].ok, "%s x %d: %s", t[i].unit, t[i].n, d.message);
+        if (!ok)
+            cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT, "%s", t[i].unit);
+    }
+    /* a pattern a check substitutes is held to less: it is compiled per
+     * check, and a DN or a value is part of it */
+    char *plain = repeat("^cn=", "a", 1000, ",dc=example,dc=com$");
+    char *empties = repeat("^cn=", "()*", 60, "$");
+    struct acreI_regex re;
+    const char *why;
+    cr_expect_eq(
+        acreO_regex_compile_expanded(ctx, plain, strlen(plain), &re, &why), 0);
+    cr_expect_eq(
+        acreO_regex_compile_expanded(ctx, empties, strlen(empties), &re, &why),
+        ACRE_ERR_RULE_LIMIT);
+    cr_expect_eq(acreO_regex_compile(ctx, empties, strlen(empties), &re, &why),
+                 0);
+}
+
 /* ------------------------------------------------------------------------
  * Pieces: expansion, sets, URLs, regexes, dump
  */
@@ -1054,7 +1127,18 @@ Test(openldap_parse, regex_translation)
         {"[[.a.]]", "cat", 1},
         {"x$", "x\n", 0},   /* $ only at the very end */
         {"a.b", "a\nb", 1}, /* . matches newline */
-        {"\\d", "d", 1},    /* \d is a plain d */
+        {"\\D", "d", 1},    /* \D is a plain D */
+        /* a small letter escaped is compared as written with the subject
+         * glibc has uppercased: never equal */
+        {"\\d", "d", 0},
+        {"a|\\c", "C", 0},
+        /* REG_ICASE uppercases range ends: [A-z] is [A-Z] to glibc */
+        {"^[A-z]$", "^", 0},
+        {"^[A-z]$", "q", 1},
+        {"^[a-Z]$", "b", 1},
+        {"^[^A-Z]$", "b", 0},
+        {"^[z-~]$", "a", 0},
+        {"^[z-~]$", "_", 1},
     };
 
     for (size_t i = 0; i < NELEM(t); i++) {
@@ -1067,7 +1151,8 @@ Test(openldap_parse, regex_translation)
                      t[i].pat, t[i].subject);
     }
     /* refused by regcomp, so by slapd */
-    static const char *const bad[] = {"(", "*a", "a{2,1}", "[a", "a\\1"};
+    static const char *const bad[] = {"(",  "*a",   "a{2,1}",
+                                      "[a", "a\\1", "[Z-a]"};
     for (size_t i = 0; i < NELEM(bad); i++) {
         struct acreI_regex re;
         const char *why = NULL;
@@ -1075,6 +1160,73 @@ Test(openldap_parse, regex_translation)
             acreO_regex_compile(ctx, bad[i], strlen(bad[i]), &re, &why),
             ACRE_ERR_RULE_SYNTAX, "accepted %s", bad[i]);
         cr_expect(why != NULL);
+    }
+}
+
+/* Bracket expressions: the PCRE2 form matches exactly the bytes glibc's
+ * regexec matches with slapd's flags (REG_ICASE uppercases ranges). */
+Test(openldap_parse, bracket_sets)
+{
+    static const char *const t[] = {"[?-z]",          "[A-z]",
+                                    "[a-Z]",          "[z-~]",
+                                    "[^?-z]",         "[!-~]",
+                                    "[%--]",          "[--/]",
+                                    "[a-]",           "[]a]",
+                                    "[^]a]",          "[[.a.]-c]",
+                                    "[a-[.c.]]",      "[[:upper:]]",
+                                    "[[:lower:]x]",   "[^[:lower:]]",
+                                    "[[.-.]a]",       "[[.].]]",
+                                    "[\\]",           "[[=e=]q-t]",
+                                    "[[:digit:]@-F]", "[^[:space:][:punct:]]",
+                                    "[\x80-\xff]",    "[_-z]"};
+    for (size_t i = 0; i < NELEM(t); i++) {
+        char pat[64];
+        struct acreI_regex re;
+        const char *why = NULL;
+        regex_t px;
+        snprintf(pat, sizeof(pat), "^%s$", t[i]);
+        if (regcomp(&px, pat, REG_EXTENDED | REG_ICASE)) {
+            cr_expect_neq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why),
+                          0, "%s", pat);
+            continue;
+        }
+        cr_assert_eq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why), 0,
+                     "%s: %s", pat, why);
+        for (int c = 1; c < 256; c++) {
+            char s[2] = {(char)c, 0};
+            int want = regexec(&px, s, 0, NULL, 0) == 0;
+            cr_expect_eq(pcre_matches(&re, s), want, "%s on byte %d", pat, c);
+        }
+        regfree(&px);
+    }
+}
+
+/* Every escape outside brackets, on every one-byte subject and after one
+ * letter: the PCRE2 form matches where glibc's regexec does. */
+Test(openldap_parse, escape_sets)
+{
+    for (int e = '!'; e <= '~'; e++) {
+        char pat[8];
+        struct acreI_regex re;
+        const char *why = NULL;
+        regex_t px;
+        snprintf(pat, sizeof(pat), "\\%c", e);
+        if (regcomp(&px, pat, REG_EXTENDED | REG_ICASE)) {
+            cr_expect_neq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why),
+                          0, "%s", pat);
+            continue;
+        }
+        cr_assert_eq(acreO_regex_compile(ctx, pat, strlen(pat), &re, &why), 0,
+                     "%s: %s", pat, why);
+        for (int c = 1; c < 256; c++) {
+            char s[3] = {'a', (char)c, 0};
+            for (int k = 0; k < 2; k++) {
+                int want = regexec(&px, s + 1 - k, 0, NULL, 0) == 0;
+                cr_expect_eq(pcre_matches(&re, s + 1 - k), want, "%s on \"%s\"",
+                             pat, s + 1 - k);
+            }
+        }
+        regfree(&px);
     }
 }
 
