@@ -52,50 +52,72 @@ find(const struct bhost *h, const acre_dn *dn)
     }
 }
 
-/* A copy of src's attribute i, in the host's storage. */
-static int
-copy_attr(struct bhost *h, void *ctx, const acre_view_attr *from,
-          acre_view_attr *to)
+/* Bytes of v[0..n) and their text, each NUL-terminated, 8-aligned. */
+static size_t
+values_size(const acre_value *v, unsigned n)
 {
-    acre_value *v = talloc_array(ctx, acre_value, from->nvals);
-    acre_value *nv = h->with_norms && from->norms
-                         ? talloc_array(ctx, acre_value, from->nvals)
-                         : NULL;
+    size_t z = n * sizeof(acre_value);
 
-    if (!v || (h->with_norms && from->norms && !nv))
-        return -1;
-    for (unsigned j = 0; j < from->nvals; j++) {
-        v[j].len = from->vals[j].len;
-        if (!(v[j].val = talloc_memdup(ctx, from->vals[j].val, v[j].len + 1)))
-            return -1;
-        if (nv) {
-            nv[j].len = from->norms[j].len;
-            if (!(nv[j].val =
-                      talloc_memdup(ctx, from->norms[j].val, nv[j].len + 1)))
-                return -1;
-        }
-    }
-    to->id = from->id;
-    to->nvals = from->nvals;
-    to->vals = v;
-    to->norms = nv;
-    return 0;
+    for (unsigned j = 0; j < n; j++)
+        z += (v[j].len + 1 + 7) & ~(size_t)7;
+    return z;
 }
 
+/* Copy v[0..n) to *at (arrays, then their text); the copy. */
+static acre_value *
+values_copy(const acre_value *v, unsigned n, char **at)
+{
+    acre_value *to = (acre_value *)(void *)*at;
+    char *p = *at + n * sizeof(acre_value);
+
+    for (unsigned j = 0; j < n; j++) {
+        memcpy(p, v[j].val, v[j].len);
+        p[v[j].len] = '\0';
+        to[j].len = v[j].len;
+        to[j].val = p;
+        p += (v[j].len + 1 + 7) & ~(size_t)7;
+    }
+    *at = p;
+    return to;
+}
+
+/*
+ * A copy of src in one block, as a server decodes an entry (slapd's
+ * back-mdb: attributes, value arrays and value bytes together): the
+ * attributes in the reverse of the directory's order, their values and,
+ * when kept, their normalised forms.
+ */
 static int
 add(void *arg, const acre_entry *src)
 {
     struct bhost *h = arg;
     const acre_entry_view *from = acre_entry_view_of(src);
-    struct hentry *e = talloc_zero(h, struct hentry);
-    acre_view_attr *a =
-        e ? talloc_array(e, acre_view_attr, from->nattrs + 1) : NULL;
+    size_t z = sizeof(struct hentry) + from->nattrs * sizeof(acre_view_attr);
 
-    if (!a || acre_dn_copy(e, from->dn, &e->dn))
+    for (unsigned i = 0; i < from->nattrs; i++) {
+        const acre_view_attr *a = &from->attrs[i];
+        z += values_size(a->vals, a->nvals);
+        if (h->with_norms && a->norms)
+            z += values_size(a->norms, a->nvals);
+    }
+    struct hentry *e = talloc_size(h, z);
+    if (!e)
         return -1;
-    for (unsigned i = 0; i < from->nattrs; i++) /* the host's own order */
-        if (copy_attr(h, e, &from->attrs[i], &a[from->nattrs - 1 - i]))
-            return -1;
+    memset(e, 0, sizeof(*e));
+    acre_view_attr *a = (acre_view_attr *)(e + 1);
+    char *at = (char *)(a + from->nattrs);
+    if (acre_dn_copy(e, from->dn, &e->dn))
+        return -1;
+    for (unsigned i = 0; i < from->nattrs; i++) { /* the host's own order */
+        const acre_view_attr *f = &from->attrs[i];
+        acre_view_attr *to = &a[from->nattrs - 1 - i];
+        to->id = f->id;
+        to->nvals = f->nvals;
+        to->vals = values_copy(f->vals, f->nvals, &at);
+        to->norms = h->with_norms && f->norms
+                        ? values_copy(f->norms, f->nvals, &at)
+                        : NULL;
+    }
     e->v = (acre_entry_view){h->schema, e->dn, from->nattrs, a, e};
     if (h->n == h->cap) {
         h->cap = h->cap ? 2 * h->cap : 1024;
