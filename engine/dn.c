@@ -755,6 +755,10 @@ parse_nested(struct ps *ps, size_t vstart, int uid)
         rc = acreE_diag_set(ps->diag, rc, vstart, "%s", d.message);
         goto out;
     }
+    if (in.norm.len == 0) { /* only spaces: slapd refuses it as empty */
+        rc = fail(ps, ACRE_ERR_DN_VALUE, vstart, "empty DN value");
+        goto out;
+    }
     rc = ACRE_ERR_NOMEM;
     ps->tmp.len = 0;
     if (acreE_buf_put(&ps->tmp, in.norm.p, in.norm.len) ||

@@ -847,6 +847,12 @@ static const err_case value_errs[] = {
     {"cn=,dc=b", 0, 0, ACRE_ERR_DN_VALUE, 3},
     {"dc=", 0, 0, ACRE_ERR_DN_VALUE, 3},
     {"member=", 0, 0, ACRE_ERR_DN_VALUE, 7},
+    /* a DN value of spaces only is empty too (slapd: invalid DN) */
+    {"member=\\20", 0, 0, ACRE_ERR_DN_VALUE, 7},
+    {"owner=\\20\\20,dc=b", 0, 0, ACRE_ERR_DN_VALUE, 6},
+    {"uniqueMember=\\20", 0, 0, ACRE_ERR_DN_VALUE, 13},
+    {"uniqueMember=\\20#'01'B", 0, 0, ACRE_ERR_DN_VALUE, 13},
+    {"member=member=\\5c20", 0, 0, ACRE_ERR_DN_VALUE, -1},
     {"uidNumber=", 0, 0, ACRE_ERR_DN_VALUE, 10},
     {"x121Address=", 0, 0, ACRE_ERR_DN_VALUE, 12},
     {"telephoneNumber=", 0, 0, ACRE_ERR_DN_VALUE, 16},
