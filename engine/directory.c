@@ -111,7 +111,7 @@ same_suffix(const acre_dn *edn, const acre_dn *dn, unsigned i)
 static struct dentry *
 table_find(const struct table *t, const acre_dn *dn, unsigned i)
 {
-    uint64_t h = dn->h[i];
+    uint64_t h = acreD_h(dn)[i];
     size_t mask = t->cap - 1;
 
     if (!t->cap)
@@ -130,7 +130,7 @@ table_find(const struct table *t, const acre_dn *dn, unsigned i)
 static void
 table_put(struct table *t, struct dentry *e)
 {
-    uint64_t h = e->e.v.dn->h[e->e.v.dn->depth];
+    uint64_t h = acreD_h(e->e.v.dn)[e->e.v.dn->depth];
     size_t mask = t->cap - 1, p = h & mask;
 
     while (t->s[p].e)

@@ -41,7 +41,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HDR_SIZE   offsetof(struct acre_dn, h)
+#define HDR_SIZE sizeof(struct acre_dn)
+/* the header is 40 bytes, a multiple of 8: h[] follows it aligned */
+typedef char acreD_hdr_size_check[HDR_SIZE == 40 ? 1 : -1];
 #define DNF_SHARED 0x1 /* pretty text is the normalised text */
 
 /* ------------------------------------------------------------------------
@@ -1183,7 +1185,8 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
 {
     size_t nlen;
     const uint8_t *norm = ps_norm(ps, &nlen);
-    uint32_t *rdn = (uint32_t *)&dn->h[ps->depth + 1];
+    uint64_t *h = (uint64_t *)(void *)(dn + 1);
+    uint32_t *rdn = (uint32_t *)&h[ps->depth + 1];
     char *text = (char *)(rdn + 2 * (ps->depth + 1));
     uint64_t key = acreD_hash_key();
     unsigned d = ps->depth;
@@ -1210,11 +1213,11 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
         text[nlen + 1 + ps->pretty.len] = '\0';
         memcpy(rdn + d + 1, ps->prdn, 4 * (d + 1));
     }
-    dn->h[0] = mum(key ^ C4, C5);
+    h[0] = mum(key ^ C4, C5);
     for (unsigned i = 1; i <= d; i++) {
         unsigned r = d - i;
-        dn->h[i] = chain(dn->h[i - 1],
-                         rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
+        h[i] = chain(h[i - 1],
+                     rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
     }
 }
 
@@ -1384,7 +1387,7 @@ acre_dn_depth(const acre_dn *dn)
 ACRE_PUBLIC uint64_t
 acre_dn_ancestor_hash(const acre_dn *dn, unsigned i)
 {
-    return dn && i <= dn->depth ? dn->h[i] : 0;
+    return dn && i <= dn->depth ? acreD_h(dn)[i] : 0;
 }
 
 ACRE_PUBLIC int
@@ -1425,7 +1428,8 @@ acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
 ACRE_PUBLIC int
 acre_dn_equal(const acre_dn *a, const acre_dn *b)
 {
-    return a && b && a->depth == b->depth && a->h[a->depth] == b->h[b->depth] &&
+    return a && b && a->depth == b->depth &&
+           acreD_h(a)[a->depth] == acreD_h(b)[b->depth] &&
            a->norm_len == b->norm_len &&
            memcmp(acreD_norm(a), acreD_norm(b), a->norm_len) == 0;
 }
@@ -1460,7 +1464,7 @@ acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope)
     default:
         return ACRE_ERR_INVAL;
     }
-    if (entry->h[db] != base->h[db])
+    if (acreD_h(entry)[db] != acreD_h(base)[db])
         return 0;
     if (db == 0)
         return 1;
