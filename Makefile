@@ -44,7 +44,7 @@ FUZZ_SRC := $(sort $(wildcard $(SRCDIR)/tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(patsubst $(SRCDIR)/tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all check unit check-exports hdrcheck bench bench-smoke demo \
+.PHONY: all check unit check-exports hdrcheck doccheck bench bench-smoke demo \
 	fuzz fuzz-smoke \
 	install uninstall installcheck format format-check clean distclean tsan
 
@@ -103,7 +103,12 @@ hdrcheck:
 	@sh $(SRCDIR)/tests/hdrcheck.sh $(SRCDIR) $(B) '$(CC)' '$(CXX)' \
 		$(LIB_CFLAGS) $(TEST_CFLAGS) $(BENCH_CFLAGS)
 
-check: all unit check-exports hdrcheck bench-smoke installcheck golden
+# acre.h is the reference of the API; acre(3) agrees with it
+# (tests/doccheck.sh).
+doccheck:
+	@sh $(SRCDIR)/tests/doccheck.sh $(SRCDIR)
+
+check: all unit check-exports hdrcheck doccheck bench-smoke installcheck golden
 
 # ---- ThreadSanitizer: the policy thread tests ------------------------------
 # Criterion's runner cannot start under TSan (it maps its arena at random
