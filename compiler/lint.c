@@ -440,7 +440,7 @@ check_public_write(struct lint *l, const struct rinfo *ri)
 
     for (unsigned i = 0; i < reachable(ri); i++) {
         const struct acreI_clause *c = &ri->r->by[i];
-        char buf[ACREI_MASK_BUF];
+        char buf[ACRE_MASK_BUF];
         if (!grants_write(c->mask) || !only_subjects(c, pub, 1))
             continue;
         int anon = c->dn.kind == ACREI_SUBJ_ANONYMOUS ||

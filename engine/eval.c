@@ -520,7 +520,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
         }
         *mask = acreI_mask_apply(*mask, cl->ir->mask);
         if (c->trace) {
-            char buf[ACREI_MASK_BUF];
+            char buf[ACRE_MASK_BUF];
             step(c, ACRE_EXPLAIN_CLAUSE, (int)(r - rq->p->rules), k + 1, *mask,
                  NULL, "by #%u applies: mask %s%s", k + 1,
                  acreI_mask_format(*mask, buf),
@@ -857,7 +857,7 @@ acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
 {
     char *t, *res;
     uint32_t mask = 0;
-    char buf[ACREI_MASK_BUF];
+    char buf[ACRE_MASK_BUF];
 
     if (!rq || !(t = talloc_strdup(rq->mem, "")))
         return NULL;

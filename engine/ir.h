@@ -107,9 +107,8 @@ uint32_t acreI_mask_apply(uint32_t cur, uint32_t mod);
 /*
  * acreI_mask_format -- slapd's accessmask2str(mask, buf, 1): "read(=rscxd)",
  * "=rsc", "=0", "+w", "none(=0)", "invalid", or "" for a mask without any
- * privilege.  buf must hold ACREI_MASK_BUF bytes; returns buf.
+ * privilege.  buf must hold ACRE_MASK_BUF bytes (acre.h); returns buf.
  */
-#define ACREI_MASK_BUF 32
 char *acreI_mask_format(uint32_t mask, char *buf);
 
 /* The privilege a check asks for, as slapd's slap_access_t levels. */

@@ -1036,8 +1036,15 @@ int acre_access(acre_request *rq, const acre_entry_view *e, const char *attr,
 #define ACRE_PRIV_MANAGE   0x0080u
 #define ACRE_PRIV_LEVEL    0x1000u /* set by a level keyword (printing) */
 
-/* acre_mask_format -- slapd's text for a mask ("read(=rscxd)", "=rsc");
- * buf holds 32 bytes; returns buf. */
+/* Bytes of a buffer that holds any text acre_mask_format gives. */
+#define ACRE_MASK_BUF 32
+
+/*
+ * acre_mask_format -- slapd's text for a mask, as slapacl prints it
+ * ("read(=rscxd)", "=rsc", "=0", "invalid" for 0), NUL-terminated.
+ *   buf: at least ACRE_MASK_BUF bytes, written.
+ * Returns buf.  No allocation; any thread.
+ */
 char *acre_mask_format(uint32_t mask, char *buf);
 
 /*

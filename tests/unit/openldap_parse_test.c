@@ -453,7 +453,7 @@ Test(openldap_parse, access_and_control)
 
 Test(openldap_parse, mask_functions)
 {
-    char buf[ACREI_MASK_BUF];
+    char buf[ACRE_MASK_BUF];
 
     static const struct {
         uint32_t m;
