@@ -509,40 +509,18 @@ is_placeholder(const char *oid)
  * Does the attrs list of w take `type` (optioned: with some options)?
  * widen: read items with options as if they had none (a superset, for
  * the rule that may be covered); else leave them out (a subset, for
- * the rules that cover).  NOT_CLASS decides at once, as in slapd.
+ * the rules that cover).  See acreI_attrs_take.
  */
 static int
 list_has(const acre_schema *s, const struct acreI_what *w, int type,
          int optioned, int widen)
 {
-    for (unsigned i = 0; i < w->nattrs; i++) {
-        const struct acreI_attrspec *a = &w->attrs[i];
-        if (a->nopts &&
-            (a->kind == ACREI_ATTR_TYPE || a->kind == ACREI_ATTR_EXACT)) {
-            if (widen && optioned &&
-                (type == a->type || (a->kind == ACREI_ATTR_TYPE &&
-                                     acreS_is_subtype(s, type, a->type))))
-                return 1;
-            continue;
-        }
-        switch (a->kind) {
-        case ACREI_ATTR_EXACT:
-            if (!optioned && type == a->type)
-                return 1;
-            break;
-        case ACREI_ATTR_TYPE:
-            if (acreS_is_subtype(s, type, a->type))
-                return 1;
-            break;
-        case ACREI_ATTR_CLASS:
-            if (a->extensible || acreS_class_allows(s, a->oc, type))
-                return 1;
-            break;
-        case ACREI_ATTR_NOT_CLASS:
-            return !a->extensible && !acreS_class_allows(s, a->oc, type);
-        }
-    }
-    return 0;
+    struct acreI_desc d = {type, 0, NULL, NULL};
+
+    return acreI_attrs_take(s, w, &d,
+                            !optioned ? ACREI_OPTS_KNOWN
+                            : widen   ? ACREI_OPTS_SOME_WIDE
+                                      : ACREI_OPTS_SOME_NARROW);
 }
 
 /* The bitmaps made so far, by attrs list: the front end shares one list

@@ -140,65 +140,14 @@ step_put(struct acreV_check *c, int kind, int rule, unsigned clause,
  * Targets
  */
 
-/* Every option of list item a is covered by one of the attribute's (a
- * language range "lang-en-" by lang-en and lang-en-*: slapd's
- * is_ad_subtags). */
-static int
-opts_cover(const struct acreV_check *c, const struct acreI_attrspec *a)
-{
-    for (unsigned i = 0; i < a->nopts; i++) {
-        size_t wl = strlen(a->opts[i]);
-        unsigned j = 0;
-        while (j < c->nopts &&
-               !acreS_opt_covers(a->opts[i], wl, c->opts[j], c->opt_len[j]))
-            j++;
-        if (j == c->nopts)
-            return 0;
-    }
-    return 1;
-}
-
-static int
-opts_equal(const struct acreV_check *c, const struct acreI_attrspec *a)
-{
-    if (c->nopts != a->nopts)
-        return 0;
-    for (unsigned i = 0; i < a->nopts; i++)
-        if (strlen(a->opts[i]) != c->opt_len[i] ||
-            strncasecmp(c->opts[i], a->opts[i], c->opt_len[i]))
-            return 0;
-    return 1;
-}
-
 /* slapd's ad_inlist for a description with options (the bitmap answers
  * those without). */
 static int
 attr_in_list(const struct acreV_check *c, const struct acreI_what *w)
 {
-    const acre_schema *s = c->rq->schema;
+    struct acreI_desc d = {c->type, c->nopts, c->opts, c->opt_len};
 
-    for (unsigned i = 0; i < w->nattrs; i++) {
-        const struct acreI_attrspec *a = &w->attrs[i];
-        switch (a->kind) {
-        case ACREI_ATTR_EXACT:
-            if (c->type == a->type && opts_equal(c, a))
-                return 1;
-            break;
-        case ACREI_ATTR_TYPE:
-            if (c->type == a->type && opts_equal(c, a))
-                return 1;
-            if (acreS_is_subtype(s, c->type, a->type) && opts_cover(c, a))
-                return 1;
-            break;
-        case ACREI_ATTR_CLASS:
-            if (a->extensible || acreS_class_allows(s, a->oc, c->type))
-                return 1;
-            break;
-        case ACREI_ATTR_NOT_CLASS:
-            return !a->extensible && !acreS_class_allows(s, a->oc, c->type);
-        }
-    }
-    return 0;
+    return acreI_attrs_take(c->rq->schema, w, &d, ACREI_OPTS_KNOWN);
 }
 
 /* The value parsed as a DN (slapd's strict dnNormalize), in scratch. */
