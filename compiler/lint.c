@@ -1796,6 +1796,8 @@ acre_lint(void *mem_ctx, const acre_source *src, size_t n,
 
     if (rc)
         return rc;
+    if (data && !acreE_is(data, ACREE_DIR_MAGIC))
+        return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "not a directory");
     struct result *res = talloc_zero(mem_ctx, struct result);
     if (!res)
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
@@ -1829,12 +1831,22 @@ fail:
     return rc;
 }
 
+/* ok -- r is a lint result: its magic follows the public struct
+ * (internal.h: Handles). */
+static int
+ok(const acre_lint_result *r)
+{
+    return r && acreE_is(&((const struct result *)r)->magic, RESULT_MAGIC);
+}
+
 /* acre_lint_status -- see acre.h. */
 ACRE_PUBLIC int
 acre_lint_status(const acre_lint_result *r)
 {
     if (!r)
         return 2;
+    if (!ok(r))
+        return ACRE_ERR_BADOBJ;
     return r->errors ? 2 : r->warnings ? 1 : 0;
 }
 
@@ -1842,9 +1854,7 @@ acre_lint_status(const acre_lint_result *r)
 ACRE_PUBLIC char *
 acre_lint_format(const acre_lint_result *r, int format)
 {
-    const struct result *res = (const struct result *)r;
-
-    if (!r || res->magic != RESULT_MAGIC)
+    if (!ok(r))
         return NULL;
     return acreW_format(r, format);
 }
@@ -1855,7 +1865,7 @@ acre_lint_free(acre_lint_result *r)
 {
     struct result *res = (struct result *)r;
 
-    if (r && res->magic == RESULT_MAGIC) {
+    if (ok(r)) {
         res->magic = 0;
         talloc_free(res);
     }

@@ -1233,6 +1233,8 @@ check_args(const char *str, unsigned flags, acre_dn **out, acre_diag *diag)
 static int
 use_schema(const acre_schema **s, acre_diag *diag)
 {
+    if (acreS_check(*s))
+        return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "not a schema");
     *s = acreS_freeze(*s);
     if (!*s)
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
@@ -1336,8 +1338,10 @@ acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out)
 {
     acre_dn *c;
 
-    if (!dn || !out || dn->magic != ACRED_MAGIC)
-        return ACRE_ERR_INVAL;
+    int rc = acreE_handle(dn, ACRED_MAGIC);
+
+    if (rc || !out)
+        return rc ? rc : ACRE_ERR_INVAL;
     c = talloc_named_const(mem_ctx, dn->size, "acre_dn");
     if (!c)
         return ACRE_ERR_NOMEM;
@@ -1350,52 +1354,64 @@ acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out)
 ACRE_PUBLIC void
 acre_dn_free(acre_dn *dn)
 {
-    if (dn && dn->magic == ACRED_MAGIC && dn->owner == (uintptr_t)dn)
+    if (acreE_is(dn, ACRED_MAGIC) && dn->owner == (uintptr_t)dn) {
+        dn->magic = 0;
         talloc_free(dn);
+    }
+}
+
+/* ok -- dn is an acre_dn (internal.h: Handles). */
+static inline int
+ok(const acre_dn *dn)
+{
+    return acreE_is(dn, ACRED_MAGIC);
 }
 
 ACRE_PUBLIC size_t
 acre_dn_size(const acre_dn *dn)
 {
-    return dn ? dn->size : 0;
+    return ok(dn) ? dn->size : 0;
 }
 
-/* The accessors take NULL and give the neutral answer (see acre.h). */
+/* The accessors take NULL, or what is not a DN, and give the neutral
+ * answer (see acre.h). */
 
 ACRE_PUBLIC const char *
 acre_dn_normalised(const acre_dn *dn, size_t *len)
 {
     if (len)
-        *len = dn ? dn->norm_len : 0;
-    return dn ? acreD_norm(dn) : NULL;
+        *len = ok(dn) ? dn->norm_len : 0;
+    return ok(dn) ? acreD_norm(dn) : NULL;
 }
 
 ACRE_PUBLIC const char *
 acre_dn_pretty(const acre_dn *dn, size_t *len)
 {
     if (len)
-        *len = dn ? dn->pretty_len : 0;
-    return dn ? acreD_pretty(dn) : NULL;
+        *len = ok(dn) ? dn->pretty_len : 0;
+    return ok(dn) ? acreD_pretty(dn) : NULL;
 }
 
 ACRE_PUBLIC unsigned
 acre_dn_depth(const acre_dn *dn)
 {
-    return dn ? dn->depth : 0;
+    return ok(dn) ? dn->depth : 0;
 }
 
 ACRE_PUBLIC uint64_t
 acre_dn_ancestor_hash(const acre_dn *dn, unsigned i)
 {
-    return dn && i <= dn->depth ? acreD_h(dn)[i] : 0;
+    return ok(dn) && i <= dn->depth ? acreD_h(dn)[i] : 0;
 }
 
 ACRE_PUBLIC int
 acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm, size_t *norm_len,
             const char **pretty, size_t *pretty_len)
 {
-    if (!dn || i >= dn->depth)
-        return ACRE_ERR_INVAL;
+    int rc = acreE_handle(dn, ACRED_MAGIC);
+
+    if (rc || i >= dn->depth)
+        return rc ? rc : ACRE_ERR_INVAL;
 
     const uint32_t *nr = acreD_nrdn(dn), *pr = acreD_prdn(dn);
     if (norm)
@@ -1414,7 +1430,7 @@ acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
 {
     size_t off;
 
-    if (!dn || i > dn->depth) {
+    if (!ok(dn) || i > dn->depth) {
         if (len)
             *len = 0;
         return NULL;
@@ -1428,7 +1444,7 @@ acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
 ACRE_PUBLIC int
 acre_dn_equal(const acre_dn *a, const acre_dn *b)
 {
-    return a && b && a->depth == b->depth &&
+    return ok(a) && ok(b) && a->depth == b->depth &&
            acreD_h(a)[a->depth] == acreD_h(b)[b->depth] &&
            a->norm_len == b->norm_len &&
            memcmp(acreD_norm(a), acreD_norm(b), a->norm_len) == 0;
@@ -1440,8 +1456,10 @@ acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope)
     unsigned de, db;
     size_t off;
 
-    if (!entry || !base)
-        return ACRE_ERR_INVAL;
+    int rc = acreE_handle(entry, ACRED_MAGIC);
+
+    if (rc || (rc = acreE_handle(base, ACRED_MAGIC)))
+        return rc;
     de = entry->depth;
     db = base->depth;
     switch (scope) {

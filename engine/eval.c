@@ -705,10 +705,17 @@ acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
  * Public checks
  */
 
+/* rq_ok -- rq is a request (internal.h: Handles). */
+static inline int
+rq_ok(const acre_request *rq)
+{
+    return acreE_is(rq, ACREE_REQUEST_MAGIC);
+}
+
 static int
 valid(const acre_request *rq, const acre_entry_view *e, int right)
 {
-    return rq && right >= ACRE_RIGHT_DISCLOSE && right <= ACRE_RIGHT_MANAGE &&
+    return right >= ACRE_RIGHT_DISCLOSE && right <= ACRE_RIGHT_MANAGE &&
            acreE_view_check(rq->schema, e);
 }
 
@@ -769,6 +776,8 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
 
     if (mask)
         *mask = 0;
+    if (!rq_ok(rq))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
     if (!valid(rq, e, right) || !attr ||
         desc_of(rq->schema, attr, &d, opts, opt_len, obuf))
         return ACRE_ERR_INVAL;
@@ -808,7 +817,9 @@ acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
     uint32_t mask = 0;
     char buf[ACRE_MASK_BUF];
 
-    if (!rq || !(t = talloc_strdup(rq->mem, "")))
+    if (granted)
+        *granted = 0;
+    if (!rq_ok(rq) || !(t = talloc_strdup(rq->mem, "")))
         return NULL;
     int g = access_check(rq, e, attr, val, val_len, right, &mask, &t, NULL);
     if (t)
@@ -840,7 +851,9 @@ acre_explain_steps(acre_request *rq, const acre_entry_view *e, const char *attr,
 
     if (mask)
         *mask = 0;
-    if (!rq || !fn)
+    if (!rq_ok(rq))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
+    if (!fn)
         return ACRE_ERR_INVAL;
     if (!(t = talloc_strdup(rq->mem, "")))
         return ACRE_ERR_NOMEM;
@@ -1059,9 +1072,11 @@ acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
     if (out)
         verdict_none(out);
     /* the attributes are checked by verdict_init, in its one pass */
-    if (!rq || !e || e->schema != rq->schema || !e->dn ||
-        (e->nattrs && !e->attrs) || right < ACRE_RIGHT_DISCLOSE ||
-        right > ACRE_RIGHT_MANAGE || !out || rq->p->id_entry < 0)
+    if (!rq_ok(rq))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
+    if (!e || e->schema != rq->schema || !e->dn || (e->nattrs && !e->attrs) ||
+        right < ACRE_RIGHT_DISCLOSE || right > ACRE_RIGHT_MANAGE || !out ||
+        rq->p->id_entry < 0)
         return ACRE_ERR_INVAL;
     return acreV_entry_verdict(rq, e, (enum acreI_access)right, NULL, NULL,
                                NULL, out);

@@ -15,37 +15,54 @@
  * Policies
  */
 
+/* ok -- p is a policy (internal.h: Handles). */
+static inline int
+ok(const acre_policy *p)
+{
+    return acreE_is(p, ACREP_POLICY_MAGIC);
+}
+
 ACRE_PUBLIC acre_policy *
 acre_policy_ref(acre_policy *p)
 {
-    if (p)
-        __atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+    if (!ok(p))
+        return NULL;
+    __atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
     return p;
 }
 
 ACRE_PUBLIC void
 acre_policy_release(acre_policy *p)
 {
-    if (p && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    if (ok(p) && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        p->magic = 0;
         talloc_free(p); /* its destructor drops the specs */
+    }
 }
 
 ACRE_PUBLIC const acre_schema *
 acre_policy_schema(const acre_policy *p)
 {
-    return p ? p->schema : NULL;
+    return ok(p) ? p->schema : NULL;
 }
 
 ACRE_PUBLIC uint64_t
 acre_policy_generation(const acre_policy *p)
 {
-    return p ? p->generation : 0;
+    return ok(p) ? p->generation : 0;
 }
 
 struct acre_slot {
+    uint32_t magic; /* ACREE_SLOT_MAGIC */
     pthread_mutex_t lock;
     acre_policy *p;
 };
+
+static inline int
+slot_ok(const acre_slot *s)
+{
+    return acreE_is(s, ACREE_SLOT_MAGIC);
+}
 
 ACRE_PUBLIC int
 acre_slot_new(acre_slot **out)
@@ -56,6 +73,7 @@ acre_slot_new(acre_slot **out)
         return ACRE_ERR_INVAL;
     if (!(s = calloc(1, sizeof(*s))))
         return ACRE_ERR_NOMEM;
+    s->magic = ACREE_SLOT_MAGIC;
     pthread_mutex_init(&s->lock, NULL);
     *out = s;
     return 0;
@@ -66,6 +84,8 @@ acre_slot_store(acre_slot *s, acre_policy *p)
 {
     acre_policy *old;
 
+    if (!slot_ok(s) || (p && !ok(p)))
+        return;
     acre_policy_ref(p);
     pthread_mutex_lock(&s->lock);
     old = s->p;
@@ -79,6 +99,8 @@ acre_slot_acquire(acre_slot *s)
 {
     acre_policy *p;
 
+    if (!slot_ok(s))
+        return NULL;
     pthread_mutex_lock(&s->lock);
     p = acre_policy_ref(s->p);
     pthread_mutex_unlock(&s->lock);
@@ -88,8 +110,9 @@ acre_slot_acquire(acre_slot *s)
 ACRE_PUBLIC void
 acre_slot_free(acre_slot *s)
 {
-    if (!s)
+    if (!slot_ok(s))
         return;
+    s->magic = 0;
     acre_policy_release(s->p);
     pthread_mutex_destroy(&s->lock);
     free(s);

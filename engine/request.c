@@ -208,8 +208,8 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     struct acre_request *rq;
     int rc;
 
-    if (!p || p->magic != ACREP_POLICY_MAGIC || !out)
-        return ACRE_ERR_INVAL;
+    if ((rc = acreE_handle(p, ACREP_POLICY_MAGIC)) || !out)
+        return rc ? rc : ACRE_ERR_INVAL;
     if (!who)
         who = &anonymous;
     if (!(rq = talloc_zero(NULL, struct acre_request)))
@@ -252,6 +252,7 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     for (unsigned d = 0; rq->authz && d < p->ir->ndbs; d++)
         rq->is_root[d] = p->ir->dbs[d].rootdn &&
                          acre_dn_equal(rq->authz, p->ir->dbs[d].rootdn);
+    rq->magic = ACREE_REQUEST_MAGIC;
     *out = rq;
     return 0;
 }
@@ -259,13 +260,16 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
 ACRE_PUBLIC void
 acre_request_end(acre_request *rq)
 {
-    talloc_free(rq);
+    if (acreE_is(rq, ACREE_REQUEST_MAGIC)) {
+        rq->magic = 0;
+        talloc_free(rq);
+    }
 }
 
 ACRE_PUBLIC void
 acre_request_set_flags(acre_request *rq, unsigned flags)
 {
-    if (rq)
+    if (acreE_is(rq, ACREE_REQUEST_MAGIC))
         rq->flags = flags;
 }
 

@@ -15,6 +15,24 @@
  *   - Diagnostics (acre_diag) carry the position of an error and a message in
  *     a fixed-size buffer, so reporting an error never allocates.  Every
  *     `diag` argument may be NULL.
+ *   - Handles (acre_schema, acre_dn, acre_directory, acre_policy,
+ *     acre_slot, acre_request, acre_filter, acre_lint_result) carry a
+ *     magic number naming their kind, checked by every function that takes
+ *     one.  Given something else (another kind of handle, zeroed memory),
+ *     a function that returns an error code returns ACRE_ERR_BADOBJ; one
+ *     that returns a pointer, count, hash or bool gives its neutral answer
+ *     (NULL, 0); one that returns nothing does nothing.  NULL is
+ *     ACRE_ERR_INVAL (or the neutral answer) unless a function gives NULL
+ *     a meaning (a schema of NULL is the built-in one).  The check reads
+ *     the first 4 bytes of the handle (of an acre_lint_result, the 4
+ *     after its public struct): it catches mistakes, it cannot make a
+ *     pointer to freed or foreign memory safe.  acre_entry and the view
+ *     structs are not handles: they are not checked.
+ *   - Ownership: what a function hands back through `out` belongs to the
+ *     caller, under mem_ctx when the function takes one; strings returned
+ *     "to free with free()" are malloc'd; every other returned pointer is
+ *     owned by an argument and lives as long as that argument (each
+ *     function says which).
  *
  * Thread rules
  *   Unless a function says otherwise: functions that take only `const`
@@ -194,7 +212,8 @@ int acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
  * policy including the schema files its predecessor included), and
  * refuses anything else with ACRE_ERR_SCHEMA_FROZEN (a new definition),
  * or ACRE_ERR_SCHEMA_DUP (a definition that differs).  ACRE_ERR_INVAL:
- * schema or path NULL, or text NULL with len > 0.  ACRE_ERR_SCHEMA_IO:
+ * schema or path NULL, or text NULL with len > 0; ACRE_ERR_BADOBJ: schema
+ * is not a schema.  ACRE_ERR_SCHEMA_IO:
  * acre_schema_load_file cannot open or read path, or it is not a regular
  * file or is larger than 16 MiB.  Nothing is kept of path, name or text
  * after the call, except that diagnostics point at name or path.
@@ -219,8 +238,9 @@ void acre_schema_free(acre_schema *schema);
  * description desc[0..len) names ("commonName;lang-en" and "2.5.4.3" give
  * "cn"): its first NAME, or its OID when it has none; the options are not
  * part of the answer.  NULL when desc is not a description or names no
- * type of the schema (NULL: the built-in one).  The string lives as long
- * as the schema.  Freezes the schema.  Any thread once frozen.
+ * type of the schema (NULL: the built-in one), or schema is not a
+ * schema.  The string lives as long as the schema.  Freezes the schema.
+ * Any thread once frozen.
  */
 const char *acre_schema_attr_name(const acre_schema *schema, const char *desc,
                                   size_t len);
@@ -257,7 +277,9 @@ const char *acre_schema_attr_name(const acre_schema *schema, const char *desc,
  * acre_dn_equal (NULL names no entry, not even another NULL),
  * ACRE_ERR_INVAL for the functions that return an error code
  * (acre_dn_copy, _rdn, _in_scope; their out-parameters untouched), and
- * nothing for acre_dn_free.
+ * nothing for acre_dn_free.  A DN argument that is not an acre_dn gets the
+ * same neutral answers, except that the functions returning an error code
+ * return ACRE_ERR_BADOBJ.
  */
 typedef struct acre_dn acre_dn;
 
@@ -293,7 +315,9 @@ enum acre_scope {
  *   flags:   0 or ACRE_DN_STRICT.
  *   out:     OUT: the new DN, freed with acre_dn_free() or with mem_ctx.
  *   diag:    OUT on error: code, offset and column of the error, message.
- * Returns 0, or ACRE_ERR_NOMEM, ACRE_ERR_INVAL or an ACRE_ERR_DN_* code.
+ * Returns 0, or ACRE_ERR_NOMEM, ACRE_ERR_INVAL (str or out NULL, unknown
+ * flags), ACRE_ERR_BADOBJ (schema is not a schema) or an ACRE_ERR_DN_*
+ * code.
  * One allocation.  Input already in normalised form is recognised and
  * takes a fast path that skips re-validation of each value.
  * Any thread; the result is not shared until the caller shares it.
@@ -320,8 +344,8 @@ int acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
  * it.
  *   out: OUT: the copy, a talloc child of mem_ctx, freed with
  *        acre_dn_free() or with mem_ctx.
- * Returns 0 or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (dn or out NULL).  Any
- * thread.
+ * Returns 0 or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (dn or out NULL) /
+ * ACRE_ERR_BADOBJ.  Any thread.
  */
 int acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out);
 
@@ -358,7 +382,8 @@ uint64_t acre_dn_ancestor_hash(const acre_dn *dn, unsigned i);
  * acre_dn_rdn -- the i-th RDN counted from the left (0 is the entry's own
  * RDN), in both forms; not NUL-terminated, owned by dn.
  *   norm, norm_len, pretty, pretty_len: OUT, each may be NULL.
- * Returns 0 or ACRE_ERR_INVAL when i >= depth.  Any thread.
+ * Returns 0, ACRE_ERR_INVAL when i >= depth, ACRE_ERR_BADOBJ.  Any
+ * thread.
  */
 int acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm,
                 size_t *norm_len, const char **pretty, size_t *pretty_len);
@@ -379,8 +404,8 @@ int acre_dn_equal(const acre_dn *a, const acre_dn *b);
  * acre_dn_in_scope -- is `entry` within `scope` of `base`?
  * Compares ancestry hashes first and confirms a hit by comparing the
  * normalised suffix bytes, so a hash collision can never match.
- * Returns 1 (in scope), 0 (not), or ACRE_ERR_INVAL (bad scope or NULL).
- * Allocates nothing.  Any thread.
+ * Returns 1 (in scope), 0 (not), ACRE_ERR_INVAL (bad scope or NULL) or
+ * ACRE_ERR_BADOBJ.  Allocates nothing.  Any thread.
  */
 int acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope);
 
@@ -464,10 +489,10 @@ typedef struct acre_entry_view {
  * options (options compare without case and in any order), stable for the
  * life of the schema.  A description without options has the id of its
  * type.  A host resolves each description once and keeps the id.
- * Returns the id, or ACRE_ERR_INVAL (not a description, or a NULL
- * argument), ACRE_ERR_SCHEMA_UNKNOWN (the type is not in the schema: such
- * an attribute cannot be decided and must not be returned),
- * ACRE_ERR_NOSPACE (ACRE_SCHEMA_MAX_DESCS reached), ACRE_ERR_NOMEM.
+ * Returns the id, or ACRE_ERR_INVAL (not a description, or desc NULL),
+ * ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_SCHEMA_UNKNOWN (the type
+ * is not in the schema: such an attribute cannot be decided and must not be
+ * returned), ACRE_ERR_NOSPACE (ACRE_SCHEMA_MAX_DESCS reached), ACRE_ERR_NOMEM.
  * Freezes the schema.  Any thread (descriptions with options are
  * recorded under a lock the first time they are seen).
  */
@@ -478,7 +503,8 @@ int acre_schema_attr_id(const acre_schema *schema, const char *desc,
  * acre_schema_attr_desc -- the canonical text of id ("cn",
  * "cn;lang-en"): the type's first name, then its options lowercased and
  * sorted; NUL-terminated, lives as long as the schema.  NULL for an id
- * the schema never gave.  len: OUT, may be NULL.  Any thread.
+ * the schema never gave, or when schema is not a schema.  len: OUT, may be
+ * NULL.  Any thread.
  */
 const char *acre_schema_attr_desc(const acre_schema *schema, int id,
                                   size_t *len);
@@ -491,7 +517,7 @@ const char *acre_schema_attr_desc(const acre_schema *schema, int id,
  * Returns 0, ACRE_ERR_NOSPACE (buf too small: *out_len says how much is
  * needed), ACRE_ERR_INVAL (bad id, or a type without an equality rule),
  * ACRE_ERR_LDIF_VALUE (the value is not valid for the rule),
- * ACRE_ERR_NOMEM.  Any thread.
+ * ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_NOMEM.  Any thread.
  */
 int acre_value_normalise(const acre_schema *schema, int id, const void *val,
                          size_t len, void *buf, size_t size, size_t *out_len);
@@ -565,8 +591,8 @@ typedef struct acre_entry acre_entry;
  *   out: OUT, talloc child of mem_ctx (may be NULL); free with
  *        acre_directory_free.
  * Returns 0, ACRE_ERR_LDIF_* (ACRE_ERR_LDIF_IO: the file cannot be read),
- * ACRE_ERR_INVAL (out NULL, or both path and text NULL), ACRE_ERR_NOMEM.
- * Any thread.
+ * ACRE_ERR_INVAL (out NULL, or both path and text NULL), ACRE_ERR_BADOBJ
+ * (schema is not a schema), ACRE_ERR_NOMEM.  Any thread.
  */
 int acre_directory_load(void *mem_ctx, const acre_schema *schema,
                         const char *path, const char *text, size_t len,
@@ -585,8 +611,8 @@ int acre_directory_load(void *mem_ctx, const acre_schema *schema,
  *             when unknown: a pipe).  It must not use the directory.
  *   out:      OUT, as acre_directory_load's.
  * Returns 0, ACRE_ERR_LDIF_*, ACRE_ERR_INVAL (out or paths NULL, n 0, a
- * path NULL, "-" twice), ACRE_ERR_NOMEM.  Any thread (progress is called
- * on the calling thread).
+ * path NULL, "-" twice), ACRE_ERR_BADOBJ, ACRE_ERR_NOMEM.  Any thread (progress
+ * is called on the calling thread).
  */
 typedef void (*acre_load_progress_fn)(void *arg, const char *path,
                                       size_t entries, uint64_t offset);
@@ -618,8 +644,9 @@ size_t acre_directory_count(const acre_directory *dir);
  * acre_directory_walk -- call fn for every entry in scope of base (enum
  * acre_scope): the base first, then depth-first with siblings in load
  * order; stops when fn returns non-zero and returns that value.  Returns
- * 0, fn's non-zero value, ACRE_ERR_NO_SUCH_OBJECT (base is not in dir) or
- * ACRE_ERR_INVAL (an argument NULL, a bad scope).  fn must not free dir.
+ * 0, fn's non-zero value, ACRE_ERR_NO_SUCH_OBJECT (base is not in dir),
+ * ACRE_ERR_INVAL (an argument NULL, a bad scope) or ACRE_ERR_BADOBJ (dir
+ * or base not of its kind).  fn must not free dir.
  * Any thread.
  */
 int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
@@ -709,8 +736,8 @@ typedef struct acre_source {
  * Fails closed: any rule the server would reject fails the whole policy.
  * Returns 0, ACRE_ERR_RULE_SYNTAX, ACRE_ERR_RULE_IO, ACRE_ERR_RULE_LIMIT,
  * ACRE_ERR_INVAL (src or out NULL, n other than 1, an unknown dialect,
- * flags not 0), ACRE_ERR_NOMEM, or a schema / LDIF error from loading
- * definitions.  Any thread.
+ * flags not 0), ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_NOMEM,
+ * or a schema / LDIF error from loading definitions.  Any thread.
  */
 int acre_policy_compile(void *mem_ctx, acre_schema *schema,
                         const acre_source *src, size_t n, unsigned flags,
@@ -748,9 +775,9 @@ typedef struct acre_policy_stats {
 } acre_policy_stats;
 
 /*
- * acre_policy_stats_get -- fill *out (which must not be NULL) with the
- * facts of p; all zero when p is NULL.  bytes counts the spec cache as it
- * is at the call.  Any thread (takes the policy's lock briefly).
+ * acre_policy_stats_get -- fill *out with the facts of p; all zero when p
+ * is NULL or not a policy; nothing when out is NULL.  bytes counts the spec
+ * cache as it is at the call.  Any thread (takes the policy's lock briefly).
  */
 void acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out);
 
@@ -779,7 +806,8 @@ int acre_slot_new(acre_slot **out);
 
 /* acre_slot_store -- put p in the slot (the slot takes its own reference;
  * the caller keeps its own) and release the policy it held.  p may be
- * NULL (the slot is emptied).  Any thread. */
+ * NULL (the slot is emptied); a p that is not a policy changes nothing.
+ * Any thread. */
 void acre_slot_store(acre_slot *s, acre_policy *p);
 
 /* acre_slot_acquire -- the current policy with a new reference for the
@@ -848,7 +876,8 @@ void acre_slot_free(acre_slot *s);
  *           the first warning (a subtreeSpecification that does not parse,
  *           with the subentry's LDIF line and the column in the value).
  * Returns 0, ACRE_ERR_INVAL (rules, dir or out NULL, a directory of
- * another schema, bad flags), ACRE_ERR_NOMEM.  Reads only its arguments:
+ * another schema, bad flags), ACRE_ERR_BADOBJ (rules not a policy, dir not
+ * a directory), ACRE_ERR_NOMEM.  Reads only its arguments:
  * any thread.
  */
 int acre_policy_attach_subentries(void *mem_ctx, acre_policy *rules,
@@ -985,7 +1014,8 @@ const acre_lint_check *acre_lint_checks(size_t *n);
  * A source that does not compile gives one error finding (the first
  * error, with its file, line and column) and no warnings.
  * Returns 0 (whatever was found), ACRE_ERR_INVAL (bad arguments, an
- * unknown id in disable, named in diag), ACRE_ERR_NOMEM.
+ * unknown id in disable, named in diag), ACRE_ERR_BADOBJ (data is not a
+ * directory), ACRE_ERR_NOMEM.
  * Cost is bounded: linear in the rules times their depth for most checks;
  * at most ACRE_LINT_MAX_RETRIES re-reads to resolve unknown attributes.
  * Any thread; the sources are only read.
@@ -998,8 +1028,8 @@ int acre_lint(void *mem_ctx, const acre_source *src, size_t n,
 
 /*
  * acre_lint_status -- what the findings amount to: 0 none, 1 warnings
- * only, 2 errors (the exit status of `acre lint`); 2 for NULL.  Any
- * thread.
+ * only, 2 errors (the exit status of `acre lint`); 2 for NULL;
+ * ACRE_ERR_BADOBJ when r is not a lint result.  Any thread.
  */
 int acre_lint_status(const acre_lint_result *r);
 
@@ -1025,6 +1055,11 @@ void acre_lint_free(acre_lint_result *r);
 
 /* ========================================================================
  * Requests: one requester, one operation
+ *
+ * Every function below that takes a request and returns an error code
+ * returns ACRE_ERR_INVAL for a NULL request and ACRE_ERR_BADOBJ for one
+ * that is not a request (acre_filter_match: a filter that is not a
+ * filter too), before anything else.
  */
 
 /*
@@ -1064,9 +1099,9 @@ typedef struct acre_request acre_request;
  *   out:  OUT, a talloc root of its own (no parent: it must not be freed
  *         with anything else); end it with acre_request_end.  p (held by
  *         the request) and host->arg must outlive it.
- * Returns 0, ACRE_ERR_INVAL (p or out NULL), ACRE_ERR_DN_* (a bad
- * requester DN), ACRE_ERR_NOMEM.  Any thread, any number at once on one
- * policy.
+ * Returns 0, ACRE_ERR_INVAL (p or out NULL), ACRE_ERR_BADOBJ (p is not a
+ * policy), ACRE_ERR_DN_* (a bad requester DN), ACRE_ERR_NOMEM.  Any thread, any
+ * number at once on one policy.
  */
 int acre_request_begin(acre_policy *p, const acre_subject *who,
                        const acre_host *host, acre_request **out);
