@@ -733,7 +733,8 @@ typedef struct acre_source {
  *           frees it from whichever thread drops it: compile a policy
  *           that threads share with mem_ctx NULL.
  *   diag:   OUT on error: code, file, line, column and message.
- * Fails closed: any rule the server would reject fails the whole policy.
+ * Fails closed: any rule the server would reject fails the whole policy
+ * (definitions already loaded into a caller's schema stay there).
  * Returns 0, ACRE_ERR_RULE_SYNTAX, ACRE_ERR_RULE_IO, ACRE_ERR_RULE_LIMIT,
  * ACRE_ERR_INVAL (src or out NULL, n other than 1, an unknown dialect,
  * flags not 0), ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_NOMEM,
