@@ -44,7 +44,8 @@ FUZZ_SRC := $(sort $(wildcard $(SRCDIR)/tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(patsubst $(SRCDIR)/tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all check unit check-exports bench bench-smoke demo fuzz fuzz-smoke \
+.PHONY: all check unit check-exports hdrcheck doccheck bench bench-smoke demo \
+	fuzz fuzz-smoke \
 	install uninstall installcheck format format-check clean distclean tsan
 
 all: $(B)/$(SONAME) $(B)/libacre.a $(B)/acre $(B)/acre.pc
@@ -97,7 +98,17 @@ check-exports: $(B)/$(SONAME)
 	echo "exports: only acre_* ($$(nm -D --defined-only $(B)/$(SONAME) | \
 		grep -c ' T acre_') functions)"
 
-check: all unit check-exports bench-smoke installcheck golden
+# Every header compiles alone, strict C99 and C++11 (tests/hdrcheck.sh).
+hdrcheck:
+	@sh $(SRCDIR)/tests/hdrcheck.sh $(SRCDIR) $(B) '$(CC)' '$(CXX)' \
+		$(LIB_CFLAGS) $(TEST_CFLAGS) $(BENCH_CFLAGS)
+
+# acre.h is the reference of the API; acre(3) agrees with it
+# (tests/doccheck.sh).
+doccheck:
+	@sh $(SRCDIR)/tests/doccheck.sh $(SRCDIR)
+
+check: all unit check-exports hdrcheck doccheck bench-smoke installcheck golden
 
 # ---- ThreadSanitizer: the policy thread tests ------------------------------
 # Criterion's runner cannot start under TSan (it maps its arena at random

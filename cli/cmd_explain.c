@@ -159,7 +159,7 @@ static void
 json_step(void *arg, const acre_explain_step *s)
 {
     struct explain *x = arg;
-    char mask[32];
+    char mask[ACRE_MASK_BUF];
 
     printf("%s\n    {\"kind\":\"%s\"", x->nsteps++ ? "," : "",
            kind_name(s->kind));
@@ -213,7 +213,7 @@ static void
 slapacl_line(const struct explain *x, const struct check *c, int rc,
              uint32_t mask)
 {
-    char name[256], buf[32];
+    char name[256], buf[ACRE_MASK_BUF];
 
     cli_attr_name(x->schema, c->attr, strlen(c->attr), name, sizeof name);
     if (c->level)
@@ -253,7 +253,7 @@ static void
 json_check_end(const struct explain *x, int rc, uint32_t mask)
 {
     const acre_explain_step *s = &x->last.s;
-    char buf[32];
+    char buf[ACRE_MASK_BUF];
 
     printf("],\n   \"mask\":\"%s\",\"granted\":%s", acre_mask_format(mask, buf),
            rc == 1 ? "true" : "false");
@@ -278,7 +278,7 @@ static void
 one(struct explain *x, const struct check *c)
 {
     uint32_t mask = 0;
-    char buf[32], outcome[64];
+    char buf[ACRE_MASK_BUF], outcome[64];
     int rc;
 
     memset(&x->last, 0, sizeof x->last);

@@ -143,27 +143,9 @@ node_add(struct acre_policy *p, const acre_dn *dn, uint32_t *cap)
 static int
 in_list_plain(const acre_schema *s, const struct acreI_what *w, int type)
 {
-    for (unsigned i = 0; i < w->nattrs; i++) {
-        const struct acreI_attrspec *a = &w->attrs[i];
-        switch (a->kind) {
-        case ACREI_ATTR_EXACT:
-            if (type == a->type && a->nopts == 0)
-                return 1;
-            break;
-        case ACREI_ATTR_TYPE:
-            if (a->nopts == 0 &&
-                (type == a->type || acreS_is_subtype(s, type, a->type)))
-                return 1;
-            break;
-        case ACREI_ATTR_CLASS:
-            if (a->extensible || acreS_class_allows(s, a->oc, type))
-                return 1;
-            break;
-        case ACREI_ATTR_NOT_CLASS:
-            return !a->extensible && !acreS_class_allows(s, a->oc, type);
-        }
-    }
-    return 0;
+    struct acreI_desc d = {type, 0, NULL, NULL};
+
+    return acreI_attrs_take(s, w, &d, ACREI_OPTS_KNOWN);
 }
 
 static void

@@ -1123,8 +1123,14 @@ acre_policy_attach_subentries(void *mem_ctx, acre_policy *rules,
 
     if (diag)
         memset(diag, 0, sizeof(*diag));
-    if (!rules || rules->magic != ACREP_POLICY_MAGIC || !dir || !out ||
-        (flags & ~(ACRE_COLL_STACK | ACRE_COLL_NO_FILTER)) ||
+    if ((rc = acreE_handle(rules, ACREP_POLICY_MAGIC)) ||
+        (rc = acreE_handle(dir, ACREE_DIR_MAGIC)))
+        return acreE_diag_set(diag, rc, 0, "%s",
+                              rc == ACRE_ERR_INVAL ? "invalid argument"
+                              : acreE_is(rules, ACREP_POLICY_MAGIC)
+                                  ? "not a directory"
+                                  : "not a policy");
+    if (!out || (flags & ~(ACRE_COLL_STACK | ACRE_COLL_NO_FILTER)) ||
         acreE_dir_schema((const struct acreE_dir *)dir) != rules->schema)
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0,
                               "invalid argument (a directory of another "

@@ -440,7 +440,7 @@ check_public_write(struct lint *l, const struct rinfo *ri)
 
     for (unsigned i = 0; i < reachable(ri); i++) {
         const struct acreI_clause *c = &ri->r->by[i];
-        char buf[ACREI_MASK_BUF];
+        char buf[ACRE_MASK_BUF];
         if (!grants_write(c->mask) || !only_subjects(c, pub, 1))
             continue;
         int anon = c->dn.kind == ACREI_SUBJ_ANONYMOUS ||
@@ -509,40 +509,18 @@ is_placeholder(const char *oid)
  * Does the attrs list of w take `type` (optioned: with some options)?
  * widen: read items with options as if they had none (a superset, for
  * the rule that may be covered); else leave them out (a subset, for
- * the rules that cover).  NOT_CLASS decides at once, as in slapd.
+ * the rules that cover).  See acreI_attrs_take.
  */
 static int
 list_has(const acre_schema *s, const struct acreI_what *w, int type,
          int optioned, int widen)
 {
-    for (unsigned i = 0; i < w->nattrs; i++) {
-        const struct acreI_attrspec *a = &w->attrs[i];
-        if (a->nopts &&
-            (a->kind == ACREI_ATTR_TYPE || a->kind == ACREI_ATTR_EXACT)) {
-            if (widen && optioned &&
-                (type == a->type || (a->kind == ACREI_ATTR_TYPE &&
-                                     acreS_is_subtype(s, type, a->type))))
-                return 1;
-            continue;
-        }
-        switch (a->kind) {
-        case ACREI_ATTR_EXACT:
-            if (!optioned && type == a->type)
-                return 1;
-            break;
-        case ACREI_ATTR_TYPE:
-            if (acreS_is_subtype(s, type, a->type))
-                return 1;
-            break;
-        case ACREI_ATTR_CLASS:
-            if (a->extensible || acreS_class_allows(s, a->oc, type))
-                return 1;
-            break;
-        case ACREI_ATTR_NOT_CLASS:
-            return !a->extensible && !acreS_class_allows(s, a->oc, type);
-        }
-    }
-    return 0;
+    struct acreI_desc d = {type, 0, NULL, NULL};
+
+    return acreI_attrs_take(s, w, &d,
+                            !optioned ? ACREI_OPTS_KNOWN
+                            : widen   ? ACREI_OPTS_SOME_WIDE
+                                      : ACREI_OPTS_SOME_NARROW);
 }
 
 /* The bitmaps made so far, by attrs list: the front end shares one list
@@ -1818,6 +1796,8 @@ acre_lint(void *mem_ctx, const acre_source *src, size_t n,
 
     if (rc)
         return rc;
+    if (data && !acreE_is(data, ACREE_DIR_MAGIC))
+        return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "not a directory");
     struct result *res = talloc_zero(mem_ctx, struct result);
     if (!res)
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
@@ -1851,12 +1831,22 @@ fail:
     return rc;
 }
 
+/* ok -- r is a lint result: its magic follows the public struct
+ * (internal.h: Handles). */
+static int
+ok(const acre_lint_result *r)
+{
+    return r && acreE_is(&((const struct result *)r)->magic, RESULT_MAGIC);
+}
+
 /* acre_lint_status -- see acre.h. */
 ACRE_PUBLIC int
 acre_lint_status(const acre_lint_result *r)
 {
     if (!r)
         return 2;
+    if (!ok(r))
+        return ACRE_ERR_BADOBJ;
     return r->errors ? 2 : r->warnings ? 1 : 0;
 }
 
@@ -1864,9 +1854,7 @@ acre_lint_status(const acre_lint_result *r)
 ACRE_PUBLIC char *
 acre_lint_format(const acre_lint_result *r, int format)
 {
-    const struct result *res = (const struct result *)r;
-
-    if (!r || res->magic != RESULT_MAGIC)
+    if (!ok(r))
         return NULL;
     return acreW_format(r, format);
 }
@@ -1877,7 +1865,7 @@ acre_lint_free(acre_lint_result *r)
 {
     struct result *res = (struct result *)r;
 
-    if (r && res->magic == RESULT_MAGIC) {
+    if (ok(r)) {
         res->magic = 0;
         talloc_free(res);
     }

@@ -151,7 +151,7 @@ dump_str(char **s, const char *name, const struct acreI_strmatch *m)
 static void
 dump_by(char **s, const struct acreI_policy *cfg, const struct acreI_clause *b)
 {
-    char buf[ACREI_MASK_BUF];
+    char buf[ACRE_MASK_BUF];
 
     put(s, " by");
     dump_subject(s, &b->dn, 0);

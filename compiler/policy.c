@@ -67,6 +67,8 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
     struct acreI_policy *ir = NULL;
     int rc;
 
+    if (acreS_check(schema))
+        return fail(diag, ACRE_ERR_BADOBJ, "not a schema");
     if (!src || !out || flags)
         return fail(diag, ACRE_ERR_INVAL, "invalid argument");
     if (n != 1)
@@ -111,8 +113,10 @@ fail:
 ACRE_PUBLIC void
 acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out)
 {
+    if (!out)
+        return;
     memset(out, 0, sizeof(*out));
-    if (!p || p->magic != ACREP_POLICY_MAGIC)
+    if (!acreE_is(p, ACREP_POLICY_MAGIC))
         return;
     out->rules = p->nrules;
     out->clauses = p->nclauses;
@@ -149,7 +153,7 @@ scope_name(const struct acreP_rule *r)
 ACRE_PUBLIC char *
 acre_policy_dump(const acre_policy *p)
 {
-    if (!p || p->magic != ACREP_POLICY_MAGIC)
+    if (!acreE_is(p, ACREP_POLICY_MAGIC))
         return NULL;
     void *tmp = talloc_new(NULL);
     char *s = acreO_config_dump(tmp, p->ir);

@@ -13,6 +13,7 @@
  * of threads may call every other function here at once.
  */
 #include "directory.h"
+#include "dn.h"
 #include "entry.h"
 #include "filter.h"
 #include "internal.h"
@@ -23,6 +24,13 @@
 
 #define DIR(d)   ((const struct acreE_dir *)(d))
 #define ENTRY(e) ((const struct acreE_entry *)(e))
+
+/* dir_ok -- d is a directory (internal.h: Handles). */
+static inline int
+dir_ok(const acre_directory *d)
+{
+    return acreE_is(d, ACREE_DIR_MAGIC);
+}
 
 /*
  * acre_directory_load -- see acre.h.  The directory is strict (an unknown
@@ -145,6 +153,8 @@ acre_filter_check(const acre_schema *schema, const char *filter, size_t len,
     void *tmp;
     int rc;
 
+    if (acreS_check(schema))
+        return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "not a schema");
     if (!filter)
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
     if (!(tmp = talloc_new(NULL)))
@@ -154,18 +164,23 @@ acre_filter_check(const acre_schema *schema, const char *filter, size_t len,
     return rc;
 }
 
-/* acre_directory_free -- see acre.h.  NULL is ignored. */
+/* acre_directory_free -- see acre.h.  NULL, and what is not a directory,
+ * are ignored. */
 ACRE_PUBLIC void
 acre_directory_free(acre_directory *dir)
 {
-    talloc_free(dir);
+    if (dir_ok(dir)) {
+        *(uint32_t *)dir = 0; /* the magic */
+        talloc_free(dir);
+    }
 }
 
-/* acre_directory_find -- see acre.h.  NULL when either argument is. */
+/* acre_directory_find -- see acre.h.  NULL when either argument is NULL
+ * or not of its kind. */
 ACRE_PUBLIC const acre_entry *
 acre_directory_find(const acre_directory *dir, const acre_dn *dn)
 {
-    if (!dir || !dn)
+    if (!dir_ok(dir) || !acreE_is(dn, ACRED_MAGIC))
         return NULL;
     return (const acre_entry *)acreE_dir_find(DIR(dir), dn);
 }
@@ -174,7 +189,7 @@ acre_directory_find(const acre_directory *dir, const acre_dn *dn)
 ACRE_PUBLIC size_t
 acre_directory_count(const acre_directory *dir)
 {
-    return dir ? acreE_dir_count(DIR(dir)) : 0;
+    return dir_ok(dir) ? acreE_dir_count(DIR(dir)) : 0;
 }
 
 /* The caller's callback, called through the engine's visitor type. */
@@ -194,16 +209,21 @@ visit(void *ctx, const struct acreE_entry *e)
 /*
  * acre_directory_walk -- see acre.h: the base first, then depth-first with
  * siblings in load order.  Returns 0, fn's non-zero value,
- * ACRE_ERR_NO_SUCH_OBJECT when base is not in dir, or ACRE_ERR_INVAL (a
- * NULL argument or a bad scope).
+ * ACRE_ERR_NO_SUCH_OBJECT when base is not in dir, ACRE_ERR_INVAL (a
+ * NULL argument or a bad scope) or ACRE_ERR_BADOBJ (dir or base not of its
+ * kind).
  */
 ACRE_PUBLIC int
 acre_directory_walk(const acre_directory *dir, const acre_dn *base, int scope,
                     int (*fn)(void *arg, const acre_entry *e), void *arg)
 {
     struct visit v = {fn, arg};
+    int rc;
 
-    if (!dir || !base || !fn)
+    if ((rc = acreE_handle(dir, ACREE_DIR_MAGIC)) ||
+        (rc = acreE_handle(base, ACRED_MAGIC)))
+        return rc;
+    if (!fn)
         return ACRE_ERR_INVAL;
     return acreE_dir_walk(DIR(dir), base, scope, visit, &v);
 }
@@ -212,7 +232,7 @@ acre_directory_walk(const acre_directory *dir, const acre_dn *base, int scope,
 ACRE_PUBLIC const acre_host *
 acre_directory_host(const acre_directory *dir)
 {
-    return dir ? acreE_dir_host(DIR(dir)) : NULL;
+    return dir_ok(dir) ? acreE_dir_host(DIR(dir)) : NULL;
 }
 
 /* acre_entry_view_of -- see acre.h.  NULL for NULL. */

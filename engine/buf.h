@@ -25,7 +25,7 @@ struct acreE_buf {
 static inline void
 acreE_buf_init(struct acreE_buf *b, void *local, size_t cap)
 {
-    b->p = local;
+    b->p = (uint8_t *)local;
     b->len = 0;
     b->cap = cap;
     b->heap = 0;

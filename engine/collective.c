@@ -1266,7 +1266,9 @@ acre_entry_collective(acre_request *rq, const acre_entry_view *e,
 
     if (out)
         memset(out, 0, sizeof(*out));
-    if (!rq || !out || !acreE_view_check(rq->schema, e))
+    if (!acreE_is(rq, ACREE_REQUEST_MAGIC))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
+    if (!out || !acreE_view_check(rq->schema, e))
         return ACRE_ERR_INVAL;
     rq->err = 0;
     int rc = acreC_compute(rq, e, NULL, &r);

@@ -73,6 +73,7 @@ struct table {
 };
 
 struct acreE_dir {
+    uint32_t magic; /* ACREE_DIR_MAGIC (internal.h: Handles) */
     const acre_schema *schema;
     acre_host host; /* acreE_dir_host: arg is the directory */
     unsigned flags;
@@ -111,7 +112,7 @@ same_suffix(const acre_dn *edn, const acre_dn *dn, unsigned i)
 static struct dentry *
 table_find(const struct table *t, const acre_dn *dn, unsigned i)
 {
-    uint64_t h = dn->h[i];
+    uint64_t h = acreD_h(dn)[i];
     size_t mask = t->cap - 1;
 
     if (!t->cap)
@@ -130,7 +131,7 @@ table_find(const struct table *t, const acre_dn *dn, unsigned i)
 static void
 table_put(struct table *t, struct dentry *e)
 {
-    uint64_t h = e->e.v.dn->h[e->e.v.dn->depth];
+    uint64_t h = acreD_h(e->e.v.dn)[e->e.v.dn->depth];
     size_t mask = t->cap - 1, p = h & mask;
 
     while (t->s[p].e)
@@ -1359,6 +1360,8 @@ acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
 
     if (!out || (flags & ~ACRED_DIR_STRICT))
         return ACRE_ERR_INVAL;
+    if (acreS_check(schema))
+        return ACRE_ERR_BADOBJ;
     d = talloc_zero(mem_ctx, struct acreE_dir);
     if (!d)
         return ACRE_ERR_NOMEM;
@@ -1367,6 +1370,7 @@ acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
         talloc_free(d);
         return ACRE_ERR_NOMEM;
     }
+    d->magic = ACREE_DIR_MAGIC;
     d->flags = flags;
     d->host.arg = d;
     d->host.get = dir_get;

@@ -41,7 +41,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HDR_SIZE   offsetof(struct acre_dn, h)
+#define HDR_SIZE sizeof(struct acre_dn)
+/* the header is 40 bytes, a multiple of 8: h[] follows it aligned */
+typedef char acreD_hdr_size_check[HDR_SIZE == 40 ? 1 : -1];
 #define DNF_SHARED 0x1 /* pretty text is the normalised text */
 
 /* ------------------------------------------------------------------------
@@ -1187,7 +1189,8 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
 {
     size_t nlen;
     const uint8_t *norm = ps_norm(ps, &nlen);
-    uint32_t *rdn = (uint32_t *)&dn->h[ps->depth + 1];
+    uint64_t *h = (uint64_t *)(void *)(dn + 1);
+    uint32_t *rdn = (uint32_t *)&h[ps->depth + 1];
     char *text = (char *)(rdn + 2 * (ps->depth + 1));
     uint64_t key = acreD_hash_key();
     unsigned d = ps->depth;
@@ -1214,11 +1217,11 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
         text[nlen + 1 + ps->pretty.len] = '\0';
         memcpy(rdn + d + 1, ps->prdn, 4 * (d + 1));
     }
-    dn->h[0] = mum(key ^ C4, C5);
+    h[0] = mum(key ^ C4, C5);
     for (unsigned i = 1; i <= d; i++) {
         unsigned r = d - i;
-        dn->h[i] = chain(dn->h[i - 1],
-                         rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
+        h[i] = chain(h[i - 1],
+                     rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
     }
 }
 
@@ -1234,6 +1237,8 @@ check_args(const char *str, unsigned flags, acre_dn **out, acre_diag *diag)
 static int
 use_schema(const acre_schema **s, acre_diag *diag)
 {
+    if (acreS_check(*s))
+        return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "not a schema");
     *s = acreS_freeze(*s);
     if (!*s)
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
@@ -1337,8 +1342,10 @@ acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out)
 {
     acre_dn *c;
 
-    if (!dn || !out || dn->magic != ACRED_MAGIC)
-        return ACRE_ERR_INVAL;
+    int rc = acreE_handle(dn, ACRED_MAGIC);
+
+    if (rc || !out)
+        return rc ? rc : ACRE_ERR_INVAL;
     c = talloc_named_const(mem_ctx, dn->size, "acre_dn");
     if (!c)
         return ACRE_ERR_NOMEM;
@@ -1351,52 +1358,64 @@ acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out)
 ACRE_PUBLIC void
 acre_dn_free(acre_dn *dn)
 {
-    if (dn && dn->magic == ACRED_MAGIC && dn->owner == (uintptr_t)dn)
+    if (acreE_is(dn, ACRED_MAGIC) && dn->owner == (uintptr_t)dn) {
+        dn->magic = 0;
         talloc_free(dn);
+    }
+}
+
+/* ok -- dn is an acre_dn (internal.h: Handles). */
+static inline int
+ok(const acre_dn *dn)
+{
+    return acreE_is(dn, ACRED_MAGIC);
 }
 
 ACRE_PUBLIC size_t
 acre_dn_size(const acre_dn *dn)
 {
-    return dn ? dn->size : 0;
+    return ok(dn) ? dn->size : 0;
 }
 
-/* The accessors take NULL and give the neutral answer (see acre.h). */
+/* The accessors take NULL, or what is not a DN, and give the neutral
+ * answer (see acre.h). */
 
 ACRE_PUBLIC const char *
 acre_dn_normalised(const acre_dn *dn, size_t *len)
 {
     if (len)
-        *len = dn ? dn->norm_len : 0;
-    return dn ? acreD_norm(dn) : NULL;
+        *len = ok(dn) ? dn->norm_len : 0;
+    return ok(dn) ? acreD_norm(dn) : NULL;
 }
 
 ACRE_PUBLIC const char *
 acre_dn_pretty(const acre_dn *dn, size_t *len)
 {
     if (len)
-        *len = dn ? dn->pretty_len : 0;
-    return dn ? acreD_pretty(dn) : NULL;
+        *len = ok(dn) ? dn->pretty_len : 0;
+    return ok(dn) ? acreD_pretty(dn) : NULL;
 }
 
 ACRE_PUBLIC unsigned
 acre_dn_depth(const acre_dn *dn)
 {
-    return dn ? dn->depth : 0;
+    return ok(dn) ? dn->depth : 0;
 }
 
 ACRE_PUBLIC uint64_t
 acre_dn_ancestor_hash(const acre_dn *dn, unsigned i)
 {
-    return dn && i <= dn->depth ? dn->h[i] : 0;
+    return ok(dn) && i <= dn->depth ? acreD_h(dn)[i] : 0;
 }
 
 ACRE_PUBLIC int
 acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm, size_t *norm_len,
             const char **pretty, size_t *pretty_len)
 {
-    if (!dn || i >= dn->depth)
-        return ACRE_ERR_INVAL;
+    int rc = acreE_handle(dn, ACRED_MAGIC);
+
+    if (rc || i >= dn->depth)
+        return rc ? rc : ACRE_ERR_INVAL;
 
     const uint32_t *nr = acreD_nrdn(dn), *pr = acreD_prdn(dn);
     if (norm)
@@ -1415,7 +1434,7 @@ acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
 {
     size_t off;
 
-    if (!dn || i > dn->depth) {
+    if (!ok(dn) || i > dn->depth) {
         if (len)
             *len = 0;
         return NULL;
@@ -1429,7 +1448,8 @@ acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len)
 ACRE_PUBLIC int
 acre_dn_equal(const acre_dn *a, const acre_dn *b)
 {
-    return a && b && a->depth == b->depth && a->h[a->depth] == b->h[b->depth] &&
+    return ok(a) && ok(b) && a->depth == b->depth &&
+           acreD_h(a)[a->depth] == acreD_h(b)[b->depth] &&
            a->norm_len == b->norm_len &&
            memcmp(acreD_norm(a), acreD_norm(b), a->norm_len) == 0;
 }
@@ -1440,8 +1460,10 @@ acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope)
     unsigned de, db;
     size_t off;
 
-    if (!entry || !base)
-        return ACRE_ERR_INVAL;
+    int rc = acreE_handle(entry, ACRED_MAGIC);
+
+    if (rc || (rc = acreE_handle(base, ACRED_MAGIC)))
+        return rc;
     de = entry->depth;
     db = base->depth;
     switch (scope) {
@@ -1464,7 +1486,7 @@ acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope)
     default:
         return ACRE_ERR_INVAL;
     }
-    if (entry->h[db] != base->h[db])
+    if (acreD_h(entry)[db] != acreD_h(base)[db])
         return 0;
     if (db == 0)
         return 1;

@@ -47,8 +47,16 @@ struct acre_dn {
     uint32_t norm_off;
     uint32_t pretty_off;
     uint32_t rdn_off;
-    uint64_t h[];
+    /* then h[0..depth] (acreD_h): no flexible array member, so that the
+     * header is valid C++ too (hdrcheck) */
 };
+
+/* h[0..depth], the ancestry hashes right after the 40-byte header */
+static inline const uint64_t *
+acreD_h(const acre_dn *dn)
+{
+    return (const uint64_t *)(const void *)(dn + 1);
+}
 
 static inline const char *
 acreD_norm(const acre_dn *dn)

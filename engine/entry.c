@@ -125,6 +125,8 @@ acre_value_normalise(const acre_schema *schema, int id, const void *val,
 
     if (out_len)
         *out_len = 0;
+    if (acreS_check(schema))
+        return ACRE_ERR_BADOBJ;
     if ((!val && len) || (!buf && size) || !out_len ||
         !(d = acreS_dinfo(schema, id)) ||
         (eq = acreS_attr(schema, d->type)->eq) == ACREM_NONE)

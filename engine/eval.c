@@ -140,65 +140,14 @@ step_put(struct acreV_check *c, int kind, int rule, unsigned clause,
  * Targets
  */
 
-/* Every option of list item a is covered by one of the attribute's (a
- * language range "lang-en-" by lang-en and lang-en-*: slapd's
- * is_ad_subtags). */
-static int
-opts_cover(const struct acreV_check *c, const struct acreI_attrspec *a)
-{
-    for (unsigned i = 0; i < a->nopts; i++) {
-        size_t wl = strlen(a->opts[i]);
-        unsigned j = 0;
-        while (j < c->nopts &&
-               !acreS_opt_covers(a->opts[i], wl, c->opts[j], c->opt_len[j]))
-            j++;
-        if (j == c->nopts)
-            return 0;
-    }
-    return 1;
-}
-
-static int
-opts_equal(const struct acreV_check *c, const struct acreI_attrspec *a)
-{
-    if (c->nopts != a->nopts)
-        return 0;
-    for (unsigned i = 0; i < a->nopts; i++)
-        if (strlen(a->opts[i]) != c->opt_len[i] ||
-            strncasecmp(c->opts[i], a->opts[i], c->opt_len[i]))
-            return 0;
-    return 1;
-}
-
 /* slapd's ad_inlist for a description with options (the bitmap answers
  * those without). */
 static int
 attr_in_list(const struct acreV_check *c, const struct acreI_what *w)
 {
-    const acre_schema *s = c->rq->schema;
+    struct acreI_desc d = {c->type, c->nopts, c->opts, c->opt_len};
 
-    for (unsigned i = 0; i < w->nattrs; i++) {
-        const struct acreI_attrspec *a = &w->attrs[i];
-        switch (a->kind) {
-        case ACREI_ATTR_EXACT:
-            if (c->type == a->type && opts_equal(c, a))
-                return 1;
-            break;
-        case ACREI_ATTR_TYPE:
-            if (c->type == a->type && opts_equal(c, a))
-                return 1;
-            if (acreS_is_subtype(s, c->type, a->type) && opts_cover(c, a))
-                return 1;
-            break;
-        case ACREI_ATTR_CLASS:
-            if (a->extensible || acreS_class_allows(s, a->oc, c->type))
-                return 1;
-            break;
-        case ACREI_ATTR_NOT_CLASS:
-            return !a->extensible && !acreS_class_allows(s, a->oc, c->type);
-        }
-    }
-    return 0;
+    return acreI_attrs_take(c->rq->schema, w, &d, ACREI_OPTS_KNOWN);
 }
 
 /* The value parsed as a DN (slapd's strict dnNormalize), in scratch. */
@@ -520,7 +469,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
         }
         *mask = acreI_mask_apply(*mask, cl->ir->mask);
         if (c->trace) {
-            char buf[ACREI_MASK_BUF];
+            char buf[ACRE_MASK_BUF];
             step(c, ACRE_EXPLAIN_CLAUSE, (int)(r - rq->p->rules), k + 1, *mask,
                  NULL, "by #%u applies: mask %s%s", k + 1,
                  acreI_mask_format(*mask, buf),
@@ -756,10 +705,17 @@ acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
  * Public checks
  */
 
+/* rq_ok -- rq is a request (internal.h: Handles). */
+static inline int
+rq_ok(const acre_request *rq)
+{
+    return acreE_is(rq, ACREE_REQUEST_MAGIC);
+}
+
 static int
 valid(const acre_request *rq, const acre_entry_view *e, int right)
 {
-    return rq && right >= ACRE_RIGHT_DISCLOSE && right <= ACRE_RIGHT_MANAGE &&
+    return right >= ACRE_RIGHT_DISCLOSE && right <= ACRE_RIGHT_MANAGE &&
            acreE_view_check(rq->schema, e);
 }
 
@@ -820,6 +776,8 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
 
     if (mask)
         *mask = 0;
+    if (!rq_ok(rq))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
     if (!valid(rq, e, right) || !attr ||
         desc_of(rq->schema, attr, &d, opts, opt_len, obuf))
         return ACRE_ERR_INVAL;
@@ -857,9 +815,11 @@ acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
 {
     char *t, *res;
     uint32_t mask = 0;
-    char buf[ACREI_MASK_BUF];
+    char buf[ACRE_MASK_BUF];
 
-    if (!rq || !(t = talloc_strdup(rq->mem, "")))
+    if (granted)
+        *granted = 0;
+    if (!rq_ok(rq) || !(t = talloc_strdup(rq->mem, "")))
         return NULL;
     int g = access_check(rq, e, attr, val, val_len, right, &mask, &t, NULL);
     if (t)
@@ -891,7 +851,9 @@ acre_explain_steps(acre_request *rq, const acre_entry_view *e, const char *attr,
 
     if (mask)
         *mask = 0;
-    if (!rq || !fn)
+    if (!rq_ok(rq))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
+    if (!fn)
         return ACRE_ERR_INVAL;
     if (!(t = talloc_strdup(rq->mem, "")))
         return ACRE_ERR_NOMEM;
@@ -1110,9 +1072,11 @@ acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
     if (out)
         verdict_none(out);
     /* the attributes are checked by verdict_init, in its one pass */
-    if (!rq || !e || e->schema != rq->schema || !e->dn ||
-        (e->nattrs && !e->attrs) || right < ACRE_RIGHT_DISCLOSE ||
-        right > ACRE_RIGHT_MANAGE || !out || rq->p->id_entry < 0)
+    if (!rq_ok(rq))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
+    if (!e || e->schema != rq->schema || !e->dn || (e->nattrs && !e->attrs) ||
+        right < ACRE_RIGHT_DISCLOSE || right > ACRE_RIGHT_MANAGE || !out ||
+        rq->p->id_entry < 0)
         return ACRE_ERR_INVAL;
     return acreV_entry_verdict(rq, e, (enum acreI_access)right, NULL, NULL,
                                NULL, out);

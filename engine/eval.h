@@ -85,6 +85,7 @@ struct acreP_spec {
 };
 
 struct acre_request {
+    uint32_t magic; /* ACREE_REQUEST_MAGIC (internal.h: Handles) */
     struct acre_policy *p;
     struct acreP_spec *spec;
     acre_host host; /* the host's lookups (all NULL: none) */

@@ -14,7 +14,9 @@
 #include "acre.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ACRE_PUBLIC __attribute__((visibility("default")))
 
@@ -41,5 +43,47 @@ int acreE_diag_set(acre_diag *diag, int code, size_t offset, const char *fmt,
  * open itself failed, *why NULL and errno set.
  */
 FILE *acreE_fopen_regular(const char *path, const char **why);
+
+/*
+ * Handles.  Every object acre.h hands out behind an opaque pointer starts
+ * with a uint32_t magic number naming its kind, all different:
+ *   acre_dn        ACRED_MAGIC         "acrd"  dn.h
+ *   acre_schema    ACRES_MAGIC         "amcS"  schema.h (struct acreS_hot)
+ *   acre_policy    ACREP_POLICY_MAGIC  "acrp"  policy.h
+ *   acre_filter    FILTER_MAGIC        "acrf"  search.c
+ *   acre_request   ACREE_REQUEST_MAGIC "acrq"  below (eval.h)
+ *   acre_directory ACREE_DIR_MAGIC     "acrD"  below (directory.c)
+ *   acre_slot      ACREE_SLOT_MAGIC    "acrs"  below (policy.c)
+ * and acre_lint_result, whose public struct comes first, has its magic
+ * RESULT_MAGIC "aclt" right after it (lint.c).  A public function checks
+ * each handle argument before anything else (acre.h, Conventions): NULL is
+ * ACRE_ERR_INVAL, a wrong magic ACRE_ERR_BADOBJ (or the neutral answer of
+ * a function that returns no error code).  A free function clears the
+ * magic where the object's memory could outlive it.
+ */
+#define ACREE_REQUEST_MAGIC 0x61637271u /* "acrq" */
+#define ACREE_DIR_MAGIC     0x61637244u /* "acrD" */
+#define ACREE_SLOT_MAGIC    0x61637273u /* "acrs" */
+
+/* acreE_is -- h is not NULL and starts with `magic` (read bytewise: h
+ * may be memory of any type). */
+static inline int
+acreE_is(const void *h, uint32_t magic)
+{
+    uint32_t m;
+
+    if (!h)
+        return 0;
+    memcpy(&m, h, sizeof m);
+    return m == magic;
+}
+
+/* acreE_handle -- 0 when h starts with `magic`, ACRE_ERR_INVAL when h is
+ * NULL, else ACRE_ERR_BADOBJ. */
+static inline int
+acreE_handle(const void *h, uint32_t magic)
+{
+    return !h ? ACRE_ERR_INVAL : acreE_is(h, magic) ? 0 : ACRE_ERR_BADOBJ;
+}
 
 #endif /* ACRE_INTERNAL_H */

@@ -1,13 +1,15 @@
 /*
  * ir.c -- what the engine needs of the intermediate form: privilege mask
  * arithmetic and printing (slapd's slap_mask_t, bit for bit), the section
- * holding a DN (through the suffix index of ir.h), and the $-substitution
- * of templates.
+ * holding a DN (through the suffix index of ir.h), the $-substitution
+ * of templates, and the attrs= list test.
  */
 #include "ir.h"
+#include "schema.h"
 
 #include <limits.h>
 #include <string.h>
+#include <strings.h>
 #include <talloc.h>
 
 const struct acreI_level acreI_levels[ACREI_NLEVELS] = {
@@ -293,5 +295,79 @@ acreI_expand(const char *s, size_t len, const char *dn_src,
         out[x.size++] = '$';
     out[x.size] = '\0';
     *out_len = x.size;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The attrs= list
+ */
+
+/* Every option of item a is covered by one of d's (a language range
+ * "lang-en-" by lang-en and lang-en-*: slapd's is_ad_subtags). */
+static int
+opts_cover(const struct acreI_desc *d, const struct acreI_attrspec *a)
+{
+    for (unsigned i = 0; i < a->nopts; i++) {
+        size_t wl = strlen(a->opts[i]);
+        unsigned j = 0;
+        while (j < d->nopts &&
+               !acreS_opt_covers(a->opts[i], wl, d->opts[j], d->opt_len[j]))
+            j++;
+        if (j == d->nopts)
+            return 0;
+    }
+    return 1;
+}
+
+static int
+opts_equal(const struct acreI_desc *d, const struct acreI_attrspec *a)
+{
+    if (d->nopts != a->nopts)
+        return 0;
+    for (unsigned i = 0; i < a->nopts; i++)
+        if (strlen(a->opts[i]) != d->opt_len[i] ||
+            strncasecmp(d->opts[i], a->opts[i], d->opt_len[i]))
+            return 0;
+    return 1;
+}
+
+/* Does item a (a type, or "-type") take d? */
+static int
+type_takes(const acre_schema *s, const struct acreI_attrspec *a,
+           const struct acreI_desc *d, enum acreI_opts_mode mode)
+{
+    int sub =
+        a->kind == ACREI_ATTR_TYPE && acreS_is_subtype(s, d->type, a->type);
+
+    if (mode == ACREI_OPTS_KNOWN)
+        return (d->type == a->type && opts_equal(d, a)) ||
+               (sub && opts_cover(d, a));
+    if (a->nopts) /* options on both sides, d's unknown */
+        return mode == ACREI_OPTS_SOME_WIDE && (d->type == a->type || sub);
+    /* an item without options: a type takes its subtypes whatever their
+     * options; "-type" only the description without any */
+    return sub;
+}
+
+int
+acreI_attrs_take(const acre_schema *s, const struct acreI_what *w,
+                 const struct acreI_desc *d, enum acreI_opts_mode mode)
+{
+    for (unsigned i = 0; i < w->nattrs; i++) {
+        const struct acreI_attrspec *a = &w->attrs[i];
+        switch (a->kind) {
+        case ACREI_ATTR_EXACT:
+        case ACREI_ATTR_TYPE:
+            if (type_takes(s, a, d, mode))
+                return 1;
+            break;
+        case ACREI_ATTR_CLASS:
+            if (a->extensible || acreS_class_allows(s, a->oc, d->type))
+                return 1;
+            break;
+        case ACREI_ATTR_NOT_CLASS:
+            return !a->extensible && !acreS_class_allows(s, a->oc, d->type);
+        }
+    }
     return 0;
 }

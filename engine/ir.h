@@ -107,9 +107,8 @@ uint32_t acreI_mask_apply(uint32_t cur, uint32_t mod);
 /*
  * acreI_mask_format -- slapd's accessmask2str(mask, buf, 1): "read(=rscxd)",
  * "=rsc", "=0", "+w", "none(=0)", "invalid", or "" for a mask without any
- * privilege.  buf must hold ACREI_MASK_BUF bytes; returns buf.
+ * privilege.  buf must hold ACRE_MASK_BUF bytes (acre.h); returns buf.
  */
-#define ACREI_MASK_BUF 32
 char *acreI_mask_format(uint32_t mask, char *buf);
 
 /* The privilege a check asks for, as slapd's slap_access_t levels. */
@@ -251,6 +250,40 @@ struct acreI_what {
     unsigned nattrs;
     struct acreI_val val;
 };
+
+/*
+ * The attrs= list test (slapd's ad_inlist), the one copy the evaluator,
+ * the table builder and lint share so that they cannot disagree about
+ * what a rule targets.  The description tested is a type and its options;
+ * the mode says how much is known of the options.
+ */
+enum acreI_opts_mode {
+    /* the options are d->opts, exactly (none when d->nopts is 0): what
+     * slapd decides (evaluation; the tables, for descriptions without) */
+    ACREI_OPTS_KNOWN = 0,
+    /* some options, not known (d->opts unused): a list item with options
+     * takes the type as if it had none -- a superset (lint, the rule that
+     * may be covered) */
+    ACREI_OPTS_SOME_WIDE,
+    /* some options, not known: list items with options take nothing -- a
+     * subset (lint, the rules that cover) */
+    ACREI_OPTS_SOME_NARROW
+};
+
+struct acreI_desc {
+    int type; /* attribute type id */
+    unsigned nopts;
+    const char *const *opts; /* lowercased, sorted (KNOWN only) */
+    const uint32_t *opt_len;
+};
+
+/*
+ * acreI_attrs_take -- does the attrs= list of w take description d?  An
+ * item "!oc" decides at once, as in slapd; an absent list is not looked
+ * at (callers test w->has_attrs).  The schema is frozen.
+ */
+int acreI_attrs_take(const acre_schema *s, const struct acreI_what *w,
+                     const struct acreI_desc *d, enum acreI_opts_mode mode);
 
 /* ------------------------------------------------------------------------
  * <who>: every part given in one "by" must hold.

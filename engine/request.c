@@ -1,7 +1,7 @@
 /*
- * request.c -- policy lifetime (references, the swap slot), the subtree
- * index lookup, and requests: fixing the requester once per operation and
- * sharing its specialisation through the policy's cache.
+ * request.c -- requests: fixing the requester once per operation and
+ * sharing its specialisation through the policy's cache.  (Policy lifetime,
+ * the swap slot and the subtree index lookup are in policy.c.)
  *
  * The spec cache: a requester identity (authorisation and authentication
  * DNs, connection strings, ssf values) maps to one spec whose clause
@@ -25,16 +25,8 @@
 #define SCRATCH_POOL     (64 * 1024)
 
 /* ------------------------------------------------------------------------
- * Policies
+ * The spec cache
  */
-
-ACRE_PUBLIC acre_policy *
-acre_policy_ref(acre_policy *p)
-{
-    if (p)
-        __atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
-    return p;
-}
 
 static void
 spec_release(struct acreP_spec *s)
@@ -51,106 +43,6 @@ acreP_specs_drop(struct acre_policy *p)
     for (unsigned i = 0; i < p->nspecs; i++)
         spec_release(p->specs[i]);
     p->nspecs = 0;
-}
-
-ACRE_PUBLIC void
-acre_policy_release(acre_policy *p)
-{
-    if (p && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
-        talloc_free(p); /* its destructor drops the specs */
-}
-
-ACRE_PUBLIC const acre_schema *
-acre_policy_schema(const acre_policy *p)
-{
-    return p ? p->schema : NULL;
-}
-
-ACRE_PUBLIC uint64_t
-acre_policy_generation(const acre_policy *p)
-{
-    return p ? p->generation : 0;
-}
-
-struct acre_slot {
-    pthread_mutex_t lock;
-    acre_policy *p;
-};
-
-ACRE_PUBLIC int
-acre_slot_new(acre_slot **out)
-{
-    acre_slot *s;
-
-    if (!out)
-        return ACRE_ERR_INVAL;
-    if (!(s = calloc(1, sizeof(*s))))
-        return ACRE_ERR_NOMEM;
-    pthread_mutex_init(&s->lock, NULL);
-    *out = s;
-    return 0;
-}
-
-ACRE_PUBLIC void
-acre_slot_store(acre_slot *s, acre_policy *p)
-{
-    acre_policy *old;
-
-    acre_policy_ref(p);
-    pthread_mutex_lock(&s->lock);
-    old = s->p;
-    s->p = p;
-    pthread_mutex_unlock(&s->lock);
-    acre_policy_release(old);
-}
-
-ACRE_PUBLIC acre_policy *
-acre_slot_acquire(acre_slot *s)
-{
-    acre_policy *p;
-
-    pthread_mutex_lock(&s->lock);
-    p = acre_policy_ref(s->p);
-    pthread_mutex_unlock(&s->lock);
-    return p;
-}
-
-ACRE_PUBLIC void
-acre_slot_free(acre_slot *s)
-{
-    if (!s)
-        return;
-    acre_policy_release(s->p);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
-}
-
-/* ------------------------------------------------------------------------
- * The subtree index
- */
-
-const struct acreP_node *
-acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
-{
-    unsigned d = acre_dn_depth(dn);
-
-    for (unsigned i = d < p->max_depth ? d : p->max_depth; i > 0; i--) {
-        uint64_t h = acre_dn_ancestor_hash(dn, i);
-        for (uint32_t k = (uint32_t)h & p->hash_mask;;
-             k = (k + 1) & p->hash_mask) {
-            uint32_t v = p->hash[k];
-            if (!v)
-                break;
-            const struct acreP_node *n = &p->nodes[v - 1];
-            if (n->hash != h || n->depth != i)
-                continue;
-            size_t len;
-            const char *s = acre_dn_ancestor(dn, i, &len);
-            if (len == n->ndn_len && memcmp(s, n->ndn, len) == 0)
-                return n;
-        }
-    }
-    return &p->nodes[0]; /* the root, always node 0 */
 }
 
 /* ------------------------------------------------------------------------
@@ -316,8 +208,8 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     struct acre_request *rq;
     int rc;
 
-    if (!p || p->magic != ACREP_POLICY_MAGIC || !out)
-        return ACRE_ERR_INVAL;
+    if ((rc = acreE_handle(p, ACREP_POLICY_MAGIC)) || !out)
+        return rc ? rc : ACRE_ERR_INVAL;
     if (!who)
         who = &anonymous;
     if (!(rq = talloc_zero(NULL, struct acre_request)))
@@ -360,6 +252,7 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     for (unsigned d = 0; rq->authz && d < p->ir->ndbs; d++)
         rq->is_root[d] = p->ir->dbs[d].rootdn &&
                          acre_dn_equal(rq->authz, p->ir->dbs[d].rootdn);
+    rq->magic = ACREE_REQUEST_MAGIC;
     *out = rq;
     return 0;
 }
@@ -367,13 +260,16 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
 ACRE_PUBLIC void
 acre_request_end(acre_request *rq)
 {
-    talloc_free(rq);
+    if (acreE_is(rq, ACREE_REQUEST_MAGIC)) {
+        rq->magic = 0;
+        talloc_free(rq);
+    }
 }
 
 ACRE_PUBLIC void
 acre_request_set_flags(acre_request *rq, unsigned flags)
 {
-    if (rq)
+    if (acreE_is(rq, ACREE_REQUEST_MAGIC))
         rq->flags = flags;
 }
 

@@ -1335,7 +1335,7 @@ install(acre_schema *s, acre_schema *n, void *keep)
         talloc_steal(s, next[i]);
     if (keep)
         talloc_steal(s, keep);
-    n->magic = s->magic;
+    n->hot.magic = s->hot.magic;
     n->frozen = s->frozen;
     *s = *n;
     for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
@@ -1461,7 +1461,13 @@ load(acre_schema *s, const char *name, const char *text, size_t len,
 static int
 valid(const acre_schema *s)
 {
-    return s && s->magic == ACRES_MAGIC;
+    return acreE_is(s, ACRES_MAGIC);
+}
+
+int
+acreS_check(const acre_schema *s)
+{
+    return !s || valid(s) ? 0 : ACRE_ERR_BADOBJ;
 }
 
 /* copy_state -- n := a copy of b's arrays (strings stay shared: b is the
@@ -1528,7 +1534,7 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
         talloc_free(tmp);
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
     }
-    s->magic = ACRES_MAGIC;
+    s->hot.magic = ACRES_MAGIC;
     n.frozen = 0;
     install(s, &n, NULL);
     talloc_free(tmp);
@@ -1554,8 +1560,12 @@ ACRE_PUBLIC int
 acre_schema_load_buffer(acre_schema *schema, const char *name, const char *text,
                         size_t len, acre_diag *diag)
 {
-    if (!valid(schema) || (!text && len))
-        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    int rc = acreE_handle(schema, ACRES_MAGIC);
+
+    if (rc || (!text && len))
+        return acreE_diag_set(diag, rc ? rc : ACRE_ERR_INVAL, 0, "%s",
+                              rc == ACRE_ERR_BADOBJ ? "not a schema"
+                                                    : "invalid argument");
     return load(schema, name, text ? text : "", len, diag);
 }
 
@@ -1593,8 +1603,10 @@ acre_schema_load_file(acre_schema *schema, const char *path, acre_diag *diag)
     FILE *f;
     int rc;
 
-    if (!valid(schema) || !path)
-        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
+    if ((rc = acreE_handle(schema, ACRES_MAGIC)) || !path)
+        return acreE_diag_set(diag, rc ? rc : ACRE_ERR_INVAL, 0, "%s",
+                              rc == ACRE_ERR_BADOBJ ? "not a schema"
+                                                    : "invalid argument");
     const char *kind;
     if (!(f = acreE_fopen_regular(path, &kind))) {
         rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_IO, 0, "cannot open: %s",
@@ -1628,7 +1640,7 @@ ACRE_PUBLIC void
 acre_schema_free(acre_schema *schema)
 {
     if (valid(schema) && schema != builtin) {
-        schema->magic = 0;
+        schema->hot.magic = 0;
         talloc_free(schema);
     }
 }
@@ -1949,7 +1961,9 @@ acre_schema_attr_id(const acre_schema *schema, const char *desc, size_t len)
     struct acreS_desc d;
     const acre_schema *s;
 
-    if ((schema && !valid(schema)) || !desc)
+    if (schema && !valid(schema))
+        return ACRE_ERR_BADOBJ;
+    if (!desc)
         return ACRE_ERR_INVAL;
     if (!(s = acreS_freeze(schema)))
         return ACRE_ERR_NOMEM;

@@ -90,6 +90,13 @@ const acre_schema *acreS_builtin(void);
  */
 const acre_schema *acreS_freeze(const acre_schema *s);
 
+/*
+ * acreS_check -- for a public function's schema argument, where NULL
+ * selects the built-in schema: 0 for NULL or a schema, ACRE_ERR_BADOBJ
+ * for anything else (internal.h: Handles).
+ */
+int acreS_check(const acre_schema *s);
+
 /* Counts, and access by id (id must be in range). */
 unsigned acreS_nattrs(const acre_schema *s);
 unsigned acreS_nclasses(const acre_schema *s);
@@ -177,8 +184,9 @@ const struct acreS_dinfo *acreS_dinfo(const acre_schema *s, int id);
  * alone, by far the most common id, is one bounds check and one index.
  */
 struct acreS_hot {
-    const struct acreS_dinfo *types; /* [ntypes]: each type alone */
+    uint32_t magic; /* ACRES_MAGIC (internal.h: Handles) */
     unsigned ntypes;
+    const struct acreS_dinfo *types; /* [ntypes]: each type alone */
 };
 
 /* acreS_desc_of -- acreS_dinfo(s, id) for a non-NULL s, inline for the

@@ -117,9 +117,9 @@ struct acreS_macro {
 };
 
 struct acre_schema {
-    struct acreS_hot hot; /* first (schema.h): derived from attrs */
-    uint32_t magic;
-    int frozen; /* read and set atomically */
+    struct acreS_hot hot; /* first (schema.h): the magic, then what is
+                             derived from attrs */
+    int frozen;           /* read and set atomically */
     struct acreS_attrx *attrs;
     unsigned nattrs;
     struct acreS_classx *classes;

@@ -213,6 +213,8 @@ acre_filter_parse(void *mem_ctx, const acre_schema *schema, const char *filter,
     struct acreF_filter *f;
     int rc;
 
+    if (acreS_check(schema))
+        return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "not a schema");
     if (!out || !filter)
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
     if (!(h = talloc_zero(mem_ctx, struct acre_filter)))
@@ -230,7 +232,7 @@ acre_filter_parse(void *mem_ctx, const acre_schema *schema, const char *filter,
 ACRE_PUBLIC void
 acre_filter_free(acre_filter *f)
 {
-    if (f && f->magic == FILTER_MAGIC) {
+    if (acreE_is(f, FILTER_MAGIC)) {
         f->magic = 0;
         talloc_free(f);
     }
@@ -243,8 +245,10 @@ acre_filter_match(acre_request *rq, const acre_filter *f,
     const struct acreC_result *cr = NULL;
     int rc;
 
-    if (!rq || !f || f->magic != FILTER_MAGIC ||
-        acreF_schema(f->f) != rq->schema || !acreE_view_check(rq->schema, e))
+    if ((rc = acreE_handle(rq, ACREE_REQUEST_MAGIC)) ||
+        (rc = acreE_handle(f, FILTER_MAGIC)))
+        return rc;
+    if (acreF_schema(f->f) != rq->schema || !acreE_view_check(rq->schema, e))
         return ACRE_ERR_INVAL;
     rq->err = 0;
     if (rq->p->coll && (rc = acreC_compute(rq, e, NULL, &cr)) != 0)
@@ -461,7 +465,9 @@ acre_search(acre_request *rq, const char *base, int scope, const char *filter,
 
     if (matched)
         *matched = NULL;
-    if (!rq || !base || !filter || !fn || !ldap_rc || (nattrs && !attrs) ||
+    if (!acreE_is(rq, ACREE_REQUEST_MAGIC))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
+    if (!base || !filter || !fn || !ldap_rc || (nattrs && !attrs) ||
         scope < ACRE_SCOPE_BASE || scope > ACRE_SCOPE_CHILDREN)
         return ACRE_ERR_INVAL;
     for (unsigned i = 0; i < nattrs; i++)

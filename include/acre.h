@@ -15,6 +15,24 @@
  *   - Diagnostics (acre_diag) carry the position of an error and a message in
  *     a fixed-size buffer, so reporting an error never allocates.  Every
  *     `diag` argument may be NULL.
+ *   - Handles (acre_schema, acre_dn, acre_directory, acre_policy,
+ *     acre_slot, acre_request, acre_filter, acre_lint_result) carry a
+ *     magic number naming their kind, checked by every function that takes
+ *     one.  Given something else (another kind of handle, zeroed memory),
+ *     a function that returns an error code returns ACRE_ERR_BADOBJ; one
+ *     that returns a pointer, count, hash or bool gives its neutral answer
+ *     (NULL, 0); one that returns nothing does nothing.  NULL is
+ *     ACRE_ERR_INVAL (or the neutral answer) unless a function gives NULL
+ *     a meaning (a schema of NULL is the built-in one).  The check reads
+ *     the first 4 bytes of the handle (of an acre_lint_result, the 4
+ *     after its public struct): it catches mistakes, it cannot make a
+ *     pointer to freed or foreign memory safe.  acre_entry and the view
+ *     structs are not handles: they are not checked.
+ *   - Ownership: what a function hands back through `out` belongs to the
+ *     caller, under mem_ctx when the function takes one; strings returned
+ *     "to free with free()" are malloc'd; every other returned pointer is
+ *     owned by an argument and lives as long as that argument (each
+ *     function says which).
  *
  * Thread rules
  *   Unless a function says otherwise: functions that take only `const`
@@ -165,8 +183,15 @@ typedef struct acre_schema acre_schema;
  * core, cosine, inetorgperson, nis, openldap and dyngroup schemas, the
  * RFC 3671 collective and RFC 3672 subentry types, and the operational
  * attributes of RFC 4512 and friends), or nothing with ACRE_SCHEMA_BARE.
- *   mem_ctx: talloc parent, or NULL.   out: OUT, freed by acre_schema_free.
- * Returns 0, ACRE_ERR_NOMEM or ACRE_ERR_INVAL.  Any thread.
+ *   mem_ctx: talloc parent, or NULL.
+ *   flags:   0 or ACRE_SCHEMA_* bits.
+ *   out:     OUT, a talloc child of mem_ctx: freed by acre_schema_free or
+ *            with mem_ctx.  It must outlive everything made with it that
+ *            keeps it: directories, policies compiled against it, parsed
+ *            filters, entry views and the attribute ids and strings it
+ *            handed out (a parsed DN does not keep it).
+ * Returns 0, ACRE_ERR_NOMEM or ACRE_ERR_INVAL (out NULL, unknown flags).
+ * Any thread.
  */
 int acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
                     acre_diag *diag);
@@ -186,15 +211,26 @@ int acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
  * input that only repeats definitions it already holds, exactly (a new
  * policy including the schema files its predecessor included), and
  * refuses anything else with ACRE_ERR_SCHEMA_FROZEN (a new definition),
- * or ACRE_ERR_SCHEMA_DUP (a definition that differs).  Loading into an
- * unfrozen schema is not thread-safe; into a frozen one it only reads.
+ * or ACRE_ERR_SCHEMA_DUP (a definition that differs).  ACRE_ERR_INVAL:
+ * schema or path NULL, or text NULL with len > 0; ACRE_ERR_BADOBJ: schema
+ * is not a schema.  ACRE_ERR_SCHEMA_IO:
+ * acre_schema_load_file cannot open or read path, or it is not a regular
+ * file or is larger than 16 MiB.  Nothing is kept of path, name or text
+ * after the call, except that diagnostics point at name or path.
+ * Loading into an unfrozen schema is not thread-safe: no other thread may
+ * use the schema meanwhile; into a frozen one it only reads.
  */
 int acre_schema_load_file(acre_schema *schema, const char *path,
                           acre_diag *diag);
 int acre_schema_load_buffer(acre_schema *schema, const char *name,
                             const char *text, size_t len, acre_diag *diag);
 
-/* acre_schema_free -- free a schema from acre_schema_new(); NULL is ignored. */
+/*
+ * acre_schema_free -- free a schema from acre_schema_new(), and everything
+ * allocated under it; NULL is ignored.  Nothing made with the schema that
+ * keeps it (see acre_schema_new) may be used afterwards.  Not while any
+ * other thread uses the schema.
+ */
 void acre_schema_free(acre_schema *schema);
 
 /*
@@ -202,8 +238,9 @@ void acre_schema_free(acre_schema *schema);
  * description desc[0..len) names ("commonName;lang-en" and "2.5.4.3" give
  * "cn"): its first NAME, or its OID when it has none; the options are not
  * part of the answer.  NULL when desc is not a description or names no
- * type of the schema (NULL: the built-in one).  The string lives as long
- * as the schema.  Freezes the schema.  Any thread once frozen.
+ * type of the schema (NULL: the built-in one), or schema is not a
+ * schema.  The string lives as long as the schema.  Freezes the schema.
+ * Any thread once frozen.
  */
 const char *acre_schema_attr_name(const acre_schema *schema, const char *desc,
                                   size_t len);
@@ -240,7 +277,9 @@ const char *acre_schema_attr_name(const acre_schema *schema, const char *desc,
  * acre_dn_equal (NULL names no entry, not even another NULL),
  * ACRE_ERR_INVAL for the functions that return an error code
  * (acre_dn_copy, _rdn, _in_scope; their out-parameters untouched), and
- * nothing for acre_dn_free.
+ * nothing for acre_dn_free.  A DN argument that is not an acre_dn gets the
+ * same neutral answers, except that the functions returning an error code
+ * return ACRE_ERR_BADOBJ.
  */
 typedef struct acre_dn acre_dn;
 
@@ -276,7 +315,9 @@ enum acre_scope {
  *   flags:   0 or ACRE_DN_STRICT.
  *   out:     OUT: the new DN, freed with acre_dn_free() or with mem_ctx.
  *   diag:    OUT on error: code, offset and column of the error, message.
- * Returns 0, or ACRE_ERR_NOMEM, ACRE_ERR_INVAL or an ACRE_ERR_DN_* code.
+ * Returns 0, or ACRE_ERR_NOMEM, ACRE_ERR_INVAL (str or out NULL, unknown
+ * flags), ACRE_ERR_BADOBJ (schema is not a schema) or an ACRE_ERR_DN_*
+ * code.
  * One allocation.  Input already in normalised form is recognised and
  * takes a fast path that skips re-validation of each value.
  * Any thread; the result is not shared until the caller shares it.
@@ -298,34 +339,42 @@ int acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
                       acre_dn **out, acre_diag *diag);
 
 /*
- * acre_dn_copy -- a copy of dn under mem_ctx (one allocation).
- *   out: OUT: the copy.  Returns 0 or ACRE_ERR_NOMEM / ACRE_ERR_INVAL.
+ * acre_dn_copy -- a copy of dn under mem_ctx (one allocation).  dn may
+ * live anywhere (a buffer, a memcpy'd copy); the copy is independent of
+ * it.
+ *   out: OUT: the copy, a talloc child of mem_ctx, freed with
+ *        acre_dn_free() or with mem_ctx.
+ * Returns 0 or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (dn or out NULL) /
+ * ACRE_ERR_BADOBJ.  Any thread.
  */
 int acre_dn_copy(void *mem_ctx, const acre_dn *dn, acre_dn **out);
 
 /*
  * acre_dn_free -- free a DN made by acre_dn_parse() or acre_dn_copy().
- * NULL and DNs living in a caller's buffer are ignored.
+ * NULL and DNs living in a caller's buffer (acre_dn_parse_buf, or a
+ * memcpy'd copy) are ignored: the caller owns that memory.  Not while
+ * another thread reads the DN.
  */
 void acre_dn_free(acre_dn *dn);
 
-/* acre_dn_size -- bytes of the contiguous object (for memcpy). */
+/* acre_dn_size -- bytes of the contiguous object (for memcpy).  Any
+ * thread. */
 size_t acre_dn_size(const acre_dn *dn);
 
 /*
  * acre_dn_normalised / acre_dn_pretty -- the two text forms, NUL-terminated
- * and owned by dn.  len: OUT, may be NULL.
+ * and owned by dn (valid while dn is).  len: OUT, may be NULL.  Any thread.
  */
 const char *acre_dn_normalised(const acre_dn *dn, size_t *len);
 const char *acre_dn_pretty(const acre_dn *dn, size_t *len);
 
-/* acre_dn_depth -- the number of RDNs (0 for the root DN). */
+/* acre_dn_depth -- the number of RDNs (0 for the root DN).  Any thread. */
 unsigned acre_dn_depth(const acre_dn *dn);
 
 /*
  * acre_dn_ancestor_hash -- h[i], the keyed hash of the suffix made of the
  * last i RDNs (0 <= i <= depth).  Equal suffixes have equal hashes within
- * one process.  Returns 0 when i > depth.
+ * one process.  Returns 0 when i > depth.  Any thread.
  */
 uint64_t acre_dn_ancestor_hash(const acre_dn *dn, unsigned i);
 
@@ -333,7 +382,8 @@ uint64_t acre_dn_ancestor_hash(const acre_dn *dn, unsigned i);
  * acre_dn_rdn -- the i-th RDN counted from the left (0 is the entry's own
  * RDN), in both forms; not NUL-terminated, owned by dn.
  *   norm, norm_len, pretty, pretty_len: OUT, each may be NULL.
- * Returns 0 or ACRE_ERR_INVAL when i >= depth.
+ * Returns 0, ACRE_ERR_INVAL when i >= depth, ACRE_ERR_BADOBJ.  Any
+ * thread.
  */
 int acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm,
                 size_t *norm_len, const char **pretty, size_t *pretty_len);
@@ -342,18 +392,20 @@ int acre_dn_rdn(const acre_dn *dn, unsigned i, const char **norm,
  * acre_dn_ancestor -- the normalised text of the ancestor made of the last
  * i RDNs (a suffix of the normalised form; "" for i == 0).
  *   len: OUT, may be NULL.  Returns NULL (and *len 0) when i > depth.
+ * Owned by dn.  Any thread.
  */
 const char *acre_dn_ancestor(const acre_dn *dn, unsigned i, size_t *len);
 
-/* acre_dn_equal -- 1 when a and b name the same entry, else 0. */
+/* acre_dn_equal -- 1 when a and b name the same entry, else 0.  Any
+ * thread. */
 int acre_dn_equal(const acre_dn *a, const acre_dn *b);
 
 /*
  * acre_dn_in_scope -- is `entry` within `scope` of `base`?
  * Compares ancestry hashes first and confirms a hit by comparing the
  * normalised suffix bytes, so a hash collision can never match.
- * Returns 1 (in scope), 0 (not), or ACRE_ERR_INVAL (bad scope or NULL).
- * Allocates nothing.  Any thread.
+ * Returns 1 (in scope), 0 (not), ACRE_ERR_INVAL (bad scope or NULL) or
+ * ACRE_ERR_BADOBJ.  Allocates nothing.  Any thread.
  */
 int acre_dn_in_scope(const acre_dn *entry, const acre_dn *base, int scope);
 
@@ -437,10 +489,10 @@ typedef struct acre_entry_view {
  * options (options compare without case and in any order), stable for the
  * life of the schema.  A description without options has the id of its
  * type.  A host resolves each description once and keeps the id.
- * Returns the id, or ACRE_ERR_INVAL (not a description, or a NULL
- * argument), ACRE_ERR_SCHEMA_UNKNOWN (the type is not in the schema: such
- * an attribute cannot be decided and must not be returned),
- * ACRE_ERR_NOSPACE (ACRE_SCHEMA_MAX_DESCS reached), ACRE_ERR_NOMEM.
+ * Returns the id, or ACRE_ERR_INVAL (not a description, or desc NULL),
+ * ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_SCHEMA_UNKNOWN (the type
+ * is not in the schema: such an attribute cannot be decided and must not be
+ * returned), ACRE_ERR_NOSPACE (ACRE_SCHEMA_MAX_DESCS reached), ACRE_ERR_NOMEM.
  * Freezes the schema.  Any thread (descriptions with options are
  * recorded under a lock the first time they are seen).
  */
@@ -451,7 +503,8 @@ int acre_schema_attr_id(const acre_schema *schema, const char *desc,
  * acre_schema_attr_desc -- the canonical text of id ("cn",
  * "cn;lang-en"): the type's first name, then its options lowercased and
  * sorted; NUL-terminated, lives as long as the schema.  NULL for an id
- * the schema never gave.  len: OUT, may be NULL.  Any thread.
+ * the schema never gave, or when schema is not a schema.  len: OUT, may be
+ * NULL.  Any thread.
  */
 const char *acre_schema_attr_desc(const acre_schema *schema, int id,
                                   size_t *len);
@@ -464,7 +517,7 @@ const char *acre_schema_attr_desc(const acre_schema *schema, int id,
  * Returns 0, ACRE_ERR_NOSPACE (buf too small: *out_len says how much is
  * needed), ACRE_ERR_INVAL (bad id, or a type without an equality rule),
  * ACRE_ERR_LDIF_VALUE (the value is not valid for the rule),
- * ACRE_ERR_NOMEM.  Any thread.
+ * ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_NOMEM.  Any thread.
  */
 int acre_value_normalise(const acre_schema *schema, int id, const void *val,
                          size_t len, void *buf, size_t size, size_t *out_len);
@@ -532,10 +585,14 @@ typedef struct acre_entry acre_entry;
  * directory over `schema` (which must stay alive): the file `path` when
  * text is NULL, else text[0..len) named `path` (may be NULL) in
  * diagnostics.  All-or-nothing, with slapadd's checks (parents first, no
- * duplicates, known attributes, valid values).
+ * duplicates, known attributes, valid values).  text is only read during
+ * the call: the directory copies what it keeps.
+ *   schema: NULL for the built-in one; frozen.
  *   out: OUT, talloc child of mem_ctx (may be NULL); free with
  *        acre_directory_free.
- * Returns 0, ACRE_ERR_LDIF_*, ACRE_ERR_NOMEM.
+ * Returns 0, ACRE_ERR_LDIF_* (ACRE_ERR_LDIF_IO: the file cannot be read),
+ * ACRE_ERR_INVAL (out NULL, or both path and text NULL), ACRE_ERR_BADOBJ
+ * (schema is not a schema), ACRE_ERR_NOMEM.  Any thread.
  */
 int acre_directory_load(void *mem_ctx, const acre_schema *schema,
                         const char *path, const char *text, size_t len,
@@ -552,7 +609,10 @@ int acre_directory_load(void *mem_ctx, const acre_schema *schema,
  *             read, with arg, the file's path, the entries read so far
  *             from all files and the byte offset reached in this file (0
  *             when unknown: a pipe).  It must not use the directory.
- * Returns 0, ACRE_ERR_LDIF_*, ACRE_ERR_INVAL, ACRE_ERR_NOMEM.
+ *   out:      OUT, as acre_directory_load's.
+ * Returns 0, ACRE_ERR_LDIF_*, ACRE_ERR_INVAL (out or paths NULL, n 0, a
+ * path NULL, "-" twice), ACRE_ERR_BADOBJ, ACRE_ERR_NOMEM.  Any thread (progress
+ * is called on the calling thread).
  */
 typedef void (*acre_load_progress_fn)(void *arg, const char *path,
                                       size_t entries, uint64_t offset);
@@ -562,18 +622,33 @@ int acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
                               acre_load_progress_fn progress, void *arg,
                               acre_directory **out, acre_diag *diag);
 
+/*
+ * acre_directory_free -- free a directory and its entries; NULL is
+ * ignored.  Every pointer into it (entries, views, DNs, values, its host
+ * table) dies with it, so it must outlive the requests using its host and
+ * the policies attached to it (acre_policy_attach_subentries).  Not while
+ * another thread uses it.
+ */
 void acre_directory_free(acre_directory *dir);
 
-/* acre_directory_find -- the entry named dn, or NULL. */
+/* acre_directory_find -- the entry named dn, or NULL (none, or dir or dn
+ * NULL).  The entry lives as long as dir.  Any thread. */
 const acre_entry *acre_directory_find(const acre_directory *dir,
                                       const acre_dn *dn);
 
-/* acre_directory_count -- how many entries it holds. */
+/* acre_directory_count -- how many entries it holds (0 for NULL).  Any
+ * thread. */
 size_t acre_directory_count(const acre_directory *dir);
 
-/* acre_directory_walk -- call fn for every entry in scope of base (enum
- * acre_scope), parents before children; stops when fn returns non-zero
- * and returns that value, else 0. */
+/*
+ * acre_directory_walk -- call fn for every entry in scope of base (enum
+ * acre_scope): the base first, then depth-first with siblings in load
+ * order; stops when fn returns non-zero and returns that value.  Returns
+ * 0, fn's non-zero value, ACRE_ERR_NO_SUCH_OBJECT (base is not in dir),
+ * ACRE_ERR_INVAL (an argument NULL, a bad scope) or ACRE_ERR_BADOBJ (dir
+ * or base not of its kind).  fn must not free dir.
+ * Any thread.
+ */
 int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
                         int scope, int (*fn)(void *arg, const acre_entry *e),
                         void *arg);
@@ -581,20 +656,26 @@ int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
 /*
  * acre_directory_host -- the host lookups of dir (entries by DN, searches,
  * subordinates), for acre_request_begin; generation 0 (a directory never
- * changes).  Lives as long as dir.  NULL for NULL.
+ * changes).  Lives as long as dir.  NULL for NULL.  Any thread; the
+ * lookups may be used from any number of requests at once.
  */
 const acre_host *acre_directory_host(const acre_directory *dir);
 
 /*
  * acre_entry_view_of -- the view of a directory entry (its host_data is e):
  * its attributes in LDIF order, with their normalised values.  Lives as
- * long as the directory.  NULL for NULL.
+ * long as the directory.  NULL for NULL.  Any thread.
  */
 const acre_entry_view *acre_entry_view_of(const acre_entry *e);
 
-/* The parts of an entry: its DN; its attributes in the view's order, each
- * with its description as first written ("cn;lang-en") and its values as
- * stored. */
+/*
+ * The parts of an entry: its DN; its attributes in the view's order, each
+ * with its description as first written ("cn;lang-en", NUL-terminated;
+ * *len its length, *nvals its values) and its values as stored (not
+ * NUL-terminated; *len their length).  Each OUT argument may be NULL.
+ * NULL, or 0, when e is NULL or i or j is out of range (then *len and
+ * *nvals are 0).  Everything lives as long as the directory.  Any thread.
+ */
 const acre_dn *acre_entry_dn(const acre_entry *e);
 unsigned acre_entry_nattrs(const acre_entry *e);
 const char *acre_entry_attr(const acre_entry *e, unsigned i, size_t *len,
@@ -642,31 +723,46 @@ typedef struct acre_source {
  *           host to reload its data.  NULL: a new schema with the built-in
  *           definitions and slapd's matching (ACRE_SCHEMA_SLAPD), owned by
  *           the policy.  OpenLDAP rules want a schema made with
- *           ACRE_SCHEMA_SLAPD.
+ *           ACRE_SCHEMA_SLAPD.  Loading definitions into an unfrozen
+ *           schema modifies it: no other thread may use it meanwhile.
+ *   src:    src[0..n); the sources (and their text) are only read during
+ *           the call.
+ *   flags:  0 (no flag is defined yet; others are ACRE_ERR_INVAL).
  *   out:    OUT, a policy holding one reference (acre_policy_release);
  *           talloc child of mem_ctx (may be NULL).  The last release
  *           frees it from whichever thread drops it: compile a policy
  *           that threads share with mem_ctx NULL.
  *   diag:   OUT on error: code, file, line, column and message.
- * Fails closed: any rule the server would reject fails the whole policy.
+ * Fails closed: any rule the server would reject fails the whole policy
+ * (definitions already loaded into a caller's schema stay there).
  * Returns 0, ACRE_ERR_RULE_SYNTAX, ACRE_ERR_RULE_IO, ACRE_ERR_RULE_LIMIT,
- * ACRE_ERR_INVAL, ACRE_ERR_NOMEM, or a schema / LDIF error from loading
- * definitions.
+ * ACRE_ERR_INVAL (src or out NULL, n other than 1, an unknown dialect,
+ * flags not 0), ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_NOMEM,
+ * or a schema / LDIF error from loading definitions.  Any thread.
  */
 int acre_policy_compile(void *mem_ctx, acre_schema *schema,
                         const acre_source *src, size_t n, unsigned flags,
                         acre_policy **out, acre_diag *diag);
 
-/* acre_policy_ref -- take another reference; returns p. */
+/* acre_policy_ref -- take another reference (for another thread, a
+ * slot...); returns p (NULL for NULL).  Any thread, at any time while the
+ * caller holds a reference. */
 acre_policy *acre_policy_ref(acre_policy *p);
 
-/* acre_policy_release -- drop a reference; the last one frees it. */
+/*
+ * acre_policy_release -- drop one reference the caller holds; the last one
+ * frees the policy (from the calling thread) and drops its reference on
+ * the policy it was attached from.  NULL is ignored.  Any thread.
+ */
 void acre_policy_release(acre_policy *p);
 
-/* The schema the policy was compiled against. */
+/* acre_policy_schema -- the schema the policy was compiled against (its
+ * own when compiled with schema NULL: then it lives as long as the
+ * policy); NULL for NULL.  Any thread. */
 const acre_schema *acre_policy_schema(const acre_policy *p);
 
-/* A number that differs for every policy compiled in this process. */
+/* acre_policy_generation -- a number that differs for every policy
+ * compiled or attached in this process; 0 for NULL.  Any thread. */
 uint64_t acre_policy_generation(const acre_policy *p);
 
 /* Facts about the compiled policy (acre compile, benchmarks). */
@@ -679,24 +775,52 @@ typedef struct acre_policy_stats {
     size_t bytes;         /* memory held by the policy, tables and rules */
 } acre_policy_stats;
 
+/*
+ * acre_policy_stats_get -- fill *out with the facts of p; all zero when p
+ * is NULL or not a policy; nothing when out is NULL.  bytes counts the spec
+ * cache as it is at the call.  Any thread (takes the policy's lock briefly).
+ */
 void acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out);
 
 /*
  * acre_policy_dump -- the compiled form as text: the rules in the
  * dialect's own syntax, then each index node with its table.  A
- * NUL-terminated string to free with free(); NULL when out of memory.
+ * NUL-terminated string to free with free(); NULL when out of memory or p
+ * is NULL.  Any thread.
  */
 char *acre_policy_dump(const acre_policy *p);
 
-/* A slot holding the current policy of a host; swaps are atomic. */
+/*
+ * A slot holding the current policy of a host; swaps are atomic.  A host
+ * keeps one slot, stores each new policy in it, and begins each request
+ * with the policy it acquires: store and acquire may run on any number of
+ * threads at once.
+ */
 typedef struct acre_slot acre_slot;
 
+/*
+ * acre_slot_new -- an empty slot.
+ *   out: OUT, allocated with malloc (not talloc); free with acre_slot_free.
+ * Returns 0, ACRE_ERR_INVAL (out NULL), ACRE_ERR_NOMEM.  Any thread.
+ */
 int acre_slot_new(acre_slot **out);
-/* Put p in the slot (the slot takes its own reference) and release the
- * policy it held. p may be NULL. */
+
+/* acre_slot_store -- put p in the slot (the slot takes its own reference;
+ * the caller keeps its own) and release the policy it held.  p may be
+ * NULL (the slot is emptied); a p that is not a policy changes nothing.
+ * Any thread. */
 void acre_slot_store(acre_slot *s, acre_policy *p);
-/* The current policy with a new reference for the caller, or NULL. */
+
+/* acre_slot_acquire -- the current policy with a new reference for the
+ * caller (acre_policy_release it, or let a request hold it), or NULL when
+ * the slot is empty.  Any thread. */
 acre_policy *acre_slot_acquire(acre_slot *s);
+
+/*
+ * acre_slot_free -- release the slot's policy (freeing it if that was the
+ * last reference) and free the slot; NULL is ignored.  Policies acquired
+ * from it stay valid.  Not while another thread uses the slot.
+ */
 void acre_slot_free(acre_slot *s);
 
 /* ========================================================================
@@ -752,8 +876,10 @@ void acre_slot_free(acre_slot *s);
  *   diag:   OUT on error; on success, when diag->code is set afterwards,
  *           the first warning (a subtreeSpecification that does not parse,
  *           with the subentry's LDIF line and the column in the value).
- * Returns 0, ACRE_ERR_INVAL (a directory of another schema, bad flags),
- * ACRE_ERR_NOMEM.  Reads only its arguments: any thread.
+ * Returns 0, ACRE_ERR_INVAL (rules, dir or out NULL, a directory of
+ * another schema, bad flags), ACRE_ERR_BADOBJ (rules not a policy, dir not
+ * a directory), ACRE_ERR_NOMEM.  Reads only its arguments:
+ * any thread.
  */
 int acre_policy_attach_subentries(void *mem_ctx, acre_policy *rules,
                                   const acre_directory *dir, unsigned flags,
@@ -788,6 +914,9 @@ typedef struct acre_collective_view {
  * acre_collective_value -- value j of attribute i as returned (not
  * NUL-terminated), or NULL.  len: OUT, may be NULL.
  * acre_collective_subentry -- the k-th applicable subentry, or NULL.
+ * v must come from the request (acre_entry_collective, a verdict), and
+ * what they return lives as the view does (see above).  NULL for a NULL
+ * v.  For the request's thread.
  */
 const char *acre_collective_attr(const acre_collective_view *v, unsigned i,
                                  size_t *len, unsigned *nvals, unsigned *flags);
@@ -868,7 +997,7 @@ typedef struct acre_lint_check {
 } acre_lint_check;
 
 /* acre_lint_checks -- every warning kind, in a fixed order; *n (may be
- * NULL) receives the count.  Static.  Any thread. */
+ * NULL) receives the count.  Static, never freed.  Any thread. */
 const acre_lint_check *acre_lint_checks(size_t *n);
 
 /*
@@ -880,11 +1009,14 @@ const acre_lint_check *acre_lint_checks(size_t *n);
  *   disable: NULL, or ids separated by commas: those warnings are left
  *            out (counted in `suppressed`).
  *   flags:   0.
- *   out:     OUT, talloc child of mem_ctx; free with acre_lint_free.
+ *   out:     OUT, talloc child of mem_ctx; free with acre_lint_free (or
+ *            with mem_ctx).  Every string of its findings lives in it.
+ * src and data are only read during the call (data is not kept).
  * A source that does not compile gives one error finding (the first
  * error, with its file, line and column) and no warnings.
  * Returns 0 (whatever was found), ACRE_ERR_INVAL (bad arguments, an
- * unknown id in disable, named in diag), ACRE_ERR_NOMEM.
+ * unknown id in disable, named in diag), ACRE_ERR_BADOBJ (data is not a
+ * directory), ACRE_ERR_NOMEM.
  * Cost is bounded: linear in the rules times their depth for most checks;
  * at most ACRE_LINT_MAX_RETRIES re-reads to resolve unknown attributes.
  * Any thread; the sources are only read.
@@ -897,7 +1029,8 @@ int acre_lint(void *mem_ctx, const acre_source *src, size_t n,
 
 /*
  * acre_lint_status -- what the findings amount to: 0 none, 1 warnings
- * only, 2 errors (the exit status of `acre lint`).
+ * only, 2 errors (the exit status of `acre lint`); 2 for NULL;
+ * ACRE_ERR_BADOBJ when r is not a lint result.  Any thread.
  */
 int acre_lint_status(const acre_lint_result *r);
 
@@ -912,16 +1045,22 @@ enum acre_lint_format {
 
 /*
  * acre_lint_format -- the findings as text in one of the formats above,
- * NUL-terminated, to free with free(); NULL when out of memory or the
- * format is unknown.
+ * NUL-terminated, to free with free(); NULL when out of memory, r is NULL
+ * or the format is unknown.  Any thread.
  */
 char *acre_lint_format(const acre_lint_result *r, int format);
 
-/* acre_lint_free -- free a result; NULL is ignored. */
+/* acre_lint_free -- free a result and its findings; NULL is ignored.
+ * Not while another thread reads it. */
 void acre_lint_free(acre_lint_result *r);
 
 /* ========================================================================
  * Requests: one requester, one operation
+ *
+ * Every function below that takes a request and returns an error code
+ * returns ACRE_ERR_INVAL for a NULL request and ACRE_ERR_BADOBJ for one
+ * that is not a request (acre_filter_match: a filter that is not a
+ * filter too), before anything else.
  */
 
 /*
@@ -956,12 +1095,25 @@ typedef struct acre_request acre_request;
  * the policy's cache; static group membership is kept there too while the
  * host's generation stays the same.  A request is for one thread at a
  * time; its results point into it.
- * Returns 0, ACRE_ERR_INVAL, ACRE_ERR_DN_* (a bad requester DN),
- * ACRE_ERR_NOMEM.
+ *   who:  NULL: anonymous.  Its strings are copied: who need not outlive
+ *         the call.
+ *   out:  OUT, a talloc root of its own (no parent: it must not be freed
+ *         with anything else); end it with acre_request_end.  p (held by
+ *         the request) and host->arg must outlive it.
+ * Returns 0, ACRE_ERR_INVAL (p or out NULL), ACRE_ERR_BADOBJ (p is not a
+ * policy), ACRE_ERR_DN_* (a bad requester DN), ACRE_ERR_NOMEM.  Any thread, any
+ * number at once on one policy.
  */
 int acre_request_begin(acre_policy *p, const acre_subject *who,
                        const acre_host *host, acre_request **out);
 
+/*
+ * acre_request_end -- end the request: free it and everything its results
+ * pointed to (verdicts, collective views, matched DNs), and release its
+ * reference on the policy (freeing the policy if that was the last one).
+ * NULL is ignored.  On the request's thread (or any thread, once no
+ * other one uses it).
+ */
 void acre_request_end(acre_request *rq);
 
 /* Flags of a request (acre_request_set_flags) */
@@ -974,7 +1126,7 @@ void acre_request_end(acre_request *rq);
  * the previous ones; a new request has none).  As back-mdb does: without
  * ACRE_REQ_SUBENTRIES one-level and subtree searches skip subentries and
  * a base search returns one; with it only subentries are returned, at any
- * scope.  For the request's thread only.
+ * scope.  NULL is ignored.  For the request's thread only.
  */
 void acre_request_set_flags(acre_request *rq, unsigned flags);
 
@@ -991,7 +1143,9 @@ void acre_request_set_flags(acre_request *rq, unsigned flags);
  *        call.
  * Costs the same index probes as a decision, then a walk of the node's
  * candidates; allocation-free once the request has seen a result of this
- * size.  Returns 0, ACRE_ERR_INVAL, ACRE_ERR_NOMEM.
+ * size.  Returns 0, ACRE_ERR_INVAL (an argument NULL, a view of another
+ * schema), ACRE_ERR_NOMEM, ACRE_ERR_LOOKUP (a slapo-collect source's check
+ * needed a host lookup that failed).  For the request's thread.
  */
 int acre_entry_collective(acre_request *rq, const acre_entry_view *e,
                           acre_collective_view *out);
@@ -1016,9 +1170,11 @@ enum acre_right {
  *   mask: OUT (may be NULL): the privileges the deciding rule left
  *         (ACRE_PRIV_* bits), what slapacl prints.
  * Returns 1 granted, 0 denied, or a negative error (denied): ACRE_ERR_INVAL
- * (unknown attribute, bad right), ACRE_ERR_EVAL_LIMIT.  No allocation,
- * except where a rule's pattern is substituted per check ($n, ",expand"):
- * that pattern is compiled per check, as slapd does.
+ * (rq, e or attr NULL, unknown attribute, bad right, a view of another
+ * schema), ACRE_ERR_EVAL_LIMIT, ACRE_ERR_LOOKUP (a host lookup the check
+ * needed failed), ACRE_ERR_NOMEM.  No allocation, except where a rule's
+ * pattern is substituted per check ($n, ",expand"): that pattern is
+ * compiled per check, as slapd does.  For the request's thread.
  */
 int acre_access(acre_request *rq, const acre_entry_view *e, const char *attr,
                 const void *val, size_t val_len, int right, uint32_t *mask);
@@ -1036,8 +1192,15 @@ int acre_access(acre_request *rq, const acre_entry_view *e, const char *attr,
 #define ACRE_PRIV_MANAGE   0x0080u
 #define ACRE_PRIV_LEVEL    0x1000u /* set by a level keyword (printing) */
 
-/* acre_mask_format -- slapd's text for a mask ("read(=rscxd)", "=rsc");
- * buf holds 32 bytes; returns buf. */
+/* Bytes of a buffer that holds any text acre_mask_format gives. */
+#define ACRE_MASK_BUF 32
+
+/*
+ * acre_mask_format -- slapd's text for a mask, as slapacl prints it
+ * ("read(=rscxd)", "=rsc", "=0", "invalid" for 0), NUL-terminated.
+ *   buf: at least ACRE_MASK_BUF bytes, written.
+ * Returns buf.  No allocation; any thread.
+ */
 char *acre_mask_format(uint32_t mask, char *buf);
 
 /*
@@ -1085,6 +1248,8 @@ typedef struct acre_verdict {
  * nothing (visible 0, every attribute ACRE_ATTR_NONE, no collective
  * attribute).  A check that reaches an evaluation bound
  * (ACRE_ERR_EVAL_LIMIT) denies what it checked: the entry, or that value.
+ * *out points into the request (see acre_verdict).  For the request's
+ * thread.
  */
 int acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
                       acre_verdict *out);
@@ -1109,8 +1274,11 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  *            50 insufficientAccess, 87 filterError.
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
  *            into the request.
- * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL / ACRE_ERR_LOOKUP (a host
- * lookup failed: the search stops; what fn was given stays given).
+ * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (rq, base, filter, fn,
+ * ldap_rc or an attrs[i] NULL, a bad scope) / ACRE_ERR_LOOKUP (a host
+ * lookup failed: the search stops; what fn was given stays given).  fn is
+ * called on the calling thread and must not end the request.  For the
+ * request's thread.
  */
 int acre_search(acre_request *rq, const char *base, int scope,
                 const char *filter, const char *const *attrs, unsigned nattrs,
@@ -1137,14 +1305,16 @@ typedef struct acre_filter acre_filter;
  * (NULL: the built-in one; for acre_filter_match, the policy's).
  *   out: OUT, talloc child of mem_ctx; free with acre_filter_free.
  * Returns 0, an ACRE_ERR_FILTER_* code with diag giving the offset and
- * column of the error, ACRE_ERR_NOMEM or ACRE_ERR_INVAL.  Any thread;
- * the filter may then be used by any number of threads at once.
+ * column of the error, ACRE_ERR_NOMEM or ACRE_ERR_INVAL (filter or out
+ * NULL).  The schema must outlive the filter.  Any thread; the filter may
+ * then be used by any number of threads at once.
  */
 int acre_filter_parse(void *mem_ctx, const acre_schema *schema,
                       const char *filter, size_t len, acre_filter **out,
                       acre_diag *diag);
 
-/* acre_filter_free -- free a parsed filter; NULL is ignored. */
+/* acre_filter_free -- free a parsed filter; NULL is ignored.  Not while
+ * another thread uses it. */
 void acre_filter_free(acre_filter *f);
 
 /*
@@ -1159,8 +1329,9 @@ void acre_filter_free(acre_filter *f);
  * ACRE_COLL_NO_FILTER).  Allocation-free once the request has seen an
  * entry of this size.
  * Returns 1 (True), 0 (False or Undefined), or a negative error (then the
- * entry must not be returned): ACRE_ERR_INVAL (also a view or filter of
- * another schema), ACRE_ERR_NOMEM, ACRE_ERR_EVAL_LIMIT, ACRE_ERR_LOOKUP.
+ * entry must not be returned): ACRE_ERR_INVAL (an argument NULL, a view
+ * or filter of another schema), ACRE_ERR_NOMEM, ACRE_ERR_EVAL_LIMIT,
+ * ACRE_ERR_LOOKUP.  For the request's thread (f may be shared).
  */
 int acre_filter_match(acre_request *rq, const acre_filter *f,
                       const acre_entry_view *e);
@@ -1170,7 +1341,9 @@ int acre_filter_match(acre_request *rq, const acre_filter *f,
  * the index node used, each rule visited and whether its target matched,
  * each clause and why it applied or not, the mask after it, and the
  * decision.  A NUL-terminated string to free with free(); NULL when out
- * of memory.  *granted (may be NULL) receives the decision.
+ * of memory or rq is NULL (an error of the check itself is written as the
+ * decision).  *granted (may be NULL) receives the decision: 1 granted, 0
+ * denied or an error.  For the request's thread.
  */
 char *acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
                    const void *val, size_t val_len, int right, int *granted);
@@ -1234,7 +1407,9 @@ typedef void (*acre_explain_fn)(void *arg, const acre_explain_step *s);
  * steps (or the ROOTDN, NO_USER_MOD, DEFAULT, IMPLICIT_NONE, LIMIT or
  * NO_MORE_RULES step) are what decided.
  *   mask: OUT (may be NULL), as acre_access's.
- * Returns as acre_access (1, 0, a negative error), or ACRE_ERR_NOMEM.
+ * Returns as acre_access (1, 0, a negative error), or ACRE_ERR_NOMEM, or
+ * ACRE_ERR_INVAL when fn is NULL.  fn is called on the calling thread and
+ * must not end the request.  For the request's thread.
  */
 int acre_explain_steps(acre_request *rq, const acre_entry_view *e,
                        const char *attr, const void *val, size_t val_len,

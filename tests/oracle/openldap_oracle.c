@@ -508,7 +508,7 @@ by_clauses(struct check *c, const struct acreI_rule *r, const struct matches *m,
         if (!acreO_oracle_by_matches(c, r, b, m, tm))
             continue;
         *mask = acreI_mask_apply(*mask, b->mask);
-        char buf[ACREI_MASK_BUF];
+        char buf[ACRE_MASK_BUF];
         acreO_oracle_trace(c, "  by #%u applies: mask %s\n", i + 1,
                            acreI_mask_format(*mask, buf));
         if (b->control == ACREI_CONTINUE)

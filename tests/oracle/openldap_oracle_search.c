@@ -262,7 +262,7 @@ static void
 put_line(char **s, const char *name, const char *val, size_t vlen,
          uint32_t mask)
 {
-    char buf[ACREI_MASK_BUF];
+    char buf[ACRE_MASK_BUF];
 
     if (!*s)
         return;

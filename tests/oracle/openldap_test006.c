@@ -346,7 +346,7 @@ slapacl_line(void *ctx, char *s, acre_request *rq, const acre_entry_view *e,
              const char *shown, size_t slen)
 {
     uint32_t mask = 0;
-    char buf[32];
+    char buf[ACRE_MASK_BUF];
     acre_access(rq, e, attr, val, vlen, ACRE_RIGHT_AUTH, &mask);
     acre_mask_format(mask, buf);
     return shown ? talloc_asprintf_append(s, "%s=%.*s: %s\n", name, (int)slen,

@@ -442,7 +442,7 @@ eview(const struct world *w, unsigned k, int p)
 static char *
 mask_text(void *ctx, uint32_t mask)
 {
-    char buf[64];
+    char buf[ACRE_MASK_BUF];
     return talloc_strdup(ctx, acre_mask_format(mask, buf));
 }
 

@@ -136,7 +136,7 @@ check_rq(const struct acreO_requester *rq, const char *dn, const char *attr,
     struct acreO_oracle *o;
     struct acreO_target t;
     uint32_t m = 0;
-    char buf[ACREI_MASK_BUF], *trace = NULL;
+    char buf[ACRE_MASK_BUF], *trace = NULL;
 
     cr_assert_eq(acreO_oracle_new(ctx, cfg, dir, rq, &o), 0);
     target(entry(dn), attr, val, &t);

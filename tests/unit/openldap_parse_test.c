@@ -193,6 +193,60 @@ Test(openldap_parse, what_filter_attrs)
     cr_expect(r->what.attrs[0].extensible);
 }
 
+/* Does the attrs= list of "access to attrs=<list>" take the description
+ * type[;opt] (opt NULL: none) in mode m? */
+static int
+takes(const char *list, const char *type, const char *opt,
+      enum acreI_opts_mode m)
+{
+    const struct acreI_rule *r =
+        rule(talloc_asprintf(ctx, "to attrs=%s by * read", list));
+    uint32_t len = opt ? (uint32_t)strlen(opt) : 0;
+    struct acreI_desc d = {attr_id(type), opt ? 1 : 0, &opt, &len};
+
+    return acreI_attrs_take(acreS_builtin(), &r->what, &d, m);
+}
+
+/* The one attrs= test that evaluation (KNOWN), the tables (KNOWN, no
+ * options) and lint (SOME_WIDE / SOME_NARROW) share. */
+Test(openldap_parse, attrs_take_modes)
+{
+    const enum acreI_opts_mode K = ACREI_OPTS_KNOWN, W = ACREI_OPTS_SOME_WIDE,
+                               N = ACREI_OPTS_SOME_NARROW;
+    /* a type with options: its subtypes with at least those options */
+    cr_expect(!takes("name;lang-en", "cn", NULL, K));
+    cr_expect(takes("name;lang-en", "cn", "lang-en", K));
+    cr_expect(takes("name;lang-en", "name", "lang-en", K));
+    cr_expect(!takes("name;lang-en", "cn", "lang-fr", K));
+    cr_expect(takes("name;lang-en-", "cn", "lang-en-us", K));
+    cr_expect(takes("name;lang-en", "cn", NULL, W));
+    cr_expect(!takes("name;lang-en", "cn", NULL, N));
+    /* a type without options: subtypes, with or without options */
+    cr_expect(takes("name", "cn", NULL, K));
+    cr_expect(takes("name", "cn", "lang-en", K));
+    cr_expect(takes("name", "cn", NULL, W));
+    cr_expect(takes("name", "cn", NULL, N));
+    /* "-type": that description exactly, no subtypes */
+    cr_expect(takes("-sn", "sn", NULL, K));
+    cr_expect(!takes("-sn", "sn", "lang-en", K));
+    cr_expect(!takes("-name", "cn", NULL, K));
+    cr_expect(!takes("-sn", "sn", NULL, W));
+    cr_expect(!takes("-sn", "sn", NULL, N));
+    cr_expect(takes("-sn;lang-en", "sn", "lang-en", K));
+    cr_expect(!takes("-sn;lang-en", "sn", NULL, K));
+    cr_expect(takes("-sn;lang-en", "sn", NULL, W));
+    cr_expect(!takes("-sn;lang-en", "sn", NULL, N));
+    cr_expect(!takes("-name;lang-en", "cn", NULL, W));
+    /* classes: "@oc" what it allows; "!oc" decides at once */
+    cr_expect(takes("@person", "sn", "lang-en", K));
+    cr_expect(takes("@person", "sn", NULL, N));
+    cr_expect(!takes("@person", "uid", NULL, K));
+    cr_expect(takes("!person,uid", "uid", NULL, K));
+    cr_expect(!takes("!person,uid", "cn", NULL, K));
+    cr_expect(takes("cn,!person", "cn", NULL, K));
+    cr_expect(!takes("!person", "cn", NULL, W));
+}
+
 Test(openldap_parse, what_val)
 {
     const struct acreI_rule *r = rule("to attrs=cn val=\"Mark  A Elliot\" by "
@@ -453,7 +507,7 @@ Test(openldap_parse, access_and_control)
 
 Test(openldap_parse, mask_functions)
 {
-    char buf[ACREI_MASK_BUF];
+    char buf[ACRE_MASK_BUF];
 
     static const struct {
         uint32_t m;

@@ -218,7 +218,7 @@ Test(policy, checks)
     acre_request *anon = begin(p, NULL);
     acre_request *root = begin(p, "cn=manager,dc=example,dc=com");
     uint32_t mask;
-    char buf[32];
+    char buf[ACRE_MASK_BUF];
 
     /* the database's rules decide first; the global ones after */
     cr_expect_eq(acre_access(a, acre_entry_view_of(alice), "userPassword", NULL,

@@ -1,0 +1,147 @@
+/*
+ * policy.c -- the compiled policy's lifetime (references, the swap slot)
+ * and the subtree index lookup (policy.h).  compiler/policy.c and
+ * compiler/build.c make the policy; this file is what the engine needs of
+ * it whatever the request.
+ */
+#include "policy.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+/* ------------------------------------------------------------------------
+ * Policies
+ */
+
+/* ok -- p is a policy (internal.h: Handles). */
+static inline int
+ok(const acre_policy *p)
+{
+    return acreE_is(p, ACREP_POLICY_MAGIC);
+}
+
+ACRE_PUBLIC acre_policy *
+acre_policy_ref(acre_policy *p)
+{
+    if (!ok(p))
+        return NULL;
+    __atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+    return p;
+}
+
+ACRE_PUBLIC void
+acre_policy_release(acre_policy *p)
+{
+    if (ok(p) && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        p->magic = 0;
+        talloc_free(p); /* its destructor drops the specs */
+    }
+}
+
+ACRE_PUBLIC const acre_schema *
+acre_policy_schema(const acre_policy *p)
+{
+    return ok(p) ? p->schema : NULL;
+}
+
+ACRE_PUBLIC uint64_t
+acre_policy_generation(const acre_policy *p)
+{
+    return ok(p) ? p->generation : 0;
+}
+
+struct acre_slot {
+    uint32_t magic; /* ACREE_SLOT_MAGIC */
+    pthread_mutex_t lock;
+    acre_policy *p;
+};
+
+static inline int
+slot_ok(const acre_slot *s)
+{
+    return acreE_is(s, ACREE_SLOT_MAGIC);
+}
+
+ACRE_PUBLIC int
+acre_slot_new(acre_slot **out)
+{
+    acre_slot *s;
+
+    if (!out)
+        return ACRE_ERR_INVAL;
+    if (!(s = calloc(1, sizeof(*s))))
+        return ACRE_ERR_NOMEM;
+    s->magic = ACREE_SLOT_MAGIC;
+    pthread_mutex_init(&s->lock, NULL);
+    *out = s;
+    return 0;
+}
+
+ACRE_PUBLIC void
+acre_slot_store(acre_slot *s, acre_policy *p)
+{
+    acre_policy *old;
+
+    if (!slot_ok(s) || (p && !ok(p)))
+        return;
+    acre_policy_ref(p);
+    pthread_mutex_lock(&s->lock);
+    old = s->p;
+    s->p = p;
+    pthread_mutex_unlock(&s->lock);
+    acre_policy_release(old);
+}
+
+ACRE_PUBLIC acre_policy *
+acre_slot_acquire(acre_slot *s)
+{
+    acre_policy *p;
+
+    if (!slot_ok(s))
+        return NULL;
+    pthread_mutex_lock(&s->lock);
+    p = acre_policy_ref(s->p);
+    pthread_mutex_unlock(&s->lock);
+    return p;
+}
+
+ACRE_PUBLIC void
+acre_slot_free(acre_slot *s)
+{
+    if (!slot_ok(s))
+        return;
+    s->magic = 0;
+    acre_policy_release(s->p);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------
+ * The subtree index
+ */
+
+const struct acreP_node *
+acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
+{
+    unsigned d = acre_dn_depth(dn);
+
+    for (unsigned i = d < p->max_depth ? d : p->max_depth; i > 0; i--) {
+        uint64_t h = acre_dn_ancestor_hash(dn, i);
+        for (uint32_t k = (uint32_t)h & p->hash_mask;;
+             k = (k + 1) & p->hash_mask) {
+            uint32_t v = p->hash[k];
+            if (!v)
+                break;
+            const struct acreP_node *n = &p->nodes[v - 1];
+            if (n->hash != h || n->depth != i)
+                continue;
+            size_t len;
+            const char *s = acre_dn_ancestor(dn, i, &len);
+            if (len == n->ndn_len && memcmp(s, n->ndn, len) == 0)
+                return n;
+        }
+    }
+    return &p->nodes[0]; /* the root, always node 0 */
+}
