@@ -137,7 +137,9 @@ bench-smoke: $(B)/acre-bench
 
 # ---- fuzzing (libFuzzer, clang) --------------------------------------------
 # Targets may compare with the reference evaluator (not its Criterion tests).
-FUZZ_ORACLE := $(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.c)
+FUZZ_ORACLE := $(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.c \
+	$(SRCDIR)/tests/oracle/collective_oracle.c \
+	$(SRCDIR)/tests/oracle/collective_gen.c)
 $(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE $(WARN) -g -O1 \
