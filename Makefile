@@ -145,8 +145,14 @@ $(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
 	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE $(WARN) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
-		-I$(SRCDIR)/tests/oracle \
-		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_ORACLE) $(LIB_LIBS)
+		-I$(SRCDIR)/tests/oracle -I$(SRCDIR)/cli \
+		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_ORACLE) \
+		$(FUZZ_CLI_$*) $(LIB_LIBS)
+
+# The search command's option parsing, with what it shares with the others.
+FUZZ_CLI_fuzz_search_args := $(SRCDIR)/cli/search_args.c $(SRCDIR)/cli/load.c
+$(B)/fuzz/fuzz_search_args: $(FUZZ_CLI_fuzz_search_args) \
+	$(wildcard $(SRCDIR)/cli/*.h)
 
 fuzz: $(FUZZ_BIN)
 
