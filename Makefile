@@ -45,7 +45,7 @@ FUZZ_BIN := $(patsubst $(SRCDIR)/tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
 
 .PHONY: all check unit check-exports hdrcheck doccheck bench bench-smoke demo \
-	fuzz fuzz-smoke \
+	fuzz fuzz-smoke fuzz-cov \
 	install uninstall installcheck format format-check clean distclean tsan
 
 all: $(B)/$(SONAME) $(B)/libacre.a $(B)/acre $(B)/acre.pc
@@ -148,14 +148,22 @@ bench-smoke: $(B)/acre-bench
 
 # ---- fuzzing (libFuzzer, clang) --------------------------------------------
 # Targets may compare with the reference evaluator (not its Criterion tests).
-FUZZ_ORACLE := $(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.c)
+FUZZ_ORACLE := $(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.c \
+	$(SRCDIR)/tests/oracle/collective_oracle.c \
+	$(SRCDIR)/tests/oracle/collective_gen.c)
 $(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE $(WARN) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
-		-I$(SRCDIR)/tests/oracle \
-		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_ORACLE) $(LIB_LIBS)
+		-I$(SRCDIR)/tests/oracle -I$(SRCDIR)/cli \
+		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_ORACLE) \
+		$(FUZZ_CLI_$*) $(LIB_LIBS)
+
+# The search command's option parsing, with what it shares with the others.
+FUZZ_CLI_fuzz_search_args := $(SRCDIR)/cli/search_args.c $(SRCDIR)/cli/load.c
+$(B)/fuzz/fuzz_search_args: $(FUZZ_CLI_fuzz_search_args) \
+	$(wildcard $(SRCDIR)/cli/*.h)
 
 fuzz: $(FUZZ_BIN)
 
@@ -168,6 +176,44 @@ fuzz-smoke: $(FUZZ_BIN)
 			-rss_limit_mb=2048 -print_final_stats=1 $$work $$corpus \
 			2>$(B)/fuzz/$$n.log || { tail -50 $(B)/fuzz/$$n.log; exit 1; }; \
 		grep -E 'stat::number_of_executed_units' $(B)/fuzz/$$n.log; \
+	done
+
+# ---- fuzz coverage (clang source-based) ----------------------------------------
+# make fuzz-cov [FUZZ_TARGETS="dn ldif"]: each target built with coverage
+# around tests/fuzz/cov_main.c (no libFuzzer, no sanitizer), run once over
+# tests/fuzz/corpus/NAME, and the coverage of engine/ and compiler/
+# summed up (full report: build/cov/NAME.txt; per line: llvm-cov show).
+LLVM_PROFDATA ?= $(shell command -v llvm-profdata-14 || echo llvm-profdata)
+LLVM_COV ?= $(shell command -v llvm-cov-14 || echo llvm-cov)
+FUZZ_TARGETS ?= $(patsubst fuzz_%,%,$(notdir $(FUZZ_BIN)))
+COV_BIN := $(patsubst %,$(B)/cov/fuzz_%,$(FUZZ_TARGETS))
+$(B)/cov/%: $(SRCDIR)/tests/fuzz/%.c $(SRCDIR)/tests/fuzz/cov_main.c \
+		$(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE $(WARN) -g -O1 \
+		-fprofile-instr-generate -fcoverage-mapping \
+		-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
+		-I$(SRCDIR)/tests/oracle -I$(SRCDIR)/cli \
+		$(LIB_CFLAGS) -o $@ $< $(SRCDIR)/tests/fuzz/cov_main.c $(LIB_SRC) \
+		$(FUZZ_ORACLE) $(FUZZ_CLI_$*) $(LIB_LIBS)
+$(B)/cov/fuzz_search_args: $(FUZZ_CLI_fuzz_search_args) \
+	$(wildcard $(SRCDIR)/cli/*.h)
+
+fuzz-cov: $(COV_BIN)
+	@set -e; for f in $(COV_BIN); do \
+		n=$${f##*/fuzz_}; raw=$(B)/cov/$$n.profraw; rm -f $$raw; \
+		LLVM_PROFILE_FILE=$$raw $$f $(SRCDIR)/tests/fuzz/corpus/$$n \
+			>/dev/null 2>$(B)/cov/$$n.log || \
+			{ tail -20 $(B)/cov/$$n.log; exit 1; }; \
+		$(LLVM_PROFDATA) merge -sparse -o $(B)/cov/$$n.profdata $$raw; \
+		$(LLVM_COV) report $$f -instr-profile=$(B)/cov/$$n.profdata \
+			$(SRCDIR)/engine $(SRCDIR)/compiler >$(B)/cov/$$n.txt; \
+		ni=$$(sed -n 's/^cov_main: \([0-9]*\) inputs run/\1/p' \
+			$(B)/cov/$$n.log); \
+		awk -v n=$$n -v ni=$$ni '$$1 == "TOTAL" { \
+			printf "fuzz-cov: %-14s %6s inputs  lines %6d/%-6d %7s" \
+			"  regions %6d/%-6d %7s\n", n, ni, $$8 - $$9, $$8, \
+			$$10, $$2 - $$3, $$2, $$4 }' $(B)/cov/$$n.txt; \
 	done
 
 # ---- install ----------------------------------------------------------------

@@ -20,20 +20,14 @@
  */
 #include "cli.h"
 #include "load.h"
+#include "search_args.h"
 
 #include <acre.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct search {
-    struct cli_inputs in;
-    struct cli_who who;
-    const char *base;
-    int scope;
-    const char *filter;
-    const char **attrs;
-    unsigned nattrs;
-    unsigned coll_flags; /* ACRE_COLL_*: --collective-stack, ... */
+    struct cli_search_args a; /* the command line (search_args.h) */
     const acre_schema *schema;
 };
 
@@ -173,109 +167,6 @@ result_name(int rc)
 }
 
 /* ------------------------------------------------------------------------
- * Arguments
- */
-
-static int
-scope_of(const char *s)
-{
-    if (!strcmp(s, "base"))
-        return ACRE_SCOPE_BASE;
-    if (!strcmp(s, "one") || !strcmp(s, "onelevel"))
-        return ACRE_SCOPE_ONE;
-    if (!strcmp(s, "sub") || !strcmp(s, "subtree"))
-        return ACRE_SCOPE_SUB;
-    if (!strcmp(s, "children"))
-        return ACRE_SCOPE_CHILDREN;
-    return -1;
-}
-
-/* option -- argv[*i], an option of search: 1 taken, -1 bad (told). */
-static int
-option(struct search *s, int argc, char **argv, int *i)
-{
-    const char *v;
-    int r, bad = 0;
-
-    if ((r = cli_inputs_option(&s->in, argc, argv, i)) ||
-        (r = cli_who_option(&s->who, argc, argv, i)))
-        return r;
-    if (!strcmp(argv[*i], "--collective-stack")) {
-        s->coll_flags |= ACRE_COLL_STACK;
-        return 1;
-    }
-    if (!strcmp(argv[*i], "--no-collective-filter")) {
-        s->coll_flags |= ACRE_COLL_NO_FILTER;
-        return 1;
-    }
-    if ((v = cli_opt("search", argc, argv, i, "-b", &bad))) {
-        s->base = v;
-        return 1;
-    }
-    if (!bad && (v = cli_opt("search", argc, argv, i, "-s", &bad))) {
-        if ((s->scope = scope_of(v)) >= 0)
-            return 1;
-        fprintf(stderr,
-                "acre search: unknown scope '%s' (base, one, sub, "
-                "children)\n",
-                v);
-        return -1;
-    }
-    if (!bad)
-        fprintf(stderr,
-                "acre search: unknown option '%s' (see 'acre help "
-                "search')\n",
-                argv[*i]);
-    return -1;
-}
-
-/* positional -- FILTER first, then ATTRs. */
-static int
-positional(struct search *s, const char *a)
-{
-    const char **na;
-
-    if (!s->filter) {
-        s->filter = a;
-        return 0;
-    }
-    if (!(na = realloc(s->attrs, (s->nattrs + 1) * sizeof(*na))))
-        return -1;
-    na[s->nattrs++] = a;
-    s->attrs = na;
-    return 0;
-}
-
-static int
-parse(struct search *s, int argc, char **argv)
-{
-    int ended = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!ended && !strcmp(a, "--")) {
-            ended = 1;
-        } else if (!ended && a[0] == '-' && a[1]) {
-            if (option(s, argc, argv, &i) < 0)
-                return CLI_EXIT_USAGE;
-        } else if (positional(s, a)) {
-            fprintf(stderr, "acre search: out of memory\n");
-            return CLI_EXIT_USAGE;
-        }
-    }
-    if (!s->base || !s->in.npolicy || !s->in.ndata) {
-        fprintf(stderr,
-                "acre search: %s is required (see 'acre help "
-                "search')\n",
-                !s->in.npolicy ? "--policy"
-                : !s->in.ndata ? "--data"
-                               : "-b");
-        return CLI_EXIT_USAGE;
-    }
-    return CLI_EXIT_OK;
-}
-
-/* ------------------------------------------------------------------------
  * The search
  */
 
@@ -284,7 +175,7 @@ parse(struct search *s, int argc, char **argv)
 static int
 check_filter(struct search *s, char **owned)
 {
-    const char *f = s->filter ? s->filter : "(objectClass=*)";
+    const char *f = s->a.filter ? s->a.filter : "(objectClass=*)";
     int wrapped = f[0] != '(';
     acre_diag d;
 
@@ -295,7 +186,7 @@ check_filter(struct search *s, char **owned)
         sprintf(*owned, "(%s)", f);
         f = *owned;
     }
-    s->filter = f;
+    s->a.filter = f;
     memset(&d, 0, sizeof d);
     if (acre_filter_check(s->schema, f, strlen(f), &d) == 0)
         return CLI_EXIT_OK;
@@ -337,14 +228,14 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir)
     int rc, ldap_rc = 0;
 
     s->schema = acre_policy_schema(p);
-    if ((rc = cli_dn_check(s->schema, "-b", s->base)) ||
+    if ((rc = cli_dn_check(s->schema, "-b", s->a.base)) ||
         (rc = check_filter(s, &owned)) ||
-        (rc = cli_request(&s->who, p, dir, &rq))) {
+        (rc = cli_request(&s->a.who, p, dir, &rq))) {
         free(owned);
         return rc;
     }
-    rc = acre_search(rq, s->base, s->scope, s->filter, s->attrs, s->nattrs,
-                     print_entry, s, &ldap_rc, &matched);
+    rc = acre_search(rq, s->a.base, s->a.scope, s->a.filter, s->a.attrs,
+                     s->a.nattrs, print_entry, s, &ldap_rc, &matched);
     if (rc) {
         fprintf(stderr, "acre search: %s\n", acre_strerror(rc));
         rc = CLI_EXIT_USAGE;
@@ -368,15 +259,14 @@ cmd_search(int argc, char **argv)
     int rc;
 
     memset(&s, 0, sizeof s);
-    s.in.cmd = s.who.cmd = "search";
-    s.scope = ACRE_SCOPE_SUB;
     if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         help_search(stdout);
         return CLI_EXIT_OK;
     }
-    if (!(rc = parse(&s, argc, argv)) && !(rc = cli_policy_load(&s.in, &p)) &&
-        !(rc = cli_data_load(&s.in, p, &dir)) &&
-        !(rc = attach(p, dir, s.coll_flags, &ap)))
+    if (!(rc = cli_search_args_parse(&s.a, argc, argv)) &&
+        !(rc = cli_policy_load(&s.a.in, &p)) &&
+        !(rc = cli_data_load(&s.a.in, p, &dir)) &&
+        !(rc = attach(p, dir, s.a.coll_flags, &ap)))
         rc = run_search(&s, ap, dir);
     if (fflush(stdout) && !rc) {
         perror("acre search: standard output");
@@ -385,7 +275,6 @@ cmd_search(int argc, char **argv)
     acre_policy_release(ap); /* before the directory it points into */
     acre_directory_free(dir);
     acre_policy_release(p);
-    cli_inputs_free(&s.in);
-    free(s.attrs);
+    cli_search_args_free(&s.a);
     return rc;
 }

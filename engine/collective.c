@@ -1132,9 +1132,12 @@ precomputed(const struct acre_policy *p, const struct acreP_node *n,
 {
     const struct acreC_index *x = p->coll;
     uint32_t ni = (uint32_t)(n - p->nodes);
-    const struct acreC_static *st = x->statics + x->st_first[ni];
-    const struct acreC_static *end = x->statics + x->st_first[ni + 1];
+    const struct acreC_static *st, *end;
 
+    if (!x->statics) /* no node has one (and NULL + 0 is undefined) */
+        return NULL;
+    st = x->statics + x->st_first[ni];
+    end = x->statics + x->st_first[ni + 1];
     for (; st < end; st++) {
         if (d < st->lo || d > st->hi)
             continue;

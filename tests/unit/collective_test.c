@@ -193,6 +193,18 @@ Test(collective, whole_area_but_subentries)
     acre_policy_release(p);
 }
 
+/* An area with no subentry at all: the index has no precomputed result
+ * for any node (found by fuzz_subentry_ldif: the lookup offset a NULL
+ * array, which clang's UBSan reports). */
+Test(collective, an_area_without_subentries_gives_nothing)
+{
+    acre_policy *p = world("", base_ldif, 0);
+
+    cr_expect_str_eq(coll(p, ANN), "");
+    cr_expect_str_eq(coll(p, TOP), "");
+    acre_policy_release(p);
+}
+
 Test(collective, chop_before_and_chop_after)
 {
     const char *ldif = talloc_asprintf(

@@ -1,0 +1,306 @@
+/*
+ * fuzz_subentry_ldif.c -- libFuzzer target for subentries as written in
+ * LDIF: the input is LDIF appended to a small fixed tree (an
+ * administrative point dc=example,dc=com and a few entries below it),
+ * loaded into a directory (engine/directory.c), attached to a compiled
+ * policy (acre_policy_attach_subentries: subtreeSpecification parsing,
+ * the collective index of compiler/collective_build.c) and asked for the
+ * collective attributes of its entries (engine/collective.c).
+ *
+ * The last input byte chooses the setting: bit 0 ACRE_COLL_STACK, bit 1
+ * the OpenDJ schema (inherited collective attributes), bit 2 a policy
+ * with slapo-collect lines.  Beyond "never crash, never leak, never read
+ * out of bounds" (ASan/UBSan) and bounded time, it checks:
+ *   - attach either succeeds or fails with ACRE_ERR_NOMEM and no policy;
+ *     a warning it gives has a line within the loaded text;
+ *   - every view is well formed: each attribute has a description, each
+ *     value is readable, the subentries listed are entries;
+ *   - for directories of at most MAX_ORACLE entries, each entry's view
+ *     equals the one of the literal reference evaluator
+ *     (tests/oracle/collective_oracle.h), in the oracle's text form;
+ *   - asking for the same entry again gives the same answer.
+ * Any violation aborts, which libFuzzer reports with the input.
+ */
+#include "acre.h"
+#include "collective_gen.h"
+#include "collective_oracle.h"
+#include "directory.h"
+#include "schema.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+#define MAX_ORACLE 48 /* the oracle is quadratic: compare small trees */
+
+static void
+check(int cond)
+{
+    if (!cond)
+        abort();
+}
+
+static const char base_ldif[] =
+    "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+    "administrativeRole: collectiveAttributeSpecificArea\n\n"
+    "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: people\nl: Paris\ndescription: the people\n\n"
+    "dn: uid=a,ou=people,dc=example,dc=com\nobjectClass: account\nuid: a\n"
+    "\n"
+    "dn: cn=b,ou=people,dc=example,dc=com\nobjectClass: person\n"
+    "objectClass: organizationalPerson\ncn: b\nsn: b\n"
+    "collectiveExclusions: c-l\n\n";
+
+static const char collect_conf[] =
+    "overlay collect\n"
+    "collectinfo \"ou=people,dc=example,dc=com\" l,description\n";
+
+static const char *const ci_attrs[] = {"l", "description"};
+static const struct acreO_collectinfo ci = {"ou=people,dc=example,dc=com",
+                                            ci_attrs, 2};
+
+/* One schema and policy per setting (bit 1: OpenDJ, bit 2: collect). */
+struct setting {
+    acre_schema *schema;
+    acre_policy *policy;
+};
+static struct setting settings[4];
+
+static struct setting *
+setting_of(unsigned k)
+{
+    struct setting *s = &settings[k];
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "fuzz.conf",
+                       k & 2 ? collect_conf : "",
+                       k & 2 ? strlen(collect_conf) : 0};
+    acre_diag d;
+
+    if (s->policy)
+        return s;
+    check(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s->schema, &d) == 0);
+    if (k & 1)
+        check(acre_schema_load_buffer(
+                  s->schema, "opendj.schema", acreO_coll_opendj_schema,
+                  strlen(acreO_coll_opendj_schema), &d) == 0);
+    check(acre_policy_compile(NULL, s->schema, &src, 1, 0, &s->policy, &d) ==
+          0);
+    return s;
+}
+
+/* A description in the oracle's form: the type's first name, then each
+ * option lowercased, sorted. */
+static char *
+oracle_desc(void *ctx, const acre_schema *s, const char *d, size_t n)
+{
+    struct acreS_desc p;
+    char opts[ACRES_MAX_OPTIONS][64];
+    char *t;
+
+    check(acreS_desc_parse(s, d, n, &p) == 0 && p.type >= 0);
+    const struct acreS_attr *at = acreS_attr(s, p.type);
+    t = talloc_strdup(ctx, at->nnames ? at->names[0] : at->oid);
+    for (unsigned k = 0; k < p.nopts; k++) {
+        if (p.opt_len[k] >= sizeof(opts[k]))
+            return NULL; /* too long to compare: skip the entry */
+        for (unsigned j = 0; j < p.opt_len[k]; j++) {
+            char ch = p.opts[k][j];
+            opts[k][j] = ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch;
+        }
+        opts[k][p.opt_len[k]] = '\0';
+    }
+    qsort(opts, p.nopts, sizeof(opts[0]),
+          (int (*)(const void *, const void *))strcmp);
+    for (unsigned k = 0; t && k < p.nopts; k++)
+        t = talloc_asprintf_append(t, ";%s", opts[k]);
+    check(t != NULL);
+    return t;
+}
+
+static int
+attr_cmp(const void *a, const void *b)
+{
+    return strcasecmp(((const struct acreO_coll_attr *)a)->type,
+                      ((const struct acreO_coll_attr *)b)->type);
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Append value v (NULL: none) to the oracle-form attribute for desc. */
+static void
+put_value(void *ctx, struct acreO_coll *c, const char *desc, const void *v,
+          size_t len, int replaces)
+{
+    struct acreO_coll_attr *a = NULL;
+    char *t = v ? talloc_size(ctx, len + 1) : NULL;
+
+    for (unsigned k = 0; k < c->nattrs && !a; k++)
+        if (!strcmp(c->attrs[k].type, desc))
+            a = &c->attrs[k];
+    if (!a) {
+        c->attrs = talloc_realloc(ctx, c->attrs, struct acreO_coll_attr,
+                                  c->nattrs + 1);
+        check(c->attrs != NULL);
+        a = &c->attrs[c->nattrs++];
+        memset(a, 0, sizeof(*a));
+        a->type = desc;
+    }
+    a->replaces_real |= replaces;
+    if (!v)
+        return;
+    a->vals = talloc_realloc(ctx, a->vals, const char *, a->nvals + 1);
+    a->lens = talloc_realloc(ctx, a->lens, size_t, a->nvals + 1);
+    check(a->vals && a->lens && t);
+    memcpy(t, v, len);
+    t[len] = '\0';
+    a->vals[a->nvals] = t;
+    a->lens[a->nvals++] = len;
+}
+
+/* The engine's view of e in the oracle's form; NULL when it cannot be
+ * put in that form (an option too long to compare). */
+static struct acreO_coll *
+engine_view(void *ctx, const acre_schema *s, acre_request *rq,
+            const acre_entry *e)
+{
+    acre_collective_view v;
+    struct acreO_coll *c = talloc_zero(ctx, struct acreO_coll);
+    int rc = acre_entry_collective(rq, acre_entry_view_of(e), &v);
+
+    check(c && (rc == 0 || rc == ACRE_ERR_EVAL_LIMIT));
+    if (rc)
+        return NULL;
+    for (unsigned i = 0; i < v.nattrs; i++) {
+        size_t dl, len;
+        unsigned nv, fl;
+        const char *d = acre_collective_attr(&v, i, &dl, &nv, &fl);
+        char *od;
+        check(d != NULL && dl > 0);
+        if (fl & ACRE_COLLATTR_OPER)
+            continue; /* collectiveAttributeSubentries: below */
+        if (!(od = oracle_desc(ctx, s, d, dl)))
+            return NULL;
+        if (!nv)
+            put_value(ctx, c, od, NULL, 0, (fl & ACRE_COLLATTR_REPLACES) != 0);
+        for (unsigned j = 0; j < nv; j++) {
+            const void *val = acre_collective_value(&v, i, j, &len);
+            check(val != NULL);
+            put_value(ctx, c, od, val, len, (fl & ACRE_COLLATTR_REPLACES) != 0);
+        }
+    }
+    c->subentries = talloc_array(ctx, const char *, v.nsubentries + 1);
+    check(c->subentries != NULL);
+    for (unsigned k = 0; k < v.nsubentries; k++) {
+        const acre_entry *sub = acre_collective_subentry(&v, k);
+        check(sub != NULL);
+        c->subentries[c->nsub++] = acre_dn_normalised(acre_entry_dn(sub), NULL);
+    }
+    check(acre_collective_subentry(&v, v.nsubentries) == NULL);
+    if (c->nattrs)
+        qsort(c->attrs, c->nattrs, sizeof(c->attrs[0]), attr_cmp);
+    if (c->nsub)
+        qsort(c->subentries, c->nsub, sizeof(c->subentries[0]), str_cmp);
+    return c;
+}
+
+struct run {
+    const acre_directory *dir;
+    const acre_schema *schema;
+    acre_request *rq;
+    unsigned flags; /* ACREO_COLL_* */
+    const struct acreO_collectinfo *ci;
+    unsigned nci;
+    int oracle; /* compare with the reference evaluator */
+};
+
+static int
+visit(void *arg, const acre_entry *e)
+{
+    struct run *R = arg;
+    void *tmp = talloc_new(NULL);
+    struct acreO_coll *got = engine_view(tmp, R->schema, R->rq, e), *want;
+    char *a, *b, *again;
+
+    if (got && R->oracle) {
+        check(acreO_coll_entry(tmp, R->dir, e, R->flags, R->ci, R->nci,
+                               &want) == 0);
+        a = acreO_coll_text(want);
+        b = acreO_coll_text(got);
+        check(a && b);
+        if (strcmp(a, b) != 0) {
+            fprintf(stderr, "%s\n--- oracle\n%s--- engine\n%s",
+                    acre_dn_normalised(acre_entry_dn(e), NULL), a, b);
+            abort();
+        }
+        again = acreO_coll_text(engine_view(tmp, R->schema, R->rq, e));
+        check(again && strcmp(again, b) == 0);
+        free(a);
+        free(b);
+        free(again);
+    }
+    talloc_free(tmp);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    unsigned k = size ? data[size - 1] : 0;
+    struct setting *st = setting_of((k >> 1) & 3);
+    void *ctx = talloc_new(NULL);
+    size_t nb = sizeof base_ldif - 1, n = nb + size;
+    char *text = talloc_size(ctx, n + 1);
+    acre_directory *dir;
+    acre_policy *ap = NULL;
+    const struct acreE_entry *const *sfx;
+    size_t nsfx;
+    acre_diag d;
+    struct run R;
+    int rc;
+
+    check(text != NULL);
+    memcpy(text, base_ldif, nb);
+    memcpy(text + nb, data, size);
+    text[n] = '\0';
+    if (size > 65536 || acre_directory_load(ctx, st->schema, "fuzz.ldif", text,
+                                            n, &dir, &d) != 0) {
+        talloc_free(ctx);
+        return 0;
+    }
+    memset(&d, 0, sizeof d);
+    rc = acre_policy_attach_subentries(ctx, st->policy, dir,
+                                       k & 1 ? ACRE_COLL_STACK : 0, &ap, &d);
+    check(rc == 0 || rc == ACRE_ERR_NOMEM);
+    if (rc) {
+        check(ap == NULL);
+        talloc_free(ctx);
+        return 0;
+    }
+    if (d.code)
+        check(d.line >= 1 && d.message[0]);
+    memset(&R, 0, sizeof R);
+    R.dir = dir;
+    R.schema = st->schema;
+    R.flags = k & 1 ? ACREO_COLL_STACK : 0;
+    R.ci = k & 4 ? &ci : NULL;
+    R.nci = k & 4 ? 1 : 0;
+    R.oracle = acre_directory_count(dir) <= MAX_ORACLE;
+    check(acre_request_begin(ap, NULL, acre_directory_host(dir), &R.rq) == 0);
+    /* every entry, from each suffix (an acre_directory is an acreE_dir) */
+    sfx = acreE_dir_suffixes((const struct acreE_dir *)dir, &nsfx);
+    for (size_t i = 0; i < nsfx; i++)
+        check(acre_directory_walk(dir, sfx[i]->v.dn, ACRE_SCOPE_SUB, visit,
+                                  &R) == 0);
+    acre_request_end(R.rq);
+    acre_policy_release(ap);
+    talloc_free(ctx);
+    return 0;
+}
