@@ -246,12 +246,6 @@ cls_init(void)
     }
 }
 
-static inline int
-hexval(uint8_t c)
-{
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
 static inline uint8_t
 lower(uint8_t c)
 {
@@ -346,7 +340,7 @@ take_escape(struct ps *ps)
         return fail(ps, ACRE_ERR_DN_ESCAPE, i, "'\\' at end of input");
     c = ps->s[i + 1];
     if ((cls[c] & CL_HEX) && i + 2 < ps->n && (cls[ps->s[i + 2]] & CL_HEX)) {
-        c = (uint8_t)(hexval(c) << 4 | hexval(ps->s[i + 2]));
+        c = (uint8_t)(acreE_hexval(c) << 4 | acreE_hexval(ps->s[i + 2]));
         ps->i += 3;
     } else if (cls[c] & CL_ESC) {
         ps->i += 2;
@@ -444,8 +438,8 @@ scan_hex(struct ps *ps)
         size_t i = ps->i;
         if (i + 1 == ps->n || !(cls[ps->s[i + 1]] & CL_HEX))
             return fail(ps, ACRE_ERR_DN_HEX, i + 1, "odd number of hex digits");
-        if (acreE_buf_putc(&ps->val, (uint8_t)(hexval(ps->s[i]) << 4 |
-                                               hexval(ps->s[i + 1]))))
+        if (acreE_buf_putc(&ps->val, (uint8_t)(acreE_hexval(ps->s[i]) << 4 |
+                                               acreE_hexval(ps->s[i + 1]))))
             return ACRE_ERR_NOMEM;
         ps->i += 2;
     }
@@ -1248,14 +1242,14 @@ acreD_value_unescape(const char *v, size_t n, int hex, struct acreE_buf *out)
     if (hex && n && s[0] == '#') {
         for (size_t k = 1; k + 1 < n; k += 2)
             out->p[out->len++] =
-                (uint8_t)(hexval(s[k]) << 4 | hexval(s[k + 1]));
+                (uint8_t)(acreE_hexval(s[k]) << 4 | acreE_hexval(s[k + 1]));
         return 0;
     }
     for (size_t k = 0; k < n; k++) {
         uint8_t c = s[k];
         if (c == '\\' && k + 2 < n && (cls[s[k + 1]] & CL_HEX) &&
             (cls[s[k + 2]] & CL_HEX)) {
-            c = (uint8_t)(hexval(s[k + 1]) << 4 | hexval(s[k + 2]));
+            c = (uint8_t)(acreE_hexval(s[k + 1]) << 4 | acreE_hexval(s[k + 2]));
             k += 2;
         } else if (c == '\\' && k + 1 < n) {
             c = s[++k];

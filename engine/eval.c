@@ -154,21 +154,13 @@ attr_in_list(const struct acreV_check *c, const struct acreI_what *w)
 static const acre_dn *
 value_dn(struct acreV_check *c)
 {
-    size_t i = 0, n = 0;
+    size_t n = 0;
     const char *s = (const char *)acreV_check_val(c, &n);
-    acre_dn *dn;
+    void *big = NULL;
 
-    if (!s)
-        return NULL;
-    while (i < n && s[i] == ' ')
-        i++;
-    if (n > 0 && i == n)
-        return NULL;
-    void *buf = talloc_size(c->rq->scratch, ACRE_DN_BUF_MAX);
-    if (!buf || acre_dn_parse_buf(buf, ACRE_DN_BUF_MAX, c->rq->schema, s, n,
-                                  ACRE_DN_STRICT, &dn, NULL))
-        return NULL;
-    return dn;
+    return s ? acreV_dn_parse(c->rq->schema, NULL, 0, c->rq->scratch, &big, s,
+                              n)
+             : NULL;
 }
 
 static int

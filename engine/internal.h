@@ -27,6 +27,35 @@
 #endif
 
 /*
+ * ASCII character classes, locale-free, as the RFCs' ABNF has them
+ * (ALPHA, DIGIT, HEXDIG): the one copy every parser uses.  c is a byte
+ * value or EOF; acreE_hexval is -1 for anything but a hex digit.
+ */
+static inline int
+acreE_is_alpha(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static inline int
+acreE_is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline int
+acreE_hexval(int c)
+{
+    if (acreE_is_digit(c))
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/*
  * acreE_diag_set -- fill *diag (when not NULL) for an error at byte
  * `offset` of a one-line input.  fmt is printf-style.  Returns code, so a
  * caller can `return acreE_diag_set(...)`.
