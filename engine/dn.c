@@ -1172,6 +1172,28 @@ obj_size(const struct ps *ps)
     return (size + 7) & ~(size_t)7;
 }
 
+/* Invariant: the block is laid out as doc/internals.md draws it (dn.h):
+ * offsets inside it, RDN starts rising from 0 to norm_len + 1 (and
+ * pretty_len + 1), NUL-terminated texts. */
+static int
+layout_ok(const acre_dn *dn)
+{
+    const uint32_t *nr = acreD_nrdn(dn), *pr = acreD_prdn(dn);
+
+    if (dn->magic != ACRED_MAGIC || dn->size % 8 ||
+        dn->rdn_off != HDR_SIZE + 8 * ((size_t)dn->depth + 1) ||
+        (size_t)dn->norm_off + dn->norm_len >= dn->size ||
+        (size_t)dn->pretty_off + dn->pretty_len >= dn->size ||
+        acreD_norm(dn)[dn->norm_len] || acreD_pretty(dn)[dn->pretty_len] ||
+        nr[0] || pr[0] || nr[dn->depth] != dn->norm_len + 1 ||
+        pr[dn->depth] != dn->pretty_len + 1)
+        return 0;
+    for (unsigned k = 0; k < dn->depth; k++)
+        if (nr[k + 1] <= nr[k] || pr[k + 1] <= pr[k])
+            return 0;
+    return 1;
+}
+
 static void
 obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
 {
@@ -1210,6 +1232,7 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
         dn->h[i] = chain(dn->h[i - 1],
                          rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
     }
+    acre_assert(layout_ok(dn));
 }
 
 static int

@@ -27,6 +27,48 @@
 #endif
 
 /*
+ * Invariants, checked.  acre_assert(x) states what the code relies on: in
+ * debug builds (./configure --enable-debug leaves NDEBUG undefined) and in
+ * sanitizer builds a false x reports file:line and aborts; elsewhere it
+ * compiles to nothing and x is not evaluated (so x may be costly, and must
+ * have no effect).  acre_never(x) marks a condition believed impossible
+ * whose branch fails closed, `if (acre_never(x)) return deny;`: where
+ * assertions are on, a true x aborts; elsewhere x is evaluated and the
+ * branch taken.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) ||            \
+    __has_feature(undefined_behavior_sanitizer) || \
+    __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define ACRE_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ACRE_SANITIZED 1
+#endif
+
+#if !defined(NDEBUG) || defined(ACRE_SANITIZED)
+#define ACRE_ASSERTS 1
+#define acre_assert(x) \
+    (acre_likely(x) ? (void)0 : acreE_assert_fail(__FILE__, __LINE__, #x))
+#define acre_never(x)                                               \
+    (acre_unlikely(x)                                               \
+         ? (acreE_assert_fail(__FILE__, __LINE__, "never: " #x), 1) \
+         : 0)
+#else
+#define ACRE_ASSERTS   0
+#define acre_assert(x) ((void)sizeof(!(x)))
+#define acre_never(x)  acre_unlikely(x)
+#endif
+
+/*
+ * acreE_assert_fail -- report a failed acre_assert / acre_never on stderr
+ * and abort (error.c).  Only debug and sanitizer builds call it.
+ */
+void acreE_assert_fail(const char *file, int line, const char *expr)
+    __attribute__((noreturn, cold));
+
+/*
  * ASCII character classes, locale-free, as the RFCs' ABNF has them
  * (ALPHA, DIGIT, HEXDIG): the one copy every parser uses.  c is a byte
  * value or EOF; acreE_hexval is -1 for anything but a hex digit.
