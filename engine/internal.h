@@ -2,8 +2,9 @@
  * internal.h -- definitions shared by every file of the library and never
  * installed.
  *
- * Module tags on cross-file internals: acreD_ (distinguished names),
- * acreE_ (engine), acreC_ (compiler).  Everything is hidden by
+ * Module tags on cross-file internals (acreD_, acreE_, acreS_, ...): the
+ * one key to all of them, and to the files each belongs to, is the table
+ * "Names: one tag per module" in doc/internals.md.  Everything is hidden by
  * -fvisibility=hidden; the public functions of acre.h are marked
  * ACRE_PUBLIC at their definitions, and the version script (acre.map)
  * exports nothing else.
