@@ -1174,7 +1174,8 @@ obj_size(const struct ps *ps)
 
 /* Invariant: the block is laid out as doc/internals.md draws it (dn.h):
  * offsets inside it, RDN starts rising from 0 to norm_len + 1 (and
- * pretty_len + 1), NUL-terminated texts. */
+ * pretty_len + 1; the empty DN has only that end, 1), NUL-terminated
+ * texts. */
 static int
 layout_ok(const acre_dn *dn)
 {
@@ -1185,7 +1186,7 @@ layout_ok(const acre_dn *dn)
         (size_t)dn->norm_off + dn->norm_len >= dn->size ||
         (size_t)dn->pretty_off + dn->pretty_len >= dn->size ||
         acreD_norm(dn)[dn->norm_len] || acreD_pretty(dn)[dn->pretty_len] ||
-        nr[0] || pr[0] || nr[dn->depth] != dn->norm_len + 1 ||
+        (dn->depth && (nr[0] || pr[0])) || nr[dn->depth] != dn->norm_len + 1 ||
         pr[dn->depth] != dn->pretty_len + 1)
         return 0;
     for (unsigned k = 0; k < dn->depth; k++)
