@@ -2,7 +2,7 @@
  * collective_bench.c -- an entry's collective attributes through the
  * subtree index (acre_entry_collective over a policy from
  * acre_policy_attach_subentries) against the literal scan of the
- * reference evaluator (acreO_coll_entry: every entry of the directory
+ * reference evaluator (acreR_coll_entry: every entry of the directory
  * looked at, every subtree specification parsed and tested) in the same
  * run, on the same directory.
  *
@@ -19,7 +19,7 @@
  *   collective_entry_10, _1k, _10k   ns per entry: acre_entry_collective
  *       on every user in directory order (entries of one node and depth
  *       reuse the previous result when nothing of the entry mattered),
- *       against acreO_coll_entry on an evenly spaced sample of them (the
+ *       against acreR_coll_entry on an evenly spaced sample of them (the
  *       oracle's medians are per entry too).  Values are not copied by
  *       either side: acre points into the directory.
  *   collective_shuffled_10k  the same, the users in a shuffled order, so
@@ -234,8 +234,8 @@ teardown(struct world *w)
 static int
 by_type(const void *a, const void *b)
 {
-    return strcasecmp(((const struct acreO_coll_attr *)a)->type,
-                      ((const struct acreO_coll_attr *)b)->type);
+    return strcasecmp(((const struct acreR_coll_attr *)a)->type,
+                      ((const struct acreR_coll_attr *)b)->type);
 }
 
 static int
@@ -247,9 +247,9 @@ by_string(const void *a, const void *b)
 static char *
 acre_text(void *mem, const struct world *w, const acre_collective_view *v)
 {
-    struct acreO_coll c = {0};
+    struct acreR_coll c = {0};
 
-    c.attrs = talloc_zero_array(mem, struct acreO_coll_attr, v->nattrs + 1);
+    c.attrs = talloc_zero_array(mem, struct acreR_coll_attr, v->nattrs + 1);
     c.subentries = talloc_array(mem, const char *, v->nsubentries + 1);
     if (!c.attrs || !c.subentries)
         return NULL;
@@ -263,7 +263,7 @@ acre_text(void *mem, const struct world *w, const acre_collective_view *v)
         if (acreS_desc_parse(w->schema, d, dl, &p) || p.type < 0 || p.nopts)
             return NULL; /* the corpus has no options */
         const struct acreS_attr *at = acreS_attr(w->schema, p.type);
-        struct acreO_coll_attr *a = &c.attrs[c.nattrs++];
+        struct acreR_coll_attr *a = &c.attrs[c.nattrs++];
         a->type = at->nnames ? at->names[0] : at->oid;
         a->vals = talloc_array(mem, const char *, nv + 1);
         a->lens = talloc_array(mem, size_t, nv + 1);
@@ -279,7 +279,7 @@ acre_text(void *mem, const struct world *w, const acre_collective_view *v)
             acre_entry_dn(acre_collective_subentry(v, k)), NULL);
     qsort(c.attrs, c.nattrs, sizeof(c.attrs[0]), by_type);
     qsort(c.subentries, c.nsub, sizeof(c.subentries[0]), by_string);
-    return acreO_coll_text(&c);
+    return acreR_coll_text(&c);
 }
 
 static int
@@ -290,13 +290,13 @@ verify(bench_run *run, const struct world *w, const char *tag)
     for (size_t k = 0; k < w->nsample; k++) {
         const acre_entry *e = w->users[w->sample[k]];
         void *tmp = talloc_new(NULL);
-        struct acreO_coll *want;
+        struct acreR_coll *want;
         acre_collective_view v;
         char *a = NULL, *b = NULL;
         int ok = tmp &&
-                 acreO_coll_entry(tmp, w->dir, e, 0, NULL, 0, &want) == 0 &&
+                 acreR_coll_entry(tmp, w->dir, e, 0, NULL, 0, &want) == 0 &&
                  acre_entry_collective(w->rq, acre_entry_view_of(e), &v) == 0 &&
-                 (a = acreO_coll_text(want)) && (b = acre_text(tmp, w, &v)) &&
+                 (a = acreR_coll_text(want)) && (b = acre_text(tmp, w, &v)) &&
                  strcmp(a, b) == 0;
         if (!ok)
             bench_fail(run,
@@ -354,10 +354,10 @@ oracle_pass(void *arg)
     uint64_t sum = 0;
 
     for (size_t k = 0; k < j->w->nsample; k++) {
-        struct acreO_coll *c;
+        struct acreR_coll *c;
         void *tmp = talloc_new(NULL);
         if (tmp &&
-            acreO_coll_entry(tmp, j->w->dir, j->w->users[j->w->sample[k]], 0,
+            acreR_coll_entry(tmp, j->w->dir, j->w->users[j->w->sample[k]], 0,
                              NULL, 0, &c) == 0)
             sum += c->nattrs + c->nsub;
         talloc_free(tmp);
@@ -373,14 +373,14 @@ run_entries(bench_run *run, const struct world *w, const char *group,
     struct job ja = {w, order, w->n, loops, rq};
     struct job jo = {w, NULL, 0, 1, NULL};
     bench_impl impl[2] = {{"acre_entry_collective", acre_pass, &ja},
-                          {"acreO_coll_entry", oracle_pass, &jo}};
+                          {"acreR_coll_entry", oracle_pass, &jo}};
     double med[2];
     char name[64];
 
     bench_measure(run, impl, 2, 1, med);
     snprintf(name, sizeof name, "%s/oracle", group);
     bench_row(run, name, "ns/entry", med[0] / (double)(w->n * loops),
-              "acreO_coll_entry", med[1] / (double)w->nsample);
+              "acreR_coll_entry", med[1] / (double)w->nsample);
 }
 
 /* The users' views in directory order. */

@@ -14,16 +14,16 @@
  * Row groups:
  *   policy_decide_10, _1k, _100k   ns per entry verdict: READ on "entry"
  *       and on every value of every attribute.  acre: acre_entry_decide
- *       over every user entry; oracle: acreO_oracle_check on "entry" and
+ *       over every user entry; oracle: acreR_oracle_check on "entry" and
  *       on each value, over an evenly spaced sample of the same entries
  *       (1,000 / 200 / 8 entries: the oracle walks every rule on every
  *       check, so it is timed over fewer entries; medians are per entry).
  *   policy_access_1k      ns per check: acre_access for one value (READ),
- *       against acreO_oracle_check on the same value; random values of
+ *       against acreR_oracle_check on the same value; random values of
  *       random entries (the oracle times the first tenth of them).
  *   policy_begin_hit_1k   ns per acre_request_begin + acre_request_end,
  *       always for the same requester (the policy's per-requester cache is
- *       warm), against acreO_oracle_new + talloc_free;
+ *       warm), against acreR_oracle_new + talloc_free;
  *   policy_begin_miss_1k  the same, each begin for a requester never seen
  *       before by this policy (a cursor over all the users, which no pass
  *       wraps around; reported if one does).
@@ -99,7 +99,7 @@ struct world {
     size_t npool;
     int id_entry;
     acre_subject who;
-    struct acreO_requester owho;
+    struct acreR_requester owho;
     struct bhost *host;             /* the same entries, a host's own */
     const acre_entry_view **hviews; /* [n] their views there */
 };
@@ -114,7 +114,7 @@ struct level {
     acre_policy *p;
     acre_request *rq;
     acre_request *hrq; /* the same requester, through the bench host */
-    struct acreO_oracle *o;
+    struct acreR_oracle *o;
     size_t *sample; /* the oracle's entries: indices into world */
     size_t nsample;
 };
@@ -162,15 +162,15 @@ acre_decide_pass(void *arg)
 
 /* The oracle's entry verdict: READ on "entry", then on every value. */
 static uint64_t
-oracle_decide(struct acreO_oracle *o, int id_entry, const struct acreE_entry *e)
+oracle_decide(struct acreR_oracle *o, int id_entry, const struct acreE_entry *e)
 {
-    struct acreO_target t = {&e->v, id_entry, 0, NULL, NULL, NULL, 0};
-    uint64_t granted = acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
+    struct acreR_target t = {&e->v, id_entry, 0, NULL, NULL, NULL, 0};
+    uint64_t granted = acreR_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
 
     for (uint32_t a = 0; a < e->v.nattrs; a++)
         for (uint32_t k = 0; k < e->v.attrs[a].nvals; k++) {
-            acreO_target_attr(&t, e->v.schema, &e->v, &e->v.attrs[a], (int)k);
-            granted += acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
+            acreR_target_attr(&t, e->v.schema, &e->v, &e->v.attrs[a], (int)k);
+            granted += acreR_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
         }
     return granted;
 }
@@ -224,13 +224,13 @@ oracle_access_pass(void *arg)
 {
     const struct job *j = arg;
     uint64_t sum = 0;
-    struct acreO_target t;
+    struct acreR_target t;
 
     for (size_t i = 0; i < j->n; i++) {
         const struct access_case *c = &j->cases[i];
 
-        acreO_target_attr(&t, c->oe->v.schema, &c->oe->v, c->r.a, c->r.j);
-        sum += acreO_oracle_check(j->l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+        acreR_target_attr(&t, c->oe->v.schema, &c->oe->v, c->r.a, c->r.j);
+        sum += acreR_oracle_check(j->l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
     }
     return sum;
 }
@@ -255,14 +255,14 @@ static uint64_t
 oracle_new_pass(void *arg)
 {
     struct job *j = arg;
-    struct acreO_requester who = j->w->owho;
-    struct acreO_oracle *o;
+    struct acreR_requester who = j->w->owho;
+    struct acreR_oracle *o;
     uint64_t sum = 0;
 
     for (size_t i = 0; i < j->n; i++) {
         if (j->cycle)
             who.authz_dn = j->w->pool[j->cursor++ % j->w->npool];
-        if (acreO_oracle_new(NULL, j->l->cfg, j->w->odir, &who, &o) == 0) {
+        if (acreR_oracle_new(NULL, j->l->cfg, j->w->odir, &who, &o) == 0) {
             talloc_free(o);
             sum++;
         }
@@ -472,7 +472,7 @@ level_setup(bench_run *run, struct world *w, struct level *l, size_t nsample)
     if (rc == 0)
         rc = acre_request_begin(l->p, &w->who, bhost_host(w->host), &l->hrq);
     if (rc == 0)
-        rc = acreO_oracle_new(w->mem, l->cfg, w->odir, &w->owho, &l->o);
+        rc = acreR_oracle_new(w->mem, l->cfg, w->odir, &w->owho, &l->o);
     if (rc != 0) {
         bench_fail(run, "policy %s: %s at %s:%u:%u: %s", l->tag,
                    acre_strerror(rc), d.file ? d.file : "", d.line, d.column,
@@ -524,12 +524,12 @@ verify_entry(bench_run *run, struct world *w, struct level *l, size_t i,
 {
     const acre_entry *e = w->entries[i];
     const char *dn = acre_dn_normalised(acre_entry_dn(e), NULL);
-    struct acreO_target t = {
+    struct acreR_target t = {
         &w->oentries[i]->v, w->id_entry, 0, NULL, NULL, NULL, 0};
     acre_verdict v;
     int rc =
         acre_entry_decide(l->rq, acre_entry_view_of(e), ACRE_RIGHT_READ, &v);
-    int want = acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+    int want = acreR_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
     unsigned bad = 0, k = 0, nv;
     size_t dlen;
 
@@ -547,9 +547,9 @@ verify_entry(bench_run *run, struct world *w, struct level *l, size_t i,
         const char *desc = acre_entry_attr(e, a, &dlen, &nv);
 
         for (unsigned j = 0; j < nv; j++, k++) {
-            acreO_target_attr(&t, w->schema, &w->oentries[i]->v, w->map[i][k].a,
+            acreR_target_attr(&t, w->schema, &w->oentries[i]->v, w->map[i][k].a,
                               w->map[i][k].j);
-            want = acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+            want = acreR_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
             *readable += want;
             if (verdict_value(&v, a, j) != want && bad++ < 3)
                 bench_fail(run,
@@ -566,14 +566,14 @@ static int
 verify_level(bench_run *run, struct world *w, struct level *l)
 {
     size_t visible = 0, readable = 0, bad = 0;
-    struct acreO_target t;
+    struct acreR_target t;
 
     for (size_t k = 0; k < l->nsample && bad < 5; k++) {
         size_t i = l->sample[k];
 
         bad += verify_entry(run, w, l, i, &readable) != 0;
-        acreO_target_type(l->o, &t, &w->oentries[i]->v, "entry");
-        visible += acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+        acreR_target_type(l->o, &t, &w->oentries[i]->v, "entry");
+        visible += acreR_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
     }
     if (bad)
         return -1;
@@ -622,7 +622,7 @@ run_decide(bench_run *run, struct world *w, struct level *l)
     struct job ja = {.w = w, .l = l, .n = w->n, .loops = loops};
     struct job jo = {.w = w, .l = l, .n = l->nsample, .loops = 1};
     bench_impl ia = {"acre_entry_decide", acre_decide_pass, &ja};
-    bench_impl io = {"acreO_oracle_check", oracle_decide_pass, &jo};
+    bench_impl io = {"acreR_oracle_check", oracle_decide_pass, &jo};
     char name[64];
 
     if (verify_level(run, w, l) != 0)
@@ -728,16 +728,16 @@ verify_cases(bench_run *run, struct level *l, const struct access_case *cs,
              size_t n)
 {
     size_t granted = 0, bad = 0;
-    struct acreO_target t;
+    struct acreR_target t;
 
     for (size_t k = 0; k < n; k++) {
         int got = acre_access(l->rq, acre_entry_view_of(cs[k].e), cs[k].desc,
                               cs[k].val, cs[k].len, ACRE_RIGHT_READ, NULL);
         int want;
 
-        acreO_target_attr(&t, cs[k].oe->v.schema, &cs[k].oe->v, cs[k].r.a,
+        acreR_target_attr(&t, cs[k].oe->v.schema, &cs[k].oe->v, cs[k].r.a,
                           cs[k].r.j);
-        want = acreO_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+        want = acreR_oracle_check(l->o, &t, ACREI_ACCESS_READ, NULL, NULL);
         granted += want;
         if (got != want && bad++ < 5)
             bench_fail(run,
@@ -766,7 +766,7 @@ run_access(bench_run *run, struct world *w, struct level *l)
     struct job ja = {.w = w, .l = l, .n = n, .loops = loops, .cases = cs};
     struct job jo = {.w = w, .l = l, .n = n / 10, .loops = 1, .cases = cs};
     bench_impl ia = {"acre_access", acre_access_pass, &ja};
-    bench_impl io = {"acreO_oracle_check", oracle_access_pass, &jo};
+    bench_impl io = {"acreR_oracle_check", oracle_access_pass, &jo};
     char name[64];
 
     if (!cs || verify_cases(run, l, cs, jo.n) != 0)
@@ -781,7 +781,7 @@ run_begin(bench_run *run, struct world *w, struct level *l)
     struct job ja = {.w = w, .l = l, .n = bench_size(run, 100000, 1000)};
     struct job jo = {.w = w, .l = l, .n = bench_size(run, 10000, 100)};
     bench_impl ia = {"acre_request_begin", acre_begin_hit_pass, &ja};
-    bench_impl io = {"acreO_oracle_new", oracle_new_pass, &jo};
+    bench_impl io = {"acreR_oracle_new", oracle_new_pass, &jo};
     char name[64];
 
     if (want_row(run, l, "policy_begin_hit_")) {
@@ -862,7 +862,7 @@ run_alloc(bench_run *run, struct world *w, struct level *l)
                    l->tag, (unsigned long long)acre_bytes, calls);
     snprintf(name, sizeof name, "policy_alloc_%s/oracle", l->tag);
     bench_row(run, name, "B/entry", (double)acre_bytes / (double)(2 * calls),
-              "acreO_oracle_check", (double)oracle_bytes / (double)l->nsample);
+              "acreR_oracle_check", (double)oracle_bytes / (double)l->nsample);
 }
 
 /* One compile (acre) or parse (oracle) of l's text, in ns; -1 on error. */

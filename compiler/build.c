@@ -19,6 +19,7 @@
  * table would cost more than the table).
  */
 #include "build.h"
+#include "internal.h"
 
 #include "eval.h"
 #include "schema.h"
@@ -100,6 +101,8 @@ node_insert(struct acre_policy *p, uint32_t idx)
 {
     uint32_t i = (uint32_t)p->nodes[idx].hash & p->hash_mask;
 
+    /* Invariant: the hash stays at most half full (see build_index) */
+    acre_assert(2 * ((size_t)idx + 1) <= (size_t)p->hash_mask + 1);
     while (p->hash[i])
         i = (i + 1) & p->hash_mask;
     p->hash[i] = idx + 1;
@@ -304,6 +307,9 @@ table_inherit(struct builder *b, uint32_t ni, size_t *start)
     size_t ps = (size_t)(uintptr_t)par->table, pe = ps + par->ntable;
     uint32_t os = b->own_start[ni], oe = os + b->own_count[ni];
 
+    /* Invariant: nodes are built parents first (by depth), so the
+     * parent's table is complete */
+    acre_assert(par->depth < n->depth);
     *start = b->ntables;
     while (ps < pe || os < oe) {
         uint32_t pr = ps < pe ? b->tables[ps].rule : UINT32_MAX;
@@ -321,6 +327,17 @@ table_inherit(struct builder *b, uint32_t ni, size_t *start)
         }
     }
     return 0;
+}
+
+/* Invariant (policy.h): the table from start lists its rules in
+ * evaluation order, each once. */
+static int
+table_ordered(const struct builder *b, size_t start)
+{
+    for (size_t i = start + 1; i < b->ntables; i++)
+        if (b->tables[i - 1].rule >= b->tables[i].rule)
+            return 0;
+    return 1;
 }
 
 static int
@@ -464,6 +481,7 @@ build_tables(struct builder *b)
                      : table_fresh(b, ni, &start);
         if (rc)
             return rc;
+        acre_assert(table_ordered(b, start));
         /* offsets for now; pointers once the array stops moving */
         n->table = (const struct acreP_slot *)(uintptr_t)start;
         n->ntable = (uint32_t)(b->ntables - start);

@@ -48,6 +48,7 @@
  * on error.  Thread-safe: no state outside the call.
  */
 #include "subentry.h"
+#include "internal.h"
 
 #include "acre.h"
 #include "buf.h"
@@ -156,18 +157,6 @@ list_next(struct parser *P, const char *what)
  * Tokens: identifiers, strings, numbers, object identifiers
  */
 
-static int
-is_alpha(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int
-is_digit(int c)
-{
-    return c >= '0' && c <= '9';
-}
-
 /* An identifier (letters, digits, hyphens, starting with a letter) at the
  * current position: its length, 0 when there is none. */
 static size_t
@@ -175,10 +164,11 @@ ident(struct parser *P)
 {
     size_t k = P->i;
 
-    if (k >= P->n || !is_alpha((unsigned char)P->s[k]))
+    if (k >= P->n || !acreE_is_alpha((unsigned char)P->s[k]))
         return 0;
-    while (k < P->n && (is_alpha((unsigned char)P->s[k]) ||
-                        is_digit((unsigned char)P->s[k]) || P->s[k] == '-'))
+    while (k < P->n &&
+           (acreE_is_alpha((unsigned char)P->s[k]) ||
+            acreE_is_digit((unsigned char)P->s[k]) || P->s[k] == '-'))
         k++;
     return k - P->i;
 }
@@ -286,12 +276,12 @@ number(struct parser *P, unsigned *out)
 
     if (peek(P) == '-' || peek(P) == '+')
         return fail(P, P->i, "a distance is a number without sign");
-    if (!is_digit(peek(P)))
+    if (!acreE_is_digit(peek(P)))
         return fail(P, P->i, "expected a number");
     if (peek(P) == '0' && P->i + 1 < P->n &&
-        is_digit((unsigned char)P->s[P->i + 1]))
+        acreE_is_digit((unsigned char)P->s[P->i + 1]))
         return fail(P, P->i, "a number must not have leading zeros");
-    while (is_digit(peek(P))) {
+    while (acreE_is_digit(peek(P))) {
         v = v * 10 + (unsigned)(P->s[P->i] - '0');
         if (v > ACREU_MAX_NUMBER)
             return fail_code(P, ACRE_ERR_RULE_LIMIT, start,
@@ -309,17 +299,17 @@ oid(struct parser *P, const char **out)
 {
     size_t start = P->i, k;
 
-    if (is_alpha(peek(P))) {
+    if (acreE_is_alpha(peek(P))) {
         k = ident(P);
         P->i += k;
-    } else if (is_digit(peek(P))) {
+    } else if (acreE_is_digit(peek(P))) {
         for (;;) {
-            if (!is_digit(peek(P)))
+            if (!acreE_is_digit(peek(P)))
                 return fail(P, P->i, "malformed numeric OID");
             if (peek(P) == '0' && P->i + 1 < P->n &&
-                is_digit((unsigned char)P->s[P->i + 1]))
+                acreE_is_digit((unsigned char)P->s[P->i + 1]))
                 return fail(P, P->i, "leading zero in a numeric OID");
-            while (is_digit(peek(P)))
+            while (acreE_is_digit(peek(P)))
                 P->i++;
             if (peek(P) != '.')
                 break;

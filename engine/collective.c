@@ -30,7 +30,7 @@
  *
  * Memory and reuse: a node whose candidates depend on nothing of an entry
  * but its depth and a few refinements has its results made once, at
- * attach (acreC_precompute, at the end of this file): such an entry is
+ * attach (acreC_precompute, collective_static.c): such an entry is
  * answered by its node, depth and refinement outcomes.  Otherwise the
  * result is built in the request (struct acreC_result), in buffers that
  * grow to the largest seen; values are not copied when one giver alone
@@ -43,6 +43,7 @@
  * same way.
  */
 #include "collective.h"
+#include "collective_int.h"
 
 #include "eval.h"
 #include "filter.h"
@@ -55,76 +56,12 @@
 #include <strings.h>
 #include <talloc.h>
 
-#define RESULTS 4 /* results a request keeps for reuse */
-
-/* What every result of a request shares. */
-struct acreC_cache {
-    const struct acreC_index *x;
-    /* per description: out index + 1 for the result being built
-     * (mark-stamped); [0, ndescs) subentries, [ndescs, 2 ndescs) collect */
-    uint32_t *dslot, *dmark, mark;
-    /* the entry's exclusions */
-    int *excl;
-    uint32_t nexcl, cap_excl;
-    int excl_all;
-    /* slapo-collect values the requester may read, per give (once per
-     * request): state 0 unknown, 1 known */
-    uint8_t *ci_state;
-    const acre_value **ci_val;
-    uint32_t *ci_n;
-    /* inheritance */
-    void *dnbuf; /* ACRE_DN_BUF_MAX */
-    char *text;  /* an RDN-built DN */
-    size_t cap_text;
-    /* the entry a filter sees */
-    acre_entry_view merged;
-    acre_view_attr *mattrs;
-    uint32_t cap_mattrs;
-    /* the results, the next one to replace */
-    struct acreC_result *res[RESULTS];
-    unsigned next;
-    /* the hooks a refinement's filter is evaluated with (the host's) */
-    struct acreF_hooks hooks;
-    /* acreC_precompute: refinement outcomes imposed, not evaluated */
-    int forced;
-    uint64_t forced_sig;
-};
-
-struct acreC_result {
-    /* first, what a view reads (one cache line for a precomputed result) */
-    uint32_t nout, nsubs;
-    struct acreC_out *out;
-    uint32_t *subs; /* applicable subentries */
-    const struct acreC_index *x;
-    struct acreC_cache *sh;
-    /* the reuse key: the last entry, its node and depth; the subentries
-     * in the window and the outcomes of their refinements */
-    const acre_entry_view *e;
-    const struct acreP_node *node;
-    unsigned depth;
-    int reusable;
-    uint32_t subslots, nref;
-    uint64_t sig;
-    /* the attributes (out, above): vals of those in the value buffer are
-     * offsets until the result is complete */
-    uint32_t cap_out;
-    uint8_t *in_buf;          /* [cap_out] 1: vals is an offset into vals[] */
-    uint8_t *replaced;        /* [cap_out] D's own values replaced */
-    acre_value *vals, *norms; /* parallel: a value, its normalised form */
-    size_t nvals, cap_vals, cap_norms;
-    void *copies; /* inherited values copied from the host: per build */
-    /* applicable subentries (above) and collect sources */
-    uint32_t cap_subs;
-    uint32_t *cis, ncis, cap_cis;
-};
-
 /* ------------------------------------------------------------------------
  * Buffers
  */
 
-/* Make room for n elements of `size` in *v (capacity *cap). */
-static int
-room(void *ctx, void **v, size_t size, size_t n, size_t *cap)
+int
+acreC_room(void *ctx, void **v, size_t size, size_t n, size_t *cap)
 {
     if (n <= *cap)
         return 0;
@@ -143,7 +80,7 @@ static int
 room32(void *ctx, void **v, size_t size, size_t n, uint32_t *cap)
 {
     size_t c = *cap;
-    int rc = room(ctx, v, size, n, &c);
+    int rc = acreC_room(ctx, v, size, n, &c);
     *cap = (uint32_t)c;
     return rc;
 }
@@ -157,9 +94,8 @@ push_u32(void *ctx, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
     return 0;
 }
 
-/* The request's cache of results, made at its first use. */
-static struct acreC_cache *
-cache_of(struct acre_request *rq, const struct acreC_index *x)
+struct acreC_cache *
+acreC_cache_of(struct acre_request *rq, const struct acreC_index *x)
 {
     struct acreC_cache *c = rq->coll;
 
@@ -473,8 +409,8 @@ out_norms(const struct acreC_result *r, uint32_t k)
 static int
 val_room(struct acreC_result *r, size_t n)
 {
-    if (room(r, (void **)&r->vals, sizeof(*r->vals), n, &r->cap_vals) ||
-        room(r, (void **)&r->norms, sizeof(*r->norms), n, &r->cap_norms))
+    if (acreC_room(r, (void **)&r->vals, sizeof(*r->vals), n, &r->cap_vals) ||
+        acreC_room(r, (void **)&r->norms, sizeof(*r->norms), n, &r->cap_norms))
         return ACRE_ERR_NOMEM;
     return 0;
 }
@@ -616,7 +552,8 @@ put_escaped(struct acreC_result *r, size_t *at, const uint8_t *v, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
 
-    if (room(r, (void **)&r->sh->text, 1, *at + 3 * n + 1, &r->sh->cap_text))
+    if (acreC_room(r, (void **)&r->sh->text, 1, *at + 3 * n + 1,
+                   &r->sh->cap_text))
         return ACRE_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
         uint8_t ch = v[i];
@@ -674,13 +611,14 @@ inherit_dn(struct acreC_result *r, const acre_schema *s,
         const struct acreS_attr *t = acreS_attr(s, S->inh_rdn_type);
         size_t at = 0, bl, tl = strlen(t->dn.name);
         const char *base = acre_dn_normalised(S->inh_base, &bl);
-        if (room(r, (void **)&r->sh->text, 1, tl + 2, &r->sh->cap_text))
+        if (acreC_room(r, (void **)&r->sh->text, 1, tl + 2, &r->sh->cap_text))
             return NULL;
         memcpy(r->sh->text, t->dn.name, tl);
         at = tl;
         r->sh->text[at++] = '=';
         if (put_escaped(r, &at, a->vals[0].val, a->vals[0].len) ||
-            room(r, (void **)&r->sh->text, 1, at + bl + 2, &r->sh->cap_text))
+            acreC_room(r, (void **)&r->sh->text, 1, at + bl + 2,
+                       &r->sh->cap_text))
             return NULL;
         if (bl) {
             r->sh->text[at++] = ',';
@@ -1025,9 +963,9 @@ finish(struct acreC_result *r)
         memset(r->in_buf, 0, n);
 }
 
-static int
-build(struct acre_request *rq, struct acreC_result *r,
-      const struct acreP_node *n, const acre_entry_view *e, unsigned d)
+int
+acreC_build(struct acre_request *rq, struct acreC_result *r,
+            const struct acreP_node *n, const acre_entry_view *e, unsigned d)
 {
     const struct acre_policy *p = rq->p;
     const struct acreC_index *x = p->coll;
@@ -1165,7 +1103,7 @@ acreC_compute(struct acre_request *rq, const acre_entry_view *e,
     *out = NULL;
     if (!x)
         return 0;
-    if (!(c = cache_of(rq, x)))
+    if (!(c = acreC_cache_of(rq, x)))
         return ACRE_ERR_NOMEM;
     q.h = &c->hooks;
     unsigned d = acre_dn_depth(e->dn);
@@ -1184,7 +1122,7 @@ acreC_compute(struct acre_request *rq, const acre_entry_view *e,
         }
     struct acreC_result *r = c->res[c->next++ % RESULTS];
     r->e = NULL;
-    if ((rc = build(rq, r, n, e, d)))
+    if ((rc = acreC_build(rq, r, n, e, d)))
         return rc;
     r->e = e;
     r->node = n;
@@ -1339,198 +1277,4 @@ acre_collective_subentry(const acre_collective_view *v, unsigned k)
     if (!r || k >= r->nsubs || k >= v->nsubentries)
         return NULL;
     return (const acre_entry *)r->x->subs[r->subs[k]].e;
-}
-
-/* ------------------------------------------------------------------------
- * Precomputed results (acreC_precompute)
- */
-
-/* Can node n's results be made once for all its entries? */
-static int
-static_node(const struct acreC_index *x, const struct acreP_node *n)
-{
-    if (!n->ncoll || n->ncoll > ACREC_STATIC_SLOTS)
-        return 0;
-    for (uint32_t i = 0; i < n->ncoll; i++) {
-        uint32_t k = n->coll[i].sub & ACREC_SLOT_SUB;
-        if (k >= x->nsubs || (x->subs[k].kind & ACREC_INH))
-            return 0;
-        for (uint32_t g = 0; g < x->subs[k].ngive; g++)
-            if (!x->descs[x->gives[x->subs[k].give0 + g].desc].collective)
-                return 0;
-    }
-    return 1;
-}
-
-/* A copy of result r under ctx that needs nothing of the request. */
-static struct acreC_result *
-keep_result(void *ctx, const struct acreC_result *r)
-{
-    struct acreC_result *k = talloc_zero(ctx, struct acreC_result);
-    acre_value *v = k ? talloc_array(k, acre_value, r->nvals + 1) : NULL;
-    acre_value *vn = v ? talloc_array(k, acre_value, r->nvals + 1) : NULL;
-    struct acreC_out *o =
-        vn ? talloc_array(k, struct acreC_out, r->nout + 1) : NULL;
-    uint32_t *s = o ? talloc_array(k, uint32_t, r->nsubs + 1) : NULL;
-
-    if (!s)
-        return NULL;
-    if (r->nvals) {
-        memcpy(v, r->vals, r->nvals * sizeof(*v));
-        memcpy(vn, r->norms, r->nvals * sizeof(*vn));
-    }
-    if (r->nout)
-        memcpy(o, r->out, r->nout * sizeof(*o));
-    if (r->nsubs)
-        memcpy(s, r->subs, r->nsubs * sizeof(*s));
-    for (uint32_t i = 0; i < r->nout; i++) {
-        if (o[i].a.vals < r->vals || o[i].a.vals >= r->vals + r->nvals)
-            continue; /* a giver's own values: they outlive the policy */
-        if (o[i].a.norms)
-            o[i].a.norms = vn + (o[i].a.vals - r->vals);
-        o[i].a.vals = v + (o[i].a.vals - r->vals);
-    }
-    k->x = r->x;
-    k->out = o;
-    k->nout = r->nout;
-    k->vals = v;
-    k->norms = vn;
-    k->nvals = r->nvals;
-    k->subs = s;
-    k->nsubs = r->nsubs;
-    k->subslots = r->subslots;
-    k->nref = r->nref;
-    return k;
-}
-
-/* The depths at which n's candidate set changes: n's depth, then each
- * window's start and end + 1 below it, sorted, unique; returns how many. */
-static unsigned
-boundaries(const struct acreP_node *n, uint32_t *b)
-{
-    unsigned m = 0, u = 0;
-
-    b[m++] = n->depth;
-    for (uint32_t i = 0; i < n->ncoll; i++) {
-        uint32_t e[2] = {n->coll[i].lo, (uint32_t)n->coll[i].hi + 1};
-        for (int j = 0; j < 2; j++)
-            if (e[j] > n->depth && e[j] <= 0xffffu)
-                b[m++] = e[j];
-    }
-    for (unsigned i = 1; i < m; i++) /* few: an insertion sort */
-        for (unsigned j = i; j > 0 && b[j - 1] > b[j]; j--) {
-            uint32_t t = b[j];
-            b[j] = b[j - 1];
-            b[j - 1] = t;
-        }
-    for (unsigned i = 0; i < m; i++)
-        if (!u || b[u - 1] != b[i])
-            b[u++] = b[i];
-    return u;
-}
-
-/* The precomputed results as they are made. */
-struct statics {
-    struct acreC_static *v;
-    size_t nv, cap_v;
-    struct acreC_refine *refs;
-    size_t nrefs, cap_refs;
-    const struct acreC_result **res;
-    size_t nres, cap_res;
-    size_t values; /* values and attributes held, against the cap */
-};
-
-/* Node n's results for depths lo..hi, one per refinement outcome,
- * appended to t (none when the window holds too many refinements or the
- * cap is reached). */
-static int
-static_window(struct acre_request *rq, const struct acreP_node *n, unsigned lo,
-              unsigned hi, struct statics *t)
-{
-    struct acreC_cache *c = rq->coll;
-    acre_entry_view none; /* stores nothing: no class, no exclusion */
-    void *mem = rq->p->mem;
-    unsigned nref = 0, subs = 0;
-
-    const struct acreC_refine *refs[ACREC_STATIC_REFS];
-
-    for (uint32_t i = 0; i < n->ncoll; i++) {
-        const struct acreC_slot *sl = &n->coll[i];
-        if (lo < sl->lo || lo > sl->hi)
-            continue;
-        subs = 1;
-        if (!(sl->sub & ACREC_SLOT_REFINED))
-            continue;
-        if (nref == ACREC_STATIC_REFS)
-            return 0; /* too many outcomes to make them all */
-        refs[nref++] = rq->p->coll->subs[sl->sub & ACREC_SLOT_SUB].refine;
-    }
-    if (t->values >= ACREC_STATIC_VALUES)
-        return 0;
-    if (room(mem, (void **)&t->v, sizeof(*t->v), t->nv + 1, &t->cap_v) ||
-        room(mem, (void **)&t->refs, sizeof(*t->refs), t->nrefs + nref + 1,
-             &t->cap_refs) ||
-        room(mem, (void **)&t->res, sizeof(*t->res), t->nres + (1u << nref),
-             &t->cap_res))
-        return ACRE_ERR_NOMEM;
-    memset(&none, 0, sizeof(none));
-    for (uint64_t s = 0; s < (1u << nref); s++) {
-        struct acreC_result *k;
-        c->forced = 1;
-        c->forced_sig = s;
-        int rc = build(rq, c->res[0], n, &none, lo);
-        c->forced = 0;
-        if (rc || !(k = keep_result(mem, c->res[0])))
-            return ACRE_ERR_NOMEM;
-        t->res[t->nres + s] = k;
-        t->values += k->nvals + k->nout;
-    }
-    for (unsigned i = 0; i < nref; i++)
-        t->refs[t->nrefs + i] = *refs[i];
-    struct acreC_static *st = &t->v[t->nv++];
-    memset(st, 0, sizeof(*st));
-    st->lo = (uint16_t)lo;
-    st->hi = (uint16_t)hi;
-    st->nref = (uint8_t)nref;
-    st->subs = (uint8_t)subs;
-    st->refs = (uint32_t)t->nrefs;
-    st->res = (uint32_t)t->nres;
-    t->nrefs += nref;
-    t->nres += 1u << nref;
-    return 0;
-}
-
-int
-acreC_precompute(struct acre_policy *p, const acre_directory *dir)
-{
-    struct acreC_index *x = (struct acreC_index *)p->coll;
-    struct statics t = {0};
-    uint32_t *first = talloc_array(p->mem, uint32_t, p->nnodes + 1);
-    uint32_t b[2 * ACREC_STATIC_SLOTS + 1];
-    acre_request *rq;
-    int rc = 0;
-
-    if (!first || acre_request_begin(p, NULL, acre_directory_host(dir), &rq))
-        return ACRE_ERR_NOMEM;
-    if (!cache_of(rq, x))
-        rc = ACRE_ERR_NOMEM;
-    for (uint32_t ni = 0; !rc && ni < p->nnodes; ni++) {
-        const struct acreP_node *n = &p->nodes[ni];
-        first[ni] = (uint32_t)t.nv;
-        if (!static_node(x, n))
-            continue;
-        unsigned m = boundaries(n, b);
-        for (unsigned j = 0; !rc && j < m; j++)
-            rc = static_window(rq, n, b[j], j + 1 < m ? b[j + 1] - 1 : 0xffffu,
-                               &t);
-    }
-    first[p->nnodes] = (uint32_t)t.nv;
-    acre_request_end(rq);
-    if (rc)
-        return rc;
-    x->st_first = first;
-    x->statics = t.v;
-    x->st_refs = t.refs;
-    x->st_res = t.res;
-    return 0;
 }

@@ -261,12 +261,13 @@ const acre_entry_view *acreC_merged(struct acre_request *rq,
                                     unsigned what);
 
 /*
- * acreC_precompute -- give attached policy p (complete but for this) the
- * results of the nodes whose candidates depend on nothing of an entry but
- * its depth and a few refinements: subentries only (no slapo-collect, no
- * inheritance), COLLECTIVE types only (no entry stores them), at most
- * ACREC_STATIC_SLOTS candidates and ACREC_STATIC_REFS refinements in any
- * depth window, until the results hold ACREC_STATIC_VALUES values.
+ * acreC_precompute (collective_static.c) -- give attached policy p
+ * (complete but for this) the results of the nodes whose candidates
+ * depend on nothing of an entry but its depth and a few refinements:
+ * subentries only (no slapo-collect, no inheritance), COLLECTIVE types
+ * only (no entry stores them), at most ACREC_STATIC_SLOTS candidates and
+ * ACREC_STATIC_REFS refinements in any depth window, until the results
+ * hold ACREC_STATIC_VALUES values.
  * dir: the attach directory.  0 or ACRE_ERR_NOMEM.
  */
 int acreC_precompute(struct acre_policy *p, const acre_directory *dir);

@@ -248,12 +248,6 @@ cls_init(void)
     }
 }
 
-static inline int
-hexval(uint8_t c)
-{
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
 static inline uint8_t
 lower(uint8_t c)
 {
@@ -348,7 +342,7 @@ take_escape(struct ps *ps)
         return fail(ps, ACRE_ERR_DN_ESCAPE, i, "'\\' at end of input");
     c = ps->s[i + 1];
     if ((cls[c] & CL_HEX) && i + 2 < ps->n && (cls[ps->s[i + 2]] & CL_HEX)) {
-        c = (uint8_t)(hexval(c) << 4 | hexval(ps->s[i + 2]));
+        c = (uint8_t)(acreE_hexval(c) << 4 | acreE_hexval(ps->s[i + 2]));
         ps->i += 3;
     } else if (cls[c] & CL_ESC) {
         ps->i += 2;
@@ -446,8 +440,8 @@ scan_hex(struct ps *ps)
         size_t i = ps->i;
         if (i + 1 == ps->n || !(cls[ps->s[i + 1]] & CL_HEX))
             return fail(ps, ACRE_ERR_DN_HEX, i + 1, "odd number of hex digits");
-        if (acreE_buf_putc(&ps->val, (uint8_t)(hexval(ps->s[i]) << 4 |
-                                               hexval(ps->s[i + 1]))))
+        if (acreE_buf_putc(&ps->val, (uint8_t)(acreE_hexval(ps->s[i]) << 4 |
+                                               acreE_hexval(ps->s[i + 1]))))
             return ACRE_ERR_NOMEM;
         ps->i += 2;
     }
@@ -1184,6 +1178,29 @@ obj_size(const struct ps *ps)
     return (size + 7) & ~(size_t)7;
 }
 
+/* Invariant: the block is laid out as doc/internals.md draws it (dn.h):
+ * offsets inside it, RDN starts rising from 0 to norm_len + 1 (and
+ * pretty_len + 1; the empty DN has only that end, 1), NUL-terminated
+ * texts. */
+static int
+layout_ok(const acre_dn *dn)
+{
+    const uint32_t *nr = acreD_nrdn(dn), *pr = acreD_prdn(dn);
+
+    if (dn->magic != ACRED_MAGIC || dn->size % 8 ||
+        dn->rdn_off != HDR_SIZE + 8 * ((size_t)dn->depth + 1) ||
+        (size_t)dn->norm_off + dn->norm_len >= dn->size ||
+        (size_t)dn->pretty_off + dn->pretty_len >= dn->size ||
+        acreD_norm(dn)[dn->norm_len] || acreD_pretty(dn)[dn->pretty_len] ||
+        (dn->depth && (nr[0] || pr[0])) || nr[dn->depth] != dn->norm_len + 1 ||
+        pr[dn->depth] != dn->pretty_len + 1)
+        return 0;
+    for (unsigned k = 0; k < dn->depth; k++)
+        if (nr[k + 1] <= nr[k] || pr[k + 1] <= pr[k])
+            return 0;
+    return 1;
+}
+
 static void
 obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
 {
@@ -1223,6 +1240,7 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
         h[i] = chain(h[i - 1],
                      rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
     }
+    acre_assert(layout_ok(dn));
 }
 
 static int
@@ -1257,14 +1275,14 @@ acreD_value_unescape(const char *v, size_t n, int hex, struct acreE_buf *out)
     if (hex && n && s[0] == '#') {
         for (size_t k = 1; k + 1 < n; k += 2)
             out->p[out->len++] =
-                (uint8_t)(hexval(s[k]) << 4 | hexval(s[k + 1]));
+                (uint8_t)(acreE_hexval(s[k]) << 4 | acreE_hexval(s[k + 1]));
         return 0;
     }
     for (size_t k = 0; k < n; k++) {
         uint8_t c = s[k];
         if (c == '\\' && k + 2 < n && (cls[s[k + 1]] & CL_HEX) &&
             (cls[s[k + 2]] & CL_HEX)) {
-            c = (uint8_t)(hexval(s[k + 1]) << 4 | hexval(s[k + 2]));
+            c = (uint8_t)(acreE_hexval(s[k + 1]) << 4 | acreE_hexval(s[k + 2]));
             k += 2;
         } else if (c == '\\' && k + 1 < n) {
             c = s[++k];

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -82,6 +83,14 @@ acre_strerror(int code)
         if (errors[i].code == code)
             return errors[i].text;
     return "unknown acre error";
+}
+
+void
+acreE_assert_fail(const char *file, int line, const char *expr)
+{
+    fprintf(stderr, "acre: %s:%d: invariant violated: %s\n", file, line, expr);
+    fflush(stderr);
+    abort();
 }
 
 int

@@ -154,21 +154,13 @@ attr_in_list(const struct acreV_check *c, const struct acreI_what *w)
 static const acre_dn *
 value_dn(struct acreV_check *c)
 {
-    size_t i = 0, n = 0;
+    size_t n = 0;
     const char *s = (const char *)acreV_check_val(c, &n);
-    acre_dn *dn;
+    void *big = NULL;
 
-    if (!s)
-        return NULL;
-    while (i < n && s[i] == ' ')
-        i++;
-    if (n > 0 && i == n)
-        return NULL;
-    void *buf = talloc_size(c->rq->scratch, ACRE_DN_BUF_MAX);
-    if (!buf || acre_dn_parse_buf(buf, ACRE_DN_BUF_MAX, c->rq->schema, s, n,
-                                  ACRE_DN_STRICT, &dn, NULL))
-        return NULL;
-    return dn;
+    return s ? acreV_dn_parse(c->rq->schema, NULL, 0, c->rq->scratch, &big, s,
+                              n)
+             : NULL;
 }
 
 static int
@@ -414,7 +406,11 @@ clause_state(struct acre_request *rq, uint32_t ci)
                               denies */
             return ACREV_FALSE;
         rq->limit_hit = hit;
-        __atomic_store_n(slot, st, __ATOMIC_RELAXED);
+        /* Invariant (policy.h): a state byte only ever goes from unknown
+         * to one value, whichever thread gets there first */
+        uint8_t was = __atomic_exchange_n(slot, st, __ATOMIC_RELAXED);
+        acre_assert(was == ACREV_UNKNOWN || was == st);
+        (void)was;
     }
     return st;
 }
@@ -551,6 +547,17 @@ acreV_fail(struct acre_request *rq, int code)
         rq->err = code;
 }
 
+/* Invariant (policy.h): a table lists rules in evaluation order, each
+ * once. */
+static int
+slots_ordered(const struct acreP_slot *t, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (t[i - 1].rule >= t[i].rule)
+            return 0;
+    return 1;
+}
+
 static int
 is_write(enum acreI_access want)
 {
@@ -598,7 +605,11 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     const struct acreP_slot *t = n->table, *te = t + n->ntable;
     const struct acreP_slot *u = n->residual->table;
     const struct acreP_slot *ue = u + n->residual->ntable;
+    acre_assert(slots_ordered(t, n->ntable) &&
+                slots_ordered(u, n->residual->ntable));
     while (t < te || u < ue) { /* the two tables merged by rule number */
+        /* a rule is DN-indexed or residual, never both */
+        acre_assert(t == te || u == ue || t->rule != u->rule);
         const struct acreP_slot *sl =
             u == ue || (t < te && t->rule < u->rule) ? t++ : u++;
         const struct acreP_rule *r = &p->rules[sl->rule];

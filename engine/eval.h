@@ -321,6 +321,18 @@ int acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
 uint8_t acreV_clause_flags(const struct acreI_clause *b);
 
 /*
+ * acreV_dn_parse -- slapd's strict dnNormalize of s[0..n) (eval_who.c),
+ * NULL when it is not a DN (blanks only are refused, as slapd does) or
+ * memory ran out.  The DN is built in local (size bytes; NULL: none) when
+ * it fits, else in *big: ACRE_DN_BUF_MAX bytes taken from ctx the first
+ * time one is needed (*big NULL) and reused after.  The DN lives as long
+ * as the buffer it was built in.
+ */
+const acre_dn *acreV_dn_parse(const acre_schema *schema, void *local,
+                              size_t size, void *ctx, void **big, const char *s,
+                              size_t n);
+
+/*
  * acreV_slapd_dn -- normalised DN text s[0..n) as slapd writes its
  * normalised DNs: where acre escapes a special character of a value as
  * "\c", slapd writes "\XX" (uppercase hex), and it writes an '=' inside

@@ -230,22 +230,8 @@ set_drop(struct set *s)
 static const acre_dn *
 parse_dn(struct ev *x, const char *s, size_t n)
 {
-    acre_dn *dn;
-    size_t i = 0;
-
-    while (i < n && s[i] == ' ')
-        i++;
-    if (n > 0 && i == n)
-        return NULL;
-    int rc = acre_dn_parse_buf(x->local, sizeof(x->local), x->rq->schema, s, n,
-                               ACRE_DN_STRICT, &dn, NULL);
-    if (rc == ACRE_ERR_NOSPACE) { /* valid, but too big for local */
-        if (!x->dnbuf && !(x->dnbuf = talloc_size(x->mem, ACRE_DN_BUF_MAX)))
-            return NULL;
-        rc = acre_dn_parse_buf(x->dnbuf, ACRE_DN_BUF_MAX, x->rq->schema, s, n,
-                               ACRE_DN_STRICT, &dn, NULL);
-    }
-    return rc ? NULL : dn;
+    return acreV_dn_parse(x->rq->schema, x->local, sizeof(x->local), x->mem,
+                          &x->dnbuf, s, n);
 }
 
 /* ------------------------------------------------------------------------

@@ -162,28 +162,38 @@ expand(const struct acreI_template *t, const struct acreV_matches *m,
  * not fit (rare: long or many RDNs) goes to a buffer from scratch. */
 #define DN_LOCAL 4096
 
-/* slapd's strict dnNormalize of s[0..n) into local (DN_LOCAL bytes) or
- * scratch; NULL when it is not a DN (blanks only are refused, as slapd
- * does). */
-static const acre_dn *
-parse_dn(struct acre_request *rq, uint64_t *local, const char *s, size_t n)
+const acre_dn *
+acreV_dn_parse(const acre_schema *schema, void *local, size_t size, void *ctx,
+               void **big, const char *s, size_t n)
 {
     acre_dn *dn;
     size_t i = 0;
+    int rc = ACRE_ERR_NOSPACE;
 
     while (i < n && s[i] == ' ')
         i++;
     if (n > 0 && i == n)
         return NULL;
-    int rc = acre_dn_parse_buf(local, DN_LOCAL, rq->schema, s, n,
-                               ACRE_DN_STRICT, &dn, NULL);
+    if (local)
+        rc = acre_dn_parse_buf(local, size, schema, s, n, ACRE_DN_STRICT, &dn,
+                               NULL);
     if (rc == ACRE_ERR_NOSPACE) { /* valid, but too big for local */
-        void *big = talloc_size(rq->scratch, ACRE_DN_BUF_MAX);
-        rc = big ? acre_dn_parse_buf(big, ACRE_DN_BUF_MAX, rq->schema, s, n,
-                                     ACRE_DN_STRICT, &dn, NULL)
-                 : ACRE_ERR_NOMEM;
+        if (!*big && !(*big = talloc_size(ctx, ACRE_DN_BUF_MAX)))
+            return NULL;
+        rc = acre_dn_parse_buf(*big, ACRE_DN_BUF_MAX, schema, s, n,
+                               ACRE_DN_STRICT, &dn, NULL);
     }
     return rc ? NULL : dn;
+}
+
+/* acreV_dn_parse into local (DN_LOCAL bytes) or a fresh buffer from
+ * scratch. */
+static const acre_dn *
+parse_dn(struct acre_request *rq, uint64_t *local, const char *s, size_t n)
+{
+    void *big = NULL;
+
+    return acreV_dn_parse(rq->schema, local, DN_LOCAL, rq->scratch, &big, s, n);
 }
 
 /* Normalised DN text ndn[0..n) under the equality rule of attribute

@@ -187,33 +187,9 @@ skip_spaces(struct ps *ps)
 }
 
 static int
-is_alpha(int c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-static int
-is_digit(int c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static int
 is_ldh(int c)
 {
-    return is_alpha(c) || is_digit(c) || c == '-';
-}
-
-static int
-hexval(int c)
-{
-    if (is_digit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return acreE_is_alpha(c) || acreE_is_digit(c) || c == '-';
 }
 
 static uint64_t *
@@ -255,13 +231,13 @@ check_oid(struct ps *ps, const char *d, size_t n, size_t off, const char *what)
 {
     size_t k = 0;
 
-    if (n && is_alpha((unsigned char)d[0])) {
+    if (n && acreE_is_alpha((unsigned char)d[0])) {
         while (k < n && is_ldh((unsigned char)d[k]))
             k++;
-    } else if (n && is_digit((unsigned char)d[0])) {
+    } else if (n && acreE_is_digit((unsigned char)d[0])) {
         while (k < n) {
             size_t start = k;
-            while (k < n && is_digit((unsigned char)d[k]))
+            while (k < n && acreE_is_digit((unsigned char)d[k]))
                 k++;
             if (k == start)
                 break;
@@ -301,8 +277,8 @@ static int
 take_escape(struct ps *ps, struct acreE_buf *b)
 {
     size_t at = ps->i;
-    int h1 = at + 1 < ps->n ? hexval((unsigned char)ps->s[at + 1]) : -1;
-    int h2 = at + 2 < ps->n ? hexval((unsigned char)ps->s[at + 2]) : -1;
+    int h1 = at + 1 < ps->n ? acreE_hexval((unsigned char)ps->s[at + 1]) : -1;
+    int h2 = at + 2 < ps->n ? acreE_hexval((unsigned char)ps->s[at + 2]) : -1;
     int c = at + 1 < ps->n ? (unsigned char)ps->s[at + 1] : -1;
 
     if (h1 >= 0 && h2 >= 0) {
@@ -897,8 +873,9 @@ find_rule(const char *name, size_t n)
     int r = acreM_find(name, n);
 
     for (size_t i = 0; r == ACREM_NONE && i < 2; i++) {
-        const char *k = is_digit((unsigned char)name[0]) ? local_rules[i].oid
-                                                         : local_rules[i].name;
+        const char *k = acreE_is_digit((unsigned char)name[0])
+                            ? local_rules[i].oid
+                            : local_rules[i].name;
         if (strlen(k) == n && strncasecmp(k, name, n) == 0)
             r = local_rules[i].rule;
     }

@@ -2,8 +2,9 @@
  * internal.h -- definitions shared by every file of the library and never
  * installed.
  *
- * Module tags on cross-file internals: acreD_ (distinguished names),
- * acreE_ (engine), acreC_ (compiler).  Everything is hidden by
+ * Module tags on cross-file internals (acreD_, acreE_, acreS_, ...): the
+ * one key to all of them, and to the files each belongs to, is the table
+ * "Names: one tag per module" in doc/internals.md.  Everything is hidden by
  * -fvisibility=hidden; the public functions of acre.h are marked
  * ACRE_PUBLIC at their definitions, and the version script (acre.map)
  * exports nothing else.
@@ -27,6 +28,77 @@
 #define acre_likely(x)   (x)
 #define acre_unlikely(x) (x)
 #endif
+
+/*
+ * Invariants, checked.  acre_assert(x) states what the code relies on: in
+ * debug builds (./configure --enable-debug leaves NDEBUG undefined) and in
+ * sanitizer builds a false x reports file:line and aborts; elsewhere it
+ * compiles to nothing and x is not evaluated (so x may be costly, and must
+ * have no effect).  acre_never(x) marks a condition believed impossible
+ * whose branch fails closed, `if (acre_never(x)) return deny;`: where
+ * assertions are on, a true x aborts; elsewhere x is evaluated and the
+ * branch taken.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) ||            \
+    __has_feature(undefined_behavior_sanitizer) || \
+    __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define ACRE_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ACRE_SANITIZED 1
+#endif
+
+#if !defined(NDEBUG) || defined(ACRE_SANITIZED)
+#define ACRE_ASSERTS 1
+#define acre_assert(x) \
+    (acre_likely(x) ? (void)0 : acreE_assert_fail(__FILE__, __LINE__, #x))
+#define acre_never(x)                                               \
+    (acre_unlikely(x)                                               \
+         ? (acreE_assert_fail(__FILE__, __LINE__, "never: " #x), 1) \
+         : 0)
+#else
+#define ACRE_ASSERTS   0
+#define acre_assert(x) ((void)sizeof(!(x)))
+#define acre_never(x)  acre_unlikely(x)
+#endif
+
+/*
+ * acreE_assert_fail -- report a failed acre_assert / acre_never on stderr
+ * and abort (error.c).  Only debug and sanitizer builds call it.
+ */
+void acreE_assert_fail(const char *file, int line, const char *expr)
+    __attribute__((noreturn, cold));
+
+/*
+ * ASCII character classes, locale-free, as the RFCs' ABNF has them
+ * (ALPHA, DIGIT, HEXDIG): the one copy every parser uses.  c is a byte
+ * value or EOF; acreE_hexval is -1 for anything but a hex digit.
+ */
+static inline int
+acreE_is_alpha(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static inline int
+acreE_is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline int
+acreE_hexval(int c)
+{
+    if (acreE_is_digit(c))
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
 
 /*
  * acreE_diag_set -- fill *diag (when not NULL) for an error at byte

@@ -42,6 +42,7 @@
  *   by preparation
  */
 #include "match.h"
+#include "internal.h"
 
 #include "prep.h"
 #include "schema.h"
@@ -58,21 +59,10 @@
  * Character classes (ASCII, as slapd defines them)
  */
 static int
-is_digit(uint8_t c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static int
-is_alpha(uint8_t c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int
 is_hex(uint8_t c)
 {
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    return acreE_is_digit(c) || (c >= 'a' && c <= 'f') ||
+           (c >= 'A' && c <= 'F');
 }
 
 static uint8_t
@@ -85,9 +75,9 @@ to_lower(uint8_t c)
 static int
 is_printable(uint8_t c)
 {
-    return is_alpha(c) || is_digit(c) || c == '\'' || c == '(' || c == ')' ||
-           c == '+' || c == ',' || c == '-' || c == '.' || c == '/' ||
-           c == ':' || c == '?' || c == ' ' || c == '=';
+    return acreE_is_alpha(c) || acreE_is_digit(c) || c == '\'' || c == '(' ||
+           c == ')' || c == '+' || c == ',' || c == '-' || c == '.' ||
+           c == '/' || c == ':' || c == '?' || c == ' ' || c == '=';
 }
 
 /* 1 when the code point starting at s[i] is a combining mark. */
@@ -139,11 +129,11 @@ scan_number(const uint8_t *v, size_t n)
 {
     size_t i = 0;
 
-    if (!n || !is_digit(v[0]))
+    if (!n || !acreE_is_digit(v[0]))
         return 0;
     if (v[0] == '0')
         return 1;
-    while (i < n && is_digit(v[i]))
+    while (i < n && acreE_is_digit(v[i]))
         i++;
     return i;
 }
@@ -172,10 +162,10 @@ valid_numericoid(const uint8_t *v, size_t n, unsigned min_arcs)
 static int
 valid_descr(const uint8_t *v, size_t n)
 {
-    if (!n || !is_alpha(v[0]))
+    if (!n || !acreE_is_alpha(v[0]))
         return 0;
     for (size_t i = 1; i < n; i++)
-        if (!is_alpha(v[i]) && !is_digit(v[i]) && v[i] != '-')
+        if (!acreE_is_alpha(v[i]) && !acreE_is_digit(v[i]) && v[i] != '-')
             return 0;
     return 1;
 }
@@ -191,7 +181,7 @@ valid_integer(const uint8_t *v, size_t n)
     if (v[i] == '0')
         return n == 1;
     for (; i < n; i++)
-        if (!is_digit(v[i]))
+        if (!acreE_is_digit(v[i]))
             return 0;
     return 1;
 }
@@ -247,7 +237,7 @@ is_ascii(uint8_t c)
 static int
 is_numeric_char(uint8_t c)
 {
-    return is_digit(c) || c == ' ';
+    return acreE_is_digit(c) || c == ' ';
 }
 
 /*
@@ -385,7 +375,7 @@ struct gtime {
 static int
 two_digits(const uint8_t *v, size_t n, size_t i, int *out)
 {
-    if (n - i < 2 || !is_digit(v[i]) || !is_digit(v[i + 1]))
+    if (n - i < 2 || !acreE_is_digit(v[i]) || !acreE_is_digit(v[i + 1]))
         return 0;
     *out = (v[i] - '0') * 10 + (v[i + 1] - '0');
     return 1;
@@ -408,7 +398,7 @@ gt_fields(const uint8_t *v, size_t n, size_t *i, struct gtime *g)
     int f[7] = {0};
     int k = 0;
 
-    while (k < 7 && *i < n && is_digit(v[*i])) {
+    while (k < 7 && *i < n && acreE_is_digit(v[*i])) {
         if (!two_digits(v, n, *i, &f[k]))
             return 0;
         *i += 2;
@@ -437,7 +427,7 @@ gt_fraction(const uint8_t *v, size_t n, size_t *i, struct gtime *g)
     g->flen = 0;
     if (*i == n || (v[*i] != '.' && v[*i] != ','))
         return 1;
-    while (j < n && is_digit(v[j]))
+    while (j < n && acreE_is_digit(v[j]))
         j++;
     if (j == *i + 1)
         return 0;

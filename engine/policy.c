@@ -127,6 +127,11 @@ acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
 {
     unsigned d = acre_dn_depth(dn);
 
+    /* Invariants (policy.h): the node hash is a power of two in size and
+     * never full, so every probe sequence ends; node 0 is the root */
+    acre_assert(p->hash_mask && ((p->hash_mask + 1) & p->hash_mask) == 0);
+    acre_assert(2 * (size_t)p->nnodes <= (size_t)p->hash_mask + 1);
+    acre_assert(p->nnodes > 0 && p->nodes[0].depth == 0);
     for (unsigned i = d < p->max_depth ? d : p->max_depth; i > 0; i--) {
         uint64_t h = acre_dn_ancestor_hash(dn, i);
         for (uint32_t k = (uint32_t)h & p->hash_mask;;
@@ -139,8 +144,10 @@ acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
                 continue;
             size_t len;
             const char *s = acre_dn_ancestor(dn, i, &len);
-            if (len == n->ndn_len && memcmp(s, n->ndn, len) == 0)
+            if (len == n->ndn_len && memcmp(s, n->ndn, len) == 0) {
+                acre_assert(n->depth <= p->max_depth);
                 return n;
+            }
         }
     }
     return &p->nodes[0]; /* the root, always node 0 */

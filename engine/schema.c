@@ -1393,6 +1393,33 @@ first_new(struct load *L)
     return 0;
 }
 
+/* Invariant (schema_int.h): ids are dense and every reference is an id
+ * below the count; SUP chains are bounded. */
+static int
+consistent(const acre_schema *s)
+{
+    for (unsigned i = 0; i < s->nattrs; i++) {
+        const struct acreS_attrx *a = &s->attrs[i];
+        if (a->pub.id != (int)i || a->pub.sup < -1 ||
+            a->pub.sup >= (int)s->nattrs || a->depth > ACRES_MAX_DEPTH)
+            return 0;
+    }
+    for (unsigned i = 0; i < s->nclasses; i++) {
+        const struct acreS_class *c = &s->classes[i].pub;
+        if (c->id != (int)i || s->classes[i].depth > ACRES_MAX_DEPTH)
+            return 0;
+        for (unsigned k = 0; k < c->nsup; k++)
+            if (c->sup[k] < 0 || c->sup[k] >= (int)s->nclasses)
+                return 0;
+        for (unsigned k = 0; k < c->nmust + c->nmay; k++) {
+            int t = k < c->nmust ? c->must[k] : c->may[k - c->nmust];
+            if (t < 0 || t >= (int)s->nattrs)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /*
  * commit -- check the stage against s and make it s's next state; for a
  * frozen schema (dry), only check that it repeats s exactly.
@@ -1425,6 +1452,7 @@ commit(acre_schema *s, struct acreS_stage *st, int dry)
     if (derive(&L.n, L.mem))
         return nomem(&L);
     install(s, &L.n, st->keep);
+    acre_assert(consistent(s));
     return 0;
 }
 

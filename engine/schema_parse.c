@@ -178,26 +178,14 @@ nomem(struct def *d)
  * Lexical checks (RFC 4512 section 1.4)
  */
 
-static int
-is_alpha(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int
-is_digit(int c)
-{
-    return c >= '0' && c <= '9';
-}
-
 int
 acreS_is_descr(const char *s, size_t n)
 {
-    if (n == 0 || n > ACRES_MAX_TOKEN || !is_alpha((unsigned char)s[0]))
+    if (n == 0 || n > ACRES_MAX_TOKEN || !acreE_is_alpha((unsigned char)s[0]))
         return 0;
     for (size_t i = 1; i < n; i++) {
         int c = (unsigned char)s[i];
-        if (!is_alpha(c) && !is_digit(c) && c != '-')
+        if (!acreE_is_alpha(c) && !acreE_is_digit(c) && c != '-')
             return 0;
     }
     return 1;
@@ -215,7 +203,7 @@ arcs(const char *s, size_t n)
         return 0;
     for (;;) {
         size_t start = i;
-        while (i < n && is_digit((unsigned char)s[i]))
+        while (i < n && acreE_is_digit((unsigned char)s[i]))
             i++;
         if (i == start || (s[start] == '0' && i - start > 1))
             return 0;
@@ -334,7 +322,7 @@ expand(struct def *d, const char *s, size_t n, size_t pos, const char **out)
     size_t mlen, slen = 0;
     char *r;
 
-    if (n && is_digit((unsigned char)s[0])) {
+    if (n && acreE_is_digit((unsigned char)s[0])) {
         if (!acreS_is_numericoid(s, n))
             return FAIL(d, pos, ACRE_ERR_SCHEMA_SYNTAX,
                         "malformed numeric OID '%.*s'", (int)n, s);
@@ -501,15 +489,6 @@ names(struct def *d, const char ***out, uint32_t **pos, unsigned *n)
     return 0;
 }
 
-static int
-hexval(int c)
-{
-    if (is_digit(c))
-        return c - '0';
-    c |= 0x20;
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* qdstring -- DESC: unescape \27 and \5C, drop line breaks of folding. */
 static int
 qdstring(struct def *d, const char **out)
@@ -526,8 +505,8 @@ qdstring(struct def *d, const char **out)
     for (size_t i = 0; i < t.n; i++) {
         int c = (unsigned char)t.s[i];
         if (c == '\\') {
-            int hi = i + 2 < t.n ? hexval((unsigned char)t.s[i + 1]) : -1;
-            int lo = i + 2 < t.n ? hexval((unsigned char)t.s[i + 2]) : -1;
+            int hi = i + 2 < t.n ? acreE_hexval((unsigned char)t.s[i + 1]) : -1;
+            int lo = i + 2 < t.n ? acreE_hexval((unsigned char)t.s[i + 2]) : -1;
             int v = hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
             if (v != 0x27 && v != 0x5c)
                 return FAIL(d, t.pos + 1 + i, ACRE_ERR_SCHEMA_SYNTAX,
@@ -595,7 +574,8 @@ noidlen(struct def *d, struct acreS_atdef *a)
     if (brace) {
         size_t k = n + 1, digits = 0;
         unsigned long long v = 0;
-        while (k < t.n && is_digit((unsigned char)t.s[k]) && digits < 10) {
+        while (k < t.n && acreE_is_digit((unsigned char)t.s[k]) &&
+               digits < 10) {
             v = v * 10 + (unsigned)(t.s[k++] - '0');
             digits++;
         }
@@ -1157,7 +1137,7 @@ ldif_value(struct acreS_stage *st, const struct acreL_attrval *v, enum kind k,
         return FAIL(&d, 0, ACRE_ERR_SCHEMA_SYNTAX, "NUL byte in definition");
     if (ordered && v->len && v->val[0] == '{') {
         skip = 1;
-        while (skip < v->len && skip < 12 && is_digit(v->val[skip]))
+        while (skip < v->len && skip < 12 && acreE_is_digit(v->val[skip]))
             skip++;
         if (skip == 1 || skip >= v->len || v->val[skip] != '}')
             return FAIL(&d, skip, ACRE_ERR_SCHEMA_SYNTAX,

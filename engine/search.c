@@ -4,7 +4,7 @@
  * acre_host), and search filters under access control
  * (acre_filter_match), which a host that selects its own candidates uses
  * for exactly what acre_search does to each candidate.  The reference
- * evaluator's acreO_oracle_search (tests/oracle/openldap_oracle_search.c),
+ * evaluator's acreR_oracle_search (tests/oracle/openldap_oracle_search.c),
  * validated against slapd, is the specification; this file reproduces it
  * over the compiled policy.
  *

@@ -12,23 +12,12 @@
  * the caller's context and points at no input byte.
  */
 #include "url.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <talloc.h>
-
-static int
-hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* A %-unescaped copy of s[0..n) (libldap's ldap_pvt_hex_unescape). */
 static char *
@@ -41,7 +30,8 @@ unescape(void *ctx, const char *s, size_t n)
         return NULL;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '%' && i + 1 < n) {
-            int hi = hexval(s[++i]), lo = i + 1 < n ? hexval(s[i + 1]) : -1;
+            int hi = acreE_hexval(s[++i]),
+                lo = i + 1 < n ? acreE_hexval(s[i + 1]) : -1;
             if (hi >= 0 && lo >= 0) {
                 out[o++] = (char)(hi << 4 | lo);
                 i++;

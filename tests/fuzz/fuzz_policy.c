@@ -87,24 +87,24 @@ walk_entry(void *arg, const acre_entry *e)
 static void
 compare(struct world *w, const acre_subject *who)
 {
-    const struct acreO_requester orq = {
+    const struct acreR_requester orq = {
         who->authz_dn, who->authc_dn, who->peername, who->sockname,
         who->sockurl,  who->domain,   who->ssf,      who->transport_ssf,
         who->tls_ssf,  who->sasl_ssf};
-    struct acreO_oracle *o;
+    struct acreR_oracle *o;
     acre_request *rq;
     const acre_entry *ents[16] = {0};
     acre_dn *root;
 
     check(acre_request_begin(w->p, who, acre_directory_host(w->dir), &rq) == 0);
-    check(acreO_oracle_new(w->ctx, w->cfg, w->odir, &orq, &o) == 0);
+    check(acreR_oracle_new(w->ctx, w->cfg, w->odir, &orq, &o) == 0);
     check(acre_dn_parse(w->ctx, acre_policy_schema(w->p), "dc=example,dc=com",
                         17, 0, &root, NULL) == 0);
     acre_directory_walk(w->dir, root, ACRE_SCOPE_SUB, walk_entry, ents);
     for (int i = 0; ents[i]; i++) {
         const struct acreE_entry *e = (const struct acreE_entry *)ents[i];
         const struct acreE_entry *oe = acreE_dir_find(w->odir, e->v.dn);
-        struct acreO_target t;
+        struct acreR_target t;
         acre_verdict v;
         check(oe != NULL);
         for (int right = ACRE_RIGHT_DISCLOSE; right <= ACRE_RIGHT_MANAGE;
@@ -114,8 +114,8 @@ compare(struct world *w, const acre_subject *who)
                 uint32_t m1 = 0, m2 = 0;
                 int g1 = acre_access(rq, acre_entry_view_of(ents[i]), what[k],
                                      NULL, 0, right, &m1);
-                acreO_target_type(o, &t, &oe->v, what[k]);
-                int g2 = acreO_oracle_check(o, &t, (enum acreI_access)right,
+                acreR_target_type(o, &t, &oe->v, what[k]);
+                int g2 = acreR_oracle_check(o, &t, (enum acreI_access)right,
                                             &m2, NULL);
                 if (g1 == ACRE_ERR_EVAL_LIMIT)
                     continue;
@@ -136,8 +136,8 @@ compare(struct world *w, const acre_subject *who)
         if (acre_access(rq, ev, "entry", NULL, 0, ACRE_RIGHT_READ, NULL) ==
             ACRE_ERR_EVAL_LIMIT)
             continue;
-        acreO_target_type(o, &t, &oe->v, "entry");
-        int vis = acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
+        acreR_target_type(o, &t, &oe->v, "entry");
+        int vis = acreR_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
         check(v.visible == vis);
         if (!vis)
             continue;
@@ -149,9 +149,9 @@ compare(struct world *w, const acre_subject *who)
                                 at->vals[j].len, ACRE_RIGHT_READ,
                                 NULL) == ACRE_ERR_EVAL_LIMIT)
                     continue;
-                acreO_target_attr(&t, oe->v.schema, &oe->v, at, (int)j);
+                acreR_target_attr(&t, oe->v.schema, &oe->v, at, (int)j);
                 int g =
-                    acreO_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
+                    acreR_oracle_check(o, &t, ACREI_ACCESS_READ, NULL, NULL);
                 check(v.value[v.first[a] + j] == g);
             }
     }

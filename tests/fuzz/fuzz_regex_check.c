@@ -198,8 +198,8 @@ struct world {
 /* Abort unless acre's answer (g1, m1) is the oracle's; a bound reached
  * is no answer. */
 static void
-agree(const struct world *w, int g1, uint32_t m1, struct acreO_oracle *o,
-      const struct acreO_target *t, int right, const char *what)
+agree(const struct world *w, int g1, uint32_t m1, struct acreR_oracle *o,
+      const struct acreR_target *t, int right, const char *what)
 {
     uint32_t m2 = 0;
 
@@ -208,7 +208,7 @@ agree(const struct world *w, int g1, uint32_t m1, struct acreO_oracle *o,
     check(g1 == 0 || g1 == 1);
     if (!w->compare)
         return;
-    int g2 = acreO_oracle_check(o, t, (enum acreI_access)right, &m2, NULL);
+    int g2 = acreR_oracle_check(o, t, (enum acreI_access)right, &m2, NULL);
     if (g1 != g2 || m1 != m2)
         fprintf(stderr, "%s, right %d: acre %d mask %#x, oracle %d mask %#x\n",
                 what, right, g1, (unsigned)m1, g2, (unsigned)m2);
@@ -223,19 +223,19 @@ requester(struct world *w, const char *authz)
                               .peername = "IP=127.0.0.1:40000",
                               .sockurl = "ldap:///",
                               .domain = "localhost"};
-    const struct acreO_requester orq = {.authz_dn = who.authz_dn,
+    const struct acreR_requester orq = {.authz_dn = who.authz_dn,
                                         .peername = who.peername,
                                         .sockurl = who.sockurl,
                                         .domain = who.domain};
-    struct acreO_oracle *o;
+    struct acreR_oracle *o;
     acre_request *rq;
     acre_dn *dn;
-    struct acreO_target t;
+    struct acreR_target t;
     acre_verdict v;
 
     check(acre_request_begin(w->p, &who, acre_directory_host(w->dir), &rq) ==
           0);
-    check(acreO_oracle_new(w->ctx, w->cfg, w->odir, &orq, &o) == 0);
+    check(acreR_oracle_new(w->ctx, w->cfg, w->odir, &orq, &o) == 0);
     check(acre_dn_parse(w->ctx, acre_policy_schema(w->p), w->edn,
                         strlen(w->edn), 0, &dn, NULL) == 0);
     const acre_entry_view *e =
@@ -248,17 +248,17 @@ requester(struct world *w, const char *authz)
              right++) {
             uint32_t m1 = 0;
             int g1 = acre_access(rq, e, what[k], NULL, 0, right, &m1);
-            acreO_target_type(o, &t, &oe->v, what[k]);
+            acreR_target_type(o, &t, &oe->v, what[k]);
             agree(w, g1, m1, o, &t, right, what[k]);
         }
-    int id = acreO_target_type(o, &t, &oe->v, "description");
+    int id = acreR_target_type(o, &t, &oe->v, "description");
     for (uint32_t a = 0; id >= 0 && a < oe->v.nattrs; a++) {
         const acre_view_attr *at = &oe->v.attrs[a];
         for (uint32_t j = 0; at->id == id && j < at->nvals; j++) {
             uint32_t m1 = 0;
             int g1 = acre_access(rq, e, "description", at->vals[j].val,
                                  at->vals[j].len, ACRE_RIGHT_READ, &m1);
-            acreO_target_attr(&t, oe->v.schema, &oe->v, at, (int)j);
+            acreR_target_attr(&t, oe->v.schema, &oe->v, at, (int)j);
             agree(w, g1, m1, o, &t, ACRE_RIGHT_READ, "a description value");
         }
     }

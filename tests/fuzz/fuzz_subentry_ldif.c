@@ -59,7 +59,7 @@ static const char collect_conf[] =
     "collectinfo \"ou=people,dc=example,dc=com\" l,description\n";
 
 static const char *const ci_attrs[] = {"l", "description"};
-static const struct acreO_collectinfo ci = {"ou=people,dc=example,dc=com",
+static const struct acreR_collectinfo ci = {"ou=people,dc=example,dc=com",
                                             ci_attrs, 2};
 
 /* One schema and policy per setting (bit 1: OpenDJ, bit 2: collect). */
@@ -83,8 +83,8 @@ setting_of(unsigned k)
     check(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s->schema, &d) == 0);
     if (k & 1)
         check(acre_schema_load_buffer(
-                  s->schema, "opendj.schema", acreO_coll_opendj_schema,
-                  strlen(acreO_coll_opendj_schema), &d) == 0);
+                  s->schema, "opendj.schema", acreG_coll_opendj_schema,
+                  strlen(acreG_coll_opendj_schema), &d) == 0);
     check(acre_policy_compile(NULL, s->schema, &src, 1, 0, &s->policy, &d) ==
           0);
     return s;
@@ -122,8 +122,8 @@ oracle_desc(void *ctx, const acre_schema *s, const char *d, size_t n)
 static int
 attr_cmp(const void *a, const void *b)
 {
-    return strcasecmp(((const struct acreO_coll_attr *)a)->type,
-                      ((const struct acreO_coll_attr *)b)->type);
+    return strcasecmp(((const struct acreR_coll_attr *)a)->type,
+                      ((const struct acreR_coll_attr *)b)->type);
 }
 
 static int
@@ -134,17 +134,17 @@ str_cmp(const void *a, const void *b)
 
 /* Append value v (NULL: none) to the oracle-form attribute for desc. */
 static void
-put_value(void *ctx, struct acreO_coll *c, const char *desc, const void *v,
+put_value(void *ctx, struct acreR_coll *c, const char *desc, const void *v,
           size_t len, int replaces)
 {
-    struct acreO_coll_attr *a = NULL;
+    struct acreR_coll_attr *a = NULL;
     char *t = v ? talloc_size(ctx, len + 1) : NULL;
 
     for (unsigned k = 0; k < c->nattrs && !a; k++)
         if (!strcmp(c->attrs[k].type, desc))
             a = &c->attrs[k];
     if (!a) {
-        c->attrs = talloc_realloc(ctx, c->attrs, struct acreO_coll_attr,
+        c->attrs = talloc_realloc(ctx, c->attrs, struct acreR_coll_attr,
                                   c->nattrs + 1);
         check(c->attrs != NULL);
         a = &c->attrs[c->nattrs++];
@@ -165,12 +165,12 @@ put_value(void *ctx, struct acreO_coll *c, const char *desc, const void *v,
 
 /* The engine's view of e in the oracle's form; NULL when it cannot be
  * put in that form (an option too long to compare). */
-static struct acreO_coll *
+static struct acreR_coll *
 engine_view(void *ctx, const acre_schema *s, acre_request *rq,
             const acre_entry *e)
 {
     acre_collective_view v;
-    struct acreO_coll *c = talloc_zero(ctx, struct acreO_coll);
+    struct acreR_coll *c = talloc_zero(ctx, struct acreR_coll);
     int rc = acre_entry_collective(rq, acre_entry_view_of(e), &v);
 
     check(c && (rc == 0 || rc == ACRE_ERR_EVAL_LIMIT));
@@ -213,8 +213,8 @@ struct run {
     const acre_directory *dir;
     const acre_schema *schema;
     acre_request *rq;
-    unsigned flags; /* ACREO_COLL_* */
-    const struct acreO_collectinfo *ci;
+    unsigned flags; /* ACRER_COLL_* */
+    const struct acreR_collectinfo *ci;
     unsigned nci;
     int oracle; /* compare with the reference evaluator */
 };
@@ -224,21 +224,21 @@ visit(void *arg, const acre_entry *e)
 {
     struct run *R = arg;
     void *tmp = talloc_new(NULL);
-    struct acreO_coll *got = engine_view(tmp, R->schema, R->rq, e), *want;
+    struct acreR_coll *got = engine_view(tmp, R->schema, R->rq, e), *want;
     char *a, *b, *again;
 
     if (got && R->oracle) {
-        check(acreO_coll_entry(tmp, R->dir, e, R->flags, R->ci, R->nci,
+        check(acreR_coll_entry(tmp, R->dir, e, R->flags, R->ci, R->nci,
                                &want) == 0);
-        a = acreO_coll_text(want);
-        b = acreO_coll_text(got);
+        a = acreR_coll_text(want);
+        b = acreR_coll_text(got);
         check(a && b);
         if (strcmp(a, b) != 0) {
             fprintf(stderr, "%s\n--- oracle\n%s--- engine\n%s",
                     acre_dn_normalised(acre_entry_dn(e), NULL), a, b);
             abort();
         }
-        again = acreO_coll_text(engine_view(tmp, R->schema, R->rq, e));
+        again = acreR_coll_text(engine_view(tmp, R->schema, R->rq, e));
         check(again && strcmp(again, b) == 0);
         free(a);
         free(b);
@@ -289,7 +289,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&R, 0, sizeof R);
     R.dir = dir;
     R.schema = st->schema;
-    R.flags = k & 1 ? ACREO_COLL_STACK : 0;
+    R.flags = k & 1 ? ACRER_COLL_STACK : 0;
     R.ci = k & 4 ? &ci : NULL;
     R.nci = k & 4 ? 1 : 0;
     R.oracle = acre_directory_count(dir) <= MAX_ORACLE;

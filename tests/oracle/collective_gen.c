@@ -17,7 +17,7 @@
 #include <talloc.h>
 
 /* clang-format off */
-const char acreO_coll_opendj_schema[] =
+const char acreG_coll_opendj_schema[] =
     "attributetype ( 1.3.6.1.4.1.26027.1.1.606 "
     "NAME 'collectiveConflictBehavior' "
     "SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )\n"
@@ -460,7 +460,7 @@ entry_extras(struct gen *G)
                  pct(&G->r, 50) ? "excludeAllCollectiveAttributes"
                                 : "2.5.18.0");
         }
-        if (!(G->flags & ACREO_GEN_OPENDJ) || e->kind != K_PERSON)
+        if (!(G->flags & ACREG_GEN_OPENDJ) || e->kind != K_PERSON)
             continue;
         if (pct(&G->r, 45)) {
             int m = random_below(G, -1, 1u << K_PERSON, 0);
@@ -700,7 +700,7 @@ collective_subentry(struct gen *G, int a)
         const struct ctype *t = &ctypes[(first + k * step) % NCTYPES];
         values(G, s, t->name, t->pool, t->npool, 1 + below(&G->r, 2));
     }
-    if (!(G->flags & ACREO_GEN_OPENDJ))
+    if (!(G->flags & ACREG_GEN_OPENDJ))
         return;
     if (pct(&G->r, 55)) {
         const char *type = PICK(&G->r, plain_types);
@@ -767,11 +767,11 @@ subentries(struct gen *G)
             continue;
         for (unsigned j = 0, m = 1 + below(&G->r, point ? 3 : 1); j < m; j++)
             collective_subentry(G, (int)k);
-        if ((G->flags & ACREO_GEN_OPENDJ) && pct(&G->r, 45))
+        if ((G->flags & ACREG_GEN_OPENDJ) && pct(&G->r, 45))
             inherited_subentry(G, (int)k);
         if (pct(&G->r, 5)) { /* a subentry of no collective kind */
             int s = subentry(G, (int)k, NULL, 0);
-            if (G->flags & ACREO_GEN_OPENDJ)
+            if (G->flags & ACREG_GEN_OPENDJ)
                 line(G, s, "description;collective: %s", PICK(&G->r, words));
         }
     }
@@ -782,19 +782,19 @@ subentries(struct gen *G)
  */
 
 static void
-collectinfo(struct gen *G, struct acreO_coll_case *c)
+collectinfo(struct gen *G, struct acreG_coll_case *c)
 {
     static const char *const attrs[] = {
         "ou", "l", "description", "telephoneNumber", "o", "st"};
     unsigned n = 1 + below(&G->r, 3);
 
-    c->ci = talloc_zero_array(c, struct acreO_collectinfo, n);
+    c->ci = talloc_zero_array(c, struct acreR_collectinfo, n);
     if (!c->ci) {
         G->nomem = 1;
         return;
     }
     for (unsigned k = 0; k < n; k++) {
-        struct acreO_collectinfo *ci = &c->ci[c->nci];
+        struct acreR_collectinfo *ci = &c->ci[c->nci];
         int e = random_below(G, -1, 1u << K_SUFFIX | 1u << K_OU, 0);
         const char *dn =
             e < 0 || pct(&G->r, 10) ? "ou=ghost,dc=example,dc=com" : G->v[e].dn;
@@ -834,21 +834,21 @@ ldif(struct gen *G, void *ctx)
 }
 
 int
-acreO_coll_gen(void *mem_ctx, uint64_t seed, unsigned flags,
-               struct acreO_coll_case **out)
+acreG_coll_gen(void *mem_ctx, uint64_t seed, unsigned flags,
+               struct acreG_coll_case **out)
 {
     const unsigned known =
-        ACREO_GEN_OPENDJ | ACREO_GEN_COLLECT | ACREO_GEN_STACK | ACREO_GEN_X501;
+        ACREG_GEN_OPENDJ | ACREG_GEN_COLLECT | ACREG_GEN_STACK | ACREG_GEN_X501;
     struct gen G = {0};
-    struct acreO_coll_case *c;
+    struct acreG_coll_case *c;
     unsigned nleaves, nous;
     int other;
 
     if (!out || (flags & ~known) ||
-        (flags & (ACREO_GEN_STACK | ACREO_GEN_X501)) ==
-            (ACREO_GEN_STACK | ACREO_GEN_X501))
+        (flags & (ACREG_GEN_STACK | ACREG_GEN_X501)) ==
+            (ACREG_GEN_STACK | ACREG_GEN_X501))
         return ACRE_ERR_INVAL;
-    if (!(c = talloc_zero(mem_ctx, struct acreO_coll_case)))
+    if (!(c = talloc_zero(mem_ctx, struct acreG_coll_case)))
         return ACRE_ERR_NOMEM;
     G.ctx = talloc_new(NULL);
     G.r.s = seed ^ ((uint64_t)flags << 40);
@@ -863,20 +863,20 @@ acreO_coll_gen(void *mem_ctx, uint64_t seed, unsigned flags,
         leaf(&G);
     roles(&G, other);
     entry_extras(&G);
-    if (flags & ACREO_GEN_OPENDJ)
+    if (flags & ACREG_GEN_OPENDJ)
         locations(&G);
     subentries(&G);
-    if (flags & ACREO_GEN_COLLECT)
+    if (flags & ACREG_GEN_COLLECT)
         collectinfo(&G, c);
-    c->flags = flags & ACREO_GEN_STACK  ? ACREO_COLL_STACK
-               : flags & ACREO_GEN_X501 ? 0
-               : pct(&G.r, 50)          ? ACREO_COLL_STACK
+    c->flags = flags & ACREG_GEN_STACK  ? ACRER_COLL_STACK
+               : flags & ACREG_GEN_X501 ? 0
+               : pct(&G.r, 50)          ? ACRER_COLL_STACK
                                         : 0;
     c->ldif = ldif(&G, c);
-    if (flags & ACREO_GEN_OPENDJ)
-        c->schema_text = talloc_strdup(c, acreO_coll_opendj_schema);
+    if (flags & ACREG_GEN_OPENDJ)
+        c->schema_text = talloc_strdup(c, acreG_coll_opendj_schema);
     if (G.nomem || !c->ldif ||
-        ((flags & ACREO_GEN_OPENDJ) && !c->schema_text)) {
+        ((flags & ACREG_GEN_OPENDJ) && !c->schema_text)) {
         talloc_free(G.ctx);
         talloc_free(c);
         return ACRE_ERR_NOMEM;

@@ -23,16 +23,16 @@
  *     or spaces, so unions have duplicates to drop;
  *   - collectiveExclusions (a type by name or OID) and
  *     excludeAllCollectiveAttributes (by name or 2.5.18.0) on entries;
- *   - with ACREO_GEN_OPENDJ: the OpenDJ schema text, ;collective
+ *   - with ACREG_GEN_OPENDJ: the OpenDJ schema text, ;collective
  *     attributes, collectiveConflictBehavior values (one in twenty spelt
  *     in another case, which OpenDJ ignores), entries storing real values
  *     of those types, inherited-from-DN subentries (manager and seeAlso,
  *     sometimes pointing outside the area or at no entry) and
  *     inherited-from-RDN subentries over ou=locations entries;
- *   - with ACREO_GEN_COLLECT: 1-3 slapo-collect settings over containers
+ *   - with ACREG_GEN_COLLECT: 1-3 slapo-collect settings over containers
  *     (sometimes a DN with no entry, sometimes nested ones);
- *   - the evaluation flags: ACREO_COLL_STACK or 0, by the seed unless
- *     ACREO_GEN_STACK or ACREO_GEN_X501 forces one.
+ *   - the evaluation flags: ACRER_COLL_STACK or 0, by the seed unless
+ *     ACREG_GEN_STACK or ACREG_GEN_X501 forces one.
  *
  * Invariants: the same seed and flags give the same case on every machine
  * (own PRNG, splitmix64); every LDIF loads with acre_directory_load into a
@@ -47,19 +47,19 @@
 
 #include <stdint.h>
 
-/* Flags of acreO_coll_gen */
-#define ACREO_GEN_OPENDJ  0x100u /* OpenDJ extensions and their schema */
-#define ACREO_GEN_COLLECT 0x200u /* slapo-collect settings */
-#define ACREO_GEN_STACK   0x400u /* force ACREO_COLL_STACK */
-#define ACREO_GEN_X501    0x800u /* force X.501 areas */
+/* Flags of acreG_coll_gen */
+#define ACREG_GEN_OPENDJ  0x100u /* OpenDJ extensions and their schema */
+#define ACREG_GEN_COLLECT 0x200u /* slapo-collect settings */
+#define ACREG_GEN_STACK   0x400u /* force ACRER_COLL_STACK */
+#define ACREG_GEN_X501    0x800u /* force X.501 areas */
 
-struct acreO_coll_case {
+struct acreG_coll_case {
     uint64_t seed;
     char *schema_text; /* OpenDJ definitions (.schema text), or NULL */
     char *ldif;
-    struct acreO_collectinfo *ci; /* slapo-collect settings */
+    struct acreR_collectinfo *ci; /* slapo-collect settings */
     unsigned nci;
-    unsigned flags; /* for acreO_coll_entry: ACREO_COLL_STACK or 0 */
+    unsigned flags; /* for acreR_coll_entry: ACRER_COLL_STACK or 0 */
 };
 
 /*
@@ -68,15 +68,15 @@ struct acreO_coll_case {
  * (collectiveConflictBehavior as a Directory String without an equality
  * rule: acre has no X-ENUM syntax).
  */
-extern const char acreO_coll_opendj_schema[];
+extern const char acreG_coll_opendj_schema[];
 
 /*
- * acreO_coll_gen -- the case of `seed` under `flags` (ACREO_GEN_*).
+ * acreG_coll_gen -- the case of `seed` under `flags` (ACREG_GEN_*).
  *   out: OUT, talloc child of mem_ctx.
  * Returns 0, ACRE_ERR_INVAL (unknown flag, or STACK and X501 together),
  * ACRE_ERR_NOMEM.
  */
-int acreO_coll_gen(void *mem_ctx, uint64_t seed, unsigned flags,
-                   struct acreO_coll_case **out);
+int acreG_coll_gen(void *mem_ctx, uint64_t seed, unsigned flags,
+                   struct acreG_coll_case **out);
 
 #endif /* ACRE_COLLECTIVE_GEN_H */

@@ -47,7 +47,7 @@ names_init(struct names *n, const struct acreE_dir *dir)
 #define AT(x) acreS_attr_find(s, x, strlen(x))
     n->s = s;
     n->dir = dir;
-    n->hooks = acreO_dir_hooks(dir);
+    n->hooks = acreR_dir_hooks(dir);
     n->oc_subentry = OC("subentry");
     n->oc_collective = OC("collectiveAttributeSubentry");
     n->oc_inherited = OC("inheritedCollectiveAttributeSubentry");
@@ -199,7 +199,7 @@ area_applies(const struct names *n, const struct acreE_entry *s,
 
     if (!a || !at_or_below(e, a))
         return 0;
-    if (flags & ACREO_COLL_STACK)
+    if (flags & ACRER_COLL_STACK)
         return 1;
     if (!roles(n, a))
         return 0;
@@ -809,7 +809,7 @@ ci_cmp(const void *x, const void *y)
 
 /* The ci settings resolved and in slapd's order. */
 static int
-ci_load(void *ctx, const struct names *n, const struct acreO_collectinfo *in,
+ci_load(void *ctx, const struct names *n, const struct acreR_collectinfo *in,
         unsigned nci, struct ci **out)
 {
     struct ci *v = talloc_zero_array(ctx, struct ci, nci + 1);
@@ -906,12 +906,12 @@ str_cmp(const void *x, const void *y)
 }
 
 /* Copy B's descriptions (those with values) and the subentry DNs sub[0..ns)
- * into a new acreO_coll under mem_ctx. */
+ * into a new acreR_coll under mem_ctx. */
 static int
 result(void *mem_ctx, struct build *B, const char **sub, unsigned ns,
-       struct acreO_coll **out)
+       struct acreR_coll **out)
 {
-    struct acreO_coll *c = talloc_zero(mem_ctx, struct acreO_coll);
+    struct acreR_coll *c = talloc_zero(mem_ctx, struct acreR_coll);
     unsigned m = 0;
 
     if (!c)
@@ -919,13 +919,13 @@ result(void *mem_ctx, struct build *B, const char **sub, unsigned ns,
     if (B->nacc) /* B->acc is NULL when empty */
         qsort(B->acc, B->nacc, sizeof(B->acc[0]), acc_cmp);
     qsort(sub, ns, sizeof(sub[0]), str_cmp);
-    c->attrs = talloc_zero_array(c, struct acreO_coll_attr, B->nacc + 1);
+    c->attrs = talloc_zero_array(c, struct acreR_coll_attr, B->nacc + 1);
     c->subentries = talloc_zero_array(c, const char *, ns + 1);
     if (!c->attrs || !c->subentries)
         goto nomem;
     for (unsigned k = 0; k < B->nacc; k++) {
         const struct acc *a = &B->acc[k];
-        struct acreO_coll_attr *o = &c->attrs[m];
+        struct acreR_coll_attr *o = &c->attrs[m];
         if (!a->nvals && !a->replaced)
             continue;
         o->type = talloc_strdup(c, a->desc);
@@ -959,10 +959,10 @@ nomem:
 }
 
 int
-acreO_coll_entry(void *mem_ctx, const acre_directory *dir,
+acreR_coll_entry(void *mem_ctx, const acre_directory *dir,
                  const acre_entry *ent, unsigned flags,
-                 const struct acreO_collectinfo *ci, unsigned nci,
-                 struct acreO_coll **out)
+                 const struct acreR_collectinfo *ci, unsigned nci,
+                 struct acreR_coll **out)
 {
     const struct acreE_dir *d = (const struct acreE_dir *)dir;
     const struct acreE_entry *e = (const struct acreE_entry *)ent;
@@ -1007,7 +1007,7 @@ done:
 }
 
 int
-acreO_coll_in_reach(const acre_directory *dir, const acre_entry *s,
+acreR_coll_in_reach(const acre_directory *dir, const acre_entry *s,
                     const acre_entry *e, unsigned flags)
 {
     struct names n;
@@ -1042,7 +1042,7 @@ put_bytes(FILE *f, const char *v, size_t len)
 }
 
 char *
-acreO_coll_text(const struct acreO_coll *c)
+acreR_coll_text(const struct acreR_coll *c)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -1051,7 +1051,7 @@ acreO_coll_text(const struct acreO_coll *c)
     if (!f)
         return NULL;
     for (unsigned k = 0; c && k < c->nattrs; k++) {
-        const struct acreO_coll_attr *a = &c->attrs[k];
+        const struct acreR_coll_attr *a = &c->attrs[k];
         for (unsigned j = 0; j < a->nvals; j++) {
             fprintf(f, "%s%s: ", a->type,
                     a->replaces_real ? " (replaces real)" : "");

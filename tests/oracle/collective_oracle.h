@@ -29,7 +29,7 @@
  *     SPECIFIC point at or above E; S applies when A is P, or A is an
  *     INNER point strictly below P and at or above E.  With no P nothing
  *     applies (an inner area with no specific area above is a data error).
- *   ACREO_COLL_STACK (OpenDJ, ApacheDS): every collective subentry whose
+ *   ACRER_COLL_STACK (OpenDJ, ApacheDS): every collective subentry whose
  *     parent is at or above E, whatever the parent's roles.
  * and then E must be in the reach of S's subtreeSpecification (its first
  * value, parsed by acreU_spec_parse): base = B,A (A when B is ""); E at
@@ -112,17 +112,17 @@
 
 #include <stddef.h>
 
-#define ACREO_COLL_STACK 0x1u /* stack every ancestor's subentries */
+#define ACRER_COLL_STACK 0x1u /* stack every ancestor's subentries */
 
 /* One slapo-collect "collectinfo <dn> <attr,...>" line. */
-struct acreO_collectinfo {
+struct acreR_collectinfo {
     const char *dn;
     const char *const *attrs; /* attribute descriptions */
     unsigned nattrs;
 };
 
 /* The values one description gains. */
-struct acreO_coll_attr {
+struct acreR_coll_attr {
     /* the description: the schema's first name of the type ("c-ou",
      * "telephoneNumber"), then ";option" for each option, lowercased and
      * sorted ("description;lang-en") */
@@ -134,8 +134,8 @@ struct acreO_coll_attr {
                           replaced (virtual-overrides-real) */
 };
 
-struct acreO_coll {
-    struct acreO_coll_attr *attrs; /* sorted by type, case-insensitively */
+struct acreR_coll {
+    struct acreR_coll_attr *attrs; /* sorted by type, case-insensitively */
     unsigned nattrs;
     const char **subentries; /* collectiveAttributeSubentries: normalised
                                 DNs, sorted bytewise */
@@ -143,9 +143,9 @@ struct acreO_coll {
 };
 
 /*
- * acreO_coll_entry -- the collective view of e (an entry of dir): what
+ * acreR_coll_entry -- the collective view of e (an entry of dir): what
  * the rules above add to it.
- *   flags: 0 (X.501 areas) or ACREO_COLL_STACK.
+ *   flags: 0 (X.501 areas) or ACRER_COLL_STACK.
  *   ci, nci: slapo-collect settings (ci may be NULL when nci is 0).  As
  *            slapd's configuration does, a ci whose DN does not parse,
  *            whose attribute is not in the schema, or whose DN another ci
@@ -154,27 +154,27 @@ struct acreO_coll {
  * Returns 0, ACRE_ERR_INVAL (NULL argument, bad ci), an ACRE_ERR_DN_*
  * code (ci DN), ACRE_ERR_NOMEM.
  */
-int acreO_coll_entry(void *mem_ctx, const acre_directory *dir,
+int acreR_coll_entry(void *mem_ctx, const acre_directory *dir,
                      const acre_entry *e, unsigned flags,
-                     const struct acreO_collectinfo *ci, unsigned nci,
-                     struct acreO_coll **out);
+                     const struct acreR_collectinfo *ci, unsigned nci,
+                     struct acreR_coll **out);
 
 /*
- * acreO_coll_in_reach -- 1 when s (an entry of dir) is a collective
+ * acreR_coll_in_reach -- 1 when s (an entry of dir) is a collective
  * subentry that applies to e under flags: the area rules and its subtree
  * specification both include e (so s is listed in e's
  * collectiveAttributeSubentries); 0 when not; ACRE_ERR_INVAL or
  * ACRE_ERR_NOMEM.
  */
-int acreO_coll_in_reach(const acre_directory *dir, const acre_entry *s,
+int acreR_coll_in_reach(const acre_directory *dir, const acre_entry *s,
                         const acre_entry *e, unsigned flags);
 
 /*
- * acreO_coll_text -- c as text for failure messages: one line per type
+ * acreR_coll_text -- c as text for failure messages: one line per type
  * and value ("c-ou: Sales", "telephoneNumber (replaces real): 5"; bytes
  * outside printable ASCII as \xx), then one "subentry: DN" line each.
  * A NUL-terminated string to free with free(); NULL when out of memory.
  */
-char *acreO_coll_text(const struct acreO_coll *c);
+char *acreR_coll_text(const struct acreR_coll *c);
 
 #endif /* ACRE_COLLECTIVE_ORACLE_H */

@@ -61,7 +61,7 @@ struct acreG_rule {
 };
 
 /* Who asks (the strings the engine's acre_subject and the oracle's
- * acreO_requester take).  NULL authz_dn is anonymous. */
+ * acreR_requester take).  NULL authz_dn is anonymous. */
 struct acreG_requester {
     const char *label;
     const char *authz_dn, *authc_dn;

@@ -51,7 +51,7 @@ copy_or_null(void *ctx, const char *s)
 
 /* Parse a requester DN; NULL or "" is anonymous. */
 static int
-requester_dn(struct acreO_oracle *o, const char *s, const acre_dn **dn,
+requester_dn(struct acreR_oracle *o, const char *s, const acre_dn **dn,
              const char **norm)
 {
     acre_dn *d;
@@ -71,11 +71,11 @@ requester_dn(struct acreO_oracle *o, const char *s, const acre_dn **dn,
 }
 
 int
-acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
-                 const struct acreE_dir *dir, const struct acreO_requester *rq,
-                 struct acreO_oracle **out)
+acreR_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
+                 const struct acreE_dir *dir, const struct acreR_requester *rq,
+                 struct acreR_oracle **out)
 {
-    struct acreO_oracle *o = talloc_zero(mem_ctx, struct acreO_oracle);
+    struct acreR_oracle *o = talloc_zero(mem_ctx, struct acreR_oracle);
     int rc;
 
     if (!o)
@@ -108,7 +108,7 @@ acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
 }
 
 void
-acreO_target_attr(struct acreO_target *t, const acre_schema *s,
+acreR_target_attr(struct acreR_target *t, const acre_schema *s,
                   const acre_entry_view *e, const acre_view_attr *a, int j)
 {
     const struct acreS_dinfo *d = acreS_dinfo(s, a->id);
@@ -127,7 +127,7 @@ acreO_target_attr(struct acreO_target *t, const acre_schema *s,
 }
 
 int
-acreO_dir_children(void *arg, const acre_entry_view *e)
+acreR_dir_children(void *arg, const acre_entry_view *e)
 {
     const struct acreE_entry *d = acreE_dir_find(arg, e->dn);
 
@@ -135,15 +135,15 @@ acreO_dir_children(void *arg, const acre_entry_view *e)
 }
 
 struct acreF_hooks
-acreO_dir_hooks(const struct acreE_dir *dir)
+acreR_dir_hooks(const struct acreE_dir *dir)
 {
-    struct acreF_hooks h = {NULL, NULL, acreO_dir_children, (void *)dir};
+    struct acreF_hooks h = {NULL, NULL, acreR_dir_children, (void *)dir};
 
     return h;
 }
 
 int
-acreO_target_type(const struct acreO_oracle *o, struct acreO_target *t,
+acreR_target_type(const struct acreR_oracle *o, struct acreR_target *t,
                   const acre_entry_view *e, const char *type_name)
 {
     memset(t, 0, sizeof(*t));
@@ -153,7 +153,7 @@ acreO_target_type(const struct acreO_oracle *o, struct acreO_target *t,
 }
 
 void
-acreO_oracle_trace(struct check *c, const char *fmt, ...)
+acreR_oracle_trace(struct check *c, const char *fmt, ...)
 {
     va_list ap;
 
@@ -190,7 +190,7 @@ pcre_match(const struct acreI_regex *re, const char *s, int (*off)[2], int nsub)
 }
 
 int
-acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
+acreR_oracle_regex_rule(const struct acreI_regex *re, const char *s,
                         int (*off)[2], int nsub)
 {
     regex_t px;
@@ -212,7 +212,7 @@ acreO_oracle_regex_rule(const struct acreI_regex *re, const char *s,
 }
 
 int
-acreO_oracle_regex_match(const char *pat, int expanded, const char *s,
+acreR_oracle_regex_match(const char *pat, int expanded, const char *s,
                          int (*off)[2], int nsub)
 {
     void *tmp = talloc_new(NULL);
@@ -222,13 +222,13 @@ acreO_oracle_regex_match(const char *pat, int expanded, const char *s,
 
     int rc = expanded ? acreO_regex_compile_expanded(tmp, pat, n, &re, &why)
                       : acreO_regex_compile(tmp, pat, n, &re, &why);
-    int m = !rc && acreO_oracle_regex_rule(&re, s, off, nsub);
+    int m = !rc && acreR_oracle_regex_rule(&re, s, off, nsub);
     talloc_free(tmp);
     return m;
 }
 
 char *
-acreO_slapd_dn(void *ctx, const char *ndn)
+acreR_slapd_dn(void *ctx, const char *ndn)
 {
     char *out = talloc_strdup(ctx, "");
     int in_value = 0;
@@ -256,7 +256,7 @@ acreO_slapd_dn(void *ctx, const char *ndn)
 }
 
 const acre_dn *
-acreO_oracle_parse_dn(struct check *c, const char *s, size_t n)
+acreR_oracle_parse_dn(struct check *c, const char *s, size_t n)
 {
     acre_dn *dn;
     size_t i = 0;
@@ -271,7 +271,7 @@ acreO_oracle_parse_dn(struct check *c, const char *s, size_t n)
 }
 
 int
-acreO_oracle_value_is_dn(struct check *c, int type, const char *v, size_t vn,
+acreR_oracle_value_is_dn(struct check *c, int type, const char *v, size_t vn,
                          const char *ndn)
 {
     const struct acreS_attr *at = acreS_attr(c->o->schema, type);
@@ -316,7 +316,7 @@ what_dn(const acre_entry_view *e, const struct acreI_what *w)
 }
 
 int
-acreO_oracle_tag_covers(const char *w, size_t wn, const char *h, size_t hn)
+acreR_oracle_tag_covers(const char *w, size_t wn, const char *h, size_t hn)
 {
     if (wn == 0)
         return hn == 0;
@@ -328,13 +328,13 @@ acreO_oracle_tag_covers(const char *w, size_t wn, const char *h, size_t hn)
 /* Tag compatibility of ad_inlist: each wanted tag is satisfied by one of
  * the attribute's (is_ad_subtags). */
 static int
-opts_cover(const struct acreO_target *t, const struct acreI_attrspec *a)
+opts_cover(const struct acreR_target *t, const struct acreI_attrspec *a)
 {
     for (unsigned i = 0; i < a->nopts; i++) {
         size_t wl = strlen(a->opts[i]);
         int found = 0;
         for (unsigned j = 0; j < t->nopts && !found; j++)
-            found = acreO_oracle_tag_covers(a->opts[i], wl, t->opts[j],
+            found = acreR_oracle_tag_covers(a->opts[i], wl, t->opts[j],
                                             t->opt_len[j]);
         if (!found)
             return 0;
@@ -343,7 +343,7 @@ opts_cover(const struct acreO_target *t, const struct acreI_attrspec *a)
 }
 
 static int
-opts_equal(const struct acreO_target *t, const struct acreI_attrspec *a)
+opts_equal(const struct acreR_target *t, const struct acreI_attrspec *a)
 {
     if (t->nopts != a->nopts)
         return 0;
@@ -371,7 +371,7 @@ class_has(const acre_schema *s, int oc, int type)
 
 /* slapd's ad_inlist(desc, attrs): 1 in the list, 0 not. */
 static int
-attr_in_list(const struct acreO_oracle *o, const struct acreO_target *t,
+attr_in_list(const struct acreR_oracle *o, const struct acreR_target *t,
              const struct acreI_what *w)
 {
     for (unsigned i = 0; i < w->nattrs; i++) {
@@ -403,7 +403,7 @@ attr_in_list(const struct acreO_oracle *o, const struct acreO_target *t,
 static int
 val_dn_scope(struct check *c, const struct acreI_val *v)
 {
-    const acre_dn *dn = acreO_oracle_parse_dn(c, c->val, c->t->val_len);
+    const acre_dn *dn = acreR_oracle_parse_dn(c, c->val, c->t->val_len);
     unsigned pd = acre_dn_depth(v->dn);
 
     if (!dn)
@@ -424,12 +424,12 @@ val_dn_scope(struct check *c, const struct acreI_val *v)
 static int
 what_val(struct check *c, const struct acreI_val *v, struct matches *m)
 {
-    const struct acreO_target *t = c->t;
+    const struct acreR_target *t = c->t;
 
     if (!t->val)
         return 0;
     if (v->style == ACREI_VAL_REGEX)
-        return acreO_oracle_regex_rule(&v->re, c->sval, m->val,
+        return acreR_oracle_regex_rule(&v->re, c->sval, m->val,
                                        ACREI_MAX_MATCHES);
     if (v->style == ACREI_VAL_EXACT) /* normalised forms, byte for byte */
         return t->val_len == v->norm_len &&
@@ -453,7 +453,7 @@ style_matches(struct check *c, const struct acreI_what *w, struct matches *tm)
     if (w->dn_style == ACREI_DN_ONE || w->dn_style == ACREI_DN_SUBTREE ||
         w->dn_style == ACREI_DN_CHILDREN) {
         size_t pl =
-            strlen(acreO_slapd_dn(c->tmp, acre_dn_normalised(w->dn, NULL)));
+            strlen(acreR_slapd_dn(c->tmp, acre_dn_normalised(w->dn, NULL)));
         tm->dn[1][0] = len - (int)pl;
         tm->dn[1][1] = len;
         tm->dn_count = 2;
@@ -474,7 +474,7 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
     m->val_src = c->sval;
     m->val_count = ACREI_MAX_MATCHES;
     if (w->dn_style == ACREI_DN_REGEX) {
-        if (!acreO_oracle_regex_rule(&w->dn_re, c->sdn, m->dn,
+        if (!acreR_oracle_regex_rule(&w->dn_re, c->sdn, m->dn,
                                      ACREI_MAX_MATCHES))
             return 0;
     } else if (!what_dn(c->t->entry, w)) {
@@ -484,7 +484,7 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
         return 0;
     if (w->val.style != ACREI_VAL_NONE && !what_val(c, &w->val, m))
         return 0;
-    struct acreF_hooks h = acreO_dir_hooks(c->o->dir);
+    struct acreF_hooks h = acreR_dir_hooks(c->o->dir);
     if (w->filter && acreF_eval(w->filter, c->t->entry, &h) != ACREF_TRUE)
         return 0;
     if (w->val.style == ACREI_VAL_REGEX || w->dn_style == ACREI_DN_REGEX)
@@ -505,18 +505,18 @@ by_clauses(struct check *c, const struct acreI_rule *r, const struct matches *m,
 {
     for (unsigned i = 0; i < r->nby; i++) {
         const struct acreI_clause *b = &r->by[i];
-        if (!acreO_oracle_by_matches(c, r, b, m, tm))
+        if (!acreR_oracle_by_matches(c, r, b, m, tm))
             continue;
         *mask = acreI_mask_apply(*mask, b->mask);
         char buf[ACRE_MASK_BUF];
-        acreO_oracle_trace(c, "  by #%u applies: mask %s\n", i + 1,
+        acreR_oracle_trace(c, "  by #%u applies: mask %s\n", i + 1,
                            acreI_mask_format(*mask, buf));
         if (b->control == ACREI_CONTINUE)
             continue;
         return b->control;
     }
     *mask = ACREI_PRIV_NONE; /* the implicit "by * none" */
-    acreO_oracle_trace(c, "  implicit by * none\n");
+    acreR_oracle_trace(c, "  implicit by * none\n");
     return ACREI_STOP;
 }
 
@@ -530,7 +530,7 @@ walk_rules(struct check *c, const struct acreI_section *db, uint32_t *mask)
         const struct acreI_rule *r = &db->rules[i];
         if (!what_matches(c, r, &m, &tm))
             continue;
-        acreO_oracle_trace(c, "rule %s#%u (line %u) matches\n", db->type, i,
+        acreR_oracle_trace(c, "rule %s#%u (line %u) matches\n", db->type, i,
                            r->pos.line);
         enum acreI_control ctl = by_clauses(c, r, &m, &tm, mask);
         if (ctl != ACREI_BREAK)
@@ -546,9 +546,9 @@ is_write(enum acreI_access want)
            want == ACREI_ACCESS_WRITE;
 }
 
-/* acreO_oracle_section -- see openldap_oracle_int.h. */
+/* acreR_oracle_section -- see openldap_oracle_int.h. */
 const struct acreI_section *
-acreO_oracle_section(const struct acreI_policy *cfg, const acre_dn *dn)
+acreR_oracle_section(const struct acreI_policy *cfg, const acre_dn *dn)
 {
     for (unsigned d = 0; d < cfg->ndbs; d++)
         for (unsigned i = 0; i < cfg->dbs[d].nsuffix; i++)
@@ -561,9 +561,9 @@ acreO_oracle_section(const struct acreI_policy *cfg, const acre_dn *dn)
 static int
 decide(struct check *c, enum acreI_access want, uint32_t *mask)
 {
-    const struct acreO_oracle *o = c->o;
+    const struct acreR_oracle *o = c->o;
     const struct acreI_section *db =
-        acreO_oracle_section(o->cfg, c->t->entry->dn);
+        acreR_oracle_section(o->cfg, c->t->entry->dn);
     const struct acreI_section *front = &o->cfg->frontend;
     uint32_t p = acreI_access_priv(want);
 
@@ -586,14 +586,14 @@ decide(struct check *c, enum acreI_access want, uint32_t *mask)
     if (ctl == ACREI_BREAK)
         ctl = walk_rules(c, front, mask);
     if (ctl == ACREI_BREAK) {
-        acreO_oracle_trace(c, "no more rules: denied\n");
+        acreR_oracle_trace(c, "no more rules: denied\n");
         return 0;
     }
     return (*mask & p) == p;
 }
 
 int
-acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
+acreR_oracle_check(struct acreR_oracle *o, const struct acreR_target *t,
                    enum acreI_access want, uint32_t *mask, char **trace)
 {
     struct check c = {o, t, NULL, 0, NULL, talloc_new(o), trace, NULL, NULL};
@@ -608,12 +608,12 @@ acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
     if (t->val &&
         !(c.val = talloc_strndup(c.tmp, (const char *)t->val, t->val_len)))
         goto out;
-    if (!(c.sdn = acreO_slapd_dn(c.tmp, c.endn)))
+    if (!(c.sdn = acreR_slapd_dn(c.tmp, c.endn)))
         goto out;
     c.sval = c.val;
     int eq = acreS_attr(o->schema, t->type)->eq;
     if (c.val && (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER) &&
-        !(c.sval = acreO_slapd_dn(c.tmp, c.val)))
+        !(c.sval = acreR_slapd_dn(c.tmp, c.val)))
         goto out;
     granted = decide(&c, want, &m);
 out:

@@ -12,7 +12,7 @@
  *
  * Invariants: the oracle never changes the configuration, the directory
  * or the requester it was given; a check's result depends only on them
- * and on its arguments.  An acreO_oracle is for one thread at a time.
+ * and on its arguments.  An acreR_oracle is for one thread at a time.
  */
 #ifndef ACRE_OPENLDAP_ORACLE_H
 #define ACRE_OPENLDAP_ORACLE_H
@@ -34,7 +34,7 @@
  * peer's host name.  NULL means unknown (a clause on it does not match;
  * sockurl NULL is an empty listener URL, as in slapacl).
  */
-struct acreO_requester {
+struct acreR_requester {
     const char *authz_dn;
     const char *authc_dn;
     const char *peername;
@@ -44,19 +44,19 @@ struct acreO_requester {
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
 };
 
-struct acreO_oracle;
+struct acreR_oracle;
 
 /*
- * acreO_oracle_new -- an evaluator of cfg's rules for requester rq over
+ * acreR_oracle_new -- an evaluator of cfg's rules for requester rq over
  * dir (whose schema must be cfg's).  The requester's strings are copied;
  * cfg and dir must outlive the oracle.
  *   out: OUT, talloc child of mem_ctx, freed with talloc_free.
  * Returns 0, ACRE_ERR_NOMEM, or an ACRE_ERR_DN_* code for a bad DN.
  */
-int acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
+int acreR_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
                      const struct acreE_dir *dir,
-                     const struct acreO_requester *rq,
-                     struct acreO_oracle **out);
+                     const struct acreR_requester *rq,
+                     struct acreR_oracle **out);
 
 /*
  * What one check is about: an attribute description of an entry (type id
@@ -64,7 +64,7 @@ int acreO_oracle_new(void *mem_ctx, const struct acreI_policy *cfg,
  * types too) and, for a value check, the value in its normalised form
  * (as stored in acreE_value.norm, or a filter's prepared assertion).
  */
-struct acreO_target {
+struct acreR_target {
     const acre_entry_view *entry;
     int type;
     unsigned nopts;
@@ -75,88 +75,88 @@ struct acreO_target {
 };
 
 /*
- * acreO_oracle_check -- may the requester have `want` on t?
+ * acreR_oracle_check -- may the requester have `want` on t?
  *   mask: OUT (may be NULL): the privilege mask slapd would report
  *         (slapacl prints it), with its LEVEL/ADD flags.
  *   trace: OUT (may be NULL): a talloc string under the oracle naming the
  *         rules and clauses visited, for failure messages.
  * Returns 1 granted, 0 denied.  Any evaluation problem denies.
  */
-int acreO_oracle_check(struct acreO_oracle *o, const struct acreO_target *t,
+int acreR_oracle_check(struct acreR_oracle *o, const struct acreR_target *t,
                        enum acreI_access want, uint32_t *mask, char **trace);
 
-/* acreO_target_attr -- fill t for stored attribute a of e (under schema
+/* acreR_target_attr -- fill t for stored attribute a of e (under schema
  * s) and its value j (j < 0: attribute level). */
-void acreO_target_attr(struct acreO_target *t, const acre_schema *s,
+void acreR_target_attr(struct acreR_target *t, const acre_schema *s,
                        const acre_entry_view *e, const acre_view_attr *a,
                        int j);
 
-/* acreO_dir_children -- acreF_hooks' children over the directory arg
+/* acreR_dir_children -- acreF_hooks' children over the directory arg
  * (a struct acreE_dir): whether e's entry there has children;
- * acreO_dir_hooks -- hooks with it and no access hook. */
-int acreO_dir_children(void *arg, const acre_entry_view *e);
-struct acreF_hooks acreO_dir_hooks(const struct acreE_dir *dir);
+ * acreR_dir_hooks -- hooks with it and no access hook. */
+int acreR_dir_children(void *arg, const acre_entry_view *e);
+struct acreF_hooks acreR_dir_hooks(const struct acreE_dir *dir);
 
-/* acreO_target_type -- fill t for the attribute type named type_name (no
+/* acreR_target_type -- fill t for the attribute type named type_name (no
  * options) of e, e.g. "entry" and "children"; returns the type id, -1
  * when the schema lacks it. */
-int acreO_target_type(const struct acreO_oracle *o, struct acreO_target *t,
+int acreR_target_type(const struct acreR_oracle *o, struct acreR_target *t,
                       const acre_entry_view *e, const char *type_name);
 
 /* ------------------------------------------------------------------------
  * Searches, as slapd's back-mdb and send_search_entry check them
  */
-struct acreO_sattr {
+struct acreR_sattr {
     const acre_view_attr *attr;
     unsigned nvals;
     const acre_value **vals; /* the readable values, stored order */
 };
 
-struct acreO_sentry {
+struct acreR_sentry {
     const acre_entry_view *entry;
     unsigned nattrs;
-    struct acreO_sattr *attrs; /* entry order */
+    struct acreR_sattr *attrs; /* entry order */
 };
 
-struct acreO_search {
+struct acreR_search {
     int rc;              /* LDAP result: 0, 32 noSuchObject, 34 invalid
                             DN syntax, 50 insufficientAccess, 87 filter */
     const char *matched; /* matched DN (pretty form) disclosed, or NULL */
     unsigned nentries;
-    struct acreO_sentry *entries; /* directory walk order */
+    struct acreR_sentry *entries; /* directory walk order */
 };
 
 /*
- * acreO_oracle_search -- a search as the requester: base DN, scope
+ * acreR_oracle_search -- a search as the requester: base DN, scope
  * (enum acre_scope), RFC 4515 filter, requested attributes (none: all user
  * attributes; "*", "+", names, "1.1").
  *   out: OUT, talloc child of ctx.
  * Returns 0 (the LDAP outcome is in (*out)->rc) or ACRE_ERR_NOMEM.
  */
-int acreO_oracle_search(struct acreO_oracle *o, void *ctx, const char *base,
+int acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
                         int scope, const char *filter, const char *const *attrs,
-                        unsigned nattrs, struct acreO_search **out);
+                        unsigned nattrs, struct acreR_search **out);
 
 /*
- * acreO_oracle_slapacl -- what slapacl prints for entry e with no
+ * acreR_oracle_slapacl -- what slapacl prints for entry e with no
  * attribute arguments: "entry: <mask>", "children: <mask>", then
  * "<attr>=<value>: <mask>" for every value (userPassword shown as ****),
  * attribute names as the schema spells them; one line each.  The masks
  * are those of checks for `auth`, as slapacl asks.  A talloc string under
  * ctx, NULL when out of memory.
  */
-char *acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
+char *acreR_oracle_slapacl(struct acreR_oracle *o, void *ctx,
                            const acre_entry_view *e);
 
 /*
- * acreO_sentry_text -- se as text: "dn: <DN>" (pretty or normalised form)
+ * acreR_sentry_text -- se as text: "dn: <DN>" (pretty or normalised form)
  * and its "attr: value" / "attr:: base64" lines sorted, names lowercased;
  * a talloc string under ctx (openldap_oracle_text.c).
  */
-char *acreO_sentry_text(void *ctx, const acre_schema *s,
-                        const struct acreO_sentry *se, int pretty);
+char *acreR_sentry_text(void *ctx, const acre_schema *s,
+                        const struct acreR_sentry *se, int pretty);
 
-/* acreO_cmp_str -- qsort comparison of char * by strcmp. */
-int acreO_cmp_str(const void *a, const void *b);
+/* acreR_cmp_str -- qsort comparison of char * by strcmp. */
+int acreR_cmp_str(const void *a, const void *b);
 
 #endif /* ACRE_OPENLDAP_ORACLE_H */

@@ -38,7 +38,7 @@ struct selection {
 };
 
 static int
-select_attrs(struct acreO_oracle *o, void *ctx, const char *const *attrs,
+select_attrs(struct acreR_oracle *o, void *ctx, const char *const *attrs,
              unsigned n, struct selection *sel)
 {
     memset(sel, 0, sizeof(*sel));
@@ -63,7 +63,7 @@ select_attrs(struct acreO_oracle *o, void *ctx, const char *const *attrs,
  * is the requested one or a subtype, and each requested tag is satisfied
  * by one of the attribute's (language ranges included). */
 static int
-desc_in(const struct acreO_oracle *o, const struct acreS_dinfo *a,
+desc_in(const struct acreR_oracle *o, const struct acreS_dinfo *a,
         const struct acreS_desc *want)
 {
     if (!acreS_is_subtype(o->schema, a->type, want->type))
@@ -71,7 +71,7 @@ desc_in(const struct acreO_oracle *o, const struct acreS_dinfo *a,
     for (unsigned i = 0; i < want->nopts; i++) {
         int found = 0;
         for (unsigned j = 0; j < a->nopts && !found; j++)
-            found = acreO_oracle_tag_covers(want->opts[i], want->opt_len[i],
+            found = acreR_oracle_tag_covers(want->opts[i], want->opt_len[i],
                                             a->opts[j], a->opt_len[j]);
         if (!found)
             return 0;
@@ -80,7 +80,7 @@ desc_in(const struct acreO_oracle *o, const struct acreS_dinfo *a,
 }
 
 static int
-selected(const struct acreO_oracle *o, const struct selection *sel,
+selected(const struct acreR_oracle *o, const struct selection *sel,
          const acre_view_attr *a)
 {
     const struct acreS_dinfo *d = acreS_dinfo(o->schema, a->id);
@@ -97,23 +97,23 @@ selected(const struct acreO_oracle *o, const struct selection *sel,
  */
 
 struct walk {
-    struct acreO_oracle *o;
+    struct acreR_oracle *o;
     void *ctx;
     const struct acreF_filter *filter;
     const struct selection *sel;
-    struct acreO_search *res;
+    struct acreR_search *res;
     int nomem;
 };
 
 static int
-check_entry(struct acreO_oracle *o, const acre_entry_view *e,
+check_entry(struct acreR_oracle *o, const acre_entry_view *e,
             enum acreI_access want, uint32_t *mask)
 {
-    struct acreO_target t;
+    struct acreR_target t;
 
-    if (acreO_target_type(o, &t, e, "entry") < 0)
+    if (acreR_target_type(o, &t, e, "entry") < 0)
         return 0;
-    return acreO_oracle_check(o, &t, want, mask, NULL);
+    return acreR_oracle_check(o, &t, want, mask, NULL);
 }
 
 /* acreF_eval's hook: search access on the description the item names
@@ -123,17 +123,17 @@ static int
 filter_access(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
               const uint8_t *value, size_t len)
 {
-    struct acreO_oracle *o = ctx;
-    struct acreO_target t = {e,          d->type, d->nopts, d->opts,
+    struct acreR_oracle *o = ctx;
+    struct acreR_target t = {e,          d->type, d->nopts, d->opts,
                              d->opt_len, value,   len};
 
-    return acreO_oracle_check(o, &t, ACREI_ACCESS_SEARCH, NULL, NULL);
+    return acreR_oracle_check(o, &t, ACREI_ACCESS_SEARCH, NULL, NULL);
 }
 
 /* The readable values of a; 0 when none. */
 static int
 readable_attr(struct walk *w, const acre_entry_view *e, const acre_view_attr *a,
-              struct acreO_sattr *out)
+              struct acreR_sattr *out)
 {
     out->attr = a;
     out->nvals = 0;
@@ -141,9 +141,9 @@ readable_attr(struct walk *w, const acre_entry_view *e, const acre_view_attr *a,
     if (!out->vals)
         return w->nomem = 1, 0;
     for (uint32_t i = 0; i < a->nvals; i++) {
-        struct acreO_target t;
-        acreO_target_attr(&t, w->o->schema, e, a, (int)i);
-        if (acreO_oracle_check(w->o, &t, ACREI_ACCESS_READ, NULL, NULL))
+        struct acreR_target t;
+        acreR_target_attr(&t, w->o->schema, e, a, (int)i);
+        if (acreR_oracle_check(w->o, &t, ACREI_ACCESS_READ, NULL, NULL))
             out->vals[out->nvals++] = &a->vals[i];
     }
     return out->nvals > 0;
@@ -152,16 +152,16 @@ readable_attr(struct walk *w, const acre_entry_view *e, const acre_view_attr *a,
 static int
 send_entry(struct walk *w, const acre_entry_view *e)
 {
-    struct acreO_search *r = w->res;
-    struct acreO_sentry *v = talloc_realloc(
-        w->ctx, r->entries, struct acreO_sentry, r->nentries + 1);
+    struct acreR_search *r = w->res;
+    struct acreR_sentry *v = talloc_realloc(
+        w->ctx, r->entries, struct acreR_sentry, r->nentries + 1);
     if (!v)
         return w->nomem = 1;
     r->entries = v;
-    struct acreO_sentry *se = &v[r->nentries++];
+    struct acreR_sentry *se = &v[r->nentries++];
     se->entry = e;
     se->nattrs = 0;
-    se->attrs = talloc_array(w->ctx, struct acreO_sattr, e->nattrs + 1);
+    se->attrs = talloc_array(w->ctx, struct acreR_sattr, e->nattrs + 1);
     if (!se->attrs)
         return w->nomem = 1;
     for (uint32_t i = 0; i < e->nattrs; i++)
@@ -176,7 +176,7 @@ visit(void *ctx, const struct acreE_entry *de)
 {
     struct walk *w = ctx;
     const acre_entry_view *e = &de->v;
-    struct acreF_hooks h = acreO_dir_hooks(w->o->dir);
+    struct acreF_hooks h = acreR_dir_hooks(w->o->dir);
 
     h.access = filter_access;
     h.ctx = w->o;
@@ -189,25 +189,25 @@ visit(void *ctx, const struct acreE_entry *de)
 
 /* A base that does not exist: noSuchObject, matchedDN if disclosed. */
 static void
-missing_base(struct acreO_oracle *o, const acre_dn *base,
-             const struct acreI_section *db, struct acreO_search *res)
+missing_base(struct acreR_oracle *o, const acre_dn *base,
+             const struct acreI_section *db, struct acreR_search *res)
 {
     const struct acreE_entry *dm = acreE_dir_matched(o->dir, base);
     const acre_entry_view *m = dm ? &dm->v : NULL;
 
     res->rc = 32;
-    if (m && acreO_oracle_section(o->cfg, m->dn) == db &&
+    if (m && acreR_oracle_section(o->cfg, m->dn) == db &&
         check_entry(o, m, ACREI_ACCESS_DISCLOSE, NULL))
         res->matched = acre_dn_pretty(m->dn, NULL);
 }
 
 /* The base entry: 0 to go on, else the result is decided. */
 static int
-check_base(struct acreO_oracle *o, const acre_dn *base,
-           struct acreO_search *res, const acre_entry_view **out)
+check_base(struct acreR_oracle *o, const acre_dn *base,
+           struct acreR_search *res, const acre_entry_view **out)
 {
-    const struct acreI_section *db = acreO_oracle_section(o->cfg, base);
-    const acre_entry_view *e = db ? acreO_oracle_find(o, base) : NULL;
+    const struct acreI_section *db = acreR_oracle_section(o->cfg, base);
+    const acre_entry_view *e = db ? acreR_oracle_find(o, base) : NULL;
     uint32_t mask = 0;
 
     if (!e) {
@@ -226,11 +226,11 @@ check_base(struct acreO_oracle *o, const acre_dn *base,
 }
 
 int
-acreO_oracle_search(struct acreO_oracle *o, void *ctx, const char *base,
+acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
                     int scope, const char *filter, const char *const *attrs,
-                    unsigned nattrs, struct acreO_search **out)
+                    unsigned nattrs, struct acreR_search **out)
 {
-    struct acreO_search *res = talloc_zero(ctx, struct acreO_search);
+    struct acreR_search *res = talloc_zero(ctx, struct acreR_search);
     struct selection sel;
     struct acreF_filter *f;
     acre_dn *bdn;
@@ -275,31 +275,31 @@ put_line(char **s, const char *name, const char *val, size_t vlen,
 /* The attribute's name as slapd prints it: the schema's, then the
  * options. */
 static char *
-attr_name(struct acreO_oracle *o, void *ctx, const acre_view_attr *a)
+attr_name(struct acreR_oracle *o, void *ctx, const acre_view_attr *a)
 {
     return talloc_strdup(ctx, acreS_dinfo(o->schema, a->id)->text);
 }
 
 char *
-acreO_oracle_slapacl(struct acreO_oracle *o, void *ctx,
+acreR_oracle_slapacl(struct acreR_oracle *o, void *ctx,
                      const acre_entry_view *e)
 {
     char *s = talloc_strdup(ctx, "");
     uint32_t mask = 0;
-    struct acreO_target t;
+    struct acreR_target t;
 
-    acreO_target_type(o, &t, e, "entry");
-    acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
+    acreR_target_type(o, &t, e, "entry");
+    acreR_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
     put_line(&s, "entry", NULL, 0, mask);
-    acreO_target_type(o, &t, e, "children");
-    acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
+    acreR_target_type(o, &t, e, "children");
+    acreR_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
     put_line(&s, "children", NULL, 0, mask);
     for (uint32_t i = 0; s && i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         char *name = attr_name(o, s, a);
         for (uint32_t j = 0; name && j < a->nvals; j++) {
-            acreO_target_attr(&t, o->schema, e, a, (int)j);
-            acreO_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
+            acreR_target_attr(&t, o->schema, e, a, (int)j);
+            acreR_oracle_check(o, &t, ACREI_ACCESS_AUTH, &mask, NULL);
             int pw = t.type == o->id_userpassword;
             put_line(&s, name, pw ? "****" : (const char *)a->vals[j].val,
                      pw ? 4 : a->vals[j].len, mask);

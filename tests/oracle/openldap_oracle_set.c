@@ -83,7 +83,7 @@ add_attr_values(void *ctx, struct set *out, const acre_view_attr *a)
 {
     for (uint32_t i = 0; a && i < a->nvals; i++) {
         int has;
-        const acre_value *v = acreO_norm(a, i, &has);
+        const acre_value *v = acreR_norm(a, i, &has);
         if (set_add(ctx, out, v->val, v->len))
             return -1;
     }
@@ -101,7 +101,7 @@ entry_values(struct check *c, struct set *out, const acre_entry_view *e,
         return set_add(c->tmp, out, dn, n);
     }
     return add_attr_values(c->tmp, out,
-                           acreO_oracle_find_desc(c->o->schema, e, nd->ad));
+                           acreR_oracle_find_desc(c->o->schema, e, nd->ad));
 }
 
 struct url_walk {
@@ -119,13 +119,13 @@ url_visit(void *ctx, const acre_entry_view *e)
 {
     struct url_walk *w = ctx;
 
-    struct acreF_hooks h = acreO_dir_hooks(w->c->o->dir);
+    struct acreF_hooks h = acreR_dir_hooks(w->c->o->dir);
     if (w->filter && acreF_eval(w->filter, e, &h) != ACREF_TRUE)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
         if (add_attr_values(
                 w->c->tmp, w->out,
-                acreO_oracle_find_desc(w->c->o->schema, e, &w->extra[i])))
+                acreR_oracle_find_desc(w->c->o->schema, e, &w->extra[i])))
             return w->failed = 1;
     if (entry_values(w->c, w->out, e, w->nd))
         return w->failed = 1;
@@ -171,8 +171,8 @@ gather_url(struct check *c, struct set *out, const char *s, size_t n,
 
     if (acreE_url_parse(c->tmp, s, n, &u) || u.host[0] || u.nexts)
         return 0;
-    if (!(base = acreO_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
-        !acreO_oracle_section(c->o->cfg, base))
+    if (!(base = acreR_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
+        !acreR_oracle_section(c->o->cfg, base))
         return 0;
     if (u.filter &&
         acreF_parse(c->tmp, c->o->schema, u.filter, strlen(u.filter), &f, NULL))
@@ -191,7 +191,7 @@ gather(struct check *c, struct set *out, const char *s, size_t n,
 {
     if (n >= 8 && !strncasecmp(s, "ldap:///", 8))
         return gather_url(c, out, s, n, nd);
-    const acre_dn *dn = acreO_oracle_parse_dn(c, s, n);
+    const acre_dn *dn = acreR_oracle_parse_dn(c, s, n);
     if (!dn)
         return 0;
     if (nd->entrydn) {
@@ -199,7 +199,7 @@ gather(struct check *c, struct set *out, const char *s, size_t n,
         const char *t = acre_dn_normalised(dn, &k);
         return set_add(c->tmp, out, t, k);
     }
-    const acre_entry_view *e = acreO_oracle_find(c->o, dn);
+    const acre_entry_view *e = acreR_oracle_find(c->o, dn);
     return e ? entry_values(c, out, e, nd) : 0;
 }
 
@@ -211,7 +211,7 @@ gather(struct check *c, struct set *out, const char *s, size_t n,
 static void
 parent_of(struct check *c, const char *s, size_t n, const char **p, size_t *pn)
 {
-    const acre_dn *dn = acreO_oracle_parse_dn(c, s, n);
+    const acre_dn *dn = acreR_oracle_parse_dn(c, s, n);
 
     if (dn) {
         unsigned d = acre_dn_depth(dn);
@@ -327,7 +327,7 @@ eval(struct check *c, const struct acreI_setnode *nd, struct set *out,
 }
 
 int
-acreO_oracle_set_matches(struct check *c, const struct acreI_set *set,
+acreR_oracle_set_matches(struct check *c, const struct acreI_set *set,
                          const struct matches *tm)
 {
     const struct acreI_setnode *root = set->root;

@@ -48,14 +48,14 @@ base64(void *ctx, const uint8_t *v, size_t n)
 }
 
 int
-acreO_cmp_str(const void *a, const void *b)
+acreR_cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 char *
-acreO_sentry_text(void *ctx, const acre_schema *s,
-                  const struct acreO_sentry *se, int pretty)
+acreR_sentry_text(void *ctx, const acre_schema *s,
+                  const struct acreR_sentry *se, int pretty)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < se->nattrs; i++)
@@ -76,7 +76,7 @@ acreO_sentry_text(void *ctx, const acre_schema *s,
                                            (const char *)v->val);
         }
     }
-    qsort(l, n, sizeof(*l), acreO_cmp_str);
+    qsort(l, n, sizeof(*l), acreR_cmp_str);
     char *t = talloc_asprintf(ctx, "dn: %s\n",
                               pretty ? acre_dn_pretty(se->entry->dn, NULL)
                                      : acre_dn_normalised(se->entry->dn, NULL));

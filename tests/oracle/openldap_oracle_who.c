@@ -60,7 +60,7 @@ ancestor(struct check *c, const acre_dn *dn, int up)
     if (up >= (int)d)
         return NULL;
     const char *s = acre_dn_ancestor(dn, d - (unsigned)up, &n);
-    return acreO_oracle_parse_dn(c, s, n);
+    return acreR_oracle_parse_dn(c, s, n);
 }
 
 /* self, self.level{n} */
@@ -131,8 +131,8 @@ subject_matches(struct check *c, const struct acreI_subject *sj,
         return subject_self(c, sj, op);
     case ACREI_SUBJ_REGEX: {
         char *pat = expand(c, &sj->re_tmpl, tm, 0);
-        return pat && acreO_oracle_regex_match(pat, sj->re_tmpl.expands,
-                                               acreO_slapd_dn(c->tmp, opnorm),
+        return pat && acreR_oracle_regex_match(pat, sj->re_tmpl.expands,
+                                               acreR_slapd_dn(c->tmp, opnorm),
                                                NULL, 0);
     }
     default:
@@ -141,7 +141,7 @@ subject_matches(struct check *c, const struct acreI_subject *sj,
     const acre_dn *pat = sj->dn;
     if (sj->is_expand) {
         char *s = expand(c, &sj->expand, tm, 1);
-        if (!s || !(pat = acreO_oracle_parse_dn(c, s, strlen(s))))
+        if (!s || !(pat = acreR_oracle_parse_dn(c, s, strlen(s))))
             return 0;
     }
     return subject_scope(sj, pat, op, opnorm);
@@ -152,7 +152,7 @@ subject_matches(struct check *c, const struct acreI_subject *sj,
 static int
 self_access(struct check *c)
 {
-    const struct acreO_oracle *o = c->o;
+    const struct acreR_oracle *o = c->o;
     const struct acreS_attr *at = acreS_attr(o->schema, c->t->type);
 
     if (!at->syntax ||
@@ -160,7 +160,7 @@ self_access(struct check *c)
         return 0;
     if (!c->t->val || !o->authz)
         return 0;
-    return acreO_oracle_value_is_dn(c, c->t->type, c->val, c->t->val_len,
+    return acreR_oracle_value_is_dn(c, c->t->type, c->val, c->t->val_len,
                                     o->authz_norm);
 }
 
@@ -182,9 +182,9 @@ entry_lists(struct check *c, const acre_entry_view *e,
             continue;
         for (uint32_t j = 0; j < a->nvals; j++) {
             int has;
-            const acre_value *v = acreO_norm(a, j, &has);
+            const acre_value *v = acreR_norm(a, j, &has);
             if (has &&
-                acreO_oracle_value_is_dn(c, d->type, v->val, v->len, ndn))
+                acreR_oracle_value_is_dn(c, d->type, v->val, v->len, ndn))
                 return 1;
         }
     }
@@ -203,7 +203,7 @@ dnattr_matches(struct check *c, const struct acreI_subject *sj,
         return 0;
     if (!sj->self)
         return 1;
-    return c->t->val && acreO_oracle_value_is_dn(c, sj->dnattr->type, c->val,
+    return c->t->val && acreR_oracle_value_is_dn(c, sj->dnattr->type, c->val,
                                                  c->t->val_len, opnorm);
 }
 
@@ -309,7 +309,7 @@ conn_matches(struct check *c, const struct acreI_strmatch *m,
     if (m->style == ACREI_STR_REGEX) {
         char *pat = expand(c, &m->pat, mm, 1);
         return pat &&
-               acreO_oracle_regex_match(pat, m->pat.expands, have, NULL, 0);
+               acreR_oracle_regex_match(pat, m->pat.expands, have, NULL, 0);
     }
     switch (which) {
     case 'p':
@@ -326,7 +326,7 @@ static int
 connection_matches(struct check *c, const struct acreI_clause *b,
                    const struct matches *m)
 {
-    const struct acreO_requester *rq = &c->o->rq;
+    const struct acreR_requester *rq = &c->o->rq;
 
     return conn_matches(c, &b->sockurl, m, rq->sockurl ? rq->sockurl : "",
                         'u') &&
@@ -341,7 +341,7 @@ connection_matches(struct check *c, const struct acreI_clause *b,
 
 /* The first attribute of e with exactly this description (attr_find). */
 const acre_view_attr *
-acreO_oracle_find_desc(const acre_schema *s, const acre_entry_view *e,
+acreR_oracle_find_desc(const acre_schema *s, const acre_entry_view *e,
                        const struct acreI_attrspec *d)
 {
     for (uint32_t i = 0; i < e->nattrs; i++) {
@@ -359,7 +359,7 @@ acreO_oracle_find_desc(const acre_schema *s, const acre_entry_view *e,
 }
 
 const acre_entry_view *
-acreO_oracle_find(const struct acreO_oracle *o, const acre_dn *dn)
+acreR_oracle_find(const struct acreR_oracle *o, const acre_dn *dn)
 {
     const struct acreE_entry *e = acreE_dir_find(o->dir, dn);
 
@@ -367,7 +367,7 @@ acreO_oracle_find(const struct acreO_oracle *o, const acre_dn *dn)
 }
 
 const acre_value *
-acreO_norm(const acre_view_attr *a, uint32_t j, int *has)
+acreR_norm(const acre_view_attr *a, uint32_t j, int *has)
 {
     *has = a->norms != NULL;
     return a->norms ? &a->norms[j] : &a->vals[j];
@@ -375,7 +375,7 @@ acreO_norm(const acre_view_attr *a, uint32_t j, int *has)
 
 /* Does e have objectClass oc or a subclass of it? */
 static int
-has_class(const struct acreO_oracle *o, const acre_entry_view *e, int oc)
+has_class(const struct acreR_oracle *o, const acre_entry_view *e, int oc)
 {
     const acre_view_attr *a = acreE_entry_attr(e, o->id_objectclass);
 
@@ -411,16 +411,16 @@ member_url(struct check *c, const acre_value *v, const acre_entry_view **user)
     if (acreE_url_parse(c->tmp, (const char *)v->val, v->len, &u) ||
         u.host[0] || u.nattrs || u.nexts)
         return 0;
-    if (!(base = acreO_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
+    if (!(base = acreR_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
         !url_scope(&u, base, c->o->authz))
         return 0;
     if (!u.filter || !u.filter[0])
         return 0; /* slapd 2.5 never matches a URL without a filter */
     if (acreF_parse(c->tmp, c->o->schema, u.filter, strlen(u.filter), &f, NULL))
         return -1;
-    if (!*user && !(*user = acreO_oracle_find(c->o, c->o->authz)))
+    if (!*user && !(*user = acreR_oracle_find(c->o, c->o->authz)))
         return -1;
-    struct acreF_hooks h = acreO_dir_hooks(c->o->dir);
+    struct acreF_hooks h = acreR_dir_hooks(c->o->dir);
     return acreF_eval(f, *user, &h) == ACREF_TRUE;
 }
 
@@ -457,23 +457,23 @@ group_matches(struct check *c, const struct acreI_group *g,
     } else {
         dn = acre_dn_normalised(g->dn, &n);
     }
-    const acre_dn *gdn = acreO_oracle_parse_dn(c, dn, n);
+    const acre_dn *gdn = acreR_oracle_parse_dn(c, dn, n);
     if (!gdn)
         return 0;
     if (acre_dn_equal(gdn, c->t->entry->dn))
         ge = c->t->entry; /* slapd does not check its class then */
-    else if (!(ge = acreO_oracle_find(c->o, gdn)) ||
+    else if (!(ge = acreR_oracle_find(c->o, gdn)) ||
              !has_class(c->o, ge, g->oc))
         return 0;
-    const acre_view_attr *a = acreO_oracle_find_desc(c->o->schema, ge, &g->at);
+    const acre_view_attr *a = acreR_oracle_find_desc(c->o->schema, ge, &g->at);
     if (!a)
         return 0;
     if (g->dynamic)
         return dynamic_member(c, a);
     for (uint32_t i = 0; i < a->nvals; i++) {
         int has;
-        const acre_value *v = acreO_norm(a, i, &has);
-        if (has && acreO_oracle_value_is_dn(c, g->at.type, v->val, v->len,
+        const acre_value *v = acreR_norm(a, i, &has);
+        if (has && acreR_oracle_value_is_dn(c, g->at.type, v->val, v->len,
                                             c->o->authz_norm))
             return 1;
     }
@@ -485,7 +485,7 @@ group_matches(struct check *c, const struct acreI_group *g,
  */
 
 static int
-ssf_ok(const struct acreI_clause *b, const struct acreO_requester *rq)
+ssf_ok(const struct acreI_clause *b, const struct acreR_requester *rq)
 {
     return (!b->ssf || b->ssf <= rq->ssf) &&
            (!b->transport_ssf || b->transport_ssf <= rq->transport_ssf) &&
@@ -494,11 +494,11 @@ ssf_ok(const struct acreI_clause *b, const struct acreO_requester *rq)
 }
 
 int
-acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
+acreR_oracle_by_matches(struct check *c, const struct acreI_rule *r,
                         const struct acreI_clause *b, const struct matches *m,
                         const struct matches *tm)
 {
-    const struct acreO_oracle *o = c->o;
+    const struct acreR_oracle *o = c->o;
     (void)r;
 
     if (b->dn.self && !self_access(c))
@@ -515,7 +515,7 @@ acreO_oracle_by_matches(struct check *c, const struct acreI_rule *r,
         return 0;
     if (b->group && !group_matches(c, b->group, tm))
         return 0;
-    if (b->set && !acreO_oracle_set_matches(c, b->set, tm))
+    if (b->set && !acreR_oracle_set_matches(c, b->set, tm))
         return 0;
     return ssf_ok(b, &o->rq);
 }

@@ -215,16 +215,16 @@ split_tabs(struct tcase *c)
 
 static int
 new_oracle(struct world *w, void *ctx, const char *bind, const char *pw,
-           struct acreO_oracle **o)
+           struct acreR_oracle **o)
 {
-    struct acreO_requester rq = {0};
+    struct acreR_requester rq = {0};
     if (strcmp(bind, "-") != 0) {
         rq.authz_dn = bind;
         rq.authc_dn = pw && !strcmp(pw, "@") ? ROOTDN : bind;
     }
     rq.sockurl = "ldap://127.0.0.1/";
     rq.peername = "IP=127.0.0.1:40000";
-    return acreO_oracle_new(ctx, w->cfg, w->dir, &rq, o);
+    return acreR_oracle_new(ctx, w->cfg, w->dir, &rq, o);
 }
 
 static int
@@ -239,17 +239,17 @@ scope_of(const char *s)
 static char *
 run_search(struct world *w, void *ctx, struct tcase *c)
 {
-    struct acreO_oracle *o;
-    struct acreO_search *res;
+    struct acreR_oracle *o;
+    struct acreR_search *res;
 
     cr_assert(new_oracle(w, ctx, c->f[1], c->f[2], &o) == 0);
     const char *const *attrs = (const char *const *)&c->f[6];
-    cr_assert(acreO_oracle_search(o, ctx, c->f[3], scope_of(c->f[4]), c->f[5],
+    cr_assert(acreR_oracle_search(o, ctx, c->f[3], scope_of(c->f[4]), c->f[5],
                                   attrs, c->nf - 6, &res) == 0);
     char **ents = talloc_array(ctx, char *, res->nentries + 1);
     for (unsigned i = 0; i < res->nentries; i++)
-        ents[i] = acreO_sentry_text(ctx, w->schema, &res->entries[i], 1);
-    qsort(ents, res->nentries, sizeof(ents[0]), acreO_cmp_str);
+        ents[i] = acreR_sentry_text(ctx, w->schema, &res->entries[i], 1);
+    qsort(ents, res->nentries, sizeof(ents[0]), acreR_cmp_str);
     char *t = talloc_asprintf(ctx, "# rc=%d %s\n", res->rc, rc_text(res->rc));
     for (unsigned i = 0; i < res->nentries; i++)
         t = talloc_asprintf_append(t, "%s\n", ents[i]);
@@ -259,7 +259,7 @@ run_search(struct world *w, void *ctx, struct tcase *c)
 static char *
 run_slapacl(struct world *w, void *ctx, struct tcase *c)
 {
-    struct acreO_oracle *o;
+    struct acreR_oracle *o;
     acre_dn *dn;
 
     cr_assert(new_oracle(w, ctx, c->f[1], NULL, &o) == 0);
@@ -268,7 +268,7 @@ run_slapacl(struct world *w, void *ctx, struct tcase *c)
     const struct acreE_entry *e = acreE_dir_find(w->dir, dn);
     cr_assert(e, "slapacl: no entry %s", c->f[2]);
     return talloc_asprintf(ctx, "# rc=0\n%s",
-                           acreO_oracle_slapacl(o, ctx, &e->v));
+                           acreR_oracle_slapacl(o, ctx, &e->v));
 }
 
 /* The same cases through the optimised engine's public API. */
@@ -303,13 +303,13 @@ static int
 collect_entry(void *arg, const acre_entry_view *e, const acre_verdict *v)
 {
     struct collect *co = arg;
-    struct acreO_sentry se = {
-        e, 0, talloc_array(co->ctx, struct acreO_sattr, e->nattrs + 1)};
+    struct acreR_sentry se = {
+        e, 0, talloc_array(co->ctx, struct acreR_sattr, e->nattrs + 1)};
     for (unsigned i = 0; i < v->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         if (v->attr[i] == ACRE_ATTR_NONE)
             continue;
-        struct acreO_sattr *sa = &se.attrs[se.nattrs++];
+        struct acreR_sattr *sa = &se.attrs[se.nattrs++];
         sa->attr = a;
         sa->nvals = 0;
         sa->vals = talloc_array(co->ctx, const acre_value *, a->nvals);
@@ -318,7 +318,7 @@ collect_entry(void *arg, const acre_entry_view *e, const acre_verdict *v)
                 sa->vals[sa->nvals++] = &a->vals[j];
     }
     co->ents = talloc_realloc(co->ctx, co->ents, char *, co->n + 1);
-    co->ents[co->n++] = acreO_sentry_text(co->ctx, co->schema, &se, 1);
+    co->ents[co->n++] = acreR_sentry_text(co->ctx, co->schema, &se, 1);
     return 0;
 }
 
@@ -333,7 +333,7 @@ run_search_engine(struct world *w, void *ctx, struct tcase *c)
                           collect_entry, &co, &rc, NULL) == 0);
     acre_request_end(rq);
     if (co.n)
-        qsort(co.ents, co.n, sizeof(co.ents[0]), acreO_cmp_str);
+        qsort(co.ents, co.n, sizeof(co.ents[0]), acreR_cmp_str);
     char *t = talloc_asprintf(ctx, "# rc=%d %s\n", rc, rc_text(rc));
     for (unsigned i = 0; i < co.n; i++)
         t = talloc_asprintf_append(t, "%s\n", co.ents[i]);
@@ -409,7 +409,7 @@ normalise_block(void *ctx, char *text, int slapacl)
         unsigned fixed = n < 3 ? n : 3;
         for (unsigned i = 1; i < fixed; i++)
             out = talloc_asprintf_append(out, "%s\n", l[i]);
-        qsort(l + fixed, n - fixed, sizeof(l[0]), acreO_cmp_str);
+        qsort(l + fixed, n - fixed, sizeof(l[0]), acreR_cmp_str);
         for (unsigned i = fixed; i < n; i++)
             out = talloc_asprintf_append(out, "%s\n", l[i]);
         return out;
@@ -424,13 +424,13 @@ normalise_block(void *ctx, char *text, int slapacl)
         unsigned start = i;
         while (i < n && l[i][0] != '\0')
             i++;
-        qsort(l + start + 1, i - start - 1, sizeof(l[0]), acreO_cmp_str);
+        qsort(l + start + 1, i - start - 1, sizeof(l[0]), acreR_cmp_str);
         char *e = talloc_strdup(ctx, "");
         for (unsigned k = start; k < i; k++)
             e = talloc_asprintf_append(e, "%s\n", l[k]);
         ents[ne++] = e;
     }
-    qsort(ents, ne, sizeof(ents[0]), acreO_cmp_str);
+    qsort(ents, ne, sizeof(ents[0]), acreR_cmp_str);
     for (unsigned i = 0; i < ne; i++)
         out = talloc_asprintf_append(out, "%s\n", ents[i]);
     return out;

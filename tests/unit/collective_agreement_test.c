@@ -36,11 +36,11 @@
 
 struct run {
     void *ctx;
-    const struct acreO_coll_case *cs;
+    const struct acreG_coll_case *cs;
     acre_schema *schema;
     acre_directory *dir;
     acre_request *rq;
-    unsigned flags; /* ACREO_COLL_* */
+    unsigned flags; /* ACRER_COLL_* */
     unsigned compared, nonempty, mismatches;
     /* every entry compared and the oracle's text, for a second pass in
      * another order (the engine reuses results between neighbours) */
@@ -56,7 +56,7 @@ struct run {
 
 /* The slapd.conf of a case's slapo-collect settings. */
 static char *
-collect_conf(void *ctx, const struct acreO_coll_case *cs)
+collect_conf(void *ctx, const struct acreG_coll_case *cs)
 {
     char *t = talloc_strdup(ctx, cs->nci ? "overlay collect\n" : "");
 
@@ -101,8 +101,8 @@ oracle_desc(void *ctx, const acre_schema *s, const char *d, size_t n)
 static int
 attr_cmp(const void *a, const void *b)
 {
-    return strcasecmp(((const struct acreO_coll_attr *)a)->type,
-                      ((const struct acreO_coll_attr *)b)->type);
+    return strcasecmp(((const struct acreR_coll_attr *)a)->type,
+                      ((const struct acreR_coll_attr *)b)->type);
 }
 
 static int
@@ -113,16 +113,16 @@ str_cmp(const void *a, const void *b)
 
 /* Append value v of the view to the oracle-form attribute for desc. */
 static void
-put_value(void *ctx, struct acreO_coll *c, const char *desc, const void *v,
+put_value(void *ctx, struct acreR_coll *c, const char *desc, const void *v,
           size_t len, int replaces)
 {
-    struct acreO_coll_attr *a = NULL;
+    struct acreR_coll_attr *a = NULL;
 
     for (unsigned k = 0; k < c->nattrs && !a; k++)
         if (!strcmp(c->attrs[k].type, desc))
             a = &c->attrs[k];
     if (!a) {
-        c->attrs = talloc_realloc(ctx, c->attrs, struct acreO_coll_attr,
+        c->attrs = talloc_realloc(ctx, c->attrs, struct acreR_coll_attr,
                                   c->nattrs + 1);
         cr_assert(c->attrs);
         a = &c->attrs[c->nattrs++];
@@ -145,12 +145,12 @@ put_value(void *ctx, struct acreO_coll *c, const char *desc, const void *v,
 
 /* The engine's answer for view e (through request rq) in the oracle's
  * form. */
-static struct acreO_coll *
+static struct acreR_coll *
 engine_view(void *ctx, struct run *R, acre_request *rq,
             const acre_entry_view *e)
 {
     acre_collective_view v;
-    struct acreO_coll *c = talloc_zero(ctx, struct acreO_coll);
+    struct acreR_coll *c = talloc_zero(ctx, struct acreR_coll);
 
     cr_assert_eq(acre_entry_collective(rq, e, &v), 0);
     for (unsigned i = 0; i < v.nattrs; i++) {
@@ -189,7 +189,7 @@ report(struct run *R, const acre_entry *e, const char *want, const char *got)
     if (strcmp(want, got) != 0 && R->mismatches++ < 3)
         cr_log_error("seed %llu (%s): %s\n--- oracle\n%s--- engine\n%s",
                      (unsigned long long)R->cs->seed,
-                     R->flags & ACREO_COLL_STACK ? "stack" : "x.501",
+                     R->flags & ACRER_COLL_STACK ? "stack" : "x.501",
                      acre_dn_normalised(acre_entry_dn(e), NULL), want, got);
 }
 
@@ -198,13 +198,13 @@ compare_entry(void *arg, const acre_entry *e)
 {
     struct run *R = arg;
     void *tmp = talloc_new(R->ctx);
-    struct acreO_coll *want;
+    struct acreR_coll *want;
 
-    cr_assert_eq(acreO_coll_entry(tmp, R->dir, e, R->flags, R->cs->ci,
+    cr_assert_eq(acreR_coll_entry(tmp, R->dir, e, R->flags, R->cs->ci,
                                   R->cs->nci, &want),
                  0);
-    struct acreO_coll *got = engine_view(tmp, R, R->rq, acre_entry_view_of(e));
-    char *a = acreO_coll_text(want), *b = acreO_coll_text(got);
+    struct acreR_coll *got = engine_view(tmp, R, R->rq, acre_entry_view_of(e));
+    char *a = acreR_coll_text(want), *b = acreR_coll_text(got);
     cr_assert(a && b);
     R->compared++;
     R->nonempty += want->nattrs + want->nsub > 0;
@@ -231,7 +231,7 @@ host_pass(struct run *R)
         void *tmp = talloc_new(R->ctx);
         const acre_entry_view *v = thost_view(R->th, acre_entry_dn(R->seen[i]));
         cr_assert(v);
-        char *b = acreO_coll_text(engine_view(tmp, R, R->hrq, v));
+        char *b = acreR_coll_text(engine_view(tmp, R, R->hrq, v));
         cr_assert(b);
         report(R, R->seen[i], R->want[i], b);
         R->nother++;
@@ -257,7 +257,7 @@ second_pass(struct run *R)
     }
     for (unsigned i = 0; i < R->nseen; i++) {
         void *tmp = talloc_new(R->ctx);
-        char *b = acreO_coll_text(
+        char *b = acreR_coll_text(
             engine_view(tmp, R, R->rq, acre_entry_view_of(R->seen[i])));
         cr_assert(b);
         report(R, R->seen[i], R->want[i], b);
@@ -268,7 +268,7 @@ second_pass(struct run *R)
 
 /* Every entry of one case. */
 static void
-run_case(void *ctx, const struct acreO_coll_case *cs, struct run *R)
+run_case(void *ctx, const struct acreG_coll_case *cs, struct run *R)
 {
     acre_diag d;
     acre_policy *p, *q;
@@ -294,7 +294,7 @@ run_case(void *ctx, const struct acreO_coll_case *cs, struct run *R)
                  d.line, d.message);
     cr_assert_eq(acre_policy_attach_subentries(
                      ctx, p, R->dir,
-                     cs->flags & ACREO_COLL_STACK ? ACRE_COLL_STACK : 0, &q,
+                     cs->flags & ACRER_COLL_STACK ? ACRE_COLL_STACK : 0, &q,
                      &d),
                  0);
     cr_assert_eq(
@@ -335,9 +335,9 @@ TestSuite(collective_agreement, .timeout = 600);
 
 Test(collective_agreement, engine_matches_oracle)
 {
-    static const unsigned gen[] = {0, ACREO_GEN_OPENDJ, ACREO_GEN_COLLECT,
-                                   ACREO_GEN_OPENDJ | ACREO_GEN_COLLECT};
-    static const unsigned mode[] = {ACREO_GEN_X501, ACREO_GEN_STACK};
+    static const unsigned gen[] = {0, ACREG_GEN_OPENDJ, ACREG_GEN_COLLECT,
+                                   ACREG_GEN_OPENDJ | ACREG_GEN_COLLECT};
+    static const unsigned mode[] = {ACREG_GEN_X501, ACREG_GEN_STACK};
     unsigned long long seed0 = env("ACRE_COLL_SEED", 1);
     unsigned long long n = env("ACRE_COLL_N", 6);
     unsigned compared = 0, nonempty = 0, mismatches = 0, cases = 0;
@@ -347,10 +347,10 @@ Test(collective_agreement, engine_matches_oracle)
         for (unsigned g = 0; g < 4; g++)
             for (unsigned m = 0; m < 2; m++) {
                 void *ctx = talloc_new(NULL);
-                struct acreO_coll_case *cs;
+                struct acreG_coll_case *cs;
                 struct run R;
                 memset(&R, 0, sizeof(R));
-                cr_assert_eq(acreO_coll_gen(ctx, s, gen[g] | mode[m], &cs), 0);
+                cr_assert_eq(acreG_coll_gen(ctx, s, gen[g] | mode[m], &cs), 0);
                 run_case(ctx, cs, &R);
                 compared += R.compared;
                 other += R.compared_other;

@@ -47,8 +47,8 @@ load_with(const char *ldif, int opendj)
     schema = s;
     if (opendj)
         cr_assert_eq(acre_schema_load_buffer(
-                         s, "opendj.schema", acreO_coll_opendj_schema,
-                         strlen(acreO_coll_opendj_schema), &d),
+                         s, "opendj.schema", acreG_coll_opendj_schema,
+                         strlen(acreG_coll_opendj_schema), &d),
                      0, "%s", d.message);
     cr_assert_eq(
         acre_directory_load(ctx, s, "t.ldif", ldif, strlen(ldif), &dir, &d), 0,
@@ -73,18 +73,18 @@ entry(const char *dn)
 }
 
 /* The view of dn with slapo-collect settings. */
-static struct acreO_coll *
-view_ci(const char *dn, unsigned flags, const struct acreO_collectinfo *ci,
+static struct acreR_coll *
+view_ci(const char *dn, unsigned flags, const struct acreR_collectinfo *ci,
         unsigned nci)
 {
-    struct acreO_coll *c = NULL;
-    int rc = acreO_coll_entry(ctx, dir, entry(dn), flags, ci, nci, &c);
+    struct acreR_coll *c = NULL;
+    int rc = acreR_coll_entry(ctx, dir, entry(dn), flags, ci, nci, &c);
 
     cr_assert_eq(rc, 0, "%s: rc %d", dn, rc);
     return c;
 }
 
-static struct acreO_coll *
+static struct acreR_coll *
 view(const char *dn, unsigned flags)
 {
     return view_ci(dn, flags, NULL, 0);
@@ -93,7 +93,7 @@ view(const char *dn, unsigned flags)
 /* The values c gives `type`, joined by "|" ("" when none); a trailing
  * "!" when they replace the entry's own. */
 static const char *
-vals(const struct acreO_coll *c, const char *type)
+vals(const struct acreR_coll *c, const char *type)
 {
     char *t = talloc_strdup(ctx, "");
 
@@ -111,7 +111,7 @@ vals(const struct acreO_coll *c, const char *type)
 
 /* All of c as "type=v|v;type=v" in c's order. */
 static const char *
-all(const struct acreO_coll *c)
+all(const struct acreR_coll *c)
 {
     char *t = talloc_strdup(ctx, "");
 
@@ -123,7 +123,7 @@ all(const struct acreO_coll *c)
 
 /* The subentry DNs of c, joined by "|". */
 static const char *
-subs(const struct acreO_coll *c)
+subs(const struct acreR_coll *c)
 {
     char *t = talloc_strdup(ctx, "");
 
@@ -196,8 +196,8 @@ reached(void)
     const acre_entry *s = entry("cn=s,dc=x");
 
     for (unsigned k = 0; k < 7; k++) {
-        struct acreO_coll *c = view(dns[k], 0);
-        int in = acreO_coll_in_reach(dir, s, entry(dns[k]), 0);
+        struct acreR_coll *c = view(dns[k], 0);
+        int in = acreR_coll_in_reach(dir, s, entry(dns[k]), 0);
         cr_assert_eq(in, c->nsub == 1, "%s: in_reach %d, listed %u", dns[k], in,
                      c->nsub);
         cr_assert_str_eq(vals(c, "c-l"), in ? "L" : "");
@@ -403,7 +403,7 @@ Test(collective_oracle, x501_inner_without_specific_is_void)
 
 Test(collective_oracle, stack_applies_every_ancestor)
 {
-    const unsigned st = ACREO_COLL_STACK;
+    const unsigned st = ACRER_COLL_STACK;
 
     load(areas);
     cr_assert_str_eq(vals(view("cn=p1,ou=a,dc=x", st), "c-l"), "Top|InA");
@@ -445,19 +445,19 @@ Test(collective_oracle, role_names_and_oids)
 Test(collective_oracle, subentries_are_never_in_reach)
 {
     load(areas);
-    struct acreO_coll *c = view("cn=inb,ou=b,dc=x", ACREO_COLL_STACK);
+    struct acreR_coll *c = view("cn=inb,ou=b,dc=x", ACRER_COLL_STACK);
 
     cr_assert_eq(c->nattrs, 0);
     cr_assert_eq(c->nsub, 0);
-    cr_assert_eq(acreO_coll_in_reach(dir, entry("cn=inb,ou=b,dc=x"),
+    cr_assert_eq(acreR_coll_in_reach(dir, entry("cn=inb,ou=b,dc=x"),
                                      entry("cn=inb,ou=b,dc=x"), 0),
                  0);
-    cr_assert_eq(acreO_coll_in_reach(dir, entry("cn=top,dc=x"),
+    cr_assert_eq(acreR_coll_in_reach(dir, entry("cn=top,dc=x"),
                                      entry("cn=inb,ou=b,dc=x"),
-                                     ACREO_COLL_STACK),
+                                     ACRER_COLL_STACK),
                  0);
     /* an ordinary entry is not a subentry: it reaches nothing */
-    cr_assert_eq(acreO_coll_in_reach(dir, entry("ou=a,dc=x"),
+    cr_assert_eq(acreR_coll_in_reach(dir, entry("ou=a,dc=x"),
                                      entry("cn=p1,ou=a,dc=x"), 0),
                  0);
 }
@@ -479,12 +479,12 @@ static const char kinds[] =
 Test(collective_oracle, only_collective_subentries_with_a_spec_give)
 {
     load(kinds);
-    struct acreO_coll *c = view("cn=p,dc=x", 0);
+    struct acreR_coll *c = view("cn=p,dc=x", 0);
 
     /* cn=plain is not collective, cn=nospec has no specification */
     cr_assert_str_eq(all(c), "c-ou=Unit");
     cr_assert_str_eq(subs(c), "cn=s,dc=x");
-    cr_assert_str_eq(subs(view("cn=p,dc=x", ACREO_COLL_STACK)), "cn=s,dc=x");
+    cr_assert_str_eq(subs(view("cn=p,dc=x", ACRER_COLL_STACK)), "cn=s,dc=x");
 }
 
 /* ------------------------------------------------------------------------
@@ -521,7 +521,7 @@ static const char unions[] =
 Test(collective_oracle, union_drops_equal_values)
 {
     load(unions);
-    struct acreO_coll *c = view("cn=p,dc=x", 0);
+    struct acreR_coll *c = view("cn=p,dc=x", 0);
 
     /* sorted by type, case-insensitively; values in load order, the ones
      * equal under the equality rule dropped */
@@ -546,7 +546,7 @@ Test(collective_oracle, exclusion_of_one_type)
 Test(collective_oracle, exclusion_of_all)
 {
     load(unions);
-    struct acreO_coll *s = view("cn=s,dc=x", 0), *t = view("cn=t,dc=x", 0);
+    struct acreR_coll *s = view("cn=s,dc=x", 0), *t = view("cn=t,dc=x", 0);
 
     cr_assert_eq(s->nattrs, 0);
     cr_assert_eq(t->nattrs, 0);
@@ -816,7 +816,7 @@ static const char collect_and_subentry[] =
 Test(collective_oracle, collect_below_the_entry_only)
 {
     static const char *const d[] = {"description"};
-    struct acreO_collectinfo ci = {"ou=a,dc=x", d, 1};
+    struct acreR_collectinfo ci = {"ou=a,dc=x", d, 1};
 
     load(collect);
     /* normalised values (slapd copies a_nvals), after the stored ones */
@@ -833,7 +833,7 @@ Test(collective_oracle, collect_order_and_no_dedup)
 {
     static const char *const a1[] = {"description", "l"};
     static const char *const a2[] = {"description"};
-    struct acreO_collectinfo ci[] = {{"dc=x", a2, 1}, {"ou=a,dc=x", a1, 2}};
+    struct acreR_collectinfo ci[] = {{"dc=x", a2, 1}, {"ou=a,dc=x", a1, 2}};
 
     load(collect);
     /* the longer DN first, whatever the order given; no deduplication */
@@ -847,7 +847,7 @@ Test(collective_oracle, collect_order_and_no_dedup)
 Test(collective_oracle, collect_exact_description)
 {
     static const char *const a[] = {"description;lang-en", "sn"};
-    struct acreO_collectinfo ci = {"ou=a,dc=x", a, 2};
+    struct acreR_collectinfo ci = {"ou=a,dc=x", a, 2};
 
     load(collect);
     /* only the stored description;lang-en; ou=a has no sn */
@@ -859,32 +859,32 @@ Test(collective_oracle, collect_missing_entry_and_errors)
 {
     static const char *const a[] = {"description"};
     static const char *const bad[] = {"noSuchType"};
-    struct acreO_collectinfo ghost = {"ou=ghost,dc=x", a, 1};
-    struct acreO_collectinfo twice[] = {{"ou=a,dc=x", a, 1},
+    struct acreR_collectinfo ghost = {"ou=ghost,dc=x", a, 1};
+    struct acreR_collectinfo twice[] = {{"ou=a,dc=x", a, 1},
                                         {"OU=A, DC=X", a, 1}};
-    struct acreO_collectinfo unknown = {"ou=a,dc=x", bad, 1};
-    struct acreO_collectinfo baddn = {"not a dn", a, 1};
+    struct acreR_collectinfo unknown = {"ou=a,dc=x", bad, 1};
+    struct acreR_collectinfo baddn = {"not a dn", a, 1};
     const acre_entry *p;
-    struct acreO_coll *c = NULL;
+    struct acreR_coll *c = NULL;
 
     load(collect);
     p = entry("cn=p,ou=a,dc=x");
     cr_assert_str_eq(all(view_ci("cn=p,ou=a,dc=x", 0, &ghost, 1)), "");
-    cr_assert_eq(acreO_coll_entry(ctx, dir, p, 0, twice, 2, &c),
+    cr_assert_eq(acreR_coll_entry(ctx, dir, p, 0, twice, 2, &c),
                  ACRE_ERR_INVAL);
-    cr_assert_eq(acreO_coll_entry(ctx, dir, p, 0, &unknown, 1, &c),
+    cr_assert_eq(acreR_coll_entry(ctx, dir, p, 0, &unknown, 1, &c),
                  ACRE_ERR_INVAL);
-    cr_assert_lt(acreO_coll_entry(ctx, dir, p, 0, &baddn, 1, &c), 0);
+    cr_assert_lt(acreR_coll_entry(ctx, dir, p, 0, &baddn, 1, &c), 0);
     cr_assert_null(c);
-    cr_assert_eq(acreO_coll_entry(ctx, NULL, p, 0, NULL, 0, &c),
+    cr_assert_eq(acreR_coll_entry(ctx, NULL, p, 0, NULL, 0, &c),
                  ACRE_ERR_INVAL);
 }
 
 Test(collective_oracle, collect_merges_with_subentry_values)
 {
     static const char *const a[] = {"description"};
-    struct acreO_collectinfo ci = {"dc=x", a, 1};
-    struct acreO_coll *c;
+    struct acreR_collectinfo ci = {"dc=x", a, 1};
+    struct acreR_coll *c;
 
     load_with(talloc_asprintf(ctx, collect_and_subentry,
                               "collectiveExclusions: description\n"),
@@ -906,7 +906,7 @@ Test(collective_oracle, collect_merges_with_subentry_values)
 Test(collective_oracle, text_form)
 {
     load(unions);
-    char *t = acreO_coll_text(view("cn=p,dc=x", 0));
+    char *t = acreR_coll_text(view("cn=p,dc=x", 0));
 
     cr_assert_not_null(t);
     cr_assert_str_eq(t, "c-l: Paris\nc-ou: Sales  Dept\nc-ou: R&D\n"
@@ -914,10 +914,10 @@ Test(collective_oracle, text_form)
                         "c-TelephoneNumber: +1 555 0199\n"
                         "subentry: cn=one,dc=x\nsubentry: cn=two,dc=x\n");
     free(t);
-    struct acreO_coll_attr a = {"x", (const char *[]){"a\nb"}, (size_t[]){3}, 1,
+    struct acreR_coll_attr a = {"x", (const char *[]){"a\nb"}, (size_t[]){3}, 1,
                                 1};
-    struct acreO_coll c = {&a, 1, NULL, 0};
-    t = acreO_coll_text(&c);
+    struct acreR_coll c = {&a, 1, NULL, 0};
+    t = acreR_coll_text(&c);
     cr_assert_str_eq(t, "x (replaces real): a\\0ab\n");
     free(t);
 }
@@ -925,9 +925,9 @@ Test(collective_oracle, text_form)
 Test(collective_oracle, bad_arguments)
 {
     load(unions);
-    cr_assert_eq(acreO_coll_in_reach(NULL, entry("dc=x"), entry("dc=x"), 0),
+    cr_assert_eq(acreR_coll_in_reach(NULL, entry("dc=x"), entry("dc=x"), 0),
                  ACRE_ERR_INVAL);
-    cr_assert_eq(acreO_coll_in_reach(dir, NULL, entry("dc=x"), 0),
+    cr_assert_eq(acreR_coll_in_reach(dir, NULL, entry("dc=x"), 0),
                  ACRE_ERR_INVAL);
 }
 
@@ -944,10 +944,10 @@ count_entry(void *arg, const acre_entry *e)
 {
     void **a = arg;
     struct tally *t = a[0];
-    const struct acreO_coll_case *c = a[1];
-    struct acreO_coll *v = NULL;
+    const struct acreG_coll_case *c = a[1];
+    struct acreR_coll *v = NULL;
 
-    cr_assert_eq(acreO_coll_entry(ctx, dir, e, c->flags, c->ci, c->nci, &v), 0);
+    cr_assert_eq(acreR_coll_entry(ctx, dir, e, c->flags, c->ci, c->nci, &v), 0);
     t->entries++;
     if (v->nsub == 0)
         t->zero++;
@@ -968,12 +968,12 @@ count_entry(void *arg, const acre_entry *e)
 static void
 run_case(uint64_t seed, unsigned flags, struct tally *t)
 {
-    struct acreO_coll_case *c;
+    struct acreG_coll_case *c;
     acre_schema *s;
     acre_diag d = {0};
     void *cctx = talloc_new(ctx);
 
-    cr_assert_eq(acreO_coll_gen(cctx, seed, flags, &c), 0);
+    cr_assert_eq(acreG_coll_gen(cctx, seed, flags, &c), 0);
     cr_assert_eq(acre_schema_new(cctx, ACRE_SCHEMA_SLAPD, &s, &d), 0);
     if (c->schema_text)
         cr_assert_eq(acre_schema_load_buffer(s, "gen.schema", c->schema_text,
@@ -1004,9 +1004,9 @@ Test(collective_oracle, generator_loads_and_spreads, .timeout = 120)
     for (uint64_t seed = 1; seed <= 100; seed++) {
         unsigned flags =
             (seed % 4 == 1   ? 0
-             : seed % 4 == 2 ? ACREO_GEN_OPENDJ
-             : seed % 4 == 3 ? ACREO_GEN_COLLECT
-                             : ACREO_GEN_OPENDJ | ACREO_GEN_COLLECT);
+             : seed % 4 == 2 ? ACREG_GEN_OPENDJ
+             : seed % 4 == 3 ? ACREG_GEN_COLLECT
+                             : ACREG_GEN_OPENDJ | ACREG_GEN_COLLECT);
         run_case(seed, flags, seed <= 24 ? &t : NULL);
     }
     cr_log_info("entries %u: 0 subentries %u, 1 %u, more %u; excluded %u, "
@@ -1025,24 +1025,24 @@ Test(collective_oracle, generator_loads_and_spreads, .timeout = 120)
 
 Test(collective_oracle, generator_is_deterministic)
 {
-    struct acreO_coll_case *a, *b, *c;
+    struct acreG_coll_case *a, *b, *c;
 
     cr_assert_eq(
-        acreO_coll_gen(ctx, 42, ACREO_GEN_OPENDJ | ACREO_GEN_COLLECT, &a), 0);
+        acreG_coll_gen(ctx, 42, ACREG_GEN_OPENDJ | ACREG_GEN_COLLECT, &a), 0);
     cr_assert_eq(
-        acreO_coll_gen(ctx, 42, ACREO_GEN_OPENDJ | ACREO_GEN_COLLECT, &b), 0);
+        acreG_coll_gen(ctx, 42, ACREG_GEN_OPENDJ | ACREG_GEN_COLLECT, &b), 0);
     cr_assert_str_eq(a->ldif, b->ldif);
     cr_assert_eq(a->nci, b->nci);
     cr_assert_eq(a->flags, b->flags);
-    cr_assert_eq(acreO_coll_gen(ctx, 43, 0, &c), 0);
+    cr_assert_eq(acreG_coll_gen(ctx, 43, 0, &c), 0);
     cr_assert_str_neq(a->ldif, c->ldif);
     cr_assert_null(c->schema_text);
     cr_assert_eq(c->nci, 0);
-    cr_assert_eq(acreO_coll_gen(ctx, 1, ACREO_GEN_STACK, &c), 0);
-    cr_assert_eq(c->flags, ACREO_COLL_STACK);
-    cr_assert_eq(acreO_coll_gen(ctx, 1, ACREO_GEN_X501, &c), 0);
+    cr_assert_eq(acreG_coll_gen(ctx, 1, ACREG_GEN_STACK, &c), 0);
+    cr_assert_eq(c->flags, ACRER_COLL_STACK);
+    cr_assert_eq(acreG_coll_gen(ctx, 1, ACREG_GEN_X501, &c), 0);
     cr_assert_eq(c->flags, 0);
-    cr_assert_eq(acreO_coll_gen(ctx, 1, ACREO_GEN_X501 | ACREO_GEN_STACK, &c),
+    cr_assert_eq(acreG_coll_gen(ctx, 1, ACREG_GEN_X501 | ACREG_GEN_STACK, &c),
                  ACRE_ERR_INVAL);
-    cr_assert_eq(acreO_coll_gen(ctx, 1, 0x1, &c), ACRE_ERR_INVAL);
+    cr_assert_eq(acreG_coll_gen(ctx, 1, 0x1, &c), ACRE_ERR_INVAL);
 }

@@ -824,7 +824,7 @@ Test(collective, opendj_extensions)
     acre_diag d;
     acre_policy *p =
         world_diag(DB, talloc_asprintf(ctx, "%s%s", base_ldif, opendj_ldif), 0,
-                   acreO_coll_opendj_schema, &d);
+                   acreG_coll_opendj_schema, &d);
     acre_request *rq;
 
     cr_expect_eq(d.code, 0, "%s", d.message);
@@ -872,7 +872,7 @@ Test(collective, opendj_inherits_only_what_the_requester_may_read)
            "  attrs=postalCode val=\"00100\" by * none\n"
            "access to * by * read\n",
         talloc_asprintf(ctx, "%s%s", base_ldif, opendj_ldif), 0,
-        acreO_coll_opendj_schema, &d);
+        acreG_coll_opendj_schema, &d);
     const char *subs = "subentry: cn=shared\nsubentry: cn=virtual\n"
                        "subentry: cn=merge\nsubentry: cn=boss\n"
                        "subentry: cn=place\n";

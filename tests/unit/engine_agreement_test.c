@@ -28,7 +28,7 @@
  *   verdicts  acre_entry_decide(READ) of a sample of the entries against
  *             the oracle's read checks of "entry" and of every value;
  *   searches  the case's searches through acre_search and
- *             acreO_oracle_search (then the first two again, requesters
+ *             acreR_oracle_search (then the first two again, requesters
  *             in reverse order): same result code, matched DN, entries in
  *             the same order with the same attributes and values.
  * The first disagreement is printed with the seed, the requester, the
@@ -148,7 +148,7 @@ enum { W_OK, W_REJECTED, W_DISAGREE, W_FAIL };
 /* One requester on both sides (the engine: one request per path). */
 struct sess {
     acre_request *rq[NPATHS];
-    struct acreO_oracle *o;
+    struct acreR_oracle *o;
     const struct acreG_requester *g;
 };
 
@@ -350,12 +350,12 @@ sess_open(struct world *w, const struct acreG_requester *g, struct sess *s,
     acre_subject sub = {g->authz_dn, g->authc_dn, g->peername, g->sockname,
                         g->sockurl,  g->domain,   g->ssf,      g->transport_ssf,
                         g->tls_ssf,  g->sasl_ssf};
-    struct acreO_requester orq = {
+    struct acreR_requester orq = {
         g->authz_dn, g->authc_dn, g->peername,      g->sockname, g->sockurl,
         g->domain,   g->ssf,      g->transport_ssf, g->tls_ssf,  g->sasl_ssf};
     int erc = acre_request_begin(w->pol, &sub, acre_directory_host(w->edir),
                                  &s->rq[P_DIR]);
-    int orc = acreO_oracle_new(w->ctx, w->cfg, w->odir, &orq, &s->o);
+    int orc = acreR_oracle_new(w->ctx, w->cfg, w->odir, &orq, &s->o);
 
     s->g = g;
     if (erc)
@@ -421,15 +421,15 @@ tg_val(const struct world *w, unsigned k, const struct target *tg, size_t *len)
 
 static int
 oracle_target(struct world *w, struct sess *s, unsigned k,
-              const struct target *tg, struct acreO_target *t)
+              const struct target *tg, struct acreR_target *t)
 {
     const acre_entry_view *e = &w->oe[k]->v;
 
     if (tg->ai >= 0) {
-        acreO_target_attr(t, w->os, e, &e->attrs[tg->ai], tg->vj);
+        acreR_target_attr(t, w->os, e, &e->attrs[tg->ai], tg->vj);
         return 0;
     }
-    return acreO_target_type(s->o, t, e, tg->attr) < 0 ? -1 : 0;
+    return acreR_target_type(s->o, t, e, tg->attr) < 0 ? -1 : 0;
 }
 
 /* The engine's view of entry k on path p. */
@@ -464,7 +464,7 @@ check_story(struct world *w, struct sess *s, unsigned k, int p,
             const struct target *tg, int right, const struct answer *ea,
             const struct answer *oa)
 {
-    struct acreO_target t;
+    struct acreR_target t;
     char *trace = NULL;
     uint32_t m = 0;
     int eg = -1;
@@ -474,7 +474,7 @@ check_story(struct world *w, struct sess *s, unsigned k, int p,
         acre_explain(s->rq[p], eview(w, k, p), tg->attr, val, vl, right, &eg);
 
     if (!oracle_target(w, s, k, tg, &t))
-        acreO_oracle_check(s->o, &t, (enum acreI_access)right, &m, &trace);
+        acreR_oracle_check(s->o, &t, (enum acreI_access)right, &m, &trace);
     char *txt = talloc_asprintf(
         w->ctx,
         "check: entry \"%s\" attr %s value %s right %s (through the %s)\n"
@@ -497,7 +497,7 @@ static int
 compare_check(struct world *w, struct sess *s, unsigned k,
               const struct target *tg, int right, struct stats *st, char **why)
 {
-    struct acreO_target t;
+    struct acreR_target t;
     struct answer oa = {0, 0};
     size_t vl;
     const void *val = tg_val(w, k, tg, &vl);
@@ -505,7 +505,7 @@ compare_check(struct world *w, struct sess *s, unsigned k,
     if (oracle_target(w, s, k, tg, &t))
         return 0;
     oa.rc =
-        acreO_oracle_check(s->o, &t, (enum acreI_access)right, &oa.mask, NULL);
+        acreR_oracle_check(s->o, &t, (enum acreI_access)right, &oa.mask, NULL);
     st->compared++;
     if (oa.rc)
         st->granted++;
@@ -628,8 +628,8 @@ entry_tasks(struct world *w, struct sess *s, unsigned k, struct tasks *ts)
     }
     for (size_t i = 0; i < sizeof(absent_types) / sizeof(absent_types[0]);
          i++) {
-        struct acreO_target t;
-        int type = acreO_target_type(s->o, &t, &e->v, absent_types[i]);
+        struct acreR_target t;
+        int type = acreR_target_type(s->o, &t, &e->v, absent_types[i]);
         if (type >= 0 && !has_type(w->os, &e->v, type))
             add_task(w, ts, k, absent_types[i], -1, -1);
     }
@@ -738,13 +738,13 @@ render_verdict(struct world *w, struct sess *s, unsigned k,
                struct stats *st, int *nbits)
 {
     const struct acreE_entry *e = w->oe[k];
-    struct acreO_target t;
+    struct acreR_target t;
     int visible = v ? v->visible : 0;
 
     *nbits = 0;
     if (!ev) {
-        acreO_target_type(s->o, &t, &e->v, "entry");
-        visible = acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+        acreR_target_type(s->o, &t, &e->v, "entry");
+        visible = acreR_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL, NULL);
         st->compared++;
         if (visible)
             st->granted++;
@@ -764,8 +764,8 @@ render_verdict(struct world *w, struct sess *s, unsigned k,
                         ? -1 /* the sides' entries differ */
                         : engine_readable(v, i, j);
             } else {
-                acreO_target_attr(&t, w->os, &e->v, a, (int)oj);
-                r = acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+                acreR_target_attr(&t, w->os, &e->v, a, (int)oj);
+                r = acreR_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL, NULL);
                 st->compared++;
                 if (r > 0)
                     st->granted++;
@@ -791,12 +791,12 @@ verdict_story(struct world *w, struct sess *s, unsigned k, int p,
 {
     const struct acreE_entry *e = w->oe[k];
     const acre_entry_view *ev = eview(w, k, p);
-    struct acreO_target t;
+    struct acreR_target t;
     struct answer ea = {v->visible, 0}, oa = {0, 0};
     struct target tg = {"entry", -1, -1};
 
-    acreO_target_type(s->o, &t, &e->v, "entry");
-    oa.rc = acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, &oa.mask, NULL);
+    acreR_target_type(s->o, &t, &e->v, "entry");
+    oa.rc = acreR_oracle_check(s->o, &t, ACREI_ACCESS_READ, &oa.mask, NULL);
     if (oa.rc != v->visible)
         return check_story(w, s, k, p, &tg, ACRE_RIGHT_READ, &ea, &oa);
     for (unsigned oi = 0; oi < e->v.nattrs; oi++) {
@@ -805,9 +805,9 @@ verdict_story(struct world *w, struct sess *s, unsigned k, int p,
             unsigned i, j;
             if (engine_place(w, k, ev, oi, oj, &i, &j))
                 continue;
-            acreO_target_attr(&t, w->os, &e->v, a, (int)oj);
+            acreR_target_attr(&t, w->os, &e->v, a, (int)oj);
             oa.rc =
-                acreO_oracle_check(s->o, &t, ACREI_ACCESS_READ, &oa.mask, NULL);
+                acreR_oracle_check(s->o, &t, ACREI_ACCESS_READ, &oa.mask, NULL);
             ea.rc = engine_readable(v, i, j);
             if (ea.rc != oa.rc) {
                 tg.attr = talloc_strndup(w->ctx, e->desc[oi], e->desc_len[oi]);
@@ -927,18 +927,18 @@ engine_result(void *arg, const acre_entry_view *e, const acre_verdict *v)
 }
 
 static char *
-oracle_result(struct world *w, const struct acreO_search *r)
+oracle_result(struct world *w, const struct acreR_search *r)
 {
     char *txt = talloc_asprintf(w->ctx, "rc %d matched %s\n", r->rc,
                                 r->matched ? r->matched : "(none)");
 
     for (unsigned i = 0; i < r->nentries; i++) {
-        const struct acreO_sentry *se = &r->entries[i];
+        const struct acreR_sentry *se = &r->entries[i];
         char **lines = talloc_array(w->ctx, char *, se->nattrs + 1);
         txt = talloc_asprintf_append(txt, "dn: %s\n",
                                      acre_dn_normalised(se->entry->dn, NULL));
         for (unsigned j = 0; j < se->nattrs; j++) {
-            const struct acreO_sattr *sa = &se->attrs[j];
+            const struct acreR_sattr *sa = &se->attrs[j];
             lines[j] = talloc_asprintf(
                 lines, "  %s:", acreS_dinfo(w->os, sa->attr->id)->text);
             for (unsigned m = 0; m < sa->nvals; m++)
@@ -955,9 +955,9 @@ static int
 compare_search(struct world *w, struct sess *s, const struct acreG_search *q,
                struct stats *st, char **why)
 {
-    struct acreO_search *res = NULL;
+    struct acreR_search *res = NULL;
 
-    cr_assert_eq(acreO_oracle_search(s->o, w->ctx, q->base, q->scope, q->filter,
+    cr_assert_eq(acreR_oracle_search(s->o, w->ctx, q->base, q->scope, q->filter,
                                      q->attrs, q->nattrs, &res),
                  0);
     char *otxt = oracle_result(w, res);

@@ -101,7 +101,7 @@ entry(const char *dn)
  * "cn;lang-fr") of e, and its stored value `val` (NULL: attribute). */
 static void
 target(const acre_entry_view *e, const char *attr, const char *val,
-       struct acreO_target *t)
+       struct acreR_target *t)
 {
     struct acreS_desc want;
     cr_assert_eq(acreS_desc_parse(schema, attr, strlen(attr), &want), 0);
@@ -114,13 +114,13 @@ target(const acre_entry_view *e, const char *attr, const char *val,
         if (d->type != want.type || d->nopts != want.nopts)
             continue;
         if (!val) {
-            acreO_target_attr(t, schema, e, a, -1);
+            acreR_target_attr(t, schema, e, a, -1);
             return;
         }
         for (uint32_t j = 0; j < a->nvals; j++)
             if (a->vals[j].len == strlen(val) &&
                 !memcmp(a->vals[j].val, val, a->vals[j].len)) {
-                acreO_target_attr(t, schema, e, a, (int)j);
+                acreR_target_attr(t, schema, e, a, (int)j);
                 return;
             }
     }
@@ -130,17 +130,17 @@ target(const acre_entry_view *e, const char *attr, const char *val,
 
 /* One check as requester rq; expect `granted` and the mask's text. */
 static void
-check_rq(const struct acreO_requester *rq, const char *dn, const char *attr,
+check_rq(const struct acreR_requester *rq, const char *dn, const char *attr,
          const char *val, enum acreI_access want, int granted, const char *mask)
 {
-    struct acreO_oracle *o;
-    struct acreO_target t;
+    struct acreR_oracle *o;
+    struct acreR_target t;
     uint32_t m = 0;
     char buf[ACRE_MASK_BUF], *trace = NULL;
 
-    cr_assert_eq(acreO_oracle_new(ctx, cfg, dir, rq, &o), 0);
+    cr_assert_eq(acreR_oracle_new(ctx, cfg, dir, rq, &o), 0);
     target(entry(dn), attr, val, &t);
-    int got = acreO_oracle_check(o, &t, want, &m, &trace);
+    int got = acreR_oracle_check(o, &t, want, &m, &trace);
     cr_expect_eq(got, granted, "%s %s=%s by %s: granted %d\n%s", dn, attr,
                  val ? val : "", rq->authz_dn ? rq->authz_dn : "anonymous", got,
                  trace);
@@ -155,7 +155,7 @@ static void
 check(const char *who, const char *dn, const char *attr, const char *val,
       enum acreI_access want, int granted, const char *mask)
 {
-    struct acreO_requester rq = {0};
+    struct acreR_requester rq = {0};
     rq.authz_dn = who;
     check_rq(&rq, dn, attr, val, want, granted, mask);
 }
@@ -174,7 +174,7 @@ Test(openldap_oracle, rootdn_bypass)
     check(ROOT, ALICE, "cn", NULL, ACREI_ACCESS_MANAGE, 1, "manage(=mwrscxd)");
     check(ALICE, ALICE, "cn", NULL, R, 0, "none(=0)");
     /* proxied: the rootdn authenticated, acting as alice: not root */
-    struct acreO_requester rq = {.authz_dn = ALICE, .authc_dn = ROOT};
+    struct acreR_requester rq = {.authz_dn = ALICE, .authc_dn = ROOT};
     check_rq(&rq, ALICE, "cn", NULL, R, 0, "none(=0)");
 }
 
@@ -245,15 +245,15 @@ Test(openldap_oracle, no_user_mod_write)
     rules(NULL, "access to * by * none");
     /* write to an attribute users cannot modify is not the rules' to
      * decide (slapd grants it); entry and children are not such */
-    struct acreO_oracle *o;
-    struct acreO_target t = {
+    struct acreR_oracle *o;
+    struct acreR_target t = {
         .entry = entry(ALICE),
         .type = acreS_attr_find(schema, "createTimestamp", 15)};
-    struct acreO_requester rq = {.authz_dn = BOB};
+    struct acreR_requester rq = {.authz_dn = BOB};
     uint32_t m;
-    cr_assert_eq(acreO_oracle_new(ctx, cfg, dir, &rq, &o), 0);
-    cr_expect(acreO_oracle_check(o, &t, W, &m, NULL));
-    cr_expect(!acreO_oracle_check(o, &t, R, &m, NULL));
+    cr_assert_eq(acreR_oracle_new(ctx, cfg, dir, &rq, &o), 0);
+    cr_expect(acreR_oracle_check(o, &t, W, &m, NULL));
+    cr_expect(!acreR_oracle_check(o, &t, R, &m, NULL));
     check(BOB, ALICE, "entry", NULL, W, 0, "none(=0)");
 }
 
@@ -381,9 +381,9 @@ Test(openldap_oracle, who_real)
 {
     rules(NULL, "access to * by realdn.exact=" ROOT " write "
                 "by realanonymous auth by realusers read by * none");
-    struct acreO_requester proxied = {.authz_dn = ALICE, .authc_dn = ROOT};
+    struct acreR_requester proxied = {.authz_dn = ALICE, .authc_dn = ROOT};
     check_rq(&proxied, BOB, "cn", NULL, W, 1, "write(=wrscxd)");
-    struct acreO_requester plain = {.authz_dn = ALICE};
+    struct acreR_requester plain = {.authz_dn = ALICE};
     check_rq(&plain, BOB, "cn", NULL, R, 1, "read(=rscxd)");
     check(NULL, BOB, "cn", NULL, R, 0, "auth(=xd)");
 }
@@ -450,7 +450,7 @@ Test(openldap_oracle, who_connection)
                 "by sockurl.regex=^ldaps: search "
                 "by sockname=IP=1.2.3.4:636 compare "
                 "by ssf=128 auth by * none");
-    struct acreO_requester rq = {.authz_dn = ALICE};
+    struct acreR_requester rq = {.authz_dn = ALICE};
     rq.peername = "IP=10.1.2.3:389";
     check_rq(&rq, BOB, "cn", NULL, ACREI_ACCESS_MANAGE, 1, NULL);
     rq.peername = "IP=10.1.2.3:390";
@@ -479,16 +479,16 @@ Test(openldap_oracle, who_connection)
  * What a search checks
  */
 
-static struct acreO_search *
+static struct acreR_search *
 search(const char *who, const char *base, int scope, const char *filter,
        const char *const *attrs, unsigned nattrs)
 {
-    struct acreO_requester rq = {.authz_dn = who};
-    struct acreO_oracle *o;
-    struct acreO_search *res;
-    cr_assert_eq(acreO_oracle_new(ctx, cfg, dir, &rq, &o), 0);
+    struct acreR_requester rq = {.authz_dn = who};
+    struct acreR_oracle *o;
+    struct acreR_search *res;
+    cr_assert_eq(acreR_oracle_new(ctx, cfg, dir, &rq, &o), 0);
     cr_assert_eq(
-        acreO_oracle_search(o, ctx, base, scope, filter, attrs, nattrs, &res),
+        acreR_oracle_search(o, ctx, base, scope, filter, attrs, nattrs, &res),
         0);
     return res;
 }
@@ -502,7 +502,7 @@ Test(openldap_oracle, search_base)
     cr_expect_eq(search(NULL, BOB, ACRE_SCOPE_BASE, "(cn=*)", NULL, 0)->rc, 50);
     cr_expect_eq(search(NULL, ALICE, ACRE_SCOPE_BASE, "(cn=*)", NULL, 0)->rc,
                  32);
-    struct acreO_search *r = search(NULL, "cn=nobody,ou=people,dc=x",
+    struct acreR_search *r = search(NULL, "cn=nobody,ou=people,dc=x",
                                     ACRE_SCOPE_BASE, "(cn=*)", NULL, 0);
     cr_expect_eq(r->rc, 32);
     cr_expect_str_eq(r->matched ? r->matched : "", "ou=people,dc=x");
@@ -520,7 +520,7 @@ Test(openldap_oracle, search_filter_and_values)
                 "access to attrs=sn val=A by * search\n"
                 "access to * by * read");
     /* an item without search access is Undefined, and NOT keeps it */
-    struct acreO_search *r =
+    struct acreR_search *r =
         search(NULL, "ou=people,dc=x", ACRE_SCOPE_SUB, "(!(title=x))", NULL, 0);
     cr_expect_eq(r->rc, 0);
     cr_expect_eq(r->nentries, 0);
@@ -529,7 +529,7 @@ Test(openldap_oracle, search_filter_and_values)
     cr_assert_eq(r->nentries, 0); /* bob: no read on entry; alice: no title */
     r = search(NULL, "ou=people,dc=x", ACRE_SCOPE_ONE, "(sn=*)", NULL, 0);
     cr_assert_eq(r->nentries, 1); /* bob's entry is not readable */
-    const struct acreO_sentry *a = &r->entries[0];
+    const struct acreR_sentry *a = &r->entries[0];
     cr_expect_str_eq(acre_dn_normalised(a->entry->dn, NULL), ALICE);
     for (unsigned i = 0; i < a->nattrs; i++) {
         const char *name =
@@ -546,7 +546,7 @@ Test(openldap_oracle, search_attribute_lists)
     static const char *const star[] = {"*"}, *const plus[] = {"+"},
                              *const name[] = {"name"}, *const none[] = {"1.1"},
                              *const lang[] = {"cn;lang-fr"};
-    struct acreO_search *r =
+    struct acreR_search *r =
         search(NULL, ALICE, ACRE_SCOPE_BASE, "(objectClass=*)", star, 1);
     cr_expect_eq(r->entries[0].nattrs, entry(ALICE)->nattrs);
     r = search(NULL, ALICE, ACRE_SCOPE_BASE, "(objectClass=*)", plus, 1);
@@ -578,7 +578,7 @@ Test(openldap_oracle, language_ranges)
     static const char *const any[] = {"cn;lang-"},
                              *const fr[] = {"name;LANG-FR-"},
                              *const de[] = {"cn;lang-de-"};
-    struct acreO_search *r =
+    struct acreR_search *r =
         search(NULL, ALICE, ACRE_SCOPE_BASE, "(objectClass=*)", any, 1);
     cr_expect_eq(r->entries[0].nattrs, 1);
     r = search(NULL, ALICE, ACRE_SCOPE_BASE, "(objectClass=*)", fr, 1);
@@ -591,10 +591,10 @@ Test(openldap_oracle, slapacl_output)
 {
     rules(NULL, "access to attrs=userPassword by self =wx by anonymous auth\n"
                 "access to * by * =rsc");
-    struct acreO_requester rq = {0};
-    struct acreO_oracle *o;
-    cr_assert_eq(acreO_oracle_new(ctx, cfg, dir, &rq, &o), 0);
-    char *out = acreO_oracle_slapacl(o, ctx, entry(BOB));
+    struct acreR_requester rq = {0};
+    struct acreR_oracle *o;
+    cr_assert_eq(acreR_oracle_new(ctx, cfg, dir, &rq, &o), 0);
+    char *out = acreR_oracle_slapacl(o, ctx, entry(BOB));
     /* attributes come in the entry's order (LDIF order, as slapd's) */
     cr_expect_str_eq(out, "entry: =rsc\n"
                           "children: =rsc\n"
@@ -604,7 +604,7 @@ Test(openldap_oracle, slapacl_output)
                           "uid=bob: =rsc\n"
                           "manager=cn=alice,ou=people,dc=x: =rsc\n"
                           "description=bobs: =rsc\n");
-    out = acreO_oracle_slapacl(o, ctx, entry(ALICE));
+    out = acreR_oracle_slapacl(o, ctx, entry(ALICE));
     cr_expect(strstr(out, "userPassword=****: auth(=xd)\n"), "%s", out);
     cr_expect(strstr(out, "cn;lang-fr=alicia: =rsc\n"), "%s", out);
 }

@@ -58,7 +58,7 @@ load(struct world *w, const char *conf, const char *ldif)
 
 /* -o key=value of slapacl. */
 static void
-option(struct acreO_requester *rq, char *kv)
+option(struct acreR_requester *rq, char *kv)
 {
     char *eq = strchr(kv, '=');
     if (!eq)
@@ -86,7 +86,7 @@ static int
 cmd_slapacl(int argc, char **argv)
 {
     struct world w;
-    struct acreO_requester rq = {0};
+    struct acreR_requester rq = {0};
     const char *authc = NULL, *authz = NULL;
     int rc = load(&w, argv[0], argv[1]);
 
@@ -102,17 +102,17 @@ cmd_slapacl(int argc, char **argv)
     }
     rq.authz_dn = authz ? authz : authc;
     rq.authc_dn = authc;
-    struct acreO_oracle *o;
+    struct acreR_oracle *o;
     acre_dn *dn;
     const struct acreE_entry *e = NULL;
-    if (!acreO_oracle_new(w.ctx, w.cfg, w.dir, &rq, &o) &&
+    if (!acreR_oracle_new(w.ctx, w.cfg, w.dir, &rq, &o) &&
         !acre_dn_parse(w.ctx, w.schema, argv[2], strlen(argv[2]), 0, &dn, NULL))
         e = acreE_dir_find(w.dir, dn);
     if (!e) {
         printf("no entry %s\n", argv[2]);
         return 2;
     }
-    fputs(acreO_oracle_slapacl(o, w.ctx, e), stdout);
+    fputs(acreR_oracle_slapacl(o, w.ctx, e), stdout);
     talloc_free(w.ctx);
     return 0;
 }
@@ -121,7 +121,7 @@ static int
 cmd_search(int argc, char **argv)
 {
     struct world w;
-    struct acreO_requester rq = {0};
+    struct acreR_requester rq = {0};
     const char *attrs[64];
     unsigned na = 0;
     int rc = load(&w, argv[0], argv[1]);
@@ -139,19 +139,19 @@ cmd_search(int argc, char **argv)
     rq.sockurl = "ldap://127.0.0.1/";
     rq.peername = "IP=127.0.0.1:40000";
     rq.sockname = "IP=127.0.0.1:389";
-    struct acreO_oracle *o;
-    struct acreO_search *r;
+    struct acreR_oracle *o;
+    struct acreR_search *r;
     int scope = !strcmp(argv[3], "base")  ? ACRE_SCOPE_BASE
                 : !strcmp(argv[3], "one") ? ACRE_SCOPE_ONE
                                           : ACRE_SCOPE_SUB;
-    if (acreO_oracle_new(w.ctx, w.cfg, w.dir, &rq, &o) ||
-        acreO_oracle_search(o, w.ctx, argv[2], scope, argv[4], attrs, na, &r))
+    if (acreR_oracle_new(w.ctx, w.cfg, w.dir, &rq, &o) ||
+        acreR_oracle_search(o, w.ctx, argv[2], scope, argv[4], attrs, na, &r))
         return 2;
     printf("# rc=%d\n", r->rc);
     char **ents = talloc_array(w.ctx, char *, r->nentries + 1);
     for (unsigned e = 0; e < r->nentries; e++)
-        ents[e] = acreO_sentry_text(w.ctx, w.schema, &r->entries[e], 0);
-    qsort(ents, r->nentries, sizeof(*ents), acreO_cmp_str);
+        ents[e] = acreR_sentry_text(w.ctx, w.schema, &r->entries[e], 0);
+    qsort(ents, r->nentries, sizeof(*ents), acreR_cmp_str);
     for (unsigned e = 0; e < r->nentries; e++)
         printf("%s\n", ents[e]);
     talloc_free(w.ctx);
