@@ -95,8 +95,10 @@ cmd_slapacl(int argc, char **argv)
     for (int i = 3; i + 1 < argc; i++) {
         if (!strcmp(argv[i], "-D"))
             authc = argv[++i];
-        else if (!strcmp(argv[i], "-X"))
-            authz = argv[++i] + (strncmp(argv[i + 1], "dn:", 3) ? 0 : 3);
+        else if (!strcmp(argv[i], "-X")) {
+            const char *x = argv[++i];
+            authz = x + (strncmp(x, "dn:", 3) ? 0 : 3);
+        }
         else if (!strcmp(argv[i], "-o"))
             option(&rq, argv[++i]);
     }
@@ -112,7 +114,9 @@ cmd_slapacl(int argc, char **argv)
         printf("no entry %s\n", argv[2]);
         return 2;
     }
-    fputs(acreR_oracle_slapacl(o, w.ctx, e), stdout);
+    fputs(acreR_oracle_slapacl(o, w.ctx,
+                               acre_entry_view_of((const acre_entry *)e)),
+          stdout);
     talloc_free(w.ctx);
     return 0;
 }

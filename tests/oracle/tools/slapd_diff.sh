@@ -32,7 +32,7 @@ SP=
 trap '[ -n "$SP" ] && kill $SP 2>/dev/null; rm -rf "$W"' EXIT INT TERM
 ROOT="cn=Manager,dc=example,dc=com"
 
-cc -O1 -I"$top/include" -I"$top/engine" -I"$top/compiler" \
+cc -O1 -Wall -Werror=incompatible-pointer-types -Werror=implicit-function-declaration -Werror=int-conversion -I"$top/include" -I"$top/engine" -I"$top/compiler" \
 	-I"$top/tests/oracle" -o "$W/oracle" "$here/oracle_cli.c" \
 	"$top"/tests/oracle/openldap_oracle*.c "$build/libacre.a" \
 	-ltalloc -lpcre2-8 -lunistring || exit 2
