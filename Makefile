@@ -46,7 +46,8 @@ FUZZ_SECONDS ?= 60
 
 .PHONY: all check unit check-exports hdrcheck doccheck bench bench-smoke demo \
 	fuzz fuzz-smoke fuzz-cov \
-	install uninstall installcheck format format-check clean distclean tsan
+	install uninstall installcheck format format-check clean distclean tsan \
+	oom-full
 
 all: $(B)/$(SONAME) $(B)/libacre.a $(B)/acre $(B)/acre.pc
 
@@ -129,6 +130,21 @@ tsan:
 	@$(MAKE) --no-print-directory B=$(TSAN_B) SAN='$(TSAN_SAN)' \
 		$(TSAN_B)/policy-thread-test
 	TSAN_OPTIONS='$(TSAN_RUN_OPTIONS)' $(TSAN_B)/policy-thread-test
+
+# ---- out of memory: the sweeps in full -------------------------------------
+# tests/unit/oom_test.c fails each allocation of an operation in turn and
+# checks the failure is clean (ACRE_ERR_NOMEM or a denial, nothing granted,
+# nothing leaked, shared objects still right).  `make check` runs every
+# few N; this runs every N (ACRE_OOM_FULL=1).  The test allocator
+# (tests/unit/alloc_hook.h) replaces malloc in the test binary, which
+# AddressSanitizer and ThreadSanitizer cannot allow (their allocators must
+# see every block): in a sanitizer build the sweeps are not compiled, so
+# this target refuses one; run it from a plain build.
+oom-full: $(B)/acre-tests
+	@if [ -n "$(SAN)" ]; then \
+		echo "oom-full: needs a build without sanitizers" \
+			"(tests/unit/alloc_hook.h)"; exit 1; fi
+	ACRE_OOM_FULL=1 $(B)/acre-tests --jobs=2 --filter 'oom*/*'
 
 # ---- benchmarks ------------------------------------------------------------
 # The policy and collective rows link the reference evaluators (not their

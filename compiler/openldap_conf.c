@@ -356,6 +356,8 @@ acreO_read_file(void *ctx, const char *path, char **text, size_t *len,
         int e = errno;
         if (f)
             fclose(f);
+        if (!f && !why && e == ENOMEM) /* fdopen's buffer */
+            return ACRE_ERR_NOMEM;
         return acreO_error(diag, ACRE_ERR_RULE_IO, path, NULL, 0,
                            "cannot read \"%s\": %s", path,
                            why ? why : strerror(e));

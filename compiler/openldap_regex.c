@@ -386,6 +386,8 @@ regex_check(const char *p, size_t max_closure, const char **why, char *errbuf,
         regfree(&re);
         return 0;
     }
+    if (rc == REG_ESPACE) /* not the pattern's fault: memory ran out */
+        return ACRE_ERR_NOMEM;
     regerror(rc, &re, errbuf, errlen);
     if (why)
         *why = errbuf;
@@ -775,6 +777,10 @@ pcre_compile(void *ctx, const char *pat, int jit, struct acreI_regex *re,
                       PCRE2_CASELESS | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY |
                           PCRE2_NEVER_UTF | PCRE2_NEVER_BACKSLASH_C,
                       &err, &off, NULL);
+    if (!h->code && err == PCRE2_ERROR_HEAP_FAILED) {
+        talloc_free(h);
+        return ACRE_ERR_NOMEM;
+    }
     if (!h->code) {
         pcre2_get_error_message(err, (PCRE2_UCHAR *)msg, sizeof(msg));
         *why = msg; /* static: only for the message, copied at once */

@@ -456,8 +456,10 @@ out_room(struct acreC_result *r)
     uint8_t *p = b ? talloc_realloc(r, r->replaced, uint8_t, r->cap_out) : NULL;
     if (b)
         r->in_buf = b;
-    if (!p)
+    if (!p) { /* a flag array kept its old size: grow them all next time */
+        r->cap_out = cap;
         return ACRE_ERR_NOMEM;
+    }
     r->replaced = p;
     return 0;
 }

@@ -1283,7 +1283,9 @@ open_input(struct load *L, const char *path, FILE **f)
         return 0;
     }
     const char *kind; /* a FIFO or device is refused, never waited on */
-    if (!(*f = acreE_fopen_regular(path, &kind)))
+    if (!(*f = acreE_fopen_regular(path, &kind)) && !kind && errno == ENOMEM)
+        return err(L, ACRE_ERR_NOMEM, 0, 0, "out of memory");
+    if (!*f)
         return err(L, ACRE_ERR_LDIF_IO, 0, 0, "cannot open: %s",
                    kind ? kind : strerror(errno));
     return 0;

@@ -112,7 +112,8 @@ int acreE_diag_set(acre_diag *diag, int code, size_t offset, const char *fmt,
  * acreE_fopen_regular -- open path for reading only when it is a regular
  * file, without blocking on a FIFO or device (file.c).  Returns the FILE,
  * or NULL with *why set to a message ("not a regular file") or, when the
- * open itself failed, *why NULL and errno set.
+ * open itself failed, *why NULL and errno set (ENOMEM: out of memory, for
+ * the FILE's buffer; callers answer ACRE_ERR_NOMEM, not an I/O error).
  */
 FILE *acreE_fopen_regular(const char *path, const char **why);
 

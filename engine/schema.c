@@ -1637,8 +1637,10 @@ acre_schema_load_file(acre_schema *schema, const char *path, acre_diag *diag)
                                                     : "invalid argument");
     const char *kind;
     if (!(f = acreE_fopen_regular(path, &kind))) {
-        rc = acreE_diag_set(diag, ACRE_ERR_SCHEMA_IO, 0, "cannot open: %s",
-                            kind ? kind : strerror(errno));
+        int nomem = !kind && errno == ENOMEM; /* fdopen's buffer */
+        rc =
+            acreE_diag_set(diag, nomem ? ACRE_ERR_NOMEM : ACRE_ERR_SCHEMA_IO, 0,
+                           "cannot open: %s", kind ? kind : strerror(errno));
         if (diag)
             diag->file = path, diag->line = 0, diag->column = 0;
         return rc;
