@@ -98,8 +98,7 @@ cmd_slapacl(int argc, char **argv)
         else if (!strcmp(argv[i], "-X")) {
             const char *x = argv[++i];
             authz = x + (strncmp(x, "dn:", 3) ? 0 : 3);
-        }
-        else if (!strcmp(argv[i], "-o"))
+        } else if (!strcmp(argv[i], "-o"))
             option(&rq, argv[++i]);
     }
     rq.authz_dn = authz ? authz : authc;
