@@ -259,14 +259,29 @@ interval(const char *p, size_t *i, size_t *lo, size_t *hi)
     *hi = !comma ? a : has_b ? max_size(a, b) : ERE_INF;
 }
 
-/* One bracket expression from just after its '['. */
+/*
+ * One bracket expression from just after its '['.  As in glibc, a '['
+ * inside starts a class, equivalence class or collating symbol only when
+ * ':', '=' or '.' follows, and that runs to the matching ":]", "=]" or
+ * ".]"; any other '[' is a byte ("[[]" is the set of '[').  Unterminated,
+ * regcomp refuses the pattern, so where the skip stops does not matter.
+ */
 static void
 skip_bracket(const char *p, size_t *i)
 {
     *i += p[*i] == '^';
     *i += p[*i] == ']';
-    while (p[*i] && p[*i] != ']')
-        *i += (p[*i] == '[' && p[*i + 1]) ? 2 : 1;
+    while (p[*i] && p[*i] != ']') {
+        char d = p[*i + 1];
+        if (p[*i] == '[' && (d == ':' || d == '=' || d == '.')) {
+            *i += 2;
+            while (p[*i] && !(p[*i] == d && p[*i + 1] == ']'))
+                (*i)++;
+            *i += p[*i] ? 2 : 0;
+        } else {
+            (*i)++;
+        }
+    }
     *i += p[*i] == ']';
 }
 

@@ -189,6 +189,35 @@ Test(regex_bound, costly_regcomp_refused)
     cr_expect(strstr(d.message, "too costly"), "%s", d.message);
 }
 
+/* fuzz_openldap: the estimate read "[[]" as an unterminated bracket and
+ * skipped the 50 '+' after it; glibc took 12 s and 2.8 GB to refuse them.
+ * A '[' in a bracket opens a class only before ':', '=' or '.'. */
+Test(regex_bound, bracket_holding_a_bracket_is_costed)
+{
+    static const char *const costly[] = {
+        "[[]++++++++++*++++++",          "[a[]++++++++++*++++++",
+        "[[:alpha:][]++++++++++*++++++", "[[.-.]]++++++++++*++++++",
+        "[][]++++++++++*++++++",
+    };
+    acre_diag d;
+
+    for (size_t k = 0; k < sizeof(costly) / sizeof(costly[0]); k++) {
+        char *text = talloc_asprintf(ctx,
+                                     SUFFIX "access to * by dn.regex=\"%s\" "
+                                            "read\n",
+                                     costly[k]);
+        cr_expect_null(compile(text, &d), "%s", costly[k]);
+        cr_expect_eq(d.code, ACRE_ERR_RULE_LIMIT, "%s", costly[k]);
+        cr_expect(strstr(d.message, "too costly"), "%s: %s", costly[k],
+                  d.message);
+    }
+    /* the classes themselves still cost one byte each */
+    cr_expect_not_null(compile(SUFFIX "access to * by dn.regex="
+                                      "\"^[[:alpha:][]+[[=a=]]*[[.-.]]$\" "
+                                      "read\n",
+                               NULL));
+}
+
 /* ------------------------------------------------------------------------
  * Denied when checked
  */
