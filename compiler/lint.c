@@ -36,6 +36,9 @@
  * most MAX_RE_STOPPERS regex stoppers tried on a base; a global rule is
  * compared with at most MAX_CONTEXTS databases, a regex with at most
  * MAX_PROBES other suffixes.
+ * A "# acre-lint: disable=" comment silences the rule below it; the front
+ * end keeps those comments as it reads (acreI_policy.lintmarks), so lint
+ * never opens a file itself.
  */
 #include "lint.h"
 
@@ -1562,41 +1565,6 @@ read_source(struct lint *l, const acre_source *src, struct acreI_policy **ir,
  * Silencing: "# acre-lint: disable=ID[,ID...]" right above a rule
  */
 
-struct ftext {
-    const char *name;
-    const char *text;
-    size_t len;
-    size_t *starts; /* of each line, from line 1 */
-    unsigned nlines;
-};
-
-static int
-file_load(struct lint *l, const acre_source *src, const char *name,
-          struct ftext *f)
-{
-    char *text;
-
-    f->name = name;
-    if (src->text && name == acreO_file_name(src->path)) {
-        f->text = src->text;
-        f->len = src->len;
-    } else if (acreO_read_file(l->tmp, name, &text, &f->len, NULL)) {
-        return -1;
-    } else {
-        f->text = text;
-    }
-    unsigned lines = 1;
-    for (size_t i = 0; i < f->len; i++)
-        lines += f->text[i] == '\n';
-    if (!(f->starts = talloc_array(l->tmp, size_t, lines)))
-        return -1;
-    f->starts[f->nlines++] = 0;
-    for (size_t i = 0; i < f->len; i++)
-        if (f->text[i] == '\n')
-            f->starts[f->nlines++] = i + 1;
-    return 0;
-}
-
 /* Does the comment s[0..n) (after its '#') disable `id`? */
 static int
 directive_has(const char *s, size_t n, const char *id)
@@ -1626,54 +1594,62 @@ directive_has(const char *s, size_t n, const char *id)
     return 0;
 }
 
-/* Is `id` disabled by the comment lines right above line `line`? */
+/* Marks by file, then by the line their run ends on. */
 static int
-silenced(const struct ftext *f, unsigned line, const char *id)
+by_file_end(const void *a, const void *b)
 {
-    for (unsigned k = line - 1; k >= 1 && k <= f->nlines; k--) {
-        const char *s = f->text + f->starts[k - 1];
-        size_t n =
-            (k < f->nlines ? f->starts[k] - 1 : f->len) - f->starts[k - 1];
-        if (n == 0 || s[0] != '#')
-            break;
-        if (directive_has(s + 1, n - 1, id))
-            return 1;
+    const struct acreI_lintmark *x = a, *y = b;
+    uintptr_t fx = (uintptr_t)x->file, fy = (uintptr_t)y->file;
+
+    if (fx != fy)
+        return fx < fy ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Is `id` disabled by a comment of the run ending right above line `line`
+ * of `file` (marks sorted by by_file_end)? */
+static int
+silenced(const struct acreI_lintmark *v, unsigned n, const char *file,
+         unsigned line, const char *id)
+{
+    struct acreI_lintmark key = {.file = file, .end = line - 1};
+    unsigned lo = 0, hi = n;
+
+    while (lo < hi) { /* the first mark not before key */
+        unsigned mid = lo + (hi - lo) / 2;
+        if (by_file_end(&v[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    for (; lo < n && !by_file_end(&v[lo], &key); lo++)
+        if (directive_has(v[lo].text, v[lo].len, id))
+            return 1;
     return 0;
 }
 
-static int
-silence(struct lint *l, const acre_source *src, size_t start)
+/* Drop the findings from `start` on that a comment silences: the front
+ * end kept the "# acre-lint:" comments as it read the source (IR
+ * lintmarks), so no file is read again here, and a text without a path
+ * (file NULL) is silenced as a file is. */
+static void
+silence(struct lint *l, size_t start)
 {
-    struct ftext *files = NULL;
-    unsigned nfiles = 0;
+    struct acreI_lintmark *v = l->cfg->lintmarks;
+    unsigned n = l->cfg->nlintmarks;
     size_t keep = start;
 
+    qsort(v, n, sizeof(v[0]), by_file_end);
     for (size_t i = start; i < l->n; i++) {
         const struct finding *f = &l->v[i];
-        const struct ftext *ft = NULL;
-        for (unsigned k = 0; k < nfiles && !ft; k++)
-            if (files[k].name == f->rule.file)
-                ft = &files[k];
-        if (!ft && f->rule.file && f->rule.line > 1) {
-            struct ftext *v =
-                talloc_realloc(l->tmp, files, struct ftext, nfiles + 1);
-            if (!v)
-                return ACRE_ERR_NOMEM;
-            files = v;
-            memset(&v[nfiles], 0, sizeof(v[0]));
-            if (file_load(l, src, f->rule.file, &v[nfiles]) == 0)
-                ft = &v[nfiles];
-            v[nfiles++].name = f->rule.file;
-        }
-        if (ft && ft->starts && silenced(ft, f->rule.line, f->pub.id)) {
+        if (n && f->rule.line > 1 &&
+            silenced(v, n, f->rule.file, f->rule.line, f->pub.id)) {
             l->res->pub.suppressed++;
             continue;
         }
         l->v[keep++] = l->v[i];
     }
     l->n = keep;
-    return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -1701,8 +1677,10 @@ lint_source(struct lint *l, const acre_source *src)
     l->words = (2 * l->nattrs + 63) / 64 + 1;
     if (!(l->memo = talloc_zero_array(l->tmp, struct bits_memo, BITS_MEMO)))
         return ACRE_ERR_NOMEM;
-    rc = analyse(l);
-    return rc ? rc : silence(l, src, start);
+    if ((rc = analyse(l)))
+        return rc;
+    silence(l, start);
+    return 0;
 }
 
 static int

@@ -15,7 +15,9 @@
  *     databases are ordered by {n}; {-1}frontend holds the global rules;
  *     the config database serves cn=config and, like slapd, falls back to
  *     "to * by * none" when it has no rule;
- *   - everything else is noted and ignored.
+ *   - everything else is noted and ignored;
+ *   - "# acre-lint:" comments (the LDIF reader's comment callback) are
+ *     kept for acre_lint (acreO_comment).
  * As slapadd -n0 does, an entry without objectClass is refused, and so is,
  * in one LDIF file, an entry whose normalised DN came before.
  * olcAccess values are ordered as slapd's ordered_value_sort: either all
@@ -398,14 +400,32 @@ check_duplicates(struct cc *c, const char *file, acre_diag *diag)
                         at);
 }
 
+/* The comments of one file, for acre_lint (acreO_comment). */
+struct comments {
+    struct acreO_build *b;
+    const char *file;
+    struct acreO_comment_run run;
+};
+
+static int
+on_comment(void *arg, unsigned line, const char *s, size_t n)
+{
+    struct comments *k = arg;
+
+    return acreO_comment(k->b, &k->run, k->file, line, s, n);
+}
+
 static int
 read_records(struct cc *c, const char *file, const char *text, size_t len,
              acre_diag *diag)
 {
     struct acreL_reader *r;
     struct acreL_record rec;
+    struct comments k = {.b = c->b, .file = file};
     int rc = acreL_open(c->scratch, NULL, text, len, file, &r);
 
+    if (!rc)
+        acreL_on_comment(r, on_comment, &k);
     while (!rc && (rc = acreL_next(r, &rec, diag)) == 1) {
         const char *type, *val;
         size_t tn, vn;
@@ -419,6 +439,8 @@ read_records(struct cc *c, const char *file, const char *text, size_t len,
         else
             rc = 0;
     }
+    if (rc == 0)
+        rc = acreO_comment(c->b, &k.run, file, 0, NULL, 0);
     if (rc < 0 && diag && diag->code == 0)
         diag->code = rc;
     return rc < 0 ? rc : 0;

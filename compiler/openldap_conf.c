@@ -7,7 +7,8 @@
  *      (depth <= ACREO_MAX_INCLUDE) and loading the schema definitions met
  *      on the way (attributetype, objectclass, objectidentifier, ...) into
  *      the caller's schema, in order: the definitions before an include
- *      are loaded before the included file's;
+ *      are loaded before the included file's; the lexer keeps the
+ *      "# acre-lint:" comments for acre_lint (acreO_comment);
  *   2. with the schema frozen, act on the other directives: "database"
  *      opens a section ("frontend" goes back to the global rules),
  *      "suffix" and "rootdn" set the section's, "access" parses a rule
@@ -667,7 +668,8 @@ static int
 read_text(struct pass1 *p, const char *name, const char *text, size_t len,
           acre_diag *diag)
 {
-    struct acreO_reader r = {.name = name, .p = text, .len = len, .lineno = 1};
+    struct acreO_reader r = {
+        .name = name, .p = text, .len = len, .lineno = 1, .marks = p->b};
     struct chunk c = {.name = name, .text = text, .len = len};
     struct acreO_lexbuf lb;
     struct acreO_ptext ln;
@@ -684,6 +686,8 @@ read_text(struct pass1 *p, const char *name, const char *text, size_t len,
             break;
     }
     acreO_lexbuf_free(&lb);
+    if (!rc)
+        rc = acreO_comment(p->b, &r.run, name, 0, NULL, 0);
     if (!rc)
         rc = chunk_flush(p, &c, diag);
     talloc_free(c.first);

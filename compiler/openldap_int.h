@@ -70,6 +70,13 @@ struct acreO_ptext {
     unsigned *col;
 };
 
+/* The run of consecutive '#' physical lines of a file being read (see
+ * acreO_comment): zero-initialised before the file's first line. */
+struct acreO_comment_run {
+    unsigned first; /* index of the run's first mark in cfg->lintmarks */
+    unsigned prev;  /* line of the last '#' line seen (0: none) */
+};
+
 /* A whole input file (or buffer) and where reading stands. */
 struct acreO_reader {
     const char *name;
@@ -80,6 +87,10 @@ struct acreO_reader {
     int have_look;   /* a physical line was read ahead (fp_getline's buf) */
     size_t look_off, look_len;
     unsigned look_line;
+    /* where "# acre-lint:" comments go (NULL: not kept), and the run of
+     * comment lines being read */
+    struct acreO_build *marks;
+    struct acreO_comment_run run;
 };
 
 /*
@@ -121,7 +132,8 @@ int acreO_lone_cr(const char *name, const char *text, size_t len,
  * physical lines joined when the next starts with white space (its first
  * character becomes a space) or the current ends with a single '\'
  * (removed); an "include" line is never continued; the CR of a CR LF is
- * dropped, any other CR is a byte of the line.
+ * dropped, any other CR is a byte of the line.  Each physical line
+ * starting with '#' is given to acreO_comment when r->marks is set.
  * Returns 1 with *out (in lb's line buffer), 0 at the end,
  * ACRE_ERR_RULE_LIMIT or ACRE_ERR_NOMEM with diag.
  */
@@ -312,6 +324,19 @@ const char *acreO_file_name(const char *path);
 /* acreO_pos_of -- the position of byte `at` of t. */
 struct acreI_pos acreO_pos_of(const char *file, const struct acreO_ptext *t,
                               size_t at);
+
+/*
+ * acreO_comment -- physical line `line` of `file`, s[0..n) without its CR
+ * LF, starts with '#': extend the file's run of such lines (a line that is
+ * not line run->prev + 1 ends the run and starts a new one), and when the
+ * comment is an "acre-lint:" one keep it in b->cfg->lintmarks for
+ * acre_lint (struct acreI_lintmark).  Every '#' line of a file must be
+ * given, in order, and line 0 (s unused) once the run is over: at the
+ * end of the file at the latest, and before any other file is read (an
+ * include) while a run is open.  0 or ACRE_ERR_NOMEM.
+ */
+int acreO_comment(struct acreO_build *b, struct acreO_comment_run *run,
+                  const char *file, unsigned line, const char *s, size_t n);
 
 /* acreO_note_add -- record a note at pos (printf-style).  0 or NOMEM. */
 int acreO_note_add(struct acreO_build *b, struct acreI_pos pos, const char *fmt,

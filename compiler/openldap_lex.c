@@ -115,6 +115,24 @@ phys_line(struct acreO_reader *r, size_t *start, size_t *len, unsigned *line)
     return 1;
 }
 
+/* phys_line, telling r->marks (acreO_comment), when set, of each '#'
+ * line and of the first other line after a run of them (which an include
+ * may follow): 1, 0 at the end, or ACRE_ERR_NOMEM. */
+static int
+next_phys(struct acreO_reader *r, size_t *start, size_t *len, unsigned *line)
+{
+    if (!phys_line(r, start, len, line))
+        return 0;
+    if (!r->marks)
+        return 1;
+    int hash = *len && r->p[*start] == '#';
+    if ((hash || r->run.prev) &&
+        acreO_comment(r->marks, &r->run, r->name, hash ? *line : 0,
+                      r->p + *start, *len))
+        return ACRE_ERR_NOMEM;
+    return 1;
+}
+
 int
 acreO_lone_cr(const char *name, const char *text, size_t len, acre_diag *diag)
 {
@@ -179,7 +197,7 @@ continue_line(struct acreO_lexbuf *lb, struct acreO_reader *r)
     unsigned line;
     int rc;
 
-    while (phys_line(r, &start, &n, &line)) {
+    while ((rc = next_phys(r, &start, &n, &line)) == 1) {
         if (ends_in_backslash(t)) {
             t->len--;
             rc = append_phys(lb, r, start, n, line, 0);
@@ -197,7 +215,23 @@ continue_line(struct acreO_lexbuf *lb, struct acreO_reader *r)
         if (rc)
             return rc;
     }
-    return 0;
+    return rc;
+}
+
+/* An error of reading the logical line starting at `line`: rc. */
+static int
+line_error(acre_diag *diag, int rc, const char *name, unsigned line)
+{
+    if (diag) {
+        struct acreO_ptext at = {0};
+        unsigned l = line, c = 1;
+        at.line = &l;
+        at.col = &c;
+        acreO_error(diag, rc, name, &at, 0,
+                    rc == ACRE_ERR_NOMEM ? "out of memory"
+                                         : "logical line too long");
+    }
+    return rc;
 }
 
 int
@@ -214,8 +248,8 @@ acreO_read_line(struct acreO_lexbuf *lb, struct acreO_reader *r,
         n = r->look_len;
         line = r->look_line;
         r->have_look = 0;
-    } else if (!phys_line(r, &start, &n, &line)) {
-        return 0;
+    } else if ((rc = next_phys(r, &start, &n, &line)) != 1) {
+        return rc ? line_error(diag, rc, r->name, r->lineno - 1) : 0;
     }
     t->len = 0;
     rc = append_phys(lb, r, start, n, line, 0);
@@ -223,18 +257,8 @@ acreO_read_line(struct acreO_lexbuf *lb, struct acreO_reader *r,
         rc = continue_line(lb, r);
     if (!rc && ptext_reserve(lb->ctx, t, &lb->line_cap, 0))
         rc = ACRE_ERR_NOMEM;
-    if (rc) {
-        if (diag) {
-            struct acreO_ptext at = {0};
-            unsigned l = line, c = 1;
-            at.line = &l;
-            at.col = &c;
-            acreO_error(diag, rc, r->name, &at, 0,
-                        rc == ACRE_ERR_NOMEM ? "out of memory"
-                                             : "logical line too long");
-        }
-        return rc;
-    }
+    if (rc)
+        return line_error(diag, rc, r->name, line);
     ptext_end(t, t->len ? t->line[t->len - 1] : line,
               t->len ? t->col[t->len - 1] + 1 : 1);
     *out = *t;

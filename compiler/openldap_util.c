@@ -1,8 +1,9 @@
 /*
  * openldap_util.c -- small pieces of the OpenLDAP front end shared by its
  * parsers and by evaluators of the tree: diagnostics with positions,
- * notes, $-substitution templates (slapd's acl_string_expand), and the
- * space folding slapd applies to regexes meant for DNs.
+ * notes, "# acre-lint:" comments kept for lint, $-substitution templates
+ * (slapd's acl_string_expand), and the space folding slapd applies to regexes
+ * meant for DNs.
  *
  * Invariant: acreI_expand reproduces slapd 2.5's acl_string_expand byte
  * for byte, quirks included (see its contract in openldap.h), because
@@ -123,6 +124,54 @@ acreO_note_add(struct acreO_build *b, struct acreI_pos pos, const char *fmt,
     cfg->notes[cfg->nnotes].pos = pos;
     cfg->notes[cfg->nnotes].text = text;
     cfg->nnotes++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Comments kept for acre_lint
+ */
+
+/* Is s[0..n) (a comment after its '#') an "acre-lint:" one? */
+static int
+is_lint_comment(const char *s, size_t n)
+{
+    static const char key[] = "acre-lint:";
+    size_t i = 0;
+
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return n - i >= sizeof(key) - 1 && !strncmp(s + i, key, sizeof(key) - 1);
+}
+
+int
+acreO_comment(struct acreO_build *b, struct acreO_comment_run *run,
+              const char *file, unsigned line, const char *s, size_t n)
+{
+    struct acreI_policy *cfg = b->cfg;
+
+    if (!run->prev || line != run->prev + 1) { /* a run starts */
+        for (unsigned k = run->first; run->prev && k < cfg->nlintmarks; k++)
+            cfg->lintmarks[k].end = run->prev; /* the last one ended */
+        run->first = cfg->nlintmarks;
+    }
+    run->prev = line;
+    if (!line || !n || !is_lint_comment(s + 1, n - 1))
+        return 0;
+    size_t cap = talloc_array_length(cfg->lintmarks);
+    if (cfg->nlintmarks == cap) {
+        struct acreI_lintmark *v = talloc_realloc(
+            cfg, cfg->lintmarks, struct acreI_lintmark, cap ? 2 * cap : 8);
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        cfg->lintmarks = v;
+    }
+    char *text = talloc_size(cfg, n);
+    if (!text)
+        return ACRE_ERR_NOMEM;
+    memcpy(text, s + 1, n - 1);
+    text[n - 1] = '\0';
+    cfg->lintmarks[cfg->nlintmarks++] =
+        (struct acreI_lintmark){file, text, n - 1, 0};
     return 0;
 }
 

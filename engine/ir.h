@@ -143,6 +143,20 @@ struct acreI_note {
     const char *text;
 };
 
+/*
+ * A "# acre-lint: ..." comment line (acre_lint's silencing), kept by the
+ * front end as its lexer meets it: `text` is the physical line after its
+ * '#' (without CR LF, NUL-terminated), `end` the last line of the run of
+ * consecutive physical lines starting with '#' that holds it (0 while the
+ * file is read).  acre_lint reads nothing else of a comment.
+ */
+struct acreI_lintmark {
+    const char *file;
+    const char *text;
+    size_t len;
+    unsigned end;
+};
+
 /* ------------------------------------------------------------------------
  * Regular expressions.  slapd compiles with regcomp(REG_EXTENDED |
  * REG_ICASE) and matches unanchored.  Here `code` is PCRE2 (8-bit, no
@@ -514,6 +528,8 @@ struct acreI_policy {
     unsigned ndbs;
     struct acreI_note *notes;
     unsigned nnotes;
+    struct acreI_lintmark *lintmarks; /* in the order read, per file */
+    unsigned nlintmarks;
     struct acreI_collect *collect; /* slapo-collect, in slapd's order */
     unsigned ncollect;
     struct acreI_sfx_index sfx; /* suffixes of dbs[] (acreI_suffix_add) */

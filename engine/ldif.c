@@ -6,7 +6,8 @@
  * them apart.  A physical line ends at LF, an optional CR before it is
  * dropped.  A line that starts with one space continues the previous one
  * (the space is dropped); comments ('#' in column 1) and their continuation
- * lines are skipped; a blank line ends a record.
+ * lines are skipped (the first line of each is shown to an acreL_on_comment
+ * callback first); a blank line ends a record.
  *
  * Memory: the reader keeps one record at a time in `rec` (every logical
  * line of the record, unfolded and with base64 undone in place, each
@@ -70,6 +71,9 @@ struct acreL_reader {
     /* a sticky error */
     int err;
     acre_diag err_diag;
+    /* acreL_on_comment's callback, or NULL */
+    int (*on_comment)(void *arg, unsigned line, const char *s, size_t n);
+    void *comment_arg;
 };
 
 /* ------------------------------------------------------------------------
@@ -364,6 +368,9 @@ read_logical(struct acreL_reader *r, size_t *start)
             }
             return L_CONTENT;
         }
+        if (r->on_comment && (rc = r->on_comment(r->comment_arg, r->line,
+                                                 r->rec + *start, r->llen)))
+            return rc;
         r->rec_len = *start; /* a comment: drop it and its continuations */
         if ((rc = read_more(r, 0)) < 0)
             return rc;
@@ -726,6 +733,16 @@ acreL_next(struct acreL_reader *r, struct acreL_record *rec, acre_diag *diag)
     if ((rc = publish(r, &dn, rec)))
         return lift(r, diag, rc);
     return 1;
+}
+
+/* acreL_on_comment -- see ldif.h. */
+void
+acreL_on_comment(struct acreL_reader *r,
+                 int (*fn)(void *arg, unsigned line, const char *s, size_t n),
+                 void *arg)
+{
+    r->on_comment = fn;
+    r->comment_arg = arg;
 }
 
 /* acreL_close -- see ldif.h; NULL is ignored. */

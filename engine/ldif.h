@@ -72,6 +72,19 @@ int acreL_open(void *mem_ctx, FILE *f, const char *text, size_t len,
 int acreL_next(struct acreL_reader *r, struct acreL_record *rec,
                acre_diag *diag);
 
+/*
+ * acreL_on_comment -- call fn(arg, line, s, n) for the first physical
+ * line of each comment as it is skipped: s[0..n) is the line from its '#'
+ * without CR LF (valid during the call only), `line` its number.  A
+ * comment's continuation lines are not shown.  fn returns 0, or
+ * ACRE_ERR_NOMEM to end reading with that error.
+ * Set before the first acreL_next.
+ */
+void acreL_on_comment(struct acreL_reader *r,
+                      int (*fn)(void *arg, unsigned line, const char *s,
+                                size_t n),
+                      void *arg);
+
 /* acreL_close -- free the reader (also freed with its talloc parent). */
 void acreL_close(struct acreL_reader *r);
 

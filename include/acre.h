@@ -965,7 +965,11 @@ const acre_entry *acre_collective_subentry(const acre_collective_view *v,
  * be read.  A warning is silenced for one rule by a comment line directly
  * above the rule (slapd.conf "access" line, or cn=config olcAccess line):
  *     # acre-lint: disable=ID[,ID...]      ("all": every warning)
- * and everywhere by the `disable` argument of acre_lint.
+ * and everywhere by the `disable` argument of acre_lint.  ("Directly
+ * above": in the run of physical lines starting with '#' that ends on the
+ * line before the rule's.)  The comments are the ones read with the rules:
+ * no file is opened again, and a source given as text without a path is
+ * silenced as a file is.
  */
 
 enum acre_lint_severity { ACRE_LINT_WARNING = 1, ACRE_LINT_ERROR = 2 };

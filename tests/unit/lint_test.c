@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
+#include <unistd.h>
 
 #include "acre.h"
 #include "lint.h"
@@ -808,6 +809,108 @@ Test(lint, cnconfig_input_and_comment)
     cr_expect_str_eq(r->findings[0].file, "t.ldif");
     cr_expect_eq(r->findings[0].line, 11);
     cr_expect_eq(r->findings[0].note_line, 10);
+    acre_lint_free(r);
+}
+
+/* Lint one text without a path: no file exists to be read again. */
+static acre_lint_result *
+lint_pathless(int dialect, const char *text)
+{
+    acre_source src = {dialect, NULL, text, strlen(text)};
+    acre_lint_result *r = NULL;
+    acre_diag d = {0};
+
+    cr_assert_eq(acre_lint(NULL, &src, 1, NULL, NULL, 0, &r, &d), 0, "%s",
+                 d.message);
+    cr_assert(r);
+    return r;
+}
+
+Test(lint, disable_comment_without_file)
+{
+    /* the comments come from the lexer: a text with no file behind it is
+     * silenced too (re-reading a file, lint could not) */
+    acre_lint_result *r = lint_pathless(ACRE_DIALECT_SLAPD_CONF,
+                                        "# acre-lint: disable=public-write\n"
+                                        "access to attrs=cn by * write\n"
+                                        "access to attrs=sn by * write\n");
+    cr_expect_eq(count(r, "public-write"), 1, "%s", show(r));
+    cr_expect_eq(first(r, "public-write")->line, 3);
+    cr_expect_eq(r->suppressed, 1);
+    acre_lint_free(r);
+    r = lint_pathless(ACRE_DIALECT_SLAPD_CNCONFIG,
+                      "dn: olcDatabase={1}mdb,cn=config\n"
+                      "objectClass: olcDatabaseConfig\n"
+                      "olcSuffix: dc=example,dc=com\n"
+                      "# acre-lint: disable=public-write\n"
+                      "olcAccess: {0}to attrs=cn by * write\n"
+                      "olcAccess: {1}to attrs=sn by * write\n");
+    cr_expect_eq(count(r, "public-write"), 1, "%s", show(r));
+    cr_expect_eq(first(r, "public-write")->line, 6);
+    cr_expect_eq(r->suppressed, 1);
+    acre_lint_free(r);
+}
+
+Test(lint, disable_comment_runs)
+{
+    /* physical lines: a continuation line breaks the run of '#' lines, in
+     * slapd.conf and in LDIF (where a comment is continued too) */
+    expect_only("# acre-lint: disable=public-write\n"
+                "# more words\n"
+                "access to * by * write\n",
+                "public-write", 0);
+    expect_only("# acre-lint: disable=public-write\n"
+                " continued\n"
+                "access to * by * write\n",
+                "public-write", 1);
+    expect_only("# acre-lint: disable=public-write \\\n"
+                "#\n"
+                "access to * by * write\n",
+                "public-write", 0);
+    const char *head = "dn: olcDatabase={1}mdb,cn=config\n"
+                       "objectClass: olcDatabaseConfig\n"
+                       "olcSuffix: dc=example,dc=com\n";
+    char text[512];
+    snprintf(text, sizeof(text),
+             "%s# acre-lint: disable=public-write\n# a note\n"
+             "olcAccess: {0}to * by * write\n",
+             head);
+    acre_lint_result *r =
+        lint_as(ACRE_DIALECT_SLAPD_CNCONFIG, text, NULL, NULL);
+    cr_expect_eq(count(r, "public-write"), 0, "%s", show(r));
+    cr_expect_eq(r->suppressed, 1);
+    acre_lint_free(r);
+    snprintf(text, sizeof(text),
+             "%s# acre-lint: disable=public-write\n  folded\n"
+             "olcAccess: {0}to * by * write\n",
+             head);
+    r = lint_as(ACRE_DIALECT_SLAPD_CNCONFIG, text, NULL, NULL);
+    cr_expect_eq(count(r, "public-write"), 1, "%s", show(r));
+    cr_expect_eq(r->suppressed, 0);
+    acre_lint_free(r);
+}
+
+Test(lint, disable_comment_in_include)
+{
+    char dir[] = "/tmp/acre-lint-XXXXXX", inc[64], text[128];
+
+    cr_assert(mkdtemp(dir));
+    snprintf(inc, sizeof(inc), "%s/inc.conf", dir);
+    FILE *f = fopen(inc, "w");
+    cr_assert(f);
+    fputs("# acre-lint: disable=public-write\n"
+          "access to attrs=cn by * write\n"
+          "access to attrs=sn by * write\n",
+          f);
+    fclose(f);
+    snprintf(text, sizeof(text), "include %s\n", inc);
+    acre_lint_result *r = conf(text);
+    unlink(inc);
+    rmdir(dir);
+    cr_expect_eq(count(r, "public-write"), 1, "%s", show(r));
+    cr_expect_str_eq(first(r, "public-write")->file, inc);
+    cr_expect_eq(first(r, "public-write")->line, 3);
+    cr_expect_eq(r->suppressed, 1);
     acre_lint_free(r);
 }
 
