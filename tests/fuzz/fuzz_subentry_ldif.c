@@ -90,79 +90,6 @@ setting_of(unsigned k)
     return s;
 }
 
-/* A description in the oracle's form: the type's first name, then each
- * option lowercased, sorted. */
-static char *
-oracle_desc(void *ctx, const acre_schema *s, const char *d, size_t n)
-{
-    struct acreS_desc p;
-    char opts[ACRES_MAX_OPTIONS][64];
-    char *t;
-
-    check(acreS_desc_parse(s, d, n, &p) == 0 && p.type >= 0);
-    const struct acreS_attr *at = acreS_attr(s, p.type);
-    t = talloc_strdup(ctx, at->nnames ? at->names[0] : at->oid);
-    for (unsigned k = 0; k < p.nopts; k++) {
-        if (p.opt_len[k] >= sizeof(opts[k]))
-            return NULL; /* too long to compare: skip the entry */
-        for (unsigned j = 0; j < p.opt_len[k]; j++) {
-            char ch = p.opts[k][j];
-            opts[k][j] = ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch;
-        }
-        opts[k][p.opt_len[k]] = '\0';
-    }
-    qsort(opts, p.nopts, sizeof(opts[0]),
-          (int (*)(const void *, const void *))strcmp);
-    for (unsigned k = 0; t && k < p.nopts; k++)
-        t = talloc_asprintf_append(t, ";%s", opts[k]);
-    check(t != NULL);
-    return t;
-}
-
-static int
-attr_cmp(const void *a, const void *b)
-{
-    return strcasecmp(((const struct acreR_coll_attr *)a)->type,
-                      ((const struct acreR_coll_attr *)b)->type);
-}
-
-static int
-str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Append value v (NULL: none) to the oracle-form attribute for desc. */
-static void
-put_value(void *ctx, struct acreR_coll *c, const char *desc, const void *v,
-          size_t len, int replaces)
-{
-    struct acreR_coll_attr *a = NULL;
-    char *t = v ? talloc_size(ctx, len + 1) : NULL;
-
-    for (unsigned k = 0; k < c->nattrs && !a; k++)
-        if (!strcmp(c->attrs[k].type, desc))
-            a = &c->attrs[k];
-    if (!a) {
-        c->attrs = talloc_realloc(ctx, c->attrs, struct acreR_coll_attr,
-                                  c->nattrs + 1);
-        check(c->attrs != NULL);
-        a = &c->attrs[c->nattrs++];
-        memset(a, 0, sizeof(*a));
-        a->type = desc;
-    }
-    a->replaces_real |= replaces;
-    if (!v)
-        return;
-    a->vals = talloc_realloc(ctx, a->vals, const char *, a->nvals + 1);
-    a->lens = talloc_realloc(ctx, a->lens, size_t, a->nvals + 1);
-    check(a->vals && a->lens && t);
-    memcpy(t, v, len);
-    t[len] = '\0';
-    a->vals[a->nvals] = t;
-    a->lens[a->nvals++] = len;
-}
-
 /* The engine's view of e in the oracle's form; NULL when it cannot be
  * put in that form (an option too long to compare). */
 static struct acreR_coll *
@@ -170,42 +97,14 @@ engine_view(void *ctx, const acre_schema *s, acre_request *rq,
             const acre_entry *e)
 {
     acre_collective_view v;
-    struct acreR_coll *c = talloc_zero(ctx, struct acreR_coll);
+    struct acreR_coll *c = NULL;
     int rc = acre_entry_collective(rq, acre_entry_view_of(e), &v);
 
-    check(c && (rc == 0 || rc == ACRE_ERR_EVAL_LIMIT));
+    check(rc == 0 || rc == ACRE_ERR_EVAL_LIMIT);
     if (rc)
         return NULL;
-    for (unsigned i = 0; i < v.nattrs; i++) {
-        size_t dl, len;
-        unsigned nv, fl;
-        const char *d = acre_collective_attr(&v, i, &dl, &nv, &fl);
-        char *od;
-        check(d != NULL && dl > 0);
-        if (fl & ACRE_COLLATTR_OPER)
-            continue; /* collectiveAttributeSubentries: below */
-        if (!(od = oracle_desc(ctx, s, d, dl)))
-            return NULL;
-        if (!nv)
-            put_value(ctx, c, od, NULL, 0, (fl & ACRE_COLLATTR_REPLACES) != 0);
-        for (unsigned j = 0; j < nv; j++) {
-            const void *val = acre_collective_value(&v, i, j, &len);
-            check(val != NULL);
-            put_value(ctx, c, od, val, len, (fl & ACRE_COLLATTR_REPLACES) != 0);
-        }
-    }
-    c->subentries = talloc_array(ctx, const char *, v.nsubentries + 1);
-    check(c->subentries != NULL);
-    for (unsigned k = 0; k < v.nsubentries; k++) {
-        const acre_entry *sub = acre_collective_subentry(&v, k);
-        check(sub != NULL);
-        c->subentries[c->nsub++] = acre_dn_normalised(acre_entry_dn(sub), NULL);
-    }
-    check(acre_collective_subentry(&v, v.nsubentries) == NULL);
-    if (c->nattrs)
-        qsort(c->attrs, c->nattrs, sizeof(c->attrs[0]), attr_cmp);
-    if (c->nsub)
-        qsort(c->subentries, c->nsub, sizeof(c->subentries[0]), str_cmp);
+    rc = acreR_coll_of_view(ctx, s, &v, &c);
+    check(rc == 0 || rc == 1);
     return c;
 }
 

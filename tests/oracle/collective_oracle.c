@@ -1067,3 +1067,138 @@ acreR_coll_text(const struct acreR_coll *c)
         return NULL;
     return buf;
 }
+
+/* ------------------------------------------------------------------------
+ * The engine's answer in the oracle's form
+ */
+
+/* A description in the oracle's form: the type's first name, then each
+ * option lowercased, sorted; NULL (with *rc) when it cannot be. */
+static char *
+view_desc(void *ctx, const acre_schema *s, const char *d, size_t n, int *rc)
+{
+    struct acreS_desc p;
+    char opts[ACRES_MAX_OPTIONS][64];
+    char *t;
+
+    *rc = ACRE_ERR_INVAL;
+    if (acreS_desc_parse(s, d, n, &p) != 0 || p.type < 0)
+        return NULL;
+    const struct acreS_attr *at = acreS_attr(s, p.type);
+    for (unsigned k = 0; k < p.nopts; k++) {
+        *rc = 1;
+        if (p.opt_len[k] >= sizeof(opts[k]))
+            return NULL;
+        for (unsigned j = 0; j < p.opt_len[k]; j++) {
+            char ch = p.opts[k][j];
+            opts[k][j] = ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch;
+        }
+        opts[k][p.opt_len[k]] = '\0';
+    }
+    qsort(opts, p.nopts, sizeof(opts[0]),
+          (int (*)(const void *, const void *))strcmp);
+    t = talloc_strdup(ctx, at->nnames ? at->names[0] : at->oid);
+    for (unsigned k = 0; t && k < p.nopts; k++)
+        t = talloc_asprintf_append(t, ";%s", opts[k]);
+    *rc = t ? 0 : ACRE_ERR_NOMEM;
+    return t;
+}
+
+/* Append value v (NULL: none) to c's attribute desc. */
+static int
+view_put(void *ctx, struct acreR_coll *c, const char *desc, const void *v,
+         size_t len, int replaces)
+{
+    struct acreR_coll_attr *a = NULL;
+
+    for (unsigned k = 0; k < c->nattrs && !a; k++)
+        if (!strcmp(c->attrs[k].type, desc))
+            a = &c->attrs[k];
+    if (!a) {
+        struct acreR_coll_attr *at = talloc_realloc(
+            ctx, c->attrs, struct acreR_coll_attr, c->nattrs + 1);
+        if (!at)
+            return ACRE_ERR_NOMEM;
+        c->attrs = at;
+        a = &c->attrs[c->nattrs++];
+        memset(a, 0, sizeof(*a));
+        a->type = desc;
+    }
+    a->replaces_real |= replaces;
+    if (!v)
+        return 0;
+    const char **vals =
+        talloc_realloc(ctx, a->vals, const char *, a->nvals + 1);
+    if (vals)
+        a->vals = vals;
+    size_t *lens = talloc_realloc(ctx, a->lens, size_t, a->nvals + 1);
+    if (lens)
+        a->lens = lens;
+    char *t = talloc_size(ctx, len + 1); /* v is not NUL-terminated */
+    if (!vals || !lens || !t)
+        return ACRE_ERR_NOMEM;
+    memcpy(t, v, len);
+    t[len] = '\0';
+    a->vals[a->nvals] = t;
+    a->lens[a->nvals++] = len;
+    return 0;
+}
+
+static int
+view_attr_cmp(const void *a, const void *b)
+{
+    return strcasecmp(((const struct acreR_coll_attr *)a)->type,
+                      ((const struct acreR_coll_attr *)b)->type);
+}
+
+static int
+view_str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int
+acreR_coll_of_view(void *ctx, const acre_schema *s,
+                   const acre_collective_view *v, struct acreR_coll **out)
+{
+    struct acreR_coll *c = talloc_zero(ctx, struct acreR_coll);
+    int rc = 0;
+
+    if (!c)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; !rc && i < v->nattrs; i++) {
+        size_t dl, len;
+        unsigned nv, fl;
+        const char *d = acre_collective_attr(v, i, &dl, &nv, &fl);
+        if (!d)
+            return ACRE_ERR_INVAL;
+        if (fl & ACRE_COLLATTR_OPER)
+            continue; /* collectiveAttributeSubentries: below */
+        char *od = view_desc(ctx, s, d, dl, &rc);
+        int repl = (fl & ACRE_COLLATTR_REPLACES) != 0;
+        if (od && !nv)
+            rc = view_put(ctx, c, od, NULL, 0, repl);
+        for (unsigned j = 0; od && !rc && j < nv; j++) {
+            const void *val = acre_collective_value(v, i, j, &len);
+            rc = val ? view_put(ctx, c, od, val, len, repl) : ACRE_ERR_INVAL;
+        }
+    }
+    if (rc)
+        return rc;
+    if (!(c->subentries = talloc_array(ctx, const char *, v->nsubentries + 1)))
+        return ACRE_ERR_NOMEM;
+    for (unsigned k = 0; k < v->nsubentries; k++) {
+        const acre_entry *sub = acre_collective_subentry(v, k);
+        if (!sub)
+            return ACRE_ERR_INVAL;
+        c->subentries[c->nsub++] = acre_dn_normalised(acre_entry_dn(sub), NULL);
+    }
+    if (acre_collective_subentry(v, v->nsubentries))
+        return ACRE_ERR_INVAL;
+    if (c->nattrs)
+        qsort(c->attrs, c->nattrs, sizeof(c->attrs[0]), view_attr_cmp);
+    if (c->nsub)
+        qsort(c->subentries, c->nsub, sizeof(c->subentries[0]), view_str_cmp);
+    *out = c;
+    return 0;
+}

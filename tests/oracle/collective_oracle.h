@@ -177,4 +177,16 @@ int acreR_coll_in_reach(const acre_directory *dir, const acre_entry *s,
  */
 char *acreR_coll_text(const struct acreR_coll *c);
 
+/*
+ * acreR_coll_of_view -- the engine's collective view v (of schema s) put
+ * in the oracle's form, so the two can be compared as text: each
+ * description as its type's first name and its options lowercased and
+ * sorted, the subentries' normalised DNs.  The conversion reads only
+ * what acre.h gives a host; it judges nothing.  0 and *out (under ctx);
+ * 1 when v cannot be put in that form (an option longer than 63 bytes);
+ * ACRE_ERR_NOMEM or ACRE_ERR_INVAL (a description s does not know).
+ */
+int acreR_coll_of_view(void *ctx, const acre_schema *s,
+                       const acre_collective_view *v, struct acreR_coll **out);
+
 #endif /* ACRE_COLLECTIVE_ORACLE_H */

@@ -71,78 +71,6 @@ collect_conf(void *ctx, const struct acreG_coll_case *cs)
     return t;
 }
 
-/* A description in the oracle's form: the type's first name, then each
- * option lowercased, sorted. */
-static char *
-oracle_desc(void *ctx, const acre_schema *s, const char *d, size_t n)
-{
-    struct acreS_desc p;
-    char opts[ACRES_MAX_OPTIONS][64];
-
-    cr_assert_eq(acreS_desc_parse(s, d, n, &p), 0, "%.*s", (int)n, d);
-    cr_assert_geq(p.type, 0);
-    const struct acreS_attr *at = acreS_attr(s, p.type);
-    char *t = talloc_strdup(ctx, at->nnames ? at->names[0] : at->oid);
-    for (unsigned k = 0; k < p.nopts; k++) {
-        cr_assert_lt(p.opt_len[k], sizeof(opts[k]));
-        for (unsigned j = 0; j < p.opt_len[k]; j++) {
-            char ch = p.opts[k][j];
-            opts[k][j] = ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch;
-        }
-        opts[k][p.opt_len[k]] = '\0';
-    }
-    qsort(opts, p.nopts, sizeof(opts[0]),
-          (int (*)(const void *, const void *))strcmp);
-    for (unsigned k = 0; t && k < p.nopts; k++)
-        t = talloc_asprintf_append(t, ";%s", opts[k]);
-    return t;
-}
-
-static int
-attr_cmp(const void *a, const void *b)
-{
-    return strcasecmp(((const struct acreR_coll_attr *)a)->type,
-                      ((const struct acreR_coll_attr *)b)->type);
-}
-
-static int
-str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Append value v of the view to the oracle-form attribute for desc. */
-static void
-put_value(void *ctx, struct acreR_coll *c, const char *desc, const void *v,
-          size_t len, int replaces)
-{
-    struct acreR_coll_attr *a = NULL;
-
-    for (unsigned k = 0; k < c->nattrs && !a; k++)
-        if (!strcmp(c->attrs[k].type, desc))
-            a = &c->attrs[k];
-    if (!a) {
-        c->attrs = talloc_realloc(ctx, c->attrs, struct acreR_coll_attr,
-                                  c->nattrs + 1);
-        cr_assert(c->attrs);
-        a = &c->attrs[c->nattrs++];
-        memset(a, 0, sizeof(*a));
-        a->type = desc;
-    }
-    a->replaces_real |= replaces;
-    if (!v)
-        return;
-    a->vals = talloc_realloc(ctx, a->vals, const char *, a->nvals + 1);
-    a->lens = talloc_realloc(ctx, a->lens, size_t, a->nvals + 1);
-    cr_assert(a->vals && a->lens);
-    char *t = talloc_size(ctx, len + 1); /* v is not NUL-terminated */
-    cr_assert(t);
-    memcpy(t, v, len);
-    t[len] = '\0';
-    a->vals[a->nvals] = t;
-    a->lens[a->nvals++] = len;
-}
-
 /* The engine's answer for view e (through request rq) in the oracle's
  * form. */
 static struct acreR_coll *
@@ -150,36 +78,10 @@ engine_view(void *ctx, struct run *R, acre_request *rq,
             const acre_entry_view *e)
 {
     acre_collective_view v;
-    struct acreR_coll *c = talloc_zero(ctx, struct acreR_coll);
+    struct acreR_coll *c = NULL;
 
     cr_assert_eq(acre_entry_collective(rq, e, &v), 0);
-    for (unsigned i = 0; i < v.nattrs; i++) {
-        size_t dl;
-        unsigned nv, fl;
-        const char *d = acre_collective_attr(&v, i, &dl, &nv, &fl);
-        cr_assert(d);
-        if (fl & ACRE_COLLATTR_OPER)
-            continue; /* collectiveAttributeSubentries: below */
-        char *od = oracle_desc(ctx, R->schema, d, dl);
-        if (!nv)
-            put_value(ctx, c, od, NULL, 0, (fl & ACRE_COLLATTR_REPLACES) != 0);
-        for (unsigned j = 0; j < nv; j++) {
-            size_t len;
-            const void *val = acre_collective_value(&v, i, j, &len);
-            cr_assert(val);
-            put_value(ctx, c, od, val, len, (fl & ACRE_COLLATTR_REPLACES) != 0);
-        }
-    }
-    c->subentries = talloc_array(ctx, const char *, v.nsubentries + 1);
-    for (unsigned k = 0; k < v.nsubentries; k++) {
-        const acre_entry *s = acre_collective_subentry(&v, k);
-        cr_assert(s);
-        c->subentries[c->nsub++] = acre_dn_normalised(acre_entry_dn(s), NULL);
-    }
-    if (c->nattrs)
-        qsort(c->attrs, c->nattrs, sizeof(c->attrs[0]), attr_cmp);
-    if (c->nsub)
-        qsort(c->subentries, c->nsub, sizeof(c->subentries[0]), str_cmp);
+    cr_assert_eq(acreR_coll_of_view(ctx, R->schema, &v, &c), 0);
     return c;
 }
 
