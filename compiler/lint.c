@@ -1639,7 +1639,8 @@ silence(struct lint *l, size_t start)
     unsigned n = l->cfg->nlintmarks;
     size_t keep = start;
 
-    qsort(v, n, sizeof(v[0]), by_file_end);
+    if (n) /* v is NULL when there are none */
+        qsort(v, n, sizeof(v[0]), by_file_end);
     for (size_t i = start; i < l->n; i++) {
         const struct finding *f = &l->v[i];
         if (n && f->rule.line > 1 &&
