@@ -20,6 +20,8 @@
  * earlier database, a database without a type, a word after the one
  * argument of database, suffix, rootdn, include and overlay ("extra
  * cruft"), an add_content_acl value that is not a boolean.
+ * acre_lint reads on past a directive slapd refuses (acreO_recover) to
+ * report every one; the result still fails.
  * Invariant: on any error the whole result is freed and *out untouched.
  */
 #include "openldap_int.h"
@@ -681,7 +683,9 @@ read_text(struct pass1 *p, const char *name, const char *text, size_t len,
     for (;;) {
         struct directive d = line_start(&r);
         int got = acreO_read_line(&lb, &r, &ln, diag);
-        rc = got == 1 ? pass1_line(p, &lb, &d, &c, &ln, diag) : got;
+        rc = got == 1 ? acreO_recover(
+                            p->b, pass1_line(p, &lb, &d, &c, &ln, diag), diag)
+                      : got;
         if (got != 1 || rc)
             break;
     }
@@ -722,26 +726,27 @@ arg_count(const struct dline *d, unsigned need, acre_diag *diag)
                        d->toks[0].len, "%s: missing argument", d->toks[0].s);
 }
 
+/* database TYPE: a section opens even when the line is refused, so that
+ * a reader going on past the error (acreO_recover) puts what follows in
+ * it. */
 static int
 directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     int rc = arg_count(d, 2, diag);
+    const char *type = d->ntoks >= 2 ? d->toks[1].s : "";
 
     if (!rc)
         rc = no_cruft(d->file, d->toks, d->ntoks, "type", diag);
-    if (rc)
-        return rc;
-    if (!strcasecmp(d->toks[1].s, "frontend")) {
+    p->collect = 0;
+    if (!strcasecmp(type, "frontend")) {
         p->db = NULL;
         p->in_frontend = 1;
-        p->collect = 0;
-        return 0;
+        return rc;
     }
     p->in_frontend = 0;
-    p->collect = 0;
-    p->db = acreO_db_new(p->b, d->toks[1].s, acreO_pos_of(d->file, d->toks, 0),
+    p->db = acreO_db_new(p->b, type, acreO_pos_of(d->file, d->toks, 0),
                          (int)p->b->cfg->ndbs + 1);
-    return p->db ? 0 : ACRE_ERR_NOMEM;
+    return p->db ? rc : ACRE_ERR_NOMEM;
 }
 
 /* suffix / rootdn: need a database section; one DN, the root DN when
@@ -877,10 +882,21 @@ acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
                  const char *text, size_t len, struct acreI_policy **out,
                  acre_diag *diag)
 {
+    return acreO_parse_conf_all(mem_ctx, schema, path, text, len, out, diag,
+                                NULL);
+}
+
+int
+acreO_parse_conf_all(void *mem_ctx, acre_schema *schema, const char *path,
+                     const char *text, size_t len, struct acreI_policy **out,
+                     acre_diag *diag, struct acreO_errors *errs)
+{
     struct acreO_build b;
     struct pass1 p1 = {.b = &b, .schema = schema};
     int rc = acreO_build_start(mem_ctx, &b);
     char *buf;
+
+    b.errs = errs;
 
     if (!rc && !(p1.scratch = talloc_new(b.ctx)))
         rc = ACRE_ERR_NOMEM;
@@ -903,10 +919,10 @@ acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
         b.db_hint = p1.naccess + 1;
         b.ndb_hint = p1.nsect - 1;
         for (unsigned i = 0; !rc && i < p1.n; i++)
-            rc = pass2_line(&p2, &lb, &p1.v[i], diag);
+            rc = acreO_recover(&b, pass2_line(&p2, &lb, &p1.v[i], diag), diag);
         b.db_hint = NULL;
         b.ndb_hint = 0;
     }
     talloc_free(p1.scratch);
-    return acreO_build_finish(&b, rc, out);
+    return acreO_build_finish(&b, acreO_errors_end(&b, rc, diag), out);
 }
