@@ -38,6 +38,9 @@
  * most MAX_RE_STOPPERS regex stoppers tried on a base; a global rule is
  * compared with at most MAX_CONTEXTS databases, a regex with at most
  * MAX_PROBES other suffixes.
+ * The comments of a slapd.conf that took in later lines (an indented "by"
+ * after a comment line) are kept by the front end as it reads
+ * (acreI_policy.swallowed) and reported as they are.
  * A "# acre-lint: disable=" comment silences the rule below it; the front
  * end keeps those comments as it reads (acreI_policy.lintmarks), so lint
  * never opens a file itself.
@@ -97,6 +100,10 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
                            "subjects can afford"},
     {"missing-base", "(with data) a base, requester or group DN that names "
                      "no entry of the data"},
+    {"comment-continuation",
+     "a line slapd reads as part of the comment above it (indented, or "
+     "after a '\\' ending the comment): a \"by\" clause there is cut off "
+     "its rule"},
 };
 
 /* acreW_check_id -- see lint.h. */
@@ -1429,6 +1436,35 @@ cover_bits(struct lint *l, const struct rinfo *ri)
     return ri->bits;
 }
 
+/* comment-continuation: the comments that took in later lines (slapd.conf
+ * continuation rules, kept by the front end as acreI_swallow), silenced
+ * above the rule the text was cut off from. */
+static int
+check_swallowed(struct lint *l)
+{
+    int rc = 0;
+
+    for (unsigned i = 0; !rc && i < l->cfg->nswallowed; i++) {
+        const struct acreI_swallow *w = &l->cfg->swallowed[i];
+        if (w->by && w->rule.line)
+            rc = warn(l, ACREW_COMMENT_CONTINUATION, &w->text, &w->rule,
+                      &w->comment, "the comment it continues",
+                      "this \"by\" clause is not part of the rule at line "
+                      "%u: slapd reads it as part of the comment line above "
+                      "it (a comment's indented lines continue the comment), "
+                      "so the rule ends before it",
+                      w->rule.line);
+        else
+            rc = warn(l, ACREW_COMMENT_CONTINUATION, &w->text, &w->comment,
+                      &w->comment, "the comment it continues",
+                      "this line continues the comment at line %u (it is "
+                      "indented, or the comment ends with '\\'): slapd "
+                      "ignores it with the comment",
+                      w->comment.line);
+    }
+    return rc;
+}
+
 static int
 analyse(struct lint *l)
 {
@@ -1443,6 +1479,7 @@ analyse(struct lint *l)
     if (!l->dbs || !l->dcover || !l->front || !q.acc)
         return ACRE_ERR_NOMEM;
     memset(&l->fcover, 0, sizeof(l->fcover));
+    rc = check_swallowed(l);
     for (unsigned d = 0; !rc && d < cfg->ndbs; d++) {
         if (!(l->dbs[d] = section_info(l, &cfg->dbs[d], d)))
             return ACRE_ERR_NOMEM;

@@ -964,6 +964,10 @@ const acre_entry *acre_collective_subentry(const acre_collective_view *v,
  *   missing-base        (with data) a rule's base DN, a requester DN or a
  *                       group DN that names no entry although the data
  *                       holds entries above it
+ *   comment-continuation  (slapd.conf) a line slapd reads as part of the
+ *                       comment line above it (indented, or after a
+ *                       comment ending with '\'): a "by" clause there
+ *                       is cut off its rule
  * Errors have the id "parse-error", or "read-error" for input that cannot
  * be read.  A warning is silenced for one rule by a comment line directly
  * above the rule (slapd.conf "access" line, or cn=config olcAccess line):

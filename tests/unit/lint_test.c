@@ -753,6 +753,28 @@ Test(lint, errors_of_one_source_are_bounded)
     free(text);
 }
 
+Test(lint, comment_continuation_fires)
+{
+    acre_lint_result *r = conf(DB "access to attrs=cn\n by self write\n"
+                                  "# the others read\n by * read\n"
+                                  "# one more \\\naccess to * by * read\n");
+    const acre_lint_finding *f = first(r, "comment-continuation");
+
+    cr_assert_eq(r->count, 2, "%s", show(r));
+    cr_expect_eq(f->line, 7);
+    cr_expect_eq(f->column, 2);
+    cr_expect_eq(f->note_line, 6);
+    cr_expect(strstr(f->message, "rule at line 4"), "%s", f->message);
+    cr_expect_eq(r->findings[1].line, 9, "%s", show(r));
+    acre_lint_free(r);
+    /* silenced above the rule the clause was cut off */
+    expect_only(DB "# acre-lint: disable=comment-continuation\n"
+                   "access to attrs=cn\n by self write\n# c\n by * read\n",
+                "comment-continuation", 0);
+    expect_only(DB "access to * by * read\n# c\n   \n# d\n",
+                "comment-continuation", 0);
+}
+
 Test(lint, unreadable_file_is_a_read_error)
 {
     acre_source src = {ACRE_DIALECT_SLAPD_CONF, "/nonexistent/acre.conf", NULL,
@@ -932,10 +954,12 @@ Test(lint, disable_comment_runs)
                 "# more words\n"
                 "access to * by * write\n",
                 "public-write", 0);
-    expect_only("# acre-lint: disable=public-write\n"
-                " continued\n"
-                "access to * by * write\n",
-                "public-write", 1);
+    acre_lint_result *c = conf("# acre-lint: disable=public-write\n"
+                               " continued\n"
+                               "access to * by * write\n");
+    cr_expect_eq(count(c, "public-write"), 1, "%s", show(c));
+    cr_expect_eq(count(c, "comment-continuation"), 1, "%s", show(c));
+    acre_lint_free(c);
     expect_only("# acre-lint: disable=public-write \\\n"
                 "#\n"
                 "access to * by * write\n",
