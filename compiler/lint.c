@@ -4,11 +4,13 @@
  * mistakes that compile but do not do what their author meant.
  *
  * Each source is one configuration, read with a fresh built-in schema
- * (slapd's matching).  When it fails only because attrs= names a type or
- * class nobody defined (a schema file missing where the lint runs, or a
- * typing mistake), a placeholder definition is added and the source read
- * again, at most ACRE_LINT_MAX_RETRIES times: the name becomes a
- * warning and the rest of the file is still checked.
+ * (slapd's matching), the front end going on past each directive or value
+ * slapd refuses (acreO_parse_*_all) so that every error is reported.
+ * When attrs= names a type or class nobody defined (a schema file missing
+ * where the lint runs, or a typing mistake), a placeholder definition is
+ * added for each such name and the source read again, with at most
+ * ACRE_LINT_MAX_RETRIES placeholders: the name becomes a warning and the
+ * rest of the file is still checked.
  *
  * The checks follow slapd's evaluation (acl.c), as the engine does:
  *   - a database's rules are tried in order, then the global rules; the
@@ -36,6 +38,9 @@
  * most MAX_RE_STOPPERS regex stoppers tried on a base; a global rule is
  * compared with at most MAX_CONTEXTS databases, a regex with at most
  * MAX_PROBES other suffixes.
+ * The comments of a slapd.conf that took in later lines (an indented "by"
+ * after a comment line) are kept by the front end as it reads
+ * (acreI_policy.swallowed) and reported as they are.
  * A "# acre-lint: disable=" comment silences the rule below it; the front
  * end keeps those comments as it reads (acreI_policy.lintmarks), so lint
  * never opens a file itself.
@@ -95,6 +100,10 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
                            "subjects can afford"},
     {"missing-base", "(with data) a base, requester or group DN that names "
                      "no entry of the data"},
+    {"comment-continuation",
+     "a line slapd reads as part of the comment above it (indented, or "
+     "after a '\\' ending the comment): a \"by\" clause there is cut off "
+     "its rule"},
 };
 
 /* acreW_check_id -- see lint.h. */
@@ -260,7 +269,7 @@ warn(struct lint *l, int c, const struct acreI_pos *at,
     return f->pub.message ? 0 : ACRE_ERR_NOMEM;
 }
 
-/* An error of a source: where the front end stopped. */
+/* One error of a source (of the front end's list). */
 static int
 error_finding(struct lint *l, const acre_source *src, const acre_diag *d)
 {
@@ -785,16 +794,17 @@ uses_submatches(const struct acreI_rule *r)
 
 /*
  * unanchored-regex, two ways (each decided on probe DNs with the rule's
- * own regex):
+ * own regex, which slapd runs as a search in the DN, metacharacters or
+ * not):
  *   - the regex's example DN ends with a suffix and the regex also
  *     matches it followed by more RDNs or text (another suffix of the
  *     chain, "dc=other", "-other"), in a rule that entries of other
  *     naming contexts reach: a global rule, or a database with several
  *     suffixes;
- *   - its example DN ends with a suffix, it has capturing groups, the
- *     clauses substitute submatches and it also matches the example below
- *     one more RDN, without that RDN: for such an entry the submatches
- *     come from its ancestor's DN.
+ *   - its example DN ends with a suffix and it also matches the example
+ *     below one more RDN, without that RDN: the rule then targets the entries
+ * below the ones it names (and when the clauses substitute submatches, those
+ * come from the ancestor's DN).
  */
 static int
 check_unanchored(struct lint *l, const struct rinfo *ri)
@@ -818,23 +828,33 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
     if (!ri->sec || ri->sec->nsuffix > 1)
         other = foreign_match(l, ri, ex, home);
     if (other)
-        rc =
-            warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
-                 "dn.regex \"%s\" names the suffix \"%s\" but is not "
-                 "anchored after it ('$'): it also matches \"%s\", outside "
-                 "that suffix%s",
-                 w->dn_re.pattern, dn_text(home), other,
-                 ri->sec ? ", in another suffix of this database"
-                         : " (global rules are tried for every database)");
+        return warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL,
+                    NULL,
+                    "dn.regex \"%s\" names the suffix \"%s\" but is not "
+                    "anchored after it ('$'): it also matches \"%s\", outside "
+                    "that suffix%s",
+                    w->dn_re.pattern, dn_text(home), other,
+                    ri->sec ? ", in another suffix of this database"
+                            : " (global rules are tried for every database)");
     char *below = talloc_asprintf(l->tmp, "cn=acre-lint,%s", ex);
-    if (!rc && below && w->dn_re.ncapture && uses_submatches(ri->r) &&
-        acreW_re_match(&w->dn_re, below, strlen(below), &at) == 1 && at > 0)
+    if (!below || acreW_re_match(&w->dn_re, below, strlen(below), &at) != 1 ||
+        at == 0)
+        return below ? 0 : ACRE_ERR_NOMEM;
+    if (w->dn_re.ncapture && uses_submatches(ri->r))
         rc =
             warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
                  "dn.regex \"%s\" is not anchored at the start ('^') and "
                  "the clauses use its submatches: it also matches \"%s\", "
                  "an entry below the ones it names, with the submatches "
                  "taken from that entry's ancestor",
+                 w->dn_re.pattern, below);
+    else
+        rc =
+            warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
+                 "dn.regex \"%s\" is not anchored at the start ('^'): slapd "
+                 "searches the DN for it, so it also matches \"%s\", an "
+                 "entry below the ones it names (anchor it with '^' and "
+                 "'$', or use dn.base or dn.subtree)",
                  w->dn_re.pattern, below);
     return rc;
 }
@@ -1416,6 +1436,35 @@ cover_bits(struct lint *l, const struct rinfo *ri)
     return ri->bits;
 }
 
+/* comment-continuation: the comments that took in later lines (slapd.conf
+ * continuation rules, kept by the front end as acreI_swallow), silenced
+ * above the rule the text was cut off from. */
+static int
+check_swallowed(struct lint *l)
+{
+    int rc = 0;
+
+    for (unsigned i = 0; !rc && i < l->cfg->nswallowed; i++) {
+        const struct acreI_swallow *w = &l->cfg->swallowed[i];
+        if (w->by && w->rule.line)
+            rc = warn(l, ACREW_COMMENT_CONTINUATION, &w->text, &w->rule,
+                      &w->comment, "the comment it continues",
+                      "this \"by\" clause is not part of the rule at line "
+                      "%u: slapd reads it as part of the comment line above "
+                      "it (a comment's indented lines continue the comment), "
+                      "so the rule ends before it",
+                      w->rule.line);
+        else
+            rc = warn(l, ACREW_COMMENT_CONTINUATION, &w->text, &w->comment,
+                      &w->comment, "the comment it continues",
+                      "this line continues the comment at line %u (it is "
+                      "indented, or the comment ends with '\\'): slapd "
+                      "ignores it with the comment",
+                      w->comment.line);
+    }
+    return rc;
+}
+
 static int
 analyse(struct lint *l)
 {
@@ -1430,6 +1479,7 @@ analyse(struct lint *l)
     if (!l->dbs || !l->dcover || !l->front || !q.acc)
         return ACRE_ERR_NOMEM;
     memset(&l->fcover, 0, sizeof(l->fcover));
+    rc = check_swallowed(l);
     for (unsigned d = 0; !rc && d < cfg->ndbs; d++) {
         if (!(l->dbs[d] = section_info(l, &cfg->dbs[d], d)))
             return ACRE_ERR_NOMEM;
@@ -1461,13 +1511,13 @@ analyse(struct lint *l)
 
 static int
 parse(void *ctx, acre_schema *schema, const acre_source *src,
-      struct acreI_policy **ir, acre_diag *diag)
+      struct acreI_policy **ir, acre_diag *diag, struct acreO_errors *errs)
 {
     if (src->dialect == ACRE_DIALECT_SLAPD_CONF)
-        return acreO_parse_conf(ctx, schema, src->path, src->text, src->len, ir,
-                                diag);
-    return acreO_parse_cnconfig(ctx, schema, src->path, src->text, src->len, ir,
-                                diag);
+        return acreO_parse_conf_all(ctx, schema, src->path, src->text, src->len,
+                                    ir, diag, errs);
+    return acreO_parse_cnconfig_all(ctx, schema, src->path, src->text, src->len,
+                                    ir, diag, errs);
 }
 
 static int
@@ -1527,37 +1577,49 @@ placeholder(char **defs, unsigned *count, const acre_diag *d)
     return 1;
 }
 
+/*
+ * read_source -- the source read as a configuration into *ir; 0, or the
+ * first error with every error in *errs (ACRE_ERR_NOMEM: nothing).  Each
+ * reading that fails gets a placeholder for each unknown attrs= name it
+ * met, and the source is read again while some were added.
+ */
 static int
 read_source(struct lint *l, const acre_source *src, struct acreI_policy **ir,
-            acre_diag *d)
+            struct acreO_errors *errs)
 {
     char *defs = talloc_strdup(l->tmp, "");
     unsigned count = 0;
-    acre_diag last;
+    struct acreO_errors last = {0};
+    acre_diag d;
 
     if (!defs)
         return ACRE_ERR_NOMEM;
     for (;;) {
         acre_schema *schema;
-        int rc = acre_schema_new(l->tmp, ACRE_SCHEMA_SLAPD, &schema, d);
+        int rc = acre_schema_new(l->tmp, ACRE_SCHEMA_SLAPD, &schema, &d);
         if (rc)
             return rc;
         if (count && acre_schema_load_buffer(schema, "acre-lint", defs,
                                              strlen(defs), NULL)) {
             acre_schema_free(schema);
-            *d = last; /* a placeholder clashed: the earlier error */
-            return last.code;
+            *errs = last; /* a placeholder clashed: the earlier errors */
+            return last.v[0].code;
         }
-        memset(d, 0, sizeof(*d));
-        rc = parse(l->tmp, schema, src, ir, d);
-        if (rc == 0)
-            return 0;
+        memset(&d, 0, sizeof(d));
+        *errs = (struct acreO_errors){l->tmp, NULL, 0};
+        rc = parse(l->tmp, schema, src, ir, &d, errs);
+        if (rc == 0 || rc == ACRE_ERR_NOMEM)
+            return rc;
         acre_schema_free(schema);
-        if (rc == ACRE_ERR_NOMEM)
+        if (!errs->n) /* the reader had no list to keep it in */
+            return ACRE_ERR_NOMEM;
+        unsigned before = count;
+        for (unsigned i = 0; i < errs->n; i++)
+            if (count < ACRE_LINT_MAX_RETRIES)
+                placeholder(&defs, &count, &errs->v[i]);
+        if (count == before)
             return rc;
-        last = *d;
-        if (count >= ACRE_LINT_MAX_RETRIES || !placeholder(&defs, &count, d))
-            return rc;
+        last = *errs;
     }
 }
 
@@ -1661,14 +1723,17 @@ static int
 lint_source(struct lint *l, const acre_source *src)
 {
     struct acreI_policy *ir;
-    acre_diag d;
+    struct acreO_errors errs;
     size_t start = l->n;
-    int rc = read_source(l, src, &ir, &d);
+    int rc = read_source(l, src, &ir, &errs);
 
     if (rc == ACRE_ERR_NOMEM)
         return rc;
+    for (unsigned i = 0; rc && i < errs.n; i++)
+        if (error_finding(l, src, &errs.v[i]))
+            return ACRE_ERR_NOMEM;
     if (rc)
-        return error_finding(l, src, &d);
+        return 0;
     l->cfg = ir;
     l->nsuffixes = 0;
     for (unsigned k = 0; k < ir->ndbs; k++)

@@ -44,6 +44,7 @@
 #define ACREO_MAX_SET_DEPTH 32         /* nesting of ( ) in a set */
 #define ACREO_MAX_INCLUDE   16         /* nesting of include files */
 #define ACREO_MAX_RULES     2000000    /* access rules in one config */
+#define ACREO_MAX_ERRORS    100        /* errors one reading goes past */
 
 /*
  * acreO_mask_parse -- slapd's str2accessmask: a level keyword (none,
@@ -91,6 +92,32 @@ int acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
 int acreO_parse_cnconfig(void *mem_ctx, acre_schema *schema, const char *path,
                          const char *text, size_t len,
                          struct acreI_policy **out, acre_diag *diag);
+
+/*
+ * Every error of an input rather than the first (acre_lint): the _all
+ * readers go on after an error slapd reports for one directive or value
+ * (ACRE_ERR_RULE_SYNTAX): slapd.conf at the next logical line, cn=config
+ * at the next olcAccess (or olcSuffix, olcRootDN) value.  Other errors
+ * (unreadable files, limits, schema and LDIF errors) still end the
+ * reading.  The result is the same as the plain reader's: any error
+ * fails it and nothing is kept, with diag the first error; errs->v[0..n)
+ * (talloc children of errs->ctx) then holds every error met, in reading
+ * order, at most ACREO_MAX_ERRORS + 1.
+ */
+struct acreO_errors {
+    void *ctx;
+    acre_diag *v;
+    unsigned n;
+};
+
+int acreO_parse_conf_all(void *mem_ctx, acre_schema *schema, const char *path,
+                         const char *text, size_t len,
+                         struct acreI_policy **out, acre_diag *diag,
+                         struct acreO_errors *errs);
+int acreO_parse_cnconfig_all(void *mem_ctx, acre_schema *schema,
+                             const char *path, const char *text, size_t len,
+                             struct acreI_policy **out, acre_diag *diag,
+                             struct acreO_errors *errs);
 
 /*
  * acreO_config_dump -- the configuration as text in the shape of slapd's

@@ -27,6 +27,9 @@
  * as an access rule; positions of its bytes are mapped back to the file's
  * physical lines through LDIF folding (values given in base64 have no
  * column).
+ * acre_lint reads on past an olcSuffix, olcRootDN or olcAccess value
+ * slapd refuses (acreO_recover) to report every one; the result still
+ * fails.
  * Invariant: on any error nothing is kept and *out is untouched.
  */
 #include "openldap_int.h"
@@ -657,15 +660,22 @@ database_config(struct cc *c, const struct dbrec *d, struct acreI_section *db,
     int rc = 0;
 
     for (unsigned i = 0; !rc && i < d->nsuffix; i++)
-        rc = acreO_db_add_suffix(c->b, db, d->suffix[i].s, d->suffix[i].len,
-                                 d->file, &d->suffix[i], 0, diag);
+        rc = acreO_recover(c->b,
+                           acreO_db_add_suffix(c->b, db, d->suffix[i].s,
+                                               d->suffix[i].len, d->file,
+                                               &d->suffix[i], 0, diag),
+                           diag);
     if (!rc && d->rootdn)
-        rc = acreO_db_set_rootdn(c->b, db, d->rootdn->s, d->rootdn->len,
-                                 d->file, d->rootdn, 0, diag);
+        rc = acreO_recover(c->b,
+                           acreO_db_set_rootdn(c->b, db, d->rootdn->s,
+                                               d->rootdn->len, d->file,
+                                               d->rootdn, 0, diag),
+                           diag);
     if (!rc)
         rc = order_values(d->access, d->naccess, d->file, diag);
     for (unsigned i = 0; !rc && i < d->naccess; i++)
-        rc = access_value(c, db, d->file, &d->access[i], diag);
+        rc = acreO_recover(
+            c->b, access_value(c, db, d->file, &d->access[i], diag), diag);
     return rc;
 }
 
@@ -741,11 +751,23 @@ acreO_parse_cnconfig(void *mem_ctx, acre_schema *schema, const char *path,
                      const char *text, size_t len, struct acreI_policy **out,
                      acre_diag *diag)
 {
+    return acreO_parse_cnconfig_all(mem_ctx, schema, path, text, len, out, diag,
+                                    NULL);
+}
+
+int
+acreO_parse_cnconfig_all(void *mem_ctx, acre_schema *schema, const char *path,
+                         const char *text, size_t len,
+                         struct acreI_policy **out, acre_diag *diag,
+                         struct acreO_errors *errs)
+{
     struct acreO_build b;
     struct cc c = {.b = &b, .schema = schema};
     struct stat st;
     int rc = acreO_build_start(mem_ctx, &b);
     char *buf;
+
+    b.errs = errs;
 
     if (!rc && !(c.scratch = talloc_new(b.cfg)))
         rc = ACRE_ERR_NOMEM;
@@ -771,5 +793,5 @@ acreO_parse_cnconfig(void *mem_ctx, acre_schema *schema, const char *path,
     if (!rc)
         rc = build_databases(&c, diag);
     talloc_free(c.scratch);
-    return acreO_build_finish(&b, rc, out);
+    return acreO_build_finish(&b, acreO_errors_end(&b, rc, diag), out);
 }

@@ -8,11 +8,14 @@
  *      on the way (attributetype, objectclass, objectidentifier, ...) into
  *      the caller's schema, in order: the definitions before an include
  *      are loaded before the included file's; the lexer keeps the
- *      "# acre-lint:" comments for acre_lint (acreO_comment);
+ *      "# acre-lint:" comments for acre_lint (acreO_comment), and so does
+ *      this pass the comments that took in later lines (acreI_swallow);
  *   2. with the schema frozen, act on the other directives: "database"
  *      opens a section ("frontend" goes back to the global rules),
  *      "suffix" and "rootdn" set the section's, "access" parses a rule
  *      into the current section (the global rules before any database),
+ *      "by" is refused as slapd refuses it (a clause cut off its rule by
+ *      a blank line),
  *      "overlay collect" and its "collectinfo" lines (slapo-collect) are
  *      kept, anything else is noted and ignored.
  * slapd's own refusals kept here: a quote left open, suffix or rootdn
@@ -20,6 +23,8 @@
  * earlier database, a database without a type, a word after the one
  * argument of database, suffix, rootdn, include and overlay ("extra
  * cruft"), an add_content_acl value that is not a boolean.
+ * acre_lint reads on past a directive slapd refuses (acreO_recover) to
+ * report every one; the result still fails.
  * Invariant: on any error the whole result is freed and *out untouched.
  */
 #include "openldap_int.h"
@@ -414,6 +419,7 @@ struct pass1 {
      * frontend, [k] the k-th database */
     unsigned *naccess;
     unsigned nsect, sect;
+    struct acreI_pos last_access; /* the directive before, if access */
 };
 
 /* The schema lines of one file waiting to be loaded. */
@@ -616,6 +622,40 @@ count_access(struct pass1 *p, const struct acreO_ptext *toks, unsigned n)
     return 0;
 }
 
+/* A comment logical line ln of `file` that took in text of later
+ * physical lines (other than comments): kept in the IR (struct
+ * acreI_swallow) for acre_lint. */
+static int
+comment_swallows(struct pass1 *p, const char *file,
+                 const struct acreO_ptext *ln)
+{
+    struct acreI_policy *cfg = p->b->cfg;
+    size_t i = 0;
+
+    while (i < ln->len) { /* to the first byte of text taken in */
+        if (ln->line[i] == ln->line[0] || ln->s[i] == ' ' || ln->s[i] == '\t') {
+            i++;
+            continue;
+        }
+        if (ln->s[i] != '#') /* a line taken in that is a comment anyway */
+            break;
+        for (unsigned at = ln->line[i]; i < ln->len && ln->line[i] == at;)
+            i++;
+    }
+    if (i == ln->len)
+        return 0;
+    struct acreI_swallow *v = talloc_realloc(
+        cfg, cfg->swallowed, struct acreI_swallow, cfg->nswallowed + 1);
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    cfg->swallowed = v;
+    v[cfg->nswallowed++] = (struct acreI_swallow){
+        acreO_pos_of(file, ln, 0), acreO_pos_of(file, ln, i), p->last_access,
+        ln->len - i >= 2 && !strncasecmp(ln->s + i, "by", 2) &&
+            (ln->len - i == 2 || ln->s[i + 2] == ' ' || ln->s[i + 2] == '\t')};
+    return 0;
+}
+
 /* One logical line of pass 1 (at d), tokens in lb. */
 static int
 pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
@@ -626,8 +666,10 @@ pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
     unsigned n;
     int open, rc;
 
-    if (ln->len == 0 || ln->s[0] == '#')
+    if (ln->len == 0)
         return 0;
+    if (ln->s[0] == '#')
+        return comment_swallows(p, name, ln);
     /* the directive and its first argument are all pass 1 looks at (a
      * third word only to refuse it after include) */
     rc = acreO_tokenize_conf(lb, ln, 3, &toks, &n, &open, name, diag);
@@ -636,6 +678,9 @@ pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
     if (n == 0)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, name, ln, 0,
                            "bad config line");
+    p->last_access = (struct acreI_pos){0};
+    if (acreO_cstr_is(toks[0].s, "access"))
+        p->last_access = acreO_pos_of(name, toks, 0);
     if (open && !is_raw(&toks[0]))
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, name, ln, ln->len,
                            "unterminated quoted string");
@@ -681,7 +726,9 @@ read_text(struct pass1 *p, const char *name, const char *text, size_t len,
     for (;;) {
         struct directive d = line_start(&r);
         int got = acreO_read_line(&lb, &r, &ln, diag);
-        rc = got == 1 ? pass1_line(p, &lb, &d, &c, &ln, diag) : got;
+        rc = got == 1 ? acreO_recover(
+                            p->b, pass1_line(p, &lb, &d, &c, &ln, diag), diag)
+                      : got;
         if (got != 1 || rc)
             break;
     }
@@ -722,26 +769,27 @@ arg_count(const struct dline *d, unsigned need, acre_diag *diag)
                        d->toks[0].len, "%s: missing argument", d->toks[0].s);
 }
 
+/* database TYPE: a section opens even when the line is refused, so that
+ * a reader going on past the error (acreO_recover) puts what follows in
+ * it. */
 static int
 directive_database(struct pass2 *p, const struct dline *d, acre_diag *diag)
 {
     int rc = arg_count(d, 2, diag);
+    const char *type = d->ntoks >= 2 ? d->toks[1].s : "";
 
     if (!rc)
         rc = no_cruft(d->file, d->toks, d->ntoks, "type", diag);
-    if (rc)
-        return rc;
-    if (!strcasecmp(d->toks[1].s, "frontend")) {
+    p->collect = 0;
+    if (!strcasecmp(type, "frontend")) {
         p->db = NULL;
         p->in_frontend = 1;
-        p->collect = 0;
-        return 0;
+        return rc;
     }
     p->in_frontend = 0;
-    p->collect = 0;
-    p->db = acreO_db_new(p->b, d->toks[1].s, acreO_pos_of(d->file, d->toks, 0),
+    p->db = acreO_db_new(p->b, type, acreO_pos_of(d->file, d->toks, 0),
                          (int)p->b->cfg->ndbs + 1);
-    return p->db ? 0 : ACRE_ERR_NOMEM;
+    return p->db ? rc : ACRE_ERR_NOMEM;
 }
 
 /* suffix / rootdn: need a database section; one DN, the root DN when
@@ -845,6 +893,11 @@ pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
         return directive_db_dn(p, d, 0, diag);
     if (!strcasecmp(k, "add_content_acl"))
         return directive_add_content(p, d, diag);
+    if (!strcasecmp(k, "by")) /* slapd knows no such directive anywhere */
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0], 0,
+                           "unknown directive <by>: a blank line ends the "
+                           "logical line, so this clause is not part of the "
+                           "access directive before it");
     return acreO_note_add(p->b, acreO_pos_of(d->file, d->toks, 0),
                           "directive \"%s\" ignored", k);
 }
@@ -877,10 +930,21 @@ acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
                  const char *text, size_t len, struct acreI_policy **out,
                  acre_diag *diag)
 {
+    return acreO_parse_conf_all(mem_ctx, schema, path, text, len, out, diag,
+                                NULL);
+}
+
+int
+acreO_parse_conf_all(void *mem_ctx, acre_schema *schema, const char *path,
+                     const char *text, size_t len, struct acreI_policy **out,
+                     acre_diag *diag, struct acreO_errors *errs)
+{
     struct acreO_build b;
     struct pass1 p1 = {.b = &b, .schema = schema};
     int rc = acreO_build_start(mem_ctx, &b);
     char *buf;
+
+    b.errs = errs;
 
     if (!rc && !(p1.scratch = talloc_new(b.ctx)))
         rc = ACRE_ERR_NOMEM;
@@ -903,10 +967,10 @@ acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
         b.db_hint = p1.naccess + 1;
         b.ndb_hint = p1.nsect - 1;
         for (unsigned i = 0; !rc && i < p1.n; i++)
-            rc = pass2_line(&p2, &lb, &p1.v[i], diag);
+            rc = acreO_recover(&b, pass2_line(&p2, &lb, &p1.v[i], diag), diag);
         b.db_hint = NULL;
         b.ndb_hint = 0;
     }
     talloc_free(p1.scratch);
-    return acreO_build_finish(&b, rc, out);
+    return acreO_build_finish(&b, acreO_errors_end(&b, rc, diag), out);
 }

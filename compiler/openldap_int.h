@@ -181,6 +181,7 @@ struct acreO_build {
     unsigned front_hint;
     const unsigned *db_hint;
     unsigned ndb_hint;
+    struct acreO_errors *errs; /* errors gone past; NULL: stop at one */
 };
 
 /*
@@ -309,6 +310,22 @@ int acreO_parse_by(struct acreO_build *b, const struct acreI_section *db,
 int acreO_error(acre_diag *diag, int code, const char *file,
                 const struct acreO_ptext *t, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/*
+ * acreO_recover -- rc, the result of reading one directive or value with
+ * diag filled on error: when b collects errors (b->errs) and rc is
+ * ACRE_ERR_RULE_SYNTAX, keep *diag and return 0 so that the reader goes
+ * on (past ACREO_MAX_ERRORS, rc).  Otherwise rc.  ACRE_ERR_NOMEM.
+ */
+int acreO_recover(struct acreO_build *b, int rc, const acre_diag *diag);
+
+/*
+ * acreO_errors_end -- rc, the result of a whole reading: when b collects
+ * errors, a final error joins the list, and the reading fails with the
+ * list's first error (in diag) if it has any.  Returns the reading's
+ * result.
+ */
+int acreO_errors_end(struct acreO_build *b, int rc, acre_diag *diag);
 
 /* acreO_error_pos -- acreO_error at a position already taken. */
 int acreO_error_pos(acre_diag *diag, int code, struct acreI_pos pos,

@@ -1,6 +1,7 @@
 /*
  * openldap_util.c -- small pieces of the OpenLDAP front end shared by its
- * parsers and by evaluators of the tree: diagnostics with positions,
+ * parsers and by evaluators of the tree: diagnostics with positions, the
+ * list of errors a reader goes past (acre_lint),
  * notes, "# acre-lint:" comments kept for lint, $-substitution templates
  * (slapd's acl_string_expand), and the space folding slapd applies to regexes
  * meant for DNs.
@@ -98,6 +99,45 @@ acreO_error_pos(acre_diag *diag, int code, struct acreI_pos pos,
     vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
     va_end(ap);
     return code;
+}
+
+/* Keep a copy of d at the end of e's list. */
+static int
+errors_push(struct acreO_errors *e, const acre_diag *d)
+{
+    acre_diag *v = talloc_realloc(e->ctx, e->v, acre_diag, e->n + 1);
+
+    if (!v)
+        return ACRE_ERR_NOMEM;
+    e->v = v;
+    v[e->n++] = *d;
+    return 0;
+}
+
+int
+acreO_recover(struct acreO_build *b, int rc, const acre_diag *diag)
+{
+    struct acreO_errors *e = b->errs;
+
+    if (rc != ACRE_ERR_RULE_SYNTAX || !e || !diag || e->n >= ACREO_MAX_ERRORS)
+        return rc;
+    return errors_push(e, diag);
+}
+
+int
+acreO_errors_end(struct acreO_build *b, int rc, acre_diag *diag)
+{
+    struct acreO_errors *e = b->errs;
+
+    if (!e || !diag || rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc && errors_push(e, diag))
+        return ACRE_ERR_NOMEM;
+    if (e->n) {
+        *diag = e->v[0];
+        rc = e->v[0].code;
+    }
+    return rc;
 }
 
 int

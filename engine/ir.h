@@ -157,6 +157,20 @@ struct acreI_lintmark {
     unsigned end;
 };
 
+/*
+ * A comment line of a slapd.conf that took in the physical lines after it
+ * (indented ones, or any line after a trailing '\'): slapd's fp_getline
+ * joins them to the comment and ignores the whole.  Kept by the front end
+ * for acre_lint: `text` is the first non-blank byte taken in, `rule` the
+ * "access" directive the logical line before the comment began with
+ * (line 0: it was no access directive), `by` whether the text taken in
+ * starts with the word "by" (a clause cut off its rule).
+ */
+struct acreI_swallow {
+    struct acreI_pos comment, text, rule;
+    int by;
+};
+
 /* ------------------------------------------------------------------------
  * Regular expressions.  slapd compiles with regcomp(REG_EXTENDED |
  * REG_ICASE) and matches unanchored.  Here `code` is PCRE2 (8-bit, no
@@ -530,6 +544,8 @@ struct acreI_policy {
     unsigned nnotes;
     struct acreI_lintmark *lintmarks; /* in the order read, per file */
     unsigned nlintmarks;
+    struct acreI_swallow *swallowed; /* in the order read */
+    unsigned nswallowed;
     struct acreI_collect *collect; /* slapo-collect, in slapd's order */
     unsigned ncollect;
     struct acreI_sfx_index sfx; /* suffixes of dbs[] (acreI_suffix_add) */

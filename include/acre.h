@@ -944,10 +944,13 @@ const acre_entry *acre_collective_subentry(const acre_collective_view *v,
  *                       stops (or breaks)
  *   useless-continue    "continue" in a rule's last clause: the implicit
  *                       "by * none" follows, so the clause grants nothing
- *   unanchored-regex    a dn.regex target naming a suffix without "$"
- *                       after it, in a rule that entries of other naming
- *                       contexts reach (a global rule, or a database with
- *                       several suffixes): it matches them too
+ *   unanchored-regex    a dn.regex target (slapd searches the DN for
+ *                       it, metacharacters or not) without "^" that also
+ *                       matches the entries below the ones it names; or
+ *                       naming a suffix without "$" after it, in a rule
+ *                       that entries of other naming contexts reach (a
+ *                       global rule, or a database with several
+ *                       suffixes): it matches them too
  *   unknown-attribute   attrs= names a type or class no schema the input
  *                       loads defines (slapd refuses the rule unless its
  *                       own schema does; the rule is read as if it did)
@@ -961,6 +964,10 @@ const acre_entry *acre_collective_subentry(const acre_collective_view *v,
  *   missing-base        (with data) a rule's base DN, a requester DN or a
  *                       group DN that names no entry although the data
  *                       holds entries above it
+ *   comment-continuation  (slapd.conf) a line slapd reads as part of the
+ *                       comment line above it (indented, or after a
+ *                       comment ending with '\'): a "by" clause there
+ *                       is cut off its rule
  * Errors have the id "parse-error", or "read-error" for input that cannot
  * be read.  A warning is silenced for one rule by a comment line directly
  * above the rule (slapd.conf "access" line, or cn=config olcAccess line):
@@ -1016,8 +1023,14 @@ const acre_lint_check *acre_lint_checks(size_t *n);
  *   out:     OUT, talloc child of mem_ctx; free with acre_lint_free (or
  *            with mem_ctx).  Every string of its findings lives in it.
  * src and data are only read during the call (data is not kept).
- * A source that does not compile gives one error finding (the first
- * error, with its file, line and column) and no warnings.
+ * A source that does not compile gives no warnings and one error finding
+ * for each directive or value the server refuses, each with its file,
+ * line and column, in the order of the file: the reading goes on at the
+ * next slapd.conf directive (logical line) or the next cn=config value
+ * (olcAccess, olcSuffix, olcRootDN).  An error that ends the reading (a
+ * file that cannot be read, a limit, a schema or LDIF error) is the last
+ * one; at most 101 errors per source.  acre_policy_compile still stops
+ * at the first error and keeps nothing.
  * Returns 0 (whatever was found), ACRE_ERR_INVAL (bad arguments, an
  * unknown id in disable, named in diag), ACRE_ERR_BADOBJ (data is not a
  * directory), ACRE_ERR_NOMEM.

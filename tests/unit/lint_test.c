@@ -232,7 +232,8 @@ Test(lint, outside_suffix_quiet_when_corrected)
     /* a subtree above the suffix holds it */
     expect_only(DB "access to dn.subtree=\"dc=com\" by * read\n",
                 "outside-suffix", 0);
-    expect_only(DB "access to dn.regex=\"ou=a,dc=example,dc=com$\" by * read\n",
+    expect_only(DB
+                "access to dn.regex=\"^ou=a,dc=example,dc=com$\" by * read\n",
                 "outside-suffix", 0);
     /* global rules serve every database */
     expect_only("access to dn.subtree=\"dc=org\" by * read\n" DB,
@@ -312,13 +313,23 @@ Test(lint, unanchored_regex_fires)
     expect_only(DB "access to dn.regex=\"cn=([^,]+),dc=example,dc=com$\"\n"
                    "  by dn.exact,expand=\"uid=$1,dc=example,dc=com\" write\n",
                 "unanchored-regex", 1);
+    /* no '^', metacharacters or not: the entries below match too */
+    expect_only(DB "access to dn.regex=\"ou=admins,dc=example,dc=com\" by * "
+                   "read\n",
+                "unanchored-regex", 1);
+    expect_only(DB "access to dn.regex=\"uid=[^,]+,dc=example,dc=com$\" by * "
+                   "read\n",
+                "unanchored-regex", 1);
 }
 
 Test(lint, unanchored_regex_quiet_when_corrected)
 {
     expect_only(
-        "access to dn.regex=\"ou=people,dc=example,dc=com$\" by * read\n" DB,
+        "access to dn.regex=\"^ou=people,dc=example,dc=com$\" by * read\n" DB,
         "unanchored-regex", 0);
+    expect_only(DB "access to dn.regex=\".+,ou=people,dc=example,dc=com$\" by "
+                   "* read\n",
+                "unanchored-regex", 0);
     /* a database with one suffix sees no other entries */
     expect_only(DB "access to dn.regex=\"^cn=[^,]+,dc=example,dc=com\" by * "
                    "read\n",
@@ -680,6 +691,90 @@ Test(lint, syntax_error_is_an_error_finding)
     acre_lint_free(r);
 }
 
+Test(lint, every_refused_rule_is_an_error)
+{
+    const char *text = DB "access to * by * frob\n"
+                          "access to * by * read\n"
+                          "access to dn.bogus=x by * read\n"
+                          "access to attrs=cn\n by users write\n by * zap\n";
+    acre_lint_result *r = conf(text);
+    const unsigned lines[] = {4, 6, 9};
+
+    cr_assert_eq(r->count, 3, "%s", show(r));
+    cr_expect_eq(r->errors, 3);
+    cr_expect_eq(r->warnings, 0);
+    for (unsigned i = 0; i < 3; i++) {
+        cr_expect_str_eq(r->findings[i].id, "parse-error");
+        cr_expect_eq(r->findings[i].line, lines[i], "%s", show(r));
+    }
+    acre_lint_free(r);
+
+    /* compiling still fails at the first error and keeps nothing */
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "t.conf", text, strlen(text)};
+    acre_policy *p = NULL;
+    acre_diag d = {0};
+    cr_expect_eq(acre_policy_compile(NULL, NULL, &src, 1, 0, &p, &d),
+                 ACRE_ERR_RULE_SYNTAX);
+    cr_expect_null(p);
+    cr_expect_eq(d.line, 4);
+}
+
+Test(lint, every_refused_olcaccess_value_is_an_error)
+{
+    acre_lint_result *r = lint_as(
+        ACRE_DIALECT_SLAPD_CNCONFIG,
+        "dn: cn=config\nobjectClass: olcGlobal\ncn: config\n\n"
+        "dn: olcDatabase={1}mdb,cn=config\nobjectClass: olcDatabaseConfig\n"
+        "olcDatabase: {1}mdb\nolcSuffix: dc=example,dc=com\n"
+        "olcAccess: {0}to * by * frob\n"
+        "olcAccess: {1}to * by * read\n"
+        "olcAccess: {2}to * by * zap\n",
+        NULL, NULL);
+
+    cr_assert_eq(r->count, 2, "%s", show(r));
+    cr_expect_eq(r->findings[0].line, 9);
+    cr_expect_eq(r->findings[1].line, 11);
+    acre_lint_free(r);
+}
+
+Test(lint, errors_of_one_source_are_bounded)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    for (int i = 0; i < 150; i++)
+        fputs("access to * by * frob\n", f);
+    fclose(f);
+    acre_lint_result *r = conf(text);
+    cr_expect_eq(r->count, 101, "%zu", r->count);
+    cr_expect_eq(r->findings[100].line, 101);
+    acre_lint_free(r);
+    free(text);
+}
+
+Test(lint, comment_continuation_fires)
+{
+    acre_lint_result *r = conf(DB "access to attrs=cn\n by self write\n"
+                                  "# the others read\n by * read\n"
+                                  "# one more \\\naccess to * by * read\n");
+    const acre_lint_finding *f = first(r, "comment-continuation");
+
+    cr_assert_eq(r->count, 2, "%s", show(r));
+    cr_expect_eq(f->line, 7);
+    cr_expect_eq(f->column, 2);
+    cr_expect_eq(f->note_line, 6);
+    cr_expect(strstr(f->message, "rule at line 4"), "%s", f->message);
+    cr_expect_eq(r->findings[1].line, 9, "%s", show(r));
+    acre_lint_free(r);
+    /* silenced above the rule the clause was cut off */
+    expect_only(DB "# acre-lint: disable=comment-continuation\n"
+                   "access to attrs=cn\n by self write\n# c\n by * read\n",
+                "comment-continuation", 0);
+    expect_only(DB "access to * by * read\n# c\n   \n# d\n",
+                "comment-continuation", 0);
+}
+
 Test(lint, unreadable_file_is_a_read_error)
 {
     acre_source src = {ACRE_DIALECT_SLAPD_CONF, "/nonexistent/acre.conf", NULL,
@@ -859,10 +954,12 @@ Test(lint, disable_comment_runs)
                 "# more words\n"
                 "access to * by * write\n",
                 "public-write", 0);
-    expect_only("# acre-lint: disable=public-write\n"
-                " continued\n"
-                "access to * by * write\n",
-                "public-write", 1);
+    acre_lint_result *c = conf("# acre-lint: disable=public-write\n"
+                               " continued\n"
+                               "access to * by * write\n");
+    cr_expect_eq(count(c, "public-write"), 1, "%s", show(c));
+    cr_expect_eq(count(c, "comment-continuation"), 1, "%s", show(c));
+    acre_lint_free(c);
     expect_only("# acre-lint: disable=public-write \\\n"
                 "#\n"
                 "access to * by * write\n",

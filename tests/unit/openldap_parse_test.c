@@ -1311,3 +1311,29 @@ Test(openldap_parse, dump)
         "by group/groupOfNames/member.exact=\"cn=g,dc=x\" read by "
         "set.exact=\"user\" search by peername.ip=\"1.2.3.4\" ssf=3 none\n");
 }
+
+/* slapd joins an indented line to the comment above it and has no "by"
+ * directive: a clause after a comment line is dropped (and kept for
+ * lint), one after a blank line is refused. */
+Test(openldap_parse, clause_after_comment_or_blank_line)
+{
+    struct acreI_policy *cfg =
+        conf_ok("access to *\n by self write\n# note\n by * read\n");
+    acre_diag d;
+
+    cr_assert_eq(cfg->frontend.nrules, 1);
+    cr_expect_eq(cfg->frontend.rules[0].nby, 1);
+    cr_assert_eq(cfg->nswallowed, 1);
+    cr_expect_eq(cfg->swallowed[0].comment.line, 3);
+    cr_expect_eq(cfg->swallowed[0].text.line, 4);
+    cr_expect_eq(cfg->swallowed[0].text.column, 2);
+    cr_expect_eq(cfg->swallowed[0].rule.line, 1);
+    cr_expect(cfg->swallowed[0].by);
+    /* blank continuation lines take nothing in */
+    cfg = conf_ok("access to * by * read\n# note\n  \n\t\n");
+    cr_expect_eq(cfg->nswallowed, 0);
+    cr_expect_null(conf("access to *\n by self write\n\n by * read\n", &d));
+    cr_expect_eq(d.code, ACRE_ERR_RULE_SYNTAX);
+    cr_expect_eq(d.line, 4);
+    cr_expect_eq(d.column, 2);
+}
