@@ -177,7 +177,8 @@ $(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
 		$(FUZZ_CLI_$*) $(LIB_LIBS)
 
 # The search command's option parsing, with what it shares with the others.
-FUZZ_CLI_fuzz_search_args := $(SRCDIR)/cli/search_args.c $(SRCDIR)/cli/load.c
+FUZZ_CLI_fuzz_search_args := $(SRCDIR)/cli/search_args.c $(SRCDIR)/cli/load.c \
+	$(SRCDIR)/cli/ldif_out.c
 $(B)/fuzz/fuzz_search_args: $(FUZZ_CLI_fuzz_search_args) \
 	$(wildcard $(SRCDIR)/cli/*.h)
 
