@@ -177,7 +177,8 @@ $(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
 		$(FUZZ_CLI_$*) $(LIB_LIBS)
 
 # The search command's option parsing, with what it shares with the others.
-FUZZ_CLI_fuzz_search_args := $(SRCDIR)/cli/search_args.c $(SRCDIR)/cli/load.c
+FUZZ_CLI_fuzz_search_args := $(SRCDIR)/cli/search_args.c $(SRCDIR)/cli/load.c \
+	$(SRCDIR)/cli/ldif_out.c
 $(B)/fuzz/fuzz_search_args: $(FUZZ_CLI_fuzz_search_args) \
 	$(wildcard $(SRCDIR)/cli/*.h)
 
@@ -264,7 +265,8 @@ uninstall:
 
 # Install into a scratch prefix, then build and run programs against the
 # installed library through pkg-config, as a host would: installcheck.c,
-# and the example host of acre(3) (tests/example.sh).
+# and the example host of acre(3) (tests/example.sh); then
+# `make install PREFIX=/usr` into a staging DESTDIR (tests/installdirs.sh).
 installcheck: all
 	@rm -rf $(B)/inst
 	@$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(B)/inst \
@@ -280,7 +282,9 @@ installcheck: all
 	echo "installcheck: pkg-config --cflags --libs acre: \
 	$$($(PKG_CONFIG) --cflags --libs acre)" && \
 	sh $(SRCDIR)/tests/example.sh $(SRCDIR)/doc/acre.3 $(B) \
-		$(CC) -std=c99 -pedantic -Wall -Wextra -Werror $(SAN)
+		$(CC) -std=c99 -pedantic -Wall -Wextra -Werror $(SAN) && \
+	sh $(SRCDIR)/tests/installdirs.sh "$(MAKE)" $(CURDIR)/$(B)/stage \
+		"$(CONFIGURE_ARGS)"
 
 # ---- housekeeping ---------------------------------------------------------------
 FORMAT_SRC = $(wildcard $(SRCDIR)/include/*.h $(SRCDIR)/engine/*.[ch] \

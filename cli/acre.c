@@ -61,6 +61,17 @@ help(int argc, char **argv)
     return 0;
 }
 
+/* wants_help -- is -h or --help among the options of a command line
+ * (before a "--")?  Every command then prints its help and exits 0. */
+static int
+wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return 1;
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -81,6 +92,10 @@ main(int argc, char **argv)
         fprintf(stderr, "acre: unknown command '%s' (see 'acre help')\n",
                 argv[1]);
         return CLI_EXIT_USAGE;
+    }
+    if (wants_help(argc - 1, argv + 1)) {
+        c->help(stdout);
+        return 0;
     }
     return c->run(argc - 1, argv + 1);
 }

@@ -57,7 +57,8 @@ struct explain {
     struct cli_who who;
     const char *entry_dn; /* -e */
     int format;
-    const char **specs; /* ATTR[/LEVEL][=VALUE] */
+    int seen_e, seen_format; /* each option once */
+    const char **specs;      /* ATTR[/LEVEL][=VALUE] */
     unsigned nspecs;
     const acre_schema *schema;
     acre_request *rq;
@@ -406,9 +407,11 @@ option(struct explain *x, int argc, char **argv, int *i)
         return r;
     if ((v = cli_opt("explain", argc, argv, i, "-e", &bad))) {
         x->entry_dn = v;
-        return 1;
+        return cli_once("explain", "-e", &x->seen_e) ? -1 : 1;
     }
     if (!bad && (v = cli_opt("explain", argc, argv, i, "--format", &bad))) {
+        if (cli_once("explain", "--format", &x->seen_format))
+            return -1;
         x->format = !strcmp(v, "slapacl") ? FMT_SLAPACL
                     : !strcmp(v, "text")  ? FMT_TEXT
                     : !strcmp(v, "json")  ? FMT_JSON

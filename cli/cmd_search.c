@@ -1,34 +1,46 @@
 /*
  * cmd_search.c -- `acre search`: search an LDIF directory as a requester,
  * under a policy, checked as slapd checks a search (acre_search), and
- * print what the requester would see as LDIF.
+ * print what the requester would see as ldapsearch -LLL prints it.
  *
  * The policy is attached to the directory's subentries
  * (acre_policy_attach_subentries), so entries show the collective
  * attributes the subentries give them, checked like their own.
  *
- * Output: each returned entry as an LDIF record (its DN in pretty form,
- * its attributes under their schema's canonical names with the options
- * as written, then its collective attributes; a value in base64 exactly
- * where ldapsearch would use it; no line folding), a blank line after
- * each; then "# matched: DN" when the result discloses one; then, always
- * last, "# result: CODE NAME".
+ * Output: each returned entry as an LDIF record, byte for byte as
+ * ldapsearch -LLL prints slapd's answer (ldif_out.h: the DN in slapd's
+ * text, attributes in the entry's stored order under their schema's
+ * canonical names with the options as written, then its collective
+ * attributes; base64 and line folding as ldapsearch's), a blank line
+ * after each; then "# matched: DN" when the result discloses one; then,
+ * always last, "# result: CODE NAME".  -z and -l stop a search at a size
+ * or time limit (result 4 or 3); -f runs one search per line of a file,
+ * a blank line between them, as ldapsearch.
  *
- * Exit 0 whenever the search ran, whatever its LDAP result (which is in
- * the last line); 1 for input that does not parse (rules, LDIF, the base,
- * the requester, the filter); 2 for usage and system errors.
+ * Exit status as ldapsearch: the LDAP result of the (last) search; 200
+ * for input that does not parse (rules, LDIF, the base, the requester,
+ * the filter), 201 for usage and system errors (cli.h).
  */
 #include "cli.h"
+#include "ldif_out.h"
 #include "load.h"
 #include "search_args.h"
 
 #include <acre.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 struct search {
     struct cli_search_args a; /* the command line (search_args.h) */
     const acre_schema *schema;
+    long limit;            /* the size limit in force, 0 none */
+    unsigned long count;   /* entries the current search returned */
+    int exceeded;          /* it stopped at a limit: 4 size, 3 time */
+    struct timespec start; /* when it began (-l) */
+    int nomem;             /* printing ran out of memory */
+    unsigned line;         /* -f: the line being searched, from 1 */
 };
 
 /* help_search -- see cli.h: the usage of the command. */
@@ -38,7 +50,9 @@ help_search(FILE *f)
     fprintf(
         f,
         "usage: acre search --policy FILE... --data FILE.ldif... [-D DN]\n"
-        "                   -b BASE [-s base|one|sub|children] "
+        "                   -b BASE [-s base|one|sub|children] [-z N] "
+        "[-l N]\n"
+        "                   [-o ldif-wrap=N|no] [-f FILE] "
         "[FILTER [ATTR...]]\n"
         "                   [--authc-dn DN] [--auth-method METHOD] "
         "[--ssf [KIND=]N]\n"
@@ -48,103 +62,180 @@ help_search(FILE *f)
         "                   [--dialect slapd.conf|cn=config]\n\n"
         "Search the LDIF directory as the requester DN (anonymous without\n"
         "-D; the rootdn of the policy bypasses access control) and print\n"
-        "the entries and values the policy lets it read, as LDIF, then\n"
-        "'# result: CODE NAME'.  FILTER defaults to (objectClass=*); ATTR\n"
-        "is a name, * (user attributes), + (operational ones) or 1.1\n"
-        "(none).  --policy and --data repeat; - is standard input.\n"
+        "the entries and values the policy lets it read as ldapsearch -LLL\n"
+        "prints them, then '# result: CODE NAME'.  FILTER (the first\n"
+        "argument when it starts with ( or holds =) defaults to\n"
+        "(objectClass=*); ATTR is a name, * (user attributes), + (operational\n"
+        "ones) or 1.1 (none).  --policy and --data repeat; - is standard\n"
+        "input.  -z and -l are size and time limits (0, none: none), -o\n"
+        "ldif-wrap folds lines (default 78), -f runs one search per line of\n"
+        "FILE, put in FILTER's %%s, as ldapsearch does.\n"
         "--collective-stack applies the subentries of every enclosing\n"
         "administrative area (ApacheDS, OpenDJ) instead of X.501's rule\n"
         "that a specific area ends the one above it;\n"
         "--no-collective-filter hides collective values from FILTER.\n"
-        "Exit status: 0 the search ran (its LDAP result is in the last\n"
-        "line), 1 input errors, 2 usage or system errors.\n");
+        "Exit status: the search's LDAP result code (0 success, 4\n"
+        "sizeLimitExceeded, 32 noSuchObject, ...), 200 input errors, 201\n"
+        "usage or system errors.\n");
 }
 
 /* ------------------------------------------------------------------------
- * LDIF output
+ * LDIF output (ldif_out.h)
  */
 
-/* needs_base64 -- would ldapsearch write v[0..n) in base64? */
+/* out_line -- one `name: value` line as ldapsearch prints it. */
 static int
-needs_base64(const unsigned char *v, size_t n)
+out_line(const struct search *s, const char *name, const void *val, size_t len)
 {
-    if (n == 0)
-        return 0;
-    if (v[0] == ' ' || v[0] == ':' || v[0] == '<' || v[n - 1] == ' ')
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] < 0x20 || v[i] >= 0x7f)
-            return 1;
-    return 0;
+    return cli_ldif_line(stdout, s->a.wrap, name, val, len);
 }
 
-/* ldif_line -- `name: value`, or `name:: base64` when needed. */
-static void
-ldif_line(const char *name, const void *val, size_t len)
+/* print_coll_attr -- the readable values of collective attribute i. */
+static int
+print_coll_attr(const struct search *s, const acre_verdict *v, unsigned i,
+                const char *name)
 {
-    const unsigned char *v = val;
+    unsigned nvals;
+    size_t len;
+    int rc = 0;
 
-    fputs(name, stdout);
-    if (needs_base64(v, len)) {
-        fputs(":: ", stdout);
-        cli_base64(stdout, v, len);
-    } else {
-        fputs(": ", stdout);
-        fwrite(v, 1, len, stdout);
+    acre_collective_attr(&v->coll, i, NULL, &nvals, NULL);
+    for (unsigned j = 0; j < nvals && !rc; j++) {
+        const void *val = acre_collective_value(&v->coll, i, j, &len);
+        if (v->coll_attr[i] == ACRE_ATTR_ALL ||
+            v->coll_value[v->coll_first[i] + j])
+            rc = out_line(s, name, val, len);
     }
-    putchar('\n');
+    return rc;
 }
 
-/* print_collective -- the readable collective attributes of a verdict. */
-static void
-print_collective(const struct search *s, const acre_verdict *v)
+/* coll_name -- the name collective attribute i is shown under, or NULL
+ * when the requester reads none of it. */
+static const char *
+coll_name(const struct search *s, const acre_verdict *v, unsigned i, char *buf,
+          size_t size)
+{
+    size_t dlen;
+    const char *desc = acre_collective_attr(&v->coll, i, &dlen, NULL, NULL);
+
+    if (v->coll_attr[i] == ACRE_ATTR_NONE)
+        return NULL;
+    return cli_attr_name(s->schema, desc, dlen, buf, size);
+}
+
+/* print_merged -- after the entry's own attribute `name`, the values
+ * slapo-collect gives the same description (ACRE_COLLATTR_COLLECT): it
+ * adds them to the attribute the entry has, so slapd returns them there,
+ * after the entry's own.  done[i] marks those printed. */
+static int
+print_merged(const struct search *s, const acre_verdict *v, const char *name,
+             unsigned char *done)
+{
+    char cname[256];
+    unsigned flags;
+    int rc = 0;
+
+    for (unsigned i = 0; i < v->coll.nattrs && !rc; i++)
+        if (!done[i] &&
+            (acre_collective_attr(&v->coll, i, NULL, NULL, &flags),
+             flags & ACRE_COLLATTR_COLLECT) &&
+            coll_name(s, v, i, cname, sizeof cname) &&
+            !strcasecmp(cname, name)) {
+            done[i] = 1;
+            rc = print_coll_attr(s, v, i, cname);
+        }
+    return rc;
+}
+
+/* print_collective -- the readable collective attributes of a verdict
+ * not printed with the entry's own (done), after them. */
+static int
+print_collective(const struct search *s, const acre_verdict *v,
+                 const unsigned char *done)
 {
     char name[256];
+    int rc = 0;
 
-    for (unsigned i = 0; i < v->coll.nattrs; i++) {
-        unsigned nvals;
-        size_t dlen, len;
-        const char *desc =
-            acre_collective_attr(&v->coll, i, &dlen, &nvals, NULL);
-        if (v->coll_attr[i] == ACRE_ATTR_NONE)
-            continue;
-        cli_attr_name(s->schema, desc, dlen, name, sizeof name);
-        for (unsigned j = 0; j < nvals; j++) {
-            const void *val = acre_collective_value(&v->coll, i, j, &len);
-            if (v->coll_attr[i] == ACRE_ATTR_ALL ||
-                v->coll_value[v->coll_first[i] + j])
-                ldif_line(name, val, len);
-        }
-    }
+    for (unsigned i = 0; i < v->coll.nattrs && !rc; i++)
+        if (!done[i] && coll_name(s, v, i, name, sizeof name))
+            rc = print_coll_attr(s, v, i, name);
+    return rc;
+}
+
+/* print_dn -- the entry's DN line, in slapd's text (cli_dn_slapd). */
+static int
+print_dn(const struct search *s, const acre_entry *e)
+{
+    char *dn = cli_dn_slapd(acre_dn_pretty(acre_entry_dn(e), NULL));
+    int rc;
+
+    if (!dn)
+        return -1;
+    rc = out_line(s, "dn", dn, strlen(dn));
+    free(dn);
+    return rc;
+}
+
+/* elapsed -- whole seconds since the current search began. */
+static long
+elapsed(const struct search *s)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long)(now.tv_sec - s->start.tv_sec);
 }
 
 /* print_entry -- acre_search's callback: the readable part of e, its
- * own attributes first, then its collective ones. */
+ * own attributes in the entry's stored order (each followed by the
+ * collective values merged into it), then its other collective ones.
+ * Stops the search (returns 1) at an entry past the size limit, or once
+ * the time limit has passed. */
 static int
 print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
 {
-    const struct search *s = arg;
+    struct search *s = arg;
     const acre_entry *e = view->host_data; /* the directory's own entry */
-    const char *dn = acre_dn_pretty(acre_entry_dn(e), NULL);
+    unsigned char *done;
     char name[256];
+    int rc;
 
-    ldif_line("dn", dn, strlen(dn));
-    for (unsigned i = 0; i < v->nattrs; i++) {
+    if (s->limit > 0 && s->count >= (unsigned long)s->limit) {
+        s->exceeded = 4; /* sizeLimitExceeded */
+        return 1;
+    }
+    if (s->a.timelimit > 0 && elapsed(s) >= s->a.timelimit) {
+        s->exceeded = 3; /* timeLimitExceeded */
+        return 1;
+    }
+    s->count++;
+    if (!(done = calloc(v->coll.nattrs + 1, 1))) {
+        s->nomem = 1;
+        return -1;
+    }
+    rc = print_dn(s, e);
+    for (unsigned i = 0; i < v->nattrs && !rc; i++) {
         unsigned nvals;
         size_t dlen, len;
         const char *desc = acre_entry_attr(e, i, &dlen, &nvals);
         if (v->attr[i] == ACRE_ATTR_NONE)
             continue;
         cli_attr_name(s->schema, desc, dlen, name, sizeof name);
-        for (unsigned j = 0; j < nvals; j++) {
+        for (unsigned j = 0; j < nvals && !rc; j++) {
             const void *val = acre_entry_value(e, i, j, &len);
             if (v->attr[i] == ACRE_ATTR_ALL || v->value[v->first[i] + j])
-                ldif_line(name, val, len);
+                rc = out_line(s, name, val, len);
         }
+        if (!rc)
+            rc = print_merged(s, v, name, done);
     }
-    print_collective(s, v);
+    if (!rc)
+        rc = print_collective(s, v, done);
+    free(done);
     putchar('\n');
-    return 0;
+    if (rc)
+        s->nomem = 1;
+    return rc ? -1 : 0;
 }
 
 static const char *
@@ -153,6 +244,10 @@ result_name(int rc)
     switch (rc) {
     case 0:
         return "success";
+    case 3:
+        return "timeLimitExceeded";
+    case 4:
+        return "sizeLimitExceeded";
     case 32:
         return "noSuchObject";
     case 34:
@@ -170,12 +265,13 @@ result_name(int rc)
  * The search
  */
 
-/* check_filter -- the filter acre_search will take (a bare item such as
- * cn=x gets its parentheses, as ldapsearch's library does), checked. */
+/* check_filter -- f as acre_search will take it (a bare item such as
+ * cn=x gets its parentheses, as ldapsearch's library does), checked;
+ * *out is f or *owned.  `where` names the filter in messages. */
 static int
-check_filter(struct search *s, char **owned)
+check_filter(const struct search *s, const char *f, const char *where,
+             const char **out, char **owned)
 {
-    const char *f = s->a.filter ? s->a.filter : "(objectClass=*)";
     int wrapped = f[0] != '(';
     acre_diag d;
 
@@ -186,14 +282,14 @@ check_filter(struct search *s, char **owned)
         sprintf(*owned, "(%s)", f);
         f = *owned;
     }
-    s->a.filter = f;
+    *out = f;
     memset(&d, 0, sizeof d);
     if (acre_filter_check(s->schema, f, strlen(f), &d) == 0)
         return CLI_EXIT_OK;
     d.file = NULL;
-    d.line = 1;
+    d.line = s->line ? s->line : 1;
     d.column = d.column > (unsigned)wrapped ? d.column - (unsigned)wrapped : 1;
-    cli_diag_print(&d, "filter");
+    cli_diag_print(&d, where);
     return CLI_EXIT_INPUT;
 }
 
@@ -219,34 +315,190 @@ attach(acre_policy *rules, const acre_directory *dir, unsigned flags,
     return CLI_EXIT_OK;
 }
 
+/* one_search -- the search with filter f (not yet checked); *ldap_rc gets
+ * its LDAP result.  Prints the entries, then the matched DN and result
+ * lines.  Returns a CLI_EXIT_* code. */
 static int
-run_search(struct search *s, acre_policy *p, const acre_directory *dir)
+one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
+{
+    const char *filter, *matched = NULL;
+    char *owned = NULL, *mdn;
+    int rc;
+
+    if ((rc = check_filter(s, f, s->a.file ? s->a.file : "filter", &filter,
+                           &owned)))
+        return rc;
+    s->count = 0;
+    s->exceeded = 0;
+    clock_gettime(CLOCK_MONOTONIC, &s->start);
+    rc = acre_search(rq, s->a.base, s->a.scope, filter, s->a.attrs, s->a.nattrs,
+                     print_entry, s, ldap_rc, &matched);
+    free(owned);
+    if (rc || s->nomem) {
+        fprintf(stderr, "acre search: %s\n",
+                acre_strerror(rc ? rc : ACRE_ERR_NOMEM));
+        return CLI_EXIT_USAGE;
+    }
+    if (s->exceeded)
+        *ldap_rc = s->exceeded; /* after the entries within the limit */
+    if (matched) {
+        if (!(mdn = cli_dn_slapd(matched)))
+            return CLI_EXIT_USAGE;
+        printf("# matched: %s\n", mdn);
+        free(mdn);
+    }
+    printf("# result: %d %s\n", *ldap_rc, result_name(*ldap_rc));
+    return CLI_EXIT_OK;
+}
+
+/* pattern_ok -- ldapsearch's rule for a -f filter pattern: no '%' but
+ * one "%s" at most. */
+static int
+pattern_ok(const char *p)
+{
+    const char *q = strchr(p, '%');
+
+    return !q || (q[1] == 's' && !strchr(q + 2, '%'));
+}
+
+/* line_filter -- the pattern with its "%s" replaced by line (malloc'd);
+ * the pattern itself when it has none. */
+static char *
+line_filter(const char *pat, const char *line)
+{
+    const char *q = strstr(pat, "%s");
+    size_t n = strlen(pat) + strlen(line) + 1;
+    char *f = malloc(n);
+
+    if (f && q)
+        snprintf(f, n, "%.*s%s%s", (int)(q - pat), pat, line, q + 2);
+    else if (f)
+        snprintf(f, n, "%s", pat);
+    return f;
+}
+
+/* file_searches -- -f: one search per line of the file, the line put in
+ * the filter pattern; a blank line between searches; the first search
+ * whose result is not success ends the run, as in ldapsearch. */
+static int
+file_searches(struct search *s, acre_request *rq, int *ldap_rc)
+{
+    const char *pat = s->a.filter ? s->a.filter : "(objectclass=*)";
+    int is_stdin = !strcmp(s->a.file, "-"), rc = CLI_EXIT_OK;
+    FILE *fp = is_stdin ? stdin : fopen(s->a.file, "r");
+    char *line = NULL, *f;
+    size_t cap = 0;
+    ssize_t n;
+
+    if (!fp) {
+        perror(s->a.file);
+        return CLI_EXIT_USAGE;
+    }
+    while (!rc && !*ldap_rc && (n = getline(&line, &cap, fp)) >= 0) {
+        if (n > 0)
+            line[n - 1] = '\0'; /* ldapsearch drops the last byte */
+        if (s->line++)
+            putchar('\n');
+        if (!(f = line_filter(pat, line))) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        rc = one_search(s, rq, f, ldap_rc);
+        free(f);
+    }
+    if (!rc && ferror(fp)) {
+        perror(s->a.file);
+        rc = CLI_EXIT_USAGE;
+    }
+    free(line);
+    if (!is_stdin)
+        fclose(fp);
+    return rc;
+}
+
+static void
+root_step(void *arg, const acre_explain_step *st)
+{
+    if (st->kind == ACRE_EXPLAIN_ROOTDN)
+        *(int *)arg = 1;
+}
+
+/* is_rootdn -- is the requester the rootdn of the database that holds the
+ * search base?  (What a check of the base entry says; 0 when the base
+ * has no entry.) */
+static int
+is_rootdn(const struct search *s, acre_request *rq, const acre_directory *dir)
+{
+    const acre_entry *e;
+    acre_dn *base = NULL;
+    int root = 0;
+
+    if (acre_dn_parse(NULL, s->schema, s->a.base, strlen(s->a.base), 0, &base,
+                      NULL))
+        return 0;
+    if ((e = acre_directory_find(dir, base)))
+        acre_explain_steps(rq, acre_entry_view_of(e), "entry", NULL, 0,
+                           ACRE_RIGHT_READ, root_step, &root, NULL);
+    acre_dn_free(base);
+    return root;
+}
+
+/* warn_unknown_user -- a -D that names no entry of the data: slapd takes
+ * it as a user it does not know (no group, no self); say so, as it is
+ * most often a typo.  Not for the rootdn, which needs no entry. */
+static void
+warn_unknown_user(const struct search *s, acre_request *rq,
+                  const acre_directory *dir)
+{
+    const char *who = s->a.who.authz_dn;
+    acre_dn *dn = NULL;
+
+    if (!who || !*who ||
+        acre_dn_parse(NULL, s->schema, who, strlen(who), 0, &dn, NULL))
+        return;
+    if (!acre_directory_find(dir, dn) && !is_rootdn(s, rq, dir))
+        fprintf(stderr,
+                "acre search: warning: -D '%s' names no entry of the data "
+                "(to slapd, a user it does not know)\n",
+                who);
+    acre_dn_free(dn);
+}
+
+static int
+run_search(struct search *s, acre_policy *p, const acre_directory *dir,
+           int *ldap_rc)
 {
     acre_request *rq;
-    const char *matched = NULL;
-    char *owned = NULL;
-    int rc, ldap_rc = 0;
+    int rc;
 
     s->schema = acre_policy_schema(p);
+    if (s->a.file && !pattern_ok(s->a.filter ? s->a.filter : "")) {
+        fprintf(stderr, "acre search: bad filter pattern '%s'\n", s->a.filter);
+        return CLI_EXIT_USAGE;
+    }
     if ((rc = cli_dn_check(s->schema, "-b", s->a.base)) ||
-        (rc = check_filter(s, &owned)) ||
-        (rc = cli_request(&s->a.who, p, dir, &rq))) {
-        free(owned);
+        (rc = cli_request(&s->a.who, p, dir, &rq)))
         return rc;
-    }
-    rc = acre_search(rq, s->a.base, s->a.scope, s->a.filter, s->a.attrs,
-                     s->a.nattrs, print_entry, s, &ldap_rc, &matched);
-    if (rc) {
-        fprintf(stderr, "acre search: %s\n", acre_strerror(rc));
-        rc = CLI_EXIT_USAGE;
-    } else {
-        if (matched)
-            printf("# matched: %s\n", matched);
-        printf("# result: %d %s\n", ldap_rc, result_name(ldap_rc));
-    }
+    warn_unknown_user(s, rq, dir);
+    s->limit = s->a.sizelimit == CLI_LIMIT_MAX ? 0 : s->a.sizelimit;
+    rc = s->a.file
+             ? file_searches(s, rq, ldap_rc)
+             : one_search(s, rq, s->a.filter ? s->a.filter : "(objectClass=*)",
+                          ldap_rc);
     acre_request_end(rq);
-    free(owned);
     return rc;
+}
+
+/* exit_code -- the command's exit status: the search's LDAP result, or
+ * one of the codes no result takes for input and usage errors. */
+static int
+exit_code(int rc, int ldap_rc)
+{
+    if (rc == CLI_EXIT_INPUT)
+        return CLI_SEARCH_EXIT_INPUT;
+    if (rc)
+        return CLI_SEARCH_EXIT_USAGE;
+    return ldap_rc;
 }
 
 /* cmd_search -- see cli.h: run the command; returns its exit status. */
@@ -256,18 +508,14 @@ cmd_search(int argc, char **argv)
     struct search s;
     acre_policy *p = NULL, *ap = NULL;
     acre_directory *dir = NULL;
-    int rc;
+    int rc, ldap_rc = 0;
 
     memset(&s, 0, sizeof s);
-    if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        help_search(stdout);
-        return CLI_EXIT_OK;
-    }
     if (!(rc = cli_search_args_parse(&s.a, argc, argv)) &&
         !(rc = cli_policy_load(&s.a.in, &p)) &&
         !(rc = cli_data_load(&s.a.in, p, &dir)) &&
         !(rc = attach(p, dir, s.a.coll_flags, &ap)))
-        rc = run_search(&s, ap, dir);
+        rc = run_search(&s, ap, dir, &ldap_rc);
     if (fflush(stdout) && !rc) {
         perror("acre search: standard output");
         rc = CLI_EXIT_USAGE;
@@ -276,5 +524,5 @@ cmd_search(int argc, char **argv)
     acre_directory_free(dir);
     acre_policy_release(p);
     cli_search_args_free(&s.a);
-    return rc;
+    return exit_code(rc, ldap_rc);
 }

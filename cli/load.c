@@ -50,6 +50,18 @@ cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name,
     return argv[++*i];
 }
 
+/* cli_once -- see load.h. */
+int
+cli_once(const char *cmd, const char *name, int *seen)
+{
+    if (!*seen) {
+        *seen = 1;
+        return 0;
+    }
+    fprintf(stderr, "acre %s: option %s given twice\n", cmd, name);
+    return -1;
+}
+
 /* push -- append s to the array *v of *n strings. */
 static int
 push(const char ***v, unsigned *n, const char *s)
@@ -87,11 +99,16 @@ cli_inputs_option(struct cli_inputs *in, int argc, char **argv, int *i)
     if (!bad && (v = cli_opt(in->cmd, argc, argv, i, "--data", &bad)))
         return push(&in->data, &in->ndata, v) ? -1 : 1;
     if (!bad && (v = cli_opt(in->cmd, argc, argv, i, "--dialect", &bad))) {
-        if ((in->dialect = cli_dialect(v)))
+        if (in->dialect) {
+            cli_once(in->cmd, "--dialect", &in->dialect);
+        } else if ((in->dialect = cli_dialect(v))) {
             return 1;
-        fprintf(stderr,
-                "acre %s: unknown dialect '%s' (slapd.conf or cn=config)\n",
-                in->cmd, v);
+        } else {
+            fprintf(stderr,
+                    "acre %s: unknown dialect '%s' (slapd.conf or "
+                    "cn=config)\n",
+                    in->cmd, v);
+        }
         bad = 1;
     }
     if (bad)
@@ -716,8 +733,12 @@ cli_who_option(struct cli_who *w, int argc, char **argv, int *i)
         return 1;
     }
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        int seen = (w->seen >> k) & 1;
         if (!(v = cli_opt(w->cmd, argc, argv, i, names[k], &bad)))
             continue;
+        if (strcmp(names[k], "--ssf") && cli_once(w->cmd, names[k], &seen))
+            return -1;
+        w->seen |= 1u << k;
         if (who_value(w, names[k], v) == 0)
             return 1;
         fprintf(stderr, "acre %s: invalid value for %s: '%s'\n", w->cmd,

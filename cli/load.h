@@ -49,6 +49,13 @@
 const char *cli_opt(const char *cmd, int argc, char **argv, int *i,
                     const char *name, int *bad);
 
+/*
+ * cli_once -- the check of a single-valued option: 0 when *seen is clear
+ * (and sets it), else prints "acre CMD: option NAME given twice" and
+ * returns -1.
+ */
+int cli_once(const char *cmd, const char *name, int *seen);
+
 /* The policy and data files a command reads. */
 struct cli_inputs {
     const char *cmd;     /* the command, for messages */
@@ -56,7 +63,7 @@ struct cli_inputs {
     unsigned npolicy;
     const char **data; /* --data FILE, in order */
     unsigned ndata;
-    int dialect; /* --dialect: enum acre_dialect, 0: guess */
+    int dialect; /* --dialect: enum acre_dialect, 0: guess (given once) */
     int bad;     /* a usage error was printed */
 };
 
@@ -142,6 +149,7 @@ struct cli_who {
     const char *time; /* --time, validated */
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
     int subentries;   /* --subentries */
+    unsigned seen;    /* options given (bit k: names[k] of load.c) */
     char peerbuf[96]; /* --peer rewritten to IP=ADDR:PORT */
     char sockbuf[96]; /* --sockname likewise */
 };
@@ -149,7 +157,9 @@ struct cli_who {
 /*
  * cli_who_option -- take argv[*i] when it is one of the requester's
  * options: -D, --authc-dn, --auth-method, --ssf, --peer, --sockname,
- * --sockurl, --domain, --time, --subentries.  Values are validated here.
+ * --sockurl, --domain, --time, --subentries.  Values are validated here;
+ * each option but --ssf (one per kind) and --subentries may be given
+ * once: a second one is a usage error, not an override.
  * Returns 1 taken, 0 not one of these, -1 usage error (printed).
  */
 int cli_who_option(struct cli_who *w, int argc, char **argv, int *i);

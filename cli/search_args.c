@@ -1,13 +1,16 @@
 /*
  * search_args.c -- the command line of `acre search` (search_args.h):
- * the options of cli_inputs and cli_who (load.h), then -b, -s,
- * --collective-stack and --no-collective-filter, then FILTER and ATTRs.
+ * the options of cli_inputs and cli_who (load.h), then -b, -s, -o
+ * ldif-wrap=N|no, -z, -l, -f, --collective-stack and
+ * --no-collective-filter, then FILTER and ATTRs.
  */
 #include "search_args.h"
 
 #include "cli.h"
+#include "ldif_out.h"
 
 #include <acre.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +26,64 @@ scope_of(const char *s)
     if (!strcmp(s, "children"))
         return ACRE_SCOPE_CHILDREN;
     return -1;
+}
+
+/* limit -- the value of -z or -l as ldapsearch reads it: a number,
+ * none or unlimited (0), max; -2 when it is none of these. */
+static long
+limit(const char *v)
+{
+    char *end;
+    long n;
+
+    if (!strcmp(v, "none") || !strcmp(v, "unlimited"))
+        return 0;
+    if (!strcmp(v, "max"))
+        return CLI_LIMIT_MAX;
+    if (*v < '0' || *v > '9')
+        return -2;
+    errno = 0;
+    n = strtol(v, &end, 10);
+    return errno || *end || n > 0x7fffffffL ? -2 : n;
+}
+
+/* valued -- -b, -z, -l, -f, -o: 1 taken, 0 not one of them, -1 bad. */
+static int
+valued(struct cli_search_args *s, int argc, char **argv, int *i)
+{
+    const char *v;
+    int bad = 0;
+
+    if ((v = cli_opt("search", argc, argv, i, "-b", &bad)))
+        return cli_once("search", "-b", &s->seen_b) ? -1 : (s->base = v, 1);
+    if (!bad && (v = cli_opt("search", argc, argv, i, "-f", &bad)))
+        return cli_once("search", "-f", &s->seen_f) ? -1 : (s->file = v, 1);
+    if (!bad && (v = cli_opt("search", argc, argv, i, "-z", &bad))) {
+        if (cli_once("search", "-z", &s->seen_z))
+            return -1;
+        if ((s->sizelimit = limit(v)) >= CLI_LIMIT_MAX)
+            return 1;
+        fprintf(stderr, "acre search: invalid size limit '%s'\n", v);
+        return -1;
+    }
+    if (!bad && (v = cli_opt("search", argc, argv, i, "-l", &bad))) {
+        if (cli_once("search", "-l", &s->seen_l))
+            return -1;
+        if ((s->timelimit = limit(v)) >= CLI_LIMIT_MAX)
+            return 1;
+        fprintf(stderr, "acre search: invalid time limit '%s'\n", v);
+        return -1;
+    }
+    if (!bad && (v = cli_opt("search", argc, argv, i, "-o", &bad))) {
+        if (!strncmp(v, "ldif-wrap=", 10) && !cli_ldif_wrap(v + 10, &s->wrap))
+            return cli_once("search", "-o ldif-wrap", &s->seen_o) ? -1 : 1;
+        fprintf(stderr,
+                "acre search: invalid -o '%s' (ldif-wrap=N or "
+                "ldif-wrap=no)\n",
+                v);
+        return -1;
+    }
+    return bad ? -1 : 0;
 }
 
 /* option -- argv[*i], an option of search: 1 taken, -1 bad (told). */
@@ -43,11 +104,11 @@ option(struct cli_search_args *s, int argc, char **argv, int *i)
         s->coll_flags |= ACRE_COLL_NO_FILTER;
         return 1;
     }
-    if ((v = cli_opt("search", argc, argv, i, "-b", &bad))) {
-        s->base = v;
-        return 1;
-    }
-    if (!bad && (v = cli_opt("search", argc, argv, i, "-s", &bad))) {
+    if ((r = valued(s, argc, argv, i)))
+        return r;
+    if ((v = cli_opt("search", argc, argv, i, "-s", &bad))) {
+        if (cli_once("search", "-s", &s->seen_s))
+            return -1;
         if ((s->scope = scope_of(v)) >= 0)
             return 1;
         fprintf(stderr,
@@ -64,13 +125,15 @@ option(struct cli_search_args *s, int argc, char **argv, int *i)
     return -1;
 }
 
-/* positional -- FILTER first, then ATTRs. */
+/* positional -- FILTER first, then ATTRs.  As ldapsearch, the first
+ * argument is the filter only when it starts with '(' or holds an '=';
+ * else the filter is the default and the argument an ATTR. */
 static int
-positional(struct cli_search_args *s, const char *a)
+positional(struct cli_search_args *s, const char *a, int first)
 {
     const char **na;
 
-    if (!s->filter) {
+    if (first && (a[0] == '(' || strchr(a, '='))) {
         s->filter = a;
         return 0;
     }
@@ -85,11 +148,12 @@ positional(struct cli_search_args *s, const char *a)
 int
 cli_search_args_parse(struct cli_search_args *s, int argc, char **argv)
 {
-    int ended = 0;
+    int ended = 0, npos = 0;
 
     memset(s, 0, sizeof *s);
     s->in.cmd = s->who.cmd = "search";
     s->scope = ACRE_SCOPE_SUB;
+    s->wrap = CLI_LDIF_WRAP_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!ended && !strcmp(a, "--")) {
@@ -97,7 +161,7 @@ cli_search_args_parse(struct cli_search_args *s, int argc, char **argv)
         } else if (!ended && a[0] == '-' && a[1]) {
             if (option(s, argc, argv, &i) < 0)
                 return CLI_EXIT_USAGE;
-        } else if (positional(s, a)) {
+        } else if (positional(s, a, npos++ == 0)) {
             fprintf(stderr, "acre search: out of memory\n");
             return CLI_EXIT_USAGE;
         }

@@ -15,17 +15,26 @@ struct cli_search_args {
     struct cli_who who;   /* -D, --authc-dn, ... --subentries */
     const char *base;     /* -b: required */
     int scope;            /* -s: enum acre_scope, ACRE_SCOPE_SUB default */
-    const char *filter;   /* the first positional argument, or NULL */
+    const char *filter;   /* the first positional argument when it starts
+                             with ( or holds =, or NULL (-f: a pattern) */
     const char **attrs;   /* the other positional arguments */
     unsigned nattrs;
     unsigned coll_flags; /* ACRE_COLL_*: --collective-stack, ... */
+    unsigned long wrap;  /* -o ldif-wrap: ldif_out.h, default 78 */
+    long sizelimit;      /* -z: entries, 0 none; CLI_LIMIT_MAX: max */
+    long timelimit;      /* -l: seconds, 0 none; CLI_LIMIT_MAX: max */
+    const char *file;    /* -f: one search per line of it, or NULL */
+    int seen_b, seen_s, seen_o, seen_z, seen_l, seen_f; /* given once */
 };
+
+#define CLI_LIMIT_MAX (-1L) /* -z max, -l max: the server's hard limit */
 
 /*
  * cli_search_args_parse -- fill a (its previous contents ignored) from
  * argv[1..argc): options anywhere, "--" ends them, a lone "-" is a
  * positional argument.  Every string a holds points into argv (or into
- * a->who's buffers).  Returns CLI_EXIT_OK, or CLI_EXIT_USAGE with one
+ * a->who's buffers).  A single-valued option given twice is a usage
+ * error.  Returns CLI_EXIT_OK, or CLI_EXIT_USAGE with one
  * line on standard error ("acre search: ...").  Free a with
  * cli_search_args_free in either case.
  */

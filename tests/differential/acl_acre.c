@@ -1,9 +1,12 @@
 /*
  * acl_acre.c -- acre's side of the access-control suite (see
  * acl_acre.h): only the public API of include/acre.h, as a server
- * embedding acre would use it.
+ * embedding acre would use it, and DNs in slapd's text as acre search
+ * prints them (cli/dn_slapd.c), so that they are compared as text.
  */
 #include "acl_acre.h"
+
+#include "ldif_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,20 +122,57 @@ bind_result(struct acl_acre *a, const struct acl_rq *r,
 
 /* ---- searches ---------------------------------------------------------- */
 
+/* The readable values of collective attribute i, under name d. */
+static void
+coll_values(struct dt_str *ldif, const acre_verdict *v, unsigned i,
+            const char *d)
+{
+    unsigned nv;
+
+    acre_collective_attr(&v->coll, i, NULL, &nv, NULL);
+    for (unsigned j = 0; j < nv; j++) {
+        size_t vl;
+        const char *val = acre_collective_value(&v->coll, i, j, &vl);
+        if (v->coll_attr[i] == ACRE_ATTR_ALL ||
+            v->coll_value[v->coll_first[i] + j])
+            dt_ldif_line(ldif, d, val, vl);
+    }
+}
+
+/* Is collective attribute i one to print (readable, not operational)
+ * and, when name is not NULL, slapo-collect's values of that attribute
+ * (which slapd adds to the entry's own, after its values)? */
+static const char *
+coll_pick(const acre_verdict *v, unsigned i, const char *name)
+{
+    unsigned flags;
+    const char *d = acre_collective_attr(&v->coll, i, NULL, NULL, &flags);
+
+    if (v->coll_attr[i] == ACRE_ATTR_NONE || (flags & ACRE_COLLATTR_OPER))
+        return NULL;
+    if (name && (!(flags & ACRE_COLLATTR_COLLECT) || strcasecmp(d, name)))
+        return NULL;
+    return d;
+}
+
 static int
 found(void *arg, const acre_entry_view *view, const acre_verdict *v)
 {
     struct dt_str *ldif = arg;
     const acre_entry *e = view->host_data; /* the directory's entry */
-    size_t n;
-    const char *dn = acre_dn_pretty(acre_entry_dn(e), &n);
+    char *dn = cli_dn_slapd(acre_dn_pretty(acre_entry_dn(e), NULL));
+    unsigned char *done = calloc(v->coll.nattrs + 1, 1);
+    const char *d;
 
-    dt_ldif_line(ldif, "dn", dn, n);
-    for (unsigned i = 0; i < v->nattrs; i++) {
+    if (!dn || !done)
+        dt_die("out of memory");
+    dt_ldif_line(ldif, "dn", dn, strlen(dn)); /* as acre search prints it */
+    free(dn);
+    for (unsigned i = 0; i < v->nattrs; i++) { /* in stored order */
         unsigned nv;
         size_t dl;
-        const char *d = acre_entry_attr(e, i, &dl, &nv);
-        char *name = dt_strndup(d, dl);
+        const char *ed = acre_entry_attr(e, i, &dl, &nv);
+        char *name = dt_strndup(ed, dl);
         if (v->attr[i] == ACRE_ATTR_NONE) {
             free(name);
             continue;
@@ -143,21 +183,17 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
             if (v->attr[i] == ACRE_ATTR_ALL || v->value[v->first[i] + j])
                 dt_ldif_line(ldif, name, val, vl);
         }
+        for (unsigned k = 0; k < v->coll.nattrs; k++) /* merged into it */
+            if (!done[k] && (d = coll_pick(v, k, name))) {
+                done[k] = 1;
+                coll_values(ldif, v, k, d);
+            }
         free(name);
     }
-    for (unsigned i = 0; i < v->coll.nattrs; i++) { /* collective ones */
-        unsigned nv, flags;
-        const char *d = acre_collective_attr(&v->coll, i, NULL, &nv, &flags);
-        if (v->coll_attr[i] == ACRE_ATTR_NONE || (flags & ACRE_COLLATTR_OPER))
-            continue;
-        for (unsigned j = 0; j < nv; j++) {
-            size_t vl;
-            const char *val = acre_collective_value(&v->coll, i, j, &vl);
-            if (v->coll_attr[i] == ACRE_ATTR_ALL ||
-                v->coll_value[v->coll_first[i] + j])
-                dt_ldif_line(ldif, d, val, vl);
-        }
-    }
+    for (unsigned k = 0; k < v->coll.nattrs; k++) /* the other ones */
+        if (!done[k] && (d = coll_pick(v, k, NULL)))
+            coll_values(ldif, v, k, d);
+    free(done);
     dt_str_putc(ldif, '\n');
     return 0;
 }
@@ -209,7 +245,15 @@ one_search(struct acl_acre *a, const struct acl_case *c,
     raw->rc = rc ? -2000 : ldap_rc;
     if (rc)
         raw->text = talloc_asprintf(raw, "acre_search: %s", acre_strerror(rc));
-    raw->matched = matched ? talloc_strdup(raw, matched) : NULL;
+    if (matched) { /* as acre search prints it */
+        char *m = cli_dn_slapd(matched);
+        if (!m)
+            dt_die("out of memory");
+        raw->matched = talloc_strdup(raw, m);
+        free(m);
+    } else {
+        raw->matched = NULL;
+    }
     acre_request_end(rq);
 }
 

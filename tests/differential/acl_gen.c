@@ -321,6 +321,120 @@ make_ous(struct gen *x)
     }
 }
 
+/* ---- issue 17: DN specials and stored attribute orders ----------------- */
+
+/* v as an RDN value: the characters RFC 4514 makes one escape (and '=')
+ * escaped as "\c" or, at random, as the hex pair slapd itself writes. */
+static char *
+rdn_escape(struct gen *x, const char *v)
+{
+    size_t n = strlen(v);
+    char *s = talloc_strdup(x->g, "");
+
+    for (size_t i = 0; s && i < n; i++) {
+        char c = v[i];
+        int must = strchr(",+\"\\<>;=", c) || (i == 0 && c == '#') ||
+                   (c == ' ' && (i == 0 || i == n - 1));
+        s = !must      ? talloc_asprintf_append(s, "%c", c)
+            : P(x, 50) ? talloc_asprintf_append(s, "\\%02X", (unsigned char)c)
+                       : talloc_asprintf_append(s, "\\%c", c);
+    }
+    if (!s)
+        dt_die("out of memory");
+    return s;
+}
+
+/*
+ * A cn RDN slapd prints with hex pairs: a value with one of , + " \ < >
+ * ; = # inside, a leading '#' or space, a trailing space.  *cn gets the
+ * value.
+ */
+static char *
+special_rdn(struct gen *x, unsigned n, const char *first, const char *last,
+            const char **cn)
+{
+    static const char *const mids[] = {",", "+", "\"", "\\", "<",
+                                       ">", ";", "=",  "#"};
+
+    switch (B(x, 5)) {
+    case 0:
+        *cn = fmt(x, " %s %s %u", first, last, n);
+        break;
+    case 1:
+        *cn = fmt(x, "%s %s %u ", first, last, n);
+        break;
+    case 2:
+        *cn = fmt(x, "#%s%s%s %u ", first, PICK(x, mids), last, n);
+        break;
+    default:
+        *cn = fmt(x, "%s%s%s %u", first, PICK(x, mids), last, n);
+        break;
+    }
+    return fmt(x, "cn=%s", rdn_escape(x, *cn));
+}
+
+/* The attribute name of an LDIF line, lowercased, into buf. */
+static const char *
+line_attr(const char *line, char *buf, size_t size)
+{
+    size_t n = strcspn(line, ":");
+
+    n = n < size - 1 ? n : size - 1;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (char)tolower((unsigned char)line[i]);
+    buf[n] = 0;
+    return buf;
+}
+
+/*
+ * Entries whose attributes are stored in an order of their own (not the
+ * schema's, objectClass not always first): the lines of an attribute
+ * stay together and in order, the attributes are shuffled.  slapd and
+ * acre return them in that stored order.
+ */
+static void
+store_order(struct gen *x, struct acreG_entry *e)
+{
+    char **lines = talloc_array(x->g, char *, e->nlines);
+    uint8_t *omit = talloc_array(x->g, uint8_t, e->nlines);
+    char **names = talloc_array(x->g, char *, e->nlines);
+    unsigned nf = 0, k = 0;
+    char a[128], b[128];
+
+    if (!lines || !omit || !names)
+        dt_die("out of memory");
+    for (unsigned i = 0; i < e->nlines; i++) { /* distinct names, in order */
+        unsigned j = 0;
+        line_attr(e->lines[i], a, sizeof a);
+        while (j < nf && strcmp(names[j], a))
+            j++;
+        if (j == nf)
+            names[nf++] = talloc_strdup(x->g, a);
+    }
+    for (unsigned i = nf; i > 1; i--) { /* Fisher-Yates */
+        unsigned j = B(x, i);
+        char *t = names[i - 1];
+        names[i - 1] = names[j];
+        names[j] = t;
+    }
+    for (unsigned f = 0; f < nf; f++)
+        for (unsigned i = 0; i < e->nlines; i++)
+            if (!strcmp(line_attr(e->lines[i], b, sizeof b), names[f])) {
+                lines[k] = e->lines[i];
+                omit[k++] = e->omit_line[i];
+            }
+    memcpy(e->lines, lines, k * sizeof *lines);
+    memcpy(e->omit_line, omit, k);
+}
+
+static void
+store_orders(struct gen *x)
+{
+    for (unsigned i = 0; i < x->g->nentries; i++)
+        if (x->g->entries[i].nlines > 1 && P(x, 40))
+            store_order(x, &x->g->entries[i]);
+}
+
 /* An RDN for person number n whose full name is name; *cn gets the cn
  * value the RDN holds, or NULL when it names the uid. */
 static char *
@@ -330,6 +444,8 @@ person_rdn(struct gen *x, unsigned n, const char *first, const char *last,
     unsigned k = B(x, 100);
 
     *cn = NULL;
+    if (P(x, 15))
+        return special_rdn(x, n, first, last, cn);
     if (k < 55)
         return fmt(x, "uid=x%u", n);
     if (k < 67) {
@@ -1501,6 +1617,7 @@ acl_gen(void *ctx, uint64_t seed, struct acl_gen_info *info)
     add_catch_all(&x);
     collect(&x);
     collect_values(&x);
+    store_orders(&x);
     c->rules = with_collect(&x, c, acreG_conf(c, x.g));
     c->ldif = acreG_ldif(c, x.g);
     if (!c->rules || !c->ldif)

@@ -10,6 +10,9 @@
  *     commas, plus signs, quotes and leading '#', multi-valued RDNs,
  *     values that differ from others only in case or spaces, values
  *     with options (language tags, one or two on a value, in any case),
+ *     cn values slapd writes with hex pairs in DNs (specials , + " \ < >
+ *     ; = # inside, a leading '#' or space, a trailing space), entries
+ *     stored with their attributes in an order of their own,
  *     cleartext passwords; static groups that contain groups,
  *     unique-member groups, dynamic groups (one of groups); devices
  *     below people; roles;

@@ -110,20 +110,6 @@ put_escaped(char *s, const uint8_t *v, size_t n)
     return s;
 }
 
-static char *
-norm_dn(void *ctx, const acre_schema *schema, const char *dn)
-{
-    acre_dn *d;
-    char *s;
-
-    if (acre_dn_parse(NULL, schema, dn, strlen(dn), 0, &d, NULL))
-        return put_escaped(talloc_strdup(ctx, "!"), (const uint8_t *)dn,
-                           strlen(dn));
-    s = talloc_strdup(ctx, acre_dn_normalised(d, NULL));
-    acre_dn_free(d);
-    return s;
-}
-
 static int
 cmp_opt(const void *a, const void *b)
 {
@@ -172,6 +158,8 @@ norm_value(void *ctx, const acre_schema *schema, int type, const char *v,
     char *s;
     int eq = type >= 0 ? acreS_attr(schema, type)->eq : ACREM_NONE;
 
+    if (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER) /* as text */
+        return put_escaped(talloc_strdup(ctx, ""), (const uint8_t *)v, n);
     acreE_buf_init(&b, local, sizeof local);
     if (eq == ACREM_NONE ||
         acreM_normalise(schema, eq, (const uint8_t *)v, n, &b)) {
@@ -210,8 +198,9 @@ norm_record(void *ctx, const acre_schema *schema, char *rec, struct nent *e)
             dt_die("not an LDIF line: %s", l);
         char *name = talloc_strndup(ctx, l, nl);
         char *v = line_value(ctx, l, nl);
-        if (!e->dn) {
-            e->dn = norm_dn(ctx, schema, v);
+        if (!e->dn) { /* as text: slapd's own form on both sides */
+            e->dn = put_escaped(talloc_strdup(ctx, ""), (const uint8_t *)v,
+                                strlen(v));
             continue;
         }
         int type;
@@ -221,8 +210,7 @@ norm_record(void *ctx, const acre_schema *schema, char *rec, struct nent *e)
         e->lines = talloc_realloc(ctx, e->lines, char *, e->n + 1);
         e->lines[e->n++] = talloc_asprintf(
             ctx, "  %s: %s", d, norm_value(ctx, schema, type, v, strlen(v)));
-    }
-    qsort(e->lines, e->n, sizeof *e->lines, cmp_opt);
+    } /* in the order returned: the entry's stored order on both sides */
 }
 
 char *
@@ -239,7 +227,9 @@ acl_normal(void *ctx, const acre_schema *schema, const struct acl_raw *r)
     s = talloc_asprintf_append(s, "result %d\n", r->rc == -7 ? 87 : r->rc);
     if (r->matched && *r->matched)
         s = talloc_asprintf_append(s, "matched %s\n",
-                                   norm_dn(tmp, schema, r->matched));
+                                   put_escaped(talloc_strdup(tmp, ""),
+                                               (const uint8_t *)r->matched,
+                                               strlen(r->matched)));
     for (char *p = ldif; *p;) {
         char *end = strstr(p, "\n\n");
         if (end)

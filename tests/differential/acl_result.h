@@ -23,12 +23,14 @@
  *
  * Normal form, what is compared: the result code (a client-side filter
  * error, -7, counts as filterError, 87); the bind code; the matched DN and
- * each entry's DN normalised by acre's DN parser over the policy's
- * schema; each attribute named by its schema's first name, lowercased,
- * with its options lowercased and sorted; operational attributes dropped
- * (slapd keeps its own bookkeeping there); each value normalised by its
- * equality rule (DN-valued ones as DNs), values sorted; entries sorted
- * by DN.  "text" is shown, never compared.
+ * each entry's DN as text, not re-normalised (slapd's own form on both
+ * sides: acre's side prints it as acre search does, cli_dn_slapd); each
+ * attribute named by its schema's first name, lowercased, with its
+ * options lowercased and sorted; operational attributes dropped (slapd
+ * keeps its own bookkeeping there); each value normalised by its
+ * equality rule, but DN-valued ones as text; attributes and values in
+ * the order returned (the entry's stored order); entries sorted by DN
+ * text.  "text" is shown, never compared.
  */
 #ifndef ACL_RESULT_H
 #define ACL_RESULT_H

@@ -11,7 +11,10 @@
  *     one line, "acre search: ..." (more only when an argument holds a
  *     newline, as messages quote arguments); success printed nothing;
  *   - on success -b, --policy and --data were given, the scope is one of
- *     enum acre_scope, and every string kept points into argv (the
+ *     enum acre_scope, the filter (when there is one) starts with '(' or
+ *     holds '=' and the first ATTR does neither when there is none (the
+ *     ldapsearch rule), -z and -l are numbers or "max", the wrap width
+ *     is not 1, and every string kept points into argv (the
  *     requester's --peer and --sockname into its buffers, NUL-terminated
  *     within them);
  *   - the requester then checks against the built-in schema
@@ -100,7 +103,12 @@ check_args(const struct cli_search_args *a, int argc, char **argv)
         check(in_argv(a->in.data[i], argc, argv));
     check(a->scope >= ACRE_SCOPE_BASE && a->scope <= ACRE_SCOPE_CHILDREN);
     check(!a->filter || in_argv(a->filter, argc, argv));
-    check(a->nattrs == 0 || a->filter);
+    check(!a->filter || a->filter[0] == '(' || strchr(a->filter, '='));
+    check(a->filter || a->nattrs == 0 ||
+          (a->attrs[0][0] != '(' && !strchr(a->attrs[0], '=')));
+    check(!a->file || in_argv(a->file, argc, argv));
+    check(a->sizelimit >= CLI_LIMIT_MAX && a->timelimit >= CLI_LIMIT_MAX);
+    check(a->wrap != 1);
     for (unsigned i = 0; i < a->nattrs; i++)
         check(in_argv(a->attrs[i], argc, argv));
     check((a->coll_flags & ~(ACRE_COLL_STACK | ACRE_COLL_NO_FILTER)) == 0);

@@ -13,8 +13,8 @@
 # and rootdn cn=Manager,dc=example,dc=com, and its rules (rules.db.acl,
 # which turns add_content_acl on).  A case line becomes:
 #   search BIND PW BASE SCOPE FILTER [ATTR...]
-#       acre search [-D BIND] [--authc-dn ROOTDN] -b BASE -s SCOPE
-#                   -- FILTER [ATTR...]
+#       acre search [-D BIND] [--authc-dn ROOTDN] -o ldif-wrap=no
+#                   -b BASE -s SCOPE -- FILTER [ATTR...]
 #       (BIND - is anonymous; PW @ is the proxied authorisation control
 #       sent by the rootdn: authorisation BIND, authentication ROOTDN)
 #   slapacl BIND ENTRY
@@ -66,11 +66,27 @@ rc_text() {
     esac
 }
 
+# plain_pw -- userPassword lines in the golden form: ldapsearch (and
+# acre) always write them in base64; the golden files only where needed.
+plain_pw() {
+    while IFS= read -r l; do
+        case $l in
+        'userPassword:: '*)
+            v=$(printf '%s' "${l#userPassword:: }" | base64 -d)
+            if printf '%s\n' "$v" | LC_ALL=C grep -q '^[!-9;=-~]\([ -~]*[!-~]\)*$'; then
+                l="userPassword: $v"
+            fi
+            ;;
+        esac
+        printf '%s\n' "$l"
+    done
+}
+
 # from_acre -- acre search's output in the golden form (rc line first).
 from_acre() {
     result=$(sed -n 's/^# result: \([0-9]*\) .*/\1/p' "$1")
     echo "# rc=${result:-none} $(rc_text "${result:-none}")"
-    grep -v '^# ' "$1"
+    grep -v '^# ' "$1" | plain_pw
 }
 
 # norm_search -- rc line, then entries sorted by DN, lines sorted.
@@ -121,8 +137,9 @@ run_case() {
     else
         set -- -D "$bind" -b "$base" -s "$scope" -- "$filter" "$@"
     fi
-    acre search --policy "$tmp/slapd.conf" --data "$ldif" "$@" \
-        >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; return; }
+    acre search --policy "$tmp/slapd.conf" --data "$ldif" -o ldif-wrap=no \
+        "$@" >"$tmp/out" 2>"$tmp/err"
+    [ $? -lt 200 ] || { cat "$tmp/err"; return; } # 200, 201: not a result
     from_acre "$tmp/out" | norm_search
 }
 
