@@ -1,0 +1,59 @@
+# openldap.mk -- slapo-acre, the slapd overlay module (adapters/openldap/),
+# included by the top Makefile.  Nothing here is built by `make` or
+# `make check`.  Targets:
+#
+#   make openldap-module (alias: make adapters)
+#       fetch and configure the source of the installed slapd (once, in
+#       build/openldap/src: fetch-src.sh), then build
+#       build/adapters/openldap/acre.so against its headers
+#   make check-openldap-module
+#       the module in a private slapd, checked with the ldap* clients
+#       (adapters/openldap/tests/run.sh)
+#
+# Linking: libacre's static PIC archive (build/libacre.a) is linked into
+# acre.so and everything but init_module is made local (acre.so.map).
+# slapd loads modules with RTLD_GLOBAL: a module exporting acre_* (or
+# linking the shared libacre) would offer them to every later module and
+# could meet another copy of libacre; hidden, the module is self-contained
+# and needs no libacre installed.  talloc, PCRE2 and libunistring stay
+# shared libraries (LIB_LIBS); slapd's own symbols are resolved when slapd
+# loads the module.
+
+OL_DIR := $(SRCDIR)/adapters/openldap
+OL_SRC := $(B)/openldap/src
+OL_B := $(B)/adapters/openldap
+# The source tree's configured headers, and Debian's own build flags.
+OL_CFLAGS := -std=gnu99 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra \
+	-Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers -Wno-missing-braces \
+	-Wno-format-truncation \
+	-Werror=implicit-function-declaration -Werror=incompatible-pointer-types \
+	-fPIC -fvisibility=hidden $(CFLAGS) -I$(OL_SRC)/include \
+	-I$(OL_SRC)/servers/slapd -I$(SRCDIR)/include
+
+.PHONY: adapters openldap-module openldap-src check-openldap-module
+
+adapters: openldap-module
+openldap-module: $(OL_B)/acre.so
+
+$(OL_SRC)/include/ldap_config.h: $(OL_DIR)/fetch-src.sh
+	sh $(OL_DIR)/fetch-src.sh $(B)/openldap
+	@touch $@
+
+openldap-src: $(OL_SRC)/include/ldap_config.h
+
+$(OL_B)/acre_overlay.o: $(OL_DIR)/acre_overlay.c $(SRCDIR)/include/acre.h \
+		$(OL_SRC)/include/ldap_config.h
+	@mkdir -p $(@D)
+	$(CC) $(OL_CFLAGS) -c $< -o $@
+
+$(OL_B)/acre.so: $(OL_B)/acre_overlay.o $(B)/libacre.a $(OL_DIR)/acre.so.map
+	$(CC) -shared -o $@ $(OL_B)/acre_overlay.o $(B)/libacre.a \
+		-Wl,--version-script=$(OL_DIR)/acre.so.map $(LDFLAGS) $(LIB_LIBS) \
+		-l:liblber-2.5.so.0
+	@bad=$$(nm -D --defined-only $@ | awk '{print $$3}' | \
+		grep -v '^init_module$$' || true); \
+	if [ -n "$$bad" ]; then echo "acre.so exports more than init_module:" \
+		"$$bad"; rm -f $@; exit 1; fi
+
+check-openldap-module: $(OL_B)/acre.so
+	bash $(OL_DIR)/tests/run.sh $(OL_B)/acre.so $(OL_B)/check
