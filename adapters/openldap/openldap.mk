@@ -4,8 +4,9 @@
 #
 #   make openldap-module (alias: make adapters)
 #       fetch and configure the source of the installed slapd (once, in
-#       build/openldap/src: fetch-src.sh), then build
-#       build/adapters/openldap/acre.so against its headers
+#       build/openldap/src: fetch-src.sh), check that its headers are the
+#       installed slapd's (abi-check.sh), then build
+#       build/adapters/openldap/acre.so against them
 #   make check-openldap-module
 #       the module in a private slapd, checked with the ldap* clients
 #       (adapters/openldap/tests/run.sh)
@@ -30,19 +31,27 @@ OL_CFLAGS := -std=gnu99 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra \
 	-fPIC -fvisibility=hidden $(CFLAGS) -I$(OL_SRC)/include \
 	-I$(OL_SRC)/servers/slapd -I$(SRCDIR)/include
 
-.PHONY: adapters openldap-module openldap-src check-openldap-module
+.PHONY: adapters openldap-module openldap-src check-openldap-module \
+	differential-openldap-module
 
 adapters: openldap-module
 openldap-module: $(OL_B)/acre.so
 
-$(OL_SRC)/include/ldap_config.h: $(OL_DIR)/fetch-src.sh
+# Again when slapd is upgraded (fetch-src.sh then fetches the new version).
+$(OL_SRC)/include/ldap_config.h: $(wildcard /usr/sbin/slapd)
 	sh $(OL_DIR)/fetch-src.sh $(B)/openldap
 	@touch $@
 
 openldap-src: $(OL_SRC)/include/ldap_config.h
 
+# The headers must describe the installed slapd (abi-check.sh): checked
+# once per configured tree.
+$(OL_B)/abi.ok: $(OL_SRC)/include/ldap_config.h $(OL_DIR)/abi-check.sh \
+		$(wildcard /usr/sbin/slapd)
+	sh $(OL_DIR)/abi-check.sh $(OL_SRC) $(OL_B)
+
 $(OL_B)/acre_overlay.o: $(OL_DIR)/acre_overlay.c $(SRCDIR)/include/acre.h \
-		$(OL_SRC)/include/ldap_config.h
+		$(OL_SRC)/include/ldap_config.h $(OL_B)/abi.ok
 	@mkdir -p $(@D)
 	$(CC) $(OL_CFLAGS) -c $< -o $@
 
@@ -57,3 +66,13 @@ $(OL_B)/acre.so: $(OL_B)/acre_overlay.o $(B)/libacre.a $(OL_DIR)/acre.so.map
 
 check-openldap-module: $(OL_B)/acre.so
 	bash $(OL_DIR)/tests/run.sh $(OL_B)/acre.so $(OL_B)/check
+
+# The differential access-control suite (tests/differential/acl.sh) in
+# module mode: each case through stock slapd with its rules as slapd's own
+# and through slapd with slapo-acre deciding on the same rules; every
+# answer must be identical.  OpenLDAP's test006 first, then generated
+# cases from SEED until N searches (default 300).
+differential-openldap-module: $(B)/differential/acl_driver $(OL_B)/acre.so
+	ACL_ACRE_MODULE=$(abspath $(OL_B)/acre.so) bash \
+		$(SRCDIR)/tests/differential/acl.sh $(B)/differential/acl_driver \
+		$(B)/differential/acl-module '$(SEED)' '$(N)'
