@@ -24,7 +24,9 @@
  *   - one acre_request per operation, kept in a per-thread cache keyed by
  *     the operation (connection id, operation id, Operation pointer, the
  *     requester's DN and the instance's policy generation), so the
- *     requester is specialised once per operation;
+ *     requester is specialised once per operation; a cleanup callback
+ *     ends it when the operation's result is sent (else the thread's next
+ *     operation does);
  *   - read checks of an entry (the entry itself and each value a search
  *     returns) are answered from acre_entry_decide's whole-entry verdict,
  *     made once per entry per operation; every other check is one
@@ -821,6 +823,45 @@ acre_backend_access_allowed(Operation *op, Entry *e, AttributeDescription *desc,
 }
 
 /* ------------------------------------------------------------------------
+ * The end of an operation
+ *
+ * A thread's cached request holds its policy: ending it when its
+ * operation's result is sent lets a replaced policy go as soon as the
+ * operations that used it are done, not when each thread next works.
+ */
+
+static int
+acre_op_cleanup(Operation *op, SlapReply *rs)
+{
+    struct opcache *oc = tls_cache;
+
+    if (rs->sr_type != REP_RESULT && rs->sr_err != SLAPD_ABANDON)
+        return SLAP_CB_CONTINUE;
+    if (oc && !oc->busy && oc->rq && oc->op == op &&
+        oc->connid == op->o_connid && oc->opid == op->o_opid)
+        opcache_end(oc);
+    op->o_tmpfree(op->o_callback, op->o_tmpmemctx);
+    op->o_callback = NULL; /* removed from the list (result.c) */
+    return SLAP_CB_CONTINUE;
+}
+
+/* Every operation of the database: a cleanup callback after the overlay
+ * chain's own (which over_op_func removes when the chain returns). */
+static int
+acre_op_any(Operation *op, SlapReply *rs)
+{
+    slap_callback *sc;
+
+    if (!op->o_callback)
+        return SLAP_CB_CONTINUE;
+    sc = op->o_tmpcalloc(1, sizeof *sc, op->o_tmpmemctx);
+    sc->sc_cleanup = acre_op_cleanup;
+    sc->sc_next = op->o_callback->sc_next;
+    op->o_callback->sc_next = sc;
+    return SLAP_CB_CONTINUE;
+}
+
+/* ------------------------------------------------------------------------
  * Registration
  */
 
@@ -835,6 +876,14 @@ acre_ov_init(void)
     acre_ov.on_bi.bi_db_close = acre_db_close;
     acre_ov.on_bi.bi_db_destroy = acre_db_destroy;
     acre_ov.on_bi.bi_access_allowed = acre_access_allowed;
+    acre_ov.on_bi.bi_op_bind = acre_op_any;
+    acre_ov.on_bi.bi_op_search = acre_op_any;
+    acre_ov.on_bi.bi_op_compare = acre_op_any;
+    acre_ov.on_bi.bi_op_modify = acre_op_any;
+    acre_ov.on_bi.bi_op_modrdn = acre_op_any;
+    acre_ov.on_bi.bi_op_add = acre_op_any;
+    acre_ov.on_bi.bi_op_delete = acre_op_any;
+    acre_ov.on_bi.bi_extended = acre_op_any;
     acre_ov.on_bi.bi_cf_ocs = acre_ocs;
     if ((rc = config_register_schema(acre_cfg, acre_ocs)))
         return rc;

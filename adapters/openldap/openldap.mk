@@ -9,7 +9,9 @@
 #       build/adapters/openldap/acre.so against them
 #   make check-openldap-module
 #       the module in a private slapd, checked with the ldap* clients
-#       (adapters/openldap/tests/run.sh)
+#       against stock slapd and an expected transcript
+#       (adapters/openldap/tests/run.sh), then its policy replaced 100
+#       times under load (tests/hotswap.sh)
 #
 # Linking: libacre's static PIC archive (build/libacre.a) is linked into
 # acre.so and everything but init_module is made local (acre.so.map).
@@ -66,6 +68,7 @@ $(OL_B)/acre.so: $(OL_B)/acre_overlay.o $(B)/libacre.a $(OL_DIR)/acre.so.map
 
 check-openldap-module: $(OL_B)/acre.so
 	bash $(OL_DIR)/tests/run.sh $(OL_B)/acre.so $(OL_B)/check
+	bash $(OL_DIR)/tests/hotswap.sh $(OL_B)/acre.so $(OL_B)/hotswap
 
 # The differential access-control suite (tests/differential/acl.sh) in
 # module mode: each case through stock slapd with its rules as slapd's own
