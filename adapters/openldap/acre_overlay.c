@@ -32,7 +32,8 @@
  *     made once per entry per operation; every other check is one
  *     acre_access call;
  *   - rules that read other entries (groups, dnattr, sets) get them from
- *     slapd's backends through acre_host (be_entry_get_rw).
+ *     slapd's backends through acre_host: be_entry_get_rw, and for set
+ *     URLs an internal search as the rootdn, as slapd's own sets do.
  * Attribute ids: each AttributeDescription is resolved once per instance
  * (acre_schema_attr_id) and kept in a table keyed by its address (slapd
  * never frees an AttributeDescription while it runs).  Every policy of an
@@ -487,6 +488,80 @@ host_release(void *arg, const acre_entry_view *v)
     ch_free(g);
 }
 
+/* An internal search of host_search: each entry found is handed to fn. */
+struct walk {
+    struct host_ctx *h;
+    acre_view_fn fn;
+    void *fn_arg;
+    int rc; /* fn's first non-zero answer, or a failure */
+};
+
+static int
+walk_entry(Operation *op, SlapReply *rs)
+{
+    struct walk *w = op->o_callback->sc_private;
+    struct eview ev;
+
+    if (rs->sr_type != REP_SEARCH || w->rc)
+        return 0;
+    memset(&ev, 0, sizeof ev);
+    if (eview_make(w->h->inst, w->h->schema, rs->sr_entry, &ev))
+        w->rc = -1;
+    else
+        w->rc = w->fn(w->fn_arg, &ev.v);
+    eview_free(&ev);
+    return 0;
+}
+
+/* Every entry within scope of base, as slapd's own set URLs find them
+ * (acl.c, acl_set_gather): an internal search as the rootdn of the
+ * database holding base. */
+static int
+host_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
+            void *fn_arg)
+{
+    struct host_ctx *h = arg;
+    Operation *op = h->op, op2 = {0};
+    SlapReply rs = {REP_RESULT};
+    struct walk w = {h, fn, fn_arg, 0};
+    slap_callback cb = {NULL, walk_entry, NULL, &w};
+    struct berval bv;
+    size_t len;
+
+    bv.bv_val = (char *)acre_dn_pretty(base, &len);
+    bv.bv_len = len;
+    if (dnNormalize(0, NULL, NULL, &bv, &op2.o_req_ndn, op->o_tmpmemctx))
+        return -1;
+    op2.o_bd = select_backend(&op2.o_req_ndn, 1);
+    if (!op2.o_bd || !op2.o_bd->be_search) {
+        slap_sl_free(op2.o_req_ndn.bv_val, op->o_tmpmemctx);
+        return 0; /* no such base: nothing */
+    }
+    op2.o_hdr = op->o_hdr;
+    op2.o_tag = LDAP_REQ_SEARCH;
+    op2.o_ndn = op2.o_bd->be_rootndn;
+    op2.o_dn = op2.o_bd->be_rootdn;
+    op2.o_callback = &cb;
+    slap_op_time(&op2.o_time, &op2.o_tincr);
+    op2.o_do_not_cache = 1;
+    op2.o_req_dn = op2.o_req_ndn;
+    op2.ors_scope = scope;
+    op2.ors_deref = LDAP_DEREF_NEVER;
+    op2.ors_filterstr = *slap_filterstr_objectClass_pres;
+    op2.ors_filter = (Filter *)slap_filter_objectClass_pres;
+    op2.ors_slimit = SLAP_NO_LIMIT;
+    op2.ors_tlimit = SLAP_NO_LIMIT;
+    op2.ors_attrs = slap_anlist_all_attributes;
+    op2.o_private = op->o_private;
+    op2.o_extra = op->o_extra;
+    op2.o_bd->be_search(&op2, &rs);
+    slap_sl_free(op2.o_req_ndn.bv_val, op->o_tmpmemctx);
+    if (w.rc)
+        return w.rc;
+    return rs.sr_err == LDAP_SUCCESS || rs.sr_err == LDAP_NO_SUCH_OBJECT ? 0
+                                                                         : -1;
+}
+
 static int
 host_has_children(void *arg, const acre_entry_view *v)
 {
@@ -596,6 +671,7 @@ opcache_begin(struct opcache *oc, struct acre_inst *inst, Operation *op)
     host.arg = &oc->host;
     host.get = host_get;
     host.release = host_release;
+    host.search = host_search;
     host.has_children = host_has_children;
     subject_of(op, &who);
     rc = acre_request_begin(p, &who, &host, &oc->rq);

@@ -5,7 +5,11 @@
 #   adapters/openldap/tests/run.sh ACRE_SO OUTDIR
 #
 # Writes a slapd.conf of its own (back-mdb in OUTDIR, `access to * by *
-# manage` natively, then `overlay acre` with tests/policy.conf, and a
+# manage` natively, then `overlay acre` with tests/policy.conf's rules as
+# the rules of the database (OUTDIR/policy.conf: a database section with
+# the suffix, then tests/policy.conf; slapd's own ldap:/// set elements
+# search the database that holds the URL's base, and acre knows it from
+# the policy's sections), and a
 # config database so cn=config can be changed), and checks, in order:
 #   1. bad configurations: a policy that does not compile, a missing
 #      policy file, an overlay without acre-policy -- slaptest refuses
@@ -133,7 +137,9 @@ M() { # M TOOL DN PW ARGS... -- another client as DN
 
 # ---- 1. bad configurations ---------------------------------------------
 # (on a database that exists: slaptest opens it read-only)
-conf "acre-policy $here/policy.conf" >"$out/slapd.conf"
+printf 'database mdb\nsuffix "%s"\n' "$base" | cat - "$here/policy.conf" \
+	>"$out/policy.conf"
+conf "acre-policy $out/policy.conf" >"$out/slapd.conf"
 /usr/sbin/slapadd -q -f "$out/slapd.conf" -l "$here/data.ldif" \
 	>"$out/slapadd.log" 2>&1 || { cat "$out/slapadd.log"; exit 2; }
 refused policy-bad "acre-policy $here/policy-bad.conf"
@@ -144,7 +150,7 @@ refused no-policy ""
 # start [NATIVE] -- a fresh database, slapd with acre (or slapd's own
 # rules from NATIVE) on it
 start() {
-	conf "acre-policy $here/policy.conf" "${1:-}" >"$out/slapd.conf"
+	conf "acre-policy $out/policy.conf" "${1:-}" >"$out/slapd.conf"
 	rm -rf "$out/db" && mkdir "$out/db" || exit 2
 	say "## good configuration"
 	/usr/sbin/slaptest -u -f "$out/slapd.conf" >"$out/slaptest.log" 2>&1
