@@ -13,12 +13,16 @@
  * the instance's acre_slot: operations already running keep the one they
  * started with.
  *
- * How checks are answered: slapd's access_allowed_mask() calls the
- * database's bi_access_allowed, which backover.c hands to this overlay,
- * for every check (the entry, each attribute and value it returns, each
- * filter item, compare, add, modify, delete, rename).  The overlay answers
- * all of them (it never falls through to slapd's own rules), on slapd's
- * own Entry read through an acre_entry_view (no copy of a value):
+ * How checks are answered: slapd's access_allowed_mask() asks the
+ * bi_access_allowed of op->o_bd->bd_info for every check (the entry, each
+ * attribute and value it returns, each filter item, compare, add, modify,
+ * delete, rename).  While the overlay chain runs that is the overlay's
+ * (backover.c); while the backend runs an operation it is the backend's
+ * own BackendInfo, so while the database is open the overlay puts in the
+ * chain's place a copy of it whose bi_access_allowed is acre's.  Together
+ * they answer every check (never falling through to slapd's own rules),
+ * on slapd's own Entry read through an acre_entry_view (no copy of a
+ * value):
  *   - the rootdn gets manage, and a write to a no-user-modification
  *     attribute is granted, exactly as slap_access_allowed() does first;
  *   - one acre_request per operation, kept in a per-thread cache keyed by
