@@ -21,7 +21,8 @@
 #      the rootdn; filter probes on attributes the requester may not
 #      search;
 #   3. the policy replaced through cn=config: a file that does not compile
-#      is refused and the old policy stays; a good one takes effect.
+#      is refused and the old policy stays; a good one takes effect; the
+#      same path again re-reads the file.
 # The transcript (OUTDIR/transcript) must equal tests/expected.out.
 # Exit status 0 when it does, 1 when not, 2 when the harness failed.
 set -u
@@ -273,6 +274,24 @@ q "bob's mail as bob, new policy" S "$bob" bobpw -b "$bob" -s base \
 	'(objectClass=*)' mail
 q "olcAcrePolicy after" S cn=config "$SLAPD_ROOTPW" -b cn=config \
 	'(objectClass=olcAcreConfig)' olcAcrePolicy
+# replacing with the same path re-reads the file
+printf 'access to attrs=userPassword\n\tby self write\n\tby anonymous auth\n%s\n' \
+	'access to * by users read by anonymous read' >"$out/live.conf"
+live() {
+	M ldapmodify cn=config "$SLAPD_ROOTPW" <<LDIF
+dn: olcOverlay={0}acre,olcDatabase={1}mdb,cn=config
+changetype: modify
+replace: olcAcrePolicy
+olcAcrePolicy: $out/live.conf
+LDIF
+}
+q "replace with live.conf" live
+q "bob's mail as alice, live.conf" S "$alice" alicepw -b "$bob" -s base \
+	'(objectClass=*)' mail
+cat "$here/policy2.conf" >"$out/live.conf"
+q "replace with live.conf again, the file now policy2.conf's" live
+q "bob's mail as alice, live.conf changed" S "$alice" alicepw -b "$bob" \
+	-s base '(objectClass=*)' mail
 slapd_stop
 
 if [ "${ACRE_UPDATE_EXPECTED:-}" = 1 ]; then
