@@ -291,7 +291,7 @@ FORMAT_SRC = $(wildcard $(SRCDIR)/include/*.h $(SRCDIR)/engine/*.[ch] \
 	$(SRCDIR)/compiler/*.[ch] $(SRCDIR)/cli/*.[ch] $(SRCDIR)/tests/*.c \
 	$(SRCDIR)/tests/unit/*.[ch] $(SRCDIR)/tests/fuzz/*.c $(SRCDIR)/bench/*.[ch] \
 	$(SRCDIR)/tests/oracle/*.[ch] $(SRCDIR)/tests/oracle/tools/*.c \
-	$(SRCDIR)/tests/differential/*.[ch])
+	$(SRCDIR)/tests/differential/*.[ch] $(SRCDIR)/adapters/*/*.[ch])
 
 format:
 	clang-format -i $(FORMAT_SRC)
@@ -309,3 +309,5 @@ distclean: clean
 -include $(wildcard $(SRCDIR)/tests/differential/*.mk)
 # The golden tests of the acre command (make golden, golden-update).
 -include $(wildcard $(SRCDIR)/tests/golden/*.mk)
+# Server adapters (make openldap-module, check-openldap-module).
+-include $(wildcard $(SRCDIR)/adapters/*/*.mk)

@@ -332,15 +332,39 @@ acl_case_dbs(void *ctx, const struct acl_case *c, unsigned *n)
     return v;
 }
 
-char *
-acl_case_conf(void *ctx, const struct acl_case *c, const char *work,
-              const char *rootpw)
+/* Is l the line "WORD ..." (case-insensitive, WORD then a blank)? */
+static int
+directive(const char *l, const char *word)
+{
+    size_t n = strlen(word);
+    return !strncasecmp(l, word, n) && (l[n] == ' ' || l[n] == '\t');
+}
+
+/* The end of a database section in the module's configuration: acre
+ * decides, slapd's own rules grant everything (never consulted). */
+static char *
+module_db_end(char *conf, int in_db, const char *policy)
+{
+    if (!in_db)
+        return conf;
+    return talloc_asprintf_append(conf,
+                                  "access to * by * manage\n"
+                                  "overlay acre\n"
+                                  "acre-policy %s\n",
+                                  policy);
+}
+
+/* acl_case_conf's text; with so, acl_case_conf_module's. */
+static char *
+conf_text(void *ctx, const struct acl_case *c, const char *work,
+          const char *rootpw, const char *so, const char *policy)
 {
     char *conf = talloc_strdup(ctx, "# written by tests/differential/acl\n");
     char *schemas =
         talloc_strdup(ctx, c->schemas ? c->schemas : ACL_DEFAULT_SCHEMAS);
     char *save = NULL;
     unsigned db = 0;
+    int in_access = 0;
     const char *l = c->rules;
 
     for (char *s = strtok_r(schemas, " \t", &save); s;
@@ -355,10 +379,18 @@ acl_case_conf(void *ctx, const struct acl_case *c, const char *work,
                                   work, work);
     if (strstr(c->rules, "\noverlay collect")) /* slapo-collect */
         conf = talloc_asprintf_append(conf, "moduleload collect\n");
+    if (so)
+        conf = talloc_asprintf_append(conf, "moduleload %s\n", so);
     for (; *l; l += strcspn(l, "\n"), l += *l == '\n') {
         size_t n = strcspn(l, "\n");
-        conf = talloc_asprintf_append(conf, "%.*s\n", (int)n, l);
-        if (!strncasecmp(l, "database", 8) && (l[8] == ' ' || l[8] == '\t'))
+        int cont = *l == ' ' || *l == '\t';
+        if (so && !cont)
+            in_access = directive(l, "access");
+        if (so && directive(l, "database"))
+            conf = module_db_end(conf, db > 0, policy);
+        if (!(so && in_access))
+            conf = talloc_asprintf_append(conf, "%.*s\n", (int)n, l);
+        if (directive(l, "database"))
             conf = talloc_asprintf_append(conf,
                                           "directory %s/db-%u\n"
                                           "maxsize 1073741824\n"
@@ -366,10 +398,26 @@ acl_case_conf(void *ctx, const struct acl_case *c, const char *work,
                                           "sizelimit unlimited\n",
                                           work, db++);
         /* slapd takes a rootpw only once the rootdn is known */
-        if (!strncasecmp(l, "rootdn", 6) && (l[6] == ' ' || l[6] == '\t'))
+        if (directive(l, "rootdn"))
             conf = talloc_asprintf_append(conf, "rootpw %s\n", rootpw);
     }
+    if (so)
+        conf = module_db_end(conf, db > 0, policy);
     if (!conf)
         dt_die("out of memory");
     return conf;
+}
+
+char *
+acl_case_conf(void *ctx, const struct acl_case *c, const char *work,
+              const char *rootpw)
+{
+    return conf_text(ctx, c, work, rootpw, NULL, NULL);
+}
+
+char *
+acl_case_conf_module(void *ctx, const struct acl_case *c, const char *work,
+                     const char *rootpw, const char *so, const char *policy)
+{
+    return conf_text(ctx, c, work, rootpw, so, policy);
 }

@@ -118,4 +118,16 @@ struct acl_db *acl_case_dbs(void *ctx, const struct acl_case *c, unsigned *n);
 char *acl_case_conf(void *ctx, const struct acl_case *c, const char *work,
                     const char *rootpw);
 
+/*
+ * acl_case_conf_module -- the same configuration for slapd with slapo-acre
+ * (adapters/openldap) deciding instead of slapd's own rules: the module
+ * `so` loaded, every "access" rule (and its continuation lines) left out,
+ * and each database section (frontend and config ones excepted) ended by
+ * "access to * by * manage", "overlay acre" and "acre-policy policy",
+ * where `policy` holds acl_case_conf's text.  A talloc string under ctx.
+ */
+char *acl_case_conf_module(void *ctx, const struct acl_case *c,
+                           const char *work, const char *rootpw, const char *so,
+                           const char *policy);
+
 #endif /* ACL_CASE_H */

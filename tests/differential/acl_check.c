@@ -31,16 +31,26 @@ sh_quote(void *ctx, const char *s)
     return talloc_asprintf_append(q, "'");
 }
 
-int
-acl_slapd(struct acl_runner *run, const struct acl_case *c, const char *dir)
+static const char *
+module_mode(void)
 {
-    char *cmd;
+    const char *so = getenv("ACL_ACRE_MODULE");
+    return so && *so ? so : NULL;
+}
+
+const char *
+acl_module_side(void)
+{
+    const char *side = getenv("ACL_SLAPD_SIDE");
+    return side && !strcmp(side, "module") ? module_mode() : NULL;
+}
+
+static int
+run_once(struct acl_runner *run, const char *dir)
+{
+    char *cmd = talloc_asprintf(NULL, "%s %s", run->cmd, sh_quote(NULL, dir));
     int st;
 
-    mkdir(dir, 0777);
-    remove(talloc_asprintf(NULL, "%s/schemas", dir)); /* a stale one */
-    acl_case_write(c, dir);
-    cmd = talloc_asprintf(NULL, "%s %s", run->cmd, sh_quote(NULL, dir));
     run->runs++;
     fflush(stdout);
     st = system(cmd);
@@ -56,6 +66,43 @@ path(void *ctx, const char *dir, const char *name)
     return talloc_asprintf(ctx, "%s/%s", dir, name);
 }
 
+/* Module mode: stock slapd into dir/native.out, then slapd with the
+ * module into dir/slapd.out (left missing when it refused the case). */
+static int
+run_both(struct acl_runner *run, const char *dir)
+{
+    void *tmp = talloc_new(NULL);
+    int rc;
+
+    setenv("ACL_SLAPD_SIDE", "native", 1);
+    rc = run_once(run, dir);
+    if (rc == ACL_RUN_OK &&
+        rename(path(tmp, dir, "slapd.out"), path(tmp, dir, "native.out")))
+        rc = ACL_RUN_HARNESS;
+    if (rc == ACL_RUN_OK) {
+        setenv("ACL_SLAPD_SIDE", "module", 1);
+        int mrc = run_once(run, dir);
+        if (mrc == ACL_RUN_HARNESS)
+            rc = mrc;
+        else if (mrc != ACL_RUN_OK)
+            remove(path(tmp, dir, "slapd.out"));
+    }
+    unsetenv("ACL_SLAPD_SIDE");
+    talloc_free(tmp);
+    return rc;
+}
+
+int
+acl_slapd(struct acl_runner *run, const struct acl_case *c, const char *dir)
+{
+    mkdir(dir, 0777);
+    remove(talloc_asprintf(NULL, "%s/schemas", dir)); /* a stale one */
+    acl_case_write(c, dir);
+    if (module_mode())
+        return run_both(run, dir);
+    return run_once(run, dir);
+}
+
 /* The schema answers are normalised over when acre refused the policy:
  * the built-in one, slapd's matching. */
 static acre_schema *
@@ -66,6 +113,42 @@ fallback_schema(void)
     if (!s && acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL))
         dt_die("acre_schema_new failed");
     return s;
+}
+
+/* Module mode: stock slapd's answers (native.out) against slapd with the
+ * module's (slapd.out, missing when it refused the case). */
+static struct acl_outcome *
+module_compare(struct acl_outcome *o, const struct acl_case *c, const char *dir)
+{
+    struct acl_raw *sl, *mo = NULL;
+    unsigned nsl, nmo = 0;
+    const acre_schema *schema = fallback_schema();
+    char *mpath = path(o, dir, "slapd.out");
+    struct stat st;
+
+    sl = acl_raw_read(o, path(o, dir, "native.out"), &nsl);
+    if (nsl != c->ns)
+        dt_die("%s/native.out: %u answers for %u searches", dir, nsl, c->ns);
+    if (stat(mpath, &st) == 0)
+        mo = acl_raw_read(o, mpath, &nmo);
+    if (mo && nmo != c->ns)
+        dt_die("%s/slapd.out: %u answers for %u searches", dir, nmo, c->ns);
+    if (!mo)
+        o->refused = talloc_asprintf(
+            o, "slapd with slapo-acre refused the case (see %s/slaptest.log)",
+            dir);
+    o->n = c->ns;
+    o->slapd = talloc_array(o, char *, c->ns + 1);
+    o->acre = talloc_array(o, char *, c->ns + 1);
+    o->differ = talloc_zero_array(o, unsigned char, c->ns + 1);
+    for (unsigned i = 0; i < c->ns; i++) {
+        o->slapd[i] = acl_normal(o, schema, &sl[i]);
+        o->entries_slapd += acl_count_entries(o->slapd[i]);
+        o->acre[i] = mo ? acl_normal(o, schema, &mo[i]) : o->refused;
+        o->differ[i] = strcmp(o->slapd[i], o->acre[i]) != 0;
+        o->ndiffer += o->differ[i];
+    }
+    return o;
 }
 
 struct acl_outcome *
@@ -79,6 +162,8 @@ acl_compare(void *ctx, const struct acl_case *c, const char *dir)
     struct dt_str why, out;
     const acre_schema *schema;
 
+    if (module_mode())
+        return module_compare(o, c, dir);
     sl = acl_raw_read(o, path(o, dir, "slapd.out"), &nsl);
     if (nsl != c->ns)
         dt_die("%s/slapd.out: %u answers for %u searches", dir, nsl, c->ns);

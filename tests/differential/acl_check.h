@@ -25,6 +25,21 @@ struct acl_runner {
 #define ACL_RUN_DATA    4 /* slapadd refused the LDIF */
 #define ACL_RUN_START   5 /* slapd would not start with them */
 
+/*
+ * Module mode: with ACL_ACRE_MODULE naming slapo-acre's acre.so (an
+ * absolute path) in the environment, a case's "acre" side is slapd with
+ * the overlay acre deciding on the case's rules (acl_case_conf_module),
+ * and its "slapd" side stock slapd with the rules as its own: acl_slapd
+ * runs the runner for both (dir/native.out, then dir/slapd.out, the
+ * runner's environment saying which with ACL_SLAPD_SIDE), and acl_compare
+ * compares them.  A configuration stock slapd refuses is skipped as usual;
+ * one only the module refuses is a difference on every search.
+ *
+ * acl_module_side -- in module mode, while the runner runs the module's
+ * side, the module's path; else NULL.
+ */
+const char *acl_module_side(void);
+
 /* acl_slapd -- write c into dir and have slapd answer its searches
  * (dir/slapd.conf, dir/slapd.out).  Returns an ACL_RUN_* code. */
 int acl_slapd(struct acl_runner *run, const struct acl_case *c,

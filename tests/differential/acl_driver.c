@@ -19,6 +19,10 @@
  *                                      for work directory WORK, the data
  *                                      of each database in WORK/data-K.ldif;
  *                                      prints "K TAB SUFFIX" per database
+ *                                      (module mode, on its module side:
+ *                                      WORK/slapd.conf runs slapo-acre on
+ *                                      WORK/policy.conf, DIR/slapd.conf's
+ *                                      text)
  *   acl_driver slapd DIR URI ROOTPW [PID]   slapd's answers: DIR/slapd.out
  *   acl_driver compare DIR             acre's answers and the comparison
  *   acl_driver shrink DIR SEARCH RUNNER
@@ -30,6 +34,11 @@
  *
  * RUNNER is the command line that runs slapd on a case directory (the
  * directory is appended): tests/differential/acl_run.sh and this driver.
+ *
+ * Module mode (ACL_ACRE_MODULE=/abs/path/acre.so in the environment): the
+ * two sides compared are stock slapd with the rules as its own and slapd
+ * with slapo-acre deciding on the same rules (adapters/openldap), instead
+ * of slapd and acre in process; see acl_check.h.
  * Exit status: 0 all agree, 1 some differ, 2 the harness failed.
  */
 #include "acl_bench.h"
@@ -361,6 +370,7 @@ cmd_conf(const char *dir, const char *work, const char *rootpw)
     void *tmp = talloc_new(NULL);
     struct acl_case *c = acl_case_read(tmp, dir);
     char *conf = acl_case_conf(tmp, c, work, rootpw);
+    const char *so = acl_module_side();
     unsigned ndbs;
     struct acl_db *dbs = acl_case_dbs(tmp, c, &ndbs);
     acre_dn **sfx = talloc_zero_array(tmp, acre_dn *, ndbs + 1);
@@ -368,6 +378,11 @@ cmd_conf(const char *dir, const char *work, const char *rootpw)
     char *ldif = acl_ldif_uncomment(tmp, c->ldif);
 
     dt_write_file(dir, "slapd.conf", conf, strlen(conf));
+    if (so) { /* slapo-acre decides, on the same text as its policy */
+        char *pol = talloc_asprintf(tmp, "%s/policy.conf", work);
+        dt_write_file(work, "policy.conf", conf, strlen(conf));
+        conf = acl_case_conf_module(tmp, c, work, rootpw, so, pol);
+    }
     dt_write_file(work, "slapd.conf", conf, strlen(conf));
     for (unsigned i = 0; i < ndbs; i++) {
         dt_str_init(&data[i]);

@@ -1,0 +1,981 @@
+/*
+ * acre_overlay.c -- slapo-acre: acre answering every access check of a
+ * slapd 2.5 database, as an overlay loaded with `moduleload acre.so`.
+ *
+ *     overlay acre
+ *     acre-policy /etc/ldap/acre/policy.conf
+ *
+ * (cn=config: objectClass olcAcreConfig, attribute olcAcrePolicy.)  The
+ * policy file holds OpenLDAP access rules in slapd.conf form; acre compiles
+ * it, and a file that does not compile refuses the configuration with
+ * acre's file:line:col message (slapd does not start; a cn=config change
+ * is refused and the policy in force stays).  Each new policy goes into
+ * the instance's acre_slot: operations already running keep the one they
+ * started with.
+ *
+ * How checks are answered: slapd's access_allowed_mask() asks the
+ * bi_access_allowed of op->o_bd->bd_info for every check (the entry, each
+ * attribute and value it returns, each filter item, compare, add, modify,
+ * delete, rename).  While the overlay chain runs that is the overlay's
+ * (backover.c); while the backend runs an operation it is the backend's
+ * own BackendInfo, so while the database is open the overlay puts in the
+ * chain's place a copy of it whose bi_access_allowed is acre's.  Together
+ * they answer every check (never falling through to slapd's own rules),
+ * on slapd's own Entry read through an acre_entry_view (no copy of a
+ * value):
+ *   - the rootdn gets manage, and a write to a no-user-modification
+ *     attribute is granted, exactly as slap_access_allowed() does first;
+ *   - one acre_request per operation, kept in a per-thread cache keyed by
+ *     the operation (connection id, operation id, Operation pointer, the
+ *     requester's DN and the instance's policy generation), so the
+ *     requester is specialised once per operation; a cleanup callback
+ *     ends it when the operation's result is sent (else the thread's next
+ *     operation does);
+ *   - read checks of an entry (the entry itself and each value a search
+ *     returns) are answered from acre_entry_decide's whole-entry verdict,
+ *     made once per entry per operation; every other check is one
+ *     acre_access call;
+ *   - rules that read other entries (groups, dnattr, sets) get them from
+ *     slapd's backends through acre_host: be_entry_get_rw, and for set
+ *     URLs an internal search as the rootdn, as slapd's own sets do.
+ * Attribute ids: each AttributeDescription is resolved once per instance
+ * (acre_schema_attr_id) and kept in a table keyed by its address (slapd
+ * never frees an AttributeDescription while it runs).  Every policy of an
+ * instance is compiled against the instance's one schema, so the ids stay
+ * valid across swaps; a new policy may repeat the schema definitions its
+ * predecessors loaded, not add new ones (acre_schema_load_file).
+ *
+ * Invariants: fail closed -- no policy, an unknown attribute, a DN acre
+ * cannot parse, any acre error: denied.  Everything slapd-specific lives
+ * in adapters/openldap/; only init_module leaves acre.so (the rest is
+ * hidden, libacre is linked in statically: see openldap.mk).
+ */
+#include "portable.h"
+
+#include <ac/string.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "slap.h"
+
+#include "slap-config.h"
+
+#include "acre.h"
+
+/* acre's value layout is struct berval's: arrays are handed over as they
+ * are (acre.h, acre_value). */
+_Static_assert(sizeof(struct berval) == sizeof(acre_value) &&
+                   offsetof(struct berval, bv_len) ==
+                       offsetof(acre_value, len) &&
+                   offsetof(struct berval, bv_val) == offsetof(acre_value, val),
+               "struct berval and acre_value differ");
+
+/* ------------------------------------------------------------------------
+ * Instances
+ */
+
+/* AttributeDescription -> acre id, open addressing on the address. */
+struct id_slot {
+    const AttributeDescription *ad;
+    int id; /* >= 0, or a negative acre error: not decidable */
+};
+
+struct acre_inst {
+    /* A copy of the database's own BackendInfo whose bi_access_allowed is
+     * acre's, put in the overlay chain's place of the original while the
+     * database is open (see acre_db_open).  First member: a check made
+     * through it finds the instance from op->o_bd->bd_info. */
+    BackendInfo bi;
+    BackendInfo *orig;   /* the original, while the copy is in place */
+    int deleted, failed; /* during a cn=config change (acre_cf_cleanup) */
+    int cleanup_pushed;
+    char *path;          /* acre-policy, ch_malloc'd; NULL: none */
+    acre_schema *schema; /* every policy of the instance is compiled on it */
+    acre_slot *slot;
+    atomic_ulong gen; /* changes with every store into the slot */
+    pthread_rwlock_t ids_lock;
+    struct id_slot *ids;
+    size_t ids_cap, ids_n;
+};
+
+static slap_overinst acre_ov;
+static BI_access_allowed acre_backend_access_allowed;
+
+enum { ACRE_CF_POLICY = 1 };
+
+/* Write "file:line:col: message" of d into buf. */
+static void
+diag_text(char *buf, size_t size, const acre_diag *d, int rc, const char *path)
+{
+    if (d->message[0] && !d->line)
+        snprintf(buf, size, "%s", d->message);
+    else if (d->message[0])
+        snprintf(buf, size, "%s:%u:%u: %s", d->file ? d->file : path, d->line,
+                 d->column, d->message);
+    else
+        snprintf(buf, size, "%s: %s", path, acre_strerror(rc));
+}
+
+/* Compile path into inst's schema and store it; 0, or non-zero with the
+ * message in msg (the slot is then unchanged). */
+static int
+policy_load(struct acre_inst *inst, const char *path, char *msg, size_t size)
+{
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, path, NULL, 0};
+    acre_policy *p = NULL;
+    acre_diag d;
+    int rc;
+
+    memset(&d, 0, sizeof d);
+    if (!inst->schema &&
+        (rc = acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &inst->schema, &d))) {
+        diag_text(msg, size, &d, rc, path);
+        return 1;
+    }
+    rc = acre_policy_compile(NULL, inst->schema, &src, 1, 0, &p, &d);
+    if (rc) {
+        diag_text(msg, size, &d, rc, path);
+        return 1;
+    }
+    acre_slot_store(inst->slot, p);
+    acre_policy_release(p); /* the slot holds its own reference */
+    atomic_fetch_add(&inst->gen, 1);
+    return 0;
+}
+
+/* Run after a cn=config change of the entry.  A replace is a delete then
+ * an add, undone (delete, add of the old value) when the add fails: the
+ * delete only marks the policy, so whatever the undo does, a failed change
+ * leaves the policy in force.  Only a policy deleted and not replaced
+ * leaves the slot empty, and then every check is denied. */
+static int
+acre_cf_cleanup(ConfigArgs *c)
+{
+    struct acre_inst *inst = ((slap_overinst *)c->bi)->on_bi.bi_private;
+
+    if (inst->deleted && !inst->failed) {
+        ch_free(inst->path);
+        inst->path = NULL;
+        acre_slot_store(inst->slot, NULL);
+        atomic_fetch_add(&inst->gen, 1);
+    }
+    inst->deleted = inst->failed = inst->cleanup_pushed = 0;
+    return 0;
+}
+
+static int
+acre_cf_gen(ConfigArgs *c)
+{
+    struct acre_inst *inst = ((slap_overinst *)c->bi)->on_bi.bi_private;
+    if (c->op == SLAP_CONFIG_EMIT) {
+        if (!inst->path || inst->deleted)
+            return 1;
+        c->value_string = ch_strdup(inst->path);
+        return 0;
+    }
+    if (c->op != SLAP_CONFIG_ADD && !inst->cleanup_pushed) {
+        config_push_cleanup(c, acre_cf_cleanup);
+        inst->cleanup_pushed = 1;
+    }
+    if (c->op == LDAP_MOD_DELETE) {
+        inst->deleted = 1; /* in force until the change is complete */
+        return 0;
+    }
+    if (policy_load(inst, c->value_string, c->cr_msg, sizeof c->cr_msg)) {
+        Debug(LDAP_DEBUG_ANY, "%s: acre-policy: %s\n", c->log, c->cr_msg);
+        ch_free(c->value_string);
+        c->value_string = NULL;
+        inst->failed = 1;
+        return ARG_BAD_CONF;
+    }
+    ch_free(inst->path);
+    inst->path = c->value_string;
+    inst->deleted = 0;
+    return 0;
+}
+
+static ConfigTable acre_cfg[] = {
+    {"acre-policy", "file", 2, 2, 0, ARG_STRING | ARG_MAGIC | ACRE_CF_POLICY,
+     acre_cf_gen,
+     "( 1.3.6.1.4.1.4203.666.11.99.1.1 NAME 'olcAcrePolicy' "
+     "DESC 'acre: the file of OpenLDAP access rules acre enforces' "
+     "EQUALITY caseExactMatch "
+     "SYNTAX OMsDirectoryString SINGLE-VALUE )",
+     NULL, NULL},
+    {NULL, NULL, 0, 0, 0, ARG_IGNORED, NULL, NULL, NULL, NULL}};
+
+static ConfigOCs acre_ocs[] = {
+    {"( 1.3.6.1.4.1.4203.666.11.99.2.1 NAME 'olcAcreConfig' "
+     "DESC 'acre access-control overlay configuration' "
+     "SUP olcOverlayConfig "
+     "MAY ( olcAcrePolicy ) )",
+     Cft_Overlay, acre_cfg, NULL, NULL},
+    {NULL, 0, NULL, NULL, NULL}};
+
+static int
+acre_db_init(BackendDB *be, ConfigReply *cr)
+{
+    slap_overinst *on = (slap_overinst *)be->bd_info;
+    struct acre_inst *inst = ch_calloc(1, sizeof *inst);
+
+    if (acre_slot_new(&inst->slot)) {
+        ch_free(inst);
+        snprintf(cr->msg, sizeof cr->msg, "acre: out of memory");
+        return 1;
+    }
+    pthread_rwlock_init(&inst->ids_lock, NULL);
+    on->on_bi.bi_private = inst;
+    return 0;
+}
+
+static int
+acre_db_open(BackendDB *be, ConfigReply *cr)
+{
+    slap_overinst *on = (slap_overinst *)be->bd_info;
+    struct acre_inst *inst = on->on_bi.bi_private;
+
+    if (!inst->path) {
+        snprintf(cr->msg, sizeof cr->msg,
+                 "acre: overlay acre has no acre-policy: refusing to run "
+                 "the database without access control");
+        Debug(LDAP_DEBUG_ANY, "%s\n", cr->msg);
+        return 1;
+    }
+    /* While the backend runs an operation, op->o_bd->bd_info is the
+     * backend's own BackendInfo (backover.c), so access_allowed_mask()
+     * asks it, not the overlay chain: the database's backend is replaced
+     * by a copy that asks acre.  The overlay's own hook answers the
+     * checks made before the backend runs. */
+    if (!inst->orig) {
+        slap_overinfo *oi = on->on_info;
+        inst->bi = *oi->oi_orig;
+        inst->bi.bi_access_allowed = acre_backend_access_allowed;
+        inst->orig = oi->oi_orig;
+        oi->oi_orig = &inst->bi;
+    }
+    return 0;
+}
+
+/* Put the database's own BackendInfo back. */
+static void
+backend_restore(slap_overinst *on, struct acre_inst *inst)
+{
+    if (inst->orig && on->on_info->oi_orig == &inst->bi)
+        on->on_info->oi_orig = inst->orig;
+    inst->orig = NULL;
+}
+
+static int
+acre_db_close(BackendDB *be, ConfigReply *cr)
+{
+    slap_overinst *on = (slap_overinst *)be->bd_info;
+
+    if (on->on_bi.bi_private)
+        backend_restore(on, on->on_bi.bi_private);
+    return 0;
+}
+
+static int
+acre_db_destroy(BackendDB *be, ConfigReply *cr)
+{
+    slap_overinst *on = (slap_overinst *)be->bd_info;
+    struct acre_inst *inst = on->on_bi.bi_private;
+
+    if (!inst)
+        return 0;
+    backend_restore(on, inst);
+    /* Threads' cached requests may still hold policies compiled on the
+     * schema: the schema is left to the process's end. */
+    acre_slot_free(inst->slot);
+    pthread_rwlock_destroy(&inst->ids_lock);
+    ch_free(inst->ids);
+    ch_free(inst->path);
+    ch_free(inst);
+    on->on_bi.bi_private = NULL;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Attribute ids
+ */
+
+static size_t
+ad_hash(const AttributeDescription *ad, size_t cap)
+{
+    uintptr_t h = (uintptr_t)ad;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 7) & (cap - 1);
+}
+
+static const struct id_slot *
+ids_find(const struct id_slot *t, size_t cap, const AttributeDescription *ad)
+{
+    if (!cap)
+        return NULL;
+    for (size_t i = ad_hash(ad, cap);; i = (i + 1) & (cap - 1)) {
+        if (t[i].ad == ad)
+            return &t[i];
+        if (!t[i].ad)
+            return NULL;
+    }
+}
+
+static void
+ids_put(struct acre_inst *inst, const AttributeDescription *ad, int id)
+{
+    if ((inst->ids_n + 1) * 2 > inst->ids_cap) {
+        size_t cap = inst->ids_cap ? inst->ids_cap * 2 : 256;
+        struct id_slot *t = ch_calloc(cap, sizeof *t);
+        for (size_t i = 0; i < inst->ids_cap; i++)
+            if (inst->ids[i].ad) {
+                size_t j = ad_hash(inst->ids[i].ad, cap);
+                while (t[j].ad)
+                    j = (j + 1) & (cap - 1);
+                t[j] = inst->ids[i];
+            }
+        ch_free(inst->ids);
+        inst->ids = t, inst->ids_cap = cap;
+    }
+    size_t j = ad_hash(ad, inst->ids_cap);
+    while (inst->ids[j].ad && inst->ids[j].ad != ad)
+        j = (j + 1) & (inst->ids_cap - 1);
+    if (!inst->ids[j].ad)
+        inst->ids_n++;
+    inst->ids[j].ad = ad, inst->ids[j].id = id;
+}
+
+/* The acre id of ad in inst's schema, or a negative error. */
+static int
+ad_id(struct acre_inst *inst, const AttributeDescription *ad)
+{
+    const struct id_slot *s;
+    int id;
+
+    pthread_rwlock_rdlock(&inst->ids_lock);
+    s = ids_find(inst->ids, inst->ids_cap, ad);
+    id = s ? s->id : 0;
+    pthread_rwlock_unlock(&inst->ids_lock);
+    if (s)
+        return id;
+    id = acre_schema_attr_id(inst->schema, ad->ad_cname.bv_val,
+                             ad->ad_cname.bv_len);
+    pthread_rwlock_wrlock(&inst->ids_lock);
+    ids_put(inst, ad, id);
+    pthread_rwlock_unlock(&inst->ids_lock);
+    return id;
+}
+
+/* ------------------------------------------------------------------------
+ * Entry views of slapd's Entry
+ */
+
+/* A view of an Entry and the room it needs; map[i] is the view index of
+ * the entry's i-th Attribute, -1 when acre's schema lacks its type. */
+struct eview {
+    acre_entry_view v;
+    acre_view_attr *attrs;
+    int *map;
+    unsigned cap;
+    const Entry *e;
+    void *dnbuf;
+};
+
+static void
+eview_free(struct eview *ev)
+{
+    ch_free(ev->attrs);
+    ch_free(ev->map);
+    ch_free(ev->dnbuf);
+    memset(ev, 0, sizeof *ev);
+}
+
+/* Fill ev with e's view; 0, or an acre error. */
+static int
+eview_make(struct acre_inst *inst, const acre_schema *schema, const Entry *e,
+           struct eview *ev)
+{
+    unsigned n = 0, k = 0;
+    acre_dn *dn;
+    int rc;
+
+    for (Attribute *a = e->e_attrs; a; a = a->a_next)
+        n++;
+    if (n > ev->cap) {
+        ev->cap = n * 2 + 8;
+        ev->attrs = ch_realloc(ev->attrs, ev->cap * sizeof *ev->attrs);
+        ev->map = ch_realloc(ev->map, ev->cap * sizeof *ev->map);
+    }
+    if (!ev->dnbuf)
+        ev->dnbuf = ch_malloc(ACRE_DN_BUF_MAX);
+    rc = acre_dn_parse_buf(ev->dnbuf, ACRE_DN_BUF_MAX, schema,
+                           e->e_nname.bv_val, e->e_nname.bv_len, 0, &dn, NULL);
+    if (rc)
+        return rc;
+    n = 0;
+    for (Attribute *a = e->e_attrs; a; a = a->a_next, n++) {
+        int id = ad_id(inst, a->a_desc);
+        ev->map[n] = -1;
+        if (id < 0 || !a->a_numvals)
+            continue;
+        ev->map[n] = (int)k;
+        ev->attrs[k].id = id;
+        ev->attrs[k].nvals = a->a_numvals;
+        ev->attrs[k].vals = (const acre_value *)a->a_vals;
+        ev->attrs[k].norms = NULL;
+        k++;
+    }
+    ev->v.schema = schema;
+    ev->v.dn = dn;
+    ev->v.nattrs = k;
+    ev->v.attrs = ev->attrs;
+    ev->v.host_data = e;
+    ev->e = e;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Host lookups through slapd's backends
+ */
+
+struct host_ctx {
+    struct acre_inst *inst;
+    const acre_schema *schema;
+    Operation *op; /* the operation being checked */
+};
+
+struct got {
+    struct eview ev;
+    Entry *e;
+    BackendDB *be;
+};
+
+static int
+host_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
+{
+    struct host_ctx *h = arg;
+    struct berval bv, ndn = BER_BVNULL;
+    Entry *e = NULL;
+    struct got *g;
+    size_t len;
+    int rc;
+
+    bv.bv_val = (char *)acre_dn_pretty(dn, &len);
+    bv.bv_len = len;
+    if (dnNormalize(0, NULL, NULL, &bv, &ndn, h->op->o_tmpmemctx))
+        return -1;
+    rc = be_entry_get_rw(h->op, &ndn, NULL, NULL, 0, &e);
+    slap_sl_free(ndn.bv_val, h->op->o_tmpmemctx);
+    if (rc != LDAP_SUCCESS || !e)
+        return rc == LDAP_NO_SUCH_OBJECT || !e ? 0 : -1;
+    g = ch_calloc(1, sizeof *g);
+    g->e = e;
+    if (eview_make(h->inst, h->schema, e, &g->ev)) {
+        be_entry_release_r(h->op, e);
+        eview_free(&g->ev);
+        ch_free(g);
+        return -1;
+    }
+    *out = &g->ev.v;
+    return 1;
+}
+
+static void
+host_release(void *arg, const acre_entry_view *v)
+{
+    struct host_ctx *h = arg;
+    struct got *g = (struct got *)v; /* v is g->ev.v, its first member */
+
+    be_entry_release_r(h->op, g->e);
+    eview_free(&g->ev);
+    ch_free(g);
+}
+
+/* An internal search of host_search: each entry found is handed to fn. */
+struct walk {
+    struct host_ctx *h;
+    acre_view_fn fn;
+    void *fn_arg;
+    int rc; /* fn's first non-zero answer, or a failure */
+};
+
+static int
+walk_entry(Operation *op, SlapReply *rs)
+{
+    struct walk *w = op->o_callback->sc_private;
+    struct eview ev;
+
+    if (rs->sr_type != REP_SEARCH || w->rc)
+        return 0;
+    memset(&ev, 0, sizeof ev);
+    if (eview_make(w->h->inst, w->h->schema, rs->sr_entry, &ev))
+        w->rc = -1;
+    else
+        w->rc = w->fn(w->fn_arg, &ev.v);
+    eview_free(&ev);
+    return 0;
+}
+
+/* Every entry within scope of base, as slapd's own set URLs find them
+ * (acl.c, acl_set_gather): an internal search as the rootdn of the
+ * database holding base. */
+static int
+host_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
+            void *fn_arg)
+{
+    struct host_ctx *h = arg;
+    Operation *op = h->op, op2 = {0};
+    SlapReply rs = {REP_RESULT};
+    struct walk w = {h, fn, fn_arg, 0};
+    slap_callback cb = {NULL, walk_entry, NULL, &w};
+    struct berval bv;
+    size_t len;
+
+    bv.bv_val = (char *)acre_dn_pretty(base, &len);
+    bv.bv_len = len;
+    if (dnNormalize(0, NULL, NULL, &bv, &op2.o_req_ndn, op->o_tmpmemctx))
+        return -1;
+    op2.o_bd = select_backend(&op2.o_req_ndn, 1);
+    if (!op2.o_bd || !op2.o_bd->be_search) {
+        slap_sl_free(op2.o_req_ndn.bv_val, op->o_tmpmemctx);
+        return 0; /* no such base: nothing */
+    }
+    op2.o_hdr = op->o_hdr;
+    op2.o_tag = LDAP_REQ_SEARCH;
+    op2.o_ndn = op2.o_bd->be_rootndn;
+    op2.o_dn = op2.o_bd->be_rootdn;
+    op2.o_callback = &cb;
+    slap_op_time(&op2.o_time, &op2.o_tincr);
+    op2.o_do_not_cache = 1;
+    op2.o_req_dn = op2.o_req_ndn;
+    op2.ors_scope = scope;
+    op2.ors_deref = LDAP_DEREF_NEVER;
+    op2.ors_filterstr = *slap_filterstr_objectClass_pres;
+    op2.ors_filter = (Filter *)slap_filter_objectClass_pres;
+    op2.ors_slimit = SLAP_NO_LIMIT;
+    op2.ors_tlimit = SLAP_NO_LIMIT;
+    op2.ors_attrs = slap_anlist_all_attributes;
+    op2.o_private = op->o_private;
+    op2.o_extra = op->o_extra;
+    op2.o_bd->be_search(&op2, &rs);
+    slap_sl_free(op2.o_req_ndn.bv_val, op->o_tmpmemctx);
+    if (w.rc)
+        return w.rc;
+    return rs.sr_err == LDAP_SUCCESS || rs.sr_err == LDAP_NO_SUCH_OBJECT ? 0
+                                                                         : -1;
+}
+
+static int
+host_has_children(void *arg, const acre_entry_view *v)
+{
+    struct host_ctx *h = arg;
+    Entry *e = (Entry *)v->host_data;
+    BackendDB *be = select_backend(&e->e_nname, 0), *save = h->op->o_bd;
+    int hs = LDAP_COMPARE_FALSE, rc;
+
+    if (!be || !be->be_has_subordinates)
+        return -1;
+    h->op->o_bd = be;
+    rc = be->be_has_subordinates(h->op, e, &hs);
+    h->op->o_bd = save;
+    if (rc != LDAP_SUCCESS)
+        return -1;
+    return hs == LDAP_COMPARE_TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * One request per operation, per thread
+ */
+
+struct opcache {
+    struct acre_inst *inst;
+    unsigned long gen, connid, opid;
+    const Operation *op;
+    struct berval ndn; /* ch_malloc'd copy */
+    acre_request *rq;
+    struct host_ctx host;
+    int busy;
+    /* the last entry decided for read, and its verdict */
+    struct eview ev;
+    uint64_t sig; /* entry_sig of ev.e */
+    int have_verdict;
+    acre_verdict verdict;
+};
+
+static __thread struct opcache *tls_cache;
+
+static void
+opcache_end(struct opcache *oc)
+{
+    acre_request_end(oc->rq);
+    oc->rq = NULL;
+    oc->have_verdict = 0;
+    oc->ev.e = NULL;
+}
+
+static int
+same_op(const struct opcache *oc, struct acre_inst *inst, const Operation *op)
+{
+    return oc->rq && oc->inst == inst && oc->op == op &&
+           oc->connid == op->o_connid && oc->opid == op->o_opid &&
+           oc->gen == atomic_load(&inst->gen) &&
+           oc->ndn.bv_len == op->o_ndn.bv_len &&
+           (!op->o_ndn.bv_len ||
+            !memcmp(oc->ndn.bv_val, op->o_ndn.bv_val, op->o_ndn.bv_len));
+}
+
+static void
+subject_of(const Operation *op, acre_subject *s)
+{
+    const Connection *c = op->o_conn;
+
+    memset(s, 0, sizeof *s);
+    s->authz_dn = op->o_ndn.bv_val;
+    s->ssf = op->o_ssf;
+    s->transport_ssf = op->o_transport_ssf;
+    s->tls_ssf = op->o_tls_ssf;
+    s->sasl_ssf = op->o_sasl_ssf;
+    if (!c)
+        return;
+    s->authc_dn = c->c_ndn.bv_val ? c->c_ndn.bv_val : "";
+    s->peername = c->c_peer_name.bv_val;
+    s->sockname = c->c_sock_name.bv_val;
+    s->sockurl = c->c_listener_url.bv_val;
+    s->domain = c->c_peer_domain.bv_val;
+}
+
+/* Begin oc's request for op under inst's current policy; 0 or -1 (no
+ * policy, or acre failed: deny). */
+static int
+opcache_begin(struct opcache *oc, struct acre_inst *inst, Operation *op)
+{
+    acre_host host = {0};
+    acre_subject who;
+    acre_policy *p;
+    int rc;
+
+    opcache_end(oc);
+    oc->gen = atomic_load(&inst->gen);
+    if (!(p = acre_slot_acquire(inst->slot)))
+        return -1;
+    oc->inst = inst;
+    oc->op = op;
+    oc->connid = op->o_connid;
+    oc->opid = op->o_opid;
+    ch_free(oc->ndn.bv_val);
+    oc->ndn.bv_len = op->o_ndn.bv_len;
+    oc->ndn.bv_val = ch_malloc(op->o_ndn.bv_len + 1);
+    memcpy(oc->ndn.bv_val, op->o_ndn.bv_val ? op->o_ndn.bv_val : "",
+           op->o_ndn.bv_len);
+    oc->ndn.bv_val[op->o_ndn.bv_len] = '\0';
+    oc->host.inst = inst;
+    oc->host.schema = acre_policy_schema(p);
+    oc->host.op = op;
+    host.arg = &oc->host;
+    host.get = host_get;
+    host.release = host_release;
+    host.search = host_search;
+    host.has_children = host_has_children;
+    subject_of(op, &who);
+    rc = acre_request_begin(p, &who, &host, &oc->rq);
+    acre_policy_release(p); /* the request holds its own */
+    return rc ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Checks
+ */
+
+static int
+acre_right_of(slap_access_t access)
+{
+    switch (ACL_LEVEL(access)) {
+    case ACL_DISCLOSE:
+        return ACRE_RIGHT_DISCLOSE;
+    case ACL_AUTH:
+        return ACRE_RIGHT_AUTH;
+    case ACL_COMPARE:
+        return ACRE_RIGHT_COMPARE;
+    case ACL_SEARCH:
+        return ACRE_RIGHT_SEARCH;
+    case ACL_READ:
+        return ACRE_RIGHT_READ;
+    case ACL_WRITE_:
+        if ((access & ACL_QUALIFIER_MASK) == ACL_QUALIFIER1)
+            return ACRE_RIGHT_ADD;
+        if ((access & ACL_QUALIFIER_MASK) == ACL_QUALIFIER2)
+            return ACRE_RIGHT_DELETE;
+        return ACRE_RIGHT_WRITE;
+    case ACL_MANAGE:
+        return ACRE_RIGHT_MANAGE;
+    }
+    return -1;
+}
+
+/* The index of ad's Attribute in e, and the Attribute; -1 when absent. */
+static int
+attr_index(const Entry *e, const AttributeDescription *ad, Attribute **out)
+{
+    int i = 0;
+
+    for (Attribute *a = e->e_attrs; a; a = a->a_next, i++)
+        if (a->a_desc == ad) {
+            *out = a;
+            return i;
+        }
+    return -1;
+}
+
+/* A fingerprint of e's attribute list: which Attributes, which value
+ * arrays, how many values.  A view is reused only for the same Entry with
+ * the same fingerprint (slapd may change an entry between checks). */
+static uint64_t
+entry_sig(const Entry *e)
+{
+    uint64_t h = (uint64_t)e->e_id * 0x9E3779B97F4A7C15ull;
+
+    for (const Attribute *a = e->e_attrs; a; a = a->a_next) {
+        h = (h ^ (uint64_t)(uintptr_t)a) * 0x100000001B3ull;
+        h = (h ^ (uint64_t)(uintptr_t)a->a_vals) * 0x100000001B3ull;
+        h = (h ^ a->a_numvals) * 0x100000001B3ull;
+    }
+    return h;
+}
+
+/* Make sure oc->ev is e's view; 0, or -1 (acre failed). */
+static int
+view_for(struct opcache *oc, Entry *e)
+{
+    uint64_t sig = entry_sig(e);
+
+    if (oc->ev.e == e && oc->sig == sig)
+        return 0;
+    oc->have_verdict = 0;
+    oc->ev.e = NULL;
+    if (eview_make(oc->inst, oc->host.schema, e, &oc->ev))
+        return -1;
+    oc->sig = sig;
+    return 0;
+}
+
+/* Make sure oc holds e's read verdict; 0, or -1 (acre failed). */
+static int
+verdict_for(struct opcache *oc, Entry *e)
+{
+    if (view_for(oc, e))
+        return -1;
+    if (oc->have_verdict)
+        return 0;
+    if (acre_entry_decide(oc->rq, &oc->ev.v, ACRE_RIGHT_READ, &oc->verdict))
+        return -1;
+    oc->have_verdict = 1;
+    return 0;
+}
+
+/* A read check answered from the entry's verdict: 1, 0, or -1 when the
+ * verdict does not cover it (then acre_access answers). */
+static int
+from_verdict(struct opcache *oc, Entry *e, AttributeDescription *desc,
+             struct berval *val)
+{
+    Attribute *a = NULL;
+    int i, k;
+
+    if (verdict_for(oc, e))
+        return 0;
+    if (desc == slap_schema.si_ad_entry && !val)
+        return oc->verdict.visible != 0;
+    if (!val || !oc->verdict.visible || (i = attr_index(e, desc, &a)) < 0 ||
+        (k = oc->ev.map[i]) < 0 ||
+        oc->ev.attrs[k].vals != (const acre_value *)a->a_vals ||
+        oc->ev.attrs[k].nvals != a->a_numvals)
+        return -1;
+    if (oc->verdict.attr[k] == ACRE_ATTR_ALL)
+        return 1;
+    if (oc->verdict.attr[k] == ACRE_ATTR_NONE)
+        return 0;
+    for (unsigned j = 0; j < a->a_numvals; j++)
+        if (val == &a->a_nvals[j] || val == &a->a_vals[j])
+            return oc->verdict.value[oc->verdict.first[k] + j] != 0;
+    return -1;
+}
+
+/* The stored form of val when it is one of e's values of desc. */
+static struct berval *
+stored_value(Entry *e, AttributeDescription *desc, struct berval *val)
+{
+    Attribute *a = NULL;
+
+    if (!val || attr_index(e, desc, &a) < 0)
+        return val;
+    for (unsigned j = 0; j < a->a_numvals; j++)
+        if (val == &a->a_nvals[j])
+            return &a->a_vals[j];
+    return val;
+}
+
+static int
+check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
+      struct berval *val, slap_access_t access, slap_mask_t *maskp)
+{
+    int right = acre_right_of(access), rc;
+    uint32_t mask = ACRE_PRIV_NONE;
+
+    if (right < 0)
+        return 0;
+    if (right == ACRE_RIGHT_READ && (rc = from_verdict(oc, e, desc, val)) >= 0)
+        return rc;
+    if (view_for(oc, e))
+        return 0;
+    val = stored_value(e, desc, val);
+    rc = acre_access(oc->rq, &oc->ev.v, desc->ad_cname.bv_val,
+                     val ? val->bv_val : NULL, val ? val->bv_len : 0, right,
+                     &mask);
+    *maskp = mask;
+    return rc == 1;
+}
+
+static int
+decide(struct acre_inst *inst, Operation *op, Entry *e,
+       AttributeDescription *desc, struct berval *val, slap_access_t access,
+       AccessControlState *state, slap_mask_t *maskp)
+{
+    struct opcache *oc = tls_cache, tmp;
+    int granted;
+
+    /* slapd caches a result per attribute unless told the rules looked
+     * at values; acre's may, on any check */
+    if (state)
+        state->as_vd_acl_present = 1;
+    ACL_INIT(*maskp);
+    /* what slap_access_allowed decides before any rule */
+    if (be_isroot(op)) {
+        *maskp = ACL_LVL_MANAGE;
+        return 1;
+    }
+    if (ACL_LEVEL(access) == ACL_WRITE_ && is_at_no_user_mod(desc->ad_type) &&
+        desc != slap_schema.si_ad_entry && desc != slap_schema.si_ad_children)
+        return 1;
+    if (!oc)
+        oc = tls_cache = ch_calloc(1, sizeof *oc);
+    if (oc->busy) { /* a check made while one of ours runs: its own */
+        memset(&tmp, 0, sizeof tmp);
+        oc = &tmp;
+    }
+    if (!same_op(oc, inst, op) && opcache_begin(oc, inst, op)) {
+        granted = 0;
+    } else {
+        oc->busy = 1;
+        oc->host.op = op;
+        granted = check(oc, op, e, desc, val, access, maskp);
+        oc->busy = 0;
+    }
+    if (oc == &tmp) {
+        opcache_end(&tmp);
+        eview_free(&tmp.ev);
+        ch_free(tmp.ndn.bv_val);
+    }
+    return granted;
+}
+
+/* bi_access_allowed of the overlay: checks made while the overlay chain
+ * runs (op->o_bd->bd_info is the overlay). */
+static int
+acre_access_allowed(Operation *op, Entry *e, AttributeDescription *desc,
+                    struct berval *val, slap_access_t access,
+                    AccessControlState *state, slap_mask_t *maskp)
+{
+    slap_overinst *on = (slap_overinst *)op->o_bd->bd_info;
+
+    return decide(on->on_bi.bi_private, op, e, desc, val, access, state, maskp);
+}
+
+/* bi_access_allowed of the backend's copy: checks made while the backend
+ * runs an operation (op->o_bd->bd_info is the copy, inst->bi). */
+static int
+acre_backend_access_allowed(Operation *op, Entry *e, AttributeDescription *desc,
+                            struct berval *val, slap_access_t access,
+                            AccessControlState *state, slap_mask_t *maskp)
+{
+    return decide((struct acre_inst *)op->o_bd->bd_info, op, e, desc, val,
+                  access, state, maskp);
+}
+
+/* ------------------------------------------------------------------------
+ * The end of an operation
+ *
+ * A thread's cached request holds its policy: ending it when its
+ * operation's result is sent lets a replaced policy go as soon as the
+ * operations that used it are done, not when each thread next works.
+ */
+
+static int
+acre_op_cleanup(Operation *op, SlapReply *rs)
+{
+    struct opcache *oc = tls_cache;
+
+    if (rs->sr_type != REP_RESULT && rs->sr_err != SLAPD_ABANDON)
+        return SLAP_CB_CONTINUE;
+    if (oc && !oc->busy && oc->rq && oc->op == op &&
+        oc->connid == op->o_connid && oc->opid == op->o_opid)
+        opcache_end(oc);
+    op->o_tmpfree(op->o_callback, op->o_tmpmemctx);
+    op->o_callback = NULL; /* removed from the list (result.c) */
+    return SLAP_CB_CONTINUE;
+}
+
+/* Every operation of the database: a cleanup callback after the overlay
+ * chain's own (which over_op_func removes when the chain returns). */
+static int
+acre_op_any(Operation *op, SlapReply *rs)
+{
+    slap_callback *sc;
+
+    if (!op->o_callback)
+        return SLAP_CB_CONTINUE;
+    sc = op->o_tmpcalloc(1, sizeof *sc, op->o_tmpmemctx);
+    sc->sc_cleanup = acre_op_cleanup;
+    sc->sc_next = op->o_callback->sc_next;
+    op->o_callback->sc_next = sc;
+    return SLAP_CB_CONTINUE;
+}
+
+/* ------------------------------------------------------------------------
+ * Registration
+ */
+
+static int
+acre_ov_init(void)
+{
+    int rc;
+
+    acre_ov.on_bi.bi_type = "acre";
+    acre_ov.on_bi.bi_db_init = acre_db_init;
+    acre_ov.on_bi.bi_db_open = acre_db_open;
+    acre_ov.on_bi.bi_db_close = acre_db_close;
+    acre_ov.on_bi.bi_db_destroy = acre_db_destroy;
+    acre_ov.on_bi.bi_access_allowed = acre_access_allowed;
+    acre_ov.on_bi.bi_op_bind = acre_op_any;
+    acre_ov.on_bi.bi_op_search = acre_op_any;
+    acre_ov.on_bi.bi_op_compare = acre_op_any;
+    acre_ov.on_bi.bi_op_modify = acre_op_any;
+    acre_ov.on_bi.bi_op_modrdn = acre_op_any;
+    acre_ov.on_bi.bi_op_add = acre_op_any;
+    acre_ov.on_bi.bi_op_delete = acre_op_any;
+    acre_ov.on_bi.bi_extended = acre_op_any;
+    acre_ov.on_bi.bi_cf_ocs = acre_ocs;
+    if ((rc = config_register_schema(acre_cfg, acre_ocs)))
+        return rc;
+    return overlay_register(&acre_ov);
+}
+
+/* init_module -- slapd's entry point of a dynamically loaded module
+ * (moduleload): registers the overlay "acre".  The only symbol acre.so
+ * exports. */
+__attribute__((visibility("default"))) int
+init_module(int argc, char *argv[])
+{
+    (void)argc, (void)argv;
+    return acre_ov_init();
+}

@@ -1,0 +1,81 @@
+# openldap.mk -- slapo-acre, the slapd overlay module (adapters/openldap/),
+# included by the top Makefile.  Nothing here is built by `make` or
+# `make check`.  Targets:
+#
+#   make openldap-module (alias: make adapters)
+#       fetch and configure the source of the installed slapd (once, in
+#       build/openldap/src: fetch-src.sh), check that its headers are the
+#       installed slapd's (abi-check.sh), then build
+#       build/adapters/openldap/acre.so against them
+#   make check-openldap-module
+#       the module in a private slapd, checked with the ldap* clients
+#       against stock slapd and an expected transcript
+#       (adapters/openldap/tests/run.sh), then its policy replaced 100
+#       times under load (tests/hotswap.sh)
+#
+# Linking: libacre's static PIC archive (build/libacre.a) is linked into
+# acre.so and everything but init_module is made local (acre.so.map).
+# slapd loads modules with RTLD_GLOBAL: a module exporting acre_* (or
+# linking the shared libacre) would offer them to every later module and
+# could meet another copy of libacre; hidden, the module is self-contained
+# and needs no libacre installed.  talloc, PCRE2 and libunistring stay
+# shared libraries (LIB_LIBS); slapd's own symbols are resolved when slapd
+# loads the module.
+
+OL_DIR := $(SRCDIR)/adapters/openldap
+OL_SRC := $(B)/openldap/src
+OL_B := $(B)/adapters/openldap
+# The source tree's configured headers, and Debian's own build flags.
+OL_CFLAGS := -std=gnu99 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra \
+	-Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers -Wno-missing-braces \
+	-Wno-format-truncation \
+	-Werror=implicit-function-declaration -Werror=incompatible-pointer-types \
+	-fPIC -fvisibility=hidden $(CFLAGS) -I$(OL_SRC)/include \
+	-I$(OL_SRC)/servers/slapd -I$(SRCDIR)/include
+
+.PHONY: adapters openldap-module openldap-src check-openldap-module \
+	differential-openldap-module
+
+adapters: openldap-module
+openldap-module: $(OL_B)/acre.so
+
+# Again when slapd is upgraded (fetch-src.sh then fetches the new version).
+$(OL_SRC)/include/ldap_config.h: $(wildcard /usr/sbin/slapd)
+	sh $(OL_DIR)/fetch-src.sh $(B)/openldap
+	@touch $@
+
+openldap-src: $(OL_SRC)/include/ldap_config.h
+
+# The headers must describe the installed slapd (abi-check.sh): checked
+# once per configured tree.
+$(OL_B)/abi.ok: $(OL_SRC)/include/ldap_config.h $(OL_DIR)/abi-check.sh \
+		$(wildcard /usr/sbin/slapd)
+	sh $(OL_DIR)/abi-check.sh $(OL_SRC) $(OL_B)
+
+$(OL_B)/acre_overlay.o: $(OL_DIR)/acre_overlay.c $(SRCDIR)/include/acre.h \
+		$(OL_SRC)/include/ldap_config.h $(OL_B)/abi.ok
+	@mkdir -p $(@D)
+	$(CC) $(OL_CFLAGS) -c $< -o $@
+
+$(OL_B)/acre.so: $(OL_B)/acre_overlay.o $(B)/libacre.a $(OL_DIR)/acre.so.map
+	$(CC) -shared -o $@ $(OL_B)/acre_overlay.o $(B)/libacre.a \
+		-Wl,--version-script=$(OL_DIR)/acre.so.map $(LDFLAGS) $(LIB_LIBS) \
+		-l:liblber-2.5.so.0
+	@bad=$$(nm -D --defined-only $@ | awk '{print $$3}' | \
+		grep -v '^init_module$$' || true); \
+	if [ -n "$$bad" ]; then echo "acre.so exports more than init_module:" \
+		"$$bad"; rm -f $@; exit 1; fi
+
+check-openldap-module: $(OL_B)/acre.so
+	bash $(OL_DIR)/tests/run.sh $(OL_B)/acre.so $(OL_B)/check
+	bash $(OL_DIR)/tests/hotswap.sh $(OL_B)/acre.so $(OL_B)/hotswap
+
+# The differential access-control suite (tests/differential/acl.sh) in
+# module mode: each case through stock slapd with its rules as slapd's own
+# and through slapd with slapo-acre deciding on the same rules; every
+# answer must be identical.  OpenLDAP's test006 first, then generated
+# cases from SEED until N searches (default 300).
+differential-openldap-module: $(B)/differential/acl_driver $(OL_B)/acre.so
+	ACL_ACRE_MODULE=$(abspath $(OL_B)/acre.so) bash \
+		$(SRCDIR)/tests/differential/acl.sh $(B)/differential/acl_driver \
+		$(B)/differential/acl-module '$(SEED)' '$(N)'
