@@ -686,9 +686,12 @@ ord_cmp(const void *a, const void *b, void *arg)
 }
 
 /*
- * check_group -- the values tv[g..e) of one attribute: sort them into
- * ord[g..e) and refuse duplicates (equal normalised forms, or equal bytes
- * without an equality rule) and several values of a single-valued type.
+ * check_group -- the values tv[g..e) of one attribute: refuse several
+ * values of a single-valued type; under ACRED_DIR_STRICT_VALUES also sort
+ * them into ord[g..e) and refuse duplicates (equal normalised forms, or
+ * equal bytes without an equality rule).  Otherwise duplicates stay, as
+ * slapadd 2.5 keeps them (with or without -q, byte-identical or equal by
+ * the matching rule; only `sortvals` attributes refuse them there).
  */
 static int
 check_group(struct load *L, size_t g, size_t e)
@@ -702,6 +705,8 @@ check_group(struct load *L, size_t g, size_t e)
         return err(L, ACRE_ERR_LDIF_VALUE, L->tv[g + 1].line, 0,
                    "attribute \"%.*s\" is single-valued",
                    (int)L->tv[g].desc_len, L->tv[g].desc);
+    if (!(L->d->flags & ACRED_DIR_STRICT_VALUES))
+        return 0;
     for (size_t k = 0; k < n; k++)
         o[k] = (uint32_t)k;
     sort_idx(o, n, ord_cmp, &c);
@@ -1360,7 +1365,7 @@ acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
 {
     struct acreE_dir *d;
 
-    if (!out || (flags & ~ACRED_DIR_STRICT))
+    if (!out || (flags & ~(ACRED_DIR_STRICT | ACRED_DIR_STRICT_VALUES)))
         return ACRE_ERR_INVAL;
     if (acreS_check(schema))
         return ACRE_ERR_BADOBJ;

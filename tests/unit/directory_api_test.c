@@ -555,3 +555,36 @@ Test(directory_api, null_arguments)
     acre_dn_free(b);
     acre_directory_free(d);
 }
+
+/* acre_directory_load_opt: slapadd keeps values equal under their
+ * equality rule; ACRE_LOAD_STRICT refuses them as an LDAP add does. */
+Test(directory_api, load_opt_strict)
+{
+    char path[] = "/tmp/acre-dupXXXXXX";
+    int fd = mkstemp(path);
+    const char text[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                        "dc: example\nl: Berlin\nl: berlin\n";
+    const char *paths[] = {path};
+    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL};
+    acre_load_options bad = {0x80u, NULL, NULL};
+    acre_directory *d = NULL;
+    acre_diag dg;
+
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    cr_expect_eq(acre_directory_load_opt(NULL, NULL, paths, 1, NULL, &d, &dg),
+                 0, "%s", dg.message);
+    cr_expect_eq(acre_directory_count(d), 1);
+    acre_directory_free(d);
+    d = NULL;
+    memset(&dg, 0, sizeof dg);
+    cr_expect_eq(
+        acre_directory_load_opt(NULL, NULL, paths, 1, &strict, &d, &dg),
+        ACRE_ERR_LDIF_VALUE);
+    cr_expect_eq(dg.line, 5, "line %u (%s)", dg.line, dg.message);
+    cr_expect_null(d);
+    cr_expect_eq(acre_directory_load_opt(NULL, NULL, paths, 1, &bad, &d, NULL),
+                 ACRE_ERR_INVAL);
+    unlink(path);
+}

@@ -560,10 +560,40 @@ Test(directory, many_values)
     talloc_free(ctx);
 }
 
-Test(directory, duplicate_values)
+/* slapadd 2.5 (with and without -q) keeps values equal under their
+ * equality rule, byte-identical ones too, in LDIF order. */
+Test(directory, duplicate_values_kept)
 {
     void *ctx = talloc_new(NULL);
     struct acreE_dir *d = new_dir(ctx, 0);
+    acre_dn *n = dn(ctx, "cn=a");
+    const struct acreE_entry *e;
+    const acre_view_attr *sn = NULL, *desc = NULL;
+
+    load_ok(d, "dn: cn=a\nobjectClass: person\ncn: a\nsn: Smith\n"
+               "sn:  SMITH \ndescription: x\ndescription: x\n");
+    cr_assert_not_null(e = acreE_dir_find(d, n));
+    for (unsigned i = 0; i < e->v.nattrs; i++) {
+        const char *name = e->desc[i];
+        if (!strcmp(name, "sn"))
+            sn = &e->v.attrs[i];
+        if (!strcmp(name, "description"))
+            desc = &e->v.attrs[i];
+    }
+    cr_assert(sn && desc);
+    cr_assert_eq(sn->nvals, 2);
+    cr_expect_str_eq(sn->vals[0].val, "Smith");
+    cr_expect_str_eq(sn->vals[1].val, "SMITH ");
+    cr_expect_str_eq(sn->norms[0].val, sn->norms[1].val);
+    cr_expect_eq(desc->nvals, 2);
+    talloc_free(ctx);
+}
+
+/* ACRED_DIR_STRICT_VALUES: the LDAP add rule refuses them. */
+Test(directory, duplicate_values)
+{
+    void *ctx = talloc_new(NULL);
+    struct acreE_dir *d = new_dir(ctx, ACRED_DIR_STRICT_VALUES);
 
     /* equal under caseIgnoreMatch */
     load_err(d,
