@@ -181,8 +181,10 @@ typedef struct acre_schema acre_schema;
 /*
  * acre_schema_new -- a schema holding the built-in definitions (OpenLDAP's
  * core, cosine, inetorgperson, nis, openldap and dyngroup schemas, the
- * RFC 3671 collective and RFC 3672 subentry types, and the operational
- * attributes of RFC 4512 and friends), or nothing with ACRE_SCHEMA_BARE.
+ * RFC 3671 collective and RFC 3672 subentry types, the operational
+ * attributes of RFC 4512 and friends, and the 389 and OpenDJ types their
+ * exported data holds: OpenDJ's inherited collective subentries, roles,
+ * memberOf, isMemberOf, aci), or nothing with ACRE_SCHEMA_BARE.
  *   mem_ctx: talloc parent, or NULL.
  *   flags:   0 or ACRE_SCHEMA_* bits.
  *   out:     OUT, a talloc child of mem_ctx: freed by acre_schema_free or

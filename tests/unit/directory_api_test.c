@@ -588,3 +588,38 @@ Test(directory_api, load_opt_strict)
                  ACRE_ERR_INVAL);
     unlink(path);
 }
+
+/* Data exported from OpenDJ and 389 loads over the built-in schema alone:
+ * an inherited collective attribute subentry, isMemberOf, memberOf,
+ * nsRole and nsRoleDN values, a role definition. */
+Test(directory_api, load_server_export)
+{
+    static const char text[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"a\"; allow (read) "
+        "userdn=\"ldap:///anyone\";)\n\n"
+        "dn: cn=inherit,dc=example,dc=com\nobjectClass: top\n"
+        "objectClass: subentry\n"
+        "objectClass: inheritedCollectiveAttributeSubentry\n"
+        "objectClass: inheritedFromDNCollectiveAttributeSubentry\n"
+        "cn: inherit\nsubtreeSpecification: {}\n"
+        "inheritFromDNAttribute: manager\ninheritAttribute: postalAddress\n"
+        "collectiveConflictBehavior: virtual-overrides-real\n\n"
+        "dn: cn=role,dc=example,dc=com\nobjectClass: ldapSubEntry\n"
+        "objectClass: nsRoleDefinition\nobjectClass: nsSimpleRoleDefinition\n"
+        "objectClass: nsManagedRoleDefinition\ncn: role\n\n"
+        "dn: uid=a,dc=example,dc=com\nobjectClass: account\nuid: a\n"
+        "isMemberOf: cn=g,dc=example,dc=com\n"
+        "memberOf: cn=g,dc=example,dc=com\n"
+        "nsRoleDN: cn=role,dc=example,dc=com\n"
+        "nsRole: cn=role,dc=example,dc=com\n";
+    acre_directory *d = NULL;
+    acre_diag dg;
+
+    memset(&dg, 0, sizeof dg);
+    cr_assert_eq(
+        acre_directory_load(NULL, NULL, "x.ldif", text, strlen(text), &d, &dg),
+        0, "%u:%u %s", dg.line, dg.column, dg.message);
+    cr_expect_eq(acre_directory_count(d), 4);
+    acre_directory_free(d);
+}
