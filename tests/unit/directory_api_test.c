@@ -439,8 +439,9 @@ Test(directory_api, entry_accessors)
 
     cr_assert_not_null(e);
     n = acre_entry_nattrs(e);
-    cr_expect_eq(n, 3, "nattrs %u", n);
+    cr_expect_eq(n, 4, "nattrs %u", n);
     cr_expect_str_eq(values(e, "objectClass"), "account");
+    cr_expect_str_eq(values(e, "structuralObjectClass"), "account");
     cr_expect_str_eq(values(e, "uid"), "a");
     /* values as stored, in LDIF order */
     cr_expect_str_eq(values(e, "description"), "first|second");
