@@ -81,12 +81,14 @@ help_explain(FILE *f)
            "                    [--peer ADDR] [--sockname ADDR] "
            "[--sockurl URL]\n"
            "                    [--domain HOST] [--time TIME] "
-           "[--dialect D]\n\n"
+           "[--dialect D]\n"
+           "                    [--strict]\n\n"
            "Like slapacl: print the privileges the requester has on the entry\n"
            "(and its children and every value), or on each ATTR and VALUE\n"
            "given; with /LEVEL, whether that access is allowed.  --format\n"
            "text adds which rule and clause decided each line and why the\n"
-           "earlier ones did not; json the same for programs.  Exit status:\n"
+           "earlier ones did not; json the same for programs.  --strict\n"
+           "refuses equal values of one attribute in the data.  Exit status:\n"
            "0 done, 1 input errors, 2 usage or system errors.\n");
 }
 

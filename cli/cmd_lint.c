@@ -32,6 +32,7 @@ struct lint_opts {
     const char **data; /* --data */
     unsigned ndata;
     int list;
+    int strict; /* --strict: ACRE_LOAD_STRICT for --data */
 };
 
 void
@@ -39,15 +40,17 @@ help_lint(FILE *f)
 {
     fprintf(f,
             "usage: acre lint [--format text|json|sarif] [--data FILE]...\n"
-            "                 [--disable ID[,ID...]] [-W no-ID]\n"
+            "                 [--strict] [--disable ID[,ID...]] [-W no-ID]\n"
             "                 [--dialect slapd.conf|cn=config] FILE...\n"
             "       acre lint --list\n\n"
             "Check each rule FILE (a slapd.conf, a slapd.d directory or a\n"
             "cn=config LDIF; \"-\" is standard input) on its own: errors are\n"
             "reported as FILE:LINE:COLUMN: error: MESSAGE, mistakes that\n"
             "compile as warnings with an id.  --data looks the rules' DNs\n"
-            "up in LDIF data; --disable (or -W no-ID) leaves warnings out,\n"
-            "as does a comment \"# acre-lint: disable=ID\" right above a\n"
+            "up in LDIF data (--strict: refusing equal values of one\n"
+            "attribute, as an LDAP add does); --disable (or -W no-ID)\n"
+            "leaves warnings out, as does a comment \"# acre-lint: "
+            "disable=ID\" right above a\n"
             "rule; --list prints the ids.  Exit status: 0 nothing found,\n"
             "1 warnings only, 2 errors.\n");
 }
@@ -131,6 +134,8 @@ option(struct lint_opts *o, int argc, char **argv, int *i)
         return disable(o, a + 5) ? -1 : 1;
     if (!bad && strcmp(a, "--list") == 0)
         return o->list = 1;
+    if (!bad && strcmp(a, "--strict") == 0)
+        return o->strict = 1;
     if (!bad && a[0] == '-' && a[1])
         fprintf(stderr, "acre lint: unknown option '%s'\n", a);
     if (bad || (a[0] == '-' && a[1]))
@@ -270,6 +275,7 @@ static int
 load_data(const struct lint_opts *o, const acre_source *src,
           acre_policy **policy, acre_schema **schema, acre_directory **dir)
 {
+    acre_load_options opt = {0, NULL, NULL};
     acre_diag d;
     const acre_schema *s;
 
@@ -283,8 +289,8 @@ load_data(const struct lint_opts *o, const acre_source *src,
         return CLI_EXIT_USAGE;
     }
     memset(&d, 0, sizeof(d));
-    if (acre_directory_load_files(NULL, s, o->data, o->ndata, NULL, NULL, dir,
-                                  &d) == 0)
+    opt.flags = o->strict ? ACRE_LOAD_STRICT : 0;
+    if (acre_directory_load_opt(NULL, s, o->data, o->ndata, &opt, dir, &d) == 0)
         return CLI_EXIT_OK;
     cli_diag_print(&d, NULL);
     return CLI_EXIT_USAGE;

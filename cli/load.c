@@ -98,6 +98,8 @@ cli_inputs_option(struct cli_inputs *in, int argc, char **argv, int *i)
         return push(&in->policy, &in->npolicy, v) ? -1 : 1;
     if (!bad && (v = cli_opt(in->cmd, argc, argv, i, "--data", &bad)))
         return push(&in->data, &in->ndata, v) ? -1 : 1;
+    if (!bad && strcmp(argv[*i], "--strict") == 0)
+        return in->strict = 1;
     if (!bad && (v = cli_opt(in->cmd, argc, argv, i, "--dialect", &bad))) {
         if (in->dialect) {
             cli_once(in->cmd, "--dialect", &in->dialect);
@@ -513,6 +515,7 @@ cli_data_load(const struct cli_inputs *in, const acre_policy *policy,
               acre_directory **out)
 {
     struct progress pr;
+    acre_load_options opt;
     acre_directory *dir = NULL;
     acre_diag d;
     int rc;
@@ -524,9 +527,11 @@ cli_data_load(const struct cli_inputs *in, const acre_policy *policy,
     memset(&pr, 0, sizeof pr);
     memset(&d, 0, sizeof d);
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
-    rc = acre_directory_load_files(NULL, acre_policy_schema(policy), in->data,
-                                   in->ndata, isatty(2) ? progress : NULL, &pr,
-                                   &dir, &d);
+    opt.flags = in->strict ? ACRE_LOAD_STRICT : 0;
+    opt.progress = isatty(2) ? progress : NULL;
+    opt.progress_arg = &pr;
+    rc = acre_directory_load_opt(NULL, acre_policy_schema(policy), in->data,
+                                 in->ndata, &opt, &dir, &d);
     progress_end(&pr, rc ? NULL : dir);
     if (rc == 0) {
         *out = dir;

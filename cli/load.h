@@ -64,12 +64,13 @@ struct cli_inputs {
     const char **data; /* --data FILE, in order */
     unsigned ndata;
     int dialect; /* --dialect: enum acre_dialect, 0: guess (given once) */
+    int strict;  /* --strict: ACRE_LOAD_STRICT for the data */
     int bad;     /* a usage error was printed */
 };
 
 /*
- * cli_inputs_option -- take argv[*i] when it is --policy, --data or
- * --dialect.  Returns 1 taken, 0 not one of these, -1 usage error
+ * cli_inputs_option -- take argv[*i] when it is --policy, --data,
+ * --dialect or --strict.  Returns 1 taken, 0 not one of these, -1 usage error
  * (printed).  in->cmd must be set.
  */
 int cli_inputs_option(struct cli_inputs *in, int argc, char **argv, int *i);

@@ -114,18 +114,35 @@ acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
                           acre_load_progress_fn fn, void *arg,
                           acre_directory **out, acre_diag *diag)
 {
-    struct progress pr = {fn, arg, 0};
+    acre_load_options o = {0, fn, arg};
+
+    return acre_directory_load_opt(mem_ctx, schema, paths, n, &o, out, diag);
+}
+
+/* acre_directory_load_opt -- see acre.h. */
+ACRE_PUBLIC int
+acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
+                        const char *const *paths, size_t n,
+                        const acre_load_options *opt, acre_directory **out,
+                        acre_diag *diag)
+{
+    acre_load_options none = {0, NULL, NULL};
+    const acre_load_options *o = opt ? opt : &none;
+    struct progress pr = {o->progress, o->progress_arg, 0};
+    unsigned flags = ACRED_DIR_STRICT;
     struct acreE_dir *d;
     int rc;
 
-    if (!out || !paths || n == 0)
+    if (!out || !paths || n == 0 || (o->flags & ~ACRE_LOAD_STRICT))
         return inval(diag, "invalid argument");
     if ((rc = check_paths(paths, n, diag)))
         return rc;
-    rc = acreE_dir_new(mem_ctx, schema, ACRED_DIR_STRICT, &d);
+    if (o->flags & ACRE_LOAD_STRICT)
+        flags |= ACRED_DIR_STRICT_VALUES;
+    rc = acreE_dir_new(mem_ctx, schema, flags, &d);
     if (rc)
         return acreE_diag_set(diag, rc, 0, "%s", acre_strerror(rc));
-    if (fn)
+    if (pr.fn)
         acreE_dir_set_progress(d, progress, &pr);
     for (size_t i = 0; !rc && i < n; i++) {
         pr.base = acreE_dir_count(d);

@@ -3,9 +3,10 @@
  * normalised DN and linked into trees (see directory.h).
  *
  * Loading a file is a transaction.  Every record is read (ldif.c), its DN
- * parsed, its attribute descriptions resolved through the schema, each
- * value validated by its syntax and normalised by its EQUALITY rule, its
- * objectClass required (as slapadd), and the entry packed into one
+ * parsed (and refused where slapd refuses it: check_rdns), its attribute
+ * descriptions resolved through the schema, each value validated by its
+ * syntax and normalised by its EQUALITY rule, its objectClass required and
+ * its structuralObjectClass added (as slapadd), and the entry packed into one
  * allocation under a batch context.  Entries
  * are staged in a hash table of their own; only when the whole input has
  * been read and every parent found is the batch committed: the index
@@ -686,9 +687,12 @@ ord_cmp(const void *a, const void *b, void *arg)
 }
 
 /*
- * check_group -- the values tv[g..e) of one attribute: sort them into
- * ord[g..e) and refuse duplicates (equal normalised forms, or equal bytes
- * without an equality rule) and several values of a single-valued type.
+ * check_group -- the values tv[g..e) of one attribute: refuse several
+ * values of a single-valued type; under ACRED_DIR_STRICT_VALUES also sort
+ * them into ord[g..e) and refuse duplicates (equal normalised forms, or
+ * equal bytes without an equality rule).  Otherwise duplicates stay, as
+ * slapadd 2.5 keeps them (with or without -q, byte-identical or equal by
+ * the matching rule; only `sortvals` attributes refuse them there).
  */
 static int
 check_group(struct load *L, size_t g, size_t e)
@@ -702,6 +706,8 @@ check_group(struct load *L, size_t g, size_t e)
         return err(L, ACRE_ERR_LDIF_VALUE, L->tv[g + 1].line, 0,
                    "attribute \"%.*s\" is single-valued",
                    (int)L->tv[g].desc_len, L->tv[g].desc);
+    if (!(L->d->flags & ACRED_DIR_STRICT_VALUES))
+        return 0;
     for (size_t k = 0; k < n; k++)
         o[k] = (uint32_t)k;
     sort_idx(o, n, ord_cmp, &c);
@@ -926,6 +932,41 @@ parse_dn(struct load *L, const struct acreL_record *rec, acre_dn **dn)
     return 0;
 }
 
+/*
+ * check_rdns -- refuse what slapd's DN normalisation refuses although the
+ * RFC 4514 grammar allows it (checked with slapadd 2.5.13): one attribute
+ * type twice in an RDN (cn=b+cn=a, cn=a+commonName=b, cn=a+2.5.4.3=b) and
+ * any #-BER value (cn=#0403616263, dc=#16..., whatever its tag).  The
+ * normalised RDN has its AVAs sorted by canonical type, so a repeated
+ * type is two neighbours; a BER value keeps its '#' in the pretty form
+ * (an escaped "\#" starts with the backslash).
+ */
+static int
+check_rdns(struct load *L, const struct acreL_record *rec, const acre_dn *dn)
+{
+    const char *nr, *pr, *t, *v, *pt = NULL;
+    size_t nl, pl, i, tl, vl, ptl = 0;
+
+    for (unsigned r = 0; !acre_dn_rdn(dn, r, &nr, &nl, &pr, &pl); r++) {
+        for (i = 0, pt = NULL; ava_next(nr, nl, &i, &t, &tl, &v, &vl);
+             pt = t, ptl = tl)
+            if (pt && tl == ptl && memcmp(t, pt, tl) == 0)
+                return err(L, ACRE_ERR_LDIF_DN, rec->line, rec->dn_col,
+                           "invalid DN \"%.*s\": attribute type \"%.*s\" "
+                           "twice in one RDN",
+                           (int)(rec->dn_len < 200 ? rec->dn_len : 200),
+                           rec->dn, (int)tl, t);
+        for (i = 0; ava_next(pr, pl, &i, &t, &tl, &v, &vl);)
+            if (vl && v[0] == '#')
+                return err(L, ACRE_ERR_LDIF_DN, rec->line, rec->dn_col,
+                           "invalid DN \"%.*s\": #-BER value of \"%.*s\" "
+                           "(slapd takes string values only)",
+                           (int)(rec->dn_len < 200 ? rec->dn_len : 200),
+                           rec->dn, (int)tl, t);
+    }
+    return 0;
+}
+
 /* stage -- keep e (not yet in the directory nor staged) for the commit. */
 static int
 stage(struct load *L, struct dentry *e)
@@ -1024,6 +1065,80 @@ check_objectclass(struct load *L, unsigned line)
     return err(L, ACRE_ERR_LDIF_SYNTAX, line, 1, "no objectClass attribute");
 }
 
+/* ------------------------------------------------------------------------
+ * Loading: structuralObjectClass
+ *
+ * As slapadd 2.5: the entry's structural class is the most specific of the
+ * structural classes its objectClass values name (each other one is a
+ * superclass of it); two structural classes on different chains are an
+ * error.  It is stored under its canonical name as a last attribute,
+ * structuralObjectClass, unless the record gives a value naming that
+ * class (kept as written); a value naming another class is an error.  A
+ * record naming no structural class gets none (slapadd refuses it), and
+ * class names the schema does not know are skipped (slapadd refuses them).
+ */
+
+/* structural_of -- the id of the record's structural class in *out, -1
+ * for none. */
+static int
+structural_of(struct load *L, int *out)
+{
+    const acre_schema *s = L->d->schema;
+    int oc = acreS_attr_find(s, "objectClass", 11);
+
+    *out = -1;
+    for (size_t k = 0; k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+        int id = t->type == oc && !t->nopts
+                     ? acreS_class_find(s, (const char *)t->val, t->len)
+                     : -1;
+
+        if (id < 0 || acreS_class(s, id)->kind != ACRES_STRUCTURAL ||
+            (*out >= 0 && acreS_class_is(s, *out, id)))
+            continue;
+        if (*out >= 0 && !acreS_class_is(s, id, *out))
+            return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                       "invalid structural object class chain (%s/%s)",
+                       acreS_class(s, *out)->name, acreS_class(s, id)->name);
+        *out = id;
+    }
+    return 0;
+}
+
+/* add_structural -- check or add the record's structuralObjectClass. */
+static int
+add_structural(struct load *L, unsigned line)
+{
+    const acre_schema *s = L->d->schema;
+    int at = acreS_attr_find(s, "structuralObjectClass", 21), id, rc;
+    const char *name;
+    struct tv *t;
+
+    if (at < 0 || (rc = structural_of(L, &id)) || id < 0)
+        return at < 0 ? 0 : rc;
+    name = acreS_class(s, id)->name;
+    for (size_t k = 0; k < L->ntv; k++)
+        if (L->tv[k].type == at && !L->tv[k].nopts) {
+            t = &L->tv[k];
+            if (acreS_class_find(s, (const char *)t->val, t->len) == id)
+                return 0;
+            return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                       "structuralObjectClass \"%.*s\" is not the entry's "
+                       "structural object class, %s",
+                       (int)(t->len < 200 ? t->len : 200), t->val, name);
+        }
+    if (!(t = new_tv(L)))
+        return nomem(L);
+    t->type = t->id = at;
+    t->line = line;
+    t->desc = "structuralObjectClass";
+    t->desc_len = 21;
+    t->key_off = L->keys.len;
+    t->val = (const uint8_t *)name;
+    t->len = strlen(name);
+    return check_value(L, acreS_attr(s, at), t);
+}
+
 /* record -- build and stage the entry of one LDIF record. */
 static int
 record(struct load *L, const struct acreL_record *rec)
@@ -1036,7 +1151,7 @@ record(struct load *L, const struct acreL_record *rec)
     L->ntv = 0;
     L->norms.len = L->keys.len = 0;
     talloc_free_children(L->rtmp);
-    if ((rc = parse_dn(L, rec, &dn)))
+    if ((rc = parse_dn(L, rec, &dn)) || (rc = check_rdns(L, rec, dn)))
         return rc;
     if ((rc = check_new(L, dn, rec->line)))
         return rc;
@@ -1044,7 +1159,7 @@ record(struct load *L, const struct acreL_record *rec)
         if ((rc = add_value(L, &rec->vals[k])))
             return rc;
     if ((rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
-        (rc = sort_values(L, &nattrs)) ||
+        (rc = add_structural(L, rec->line)) || (rc = sort_values(L, &nattrs)) ||
         (rc = check_objectclass(L, rec->line)))
         return rc;
     if (!(e = pack(L, dn, nattrs, rec->line)))
@@ -1360,7 +1475,7 @@ acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
 {
     struct acreE_dir *d;
 
-    if (!out || (flags & ~ACRED_DIR_STRICT))
+    if (!out || (flags & ~(ACRED_DIR_STRICT | ACRED_DIR_STRICT_VALUES)))
         return ACRE_ERR_INVAL;
     if (acreS_check(schema))
         return ACRE_ERR_BADOBJ;

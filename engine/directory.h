@@ -45,9 +45,11 @@ acreE_entry_of(const acre_entry_view *v)
 }
 
 /* Flags for acreE_dir_new() */
-#define ACRED_DIR_STRICT                            \
-    0x1u /* unknown attribute types are errors, not \
-            warnings */
+/* unknown attribute types are errors, not warnings */
+#define ACRED_DIR_STRICT        0x1u
+/* values of one attribute equal under its equality rule are refused (the
+ * LDAP add rule) instead of kept (slapadd's rule) */
+#define ACRED_DIR_STRICT_VALUES 0x2u
 
 /*
  * acreE_dir_new -- an empty directory over `schema` (NULL: built-in),

@@ -8,7 +8,9 @@
  * inetOrgPerson, RFC 2307 NIS, RFC 3671 collective attributes, RFC 3672
  * subentries, RFC 3045, RFC 3296, RFC 2589, RFC 2079) and from what slapd
  * 2.5 has built in or ships as core, cosine, inetorgperson, nis, openldap,
- * dyngroup and collective .schema files.  The unit tests load Debian's
+ * dyngroup and collective .schema files; and, last, the types of 389
+ * Directory Server and OpenDJ that their exported data holds, as their
+ * own schema defines them.  The unit tests load Debian's
  * /etc/ldap/schema files and require every definition of the parts named
  * after them to say exactly what the file says (OID, names, supertype,
  * rules, syntax, flags, usage, kind, MUST, MAY).
@@ -650,6 +652,72 @@ static const char acre_part[] =
     OC("2.5.17.1 NAME 'accessControlSubentry' AUXILIARY ");
 /* clang-format on */
 
+/* ------------------------------------------------------------------------
+ * servers: what data exported from 389 Directory Server and OpenDJ holds,
+ * so that it loads without their schema files -- OpenDJ's inherited
+ * collective attribute subentries (its 00-core schema), 389's roles and
+ * memberOf, OpenDJ's (and Sun DSEE's) isMemberOf, and the draft LDAP
+ * subentry class both servers use.  Each definition says what those
+ * servers' own schema says (OID, names, supertype, rules, syntax, flags,
+ * usage; kind, MUST, MAY), so that their schema files, or a schema that
+ * repeats them (Debian's msuser.schema defines memberOf so), load over
+ * it as any exact repeat does.  These servers define memberOf, isMemberOf,
+ * nsRole and nsRoleDN without an EQUALITY rule.
+ */
+#define OPENDJ_AT "1.3.6.1.4.1.26027.1.1."
+#define OPENDJ_OC "1.3.6.1.4.1.26027.1.2."
+#define CCB_SYN   "1.3.6.1.4.1.26027.1.3.6" /* Collective Conflict Behavior */
+
+/* clang-format off */
+static const char servers_part[] =
+    /* OpenDJ: collective attributes inherited from another entry */
+    AT(OPENDJ_AT "606 NAME 'collectiveConflictBehavior' SYNTAX " CCB_SYN
+       " SINGLE-VALUE ")
+    AT(OPENDJ_AT "621 NAME 'inheritFromDNAttribute' " OIDM "SYNTAX " S(38)
+       " SINGLE-VALUE ")
+    AT(OPENDJ_AT "622 NAME 'inheritFromBaseRDN' " DNM "SYNTAX " S(12)
+       " SINGLE-VALUE ")
+    AT(OPENDJ_AT "623 NAME 'inheritFromRDNType' " OIDM "SYNTAX " S(38)
+       " SINGLE-VALUE ")
+    AT(OPENDJ_AT "624 NAME 'inheritFromRDNAttribute' " OIDM "SYNTAX " S(38)
+       " SINGLE-VALUE ")
+    AT(OPENDJ_AT "625 NAME 'inheritAttribute' " OIDM "SYNTAX " S(38) " ")
+    /* group membership computed by the servers */
+    AT("1.3.6.1.4.1.42.2.27.9.1.792 NAME 'isMemberOf' SYNTAX " S(12)
+       " NO-USER-MODIFICATION USAGE directoryOperation ")
+    AT("1.2.840.113556.1.2.102 NAME 'memberOf' SYNTAX " S(12) " ")
+    /* 389 roles */
+    AT(NS1 "574 NAME 'nsRole' SYNTAX " S(12)
+       " NO-USER-MODIFICATION USAGE directoryOperation ")
+    AT(NS1 "575 NAME 'nsRoleDN' SYNTAX " S(12) " USAGE directoryOperation ")
+    AT(NS1 "576 NAME 'nsRoleFilter' SYNTAX " S(26) " SINGLE-VALUE ")
+    AT(NS1 "1101 NAME 'nsRoleScopeDN' SYNTAX " S(12) " SINGLE-VALUE ")
+    OC("2.16.840.1.113719.2.142.6.1.1 NAME 'ldapSubEntry' SUP top "
+       "STRUCTURAL MAY cn ")
+    OC(OPENDJ_OC "238 NAME 'inheritedCollectiveAttributeSubentry' "
+       "SUP subentry STRUCTURAL MUST inheritAttribute "
+       "MAY collectiveConflictBehavior ")
+    OC(OPENDJ_OC "239 NAME 'inheritedFromDNCollectiveAttributeSubentry' "
+       "SUP inheritedCollectiveAttributeSubentry STRUCTURAL "
+       "MUST inheritFromDNAttribute ")
+    OC(OPENDJ_OC "240 NAME 'inheritedFromRDNCollectiveAttributeSubentry' "
+       "SUP inheritedCollectiveAttributeSubentry STRUCTURAL "
+       "MUST ( inheritFromRDNAttribute $ inheritFromRDNType $ "
+       "inheritFromBaseRDN ) ")
+    OC("2.16.840.1.113730.3.2.93 NAME 'nsRoleDefinition' SUP ldapSubEntry "
+       "STRUCTURAL MAY ( description $ nsRoleScopeDN ) ")
+    OC("2.16.840.1.113730.3.2.94 NAME 'nsSimpleRoleDefinition' "
+       "SUP nsRoleDefinition STRUCTURAL ")
+    OC("2.16.840.1.113730.3.2.95 NAME 'nsComplexRoleDefinition' "
+       "SUP nsRoleDefinition STRUCTURAL ")
+    OC("2.16.840.1.113730.3.2.96 NAME 'nsManagedRoleDefinition' "
+       "SUP nsSimpleRoleDefinition STRUCTURAL ")
+    OC("2.16.840.1.113730.3.2.97 NAME 'nsFilteredRoleDefinition' "
+       "SUP nsComplexRoleDefinition STRUCTURAL MUST nsRoleFilter ")
+    OC("2.16.840.1.113730.3.2.98 NAME 'nsNestedRoleDefinition' "
+       "SUP nsComplexRoleDefinition STRUCTURAL MUST nsRoleDN ");
+/* clang-format on */
+
 const struct acreS_part acreS_builtin_parts[] = {
     {"builtin:slapd", slapd_part},
     {"builtin:core", core_part},
@@ -660,6 +728,7 @@ const struct acreS_part acreS_builtin_parts[] = {
     {"builtin:dyngroup", dyngroup_part},
     {"builtin:collective", collective_part},
     {"builtin:acre", acre_part},
+    {"builtin:servers", servers_part},
 };
 
 const unsigned acreS_nbuiltin_parts =
@@ -728,6 +797,7 @@ const char *const acreS_extra_syntaxes[] = {
     "1.2.840.113549.1.8.1.1",         /* PKCS#8 PrivateKeyInfo */
     "1.3.6.1.4.1.4203.666.2.7",       /* OpenLDAP authz */
     "1.3.6.1.4.1.4203.666.2.1",       /* OpenLDAP experimental ACI */
+    CCB_SYN,                          /* OpenDJ Collective Conflict Behavior */
 };
 
 const unsigned acreS_nextra_syntaxes =

@@ -181,8 +181,10 @@ typedef struct acre_schema acre_schema;
 /*
  * acre_schema_new -- a schema holding the built-in definitions (OpenLDAP's
  * core, cosine, inetorgperson, nis, openldap and dyngroup schemas, the
- * RFC 3671 collective and RFC 3672 subentry types, and the operational
- * attributes of RFC 4512 and friends), or nothing with ACRE_SCHEMA_BARE.
+ * RFC 3671 collective and RFC 3672 subentry types, the operational
+ * attributes of RFC 4512 and friends, and the 389 and OpenDJ types their
+ * exported data holds: OpenDJ's inherited collective subentries, roles,
+ * memberOf, isMemberOf, aci), or nothing with ACRE_SCHEMA_BARE.
  *   mem_ctx: talloc parent, or NULL.
  *   flags:   0 or ACRE_SCHEMA_* bits.
  *   out:     OUT, a talloc child of mem_ctx: freed by acre_schema_free or
@@ -585,14 +587,14 @@ typedef struct acre_entry acre_entry;
  * directory over `schema` (which must stay alive): the file `path` when
  * text is NULL, else text[0..len) named `path` (may be NULL) in
  * diagnostics.  All-or-nothing, with slapadd's checks (parents first, no
- * duplicates, known attributes, valid values).  text is only read during
- * the call: the directory copies what it keeps.
- *   schema: NULL for the built-in one; frozen.
- *   out: OUT, talloc child of mem_ctx (may be NULL); free with
- *        acre_directory_free.
- * Returns 0, ACRE_ERR_LDIF_* (ACRE_ERR_LDIF_IO: the file cannot be read),
- * ACRE_ERR_INVAL (out NULL, or both path and text NULL), ACRE_ERR_BADOBJ
- * (schema is not a schema), ACRE_ERR_NOMEM.  Any thread.
+ * duplicate entries, known attributes, valid values); values of one
+ * attribute equal under its equality rule are kept, as slapadd keeps them
+ * (acre_directory_load_opt's ACRE_LOAD_STRICT refuses them).  text is only read
+ * during the call: the directory copies what it keeps. schema: NULL for the
+ * built-in one; frozen. out: OUT, talloc child of mem_ctx (may be NULL); free
+ * with acre_directory_free. Returns 0, ACRE_ERR_LDIF_* (ACRE_ERR_LDIF_IO: the
+ * file cannot be read), ACRE_ERR_INVAL (out NULL, or both path and text NULL),
+ * ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_NOMEM.  Any thread.
  */
 int acre_directory_load(void *mem_ctx, const acre_schema *schema,
                         const char *path, const char *text, size_t len,
@@ -621,6 +623,34 @@ int acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
                               const char *const *paths, size_t n,
                               acre_load_progress_fn progress, void *arg,
                               acre_directory **out, acre_diag *diag);
+
+/* Flags of acre_load_options */
+#define ACRE_LOAD_STRICT                            \
+    0x1u /* the LDAP add rule: refuse two values of \
+            one attribute equal under its equality  \
+            rule (slapadd keeps both) */
+
+/* How acre_directory_load_opt loads; zeroed: as acre_directory_load_files
+ * without progress. */
+typedef struct acre_load_options {
+    unsigned flags;                 /* 0 or ACRE_LOAD_* bits */
+    acre_load_progress_fn progress; /* as acre_directory_load_files's */
+    void *progress_arg;
+} acre_load_options;
+
+/*
+ * acre_directory_load_opt -- acre_directory_load_files with options: opt
+ * NULL is all zero.  Without ACRE_LOAD_STRICT, values of one attribute
+ * that are equal under its equality rule (`l: Berlin`, `l: berlin`, or
+ * the same bytes twice) are all kept, in LDIF order, as slapadd keeps
+ * them; with it they are refused (ACRE_ERR_LDIF_VALUE), as an LDAP add
+ * is.  Returns as acre_directory_load_files, and ACRE_ERR_INVAL for
+ * unknown flags.  Any thread.
+ */
+int acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
+                            const char *const *paths, size_t n,
+                            const acre_load_options *opt, acre_directory **out,
+                            acre_diag *diag);
 
 /*
  * acre_directory_free -- free a directory and its entries; NULL is

@@ -555,6 +555,37 @@ person_attrs(struct gen *x, int e, unsigned n, const char *first,
             P(x, 20) ? "uid=ghost,ou=people," ACREG_SUFFIX : ANY(x, &x->all));
 }
 
+/*
+ * dup_values -- values slapadd keeps although they are equal under the
+ * attribute's equality rule: a second spelling differing in case or
+ * spaces (l: Berlin, l: berlin), or the same bytes twice.  Matching,
+ * filter= and val= rules and what a search returns must see both.
+ * (Its own draws: another widening of the person may come before it.)
+ */
+static void
+dup_values(struct gen *x, int e, unsigned n, const char *last)
+{
+    static const char *const pairs[][2] = {{"l", "Berlin"},
+                                           {"l", "berlin"},
+                                           {"description", "on call"},
+                                           {"description", "On  Call"},
+                                           {"title", "boss"},
+                                           {"title", "Boss"},
+                                           {"employeeType", "staff"},
+                                           {"employeeType", "STAFF"}};
+    unsigned i;
+
+    if (!P(x, 15))
+        return;
+    i = 2 * (unsigned)B(x, DT_NELEM(pairs) / 2);
+    add(x, e, pairs[i][0], pairs[i][1]);
+    add(x, e, pairs[i][0], pairs[P(x, 25) ? i : i + 1][1]);
+    if (P(x, 30))
+        add(x, e, "sn", P(x, 50) ? last : respell(x, last));
+    if (P(x, 20))
+        add(x, e, "mail", fmt(x, "X%u@EXAMPLE.com", n));
+}
+
 static void
 make_person(struct gen *x)
 {
@@ -576,6 +607,7 @@ make_person(struct gen *x)
     if (!cn || strstr(rdn, "+uid=") || P(x, 60))
         add(x, e, "uid", fmt(x, "x%u", n));
     person_attrs(x, e, n, first, last);
+    dup_values(x, e, n, last);
     optioned_attrs(x, e, n, first, last, cnv);
     push(x, &x->people, x->g->entries[e].dn);
     push(x, &x->mine, x->g->entries[e].dn);

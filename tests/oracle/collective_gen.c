@@ -20,7 +20,7 @@
 const char acreG_coll_opendj_schema[] =
     "attributetype ( 1.3.6.1.4.1.26027.1.1.606 "
     "NAME 'collectiveConflictBehavior' "
-    "SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )\n"
+    "SYNTAX 1.3.6.1.4.1.26027.1.3.6 SINGLE-VALUE )\n"
     "attributetype ( 1.3.6.1.4.1.26027.1.1.621 NAME 'inheritFromDNAttribute' "
     "EQUALITY objectIdentifierMatch "
     "SYNTAX 1.3.6.1.4.1.1466.115.121.1.38 SINGLE-VALUE )\n"

@@ -65,8 +65,8 @@ struct acreG_coll_case {
 /*
  * The OpenDJ attribute types and object classes the extensions use, with
  * OpenDJ's OIDs, as OpenLDAP .schema text for acre_schema_load_buffer
- * (collectiveConflictBehavior as a Directory String without an equality
- * rule: acre has no X-ENUM syntax).
+ * (the built-in schema has them too: this text repeats its definitions,
+ * which a schema accepts).
  */
 extern const char acreG_coll_opendj_schema[];
 

@@ -396,7 +396,7 @@ run_slapacl_engine(struct world *w, void *ctx, struct tcase *c)
 
 /* Search block: rc line, then entries (blank-line separated) sorted, each
  * with its attribute lines sorted.  Slapacl block: rc, entry, children,
- * then the other lines sorted. */
+ * then the other lines sorted, structuralObjectClass left out. */
 static char *
 normalise_block(void *ctx, char *text, int slapacl)
 {
@@ -406,6 +406,12 @@ normalise_block(void *ctx, char *text, int slapacl)
         n--;
     char *out = talloc_asprintf(ctx, "%s\n", n ? l[0] : "");
     if (slapacl) {
+        /* the recorded answers leave out what slapadd adds */
+        unsigned k = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (strncmp(l[i], "structuralObjectClass=", 22) != 0)
+                l[k++] = l[i];
+        n = k;
         unsigned fixed = n < 3 ? n : 3;
         for (unsigned i = 1; i < fixed; i++)
             out = talloc_asprintf_append(out, "%s\n", l[i]);

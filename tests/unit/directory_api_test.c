@@ -439,8 +439,9 @@ Test(directory_api, entry_accessors)
 
     cr_assert_not_null(e);
     n = acre_entry_nattrs(e);
-    cr_expect_eq(n, 3, "nattrs %u", n);
+    cr_expect_eq(n, 4, "nattrs %u", n);
     cr_expect_str_eq(values(e, "objectClass"), "account");
+    cr_expect_str_eq(values(e, "structuralObjectClass"), "account");
     cr_expect_str_eq(values(e, "uid"), "a");
     /* values as stored, in LDIF order */
     cr_expect_str_eq(values(e, "description"), "first|second");
@@ -553,5 +554,73 @@ Test(directory_api, null_arguments)
     cr_expect_null(acre_entry_value(NULL, 0, 0, &len));
     cr_expect_eq(len, 0);
     acre_dn_free(b);
+    acre_directory_free(d);
+}
+
+/* acre_directory_load_opt: slapadd keeps values equal under their
+ * equality rule; ACRE_LOAD_STRICT refuses them as an LDAP add does. */
+Test(directory_api, load_opt_strict)
+{
+    char path[] = "/tmp/acre-dupXXXXXX";
+    int fd = mkstemp(path);
+    const char text[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                        "dc: example\nl: Berlin\nl: berlin\n";
+    const char *paths[] = {path};
+    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL};
+    acre_load_options bad = {0x80u, NULL, NULL};
+    acre_directory *d = NULL;
+    acre_diag dg;
+
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    cr_expect_eq(acre_directory_load_opt(NULL, NULL, paths, 1, NULL, &d, &dg),
+                 0, "%s", dg.message);
+    cr_expect_eq(acre_directory_count(d), 1);
+    acre_directory_free(d);
+    d = NULL;
+    memset(&dg, 0, sizeof dg);
+    cr_expect_eq(
+        acre_directory_load_opt(NULL, NULL, paths, 1, &strict, &d, &dg),
+        ACRE_ERR_LDIF_VALUE);
+    cr_expect_eq(dg.line, 5, "line %u (%s)", dg.line, dg.message);
+    cr_expect_null(d);
+    cr_expect_eq(acre_directory_load_opt(NULL, NULL, paths, 1, &bad, &d, NULL),
+                 ACRE_ERR_INVAL);
+    unlink(path);
+}
+
+/* Data exported from OpenDJ and 389 loads over the built-in schema alone:
+ * an inherited collective attribute subentry, isMemberOf, memberOf,
+ * nsRole and nsRoleDN values, a role definition. */
+Test(directory_api, load_server_export)
+{
+    static const char text[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"a\"; allow (read) "
+        "userdn=\"ldap:///anyone\";)\n\n"
+        "dn: cn=inherit,dc=example,dc=com\nobjectClass: top\n"
+        "objectClass: subentry\n"
+        "objectClass: inheritedCollectiveAttributeSubentry\n"
+        "objectClass: inheritedFromDNCollectiveAttributeSubentry\n"
+        "cn: inherit\nsubtreeSpecification: {}\n"
+        "inheritFromDNAttribute: manager\ninheritAttribute: postalAddress\n"
+        "collectiveConflictBehavior: virtual-overrides-real\n\n"
+        "dn: cn=role,dc=example,dc=com\nobjectClass: ldapSubEntry\n"
+        "objectClass: nsRoleDefinition\nobjectClass: nsSimpleRoleDefinition\n"
+        "objectClass: nsManagedRoleDefinition\ncn: role\n\n"
+        "dn: uid=a,dc=example,dc=com\nobjectClass: account\nuid: a\n"
+        "isMemberOf: cn=g,dc=example,dc=com\n"
+        "memberOf: cn=g,dc=example,dc=com\n"
+        "nsRoleDN: cn=role,dc=example,dc=com\n"
+        "nsRole: cn=role,dc=example,dc=com\n";
+    acre_directory *d = NULL;
+    acre_diag dg;
+
+    memset(&dg, 0, sizeof dg);
+    cr_assert_eq(
+        acre_directory_load(NULL, NULL, "x.ldif", text, strlen(text), &d, &dg),
+        0, "%u:%u %s", dg.line, dg.column, dg.message);
+    cr_expect_eq(acre_directory_count(d), 4);
     acre_directory_free(d);
 }

@@ -493,11 +493,13 @@ Test(directory, attributes_in_ldif_order_with_options)
     e = find(d, "cn=ann,dc=com");
     cr_assert_not_null(e);
     /* one attribute per description, in the order of its first line, as
-     * slapadd stores them; its description as first written */
-    cr_assert_eq(e->v.nattrs, 6);
-    static const char *const order[] = {"sn", "cn;X-B;lang-EN", "objectClass",
-                                        "cn", "description",    "CN;lang-de"};
-    for (unsigned i = 0; i < 6; i++)
+     * slapadd stores them; its description as first written; then the
+     * structuralObjectClass slapadd adds */
+    cr_assert_eq(e->v.nattrs, 7);
+    static const char *const order[] = {
+        "sn",          "cn;X-B;lang-EN", "objectClass",          "cn",
+        "description", "CN;lang-de",     "structuralObjectClass"};
+    for (unsigned i = 0; i < 7; i++)
         cr_expect_eq(attr_at(e, order[i]), i, "%s", order[i]);
     /* ids: the type alone, or the interned description (options
      * lowercased and sorted, whatever their spelling) */
@@ -560,10 +562,40 @@ Test(directory, many_values)
     talloc_free(ctx);
 }
 
-Test(directory, duplicate_values)
+/* slapadd 2.5 (with and without -q) keeps values equal under their
+ * equality rule, byte-identical ones too, in LDIF order. */
+Test(directory, duplicate_values_kept)
 {
     void *ctx = talloc_new(NULL);
     struct acreE_dir *d = new_dir(ctx, 0);
+    acre_dn *n = dn(ctx, "cn=a");
+    const struct acreE_entry *e;
+    const acre_view_attr *sn = NULL, *desc = NULL;
+
+    load_ok(d, "dn: cn=a\nobjectClass: person\ncn: a\nsn: Smith\n"
+               "sn:  SMITH \ndescription: x\ndescription: x\n");
+    cr_assert_not_null(e = acreE_dir_find(d, n));
+    for (unsigned i = 0; i < e->v.nattrs; i++) {
+        const char *name = e->desc[i];
+        if (!strcmp(name, "sn"))
+            sn = &e->v.attrs[i];
+        if (!strcmp(name, "description"))
+            desc = &e->v.attrs[i];
+    }
+    cr_assert(sn && desc);
+    cr_assert_eq(sn->nvals, 2);
+    cr_expect_str_eq(sn->vals[0].val, "Smith");
+    cr_expect_str_eq(sn->vals[1].val, "SMITH ");
+    cr_expect_str_eq(sn->norms[0].val, sn->norms[1].val);
+    cr_expect_eq(desc->nvals, 2);
+    talloc_free(ctx);
+}
+
+/* ACRED_DIR_STRICT_VALUES: the LDAP add rule refuses them. */
+Test(directory, duplicate_values)
+{
+    void *ctx = talloc_new(NULL);
+    struct acreE_dir *d = new_dir(ctx, ACRED_DIR_STRICT_VALUES);
 
     /* equal under caseIgnoreMatch */
     load_err(d,
@@ -779,4 +811,67 @@ Test(directory, no_leaks)
     talloc_free(d);
     cr_expect_eq(talloc_total_blocks(parent), blocks);
     talloc_free(parent);
+}
+
+/* What slapadd 2.5.13 refuses in a DN although RFC 4514 allows it: one
+ * type twice in an RDN, however it is named, and #-BER values. */
+Test(directory, rdns_slapd_refuses)
+{
+    void *ctx = talloc_new(NULL);
+    struct acreE_dir *d = new_dir(ctx, ACRED_DIR_STRICT);
+
+    load_err(d, "dn: cn=b+cn=a\nobjectClass: person\ncn: a\ncn: b\nsn: x\n",
+             ACRE_ERR_LDIF_DN, 1);
+    load_err(d, "dn: cn=a+CN=A\nobjectClass: person\ncn: a\nsn: x\n",
+             ACRE_ERR_LDIF_DN, 1);
+    load_err(d,
+             "dn: cn=a+2.5.4.3=b\nobjectClass: person\ncn: a\ncn: b\nsn: x\n",
+             ACRE_ERR_LDIF_DN, 1);
+    load_err(d, "dn: cn=a+sn=x+sn=y\nobjectClass: person\ncn: a\nsn: x\n",
+             ACRE_ERR_LDIF_DN, 1);
+    load_err(d, "dn: cn=#0c03616263\nobjectClass: person\ncn: abc\nsn: x\n",
+             ACRE_ERR_LDIF_DN, 1);
+    load_err(d, "dn: cn=#0403616263\nobjectClass: person\ncn: abc\nsn: x\n",
+             ACRE_ERR_LDIF_DN, 1);
+    load_err(d,
+             "dn: dc=x\nobjectClass: domain\ndc: x\n\n"
+             "dn: cn=a,dc=#160178\nobjectClass: person\ncn: a\nsn: x\n",
+             ACRE_ERR_LDIF_DN, 5);
+    /* two types, and an escaped '#', are fine */
+    load_ok(d, "dn: cn=a+sn=x\nobjectClass: person\ncn: a\nsn: x\n\n"
+               "dn: cn=\\#1\nobjectClass: person\ncn: #1\nsn: x\n");
+    talloc_free(ctx);
+}
+
+/* structuralObjectClass as slapadd 2.5.13 computes and stores it. */
+Test(directory, structural_object_class)
+{
+    void *ctx = talloc_new(NULL);
+    struct acreE_dir *d = new_dir(ctx, ACRED_DIR_STRICT);
+    const struct acreE_entry *e;
+    const acre_view_attr *a;
+
+    load_ok(d, "dn: cn=a\nobjectClass: top\nobjectClass: person\n"
+               "objectClass: INETORGPERSON\nobjectClass: uidObject\n"
+               "cn: a\nsn: x\nuid: a\n\n"
+               "dn: cn=b\nobjectClass: 2.5.6.6\ncn: b\nsn: x\n"
+               "structuralObjectClass: Person\n");
+    cr_assert_not_null(e = find(d, "cn=a"));
+    a = &e->v.attrs[e->v.nattrs - 1];
+    cr_expect_str_eq(e->desc[e->v.nattrs - 1], "structuralObjectClass");
+    cr_assert_eq(a->nvals, 1);
+    cr_expect_str_eq(a->vals[0].val, "inetOrgPerson");
+    cr_assert_not_null(e = find(d, "cn=b"));
+    a = &e->v.attrs[e->v.nattrs - 1];
+    cr_expect_str_eq(a->vals[0].val, "Person", "kept as written");
+    /* two chains; a value naming another class */
+    load_err(d,
+             "dn: cn=c\nobjectClass: person\nobjectClass: organizationalUnit\n"
+             "cn: c\nsn: x\nou: c\n",
+             ACRE_ERR_LDIF_VALUE, 3);
+    load_err(d,
+             "dn: cn=c\nobjectClass: inetOrgPerson\ncn: c\nsn: x\n"
+             "structuralObjectClass: person\n",
+             ACRE_ERR_LDIF_VALUE, 5);
+    talloc_free(ctx);
 }

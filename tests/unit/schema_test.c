@@ -1532,3 +1532,72 @@ Test(schema, lookup_any_case)
     }
     cr_expect_lt(acreS_attr_find(b, "nosuchtype", 10), 0);
 }
+
+/* Data exported from 389 and OpenDJ loads without their schema files:
+ * OpenDJ's inherited collective attribute subentries, 389's roles, the
+ * servers' memberOf and isMemberOf are built in, as those servers define
+ * them, so that their own definitions load over them as exact repeats. */
+Test(schema, server_types_built_in)
+{
+    static const char *const user[] = {"collectiveConflictBehavior",
+                                       "inheritFromDNAttribute",
+                                       "inheritFromBaseRDN",
+                                       "inheritFromRDNAttribute",
+                                       "inheritFromRDNType",
+                                       "inheritAttribute",
+                                       "memberOf",
+                                       "nsRoleFilter",
+                                       "nsRoleScopeDN"};
+    static const char *const oper[] = {"isMemberOf", "nsRole", "nsRoleDN",
+                                       "aci"};
+    static const char *const classes[] = {
+        "inheritedCollectiveAttributeSubentry",
+        "inheritedFromDNCollectiveAttributeSubentry",
+        "inheritedFromRDNCollectiveAttributeSubentry",
+        "ldapSubEntry",
+        "nsRoleDefinition",
+        "nsManagedRoleDefinition",
+        "nsFilteredRoleDefinition",
+        "nsNestedRoleDefinition"};
+    /* as OpenDJ's 00-core and 389's 02common write them */
+    static const char repeat[] =
+        "attributetype ( 1.3.6.1.4.1.42.2.27.9.1.792 NAME 'isMemberOf'\n"
+        "  DESC 'Sun-defined attribute type'\n"
+        "  SYNTAX 1.3.6.1.4.1.1466.115.121.1.12\n"
+        "  NO-USER-MODIFICATION USAGE directoryOperation\n"
+        "  X-ORIGIN 'Sun Java System Directory Server' )\n"
+        "attributetype ( 1.3.6.1.4.1.26027.1.1.606\n"
+        "  NAME 'collectiveConflictBehavior' "
+        "SYNTAX 1.3.6.1.4.1.26027.1.3.6\n"
+        "  SINGLE-VALUE X-ORIGIN 'OpenDS Directory Server' )\n"
+        "attributetype ( 2.16.840.1.113730.3.1.574 NAME 'nsRole' "
+        "DESC 'Netscape defined attribute type' "
+        "SYNTAX 1.3.6.1.4.1.1466.115.121.1.12 NO-USER-MODIFICATION "
+        "USAGE directoryOperation X-ORIGIN 'Netscape Directory Server' )\n"
+        "objectclass ( 1.3.6.1.4.1.26027.1.2.239 NAME\n"
+        "  'inheritedFromDNCollectiveAttributeSubentry'\n"
+        "  SUP inheritedCollectiveAttributeSubentry STRUCTURAL\n"
+        "  MUST ( inheritFromDNAttribute ) )\n";
+    acre_schema *s = full();
+    unsigned na = acreS_nattrs(s), nc = acreS_nclasses(s);
+
+    for (size_t i = 0; i < NELEM(user); i++) {
+        int id = attr(s, user[i]);
+        cr_assert_geq(id, 0, "%s", user[i]);
+        cr_expect_eq(acreS_attr(s, id)->usage, ACRES_USER, "%s", user[i]);
+    }
+    for (size_t i = 0; i < NELEM(oper); i++) {
+        int id = attr(s, oper[i]);
+        cr_assert_geq(id, 0, "%s", oper[i]);
+        cr_expect_neq(acreS_attr(s, id)->usage, ACRES_USER, "%s", oper[i]);
+    }
+    for (size_t i = 0; i < NELEM(classes); i++)
+        cr_expect_geq(cls(s, classes[i]), 0, "%s", classes[i]);
+    cr_expect(
+        acreS_class_is(s, cls(s, "inheritedFromRDNCollectiveAttributeSubentry"),
+                       cls(s, "subentry")));
+    LOAD_OK(s, repeat);
+    cr_expect_eq(acreS_nattrs(s), na, "a repeat adds nothing");
+    cr_expect_eq(acreS_nclasses(s), nc);
+    acre_schema_free(s);
+}
