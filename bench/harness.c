@@ -434,6 +434,14 @@ below_floor(const bench_run *run, const floor_row *r, double margin)
     return !(isfinite(v) && v >= margin * r->floor);
 }
 
+/* 1 when row r of the floors was measured and is below its limit (what
+ * is measured again: a row not made, e.g. not selected, stays missing). */
+static int
+measured_below(const bench_run *run, const floor_row *r, double margin)
+{
+    return find_row(run, r->name) != NULL && below_floor(run, r, margin);
+}
+
 /* Select the row groups (names up to '/') of the floors rows[0..n) for
  * which bad() holds (NULL: all of them) as the run's patterns, in place
  * of the ones it had; the number selected. */
@@ -612,7 +620,7 @@ bench_main(int argc, char **argv, const bench_def *const *defs, size_t n)
      * regression sinks every one: rows below the gate are measured again */
     for (unsigned a = 0;
          floors && status == 0 && run.failures == 0 && a < GATE_RETRIES &&
-         select_floors(&run, floors, nfloors, margin, below_floor) > 0;
+         select_floors(&run, floors, nfloors, margin, measured_below) > 0;
          a++) {
         fprintf(stderr,
                 "acre-bench: %zu row group(s) below the gate, "
