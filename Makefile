@@ -44,7 +44,8 @@ FUZZ_SRC := $(sort $(wildcard $(SRCDIR)/tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(patsubst $(SRCDIR)/tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all check unit check-exports hdrcheck doccheck bench bench-smoke demo \
+.PHONY: all check unit check-exports hdrcheck doccheck bench bench-smoke \
+	bench-check demo \
 	fuzz fuzz-smoke fuzz-cov \
 	install uninstall installcheck format format-check clean distclean tsan \
 	oom-full
@@ -153,6 +154,7 @@ $(B)/acre-bench: $(BENCH_SRC) $(B)/libacre.a $(LIB_HDR) \
 		$(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.[ch]) \
 		$(wildcard $(SRCDIR)/tests/oracle/collective_oracle.[ch])
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(BENCH_CFLAGS) -I$(SRCDIR)/bench \
+		-DACRE_BENCH_EXAMPLES='"$(SRCDIR)/examples"' \
 		-I$(SRCDIR)/tests/oracle -o $@ $(filter %.c,$^) $(B)/libacre.a \
 		$(ALL_LDFLAGS) $(LIB_LIBS) $(BENCH_LIBS) $(JEMALLOC_LIBS)
 
@@ -161,6 +163,14 @@ bench: $(B)/acre-bench
 
 bench-smoke: $(B)/acre-bench
 	$(B)/acre-bench --smoke --json $(B)/bench-smoke.json
+
+# The ratio gate (CI): every row of bench/floors.json -- acre against its
+# comparison in the same run, ratios only, never absolute times -- must
+# keep 80% of its floor; rows below are measured again twice before the
+# gate fails.  Three repetitions per row: a few minutes on 2 cores.
+bench-check: $(B)/acre-bench
+	$(B)/acre-bench --reps 3 --floors $(SRCDIR)/bench/floors.json \
+		--json $(B)/bench-check.json
 
 # ---- fuzzing (libFuzzer, clang) --------------------------------------------
 # Targets may compare with the reference evaluator (not its Criterion tests).

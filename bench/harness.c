@@ -2,11 +2,15 @@
  * harness.c -- the generic part of acre-bench (see harness.h).
  *
  * Invariants: every time is read from CLOCK_MONOTONIC; every reported
- * number is a median over repetitions; timings never decide the exit
- * status, failed checks do.  Rows are kept in the order they were made and
- * printed both as a table (stdout) and, with --json, as a JSON array of
- * {"name","unit","value","baseline","baseline_value","ratio"} where ratio
- * is baseline_value / value (bigger is better for acre).
+ * number is a median over repetitions; absolute times never decide the
+ * exit status: failed checks do, and with --floors (the CI gate, make
+ * bench-check) ratios below margin * floor of bench/floors.json, after
+ * the failing rows were measured again up to GATE_RETRIES times (a row
+ * measured more than once keeps its best ratio).  Rows are kept in the
+ * order they were made and printed both as a table (stdout) and, with
+ * --json, as a JSON array of {"name","unit","value","baseline",
+ * "baseline_value","ratio"} where ratio is baseline_value / value (bigger
+ * is better for acre).
  */
 #include "harness.h"
 
@@ -21,6 +25,9 @@
 #define FULL_REPS      11 /* repetitions of a full run (at least 7) */
 #define SMOKE_REPS     1  /* repetitions of a --smoke run */
 #define MAX_FAIL_PRINT 25 /* failed checks printed in full */
+#define MIN_REPS       3  /* --reps: a median needs three */
+#define GATE_RETRIES   2  /* --floors: measures again of failing rows */
+#define MAX_REPS       BENCH_MAX_REPS
 
 typedef struct bench_result {
     char *name;
@@ -34,8 +41,10 @@ struct bench_run {
     int smoke;
     unsigned reps;
     const char *json_path;
+    const char *floors_path;
     char **patterns;
     size_t npatterns;
+    size_t owned; /* the last `owned` patterns are the run's copies */
     const bench_def *current;
     bench_result *rows;
     size_t nrows, cap;
@@ -65,6 +74,12 @@ int
 bench_smoke(const bench_run *run)
 {
     return run->smoke;
+}
+
+unsigned
+bench_reps(const bench_run *run)
+{
+    return run->reps;
 }
 
 size_t
@@ -313,17 +328,207 @@ write_json(const bench_run *run, const char *path)
     return 0;
 }
 
+/* ---- the ratio gate (--floors) ------------------------------------------ */
+
+/*
+ * bench/floors.json: {"margin": M, "rows": [{"name": ROW, "floor": F,
+ * "goal": G, ...}, ...]}.  A row fails when its ratio (baseline / acre,
+ * in this run) is below M * F, or when the run did not produce it.  The
+ * reader below knows only this shape: strings without escapes, numbers,
+ * and the keys it looks for in that order within each row.
+ */
+typedef struct floor_row {
+    char name[96];
+    double floor, goal;
+} floor_row;
+
+/* The number after "key": at or after p (before `end` when not NULL). */
+static int
+json_key_number(const char *p, const char *end, const char *key, double *out,
+                const char **after)
+{
+    char pat[64];
+    const char *k;
+    char *e;
+
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    if (!(k = strstr(p, pat)) || (end && k > end))
+        return -1;
+    k += strlen(pat);
+    while (*k == ' ' || *k == ':' || *k == '\t' || *k == '\n')
+        k++;
+    *out = strtod(k, &e);
+    if (e == k)
+        return -1;
+    if (after)
+        *after = e;
+    return 0;
+}
+
+/* Read the rows of PATH; NULL (and a message) when it is not readable. */
+static floor_row *
+read_floors(const char *path, double *margin, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    static char text[1 << 16];
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    floor_row *rows = NULL;
+    const char *p = text, *q, *next;
+
+    if (f)
+        fclose(f);
+    text[len] = 0;
+    *n = 0;
+    if (!f || len == sizeof text - 1 ||
+        json_key_number(text, NULL, "margin", margin, NULL) != 0 ||
+        !(*margin > 0 && *margin <= 1))
+        goto bad;
+    while ((p = strstr(p, "\"name\"")) != NULL) {
+        floor_row *r;
+
+        if (!(rows = realloc(rows, (*n + 1) * sizeof *rows)))
+            die_nomem();
+        r = &rows[(*n)++];
+        if (!(p = strchr(p + 6, '"')) || !(q = strchr(p + 1, '"')) ||
+            (size_t)(q - p - 1) >= sizeof r->name)
+            goto bad;
+        memcpy(r->name, p + 1, (size_t)(q - p - 1));
+        r->name[q - p - 1] = 0;
+        next = strstr(q, "\"name\"");
+        if (json_key_number(q, next, "floor", &r->floor, NULL) != 0 ||
+            !(r->floor > 0))
+            goto bad;
+        if (json_key_number(q, next, "goal", &r->goal, NULL) != 0)
+            r->goal = NAN;
+        p = q;
+    }
+    if (*n > 0)
+        return rows;
+bad:
+    fprintf(stderr, "acre-bench: %s: not a floors file (bench/floors.json)\n",
+            path);
+    free(rows);
+    return NULL;
+}
+
+/* The row `name` with the best ratio (a retried row appears again). */
+static const bench_result *
+find_row(const bench_run *run, const char *name)
+{
+    const bench_result *best = NULL;
+
+    for (size_t i = 0; i < run->nrows; i++)
+        if (strcmp(run->rows[i].name, name) == 0 &&
+            (!best || ratio(&run->rows[i]) > ratio(best)))
+            best = &run->rows[i];
+    return best;
+}
+
+/* 1 when row r of the floors is missing or below its limit. */
+static int
+below_floor(const bench_run *run, const floor_row *r, double margin)
+{
+    const bench_result *x = find_row(run, r->name);
+    double v = x ? ratio(x) : NAN;
+
+    return !(isfinite(v) && v >= margin * r->floor);
+}
+
+/* 1 when row r of the floors was measured and is below its limit (what
+ * is measured again: a row not made, e.g. not selected, stays missing). */
+static int
+measured_below(const bench_run *run, const floor_row *r, double margin)
+{
+    return find_row(run, r->name) != NULL && below_floor(run, r, margin);
+}
+
+/* Select the row groups (names up to '/') of the floors rows[0..n) for
+ * which bad() holds (NULL: all of them) as the run's patterns, in place
+ * of the ones it had; the number selected. */
+static size_t
+select_floors(bench_run *run, const floor_row *rows, size_t n, double margin,
+              int (*bad)(const bench_run *, const floor_row *, double))
+{
+    char **p = calloc(n + 1, sizeof *p);
+    size_t k = 0;
+
+    if (p == NULL)
+        die_nomem();
+    for (size_t i = 0; i < n; i++) {
+        char *slash;
+
+        if (bad && !bad(run, &rows[i], margin))
+            continue;
+        p[k] = dup_str(rows[i].name);
+        if ((slash = strchr(p[k], '/')) != NULL)
+            *slash = 0;
+        k++;
+    }
+    for (size_t i = run->npatterns - run->owned; i < run->npatterns; i++)
+        free(run->patterns[i]);
+    free(run->patterns);
+    run->patterns = p;
+    run->npatterns = run->owned = k;
+    return k;
+}
+
+/* Print the gate's table; the number of rows that fail it. */
+static unsigned
+check_floors(const bench_run *run, const floor_row *rows, size_t n,
+             double margin)
+{
+    unsigned bad = 0;
+
+    printf("\nratio gate (fails below %.0f%% of the floor; bench/floors.json)"
+           "\n%-32s %9s %9s %9s %9s  %s\n",
+           margin * 100, "row", "ratio", "floor", "limit", "goal", "");
+    for (size_t i = 0; i < n; i++) {
+        const bench_result *r = find_row(run, rows[i].name);
+        double x = r ? ratio(r) : NAN, limit = margin * rows[i].floor;
+        int ok = !below_floor(run, &rows[i], margin);
+
+        bad += !ok;
+        char goal[16] = "-";
+
+        if (isfinite(rows[i].goal))
+            snprintf(goal, sizeof goal, "%.2f", rows[i].goal);
+        printf("%-32s %9.2f %9.2f %9.2f %9s  %s\n", rows[i].name, x,
+               rows[i].floor, limit, goal,
+               !r    ? "FAIL (no such row)"
+               : !ok ? "FAIL"
+               : isfinite(rows[i].goal) && x >= rows[i].goal ? "ok (goal met)"
+                                                             : "ok");
+    }
+    return bad;
+}
+
 /* ---- command line -------------------------------------------------------- */
 
 static void
 usage(FILE *f)
 {
-    fputs("usage: acre-bench [--smoke] [--json PATH] [NAME-SUBSTRING...]\n", f);
+    fputs("usage: acre-bench [--smoke] [--reps N] [--json PATH] "
+          "[--floors PATH] [NAME-SUBSTRING...]\n",
+          f);
+}
+
+/* --reps N: a count from MIN_REPS to MAX_REPS, odd; 0 when not. */
+static unsigned
+parse_reps(const char *s)
+{
+    char *end;
+    unsigned long n = strtoul(s, &end, 10);
+
+    if (*s == 0 || *end != 0 || n < MIN_REPS || n > MAX_REPS || n % 2 == 0)
+        return 0;
+    return (unsigned)n;
 }
 
 static int
 parse_args(bench_run *run, int argc, char **argv)
 {
+    unsigned reps = 0;
+
     run->patterns = calloc((size_t)argc + 1, sizeof *run->patterns);
     if (run->patterns == NULL)
         die_nomem();
@@ -332,14 +537,19 @@ parse_args(bench_run *run, int argc, char **argv)
             run->smoke = 1;
         else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc)
             run->json_path = argv[++i];
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+        else if (strcmp(argv[i], "--floors") == 0 && i + 1 < argc)
+            run->floors_path = argv[++i];
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+            if ((reps = parse_reps(argv[++i])) == 0)
+                return -1;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return 1;
         else if (argv[i][0] == '-')
             return -1;
         else
             run->patterns[run->npatterns++] = argv[i];
     }
-    run->reps = run->smoke ? SMOKE_REPS : FULL_REPS;
+    run->reps = reps ? reps : run->smoke ? SMOKE_REPS : FULL_REPS;
     return 0;
 }
 
@@ -351,11 +561,15 @@ run_all(bench_run *run, const bench_def *const *defs, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (!def_wanted(run, defs[i]))
             continue;
+        double t0 = bench_now_ns();
+
         ran++;
         fprintf(stderr, "acre-bench: running %s%s\n", defs[i]->name,
                 run->smoke ? " (smoke)" : "");
         if (defs[i]->run(run) != 0)
             bench_fail(run, "%s: could not set up", defs[i]->name);
+        fprintf(stderr, "acre-bench: %s took %.1f s\n", defs[i]->name,
+                (bench_now_ns() - t0) / 1e9);
     }
     run->current = NULL;
     return ran;
@@ -370,6 +584,8 @@ free_run(bench_run *run)
         free(run->rows[i].baseline);
     }
     free(run->rows);
+    for (size_t i = run->npatterns - run->owned; i < run->npatterns; i++)
+        free(run->patterns[i]);
     free(run->patterns);
 }
 
@@ -378,25 +594,56 @@ bench_main(int argc, char **argv, const bench_def *const *defs, size_t n)
 {
     bench_run run = {0};
     int status = 0, rc = parse_args(&run, argc, argv);
+    floor_row *floors = NULL;
+    size_t nfloors = 0;
+    double margin = 1;
+    unsigned below;
 
     if (rc != 0) {
         usage(rc > 0 ? stdout : stderr);
         free_run(&run);
         return rc > 0 ? 0 : 2;
     }
+    if (run.floors_path != NULL) {
+        if (!(floors = read_floors(run.floors_path, &margin, &nfloors))) {
+            free_run(&run);
+            return 2;
+        }
+        if (run.npatterns == 0) /* run what the floors name */
+            select_floors(&run, floors, nfloors, margin, NULL);
+    }
     if (run_all(&run, defs, n) == 0) {
         fputs("acre-bench: no benchmark matches\n", stderr);
         status = 2;
+    }
+    /* a neighbour's burst of load can sink one run's median, a
+     * regression sinks every one: rows below the gate are measured again */
+    for (unsigned a = 0;
+         floors && status == 0 && run.failures == 0 && a < GATE_RETRIES &&
+         select_floors(&run, floors, nfloors, margin, measured_below) > 0;
+         a++) {
+        fprintf(stderr,
+                "acre-bench: %zu row group(s) below the gate, "
+                "measured again (%u of %u)\n",
+                run.npatterns, a + 1, GATE_RETRIES);
+        run_all(&run, defs, n);
     }
     if (run.nrows > 0)
         print_table(&run);
     if (run.json_path != NULL && write_json(&run, run.json_path) != 0)
         status = 2;
+    if (floors != NULL &&
+        (below = check_floors(&run, floors, nfloors, margin)) > 0) {
+        fprintf(stderr, "acre-bench: %u ratio(s) below the gate\n", below);
+        if (status == 0)
+            status = 1;
+    }
     if (run.failures > 0) {
         fprintf(stderr, "acre-bench: %lu check(s) failed\n", run.failures);
         if (status == 0)
             status = 1;
     }
+    free(floors);
     free_run(&run);
     return status;
 }

@@ -5,10 +5,14 @@
  * A benchmark is a function that prepares its inputs, checks that every
  * implementation it times gives the expected answers (bench_fail() on a
  * mismatch), then times its implementations with bench_measure() and
- * reports one row per comparison with bench_row().  Timings are only ever
- * reported, never judged: machines are noisy, so pass/fail decisions rest on
- * correctness checks alone.  Adding a benchmark: a new bench/<name>.c with
- * a `const bench_def`, declared and listed in bench/main.c (ORDER BENCH).
+ * reports one row per comparison with bench_row().  Absolute times are
+ * only ever reported, never judged: machines are noisy.  A run fails on a
+ * failed correctness check, and with --floors PATH (make bench-check) on a
+ * ratio -- acre against its comparison, timed interleaved in the same
+ * run -- below the margin of its floor in PATH (bench/floors.json).
+ * Adding a benchmark: a new bench/<name>.c with a `const bench_def`,
+ * declared and listed in bench/main.c (ORDER BENCH); a new ratio row gets
+ * a floor in bench/floors.json.
  *
  * Single-threaded; the harness keeps its state in one bench_run.
  */
@@ -80,15 +84,24 @@ bench_rng_chance(bench_rng *r, unsigned percent)
 extern volatile uint64_t bench_sink;
 
 /*
- * bench_main -- parse `[--smoke] [--json PATH] [NAME-SUBSTRING...]`, run
- * the selected benchmarks of *defs[0..n), print the table, write the JSON.
- * Returns the process exit status: 0, 1 when a check failed, 2 on a usage
- * or output error.
+ * bench_main -- parse `[--smoke] [--reps N] [--json PATH] [--floors PATH]
+ * [NAME-SUBSTRING...]`, run the selected benchmarks of *defs[0..n) (with
+ * --floors and no names: those the floors name), print the table, write
+ * the JSON, apply the ratio gate.  --reps N (odd, 3 to BENCH_MAX_REPS):
+ * repetitions instead of 11.  Returns the process exit status: 0, 1 when a
+ * check failed or a ratio is below the gate, 2 on a usage or output error.
  */
 int bench_main(int argc, char **argv, const bench_def *const *defs, size_t n);
 
 /* bench_smoke -- 1 in a --smoke run (small inputs, one repetition). */
 int bench_smoke(const bench_run *run);
+
+/* The most repetitions a run makes (--reps). */
+#define BENCH_MAX_REPS 99
+
+/* bench_reps -- the repetitions bench_measure makes in this run (1 in a
+ * smoke run, 11 by default, --reps N). */
+unsigned bench_reps(const bench_run *run);
 
 /* bench_size -- `full` items normally, `smoke` items in a smoke run. */
 size_t bench_size(const bench_run *run, size_t full, size_t smoke);

@@ -1,7 +1,10 @@
 /*
  * main.c -- acre-bench: the table of benchmarks and the entry point.
  *
- * usage: acre-bench [--smoke] [--json PATH] [NAME-SUBSTRING...]
+ * usage: acre-bench [--smoke] [--reps N] [--json PATH] [--floors PATH]
+ *                   [NAME-SUBSTRING...]
+ *
+ * --floors bench/floors.json is the CI's ratio gate (make bench-check).
  *
  * To add a benchmark, write bench/<name>.c defining a `const bench_def`
  * and add one declaration and one line to the table below (ORDER BENCH).
@@ -15,11 +18,15 @@ extern const bench_def bench_filter_def;     /* filter_bench.c */
 extern const bench_def bench_ldif_def;       /* ldif_bench.c */
 extern const bench_def bench_policy_def;     /* policy_bench.c */
 extern const bench_def bench_collective_def; /* collective_bench.c */
+extern const bench_def bench_regex_def;      /* regex_bench.c */
+extern const bench_def bench_company_def;    /* company_bench.c */
+extern const bench_def bench_cold_def;       /* cold_bench.c */
 
 /* ORDER BENCH: the registry, run in this order */
 static const bench_def *const benches[] = {
-    &bench_dn_def,     &bench_filter_def,     &bench_ldif_def,
-    &bench_policy_def, &bench_collective_def,
+    &bench_dn_def,      &bench_filter_def,     &bench_ldif_def,
+    &bench_policy_def,  &bench_collective_def, &bench_regex_def,
+    &bench_company_def, &bench_cold_def,
 };
 
 int

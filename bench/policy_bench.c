@@ -790,8 +790,8 @@ run_begin(bench_run *run, struct world *w, struct level *l)
     }
     if (!want_row(run, l, "policy_begin_miss_"))
         return;
-    /* a warm-up and the repetitions (at most 12 passes) never wrap */
-    ja.n = jo.n = w->npool / (bench_smoke(run) ? 3 : 13);
+    /* a warm-up and the repetitions never wrap */
+    ja.n = jo.n = w->npool / (bench_reps(run) + 2);
     ja.cycle = jo.cycle = 1;
     ia.pass = acre_begin_miss_pass;
     snprintf(name, sizeof name, "policy_begin_miss_%s/oracle", l->tag);
@@ -890,11 +890,9 @@ time_compile(struct world *w, const struct level *l, int oracle)
 static void
 run_compile(bench_run *run, struct world *w, struct level *l)
 {
-    /* as many repetitions as bench_measure makes (harness.c FULL_REPS) */
-    enum { REPS = 11 };
-
-    unsigned reps = bench_smoke(run) ? 1 : REPS;
-    double t[2][REPS];
+    /* as many repetitions as bench_measure makes */
+    unsigned reps = bench_reps(run);
+    double t[2][BENCH_MAX_REPS];
     char name[64];
 
     for (unsigned r = 0; r < reps; r++)

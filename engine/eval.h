@@ -143,6 +143,10 @@ struct acre_request {
                 it returns */
     struct acreV_memo *memo;              /* [ACREV_MEMO], not zeroed: */
     uint64_t memo_valid[ACREV_MEMO / 64]; /* which slots hold a decision */
+    struct acreV_setdn *set_dns;    /* eval_set.c: the entries set elements
+                                       named in this request, or NULL */
+    struct acreV_setlast *set_last; /* eval_set.c: the last set value
+                                       decided, or NULL */
 };
 
 /* Submatches for $-substitution (slapd's AclRegexMatches). */
@@ -380,6 +384,9 @@ int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
  * check denies with rq->limit_hit set. */
 #define ACREV_SET_MAX_DNS      65536
 #define ACREV_SET_REQUEST_WORK ((size_t)1 << 26)
+/* Elements (DN texts) whose entry a request remembers for set gathering
+ * when its host keeps views for the request (no release function). */
+#define ACREV_SET_DN_MEMO      8192
 int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
                       const struct acreV_matches *tm);
 

@@ -367,26 +367,149 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
     return w.failed ? -1 : 0;
 }
 
+/* ------------------------------------------------------------------------
+ * The entries elements name, remembered per request
+ *
+ * x/attr and x/attr* read the entry each element names: parsing the DN
+ * and asking the host cost more than the rest of the set (a walk up
+ * `manager` repeats the same few DNs for every entry).  When the host
+ * keeps its views for the request (no release function), the request
+ * remembers, per element text (exact bytes), what it names: not a DN, no
+ * entry, or the entry's view.  The work counted, the values gathered and
+ * their order are those of a fresh lookup; a lookup that failed is never
+ * remembered.  At most ACREV_SET_DN_MEMO texts; a full table, or no
+ * memory for it, only means asking again.
+ */
+
+enum { NAMED_NOT_DN = 1, NAMED_NONE, NAMED_ENTRY };
+
+struct setdn_slot {
+    const char *s; /* NULL: empty; a copy owned by the table */
+    size_t n;
+    uint32_t h;
+    int kind; /* NAMED_* */
+    const acre_entry_view *e;
+};
+
+struct acreV_setdn {
+    struct setdn_slot *slot;
+    uint32_t mask; /* slots - 1 */
+    uint32_t used;
+};
+
+/* Re-place t's entries into `slots` fresh slots. */
+static int
+setdn_grow(struct acreV_setdn *t, uint32_t slots)
+{
+    struct setdn_slot *v = talloc_zero_array(t, struct setdn_slot, slots);
+
+    if (!v)
+        return -1;
+    for (uint32_t i = 0; t->slot && i <= t->mask; i++) {
+        uint32_t k = t->slot[i].h & (slots - 1);
+
+        if (!t->slot[i].s)
+            continue;
+        while (v[k].s)
+            k = (k + 1) & (slots - 1);
+        v[k] = t->slot[i];
+    }
+    talloc_free(t->slot);
+    t->slot = v;
+    t->mask = slots - 1;
+    return 0;
+}
+
+/* The slot of s[0..n) (hash h): its own, or the empty one to fill; NULL
+ * when the host releases views, the table is full or out of memory. */
+static struct setdn_slot *
+setdn_slot(struct acre_request *rq, const char *s, size_t n, uint32_t h)
+{
+    struct acreV_setdn *t = rq->set_dns;
+
+    if (rq->host.release)
+        return NULL;
+    if (!t && !(t = rq->set_dns = talloc_zero(rq, struct acreV_setdn)))
+        return NULL;
+    if (2 * (t->used + 1) > (t->slot ? t->mask + 1 : 0)) {
+        uint32_t slots = t->slot ? 2 * (t->mask + 1) : 64;
+
+        if (!t->slot || t->used < ACREV_SET_DN_MEMO) {
+            if (setdn_grow(t, slots) != 0)
+                return NULL;
+        }
+    }
+    for (uint32_t k = h & t->mask;; k = (k + 1) & t->mask) {
+        struct setdn_slot *sl = &t->slot[k];
+
+        if (!sl->s)
+            return t->used < ACREV_SET_DN_MEMO ? sl : NULL;
+        if (sl->h == h && sl->n == n && memcmp(sl->s, s, n) == 0)
+            return sl;
+    }
+}
+
+/* Remember in the empty slot sl that s[0..n) names (kind, e). */
+static void
+setdn_put(struct acre_request *rq, struct setdn_slot *sl, const char *s,
+          size_t n, uint32_t h, int kind, const acre_entry_view *e)
+{
+    char *key = talloc_memdup(rq->set_dns, s, n + 1);
+
+    if (!key)
+        return;
+    key[n] = '\0';
+    *sl = (struct setdn_slot){key, n, h, kind, e};
+    rq->set_dns->used++;
+}
+
+/* The entry element s[0..n) names: NAMED_ENTRY with *e (release it with
+ * acreV_host_release), NAMED_NOT_DN, NAMED_NONE, or -1 when a lookup
+ * failed or a bound was reached (rq->limit_hit). */
+static int
+entry_named(struct ev *x, const char *s, size_t n, const acre_entry_view **e)
+{
+    struct acre_request *rq = x->rq;
+    uint32_t h = hash_more(HASH_START, s, n);
+    struct setdn_slot *sl = setdn_slot(rq, s, n, h);
+    int kind;
+
+    *e = NULL;
+    if (sl && sl->s) {
+        *e = sl->e;
+        kind = sl->kind;
+    } else {
+        const acre_dn *dn = parse_dn(x, s, n);
+
+        kind = !dn                              ? NAMED_NOT_DN
+               : acreV_host_get(rq, dn, e) == 1 ? NAMED_ENTRY
+                                                : NAMED_NONE;
+        if (sl && !(kind == NAMED_NONE && rq->limit_hit))
+            setdn_put(rq, sl, s, n, h, kind, *e);
+    }
+    return kind == NAMED_NONE && rq->limit_hit ? -1 : kind;
+}
+
 /* slapd's acl_set_gather for one element. */
 static int
 gather(struct ev *x, struct set *out, const char *s, size_t n,
        const struct acreI_setnode *nd)
 {
+    const acre_entry_view *e;
+
     if (step(x))
         return -1;
     if (n >= 8 && !strncasecmp(s, "ldap:///", 8))
         return gather_url(x, out, s, n, nd);
-    const acre_dn *dn = parse_dn(x, s, n);
-    if (!dn)
-        return 0;
     if (nd->entrydn) {
+        const acre_dn *dn = parse_dn(x, s, n);
         size_t k;
-        const char *t = acre_dn_normalised(dn, &k);
-        return set_add(x, out, t, k, 0);
+        const char *t = dn ? acre_dn_normalised(dn, &k) : NULL;
+        return t ? set_add(x, out, t, k, 0) : 0;
     }
-    const acre_entry_view *e;
-    if (acreV_host_get(x->rq, dn, &e) != 1)
-        return x->rq->limit_hit ? -1 : 0;
+    int kind = entry_named(x, s, n, &e);
+    if (kind != NAMED_ENTRY)
+        return kind < 0 ? -1 : 0;
     int rc = entry_values(x, out, e, nd);
     acreV_host_release(x->rq, e);
     return rc;
@@ -556,9 +679,86 @@ set_root(struct acreV_check *c, const struct acreI_set *set,
     return root;
 }
 
+static int set_evaluate(struct acreV_check *c, const struct acreI_set *set,
+                        const struct acreV_matches *tm, int *clean);
+
+/* ------------------------------------------------------------------------
+ * The last set decided, remembered per request
+ *
+ * A set without substitutions depends on the entry only through `this`,
+ * its normalised DN: the checks of one entry's attributes (homePhone,
+ * employeeType, ... under one rule) evaluate it again and again with the
+ * same answer.  The request keeps the last one: the set, the DN, the
+ * answer and the steps it took.  It is reused only when the evaluation
+ * reached no bound and saw no failure, and the request's budget still
+ * holds those steps, which are spent again: every answer, bound and
+ * budget is what a fresh evaluation gives.  Not when explaining (the
+ * trace tells each evaluation).
+ */
+struct acreV_setlast {
+    const struct acreI_set *set; /* NULL: nothing remembered */
+    size_t steps;
+    int ok;
+    size_t n;
+    char dn[ACRE_DN_MAX_LEN + 1];
+};
+
+/* The remembered answer for set on c's entry: 0 or 1, or -1 when none. */
+static int
+set_last_get(struct acreV_check *c, const struct acreI_set *set)
+{
+    struct acreV_setlast *l = c->rq->set_last;
+
+    if (!l || l->set != set || set->expand || c->trace || c->steps ||
+        c->rq->limit_hit || l->n != c->endn_len || c->rq->set_work < l->steps ||
+        memcmp(l->dn, c->endn, l->n) != 0)
+        return -1;
+    c->rq->set_work -= l->steps;
+    return l->ok;
+}
+
+/* Remember the answer of a fresh evaluation that took `steps`. */
+static void
+set_last_put(struct acreV_check *c, const struct acreI_set *set, size_t steps,
+             int ok)
+{
+    struct acre_request *rq = c->rq;
+
+    if (set->expand || c->trace || c->steps || rq->limit_hit ||
+        c->endn_len > ACRE_DN_MAX_LEN)
+        return;
+    if (!rq->set_last &&
+        !(rq->set_last = talloc_zero(rq, struct acreV_setlast)))
+        return;
+    rq->set_last->set = set;
+    rq->set_last->steps = steps;
+    rq->set_last->ok = ok;
+    rq->set_last->n = c->endn_len;
+    memcpy(rq->set_last->dn, c->endn, c->endn_len);
+}
+
 int
 acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
                   const struct acreV_matches *tm)
+{
+    int last = set_last_get(c, set);
+    int fresh_ok = c->rq->limit_hit == 0;
+
+    if (last >= 0)
+        return last;
+    size_t before = c->rq->set_work;
+    int clean = 0, ok = set_evaluate(c, set, tm, &clean);
+    if (fresh_ok && clean)
+        set_last_put(c, set, before - c->rq->set_work, ok);
+    return ok;
+}
+
+/* acreV_set_matches without the memory of the last answer.  clean: OUT,
+ * 1 when the evaluation ran to its end (no bound, failure or lack of
+ * memory). */
+static int
+set_evaluate(struct acreV_check *c, const struct acreI_set *set,
+             const struct acreV_matches *tm, int *clean)
 {
     struct acre_request *rq = c->rq;
     char buf[ACREI_EXPAND_MAX + 1];
@@ -587,6 +787,7 @@ acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
     if (x.limit)
         acreV_fail(rq, ACRE_ERR_EVAL_LIMIT);
     int ok = rc == 0 && out.n > 0;
+    *clean = rc == 0 && !x.limit;
     if (c->trace && *c->trace)
         *c->trace = talloc_asprintf_append_buffer(
             *c->trace, "    set: %s\n",

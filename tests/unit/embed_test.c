@@ -366,6 +366,91 @@ Test(embed, a_new_generation_makes_a_changed_group_count)
     acre_policy_release(p);
 }
 
+/* The directory's own host (views kept for the request: no release),
+ * its get() calls counted. */
+struct counting {
+    acre_host host;
+    const acre_host *dir;
+    unsigned gets;
+};
+
+static int
+counting_get(void *arg, const acre_dn *d, const acre_entry_view **out)
+{
+    struct counting *c = arg;
+
+    c->gets++;
+    return c->dir->get(c->dir->arg, d, out);
+}
+
+static int
+counting_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
+                void *fn_arg)
+{
+    struct counting *c = arg;
+
+    return c->dir->search(c->dir->arg, base, scope, fn, fn_arg);
+}
+
+static int
+counting_has_children(void *arg, const acre_entry_view *e)
+{
+    struct counting *c = arg;
+
+    return c->dir->has_children(c->dir->arg, e);
+}
+
+/* May the requester of rq read `desc` of the directory's entry e? */
+static int
+reads(acre_request *rq, const char *e, const char *desc)
+{
+    const acre_entry *d = acre_directory_find(dir, dn(e));
+
+    cr_assert_not_null(d, "no entry %s", e);
+    return acre_access(rq, acre_entry_view_of(d), desc, NULL, 0,
+                       ACRE_RIGHT_READ, NULL);
+}
+
+Test(embed, a_set_reads_each_entry_it_names_once_per_request)
+{
+    struct counting c = {.dir = acre_directory_host(dir)};
+    acre_policy *p = policy("access to attrs=title,description,"
+                            "telephoneNumber\n"
+                            "  by set=\"this/manager* & user\" read\n"
+                            "  by * none\n"
+                            "access to * by * read\n");
+    acre_request *rq;
+
+    cr_assert_null(c.dir->release);
+    c.host = *c.dir;
+    c.host.arg = &c;
+    c.host.get = counting_get;
+    c.host.search = counting_search;
+    c.host.has_children = counting_has_children;
+    rq = begin(p, ALICE, &c.host);
+    /* bob, then his manager alice: looked up once for all three */
+    cr_expect_eq(reads(rq, BOB, "title"), 1);
+    cr_expect_eq(reads(rq, BOB, "description"), 1);
+    cr_expect_eq(reads(rq, BOB, "telephoneNumber"), 1);
+    cr_expect_eq(c.gets, 2, "%u", c.gets);
+    /* carol, then bob and alice: only carol is new */
+    cr_expect_eq(reads(rq, CAROL, "title"), 1);
+    cr_expect_eq(c.gets, 3, "%u", c.gets);
+    for (int i = 0; i < 20; i++)
+        cr_expect_eq(reads(rq, i & 1 ? BOB : CAROL, "description"), 1);
+    cr_expect_eq(c.gets, 3, "%u", c.gets);
+    acre_request_end(rq);
+    /* bob manages carol, not alice: the answers stay each entry's own */
+    rq = begin(p, BOB, &c.host);
+    for (int i = 0; i < 6; i++) {
+        cr_expect_eq(reads(rq, CAROL, "title"), 1);
+        cr_expect_eq(reads(rq, ALICE, "title"), 0);
+        cr_expect_eq(reads(rq, BOB, "title"), 0);
+    }
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
 Test(embed, a_dynamic_group_is_looked_up_once_per_request)
 {
     acre_policy *p =
