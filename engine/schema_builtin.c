@@ -632,8 +632,9 @@ static const char collective_part[] =
 /* ------------------------------------------------------------------------
  * acre: what the rule languages read that slapd does not define -- the
  * X.500 basic access control attributes (X.501, RFC 3672 subentries), the
- * 389 Directory Server `aci` attribute, and pwdChangedTime of the
- * password policy draft.
+ * 389 Directory Server `aci` attribute, pwdChangedTime of the password
+ * policy draft, and OpenDJ's isMemberOf (the groups an entry belongs to;
+ * stored, or computed on request: acre_request_set_flags).
  */
 /* clang-format off */
 static const char acre_part[] =
@@ -647,6 +648,8 @@ static const char acre_part[] =
     AT(NS1 "55 NAME 'aci' SYNTAX " S(26) " USAGE directoryOperation ")
     AT("1.3.6.1.4.1.42.2.27.8.1.16 NAME 'pwdChangedTime' " TIME
        "SYNTAX " S(24) " SINGLE-VALUE " OPER)
+    AT("1.3.6.1.4.1.42.2.27.9.1.792 NAME 'isMemberOf' " DNM "SYNTAX " S(12)
+       " " OPER)
     OC("2.5.17.1 NAME 'accessControlSubentry' AUXILIARY ");
 /* clang-format on */
 

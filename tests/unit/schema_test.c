@@ -399,6 +399,7 @@ Test(schema, builtin_operational_and_collective_types)
                                         "collectiveAttributeSubentries",
                                         "memberURL",
                                         "aci",
+                                        "isMemberOf",
                                         "prescriptiveACI",
                                         "entry",
                                         "children"};
