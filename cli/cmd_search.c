@@ -44,6 +44,7 @@ help_search(FILE *f)
         "[--ssf [KIND=]N]\n"
         "                   [--peer ADDR] [--sockname ADDR] [--sockurl URL]\n"
         "                   [--domain HOST] [--time TIME] [--subentries]\n"
+        "                   [--ismemberof]\n"
         "                   [--collective-stack] [--no-collective-filter]\n"
         "                   [--dialect slapd.conf|cn=config]\n\n"
         "Search the LDIF directory as the requester DN (anonymous without\n"
@@ -56,6 +57,8 @@ help_search(FILE *f)
         "administrative area (ApacheDS, OpenDJ) instead of X.501's rule\n"
         "that a specific area ends the one above it;\n"
         "--no-collective-filter hides collective values from FILTER.\n"
+        "--ismemberof gives entries OpenDJ's virtual isMemberOf in\n"
+        "filters (FILTER, filter=, specificationFilter).\n"
         "Exit status: 0 the search ran (its LDAP result is in the last\n"
         "line), 1 input errors, 2 usage or system errors.\n");
 }

@@ -142,6 +142,7 @@ struct cli_who {
     const char *time; /* --time, validated */
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
     int subentries;   /* --subentries */
+    int ismemberof;   /* --ismemberof */
     char peerbuf[96]; /* --peer rewritten to IP=ADDR:PORT */
     char sockbuf[96]; /* --sockname likewise */
 };
@@ -149,7 +150,8 @@ struct cli_who {
 /*
  * cli_who_option -- take argv[*i] when it is one of the requester's
  * options: -D, --authc-dn, --auth-method, --ssf, --peer, --sockname,
- * --sockurl, --domain, --time, --subentries.  Values are validated here.
+ * --sockurl, --domain, --time, --subentries, --ismemberof.  Values are
+ * validated here.
  * Returns 1 taken, 0 not one of these, -1 usage error (printed).
  */
 int cli_who_option(struct cli_who *w, int argc, char **argv, int *i);
@@ -164,7 +166,8 @@ int cli_who_subject(const struct cli_who *w, const acre_schema *schema,
 
 /*
  * cli_request -- acre_request_begin for w over policy and dir, with the
- * request flags w asks for (--subentries).  Prints the error.
+ * request flags w asks for (--subentries, --ismemberof).  Prints the
+ * error.
  */
 int cli_request(const struct cli_who *w, acre_policy *policy,
                 const acre_directory *dir, acre_request **out);
