@@ -7,6 +7,7 @@
  * index is built once per host generation.
  */
 #include "acre.h"
+#include "alloc_hook.h"
 #include "test_host.h"
 
 #include <criterion/criterion.h>
@@ -328,3 +329,41 @@ Test(memberof, the_index_is_built_once_per_generation)
     acre_request_end(rq);
     acre_policy_release(p);
 }
+
+#if ALLOC_HOOK
+Test(memberof, matching_allocates_nothing_once_the_index_is_built)
+{
+    static const char *const people[] = {ALICE, BOB, CAROL, DAVE, ERIN};
+    static const char *const filters[] = {
+        "(isMemberOf=" STAFF ")", "(isMemberOf=" LOOP ")", "(isMemberOf=*)"};
+    acre_policy *p = policy("access to * by * read\n");
+    struct thost *h = thost_new(ctx, dir, 7, 0);
+    acre_request *rq;
+    const acre_entry_view *views[5];
+    acre_filter *f[3];
+
+    thost_set_generation(h, 1);
+    cr_assert_eq(acre_request_begin(p, NULL, thost_host(h), &rq), 0);
+    acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(acre_filter_parse(ctx, schema, filters[i],
+                                       strlen(filters[i]), &f[i], NULL),
+                     0);
+    for (int i = 0; i < 5; i++) {
+        acre_dn *d;
+        cr_assert_eq(acre_dn_parse(ctx, schema, people[i], strlen(people[i]), 0,
+                                   &d, NULL),
+                     0);
+        views[i] = thost_view(h, d);
+        for (int k = 0; k < 3; k++) /* the first use builds the index */
+            cr_assert_geq(acre_filter_match(rq, f[k], views[i]), 0);
+    }
+    unsigned long n = alloc_count();
+    for (int i = 0; i < 3000; i++)
+        acre_filter_match(rq, f[i % 3], views[i % 5]);
+    cr_expect_eq(alloc_count(), n, "%lu allocations in 3000 matches",
+                 alloc_count() - n);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+#endif
