@@ -58,6 +58,7 @@ help_search(FILE *f)
         "[--ssf [KIND=]N]\n"
         "                   [--peer ADDR] [--sockname ADDR] [--sockurl URL]\n"
         "                   [--domain HOST] [--time TIME] [--subentries]\n"
+        "                   [--ismemberof]\n"
         "                   [--collective-stack] [--no-collective-filter]\n"
         "                   [--strict]\n"
         "                   [--dialect slapd.conf|cn=config]\n\n"
@@ -77,6 +78,8 @@ help_search(FILE *f)
         "administrative area (ApacheDS, OpenDJ) instead of X.501's rule\n"
         "that a specific area ends the one above it;\n"
         "--no-collective-filter hides collective values from FILTER.\n"
+        "--ismemberof gives entries OpenDJ's virtual isMemberOf in\n"
+        "filters (FILTER, filter=, specificationFilter).\n"
         "Exit status: the search's LDAP result code (0 success, 4\n"
         "sizeLimitExceeded, 32 noSuchObject, ...), 200 input errors, 201\n"
         "usage or system errors.\n");

@@ -737,6 +737,10 @@ cli_who_option(struct cli_who *w, int argc, char **argv, int *i)
         w->subentries = 1;
         return 1;
     }
+    if (!strcmp(argv[*i], "--ismemberof")) {
+        w->ismemberof = 1;
+        return 1;
+    }
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         int seen = (w->seen >> k) & 1;
         if (!(v = cli_opt(w->cmd, argc, argv, i, names[k], &bad)))
@@ -802,7 +806,8 @@ cli_request(const struct cli_who *w, acre_policy *policy,
                 acre_strerror(rc));
         return CLI_EXIT_USAGE;
     }
-    acre_request_set_flags(rq, w->subentries ? ACRE_REQ_SUBENTRIES : 0);
+    acre_request_set_flags(rq, (w->subentries ? ACRE_REQ_SUBENTRIES : 0) |
+                                   (w->ismemberof ? ACRE_REQ_ISMEMBEROF : 0));
     *out = rq;
     return CLI_EXIT_OK;
 }

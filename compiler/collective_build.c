@@ -1005,6 +1005,7 @@ static int
 attached_destructor(struct acre_policy *p)
 {
     acreP_specs_drop(p);
+    acreV_memberof_drop(p);
     pthread_mutex_destroy(&p->lock);
     acre_policy_release(p->base);
     return 0;

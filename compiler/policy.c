@@ -27,6 +27,7 @@ static int
 policy_destructor(struct acre_policy *p)
 {
     acreP_specs_drop(p);
+    acreV_memberof_drop(p);
     pthread_mutex_destroy(&p->lock);
     return 0;
 }

@@ -121,6 +121,13 @@ struct acre_request {
     struct acreC_cache *coll;
     unsigned flags;
     struct acreV_posix *posix; /* regex_t copies (eval_regex.c), or NULL */
+    /* the virtual isMemberOf (memberof.c): the group index held, its
+     * visited set and stack, and whether a memberURL filter is being
+     * evaluated (it sees no virtual isMemberOf) */
+    struct acreV_moidx *mo;
+    uint8_t *mo_seen;
+    uint32_t *mo_stack;
+    int mo_busy;
 
     /* fixed-DN groups this request has looked at: membership when the
      * group is not the entry checked (requester and directory only) */
@@ -292,7 +299,8 @@ void acreV_group_memo_put(struct acre_request *rq, const struct acreI_group *g,
                           int member);
 
 /* acreV_filter_hooks -- hooks for acreF_eval that read the host (its
- * has_children), with the given access hook. */
+ * has_children, and its groups for the virtual isMemberOf), with the
+ * given access hook. */
 struct acreF_hooks acreV_filter_hooks(struct acre_request *rq,
                                       acreF_access_fn access, void *ctx);
 
@@ -389,5 +397,24 @@ int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
 #define ACREV_SET_DN_MEMO      8192
 int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
                       const struct acreV_matches *tm);
+
+/* ------------------------------------------------------------------------
+ * memberof.c
+ */
+
+/*
+ * acreV_memberof -- the virtual isMemberOf of e for request arg: is e a
+ * member (directly, nested or dynamically) of the group named by the
+ * normalised DN gdn[0..len), or of any group when gdn is NULL?  1 yes, 0
+ * no, 2 when the request does not compute isMemberOf (ACRE_REQ_ISMEMBEROF
+ * unset), -1 unknown: the group index could not be built (the request is
+ * failed: ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM) or a memberURL filter asked.
+ * The index is built at the first need per host and generation.
+ */
+int acreV_memberof(void *arg, const acre_entry_view *e, const uint8_t *gdn,
+                   size_t len);
+
+/* acreV_memberof_end -- drop the request's reference on its index. */
+void acreV_memberof_end(struct acre_request *rq);
 
 #endif /* ACRE_EVAL_H */

@@ -466,6 +466,8 @@ set_special(struct ps *ps, struct acreF_node *nd)
         nd->special = ACREF_SP_HASSUBORDINATES;
     else if (t == k->subschemaSubentry)
         nd->special = ACREF_SP_SUBSCHEMA;
+    else if (t == k->isMemberOf)
+        nd->special = ACREF_SP_ISMEMBEROF;
 }
 
 static int

@@ -65,10 +65,17 @@
  *   hasSubordinates  present; = and ~= compare TRUE/FALSE with whether the
  *       entry has children (its tree links); >= <= are UNDEFINED.
  *   entryDN, subschemaSubentry  always present.
+ *   isMemberOf  on an entry that stores none, when the memberof hook
+ *       computes it (OpenDJ's virtual attribute, engine/memberof.c): =
+ *       asks whether the entry is a member of the group, presence whether
+ *       it is a member of any; ~= >= <=, substrings and extensible items
+ *       are UNDEFINED (OpenDJ's provider supports equality only); an
+ *       unknown answer is UNDEFINED.
  *
  * Invariants: evaluation reads the filter and the entry and allocates
- * nothing, except when a value must be normalised under a rule other than
- * its type's equality rule (ordering or extensible rules of another
+ * nothing (the memberof hook builds its group index at its first call,
+ * not per entry), except when a value must be normalised under a rule other
+ * than its type's equality rule (ordering or extensible rules of another
  * family, :dn: AVAs) and its normal form is longer than the stack buffer
  * (EVAL_LOCAL bytes): that temporary is freed before returning.  Any
  * number of threads may evaluate the same filter at once.
@@ -93,6 +100,9 @@ struct ev {
     void *ctx;
     int (*children)(void *arg, const acre_entry_view *e);
     void *children_arg;
+    int (*memberof)(void *arg, const acre_entry_view *e, const uint8_t *gdn,
+                    size_t len);
+    void *memberof_arg;
 };
 
 /* A buffer for values normalised during evaluation. */
@@ -290,6 +300,27 @@ truth(int b)
     return b ? ACREF_TRUE : ACREF_FALSE;
 }
 
+/*
+ * The virtual isMemberOf: 1 when nd is an isMemberOf item, the entry
+ * stores no isMemberOf and the hook computes it, with *r its answer for
+ * group gdn[0..n) (NULL: any group); 0 when the stored values decide.
+ */
+static int
+virtual_member(const struct ev *ev, const struct acreF_node *nd,
+               const uint8_t *gdn, size_t n, enum acreF_result *r)
+{
+    if (nd->special != ACREF_SP_ISMEMBEROF || !ev->memberof)
+        return 0;
+    for (uint32_t i = 0; i < ev->e->nattrs; i++)
+        if (ainfo(ev, &ev->e->attrs[i])->type == nd->want.type)
+            return 0;
+    int m = ev->memberof(ev->memberof_arg, ev->e, gdn, n);
+    if (m == 2)
+        return 0;
+    *r = m < 0 ? ACREF_UNDEFINED : truth(m);
+    return 1;
+}
+
 /* The entry's DN against a normalised DN assertion. */
 static enum acreF_result
 entry_dn_is(const struct ev *ev, const struct acreF_node *nd)
@@ -475,6 +506,9 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
 
     if (!item_allowed(ev, nd, nd->norm, nd->norm_len))
         return ACREF_UNDEFINED;
+    if (virtual_member(ev, nd, nd->kind == ACREF_EQUALITY ? nd->norm : NULL,
+                       nd->norm_len, &rc))
+        return nd->kind == ACREF_EQUALITY ? rc : ACREF_UNDEFINED;
     if (nd->special == ACREF_SP_HASSUBORDINATES) {
         int kids = eqlike ? has_children(ev) : -1;
         return kids < 0 ? ACREF_UNDEFINED : truth(kids == nd->hs_true);
@@ -510,6 +544,8 @@ eval_present(const struct ev *ev, const struct acreF_node *nd)
 
     if (!item_allowed(ev, nd, NULL, 0))
         return ACREF_UNDEFINED;
+    if (virtual_member(ev, nd, NULL, 0, &rc))
+        return rc;
     if (nd->special == ACREF_SP_HASSUBORDINATES ||
         nd->special == ACREF_SP_ENTRYDN || nd->special == ACREF_SP_SUBSCHEMA)
         return ACREF_TRUE;
@@ -560,6 +596,8 @@ eval_subs(const struct ev *ev, const struct acreF_node *nd)
     enum acreF_result rc = ACREF_FALSE;
 
     if (!item_allowed(ev, nd, NULL, 0))
+        return ACREF_UNDEFINED;
+    if (virtual_member(ev, nd, NULL, 0, &rc))
         return ACREF_UNDEFINED;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
@@ -736,7 +774,9 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
     const acre_entry_view *e = ev->e;
 
     if (nd->desc) {
-        if (!item_allowed(ev, nd, nd->norm, nd->norm_len))
+        enum acreF_result vr;
+        if (!item_allowed(ev, nd, nd->norm, nd->norm_len) ||
+            virtual_member(ev, nd, NULL, 0, &vr))
             return ACREF_UNDEFINED;
         if (nd->special == ACREF_SP_ENTRYDN)
             return entry_dn_is(ev, nd);
@@ -825,7 +865,7 @@ enum acreF_result
 acreF_eval(const struct acreF_filter *f, const acre_entry_view *e,
            const struct acreF_hooks *h)
 {
-    struct ev ev = {f, NULL, e, NULL, NULL, NULL, NULL};
+    struct ev ev = {f, NULL, e, NULL, NULL, NULL, NULL, NULL, NULL};
 
     if (!f || f->magic != ACREF_MAGIC || !e)
         return ACREF_UNDEFINED;
@@ -834,6 +874,8 @@ acreF_eval(const struct acreF_filter *f, const acre_entry_view *e,
         ev.ctx = h->ctx;
         ev.children = h->children;
         ev.children_arg = h->children_arg;
+        ev.memberof = h->memberof;
+        ev.memberof_arg = h->memberof_arg;
     }
     ev.s = f->schema;
     return eval(&ev, f->root);

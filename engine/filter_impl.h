@@ -51,6 +51,7 @@ enum acreF_special {
     ACREF_SP_ENTRYDN,         /* entryDN: the entry's own DN */
     ACREF_SP_HASSUBORDINATES, /* hasSubordinates: from the tree links */
     ACREF_SP_SUBSCHEMA,       /* subschemaSubentry: always present */
+    ACREF_SP_ISMEMBEROF,      /* isMemberOf: virtual when not stored */
 };
 
 /* An approximate-match word code: metaphone, at most 4 letters, NUL. */

@@ -129,6 +129,7 @@ struct acreP_node {
 struct acreP_spec;
 struct acreC_slot;
 struct acreC_index;
+struct acreV_moidx;
 
 struct acre_policy {
     uint32_t magic;
@@ -169,7 +170,14 @@ struct acre_policy {
     struct acreP_spec **specs;
     unsigned nspecs, spec_cap;
     uint64_t spec_clock;
+    /* the virtual isMemberOf's group index of the last host seen with a
+     * generation (memberof.c), under lock */
+    struct acreV_moidx *memberof;
 };
+
+/* acreV_memberof_drop (memberof.c) -- drop the policy's isMemberOf group
+ * index (from its destructor). */
+void acreV_memberof_drop(struct acre_policy *p);
 
 /* acreP_specs_drop -- release the spec cache's references (the policy's
  * talloc destructor calls it, however the policy is freed). */

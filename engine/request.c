@@ -184,6 +184,7 @@ request_destructor(struct acre_request *rq)
     if (rq->md)
         pcre2_match_data_free(rq->md);
     spec_release(rq->spec);
+    acreV_memberof_end(rq);
     acre_policy_release(rq->p);
     return 0;
 }
@@ -338,7 +339,7 @@ host_children(void *arg, const acre_entry_view *e)
 struct acreF_hooks
 acreV_filter_hooks(struct acre_request *rq, acreF_access_fn access, void *ctx)
 {
-    struct acreF_hooks h = {access, ctx, NULL, NULL};
+    struct acreF_hooks h = {access, ctx, NULL, NULL, acreV_memberof, rq};
 
     if (rq->host.has_children) {
         h.children = host_children;

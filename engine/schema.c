@@ -516,8 +516,9 @@ acreS_class_allows(const acre_schema *s, int oc, int type)
 const struct acreS_known *
 acreS_known(const acre_schema *s)
 {
-    static const struct acreS_known none = {-1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                            -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    static const struct acreS_known none = {-1, -1, -1, -1, -1, -1, -1,
+                                            -1, -1, -1, -1, -1, -1, -1,
+                                            -1, -1, -1, -1, -1};
 
     s = get(s);
     return s ? &s->known : &none;
@@ -596,6 +597,7 @@ static const struct {
     K(creatorsName),
     K(modifiersName),
     K(structuralObjectClass),
+    K(isMemberOf),
 #undef K
 };
 

@@ -241,7 +241,8 @@ struct acreS_known {
         hasSubordinates, subschemaSubentry, administrativeRole,
         subtreeSpecification, collectiveExclusions,
         collectiveAttributeSubentries, entryUUID, createTimestamp,
-        modifyTimestamp, creatorsName, modifiersName, structuralObjectClass;
+        modifyTimestamp, creatorsName, modifiersName, structuralObjectClass,
+        isMemberOf;
 };
 const struct acreS_known *acreS_known(const acre_schema *s);
 

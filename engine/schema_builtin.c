@@ -634,8 +634,9 @@ static const char collective_part[] =
 /* ------------------------------------------------------------------------
  * acre: what the rule languages read that slapd does not define -- the
  * X.500 basic access control attributes (X.501, RFC 3672 subentries), the
- * 389 Directory Server `aci` attribute, and pwdChangedTime of the
- * password policy draft.
+ * 389 Directory Server `aci` attribute, pwdChangedTime of the password
+ * policy draft.  (OpenDJ's isMemberOf is in the servers part below: stored,
+ * or computed on request, see acre_request_set_flags.)
  */
 /* clang-format off */
 static const char acre_part[] =
@@ -662,7 +663,9 @@ static const char acre_part[] =
  * usage; kind, MUST, MAY), so that their schema files, or a schema that
  * repeats them (Debian's msuser.schema defines memberOf so), load over
  * it as any exact repeat does.  These servers define memberOf, isMemberOf,
- * nsRole and nsRoleDN without an EQUALITY rule.
+ * nsRole and nsRoleDN without an EQUALITY rule; isMemberOf here has
+ * distinguishedNameMatch, the rule OpenDJ takes from its DN syntax, so
+ * that equality filters on it (stored or computed) work as in OpenDJ.
  */
 #define OPENDJ_AT "1.3.6.1.4.1.26027.1.1."
 #define OPENDJ_OC "1.3.6.1.4.1.26027.1.2."
@@ -683,7 +686,7 @@ static const char servers_part[] =
        " SINGLE-VALUE ")
     AT(OPENDJ_AT "625 NAME 'inheritAttribute' " OIDM "SYNTAX " S(38) " ")
     /* group membership computed by the servers */
-    AT("1.3.6.1.4.1.42.2.27.9.1.792 NAME 'isMemberOf' SYNTAX " S(12)
+    AT("1.3.6.1.4.1.42.2.27.9.1.792 NAME 'isMemberOf' " DNM "SYNTAX " S(12)
        " NO-USER-MODIFICATION USAGE directoryOperation ")
     AT("1.2.840.113556.1.2.102 NAME 'memberOf' SYNTAX " S(12) " ")
     /* 389 roles */

@@ -1167,6 +1167,10 @@ void acre_request_end(acre_request *rq);
 /* the subentries control (RFC 3672, 1.3.6.1.4.1.4203.1.10.1) with
  * visibility TRUE: searches return subentries only */
 #define ACRE_REQ_SUBENTRIES 0x1u
+/* OpenDJ's virtual isMemberOf: an entry that stores no isMemberOf has
+ * one computed from the host's groups (static, nested, dynamic), seen by
+ * search filters, filter= rules and specificationFilter refinements */
+#define ACRE_REQ_ISMEMBEROF 0x2u
 
 /*
  * acre_request_set_flags -- set the request's ACRE_REQ_* flags (replacing

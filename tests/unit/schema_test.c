@@ -399,6 +399,7 @@ Test(schema, builtin_operational_and_collective_types)
                                         "collectiveAttributeSubentries",
                                         "memberURL",
                                         "aci",
+                                        "isMemberOf",
                                         "prescriptiveACI",
                                         "entry",
                                         "children"};
@@ -1536,7 +1537,9 @@ Test(schema, lookup_any_case)
 /* Data exported from 389 and OpenDJ loads without their schema files:
  * OpenDJ's inherited collective attribute subentries, 389's roles, the
  * servers' memberOf and isMemberOf are built in, as those servers define
- * them, so that their own definitions load over them as exact repeats. */
+ * them, so that their own definitions load over them as exact repeats --
+ * but isMemberOf, which has distinguishedNameMatch here (the rule OpenDJ
+ * takes from its DN syntax) so that equality filters on it work. */
 Test(schema, server_types_built_in)
 {
     static const char *const user[] = {"collectiveConflictBehavior",
@@ -1559,10 +1562,12 @@ Test(schema, server_types_built_in)
         "nsManagedRoleDefinition",
         "nsFilteredRoleDefinition",
         "nsNestedRoleDefinition"};
-    /* as OpenDJ's 00-core and 389's 02common write them */
+    /* as OpenDJ's 00-core and 389's 02common write them (isMemberOf with
+     * the equality rule acre gives it) */
     static const char repeat[] =
         "attributetype ( 1.3.6.1.4.1.42.2.27.9.1.792 NAME 'isMemberOf'\n"
         "  DESC 'Sun-defined attribute type'\n"
+        "  EQUALITY distinguishedNameMatch\n"
         "  SYNTAX 1.3.6.1.4.1.1466.115.121.1.12\n"
         "  NO-USER-MODIFICATION USAGE directoryOperation\n"
         "  X-ORIGIN 'Sun Java System Directory Server' )\n"

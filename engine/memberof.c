@@ -1,0 +1,588 @@
+/*
+ * memberof.c -- OpenDJ's virtual isMemberOf: the groups an entry belongs
+ * to, computed from the host's group entries when the request asks for it
+ * (ACRE_REQ_ISMEMBEROF) and the entry stores no isMemberOf of its own.
+ *
+ * What is a group (OpenDJ's StaticGroup and DynamicGroup):
+ *   static:  objectClass groupOfNames or groupOfEntries (members in
+ *            `member`) or groupOfUniqueNames (`uniqueMember`); an entry
+ *            with two of these classes, or with ds-virtual-static-group,
+ *            is no group.  A member value naming another group makes that
+ *            group's members members too (nesting); a visited set stops
+ *            cycles.
+ *   dynamic: objectClass groupOfURLs: an entry is a member when it is in
+ *            the base and scope of one of its memberURLs and matches the
+ *            URL's filter (none: every entry).  A dynamic group has no
+ *            nested members, but a static group may list it.
+ * Classes are recognised by name (as stored, without case).
+ *
+ * The index: every group found by subtree searches of the host at the
+ * policy's database suffixes (groups outside them are not seen), its
+ * normalised DN, and a reverse map (member DN -> groups listing
+ * it) sorted for binary search.  Built once per (host arg, generation) and
+ * shared through the policy by every request on that host while its
+ * generation stays the same (generation 0: built per request).  A query
+ * walks upward from the entry's DN through the reverse map, using the
+ * request's visited set and stack (sized to the index when it is taken),
+ * so the per-entry path allocates nothing but what a memberURL filter's
+ * evaluation may.
+ *
+ * Fail closed: a host without search, a search that fails, or memory that
+ * runs out while building fails the check (ACRE_ERR_LOOKUP, NOMEM).
+ */
+#include "eval.h"
+
+#include "dn.h"
+#include "entry.h"
+#include "filter.h"
+#include "internal.h"
+#include "ir.h"
+#include "policy.h"
+#include "schema.h"
+#include "url.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+struct mo_url {
+    acre_dn *base;
+    int scope;
+    struct acreF_filter *f; /* NULL: every entry */
+};
+
+struct mo_group {
+    const char *ndn;
+    size_t len;
+    struct mo_url *urls; /* dynamic: its memberURLs */
+    uint32_t nurls;
+    int dynamic;
+};
+
+struct mo_edge {
+    const char *member; /* normalised DN */
+    size_t len;
+    uint32_t group;
+};
+
+struct acreV_moidx {
+    int refs; /* atomic: the policy's and each request's */
+    const void *host;
+    uint64_t gen;
+    struct mo_group *g; /* sorted by DN */
+    uint32_t ng;
+    struct mo_edge *ed; /* sorted by member */
+    uint32_t ne;
+    uint32_t *dyn; /* the dynamic groups */
+    uint32_t ndyn;
+};
+
+/* ------------------------------------------------------------------------
+ * Building
+ */
+
+#define C_NAMES   0x1u  /* groupOfNames */
+#define C_ENTRIES 0x2u  /* groupOfEntries */
+#define C_UNIQUE  0x4u  /* groupOfUniqueNames */
+#define C_URLS    0x8u  /* groupOfURLs */
+#define C_VIRTUAL 0x10u /* ds-virtual-static-group */
+
+struct build {
+    struct acre_request *rq;
+    struct acreV_moidx *x;
+    const struct acreS_known *k;
+    size_t capg, cape;
+    int rc;
+};
+
+static unsigned
+class_bits(const acre_schema *s, int oc_type, const acre_entry_view *e)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } names[] = {{"groupOfNames", C_NAMES},
+                 {"groupOfEntries", C_ENTRIES},
+                 {"groupOfUniqueNames", C_UNIQUE},
+                 {"groupOfURLs", C_URLS},
+                 {"ds-virtual-static-group", C_VIRTUAL}};
+
+    unsigned bits = 0;
+
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreE_attr_type(s, a) != oc_type)
+            continue;
+        for (uint32_t j = 0; j < a->nvals; j++)
+            for (size_t n = 0; n < sizeof names / sizeof names[0]; n++)
+                if (strlen(names[n].name) == a->vals[j].len &&
+                    !strncasecmp(names[n].name, (const char *)a->vals[j].val,
+                                 a->vals[j].len))
+                    bits |= names[n].bit;
+    }
+    return bits;
+}
+
+/* The normalised form of DN text s[0..n) (a uniqueMember's "#'...'B"
+ * suffix dropped), copied under x; NULL when it is no DN. */
+static const char *
+member_dn(struct build *b, const char *s, size_t n, size_t *len)
+{
+    acre_dn *dn = NULL;
+    const char *hash = memchr(s, '#', n);
+
+    if (acre_dn_parse(b->x, b->rq->schema, s, n, 0, &dn, NULL) && hash)
+        acre_dn_parse(b->x, b->rq->schema, s, (size_t)(hash - s), 0, &dn, NULL);
+    if (!dn)
+        return NULL;
+    const char *t = acre_dn_normalised(dn, len);
+    char *c = t ? talloc_strndup(b->x, t, *len) : NULL;
+    talloc_free(dn);
+    if (t && !c)
+        b->rc = ACRE_ERR_NOMEM;
+    return c;
+}
+
+static int
+add_edge(struct build *b, const char *m, size_t len, uint32_t g)
+{
+    struct acreV_moidx *x = b->x;
+
+    if (x->ne == b->cape) {
+        b->cape = b->cape ? 2 * b->cape : 64;
+        x->ed = talloc_realloc(x, x->ed, struct mo_edge, b->cape);
+        if (!x->ed)
+            return b->rc = ACRE_ERR_NOMEM;
+    }
+    x->ed[x->ne++] = (struct mo_edge){m, len, g};
+    return 0;
+}
+
+static int
+static_members(struct build *b, const acre_entry_view *e, int type, uint32_t g)
+{
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreE_attr_type(b->rq->schema, a) != type)
+            continue;
+        for (uint32_t j = 0; j < a->nvals; j++) {
+            size_t len = 0;
+            const char *m = member_dn(b, (const char *)a->vals[j].val,
+                                      a->vals[j].len, &len);
+            if (b->rc || (m && add_edge(b, m, len, g)))
+                return b->rc;
+        }
+    }
+    return 0;
+}
+
+/* One memberURL: kept when it parses (no host part checked: OpenDJ reads
+ * only base, scope and filter). */
+static int
+add_url(struct build *b, struct mo_group *g, const acre_value *v)
+{
+    struct acreE_url u;
+    struct mo_url m = {NULL, 0, NULL};
+
+    if (acreE_url_parse(b->x, (const char *)v->val, v->len, &u))
+        return 0;
+    if (acre_dn_parse(b->x, b->rq->schema, u.dn, strlen(u.dn), 0, &m.base,
+                      NULL))
+        return 0;
+    m.scope = u.scope;
+    if (u.filter && u.filter[0] &&
+        acreF_parse(b->x, b->rq->schema, u.filter, strlen(u.filter), &m.f,
+                    NULL))
+        return 0;
+    g->urls = talloc_realloc(b->x, g->urls, struct mo_url, g->nurls + 1);
+    if (!g->urls)
+        return b->rc = ACRE_ERR_NOMEM;
+    g->urls[g->nurls++] = m;
+    return 0;
+}
+
+static int
+dynamic_urls(struct build *b, const acre_entry_view *e, struct mo_group *g)
+{
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreE_attr_type(b->rq->schema, a) != b->k->memberURL)
+            continue;
+        for (uint32_t j = 0; j < a->nvals; j++)
+            if (add_url(b, g, &a->vals[j]))
+                return b->rc;
+    }
+    return 0;
+}
+
+/* The host search's callback: one entry, a group or not. */
+static int
+visit(void *arg, const acre_entry_view *e)
+{
+    struct build *b = arg;
+    struct acreV_moidx *x = b->x;
+    unsigned bits = class_bits(b->rq->schema, b->k->objectClass, e);
+    unsigned nstatic =
+        !!(bits & C_NAMES) + !!(bits & C_ENTRIES) + !!(bits & C_UNIQUE);
+
+    if ((bits & C_VIRTUAL) || nstatic > 1 || (!nstatic && !(bits & C_URLS)))
+        return 0;
+    if (x->ng == b->capg) {
+        b->capg = b->capg ? 2 * b->capg : 16;
+        if (!(x->g = talloc_realloc(x, x->g, struct mo_group, b->capg)))
+            return b->rc = ACRE_ERR_NOMEM;
+    }
+    struct mo_group *g = &x->g[x->ng];
+    memset(g, 0, sizeof(*g));
+    const char *t = acre_dn_normalised(e->dn, &g->len);
+    if (!t || !(g->ndn = talloc_strndup(x, t, g->len)))
+        return b->rc = ACRE_ERR_NOMEM;
+    g->dynamic = !nstatic;
+    x->ng++;
+    if (g->dynamic)
+        return dynamic_urls(b, e, g);
+    return static_members(
+        b, e, bits & C_UNIQUE ? b->k->uniqueMember : b->k->member, x->ng - 1);
+}
+
+static int
+str_cmp(const char *a, size_t an, const char *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : (an > bn) - (an < bn);
+}
+
+static int
+group_cmp(const void *a, const void *b)
+{
+    const struct mo_group *x = a, *y = b;
+    return str_cmp(x->ndn, x->len, y->ndn, y->len);
+}
+
+static int
+edge_cmp(const void *a, const void *b)
+{
+    const struct mo_edge *x = a, *y = b;
+    return str_cmp(x->member, x->len, y->member, y->len);
+}
+
+static uint32_t group_find(const struct acreV_moidx *x, const char *s,
+                           size_t n);
+
+/* Sort the groups by DN and the edges by member, with each edge's group
+ * renumbered to its group's sorted place; list the dynamic groups. */
+static int
+finish(struct acreV_moidx *x)
+{
+    const char **gdn = talloc_array(x, const char *, x->ng + 1);
+    size_t *glen = talloc_array(x, size_t, x->ng + 1);
+    if (!gdn || !glen)
+        return ACRE_ERR_NOMEM;
+    for (uint32_t i = 0; i < x->ng; i++) {
+        gdn[i] = x->g[i].ndn;
+        glen[i] = x->g[i].len;
+    }
+    qsort(x->g, x->ng, sizeof(*x->g), group_cmp);
+    for (uint32_t i = 0; i < x->ne; i++) {
+        uint32_t o = x->ed[i].group;
+        x->ed[i].group = group_find(x, gdn[o], glen[o]);
+    }
+    talloc_free(gdn);
+    talloc_free(glen);
+    qsort(x->ed, x->ne, sizeof(*x->ed), edge_cmp);
+    if (!(x->dyn = talloc_array(x, uint32_t, x->ng + 1)))
+        return ACRE_ERR_NOMEM;
+    for (uint32_t i = 0; i < x->ng; i++)
+        if (x->g[i].dynamic)
+            x->dyn[x->ndyn++] = i;
+    return 0;
+}
+
+/* Is suffix s of database d below a suffix searched before it? */
+static int
+covered(const struct acreI_policy *ir, unsigned d, unsigned s)
+{
+    const acre_dn *dn = ir->dbs[d].suffix[s];
+
+    for (unsigned e = 0; e <= d; e++)
+        for (unsigned t = 0; t < ir->dbs[e].nsuffix && (e < d || t < s); t++)
+            if (acre_dn_in_scope(dn, ir->dbs[e].suffix[t], ACRE_SCOPE_SUB) == 1)
+                return 1;
+    return 0;
+}
+
+/* Every entry of the policy's databases through the host's search. */
+static int
+search_all(struct acre_request *rq, struct build *b)
+{
+    const struct acreI_policy *ir = rq->p->ir;
+    int rc = 0;
+
+    if (!rq->host.search)
+        return ACRE_ERR_LOOKUP;
+    for (unsigned d = 0; d < ir->ndbs && !rc; d++)
+        for (unsigned s = 0; s < ir->dbs[d].nsuffix && !rc; s++)
+            if (!covered(ir, d, s))
+                rc = rq->host.search(rq->host.arg, ir->dbs[d].suffix[s],
+                                     ACRE_SCOPE_SUB, visit, b);
+    return rc;
+}
+
+/* A new index of rq's host, or NULL with rq failed. */
+static struct acreV_moidx *
+build(struct acre_request *rq)
+{
+    struct acreV_moidx *x = talloc_zero(NULL, struct acreV_moidx);
+    struct build b = {rq, x, acreS_known(rq->schema), 0, 0, 0};
+    int rc;
+
+    if (!x) {
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return NULL;
+    }
+    x->refs = 1;
+    x->host = rq->host.arg;
+    x->gen = rq->host.generation;
+    rc = search_all(rq, &b);
+    if (b.rc)
+        rc = b.rc;
+    else if (!rc)
+        rc = finish(x);
+    if (rc) {
+        talloc_free(x);
+        acreV_fail(rq, rc == ACRE_ERR_NOMEM ? rc : ACRE_ERR_LOOKUP);
+        return NULL;
+    }
+    return x;
+}
+
+/* ------------------------------------------------------------------------
+ * Sharing
+ */
+
+static struct acreV_moidx *
+ref(struct acreV_moidx *x)
+{
+    if (x)
+        __atomic_add_fetch(&x->refs, 1, __ATOMIC_RELAXED);
+    return x;
+}
+
+static void
+unref(struct acreV_moidx *x)
+{
+    if (x && __atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        talloc_free(x);
+}
+
+/* acreV_memberof_drop -- see eval.h. */
+void
+acreV_memberof_drop(struct acre_policy *p)
+{
+    unref(p->memberof);
+    p->memberof = NULL;
+}
+
+/* acreV_memberof_end -- see eval.h. */
+void
+acreV_memberof_end(struct acre_request *rq)
+{
+    unref(rq->mo);
+    rq->mo = NULL;
+}
+
+static int
+current(const struct acre_request *rq, const struct acreV_moidx *x)
+{
+    return x && x->host == rq->host.arg && x->gen == rq->host.generation;
+}
+
+/* The policy's index of the host when current, else a new one (kept in
+ * the policy unless the generation is 0); with a reference. */
+static struct acreV_moidx *
+shared(struct acre_request *rq)
+{
+    struct acre_policy *p = rq->p;
+    struct acreV_moidx *x = NULL;
+
+    if (rq->host.generation) {
+        pthread_mutex_lock(&p->lock);
+        if (current(rq, p->memberof))
+            x = ref(p->memberof);
+        pthread_mutex_unlock(&p->lock);
+        if (x)
+            return x;
+    }
+    if (!(x = build(rq)) || !rq->host.generation)
+        return x;
+    pthread_mutex_lock(&p->lock);
+    unref(p->memberof);
+    p->memberof = ref(x);
+    pthread_mutex_unlock(&p->lock);
+    return x;
+}
+
+/* The request's index, and its visited set and stack for it. */
+static struct acreV_moidx *
+take(struct acre_request *rq)
+{
+    struct acreV_moidx *x;
+
+    if (current(rq, rq->mo))
+        return rq->mo;
+    acreV_memberof_end(rq);
+    if (!(x = shared(rq)))
+        return NULL;
+    talloc_free(rq->mo_seen);
+    talloc_free(rq->mo_stack);
+    rq->mo_seen = talloc_zero_array(rq, uint8_t, x->ng + 1);
+    rq->mo_stack = talloc_array(rq, uint32_t, x->ng + 1);
+    if (!rq->mo_seen || !rq->mo_stack) {
+        unref(x);
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return NULL;
+    }
+    return rq->mo = x;
+}
+
+/* ------------------------------------------------------------------------
+ * Queries
+ */
+
+static uint32_t
+group_find(const struct acreV_moidx *x, const char *s, size_t n)
+{
+    uint32_t lo = 0, hi = x->ng;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = str_cmp(x->g[mid].ndn, x->g[mid].len, s, n);
+        if (!c)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return UINT32_MAX;
+}
+
+/* The first edge whose member is s[0..n). */
+static uint32_t
+edge_first(const struct acreV_moidx *x, const char *s, size_t n)
+{
+    uint32_t lo = 0, hi = x->ne;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (str_cmp(x->ed[mid].member, x->ed[mid].len, s, n) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Is e a member of dynamic group g?  Its URL filters see no virtual
+ * isMemberOf (rq->mo_busy). */
+static int
+dynamic_has(struct acre_request *rq, const struct mo_group *g,
+            const acre_entry_view *e)
+{
+    for (uint32_t i = 0; i < g->nurls; i++) {
+        const struct mo_url *u = &g->urls[i];
+        int in = u->scope == ACRE_SCOPE_BASE
+                     ? acre_dn_equal(e->dn, u->base)
+                     : acre_dn_in_scope(e->dn, u->base, u->scope) == 1;
+        if (!in)
+            continue;
+        if (!u->f)
+            return 1;
+        struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
+        rq->mo_busy = 1;
+        enum acreF_result r = acreF_eval(u->f, e, &h);
+        rq->mo_busy = 0;
+        if (r == ACREF_TRUE)
+            return 1;
+    }
+    return 0;
+}
+
+struct walk {
+    struct acre_request *rq;
+    const struct acreV_moidx *x;
+    uint32_t target; /* UINT32_MAX: any group */
+    uint32_t top;    /* entries on rq->mo_stack */
+};
+
+/* Reached group g: 1 when it is the target, else pushed once. */
+static int
+reach(struct walk *w, uint32_t g)
+{
+    if (w->target == UINT32_MAX || g == w->target)
+        return 1;
+    if (!w->rq->mo_seen[g]) {
+        w->rq->mo_seen[g] = 1;
+        w->rq->mo_stack[w->top++] = g;
+    }
+    return 0;
+}
+
+/* The groups listing DN s[0..n): 1 when one is the target. */
+static int
+listed_in(struct walk *w, const char *s, size_t n)
+{
+    const struct acreV_moidx *x = w->x;
+
+    for (uint32_t i = edge_first(x, s, n);
+         i < x->ne && !str_cmp(x->ed[i].member, x->ed[i].len, s, n); i++)
+        if (x->ed[i].group != UINT32_MAX && reach(w, x->ed[i].group))
+            return 1;
+    return 0;
+}
+
+static int
+walk(struct walk *w, const acre_entry_view *e)
+{
+    size_t n = 0;
+    const char *s = acre_dn_normalised(e->dn, &n);
+    const struct acreV_moidx *x = w->x;
+
+    if (!s)
+        return 0;
+    for (uint32_t i = 0; i < x->ndyn; i++)
+        if (dynamic_has(w->rq, &x->g[x->dyn[i]], e) && reach(w, x->dyn[i]))
+            return 1;
+    if (listed_in(w, s, n))
+        return 1;
+    for (uint32_t k = 0; k < w->top; k++) { /* the stack grows as we go */
+        const struct mo_group *g = &x->g[w->rq->mo_stack[k]];
+        if (listed_in(w, g->ndn, g->len))
+            return 1;
+    }
+    return 0;
+}
+
+/* acreV_memberof -- see eval.h. */
+int
+acreV_memberof(void *arg, const acre_entry_view *e, const uint8_t *gdn,
+               size_t len)
+{
+    struct acre_request *rq = arg;
+    const struct acreV_moidx *x;
+
+    if (!(rq->flags & ACRE_REQ_ISMEMBEROF))
+        return 2;
+    if (rq->mo_busy)
+        return -1;
+    if (!(x = take(rq)))
+        return -1;
+    struct walk w = {rq, x, UINT32_MAX, 0};
+    if (gdn && (w.target = group_find(x, (const char *)gdn, len)) == UINT32_MAX)
+        return 0; /* not a group */
+    int r = walk(&w, e);
+    for (uint32_t k = 0; k < w.top; k++)
+        rq->mo_seen[rq->mo_stack[k]] = 0;
+    return r;
+}

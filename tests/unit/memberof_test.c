@@ -1,0 +1,363 @@
+/*
+ * memberof_test.c -- OpenDJ's virtual isMemberOf (ACRE_REQ_ISMEMBEROF,
+ * engine/memberof.c) through the host interface: search filters, filter=
+ * rules and specificationFilter refinements see the groups an entry is in
+ * (static, nested, cycle-safe, dynamic), only equality and presence
+ * work, stored values win, a failed lookup fails closed, and the group
+ * index is built once per host generation.
+ */
+#include "acre.h"
+#include "alloc_hook.h"
+#include "test_host.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+#include <talloc.h>
+
+#define SUFFIX "dc=example,dc=com"
+#define PEOPLE "ou=people," SUFFIX
+#define GROUPS "ou=groups," SUFFIX
+#define ALICE  "cn=alice," PEOPLE
+#define BOB    "cn=bob," PEOPLE
+#define CAROL  "cn=carol," PEOPLE
+#define DAVE   "cn=dave," PEOPLE
+#define ERIN   "cn=erin," PEOPLE
+#define ADMINS "cn=admins," GROUPS
+#define STAFF  "cn=staff," GROUPS
+#define DYN    "cn=dyn," GROUPS
+#define RING   "cn=ring," GROUPS
+#define LOOP   "cn=loop," GROUPS
+#define VIRT   "cn=virt," GROUPS
+
+static void *ctx;
+static acre_schema *schema;
+static acre_directory *dir;
+static struct thost *host;
+
+#define PERSON(dn, cn, extra)                                                \
+    "dn: " dn "\nobjectClass: inetOrgPerson\ncn: " cn "\nsn: " cn "\n" extra \
+    "\n"
+
+/* clang-format off */
+static const char ldif[] =
+    "dn: " SUFFIX "\nobjectClass: dcObject\nobjectClass: organization\n"
+    "dc: example\no: Example\n\n"
+    "dn: " PEOPLE "\nobjectClass: organizationalUnit\nou: people\n\n"
+    PERSON(ALICE, "alice", "")
+    PERSON(BOB, "bob", "title: contractor\n")
+    PERSON(CAROL, "carol", "")
+    PERSON(DAVE, "dave", "isMemberOf: cn=stored," GROUPS "\n")
+    PERSON(ERIN, "erin", "")
+    "dn: " GROUPS "\nobjectClass: organizationalUnit\nou: groups\n\n"
+    "dn: " ADMINS "\nobjectClass: groupOfNames\ncn: admins\n"
+    "member: " ALICE "\n\n"
+    "dn: " STAFF "\nobjectClass: groupOfUniqueNames\ncn: staff\n"
+    "uniqueMember: " ADMINS "\nuniqueMember: " DYN "\n\n"
+    "dn: " DYN "\nobjectClass: groupOfURLs\ncn: dyn\n"
+    "memberURL: ldap:///" PEOPLE "??one?(title=contractor)\n\n"
+    "dn: " RING "\nobjectClass: groupOfNames\ncn: ring\n"
+    "member: " LOOP "\nmember: " CAROL "\n\n"
+    "dn: " LOOP "\nobjectClass: groupOfNames\ncn: loop\n"
+    "member: " RING "\n\n"
+    /* a virtual static group: no group either */
+    "dn: " VIRT "\nobjectClass: groupOfNames\n"
+    "objectClass: ds-virtual-static-group\ncn: virt\n"
+    "member: " ERIN "\n";
+
+/* clang-format on */
+
+static void
+setup(void)
+{
+    static const char ds_virtual[] =
+        "objectclass ( 1.3.6.1.4.1.26027.1.2.3 NAME 'ds-virtual-static-group' "
+        "SUP top AUXILIARY )\n";
+    acre_diag d = {0};
+
+    ctx = talloc_new(NULL);
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &schema, NULL), 0);
+    cr_assert_eq(acre_schema_load_buffer(schema, "t.schema", ds_virtual,
+                                         strlen(ds_virtual), &d),
+                 0, "%s", d.message);
+    cr_assert_eq(acre_directory_load(ctx, schema, "t.ldif", ldif, strlen(ldif),
+                                     &dir, &d),
+                 0, "%u:%u %s", d.line, d.column, d.message);
+    host = thost_new(ctx, dir, 7, THOST_COPY | THOST_NO_NORMS);
+}
+
+static void
+teardown(void)
+{
+    cr_expect_eq(thost_outstanding(host), 0, "views not released");
+    talloc_free(ctx);
+}
+
+TestSuite(memberof, .init = setup, .fini = teardown);
+
+static acre_policy *
+policy(const char *rules)
+{
+    char *text = talloc_asprintf(ctx,
+                                 "database mdb\nsuffix \"" SUFFIX "\"\n"
+                                 "rootdn \"cn=manager," SUFFIX "\"\n%s",
+                                 rules);
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "t.conf", text, strlen(text)};
+    acre_policy *p = NULL;
+    acre_diag d = {0};
+
+    cr_assert_eq(acre_policy_compile(NULL, schema, &src, 1, 0, &p, &d), 0,
+                 "%s:%u:%u %s", d.file, d.line, d.column, d.message);
+    return p;
+}
+
+static acre_request *
+begin(acre_policy *p, unsigned flags)
+{
+    acre_request *rq;
+
+    cr_assert_eq(acre_request_begin(p, NULL, thost_host(host), &rq), 0);
+    acre_request_set_flags(rq, flags);
+    return rq;
+}
+
+static const acre_entry_view *
+view(const char *text)
+{
+    acre_dn *d;
+
+    cr_assert_eq(acre_dn_parse(ctx, schema, text, strlen(text), 0, &d, NULL),
+                 0);
+    const acre_entry_view *v = thost_view(host, d);
+    cr_assert_not_null(v, "no entry %s", text);
+    return v;
+}
+
+/* acre_filter_match of filter text on entry dn. */
+static int
+match(acre_request *rq, const char *filter, const char *dn)
+{
+    acre_filter *f;
+
+    cr_assert_eq(
+        acre_filter_parse(ctx, schema, filter, strlen(filter), &f, NULL), 0,
+        "%s", filter);
+    int r = acre_filter_match(rq, f, view(dn));
+    acre_filter_free(f);
+    return r;
+}
+
+/* The entries of PEOPLE the filter matches, as initials ("abc"). */
+static char *
+who(acre_request *rq, const char *filter)
+{
+    static const char *const dns[] = {ALICE, BOB, CAROL, DAVE, ERIN};
+    char *out = talloc_strdup(ctx, "");
+
+    for (unsigned i = 0; i < 5; i++) {
+        int r = match(rq, filter, dns[i]);
+        cr_assert_geq(r, 0, "%s on %s: %d", filter, dns[i], r);
+        if (r)
+            out = talloc_asprintf_append(out, "%c", "abcde"[i]);
+    }
+    return out;
+}
+
+Test(memberof, filters_see_static_nested_and_dynamic_groups)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+
+    cr_expect_str_eq(who(rq, "(isMemberOf=" ADMINS ")"), "a");
+    cr_expect_str_eq(who(rq, "(isMemberOf=" DYN ")"), "b");
+    /* staff lists admins (static) and dyn (dynamic): nesting */
+    cr_expect_str_eq(who(rq, "(isMemberOf=" STAFF ")"), "ab");
+    /* ring and loop list each other: carol is in both, the walk ends */
+    cr_expect_str_eq(who(rq, "(isMemberOf=" RING ")"), "c");
+    cr_expect_str_eq(who(rq, "(isMemberOf=" LOOP ")"), "c");
+    cr_expect_str_eq(who(rq, "(isMemberOf=cn=Loop,OU=Groups," SUFFIX ")"),
+                     "c"); /* DN equality */
+    /* erin is only in entries that are no groups */
+    cr_expect_str_eq(who(rq, "(isMemberOf=" VIRT ")"), "");
+    cr_expect_str_eq(who(rq, "(isMemberOf=*)"), "abcd");
+    cr_expect_str_eq(who(rq, "(!(isMemberOf=" STAFF "))"), "cde");
+    /* dave stores isMemberOf: his stored values decide */
+    cr_expect_str_eq(who(rq, "(isMemberOf=cn=stored," GROUPS ")"), "d");
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+Test(memberof, only_equality_and_presence_work)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+
+    /* Undefined: neither the item nor its negation matches, but on
+     * dave, whose stored value is compared */
+    cr_expect_str_eq(who(rq, "(isMemberOf~=" ADMINS ")"), "");
+    cr_expect_str_eq(who(rq, "(!(isMemberOf~=" ADMINS "))"), "d");
+    cr_expect_str_eq(who(rq, "(isMemberOf:distinguishedNameMatch:=" ADMINS ")"),
+                     "");
+    cr_expect_str_eq(who(rq, "(|(isMemberOf~=" ADMINS ")(cn=alice))"), "a");
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+Test(memberof, off_by_default)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, 0);
+
+    cr_expect_str_eq(who(rq, "(isMemberOf=" ADMINS ")"), "");
+    cr_expect_str_eq(who(rq, "(isMemberOf=*)"), "d");
+    cr_expect_eq(thost_calls(host), 0, "no lookup without the flag");
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+Test(memberof, filter_rules_see_it)
+{
+    acre_policy *p = policy("access to filter=(isMemberOf=" STAFF ") attrs=sn\n"
+                            "  by * none\n"
+                            "access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+
+    cr_expect_eq(
+        acre_access(rq, view(ALICE), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 0);
+    cr_expect_eq(
+        acre_access(rq, view(BOB), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 0);
+    cr_expect_eq(
+        acre_access(rq, view(CAROL), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 1);
+    acre_request_end(rq);
+    rq = begin(p, 0);
+    cr_expect_eq(
+        acre_access(rq, view(ALICE), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 1);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+Test(memberof, specification_filters_see_it)
+{
+    static const char sub[] =
+        "dn: cn=c," SUFFIX "\nobjectClass: subentry\n"
+        "objectClass: collectiveAttributeSubentry\ncn: c\n"
+        "subtreeSpecification: { specificationFilter \"(isMemberOf=" STAFF
+        ")\" }\nc-l: Staffville\n";
+    acre_directory *d2;
+    acre_diag d = {0};
+    char *all = talloc_asprintf(ctx, "%s\n%s", ldif, sub);
+    /* the suffix needs its administrativeRole */
+    char *p1 = strstr(all, "o: Example\n");
+    cr_assert_not_null(p1);
+    all = talloc_asprintf(
+        ctx, "%.*sadministrativeRole: collectiveAttributeSpecificArea\n%s",
+        (int)(p1 - all + strlen("o: Example\n")), all,
+        p1 + strlen("o: Example\n"));
+    cr_assert_eq(
+        acre_directory_load(ctx, schema, "s.ldif", all, strlen(all), &d2, &d),
+        0, "%u:%u %s", d.line, d.column, d.message);
+    struct thost *h2 = thost_new(ctx, d2, 0, 0);
+    acre_policy *p = policy("access to * by * read\n"), *q;
+    cr_assert_eq(acre_policy_attach_subentries(NULL, p, d2, 0, &q, NULL), 0);
+    acre_request *rq;
+    cr_assert_eq(acre_request_begin(q, NULL, thost_host(h2), &rq), 0);
+    acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF);
+    static const char *const dns[] = {ALICE, BOB, CAROL};
+    static const unsigned want[] = {1, 1, 0};
+    for (unsigned i = 0; i < 3; i++) {
+        acre_dn *dn;
+        acre_collective_view v;
+        cr_assert_eq(
+            acre_dn_parse(ctx, schema, dns[i], strlen(dns[i]), 0, &dn, NULL),
+            0);
+        cr_assert_eq(acre_entry_collective(rq, thost_view(h2, dn), &v), 0);
+        cr_expect_eq(v.nattrs > 0, want[i], "%s", dns[i]);
+    }
+    acre_request_end(rq);
+    acre_policy_release(q);
+    acre_policy_release(p);
+}
+
+Test(memberof, a_failed_lookup_fails_closed)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+
+    thost_fail_after(host, 1);
+    cr_expect_eq(match(rq, "(isMemberOf=" ADMINS ")", ALICE), ACRE_ERR_LOOKUP);
+    cr_expect_eq(match(rq, "(!(isMemberOf=" ADMINS "))", BOB), ACRE_ERR_LOOKUP);
+    thost_fail_after(host, 0);
+    acre_request_end(rq);
+    acre_request *r2;
+    cr_assert_eq(acre_request_begin(p, NULL, NULL, &r2), 0); /* no host */
+    acre_request_set_flags(r2, ACRE_REQ_ISMEMBEROF);
+    cr_expect_eq(match(r2, "(isMemberOf=*)", ALICE), ACRE_ERR_LOOKUP);
+    acre_request_end(r2);
+    acre_policy_release(p);
+}
+
+Test(memberof, the_index_is_built_once_per_generation)
+{
+    acre_policy *p = policy("access to * by * read\n");
+
+    thost_set_generation(host, 5);
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+    cr_expect_str_eq(who(rq, "(isMemberOf=" STAFF ")"), "ab");
+    unsigned calls = thost_calls(host);
+    cr_expect_gt(calls, 0);
+    acre_request_end(rq);
+    rq = begin(p, ACRE_REQ_ISMEMBEROF);
+    cr_expect_str_eq(who(rq, "(isMemberOf=" STAFF ")"), "ab");
+    cr_expect_eq(thost_calls(host), calls, "the index is reused");
+    acre_request_end(rq);
+    /* a modify, then a new generation: seen */
+    const char *none[] = {"cn=nobody," PEOPLE};
+    acre_dn *admins;
+    cr_assert_eq(
+        acre_dn_parse(ctx, schema, ADMINS, strlen(ADMINS), 0, &admins, NULL),
+        0);
+    cr_assert_eq(thost_replace_values(host, admins, "member", none, 1), 0);
+    thost_set_generation(host, 6);
+    rq = begin(p, ACRE_REQ_ISMEMBEROF);
+    cr_expect_str_eq(who(rq, "(isMemberOf=" STAFF ")"), "b");
+    cr_expect_gt(thost_calls(host), calls);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+#if ALLOC_HOOK
+Test(memberof, matching_allocates_nothing_once_the_index_is_built)
+{
+    static const char *const people[] = {ALICE, BOB, CAROL, DAVE, ERIN};
+    static const char *const filters[] = {
+        "(isMemberOf=" STAFF ")", "(isMemberOf=" LOOP ")", "(isMemberOf=*)"};
+    acre_policy *p = policy("access to * by * read\n");
+    struct thost *h = thost_new(ctx, dir, 7, 0);
+    acre_request *rq;
+    const acre_entry_view *views[5];
+    acre_filter *f[3];
+
+    thost_set_generation(h, 1);
+    cr_assert_eq(acre_request_begin(p, NULL, thost_host(h), &rq), 0);
+    acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(acre_filter_parse(ctx, schema, filters[i],
+                                       strlen(filters[i]), &f[i], NULL),
+                     0);
+    for (int i = 0; i < 5; i++) {
+        acre_dn *d;
+        cr_assert_eq(acre_dn_parse(ctx, schema, people[i], strlen(people[i]), 0,
+                                   &d, NULL),
+                     0);
+        views[i] = thost_view(h, d);
+        for (int k = 0; k < 3; k++) /* the first use builds the index */
+            cr_assert_geq(acre_filter_match(rq, f[k], views[i]), 0);
+    }
+    unsigned long n = alloc_count();
+    for (int i = 0; i < 3000; i++)
+        acre_filter_match(rq, f[i % 3], views[i % 5]);
+    cr_expect_eq(alloc_count(), n, "%lu allocations in 3000 matches",
+                 alloc_count() - n);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+#endif
