@@ -17,6 +17,8 @@
  *     databases are ordered by {n}; {-1}frontend holds the global rules;
  *     the config database serves cn=config and, like slapd, falls back to
  *     "to * by * none" when it has no rule;
+ *   - the cn=config entry: olcSizeLimit and olcTimeLimit, which slapd
+ *     sets on the frontend (read as a frontend record before its own);
  *   - everything else is noted and ignored;
  *   - "# acre-lint:" comments (the LDIF reader's comment callback) are
  *     kept for acre_lint (acreO_comment).
@@ -244,7 +246,10 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
     memset(d, 0, sizeof(*d));
     d->file = file;
     d->line = rec->line;
-    if ((rc = db_name(c->scratch, rdnval, rdnlen, &d->index, &d->type)))
+    if (!rdnval) { /* cn=config: the frontend's, before {-1}frontend */
+        d->index = -2;
+        d->type = "frontend";
+    } else if ((rc = db_name(c->scratch, rdnval, rdnlen, &d->index, &d->type)))
         return rc != ACRE_ERR_RULE_SYNTAX
                    ? rc
                    : acreO_error(diag, rc, file, NULL, 0,
@@ -452,6 +457,9 @@ read_records(struct cc *c, const char *file, const char *text, size_t len,
             rc = database_record(c, file, text, len, &rec, val, vn, diag);
         else if (tn == 10 && !strncasecmp(type, "olcOverlay", 10))
             rc = overlay_record(c, file, text, len, &rec, val, vn);
+        else if (tn == 2 && !strncasecmp(type, "cn", 2) && vn == 6 &&
+                 !strncasecmp(val, "config", 6) && !strchr(rec.dn, ','))
+            rc = database_record(c, file, text, len, &rec, NULL, 0, diag);
         else
             rc = 0;
     }
