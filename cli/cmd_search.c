@@ -13,9 +13,11 @@
  * canonical names with the options as written, then its collective
  * attributes; base64 and line folding as ldapsearch's), a blank line
  * after each; then "# matched: DN" when the result discloses one; then,
- * always last, "# result: CODE NAME".  -z and -l stop a search at a size
- * or time limit (result 4 or 3); -f runs one search per line of a file,
- * a blank line between them, as ldapsearch.
+ * always last, "# result: CODE NAME".  A search stops at the size or
+ * time limit slapd would put on it (result 4 or 3): what -z and -l ask,
+ * granted as the searched database's limits say (acre_search_limits;
+ * slapd's default of 500 entries for anyone but the rootdn); -f runs one
+ * search per line of a file, a blank line between them, as ldapsearch.
  *
  * Exit status as ldapsearch: the LDAP result of the (last) search; 200
  * for input that does not parse (rules, LDIF, the base, the requester,
@@ -35,7 +37,7 @@
 struct search {
     struct cli_search_args a; /* the command line (search_args.h) */
     const acre_schema *schema;
-    long limit;            /* the size limit in force, 0 none */
+    acre_limits lim;       /* in force (acre_search_limits) */
     unsigned long count;   /* entries the current search returned */
     int exceeded;          /* it stopped at a limit: 4 size, 3 time */
     struct timespec start; /* when it began (-l) */
@@ -206,11 +208,11 @@ print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
     char name[256];
     int rc;
 
-    if (s->limit > 0 && s->count >= (unsigned long)s->limit) {
+    if (s->lim.size >= 0 && s->count >= (unsigned long)s->lim.size) {
         s->exceeded = 4; /* sizeLimitExceeded */
         return 1;
     }
-    if (s->a.timelimit > 0 && elapsed(s) >= s->a.timelimit) {
+    if (s->lim.time >= 0 && elapsed(s) >= s->lim.time) {
         s->exceeded = 3; /* timeLimitExceeded */
         return 1;
     }
@@ -470,6 +472,29 @@ warn_unknown_user(const struct search *s, acre_request *rq,
     acre_dn_free(dn);
 }
 
+/* in_force -- the size and time limits slapd would apply to the search
+ * (acre_search_limits: the base's database, the requester, -z and -l)
+ * into s->lim.  Returns a CLI_EXIT_* code. */
+static int
+in_force(struct search *s, acre_request *rq)
+{
+    acre_limits asked = {s->a.sizelimit, s->a.timelimit};
+    acre_dn *base = NULL;
+    int rc;
+
+    if (asked.size == CLI_LIMIT_MAX)
+        asked.size = ACRE_LIMIT_MAX;
+    if (asked.time == CLI_LIMIT_MAX)
+        asked.time = ACRE_LIMIT_MAX;
+    if ((rc = acre_dn_parse(NULL, s->schema, s->a.base, strlen(s->a.base), 0,
+                            &base, NULL)) ||
+        (rc = acre_search_limits(rq, base, &asked, &s->lim)))
+        fprintf(stderr, "acre search: the search's limits: %s\n",
+                acre_strerror(rc));
+    acre_dn_free(base);
+    return rc ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}
+
 static int
 run_search(struct search *s, acre_policy *p, const acre_directory *dir,
            int *ldap_rc)
@@ -486,7 +511,10 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir,
         (rc = cli_request(&s->a.who, p, dir, &rq)))
         return rc;
     warn_unknown_user(s, rq, dir);
-    s->limit = s->a.sizelimit == CLI_LIMIT_MAX ? 0 : s->a.sizelimit;
+    if ((rc = in_force(s, rq))) {
+        acre_request_end(rq);
+        return rc;
+    }
     rc = s->a.file
              ? file_searches(s, rq, ldap_rc)
              : one_search(s, rq, s->a.filter ? s->a.filter : "(objectClass=*)",

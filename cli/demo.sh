@@ -62,6 +62,11 @@ heading "3. Fatima Miller, of cn=hr-admins: HR data too, but no password hashes"
 run "$search
       -D '$hr'$query"
 
+heading "4. Everyone, anonymously: slapd stops a search at its size limit
+== (sizelimit 500 in slapd.conf; -z asks for less, never for more)"
+run "$search -z 3
+      -b '$people' '(objectClass=person)' cn"
+
 heading "Why may Linda Thomas not read Linda Thompson's home phone?"
 run "explain --policy slapd.conf --data company.ldif --format text
       -D '$linda'

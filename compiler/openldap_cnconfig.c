@@ -11,10 +11,14 @@
  *     cn={n}name.ldif files in {n} order);
  *   - olcOverlay={n}collect entries below a database: olcCollectInfo
  *     (slapo-collect; slapd.d: the files in the database's directory);
- *   - olcDatabase={n}type entries: olcSuffix, olcRootDN, olcAccess; the
+ *   - olcDatabase={n}type entries: olcSuffix, olcRootDN, olcAccess,
+ *     olcSizeLimit, olcTimeLimit, olcLimits (openldap_limits.c; the
+ *     limits after the size and time limits they start from); the
  *     databases are ordered by {n}; {-1}frontend holds the global rules;
  *     the config database serves cn=config and, like slapd, falls back to
  *     "to * by * none" when it has no rule;
+ *   - the cn=config entry: olcSizeLimit and olcTimeLimit, which slapd
+ *     sets on the frontend (read as a frontend record before its own);
  *   - everything else is noted and ignored;
  *   - "# acre-lint:" comments (the LDIF reader's comment callback) are
  *     kept for acre_lint (acreO_comment).
@@ -52,6 +56,8 @@ struct dbrec {
     const char *type;
     struct acreO_ptext *suffix, *rootdn, *access;
     unsigned nsuffix, naccess;
+    struct acreO_ptext *sizel, *timel, *limits; /* olcSizeLimit, ... */
+    unsigned nsizel, ntimel, nlimits;
 };
 
 /* One olcOverlay entry below a database, as read (slapo-collect). */
@@ -240,7 +246,10 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
     memset(d, 0, sizeof(*d));
     d->file = file;
     d->line = rec->line;
-    if ((rc = db_name(c->scratch, rdnval, rdnlen, &d->index, &d->type)))
+    if (!rdnval) { /* cn=config: the frontend's, before {-1}frontend */
+        d->index = -2;
+        d->type = "frontend";
+    } else if ((rc = db_name(c->scratch, rdnval, rdnlen, &d->index, &d->type)))
         return rc != ACRE_ERR_RULE_SYNTAX
                    ? rc
                    : acreO_error(diag, rc, file, NULL, 0,
@@ -254,6 +263,15 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
         else if (desc_is(av, "olcAccess"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->access,
                             &d->naccess);
+        else if (desc_is(av, "olcSizeLimit"))
+            rc = push_value(c, text, tlen, starts, nlines, av, &d->sizel,
+                            &d->nsizel);
+        else if (desc_is(av, "olcTimeLimit"))
+            rc = push_value(c, text, tlen, starts, nlines, av, &d->timel,
+                            &d->ntimel);
+        else if (desc_is(av, "olcLimits"))
+            rc = push_value(c, text, tlen, starts, nlines, av, &d->limits,
+                            &d->nlimits);
         else if (desc_is(av, "olcRootDN")) {
             unsigned one = 0;
             d->rootdn = NULL;
@@ -439,6 +457,9 @@ read_records(struct cc *c, const char *file, const char *text, size_t len,
             rc = database_record(c, file, text, len, &rec, val, vn, diag);
         else if (tn == 10 && !strncasecmp(type, "olcOverlay", 10))
             rc = overlay_record(c, file, text, len, &rec, val, vn);
+        else if (tn == 2 && !strncasecmp(type, "cn", 2) && vn == 6 &&
+                 !strncasecmp(val, "config", 6) && !strchr(rec.dn, ','))
+            rc = database_record(c, file, text, len, &rec, NULL, 0, diag);
         else
             rc = 0;
     }
@@ -602,8 +623,8 @@ sort_databases(struct dbrec *v, unsigned n)
 /* ordered_value_sort: all values or none start with "{n}" (n by strtol
  * base 0, then '}'); a stable sort by n. */
 static int
-order_values(struct acreO_ptext *v, unsigned n, const char *file,
-             acre_diag *diag)
+order_values(struct acreO_ptext *v, unsigned n, const char *attr,
+             const char *file, acre_diag *diag)
 {
     long *idx = talloc_array(NULL, long, n ? n : 1);
     int indexed = n && v[0].s[0] == '{', rc = 0;
@@ -614,12 +635,12 @@ order_values(struct acreO_ptext *v, unsigned n, const char *file,
         char *end = NULL;
         if ((v[i].s[0] == '{') != indexed)
             rc = acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &v[i], 0,
-                             "olcAccess: values must all have a {n} index "
-                             "or none");
+                             "%s: values must all have a {n} index or none",
+                             attr);
         else if (indexed &&
                  ((idx[i] = strtol(v[i].s + 1, &end, 0)), *end != '}'))
             rc = acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &v[i], 0,
-                             "olcAccess: bad {n} index");
+                             "%s: bad {n} index", attr);
     }
     for (unsigned i = 1; !rc && indexed && i < n; i++)
         for (unsigned j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
@@ -653,6 +674,56 @@ access_value(struct cc *c, struct acreI_section *db, const char *file,
     return acreO_db_add_rule(c->b, db, toks, n, file, diag);
 }
 
+/* One olcSizeLimit, olcTimeLimit or olcLimits value (its {n} stripped)
+ * of database db. */
+static int
+limits_value(struct cc *c, struct acreI_section *db, const char *attr,
+             const char *file, const struct acreO_ptext *v, acre_diag *diag)
+{
+    const char *close = v->s[0] == '{' ? strchr(v->s, '}') : NULL;
+    size_t skip = close ? (size_t)(close - v->s) + 1 : 0;
+    struct acreO_ptext rest = {v->s + skip, v->len - skip, v->line + skip,
+                               v->col + skip};
+    struct acreO_ptext *toks;
+    unsigned n;
+    int rc = acreO_tokenize_ldif(&c->lb, &rest, &toks, &n, file, diag);
+
+    if (rc)
+        return rc;
+    toks[0] = (struct acreO_ptext){(char *)attr, strlen(attr), v->line, v->col};
+    if (attr[3] == 'L') /* olcLimits */
+        return acreO_limits_rule(c->b, db, toks, n, file, diag);
+    return acreO_limits_directive(&db->limits, toks, n, file, diag);
+}
+
+/* The search limits of database d: its size and time limits, then its
+ * limits rules (which start from them), in {n} order. */
+static int
+database_limits(struct cc *c, const struct dbrec *d, struct acreI_section *db,
+                acre_diag *diag)
+{
+    int rc = 0;
+
+    for (unsigned i = 0; !rc && i < d->nsizel; i++)
+        rc = acreO_recover(
+            c->b,
+            limits_value(c, db, "olcSizeLimit", d->file, &d->sizel[i], diag),
+            diag);
+    for (unsigned i = 0; !rc && i < d->ntimel; i++)
+        rc = acreO_recover(
+            c->b,
+            limits_value(c, db, "olcTimeLimit", d->file, &d->timel[i], diag),
+            diag);
+    if (!rc)
+        rc = order_values(d->limits, d->nlimits, "olcLimits", d->file, diag);
+    for (unsigned i = 0; !rc && i < d->nlimits; i++)
+        rc = acreO_recover(
+            c->b,
+            limits_value(c, db, "olcLimits", d->file, &d->limits[i], diag),
+            diag);
+    return rc;
+}
+
 static int
 database_config(struct cc *c, const struct dbrec *d, struct acreI_section *db,
                 acre_diag *diag)
@@ -672,10 +743,12 @@ database_config(struct cc *c, const struct dbrec *d, struct acreI_section *db,
                                                d->rootdn, 0, diag),
                            diag);
     if (!rc)
-        rc = order_values(d->access, d->naccess, d->file, diag);
+        rc = order_values(d->access, d->naccess, "olcAccess", d->file, diag);
     for (unsigned i = 0; !rc && i < d->naccess; i++)
         rc = acreO_recover(
             c->b, access_value(c, db, d->file, &d->access[i], diag), diag);
+    if (!rc)
+        rc = database_limits(c, d, db, diag);
     return rc;
 }
 

@@ -17,7 +17,9 @@
  *      "by" is refused as slapd refuses it (a clause cut off its rule by
  *      a blank line),
  *      "overlay collect" and its "collectinfo" lines (slapo-collect) are
- *      kept, anything else is noted and ignored.
+ *      kept, "sizelimit", "timelimit" and "limits" set the section's
+ *      search limits (openldap_limits.c), anything else is noted and
+ *      ignored.
  * slapd's own refusals kept here: a quote left open, suffix or rootdn
  * outside a database or with a bad DN, a suffix already served by an
  * earlier database, a database without a type, a word after the one
@@ -62,6 +64,7 @@ acreO_db_new(struct acreO_build *b, const char *type, struct acreI_pos pos,
     db->pos = pos;
     db->index = index;
     db->type = talloc_strdup(cfg, type);
+    db->limits = cfg->frontend.limits; /* slapd: as the frontend's now */
     return db->type ? db : NULL;
 }
 
@@ -299,6 +302,7 @@ acreO_build_start(void *mem_ctx, struct acreO_build *b)
     b->cfg->hooks = &acreO_hooks;
     b->cfg->frontend.type = "frontend";
     b->cfg->frontend.index = -1;
+    acreO_limits_default(&b->cfg->frontend.limits);
     return 0;
 }
 
@@ -893,6 +897,13 @@ pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
         return directive_db_dn(p, d, 0, diag);
     if (!strcasecmp(k, "add_content_acl"))
         return directive_add_content(p, d, diag);
+    if (!strcasecmp(k, "sizelimit") || !strcasecmp(k, "timelimit"))
+        return acreO_limits_directive(p->db ? &p->db->limits
+                                            : &p->b->cfg->frontend.limits,
+                                      d->toks, d->ntoks, d->file, diag);
+    if (!strcasecmp(k, "limits"))
+        return acreO_limits_rule(p->b, p->db ? p->db : &p->b->cfg->frontend,
+                                 d->toks, d->ntoks, d->file, diag);
     if (!strcasecmp(k, "by")) /* slapd knows no such directive anywhere */
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0], 0,
                            "unknown directive <by>: a blank line ends the "

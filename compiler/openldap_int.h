@@ -338,6 +338,30 @@ int acreO_error_pos(acre_diag *diag, int code, struct acreI_pos pos,
  */
 const char *acreO_file_name(const char *path);
 
+/* acreO_limits_default -- slapd's search limits when nothing sets them
+ * (openldap_limits.c): 500 entries, 3600 s, hard limits "soft". */
+void acreO_limits_default(struct acreI_limits *l);
+
+/*
+ * acreO_limits_directive -- a "sizelimit" or "timelimit" directive
+ * (olcSizeLimit, olcTimeLimit: toks[0] names which), its words
+ * toks[1..n), into *l.  Returns 0, or ACRE_ERR_RULE_SYNTAX with diag at
+ * the word slapd refuses (*l then partly set: the caller fails).
+ */
+int acreO_limits_directive(struct acreI_limits *l,
+                           const struct acreO_ptext *toks, unsigned n,
+                           const char *file, acre_diag *diag);
+
+/*
+ * acreO_limits_rule -- a "limits" rule (olcLimits value without its {n}),
+ * toks[1] its selector, toks[2..n) its limits, appended to db's rules,
+ * starting from db's limits as they are now.  Returns 0,
+ * ACRE_ERR_RULE_SYNTAX (diag filled) or ACRE_ERR_NOMEM.
+ */
+int acreO_limits_rule(struct acreO_build *b, struct acreI_section *db,
+                      const struct acreO_ptext *toks, unsigned n,
+                      const char *file, acre_diag *diag);
+
 /* acreO_pos_of -- the position of byte `at` of t. */
 struct acreI_pos acreO_pos_of(const char *file, const struct acreO_ptext *t,
                               size_t at);

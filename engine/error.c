@@ -62,6 +62,8 @@ static const struct {
     {ACRE_ERR_RULE_LIMIT, "rule input past a limit"},
     {ACRE_ERR_EVAL_LIMIT, "evaluation limit reached; access denied"},
     {ACRE_ERR_LOOKUP, "a host lookup failed; access denied"},
+    {ACRE_ERR_UNSUPPORTED,
+     "the policy asks for something acre does not decide"},
 };
 
 ACRE_PUBLIC const char *

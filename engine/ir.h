@@ -456,6 +456,43 @@ struct acreI_rule {
 };
 
 /* ------------------------------------------------------------------------
+ * Search limits (slapd's sizelimit, timelimit, limits; olcSizeLimit,
+ * olcTimeLimit, olcLimits): entries and seconds.  ACREI_UNLIMITED (or any
+ * negative value) is none; a hard limit of 0 is "the soft one".  Recorded
+ * by the compiler, applied by acre_search_limits (engine/limits.c).
+ */
+#define ACREI_UNLIMITED         (-1L)
+#define ACREI_DEFAULT_SIZELIMIT 500L  /* slapd's SLAPD_DEFAULT_SIZELIMIT */
+#define ACREI_DEFAULT_TIMELIMIT 3600L /* slapd's SLAPD_DEFAULT_TIMELIMIT */
+
+struct acreI_limits {
+    long size_soft, size_hard, time_soft, time_hard;
+    long size_unchecked; /* size.unchecked: none unless negative (acre
+                            counts no index candidates: unsupported) */
+};
+
+enum acreI_limsel {
+    ACREI_LIMSEL_ANY = 1,  /* * */
+    ACREI_LIMSEL_ANON,     /* anonymous */
+    ACREI_LIMSEL_USERS,    /* users: any bound requester */
+    ACREI_LIMSEL_EXACT,    /* dn[.self][.exact|.base]=DN */
+    ACREI_LIMSEL_ONE,      /* dn[.self].onelevel=DN */
+    ACREI_LIMSEL_SUB,      /* dn[.self].subtree=DN */
+    ACREI_LIMSEL_CHILDREN, /* dn[.self].children=DN */
+    ACREI_LIMSEL_OTHER     /* dn.regex, dn.this, group: acre decides none, so a
+                              search that meets it fails (ACRE_ERR_UNSUPPORTED) */
+};
+
+/* One "limits SELECTOR LIMIT..." rule: the first whose selector matches
+ * the requester gives its limits (slapd's limits_get). */
+struct acreI_limrule {
+    struct acreI_pos pos;
+    enum acreI_limsel sel;
+    const acre_dn *dn; /* the DN selectors' pattern, else NULL */
+    struct acreI_limits lim;
+};
+
+/* ------------------------------------------------------------------------
  * Sections and the whole policy
  */
 struct acreI_section {
@@ -467,7 +504,10 @@ struct acreI_section {
     const acre_dn *rootdn; /* NULL: none */
     struct acreI_rule *rules;
     unsigned nrules;
-    int add_content_acl; /* add_content_acl on (recorded, unused) */
+    int add_content_acl;            /* add_content_acl on (recorded, unused) */
+    struct acreI_limits limits;     /* sizelimit, timelimit (defaults) */
+    struct acreI_limrule *limrules; /* "limits" rules, in order */
+    unsigned nlimrules;
 };
 
 /*

@@ -135,8 +135,12 @@ enum acre_error {
     ACRE_ERR_EVAL_LIMIT = -30813,  /* a check hit a bound while evaluating
                                       (regex match limit, set size); the
                                       check is denied */
-    ACRE_ERR_LOOKUP = -30814       /* a host lookup a check needed failed
+    ACRE_ERR_LOOKUP = -30814,      /* a host lookup a check needed failed
                                       (acre_host); the check is denied */
+    ACRE_ERR_UNSUPPORTED = -30815  /* the policy says something acre
+                                      records but does not decide (a
+                                      limits rule by group, regex or
+                                      target DN) */
 };
 
 /*
@@ -1335,6 +1339,39 @@ int acre_search(acre_request *rq, const char *base, int scope,
                 const char *filter, const char *const *attrs, unsigned nattrs,
                 acre_search_fn fn, void *arg, int *ldap_rc,
                 const char **matched);
+
+/* The limits of a search: entries and seconds. */
+typedef struct acre_limits {
+    long size;
+    long time;
+} acre_limits;
+
+#define ACRE_LIMIT_NONE (-1L)       /* in force: no limit */
+#define ACRE_LIMIT_MAX  2147483647L /* asked: the most granted ("max") */
+
+/*
+ * acre_search_limits -- the size limit (entries) and time limit
+ * (seconds) slapd puts on a search of the request's requester under
+ * `base`, as its limits_check.  asked: what the client asked, as the
+ * protocol carries it (0 none, up to ACRE_LIMIT_MAX, which ldapsearch's
+ * "max" sends).  out: the limits in force, ACRE_LIMIT_NONE or a count
+ * (0 too: no entry).  The database holding base (the frontend when none)
+ * decides: its rootdn gets what it asked (0 or ACRE_LIMIT_MAX: none);
+ * anyone else gets the limits of its first "limits" rule (olcLimits
+ * value) whose selector matches the requester, else its sizelimit and
+ * timelimit (olcSizeLimit, olcTimeLimit; slapd's defaults 500 entries
+ * and 3600 s when the policy sets none): nothing asked gives the soft
+ * limit, more than the hard limit (ACRE_LIMIT_MAX too) the hard one, a
+ * hard limit of "soft" the soft one, an unlimited hard limit what was
+ * asked.  A search stops with sizeLimitExceeded (4) before an entry past
+ * out->size, timeLimitExceeded (3) once out->time seconds have passed.
+ * Returns 0, ACRE_ERR_INVAL / ACRE_ERR_BADOBJ (a NULL or bad argument),
+ * or ACRE_ERR_UNSUPPORTED (out untouched) when the limits that would
+ * apply select by group, regex or target DN or set size.unchecked.
+ * Allocates nothing.  For the request's thread.
+ */
+int acre_search_limits(acre_request *rq, const acre_dn *base,
+                       const acre_limits *asked, acre_limits *out);
 
 /*
  * acre_filter_check -- does filter[0..len) parse as acre_search parses a

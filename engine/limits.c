@@ -1,0 +1,116 @@
+/*
+ * limits.c -- the size and time limits of a search, decided as slapd
+ * 2.5's limits_check does from the limits the compiler recorded for each
+ * database (engine/ir.h: struct acreI_limits, acreI_limrule).
+ *
+ * The database is the base's (slapd's select_backend; the frontend's
+ * when none holds it).  Its rootdn gets what the client asked, 0 or
+ * "max" meaning none.  Anyone else gets the limits of the database's
+ * first "limits" rule whose selector matches the requester, else the
+ * database's sizelimit / timelimit (slapd's defaults 500 entries and
+ * 3600 s when the policy sets none), applied to what the client asked:
+ * nothing asked gives the soft limit; a hard limit of "soft" caps the
+ * request at the soft one; a numeric hard limit caps it at the hard one
+ * ("max" asks for it); an unlimited hard limit grants the request.
+ * The frontend's own "limits" rules do not reach a database (slapd reads
+ * the searched database's only).
+ */
+#include "eval.h"
+#include "internal.h"
+
+/* Does rule r select the requester of rq?  -1: a selector acre does not
+ * decide (group, regex, the target DN). */
+static int
+selects(const acre_request *rq, const struct acreI_limrule *r)
+{
+    int scope;
+
+    switch (r->sel) {
+    case ACREI_LIMSEL_ANY:
+        return 1;
+    case ACREI_LIMSEL_ANON:
+        return rq->authz == NULL;
+    case ACREI_LIMSEL_USERS:
+        return rq->authz != NULL;
+    case ACREI_LIMSEL_EXACT:
+        scope = ACRE_SCOPE_BASE;
+        break;
+    case ACREI_LIMSEL_ONE:
+        scope = ACRE_SCOPE_ONE;
+        break;
+    case ACREI_LIMSEL_SUB:
+        scope = ACRE_SCOPE_SUB;
+        break;
+    case ACREI_LIMSEL_CHILDREN:
+        scope = ACRE_SCOPE_CHILDREN;
+        break;
+    default:
+        return -1;
+    }
+    return rq->authz && acre_dn_in_scope(rq->authz, r->dn, scope) == 1;
+}
+
+/* One limit in force (ACRE_LIMIT_NONE: none) from what the client asked
+ * (0 none, ACRE_LIMIT_MAX the most it may have) and the soft and hard
+ * limits (ir.h).  A soft limit of 0 is one (no entry), and caps nothing
+ * a client asks for. */
+static long
+in_force(long asked, long soft, long hard)
+{
+    if (hard > 0 && soft > hard)
+        hard = soft; /* slapd: a hard limit below the soft one is it */
+    if (asked == 0)
+        return soft < 0 ? ACRE_LIMIT_NONE : soft;
+    if (hard == 0) {
+        if (soft > 0 && asked > soft)
+            return soft;
+    } else if (hard > 0 && asked > hard) {
+        return hard;
+    }
+    return asked == ACRE_LIMIT_MAX ? ACRE_LIMIT_NONE : asked;
+}
+
+/* What the rootdn gets: what it asked, 0 and "max" meaning none. */
+static long
+asked_only(long asked)
+{
+    return asked == 0 || asked == ACRE_LIMIT_MAX ? ACRE_LIMIT_NONE : asked;
+}
+
+/* acre_search_limits -- see acre.h. */
+ACRE_PUBLIC int
+acre_search_limits(acre_request *rq, const acre_dn *base,
+                   const acre_limits *asked, acre_limits *out)
+{
+    if (!acreE_is(rq, ACREE_REQUEST_MAGIC))
+        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
+    if (!base || !asked || !out || asked->size < 0 ||
+        asked->size > ACRE_LIMIT_MAX || asked->time < 0 ||
+        asked->time > ACRE_LIMIT_MAX)
+        return ACRE_ERR_INVAL;
+
+    const struct acreI_policy *ir = rq->p->ir;
+    const struct acreI_section *db = acreI_section_for(ir, base);
+    if (!db)
+        db = &ir->frontend;
+    else if (rq->is_root[db - ir->dbs]) {
+        out->size = asked_only(asked->size);
+        out->time = asked_only(asked->time);
+        return 0;
+    }
+    const struct acreI_limits *l = &db->limits;
+    for (unsigned i = 0; i < db->nlimrules; i++) {
+        int m = selects(rq, &db->limrules[i]);
+        if (m < 0)
+            return ACRE_ERR_UNSUPPORTED;
+        if (m) {
+            l = &db->limrules[i].lim;
+            break;
+        }
+    }
+    if (l->size_unchecked >= 0)
+        return ACRE_ERR_UNSUPPORTED; /* a count of index candidates */
+    out->size = in_force(asked->size, l->size_soft, l->size_hard);
+    out->time = in_force(asked->time, l->time_soft, l->time_hard);
+    return 0;
+}
