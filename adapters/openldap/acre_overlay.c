@@ -38,6 +38,12 @@
  *   - rules that read other entries (groups, dnattr, sets) get them from
  *     slapd's backends through acre_host: be_entry_get_rw, and for set
  *     URLs an internal search as the rootdn, as slapd's own sets do.
+ * Collective attributes: the database's subentries and administrative
+ * points, gathered by an internal search, are attached to the policy
+ * (acre_policy_attach_subentries) before the next operation whenever they
+ * may have changed; search responses carry each entry's collective values
+ * and filters naming collective types are tested on them (see the
+ * section "Collective attributes" below).
  * Attribute ids: each AttributeDescription is resolved once per instance
  * (acre_schema_attr_id) and kept in a table keyed by its address (slapd
  * never frees an AttributeDescription while it runs).  Every policy of an
