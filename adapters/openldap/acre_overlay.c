@@ -119,6 +119,7 @@ struct acre_inst {
      * the entry with its collective values) */
     AttributeType *coll_types[64];
     atomic_uint coll_ntypes;
+    atomic_uint coll_nsub; /* subentries attached: none, no search work */
 };
 
 static slap_overinst acre_ov;
@@ -1009,6 +1010,7 @@ struct gathered {
     } * e;
 
     unsigned n, cap;
+    unsigned nsub; /* of them subentries */
 };
 
 static int
@@ -1037,6 +1039,7 @@ gather_entry(Operation *op, SlapReply *rs)
     g->e[g->n].depth = depth;
     ber_dupbv(&g->e[g->n].ndn, &e->e_nname);
     g->n++;
+    g->nsub += is_entry_subentry(e) != 0;
     if (is_entry_subentry(e))
         for (Attribute *a = e->e_attrs; a; a = a->a_next)
             if (is_at_collective(a->a_desc->ad_type) ||
@@ -1109,7 +1112,7 @@ by_depth(const void *a, const void *b)
 static int
 coll_rebuild(struct acre_inst *inst, Operation *op)
 {
-    struct gathered g = {inst, NULL, 0, 0};
+    struct gathered g = {inst, NULL, 0, 0, 0};
     acre_directory *dir = NULL;
     acre_policy *p = NULL;
     acre_diag d;
@@ -1151,6 +1154,7 @@ coll_rebuild(struct acre_inst *inst, Operation *op)
         return -1;
     }
     talloc_steal(p, dir); /* the directory lives as long as the policy */
+    atomic_store(&inst->coll_nsub, g.nsub);
     acre_slot_store(inst->slot, p);
     acre_policy_release(p);
     atomic_fetch_add(&inst->gen, 1);
@@ -1379,6 +1383,8 @@ acre_op_any(Operation *op, SlapReply *rs)
     cs->sc.sc_cleanup = acre_op_cleanup;
     switch (op->o_tag) {
     case LDAP_REQ_SEARCH:
+        if (!atomic_load(&inst->coll_nsub))
+            break; /* no subentry: no collective value */
         cs->sc.sc_response = coll_search_response;
         if (filter_collective(inst, op->ors_filter)) {
             cs->orig = op->ors_filter;
