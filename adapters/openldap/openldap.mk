@@ -12,6 +12,11 @@
 #       against stock slapd and an expected transcript
 #       (adapters/openldap/tests/run.sh), then its policy replaced 100
 #       times under load (tests/hotswap.sh)
+#   make check-openldap-suite [SUITE_TESTS="test006-acls ..."]
+#       OpenLDAP's own access-control test scripts from the source
+#       package, against the installed slapd and clients, each
+#       configuration's rules moved into acre-policy with overlay acre
+#       (adapters/openldap/suite/run-suite.sh)
 #
 # Linking: libacre's static PIC archive (build/libacre.a) is linked into
 # acre.so and everything but init_module is made local (acre.so.map).
@@ -34,7 +39,7 @@ OL_CFLAGS := -std=gnu99 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra \
 	-I$(OL_SRC)/servers/slapd -I$(SRCDIR)/include
 
 .PHONY: adapters openldap-module openldap-src check-openldap-module \
-	differential-openldap-module
+	differential-openldap-module check-openldap-suite
 
 adapters: openldap-module
 openldap-module: $(OL_B)/acre.so
@@ -69,6 +74,10 @@ $(OL_B)/acre.so: $(OL_B)/acre_overlay.o $(B)/libacre.a $(OL_DIR)/acre.so.map
 check-openldap-module: $(OL_B)/acre.so
 	bash $(OL_DIR)/tests/run.sh $(OL_B)/acre.so $(OL_B)/check
 	bash $(OL_DIR)/tests/hotswap.sh $(OL_B)/acre.so $(OL_B)/hotswap
+
+check-openldap-suite: $(OL_B)/acre.so
+	bash $(OL_DIR)/suite/run-suite.sh $(OL_B)/acre.so $(B)/openldap \
+		$(SUITE_TESTS)
 
 # The differential access-control suite (tests/differential/acl.sh) in
 # module mode: each case through stock slapd with its rules as slapd's own
