@@ -38,6 +38,12 @@
  *   - rules that read other entries (groups, dnattr, sets) get them from
  *     slapd's backends through acre_host: be_entry_get_rw, and for set
  *     URLs an internal search as the rootdn, as slapd's own sets do.
+ * Collective attributes: the database's subentries and administrative
+ * points, gathered by an internal search, are attached to the policy
+ * (acre_policy_attach_subentries) before the next operation whenever they
+ * may have changed; search responses carry each entry's collective values
+ * and filters naming collective types are tested on them (see the
+ * section "Collective attributes" below).
  * Attribute ids: each AttributeDescription is resolved once per instance
  * (acre_schema_attr_id) and kept in a table keyed by its address (slapd
  * never frees an AttributeDescription while it runs).  Every policy of an
@@ -62,6 +68,8 @@
 #include "slap-config.h"
 
 #include "acre.h"
+
+#include <talloc.h>
 
 /* acre's value layout is struct berval's: arrays are handed over as they
  * are (acre.h, acre_value). */
@@ -97,10 +105,26 @@ struct acre_inst {
     pthread_rwlock_t ids_lock;
     struct id_slot *ids;
     size_t ids_cap, ids_n;
+    /* Collective attributes: the compiled rules, attached to the
+     * database's subentries (coll_rebuild) before the next operation
+     * whenever coll_dirty is set. */
+    acre_policy *rules;
+    pthread_mutex_t coll_lock;
+    atomic_int coll_dirty;
+    struct berval *coll_dns; /* the subentries and administrative points
+                                last gathered (ch_malloc'd; coll_lock) */
+    unsigned coll_ndns;
+    /* the attribute types subentries made collective: append-only, so a
+     * reader sees a prefix of it (filters naming one are re-evaluated on
+     * the entry with its collective values) */
+    AttributeType *coll_types[64];
+    atomic_uint coll_ntypes;
+    atomic_uint coll_nsub; /* subentries attached: none, no search work */
 };
 
 static slap_overinst acre_ov;
 static BI_access_allowed acre_backend_access_allowed;
+static void coll_dns_free(struct acre_inst *inst);
 
 enum { ACRE_CF_POLICY = 1 };
 
@@ -138,9 +162,13 @@ policy_load(struct acre_inst *inst, const char *path, char *msg, size_t size)
         diag_text(msg, size, &d, rc, path);
         return 1;
     }
+    pthread_mutex_lock(&inst->coll_lock);
     acre_slot_store(inst->slot, p);
-    acre_policy_release(p); /* the slot holds its own reference */
+    acre_policy_release(inst->rules);
+    inst->rules = p; /* attached to the subentries before the next op */
+    atomic_store(&inst->coll_dirty, 1);
     atomic_fetch_add(&inst->gen, 1);
+    pthread_mutex_unlock(&inst->coll_lock);
     return 0;
 }
 
@@ -225,6 +253,7 @@ acre_db_init(BackendDB *be, ConfigReply *cr)
         return 1;
     }
     pthread_rwlock_init(&inst->ids_lock, NULL);
+    pthread_mutex_init(&inst->coll_lock, NULL);
     on->on_bi.bi_private = inst;
     return 0;
 }
@@ -254,6 +283,7 @@ acre_db_open(BackendDB *be, ConfigReply *cr)
         inst->orig = oi->oi_orig;
         oi->oi_orig = &inst->bi;
     }
+    atomic_store(&inst->coll_dirty, 1); /* the subentries: at first use */
     return 0;
 }
 
@@ -288,6 +318,9 @@ acre_db_destroy(BackendDB *be, ConfigReply *cr)
     /* Threads' cached requests may still hold policies compiled on the
      * schema: the schema is left to the process's end. */
     acre_slot_free(inst->slot);
+    acre_policy_release(inst->rules);
+    coll_dns_free(inst);
+    pthread_mutex_destroy(&inst->coll_lock);
     pthread_rwlock_destroy(&inst->ids_lock);
     ch_free(inst->ids);
     ch_free(inst->path);
@@ -879,6 +912,21 @@ decide(struct acre_inst *inst, Operation *op, Entry *e,
     return granted;
 }
 
+/* oc_for -- the thread's cached request, for op under inst's policy;
+ * NULL when a check of ours is running or no request can be made. */
+static struct opcache *
+oc_for(struct acre_inst *inst, Operation *op)
+{
+    struct opcache *oc = tls_cache;
+
+    if (!oc)
+        oc = tls_cache = ch_calloc(1, sizeof *oc);
+    if (oc->busy || (!same_op(oc, inst, op) && opcache_begin(oc, inst, op)))
+        return NULL;
+    oc->host.op = op;
+    return oc;
+}
+
 /* bi_access_allowed of the overlay: checks made while the overlay chain
  * runs (op->o_bd->bd_info is the overlay). */
 static int
@@ -903,6 +951,374 @@ acre_backend_access_allowed(Operation *op, Entry *e, AttributeDescription *desc,
 }
 
 /* ------------------------------------------------------------------------
+ * Collective attributes
+ *
+ * The database's subentries and administrative points are gathered by an
+ * internal search as the rootdn (coll_gather), loaded into an
+ * acre_directory and attached to the rules (acre_policy_attach_subentries);
+ * the attached policy owns the directory (talloc) and goes into the slot.
+ * This happens before the first operation after the database opens, a
+ * policy is loaded, or a write touched a subentry or an administrative
+ * point (coll_write_done): the next operation sees the change.
+ *
+ * A search response gets the collective values of each entry
+ * (acre_entry_collective) added to a modifiable copy of it, before slapd
+ * checks the entry and each value (answered by acre, as for the entry's
+ * own values) and applies the requested attribute list.  Filters: the
+ * backend tests its filter on the stored entry, before the response; a
+ * search whose filter names a collective type is run with a filter that
+ * is always true (SLAPD_FILTER_COMPUTED: no index, no access check), and
+ * the response tests the original filter with test_filter on the entry
+ * with its collective values, dropping the entries it does not match.
+ */
+
+static __thread int tls_gathering; /* an internal search of coll_gather */
+
+static void
+coll_dns_free(struct acre_inst *inst)
+{
+    for (unsigned i = 0; i < inst->coll_ndns; i++)
+        ch_free(inst->coll_dns[i].bv_val);
+    ch_free(inst->coll_dns);
+    inst->coll_dns = NULL;
+    inst->coll_ndns = 0;
+}
+
+static void
+coll_type_add(struct acre_inst *inst, AttributeType *at)
+{
+    unsigned n = atomic_load(&inst->coll_ntypes);
+
+    for (unsigned i = 0; i < n; i++)
+        if (inst->coll_types[i] == at)
+            return;
+    if (n < sizeof inst->coll_types / sizeof inst->coll_types[0]) {
+        inst->coll_types[n] = at;
+        atomic_store(&inst->coll_ntypes, n + 1);
+    }
+}
+
+/* The entries gathered: LDIF text with each entry's depth, for sorting. */
+struct gathered {
+    struct acre_inst *inst;
+
+    struct {
+        int depth;
+        char *ldif;
+        size_t len;
+        struct berval ndn;
+    } * e;
+
+    unsigned n, cap;
+    unsigned nsub; /* of them subentries */
+};
+
+static int
+gather_entry(Operation *op, SlapReply *rs)
+{
+    struct gathered *g = op->o_callback->sc_private;
+    Entry *e = rs->sr_entry;
+    char *text;
+    int len, depth = 1;
+
+    if (rs->sr_type != REP_SEARCH)
+        return 0;
+    for (ber_len_t i = 0; i < e->e_nname.bv_len; i++)
+        depth += e->e_nname.bv_val[i] == ',';
+    if (g->n == g->cap) {
+        g->cap = g->cap * 2 + 8;
+        g->e = ch_realloc(g->e, g->cap * sizeof *g->e);
+    }
+    ldap_pvt_thread_mutex_lock(&entry2str_mutex);
+    text = entry2str(e, &len);
+    g->e[g->n].ldif = ch_malloc(len + 2);
+    memcpy(g->e[g->n].ldif, text, len);
+    ldap_pvt_thread_mutex_unlock(&entry2str_mutex);
+    g->e[g->n].ldif[len] = '\n';
+    g->e[g->n].len = len + 1;
+    g->e[g->n].depth = depth;
+    ber_dupbv(&g->e[g->n].ndn, &e->e_nname);
+    g->n++;
+    g->nsub += is_entry_subentry(e) != 0;
+    if (is_entry_subentry(e))
+        for (Attribute *a = e->e_attrs; a; a = a->a_next)
+            if (is_at_collective(a->a_desc->ad_type) ||
+                (a->a_desc->ad_tags.bv_len &&
+                 strstr(a->a_desc->ad_tags.bv_val, "collective")))
+                coll_type_add(g->inst, a->a_desc->ad_type);
+    return 0;
+}
+
+/* One internal search of op's database as its rootdn: subentries when
+ * subentries is set, else the administrative points. */
+static void
+gather_search(Operation *op, struct gathered *g, int subentries)
+{
+    Operation op2 = *op;
+    SlapReply rs = {REP_RESULT};
+    slap_callback cb = {NULL, gather_entry, NULL, g};
+    AttributeAssertion ava = ATTRIBUTEASSERTION_INIT;
+    Filter f = {0};
+    static struct berval role = BER_BVC("(administrativeRole=*)"),
+                         sub = BER_BVC("(objectClass=subentry)");
+
+    if (subentries) {
+        f.f_choice = LDAP_FILTER_EQUALITY;
+        f.f_ava = &ava;
+        ava.aa_desc = slap_schema.si_ad_objectClass;
+        ava.aa_value = slap_schema.si_oc_subentry->soc_cname;
+        op2.ors_filterstr = sub;
+        op2.o_subentries = SLAP_CONTROL_NONCRITICAL;
+        set_subentries_visibility(&op2);
+    } else {
+        f.f_choice = LDAP_FILTER_PRESENT;
+        f.f_desc = slap_schema.si_ad_administrativeRole;
+        op2.ors_filterstr = role;
+        op2.o_subentries = SLAP_CONTROL_NONE;
+    }
+    op2.o_tag = LDAP_REQ_SEARCH;
+    op2.o_ndn = op->o_bd->be_rootndn;
+    op2.o_dn = op->o_bd->be_rootdn;
+    op2.o_req_dn = op->o_bd->be_suffix[0];
+    op2.o_req_ndn = op->o_bd->be_nsuffix[0];
+    op2.o_callback = &cb;
+    op2.o_do_not_cache = 1;
+    op2.o_managedsait = SLAP_CONTROL_CRITICAL;
+    op2.ors_scope = LDAP_SCOPE_SUBTREE;
+    op2.ors_deref = LDAP_DEREF_NEVER;
+    op2.ors_filter = &f;
+    op2.ors_slimit = SLAP_NO_LIMIT;
+    op2.ors_tlimit = SLAP_NO_LIMIT;
+    op2.ors_limit = NULL;
+    op2.ors_attrs = slap_anlist_all_attributes;
+    op2.ors_attrsonly = 0;
+    /* op->o_bd is the overlay chain's copy of the database, whose
+     * be_search is this overlay's: the database itself, from the top */
+    op2.o_bd = select_backend(&op->o_bd->be_nsuffix[0], 0);
+    if (op2.o_bd && op2.o_bd->be_search)
+        op2.o_bd->be_search(&op2, &rs);
+}
+
+static int
+by_depth(const void *a, const void *b)
+{
+    const int *x = a, *y = b; /* depth is the first member */
+
+    return (*x > *y) - (*x < *y);
+}
+
+/* Gather op's database's subentries into inst's attached policy; 0, or
+ * -1 (the slot is left empty: everything is denied). */
+static int
+coll_rebuild(struct acre_inst *inst, Operation *op)
+{
+    struct gathered g = {inst, NULL, 0, 0, 0};
+    acre_directory *dir = NULL;
+    acre_policy *p = NULL;
+    acre_diag d;
+    char *text;
+    size_t len = 0;
+    int rc;
+
+    tls_gathering = 1;
+    gather_search(op, &g, 0);
+    gather_search(op, &g, 1);
+    tls_gathering = 0;
+    qsort(g.e, g.n, sizeof *g.e, by_depth);
+    for (unsigned i = 0; i < g.n; i++)
+        len += g.e[i].len;
+    text = ch_malloc(len + 1);
+    coll_dns_free(inst);
+    inst->coll_dns = ch_calloc(g.n + 1, sizeof *inst->coll_dns);
+    len = 0;
+    for (unsigned i = 0; i < g.n; i++) {
+        memcpy(text + len, g.e[i].ldif, g.e[i].len);
+        len += g.e[i].len;
+        ch_free(g.e[i].ldif);
+        inst->coll_dns[i] = g.e[i].ndn;
+    }
+    inst->coll_ndns = g.n;
+    ch_free(g.e);
+    memset(&d, 0, sizeof d);
+    rc = acre_directory_load(NULL, inst->schema, "subentries", text, len, &dir,
+                             &d);
+    ch_free(text);
+    if (!rc)
+        rc = acre_policy_attach_subentries(NULL, inst->rules, dir, 0, &p, &d);
+    if (rc) {
+        Debug(LDAP_DEBUG_ANY, "acre: subentries: %s\n",
+              d.message[0] ? d.message : acre_strerror(rc));
+        acre_directory_free(dir);
+        acre_slot_store(inst->slot, NULL);
+        atomic_fetch_add(&inst->gen, 1);
+        return -1;
+    }
+    talloc_steal(p, dir); /* the directory lives as long as the policy */
+    atomic_store(&inst->coll_nsub, g.nsub);
+    acre_slot_store(inst->slot, p);
+    acre_policy_release(p);
+    atomic_fetch_add(&inst->gen, 1);
+    return 0;
+}
+
+/* Before an operation: the attached policy, when something changed. */
+static void
+coll_refresh(struct acre_inst *inst, Operation *op)
+{
+    if (tls_gathering || !atomic_load(&inst->coll_dirty))
+        return;
+    pthread_mutex_lock(&inst->coll_lock);
+    if (atomic_load(&inst->coll_dirty) && inst->rules) {
+        atomic_store(&inst->coll_dirty, 0);
+        coll_rebuild(inst, op);
+    }
+    pthread_mutex_unlock(&inst->coll_lock);
+}
+
+/* Does a write of op (done) touch what coll_rebuild gathered: a
+ * subentry or an administrative point added, or one of them (or an
+ * ancestor) modified, renamed or deleted? */
+static int
+coll_touched(struct acre_inst *inst, Operation *op)
+{
+    int hit = 0;
+
+    if (op->o_tag == LDAP_REQ_ADD)
+        return is_entry_subentry(op->ora_e) ||
+               attr_find(op->ora_e->e_attrs,
+                         slap_schema.si_ad_administrativeRole) != NULL;
+    if (op->o_tag == LDAP_REQ_MODIFY)
+        for (Modifications *m = op->orm_modlist; m; m = m->sml_next)
+            if (m->sml_desc == slap_schema.si_ad_administrativeRole)
+                return 1;
+    pthread_mutex_lock(&inst->coll_lock);
+    for (unsigned i = 0; i < inst->coll_ndns && !hit; i++)
+        hit = dnIsSuffix(&inst->coll_dns[i], &op->o_req_ndn);
+    pthread_mutex_unlock(&inst->coll_lock);
+    return hit;
+}
+
+/* Does f name a type subentries made collective (or
+ * collectiveAttributeSubentries, 2.5.18.12: slap_schema has it only in a
+ * slapd built with LDAP_COLLECTIVE_ATTRIBUTES)? */
+static int
+filter_collective(struct acre_inst *inst, Filter *f)
+{
+    AttributeDescription *ad = NULL;
+    unsigned n = atomic_load(&inst->coll_ntypes);
+
+    for (; f; f = f->f_next) {
+        switch (f->f_choice) {
+        case LDAP_FILTER_AND:
+        case LDAP_FILTER_OR:
+            if (filter_collective(inst, f->f_list))
+                return 1;
+            continue;
+        case LDAP_FILTER_NOT:
+            if (filter_collective(inst, f->f_not))
+                return 1;
+            continue;
+        case LDAP_FILTER_EQUALITY:
+        case LDAP_FILTER_GE:
+        case LDAP_FILTER_LE:
+        case LDAP_FILTER_APPROX:
+            ad = f->f_av_desc;
+            break;
+        case LDAP_FILTER_SUBSTRINGS:
+            ad = f->f_sub_desc;
+            break;
+        case LDAP_FILTER_PRESENT:
+            ad = f->f_desc;
+            break;
+        case LDAP_FILTER_EXT:
+            ad = f->f_mr_desc;
+            break;
+        default:
+            continue;
+        }
+        if (!ad)
+            continue;
+        if (is_at_collective(ad->ad_type) ||
+            !strcmp(ad->ad_type->sat_oid, "2.5.18.12"))
+            return 1;
+        for (unsigned i = 0; i < n; i++)
+            if (inst->coll_types[i] == ad->ad_type)
+                return 1;
+    }
+    return 0;
+}
+
+/* Add the collective attributes of cv to rs's entry (made modifiable). */
+static void
+coll_merge(Operation *op, SlapReply *rs, slap_overinst *on,
+           const acre_collective_view *cv)
+{
+    rs_entry2modifiable(op, rs, on);
+    for (unsigned i = 0; i < cv->nattrs; i++) {
+        unsigned nvals = 0, flags = 0, k = 0;
+        const char *name = acre_collective_attr(cv, i, NULL, &nvals, &flags);
+        AttributeDescription *ad = NULL;
+        const char *text;
+        BerVarray vals;
+
+        /* a type slapd does not know is not returned: Debian's slapd,
+         * built without LDAP_COLLECTIVE_ATTRIBUTES, knows
+         * collectiveAttributeSubentries only from a schema file */
+        if (!name || slap_str2ad(name, &ad, &text) != LDAP_SUCCESS)
+            continue;
+        if (flags & ACRE_COLLATTR_REPLACES)
+            attr_delete(&rs->sr_entry->e_attrs, ad);
+        vals = ch_calloc(nvals + 1, sizeof *vals);
+        for (unsigned j = 0; j < nvals; j++) {
+            size_t len;
+            const void *v = acre_collective_value(cv, i, j, &len);
+            if (!v)
+                continue;
+            vals[k].bv_val = ch_malloc(len + 1);
+            memcpy(vals[k].bv_val, v, len);
+            vals[k].bv_val[len] = '\0';
+            vals[k++].bv_len = len;
+        }
+        if (k)
+            attr_merge_normalize(rs->sr_entry, ad, vals, NULL);
+        ber_bvarray_free(vals);
+    }
+}
+
+/* The state of one search of the database. */
+struct coll_search {
+    slap_callback sc;
+    slap_overinst *on;
+    Filter *orig; /* the search's filter, when replaced by always-true */
+};
+
+static struct opcache *oc_for(struct acre_inst *inst, Operation *op);
+
+static int
+coll_search_response(Operation *op, SlapReply *rs)
+{
+    struct coll_search *cs = op->o_callback->sc_private;
+    struct acre_inst *inst = cs->on->on_bi.bi_private;
+    struct opcache *oc;
+    acre_collective_view cv = {0};
+
+    if (rs->sr_type != REP_SEARCH || !rs->sr_entry)
+        return SLAP_CB_CONTINUE;
+    if (!(oc = oc_for(inst, op)) || view_for(oc, rs->sr_entry) ||
+        acre_entry_collective(oc->rq, &oc->ev.v, &cv))
+        cv.nattrs = 0; /* fail closed: no collective value */
+    if (cv.nattrs) {
+        coll_merge(op, rs, cs->on, &cv);
+        oc->ev.e = NULL; /* the entry it viewed may be gone */
+        oc->have_verdict = 0;
+    }
+    if (cs->orig &&
+        test_filter(op, rs->sr_entry, cs->orig) != LDAP_COMPARE_TRUE)
+        return 0; /* not sent */
+    return SLAP_CB_CONTINUE;
+}
+
+/* ------------------------------------------------------------------------
  * The end of an operation
  *
  * A thread's cached request holds its policy: ending it when its
@@ -914,30 +1330,79 @@ static int
 acre_op_cleanup(Operation *op, SlapReply *rs)
 {
     struct opcache *oc = tls_cache;
+    struct coll_search *cs = op->o_callback->sc_private;
 
     if (rs->sr_type != REP_RESULT && rs->sr_err != SLAPD_ABANDON)
         return SLAP_CB_CONTINUE;
     if (oc && !oc->busy && oc->rq && oc->op == op &&
         oc->connid == op->o_connid && oc->opid == op->o_opid)
         opcache_end(oc);
+    if (cs->orig && op->o_tag == LDAP_REQ_SEARCH) {
+        op->o_tmpfree(op->ors_filter, op->o_tmpmemctx);
+        op->ors_filter = cs->orig; /* slapd frees its own */
+    }
     op->o_tmpfree(op->o_callback, op->o_tmpmemctx);
     op->o_callback = NULL; /* removed from the list (result.c) */
     return SLAP_CB_CONTINUE;
 }
 
-/* Every operation of the database: a cleanup callback after the overlay
- * chain's own (which over_op_func removes when the chain returns). */
+/* The response of a write: a subentry or an administrative point changed
+ * means the next operation re-attaches them. */
+static int
+coll_write_response(Operation *op, SlapReply *rs)
+{
+    struct coll_search *cs = op->o_callback->sc_private;
+    struct acre_inst *inst = cs->on->on_bi.bi_private;
+
+    if (rs->sr_type == REP_RESULT && rs->sr_err == LDAP_SUCCESS &&
+        coll_touched(inst, op))
+        atomic_store(&inst->coll_dirty, 1);
+    return SLAP_CB_CONTINUE;
+}
+
+/* Every operation of the database: the subentries re-attached when they
+ * changed, then a callback after the overlay chain's own (which
+ * over_op_func removes when the chain returns): the collective values of
+ * a search's entries, the subentries a write changes, and the end of the
+ * operation's request. */
 static int
 acre_op_any(Operation *op, SlapReply *rs)
 {
-    slap_callback *sc;
+    slap_overinst *on = (slap_overinst *)op->o_bd->bd_info;
+    struct acre_inst *inst = on->on_bi.bi_private;
+    struct coll_search *cs;
 
-    if (!op->o_callback)
+    /* internal searches of coll_gather, and of the host lookups made
+     * while one of our checks runs, are the database's own */
+    if (!op->o_callback || tls_gathering || (tls_cache && tls_cache->busy))
         return SLAP_CB_CONTINUE;
-    sc = op->o_tmpcalloc(1, sizeof *sc, op->o_tmpmemctx);
-    sc->sc_cleanup = acre_op_cleanup;
-    sc->sc_next = op->o_callback->sc_next;
-    op->o_callback->sc_next = sc;
+    coll_refresh(inst, op);
+    cs = op->o_tmpcalloc(1, sizeof *cs, op->o_tmpmemctx);
+    cs->on = on;
+    cs->sc.sc_private = cs;
+    cs->sc.sc_cleanup = acre_op_cleanup;
+    switch (op->o_tag) {
+    case LDAP_REQ_SEARCH:
+        if (!atomic_load(&inst->coll_nsub))
+            break; /* no subentry: no collective value */
+        cs->sc.sc_response = coll_search_response;
+        if (filter_collective(inst, op->ors_filter)) {
+            cs->orig = op->ors_filter;
+            op->ors_filter =
+                op->o_tmpcalloc(1, sizeof(Filter), op->o_tmpmemctx);
+            op->ors_filter->f_choice = SLAPD_FILTER_COMPUTED;
+            op->ors_filter->f_result = LDAP_COMPARE_TRUE;
+        }
+        break;
+    case LDAP_REQ_ADD:
+    case LDAP_REQ_MODIFY:
+    case LDAP_REQ_MODRDN:
+    case LDAP_REQ_DELETE:
+        cs->sc.sc_response = coll_write_response;
+        break;
+    }
+    cs->sc.sc_next = op->o_callback->sc_next;
+    op->o_callback->sc_next = &cs->sc;
     return SLAP_CB_CONTINUE;
 }
 

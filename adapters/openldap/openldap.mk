@@ -12,6 +12,13 @@
 #       against stock slapd and an expected transcript
 #       (adapters/openldap/tests/run.sh), then its policy replaced 100
 #       times under load (tests/hotswap.sh)
+#   make bench-slapd-module [BENCH_UNITS=2 BENCH_RULES="1 10"]
+#       make bench-slapd with slapd + overlay acre measured too
+#   make check-openldap-suite [SUITE_TESTS="test006-acls ..."]
+#       OpenLDAP's own access-control test scripts from the source
+#       package, against the installed slapd and clients, each
+#       configuration's rules moved into acre-policy with overlay acre
+#       (adapters/openldap/suite/run-suite.sh)
 #
 # Linking: libacre's static PIC archive (build/libacre.a) is linked into
 # acre.so and everything but init_module is made local (acre.so.map).
@@ -34,7 +41,7 @@ OL_CFLAGS := -std=gnu99 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra \
 	-I$(OL_SRC)/servers/slapd -I$(SRCDIR)/include
 
 .PHONY: adapters openldap-module openldap-src check-openldap-module \
-	differential-openldap-module
+	differential-openldap-module check-openldap-suite bench-slapd-module
 
 adapters: openldap-module
 openldap-module: $(OL_B)/acre.so
@@ -70,6 +77,10 @@ check-openldap-module: $(OL_B)/acre.so
 	bash $(OL_DIR)/tests/run.sh $(OL_B)/acre.so $(OL_B)/check
 	bash $(OL_DIR)/tests/hotswap.sh $(OL_B)/acre.so $(OL_B)/hotswap
 
+check-openldap-suite: $(OL_B)/acre.so
+	bash $(OL_DIR)/suite/run-suite.sh $(OL_B)/acre.so $(B)/openldap \
+		$(SUITE_TESTS)
+
 # The differential access-control suite (tests/differential/acl.sh) in
 # module mode: each case through stock slapd with its rules as slapd's own
 # and through slapd with slapo-acre deciding on the same rules; every
@@ -79,3 +90,14 @@ differential-openldap-module: $(B)/differential/acl_driver $(OL_B)/acre.so
 	ACL_ACRE_MODULE=$(abspath $(OL_B)/acre.so) bash \
 		$(SRCDIR)/tests/differential/acl.sh $(B)/differential/acl_driver \
 		$(B)/differential/acl-module '$(SEED)' '$(N)'
+
+# make bench-slapd with a third measure: slapd with overlay acre on the
+# same rules (tests/differential/bench_slapd.sh).  BENCH_UNITS=2 (200
+# entries) and BENCH_RULES="1 10" make a quick try; the defaults are the
+# benchmark's 10,000 entries and 1, 100 and 1,000 rules.
+bench-slapd-module: $(B)/differential/acl_driver $(OL_B)/acre.so
+	ACL_ACRE_MODULE=$(abspath $(OL_B)/acre.so) \
+		$(if $(BENCH_UNITS),ACRE_BENCH_UNITS=$(BENCH_UNITS)) \
+		bash $(SRCDIR)/tests/differential/bench_slapd.sh \
+		$(B)/differential/acl_driver $(B)/differential/bench-slapd-module \
+		$(BENCH_RULES)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define UNITS      100
+#define UNITS      100 /* ACRE_BENCH_UNITS overrides (a tiny run: 2) */
 #define PER_UNIT   100
 #define GROUPS     20
 #define SAMPLES    5
@@ -24,6 +24,16 @@
 #define ROOTDN     "cn=manager,dc=example,dc=com"
 
 /* ---- the case ---------------------------------------------------------- */
+
+/* Units of PER_UNIT people: UNITS, or ACRE_BENCH_UNITS (1..UNITS). */
+static unsigned
+bench_units(void)
+{
+    const char *e = getenv("ACRE_BENCH_UNITS");
+    unsigned long n = e ? strtoul(e, NULL, 10) : UNITS;
+
+    return n >= 1 && n <= UNITS ? (unsigned)n : UNITS;
+}
 
 static char *
 bench_ldif(void *ctx)
@@ -39,7 +49,7 @@ bench_ldif(void *ctx)
                                  "objectClass: organizationalUnit\n"
                                  "ou: groups\n\n");
 
-    for (unsigned u = 0; s && u < UNITS; u++) {
+    for (unsigned u = 0; s && u < bench_units(); u++) {
         s = talloc_asprintf_append(s,
                                    "dn: ou=unit%u," BENCH_BASE "\n"
                                    "objectClass: organizationalUnit\n"
@@ -67,7 +77,7 @@ bench_ldif(void *ctx)
         for (unsigned m = 0; s && m < 50; m++)
             s = talloc_asprintf_append(
                 s, "member: uid=p%u-%u,ou=unit%u," BENCH_BASE "\n",
-                (g * 5 + m) % UNITS, m, (g * 5 + m) % UNITS);
+                (g * 5 + m) % bench_units(), m, (g * 5 + m) % bench_units());
         s = talloc_asprintf_append(s, "\n");
     }
     return s;
@@ -299,7 +309,9 @@ acl_bench_slapd(const struct acl_case *c, const char *dir, const char *uri,
     unsigned nu, nr;
     double user = slapd_per_entry(ld, pid, 1, &nu);
     double root = slapd_per_entry(ld, pid, 0, &nr);
-    FILE *f = open_out(dir, "bench-slapd.txt");
+    /* module mode (ACL_ACRE_MODULE): slapd with overlay acre */
+    FILE *f = open_out(dir, getenv("ACL_ACRE_MODULE") ? "bench-module.txt"
+                                                      : "bench-slapd.txt");
 
     (void)c;
     fprintf(f, "entries %u\nslapd_user_ns %.1f\nslapd_root_ns %.1f\n", nu, user,
@@ -394,6 +406,16 @@ acl_bench_acre(const struct acl_case *c, const char *dir)
 
 /* ---- the report -------------------------------------------------------- */
 
+/* Does dir/name exist? */
+static int
+has_file(const char *dir, const char *name)
+{
+    char path[4096];
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, R_OK) == 0;
+}
+
 /* The number after `key` in file dir/name. */
 static double
 figure(const char *dir, const char *name, const char *key)
@@ -419,9 +441,9 @@ acl_bench_report(char *const *dirs, unsigned n, const char *json)
            "bench-slapd: CPU per returned entry; slapd: its process's "
            "CPU time; acre: acre_search, and acre_entry_decide alone\n\n",
            BENCH_BASE);
-    printf("%6s %8s %12s %12s %12s %12s %9s %9s\n", "rules", "entries",
-           "slapd us", "slapd-root", "acre search", "acre decide", "ratio",
-           "ratio-acl");
+    printf("%6s %8s %12s %12s %12s %12s %9s %9s %12s %9s %9s\n", "rules",
+           "entries", "slapd us", "slapd-root", "acre search", "acre decide",
+           "ratio", "ratio-acl", "overlay us", "ovl/root", "nat/ovl");
     if (j)
         fprintf(j, "{\n  \"bench\": \"bench-slapd\",\n  \"unit\": \"ns per "
                    "returned entry\",\n  \"rows\": [\n");
@@ -436,23 +458,37 @@ acl_bench_report(char *const *dirs, unsigned n, const char *json)
         double as = figure(dirs[i], "bench-acre.txt", "acre_search_ns ");
         double ad = figure(dirs[i], "bench-acre.txt", "acre_decide_ns ");
         double ae = figure(dirs[i], "bench-acre.txt", "entries ");
+        /* slapd with overlay acre, when measured (bench-slapd-module) */
+        double mu = has_file(dirs[i], "bench-module.txt")
+                        ? figure(dirs[i], "bench-module.txt", "slapd_user_ns ")
+                        : -1;
         if (ae != ent)
             dt_die("%s: slapd returned %.0f entries, acre %.0f", dirs[i], ent,
                    ae);
         /* ratio: slapd's whole cost per entry over acre's search; acl:
          * what access control adds to slapd (user minus rootdn) over
          * acre's search */
-        printf("%6u %8.0f %12.2f %12.2f %12.2f %12.3f %8.1fx %8.1fx\n", nrules,
+        printf("%6u %8.0f %12.2f %12.2f %12.2f %12.3f %8.1fx %8.1fx", nrules,
                ent, su / 1e3, sr / 1e3, as / 1e3, ad / 1e3, su / as,
                (su - sr) / as);
+        if (mu >= 0)
+            printf(" %12.2f %8.2fx %8.1fx", mu / 1e3, mu / sr, su / mu);
+        printf("\n");
         if (j)
             fprintf(j,
                     "    {\"rules\": %u, \"entries\": %.0f, \"slapd_ns\": "
                     "%.1f, \"slapd_rootdn_ns\": %.1f, \"acre_search_ns\": "
                     "%.1f, \"acre_decide_ns\": %.1f, \"ratio\": %.2f, "
-                    "\"ratio_acl\": %.2f}%s\n",
-                    nrules, ent, su, sr, as, ad, su / as, (su - sr) / as,
-                    i + 1 < n ? "," : "");
+                    "\"ratio_acl\": %.2f",
+                    nrules, ent, su, sr, as, ad, su / as, (su - sr) / as);
+        if (j && mu >= 0)
+            fprintf(j,
+                    ", \"slapd_overlay_acre_ns\": %.1f, "
+                    "\"overlay_vs_rootdn\": %.3f, \"native_vs_overlay\": "
+                    "%.2f",
+                    mu, mu / sr, su / mu);
+        if (j)
+            fprintf(j, "}%s\n", i + 1 < n ? "," : "");
         free(rules);
     }
     if (j) {
@@ -460,6 +496,8 @@ acl_bench_report(char *const *dirs, unsigned n, const char *json)
         fclose(j);
     }
     printf("\nbench-slapd: ratio = slapd / acre search; ratio-acl = (slapd "
-           "as the user - slapd as the rootdn) / acre search\n");
+           "as the user - slapd as the rootdn) / acre search; overlay: slapd "
+           "with overlay acre as the user (bench-slapd-module), over slapd as "
+           "the rootdn (no access control) and native over it\n");
     return 0;
 }

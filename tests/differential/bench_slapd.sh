@@ -9,7 +9,10 @@
 # Each policy runs in its own private slapd (acl_run.sh: own slapd.conf,
 # slapadd, free loopback port, stopped by PID).  Figures stay in
 # OUTDIR/rules-N/bench-{slapd,acre}.txt; the table is printed and written
-# as OUTDIR/bench-slapd.json.
+# as OUTDIR/bench-slapd.json.  With ACL_ACRE_MODULE=/abs/acre.so each
+# policy also runs in slapd with overlay acre deciding (bench-module.txt,
+# the overlay columns: make bench-slapd-module); ACRE_BENCH_UNITS=N
+# shrinks the data to N units of 100 entries (a quick try: 2).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/slapd.sh"
@@ -27,8 +30,13 @@ for n in "$@"; do
 	rm -rf "$dir"
 	echo "bench-slapd: $n rules ..."
 	"$driver" bench-gen "$n" "$dir" || exit 2
-	bash "$here/acl_run.sh" "$driver" "$dir" bench-slapd ||
+	(unset ACL_ACRE_MODULE
+	 bash "$here/acl_run.sh" "$driver" "$dir" bench-slapd) ||
 		{ echo "bench-slapd: the slapd run failed (see $dir)"; exit 2; }
+	if [ -n "${ACL_ACRE_MODULE:-}" ]; then # the same, with overlay acre
+		bash "$here/acl_run.sh" "$driver" "$dir" bench-slapd ||
+			{ echo "bench-slapd: the module run failed (see $dir)"; exit 2; }
+	fi
 	"$driver" bench-acre "$dir" || exit 2
 	dirs+=("$dir")
 done
