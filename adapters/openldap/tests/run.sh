@@ -344,9 +344,11 @@ coll_policy=$out/policy.conf
 # acre's data; collectiveAttributeSubentries (and collectiveExclusions)
 # are types Debian's slapd does not have (built without
 # LDAP_COLLECTIVE_ATTRIBUTES, and a schema file may not define an
-# operational type), so the module cannot return them.
+# operational type), so the module cannot return them.  The data went
+# in with slapadd -s, which stores no structuralObjectClass; acre's LDIF
+# load adds it as a plain slapadd does, so it is left out too.
 entries() {
-	grep -v '^\(entryDN\|subschemaSubentry\|hasSubordinates\|collectiveAttributeSubentries\): ' "$1" |
+	grep -v '^\(entryDN\|subschemaSubentry\|hasSubordinates\|collectiveAttributeSubentries\|structuralObjectClass\): ' "$1" |
 		awk 'BEGIN { RS = ""; ORS = "\n" } { gsub(/\n/, "\001"); print }' |
 		sort
 }
