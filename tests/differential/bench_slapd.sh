@@ -34,7 +34,7 @@ for n in "$@"; do
 	 bash "$here/acl_run.sh" "$driver" "$dir" bench-slapd) ||
 		{ echo "bench-slapd: the slapd run failed (see $dir)"; exit 2; }
 	if [ -n "${ACL_ACRE_MODULE:-}" ]; then # the same, with overlay acre
-		bash "$here/acl_run.sh" "$driver" "$dir" bench-slapd ||
+		ACL_SLAPD_SIDE=module bash "$here/acl_run.sh" "$driver" "$dir" bench-slapd ||
 			{ echo "bench-slapd: the module run failed (see $dir)"; exit 2; }
 	fi
 	"$driver" bench-acre "$dir" || exit 2
