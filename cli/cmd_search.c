@@ -43,6 +43,8 @@ struct search {
     struct timespec start; /* when it began (-l) */
     int nomem;             /* printing ran out of memory */
     unsigned line;         /* -f: the line being searched, from 1 */
+    acre_request *rq;      /* the current search's */
+    int want_mo;           /* --ismemberof and isMemberOf or + asked */
 };
 
 /* help_search -- see cli.h: the usage of the command. */
@@ -170,6 +172,41 @@ print_collective(const struct search *s, const acre_verdict *v,
     return rc;
 }
 
+/* print_ismemberof -- the virtual isMemberOf values of e the requester
+ * may read, last: an operational attribute returned when asked for by
+ * name or "+" (acre_entry_ismemberof). */
+static int
+print_ismemberof(const struct search *s, const acre_entry_view *e)
+{
+    const acre_value *vals;
+    uint32_t n;
+    int rc = 0;
+
+    if (!s->want_mo || acre_entry_ismemberof(s->rq, e, &vals, &n))
+        return !s->want_mo ? 0 : -1;
+    for (uint32_t j = 0; j < n && !rc; j++) {
+        int ok = acre_access(s->rq, e, "isMemberOf", vals[j].val, vals[j].len,
+                             ACRE_RIGHT_READ, NULL);
+        if (ok < 0)
+            return -1;
+        if (ok)
+            rc = out_line(s, "isMemberOf", vals[j].val, vals[j].len);
+    }
+    return rc;
+}
+
+/* wants_mo -- does the attribute list ask for isMemberOf (by name or
+ * "+"; "*" and no list do not)? */
+static int
+wants_mo(const struct search *s)
+{
+    for (unsigned i = 0; i < s->a.nattrs; i++)
+        if (!strcmp(s->a.attrs[i], "+") ||
+            !strcasecmp(s->a.attrs[i], "isMemberOf"))
+            return 1;
+    return 0;
+}
+
 /* print_dn -- the entry's DN line, in slapd's text (cli_dn_slapd). */
 static int
 print_dn(const struct search *s, const acre_entry *e)
@@ -239,6 +276,8 @@ print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
     }
     if (!rc)
         rc = print_collective(s, v, done);
+    if (!rc)
+        rc = print_ismemberof(s, view);
     free(done);
     putchar('\n');
     if (rc)
@@ -338,6 +377,8 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
         return rc;
     s->count = 0;
     s->exceeded = 0;
+    s->rq = rq;
+    s->want_mo = s->a.who.ismemberof && wants_mo(s);
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     rc = acre_search(rq, s->a.base, s->a.scope, filter, s->a.attrs, s->a.nattrs,
                      print_entry, s, ldap_rc, &matched);

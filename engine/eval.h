@@ -127,6 +127,7 @@ struct acre_request {
     struct acreV_moidx *mo;
     uint8_t *mo_seen;
     uint32_t *mo_stack;
+    acre_value *mo_vals; /* the values acreV_memberof_values gives */
     int mo_busy;
 
     /* fixed-DN groups this request has looked at: membership when the
@@ -413,6 +414,17 @@ int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
  */
 int acreV_memberof(void *arg, const acre_entry_view *e, const uint8_t *gdn,
                    size_t len);
+
+/*
+ * acreV_memberof_values -- the virtual isMemberOf of e: the DNs of every
+ * group e is in (directly, nested or dynamically) as the group entries
+ * have them, in the order of their normalised DNs; *n 0 when the request
+ * does not compute isMemberOf.  The values live in the request's scratch
+ * until its next call here.  0, or the request's error (ACRE_ERR_LOOKUP,
+ * ACRE_ERR_NOMEM) with no values.
+ */
+int acreV_memberof_values(struct acre_request *rq, const acre_entry_view *e,
+                          const acre_value **vals, uint32_t *n);
 
 /* acreV_memberof_end -- drop the request's reference on its index. */
 void acreV_memberof_end(struct acre_request *rq);

@@ -55,6 +55,7 @@ struct mo_url {
 struct mo_group {
     const char *ndn;
     size_t len;
+    acre_value dn;       /* the DN as the group entry has it (pretty form) */
     struct mo_url *urls; /* dynamic: its memberURLs */
     uint32_t nurls;
     int dynamic;
@@ -236,8 +237,11 @@ visit(void *arg, const acre_entry_view *e)
     struct mo_group *g = &x->g[x->ng];
     memset(g, 0, sizeof(*g));
     const char *t = acre_dn_normalised(e->dn, &g->len);
-    if (!t || !(g->ndn = talloc_strndup(x, t, g->len)))
+    const char *pt = acre_dn_pretty(e->dn, &g->dn.len);
+    char *pc = pt ? talloc_strndup(x, pt, g->dn.len) : NULL;
+    if (!t || !pc || !(g->ndn = talloc_strndup(x, t, g->len)))
         return b->rc = ACRE_ERR_NOMEM;
+    g->dn.val = (const uint8_t *)pc;
     g->dynamic = !nstatic;
     x->ng++;
     if (g->dynamic)
@@ -436,9 +440,11 @@ take(struct acre_request *rq)
         return NULL;
     talloc_free(rq->mo_seen);
     talloc_free(rq->mo_stack);
+    talloc_free(rq->mo_vals);
     rq->mo_seen = talloc_zero_array(rq, uint8_t, x->ng + 1);
     rq->mo_stack = talloc_array(rq, uint32_t, x->ng + 1);
-    if (!rq->mo_seen || !rq->mo_stack) {
+    rq->mo_vals = talloc_array(rq, acre_value, x->ng + 1);
+    if (!rq->mo_seen || !rq->mo_stack || !rq->mo_vals) {
         unref(x);
         acreV_fail(rq, ACRE_ERR_NOMEM);
         return NULL;
@@ -509,10 +515,12 @@ dynamic_has(struct acre_request *rq, const struct mo_group *g,
     return 0;
 }
 
+#define MO_ALL (UINT32_MAX - 1)
+
 struct walk {
     struct acre_request *rq;
     const struct acreV_moidx *x;
-    uint32_t target; /* UINT32_MAX: any group */
+    uint32_t target; /* UINT32_MAX: any group; MO_ALL: every group */
     uint32_t top;    /* entries on rq->mo_stack */
 };
 
@@ -521,7 +529,7 @@ static int
 reach(struct walk *w, uint32_t g)
 {
     if (w->target == UINT32_MAX || g == w->target)
-        return 1;
+        return 1; /* (MO_ALL names no group: the index holds fewer) */
     if (!w->rq->mo_seen[g]) {
         w->rq->mo_seen[g] = 1;
         w->rq->mo_stack[w->top++] = g;
@@ -585,4 +593,69 @@ acreV_memberof(void *arg, const acre_entry_view *e, const uint8_t *gdn,
     for (uint32_t k = 0; k < w.top; k++)
         rq->mo_seen[rq->mo_stack[k]] = 0;
     return r;
+}
+
+static int
+u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* acreV_memberof_values -- see eval.h. */
+int
+acreV_memberof_values(struct acre_request *rq, const acre_entry_view *e,
+                      const acre_value **vals, uint32_t *n)
+{
+    const struct acreV_moidx *x;
+
+    *vals = NULL;
+    *n = 0;
+    if (!(rq->flags & ACRE_REQ_ISMEMBEROF) || rq->mo_busy)
+        return 0;
+    if (!(x = take(rq)))
+        return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    struct walk w = {rq, x, MO_ALL, 0};
+    walk(&w, e);
+    /* the index is sorted by normalised DN: so are the values */
+    qsort(rq->mo_stack, w.top, sizeof(*rq->mo_stack), u32_cmp);
+    for (uint32_t k = 0; k < w.top; k++) {
+        rq->mo_seen[rq->mo_stack[k]] = 0;
+        rq->mo_vals[k] = x->g[rq->mo_stack[k]].dn;
+    }
+    *vals = rq->mo_vals;
+    *n = w.top;
+    return rq->err;
+}
+
+/* Does e store isMemberOf (type t)? */
+static int
+stores(const acre_schema *s, int t, const acre_entry_view *e)
+{
+    for (uint32_t i = 0; i < e->nattrs; i++)
+        if (acreE_attr_type(s, &e->attrs[i]) == t)
+            return 1;
+    return 0;
+}
+
+/* acre_entry_ismemberof -- see acre.h. */
+ACRE_PUBLIC int
+acre_entry_ismemberof(acre_request *rq, const acre_entry_view *e,
+                      const acre_value **vals, uint32_t *n)
+{
+    int rc;
+
+    if (vals)
+        *vals = NULL;
+    if (n)
+        *n = 0;
+    if ((rc = acreE_handle(rq, ACREE_REQUEST_MAGIC)))
+        return rc;
+    if (!vals || !n || !acreE_view_check(rq->schema, e))
+        return ACRE_ERR_INVAL;
+    int t = acreS_known(rq->schema)->isMemberOf;
+    if (t < 0 || stores(rq->schema, t, e))
+        return 0;
+    rq->err = 0;
+    return acreV_memberof_values(rq, e, vals, n);
 }

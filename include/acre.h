@@ -1177,6 +1177,21 @@ void acre_request_end(acre_request *rq);
 #define ACRE_REQ_ISMEMBEROF 0x2u
 
 /*
+ * acre_entry_ismemberof -- the virtual isMemberOf values of entry e under
+ * ACRE_REQ_ISMEMBEROF, as an operational attribute to return (requested
+ * by name or by "+", never by "*"): the DNs of the groups e is in, as the
+ * group entries have them, in the order of their normalised DNs.  None
+ * without the flag, or when e stores isMemberOf (its own values are
+ * returned then).  Values are not checked: ask acre_access for read on
+ * "isMemberOf" with each value before returning it.
+ *   vals, n: OUT, valid until the request's next call.
+ * Returns 0, ACRE_ERR_INVAL, ACRE_ERR_BADOBJ, ACRE_ERR_LOOKUP (the group
+ * index could not be built) or ACRE_ERR_NOMEM.  For the request's thread.
+ */
+int acre_entry_ismemberof(acre_request *rq, const acre_entry_view *e,
+                          const acre_value **vals, uint32_t *n);
+
+/*
  * acre_request_set_flags -- set the request's ACRE_REQ_* flags (replacing
  * the previous ones; a new request has none).  As back-mdb does: without
  * ACRE_REQ_SUBENTRIES one-level and subtree searches skip subentries and

@@ -186,6 +186,42 @@ Test(memberof, filters_see_static_nested_and_dynamic_groups)
     acre_policy_release(p);
 }
 
+/* acre_entry_ismemberof's values of dn, joined by "|". */
+static char *
+values(acre_request *rq, const char *dn)
+{
+    const acre_value *v;
+    uint32_t n;
+    char *out = talloc_strdup(ctx, "");
+
+    cr_assert_eq(acre_entry_ismemberof(rq, view(dn), &v, &n), 0, "%s", dn);
+    for (uint32_t j = 0; j < n; j++)
+        out = talloc_asprintf_append(out, "%s%.*s", j ? "|" : "", (int)v[j].len,
+                                     (const char *)v[j].val);
+    return out;
+}
+
+Test(memberof, values_are_returned_as_the_groups_have_their_dns)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+
+    /* in the order of the normalised DNs, as written in the groups */
+    cr_expect_str_eq(values(rq, ALICE), ADMINS "|" STAFF);
+    cr_expect_str_eq(values(rq, BOB), DYN "|" STAFF);
+    cr_expect_str_eq(values(rq, CAROL), LOOP "|" RING);
+    cr_expect_str_eq(values(rq, ERIN), "");
+    /* dave stores isMemberOf: nothing computed, his own are returned */
+    cr_expect_str_eq(values(rq, DAVE), "");
+    acre_request_end(rq);
+    rq = begin(p, 0);
+    unsigned calls = thost_calls(host);
+    cr_expect_str_eq(values(rq, ALICE), "");
+    cr_expect_eq(thost_calls(host), calls, "no lookup without the flag");
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
 Test(memberof, only_equality_and_presence_work)
 {
     acre_policy *p = policy("access to * by * read\n");
@@ -356,6 +392,19 @@ Test(memberof, matching_allocates_nothing_once_the_index_is_built)
     for (int i = 0; i < 3000; i++)
         acre_filter_match(rq, f[i % 3], views[i % 5]);
     cr_expect_eq(alloc_count(), n, "%lu allocations in 3000 matches",
+                 alloc_count() - n);
+    for (int i = 0; i < 5; i++) { /* the values' scratch is the request's */
+        const acre_value *v;
+        uint32_t nv;
+        cr_assert_eq(acre_entry_ismemberof(rq, views[i], &v, &nv), 0);
+    }
+    n = alloc_count();
+    for (int i = 0; i < 3000; i++) {
+        const acre_value *v;
+        uint32_t nv;
+        acre_entry_ismemberof(rq, views[i % 5], &v, &nv);
+    }
+    cr_expect_eq(alloc_count(), n, "%lu allocations in 3000 value lists",
                  alloc_count() - n);
     acre_request_end(rq);
     acre_policy_release(p);
