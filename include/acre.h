@@ -139,8 +139,7 @@ enum acre_error {
                                       (acre_host); the check is denied */
     ACRE_ERR_UNSUPPORTED = -30815  /* the policy says something acre
                                       records but does not decide (a
-                                      limits rule by group, regex or
-                                      target DN) */
+                                      limits rule's size.unchecked) */
 };
 
 /*
@@ -1358,7 +1357,8 @@ typedef struct acre_limits {
  * (0 too: no entry).  The database holding base (the frontend when none)
  * decides: its rootdn gets what it asked (0 or ACRE_LIMIT_MAX: none);
  * anyone else gets the limits of its first "limits" rule (olcLimits
- * value) whose selector matches the requester, else its sizelimit and
+ * value) whose selector matches (the requester's DN, its membership of a
+ * group through the host, or base for dn.this), else its sizelimit and
  * timelimit (olcSizeLimit, olcTimeLimit; slapd's defaults 500 entries
  * and 3600 s when the policy sets none): nothing asked gives the soft
  * limit, more than the hard limit (ACRE_LIMIT_MAX too) the hard one, a
@@ -1366,8 +1366,10 @@ typedef struct acre_limits {
  * asked.  A search stops with sizeLimitExceeded (4) before an entry past
  * out->size, timeLimitExceeded (3) once out->time seconds have passed.
  * Returns 0, ACRE_ERR_INVAL / ACRE_ERR_BADOBJ (a NULL or bad argument),
- * or ACRE_ERR_UNSUPPORTED (out untouched) when the limits that would
- * apply select by group, regex or target DN or set size.unchecked.
+ * ACRE_ERR_LOOKUP / ACRE_ERR_EVAL_LIMIT / ACRE_ERR_NOMEM (a group's
+ * lookup failed, a regex limit was reached: out untouched), or
+ * ACRE_ERR_UNSUPPORTED (out untouched) when the limits that would apply
+ * set size.unchecked.
  * Allocates nothing.  For the request's thread.
  */
 int acre_search_limits(acre_request *rq, const acre_dn *base,
