@@ -1324,8 +1324,10 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  * Undefined: acre_filter_match), returned entries read on "entry", values
  * read each.  fn is called for each returned entry in the host's search
  * order with its view and verdict; a non-zero return stops the search.
- *   ldap_rc: OUT: 0 success, 32 noSuchObject, 34 invalidDNSyntax,
- *            50 insufficientAccess, 87 filterError.
+ *   ldap_rc: OUT: 0 success, 32 noSuchObject, 34 invalidDNSyntax (a
+ *            base that does not parse, or that slapd refuses: an RDN
+ *            naming one type twice, a #-BER value), 50
+ *            insufficientAccess, 87 filterError.
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
  *            into the request.
  * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (rq, base, filter, fn,
