@@ -24,9 +24,10 @@
  *     "dn...regex=.*" select everyone, and any other P that is not a DN
  *     ("dn.exact=.*") is an error, as slapd's;
  * Not applied: size.pr and size.prtotal (paged results, which acre has
- * not: checked, then dropped); size.unchecked is recorded, and a search
- * it would limit fails (the count of index candidates it bounds is
- * slapd's backend's, not acre's).
+ * not: checked, then dropped).  size.unchecked is recorded (0 for
+ * "disabled", which refuses the search; a numeric one makes the search
+ * fail: the index candidates it bounds are slapd's backend's, not
+ * acre's).
  */
 #include "openldap_int.h"
 

@@ -13,7 +13,12 @@
  * request at the soft one; a numeric hard limit caps it at the hard one
  * ("max" asks for it); an unlimited hard limit grants the request.
  * The frontend's own "limits" rules do not reach a database (slapd reads
- * the searched database's only).
+ * the searched database's only).  Selectors: the requester's DN (none
+ * when anonymous), or with dn.this the base; dn.regex on slapd's
+ * normalised text; group through the request's group memo and host
+ * lookups.  size.unchecked=disabled refuses the search
+ * (ACRE_ERR_ADMIN_LIMIT: adminLimitExceeded); a numeric one is
+ * ACRE_ERR_UNSUPPORTED (back-mdb's index candidates).
  */
 #include "eval.h"
 #include "internal.h"
@@ -135,7 +140,9 @@ acre_search_limits(acre_request *rq, const acre_dn *base,
         return rc ? rc : ACRE_ERR_EVAL_LIMIT;
     }
     rq->limit_hit = hit, rq->limit_code = code;
-    if (l->size_unchecked >= 0)
+    if (l->size_unchecked == 0)
+        return ACRE_ERR_ADMIN_LIMIT; /* "disabled": slapd refuses at once */
+    if (l->size_unchecked > 0)
         return ACRE_ERR_UNSUPPORTED; /* a count of index candidates */
     out->size = in_force(asked->size, l->size_soft, l->size_hard);
     out->time = in_force(asked->time, l->time_soft, l->time_hard);

@@ -137,9 +137,13 @@ enum acre_error {
                                       check is denied */
     ACRE_ERR_LOOKUP = -30814,      /* a host lookup a check needed failed
                                       (acre_host); the check is denied */
-    ACRE_ERR_UNSUPPORTED = -30815  /* the policy says something acre
+    ACRE_ERR_UNSUPPORTED = -30815, /* the policy says something acre
                                       records but does not decide (a
-                                      limits rule's size.unchecked) */
+                                      limits rule's numeric
+                                      size.unchecked) */
+    ACRE_ERR_ADMIN_LIMIT = -30816  /* the search is refused before any
+                                      entry: adminLimitExceeded (11),
+                                      size.unchecked=disabled */
 };
 
 /*
@@ -1370,8 +1374,11 @@ typedef struct acre_limits {
  * Returns 0, ACRE_ERR_INVAL / ACRE_ERR_BADOBJ (a NULL or bad argument),
  * ACRE_ERR_LOOKUP / ACRE_ERR_EVAL_LIMIT / ACRE_ERR_NOMEM (a group's
  * lookup failed, a regex limit was reached: out untouched), or
- * ACRE_ERR_UNSUPPORTED (out untouched) when the limits that would apply
- * set size.unchecked.
+ * ACRE_ERR_ADMIN_LIMIT (out untouched) when they set size.unchecked to
+ * "disabled" or 0 (slapd refuses the search with adminLimitExceeded, 11,
+ * before looking at the base), or ACRE_ERR_UNSUPPORTED (out untouched)
+ * when they set a numeric size.unchecked (a bound on back-mdb's index
+ * candidates, which depend on its indexes, not on the entries).
  * Allocates nothing.  For the request's thread.
  */
 int acre_search_limits(acre_request *rq, const acre_dn *base,
