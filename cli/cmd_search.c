@@ -297,6 +297,8 @@ result_name(int rc)
         return "sizeLimitExceeded";
     case 32:
         return "noSuchObject";
+    case 11:
+        return "adminLimitExceeded";
     case 34:
         return "invalidDNSyntax";
     case 50:
@@ -515,9 +517,10 @@ warn_unknown_user(const struct search *s, acre_request *rq,
 
 /* in_force -- the size and time limits slapd would apply to the search
  * (acre_search_limits: the base's database, the requester, -z and -l)
- * into s->lim.  Returns a CLI_EXIT_* code. */
+ * into s->lim; *ldap_rc 11 (printed) when they refuse the search.
+ * Returns a CLI_EXIT_* code. */
 static int
-in_force(struct search *s, acre_request *rq)
+in_force(struct search *s, acre_request *rq, int *ldap_rc)
 {
     acre_limits asked = {s->a.sizelimit, s->a.timelimit};
     acre_dn *base = NULL;
@@ -527,9 +530,14 @@ in_force(struct search *s, acre_request *rq)
         asked.size = ACRE_LIMIT_MAX;
     if (asked.time == CLI_LIMIT_MAX)
         asked.time = ACRE_LIMIT_MAX;
-    if ((rc = acre_dn_parse(NULL, s->schema, s->a.base, strlen(s->a.base), 0,
-                            &base, NULL)) ||
-        (rc = acre_search_limits(rq, base, &asked, &s->lim)))
+    rc = acre_dn_parse(NULL, s->schema, s->a.base, strlen(s->a.base), 0, &base,
+                       NULL);
+    if (!rc && (rc = acre_search_limits(rq, base, &asked, &s->lim)) ==
+                   ACRE_ERR_ADMIN_LIMIT) {
+        *ldap_rc = 11; /* adminLimitExceeded, before any entry */
+        printf("# result: %d %s\n", *ldap_rc, result_name(*ldap_rc));
+        rc = 0;
+    } else if (rc)
         fprintf(stderr, "acre search: the search's limits: %s\n",
                 acre_strerror(rc));
     acre_dn_free(base);
@@ -552,7 +560,7 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir,
         (rc = cli_request(&s->a.who, p, dir, &rq)))
         return rc;
     warn_unknown_user(s, rq, dir);
-    if ((rc = in_force(s, rq))) {
+    if ((rc = in_force(s, rq, ldap_rc)) || *ldap_rc) {
         acre_request_end(rq);
         return rc;
     }

@@ -17,16 +17,22 @@
  *     "time", and several words may follow one directive;
  *   - a "limits" selector is *, anonymous, users,
  *     dn[.self|.this][.exact|.base|.onelevel|.subtree|.children|.regex]=P
- *     or group[/oc[/at]]=P; the regex, target (.this) and group ones are
- *     recorded as selectors acre does not decide (ACREI_LIMSEL_OTHER).
+ *     (the requester's DN, or with .this the search's base; P a DN, or
+ *     for .regex a POSIX extended pattern, case-insensitive, kept as
+ *     written) or group[/oc[/at]]=DN (class and attribute looked up in
+ *     the schema, groupOfNames and member by default); "dn...=*" and
+ *     "dn...regex=.*" select everyone, and any other P that is not a DN
+ *     ("dn.exact=.*") is an error, as slapd's;
  * Not applied: size.pr and size.prtotal (paged results, which acre has
- * not: checked, then dropped); size.unchecked is recorded, and a search
- * it would limit fails (the count of index candidates it bounds is
- * slapd's backend's, not acre's).
+ * not: checked, then dropped).  size.unchecked is recorded (0 for
+ * "disabled", which refuses the search; a numeric one makes the search
+ * fail: the index candidates it bounds are slapd's backend's, not
+ * acre's).
  */
 #include "openldap_int.h"
 
 #include "internal.h"
+#include "schema.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -153,10 +159,11 @@ acreO_limits_directive(struct acreI_limits *l, const struct acreO_ptext *toks,
     return 0;
 }
 
-/* The style of dn[.type][.style]=: s after "dn"; sets *sel and *s past
- * the qualifiers, at the '='.  -1 when a qualifier is unknown. */
+/* The style of dn[.type][.style]=: s after "dn"; sets *sel, r->on_base
+ * and *s past the qualifiers, at the '='.  -1 when a qualifier is
+ * unknown. */
 static int
-dn_style(const char **s, enum acreI_limsel *sel)
+dn_style(const char **s, struct acreI_limrule *r)
 {
     static const struct {
         const char *w;
@@ -165,15 +172,13 @@ dn_style(const char **s, enum acreI_limsel *sel)
         {"exact", ACREI_LIMSEL_EXACT},       {"base", ACREI_LIMSEL_EXACT},
         {"onelevel", ACREI_LIMSEL_ONE},      {"one", ACREI_LIMSEL_ONE},
         {"subtree", ACREI_LIMSEL_SUB},       {"sub", ACREI_LIMSEL_SUB},
-        {"children", ACREI_LIMSEL_CHILDREN}, {"regex", ACREI_LIMSEL_OTHER}};
+        {"children", ACREI_LIMSEL_CHILDREN}, {"regex", ACREI_LIMSEL_REGEX}};
 
-    int this = 0;
-
-    *sel = ACREI_LIMSEL_EXACT;
+    r->sel = ACREI_LIMSEL_EXACT;
     if (!strncasecmp(*s, ".self", 5) && strchr(".=", (*s)[5]))
         *s += 5;
     else if (!strncasecmp(*s, ".this", 5) && strchr(".=", (*s)[5]))
-        *s += 5, this = 1;
+        *s += 5, r->on_base = 1;
     if (**s == '.') {
         size_t k = 0, n = strcspn(*s + 1, "=");
         while (
@@ -182,12 +187,65 @@ dn_style(const char **s, enum acreI_limsel *sel)
             k++;
         if (k == sizeof styles / sizeof *styles)
             return -1;
-        *sel = styles[k].sel;
+        r->sel = styles[k].sel;
         *s += 1 + n;
     }
-    if (this)
-        *sel = ACREI_LIMSEL_OTHER;
     return **s == '=' ? 0 : -1;
+}
+
+/* group[/oc[/at]]=DN (w's text): the class (groupOfNames by default)
+ * and the attribute (member) slapd's limits_parse looks up, and the
+ * group's DN, into a group of r's. */
+static int
+group_selector(struct acreO_build *b, const struct acreO_ptext *w,
+               const char *file, struct acreI_limrule *r, acre_diag *diag)
+{
+    const char *oc = w->s + 5, *eq = strchr(oc, '='), *at = NULL;
+    struct acreI_group *g = talloc_zero(b->cfg, struct acreI_group);
+    acre_diag d = {0};
+    acre_dn *dn;
+    int rc;
+
+    if (!g)
+        return ACRE_ERR_NOMEM;
+    size_t ocn = 0;
+    if (*oc == '/') {
+        oc++;
+        at = memchr(oc, '/', (size_t)(eq - oc));
+        ocn = (size_t)((at ? at : eq) - oc);
+        at = at ? at + 1 : NULL;
+    }
+    g->oc = w->s[5] != '/' ? acreS_class_find(b->schema, "groupOfNames", 12)
+            : ocn          ? acreS_class_find(b->schema, oc, ocn)
+                           : -1;
+    if (g->oc < 0)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, w, 5,
+                           "limits: unknown group objectClass in \"%s\"", w->s);
+    g->at.kind = ACREI_ATTR_EXACT;
+    g->at.oc = -1;
+    rc = at ? acreO_attr_desc(b, at, (size_t)(eq - at), &g->at)
+            : acreO_attr_desc(b, "member", 6, &g->at);
+    if (rc < 0)
+        return ACRE_ERR_NOMEM;
+    if (!rc)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, w,
+                           at ? (size_t)(at - w->s) : 5,
+                           "limits: unknown group attribute in \"%s\"", w->s);
+    int uri = acreS_attr_find(b->schema, "labeledURI", 10);
+    g->dynamic = uri >= 0 && acreS_is_subtype(b->schema, g->at.type, uri);
+    if ((rc = acreO_parse_dn(b, eq + 1, strlen(eq + 1), &dn, &d)) ==
+        ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, w,
+                           (size_t)(eq + 1 - w->s) + d.offset,
+                           "limits: DN \"%s\" is invalid: %s", eq + 1,
+                           d.message);
+    g->pos = r->pos;
+    g->dn = dn;
+    r->group = g;
+    r->sel = ACREI_LIMSEL_GROUP;
+    return 0;
 }
 
 /* The selector of a limits rule, word w, into r (its DN under b). */
@@ -195,7 +253,7 @@ static int
 selector(struct acreO_build *b, const struct acreO_ptext *w, const char *file,
          struct acreI_limrule *r, acre_diag *diag)
 {
-    const char *s = w->s;
+    const char *s = w->s, *why = NULL;
     acre_diag d = {0};
     acre_dn *dn;
     int rc;
@@ -207,18 +265,25 @@ selector(struct acreO_build *b, const struct acreO_ptext *w, const char *file,
                                                : ACREI_LIMSEL_USERS;
         return 0;
     }
-    if (!strncasecmp(s, "group", 5) && strchr("/=", s[5]) && strchr(s, '=')) {
-        r->sel = ACREI_LIMSEL_OTHER;
-        return 0;
-    }
-    if (strncasecmp(s, "dn", 2) || dn_style((s += 2, &s), &r->sel))
+    if (!strncasecmp(s, "group", 5) && strchr("/=", s[5]) && strchr(s, '='))
+        return group_selector(b, w, file, r, diag);
+    if (strncasecmp(s, "dn", 2) || dn_style((s += 2, &s), r))
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, w, 0,
                            "limits: unknown selector \"%s\"", w->s);
     s++; /* past '=' */
-    if (!strcmp(s, "*") || (r->sel == ACREI_LIMSEL_OTHER && !strcmp(s, ".*")))
-        r->sel = ACREI_LIMSEL_ANY;
-    if (r->sel == ACREI_LIMSEL_ANY || r->sel == ACREI_LIMSEL_OTHER)
+    if (!strcmp(s, "*") || (r->sel == ACREI_LIMSEL_REGEX && !strcmp(s, ".*"))) {
+        r->sel = ACREI_LIMSEL_ANY; /* slapd's "obvious cases" */
+        r->on_base = 0;
         return 0;
+    }
+    if (r->sel == ACREI_LIMSEL_REGEX) {
+        rc = acreO_build_regex(b, s, strlen(s), &r->re, &why);
+        if (rc && rc != ACRE_ERR_NOMEM)
+            return acreO_error(diag, rc, file, w, (size_t)(s - w->s),
+                               "limits: bad regular expression \"%s\": %s", s,
+                               why ? why : "refused");
+        return rc;
+    }
     if ((rc = acreO_parse_dn(b, s, strlen(s), &dn, &d)) == ACRE_ERR_NOMEM)
         return rc;
     if (rc)

@@ -64,6 +64,7 @@ static const struct {
     {ACRE_ERR_LOOKUP, "a host lookup failed; access denied"},
     {ACRE_ERR_UNSUPPORTED,
      "the policy asks for something acre does not decide"},
+    {ACRE_ERR_ADMIN_LIMIT, "the search is refused: adminLimitExceeded"},
 };
 
 ACRE_PUBLIC const char *

@@ -363,6 +363,13 @@ const acre_view_attr *acreV_find_desc(const acre_schema *s,
                                       const acre_entry_view *e,
                                       const struct acreI_attrspec *d);
 
+/* acreV_limits_group -- is the requester a member of fixed group g
+ * (a "limits group=" selector: slapd's backend_group with no entry at
+ * hand), through the request's group memo and host lookups?  1 yes, 0
+ * no or anonymous, and 0 with rq->limit_hit set when a lookup failed or
+ * a bound was reached. */
+int acreV_limits_group(struct acre_request *rq, const struct acreI_group *g);
+
 /* ------------------------------------------------------------------------
  * eval_regex.c
  */

@@ -749,7 +749,7 @@ dynamic_member(struct acreV_check *c, const acre_view_attr *a)
     uint64_t local[DN_LOCAL / 8]; /* each URL's base, in turn */
     size_t bytes = 0;
 
-    if (acre_dn_equal(c->e->dn, c->rq->authz))
+    if (c->e && acre_dn_equal(c->e->dn, c->rq->authz))
         user = c->e;
     for (uint32_t i = 0; i < a->nvals; i++) {
         if ((bytes += a->vals[i].len) > ACREV_GROUP_MAX_URL_BYTES) {
@@ -811,6 +811,15 @@ keep:
         rq->groups[rq->ngroups++].member = member;
     }
     return member;
+}
+
+/* acreV_limits_group -- see eval.h. */
+int
+acreV_limits_group(struct acre_request *rq, const struct acreI_group *g)
+{
+    struct acreV_check c = {.rq = rq};
+
+    return rq->authz && g->dn ? fixed_group(&c, g, g->dn) : 0;
 }
 
 /* slapd's backend_group(): is the requester a member of g? */

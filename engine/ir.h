@@ -472,23 +472,27 @@ struct acreI_limits {
 };
 
 enum acreI_limsel {
-    ACREI_LIMSEL_ANY = 1,  /* * */
+    ACREI_LIMSEL_ANY = 1,  /* * (also dn=*, dn.regex=.*) */
     ACREI_LIMSEL_ANON,     /* anonymous */
     ACREI_LIMSEL_USERS,    /* users: any bound requester */
-    ACREI_LIMSEL_EXACT,    /* dn[.self][.exact|.base]=DN */
-    ACREI_LIMSEL_ONE,      /* dn[.self].onelevel=DN */
-    ACREI_LIMSEL_SUB,      /* dn[.self].subtree=DN */
-    ACREI_LIMSEL_CHILDREN, /* dn[.self].children=DN */
-    ACREI_LIMSEL_OTHER     /* dn.regex, dn.this, group: acre decides none, so a
-                              search that meets it fails (ACRE_ERR_UNSUPPORTED) */
+    ACREI_LIMSEL_EXACT,    /* dn[.self|.this][.exact|.base]=DN */
+    ACREI_LIMSEL_ONE,      /* dn[.self|.this].onelevel=DN */
+    ACREI_LIMSEL_SUB,      /* dn[.self|.this].subtree=DN */
+    ACREI_LIMSEL_CHILDREN, /* dn[.self|.this].children=DN */
+    ACREI_LIMSEL_REGEX,    /* dn[.self|.this].regex=P */
+    ACREI_LIMSEL_GROUP     /* group[/oc[/at]]=DN: the requester a member */
 };
 
 /* One "limits SELECTOR LIMIT..." rule: the first whose selector matches
- * the requester gives its limits (slapd's limits_get). */
+ * gives its limits (slapd's limits_get).  A dn selector looks at the
+ * requester's DN, or with .this at the search's base. */
 struct acreI_limrule {
     struct acreI_pos pos;
     enum acreI_limsel sel;
-    const acre_dn *dn; /* the DN selectors' pattern, else NULL */
+    int on_base;                     /* dn.this: the base, not the requester */
+    const acre_dn *dn;               /* the DN selectors' pattern, else NULL */
+    struct acreI_regex re;           /* REGEX: slapd's pattern, as written */
+    const struct acreI_group *group; /* GROUP (never .expand), else NULL */
     struct acreI_limits lim;
 };
 

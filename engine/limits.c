@@ -13,25 +13,47 @@
  * request at the soft one; a numeric hard limit caps it at the hard one
  * ("max" asks for it); an unlimited hard limit grants the request.
  * The frontend's own "limits" rules do not reach a database (slapd reads
- * the searched database's only).
+ * the searched database's only).  Selectors: the requester's DN (none
+ * when anonymous), or with dn.this the base; dn.regex on slapd's
+ * normalised text; group through the request's group memo and host
+ * lookups.  size.unchecked=disabled refuses the search
+ * (ACRE_ERR_ADMIN_LIMIT: adminLimitExceeded); a numeric one is
+ * ACRE_ERR_UNSUPPORTED (back-mdb's index candidates).
  */
 #include "eval.h"
 #include "internal.h"
 
-/* Does rule r select the requester of rq?  -1: a selector acre does not
- * decide (group, regex, the target DN). */
+/* A DN's text as slapd's regexes see it, into *s and *n; -1 out of
+ * memory. */
 static int
-selects(const acre_request *rq, const struct acreI_limrule *r)
+regex_subject(acre_request *rq, const acre_dn *dn, const char **s, size_t *n)
 {
-    int scope;
+    size_t len;
+    const char *t = acre_dn_normalised(dn, &len);
 
-    switch (r->sel) {
-    case ACREI_LIMSEL_ANY:
+    *s = acreV_slapd_dn(rq, t, len, n);
+    return *s ? 0 : -1;
+}
+
+/* Does rule r select the search of rq under base (slapd's limits_get)?
+ * A dn selector looks at the requester's DN (none for an anonymous one:
+ * only "anonymous" and "*" select it) or with .this at the base (the
+ * root DSE's "" too).  -1: a lookup or a regex limit failed. */
+static int
+selects(acre_request *rq, const acre_dn *base, const struct acreI_limrule *r)
+{
+    const acre_dn *dn = r->on_base ? base : rq->authz;
+    const char *s;
+    size_t n;
+    int scope, m;
+
+    if (r->sel == ACREI_LIMSEL_ANY)
         return 1;
-    case ACREI_LIMSEL_ANON:
-        return rq->authz == NULL;
+    if (!dn)
+        return r->sel == ACREI_LIMSEL_ANON;
+    switch (r->sel) {
     case ACREI_LIMSEL_USERS:
-        return rq->authz != NULL;
+        return 1;
     case ACREI_LIMSEL_EXACT:
         scope = ACRE_SCOPE_BASE;
         break;
@@ -44,10 +66,18 @@ selects(const acre_request *rq, const struct acreI_limrule *r)
     case ACREI_LIMSEL_CHILDREN:
         scope = ACRE_SCOPE_CHILDREN;
         break;
+    case ACREI_LIMSEL_REGEX:
+        if (regex_subject(rq, dn, &s, &n))
+            return -1;
+        m = acreV_regex_match(rq, &r->re, s, n, NULL, 0);
+        return rq->limit_hit ? -1 : m;
+    case ACREI_LIMSEL_GROUP:
+        m = acreV_limits_group(rq, r->group);
+        return rq->limit_hit ? -1 : m;
     default:
-        return -1;
+        return 0; /* anonymous: the requester has a DN */
     }
-    return rq->authz && acre_dn_in_scope(rq->authz, r->dn, scope) == 1;
+    return acre_dn_in_scope(dn, r->dn, scope) == 1;
 }
 
 /* One limit in force (ACRE_LIMIT_NONE: none) from what the client asked
@@ -99,16 +129,20 @@ acre_search_limits(acre_request *rq, const acre_dn *base,
         return 0;
     }
     const struct acreI_limits *l = &db->limits;
-    for (unsigned i = 0; i < db->nlimrules; i++) {
-        int m = selects(rq, &db->limrules[i]);
-        if (m < 0)
-            return ACRE_ERR_UNSUPPORTED;
-        if (m) {
+    int hit = rq->limit_hit, code = rq->limit_code, m = 0;
+    rq->limit_hit = 0;
+    for (unsigned i = 0; i < db->nlimrules && !m; i++)
+        if ((m = selects(rq, base, &db->limrules[i])) > 0)
             l = &db->limrules[i].lim;
-            break;
-        }
+    if (m < 0) {
+        int rc = rq->limit_hit ? rq->limit_code : ACRE_ERR_NOMEM;
+        rq->limit_hit = hit, rq->limit_code = code;
+        return rc ? rc : ACRE_ERR_EVAL_LIMIT;
     }
-    if (l->size_unchecked >= 0)
+    rq->limit_hit = hit, rq->limit_code = code;
+    if (l->size_unchecked == 0)
+        return ACRE_ERR_ADMIN_LIMIT; /* "disabled": slapd refuses at once */
+    if (l->size_unchecked > 0)
         return ACRE_ERR_UNSUPPORTED; /* a count of index candidates */
     out->size = in_force(asked->size, l->size_soft, l->size_hard);
     out->time = in_force(asked->time, l->time_soft, l->time_hard);

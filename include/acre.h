@@ -137,10 +137,13 @@ enum acre_error {
                                       check is denied */
     ACRE_ERR_LOOKUP = -30814,      /* a host lookup a check needed failed
                                       (acre_host); the check is denied */
-    ACRE_ERR_UNSUPPORTED = -30815  /* the policy says something acre
+    ACRE_ERR_UNSUPPORTED = -30815, /* the policy says something acre
                                       records but does not decide (a
-                                      limits rule by group, regex or
-                                      target DN) */
+                                      limits rule's numeric
+                                      size.unchecked) */
+    ACRE_ERR_ADMIN_LIMIT = -30816  /* the search is refused before any
+                                      entry: adminLimitExceeded (11),
+                                      size.unchecked=disabled */
 };
 
 /*
@@ -1340,8 +1343,10 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  * Undefined: acre_filter_match), returned entries read on "entry", values
  * read each.  fn is called for each returned entry in the host's search
  * order with its view and verdict; a non-zero return stops the search.
- *   ldap_rc: OUT: 0 success, 32 noSuchObject, 34 invalidDNSyntax,
- *            50 insufficientAccess, 87 filterError.
+ *   ldap_rc: OUT: 0 success, 32 noSuchObject, 34 invalidDNSyntax (a
+ *            base that does not parse, or that slapd refuses: an RDN
+ *            naming one type twice, a #-BER value), 50
+ *            insufficientAccess, 87 filterError.
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
  *            into the request.
  * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (rq, base, filter, fn,
@@ -1373,7 +1378,8 @@ typedef struct acre_limits {
  * (0 too: no entry).  The database holding base (the frontend when none)
  * decides: its rootdn gets what it asked (0 or ACRE_LIMIT_MAX: none);
  * anyone else gets the limits of its first "limits" rule (olcLimits
- * value) whose selector matches the requester, else its sizelimit and
+ * value) whose selector matches (the requester's DN, its membership of a
+ * group through the host, or base for dn.this), else its sizelimit and
  * timelimit (olcSizeLimit, olcTimeLimit; slapd's defaults 500 entries
  * and 3600 s when the policy sets none): nothing asked gives the soft
  * limit, more than the hard limit (ACRE_LIMIT_MAX too) the hard one, a
@@ -1381,8 +1387,13 @@ typedef struct acre_limits {
  * asked.  A search stops with sizeLimitExceeded (4) before an entry past
  * out->size, timeLimitExceeded (3) once out->time seconds have passed.
  * Returns 0, ACRE_ERR_INVAL / ACRE_ERR_BADOBJ (a NULL or bad argument),
- * or ACRE_ERR_UNSUPPORTED (out untouched) when the limits that would
- * apply select by group, regex or target DN or set size.unchecked.
+ * ACRE_ERR_LOOKUP / ACRE_ERR_EVAL_LIMIT / ACRE_ERR_NOMEM (a group's
+ * lookup failed, a regex limit was reached: out untouched), or
+ * ACRE_ERR_ADMIN_LIMIT (out untouched) when they set size.unchecked to
+ * "disabled" or 0 (slapd refuses the search with adminLimitExceeded, 11,
+ * before looking at the base), or ACRE_ERR_UNSUPPORTED (out untouched)
+ * when they set a numeric size.unchecked (a bound on back-mdb's index
+ * candidates, which depend on its indexes, not on the entries).
  * Allocates nothing.  For the request's thread.
  */
 int acre_search_limits(acre_request *rq, const acre_dn *base,
