@@ -374,9 +374,11 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
     char *owned = NULL, *mdn;
     int rc;
 
-    if ((rc = check_filter(s, f, s->a.file ? s->a.file : "filter", &filter,
-                           &owned)))
+    rc = check_filter(s, f, s->a.file ? s->a.file : "filter", &filter, &owned);
+    if (rc) {
+        free(owned);
         return rc;
+    }
     s->count = 0;
     s->exceeded = 0;
     s->rq = rq;
