@@ -79,6 +79,15 @@ _Static_assert(sizeof(struct berval) == sizeof(acre_value) &&
                    offsetof(struct berval, bv_val) == offsetof(acre_value, val),
                "struct berval and acre_value differ");
 
+/* acre's privilege bits are slapd's (acre.h): a mask goes back as it is. */
+_Static_assert(ACRE_PRIV_AUTH == ACL_PRIV_AUTH &&
+                   ACRE_PRIV_SEARCH == ACL_PRIV_SEARCH &&
+                   ACRE_PRIV_READ == ACL_PRIV_READ &&
+                   ACRE_PRIV_WRITE ==
+                       (ACL_PRIV_WRITE | ACL_ACCESS2PRIV(ACL_WRITE)) &&
+                   ACRE_PRIV_MANAGE == ACL_PRIV_MANAGE,
+               "acre's privilege bits differ from slapd's");
+
 /* ------------------------------------------------------------------------
  * Instances
  */
