@@ -548,10 +548,14 @@ struct acreI_collect {
 };
 
 enum acreI_model {
-    ACREI_MODEL_FIRST_MATCH = 1 /* ordered, first matching rule decides,
-                                   with stop / continue / break
-                                   (OpenLDAP) */
+    ACREI_MODEL_FIRST_MATCH = 1, /* ordered, first matching rule decides,
+                                    with stop / continue / break
+                                    (OpenLDAP) */
+    ACREI_MODEL_ACI              /* unordered, deny overrides allow (ACI
+                                    v3: ir_aci.h, in acreI_policy.aci) */
 };
+
+struct acreI_aci_set;
 
 #define ACREI_POLICY_MAGIC 0x6163726fu /* "acro" */
 
@@ -593,6 +597,8 @@ struct acreI_policy {
     struct acreI_collect *collect; /* slapo-collect, in slapd's order */
     unsigned ncollect;
     struct acreI_sfx_index sfx; /* suffixes of dbs[] (acreI_suffix_add) */
+    const struct acreI_aci_set *aci; /* ACREI_MODEL_ACI: the ACIs (and no
+                                        section has rules) */
 };
 
 

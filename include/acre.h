@@ -733,9 +733,16 @@ typedef struct acre_policy acre_policy;
 enum acre_dialect {
     ACRE_DIALECT_SLAPD_CONF = 1, /* OpenLDAP slapd.conf: global and
                                     per-database "access to" rules */
-    ACRE_DIALECT_SLAPD_CNCONFIG  /* OpenLDAP cn=config: an LDIF file or a
+    ACRE_DIALECT_SLAPD_CNCONFIG, /* OpenLDAP cn=config: an LDIF file or a
                                     slapd.d directory, olcAccess values */
+    ACRE_DIALECT_ACI             /* ACI v3 (389-DS, DSEE, OpenDJ): the
+                                    `aci` values of the entries of an LDIF
+                                    file (other attributes are ignored) */
 };
+
+/* acre_policy_compile flags */
+/* ACRE_DIALECT_ACI: OpenDJ's semantics where they differ from 389-DS's */
+#define ACRE_COMPILE_ACI_OPENDJ 0x1u
 
 /* One input of a policy: a file (or slapd.d directory) `path`, or
  * text[0..len) when text is not NULL (`path` then names it in
@@ -1125,6 +1132,7 @@ void acre_lint_free(acre_lint_result *r);
  * ("ldap:///"); domain the peer's host name.  NULL means unknown (a rule
  * on it does not match), except sockurl, which is then the empty URL as
  * in slapacl.  The ssf values are security strength factors.
+ * Zero the whole structure before filling it: fields may be added.
  */
 typedef struct acre_subject {
     const char *authz_dn;
@@ -1134,6 +1142,13 @@ typedef struct acre_subject {
     const char *sockurl;
     const char *domain;
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
+    /* ACI rules (authmethod, dayofweek, timeofday): how the requester
+     * bound -- "none", "simple", "ssl" (a TLS client certificate),
+     * "sasl/MECH"; NULL: simple when authz_dn is given, else none --
+     * and the time of the operation, seconds since the Epoch in the
+     * local time zone's calendar; 0: the time acre_request_begin runs */
+    const char *auth_method;
+    int64_t time;
 } acre_subject;
 
 typedef struct acre_request acre_request;
