@@ -371,14 +371,15 @@ Test(aci_parse, connection_keywords)
 Test(aci_parse, targattrfilters_and_moddn)
 {
     const struct acreI_aci *a =
-        ok("(targattrfilters=\"add=cn:(cn=a*) && sn:(sn=b*), del=cn:(cn=x)\")"
+        ok("(targattrfilters=\"add=cn:(cn=a*) && sn:(|(sn=b*)(sn;x=c)), "
+           "del=cn:(cn=x)\")"
            "(target_to=\"ldap:///ou=a,dc=example,dc=com\")(target_from!="
            "\"ldap:///uid=*,ou=b,dc=example,dc=com\")" BODY);
 
     cr_assert_eq(a->t.nadd_filters, 2);
     cr_assert_eq(a->t.ndel_filters, 1);
     cr_assert_eq(a->t.add_filters[1].type, acreS_attr_find(NULL, "sn", 2));
-    cr_assert_str_eq(a->t.add_filters[1].text, "(sn=b*)");
+    cr_assert_str_eq(a->t.add_filters[1].text, "(|(sn=b*)(sn;x=c))");
     cr_assert_not_null(a->t.del_filters[0].filter);
     cr_assert_eq(a->t.to.kind, ACREI_ACI_PAT_DN);
     cr_assert_eq(a->t.from.kind, ACREI_ACI_PAT_PATTERN);
@@ -460,6 +461,37 @@ Test(aci_parse, refused_columns)
     bad_at("(version 3.0; acl \"a\";)", ACREI_ACI_389, 22);
 }
 
+Test(aci_parse, ldap_prefix_case)
+{
+    /* aclparse.c normalises a lowercase userdn and wants "ldap:///" in
+     * lowercase then; DS_LASUserDnEval itself takes any case */
+    ok("(version 3.0; acl \"a\"; allow (read) USERDN=\"LDAP:///anyone\";)");
+    ok("(version 3.0; acl \"a\"; allow (read) groupdn=\"LDAPS:///cn=g,"
+       "dc=example,dc=com || ldap:///cn=h,dc=example,dc=com\";)");
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"LDAP:///anyone\";)",
+           ACREI_ACI_389, 44);
+    bad_at("(version 3.0; acl \"a\"; allow (read) roledn=\"LDAP:///cn=r,"
+           "dc=example,dc=com\";)",
+           ACREI_ACI_389, 44);
+}
+
+Test(aci_parse, target_macros)
+{
+    const struct acreI_aci *a =
+        ok("(target=\"ldap:///($dn),dc=example,dc=com\")" BODY);
+
+    cr_assert_eq(a->t.target.flags, ACREI_ACI_MACRO_DN);
+    cr_assert_str_eq(a->t.target.text, "($dn),dc=example,dc=com");
+    bad_at("(target=\"ldap:///ou=x,[$dn],dc=example,dc=com\")" BODY,
+           ACREI_ACI_389, 9);
+    bad_at("(target=\"ldap:///uid=($attr.uid),dc=example,dc=com\")" BODY,
+           ACREI_ACI_389, 9);
+    /* [$dn] in a subject needs a ($dn) target too */
+    bad_at("(version 3.0; acl \"a\"; allow (read) groupdn=\"ldap:///cn=g,"
+           "[$dn],dc=example,dc=com\";)",
+           ACREI_ACI_389, 0);
+}
+
 Test(aci_parse, refused)
 {
     bad("");
@@ -475,6 +507,10 @@ Test(aci_parse, refused)
     bad("(targattrfilters!=\"add=cn:(cn=a)\")" BODY);
     bad("(targattrfilters=\"add=nosuch:(cn=a)\")" BODY);
     bad("(targattrfilters=\"mod=cn:(cn=a)\")" BODY);
+    bad("(targattrfilters=add=cn:(cn=a))" BODY);
+    bad("(targattrfilters=\"add=cn:(sn=a)\")" BODY);
+    bad("(targattrfilters=\"add=cn:(&(cn=a)(|(sn=b)))\")" BODY);
+    bad("(targattrfilters=\"add=cn:(cn=a), add=cn:(cn=b)\")" BODY);
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1.300.1\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.*.1\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1\";)");
