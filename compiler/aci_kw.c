@@ -328,14 +328,17 @@ ipv4(const char *s, size_t n, struct acreI_aci_addr *a)
     unsigned part = 0;
     int star = 0;
 
+    /* parts: digits or '*' (that byte does not matter); with fewer than
+     * four parts the last is '*' and the missing ones do not matter */
     a->family = 4;
-    for (size_t i = 0; i < an && part < 4 && !star; part++) {
+    for (size_t i = 0;; part++) {
         size_t j = i;
+        if (part == 4)
+            return -1;
         while (j < an && s[j] != '.')
             j++;
-        if (j - i == 1 && s[i] == '*')
-            star = 1;
-        else {
+        star = j - i == 1 && s[i] == '*';
+        if (!star) {
             if (j == i || j - i > 3 || strspn(s + i, "0123456789") < j - i)
                 return -1;
             unsigned v = 0;
@@ -346,12 +349,12 @@ ipv4(const char *s, size_t n, struct acreI_aci_addr *a)
             a->addr[part] = (uint8_t)v;
             a->mask[part] = 0xff;
         }
-        i = j + (j < an);
-        if (j == an && !star && part < 3)
-            return -1; /* a short address without '*' */
-        if (star && j < an)
-            return -1; /* '*' must be last */
+        if (j == an)
+            break;
+        i = j + 1;
     }
+    if (part < 3 && !star)
+        return -1; /* a short address without '*' */
     if (!plus)
         return 0;
     if (n - an - 1 >= sizeof(buf))

@@ -360,6 +360,19 @@ Test(aci_parse, connection_keywords)
     cr_assert_eq(t[2]->addrs[3].mask[0], 0xff);
     cr_assert_eq(t[2]->addrs[3].mask[1], 0xc0);
     cr_assert_eq(t[2]->addrs[3].mask[2], 0);
+
+    a = ok(
+        "(version 3.0; acl \"c\"; allow (read) ip=\"10.*.3.*,*,10.1.*.*\";)");
+    b = a->perms[0].bind;
+    cr_assert_eq(b->naddrs, 3);
+    cr_assert_eq(b->addrs[0].mask[0], 0xff);
+    cr_assert_eq(b->addrs[0].mask[1], 0);
+    cr_assert_eq(b->addrs[0].mask[2], 0xff);
+    cr_assert_eq(b->addrs[0].addr[2], 3);
+    cr_assert_eq(b->addrs[0].mask[3], 0);
+    cr_assert_eq(b->addrs[1].mask[0], 0);
+    cr_assert_eq(b->addrs[2].mask[1], 0xff);
+    cr_assert_eq(b->addrs[2].mask[2], 0);
     cr_assert_eq(t[3]->days, 0x1u | 0x2u | 0x40u);
     cr_assert_eq(t[4]->op, ACREI_ACI_LE);
     cr_assert_eq(t[4]->num, 1730);
@@ -512,7 +525,9 @@ Test(aci_parse, refused)
     bad("(targattrfilters=\"add=cn:(&(cn=a)(|(sn=b)))\")" BODY);
     bad("(targattrfilters=\"add=cn:(cn=a), add=cn:(cn=b)\")" BODY);
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1.300.1\";)");
-    bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.*.1\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"1.2.3.4.5\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"1.2.3.\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"1.2.3.4+255.x\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"fe80::/200\";)");
     bad("(version 3.0; acl \"a\"; allow (read) dayofweek=\"sunday\";)");
