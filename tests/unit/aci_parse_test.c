@@ -13,6 +13,7 @@
 
 #include "aci.h"
 #include "acre.h"
+#include "alloc_hook.h"
 #include "dn.h"
 #include "filter.h"
 #include "schema.h"
@@ -719,3 +720,72 @@ Test(aci_parse, ldif_errors_pass_through)
     cr_assert_eq(ir->aci->n, 0);
     cr_assert_eq(ir->aci->variant, ACREI_ACI_OPENDJ);
 }
+
+/* ------------------------------------------------------------------------
+ * Out of memory: every allocation refused in turn gives ACRE_ERR_NOMEM
+ * and leaves nothing behind, or the same result as without failures.
+ */
+#if ALLOC_HOOK
+static const char oom_value[] =
+    "(target=\"ldap:///uid=*,($dn),dc=example,dc=com\")(targetattr=\"cn || "
+    "sn\")(targetfilter=\"(objectClass=*)\")(targattrfilters=\"add=cn:"
+    "(cn=a*)\")(version 3.0; acl \"o\"; allow (read) groupdn=\"ldap:///"
+    "cn=g,[$dn],dc=example,dc=com\" or userdn=\"ldap:///ou=p,dc=example,"
+    "dc=com??sub?(cn=x) || ldap:///uid=a*,dc=example,dc=com\"; deny (write) "
+    "ip=\"10.*,::1\" and dayofweek=\"mon\" and not userattr=\"parent[1]."
+    "manager#USERDN\";)";
+
+Test(aci_parse, oom_sweep_value)
+{
+    struct acreI_aci a;
+    acre_diag d;
+    unsigned long n;
+
+    cr_assert_eq(acreA_parse_value(ctx, NULL, holder, 0, oom_value,
+                                   strlen(oom_value), ACREI_ACI_389, &at, &a,
+                                   &d),
+                 0, "%s", d.message);
+    for (n = 1; n < 10000; n++) {
+        long live = alloc_live();
+        alloc_fail_after(n);
+        int rc =
+            acreA_parse_value(ctx, NULL, holder, 0, oom_value,
+                              strlen(oom_value), ACREI_ACI_389, &at, &a, &d);
+        alloc_fail_after(0);
+        if (rc == 0)
+            break;
+        cr_assert_eq(rc, ACRE_ERR_NOMEM, "n=%lu rc=%d %s", n, rc, d.message);
+        cr_assert_eq(alloc_live(), live, "n=%lu leaked", n);
+        cr_assert_eq(a.nperms, 0);
+    }
+    cr_assert_lt(n, 10000);
+    cr_assert_eq(a.nperms, 2);
+}
+
+Test(aci_parse, oom_sweep_ldif)
+{
+    const char *ldif = "dn: dc=example,dc=com\n"
+                       "aci: (targetattr=\"*\")(version 3.0; acl \"r\"; allow "
+                       "(read) userdn=\"ldap:///anyone\";)\n"
+                       "aci: (version 3.0; acl \"s\"; allow (write) userdn="
+                       "\"ldap:///self\";)\n";
+    struct acreI_policy *ir = NULL;
+    acre_diag d;
+    unsigned long n;
+
+    for (n = 1; n < 10000; n++) {
+        long live = alloc_live();
+        alloc_fail_after(n);
+        int rc = acreA_parse_ldif(ctx, NULL, "o.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d);
+        alloc_fail_after(0);
+        if (rc == 0)
+            break;
+        cr_assert_eq(rc, ACRE_ERR_NOMEM, "n=%lu rc=%d %s", n, rc, d.message);
+        cr_assert_eq(alloc_live(), live, "n=%lu leaked", n);
+        cr_assert_null(ir);
+    }
+    cr_assert_lt(n, 10000);
+    cr_assert_eq(ir->aci->n, 2);
+}
+#endif
