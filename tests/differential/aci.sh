@@ -1,0 +1,223 @@
+#!/bin/bash
+# aci.sh -- the ACI differential suite: acre's `aci` dialect against a real
+# 389 Directory Server (make differential-389, make differential-389-record).
+#
+#   aci.sh run DRIVER ACRE OUT [SEED] [N]
+#       generated cases (aci_gen.h) until N searches (default 300) have been
+#       compared: each case is loaded into one private 389-DS (dirsrv.sh,
+#       created once per run, the suffix deleted and reloaded between
+#       cases), every search is made there with ldapsearch and by
+#       `acre search --dialect aci` on the same LDIF, and the normal forms
+#       (aci_result.h) are compared.  Artefacts in OUT/seed-SEED/case-K/,
+#       a reproducer in case-K/diff-I/ for each search I that differs.
+#       Fails on any difference, or when fewer than a tenth of the
+#       searches returned an entry from 389 (a vacuous run).
+#   aci.sh record DRIVER OUT [SEED] [N]
+#       389's side alone: OUT/case-K/ gets data.ldif, searches, seed and
+#       389.out, for replaying against acre later (aci.sh replay).
+#   aci.sh replay DRIVER ACRE DIR
+#       acre's side of recorded cases (DIR/case-*/ or one case directory),
+#       compared with their 389.out; no 389 needed.
+#   aci.sh acre-one ACRE DIR
+#   aci.sh 389-one DIR
+#       acre's / 389's answer to the search of a reproducer directory
+#       (DIR/data.ldif, the first non-comment line of DIR/search); 389-one
+#       creates a private instance for it (about 10 s).
+#
+# Invariants: the 389 instance lives under OUT and is stopped by PID
+# whatever happens (dirsrv.sh's traps); a refused case (389 rejects its
+# LDIF, e.g. an ACI it does not accept) is counted, kept as refused-K with
+# 389's message, and replaced by the next one; the case seed is
+# SEED * 1000 + K, printed on the case's line.
+
+set -u
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/differential/dirsrv.sh
+. "$HERE/dirsrv.sh"
+
+die() {
+	printf 'differential-389: %s\n' "$*" >&2
+	exit 1
+}
+
+# 389 with cleartext password storage (the LDIF's userPassword values come
+# back as written, as acre's LDIF directory holds them).
+start_389() {
+	dirsrv_require || die "389-ds-base is not available"
+	dirsrv_setup "$1" || die "could not create the 389 instance"
+	dirsrv_start || die "could not start 389"
+	dirsrv_ldap_root ldapmodify >/dev/null 2>&1 <<EOF || die "could not configure 389"
+dn: cn=config
+changetype: modify
+replace: passwordStorageScheme
+passwordStorageScheme: CLEAR
+EOF
+}
+
+# run_389 CASEDIR -- every search of the case against 389 -> 389.out
+run_389() {
+	dirsrv_run_searches "$1/searches" "$1/389.out"
+}
+
+# acre_search ACRE DATA DN SCOPE BASE FILTER ATTRS -- one search, as a block
+# body: the LDIF, then "# rc R" (R: acre's exit status, the result code).
+acre_search() {
+	local acre=$1 data=$2 dn=$3 scope=$4 base=$5 filter=$6 attrs=$7 rc out
+	local - # ATTRS is split on spaces below, never globbed
+	set -f
+	local who=(--auth-method none)
+	[ "$dn" != - ] && who=(-D "$dn" --auth-method simple)
+	[ "$attrs" = - ] && attrs=
+	# shellcheck disable=SC2086 # ATTRS is a list
+	out=$("$acre" search --dialect aci --data "$data" -o ldif-wrap=no \
+		-b "$base" -s "$scope" "${who[@]}" --peer IP=127.0.0.1:40000 \
+		--domain localhost --ssf 0 "$filter" $attrs)
+	rc=$?
+	printf '%s\n' "$out" | grep -v '^# result:'
+	printf '# rc %d\n' "$rc"
+}
+
+# run_acre ACRE CASEDIR -- every search of the case through acre -> acre.out
+run_acre() {
+	local acre=$1 dir=$2 dn pw scope base filter attrs n=0
+	: >"$dir/acre.out"
+	while IFS=$'\t' read -r dn pw scope base filter attrs; do
+		n=$((n + 1))
+		{
+			printf '# search %d\n' "$n"
+			acre_search "$acre" "$dir/data.ldif" "$dn" "$scope" "$base" \
+				"$filter" "$attrs"
+		} >>"$dir/acre.out" 2>>"$dir/acre.err"
+	done <"$dir/searches"
+}
+
+# acre must know the dialect before 389 is worth starting.
+check_acre() {
+	local acre=$1 tmp rc
+	[ -x "$acre" ] || die "$acre: not built"
+	tmp=$(mktemp)
+	printf 'dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n' >"$tmp"
+	"$acre" search --dialect aci --data "$tmp" -b dc=example,dc=com -s base \
+		>/dev/null 2>"$tmp.err"
+	rc=$?
+	if [ $rc -ge 200 ]; then
+		cat "$tmp.err" >&2
+		rm -f "$tmp" "$tmp.err"
+		die "acre does not run --dialect aci (exit $rc); make differential-389-record records 389's side alone"
+	fi
+	rm -f "$tmp" "$tmp.err"
+}
+
+# suite MODE DRIVER ACRE OUT SEED N -- the loop shared by run and record.
+suite() {
+	local mode=$1 driver=$2 acre=$3 out=$4 seed=$5 want=$6
+	local k=0 cases=0 refused=0 searches=0 nonempty=0 agree=0 differ=0
+	local dir cseed line nq a d e
+	mkdir -p "$out" || die "cannot create $out"
+	out=$(cd "$out" && pwd)
+	echo "differential-389: seed $seed"
+	start_389 "$out/dirsrv"
+	while [ "$searches" -lt "$want" ]; do
+		k=$((k + 1))
+		[ $refused -gt $((k / 2 + 5)) ] && die "too many refused cases ($refused of $k)"
+		cseed=$((seed * 1000 + k))
+		dir=$out/case-$k
+		rm -rf "$dir" "$out/refused-$k"
+		mkdir -p "$dir"
+		nq=$("$driver" gen "$cseed" "$dir") || die "gen $cseed failed"
+		if ! dirsrv_load "$dir/data.ldif" 2>/dev/null; then
+			cp "$DIRSRV_DIR/load.log" "$dir/load.log"
+			mv "$dir" "$out/refused-$k"
+			refused=$((refused + 1))
+			echo "case $k (seed $cseed): refused by 389: $(grep -m1 'additional info' "$out/refused-$k/load.log" | cut -c1-150)"
+			continue
+		fi
+		run_389 "$dir"
+		cases=$((cases + 1))
+		if [ "$mode" = record ]; then
+			read -r nq e < <("$driver" count "$dir")
+			searches=$((searches + nq)) nonempty=$((nonempty + e))
+			echo "case $k (seed $cseed): $nq searches recorded, $e non-empty"
+			continue
+		fi
+		run_acre "$acre" "$dir"
+		line=$("$driver" compare "$dir")
+		read -r nq a d e <<<"$line"
+		searches=$((searches + nq)) nonempty=$((nonempty + e))
+		agree=$((agree + a)) differ=$((differ + d))
+		if [ "$d" -gt 0 ]; then
+			echo "case $k (seed $cseed): $nq searches, $a agree, $d DIFFER ($e non-empty): $dir/diff-*"
+		else
+			echo "case $k (seed $cseed): $nq searches, $a agree ($e non-empty)"
+		fi
+	done
+	dirsrv_stop
+	echo "differential-389: seed $seed: $cases cases ($refused refused), $searches searches ($nonempty non-empty)"
+	[ "$mode" = record ] || echo "differential-389: seed $seed: $agree agree, $differ differ"
+	[ "$searches" -gt 0 ] && [ $((nonempty * 10)) -ge "$searches" ] ||
+		die "vacuous run: $nonempty of $searches searches returned an entry"
+	[ "$differ" = 0 ] || exit 1
+}
+
+# replay DRIVER ACRE DIR -- acre against recorded cases.
+replay() {
+	local driver=$1 acre=$2 top=$3 dir nq a d e agree=0 differ=0 searches=0
+	check_acre "$acre"
+	for dir in "$top" "$top"/case-*; do
+		[ -f "$dir/389.out" ] || continue
+		run_acre "$acre" "$dir"
+		read -r nq a d e <<<"$("$driver" compare "$dir")"
+		searches=$((searches + nq)) agree=$((agree + a)) differ=$((differ + d))
+		echo "$dir: $nq searches, $a agree, $d differ"
+	done
+	echo "differential-389 replay: $searches searches, $agree agree, $differ differ"
+	[ "$searches" -gt 0 ] && [ "$differ" = 0 ]
+}
+
+main() {
+	local mode=${1:-}
+	shift || true
+	case $mode in
+	run)
+		[ $# -ge 3 ] || die "usage: aci.sh run DRIVER ACRE OUT [SEED] [N]"
+		check_acre "$2"
+		local seed=${4:-}
+		[ -n "$seed" ] || seed=$(($(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 1000000))
+		suite run "$1" "$2" "$3/seed-$seed" "$seed" "${5:-300}"
+		;;
+	record)
+		[ $# -ge 2 ] || die "usage: aci.sh record DRIVER OUT [SEED] [N]"
+		local seed=${3:-}
+		[ -n "$seed" ] || seed=$(($(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 1000000))
+		suite record "$1" - "$2" "$seed" "${4:-300}"
+		;;
+	replay)
+		[ $# -eq 3 ] || die "usage: aci.sh replay DRIVER ACRE DIR"
+		replay "$@"
+		;;
+	acre-one)
+		[ $# -eq 2 ] || die "usage: aci.sh acre-one ACRE DIR"
+		local dn pw scope base filter attrs
+		IFS=$'\t' read -r dn pw scope base filter attrs < <(grep -v '^#' "$2/search")
+		acre_search "$1" "$2/data.ldif" "$dn" "$scope" "$base" "$filter" "$attrs"
+		;;
+	389-one)
+		[ $# -eq 1 ] || die "usage: aci.sh 389-one DIR"
+		local tmp
+		tmp=$(mktemp -d /tmp/acre-389-one.XXXXXX)
+		chmod 755 "$tmp"
+		start_389 "$tmp" >&2
+		dirsrv_load "$1/data.ldif" || die "389 refused $1/data.ldif"
+		grep -v '^#' "$1/search" | head -1 >"$tmp/search"
+		dirsrv_run_searches "$tmp/search" "$tmp/out"
+		cat "$tmp/out" "$tmp/out.err"
+		dirsrv_stop
+		rm -rf "$tmp"
+		;;
+	*)
+		die "usage: aci.sh run|record|replay|acre-one|389-one ..."
+		;;
+	esac
+}
+
+main "$@"
