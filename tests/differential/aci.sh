@@ -10,11 +10,15 @@
 #       `acre search --dialect aci` on the same LDIF, and the normal forms
 #       (aci_result.h) are compared.  Artefacts in OUT/seed-SEED/case-K/,
 #       a reproducer in case-K/diff-I/ for each search I that differs.
-#       Fails on any difference, or when fewer than a tenth of the
-#       searches returned an entry from 389 (a vacuous run).
+#       The first ACI_SHRINK (default 3) differences of a run are shrunk
+#       into case-K/diff-I/min/ (aci values, then entries, removed while
+#       the two still differ).  Fails on any difference, or when fewer
+#       than a tenth of the searches returned an entry from 389 (a
+#       vacuous run).
 #   aci.sh record DRIVER OUT [SEED] [N]
 #       389's side alone: OUT/case-K/ gets data.ldif, searches, seed and
-#       389.out, for replaying against acre later (aci.sh replay).
+#       389.out, for replaying against acre later (aci.sh replay); the
+#       instance lives in a temporary directory of /tmp, deleted after.
 #   aci.sh replay DRIVER ACRE DIR
 #       acre's side of recorded cases (DIR/case-*/ or one case directory),
 #       compared with their 389.out; no 389 needed.
@@ -67,7 +71,7 @@ acre_search() {
 	set -f
 	local who=(--auth-method none)
 	[ "$dn" != - ] && who=(-D "$dn" --auth-method simple)
-	[ "$attrs" = - ] && attrs=
+	[ "$attrs" = - ] && attrs=''
 	# shellcheck disable=SC2086 # ATTRS is a list
 	out=$("$acre" search --dialect aci --data "$data" -o ldif-wrap=no \
 		-b "$base" -s "$scope" "${who[@]}" --peer IP=127.0.0.1:40000 \
@@ -91,6 +95,64 @@ run_acre() {
 	done <"$dir/searches"
 }
 
+# ---- shrinking -------------------------------------------------------------------
+
+# differs LDIF SEARCHLINE ACRE DRIVER TMP -- do 389 and acre still disagree
+# on this search over this LDIF?  (1 when 389 refuses the LDIF.)
+differs() {
+	local ldif=$1 line=$2 acre=$3 driver=$4 t=$5 dn pw scope base filter attrs
+	rm -rf "$t" && mkdir -p "$t" && cp "$ldif" "$t/data.ldif"
+	printf '%s\n' "$line" >"$t/searches"
+	dirsrv_load "$t/data.ldif" 2>/dev/null || return 1
+	run_389 "$t"
+	run_acre "$acre" "$t"
+	! "$driver" compare "$t" >/dev/null
+}
+
+# without_aci LDIF J / without_entry LDIF I -- the LDIF without its J-th
+# aci line / without its I-th entry and that entry's subtree.
+without_aci() {
+	awk -v j="$2" '/^aci:/ && ++n == j { next } { print }' "$1"
+}
+without_entry() {
+	awk -v i="$2" 'BEGIN { RS = ""; ORS = "\n\n" }
+		{ dn = $0; sub(/^dn: /, "", dn); sub(/\n.*/, "", dn) }
+		NR == i { gone = tolower(dn); next }
+		gone != "" && (tolower(dn) ~ ("," gone "$")) { next }
+		{ print }' "$1"
+}
+
+# shrink ACRE DRIVER DIFFDIR -- remove aci values, then entries (with
+# their subtrees), one at a time, keeping each removal while 389 and acre
+# still differ; the result goes to DIFFDIR/min/ (data.ldif, search, both
+# answers).  Every try reloads 389 (about half a second).
+shrink() {
+	local acre=$1 driver=$2 d=$3 line cur=$3/min/data.ldif try=$3/min/try.ldif
+	local n i changed=1
+	line=$(grep -v '^#' "$d/search" | head -1)
+	mkdir -p "$d/min" && cp "$d/data.ldif" "$cur"
+	differs "$cur" "$line" "$acre" "$driver" "$d/min/t" || return 0
+	while [ $changed = 1 ]; do
+		changed=0
+		n=$(grep -c '^aci:' "$cur")
+		for ((i = n; i >= 1; i--)); do
+			without_aci "$cur" "$i" >"$try"
+			differs "$try" "$line" "$acre" "$driver" "$d/min/t" &&
+				cp "$try" "$cur" && changed=1
+		done
+		n=$(grep -c '^dn:' "$cur")
+		for ((i = n; i >= 2; i--)); do
+			without_entry "$cur" "$i" >"$try"
+			differs "$try" "$line" "$acre" "$driver" "$d/min/t" &&
+				cp "$try" "$cur" && changed=1
+		done
+	done
+	differs "$cur" "$line" "$acre" "$driver" "$d/min/t"
+	cp "$d/min/t/389.out" "$d/min/t/acre.out" "$d/min/"
+	cp "$d/search" "$d/min/search"
+	rm -rf "$d/min/t" "$try"
+}
+
 # acre must know the dialect before 389 is worth starting.
 check_acre() {
 	local acre=$1 tmp rc
@@ -111,12 +173,16 @@ check_acre() {
 # suite MODE DRIVER ACRE OUT SEED N -- the loop shared by run and record.
 suite() {
 	local mode=$1 driver=$2 acre=$3 out=$4 seed=$5 want=$6
-	local k=0 cases=0 refused=0 searches=0 nonempty=0 agree=0 differ=0
+	local k=0 cases=0 refused=0 searches=0 nonempty=0 agree=0 differ=0 shrunk=0
 	local dir cseed line nq a d e
 	mkdir -p "$out" || die "cannot create $out"
 	out=$(cd "$out" && pwd)
 	echo "differential-389: seed $seed"
-	start_389 "$out/dirsrv"
+	local inst=$out/dirsrv
+	if [ "$mode" = record ]; then # OUT may be in the source tree
+		inst=$(mktemp -d /tmp/acre-389-record.XXXXXX) && chmod 755 "$inst"
+	fi
+	start_389 "$inst"
 	while [ "$searches" -lt "$want" ]; do
 		k=$((k + 1))
 		[ $refused -gt $((k / 2 + 5)) ] && die "too many refused cases ($refused of $k)"
@@ -147,11 +213,19 @@ suite() {
 		agree=$((agree + a)) differ=$((differ + d))
 		if [ "$d" -gt 0 ]; then
 			echo "case $k (seed $cseed): $nq searches, $a agree, $d DIFFER ($e non-empty): $dir/diff-*"
+			local f
+			for f in "$dir"/diff-*; do
+				[ "$shrunk" -lt "${ACI_SHRINK:-3}" ] || break
+				shrunk=$((shrunk + 1))
+				shrink "$acre" "$driver" "$f"
+				echo "  shrunk: $f/min ($(grep -c '^dn:' "$f/min/data.ldif") entries, $(grep -c '^aci:' "$f/min/data.ldif") aci values)"
+			done
 		else
 			echo "case $k (seed $cseed): $nq searches, $a agree ($e non-empty)"
 		fi
 	done
-	dirsrv_stop
+	dirsrv_discard
+	[ "$mode" = record ] && rm -rf "$inst"
 	echo "differential-389: seed $seed: $cases cases ($refused refused), $searches searches ($nonempty non-empty)"
 	[ "$mode" = record ] || echo "differential-389: seed $seed: $agree agree, $differ differ"
 	[ "$searches" -gt 0 ] && [ $((nonempty * 10)) -ge "$searches" ] ||
@@ -211,7 +285,7 @@ main() {
 		grep -v '^#' "$1/search" | head -1 >"$tmp/search"
 		dirsrv_run_searches "$tmp/search" "$tmp/out"
 		cat "$tmp/out" "$tmp/out.err"
-		dirsrv_stop
+		dirsrv_discard
 		rm -rf "$tmp"
 		;;
 	*)

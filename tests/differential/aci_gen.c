@@ -706,7 +706,13 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 24)) {
+    switch (dt_rng_below(&g->r, 26)) {
+    case 24:
+        dt_str_puts(out, "(objectClass=ldapSubEntry)");
+        break;
+    case 25:
+        dt_str_puts(out, "(objectClass=nsRoleDefinition)");
+        break;
     case 20:
     case 0:
         dt_str_puts(out, "(objectClass=*)");

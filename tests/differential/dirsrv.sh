@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # dirsrv.sh -- a private, throw-away 389 Directory Server for acre's ACI
 # differential suite.  Source it from bash:  . tests/differential/dirsrv.sh
 #
@@ -17,6 +18,8 @@
 #   dirsrv_run_searches SPEC OUT   a list of searches, recorded (the format
 #                             of the ACI suite's `searches` files)
 #   dirsrv_stop               stop it (by PID); also run from the EXIT trap
+#   dirsrv_discard            stop it and delete its database (110 MB of
+#                             preallocated files), keeping the logs
 #
 # Invariants:
 #   - Everything lives under the suite's DIR: configuration, schema copy,
@@ -27,9 +30,10 @@
 #     interface); the server we start listens on 127.0.0.1 only, on a port
 #     nobody listens on when it starts; the Directory Manager password is
 #     random per run.
-#   - The ns-slapd we start is stopped by PID when the shell exits, is
-#     interrupted or terminated (trap on EXIT INT TERM), whatever failed.
-#     A suite that sets its own EXIT trap must call dirsrv_stop in it.
+#   - The ns-slapd we start is stopped by PID, and its database deleted,
+#     when the shell exits, is interrupted or terminated (trap on EXIT INT
+#     TERM), whatever failed.  A suite that sets its own EXIT trap must
+#     call dirsrv_discard in it.
 #   - ldapsearch reads no ldap.conf or ldaprc (LDAPNOINIT).
 #
 # Output format of dirsrv_run_searches (slapd.sh's, with the attributes;
@@ -139,9 +143,9 @@ EOF
 }
 
 dirsrv_traps() {
-	trap 'dirsrv_stop' EXIT
-	trap 'dirsrv_stop; exit 130' INT
-	trap 'dirsrv_stop; exit 143' TERM
+	trap 'dirsrv_discard' EXIT
+	trap 'dirsrv_discard; exit 130' INT
+	trap 'dirsrv_discard; exit 143' TERM
 }
 
 # dirsrv_setup DIR -- about 20 s.
@@ -186,8 +190,8 @@ dirsrv_port_busy() {
 }
 
 dirsrv_free_port() {
-	local try port
-	for try in $(seq 1 50); do
+	local port
+	for _ in $(seq 1 50); do
 		port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000))
 		dirsrv_port_busy "$port" || { echo "$port"; return 0; }
 	done
@@ -205,8 +209,8 @@ dirsrv_set_port() {
 
 # dirsrv_start -- ns-slapd forks into the background and writes its pid file.
 dirsrv_start() {
-	local try i pidf=$DIRSRV_DIR/inst/run/slapd.pid
-	for try in $(seq 1 10); do
+	local i pidf=$DIRSRV_DIR/inst/run/slapd.pid
+	for _ in $(seq 1 10); do
 		dirsrv_port_busy "$DIRSRV_PORT" && DIRSRV_PORT=$(dirsrv_free_port)
 		dirsrv_set_port "$DIRSRV_PORT"
 		DIRSRV_URI=ldap://127.0.0.1:$DIRSRV_PORT
@@ -230,15 +234,19 @@ dirsrv_start() {
 }
 
 dirsrv_stop() {
-	local i
 	[ -n "$DIRSRV_PID" ] || return 0
 	kill "$DIRSRV_PID" 2>/dev/null
-	for i in $(seq 1 200); do
+	for _ in $(seq 1 200); do
 		kill -0 "$DIRSRV_PID" 2>/dev/null || break
 		sleep 0.05
 	done
 	kill -0 "$DIRSRV_PID" 2>/dev/null && kill -9 "$DIRSRV_PID" 2>/dev/null
 	DIRSRV_PID=
+}
+
+dirsrv_discard() {
+	dirsrv_stop
+	[ -n "$DIRSRV_DIR" ] && rm -rf "$DIRSRV_DIR/inst/db" "$DIRSRV_DIR/inst/dbhome"
 }
 
 # ---- data ---------------------------------------------------------------------------
@@ -295,8 +303,8 @@ dirsrv_run_searches() {
 	: >"$out.err"
 	while IFS=$'\t' read -r dn pw scope base filter attrs; do
 		n=$((n + 1))
-		[ "$dn" = - ] && dn= pw=
-		[ "$attrs" = - ] && attrs=
+		[ "$dn" = - ] && dn='' pw=''
+		[ "$attrs" = - ] && attrs=''
 		printf '# search %d\n' "$n" >>"$out"
 		# shellcheck disable=SC2086 # ATTRS is a list
 		dirsrv_search_as "$dn" "$pw" "$scope" "$base" "$filter" $attrs \
