@@ -19,9 +19,9 @@
 #       389's side alone: OUT/case-K/ gets data.ldif, searches, seed and
 #       389.out, for replaying against acre later (aci.sh replay); the
 #       instance lives in a temporary directory of /tmp, deleted after.
-#   aci.sh replay DRIVER ACRE DIR
+#   aci.sh replay DRIVER ACRE DIR OUT
 #       acre's side of recorded cases (DIR/case-*/ or one case directory),
-#       compared with their 389.out; no 389 needed.
+#       compared with their 389.out in copies under OUT; no 389 needed.
 #   aci.sh acre-one ACRE DIR
 #   aci.sh 389-one DIR
 #       acre's / 389's answer to the search of a reproducer directory
@@ -233,16 +233,25 @@ suite() {
 	[ "$differ" = 0 ] || exit 1
 }
 
-# replay DRIVER ACRE DIR -- acre against recorded cases.
+# replay DRIVER ACRE DIR OUT -- acre against recorded cases (DIR/case-*/ or
+# one case directory), each copied to OUT/NAME first: DIR is left alone.
 replay() {
-	local driver=$1 acre=$2 top=$3 dir nq a d e agree=0 differ=0 searches=0
+	local driver=$1 acre=$2 top=$3 out=$4 dir w nq a d e agree=0 differ=0 searches=0
 	check_acre "$acre"
+	mkdir -p "$out" || die "cannot create $out"
 	for dir in "$top" "$top"/case-*; do
 		[ -f "$dir/389.out" ] || continue
-		run_acre "$acre" "$dir"
-		read -r nq a d e <<<"$("$driver" compare "$dir")"
+		w=$out/$(basename "$dir")
+		rm -rf "$w" && mkdir -p "$w" &&
+			cp "$dir/data.ldif" "$dir/searches" "$dir/389.out" "$w/" || die "cannot copy $dir"
+		run_acre "$acre" "$w"
+		read -r nq a d e <<<"$("$driver" compare "$w")"
 		searches=$((searches + nq)) agree=$((agree + a)) differ=$((differ + d))
-		echo "$dir: $nq searches, $a agree, $d differ"
+		if [ "$d" -gt 0 ]; then
+			echo "$dir: $nq searches, $a agree, $d DIFFER: $w/diff-*"
+		else
+			echo "$dir: $nq searches, $a agree"
+		fi
 	done
 	echo "differential-389 replay: $searches searches, $agree agree, $differ differ"
 	[ "$searches" -gt 0 ] && [ "$differ" = 0 ]
@@ -266,7 +275,7 @@ main() {
 		suite record "$1" - "$2" "$seed" "${4:-300}"
 		;;
 	replay)
-		[ $# -eq 3 ] || die "usage: aci.sh replay DRIVER ACRE DIR"
+		[ $# -eq 4 ] || die "usage: aci.sh replay DRIVER ACRE DIR OUT"
 		replay "$@"
 		;;
 	acre-one)

@@ -630,23 +630,30 @@ bindrule(struct gen *g, const struct tctx *t, unsigned depth,
     }
 }
 
-/* aci -- one `aci` value for holder, appended to out. */
+/* aci -- one `aci` value for holder, appended to out.  A deny that would
+ * cover whole entries of the holder's whole subtree gets a target, or
+ * most cases would return nothing. */
 static void
 aci(struct gen *g, int holder, unsigned serial, struct dt_str *out)
 {
     struct tctx t = {holder, 0, 0};
     unsigned npairs = dt_rng_chance(&g->r, 20) ? 2 : 1;
+    int deny[2] = {dt_rng_chance(&g->r, 15), dt_rng_chance(&g->r, 15)};
+    int has_target = dt_rng_chance(&g->r, 45);
+    int has_attr = dt_rng_chance(&g->r, 75);
 
-    if (dt_rng_chance(&g->r, 45))
+    if ((deny[0] || (npairs == 2 && deny[1])) && !has_attr)
+        has_target = 1;
+    if (has_target)
         target(g, &t, out);
-    if (dt_rng_chance(&g->r, 75))
+    if (has_attr)
         targetattr(g, out);
     if (dt_rng_chance(&g->r, 20))
         targetfilter(g, out);
     dt_str_printf(out, "(version 3.0; %s \"r%u\";",
                   dt_rng_chance(&g->r, 85) ? "acl" : "aci", serial);
     for (unsigned i = 0; i < npairs; i++) {
-        dt_str_puts(out, dt_rng_chance(&g->r, 15) ? " deny " : " allow ");
+        dt_str_puts(out, deny[i] ? " deny " : " allow ");
         rights(g, out);
         dt_str_putc(out, ' ');
         bindrule(g, &t, 0, out);
@@ -680,10 +687,8 @@ place_acis(struct gen *g)
     struct dt_str v;
 
     dt_str_init(&v);
-    if (dt_rng_chance(&g->r, 90)) {
-        base_aci(g, &v);
-        put(&g->v[0], "aci", v.p);
-    }
+    base_aci(g, &v);
+    put(&g->v[0], "aci", v.p);
     for (unsigned i = 0; i < n; i++) {
         unsigned k = dt_rng_below(&g->r, 10);
         int holder = k < 5   ? 0

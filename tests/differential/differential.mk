@@ -102,4 +102,4 @@ differential-389-record: $(B)/differential/aci_driver
 
 differential-389-replay: $(B)/differential/aci_driver $(B)/acre
 	bash $(DT_DIR)/aci.sh replay $(B)/differential/aci_driver $(B)/acre \
-		'$(or $(DIR),$(DT_DIR)/aci-cases)'
+		'$(or $(DIR),$(DT_DIR)/aci-cases)' $(B)/differential/aci-389-replay
