@@ -506,9 +506,11 @@ userdn(struct gen *g, const struct tctx *t, struct dt_str *out)
     case 3:
         dt_str_printf(out, "ldap:///%s", p->dn);
         break;
-    case 4:
+    case 4: /* "|| ldap:///self" last: 389 caches it across entries */
         dt_str_printf(out, "ldap:///%s || ldap:///%s", p->dn,
-                      dn_of(g, g->people, g->npeople));
+                      dt_rng_chance(&g->r, 30)
+                          ? "self"
+                          : dn_of(g, g->people, g->npeople));
         break;
     case 5:
         dt_str_printf(out, "ldap:///uid=%c*,%s", p->name[0],
