@@ -306,10 +306,13 @@ userattr(struct acreA_p *p, struct acreI_bind *b, struct operand v)
             b->uakind = ua_tab[k].k;
             break;
         }
-    if (b->levels != 1 && b->uakind == ACREI_ACI_UA_VALUE)
-        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v.off,
-                         "parent[...] needs #USERDN, #GROUPDN, #ROLEDN, "
-                         "#LDAPURL or #SELFDN");
+    /* 389 takes "parent[..].attr#value" and looks for an attribute named
+     * with the whole text before '#', which no entry has: the rule is
+     * never True.  Kept as a value rule on no attribute (attr -1). */
+    if (b->levels != 1 && b->uakind == ACREI_ACI_UA_VALUE) {
+        b->attr = -1;
+        b->levels = 1;
+    }
     b->value_len = e - h - 1;
     if (!(b->value = talloc_strndup(p->ctx, s + h + 1, b->value_len)))
         return ACRE_ERR_NOMEM;

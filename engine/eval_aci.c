@@ -653,6 +653,61 @@ ancestor(struct ck *c, void *tmp, unsigned level)
     return dn;
 }
 
+/* url_user -- does subject URL t (base, scope, filter) take entry u? */
+static int
+url_user(struct ck *c, const struct acreI_aci_term *t,
+         const acre_entry_view *u)
+{
+    if (t->pat.kind != ACREI_ACI_PAT_DN || !in_scope(u->dn, t->pat.dn, t->scope))
+        return F;
+    if (!t->filter)
+        return T;
+    struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+    return acreF_eval(t->filter, u, &h) == ACREF_TRUE ? T : F;
+}
+
+struct ugroups {
+    struct ck *c;
+    const struct acreF_filter *f;
+    int r;
+};
+
+static int
+ugroup_visit(void *arg, const acre_entry_view *g)
+{
+    struct ugroups *w = arg;
+    struct acreF_hooks h = acreV_filter_hooks(w->c->rq, NULL, NULL);
+
+    if (acreF_eval(w->f, g, &h) != ACREF_TRUE)
+        return 0;
+    int x = member_of(w->c, g->dn);
+    if (x == T || (x == U && w->r == F))
+        w->r = x;
+    return w->r == T;
+}
+
+/* url_groups -- groupdn="ldap:///base??scope?(filter)": the requester in
+ * one of the groups the URL's search finds (389: none without a filter) */
+static int
+url_groups(struct ck *c, const struct acreI_aci_term *t)
+{
+    struct ugroups w = {c, t->filter, F};
+    struct acre_request *rq = c->rq;
+
+    if (!t->filter || t->pat.kind != ACREI_ACI_PAT_DN || !rq->authz)
+        return F;
+    if (!rq->host.search) {
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return U;
+    }
+    if (rq->host.search(rq->host.arg, t->pat.dn, t->scope, ugroup_visit, &w) <
+        0) {
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return U;
+    }
+    return w.r;
+}
+
 /* term -- one userdn / groupdn / roledn term for the requester. */
 static int
 term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
@@ -686,13 +741,18 @@ term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
             return U; /* macros: not supported yet -- fail closed */
         return glob(t->pat.text, t->pat.len, rq->authz_norm, rq->authz_len) ? T
                                                                             : F;
-    case ACREI_ACI_S_URL: {
-        int und = 0;
-        const acre_entry_view *u = user_entry(c, &und);
-        if (!u)
-            return und ? U : F;
-        return url_takes(c, t->url, strlen(t->url), u);
-    }
+    case ACREI_ACI_S_URL:
+        if (kw == ACREI_ACI_GROUPDN)
+            return url_groups(c, t);
+        if (kw != ACREI_ACI_USERDN)
+            return F;
+        {
+            int und = 0;
+            const acre_entry_view *u = user_entry(c, &und);
+            if (!u)
+                return und ? U : F;
+            return url_user(c, t, u);
+        }
     default:
         return U;
     }
@@ -721,12 +781,16 @@ userattr(struct ck *c, const struct acreI_bind *b)
     void *tmp;
     int r = F;
 
+    /* 389: a value rule is True when both the entry and the requester's
+     * entry hold the value, else Undefined (never False) */
     if (!rq->authz)
-        return F;
+        return b->uakind == ACREI_ACI_UA_VALUE ? U : F;
     if (!(tmp = talloc_new(NULL))) {
         acreV_fail(rq, ACRE_ERR_NOMEM);
         return U;
     }
+    if (b->uakind == ACREI_ACI_UA_VALUE && b->attr < 0)
+        r = U;
     for (unsigned l = 0; r != T && l < 10; l++) {
         if (!((b->levels ? b->levels : 1u) & (1u << l)))
             continue;
@@ -743,6 +807,8 @@ userattr(struct ck *c, const struct acreI_bind *b)
             continue;
         }
         a = b->attr >= 0 ? acreE_entry_attr(ae, b->attr) : NULL;
+        if (!a && b->uakind == ACREI_ACI_UA_VALUE && r == F)
+            r = U;
         switch (a ? b->uakind : 0) {
         case ACREI_ACI_UA_USERDN:
         case ACREI_ACI_UA_SELFDN:

@@ -413,6 +413,13 @@ Test(aci_parse, odd_but_389_accepts)
     cr_assert_eq(a->t.nattr_pat, 1);
     cr_assert_str_eq(a->t.attr_pat[0], "cn*");
     cr_assert_not_null(a->t.filter);
+
+    /* a value rule under parent[]: 389 looks for an attribute named
+     * "parent[1].ou", which nothing has: a value rule on no attribute */
+    a = ok("(version 3.0; acl \"a\"; allow (read) "
+           "userattr=\"parent[1].ou#x\";)");
+    cr_assert_eq(a->perms[0].bind->uakind, ACREI_ACI_UA_VALUE);
+    cr_assert_eq(a->perms[0].bind->attr, -1);
 }
 
 Test(aci_parse, opendj_variant)
@@ -538,7 +545,6 @@ Test(aci_parse, refused)
     bad("(version 3.0; acl \"a\"; allow (read) userattr=\"manager\";)");
     bad("(version 3.0; acl \"a\"; allow (read) userattr=\"parent[0,12]."
         "manager#USERDN\";)");
-    bad("(version 3.0; acl \"a\"; allow (read) userattr=\"parent[1].ou#x\";)");
     bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///dc=x??"
         "tree?(cn=a)\";)");
     bad("(version 3.0; acl \"a\"; allow (read) (userdn=\"ldap:///all\";)");
