@@ -75,6 +75,10 @@
 struct selection {
     const acre_schema *schema;
     int user, oper; /* all user / all operational attributes */
+    int star;       /* "*" was asked (not only implied by no list) */
+    int aci;        /* ACI policies: the type `aci`, which 389 returns
+                       to a search that asks for "*" (not to one that asks
+                       for nothing); else -1 */
     unsigned n;
     struct acreS_desc *want; /* [n] named descriptions, known types only */
 };
@@ -87,12 +91,13 @@ select_attrs(const acre_schema *schema, void *ctx, const char *const *attrs,
     memset(sel, 0, sizeof(*sel));
     sel->schema = schema;
     sel->user = n == 0;
+    sel->aci = -1;
     sel->want = talloc_array(ctx, struct acreS_desc, n + 1);
     if (!sel->want)
         return ACRE_ERR_NOMEM;
     for (unsigned i = 0; i < n; i++) {
         if (!strcmp(attrs[i], "*"))
-            sel->user = 1;
+            sel->user = sel->star = 1;
         else if (!strcmp(attrs[i], "+"))
             sel->oper = 1;
         else if (!acreS_desc_parse(schema, attrs[i], strlen(attrs[i]),
@@ -122,6 +127,8 @@ selected(void *arg, const acre_view_attr *a)
     for (unsigned i = 0; i < sel->n; i++)
         if (acreS_desc_matches(sel->schema, &have, &sel->want[i]))
             return 1;
+    if (d->type >= 0 && d->type == sel->aci)
+        return sel->star || sel->oper;
     return oper ? sel->oper : sel->user;
 }
 
@@ -515,6 +522,8 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
 
     if (select_attrs(rq->schema, tmp, attrs, nattrs, &sel))
         return ACRE_ERR_NOMEM;
+    if (rq->p->aci)
+        sel.aci = acreS_attr_find(rq->schema, "aci", 3);
     rc = acre_dn_parse(tmp, rq->schema, base, strlen(base), 0, &bdn, NULL);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
