@@ -441,8 +441,10 @@ line_filter(const char *pat, const char *line)
  * the filter pattern; a blank line between searches; the first search
  * whose result is not success ends the run, as in ldapsearch. */
 static int
-file_searches(struct search *s, acre_request *rq, int *ldap_rc)
+file_searches(struct search *s, acre_policy *p, const acre_directory *dir,
+              int *ldap_rc)
 {
+    acre_request *rq;
     const char *pat = s->a.filter ? s->a.filter : "(objectclass=*)";
     int is_stdin = !strcmp(s->a.file, "-"), rc = CLI_EXIT_OK;
     FILE *fp = is_stdin ? stdin : fopen(s->a.file, "r");
@@ -463,7 +465,12 @@ file_searches(struct search *s, acre_request *rq, int *ldap_rc)
             rc = CLI_EXIT_USAGE;
             break;
         }
-        rc = one_search(s, rq, f, ldap_rc);
+        /* each line is an operation of its own, as ldapsearch -f makes
+         * it (ACI results are kept per operation) */
+        if (!(rc = cli_request(&s->a.who, p, dir, &rq))) {
+            rc = one_search(s, rq, f, ldap_rc);
+            acre_request_end(rq);
+        }
         free(f);
     }
     if (!rc && ferror(fp)) {
@@ -573,10 +580,12 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir,
         acre_request_end(rq);
         return rc;
     }
-    rc = s->a.file
-             ? file_searches(s, rq, ldap_rc)
-             : one_search(s, rq, s->a.filter ? s->a.filter : "(objectClass=*)",
-                          ldap_rc);
+    if (s->a.file) {
+        acre_request_end(rq);
+        return file_searches(s, p, dir, ldap_rc);
+    }
+    rc = one_search(s, rq, s->a.filter ? s->a.filter : "(objectClass=*)",
+                    ldap_rc);
     acre_request_end(rq);
     return rc;
 }

@@ -1574,27 +1574,82 @@ acreE_dir_matched(const struct acreE_dir *d, const acre_dn *dn)
 
 /* walk_below -- the descendants of root in preorder (only its children
  * with `one`), siblings in load order; iterative, so depth costs no stack. */
+/*
+ * walk_below -- the entries below root (its children only when `one`), in
+ * load order, as back-mdb and 389's back-ldbm return them (by entry ID):
+ * a parent is loaded before its children and siblings are linked in load
+ * order, so a heap of the next candidate of each open sibling list gives
+ * the order.  The heap lives on the stack for ordinary trees and grows on
+ * the heap past that (ACRE_ERR_NOMEM when it cannot).
+ */
+#define WALK_HEAP 256
+
+static void
+heap_push(const struct acreE_entry **h, size_t *n, const struct acreE_entry *e)
+{
+    size_t i = (*n)++;
+
+    while (i > 0 && h[(i - 1) / 2]->id > e->id) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = e;
+}
+
+static const struct acreE_entry *
+heap_pop(const struct acreE_entry **h, size_t *n)
+{
+    const struct acreE_entry *top = h[0], *last = h[--*n];
+    size_t i = 0;
+
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1]->id < h[c]->id)
+            c++;
+        if (h[c]->id >= last->id)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n)
+        h[i] = last;
+    return top;
+}
+
 static int
 walk_below(const struct acreE_entry *root, int one, acreE_visit_fn fn,
            void *ctx)
 {
-    const struct acreE_entry *e = root->first_child;
-    int rc;
+    const struct acreE_entry *local[WALK_HEAP], **h = local, **g;
+    size_t n = 0, cap = WALK_HEAP;
+    int rc = 0;
 
-    while (e) {
-        if ((rc = fn(ctx, e)))
-            return rc;
-        if (!one && e->first_child) {
-            e = e->first_child;
-            continue;
+    if (root->first_child)
+        heap_push(h, &n, root->first_child);
+    while (n && !rc) {
+        const struct acreE_entry *e = heap_pop(h, &n);
+        if (n + 2 > cap) {
+            if (!(g = malloc(2 * cap * sizeof *g))) {
+                rc = ACRE_ERR_NOMEM;
+                break;
+            }
+            memcpy(g, h, n * sizeof *g);
+            if (h != local)
+                free(h);
+            h = g;
+            cap *= 2;
         }
-        while (e != root && !e->next_sibling)
-            e = e->parent;
-        if (e == root)
-            break;
-        e = e->next_sibling;
+        if (e->next_sibling)
+            heap_push(h, &n, e->next_sibling);
+        if (!one && e->first_child)
+            heap_push(h, &n, e->first_child);
+        rc = fn(ctx, e);
     }
-    return 0;
+    if (h != local)
+        free(h);
+    return rc;
 }
 
 /* acreE_dir_walk -- see directory.h. */

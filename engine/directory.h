@@ -116,9 +116,10 @@ const acre_host *acreE_dir_host(const struct acreE_dir *d);
 
 /*
  * acreE_dir_walk -- call fn for each entry within `scope` of `base`, the
- * base first, then depth-first in load order of siblings.  fn returns 0 to
- * go on, anything else to stop (that value is returned).
- * Returns 0, fn's value, or ACRE_ERR_NO_SUCH_OBJECT when base is missing.
+ * base first, then the others in load order (by entry ID, as back-mdb and
+ * 389's back-ldbm return them).  fn returns 0 to go on, anything else to
+ * stop (that value is returned).  Returns 0, fn's value,
+ * ACRE_ERR_NO_SUCH_OBJECT when base is missing, or ACRE_ERR_NOMEM.
  */
 typedef int (*acreE_visit_fn)(void *ctx, const struct acreE_entry *e);
 

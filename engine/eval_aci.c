@@ -119,33 +119,59 @@ acreV_aci_end(struct acre_request *rq)
 }
 
 /* ------------------------------------------------------------------------
- * Patterns: 389 compares DN patterns with the normalised DN text, each
- * '*' taking any run of bytes (commas too), without case.
+ * Patterns: 389 compares DN patterns with the normalised DN text, without
+ * case, as a substring filter (acl_match_substring): the parts between
+ * '*'s are found in turn, each at its leftmost place after the previous,
+ * the last one at the very end.  The first part must start the text for
+ * userdn and targetattr patterns ("exact"), but may be anywhere for
+ * target patterns.
  */
 
+static const char *
+find_ci(const char *s, size_t sn, const char *w, size_t wn)
+{
+    for (size_t i = 0; i + wn <= sn; i++)
+        if (!strncasecmp(s + i, w, wn))
+            return s + i;
+    return NULL;
+}
+
+static int
+glob_at(const char *p, size_t pn, const char *s, size_t sn, int exact)
+{
+    const char *end = p + pn, *star = memchr(p, '*', pn);
+    size_t off = 0;
+
+    if (!star) /* no wildcard: the whole text */
+        return pn == sn && !strncasecmp(p, s, sn);
+    size_t n = (size_t)(star - p); /* initial */
+    if (n) {
+        const char *at = exact ? (n <= sn && !strncasecmp(s, p, n) ? s : NULL)
+                               : find_ci(s, sn, p, n);
+        if (!at)
+            return 0;
+        off = (size_t)(at - s) + n;
+    }
+    p = star + 1;
+    while ((star = memchr(p, '*', (size_t)(end - p)))) { /* any parts */
+        n = (size_t)(star - p);
+        if (n) {
+            const char *at = find_ci(s + off, sn - off, p, n);
+            if (!at)
+                return 0;
+            off = (size_t)(at - s) + n;
+        }
+        p = star + 1;
+    }
+    n = (size_t)(end - p); /* final */
+    return n <= sn - off && !strncasecmp(s + sn - n, p, n);
+}
+
+/* glob -- an exact (anchored) pattern */
 static int
 glob(const char *p, size_t pn, const char *s, size_t sn)
 {
-    size_t pi = 0, si = 0, star = (size_t)-1, mark = 0;
-
-    while (si < sn) {
-        if (pi < pn && p[pi] == '*') {
-            star = pi++;
-            mark = si;
-        } else if (pi < pn && tolower((unsigned char)p[pi]) ==
-                                  tolower((unsigned char)s[si])) {
-            pi++;
-            si++;
-        } else if (star != (size_t)-1) {
-            pi = star + 1;
-            si = ++mark;
-        } else {
-            return 0;
-        }
-    }
-    while (pi < pn && p[pi] == '*')
-        pi++;
-    return pi == pn;
+    return glob_at(p, pn, s, sn, 1);
 }
 
 /* ------------------------------------------------------------------------
@@ -181,7 +207,8 @@ target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
         } else {
             size_t n;
             const char *s = acre_dn_normalised(edn, &n);
-            m = !t->target.flags && glob(t->target.text, t->target.len, s, n);
+            m = !t->target.flags &&
+                glob_at(t->target.text, t->target.len, s, n, 0);
         }
         ok = t->target_neg ? !m : m;
     }
@@ -655,10 +682,10 @@ ancestor(struct ck *c, void *tmp, unsigned level)
 
 /* url_user -- does subject URL t (base, scope, filter) take entry u? */
 static int
-url_user(struct ck *c, const struct acreI_aci_term *t,
-         const acre_entry_view *u)
+url_user(struct ck *c, const struct acreI_aci_term *t, const acre_entry_view *u)
 {
-    if (t->pat.kind != ACREI_ACI_PAT_DN || !in_scope(u->dn, t->pat.dn, t->scope))
+    if (t->pat.kind != ACREI_ACI_PAT_DN ||
+        !in_scope(u->dn, t->pat.dn, t->scope))
         return F;
     if (!t->filter)
         return T;
@@ -758,16 +785,25 @@ term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
     }
 }
 
-/* terms -- a "||" list: True wins, then Undefined. */
+/* terms -- a "||" list: True wins, then Undefined.  389's userdn list
+ * stops at a self or parent term whether it matched or not, and takes
+ * only anyone for an anonymous requester. */
 static int
 terms(struct ck *c, const struct acreI_bind *b)
 {
     int r = F;
 
     for (unsigned i = 0; r != T && i < b->nterms; i++) {
-        int x = term(c, b->kw, &b->terms[i]);
+        const struct acreI_aci_term *t = &b->terms[i];
+        if (b->kw == ACREI_ACI_USERDN && !c->rq->authz &&
+            t->kind != ACREI_ACI_S_ANYONE)
+            continue;
+        int x = term(c, b->kw, t);
         if (x == T || (x == U && r == F))
             r = x;
+        if (b->kw == ACREI_ACI_USERDN &&
+            (t->kind == ACREI_ACI_S_SELF || t->kind == ACREI_ACI_S_PARENT))
+            break;
     }
     return r;
 }
@@ -1010,7 +1046,7 @@ cmp_num(enum acreI_aci_op op, long have, long want)
 static void
 local_time(const struct acre_request *rq, struct tm *tm)
 {
-    time_t t = rq->who.time ? (time_t)rq->who.time : time(NULL);
+    time_t t = (time_t)rq->who.time; /* set at acre_request_begin */
 
     localtime_r(&t, tm);
 }

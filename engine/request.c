@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
+#include <time.h>
 
 #define ACREP_SPEC_CACHE 256
 #define SCRATCH_POOL     (64 * 1024)
@@ -198,8 +199,12 @@ copy_subject(struct acre_request *rq, const acre_subject *who)
     rq->who = *who;
     if (copy(rq, &rq->who.authz_dn) || copy(rq, &rq->who.authc_dn) ||
         copy(rq, &rq->who.peername) || copy(rq, &rq->who.sockname) ||
-        copy(rq, &rq->who.sockurl) || copy(rq, &rq->who.domain))
+        copy(rq, &rq->who.sockurl) || copy(rq, &rq->who.domain) ||
+        copy(rq, &rq->who.auth_method))
         return ACRE_ERR_NOMEM;
+    /* one time for the whole operation, as a server takes it */
+    if (!rq->who.time)
+        rq->who.time = (int64_t)time(NULL);
     return 0;
 }
 

@@ -679,11 +679,13 @@ size_t acre_directory_count(const acre_directory *dir);
 
 /*
  * acre_directory_walk -- call fn for every entry in scope of base (enum
- * acre_scope): the base first, then depth-first with siblings in load
- * order; stops when fn returns non-zero and returns that value.  Returns
- * 0, fn's non-zero value, ACRE_ERR_NO_SUCH_OBJECT (base is not in dir),
- * ACRE_ERR_INVAL (an argument NULL, a bad scope) or ACRE_ERR_BADOBJ (dir
- * or base not of its kind).  fn must not free dir.
+ * acre_scope): the base first, then the others in load order (the order
+ * slapd's back-mdb and 389's back-ldbm return a search's entries: by
+ * entry ID); stops when fn returns non-zero and returns that value.
+ * Returns 0, fn's non-zero value, ACRE_ERR_NO_SUCH_OBJECT (base is not in
+ * dir), ACRE_ERR_INVAL (an argument NULL, a bad scope), ACRE_ERR_NOMEM
+ * (a very wide tree needs more than the stack holds) or ACRE_ERR_BADOBJ
+ * (dir or base not of its kind).  fn must not free dir.
  * Any thread.
  */
 int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
@@ -755,8 +757,9 @@ typedef struct acre_source {
 } acre_source;
 
 /*
- * acre_policy_compile -- compile the rules of src[0..n) (today: exactly
- * one OpenLDAP source) into a policy.
+ * acre_policy_compile -- compile the rules of src[0..n) into a policy:
+ * exactly one OpenLDAP source, or one or more ACI sources (their ACIs
+ * together, in order).
  *   schema: the schema the input's schema definitions (include files,
  *           cn=schema entries) are loaded into; it is frozen and must
  *           outlive the policy.  A host that keeps entries (views, a
@@ -771,7 +774,10 @@ typedef struct acre_source {
  *           schema modifies it: no other thread may use it meanwhile.
  *   src:    src[0..n); the sources (and their text) are only read during
  *           the call.
- *   flags:  0 (no flag is defined yet; others are ACRE_ERR_INVAL).
+ *   flags:  0, or for ACI sources ACRE_COMPILE_ACI_OPENDJ (others are
+ *           ACRE_ERR_INVAL).  An ACI policy's schema, when NULL, is made
+ *           without ACRE_SCHEMA_SLAPD; its root DN (who bypasses the
+ *           rules) is 389's cn=Directory Manager.
  *   out:    OUT, a policy holding one reference (acre_policy_release);
  *           talloc child of mem_ctx (may be NULL).  The last release
  *           frees it from whichever thread drops it: compile a policy
@@ -780,9 +786,10 @@ typedef struct acre_source {
  * Fails closed: any rule the server would reject fails the whole policy
  * (definitions already loaded into a caller's schema stay there).
  * Returns 0, ACRE_ERR_RULE_SYNTAX, ACRE_ERR_RULE_IO, ACRE_ERR_RULE_LIMIT,
- * ACRE_ERR_INVAL (src or out NULL, n other than 1, an unknown dialect,
- * flags not 0), ACRE_ERR_BADOBJ (schema is not a schema), ACRE_ERR_NOMEM,
- * or a schema / LDIF error from loading definitions.  Any thread.
+ * ACRE_ERR_INVAL (src or out NULL, n other than 1 for OpenLDAP or 0, an
+ * unknown dialect or a mix, a flag not allowed), ACRE_ERR_BADOBJ (schema is not
+ * a schema), ACRE_ERR_NOMEM, or a schema / LDIF error from loading definitions.
+ * Any thread.
  */
 int acre_policy_compile(void *mem_ctx, acre_schema *schema,
                         const acre_source *src, size_t n, unsigned flags,

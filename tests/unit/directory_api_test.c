@@ -353,10 +353,10 @@ Test(directory_api, walk_scopes)
     cr_expect_str_eq(walk(d, "dc=example,dc=com", ACRE_SCOPE_SUB, 0, &rc),
                      "dc=example,dc=com;ou=people,dc=example,dc=com;"
                      "uid=a,ou=people,dc=example,dc=com;"
-                     "uid=b,ou=people,dc=example,dc=com;"
-                     "uid=c,uid=b,ou=people,dc=example,dc=com;"
                      "ou=groups,dc=example,dc=com;"
-                     "cn=g,ou=groups,dc=example,dc=com");
+                     "uid=b,ou=people,dc=example,dc=com;"
+                     "cn=g,ou=groups,dc=example,dc=com;"
+                     "uid=c,uid=b,ou=people,dc=example,dc=com");
     cr_expect_eq(rc, 0);
     cr_expect_str_eq(walk(d, "dc=example,dc=com", ACRE_SCOPE_ONE, 0, &rc),
                      "ou=people,dc=example,dc=com;ou=groups,dc=example,dc=com");

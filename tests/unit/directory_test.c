@@ -226,14 +226,14 @@ Test(directory, order_independent)
     load_ok(b, tree_reversed);
     cr_expect_eq(acreE_dir_count(a), 7);
     cr_expect_eq(acreE_dir_count(b), 7);
-    /* the same tree; siblings in load order, so the orders differ */
+    /* the same tree, walked in load order, so the orders differ */
     snprintf(wa, sizeof wa, "%s", walk(a, "dc=example,dc=com", 2, &rc));
     cr_expect_str_eq(wa, "dc=example,dc=com;ou=people,dc=example,dc=com;"
                          "uid=a,ou=people,dc=example,dc=com;"
-                         "uid=b,ou=people,dc=example,dc=com;"
-                         "uid=c,uid=b,ou=people,dc=example,dc=com;"
                          "ou=groups,dc=example,dc=com;"
-                         "cn=g,ou=groups,dc=example,dc=com");
+                         "uid=b,ou=people,dc=example,dc=com;"
+                         "cn=g,ou=groups,dc=example,dc=com;"
+                         "uid=c,uid=b,ou=people,dc=example,dc=com");
     cr_expect_str_eq(walk(b, "dc=example,dc=com", 2, &rc),
                      "dc=example,dc=com;ou=groups,dc=example,dc=com;"
                      "cn=g,ou=groups,dc=example,dc=com;"

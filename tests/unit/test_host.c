@@ -6,8 +6,8 @@
  * view, and arrays of attributes and values the host allocated; the
  * values' bytes are copied too, so nothing points into the directory the
  * host was filled from.  An index maps normalised DN text to entries;
- * children are linked in the directory's order, so a search walks as the
- * directory does.
+ * entries are kept in the directory's order (load order, a parent before
+ * its children), so a search walks as the directory does.
  */
 #include "test_host.h"
 
@@ -270,26 +270,22 @@ host_release(void *arg, const acre_entry_view *v)
     free((void *)v);
 }
 
-/* Preorder below root (children only with one). */
+/* The entries below root (children only with one) in the directory's
+ * order (entry IDs: a parent before its children), as the directory's
+ * own search walks them. */
 static int
-walk_below(struct hentry *root, int one, acre_view_fn fn, void *fn_arg)
+walk_below(struct thost *h, struct hentry *root, int one, acre_view_fn fn,
+           void *fn_arg)
 {
-    struct hentry *e = root->first_child;
-    int rc;
+    int rc, scope = one ? ACRE_SCOPE_ONE : ACRE_SCOPE_SUB;
+    size_t i = 0;
 
-    while (e) {
-        if ((rc = fn(fn_arg, &e->v)))
+    while (i < h->n && h->ents[i] != root)
+        i++;
+    for (i++; i < h->n; i++)
+        if (acre_dn_in_scope(h->ents[i]->dn, root->dn, scope) == 1 &&
+            h->ents[i] != root && (rc = fn(fn_arg, &h->ents[i]->v)))
             return rc;
-        if (!one && e->first_child) {
-            e = e->first_child;
-            continue;
-        }
-        while (e != root && !e->next_sibling)
-            e = e->parent;
-        if (e == root)
-            break;
-        e = e->next_sibling;
-    }
     return 0;
 }
 
@@ -310,7 +306,7 @@ host_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
             return rc;
     if (scope == ACRE_SCOPE_BASE)
         return 0;
-    return walk_below(b, scope == ACRE_SCOPE_ONE, fn, fn_arg);
+    return walk_below(h, b, scope == ACRE_SCOPE_ONE, fn, fn_arg);
 }
 
 static int
