@@ -30,19 +30,38 @@
  *   5. then an allow perm covering R whose bind rule is TRUE allows;
  *   6. otherwise denied.
  *
- * Visibility (acl_read_access_allowed_on_entry, with the i15-389
- * findings): E may be returned when read is allowed on some attribute --
- * one of E's, one named by a candidate's targetattr, or one named by none
- * (which "*" and "!=" lists cover) -- and, when a candidate without
- * targetattr that has read matches E's target (an "entry test rule"),
- * the entry-level read check is not denied by a deny perm.
+ * Anonymous requesters (aclanom.c): when every ACI whose first userdn term
+ * is "anyone" and that has read or search is a plain allow (no other
+ * keyword, no self, no macro, no deny perm, no target pattern, no "!="
+ * target or targetfilter, no targetattr pattern), those ACIs form 389's
+ * anonymous profile, and read / search checks of an anonymous requester
+ * ask it first: when a profile ACI with the right is about the entry
+ * (target subtree, targetfilter true) the profile decides -- at entry
+ * level allowed, for an attribute allowed when one of them lists it --
+ * whatever the bind rule says ("!=" included); otherwise the ordinary
+ * decision applies.
  *
- * Filters (slapi_vattr_filter_test_ext with access checks): an item on an
- * attribute without `search` is undefined; AND is false on the first
- * false part, else undefined when a part was, else true; OR ignores a
- * part that has any attribute without `search`, is true on a part that
- * is, false when some considered part was false, else undefined; NOT
- * keeps undefined.  Only a true filter returns the entry.
+ * Visibility (acl_read_access_allowed_on_entry): for an anonymous
+ * requester, the profile at entry level when it applies; otherwise E may
+ * be returned when read is allowed on one of E's attributes (the first
+ * one, then user attributes, in order) and, when a candidate without
+ * targetattr that has read matches E's target (an "entry test rule"), the
+ * entry-level read check is not denied by a deny perm.
+ *
+ * Filters (389-ds-base 2.3.1 filterentry.c, with access checks): an item
+ * on an attribute without `search` is undefined; AND is false on the
+ * first false part, else undefined when a part was, else true; OR skips
+ * each part whose access-only evaluation is not 0 (an item without
+ * search, or a composite part that does not match), is true on a
+ * matching part, false when some considered part was false, else
+ * undefined; NOT keeps undefined.
+ *
+ * Searches: a missing base is noSuchObject (the base is not checked);
+ * an entry is returned when the filter matches without access checks
+ * AND with them (back-ldbm applies both), and it is visible; LDAP
+ * subentries (ldapSubEntry: 389's roles) only when the filter has an
+ * (objectClass=ldapSubEntry) item or the scope is base; each requested
+ * attribute it holds is returned when read on it is allowed.
  */
 #include "aci_oracle_int.h"
 
@@ -657,26 +676,19 @@ struct fwalk {
     const struct acreF_filter *f;
 };
 
-/* Does the requester have search on every attribute the node names? */
+/* 389's modes of slapi_vattr_filter_test_ext_internal: matching only,
+ * matching with access checks, access checks only (the "-1" mode OR
+ * uses on each of its parts). */
+enum fmode { F_PLAIN, F_VERIFY, F_ACCESS };
+
+/* An item: search on its attribute (a rule-only extensible item has
+ * none to check). */
 static int
-node_access(const struct fwalk *w, const struct acreF_node *n)
+item_access(const struct fwalk *w, const struct acreF_node *n)
 {
-    switch (n->kind) {
-    case ACREF_AND:
-    case ACREF_OR:
-    case ACREF_NOT:
-        for (unsigned i = 0; i < n->nkids; i++)
-            if (!node_access(w, n->kids[i]))
-                return 0;
-        return 1;
-    case ACREF_ABSOLUTE_TRUE:
-    case ACREF_ABSOLUTE_FALSE:
-        return 1;
-    default:
-        if (n->want.type < 0)
-            return n->desc == NULL; /* rule-only extensible: no attribute */
-        return acreR_aci_check(w->o, w->e, n->want.type, ACREI_ACI_SEARCH);
-    }
+    if (n->want.type < 0)
+        return n->desc == NULL;
+    return acreR_aci_check(w->o, w->e, n->want.type, ACREI_ACI_SEARCH);
 }
 
 /* 389's codes: 0 true, -1 false, 1 undefined. */
@@ -697,15 +709,16 @@ node_plain(const struct fwalk *w, const struct acreF_node *n)
 }
 
 static int node_eval(const struct fwalk *w, const struct acreF_node *n,
-                     int verify);
+                     enum fmode mode);
 
+/* vattr_test_filter_list_and (2.3.1) */
 static int
-list_and(const struct fwalk *w, const struct acreF_node *n, int verify)
+list_and(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
     int nomatch = -1, undefined = 0;
 
     for (unsigned i = 0; i < n->nkids; i++) {
-        int rc = node_eval(w, n->kids[i], verify);
+        int rc = node_eval(w, n->kids[i], mode);
         if (rc > 0) {
             undefined = rc;
         } else if (rc < 0) {
@@ -719,18 +732,21 @@ list_and(const struct fwalk *w, const struct acreF_node *n, int verify)
     return undefined ? undefined : nomatch;
 }
 
+/* vattr_test_filter_list_or (2.3.1): a part is ignored unless its
+ * access-only evaluation is 0, then matched without access checks. */
 static int
-list_or(const struct fwalk *w, const struct acreF_node *n, int verify)
+list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
     int nomatch = 1, undefined = 0;
 
     for (unsigned i = 0; i < n->nkids; i++) {
-        if (verify && !node_access(w, n->kids[i])) {
-            undefined = 1;
+        int rc;
+        if (mode != F_PLAIN && (rc = node_eval(w, n->kids[i], F_ACCESS))) {
+            undefined = rc > 0 ? rc : 1;
             continue;
         }
         undefined = 0;
-        int rc = node_eval(w, n->kids[i], 0);
+        rc = node_eval(w, n->kids[i], F_PLAIN);
         if (rc == 0)
             return 0;
         if (rc > 0)
@@ -742,25 +758,25 @@ list_or(const struct fwalk *w, const struct acreF_node *n, int verify)
 }
 
 static int
-node_eval(const struct fwalk *w, const struct acreF_node *n, int verify)
+node_eval(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
     switch (n->kind) {
     case ACREF_AND:
-        return list_and(w, n, verify);
-    case ACREF_OR:
-        return list_or(w, n, verify);
-    case ACREF_NOT: {
-        int rc = node_eval(w, n->kids[0], verify);
-        return rc > 0 ? rc : rc == 0 ? -1 : 0;
-    }
     case ACREF_ABSOLUTE_TRUE:
-        return 0;
+        return list_and(w, n, mode);
+    case ACREF_OR:
     case ACREF_ABSOLUTE_FALSE:
-        return -1;
+        return list_or(w, n, mode);
+    case ACREF_NOT: {
+        int rc = node_eval(w, n->kids[0], mode);
+        if (mode == F_ACCESS || rc > 0)
+            return rc;
+        return rc == 0 ? -1 : 0;
+    }
     default:
-        if (verify && !node_access(w, n))
+        if (mode != F_PLAIN && !item_access(w, n))
             return 1;
-        return node_plain(w, n);
+        return mode == F_ACCESS ? 0 : node_plain(w, n);
     }
 }
 
@@ -769,7 +785,7 @@ acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
                  const struct acreF_filter *f)
 {
     struct fwalk w = {o, e, f};
-    int rc = node_eval(&w, f->root, !is_root(o));
+    int rc = node_eval(&w, f->root, is_root(o) ? F_PLAIN : F_VERIFY);
 
     return rc == 0 ? 1 : rc < 0 ? 0 : -1;
 }
@@ -826,6 +842,7 @@ struct swalk {
     const struct selection *sel;
     struct acreR_aci_search *res;
     int nomem;
+    int skip_subentries;
 };
 
 static int
@@ -850,13 +867,48 @@ send_entry(struct swalk *w, const acre_entry_view *e)
     return 0;
 }
 
+/* Does the filter have an item (objectClass=ldapSubEntry)? */
+static int
+asks_subentries(const struct acreR_aci *o, const struct acreF_node *n)
+{
+    for (unsigned i = 0; i < n->nkids; i++)
+        if (asks_subentries(o, n->kids[i]))
+            return 1;
+    return n->kind == ACREF_EQUALITY && n->want.type == o->id_oc &&
+           n->raw_len == 12 &&
+           !strncasecmp((const char *)n->raw, "ldapSubEntry", 12);
+}
+
+static int
+is_subentry(const struct acreR_aci *o, const acre_entry_view *e)
+{
+    int oc = acreS_class_find(o->schema, "ldapSubEntry", 12);
+
+    for (unsigned i = 0; oc >= 0 && i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != o->id_oc)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++) {
+            int id =
+                acreS_class_find(o->schema, a->vals[j].val, a->vals[j].len);
+            if (id >= 0 && acreS_class_is(o->schema, id, oc))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int
 visit(void *ctx, const struct acreE_entry *de)
 {
     struct swalk *w = ctx;
     const acre_entry_view *e = &de->v;
+    struct fwalk fw = {w->o, e, w->f};
 
-    if (acreR_aci_filter(w->o, e, w->f) != 1 || !acreR_aci_visible(w->o, e))
+    if (w->skip_subentries && is_subentry(w->o, e))
+        return 0;
+    if (node_eval(&fw, w->f->root, F_PLAIN) != 0 ||
+        acreR_aci_filter(w->o, e, w->f) != 1 || !acreR_aci_visible(w->o, e))
         return 0;
     return send_entry(w, e);
 }
@@ -886,7 +938,9 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
         res->rc = 32;
         return 0;
     }
-    struct swalk w = {o, res, f, &sel, res, 0};
+    struct swalk w = {o, res, f, &sel, res, 0, 0};
+    w.skip_subentries =
+        scope != ACRE_SCOPE_BASE && !asks_subentries(o, f->root);
     acreE_dir_walk(o->dir, bdn, scope, visit, &w);
     return w.nomem ? ACRE_ERR_NOMEM : 0;
 }

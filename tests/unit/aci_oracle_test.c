@@ -1012,11 +1012,15 @@ Test(aci_oracle, filter_rules_of_389)
     cr_assert_str_eq(people("(!(|(mail=zzz)(cn=zzz)))"), ALL4);
     cr_assert_str_eq(people("(!(|(cn=zzz)(mail=zzz)))"), ALL4);
     cr_assert_str_eq(people("(!(cn=zzz))"), ALL4);
-    /* filterentry.c's OR: an unsearchable part is ignored, the other one
-     * decides (the real server drops alice here too, from its index
-     * candidates: see the oracle's report) */
+    /* filterentry.c's OR ignores the unsearchable part (alice: FALSE, so
+     * the NOT is TRUE), but the plain match of the filter must hold too,
+     * and for alice it is FALSE */
     cr_assert_str_eq(people("(!(|(mail=alice@example.com)(uid=bob)))"),
-                     "ou=people uid=alice uid=carol ou=sub");
+                     "ou=people uid=carol ou=sub");
+    /* an OR part that is itself an OR counts as "no access" when its
+     * access-only pass finds it FALSE (2.3.1's list_or) */
+    cr_assert_str_eq(people("(|(|(uid=zzz)(cn=zzz))(sn=B))"), "uid=bob");
+    cr_assert_str_eq(people("(!(|(|(uid=zzz)(cn=zzz))(mail=zzz)))"), "");
 }
 
 Test(aci_oracle, filter_three_values)
@@ -1070,4 +1074,23 @@ Test(aci_oracle, anonymous_profile_cancelled_by_deny)
     cr_assert_not(can(NULL, BOB, "uid", ACREI_ACI_READ));
     cr_assert(can(NULL, ALICE, "uid", ACREI_ACI_READ));
     cr_assert_not(can(NULL, ALICE, NULL, ACREI_ACI_READ));
+}
+
+Test(aci_oracle, subentries_only_when_asked)
+{
+    anyone_attrs("cn objectClass", RS);
+    struct acreR_aci_search *r;
+    cr_assert_eq(acreR_aci_search(who(ALICE), ctx, SFX, ACRE_SCOPE_ONE,
+                                  "(cn=*role)", NULL, 0, &r),
+                 0);
+    cr_assert_eq(r->nentries, 0);
+    cr_assert_eq(acreR_aci_search(who(ALICE), ctx, SFX, ACRE_SCOPE_ONE,
+                                  "(&(cn=*role)(objectClass=LDAPsubentry))",
+                                  NULL, 0, &r),
+                 0);
+    cr_assert_eq(r->nentries, 2);
+    cr_assert_eq(acreR_aci_search(who(ALICE), ctx, "cn=mrole," SFX,
+                                  ACRE_SCOPE_BASE, "(cn=*)", NULL, 0, &r),
+                 0);
+    cr_assert_eq(r->nentries, 1);
 }
