@@ -1,0 +1,271 @@
+/*
+ * aci_dn.c -- the DNs, DN patterns, LDAP URLs and filters inside an `aci`
+ * value, and the dialect's diagnostics.
+ *
+ * A DN after "ldap:///" is parsed by acre_dn_parse when it holds neither
+ * a '*' wildcard nor a macro.  Otherwise it is a pattern, kept as text
+ * the way 389 compares it (slapi_dn_normalize_case: lowercased, no spaces
+ * around ',' and '='): each RDN must still be TYPE=VALUE, where TYPE may
+ * be '*' and VALUE may hold '*' and "($attr.NAME)"; an RDN may also be a
+ * whole "($dn)" or "[$dn]" macro.  389 refuses a bare '*' RDN
+ * (a DN such as "ldap:///" + "*,dc=example,dc=com": its DN
+ * normaliser fails), and so does
+ * this file.  Macro names are checked as 389's sanity check does: "($dn)",
+ * "[$dn]", "($attr." + a letter, then letters, digits and '-'.
+ *
+ * Invariant: everything is allocated under p->ctx; errors go through
+ * acreA_err, which prefixes the holder and value index.
+ */
+#include "aci.h"
+#include "internal.h"
+
+#include "buf.h"
+#include "dn.h"
+#include "filter.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+int
+acreA_err(struct acreA_p *p, int code, size_t off, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    const char *dn = p->holder ? acreD_pretty(p->holder) : "";
+
+    if (!p->diag)
+        return code;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    memset(p->diag, 0, sizeof(*p->diag));
+    p->diag->code = code;
+    p->diag->offset = off;
+    if (p->at) {
+        p->diag->file = p->at->file;
+        p->diag->line = p->at->line;
+        p->diag->column = p->at->column ? p->at->column + (unsigned)off : 0;
+    }
+    snprintf(p->diag->message, sizeof(p->diag->message),
+             "entry '%.80s', aci value %u: %s", dn, p->value_index + 1, msg);
+    return code;
+}
+
+size_t
+acreA_url_prefix(const char *s, size_t n)
+{
+    if (n >= 8 && !strncasecmp(s, "ldap:///", 8))
+        return 8;
+    if (n >= 9 && !strncasecmp(s, "ldaps:///", 9))
+        return 9;
+    return 0;
+}
+
+/* Does s[0..n) start with the literal lit, case-insensitively? */
+static int
+starts(const char *s, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    return n >= k && !strncasecmp(s, lit, k);
+}
+
+/* The length of a macro at s[0..n) ("($dn)", "[$dn]", "($attr.NAME)"),
+ * 0 when none starts there, (size_t)-1 when a bad one does; *flag its
+ * ACREI_ACI_MACRO_* bit. */
+static size_t
+macro_at(const char *s, size_t n, unsigned *flag)
+{
+    if (starts(s, n, "($dn)")) {
+        *flag = ACREI_ACI_MACRO_DN;
+        return 5;
+    }
+    if (starts(s, n, "[$dn]")) {
+        *flag = ACREI_ACI_MACRO_DN_UP;
+        return 5;
+    }
+    if (starts(s, n, "($attr.")) {
+        size_t i = 7;
+        if (i >= n || !acreE_is_alpha((unsigned char)s[i]))
+            return (size_t)-1;
+        while (i < n && (acreE_is_alpha((unsigned char)s[i]) ||
+                         acreE_is_digit((unsigned char)s[i]) || s[i] == '-'))
+            i++;
+        if (i >= n || s[i] != ')')
+            return (size_t)-1;
+        *flag = ACREI_ACI_MACRO_ATTR;
+        return i + 1;
+    }
+    if (starts(s, n, "($") || starts(s, n, "[$"))
+        return (size_t)-1;
+    return 0;
+}
+
+/* The end of the RDN starting at s[i] (an unescaped ',' or n). */
+static size_t
+rdn_end(const char *s, size_t n, size_t i)
+{
+    while (i < n && s[i] != ',') {
+        if (s[i] == '\\' && i + 1 < n)
+            i++;
+        i++;
+    }
+    return i;
+}
+
+static void
+trim(const char *s, size_t *a, size_t *b)
+{
+    while (*a < *b && (s[*a] == ' ' || s[*a] == '\t'))
+        (*a)++;
+    while (*b > *a && (s[*b - 1] == ' ' || s[*b - 1] == '\t'))
+        (*b)--;
+}
+
+/* Append s[a..b) lowercased, checking its macros; *flags collects them. */
+static int
+put_lower(struct acreA_p *p, size_t off, const char *s, size_t a, size_t b,
+          unsigned *flags, struct acreE_buf *out)
+{
+    for (size_t i = a; i < b; i++) {
+        unsigned f = 0;
+        size_t m = macro_at(s + i, b - i, &f);
+        if (m == (size_t)-1)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + i,
+                             "unknown or malformed macro");
+        if (m && f != ACREI_ACI_MACRO_ATTR)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + i,
+                             "a ($dn) or [$dn] macro must be a whole RDN");
+        *flags |= f;
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (acreE_buf_putc(out, (uint8_t)c))
+            return ACRE_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* One RDN s[a..b) of a pattern, appended to out normalised. */
+static int
+pattern_rdn(struct acreA_p *p, size_t off, const char *s, size_t a, size_t b,
+            unsigned *flags, struct acreE_buf *out)
+{
+    unsigned f = 0;
+    size_t eq = a;
+
+    trim(s, &a, &b);
+    size_t m = macro_at(s + a, b - a, &f);
+    if (m != (size_t)-1 && m == b - a && m && f != ACREI_ACI_MACRO_ATTR) {
+        *flags |= f;
+        return acreE_buf_put(out, f == ACREI_ACI_MACRO_DN ? "($dn)" : "[$dn]",
+                             5)
+                   ? ACRE_ERR_NOMEM
+                   : 0;
+    }
+    while (eq < b && s[eq] != '=')
+        eq += s[eq] == '\\' ? 2 : 1;
+    if (eq >= b)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + a,
+                         "an RDN of the DN has no '=' (a '*' must stand "
+                         "for a type or a value)");
+    size_t ta = a, tb = eq, va = eq + 1, vb = b;
+    trim(s, &ta, &tb);
+    trim(s, &va, &vb);
+    if (ta == tb)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + a,
+                         "an RDN of the DN has no attribute type");
+    for (size_t i = ta; i < tb; i++)
+        if (!acreE_is_alpha((unsigned char)s[i]) &&
+            !acreE_is_digit((unsigned char)s[i]) && s[i] != '-' &&
+            s[i] != '.' && s[i] != '*' && s[i] != ';' && s[i] != '_')
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + i,
+                             "bad character in an attribute type of the DN");
+    int rc = put_lower(p, off, s, ta, tb, flags, out);
+    if (!rc)
+        rc = acreE_buf_putc(out, '=') ? ACRE_ERR_NOMEM : 0;
+    return rc ? rc : put_lower(p, off, s, va, vb, flags, out);
+}
+
+static int
+pattern(struct acreA_p *p, size_t off, const char *s, size_t n, int macros,
+        struct acreI_aci_dnpat *out)
+{
+    char local[256];
+    struct acreE_buf b;
+    unsigned flags = 0;
+    int rc = 0;
+
+    acreE_buf_init(&b, local, sizeof(local));
+    for (size_t i = 0; !rc && i <= n;) {
+        size_t e = rdn_end(s, n, i);
+        if (i && (rc = acreE_buf_putc(&b, ',') ? ACRE_ERR_NOMEM : 0))
+            break;
+        rc = pattern_rdn(p, off, s, i, e, &flags, &b);
+        i = e + 1;
+    }
+    if (!rc && flags && !macros)
+        rc = acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                       "macros are not allowed here");
+    if (!rc && !(out->text = talloc_strndup(p->ctx, (const char *)b.p, b.len)))
+        rc = ACRE_ERR_NOMEM;
+    if (!rc) {
+        out->kind = ACREI_ACI_PAT_PATTERN;
+        out->len = b.len;
+        out->flags = flags;
+        out->dn = NULL;
+    }
+    acreE_buf_free(&b);
+    return rc;
+}
+
+int
+acreA_dnpat(struct acreA_p *p, size_t off, const char *s, size_t n, int macros,
+            struct acreI_aci_dnpat *out)
+{
+    acre_dn *dn;
+    acre_diag d;
+
+    memset(out, 0, sizeof(*out));
+    if (memchr(s, '*', n) || memchr(s, '$', n))
+        return pattern(p, off, s, n, macros, out);
+    int rc = acre_dn_parse(p->ctx, p->schema, s, n, 0, &dn, &d);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + d.offset,
+                         "invalid DN: %s", d.message);
+    out->kind = ACREI_ACI_PAT_DN;
+    out->dn = dn;
+    out->len = n;
+    if (!(out->text = talloc_strndup(p->ctx, s, n)))
+        return ACRE_ERR_NOMEM;
+    return 0;
+}
+
+int
+acreA_filter(struct acreA_p *p, size_t off, const char *s, size_t n,
+             const struct acreF_filter **out)
+{
+    struct acreF_filter *f;
+    acre_diag d;
+    int wrap = !n || s[0] != '(';
+    char *t = wrap ? talloc_asprintf(p->ctx, "(%.*s)", (int)n, s)
+                   : talloc_strndup(p->ctx, s, n);
+
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    int rc = acreF_parse(p->ctx, p->schema, t, n + (wrap ? 2 : 0), &f, &d);
+    talloc_free(t);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc) {
+        size_t at = d.offset > (size_t)wrap ? d.offset - wrap : 0;
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + (at < n ? at : n),
+                         "invalid filter: %s", d.message);
+    }
+    *out = f;
+    return 0;
+}

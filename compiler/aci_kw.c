@@ -1,0 +1,699 @@
+/*
+ * aci_kw.c -- the keyword tests of a bind rule ("userdn = VALUE", ...)
+ * and the targattrfilters target.
+ *
+ * What each keyword takes (389-DS 2.3, plugins/acl/acllas.c and
+ * lib/libaccess, checked against those sources; where 389 checks only
+ * when it evaluates, this file checks at parse time and says so):
+ *   userdn, groupdn, roledn   "ldap:///X || ldap:///Y ..." (each term
+ *       needs the ldap:/// or ldaps:/// prefix, as 389's normaliser
+ *       requires); userdn X: anyone, all, self, parent
+ *       (case-insensitive), a DN, a pattern with '*' and macros, or an
+ *       LDAP URL base?attrs?scope?filter (scope base, one or sub; base
+ *       when empty, as RFC 4516); groupdn X: a DN, a macro pattern or a
+ *       URL; roledn X: a DN or a macro pattern;
+ *   userattr    "[parent[L,L,...].]ATTR#KIND": KIND USERDN, GROUPDN,
+ *       ROLEDN, LDAPURL, SELFDN by prefix, case-insensitive (389's
+ *       strncasecmp), anything else a value; levels 0..9 (389 keeps at
+ *       most ACLLAS_MAX_LEVELS = 10);
+ *   userdnattr, groupdnattr   "[parent[...].]ATTR";
+ *   authmethod  a method name, kept lowercased ("none", "simple", "ssl",
+ *       "sasl MECH");
+ *   ssf         a decimal number; timeofday hhmm (0000..2359);
+ *   ip          comma list: IPv4 a.b.c.d with '*' parts (the rest then
+ *       does not matter) and an optional "+netmask" (lasip.c dotdecimal),
+ *       or IPv6 with an optional "/bits";
+ *   dns         comma list of host names, '*' wildcards, lowercased;
+ *   dayofweek   comma list of sun mon tue wed thu fri sat.
+ * Operators: = and != everywhere; ssf and timeofday also <= and >=; the
+ * strict < and > are refused by the real 389 2.3 (observed: "ssf>0" and
+ * "timeofday<0001" are ACL syntax errors) and accepted with the OpenDJ
+ * variant.  Unknown keywords are errors (389 defers them to evaluation).
+ */
+#include "aci.h"
+#include "internal.h"
+
+#include "schema.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* A keyword's operand: p->s[off..off+n). */
+struct operand {
+    size_t off, n;
+};
+
+static void
+trim(const char *s, size_t *off, size_t *n)
+{
+    while (*n && (s[*off] == ' ' || s[*off] == '\t'))
+        (*off)++, (*n)--;
+    while (*n && (s[*off + *n - 1] == ' ' || s[*off + *n - 1] == '\t'))
+        (*n)--;
+}
+
+static int
+count_term(struct acreA_p *p, size_t off)
+{
+    if (++p->nterms > ACREA_MAX_TERMS)
+        return acreA_err(p, ACRE_ERR_RULE_LIMIT, off,
+                         "more than %d bind-rule terms", ACREA_MAX_TERMS);
+    return 0;
+}
+
+static char *
+lower_dup(struct acreA_p *p, const char *s, size_t n)
+{
+    char *x = talloc_strndup(p->ctx, s, n);
+
+    for (char *c = x; c && *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    return x;
+}
+
+/* ------------------------------------------------------------------------
+ * userdn / groupdn / roledn
+ */
+static int
+url_scope(struct acreA_p *p, size_t off, const char *s, size_t n, int *scope)
+{
+    if (n == 0 || (n == 4 && !strncasecmp(s, "base", 4)))
+        *scope = ACRE_SCOPE_BASE;
+    else if (n == 3 && !strncasecmp(s, "one", 3))
+        *scope = ACRE_SCOPE_ONE;
+    else if (n == 3 && !strncasecmp(s, "sub", 3))
+        *scope = ACRE_SCOPE_SUB;
+    else
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                         "an LDAP URL scope is base, one or sub");
+    return 0;
+}
+
+/* base?attrs?scope?filter at p->s[off..off+n) (after ldap:///) */
+static int
+url(struct acreA_p *p, size_t off, size_t n, struct acreI_aci_term *t)
+{
+    const char *s = p->s + off;
+    size_t q[3] = {n, n, n}, nq = 0;
+
+    for (size_t i = 0; i < n && nq < 3; i++)
+        if (s[i] == '?')
+            q[nq++] = i;
+    int rc = acreA_dnpat(p, off, s, q[0], 1, &t->pat);
+    size_t sa = nq > 1 ? q[1] + 1 : n, se = nq > 2 ? q[2] : n;
+    if (!rc)
+        rc = url_scope(p, off + sa, s + sa, se - sa, &t->scope);
+    if (!rc && nq > 2 && q[2] + 1 < n) {
+        if (memchr(s + q[2] + 1, '?', n - q[2] - 1))
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + q[2] + 1,
+                             "LDAP URL extensions are not supported");
+        rc = acreA_filter(p, off + q[2] + 1, s + q[2] + 1, n - q[2] - 1,
+                          &t->filter);
+    }
+    if (!rc && !(t->url = talloc_strndup(p->ctx, s, n)))
+        rc = ACRE_ERR_NOMEM;
+    t->kind = ACREI_ACI_S_URL;
+    return rc;
+}
+
+static int
+special(const char *s, size_t n, enum acreI_aci_subj *kind)
+{
+    static const struct {
+        const char *w;
+        enum acreI_aci_subj k;
+    } tab[] = {{"anyone", ACREI_ACI_S_ANYONE},
+               {"all", ACREI_ACI_S_ALL},
+               {"self", ACREI_ACI_S_SELF},
+               {"parent", ACREI_ACI_S_PARENT}};
+
+    for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+        if (strlen(tab[i].w) == n && !strncasecmp(s, tab[i].w, n)) {
+            *kind = tab[i].k;
+            return 1;
+        }
+    return 0;
+}
+
+static int
+subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
+             struct acreI_aci_term *t)
+{
+    const char *s = p->s;
+    size_t k;
+    int rc;
+
+    trim(s, &off, &n);
+    if (!(k = acreA_url_prefix(s + off, n)))
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                         "expected \"ldap:///\" before the DN");
+    off += k, n -= k;
+    trim(s, &off, &n);
+    if (kw == ACREI_ACI_USERDN && special(s + off, n, &t->kind))
+        return 0;
+    if (kw != ACREI_ACI_ROLEDN && memchr(s + off, '?', n))
+        rc = url(p, off, n, t);
+    else {
+        rc = acreA_dnpat(p, off, s + off, n, 1, &t->pat);
+        t->kind = t->pat.kind == ACREI_ACI_PAT_DN ? ACREI_ACI_S_DN
+                                                  : ACREI_ACI_S_PATTERN;
+    }
+    if (t->pat.flags & (ACREI_ACI_MACRO_DN | ACREI_ACI_MACRO_DN_UP))
+        p->subject_dnmacro = 1;
+    if (t->pat.flags)
+        p->flags |= ACREI_ACI_F_MACRO;
+    return rc;
+}
+
+static int
+subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    const char *s = p->s;
+    unsigned cnt = 1;
+
+    for (size_t i = v.off; i + 1 < v.off + v.n; i++)
+        if (s[i] == '|' && s[i + 1] == '|')
+            cnt++, i++;
+    struct acreI_aci_term *t =
+        talloc_zero_array(p->ctx, struct acreI_aci_term, cnt);
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    size_t a = v.off, e = v.off + v.n;
+    for (unsigned k = 0; k < cnt; k++) {
+        size_t b2 = a;
+        while (b2 < e && !(b2 + 1 < e && s[b2] == '|' && s[b2 + 1] == '|'))
+            b2++;
+        int rc = count_term(p, a);
+        if (!rc)
+            rc = subject_term(p, b->kw, a, b2 - a, &t[k]);
+        if (rc)
+            return rc;
+        a = b2 + 2;
+    }
+    b->terms = t;
+    b->nterms = cnt;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * userattr, userdnattr, groupdnattr
+ */
+
+/* "parent[l,l,...]." at s[*i..e): levels into *levels */
+static int
+parent_levels(struct acreA_p *p, size_t *i, size_t e, unsigned *levels)
+{
+    const char *s = p->s;
+    size_t j = *i + 7; /* past "parent[" */
+
+    *levels = 0;
+    for (;;) {
+        while (j < e && s[j] == ' ')
+            j++;
+        if (j >= e || !acreE_is_digit((unsigned char)s[j]) ||
+            (j + 1 < e && acreE_is_digit((unsigned char)s[j + 1])))
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, j,
+                             "a parent level is a digit 0..9");
+        *levels |= 1u << (s[j] - '0');
+        j++;
+        while (j < e && s[j] == ' ')
+            j++;
+        if (j < e && s[j] == ',') {
+            j++;
+            continue;
+        }
+        break;
+    }
+    if (j + 1 >= e || s[j] != ']' || s[j + 1] != '.')
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, j,
+                         "expected \"].\" after the parent levels");
+    *i = j + 2;
+    return 0;
+}
+
+static int
+attr_id(struct acreA_p *p, size_t a, size_t e, int *id)
+{
+    size_t n = e - a;
+
+    trim(p->s, &a, &n);
+    *id = n ? acreS_attr_find(p->schema, p->s + a, n) : -1;
+    if (*id < 0)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "unknown attribute type \"%.*s\"",
+                         (int)(n > 60 ? 60 : n), p->s + a);
+    return 0;
+}
+
+static const struct {
+    const char *w;
+    enum acreI_aci_uakind k;
+} ua_tab[] = {{"USERDN", ACREI_ACI_UA_USERDN},
+              {"GROUPDN", ACREI_ACI_UA_GROUPDN},
+              {"LDAPURL", ACREI_ACI_UA_LDAPURL},
+              {"ROLEDN", ACREI_ACI_UA_ROLEDN},
+              {"SELFDN", ACREI_ACI_UA_SELFDN}};
+
+static int
+userattr(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    const char *s = p->s;
+    size_t i = v.off, e = v.off + v.n;
+    int rc;
+
+    trim(s, &i, &v.n);
+    e = i + v.n;
+    b->levels = 1;
+    if (e - i >= 7 && !strncasecmp(s + i, "parent[", 7) &&
+        (rc = parent_levels(p, &i, e, &b->levels)))
+        return rc;
+    const char *hash = memchr(s + i, '#', e - i);
+    size_t h = hash ? (size_t)(hash - s) : e;
+    if (b->kw != ACREI_ACI_USERATTR) {
+        b->uakind = b->kw == ACREI_ACI_USERDNATTR ? ACREI_ACI_UA_USERDN
+                                                  : ACREI_ACI_UA_GROUPDN;
+        return attr_id(p, i, e, &b->attr);
+    }
+    if (!hash)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i,
+                         "userattr is \"attr#KIND\" or \"attr#value\"");
+    if ((rc = attr_id(p, i, h, &b->attr)))
+        return rc;
+    b->uakind = ACREI_ACI_UA_VALUE;
+    for (size_t k = 0; k < sizeof(ua_tab) / sizeof(ua_tab[0]); k++)
+        if (!strncasecmp(s + h + 1, ua_tab[k].w, strlen(ua_tab[k].w)) &&
+            e - h - 1 >= strlen(ua_tab[k].w)) {
+            b->uakind = ua_tab[k].k;
+            break;
+        }
+    if (b->levels != 1 && b->uakind == ACREI_ACI_UA_VALUE)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v.off,
+                         "parent[...] needs #USERDN, #GROUPDN, #ROLEDN, "
+                         "#LDAPURL or #SELFDN");
+    b->value_len = e - h - 1;
+    if (!(b->value = talloc_strndup(p->ctx, s + h + 1, b->value_len)))
+        return ACRE_ERR_NOMEM;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * ip, dns, dayofweek, ssf, timeofday, authmethod
+ */
+static int
+ipv4(const char *s, size_t n, struct acreI_aci_addr *a)
+{
+    char buf[64];
+    const char *plus = memchr(s, '+', n);
+    size_t an = plus ? (size_t)(plus - s) : n;
+    unsigned part = 0;
+    int star = 0;
+
+    a->family = 4;
+    for (size_t i = 0; i < an && part < 4 && !star; part++) {
+        size_t j = i;
+        while (j < an && s[j] != '.')
+            j++;
+        if (j - i == 1 && s[i] == '*')
+            star = 1;
+        else {
+            if (j == i || j - i > 3 || strspn(s + i, "0123456789") < j - i)
+                return -1;
+            unsigned v = 0;
+            for (size_t k = i; k < j; k++)
+                v = v * 10 + (unsigned)(s[k] - '0');
+            if (v > 255)
+                return -1;
+            a->addr[part] = (uint8_t)v;
+            a->mask[part] = 0xff;
+        }
+        i = j + (j < an);
+        if (j == an && !star && part < 3)
+            return -1; /* a short address without '*' */
+        if (star && j < an)
+            return -1; /* '*' must be last */
+    }
+    if (!plus)
+        return 0;
+    if (n - an - 1 >= sizeof(buf))
+        return -1;
+    memcpy(buf, plus + 1, n - an - 1);
+    buf[n - an - 1] = 0;
+    struct in_addr m;
+    if (strspn(buf, "0123456789.") != strlen(buf) ||
+        inet_pton(AF_INET, buf, &m) != 1)
+        return -1;
+    for (int k = 0; k < 4; k++)
+        a->mask[k] &= ((const uint8_t *)&m)[k];
+    return 0;
+}
+
+static int
+ipv6(const char *s, size_t n, struct acreI_aci_addr *a)
+{
+    char buf[64];
+    const char *slash = memchr(s, '/', n);
+    size_t an = slash ? (size_t)(slash - s) : n;
+    unsigned bits = 128;
+
+    if (an >= sizeof(buf))
+        return -1;
+    memcpy(buf, s, an);
+    buf[an] = 0;
+    if (inet_pton(AF_INET6, buf, a->addr) != 1)
+        return -1;
+    if (slash) {
+        size_t k = n - an - 1;
+        if (!k || k > 3 || strspn(slash + 1, "0123456789") < k)
+            return -1;
+        memcpy(buf, slash + 1, k);
+        buf[k] = 0;
+        if ((bits = (unsigned)atoi(buf)) > 128)
+            return -1;
+    }
+    a->family = 6;
+    for (unsigned i = 0; i < 16; i++)
+        a->mask[i] = bits >= 8 * (i + 1) ? 0xff
+                     : bits > 8 * i ? (uint8_t)(0xff << (8 - (bits - 8 * i)))
+                                    : 0;
+    for (unsigned i = 0; i < 16; i++)
+        a->addr[i] &= a->mask[i];
+    return 0;
+}
+
+/* Split v on ',' and call fn on each trimmed element. */
+static int
+each(struct acreA_p *p, struct operand v,
+     int (*fn)(struct acreA_p *p, struct acreI_bind *b, size_t off, size_t n),
+     struct acreI_bind *b)
+{
+    size_t a = v.off, e = v.off + v.n;
+
+    for (;;) {
+        const char *c = memchr(p->s + a, ',', e - a);
+        size_t z = c ? (size_t)(c - p->s) : e, n = z - a, o = a;
+        trim(p->s, &o, &n);
+        int rc = count_term(p, o);
+        if (!rc)
+            rc = fn(p, b, o, n);
+        if (rc)
+            return rc;
+        if (!c)
+            return 0;
+        a = z + 1;
+    }
+}
+
+static int
+ip_one(struct acreA_p *p, struct acreI_bind *b, size_t off, size_t n)
+{
+    struct acreI_aci_addr *a = (struct acreI_aci_addr *)&b->addrs[b->naddrs];
+    const char *s = p->s + off;
+    int bad = !n || n >= 64       ? -1
+              : memchr(s, ':', n) ? ipv6(s, n, a)
+                                  : ipv4(s, n, a);
+
+    if (bad)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off, "invalid ip address");
+    b->naddrs++;
+    return 0;
+}
+
+static int
+dns_one(struct acreA_p *p, struct acreI_bind *b, size_t off, size_t n)
+{
+    (void)b;
+    for (size_t i = 0; i < n; i++) {
+        char c = p->s[off + i];
+        if (!acreE_is_alpha((unsigned char)c) &&
+            !acreE_is_digit((unsigned char)c) && c != '-' && c != '.' &&
+            c != '*' && c != '_')
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + i,
+                             "invalid character in a dns name");
+    }
+    if (!n)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off, "empty dns name");
+    return 0;
+}
+
+static int
+day_one(struct acreA_p *p, struct acreI_bind *b, size_t off, size_t n)
+{
+    static const char *days[] = {"sun", "mon", "tue", "wed",
+                                 "thu", "fri", "sat"};
+
+    for (unsigned d = 0; d < 7; d++)
+        if (n == 3 && !strncasecmp(p->s + off, days[d], 3)) {
+            b->days |= 1u << d;
+            return 0;
+        }
+    return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                     "a day is sun, mon, tue, wed, thu, fri or sat");
+}
+
+static int
+number(struct acreA_p *p, struct operand v, long max, long *out)
+{
+    size_t a = v.off, n = v.n;
+
+    trim(p->s, &a, &n);
+    if (!n || n > 9 || strspn(p->s + a, "0123456789") < n)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a, "expected a number");
+    long x = 0;
+    for (size_t i = 0; i < n; i++)
+        x = x * 10 + (p->s[a + i] - '0');
+    if (x > max)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a, "number out of range");
+    *out = x;
+    return 0;
+}
+
+static int
+operand_of(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    int rc;
+
+    switch (b->kw) {
+    case ACREI_ACI_USERDN:
+    case ACREI_ACI_GROUPDN:
+    case ACREI_ACI_ROLEDN:
+        return subjects(p, b, v);
+    case ACREI_ACI_USERATTR:
+    case ACREI_ACI_USERDNATTR:
+    case ACREI_ACI_GROUPDNATTR:
+        return userattr(p, b, v);
+    case ACREI_ACI_AUTHMETHOD:
+        trim(p->s, &v.off, &v.n);
+        return (b->text = lower_dup(p, p->s + v.off, v.n)) ? 0 : ACRE_ERR_NOMEM;
+    case ACREI_ACI_SSF:
+        return number(p, v, 1000000000L, &b->num);
+    case ACREI_ACI_TIMEOFDAY:
+        if ((rc = number(p, v, 2359, &b->num)))
+            return rc;
+        if (b->num % 100 > 59)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v.off,
+                             "timeofday is hhmm");
+        return 0;
+    case ACREI_ACI_IP:
+        if (!(b->addrs = talloc_zero_array(p->ctx, struct acreI_aci_addr,
+                                           v.n / 2 + 1)))
+            return ACRE_ERR_NOMEM;
+        return each(p, v, ip_one, b);
+    case ACREI_ACI_DNS:
+        if ((rc = each(p, v, dns_one, b)))
+            return rc;
+        return (b->text = lower_dup(p, p->s + v.off, v.n)) ? 0 : ACRE_ERR_NOMEM;
+    case ACREI_ACI_DAYOFWEEK:
+        return each(p, v, day_one, b);
+    default:
+        return ACRE_ERR_INVAL;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * KEYWORD OP VALUE
+ */
+static const struct {
+    const char *w;
+    enum acreI_aci_kw kw;
+    int ordered; /* takes <= >= (and, OpenDJ, < >) */
+} kw_tab[] = {
+    {"userdn", ACREI_ACI_USERDN, 0},
+    {"groupdn", ACREI_ACI_GROUPDN, 0},
+    {"roledn", ACREI_ACI_ROLEDN, 0},
+    {"userattr", ACREI_ACI_USERATTR, 0},
+    {"userdnattr", ACREI_ACI_USERDNATTR, 0},
+    {"groupdnattr", ACREI_ACI_GROUPDNATTR, 0},
+    {"authmethod", ACREI_ACI_AUTHMETHOD, 0},
+    {"ssf", ACREI_ACI_SSF, 1},
+    {"ip", ACREI_ACI_IP, 0},
+    {"dns", ACREI_ACI_DNS, 0},
+    {"dayofweek", ACREI_ACI_DAYOFWEEK, 0},
+    {"timeofday", ACREI_ACI_TIMEOFDAY, 1},
+};
+
+static int
+op_of(struct acreA_lex *L, int ordered, enum acreI_aci_op *op)
+{
+    const char *s = L->p->s + L->t.off;
+    size_t n = L->t.n;
+
+    if (L->t.kind != ACREA_TOP)
+        return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
+                         "expected '=' or \"!=\" after the keyword");
+    *op = n == 1 && s[0] == '='   ? ACREI_ACI_EQ
+          : s[0] == '!'           ? ACREI_ACI_NE
+          : n == 2 && s[0] == '<' ? ACREI_ACI_LE
+          : n == 2 && s[0] == '>' ? ACREI_ACI_GE
+          : s[0] == '<'           ? ACREI_ACI_LT
+          : s[0] == '>'           ? ACREI_ACI_GT
+                                  : 0;
+    if (*op == 0 || (n == 2 && s[1] != '=')) /* "==" */
+        return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
+                         "unknown operator");
+    if (*op > ACREI_ACI_NE && !ordered)
+        return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
+                         "this keyword takes only '=' or \"!=\"");
+    if ((*op == ACREI_ACI_LT || *op == ACREI_ACI_GT) &&
+        L->p->variant == ACREI_ACI_389)
+        return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
+                         "389-DS refuses '<' and '>' here (use <= or >=)");
+    return 0;
+}
+
+int
+acreA_keyword(struct acreA_lex *L, const struct acreI_bind **out)
+{
+    struct acreA_p *p = L->p;
+    size_t off = L->t.off;
+    size_t k = 0, nk = sizeof(kw_tab) / sizeof(kw_tab[0]);
+    int rc;
+
+    if (L->t.kind != ACREA_TWORD)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off, "expected a bind rule");
+    while (k < nk && !acreA_is(L, kw_tab[k].w))
+        k++;
+    if (k == nk)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                         "unknown bind rule keyword \"%.*s\"",
+                         (int)(L->t.n > 40 ? 40 : L->t.n), p->s + off);
+    struct acreI_bind *b = talloc_zero(p->ctx, struct acreI_bind);
+    if (!b)
+        return ACRE_ERR_NOMEM;
+    b->kw = kw_tab[k].kw;
+    b->pos.file = p->at ? p->at->file : NULL;
+    b->pos.line = p->at ? p->at->line : 0;
+    b->pos.column = p->at && p->at->column ? p->at->column + (unsigned)off : 0;
+    if ((rc = count_term(p, off)) || (rc = acreA_next(L)) ||
+        (rc = op_of(L, kw_tab[k].ordered, &b->op)) || (rc = acreA_next(L)))
+        return rc;
+    if (L->t.kind != ACREA_TQSTR && L->t.kind != ACREA_TWORD)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, L->t.off,
+                         "expected a value after the operator");
+    struct operand v = {L->t.off, L->t.n};
+    if ((rc = operand_of(p, b, v)) || (rc = acreA_next(L)))
+        return rc;
+    *out = b;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * targattrfilters="add=attr:(f) && attr2:(f2), del=attr:(f)"
+ */
+
+/* The end of the element starting at a: sep outside parentheses, or e. */
+static size_t
+split_at(const char *s, size_t a, size_t e, const char *sep)
+{
+    int depth = 0;
+    size_t k = strlen(sep);
+
+    for (size_t i = a; i < e; i++) {
+        if (s[i] == '\\' && i + 1 < e) {
+            i++;
+            continue;
+        }
+        depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+        if (depth == 0 && i + k <= e && !memcmp(s + i, sep, k))
+            return i;
+    }
+    return e;
+}
+
+static int
+attrfilter(struct acreA_p *p, size_t a, size_t e,
+           struct acreI_aci_attrfilter *f)
+{
+    const char *colon = memchr(p->s + a, ':', e - a);
+    int rc;
+
+    if (!colon)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "targattrfilters elements are attr:(filter)");
+    size_t c = (size_t)(colon - p->s), fa = c + 1, fn = e - c - 1;
+    if ((rc = attr_id(p, a, c, &f->type)))
+        return rc;
+    trim(p->s, &fa, &fn);
+    if (!(f->text = talloc_strndup(p->ctx, p->s + fa, fn)))
+        return ACRE_ERR_NOMEM;
+    return acreA_filter(p, fa, p->s + fa, fn, &f->filter);
+}
+
+static int
+attrfilter_list(struct acreA_p *p, size_t a, size_t e,
+                const struct acreI_aci_attrfilter **out, unsigned *n)
+{
+    unsigned cnt = 0, max = (unsigned)((e - a) / 3 + 1);
+    struct acreI_aci_attrfilter *f =
+        talloc_zero_array(p->ctx, struct acreI_aci_attrfilter, max);
+
+    if (!f)
+        return ACRE_ERR_NOMEM;
+    for (;;) {
+        size_t z = split_at(p->s, a, e, "&&");
+        int rc = count_term(p, a);
+        if (!rc)
+            rc = attrfilter(p, a, z, &f[cnt++]);
+        if (rc)
+            return rc;
+        if (z >= e)
+            break;
+        a = z + 2;
+    }
+    *out = f;
+    *n = cnt;
+    return 0;
+}
+
+int
+acreA_attrfilters(struct acreA_p *p, size_t off, size_t n,
+                  struct acreI_aci_target *t)
+{
+    size_t a = off, e = off + n;
+
+    for (;;) {
+        size_t z = split_at(p->s, a, e, ","), o = a, k = z - a;
+        trim(p->s, &o, &k);
+        int add = k >= 4 && !strncasecmp(p->s + o, "add=", 4);
+        int del = k >= 4 && !strncasecmp(p->s + o, "del=", 4);
+        int rc;
+        if (!add && !del)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, o,
+                             "targattrfilters parts are add=... or del=...");
+        if ((add && t->add_filters) || (del && t->del_filters))
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, o,
+                             "add= or del= given twice");
+        rc = add ? attrfilter_list(p, o + 4, o + k, &t->add_filters,
+                                   &t->nadd_filters)
+                 : attrfilter_list(p, o + 4, o + k, &t->del_filters,
+                                   &t->ndel_filters);
+        if (rc)
+            return rc;
+        if (z >= e)
+            return 0;
+        a = z + 1;
+    }
+}

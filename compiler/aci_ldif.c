@@ -1,0 +1,205 @@
+/*
+ * aci_ldif.c -- the ACI dialect's policy from an LDIF content file: every
+ * `aci` value of every entry, parsed by acreA_parse_value, in file order,
+ * into an acreI_policy of model ACREI_MODEL_ACI.
+ *
+ * The file is read by the engine's LDIF reader (engine/ldif.h: folding,
+ * base64, comments).  An entry's DN is parsed against the policy's schema;
+ * each `aci` value (the description "aci", any case, no options) is
+ * parsed with its position: the physical line and column of its first
+ * byte, and on error the position of the offending byte is mapped back
+ * through the folds of the value (a base64 value has no column: its
+ * errors name the line of the attribute).
+ *
+ * Invariant: on any error the whole policy is freed and *ir untouched.
+ */
+#include "aci.h"
+#include "internal.h"
+
+#include "dn.h"
+#include "ldif.h"
+#include "schema.h"
+
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+struct lines {
+    const char *text;
+    size_t len;
+    size_t *start; /* start[l] = offset of line l (1-based) */
+    unsigned n;
+};
+
+static int
+line_starts(void *ctx, const char *text, size_t len, struct lines *L)
+{
+    unsigned n = 1;
+
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    if (!(L->start = talloc_array(ctx, size_t, n + 2)))
+        return ACRE_ERR_NOMEM;
+    L->text = text;
+    L->len = len;
+    L->n = n;
+    L->start[1] = 0;
+    for (size_t i = 0, l = 1; i < len; i++)
+        if (text[i] == '\n')
+            L->start[++l] = i + 1;
+    return 0;
+}
+
+/* The physical line and column of byte `off` of value av (col 0 when the
+ * value was base64 or starts on a continuation line). */
+static void
+position(const struct lines *L, const struct acreL_attrval *av, size_t off,
+         unsigned *line, unsigned *col)
+{
+    unsigned ln = av->line, c = av->col;
+
+    *line = ln;
+    *col = 0;
+    if (!c || ln > L->n)
+        return;
+    size_t raw = L->start[ln] + c - 1;
+    for (size_t i = 0; i < off; i++) {
+        raw++;
+        c++;
+        size_t k = raw + (raw < L->len && L->text[raw] == '\r');
+        if (k + 1 < L->len && L->text[k] == '\n' && L->text[k + 1] == ' ') {
+            raw = k + 2;
+            ln++;
+            c = 2;
+        }
+    }
+    *line = ln;
+    *col = c;
+}
+
+struct acc {
+    struct acreI_policy *ir;
+    struct acreI_aci *acis;
+    unsigned n, cap;
+};
+
+static int
+one_value(struct acc *A, const struct lines *L, const char *path,
+          const acre_dn *holder, unsigned index, const struct acreL_attrval *av,
+          int variant, acre_diag *diag)
+{
+    struct acreI_pos at = {path, av->line, av->col};
+    struct acreI_aci a;
+
+    if (A->n == A->cap) {
+        unsigned cap = A->cap ? 2 * A->cap : 16;
+        struct acreI_aci *v =
+            talloc_realloc(A->ir, A->acis, struct acreI_aci, cap);
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        A->acis = v;
+        A->cap = cap;
+    }
+    int rc = acreA_parse_value(A->ir, A->ir->schema, holder, index,
+                               (const char *)av->val, av->len, variant, &at, &a,
+                               diag);
+    if (rc && diag && diag->code != ACRE_ERR_NOMEM) {
+        unsigned line, col;
+        position(L, av, diag->offset, &line, &col);
+        diag->line = line;
+        diag->column = col;
+    }
+    if (!rc)
+        A->acis[A->n++] = a;
+    return rc;
+}
+
+static int
+record(struct acc *A, const struct lines *L, const char *path,
+       const struct acreL_record *rec, int variant, acre_diag *diag)
+{
+    acre_dn *dn = NULL;
+    unsigned index = 0;
+    acre_diag d;
+
+    for (size_t i = 0; i < rec->nvals; i++) {
+        const struct acreL_attrval *av = &rec->vals[i];
+        if (av->desc_len != 3 || strncasecmp(av->desc, "aci", 3))
+            continue;
+        if (!dn) {
+            int rc = acre_dn_parse(A->ir, A->ir->schema, rec->dn, rec->dn_len,
+                                   0, &dn, &d);
+            if (rc) {
+                if (diag) {
+                    *diag = d;
+                    diag->file = path;
+                    diag->line = rec->line;
+                    diag->column = 0;
+                }
+                return rc;
+            }
+        }
+        int rc = one_value(A, L, path, dn, index++, av, variant, diag);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static struct acreI_policy *
+new_policy(void *ctx, acre_schema *schema, int variant)
+{
+    struct acreI_policy *ir = talloc_zero(ctx, struct acreI_policy);
+    struct acreI_aci_set *set =
+        ir ? talloc_zero(ir, struct acreI_aci_set) : NULL;
+
+    if (!set) {
+        talloc_free(ir);
+        return NULL;
+    }
+    ir->magic = ACREI_POLICY_MAGIC;
+    ir->model = ACREI_MODEL_ACI;
+    ir->schema = schema ? acreS_freeze(schema) : acreS_builtin();
+    ir->frontend.type = "frontend";
+    ir->frontend.index = -1;
+    set->variant = variant;
+    ir->aci = set;
+    return ir;
+}
+
+int
+acreA_parse_ldif(void *ctx, acre_schema *schema, const char *path,
+                 const char *text, size_t len, int variant,
+                 struct acreI_policy **ir, acre_diag *diag)
+{
+    struct acc A = {0};
+    struct lines L;
+    struct acreL_reader *r;
+    struct acreL_record rec;
+    int rc;
+
+    if (!text || !ir ||
+        (variant != ACREI_ACI_389 && variant != ACREI_ACI_OPENDJ))
+        return ACRE_ERR_INVAL;
+    if (!(A.ir = new_policy(ctx, schema, variant)))
+        return ACRE_ERR_NOMEM;
+    void *scratch = talloc_new(A.ir);
+    rc = scratch ? line_starts(scratch, text, len, &L) : ACRE_ERR_NOMEM;
+    if (!rc)
+        rc = acreL_open(scratch, NULL, text, len, path, &r);
+    while (!rc && (rc = acreL_next(r, &rec, diag)) == 1)
+        rc = record(&A, &L, path, &rec, variant, diag);
+    talloc_free(scratch);
+    if (rc < 0) {
+        if (diag && rc == ACRE_ERR_NOMEM)
+            diag->code = rc;
+        else if (diag && diag->code == 0)
+            diag->code = rc;
+        talloc_free(A.ir);
+        return rc;
+    }
+    ((struct acreI_aci_set *)A.ir->aci)->acis = A.acis;
+    ((struct acreI_aci_set *)A.ir->aci)->n = A.n;
+    *ir = A.ir;
+    return 0;
+}

@@ -1,0 +1,461 @@
+/*
+ * aci_parse.c -- one `aci` value: its parenthesised parts, the targets,
+ * then the ACL text handed to aci_bind.c.
+ *
+ * Read the way 389-DS 2.3 reads it (plugins/acl/aclparse.c, acl_parse and
+ * __aclp__parse_aci; what follows was checked against that source):
+ *   - the value is a run of "(...)" groups, each closed at its matching
+ *     parenthesis counted as slapi_find_matching_paren does (a backslash
+ *     escapes the next byte; quotes do not protect parentheses); spaces
+ *     may separate them; a value not starting with '(' is refused, and
+ *     text after the last group that does not start with '(' is ignored,
+ *     as 389 ignores it;
+ *   - a group starting with 'v' is the ACL text (exactly one is needed);
+ *     one starting with a target keyword is a target; anything else is an
+ *     error.  Target keywords are lowercase, as 389 compares them with
+ *     strncmp: target, targetattr, targetfilter, targattrfilters,
+ *     target_to, target_from; each at most once; "!=" negates (not for
+ *     targattrfilters); a second '=' right after the operator is refused;
+ *     a value starting with '"' must end with one;
+ *   - target / target_to / target_from: "ldap:///DN" or "ldaps:///DN"; a
+ *     target DN (no wildcard, no macro) must be the holder or below it
+ *     (389's ACL_INVALID_TARGET);
+ *   - targetattr: names split on "||", each a known attribute type (389:
+ *     slapi_attr_syntax_exists; options allowed), "*", or a name with '*'
+ *     (kept as a pattern);
+ *   - targetfilter: quotes and a trailing ',' taken off, then an RFC 4515
+ *     filter (outer parentheses optional); a ($dn) / [$dn] macro in it
+ *     needs a macro target given before it (389 checks in that order);
+ *     a macro filter is kept as text only;
+ *   - 389 has no targetscope, targetcontrol or extop: they are errors
+ *     (its "target" prefix test sends them to the target parser, which
+ *     refuses them); the OpenDJ variant accepts all three.
+ * Differences kept on purpose (stricter than 389): a keyword must be the
+ * whole word before the operator (389 takes any word starting with
+ * "target" as target), and unknown keywords in the ACL text are errors.
+ *
+ * Invariants: a value is at most ACREA_MAX_VALUE bytes and NUL-free; the
+ * work is linear in it; everything is built under a scratch context and
+ * stolen into the caller's only on success.
+ */
+#include "aci.h"
+#include "internal.h"
+
+#include "dn.h"
+#include "filter.h"
+#include "schema.h"
+
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* The byte after the matching ')' of the '(' at s[i], 0 when none. */
+static size_t
+matching_paren(const char *s, size_t n, size_t i)
+{
+    int depth = 0, esc = 0;
+
+    for (; i < n; i++) {
+        if (!esc) {
+            if (s[i] == '(')
+                depth++;
+            else if (s[i] == ')')
+                depth--;
+        }
+        if (depth == 0)
+            return i + 1;
+        esc = s[i] == '\\' && !esc;
+    }
+    return 0;
+}
+
+static int
+is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A target's operator and value: s[a..b) is after the keyword. */
+struct tval {
+    int neg;
+    size_t off; /* of the value (inside the quotes) */
+    size_t n;
+};
+
+static int
+target_value(struct acreA_p *p, size_t a, size_t b, int neg_ok, struct tval *v)
+{
+    const char *s = p->s;
+
+    while (a < b && is_space(s[a]))
+        a++;
+    v->neg = a + 1 < b && s[a] == '!' && s[a + 1] == '=';
+    if (v->neg && !neg_ok)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "\"!=\" is not allowed for this target");
+    if (!v->neg && (a >= b || s[a] != '='))
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "expected '=' or \"!=\" after the target keyword");
+    a += v->neg ? 2 : 1;
+    if (a < b && s[a] == '=')
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "more than one '=' between a target keyword and "
+                         "its value");
+    while (a < b && is_space(s[a]))
+        a++;
+    while (b > a && is_space(s[b - 1]))
+        b--;
+    if (a < b && s[a] == '"') {
+        if (b - a < 2 || s[b - 1] != '"')
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                             "a value starting with '\"' must end with one");
+        a++;
+        b--;
+    }
+    v->off = a;
+    v->n = b - a;
+    return 0;
+}
+
+/* target, target_to, target_from: "ldap:///DN" */
+static int
+target_dn(struct acreA_p *p, const struct tval *v, int macros,
+          struct acreI_aci_dnpat *out)
+{
+    const char *s = p->s + v->off;
+    size_t k = acreA_url_prefix(s, v->n);
+
+    if (!k)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v->off,
+                         "a target must be \"ldap:///DN\"");
+    size_t a = k;
+    while (a < v->n && s[a] == ' ')
+        a++;
+    int rc = acreA_dnpat(p, v->off + a, s + a, v->n - a, macros, out);
+    if (rc)
+        return rc;
+    if (out->kind == ACREI_ACI_PAT_DN && p->holder &&
+        !acre_dn_in_scope(out->dn, p->holder, ACRE_SCOPE_SUB))
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v->off,
+                         "the target is outside the subtree of the entry "
+                         "holding the aci");
+    return 0;
+}
+
+/* One name of a targetattr list, s[a..b) trimmed and unquoted. */
+static int
+targetattr_name(struct acreA_p *p, size_t a, size_t b,
+                struct acreI_aci_target *t, int *ids, const char **pats)
+{
+    const char *s = p->s;
+    struct acreS_desc d;
+
+    while (a < b && is_space(s[a]))
+        a++;
+    while (b > a && is_space(s[b - 1]))
+        b--;
+    if (b - a >= 2 && s[a] == '"' && s[b - 1] == '"')
+        a++, b--;
+    if (b - a == 1 && s[a] == '*')
+        return t->attr_star = 1, 0;
+    if (b - a == 1 && s[a] == '+' && p->variant == ACREI_ACI_OPENDJ)
+        return t->attr_plus = 1, 0;
+    if (memchr(s + a, '*', b - a)) {
+        char *x = talloc_strndup(p->ctx, s + a, b - a);
+        if (!x)
+            return ACRE_ERR_NOMEM;
+        for (char *c = x; *c; c++)
+            if (*c >= 'A' && *c <= 'Z')
+                *c = (char)(*c - 'A' + 'a');
+        pats[t->nattr_pat++] = x;
+        return 0;
+    }
+    if (a == b || acreS_desc_parse(p->schema, s + a, b - a, &d) || d.type < 0)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "targetattr \"%.*s\" does not exist in schema",
+                         (int)(b - a > 60 ? 60 : b - a), s + a);
+    int id = d.nopts ? acreS_desc_intern(p->schema, &d) : d.type;
+    if (id < 0)
+        return id == ACRE_ERR_NOMEM ? id
+                                    : acreA_err(p, ACRE_ERR_RULE_LIMIT, a,
+                                                "too many descriptions");
+    ids[t->nattrs++] = id;
+    return 0;
+}
+
+static int
+targetattr(struct acreA_p *p, const struct tval *v, struct acreI_aci_target *t)
+{
+    size_t a = v->off, e = v->off + v->n, max = v->n / 2 + 2;
+    int *ids = talloc_array(p->ctx, int, max);
+    const char **pats = talloc_array(p->ctx, const char *, max);
+    int rc = 0;
+
+    if (!ids || !pats)
+        return ACRE_ERR_NOMEM;
+    t->attr_neg = v->neg;
+    while (!rc) {
+        const char *bar = NULL;
+        for (size_t i = a; i + 1 < e && !bar; i++)
+            if (p->s[i] == '|' && p->s[i + 1] == '|')
+                bar = p->s + i;
+        size_t b = bar ? (size_t)(bar - p->s) : e;
+        rc = targetattr_name(p, a, b, t, ids, pats);
+        if (!bar)
+            break;
+        a = b + 2;
+    }
+    t->attrs = ids;
+    t->attr_pat = pats;
+    return rc;
+}
+
+static int
+targetfilter(struct acreA_p *p, const struct tval *v,
+             struct acreI_aci_target *t)
+{
+    size_t a = v->off, n = v->n;
+    const char *s = p->s;
+
+    t->filter_neg = v->neg;
+    /* 389: a trailing ',' goes, then enclosing quotes (again) */
+    if (n && s[a + n - 1] == ',')
+        n--;
+    if (n >= 2 && s[a] == '"' && s[a + n - 1] == '"')
+        a++, n -= 2;
+    if (!(t->filter_text = talloc_strndup(p->ctx, s + a, n)))
+        return ACRE_ERR_NOMEM;
+    if (strcasestr(t->filter_text, "($dn)") ||
+        strcasestr(t->filter_text, "[$dn]")) {
+        if (!p->target_macro)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                             "a ($dn) macro in targetfilter needs a macro "
+                             "in a target given before it");
+        p->flags |= ACREI_ACI_F_MACRO;
+        return 0;
+    }
+    return acreA_filter(p, a, s + a, n, &t->filter);
+}
+
+/* OpenDJ targetscope */
+static int
+targetscope(struct acreA_p *p, const struct tval *v, struct acreI_aci_target *t)
+{
+    static const struct {
+        const char *name;
+        int scope;
+    } tab[] = {{"base", ACRE_SCOPE_BASE},
+               {"onelevel", ACRE_SCOPE_ONE},
+               {"subtree", ACRE_SCOPE_SUB},
+               {"subordinate", ACRE_SCOPE_CHILDREN}};
+
+    for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+        if (strlen(tab[i].name) == v->n &&
+            !strncasecmp(p->s + v->off, tab[i].name, v->n)) {
+            t->scope = tab[i].scope;
+            return 0;
+        }
+    return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v->off,
+                     "targetscope must be base, onelevel, subtree or "
+                     "subordinate");
+}
+
+/* The target keywords, and which variant knows them. */
+enum tkw {
+    T_TARGET,
+    T_ATTR,
+    T_FILTER,
+    T_ATTRFLT,
+    T_TO,
+    T_FROM,
+    T_SCOPE,
+    T_CONTROL,
+    T_EXTOP
+};
+
+static const struct {
+    const char *name;
+    enum tkw kw;
+    unsigned bit;
+    int opendj_only, neg_ok;
+} tkws[] = {
+    {"target", T_TARGET, ACREI_ACI_T_TARGET, 0, 1},
+    {"targetattr", T_ATTR, ACREI_ACI_T_ATTR, 0, 1},
+    {"targetfilter", T_FILTER, ACREI_ACI_T_FILTER, 0, 1},
+    {"targattrfilters", T_ATTRFLT, ACREI_ACI_T_ATTRFLT, 0, 0},
+    {"target_to", T_TO, ACREI_ACI_T_TO, 0, 1},
+    {"target_from", T_FROM, ACREI_ACI_T_FROM, 0, 1},
+    {"targetscope", T_SCOPE, ACREI_ACI_T_SCOPE, 1, 0},
+    {"targetcontrol", T_CONTROL, ACREI_ACI_T_CONTROL, 1, 1},
+    {"extop", T_EXTOP, ACREI_ACI_T_EXTOP, 1, 1},
+};
+
+static int
+one_target(struct acreA_p *p, size_t i, size_t kn, size_t e, unsigned k,
+           struct acreI_aci_target *t)
+{
+    struct tval v;
+    int rc;
+
+    if (tkws[k].opendj_only && p->variant != ACREI_ACI_OPENDJ)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i,
+                         "%s is not supported by 389-DS", tkws[k].name);
+    if (t->has & tkws[k].bit)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i, "%s given twice",
+                         tkws[k].name);
+    t->has |= tkws[k].bit;
+    if ((rc = target_value(p, i + kn, e, tkws[k].neg_ok, &v)))
+        return rc;
+    switch (tkws[k].kw) {
+    case T_TARGET:
+        t->target_neg = v.neg;
+        if ((rc = target_dn(p, &v, 1, &t->target)))
+            return rc;
+        if (t->target.flags & (ACREI_ACI_MACRO_DN | ACREI_ACI_MACRO_DN_UP))
+            p->target_macro = 1;
+        if (t->target.flags)
+            p->flags |= ACREI_ACI_F_MACRO;
+        return 0;
+    case T_TO:
+        return target_dn(p, &v, 0, &t->to);
+    case T_FROM:
+        return target_dn(p, &v, 0, &t->from);
+    case T_ATTR:
+        return targetattr(p, &v, t);
+    case T_FILTER:
+        return targetfilter(p, &v, t);
+    case T_ATTRFLT:
+        return acreA_attrfilters(p, v.off, v.n, t);
+    case T_SCOPE:
+        return targetscope(p, &v, t);
+    default: /* OpenDJ targetcontrol / extop: OIDs, kept unchecked */
+        return 0;
+    }
+}
+
+/* A target group p->s[i..e) (inside its parentheses). */
+static int
+target(struct acreA_p *p, size_t i, size_t e, struct acreI_aci_target *t)
+{
+    size_t w = i;
+
+    while (w < e && (acreE_is_alpha((unsigned char)p->s[w]) || p->s[w] == '_'))
+        w++;
+    for (unsigned k = 0; k < sizeof(tkws) / sizeof(tkws[0]); k++) {
+        size_t kn = strlen(tkws[k].name);
+        int same = p->variant == ACREI_ACI_OPENDJ
+                       ? !strncasecmp(p->s + i, tkws[k].name, kn)
+                       : !strncmp(p->s + i, tkws[k].name, kn);
+        if (kn == w - i && same)
+            return one_target(p, i, kn, e, k, t);
+    }
+    return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i,
+                     "unknown keyword: expected target, targetattr, "
+                     "targetfilter, targattrfilters, target_to, target_from "
+                     "or version");
+}
+
+/* The groups of the value, in order; the ACL text last or anywhere. */
+static int
+groups(struct acreA_p *p, struct acreI_aci *a)
+{
+    size_t i = 0, n = p->n;
+    int seen = 0, text = 0;
+
+    for (;;) {
+        while (i < n && is_space(p->s[i]))
+            i++;
+        if (i >= n)
+            break;
+        if (p->s[i] != '(') {
+            if (!seen)
+                return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i,
+                                 "an aci starts with '('");
+            break; /* 389 ignores what follows the last group */
+        }
+        size_t e = matching_paren(p->s, n, i);
+        if (!e)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i,
+                             "unbalanced parentheses");
+        seen = 1;
+        size_t b = i + 1;
+        while (b < e - 1 && is_space(p->s[b]))
+            b++;
+        int rc;
+        if (b >= e - 1)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, b, "empty group");
+        if (p->s[b] == 'v') {
+            if (text)
+                return acreA_err(p, ACRE_ERR_RULE_SYNTAX, b,
+                                 "a second ACL text");
+            text = 1;
+            rc = acreA_acltext(p, b, e - 1 - b, a);
+        } else {
+            rc = target(p, b, e - 1, &a->t);
+        }
+        if (rc)
+            return rc;
+        i = e;
+    }
+    if (!text)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, n,
+                         "no \"(version 3.0; acl ...)\" part");
+    return 0;
+}
+
+int
+acreA_parse_value(void *ctx, const acre_schema *schema, const acre_dn *holder,
+                  unsigned value_index, const char *text, size_t len,
+                  int variant, const struct acreI_pos *at,
+                  struct acreI_aci *out, acre_diag *diag)
+{
+    void *scratch = talloc_new(ctx);
+    struct acreA_p p = {.ctx = scratch,
+                        .schema = schema ? schema : acreS_builtin(),
+                        .holder = holder,
+                        .value_index = value_index,
+                        .s = text,
+                        .n = len,
+                        .variant = variant,
+                        .at = at,
+                        .diag = diag};
+    struct acreI_aci a = {0};
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (!scratch)
+        return ACRE_ERR_NOMEM;
+    if (!text || (variant != ACREI_ACI_389 && variant != ACREI_ACI_OPENDJ))
+        rc = acreA_err(&p, ACRE_ERR_INVAL, 0, "invalid argument");
+    else if (len > ACREA_MAX_VALUE)
+        rc = acreA_err(&p, ACRE_ERR_RULE_LIMIT, ACREA_MAX_VALUE,
+                       "value longer than %u bytes", ACREA_MAX_VALUE);
+    else if (memchr(text, '\0', len))
+        rc = acreA_err(&p, ACRE_ERR_RULE_SYNTAX,
+                       (size_t)((const char *)memchr(text, '\0', len) - text),
+                       "NUL byte in the value");
+    else {
+        a.t.scope = ACRE_SCOPE_SUB;
+        rc = groups(&p, &a);
+    }
+    if (!rc && p.subject_dnmacro && !p.target_macro)
+        rc = acreA_err(&p, ACRE_ERR_RULE_SYNTAX, 0,
+                       "a ($dn) macro in a subject needs a macro in the "
+                       "target");
+    if (!rc && !(a.text = talloc_strndup(scratch, text, len)))
+        rc = ACRE_ERR_NOMEM;
+    if (rc == ACRE_ERR_NOMEM && diag)
+        acreA_err(&p, rc, 0, "out of memory");
+    if (rc) {
+        talloc_free(scratch);
+        return rc;
+    }
+    a.len = len;
+    a.holder = holder;
+    a.value_index = value_index;
+    a.flags = p.flags;
+    if (at)
+        a.pos = *at;
+    *out = a;
+    return 0; /* scratch stays: it holds the result, a child of ctx */
+}

@@ -1,0 +1,670 @@
+/*
+ * aci_parse_test.c -- the ACI dialect's parser (compiler/aci_*.c): values
+ * 389-DS 2.3 accepts and the IR they give, values it refuses with the
+ * diagnostic's column, the OpenDJ variant, the bounds, and whole LDIF
+ * files (positions through folds and base64).
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "aci.h"
+#include "acre.h"
+#include "dn.h"
+#include "filter.h"
+#include "schema.h"
+
+static void *ctx;
+static acre_dn *holder;
+
+static void
+setup(void)
+{
+    acre_diag d;
+
+    ctx = talloc_new(NULL);
+    cr_assert_eq(
+        acre_dn_parse(ctx, NULL, "dc=example,dc=com", 17, 0, &holder, &d), 0);
+}
+
+static void
+teardown(void)
+{
+    talloc_free(ctx);
+}
+
+TestSuite(aci_parse, .init = setup, .fini = teardown);
+
+static const struct acreI_pos at = {"t.ldif", 7, 5};
+
+static int
+parse_v(const char *s, int variant, struct acreI_aci *a, acre_diag *d)
+{
+    memset(d, 0, sizeof(*d));
+    return acreA_parse_value(ctx, NULL, holder, 1, s, strlen(s), variant, &at,
+                             a, d);
+}
+
+static const struct acreI_aci *
+ok(const char *s)
+{
+    struct acreI_aci *a = talloc_zero(ctx, struct acreI_aci);
+    acre_diag d;
+    int rc = parse_v(s, ACREI_ACI_389, a, &d);
+
+    cr_assert_eq(rc, 0, "refused: %s\n  %s", s, d.message);
+    return a;
+}
+
+static const struct acreI_aci *
+ok_dj(const char *s)
+{
+    struct acreI_aci *a = talloc_zero(ctx, struct acreI_aci);
+    acre_diag d;
+    int rc = parse_v(s, ACREI_ACI_OPENDJ, a, &d);
+
+    cr_assert_eq(rc, 0, "refused (OpenDJ): %s\n  %s", s, d.message);
+    return a;
+}
+
+/* refused with ACRE_ERR_RULE_SYNTAX at byte `off` of the value */
+static void
+bad_at(const char *s, int variant, size_t off)
+{
+    struct acreI_aci a;
+    acre_diag d;
+    int rc = parse_v(s, variant, &a, &d);
+
+    cr_assert_eq(rc, ACRE_ERR_RULE_SYNTAX, "accepted or other error %d: %s", rc,
+                 s);
+    cr_assert_eq(d.code, ACRE_ERR_RULE_SYNTAX);
+    cr_assert_str_eq(d.file, "t.ldif");
+    cr_assert_eq(d.line, 7);
+    cr_assert_eq(d.offset, off, "%s: offset %zu, expected %zu (%s)", s,
+                 d.offset, off, d.message);
+    cr_assert_eq(d.column, 5 + off);
+    cr_assert(strstr(d.message, "entry 'dc=example,dc=com', aci value 2: ") ==
+                  d.message,
+              "%s", d.message);
+    cr_assert_eq(a.perms, NULL);
+    cr_assert_eq(a.nperms, 0);
+}
+
+static void
+bad(const char *s)
+{
+    struct acreI_aci a;
+    acre_diag d;
+    int rc = parse_v(s, ACREI_ACI_389, &a, &d);
+
+    cr_assert_eq(rc, ACRE_ERR_RULE_SYNTAX, "accepted or other error %d: %s", rc,
+                 s);
+    cr_assert_eq(a.nperms, 0);
+}
+
+#define BODY "(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///anyone\";)"
+
+/* ------------------------------------------------------------------------
+ * Accepted, with the IR
+ */
+Test(aci_parse, minimal)
+{
+    const struct acreI_aci *a = ok(BODY);
+
+    cr_assert_str_eq(a->name, "a");
+    cr_assert_eq(a->nperms, 1);
+    cr_assert_eq(a->perms[0].deny, 0);
+    cr_assert_eq(a->perms[0].rights, ACREI_ACI_READ);
+    cr_assert_eq(a->perms[0].bind->kw, ACREI_ACI_USERDN);
+    cr_assert_eq(a->perms[0].bind->op, ACREI_ACI_EQ);
+    cr_assert_eq(a->perms[0].bind->nterms, 1);
+    cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_ANYONE);
+    cr_assert_eq(a->t.has, 0);
+    cr_assert_eq(a->t.scope, ACRE_SCOPE_SUB);
+    cr_assert_eq(a->holder, holder);
+    cr_assert_eq(a->value_index, 1);
+    cr_assert_eq(a->len, strlen(BODY));
+    cr_assert_str_eq(a->text, BODY);
+    cr_assert_eq(a->pos.line, 7);
+}
+
+Test(aci_parse, rights)
+{
+    const struct acreI_aci *a =
+        ok("(version 3.0; aci \"x\"; allow (read, Write ,add,delete,search,"
+           "compare,selfwrite,proxy,moddn) userdn=\"ldap:///all\";)");
+
+    cr_assert_eq(a->perms[0].rights,
+                 ACREI_ACI_READ | ACREI_ACI_WRITE | ACREI_ACI_ADD |
+                     ACREI_ACI_DELETE | ACREI_ACI_SEARCH | ACREI_ACI_COMPARE |
+                     ACREI_ACI_SELFWRITE | ACREI_ACI_PROXY | ACREI_ACI_MODDN);
+    a = ok("(version 3.0; acl \"x\"; deny (all) userdn=\"ldap:///self\";)");
+    cr_assert_eq(a->perms[0].deny, 1);
+    cr_assert_eq(a->perms[0].rights, ACREI_ACI_ALL);
+    cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_SELF);
+    a = ok("(version 3.0; acl \"x\"; allow (selfwrite) "
+           "userdn=\"ldap:///parent\";)");
+    cr_assert_eq(a->perms[0].rights, ACREI_ACI_SELFWRITE | ACREI_ACI_WRITE);
+    cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_PARENT);
+    a = ok("(version 3.0; acl \"x\"; deny absolute (read) "
+           "userdn=\"ldap:///anyone\";)");
+    cr_assert_eq(a->perms[0].deny, 1);
+}
+
+Test(aci_parse, several_perms_and_case)
+{
+    const struct acreI_aci *a =
+        ok("(targetattr=\"*\")(version 3.0; ACL \"two\"; ALLOW (read) "
+           "USERDN = \"ldap:///anyone\"; Deny(write) groupdn!="
+           "\"ldap:///cn=g,dc=example,dc=com\";)");
+
+    cr_assert_eq(a->nperms, 2);
+    cr_assert_eq(a->perms[1].deny, 1);
+    cr_assert_eq(a->perms[1].rights, ACREI_ACI_WRITE);
+    cr_assert_eq(a->perms[1].bind->kw, ACREI_ACI_GROUPDN);
+    cr_assert_eq(a->perms[1].bind->op, ACREI_ACI_NE);
+    cr_assert_eq(a->perms[1].bind->terms[0].kind, ACREI_ACI_S_DN);
+    cr_assert_str_eq(acreD_norm(a->perms[1].bind->terms[0].pat.dn),
+                     "cn=g,dc=example,dc=com");
+    cr_assert_eq(a->t.attr_star, 1);
+}
+
+Test(aci_parse, targets_any_order)
+{
+    const struct acreI_aci *a =
+        ok("(targetfilter=\"(objectClass=person)\")  (targetattr != "
+           "\"cn || sn;lang-en||userPassword\")(target=\"ldap:///ou=people,"
+           "dc=example,dc=com\") " BODY);
+
+    cr_assert_eq(a->t.has,
+                 ACREI_ACI_T_TARGET | ACREI_ACI_T_ATTR | ACREI_ACI_T_FILTER);
+    cr_assert_eq(a->t.target.kind, ACREI_ACI_PAT_DN);
+    cr_assert_str_eq(acreD_norm(a->t.target.dn), "ou=people,dc=example,dc=com");
+    cr_assert_eq(a->t.target_neg, 0);
+    cr_assert_eq(a->t.attr_neg, 1);
+    cr_assert_eq(a->t.nattrs, 3);
+    cr_assert_eq(a->t.attrs[0], acreS_attr_find(NULL, "cn", 2));
+    cr_assert_neq(a->t.attrs[1], acreS_attr_find(NULL, "sn", 2));
+    cr_assert_eq(a->t.attrs[2], acreS_attr_find(NULL, "userPassword", 12));
+    cr_assert_not_null(a->t.filter);
+    cr_assert_str_eq(a->t.filter_text, "(objectClass=person)");
+    cr_assert_eq(a->t.filter_neg, 0);
+}
+
+Test(aci_parse, target_patterns)
+{
+    const struct acreI_aci *a =
+        ok("(target=\"ldap:///UID=*, ou=People,dc=example,dc=com\")" BODY);
+
+    cr_assert_eq(a->t.target.kind, ACREI_ACI_PAT_PATTERN);
+    cr_assert_str_eq(a->t.target.text, "uid=*,ou=people,dc=example,dc=com");
+    a = ok("(target!=\"ldap:///*=carol,ou=people,dc=example,dc=com\")" BODY);
+    cr_assert_eq(a->t.target_neg, 1);
+    cr_assert_str_eq(a->t.target.text, "*=carol,ou=people,dc=example,dc=com");
+    a = ok("(target=\"ldap:///ou=sub*,dc=example,dc=com\")" BODY);
+    cr_assert_str_eq(a->t.target.text, "ou=sub*,dc=example,dc=com");
+    /* targets outside the holder: only exact DNs are checked (389) */
+    ok("(target=\"ldap:///uid=*,dc=other,dc=com\")" BODY);
+    ok("(target=\"ldaps:///dc=example,dc=com\")" BODY);
+}
+
+Test(aci_parse, macros)
+{
+    const struct acreI_aci *a =
+        ok("(target=\"ldap:///uid=*,($dn),dc=example,dc=com\")(targetattr="
+           "\"uid\")(version 3.0; acl \"m\"; allow (read) groupdn=\"ldap:///"
+           "cn=u1,ou=groups,[$dn],dc=example,dc=com\" or userdn=\"ldap:///"
+           "uid=($attr.uid),ou=people,dc=example,dc=com\";)");
+
+    cr_assert_eq(a->flags & ACREI_ACI_F_MACRO, ACREI_ACI_F_MACRO);
+    cr_assert_eq(a->t.target.kind, ACREI_ACI_PAT_PATTERN);
+    cr_assert_eq(a->t.target.flags, ACREI_ACI_MACRO_DN);
+    cr_assert_str_eq(a->t.target.text, "uid=*,($dn),dc=example,dc=com");
+    const struct acreI_bind *b = a->perms[0].bind;
+    cr_assert_eq(b->kw, ACREI_ACI_OR);
+    cr_assert_eq(b->a->terms[0].kind, ACREI_ACI_S_PATTERN);
+    cr_assert_eq(b->a->terms[0].pat.flags, ACREI_ACI_MACRO_DN_UP);
+    cr_assert_str_eq(b->a->terms[0].pat.text,
+                     "cn=u1,ou=groups,[$dn],dc=example,dc=com");
+    cr_assert_eq(b->b->terms[0].pat.flags, ACREI_ACI_MACRO_ATTR);
+    cr_assert_str_eq(b->b->terms[0].pat.text,
+                     "uid=($attr.uid),ou=people,dc=example,dc=com");
+    /* ($attr.X) needs no macro target */
+    ok("(version 3.0; acl \"m\"; allow (read) userdn=\"ldap:///uid="
+       "($attr.uid),dc=example,dc=com\";)");
+    /* a macro targetfilter after a macro target */
+    a = ok("(target=\"ldap:///($dn),dc=example,dc=com\")(targetfilter="
+           "\"(cn=($dn))\")" BODY);
+    cr_assert_null(a->t.filter);
+    cr_assert_str_eq(a->t.filter_text, "(cn=($dn))");
+}
+
+Test(aci_parse, bind_tree_right_assoc)
+{
+    const struct acreI_aci *a =
+        ok("(version 3.0; acl \"t\"; allow (read) userdn=\"ldap:///all\" and "
+           "ssf>=\"56\" or not (ip=\"10.1.*\" and dns = \"*.example.com\");)");
+    const struct acreI_bind *b = a->perms[0].bind;
+
+    /* a and (b or (not (c and d))) */
+    cr_assert_eq(b->kw, ACREI_ACI_AND);
+    cr_assert_eq(b->a->kw, ACREI_ACI_USERDN);
+    cr_assert_eq(b->b->kw, ACREI_ACI_OR);
+    cr_assert_eq(b->b->a->kw, ACREI_ACI_SSF);
+    cr_assert_eq(b->b->a->op, ACREI_ACI_GE);
+    cr_assert_eq(b->b->a->num, 56);
+    cr_assert_eq(b->b->b->kw, ACREI_ACI_NOT);
+    cr_assert_eq(b->b->b->a->kw, ACREI_ACI_AND);
+    cr_assert_eq(b->b->b->a->a->kw, ACREI_ACI_IP);
+    cr_assert_eq(b->b->b->a->b->kw, ACREI_ACI_DNS);
+    cr_assert_str_eq(b->b->b->a->b->text, "*.example.com");
+    cr_assert_eq(b->a->pos.column, 5 + 36);
+}
+
+Test(aci_parse, userdn_lists_and_urls)
+{
+    const struct acreI_aci *a =
+        ok("(version 3.0; acl \"u\"; allow (read) userdn=\"ldap:///uid=alice,"
+           "dc=example,dc=com || ldap:///uid=a*,dc=example,dc=com ||ldap:///"
+           "ou=people,dc=example,dc=com??sub?(departmentNumber=42)|| LDAP:///"
+           "ou=people,dc=example,dc=com??one?sn=C || ldap:///dc=example,dc=com"
+           "\";)");
+    const struct acreI_bind *b = a->perms[0].bind;
+
+    cr_assert_eq(b->nterms, 5);
+    cr_assert_eq(b->terms[0].kind, ACREI_ACI_S_DN);
+    cr_assert_eq(b->terms[1].kind, ACREI_ACI_S_PATTERN);
+    cr_assert_str_eq(b->terms[1].pat.text, "uid=a*,dc=example,dc=com");
+    cr_assert_eq(b->terms[2].kind, ACREI_ACI_S_URL);
+    cr_assert_eq(b->terms[2].scope, ACRE_SCOPE_SUB);
+    cr_assert_not_null(b->terms[2].filter);
+    cr_assert_str_eq(acreD_norm(b->terms[2].pat.dn),
+                     "ou=people,dc=example,dc=com");
+    cr_assert_eq(b->terms[3].scope, ACRE_SCOPE_ONE);
+    cr_assert_not_null(b->terms[3].filter);
+    cr_assert_eq(b->terms[4].kind, ACREI_ACI_S_DN);
+    a = ok("(version 3.0; acl \"u\"; allow (read) userdn=\"ldap:///"
+           "ou=people,dc=example,dc=com??sub\";)");
+    cr_assert_null(a->perms[0].bind->terms[0].filter);
+    a = ok("(version 3.0; acl \"u\"; allow (read) userdn=\"ldap:///"
+           "ou=people,dc=example,dc=com?\";)");
+    cr_assert_eq(a->perms[0].bind->terms[0].scope, ACRE_SCOPE_BASE);
+}
+
+Test(aci_parse, userattr_forms)
+{
+    const struct acreI_aci *a = ok(
+        "(version 3.0; acl \"u\"; allow (read) userattr=\"manager#USERDN\" or "
+        "userattr=\"seeAlso#groupdn\" or userattr=\"departmentNumber#42\" or "
+        "userattr=\"parent[0, 1,3].manager#USERDN\" or userattr=\"nsRoleDN#"
+        "ROLEDN\" or userattr=\"seeAlso#LDAPURL\" or userattr=\"manager#"
+        "SELFDN\" or userdnattr=\"manager\" or groupdnattr=\"parent[2]."
+        "seeAlso\";)");
+    const struct acreI_bind *b = a->perms[0].bind;
+    const struct acreI_bind *t[9];
+    int n = 0;
+
+    for (; b->kw == ACREI_ACI_OR; b = b->b)
+        t[n++] = b->a;
+    t[n++] = b;
+    cr_assert_eq(n, 9);
+    cr_assert_eq(t[0]->uakind, ACREI_ACI_UA_USERDN);
+    cr_assert_eq(t[0]->attr, acreS_attr_find(NULL, "manager", 7));
+    cr_assert_eq(t[0]->levels, 1);
+    cr_assert_eq(t[1]->uakind, ACREI_ACI_UA_GROUPDN);
+    cr_assert_eq(t[2]->uakind, ACREI_ACI_UA_VALUE);
+    cr_assert_str_eq(t[2]->value, "42");
+    cr_assert_eq(t[2]->value_len, 2);
+    cr_assert_eq(t[3]->levels, 0xbu);
+    cr_assert_eq(t[4]->uakind, ACREI_ACI_UA_ROLEDN);
+    cr_assert_eq(t[5]->uakind, ACREI_ACI_UA_LDAPURL);
+    cr_assert_eq(t[6]->uakind, ACREI_ACI_UA_SELFDN);
+    cr_assert_eq(t[7]->kw, ACREI_ACI_USERDNATTR);
+    cr_assert_eq(t[7]->uakind, ACREI_ACI_UA_USERDN);
+    cr_assert_eq(t[8]->kw, ACREI_ACI_GROUPDNATTR);
+    cr_assert_eq(t[8]->levels, 0x4u);
+}
+
+Test(aci_parse, connection_keywords)
+{
+    const struct acreI_aci *a = ok(
+        "(version 3.0; acl \"c\"; allow (read) authmethod=\"SASL GSSAPI\" and "
+        "ssf=\"0\" and ip=\"10.1.*, 192.168.0.0+255.255.0.0,::1,fe80::/10\" "
+        "and dayofweek=\"Sun,mon,sat\" and timeofday<=\"1730\" and timeofday"
+        ">=0800 and ssf!=\"128\" and roledn=\"ldap:///cn=r,dc=example,"
+        "dc=com\";)");
+    const struct acreI_bind *b = a->perms[0].bind, *t[8];
+    int n = 0;
+
+    for (; b->kw == ACREI_ACI_AND; b = b->b)
+        t[n++] = b->a;
+    t[n++] = b;
+    cr_assert_eq(n, 8);
+    cr_assert_str_eq(t[0]->text, "sasl gssapi");
+    cr_assert_eq(t[1]->num, 0);
+    cr_assert_eq(t[2]->naddrs, 4);
+    cr_assert_eq(t[2]->addrs[0].family, 4);
+    cr_assert_eq(t[2]->addrs[0].addr[0], 10);
+    cr_assert_eq(t[2]->addrs[0].addr[1], 1);
+    cr_assert_eq(t[2]->addrs[0].mask[1], 0xff);
+    cr_assert_eq(t[2]->addrs[0].mask[2], 0);
+    cr_assert_eq(t[2]->addrs[1].mask[1], 0xff);
+    cr_assert_eq(t[2]->addrs[1].mask[2], 0);
+    cr_assert_eq(t[2]->addrs[1].mask[3], 0);
+    cr_assert_eq(t[2]->addrs[2].family, 6);
+    cr_assert_eq(t[2]->addrs[2].addr[15], 1);
+    cr_assert_eq(t[2]->addrs[2].mask[15], 0xff);
+    cr_assert_eq(t[2]->addrs[3].mask[0], 0xff);
+    cr_assert_eq(t[2]->addrs[3].mask[1], 0xc0);
+    cr_assert_eq(t[2]->addrs[3].mask[2], 0);
+    cr_assert_eq(t[3]->days, 0x1u | 0x2u | 0x40u);
+    cr_assert_eq(t[4]->op, ACREI_ACI_LE);
+    cr_assert_eq(t[4]->num, 1730);
+    cr_assert_eq(t[5]->num, 800);
+    cr_assert_eq(t[6]->op, ACREI_ACI_NE);
+    cr_assert_eq(t[7]->kw, ACREI_ACI_ROLEDN);
+}
+
+Test(aci_parse, targattrfilters_and_moddn)
+{
+    const struct acreI_aci *a =
+        ok("(targattrfilters=\"add=cn:(cn=a*) && sn:(sn=b*), del=cn:(cn=x)\")"
+           "(target_to=\"ldap:///ou=a,dc=example,dc=com\")(target_from!="
+           "\"ldap:///uid=*,ou=b,dc=example,dc=com\")" BODY);
+
+    cr_assert_eq(a->t.nadd_filters, 2);
+    cr_assert_eq(a->t.ndel_filters, 1);
+    cr_assert_eq(a->t.add_filters[1].type, acreS_attr_find(NULL, "sn", 2));
+    cr_assert_str_eq(a->t.add_filters[1].text, "(sn=b*)");
+    cr_assert_not_null(a->t.del_filters[0].filter);
+    cr_assert_eq(a->t.to.kind, ACREI_ACI_PAT_DN);
+    cr_assert_eq(a->t.from.kind, ACREI_ACI_PAT_PATTERN);
+    cr_assert_eq(a->t.has,
+                 ACREI_ACI_T_ATTRFLT | ACREI_ACI_T_TO | ACREI_ACI_T_FROM);
+}
+
+Test(aci_parse, odd_but_389_accepts)
+{
+    /* unquoted values, comments, a word as the acl name, text after the
+     * last group, targetattr patterns, a filter without parentheses */
+    const struct acreI_aci *a =
+        ok("  (targetattr=cn*)(targetfilter=\"objectClass=*\")"
+           "(version 3.5;acl name;allow(read)ip=127.0.0.1 # why\n;) junk");
+
+    cr_assert_str_eq(a->name, "name");
+    cr_assert_eq(a->t.nattr_pat, 1);
+    cr_assert_str_eq(a->t.attr_pat[0], "cn*");
+    cr_assert_not_null(a->t.filter);
+}
+
+Test(aci_parse, opendj_variant)
+{
+    const struct acreI_aci *a = ok_dj(
+        "(targetscope=\"onelevel\")(targetattr=\"*||+\")(targetcontrol="
+        "\"1.2.3\")(extop=\"1.3.6.1.4.1.4203.1.11.1\")(version 3.0; acl "
+        "\"d\"; allow (import,export) ssf>\"0\" and timeofday<\"2300\";)");
+
+    cr_assert_eq(a->t.scope, ACRE_SCOPE_ONE);
+    cr_assert_eq(a->t.attr_star, 1);
+    cr_assert_eq(a->t.attr_plus, 1);
+    cr_assert_eq(a->perms[0].rights, ACREI_ACI_IMPORT | ACREI_ACI_EXPORT);
+    cr_assert_eq(a->perms[0].bind->a->op, ACREI_ACI_GT);
+    cr_assert_eq(a->t.has & (ACREI_ACI_T_CONTROL | ACREI_ACI_T_EXTOP),
+                 ACREI_ACI_T_CONTROL | ACREI_ACI_T_EXTOP);
+}
+
+/* ------------------------------------------------------------------------
+ * Refused, at the right byte
+ */
+Test(aci_parse, refused_columns)
+{
+    bad_at("version 3.0", ACREI_ACI_389, 0);
+    bad_at("(targetattr=\"nosuchattrx\")" BODY, ACREI_ACI_389, 13);
+    bad_at("(target=\"ldap:///dc=other,dc=com\")" BODY, ACREI_ACI_389, 9);
+    bad_at("(target=\"ldap:///*,dc=example,dc=com\")" BODY, ACREI_ACI_389, 17);
+    bad_at("(target=\"ldap:///ou=sub,*,dc=example,dc=com\")" BODY,
+           ACREI_ACI_389, 24);
+    bad_at("(targetscope=\"base\")" BODY, ACREI_ACI_389, 1);
+    bad_at("(targetcontrol=\"1.2\")" BODY, ACREI_ACI_389, 1);
+    bad_at("(targetattr=\"cn\")(targetattr=\"sn\")" BODY, ACREI_ACI_389, 18);
+    bad_at("(targetattr==\"cn\")" BODY, ACREI_ACI_389, 12);
+    bad_at("(targetattr=\"cn)" BODY, ACREI_ACI_389, 12);
+    bad_at("(Target=\"ldap:///dc=example,dc=com\")" BODY, ACREI_ACI_389, 1);
+    bad_at("(version 2.0; acl \"a\"; allow (read) userdn=\"ldap:///all\";)",
+           ACREI_ACI_389, 9);
+    bad_at("(version 3.0; acl \"a\"; allow (read) ssf>\"0\";)", ACREI_ACI_389,
+           39);
+    bad_at("(version 3.0; acl \"a\"; allow (read) timeofday<\"0001\";)",
+           ACREI_ACI_389, 45);
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///*,dc="
+           "example,dc=com\";)",
+           ACREI_ACI_389, 52);
+    bad_at("(version 3.0; acl \"a\"; allow (read,fly) userdn=\"ldap:///all\";)",
+           ACREI_ACI_389, 35);
+    bad_at("(version 3.0; acl \"a\"; allow () userdn=\"ldap:///all\";)",
+           ACREI_ACI_389, 30);
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all\")",
+           ACREI_ACI_389, 56);
+    bad_at("(version 3.0; acl \"a\"; allow absolute (read) userdn=\"ldap:///"
+           "all\";)",
+           ACREI_ACI_389, 29);
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"cn=x\";)",
+           ACREI_ACI_389, 44);
+    bad_at("(version 3.0; acl \"a\"; allow (read) color=\"red\";)",
+           ACREI_ACI_389, 36);
+    bad_at("(version 3.0; acl \"a\"; allow (import) userdn=\"ldap:///all\";)",
+           ACREI_ACI_389, 30);
+    bad_at("(version 3.0; acl \"a\";)", ACREI_ACI_389, 22);
+}
+
+Test(aci_parse, refused)
+{
+    bad("");
+    bad("(targetattr=\"cn\")");
+    bad(BODY BODY);
+    bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///uid=carol,"
+        "($dn),dc=example,dc=com\";)");
+    bad("(targetfilter=\"(cn=($dn))\")" BODY);
+    bad("(target=\"ldap:///($foo),dc=example,dc=com\")" BODY);
+    bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///uid="
+        "($attr.1x),dc=example,dc=com\";)");
+    bad("(targetfilter=\"(cn=a\")" BODY);
+    bad("(targattrfilters!=\"add=cn:(cn=a)\")" BODY);
+    bad("(targattrfilters=\"add=nosuch:(cn=a)\")" BODY);
+    bad("(targattrfilters=\"mod=cn:(cn=a)\")" BODY);
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1.300.1\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.*.1\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"fe80::/200\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) dayofweek=\"sunday\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) timeofday=\"2460\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ssf=\"high\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) userdn>=\"ldap:///all\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) userattr=\"manager\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) userattr=\"parent[0,12]."
+        "manager#USERDN\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) userattr=\"parent[1].ou#x\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///dc=x??"
+        "tree?(cn=a)\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) (userdn=\"ldap:///all\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all\" and;)");
+    bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all;)");
+    bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all\" "
+        "@ ip=\"1.2.3.4\";)");
+    bad("(version 3.0; acl \"a\"; allow (read,,write) "
+        "userdn=\"ldap:///all\";)");
+    bad("(version 3.0 acl \"a\"; allow (read) userdn=\"ldap:///all\";)");
+    bad("(version 3.0; acl \"a\" allow (read) userdn=\"ldap:///all\";)");
+    bad("(version 3.0; acl \"a\"; permit (read) userdn=\"ldap:///all\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all\"; "
+        "junk;)");
+    bad("(target=\"dc=example,dc=com\")" BODY);
+    bad("(targetattr=\"cn ||\")" BODY);
+    bad("((version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all\";)");
+    bad("x" BODY);
+}
+
+Test(aci_parse, nul_and_limits)
+{
+    struct acreI_aci a;
+    acre_diag d;
+    char nul[] = "(version 3.0; acl \"a\";\0 allow (read) userdn=\"ldap:///"
+                 "all\";)";
+
+    cr_assert_eq(acreA_parse_value(ctx, NULL, holder, 0, nul, sizeof(nul) - 1,
+                                   ACREI_ACI_389, &at, &a, &d),
+                 ACRE_ERR_RULE_SYNTAX);
+    cr_assert_eq(d.offset, 22);
+
+    /* nesting past ACREA_MAX_DEPTH */
+    char *deep = talloc_strdup(ctx, "(version 3.0; acl \"a\"; allow (read) ");
+    for (int i = 0; i < ACREA_MAX_DEPTH + 1; i++)
+        deep = talloc_strdup_append(deep, "not (");
+    deep = talloc_strdup_append(deep, "ssf>=\"1\"");
+    for (int i = 0; i < ACREA_MAX_DEPTH + 1; i++)
+        deep = talloc_strdup_append(deep, ")");
+    deep = talloc_strdup_append(deep, ";)");
+    cr_assert_eq(parse_v(deep, ACREI_ACI_389, &a, &d), ACRE_ERR_RULE_LIMIT);
+
+    /* just under the nesting bound is fine */
+    char *fine = talloc_strdup(ctx, "(version 3.0; acl \"a\"; allow (read) ");
+    for (int i = 0; i < 10; i++)
+        fine = talloc_strdup_append(fine, "not (");
+    fine = talloc_strdup_append(fine, "ssf>=\"1\"");
+    for (int i = 0; i < 10; i++)
+        fine = talloc_strdup_append(fine, ")");
+    fine = talloc_strdup_append(fine, ";)");
+    cr_assert_eq(parse_v(fine, ACREI_ACI_389, &a, &d), 0, "%s", d.message);
+
+    /* too many terms */
+    char *many = talloc_strdup(ctx, "(version 3.0; acl \"a\"; allow (read) "
+                                    "ssf>=\"1\"");
+    for (int i = 0; i < ACREA_MAX_TERMS; i++)
+        many = talloc_strdup_append(many, " or ssf>=\"1\"");
+    many = talloc_strdup_append(many, ";)");
+    cr_assert_eq(parse_v(many, ACREI_ACI_389, &a, &d), ACRE_ERR_RULE_LIMIT);
+
+    /* too long */
+    size_t n = ACREA_MAX_VALUE + 1;
+    char *big = talloc_size(ctx, n);
+    memset(big, ' ', n);
+    cr_assert_eq(acreA_parse_value(ctx, NULL, holder, 0, big, n, ACREI_ACI_389,
+                                   &at, &a, &d),
+                 ACRE_ERR_RULE_LIMIT);
+}
+
+Test(aci_parse, no_leak_on_error)
+{
+    void *c = talloc_new(ctx);
+    struct acreI_aci a;
+    acre_diag d;
+    const char *s = "(targetattr=\"cn\")(targetfilter=\"(cn=a)\")(version "
+                    "3.0; acl \"a\"; allow (read) userdn=\"ldap:///all\" "
+                    "and color=\"red\";)";
+
+    cr_assert_eq(acreA_parse_value(c, NULL, holder, 0, s, strlen(s),
+                                   ACREI_ACI_389, NULL, &a, &d),
+                 ACRE_ERR_RULE_SYNTAX);
+    cr_assert_eq(talloc_total_blocks(c), 1);
+    cr_assert_eq(d.column, 0);
+    cr_assert_null(d.file);
+}
+
+/* ------------------------------------------------------------------------
+ * LDIF files
+ */
+Test(aci_parse, ldif_file)
+{
+    const char *ldif =
+        "version: 1\n"
+        "\n"
+        "dn: dc=example,dc=com\n"
+        "objectClass: domain\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"r\"; allow (read,search) "
+        "userdn=\"ldap:///anyone\";)\n"
+        "aci: (version 3.0; acl \"f\"; allow (write)\n"
+        "  userdn=\"ldap:///self\";)\n"
+        "\n"
+        "dn: ou=people,dc=example,dc=com\n"
+        "ou: people\n"
+        "aci:: KHZlcnNpb24gMy4wOyBhY2wgImI2NCI7IGRlbnkgKGFsbCkgdXNlcmRuPSJs"
+        "ZGFwOi8vL2FueW9uZSI7KQ==\n";
+    struct acreI_policy *ir = NULL;
+    acre_diag d;
+
+    cr_assert_eq(acreA_parse_ldif(ctx, NULL, "f.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d),
+                 0, "%s", d.message);
+    cr_assert_eq(ir->magic, ACREI_POLICY_MAGIC);
+    cr_assert_eq(ir->model, ACREI_MODEL_ACI);
+    cr_assert_not_null(ir->schema);
+    cr_assert_eq(ir->aci->variant, ACREI_ACI_389);
+    cr_assert_eq(ir->aci->n, 3);
+    cr_assert_str_eq(ir->aci->acis[0].name, "r");
+    cr_assert_eq(ir->aci->acis[0].pos.line, 5);
+    cr_assert_eq(ir->aci->acis[0].pos.column, 6);
+    cr_assert_eq(ir->aci->acis[1].value_index, 1);
+    cr_assert_eq(ir->aci->acis[1].perms[0].bind->terms[0].kind,
+                 ACREI_ACI_S_SELF);
+    cr_assert_str_eq(ir->aci->acis[2].name, "b64");
+    cr_assert_eq(ir->aci->acis[2].value_index, 0);
+    cr_assert_str_eq(acreD_norm(ir->aci->acis[2].holder),
+                     "ou=people,dc=example,dc=com");
+    cr_assert_eq(ir->aci->acis[2].perms[0].deny, 1);
+}
+
+Test(aci_parse, ldif_error_position_past_fold)
+{
+    const char *ldif = "dn: dc=example,dc=com\n"
+                       "aci: (version 3.0; acl \"f\"; allow (write)\n"
+                       "  userdn=\"ldap:///self\" and color=\"red\";)\n";
+    struct acreI_policy *ir = NULL;
+    acre_diag d;
+
+    cr_assert_eq(acreA_parse_ldif(ctx, NULL, "f.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d),
+                 ACRE_ERR_RULE_SYNTAX);
+    cr_assert_null(ir);
+    cr_assert_str_eq(d.file, "f.ldif");
+    cr_assert_eq(d.line, 3);
+    /* the continuation line: " " + " userdn=..." ; 'color' at column 29 */
+    cr_assert_eq(d.column, 29, "column %u: %s", d.column, d.message);
+    cr_assert(strstr(d.message, "entry 'dc=example,dc=com', aci value 1"), "%s",
+              d.message);
+}
+
+Test(aci_parse, ldif_target_outside_holder)
+{
+    const char *ldif = "dn: ou=people,dc=example,dc=com\n"
+                       "aci: (target=\"ldap:///ou=groups,dc=example,dc=com\")"
+                       "(version 3.0; acl \"x\"; allow (read) userdn="
+                       "\"ldap:///anyone\";)\n";
+    struct acreI_policy *ir = NULL;
+    acre_diag d;
+
+    cr_assert_eq(acreA_parse_ldif(ctx, NULL, "f.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d),
+                 ACRE_ERR_RULE_SYNTAX);
+    cr_assert_eq(d.line, 2);
+    cr_assert_eq(d.column, 15);
+}
+
+Test(aci_parse, ldif_errors_pass_through)
+{
+    const char *ldif = "dn: dc=example,dc=com\nchangetype: modify\n";
+    struct acreI_policy *ir = NULL;
+    acre_diag d;
+
+    cr_assert_lt(acreA_parse_ldif(ctx, NULL, "f.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d),
+                 0);
+    cr_assert_null(ir);
+    cr_assert_eq(
+        acreA_parse_ldif(ctx, NULL, "e.ldif", "", 0, ACREI_ACI_OPENDJ, &ir, &d),
+        0);
+    cr_assert_eq(ir->aci->n, 0);
+    cr_assert_eq(ir->aci->variant, ACREI_ACI_OPENDJ);
+}
