@@ -484,7 +484,7 @@ targetattr(struct gen *g)
 
     if (k < 25)
         return "";
-    if (k < 45)
+    if (k < 50)
         return fmt(g, "(targetattr%s\"*\")", neg);
     unsigned n = 1 + acreG_rng_below(&g->r, 3);
     unsigned first = acreG_rng_below(&g->r, NATTR_NAMES);
@@ -537,6 +537,23 @@ add_aci(struct gen *g, unsigned idx)
     const char *tf = targetfilter(g);
     const char *ts = targetscope(g);
     const char *p1 = perm(g);
+    if (idx == 1 && acreG_rng_pct(&g->r, 75)) { /* a broad read rule */
+        h = (struct holder){SFX, 1, 1, 1};
+        e = &g->c->entries[0];
+        t = tf = ts = "";
+        g->macro = 0;
+        ta = PICK(g, ((const char *const[]){
+                         "(targetattr=\"*\")",
+                         "(targetattr!=\"telephoneNumber || mail\")",
+                         "(targetattr=\"cn || sn || uid || objectClass || "
+                         "mail || description\")"}));
+        p1 = fmt(
+            g, "allow (read,search,compare) %s;",
+            PICK(g, ((const char *const[]){
+                        "userdn=\"ldap:///anyone\"", "userdn=\"ldap:///all\"",
+                        "(userdn=\"ldap:///all\" or ip=\"127.0.0.1\")",
+                        "groupdn=\"ldap:///cn=dyn," GROUPS "\""})));
+    }
     const char *v = fmt(g, "%s%s%s%s(version 3.0; acl \"aci-%u\"; %s", t, ta,
                         tf, ts, idx, p1);
     if (acreG_rng_pct(&g->r, 20))
