@@ -57,6 +57,7 @@
  * undefined; NOT keeps undefined.
  *
  * Searches: a missing base is noSuchObject (the base is not checked);
+ * 389 refuses the children (subordinate) scope with protocolError;
  * an entry is returned when the filter matches without access checks
  * AND with them (back-ldbm applies both), and it is visible; LDAP
  * subentries (ldapSubEntry: 389's roles) only when the filter has an
@@ -932,6 +933,10 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
     }
     if (acreF_parse(res, o->schema, filter, strlen(filter), &f, NULL)) {
         res->rc = 87;
+        return 0;
+    }
+    if (scope == ACRE_SCOPE_CHILDREN && o->set->variant == ACREI_ACI_389) {
+        res->rc = 2; /* 389: "Unknown search scope" */
         return 0;
     }
     if (!acreE_dir_find(o->dir, bdn)) {

@@ -899,6 +899,10 @@ Test(aci_oracle, search_needs_search_on_filter_attrs)
                                   "(cn=*)", NULL, 0, &r),
                  0);
     cr_assert_eq(r->rc, 32);
+    cr_assert_eq(acreR_aci_search(o, ctx, SFX, ACRE_SCOPE_CHILDREN, "(cn=*)",
+                                  NULL, 0, &r),
+                 0);
+    cr_assert_eq(r->rc, 2); /* 389-findings.md: no children scope */
 }
 
 Test(aci_oracle, visible_by_read_on_any_attribute)
