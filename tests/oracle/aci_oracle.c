@@ -36,7 +36,8 @@
  * target or targetfilter, no targetattr pattern), those ACIs form 389's
  * anonymous profile, and read / search checks of an anonymous requester
  * ask it first: when a profile ACI with the right is about the entry
- * (target subtree, targetfilter true) the profile decides -- at entry
+ * (target subtree -- the holder's for a "($dn)" target, which 389 keeps
+ * apart from aci->target --, targetfilter true) the profile decides -- at entry
  * level allowed, for an attribute allowed when one of them lists it --
  * whatever the bind rule says ("!=" included); otherwise the ordinary
  * decision applies.
@@ -564,10 +565,11 @@ anon_profile_build(struct acreR_aci *o)
         }
         if (!anyone || !(r & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
             continue;
-        if (complex || deny || a->t.target_neg || a->t.filter_neg ||
-            a->t.nattr_pat ||
-            ((a->t.has & ACREI_ACI_T_TARGET) &&
-             a->t.target.kind != ACREI_ACI_PAT_DN))
+        int pattern = (a->t.has & ACREI_ACI_T_TARGET) &&
+                      a->t.target.kind != ACREI_ACI_PAT_DN &&
+                      !(a->t.target.flags & ACREI_ACI_MACRO_DN);
+        if (complex || deny || pattern || a->t.target_neg || a->t.filter_neg ||
+            a->t.nattr_pat)
             return 0;
         o->anon[n++] = i;
     }
@@ -585,8 +587,10 @@ anon_profile_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
 
     for (unsigned k = 0; k < o->nanon && !result; k++) {
         const struct acreI_aci *a = &o->set->acis[o->anon[k]];
-        const acre_dn *base =
-            (a->t.has & ACREI_ACI_T_TARGET) ? a->t.target.dn : a->holder;
+        /* a "($dn)" target leaves 389's aci->target empty: the holder */
+        const acre_dn *base = (a->t.has & ACREI_ACI_T_TARGET) && a->t.target.dn
+                                  ? a->t.target.dn
+                                  : a->holder;
         int has_allow;
         if (!(aci_rights(a, &has_allow) & right) ||
             acre_dn_in_scope(e->dn, base, ACRE_SCOPE_SUB) != 1 ||

@@ -1098,3 +1098,17 @@ Test(aci_oracle, subentries_only_when_asked)
                  0);
     cr_assert_eq(r->nentries, 1);
 }
+
+Test(aci_oracle, anonymous_profile_ignores_macro_targets)
+{
+    /* 389 keeps a ($dn) target out of aci->target, so its anonymous
+     * profile takes the holder's subtree: the suffix itself too */
+    struct acreI_aci *a = aci(SFX);
+    target(a, "uid=*,($dn)," SFX, 0);
+    attrs(a, "dc uid", 0);
+    perm(a, 0, RS, subj(ACREI_ACI_USERDN, ACREI_ACI_EQ, 1, "anyone"));
+    cr_assert(can(NULL, SFX, "dc", ACREI_ACI_READ));
+    cr_assert_not(can(BOB, SFX, "dc", ACREI_ACI_READ));
+    cr_assert(can(BOB, CAROL, "uid", ACREI_ACI_READ));
+    cr_assert_not(can(BOB, PEOPLE, "uid", ACREI_ACI_READ));
+}
