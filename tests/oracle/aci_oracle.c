@@ -47,7 +47,11 @@
  * be returned when read is allowed on one of E's attributes (the first
  * one, then user attributes, in order) and, when a candidate without
  * targetattr that has read matches E's target (an "entry test rule"), the
- * entry-level read check is not denied by a deny perm.
+ * entry-level read check is not denied by a deny perm -- where, as in
+ * acl__TestRights, a check with no allow ACI about the entry at all is
+ * "denied by deny" as soon as a deny ACI is about it, its bind rule
+ * unevaluated (found on 389 2.3.1: an entry-level deny (read) whose
+ * userdn names nobody hides every entry it targets).
  *
  * Filters (389-ds-base 2.3.1 filterentry.c, with access checks): an item
  * on an attribute without `search` is undefined; AND is false on the
@@ -63,7 +67,9 @@
  * AND with them (back-ldbm applies both), and it is visible; LDAP
  * subentries (ldapSubEntry: 389's roles) only when the filter has an
  * (objectClass=ldapSubEntry) item or the scope is base; each requested
- * attribute it holds is returned when read on it is allowed.
+ * attribute it holds is returned when read on it is allowed -- an
+ * explicit "*" asks for the operational `aci` too (389 does so, though
+ * not for an empty attribute list).
  */
 #include "aci_oracle_int.h"
 
@@ -118,6 +124,7 @@ schema_ids(struct acreR_aci *o)
     o->id_roledn = acreS_attr_find(s, "nsRoleDN", 8);
     o->id_rolefilter = acreS_attr_find(s, "nsRoleFilter", 12);
     o->id_oc = acreS_attr_find(s, "objectClass", 11);
+    o->id_aci = acreS_attr_find(s, "aci", 3);
     o->oc_managed = acreS_class_find(s, "nsManagedRoleDefinition", 23);
     o->oc_filtered = acreS_class_find(s, "nsFilteredRoleDefinition", 24);
     o->oc_nested = acreS_class_find(s, "nsNestedRoleDefinition", 22);
@@ -653,6 +660,27 @@ entry_test_rule(struct acreR_aci *o, void *tmp, const acre_entry_view *e)
     return 0;
 }
 
+/* acl__TestRights' handles for an entry-level read: the ACIs about E at
+ * entry level with read among their rights, with an allow perm (*allow)
+ * or a deny perm (*deny), whatever their bind rules. */
+static void
+entry_read_handles(struct acreR_aci *o, void *tmp, const acre_entry_view *e,
+                   unsigned *allow, unsigned *deny)
+{
+    *allow = *deny = 0;
+    for (unsigned i = 0; i < o->set->n; i++) {
+        struct acreR_ctx c = {o, e, &o->set->acis[i], NULL, tmp};
+        int has_allow, has_deny = 0;
+        if (!(aci_rights(c.a, &has_allow) & ACREI_ACI_READ) ||
+            !entry_matches(&c) || !attr_matches(&c, -1, ACREI_ACI_READ))
+            continue;
+        for (unsigned j = 0; j < c.a->nperms; j++)
+            has_deny |= c.a->perms[j].deny;
+        *allow += has_allow != 0;
+        *deny += has_deny != 0;
+    }
+}
+
 int
 acreR_aci_visible(struct acreR_aci *o, const acre_entry_view *e)
 {
@@ -665,8 +693,16 @@ acreR_aci_visible(struct acreR_aci *o, const acre_entry_view *e)
         return 0;
     void *tmp = talloc_new(o);
     int hidden = 0, by_deny;
-    if (tmp && entry_test_rule(o, tmp, e))
-        hidden = !decide(o, e, -1, ACREI_ACI_READ, &by_deny) && by_deny;
+    if (tmp && entry_test_rule(o, tmp, e)) {
+        unsigned allow, deny;
+        entry_read_handles(o, tmp, e, &allow, &deny);
+        /* no allow handle at all: 389 denies at once, flagged as a deny
+         * when deny handles exist, without evaluating them */
+        if (allow == 0)
+            hidden = deny > 0;
+        else
+            hidden = !decide(o, e, -1, ACREI_ACI_READ, &by_deny) && by_deny;
+    }
     talloc_free(tmp);
     return !hidden;
 }
@@ -800,7 +836,7 @@ acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
  */
 
 struct selection {
-    int user, oper;
+    int user, oper, star; /* star: "*" itself was asked */
     unsigned n;
     int *types;
 };
@@ -815,7 +851,7 @@ select_attrs(struct acreR_aci *o, void *ctx, const char *const *attrs,
         return ACRE_ERR_NOMEM;
     for (unsigned i = 0; i < n; i++) {
         if (!strcmp(attrs[i], "*"))
-            sel->user = 1;
+            sel->user = sel->star = 1;
         else if (!strcmp(attrs[i], "+"))
             sel->oper = 1;
         else if (strcmp(attrs[i], "1.1")) {
@@ -835,6 +871,8 @@ selected(const struct acreR_aci *o, const struct selection *sel, int id)
     for (unsigned i = 0; i < sel->n; i++)
         if (acreS_is_subtype(o->schema, type, sel->types[i]))
             return 1;
+    if (sel->star && o->set->variant == ACREI_ACI_389 && type == o->id_aci)
+        return 1; /* 389 returns aci for an explicit "*" (not for none) */
     if (acreS_attr(o->schema, type)->usage != ACRES_USER)
         return sel->oper;
     return sel->user;

@@ -27,7 +27,9 @@
 #define CAROL  "uid=carol," PEOPLE
 
 static const char ldif[] =
-    "dn: " SFX "\nobjectClass: domain\ndc: example\n\n"
+    "dn: " SFX "\nobjectClass: domain\ndc: example\n"
+    "aci: (targetattr=\"*\")(version 3.0; acl \"doc\"; allow (read) "
+    "userdn=\"ldap:///anyone\";)\n\n"
     "dn: " PEOPLE "\nobjectClass: organizationalUnit\nou: people\n\n"
     "dn: " ALICE "\nobjectClass: inetOrgPerson\nuid: alice\ncn: Alice\n"
     "sn: A\nmail: alice@example.com\ndepartmentNumber: 42\n"
@@ -1111,4 +1113,43 @@ Test(aci_oracle, anonymous_profile_ignores_macro_targets)
     cr_assert_not(can(BOB, SFX, "dc", ACREI_ACI_READ));
     cr_assert(can(BOB, CAROL, "uid", ACREI_ACI_READ));
     cr_assert_not(can(BOB, PEOPLE, "uid", ACREI_ACI_READ));
+}
+
+Test(aci_oracle, explicit_star_returns_aci)
+{
+    /* observed on 389-DS 2.3.1: an explicit "*" returns the operational
+     * aci attribute, an empty list does not */
+    anyone_attrs("*", RS);
+    struct acreR_aci_search *r;
+    const char *star[] = {"*"}, *plus[] = {"+"};
+    cr_assert_eq(acreR_aci_search(who(BOB), ctx, SFX, ACRE_SCOPE_BASE, "(dc=*)",
+                                  star, 1, &r),
+                 0);
+    cr_assert_str_eq(returned(r, 0), "objectClass dc aci");
+    cr_assert_eq(acreR_aci_search(who(BOB), ctx, SFX, ACRE_SCOPE_BASE, "(dc=*)",
+                                  NULL, 0, &r),
+                 0);
+    cr_assert_str_eq(returned(r, 0), "objectClass dc");
+    cr_assert_eq(acreR_aci_search(who(BOB), ctx, SFX, ACRE_SCOPE_BASE, "(dc=*)",
+                                  plus, 1, &r),
+                 0);
+    cr_assert_str_eq(returned(r, 0), "aci structuralObjectClass");
+}
+
+Test(aci_oracle, entry_level_deny_without_allow_hides_unevaluated)
+{
+    /* 389-DS 2.3.1, probed: acl__TestRights denies at once when no allow
+     * ACI is about the entry, and counts it as a deny when a deny ACI is
+     * -- whose bind rule (here FALSE for bob) is never evaluated */
+    anyone_attrs("*", RS);
+    struct acreI_aci *d = aci(SFX);
+    perm(d, 1, RS,
+         subj(ACREI_ACI_USERDN, ACREI_ACI_EQ, 1, "uid=nobody," PEOPLE));
+    cr_assert_not(acreR_aci_visible(who(BOB), entry(ALICE)));
+    cr_assert(can(BOB, ALICE, "cn", ACREI_ACI_READ));
+    /* an entry-level allow makes it evaluate the deny: FALSE, visible */
+    struct acreI_aci *e = aci(SFX);
+    perm(e, 0, ACREI_ACI_READ,
+         subj(ACREI_ACI_USERDN, ACREI_ACI_EQ, 1, "uid=nobody," PEOPLE));
+    cr_assert(acreR_aci_visible(who(BOB), entry(ALICE)));
 }
