@@ -147,6 +147,7 @@ add_person(struct gen *g, unsigned i)
     line(g, e, "uid: %s", n);
     line(g, e, "cn: %c%s", n[0] - 'a' + 'A', n + 1);
     line(g, e, "sn: %c", n[0] - 'a' + 'A');
+    line(g, e, "userPassword: pw-%s", n); /* for simple binds to 389 */
     if (acreG_rng_pct(&g->r, 70))
         line(g, e, "mail: %s@example.com", n);
     if (acreG_rng_pct(&g->r, 50))
@@ -180,10 +181,14 @@ add_groups(struct gen *g)
         line(g, e, "objectClass: top");
         line(g, e, "objectClass: groupOfNames");
         line(g, e, "cn: g%u", i + 1);
-        unsigned nm = acreG_rng_below(&g->r, 3);
-        for (unsigned k = 0; k < nm || (k == 0 && !chain); k++)
-            line(g, e, "member: %s",
-                 g->people[acreG_rng_below(&g->r, g->npeople)]);
+        unsigned nm = acreG_rng_below(&g->r, 3), m0 = 0;
+        for (unsigned k = 0; k < nm || (k == 0 && !chain); k++) {
+            /* distinct members: 389 refuses a repeated value */
+            m0 = k ? (m0 + 1 + acreG_rng_below(&g->r, g->npeople - 2)) %
+                         (g->npeople - 1)
+                   : acreG_rng_below(&g->r, g->npeople - 1);
+            line(g, e, "member: %s", g->people[m0]);
+        }
         if (chain && i + 1 < g->ngroups)
             line(g, e, "member: %s", group_dn(g, i + 1));
         else if (chain && cycle)
