@@ -453,13 +453,14 @@ parse(struct explain *x, int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (!x->entry_dn || !x->in.npolicy || !x->in.ndata) {
+    int aci = x->in.dialect == ACRE_DIALECT_ACI; /* rules in the data */
+    if (!x->entry_dn || (!x->in.npolicy && !aci) || !x->in.ndata) {
         fprintf(stderr,
                 "acre explain: %s is required (see 'acre help "
                 "explain')\n",
-                !x->in.npolicy ? "--policy"
-                : !x->in.ndata ? "--data"
-                               : "-e");
+                !x->in.npolicy && !aci ? "--policy"
+                : !x->in.ndata         ? "--data"
+                                       : "-e");
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;

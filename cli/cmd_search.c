@@ -65,7 +65,8 @@ help_search(FILE *f)
         "                   [--ismemberof]\n"
         "                   [--collective-stack] [--no-collective-filter]\n"
         "                   [--strict]\n"
-        "                   [--dialect slapd.conf|cn=config]\n\n"
+        "                   [--dialect slapd.conf|cn=config|aci]\n"
+        "                   [--aci-variant 389|opendj]\n\n"
         "Search the LDIF directory as the requester DN (anonymous without\n"
         "-D; the rootdn of the policy bypasses access control) and print\n"
         "the entries and values the policy lets it read as ldapsearch -LLL\n"
@@ -84,6 +85,10 @@ help_search(FILE *f)
         "--no-collective-filter hides collective values from FILTER.\n"
         "--ismemberof gives entries OpenDJ's virtual isMemberOf in\n"
         "filters (FILTER, filter=, specificationFilter).\n"
+        "--dialect aci takes the rules from the aci values of the data\n"
+        "(and of --policy LDIF files, then optional) as 389-DS decides\n"
+        "them (--aci-variant opendj: as OpenDJ); cn=Directory Manager\n"
+        "bypasses them.\n"
         "Exit status: the search's LDAP result code (0 success, 4\n"
         "sizeLimitExceeded, 32 noSuchObject, ...), 200 input errors, 201\n"
         "usage or system errors.\n");
@@ -291,6 +296,8 @@ result_name(int rc)
     switch (rc) {
     case 0:
         return "success";
+    case 2:
+        return "protocolError";
     case 3:
         return "timeLimitExceeded";
     case 4:

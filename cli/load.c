@@ -84,6 +84,8 @@ cli_dialect(const char *name)
     if (!strcmp(name, "cn=config") || !strcmp(name, "slapd.d") ||
         !strcmp(name, "cnconfig"))
         return ACRE_DIALECT_SLAPD_CNCONFIG;
+    if (!strcmp(name, "aci"))
+        return ACRE_DIALECT_ACI;
     return 0;
 }
 
@@ -100,6 +102,19 @@ cli_inputs_option(struct cli_inputs *in, int argc, char **argv, int *i)
         return push(&in->data, &in->ndata, v) ? -1 : 1;
     if (!bad && strcmp(argv[*i], "--strict") == 0)
         return in->strict = 1;
+    if (!bad && (v = cli_opt(in->cmd, argc, argv, i, "--aci-variant", &bad))) {
+        if (in->aci_variant) {
+            cli_once(in->cmd, "--aci-variant", &in->aci_variant);
+        } else if (!strcmp(v, "389") || !strcmp(v, "opendj")) {
+            in->aci_variant = !strcmp(v, "389") ? 1 : 2;
+            return 1;
+        } else {
+            fprintf(stderr,
+                    "acre %s: unknown ACI variant '%s' (389 or opendj)\n",
+                    in->cmd, v);
+        }
+        bad = 1;
+    }
     if (!bad && (v = cli_opt(in->cmd, argc, argv, i, "--dialect", &bad))) {
         if (in->dialect) {
             cli_once(in->cmd, "--dialect", &in->dialect);
@@ -107,8 +122,8 @@ cli_inputs_option(struct cli_inputs *in, int argc, char **argv, int *i)
             return 1;
         } else {
             fprintf(stderr,
-                    "acre %s: unknown dialect '%s' (slapd.conf or "
-                    "cn=config)\n",
+                    "acre %s: unknown dialect '%s' (slapd.conf, "
+                    "cn=config or aci)\n",
                     in->cmd, v);
         }
         bad = 1;
@@ -436,10 +451,60 @@ several_policies(const struct cli_inputs *in, acre_policy **out)
     return rc;
 }
 
+/* aci_policy -- the ACIs of the --policy and --data files (LDIF) */
+static int
+aci_policy(const struct cli_inputs *in, acre_policy **out)
+{
+    unsigned n = in->npolicy + in->ndata;
+    acre_source *src = calloc(n ? n : 1, sizeof *src);
+    unsigned flags = in->aci_variant == 2 ? ACRE_COMPILE_ACI_OPENDJ : 0;
+    acre_diag d;
+    int rc = CLI_EXIT_OK;
+
+    if (!src) {
+        fprintf(stderr, "acre %s: out of memory\n", in->cmd);
+        return CLI_EXIT_USAGE;
+    }
+    if (in->ndata == 0) {
+        fprintf(stderr, "acre %s: no --data given\n", in->cmd);
+        rc = CLI_EXIT_USAGE;
+    }
+    for (unsigned i = 0; rc == CLI_EXIT_OK && i < n; i++) {
+        const char *path =
+            i < in->npolicy ? in->policy[i] : in->data[i - in->npolicy];
+        if (!strcmp(path, "-")) {
+            fprintf(stderr,
+                    "acre %s: with --dialect aci the data is read twice "
+                    "(rules, then entries): standard input cannot be one "
+                    "of the files\n",
+                    in->cmd);
+            rc = CLI_EXIT_USAGE;
+        } else {
+            rc = readable(path);
+        }
+        src[i] = (acre_source){ACRE_DIALECT_ACI, path, NULL, 0};
+    }
+    memset(&d, 0, sizeof d);
+    if (rc == CLI_EXIT_OK &&
+        acre_policy_compile(NULL, NULL, src, n, flags, out, &d) != 0) {
+        cli_diag_print(&d, src[0].path);
+        rc = cli_diag_exit(&d);
+    }
+    free(src);
+    return rc;
+}
+
 /* cli_policy_load -- see load.h. */
 int
 cli_policy_load(const struct cli_inputs *in, acre_policy **out)
 {
+    if (in->dialect == ACRE_DIALECT_ACI)
+        return aci_policy(in, out);
+    if (in->aci_variant) {
+        fprintf(stderr, "acre %s: --aci-variant needs --dialect aci\n",
+                in->cmd);
+        return CLI_EXIT_USAGE;
+    }
     if (in->npolicy == 0) {
         fprintf(stderr, "acre %s: no --policy given\n", in->cmd);
         return CLI_EXIT_USAGE;
@@ -618,11 +683,13 @@ addr(const char *v, char *buf, size_t size)
                : -1;
 }
 
-/* auth_method -- none, simple, sasl or sasl/MECHANISM (RFC 4422 names). */
+/* auth_method -- none, simple, ssl (a TLS client certificate: ACI's
+ * authmethod), sasl or sasl/MECHANISM (RFC 4422 names). */
 static int
 auth_method(const char *v)
 {
-    if (!strcmp(v, "none") || !strcmp(v, "simple") || !strcmp(v, "sasl"))
+    if (!strcmp(v, "none") || !strcmp(v, "simple") || !strcmp(v, "sasl") ||
+        !strcmp(v, "ssl"))
         return 0;
     if (strncmp(v, "sasl/", 5) || !v[5] || strlen(v + 5) > 20)
         return -1;
@@ -649,36 +716,44 @@ digits(const char **s, int n, int lo, int hi)
 
 /* zone -- Z, or +HH[:]MM / -HH[:]MM, ending the string. */
 static int
-zone(const char *s, int colon)
+zone(const char *s, int colon, long *off)
 {
+    int sign, h, m;
+
+    *off = 0;
     if (*s == 'Z')
         return s[1] ? -1 : 0;
     if (*s != '+' && *s != '-')
         return -1;
-    s++;
-    if (digits(&s, 2, 0, 23) < 0 || (colon && *s++ != ':') ||
-        digits(&s, 2, 0, 59) < 0)
+    sign = *s++ == '-' ? -1 : 1;
+    if ((h = digits(&s, 2, 0, 23)) < 0 || (colon && *s++ != ':') ||
+        (m = digits(&s, 2, 0, 59)) < 0)
         return -1;
+    *off = sign * (h * 3600L + m * 60L);
     return *s ? -1 : 0;
 }
 
-/* a_time -- "now", RFC 3339 (2024-05-01T12:00:00Z) or generalized time
- * (20240501120000Z), each with optional fractions of a second. */
+/* a_time -- "now" (*out 0), RFC 3339 (2024-05-01T12:00:00Z) or
+ * generalized time (20240501120000Z), each with optional fractions of a
+ * second (dropped): *out the seconds since the Epoch. */
 static int
-a_time(const char *s)
+a_time(const char *s, int64_t *out)
 {
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int iso = strlen(s) > 4 && s[4] == '-', y, m, d;
+    int iso = strlen(s) > 4 && s[4] == '-', y, m, d, hh, mi, ss;
+    struct tm tm;
+    long off;
 
+    *out = 0;
     if (!strcmp(s, "now"))
         return 0;
     if ((y = digits(&s, 4, 0, 9999)) < 0 || (iso && *s++ != '-') ||
         (m = digits(&s, 2, 1, 12)) < 0 || (iso && *s++ != '-') ||
         (d = digits(&s, 2, 1, mdays[m - 1])) < 0 ||
         (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))) ||
-        (iso && *s++ != 'T') || digits(&s, 2, 0, 23) < 0 ||
-        (iso && *s++ != ':') || digits(&s, 2, 0, 59) < 0 ||
-        (iso && *s++ != ':') || digits(&s, 2, 0, 60) < 0)
+        (iso && *s++ != 'T') || (hh = digits(&s, 2, 0, 23)) < 0 ||
+        (iso && *s++ != ':') || (mi = digits(&s, 2, 0, 59)) < 0 ||
+        (iso && *s++ != ':') || (ss = digits(&s, 2, 0, 60)) < 0)
         return -1;
     if (*s == '.' || *s == ',') {
         if (!isdigit((unsigned char)*++s))
@@ -686,7 +761,17 @@ a_time(const char *s)
         while (isdigit((unsigned char)*s))
             s++;
     }
-    return zone(s, iso);
+    if (zone(s, iso, &off))
+        return -1;
+    memset(&tm, 0, sizeof tm);
+    tm.tm_year = y - 1900;
+    tm.tm_mon = m - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = hh;
+    tm.tm_min = mi;
+    tm.tm_sec = ss;
+    *out = (int64_t)timegm(&tm) - off;
+    return 0;
 }
 
 /* who_value -- check and keep the value of requester option `name`. */
@@ -719,7 +804,7 @@ who_value(struct cli_who *w, const char *name, const char *v)
                    ? (w->domain = v, 0)
                    : -1;
     else if (!strcmp(name, "--time"))
-        return a_time(v) ? -1 : (w->time = v, 0);
+        return a_time(v, &w->epoch) ? -1 : (w->time = v, 0);
     return 0;
 }
 
@@ -786,6 +871,8 @@ cli_who_subject(const struct cli_who *w, const acre_schema *schema,
     out->transport_ssf = w->transport_ssf;
     out->tls_ssf = w->tls_ssf;
     out->sasl_ssf = w->sasl_ssf;
+    out->auth_method = w->auth_method;
+    out->time = w->epoch;
     return CLI_EXIT_OK;
 }
 

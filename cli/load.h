@@ -63,15 +63,16 @@ struct cli_inputs {
     unsigned npolicy;
     const char **data; /* --data FILE, in order */
     unsigned ndata;
-    int dialect; /* --dialect: enum acre_dialect, 0: guess (given once) */
-    int strict;  /* --strict: ACRE_LOAD_STRICT for the data */
-    int bad;     /* a usage error was printed */
+    int dialect;     /* --dialect: enum acre_dialect, 0: guess (given once) */
+    int strict;      /* --strict: ACRE_LOAD_STRICT for the data */
+    int aci_variant; /* --aci-variant: 0 not given, 1 389, 2 opendj */
+    int bad;         /* a usage error was printed */
 };
 
 /*
  * cli_inputs_option -- take argv[*i] when it is --policy, --data,
- * --dialect or --strict.  Returns 1 taken, 0 not one of these, -1 usage error
- * (printed).  in->cmd must be set.
+ * --dialect, --aci-variant or --strict.  Returns 1 taken, 0 not one of these,
+ * -1 usage error (printed).  in->cmd must be set.
  */
 int cli_inputs_option(struct cli_inputs *in, int argc, char **argv, int *i);
 
@@ -80,7 +81,7 @@ void cli_inputs_free(struct cli_inputs *in);
 
 /*
  * cli_dialect -- the dialect a --dialect value names: "slapd.conf" (or
- * "conf") or "cn=config" (or "slapd.d", "cnconfig"); 0 when none.
+ * "conf"), "cn=config" (or "slapd.d", "cnconfig") or "aci"; 0 when none.
  */
 int cli_dialect(const char *name);
 
@@ -96,7 +97,10 @@ int cli_dialect(const char *name);
  * decides: LDIF or slapd.conf directives).  "-" is standard input.
  * Several files are slapd.conf files read as one, in order, as if each
  * were included in turn (a database section goes on into the next
- * file); errors name the file where they are.
+ * file); errors name the file where they are.  With --dialect aci the
+ * rules are the `aci` values of the entries of the --policy files, then
+ * of the --data files (LDIF), in 389-DS's semantics or OpenDJ's
+ * (--aci-variant); no --policy is needed.
  *   out: OUT, release with acre_policy_release.
  */
 int cli_policy_load(const struct cli_inputs *in, acre_policy **out);
@@ -148,6 +152,7 @@ struct cli_who {
     const char *peername;    /* --peer, in slapd's form */
     const char *sockname, *sockurl, *domain;
     const char *time; /* --time, validated */
+    int64_t epoch;    /* --time in seconds since the Epoch; 0: now */
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
     int subentries;   /* --subentries */
     unsigned seen;    /* options given (bit k: names[k] of load.c) */

@@ -166,13 +166,14 @@ cli_search_args_parse(struct cli_search_args *s, int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (!s->base || !s->in.npolicy || !s->in.ndata) {
+    int aci = s->in.dialect == ACRE_DIALECT_ACI; /* rules in the data */
+    if (!s->base || (!s->in.npolicy && !aci) || !s->in.ndata) {
         fprintf(stderr,
                 "acre search: %s is required (see 'acre help "
                 "search')\n",
-                !s->in.npolicy ? "--policy"
-                : !s->in.ndata ? "--data"
-                               : "-b");
+                !s->in.npolicy && !aci ? "--policy"
+                : !s->in.ndata         ? "--data"
+                                       : "-b");
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;

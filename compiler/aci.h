@@ -83,6 +83,7 @@ struct acreA_p {
     unsigned nterms;     /* keyword tests and "||" terms so far */
     int target_macro;    /* the target has ($dn) / [$dn] */
     int subject_dnmacro; /* a subject has ($dn) / [$dn] */
+    int kw_lower;        /* the keyword being read is written lowercase */
     unsigned flags;      /* ACREI_ACI_F_* */
 };
 

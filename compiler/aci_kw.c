@@ -1,17 +1,26 @@
 /*
  * aci_kw.c -- the keyword tests of a bind rule ("userdn = VALUE", ...)
- * and the targattrfilters target.
+ * and the targattrfilters target: "add=A:(F) && B:(G), del=A:(F)", quoted
+ * (389 wants the quotes), add= and del= lowercase, each at most once,
+ * each filter on its own attribute only (acl_verify_exactly_one_attribute);
+ * stricter than 389: the attribute must be in the schema.
  *
  * What each keyword takes (389-DS 2.3, plugins/acl/acllas.c and
  * lib/libaccess, checked against those sources; where 389 checks only
  * when it evaluates, this file checks at parse time and says so):
  *   userdn, groupdn, roledn   "ldap:///X || ldap:///Y ..." (each term
- *       needs the ldap:/// or ldaps:/// prefix, as 389's normaliser
- *       requires); userdn X: anyone, all, self, parent
- *       (case-insensitive), a DN, a pattern with '*' and macros, or an
- *       LDAP URL base?attrs?scope?filter (scope base, one or sub; base
- *       when empty, as RFC 4516); groupdn X: a DN, a macro pattern or a
- *       URL; roledn X: a DN or a macro pattern;
+ *       needs the ldap:/// or ldaps:/// prefix, any case, as
+ *       DS_LASUserDnEval reads it; but a keyword written in lowercase
+ *       is normalised by aclparse.c first, which needs a lowercase
+ *       "ldap:///" somewhere in the value);
+ *       userdn X: anyone, all, self, parent (case-insensitive), a DN, a
+ *       pattern with '*' and macros, or an LDAP URL
+ *       base?attrs?scope?filter (scope base, one or sub; base when
+ *       empty, as RFC 4516; the base may hold macros);
+ *       groupdn X: a DN, a macro pattern or a URL (389: with a filter,
+ *       the groups are the entries its search finds; without one 389
+ *       does not take it for a URL and it names no group);
+ *       roledn X: a DN or a macro pattern;
  *   userattr    "[parent[L,L,...].]ATTR#KIND": KIND USERDN, GROUPDN,
  *       ROLEDN, LDAPURL, SELFDN by prefix, case-insensitive (389's
  *       strncasecmp), anything else a value; levels 0..9 (389 keeps at
@@ -175,6 +184,13 @@ subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
     const char *s = p->s;
     unsigned cnt = 1;
 
+    /* 389's normaliser finds a lowercase userdn / groupdn / roledn and
+     * then wants a lowercase "ldap:///" (or "ldaps:///") in its value */
+    if (p->kw_lower && !memmem(s + v.off, v.n, "ldap:///", 8) &&
+        !memmem(s + v.off, v.n, "ldaps:///", 9))
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v.off,
+                         "389-DS wants \"ldap:///\" in lowercase here");
+
     for (size_t i = v.off; i + 1 < v.off + v.n; i++)
         if (s[i] == '|' && s[i + 1] == '|')
             cnt++, i++;
@@ -290,10 +306,13 @@ userattr(struct acreA_p *p, struct acreI_bind *b, struct operand v)
             b->uakind = ua_tab[k].k;
             break;
         }
-    if (b->levels != 1 && b->uakind == ACREI_ACI_UA_VALUE)
-        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v.off,
-                         "parent[...] needs #USERDN, #GROUPDN, #ROLEDN, "
-                         "#LDAPURL or #SELFDN");
+    /* 389 takes "parent[..].attr#value" and looks for an attribute named
+     * with the whole text before '#', which no entry has: the rule is
+     * never True.  Kept as a value rule on no attribute (attr -1). */
+    if (b->levels != 1 && b->uakind == ACREI_ACI_UA_VALUE) {
+        b->attr = -1;
+        b->levels = 1;
+    }
     b->value_len = e - h - 1;
     if (!(b->value = talloc_strndup(p->ctx, s + h + 1, b->value_len)))
         return ACRE_ERR_NOMEM;
@@ -312,14 +331,17 @@ ipv4(const char *s, size_t n, struct acreI_aci_addr *a)
     unsigned part = 0;
     int star = 0;
 
+    /* parts: digits or '*' (that byte does not matter); with fewer than
+     * four parts the last is '*' and the missing ones do not matter */
     a->family = 4;
-    for (size_t i = 0; i < an && part < 4 && !star; part++) {
+    for (size_t i = 0;; part++) {
         size_t j = i;
+        if (part == 4)
+            return -1;
         while (j < an && s[j] != '.')
             j++;
-        if (j - i == 1 && s[i] == '*')
-            star = 1;
-        else {
+        star = j - i == 1 && s[i] == '*';
+        if (!star) {
             if (j == i || j - i > 3 || strspn(s + i, "0123456789") < j - i)
                 return -1;
             unsigned v = 0;
@@ -330,12 +352,12 @@ ipv4(const char *s, size_t n, struct acreI_aci_addr *a)
             a->addr[part] = (uint8_t)v;
             a->mask[part] = 0xff;
         }
-        i = j + (j < an);
-        if (j == an && !star && part < 3)
-            return -1; /* a short address without '*' */
-        if (star && j < an)
-            return -1; /* '*' must be last */
+        if (j == an)
+            break;
+        i = j + 1;
     }
+    if (part < 3 && !star)
+        return -1; /* a short address without '*' */
     if (!plus)
         return 0;
     if (n - an - 1 >= sizeof(buf))
@@ -584,6 +606,7 @@ acreA_keyword(struct acreA_lex *L, const struct acreI_bind **out)
     if (!b)
         return ACRE_ERR_NOMEM;
     b->kw = kw_tab[k].kw;
+    p->kw_lower = !memcmp(p->s + off, kw_tab[k].w, L->t.n);
     b->pos.file = p->at ? p->at->file : NULL;
     b->pos.line = p->at ? p->at->line : 0;
     b->pos.column = p->at && p->at->column ? p->at->column + (unsigned)off : 0;
@@ -623,6 +646,29 @@ split_at(const char *s, size_t a, size_t e, const char *sep)
     return e;
 }
 
+/* 389 (acl_verify_exactly_one_attribute): every item of the filter
+ * s[a..a+n) (already parsed, so a raw '(' opens an item) is on attribute
+ * type `type` (options ignored). */
+static int
+only_attr(struct acreA_p *p, size_t a, size_t n, int type)
+{
+    const char *s = p->s;
+
+    for (size_t i = a; i < a + n; i++) {
+        if (s[i] != '(' || (i + 1 < a + n && strchr("&|!(", s[i + 1])))
+            continue;
+        size_t j = i + 1;
+        while (j < a + n && !strchr("=~<>:;", s[j]))
+            j++;
+        if (j == i + 1 ||
+            acreS_attr_find(p->schema, s + i + 1, j - i - 1) != type)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i + 1,
+                             "a targattrfilters filter may test only its "
+                             "own attribute");
+    }
+    return 0;
+}
+
 static int
 attrfilter(struct acreA_p *p, size_t a, size_t e,
            struct acreI_aci_attrfilter *f)
@@ -639,7 +685,9 @@ attrfilter(struct acreA_p *p, size_t a, size_t e,
     trim(p->s, &fa, &fn);
     if (!(f->text = talloc_strndup(p->ctx, p->s + fa, fn)))
         return ACRE_ERR_NOMEM;
-    return acreA_filter(p, fa, p->s + fa, fn, &f->filter);
+    if ((rc = acreA_filter(p, fa, p->s + fa, fn, &f->filter)))
+        return rc;
+    return only_attr(p, fa, fn, f->type);
 }
 
 static int
@@ -673,6 +721,10 @@ acreA_attrfilters(struct acreA_p *p, size_t off, size_t n,
                   struct acreI_aci_target *t)
 {
     size_t a = off, e = off + n;
+
+    if (off == 0 || p->s[off - 1] != '"')
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                         "targattrfilters takes a quoted value");
 
     for (;;) {
         size_t z = split_at(p->s, a, e, ","), o = a, k = z - a;

@@ -19,7 +19,9 @@
  *     a value starting with '"' must end with one;
  *   - target / target_to / target_from: "ldap:///DN" or "ldaps:///DN"; a
  *     target DN (no wildcard, no macro) must be the holder or below it
- *     (389's ACL_INVALID_TARGET);
+ *     (389's ACL_INVALID_TARGET); the only macro of a target is ($dn)
+ *     (acl_check_for_target_macro; 389 would read "[$dn]" or
+ *     "($attr.X)" there as literal DN text: refused here);
  *   - targetattr: names split on "||", each a known attribute type (389:
  *     slapi_attr_syntax_exists; options allowed), "*", or a name with '*'
  *     (kept as a pattern);
@@ -311,10 +313,13 @@ one_target(struct acreA_p *p, size_t i, size_t kn, size_t e, unsigned k,
         t->target_neg = v.neg;
         if ((rc = target_dn(p, &v, 1, &t->target)))
             return rc;
-        if (t->target.flags & (ACREI_ACI_MACRO_DN | ACREI_ACI_MACRO_DN_UP))
+        if (t->target.flags & ~ACREI_ACI_MACRO_DN)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v.off,
+                             "a target takes only the ($dn) macro");
+        if (t->target.flags) {
             p->target_macro = 1;
-        if (t->target.flags)
             p->flags |= ACREI_ACI_F_MACRO;
+        }
         return 0;
     case T_TO:
         return target_dn(p, &v, 0, &t->to);

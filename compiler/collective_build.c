@@ -1040,6 +1040,7 @@ share(void *mem_ctx, struct acre_policy *base)
     q->subentry_oc_len = base->subentry_oc_len;
     q->nsubentry_oc = base->nsubentry_oc;
     q->subentry_oc_bits = base->subentry_oc_bits;
+    q->aci = base->aci;
     return q;
 }
 

@@ -6,9 +6,12 @@
  * Fail closed: the policy exists only when every source compiled; on any
  * error nothing is returned and nothing leaks.
  */
+#include "aci.h"
+#include "aci_index.h"
 #include "build.h"
 #include "internal.h"
 #include "openldap.h"
+#include "openldap_int.h"
 #include "schema.h"
 
 #include <stdlib.h>
@@ -59,6 +62,71 @@ fail(acre_diag *diag, int code, const char *msg)
     return code;
 }
 
+/* The root DN of an ACI policy: 389's Directory Manager */
+#define ACI_ROOTDN "cn=Directory Manager"
+
+/*
+ * parse_aci -- the ACIs of every source (LDIF, read from its path when
+ * it has no text) in one IR, in source order.
+ */
+static int
+parse_aci(void *ctx, acre_schema *schema, const acre_source *src, size_t n,
+          unsigned flags, struct acreI_policy **out, acre_diag *diag)
+{
+    int variant =
+        flags & ACRE_COMPILE_ACI_OPENDJ ? ACREI_ACI_OPENDJ : ACREI_ACI_389;
+    struct acreI_policy *ir = NULL;
+    struct acreI_aci_set *set;
+    struct acreI_aci *all = NULL;
+    unsigned nall = 0;
+    acre_dn *root;
+    int rc;
+
+    for (size_t i = 0; i < n; i++) {
+        struct acreI_policy *one;
+        const char *text = src[i].text;
+        size_t len = src[i].len;
+        char *buf = NULL;
+        if (src[i].dialect != ACRE_DIALECT_ACI)
+            return fail(diag, ACRE_ERR_INVAL,
+                        "an ACI policy takes ACI sources only");
+        if (!text &&
+            (rc = acreO_read_file(ctx, src[i].path, &buf, &len, diag)) != 0)
+            return rc;
+        if ((rc = acreA_parse_ldif(ctx, schema, src[i].path, text ? text : buf,
+                                   len, variant, &one, diag)) != 0)
+            return rc;
+        talloc_free(buf);
+        if (!ir) {
+            ir = one;
+            schema = (acre_schema *)ir->schema;
+        }
+        const struct acreI_aci_set *os = one->aci;
+        struct acreI_aci *grown =
+            talloc_realloc(ctx, all, struct acreI_aci, nall + os->n + 1);
+        if (!grown)
+            return ACRE_ERR_NOMEM;
+        all = grown;
+        memcpy(all + nall, os->acis, os->n * sizeof *all);
+        nall += os->n;
+    }
+    if (!ir)
+        return fail(diag, ACRE_ERR_INVAL, "no source");
+    if (!(set = talloc_zero(ir, struct acreI_aci_set)) ||
+        acre_dn_parse(set, ir->schema, ACI_ROOTDN, strlen(ACI_ROOTDN), 0, &root,
+                      NULL))
+        return ACRE_ERR_NOMEM;
+    talloc_steal(ir, all);
+    set->variant = variant;
+    set->acis = all;
+    set->n = nall;
+    set->rootdn = root;
+    ir->aci = set;
+    ir->model = ACREI_MODEL_ACI;
+    *out = ir;
+    return 0;
+}
+
 ACRE_PUBLIC int
 acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
                     size_t n, unsigned flags, acre_policy **out,
@@ -70,23 +138,25 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
 
     if (acreS_check(schema))
         return fail(diag, ACRE_ERR_BADOBJ, "not a schema");
-    if (!src || !out || flags)
+    int aci = src && src->dialect == ACRE_DIALECT_ACI;
+    if (!src || !out || (flags & ~(aci ? ACRE_COMPILE_ACI_OPENDJ : 0u)))
         return fail(diag, ACRE_ERR_INVAL, "invalid argument");
-    if (n != 1)
+    if (n != 1 && !(aci && n > 0))
         return fail(diag, ACRE_ERR_INVAL,
                     "an OpenLDAP policy has exactly one source");
     if (src->dialect != ACRE_DIALECT_SLAPD_CONF &&
-        src->dialect != ACRE_DIALECT_SLAPD_CNCONFIG)
+        src->dialect != ACRE_DIALECT_SLAPD_CNCONFIG && !aci)
         return fail(diag, ACRE_ERR_INVAL, "unknown rule dialect");
     if (!(p = talloc_zero(mem_ctx, struct acre_policy)))
         return fail(diag, ACRE_ERR_NOMEM, "out of memory");
     p->mem = p;
     pthread_mutex_init(&p->lock, NULL);
     talloc_set_destructor(p, policy_destructor);
-    if (!schema &&
-        (rc = acre_schema_new(p, ACRE_SCHEMA_SLAPD, &schema, diag)) != 0)
+    if (!schema && (rc = acre_schema_new(p, aci ? 0 : ACRE_SCHEMA_SLAPD,
+                                         &schema, diag)) != 0)
         goto fail;
-    if ((rc = parse(p, schema, src, &ir, diag)) != 0)
+    if ((rc = aci ? parse_aci(p, schema, src, n, flags, &ir, diag)
+                  : parse(p, schema, src, &ir, diag)) != 0)
         goto fail;
     p->magic = ACREP_POLICY_MAGIC;
     p->refs = 1;
@@ -99,7 +169,7 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
     p->id_entrydn = acreS_attr_find(p->schema, "entryDN", 7);
     p->id_userpassword = acreS_attr_find(p->schema, "userPassword", 12);
     acreP_subentry_class(p);
-    if ((rc = acreP_build(p)) != 0) {
+    if ((rc = acreP_build(p)) != 0 || (rc = acreP_aci_build(p)) != 0) {
         fail(diag, rc, "out of memory");
         goto fail;
     }

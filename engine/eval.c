@@ -24,6 +24,7 @@
  * (collective.c) are decided the same way, on the entry, after its own.
  */
 #include "eval.h"
+#include "aci_index.h"
 #include "collective.h"
 #include "internal.h"
 #include "match.h"
@@ -798,6 +799,17 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     if (!valid(rq, e, right) || !attr ||
         desc_of(rq->schema, attr, &d, opts, opt_len, obuf))
         return ACRE_ERR_INVAL;
+    if (rq->p->aci) {
+        int ent = d.type == rq->p->id_entry || d.type == rq->p->id_children;
+        struct acreF_desc fd = {d.type, d.nopts, d.opts, d.opt_len};
+        unsigned r = acreV_aci_rights(right, ent);
+        rq->err = 0;
+        rq->limit_hit = 0;
+        granted = r ? acreV_aci_check(rq, e, ent ? NULL : &fd, r) : 0;
+        if (!granted && rq->limit_hit)
+            return denied(rq);
+        return granted;
+    }
     acreE_buf_init(&b, local, sizeof(local));
     const uint8_t *v = val;
     size_t vl = val_len;
@@ -1047,6 +1059,12 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
 
     verdict_none(out);
     rq->err = 0;
+    if (rq->p->aci) {
+        if ((rc = verdict_init(rq, e, out)) != 0 ||
+            (rc = acreV_aci_verdict(rq, e, select, arg, out)) != 0)
+            verdict_none(out);
+        return rc;
+    }
     /* before the entry's checks: slapo-collect sources are checked too */
     if ((!cr && rq->p->coll && (rc = acreC_compute(rq, e, n, &cr)) != 0) ||
         (rc = verdict_init(rq, e, out)) != 0)

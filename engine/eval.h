@@ -155,6 +155,7 @@ struct acre_request {
                                        named in this request, or NULL */
     struct acreV_setlast *set_last; /* eval_set.c: the last set value
                                        decided, or NULL */
+    struct acreV_aci_rq *aci; /* eval_aci.c: ACI state, made at first use */
 };
 
 /* Submatches for $-substitution (slapd's AclRegexMatches). */
@@ -278,6 +279,14 @@ int acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
  * failed (then rq->limit_hit is set: the check denies).
  */
 const acre_entry_view *acreV_authz_entry(struct acre_request *rq);
+
+/*
+ * acreV_attr_lists -- does attribute a hold the DN whose normalised text
+ * is ndn[0..n) as one of its values (compared by a's equality rule)?
+ * 1 or 0.  Allocation-free for DNs of ordinary length.
+ */
+int acreV_attr_lists(const acre_schema *s, const acre_view_attr *a,
+                     const char *ndn, size_t n);
 
 /*
  * acreV_host_get -- the entry named dn through the host: 1 with *out (to

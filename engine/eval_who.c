@@ -227,10 +227,10 @@ value_is_dn(const acre_schema *s, int type, const uint8_t *v, size_t vn,
     return ok;
 }
 
-/* Does attribute a hold DN text ndn as one of its values? */
-static int
-attr_lists(const acre_schema *s, const acre_view_attr *a, const char *ndn,
-           size_t n)
+/* acreV_attr_lists -- see eval.h. */
+int
+acreV_attr_lists(const acre_schema *s, const acre_view_attr *a, const char *ndn,
+                 size_t n)
 {
     uint8_t local[512];
     struct acreE_buf b;
@@ -479,7 +479,7 @@ entry_lists(const acre_schema *s, const acre_entry_view *e,
         const acre_view_attr *a = &e->attrs[i];
         const struct acreS_dinfo *ai = acreS_desc_of(s, a->id);
         if (acreS_is_subtype(s, ai->type, desc->type) &&
-            ai->nopts >= desc->nopts && attr_lists(s, a, ndn, n))
+            ai->nopts >= desc->nopts && acreV_attr_lists(s, a, ndn, n))
             return 1;
     }
     return 0;
@@ -778,7 +778,7 @@ member_of(struct acreV_check *c, const struct acreI_group *g,
         return 0;
     return g->dynamic
                ? dynamic_member(c, a)
-               : attr_lists(rq->schema, a, rq->authz_norm, rq->authz_len);
+               : acreV_attr_lists(rq->schema, a, rq->authz_norm, rq->authz_len);
 }
 
 /* The membership of fixed group g (not the entry checked): remembered

@@ -1436,3 +1436,29 @@ acreF_to_string(const struct acreF_filter *f, struct acreE_buf *out)
         return ACRE_ERR_INVAL;
     return print_node(f->root, out);
 }
+
+/* names -- does nd or a node below hold an equality item on `type` (as
+ * written) with value `value` (as written), both without case? */
+static int
+names(const struct acreF_node *nd, const char *type, const char *value)
+{
+    size_t tl = strlen(type), vl = strlen(value);
+
+    if (nd->kind == ACREF_EQUALITY)
+        return nd->desc && nd->desc_len == tl &&
+               !strncasecmp(nd->desc, type, tl) && nd->raw &&
+               nd->raw_len == vl &&
+               !strncasecmp((const char *)nd->raw, value, vl);
+    for (unsigned i = 0; i < nd->nkids; i++)
+        if (names(nd->kids[i], type, value))
+            return 1;
+    return 0;
+}
+
+/* acreF_names_value -- see filter.h. */
+int
+acreF_names_value(const struct acreF_filter *f, const char *type,
+                  const char *value)
+{
+    return f && f->root && names(f->root, type, value);
+}

@@ -118,6 +118,31 @@ enum acreF_result acreF_eval(const struct acreF_filter *f,
                              const acre_entry_view *e,
                              const struct acreF_hooks *h);
 
+/*
+ * acreF_eval_389 -- f on e as 389-DS evaluates a search filter under
+ * access control (slapi_vattr_filter_test with access checks): an item
+ * whose attribute the access hook refuses is Undefined; an OR leaves out
+ * the children with any refused item and decides on the others (False
+ * when all of those are False; Undefined only when none is left); AND
+ * and NOT as three-valued logic.  optimise: the search is one-level or
+ * subtree, for which 389 first merges nested ORs into their OR parent
+ * (and ANDs into ANDs) the way its filter optimiser reaches them, which
+ * changes what an OR asks access for.  Same hooks and costs as
+ * acreF_eval.
+ */
+enum acreF_result acreF_eval_389(const struct acreF_filter *f,
+                                 const acre_entry_view *e,
+                                 const struct acreF_hooks *h, int optimise);
+
+/*
+ * acreF_names_value -- does f hold, anywhere, an equality item whose
+ * attribute is written `type` and whose value is written `value` (both
+ * compared without case)?  389 returns ldapSubEntry entries to filters
+ * naming objectclass=ldapsubentry so.
+ */
+int acreF_names_value(const struct acreF_filter *f, const char *type,
+                      const char *value);
+
 /* acreF_schema -- the schema f was parsed against (never NULL). */
 const acre_schema *acreF_schema(const struct acreF_filter *f);
 

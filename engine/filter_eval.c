@@ -89,6 +89,7 @@
 #include "match.h"
 
 #include <string.h>
+#include <strings.h>
 
 #define EVAL_LOCAL 512
 
@@ -879,4 +880,231 @@ acreF_eval(const struct acreF_filter *f, const acre_entry_view *e,
     }
     ev.s = f->schema;
     return eval(&ev, f->root);
+}
+
+/* ------------------------------------------------------------------------
+ * 389-DS's evaluation under access control (its filterentry.c, as
+ * slapi_vattr_filter_test runs it for a search): each item's search
+ * right is checked before the item is evaluated; an OR first asks which
+ * of its children the requester may search at all (every item of the
+ * child), ignores the others, and evaluates the rest without further
+ * checks.  Results: 0 True, -1 False, 1 Undefined (no right).
+ */
+
+#define R389_TRUE  0
+#define R389_FALSE (-1)
+#define R389_UNDEF 1
+
+/* plain -- nd evaluated without access checks, in 389's two values */
+static int
+plain389(const struct ev *ev, const struct acreF_node *nd)
+{
+    struct ev pv = *ev;
+
+    pv.access = NULL;
+    return eval(&pv, nd) == ACREF_TRUE ? R389_TRUE : R389_FALSE;
+}
+
+/*
+ * 389's filter optimiser (filter.c slapi_filter_optimise), which one-level
+ * and subtree searches run before evaluating: an AND or OR takes in the
+ * children of its direct children of the same kind (transitively), then
+ * puts some kinds first (AND: equality items but on "objectclass"; OR:
+ * approx, >=, <= and substrings), then optimises its new first child;
+ * any other node optimises its next sibling instead.  Only the merging
+ * changes what 389's evaluation answers (an OR asks each child for
+ * access as a whole), so the nodes it reaches are marked here, and e389
+ * walks a marked node's merged children.
+ */
+#define OPT_MARKS 32 /* nodes marked per evaluation; deeper ones not */
+
+struct opt {
+    const struct acreF_node *mark[OPT_MARKS];
+    unsigned nmark;
+};
+
+static int
+opt_marked(const struct opt *o, const struct acreF_node *nd)
+{
+    for (unsigned i = 0; o && i < o->nmark; i++)
+        if (o->mark[i] == nd)
+            return 1;
+    return 0;
+}
+
+/* merged -- call fn for each child of nd as the optimiser merges them */
+static int
+merged(const struct acreF_node *nd, const struct acreF_node *at,
+       int (*fn)(void *arg, const struct acreF_node *kid), void *arg)
+{
+    for (unsigned i = 0; i < at->nkids; i++) {
+        const struct acreF_node *k = at->kids[i];
+        int rc = k->kind == nd->kind ? merged(nd, k, fn, arg) : fn(arg, k);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int
+first_put(const struct acreF_node *nd, const struct acreF_node *k)
+{
+    if (nd->kind == ACREF_AND)
+        return k->kind == ACREF_EQUALITY &&
+               !(k->desc && k->desc_len == 11 &&
+                 !strncasecmp(k->desc, "objectclass", 11));
+    return k->kind == ACREF_APPROX || k->kind == ACREF_GE ||
+           k->kind == ACREF_LE || k->kind == ACREF_SUBSTRINGS;
+}
+
+#define OPT_LIST 64 /* children of one node the simulation orders */
+
+struct opt_list {
+    const struct acreF_node *nd;
+    const struct acreF_node *k[OPT_LIST];
+    unsigned n;
+    int pass; /* 1: the kinds put first; 0: the others */
+};
+
+static int
+opt_collect(void *arg, const struct acreF_node *k)
+{
+    struct opt_list *l = arg;
+
+    if (first_put(l->nd, k) == l->pass && l->n < OPT_LIST)
+        l->k[l->n++] = k;
+    return 0;
+}
+
+static void
+opt_node(struct opt *o, const struct acreF_node *nd)
+{
+    struct opt_list l = {nd, {NULL}, 0, 1};
+
+    if (o->nmark == OPT_MARKS)
+        return;
+    o->mark[o->nmark++] = nd;
+    merged(nd, nd, opt_collect, &l); /* the kinds put first, in order */
+    l.pass = 0;
+    merged(nd, nd, opt_collect, &l); /* then the others, in order */
+    /* the new first child is optimised; a leaf or NOT hands on to its
+     * next sibling, up to the first AND or OR */
+    for (unsigned i = 0; i < l.n; i++)
+        if (l.k[i]->kind == ACREF_AND || l.k[i]->kind == ACREF_OR) {
+            opt_node(o, l.k[i]);
+            return;
+        }
+}
+
+/* e389 -- nd; only: check the rights of its items and nothing else */
+struct e389_walk {
+    const struct ev *ev;
+    const struct opt *o;
+    int only, kind, undefined, nomatch, done;
+};
+
+static int e389(const struct ev *ev, const struct opt *o,
+                const struct acreF_node *nd, int only);
+
+static int
+e389_kid(void *arg, const struct acreF_node *k)
+{
+    struct e389_walk *w = arg;
+    int rc;
+
+    if (w->kind == ACREF_AND) {
+        rc = e389(w->ev, w->o, k, w->only);
+        if (rc > 0) {
+            w->undefined = rc;
+        } else if (rc < 0) {
+            w->undefined = 0;
+            w->nomatch = R389_FALSE;
+            return 1;
+        } else {
+            w->nomatch = R389_TRUE;
+        }
+        return 0;
+    }
+    if ((rc = e389(w->ev, w->o, k, 1)) != 0) {
+        w->undefined = rc;
+        return 0;
+    }
+    if (w->only)
+        return 0;
+    w->undefined = 0;
+    if (plain389(w->ev, k) == R389_TRUE) {
+        w->nomatch = R389_TRUE;
+        return 1;
+    }
+    w->nomatch = R389_FALSE;
+    return 0;
+}
+
+static int
+e389(const struct ev *ev, const struct opt *o, const struct acreF_node *nd,
+     int only)
+{
+    int rc;
+
+    switch (nd->kind) {
+    case ACREF_AND:
+    case ACREF_OR: {
+        struct e389_walk w = {
+            ev, o, only, nd->kind, 0, nd->kind == ACREF_AND ? R389_FALSE : 1,
+            0};
+        if (opt_marked(o, nd))
+            merged(nd, nd, e389_kid, &w);
+        else
+            for (unsigned i = 0; i < nd->nkids; i++)
+                if (e389_kid(&w, nd->kids[i]))
+                    break;
+        if (nd->kind == ACREF_AND)
+            return w.undefined ? w.undefined : w.nomatch;
+        return w.nomatch == 1 ? w.undefined : w.nomatch;
+    }
+    case ACREF_NOT:
+        rc = e389(ev, o, nd->kids[0], only);
+        if (only || rc > 0)
+            return rc;
+        return rc == R389_TRUE ? R389_FALSE : R389_TRUE;
+    case ACREF_ABSOLUTE_TRUE:
+        return only ? 0 : R389_TRUE;
+    case ACREF_ABSOLUTE_FALSE:
+        return only ? 0 : R389_FALSE;
+    default:
+        if (!nd->undef && nd->want.type >= 0 &&
+            !item_allowed(ev, nd, nd->norm, nd->norm_len))
+            return R389_UNDEF;
+        if (only)
+            return 0;
+        return plain389(ev, nd);
+    }
+}
+
+/* acreF_eval_389 -- see filter.h. */
+enum acreF_result
+acreF_eval_389(const struct acreF_filter *f, const acre_entry_view *e,
+               const struct acreF_hooks *h, int optimise)
+{
+    struct ev ev = {f, NULL, e, NULL, NULL, NULL, NULL, NULL, NULL};
+    struct opt o = {{NULL}, 0};
+    int rc;
+
+    if (!f || f->magic != ACREF_MAGIC || !e)
+        return ACREF_UNDEFINED;
+    if (h) {
+        ev.access = h->access;
+        ev.ctx = h->ctx;
+        ev.children = h->children;
+        ev.children_arg = h->children_arg;
+        ev.memberof = h->memberof;
+        ev.memberof_arg = h->memberof_arg;
+    }
+    ev.s = f->schema;
+    if (optimise && (f->root->kind == ACREF_AND || f->root->kind == ACREF_OR))
+        opt_node(&o, f->root);
+    rc = e389(&ev, &o, f->root, 0);
+    return rc == R389_TRUE    ? ACREF_TRUE
+           : rc == R389_FALSE ? ACREF_FALSE
+                              : ACREF_UNDEFINED;
 }

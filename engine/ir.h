@@ -596,7 +596,7 @@ struct acreI_policy {
     unsigned nswallowed;
     struct acreI_collect *collect; /* slapo-collect, in slapd's order */
     unsigned ncollect;
-    struct acreI_sfx_index sfx; /* suffixes of dbs[] (acreI_suffix_add) */
+    struct acreI_sfx_index sfx;      /* suffixes of dbs[] (acreI_suffix_add) */
     const struct acreI_aci_set *aci; /* ACREI_MODEL_ACI: the ACIs (and no
                                         section has rules) */
 };

@@ -55,15 +55,12 @@ struct acreF_filter;
  *                 389 matches it: the normalised DN text, lowercased,
  *                 each '*' absorbing any run of bytes (commas too).
  */
-enum acreI_aci_patkind {
-    ACREI_ACI_PAT_DN = 1,
-    ACREI_ACI_PAT_PATTERN
-};
+enum acreI_aci_patkind { ACREI_ACI_PAT_DN = 1, ACREI_ACI_PAT_PATTERN };
 
 /* acreI_aci_dnpat.flags */
-#define ACREI_ACI_MACRO_DN      0x1u /* "($dn)" */
-#define ACREI_ACI_MACRO_DN_UP   0x2u /* "[$dn]" */
-#define ACREI_ACI_MACRO_ATTR    0x4u /* "($attr.NAME)" */
+#define ACREI_ACI_MACRO_DN    0x1u /* "($dn)" */
+#define ACREI_ACI_MACRO_DN_UP 0x2u /* "[$dn]" */
+#define ACREI_ACI_MACRO_ATTR  0x4u /* "($attr.NAME)" */
 
 struct acreI_aci_dnpat {
     enum acreI_aci_patkind kind;
@@ -81,15 +78,15 @@ struct acreI_aci_attrfilter {
 };
 
 /* acreI_aci_target.has */
-#define ACREI_ACI_T_TARGET   0x01u
-#define ACREI_ACI_T_ATTR     0x02u
-#define ACREI_ACI_T_FILTER   0x04u
-#define ACREI_ACI_T_SCOPE    0x08u
-#define ACREI_ACI_T_ATTRFLT  0x10u
-#define ACREI_ACI_T_TO       0x20u
-#define ACREI_ACI_T_FROM     0x40u
-#define ACREI_ACI_T_CONTROL  0x80u  /* OpenDJ targetcontrol */
-#define ACREI_ACI_T_EXTOP    0x100u /* OpenDJ extop */
+#define ACREI_ACI_T_TARGET  0x01u
+#define ACREI_ACI_T_ATTR    0x02u
+#define ACREI_ACI_T_FILTER  0x04u
+#define ACREI_ACI_T_SCOPE   0x08u
+#define ACREI_ACI_T_ATTRFLT 0x10u
+#define ACREI_ACI_T_TO      0x20u
+#define ACREI_ACI_T_FROM    0x40u
+#define ACREI_ACI_T_CONTROL 0x80u  /* OpenDJ targetcontrol */
+#define ACREI_ACI_T_EXTOP   0x100u /* OpenDJ extop */
 
 /*
  * The targets of one ACI.
@@ -153,7 +150,7 @@ enum acreI_aci_op {
 
 /* A userdn / groupdn / roledn term */
 enum acreI_aci_subj {
-    ACREI_ACI_S_DN = 1, /* dn (exact; groupdn / roledn: the group) */
+    ACREI_ACI_S_DN = 1,  /* dn (exact; groupdn / roledn: the group) */
     ACREI_ACI_S_PATTERN, /* pat: wildcards and macros, on the bind DN */
     ACREI_ACI_S_ANYONE,  /* ldap:///anyone */
     ACREI_ACI_S_ALL,     /* ldap:///all: any authenticated requester */
@@ -164,8 +161,8 @@ enum acreI_aci_subj {
 
 struct acreI_aci_term {
     enum acreI_aci_subj kind;
-    struct acreI_aci_dnpat pat; /* DN, PATTERN, URL (its base) */
-    int scope;                  /* URL: enum acre_scope */
+    struct acreI_aci_dnpat pat;        /* DN, PATTERN, URL (its base) */
+    int scope;                         /* URL: enum acre_scope */
     const struct acreF_filter *filter; /* URL: NULL for none */
     const char *url;                   /* URL: the text after ldap:/// */
 };
@@ -182,9 +179,9 @@ enum acreI_aci_uakind {
 
 /* An IP address with its mask, or a dns pattern */
 struct acreI_aci_addr {
-    int family;           /* 4 or 6 */
-    uint8_t addr[16];     /* network order */
-    uint8_t mask[16];     /* bits that must equal addr */
+    int family;       /* 4 or 6 */
+    uint8_t addr[16]; /* network order */
+    uint8_t mask[16]; /* bits that must equal addr */
 };
 
 /*
@@ -238,11 +235,11 @@ struct acreI_aci_perm {
  * One ACI: the value_index-th `aci` value of entry holder.
  */
 struct acreI_aci {
-    struct acreI_pos pos;  /* where the value starts */
+    struct acreI_pos pos; /* where the value starts */
     const acre_dn *holder;
-    unsigned value_index;  /* 0-based, in the holder's order */
-    const char *name;      /* acl "NAME" */
-    const char *text;      /* the value as given (NUL-terminated) */
+    unsigned value_index; /* 0-based, in the holder's order */
+    const char *name;     /* acl "NAME" */
+    const char *text;     /* the value as given (NUL-terminated) */
     size_t len;
     struct acreI_aci_target t;
     const struct acreI_aci_perm *perms;

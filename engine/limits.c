@@ -22,6 +22,7 @@
  */
 #include "eval.h"
 #include "internal.h"
+#include "ir_aci.h"
 
 /* A DN's text as slapd's regexes see it, into *s and *n; -1 out of
  * memory. */
@@ -107,6 +108,26 @@ asked_only(long asked)
     return asked == 0 || asked == ACRE_LIMIT_MAX ? ACRE_LIMIT_NONE : asked;
 }
 
+/* 389-DS's defaults (nsslapd-sizelimit, nsslapd-timelimit): what a
+ * client asks, up to these; the Directory Manager is not limited. */
+#define ACI_SIZE_LIMIT 2000L
+#define ACI_TIME_LIMIT 3600L
+
+static int
+aci_limits(acre_request *rq, const acre_limits *asked, acre_limits *out)
+{
+    const acre_dn *root = rq->p->ir->aci->rootdn;
+
+    if (rq->authz && root && acre_dn_equal(rq->authz, root)) {
+        out->size = asked_only(asked->size);
+        out->time = asked_only(asked->time);
+        return 0;
+    }
+    out->size = in_force(asked->size, ACI_SIZE_LIMIT, ACI_SIZE_LIMIT);
+    out->time = in_force(asked->time, ACI_TIME_LIMIT, ACI_TIME_LIMIT);
+    return 0;
+}
+
 /* acre_search_limits -- see acre.h. */
 ACRE_PUBLIC int
 acre_search_limits(acre_request *rq, const acre_dn *base,
@@ -120,6 +141,8 @@ acre_search_limits(acre_request *rq, const acre_dn *base,
         return ACRE_ERR_INVAL;
 
     const struct acreI_policy *ir = rq->p->ir;
+    if (ir->model == ACREI_MODEL_ACI)
+        return aci_limits(rq, asked, out);
     const struct acreI_section *db = acreI_section_for(ir, base);
     if (!db)
         db = &ir->frontend;

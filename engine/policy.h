@@ -130,6 +130,7 @@ struct acreP_spec;
 struct acreC_slot;
 struct acreC_index;
 struct acreV_moidx;
+struct acreP_aci;
 
 struct acre_policy {
     uint32_t magic;
@@ -173,6 +174,8 @@ struct acre_policy {
     /* the virtual isMemberOf's group index of the last host seen with a
      * generation (memberof.c), under lock */
     struct acreV_moidx *memberof;
+    /* ACREI_MODEL_ACI: the ACIs compiled (aci_index.h); NULL otherwise */
+    const struct acreP_aci *aci;
 };
 
 /* acreV_memberof_drop (memberof.c) -- drop the policy's isMemberOf group

@@ -11,6 +11,7 @@
  * belongs to one policy: a new policy (a new generation) starts with an empty
  * cache.
  */
+#include "aci_index.h"
 #include "eval.h"
 #include "internal.h"
 #include "schema.h"
@@ -185,6 +186,7 @@ request_destructor(struct acre_request *rq)
         pcre2_match_data_free(rq->md);
     spec_release(rq->spec);
     acreV_memberof_end(rq);
+    acreV_aci_end(rq);
     acre_policy_release(rq->p);
     return 0;
 }

@@ -44,6 +44,7 @@
  * path allocates nothing of its own: checks use the request's scratch,
  * verdicts its verdict buffers.
  */
+#include "aci_index.h"
 #include "collective.h"
 #include "directory.h"
 #include "entry.h"
@@ -51,6 +52,7 @@
 #include "filter.h"
 #include "internal.h"
 #include "ir.h"
+#include "ir_aci.h"
 #include "policy.h"
 #include "schema.h"
 
@@ -60,6 +62,7 @@
 
 /* LDAP result codes acre_search reports */
 #define LDAP_SUCCESS             0
+#define LDAP_PROTOCOL_ERROR      2
 #define LDAP_NO_SUCH_OBJECT      32
 #define LDAP_INVALID_DN_SYNTAX   34
 #define LDAP_INSUFFICIENT_ACCESS 50
@@ -192,12 +195,14 @@ filter_access(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
  */
 static int
 filter_match(struct acre_request *rq, const struct acreF_filter *f,
-             const acre_entry_view *e, const struct acreC_result *cr)
+             const acre_entry_view *e, const struct acreC_result *cr, int scope)
 {
     const acre_entry_view *fe = e;
     struct fmatch m;
     enum acreF_result r;
 
+    if (rq->p->aci)
+        return acreV_aci_filter(rq, f, e, scope);
     if (cr && !(rq->p->coll->flags & ACRE_COLL_NO_FILTER) &&
         !(fe = acreC_merged(rq, e, cr, ACREC_MERGE_SUBENTRY)))
         return ACRE_ERR_NOMEM;
@@ -260,7 +265,7 @@ acre_filter_match(acre_request *rq, const acre_filter *f,
         return rc;
     if (rq->err)
         return rq->err;
-    return filter_match(rq, f->f, e, cr);
+    return filter_match(rq, f->f, e, cr, ACRE_SCOPE_SUB);
 }
 
 /* ------------------------------------------------------------------------
@@ -316,6 +321,28 @@ missing_base(struct acre_request *rq, const acre_dn *base,
     return rc ? rc : rq->err;
 }
 
+/* aci_missing_base -- 389's answer for a base that does not exist
+ * (findentry.c): noSuchObject with its nearest existing ancestor as
+ * matched DN, unless the requester may not read that ancestor (checked
+ * on the attribute "1.1": nothing specific): then success, no entry. */
+static int
+aci_missing_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc)
+{
+    const acre_entry_view *m;
+    int rc = 0;
+
+    *ldap_rc = LDAP_NO_SUCH_OBJECT;
+    if (nearest_ancestor(rq, base, &m)) {
+        struct acreF_desc none = {-1, 0, NULL, NULL};
+        if (!acreV_aci_check(rq, m, &none, ACREI_ACI_READ))
+            *ldap_rc = LDAP_SUCCESS;
+        else
+            rc = set_matched(rq, m->dn);
+        acreV_host_release(rq, m);
+    }
+    return rc ? rc : rq->err;
+}
+
 /*
  * check_base -- find and check the base entry.  Returns 0 to go on; 1
  * when *ldap_rc is decided; ACRE_ERR_NOMEM or ACRE_ERR_LOOKUP.
@@ -328,6 +355,16 @@ check_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc)
     uint32_t mask = 0;
     int rc, ok;
 
+    if (rq->p->aci) { /* 389 checks no access on the base itself */
+        if (acreV_host_get(rq, base, &e) != 1) {
+            if (rq->err)
+                return rq->err;
+            rc = aci_missing_base(rq, base, ldap_rc);
+            return rc ? rc : 1;
+        }
+        acreV_host_release(rq, e);
+        return 0;
+    }
     if (!db) {
         *ldap_rc = LDAP_NO_SUCH_OBJECT;
         return 1;
@@ -360,8 +397,9 @@ struct walk {
     struct selection *sel;
     acre_search_fn fn;
     void *arg;
-    int rc;    /* an error that stopped the walk */
-    int scope; /* enum acre_scope */
+    int rc;      /* an error that stopped the walk */
+    int scope;   /* enum acre_scope */
+    int ldapsub; /* ACI: the filter names objectClass=ldapSubEntry */
 };
 
 /* visit -- one candidate: filter, read on "entry", values, callback.
@@ -379,17 +417,24 @@ visit(void *ctx, const acre_entry_view *e)
         w->rc = ACRE_ERR_LOOKUP;
         return 1;
     }
+    /* 389: an ldapSubEntry (a role definition...) only for a base search
+     * or a filter that asks for objectClass=ldapSubEntry */
+    if (rq->p->aci && w->scope != ACRE_SCOPE_BASE && !w->ldapsub &&
+        acreV_aci_ldapsubentry(rq->schema, e))
+        return 0;
     /* back-mdb: with the subentries control only subentries, without it
      * no subentry but a base one */
-    if (rq->flags & ACRE_REQ_SUBENTRIES
-            ? !acreC_is_subentry(rq->p, e)
-            : w->scope != ACRE_SCOPE_BASE && acreC_is_subentry(rq->p, e))
+    if (!rq->p->aci &&
+        (rq->flags & ACRE_REQ_SUBENTRIES
+             ? !acreC_is_subentry(rq->p, e)
+             : w->scope != ACRE_SCOPE_BASE && acreC_is_subentry(rq->p, e)))
         return 0;
     rq->err = 0;
     /* collective values before the candidate's checks (slapo-collect
      * sources are checked too); filters see them as X.500 says */
     if ((rq->p->coll && (rc = acreC_compute(rq, e, NULL, &cr)) != 0) ||
-        (rc = rq->err) != 0 || (rc = filter_match(rq, w->filter, e, cr)) < 0) {
+        (rc = rq->err) != 0 ||
+        (rc = filter_match(rq, w->filter, e, cr, w->scope)) < 0) {
         w->rc = rc;
         return 1;
     }
@@ -485,6 +530,10 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return 0;
     }
     rq->err = 0;
+    if (rq->p->aci && scope == ACRE_SCOPE_CHILDREN) {
+        *ldap_rc = LDAP_PROTOCOL_ERROR; /* 389 has no subordinate scope */
+        return 0;
+    }
     if ((rc = check_base(rq, bdn, ldap_rc)))
         return rc < 0 ? rc : 0;
     if (!rq->host.search)
@@ -492,6 +541,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
     w->filter = f;
     w->sel = &sel;
     w->scope = scope;
+    w->ldapsub = acreF_names_value(f, "objectclass", "ldapsubentry");
     rc = rq->host.search(rq->host.arg, bdn, scope, visit, w);
     if (w->rc)
         return w->rc;
@@ -510,7 +560,7 @@ acre_search(acre_request *rq, const char *base, int scope, const char *filter,
             const char *const *attrs, unsigned nattrs, acre_search_fn fn,
             void *arg, int *ldap_rc, const char **matched)
 {
-    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0};
+    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0, 0};
     void *tmp;
     int rc;
 

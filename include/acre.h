@@ -1361,7 +1361,11 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  *   ldap_rc: OUT: 0 success, 32 noSuchObject, 34 invalidDNSyntax (a
  *            base that does not parse, or that slapd refuses: an RDN
  *            naming one type twice, a #-BER value), 50
- *            insufficientAccess, 87 filterError.
+ *            insufficientAccess, 87 filterError; under an ACI policy
+ *            as 389-DS answers: 2 protocolError for ACRE_SCOPE_CHILDREN
+ *            (389 has no subordinate scope), 0 with no entry for a
+ *            missing base whose nearest existing ancestor the
+ *            requester may not read, no access check on the base.
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
  *            into the request.
  * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (rq, base, filter, fn,

@@ -18,6 +18,18 @@
 #       the CPU slapd spends per returned entry of a 10,000-entry subtree
 #       search under 1, 100 and 1,000 rules, next to acre's, same run
 #
+#   make differential-389 [SEED=n] [N=searches]
+#       the `aci` dialect, acre against a private 389-DS (see
+#       tests/differential/aci.sh): generated cases until N searches
+#       (default 300) have been compared; artefacts in
+#       build/differential/aci-389/seed-SEED
+#   make differential-389-record [SEED=n] [N=searches] [OUT=dir]
+#       389's side alone, each case written to OUT (default
+#       build/differential/aci-389-record) for a later replay
+#   make differential-389-replay [DIR=dir]
+#       acre against recorded cases (default tests/differential/aci-cases),
+#       no 389 needed
+#
 # The drivers need the directory and filter modules of build/libacre.a;
 # nothing here is built by `make` or `make check`.
 
@@ -27,7 +39,8 @@ DT_HDR := $(wildcard $(DT_DIR)/*.h)
 DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
-	differential bench-slapd
+	differential bench-slapd differential-389 differential-389-record \
+	differential-389-replay
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
@@ -69,3 +82,24 @@ differential: $(B)/differential/acl_driver
 bench-slapd: $(B)/differential/acl_driver
 	bash $(DT_DIR)/bench_slapd.sh $(B)/differential/acl_driver \
 		$(B)/differential/bench-slapd
+
+# ---- the aci dialect against 389-DS ------------------------------------------
+# The driver generates and compares; acre's side is the CLI itself.
+DT_ACI_SRC := $(DT_DIR)/dt_util.c $(DT_DIR)/dt_results.c \
+	$(wildcard $(DT_DIR)/aci_*.c)
+
+$(B)/differential/aci_driver: $(DT_ACI_SRC) $(DT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(DT_DIR) -o $@ $(DT_ACI_SRC) $(ALL_LDFLAGS)
+
+differential-389: $(B)/differential/aci_driver $(B)/acre
+	bash $(DT_DIR)/aci.sh run $(B)/differential/aci_driver $(B)/acre \
+		$(B)/differential/aci-389 '$(SEED)' '$(N)'
+
+differential-389-record: $(B)/differential/aci_driver
+	bash $(DT_DIR)/aci.sh record $(B)/differential/aci_driver \
+		'$(or $(OUT),$(B)/differential/aci-389-record)' '$(SEED)' '$(N)'
+
+differential-389-replay: $(B)/differential/aci_driver $(B)/acre
+	bash $(DT_DIR)/aci.sh replay $(B)/differential/aci_driver $(B)/acre \
+		'$(or $(DIR),$(DT_DIR)/aci-cases)' $(B)/differential/aci-389-replay

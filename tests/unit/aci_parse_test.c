@@ -13,6 +13,7 @@
 
 #include "aci.h"
 #include "acre.h"
+#include "alloc_hook.h"
 #include "dn.h"
 #include "filter.h"
 #include "schema.h"
@@ -360,6 +361,19 @@ Test(aci_parse, connection_keywords)
     cr_assert_eq(t[2]->addrs[3].mask[0], 0xff);
     cr_assert_eq(t[2]->addrs[3].mask[1], 0xc0);
     cr_assert_eq(t[2]->addrs[3].mask[2], 0);
+
+    a = ok(
+        "(version 3.0; acl \"c\"; allow (read) ip=\"10.*.3.*,*,10.1.*.*\";)");
+    b = a->perms[0].bind;
+    cr_assert_eq(b->naddrs, 3);
+    cr_assert_eq(b->addrs[0].mask[0], 0xff);
+    cr_assert_eq(b->addrs[0].mask[1], 0);
+    cr_assert_eq(b->addrs[0].mask[2], 0xff);
+    cr_assert_eq(b->addrs[0].addr[2], 3);
+    cr_assert_eq(b->addrs[0].mask[3], 0);
+    cr_assert_eq(b->addrs[1].mask[0], 0);
+    cr_assert_eq(b->addrs[2].mask[1], 0xff);
+    cr_assert_eq(b->addrs[2].mask[2], 0);
     cr_assert_eq(t[3]->days, 0x1u | 0x2u | 0x40u);
     cr_assert_eq(t[4]->op, ACREI_ACI_LE);
     cr_assert_eq(t[4]->num, 1730);
@@ -371,14 +385,15 @@ Test(aci_parse, connection_keywords)
 Test(aci_parse, targattrfilters_and_moddn)
 {
     const struct acreI_aci *a =
-        ok("(targattrfilters=\"add=cn:(cn=a*) && sn:(sn=b*), del=cn:(cn=x)\")"
+        ok("(targattrfilters=\"add=cn:(cn=a*) && sn:(|(sn=b*)(sn;x=c)), "
+           "del=cn:(cn=x)\")"
            "(target_to=\"ldap:///ou=a,dc=example,dc=com\")(target_from!="
            "\"ldap:///uid=*,ou=b,dc=example,dc=com\")" BODY);
 
     cr_assert_eq(a->t.nadd_filters, 2);
     cr_assert_eq(a->t.ndel_filters, 1);
     cr_assert_eq(a->t.add_filters[1].type, acreS_attr_find(NULL, "sn", 2));
-    cr_assert_str_eq(a->t.add_filters[1].text, "(sn=b*)");
+    cr_assert_str_eq(a->t.add_filters[1].text, "(|(sn=b*)(sn;x=c))");
     cr_assert_not_null(a->t.del_filters[0].filter);
     cr_assert_eq(a->t.to.kind, ACREI_ACI_PAT_DN);
     cr_assert_eq(a->t.from.kind, ACREI_ACI_PAT_PATTERN);
@@ -398,6 +413,13 @@ Test(aci_parse, odd_but_389_accepts)
     cr_assert_eq(a->t.nattr_pat, 1);
     cr_assert_str_eq(a->t.attr_pat[0], "cn*");
     cr_assert_not_null(a->t.filter);
+
+    /* a value rule under parent[]: 389 looks for an attribute named
+     * "parent[1].ou", which nothing has: a value rule on no attribute */
+    a = ok("(version 3.0; acl \"a\"; allow (read) "
+           "userattr=\"parent[1].ou#x\";)");
+    cr_assert_eq(a->perms[0].bind->uakind, ACREI_ACI_UA_VALUE);
+    cr_assert_eq(a->perms[0].bind->attr, -1);
 }
 
 Test(aci_parse, opendj_variant)
@@ -460,6 +482,37 @@ Test(aci_parse, refused_columns)
     bad_at("(version 3.0; acl \"a\";)", ACREI_ACI_389, 22);
 }
 
+Test(aci_parse, ldap_prefix_case)
+{
+    /* aclparse.c normalises a lowercase userdn and wants "ldap:///" in
+     * lowercase then; DS_LASUserDnEval itself takes any case */
+    ok("(version 3.0; acl \"a\"; allow (read) USERDN=\"LDAP:///anyone\";)");
+    ok("(version 3.0; acl \"a\"; allow (read) groupdn=\"LDAPS:///cn=g,"
+       "dc=example,dc=com || ldap:///cn=h,dc=example,dc=com\";)");
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"LDAP:///anyone\";)",
+           ACREI_ACI_389, 44);
+    bad_at("(version 3.0; acl \"a\"; allow (read) roledn=\"LDAP:///cn=r,"
+           "dc=example,dc=com\";)",
+           ACREI_ACI_389, 44);
+}
+
+Test(aci_parse, target_macros)
+{
+    const struct acreI_aci *a =
+        ok("(target=\"ldap:///($dn),dc=example,dc=com\")" BODY);
+
+    cr_assert_eq(a->t.target.flags, ACREI_ACI_MACRO_DN);
+    cr_assert_str_eq(a->t.target.text, "($dn),dc=example,dc=com");
+    bad_at("(target=\"ldap:///ou=x,[$dn],dc=example,dc=com\")" BODY,
+           ACREI_ACI_389, 9);
+    bad_at("(target=\"ldap:///uid=($attr.uid),dc=example,dc=com\")" BODY,
+           ACREI_ACI_389, 9);
+    /* [$dn] in a subject needs a ($dn) target too */
+    bad_at("(version 3.0; acl \"a\"; allow (read) groupdn=\"ldap:///cn=g,"
+           "[$dn],dc=example,dc=com\";)",
+           ACREI_ACI_389, 0);
+}
+
 Test(aci_parse, refused)
 {
     bad("");
@@ -475,8 +528,14 @@ Test(aci_parse, refused)
     bad("(targattrfilters!=\"add=cn:(cn=a)\")" BODY);
     bad("(targattrfilters=\"add=nosuch:(cn=a)\")" BODY);
     bad("(targattrfilters=\"mod=cn:(cn=a)\")" BODY);
+    bad("(targattrfilters=add=cn:(cn=a))" BODY);
+    bad("(targattrfilters=\"add=cn:(sn=a)\")" BODY);
+    bad("(targattrfilters=\"add=cn:(&(cn=a)(|(sn=b)))\")" BODY);
+    bad("(targattrfilters=\"add=cn:(cn=a), add=cn:(cn=b)\")" BODY);
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1.300.1\";)");
-    bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.*.1\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"1.2.3.4.5\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"1.2.3.\";)");
+    bad("(version 3.0; acl \"a\"; allow (read) ip=\"1.2.3.4+255.x\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"fe80::/200\";)");
     bad("(version 3.0; acl \"a\"; allow (read) dayofweek=\"sunday\";)");
@@ -486,7 +545,6 @@ Test(aci_parse, refused)
     bad("(version 3.0; acl \"a\"; allow (read) userattr=\"manager\";)");
     bad("(version 3.0; acl \"a\"; allow (read) userattr=\"parent[0,12]."
         "manager#USERDN\";)");
-    bad("(version 3.0; acl \"a\"; allow (read) userattr=\"parent[1].ou#x\";)");
     bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///dc=x??"
         "tree?(cn=a)\";)");
     bad("(version 3.0; acl \"a\"; allow (read) (userdn=\"ldap:///all\";)");
@@ -668,3 +726,72 @@ Test(aci_parse, ldif_errors_pass_through)
     cr_assert_eq(ir->aci->n, 0);
     cr_assert_eq(ir->aci->variant, ACREI_ACI_OPENDJ);
 }
+
+/* ------------------------------------------------------------------------
+ * Out of memory: every allocation refused in turn gives ACRE_ERR_NOMEM
+ * and leaves nothing behind, or the same result as without failures.
+ */
+#if ALLOC_HOOK
+static const char oom_value[] =
+    "(target=\"ldap:///uid=*,($dn),dc=example,dc=com\")(targetattr=\"cn || "
+    "sn\")(targetfilter=\"(objectClass=*)\")(targattrfilters=\"add=cn:"
+    "(cn=a*)\")(version 3.0; acl \"o\"; allow (read) groupdn=\"ldap:///"
+    "cn=g,[$dn],dc=example,dc=com\" or userdn=\"ldap:///ou=p,dc=example,"
+    "dc=com??sub?(cn=x) || ldap:///uid=a*,dc=example,dc=com\"; deny (write) "
+    "ip=\"10.*,::1\" and dayofweek=\"mon\" and not userattr=\"parent[1]."
+    "manager#USERDN\";)";
+
+Test(aci_parse, oom_sweep_value)
+{
+    struct acreI_aci a;
+    acre_diag d;
+    unsigned long n;
+
+    cr_assert_eq(acreA_parse_value(ctx, NULL, holder, 0, oom_value,
+                                   strlen(oom_value), ACREI_ACI_389, &at, &a,
+                                   &d),
+                 0, "%s", d.message);
+    for (n = 1; n < 10000; n++) {
+        long live = alloc_live();
+        alloc_fail_after(n);
+        int rc =
+            acreA_parse_value(ctx, NULL, holder, 0, oom_value,
+                              strlen(oom_value), ACREI_ACI_389, &at, &a, &d);
+        alloc_fail_after(0);
+        if (rc == 0)
+            break;
+        cr_assert_eq(rc, ACRE_ERR_NOMEM, "n=%lu rc=%d %s", n, rc, d.message);
+        cr_assert_eq(alloc_live(), live, "n=%lu leaked", n);
+        cr_assert_eq(a.nperms, 0);
+    }
+    cr_assert_lt(n, 10000);
+    cr_assert_eq(a.nperms, 2);
+}
+
+Test(aci_parse, oom_sweep_ldif)
+{
+    const char *ldif = "dn: dc=example,dc=com\n"
+                       "aci: (targetattr=\"*\")(version 3.0; acl \"r\"; allow "
+                       "(read) userdn=\"ldap:///anyone\";)\n"
+                       "aci: (version 3.0; acl \"s\"; allow (write) userdn="
+                       "\"ldap:///self\";)\n";
+    struct acreI_policy *ir = NULL;
+    acre_diag d;
+    unsigned long n;
+
+    for (n = 1; n < 10000; n++) {
+        long live = alloc_live();
+        alloc_fail_after(n);
+        int rc = acreA_parse_ldif(ctx, NULL, "o.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d);
+        alloc_fail_after(0);
+        if (rc == 0)
+            break;
+        cr_assert_eq(rc, ACRE_ERR_NOMEM, "n=%lu rc=%d %s", n, rc, d.message);
+        cr_assert_eq(alloc_live(), live, "n=%lu leaked", n);
+        cr_assert_null(ir);
+    }
+    cr_assert_lt(n, 10000);
+    cr_assert_eq(ir->aci->n, 2);
+}
+#endif

@@ -349,7 +349,7 @@ sess_open(struct world *w, const struct acreG_requester *g, struct sess *s,
 {
     acre_subject sub = {g->authz_dn, g->authc_dn, g->peername, g->sockname,
                         g->sockurl,  g->domain,   g->ssf,      g->transport_ssf,
-                        g->tls_ssf,  g->sasl_ssf};
+                        g->tls_ssf,  g->sasl_ssf, NULL,        0};
     struct acreR_requester orq = {
         g->authz_dn, g->authc_dn, g->peername,      g->sockname, g->sockurl,
         g->domain,   g->ssf,      g->transport_ssf, g->tls_ssf,  g->sasl_ssf};

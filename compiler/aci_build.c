@@ -1,0 +1,318 @@
+/*
+ * aci_build.c -- the ACI dialect's index (engine/aci_index.h) from its IR
+ * (engine/ir_aci.h): holders hashed by their own ancestry hash, their
+ * perms in one array, targetattr lists as bitmaps over attribute types,
+ * and which bind rules read the entry they decide.
+ *
+ * Compile time only; everything is allocated under the policy and never
+ * changes afterwards.  Fails only when memory runs out (nothing of the
+ * index is then attached).
+ */
+#include "aci_index.h"
+#include "dn.h"
+#include "policy.h"
+#include "schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+/* entry_dep -- does bind rule b read the entry it decides (or the
+ * entry's ancestors)? */
+static int
+entry_dep(const struct acreI_bind *b)
+{
+    if (!b)
+        return 0;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+    case ACREI_ACI_OR:
+    case ACREI_ACI_NOT:
+        return entry_dep(b->a) || entry_dep(b->b);
+    case ACREI_ACI_USERATTR:
+    case ACREI_ACI_USERDNATTR:
+    case ACREI_ACI_GROUPDNATTR:
+        return 1;
+    case ACREI_ACI_USERDN:
+    case ACREI_ACI_GROUPDN:
+    case ACREI_ACI_ROLEDN:
+        for (unsigned i = 0; i < b->nterms; i++) {
+            const struct acreI_aci_term *t = &b->terms[i];
+            if (t->kind == ACREI_ACI_S_SELF || t->kind == ACREI_ACI_S_PARENT ||
+                t->pat.flags)
+                return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* attr_bits -- the targetattr list of t as a bitmap over type ids (NULL
+ * without targetattr, or when memory runs out: *nomem set). */
+/* per_entry -- 389's ACI_ATTR_RULES: does bind rule b hold a keyword
+ * that makes 389 evaluate the ACI again for every entry? */
+static int
+per_entry(const struct acreI_bind *b)
+{
+    if (!b)
+        return 0;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+    case ACREI_ACI_OR:
+    case ACREI_ACI_NOT:
+        return per_entry(b->a) || per_entry(b->b);
+    case ACREI_ACI_USERATTR:
+    case ACREI_ACI_USERDNATTR:
+    case ACREI_ACI_GROUPDNATTR:
+        return 1;
+    case ACREI_ACI_USERDN:
+    case ACREI_ACI_GROUPDN:
+    case ACREI_ACI_ROLEDN:
+        if (b->kw == ACREI_ACI_USERDN && b->nterms &&
+            b->terms[0].kind == ACREI_ACI_S_SELF)
+            return 1;
+        for (unsigned i = 0; i < b->nterms; i++) /* a macro subject */
+            if (b->terms[i].pat.flags)
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static const uint64_t *
+attr_bits(void *ctx, const acre_schema *s, unsigned words,
+          const struct acreI_aci_target *t, int *nomem)
+{
+    unsigned ntypes = acreS_nattrs(s);
+    uint64_t *bits;
+
+    if (!(t->has & ACREI_ACI_T_ATTR))
+        return NULL;
+    if (!(bits = talloc_zero_array(ctx, uint64_t, words ? words : 1))) {
+        *nomem = 1;
+        return NULL;
+    }
+    if (t->attr_star) {
+        for (unsigned id = 0; id < ntypes; id++)
+            bits[id / 64] |= 1ull << (id % 64);
+        return bits;
+    }
+    for (unsigned i = 0; i < t->nattrs; i++)
+        if (t->attrs[i] >= 0 && (unsigned)t->attrs[i] < ntypes)
+            bits[t->attrs[i] / 64] |= 1ull << (t->attrs[i] % 64);
+    return bits;
+}
+
+static int
+cmp_holder(const void *a, const void *b)
+{
+    const struct acreI_aci *x = *(const struct acreI_aci *const *)a;
+    const struct acreI_aci *y = *(const struct acreI_aci *const *)b;
+    size_t xl, yl;
+    const char *xs = acre_dn_normalised(x->holder, &xl);
+    const char *ys = acre_dn_normalised(y->holder, &yl);
+    int c = memcmp(xs, ys, xl < yl ? xl : yl);
+
+    if (c)
+        return c;
+    if (xl != yl)
+        return xl < yl ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* holders -- group the perms by holder, in a stable order. */
+static int
+holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
+        const acre_schema *s)
+{
+    const struct acreI_aci **by =
+        talloc_array(ix, const struct acreI_aci *, set->n ? set->n : 1);
+    int nomem = 0;
+    uint32_t np = 0;
+
+    if (!by)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; i < set->n; i++) {
+        by[i] = &set->acis[i];
+        np += set->acis[i].nperms;
+    }
+    qsort(by, set->n, sizeof *by, cmp_holder);
+    ix->perms = talloc_zero_array(ix, struct acreP_aci_perm, np ? np : 1);
+    ix->holders =
+        talloc_zero_array(ix, struct acreP_aci_holder, set->n ? set->n : 1);
+    if (!ix->perms || !ix->holders)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; i < set->n; i++) {
+        const struct acreI_aci *a = by[i];
+        struct acreP_aci_holder *h = &ix->holders[ix->nholders - 1];
+        if (!ix->nholders || !acre_dn_equal(h->dn, a->holder)) {
+            h = &ix->holders[ix->nholders++];
+            h->dn = a->holder;
+            h->depth = acre_dn_depth(a->holder);
+            h->hash = acreD_h(a->holder)[h->depth];
+            h->first = ix->nperms;
+            if (h->depth > ix->max_depth)
+                ix->max_depth = h->depth;
+        }
+        const uint64_t *bits = attr_bits(ix, s, ix->attr_words, &a->t, &nomem);
+        int pe = 0, any_deny = 0, any_allow = 0;
+        uint32_t all = 0;
+        for (unsigned k = 0; k < a->nperms; k++) {
+            pe |= per_entry(a->perms[k].bind);
+            all |= a->perms[k].rights;
+            any_deny |= a->perms[k].deny != 0;
+            any_allow |= a->perms[k].deny == 0;
+        }
+        for (unsigned k = 0; k < a->nperms; k++) {
+            struct acreP_aci_perm *pp = &ix->perms[ix->nperms++];
+            pp->aci = a;
+            pp->perm = &a->perms[k];
+            pp->aci_no = (uint32_t)(a - set->acis);
+            pp->rights = a->perms[k].rights;
+            pp->aci_rights = all;
+            pp->aci_deny = (uint8_t)any_deny;
+            pp->aci_allow = (uint8_t)any_allow;
+            pp->deny = (uint8_t)(a->perms[k].deny != 0);
+            pp->flags =
+                (uint8_t)((entry_dep(a->perms[k].bind) ? ACREP_ACI_ENTRYDEP
+                                                       : 0) |
+                          (a->t.has & ACREI_ACI_T_ATTR ? ACREP_ACI_HASATTR
+                                                       : 0) |
+                          (pe ? ACREP_ACI_PERENTRY : 0));
+            pp->attr_in = bits;
+            h->n++;
+        }
+    }
+    talloc_free(by);
+    return nomem ? ACRE_ERR_NOMEM : 0;
+}
+
+/* hash -- the open-addressing table over the holders' hashes. */
+static int
+hash(struct acreP_aci *ix)
+{
+    uint32_t cap = 8;
+
+    while (cap < ix->nholders * 2u)
+        cap *= 2;
+    if (!(ix->hash = talloc_zero_array(ix, uint32_t, cap)))
+        return ACRE_ERR_NOMEM;
+    ix->hash_mask = cap - 1;
+    for (uint32_t i = 0; i < ix->nholders; i++) {
+        uint32_t k = (uint32_t)ix->holders[i].hash & ix->hash_mask;
+        while (ix->hash[k])
+            k = (k + 1) & ix->hash_mask;
+        ix->hash[k] = i + 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The anonymous profile (aci_index.h): which ACIs qualify, as 389's
+ * aclanom_gen_anomProfile decides from its parse flags.
+ */
+
+struct bflags {
+    int not_dn; /* a userdn, groupdn or roledn "!=" */
+    int anyone; /* a userdn whose first term is ldap:///anyone */
+    int other;  /* a keyword other than a plain userdn (self, macros,
+                   groupdn, ip, ...) */
+};
+
+static void
+bind_flags(const struct acreI_bind *b, struct bflags *f)
+{
+    if (!b)
+        return;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+    case ACREI_ACI_OR:
+    case ACREI_ACI_NOT:
+        bind_flags(b->a, f);
+        bind_flags(b->b, f);
+        return;
+    case ACREI_ACI_USERDN:
+        if (b->op == ACREI_ACI_NE)
+            f->not_dn = 1;
+        if (b->nterms && b->terms[0].kind == ACREI_ACI_S_ANYONE)
+            f->anyone = 1;
+        for (unsigned i = 0; i < b->nterms; i++)
+            if (b->terms[i].kind == ACREI_ACI_S_SELF || b->terms[i].pat.flags)
+                f->other = 1;
+        return;
+    case ACREI_ACI_GROUPDN:
+    case ACREI_ACI_ROLEDN:
+        if (b->op == ACREI_ACI_NE)
+            f->not_dn = 1;
+        f->other = 1;
+        return;
+    default:
+        f->other = 1;
+        return;
+    }
+}
+
+/* anon_profile -- ix->anon from the ACIs of the set */
+static int
+anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
+{
+    ix->anon_valid = 1;
+    for (unsigned i = 0; i < set->n; i++) {
+        const struct acreI_aci *a = &set->acis[i];
+        struct bflags f = {0, 0, 0};
+        uint32_t rights = 0;
+        int deny = 0;
+        for (unsigned k = 0; k < a->nperms; k++) {
+            bind_flags(a->perms[k].bind, &f);
+            rights |= a->perms[k].rights;
+            deny |= a->perms[k].deny;
+        }
+        if (deny && f.not_dn)
+            goto none;
+        if (!f.anyone || !(rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+            continue;
+        if (f.other || deny || a->t.target_neg || a->t.filter_neg ||
+            a->t.nattr_pat ||
+            ((a->t.has & ACREI_ACI_T_TARGET) &&
+             a->t.target.kind != ACREI_ACI_PAT_DN))
+            goto none;
+        if (ix->nanon + 1 == ACREP_ACI_ANON_MAX)
+            goto none;
+        if (!ix->anon && !(ix->anon = talloc_zero_array(
+                               ix, struct acreP_aci_anon, ACREP_ACI_ANON_MAX)))
+            return ACRE_ERR_NOMEM;
+        ix->anon[ix->nanon++] = (struct acreP_aci_anon){
+            a, i, (a->t.has & ACREI_ACI_T_TARGET) ? a->t.target.dn : a->holder,
+            rights};
+    }
+    return 0;
+none:
+    ix->anon_valid = 0;
+    ix->nanon = 0;
+    return 0;
+}
+
+int
+acreP_aci_build(struct acre_policy *p)
+{
+    const struct acreI_aci_set *set = p->ir->aci;
+    struct acreP_aci *ix;
+    int rc;
+
+    if (!set)
+        return 0;
+    if (!(ix = talloc_zero(p, struct acreP_aci)))
+        return ACRE_ERR_NOMEM;
+    ix->set = set;
+    ix->rootdn = set->rootdn;
+    ix->attr_words = (acreS_nattrs(p->schema) + 63) / 64;
+    if ((rc = holders(ix, set, p->schema)) != 0 || (rc = hash(ix)) != 0 ||
+        (rc = anon_profile(ix, set)) != 0) {
+        talloc_free(ix);
+        return rc;
+    }
+    p->aci = ix;
+    return 0;
+}

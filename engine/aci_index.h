@@ -1,0 +1,155 @@
+/*
+ * aci_index.h -- the ACI dialect compiled for evaluation (built by
+ * compiler/aci_build.c from the IR of engine/ir_aci.h, read by
+ * engine/eval_aci.c).
+ *
+ *   acreP_aci
+ *     holders[0..nholders)     each entry holding ACIs: its DN, and its
+ *                              perms[first..first+n)
+ *     hash[hash_mask + 1]      open addressing on the holder DN's own
+ *                              ancestry hash h[depth]: holder index + 1
+ *     perms[0..nperms)         one per "allow|deny (rights) bind-rule" of
+ *                              every ACI, grouped by holder
+ *
+ * The candidates of entry E are the perms of the holders among E's
+ * ancestors (E included): one probe per level of E's ancestry hashes,
+ * each hit confirmed by comparing normalised bytes, whatever the number
+ * of ACIs.  Each perm carries what evaluation needs without the IR walk:
+ * its rights, allow/deny, the ACI's targetattr as a bitmap over attribute
+ * types, and whether its bind rule depends on the entry (else it is
+ * decided once per request).
+ *
+ * Invariants: built once at compile time, immutable after; any number of
+ * threads read it.
+ */
+#ifndef ACRE_ACI_INDEX_H
+#define ACRE_ACI_INDEX_H
+
+#include "acre.h"
+#include "ir_aci.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct acre_policy;
+struct acre_request;
+struct acreF_desc;
+struct acreF_filter;
+
+/* acreP_aci_perm.flags */
+#define ACREP_ACI_ENTRYDEP 0x1u /* the bind rule reads the entry */
+#define ACREP_ACI_HASATTR  0x2u /* the ACI has a targetattr */
+/* 389 evaluates the bind rules of this ACI again for each entry of an
+ * operation: it has userattr, userdnattr, groupdnattr, a macro subject
+ * or a userdn whose first URL is ldap:///self (its ACI_ATTR_RULES).
+ * Other ACIs' read and search answers are kept for the whole operation
+ * from the first entry that asked (acl.c: acl__TestRights's cache), so
+ * an entry-dependent rule such as ldap:///parent answers for every entry
+ * as it did for the first. */
+#define ACREP_ACI_PERENTRY 0x4u
+
+struct acreP_aci_perm {
+    const struct acreI_aci *aci;
+    const struct acreI_aci_perm *perm;
+    uint32_t aci_no;     /* index of aci in the set: per-entry target memo */
+    uint32_t rights;     /* ACREI_ACI_* */
+    uint32_t aci_rights; /* of all the ACI's perms (389's aci_access) */
+    uint8_t aci_deny, aci_allow; /* the ACI has a deny / an allow perm */
+    uint8_t deny;
+    uint8_t flags;           /* ACREP_ACI_* */
+    const uint64_t *attr_in; /* HASATTR: bit per type id, 1 when the list
+                                (before "!=") names the type or "*";
+                                NULL without targetattr */
+};
+
+struct acreP_aci_holder {
+    const acre_dn *dn;
+    uint64_t hash; /* acreD_h(dn)[depth] */
+    unsigned depth;
+    uint32_t first, n; /* perms[first .. first + n) */
+};
+
+/*
+ * 389's anonymous profile (aclanom.c): when every ACI that lets anyone
+ * read or search is a plain allow (userdn only, a DN target or none,
+ * a targetfilter, a targetattr list of names), an anonymous read or
+ * search check is answered from those ACIs alone whenever one of them
+ * takes the entry: an entry-level check is granted by any of them, an
+ * attribute check by one whose targetattr names it.  Deny rules and
+ * targetscope play no part then.  valid 0: no profile (the ACIs above
+ * do not qualify, or there are more than ACREP_ACI_ANON_MAX).
+ */
+#define ACREP_ACI_ANON_MAX 40 /* 389's ACL_ANOM_MAX_ACL */
+
+struct acreP_aci_anon {
+    const struct acreI_aci *aci;
+    uint32_t aci_no;
+    const acre_dn *target; /* the target DN, else the holder */
+    uint32_t rights;       /* of all its perms */
+};
+
+struct acreP_aci {
+    const struct acreI_aci_set *set;
+    int anon_valid;
+    struct acreP_aci_anon *anon;
+    unsigned nanon;
+    struct acreP_aci_holder *holders;
+    uint32_t nholders;
+    uint32_t *hash; /* holder index + 1; 0 empty */
+    uint32_t hash_mask;
+    struct acreP_aci_perm *perms;
+    uint32_t nperms;
+    unsigned attr_words; /* uint64_t words of an attr_in bitmap */
+    unsigned max_depth;  /* deepest holder */
+    const acre_dn *rootdn;
+};
+
+/*
+ * acreP_aci_build (compiler/aci_build.c) -- p->aci from p->ir->aci.
+ * Returns 0 or ACRE_ERR_NOMEM.  Compile time only.
+ */
+int acreP_aci_build(struct acre_policy *p);
+
+/*
+ * acreV_aci_check (eval_aci.c) -- may the request's requester have
+ * `rights` (one ACREI_ACI_* bit) on entry e: on attribute description
+ * `attr` (type and options), or on the entry itself when attr is NULL?  1
+ * allowed, 0 denied (a failed lookup or allocation denies and is left in
+ * rq->err).  Allocation-free once the request has sized its scratch.
+ */
+int acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
+                    const struct acreF_desc *attr, unsigned rights);
+
+/*
+ * acreV_aci_verdict (eval_aci.c) -- e's verdict for a search's read
+ * (389's acl_read_access_allowed_on_entry, then each attribute selected
+ * by select(arg, a), NULL: all): fills the request's verdict buffers, as
+ * acreV_entry_verdict does for other models (verdict_init made room).
+ * 0, or ACRE_ERR_NOMEM / ACRE_ERR_LOOKUP.
+ */
+int acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
+                      int (*select)(void *arg, const acre_view_attr *a),
+                      void *arg, acre_verdict *out);
+
+/*
+ * acreV_aci_filter (eval_aci.c) -- f on e as the requester may search it
+ * in a search of `scope` (389: an item on an attribute without search is
+ * Undefined; acreF_eval_389): 1 True, 0
+ * False or Undefined, or ACRE_ERR_NOMEM / ACRE_ERR_LOOKUP.
+ */
+int acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
+                     const acre_entry_view *e, int scope);
+
+/* acreV_aci_rights -- the ACI right acre_access's `right` on attribute
+ * `attr` (entry: "entry" or "children") means; 0 when none. */
+unsigned acreV_aci_rights(int right, int entry);
+
+/* acreV_aci_ldapsubentry -- does e have objectClass ldapSubEntry (which
+ * 389 returns to one-level and subtree searches only when their filter
+ * asks for it)? */
+int acreV_aci_ldapsubentry(const acre_schema *s, const acre_entry_view *e);
+
+/* acreV_aci_end -- free the request's ACI state (request end). */
+void acreV_aci_end(struct acre_request *rq);
+
+#endif /* ACRE_ACI_INDEX_H */

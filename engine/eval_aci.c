@@ -1,0 +1,1362 @@
+/*
+ * eval_aci.c -- deciding checks under an ACI policy (389-DS's model, the
+ * default, with OpenDJ's differences where the policy asks for them).
+ *
+ * A check of right R on entry E (an attribute, or the entry itself):
+ *   1. candidates: the perms of the holders among E's ancestors, E
+ *      included (aci_index.h: one hash probe per level of E's DN), made once
+ *      per entry and kept in the request's scratch;
+ *   2. a perm applies when its rights cover R, its ACI's targets match E
+ *      (target DN or pattern, targetscope, targetfilter: once per entry
+ *      and ACI) and its targetattr covers the attribute (an ACI without
+ *      targetattr governs the entry itself only);
+ *   3. deny first: an applicable deny whose bind rule is True or
+ *      Undefined denies; then an applicable allow whose bind rule is True
+ *      grants; nothing applicable denies.
+ * Bind rules are three-valued (True, False, Undefined).  Those that do
+ * not read the entry are decided once per request and kept per perm;
+ * group and role membership of the requester once per request and group.
+ *
+ * Fail closed: a lookup that fails or memory that runs out while a check
+ * is decided denies it (rq->err keeps the code for the caller); an
+ * Undefined deny denies.
+ */
+#include "aci_index.h"
+
+#include "dn.h"
+#include "entry.h"
+#include "eval.h"
+#include "filter.h"
+#include "internal.h"
+#include "policy.h"
+#include "schema.h"
+#include "url.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+#include <time.h>
+
+/* Three-valued results (0: not known yet, in memos) */
+#define T 1
+#define F 2
+#define U 3
+
+#define GROUP_NEST 5 /* 389: members this many levels below a group */
+#define ROLE_NEST  8 /* nested roles followed this deep */
+
+/* A membership answered for this request: group (or role) DN -> result */
+struct memo_dn {
+    char *ndn;
+    size_t len;
+    uint8_t kind; /* 'g' group, 'r' role */
+    uint8_t r;
+};
+
+struct acreV_aci_rq {
+    uint8_t *bind;       /* [nperms * 3]: bind outcomes kept (perm_bind) */
+    uint8_t *tgt;        /* [nacis]: target verdict for the current entry */
+    uint32_t *tgt_epoch; /* [nacis] */
+    uint32_t *cand;      /* [nperms]: the current entry's candidates */
+    uint32_t ncand;
+    uint32_t epoch;
+    const acre_entry_view *cur; /* entry the candidates are for */
+    struct memo_dn *memo;
+    unsigned nmemo, memo_cap;
+    int root; /* the requester is the root DN */
+};
+
+/* One check in progress. */
+struct ck {
+    struct acre_request *rq;
+    struct acreV_aci_rq *st;
+    const struct acreP_aci *ix;
+    const acre_entry_view *e;
+};
+
+static int
+tri_not(int r)
+{
+    return r == T ? F : r == F ? T : U;
+}
+
+/* ------------------------------------------------------------------------
+ * Request state
+ */
+
+static struct acreV_aci_rq *
+state(struct acre_request *rq)
+{
+    const struct acreP_aci *ix = rq->p->aci;
+    struct acreV_aci_rq *st = rq->aci;
+    size_t np = ix->nperms ? ix->nperms : 1, na = ix->set->n ? ix->set->n : 1;
+
+    if (st)
+        return st;
+    if (!(st = talloc_zero(rq->mem, struct acreV_aci_rq)) ||
+        !(st->bind = talloc_zero_array(st, uint8_t, np * 3)) ||
+        !(st->tgt = talloc_zero_array(st, uint8_t, na)) ||
+        !(st->tgt_epoch = talloc_zero_array(st, uint32_t, na)) ||
+        !(st->cand = talloc_zero_array(st, uint32_t, np))) {
+        talloc_free(st);
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return NULL;
+    }
+    st->root = rq->authz && ix->rootdn && acre_dn_equal(rq->authz, ix->rootdn);
+    rq->aci = st;
+    return st;
+}
+
+void
+acreV_aci_end(struct acre_request *rq)
+{
+    talloc_free(rq->aci);
+    rq->aci = NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Patterns: 389 compares DN patterns with the normalised DN text, each
+ * '*' taking any run of bytes (commas too), without case.
+ */
+
+static int
+glob(const char *p, size_t pn, const char *s, size_t sn)
+{
+    size_t pi = 0, si = 0, star = (size_t)-1, mark = 0;
+
+    while (si < sn) {
+        if (pi < pn && p[pi] == '*') {
+            star = pi++;
+            mark = si;
+        } else if (pi < pn && tolower((unsigned char)p[pi]) ==
+                                  tolower((unsigned char)s[si])) {
+            pi++;
+            si++;
+        } else if (star != (size_t)-1) {
+            pi = star + 1;
+            si = ++mark;
+        } else {
+            return 0;
+        }
+    }
+    while (pi < pn && p[pi] == '*')
+        pi++;
+    return pi == pn;
+}
+
+/* ------------------------------------------------------------------------
+ * Targets
+ */
+
+/* in_scope -- is dn within `scope` of base? */
+static int
+in_scope(const acre_dn *dn, const acre_dn *base, int scope)
+{
+    return acre_dn_in_scope(dn, base, scope) == 1;
+}
+
+/* target_match -- do aci's targets take entry e?  Once per entry and
+ * ACI (the filter above all: 389 users saw it evaluated per attribute). */
+static int
+target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
+{
+    struct acreV_aci_rq *st = c->st;
+
+    if (st->tgt_epoch[no] == st->epoch)
+        return st->tgt[no] == T;
+    const struct acreI_aci_target *t = &a->t;
+    const acre_dn *edn = c->e->dn;
+    const acre_dn *base = a->holder;
+    int ok = 1;
+
+    if (t->has & ACREI_ACI_T_TARGET) {
+        int m;
+        if (t->target.kind == ACREI_ACI_PAT_DN) {
+            m = in_scope(edn, t->target.dn, ACRE_SCOPE_SUB);
+            base = t->target.dn;
+        } else {
+            size_t n;
+            const char *s = acre_dn_normalised(edn, &n);
+            m = !t->target.flags && glob(t->target.text, t->target.len, s, n);
+        }
+        ok = t->target_neg ? !m : m;
+    }
+    if (ok && (t->has & ACREI_ACI_T_SCOPE)) {
+        int sc = t->scope;
+        /* OpenDJ's onelevel: the children, the target itself excluded */
+        ok = in_scope(edn, base, sc);
+    }
+    if (ok && (t->has & ACREI_ACI_T_FILTER) && t->filter) {
+        struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+        enum acreF_result r = acreF_eval(t->filter, c->e, &h);
+        ok = r == ACREF_TRUE    ? !t->filter_neg
+             : r == ACREF_FALSE ? t->filter_neg
+                                : 0;
+    }
+    st->tgt_epoch[no] = st->epoch;
+    st->tgt[no] = ok ? T : F;
+    return ok;
+}
+
+/* opts_in -- are the options of w all among those of d? */
+static int
+opts_in(const struct acreS_dinfo *w, const struct acreF_desc *d)
+{
+    for (unsigned k = 0; k < w->nopts; k++) {
+        int found = 0;
+        for (unsigned j = 0; j < d->nopts && !found; j++)
+            found = w->opt_len[k] == d->opt_len[j] &&
+                    !memcmp(w->opts[k], d->opts[j], d->opt_len[j]);
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* attr_match -- does perm p's targetattr take description d (entry
+ * level when d is NULL)?  A listed type covers its descriptions with
+ * options (389 compares base types); one listed with options only those
+ * that have them. */
+static int
+attr_match(struct ck *c, const struct acreP_aci_perm *p,
+           const struct acreF_desc *d)
+{
+    const struct acreI_aci_target *t = &p->aci->t;
+    const acre_schema *s = c->rq->schema;
+
+    if (!(p->flags & ACREP_ACI_HASATTR))
+        return d == NULL;
+    if (!d)
+        return 0;
+    if (d->type < 0) /* a name the schema does not know ("1.1") */
+        return t->attr_star ? !t->attr_neg : t->attr_neg;
+    int m = (p->attr_in[d->type / 64] >> (d->type % 64)) & 1;
+    for (unsigned i = 0; !m && i < t->nattrs; i++) {
+        const struct acreS_dinfo *w = acreS_desc_of(s, t->attrs[i]);
+        m = w && w->nopts && w->type == d->type && opts_in(w, d);
+    }
+    if (!m && t->nattr_pat) {
+        const struct acreS_attr *at = acreS_attr(s, d->type);
+        for (unsigned i = 0; !m && i < t->nattr_pat; i++)
+            for (unsigned k = 0; !m && k < at->nnames; k++)
+                m = glob(t->attr_pat[i], strlen(t->attr_pat[i]), at->names[k],
+                         strlen(at->names[k]));
+    }
+    return t->attr_neg ? !m : m;
+}
+
+/* desc_of -- the description of attribute id as a filter item has it */
+static int
+desc_of(const acre_schema *s, int id, struct acreF_desc *out)
+{
+    const struct acreS_dinfo *d = acreS_desc_of(s, id);
+
+    if (!d)
+        return -1;
+    *out = (struct acreF_desc){d->type, d->nopts, d->opts, d->opt_len};
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Candidates: the perms of the holders among e's ancestors
+ */
+
+static void
+candidates(struct ck *c)
+{
+    const struct acreP_aci *ix = c->ix;
+    struct acreV_aci_rq *st = c->st;
+    const acre_dn *edn = c->e->dn;
+    unsigned depth = acre_dn_depth(edn);
+    const uint64_t *h = acreD_h(edn);
+
+    st->ncand = 0;
+    for (unsigned d = 0; d <= depth && d <= ix->max_depth; d++) {
+        /* 389: ACIs of the root DSE govern the root DSE only */
+        if (d == 0 && depth != 0)
+            continue;
+        for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
+             k = (k + 1) & ix->hash_mask) {
+            const struct acreP_aci_holder *hd = &ix->holders[ix->hash[k] - 1];
+            size_t an, hn;
+            const char *as = acre_dn_ancestor(edn, d, &an);
+            const char *hs = acre_dn_normalised(hd->dn, &hn);
+            if (hd->hash != h[d] || hd->depth != d || an != hn ||
+                memcmp(as, hs, an))
+                continue;
+            for (uint32_t i = 0; i < hd->n; i++)
+                st->cand[st->ncand++] = hd->first + i;
+        }
+    }
+}
+
+/* begin -- start the checks of entry e (a new epoch: target memos reset) */
+static int
+begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
+{
+    c->rq = rq;
+    c->ix = rq->p->aci;
+    c->e = e;
+    if (!(c->st = state(rq)))
+        return -1;
+    if (++c->st->epoch == 0) {
+        memset(c->st->tgt_epoch, 0,
+               sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
+        c->st->epoch = 1;
+    }
+    c->st->cur = e;
+    candidates(c);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The requester
+ */
+
+/* user_entry -- the requester's entry, or NULL (anonymous, none, or the
+ * lookup failed: *undef set then). */
+static const acre_entry_view *
+user_entry(struct ck *c, int *undef)
+{
+    const acre_entry_view *u;
+
+    if (!c->rq->authz)
+        return NULL;
+    u = acreV_authz_entry(c->rq);
+    if (!u && c->rq->limit_hit)
+        *undef = 1;
+    return u;
+}
+
+/* url_takes -- does the LDAP URL text s[0..n) take entry u (its base and
+ * scope; its filter, when it has one)?  T, F or U (a bad URL). */
+static int
+url_takes(struct ck *c, const char *s, size_t n, const acre_entry_view *u)
+{
+    struct acre_request *rq = c->rq;
+    void *tmp = talloc_new(NULL);
+    struct acreE_url url;
+    acre_dn *base = NULL;
+    struct acreF_filter *f = NULL;
+    int r = U;
+
+    if (!tmp) {
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    if (acreE_url_parse(tmp, s, n, &url) == 0 &&
+        acre_dn_parse(tmp, rq->schema, url.dn, strlen(url.dn), 0, &base,
+                      NULL) == 0 &&
+        (!url.filter || acreF_parse(tmp, rq->schema, url.filter,
+                                    strlen(url.filter), &f, NULL) == 0)) {
+        struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
+        r = in_scope(u->dn, base, url.scope) &&
+                    (!f || acreF_eval(f, u, &h) == ACREF_TRUE)
+                ? T
+                : F;
+    }
+    talloc_free(tmp);
+    return r;
+}
+
+/* memo_find / memo_put -- membership answers of this request */
+static struct memo_dn *
+memo_find(struct acreV_aci_rq *st, int kind, const char *ndn, size_t n)
+{
+    for (unsigned i = 0; i < st->nmemo; i++)
+        if (st->memo[i].kind == kind && st->memo[i].len == n &&
+            !memcmp(st->memo[i].ndn, ndn, n))
+            return &st->memo[i];
+    return NULL;
+}
+
+static void
+memo_put(struct ck *c, int kind, const char *ndn, size_t n, int r)
+{
+    struct acreV_aci_rq *st = c->st;
+
+    if (st->nmemo == st->memo_cap) {
+        unsigned cap = st->memo_cap ? st->memo_cap * 2 : 16;
+        struct memo_dn *m = talloc_realloc(st, st->memo, struct memo_dn, cap);
+        if (!m)
+            return; /* not kept: asked again */
+        st->memo = m;
+        st->memo_cap = cap;
+    }
+    char *k = talloc_strndup(st, ndn, n);
+    if (!k)
+        return;
+    st->memo[st->nmemo++] = (struct memo_dn){k, n, (uint8_t)kind, (uint8_t)r};
+}
+
+/* The requester's normalised DN text. */
+static int
+is_user(struct ck *c, const char *ndn, size_t n)
+{
+    return c->rq->authz && n == c->rq->authz_len &&
+           !memcmp(ndn, c->rq->authz_norm, n);
+}
+
+/* value_dn -- value j of attribute a parsed as a DN (uniqueMember's
+ * optional "#'...'B" uid dropped) into tmp, or NULL. */
+static acre_dn *
+value_dn(struct ck *c, void *tmp, const acre_view_attr *a, unsigned j)
+{
+    const char *v = a->vals[j].val;
+    size_t n = a->vals[j].len;
+    acre_dn *dn = NULL;
+
+    if (acre_dn_parse(tmp, c->rq->schema, v, n, 0, &dn, NULL) == 0)
+        return dn;
+    const char *hash = memchr(v, '#', n);
+    while (hash) { /* the last '#' starts the optional uid */
+        const char *next = memchr(hash + 1, '#', n - (size_t)(hash + 1 - v));
+        if (!next)
+            break;
+        hash = next;
+    }
+    if (hash && acre_dn_parse(tmp, c->rq->schema, v, (size_t)(hash - v), 0, &dn,
+                              NULL) == 0)
+        return dn;
+    return NULL;
+}
+
+static int find_attr(const acre_schema *s, const acre_entry_view *e,
+                     const char *name, const acre_view_attr **out);
+
+/*
+ * group_has -- is the requester a member of group gdn, looking `level`
+ * levels below it (389: GROUP_NEST)?  T, F or U (nesting went deeper
+ * than the limit without an answer, or a lookup failed).  seen: the
+ * groups on the way down (cycles end).
+ */
+static int
+group_has(struct ck *c, void *tmp, const acre_dn *gdn, unsigned level,
+          const acre_dn **seen, unsigned nseen)
+{
+    const acre_schema *s = c->rq->schema;
+    const acre_entry_view *g;
+    const acre_view_attr *a;
+    int r = F;
+
+    for (unsigned i = 0; i < nseen; i++)
+        if (acre_dn_equal(seen[i], gdn))
+            return F;
+    if (!acreV_host_get(c->rq, gdn, &g))
+        return c->rq->limit_hit ? U : F;
+    static const char *const lists[] = {"member", "uniqueMember"};
+    /* direct members first */
+    for (unsigned k = 0; r != T && k < 2; k++)
+        if (find_attr(s, g, lists[k], &a) &&
+            acreV_attr_lists(s, a, c->rq->authz_norm, c->rq->authz_len))
+            r = T;
+    if (r != T && find_attr(s, g, "memberURL", &a)) {
+        int und = 0;
+        const acre_entry_view *u = user_entry(c, &und);
+        for (unsigned j = 0; u && r != T && j < a->nvals; j++) {
+            int x = url_takes(c, a->vals[j].val, a->vals[j].len, u);
+            if (x == T || (x == U && r == F))
+                r = x;
+        }
+        if (und && r == F)
+            r = U;
+    }
+    if (r != T && nseen < GROUP_NEST + 1) {
+        const acre_dn *path[GROUP_NEST + 2];
+        memcpy(path, seen, nseen * sizeof *seen);
+        path[nseen] = gdn;
+        for (unsigned k = 0; r != T && k < 2; k++) {
+            if (!find_attr(s, g, lists[k], &a))
+                continue;
+            for (unsigned j = 0; r != T && j < a->nvals; j++) {
+                acre_dn *m = value_dn(c, tmp, a, j);
+                if (!m)
+                    continue;
+                int x = level >= GROUP_NEST
+                            ? U
+                            : group_has(c, tmp, m, level + 1, path, nseen + 1);
+                if (x == U && level >= GROUP_NEST) {
+                    /* past the limit: undefined only when m is a group */
+                    const acre_entry_view *mg;
+                    if (acreV_host_get(c->rq, m, &mg)) {
+                        const acre_view_attr *ma;
+                        x = find_attr(s, mg, "member", &ma) ||
+                                    find_attr(s, mg, "uniqueMember", &ma) ||
+                                    find_attr(s, mg, "memberURL", &ma)
+                                ? U
+                                : F;
+                        acreV_host_release(c->rq, mg);
+                    } else {
+                        x = F;
+                    }
+                }
+                if (x == T || (x == U && r == F))
+                    r = x;
+            }
+        }
+    }
+    acreV_host_release(c->rq, g);
+    return r;
+}
+
+/* member_of -- the requester in group gdn (memoised per request) */
+static int
+member_of(struct ck *c, const acre_dn *gdn)
+{
+    size_t n;
+    const char *ndn = acre_dn_normalised(gdn, &n);
+    struct memo_dn *m;
+
+    if (!c->rq->authz)
+        return F;
+    if ((m = memo_find(c->st, 'g', ndn, n)))
+        return m->r;
+    void *tmp = talloc_new(NULL);
+    if (!tmp) {
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    int r = group_has(c, tmp, gdn, 0, NULL, 0);
+    talloc_free(tmp);
+    if (!c->rq->limit_hit)
+        memo_put(c, 'g', ndn, n, r);
+    return r;
+}
+
+/* has_class -- does e list object class `name` (without case)? */
+static int
+has_class(const acre_schema *s, const acre_entry_view *e, const char *name)
+{
+    const acre_view_attr *a;
+    size_t n = strlen(name);
+
+    if (!find_attr(s, e, "objectClass", &a))
+        return 0;
+    for (unsigned j = 0; j < a->nvals; j++)
+        if (a->vals[j].len == n && !strncasecmp(a->vals[j].val, name, n))
+            return 1;
+    return 0;
+}
+
+/*
+ * role_has -- does the requester hold role rdn (389 roles: managed,
+ * filtered, nested; the requester must be below the role's parent)?
+ */
+static int
+role_has(struct ck *c, void *tmp, const acre_dn *rdn, unsigned depth)
+{
+    const acre_schema *s = c->rq->schema;
+    const acre_entry_view *role, *u;
+    const acre_view_attr *a;
+    int und = 0, r = F;
+    size_t n;
+
+    if (depth > ROLE_NEST || !(u = user_entry(c, &und)))
+        return und ? U : F;
+    if (!acreV_host_get(c->rq, rdn, &role))
+        return c->rq->limit_hit ? U : F;
+    unsigned pd = acre_dn_depth(rdn);
+    const char *pn = acre_dn_ancestor(rdn, pd ? pd - 1 : 0, &n);
+    size_t un;
+    const char *us = acre_dn_normalised(u->dn, &un);
+    int below = pd && un >= n && !memcmp(us + un - n, pn, n) &&
+                (un == n || (n == 0 || us[un - n - 1] == ','));
+    if (!below) {
+        r = F;
+    } else if (has_class(s, role, "nsManagedRoleDefinition")) {
+        /* nsRoleDN has no equality rule: compare the values as DNs */
+        if (find_attr(s, u, "nsRoleDN", &a))
+            for (unsigned j = 0; r != T && j < a->nvals; j++) {
+                acre_dn *v = value_dn(c, tmp, a, j);
+                if (v && acre_dn_equal(v, rdn))
+                    r = T;
+            }
+    } else if (has_class(s, role, "nsFilteredRoleDefinition")) {
+        if (find_attr(s, role, "nsRoleFilter", &a)) {
+            struct acreF_filter *f;
+            struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+            if (acreF_parse(tmp, s, a->vals[0].val, a->vals[0].len, &f, NULL) ==
+                0)
+                r = acreF_eval(f, u, &h) == ACREF_TRUE ? T : F;
+        }
+    } else if (has_class(s, role, "nsNestedRoleDefinition") &&
+               find_attr(s, role, "nsRoleDN", &a)) {
+        for (unsigned j = 0; r != T && j < a->nvals; j++) {
+            acre_dn *sub = value_dn(c, tmp, a, j);
+            int x = sub ? role_has(c, tmp, sub, depth + 1) : F;
+            if (x == T || (x == U && r == F))
+                r = x;
+        }
+    }
+    acreV_host_release(c->rq, role);
+    return r;
+}
+
+static int
+has_role(struct ck *c, const acre_dn *rdn)
+{
+    size_t n;
+    const char *ndn = acre_dn_normalised(rdn, &n);
+    struct memo_dn *m;
+
+    if (!c->rq->authz)
+        return F;
+    if ((m = memo_find(c->st, 'r', ndn, n)))
+        return m->r;
+    void *tmp = talloc_new(NULL);
+    if (!tmp) {
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    int r = role_has(c, tmp, rdn, 0);
+    talloc_free(tmp);
+    if (!c->rq->limit_hit)
+        memo_put(c, 'r', ndn, n, r);
+    return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Bind rules
+ */
+
+/* find_attr -- e's attribute named `name` (no options), or 0. */
+static int
+find_attr(const acre_schema *s, const acre_entry_view *e, const char *name,
+          const acre_view_attr **out)
+{
+    int type = acreS_attr_find(s, name, strlen(name));
+
+    *out = type >= 0 ? acreE_entry_attr(e, type) : NULL;
+    return *out != NULL;
+}
+
+/* ancestor -- e's DN `level` levels up (0: e itself), into tmp. */
+static const acre_dn *
+ancestor(struct ck *c, void *tmp, unsigned level)
+{
+    const acre_dn *edn = c->e->dn;
+    unsigned depth = acre_dn_depth(edn);
+    size_t n;
+    acre_dn *dn;
+
+    if (level == 0)
+        return edn;
+    if (level > depth)
+        return NULL;
+    const char *s = acre_dn_ancestor(edn, depth - level, &n);
+    if (acre_dn_parse(tmp, c->rq->schema, s, n, 0, &dn, NULL))
+        return NULL;
+    return dn;
+}
+
+/* url_user -- does subject URL t (base, scope, filter) take entry u? */
+static int
+url_user(struct ck *c, const struct acreI_aci_term *t,
+         const acre_entry_view *u)
+{
+    if (t->pat.kind != ACREI_ACI_PAT_DN || !in_scope(u->dn, t->pat.dn, t->scope))
+        return F;
+    if (!t->filter)
+        return T;
+    struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+    return acreF_eval(t->filter, u, &h) == ACREF_TRUE ? T : F;
+}
+
+struct ugroups {
+    struct ck *c;
+    const struct acreF_filter *f;
+    int r;
+};
+
+static int
+ugroup_visit(void *arg, const acre_entry_view *g)
+{
+    struct ugroups *w = arg;
+    struct acreF_hooks h = acreV_filter_hooks(w->c->rq, NULL, NULL);
+
+    if (acreF_eval(w->f, g, &h) != ACREF_TRUE)
+        return 0;
+    int x = member_of(w->c, g->dn);
+    if (x == T || (x == U && w->r == F))
+        w->r = x;
+    return w->r == T;
+}
+
+/* url_groups -- groupdn="ldap:///base??scope?(filter)": the requester in
+ * one of the groups the URL's search finds (389: none without a filter) */
+static int
+url_groups(struct ck *c, const struct acreI_aci_term *t)
+{
+    struct ugroups w = {c, t->filter, F};
+    struct acre_request *rq = c->rq;
+
+    if (!t->filter || t->pat.kind != ACREI_ACI_PAT_DN || !rq->authz)
+        return F;
+    if (!rq->host.search) {
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return U;
+    }
+    if (rq->host.search(rq->host.arg, t->pat.dn, t->scope, ugroup_visit, &w) <
+        0) {
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return U;
+    }
+    return w.r;
+}
+
+/* term -- one userdn / groupdn / roledn term for the requester. */
+static int
+term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
+{
+    struct acre_request *rq = c->rq;
+    const acre_dn *edn = c->e->dn;
+
+    if (t->kind == ACREI_ACI_S_ANYONE)
+        return kw == ACREI_ACI_USERDN ? T : F;
+    if (!rq->authz)
+        return F; /* anonymous matches only anyone */
+    switch (t->kind) {
+    case ACREI_ACI_S_ALL:
+        return T;
+    case ACREI_ACI_S_SELF:
+        return acre_dn_equal(rq->authz, edn) ? T : F;
+    case ACREI_ACI_S_PARENT: {
+        unsigned d = acre_dn_depth(edn);
+        size_t n;
+        const char *p = acre_dn_ancestor(edn, d ? d - 1 : 0, &n);
+        return d && is_user(c, p, n) ? T : F;
+    }
+    case ACREI_ACI_S_DN:
+        if (kw == ACREI_ACI_GROUPDN)
+            return member_of(c, t->pat.dn);
+        if (kw == ACREI_ACI_ROLEDN)
+            return has_role(c, t->pat.dn);
+        return acre_dn_equal(rq->authz, t->pat.dn) ? T : F;
+    case ACREI_ACI_S_PATTERN:
+        if (t->pat.flags || kw != ACREI_ACI_USERDN)
+            return U; /* macros: not supported yet -- fail closed */
+        return glob(t->pat.text, t->pat.len, rq->authz_norm, rq->authz_len) ? T
+                                                                            : F;
+    case ACREI_ACI_S_URL:
+        if (kw == ACREI_ACI_GROUPDN)
+            return url_groups(c, t);
+        if (kw != ACREI_ACI_USERDN)
+            return F;
+        {
+            int und = 0;
+            const acre_entry_view *u = user_entry(c, &und);
+            if (!u)
+                return und ? U : F;
+            return url_user(c, t, u);
+        }
+    default:
+        return U;
+    }
+}
+
+/* terms -- a "||" list: True wins, then Undefined. */
+static int
+terms(struct ck *c, const struct acreI_bind *b)
+{
+    int r = F;
+
+    for (unsigned i = 0; r != T && i < b->nterms; i++) {
+        int x = term(c, b->kw, &b->terms[i]);
+        if (x == T || (x == U && r == F))
+            r = x;
+    }
+    return r;
+}
+
+/* userattr -- userattr="[parent[...].]attr#KIND" on e (or its ancestors) */
+static int
+userattr(struct ck *c, const struct acreI_bind *b)
+{
+    struct acre_request *rq = c->rq;
+    const acre_schema *s = rq->schema;
+    void *tmp;
+    int r = F;
+
+    /* 389: a value rule is True when both the entry and the requester's
+     * entry hold the value, else Undefined (never False) */
+    if (!rq->authz)
+        return b->uakind == ACREI_ACI_UA_VALUE ? U : F;
+    if (!(tmp = talloc_new(NULL))) {
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    if (b->uakind == ACREI_ACI_UA_VALUE && b->attr < 0)
+        r = U;
+    for (unsigned l = 0; r != T && l < 10; l++) {
+        if (!((b->levels ? b->levels : 1u) & (1u << l)))
+            continue;
+        const acre_dn *adn = ancestor(c, tmp, l);
+        const acre_entry_view *ae = NULL;
+        const acre_view_attr *a;
+        if (!adn)
+            continue;
+        if (l == 0)
+            ae = c->e;
+        else if (!acreV_host_get(rq, adn, &ae)) {
+            if (rq->limit_hit)
+                r = U;
+            continue;
+        }
+        a = b->attr >= 0 ? acreE_entry_attr(ae, b->attr) : NULL;
+        if (!a && b->uakind == ACREI_ACI_UA_VALUE && r == F)
+            r = U;
+        switch (a ? b->uakind : 0) {
+        case ACREI_ACI_UA_USERDN:
+        case ACREI_ACI_UA_SELFDN:
+            if (acreV_attr_lists(s, a, rq->authz_norm, rq->authz_len))
+                r = T;
+            break;
+        case ACREI_ACI_UA_GROUPDN:
+        case ACREI_ACI_UA_ROLEDN:
+            for (unsigned j = 0; r != T && j < a->nvals; j++) {
+                acre_dn *g = value_dn(c, tmp, a, j);
+                int x = !g                                  ? F
+                        : b->uakind == ACREI_ACI_UA_GROUPDN ? member_of(c, g)
+                                                            : has_role(c, g);
+                if (x == T || (x == U && r == F))
+                    r = x;
+            }
+            break;
+        case ACREI_ACI_UA_LDAPURL: {
+            int und = 0;
+            const acre_entry_view *u = user_entry(c, &und);
+            for (unsigned j = 0; u && r != T && j < a->nvals; j++) {
+                int x = url_takes(c, a->vals[j].val, a->vals[j].len, u);
+                if (x == T || (x == U && r == F))
+                    r = x;
+            }
+            break;
+        }
+        case ACREI_ACI_UA_VALUE: {
+            /* 389: both the entry and the requester's entry hold the
+             * value; otherwise the rule cannot be evaluated */
+            int und = 0;
+            const acre_entry_view *u = user_entry(c, &und);
+            const acre_view_attr *ua = u ? acreE_entry_attr(u, b->attr) : NULL;
+            int x = U;
+            for (unsigned j = 0; ua && x != T && j < a->nvals; j++) {
+                size_t nl;
+                struct acreE_buf buf;
+                uint8_t local[256];
+                acreE_buf_init(&buf, local, sizeof local);
+                const uint8_t *nv = acreE_value_norm(s, a, j, &buf, &nl);
+                if (nv && acreE_attr_has_value(s, ua, nv, nl)) {
+                    size_t vl;
+                    struct acreE_buf b2;
+                    uint8_t l2[256];
+                    acreE_buf_init(&b2, l2, sizeof l2);
+                    /* the rule's value must be this one */
+                    acre_value rv = {b->value_len, b->value};
+                    acre_view_attr one = {a->id, 1, &rv, NULL};
+                    const uint8_t *bn = acreE_value_norm(s, &one, 0, &b2, &vl);
+                    if (bn && vl == nl && !memcmp(bn, nv, nl))
+                        x = T;
+                    acreE_buf_free(&b2);
+                }
+                acreE_buf_free(&buf);
+            }
+            if (x == T)
+                r = T;
+            else if (r == F)
+                r = U;
+            break;
+        }
+        default:
+            break;
+        }
+        if (l != 0)
+            acreV_host_release(rq, ae);
+    }
+    talloc_free(tmp);
+    return r;
+}
+
+/* The requester's address from "IP=a.b.c.d:port" / "IP=[v6]:port". */
+static int
+peer_addr(const char *peer, int *family, uint8_t out[16])
+{
+    char buf[64];
+    const char *p, *end;
+
+    if (!peer || strncmp(peer, "IP=", 3))
+        return -1;
+    p = peer + 3;
+    if (*p == '[') {
+        end = strchr(++p, ']');
+    } else {
+        end = strrchr(p, ':');
+        if (!end)
+            end = p + strlen(p);
+    }
+    if (!end || (size_t)(end - p) >= sizeof buf)
+        return -1;
+    memcpy(buf, p, (size_t)(end - p));
+    buf[end - p] = 0;
+    memset(out, 0, 16);
+    if (inet_pton(AF_INET, buf, out) == 1) {
+        *family = 4;
+        return 0;
+    }
+    if (inet_pton(AF_INET6, buf, out) == 1) {
+        *family = 6;
+        return 0;
+    }
+    return -1;
+}
+
+static int
+ip_rule(struct ck *c, const struct acreI_bind *b)
+{
+    uint8_t addr[16];
+    int fam;
+
+    if (peer_addr(c->rq->who.peername, &fam, addr))
+        return U;
+    for (unsigned i = 0; i < b->naddrs; i++) {
+        const struct acreI_aci_addr *a = &b->addrs[i];
+        unsigned n = a->family == 4 ? 4 : 16, k = 0;
+        if (a->family != fam)
+            continue;
+        while (k < n && (addr[k] & a->mask[k]) == (a->addr[k] & a->mask[k]))
+            k++;
+        if (k == n)
+            return T;
+    }
+    return F;
+}
+
+static int
+dns_rule(struct ck *c, const struct acreI_bind *b)
+{
+    const char *host = c->rq->who.domain, *p = b->text;
+
+    if (!host)
+        return U;
+    while (p && *p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        while (n && *p == ' ')
+            p++, n--;
+        while (n && p[n - 1] == ' ')
+            n--;
+        if (n && glob(p, n, host, strlen(host)))
+            return T;
+        p = e ? e + 1 : NULL;
+    }
+    return F;
+}
+
+/* method -- the requester's authentication method in 389's words */
+static void
+method(const struct acre_request *rq, char *out, size_t size)
+{
+    const char *m = rq->who.auth_method;
+
+    if (!m)
+        m = rq->authz ? "simple" : "none";
+    if (!strncasecmp(m, "sasl/", 5))
+        snprintf(out, size, "sasl %s", m + 5);
+    else
+        snprintf(out, size, "%s", m);
+}
+
+/* auth_matches -- does an authmethod value take method m?  389: "none"
+ * takes every method; "sasl MECH" the mechanism; else the same name. */
+static int
+auth_matches(const char *rule, const char *m)
+{
+    while (*rule == ' ')
+        rule++;
+    if (!strcasecmp(rule, "none"))
+        return 1;
+    if (!strncasecmp(rule, "sasl ", 5) && !strncasecmp(m, "sasl ", 5)) {
+        rule += 5;
+        m += 5;
+        while (*rule == ' ')
+            rule++;
+    }
+    return !strcasecmp(rule, m);
+}
+
+static int
+cmp_num(enum acreI_aci_op op, long have, long want)
+{
+    switch (op) {
+    case ACREI_ACI_EQ:
+        return have == want;
+    case ACREI_ACI_NE:
+        return have != want;
+    case ACREI_ACI_LT:
+        return have < want;
+    case ACREI_ACI_LE:
+        return have <= want;
+    case ACREI_ACI_GT:
+        return have > want;
+    case ACREI_ACI_GE:
+        return have >= want;
+    }
+    return 0;
+}
+
+static void
+local_time(const struct acre_request *rq, struct tm *tm)
+{
+    time_t t = rq->who.time ? (time_t)rq->who.time : time(NULL);
+
+    localtime_r(&t, tm);
+}
+
+/* bind_rule -- bind rule b for the check: T, F or U. */
+static int
+bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
+{
+    int r;
+    struct tm tm;
+    char m[64];
+
+    if (!b || depth > 64)
+        return U;
+    switch (b->kw) {
+    /* 389 (libaccess) walks a bind rule left to right and stops at the
+     * first keyword it cannot evaluate: Undefined ends the rule whatever
+     * follows ("U or T" is Undefined, "F and U" False) */
+    case ACREI_ACI_AND:
+        r = bind_rule(c, b->a, depth + 1);
+        return r == T ? bind_rule(c, b->b, depth + 1) : r;
+    case ACREI_ACI_OR:
+        r = bind_rule(c, b->a, depth + 1);
+        return r == F ? bind_rule(c, b->b, depth + 1) : r;
+    case ACREI_ACI_NOT:
+        return tri_not(bind_rule(c, b->a, depth + 1));
+    case ACREI_ACI_USERDN:
+    case ACREI_ACI_GROUPDN:
+    case ACREI_ACI_ROLEDN:
+        r = terms(c, b);
+        break;
+    case ACREI_ACI_USERATTR:
+    case ACREI_ACI_USERDNATTR:
+    case ACREI_ACI_GROUPDNATTR:
+        r = userattr(c, b);
+        break;
+    case ACREI_ACI_AUTHMETHOD:
+        method(c->rq, m, sizeof m);
+        r = auth_matches(b->text, m) ? T : F;
+        break;
+    case ACREI_ACI_SSF:
+        return cmp_num(b->op, (long)c->rq->who.ssf, b->num) ? T : F;
+    case ACREI_ACI_IP:
+        r = ip_rule(c, b);
+        break;
+    case ACREI_ACI_DNS:
+        r = dns_rule(c, b);
+        break;
+    case ACREI_ACI_DAYOFWEEK:
+        local_time(c->rq, &tm);
+        r = (b->days >> tm.tm_wday) & 1 ? T : F;
+        break;
+    case ACREI_ACI_TIMEOFDAY:
+        local_time(c->rq, &tm);
+        return cmp_num(b->op, tm.tm_hour * 100L + tm.tm_min, b->num) ? T : F;
+    default:
+        return U;
+    }
+    return b->op == ACREI_ACI_NE ? tri_not(r) : r;
+}
+
+/*
+ * perm_bind -- perm pi's bind rule for a check of `rights`.  Kept per
+ * request: under 389 (aci_index.h: ACREP_ACI_PERENTRY), read and search
+ * answers of ACIs 389 does not evaluate per entry are kept from the first
+ * entry that asked, as 389 keeps them; otherwise only answers that do not
+ * depend on the entry are kept.
+ */
+static int
+perm_bind(struct ck *c, uint32_t pi, unsigned rights)
+{
+    const struct acreP_aci_perm *p = &c->ix->perms[pi];
+    int opendj = c->ix->set->variant == ACREI_ACI_OPENDJ;
+    unsigned slot;
+    int r;
+
+    if (!opendj && !(p->flags & ACREP_ACI_PERENTRY) &&
+        (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+        slot = rights & ACREI_ACI_READ ? 0 : 1;
+    else if (!(p->flags & ACREP_ACI_ENTRYDEP))
+        slot = 2;
+    else
+        slot = 3; /* not kept */
+    if (slot < 3 && c->st->bind[pi * 3 + slot])
+        return c->st->bind[pi * 3 + slot];
+    int was = c->rq->limit_hit;
+    c->rq->limit_hit = 0;
+    r = bind_rule(c, p->perm->bind, 0);
+    if (c->rq->limit_hit)
+        r = U; /* a failed lookup: fail closed */
+    else if (slot < 3)
+        c->st->bind[pi * 3 + slot] = (uint8_t)r;
+    c->rq->limit_hit |= was;
+    return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Decisions
+ */
+
+/* anon -- 389's anonymous profile (aci_index.h) for `rights` on d (NULL:
+ * the entry): 1 granted, 0 denied, -1 no profile ACI takes the entry
+ * (decide the normal way). */
+static int
+anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
+{
+    const struct acreP_aci *ix = c->ix;
+    int taken = 0;
+
+    for (unsigned k = 0; k < ix->nanon; k++) {
+        const struct acreP_aci_anon *pa = &ix->anon[k];
+        const struct acreI_aci_target *t = &pa->aci->t;
+        if (!in_scope(c->e->dn, pa->target, ACRE_SCOPE_SUB) ||
+            (acre_dn_depth(pa->target) == 0 && acre_dn_depth(c->e->dn) != 0))
+            continue;
+        if ((t->has & ACREI_ACI_T_FILTER) && t->filter) {
+            struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+            if (acreF_eval(t->filter, c->e, &h) != ACREF_TRUE)
+                continue;
+        }
+        if (!(pa->rights & rights))
+            continue;
+        taken++;
+        if (!d)
+            return 1;
+        int m = t->attr_star;
+        for (unsigned i = 0; !m && d->type >= 0 && i < t->nattrs; i++) {
+            const struct acreS_dinfo *w =
+                acreS_desc_of(c->rq->schema, t->attrs[i]);
+            m = w && w->type == d->type;
+        }
+        if (t->attr_neg ? !m : m)
+            return 1;
+    }
+    return taken ? 0 : -1;
+}
+
+/* decide -- `rights` on attribute id (entry level: id < 0) of the
+ * current entry. */
+static int
+decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
+{
+    int allow = 0;
+
+    if (c->st->root)
+        return 1;
+    if (!c->rq->authz && c->ix->anon_valid &&
+        (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH))) {
+        int r = anon(c, d, rights);
+        if (r >= 0)
+            return r;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < c->st->ncand; i++) {
+            uint32_t pi = c->st->cand[i];
+            const struct acreP_aci_perm *p = &c->ix->perms[pi];
+            if (p->deny != (pass == 0) || !(p->rights & rights) ||
+                !attr_match(c, p, d) || !target_match(c, p->aci, p->aci_no))
+                continue;
+            int b = perm_bind(c, pi, rights);
+            if (pass == 0 && b != F) {
+                return 0;
+            }
+            if (pass == 1 && b == T) {
+                allow = 1;
+                break;
+            }
+        }
+    return allow;
+}
+
+int
+acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
+                const struct acreF_desc *attr, unsigned rights)
+{
+    struct ck c;
+
+    if (begin(&c, rq, e))
+        return 0;
+    return decide(&c, attr, rights);
+}
+
+unsigned
+acreV_aci_rights(int right, int entry)
+{
+    switch (right) {
+    case ACRE_RIGHT_COMPARE:
+        return ACREI_ACI_COMPARE;
+    case ACRE_RIGHT_SEARCH:
+        return ACREI_ACI_SEARCH;
+    case ACRE_RIGHT_READ:
+        return ACREI_ACI_READ;
+    case ACRE_RIGHT_ADD:
+        return entry ? ACREI_ACI_ADD : ACREI_ACI_WRITE;
+    case ACRE_RIGHT_DELETE:
+        return entry ? ACREI_ACI_DELETE : ACREI_ACI_WRITE;
+    case ACRE_RIGHT_WRITE:
+        return ACREI_ACI_WRITE;
+    default:
+        return 0;
+    }
+}
+
+/*
+ * entry_denied -- 389's check of the entry itself once an attribute is
+ * readable (acl_read_access_allowed_on_entry, then acl__TestRights for
+ * attr NULL): among the ACIs without targetattr whose rights include read
+ * and whose targets take the entry, a deny hides the entry when no allow
+ * is among them (whatever its bind rule: 389 then evaluates nothing),
+ * else when the bind rule of one of its deny perms for read is True or
+ * Undefined.  The allows' bind rules play no part.
+ */
+static int
+entry_denied(struct ck *c)
+{
+    int deny = 0, allow = 0;
+
+    for (uint32_t i = 0; i < c->st->ncand; i++) {
+        const struct acreP_aci_perm *p = &c->ix->perms[c->st->cand[i]];
+        if ((p->flags & ACREP_ACI_HASATTR) ||
+            !(p->aci_rights & ACREI_ACI_READ) ||
+            !target_match(c, p->aci, p->aci_no))
+            continue;
+        deny |= p->aci_deny;
+        allow |= p->aci_allow;
+    }
+    if (!deny)
+        return 0;
+    if (!allow)
+        return 1;
+    for (uint32_t i = 0; i < c->st->ncand; i++) {
+        uint32_t pi = c->st->cand[i];
+        const struct acreP_aci_perm *p = &c->ix->perms[pi];
+        if ((p->flags & ACREP_ACI_HASATTR) || !p->deny ||
+            !(p->rights & ACREI_ACI_READ) ||
+            !target_match(c, p->aci, p->aci_no))
+            continue;
+        if (perm_bind(c, pi, ACREI_ACI_READ) != F)
+            return 1;
+    }
+    return 0;
+}
+
+/* operational -- is description id an operational attribute? */
+static int
+operational(const acre_schema *s, int id)
+{
+    const struct acreS_dinfo *d = acreS_desc_of(s, id);
+    const struct acreS_attr *at = d ? acreS_attr(s, d->type) : NULL;
+
+    return at && at->usage != ACRES_USER;
+}
+
+/* visible -- 389's acl_read_access_allowed_on_entry: the anonymous
+ * profile when it takes the entry; else read on some attribute (stored
+ * order; operational ones skipped after the first) and no entry-level
+ * deny (entry_denied). */
+static int
+visible(struct ck *c)
+{
+    const acre_entry_view *e = c->e;
+    int found = 0;
+
+    if (c->st->root)
+        return 1;
+    if (!c->rq->authz && c->ix->anon_valid) {
+        int r = anon(c, NULL, ACREI_ACI_READ);
+        if (r >= 0)
+            return r;
+    }
+    for (unsigned i = 0; !found && i < e->nattrs; i++) {
+        struct acreF_desc d;
+        if ((i > 0 && operational(c->rq->schema, e->attrs[i].id)) ||
+            desc_of(c->rq->schema, e->attrs[i].id, &d))
+            continue;
+        found = decide(c, &d, ACREI_ACI_READ);
+    }
+    return found && !entry_denied(c);
+}
+
+int
+acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
+                  int (*select)(void *arg, const acre_view_attr *a), void *arg,
+                  acre_verdict *out)
+{
+    struct ck c;
+
+    rq->limit_hit = 0;
+    if (begin(&c, rq, e))
+        return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    out->visible = visible(&c);
+    for (uint32_t i = 0; out->visible && i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        struct acreF_desc d;
+        if (!a->nvals || (select && !select(arg, a)) ||
+            desc_of(rq->schema, a->id, &d))
+            continue;
+        int g = decide(&c, &d, ACREI_ACI_READ);
+        rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+        memset(rq->v_value + rq->v_first[i], g, a->nvals);
+    }
+    return rq->err;
+}
+
+/* ------------------------------------------------------------------------
+ * Filters: search on each item's attribute (389: an item without it is
+ * Undefined; the filter module does the three-valued rest)
+ */
+
+struct fx {
+    struct ck c;
+    const acre_entry_view *e;
+};
+
+static int
+filter_item(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
+            const uint8_t *value, size_t len)
+{
+    struct fx *x = ctx;
+
+    if (e != x->e && begin(&x->c, x->c.rq, e))
+        return 0;
+    x->e = e;
+    return decide(&x->c, d, ACREI_ACI_SEARCH);
+}
+
+int
+acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
+                 const acre_entry_view *e, int scope)
+{
+    struct fx x;
+
+    rq->limit_hit = 0;
+    if (begin(&x.c, rq, e))
+        return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    x.e = e;
+    struct acreF_hooks h = acreV_filter_hooks(rq, filter_item, &x);
+    enum acreF_result r = acreF_eval_389(f, e, &h, scope != ACRE_SCOPE_BASE);
+    if (rq->err)
+        return rq->err;
+    return r == ACREF_TRUE;
+}
+
+/* acreV_aci_ldapsubentry -- see aci_index.h. */
+int
+acreV_aci_ldapsubentry(const acre_schema *s, const acre_entry_view *e)
+{
+    return has_class(s, e, "ldapSubEntry");
+}

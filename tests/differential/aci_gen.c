@@ -1,0 +1,948 @@
+/*
+ * aci_gen.c -- the seeded generator of ACI cases for the 389-DS
+ * differential suite (see aci_gen.h for what a case holds).
+ *
+ * The directory is built in memory first (struct gen: entries with their
+ * LDIF bodies), so that references (manager, seeAlso, members, roles) and
+ * the `aci` values of a holder can be added once every entry exists; it is
+ * written parents first.  Everything is drawn from the case's own
+ * dt_rng: no time, no addresses, no global state.
+ */
+#include "aci_gen.h"
+
+#include "dt_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUFFIX "dc=example,dc=com"
+#define MAXENT 64
+
+enum kind { K_ROOT, K_OU, K_PERSON, K_DEVICE, K_GROUP, K_DYN, K_ROLE };
+
+struct ent {
+    char *dn;
+    char *name; /* uid of a person, cn of the others */
+    int parent;
+    enum kind kind;
+    struct dt_str body;
+};
+
+struct gen {
+    struct dt_rng r;
+    struct ent v[MAXENT];
+    unsigned n;
+    int people[12], ous[4], groups[16], roles[4];
+    unsigned npeople, nous, ngroups, nroles;
+    int ou_people, ou_groups;
+};
+
+static const char *const first_names[] = {"alice", "bob",   "carol", "dave",
+                                          "erin",  "frank", "grace", "heidi",
+                                          "ivan",  "judy"};
+static const char *const surnames[] = {"Smith", "Jones", "Lee", "Brown",
+                                       "Garcia"};
+static const char *const depts[] = {"10", "20", "30"};
+static const char *const etypes[] = {"staff", "contractor", "intern"};
+static const char *const places[] = {"Paris", "Berlin", "Oslo"};
+static const char *const titles[] = {"engineer", "manager", "clerk"};
+static const char *const descs[] = {"on call", "remote", "part time"};
+
+/* ---- entries ------------------------------------------------------------- */
+
+static void
+put(struct ent *e, const char *name, const char *v)
+{
+    dt_ldif_line(&e->body, name, v, strlen(v));
+}
+
+static void
+put_classes(struct ent *e, const char *classes)
+{
+    char buf[256];
+
+    snprintf(buf, sizeof buf, "%s", classes);
+    for (char *s = strtok(buf, " "); s; s = strtok(NULL, " "))
+        put(e, "objectClass", s);
+}
+
+/* new_ent -- an entry named type=value below parent (-1: the suffix). */
+static int
+new_ent(struct gen *g, int parent, const char *type, const char *value,
+        enum kind kind, const char *classes)
+{
+    struct ent *e;
+    struct dt_str dn;
+
+    if (g->n == MAXENT)
+        dt_die("aci_gen: too many entries");
+    e = &g->v[g->n];
+    dt_str_init(&dn);
+    if (parent < 0)
+        dt_str_puts(&dn, SUFFIX);
+    else
+        dt_str_printf(&dn, "%s=%s,%s", type, value, g->v[parent].dn);
+    e->dn = dt_str_take(&dn);
+    e->name = dt_strdup(value);
+    e->parent = parent;
+    e->kind = kind;
+    dt_str_init(&e->body);
+    put_classes(e, classes);
+    put(e, type, value);
+    return (int)g->n++;
+}
+
+static int
+is_below(const struct gen *g, int i, int anc)
+{
+    for (; i >= 0; i = g->v[i].parent)
+        if (i == anc)
+            return 1;
+    return 0;
+}
+
+static int
+pick_of(struct gen *g, const int *v, unsigned n)
+{
+    return v[dt_rng_below(&g->r, n)];
+}
+
+static const char *
+dn_of(struct gen *g, const int *v, unsigned n)
+{
+    return g->v[pick_of(g, v, n)].dn;
+}
+
+/* ---- the directory ---------------------------------------------------------
+ */
+
+static void
+make_tree(struct gen *g)
+{
+    new_ent(g, -1, "dc", "example", K_ROOT, "top domain");
+    g->ou_people =
+        new_ent(g, 0, "ou", "people", K_OU, "top organizationalUnit");
+    g->ous[g->nous++] = g->ou_people;
+    g->ous[g->nous++] =
+        new_ent(g, g->ou_people, "ou", "eng", K_OU, "top organizationalUnit");
+    g->ous[g->nous++] =
+        new_ent(g, g->ou_people, "ou", "sales", K_OU, "top organizationalUnit");
+    g->ou_groups =
+        new_ent(g, 0, "ou", "groups", K_OU, "top organizationalUnit");
+}
+
+static void
+person_attrs(struct gen *g, struct ent *e, const char *uid)
+{
+    char buf[128];
+    const char *sn = DT_PICK(&g->r, surnames);
+
+    snprintf(buf, sizeof buf, "%c%s %s", uid[0] - 32, uid + 1, sn);
+    put(e, "cn", buf);
+    put(e, "sn", sn);
+    if (dt_rng_chance(&g->r, 70)) {
+        snprintf(buf, sizeof buf, "%c%s", uid[0] - 32, uid + 1);
+        put(e, "givenName", buf);
+    }
+    snprintf(buf, sizeof buf, "%s@example.com", uid);
+    if (dt_rng_chance(&g->r, 80))
+        put(e, "mail", buf);
+    snprintf(buf, sizeof buf, "+1 555 01%02u", dt_rng_below(&g->r, 100));
+    if (dt_rng_chance(&g->r, 60))
+        put(e, "telephoneNumber", buf);
+    if (dt_rng_chance(&g->r, 50))
+        put(e, "description", DT_PICK(&g->r, descs));
+    if (dt_rng_chance(&g->r, 40))
+        put(e, "title", DT_PICK(&g->r, titles));
+    if (dt_rng_chance(&g->r, 80))
+        put(e, "departmentNumber", DT_PICK(&g->r, depts));
+    if (dt_rng_chance(&g->r, 60))
+        put(e, "employeeType", DT_PICK(&g->r, etypes));
+    if (dt_rng_chance(&g->r, 50))
+        put(e, "l", DT_PICK(&g->r, places));
+    snprintf(buf, sizeof buf, "pw-%s", uid);
+    put(e, "userPassword", buf);
+}
+
+static void
+make_people(struct gen *g)
+{
+    unsigned n = (unsigned)dt_rng_range(&g->r, 5, 9);
+    unsigned start = dt_rng_below(&g->r, DT_NELEM(first_names));
+
+    for (unsigned i = 0; i < n; i++) {
+        const char *uid = first_names[(start + i) % DT_NELEM(first_names)];
+        int home = dt_rng_chance(&g->r, 50) ? g->ou_people
+                                            : pick_of(g, g->ous, g->nous);
+        int p = new_ent(g, home, "uid", uid, K_PERSON,
+                        "top person organizationalPerson inetOrgPerson");
+        person_attrs(g, &g->v[p], uid);
+        g->people[g->npeople++] = p;
+    }
+    for (unsigned i = 0, nd = dt_rng_below(&g->r, 3); i < nd; i++) {
+        char name[16];
+        int owner = pick_of(g, g->people, g->npeople);
+        snprintf(name, sizeof name, "dev%u", i + 1);
+        int d = new_ent(g, owner, "cn", name, K_DEVICE, "top device");
+        put(&g->v[d], "owner", g->v[owner].dn);
+        if (dt_rng_chance(&g->r, 50))
+            put(&g->v[d], "l", DT_PICK(&g->r, places));
+    }
+}
+
+static int
+new_group(struct gen *g, const char *name, enum kind kind, const char *cls)
+{
+    int i = new_ent(g, g->ou_groups, "cn", name, kind, cls);
+    g->groups[g->ngroups++] = i;
+    if (dt_rng_chance(&g->r, 40))
+        put(&g->v[i], "owner", dn_of(g, g->people, g->npeople));
+    return i;
+}
+
+/* A chain c1 > c2 > ... > cD (each a member of the one before) with a
+ * person at the bottom; sometimes the last contains the first. */
+static void
+make_chain(struct gen *g)
+{
+    unsigned depth = (unsigned)dt_rng_range(&g->r, 2, 7);
+    int first = -1, prev = -1;
+
+    for (unsigned i = 0; i < depth; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "chain%u", i + 1);
+        int c = new_group(g, name, K_GROUP, "top groupOfNames");
+        if (prev >= 0)
+            put(&g->v[prev], "member", g->v[c].dn);
+        if (first < 0)
+            first = c;
+        prev = c;
+    }
+    put(&g->v[prev], "member", dn_of(g, g->people, g->npeople));
+    if (dt_rng_chance(&g->r, 25))
+        put(&g->v[prev], "member", g->v[first].dn);
+}
+
+static void
+make_static(struct gen *g)
+{
+    unsigned n = (unsigned)dt_rng_range(&g->r, 2, 4);
+
+    for (unsigned i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "g%u", i + 1);
+        int grp = new_group(g, name, K_GROUP, "top groupOfNames");
+        unsigned m = (unsigned)dt_rng_range(&g->r, 1, 3);
+        for (unsigned j = 0; j < m; j++)
+            put(&g->v[grp], "member",
+                g->v[g->people[(i * 3 + j) % g->npeople]].dn);
+        if (i > 0 && dt_rng_chance(&g->r, 40))
+            put(&g->v[grp], "member", g->v[g->groups[0]].dn);
+    }
+}
+
+static void
+make_groups(struct gen *g)
+{
+    static const char *const urls[] = {
+        "ldap:///ou=people," SUFFIX "??sub?(departmentNumber=10)",
+        "ldap:///ou=people," SUFFIX "??one?(employeeType=staff)",
+        "ldap:///ou=eng,ou=people," SUFFIX "??sub?(objectClass=person)",
+        "ldap:///" SUFFIX "??sub?(l=Paris)"};
+
+    make_static(g);
+    if (dt_rng_chance(&g->r, 70))
+        make_chain(g);
+    int u = new_group(g, "staff", K_GROUP, "top groupOfUniqueNames");
+    for (unsigned j = 0, m = (unsigned)dt_rng_range(&g->r, 1, 3); j < m; j++)
+        put(&g->v[u], "uniqueMember",
+            g->v[g->people[(j * 2 + 1) % g->npeople]].dn);
+    int d = new_group(g, "dyn", K_DYN, "top groupOfURLs");
+    put(&g->v[d], "memberURL", DT_PICK(&g->r, urls));
+}
+
+static void
+make_roles(struct gen *g)
+{
+    static const char *const filters[] = {"(departmentNumber=20)",
+                                          "(employeeType=staff)", "(l=Oslo)"};
+    int m = new_ent(g, 0, "cn", "managed", K_ROLE,
+                    "top LDAPsubentry nsRoleDefinition "
+                    "nsSimpleRoleDefinition nsManagedRoleDefinition");
+    int f = new_ent(g, 0, "cn", "filtered", K_ROLE,
+                    "top LDAPsubentry nsRoleDefinition "
+                    "nsComplexRoleDefinition nsFilteredRoleDefinition");
+    put(&g->v[f], "nsRoleFilter", DT_PICK(&g->r, filters));
+    g->roles[g->nroles++] = m;
+    g->roles[g->nroles++] = f;
+    if (dt_rng_chance(&g->r, 50)) {
+        int n = new_ent(g, 0, "cn", "nested", K_ROLE,
+                        "top LDAPsubentry nsRoleDefinition "
+                        "nsComplexRoleDefinition nsNestedRoleDefinition");
+        put(&g->v[n], "nsRoleDN", g->v[m].dn);
+        put(&g->v[n], "nsRoleDN", g->v[f].dn);
+        g->roles[g->nroles++] = n;
+    }
+}
+
+/* References between people, groups and roles, once all exist. */
+static void
+link_people(struct gen *g)
+{
+    for (unsigned i = 0; i < g->npeople; i++) {
+        struct ent *e = &g->v[g->people[i]];
+        if (dt_rng_chance(&g->r, 50))
+            put(e, "manager", g->v[g->people[(i + 1) % g->npeople]].dn);
+        if (dt_rng_chance(&g->r, 40))
+            put(e, "seeAlso", dn_of(g, g->groups, g->ngroups));
+        if (dt_rng_chance(&g->r, 35))
+            put(e, "nsRoleDN", g->v[g->roles[0]].dn);
+    }
+}
+
+/* ---- ACI values ------------------------------------------------------------
+ */
+
+static const char *const attr_pool[] = {"cn",
+                                        "sn",
+                                        "givenName",
+                                        "uid",
+                                        "mail",
+                                        "telephoneNumber",
+                                        "description",
+                                        "title",
+                                        "departmentNumber",
+                                        "employeeType",
+                                        "l",
+                                        "manager",
+                                        "seeAlso",
+                                        "member",
+                                        "uniqueMember",
+                                        "objectClass",
+                                        "userPassword",
+                                        "ou",
+                                        "owner",
+                                        "memberURL",
+                                        "nsRoleDN",
+                                        "aci"};
+
+/* What the target part chose, for the bind rules that follow it. */
+struct tctx {
+    int holder;
+    int dn_macro; /* the target has ($dn) */
+    int persons;  /* the target names people (for $attr macros) */
+};
+
+/* Another entry in holder's subtree (holder itself included). */
+static int
+below(struct gen *g, int holder)
+{
+    int c[MAXENT];
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < g->n; i++)
+        if (is_below(g, (int)i, holder))
+            c[n++] = (int)i;
+    return c[dt_rng_below(&g->r, n)];
+}
+
+/* A wildcard DN pattern inside holder's subtree, or NULL. */
+static void
+pattern(struct gen *g, struct tctx *t, struct dt_str *out)
+{
+    const char *h = g->v[t->holder].dn;
+    int p = pick_of(g, g->people, g->npeople);
+    const char *uid = g->v[p].name;
+
+    switch (dt_rng_below(&g->r, 6)) {
+    case 0: /* '*' absorbs the RDNs between uid= and the holder */
+        dt_str_printf(out, "uid=*,%s", h);
+        t->persons = 1;
+        break;
+    case 1:
+        dt_str_printf(out, "uid=%c*,%s", uid[0], h);
+        t->persons = 1;
+        break;
+    case 2:
+        dt_str_printf(out, "uid=*%c,%s", uid[strlen(uid) - 1], h);
+        t->persons = 1;
+        break;
+    case 3:
+        dt_str_printf(out, "*=%s,%s", uid, g->v[g->v[p].parent].dn);
+        t->persons = 1;
+        break;
+    case 4:
+        dt_str_printf(out, "cn=*,%s", h);
+        break;
+    default:
+        dt_str_printf(out, "ou=%c*,%s", dt_rng_chance(&g->r, 50) ? 'e' : 's',
+                      h);
+    }
+}
+
+static void
+target(struct gen *g, struct tctx *t, struct dt_str *out)
+{
+    struct dt_str dn;
+    const char *h = g->v[t->holder].dn;
+    const char *op = dt_rng_chance(&g->r, 15) ? "!=" : "=";
+
+    dt_str_init(&dn);
+    if (t->holder == 0 && dt_rng_chance(&g->r, 20)) {
+        dt_str_puts(&dn, dt_rng_chance(&g->r, 60) ? "uid=*,($dn)," SUFFIX
+                                                  : "($dn)," SUFFIX);
+        t->dn_macro = 1;
+        t->persons = 1;
+        op = "=";
+    } else if (dt_rng_chance(&g->r, 50) &&
+               (is_below(g, g->people[0], t->holder) ||
+                is_below(g, g->ou_groups, t->holder))) {
+        pattern(g, t, &dn);
+    } else {
+        int e = below(g, t->holder);
+        dt_str_puts(&dn, g->v[e].dn);
+        t->persons = g->v[e].kind == K_PERSON;
+    }
+    if (dn.p && strstr(dn.p, h) == NULL && !t->dn_macro) {
+        dt_str_clear(&dn); /* a pattern that left the holder */
+        dt_str_puts(&dn, h);
+    }
+    dt_str_printf(out, "(target%s\"ldap:///%s\")", op, dn.p);
+    dt_str_free(&dn);
+}
+
+static void
+targetattr(struct gen *g, struct dt_str *out)
+{
+    unsigned n = (unsigned)dt_rng_range(&g->r, 1, 4);
+    const char *sep = dt_rng_chance(&g->r, 50) ? " || " : "||";
+    const char *used[4];
+
+    dt_str_printf(out, "(targetattr%s\"",
+                  dt_rng_chance(&g->r, 15) ? "!=" : "=");
+    if (dt_rng_chance(&g->r, 20)) {
+        dt_str_puts(out, "*\")");
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const char *a = DT_PICK(&g->r, attr_pool);
+        int dup = 0;
+        for (unsigned j = 0; j < i; j++)
+            dup |= !strcmp(used[j], a);
+        if (dup) {
+            n--, i--;
+            continue;
+        }
+        used[i] = a;
+        dt_str_printf(out, "%s%s", i ? sep : "", a);
+    }
+    dt_str_puts(out, "\")");
+}
+
+static void
+targetfilter(struct gen *g, struct dt_str *out)
+{
+    static const char *const f[] = {"(departmentNumber=10)",
+                                    "(employeeType=staff)",
+                                    "(objectClass=groupOfNames)",
+                                    "(|(l=Paris)(l=Oslo))",
+                                    "(!(title=*))",
+                                    "(objectClass=inetOrgPerson)",
+                                    "(uid=a*)",
+                                    "(&(objectClass=person)(mail=*))"};
+
+    dt_str_printf(out, "(targetfilter%s\"%s\")",
+                  dt_rng_chance(&g->r, 25) ? "!=" : "=", DT_PICK(&g->r, f));
+}
+
+static void
+rights(struct gen *g, struct dt_str *out)
+{
+    static const char *const common[] = {
+        "read,search", "read, search",        "read",         "search",
+        "all",         "read,search,compare", "read,compare", "search,compare"};
+    static const char *const other[] = {"write",     "add",   "delete",
+                                        "selfwrite", "proxy", "compare"};
+
+    dt_str_putc(out, '(');
+    if (dt_rng_chance(&g->r, 80)) {
+        dt_str_puts(out, DT_PICK(&g->r, common));
+    } else {
+        dt_str_puts(out, DT_PICK(&g->r, other));
+        if (dt_rng_chance(&g->r, 50))
+            dt_str_puts(out, ",read");
+    }
+    dt_str_putc(out, ')');
+}
+
+static const char *
+eq(struct gen *g, unsigned neg_percent)
+{
+    return dt_rng_chance(&g->r, neg_percent) ? "!=" : "=";
+}
+
+static void
+userdn(struct gen *g, const struct tctx *t, struct dt_str *out)
+{
+    static const char *const fixed[] = {
+        "ldap:///anyone",
+        "ldap:///all",
+        "ldap:///self",
+        "ldap:///parent",
+        "ldap:///uid=*,ou=people," SUFFIX,
+        "ldap:///ou=people," SUFFIX "??sub?(departmentNumber=10)",
+        "ldap:///ou=people," SUFFIX "??one?(employeeType=staff)",
+        "ldap:///" SUFFIX "??sub?(l=Paris)"};
+    const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
+
+    dt_str_printf(out, "userdn%s\"", eq(g, 15));
+    switch (dt_rng_below(&g->r, 8)) {
+    case 0:
+    case 1:
+    case 2:
+        dt_str_puts(out, DT_PICK(&g->r, fixed));
+        break;
+    case 3:
+        dt_str_printf(out, "ldap:///%s", p->dn);
+        break;
+    case 4: /* "|| ldap:///self" last: 389 caches it across entries */
+        dt_str_printf(out, "ldap:///%s || ldap:///%s", p->dn,
+                      dt_rng_chance(&g->r, 30)
+                          ? "self"
+                          : dn_of(g, g->people, g->npeople));
+        break;
+    case 5:
+        dt_str_printf(out, "ldap:///uid=%c*,%s", p->name[0],
+                      g->v[p->parent].dn);
+        break;
+    case 6:
+        if (t->dn_macro) {
+            dt_str_printf(out, "ldap:///uid=%s,($dn)," SUFFIX, p->name);
+            break;
+        }
+        /* fall through */
+    default:
+        if (t->persons && dt_rng_chance(&g->r, 50))
+            dt_str_puts(out, "ldap:///uid=($attr.uid),ou=people," SUFFIX);
+        else
+            dt_str_puts(out, "ldap:///self");
+    }
+    dt_str_putc(out, '"');
+}
+
+static void
+groupdn(struct gen *g, const struct tctx *t, struct dt_str *out)
+{
+    const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
+
+    dt_str_printf(out, "groupdn%s\"", eq(g, 15));
+    if (t->dn_macro && dt_rng_chance(&g->r, 40))
+        dt_str_printf(out, "ldap:///cn=%s,ou=groups,[$dn]," SUFFIX, grp->name);
+    else if (dt_rng_chance(&g->r, 20))
+        dt_str_printf(out, "ldap:///%s || ldap:///%s", grp->dn,
+                      dn_of(g, g->groups, g->ngroups));
+    else
+        dt_str_printf(out, "ldap:///%s", grp->dn);
+    dt_str_putc(out, '"');
+}
+
+static void
+userattr(struct gen *g, struct dt_str *out)
+{
+    static const char *const forms[] = {"manager#USERDN",
+                                        "owner#USERDN",
+                                        "member#USERDN",
+                                        "uniqueMember#USERDN",
+                                        "seeAlso#GROUPDN",
+                                        "nsRoleDN#ROLEDN",
+                                        "departmentNumber#10",
+                                        "employeeType#staff",
+                                        "l#Paris",
+                                        "memberURL#LDAPURL",
+                                        "parent[0,1].manager#USERDN",
+                                        "parent[1].seeAlso#GROUPDN",
+                                        "parent[0,1,2].departmentNumber#20",
+                                        "parent[1].owner#USERDN"};
+
+    dt_str_printf(out, "userattr%s\"%s\"", eq(g, 10), DT_PICK(&g->r, forms));
+}
+
+static void
+leaf(struct gen *g, const struct tctx *t, struct dt_str *out)
+{
+    static const char *const auth[] = {"simple", "none", "ssl",
+                                       "sasl EXTERNAL"};
+    static const char *const ssf[] = {">=\"0\"",  "<=\"0\"", "=\"0\"",
+                                      ">=\"56\"", "!=\"0\"", "<=\"128\""};
+    static const char *const ip[] = {"127.0.0.1", "127.0.0.*", "127.*",
+                                     "10.0.0.1",  "::1",       "192.168.*"};
+    static const char *const dns[] = {"localhost", "*.example.com",
+                                      "localhost.localdomain"};
+    unsigned k = dt_rng_below(&g->r, 100);
+
+    if (k < 35)
+        userdn(g, t, out);
+    else if (k < 52)
+        groupdn(g, t, out);
+    else if (k < 60)
+        dt_str_printf(out, "roledn%s\"ldap:///%s\"", eq(g, 15),
+                      dn_of(g, g->roles, g->nroles));
+    else if (k < 75)
+        userattr(g, out);
+    else if (k < 80)
+        dt_str_printf(out, "authmethod%s\"%s\"", eq(g, 15),
+                      DT_PICK(&g->r, auth));
+    else if (k < 84)
+        dt_str_printf(out, "ssf%s", DT_PICK(&g->r, ssf));
+    else if (k < 90)
+        dt_str_printf(out, "ip%s\"%s\"", eq(g, 20), DT_PICK(&g->r, ip));
+    else if (k < 93)
+        dt_str_printf(out, "dns%s\"%s\"", eq(g, 20), DT_PICK(&g->r, dns));
+    else if (k < 97) /* every day: true, or != every day: false */
+        dt_str_printf(out, "dayofweek%s\"sun,mon,tue,wed,thu,fri,sat\"",
+                      eq(g, 25));
+    else
+        dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "timeofday>=\"0000\""
+                                                  : "timeofday<=\"2359\"");
+}
+
+/* A bind rule: a leaf, or two joined by and/or, or "A and not B". */
+static void
+bindrule(struct gen *g, const struct tctx *t, unsigned depth,
+         struct dt_str *out)
+{
+    unsigned k = depth < 2 ? dt_rng_below(&g->r, 100) : 99;
+
+    if (k < 12) {
+        dt_str_putc(out, '(');
+        bindrule(g, t, depth + 1, out);
+        dt_str_puts(out, dt_rng_chance(&g->r, 50) ? " and " : " or ");
+        bindrule(g, t, depth + 1, out);
+        dt_str_putc(out, ')');
+    } else if (k < 20) {
+        bindrule(g, t, depth + 1, out);
+        dt_str_puts(out, " and not ");
+        bindrule(g, t, depth + 1, out);
+    } else if (k < 24) {
+        dt_str_puts(out, "not ");
+        leaf(g, t, out);
+    } else {
+        leaf(g, t, out);
+    }
+}
+
+/* aci -- one `aci` value for holder, appended to out.  A deny that would
+ * cover whole entries of the holder's whole subtree gets a target, or
+ * most cases would return nothing. */
+static void
+aci(struct gen *g, int holder, unsigned serial, struct dt_str *out)
+{
+    struct tctx t = {holder, 0, 0};
+    unsigned npairs = dt_rng_chance(&g->r, 20) ? 2 : 1;
+    int deny[2] = {dt_rng_chance(&g->r, 15), dt_rng_chance(&g->r, 15)};
+    int has_target = dt_rng_chance(&g->r, 45);
+    int has_attr = dt_rng_chance(&g->r, 75);
+
+    if ((deny[0] || (npairs == 2 && deny[1])) && !has_attr)
+        has_target = 1;
+    if (has_target)
+        target(g, &t, out);
+    if (has_attr)
+        targetattr(g, out);
+    if (dt_rng_chance(&g->r, 20))
+        targetfilter(g, out);
+    dt_str_printf(out, "(version 3.0; %s \"r%u\";",
+                  dt_rng_chance(&g->r, 85) ? "acl" : "aci", serial);
+    for (unsigned i = 0; i < npairs; i++) {
+        dt_str_puts(out, deny[i] ? " deny " : " allow ");
+        rights(g, out);
+        dt_str_putc(out, ' ');
+        bindrule(g, &t, 0, out);
+        dt_str_putc(out, ';');
+    }
+    dt_str_putc(out, ')');
+}
+
+/* A broad grant on the suffix so that most searches return something. */
+static void
+base_aci(struct gen *g, struct dt_str *out)
+{
+    static const char *const attrs[] = {
+        "objectClass || cn || sn || uid || ou || dc", "*", "*",
+        "objectClass || uid || cn || mail || member || departmentNumber",
+        "objectClass || uid || cn || l || title || description || ou"};
+    static const char *const who[] = {"userdn=\"ldap:///anyone\"",
+                                      "userdn=\"ldap:///all\"",
+                                      "authmethod=\"none\""};
+
+    dt_str_printf(out,
+                  "(targetattr=\"%s\")(version 3.0; acl \"base\"; allow "
+                  "(read,search,compare) %s;)",
+                  DT_PICK(&g->r, attrs), DT_PICK(&g->r, who));
+}
+
+static void
+place_acis(struct gen *g)
+{
+    unsigned n = (unsigned)dt_rng_range(&g->r, 3, 12);
+    struct dt_str v;
+
+    dt_str_init(&v);
+    base_aci(g, &v);
+    put(&g->v[0], "aci", v.p);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = dt_rng_below(&g->r, 10);
+        int holder = k < 5   ? 0
+                     : k < 7 ? pick_of(g, g->ous, g->nous)
+                     : k < 8 ? g->ou_groups
+                             : pick_of(g, g->people, g->npeople);
+        dt_str_clear(&v);
+        aci(g, holder, i + 1, &v);
+        put(&g->v[holder], "aci", v.p);
+    }
+    dt_str_free(&v);
+}
+
+/* ---- searches --------------------------------------------------------------
+ */
+
+static void
+filter_leaf(struct gen *g, struct dt_str *out)
+{
+    const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
+    const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
+
+    switch (dt_rng_below(&g->r, 26)) {
+    case 24:
+        dt_str_puts(out, "(objectClass=ldapSubEntry)");
+        break;
+    case 25:
+        dt_str_puts(out, "(objectClass=nsRoleDefinition)");
+        break;
+    case 20:
+    case 0:
+        dt_str_puts(out, "(objectClass=*)");
+        break;
+    case 21:
+        dt_str_puts(out, "(uid=*)");
+        break;
+    case 22:
+        dt_str_puts(out, "(objectClass=person)");
+        break;
+    case 23:
+        dt_str_puts(out, "(|(cn=*)(ou=*))");
+        break;
+    case 1:
+        dt_str_puts(out, "(objectClass=inetOrgPerson)");
+        break;
+    case 2:
+        dt_str_puts(out, "(objectClass=groupOfNames)");
+        break;
+    case 3:
+        dt_str_printf(out, "(uid=%s)", p->name);
+        break;
+    case 4:
+        dt_str_printf(out, "(uid=%c*)", p->name[0]);
+        break;
+    case 5:
+        dt_str_puts(out, "(cn=*)");
+        break;
+    case 6:
+        dt_str_printf(out, "(cn=*%c*)", p->name[1]);
+        break;
+    case 7:
+        dt_str_puts(out, "(mail=*)");
+        break;
+    case 8:
+        dt_str_puts(out, "(telephoneNumber=*)");
+        break;
+    case 9:
+        dt_str_printf(out, "(departmentNumber=%s)", DT_PICK(&g->r, depts));
+        break;
+    case 10:
+        dt_str_printf(out, "(employeeType=%s)", DT_PICK(&g->r, etypes));
+        break;
+    case 11:
+        dt_str_printf(out, "(l=%s)", DT_PICK(&g->r, places));
+        break;
+    case 12:
+        dt_str_puts(out, "(description=*)");
+        break;
+    case 13:
+        dt_str_printf(out, "(title=%s)", DT_PICK(&g->r, titles));
+        break;
+    case 14:
+        dt_str_printf(out, "(manager=%s)", p->dn);
+        break;
+    case 15:
+        dt_str_printf(out, "(member=%s)", p->dn);
+        break;
+    case 16:
+        dt_str_printf(out, "(seeAlso=%s)", grp->dn);
+        break;
+    case 17:
+        dt_str_puts(out, "(ou=*)");
+        break;
+    case 18:
+        dt_str_puts(out, "(userPassword=*)");
+        break;
+    case 19:
+        dt_str_printf(out, "(sn=%s)", DT_PICK(&g->r, surnames));
+        break;
+    default:
+        dt_die("aci_gen: filter_leaf");
+    }
+}
+
+static void
+filter(struct gen *g, unsigned depth, struct dt_str *out)
+{
+    unsigned k = depth < 2 ? dt_rng_below(&g->r, 100) : 99;
+
+    if (k < 25) {
+        unsigned n = (unsigned)dt_rng_range(&g->r, 2, 3);
+        dt_str_puts(out, k < 15 ? "(&" : "(|");
+        for (unsigned i = 0; i < n; i++)
+            filter(g, depth + 1, out);
+        dt_str_putc(out, ')');
+    } else if (k < 35) {
+        dt_str_puts(out, "(!");
+        filter(g, depth + 1, out);
+        dt_str_putc(out, ')');
+    } else {
+        filter_leaf(g, out);
+    }
+}
+
+static const char *
+search_base(struct gen *g)
+{
+    unsigned k = dt_rng_below(&g->r, 20);
+
+    if (k < 8)
+        return SUFFIX;
+    if (k < 11)
+        return g->v[g->ou_people].dn;
+    if (k < 13)
+        return dn_of(g, g->ous, g->nous);
+    if (k < 15)
+        return g->v[g->ou_groups].dn;
+    if (k < 17)
+        return dn_of(g, g->people, g->npeople);
+    if (k < 18)
+        return dn_of(g, g->groups, g->ngroups);
+    if (k < 19)
+        return dn_of(g, g->roles, g->nroles);
+    return "uid=nobody,ou=people," SUFFIX;
+}
+
+static void
+search_attrs(struct gen *g, struct dt_str *out)
+{
+    static const char *const fixed[] = {"-", "-",     "-",      "1.1",
+                                        "*", "* aci", "aci uid"};
+    unsigned n;
+
+    if (dt_rng_chance(&g->r, 55)) {
+        dt_str_puts(out, DT_PICK(&g->r, fixed));
+        return;
+    }
+    n = (unsigned)dt_rng_range(&g->r, 1, 3);
+    for (unsigned i = 0; i < n; i++)
+        dt_str_printf(out, "%s%s", i ? " " : "",
+                      attr_pool[dt_rng_below(&g->r, DT_NELEM(attr_pool) - 1)]);
+}
+
+/* One search line without its requester: SCOPE TAB BASE TAB FILTER TAB
+ * ATTRS. */
+static void
+search(struct gen *g, struct dt_str *out)
+{
+    static const char *const scopes[] = {
+        "base", "one", "sub", "sub", "sub", "sub", "one", "base",
+        "sub",  "sub", "one", "sub", "sub", "sub", "sub", "children"};
+
+    dt_str_printf(out, "%s\t%s\t", DT_PICK(&g->r, scopes), search_base(g));
+    filter(g, 0, out);
+    dt_str_putc(out, '\t');
+    search_attrs(g, out);
+}
+
+static unsigned
+write_searches(struct gen *g, struct dt_str *out)
+{
+    unsigned nq = (unsigned)dt_rng_range(&g->r, 8, 12);
+    unsigned nr = (unsigned)dt_rng_range(&g->r, 3, 4);
+    char *q[12];
+    int who[5];
+
+    for (unsigned i = 0; i < nq; i++) {
+        struct dt_str s;
+        dt_str_init(&s);
+        search(g, &s);
+        q[i] = dt_str_take(&s);
+    }
+    who[0] = -1;
+    for (unsigned i = 0; i < nr; i++)
+        who[i + 1] = g->people[(i * 2 + dt_rng_below(&g->r, 2)) % g->npeople];
+    for (unsigned r = 0; r <= nr; r++)
+        for (unsigned i = 0; i < nq; i++) {
+            if (who[r] < 0)
+                dt_str_puts(out, "-\t-\t");
+            else
+                dt_str_printf(out, "%s\tpw-%s\t", g->v[who[r]].dn,
+                              g->v[who[r]].name);
+            dt_str_printf(out, "%s\n", q[i]);
+        }
+    for (unsigned i = 0; i < nq; i++)
+        free(q[i]);
+    return nq * (nr + 1);
+}
+
+/* ---- the case --------------------------------------------------------------
+ */
+
+static void
+gen_free(struct gen *g)
+{
+    for (unsigned i = 0; i < g->n; i++) {
+        free(g->v[i].dn);
+        free(g->v[i].name);
+        dt_str_free(&g->v[i].body);
+    }
+}
+
+/* aci_gen_case -- see aci_gen.h. */
+unsigned
+aci_gen_case(uint64_t seed, const char *dir)
+{
+    struct gen g;
+    struct dt_str ldif, q;
+    char buf[64];
+    unsigned n;
+
+    memset(&g, 0, sizeof g);
+    dt_rng_seed(&g.r, seed);
+    make_tree(&g);
+    make_people(&g);
+    make_groups(&g);
+    make_roles(&g);
+    link_people(&g);
+    place_acis(&g);
+    dt_str_init(&ldif);
+    for (unsigned i = 0; i < g.n; i++) {
+        dt_ldif_line(&ldif, "dn", g.v[i].dn, strlen(g.v[i].dn));
+        dt_str_printf(&ldif, "%s\n", g.v[i].body.p);
+    }
+    dt_write_file(dir, "data.ldif", ldif.p, ldif.len);
+    dt_str_init(&q);
+    n = write_searches(&g, &q);
+    dt_write_file(dir, "searches", q.p, q.len);
+    snprintf(buf, sizeof buf, "%llu\n", (unsigned long long)seed);
+    dt_write_file(dir, "seed", buf, strlen(buf));
+    dt_str_free(&ldif);
+    dt_str_free(&q);
+    gen_free(&g);
+    return n;
+}
