@@ -609,7 +609,10 @@ userattr(struct acreR_ctx *c, const struct acreI_bind *b)
     const struct acreR_aci *o = c->o;
 
     if (b->uakind == ACREI_ACI_UA_VALUE) {
-        int m = has_value(o, c->e, b->attr, b->value, b->value_len) &&
+        /* attr -1: "parent[..].attr#value", for which 389 looks up an
+         * attribute named by the whole text before '#': never there */
+        int m = b->attr >= 0 &&
+                has_value(o, c->e, b->attr, b->value, b->value_len) &&
                 has_value(o, bind_entry(o), b->attr, b->value, b->value_len);
         return m ? tv_op(b->op, ACRER_T) : ACRER_U;
     }

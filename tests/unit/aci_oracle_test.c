@@ -717,6 +717,13 @@ Test(aci_oracle, userattr_value)
                       "42"));
     READERS(ALICE, "alice bob");
     READERS(CAROL, "");
+    /* "parent[0,1].departmentNumber#42": the parser's attr -1, never true */
+    struct acreI_bind *pv =
+        userattr(ACREI_ACI_EQ, "departmentNumber", ACREI_ACI_UA_VALUE, 0, "42");
+    pv->attr = -1;
+    set = NULL;
+    uid_rule(pv);
+    READERS(ALICE, "");
 }
 
 Test(aci_oracle, userattr_value_mismatch_is_undefined)
