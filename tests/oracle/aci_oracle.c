@@ -1,0 +1,993 @@
+/*
+ * aci_oracle.c -- the reference evaluator of the ACI dialect: targets,
+ * the decision for one check, entry visibility, search filters and whole
+ * searches, read straight off 389-DS 2.3's ACL plugin (acl.c,
+ * filterentry.c) and /work/notes' findings on the real server.
+ *
+ * The decision for one check (entry E, attribute A or entry level, right
+ * R), 389's acl__TestRights:
+ *   1. the requester is the set's rootdn: allowed;
+ *   2. the candidates are the ACIs whose holder is E or an ancestor of E
+ *      (an ACI held by the root DSE applies to the root DSE only);
+ *   3. an ACI applies to the check (acl__resource_match_aci) when:
+ *      - target DN: E is in the target's subtree; a pattern with '*'
+ *        matches E's normalised DN as acl_match_substring does with
+ *        exact_match 0 (initial part anywhere, final part at the end,
+ *        '*' absorbing commas); a "($dn)" macro target as
+ *        acl_match_macro_in_target (the matched part is kept for the
+ *        subjects); "!=" negates each;
+ *      - targetscope (OpenDJ; 389 2.3 has none): E within that scope of
+ *        the target DN, or of the holder without a target;
+ *      - targetfilter: true on E (undefined never matches); "!=" negates;
+ *      - targetattr, for an attribute check: A's type is listed (or
+ *        "*", or a name pattern), "!=" negates; an ACI without
+ *        targetattr applies to an attribute check, and one with
+ *        targetattr to an entry-level check, only for the rights that
+ *        need no attribute (add, delete, proxy, moddn) -- or, entry
+ *        level, for write when the ACI has an allow (389's modrdn case);
+ *   4. deny first: a deny perm covering R whose bind rule is TRUE or
+ *      UNDEFINED denies;
+ *   5. then an allow perm covering R whose bind rule is TRUE allows;
+ *   6. otherwise denied.
+ *
+ * Anonymous requesters (aclanom.c): when every ACI whose first userdn term
+ * is "anyone" and that has read or search is a plain allow (no other
+ * keyword, no self, no macro, no deny perm, no target pattern, no "!="
+ * target or targetfilter, no targetattr pattern), those ACIs form 389's
+ * anonymous profile, and read / search checks of an anonymous requester
+ * ask it first: when a profile ACI with the right is about the entry
+ * (target subtree -- the holder's for a "($dn)" target, which 389 keeps
+ * apart from aci->target --, targetfilter true) the profile decides -- at entry
+ * level allowed, for an attribute allowed when one of them lists it --
+ * whatever the bind rule says ("!=" included); otherwise the ordinary
+ * decision applies.
+ *
+ * Visibility (acl_read_access_allowed_on_entry): for an anonymous
+ * requester, the profile at entry level when it applies; otherwise E may
+ * be returned when read is allowed on one of E's attributes (the first
+ * one, then user attributes, in order) and, when a candidate without
+ * targetattr that has read matches E's target (an "entry test rule"), the
+ * entry-level read check is not denied by a deny perm -- where, as in
+ * acl__TestRights, a check with no allow ACI about the entry at all is
+ * "denied by deny" as soon as a deny ACI is about it, its bind rule
+ * unevaluated (found on 389 2.3.1: an entry-level deny (read) whose
+ * userdn names nobody hides every entry it targets).
+ *
+ * Filters (389-ds-base 2.3.1 filterentry.c, with access checks): an item
+ * on an attribute without `search` is undefined; AND is false on the
+ * first false part, else undefined when a part was, else true; OR skips
+ * each part whose access-only evaluation is not 0 (an item without
+ * search, or a composite part that does not match), is true on a
+ * matching part, false when some considered part was false, else
+ * undefined; NOT keeps undefined.
+ *
+ * Searches: a missing base is noSuchObject (the base is not checked);
+ * 389 refuses the children (subordinate) scope with protocolError;
+ * an entry is returned when the filter matches without access checks
+ * AND with them (back-ldbm applies both), and it is visible; LDAP
+ * subentries (ldapSubEntry: 389's roles) only when the filter has an
+ * (objectClass=ldapSubEntry) item or the scope is base; each requested
+ * attribute it holds is returned when read on it is allowed -- an
+ * explicit "*" asks for the operational `aci` too (389 does so, though
+ * not for an empty attribute list).
+ */
+#include "aci_oracle_int.h"
+
+#include "dn.h"
+#include "filter_impl.h"
+#include "schema.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+#include <time.h>
+
+#include <arpa/inet.h>
+
+/* ------------------------------------------------------------------------
+ * The oracle object and shared helpers
+ */
+
+static int anon_profile_build(struct acreR_aci *o);
+
+static void
+who_facts(struct acreR_aci *o)
+{
+    const char *m = o->who.auth_method;
+    struct tm tm;
+    time_t t = (time_t)o->who.time;
+    size_t i;
+
+    if (!m)
+        m = o->bind ? "simple" : "none";
+    for (i = 0; m[i] && i + 1 < sizeof(o->auth); i++)
+        o->auth[i] = m[i] == '/' ? ' ' : (char)tolower((unsigned char)m[i]);
+    o->auth[i] = 0;
+    gmtime_r(&t, &tm);
+    o->wday = tm.tm_wday;
+    o->hhmm = tm.tm_hour * 100 + tm.tm_min;
+    if (o->who.ip && inet_pton(AF_INET, o->who.ip, o->ip) == 1)
+        o->ip_family = 4;
+    else if (o->who.ip && inet_pton(AF_INET6, o->who.ip, o->ip) == 1)
+        o->ip_family = 6;
+}
+
+static void
+schema_ids(struct acreR_aci *o)
+{
+    const acre_schema *s = o->schema;
+
+    o->id_member = acreS_attr_find(s, "member", 6);
+    o->id_unique = acreS_attr_find(s, "uniqueMember", 12);
+    o->id_url = acreS_attr_find(s, "memberURL", 9);
+    o->id_roledn = acreS_attr_find(s, "nsRoleDN", 8);
+    o->id_rolefilter = acreS_attr_find(s, "nsRoleFilter", 12);
+    o->id_oc = acreS_attr_find(s, "objectClass", 11);
+    o->id_aci = acreS_attr_find(s, "aci", 3);
+    o->oc_managed = acreS_class_find(s, "nsManagedRoleDefinition", 23);
+    o->oc_filtered = acreS_class_find(s, "nsFilteredRoleDefinition", 24);
+    o->oc_nested = acreS_class_find(s, "nsNestedRoleDefinition", 22);
+}
+
+int
+acreR_aci_new(void *ctx, const struct acreI_aci_set *set,
+              const struct acreE_dir *dir, const struct acreR_aci_who *who,
+              struct acreR_aci **out)
+{
+    struct acreR_aci *o = talloc_zero(ctx, struct acreR_aci);
+
+    if (!o)
+        return ACRE_ERR_NOMEM;
+    o->set = set;
+    o->dir = dir;
+    o->schema = acreE_dir_schema(dir);
+    o->who = *who;
+    o->who.bind_dn = who->bind_dn ? talloc_strdup(o, who->bind_dn) : NULL;
+    o->who.auth_method =
+        who->auth_method ? talloc_strdup(o, who->auth_method) : NULL;
+    o->who.ip = who->ip ? talloc_strdup(o, who->ip) : NULL;
+    o->who.dns = who->dns ? talloc_strdup(o, who->dns) : NULL;
+    o->bind_norm = "";
+    if (who->bind_dn && *who->bind_dn) {
+        acre_dn *d;
+        int rc = acre_dn_parse(o, o->schema, who->bind_dn, strlen(who->bind_dn),
+                               0, &d, NULL);
+        if (rc) {
+            talloc_free(o);
+            return rc;
+        }
+        if (acre_dn_depth(d) > 0) {
+            o->bind = d;
+            o->bind_norm = acre_dn_normalised(d, NULL);
+        }
+    }
+    who_facts(o);
+    schema_ids(o);
+    *out = o;
+    if (!o->bind)
+        o->has_anon = anon_profile_build(o);
+    return 0;
+}
+
+const acre_entry_view *
+acreR_aci_find(const struct acreR_aci *o, const acre_dn *dn)
+{
+    const struct acreE_entry *d = dn ? acreE_dir_find(o->dir, dn) : NULL;
+
+    return d ? &d->v : NULL;
+}
+
+const acre_dn *
+acreR_aci_parse_dn(const struct acreR_aci *o, void *tmp, const char *s,
+                   size_t n)
+{
+    acre_dn *dn;
+
+    if (acre_dn_parse(tmp, o->schema, s, n, 0, &dn, NULL))
+        return NULL;
+    return dn;
+}
+
+int
+acreR_aci_type_of(const struct acreR_aci *o, int d)
+{
+    const struct acreS_dinfo *di = acreS_dinfo(o->schema, d);
+
+    return di ? di->type : d;
+}
+
+/* strcasestr bounded to the start when anchored */
+static const char *
+find_part(const char *p, const char *part, size_t n, int anchored)
+{
+    if (anchored)
+        return strncasecmp(p, part, n) ? NULL : p;
+    for (; *p; p++)
+        if (!strncasecmp(p, part, n))
+            return p;
+    return n == 0 ? p : NULL;
+}
+
+int
+acreR_aci_substr(const char *pat, const char *str, int exact)
+{
+    const char *star = strchr(pat, '*');
+    const char *p = str;
+
+    if (!star) /* no wildcard: the whole string */
+        return strcasecmp(pat, str) == 0;
+    if (star > pat) { /* initial */
+        size_t n = (size_t)(star - pat);
+        if (!(p = find_part(p, pat, n, exact)))
+            return 0;
+        p += n;
+    }
+    const char *part = star + 1;
+    for (const char *next; (next = strchr(part, '*')); part = next + 1) {
+        size_t n = (size_t)(next - part);
+        if (n == 0)
+            continue;
+        if (!(p = find_part(p, part, n, 0)))
+            return 0;
+        p += n;
+    }
+    size_t fl = strlen(part), tl = strlen(p);
+    return fl <= tl && strcasecmp(p + tl - fl, part) == 0;
+}
+
+static int
+dir_children(void *arg, const acre_entry_view *e)
+{
+    const struct acreE_entry *d = acreE_dir_find(arg, e->dn);
+
+    return d && (d->nchildren > 0 || d->first_child != NULL);
+}
+
+enum acreF_result
+acreR_aci_filter_plain(const struct acreR_aci *o, const struct acreF_filter *f,
+                       const acre_entry_view *e)
+{
+    struct acreF_hooks h = {NULL,           NULL, dir_children,
+                            (void *)o->dir, NULL, NULL};
+
+    return acreF_eval(f, e, &h);
+}
+
+/* ------------------------------------------------------------------------
+ * Targets
+ */
+
+/* Is the ACI's holder E or an ancestor of E (root DSE ACIs: E itself)? */
+static int
+holder_covers(const struct acreI_aci *a, const acre_entry_view *e)
+{
+    if (acre_dn_depth(a->holder) == 0)
+        return acre_dn_depth(e->dn) == 0;
+    return acre_dn_in_scope(e->dn, a->holder, ACRE_SCOPE_SUB) == 1;
+}
+
+/* acl_match_prefix, component by component: each RDN of prefix (ending
+ * in ',') against E's next RDN, "type=*" matching any value of that
+ * type; the length of E's DN text it covers, or -1. */
+static int
+macro_prefix_rdns(const char *prefix, const char *ndn)
+{
+    const char *p = prefix, *n = ndn;
+
+    while (*p) {
+        const char *pe = strchr(p, ','), *ne = strchr(n, ',');
+        if (!pe || !ne)
+            return -1;
+        size_t pl = (size_t)(pe - p), nl = (size_t)(ne - n);
+        if (pl >= 2 && p[pl - 1] == '*' && p[pl - 2] == '=') {
+            if (nl < pl - 1 || strncasecmp(p, n, pl - 1))
+                return -1;
+        } else if (pl != nl || strncasecmp(p, n, pl)) {
+            return -1;
+        }
+        p = pe + 1;
+        n = ne + 1;
+    }
+    return (int)(n - ndn);
+}
+
+/* The part of E's DN a "($dn)" target matches (acl_match_macro_in_target),
+ * or NULL. */
+static char *
+macro_in_target(void *tmp, const char *ndn, const char *pat)
+{
+    const char *m = strstr(pat, "($dn)");
+    size_t nl = strlen(ndn), sl = 0;
+
+    if (!m)
+        return NULL;
+    const char *suffix = m[5] == ',' ? m + 6 : m + 5;
+    if (*suffix) {
+        sl = strlen(suffix);
+        if (sl >= nl || strcasecmp(suffix, ndn + nl - sl))
+            return NULL;
+    }
+    size_t pl = (size_t)(m - pat);
+    long start = 0;
+    if (pl > 0) {
+        char *prefix = talloc_strndup(tmp, pat, pl);
+        if (!prefix)
+            return NULL;
+        if (strstr(prefix, "=*")) {
+            start = macro_prefix_rdns(prefix, ndn);
+        } else {
+            const char *at = strstr(ndn, prefix);
+            start = at ? (long)(at - ndn) + (long)pl : -1;
+        }
+        if (start < 0 || (size_t)start >= nl - sl)
+            return NULL;
+    }
+    size_t end = nl - sl;
+    if (end > (size_t)start && ndn[end - 1] == ',')
+        end--;
+    if (end <= (size_t)start)
+        return NULL;
+    return talloc_strndup(tmp, ndn + start, end - (size_t)start);
+}
+
+/* target, target pattern, macro target; sets c->macro. */
+static int
+target_dn_matches(struct acreR_ctx *c)
+{
+    const struct acreI_aci_target *t = &c->a->t;
+    const char *ndn = acre_dn_normalised(c->e->dn, NULL);
+    int m;
+
+    if (!(t->has & ACREI_ACI_T_TARGET))
+        return 1;
+    if (t->target.flags & ACREI_ACI_MACRO_DN) {
+        char *v = macro_in_target(c->tmp, ndn, t->target.text);
+        m = v != NULL;
+        c->macro = v;
+    } else if (t->target.kind == ACREI_ACI_PAT_PATTERN) {
+        m = acreR_aci_substr(t->target.text, ndn, 0);
+    } else {
+        m = acre_dn_in_scope(c->e->dn, t->target.dn, ACRE_SCOPE_SUB) == 1;
+    }
+    return t->target_neg ? !m : m;
+}
+
+static int
+target_scope_matches(const struct acreR_ctx *c)
+{
+    const struct acreI_aci_target *t = &c->a->t;
+    const acre_dn *base = c->a->holder;
+
+    if (!(t->has & ACREI_ACI_T_SCOPE))
+        return 1;
+    if ((t->has & ACREI_ACI_T_TARGET) && t->target.kind == ACREI_ACI_PAT_DN &&
+        t->target.dn)
+        base = t->target.dn;
+    return acre_dn_in_scope(c->e->dn, base, t->scope) == 1;
+}
+
+static int
+target_filter_matches(const struct acreR_ctx *c)
+{
+    const struct acreI_aci_target *t = &c->a->t;
+
+    if (!(t->has & ACREI_ACI_T_FILTER))
+        return 1;
+    if (!t->filter) /* a macro filter this oracle cannot expand */
+        return 0;
+    enum acreF_result r = acreR_aci_filter_plain(c->o, t->filter, c->e);
+    if (r == ACREF_UNDEFINED)
+        return 0;
+    return t->filter_neg ? r == ACREF_FALSE : r == ACREF_TRUE;
+}
+
+/* Holder, target, scope and filter: the ACI is about this entry. */
+static int
+entry_matches(struct acreR_ctx *c)
+{
+    return holder_covers(c->a, c->e) && target_dn_matches(c) &&
+           target_scope_matches(c) && target_filter_matches(c);
+}
+
+static unsigned
+aci_rights(const struct acreI_aci *a, int *has_allow)
+{
+    unsigned r = 0;
+
+    *has_allow = 0;
+    for (unsigned i = 0; i < a->nperms; i++) {
+        r |= a->perms[i].rights;
+        if (!a->perms[i].deny)
+            *has_allow = 1;
+    }
+    return r;
+}
+
+/* Is attribute type `type` in the ACI's targetattr list (before "!=")? */
+static int
+attr_listed(const struct acreR_aci *o, const struct acreI_aci_target *t,
+            int type)
+{
+    int oper = acreS_attr(o->schema, type)->usage != ACRES_USER;
+
+    if (t->attr_star && (o->set->variant != ACREI_ACI_OPENDJ || !oper))
+        return 1;
+    if (t->attr_plus && oper)
+        return 1;
+    for (unsigned i = 0; i < t->nattrs; i++)
+        if (t->attrs[i] == type)
+            return 1;
+    const char *name = acreS_attr(o->schema, type)->dn.name;
+    for (unsigned i = 0; name && i < t->nattr_pat; i++)
+        if (acreR_aci_substr(t->attr_pat[i], name, 1))
+            return 1;
+    return 0;
+}
+
+#define NO_ATTR_RIGHTS \
+    (ACREI_ACI_ADD | ACREI_ACI_DELETE | ACREI_ACI_PROXY | ACREI_ACI_MODDN)
+
+/* The targetattr part of acl__resource_match_aci. */
+static int
+attr_matches(const struct acreR_ctx *c, int attr, unsigned right)
+{
+    const struct acreI_aci_target *t = &c->a->t;
+    int has = (t->has & ACREI_ACI_T_ATTR) != 0, has_allow;
+    unsigned ar = aci_rights(c->a, &has_allow);
+
+    if (attr >= 0 && has) {
+        int m = attr_listed(c->o, t, acreR_aci_type_of(c->o, attr));
+        return t->attr_neg ? !m : m;
+    }
+    if (attr < 0 && !has)
+        return 1;
+    if ((ar & NO_ATTR_RIGHTS) && (right & NO_ATTR_RIGHTS))
+        return 1;
+    return attr < 0 && has && (ar & ACREI_ACI_WRITE) &&
+           (right & ACREI_ACI_WRITE) && has_allow;
+}
+
+/* ------------------------------------------------------------------------
+ * The decision
+ */
+
+static int
+is_root(const struct acreR_aci *o)
+{
+    return o->bind && o->set->rootdn && acre_dn_equal(o->bind, o->set->rootdn);
+}
+
+/* One pass over the candidates: deny perms (deny 1) or allow perms.
+ * Returns 1 when a perm of that kind fires. */
+static int
+pass(struct acreR_aci *o, void *tmp, const acre_entry_view *e, int attr,
+     unsigned right, int deny)
+{
+    for (unsigned i = 0; i < o->set->n; i++) {
+        struct acreR_ctx c = {o, e, &o->set->acis[i], NULL, tmp};
+        int covered = 0;
+        for (unsigned j = 0; j < c.a->nperms; j++)
+            covered |=
+                c.a->perms[j].deny == deny && (c.a->perms[j].rights & right);
+        if (!covered || !entry_matches(&c) || !attr_matches(&c, attr, right))
+            continue;
+        for (unsigned j = 0; j < c.a->nperms; j++) {
+            const struct acreI_aci_perm *p = &c.a->perms[j];
+            if (p->deny != deny || !(p->rights & right))
+                continue;
+            enum acreR_tv v = acreR_aci_bind(&c, p->bind);
+            if (deny ? v != ACRER_F : v == ACRER_T)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* 1 allowed, 0 denied; *by_deny set when a deny perm decided. */
+static int
+decide(struct acreR_aci *o, const acre_entry_view *e, int attr, unsigned right,
+       int *by_deny)
+{
+    void *tmp = talloc_new(o);
+    int r = 0;
+
+    *by_deny = 0;
+    if (is_root(o))
+        r = 1;
+    else if (!tmp)
+        r = 0;
+    else if (pass(o, tmp, e, attr, right, 1))
+        *by_deny = 1;
+    else
+        r = pass(o, tmp, e, attr, right, 0);
+    talloc_free(tmp);
+    return r;
+}
+
+static int anon_profile(struct acreR_aci *o, const acre_entry_view *e, int attr,
+                        unsigned right);
+
+int
+acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
+                unsigned right)
+{
+    int by_deny, p = is_root(o) ? -1 : anon_profile(o, e, attr, right);
+
+    return p >= 0 ? p : decide(o, e, attr, right, &by_deny);
+}
+
+/* ------------------------------------------------------------------------
+ * 389's anonymous profile (aclanom.c)
+ */
+
+/* What aclparse.c records of a bind rule: a userdn whose first term is
+ * "anyone" (elevel USERDN_ANYONE), and any rule type but plain userdn
+ * (another keyword, a "self" first term, a macro). */
+static void
+bind_facts(const struct acreI_bind *b, int *anyone, int *complex)
+{
+    if (!b)
+        return;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+    case ACREI_ACI_OR:
+        bind_facts(b->b, anyone, complex);
+        /* fall through */
+    case ACREI_ACI_NOT:
+        bind_facts(b->a, anyone, complex);
+        return;
+    case ACREI_ACI_USERDN:
+        if (b->nterms && b->terms[0].kind == ACREI_ACI_S_ANYONE)
+            *anyone = 1;
+        if (b->nterms && b->terms[0].kind == ACREI_ACI_S_SELF)
+            *complex = 1;
+        for (unsigned i = 0; i < b->nterms; i++)
+            if (b->terms[i].pat.flags)
+                *complex = 1;
+        return;
+    default:
+        *complex = 1;
+    }
+}
+
+/* Build the profile: 0 when 389 would have none (then every check of
+ * an anonymous requester takes the ordinary path). */
+static int
+anon_profile_build(struct acreR_aci *o)
+{
+    const struct acreI_aci_set *set = o->set;
+    unsigned n = 0;
+
+    if (set->variant != ACREI_ACI_389 ||
+        !(o->anon = talloc_array(o, unsigned, set->n + 1)))
+        return 0;
+    for (unsigned i = 0; i < set->n; i++) {
+        const struct acreI_aci *a = &set->acis[i];
+        int anyone = 0, complex = 0, has_allow, deny = 0;
+        unsigned r = aci_rights(a, &has_allow);
+        for (unsigned j = 0; j < a->nperms; j++) {
+            bind_facts(a->perms[j].bind, &anyone, &complex);
+            deny |= a->perms[j].deny;
+        }
+        if (!anyone || !(r & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+            continue;
+        int pattern = (a->t.has & ACREI_ACI_T_TARGET) &&
+                      a->t.target.kind != ACREI_ACI_PAT_DN &&
+                      !(a->t.target.flags & ACREI_ACI_MACRO_DN);
+        if (complex || deny || pattern || a->t.target_neg || a->t.filter_neg ||
+            a->t.nattr_pat)
+            return 0;
+        o->anon[n++] = i;
+    }
+    o->nanon = n;
+    return n > 0;
+}
+
+/* aclanom_match_profile: 1 allowed, 0 denied, -1 no profile ACI with
+ * this right is about e (the ordinary path decides). */
+static int
+anon_profile_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
+                   unsigned right)
+{
+    int result = 0, tmatched = 0;
+
+    for (unsigned k = 0; k < o->nanon && !result; k++) {
+        const struct acreI_aci *a = &o->set->acis[o->anon[k]];
+        /* a "($dn)" target leaves 389's aci->target empty: the holder */
+        const acre_dn *base = (a->t.has & ACREI_ACI_T_TARGET) && a->t.target.dn
+                                  ? a->t.target.dn
+                                  : a->holder;
+        int has_allow;
+        if (!(aci_rights(a, &has_allow) & right) ||
+            acre_dn_in_scope(e->dn, base, ACRE_SCOPE_SUB) != 1 ||
+            (acre_dn_depth(a->holder) == 0 && acre_dn_depth(e->dn) > 0))
+            continue;
+        if ((a->t.has & ACREI_ACI_T_FILTER) &&
+            acreR_aci_filter_plain(o, a->t.filter, e) != ACREF_TRUE)
+            continue;
+        tmatched = 1;
+        if (attr < 0)
+            return 1;
+        int m = a->t.attr_star ||
+                ((a->t.has & ACREI_ACI_T_ATTR) &&
+                 attr_listed(o, &a->t, acreR_aci_type_of(o, attr)));
+        result = a->t.attr_neg ? !m : m;
+    }
+    return tmatched ? result : -1;
+}
+
+static int
+anon_profile(struct acreR_aci *o, const acre_entry_view *e, int attr,
+             unsigned right)
+{
+    if (o->bind || !o->has_anon ||
+        !(right & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+        return -1;
+    return anon_profile_check(o, e, attr, right);
+}
+
+/* ------------------------------------------------------------------------
+ * Visibility
+ */
+
+/* Read on one of E's attributes, in order: the first one whatever it
+ * is, then the user attributes (389 skips operational ones). */
+static int
+some_attr_readable(struct acreR_aci *o, const acre_entry_view *e)
+{
+    for (unsigned i = 0; i < e->nattrs; i++) {
+        int type = acreR_aci_type_of(o, e->attrs[i].id);
+        if (i > 0 && acreS_attr(o->schema, type)->usage != ACRES_USER)
+            continue;
+        if (acreR_aci_check(o, e, e->attrs[i].id, ACREI_ACI_READ))
+            return 1;
+    }
+    return 0;
+}
+
+/* A candidate without targetattr, with read, about E. */
+static int
+entry_test_rule(struct acreR_aci *o, void *tmp, const acre_entry_view *e)
+{
+    for (unsigned i = 0; i < o->set->n; i++) {
+        struct acreR_ctx c = {o, e, &o->set->acis[i], NULL, tmp};
+        int has_allow;
+        if (!(c.a->t.has & ACREI_ACI_T_ATTR) &&
+            (aci_rights(c.a, &has_allow) & ACREI_ACI_READ) && entry_matches(&c))
+            return 1;
+    }
+    return 0;
+}
+
+/* acl__TestRights' handles for an entry-level read: the ACIs about E at
+ * entry level with read among their rights, with an allow perm (*allow)
+ * or a deny perm (*deny), whatever their bind rules. */
+static void
+entry_read_handles(struct acreR_aci *o, void *tmp, const acre_entry_view *e,
+                   unsigned *allow, unsigned *deny)
+{
+    *allow = *deny = 0;
+    for (unsigned i = 0; i < o->set->n; i++) {
+        struct acreR_ctx c = {o, e, &o->set->acis[i], NULL, tmp};
+        int has_allow, has_deny = 0;
+        if (!(aci_rights(c.a, &has_allow) & ACREI_ACI_READ) ||
+            !entry_matches(&c) || !attr_matches(&c, -1, ACREI_ACI_READ))
+            continue;
+        for (unsigned j = 0; j < c.a->nperms; j++)
+            has_deny |= c.a->perms[j].deny;
+        *allow += has_allow != 0;
+        *deny += has_deny != 0;
+    }
+}
+
+int
+acreR_aci_visible(struct acreR_aci *o, const acre_entry_view *e)
+{
+    if (is_root(o))
+        return 1;
+    int p = anon_profile(o, e, -1, ACREI_ACI_READ);
+    if (p >= 0)
+        return p;
+    if (!some_attr_readable(o, e))
+        return 0;
+    void *tmp = talloc_new(o);
+    int hidden = 0, by_deny;
+    if (tmp && entry_test_rule(o, tmp, e)) {
+        unsigned allow, deny;
+        entry_read_handles(o, tmp, e, &allow, &deny);
+        /* no allow handle at all: 389 denies at once, flagged as a deny
+         * when deny handles exist, without evaluating them */
+        if (allow == 0)
+            hidden = deny > 0;
+        else
+            hidden = !decide(o, e, -1, ACREI_ACI_READ, &by_deny) && by_deny;
+    }
+    talloc_free(tmp);
+    return !hidden;
+}
+
+/* ------------------------------------------------------------------------
+ * Filters
+ */
+
+struct fwalk {
+    struct acreR_aci *o;
+    const acre_entry_view *e;
+    const struct acreF_filter *f;
+};
+
+/* 389's modes of slapi_vattr_filter_test_ext_internal: matching only,
+ * matching with access checks, access checks only (the "-1" mode OR
+ * uses on each of its parts). */
+enum fmode { F_PLAIN, F_VERIFY, F_ACCESS };
+
+/* An item: search on its attribute (a rule-only extensible item has
+ * none to check). */
+static int
+item_access(const struct fwalk *w, const struct acreF_node *n)
+{
+    if (n->want.type < 0)
+        return n->desc == NULL;
+    return acreR_aci_check(w->o, w->e, n->want.type, ACREI_ACI_SEARCH);
+}
+
+/* 389's codes: 0 true, -1 false, 1 undefined. */
+static int
+node_plain(const struct fwalk *w, const struct acreF_node *n)
+{
+    struct acreF_filter sub = *w->f;
+
+    sub.root = (struct acreF_node *)n;
+    switch (acreR_aci_filter_plain(w->o, &sub, w->e)) {
+    case ACREF_TRUE:
+        return 0;
+    case ACREF_FALSE:
+        return -1;
+    default:
+        return 1;
+    }
+}
+
+static int node_eval(const struct fwalk *w, const struct acreF_node *n,
+                     enum fmode mode);
+
+/* vattr_test_filter_list_and (2.3.1) */
+static int
+list_and(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
+{
+    int nomatch = -1, undefined = 0;
+
+    for (unsigned i = 0; i < n->nkids; i++) {
+        int rc = node_eval(w, n->kids[i], mode);
+        if (rc > 0) {
+            undefined = rc;
+        } else if (rc < 0) {
+            undefined = 0;
+            nomatch = -1;
+            break;
+        } else {
+            nomatch = 0;
+        }
+    }
+    return undefined ? undefined : nomatch;
+}
+
+/* vattr_test_filter_list_or (2.3.1): a part is ignored unless its
+ * access-only evaluation is 0, then matched without access checks. */
+static int
+list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
+{
+    int nomatch = 1, undefined = 0;
+
+    for (unsigned i = 0; i < n->nkids; i++) {
+        int rc;
+        if (mode != F_PLAIN && (rc = node_eval(w, n->kids[i], F_ACCESS))) {
+            undefined = rc > 0 ? rc : 1;
+            continue;
+        }
+        undefined = 0;
+        rc = node_eval(w, n->kids[i], F_PLAIN);
+        if (rc == 0)
+            return 0;
+        if (rc > 0)
+            undefined = rc;
+        else
+            nomatch = -1;
+    }
+    return nomatch == 1 ? undefined : nomatch;
+}
+
+static int
+node_eval(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
+{
+    switch (n->kind) {
+    case ACREF_AND:
+    case ACREF_ABSOLUTE_TRUE:
+        return list_and(w, n, mode);
+    case ACREF_OR:
+    case ACREF_ABSOLUTE_FALSE:
+        return list_or(w, n, mode);
+    case ACREF_NOT: {
+        int rc = node_eval(w, n->kids[0], mode);
+        if (mode == F_ACCESS || rc > 0)
+            return rc;
+        return rc == 0 ? -1 : 0;
+    }
+    default:
+        if (mode != F_PLAIN && !item_access(w, n))
+            return 1;
+        return mode == F_ACCESS ? 0 : node_plain(w, n);
+    }
+}
+
+int
+acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
+                 const struct acreF_filter *f)
+{
+    struct fwalk w = {o, e, f};
+    int rc = node_eval(&w, f->root, is_root(o) ? F_PLAIN : F_VERIFY);
+
+    return rc == 0 ? 1 : rc < 0 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------------
+ * Searches
+ */
+
+struct selection {
+    int user, oper, star; /* star: "*" itself was asked */
+    unsigned n;
+    int *types;
+};
+
+static int
+select_attrs(struct acreR_aci *o, void *ctx, const char *const *attrs,
+             unsigned n, struct selection *sel)
+{
+    memset(sel, 0, sizeof(*sel));
+    sel->user = n == 0;
+    if (!(sel->types = talloc_array(ctx, int, n + 1)))
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; i < n; i++) {
+        if (!strcmp(attrs[i], "*"))
+            sel->user = sel->star = 1;
+        else if (!strcmp(attrs[i], "+"))
+            sel->oper = 1;
+        else if (strcmp(attrs[i], "1.1")) {
+            int t = acreS_attr_find(o->schema, attrs[i], strlen(attrs[i]));
+            if (t >= 0)
+                sel->types[sel->n++] = t;
+        }
+    }
+    return 0;
+}
+
+static int
+selected(const struct acreR_aci *o, const struct selection *sel, int id)
+{
+    int type = acreR_aci_type_of(o, id);
+
+    for (unsigned i = 0; i < sel->n; i++)
+        if (acreS_is_subtype(o->schema, type, sel->types[i]))
+            return 1;
+    if (sel->star && o->set->variant == ACREI_ACI_389 && type == o->id_aci)
+        return 1; /* 389 returns aci for an explicit "*" (not for none) */
+    if (acreS_attr(o->schema, type)->usage != ACRES_USER)
+        return sel->oper;
+    return sel->user;
+}
+
+struct swalk {
+    struct acreR_aci *o;
+    void *ctx;
+    const struct acreF_filter *f;
+    const struct selection *sel;
+    struct acreR_aci_search *res;
+    int nomem;
+    int skip_subentries;
+};
+
+static int
+send_entry(struct swalk *w, const acre_entry_view *e)
+{
+    struct acreR_aci_search *r = w->res;
+    struct acreR_aci_sentry *v = talloc_realloc(
+        w->ctx, r->entries, struct acreR_aci_sentry, r->nentries + 1);
+
+    if (!v)
+        return w->nomem = 1;
+    r->entries = v;
+    struct acreR_aci_sentry *se = &v[r->nentries++];
+    se->entry = e;
+    se->nattrs = 0;
+    if (!(se->attrs = talloc_array(w->ctx, unsigned, e->nattrs + 1)))
+        return w->nomem = 1;
+    for (unsigned i = 0; i < e->nattrs; i++)
+        if (selected(w->o, w->sel, e->attrs[i].id) &&
+            acreR_aci_check(w->o, e, e->attrs[i].id, ACREI_ACI_READ))
+            se->attrs[se->nattrs++] = i;
+    return 0;
+}
+
+/* Does the filter have an item (objectClass=ldapSubEntry)? */
+static int
+asks_subentries(const struct acreR_aci *o, const struct acreF_node *n)
+{
+    for (unsigned i = 0; i < n->nkids; i++)
+        if (asks_subentries(o, n->kids[i]))
+            return 1;
+    return n->kind == ACREF_EQUALITY && n->want.type == o->id_oc &&
+           n->raw_len == 12 &&
+           !strncasecmp((const char *)n->raw, "ldapSubEntry", 12);
+}
+
+static int
+is_subentry(const struct acreR_aci *o, const acre_entry_view *e)
+{
+    int oc = acreS_class_find(o->schema, "ldapSubEntry", 12);
+
+    for (unsigned i = 0; oc >= 0 && i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != o->id_oc)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++) {
+            int id =
+                acreS_class_find(o->schema, a->vals[j].val, a->vals[j].len);
+            if (id >= 0 && acreS_class_is(o->schema, id, oc))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int
+visit(void *ctx, const struct acreE_entry *de)
+{
+    struct swalk *w = ctx;
+    const acre_entry_view *e = &de->v;
+    struct fwalk fw = {w->o, e, w->f};
+
+    if (w->skip_subentries && is_subentry(w->o, e))
+        return 0;
+    if (node_eval(&fw, w->f->root, F_PLAIN) != 0 ||
+        acreR_aci_filter(w->o, e, w->f) != 1 || !acreR_aci_visible(w->o, e))
+        return 0;
+    return send_entry(w, e);
+}
+
+int
+acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
+                 const char *filter, const char *const *attrs, unsigned nattrs,
+                 struct acreR_aci_search **out)
+{
+    struct acreR_aci_search *res = talloc_zero(ctx, struct acreR_aci_search);
+    struct selection sel;
+    struct acreF_filter *f;
+    acre_dn *bdn;
+
+    if (!res || select_attrs(o, res, attrs, nattrs, &sel))
+        return ACRE_ERR_NOMEM;
+    *out = res;
+    if (acre_dn_parse(res, o->schema, base, strlen(base), 0, &bdn, NULL)) {
+        res->rc = 34;
+        return 0;
+    }
+    if (acreF_parse(res, o->schema, filter, strlen(filter), &f, NULL)) {
+        res->rc = 87;
+        return 0;
+    }
+    if (scope == ACRE_SCOPE_CHILDREN && o->set->variant == ACREI_ACI_389) {
+        res->rc = 2; /* 389: "Unknown search scope" */
+        return 0;
+    }
+    if (!acreE_dir_find(o->dir, bdn)) {
+        res->rc = 32;
+        return 0;
+    }
+    struct swalk w = {o, res, f, &sel, res, 0, 0};
+    w.skip_subentries =
+        scope != ACRE_SCOPE_BASE && !asks_subentries(o, f->root);
+    acreE_dir_walk(o->dir, bdn, scope, visit, &w);
+    return w.nomem ? ACRE_ERR_NOMEM : 0;
+}

@@ -1,0 +1,757 @@
+/*
+ * aci_oracle_bind.c -- bind rules of the ACI reference evaluator, read off
+ * 389-DS 2.3's acllas.c (DS_LAS*Eval) and the i15-389 findings, in
+ * three-valued logic (TRUE, FALSE, UNDEFINED):
+ *
+ *   and / or / not   Kleene's tables; "!=" swaps TRUE and FALSE of a
+ *                    keyword and keeps UNDEFINED.
+ *   userdn   the "||" terms in order (DS_LASUserDnEval): an anonymous
+ *            requester matches only "anyone"; otherwise a macro term,
+ *            an LDAP URL (the requester's entry within the URL's scope
+ *            and matching its filter), anyone, all, a wildcard pattern
+ *            (acl_match_substring, anchored) or a DN; "self" and
+ *            "parent" END the list whether or not they match (389 breaks
+ *            out of its loop there).
+ *   groupdn  the requester is a member: a `member` / `uniqueMember` value
+ *            of the group or of a group nested at most 5 levels below it,
+ *            or matches a `memberURL` of one; when a nested group lies
+ *            deeper than that and no term is TRUE: UNDEFINED.  Anonymous:
+ *            FALSE (and the list ends, as in 389).
+ *   roledn   389 roles, the nsRole 389 computes: a managed role whose DN
+ *            is among the requester's nsRoleDN values, a filtered role
+ *            whose nsRoleFilter the requester's entry matches, a nested
+ *            role one of whose nsRoleDN roles it has -- each only for
+ *            entries below the role entry's parent.
+ *   userattr "attr#USERDN" (and SELFDN, legacy userdnattr): a value of
+ *            attr of the entry (or of its ancestors at the parent[]
+ *            levels) is the requester's DN; #GROUPDN: names a group the
+ *            requester is a member of (nesting as groupdn); #ROLEDN:
+ *            names a role it has; #LDAPURL: a URL its entry matches;
+ *            "attr#value": both the entry and the requester's entry hold
+ *            that value -- and when they do not the result is UNDEFINED
+ *            (389 returns LAS_EVAL_FAIL there, never FALSE).
+ *   authmethod  "none" is always TRUE; else the requester's method.
+ *   ssf, timeofday  numeric comparisons; dayofweek the day's bit.
+ *   ip, dns  UNDEFINED when the requester's address / name is unknown.
+ * Macros in subjects: "($dn)" is the part of the entry's DN the
+ * target's "($dn)" matched (no match: the term is FALSE); "[$dn]" tries
+ * that part and each of its ancestors; "($attr.NAME)" each value of the
+ * entry's NAME.
+ */
+#include "aci_oracle_int.h"
+
+#include "buf.h"
+#include "match.h"
+#include "schema.h"
+#include "url.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
+
+/* ------------------------------------------------------------------------
+ * Three-valued helpers
+ */
+
+static enum acreR_tv
+tv_not(enum acreR_tv v)
+{
+    return v == ACRER_U ? ACRER_U : v == ACRER_T ? ACRER_F : ACRER_T;
+}
+
+static enum acreR_tv
+tv_op(enum acreI_aci_op op, enum acreR_tv v)
+{
+    return op == ACREI_ACI_NE ? tv_not(v) : v;
+}
+
+static enum acreR_tv
+tv_bool(int b)
+{
+    return b ? ACRER_T : ACRER_F;
+}
+
+static int
+cmp_num(enum acreI_aci_op op, long a, long b)
+{
+    switch (op) {
+    case ACREI_ACI_EQ:
+        return a == b;
+    case ACREI_ACI_NE:
+        return a != b;
+    case ACREI_ACI_LT:
+        return a < b;
+    case ACREI_ACI_LE:
+        return a <= b;
+    case ACREI_ACI_GT:
+        return a > b;
+    default:
+        return a >= b;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Entry lookups
+ */
+
+/* The values of e's attributes of type `type` (any options), as DNs;
+ * values that are not DNs are left out.  *n gets the count. */
+static const acre_dn **
+dn_values(const struct acreR_aci *o, void *tmp, const acre_entry_view *e,
+          int type, unsigned *n)
+{
+    const acre_dn **out = NULL;
+
+    *n = 0;
+    for (unsigned i = 0; e && type >= 0 && i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != type)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++) {
+            const acre_dn *d =
+                acreR_aci_parse_dn(o, tmp, a->vals[j].val, a->vals[j].len);
+            const acre_dn **grown =
+                d ? talloc_realloc(tmp, out, const acre_dn *, *n + 1) : NULL;
+            if (grown) {
+                out = grown;
+                out[(*n)++] = d;
+            }
+        }
+    }
+    return out;
+}
+
+/* Does e hold a value of type `type` (any options) equal to v[0..n)
+ * under the type's equality rule (byte equality without one)? */
+static int
+has_value(const struct acreR_aci *o, const acre_entry_view *e, int type,
+          const char *v, size_t n)
+{
+    const struct acreS_attr *at = acreS_attr(o->schema, type);
+    uint8_t local[512];
+    struct acreE_buf b;
+
+    if (!e)
+        return 0;
+    acreE_buf_init(&b, local, sizeof(local));
+    int ok = at->eq == ACREM_NONE ||
+             acreM_normalise(o->schema, at->eq, (const uint8_t *)v, n, &b) == 0;
+    int found = 0;
+    for (unsigned i = 0; ok && !found && i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != type)
+            continue;
+        for (unsigned j = 0; !found && j < a->nvals; j++) {
+            const acre_value *x =
+                at->eq != ACREM_NONE && a->norms ? &a->norms[j] : &a->vals[j];
+            const uint8_t *want =
+                at->eq != ACREM_NONE ? b.p : (const uint8_t *)v;
+            size_t wl = at->eq != ACREM_NONE ? b.len : n;
+            found = x->len == wl && memcmp(x->val, want, wl) == 0;
+        }
+    }
+    acreE_buf_free(&b);
+    return found;
+}
+
+static const acre_entry_view *
+bind_entry(const struct acreR_aci *o)
+{
+    return o->bind ? acreR_aci_find(o, o->bind) : NULL;
+}
+
+/* The requester's entry within scope of base and matching f (NULL: any):
+ * 389's acllas__client_match_URL and dynamic group test. */
+static int
+bind_matches_url(const struct acreR_aci *o, const acre_dn *base, int scope,
+                 const struct acreF_filter *f)
+{
+    const acre_entry_view *be = bind_entry(o);
+
+    if (!be || acre_dn_in_scope(be->dn, base, scope) != 1)
+        return 0;
+    return !f || acreR_aci_filter_plain(o, f, be) == ACREF_TRUE;
+}
+
+/* A URL value ("ldap:///base??scope?filter") the requester matches. */
+static int
+bind_matches_url_text(const struct acreR_aci *o, void *tmp, const char *s,
+                      size_t n)
+{
+    struct acreE_url u;
+    struct acreF_filter *f = NULL;
+
+    if (acreE_url_parse(tmp, s, n, &u))
+        return 0;
+    const acre_dn *base = acreR_aci_parse_dn(o, tmp, u.dn, strlen(u.dn));
+    if (!base)
+        return 0;
+    if (u.filter &&
+        acreF_parse(tmp, o->schema, u.filter, strlen(u.filter), &f, NULL))
+        return 0;
+    return bind_matches_url(o, base, u.scope, f);
+}
+
+/* ------------------------------------------------------------------------
+ * Groups and roles
+ */
+
+static int
+is_group(const struct acreR_aci *o, const acre_entry_view *e)
+{
+    for (unsigned i = 0; e && i < e->nattrs; i++) {
+        int t = acreR_aci_type_of(o, e->attrs[i].id);
+        if (t == o->id_member || t == o->id_unique || t == o->id_url)
+            return 1;
+    }
+    return 0;
+}
+
+static int
+listed(const acre_dn *const *list, unsigned n, const acre_dn *dn)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (acre_dn_equal(list[i], dn))
+            return 1;
+    return 0;
+}
+
+/* Is the requester a direct member of group entry g (static values or a
+ * memberURL)?  Appends g's member groups not yet seen to *next. */
+static int
+direct_member(const struct acreR_aci *o, void *tmp, const acre_entry_view *g,
+              const acre_dn ***seen, unsigned *nseen, const acre_dn ***next,
+              unsigned *nnext)
+{
+    int types[2] = {o->id_member, o->id_unique};
+
+    for (int k = 0; k < 2; k++) {
+        unsigned n;
+        const acre_dn **v = dn_values(o, tmp, g, types[k], &n);
+        for (unsigned i = 0; i < n; i++) {
+            if (acre_dn_equal(v[i], o->bind))
+                return 1;
+            if (listed(*seen, *nseen, v[i]) ||
+                !is_group(o, acreR_aci_find(o, v[i])))
+                continue;
+            const acre_dn **s =
+                talloc_realloc(tmp, *seen, const acre_dn *, *nseen + 1);
+            const acre_dn **x =
+                talloc_realloc(tmp, *next, const acre_dn *, *nnext + 1);
+            if (s)
+                *seen = s, s[(*nseen)++] = v[i];
+            if (x)
+                *next = x, x[(*nnext)++] = v[i];
+        }
+    }
+    for (unsigned i = 0; g && i < g->nattrs; i++) {
+        const acre_view_attr *a = &g->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != o->id_url)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++)
+            if (bind_matches_url_text(o, tmp, a->vals[j].val, a->vals[j].len))
+                return 1;
+    }
+    return 0;
+}
+
+/* Membership of the requester in group gdn, level by level. */
+static enum acreR_tv
+member_of(const struct acreR_aci *o, void *tmp, const acre_dn *gdn)
+{
+    const acre_dn **cur = talloc_array(tmp, const acre_dn *, 1);
+    const acre_dn **seen = talloc_array(tmp, const acre_dn *, 1);
+    unsigned ncur = 1, nseen = 1;
+
+    if (!o->bind || !cur || !seen)
+        return ACRER_F;
+    cur[0] = seen[0] = gdn;
+    for (int level = 0; ncur > 0; level++) {
+        if (level > ACRER_GROUP_NEST)
+            return ACRER_U;
+        const acre_dn **next = NULL;
+        unsigned nnext = 0;
+        for (unsigned i = 0; i < ncur; i++) {
+            const acre_entry_view *g = acreR_aci_find(o, cur[i]);
+            if (g && direct_member(o, tmp, g, &seen, &nseen, &next, &nnext))
+                return ACRER_T;
+        }
+        cur = next;
+        ncur = nnext;
+    }
+    return ACRER_F;
+}
+
+static int
+has_class(const struct acreR_aci *o, const acre_entry_view *e, int oc)
+{
+    for (unsigned i = 0; oc >= 0 && i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != o->id_oc)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++) {
+            int id =
+                acreS_class_find(o->schema, a->vals[j].val, a->vals[j].len);
+            if (id >= 0 && acreS_class_is(o->schema, id, oc))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does the requester have role rdn (389 nsRole)? */
+static int
+has_role(const struct acreR_aci *o, void *tmp, const acre_dn *rdn, int depth)
+{
+    const acre_entry_view *r = acreR_aci_find(o, rdn), *be = bind_entry(o);
+    unsigned n;
+
+    if (!r || !be || depth > ACRER_ROLE_NEST)
+        return 0;
+    const acre_dn *scope = acreR_aci_parse_dn(
+        o, tmp, acre_dn_ancestor(rdn, acre_dn_depth(rdn) - 1, NULL),
+        strlen(acre_dn_ancestor(rdn, acre_dn_depth(rdn) - 1, NULL)));
+    if (!scope || acre_dn_in_scope(be->dn, scope, ACRE_SCOPE_SUB) != 1)
+        return 0;
+    if (has_class(o, r, o->oc_managed)) {
+        const acre_dn **v = dn_values(o, tmp, be, o->id_roledn, &n);
+        return listed(v, n, rdn);
+    }
+    if (has_class(o, r, o->oc_nested)) {
+        const acre_dn **v = dn_values(o, tmp, r, o->id_roledn, &n);
+        for (unsigned i = 0; i < n; i++)
+            if (has_role(o, tmp, v[i], depth + 1))
+                return 1;
+        return 0;
+    }
+    for (unsigned i = 0; has_class(o, r, o->oc_filtered) && i < r->nattrs;
+         i++) {
+        const acre_view_attr *a = &r->attrs[i];
+        struct acreF_filter *f;
+        if (acreR_aci_type_of(o, a->id) != o->id_rolefilter ||
+            acreF_parse(tmp, o->schema, a->vals[0].val, a->vals[0].len, &f,
+                        NULL))
+            continue;
+        return acreR_aci_filter_plain(o, f, be) == ACREF_TRUE;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Macros
+ */
+
+typedef enum acreR_tv (*cand_fn)(struct acreR_ctx *c, const char *cand);
+
+/* Replace the first occurrence of key in text by val. */
+static char *
+replace(void *tmp, const char *text, const char *key, const char *val)
+{
+    const char *at = strstr(text, key);
+
+    if (!at)
+        return talloc_strdup(tmp, text);
+    return talloc_asprintf(tmp, "%.*s%s%s", (int)(at - text), text, val,
+                           at + strlen(key));
+}
+
+/* Each expansion of text, given to fn; TRUE on the first TRUE, else
+ * UNDEFINED if one was, else FALSE. */
+static enum acreR_tv
+expand(struct acreR_ctx *c, const char *text, cand_fn fn)
+{
+    enum acreR_tv r = ACRER_F;
+    const char *at;
+
+    if (strstr(text, "($dn)")) {
+        if (!c->macro)
+            return ACRER_F;
+        return expand(c, replace(c->tmp, text, "($dn)", c->macro), fn);
+    }
+    if (strstr(text, "[$dn]")) {
+        for (const char *m = c->macro; m && *m && r != ACRER_T;) {
+            enum acreR_tv v = expand(c, replace(c->tmp, text, "[$dn]", m), fn);
+            r = v == ACRER_T ? v : v == ACRER_U ? v : r;
+            const char *comma = strchr(m, ',');
+            m = comma ? comma + 1 : NULL;
+        }
+        return r;
+    }
+    if ((at = strstr(text, "($attr."))) {
+        const char *end = strchr(at, ')');
+        if (!end)
+            return ACRER_F;
+        int type =
+            acreS_attr_find(c->o->schema, at + 7, (size_t)(end - at - 7));
+        char *key = talloc_strndup(c->tmp, at, (size_t)(end - at + 1));
+        for (unsigned i = 0; type >= 0 && i < c->e->nattrs && r != ACRER_T;
+             i++) {
+            const acre_view_attr *a = &c->e->attrs[i];
+            if (acreR_aci_type_of(c->o, a->id) != type)
+                continue;
+            for (unsigned j = 0; j < a->nvals && r != ACRER_T; j++) {
+                char *v =
+                    talloc_strndup(c->tmp, a->vals[j].val, a->vals[j].len);
+                enum acreR_tv x = expand(c, replace(c->tmp, text, key, v), fn);
+                r = x == ACRER_T ? x : x == ACRER_U ? x : r;
+            }
+        }
+        return r;
+    }
+    return fn(c, text);
+}
+
+static enum acreR_tv
+cand_user(struct acreR_ctx *c, const char *cand)
+{
+    if (strchr(cand, '*'))
+        return tv_bool(acreR_aci_substr(cand, c->o->bind_norm, 1));
+    const acre_dn *d = acreR_aci_parse_dn(c->o, c->tmp, cand, strlen(cand));
+    return tv_bool(d && acre_dn_equal(d, c->o->bind));
+}
+
+static enum acreR_tv
+cand_group(struct acreR_ctx *c, const char *cand)
+{
+    const acre_dn *d = acreR_aci_parse_dn(c->o, c->tmp, cand, strlen(cand));
+
+    return d ? member_of(c->o, c->tmp, d) : ACRER_F;
+}
+
+static enum acreR_tv
+cand_role(struct acreR_ctx *c, const char *cand)
+{
+    const acre_dn *d = acreR_aci_parse_dn(c->o, c->tmp, cand, strlen(cand));
+
+    return tv_bool(d && has_role(c->o, c->tmp, d, 0));
+}
+
+/* ------------------------------------------------------------------------
+ * Subjects
+ */
+
+static const acre_dn *
+parent_of(struct acreR_ctx *c, const acre_dn *dn)
+{
+    unsigned d = acre_dn_depth(dn);
+    size_t n;
+
+    if (d == 0)
+        return NULL;
+    const char *s = acre_dn_ancestor(dn, d - 1, &n);
+    return acreR_aci_parse_dn(c->o, c->tmp, s, n);
+}
+
+static enum acreR_tv
+userdn(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    const struct acreR_aci *o = c->o;
+    int matched = 0, stop = 0;
+
+    for (unsigned i = 0; i < b->nterms && !matched && !stop; i++) {
+        const struct acreI_aci_term *t = &b->terms[i];
+        if (!o->bind) {
+            matched = t->kind == ACREI_ACI_S_ANYONE;
+            continue;
+        }
+        switch (t->kind) {
+        case ACREI_ACI_S_ANYONE:
+        case ACREI_ACI_S_ALL:
+            matched = 1;
+            break;
+        case ACREI_ACI_S_SELF:
+            matched = acre_dn_equal(o->bind, c->e->dn);
+            stop = 1;
+            break;
+        case ACREI_ACI_S_PARENT:
+            matched = acre_dn_equal(o->bind, parent_of(c, c->e->dn));
+            stop = 1;
+            break;
+        case ACREI_ACI_S_URL:
+            matched = bind_matches_url(o, t->pat.dn, t->scope, t->filter);
+            break;
+        case ACREI_ACI_S_PATTERN:
+            matched = expand(c, t->pat.text, cand_user) == ACRER_T;
+            break;
+        default:
+            matched = acre_dn_equal(o->bind, t->pat.dn);
+        }
+    }
+    return tv_op(b->op, tv_bool(matched));
+}
+
+/* The groups an "ldap:///base??scope?(filter)" groupdn names: every
+ * entry in scope matching the filter, each tested as groupdn tests one. */
+struct gwalk {
+    struct acreR_ctx *c;
+    const struct acreI_aci_term *t;
+    enum acreR_tv r;
+};
+
+static int
+group_visit(void *ctx, const struct acreE_entry *x)
+{
+    struct gwalk *w = ctx;
+
+    if (w->t->filter &&
+        acreR_aci_filter_plain(w->c->o, w->t->filter, &x->v) != ACREF_TRUE)
+        return 0;
+    enum acreR_tv v = member_of(w->c->o, w->c->tmp, x->v.dn);
+    if (v == ACRER_T)
+        return w->r = ACRER_T, 1;
+    if (v == ACRER_U)
+        w->r = ACRER_U;
+    return 0;
+}
+
+static enum acreR_tv
+group_url(struct acreR_ctx *c, const struct acreI_aci_term *t)
+{
+    struct gwalk w = {c, t, ACRER_F};
+
+    if (t->pat.dn)
+        acreE_dir_walk(c->o->dir, t->pat.dn, t->scope, group_visit, &w);
+    return w.r;
+}
+
+static enum acreR_tv
+groupdn(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    enum acreR_tv r = ACRER_F;
+    int undefined = 0;
+
+    for (unsigned i = 0; i < b->nterms && r != ACRER_T; i++) {
+        const struct acreI_aci_term *t = &b->terms[i];
+        enum acreR_tv v;
+        if (t->kind == ACREI_ACI_S_ANYONE) {
+            r = ACRER_T;
+            break;
+        }
+        if (!c->o->bind)
+            break;
+        if (t->kind == ACREI_ACI_S_PATTERN)
+            v = expand(c, t->pat.text, cand_group);
+        else if (t->kind == ACREI_ACI_S_URL)
+            v = group_url(c, t);
+        else
+            v = member_of(c->o, c->tmp, t->pat.dn);
+        if (v == ACRER_T)
+            r = ACRER_T;
+        else if (v == ACRER_U)
+            undefined = 1;
+    }
+    if (r != ACRER_T && undefined)
+        return ACRER_U;
+    return tv_op(b->op, r);
+}
+
+static enum acreR_tv
+roledn(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    int matched = 0;
+
+    for (unsigned i = 0; c->o->bind && i < b->nterms && !matched; i++) {
+        const struct acreI_aci_term *t = &b->terms[i];
+        if (t->kind == ACREI_ACI_S_PATTERN)
+            matched = expand(c, t->pat.text, cand_role) == ACRER_T;
+        else
+            matched = has_role(c->o, c->tmp, t->pat.dn, 0);
+    }
+    return tv_op(b->op, tv_bool(matched));
+}
+
+/* ------------------------------------------------------------------------
+ * userattr
+ */
+
+/* One entry's attr values against the requester. */
+static enum acreR_tv
+userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
+               const acre_entry_view *x)
+{
+    const struct acreR_aci *o = c->o;
+    enum acreR_tv r = ACRER_F;
+    unsigned n;
+
+    if (b->uakind == ACREI_ACI_UA_LDAPURL) {
+        for (unsigned i = 0; i < x->nattrs; i++) {
+            const acre_view_attr *a = &x->attrs[i];
+            for (unsigned j = 0;
+                 acreR_aci_type_of(o, a->id) == b->attr && j < a->nvals; j++)
+                if (bind_matches_url_text(o, c->tmp, a->vals[j].val,
+                                          a->vals[j].len))
+                    return ACRER_T;
+        }
+        return ACRER_F;
+    }
+    const acre_dn **v = dn_values(o, c->tmp, x, b->attr, &n);
+    for (unsigned i = 0; i < n && r != ACRER_T; i++) {
+        enum acreR_tv t;
+        switch (b->uakind) {
+        case ACREI_ACI_UA_GROUPDN:
+            t = member_of(o, c->tmp, v[i]);
+            break;
+        case ACREI_ACI_UA_ROLEDN:
+            t = tv_bool(has_role(o, c->tmp, v[i], 0));
+            break;
+        default: /* USERDN, SELFDN */
+            t = tv_bool(acre_dn_equal(v[i], o->bind));
+        }
+        r = t == ACRER_T ? t : t == ACRER_U ? t : r;
+    }
+    return r;
+}
+
+static enum acreR_tv
+userattr(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    const struct acreR_aci *o = c->o;
+
+    if (b->uakind == ACREI_ACI_UA_VALUE) {
+        /* attr -1: "parent[..].attr#value", for which 389 looks up an
+         * attribute named by the whole text before '#': never there */
+        int m = b->attr >= 0 &&
+                has_value(o, c->e, b->attr, b->value, b->value_len) &&
+                has_value(o, bind_entry(o), b->attr, b->value, b->value_len);
+        return m ? tv_op(b->op, ACRER_T) : ACRER_U;
+    }
+    if (!o->bind)
+        return tv_op(b->op, ACRER_F);
+    enum acreR_tv r = ACRER_F;
+    unsigned levels = b->levels ? b->levels : 1u,
+             depth = acre_dn_depth(c->e->dn);
+    for (unsigned l = 0; l < 10 && r != ACRER_T; l++) {
+        if (!(levels & (1u << l)) || l > depth)
+            continue;
+        const acre_entry_view *x = c->e;
+        if (l > 0) {
+            size_t n;
+            const char *s = acre_dn_ancestor(c->e->dn, depth - l, &n);
+            x = acreR_aci_find(o, acreR_aci_parse_dn(o, c->tmp, s, n));
+        }
+        if (!x)
+            continue;
+        enum acreR_tv t = userattr_entry(c, b, x);
+        r = t == ACRER_T ? t : t == ACRER_U ? t : r;
+    }
+    return tv_op(b->op, r);
+}
+
+/* ------------------------------------------------------------------------
+ * Connection facts
+ */
+
+static enum acreR_tv
+ip_rule(const struct acreR_aci *o, const struct acreI_bind *b)
+{
+    int m = 0;
+
+    if (!o->ip_family)
+        return ACRER_U;
+    for (unsigned i = 0; i < b->naddrs && !m; i++) {
+        const struct acreI_aci_addr *a = &b->addrs[i];
+        unsigned len = a->family == 4 ? 4 : 16;
+        if (a->family != o->ip_family)
+            continue;
+        m = 1;
+        for (unsigned k = 0; k < len; k++)
+            if ((o->ip[k] & a->mask[k]) != (a->addr[k] & a->mask[k]))
+                m = 0;
+    }
+    return tv_op(b->op, tv_bool(m));
+}
+
+/* One dns pattern p[0..n) against host name h. */
+static int
+dns_one(const char *p, size_t n, const char *h)
+{
+    size_t hl = strlen(h);
+
+    if (n == 1 && p[0] == '*')
+        return 1;
+    if (n > 1 && p[0] == '*') /* "*.example.com": a suffix */
+        return hl >= n - 1 && !strncasecmp(h + hl - (n - 1), p + 1, n - 1);
+    return hl == n && !strncasecmp(h, p, n);
+}
+
+static enum acreR_tv
+dns_rule(const struct acreR_aci *o, const struct acreI_bind *b)
+{
+    const char *p = b->text;
+    int m = 0;
+
+    if (!o->who.dns || !p)
+        return ACRER_U;
+    while (*p && !m) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        size_t n = strcspn(p, ", ");
+        if (n)
+            m = dns_one(p, n, o->who.dns);
+        p += n;
+    }
+    return tv_op(b->op, tv_bool(m));
+}
+
+static enum acreR_tv
+keyword(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    const struct acreR_aci *o = c->o;
+
+    switch (b->kw) {
+    case ACREI_ACI_USERDN:
+        return userdn(c, b);
+    case ACREI_ACI_GROUPDN:
+        return groupdn(c, b);
+    case ACREI_ACI_ROLEDN:
+        return roledn(c, b);
+    case ACREI_ACI_USERATTR:
+    case ACREI_ACI_USERDNATTR:
+    case ACREI_ACI_GROUPDNATTR:
+        return userattr(c, b);
+    case ACREI_ACI_AUTHMETHOD:
+        return tv_op(b->op,
+                     tv_bool(b->text && (!strcasecmp(b->text, "none") ||
+                                         !strcasecmp(b->text, o->auth))));
+    case ACREI_ACI_SSF:
+        return tv_bool(cmp_num(b->op, (long)o->who.ssf, b->num));
+    case ACREI_ACI_IP:
+        return ip_rule(o, b);
+    case ACREI_ACI_DNS:
+        return dns_rule(o, b);
+    case ACREI_ACI_DAYOFWEEK:
+        return tv_op(b->op, tv_bool((b->days >> o->wday) & 1u));
+    case ACREI_ACI_TIMEOFDAY:
+        return tv_bool(cmp_num(b->op, o->hhmm, b->num));
+    default:
+        return ACRER_U;
+    }
+}
+
+enum acreR_tv
+acreR_aci_bind(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    enum acreR_tv x, y;
+
+    if (!b)
+        return ACRER_U;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+        x = acreR_aci_bind(c, b->a);
+        y = acreR_aci_bind(c, b->b);
+        if (x == ACRER_F || y == ACRER_F)
+            return ACRER_F;
+        return x == ACRER_U || y == ACRER_U ? ACRER_U : ACRER_T;
+    case ACREI_ACI_OR:
+        x = acreR_aci_bind(c, b->a);
+        y = acreR_aci_bind(c, b->b);
+        if (x == ACRER_T || y == ACRER_T)
+            return ACRER_T;
+        return x == ACRER_U || y == ACRER_U ? ACRER_U : ACRER_F;
+    case ACREI_ACI_NOT:
+        return tv_not(acreR_aci_bind(c, b->a));
+    default:
+        return keyword(c, b);
+    }
+}

@@ -1,0 +1,302 @@
+/*
+ * aci_oracle_agree_test.c -- the skeleton of the ACI agreement test: the
+ * generator's cases (tests/oracle/aci_gen.h) parsed by the ACI front end
+ * (compiler/aci.h: acreA_parse_ldif) and run through the reference
+ * evaluator (tests/oracle/aci_oracle.h).  The engine's side of the
+ * agreement is to be added next to each oracle call below; for now the
+ * test asserts that the pieces fit and that the cases exercise both
+ * outcomes:
+ *   - the parser accepts (almost) every generated value: at most 5% of
+ *     the cases may be refused (a refusal is a generator or parser bug,
+ *     printed with its diagnostic);
+ *   - every search of every requester runs; the directory manager's
+ *     results are exactly the entries in scope that match the filter
+ *     (the rootdn bypasses access control), every other requester's are
+ *     a subset of them, and every attribute returned is one read is
+ *     allowed on;
+ *   - searches return entries and return none, read checks are allowed
+ *     and denied, entries are visible and hidden, each in a meaningful
+ *     proportion, so that a broken oracle or generator cannot pass.
+ *
+ * Environment: ACRE_ACI_AGREE_SEED=s (first seed), ACRE_ACI_AGREE_N=n
+ * (seeds), ACRE_ACI_AGREE_VERBOSE=1 (print the counts).
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "aci.h"
+#include "aci_gen.h"
+#include "aci_oracle.h"
+#include "acre.h"
+#include "directory.h"
+#include "filter.h"
+#include "ir.h"
+#include "schema.h"
+
+#define DEFAULT_SEEDS  40
+#define MAX_REJECT_PCT 5
+
+struct stats {
+    unsigned long seeds, rejected, searches, nonempty, empty, returned;
+    unsigned long allowed, denied, visible, hidden;
+};
+
+/* One parsed case: its directory and its ACI set (with the rootdn). */
+struct world {
+    void *ctx;
+    struct acreG_aci_case *c;
+    acre_schema *schema;
+    struct acreE_dir *dir;
+    struct acreI_aci_set set;
+};
+
+static unsigned long
+env_num(const char *name, unsigned long dflt)
+{
+    const char *s = getenv(name);
+
+    return s && *s ? strtoul(s, NULL, 10) : dflt;
+}
+
+/* Build the world of seed; 0, or 1 when the parser refused the case. */
+static int
+world_new(struct world *w, uint64_t seed)
+{
+    acre_diag d;
+    struct acreI_policy *ir;
+    acre_dn *root;
+
+    memset(w, 0, sizeof(*w));
+    w->ctx = talloc_new(NULL);
+    cr_assert_eq(acreG_aci_case_new(w->ctx, seed, ACREG_ACI_389, &w->c), 0);
+    char *ldif = acreG_aci_ldif(w->ctx, w->c);
+    cr_assert(ldif);
+    cr_assert_eq(acre_schema_new(w->ctx, ACRE_SCHEMA_SLAPD, &w->schema, NULL),
+                 0);
+    cr_assert_eq(acreE_dir_new(w->ctx, w->schema, 0, &w->dir), 0);
+    cr_assert_eq(acreE_dir_load_ldif(w->dir, NULL, ldif, strlen(ldif),
+                                     "gen.ldif", NULL, NULL, &d),
+                 0, "seed %llu: %s", (unsigned long long)seed, d.message);
+    int rc = acreA_parse_ldif(w->ctx, w->schema, "gen.ldif", ldif, strlen(ldif),
+                              ACREI_ACI_389, &ir, &d);
+    if (rc) {
+        fprintf(stderr, "aci agree: seed %llu refused: gen.ldif:%u:%u: %s\n",
+                (unsigned long long)seed, d.line, d.column, d.message);
+        return 1;
+    }
+    cr_assert(ir->aci);
+    cr_assert_eq(ir->aci->n, acreG_aci_count(w->c), "seed %llu",
+                 (unsigned long long)seed);
+    w->set = *ir->aci;
+    cr_assert_eq(acre_dn_parse(w->ctx, w->schema, ACREG_ACI_ROOTDN,
+                               strlen(ACREG_ACI_ROOTDN), 0, &root, NULL),
+                 0);
+    w->set.rootdn = root;
+    return 0;
+}
+
+/* The entries in scope of s that match its filter, without access
+ * control -- LDAP subentries (the roles) left out below a base search,
+ * as 389 leaves them out: what the directory manager must get. */
+struct plain {
+    const struct acreF_filter *f;
+    int scope;
+    unsigned n;
+};
+
+static int
+is_role(const acre_entry_view *e)
+{
+    const char *dn = acre_dn_normalised(e->dn, NULL);
+
+    return !strncmp(dn, "cn=", 3) && strstr(dn, "role,dc=") != NULL;
+}
+
+static int
+plain_visit(void *ctx, const struct acreE_entry *e)
+{
+    struct plain *p = ctx;
+
+    if (p->scope != ACRE_SCOPE_BASE && is_role(&e->v))
+        return 0;
+    p->n += acreF_eval(p->f, &e->v, NULL) == ACREF_TRUE;
+    return 0;
+}
+
+static unsigned
+plain_count(const struct world *w, const struct acreG_aci_search *s)
+{
+    acre_dn *base;
+    struct acreF_filter *f;
+    struct plain p = {NULL, s->scope, 0};
+
+    if (acre_dn_parse(w->ctx, w->schema, s->base, strlen(s->base), 0, &base,
+                      NULL) ||
+        acreF_parse(w->ctx, w->schema, s->filter, strlen(s->filter), &f, NULL))
+        return 0;
+    p.f = f;
+    acreE_dir_walk(w->dir, base, s->scope, plain_visit, &p);
+    return p.n;
+}
+
+static unsigned
+user_attrs(const struct world *w, const acre_entry_view *e)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < e->nattrs; i++) {
+        const struct acreS_dinfo *d = acreS_dinfo(w->schema, e->attrs[i].id);
+        n += acreS_attr(w->schema, d->type)->usage == ACRES_USER;
+    }
+    return n;
+}
+
+static void
+check_search(const struct world *w, struct acreR_aci *o,
+             const struct acreG_aci_who *who, const struct acreG_aci_search *s,
+             struct stats *st)
+{
+    struct acreR_aci_search *r;
+
+    cr_assert_eq(acreR_aci_search(o, w->ctx, s->base, s->scope, s->filter,
+                                  s->attrs, s->nattrs, &r),
+                 0);
+    cr_assert(r->rc == 0 || r->rc == 32, "rc %d", r->rc);
+    unsigned plain = plain_count(w, s);
+    cr_assert_leq(
+        r->nentries, plain, "seed %llu %s %s", (unsigned long long)w->c->seed,
+        acreG_aci_who_text(w->ctx, who), acreG_aci_search_text(w->ctx, s));
+    st->searches++;
+    st->returned += r->nentries;
+    if (r->nentries)
+        st->nonempty++;
+    else
+        st->empty++;
+    for (unsigned i = 0; i < r->nentries; i++) {
+        const struct acreR_aci_sentry *se = &r->entries[i];
+        for (unsigned k = 0; k < se->nattrs; k++)
+            cr_assert(acreR_aci_check(o, se->entry,
+                                      se->entry->attrs[se->attrs[k]].id,
+                                      ACREI_ACI_READ));
+    }
+}
+
+/* Read checks of every attribute of every entry, and visibility. */
+static int
+check_entry(void *ctx, const struct acreE_entry *de)
+{
+    void **a = ctx;
+    struct acreR_aci *o = a[0];
+    struct stats *st = a[1];
+
+    for (unsigned i = 0; i < de->v.nattrs; i++) {
+        if (acreR_aci_check(o, &de->v, de->v.attrs[i].id, ACREI_ACI_READ))
+            st->allowed++;
+        else
+            st->denied++;
+    }
+    if (acreR_aci_visible(o, &de->v))
+        st->visible++;
+    else
+        st->hidden++;
+    return 0;
+}
+
+static void
+run_seed(uint64_t seed, struct stats *st)
+{
+    struct world w;
+
+    st->seeds++;
+    if (world_new(&w, seed)) {
+        st->rejected++;
+        talloc_free(w.ctx);
+        return;
+    }
+    for (unsigned q = 0; q < w.c->nrq; q++) {
+        const struct acreG_aci_who *g = &w.c->rq[q];
+        struct acreR_aci_who who = {g->bind_dn, g->auth_method, g->ssf,
+                                    g->ip,      g->dns,         g->time};
+        struct acreR_aci *o;
+        cr_assert_eq(acreR_aci_new(w.ctx, &w.set, w.dir, &who, &o), 0);
+        for (unsigned i = 0; i < w.c->nsearches; i++)
+            check_search(&w, o, g, &w.c->searches[i], st);
+        int is_root = g->bind_dn && !strcmp(g->bind_dn, ACREG_ACI_ROOTDN);
+        if (is_root)
+            continue;
+        void *arg[2] = {o, st};
+        acre_dn *sfx;
+        cr_assert_eq(acre_dn_parse(w.ctx, w.schema, ACREG_ACI_SUFFIX,
+                                   strlen(ACREG_ACI_SUFFIX), 0, &sfx, NULL),
+                     0);
+        acreE_dir_walk(w.dir, sfx, ACRE_SCOPE_SUB, check_entry, arg);
+    }
+    talloc_free(w.ctx);
+}
+
+/* The directory manager gets exactly the plain results. */
+static void
+root_sees_all(uint64_t seed)
+{
+    struct world w;
+
+    if (world_new(&w, seed)) {
+        talloc_free(w.ctx);
+        return;
+    }
+    struct acreR_aci_who who = {ACREG_ACI_ROOTDN, "simple", 0, NULL, NULL, 0};
+    struct acreR_aci *o;
+    cr_assert_eq(acreR_aci_new(w.ctx, &w.set, w.dir, &who, &o), 0);
+    for (unsigned i = 0; i < w.c->nsearches; i++) {
+        const struct acreG_aci_search *s = &w.c->searches[i];
+        struct acreR_aci_search *r;
+        cr_assert_eq(acreR_aci_search(o, w.ctx, s->base, s->scope, s->filter,
+                                      NULL, 0, &r),
+                     0);
+        cr_assert_eq(r->nentries, plain_count(&w, s), "seed %llu %s",
+                     (unsigned long long)seed, acreG_aci_search_text(w.ctx, s));
+        for (unsigned k = 0; k < r->nentries; k++)
+            cr_assert_eq(r->entries[k].nattrs,
+                         user_attrs(&w, r->entries[k].entry));
+    }
+    talloc_free(w.ctx);
+}
+
+Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
+{
+    uint64_t first = env_num("ACRE_ACI_AGREE_SEED", 1);
+    unsigned long n = env_num("ACRE_ACI_AGREE_N", DEFAULT_SEEDS);
+    struct stats st = {0};
+
+    for (unsigned long i = 0; i < n; i++) {
+        run_seed(first + i, &st);
+        root_sees_all(first + i);
+    }
+    if (getenv("ACRE_ACI_AGREE_VERBOSE"))
+        fprintf(stderr,
+                "aci agree: %lu seeds (%lu refused), %lu searches (%lu "
+                "non-empty, %lu empty, %lu entries), reads %lu allowed %lu "
+                "denied, entries %lu visible %lu hidden\n",
+                st.seeds, st.rejected, st.searches, st.nonempty, st.empty,
+                st.returned, st.allowed, st.denied, st.visible, st.hidden);
+    cr_assert_leq(st.rejected * 100, st.seeds * MAX_REJECT_PCT,
+                  "%lu of %lu cases refused by the parser", st.rejected,
+                  st.seeds);
+    cr_assert_geq(st.searches, 6 * (st.seeds - st.rejected));
+    cr_assert_geq(st.nonempty * 5, st.searches, "non-empty %lu of %lu",
+                  st.nonempty, st.searches);
+    cr_assert_geq(st.empty * 10, st.searches, "empty %lu of %lu", st.empty,
+                  st.searches);
+    unsigned long reads = st.allowed + st.denied;
+    cr_assert_geq(st.allowed * 10, reads, "allowed %lu of %lu", st.allowed,
+                  reads);
+    cr_assert_geq(st.denied * 10, reads, "denied %lu of %lu", st.denied, reads);
+    unsigned long ents = st.visible + st.hidden;
+    cr_assert_geq(st.visible * 10, ents, "visible %lu of %lu", st.visible,
+                  ents);
+    cr_assert_geq(st.hidden * 10, ents, "hidden %lu of %lu", st.hidden, ents);
+}
