@@ -273,9 +273,13 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
             goto none;
         if (!f.anyone || !(rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
             continue;
+        /* a "($dn)" target is no pattern to 389 here: its aci->target
+         * stays empty and the holder stands for it */
+        int macro = (a->t.has & ACREI_ACI_T_TARGET) &&
+                    (a->t.target.flags & ACREI_ACI_MACRO_DN);
         if (f.other || deny || a->t.target_neg || a->t.filter_neg ||
             a->t.nattr_pat ||
-            ((a->t.has & ACREI_ACI_T_TARGET) &&
+            ((a->t.has & ACREI_ACI_T_TARGET) && !macro &&
              a->t.target.kind != ACREI_ACI_PAT_DN))
             goto none;
         if (ix->nanon + 1 == ACREP_ACI_ANON_MAX)

@@ -61,6 +61,9 @@ struct acreV_aci_rq {
     uint8_t *bind;       /* [nperms * 3]: bind outcomes kept (perm_bind) */
     uint8_t *tgt;        /* [nacis]: target verdict for the current entry */
     uint32_t *tgt_epoch; /* [nacis] */
+    const char **macro;  /* [nacis]: what a "($dn)" target matched in the
+                            current entry's DN (valid when tgt is T) */
+    void *scratch;       /* per entry: macro values, expansions */
     uint32_t *cand;      /* [nperms]: the current entry's candidates */
     uint32_t ncand;
     uint32_t epoch;
@@ -76,6 +79,7 @@ struct ck {
     struct acreV_aci_rq *st;
     const struct acreP_aci *ix;
     const acre_entry_view *e;
+    uint32_t aci_no; /* the ACI whose bind rule is evaluated */
 };
 
 static int
@@ -101,6 +105,8 @@ state(struct acre_request *rq)
         !(st->bind = talloc_zero_array(st, uint8_t, np * 3)) ||
         !(st->tgt = talloc_zero_array(st, uint8_t, na)) ||
         !(st->tgt_epoch = talloc_zero_array(st, uint32_t, na)) ||
+        !(st->macro = talloc_zero_array(st, const char *, na)) ||
+        !(st->scratch = talloc_new(st)) ||
         !(st->cand = talloc_zero_array(st, uint32_t, np))) {
         talloc_free(st);
         acreV_fail(rq, ACRE_ERR_NOMEM);
@@ -185,6 +191,77 @@ in_scope(const acre_dn *dn, const acre_dn *base, int scope)
     return acre_dn_in_scope(dn, base, scope) == 1;
 }
 
+/* macro_prefix -- 389's acl_match_prefix: the RDNs of prefix (each
+ * ending in ','; "type=*" takes any value of that type) against the
+ * first RDNs of ndn; the length of ndn they cover, or -1. */
+static long
+macro_prefix(const char *prefix, const char *ndn)
+{
+    const char *p = prefix, *n = ndn;
+
+    while (*p) {
+        const char *pe = strchr(p, ','), *ne = strchr(n, ',');
+        if (!pe || !ne)
+            return -1;
+        size_t pl = (size_t)(pe - p), nl = (size_t)(ne - n);
+        if (pl >= 2 && p[pl - 1] == '*' && p[pl - 2] == '=') {
+            if (nl < pl - 1 || strncasecmp(p, n, pl - 1))
+                return -1;
+        } else if (pl != nl || strncasecmp(p, n, pl)) {
+            return -1;
+        }
+        p = pe + 1;
+        n = ne + 1;
+    }
+    return (long)(n - ndn);
+}
+
+/*
+ * macro_target -- the part of the current entry's DN a "($dn)" target
+ * pattern takes (389's acl_match_macro_in_target): the text after
+ * "($dn)" must end the DN, the text before it start it (its "type=*"
+ * RDNs taking any value), and "($dn)" takes what is left between them,
+ * at least one byte; NULL when the target does not take the entry.  In
+ * the entry's scratch.
+ */
+static const char *
+macro_target(struct ck *c, const char *pat)
+{
+    const char *m = strstr(pat, "($dn)");
+    size_t nl, sl = 0;
+    const char *ndn = acre_dn_normalised(c->e->dn, &nl);
+    long start = 0;
+
+    if (!m)
+        return NULL;
+    const char *suffix = m[5] == ',' ? m + 6 : m + 5;
+    if (*suffix) {
+        sl = strlen(suffix);
+        if (sl >= nl || strcasecmp(suffix, ndn + nl - sl))
+            return NULL;
+    }
+    size_t pl = (size_t)(m - pat);
+    if (pl > 0) {
+        char *prefix = talloc_strndup(c->st->scratch, pat, pl);
+        if (!prefix)
+            return NULL;
+        if (strstr(prefix, "=*")) {
+            start = macro_prefix(prefix, ndn);
+        } else {
+            const char *at = strstr(ndn, prefix);
+            start = at ? (long)(at - ndn) + (long)pl : -1;
+        }
+        if (start < 0 || (size_t)start >= nl - sl)
+            return NULL;
+    }
+    size_t end = nl - sl;
+    if (end > (size_t)start && ndn[end - 1] == ',')
+        end--;
+    if (end <= (size_t)start)
+        return NULL;
+    return talloc_strndup(c->st->scratch, ndn + start, end - (size_t)start);
+}
+
 /* target_match -- do aci's targets take entry e?  Once per entry and
  * ACI (the filter above all: 389 users saw it evaluated per attribute). */
 static int
@@ -204,6 +281,10 @@ target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
         if (t->target.kind == ACREI_ACI_PAT_DN) {
             m = in_scope(edn, t->target.dn, ACRE_SCOPE_SUB);
             base = t->target.dn;
+        } else if (t->target.flags & ACREI_ACI_MACRO_DN) {
+            const char *v = macro_target(c, t->target.text);
+            st->macro[no] = v;
+            m = v != NULL;
         } else {
             size_t n;
             const char *s = acre_dn_normalised(edn, &n);
@@ -248,17 +329,26 @@ opts_in(const struct acreS_dinfo *w, const struct acreF_desc *d)
  * level when d is NULL)?  A listed type covers its descriptions with
  * options (389 compares base types); one listed with options only those
  * that have them. */
+#define NO_ATTR_RIGHTS \
+    (ACREI_ACI_ADD | ACREI_ACI_DELETE | ACREI_ACI_PROXY | ACREI_ACI_MODDN)
+
 static int
 attr_match(struct ck *c, const struct acreP_aci_perm *p,
-           const struct acreF_desc *d)
+           const struct acreF_desc *d, unsigned rights)
 {
     const struct acreI_aci_target *t = &p->aci->t;
     const acre_schema *s = c->rq->schema;
 
+    /* 389: an ACI without targetattr takes attribute checks only for
+     * rights that need none (add, delete, proxy, moddn); one with a
+     * targetattr takes the entry itself only for an allowed write (a
+     * rename changes no attribute) */
     if (!(p->flags & ACREP_ACI_HASATTR))
-        return d == NULL;
+        return d == NULL ||
+               ((p->aci_rights & NO_ATTR_RIGHTS) && (rights & NO_ATTR_RIGHTS));
     if (!d)
-        return 0;
+        return (p->aci_rights & ACREI_ACI_WRITE) &&
+               (rights & ACREI_ACI_WRITE) && p->aci_allow;
     if (d->type < 0) /* a name the schema does not know ("1.1") */
         return t->attr_star ? !t->attr_neg : t->attr_neg;
     int m = (p->attr_in[d->type / 64] >> (d->type % 64)) & 1;
@@ -336,6 +426,7 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
         c->st->epoch = 1;
     }
     c->st->cur = e;
+    talloc_free_children(c->st->scratch);
     candidates(c);
     return 0;
 }
@@ -735,6 +826,93 @@ url_groups(struct ck *c, const struct acreI_aci_term *t)
     return w.r;
 }
 
+/* macro_cand -- one expanded subject DN (or userdn pattern) */
+static int
+macro_cand(struct ck *c, enum acreI_aci_kw kw, const char *text)
+{
+    acre_dn *dn;
+
+    if (kw == ACREI_ACI_USERDN && strchr(text, '*'))
+        return glob(text, strlen(text), c->rq->authz_norm, c->rq->authz_len)
+                   ? T
+                   : F;
+    if (acre_dn_parse(c->st->scratch, c->rq->schema, text, strlen(text), 0, &dn,
+                      NULL))
+        return F;
+    if (kw == ACREI_ACI_GROUPDN)
+        return member_of(c, dn);
+    if (kw == ACREI_ACI_ROLEDN)
+        return has_role(c, dn);
+    return acre_dn_equal(c->rq->authz, dn) ? T : F;
+}
+
+/* replace1 -- text with its first `key` replaced by val (scratch) */
+static char *
+replace1(struct ck *c, const char *text, const char *key, const char *val,
+         size_t vlen)
+{
+    const char *at = strstr(text, key);
+
+    if (!at)
+        return NULL;
+    return talloc_asprintf(c->st->scratch, "%.*s%.*s%s", (int)(at - text), text,
+                           (int)vlen, val, at + strlen(key));
+}
+
+/*
+ * macro_expand -- a subject with macros, each expansion tried in turn
+ * (True wins, then Undefined): "($dn)" is what the ACI's "($dn)" target
+ * took of the entry's DN (none: False); "[$dn]" that and each of its
+ * ancestors; "($attr.NAME)" each value of the entry's attribute NAME.
+ */
+static int
+macro_expand(struct ck *c, enum acreI_aci_kw kw, const char *text,
+             unsigned depth)
+{
+    const char *mv = c->st->macro[c->aci_no], *at;
+    char *x;
+    int r = F;
+
+    if (!text || depth > 8)
+        return U;
+    if (strstr(text, "($dn)")) {
+        if (!mv || !(x = replace1(c, text, "($dn)", mv, strlen(mv))))
+            return F;
+        return macro_expand(c, kw, x, depth + 1);
+    }
+    if (strstr(text, "[$dn]")) {
+        for (const char *m = mv; m && *m && r != T;) {
+            if (!(x = replace1(c, text, "[$dn]", m, strlen(m))))
+                return U;
+            int v = macro_expand(c, kw, x, depth + 1);
+            if (v == T || (v == U && r == F))
+                r = v;
+            const char *comma = strchr(m, ',');
+            m = comma ? comma + 1 : NULL;
+        }
+        return r;
+    }
+    if ((at = strstr(text, "($attr."))) {
+        const char *end = strchr(at, ')');
+        if (!end)
+            return F;
+        int type =
+            acreS_attr_find(c->rq->schema, at + 7, (size_t)(end - at - 7));
+        char *key = talloc_strndup(c->st->scratch, at, (size_t)(end - at + 1));
+        const acre_view_attr *a =
+            type >= 0 ? acreE_entry_attr(c->e, type) : NULL;
+        for (unsigned j = 0; key && a && j < a->nvals && r != T; j++) {
+            if (!(x = replace1(c, text, key, a->vals[j].val, a->vals[j].len)))
+                return U;
+            int v = macro_expand(c, kw, x, depth + 1);
+            if (v == T || (v == U && r == F))
+                r = v;
+        }
+        return r;
+    }
+    return macro_cand(c, kw, text);
+}
+
 /* term -- one userdn / groupdn / roledn term for the requester. */
 static int
 term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
@@ -764,8 +942,10 @@ term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
             return has_role(c, t->pat.dn);
         return acre_dn_equal(rq->authz, t->pat.dn) ? T : F;
     case ACREI_ACI_S_PATTERN:
-        if (t->pat.flags || kw != ACREI_ACI_USERDN)
-            return U; /* macros: not supported yet -- fail closed */
+        if (t->pat.flags)
+            return macro_expand(c, kw, t->pat.text, 0);
+        if (kw != ACREI_ACI_USERDN)
+            return F; /* 389 parses it as a DN, which names no group */
         return glob(t->pat.text, t->pat.len, rq->authz_norm, rq->authz_len) ? T
                                                                             : F;
     case ACREI_ACI_S_URL:
@@ -1134,6 +1314,7 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
         return c->st->bind[pi * 3 + slot];
     int was = c->rq->limit_hit;
     c->rq->limit_hit = 0;
+    c->aci_no = p->aci_no;
     r = bind_rule(c, p->perm->bind, 0);
     if (c->rq->limit_hit)
         r = U; /* a failed lookup: fail closed */
@@ -1204,7 +1385,8 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
             uint32_t pi = c->st->cand[i];
             const struct acreP_aci_perm *p = &c->ix->perms[pi];
             if (p->deny != (pass == 0) || !(p->rights & rights) ||
-                !attr_match(c, p, d) || !target_match(c, p->aci, p->aci_no))
+                !attr_match(c, p, d, rights) ||
+                !target_match(c, p->aci, p->aci_no))
                 continue;
             int b = perm_bind(c, pi, rights);
             if (pass == 0 && b != F) {
@@ -1387,7 +1569,13 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
     enum acreF_result r = acreF_eval_389(f, e, &h, scope != ACRE_SCOPE_BASE);
     if (rq->err)
         return rq->err;
-    return r == ACREF_TRUE;
+    if (r != ACREF_TRUE)
+        return 0;
+    /* 389 also tests the filter as it is, without access control (its
+     * candidate test): an item the requester may not search still takes
+     * the entry out when it decides the filter against it */
+    struct acreF_hooks plain = acreV_filter_hooks(rq, NULL, NULL);
+    return acreF_eval(f, e, &plain) == ACREF_TRUE;
 }
 
 /* acreV_aci_ldapsubentry -- see aci_index.h. */

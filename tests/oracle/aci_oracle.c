@@ -436,11 +436,13 @@ attr_matches(const struct acreR_ctx *c, int attr, unsigned right)
     int has = (t->has & ACREI_ACI_T_ATTR) != 0, has_allow;
     unsigned ar = aci_rights(c->a, &has_allow);
 
+    if (attr == ACRER_ACI_UNKNOWN && has) /* only "*" names it */
+        return t->attr_neg ? !t->attr_star : t->attr_star;
     if (attr >= 0 && has) {
         int m = attr_listed(c->o, t, acreR_aci_type_of(c->o, attr));
         return t->attr_neg ? !m : m;
     }
-    if (attr < 0 && !has)
+    if (attr == -1 && !has)
         return 1;
     if ((ar & NO_ATTR_RIGHTS) && (right & NO_ATTR_RIGHTS))
         return 1;
@@ -522,20 +524,25 @@ acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
  */
 
 /* What aclparse.c records of a bind rule: a userdn whose first term is
- * "anyone" (elevel USERDN_ANYONE), and any rule type but plain userdn
- * (another keyword, a "self" first term, a macro). */
+ * "anyone" (elevel USERDN_ANYONE), any rule type but plain userdn
+ * (another keyword, a "self" first term, a macro), and a userdn,
+ * groupdn or roledn written with "!=" (ACI_CONTAIN_NOT_*DN). */
 static void
-bind_facts(const struct acreI_bind *b, int *anyone, int *complex)
+bind_facts(const struct acreI_bind *b, int *anyone, int *complex, int *ne)
 {
     if (!b)
         return;
+    if ((b->kw == ACREI_ACI_USERDN || b->kw == ACREI_ACI_GROUPDN ||
+         b->kw == ACREI_ACI_ROLEDN) &&
+        b->op == ACREI_ACI_NE)
+        *ne = 1;
     switch (b->kw) {
     case ACREI_ACI_AND:
     case ACREI_ACI_OR:
-        bind_facts(b->b, anyone, complex);
+        bind_facts(b->b, anyone, complex, ne);
         /* fall through */
     case ACREI_ACI_NOT:
-        bind_facts(b->a, anyone, complex);
+        bind_facts(b->a, anyone, complex, ne);
         return;
     case ACREI_ACI_USERDN:
         if (b->nterms && b->terms[0].kind == ACREI_ACI_S_ANYONE)
@@ -564,12 +571,14 @@ anon_profile_build(struct acreR_aci *o)
         return 0;
     for (unsigned i = 0; i < set->n; i++) {
         const struct acreI_aci *a = &set->acis[i];
-        int anyone = 0, complex = 0, has_allow, deny = 0;
+        int anyone = 0, complex = 0, ne = 0, has_allow, deny = 0;
         unsigned r = aci_rights(a, &has_allow);
         for (unsigned j = 0; j < a->nperms; j++) {
-            bind_facts(a->perms[j].bind, &anyone, &complex);
+            bind_facts(a->perms[j].bind, &anyone, &complex, &ne);
             deny |= a->perms[j].deny;
         }
+        if (deny && ne) /* "deny ... userdn != X": no profile at all */
+            return 0;
         if (!anyone || !(r & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
             continue;
         int pattern = (a->t.has & ACREI_ACI_T_TARGET) &&
@@ -607,10 +616,10 @@ anon_profile_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
             acreR_aci_filter_plain(o, a->t.filter, e) != ACREF_TRUE)
             continue;
         tmatched = 1;
-        if (attr < 0)
+        if (attr == -1)
             return 1;
         int m = a->t.attr_star ||
-                ((a->t.has & ACREI_ACI_T_ATTR) &&
+                ((a->t.has & ACREI_ACI_T_ATTR) && attr >= 0 &&
                  attr_listed(o, &a->t, acreR_aci_type_of(o, attr)));
         result = a->t.attr_neg ? !m : m;
     }
@@ -786,6 +795,8 @@ list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
             undefined = rc > 0 ? rc : 1;
             continue;
         }
+        if (mode == F_ACCESS) /* access only: every part must pass */
+            continue;
         undefined = 0;
         rc = node_eval(w, n->kids[i], F_PLAIN);
         if (rc == 0)
@@ -829,6 +840,92 @@ acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
     int rc = node_eval(&w, f->root, is_root(o) ? F_PLAIN : F_VERIFY);
 
     return rc == 0 ? 1 : rc < 0 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------------
+ * 389's filter optimiser (filter.c slapi_filter_optimise, 2.3.1), which a
+ * one-level or subtree search runs on its filter before the tests above,
+ * done literally on a copy of the tree: an AND (OR) takes in the children
+ * of its AND (OR) children, puts its equality items but objectClass's
+ * (its approx, >=, <= and substring items) first, then optimises its new
+ * first child; a leaf or NOT optimises its next sibling instead.
+ */
+
+static struct acreF_node *
+node_copy(void *ctx, const struct acreF_node *n)
+{
+    struct acreF_node *c = talloc(ctx, struct acreF_node);
+
+    if (!c)
+        return NULL;
+    *c = *n;
+    if (n->nkids) {
+        c->kids = talloc_array(c, struct acreF_node *, n->nkids);
+        if (!c->kids)
+            return NULL;
+        for (unsigned i = 0; i < n->nkids; i++)
+            if (!(c->kids[i] = node_copy(c, n->kids[i])))
+                return NULL;
+    }
+    return c;
+}
+
+static int
+put_first(const struct acreF_node *parent, const struct acreF_node *k)
+{
+    if (parent->kind == ACREF_AND)
+        return k->kind == ACREF_EQUALITY &&
+               !(k->desc && k->desc_len == 11 &&
+                 !strncasecmp(k->desc, "objectclass", 11));
+    return k->kind == ACREF_APPROX || k->kind == ACREF_GE ||
+           k->kind == ACREF_LE || k->kind == ACREF_SUBSTRINGS;
+}
+
+/* splice -- n's children with same-kind children replaced by theirs */
+static void
+splice(const struct acreF_node *n, const struct acreF_node *at,
+       struct acreF_node **out, unsigned *k)
+{
+    for (unsigned i = 0; i < at->nkids; i++) {
+        if (at->kids[i]->kind == n->kind)
+            splice(n, at->kids[i], out, k);
+        else
+            out[(*k)++] = at->kids[i];
+    }
+}
+
+static unsigned
+leaves(const struct acreF_node *n)
+{
+    unsigned c = 1;
+
+    for (unsigned i = 0; i < n->nkids; i++)
+        c += leaves(n->kids[i]);
+    return c;
+}
+
+static int
+optimise(void *ctx, struct acreF_node *n)
+{
+    struct acreF_node **all = talloc_array(ctx, struct acreF_node *, leaves(n)),
+                      **list;
+    unsigned k = 0, j = 0;
+
+    if (!all || !(list = talloc_array(ctx, struct acreF_node *, leaves(n))))
+        return -1;
+    splice(n, n, all, &k);
+    for (unsigned i = 0; i < k; i++) /* put first, in order */
+        if (put_first(n, all[i]))
+            list[j++] = all[i];
+    for (unsigned i = 0; i < k; i++)
+        if (!put_first(n, all[i]))
+            list[j++] = all[i];
+    n->kids = list;
+    n->nkids = j;
+    for (unsigned i = 0; i < j; i++) /* "optimise the first child" */
+        if (list[i]->kind == ACREF_AND || list[i]->kind == ACREF_OR)
+            return optimise(ctx, list[i]);
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -982,8 +1079,30 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
         return 0;
     }
     if (!acreE_dir_find(o->dir, bdn)) {
+        /* 389's findentry.c: noSuchObject, unless the nearest existing
+         * ancestor may not be read (on the attribute "1.1"): success */
         res->rc = 32;
+        for (unsigned d = acre_dn_depth(bdn); d-- > 1;) {
+            size_t n;
+            const char *t = acre_dn_ancestor(bdn, d, &n);
+            acre_dn *adn;
+            const struct acreE_entry *a;
+            if (acre_dn_parse(res, o->schema, t, n, 0, &adn, NULL) ||
+                !(a = acreE_dir_find(o->dir, adn)))
+                continue;
+            if (!acreR_aci_check(o, &a->v, ACRER_ACI_UNKNOWN, ACREI_ACI_READ))
+                res->rc = 0;
+            break;
+        }
         return 0;
+    }
+    if (scope != ACRE_SCOPE_BASE &&
+        (f->root->kind == ACREF_AND || f->root->kind == ACREF_OR)) {
+        struct acreF_filter *of = talloc(res, struct acreF_filter);
+        if (!of || !(*of = *f, of->root = node_copy(of, f->root)) ||
+            optimise(of, of->root))
+            return ACRE_ERR_NOMEM;
+        f = of;
     }
     struct swalk w = {o, res, f, &sel, res, 0, 0};
     w.skip_subentries =

@@ -72,11 +72,13 @@ int acreR_aci_new(void *ctx, const struct acreI_aci_set *set,
 
 /*
  * acreR_aci_check -- may the requester have `right` (one ACREI_ACI_* bit)
- * on entry e: at entry level when attr is -1, else on the attribute
- * description attr (an acre_schema_attr_id; its options are ignored, as
- * 389 compares targetattr names with SLAPI_TYPE_CMP_SUBTYPE).
- * Returns 1 allowed, 0 denied.
+ * on entry e: at entry level when attr is -1, on an attribute name the
+ * schema does not know ("1.1") when attr is ACRER_ACI_UNKNOWN, else on
+ * the attribute description attr (an acre_schema_attr_id; its options
+ * are ignored, as 389 compares targetattr names with
+ * SLAPI_TYPE_CMP_SUBTYPE).  Returns 1 allowed, 0 denied.
  */
+#define ACRER_ACI_UNKNOWN (-2)
 int acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
                     unsigned right);
 

@@ -732,23 +732,19 @@ keyword(struct acreR_ctx *c, const struct acreI_bind *b)
 enum acreR_tv
 acreR_aci_bind(struct acreR_ctx *c, const struct acreI_bind *b)
 {
-    enum acreR_tv x, y;
+    enum acreR_tv x;
 
     if (!b)
         return ACRER_U;
     switch (b->kw) {
+    /* libaccess (oneeval.cpp ACLEvalAce) walks the rule left to right
+     * and returns at the first keyword that is neither True nor False */
     case ACREI_ACI_AND:
         x = acreR_aci_bind(c, b->a);
-        y = acreR_aci_bind(c, b->b);
-        if (x == ACRER_F || y == ACRER_F)
-            return ACRER_F;
-        return x == ACRER_U || y == ACRER_U ? ACRER_U : ACRER_T;
+        return x == ACRER_T ? acreR_aci_bind(c, b->b) : x;
     case ACREI_ACI_OR:
         x = acreR_aci_bind(c, b->a);
-        y = acreR_aci_bind(c, b->b);
-        if (x == ACRER_T || y == ACRER_T)
-            return ACRER_T;
-        return x == ACRER_U || y == ACRER_U ? ACRER_U : ACRER_F;
+        return x == ACRER_F ? acreR_aci_bind(c, b->b) : x;
     case ACREI_ACI_NOT:
         return tv_not(acreR_aci_bind(c, b->a));
     default:

@@ -1,11 +1,12 @@
 /*
- * aci_oracle_agree_test.c -- the skeleton of the ACI agreement test: the
- * generator's cases (tests/oracle/aci_gen.h) parsed by the ACI front end
+ * aci_oracle_agree_test.c -- the ACI agreement test: the generator's
+ * cases (tests/oracle/aci_gen.h) parsed by the ACI front end
  * (compiler/aci.h: acreA_parse_ldif) and run through the reference
- * evaluator (tests/oracle/aci_oracle.h).  The engine's side of the
- * agreement is to be added next to each oracle call below; for now the
- * test asserts that the pieces fit and that the cases exercise both
- * outcomes:
+ * evaluator (tests/oracle/aci_oracle.h) and through the engine as a host
+ * uses it (acre_policy_compile, an acre_directory host, acre_search): for
+ * every requester and search both must return the same entries with the
+ * same attributes, in the same order.  It also asserts that the pieces
+ * fit and that the cases exercise both outcomes:
  *   - the parser accepts (almost) every generated value: at most 5% of
  *     the cases may be refused (a refusal is a generator or parser bug,
  *     printed with its diagnostic);
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
+#include <time.h>
 
 #include "aci.h"
 #include "aci_gen.h"
@@ -37,21 +39,25 @@
 #include "ir.h"
 #include "schema.h"
 
-#define DEFAULT_SEEDS  40
+#define DEFAULT_SEEDS  300
 #define MAX_REJECT_PCT 5
 
 struct stats {
     unsigned long seeds, rejected, searches, nonempty, empty, returned;
-    unsigned long allowed, denied, visible, hidden;
+    unsigned long allowed, denied, visible, hidden, agreed;
 };
 
-/* One parsed case: its directory and its ACI set (with the rootdn). */
+/* One parsed case: its directory and its ACI set (with the rootdn), and
+ * the engine's policy and directory built from the same text. */
 struct world {
     void *ctx;
     struct acreG_aci_case *c;
     acre_schema *schema;
     struct acreE_dir *dir;
     struct acreI_aci_set set;
+    acre_policy *pol;
+    acre_directory *edir;
+    const char *ldif; /* the case, printed with a disagreement */
 };
 
 static unsigned long
@@ -75,6 +81,7 @@ world_new(struct world *w, uint64_t seed)
     cr_assert_eq(acreG_aci_case_new(w->ctx, seed, ACREG_ACI_389, &w->c), 0);
     char *ldif = acreG_aci_ldif(w->ctx, w->c);
     cr_assert(ldif);
+    w->ldif = ldif;
     cr_assert_eq(acre_schema_new(w->ctx, ACRE_SCHEMA_SLAPD, &w->schema, NULL),
                  0);
     cr_assert_eq(acreE_dir_new(w->ctx, w->schema, 0, &w->dir), 0);
@@ -96,7 +103,96 @@ world_new(struct world *w, uint64_t seed)
                                strlen(ACREG_ACI_ROOTDN), 0, &root, NULL),
                  0);
     w->set.rootdn = root;
+    acre_source src = {ACRE_DIALECT_ACI, "gen.ldif", ldif, strlen(ldif)};
+    cr_assert_eq(acre_policy_compile(w->ctx, NULL, &src, 1, 0, &w->pol, &d), 0,
+                 "seed %llu: %s", (unsigned long long)seed, d.message);
+    cr_assert_eq(acre_directory_load(w->ctx, acre_policy_schema(w->pol),
+                                     "gen.ldif", ldif, strlen(ldif), &w->edir,
+                                     &d),
+                 0, "seed %llu: %s", (unsigned long long)seed, d.message);
     return 0;
+}
+
+static void
+world_free(struct world *w)
+{
+    if (w->pol)
+        acre_policy_release(w->pol);
+    talloc_free(w->ctx);
+}
+
+/* ------------------------------------------------------------------------
+ * The engine's side: the same search through acre_search, rendered as
+ * "DN\tattr,attr,...\n" lines in the order returned.
+ */
+
+struct render {
+    const acre_schema *schema;
+    char *out;
+};
+
+static int
+render_entry(void *arg, const acre_entry_view *e, const acre_verdict *v)
+{
+    struct render *r = arg;
+
+    r->out =
+        talloc_asprintf_append(r->out, "%s\t", acre_dn_normalised(e->dn, NULL));
+    for (unsigned i = 0; i < v->nattrs; i++)
+        if (v->attr[i] != ACRE_ATTR_NONE)
+            r->out = talloc_asprintf_append(
+                r->out, "%s,",
+                acre_schema_attr_desc(r->schema, e->attrs[i].id, NULL));
+    r->out = talloc_asprintf_append(r->out, "\n");
+    return 0;
+}
+
+static char *
+engine_search(const struct world *w, const struct acreG_aci_who *g,
+              const struct acreG_aci_search *s, int *ldap_rc)
+{
+    char peer[80];
+    acre_subject who;
+    acre_request *rq;
+    struct render r = {acre_policy_schema(w->pol), talloc_strdup(w->ctx, "")};
+
+    memset(&who, 0, sizeof who);
+    who.authz_dn = g->bind_dn;
+    who.auth_method = g->auth_method;
+    who.ssf = g->ssf;
+    who.domain = g->dns;
+    who.time = g->time;
+    if (g->ip) {
+        snprintf(peer, sizeof peer,
+                 strchr(g->ip, ':') ? "IP=[%s]:40000" : "IP=%s:40000", g->ip);
+        who.peername = peer;
+    }
+    cr_assert_eq(
+        acre_request_begin(w->pol, &who, acre_directory_host(w->edir), &rq), 0);
+    cr_assert_eq(acre_search(rq, s->base, s->scope, s->filter, s->attrs,
+                             s->nattrs, render_entry, &r, ldap_rc, NULL),
+                 0);
+    acre_request_end(rq);
+    return r.out;
+}
+
+static char *
+oracle_render(const struct world *w, const struct acreR_aci_search *res)
+{
+    char *out = talloc_strdup(w->ctx, "");
+
+    for (unsigned i = 0; i < res->nentries; i++) {
+        const struct acreR_aci_sentry *se = &res->entries[i];
+        out = talloc_asprintf_append(out, "%s\t",
+                                     acre_dn_normalised(se->entry->dn, NULL));
+        for (unsigned k = 0; k < se->nattrs; k++)
+            out = talloc_asprintf_append(
+                out, "%s,",
+                acre_schema_attr_desc(w->schema,
+                                      se->entry->attrs[se->attrs[k]].id, NULL));
+        out = talloc_asprintf_append(out, "\n");
+    }
+    return out;
 }
 
 /* The entries in scope of s that match its filter, without access
@@ -166,6 +262,22 @@ check_search(const struct world *w, struct acreR_aci *o,
                                   s->attrs, s->nattrs, &r),
                  0);
     cr_assert(r->rc == 0 || r->rc == 32, "rc %d", r->rc);
+    int erc = -1;
+    char *eng = engine_search(w, who, s, &erc);
+    char *ora = oracle_render(w, r);
+    if ((erc != r->rc || strcmp(eng, ora)) && getenv("ACRE_ACI_AGREE_VERBOSE"))
+        fprintf(stderr, "%s\n", w->ldif);
+    cr_assert_eq(erc, r->rc, "seed %llu %s %s: engine rc %d, oracle %d",
+                 (unsigned long long)w->c->seed,
+                 acreG_aci_who_text(w->ctx, who),
+                 acreG_aci_search_text(w->ctx, s), erc, r->rc);
+    cr_assert_str_eq(eng, ora,
+                     "seed %llu %s %s\nengine:\n%s\noracle:\n%s(the case: "
+                     "ACRE_ACI_AGREE_VERBOSE=1)",
+                     (unsigned long long)w->c->seed,
+                     acreG_aci_who_text(w->ctx, who),
+                     acreG_aci_search_text(w->ctx, s), eng, ora);
+    st->agreed++;
     unsigned plain = plain_count(w, s);
     cr_assert_leq(
         r->nentries, plain, "seed %llu %s %s", (unsigned long long)w->c->seed,
@@ -214,7 +326,7 @@ run_seed(uint64_t seed, struct stats *st)
     st->seeds++;
     if (world_new(&w, seed)) {
         st->rejected++;
-        talloc_free(w.ctx);
+        world_free(&w);
         return;
     }
     for (unsigned q = 0; q < w.c->nrq; q++) {
@@ -235,7 +347,7 @@ run_seed(uint64_t seed, struct stats *st)
                      0);
         acreE_dir_walk(w.dir, sfx, ACRE_SCOPE_SUB, check_entry, arg);
     }
-    talloc_free(w.ctx);
+    world_free(&w);
 }
 
 /* The directory manager gets exactly the plain results. */
@@ -245,7 +357,7 @@ root_sees_all(uint64_t seed)
     struct world w;
 
     if (world_new(&w, seed)) {
-        talloc_free(w.ctx);
+        world_free(&w);
         return;
     }
     struct acreR_aci_who who = {ACREG_ACI_ROOTDN, "simple", 0, NULL, NULL, 0};
@@ -263,7 +375,7 @@ root_sees_all(uint64_t seed)
             cr_assert_eq(r->entries[k].nattrs,
                          user_attrs(&w, r->entries[k].entry));
     }
-    talloc_free(w.ctx);
+    world_free(&w);
 }
 
 Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
@@ -272,6 +384,8 @@ Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
     unsigned long n = env_num("ACRE_ACI_AGREE_N", DEFAULT_SEEDS);
     struct stats st = {0};
 
+    setenv("TZ", "UTC", 1); /* the oracle reads times as UTC */
+    tzset();
     for (unsigned long i = 0; i < n; i++) {
         run_seed(first + i, &st);
         root_sees_all(first + i);
@@ -287,6 +401,7 @@ Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
                   "%lu of %lu cases refused by the parser", st.rejected,
                   st.seeds);
     cr_assert_geq(st.searches, 6 * (st.seeds - st.rejected));
+    cr_assert_eq(st.agreed, st.searches);
     cr_assert_geq(st.nonempty * 5, st.searches, "non-empty %lu of %lu",
                   st.nonempty, st.searches);
     cr_assert_geq(st.empty * 10, st.searches, "empty %lu of %lu", st.empty,
