@@ -110,7 +110,8 @@ hdrcheck:
 doccheck:
 	@sh $(SRCDIR)/tests/doccheck.sh $(SRCDIR)
 
-check: all unit check-exports hdrcheck doccheck bench-smoke installcheck golden
+check: all unit check-exports hdrcheck doccheck bench-smoke installcheck golden \
+	differential-389-replay
 
 # ---- ThreadSanitizer: the policy thread tests ------------------------------
 # Criterion's runner cannot start under TSan (it maps its arena at random
