@@ -821,14 +821,18 @@ Test(aci_oracle, dayofweek_timeofday)
 
 Test(aci_oracle, three_valued_logic)
 {
-    /* bob in g1: undefined; not undefined is undefined; or with a true
-     * part is true; and with a false part is false */
+    /* bob in g1: undefined; not undefined is undefined; libaccess walks
+     * left to right and stops at the first undefined keyword, so "U or
+     * T" and "U and F" are undefined (an undefined deny denies) */
     const struct acreI_bind *g1 =
         subj(ACREI_ACI_GROUPDN, ACREI_ACI_EQ, 1, "cn=g1," GROUPS);
     uid_rule(not_(g1));
     READERS(ALICE, "-");
     set = NULL;
     uid_rule(or_(g1, subj(ACREI_ACI_USERDN, ACREI_ACI_EQ, 1, "self")));
+    READERS(BOB, "alice");
+    set = NULL;
+    uid_rule(or_(subj(ACREI_ACI_USERDN, ACREI_ACI_EQ, 1, "self"), g1));
     READERS(BOB, "alice bob");
     set = NULL;
     struct acreI_aci *a = aci(SFX);
@@ -838,7 +842,7 @@ Test(aci_oracle, three_valued_logic)
     attrs(d, "uid", 0);
     perm(d, 1, ACREI_ACI_READ,
          and_(g1, subj(ACREI_ACI_USERDN, ACREI_ACI_EQ, 1, ALICE)));
-    READERS(BOB, "- bob carol"); /* alice: T and T; bob: U and F = F */
+    READERS(BOB, "-"); /* alice: T and T; bob, carol: U, stops there */
 }
 
 Test(aci_oracle, macro_dn)
@@ -907,7 +911,10 @@ Test(aci_oracle, search_needs_search_on_filter_attrs)
     cr_assert_eq(acreR_aci_search(o, ctx, "cn=nobody," SFX, ACRE_SCOPE_BASE,
                                   "(cn=*)", NULL, 0, &r),
                  0);
-    cr_assert_eq(r->rc, 32);
+    /* 389's findentry.c: the nearest ancestor (the suffix) may not be
+     * read on "1.1" (no targetattr="*" here): success, nothing */
+    cr_assert_eq(r->rc, 0);
+    cr_assert_eq(r->nentries, 0);
     cr_assert_eq(acreR_aci_search(o, ctx, SFX, ACRE_SCOPE_CHILDREN, "(cn=*)",
                                   NULL, 0, &r),
                  0);
@@ -1030,10 +1037,11 @@ Test(aci_oracle, filter_rules_of_389)
      * and for alice it is FALSE */
     cr_assert_str_eq(people("(!(|(mail=alice@example.com)(uid=bob)))"),
                      "ou=people uid=carol ou=sub");
-    /* an OR part that is itself an OR counts as "no access" when its
-     * access-only pass finds it FALSE (2.3.1's list_or) */
+    /* an OR part that is itself an OR is accessible when all its items
+     * are (2.3.1's list_or in access-only mode answers nothing else);
+     * the subtree search's optimiser merges it anyway */
     cr_assert_str_eq(people("(|(|(uid=zzz)(cn=zzz))(sn=B))"), "uid=bob");
-    cr_assert_str_eq(people("(!(|(|(uid=zzz)(cn=zzz))(mail=zzz)))"), "");
+    cr_assert_str_eq(people("(!(|(|(uid=zzz)(cn=zzz))(mail=zzz)))"), ALL4);
 }
 
 Test(aci_oracle, filter_three_values)
