@@ -545,6 +545,8 @@ value_dn(struct ck *c, void *tmp, const acre_view_attr *a, unsigned j)
 
 static int find_attr(const acre_schema *s, const acre_entry_view *e,
                      const char *name, const acre_view_attr **out);
+static int role_has(struct ck *c, void *tmp, const acre_dn *rdn,
+                    unsigned depth);
 
 /*
  * group_has -- is the requester a member of group gdn, looking `level`
@@ -621,28 +623,37 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn, unsigned level,
     return r;
 }
 
-/* member_of -- the requester in group gdn (memoised per request) */
+/* memo_ask -- kind 'g' (group) or 'r' (role) of dn for the requester,
+ * answered once per request: group_has or role_has the first time. */
 static int
-member_of(struct ck *c, const acre_dn *gdn)
+memo_ask(struct ck *c, int kind, const acre_dn *dn)
 {
     size_t n;
-    const char *ndn = acre_dn_normalised(gdn, &n);
+    const char *ndn = acre_dn_normalised(dn, &n);
     struct memo_dn *m;
 
     if (!c->rq->authz)
         return F;
-    if ((m = memo_find(c->st, 'g', ndn, n)))
+    if ((m = memo_find(c->st, kind, ndn, n)))
         return m->r;
     void *tmp = talloc_new(NULL);
     if (!tmp) {
         acreV_fail(c->rq, ACRE_ERR_NOMEM);
         return U;
     }
-    int r = group_has(c, tmp, gdn, 0, NULL, 0);
+    int r = kind == 'g' ? group_has(c, tmp, dn, 0, NULL, 0)
+                        : role_has(c, tmp, dn, 0);
     talloc_free(tmp);
     if (!c->rq->limit_hit)
-        memo_put(c, 'g', ndn, n, r);
+        memo_put(c, kind, ndn, n, r);
     return r;
+}
+
+/* member_of -- the requester in group gdn (memoised per request) */
+static int
+member_of(struct ck *c, const acre_dn *gdn)
+{
+    return memo_ask(c, 'g', gdn);
 }
 
 /* has_class -- does e list object class `name` (without case)? */
@@ -714,27 +725,11 @@ role_has(struct ck *c, void *tmp, const acre_dn *rdn, unsigned depth)
     return r;
 }
 
+/* has_role -- the requester holds role rdn (memoised per request) */
 static int
 has_role(struct ck *c, const acre_dn *rdn)
 {
-    size_t n;
-    const char *ndn = acre_dn_normalised(rdn, &n);
-    struct memo_dn *m;
-
-    if (!c->rq->authz)
-        return F;
-    if ((m = memo_find(c->st, 'r', ndn, n)))
-        return m->r;
-    void *tmp = talloc_new(NULL);
-    if (!tmp) {
-        acreV_fail(c->rq, ACRE_ERR_NOMEM);
-        return U;
-    }
-    int r = role_has(c, tmp, rdn, 0);
-    talloc_free(tmp);
-    if (!c->rq->limit_hit)
-        memo_put(c, 'r', ndn, n, r);
-    return r;
+    return memo_ask(c, 'r', rdn);
 }
 
 /* ------------------------------------------------------------------------

@@ -861,24 +861,38 @@ acreF_schema(const struct acreF_filter *f)
     return f->schema;
 }
 
+/* ev_init -- an evaluation of f on e with hooks h (NULL: none); 0, or
+ * -1 when f or e is not usable (the filter is then Undefined). */
+static int
+ev_init(struct ev *ev, const struct acreF_filter *f, const acre_entry_view *e,
+        const struct acreF_hooks *h)
+{
+    memset(ev, 0, sizeof *ev);
+    if (!f || f->magic != ACREF_MAGIC || !e)
+        return -1;
+    ev->f = f;
+    ev->e = e;
+    ev->s = f->schema;
+    if (h) {
+        ev->access = h->access;
+        ev->ctx = h->ctx;
+        ev->children = h->children;
+        ev->children_arg = h->children_arg;
+        ev->memberof = h->memberof;
+        ev->memberof_arg = h->memberof_arg;
+    }
+    return 0;
+}
+
 /* acreF_eval -- see filter.h. */
 enum acreF_result
 acreF_eval(const struct acreF_filter *f, const acre_entry_view *e,
            const struct acreF_hooks *h)
 {
-    struct ev ev = {f, NULL, e, NULL, NULL, NULL, NULL, NULL, NULL};
+    struct ev ev;
 
-    if (!f || f->magic != ACREF_MAGIC || !e)
+    if (ev_init(&ev, f, e, h))
         return ACREF_UNDEFINED;
-    if (h) {
-        ev.access = h->access;
-        ev.ctx = h->ctx;
-        ev.children = h->children;
-        ev.children_arg = h->children_arg;
-        ev.memberof = h->memberof;
-        ev.memberof_arg = h->memberof_arg;
-    }
-    ev.s = f->schema;
     return eval(&ev, f->root);
 }
 
@@ -1086,21 +1100,12 @@ enum acreF_result
 acreF_eval_389(const struct acreF_filter *f, const acre_entry_view *e,
                const struct acreF_hooks *h, int optimise)
 {
-    struct ev ev = {f, NULL, e, NULL, NULL, NULL, NULL, NULL, NULL};
+    struct ev ev;
     struct opt o = {{NULL}, 0};
     int rc;
 
-    if (!f || f->magic != ACREF_MAGIC || !e)
+    if (ev_init(&ev, f, e, h))
         return ACREF_UNDEFINED;
-    if (h) {
-        ev.access = h->access;
-        ev.ctx = h->ctx;
-        ev.children = h->children;
-        ev.children_arg = h->children_arg;
-        ev.memberof = h->memberof;
-        ev.memberof_arg = h->memberof_arg;
-    }
-    ev.s = f->schema;
     if (optimise && (f->root->kind == ACREF_AND || f->root->kind == ACREF_OR))
         opt_node(&o, f->root);
     rc = e389(&ev, &o, f->root, 0);
