@@ -548,7 +548,13 @@ cmd_explain(int argc, char **argv)
         help_explain(stdout);
         return CLI_EXIT_OK;
     }
-    if (!(rc = parse(&x, argc, argv)) && !(rc = cli_policy_load(&x.in, &p)) &&
+    if (!(rc = parse(&x, argc, argv)) && x.in.dialect == ACRE_DIALECT_ACI) {
+        fprintf(stderr, "acre explain: explaining ACI decisions is not "
+                        "supported yet (acre search --dialect aci decides "
+                        "them)\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (!rc && !(rc = cli_policy_load(&x.in, &p)) &&
         !(rc = cli_data_load(&x.in, p, &dir)))
         rc = run_explain(&x, p, dir);
     if (fflush(stdout) && !rc) {

@@ -510,6 +510,22 @@ is_rootdn(const struct search *s, acre_request *rq, const acre_directory *dir)
     return root;
 }
 
+/* aci_rootdn -- under --dialect aci, is dn 389's Directory Manager? */
+static int
+aci_rootdn(const struct search *s, const acre_dn *dn)
+{
+    static const char root[] = "cn=Directory Manager";
+    acre_dn *r = NULL;
+    int is;
+
+    if (s->a.in.dialect != ACRE_DIALECT_ACI ||
+        acre_dn_parse(NULL, s->schema, root, sizeof root - 1, 0, &r, NULL))
+        return 0;
+    is = acre_dn_equal(dn, r);
+    acre_dn_free(r);
+    return is;
+}
+
 /* warn_unknown_user -- a -D that names no entry of the data: slapd takes
  * it as a user it does not know (no group, no self); say so, as it is
  * most often a typo.  Not for the rootdn, which needs no entry. */
@@ -523,7 +539,8 @@ warn_unknown_user(const struct search *s, acre_request *rq,
     if (!who || !*who ||
         acre_dn_parse(NULL, s->schema, who, strlen(who), 0, &dn, NULL))
         return;
-    if (!acre_directory_find(dir, dn) && !is_rootdn(s, rq, dir))
+    if (!acre_directory_find(dir, dn) && !is_rootdn(s, rq, dir) &&
+        !aci_rootdn(s, dn))
         fprintf(stderr,
                 "acre search: warning: -D '%s' names no entry of the data "
                 "(to slapd, a user it does not know)\n",

@@ -1796,12 +1796,19 @@ check_args(const acre_source *src, size_t n, unsigned flags,
 {
     if (!out || flags || (n && !src))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (src[i].dialect == ACRE_DIALECT_ACI)
+            return acreE_diag_set(diag, ACRE_ERR_UNSUPPORTED, 0,
+                                  "%s: no lint checks for the aci dialect "
+                                  "yet (acre search --dialect aci reports "
+                                  "its syntax errors)",
+                                  src[i].path ? src[i].path : "-");
         if ((src[i].dialect != ACRE_DIALECT_SLAPD_CONF &&
              src[i].dialect != ACRE_DIALECT_SLAPD_CNCONFIG) ||
             (!src[i].path && !src[i].text))
             return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid source %zu",
                                   i);
+    }
     return 0;
 }
 

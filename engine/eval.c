@@ -848,6 +848,8 @@ acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
 
     if (granted)
         *granted = 0;
+    if (rq_ok(rq) && rq->p->aci) /* no ACI trace yet: say so */
+        return strdup("explaining ACI decisions is not supported yet\n");
     if (!rq_ok(rq) || !(t = talloc_strdup(rq->mem, "")))
         return NULL;
     int g = access_check(rq, e, attr, val, val_len, right, &mask, &t, NULL);
@@ -884,6 +886,8 @@ acre_explain_steps(acre_request *rq, const acre_entry_view *e, const char *attr,
         return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
     if (!fn)
         return ACRE_ERR_INVAL;
+    if (rq->p->aci) /* no ACI steps yet */
+        return ACRE_ERR_UNSUPPORTED;
     if (!(t = talloc_strdup(rq->mem, "")))
         return ACRE_ERR_NOMEM;
     g = access_check(rq, e, attr, val, val_len, right, mask, &t, &st);
