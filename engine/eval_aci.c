@@ -587,7 +587,8 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn, unsigned level,
     }
     if (r != T && nseen < GROUP_NEST + 1) {
         const acre_dn *path[GROUP_NEST + 2];
-        memcpy(path, seen, nseen * sizeof *seen);
+        if (nseen)
+            memcpy(path, seen, nseen * sizeof *seen);
         path[nseen] = gdn;
         for (unsigned k = 0; r != T && k < 2; k++) {
             if (!find_attr(s, g, lists[k], &a))
