@@ -63,7 +63,10 @@ check_bind(const struct acreI_bind *b, unsigned depth)
     case ACREI_ACI_USERATTR:
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
-        check(b->attr >= 0 && b->levels != 0 && b->levels < 1024);
+        /* attr -1: a parent[..] value rule, which names no attribute */
+        check((b->attr >= 0 ||
+               (b->uakind == ACREI_ACI_UA_VALUE && b->levels == 1)) &&
+              b->levels != 0 && b->levels < 1024);
         break;
     case ACREI_ACI_IP:
         check(b->naddrs >= 1);
