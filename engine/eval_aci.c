@@ -67,7 +67,6 @@ struct acreV_aci_rq {
     uint32_t *cand;      /* [nperms]: the current entry's candidates */
     uint32_t ncand;
     uint32_t epoch;
-    const acre_entry_view *cur; /* entry the candidates are for */
     struct memo_dn *memo;
     unsigned nmemo, memo_cap;
     int root; /* the requester is the root DN */
@@ -243,8 +242,10 @@ macro_target(struct ck *c, const char *pat)
     size_t pl = (size_t)(m - pat);
     if (pl > 0) {
         char *prefix = talloc_strndup(c->st->scratch, pat, pl);
-        if (!prefix)
+        if (!prefix) {
+            acreV_fail(c->rq, ACRE_ERR_NOMEM);
             return NULL;
+        }
         if (strstr(prefix, "=*")) {
             start = macro_prefix(prefix, ndn);
         } else {
@@ -259,7 +260,10 @@ macro_target(struct ck *c, const char *pat)
         end--;
     if (end <= (size_t)start)
         return NULL;
-    return talloc_strndup(c->st->scratch, ndn + start, end - (size_t)start);
+    char *v = talloc_strndup(c->st->scratch, ndn + start, end - (size_t)start);
+    if (!v)
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+    return v;
 }
 
 /* target_match -- do aci's targets take entry e?  Once per entry and
@@ -425,7 +429,6 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
                sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
         c->st->epoch = 1;
     }
-    c->st->cur = e;
     talloc_free_children(c->st->scratch);
     candidates(c);
     return 0;
@@ -519,6 +522,19 @@ is_user(struct ck *c, const char *ndn, size_t n)
            !memcmp(ndn, c->rq->authz_norm, n);
 }
 
+/* parse_dn -- s[0..n) as a DN under ctx, or NULL; a failed allocation
+ * is recorded (acreV_fail), so that the check it was for denies. */
+static acre_dn *
+parse_dn(struct ck *c, void *ctx, const char *s, size_t n)
+{
+    acre_dn *dn = NULL;
+    int rc = acre_dn_parse(ctx, c->rq->schema, s, n, 0, &dn, NULL);
+
+    if (rc == ACRE_ERR_NOMEM)
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+    return rc ? NULL : dn;
+}
+
 /* value_dn -- value j of attribute a parsed as a DN (uniqueMember's
  * optional "#'...'B" uid dropped) into tmp, or NULL. */
 static acre_dn *
@@ -526,9 +542,9 @@ value_dn(struct ck *c, void *tmp, const acre_view_attr *a, unsigned j)
 {
     const char *v = a->vals[j].val;
     size_t n = a->vals[j].len;
-    acre_dn *dn = NULL;
+    acre_dn *dn;
 
-    if (acre_dn_parse(tmp, c->rq->schema, v, n, 0, &dn, NULL) == 0)
+    if ((dn = parse_dn(c, tmp, v, n)))
         return dn;
     const char *hash = memchr(v, '#', n);
     while (hash) { /* the last '#' starts the optional uid */
@@ -537,10 +553,7 @@ value_dn(struct ck *c, void *tmp, const acre_view_attr *a, unsigned j)
             break;
         hash = next;
     }
-    if (hash && acre_dn_parse(tmp, c->rq->schema, v, (size_t)(hash - v), 0, &dn,
-                              NULL) == 0)
-        return dn;
-    return NULL;
+    return hash ? parse_dn(c, tmp, v, (size_t)(hash - v)) : NULL;
 }
 
 static int find_attr(const acre_schema *s, const acre_entry_view *e,
@@ -755,16 +768,13 @@ ancestor(struct ck *c, void *tmp, unsigned level)
     const acre_dn *edn = c->e->dn;
     unsigned depth = acre_dn_depth(edn);
     size_t n;
-    acre_dn *dn;
 
     if (level == 0)
         return edn;
     if (level > depth)
         return NULL;
     const char *s = acre_dn_ancestor(edn, depth - level, &n);
-    if (acre_dn_parse(tmp, c->rq->schema, s, n, 0, &dn, NULL))
-        return NULL;
-    return dn;
+    return parse_dn(c, tmp, s, n);
 }
 
 /* url_user -- does subject URL t (base, scope, filter) take entry u? */
@@ -832,9 +842,8 @@ macro_cand(struct ck *c, enum acreI_aci_kw kw, const char *text)
         return glob(text, strlen(text), c->rq->authz_norm, c->rq->authz_len)
                    ? T
                    : F;
-    if (acre_dn_parse(c->st->scratch, c->rq->schema, text, strlen(text), 0, &dn,
-                      NULL))
-        return F;
+    if (!(dn = parse_dn(c, c->st->scratch, text, strlen(text))))
+        return c->rq->limit_hit ? U : F;
     if (kw == ACREI_ACI_GROUPDN)
         return member_of(c, dn);
     if (kw == ACREI_ACI_ROLEDN)
@@ -872,8 +881,10 @@ macro_expand(struct ck *c, enum acreI_aci_kw kw, const char *text,
     if (!text || depth > 8)
         return U;
     if (strstr(text, "($dn)")) {
-        if (!mv || !(x = replace1(c, text, "($dn)", mv, strlen(mv))))
+        if (!mv)
             return F;
+        if (!(x = replace1(c, text, "($dn)", mv, strlen(mv))))
+            return U;
         return macro_expand(c, kw, x, depth + 1);
     }
     if (strstr(text, "[$dn]")) {
@@ -1366,7 +1377,7 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
 static int
 decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
-    int allow = 0;
+    int allow = 0, was = c->rq->limit_hit;
 
     if (c->st->root)
         return 1;
@@ -1393,6 +1404,10 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
                 break;
             }
         }
+    /* anything that failed on the way (a target's allocation, a lookup)
+     * denies, even when an allow was found */
+    if (c->rq->limit_hit && !was)
+        return 0;
     return allow;
 }
 
