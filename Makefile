@@ -149,11 +149,12 @@ oom-full: $(B)/acre-tests
 	ACRE_OOM_FULL=1 $(B)/acre-tests --jobs=2 --filter 'oom*/*'
 
 # ---- benchmarks ------------------------------------------------------------
-# The policy and collective rows link the reference evaluators (not their
-# Criterion tests).
+# The policy, collective and ACI rows link the reference evaluators (not
+# their Criterion tests).
 $(B)/acre-bench: $(BENCH_SRC) $(B)/libacre.a $(LIB_HDR) \
 		$(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.[ch]) \
-		$(wildcard $(SRCDIR)/tests/oracle/collective_oracle.[ch])
+		$(wildcard $(SRCDIR)/tests/oracle/collective_oracle.[ch]) \
+		$(wildcard $(SRCDIR)/tests/oracle/aci_oracle*.[ch])
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(BENCH_CFLAGS) -I$(SRCDIR)/bench \
 		-DACRE_BENCH_EXAMPLES='"$(SRCDIR)/examples"' \
 		-I$(SRCDIR)/tests/oracle -o $@ $(filter %.c,$^) $(B)/libacre.a \

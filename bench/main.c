@@ -21,12 +21,13 @@ extern const bench_def bench_collective_def; /* collective_bench.c */
 extern const bench_def bench_regex_def;      /* regex_bench.c */
 extern const bench_def bench_company_def;    /* company_bench.c */
 extern const bench_def bench_cold_def;       /* cold_bench.c */
+extern const bench_def bench_aci_def;        /* aci_bench.c */
 
 /* ORDER BENCH: the registry, run in this order */
 static const bench_def *const benches[] = {
     &bench_dn_def,      &bench_filter_def,     &bench_ldif_def,
     &bench_policy_def,  &bench_collective_def, &bench_regex_def,
-    &bench_company_def, &bench_cold_def,
+    &bench_company_def, &bench_cold_def,       &bench_aci_def,
 };
 
 int
