@@ -58,14 +58,29 @@ struct memo_dn {
 };
 
 struct acreV_aci_rq {
-    uint8_t *bind;       /* [nperms * 3]: bind outcomes kept (perm_bind) */
-    uint8_t *tgt;        /* [nacis]: target verdict for the current entry */
-    uint32_t *tgt_epoch; /* [nacis] */
-    const char **macro;  /* [nacis]: what a "($dn)" target matched in the
-                            current entry's DN (valid when tgt is T) */
-    void *scratch;       /* per entry: macro values, expansions */
-    uint32_t *cand;      /* [nperms]: the current entry's candidates */
+    uint8_t *bind;         /* [nperms * 3]: bind outcomes kept (perm_bind) */
+    uint8_t *ebind;        /* [nperms]: the outcomes perm_bind keeps for the
+                              current entry only (valid when ebind_epoch is
+                              the epoch) */
+    uint32_t *ebind_epoch; /* [nperms] */
+    uint8_t *tgt;          /* [nacis]: target verdict for the current entry */
+    uint32_t *tgt_epoch;   /* [nacis] */
+    const char **macro;    /* [nacis]: what a "($dn)" target matched in the
+                              current entry's DN (valid when tgt is T) */
+    void *scratch;         /* per entry: macro values, expansions */
+    uint32_t *cand;        /* [nperms]: the current entry's candidates */
     uint32_t ncand;
+    /* cand[] split for the rights of the checks being made (decide):
+     * the deny perms then the allow perms that have one of them, each
+     * in cand[]'s order; split_rights 0 when not made for this entry */
+    uint32_t *split; /* [nperms] */
+    uint32_t ndeny, nsplit;
+    unsigned split_rights;
+    uint8_t *opts; /* [nacis]: how the ACI's targetattr takes a type:
+                      0 not known yet, OPTS_BITS / OPTS_NOTBITS its
+                      attr_in bit alone (it names no description with
+                      options and no pattern; "!=" for NOTBITS),
+                      OPTS_FULL the whole of attr_match */
     uint32_t epoch;
     struct memo_dn *memo;
     unsigned nmemo, memo_cap;
@@ -102,11 +117,15 @@ state(struct acre_request *rq)
         return st;
     if (!(st = talloc_zero(rq->mem, struct acreV_aci_rq)) ||
         !(st->bind = talloc_zero_array(st, uint8_t, np * 3)) ||
+        !(st->ebind = talloc_zero_array(st, uint8_t, np)) ||
+        !(st->ebind_epoch = talloc_zero_array(st, uint32_t, np)) ||
         !(st->tgt = talloc_zero_array(st, uint8_t, na)) ||
         !(st->tgt_epoch = talloc_zero_array(st, uint32_t, na)) ||
         !(st->macro = talloc_zero_array(st, const char *, na)) ||
         !(st->scratch = talloc_new(st)) ||
-        !(st->cand = talloc_zero_array(st, uint32_t, np))) {
+        !(st->cand = talloc_zero_array(st, uint32_t, np)) ||
+        !(st->split = talloc_zero_array(st, uint32_t, np)) ||
+        !(st->opts = talloc_zero_array(st, uint8_t, na))) {
         talloc_free(st);
         acreV_fail(rq, ACRE_ERR_NOMEM);
         return NULL;
@@ -329,6 +348,24 @@ opts_in(const struct acreS_dinfo *w, const struct acreF_desc *d)
     return 1;
 }
 
+#define OPTS_BITS    1
+#define OPTS_NOTBITS 2
+#define OPTS_FULL    3
+
+/* opts_kind -- the opts[] value of ACI a (see acreV_aci_rq) */
+static uint8_t
+opts_kind(const acre_schema *s, const struct acreI_aci_target *t)
+{
+    if (t->nattr_pat)
+        return OPTS_FULL;
+    for (unsigned i = 0; i < t->nattrs; i++) {
+        const struct acreS_dinfo *w = acreS_desc_of(s, t->attrs[i]);
+        if (w && w->nopts)
+            return OPTS_FULL;
+    }
+    return t->attr_neg ? OPTS_NOTBITS : OPTS_BITS;
+}
+
 /* attr_match -- does perm p's targetattr take description d (entry
  * level when d is NULL)?  A listed type covers its descriptions with
  * options (389 compares base types); one listed with options only those
@@ -340,6 +377,13 @@ static int
 attr_match(struct ck *c, const struct acreP_aci_perm *p,
            const struct acreF_desc *d, unsigned rights)
 {
+    uint8_t *kind = &c->st->opts[p->aci_no];
+
+    /* the common case first, without reading the ACI */
+    if ((*kind == OPTS_BITS || *kind == OPTS_NOTBITS) && d && d->type >= 0)
+        return (int)((p->attr_in[d->type / 64] >> (d->type % 64)) & 1) ^
+               (*kind == OPTS_NOTBITS);
+
     const struct acreI_aci_target *t = &p->aci->t;
     const acre_schema *s = c->rq->schema;
 
@@ -356,7 +400,9 @@ attr_match(struct ck *c, const struct acreP_aci_perm *p,
     if (d->type < 0) /* a name the schema does not know ("1.1") */
         return t->attr_star ? !t->attr_neg : t->attr_neg;
     int m = (p->attr_in[d->type / 64] >> (d->type % 64)) & 1;
-    for (unsigned i = 0; !m && i < t->nattrs; i++) {
+    if (!*kind)
+        *kind = opts_kind(s, t);
+    for (unsigned i = 0; !m && *kind == OPTS_FULL && i < t->nattrs; i++) {
         const struct acreS_dinfo *w = acreS_desc_of(s, t->attrs[i]);
         m = w && w->nopts && w->type == d->type && opts_in(w, d);
     }
@@ -404,10 +450,11 @@ candidates(struct ck *c)
              k = (k + 1) & ix->hash_mask) {
             const struct acreP_aci_holder *hd = &ix->holders[ix->hash[k] - 1];
             size_t an, hn;
+            if (hd->hash != h[d] || hd->depth != d) /* before the bytes */
+                continue;
             const char *as = acre_dn_ancestor(edn, d, &an);
             const char *hs = acre_dn_normalised(hd->dn, &hn);
-            if (hd->hash != h[d] || hd->depth != d || an != hn ||
-                memcmp(as, hs, an))
+            if (an != hn || memcmp(as, hs, an))
                 continue;
             for (uint32_t i = 0; i < hd->n; i++)
                 st->cand[st->ncand++] = hd->first + i;
@@ -427,10 +474,13 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     if (++c->st->epoch == 0) {
         memset(c->st->tgt_epoch, 0,
                sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
+        memset(c->st->ebind_epoch, 0,
+               sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
         c->st->epoch = 1;
     }
     talloc_free_children(c->st->scratch);
     candidates(c);
+    c->st->split_rights = 0;
     return 0;
 }
 
@@ -1299,8 +1349,9 @@ bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
  * perm_bind -- perm pi's bind rule for a check of `rights`.  Kept per
  * request: under 389 (aci_index.h: ACREP_ACI_PERENTRY), read and search
  * answers of ACIs 389 does not evaluate per entry are kept from the first
- * entry that asked, as 389 keeps them; otherwise only answers that do not
- * depend on the entry are kept.
+ * entry that asked, as 389 keeps them; otherwise answers that do not
+ * depend on the entry are kept for the request, the others for the
+ * current entry (its other attributes ask again: the same answer).
  */
 static int
 perm_bind(struct ck *c, uint32_t pi, unsigned rights)
@@ -1316,9 +1367,11 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
     else if (!(p->flags & ACREP_ACI_ENTRYDEP))
         slot = 2;
     else
-        slot = 3; /* not kept */
+        slot = 3; /* kept for the current entry only */
     if (slot < 3 && c->st->bind[pi * 3 + slot])
         return c->st->bind[pi * 3 + slot];
+    if (slot == 3 && c->st->ebind_epoch[pi] == c->st->epoch)
+        return c->st->ebind[pi];
     int was = c->rq->limit_hit;
     c->rq->limit_hit = 0;
     c->aci_no = p->aci_no;
@@ -1327,6 +1380,10 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
         r = U; /* a failed lookup: fail closed */
     else if (slot < 3)
         c->st->bind[pi * 3 + slot] = (uint8_t)r;
+    else {
+        c->st->ebind[pi] = (uint8_t)r;
+        c->st->ebind_epoch[pi] = c->st->epoch;
+    }
     c->rq->limit_hit |= was;
     return r;
 }
@@ -1372,6 +1429,27 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
     return taken ? 0 : -1;
 }
 
+/* split -- the current entry's candidates that have one of `rights`,
+ * denies first, for decide (kept until the next entry or other rights). */
+static void
+split(struct ck *c, unsigned rights)
+{
+    struct acreV_aci_rq *st = c->st;
+    uint32_t n = 0;
+
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < st->ncand; i++) {
+            const struct acreP_aci_perm *p = &c->ix->perms[st->cand[i]];
+            if (p->deny == (pass == 0) && (p->rights & rights))
+                st->split[n++] = st->cand[i];
+        }
+        if (pass == 0)
+            st->ndeny = n;
+    }
+    st->nsplit = n;
+    st->split_rights = rights;
+}
+
 /* decide -- `rights` on attribute id (entry level: id < 0) of the
  * current entry. */
 static int
@@ -1387,23 +1465,27 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
         if (r >= 0)
             return r;
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t i = 0; i < c->st->ncand; i++) {
-            uint32_t pi = c->st->cand[i];
-            const struct acreP_aci_perm *p = &c->ix->perms[pi];
-            if (p->deny != (pass == 0) || !(p->rights & rights) ||
-                !attr_match(c, p, d, rights) ||
-                !target_match(c, p->aci, p->aci_no))
-                continue;
-            int b = perm_bind(c, pi, rights);
-            if (pass == 0 && b != F) {
-                return 0;
-            }
-            if (pass == 1 && b == T) {
-                allow = 1;
-                break;
-            }
+    if (c->st->split_rights != rights)
+        split(c, rights);
+    /* the denies first, then the allows (split: both in cand[]'s order) */
+    for (uint32_t i = 0; i < c->st->nsplit; i++) {
+        uint32_t pi = c->st->split[i];
+        const struct acreP_aci_perm *p = &c->ix->perms[pi];
+        if (!attr_match(c, p, d, rights))
+            continue;
+        /* the target memo first: most perms were asked for this entry */
+        if (c->st->tgt_epoch[p->aci_no] == c->st->epoch
+                ? c->st->tgt[p->aci_no] != T
+                : !target_match(c, p->aci, p->aci_no))
+            continue;
+        int b = perm_bind(c, pi, rights);
+        if (i < c->st->ndeny && b != F)
+            return 0;
+        if (i >= c->st->ndeny && b == T) {
+            allow = 1;
+            break;
         }
+    }
     /* anything that failed on the way (a target's allocation, a lookup)
      * denies, even when an allow was found */
     if (c->rq->limit_hit && !was)
@@ -1496,13 +1578,17 @@ operational(const acre_schema *s, int id)
 /* visible -- 389's acl_read_access_allowed_on_entry: the anonymous
  * profile when it takes the entry; else read on some attribute (stored
  * order; operational ones skipped after the first) and no entry-level
- * deny (entry_denied). */
+ * deny (entry_denied).  *read_at: the attribute found readable that way
+ * (the ones before it that were asked are not), else NO_ATTR. */
+#define NO_ATTR UINT32_MAX
+
 static int
-visible(struct ck *c)
+visible(struct ck *c, uint32_t *read_at)
 {
     const acre_entry_view *e = c->e;
     int found = 0;
 
+    *read_at = NO_ATTR;
     if (c->st->root)
         return 1;
     if (!c->rq->authz && c->ix->anon_valid) {
@@ -1515,7 +1601,8 @@ visible(struct ck *c)
         if ((i > 0 && operational(c->rq->schema, e->attrs[i].id)) ||
             desc_of(c->rq->schema, e->attrs[i].id, &d))
             continue;
-        found = decide(c, &d, ACREI_ACI_READ);
+        if ((found = decide(c, &d, ACREI_ACI_READ)))
+            *read_at = i;
     }
     return found && !entry_denied(c);
 }
@@ -1526,18 +1613,30 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
                   acre_verdict *out)
 {
     struct ck c;
+    uint32_t read_at;
 
     rq->limit_hit = 0;
     if (begin(&c, rq, e))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
-    out->visible = visible(&c);
+    out->visible = visible(&c, &read_at);
+    if (rq->limit_hit) /* something failed: no answer is reused */
+        read_at = NO_ATTR;
     for (uint32_t i = 0; out->visible && i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         struct acreF_desc d;
+        int g;
         if (!a->nvals || (select && !select(arg, a)) ||
             desc_of(rq->schema, a->id, &d))
             continue;
-        int g = decide(&c, &d, ACREI_ACI_READ);
+        /* visible() asked read on the attributes up to read_at already
+         * (not on operational ones after the first): the same answers */
+        if (read_at != NO_ATTR && i == read_at)
+            g = 1;
+        else if (read_at != NO_ATTR && i < read_at &&
+                 (i == 0 || !operational(rq->schema, a->id)))
+            g = 0;
+        else
+            g = decide(&c, &d, ACREI_ACI_READ);
         rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
         memset(rq->v_value + rq->v_first[i], g, a->nvals);
     }
