@@ -26,8 +26,8 @@
  *       entry under ou=People, acre_request_end.  The oracle decides the
  *       same (acreR_aci_visible, then acreR_aci_check read on each
  *       attribute of a visible entry) on an evenly spaced sample of the
- *       entries for each requester (it walks every ACI at every check);
- *       medians are per entry.
+ *       entries for each requester (100, 10 in a smoke run: it walks
+ *       every ACI at every check); medians are per entry.
  *   aci_groups_nested  ns per entry verdict for a requester who is a
  *       member of 10,000 groups (500 in a smoke run) nested 5 deep: five
  *       levels of 2,000 groupOfNames, the first level listing the
@@ -739,7 +739,7 @@ bench_aci_decide(bench_run *run)
     const char *rq_dn[3];
     unsigned nunits = (unsigned)bench_size(run, 100, 10);
     unsigned nper = (unsigned)bench_size(run, 50, 20);
-    size_t nsample = bench_size(run, 50, 10), *sample;
+    size_t nsample = bench_size(run, 100, 10), *sample;
     struct tally t = {0};
     int rc = -1, bad = 0;
     char *ldif;
