@@ -31,8 +31,10 @@
  *   aci_groups_nested  ns per entry verdict for a requester who is a
  *       member of 10,000 groups (500 in a smoke run) nested 5 deep: five
  *       levels of 2,000 groupOfNames, the first level listing the
- *       requester, each further one two groups of the level below; 500
- *       more groups in the same shape do not hold the requester.  About
+ *       requester, each further one two groups of the level below; 400
+ *       more groups, four levels of 100 (20 in a smoke run), do not hold
+ *       the requester (one level less: 389 answers Undefined for a walk
+ *       that reaches a sixth level, whatever it finds there).  About
  *       200 ACIs over 20 units of 100 people name groups with groupdn
  *       (four in five the requester's, mostly at the top level: five
  *       nested lookups each), and the same ACIs name users with userdn
@@ -798,6 +800,10 @@ out:
  */
 
 #define G_LEVELS  5 /* 389 follows members 5 levels down */
+/* The other tree is a level less deep: 389 answers Undefined for a
+ * walk that reaches the level below the last, whatever it finds there
+ * (in the requester's tree the answer is True before). */
+#define G_OLEVELS (G_LEVELS - 1)
 #define G_UNITS   20
 #define G_PER     100
 #define G_PERUNIT 10 /* ACIs per unit */
@@ -816,13 +822,14 @@ g_group(void *ctx, int tree, unsigned l, unsigned i)
     return talloc_asprintf(ctx, "cn=%c%u-%u," GROUPS, tree, l, i);
 }
 
-/* Levels of width groups each: level 0 lists members (the requester in
- * tree 'm'), each further one two groups of the level below. */
+/* `levels` levels of width groups each: level 0 lists members (the
+ * requester in tree 'm'), each further one two groups of the level
+ * below. */
 static void
-g_tree(struct text *t, bench_rng *r, int tree, unsigned width,
+g_tree(struct text *t, bench_rng *r, int tree, unsigned levels, unsigned width,
        const char *requester, unsigned npeople)
 {
-    for (unsigned l = 0; l < G_LEVELS; l++)
+    for (unsigned l = 0; l < levels; l++)
         for (unsigned i = 0; i < width; i++) {
             add(t,
                 "dn: %s\nobjectClass: top\nobjectClass: groupOfNames\n"
@@ -880,8 +887,11 @@ g_ldif(void *ctx, int by_group, unsigned width, unsigned nunits)
             unsigned other = 1 + bench_rng_below(&r, npeople - 1);
             const char *subject =
                 by_group
-                    ? talloc_asprintf(t.s, "groupdn=\"ldap:///%s\"",
-                                      g_group(t.s, member ? 'm' : 'n', l, gi))
+                    ? talloc_asprintf(
+                          t.s, "groupdn=\"ldap:///%s\"",
+                          g_group(t.s, member ? 'm' : 'n',
+                                  member || l < G_OLEVELS ? l : G_OLEVELS - 1,
+                                  gi))
                     : talloc_asprintf(t.s, "userdn=\"ldap:///%s\"",
                                       member ? me : g_person(t.s, other));
             int deny = bench_rng_chance(&r, 15);
@@ -917,8 +927,8 @@ g_ldif(void *ctx, int by_group, unsigned width, unsigned nunits)
     }
     add(&t, "dn: " GROUPS "\nobjectClass: top\nobjectClass: "
             "organizationalUnit\nou: Groups\n\n");
-    g_tree(&t, &r, 'm', width, me, npeople);
-    g_tree(&t, &r, 'n', owidth, NULL, npeople);
+    g_tree(&t, &r, 'm', G_LEVELS, width, me, npeople);
+    g_tree(&t, &r, 'n', G_OLEVELS, owidth, NULL, npeople);
     return t.oom ? NULL : t.s;
 }
 
