@@ -288,7 +288,9 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
                                ix, struct acreP_aci_anon, ACREP_ACI_ANON_MAX)))
             return ACRE_ERR_NOMEM;
         ix->anon[ix->nanon++] = (struct acreP_aci_anon){
-            a, i, (a->t.has & ACREI_ACI_T_TARGET) ? a->t.target.dn : a->holder,
+            a, i,
+            (a->t.has & ACREI_ACI_T_TARGET) && !macro ? a->t.target.dn
+                                                      : a->holder,
             rights};
     }
     return 0;
