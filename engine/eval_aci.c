@@ -343,16 +343,18 @@ attr_match(struct ck *c, const struct acreP_aci_perm *p,
     const struct acreI_aci_target *t = &p->aci->t;
     const acre_schema *s = c->rq->schema;
 
-    /* 389: an ACI without targetattr takes attribute checks only for
-     * rights that need none (add, delete, proxy, moddn); one with a
-     * targetattr takes the entry itself only for an allowed write (a
-     * rename changes no attribute) */
+    /* 389 (acl__resource_match_aci): an ACI without targetattr takes
+     * attribute checks only for rights that need none (add, delete,
+     * proxy, moddn); one with a targetattr takes the entry itself for
+     * those rights too, and for any right when it has write and an allow
+     * rule (its modrdn case, which asks nothing of the right checked) */
+    if ((p->aci_rights & NO_ATTR_RIGHTS) && (rights & NO_ATTR_RIGHTS) &&
+        (!d || !(p->flags & ACREP_ACI_HASATTR)))
+        return 1;
     if (!(p->flags & ACREP_ACI_HASATTR))
-        return d == NULL ||
-               ((p->aci_rights & NO_ATTR_RIGHTS) && (rights & NO_ATTR_RIGHTS));
+        return d == NULL;
     if (!d)
-        return (p->aci_rights & ACREI_ACI_WRITE) &&
-               (rights & ACREI_ACI_WRITE) && p->aci_allow;
+        return (p->aci_rights & ACREI_ACI_WRITE) && p->aci_allow;
     if (d->type < 0) /* a name the schema does not know ("1.1") */
         return t->attr_star ? !t->attr_neg : t->attr_neg;
     int m = (p->attr_in[d->type / 64] >> (d->type % 64)) & 1;
@@ -560,81 +562,153 @@ static int find_attr(const acre_schema *s, const acre_entry_view *e,
                      const char *name, const acre_view_attr **out);
 static int role_has(struct ck *c, void *tmp, const acre_dn *rdn,
                     unsigned depth);
+static int has_class(const acre_schema *s, const acre_entry_view *e,
+                     const char *name);
 
-/*
- * group_has -- is the requester a member of group gdn, looking `level`
- * levels below it (389: GROUP_NEST)?  T, F or U (nesting went deeper
- * than the limit without an answer, or a lookup failed).  seen: the
- * groups on the way down (cycles end).
- */
+/* A level of group_has: DNs met at one depth below the named group, each
+ * once (a hash set over the full-DN hash, so that wide groups stay
+ * linear). */
+struct glevel {
+    const acre_dn **dn;
+    uint32_t n, cap; /* cap: a power of two, twice n at least */
+    uint32_t *slot;  /* [cap]: index + 1 into dn, 0 free */
+};
+
+/* glevel_add -- add dn to l unless it is there; -1 on a failed
+ * allocation. */
 static int
-group_has(struct ck *c, void *tmp, const acre_dn *gdn, unsigned level,
-          const acre_dn **seen, unsigned nseen)
+glevel_add(void *tmp, struct glevel *l, const acre_dn *dn)
+{
+    uint64_t h = acreD_h(dn)[dn->depth];
+
+    if (2 * (l->n + 1) > l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 16;
+        uint32_t *slot = talloc_zero_array(tmp, uint32_t, cap);
+        const acre_dn **v = talloc_realloc(tmp, l->dn, const acre_dn *, cap);
+        if (!slot || !v)
+            return -1;
+        l->dn = v;
+        for (uint32_t i = 0; i < l->n; i++) {
+            uint64_t k = acreD_h(v[i])[v[i]->depth] & (cap - 1);
+            while (slot[k])
+                k = (k + 1) & (cap - 1);
+            slot[k] = i + 1;
+        }
+        talloc_free(l->slot);
+        l->slot = slot;
+        l->cap = cap;
+    }
+    uint64_t k = h & (l->cap - 1);
+    for (; l->slot[k]; k = (k + 1) & (l->cap - 1))
+        if (acre_dn_equal(l->dn[l->slot[k] - 1], dn))
+            return 0;
+    l->dn[l->n] = dn;
+    l->slot[k] = ++l->n;
+    return 0;
+}
+
+/* is_group -- the object classes of 389's group search (filter_groups):
+ * values compared as they are stored, as 389's objectclass filter does */
+static int
+is_group(const acre_schema *s, const acre_entry_view *g)
+{
+    return has_class(s, g, "groupOfNames") ||
+           has_class(s, g, "groupOfUniqueNames") ||
+           has_class(s, g, "groupOfCertificates") ||
+           has_class(s, g, "groupOfURLs");
+}
+
+/* group_direct -- is the requester a direct member of group entry g (a
+ * member / uniqueMember value, or a memberURL taking its entry)?  T, F
+ * or U; adds g's member values to next when next is not NULL. */
+static int
+group_direct(struct ck *c, void *tmp, const acre_entry_view *g,
+             struct glevel *next)
 {
     const acre_schema *s = c->rq->schema;
-    const acre_entry_view *g;
+    static const char *const lists[] = {"member", "uniqueMember"};
     const acre_view_attr *a;
     int r = F;
 
-    for (unsigned i = 0; i < nseen; i++)
-        if (acre_dn_equal(seen[i], gdn))
-            return F;
-    if (!acreV_host_get(c->rq, gdn, &g))
-        return c->rq->limit_hit ? U : F;
-    static const char *const lists[] = {"member", "uniqueMember"};
-    /* direct members first */
-    for (unsigned k = 0; r != T && k < 2; k++)
-        if (find_attr(s, g, lists[k], &a) &&
-            acreV_attr_lists(s, a, c->rq->authz_norm, c->rq->authz_len))
-            r = T;
-    if (r != T && find_attr(s, g, "memberURL", &a)) {
-        int und = 0;
-        const acre_entry_view *u = user_entry(c, &und);
-        for (unsigned j = 0; u && r != T && j < a->nvals; j++) {
-            int x = url_takes(c, a->vals[j].val, a->vals[j].len, u);
-            if (x == T || (x == U && r == F))
-                r = x;
-        }
-        if (und && r == F)
-            r = U;
-    }
-    if (r != T && nseen < GROUP_NEST + 1) {
-        const acre_dn *path[GROUP_NEST + 2];
-        if (nseen)
-            memcpy(path, seen, nseen * sizeof *seen);
-        path[nseen] = gdn;
-        for (unsigned k = 0; r != T && k < 2; k++) {
-            if (!find_attr(s, g, lists[k], &a))
-                continue;
-            for (unsigned j = 0; r != T && j < a->nvals; j++) {
-                acre_dn *m = value_dn(c, tmp, a, j);
-                if (!m)
-                    continue;
-                int x = level >= GROUP_NEST
-                            ? U
-                            : group_has(c, tmp, m, level + 1, path, nseen + 1);
-                if (x == U && level >= GROUP_NEST) {
-                    /* past the limit: undefined only when m is a group */
-                    const acre_entry_view *mg;
-                    if (acreV_host_get(c->rq, m, &mg)) {
-                        const acre_view_attr *ma;
-                        x = find_attr(s, mg, "member", &ma) ||
-                                    find_attr(s, mg, "uniqueMember", &ma) ||
-                                    find_attr(s, mg, "memberURL", &ma)
-                                ? U
-                                : F;
-                        acreV_host_release(c->rq, mg);
-                    } else {
-                        x = F;
-                    }
-                }
-                if (x == T || (x == U && r == F))
-                    r = x;
+    for (unsigned k = 0; k < 2; k++) {
+        if (!find_attr(s, g, lists[k], &a))
+            continue;
+        if (acreV_attr_lists(s, a, c->rq->authz_norm, c->rq->authz_len))
+            return T;
+        for (unsigned j = 0; next && j < a->nvals; j++) {
+            acre_dn *m = value_dn(c, tmp, a, j);
+            if (m && glevel_add(tmp, next, m)) {
+                acreV_fail(c->rq, ACRE_ERR_NOMEM);
+                return U;
             }
         }
     }
-    acreV_host_release(c->rq, g);
+    if (find_attr(s, g, "memberURL", &a)) {
+        int und = 0;
+        const acre_entry_view *u = user_entry(c, &und);
+        for (unsigned j = 0; u && j < a->nvals; j++) {
+            int x = url_takes(c, a->vals[j].val, a->vals[j].len, u);
+            if (x == T)
+                return T;
+            if (x == U)
+                r = U;
+        }
+        if (und)
+            r = U;
+    }
     return r;
+}
+
+/*
+ * group_has -- is the requester a member of group gdn?  T, F or U.
+ * 389's acllas__user_ismember_of_group, level by level from the named
+ * group (level 0): every member value of the groups of one level (the
+ * entries of 389's group object classes) makes the next level, users and
+ * groups alike, and is not looked for in the levels before (389 keeps no
+ * list of the groups it has seen).  The requester listed by a group of
+ * level 0..GROUP_NEST is T; the levels running out before level
+ * GROUP_NEST + 1 is F; reaching it -- a member listed by a group of level
+ * GROUP_NEST - 1, whatever it is, or a cycle -- is U, as is a failed
+ * lookup.
+ */
+static int
+group_has(struct ck *c, void *tmp, const acre_dn *gdn)
+{
+    struct glevel lv[2] = {{0}};
+    int r = F;
+
+    if (glevel_add(tmp, &lv[0], gdn)) {
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    for (unsigned level = 0; level <= GROUP_NEST; level++) {
+        struct glevel *cur = &lv[level & 1], *next = &lv[!(level & 1)];
+        next->n = 0;
+        if (next->slot)
+            memset(next->slot, 0, next->cap * sizeof *next->slot);
+        for (uint32_t i = 0; i < cur->n; i++) {
+            const acre_entry_view *g;
+            if (!acreV_host_get(c->rq, cur->dn[i], &g)) {
+                if (c->rq->limit_hit)
+                    r = U;
+                continue;
+            }
+            int x =
+                is_group(c->rq->schema, g)
+                    ? group_direct(c, tmp, g, level < GROUP_NEST ? next : NULL)
+                    : F;
+            acreV_host_release(c->rq, g);
+            if (x == T)
+                return T;
+            if (x == U)
+                r = U;
+        }
+        if (level == GROUP_NEST)
+            return U;
+        if (!next->n)
+            return r;
+    }
+    return U;
 }
 
 /* memo_ask -- kind 'g' (group) or 'r' (role) of dn for the requester,
@@ -655,8 +729,7 @@ memo_ask(struct ck *c, int kind, const acre_dn *dn)
         acreV_fail(c->rq, ACRE_ERR_NOMEM);
         return U;
     }
-    int r = kind == 'g' ? group_has(c, tmp, dn, 0, NULL, 0)
-                        : role_has(c, tmp, dn, 0);
+    int r = kind == 'g' ? group_has(c, tmp, dn) : role_has(c, tmp, dn, 0);
     talloc_free(tmp);
     if (!c->rq->limit_hit)
         memo_put(c, kind, ndn, n, r);
@@ -1446,35 +1519,41 @@ acreV_aci_rights(int right, int entry)
 /*
  * entry_denied -- 389's check of the entry itself once an attribute is
  * readable (acl_read_access_allowed_on_entry, then acl__TestRights for
- * attr NULL): among the ACIs without targetattr whose rights include read
- * and whose targets take the entry, a deny hides the entry when no allow
- * is among them (whatever its bind rule: 389 then evaluates nothing),
- * else when the bind rule of one of its deny perms for read is True or
- * Undefined.  The allows' bind rules play no part.
+ * attr NULL).  It is made only when an ACI without targetattr whose
+ * rights include read takes the entry (389's "entry test rule").  The
+ * ACIs it weighs are those whose rights include read and whose targets
+ * take the entry, without targetattr -- or with one, when their rights
+ * include write (selfwrite too) and they have an allow rule
+ * (acl__resource_match_aci keeps those for an attribute-less check, its
+ * modrdn case).  A deny among them hides the entry when no allow is among
+ * them (whatever its bind rule: 389 then evaluates nothing), else when
+ * the bind rule of one of its deny perms for read is True or Undefined.
+ * The allows' bind rules play no part.
  */
 static int
 entry_denied(struct ck *c)
 {
-    int deny = 0, allow = 0;
+    int deny = 0, allow = 0, test = 0;
 
     for (uint32_t i = 0; i < c->st->ncand; i++) {
         const struct acreP_aci_perm *p = &c->ix->perms[c->st->cand[i]];
-        if ((p->flags & ACREP_ACI_HASATTR) ||
-            !(p->aci_rights & ACREI_ACI_READ) ||
+        if (!(p->aci_rights & ACREI_ACI_READ) ||
+            !attr_match(c, p, NULL, ACREI_ACI_READ) ||
             !target_match(c, p->aci, p->aci_no))
             continue;
+        test |= !(p->flags & ACREP_ACI_HASATTR);
         deny |= p->aci_deny;
         allow |= p->aci_allow;
     }
-    if (!deny)
+    if (!test || !deny)
         return 0;
     if (!allow)
         return 1;
     for (uint32_t i = 0; i < c->st->ncand; i++) {
         uint32_t pi = c->st->cand[i];
         const struct acreP_aci_perm *p = &c->ix->perms[pi];
-        if ((p->flags & ACREP_ACI_HASATTR) || !p->deny ||
-            !(p->rights & ACREI_ACI_READ) ||
+        if (!p->deny || !(p->rights & ACREI_ACI_READ) ||
+            !attr_match(c, p, NULL, ACREI_ACI_READ) ||
             !target_match(c, p->aci, p->aci_no))
             continue;
         if (perm_bind(c, pi, ACREI_ACI_READ) != F)

@@ -24,7 +24,8 @@
  *        targetattr applies to an attribute check, and one with
  *        targetattr to an entry-level check, only for the rights that
  *        need no attribute (add, delete, proxy, moddn) -- or, entry
- *        level, for write when the ACI has an allow (389's modrdn case);
+ *        level, for any right when the ACI has write and an allow
+ *        (389's modrdn case, which does not look at the right checked);
  *   4. deny first: a deny perm covering R whose bind rule is TRUE or
  *      UNDEFINED denies;
  *   5. then an allow perm covering R whose bind rule is TRUE allows;
@@ -446,8 +447,7 @@ attr_matches(const struct acreR_ctx *c, int attr, unsigned right)
         return 1;
     if ((ar & NO_ATTR_RIGHTS) && (right & NO_ATTR_RIGHTS))
         return 1;
-    return attr < 0 && has && (ar & ACREI_ACI_WRITE) &&
-           (right & ACREI_ACI_WRITE) && has_allow;
+    return attr < 0 && has && (ar & ACREI_ACI_WRITE) && has_allow;
 }
 
 /* ------------------------------------------------------------------------
