@@ -1176,6 +1176,37 @@ userattr(struct ck *c, const struct acreI_bind *b)
     return r;
 }
 
+/*
+ * userattr_op -- a userattr / userdnattr / groupdnattr rule with its
+ * operator, as 389 2.3.1 applies it.  The typed userattr forms go
+ * through the kind's own LAS (DS_LASGroupDnAttrEval, ...), which applies
+ * "!=", and DS_LASUserAttrEval applies it once more: "!=" answers as "="
+ * does -- except where the kind's LAS answers False before looking at
+ * its operator (groupdnattr and roles for an anonymous requester, roles
+ * for an entry without the attribute), which the second "!=" makes True.
+ * The value form and the old keywords apply "!=" once.
+ */
+static int
+userattr_op(struct ck *c, const struct acreI_bind *b)
+{
+    int ne = b->op == ACREI_ACI_NE;
+    int early = 0;
+
+    if (b->kw == ACREI_ACI_GROUPDNATTR ||
+        (b->kw == ACREI_ACI_USERATTR && (b->uakind == ACREI_ACI_UA_GROUPDN ||
+                                         b->uakind == ACREI_ACI_UA_ROLEDN)))
+        early = !c->rq->authz;
+    if (b->kw == ACREI_ACI_USERATTR && b->uakind == ACREI_ACI_UA_ROLEDN &&
+        ((b->levels & ~1u) || b->attr < 0 || !acreE_entry_attr(c->e, b->attr)))
+        early = 1; /* the attribute named by the whole text, on the entry */
+    if (early)     /* the kind's LAS: False, whatever the operator */
+        return b->kw == ACREI_ACI_USERATTR && ne ? T : F;
+    int r = userattr(c, b);
+    if (b->kw == ACREI_ACI_USERATTR && b->uakind != ACREI_ACI_UA_VALUE)
+        return r; /* "!=" twice */
+    return ne ? tri_not(r) : r;
+}
+
 /* The requester's address from "IP=a.b.c.d:port" / "IP=[v6]:port". */
 static int
 peer_addr(const char *peer, int *family, uint8_t out[16])
@@ -1341,8 +1372,7 @@ bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
     case ACREI_ACI_USERATTR:
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
-        r = userattr(c, b);
-        break;
+        return userattr_op(c, b);
     case ACREI_ACI_AUTHMETHOD:
         method(c->rq, m, sizeof m);
         r = auth_matches(b->text, m) ? T : F;

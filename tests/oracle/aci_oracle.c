@@ -783,7 +783,10 @@ list_and(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 }
 
 /* vattr_test_filter_list_or (2.3.1): a part is ignored unless its
- * access-only evaluation is 0, then matched without access checks. */
+ * access-only evaluation is 0 (that code, -1 included, is kept as the
+ * OR's answer when no part is left), then matched without access checks
+ * -- in every mode: the function never looks at only_check_access, so
+ * an OR asked for access alone answers whether it matches. */
 static int
 list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
@@ -792,11 +795,9 @@ list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
     for (unsigned i = 0; i < n->nkids; i++) {
         int rc;
         if (mode != F_PLAIN && (rc = node_eval(w, n->kids[i], F_ACCESS))) {
-            undefined = rc > 0 ? rc : 1;
+            undefined = rc;
             continue;
         }
-        if (mode == F_ACCESS) /* access only: every part must pass */
-            continue;
         undefined = 0;
         rc = node_eval(w, n->kids[i], F_PLAIN);
         if (rc == 0)

@@ -616,21 +616,33 @@ userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
     return r;
 }
 
+/* The LAS of one userattr kind (DS_LASUserDnAttrEval,
+ * DS_LASGroupDnAttrEval, DS_LASRoleDnAttrEval, DS_LASLdapUrlAttrEval),
+ * operator op applied as each applies it. */
 static enum acreR_tv
-userattr(struct acreR_ctx *c, const struct acreI_bind *b)
+kind_las(struct acreR_ctx *c, const struct acreI_bind *b, enum acreI_aci_op op)
 {
     const struct acreR_aci *o = c->o;
+    int group =
+        b->kw == ACREI_ACI_GROUPDNATTR ||
+        (b->kw == ACREI_ACI_USERATTR && b->uakind == ACREI_ACI_UA_GROUPDN);
+    int role = b->kw == ACREI_ACI_USERATTR && b->uakind == ACREI_ACI_UA_ROLEDN;
 
-    if (b->uakind == ACREI_ACI_UA_VALUE) {
-        /* attr -1: "parent[..].attr#value", for which 389 looks up an
-         * attribute named by the whole text before '#': never there */
-        int m = b->attr >= 0 &&
-                has_value(o, c->e, b->attr, b->value, b->value_len) &&
-                has_value(o, bind_entry(o), b->attr, b->value, b->value_len);
-        return m ? tv_op(b->op, ACRER_T) : ACRER_U;
+    /* anonymous: no groups, no roles -- False before any operator */
+    if ((group || role) && !o->bind)
+        return ACRER_F;
+    /* roles: the attribute named by the whole text, on the entry itself;
+     * missing: False before any operator */
+    if (role) {
+        int has = 0;
+        for (unsigned i = 0;
+             b->attr >= 0 && !(b->levels & ~1u) && i < c->e->nattrs; i++)
+            has |= acreR_aci_type_of(o, c->e->attrs[i].id) == b->attr;
+        if (!has)
+            return ACRER_F;
     }
     if (!o->bind)
-        return tv_op(b->op, ACRER_F);
+        return tv_op(op, ACRER_F);
     enum acreR_tv r = ACRER_F;
     unsigned levels = b->levels ? b->levels : 1u,
              depth = acre_dn_depth(c->e->dn);
@@ -648,7 +660,33 @@ userattr(struct acreR_ctx *c, const struct acreI_bind *b)
         enum acreR_tv t = userattr_entry(c, b, x);
         r = t == ACRER_T ? t : t == ACRER_U ? t : r;
     }
-    return tv_op(b->op, r);
+    return tv_op(op, r);
+}
+
+/*
+ * userattr / userdnattr / groupdnattr.  The old keywords are their LAS;
+ * "userattr" with a kind hands its operator to the kind's LAS and then,
+ * on a True or False answer, applies it again itself
+ * (DS_LASUserAttrEval): so "!=" answers as "=", but where the LAS said
+ * False before looking at its operator.  The value form applies it once.
+ */
+static enum acreR_tv
+userattr(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    const struct acreR_aci *o = c->o;
+
+    if (b->uakind == ACREI_ACI_UA_VALUE) {
+        /* attr -1: "parent[..].attr#value", for which 389 looks up an
+         * attribute named by the whole text before '#': never there */
+        int m = b->attr >= 0 &&
+                has_value(o, c->e, b->attr, b->value, b->value_len) &&
+                has_value(o, bind_entry(o), b->attr, b->value, b->value_len);
+        return m ? tv_op(b->op, ACRER_T) : ACRER_U;
+    }
+    enum acreR_tv v = kind_las(c, b, b->op);
+    if (b->kw != ACREI_ACI_USERATTR || v == ACRER_U)
+        return v;
+    return tv_op(b->op, v);
 }
 
 /* ------------------------------------------------------------------------
