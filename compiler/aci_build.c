@@ -88,7 +88,7 @@ attr_bits(void *ctx, const acre_schema *s, unsigned words,
     unsigned ntypes = acreS_nattrs(s);
     uint64_t *bits;
 
-    if (!(t->has & ACREI_ACI_T_ATTR))
+    if (!(t->has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)))
         return NULL;
     if (!(bits = talloc_zero_array(ctx, uint64_t, words ? words : 1))) {
         *nomem = 1;
@@ -178,8 +178,11 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             pp->flags =
                 (uint8_t)((entry_dep(a->perms[k].bind) ? ACREP_ACI_ENTRYDEP
                                                        : 0) |
-                          (a->t.has & ACREI_ACI_T_ATTR ? ACREP_ACI_HASATTR
-                                                       : 0) |
+                          /* 389 gives targattrfilters the type of a
+                           * targetattr (with no names of its own) */
+                          (a->t.has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)
+                               ? ACREP_ACI_HASATTR
+                               : 0) |
                           (pe ? ACREP_ACI_PERENTRY : 0));
             pp->attr_in = bits;
             h->n++;

@@ -434,7 +434,10 @@ static int
 attr_matches(const struct acreR_ctx *c, int attr, unsigned right)
 {
     const struct acreI_aci_target *t = &c->a->t;
-    int has = (t->has & ACREI_ACI_T_ATTR) != 0, has_allow;
+    /* 389's ACI_TARGET_ATTR: a targetattr, or targattrfilters (which
+     * name no attribute of the targetattr list) */
+    int has = (t->has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)) != 0,
+        has_allow;
     unsigned ar = aci_rights(c->a, &has_allow);
 
     if (attr == ACRER_ACI_UNKNOWN && has) /* only "*" names it */
@@ -662,7 +665,7 @@ entry_test_rule(struct acreR_aci *o, void *tmp, const acre_entry_view *e)
     for (unsigned i = 0; i < o->set->n; i++) {
         struct acreR_ctx c = {o, e, &o->set->acis[i], NULL, tmp};
         int has_allow;
-        if (!(c.a->t.has & ACREI_ACI_T_ATTR) &&
+        if (!(c.a->t.has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)) &&
             (aci_rights(c.a, &has_allow) & ACREI_ACI_READ) && entry_matches(&c))
             return 1;
     }
