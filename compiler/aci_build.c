@@ -165,6 +165,10 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             any_deny |= a->perms[k].deny != 0;
             any_allow |= a->perms[k].deny == 0;
         }
+        /* 389's aci_access: selfwrite is SELF|WRITE (its ACEs still
+         * answer only a selfwrite test) */
+        if (all & ACREI_ACI_SELFWRITE)
+            all |= ACREI_ACI_WRITE;
         for (unsigned k = 0; k < a->nperms; k++) {
             struct acreP_aci_perm *pp = &ix->perms[ix->nperms++];
             pp->aci = a;

@@ -28,6 +28,7 @@
 #include "eval.h"
 #include "filter.h"
 #include "internal.h"
+#include "match.h"
 #include "policy.h"
 #include "schema.h"
 #include "url.h"
@@ -79,6 +80,11 @@ struct ck {
     const struct acreP_aci *ix;
     const acre_entry_view *e;
     uint32_t aci_no; /* the ACI whose bind rule is evaluated */
+    /* a write check's value (targattrfilters): val NULL when none;
+     * wkind 'a' add, 'd' delete, 'w' both */
+    const void *val;
+    size_t val_len;
+    int wkind;
 };
 
 static int
@@ -336,10 +342,82 @@ opts_in(const struct acreS_dinfo *w, const struct acreF_desc *d)
 #define NO_ATTR_RIGHTS \
     (ACREI_ACI_ADD | ACREI_ACI_DELETE | ACREI_ACI_PROXY | ACREI_ACI_MODDN)
 
+/* value_passes -- does the one value val[0..n) of attribute type `type`
+ * satisfy filter f (389 tests it on an entry holding that value alone)? */
+static int
+value_passes(struct ck *c, const struct acreI_aci_attrfilter *f,
+             const void *val, size_t n)
+{
+    acre_value v = {n, val};
+    acre_view_attr a = {f->type, 1, &v, NULL};
+    acre_entry_view one = {c->rq->schema, c->e->dn, 1, &a, NULL};
+    struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+
+    return acreF_eval(f->filter, &one, &h) == ACREF_TRUE;
+}
+
+/*
+ * attrfilters -- 389's targattrfilters in acl__resource_match_aci: 1 the
+ * ACI is taken for this write without its targetattr being looked at, 0
+ * it is not taken, -1 the filters decide nothing (go on as without).
+ * Adding or deleting an entry: each filter whose attribute the entry
+ * holds must hold for every value of it.  Adding or deleting a value: the
+ * filter of its attribute, when there is one, must hold for the value.
+ */
+static int
+attrfilters(struct ck *c, const struct acreP_aci_perm *p,
+            const struct acreF_desc *d, unsigned rights)
+{
+    const struct acreI_aci_target *t = &p->aci->t;
+    const struct acreI_aci_attrfilter *fl[2] = {NULL, NULL};
+    unsigned nf[2] = {0, 0};
+    int found = 0;
+
+    if (!(t->has & ACREI_ACI_T_ATTRFLT) || !c->wkind)
+        return -1;
+    if (c->wkind != 'd') {
+        fl[0] = t->add_filters;
+        nf[0] = t->nadd_filters;
+    }
+    if (c->wkind != 'a') {
+        fl[1] = t->del_filters;
+        nf[1] = t->ndel_filters;
+    }
+    if (!d) { /* an entry added or deleted */
+        if (!(rights & (ACREI_ACI_ADD | ACREI_ACI_DELETE)))
+            return -1;
+        for (unsigned l = 0; l < 2; l++)
+            for (unsigned i = 0; i < nf[l]; i++) {
+                const acre_view_attr *a = acreE_entry_attr(c->e, fl[l][i].type);
+                for (unsigned j = 0; a && j < a->nvals; j++)
+                    if (!value_passes(c, &fl[l][i], a->vals[j].val,
+                                      a->vals[j].len))
+                        return 0;
+            }
+        return -1;
+    }
+    if (!(rights & (ACREI_ACI_WRITE | ACREI_ACI_SELFWRITE)) || !c->val)
+        return -1;
+    for (unsigned l = 0; l < 2; l++)
+        for (unsigned i = 0; i < nf[l]; i++) {
+            if (fl[l][i].type != d->type)
+                continue;
+            if (!value_passes(c, &fl[l][i], c->val, c->val_len))
+                return 0;
+            found = 1;
+            break;
+        }
+    return found ? 1 : -1;
+}
+
 static int
 attr_match(struct ck *c, const struct acreP_aci_perm *p,
            const struct acreF_desc *d, unsigned rights)
 {
+    int f = attrfilters(c, p, d, rights);
+
+    if (f >= 0)
+        return f;
     const struct acreI_aci_target *t = &p->aci->t;
     const acre_schema *s = c->rq->schema;
 
@@ -421,6 +499,9 @@ candidates(struct ck *c)
 static int
 begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
 {
+    c->val = NULL;
+    c->val_len = 0;
+    c->wkind = 0;
     c->rq = rq;
     c->ix = rq->p->aci;
     c->e = e;
@@ -1523,6 +1604,57 @@ acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
     if (begin(&c, rq, e))
         return 0;
     return decide(&c, attr, rights);
+}
+
+/* is_self_value -- 389's "adding or deleting myself" test: a value of a
+ * DN or Name-and-Optional-UID attribute that names the requester */
+static int
+is_self_value(struct ck *c, int type)
+{
+    const struct acreS_attr *at = acreS_attr(c->rq->schema, type);
+    int syn = at && at->syntax
+                  ? acreM_syntax_find(at->syntax, strlen(at->syntax))
+                  : ACREM_SYN_UNKNOWN;
+    acre_dn *dn = NULL;
+    int self;
+
+    if (!c->rq->authz || !c->val ||
+        (syn != ACREM_SYN_DN && syn != ACREM_SYN_NAME_UID))
+        return 0;
+    if (acre_dn_parse(NULL, c->rq->schema, c->val, c->val_len, 0, &dn, NULL) !=
+        0)
+        return 0;
+    size_t n;
+    const char *nd = acre_dn_normalised(dn, &n);
+    self = n == c->rq->authz_len && !memcmp(nd, c->rq->authz_norm, n);
+    talloc_free(dn);
+    return self;
+}
+
+int
+acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
+                 const struct acreF_desc *attr, int right, const void *val,
+                 size_t val_len)
+{
+    struct ck c;
+    unsigned r = acreV_aci_rights(right, attr == NULL);
+
+    if (!r || begin(&c, rq, e))
+        return 0;
+    if (right == ACRE_RIGHT_ADD || right == ACRE_RIGHT_DELETE ||
+        right == ACRE_RIGHT_WRITE) {
+        c.wkind = right == ACRE_RIGHT_ADD      ? 'a'
+                  : right == ACRE_RIGHT_DELETE ? 'd'
+                                               : 'w';
+        c.val = attr ? val : NULL;
+        c.val_len = attr ? val_len : 0;
+    }
+    /* 389: writing one's own DN is tested as selfwrite first, then as
+     * write (acl_access_allowed's second acl__TestRights) */
+    if (attr && r == ACREI_ACI_WRITE && is_self_value(&c, attr->type) &&
+        decide(&c, attr, ACREI_ACI_SELFWRITE))
+        return 1;
+    return decide(&c, attr, r);
 }
 
 unsigned

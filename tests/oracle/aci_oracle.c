@@ -402,7 +402,8 @@ aci_rights(const struct acreI_aci *a, int *has_allow)
         if (!a->perms[i].deny)
             *has_allow = 1;
     }
-    return r;
+    /* 389's aci_access: selfwrite is SLAPI_ACL_SELF | SLAPI_ACL_WRITE */
+    return r & ACREI_ACI_SELFWRITE ? r | ACREI_ACI_WRITE : r;
 }
 
 /* Is attribute type `type` in the ACI's targetattr list (before "!=")? */
