@@ -704,8 +704,10 @@ acreW_aci(struct lint *l, void *tmp, const acre_source *src, size_t n,
             tmp, marks, struct acreI_lintmark, nmarks + one->nlintmarks + 1);
         if (!v || !m)
             return ACRE_ERR_NOMEM;
-        memcpy(v + set->n, os->acis, os->n * sizeof(*v));
-        memcpy(m + nmarks, one->lintmarks, one->nlintmarks * sizeof(*m));
+        if (os->n) /* (no memcpy from a NULL array) */
+            memcpy(v + set->n, os->acis, os->n * sizeof(*v));
+        if (one->nlintmarks)
+            memcpy(m + nmarks, one->lintmarks, one->nlintmarks * sizeof(*m));
         for (unsigned k = first; k < lint.nunk; k++)
             lint.unk[k].aci += set->n;
         set->acis = v;
