@@ -69,18 +69,22 @@ struct al {
  * Texts
  */
 
-/* "entry 'DN', aci value N ("NAME")" under tmp ("" when out of memory) */
+/* "entry 'DN', aci value N ("NAME")" under tmp (NULL: out of memory) */
 static const char *
 who(void *tmp, const struct acreI_aci *a)
 {
     const char *t = talloc_asprintf(
         tmp, "entry '%.80s', aci value %u (\"%.60s\")", acreD_pretty(a->holder),
         a->value_index + 1, a->name ? a->name : "");
-    return t ? t : "";
+    return t; /* NULL: out of memory */
 }
 
+/* The names of rights r, ", "-separated, into buf (RIGHTS_BUF bytes:
+ * enough for all of them); returns buf. */
+#define RIGHTS_BUF 128
+
 static const char *
-rights_text(void *tmp, unsigned r)
+rights_text(char *buf, unsigned r)
 {
     static const struct {
         unsigned bit;
@@ -97,12 +101,14 @@ rights_text(void *tmp, unsigned r)
                {ACREI_ACI_IMPORT, "import"},
                {ACREI_ACI_EXPORT, "export"}};
 
-    char *t = talloc_strdup(tmp, "");
+    size_t n = 0;
 
-    for (size_t i = 0; t && i < sizeof(tab) / sizeof(tab[0]); i++)
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
         if (r & tab[i].bit)
-            t = talloc_asprintf_append(t, "%s%s", *t ? ", " : "", tab[i].name);
-    return t ? t : "";
+            n += (size_t)snprintf(buf + n, RIGHTS_BUF - n, "%s%s",
+                                  n ? ", " : "", tab[i].name);
+    return buf;
 }
 
 /* ------------------------------------------------------------------------
@@ -123,11 +129,13 @@ check_unknown(struct al *A, const struct acreA_lint *lint)
             what = "acre refuses the aci unless the schema it is given "
                    "defines it (the rest is checked as if the name were "
                    "absent)";
-        int rc = acreW_warn(A->l, ACREW_UNKNOWN_ATTRIBUTE, &u->pos, &a->pos,
-                            NULL, NULL,
-                            "%s: %s names \"%s\", which no schema loaded "
-                            "here defines: %s",
-                            who(A->tmp, a), u->where, u->name, what);
+        const char *w = who(A->tmp, a);
+        int rc = !w ? ACRE_ERR_NOMEM
+                    : acreW_warn(A->l, ACREW_UNKNOWN_ATTRIBUTE, &u->pos,
+                                 &a->pos, NULL, NULL,
+                                 "%s: %s names \"%s\", which no schema "
+                                 "loaded here defines: %s",
+                                 w, u->where, u->name, what);
         if (rc)
             return rc;
     }
@@ -190,12 +198,14 @@ check_outside(struct al *A, const struct acreI_aci *a)
         (m > hn && ends_with(tail, m, h, hn) && tail[m - hn - 1] == ','))
         return 0;
     int comma = tail[0] == ',';
+    const char *w = who(A->tmp, a);
+    if (!w)
+        return ACRE_ERR_NOMEM;
     return acreW_warn(A->l, ACREW_OUTSIDE_HOLDER, &a->pos, &a->pos, NULL, NULL,
                       "%s: no entry at or below the entry holding the aci "
                       "matches its target \"ldap:///%s\" (each DN it matches "
                       "ends with \"%.*s\"): the aci never applies",
-                      who(A->tmp, a), t->target.text, (int)(m - comma),
-                      tail + comma);
+                      w, t->target.text, (int)(m - comma), tail + comma);
 }
 
 /* ------------------------------------------------------------------------
@@ -248,10 +258,14 @@ check_public(struct al *A, const struct acreI_aci *a)
             w &= ~ACREI_ACI_WRITE; /* selfwrite carries the write bit */
         if ((pm->rights & ACREI_ACI_ALL) == ACREI_ACI_ALL)
             w = 0;
+        const char *wh = who(A->tmp, a);
+        char buf[RIGHTS_BUF];
+        const char *rt = w ? rights_text(buf, w) : "all rights";
+        if (!wh || !rt)
+            return ACRE_ERR_NOMEM;
         int rc = acreW_warn(
             A->l, ACREW_PUBLIC_WRITE, &a->pos, &a->pos, NULL, NULL,
-            "%s: grants %s to %s", who(A->tmp, a),
-            w ? rights_text(A->tmp, w) : "all rights",
+            "%s: grants %s to %s", wh, rt,
             lv == 2 ? "every requester, anonymous ones included "
                       "(userdn=\"ldap:///anyone\")"
                     : "every bound requester (userdn=\"ldap:///all\")");
@@ -532,18 +546,22 @@ static int
 report_shadow(struct al *A, const struct acreI_aci *a, unsigned ka,
               const struct acreI_aci *d, unsigned kd)
 {
-    const char *note = talloc_asprintf(
-        A->tmp, "%s: this deny (%s) overrides it", who(A->tmp, d),
-        rights_text(A->tmp, d->perms[kd].rights));
+    char ra[RIGHTS_BUF], rd[RIGHTS_BUF];
+    const char *wa = who(A->tmp, a), *wd = who(A->tmp, d);
+    const char *note =
+        wd ? talloc_asprintf(A->tmp, "%s: this deny (%s) overrides it", wd,
+                             rights_text(rd, d->perms[kd].rights))
+           : NULL;
 
-    if (!note)
+    rights_text(ra, a->perms[ka].rights);
+    if (!wa || !note)
         return ACRE_ERR_NOMEM;
     return acreW_warn(A->l, ACREW_SHADOWED_RULE, &a->pos, &a->pos, &d->pos,
                       note,
                       "%s: this allow (%s) never grants anything: a deny "
                       "covering its targets, rights and bind rule overrides "
                       "it",
-                      who(A->tmp, a), rights_text(A->tmp, a->perms[ka].rights));
+                      wa, ra);
 }
 
 /* The deny perm that shadows allow perm ka of a, NULL when none. */
