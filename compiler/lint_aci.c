@@ -292,7 +292,12 @@ check_public(struct al *A, const struct acreI_aci *a)
  *     either side, the same holder and target;
  *   - d takes every attribute (and entry-level check) a takes: neither
  *     has targetattr (then d's ACI also has a right that takes
- *     attributes without one when a's has); or both have, d's list
+ *     attributes without one when a's has; and a's ACI has no read
+ *     right: eval_aci.c's entry_denied, 389's check of the entry itself,
+ *     hides an entry by a deny without targetattr whatever its bind rule
+ *     when no allow without targetattr for read is there, so such an
+ *     allow matters by being there even when it grants nothing); or
+ *     both have, d's list
  *     covers a's (attrs_cover) and, when A grants write, d's ACI has an
  *     allow too (an ACI with targetattr takes the entry itself only for
  *     write and only when it allows);
@@ -535,8 +540,10 @@ shadows(const acre_schema *s, const struct acreI_aci *a, unsigned ka,
         return 0;
     if (!targets_cover(a, d) || ha != hd)
         return 0;
-    if (!ha)
-        return !(ra & NO_ATTR_RIGHTS) || (rd & NO_ATTR_RIGHTS);
+    if (!ha) /* (entry_denied: an allow without targetattr for read
+                changes what a deny hides by being there) */
+        return !(ra & ACREI_ACI_READ) &&
+               (!(ra & NO_ATTR_RIGHTS) || (rd & NO_ATTR_RIGHTS));
     if ((A->rights & ACREI_ACI_WRITE) && !d_allow)
         return 0;
     return attrs_cover(s, &a->t, &d->t);
