@@ -6,7 +6,11 @@
  * (each requester, entry, attribute and the entry itself, for compare,
  * search, read, add, delete and write) and every search of the case
  * exactly as before.  The lint says "never grants anything"; this is
- * what that means.  The generator's values are kept only when the
+ * what that means.  Likewise each ACI the lint says never applies
+ * (outside-holder) is taken out whole.  Besides the cases as generated,
+ * each is run with a deny copy of a lone allow (on its holder, then on
+ * the suffix entry) and with a value whose target is a pattern copied to
+ * another entry, so that both checks have claims to prove.  The generator's values are kept only when the
  * compiler accepts them; the test fails when too few claims are checked
  * to mean anything.
  *
@@ -170,7 +174,7 @@ lone_allow(void *ctx, const char *value)
 }
 
 struct tally {
-    unsigned claims, checked;
+    unsigned claims, checked, outside;
 };
 
 /* Lint case c and hold each shadowed-rule claim on a lone allow to the
@@ -207,12 +211,15 @@ check_case(const struct acreG_aci_case *cc, struct tally *t)
     for (size_t i = 0; i < r->count; i++) {
         const acre_lint_finding *f = &r->findings[i];
         unsigned ek, vk;
-        if (strcmp(f->id, "shadowed-rule"))
+        int outside = !strcmp(f->id, "outside-holder");
+        if (strcmp(f->id, "shadowed-rule") && !outside)
             continue;
         t->claims++;
+        t->outside += outside;
         cr_assert(named(c, f->message, &ek, &vk), "seed %llu: %s",
                   (unsigned long long)c->seed, f->message);
-        if (!lone_allow(ctx, c->entries[ek].acis[vk]))
+        /* an ACI that never applies goes whole */
+        if (!outside && !lone_allow(ctx, c->entries[ek].acis[vk]))
             continue;
         if (!before)
             before = decisions(ctx, c, p1, dir, root);
@@ -224,7 +231,8 @@ check_case(const struct acreG_aci_case *cc, struct tally *t)
         char *after = decisions(ctx, c, p2, dir, root);
         cr_assert_str_eq(before, after,
                          "seed %llu: taking out the allow the lint calls "
-                         "shadowed changed a decision: %s\n%s",
+                         "shadowed (or the aci it says never applies) "
+                         "changed a decision: %s\n%s",
                          (unsigned long long)c->seed, f->message, ldif);
         acre_policy_release(p2);
         t->checked++;
@@ -261,7 +269,7 @@ Test(lint_aci_sound, shadowed_allows_grant_nothing, .timeout = 600)
 {
     unsigned long first = env_num("ACRE_LINT_SOUND_SEED", 1);
     unsigned long n = env_num("ACRE_LINT_SOUND_N", DEFAULT_SEEDS);
-    struct tally t = {0, 0};
+    struct tally t = {0, 0, 0};
 
     for (unsigned long seed = first; seed < first + n; seed++) {
         void *ctx = talloc_new(NULL);
@@ -285,12 +293,39 @@ Test(lint_aci_sound, shadowed_allows_grant_nothing, .timeout = 600)
                 check_case(c, &t);
                 h->nacis--;
             }
+        /* and with a target pattern's value copied to another entry,
+         * where it may lie outside (outside-holder) */
+        tried = 0;
+        for (unsigned k = 0; k < c->nentries && tried < 2; k++)
+            for (unsigned j = 0; j < c->entries[k].nacis && tried < 2; j++) {
+                const char *v = c->entries[k].acis[j];
+                if (!strstr(v, "(target=\"ldap:///") ||
+                    !strpbrk(strstr(v, "(target="), "*$"))
+                    continue;
+                struct acreG_aci_entry *h =
+                    &c->entries[(k + 1 + tried++) % c->nentries];
+                char **a = talloc_realloc(c, h->acis, char *, h->nacis + 1);
+                uint8_t *o =
+                    a ? talloc_realloc(c, h->omit_aci, uint8_t, h->nacis + 1)
+                      : NULL;
+                cr_assert(a && o);
+                h->acis = a;
+                h->omit_aci = o;
+                a[h->nacis] = talloc_strdup(c, v);
+                o[h->nacis++] = 0;
+                check_case(c, &t);
+                h->nacis--;
+            }
         talloc_free(ctx);
     }
     if (getenv("ACRE_LINT_SOUND_VERBOSE"))
-        fprintf(stderr, "lint sound: %u claims, %u checked\n", t.claims,
-                t.checked);
+        fprintf(stderr,
+                "lint sound: %u claims (%u outside-holder), %u "
+                "checked\n",
+                t.claims, t.outside, t.checked);
     cr_expect_geq(t.checked, MIN_CHECKED,
                   "only %u shadowed allows checked (%u claims)", t.checked,
                   t.claims);
+    cr_expect_geq(t.outside, MIN_CHECKED, "only %u outside-holder claims",
+                  t.outside);
 }
