@@ -174,7 +174,11 @@ record(struct acc *A, const struct lines *L, const char *path,
             if (rc) {
                 d.file = path;
                 d.line = rec->line;
-                d.column = 0;
+                /* the offending byte's column when it is on the dn:
+                 * line itself (not base64, not past a fold) */
+                d.column = rec->dn_col && d.offset < rec->dn_span
+                               ? rec->dn_col + (unsigned)d.offset
+                               : 0;
                 if (diag)
                     *diag = d;
                 /* lint mode: the entry's values are left out */

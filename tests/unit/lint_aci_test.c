@@ -164,7 +164,9 @@ Test(lint_aci, bad_dn_skips_its_entry_only)
 
     cr_assert_eq(r->errors, 2, "%s", show(r));
     cr_expect_eq(nth(r, "parse-error", 0)->line, 1);
+    cr_expect_eq(nth(r, "parse-error", 0)->column, 9, "%s", show(r));
     cr_expect_eq(nth(r, "parse-error", 1)->line, 5);
+    cr_expect_eq(nth(r, "parse-error", 1)->column, 61, "%s", show(r));
     acre_lint_free(r);
 }
 
