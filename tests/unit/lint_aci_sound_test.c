@@ -10,9 +10,9 @@
  * (outside-holder) is taken out whole.  Besides the cases as generated,
  * each is run with a deny copy of a lone allow (on its holder, then on
  * the suffix entry) and with a value whose target is a pattern copied to
- * another entry, so that both checks have claims to prove.  The generator's values are kept only when the
- * compiler accepts them; the test fails when too few claims are checked
- * to mean anything.
+ * another entry, so that both checks have claims to prove.  A case is
+ * used only when the compiler accepts it; the test fails when too few
+ * claims are checked to mean anything.
  *
  * Environment: ACRE_LINT_SOUND_SEED=s (first seed), ACRE_LINT_SOUND_N=n.
  */
