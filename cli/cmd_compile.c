@@ -19,22 +19,36 @@ void
 help_compile(FILE *f)
 {
     fprintf(f,
-            "usage: acre compile --policy FILE... [--dialect D] [--dump]\n\n"
+            "usage: acre compile --policy FILE... [--dialect D] [--dump]\n"
+            "       acre compile --dialect aci --data FILE.ldif... "
+            "[--policy FILE.ldif...] [--dump]\n\n"
             "Compile the rules (several --policy files are read as one\n"
             "slapd.conf, in order; - is standard input) and report the\n"
             "counts of rules and clauses, the size of the subtree index and\n"
             "its tables, and the memory the policy holds.  --dump prints\n"
             "the compiled form: the rules, the index nodes with their\n"
-            "tables and the residual rules.  Exit status: 0 compiled, 1\n"
+            "tables and the residual rules (with --dialect aci: the ACIs,\n"
+            "their perms and holders).  Exit status: 0 compiled, 1\n"
             "the rules have errors, 2 usage or system errors.\n");
 }
 
 static void
-report(const acre_policy *p)
+report(const acre_policy *p, int aci)
 {
     acre_policy_stats st;
 
     acre_policy_stats_get(p, &st);
+    if (aci) { /* acre_policy_stats of an ACI policy (acre.3) */
+        printf("acis:           %u\n", st.rules);
+        printf("perms:          %u (allow / deny parts)\n", st.clauses);
+        printf("holders:        %u (entries with aci values: index "
+               "nodes)\n",
+               st.nodes);
+        printf("memory:         %zu bytes (%.1f KiB, %.0f bytes an aci)\n",
+               st.bytes, (double)st.bytes / 1024,
+               st.rules ? (double)st.bytes / st.rules : 0.0);
+        return;
+    }
     printf("rules:          %u\n", st.rules);
     printf("clauses:        %u\n", st.clauses);
     printf("index nodes:    %u\n", st.nodes);
@@ -80,8 +94,9 @@ parse(struct cli_inputs *in, int *dump_it, int argc, char **argv)
                 argv[i]);
         return CLI_EXIT_USAGE;
     }
-    if (!in->npolicy) {
-        fprintf(stderr, "acre compile: --policy is required\n");
+    if (!in->npolicy && !(in->dialect == ACRE_DIALECT_ACI && in->ndata)) {
+        fprintf(stderr, "acre compile: --policy is required (--data with "
+                        "--dialect aci)\n");
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
@@ -106,7 +121,7 @@ cmd_compile(int argc, char **argv)
         if (dump_it)
             rc = dump(p);
         else
-            report(p);
+            report(p, in.dialect == ACRE_DIALECT_ACI);
     }
     if (fflush(stdout) && !rc) {
         perror("acre compile: standard output");

@@ -7,6 +7,9 @@
  * cn=config LDIF, guessed as the other commands guess it (--dialect
  * forces one).  --data loads LDIF files (over the first file's schema
  * when it compiles) so that DNs of the rules can be looked up.
+ * With --dialect aci, the rules are the `aci` values of the entries of
+ * the --policy files, the FILEs and the --data files, linted together as
+ * the one policy `acre search --dialect aci` would compile from them.
  * Exit status: 0 nothing found, 1 warnings only, 2 errors (in a rule
  * file, or of usage, or an unreadable --data file).
  */
@@ -32,27 +35,37 @@ struct lint_opts {
     const char **data; /* --data */
     unsigned ndata;
     int list;
-    int strict; /* --strict: ACRE_LOAD_STRICT for --data */
+    int strict;          /* --strict: ACRE_LOAD_STRICT for --data */
+    const char **policy; /* --policy (--dialect aci) */
+    unsigned npolicy;
+    int aci_variant; /* --aci-variant: 0 not given, 1 389, 2 opendj */
 };
 
 void
 help_lint(FILE *f)
 {
-    fprintf(f,
-            "usage: acre lint [--format text|json|sarif] [--data FILE]...\n"
-            "                 [--strict] [--disable ID[,ID...]] [-W no-ID]\n"
-            "                 [--dialect slapd.conf|cn=config] FILE...\n"
-            "       acre lint --list\n\n"
-            "Check each rule FILE (a slapd.conf, a slapd.d directory or a\n"
-            "cn=config LDIF; \"-\" is standard input) on its own: errors are\n"
-            "reported as FILE:LINE:COLUMN: error: MESSAGE, mistakes that\n"
-            "compile as warnings with an id.  --data looks the rules' DNs\n"
-            "up in LDIF data (--strict: refusing equal values of one\n"
-            "attribute, as an LDAP add does); --disable (or -W no-ID)\n"
-            "leaves warnings out, as does a comment \"# acre-lint: "
-            "disable=ID\" right above a\n"
-            "rule; --list prints the ids.  Exit status: 0 nothing found,\n"
-            "1 warnings only, 2 errors.\n");
+    fprintf(
+        f,
+        "usage: acre lint [--format text|json|sarif] [--data FILE]...\n"
+        "                 [--strict] [--disable ID[,ID...]] [-W no-ID]\n"
+        "                 [--dialect slapd.conf|cn=config] FILE...\n"
+        "       acre lint --dialect aci [--aci-variant 389|opendj]\n"
+        "                 [--format ...] [--disable ...] [--policy FILE]...\n"
+        "                 [--data FILE]... [FILE...]\n"
+        "       acre lint --list\n\n"
+        "Check each rule FILE (a slapd.conf, a slapd.d directory or a\n"
+        "cn=config LDIF; \"-\" is standard input) on its own: errors are\n"
+        "reported as FILE:LINE:COLUMN: error: MESSAGE, mistakes that\n"
+        "compile as warnings with an id.  --data looks the rules' DNs\n"
+        "up in LDIF data (--strict: refusing equal values of one\n"
+        "attribute, as an LDAP add does); --disable (or -W no-ID)\n"
+        "leaves warnings out, as does a comment \"# acre-lint: "
+        "disable=ID\" right above a\n"
+        "rule; --list prints the ids.  With --dialect aci the rules\n"
+        "are the aci values of the entries of every --policy, FILE and\n"
+        "--data LDIF file, checked together as one policy (as acre\n"
+        "search --dialect aci reads them).  Exit status: 0 nothing\n"
+        "found, 1 warnings only, 2 errors.\n");
 }
 
 static int
@@ -119,8 +132,19 @@ option(struct lint_opts *o, int argc, char **argv, int *i)
         if ((o->dialect = cli_dialect(v)))
             return 1;
         fprintf(stderr,
-                "acre lint: unknown dialect '%s' (slapd.conf or "
-                "cn=config)\n",
+                "acre lint: unknown dialect '%s' (slapd.conf, "
+                "cn=config or aci)\n",
+                v);
+        return -1;
+    }
+    if (!bad && (v = cli_opt("lint", argc, argv, i, "--policy", &bad)))
+        return add(&o->policy, &o->npolicy, v) ? -1 : 1;
+    if (!bad && (v = cli_opt("lint", argc, argv, i, "--aci-variant", &bad))) {
+        if (!strcmp(v, "389") || !strcmp(v, "opendj")) {
+            o->aci_variant = !strcmp(v, "389") ? 1 : 2;
+            return 1;
+        }
+        fprintf(stderr, "acre lint: unknown ACI variant '%s' (389 or opendj)\n",
                 v);
         return -1;
     }
@@ -296,6 +320,61 @@ load_data(const struct lint_opts *o, const acre_source *src,
     return CLI_EXIT_USAGE;
 }
 
+/* --dialect aci: the --policy files, the FILEs, then the --data files,
+ * as one policy (no directory is loaded: the data are rules). */
+static int
+run_aci(struct lint_opts *o)
+{
+    unsigned n = o->npolicy + o->nfiles + o->ndata, k = 0;
+    acre_source *src = calloc(n ? n : 1, sizeof(*src));
+    acre_lint_result *res = NULL;
+    char *stdin_text = NULL, *out = NULL;
+    unsigned flags = o->aci_variant == 2 ? ACRE_COMPILE_ACI_OPENDJ : 0;
+    acre_diag d;
+    int rc = src ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+
+    if (!rc && o->strict) {
+        fprintf(stderr, "acre lint: --strict does not apply to --dialect "
+                        "aci (the data are read as rules)\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    for (unsigned i = 0; !rc && i < n; i++) {
+        const char *p = i < o->npolicy ? o->policy[i]
+                        : i < o->npolicy + o->nfiles
+                            ? o->files[i - o->npolicy]
+                            : o->data[i - o->npolicy - o->nfiles];
+        src[k] = (acre_source){ACRE_DIALECT_ACI, p, NULL, 0};
+        if (!strcmp(p, "-")) {
+            if (stdin_text) {
+                fprintf(stderr, "acre lint: standard input given twice\n");
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            rc = read_stdin(&stdin_text, &src[k].len);
+            src[k].text = stdin_text;
+        }
+        k++;
+    }
+    memset(&d, 0, sizeof(d));
+    if (!rc && acre_lint(NULL, src, k, NULL, o->disable, flags, &res, &d)) {
+        fprintf(stderr, "acre lint: %s\n", d.message);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (!rc && !(out = acre_lint_format(res, o->format))) {
+        fprintf(stderr, "acre lint: out of memory\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (!rc) {
+        fputs(out, stdout);
+        rc = acre_lint_status(res);
+    }
+    free(out);
+    acre_lint_free(res);
+    free(stdin_text);
+    free(src);
+    return rc;
+}
+
 static int
 run(struct lint_opts *o)
 {
@@ -354,15 +433,23 @@ cmd_lint(int argc, char **argv)
             rc = CLI_EXIT_USAGE;
         }
     }
+    int aci = o.dialect == ACRE_DIALECT_ACI;
+    if (rc == CLI_EXIT_OK && !o.list && !aci && (o.npolicy || o.aci_variant)) {
+        fprintf(stderr, "acre lint: %s needs --dialect aci\n",
+                o.npolicy ? "--policy" : "--aci-variant");
+        rc = CLI_EXIT_USAGE;
+    }
     if (rc == CLI_EXIT_OK && o.list)
         list();
-    else if (rc == CLI_EXIT_OK && o.nfiles == 0) {
+    else if (rc == CLI_EXIT_OK &&
+             (aci ? o.npolicy + o.nfiles + o.ndata == 0 : o.nfiles == 0)) {
         help_lint(stderr);
         rc = CLI_EXIT_USAGE;
     } else if (rc == CLI_EXIT_OK)
-        rc = run(&o);
+        rc = aci ? run_aci(&o) : run(&o);
     free(o.disable);
     free(o.files);
     free(o.data);
+    free(o.policy);
     return rc;
 }

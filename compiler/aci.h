@@ -68,6 +68,63 @@ int acreA_parse_ldif(void *ctx, acre_schema *schema, const char *path,
                      struct acreI_policy **ir, acre_diag *diag);
 
 /* ------------------------------------------------------------------------
+ * Lint mode (compiler/lint_aci.c): the same parse, but
+ *   - every value the compiler refuses is kept as an error and the
+ *     reading goes on at the next value (an entry whose DN is refused:
+ *     at the next entry; an LDIF error ends the file), at most
+ *     ACREA_LINT_MAX_ERRORS errors in all;
+ *   - an attribute name the schema does not know (targetattr,
+ *     targetfilter, userattr / userdnattr / groupdnattr, a ($attr.NAME)
+ *     macro, targattrfilters) is no error: it is kept as an acreA_unknown
+ *     and the value is read as if the name were absent (a targetattr
+ *     name left out of the list, a userattr or targattrfilters attribute
+ *     -1), its ACI flagged ACREI_ACI_F_UNKNOWN;
+ *   - the "# acre-lint:" comment lines are kept (ir->lintmarks).
+ * The IR read this way is for the lint's reasoning only: it is never
+ * built into a policy.
+ */
+#define ACREA_LINT_MAX_ERRORS 101
+
+struct acreA_unknown {
+    unsigned aci;         /* index in ir->aci->acis */
+    const char *name;     /* as written, NUL-terminated */
+    const char *where;    /* "targetattr", "targetfilter", ... */
+    struct acreI_pos pos; /* of the name (column 0: unknown) */
+    size_t off;           /* of the name, in the value */
+};
+
+struct acreA_lint {
+    void *ctx;       /* where the lists live */
+    acre_diag *errs; /* every error, in file order */
+    unsigned nerrs;
+    struct acreA_unknown *unk; /* every unknown name, in file order */
+    unsigned nunk;
+};
+
+/*
+ * acreA_parse_value_lint -- acreA_parse_value in lint mode: unknown
+ * attribute names go to lint->unk (their aci field 0, pos the value's
+ * start: the caller fixes both) instead of being errors.  On error the
+ * names this value added are taken back.
+ */
+int acreA_parse_value_lint(void *ctx, const acre_schema *schema,
+                           const acre_dn *holder, unsigned value_index,
+                           const char *text, size_t len, int variant,
+                           const struct acreI_pos *at, struct acreI_aci *out,
+                           acre_diag *diag, struct acreA_lint *lint);
+
+/*
+ * acreA_parse_ldif_lint -- acreA_parse_ldif in lint mode: *ir holds the
+ * ACIs of every value that was accepted (with the lint marks), lint the
+ * errors and unknown names.  Returns 0 when no value was refused, the
+ * code of the first error otherwise (*ir then set all the same), or
+ * ACRE_ERR_NOMEM (*ir untouched).
+ */
+int acreA_parse_ldif_lint(void *ctx, acre_schema *schema, const char *path,
+                          const char *text, size_t len, int variant,
+                          struct acreA_lint *lint, struct acreI_policy **ir);
+
+/* ------------------------------------------------------------------------
  * Shared by the aci_*.c files (the module tag acreA_).
  */
 struct acreA_p {
@@ -80,12 +137,29 @@ struct acreA_p {
     int variant;
     const struct acreI_pos *at;
     acre_diag *diag;
-    unsigned nterms;     /* keyword tests and "||" terms so far */
-    int target_macro;    /* the target has ($dn) / [$dn] */
-    int subject_dnmacro; /* a subject has ($dn) / [$dn] */
-    int kw_lower;        /* the keyword being read is written lowercase */
-    unsigned flags;      /* ACREI_ACI_F_* */
+    unsigned nterms;         /* keyword tests and "||" terms so far */
+    int target_macro;        /* the target has ($dn) / [$dn] */
+    int subject_dnmacro;     /* a subject has ($dn) / [$dn] */
+    int kw_lower;            /* the keyword being read is written lowercase */
+    unsigned flags;          /* ACREI_ACI_F_* */
+    struct acreA_lint *lint; /* lint mode (NULL: compile) */
 };
+
+/*
+ * acreA_unknown_name -- in lint mode, keep the unknown attribute name
+ * p->s[off..off+n) met in `where` and flag the ACI: 0, or
+ * ACRE_ERR_NOMEM.  Only called when p->lint is set.
+ */
+int acreA_unknown_name(struct acreA_p *p, size_t off, size_t n,
+                       const char *where);
+
+/*
+ * acreA_filter_names -- in lint mode, the attribute descriptions of the
+ * (parsed) filter text p->s[off..off+n) that the schema does not know,
+ * kept as unknown names of `where`.  0 or ACRE_ERR_NOMEM.
+ */
+int acreA_filter_names(struct acreA_p *p, size_t off, size_t n,
+                       const char *where);
 
 /*
  * acreA_err -- fill p->diag for an error at byte `off` of the value, with

@@ -19,7 +19,8 @@
  *     not (389's rights reader wants '(' after allow);
  *   - RIGHTS: words separated by single commas, each (case-insensitive)
  *     read write add delete search compare selfwrite proxy moddn all
- *     (OpenDJ: import export too); selfwrite is 389's SELF|WRITE bits;
+ *     (OpenDJ: import export too); selfwrite is its own bit here (the
+ *     index adds write to the ACI's rights, as 389's SELF|WRITE does);
  *   - RULE: factor [(and|or) RULE] -- right-associative with no
  *     precedence, as acltext.y's "expression" (so "a and b or c" is
  *     "a and (b or c)"); factor: "(" RULE ")" | not factor |
@@ -133,7 +134,7 @@ static const struct {
     {"delete", ACREI_ACI_DELETE, 0},
     {"search", ACREI_ACI_SEARCH, 0},
     {"compare", ACREI_ACI_COMPARE, 0},
-    {"selfwrite", ACREI_ACI_SELFWRITE | ACREI_ACI_WRITE, 0},
+    {"selfwrite", ACREI_ACI_SELFWRITE, 0},
     {"proxy", ACREI_ACI_PROXY, 0},
     {"moddn", ACREI_ACI_MODDN, 0},
     {"all", ACREI_ACI_ALL, 0},

@@ -88,7 +88,7 @@ attr_bits(void *ctx, const acre_schema *s, unsigned words,
     unsigned ntypes = acreS_nattrs(s);
     uint64_t *bits;
 
-    if (!(t->has & ACREI_ACI_T_ATTR))
+    if (!(t->has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)))
         return NULL;
     if (!(bits = talloc_zero_array(ctx, uint64_t, words ? words : 1))) {
         *nomem = 1;
@@ -165,6 +165,10 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             any_deny |= a->perms[k].deny != 0;
             any_allow |= a->perms[k].deny == 0;
         }
+        /* 389's aci_access: selfwrite is SELF|WRITE (its ACEs still
+         * answer only a selfwrite test) */
+        if (all & ACREI_ACI_SELFWRITE)
+            all |= ACREI_ACI_WRITE;
         for (unsigned k = 0; k < a->nperms; k++) {
             struct acreP_aci_perm *pp = &ix->perms[ix->nperms++];
             pp->aci = a;
@@ -178,8 +182,11 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             pp->flags =
                 (uint8_t)((entry_dep(a->perms[k].bind) ? ACREP_ACI_ENTRYDEP
                                                        : 0) |
-                          (a->t.has & ACREI_ACI_T_ATTR ? ACREP_ACI_HASATTR
-                                                       : 0) |
+                          /* 389 gives targattrfilters the type of a
+                           * targetattr (with no names of its own) */
+                          (a->t.has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)
+                               ? ACREP_ACI_HASATTR
+                               : 0) |
                           (pe ? ACREP_ACI_PERENTRY : 0));
             pp->attr_in = bits;
             h->n++;
@@ -288,7 +295,9 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
                                ix, struct acreP_aci_anon, ACREP_ACI_ANON_MAX)))
             return ACRE_ERR_NOMEM;
         ix->anon[ix->nanon++] = (struct acreP_aci_anon){
-            a, i, (a->t.has & ACREI_ACI_T_TARGET) ? a->t.target.dn : a->holder,
+            a, i,
+            (a->t.has & ACREI_ACI_T_TARGET) && !macro ? a->t.target.dn
+                                                      : a->holder,
             rights};
     }
     return 0;

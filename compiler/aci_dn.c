@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "dn.h"
 #include "filter.h"
+#include "schema.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,62 @@ acreA_err(struct acreA_p *p, int code, size_t off, const char *fmt, ...)
     snprintf(p->diag->message, sizeof(p->diag->message),
              "entry '%.80s', aci value %u: %s", dn, p->value_index + 1, msg);
     return code;
+}
+
+int
+acreA_unknown_name(struct acreA_p *p, size_t off, size_t n, const char *where)
+{
+    struct acreA_lint *L = p->lint;
+    size_t cap = talloc_array_length(L->unk);
+
+    if (L->nunk == cap) {
+        struct acreA_unknown *v = talloc_realloc(
+            L->ctx, L->unk, struct acreA_unknown, cap ? 2 * cap : 8);
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        L->unk = v;
+    }
+    char *name = talloc_strndup(L->ctx, p->s + off, n > 80 ? 80 : n);
+    if (!name)
+        return ACRE_ERR_NOMEM;
+    struct acreA_unknown *u = &L->unk[L->nunk++];
+    memset(u, 0, sizeof(*u));
+    u->name = name;
+    u->where = where;
+    u->off = off;
+    if (p->at)
+        u->pos = *p->at;
+    p->flags |= ACREI_ACI_F_UNKNOWN;
+    return 0;
+}
+
+int
+acreA_filter_names(struct acreA_p *p, size_t off, size_t n, const char *where)
+{
+    const char *s = p->s;
+
+    /* an item's description follows a '(' that opens no &, |, ! or
+     * nested '(' and ends at the first of = ~ < > : (the value of a
+     * parsed filter holds no bare parenthesis) */
+    for (size_t i = off; i < off + n; i++) {
+        if (s[i] == '\\') {
+            i++;
+            continue;
+        }
+        if (s[i] != '(' || (i + 1 < off + n && strchr("&|!(", s[i + 1])))
+            continue;
+        size_t a = i + 1, j = a;
+        while (j < off + n && !strchr("=~<>:;()", s[j]))
+            j++;
+        if (j == a || j >= off + n || strchr("()", s[j]))
+            continue;
+        if (acreS_attr_find(p->schema, s + a, j - a) < 0) {
+            int rc = acreA_unknown_name(p, a, j - a, where);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
 }
 
 size_t
@@ -139,6 +196,14 @@ put_lower(struct acreA_p *p, size_t off, const char *s, size_t a, size_t b,
             return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + i,
                              "a ($dn) or [$dn] macro must be a whole RDN");
         *flags |= f;
+        if (m && p->lint) { /* "($attr." NAME ")" */
+            int rc = 0;
+            if (acreS_attr_find(p->schema, s + i + 7, m - 8) < 0)
+                rc = acreA_unknown_name(p, off + i + 7, m - 8,
+                                        "an ($attr.NAME) macro");
+            if (rc)
+                return rc;
+        }
         char c = s[i];
         if (c >= 'A' && c <= 'Z')
             c = (char)(c - 'A' + 'a');

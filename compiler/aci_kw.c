@@ -252,12 +252,14 @@ parent_levels(struct acreA_p *p, size_t *i, size_t e, unsigned *levels)
 }
 
 static int
-attr_id(struct acreA_p *p, size_t a, size_t e, int *id)
+attr_id(struct acreA_p *p, size_t a, size_t e, const char *where, int *id)
 {
     size_t n = e - a;
 
     trim(p->s, &a, &n);
     *id = n ? acreS_attr_find(p->schema, p->s + a, n) : -1;
+    if (*id < 0 && n && p->lint)
+        return acreA_unknown_name(p, a, n, where);
     if (*id < 0)
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
                          "unknown attribute type \"%.*s\"",
@@ -292,12 +294,15 @@ userattr(struct acreA_p *p, struct acreI_bind *b, struct operand v)
     if (b->kw != ACREI_ACI_USERATTR) {
         b->uakind = b->kw == ACREI_ACI_USERDNATTR ? ACREI_ACI_UA_USERDN
                                                   : ACREI_ACI_UA_GROUPDN;
-        return attr_id(p, i, e, &b->attr);
+        return attr_id(p, i, e,
+                       b->kw == ACREI_ACI_USERDNATTR ? "userdnattr"
+                                                     : "groupdnattr",
+                       &b->attr);
     }
     if (!hash)
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i,
                          "userattr is \"attr#KIND\" or \"attr#value\"");
-    if ((rc = attr_id(p, i, h, &b->attr)))
+    if ((rc = attr_id(p, i, h, "userattr", &b->attr)))
         return rc;
     b->uakind = ACREI_ACI_UA_VALUE;
     for (size_t k = 0; k < sizeof(ua_tab) / sizeof(ua_tab[0]); k++)
@@ -680,7 +685,7 @@ attrfilter(struct acreA_p *p, size_t a, size_t e,
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
                          "targattrfilters elements are attr:(filter)");
     size_t c = (size_t)(colon - p->s), fa = c + 1, fn = e - c - 1;
-    if ((rc = attr_id(p, a, c, &f->type)))
+    if ((rc = attr_id(p, a, c, "targattrfilters", &f->type)))
         return rc;
     trim(p->s, &fa, &fn);
     if (!(f->text = talloc_strndup(p->ctx, p->s + fa, fn)))

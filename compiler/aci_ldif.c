@@ -81,7 +81,35 @@ struct acc {
     struct acreI_policy *ir;
     struct acreI_aci *acis;
     unsigned n, cap;
+    struct acreA_lint *lint;      /* lint mode: errors and unknown names */
+    unsigned run_first, run_prev; /* the run of '#' lines being read */
 };
+
+/* Lint mode: keep the error in diag (at most ACREA_LINT_MAX_ERRORS);
+ * returns 0 to go on, or the code when reading must stop. */
+static int
+keep_error(struct acc *A, int rc, const acre_diag *diag)
+{
+    struct acreA_lint *lint = A->lint;
+
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (lint->nerrs == ACREA_LINT_MAX_ERRORS)
+        return 0;
+    size_t cap = talloc_array_length(lint->errs);
+    if (lint->nerrs == cap) {
+        acre_diag *v =
+            talloc_realloc(lint->ctx, lint->errs, acre_diag, cap ? 2 * cap : 8);
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        lint->errs = v;
+    }
+    lint->errs[lint->nerrs] = *diag;
+    if (!lint->errs[lint->nerrs].code)
+        lint->errs[lint->nerrs].code = rc;
+    lint->nerrs++;
+    return 0;
+}
 
 static int
 one_value(struct acc *A, const struct lines *L, const char *path,
@@ -90,6 +118,13 @@ one_value(struct acc *A, const struct lines *L, const char *path,
 {
     struct acreI_pos at = {path, av->line, av->col};
     struct acreI_aci a;
+    acre_diag mine;
+    unsigned first = A->lint ? A->lint->nunk : 0;
+
+    if (A->lint && !diag) {
+        memset(&mine, 0, sizeof(mine));
+        diag = &mine;
+    }
 
     if (A->n == A->cap) {
         unsigned cap = A->cap ? 2 * A->cap : 16;
@@ -100,9 +135,9 @@ one_value(struct acc *A, const struct lines *L, const char *path,
         A->acis = v;
         A->cap = cap;
     }
-    int rc = acreA_parse_value(A->ir, A->ir->schema, holder, index,
-                               (const char *)av->val, av->len, variant, &at, &a,
-                               diag);
+    int rc = acreA_parse_value_lint(A->ir, A->ir->schema, holder, index,
+                                    (const char *)av->val, av->len, variant,
+                                    &at, &a, diag, A->lint);
     if (rc && diag && diag->code != ACRE_ERR_NOMEM) {
         unsigned line, col;
         position(L, av, diag->offset, &line, &col);
@@ -111,6 +146,13 @@ one_value(struct acc *A, const struct lines *L, const char *path,
     }
     if (!rc)
         A->acis[A->n++] = a;
+    for (unsigned k = first; !rc && A->lint && k < A->lint->nunk; k++) {
+        struct acreA_unknown *u = &A->lint->unk[k];
+        u->aci = A->n - 1;
+        position(L, av, u->off, &u->pos.line, &u->pos.column);
+    }
+    if (rc && A->lint)
+        return keep_error(A, rc, diag);
     return rc;
 }
 
@@ -130,13 +172,17 @@ record(struct acc *A, const struct lines *L, const char *path,
             int rc = acre_dn_parse(A->ir, A->ir->schema, rec->dn, rec->dn_len,
                                    0, &dn, &d);
             if (rc) {
-                if (diag) {
+                d.file = path;
+                d.line = rec->line;
+                /* the offending byte's column when it is on the dn:
+                 * line itself (not base64, not past a fold) */
+                d.column = rec->dn_col && d.offset < rec->dn_span
+                               ? rec->dn_col + (unsigned)d.offset
+                               : 0;
+                if (diag)
                     *diag = d;
-                    diag->file = path;
-                    diag->line = rec->line;
-                    diag->column = 0;
-                }
-                return rc;
+                /* lint mode: the entry's values are left out */
+                return A->lint ? keep_error(A, rc, &d) : rc;
             }
         }
         int rc = one_value(A, L, path, dn, index++, av, variant, diag);
@@ -167,10 +213,55 @@ new_policy(void *ctx, acre_schema *schema, int variant)
     return ir;
 }
 
-int
-acreA_parse_ldif(void *ctx, acre_schema *schema, const char *path,
-                 const char *text, size_t len, int variant,
-                 struct acreI_policy **ir, acre_diag *diag)
+/* Lint mode: the '#' lines, for the "# acre-lint:" marks above an aci
+ * line (runs of consecutive comment lines, as the OpenLDAP readers keep
+ * them: a mark's `end` is the last line of its run). */
+static void
+end_run(struct acc *A)
+{
+    struct acreI_policy *ir = A->ir;
+
+    for (unsigned k = A->run_first; A->run_prev && k < ir->nlintmarks; k++)
+        ir->lintmarks[k].end = A->run_prev;
+}
+
+static int
+on_comment(void *arg, unsigned line, const char *s, size_t n)
+{
+    static const char key[] = "acre-lint:";
+    struct acc *A = arg;
+    struct acreI_policy *ir = A->ir;
+    size_t i = 1;
+
+    if (!A->run_prev || line != A->run_prev + 1) {
+        end_run(A);
+        A->run_first = ir->nlintmarks;
+    }
+    A->run_prev = line;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (n - i < sizeof(key) - 1 || strncmp(s + i, key, sizeof(key) - 1))
+        return 0;
+    size_t cap = talloc_array_length(ir->lintmarks);
+    if (ir->nlintmarks == cap) {
+        struct acreI_lintmark *v = talloc_realloc(
+            ir, ir->lintmarks, struct acreI_lintmark, cap ? 2 * cap : 8);
+        if (!v)
+            return ACRE_ERR_NOMEM;
+        ir->lintmarks = v;
+    }
+    char *text = talloc_strndup(ir, s + 1, n - 1);
+    if (!text)
+        return ACRE_ERR_NOMEM;
+    ir->lintmarks[ir->nlintmarks++] =
+        (struct acreI_lintmark){NULL, text, n - 1, 0};
+    return 0;
+}
+
+static int
+parse_ldif(void *ctx, acre_schema *schema, const char *path, const char *text,
+           size_t len, int variant, struct acreA_lint *lint,
+           struct acreI_policy **ir, acre_diag *diag)
 {
     struct acc A = {0};
     struct lines L;
@@ -183,13 +274,29 @@ acreA_parse_ldif(void *ctx, acre_schema *schema, const char *path,
         return ACRE_ERR_INVAL;
     if (!(A.ir = new_policy(ctx, schema, variant)))
         return ACRE_ERR_NOMEM;
+    A.lint = lint;
     void *scratch = talloc_new(A.ir);
     rc = scratch ? line_starts(scratch, text, len, &L) : ACRE_ERR_NOMEM;
     if (!rc)
         rc = acreL_open(scratch, NULL, text, len, path, &r);
+    if (!rc && lint)
+        acreL_on_comment(r, on_comment, &A);
     while (!rc && (rc = acreL_next(r, &rec, diag)) == 1)
         rc = record(&A, &L, path, &rec, variant, diag);
     talloc_free(scratch);
+    if (lint && rc < 0 && rc != ACRE_ERR_NOMEM) {
+        acre_diag d;
+        if (diag)
+            d = *diag;
+        else
+            memset(&d, 0, sizeof(d));
+        rc = keep_error(&A, rc, &d); /* an LDIF error ends the file */
+    }
+    if (lint) {
+        end_run(&A);
+        for (unsigned k = 0; k < A.ir->nlintmarks; k++)
+            A.ir->lintmarks[k].file = path;
+    }
     if (rc < 0) {
         if (diag && rc == ACRE_ERR_NOMEM)
             diag->code = rc;
@@ -201,5 +308,24 @@ acreA_parse_ldif(void *ctx, acre_schema *schema, const char *path,
     ((struct acreI_aci_set *)A.ir->aci)->acis = A.acis;
     ((struct acreI_aci_set *)A.ir->aci)->n = A.n;
     *ir = A.ir;
-    return 0;
+    return lint && lint->nerrs ? lint->errs[0].code : 0;
+}
+
+int
+acreA_parse_ldif(void *ctx, acre_schema *schema, const char *path,
+                 const char *text, size_t len, int variant,
+                 struct acreI_policy **ir, acre_diag *diag)
+{
+    return parse_ldif(ctx, schema, path, text, len, variant, NULL, ir, diag);
+}
+
+int
+acreA_parse_ldif_lint(void *ctx, acre_schema *schema, const char *path,
+                      const char *text, size_t len, int variant,
+                      struct acreA_lint *lint, struct acreI_policy **ir)
+{
+    acre_diag d;
+
+    memset(&d, 0, sizeof(d));
+    return parse_ldif(ctx, schema, path, text, len, variant, lint, ir, &d);
 }

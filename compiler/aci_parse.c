@@ -140,7 +140,8 @@ target_dn(struct acreA_p *p, const struct tval *v, int macros,
         !acre_dn_in_scope(out->dn, p->holder, ACRE_SCOPE_SUB))
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v->off,
                          "the target is outside the subtree of the entry "
-                         "holding the aci");
+                         "holding the aci (389-DS refuses it as an invalid "
+                         "target, and skips it when loading)");
     return 0;
 }
 
@@ -172,6 +173,9 @@ targetattr_name(struct acreA_p *p, size_t a, size_t b,
         pats[t->nattr_pat++] = x;
         return 0;
     }
+    if (a < b && p->lint &&
+        (acreS_desc_parse(p->schema, s + a, b - a, &d) || d.type < 0))
+        return acreA_unknown_name(p, a, b - a, "targetattr");
     if (a == b || acreS_desc_parse(p->schema, s + a, b - a, &d) || d.type < 0)
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
                          "targetattr \"%.*s\" does not exist in schema",
@@ -234,9 +238,12 @@ targetfilter(struct acreA_p *p, const struct tval *v,
                              "a ($dn) macro in targetfilter needs a macro "
                              "in a target given before it");
         p->flags |= ACREI_ACI_F_MACRO;
-        return 0;
+        return p->lint ? acreA_filter_names(p, a, n, "targetfilter") : 0;
     }
-    return acreA_filter(p, a, s + a, n, &t->filter);
+    int rc = acreA_filter(p, a, s + a, n, &t->filter);
+    if (!rc && p->lint)
+        rc = acreA_filter_names(p, a, n, "targetfilter");
+    return rc;
 }
 
 /* OpenDJ targetscope */
@@ -408,11 +415,43 @@ groups(struct acreA_p *p, struct acreI_aci *a)
     return 0;
 }
 
+static int parse_value(void *ctx, const acre_schema *schema,
+                       const acre_dn *holder, unsigned value_index,
+                       const char *text, size_t len, int variant,
+                       const struct acreI_pos *at, struct acreI_aci *out,
+                       acre_diag *diag, struct acreA_lint *lint);
+
 int
 acreA_parse_value(void *ctx, const acre_schema *schema, const acre_dn *holder,
                   unsigned value_index, const char *text, size_t len,
                   int variant, const struct acreI_pos *at,
                   struct acreI_aci *out, acre_diag *diag)
+{
+    return parse_value(ctx, schema, holder, value_index, text, len, variant, at,
+                       out, diag, NULL);
+}
+
+int
+acreA_parse_value_lint(void *ctx, const acre_schema *schema,
+                       const acre_dn *holder, unsigned value_index,
+                       const char *text, size_t len, int variant,
+                       const struct acreI_pos *at, struct acreI_aci *out,
+                       acre_diag *diag, struct acreA_lint *lint)
+{
+    unsigned first = lint ? lint->nunk : 0;
+    int rc = parse_value(ctx, schema, holder, value_index, text, len, variant,
+                         at, out, diag, lint);
+
+    if (rc && lint)
+        lint->nunk = first; /* the error is reported instead */
+    return rc;
+}
+
+static int
+parse_value(void *ctx, const acre_schema *schema, const acre_dn *holder,
+            unsigned value_index, const char *text, size_t len, int variant,
+            const struct acreI_pos *at, struct acreI_aci *out, acre_diag *diag,
+            struct acreA_lint *lint)
 {
     void *scratch = talloc_new(ctx);
     struct acreA_p p = {.ctx = scratch,
@@ -423,7 +462,8 @@ acreA_parse_value(void *ctx, const acre_schema *schema, const acre_dn *holder,
                         .n = len,
                         .variant = variant,
                         .at = at,
-                        .diag = diag};
+                        .diag = diag,
+                        .lint = lint};
     struct acreI_aci a = {0};
     int rc;
 

@@ -51,6 +51,7 @@
 #include "entry.h"
 #include "eval.h"
 #include "internal.h"
+#include "ir_aci.h"
 #include "openldap_int.h"
 #include "schema.h"
 
@@ -79,7 +80,8 @@
 /* Warnings in the order of enum acreW_check.  ORDER LINT CHECK */
 static const acre_lint_check checks[ACREW_NCHECKS] = {
     {"shadowed-rule", "a rule that never applies: earlier rules that always "
-                      "stop cover every entry and attribute it targets"},
+                      "stop cover every entry and attribute it targets (aci: "
+                      "an allow that a deny overrides everywhere)"},
     {"outside-suffix", "a database's rule whose target lies outside the "
                        "database's suffixes"},
     {"unreachable-clause", "clauses after one that matches every requester "
@@ -88,12 +90,13 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
                          "\"by * none\" follows, so it grants nothing"},
     {"unanchored-regex", "a dn.regex target without '$' (or '^') that also "
                          "matches entries it does not name"},
-    {"unknown-attribute", "attrs= names an attribute type or class that no "
-                          "loaded schema defines"},
+    {"unknown-attribute", "attrs= (or an aci) names an attribute type or "
+                          "class that no loaded schema defines"},
     {"rootdn-clause", "\"by dn=\" names the rootdn, which never reaches the "
                       "rules of its database"},
     {"public-write", "a clause granting add, delete or write to \"*\" or "
-                     "\"anonymous\""},
+                     "\"anonymous\" (aci: an allow of write, add, delete or "
+                     "selfwrite to ldap:///anyone or ldap:///all)"},
     {"catastrophic-regex", "a regular expression whose failing matches "
                            "backtrack exponentially or as the cube of the "
                            "subject's length, or whose submatches only short "
@@ -104,6 +107,9 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
      "a line slapd reads as part of the comment above it (indented, or "
      "after a '\\' ending the comment): a \"by\" clause there is cut off "
      "its rule"},
+    {"outside-holder", "(aci) a target pattern that no entry at or below "
+                       "the entry holding the aci matches: the aci never "
+                       "applies"},
 };
 
 /* acreW_check_id -- see lint.h. */
@@ -233,6 +239,11 @@ static int warn(struct lint *l, int c, const struct acreI_pos *at,
                 const char *note, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
+static int vwarn(struct lint *l, int c, const struct acreI_pos *at,
+                 const struct acreI_pos *rule, const struct acreI_pos *nat,
+                 const char *note, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
+
 static int
 warn(struct lint *l, int c, const struct acreI_pos *at,
      const struct acreI_pos *rule, const struct acreI_pos *nat,
@@ -240,6 +251,31 @@ warn(struct lint *l, int c, const struct acreI_pos *at,
 {
     va_list ap;
 
+    va_start(ap, fmt);
+    int rc = vwarn(l, c, at, rule, nat, note, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* acreW_warn -- see lint.h. */
+int
+acreW_warn(struct lint *l, int c, const struct acreI_pos *at,
+           const struct acreI_pos *rule, const struct acreI_pos *nat,
+           const char *note, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    int rc = vwarn(l, c, at, rule, nat, note, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int
+vwarn(struct lint *l, int c, const struct acreI_pos *at,
+      const struct acreI_pos *rule, const struct acreI_pos *nat,
+      const char *note, const char *fmt, va_list ap)
+{
     if (!known_pos(rule))
         return 0;
     if (l->disabled[c]) {
@@ -255,9 +291,7 @@ warn(struct lint *l, int c, const struct acreI_pos *at,
     f->pub.file = at->file;
     f->pub.line = at->line;
     f->pub.column = at->column;
-    va_start(ap, fmt);
     f->pub.message = talloc_vasprintf(l->res, fmt, ap);
-    va_end(ap);
     if (note && known_pos(nat)) {
         f->pub.note = talloc_strdup(l->res, note);
         f->pub.note_file = nat->file;
@@ -273,6 +307,13 @@ warn(struct lint *l, int c, const struct acreI_pos *at,
 static int
 error_finding(struct lint *l, const acre_source *src, const acre_diag *d)
 {
+    return acreW_error(l, src->path, d);
+}
+
+/* acreW_error -- see lint.h. */
+int
+acreW_error(struct lint *l, const char *path, const acre_diag *d)
+{
     struct finding *f = new_finding(l);
 
     if (!f)
@@ -282,7 +323,7 @@ error_finding(struct lint *l, const acre_source *src, const acre_diag *d)
                     ? ACREW_ID_READ
                     : ACREW_ID_PARSE;
     f->pub.severity = ACRE_LINT_ERROR;
-    f->pub.file = d->file ? d->file : acreO_file_name(src->path);
+    f->pub.file = d->file ? d->file : acreO_file_name(path);
     f->pub.line = d->line;
     f->pub.column = d->column;
     f->pub.message = talloc_strdup(
@@ -1749,6 +1790,24 @@ lint_source(struct lint *l, const acre_source *src)
     return 0;
 }
 
+/* The ACI sources of src[0..n), read and checked as one policy. */
+static int
+lint_aci(struct lint *l, const acre_source *src, size_t n, unsigned flags)
+{
+    const struct acreI_policy *ir = NULL;
+    size_t start = l->n;
+    int rc = acreW_aci(l, l->tmp, src, n,
+                       flags & ACRE_COMPILE_ACI_OPENDJ ? ACREI_ACI_OPENDJ
+                                                       : ACREI_ACI_389,
+                       &ir);
+
+    if (rc || !ir)
+        return rc;
+    l->cfg = ir;
+    silence(l, start);
+    return 0;
+}
+
 static int
 by_place(const void *a, const void *b)
 {
@@ -1794,17 +1853,17 @@ static int
 check_args(const acre_source *src, size_t n, unsigned flags,
            acre_lint_result **out, acre_diag *diag)
 {
-    if (!out || flags || (n && !src))
+    int aci = 0;
+
+    for (size_t i = 0; src && i < n; i++)
+        aci |= src[i].dialect == ACRE_DIALECT_ACI;
+    /* the variant flag only with ACI sources, as acre_policy_compile */
+    if (!out || (flags & ~(aci ? ACRE_COMPILE_ACI_OPENDJ : 0u)) || (n && !src))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
     for (size_t i = 0; i < n; i++) {
-        if (src[i].dialect == ACRE_DIALECT_ACI)
-            return acreE_diag_set(diag, ACRE_ERR_UNSUPPORTED, 0,
-                                  "%s: no lint checks for the aci dialect "
-                                  "yet (acre search --dialect aci reports "
-                                  "its syntax errors)",
-                                  src[i].path ? src[i].path : "-");
         if ((src[i].dialect != ACRE_DIALECT_SLAPD_CONF &&
-             src[i].dialect != ACRE_DIALECT_SLAPD_CNCONFIG) ||
+             src[i].dialect != ACRE_DIALECT_SLAPD_CNCONFIG &&
+             src[i].dialect != ACRE_DIALECT_ACI) ||
             (!src[i].path && !src[i].text))
             return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid source %zu",
                                   i);
@@ -1858,12 +1917,16 @@ acre_lint(void *mem_ctx, const acre_source *src, size_t n,
         goto fail;
     if (data && !(l.dnbuf = talloc_size(res, ACRE_DN_BUF_MAX)))
         rc = ACRE_ERR_NOMEM;
+    int aci_done = 0;
     for (size_t i = 0; !rc && i < n; i++) {
+        int aci = src[i].dialect == ACRE_DIALECT_ACI;
+        if (aci && aci_done++) /* all ACI sources: one policy */
+            continue;
         l.source = (unsigned)i;
         if (!(l.tmp = talloc_new(res)))
             rc = ACRE_ERR_NOMEM;
         else
-            rc = lint_source(&l, &src[i]);
+            rc = aci ? lint_aci(&l, src, n, flags) : lint_source(&l, &src[i]);
         talloc_free(l.tmp);
         l.tmp = NULL;
     }

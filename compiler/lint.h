@@ -10,6 +10,8 @@
  *   lint_regex.c   a POSIX ERE read into a small tree: backtracking cost,
  *                  an example string it matches, its literal tail
  *   lint_format.c  text, JSON and SARIF output
+ *   lint_aci.c     the ACI dialect: its sources read in lint mode
+ *                  (compiler/aci.h) and the checks on its IR
  *
  * The lint never evaluates entries as a check does: it reasons on the IR
  * and, where a question is about one DN (does this regex match this
@@ -37,6 +39,7 @@ enum acreW_check {
     ACREW_CATASTROPHIC_REGEX,
     ACREW_MISSING_BASE,
     ACREW_COMMENT_CONTINUATION,
+    ACREW_OUTSIDE_HOLDER,
     ACREW_NCHECKS
 };
 
@@ -91,6 +94,40 @@ size_t acreW_rx_end_literal(const struct acreW_rx *rx, char *buf, size_t cap);
  */
 int acreW_re_match(const struct acreI_regex *re, const char *s, size_t n,
                    size_t *start);
+
+/* ------------------------------------------------------------------------
+ * Findings (lint.c), for the dialects' checks
+ */
+struct lint; /* lint.c's state for one call */
+
+/*
+ * acreW_warn -- a warning of check c at `at`, about the rule at `rule`
+ * (its line is what a "# acre-lint: disable=" comment above silences),
+ * with an optional note at `nat`.  Nothing when rule has no place, or
+ * when c is disabled (counted).  0 or ACRE_ERR_NOMEM.
+ */
+int acreW_warn(struct lint *l, int c, const struct acreI_pos *at,
+               const struct acreI_pos *rule, const struct acreI_pos *nat,
+               const char *note, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+/* acreW_error -- an error finding for d (file: d->file, else path).
+ * 0 or ACRE_ERR_NOMEM. */
+int acreW_error(struct lint *l, const char *path, const acre_diag *d);
+
+/* ------------------------------------------------------------------------
+ * The ACI dialect (lint_aci.c)
+ *
+ * acreW_aci -- read the sources of src[0..n) whose dialect is
+ * ACRE_DIALECT_ACI as one policy (as acre_policy_compile reads them, in
+ * lint mode: compiler/aci.h) in `variant` (ACREI_ACI_*), under tmp.  Every
+ * value refused is an error finding and nothing else is said; otherwise
+ * the checks run (unknown-attribute, outside-holder, shadowed-rule,
+ * public-write) and *cfg is the IR read (its lint marks for silencing).
+ * 0 or ACRE_ERR_NOMEM.
+ */
+int acreW_aci(struct lint *l, void *tmp, const acre_source *src, size_t n,
+              int variant, const struct acreI_policy **cfg);
 
 /* ------------------------------------------------------------------------
  * Output (lint_format.c)

@@ -189,6 +189,14 @@ acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out)
     memset(out, 0, sizeof(*out));
     if (!acreE_is(p, ACREP_POLICY_MAGIC))
         return;
+    if (p->aci) { /* ACIs, their perms, the holders that index them */
+        out->rules = p->aci->set->n;
+        out->clauses = p->aci->nperms;
+        out->nodes = p->aci->nholders;
+        out->table_entries = p->aci->nperms;
+        out->bytes = p->bytes;
+        return;
+    }
     out->rules = p->nrules;
     out->clauses = p->nclauses;
     out->nodes = p->nnodes;
@@ -221,11 +229,89 @@ scope_name(const struct acreP_rule *r)
     }
 }
 
+/* rights_text -- the rights bits of an ACI perm by their 389 names
+ * (selfwrite carries write's bit too, as in 389) */
+static char *
+rights_text(void *ctx, unsigned r)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {
+        {ACREI_ACI_READ, "read"},           {ACREI_ACI_SEARCH, "search"},
+        {ACREI_ACI_COMPARE, "compare"},     {ACREI_ACI_WRITE, "write"},
+        {ACREI_ACI_SELFWRITE, "selfwrite"}, {ACREI_ACI_ADD, "add"},
+        {ACREI_ACI_DELETE, "delete"},       {ACREI_ACI_PROXY, "proxy"},
+        {ACREI_ACI_MODDN, "moddn"},         {ACREI_ACI_IMPORT, "import"},
+        {ACREI_ACI_EXPORT, "export"}};
+
+    char *s = talloc_strdup(ctx, "");
+
+    for (unsigned i = 0; s && i < sizeof names / sizeof names[0]; i++) {
+        if (!(r & names[i].bit))
+            continue;
+        s = talloc_asprintf_append_buffer(s, "%s%s", *s ? "," : "",
+                                          names[i].name);
+    }
+    return s;
+}
+
+/* aci_dump -- the ACIs as given, then the holders of the index with the
+ * perms each one holds, in evaluation order. */
+static char *
+aci_dump(void *tmp, const struct acreP_aci *ix)
+{
+    const struct acreI_aci_set *set = ix->set;
+    char *s =
+        talloc_asprintf(tmp, "# aci set: %u values, variant %s\n", set->n,
+                        set->variant == ACREI_ACI_OPENDJ ? "opendj" : "389");
+
+    for (unsigned i = 0; s && i < set->n; i++) {
+        const struct acreI_aci *a = &set->acis[i];
+        s = talloc_asprintf_append_buffer(
+            s, "# aci %u: \"%s\" value %u, line %u: acl \"%s\"\naci: %s\n", i,
+            acre_dn_pretty(a->holder, NULL), a->value_index, a->pos.line,
+            a->name ? a->name : "", a->text);
+    }
+    if (s)
+        s = talloc_asprintf_append_buffer(
+            s, "\n# compiled: %u acis, %u perms, %u holders%s\n", set->n,
+            ix->nperms, ix->nholders,
+            ix->anon_valid ? ", anonymous profile" : "");
+    for (uint32_t h = 0; s && h < ix->nholders; h++) {
+        const struct acreP_aci_holder *ho = &ix->holders[h];
+        s = talloc_asprintf_append_buffer(s, "# holder %u \"%s\" depth %u:\n",
+                                          h, acre_dn_normalised(ho->dn, NULL),
+                                          ho->depth);
+        for (uint32_t k = 0; s && k < ho->n; k++) {
+            const struct acreP_aci_perm *pm = &ix->perms[ho->first + k];
+            char *r = rights_text(tmp, pm->rights);
+            s = r ? talloc_asprintf_append_buffer(
+                        s, "#   perm %u: aci %u %s (%s)%s\n", ho->first + k,
+                        pm->aci_no, pm->deny ? "deny" : "allow", r,
+                        pm->flags & ACREP_ACI_HASATTR ? " targetattr" : "")
+                  : NULL;
+        }
+    }
+    for (unsigned k = 0; s && k < ix->nanon; k++)
+        s = talloc_asprintf_append_buffer(
+            s, "# anonymous profile %u: aci %u, target \"%s\"\n", k,
+            ix->anon[k].aci_no, acre_dn_normalised(ix->anon[k].target, NULL));
+    return s;
+}
+
 ACRE_PUBLIC char *
 acre_policy_dump(const acre_policy *p)
 {
     if (!acreE_is(p, ACREP_POLICY_MAGIC))
         return NULL;
+    if (p->aci) {
+        void *tmp = talloc_new(NULL);
+        char *s = tmp ? aci_dump(tmp, p->aci) : NULL;
+        char *res = s ? strdup(s) : NULL;
+        talloc_free(tmp);
+        return res;
+    }
     void *tmp = talloc_new(NULL);
     char *s = acreO_config_dump(tmp, p->ir);
 

@@ -140,6 +140,18 @@ int acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
 int acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
                      const acre_entry_view *e, int scope);
 
+/*
+ * acreV_aci_access (eval_aci.c) -- acre_access for an ACI policy: `right`
+ * (ACRE_RIGHT_*) on attribute attr of e (NULL: the entry itself), for the
+ * value val[0..val_len) when val is not NULL: a write of a value that
+ * names the requester is tried as selfwrite, then as write; a write's
+ * value, and an added or deleted entry's values, meet the ACIs'
+ * targattrfilters.  1 allowed, 0 denied (rq->err as acreV_aci_check).
+ */
+int acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
+                     const struct acreF_desc *attr, int right, const void *val,
+                     size_t val_len);
+
 /* acreV_aci_rights -- the ACI right acre_access's `right` on attribute
  * `attr` (entry: "entry" or "children") means; 0 when none. */
 unsigned acreV_aci_rights(int right, int entry);

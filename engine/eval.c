@@ -802,10 +802,10 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     if (rq->p->aci) {
         int ent = d.type == rq->p->id_entry || d.type == rq->p->id_children;
         struct acreF_desc fd = {d.type, d.nopts, d.opts, d.opt_len};
-        unsigned r = acreV_aci_rights(right, ent);
         rq->err = 0;
         rq->limit_hit = 0;
-        granted = r ? acreV_aci_check(rq, e, ent ? NULL : &fd, r) : 0;
+        granted =
+            acreV_aci_access(rq, e, ent ? NULL : &fd, right, val, val_len);
         if (!granted && rq->limit_hit)
             return denied(rq);
         return granted;

@@ -28,6 +28,7 @@
 #include "eval.h"
 #include "filter.h"
 #include "internal.h"
+#include "match.h"
 #include "policy.h"
 #include "schema.h"
 #include "url.h"
@@ -94,6 +95,11 @@ struct ck {
     const struct acreP_aci *ix;
     const acre_entry_view *e;
     uint32_t aci_no; /* the ACI whose bind rule is evaluated */
+    /* a write check's value (targattrfilters): val NULL when none;
+     * wkind 'a' add, 'd' delete, 'w' both */
+    const void *val;
+    size_t val_len;
+    int wkind;
 };
 
 static int
@@ -373,13 +379,88 @@ opts_kind(const acre_schema *s, const struct acreI_aci_target *t)
 #define NO_ATTR_RIGHTS \
     (ACREI_ACI_ADD | ACREI_ACI_DELETE | ACREI_ACI_PROXY | ACREI_ACI_MODDN)
 
+/* value_passes -- does the one value val[0..n) of attribute type `type`
+ * satisfy filter f (389 tests it on an entry holding that value alone)? */
+static int
+value_passes(struct ck *c, const struct acreI_aci_attrfilter *f,
+             const void *val, size_t n)
+{
+    acre_value v = {n, val};
+    acre_view_attr a = {f->type, 1, &v, NULL};
+    acre_entry_view one = {c->rq->schema, c->e->dn, 1, &a, NULL};
+    struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+
+    return acreF_eval(f->filter, &one, &h) == ACREF_TRUE;
+}
+
+/*
+ * attrfilters -- 389's targattrfilters in acl__resource_match_aci: 1 the
+ * ACI is taken for this write without its targetattr being looked at, 0
+ * it is not taken, -1 the filters decide nothing (go on as without).
+ * Adding or deleting an entry: each filter whose attribute the entry
+ * holds must hold for every value of it.  Adding or deleting a value: the
+ * filter of its attribute, when there is one, must hold for the value.
+ */
+static int
+attrfilters(struct ck *c, const struct acreP_aci_perm *p,
+            const struct acreF_desc *d, unsigned rights)
+{
+    const struct acreI_aci_target *t = &p->aci->t;
+    const struct acreI_aci_attrfilter *fl[2] = {NULL, NULL};
+    unsigned nf[2] = {0, 0};
+    int found = 0;
+
+    if (!(t->has & ACREI_ACI_T_ATTRFLT) || !c->wkind)
+        return -1;
+    if (c->wkind != 'd') {
+        fl[0] = t->add_filters;
+        nf[0] = t->nadd_filters;
+    }
+    if (c->wkind != 'a') {
+        fl[1] = t->del_filters;
+        nf[1] = t->ndel_filters;
+    }
+    if (!d) { /* an entry added or deleted */
+        if (!(rights & (ACREI_ACI_ADD | ACREI_ACI_DELETE)))
+            return -1;
+        for (unsigned l = 0; l < 2; l++)
+            for (unsigned i = 0; i < nf[l]; i++) {
+                const acre_view_attr *a = acreE_entry_attr(c->e, fl[l][i].type);
+                for (unsigned j = 0; a && j < a->nvals; j++)
+                    if (!value_passes(c, &fl[l][i], a->vals[j].val,
+                                      a->vals[j].len))
+                        return 0;
+            }
+        return -1;
+    }
+    if (!(rights & (ACREI_ACI_WRITE | ACREI_ACI_SELFWRITE)) || !c->val)
+        return -1;
+    for (unsigned l = 0; l < 2; l++)
+        for (unsigned i = 0; i < nf[l]; i++) {
+            if (fl[l][i].type != d->type)
+                continue;
+            if (!value_passes(c, &fl[l][i], c->val, c->val_len))
+                return 0;
+            found = 1;
+            break;
+        }
+    return found ? 1 : -1;
+}
+
 static int
 attr_match(struct ck *c, const struct acreP_aci_perm *p,
            const struct acreF_desc *d, unsigned rights)
 {
     uint8_t *kind = &c->st->opts[p->aci_no];
 
-    /* the common case first, without reading the ACI */
+    /* targattrfilters first, for the writes they govern (attrfilters
+     * answers -1 to every other check) */
+    if (c->wkind) {
+        int f = attrfilters(c, p, d, rights);
+        if (f >= 0)
+            return f;
+    }
+    /* the common case next, without reading the ACI */
     if ((*kind == OPTS_BITS || *kind == OPTS_NOTBITS) && d && d->type >= 0)
         return (int)((p->attr_in[d->type / 64] >> (d->type % 64)) & 1) ^
                (*kind == OPTS_NOTBITS);
@@ -387,16 +468,18 @@ attr_match(struct ck *c, const struct acreP_aci_perm *p,
     const struct acreI_aci_target *t = &p->aci->t;
     const acre_schema *s = c->rq->schema;
 
-    /* 389: an ACI without targetattr takes attribute checks only for
-     * rights that need none (add, delete, proxy, moddn); one with a
-     * targetattr takes the entry itself only for an allowed write (a
-     * rename changes no attribute) */
+    /* 389 (acl__resource_match_aci): an ACI without targetattr takes
+     * attribute checks only for rights that need none (add, delete,
+     * proxy, moddn); one with a targetattr takes the entry itself for
+     * those rights too, and for any right when it has write and an allow
+     * rule (its modrdn case, which asks nothing of the right checked) */
+    if ((p->aci_rights & NO_ATTR_RIGHTS) && (rights & NO_ATTR_RIGHTS) &&
+        (!d || !(p->flags & ACREP_ACI_HASATTR)))
+        return 1;
     if (!(p->flags & ACREP_ACI_HASATTR))
-        return d == NULL ||
-               ((p->aci_rights & NO_ATTR_RIGHTS) && (rights & NO_ATTR_RIGHTS));
+        return d == NULL;
     if (!d)
-        return (p->aci_rights & ACREI_ACI_WRITE) &&
-               (rights & ACREI_ACI_WRITE) && p->aci_allow;
+        return (p->aci_rights & ACREI_ACI_WRITE) && p->aci_allow;
     if (d->type < 0) /* a name the schema does not know ("1.1") */
         return t->attr_star ? !t->attr_neg : t->attr_neg;
     int m = (p->attr_in[d->type / 64] >> (d->type % 64)) & 1;
@@ -466,6 +549,9 @@ candidates(struct ck *c)
 static int
 begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
 {
+    c->val = NULL;
+    c->val_len = 0;
+    c->wkind = 0;
     c->rq = rq;
     c->ix = rq->p->aci;
     c->e = e;
@@ -610,81 +696,153 @@ static int find_attr(const acre_schema *s, const acre_entry_view *e,
                      const char *name, const acre_view_attr **out);
 static int role_has(struct ck *c, void *tmp, const acre_dn *rdn,
                     unsigned depth);
+static int has_class(const acre_schema *s, const acre_entry_view *e,
+                     const char *name);
 
-/*
- * group_has -- is the requester a member of group gdn, looking `level`
- * levels below it (389: GROUP_NEST)?  T, F or U (nesting went deeper
- * than the limit without an answer, or a lookup failed).  seen: the
- * groups on the way down (cycles end).
- */
+/* A level of group_has: DNs met at one depth below the named group, each
+ * once (a hash set over the full-DN hash, so that wide groups stay
+ * linear). */
+struct glevel {
+    const acre_dn **dn;
+    uint32_t n, cap; /* cap: a power of two, twice n at least */
+    uint32_t *slot;  /* [cap]: index + 1 into dn, 0 free */
+};
+
+/* glevel_add -- add dn to l unless it is there; -1 on a failed
+ * allocation. */
 static int
-group_has(struct ck *c, void *tmp, const acre_dn *gdn, unsigned level,
-          const acre_dn **seen, unsigned nseen)
+glevel_add(void *tmp, struct glevel *l, const acre_dn *dn)
+{
+    uint64_t h = acreD_h(dn)[dn->depth];
+
+    if (2 * (l->n + 1) > l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 16;
+        uint32_t *slot = talloc_zero_array(tmp, uint32_t, cap);
+        const acre_dn **v = talloc_realloc(tmp, l->dn, const acre_dn *, cap);
+        if (!slot || !v)
+            return -1;
+        l->dn = v;
+        for (uint32_t i = 0; i < l->n; i++) {
+            uint64_t k = acreD_h(v[i])[v[i]->depth] & (cap - 1);
+            while (slot[k])
+                k = (k + 1) & (cap - 1);
+            slot[k] = i + 1;
+        }
+        talloc_free(l->slot);
+        l->slot = slot;
+        l->cap = cap;
+    }
+    uint64_t k = h & (l->cap - 1);
+    for (; l->slot[k]; k = (k + 1) & (l->cap - 1))
+        if (acre_dn_equal(l->dn[l->slot[k] - 1], dn))
+            return 0;
+    l->dn[l->n] = dn;
+    l->slot[k] = ++l->n;
+    return 0;
+}
+
+/* is_group -- the object classes of 389's group search (filter_groups):
+ * values compared as they are stored, as 389's objectclass filter does */
+static int
+is_group(const acre_schema *s, const acre_entry_view *g)
+{
+    return has_class(s, g, "groupOfNames") ||
+           has_class(s, g, "groupOfUniqueNames") ||
+           has_class(s, g, "groupOfCertificates") ||
+           has_class(s, g, "groupOfURLs");
+}
+
+/* group_direct -- is the requester a direct member of group entry g (a
+ * member / uniqueMember value, or a memberURL taking its entry)?  T, F
+ * or U; adds g's member values to next when next is not NULL. */
+static int
+group_direct(struct ck *c, void *tmp, const acre_entry_view *g,
+             struct glevel *next)
 {
     const acre_schema *s = c->rq->schema;
-    const acre_entry_view *g;
+    static const char *const lists[] = {"member", "uniqueMember"};
     const acre_view_attr *a;
     int r = F;
 
-    for (unsigned i = 0; i < nseen; i++)
-        if (acre_dn_equal(seen[i], gdn))
-            return F;
-    if (!acreV_host_get(c->rq, gdn, &g))
-        return c->rq->limit_hit ? U : F;
-    static const char *const lists[] = {"member", "uniqueMember"};
-    /* direct members first */
-    for (unsigned k = 0; r != T && k < 2; k++)
-        if (find_attr(s, g, lists[k], &a) &&
-            acreV_attr_lists(s, a, c->rq->authz_norm, c->rq->authz_len))
-            r = T;
-    if (r != T && find_attr(s, g, "memberURL", &a)) {
-        int und = 0;
-        const acre_entry_view *u = user_entry(c, &und);
-        for (unsigned j = 0; u && r != T && j < a->nvals; j++) {
-            int x = url_takes(c, a->vals[j].val, a->vals[j].len, u);
-            if (x == T || (x == U && r == F))
-                r = x;
-        }
-        if (und && r == F)
-            r = U;
-    }
-    if (r != T && nseen < GROUP_NEST + 1) {
-        const acre_dn *path[GROUP_NEST + 2];
-        if (nseen)
-            memcpy(path, seen, nseen * sizeof *seen);
-        path[nseen] = gdn;
-        for (unsigned k = 0; r != T && k < 2; k++) {
-            if (!find_attr(s, g, lists[k], &a))
-                continue;
-            for (unsigned j = 0; r != T && j < a->nvals; j++) {
-                acre_dn *m = value_dn(c, tmp, a, j);
-                if (!m)
-                    continue;
-                int x = level >= GROUP_NEST
-                            ? U
-                            : group_has(c, tmp, m, level + 1, path, nseen + 1);
-                if (x == U && level >= GROUP_NEST) {
-                    /* past the limit: undefined only when m is a group */
-                    const acre_entry_view *mg;
-                    if (acreV_host_get(c->rq, m, &mg)) {
-                        const acre_view_attr *ma;
-                        x = find_attr(s, mg, "member", &ma) ||
-                                    find_attr(s, mg, "uniqueMember", &ma) ||
-                                    find_attr(s, mg, "memberURL", &ma)
-                                ? U
-                                : F;
-                        acreV_host_release(c->rq, mg);
-                    } else {
-                        x = F;
-                    }
-                }
-                if (x == T || (x == U && r == F))
-                    r = x;
+    for (unsigned k = 0; k < 2; k++) {
+        if (!find_attr(s, g, lists[k], &a))
+            continue;
+        if (acreV_attr_lists(s, a, c->rq->authz_norm, c->rq->authz_len))
+            return T;
+        for (unsigned j = 0; next && j < a->nvals; j++) {
+            acre_dn *m = value_dn(c, tmp, a, j);
+            if (m && glevel_add(tmp, next, m)) {
+                acreV_fail(c->rq, ACRE_ERR_NOMEM);
+                return U;
             }
         }
     }
-    acreV_host_release(c->rq, g);
+    if (find_attr(s, g, "memberURL", &a)) {
+        int und = 0;
+        const acre_entry_view *u = user_entry(c, &und);
+        for (unsigned j = 0; u && j < a->nvals; j++) {
+            int x = url_takes(c, a->vals[j].val, a->vals[j].len, u);
+            if (x == T)
+                return T;
+            if (x == U)
+                r = U;
+        }
+        if (und)
+            r = U;
+    }
     return r;
+}
+
+/*
+ * group_has -- is the requester a member of group gdn?  T, F or U.
+ * 389's acllas__user_ismember_of_group, level by level from the named
+ * group (level 0): every member value of the groups of one level (the
+ * entries of 389's group object classes) makes the next level, users and
+ * groups alike, and is not looked for in the levels before (389 keeps no
+ * list of the groups it has seen).  The requester listed by a group of
+ * level 0..GROUP_NEST is T; the levels running out before level
+ * GROUP_NEST + 1 is F; reaching it -- a member listed by a group of level
+ * GROUP_NEST - 1, whatever it is, or a cycle -- is U, as is a failed
+ * lookup.
+ */
+static int
+group_has(struct ck *c, void *tmp, const acre_dn *gdn)
+{
+    struct glevel lv[2] = {{0}};
+    int r = F;
+
+    if (glevel_add(tmp, &lv[0], gdn)) {
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    for (unsigned level = 0; level <= GROUP_NEST; level++) {
+        struct glevel *cur = &lv[level & 1], *next = &lv[!(level & 1)];
+        next->n = 0;
+        if (next->slot)
+            memset(next->slot, 0, next->cap * sizeof *next->slot);
+        for (uint32_t i = 0; i < cur->n; i++) {
+            const acre_entry_view *g;
+            if (!acreV_host_get(c->rq, cur->dn[i], &g)) {
+                if (c->rq->limit_hit)
+                    r = U;
+                continue;
+            }
+            int x =
+                is_group(c->rq->schema, g)
+                    ? group_direct(c, tmp, g, level < GROUP_NEST ? next : NULL)
+                    : F;
+            acreV_host_release(c->rq, g);
+            if (x == T)
+                return T;
+            if (x == U)
+                r = U;
+        }
+        if (level == GROUP_NEST)
+            return U;
+        if (!next->n)
+            return r;
+    }
+    return U;
 }
 
 /* memo_ask -- kind 'g' (group) or 'r' (role) of dn for the requester,
@@ -705,8 +863,7 @@ memo_ask(struct ck *c, int kind, const acre_dn *dn)
         acreV_fail(c->rq, ACRE_ERR_NOMEM);
         return U;
     }
-    int r = kind == 'g' ? group_has(c, tmp, dn, 0, NULL, 0)
-                        : role_has(c, tmp, dn, 0);
+    int r = kind == 'g' ? group_has(c, tmp, dn) : role_has(c, tmp, dn, 0);
     talloc_free(tmp);
     if (!c->rq->limit_hit)
         memo_put(c, kind, ndn, n, r);
@@ -1153,6 +1310,37 @@ userattr(struct ck *c, const struct acreI_bind *b)
     return r;
 }
 
+/*
+ * userattr_op -- a userattr / userdnattr / groupdnattr rule with its
+ * operator, as 389 2.3.1 applies it.  The typed userattr forms go
+ * through the kind's own LAS (DS_LASGroupDnAttrEval, ...), which applies
+ * "!=", and DS_LASUserAttrEval applies it once more: "!=" answers as "="
+ * does -- except where the kind's LAS answers False before looking at
+ * its operator (groupdnattr and roles for an anonymous requester, roles
+ * for an entry without the attribute), which the second "!=" makes True.
+ * The value form and the old keywords apply "!=" once.
+ */
+static int
+userattr_op(struct ck *c, const struct acreI_bind *b)
+{
+    int ne = b->op == ACREI_ACI_NE;
+    int early = 0;
+
+    if (b->kw == ACREI_ACI_GROUPDNATTR ||
+        (b->kw == ACREI_ACI_USERATTR && (b->uakind == ACREI_ACI_UA_GROUPDN ||
+                                         b->uakind == ACREI_ACI_UA_ROLEDN)))
+        early = !c->rq->authz;
+    if (b->kw == ACREI_ACI_USERATTR && b->uakind == ACREI_ACI_UA_ROLEDN &&
+        ((b->levels & ~1u) || b->attr < 0 || !acreE_entry_attr(c->e, b->attr)))
+        early = 1; /* the attribute named by the whole text, on the entry */
+    if (early)     /* the kind's LAS: False, whatever the operator */
+        return b->kw == ACREI_ACI_USERATTR && ne ? T : F;
+    int r = userattr(c, b);
+    if (b->kw == ACREI_ACI_USERATTR && b->uakind != ACREI_ACI_UA_VALUE)
+        return r; /* "!=" twice */
+    return ne ? tri_not(r) : r;
+}
+
 /* The requester's address from "IP=a.b.c.d:port" / "IP=[v6]:port". */
 static int
 peer_addr(const char *peer, int *family, uint8_t out[16])
@@ -1318,8 +1506,7 @@ bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
     case ACREI_ACI_USERATTR:
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
-        r = userattr(c, b);
-        break;
+        return userattr_op(c, b);
     case ACREI_ACI_AUTHMETHOD:
         method(c->rq, m, sizeof m);
         r = auth_matches(b->text, m) ? T : F;
@@ -1504,6 +1691,57 @@ acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
     return decide(&c, attr, rights);
 }
 
+/* is_self_value -- 389's "adding or deleting myself" test: a value of a
+ * DN or Name-and-Optional-UID attribute that names the requester */
+static int
+is_self_value(struct ck *c, int type)
+{
+    const struct acreS_attr *at = acreS_attr(c->rq->schema, type);
+    int syn = at && at->syntax
+                  ? acreM_syntax_find(at->syntax, strlen(at->syntax))
+                  : ACREM_SYN_UNKNOWN;
+    acre_dn *dn = NULL;
+    int self;
+
+    if (!c->rq->authz || !c->val ||
+        (syn != ACREM_SYN_DN && syn != ACREM_SYN_NAME_UID))
+        return 0;
+    if (acre_dn_parse(NULL, c->rq->schema, c->val, c->val_len, 0, &dn, NULL) !=
+        0)
+        return 0;
+    size_t n;
+    const char *nd = acre_dn_normalised(dn, &n);
+    self = n == c->rq->authz_len && !memcmp(nd, c->rq->authz_norm, n);
+    talloc_free(dn);
+    return self;
+}
+
+int
+acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
+                 const struct acreF_desc *attr, int right, const void *val,
+                 size_t val_len)
+{
+    struct ck c;
+    unsigned r = acreV_aci_rights(right, attr == NULL);
+
+    if (!r || begin(&c, rq, e))
+        return 0;
+    if (right == ACRE_RIGHT_ADD || right == ACRE_RIGHT_DELETE ||
+        right == ACRE_RIGHT_WRITE) {
+        c.wkind = right == ACRE_RIGHT_ADD      ? 'a'
+                  : right == ACRE_RIGHT_DELETE ? 'd'
+                                               : 'w';
+        c.val = attr ? val : NULL;
+        c.val_len = attr ? val_len : 0;
+    }
+    /* 389: writing one's own DN is tested as selfwrite first, then as
+     * write (acl_access_allowed's second acl__TestRights) */
+    if (attr && r == ACREI_ACI_WRITE && is_self_value(&c, attr->type) &&
+        decide(&c, attr, ACREI_ACI_SELFWRITE))
+        return 1;
+    return decide(&c, attr, r);
+}
+
 unsigned
 acreV_aci_rights(int right, int entry)
 {
@@ -1528,35 +1766,41 @@ acreV_aci_rights(int right, int entry)
 /*
  * entry_denied -- 389's check of the entry itself once an attribute is
  * readable (acl_read_access_allowed_on_entry, then acl__TestRights for
- * attr NULL): among the ACIs without targetattr whose rights include read
- * and whose targets take the entry, a deny hides the entry when no allow
- * is among them (whatever its bind rule: 389 then evaluates nothing),
- * else when the bind rule of one of its deny perms for read is True or
- * Undefined.  The allows' bind rules play no part.
+ * attr NULL).  It is made only when an ACI without targetattr whose
+ * rights include read takes the entry (389's "entry test rule").  The
+ * ACIs it weighs are those whose rights include read and whose targets
+ * take the entry, without targetattr -- or with one, when their rights
+ * include write (selfwrite too) and they have an allow rule
+ * (acl__resource_match_aci keeps those for an attribute-less check, its
+ * modrdn case).  A deny among them hides the entry when no allow is among
+ * them (whatever its bind rule: 389 then evaluates nothing), else when
+ * the bind rule of one of its deny perms for read is True or Undefined.
+ * The allows' bind rules play no part.
  */
 static int
 entry_denied(struct ck *c)
 {
-    int deny = 0, allow = 0;
+    int deny = 0, allow = 0, test = 0;
 
     for (uint32_t i = 0; i < c->st->ncand; i++) {
         const struct acreP_aci_perm *p = &c->ix->perms[c->st->cand[i]];
-        if ((p->flags & ACREP_ACI_HASATTR) ||
-            !(p->aci_rights & ACREI_ACI_READ) ||
+        if (!(p->aci_rights & ACREI_ACI_READ) ||
+            !attr_match(c, p, NULL, ACREI_ACI_READ) ||
             !target_match(c, p->aci, p->aci_no))
             continue;
+        test |= !(p->flags & ACREP_ACI_HASATTR);
         deny |= p->aci_deny;
         allow |= p->aci_allow;
     }
-    if (!deny)
+    if (!test || !deny)
         return 0;
     if (!allow)
         return 1;
     for (uint32_t i = 0; i < c->st->ncand; i++) {
         uint32_t pi = c->st->cand[i];
         const struct acreP_aci_perm *p = &c->ix->perms[pi];
-        if ((p->flags & ACREP_ACI_HASATTR) || !p->deny ||
-            !(p->rights & ACREI_ACI_READ) ||
+        if (!p->deny || !(p->rights & ACREI_ACI_READ) ||
+            !attr_match(c, p, NULL, ACREI_ACI_READ) ||
             !target_match(c, p->aci, p->aci_no))
             continue;
         if (perm_bind(c, pi, ACREI_ACI_READ) != F)

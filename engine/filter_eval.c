@@ -1043,8 +1043,9 @@ e389_kid(void *arg, const struct acreF_node *k)
         w->undefined = rc;
         return 0;
     }
-    if (w->only)
-        return 0;
+    /* the part is matched even when only access is asked for: 389's
+     * vattr_test_filter_list_or does not look at only_check_access, so
+     * an OR checked for access answers whether it matches */
     w->undefined = 0;
     if (plain389(w->ev, k) == R389_TRUE) {
         w->nomatch = R389_TRUE;

@@ -230,6 +230,9 @@ struct acreI_aci_perm {
 
 /* acreI_aci.flags */
 #define ACREI_ACI_F_MACRO 0x1u /* a target or subject uses a macro */
+#define ACREI_ACI_F_UNKNOWN                                        \
+    0x2u /* acre_lint only (compiler/aci.h, lint mode): an unknown \
+            attribute name was read as absent */
 
 /*
  * One ACI: the value_index-th `aci` value of entry holder.

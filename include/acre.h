@@ -1019,6 +1019,12 @@ const acre_entry *acre_collective_subentry(const acre_collective_view *v,
  *                       comment line above it (indented, or after a
  *                       comment ending with '\'): a "by" clause there
  *                       is cut off its rule
+ *   outside-holder      (aci) a target pattern no DN at or below the entry
+ *                       holding the aci can match: it never applies
+ * For ACI sources: unknown-attribute covers every attribute name of an
+ * aci, shadowed-rule an allow that a deny provably overrides everywhere,
+ * public-write an allow of write, add, delete or selfwrite to
+ * ldap:///anyone or ldap:///all; the others do not apply.
  * Errors have the id "parse-error", or "read-error" for input that cannot
  * be read.  A warning is silenced for one rule by a comment line directly
  * above the rule (slapd.conf "access" line, or cn=config olcAccess line):
@@ -1065,12 +1071,15 @@ const acre_lint_check *acre_lint_checks(size_t *n);
 /*
  * acre_lint -- check the rules of src[0..n), each source on its own (each
  * is one configuration, read with a fresh built-in schema with slapd's
- * matching plus the definitions it loads itself).
+ * matching plus the definitions it loads itself); the ACRE_DIALECT_ACI
+ * sources together, as the one policy acre_policy_compile makes of them
+ * (every refused aci value is an error, the reading going on at the
+ * next value; warnings only when none is).
  *   data:    NULL, or a directory whose entries the DNs of the rules
  *            should name (missing-base).
  *   disable: NULL, or ids separated by commas: those warnings are left
  *            out (counted in `suppressed`).
- *   flags:   0.
+ *   flags:   0, or ACRE_COMPILE_ACI_OPENDJ with ACI sources.
  *   out:     OUT, talloc child of mem_ctx; free with acre_lint_free (or
  *            with mem_ctx).  Every string of its findings lives in it.
  * src and data are only read during the call (data is not kept).

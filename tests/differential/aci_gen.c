@@ -456,6 +456,20 @@ targetfilter(struct gen *g, struct dt_str *out)
                   dt_rng_chance(&g->r, 25) ? "!=" : "=", DT_PICK(&g->r, f));
 }
 
+/* targattrfilters: value constraints of writes, which 389 also counts as
+ * a targetattr that names no attribute for reads */
+static void
+targattrfilters(struct gen *g, struct dt_str *out)
+{
+    static const char *const f[] = {
+        "add=title:(title=*engineer*)",
+        "add=description:(description=*), del=description:(description=*)",
+        "del=telephoneNumber:(telephoneNumber=+1*) && title:(title=*)",
+        "add=l:(l=Paris) && title:(title=*)"};
+
+    dt_str_printf(out, "(targattrfilters=\"%s\")", DT_PICK(&g->r, f));
+}
+
 static void
 rights(struct gen *g, struct dt_str *out)
 {
@@ -652,6 +666,8 @@ aci(struct gen *g, int holder, unsigned serial, struct dt_str *out)
         targetattr(g, out);
     if (dt_rng_chance(&g->r, 20))
         targetfilter(g, out);
+    if (dt_rng_chance(&g->r, 8))
+        targattrfilters(g, out);
     dt_str_printf(out, "(version 3.0; %s \"r%u\";",
                   dt_rng_chance(&g->r, 85) ? "acl" : "aci", serial);
     for (unsigned i = 0; i < npairs; i++) {

@@ -14,6 +14,15 @@
  *     and a bind rule whose every node is well formed (operands of AND /
  *     OR / NOT present, keyword tests with their operands);
  *   - parsing twice gives the same verdict, and the LDIF route agrees.
+ * Then the lint's route (compiler/aci.h lint mode, and acre_lint on ACI
+ * sources, compiler/lint_aci.c): the value read in lint mode agrees with
+ * the compile (it refuses a value only when the compile does, and a
+ * value the compile refuses it refuses or reads with an unknown name;
+ * refused means one error naming the holder); and acre_lint
+ * on the value held twice (by dc=example,dc=com and by a child, so that
+ * the checks across holders run) returns 0 with consistent counts: errors
+ * exactly when the compile refuses the value, warnings only without
+ * errors, every finding with an id, a message and a line.
  * Any violation aborts, which libFuzzer reports with the input.
  */
 #include <acre.h>
@@ -109,15 +118,14 @@ parse_one(void *ctx, const char *s, size_t n, int variant)
     return 0;
 }
 
-static int
-via_ldif(void *ctx, const char *s, size_t n, int variant)
+/* "aci:: BASE64\n" for s[0..n), appended to t */
+static char *
+aci_line(char *t, const char *s, size_t n)
 {
     static const char b64[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *t = talloc_strdup(ctx, "dn: dc=example,dc=com\naci:: ");
-    struct acreI_policy *ir = NULL;
-    acre_diag d;
 
+    t = t ? talloc_strdup_append(t, "aci:: ") : NULL;
     for (size_t i = 0; t && i < n; i += 3) {
         uint32_t v = (uint32_t)(uint8_t)s[i] << 16;
         v |= i + 1 < n ? (uint32_t)(uint8_t)s[i + 1] << 8 : 0;
@@ -127,7 +135,16 @@ via_ldif(void *ctx, const char *s, size_t n, int variant)
                      i + 2 < n ? b64[v & 63] : '=', 0};
         t = talloc_strdup_append(t, q);
     }
-    t = t ? talloc_strdup_append(t, "\n") : NULL;
+    return t ? talloc_strdup_append(t, "\n") : NULL;
+}
+
+static int
+via_ldif(void *ctx, const char *s, size_t n, int variant)
+{
+    char *t = aci_line(talloc_strdup(ctx, "dn: dc=example,dc=com\n"), s, n);
+    struct acreI_policy *ir = NULL;
+    acre_diag d;
+
     check(t != NULL);
     int rc = acreA_parse_ldif(ctx, NULL, "fuzz.ldif", t, strlen(t), variant,
                               &ir, &d);
@@ -136,6 +153,73 @@ via_ldif(void *ctx, const char *s, size_t n, int variant)
     else
         check(ir == NULL);
     return rc;
+}
+
+/* The lint mode's reading of the same one-value file. */
+static int
+via_lint_mode(void *ctx, const char *s, size_t n, int variant)
+{
+    char *t = aci_line(talloc_strdup(ctx, "dn: dc=example,dc=com\n"), s, n);
+    struct acreA_lint lint = {ctx, NULL, 0, NULL, 0};
+    struct acreI_policy *ir = NULL;
+
+    check(t != NULL);
+    int rc = acreA_parse_ldif_lint(ctx, NULL, "fuzz.ldif", t, strlen(t),
+                                   variant, &lint, &ir);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    check(ir != NULL && ir->aci != NULL);
+    check((rc == 0) == (lint.nerrs == 0));
+    check(lint.nerrs <= 1);
+    for (unsigned k = 0; k < lint.nerrs; k++) {
+        check(lint.errs[k].code < 0 && lint.errs[k].code == rc);
+        check(strstr(lint.errs[k].message, "dc=example,dc=com") != NULL);
+        check(lint.errs[k].line >= 2);
+    }
+    check(ir->aci->n == (rc == 0 ? 1u : 0u));
+    for (unsigned k = 0; k < lint.nunk; k++) {
+        check(lint.unk[k].aci == 0 && lint.unk[k].name && lint.unk[k].where);
+        check(lint.unk[k].off < n && lint.unk[k].pos.line >= 2);
+        check(ir->aci->acis[0].flags & ACREI_ACI_F_UNKNOWN);
+    }
+    if (rc)
+        check(lint.nunk == 0);
+    return rc ? rc : lint.nunk ? 1 : 0;
+}
+
+/* acre_lint on the value held by dc=example,dc=com and by a child */
+static void
+via_lint(void *ctx, const char *s, size_t n, int variant, int lint_rc)
+{
+    char *t = aci_line(talloc_strdup(ctx, "dn: dc=example,dc=com\n"), s, n);
+    t = t ? talloc_strdup_append(t, "\ndn: ou=x,dc=example,dc=com\n") : NULL;
+    t = aci_line(t, s, n);
+    check(t != NULL);
+    acre_source src = {ACRE_DIALECT_ACI, "fuzz.ldif", t, strlen(t)};
+    acre_lint_result *r = NULL;
+    acre_diag d;
+    int rc = acre_lint(
+        ctx, &src, 1, NULL, NULL,
+        variant == ACREI_ACI_OPENDJ ? ACRE_COMPILE_ACI_OPENDJ : 0, &r, &d);
+
+    if (rc == ACRE_ERR_NOMEM)
+        return;
+    check(rc == 0 && r != NULL);
+    check(r->count == r->errors + r->warnings);
+    check(!r->errors || !r->warnings);
+    /* the child's copy may be refused where the parent's is not (a
+     * target DN between them), never the other way round */
+    if (lint_rc < 0 && lint_rc != ACRE_ERR_NOMEM)
+        check(r->errors >= 1);
+    for (size_t i = 0; i < r->count; i++) {
+        const acre_lint_finding *f = &r->findings[i];
+        check(f->id && f->message && f->message[0] && f->line >= 2);
+        check(strstr(f->message, "dc=example,dc=com") != NULL ||
+              !strcmp(f->id, "read-error"));
+    }
+    char *j = acre_lint_format(r, ACRE_LINT_JSON);
+    free(j);
+    acre_lint_free(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -164,6 +248,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ctx = talloc_new(NULL);
         int r3 = via_ldif(ctx, s, n, variant);
         check((r1 == 0) == (r3 == 0) || r3 == ACRE_ERR_NOMEM);
+        talloc_free(ctx);
+        /* lint mode: what it refuses the compile refuses, and what the
+         * compile refuses it refuses or reads with an unknown name (it
+         * may also find unknown names the compile accepts: in a
+         * targetfilter or an ($attr.NAME) macro) */
+        ctx = talloc_new(NULL);
+        int r4 = via_lint_mode(ctx, s, n, variant);
+        check(r4 == ACRE_ERR_NOMEM || r3 == ACRE_ERR_NOMEM ||
+              (r3 < 0 ? r4 != 0 : r4 >= 0));
+        talloc_free(ctx);
+        ctx = talloc_new(NULL);
+        via_lint(ctx, s, n, variant, r4);
         talloc_free(ctx);
     }
     return 0;

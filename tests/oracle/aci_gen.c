@@ -541,11 +541,20 @@ add_aci(struct gen *g, unsigned idx)
     const char *ta = targetattr(g);
     const char *tf = targetfilter(g);
     const char *ts = targetscope(g);
+    /* targattrfilters: write constraints, a name-less targetattr to reads */
+    const char *taf =
+        acreG_rng_pct(&g->r, 8)
+            ? PICK(g, ((const char *const[]){
+                          "(targattrfilters=\"add=title:(title=*eng*)\")",
+                          "(targattrfilters=\"add=description:(description=*)"
+                          ", del=description:(description=*)\")",
+                          "(targattrfilters=\"del=sn:(sn=A) && cn:(cn=*)\")"}))
+            : "";
     const char *p1 = perm(g);
     if (idx == 1 && acreG_rng_pct(&g->r, 75)) { /* a broad read rule */
         h = (struct holder){SFX, 1, 1, 1};
         e = &g->c->entries[0];
-        t = tf = ts = "";
+        t = tf = ts = taf = "";
         g->macro = 0;
         ta = PICK(g, ((const char *const[]){
                          "(targetattr=\"*\")",
@@ -559,8 +568,8 @@ add_aci(struct gen *g, unsigned idx)
                         "(userdn=\"ldap:///all\" or ip=\"127.0.0.1\")",
                         "groupdn=\"ldap:///cn=dyn," GROUPS "\""})));
     }
-    const char *v = fmt(g, "%s%s%s%s(version 3.0; acl \"aci-%u\"; %s", t, ta,
-                        tf, ts, idx, p1);
+    const char *v = fmt(g, "%s%s%s%s%s(version 3.0; acl \"aci-%u\"; %s", t, ta,
+                        tf, ts, taf, idx, p1);
     if (acreG_rng_pct(&g->r, 20))
         v = fmt(g, "%s %s", v, perm(g));
     v = fmt(g, "%s)", v);

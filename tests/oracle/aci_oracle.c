@@ -24,7 +24,8 @@
  *        targetattr applies to an attribute check, and one with
  *        targetattr to an entry-level check, only for the rights that
  *        need no attribute (add, delete, proxy, moddn) -- or, entry
- *        level, for write when the ACI has an allow (389's modrdn case);
+ *        level, for any right when the ACI has write and an allow
+ *        (389's modrdn case, which does not look at the right checked);
  *   4. deny first: a deny perm covering R whose bind rule is TRUE or
  *      UNDEFINED denies;
  *   5. then an allow perm covering R whose bind rule is TRUE allows;
@@ -401,7 +402,8 @@ aci_rights(const struct acreI_aci *a, int *has_allow)
         if (!a->perms[i].deny)
             *has_allow = 1;
     }
-    return r;
+    /* 389's aci_access: selfwrite is SLAPI_ACL_SELF | SLAPI_ACL_WRITE */
+    return r & ACREI_ACI_SELFWRITE ? r | ACREI_ACI_WRITE : r;
 }
 
 /* Is attribute type `type` in the ACI's targetattr list (before "!=")? */
@@ -433,7 +435,10 @@ static int
 attr_matches(const struct acreR_ctx *c, int attr, unsigned right)
 {
     const struct acreI_aci_target *t = &c->a->t;
-    int has = (t->has & ACREI_ACI_T_ATTR) != 0, has_allow;
+    /* 389's ACI_TARGET_ATTR: a targetattr, or targattrfilters (which
+     * name no attribute of the targetattr list) */
+    int has = (t->has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)) != 0,
+        has_allow;
     unsigned ar = aci_rights(c->a, &has_allow);
 
     if (attr == ACRER_ACI_UNKNOWN && has) /* only "*" names it */
@@ -446,8 +451,7 @@ attr_matches(const struct acreR_ctx *c, int attr, unsigned right)
         return 1;
     if ((ar & NO_ATTR_RIGHTS) && (right & NO_ATTR_RIGHTS))
         return 1;
-    return attr < 0 && has && (ar & ACREI_ACI_WRITE) &&
-           (right & ACREI_ACI_WRITE) && has_allow;
+    return attr < 0 && has && (ar & ACREI_ACI_WRITE) && has_allow;
 }
 
 /* ------------------------------------------------------------------------
@@ -662,7 +666,7 @@ entry_test_rule(struct acreR_aci *o, void *tmp, const acre_entry_view *e)
     for (unsigned i = 0; i < o->set->n; i++) {
         struct acreR_ctx c = {o, e, &o->set->acis[i], NULL, tmp};
         int has_allow;
-        if (!(c.a->t.has & ACREI_ACI_T_ATTR) &&
+        if (!(c.a->t.has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)) &&
             (aci_rights(c.a, &has_allow) & ACREI_ACI_READ) && entry_matches(&c))
             return 1;
     }
@@ -783,7 +787,10 @@ list_and(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 }
 
 /* vattr_test_filter_list_or (2.3.1): a part is ignored unless its
- * access-only evaluation is 0, then matched without access checks. */
+ * access-only evaluation is 0 (that code, -1 included, is kept as the
+ * OR's answer when no part is left), then matched without access checks
+ * -- in every mode: the function never looks at only_check_access, so
+ * an OR asked for access alone answers whether it matches. */
 static int
 list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
@@ -792,11 +799,9 @@ list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
     for (unsigned i = 0; i < n->nkids; i++) {
         int rc;
         if (mode != F_PLAIN && (rc = node_eval(w, n->kids[i], F_ACCESS))) {
-            undefined = rc > 0 ? rc : 1;
+            undefined = rc;
             continue;
         }
-        if (mode == F_ACCESS) /* access only: every part must pass */
-            continue;
         undefined = 0;
         rc = node_eval(w, n->kids[i], F_PLAIN);
         if (rc == 0)

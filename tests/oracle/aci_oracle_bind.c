@@ -14,9 +14,10 @@
  *            out of its loop there).
  *   groupdn  the requester is a member: a `member` / `uniqueMember` value
  *            of the group or of a group nested at most 5 levels below it,
- *            or matches a `memberURL` of one; when a nested group lies
- *            deeper than that and no term is TRUE: UNDEFINED.  Anonymous:
- *            FALSE (and the list ends, as in 389).
+ *            or matches a `memberURL` of one; when the walk reaches
+ *            level 6 (any member of a level-4 group, or a cycle) and no
+ *            term is TRUE: UNDEFINED (member_of).  Anonymous: FALSE (and
+ *            the list ends, as in 389).
  *   roledn   389 roles, the nsRole 389 computes: a managed role whose DN
  *            is among the requester's nsRoleDN values, a filtered role
  *            whose nsRoleFilter the requester's entry matches, a nested
@@ -197,13 +198,23 @@ bind_matches_url_text(const struct acreR_aci *o, void *tmp, const char *s,
  * Groups and roles
  */
 
+/* Is e an entry 389's group search finds: one of the object classes of
+ * its filter_groups, as a stored objectClass value? */
 static int
 is_group(const struct acreR_aci *o, const acre_entry_view *e)
 {
+    static const char *const classes[] = {"groupOfNames", "groupOfUniqueNames",
+                                          "groupOfCertificates", "groupOfURLs"};
+
     for (unsigned i = 0; e && i < e->nattrs; i++) {
-        int t = acreR_aci_type_of(o, e->attrs[i].id);
-        if (t == o->id_member || t == o->id_unique || t == o->id_url)
-            return 1;
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != o->id_oc)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++)
+            for (unsigned k = 0; k < 4; k++)
+                if (strlen(classes[k]) == a->vals[j].len &&
+                    !strncasecmp(classes[k], a->vals[j].val, a->vals[j].len))
+                    return 1;
     }
     return 0;
 }
@@ -217,12 +228,12 @@ listed(const acre_dn *const *list, unsigned n, const acre_dn *dn)
     return 0;
 }
 
-/* Is the requester a direct member of group entry g (static values or a
- * memberURL)?  Appends g's member groups not yet seen to *next. */
+/* Visit group entry g: TRUE when it lists the requester (member or
+ * uniqueMember) or one of its memberURLs takes the requester's entry;
+ * else every member / uniqueMember value is appended to *next. */
 static int
-direct_member(const struct acreR_aci *o, void *tmp, const acre_entry_view *g,
-              const acre_dn ***seen, unsigned *nseen, const acre_dn ***next,
-              unsigned *nnext)
+visit_group(const struct acreR_aci *o, void *tmp, const acre_entry_view *g,
+            const acre_dn ***next, unsigned *nnext)
 {
     int types[2] = {o->id_member, o->id_unique};
 
@@ -232,20 +243,13 @@ direct_member(const struct acreR_aci *o, void *tmp, const acre_entry_view *g,
         for (unsigned i = 0; i < n; i++) {
             if (acre_dn_equal(v[i], o->bind))
                 return 1;
-            if (listed(*seen, *nseen, v[i]) ||
-                !is_group(o, acreR_aci_find(o, v[i])))
-                continue;
-            const acre_dn **s =
-                talloc_realloc(tmp, *seen, const acre_dn *, *nseen + 1);
             const acre_dn **x =
                 talloc_realloc(tmp, *next, const acre_dn *, *nnext + 1);
-            if (s)
-                *seen = s, s[(*nseen)++] = v[i];
             if (x)
                 *next = x, x[(*nnext)++] = v[i];
         }
     }
-    for (unsigned i = 0; g && i < g->nattrs; i++) {
+    for (unsigned i = 0; i < g->nattrs; i++) {
         const acre_view_attr *a = &g->attrs[i];
         if (acreR_aci_type_of(o, a->id) != o->id_url)
             continue;
@@ -256,31 +260,40 @@ direct_member(const struct acreR_aci *o, void *tmp, const acre_entry_view *g,
     return 0;
 }
 
-/* Membership of the requester in group gdn, level by level. */
+/*
+ * Membership of the requester in group gdn, as 389's
+ * acllas__user_ismember_of_group walks it: the named group is level 0;
+ * the member values of a level's entries, in order and with repeats
+ * (389 keeps no list of what it has seen), make the next level; an entry
+ * is looked into only when it is a group (is_group).  TRUE as soon as a
+ * group of levels 0..5 lists the requester; FALSE when a level is empty
+ * before level 6; UNDEFINED once the entries of level 5 are visited in
+ * vain (so a cycle, or any member of a level-4 group, ends UNDEFINED).
+ */
 static enum acreR_tv
 member_of(const struct acreR_aci *o, void *tmp, const acre_dn *gdn)
 {
     const acre_dn **cur = talloc_array(tmp, const acre_dn *, 1);
-    const acre_dn **seen = talloc_array(tmp, const acre_dn *, 1);
-    unsigned ncur = 1, nseen = 1;
+    unsigned ncur = 1;
 
-    if (!o->bind || !cur || !seen)
+    if (!o->bind || !cur)
         return ACRER_F;
-    cur[0] = seen[0] = gdn;
-    for (int level = 0; ncur > 0; level++) {
-        if (level > ACRER_GROUP_NEST)
-            return ACRER_U;
+    cur[0] = gdn;
+    for (int level = 0;; level++) {
         const acre_dn **next = NULL;
         unsigned nnext = 0;
         for (unsigned i = 0; i < ncur; i++) {
             const acre_entry_view *g = acreR_aci_find(o, cur[i]);
-            if (g && direct_member(o, tmp, g, &seen, &nseen, &next, &nnext))
+            if (g && is_group(o, g) && visit_group(o, tmp, g, &next, &nnext))
                 return ACRER_T;
         }
+        if (level == ACRER_GROUP_NEST)
+            return ACRER_U;
+        if (!nnext)
+            return ACRER_F;
         cur = next;
         ncur = nnext;
     }
-    return ACRER_F;
 }
 
 static int
@@ -603,21 +616,33 @@ userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
     return r;
 }
 
+/* The LAS of one userattr kind (DS_LASUserDnAttrEval,
+ * DS_LASGroupDnAttrEval, DS_LASRoleDnAttrEval, DS_LASLdapUrlAttrEval),
+ * operator op applied as each applies it. */
 static enum acreR_tv
-userattr(struct acreR_ctx *c, const struct acreI_bind *b)
+kind_las(struct acreR_ctx *c, const struct acreI_bind *b, enum acreI_aci_op op)
 {
     const struct acreR_aci *o = c->o;
+    int group =
+        b->kw == ACREI_ACI_GROUPDNATTR ||
+        (b->kw == ACREI_ACI_USERATTR && b->uakind == ACREI_ACI_UA_GROUPDN);
+    int role = b->kw == ACREI_ACI_USERATTR && b->uakind == ACREI_ACI_UA_ROLEDN;
 
-    if (b->uakind == ACREI_ACI_UA_VALUE) {
-        /* attr -1: "parent[..].attr#value", for which 389 looks up an
-         * attribute named by the whole text before '#': never there */
-        int m = b->attr >= 0 &&
-                has_value(o, c->e, b->attr, b->value, b->value_len) &&
-                has_value(o, bind_entry(o), b->attr, b->value, b->value_len);
-        return m ? tv_op(b->op, ACRER_T) : ACRER_U;
+    /* anonymous: no groups, no roles -- False before any operator */
+    if ((group || role) && !o->bind)
+        return ACRER_F;
+    /* roles: the attribute named by the whole text, on the entry itself;
+     * missing: False before any operator */
+    if (role) {
+        int has = 0;
+        for (unsigned i = 0;
+             b->attr >= 0 && !(b->levels & ~1u) && i < c->e->nattrs; i++)
+            has |= acreR_aci_type_of(o, c->e->attrs[i].id) == b->attr;
+        if (!has)
+            return ACRER_F;
     }
     if (!o->bind)
-        return tv_op(b->op, ACRER_F);
+        return tv_op(op, ACRER_F);
     enum acreR_tv r = ACRER_F;
     unsigned levels = b->levels ? b->levels : 1u,
              depth = acre_dn_depth(c->e->dn);
@@ -635,7 +660,33 @@ userattr(struct acreR_ctx *c, const struct acreI_bind *b)
         enum acreR_tv t = userattr_entry(c, b, x);
         r = t == ACRER_T ? t : t == ACRER_U ? t : r;
     }
-    return tv_op(b->op, r);
+    return tv_op(op, r);
+}
+
+/*
+ * userattr / userdnattr / groupdnattr.  The old keywords are their LAS;
+ * "userattr" with a kind hands its operator to the kind's LAS and then,
+ * on a True or False answer, applies it again itself
+ * (DS_LASUserAttrEval): so "!=" answers as "=", but where the LAS said
+ * False before looking at its operator.  The value form applies it once.
+ */
+static enum acreR_tv
+userattr(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    const struct acreR_aci *o = c->o;
+
+    if (b->uakind == ACREI_ACI_UA_VALUE) {
+        /* attr -1: "parent[..].attr#value", for which 389 looks up an
+         * attribute named by the whole text before '#': never there */
+        int m = b->attr >= 0 &&
+                has_value(o, c->e, b->attr, b->value, b->value_len) &&
+                has_value(o, bind_entry(o), b->attr, b->value, b->value_len);
+        return m ? tv_op(b->op, ACRER_T) : ACRER_U;
+    }
+    enum acreR_tv v = kind_las(c, b, b->op);
+    if (b->kw != ACREI_ACI_USERATTR || v == ACRER_U)
+        return v;
+    return tv_op(b->op, v);
 }
 
 /* ------------------------------------------------------------------------

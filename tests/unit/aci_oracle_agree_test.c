@@ -39,7 +39,7 @@
 #include "ir.h"
 #include "schema.h"
 
-#define DEFAULT_SEEDS  300
+#define DEFAULT_SEEDS  2000
 #define MAX_REJECT_PCT 5
 
 struct stats {

@@ -387,18 +387,21 @@ struct lint_case {
     const char *text;
     char *report; /* the fault-free findings as text */
     acre_lint_result *r;
+    int dialect; /* 0: slapd.conf */
 };
 
 static int
 lint_run(struct op *o)
 {
     struct lint_case *c = o->arg;
-    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", c->text,
+    int aci = c->dialect == ACRE_DIALECT_ACI;
+    acre_source src = {aci ? ACRE_DIALECT_ACI : ACRE_DIALECT_SLAPD_CONF,
+                       aci ? "acis.ldif" : "slapd.conf", c->text,
                        strlen(c->text)};
     acre_diag d = {0};
 
     c->r = NULL;
-    return acre_lint(NULL, &src, 1, dir006, NULL, 0, &c->r, &d);
+    return acre_lint(NULL, &src, 1, aci ? NULL : dir006, NULL, 0, &c->r, &d);
 }
 
 static void
@@ -424,7 +427,7 @@ lint_judge(struct op *o, int rc, unsigned long failed, unsigned long n)
 
 Test(oom, lint_test006)
 {
-    struct lint_case c = {rules006, NULL, NULL};
+    struct lint_case c = {rules006, NULL, NULL, 0};
     struct op o = {"lint", lint_run, lint_judge, &c};
 
     cr_assert_eq(lint_run(&o), 0);
@@ -434,6 +437,48 @@ Test(oom, lint_test006)
     acre_lint_free(c.r);
     sweep(&o, stride(7));
     free(c.report);
+}
+
+/* ACI sources: one of each warning, a silencing comment; then every
+ * error of a file that has several */
+Test(oom, lint_aci)
+{
+    static const char *const texts[2] = {
+        "dn: dc=example,dc=com\n"
+        "aci: (targetattr=\"cn || nosuch\")(targetfilter=\"(bogus=1)\")"
+        "(version 3.0; acl \"u\"; allow (read) userdn=\"ldap:///all\";)\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"w\"; allow (write) "
+        "userdn=\"ldap:///anyone\";)\n"
+        "# acre-lint: disable=public-write\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"q\"; allow (add) "
+        "userdn=\"ldap:///anyone\";)\n"
+        "aci: (targetattr=\"userPassword\")(version 3.0; acl \"d\"; deny "
+        "(read) userdn=\"ldap:///anyone\";)\n"
+        "\ndn: ou=People,dc=example,dc=com\n"
+        "aci: (target=\"ldap:///uid=*,ou=Groups,dc=example,dc=com\")"
+        "(version 3.0; acl \"o\"; allow (read) userdn=\"ldap:///all\";)\n"
+        "aci: (targetattr=\"userPassword\")(version 3.0; acl \"s\"; allow "
+        "(read) userdn=\"ldap:///uid=a,dc=example,dc=com\";)\n",
+        "dn: dc=example,dc=com\n"
+        "aci: (version 3.0; acl \"a\"; allow (reed) "
+        "userdn=\"ldap:///all\";)\n"
+        "aci: (target=\"ldap:///dc=org\")(version 3.0; acl \"b\"; allow "
+        "(read) userdn=\"ldap:///all\";)\n",
+    };
+    static const unsigned found[2] = {5, 2};
+
+    for (int k = 0; k < 2; k++) {
+        struct lint_case c = {texts[k], NULL, NULL, ACRE_DIALECT_ACI};
+        struct op o = {"lint_aci", lint_run, lint_judge, &c};
+
+        cr_assert_eq(lint_run(&o), 0);
+        c.report = acre_lint_format(c.r, ACRE_LINT_TEXT);
+        cr_assert(c.report);
+        cr_expect_eq(c.r->count, found[k], "%s", c.report);
+        acre_lint_free(c.r);
+        sweep(&o, stride(3));
+        free(c.report);
+    }
 }
 
 /* ------------------------------------------------------------------------
