@@ -372,10 +372,6 @@ opts_kind(const acre_schema *s, const struct acreI_aci_target *t)
     return t->attr_neg ? OPTS_NOTBITS : OPTS_BITS;
 }
 
-/* attr_match -- does perm p's targetattr take description d (entry
- * level when d is NULL)?  A listed type covers its descriptions with
- * options (389 compares base types); one listed with options only those
- * that have them. */
 #define NO_ATTR_RIGHTS \
     (ACREI_ACI_ADD | ACREI_ACI_DELETE | ACREI_ACI_PROXY | ACREI_ACI_MODDN)
 
@@ -447,9 +443,13 @@ attrfilters(struct ck *c, const struct acreP_aci_perm *p,
     return found ? 1 : -1;
 }
 
-static int
-attr_match(struct ck *c, const struct acreP_aci_perm *p,
-           const struct acreF_desc *d, unsigned rights)
+/* attr_match_full -- does perm p's targetattr take description d (entry
+ * level when d is NULL)?  A listed type covers its descriptions with
+ * options (389 compares base types); one listed with options only those
+ * that have them.  Out of line: attr_match keeps the common case. */
+static int __attribute__((noinline))
+attr_match_full(struct ck *c, const struct acreP_aci_perm *p,
+                const struct acreF_desc *d, unsigned rights)
 {
     uint8_t *kind = &c->st->opts[p->aci_no];
 
@@ -460,11 +460,6 @@ attr_match(struct ck *c, const struct acreP_aci_perm *p,
         if (f >= 0)
             return f;
     }
-    /* the common case next, without reading the ACI */
-    if ((*kind == OPTS_BITS || *kind == OPTS_NOTBITS) && d && d->type >= 0)
-        return (int)((p->attr_in[d->type / 64] >> (d->type % 64)) & 1) ^
-               (*kind == OPTS_NOTBITS);
-
     const struct acreI_aci_target *t = &p->aci->t;
     const acre_schema *s = c->rq->schema;
 
@@ -497,6 +492,30 @@ attr_match(struct ck *c, const struct acreP_aci_perm *p,
                          strlen(at->names[k]));
     }
     return t->attr_neg ? !m : m;
+}
+
+/* attr_match -- attr_match_full, with its common cases first, inline and
+ * without reading the ACI: a check that is not a write (no
+ * targattrfilters) against an ACI without targetattr, at entry level, or
+ * of a known type against a targetattr that is a plain bitmap */
+static inline int
+attr_match(struct ck *c, const struct acreP_aci_perm *p,
+           const struct acreF_desc *d, unsigned rights)
+{
+    if (!c->wkind) {
+        uint8_t kind = c->st->opts[p->aci_no];
+        int noattr =
+            (p->aci_rights & NO_ATTR_RIGHTS) && (rights & NO_ATTR_RIGHTS);
+        if (!(p->flags & ACREP_ACI_HASATTR))
+            return !d || noattr;
+        if (!d)
+            return noattr ||
+                   ((p->aci_rights & ACREI_ACI_WRITE) && p->aci_allow);
+        if ((kind == OPTS_BITS || kind == OPTS_NOTBITS) && d->type >= 0)
+            return (int)((p->attr_in[d->type / 64] >> (d->type % 64)) & 1) ^
+                   (kind == OPTS_NOTBITS);
+    }
+    return attr_match_full(c, p, d, rights);
 }
 
 /* desc_of -- the description of attribute id as a filter item has it */
