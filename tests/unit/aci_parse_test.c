@@ -708,6 +708,16 @@ Test(aci_parse, ldif_target_outside_holder)
                  ACRE_ERR_RULE_SYNTAX);
     cr_assert_eq(d.line, 2);
     cr_assert_eq(d.column, 15);
+    /* 389 checks the target alone: target_to / target_from may name
+     * another subtree (a move's destination usually does) */
+    ldif = "dn: ou=people,dc=example,dc=com\n"
+           "aci: (target_to=\"ldap:///ou=groups,dc=example,dc=com\")"
+           "(target_from=\"ldap:///ou=old,dc=example,dc=com\")"
+           "(version 3.0; acl \"x\"; allow (moddn) userdn="
+           "\"ldap:///anyone\";)\n";
+    cr_assert_eq(acreA_parse_ldif(ctx, NULL, "f.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d),
+                 0, "%s", d.message);
 }
 
 Test(aci_parse, ldif_errors_pass_through)
