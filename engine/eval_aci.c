@@ -345,14 +345,16 @@ attr_match(struct ck *c, const struct acreP_aci_perm *p,
 
     /* 389: an ACI without targetattr takes attribute checks only for
      * rights that need none (add, delete, proxy, moddn); one with a
-     * targetattr takes the entry itself only for an allowed write (a
-     * rename changes no attribute) */
+     * targetattr takes the entry itself for those rights too, and for
+     * an allowed write (a rename changes no attribute) */
     if (!(p->flags & ACREP_ACI_HASATTR))
         return d == NULL ||
                ((p->aci_rights & NO_ATTR_RIGHTS) && (rights & NO_ATTR_RIGHTS));
     if (!d)
-        return (p->aci_rights & ACREI_ACI_WRITE) &&
-               (rights & ACREI_ACI_WRITE) && p->aci_allow;
+        return ((p->aci_rights & NO_ATTR_RIGHTS) &&
+                (rights & NO_ATTR_RIGHTS)) ||
+               ((p->aci_rights & ACREI_ACI_WRITE) &&
+                (rights & ACREI_ACI_WRITE) && p->aci_allow);
     if (d->type < 0) /* a name the schema does not know ("1.1") */
         return t->attr_star ? !t->attr_neg : t->attr_neg;
     int m = (p->attr_in[d->type / 64] >> (d->type % 64)) & 1;
