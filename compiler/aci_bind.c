@@ -19,7 +19,10 @@
  *     not (389's rights reader wants '(' after allow);
  *   - RIGHTS: words separated by single commas, each (case-insensitive)
  *     read write add delete search compare selfwrite proxy moddn all
- *     (OpenDJ: import export too); selfwrite is 389's SELF|WRITE bits;
+ *     (OpenDJ: import export too); a perm keeps the rights it names,
+ *     as 389's rights list does (selfwrite: SELF alone -- it grants no
+ *     plain write --, all: ACREI_ACI_ALL); the ACI's own rights (389's
+ *     aci_access, aci_build.c) count selfwrite as SELF|WRITE;
  *   - RULE: factor [(and|or) RULE] -- right-associative with no
  *     precedence, as acltext.y's "expression" (so "a and b or c" is
  *     "a and (b or c)"); factor: "(" RULE ")" | not factor |
@@ -133,7 +136,7 @@ static const struct {
     {"delete", ACREI_ACI_DELETE, 0},
     {"search", ACREI_ACI_SEARCH, 0},
     {"compare", ACREI_ACI_COMPARE, 0},
-    {"selfwrite", ACREI_ACI_SELFWRITE | ACREI_ACI_WRITE, 0},
+    {"selfwrite", ACREI_ACI_SELFWRITE, 0},
     {"proxy", ACREI_ACI_PROXY, 0},
     {"moddn", ACREI_ACI_MODDN, 0},
     {"all", ACREI_ACI_ALL, 0},

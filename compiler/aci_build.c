@@ -162,6 +162,8 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
         for (unsigned k = 0; k < a->nperms; k++) {
             pe |= per_entry(a->perms[k].bind);
             all |= a->perms[k].rights;
+            if (a->perms[k].rights & ACREI_ACI_SELFWRITE)
+                all |= ACREI_ACI_WRITE; /* 389's aci_access */
             any_deny |= a->perms[k].deny != 0;
             any_allow |= a->perms[k].deny == 0;
         }

@@ -52,8 +52,9 @@ struct acreP_aci_perm {
     const struct acreI_aci *aci;
     const struct acreI_aci_perm *perm;
     uint32_t aci_no;     /* index of aci in the set: per-entry target memo */
-    uint32_t rights;     /* ACREI_ACI_* */
-    uint32_t aci_rights; /* of all the ACI's perms (389's aci_access) */
+    uint32_t rights;     /* ACREI_ACI_*, as the perm names them */
+    uint32_t aci_rights; /* of all the ACI's perms, selfwrite counting as
+                            SELFWRITE|WRITE (389's aci_access) */
     uint8_t aci_deny, aci_allow; /* the ACI has a deny / an allow perm */
     uint8_t deny;
     uint8_t flags;           /* ACREP_ACI_* */
