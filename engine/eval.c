@@ -805,7 +805,12 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
         unsigned r = acreV_aci_rights(right, ent);
         rq->err = 0;
         rq->limit_hit = 0;
-        granted = r ? acreV_aci_check(rq, e, ent ? NULL : &fd, r) : 0;
+        if (tr) /* explained: the same decision, told step by step */
+            granted = acreV_aci_explain_check(
+                rq, e, ent ? NULL : &fd, attr, r, right, tr,
+                steps ? steps->fn : NULL, steps ? steps->arg : NULL);
+        else
+            granted = r ? acreV_aci_check(rq, e, ent ? NULL : &fd, r) : 0;
         if (!granted && rq->limit_hit)
             return denied(rq);
         return granted;
@@ -848,12 +853,15 @@ acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
 
     if (granted)
         *granted = 0;
-    if (rq_ok(rq) && rq->p->aci) /* no ACI trace yet: say so */
-        return strdup("explaining ACI decisions is not supported yet\n");
     if (!rq_ok(rq) || !(t = talloc_strdup(rq->mem, "")))
         return NULL;
     int g = access_check(rq, e, attr, val, val_len, right, &mask, &t, NULL);
-    if (t)
+    if (t && rq->p->aci) /* ACIs have rights, no mask */
+        t = talloc_asprintf_append_buffer(t, "%s\n",
+                                          g == 1   ? "granted"
+                                          : g == 0 ? "denied"
+                                                   : acre_strerror(g));
+    else if (t)
         t = talloc_asprintf_append_buffer(t, "%s (mask %s)\n",
                                           g == 1   ? "granted"
                                           : g == 0 ? "denied"
@@ -886,8 +894,6 @@ acre_explain_steps(acre_request *rq, const acre_entry_view *e, const char *attr,
         return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
     if (!fn)
         return ACRE_ERR_INVAL;
-    if (rq->p->aci) /* no ACI steps yet */
-        return ACRE_ERR_UNSUPPORTED;
     if (!(t = talloc_strdup(rq->mem, "")))
         return ACRE_ERR_NOMEM;
     g = access_check(rq, e, attr, val, val_len, right, mask, &t, &st);

@@ -79,7 +79,20 @@ struct ck {
     const struct acreP_aci *ix;
     const acre_entry_view *e;
     uint32_t aci_no; /* the ACI whose bind rule is evaluated */
+    const struct acreV_aci_tracer *tr; /* explained checks only, else NULL */
+    int kept; /* explained: perm_bind answered from the request's memo */
+    const struct acreP_aci_perm *by; /* explained: the perm that decided */
 };
+
+/* trace -- hand an event to the tracer (callers test c->tr first) */
+static void
+trace(struct ck *c, int kind, const struct acreP_aci_perm *p, int r, int why)
+{
+    struct acreV_aci_event ev = {kind, p, p ? p->aci : NULL, NULL, r, why,
+                                 0,    0};
+
+    c->tr->fn(c->tr->arg, &ev);
+}
 
 static int
 tri_not(int r)
@@ -424,6 +437,7 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     c->rq = rq;
     c->ix = rq->p->aci;
     c->e = e;
+    c->tr = NULL;
     if (!(c->st = state(rq)))
         return -1;
     if (++c->st->epoch == 0) {
@@ -1240,9 +1254,25 @@ local_time(const struct acre_request *rq, struct tm *tm)
     localtime_r(&t, tm);
 }
 
-/* bind_rule -- bind rule b for the check: T, F or U. */
+static int bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth);
+
+/* bind_rule -- bind rule b for the check: T, F or U (an explained check
+ * reports each keyword test and each "not" it evaluates). */
 static int
 bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
+{
+    int r = bind_node(c, b, depth);
+
+    if (c->tr && b && b->kw != ACREI_ACI_AND && b->kw != ACREI_ACI_OR) {
+        struct acreV_aci_event ev = {
+            ACREV_ACI_EV_TERM, NULL, NULL, b, r, 0, 0, 0};
+        c->tr->fn(c->tr->arg, &ev);
+    }
+    return r;
+}
+
+static int
+bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth)
 {
     int r;
     struct tm tm;
@@ -1319,13 +1349,18 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
         slot = 2;
     else
         slot = 3; /* not kept */
-    if (slot < 3 && c->st->bind[pi * 3 + slot])
-        return c->st->bind[pi * 3 + slot];
+    int kept = slot < 3 ? c->st->bind[pi * 3 + slot] : 0;
+    if (kept && !c->tr)
+        return kept;
+    /* explained: walked again for its terms, the kept answer stands */
     int was = c->rq->limit_hit;
     c->rq->limit_hit = 0;
     c->aci_no = p->aci_no;
     r = bind_rule(c, p->perm->bind, 0);
-    if (c->rq->limit_hit)
+    c->kept = kept && kept != r; /* explained: the kept answer differs */
+    if (kept)
+        r = kept, c->rq->limit_hit = 0;
+    else if (c->rq->limit_hit)
         r = U; /* a failed lookup: fail closed */
     else if (slot < 3)
         c->st->bind[pi * 3 + slot] = (uint8_t)r;
@@ -1336,6 +1371,19 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
 /* ------------------------------------------------------------------------
  * Decisions
  */
+
+/* anon_said -- what the anonymous profile decided (r), told to an
+ * explained check */
+static int
+anon_said(struct ck *c, const struct acreI_aci *a, int r)
+{
+    if (c->tr) {
+        struct acreV_aci_event ev = {
+            ACREV_ACI_EV_ANON, NULL, a, NULL, r, 0, 0, 0};
+        c->tr->fn(c->tr->arg, &ev);
+    }
+    return r;
+}
 
 /* anon -- 389's anonymous profile (aci_index.h) for `rights` on d (NULL:
  * the entry): 1 granted, 0 denied, -1 no profile ACI takes the entry
@@ -1361,7 +1409,7 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
             continue;
         taken++;
         if (!d)
-            return 1;
+            return anon_said(c, pa->aci, 1);
         int m = t->attr_star;
         for (unsigned i = 0; !m && d->type >= 0 && i < t->nattrs; i++) {
             const struct acreS_dinfo *w =
@@ -1369,9 +1417,9 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
             m = w && w->type == d->type;
         }
         if (t->attr_neg ? !m : m)
-            return 1;
+            return anon_said(c, pa->aci, 1);
     }
-    return taken ? 0 : -1;
+    return taken ? anon_said(c, NULL, 0) : -1;
 }
 
 /* decide -- `rights` on attribute id (entry level: id < 0) of the
@@ -1381,8 +1429,11 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
     int allow = 0, was = c->rq->limit_hit;
 
-    if (c->st->root)
+    if (c->st->root) {
+        if (c->tr)
+            trace(c, ACREV_ACI_EV_ROOT, NULL, 1, 0);
         return 1;
+    }
     if (!c->rq->authz && c->ix->anon_valid &&
         (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH))) {
         int r = anon(c, d, rights);
@@ -1393,15 +1444,30 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
         for (uint32_t i = 0; i < c->st->ncand; i++) {
             uint32_t pi = c->st->cand[i];
             const struct acreP_aci_perm *p = &c->ix->perms[pi];
-            if (p->deny != (pass == 0) || !(p->rights & rights) ||
-                !attr_match(c, p, d, rights) ||
-                !target_match(c, p->aci, p->aci_no))
+            if (p->deny != (pass == 0))
                 continue;
+            if (!(p->rights & rights) || !attr_match(c, p, d, rights) ||
+                !target_match(c, p->aci, p->aci_no)) {
+                if (c->tr)
+                    trace(c, ACREV_ACI_EV_SKIP, p, 0,
+                          !(p->rights & rights) ? ACREV_ACI_WHY_RIGHTS
+                          : !attr_match(c, p, d, rights)
+                              ? ACREV_ACI_WHY_ATTR
+                              : ACREV_ACI_WHY_TARGET);
+                continue;
+            }
             int b = perm_bind(c, pi, rights);
+            if (c->tr) {
+                struct acreV_aci_event ev = {
+                    ACREV_ACI_EV_PERM, p, p->aci, NULL, b, 0, c->kept, 0};
+                c->tr->fn(c->tr->arg, &ev);
+            }
             if (pass == 0 && b != F) {
+                c->by = p;
                 return 0;
             }
             if (pass == 1 && b == T) {
+                c->by = p;
                 allow = 1;
                 break;
             }
@@ -1422,6 +1488,32 @@ acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
     if (begin(&c, rq, e))
         return 0;
     return decide(&c, attr, rights);
+}
+
+/* acreV_aci_explain -- see aci_index.h. */
+int
+acreV_aci_explain(struct acre_request *rq, const acre_entry_view *e,
+                  const struct acreF_desc *attr, unsigned rights,
+                  const struct acreV_aci_tracer *t)
+{
+    struct ck c;
+    int g, was = rq->limit_hit;
+
+    if (begin(&c, rq, e)) {
+        struct acreV_aci_event ev = {
+            ACREV_ACI_EV_END, NULL, NULL, NULL, 0, 0, 0, 1};
+        t->fn(t->arg, &ev);
+        return 0;
+    }
+    c.tr = t;
+    c.by = NULL;
+    c.kept = 0;
+    g = decide(&c, attr, rights);
+    struct acreV_aci_event ev = {
+        ACREV_ACI_EV_END,     c.by, c.by ? c.by->aci : NULL, NULL, g, 0, 0,
+        rq->limit_hit && !was};
+    t->fn(t->arg, &ev);
+    return g;
 }
 
 unsigned
