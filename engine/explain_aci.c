@@ -275,6 +275,8 @@ struct xa {
     struct term_kept *terms; /* of the permission being evaluated */
     unsigned nterms, cap;
     int oom;
+    int root;                     /* the directory manager decided */
+    const struct acreI_aci *anon; /* the profile ACI that granted */
 };
 
 /* aci_of -- fill the ACI fields of step s from ACI a (perm p or NULL) */
@@ -361,11 +363,13 @@ on_event(void *arg, const struct acreV_aci_event *ev)
         x->terms[x->nterms++] = (struct term_kept){ev->b, ev->r};
         return;
     case ACREV_ACI_EV_ROOT:
+        x->root = 1;
         step_init(&s, ACRE_EXPLAIN_ROOTDN,
                   "the requester is the directory manager: every right");
         put(x, &s, 0);
         return;
     case ACREV_ACI_EV_ANON:
+        x->anon = ev->aci;
         if (ev->aci) {
             sb_put(&o, "anonymous profile: ");
             aci_words(&o, ev->aci, NULL);
@@ -432,14 +436,19 @@ on_event(void *arg, const struct acreV_aci_event *ev)
         else if (ev->p) {
             sb_put(&o, "%s by ", ev->r ? "granted" : "denied");
             aci_words(&o, ev->p->aci, ev->p);
+        } else if (ev->r && x->anon) {
+            sb_put(&o, "granted by the anonymous profile's ");
+            aci_words(&o, x->anon, NULL);
         } else if (ev->r) {
-            sb_put(&o, "granted");
+            sb_put(&o, "granted%s", x->root ? " to the directory manager" : "");
         } else {
             sb_put(&o, "denied: no allow applies");
         }
         step_init(&s, ACRE_EXPLAIN_ACI_DECISION, line);
         if (ev->p && !ev->limit)
             aci_of(&s, ev->p->aci, ev->p);
+        else if (ev->r && x->anon && !ev->limit)
+            aci_of(&s, x->anon, NULL);
         put(x, &s, 0);
         return;
     default:
@@ -491,7 +500,7 @@ acreV_aci_explain_check(struct acre_request *rq, const acre_entry_view *e,
     static const char *const levels[] = {
         "",     "disclose", "auth",   "compare", "search",
         "read", "add",      "delete", "write",   "manage"};
-    struct xa x = {rq, e, NULL, trace, fn, arg, NULL, 0, 0, 0};
+    struct xa x = {rq, e, NULL, trace, fn, arg, NULL, 0, 0, 0, 0, NULL};
     struct acreV_aci_tracer t = {on_event, &x};
     char what[300];
     int g;
@@ -727,8 +736,10 @@ lists_of(struct ger *g, void *tmp, struct lists *ls)
             add_to(ls->all, ls->all_order, &ls->nall,
                    acreS_attr_find(s, "aci", 3));
     }
-    for (unsigned id = 0; id < na; id++)
-        if (acreS_attr(s, (int)id)->usage != ACRES_USER)
+    for (unsigned id = 0; id < na; id++) /* acre's entry and children
+                                              are no attributes */
+        if (acreS_attr(s, (int)id)->usage != ACRES_USER &&
+            (int)id != p->id_entry && (int)id != p->id_children)
             add_to(ls->op, ls->op_order, &ls->nop, (int)id);
     return 0;
 }
