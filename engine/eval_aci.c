@@ -1463,11 +1463,13 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
                 c->tr->fn(c->tr->arg, &ev);
             }
             if (pass == 0 && b != F) {
-                c->by = p;
+                if (c->tr)
+                    c->by = p;
                 return 0;
             }
             if (pass == 1 && b == T) {
-                c->by = p;
+                if (c->tr)
+                    c->by = p;
                 allow = 1;
                 break;
             }
