@@ -576,6 +576,12 @@ parse(struct explain *x, int argc, char **argv)
                         "rules; ACIs: text, json or ger\n");
         return CLI_EXIT_USAGE;
     }
+    if (aci && x->format == FMT_GER && x->in.aci_variant == 2) {
+        fprintf(stderr, "acre explain: --format ger is 389's "
+                        "get-effective-rights: not with --aci-variant "
+                        "opendj\n");
+        return CLI_EXIT_USAGE;
+    }
     if (!aci && x->format == FMT_GER) {
         fprintf(stderr, "acre explain: --format ger is 389's "
                         "get-effective-rights: it needs --dialect aci\n");

@@ -846,8 +846,8 @@ acre_effective_rights(acre_request *rq, const acre_entry_view *e,
     for (size_t i = 0; i < nattrs; i++)
         if (!attrs[i])
             return ACRE_ERR_INVAL;
-    if (!rq->p->aci)
-        return ACRE_ERR_UNSUPPORTED;
+    if (!rq->p->aci || rq->p->aci->set->variant != ACREI_ACI_389)
+        return ACRE_ERR_UNSUPPORTED; /* 389's control, 389's rules */
     if (!(g.out = talloc_strdup(rq->mem, "entryLevelRights: ")))
         return ACRE_ERR_NOMEM;
     /* v: read on "*" (389 asks for the attribute named "*") */

@@ -1603,7 +1603,8 @@ int acre_explain_steps(acre_request *rq, const acre_entry_view *e,
  * of e that is not operational, in e's order.  Names are printed as
  * given; e's own attributes by their schema names.  *out receives the
  * text, to free with free().  Returns 0, ACRE_ERR_INVAL (an argument
- * NULL), ACRE_ERR_UNSUPPORTED (not an ACI policy), ACRE_ERR_NOMEM or
+ * NULL), ACRE_ERR_UNSUPPORTED (not a 389 ACI policy: OpenLDAP rules, or
+ * ACIs compiled with ACRE_COMPILE_ACI_OPENDJ), ACRE_ERR_NOMEM or
  * ACRE_ERR_LOOKUP (a failed lookup: nothing printed).  For the request's
  * thread.
  */

@@ -363,6 +363,48 @@ Test(aci_explain, ger_anonymous_has_no_selfwrite)
     teardown(&f);
 }
 
+Test(aci_explain, ger_unsupported)
+{
+    static const char conf[] = "access to * by * read\n";
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "t.conf", conf,
+                       sizeof conf - 1};
+    acre_source aci = {ACRE_DIALECT_ACI, "t.ldif", data, sizeof data - 1};
+    const char *const kinds[] = {"openldap", "opendj"};
+
+    for (int k = 0; k < 2; k++) {
+        acre_policy *p = NULL;
+        acre_directory *dir = NULL;
+        acre_request *rq = NULL;
+        acre_subject s;
+        char *out = (char *)&out;
+        cr_assert_eq(k ? acre_policy_compile(NULL, NULL, &aci, 1,
+                                             ACRE_COMPILE_ACI_OPENDJ, &p, NULL)
+                       : acre_policy_compile(NULL, NULL, &src, 1, 0, &p, NULL),
+                     0, "%s", kinds[k]);
+        cr_assert_eq(acre_directory_load(NULL, acre_policy_schema(p), "t.ldif",
+                                         data, sizeof data - 1, &dir, NULL),
+                     0);
+        memset(&s, 0, sizeof s);
+        s.authz_dn = ANN;
+        cr_assert_eq(acre_request_begin(p, &s, acre_directory_host(dir), &rq),
+                     0);
+        acre_dn *x = NULL;
+        cr_assert_eq(acre_dn_parse(NULL, acre_policy_schema(p), BOB,
+                                   strlen(BOB), 0, &x, NULL),
+                     0);
+        const acre_entry *e = acre_directory_find(dir, x);
+        acre_dn_free(x);
+        cr_assert_not_null(e);
+        cr_expect_eq(
+            acre_effective_rights(rq, acre_entry_view_of(e), NULL, 0, &out),
+            ACRE_ERR_UNSUPPORTED, "%s", kinds[k]);
+        cr_expect_null(out);
+        acre_request_end(rq);
+        acre_directory_free(dir);
+        acre_policy_release(p);
+    }
+}
+
 Test(aci_explain, ger_errors)
 {
     struct fx f;
