@@ -14,6 +14,8 @@
 
 #include "acre.h"
 
+#include "alloc_hook.h"
+
 #define SUFFIX "dc=example,dc=com"
 #define ANN    "uid=ann,ou=people," SUFFIX
 #define BOB    "uid=bob,ou=people," SUFFIX
@@ -421,3 +423,105 @@ Test(aci_explain, ger_errors)
                  ACRE_ERR_INVAL);
     teardown(&f);
 }
+
+/* ------------------------------------------------------------------------
+ * Out of memory: each allocation of a request's get-effective-rights and
+ * of an explained check refused in turn (with every later one, then
+ * alone): an error or the fault-free answer, never more rights, nothing
+ * left allocated.
+ */
+#if ALLOC_HOOK
+
+/* one run as `who` on v: its GER text (or NULL) in *ger_out, and the
+ * outcomes of two explained checks in *granted; the request is made and
+ * ended inside the run (nothing in it may assert: the test framework
+ * itself cannot report while allocations fail) */
+static int
+oom_run(struct fx *f, const acre_entry_view *v, const char *who, char **ger_out,
+        int *granted)
+{
+    acre_subject s;
+    acre_request *rq = NULL;
+    char *out = NULL;
+    int rc;
+
+    memset(&s, 0, sizeof s);
+    s.authz_dn = who;
+    *ger_out = NULL;
+    *granted = 0;
+    if ((rc = acre_request_begin(f->p, &s, acre_directory_host(f->dir), &rq)))
+        return rc;
+    rc = acre_effective_rights(rq, v, NULL, 0, &out);
+    if (!rc) {
+        struct seen w = {0};
+        int g = acre_explain_steps(rq, v, "userPassword", NULL, 0,
+                                   ACRE_RIGHT_READ, record, &w, NULL);
+        char *t =
+            acre_explain(rq, v, "description", NULL, 0, ACRE_RIGHT_WRITE, NULL);
+        if (g < 0 || !t)
+            rc = g < 0 ? g : ACRE_ERR_NOMEM;
+        *granted = (g == 1) | ((t && strstr(t, "granted\n")) ? 2 : 0);
+        free(t);
+    }
+    acre_request_end(rq);
+    *ger_out = out;
+    return rc;
+}
+
+Test(aci_explain, out_of_memory)
+{
+    static const char *const who[] = {ANN, BOB};
+
+    for (unsigned k = 0; k < 2; k++) {
+        struct fx f;
+        char *want, *got;
+        int want_g, got_g;
+
+        setup_as(&f, who[k]);
+        acre_request_end(f.rq);
+        f.rq = NULL;
+        const acre_entry_view *v = view(&f, BOB); /* fault-free */
+        cr_assert_eq(oom_run(&f, v, who[k], &want, &want_g), 0);
+        unsigned long n, failures = 0;
+        for (n = 1;; n++) {
+            int stop = 0;
+            for (int once = 0; once < 2; once++) {
+                long live = alloc_live();
+                once ? alloc_fail_once(n) : alloc_fail_after(n);
+                int rc = oom_run(&f, v, who[k], &got, &got_g);
+                unsigned long failed = alloc_failed();
+                alloc_fail_after(0);
+                if (!once && !failed)
+                    stop = 1;
+                if (rc == 0) {
+                    cr_expect_str_eq(got, want, "allocation %lu (%s)", n,
+                                     once ? "alone" : "and later");
+                    cr_expect_eq(got_g, want_g, "allocation %lu", n);
+                } else {
+                    cr_expect(rc == ACRE_ERR_NOMEM || rc == ACRE_ERR_LOOKUP,
+                              "allocation %lu: %s", n, acre_strerror(rc));
+                    /* get-effective-rights may have succeeded before an
+                     * explained check failed: then exactly */
+                    if (got)
+                        cr_expect_str_eq(got, want, "allocation %lu", n);
+                    cr_expect_eq(got_g & ~want_g, 0, "allocation %lu", n);
+                }
+                free(got);
+                cr_expect_eq(alloc_live(), live,
+                             "allocation %lu: %ld blocks left", n,
+                             alloc_live() - live);
+                if (stop)
+                    break;
+            }
+            if (stop)
+                break;
+            failures++;
+        }
+        cr_expect_gt(failures, 0);
+        free(want);
+        acre_directory_free(f.dir);
+        acre_policy_release(f.p);
+    }
+}
+
+#endif
