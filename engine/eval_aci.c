@@ -327,6 +327,29 @@ target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
     return ok;
 }
 
+/* moddn_to -- 389's target_to for a moddn check: the entry checked is
+ * the destination, within the target_to DN or matching its pattern (the
+ * ACI's "target !=" negating it too, as 389's ACI_TARGET_NOT does).  The
+ * source, which a check does not know, is not tested: 389 skips
+ * target_from without one (its get-effective-rights has none). */
+static int
+moddn_to(struct ck *c, const struct acreI_aci *a)
+{
+    const struct acreI_aci_dnpat *to = &a->t.to;
+    int m;
+
+    if (!(a->t.has & ACREI_ACI_T_TO))
+        return 1;
+    if (to->kind == ACREI_ACI_PAT_DN) {
+        m = in_scope(c->e->dn, to->dn, ACRE_SCOPE_SUB);
+    } else {
+        size_t n;
+        const char *s = acre_dn_normalised(c->e->dn, &n);
+        m = glob_at(to->text, to->len, s, n, 0);
+    }
+    return a->t.target_neg ? !m : m;
+}
+
 /* opts_in -- are the options of w all among those of d? */
 static int
 opts_in(const struct acreS_dinfo *w, const struct acreF_desc *d)
@@ -1447,7 +1470,8 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
             if (p->deny != (pass == 0))
                 continue;
             if (!(p->rights & rights) || !attr_match(c, p, d, rights) ||
-                !target_match(c, p->aci, p->aci_no)) {
+                !target_match(c, p->aci, p->aci_no) ||
+                ((rights & ACREI_ACI_MODDN) && !moddn_to(c, p->aci))) {
                 if (c->tr)
                     trace(c, ACREV_ACI_EV_SKIP, p, 0,
                           !(p->rights & rights) ? ACREV_ACI_WHY_RIGHTS
