@@ -799,6 +799,9 @@ attrs_rights(struct ger *g, const char *const *attrs, size_t n)
         for (size_t i = 0; i < n; i++)
             if (attrs[i][0])
                 attr_rights(g, attrs[i]);
+        /* 389's search adds aci to a list with "*" */
+        if (star && !listed(attrs, n, "aci"))
+            attr_rights(g, "aci");
     } else if (star && plus) {
         each(g, ls.all_order, ls.nall);
         each(g, ls.op_order, ls.nop);
