@@ -84,14 +84,22 @@ struct ck {
     const struct acreP_aci_perm *by; /* explained: the perm that decided */
 };
 
-/* trace -- hand an event to the tracer (callers test c->tr first) */
+/* trace -- hand an event to the tracer (callers test c->tr first: out
+ * of line and cold, so that the ordinary path pays the test alone) */
+static __attribute__((noinline, cold)) void
+trace_ev(struct ck *c, int kind, const struct acreP_aci_perm *p,
+         const struct acreI_aci *a, const struct acreI_bind *b, int r, int why,
+         int kept)
+{
+    struct acreV_aci_event ev = {kind, p, a, b, r, why, kept, 0};
+
+    c->tr->fn(c->tr->arg, &ev);
+}
+
 static void
 trace(struct ck *c, int kind, const struct acreP_aci_perm *p, int r, int why)
 {
-    struct acreV_aci_event ev = {kind, p, p ? p->aci : NULL, NULL, r, why,
-                                 0,    0};
-
-    c->tr->fn(c->tr->arg, &ev);
+    trace_ev(c, kind, p, p ? p->aci : NULL, NULL, r, why, 0);
 }
 
 static int
@@ -372,7 +380,7 @@ opts_in(const struct acreS_dinfo *w, const struct acreF_desc *d)
 #define NO_ATTR_RIGHTS \
     (ACREI_ACI_ADD | ACREI_ACI_DELETE | ACREI_ACI_PROXY | ACREI_ACI_MODDN)
 
-static int
+static inline __attribute__((always_inline)) int
 attr_match(struct ck *c, const struct acreP_aci_perm *p,
            const struct acreF_desc *d, unsigned rights)
 {
@@ -1277,25 +1285,35 @@ local_time(const struct acre_request *rq, struct tm *tm)
     localtime_r(&t, tm);
 }
 
-static int bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth);
+static inline __attribute__((always_inline)) int
+bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
+          const int traced);
+static int bind_traced(struct ck *c, const struct acreI_bind *b,
+                       unsigned depth);
 
-/* bind_rule -- bind rule b for the check: T, F or U (an explained check
- * reports each keyword test and each "not" it evaluates). */
+/* bind_rule -- bind rule b for the check: T, F or U.  bind_traced is
+ * its copy for an explained check, which also reports each keyword test
+ * and each "not" it evaluates (bind_node, inlined in both, recurses into
+ * its own copy: the ordinary walk tests nothing). */
 static int
 bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
 {
-    int r = bind_node(c, b, depth);
+    return bind_node(c, b, depth, 0);
+}
 
-    if (c->tr && b && b->kw != ACREI_ACI_AND && b->kw != ACREI_ACI_OR) {
-        struct acreV_aci_event ev = {
-            ACREV_ACI_EV_TERM, NULL, NULL, b, r, 0, 0, 0};
-        c->tr->fn(c->tr->arg, &ev);
-    }
+static __attribute__((noinline, cold)) int
+bind_traced(struct ck *c, const struct acreI_bind *b, unsigned depth)
+{
+    int r = bind_node(c, b, depth, 1);
+
+    if (b && b->kw != ACREI_ACI_AND && b->kw != ACREI_ACI_OR)
+        trace_ev(c, ACREV_ACI_EV_TERM, NULL, NULL, b, r, 0, 0);
     return r;
 }
 
-static int
-bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth)
+static inline __attribute__((always_inline)) int
+bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
+          const int traced)
 {
     int r;
     struct tm tm;
@@ -1308,13 +1326,22 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth)
      * first keyword it cannot evaluate: Undefined ends the rule whatever
      * follows ("U or T" is Undefined, "F and U" False) */
     case ACREI_ACI_AND:
-        r = bind_rule(c, b->a, depth + 1);
-        return r == T ? bind_rule(c, b->b, depth + 1) : r;
+        r = traced ? bind_traced(c, b->a, depth + 1)
+                   : bind_rule(c, b->a, depth + 1);
+        if (r != T)
+            return r;
+        return traced ? bind_traced(c, b->b, depth + 1)
+                      : bind_rule(c, b->b, depth + 1);
     case ACREI_ACI_OR:
-        r = bind_rule(c, b->a, depth + 1);
-        return r == F ? bind_rule(c, b->b, depth + 1) : r;
+        r = traced ? bind_traced(c, b->a, depth + 1)
+                   : bind_rule(c, b->a, depth + 1);
+        if (r != F)
+            return r;
+        return traced ? bind_traced(c, b->b, depth + 1)
+                      : bind_rule(c, b->b, depth + 1);
     case ACREI_ACI_NOT:
-        return tri_not(bind_rule(c, b->a, depth + 1));
+        return tri_not(traced ? bind_traced(c, b->a, depth + 1)
+                              : bind_rule(c, b->a, depth + 1));
     case ACREI_ACI_USERDN:
     case ACREI_ACI_GROUPDN:
     case ACREI_ACI_ROLEDN:
@@ -1350,6 +1377,21 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth)
     return b->op == ACREI_ACI_NE ? tri_not(r) : r;
 }
 
+/* rewalk -- an explained check meeting an answer the request kept: the
+ * rule is walked again for its terms, the kept answer stands (c->kept
+ * says when the walk disagrees); out of line, off the ordinary path */
+static __attribute__((noinline, cold)) int
+rewalk(struct ck *c, const struct acreP_aci_perm *p, int kept)
+{
+    int was = c->rq->limit_hit;
+
+    c->rq->limit_hit = 0;
+    c->aci_no = p->aci_no;
+    c->kept = bind_traced(c, p->perm->bind, 0) != kept;
+    c->rq->limit_hit = was; /* what failed on the way decides nothing */
+    return kept;
+}
+
 /*
  * perm_bind -- perm pi's bind rule for a check of `rights`.  Kept per
  * request: under 389 (aci_index.h: ACREP_ACI_PERENTRY), read and search
@@ -1357,8 +1399,8 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth)
  * entry that asked, as 389 keeps them; otherwise only answers that do not
  * depend on the entry are kept.
  */
-static int
-perm_bind(struct ck *c, uint32_t pi, unsigned rights)
+static inline __attribute__((always_inline)) int
+perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
 {
     const struct acreP_aci_perm *p = &c->ix->perms[pi];
     int opendj = c->ix->set->variant == ACREI_ACI_OPENDJ;
@@ -1372,23 +1414,28 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
         slot = 2;
     else
         slot = 3; /* not kept */
-    int kept = slot < 3 ? c->st->bind[pi * 3 + slot] : 0;
-    if (kept && !c->tr)
-        return kept;
-    /* explained: walked again for its terms, the kept answer stands */
+    if (slot < 3 && c->st->bind[pi * 3 + slot]) {
+        if (traced)
+            return rewalk(c, p, c->st->bind[pi * 3 + slot]);
+        return c->st->bind[pi * 3 + slot];
+    }
     int was = c->rq->limit_hit;
     c->rq->limit_hit = 0;
     c->aci_no = p->aci_no;
-    r = bind_rule(c, p->perm->bind, 0);
-    c->kept = kept && kept != r; /* explained: the kept answer differs */
-    if (kept)
-        r = kept, c->rq->limit_hit = 0;
-    else if (c->rq->limit_hit)
+    r = traced ? bind_traced(c, p->perm->bind, 0)
+               : bind_rule(c, p->perm->bind, 0);
+    if (c->rq->limit_hit)
         r = U; /* a failed lookup: fail closed */
     else if (slot < 3)
         c->st->bind[pi * 3 + slot] = (uint8_t)r;
     c->rq->limit_hit |= was;
     return r;
+}
+
+static int
+perm_bind(struct ck *c, uint32_t pi, unsigned rights)
+{
+    return perm_bind_(c, pi, rights, 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -1400,11 +1447,8 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
 static int
 anon_said(struct ck *c, const struct acreI_aci *a, int r)
 {
-    if (c->tr) {
-        struct acreV_aci_event ev = {
-            ACREV_ACI_EV_ANON, NULL, a, NULL, r, 0, 0, 0};
-        c->tr->fn(c->tr->arg, &ev);
-    }
+    if (c->tr)
+        trace_ev(c, ACREV_ACI_EV_ANON, NULL, a, NULL, r, 0, 0);
     return r;
 }
 
@@ -1445,15 +1489,18 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
     return taken ? anon_said(c, NULL, 0) : -1;
 }
 
-/* decide -- `rights` on attribute id (entry level: id < 0) of the
- * current entry. */
-static int
-decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
+/* decide_ -- `rights` on attribute id (entry level: id < 0) of the
+ * current entry; `traced` (a constant) tells each step to c->tr: decide
+ * and decide_traced are its copies, the ordinary ones without a trace
+ * test; `moddn`: a moddn check, which also tests target_to. */
+static inline __attribute__((always_inline)) int
+decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
+        const int traced, const int moddn)
 {
     int allow = 0, was = c->rq->limit_hit;
 
     if (c->st->root) {
-        if (c->tr)
+        if (traced)
             trace(c, ACREV_ACI_EV_ROOT, NULL, 1, 0);
         return 1;
     }
@@ -1469,30 +1516,35 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
             const struct acreP_aci_perm *p = &c->ix->perms[pi];
             if (p->deny != (pass == 0))
                 continue;
-            if (!(p->rights & rights) || !attr_match(c, p, d, rights) ||
-                !target_match(c, p->aci, p->aci_no) ||
-                ((rights & ACREI_ACI_MODDN) && !moddn_to(c, p->aci))) {
-                if (c->tr)
-                    trace(c, ACREV_ACI_EV_SKIP, p, 0,
-                          !(p->rights & rights) ? ACREV_ACI_WHY_RIGHTS
-                          : !attr_match(c, p, d, rights)
-                              ? ACREV_ACI_WHY_ATTR
-                              : ACREV_ACI_WHY_TARGET);
-                continue;
+            if (!traced) {
+                if (!(p->rights & rights) || !attr_match(c, p, d, rights) ||
+                    !target_match(c, p->aci, p->aci_no) ||
+                    (moddn && !moddn_to(c, p->aci)))
+                    continue;
+            } else {
+                int why = !(p->rights & rights)          ? ACREV_ACI_WHY_RIGHTS
+                          : !attr_match(c, p, d, rights) ? ACREV_ACI_WHY_ATTR
+                          : !target_match(c, p->aci, p->aci_no) ||
+                                  (moddn && !moddn_to(c, p->aci))
+                              ? ACREV_ACI_WHY_TARGET
+                              : 0;
+                if (why) {
+                    trace(c, ACREV_ACI_EV_SKIP, p, 0, why);
+                    continue;
+                }
             }
-            int b = perm_bind(c, pi, rights);
-            if (c->tr) {
-                struct acreV_aci_event ev = {
-                    ACREV_ACI_EV_PERM, p, p->aci, NULL, b, 0, c->kept, 0};
-                c->tr->fn(c->tr->arg, &ev);
-            }
+            if (traced)
+                c->kept = 0; /* rewalk sets it */
+            int b = perm_bind_(c, pi, rights, traced);
+            if (traced)
+                trace_ev(c, ACREV_ACI_EV_PERM, p, p->aci, NULL, b, 0, c->kept);
             if (pass == 0 && b != F) {
-                if (c->tr)
+                if (traced)
                     c->by = p;
                 return 0;
             }
             if (pass == 1 && b == T) {
-                if (c->tr)
+                if (traced)
                     c->by = p;
                 allow = 1;
                 break;
@@ -1503,6 +1555,21 @@ decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
     if (c->rq->limit_hit && !was)
         return 0;
     return allow;
+}
+
+static int
+decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
+{
+    /* moddn (asked by get-effective-rights alone) in a copy of its own */
+    if (rights & ACREI_ACI_MODDN)
+        return decide_(c, d, rights, 0, 1);
+    return decide_(c, d, rights, 0, 0);
+}
+
+static __attribute__((noinline)) int
+decide_traced(struct ck *c, const struct acreF_desc *d, unsigned rights)
+{
+    return decide_(c, d, rights, 1, (rights & ACREI_ACI_MODDN) != 0);
 }
 
 int
@@ -1534,7 +1601,7 @@ acreV_aci_explain(struct acre_request *rq, const acre_entry_view *e,
     c.tr = t;
     c.by = NULL;
     c.kept = 0;
-    g = decide(&c, attr, rights);
+    g = decide_traced(&c, attr, rights);
     struct acreV_aci_event ev = {
         ACREV_ACI_EV_END,     c.by, c.by ? c.by->aci : NULL, NULL, g, 0, 0,
         rq->limit_hit && !was};
