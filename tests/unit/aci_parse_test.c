@@ -148,6 +148,8 @@ Test(aci_parse, rights)
     cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_SELF);
     a = ok("(version 3.0; acl \"x\"; allow (selfwrite) "
            "userdn=\"ldap:///parent\";)");
+    /* the rights named: selfwrite grants no plain write (389's libaccess
+     * tests the right's name) */
     cr_assert_eq(a->perms[0].rights, ACREI_ACI_SELFWRITE);
     cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_PARENT);
     a = ok("(version 3.0; acl \"x\"; deny absolute (read) "
