@@ -32,7 +32,7 @@
 #include <string.h>
 #include <strings.h>
 
-enum format { FMT_SLAPACL, FMT_TEXT, FMT_JSON };
+enum format { FMT_DEFAULT, FMT_SLAPACL, FMT_TEXT, FMT_JSON, FMT_GER };
 
 /* One check to make and print. */
 struct check {
@@ -48,8 +48,10 @@ struct check {
 /* The deciding step, kept past the callback. */
 struct decider {
     acre_explain_step s;
-    char text[512];
+    char text[1024];
     char file[256];
+    char holder[512];
+    char name[256];
 };
 
 struct explain {
@@ -63,6 +65,7 @@ struct explain {
     const acre_schema *schema;
     acre_request *rq;
     const acre_entry *e;
+    int aci;          /* --dialect aci */
     unsigned nchecks; /* printed so far (json commas) */
     unsigned nsteps;  /* of the current check */
     struct decider last;
@@ -76,7 +79,12 @@ help_explain(FILE *f)
         f, "usage: acre explain --policy FILE... --data FILE.ldif... [-D DN]\n"
            "                    -e ENTRYDN [ATTR[/LEVEL][=VALUE]...]\n"
            "                    [--format slapacl|text|json]\n"
-           "                    [--authc-dn DN] [--auth-method METHOD] "
+           "       acre explain --dialect aci --data FILE.ldif... "
+           "[--policy FILE...]\n"
+           "                    [-D DN] -e ENTRYDN [ATTR[/LEVEL]...]\n"
+           "                    [--format text|json|ger] "
+           "[--aci-variant 389|opendj]\n"
+           "     both:          [--authc-dn DN] [--auth-method METHOD] "
            "[--ssf [KIND=]N]\n"
            "                    [--peer ADDR] [--sockname ADDR] "
            "[--sockurl URL]\n"
@@ -87,9 +95,13 @@ help_explain(FILE *f)
            "(and its children and every value), or on each ATTR and VALUE\n"
            "given; with /LEVEL, whether that access is allowed.  --format\n"
            "text adds which rule and clause decided each line and why the\n"
-           "earlier ones did not; json the same for programs.  --strict\n"
-           "refuses equal values of one attribute in the data.  Exit status:\n"
-           "0 done, 1 input errors, 2 usage or system errors.\n");
+           "earlier ones did not; json the same for programs.  With ACIs:\n"
+           "read (or LEVEL) on each ATTR (none: each attribute), each with\n"
+           "the ACIs met, their bind rules' outcomes and the deciding ACI;\n"
+           "--format ger prints 389's get-effective-rights of the requester\n"
+           "(ATTRs: the attributes asked for, as a search names them).\n"
+           "--strict refuses equal values of one attribute in the data.\n"
+           "Exit status: 0 done, 1 input errors, 2 usage or system errors.\n");
 }
 
 /* ------------------------------------------------------------------------
@@ -100,11 +112,13 @@ static const char *
 kind_name(int kind)
 {
     static const char *const names[] = {
-        "?",       "node",          "rootdn", "no_user_mod",
-        "default", "rule_skipped",  "rule",   "clause_skipped",
-        "clause",  "implicit_none", "limit",  "no_more_rules"};
+        "?",           "node",          "rootdn",   "no_user_mod",
+        "default",     "rule_skipped",  "rule",     "clause_skipped",
+        "clause",      "implicit_none", "limit",    "no_more_rules",
+        "aci_skipped", "aci",           "aci_bind", "aci_anonymous",
+        "aci_decision"};
 
-    return kind > 0 && kind <= ACRE_EXPLAIN_NO_MORE_RULES ? names[kind] : "?";
+    return kind > 0 && kind <= ACRE_EXPLAIN_ACI_DECISION ? names[kind] : "?";
 }
 
 static const char *
@@ -122,9 +136,15 @@ keep(struct decider *d, const acre_explain_step *s)
     d->s = *s;
     snprintf(d->text, sizeof d->text, "%s", s->text);
     snprintf(d->file, sizeof d->file, "%s", s->file ? s->file : "");
+    snprintf(d->holder, sizeof d->holder, "%s",
+             s->aci_holder ? s->aci_holder : "");
+    snprintf(d->name, sizeof d->name, "%s", s->aci_name ? s->aci_name : "");
     d->s.text = d->text;
     d->s.file = s->file ? d->file : NULL;
     d->s.detail = "";
+    d->s.aci_holder = s->aci_holder ? d->holder : NULL;
+    d->s.aci_name = s->aci_name ? d->name : NULL;
+    d->s.bind = NULL;
 }
 
 /* Each line of detail, indented. */
@@ -148,14 +168,44 @@ text_step(void *arg, const acre_explain_step *s)
     struct explain *x = arg;
     int inner = s->kind == ACRE_EXPLAIN_CLAUSE ||
                 s->kind == ACRE_EXPLAIN_CLAUSE_SKIPPED ||
-                s->kind == ACRE_EXPLAIN_IMPLICIT_NONE;
+                s->kind == ACRE_EXPLAIN_IMPLICIT_NONE ||
+                s->kind == ACRE_EXPLAIN_ACI_BIND;
 
+    if (s->kind == ACRE_EXPLAIN_ACI_DECISION) { /* the => line says it */
+        keep(&x->last, s);
+        return;
+    }
     printf("    %s%s", inner ? "  " : "", s->text);
-    if (inner && s->file && s->clause)
+    if (inner && s->file && (s->clause || s->kind == ACRE_EXPLAIN_ACI_BIND))
         printf(" (%s:%u:%u)", s->file, s->line, s->column);
     putchar('\n');
     text_detail(s->detail);
     keep(&x->last, s);
+}
+
+static const char *
+outcome_name(int o)
+{
+    return o == ACRE_OUTCOME_TRUE    ? "true"
+           : o == ACRE_OUTCOME_FALSE ? "false"
+                                     : "undefined";
+}
+
+/* json_aci -- the ACI fields of step s, when it names an ACI */
+static void
+json_aci(const acre_explain_step *s)
+{
+    if (!s->aci_holder)
+        return;
+    printf(",\"holder\":");
+    cli_json_str(stdout, s->aci_holder, strlen(s->aci_holder));
+    printf(",\"aci\":");
+    cli_json_str(stdout, s->aci_name ? s->aci_name : "",
+                 s->aci_name ? strlen(s->aci_name) : 0);
+    printf(",\"value_index\":%d", s->aci_value);
+    if (s->aci_perm)
+        printf(",\"perm\":%u,\"effect\":\"%s\"", s->aci_perm,
+               s->aci_deny ? "deny" : "allow");
 }
 
 static void
@@ -177,7 +227,16 @@ json_step(void *arg, const acre_explain_step *s)
         cli_json_str(stdout, s->file, strlen(s->file));
         printf(",\"line\":%u,\"column\":%u", s->line, s->column);
     }
-    printf(",\"mask\":\"%s\",\"text\":", acre_mask_format(s->mask, mask));
+    json_aci(s);
+    if (s->outcome)
+        printf(",\"outcome\":\"%s\"", outcome_name(s->outcome));
+    if (s->bind) {
+        printf(",\"bind\":");
+        cli_json_str(stdout, s->bind, strlen(s->bind));
+    }
+    if (!x->aci)
+        printf(",\"mask\":\"%s\"", acre_mask_format(s->mask, mask));
+    printf(",\"text\":");
     cli_json_str(stdout, s->text, strlen(s->text));
     if (*s->detail) {
         printf(",\"detail\":");
@@ -194,7 +253,9 @@ text_decider(const struct decider *d, const char *outcome)
     const acre_explain_step *s = &d->s;
 
     printf("    => %s", outcome);
-    if (s->kind == ACRE_EXPLAIN_CLAUSE)
+    if (s->kind == ACRE_EXPLAIN_ACI_DECISION)
+        printf(", %s", s->text);
+    else if (s->kind == ACRE_EXPLAIN_CLAUSE)
         printf(", decided by rule %d (%s#%d) by #%u", s->rule, s->section,
                s->index, s->clause);
     else if (s->kind == ACRE_EXPLAIN_IMPLICIT_NONE)
@@ -203,7 +264,8 @@ text_decider(const struct decider *d, const char *outcome)
                s->rule, s->section, s->index);
     else
         printf(", decided by: %s", s->text);
-    if (s->file && s->kind != ACRE_EXPLAIN_IMPLICIT_NONE)
+    if (s->file && s->kind != ACRE_EXPLAIN_IMPLICIT_NONE &&
+        s->kind != ACRE_EXPLAIN_ACI_DECISION)
         printf(" at %s:%u:%u", s->file, s->line, s->column);
     putchar('\n');
 }
@@ -258,8 +320,11 @@ json_check_end(const struct explain *x, int rc, uint32_t mask)
     const acre_explain_step *s = &x->last.s;
     char buf[ACRE_MASK_BUF];
 
-    printf("],\n   \"mask\":\"%s\",\"granted\":%s", acre_mask_format(mask, buf),
-           rc == 1 ? "true" : "false");
+    if (x->aci)
+        printf("],\n   \"granted\":%s", rc == 1 ? "true" : "false");
+    else
+        printf("],\n   \"mask\":\"%s\",\"granted\":%s",
+               acre_mask_format(mask, buf), rc == 1 ? "true" : "false");
     if (rc < 0)
         printf(",\"error\":\"%s\"", acre_strerror(rc));
     printf(",\"decided_by\":{\"kind\":\"%s\"", kind_name(s->kind));
@@ -268,6 +333,7 @@ json_check_end(const struct explain *x, int rc, uint32_t mask)
                s->section ? s->section : "", s->index);
     if (s->clause)
         printf(",\"clause\":%u", s->clause);
+    json_aci(s);
     if (s->file) {
         printf(",\"file\":");
         cli_json_str(stdout, s->file, strlen(s->file));
@@ -342,6 +408,22 @@ all(struct explain *x)
     }
 }
 
+/* all_aci -- ACIs with no attributes: read on each attribute */
+static void
+all_aci(struct explain *x)
+{
+    struct check c = {NULL, NULL, 0, NULL, 0, ACRE_RIGHT_READ, "read"};
+    char desc[256];
+
+    for (unsigned i = 0; i < acre_entry_nattrs(x->e); i++) {
+        size_t dlen;
+        const char *d = acre_entry_attr(x->e, i, &dlen, NULL);
+        snprintf(desc, sizeof desc, "%.*s", (int)dlen, d);
+        c.attr = desc;
+        one(x, &c);
+    }
+}
+
 static int
 right_of(const char *level)
 {
@@ -387,6 +469,26 @@ spec(struct explain *x, char *a, struct check *c)
         c->level = slash;
     }
     c->attr = a;
+    if (x->aci && !c->level) {
+        c->right = ACRE_RIGHT_READ;
+        c->level = "read";
+    }
+    if (x->aci &&
+        (c->right == ACRE_RIGHT_AUTH || c->right == ACRE_RIGHT_DISCLOSE ||
+         c->right == ACRE_RIGHT_MANAGE)) {
+        fprintf(stderr,
+                "acre explain: '%s' is no ACI right (compare, search, read, "
+                "add, delete, write)\n",
+                c->level);
+        return CLI_EXIT_USAGE;
+    }
+    if (x->aci && v) {
+        fprintf(stderr,
+                "acre explain: '%s=%s': values play no part in the ACI "
+                "checks acre explains\n",
+                a, v);
+        return CLI_EXIT_USAGE;
+    }
     if (!acre_schema_attr_name(x->schema, a, strlen(a))) {
         fprintf(stderr, "acre explain: unknown attribute type '%s'\n", a);
         return CLI_EXIT_INPUT;
@@ -417,11 +519,14 @@ option(struct explain *x, int argc, char **argv, int *i)
         x->format = !strcmp(v, "slapacl") ? FMT_SLAPACL
                     : !strcmp(v, "text")  ? FMT_TEXT
                     : !strcmp(v, "json")  ? FMT_JSON
+                    : !strcmp(v, "ger")   ? FMT_GER
                                           : -1;
         if (x->format >= 0)
             return 1;
         fprintf(stderr,
-                "acre explain: unknown format '%s' (slapacl, text, json)\n", v);
+                "acre explain: unknown format '%s' (slapacl, text, json, "
+                "ger)\n",
+                v);
         return -1;
     }
     if (!bad)
@@ -461,6 +566,25 @@ parse(struct explain *x, int argc, char **argv)
                 !x->in.npolicy && !aci ? "--policy"
                 : !x->in.ndata         ? "--data"
                                        : "-e");
+        return CLI_EXIT_USAGE;
+    }
+    x->aci = aci;
+    if (x->format == FMT_DEFAULT)
+        x->format = aci ? FMT_TEXT : FMT_SLAPACL;
+    if (aci && x->format == FMT_SLAPACL) {
+        fprintf(stderr, "acre explain: --format slapacl tells OpenLDAP "
+                        "rules; ACIs: text, json or ger\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (aci && x->format == FMT_GER && x->in.aci_variant == 2) {
+        fprintf(stderr, "acre explain: --format ger is 389's "
+                        "get-effective-rights: not with --aci-variant "
+                        "opendj\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (!aci && x->format == FMT_GER) {
+        fprintf(stderr, "acre explain: --format ger is 389's "
+                        "get-effective-rights: it needs --dialect aci\n");
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
@@ -505,6 +629,26 @@ json_head(const struct explain *x)
     printf(",\"checks\":[");
 }
 
+/* ger -- 389's get-effective-rights of the requester on the entry, as
+ * ldapsearch prints the entry with the control (unwrapped). */
+static int
+ger(struct explain *x)
+{
+    const char *dn = acre_dn_pretty(acre_entry_dn(x->e), NULL);
+    char *out = NULL;
+    int rc = acre_effective_rights(x->rq, acre_entry_view_of(x->e), x->specs,
+                                   x->nspecs, &out);
+
+    if (rc) {
+        fprintf(stderr, "acre explain: get-effective-rights: %s\n",
+                acre_strerror(rc));
+        return rc == ACRE_ERR_NOMEM ? CLI_EXIT_USAGE : CLI_EXIT_INPUT;
+    }
+    printf("dn: %s\n%s", dn, out);
+    free(out);
+    return CLI_EXIT_OK;
+}
+
 static int
 run_explain(struct explain *x, acre_policy *p, const acre_directory *dir)
 {
@@ -516,12 +660,23 @@ run_explain(struct explain *x, acre_policy *p, const acre_directory *dir)
         return rc;
     if (!(checks = calloc(x->nspecs + 1, sizeof *checks)))
         return CLI_EXIT_USAGE;
-    for (unsigned i = 0; !rc && i < x->nspecs; i++)
+    for (unsigned i = 0; !rc && x->format != FMT_GER && i < x->nspecs; i++)
         rc = spec(x, (char *)x->specs[i], &checks[i]);
-    if (!rc && !(rc = cli_request(&x->who, p, dir, &x->rq))) {
+    /* 389's get-effective-rights evaluates the subject with no
+     * authentication method (its internal operation has none): only
+     * authmethod="none" takes it */
+    if (x->format == FMT_GER && !x->who.auth_method)
+        x->who.auth_method = "";
+    if (!rc && x->format == FMT_GER &&
+        !(rc = cli_request(&x->who, p, dir, &x->rq))) {
+        rc = ger(x);
+        acre_request_end(x->rq);
+    } else if (!rc && !(rc = cli_request(&x->who, p, dir, &x->rq))) {
         if (x->format == FMT_JSON)
             json_head(x);
-        if (x->nspecs == 0)
+        if (x->nspecs == 0 && x->aci)
+            all_aci(x);
+        else if (x->nspecs == 0)
             all(x);
         for (unsigned i = 0; i < x->nspecs; i++)
             one(x, &checks[i]);
@@ -548,13 +703,7 @@ cmd_explain(int argc, char **argv)
         help_explain(stdout);
         return CLI_EXIT_OK;
     }
-    if (!(rc = parse(&x, argc, argv)) && x.in.dialect == ACRE_DIALECT_ACI) {
-        fprintf(stderr, "acre explain: explaining ACI decisions is not "
-                        "supported yet (acre search --dialect aci decides "
-                        "them)\n");
-        rc = CLI_EXIT_USAGE;
-    }
-    if (!rc && !(rc = cli_policy_load(&x.in, &p)) &&
+    if (!(rc = parse(&x, argc, argv)) && !(rc = cli_policy_load(&x.in, &p)) &&
         !(rc = cli_data_load(&x.in, p, &dir)))
         rc = run_explain(&x, p, dir);
     if (fflush(stdout) && !rc) {

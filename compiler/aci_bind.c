@@ -19,8 +19,10 @@
  *     not (389's rights reader wants '(' after allow);
  *   - RIGHTS: words separated by single commas, each (case-insensitive)
  *     read write add delete search compare selfwrite proxy moddn all
- *     (OpenDJ: import export too); selfwrite is its own bit here (the
- *     index adds write to the ACI's rights, as 389's SELF|WRITE does);
+ *     (OpenDJ: import export too); a perm keeps the rights it names,
+ *     as 389's rights list does (selfwrite: SELF alone -- it grants no
+ *     plain write --, all: ACREI_ACI_ALL); the ACI's own rights (389's
+ *     aci_access, aci_build.c) count selfwrite as SELF|WRITE;
  *   - RULE: factor [(and|or) RULE] -- right-associative with no
  *     precedence, as acltext.y's "expression" (so "a and b or c" is
  *     "a and (b or c)"); factor: "(" RULE ")" | not factor |

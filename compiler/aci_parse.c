@@ -136,7 +136,9 @@ target_dn(struct acreA_p *p, const struct tval *v, int macros,
     int rc = acreA_dnpat(p, v->off + a, s + a, v->n - a, macros, out);
     if (rc)
         return rc;
-    if (out->kind == ACREI_ACI_PAT_DN && p->holder &&
+    /* 389's acl_verify_syntax checks the target alone (macros: it is
+     * the target), not target_to / target_from */
+    if (macros && out->kind == ACREI_ACI_PAT_DN && p->holder &&
         !acre_dn_in_scope(out->dn, p->holder, ACRE_SCOPE_SUB))
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v->off,
                          "the target is outside the subtree of the entry "

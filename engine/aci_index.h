@@ -52,8 +52,9 @@ struct acreP_aci_perm {
     const struct acreI_aci *aci;
     const struct acreI_aci_perm *perm;
     uint32_t aci_no;     /* index of aci in the set: per-entry target memo */
-    uint32_t rights;     /* ACREI_ACI_* */
-    uint32_t aci_rights; /* of all the ACI's perms (389's aci_access) */
+    uint32_t rights;     /* ACREI_ACI_*, as the perm names them */
+    uint32_t aci_rights; /* of all the ACI's perms, selfwrite counting as
+                            SELFWRITE|WRITE (389's aci_access) */
     uint8_t aci_deny, aci_allow; /* the ACI has a deny / an allow perm */
     uint8_t deny;
     uint8_t flags;           /* ACREP_ACI_* */
@@ -160,6 +161,68 @@ unsigned acreV_aci_rights(int right, int entry);
  * 389 returns to one-level and subtree searches only when their filter
  * asks for it)? */
 int acreV_aci_ldapsubentry(const acre_schema *s, const acre_entry_view *e);
+
+/*
+ * Explaining ACI checks (engine/explain_aci.c tells them): an explained
+ * check hands each thing it does to a tracer; ordinary checks have none
+ * (one NULL test per candidate and per bind-rule node is all they pay).
+ */
+enum acreV_aci_evkind {
+    ACREV_ACI_EV_ROOT = 1, /* the requester is the directory manager */
+    ACREV_ACI_EV_ANON,     /* 389's anonymous profile decided: r 1 granted
+                              (by aci, or NULL) or 0 */
+    ACREV_ACI_EV_SKIP,     /* perm p does not apply: why */
+    ACREV_ACI_EV_TERM,     /* a keyword test or a "not" b of the bind
+                              rule being evaluated: r (T 1, F 2, U 3) */
+    ACREV_ACI_EV_PERM,     /* perm p applies, its bind rule gave r (its
+                              terms came before this event); kept: r is
+                              the answer an earlier check of the request
+                              kept (as 389 keeps it), which the walk done
+                              again now contradicts */
+    ACREV_ACI_EV_END       /* the decision: r 1 granted, 0 denied; by p
+                              (NULL: nothing decided); limit: a lookup or
+                              allocation failed */
+};
+
+/* ACREV_ACI_EV_SKIP: why */
+#define ACREV_ACI_WHY_RIGHTS 1 /* the perm's rights do not cover the check */
+#define ACREV_ACI_WHY_ATTR   2 /* targetattr does not take the attribute */
+#define ACREV_ACI_WHY_TARGET 3 /* target, targetscope or targetfilter */
+
+struct acreV_aci_event {
+    int kind; /* enum acreV_aci_evkind */
+    const struct acreP_aci_perm *p;
+    const struct acreI_aci *aci; /* ANON: the granting ACI */
+    const struct acreI_bind *b;
+    int r, why, kept, limit;
+};
+
+struct acreV_aci_tracer {
+    void (*fn)(void *arg, const struct acreV_aci_event *ev);
+    void *arg;
+};
+
+/*
+ * acreV_aci_explain -- acreV_aci_check with each step handed to t (the
+ * same decision: bind answers kept by the request are used, and walked
+ * again for their terms).
+ */
+int acreV_aci_explain(struct acre_request *rq, const acre_entry_view *e,
+                      const struct acreF_desc *attr, unsigned rights,
+                      const struct acreV_aci_tracer *t);
+
+/*
+ * acreV_aci_explain_check (explain_aci.c) -- `rights` on attr (NULL: the
+ * entry itself; name: what was asked for, in words) of e, explained:
+ * each step to fn(arg) (fn may be NULL) and, when trace is not NULL, a
+ * line per step appended to *trace (talloc).  rights 0: `right` (enum
+ * acre_right) means nothing under ACIs: denied, and said so.  Returns as
+ * acreV_aci_check.
+ */
+int acreV_aci_explain_check(struct acre_request *rq, const acre_entry_view *e,
+                            const struct acreF_desc *attr, const char *name,
+                            unsigned rights, int right, char **trace,
+                            acre_explain_fn fn, void *arg);
 
 /* acreV_aci_end -- free the request's ACI state (request end). */
 void acreV_aci_end(struct acre_request *rq);

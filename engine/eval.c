@@ -804,8 +804,15 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
         struct acreF_desc fd = {d.type, d.nopts, d.opts, d.opt_len};
         rq->err = 0;
         rq->limit_hit = 0;
-        granted =
-            acreV_aci_access(rq, e, ent ? NULL : &fd, right, val, val_len);
+        if (tr) /* explained: the same decision, told step by step (the
+                 * value of a write is not explained: ACI explain takes
+                 * none) */
+            granted = acreV_aci_explain_check(
+                rq, e, ent ? NULL : &fd, attr, acreV_aci_rights(right, ent),
+                right, tr, steps ? steps->fn : NULL, steps ? steps->arg : NULL);
+        else
+            granted =
+                acreV_aci_access(rq, e, ent ? NULL : &fd, right, val, val_len);
         if (!granted && rq->limit_hit)
             return denied(rq);
         return granted;
@@ -848,12 +855,15 @@ acre_explain(acre_request *rq, const acre_entry_view *e, const char *attr,
 
     if (granted)
         *granted = 0;
-    if (rq_ok(rq) && rq->p->aci) /* no ACI trace yet: say so */
-        return strdup("explaining ACI decisions is not supported yet\n");
     if (!rq_ok(rq) || !(t = talloc_strdup(rq->mem, "")))
         return NULL;
     int g = access_check(rq, e, attr, val, val_len, right, &mask, &t, NULL);
-    if (t)
+    if (t && rq->p->aci) /* ACIs have rights, no mask */
+        t = talloc_asprintf_append_buffer(t, "%s\n",
+                                          g == 1   ? "granted"
+                                          : g == 0 ? "denied"
+                                                   : acre_strerror(g));
+    else if (t)
         t = talloc_asprintf_append_buffer(t, "%s (mask %s)\n",
                                           g == 1   ? "granted"
                                           : g == 0 ? "denied"
@@ -886,8 +896,6 @@ acre_explain_steps(acre_request *rq, const acre_entry_view *e, const char *attr,
         return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
     if (!fn)
         return ACRE_ERR_INVAL;
-    if (rq->p->aci) /* no ACI steps yet */
-        return ACRE_ERR_UNSUPPORTED;
     if (!(t = talloc_strdup(rq->mem, "")))
         return ACRE_ERR_NOMEM;
     g = access_check(rq, e, attr, val, val_len, right, mask, &t, &st);

@@ -100,7 +100,28 @@ struct ck {
     const void *val;
     size_t val_len;
     int wkind;
+    const struct acreV_aci_tracer *tr; /* explained checks only, else NULL */
+    int kept; /* explained: perm_bind answered from the request's memo */
+    const struct acreP_aci_perm *by; /* explained: the perm that decided */
 };
+
+/* trace -- hand an event to the tracer (callers test c->tr first: out
+ * of line and cold, so that the ordinary path pays the test alone) */
+static __attribute__((noinline, cold)) void
+trace_ev(struct ck *c, int kind, const struct acreP_aci_perm *p,
+         const struct acreI_aci *a, const struct acreI_bind *b, int r, int why,
+         int kept)
+{
+    struct acreV_aci_event ev = {kind, p, a, b, r, why, kept, 0};
+
+    c->tr->fn(c->tr->arg, &ev);
+}
+
+static void
+trace(struct ck *c, int kind, const struct acreP_aci_perm *p, int r, int why)
+{
+    trace_ev(c, kind, p, p ? p->aci : NULL, NULL, r, why, 0);
+}
 
 static int
 tri_not(int r)
@@ -339,6 +360,29 @@ target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
     return ok;
 }
 
+/* moddn_to -- 389's target_to for a moddn check: the entry checked is
+ * the destination, within the target_to DN or matching its pattern (the
+ * ACI's "target !=" negating it too, as 389's ACI_TARGET_NOT does).  The
+ * source, which a check does not know, is not tested: 389 skips
+ * target_from without one (its get-effective-rights has none). */
+static int
+moddn_to(struct ck *c, const struct acreI_aci *a)
+{
+    const struct acreI_aci_dnpat *to = &a->t.to;
+    int m;
+
+    if (!(a->t.has & ACREI_ACI_T_TO))
+        return 1;
+    if (to->kind == ACREI_ACI_PAT_DN) {
+        m = in_scope(c->e->dn, to->dn, ACRE_SCOPE_SUB);
+    } else {
+        size_t n;
+        const char *s = acre_dn_normalised(c->e->dn, &n);
+        m = glob_at(to->text, to->len, s, n, 0);
+    }
+    return a->t.target_neg ? !m : m;
+}
+
 /* opts_in -- are the options of w all among those of d? */
 static int
 opts_in(const struct acreS_dinfo *w, const struct acreF_desc *d)
@@ -574,6 +618,7 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     c->rq = rq;
     c->ix = rq->p->aci;
     c->e = e;
+    c->tr = NULL;
     if (!(c->st = state(rq)))
         return -1;
     if (++c->st->epoch == 0) {
@@ -1495,9 +1540,35 @@ local_time(const struct acre_request *rq, struct tm *tm)
     localtime_r(&t, tm);
 }
 
-/* bind_rule -- bind rule b for the check: T, F or U. */
+static inline __attribute__((always_inline)) int
+bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
+          const int traced);
+static int bind_traced(struct ck *c, const struct acreI_bind *b,
+                       unsigned depth);
+
+/* bind_rule -- bind rule b for the check: T, F or U.  bind_traced is
+ * its copy for an explained check, which also reports each keyword test
+ * and each "not" it evaluates (bind_node, inlined in both, recurses into
+ * its own copy: the ordinary walk tests nothing). */
 static int
 bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
+{
+    return bind_node(c, b, depth, 0);
+}
+
+static __attribute__((noinline, cold)) int
+bind_traced(struct ck *c, const struct acreI_bind *b, unsigned depth)
+{
+    int r = bind_node(c, b, depth, 1);
+
+    if (b && b->kw != ACREI_ACI_AND && b->kw != ACREI_ACI_OR)
+        trace_ev(c, ACREV_ACI_EV_TERM, NULL, NULL, b, r, 0, 0);
+    return r;
+}
+
+static inline __attribute__((always_inline)) int
+bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
+          const int traced)
 {
     int r;
     struct tm tm;
@@ -1510,13 +1581,22 @@ bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
      * first keyword it cannot evaluate: Undefined ends the rule whatever
      * follows ("U or T" is Undefined, "F and U" False) */
     case ACREI_ACI_AND:
-        r = bind_rule(c, b->a, depth + 1);
-        return r == T ? bind_rule(c, b->b, depth + 1) : r;
+        r = traced ? bind_traced(c, b->a, depth + 1)
+                   : bind_rule(c, b->a, depth + 1);
+        if (r != T)
+            return r;
+        return traced ? bind_traced(c, b->b, depth + 1)
+                      : bind_rule(c, b->b, depth + 1);
     case ACREI_ACI_OR:
-        r = bind_rule(c, b->a, depth + 1);
-        return r == F ? bind_rule(c, b->b, depth + 1) : r;
+        r = traced ? bind_traced(c, b->a, depth + 1)
+                   : bind_rule(c, b->a, depth + 1);
+        if (r != F)
+            return r;
+        return traced ? bind_traced(c, b->b, depth + 1)
+                      : bind_rule(c, b->b, depth + 1);
     case ACREI_ACI_NOT:
-        return tri_not(bind_rule(c, b->a, depth + 1));
+        return tri_not(traced ? bind_traced(c, b->a, depth + 1)
+                              : bind_rule(c, b->a, depth + 1));
     case ACREI_ACI_USERDN:
     case ACREI_ACI_GROUPDN:
     case ACREI_ACI_ROLEDN:
@@ -1551,6 +1631,21 @@ bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
     return b->op == ACREI_ACI_NE ? tri_not(r) : r;
 }
 
+/* rewalk -- an explained check meeting an answer the request kept: the
+ * rule is walked again for its terms, the kept answer stands (c->kept
+ * says when the walk disagrees); out of line, off the ordinary path */
+static __attribute__((noinline, cold)) int
+rewalk(struct ck *c, const struct acreP_aci_perm *p, int kept)
+{
+    int was = c->rq->limit_hit;
+
+    c->rq->limit_hit = 0;
+    c->aci_no = p->aci_no;
+    c->kept = bind_traced(c, p->perm->bind, 0) != kept;
+    c->rq->limit_hit = was; /* what failed on the way decides nothing */
+    return kept;
+}
+
 /*
  * perm_bind -- perm pi's bind rule for a check of `rights`.  Kept per
  * request: under 389 (aci_index.h: ACREP_ACI_PERENTRY), read and search
@@ -1559,8 +1654,8 @@ bind_rule(struct ck *c, const struct acreI_bind *b, unsigned depth)
  * depend on the entry are kept for the request, the others for the
  * current entry (its other attributes ask again: the same answer).
  */
-static int
-perm_bind(struct ck *c, uint32_t pi, unsigned rights)
+static inline __attribute__((always_inline)) int
+perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
 {
     const struct acreP_aci_perm *p = &c->ix->perms[pi];
     int opendj = c->ix->set->variant == ACREI_ACI_OPENDJ;
@@ -1574,14 +1669,21 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
         slot = 2;
     else
         slot = 3; /* kept for the current entry only */
-    if (slot < 3 && c->st->bind[pi * 3 + slot])
+    if (slot < 3 && c->st->bind[pi * 3 + slot]) {
+        if (traced)
+            return rewalk(c, p, c->st->bind[pi * 3 + slot]);
         return c->st->bind[pi * 3 + slot];
-    if (slot == 3 && c->st->ebind_epoch[pi] == c->st->epoch)
+    }
+    if (slot == 3 && c->st->ebind_epoch[pi] == c->st->epoch) {
+        if (traced)
+            return rewalk(c, p, c->st->ebind[pi]);
         return c->st->ebind[pi];
+    }
     int was = c->rq->limit_hit;
     c->rq->limit_hit = 0;
     c->aci_no = p->aci_no;
-    r = bind_rule(c, p->perm->bind, 0);
+    r = traced ? bind_traced(c, p->perm->bind, 0)
+               : bind_rule(c, p->perm->bind, 0);
     if (c->rq->limit_hit)
         r = U; /* a failed lookup: fail closed */
     else if (slot < 3)
@@ -1594,9 +1696,25 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
     return r;
 }
 
+static int
+perm_bind(struct ck *c, uint32_t pi, unsigned rights)
+{
+    return perm_bind_(c, pi, rights, 0);
+}
+
 /* ------------------------------------------------------------------------
  * Decisions
  */
+
+/* anon_said -- what the anonymous profile decided (r), told to an
+ * explained check */
+static int
+anon_said(struct ck *c, const struct acreI_aci *a, int r)
+{
+    if (c->tr)
+        trace_ev(c, ACREV_ACI_EV_ANON, NULL, a, NULL, r, 0, 0);
+    return r;
+}
 
 /* anon -- 389's anonymous profile (aci_index.h) for `rights` on d (NULL:
  * the entry): 1 granted, 0 denied, -1 no profile ACI takes the entry
@@ -1622,7 +1740,7 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
             continue;
         taken++;
         if (!d)
-            return 1;
+            return anon_said(c, pa->aci, 1);
         int m = t->attr_star;
         for (unsigned i = 0; !m && d->type >= 0 && i < t->nattrs; i++) {
             const struct acreS_dinfo *w =
@@ -1630,9 +1748,9 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
             m = w && w->type == d->type;
         }
         if (t->attr_neg ? !m : m)
-            return 1;
+            return anon_said(c, pa->aci, 1);
     }
-    return taken ? 0 : -1;
+    return taken ? anon_said(c, NULL, 0) : -1;
 }
 
 /* split -- the current entry's candidates that have one of `rights`,
@@ -1656,47 +1774,104 @@ split(struct ck *c, unsigned rights)
     st->split_rights = rights;
 }
 
-/* decide -- `rights` on attribute id (entry level: id < 0) of the
- * current entry. */
-static int
-decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
+/* decide_ -- `rights` on attribute id (entry level: id < 0) of the
+ * current entry; `traced` (a constant) tells each step to c->tr: decide
+ * and decide_traced are its copies, the ordinary ones without a trace
+ * test; `moddn`: a moddn check, which also tests target_to. */
+static inline __attribute__((always_inline)) int
+decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
+        const int traced, const int moddn)
 {
     int allow = 0, was = c->rq->limit_hit;
 
-    if (c->st->root)
+    if (c->st->root) {
+        if (traced)
+            trace(c, ACREV_ACI_EV_ROOT, NULL, 1, 0);
         return 1;
+    }
     if (!c->rq->authz && c->ix->anon_valid &&
         (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH))) {
         int r = anon(c, d, rights);
         if (r >= 0)
             return r;
     }
-    if (c->st->split_rights != rights)
-        split(c, rights);
-    /* the denies first, then the allows (split: both in cand[]'s order) */
-    for (uint32_t i = 0; i < c->st->nsplit; i++) {
-        uint32_t pi = c->st->split[i];
-        const struct acreP_aci_perm *p = &c->ix->perms[pi];
-        if (!attr_match(c, p, d, rights))
-            continue;
-        /* the target memo first: most perms were asked for this entry */
-        if (c->st->tgt_epoch[p->aci_no] == c->st->epoch
-                ? c->st->tgt[p->aci_no] != T
-                : !target_match(c, p->aci, p->aci_no))
-            continue;
-        int b = perm_bind(c, pi, rights);
-        if (i < c->st->ndeny && b != F)
-            return 0;
-        if (i >= c->st->ndeny && b == T) {
-            allow = 1;
-            break;
+    if (!traced) {
+        if (c->st->split_rights != rights)
+            split(c, rights);
+        /* the denies first, then the allows (split: both in cand[]'s
+         * order) */
+        for (uint32_t i = 0; i < c->st->nsplit; i++) {
+            uint32_t pi = c->st->split[i];
+            const struct acreP_aci_perm *p = &c->ix->perms[pi];
+            if (!attr_match(c, p, d, rights))
+                continue;
+            /* the target memo first: most perms were asked for this entry */
+            if (c->st->tgt_epoch[p->aci_no] == c->st->epoch
+                    ? c->st->tgt[p->aci_no] != T
+                    : !target_match(c, p->aci, p->aci_no))
+                continue;
+            if (moddn && !moddn_to(c, p->aci))
+                continue;
+            int b = perm_bind(c, pi, rights);
+            if (i < c->st->ndeny && b != F)
+                return 0;
+            if (i >= c->st->ndeny && b == T) {
+                allow = 1;
+                break;
+            }
         }
+    } else {
+        /* every candidate, each skipped one told with its reason */
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = 0; i < c->st->ncand; i++) {
+                uint32_t pi = c->st->cand[i];
+                const struct acreP_aci_perm *p = &c->ix->perms[pi];
+                if (p->deny != (pass == 0))
+                    continue;
+                int why = !(p->rights & rights)          ? ACREV_ACI_WHY_RIGHTS
+                          : !attr_match(c, p, d, rights) ? ACREV_ACI_WHY_ATTR
+                          : !target_match(c, p->aci, p->aci_no) ||
+                                  (moddn && !moddn_to(c, p->aci))
+                              ? ACREV_ACI_WHY_TARGET
+                              : 0;
+                if (why) {
+                    trace(c, ACREV_ACI_EV_SKIP, p, 0, why);
+                    continue;
+                }
+                c->kept = 0; /* rewalk sets it */
+                int b = perm_bind_(c, pi, rights, traced);
+                trace_ev(c, ACREV_ACI_EV_PERM, p, p->aci, NULL, b, 0, c->kept);
+                if (pass == 0 && b != F) {
+                    c->by = p;
+                    return 0;
+                }
+                if (pass == 1 && b == T) {
+                    c->by = p;
+                    allow = 1;
+                    break;
+                }
+            }
     }
     /* anything that failed on the way (a target's allocation, a lookup)
      * denies, even when an allow was found */
     if (c->rq->limit_hit && !was)
         return 0;
     return allow;
+}
+
+static int
+decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
+{
+    /* moddn (asked by get-effective-rights alone) in a copy of its own */
+    if (rights & ACREI_ACI_MODDN)
+        return decide_(c, d, rights, 0, 1);
+    return decide_(c, d, rights, 0, 0);
+}
+
+static __attribute__((noinline)) int
+decide_traced(struct ck *c, const struct acreF_desc *d, unsigned rights)
+{
+    return decide_(c, d, rights, 1, (rights & ACREI_ACI_MODDN) != 0);
 }
 
 int
@@ -1759,6 +1934,32 @@ acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
         decide(&c, attr, ACREI_ACI_SELFWRITE))
         return 1;
     return decide(&c, attr, r);
+}
+
+/* acreV_aci_explain -- see aci_index.h. */
+int
+acreV_aci_explain(struct acre_request *rq, const acre_entry_view *e,
+                  const struct acreF_desc *attr, unsigned rights,
+                  const struct acreV_aci_tracer *t)
+{
+    struct ck c;
+    int g, was = rq->limit_hit;
+
+    if (begin(&c, rq, e)) {
+        struct acreV_aci_event ev = {
+            ACREV_ACI_EV_END, NULL, NULL, NULL, 0, 0, 0, 1};
+        t->fn(t->arg, &ev);
+        return 0;
+    }
+    c.tr = t;
+    c.by = NULL;
+    c.kept = 0;
+    g = decide_traced(&c, attr, rights);
+    struct acreV_aci_event ev = {
+        ACREV_ACI_EV_END,     c.by, c.by ? c.by->aci : NULL, NULL, g, 0, 0,
+        rq->limit_hit && !was};
+    t->fn(t->arg, &ev);
+    return g;
 }
 
 unsigned

@@ -224,7 +224,8 @@ struct acreI_bind {
 /* One "allow|deny (rights) bind-rule;" of an ACI */
 struct acreI_aci_perm {
     int deny;
-    unsigned rights; /* ACREI_ACI_* */
+    unsigned rights; /* ACREI_ACI_*, as named: "selfwrite" is SELFWRITE
+                        alone (no plain write), "all" ACREI_ACI_ALL */
     const struct acreI_bind *bind;
 };
 

@@ -1160,7 +1160,9 @@ typedef struct acre_subject {
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
     /* ACI rules (authmethod, dayofweek, timeofday): how the requester
      * bound -- "none", "simple", "ssl" (a TLS client certificate),
-     * "sasl/MECH"; NULL: simple when authz_dn is given, else none --
+     * "sasl/MECH"; "": none known (what 389's get-effective-rights
+     * evaluates: only authmethod="none" takes it); NULL: simple when
+     * authz_dn is given, else none --
      * and the time of the operation, seconds since the Epoch in the
      * local time zone's calendar; 0: the time acre_request_begin runs */
     const char *auth_method;
@@ -1516,7 +1518,30 @@ enum acre_explain_kind {
     ACRE_EXPLAIN_IMPLICIT_NONE,  /* no clause stopped: the implicit
                                     "by * none" ends the rule */
     ACRE_EXPLAIN_LIMIT,          /* an evaluation bound was reached: denied */
-    ACRE_EXPLAIN_NO_MORE_RULES   /* no rule left: denied */
+    ACRE_EXPLAIN_NO_MORE_RULES,  /* no rule left: denied */
+    /* ACI policies (the aci_* fields say which ACI) */
+    ACRE_EXPLAIN_ACI_SKIPPED,   /* a permission of a candidate ACI that does
+                                   not apply to the check; text says why
+                                   (rights, targetattr, target) */
+    ACRE_EXPLAIN_ACI,           /* a permission that applies: outcome is
+                                   its bind rule's; its ACI_BIND steps
+                                   follow */
+    ACRE_EXPLAIN_ACI_BIND,      /* one keyword test of that bind rule, as
+                                   evaluated (left to right, stopping as
+                                   389 does): outcome, bind */
+    ACRE_EXPLAIN_ACI_ANONYMOUS, /* 389's anonymous profile decided (the
+                                   ACI that granted, if any) */
+    ACRE_EXPLAIN_ACI_DECISION   /* the last step: granted or denied, by
+                                   the ACI named (none: no permission
+                                   applied, or a lookup failed) */
+};
+
+/* A bind rule's (or keyword test's) three-valued outcome. */
+enum acre_outcome {
+    ACRE_OUTCOME_TRUE = 1,
+    ACRE_OUTCOME_FALSE,
+    ACRE_OUTCOME_UNDEFINED /* could not be evaluated: an allow does not
+                              apply, a deny does */
 };
 
 /* What an applying clause does next (slapd's stop, continue, break). */
@@ -1543,6 +1568,17 @@ typedef struct acre_explain_step {
     const char *detail;    /* "" or lines ending in a newline: the notes
                               of a clause that does not apply (group
                               membership, set value, ...) */
+    /* ACI steps (ACRE_EXPLAIN_ACI*); NULL, -1 or 0 in other steps, and
+     * in an ACI_DECISION that no ACI made.  file, line and column say
+     * where the aci value starts. */
+    const char *aci_holder; /* DN of the entry holding the aci value */
+    const char *aci_name;   /* its acl "NAME" */
+    int aci_value;          /* index among the holder's aci values, from 0 */
+    unsigned aci_perm;      /* its "allow|deny (rights) bind rule;", from 1 */
+    int aci_deny;           /* 1: that permission denies, 0: allows */
+    int outcome;            /* ACI and ACI_BIND: enum acre_outcome; else 0 */
+    const char *bind;       /* ACI_BIND: the keyword test as acre reads it,
+                               `userdn = "ldap:///self"`; else NULL */
 } acre_explain_step;
 
 typedef void (*acre_explain_fn)(void *arg, const acre_explain_step *s);
@@ -1564,6 +1600,25 @@ int acre_explain_steps(acre_request *rq, const acre_entry_view *e,
                        const char *attr, const void *val, size_t val_len,
                        int right, acre_explain_fn fn, void *arg,
                        uint32_t *mask);
+
+/*
+ * acre_effective_rights -- 389-DS's get-effective-rights (the control
+ * 1.3.6.1.4.1.42.2.27.9.5.2) of the request's requester on e, under an
+ * ACI policy: two lines, each ending in a newline,
+ *   entryLevelRights: v a d n (or "none")
+ *   attributeLevelRights: TYPE:r s c w o (or W O, or "none"), ...
+ * as 389-DS 2.3 prints them.  attrs[0..nattrs): the attributes asked
+ * for, as a search names them ("*", "+", names); none: every attribute
+ * of e that is not operational, in e's order.  Names are printed as
+ * given; e's own attributes by their schema names.  *out receives the
+ * text, to free with free().  Returns 0, ACRE_ERR_INVAL (an argument
+ * NULL), ACRE_ERR_UNSUPPORTED (not a 389 ACI policy: OpenLDAP rules, or
+ * ACIs compiled with ACRE_COMPILE_ACI_OPENDJ), ACRE_ERR_NOMEM or
+ * ACRE_ERR_LOOKUP (a failed lookup: nothing printed).  For the request's
+ * thread.
+ */
+int acre_effective_rights(acre_request *rq, const acre_entry_view *e,
+                          const char *const *attrs, size_t nattrs, char **out);
 
 #ifdef __cplusplus
 }

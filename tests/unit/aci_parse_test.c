@@ -148,6 +148,8 @@ Test(aci_parse, rights)
     cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_SELF);
     a = ok("(version 3.0; acl \"x\"; allow (selfwrite) "
            "userdn=\"ldap:///parent\";)");
+    /* the rights named: selfwrite grants no plain write (389's libaccess
+     * tests the right's name) */
     cr_assert_eq(a->perms[0].rights, ACREI_ACI_SELFWRITE);
     cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_PARENT);
     a = ok("(version 3.0; acl \"x\"; deny absolute (read) "
@@ -708,6 +710,16 @@ Test(aci_parse, ldif_target_outside_holder)
                  ACRE_ERR_RULE_SYNTAX);
     cr_assert_eq(d.line, 2);
     cr_assert_eq(d.column, 15);
+    /* 389 checks the target alone: target_to / target_from may name
+     * another subtree (a move's destination usually does) */
+    ldif = "dn: ou=people,dc=example,dc=com\n"
+           "aci: (target_to=\"ldap:///ou=groups,dc=example,dc=com\")"
+           "(target_from=\"ldap:///ou=old,dc=example,dc=com\")"
+           "(version 3.0; acl \"x\"; allow (moddn) userdn="
+           "\"ldap:///anyone\";)\n";
+    cr_assert_eq(acreA_parse_ldif(ctx, NULL, "f.ldif", ldif, strlen(ldif),
+                                  ACREI_ACI_389, &ir, &d),
+                 0, "%s", d.message);
 }
 
 Test(aci_parse, ldif_errors_pass_through)
