@@ -315,7 +315,8 @@ acreP_aci_build(struct acre_policy *p)
     ix->rootdn = set->rootdn;
     ix->attr_words = (acreS_nattrs(p->schema) + 63) / 64;
     if ((rc = holders(ix, set, p->schema)) != 0 || (rc = hash(ix)) != 0 ||
-        (rc = anon_profile(ix, set)) != 0) {
+        /* the anonymous profile is 389's (aclanom.c); OpenDJ has none */
+        (set->variant == ACREI_ACI_389 && (rc = anon_profile(ix, set)) != 0)) {
         talloc_free(ix);
         return rc;
     }

@@ -172,6 +172,11 @@ targetattr_name(struct acreA_p *p, size_t a, size_t b,
         pats[t->nattr_pat++] = x;
         return 0;
     }
+    /* OpenDJ takes a name the schema does not know (TargetAttr: a
+     * placeholder user attribute type) */
+    if (a < b && !acreS_desc_parse(p->schema, s + a, b - a, &d) && d.type < 0 &&
+        p->variant == ACREI_ACI_OPENDJ)
+        return t->attr_unknown++, 0;
     if (a == b || acreS_desc_parse(p->schema, s + a, b - a, &d) || d.type < 0)
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
                          "targetattr \"%.*s\" does not exist in schema",

@@ -522,7 +522,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
 
     if (select_attrs(rq->schema, tmp, attrs, nattrs, &sel))
         return ACRE_ERR_NOMEM;
-    if (rq->p->aci)
+    if (rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389)
         sel.aci = acreS_attr_find(rq->schema, "aci", 3);
     rc = acre_dn_parse(tmp, rq->schema, base, strlen(base), 0, &bdn, NULL);
     if (rc == ACRE_ERR_NOMEM)
@@ -539,7 +539,8 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return 0;
     }
     rq->err = 0;
-    if (rq->p->aci && scope == ACRE_SCOPE_CHILDREN) {
+    if (rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389 &&
+        scope == ACRE_SCOPE_CHILDREN) {
         *ldap_rc = LDAP_PROTOCOL_ERROR; /* 389 has no subordinate scope */
         return 0;
     }

@@ -514,6 +514,8 @@ int
 acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
                 unsigned right)
 {
+    if (o->set->variant == ACREI_ACI_OPENDJ)
+        return acreR_dj_check(o, e, attr, right);
     int by_deny, p = is_root(o) ? -1 : anon_profile(o, e, attr, right);
 
     return p >= 0 ? p : decide(o, e, attr, right, &by_deny);
@@ -693,6 +695,8 @@ entry_read_handles(struct acreR_aci *o, void *tmp, const acre_entry_view *e,
 int
 acreR_aci_visible(struct acreR_aci *o, const acre_entry_view *e)
 {
+    if (o->set->variant == ACREI_ACI_OPENDJ)
+        return acreR_dj_visible(o, e);
     if (is_root(o))
         return 1;
     int p = anon_profile(o, e, -1, ACREI_ACI_READ);
@@ -837,6 +841,8 @@ int
 acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
                  const struct acreF_filter *f)
 {
+    if (o->set->variant == ACREI_ACI_OPENDJ)
+        return acreR_dj_filter(o, e, f);
     struct fwalk w = {o, e, f};
     int rc = node_eval(&w, f->root, is_root(o) ? F_PLAIN : F_VERIFY);
 
@@ -1097,7 +1103,7 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
         }
         return 0;
     }
-    if (scope != ACRE_SCOPE_BASE &&
+    if (scope != ACRE_SCOPE_BASE && o->set->variant == ACREI_ACI_389 &&
         (f->root->kind == ACREF_AND || f->root->kind == ACREF_OR)) {
         struct acreF_filter *of = talloc(res, struct acreF_filter);
         if (!of || !(*of = *f, of->root = node_copy(of, f->root)) ||
