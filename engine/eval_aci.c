@@ -1827,7 +1827,8 @@ dj_decide(struct ck *c, const struct acreF_desc *d, unsigned rights,
 }
 
 /* dj_terms -- UserDN / GroupDN.evaluate: a "||" list is True when a
- * term matches (every term looked at: no stop at self or parent); an
+ * term matches (every term looked at: no stop at self or parent; a
+ * groupdn URL names the group at its base DN, scope and filter unused); an
  * anonymous requester matches only anyone; nothing is Undefined (a
  * lookup that fails still fails the check: perm_bind). */
 static int
@@ -1837,6 +1838,13 @@ dj_terms(struct ck *c, const struct acreI_bind *b)
         const struct acreI_aci_term *t = &b->terms[i];
         if (!c->rq->authz && t->kind != ACREI_ACI_S_ANYONE)
             continue;
+        /* GroupDN.decode keeps only an LDAP URL's base DN */
+        if (b->kw == ACREI_ACI_GROUPDN && t->kind == ACREI_ACI_S_URL) {
+            if (t->pat.kind == ACREI_ACI_PAT_DN && t->pat.dn &&
+                member_of(c, t->pat.dn) == T)
+                return T;
+            continue;
+        }
         if (term(c, b->kw, t) == T)
             return T;
     }

@@ -359,8 +359,8 @@ one_term(const struct dj *x, enum acreI_aci_kw kw,
         return pdn && acre_dn_equal(o->bind, pdn);
     }
     case ACREI_ACI_S_URL:
-        if (kw == ACREI_ACI_GROUPDN)
-            return 0; /* (not generated for OpenDJ) */
+        if (kw == ACREI_ACI_GROUPDN) /* GroupDN.decode: the base DN */
+            return t->pat.dn && member(x, t->pat.dn);
         return url_takes_client(x, t->pat.dn, t->scope, t->filter);
     case ACREI_ACI_S_PATTERN:
         return kw == ACREI_ACI_USERDN && !t->pat.flags &&

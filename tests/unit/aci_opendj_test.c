@@ -434,3 +434,19 @@ Test(aci_opendj, targetfilter_ne_undefined)
         run(ctx, 1, acis, ALICE_W, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
         BOB "\tobjectClass,uid,cn,sn,departmentNumber,\n");
 }
+
+/* groupdn URLs: 389 searches base, scope and filter for groups; OpenDJ's
+ * GroupDN.decode keeps the base DN as the group. */
+Test(aci_opendj, groupdn_url_is_its_base_dn)
+{
+    const char *acis = "aci: (targetattr=\"*\")(version 3.0; acl \"g\"; "
+                       "allow (read,search) groupdn=\"ldap:///cn=g7," GROUPS
+                       "??base?(cn=nothing)\";)";
+    const struct who bob = {BOB, NULL};
+
+    cr_assert_str_eq(
+        run(ctx, 0, acis, bob, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0), "");
+    cr_assert_str_eq(
+        run(ctx, 1, acis, bob, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
+        BOB "\tobjectClass,uid,cn,sn,departmentNumber,\n");
+}
