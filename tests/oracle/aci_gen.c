@@ -501,6 +501,12 @@ targetattr(struct gen *g)
 
     if (k < 25)
         return "";
+    /* OpenDJ: "+" (operational attributes), names it does not know */
+    if (g->c->variant == ACREG_ACI_OPENDJ && acreG_rng_pct(&g->r, 25))
+        return fmt(g, "(targetattr%s\"%s\")", neg,
+                   PICK(g, ((const char *const[]){"+", "* || +", "aci || cn",
+                                                  "cn || +", "noSuchAttr",
+                                                  "noSuchAttr || mail"})));
     if (k < 50)
         return fmt(g, "(targetattr%s\"*\")", neg);
     unsigned n = 1 + acreG_rng_below(&g->r, 3);
@@ -709,8 +715,9 @@ add_search(struct gen *g)
         return;
     if (k < 40)
         s->attrs[s->nattrs++] = "*";
-    else if (k < 45)
-        s->attrs[s->nattrs++] = "1.1";
+    else if (k < 45) /* OpenDJ: "+" half of the time */
+        s->attrs[s->nattrs++] =
+            g->c->variant == ACREG_ACI_OPENDJ && (k & 1) ? "+" : "1.1";
     else
         for (unsigned i = 1 + acreG_rng_below(&g->r, 3); i > 0; i--)
             s->attrs[s->nattrs++] =
