@@ -2003,6 +2003,17 @@ dj_bind(struct ck *c, const struct acreI_bind *b, unsigned depth)
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
         return F; /* refused by the parser */
+    case ACREI_ACI_TIMEOFDAY: {
+        /* TimeOfDay.evaluate: "=" and "!=" both test the time against the
+         * value with "!=", then "!=" is negated: "=" is True at any other
+         * time, "!=" only at that minute */
+        struct tm tm;
+        local_time(c->rq, &tm);
+        long now = tm.tm_hour * 100L + tm.tm_min;
+        if (b->op == ACREI_ACI_EQ || b->op == ACREI_ACI_NE)
+            return (now != b->num) == (b->op == ACREI_ACI_EQ) ? T : F;
+        return cmp_num(b->op, now, b->num) ? T : F;
+    }
     default:
         return bind_rule(c, b, depth);
     }

@@ -521,6 +521,23 @@ bind_rule(const struct dj *x, const struct acreI_bind *b)
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
         return ACRER_F; /* OpenDJ's parser refuses them */
+    case ACREI_ACI_TIMEOFDAY:
+        /* TimeOfDay: "=" is True when the time is not the value, "!="
+         * when it is; the orderings as written */
+        switch (b->op) {
+        case ACREI_ACI_EQ:
+            return x->o->hhmm != b->num ? ACRER_T : ACRER_F;
+        case ACREI_ACI_NE:
+            return x->o->hhmm == b->num ? ACRER_T : ACRER_F;
+        case ACREI_ACI_LT:
+            return x->o->hhmm < b->num ? ACRER_T : ACRER_F;
+        case ACREI_ACI_LE:
+            return x->o->hhmm <= b->num ? ACRER_T : ACRER_F;
+        case ACREI_ACI_GT:
+            return x->o->hhmm > b->num ? ACRER_T : ACRER_F;
+        default:
+            return x->o->hhmm >= b->num ? ACRER_T : ACRER_F;
+        }
     default: {
         /* authmethod, ssf, ip, dns, dayofweek, timeofday: as 389 */
         struct acreR_ctx c = {x->o, x->e, x->a, NULL, x->tmp};

@@ -10,9 +10,12 @@
  */
 #include <criterion/criterion.h>
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
+#include <time.h>
 
 #include "aci.h"
 #include "aci_oracle.h"
@@ -54,6 +57,7 @@ static const char data[] =
 struct who {
     const char *dn; /* NULL: anonymous */
     const char *ip; /* NULL: unknown */
+    int64_t time;   /* seconds since the Epoch (UTC), 0: the Epoch */
 };
 
 /* The engine's answer, rendered as the oracle's is. */
@@ -109,6 +113,7 @@ run(void *ctx, int dj, const char *acis, struct who w, const char *base,
     memset(&sub, 0, sizeof sub);
     sub.authz_dn = w.dn;
     sub.auth_method = w.dn ? "simple" : "none";
+    sub.time = w.time;
     if (w.ip) {
         snprintf(peer, sizeof peer, "IP=%s:40000", w.ip);
         sub.peername = peer;
@@ -138,7 +143,7 @@ run(void *ctx, int dj, const char *acis, struct who w, const char *base,
                                   dj ? ACREI_ACI_OPENDJ : ACREI_ACI_389, &ir,
                                   &d),
                  0, "%s", d.message);
-    struct acreR_aci_who ow = {w.dn, NULL, 0, w.ip, NULL, 0};
+    struct acreR_aci_who ow = {w.dn, NULL, 0, w.ip, NULL, w.time};
     struct acreR_aci *o;
     struct acreR_aci_search *res;
     cr_assert_eq(acreR_aci_new(ctx, ir->aci, dir, &ow, &o), 0);
@@ -170,6 +175,8 @@ static void
 setup(void)
 {
     ctx = talloc_new(NULL);
+    setenv("TZ", "UTC", 1); /* the oracle reads times as UTC */
+    tzset();
 }
 
 static void
@@ -184,7 +191,7 @@ TestSuite(aci_opendj, .init = setup, .fini = teardown);
     "aci: (targetattr=\"*\")(version 3.0; acl \"r\"; allow (read,search) " \
     "userdn=\"ldap:///anyone\";)\n"
 
-static const struct who ALICE_W = {ALICE, NULL};
+static const struct who ALICE_W = {ALICE, NULL, 0};
 
 /* AciHandler.testFilter: search on every filter attribute, an OR
  * included; 389 leaves the OR's refused term out and decides on the
@@ -297,7 +304,7 @@ Test(aci_opendj, no_anonymous_profile)
     const char *acis = READ_ALL
         "aci: (targetattr=\"mail\")(version 3.0; acl \"d\"; deny (read) "
         "ip=\"127.0.0.1\";)";
-    const struct who anon = {NULL, "127.0.0.1"};
+    const struct who anon = {NULL, "127.0.0.1", 0};
 
     cr_assert_str_eq(
         run(ctx, 0, acis, anon, ALICE, ACRE_SCOPE_BASE, "(uid=alice)", NULL, 0),
@@ -316,7 +323,7 @@ Test(aci_opendj, nested_groups_any_depth)
     const char *acis =
         "aci: (targetattr=\"*\")(version 3.0; acl \"g\"; "
         "allow (read,search) groupdn=\"ldap:///cn=g1," GROUPS "\";)";
-    const struct who bob = {BOB, NULL};
+    const struct who bob = {BOB, NULL, 0};
 
     cr_assert_str_eq(
         run(ctx, 0, acis, bob, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0), "");
@@ -332,7 +339,7 @@ Test(aci_opendj, userattr_ne_negates_once)
     const char *acis =
         READ_ALL "aci: (targetattr=\"mail\")(version 3.0; acl \"d\"; "
                  "deny (read) userattr!=\"manager#USERDN\";)";
-    const struct who bob = {BOB, NULL};
+    const struct who bob = {BOB, NULL, 0};
 
     /* bob is alice's manager: 389 denies him mail, OpenDJ does not */
     cr_assert_str_eq(
@@ -442,11 +449,41 @@ Test(aci_opendj, groupdn_url_is_its_base_dn)
     const char *acis = "aci: (targetattr=\"*\")(version 3.0; acl \"g\"; "
                        "allow (read,search) groupdn=\"ldap:///cn=g7," GROUPS
                        "??base?(cn=nothing)\";)";
-    const struct who bob = {BOB, NULL};
+    const struct who bob = {BOB, NULL, 0};
 
     cr_assert_str_eq(
         run(ctx, 0, acis, bob, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0), "");
     cr_assert_str_eq(
         run(ctx, 1, acis, bob, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
         BOB "\tobjectClass,uid,cn,sn,departmentNumber,\n");
+}
+
+/* timeofday: OpenDJ's TimeOfDay tests "=" and "!=" alike with "!=" and
+ * then negates "!=": "=" holds at every other minute, "!=" at that one
+ * only -- the reverse of 389. */
+Test(aci_opendj, timeofday_equality_inverted)
+{
+    const char *eq = "aci: (targetattr=\"*\")(version 3.0; acl \"t\"; "
+                     "allow (read,search) timeofday=\"1200\";)";
+    const char *ne = "aci: (targetattr=\"*\")(version 3.0; acl \"t\"; "
+                     "allow (read,search) timeofday!=\"1200\";)";
+    const struct who noon = {BOB, NULL, 12 * 3600};
+    const struct who later = {BOB, NULL, 12 * 3600 + 60};
+    const char *seen = BOB "\tobjectClass,uid,cn,sn,departmentNumber,\n";
+
+    cr_assert_str_eq(
+        run(ctx, 0, eq, noon, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
+        seen);
+    cr_assert_str_eq(
+        run(ctx, 1, eq, noon, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0), "");
+    cr_assert_str_eq(
+        run(ctx, 1, eq, later, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
+        seen);
+    cr_assert_str_eq(
+        run(ctx, 0, ne, noon, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0), "");
+    cr_assert_str_eq(
+        run(ctx, 1, ne, noon, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
+        seen);
+    cr_assert_str_eq(
+        run(ctx, 1, ne, later, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0), "");
 }
