@@ -403,8 +403,9 @@ candidates(struct ck *c)
 
     st->ncand = 0;
     for (unsigned d = 0; d <= depth && d <= ix->max_depth; d++) {
-        /* 389: ACIs of the root DSE govern the root DSE only */
-        if (d == 0 && depth != 0)
+        /* 389: ACIs of the root DSE govern the root DSE only; OpenDJ's
+         * global ACIs (held at the root DN) govern every entry */
+        if (d == 0 && depth != 0 && ix->set->variant != ACREI_ACI_OPENDJ)
             continue;
         for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
              k = (k + 1) & ix->hash_mask) {

@@ -7,7 +7,8 @@
  *
  * AciHandler.accessAllowed (one right R on entry E, attribute A or the
  * entry itself):
- *   candidates: the ACIs held by E or an ancestor of E (AciList);
+ *   candidates: the ACIs held by E or an ancestor of E, the root DSE's
+ *   (OpenDJ's global ACIs, held at the root DN) included (AciList);
  *   applicable (Aci.isApplicable), in this order:
  *     - no targetcontrol, no extop;
  *     - haveSimilarRights: the ACI has R, or has read or search while R
@@ -76,11 +77,11 @@ struct dj {
  * Targets
  */
 
+/* AciList.getCandidateAcis: the ACIs of E and its ancestors, the root
+ * DN's (OpenDJ's global ACIs, here the root DSE's) included. */
 static int
 holder_above(const struct acreI_aci *a, const acre_entry_view *e)
 {
-    if (acre_dn_depth(a->holder) == 0)
-        return acre_dn_depth(e->dn) == 0;
     return acre_dn_in_scope(e->dn, a->holder, ACRE_SCOPE_SUB) == 1;
 }
 

@@ -82,6 +82,10 @@ render(void *arg, const acre_entry_view *e, const acre_verdict *v)
     return 0;
 }
 
+/* ACI lines held by the root DSE, in the rules only (no host directory
+ * has that entry); NULL: none. */
+static const char *root_acis;
+
 /*
  * run -- the suffix entry with `acis` (newline-separated "aci: ..."
  * lines) and the data, searched by who as the variant (0 389, 1 OpenDJ):
@@ -95,10 +99,13 @@ run(void *ctx, int dj, const char *acis, struct who w, const char *base,
     char *ldif = talloc_asprintf(
         ctx, "dn: " SFX "\nobjectClass: domain\ndc: example\n%s\n\n%s", acis,
         data);
+    char *rules = root_acis
+                      ? talloc_asprintf(ctx, "dn:\n%s\n\n%s", root_acis, ldif)
+                      : ldif;
     acre_diag d;
 
     /* the engine */
-    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", ldif, strlen(ldif)};
+    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", rules, strlen(rules)};
     acre_policy *pol;
     acre_directory *edir;
     cr_assert_eq(acre_policy_compile(ctx, NULL, &src, 1,
@@ -139,7 +146,7 @@ run(void *ctx, int dj, const char *acis, struct who w, const char *base,
     cr_assert_eq(acreE_dir_load_ldif(dir, NULL, ldif, strlen(ldif), "t.ldif",
                                      NULL, NULL, &d),
                  0, "%s", d.message);
-    cr_assert_eq(acreA_parse_ldif(ctx, s, "t.ldif", ldif, strlen(ldif),
+    cr_assert_eq(acreA_parse_ldif(ctx, s, "t.ldif", rules, strlen(rules),
                                   dj ? ACREI_ACI_OPENDJ : ACREI_ACI_389, &ir,
                                   &d),
                  0, "%s", d.message);
@@ -175,6 +182,7 @@ static void
 setup(void)
 {
     ctx = talloc_new(NULL);
+    root_acis = NULL;
     setenv("TZ", "UTC", 1); /* the oracle reads times as UTC */
     tzset();
 }
@@ -486,4 +494,22 @@ Test(aci_opendj, timeofday_equality_inverted)
         seen);
     cr_assert_str_eq(
         run(ctx, 1, ne, later, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0), "");
+}
+
+/* ACIs held by the root DSE: 389 applies them to the root DSE only;
+ * OpenDJ's global ACIs (held at the root DN: AciList) govern every
+ * entry. */
+Test(aci_opendj, root_dse_acis_are_global)
+{
+    const char *acis = "";
+
+    root_acis = "aci: (targetattr=\"*\")(version 3.0; acl \"global\"; allow "
+                "(read,search) userdn=\"ldap:///anyone\";)";
+
+    cr_assert_str_eq(
+        run(ctx, 0, acis, ALICE_W, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
+        "");
+    cr_assert_str_eq(
+        run(ctx, 1, acis, ALICE_W, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
+        BOB "\tobjectClass,uid,cn,sn,departmentNumber,\n");
 }
