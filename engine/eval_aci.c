@@ -2158,6 +2158,20 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
     return acreF_eval(f, e, &plain) == ACREF_TRUE;
 }
 
+/* acreV_aci_may_send -- see aci_index.h. */
+int
+acreV_aci_may_send(struct acre_request *rq, const struct acreF_filter *f,
+                   const acre_entry_view *e)
+{
+    struct ck c;
+
+    rq->limit_hit = 0;
+    if (begin(&c, rq, e))
+        return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    int ok = acreF_every_item(f, dj_item, &c) && visible(&c);
+    return rq->err ? rq->err : ok;
+}
+
 /* acreV_aci_ldapsubentry -- see aci_index.h. */
 int
 acreV_aci_ldapsubentry(const acre_schema *s, const acre_entry_view *e)

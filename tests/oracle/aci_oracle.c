@@ -1085,6 +1085,10 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
         res->rc = 2; /* 389: "Unknown search scope" */
         return 0;
     }
+    if (!acreE_dir_find(o->dir, bdn) && o->set->variant == ACREI_ACI_OPENDJ) {
+        res->rc = 32; /* OpenDJ: noSuchObject whatever the access */
+        return 0;
+    }
     if (!acreE_dir_find(o->dir, bdn)) {
         /* 389's findentry.c: noSuchObject, unless the nearest existing
          * ancestor may not be read (on the attribute "1.1"): success */

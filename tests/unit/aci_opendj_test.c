@@ -513,3 +513,20 @@ Test(aci_opendj, root_dse_acis_are_global)
         run(ctx, 1, acis, ALICE_W, BOB, ACRE_SCOPE_BASE, "(uid=bob)", NULL, 0),
         BOB "\tobjectClass,uid,cn,sn,departmentNumber,\n");
 }
+
+/* A missing base: 389 answers success, no entry, when the nearest
+ * existing ancestor may not be read; OpenDJ always noSuchObject (only
+ * its matched DN is withheld: filterNonDisclosableMatchedDN). */
+Test(aci_opendj, missing_base_is_no_such_object)
+{
+    const char *acis =
+        "aci: (targetattr=\"cn\")(version 3.0; acl \"x\"; "
+        "allow (read) userdn=\"ldap:///uid=nobody," PEOPLE "\";)";
+
+    cr_assert_str_eq(run(ctx, 0, acis, ALICE_W, "uid=nobody," PEOPLE,
+                         ACRE_SCOPE_BASE, "(objectClass=*)", NULL, 0),
+                     "");
+    cr_assert_str_eq(run(ctx, 1, acis, ALICE_W, "uid=nobody," PEOPLE,
+                         ACRE_SCOPE_BASE, "(objectClass=*)", NULL, 0),
+                     "rc 32\n");
+}
