@@ -166,8 +166,9 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             any_allow |= a->perms[k].deny == 0;
         }
         /* 389's aci_access: selfwrite is SELF|WRITE (its ACEs still
-         * answer only a selfwrite test) */
-        if (all & ACREI_ACI_SELFWRITE)
+         * answer only a selfwrite test); OpenDJ's is ACI_SELF alone
+         * (EnumRight) */
+        if ((all & ACREI_ACI_SELFWRITE) && set->variant != ACREI_ACI_OPENDJ)
             all |= ACREI_ACI_WRITE;
         for (unsigned k = 0; k < a->nperms; k++) {
             struct acreP_aci_perm *pp = &ix->perms[ix->nperms++];
@@ -322,7 +323,8 @@ acreP_aci_build(struct acre_policy *p)
     ix->rootdn = set->rootdn;
     ix->attr_words = (acreS_nattrs(p->schema) + 63) / 64;
     if ((rc = holders(ix, set, p->schema)) != 0 || (rc = hash(ix)) != 0 ||
-        (rc = anon_profile(ix, set)) != 0) {
+        /* the anonymous profile is 389's (aclanom.c); OpenDJ has none */
+        (set->variant == ACREI_ACI_389 && (rc = anon_profile(ix, set)) != 0)) {
         talloc_free(ix);
         return rc;
     }

@@ -311,6 +311,13 @@ userattr(struct acreA_p *p, struct acreI_bind *b, struct operand v)
             b->uakind = ua_tab[k].k;
             break;
         }
+    /* OpenDJ (UserAttr.decode): roledn is refused; SELFDN is no kind
+     * there, just a value */
+    if (p->variant == ACREI_ACI_OPENDJ && b->uakind == ACREI_ACI_UA_ROLEDN)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, h + 1,
+                         "OpenDJ does not support roledn");
+    if (p->variant == ACREI_ACI_OPENDJ && b->uakind == ACREI_ACI_UA_SELFDN)
+        b->uakind = ACREI_ACI_UA_VALUE;
     /* 389 takes "parent[..].attr#value" and looks for an attribute named
      * with the whole text before '#', which no entry has: the rule is
      * never True.  Kept as a value rule on no attribute (attr -1). */
@@ -607,6 +614,14 @@ acreA_keyword(struct acreA_lex *L, const struct acreI_bind **out)
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
                          "unknown bind rule keyword \"%.*s\"",
                          (int)(L->t.n > 40 ? 40 : L->t.n), p->s + off);
+    /* OpenDJ (EnumBindRuleKeyword, BindRule.decode): no roledn, nor
+     * the old userdnattr / groupdnattr */
+    if (p->variant == ACREI_ACI_OPENDJ &&
+        (kw_tab[k].kw == ACREI_ACI_ROLEDN ||
+         kw_tab[k].kw == ACREI_ACI_USERDNATTR ||
+         kw_tab[k].kw == ACREI_ACI_GROUPDNATTR))
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                         "OpenDJ does not support %s", kw_tab[k].w);
     struct acreI_bind *b = talloc_zero(p->ctx, struct acreI_bind);
     if (!b)
         return ACRE_ERR_NOMEM;

@@ -175,6 +175,13 @@ targetattr_name(struct acreA_p *p, size_t a, size_t b,
         pats[t->nattr_pat++] = x;
         return 0;
     }
+    /* OpenDJ takes a name the schema does not know (TargetAttr: a
+     * placeholder user attribute type); lint mode still names it */
+    if (a < b && !acreS_desc_parse(p->schema, s + a, b - a, &d) && d.type < 0 &&
+        p->variant == ACREI_ACI_OPENDJ) {
+        int rc = p->lint ? acreA_unknown_name(p, a, b - a, "targetattr") : 0;
+        return rc ? rc : (t->attr_unknown++, 0);
+    }
     if (a < b && p->lint &&
         (acreS_desc_parse(p->schema, s + a, b - a, &d) || d.type < 0))
         return acreA_unknown_name(p, a, b - a, "targetattr");

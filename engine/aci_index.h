@@ -153,6 +153,15 @@ int acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
                      const struct acreF_desc *attr, int right, const void *val,
                      size_t val_len);
 
+/*
+ * acreV_aci_may_send (eval_aci.c) -- OpenDJ's AciHandler.maySend for
+ * entry e in a search with filter f: search on every attribute of f,
+ * then e's visibility (1 yes, 0 no, or ACRE_ERR_NOMEM / ACRE_ERR_LOOKUP).
+ * The OpenDJ variant only.
+ */
+int acreV_aci_may_send(struct acre_request *rq, const struct acreF_filter *f,
+                       const acre_entry_view *e);
+
 /* acreV_aci_rights -- the ACI right acre_access's `right` on attribute
  * `attr` (entry: "entry" or "children") means; 0 when none. */
 unsigned acreV_aci_rights(int right, int entry);

@@ -103,6 +103,7 @@ struct ck {
     const struct acreV_aci_tracer *tr; /* explained checks only, else NULL */
     int kept; /* explained: perm_bind answered from the request's memo */
     const struct acreP_aci_perm *by; /* explained: the perm that decided */
+    unsigned rights; /* OpenDJ: the right checked (dj_userattr) */
 };
 
 /* trace -- hand an event to the tracer (callers test c->tr first: out
@@ -330,7 +331,8 @@ target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
         int m;
         if (t->target.kind == ACREI_ACI_PAT_DN) {
             m = in_scope(edn, t->target.dn, ACRE_SCOPE_SUB);
-            base = t->target.dn;
+            if (!t->target_neg) /* OpenDJ scopes "!=" from the holder */
+                base = t->target.dn;
         } else if (t->target.flags & ACREI_ACI_MACRO_DN) {
             const char *v = macro_target(c, t->target.text);
             st->macro[no] = v;
@@ -353,7 +355,9 @@ target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
         enum acreF_result r = acreF_eval(t->filter, c->e, &h);
         ok = r == ACREF_TRUE    ? !t->filter_neg
              : r == ACREF_FALSE ? t->filter_neg
-                                : 0;
+             /* OpenDJ's TargetFilter: Undefined is False, then "!=" */
+             : c->ix->set->variant == ACREI_ACI_OPENDJ ? t->filter_neg
+                                                       : 0;
     }
     st->tgt_epoch[no] = st->epoch;
     st->tgt[no] = ok ? T : F;
@@ -589,8 +593,9 @@ candidates(struct ck *c)
 
     st->ncand = 0;
     for (unsigned d = 0; d <= depth && d <= ix->max_depth; d++) {
-        /* 389: ACIs of the root DSE govern the root DSE only */
-        if (d == 0 && depth != 0)
+        /* 389: ACIs of the root DSE govern the root DSE only; OpenDJ's
+         * global ACIs (held at the root DN) govern every entry */
+        if (d == 0 && depth != 0 && ix->set->variant != ACREI_ACI_OPENDJ)
             continue;
         for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
              k = (k + 1) & ix->hash_mask) {
@@ -909,6 +914,35 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn)
     return U;
 }
 
+/*
+ * dj_group_has -- OpenDJ's group membership (GroupManager and
+ * StaticGroup.isMember): the requester listed by the group or by any
+ * group nested in it, at any depth, each group examined once (so cycles
+ * end); a dynamic group (memberURL) takes the requester's entry.  An
+ * entry of none of the group classes is no group.  Never Undefined (a
+ * failed lookup still fails the check: perm_bind).
+ */
+static int
+dj_group_has(struct ck *c, void *tmp, const acre_dn *gdn)
+{
+    struct glevel seen = {0};
+
+    if (glevel_add(tmp, &seen, gdn)) {
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    for (uint32_t i = 0; i < seen.n; i++) {
+        const acre_entry_view *g;
+        if (!acreV_host_get(c->rq, seen.dn[i], &g))
+            continue;
+        int x = is_group(c->rq->schema, g) ? group_direct(c, tmp, g, &seen) : F;
+        acreV_host_release(c->rq, g);
+        if (x == T)
+            return T;
+    }
+    return F;
+}
+
 /* memo_ask -- kind 'g' (group) or 'r' (role) of dn for the requester,
  * answered once per request: group_has or role_has the first time. */
 static int
@@ -927,7 +961,10 @@ memo_ask(struct ck *c, int kind, const acre_dn *dn)
         acreV_fail(c->rq, ACRE_ERR_NOMEM);
         return U;
     }
-    int r = kind == 'g' ? group_has(c, tmp, dn) : role_has(c, tmp, dn, 0);
+    int r = kind == 'g' && c->ix->set->variant == ACREI_ACI_OPENDJ
+                ? dj_group_has(c, tmp, dn)
+            : kind == 'g' ? group_has(c, tmp, dn)
+                          : role_has(c, tmp, dn, 0);
     talloc_free(tmp);
     if (!c->rq->limit_hit)
         memo_put(c, kind, ndn, n, r);
@@ -1646,6 +1683,12 @@ rewalk(struct ck *c, const struct acreP_aci_perm *p, int kept)
     return kept;
 }
 
+static int dj_bind(struct ck *c, const struct acreI_bind *b, unsigned depth);
+static int dj_decide(struct ck *c, const struct acreF_desc *d, unsigned rights,
+                     int *deny_eval, int *test);
+static int dj_visible(struct ck *c);
+static int dj_item(void *arg, const struct acreF_desc *d);
+
 /*
  * perm_bind -- perm pi's bind rule for a check of `rights`.  Kept per
  * request: under 389 (aci_index.h: ACREP_ACI_PERENTRY), read and search
@@ -1682,8 +1725,10 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
     int was = c->rq->limit_hit;
     c->rq->limit_hit = 0;
     c->aci_no = p->aci_no;
-    r = traced ? bind_traced(c, p->perm->bind, 0)
-               : bind_rule(c, p->perm->bind, 0);
+    c->rights = rights;
+    r = opendj   ? dj_bind(c, p->perm->bind, 0)
+        : traced ? bind_traced(c, p->perm->bind, 0)
+                 : bind_rule(c, p->perm->bind, 0);
     if (c->rq->limit_hit)
         r = U; /* a failed lookup: fail closed */
     else if (slot < 3)
@@ -1789,6 +1834,8 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
             trace(c, ACREV_ACI_EV_ROOT, NULL, 1, 0);
         return 1;
     }
+    if (c->ix->set->variant == ACREI_ACI_OPENDJ)
+        return dj_decide(c, d, rights, NULL, NULL);
     if (!c->rq->authz && c->ix->anon_valid &&
         (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH))) {
         int r = anon(c, d, rights);
@@ -2055,6 +2102,8 @@ visible(struct ck *c, uint32_t *read_at)
     *read_at = NO_ATTR;
     if (c->st->root)
         return 1;
+    if (c->ix->set->variant == ACREI_ACI_OPENDJ)
+        return dj_visible(c);
     if (!c->rq->authz && c->ix->anon_valid) {
         int r = anon(c, NULL, ACREI_ACI_READ);
         if (r >= 0)
@@ -2069,6 +2118,409 @@ visible(struct ck *c, uint32_t *read_at)
             *read_at = i;
     }
     return found && !entry_denied(c);
+}
+
+/* ------------------------------------------------------------------------
+ * OpenDJ (ACRE_COMPILE_ACI_OPENDJ): its dseecompat handler, read from
+ * OpenDJ's sources (org.opends.server.authorization.dseecompat); the
+ * class or method that does each step is named with it.
+ */
+
+/* dj_oper -- is attribute type `type` operational?  A name the schema
+ * does not know is a user attribute (OpenDJ makes a placeholder type). */
+static int
+dj_oper(const acre_schema *s, int type)
+{
+    return type >= 0 && acreS_attr(s, type)->usage != ACRES_USER;
+}
+
+/* dj_attr_in -- TargetAttr.isApplicable: "*" and "+" together take
+ * everything; else an operational type is taken by "+" or by being
+ * listed among the operational names, a user type by "*" or by being
+ * listed among the user names (the type itself: no subtypes, options
+ * ignored); "!=" negates within that class only when the class has "*" /
+ * "+" or names. */
+static int
+dj_attr_in(struct ck *c, const struct acreI_aci_target *t,
+           const struct acreF_desc *d)
+{
+    const acre_schema *s = c->rq->schema;
+    int oper = dj_oper(s, d->type);
+
+    if (t->attr_star && t->attr_plus)
+        return !t->attr_neg;
+    int all = oper ? t->attr_plus : t->attr_star;
+    int named = !oper && t->attr_unknown, m = all;
+    for (unsigned i = 0; i < t->nattrs; i++) {
+        const struct acreS_dinfo *w = acreS_desc_of(s, t->attrs[i]);
+        if (!w || dj_oper(s, w->type) != oper)
+            continue;
+        named = 1;
+        m |= d->type >= 0 && w->type == d->type;
+    }
+    if ((all || named) && t->attr_neg)
+        return !m;
+    return m;
+}
+
+#define DJ_SKIP_RIGHTS (ACREI_ACI_ADD | ACREI_ACI_DELETE | ACREI_ACI_PROXY)
+
+/* dj_applies -- Aci.isApplicable for a check of `rights` on d (NULL: the
+ * entry itself): no targetcontrol / extop (hasNoExtOpOrTargetControl),
+ * rights in common -- read and search count as one (haveSimilarRights)
+ * --, target, targetscope and targetfilter (AciTargets.isTargetApplicable,
+ * isTargetFilterApplicable), then the targetattr part
+ * (isTargetAttrApplicable): with both an attribute and a targetattr,
+ * TargetAttr.isApplicable; with only one of them, taken when the ACI has
+ * one of add, delete, proxy and the check asks nothing else, or -- the
+ * entry itself against a targetattr -- when the ACI has write; with
+ * neither, taken.  *test is set when the ACI has neither targetattr nor
+ * targattrfilters (the "entry test rule").  ACI a's first perm is pi. */
+static int
+dj_applies(struct ck *c, uint32_t pi, const struct acreF_desc *d,
+           unsigned rights, int *test)
+{
+    const struct acreP_aci_perm *p = &c->ix->perms[pi];
+    const struct acreI_aci_target *t = &p->aci->t;
+    const unsigned rs = ACREI_ACI_READ | ACREI_ACI_SEARCH;
+    int has = (t->has & ACREI_ACI_T_ATTR) != 0;
+
+    if (t->has & (ACREI_ACI_T_CONTROL | ACREI_ACI_T_EXTOP))
+        return 0;
+    if (!(p->aci_rights & rights) && !((p->aci_rights & rs) && (rights & rs)))
+        return 0;
+    if (!target_match(c, p->aci, p->aci_no))
+        return 0;
+    if (test && !has && !(t->has & ACREI_ACI_T_ATTRFLT))
+        *test = 1;
+    if (d && has)
+        return dj_attr_in(c, t, d);
+    if (d || has) {
+        if ((p->aci_rights & DJ_SKIP_RIGHTS) && !(rights & ~DJ_SKIP_RIGHTS))
+            return 1;
+        return !d && has && (p->aci_rights & ACREI_ACI_WRITE);
+    }
+    return 1;
+}
+
+/* dj_aci -- AciBody.evaluate of the ACI whose perms are cand[i0..i1):
+ * each perm with the right in turn (allow perms skipped for the deny
+ * list); a bind rule that fails (Undefined) ends the walk with FAIL (U),
+ * a True one with True. */
+static int
+dj_aci(struct ck *c, uint32_t i0, uint32_t i1, unsigned rights, int deny)
+{
+    for (uint32_t i = i0; i < i1; i++) {
+        uint32_t pi = c->st->cand[i];
+        const struct acreP_aci_perm *p = &c->ix->perms[pi];
+        if ((deny && !p->deny) || !(p->rights & rights))
+            continue;
+        int r = perm_bind(c, pi, rights);
+        if (r != F)
+            return r;
+    }
+    return F;
+}
+
+/* dj_next -- the end of the ACI whose perms start at cand[i]. */
+static uint32_t
+dj_next(struct ck *c, uint32_t i)
+{
+    uint32_t no = c->ix->perms[c->st->cand[i]].aci_no, j = i + 1;
+
+    while (j < c->st->ncand && c->ix->perms[c->st->cand[j]].aci_no == no)
+        j++;
+    return j;
+}
+
+/*
+ * dj_decide -- AciHandler.accessAllowed: the applicable ACIs
+ * (createApplicableList) go to the deny list when they have a deny perm
+ * and to the allow list when they have an allow perm; both empty denies
+ * (NO_ALLOW_ACIS); a deny ACI that evaluates True or FAIL denies
+ * (EVALUATED_DENY_ACI); then an allow ACI that evaluates True grants;
+ * else denied (NO_MATCHED_ALLOWS_ACIS).  *deny_eval (may be NULL): the
+ * answer came from the deny list or from empty lists
+ * (AciContainer.isDenyEval); *test: an entry test rule was applicable.
+ */
+static int
+dj_decide(struct ck *c, const struct acreF_desc *d, unsigned rights,
+          int *deny_eval, int *test)
+{
+    int was = c->rq->limit_hit, any = 0, allow = 0, de = 0;
+    uint32_t n = c->st->ncand;
+
+    for (uint32_t i = 0; i < n; i = dj_next(c, i))
+        any |= dj_applies(c, c->st->cand[i], d, rights, test);
+    if (!any)
+        de = 1;
+    for (uint32_t i = 0; any && !de && i < n; i = dj_next(c, i))
+        de = c->ix->perms[c->st->cand[i]].aci_deny &&
+             dj_applies(c, c->st->cand[i], d, rights, NULL) &&
+             dj_aci(c, i, dj_next(c, i), rights, 1) != F;
+    for (uint32_t i = 0; any && !de && !allow && i < n; i = dj_next(c, i))
+        allow = c->ix->perms[c->st->cand[i]].aci_allow &&
+                dj_applies(c, c->st->cand[i], d, rights, NULL) &&
+                dj_aci(c, i, dj_next(c, i), rights, 0) == T;
+    if (deny_eval)
+        *deny_eval = de;
+    /* a failed lookup or allocation on the way denies */
+    if (c->rq->limit_hit && !was)
+        return 0;
+    return allow;
+}
+
+/* dj_terms -- UserDN / GroupDN.evaluate: a "||" list is True when a
+ * term matches (every term looked at: no stop at self or parent; a
+ * groupdn URL names the group at its base DN, scope and filter unused); an
+ * anonymous requester matches only anyone; nothing is Undefined (a
+ * lookup that fails still fails the check: perm_bind). */
+static int
+dj_terms(struct ck *c, const struct acreI_bind *b)
+{
+    for (unsigned i = 0; i < b->nterms; i++) {
+        const struct acreI_aci_term *t = &b->terms[i];
+        if (!c->rq->authz && t->kind != ACREI_ACI_S_ANYONE)
+            continue;
+        /* GroupDN.decode keeps only an LDAP URL's base DN */
+        if (b->kw == ACREI_ACI_GROUPDN && t->kind == ACREI_ACI_S_URL) {
+            if (t->pat.kind == ACREI_ACI_PAT_DN && t->pat.dn &&
+                member_of(c, t->pat.dn) == T)
+                return T;
+            continue;
+        }
+        if (term(c, b->kw, t) == T)
+            return T;
+    }
+    return F;
+}
+
+/* dj_value_in -- does attribute a (may be NULL) hold value v[0..n)? */
+static int
+dj_value_in(struct ck *c, const acre_view_attr *a, int type, const char *v,
+            size_t n)
+{
+    const acre_schema *s = c->rq->schema;
+    struct acreE_buf buf;
+    uint8_t local[256];
+    size_t nl;
+    int r = 0;
+
+    if (!a)
+        return 0;
+    acreE_buf_init(&buf, local, sizeof local);
+    acre_value rv = {n, v};
+    acre_view_attr one = {type, 1, &rv, NULL};
+    const uint8_t *nv = acreE_value_norm(s, &one, 0, &buf, &nl);
+    r = nv && acreE_attr_has_value(s, a, nv, nl);
+    acreE_buf_free(&buf);
+    return r;
+}
+
+/* dj_ua_entry -- UserAttr.evalEntryAttr on entry ae's attribute a:
+ * USERDN lists the requester; GROUPDN names a group the requester is in
+ * (GroupDN.evaluate: the values in order, a value that is no DN ends the
+ * walk). */
+static int
+dj_ua_entry(struct ck *c, void *tmp, const struct acreI_bind *b,
+            const acre_view_attr *a)
+{
+    if (b->uakind == ACREI_ACI_UA_USERDN)
+        return acreV_attr_lists(c->rq->schema, a, c->rq->authz_norm,
+                                c->rq->authz_len);
+    for (unsigned j = 0; j < a->nvals; j++) {
+        acre_dn *g = value_dn(c, tmp, a, j);
+        if (!g)
+            return 0;
+        if (member_of(c, g) == T)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * dj_userattr -- UserAttr.evaluate, "!=" applied once
+ * (EnumEvalResult.getRet):
+ *   attr#USERDN / attr#GROUPDN (parent[...] levels, ParentInheritance):
+ *     level 0 is the entry (Undefined for an add: FAIL unless matched),
+ *     level l its l-th ancestor, looked up;
+ *   attr#LDAPURL: a URL value of the entry that takes the requester;
+ *   attr#value (SELFDN is no kind to OpenDJ: a value like any other): the
+ *     requester's entry and the entry both hold the value (evalVAL).
+ * ROLEDN is refused by OpenDJ's parser (and acre's for this variant).
+ */
+static int
+dj_userattr(struct ck *c, const struct acreI_bind *b)
+{
+    struct acre_request *rq = c->rq;
+    int m = 0, undef = 0;
+    void *tmp;
+
+    if (b->attr < 0 || b->uakind == ACREI_ACI_UA_ROLEDN)
+        m = 0;
+    else if (b->uakind == ACREI_ACI_UA_VALUE ||
+             b->uakind == ACREI_ACI_UA_SELFDN) {
+        int und = 0;
+        const acre_entry_view *u = rq->authz ? user_entry(c, &und) : NULL;
+        const char *v = b->uakind == ACREI_ACI_UA_SELFDN ? "SELFDN" : b->value;
+        size_t n = b->uakind == ACREI_ACI_UA_SELFDN ? 6 : b->value_len;
+        m = u && dj_value_in(c, acreE_entry_attr(u, b->attr), b->attr, v, n) &&
+            dj_value_in(c, acreE_entry_attr(c->e, b->attr), b->attr, v, n);
+    } else if (b->uakind == ACREI_ACI_UA_LDAPURL) {
+        int und = 0;
+        const acre_entry_view *u = rq->authz ? user_entry(c, &und) : NULL;
+        const acre_view_attr *a = acreE_entry_attr(c->e, b->attr);
+        for (unsigned j = 0; u && a && !m && j < a->nvals; j++) {
+            int x = url_takes(c, a->vals[j].val, a->vals[j].len, u);
+            m = x == T;
+            undef = x == U;
+            if (undef)
+                break;
+        }
+    } else if (rq->authz) {
+        if (!(tmp = talloc_new(NULL))) {
+            acreV_fail(rq, ACRE_ERR_NOMEM);
+            return U;
+        }
+        for (unsigned l = 0; !m && l < 10; l++) {
+            if (!((b->levels ? b->levels : 1u) & (1u << l)))
+                continue;
+            const acre_entry_view *ae = NULL;
+            const acre_view_attr *a;
+            if (l == 0) {
+                if (c->rights & ACREI_ACI_ADD) {
+                    undef = 1;
+                    continue;
+                }
+                ae = c->e;
+            } else {
+                const acre_dn *adn = ancestor(c, tmp, l);
+                if (!adn || !acreV_host_get(rq, adn, &ae))
+                    continue;
+            }
+            if ((a = acreE_entry_attr(ae, b->attr)))
+                m = dj_ua_entry(c, tmp, b, a);
+            if (l != 0)
+                acreV_host_release(rq, ae);
+        }
+        talloc_free(tmp);
+    }
+    if (m || !undef)
+        return (b->op == ACREI_ACI_NE) != !m ? F : T;
+    return U;
+}
+
+/*
+ * dj_bind -- BindRule.evaluate: "and" is True when both sides are, "or"
+ * when one is, else False (a FAIL inside is False: evalComplex); "not"
+ * turns True into False and anything else into True
+ * (EnumEvalResult.negate); each keyword is True or False, "!=" negating
+ * it (getRet), but for the FAIL of an undefined userattr, and Undefined
+ * where acre cannot know (an ip or dns rule without the peer's address).
+ */
+static int
+dj_bind(struct ck *c, const struct acreI_bind *b, unsigned depth)
+{
+    int l, r;
+
+    if (!b || depth > 64)
+        return U;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+        l = dj_bind(c, b->a, depth + 1);
+        r = dj_bind(c, b->b, depth + 1);
+        return l == T && r == T ? T : F;
+    case ACREI_ACI_OR:
+        l = dj_bind(c, b->a, depth + 1);
+        r = dj_bind(c, b->b, depth + 1);
+        return l == T || r == T ? T : F;
+    case ACREI_ACI_NOT:
+        return dj_bind(c, b->a, depth + 1) == T ? F : T;
+    case ACREI_ACI_USERDN:
+    case ACREI_ACI_GROUPDN:
+        r = dj_terms(c, b);
+        return b->op == ACREI_ACI_NE ? tri_not(r) : r;
+    case ACREI_ACI_ROLEDN: /* refused by the parser: never True */
+        return F;
+    case ACREI_ACI_USERATTR:
+        return dj_userattr(c, b);
+    case ACREI_ACI_USERDNATTR:
+    case ACREI_ACI_GROUPDNATTR:
+        return F; /* refused by the parser */
+    case ACREI_ACI_TIMEOFDAY: {
+        /* TimeOfDay.evaluate: "=" and "!=" both test the time against the
+         * value with "!=", then "!=" is negated: "=" is True at any other
+         * time, "!=" only at that minute */
+        struct tm tm;
+        local_time(c->rq, &tm);
+        long now = tm.tm_hour * 100L + tm.tm_min;
+        if (b->op == ACREI_ACI_EQ || b->op == ACREI_ACI_NE)
+            return (now != b->num) == (b->op == ACREI_ACI_EQ) ? T : F;
+        return cmp_num(b->op, now, b->num) ? T : F;
+    }
+    default:
+        return bind_rule(c, b, depth);
+    }
+}
+
+/* dj_entry_order -- AciHandler.getAllAttrs: objectClass first, then the
+ * user attributes, then the operational ones (pass 0, 1, 2). */
+static int
+dj_in_pass(struct ck *c, const acre_view_attr *a, unsigned pass, int oc)
+{
+    const struct acreS_dinfo *w = acreS_desc_of(c->rq->schema, a->id);
+    int type = w ? w->type : -1;
+
+    if (pass == 0)
+        return type == oc;
+    if (type == oc)
+        return 0;
+    return dj_oper(c->rq->schema, type) == (pass == 2);
+}
+
+/*
+ * dj_visible -- AciHandler.accessAllowedEntry (maySend, after the filter
+ * test): read on the entry's attributes in getAllAttrs order until one
+ * is allowed (none: not returned); then, when an entry test rule was met
+ * on the way (an applicable ACI without targetattr nor targattrfilters:
+ * isTargetAttrApplicable), read on the entry itself, and the entry is
+ * kept unless that check was denied by the deny list or by empty lists
+ * (isDenyEval: no allow among the ACIs that take the entry itself is an
+ * implicit grant).
+ */
+static int
+dj_visible(struct ck *c)
+{
+    const acre_entry_view *e = c->e;
+    int oc = acreS_attr_find(c->rq->schema, "objectClass", 11);
+    int found = 0, test = 0, de = 0;
+
+    if (c->st->root)
+        return 1;
+    for (unsigned pass = 0; !found && pass < 3; pass++)
+        for (unsigned i = 0; !found && i < e->nattrs; i++) {
+            struct acreF_desc d;
+            if (!dj_in_pass(c, &e->attrs[i], pass, oc) ||
+                desc_of(c->rq->schema, e->attrs[i].id, &d))
+                continue;
+            found = dj_decide(c, &d, ACREI_ACI_READ, NULL, &test);
+        }
+    if (!found)
+        return 0;
+    if (test && !dj_decide(c, NULL, ACREI_ACI_READ, &de, NULL) && de)
+        return 0;
+    return 1;
+}
+
+/* dj_item -- AciHandler.testFilter's leaf: search on the item's
+ * attribute (an item without one, a rule-only extensible match: on the
+ * entry itself). */
+static int
+dj_item(void *arg, const struct acreF_desc *d)
+{
+    struct ck *c = arg;
+
+    return decide(c, d, ACREI_ACI_SEARCH);
 }
 
 int
@@ -2139,6 +2591,15 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
     if (begin(&x.c, rq, e))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
     x.e = e;
+    if (rq->p->aci->set->variant == ACREI_ACI_OPENDJ) {
+        /* OpenDJ: the backend matches the filter as it is, then maySend
+         * asks search on every attribute it names (testFilter) */
+        struct acreF_hooks plain = acreV_filter_hooks(rq, NULL, NULL);
+        if (acreF_eval(f, e, &plain) != ACREF_TRUE)
+            return rq->err;
+        int ok = acreF_every_item(f, dj_item, &x.c);
+        return rq->err ? rq->err : ok;
+    }
     struct acreF_hooks h = acreV_filter_hooks(rq, filter_item, &x);
     enum acreF_result r = acreF_eval_389(f, e, &h, scope != ACRE_SCOPE_BASE);
     if (rq->err)
@@ -2150,6 +2611,21 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
      * the entry out when it decides the filter against it */
     struct acreF_hooks plain = acreV_filter_hooks(rq, NULL, NULL);
     return acreF_eval(f, e, &plain) == ACREF_TRUE;
+}
+
+/* acreV_aci_may_send -- see aci_index.h. */
+int
+acreV_aci_may_send(struct acre_request *rq, const struct acreF_filter *f,
+                   const acre_entry_view *e)
+{
+    struct ck c;
+    uint32_t read_at;
+
+    rq->limit_hit = 0;
+    if (begin(&c, rq, e))
+        return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    int ok = acreF_every_item(f, dj_item, &c) && visible(&c, &read_at);
+    return rq->err ? rq->err : ok;
 }
 
 /* acreV_aci_ldapsubentry -- see aci_index.h. */

@@ -143,6 +143,19 @@ enum acreF_result acreF_eval_389(const struct acreF_filter *f,
 int acreF_names_value(const struct acreF_filter *f, const char *type,
                       const char *value);
 
+/*
+ * acreF_every_item -- item(arg, d) for each item of f in turn, depth
+ * first and left to right, whatever the operators above it (d NULL for
+ * a rule-only extensible item, which names no attribute; d->type -1 for
+ * an attribute the schema does not know), stopping at the first that
+ * returns 0.  1 when every item returned 1.  OpenDJ's
+ * AciHandler.testFilter: every attribute of a search filter needs the
+ * search right.
+ */
+int acreF_every_item(const struct acreF_filter *f,
+                     int (*item)(void *arg, const struct acreF_desc *d),
+                     void *arg);
+
 /* acreF_schema -- the schema f was parsed against (never NULL). */
 const acre_schema *acreF_schema(const struct acreF_filter *f);
 

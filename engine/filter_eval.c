@@ -1114,3 +1114,30 @@ acreF_eval_389(const struct acreF_filter *f, const acre_entry_view *e,
            : rc == R389_FALSE ? ACREF_FALSE
                               : ACREF_UNDEFINED;
 }
+
+/* every_item -- acreF_every_item on node n, depth-first, left to right */
+static int
+every_item(const struct acreF_node *n,
+           int (*item)(void *arg, const struct acreF_desc *d), void *arg)
+{
+    if (n->kind == ACREF_AND || n->kind == ACREF_OR || n->kind == ACREF_NOT ||
+        n->kind == ACREF_ABSOLUTE_TRUE || n->kind == ACREF_ABSOLUTE_FALSE) {
+        for (unsigned i = 0; i < n->nkids; i++)
+            if (!every_item(n->kids[i], item, arg))
+                return 0;
+        return 1;
+    }
+    if (!n->desc) /* a rule-only extensible item: no attribute */
+        return item(arg, NULL);
+    struct acreF_desc d = {n->want.type, n->want.nopts, n->want.opts,
+                           n->want.opt_len};
+    return item(arg, &d);
+}
+
+/* acreF_every_item -- see filter.h. */
+int
+acreF_every_item(const struct acreF_filter *f,
+                 int (*item)(void *arg, const struct acreF_desc *d), void *arg)
+{
+    return every_item(f->root, item, arg);
+}

@@ -96,7 +96,8 @@ struct acreI_aci_attrfilter {
  *             descriptions with options kept as ids of the description;
  *             attr_star for "*", attr_plus for OpenDJ's "+"; attr_neg
  *             for "!=".  attr_pat[0..nattr_pat): names with '*'
- *             (389 matches them as substrings of the type name).
+ *             (389 matches them as substrings of the type name);
+ *             attr_unknown: OpenDJ only, see below.
  *   filter:   targetfilter, filter_neg for "!="; filter_text the text
  *             (macro forms are expanded per entry from it).
  *   scope:    targetscope: enum acre_scope (ACRE_SCOPE_SUBTREE unless
@@ -112,6 +113,9 @@ struct acreI_aci_target {
     const char *const *attr_pat;
     unsigned nattr_pat;
     int attr_star, attr_plus;
+    unsigned attr_unknown; /* OpenDJ: names the schema does not know
+                              (placeholder user types: they match no
+                              attribute but make "!=" apply) */
     const struct acreF_filter *filter;
     const char *filter_text;
     int scope;

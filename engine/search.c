@@ -333,12 +333,24 @@ missing_base(struct acre_request *rq, const acre_dn *base,
  * matched DN, unless the requester may not read that ancestor (checked
  * on the attribute "1.1": nothing specific): then success, no entry. */
 static int
-aci_missing_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc)
+aci_missing_base(struct acre_request *rq, const acre_dn *base,
+                 const struct acreF_filter *f, int *ldap_rc)
 {
     const acre_entry_view *m;
     int rc = 0;
 
     *ldap_rc = LDAP_NO_SUCH_OBJECT;
+    /* OpenDJ: noSuchObject always; the matched DN only when maySend
+     * would send that entry (filterNonDisclosableMatchedDN) */
+    if (rq->p->aci->set->variant == ACREI_ACI_OPENDJ) {
+        if (nearest_ancestor(rq, base, &m)) {
+            int ok = acreV_aci_may_send(rq, f, m);
+            if (ok == 1)
+                rc = set_matched(rq, m->dn);
+            acreV_host_release(rq, m);
+        }
+        return rc ? rc : rq->err;
+    }
     if (nearest_ancestor(rq, base, &m)) {
         struct acreF_desc none = {-1, 0, NULL, NULL};
         if (!acreV_aci_check(rq, m, &none, ACREI_ACI_READ))
@@ -355,7 +367,8 @@ aci_missing_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc)
  * when *ldap_rc is decided; ACRE_ERR_NOMEM or ACRE_ERR_LOOKUP.
  */
 static int
-check_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc)
+check_base(struct acre_request *rq, const acre_dn *base,
+           const struct acreF_filter *f, int *ldap_rc)
 {
     const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
     const acre_entry_view *e = NULL;
@@ -366,7 +379,7 @@ check_base(struct acre_request *rq, const acre_dn *base, int *ldap_rc)
         if (acreV_host_get(rq, base, &e) != 1) {
             if (rq->err)
                 return rq->err;
-            rc = aci_missing_base(rq, base, ldap_rc);
+            rc = aci_missing_base(rq, base, f, ldap_rc);
             return rc ? rc : 1;
         }
         acreV_host_release(rq, e);
@@ -522,7 +535,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
 
     if (select_attrs(rq->schema, tmp, attrs, nattrs, &sel))
         return ACRE_ERR_NOMEM;
-    if (rq->p->aci)
+    if (rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389)
         sel.aci = acreS_attr_find(rq->schema, "aci", 3);
     rc = acre_dn_parse(tmp, rq->schema, base, strlen(base), 0, &bdn, NULL);
     if (rc == ACRE_ERR_NOMEM)
@@ -539,11 +552,12 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return 0;
     }
     rq->err = 0;
-    if (rq->p->aci && scope == ACRE_SCOPE_CHILDREN) {
+    if (rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389 &&
+        scope == ACRE_SCOPE_CHILDREN) {
         *ldap_rc = LDAP_PROTOCOL_ERROR; /* 389 has no subordinate scope */
         return 0;
     }
-    if ((rc = check_base(rq, bdn, ldap_rc)))
+    if ((rc = check_base(rq, bdn, f, ldap_rc)))
         return rc < 0 ? rc : 0;
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;

@@ -279,7 +279,10 @@ person(struct gen *g)
 static const char *
 userdn_term(struct gen *g)
 {
-    switch (acreG_rng_below(&g->r, g->macro ? 13 : 11)) {
+    /* OpenDJ has no macros: no "($attr.uid)" (10) nor "($dn)" terms */
+    switch (acreG_rng_below(&g->r, g->macro                            ? 13
+                                   : g->c->variant == ACREG_ACI_OPENDJ ? 10
+                                                                       : 11)) {
     case 0:
     case 1:
         return "ldap:///anyone";
@@ -349,9 +352,18 @@ bind_atom(struct gen *g)
         return fmt(g, "userdn%s\"%s\"", o15, userdn_term(g));
     if (k < 58)
         return fmt(g, "groupdn%s\"%s\"", o15, group_term(g));
+    if (k < 65 && g->c->variant == ACREG_ACI_OPENDJ) /* no roledn */
+        return fmt(g, "groupdn%s\"%s\"", o15, group_term(g));
     if (k < 65)
         return fmt(g, "roledn%s\"ldap:///cn=%s," SFX "\"", o15,
                    PICK(g, ((const char *const[]){"mrole", "frole", "nrole"})));
+    if (k < 77 && g->c->variant == ACREG_ACI_OPENDJ) /* no #ROLEDN */
+        return fmt(g, "userattr%s\"%s\"", o15,
+                   PICK(g, ((const char *const[]){
+                               "manager#USERDN", "seeAlso#GROUPDN",
+                               "departmentNumber#42", "labeledURI#LDAPURL",
+                               "parent[0,1].manager#USERDN",
+                               "parent[1].seeAlso#GROUPDN"})));
     if (k < 77)
         return fmt(
             g, "userattr%s\"%s\"", o15,
@@ -457,7 +469,7 @@ target(struct gen *g, const struct holder *h)
     g->macro = 0;
     if (k < 60)
         return "";
-    if (k < 72 && h->suffix) {
+    if (k < 72 && h->suffix && g->c->variant != ACREG_ACI_OPENDJ) {
         g->macro = 1;
         return acreG_rng_pct(&g->r, 50) ? "(target=\"ldap:///($dn)," SFX "\")"
                                         : "(target=\"ldap:///uid=*,($dn)," SFX
@@ -489,6 +501,12 @@ targetattr(struct gen *g)
 
     if (k < 25)
         return "";
+    /* OpenDJ: "+" (operational attributes), names it does not know */
+    if (g->c->variant == ACREG_ACI_OPENDJ && acreG_rng_pct(&g->r, 25))
+        return fmt(g, "(targetattr%s\"%s\")", neg,
+                   PICK(g, ((const char *const[]){"+", "* || +", "aci || cn",
+                                                  "cn || +", "noSuchAttr",
+                                                  "noSuchAttr || mail"})));
     if (k < 50)
         return fmt(g, "(targetattr%s\"*\")", neg);
     unsigned n = 1 + acreG_rng_below(&g->r, 3);
@@ -706,8 +724,9 @@ add_search(struct gen *g)
         return;
     if (k < 40)
         s->attrs[s->nattrs++] = "*";
-    else if (k < 45)
-        s->attrs[s->nattrs++] = "1.1";
+    else if (k < 45) /* OpenDJ: "+" half of the time */
+        s->attrs[s->nattrs++] =
+            g->c->variant == ACREG_ACI_OPENDJ && (k & 1) ? "+" : "1.1";
     else
         for (unsigned i = 1 + acreG_rng_below(&g->r, 3); i > 0; i--)
             s->attrs[s->nattrs++] =

@@ -518,6 +518,8 @@ int
 acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
                 unsigned right)
 {
+    if (o->set->variant == ACREI_ACI_OPENDJ)
+        return acreR_dj_check(o, e, attr, right);
     int by_deny, p = is_root(o) ? -1 : anon_profile(o, e, attr, right);
 
     return p >= 0 ? p : decide(o, e, attr, right, &by_deny);
@@ -697,6 +699,8 @@ entry_read_handles(struct acreR_aci *o, void *tmp, const acre_entry_view *e,
 int
 acreR_aci_visible(struct acreR_aci *o, const acre_entry_view *e)
 {
+    if (o->set->variant == ACREI_ACI_OPENDJ)
+        return acreR_dj_visible(o, e);
     if (is_root(o))
         return 1;
     int p = anon_profile(o, e, -1, ACREI_ACI_READ);
@@ -841,6 +845,8 @@ int
 acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
                  const struct acreF_filter *f)
 {
+    if (o->set->variant == ACREI_ACI_OPENDJ)
+        return acreR_dj_filter(o, e, f);
     struct fwalk w = {o, e, f};
     int rc = node_eval(&w, f->root, is_root(o) ? F_PLAIN : F_VERIFY);
 
@@ -1083,6 +1089,10 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
         res->rc = 2; /* 389: "Unknown search scope" */
         return 0;
     }
+    if (!acreE_dir_find(o->dir, bdn) && o->set->variant == ACREI_ACI_OPENDJ) {
+        res->rc = 32; /* OpenDJ: noSuchObject whatever the access */
+        return 0;
+    }
     if (!acreE_dir_find(o->dir, bdn)) {
         /* 389's findentry.c: noSuchObject, unless the nearest existing
          * ancestor may not be read (on the attribute "1.1"): success */
@@ -1101,7 +1111,7 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
         }
         return 0;
     }
-    if (scope != ACRE_SCOPE_BASE &&
+    if (scope != ACRE_SCOPE_BASE && o->set->variant == ACREI_ACI_389 &&
         (f->root->kind == ACREF_AND || f->root->kind == ACREF_OR)) {
         struct acreF_filter *of = talloc(res, struct acreF_filter);
         if (!of || !(*of = *f, of->root = node_copy(of, f->root)) ||

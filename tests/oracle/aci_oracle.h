@@ -106,7 +106,8 @@ struct acreR_aci_sentry {
 
 struct acreR_aci_search {
     int rc; /* LDAP result: 0, 2 protocolError (389: children scope),
-               32 noSuchObject, 34 invalid DN, 87 filter */
+               32 noSuchObject (OpenDJ: for every missing base), 34
+               invalid DN, 87 filter */
     unsigned nentries;
     struct acreR_aci_sentry *entries; /* directory walk order */
 };

@@ -75,4 +75,15 @@ enum acreF_result acreR_aci_filter_plain(const struct acreR_aci *o,
                                          const struct acreF_filter *f,
                                          const acre_entry_view *e);
 
+/*
+ * The OpenDJ variant (aci_oracle_dj.c), which acreR_aci_check, _visible
+ * and _filter hand over to when the set's variant is ACREI_ACI_OPENDJ:
+ * the same arguments and results.
+ */
+int acreR_dj_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
+                   unsigned right);
+int acreR_dj_visible(struct acreR_aci *o, const acre_entry_view *e);
+int acreR_dj_filter(struct acreR_aci *o, const acre_entry_view *e,
+                    const struct acreF_filter *f);
+
 #endif /* ACRE_ACI_ORACLE_INT_H */

@@ -19,8 +19,14 @@
  *     and denied, entries are visible and hidden, each in a meaningful
  *     proportion, so that a broken oracle or generator cannot pass.
  *
+ * The second test does the same for the OpenDJ variant: the generator's
+ * OpenDJ cases (targetscope; no roles, no macros) parsed, compiled
+ * (ACRE_COMPILE_ACI_OPENDJ) and decided as OpenDJ does, against the
+ * oracle's OpenDJ side (tests/oracle/aci_oracle_dj.c).
+ *
  * Environment: ACRE_ACI_AGREE_SEED=s (first seed), ACRE_ACI_AGREE_N=n
- * (seeds), ACRE_ACI_AGREE_VERBOSE=1 (print the counts).
+ * (seeds), ACRE_ACI_AGREE_DJ_N=n (OpenDJ seeds), ACRE_ACI_AGREE_VERBOSE=1
+ * (print the counts).
  */
 #include <criterion/criterion.h>
 
@@ -39,7 +45,11 @@
 #include "ir.h"
 #include "schema.h"
 
-#define DEFAULT_SEEDS  2000
+#define DEFAULT_SEEDS    2000
+#define DEFAULT_DJ_SEEDS 500
+
+/* The variant the worlds are built for: ACREG_ACI_389 or _OPENDJ. */
+static int variant = ACREG_ACI_389;
 #define MAX_REJECT_PCT 5
 
 struct stats {
@@ -78,7 +88,7 @@ world_new(struct world *w, uint64_t seed)
 
     memset(w, 0, sizeof(*w));
     w->ctx = talloc_new(NULL);
-    cr_assert_eq(acreG_aci_case_new(w->ctx, seed, ACREG_ACI_389, &w->c), 0);
+    cr_assert_eq(acreG_aci_case_new(w->ctx, seed, variant, &w->c), 0);
     char *ldif = acreG_aci_ldif(w->ctx, w->c);
     cr_assert(ldif);
     w->ldif = ldif;
@@ -89,7 +99,9 @@ world_new(struct world *w, uint64_t seed)
                                      "gen.ldif", NULL, NULL, &d),
                  0, "seed %llu: %s", (unsigned long long)seed, d.message);
     int rc = acreA_parse_ldif(w->ctx, w->schema, "gen.ldif", ldif, strlen(ldif),
-                              ACREI_ACI_389, &ir, &d);
+                              variant == ACREG_ACI_OPENDJ ? ACREI_ACI_OPENDJ
+                                                          : ACREI_ACI_389,
+                              &ir, &d);
     if (rc) {
         fprintf(stderr, "aci agree: seed %llu refused: gen.ldif:%u:%u: %s\n",
                 (unsigned long long)seed, d.line, d.column, d.message);
@@ -104,8 +116,9 @@ world_new(struct world *w, uint64_t seed)
                  0);
     w->set.rootdn = root;
     acre_source src = {ACRE_DIALECT_ACI, "gen.ldif", ldif, strlen(ldif)};
-    cr_assert_eq(acre_policy_compile(w->ctx, NULL, &src, 1, 0, &w->pol, &d), 0,
-                 "seed %llu: %s", (unsigned long long)seed, d.message);
+    unsigned flags = variant == ACREG_ACI_OPENDJ ? ACRE_COMPILE_ACI_OPENDJ : 0;
+    cr_assert_eq(acre_policy_compile(w->ctx, NULL, &src, 1, flags, &w->pol, &d),
+                 0, "seed %llu: %s", (unsigned long long)seed, d.message);
     cr_assert_eq(acre_directory_load(w->ctx, acre_policy_schema(w->pol),
                                      "gen.ldif", ldif, strlen(ldif), &w->edir,
                                      &d),
@@ -378,12 +391,12 @@ root_sees_all(uint64_t seed)
     world_free(&w);
 }
 
-Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
+static void
+agree(int v, uint64_t first, unsigned long n)
 {
-    uint64_t first = env_num("ACRE_ACI_AGREE_SEED", 1);
-    unsigned long n = env_num("ACRE_ACI_AGREE_N", DEFAULT_SEEDS);
     struct stats st = {0};
 
+    variant = v;
     setenv("TZ", "UTC", 1); /* the oracle reads times as UTC */
     tzset();
     for (unsigned long i = 0; i < n; i++) {
@@ -392,11 +405,12 @@ Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
     }
     if (getenv("ACRE_ACI_AGREE_VERBOSE"))
         fprintf(stderr,
-                "aci agree: %lu seeds (%lu refused), %lu searches (%lu "
+                "aci agree (%s): %lu seeds (%lu refused), %lu searches (%lu "
                 "non-empty, %lu empty, %lu entries), reads %lu allowed %lu "
                 "denied, entries %lu visible %lu hidden\n",
-                st.seeds, st.rejected, st.searches, st.nonempty, st.empty,
-                st.returned, st.allowed, st.denied, st.visible, st.hidden);
+                v == ACREG_ACI_OPENDJ ? "opendj" : "389", st.seeds, st.rejected,
+                st.searches, st.nonempty, st.empty, st.returned, st.allowed,
+                st.denied, st.visible, st.hidden);
     cr_assert_leq(st.rejected * 100, st.seeds * MAX_REJECT_PCT,
                   "%lu of %lu cases refused by the parser", st.rejected,
                   st.seeds);
@@ -414,4 +428,16 @@ Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
     cr_assert_geq(st.visible * 10, ents, "visible %lu of %lu", st.visible,
                   ents);
     cr_assert_geq(st.hidden * 10, ents, "hidden %lu of %lu", st.hidden, ents);
+}
+
+Test(aci_agree, oracle_runs_generated_cases, .timeout = 300)
+{
+    agree(ACREG_ACI_389, env_num("ACRE_ACI_AGREE_SEED", 1),
+          env_num("ACRE_ACI_AGREE_N", DEFAULT_SEEDS));
+}
+
+Test(aci_agree, opendj_variant_runs_generated_cases, .timeout = 300)
+{
+    agree(ACREG_ACI_OPENDJ, env_num("ACRE_ACI_AGREE_SEED", 1),
+          env_num("ACRE_ACI_AGREE_DJ_N", DEFAULT_DJ_SEEDS));
 }
