@@ -86,28 +86,13 @@ who(void *tmp, const struct acreI_aci *a)
 static const char *
 rights_text(char *buf, unsigned r)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } tab[] = {{ACREI_ACI_READ, "read"},
-               {ACREI_ACI_WRITE, "write"},
-               {ACREI_ACI_ADD, "add"},
-               {ACREI_ACI_DELETE, "delete"},
-               {ACREI_ACI_SEARCH, "search"},
-               {ACREI_ACI_COMPARE, "compare"},
-               {ACREI_ACI_SELFWRITE, "selfwrite"},
-               {ACREI_ACI_PROXY, "proxy"},
-               {ACREI_ACI_MODDN, "moddn"},
-               {ACREI_ACI_IMPORT, "import"},
-               {ACREI_ACI_EXPORT, "export"}};
-
     size_t n = 0;
 
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-        if (r & tab[i].bit)
+    for (size_t i = 0; i < ACREI_ACI_NRNAMES; i++)
+        if (r & acreI_aci_rnames[i].bit)
             n += (size_t)snprintf(buf + n, RIGHTS_BUF - n, "%s%s",
-                                  n ? ", " : "", tab[i].name);
+                                  n ? ", " : "", acreI_aci_rnames[i].name);
     return buf;
 }
 

@@ -234,24 +234,13 @@ scope_name(const struct acreP_rule *r)
 static char *
 rights_text(void *ctx, unsigned r)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {
-        {ACREI_ACI_READ, "read"},           {ACREI_ACI_SEARCH, "search"},
-        {ACREI_ACI_COMPARE, "compare"},     {ACREI_ACI_WRITE, "write"},
-        {ACREI_ACI_SELFWRITE, "selfwrite"}, {ACREI_ACI_ADD, "add"},
-        {ACREI_ACI_DELETE, "delete"},       {ACREI_ACI_PROXY, "proxy"},
-        {ACREI_ACI_MODDN, "moddn"},         {ACREI_ACI_IMPORT, "import"},
-        {ACREI_ACI_EXPORT, "export"}};
-
     char *s = talloc_strdup(ctx, "");
 
-    for (unsigned i = 0; s && i < sizeof names / sizeof names[0]; i++) {
-        if (!(r & names[i].bit))
+    for (unsigned i = 0; s && i < ACREI_ACI_NRNAMES; i++) {
+        if (!(r & acreI_aci_rnames[i].bit))
             continue;
         s = talloc_asprintf_append_buffer(s, "%s%s", *s ? "," : "",
-                                          names[i].name);
+                                          acreI_aci_rnames[i].name);
     }
     return s;
 }

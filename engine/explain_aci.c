@@ -67,21 +67,6 @@ sb_put(struct sb *b, const char *fmt, ...)
 static void
 rights_text(struct sb *b, unsigned r)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{ACREI_ACI_READ, "read"},
-                 {ACREI_ACI_WRITE, "write"},
-                 {ACREI_ACI_ADD, "add"},
-                 {ACREI_ACI_DELETE, "delete"},
-                 {ACREI_ACI_SEARCH, "search"},
-                 {ACREI_ACI_COMPARE, "compare"},
-                 {ACREI_ACI_SELFWRITE, "selfwrite"},
-                 {ACREI_ACI_PROXY, "proxy"},
-                 {ACREI_ACI_MODDN, "moddn"},
-                 {ACREI_ACI_IMPORT, "import"},
-                 {ACREI_ACI_EXPORT, "export"}};
-
     const char *sep = "";
 
     if ((r & ACREI_ACI_ALL) == ACREI_ACI_ALL) {
@@ -89,9 +74,9 @@ rights_text(struct sb *b, unsigned r)
         r &= ~ACREI_ACI_ALL;
         sep = ",";
     }
-    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (r & names[i].bit) {
-            sb_put(b, "%s%s", sep, names[i].name);
+    for (unsigned i = 0; i < ACREI_ACI_NRNAMES; i++)
+        if (r & acreI_aci_rnames[i].bit) {
+            sb_put(b, "%s%s", sep, acreI_aci_rnames[i].name);
             sep = ",";
         }
 }

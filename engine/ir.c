@@ -5,6 +5,7 @@
  * of templates, and the attrs= list test.
  */
 #include "ir.h"
+#include "ir_aci.h"
 #include "schema.h"
 
 #include <limits.h>
@@ -371,3 +372,17 @@ acreI_attrs_take(const acre_schema *s, const struct acreI_what *w,
     }
     return 0;
 }
+
+/* acreI_aci_rnames -- see ir_aci.h. */
+const struct acreI_aci_rname acreI_aci_rnames[ACREI_ACI_NRNAMES] = {
+    {ACREI_ACI_READ, "read"},
+    {ACREI_ACI_WRITE, "write"},
+    {ACREI_ACI_ADD, "add"},
+    {ACREI_ACI_DELETE, "delete"},
+    {ACREI_ACI_SEARCH, "search"},
+    {ACREI_ACI_COMPARE, "compare"},
+    {ACREI_ACI_SELFWRITE, "selfwrite"},
+    {ACREI_ACI_PROXY, "proxy"},
+    {ACREI_ACI_MODDN, "moddn"},
+    {ACREI_ACI_IMPORT, "import"},
+    {ACREI_ACI_EXPORT, "export"}};

@@ -262,4 +262,15 @@ struct acreI_aci_set {
     const acre_dn *rootdn; /* the directory manager: bypasses; NULL */
 };
 
+/* The rights bits by their names, in the order 389 writes them (the
+ * printers of lint, explain and the policy dump share it); "all" is not
+ * among them. */
+struct acreI_aci_rname {
+    unsigned bit;
+    const char *name;
+};
+
+#define ACREI_ACI_NRNAMES 11
+extern const struct acreI_aci_rname acreI_aci_rnames[ACREI_ACI_NRNAMES];
+
 #endif /* ACRE_IR_ACI_H */
