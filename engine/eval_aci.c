@@ -76,6 +76,7 @@ struct acreV_aci_rq {
      * in cand[]'s order; split_rights 0 when not made for this entry */
     uint32_t *split; /* [nperms] */
     uint32_t ndeny, nsplit;
+    uint32_t nmixed; /* allows in split[] of ACIs that also deny */
     unsigned split_rights;
     uint8_t *opts; /* [nacis]: how the ACI's targetattr takes a type:
                       0 not known yet, OPTS_BITS / OPTS_NOTBITS its
@@ -1804,19 +1805,66 @@ static void
 split(struct ck *c, unsigned rights)
 {
     struct acreV_aci_rq *st = c->st;
-    uint32_t n = 0;
+    uint32_t n = 0, nmixed = 0;
 
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < st->ncand; i++) {
             const struct acreP_aci_perm *p = &c->ix->perms[st->cand[i]];
-            if (p->deny == (pass == 0) && (p->rights & rights))
+            if (p->deny == (pass == 0) && (p->rights & rights)) {
                 st->split[n++] = st->cand[i];
+                nmixed += pass == 1 && p->aci_deny;
+            }
         }
         if (pass == 0)
             st->ndeny = n;
     }
     st->nsplit = n;
+    st->nmixed = nmixed;
     st->split_rights = rights;
+}
+
+/* takes -- does perm pi take this check (targetattr, target, moddn's
+ * target_to)?  Its rights are the caller's to test. */
+static int
+takes(struct ck *c, uint32_t pi, const struct acreF_desc *d, unsigned rights,
+      int moddn)
+{
+    const struct acreP_aci_perm *p = &c->ix->perms[pi];
+
+    return attr_match(c, p, d, rights) && target_match(c, p->aci, p->aci_no) &&
+           (!moddn || moddn_to(c, p->aci));
+}
+
+/*
+ * mixed_fail -- 389's deny phase hands each ACI with a deny rule to
+ * libaccess whole (acl__TestRights, ACL_INTEvalTestRights): an allow of
+ * that ACI for the right whose bind rule cannot be evaluated, when no
+ * allow of it is True, makes the ACI's answer an error, which the deny
+ * phase takes as a deny (ACL_RES_FAIL).  list[from..to): the candidate
+ * perms to look through (allows of such ACIs are the ones weighed).
+ */
+static int
+mixed_fail(struct ck *c, const uint32_t *list, uint32_t from, uint32_t to,
+           const struct acreF_desc *d, unsigned rights, int moddn)
+{
+    for (uint32_t i = from; i < to; i++) {
+        uint32_t pi = list[i];
+        const struct acreP_aci_perm *p = &c->ix->perms[pi];
+        if (p->deny || !p->aci_deny || !(p->rights & rights) ||
+            !takes(c, pi, d, rights, moddn) || perm_bind(c, pi, rights) != U)
+            continue;
+        int t = 0;
+        for (uint32_t k = from; !t && k < to; k++) {
+            uint32_t pk = list[k];
+            const struct acreP_aci_perm *q = &c->ix->perms[pk];
+            t = pk != pi && !q->deny && q->aci_no == p->aci_no &&
+                (q->rights & rights) && takes(c, pk, d, rights, moddn) &&
+                perm_bind(c, pk, rights) == T;
+        }
+        if (!t)
+            return 1;
+    }
+    return 0;
 }
 
 /* decide_ -- `rights` on attribute id (entry level: id < 0) of the
@@ -1850,6 +1898,10 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
         for (uint32_t i = 0; i < c->st->nsplit; i++) {
             uint32_t pi = c->st->split[i];
             const struct acreP_aci_perm *p = &c->ix->perms[pi];
+            if (i == c->st->ndeny && c->st->nmixed &&
+                mixed_fail(c, c->st->split, c->st->ndeny, c->st->nsplit, d,
+                           rights, moddn))
+                return 0;
             if (!attr_match(c, p, d, rights))
                 continue;
             /* the target memo first: most perms were asked for this entry */
@@ -1869,7 +1921,10 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
         }
     } else {
         /* every candidate, each skipped one told with its reason */
-        for (int pass = 0; pass < 2; pass++)
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass == 1 &&
+                mixed_fail(c, c->st->cand, 0, c->st->ncand, d, rights, moddn))
+                return 0; /* decided by no one perm: no decider */
             for (uint32_t i = 0; i < c->st->ncand; i++) {
                 uint32_t pi = c->st->cand[i];
                 const struct acreP_aci_perm *p = &c->ix->perms[pi];
@@ -1898,6 +1953,7 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
                     break;
                 }
             }
+        }
     }
     /* anything that failed on the way (a target's allocation, a lookup)
      * denies, even when an allow was found */
@@ -2073,7 +2129,7 @@ entry_denied(struct ck *c)
         if (perm_bind(c, pi, ACREI_ACI_READ) != F)
             return 1;
     }
-    return 0;
+    return mixed_fail(c, c->st->cand, 0, c->st->ncand, NULL, ACREI_ACI_READ, 0);
 }
 
 /* operational -- is description id an operational attribute? */

@@ -464,6 +464,39 @@ is_root(const struct acreR_aci *o)
     return o->bind && o->set->rootdn && acre_dn_equal(o->bind, o->set->rootdn);
 }
 
+/*
+ * 389's deny phase for one ACI with a deny rule (acl__TestRights): its
+ * perms for the right go through libaccess in order
+ * (ACL_INTEvalTestRights): a deny True or Undefined ends it with DENY (a
+ * deny is absolute; an error of a non-allow entry is returned at once);
+ * an allow True makes the result ALLOW and forgets an allow's earlier
+ * error; an allow Undefined is remembered as an error; at the end a
+ * result that is not ALLOW with an error remembered is that error
+ * (ACL_RES_FAIL), which the deny phase takes as DENY.
+ */
+static int
+testrights_denies(struct acreR_ctx *c, unsigned right)
+{
+    int allowed = 0, allow_error = 0;
+
+    for (unsigned j = 0; j < c->a->nperms; j++) {
+        const struct acreI_aci_perm *p = &c->a->perms[j];
+        if (!(p->rights & right))
+            continue;
+        enum acreR_tv v = acreR_aci_bind(c, p->bind);
+        if (p->deny) {
+            if (v != ACRER_F)
+                return 1;
+        } else if (v == ACRER_T) {
+            allowed = 1;
+            allow_error = 0;
+        } else if (v == ACRER_U) {
+            allow_error = 1;
+        }
+    }
+    return !allowed && allow_error;
+}
+
 /* One pass over the candidates: deny perms (deny 1) or allow perms.
  * Returns 1 when a perm of that kind fires. */
 static int
@@ -472,18 +505,26 @@ pass(struct acreR_aci *o, void *tmp, const acre_entry_view *e, int attr,
 {
     for (unsigned i = 0; i < o->set->n; i++) {
         struct acreR_ctx c = {o, e, &o->set->acis[i], NULL, tmp};
-        int covered = 0;
+        /* a deny handle: an ACI with a deny rule (any rights) whose
+         * rights take the check; an allow: an allow perm with the right */
+        int covered = 0, has_allow;
         for (unsigned j = 0; j < c.a->nperms; j++)
-            covered |=
-                c.a->perms[j].deny == deny && (c.a->perms[j].rights & right);
+            covered |= c.a->perms[j].deny == deny &&
+                       (deny || (c.a->perms[j].rights & right));
+        if (deny && !(aci_rights(c.a, &has_allow) & right))
+            covered = 0;
         if (!covered || !entry_matches(&c) || !attr_matches(&c, attr, right))
             continue;
+        if (deny) { /* the ACI through libaccess, whole */
+            if (testrights_denies(&c, right))
+                return 1;
+            continue;
+        }
         for (unsigned j = 0; j < c.a->nperms; j++) {
             const struct acreI_aci_perm *p = &c.a->perms[j];
-            if (p->deny != deny || !(p->rights & right))
+            if (p->deny || !(p->rights & right))
                 continue;
-            enum acreR_tv v = acreR_aci_bind(&c, p->bind);
-            if (deny ? v != ACRER_F : v == ACRER_T)
+            if (acreR_aci_bind(&c, p->bind) == ACRER_T)
                 return 1;
         }
     }
