@@ -1989,7 +1989,8 @@ acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
 }
 
 /* is_self_value -- 389's "adding or deleting myself" test: a value of a
- * DN or Name-and-Optional-UID attribute that names the requester */
+ * DN or Name-and-Optional-UID attribute that names the requester (under
+ * the attribute's equality rule, as a member list is matched) */
 static int
 is_self_value(struct ck *c, int type)
 {
@@ -1997,20 +1998,14 @@ is_self_value(struct ck *c, int type)
     int syn = at && at->syntax
                   ? acreM_syntax_find(at->syntax, strlen(at->syntax))
                   : ACREM_SYN_UNKNOWN;
-    acre_dn *dn = NULL;
-    int self;
 
     if (!c->rq->authz || !c->val ||
         (syn != ACREM_SYN_DN && syn != ACREM_SYN_NAME_UID))
         return 0;
-    if (acre_dn_parse(NULL, c->rq->schema, c->val, c->val_len, 0, &dn, NULL) !=
-        0)
-        return 0;
-    size_t n;
-    const char *nd = acre_dn_normalised(dn, &n);
-    self = n == c->rq->authz_len && !memcmp(nd, c->rq->authz_norm, n);
-    talloc_free(dn);
-    return self;
+    acre_value v = {c->val_len, c->val};
+    acre_view_attr one = {type, 1, &v, NULL};
+    return acreV_attr_lists(c->rq->schema, &one, c->rq->authz_norm,
+                            c->rq->authz_len);
 }
 
 int
