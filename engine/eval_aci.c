@@ -58,6 +58,58 @@ struct memo_dn {
     uint8_t r;
 };
 
+/*
+ * The walk memo (vm_walk, 389 only).  A check walks the entry's
+ * candidates (fixed by the deepest holder above it) for one right and
+ * one attribute type; what it asks of the entry itself on the way is a
+ * short list: the targets of ACIs with a target, targetscope or
+ * targetfilter, the bind rules decided per entry (userattr, self,
+ * macros: perm_bind's slot 3), which ACIs of the anonymous profile take
+ * it.  Everything else is the request's: rules, requester, and the
+ * answers 389 keeps for the operation from the first entry that asked
+ * (perm_bind's slots 0 to 2), which never change once made.  So a walk
+ * is a function of the answers to those questions in the order it asks
+ * them: a variant records them (deps) with the walk's answer.  For
+ * another entry under the same holder, the same check follows the
+ * variant when the entry's answers to the variant's questions, asked in
+ * that order, are the variant's; each question asked is one its own walk
+ * would ask (the two agree up to there), so nothing is evaluated that
+ * would not be, and 389's keep-the-first-answer rule sees the same
+ * entries ask.  A walk during which a lookup or an allocation failed is
+ * not recorded; nor are writes (their values), moddn (its target_to),
+ * descriptions with options or explained checks.
+ */
+#define VM_BUCKETS  4096u  /* walks: hash buckets */
+#define VM_WALKS    16384u /* at most, per request */
+#define VM_VARIANTS 8u     /* at most, per walk */
+#define VM_DEPS     64u    /* at most, per variant */
+#define VM_ENTRY    (-1)   /* vm_walk's type: the entry itself */
+#define VM_DENIED   (-2)   /* vm_walk's type: entry_denied */
+
+enum { DEP_TGT = 1, DEP_BIND, DEP_ANON };
+
+struct vm_dep {
+    uint8_t kind; /* DEP_* */
+    uint8_t r;    /* TGT, ANON: T/F; BIND: T/F/U */
+    uint32_t idx; /* TGT: ACI number; BIND: perm; ANON: profile ACI */
+};
+
+struct vm_variant {
+    struct vm_variant *next;
+    uint32_t ndeps;
+    uint8_t r;           /* the walk's answer */
+    struct vm_dep deps[]; /* [ndeps] */
+};
+
+struct vm_walk {
+    struct vm_walk *next;
+    uint32_t holder; /* deepest holder + 1, 0 none */
+    int type;        /* attribute type, VM_ENTRY, VM_DENIED */
+    unsigned rights;
+    unsigned nv;
+    struct vm_variant *v;
+};
+
 struct acreV_aci_rq {
     uint8_t *bind;         /* [nperms * 3]: bind outcomes kept (perm_bind) */
     uint8_t *ebind;        /* [nperms]: the outcomes perm_bind keeps for the
@@ -87,6 +139,23 @@ struct acreV_aci_rq {
     struct memo_dn *memo;
     unsigned nmemo, memo_cap;
     int root; /* the requester is the root DN */
+    uint32_t holder; /* the current entry's deepest holder + 1, 0 none */
+    /* anon_takes, for the entry of anon_epoch: profile ACIs decided,
+     * taking it (bit k: anon[k]); anon_rec: recorded by the walk being
+     * recorded */
+    uint64_t anon_done, anon_mask, anon_rec;
+    uint32_t anon_epoch;
+    /* the walk memo */
+    struct vm_walk **vm; /* [VM_BUCKETS], NULL until first used */
+    unsigned vm_nwalks;
+    unsigned nbegin; /* entries begun (saturating): the memo from 2 */
+    int vm_off;      /* the memo could not be made: none */
+    int rec;         /* a walk is being recorded (rec_put) */
+    uint32_t rec_no; /* which (a new number for each) */
+    struct vm_dep deps[VM_DEPS]; /* its questions so far */
+    uint32_t ndeps;
+    uint32_t *rec_tgt;  /* [nacis], [nperms]: the rec_no a question was */
+    uint32_t *rec_bind; /* recorded in, not to record it twice */
 };
 
 /* One check in progress. */
@@ -154,7 +223,9 @@ state(struct acre_request *rq)
         !(st->scratch = talloc_new(st)) ||
         !(st->cand = talloc_zero_array(st, uint32_t, np)) ||
         !(st->split = talloc_zero_array(st, uint32_t, np)) ||
-        !(st->opts = talloc_zero_array(st, uint8_t, na))) {
+        !(st->opts = talloc_zero_array(st, uint8_t, na)) ||
+        !(st->rec_tgt = talloc_zero_array(st, uint32_t, na)) ||
+        !(st->rec_bind = talloc_zero_array(st, uint32_t, np))) {
         talloc_free(st);
         acreV_fail(rq, ACRE_ERR_NOMEM);
         return NULL;
@@ -314,15 +385,55 @@ macro_target(struct ck *c, const char *pat)
     return v;
 }
 
+/* rec_put -- the walk being recorded asked a question of the entry and
+ * had answer r: kept once per entry and question (the caller's mark), in
+ * order; a walk with more questions than a variant holds is not
+ * recorded */
+static __attribute__((noinline)) void
+rec_put(struct acreV_aci_rq *st, int kind, uint32_t idx, int r)
+{
+    if (st->ndeps == VM_DEPS) {
+        st->rec = 0;
+        return;
+    }
+    st->deps[st->ndeps++] = (struct vm_dep){(uint8_t)kind, (uint8_t)r, idx};
+}
+
+/* rec_once -- rec_put, the first time the walk asks (mark) */
+static inline void
+rec_once(struct acreV_aci_rq *st, uint32_t *mark, int kind, uint32_t idx,
+         int r)
+{
+    if (*mark != st->rec_no) {
+        *mark = st->rec_no;
+        rec_put(st, kind, idx, r);
+    }
+}
+
+/* the targets that ask something of the entry (else: all of the
+ * holder's subtree) */
+#define TGT_DYN (ACREI_ACI_T_TARGET | ACREI_ACI_T_SCOPE | ACREI_ACI_T_FILTER)
+
+static int target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no);
+
 /* target_match -- do aci's targets take entry e?  Once per entry and
  * ACI (the filter above all: 389 users saw it evaluated per attribute). */
-static int
+static inline int
 target_match(struct ck *c, const struct acreI_aci *a, uint32_t no)
 {
     struct acreV_aci_rq *st = c->st;
+    int ok = st->tgt_epoch[no] == st->epoch ? st->tgt[no] == T
+                                            : target_eval(c, a, no);
 
-    if (st->tgt_epoch[no] == st->epoch)
-        return st->tgt[no] == T;
+    if (st->rec && (a->t.has & TGT_DYN))
+        rec_once(st, &st->rec_tgt[no], DEP_TGT, no, ok ? T : F);
+    return ok;
+}
+
+static int
+target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no)
+{
+    struct acreV_aci_rq *st = c->st;
     const struct acreI_aci_target *t = &a->t;
     const acre_dn *edn = c->e->dn;
     const acre_dn *base = a->holder;
@@ -593,6 +704,7 @@ candidates(struct ck *c)
     const uint64_t *h = acreD_h(edn);
 
     st->ncand = 0;
+    st->holder = 0;
     for (unsigned d = 0; d <= depth && d <= ix->max_depth; d++) {
         /* 389: ACIs of the root DSE govern the root DSE only; OpenDJ's
          * global ACIs (held at the root DN) govern every entry */
@@ -610,6 +722,7 @@ candidates(struct ck *c)
                 continue;
             for (uint32_t i = 0; i < hd->n; i++)
                 st->cand[st->ncand++] = hd->first + i;
+            st->holder = (uint32_t)(hd - ix->holders) + 1;
         }
     }
 }
@@ -632,9 +745,12 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
                sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
         memset(c->st->ebind_epoch, 0,
                sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
+        c->st->anon_epoch = 0;
         c->st->epoch = 1;
     }
     talloc_free_children(c->st->scratch);
+    if (c->st->nbegin < 2)
+        c->st->nbegin++;
     candidates(c);
     c->st->split_rights = 0;
     return 0;
@@ -1721,6 +1837,8 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
     if (slot == 3 && c->st->ebind_epoch[pi] == c->st->epoch) {
         if (traced)
             return rewalk(c, p, c->st->ebind[pi]);
+        if (c->st->rec)
+            rec_once(c->st, &c->st->rec_bind[pi], DEP_BIND, pi, c->st->ebind[pi]);
         return c->st->ebind[pi];
     }
     int was = c->rq->limit_hit;
@@ -1738,6 +1856,8 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
         c->st->ebind[pi] = (uint8_t)r;
         c->st->ebind_epoch[pi] = c->st->epoch;
     }
+    if (slot == 3 && c->st->rec)
+        rec_once(c->st, &c->st->rec_bind[pi], DEP_BIND, pi, r);
     c->rq->limit_hit |= was;
     return r;
 }
@@ -1765,6 +1885,39 @@ anon_said(struct ck *c, const struct acreI_aci *a, int r)
 /* anon -- 389's anonymous profile (aci_index.h) for `rights` on d (NULL:
  * the entry): 1 granted, 0 denied, -1 no profile ACI takes the entry
  * (decide the normal way). */
+/* anon_takes -- does anon[k] of the profile take the current entry?
+ * Once per entry and ACI. */
+static int
+anon_takes(struct ck *c, unsigned k)
+{
+    struct acreV_aci_rq *st = c->st;
+    uint64_t bit = (uint64_t)1 << k;
+
+    if (st->anon_epoch != st->epoch) {
+        st->anon_done = st->anon_mask = 0;
+        st->anon_epoch = st->epoch;
+    }
+    if (!(st->anon_done & bit)) {
+        const struct acreP_aci_anon *pa = &c->ix->anon[k];
+        const struct acreI_aci_target *t = &pa->aci->t;
+        int m = in_scope(c->e->dn, pa->target, ACRE_SCOPE_SUB) &&
+                (acre_dn_depth(pa->target) != 0 ||
+                 acre_dn_depth(c->e->dn) == 0);
+        if (m && (t->has & ACREI_ACI_T_FILTER) && t->filter) {
+            struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+            m = acreF_eval(t->filter, c->e, &h) == ACREF_TRUE;
+        }
+        st->anon_done |= bit;
+        if (m)
+            st->anon_mask |= bit;
+    }
+    if (st->rec && !(st->anon_rec & bit)) {
+        st->anon_rec |= bit;
+        rec_put(st, DEP_ANON, k, st->anon_mask & bit ? T : F);
+    }
+    return (st->anon_mask & bit) != 0;
+}
+
 static int
 anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
@@ -1774,14 +1927,8 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
     for (unsigned k = 0; k < ix->nanon; k++) {
         const struct acreP_aci_anon *pa = &ix->anon[k];
         const struct acreI_aci_target *t = &pa->aci->t;
-        if (!in_scope(c->e->dn, pa->target, ACRE_SCOPE_SUB) ||
-            (acre_dn_depth(pa->target) == 0 && acre_dn_depth(c->e->dn) != 0))
+        if (!anon_takes(c, k))
             continue;
-        if ((t->has & ACREI_ACI_T_FILTER) && t->filter) {
-            struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-            if (acreF_eval(t->filter, c->e, &h) != ACREF_TRUE)
-                continue;
-        }
         if (!(pa->rights & rights))
             continue;
         taken++;
@@ -1904,10 +2051,7 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
                 return 0;
             if (!attr_match(c, p, d, rights))
                 continue;
-            /* the target memo first: most perms were asked for this entry */
-            if (c->st->tgt_epoch[p->aci_no] == c->st->epoch
-                    ? c->st->tgt[p->aci_no] != T
-                    : !target_match(c, p->aci, p->aci_no))
+            if (!target_match(c, p->aci, p->aci_no))
                 continue;
             if (moddn && !moddn_to(c, p->aci))
                 continue;
@@ -1962,12 +2106,140 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
     return allow;
 }
 
+/* ------------------------------------------------------------------------
+ * The walk memo (see struct vm_walk)
+ */
+
+static int entry_denied_(struct ck *c);
+
+/* vm_usable -- may this check go through the memo? */
+static inline int
+vm_usable(struct ck *c, const struct acreF_desc *d)
+{
+    struct acreV_aci_rq *st = c->st;
+
+    return !c->wkind && !st->rec && !st->vm_off && st->nbegin > 1 &&
+           !st->root && !c->rq->limit_hit && (!d || !d->nopts) &&
+           c->ix->set->variant != ACREI_ACI_OPENDJ;
+}
+
+static inline uint64_t
+vm_hash(uint32_t holder, int type, unsigned rights)
+{
+    uint64_t h = ((uint64_t)holder << 32 | (uint32_t)type) ^
+                 (uint64_t)rights * 0x9e3779b97f4a7c15ull;
+
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
+}
+
+/* vm_match -- are the entry's answers to v's questions v's?  1 yes, 0
+ * no, -1 a lookup failed on the way */
+static int
+vm_match(struct ck *c, const struct vm_variant *v, unsigned rights)
+{
+    for (uint32_t i = 0; i < v->ndeps; i++) {
+        const struct vm_dep *d = &v->deps[i];
+        int r;
+        if (d->kind == DEP_TGT)
+            r = target_match(c, &c->ix->set->acis[d->idx], d->idx) ? T : F;
+        else if (d->kind == DEP_BIND)
+            r = perm_bind(c, d->idx, rights);
+        else
+            r = anon_takes(c, d->idx) ? T : F;
+        if (c->rq->limit_hit)
+            return -1;
+        if (r != d->r)
+            return 0;
+    }
+    return 1;
+}
+
+/* vm_store -- keep the walk just recorded, with answer r, as a variant
+ * of w (NULL: a new walk in bucket b); a failed allocation keeps nothing
+ * (the memo saves time, it decides nothing) */
+static void
+vm_store(struct ck *c, struct vm_walk *w, struct vm_walk **b, int type,
+         unsigned rights, int r)
+{
+    struct acreV_aci_rq *st = c->st;
+    struct vm_variant *v, **at;
+
+    if (!w) {
+        if (st->vm_nwalks == VM_WALKS || !(w = talloc_zero(st, struct vm_walk)))
+            return;
+        w->holder = st->holder;
+        w->type = type;
+        w->rights = rights;
+        w->next = *b;
+        *b = w;
+        st->vm_nwalks++;
+    }
+    if (w->nv == VM_VARIANTS ||
+        !(v = talloc_size(w, sizeof *v + st->ndeps * sizeof *v->deps)))
+        return;
+    talloc_set_name_const(v, "struct vm_variant");
+    v->next = NULL;
+    v->ndeps = st->ndeps;
+    v->r = (uint8_t)r;
+    memcpy(v->deps, st->deps, st->ndeps * sizeof *v->deps);
+    for (at = &w->v; *at; at = &(*at)->next)
+        ;
+    *at = v;
+    w->nv++;
+}
+
+/* vm_walk -- decide_ (type an attribute type or VM_ENTRY) or
+ * entry_denied_ (VM_DENIED) through the memo */
+static int
+vm_walk(struct ck *c, const struct acreF_desc *d, int type, unsigned rights)
+{
+    struct acreV_aci_rq *st = c->st;
+    struct vm_walk **b, *w;
+    int r;
+
+    if (!st->vm &&
+        !(st->vm = talloc_zero_array(st, struct vm_walk *, VM_BUCKETS))) {
+        st->vm_off = 1;
+        return type == VM_DENIED ? entry_denied_(c)
+                                 : decide_(c, d, rights, 0, 0);
+    }
+    b = &st->vm[vm_hash(st->holder, type, rights) & (VM_BUCKETS - 1)];
+    for (w = *b; w; w = w->next)
+        if (w->holder == st->holder && w->type == type && w->rights == rights)
+            break;
+    for (const struct vm_variant *v = w ? w->v : NULL; v; v = v->next) {
+        int m = vm_match(c, v, rights);
+        if (m > 0)
+            return v->r;
+        if (m < 0) /* as the walk: a failure on the way denies */
+            return type == VM_DENIED;
+    }
+    if (++st->rec_no == 0) { /* the marks start again */
+        memset(st->rec_tgt, 0,
+               sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
+        memset(st->rec_bind, 0,
+               sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
+        st->rec_no = 1;
+    }
+    st->rec = 1;
+    st->ndeps = 0;
+    st->anon_rec = 0;
+    r = type == VM_DENIED ? entry_denied_(c) : decide_(c, d, rights, 0, 0);
+    if (st->rec && !c->rq->limit_hit && !c->rq->err)
+        vm_store(c, w, b, type, rights, r);
+    st->rec = 0;
+    return r;
+}
+
 static int
 decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
     /* moddn (asked by get-effective-rights alone) in a copy of its own */
     if (rights & ACREI_ACI_MODDN)
         return decide_(c, d, rights, 0, 1);
+    if (vm_usable(c, d))
+        return vm_walk(c, d, d ? d->type : VM_ENTRY, rights);
     return decide_(c, d, rights, 0, 0);
 }
 
@@ -2096,7 +2368,7 @@ acreV_aci_rights(int right, int entry)
  * The allows' bind rules play no part.
  */
 static int
-entry_denied(struct ck *c)
+entry_denied_(struct ck *c)
 {
     int deny = 0, allow = 0, test = 0;
 
@@ -2125,6 +2397,14 @@ entry_denied(struct ck *c)
             return 1;
     }
     return mixed_fail(c, c->st->cand, 0, c->st->ncand, NULL, ACREI_ACI_READ, 0);
+}
+
+static int
+entry_denied(struct ck *c)
+{
+    if (vm_usable(c, NULL))
+        return vm_walk(c, NULL, VM_DENIED, ACREI_ACI_READ);
+    return entry_denied_(c);
 }
 
 /* operational -- is description id an operational attribute? */
