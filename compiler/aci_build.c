@@ -308,6 +308,42 @@ none:
     return 0;
 }
 
+/* fids -- number the distinct targetfilter texts (ix->fid): open
+ * addressing on the text, each slot the first ACI with it + 1 */
+static int
+fids(struct acreP_aci *ix, const struct acreI_aci_set *set)
+{
+    uint32_t cap = 16, *slot;
+
+    while (cap < 2 * (uint64_t)set->n)
+        cap *= 2;
+    if (!(ix->fid = talloc_array(ix, uint32_t, set->n ? set->n : 1)) ||
+        !(slot = talloc_zero_array(ix, uint32_t, cap)))
+        return ACRE_ERR_NOMEM;
+    for (uint32_t i = 0; i < set->n; i++) {
+        const struct acreI_aci_target *t = &set->acis[i].t;
+        uint64_t h = 0xcbf29ce484222325ull;
+        uint32_t k;
+        ix->fid[i] = UINT32_MAX;
+        if (!(t->has & ACREI_ACI_T_FILTER) || !t->filter || !t->filter_text)
+            continue;
+        for (const char *c = t->filter_text; *c; c++)
+            h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+        for (k = (uint32_t)(h ^ (h >> 32)) & (cap - 1); slot[k];
+             k = (k + 1) & (cap - 1))
+            if (!strcmp(set->acis[slot[k] - 1].t.filter_text, t->filter_text))
+                break;
+        if (slot[k]) {
+            ix->fid[i] = ix->fid[slot[k] - 1];
+        } else {
+            slot[k] = i + 1;
+            ix->fid[i] = ix->nfids++;
+        }
+    }
+    talloc_free(slot);
+    return 0;
+}
+
 int
 acreP_aci_build(struct acre_policy *p)
 {
@@ -323,6 +359,7 @@ acreP_aci_build(struct acre_policy *p)
     ix->rootdn = set->rootdn;
     ix->attr_words = (acreS_nattrs(p->schema) + 63) / 64;
     if ((rc = holders(ix, set, p->schema)) != 0 || (rc = hash(ix)) != 0 ||
+        (rc = fids(ix, set)) != 0 ||
         /* the anonymous profile is 389's (aclanom.c); OpenDJ has none */
         (set->variant == ACREI_ACI_389 && (rc = anon_profile(ix, set)) != 0)) {
         talloc_free(ix);

@@ -54,7 +54,8 @@
 struct memo_dn {
     char *ndn;
     size_t len;
-    uint8_t kind; /* 'g' group, 'r' role */
+    uint8_t kind; /* 'g' group, 'r' role (normalised DN); 'G', 'R' the
+                     same for a userattr value as it is stored */
     uint8_t r;
 };
 
@@ -118,11 +119,18 @@ struct acreV_aci_rq {
     uint32_t *ebind_epoch; /* [nperms] */
     uint8_t *tgt;          /* [nacis]: target verdict for the current entry */
     uint32_t *tgt_epoch;   /* [nacis] */
+    uint8_t *fres;         /* [nfids]: a targetfilter's result (enum
+                              acreF_result) on the current entry */
+    uint32_t *fres_epoch;  /* [nfids] */
     const char **macro;    /* [nacis]: what a "($dn)" target matched in the
                               current entry's DN (valid when tgt is T) */
     void *scratch;         /* per entry: macro values, expansions */
+    uint32_t *hold;        /* [max_depth + 1]: the holders above the
+                              current entry, E included, top first */
+    uint32_t nhold;
     uint32_t *cand;        /* [nperms]: the current entry's candidates */
     uint32_t ncand;
+    int cand_ok;           /* cand[] is made for the current entry */
     /* cand[] split for the rights of the checks being made (decide):
      * the deny perms then the allow perms that have one of them, each
      * in cand[]'s order; split_rights 0 when not made for this entry */
@@ -210,6 +218,7 @@ state(struct acre_request *rq)
     const struct acreP_aci *ix = rq->p->aci;
     struct acreV_aci_rq *st = rq->aci;
     size_t np = ix->nperms ? ix->nperms : 1, na = ix->set->n ? ix->set->n : 1;
+    size_t nf = ix->nfids ? ix->nfids : 1;
 
     if (st)
         return st;
@@ -219,9 +228,12 @@ state(struct acre_request *rq)
         !(st->ebind_epoch = talloc_zero_array(st, uint32_t, np)) ||
         !(st->tgt = talloc_zero_array(st, uint8_t, na)) ||
         !(st->tgt_epoch = talloc_zero_array(st, uint32_t, na)) ||
+        !(st->fres = talloc_zero_array(st, uint8_t, nf)) ||
+        !(st->fres_epoch = talloc_zero_array(st, uint32_t, nf)) ||
         !(st->macro = talloc_zero_array(st, const char *, na)) ||
         !(st->scratch = talloc_new(st)) ||
         !(st->cand = talloc_zero_array(st, uint32_t, np)) ||
+        !(st->hold = talloc_zero_array(st, uint32_t, ix->max_depth + 1)) ||
         !(st->split = talloc_zero_array(st, uint32_t, np)) ||
         !(st->opts = talloc_zero_array(st, uint8_t, na)) ||
         !(st->rec_tgt = talloc_zero_array(st, uint32_t, na)) ||
@@ -254,8 +266,12 @@ acreV_aci_end(struct acre_request *rq)
 static const char *
 find_ci(const char *s, size_t sn, const char *w, size_t wn)
 {
+    /* the first byte, in both cases, before the whole comparison */
+    int lo = tolower((unsigned char)w[0]), up = toupper((unsigned char)w[0]);
+
     for (size_t i = 0; i + wn <= sn; i++)
-        if (!strncasecmp(s + i, w, wn))
+        if (((unsigned char)s[i] == lo || (unsigned char)s[i] == up) &&
+            !strncasecmp(s + i, w, wn))
             return s + i;
     return NULL;
 }
@@ -416,6 +432,23 @@ rec_once(struct acreV_aci_rq *st, uint32_t *mark, int kind, uint32_t idx,
 
 static int target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no);
 
+/* tfilter -- ACI no's targetfilter on the current entry: once per entry
+ * and filter text */
+static enum acreF_result
+tfilter(struct ck *c, uint32_t no)
+{
+    struct acreV_aci_rq *st = c->st;
+    uint32_t f = c->ix->fid[no];
+
+    if (st->fres_epoch[f] != st->epoch) {
+        struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
+        st->fres[f] =
+            (uint8_t)acreF_eval(c->ix->set->acis[no].t.filter, c->e, &h);
+        st->fres_epoch[f] = st->epoch;
+    }
+    return (enum acreF_result)st->fres[f];
+}
+
 /* target_match -- do aci's targets take entry e?  Once per entry and
  * ACI (the filter above all: 389 users saw it evaluated per attribute). */
 static inline int
@@ -463,8 +496,7 @@ target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no)
         ok = in_scope(edn, base, sc);
     }
     if (ok && (t->has & ACREI_ACI_T_FILTER) && t->filter) {
-        struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-        enum acreF_result r = acreF_eval(t->filter, c->e, &h);
+        enum acreF_result r = tfilter(c, no);
         ok = r == ACREF_TRUE    ? !t->filter_neg
              : r == ACREF_FALSE ? t->filter_neg
              /* OpenDJ's TargetFilter: Undefined is False, then "!=" */
@@ -703,8 +735,9 @@ candidates(struct ck *c)
     unsigned depth = acre_dn_depth(edn);
     const uint64_t *h = acreD_h(edn);
 
-    st->ncand = 0;
+    st->nhold = 0;
     st->holder = 0;
+    st->cand_ok = 0;
     for (unsigned d = 0; d <= depth && d <= ix->max_depth; d++) {
         /* 389: ACIs of the root DSE govern the root DSE only; OpenDJ's
          * global ACIs (held at the root DN) govern every entry */
@@ -720,11 +753,28 @@ candidates(struct ck *c)
             const char *hs = acre_dn_normalised(hd->dn, &hn);
             if (an != hn || memcmp(as, hs, an))
                 continue;
-            for (uint32_t i = 0; i < hd->n; i++)
-                st->cand[st->ncand++] = hd->first + i;
-            st->holder = (uint32_t)(hd - ix->holders) + 1;
+            st->hold[st->nhold++] = ix->hash[k] - 1;
+            st->holder = ix->hash[k];
         }
     }
+}
+
+/* cands -- the current entry's candidates in cand[] (made when first
+ * needed: a check the walk memo answers needs none) */
+static inline void
+cands(struct ck *c)
+{
+    struct acreV_aci_rq *st = c->st;
+
+    if (st->cand_ok)
+        return;
+    st->ncand = 0;
+    for (uint32_t j = 0; j < st->nhold; j++) {
+        const struct acreP_aci_holder *hd = &c->ix->holders[st->hold[j]];
+        for (uint32_t i = 0; i < hd->n; i++)
+            st->cand[st->ncand++] = hd->first + i;
+    }
+    st->cand_ok = 1;
 }
 
 /* begin -- start the checks of entry e (a new epoch: target memos reset) */
@@ -745,6 +795,8 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
                sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
         memset(c->st->ebind_epoch, 0,
                sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
+        memset(c->st->fres_epoch, 0,
+               sizeof(uint32_t) * (c->ix->nfids ? c->ix->nfids : 1));
         c->st->anon_epoch = 0;
         c->st->epoch = 1;
     }
@@ -752,6 +804,8 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     if (c->st->nbegin < 2)
         c->st->nbegin++;
     candidates(c);
+    if (c->ix->set->variant == ACREI_ACI_OPENDJ)
+        cands(c);
     c->st->split_rights = 0;
     return 0;
 }
@@ -806,34 +860,71 @@ url_takes(struct ck *c, const char *s, size_t n, const acre_entry_view *u)
     return r;
 }
 
-/* memo_find / memo_put -- membership answers of this request */
+/* memo_find / memo_put -- membership answers of this request: open
+ * addressing on (kind, bytes), memo_cap slots (a power of two), at most
+ * half used */
+static uint64_t
+memo_hash(int kind, const char *ndn, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)kind;
+
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)ndn[i]) * 0x100000001b3ull;
+    return h ^ (h >> 31);
+}
+
 static struct memo_dn *
 memo_find(struct acreV_aci_rq *st, int kind, const char *ndn, size_t n)
 {
-    for (unsigned i = 0; i < st->nmemo; i++)
-        if (st->memo[i].kind == kind && st->memo[i].len == n &&
-            !memcmp(st->memo[i].ndn, ndn, n))
-            return &st->memo[i];
+    if (!st->nmemo)
+        return NULL;
+    for (size_t k = memo_hash(kind, ndn, n) & (st->memo_cap - 1);
+         st->memo[k].ndn; k = (k + 1) & (st->memo_cap - 1))
+        if (st->memo[k].kind == kind && st->memo[k].len == n &&
+            !memcmp(st->memo[k].ndn, ndn, n))
+            return &st->memo[k];
     return NULL;
 }
 
+/* memo_slot -- where (kind, ndn) goes in m[cap] */
+static struct memo_dn *
+memo_slot(struct memo_dn *m, unsigned cap, int kind, const char *ndn,
+          size_t n)
+{
+    size_t k = memo_hash(kind, ndn, n) & (cap - 1);
+
+    while (m[k].ndn)
+        k = (k + 1) & (cap - 1);
+    return &m[k];
+}
+
+/* a failed allocation keeps nothing: the answer is asked again */
 static void
 memo_put(struct ck *c, int kind, const char *ndn, size_t n, int r)
 {
     struct acreV_aci_rq *st = c->st;
 
-    if (st->nmemo == st->memo_cap) {
-        unsigned cap = st->memo_cap ? st->memo_cap * 2 : 16;
-        struct memo_dn *m = talloc_realloc(st, st->memo, struct memo_dn, cap);
+    if (2 * (st->nmemo + 1) > st->memo_cap) {
+        unsigned cap = st->memo_cap ? st->memo_cap * 2 : 64;
+        struct memo_dn *m = talloc_zero_array(st, struct memo_dn, cap);
         if (!m)
-            return; /* not kept: asked again */
+            return;
+        for (unsigned i = 0; i < st->memo_cap; i++)
+            if (st->memo[i].ndn)
+                *memo_slot(m, cap, st->memo[i].kind, st->memo[i].ndn,
+                           st->memo[i].len) = st->memo[i];
+        talloc_free(st->memo);
         st->memo = m;
         st->memo_cap = cap;
     }
-    char *k = talloc_strndup(st, ndn, n);
+    char *k = talloc_size(st, n + 1); /* never NULL for "" */
     if (!k)
         return;
-    st->memo[st->nmemo++] = (struct memo_dn){k, n, (uint8_t)kind, (uint8_t)r};
+    memcpy(k, ndn, n);
+    k[n] = 0;
+    *memo_slot(st->memo, st->memo_cap, kind, ndn, n) =
+        (struct memo_dn){k, n, (uint8_t)kind, (uint8_t)r};
+    st->nmemo++;
 }
 
 /* The requester's normalised DN text. */
@@ -1433,10 +1524,7 @@ userattr(struct ck *c, const struct acreI_bind *b)
      * entry hold the value, else Undefined (never False) */
     if (!rq->authz)
         return b->uakind == ACREI_ACI_UA_VALUE ? U : F;
-    if (!(tmp = talloc_new(NULL))) {
-        acreV_fail(rq, ACRE_ERR_NOMEM);
-        return U;
-    }
+    tmp = c->st->scratch; /* the entry's: freed by the next begin() */
     if (b->uakind == ACREI_ACI_UA_VALUE && b->attr < 0)
         r = U;
     for (unsigned l = 0; r != T && l < 10; l++) {
@@ -1466,10 +1554,23 @@ userattr(struct ck *c, const struct acreI_bind *b)
         case ACREI_ACI_UA_GROUPDN:
         case ACREI_ACI_UA_ROLEDN:
             for (unsigned j = 0; r != T && j < a->nvals; j++) {
-                acre_dn *g = value_dn(c, tmp, a, j);
-                int x = !g                                  ? F
-                        : b->uakind == ACREI_ACI_UA_GROUPDN ? member_of(c, g)
-                                                            : has_role(c, g);
+                int kind = b->uakind == ACREI_ACI_UA_GROUPDN ? 'G' : 'R';
+                const struct memo_dn *m =
+                    memo_find(c->st, kind, a->vals[j].val, a->vals[j].len);
+                int x;
+                if (m) {
+                    x = m->r;
+                } else {
+                    int was = rq->limit_hit;
+                    rq->limit_hit = 0;
+                    acre_dn *g = value_dn(c, tmp, a, j);
+                    x = !g              ? F
+                        : kind == 'G' ? member_of(c, g)
+                                      : has_role(c, g);
+                    if (!rq->limit_hit)
+                        memo_put(c, kind, a->vals[j].val, a->vals[j].len, x);
+                    rq->limit_hit |= was;
+                }
                 if (x == T || (x == U && r == F))
                     r = x;
             }
@@ -1524,7 +1625,6 @@ userattr(struct ck *c, const struct acreI_bind *b)
         if (l != 0)
             acreV_host_release(rq, ae);
     }
-    talloc_free(tmp);
     return r;
 }
 
@@ -1903,10 +2003,8 @@ anon_takes(struct ck *c, unsigned k)
         int m = in_scope(c->e->dn, pa->target, ACRE_SCOPE_SUB) &&
                 (acre_dn_depth(pa->target) != 0 ||
                  acre_dn_depth(c->e->dn) == 0);
-        if (m && (t->has & ACREI_ACI_T_FILTER) && t->filter) {
-            struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-            m = acreF_eval(t->filter, c->e, &h) == ACREF_TRUE;
-        }
+        if (m && (t->has & ACREI_ACI_T_FILTER) && t->filter)
+            m = tfilter(c, pa->aci_no) == ACREF_TRUE;
         st->anon_done |= bit;
         if (m)
             st->anon_mask |= bit;
@@ -1954,6 +2052,7 @@ split(struct ck *c, unsigned rights)
     struct acreV_aci_rq *st = c->st;
     uint32_t n = 0, nmixed = 0;
 
+    cands(c);
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < st->ncand; i++) {
             const struct acreP_aci_perm *p = &c->ix->perms[st->cand[i]];
@@ -2065,6 +2164,7 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
         }
     } else {
         /* every candidate, each skipped one told with its reason */
+        cands(c);
         for (int pass = 0; pass < 2; pass++) {
             if (pass == 1 &&
                 mixed_fail(c, c->st->cand, 0, c->st->ncand, d, rights, moddn))
@@ -2372,6 +2472,7 @@ entry_denied_(struct ck *c)
 {
     int deny = 0, allow = 0, test = 0;
 
+    cands(c);
     for (uint32_t i = 0; i < c->st->ncand; i++) {
         const struct acreP_aci_perm *p = &c->ix->perms[c->st->cand[i]];
         if (!(p->aci_rights & ACREI_ACI_READ) ||
