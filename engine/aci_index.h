@@ -100,9 +100,9 @@ struct acreP_aci {
     uint32_t hash_mask;
     struct acreP_aci_perm *perms;
     uint32_t nperms;
-    uint32_t *fid;  /* [set->n]: the number of the ACI's targetfilter
-                       among the distinct filter texts (ACIs with the same
-                       text share it: one evaluation per entry) */
+    uint32_t *fid; /* [set->n]: the number of the ACI's targetfilter
+                      among the distinct filter texts (ACIs with the same
+                      text share it: one evaluation per entry) */
     uint32_t nfids;
     unsigned attr_words; /* uint64_t words of an attr_in bitmap */
     unsigned max_depth;  /* deepest holder */

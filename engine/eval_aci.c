@@ -98,7 +98,7 @@ struct vm_dep {
 struct vm_variant {
     struct vm_variant *next;
     uint32_t ndeps;
-    uint8_t r;           /* the walk's answer */
+    uint8_t r;            /* the walk's answer */
     struct vm_dep deps[]; /* [ndeps] */
 };
 
@@ -128,9 +128,9 @@ struct acreV_aci_rq {
     uint32_t *hold;        /* [max_depth + 1]: the holders above the
                               current entry, E included, top first */
     uint32_t nhold;
-    uint32_t *cand;        /* [nperms]: the current entry's candidates */
+    uint32_t *cand; /* [nperms]: the current entry's candidates */
     uint32_t ncand;
-    int cand_ok;           /* cand[] is made for the current entry */
+    int cand_ok; /* cand[] is made for the current entry */
     /* cand[] split for the rights of the checks being made (decide):
      * the deny perms then the allow perms that have one of them, each
      * in cand[]'s order; split_rights 0 when not made for this entry */
@@ -146,7 +146,7 @@ struct acreV_aci_rq {
     uint32_t epoch;
     struct memo_dn *memo;
     unsigned nmemo, memo_cap;
-    int root; /* the requester is the root DN */
+    int root;        /* the requester is the root DN */
     uint32_t holder; /* the current entry's deepest holder + 1, 0 none */
     /* anon_takes, for the entry of anon_epoch: profile ACIs decided,
      * taking it (bit k: anon[k]); anon_rec: recorded by the walk being
@@ -182,6 +182,7 @@ struct ck {
     int kept; /* explained: perm_bind answered from the request's memo */
     const struct acreP_aci_perm *by; /* explained: the perm that decided */
     unsigned rights; /* OpenDJ: the right checked (dj_userattr) */
+    int vm;          /* the walk memo may answer (vm_usable has the rest) */
 };
 
 /* trace -- hand an event to the tracer (callers test c->tr first: out
@@ -417,8 +418,7 @@ rec_put(struct acreV_aci_rq *st, int kind, uint32_t idx, int r)
 
 /* rec_once -- rec_put, the first time the walk asks (mark) */
 static inline void
-rec_once(struct acreV_aci_rq *st, uint32_t *mark, int kind, uint32_t idx,
-         int r)
+rec_once(struct acreV_aci_rq *st, uint32_t *mark, int kind, uint32_t idx, int r)
 {
     if (*mark != st->rec_no) {
         *mark = st->rec_no;
@@ -806,6 +806,8 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     candidates(c);
     if (c->ix->set->variant == ACREI_ACI_OPENDJ)
         cands(c);
+    c->vm = c->st->nbegin > 1 && !c->st->vm_off && !c->st->root &&
+            c->ix->set->variant != ACREI_ACI_OPENDJ;
     c->st->split_rights = 0;
     return 0;
 }
@@ -888,8 +890,7 @@ memo_find(struct acreV_aci_rq *st, int kind, const char *ndn, size_t n)
 
 /* memo_slot -- where (kind, ndn) goes in m[cap] */
 static struct memo_dn *
-memo_slot(struct memo_dn *m, unsigned cap, int kind, const char *ndn,
-          size_t n)
+memo_slot(struct memo_dn *m, unsigned cap, int kind, const char *ndn, size_t n)
 {
     size_t k = memo_hash(kind, ndn, n) & (cap - 1);
 
@@ -1564,9 +1565,7 @@ userattr(struct ck *c, const struct acreI_bind *b)
                     int was = rq->limit_hit;
                     rq->limit_hit = 0;
                     acre_dn *g = value_dn(c, tmp, a, j);
-                    x = !g              ? F
-                        : kind == 'G' ? member_of(c, g)
-                                      : has_role(c, g);
+                    x = !g ? F : kind == 'G' ? member_of(c, g) : has_role(c, g);
                     if (!rq->limit_hit)
                         memo_put(c, kind, a->vals[j].val, a->vals[j].len, x);
                     rq->limit_hit |= was;
@@ -1938,7 +1937,8 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
         if (traced)
             return rewalk(c, p, c->st->ebind[pi]);
         if (c->st->rec)
-            rec_once(c->st, &c->st->rec_bind[pi], DEP_BIND, pi, c->st->ebind[pi]);
+            rec_once(c->st, &c->st->rec_bind[pi], DEP_BIND, pi,
+                     c->st->ebind[pi]);
         return c->st->ebind[pi];
     }
     int was = c->rq->limit_hit;
@@ -2000,9 +2000,9 @@ anon_takes(struct ck *c, unsigned k)
     if (!(st->anon_done & bit)) {
         const struct acreP_aci_anon *pa = &c->ix->anon[k];
         const struct acreI_aci_target *t = &pa->aci->t;
-        int m = in_scope(c->e->dn, pa->target, ACRE_SCOPE_SUB) &&
-                (acre_dn_depth(pa->target) != 0 ||
-                 acre_dn_depth(c->e->dn) == 0);
+        int m =
+            in_scope(c->e->dn, pa->target, ACRE_SCOPE_SUB) &&
+            (acre_dn_depth(pa->target) != 0 || acre_dn_depth(c->e->dn) == 0);
         if (m && (t->has & ACREI_ACI_T_FILTER) && t->filter)
             m = tfilter(c, pa->aci_no) == ACREF_TRUE;
         st->anon_done |= bit;
@@ -2216,11 +2216,8 @@ static int entry_denied_(struct ck *c);
 static inline int
 vm_usable(struct ck *c, const struct acreF_desc *d)
 {
-    struct acreV_aci_rq *st = c->st;
-
-    return !c->wkind && !st->rec && !st->vm_off && st->nbegin > 1 &&
-           !st->root && !c->rq->limit_hit && (!d || !d->nopts) &&
-           c->ix->set->variant != ACREI_ACI_OPENDJ;
+    return c->vm && !c->wkind && !c->tr && !c->st->rec && !c->rq->limit_hit &&
+           (!d || !d->nopts);
 }
 
 static inline uint64_t
@@ -2301,6 +2298,7 @@ vm_walk(struct ck *c, const struct acreF_desc *d, int type, unsigned rights)
     if (!st->vm &&
         !(st->vm = talloc_zero_array(st, struct vm_walk *, VM_BUCKETS))) {
         st->vm_off = 1;
+        c->vm = 0;
         return type == VM_DENIED ? entry_denied_(c)
                                  : decide_(c, d, rights, 0, 0);
     }

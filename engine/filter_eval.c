@@ -231,6 +231,20 @@ next_attr(const struct ev *ev, const struct acreF_node *nd, uint32_t i)
 {
     const acre_entry_view *e = ev->e;
 
+    if (!nd->types && !nd->want.nopts) {
+        /* the common item, one type without options: the id of a type
+         * alone is the type (schema.h: acreS_hot), others go the long
+         * way */
+        const struct acreS_hot *h =
+            (const struct acreS_hot *)(const void *)ev->s;
+        for (; i < e->nattrs; i++) {
+            int id = e->attrs[i].id;
+            if ((unsigned)id < h->ntypes ? id == nd->want.type
+                                         : covers(ev, nd, &e->attrs[i]))
+                return i;
+        }
+        return e->nattrs;
+    }
     for (; i < e->nattrs; i++)
         if (covers(ev, nd, &e->attrs[i]))
             return i;
