@@ -8,14 +8,18 @@
 
 #include <stdlib.h>
 
+__thread unsigned long acreE_nomem;
+
 int
 acreE_buf_grow(struct acreE_buf *b, size_t more)
 {
     size_t cap = b->cap ? b->cap : 64;
     uint8_t *p;
 
-    if (more > SIZE_MAX / 4 - b->len)
+    if (more > SIZE_MAX / 4 - b->len) {
+        acreE_nomem++;
         return ACRE_ERR_NOMEM;
+    }
     if (b->cap - b->len >= more)
         return 0;
     while (cap - b->len < more)
@@ -27,8 +31,10 @@ acreE_buf_grow(struct acreE_buf *b, size_t more)
         if (p && b->len)
             memcpy(p, b->p, b->len);
     }
-    if (!p)
+    if (!p) {
+        acreE_nomem++;
         return ACRE_ERR_NOMEM;
+    }
     b->p = p;
     b->cap = cap;
     b->heap = 1;

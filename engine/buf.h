@@ -21,6 +21,15 @@ struct acreE_buf {
     int heap;
 };
 
+/*
+ * acreE_nomem -- allocations refused in this thread so far (a buffer's
+ * growth, a normalisation).  Code that cannot report one itself (the
+ * filter evaluator reads a value it cannot normalise as no match) is
+ * checked by its caller comparing the count before and after
+ * (acreV_filter_eval): a failed allocation then denies.
+ */
+extern __thread unsigned long acreE_nomem;
+
 /* acreE_buf_init -- start empty on `local` storage of `cap` bytes. */
 static inline void
 acreE_buf_init(struct acreE_buf *b, void *local, size_t cap)

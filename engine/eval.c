@@ -261,7 +261,9 @@ what_filter(struct acreV_check *c, const struct acreP_rule *r)
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         rq->filter_epoch[slot] = rq->epoch;
         rq->filter_state[slot] =
-            acreF_eval(r->ir->what.filter, c->fe, &h) == ACREF_TRUE ? 1 : 2;
+            acreV_filter_eval(rq, r->ir->what.filter, c->fe, &h) == ACREF_TRUE
+                ? 1
+                : 2;
     }
     return rq->filter_state[slot] == 1;
 }

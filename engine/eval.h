@@ -314,6 +314,20 @@ void acreV_group_memo_put(struct acre_request *rq, const struct acreI_group *g,
 struct acreF_hooks acreV_filter_hooks(struct acre_request *rq,
                                       acreF_access_fn access, void *ctx);
 
+/* acreV_filter_eval -- acreF_eval, and an allocation refused on the way
+ * (acreE_nomem) fails the check (acreV_fail: ACRE_ERR_NOMEM) and gives
+ * Undefined: a value the evaluator could not normalise is no proof of a
+ * mismatch.  acreV_filter_eval_389 the same for acreF_eval_389. */
+enum acreF_result acreV_filter_eval(struct acre_request *rq,
+                                    const struct acreF_filter *f,
+                                    const acre_entry_view *e,
+                                    const struct acreF_hooks *h);
+enum acreF_result acreV_filter_eval_389(struct acre_request *rq,
+                                        const struct acreF_filter *f,
+                                        const acre_entry_view *e,
+                                        const struct acreF_hooks *h,
+                                        int may_ldapsubentry);
+
 /* ------------------------------------------------------------------------
  * eval_who.c
  */

@@ -442,8 +442,8 @@ tfilter(struct ck *c, uint32_t no)
 
     if (st->fres_epoch[f] != st->epoch) {
         struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-        st->fres[f] =
-            (uint8_t)acreF_eval(c->ix->set->acis[no].t.filter, c->e, &h);
+        st->fres[f] = (uint8_t)acreV_filter_eval(
+            c->rq, c->ix->set->acis[no].t.filter, c->e, &h);
         st->fres_epoch[f] = st->epoch;
     }
     return (enum acreF_result)st->fres[f];
@@ -578,7 +578,7 @@ value_passes(struct ck *c, const struct acreI_aci_attrfilter *f,
     acre_entry_view one = {c->rq->schema, c->e->dn, 1, &a, NULL};
     struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
 
-    return acreF_eval(f->filter, &one, &h) == ACREF_TRUE;
+    return acreV_filter_eval(c->rq, f->filter, &one, &h) == ACREF_TRUE;
 }
 
 /*
@@ -854,7 +854,7 @@ url_takes(struct ck *c, const char *s, size_t n, const acre_entry_view *u)
                                     strlen(url.filter), &f, NULL) == 0)) {
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         r = in_scope(u->dn, base, url.scope) &&
-                    (!f || acreF_eval(f, u, &h) == ACREF_TRUE)
+                    (!f || acreV_filter_eval(c->rq, f, u, &h) == ACREF_TRUE)
                 ? T
                 : F;
     }
@@ -1241,7 +1241,7 @@ role_has(struct ck *c, void *tmp, const acre_dn *rdn, unsigned depth)
             struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
             if (acreF_parse(tmp, s, a->vals[0].val, a->vals[0].len, &f, NULL) ==
                 0)
-                r = acreF_eval(f, u, &h) == ACREF_TRUE ? T : F;
+                r = acreV_filter_eval(c->rq, f, u, &h) == ACREF_TRUE ? T : F;
         }
     } else if (has_class(s, role, "nsNestedRoleDefinition") &&
                find_attr(s, role, "nsRoleDN", &a)) {
@@ -1304,7 +1304,7 @@ url_user(struct ck *c, const struct acreI_aci_term *t, const acre_entry_view *u)
     if (!t->filter)
         return T;
     struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-    return acreF_eval(t->filter, u, &h) == ACREF_TRUE ? T : F;
+    return acreV_filter_eval(c->rq, t->filter, u, &h) == ACREF_TRUE ? T : F;
 }
 
 struct ugroups {
@@ -1319,7 +1319,7 @@ ugroup_visit(void *arg, const acre_entry_view *g)
     struct ugroups *w = arg;
     struct acreF_hooks h = acreV_filter_hooks(w->c->rq, NULL, NULL);
 
-    if (acreF_eval(w->f, g, &h) != ACREF_TRUE)
+    if (acreV_filter_eval(w->c->rq, w->f, g, &h) != ACREF_TRUE)
         return 0;
     int x = member_of(w->c, g->dn);
     if (x == T || (x == U && w->r == F))
@@ -1962,6 +1962,25 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
     return r;
 }
 
+/* bind_kept -- perm pi's answer for `rights` when the request keeps it
+ * (perm_bind's slots 0 to 2) and has it; else 0 */
+static inline int
+bind_kept(struct ck *c, uint32_t pi, unsigned rights)
+{
+    const struct acreP_aci_perm *p = &c->ix->perms[pi];
+    unsigned slot;
+
+    if (c->ix->set->variant != ACREI_ACI_OPENDJ &&
+        !(p->flags & ACREP_ACI_PERENTRY) &&
+        (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+        slot = rights & ACREI_ACI_READ ? 0 : 1;
+    else if (!(p->flags & ACREP_ACI_ENTRYDEP))
+        slot = 2;
+    else
+        return 0;
+    return c->st->bind[pi * 3 + slot];
+}
+
 static int
 perm_bind(struct ck *c, uint32_t pi, unsigned rights)
 {
@@ -2149,6 +2168,12 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
                            rights, moddn))
                 return 0;
             if (!attr_match(c, p, d, rights))
+                continue;
+            /* an answer the request keeps that leaves the perm nothing
+             * to decide spares its target (never one asked early: 389
+             * keeps the first entry's) */
+            int k = bind_kept(c, pi, rights);
+            if (k && (i < c->st->ndeny ? k == F : k != T))
                 continue;
             if (!target_match(c, p->aci, p->aci_no))
                 continue;
@@ -3025,13 +3050,14 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
         /* OpenDJ: the backend matches the filter as it is, then maySend
          * asks search on every attribute it names (testFilter) */
         struct acreF_hooks plain = acreV_filter_hooks(rq, NULL, NULL);
-        if (acreF_eval(f, e, &plain) != ACREF_TRUE)
+        if (acreV_filter_eval(rq, f, e, &plain) != ACREF_TRUE)
             return rq->err;
         int ok = acreF_every_item(f, dj_item, &x.c);
         return rq->err ? rq->err : ok;
     }
     struct acreF_hooks h = acreV_filter_hooks(rq, filter_item, &x);
-    enum acreF_result r = acreF_eval_389(f, e, &h, scope != ACRE_SCOPE_BASE);
+    enum acreF_result r =
+        acreV_filter_eval_389(rq, f, e, &h, scope != ACRE_SCOPE_BASE);
     if (rq->err)
         return rq->err;
     if (r != ACREF_TRUE)
@@ -3040,7 +3066,7 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
      * candidate test): an item the requester may not search still takes
      * the entry out when it decides the filter against it */
     struct acreF_hooks plain = acreV_filter_hooks(rq, NULL, NULL);
-    return acreF_eval(f, e, &plain) == ACREF_TRUE;
+    return acreV_filter_eval(rq, f, e, &plain) == ACREF_TRUE;
 }
 
 /* acreV_aci_may_send -- see aci_index.h. */

@@ -300,7 +300,8 @@ url_visit(void *ctx, const acre_entry_view *e)
         acreV_fail(w->x->rq, ACRE_ERR_LOOKUP);
         return w->failed = 1;
     }
-    if (w->filter && acreF_eval(w->filter, e, &h) != ACREF_TRUE)
+    if (w->filter &&
+        acreV_filter_eval(w->x->rq, w->filter, e, &h) != ACREF_TRUE)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
         if (add_attr_values(w->x, w->out,

@@ -730,7 +730,7 @@ member_url(struct acreV_check *c, const acre_value *v, uint64_t *local,
         *user = acreV_authz_entry(rq);
     if (*user) {
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
-        r = acreF_eval(f, *user, &h) == ACREF_TRUE;
+        r = acreV_filter_eval(rq, f, *user, &h) == ACREF_TRUE;
     }
 out:
     talloc_free(tmp);

@@ -991,6 +991,8 @@ acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
     rc = norm_rule(schema, info->eq, v, n, out);
     if (rc)
         out->len = start;
+    if (rc == ACRE_ERR_NOMEM)
+        acreE_nomem++; /* (buf.h) */
     return rc;
 }
 

@@ -507,7 +507,7 @@ dynamic_has(struct acre_request *rq, const struct mo_group *g,
             return 1;
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         rq->mo_busy = 1;
-        enum acreF_result r = acreF_eval(u->f, e, &h);
+        enum acreF_result r = acreV_filter_eval(rq, u->f, e, &h);
         rq->mo_busy = 0;
         if (r == ACREF_TRUE)
             return 1;

@@ -355,6 +355,33 @@ acreV_filter_hooks(struct acre_request *rq, acreF_access_fn access, void *ctx)
     return h;
 }
 
+enum acreF_result
+acreV_filter_eval(struct acre_request *rq, const struct acreF_filter *f,
+                  const acre_entry_view *e, const struct acreF_hooks *h)
+{
+    unsigned long before = acreE_nomem;
+    enum acreF_result r = acreF_eval(f, e, h);
+
+    if (acreE_nomem == before)
+        return r;
+    acreV_fail(rq, ACRE_ERR_NOMEM);
+    return ACREF_UNDEFINED;
+}
+
+enum acreF_result
+acreV_filter_eval_389(struct acre_request *rq, const struct acreF_filter *f,
+                      const acre_entry_view *e, const struct acreF_hooks *h,
+                      int may_ldapsubentry)
+{
+    unsigned long before = acreE_nomem;
+    enum acreF_result r = acreF_eval_389(f, e, h, may_ldapsubentry);
+
+    if (acreE_nomem == before)
+        return r;
+    acreV_fail(rq, ACRE_ERR_NOMEM);
+    return ACREF_UNDEFINED;
+}
+
 /* ------------------------------------------------------------------------
  * Group answers kept in a spec across requests
  */

@@ -216,7 +216,7 @@ filter_match(struct acre_request *rq, const struct acreF_filter *f,
     struct acreF_hooks h = acreV_filter_hooks(rq, filter_access, &m);
     m.rq = rq;
     acreV_check_init(&m.c, rq, fe, rq->p->id_entry, NULL, NULL, 0);
-    r = acreF_eval(f, fe, &h);
+    r = acreV_filter_eval(rq, f, fe, &h);
     if (rq->err)
         return rq->err;
     return r == ACREF_TRUE;

@@ -1008,4 +1008,74 @@ Test(oom, slot_new)
     sweep(&o, 1);
 }
 
+/* ------------------------------------------------------------------------
+ * A value the filter evaluator cannot normalise for want of memory is no
+ * mismatch: an ACI whose targetfilter denies must still deny (the value
+ * is longer than every stack buffer, and the view gives no normal forms,
+ * as a server's may not)
+ */
+
+Test(oom_aci, targetfilter_deny_fails_closed)
+{
+    void *mem = talloc_new(NULL);
+    char *big = talloc_array(mem, char, 3001);
+    acre_diag d = {0};
+    acre_policy *p;
+    acre_dn *dn;
+
+    memset(big, 'x', 3000);
+    big[3000] = 0;
+    char *ldif = talloc_asprintf(
+        mem,
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"read\"; allow "
+        "(read,search) userdn=\"ldap:///anyone\";)\n"
+        "aci: (targetattr=\"description\")(targetfilter=\"(description=%s)"
+        "\")(version 3.0; acl \"long\"; deny (read) "
+        "userdn=\"ldap:///anyone\";)\n",
+        big);
+    acre_source src = {ACRE_DIALECT_ACI, "acis.ldif", ldif, strlen(ldif)};
+    cr_assert_eq(acre_policy_compile(mem, NULL, &src, 1, 0, &p, &d), 0, "%s",
+                 d.message);
+    const acre_schema *s = acre_policy_schema(p);
+    const char *e = "cn=long,dc=example,dc=com";
+    cr_assert_eq(acre_dn_parse(mem, s, e, strlen(e), 0, &dn, NULL), 0);
+    acre_value cn = {4, "long"}, oc = {6, "person"}, sn = {1, "L"};
+    acre_value desc = {3000, big};
+    acre_view_attr va[4] = {
+        {acre_schema_attr_id(s, "objectClass", 11), 1, &oc, NULL},
+        {acre_schema_attr_id(s, "cn", 2), 1, &cn, NULL},
+        {acre_schema_attr_id(s, "sn", 2), 1, &sn, NULL},
+        {acre_schema_attr_id(s, "description", 11), 1, &desc, NULL}};
+    acre_entry_view v = {s, dn, 4, va, NULL};
+    acre_subject who = {0};
+    unsigned long n, failures = 0;
+
+    for (n = 0;; n++) { /* n 0: no failure, the answer to keep */
+        acre_request *rq;
+        acre_verdict out;
+        alloc_fail_once(n);
+        int rc = acre_request_begin(p, &who, NULL, &rq);
+        if (rc == 0) {
+            rc = acre_entry_decide(rq, &v, ACRE_RIGHT_READ, &out);
+            cr_assert(rc == 0 || rc == ACRE_ERR_NOMEM, "n %lu: %d", n, rc);
+            cr_assert(rc != 0 || !out.visible || out.attr[3] == ACRE_ATTR_NONE,
+                      "n %lu: the failed allocation showed the value", n);
+            if (n == 0)
+                cr_assert(rc == 0 && out.visible &&
+                          out.attr[1] != ACRE_ATTR_NONE &&
+                          out.attr[3] == ACRE_ATTR_NONE);
+            acre_request_end(rq);
+        }
+        unsigned long f = alloc_failed();
+        alloc_fail_after(0);
+        if (n && !f)
+            break; /* the n-th allocation came after the last one */
+        failures += f;
+    }
+    cr_assert_gt(failures, 2, "the sweep refused allocations on the way");
+    acre_policy_release(p);
+    talloc_free(mem);
+}
+
 #endif /* ALLOC_HOOK */
