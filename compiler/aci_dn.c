@@ -192,11 +192,14 @@ put_lower(struct acreA_p *p, size_t off, const char *s, size_t a, size_t b,
         if (m == (size_t)-1)
             return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + i,
                              "unknown or malformed macro");
-        if (m && f != ACREI_ACI_MACRO_ATTR)
+        /* 389 matches a "($dn)" inside a value ("ou=($dn)") by text
+         * (acl_match_macro_in_target: the prefix found in the DN); a
+         * "[$dn]" there it refuses ("Target is beyond the scope") */
+        if (m && f == ACREI_ACI_MACRO_DN_UP)
             return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + i,
-                             "a ($dn) or [$dn] macro must be a whole RDN");
+                             "a [$dn] macro must be a whole RDN");
         *flags |= f;
-        if (m && p->lint) { /* "($attr." NAME ")" */
+        if (m && f == ACREI_ACI_MACRO_ATTR && p->lint) { /* ($attr.NAME) */
             int rc = 0;
             if (acreS_attr_find(p->schema, s + i + 7, m - 8) < 0)
                 rc = acreA_unknown_name(p, off + i + 7, m - 8,
@@ -230,6 +233,10 @@ pattern_rdn(struct acreA_p *p, size_t off, const char *s, size_t a, size_t b,
                    ? ACRE_ERR_NOMEM
                    : 0;
     }
+    /* "($attr.manager)" alone: the entry's values are whole DNs (389
+     * expands the text, then reads it as a DN) */
+    if (m != (size_t)-1 && m == b - a && m && f == ACREI_ACI_MACRO_ATTR)
+        return put_lower(p, off, s, a, b, flags, out);
     while (eq < b && s[eq] != '=')
         eq += s[eq] == '\\' ? 2 : 1;
     if (eq >= b)

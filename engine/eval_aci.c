@@ -359,6 +359,26 @@ macro_prefix(const char *prefix, const char *ndn)
  * at least one byte; NULL when the target does not take the entry.  In
  * the entry's scratch.
  */
+/* substr_prefix -- where the text after `prefix` ends in ndn: its part
+ * before the first '*' found anywhere, then the part after it found
+ * further on, at least one byte further; -1 when not */
+static long
+substr_prefix(const char *prefix, const char *ndn)
+{
+    const char *star = strchr(prefix, '*'), *at = NULL, *fin;
+    size_t il = (size_t)(star - prefix);
+
+    for (const char *p = ndn; !at; p++) { /* strstr of prefix[0..il) */
+        if (!strncmp(p, prefix, il))
+            at = p;
+        else if (!*p)
+            return -1;
+    }
+    if (!(fin = strstr(at + il, star + 1)) || fin == at + il)
+        return -1;
+    return (long)(fin - ndn) + (long)strlen(star + 1);
+}
+
 static const char *
 macro_target(struct ck *c, const char *pat)
 {
@@ -383,7 +403,11 @@ macro_target(struct ck *c, const char *pat)
             return NULL;
         }
         if (strstr(prefix, "=*")) {
-            start = macro_prefix(prefix, ndn);
+            /* RDN by RDN when the prefix ends with a whole RDN, else its
+             * text before the first '*', then the rest after something
+             * (389's acl_match_prefix / acl_match_substr_prefix) */
+            start = prefix[pl - 1] == ',' ? macro_prefix(prefix, ndn)
+                                          : substr_prefix(prefix, ndn);
         } else {
             const char *at = strstr(ndn, prefix);
             start = at ? (long)(at - ndn) + (long)pl : -1;

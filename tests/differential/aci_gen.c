@@ -330,7 +330,7 @@ static const char *const attr_pool[] = {"cn",
 /* What the target part chose, for the bind rules that follow it. */
 struct tctx {
     int holder;
-    int dn_macro; /* the target has ($dn) */
+    int dn_macro; /* the target has ($dn): 1 as an RDN, 2 in "ou=" */
     int persons;  /* the target names people (for $attr macros) */
 };
 
@@ -390,9 +390,16 @@ target(struct gen *g, struct tctx *t, struct dt_str *out)
 
     dt_str_init(&dn);
     if (t->holder == 0 && dt_rng_chance(&g->r, 20)) {
-        dt_str_puts(&dn, dt_rng_chance(&g->r, 60) ? "uid=*,($dn)," SUFFIX
-                                                  : "($dn)," SUFFIX);
-        t->dn_macro = 1;
+        /* whole RDNs, or inside one (389 finds "ou=" in the DN, then
+         * "uid=" and ",ou=" after it: acl_match_substr_prefix) */
+        static const char *const forms[] = {
+            "uid=*,($dn)," SUFFIX,   "uid=*,($dn)," SUFFIX,
+            "uid=*,($dn)," SUFFIX,   "($dn)," SUFFIX,
+            "($dn)," SUFFIX,         "ou=($dn)," SUFFIX,
+            "uid=*,ou=($dn)," SUFFIX};
+        unsigned k = dt_rng_below(&g->r, sizeof forms / sizeof *forms);
+        dt_str_puts(&dn, forms[k]);
+        t->dn_macro = k < 5 ? 1 : 2;
         t->persons = 1;
         op = "=";
     } else if (dt_rng_chance(&g->r, 50) &&
@@ -532,13 +539,18 @@ userdn(struct gen *g, const struct tctx *t, struct dt_str *out)
         break;
     case 6:
         if (t->dn_macro) {
-            dt_str_printf(out, "ldap:///uid=%s,($dn)," SUFFIX, p->name);
+            dt_str_printf(out,
+                          t->dn_macro == 2 ? "ldap:///uid=%s,ou=($dn)," SUFFIX
+                                           : "ldap:///uid=%s,($dn)," SUFFIX,
+                          p->name);
             break;
         }
         /* fall through */
     default:
         if (t->persons && dt_rng_chance(&g->r, 50))
-            dt_str_puts(out, "ldap:///uid=($attr.uid),ou=people," SUFFIX);
+            dt_str_puts(out, dt_rng_chance(&g->r, 60)
+                                 ? "ldap:///uid=($attr.uid),ou=people," SUFFIX
+                                 : "ldap:///($attr.manager)");
         else
             dt_str_puts(out, "ldap:///self");
     }
@@ -551,7 +563,7 @@ groupdn(struct gen *g, const struct tctx *t, struct dt_str *out)
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
     dt_str_printf(out, "groupdn%s\"", eq(g, 15));
-    if (t->dn_macro && dt_rng_chance(&g->r, 40))
+    if (t->dn_macro == 1 && dt_rng_chance(&g->r, 40))
         dt_str_printf(out, "ldap:///cn=%s,ou=groups,[$dn]," SUFFIX, grp->name);
     else if (dt_rng_chance(&g->r, 20))
         dt_str_printf(out, "ldap:///%s || ldap:///%s", grp->dn,

@@ -58,7 +58,8 @@ struct gen {
     unsigned npeople, ngroups;
     char *people[8];  /* DNs */
     unsigned home[8]; /* index into ous */
-    int macro;        /* the ACI being built has a ($dn) target */
+    int macro;        /* the ACI being built has a ($dn) target: 1 as
+                         RDNs, 2 inside "ou=" */
 };
 
 #define PICK(g, arr) \
@@ -308,14 +309,22 @@ userdn_term(struct gen *g)
         const char *p1 = person(g);
         return fmt(g, "ldap:///%s || ldap:///%s", p1, person(g));
     }
-    case 10:
-        return "ldap:///uid=($attr.uid)," PEOPLE;
+    case 10: /* the value as a DN part, or the whole DN */
+        return acreG_rng_pct(&g->r, 60) ? "ldap:///uid=($attr.uid)," PEOPLE
+                                        : "ldap:///($attr.manager)";
     case 11:
+        if (g->macro == 2)
+            break;
         return "ldap:///($dn)," SFX;
     default:
+        if (g->macro == 2)
+            break;
         return fmt(g, "ldap:///uid=%s,[$dn]," SFX,
                    names[acreG_rng_below(&g->r, g->npeople)]);
     }
+    /* a "($dn)" inside "ou=": the subject takes it the same way */
+    return fmt(g, "ldap:///uid=%s,ou=($dn)," SFX,
+               names[acreG_rng_below(&g->r, g->npeople)]);
 }
 
 static const char *
@@ -332,7 +341,8 @@ group_term(struct gen *g)
     if (k == 4)
         return fmt(g, "ldap:///%s || ldap:///cn=u1," GROUPS,
                    group_dn(g, acreG_rng_below(&g->r, g->ngroups)));
-    return "ldap:///cn=g1,ou=groups,[$dn]," SFX;
+    return g->macro == 2 ? "ldap:///cn=g1,ou=groups," SFX
+                         : "ldap:///cn=g1,ou=groups,[$dn]," SFX;
 }
 
 static const char *
@@ -470,10 +480,18 @@ target(struct gen *g, const struct holder *h)
     if (k < 60)
         return "";
     if (k < 72 && h->suffix && g->c->variant != ACREG_ACI_OPENDJ) {
-        g->macro = 1;
-        return acreG_rng_pct(&g->r, 50) ? "(target=\"ldap:///($dn)," SFX "\")"
-                                        : "(target=\"ldap:///uid=*,($dn)," SFX
-                                          "\")";
+        /* ($dn) as RDNs (1), or inside "ou=" (2: 389 finds the text
+         * before it, with a '*' its text up to the '*' then the rest) */
+        static const char *const forms[] = {
+            "(target=\"ldap:///($dn)," SFX "\")",
+            "(target=\"ldap:///($dn)," SFX "\")",
+            "(target=\"ldap:///uid=*,($dn)," SFX "\")",
+            "(target=\"ldap:///uid=*,($dn)," SFX "\")",
+            "(target=\"ldap:///ou=($dn)," SFX "\")",
+            "(target=\"ldap:///uid=*,ou=($dn)," SFX "\")"};
+        unsigned f = acreG_rng_below(&g->r, 6);
+        g->macro = f < 4 ? 1 : 2;
+        return forms[f];
     }
     if (k < 82 && h->people)
         return fmt(g, "(target%s\"ldap:///uid=%s," PEOPLE "\")", neg,

@@ -315,8 +315,19 @@ macro_in_target(void *tmp, const char *ndn, const char *pat)
         char *prefix = talloc_strndup(tmp, pat, pl);
         if (!prefix)
             return NULL;
-        if (strstr(prefix, "=*")) {
+        if (strstr(prefix, "=*") && prefix[pl - 1] == ',') {
             start = macro_prefix_rdns(prefix, ndn);
+        } else if (strstr(prefix, "=*")) {
+            /* acl_match_substr_prefix: the text before the first '*'
+             * (strstr), then the rest (strstr again, at offset > 0) */
+            char *star = strchr(prefix, '*');
+            *star = 0;
+            const char *ini = strstr(ndn, prefix);
+            const char *fin =
+                ini ? strstr(ini + strlen(prefix), star + 1) : NULL;
+            start = fin && fin > ini + strlen(prefix)
+                        ? (long)(fin - ndn) + (long)strlen(star + 1)
+                        : -1;
         } else {
             const char *at = strstr(ndn, prefix);
             start = at ? (long)(at - ndn) + (long)pl : -1;

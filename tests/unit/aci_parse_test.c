@@ -509,6 +509,22 @@ Test(aci_parse, target_macros)
            ACREI_ACI_389, 9);
     bad_at("(target=\"ldap:///uid=($attr.uid),dc=example,dc=com\")" BODY,
            ACREI_ACI_389, 9);
+    /* ($dn) inside an RDN (389 finds "ou=" in the DN), in the target
+     * and the subject; [$dn] there 389 refuses ("beyond the scope") */
+    a = ok("(target=\"ldap:///uid=*,ou=($dn),dc=example,dc=com\")(version 3.0; "
+           "acl \"a\"; allow (read) userdn=\"ldap:///cn=admin,OU=($dn),"
+           "dc=example,dc=com\";)");
+    cr_assert_eq(a->t.target.flags, ACREI_ACI_MACRO_DN);
+    cr_assert_str_eq(a->t.target.text, "uid=*,ou=($dn),dc=example,dc=com");
+    cr_assert_str_eq(a->perms[0].bind->terms[0].pat.text,
+                     "cn=admin,ou=($dn),dc=example,dc=com");
+    bad_at("(target=\"ldap:///ou=x[$dn],dc=example,dc=com\")" BODY,
+           ACREI_ACI_389, 21);
+    /* ($attr.X) as the whole DN: its values are DNs */
+    a = ok("(version 3.0; acl \"a\"; allow (read) "
+           "userdn=\"ldap:///($attr.manager)\";)");
+    cr_assert_eq(a->perms[0].bind->terms[0].pat.flags, ACREI_ACI_MACRO_ATTR);
+    cr_assert_str_eq(a->perms[0].bind->terms[0].pat.text, "($attr.manager)");
     /* [$dn] in a subject needs a ($dn) target too */
     bad_at("(version 3.0; acl \"a\"; allow (read) groupdn=\"ldap:///cn=g,"
            "[$dn],dc=example,dc=com\";)",
