@@ -1068,17 +1068,18 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
 {
     struct acreV_check c;
     uint32_t mask;
-    const struct acreP_node *n = acreP_node_for(rq->p, e->dn);
+    const struct acreP_node *n;
     int rc;
 
     verdict_none(out);
     rq->err = 0;
-    if (rq->p->aci) {
+    if (rq->p->aci) { /* its own index (aci_index.h) */
         if ((rc = verdict_init(rq, e, out)) != 0 ||
             (rc = acreV_aci_verdict(rq, e, select, arg, out)) != 0)
             verdict_none(out);
         return rc;
     }
+    n = acreP_node_for(rq->p, e->dn);
     /* before the entry's checks: slapo-collect sources are checked too */
     if ((!cr && rq->p->coll && (rc = acreC_compute(rq, e, n, &cr)) != 0) ||
         (rc = verdict_init(rq, e, out)) != 0)
