@@ -351,14 +351,6 @@ macro_prefix(const char *prefix, const char *ndn)
     return (long)(n - ndn);
 }
 
-/*
- * macro_target -- the part of the current entry's DN a "($dn)" target
- * pattern takes (389's acl_match_macro_in_target): the text after
- * "($dn)" must end the DN, the text before it start it (its "type=*"
- * RDNs taking any value), and "($dn)" takes what is left between them,
- * at least one byte; NULL when the target does not take the entry.  In
- * the entry's scratch.
- */
 /* substr_prefix -- where the text after `prefix` ends in ndn: its part
  * before the first '*' found anywhere, then the part after it found
  * further on, at least one byte further; -1 when not */
@@ -379,6 +371,16 @@ substr_prefix(const char *prefix, const char *ndn)
     return (long)(fin - ndn) + (long)strlen(star + 1);
 }
 
+/*
+ * macro_target -- the part of the current entry's DN a "($dn)" target
+ * pattern takes (389's acl_match_macro_in_target): the text after
+ * "($dn)" must end the DN; the text before it is found in the DN -- RDN
+ * by RDN from its start when it has a "type=*" RDN and ends with a whole
+ * RDN, as substr_prefix says when it has a '*' and does not, else where
+ * it first occurs --, and "($dn)" takes what is left between them, at
+ * least one byte; NULL when the target does not take the entry.  In the
+ * entry's scratch.
+ */
 static const char *
 macro_target(struct ck *c, const char *pat)
 {
@@ -2025,9 +2027,6 @@ anon_said(struct ck *c, const struct acreI_aci *a, int r)
     return r;
 }
 
-/* anon -- 389's anonymous profile (aci_index.h) for `rights` on d (NULL:
- * the entry): 1 granted, 0 denied, -1 no profile ACI takes the entry
- * (decide the normal way). */
 /* anon_takes -- does anon[k] of the profile take the current entry?
  * Once per entry and ACI. */
 static int
@@ -2059,6 +2058,9 @@ anon_takes(struct ck *c, unsigned k)
     return (st->anon_mask & bit) != 0;
 }
 
+/* anon -- 389's anonymous profile (aci_index.h) for `rights` on d (NULL:
+ * the entry): 1 granted, 0 denied, -1 no profile ACI takes the entry
+ * (decide the normal way). */
 static int
 anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
@@ -2265,8 +2267,9 @@ static int entry_denied_(struct ck *c);
 static inline int
 vm_usable(struct ck *c, const struct acreF_desc *d)
 {
+    /* a type the schema does not know (-1) would meet VM_ENTRY's key */
     return c->vm && !c->wkind && !c->tr && !c->st->rec && !c->rq->limit_hit &&
-           (!d || !d->nopts);
+           (!d || (!d->nopts && d->type >= 0));
 }
 
 static inline uint64_t
