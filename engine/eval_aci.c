@@ -80,12 +80,13 @@ struct memo_dn {
  * not recorded; nor are writes (their values), moddn (its target_to),
  * descriptions with options or explained checks.
  */
-#define VM_BUCKETS  4096u  /* walks: hash buckets */
-#define VM_WALKS    16384u /* at most, per request */
-#define VM_VARIANTS 8u     /* at most, per walk */
-#define VM_DEPS     64u    /* at most, per variant */
-#define VM_ENTRY    (-1)   /* vm_walk's type: the entry itself */
-#define VM_DENIED   (-2)   /* vm_walk's type: entry_denied */
+#define VM_BUCKETS  4096u      /* walks: hash buckets */
+#define VM_WALKS    16384u     /* at most, per request */
+#define VM_VARIANTS 8u         /* at most, per walk */
+#define VM_DEPS     64u        /* at most, per variant */
+#define VM_BYTES    (4u << 20) /* at most, per request (walks, variants) */
+#define VM_ENTRY    (-1)       /* vm_walk's type: the entry itself */
+#define VM_DENIED   (-2)       /* vm_walk's type: entry_denied */
 
 enum { DEP_TGT = 1, DEP_BIND, DEP_ANON };
 
@@ -156,6 +157,7 @@ struct acreV_aci_rq {
     /* the walk memo */
     struct vm_walk **vm; /* [VM_BUCKETS], NULL until first used */
     unsigned vm_nwalks;
+    size_t vm_bytes; /* kept in walks and variants so far */
     unsigned nbegin; /* entries begun (saturating): the memo from 2 */
     int vm_off;      /* the memo could not be made: none */
     int rec;         /* a walk is being recorded (rec_put) */
@@ -2313,10 +2315,14 @@ vm_store(struct ck *c, struct vm_walk *w, struct vm_walk **b, int type,
 {
     struct acreV_aci_rq *st = c->st;
     struct vm_variant *v, **at;
+    size_t vsize = sizeof *v + st->ndeps * sizeof *v->deps;
 
+    if (st->vm_bytes + vsize + sizeof *w > VM_BYTES)
+        return;
     if (!w) {
         if (st->vm_nwalks == VM_WALKS || !(w = talloc_zero(st, struct vm_walk)))
             return;
+        st->vm_bytes += sizeof *w;
         w->holder = st->holder;
         w->type = type;
         w->rights = rights;
@@ -2324,9 +2330,9 @@ vm_store(struct ck *c, struct vm_walk *w, struct vm_walk **b, int type,
         *b = w;
         st->vm_nwalks++;
     }
-    if (w->nv == VM_VARIANTS ||
-        !(v = talloc_size(w, sizeof *v + st->ndeps * sizeof *v->deps)))
+    if (w->nv == VM_VARIANTS || !(v = talloc_size(w, vsize)))
         return;
+    st->vm_bytes += vsize;
     talloc_set_name_const(v, "struct vm_variant");
     v->next = NULL;
     v->ndeps = st->ndeps;
