@@ -601,7 +601,7 @@ find_entry(struct explain *x, const acre_directory *dir)
     acre_dn *dn;
     int rc;
 
-    if ((rc = cli_dn_check(x->schema, "-e", x->entry_dn)))
+    if ((rc = cli_dn_check(x->schema, "-e", x->entry_dn, 0)))
         return rc;
     if (acre_dn_parse(NULL, x->schema, x->entry_dn, strlen(x->entry_dn), 0, &dn,
                       NULL))
@@ -667,6 +667,8 @@ run_explain(struct explain *x, acre_policy *p, const acre_directory *dir)
      * authmethod="none" takes it */
     if (x->format == FMT_GER && !x->who.auth_method)
         x->who.auth_method = "";
+    /* slapd refuses a bind DN it cannot normalise */
+    x->who.dn_flags = x->in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
     if (!rc && x->format == FMT_GER &&
         !(rc = cli_request(&x->who, p, dir, &x->rq))) {
         rc = ger(x);

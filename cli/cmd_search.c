@@ -585,11 +585,13 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir,
     int rc;
 
     s->schema = acre_policy_schema(p);
+    /* slapd refuses a bind DN it cannot normalise, as a search base */
+    s->a.who.dn_flags = s->a.in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
     if (s->a.file && !pattern_ok(s->a.filter ? s->a.filter : "")) {
         fprintf(stderr, "acre search: bad filter pattern '%s'\n", s->a.filter);
         return CLI_EXIT_USAGE;
     }
-    if ((rc = cli_dn_check(s->schema, "-b", s->a.base)) ||
+    if ((rc = cli_dn_check(s->schema, "-b", s->a.base, 0)) ||
         (rc = cli_request(&s->a.who, p, dir, &rq)))
         return rc;
     warn_unknown_user(s, rq, dir);

@@ -196,13 +196,14 @@ cli_diag_exit(const acre_diag *d)
 
 /* cli_dn_check -- see load.h. */
 int
-cli_dn_check(const acre_schema *schema, const char *source, const char *dn)
+cli_dn_check(const acre_schema *schema, const char *source, const char *dn,
+             unsigned flags)
 {
     acre_diag d;
     acre_dn *out;
 
     memset(&d, 0, sizeof d);
-    if (acre_dn_parse(NULL, schema, dn, strlen(dn), 0, &out, &d) == 0) {
+    if (acre_dn_parse(NULL, schema, dn, strlen(dn), flags, &out, &d) == 0) {
         acre_dn_free(out);
         return CLI_EXIT_OK;
     }
@@ -857,8 +858,10 @@ cli_who_subject(const struct cli_who *w, const acre_schema *schema,
                 w->cmd);
         return CLI_EXIT_USAGE;
     }
-    if ((w->authz_dn && (rc = cli_dn_check(schema, "-D", w->authz_dn))) ||
-        (w->authc_dn && (rc = cli_dn_check(schema, "--authc-dn", w->authc_dn))))
+    if ((w->authz_dn &&
+         (rc = cli_dn_check(schema, "-D", w->authz_dn, w->dn_flags))) ||
+        (w->authc_dn &&
+         (rc = cli_dn_check(schema, "--authc-dn", w->authc_dn, w->dn_flags))))
         return rc;
     memset(out, 0, sizeof *out);
     out->authz_dn = w->authz_dn;

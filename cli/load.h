@@ -134,11 +134,13 @@ void cli_diag_warn(const acre_diag *d, const char *name);
 int cli_diag_exit(const acre_diag *d);
 
 /*
- * cli_dn_check -- parse dn with schema as the library will; on error
- * print `SOURCE:1:COLUMN: error: MESSAGE` (SOURCE names where the DN came
+ * cli_dn_check -- parse dn with schema as the library will (flags: for
+ * acre_dn_parse, 0 or ACRE_DN_SLAPD); on error print
+ * `SOURCE:1:COLUMN: error: MESSAGE` (SOURCE names where the DN came
  * from, e.g. "-b") and return CLI_EXIT_INPUT.
  */
-int cli_dn_check(const acre_schema *schema, const char *source, const char *dn);
+int cli_dn_check(const acre_schema *schema, const char *source, const char *dn,
+                 unsigned flags);
 
 /* ------------------------------------------------------------------------
  * The requester
@@ -154,11 +156,14 @@ struct cli_who {
     const char *time; /* --time, validated */
     int64_t epoch;    /* --time in seconds since the Epoch; 0: now */
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
-    int subentries;   /* --subentries */
-    unsigned seen;    /* options given (bit k: names[k] of load.c) */
-    int ismemberof;   /* --ismemberof */
-    char peerbuf[96]; /* --peer rewritten to IP=ADDR:PORT */
-    char sockbuf[96]; /* --sockname likewise */
+    int subentries;    /* --subentries */
+    unsigned seen;     /* options given (bit k: names[k] of load.c) */
+    int ismemberof;    /* --ismemberof */
+    unsigned dn_flags; /* -D and --authc-dn are parsed with these
+                          (ACRE_DN_SLAPD: the OpenLDAP dialect, whose
+                          slapd refuses some forms a bind could name) */
+    char peerbuf[96];  /* --peer rewritten to IP=ADDR:PORT */
+    char sockbuf[96];  /* --sockname likewise */
 };
 
 /*

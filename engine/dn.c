@@ -1246,7 +1246,7 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
 static int
 check_args(const char *str, unsigned flags, acre_dn **out, acre_diag *diag)
 {
-    if (!str || !out || (flags & ~ACRE_DN_STRICT))
+    if (!str || !out || (flags & ~(ACRE_DN_STRICT | ACRE_DN_SLAPD)))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
     return 0;
 }
@@ -1295,6 +1295,51 @@ acreD_value_unescape(const char *v, size_t n, int hex, struct acreE_buf *out)
 /* ------------------------------------------------------------------------
  * Public API
  */
+/*
+ * slapd_refused -- ACRE_DN_SLAPD: does slapd's dnNormalize refuse dn,
+ * which acre's parser took?  An RDN naming one type twice (RFC 4512;
+ * slapd's AVA_Sort) or a value in #-BER form ("not supported"), read on
+ * the pretty RDNs, where types are canonical and '+', '=' and a string
+ * value's leading '#' are escaped.  0, or the error (diag set).
+ */
+static int
+slapd_refused(const acre_dn *dn, acre_diag *diag)
+{
+    for (unsigned i = 0; i < dn->depth; i++) {
+        const char *r, *type[ACRE_DN_MAX_AVAS];
+        size_t n, tlen[ACRE_DN_MAX_AVAS], start = 0;
+        unsigned k = 0;
+        if (acre_dn_rdn(dn, i, NULL, NULL, &r, &n))
+            continue;
+        for (size_t j = 0; j <= n; j++) {
+            if (j < n && r[j] == '\\') {
+                j++;
+                continue;
+            }
+            if (j < n && r[j] != '+')
+                continue;
+            const char *eq = memchr(r + start, '=', j - start);
+            if (eq && eq[1] == '#')
+                return acreE_diag_set(diag, ACRE_ERR_DN_BER, 0,
+                                      "a #-BER value, which slapd does not "
+                                      "take (invalidDNSyntax)");
+            type[k] = r + start;
+            tlen[k] = eq ? (size_t)(eq - type[k]) : j - start;
+            for (unsigned m = 0; m < k; m++)
+                if (tlen[m] == tlen[k] &&
+                    !strncasecmp(type[m], type[k], tlen[k]))
+                    return acreE_diag_set(diag, ACRE_ERR_DN_DUP_AVA, 0,
+                                          "an RDN naming one type twice, "
+                                          "which slapd refuses "
+                                          "(invalidDNSyntax)");
+            if (k < ACRE_DN_MAX_AVAS - 1)
+                k++;
+            start = j + 1;
+        }
+    }
+    return 0;
+}
+
 ACRE_PUBLIC int
 acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
                   const char *str, size_t len, unsigned flags, acre_dn **out,
@@ -1319,7 +1364,11 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
                                 size);
         } else {
             obj_fill(&ps, buf, need);
-            *out = buf;
+            if ((flags & ACRE_DN_SLAPD) &&
+                (rc = slapd_refused((const acre_dn *)buf, diag)))
+                ; /* the buffer is the caller's */
+            else
+                *out = buf;
         }
     }
     ps_free(&ps);
@@ -1348,7 +1397,10 @@ acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
         } else {
             obj_fill(&ps, dn, need);
             dn->owner = (uint64_t)(uintptr_t)dn;
-            *out = dn;
+            if ((flags & ACRE_DN_SLAPD) && (rc = slapd_refused(dn, diag)))
+                talloc_free(dn);
+            else
+                *out = dn;
         }
     }
     ps_free(&ps);

@@ -57,7 +57,6 @@
 #include "schema.h"
 
 #include <string.h>
-#include <strings.h>
 #include <talloc.h>
 
 /* LDAP result codes acre_search reports */
@@ -475,52 +474,6 @@ visit(void *ctx, const acre_entry_view *e)
  * API
  */
 
-/* One RDN's pretty text r[0..n): does it name a type twice or hold a
- * #-BER value?  (Types are canonical there; '+', '=' and a leading '#'
- * of a string value are escaped.) */
-static int
-rdn_refused(const char *r, size_t n)
-{
-    const char *type[ACRE_DN_MAX_AVAS];
-    size_t tlen[ACRE_DN_MAX_AVAS], i = 0, start = 0;
-    unsigned k = 0;
-
-    for (; i <= n; i++) {
-        if (i < n && r[i] == '\\') {
-            i++;
-            continue;
-        }
-        if (i < n && r[i] != '+')
-            continue;
-        const char *eq = memchr(r + start, '=', i - start);
-        if (!eq || k == ACRE_DN_MAX_AVAS || eq[1] == '#')
-            return 1;
-        type[k] = r + start;
-        tlen[k] = (size_t)(eq - type[k]);
-        for (unsigned j = 0; j < k; j++)
-            if (tlen[j] == tlen[k] && !strncasecmp(type[j], type[k], tlen[k]))
-                return 1;
-        k++;
-        start = i + 1;
-    }
-    return 0;
-}
-
-/* Would slapd's dnNormalize refuse dn (invalidDNSyntax) where acre's
- * parser takes it: an RDN that names one type twice (RFC 4512; slapd's
- * AVA_Sort) or a value in #-BER form ("not supported")? */
-static int
-slapd_refuses(const acre_dn *dn)
-{
-    for (unsigned i = 0; i < acre_dn_depth(dn); i++) {
-        const char *r;
-        size_t n;
-        if (acre_dn_rdn(dn, i, NULL, NULL, &r, &n) || rdn_refused(r, n))
-            return 1;
-    }
-    return 0;
-}
-
 /* search -- acre_search once the arguments are known good; temporary
  * memory under tmp. */
 static int
@@ -537,10 +490,11 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return ACRE_ERR_NOMEM;
     if (rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389)
         sel.aci = acreS_attr_find(rq->schema, "aci", 3);
-    rc = acre_dn_parse(tmp, rq->schema, base, strlen(base), 0, &bdn, NULL);
+    rc = acre_dn_parse(tmp, rq->schema, base, strlen(base), ACRE_DN_SLAPD, &bdn,
+                       NULL);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
-    if (rc || slapd_refuses(bdn)) {
+    if (rc) {
         *ldap_rc = LDAP_INVALID_DN_SYNTAX;
         return 0;
     }

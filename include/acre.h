@@ -303,6 +303,10 @@ typedef struct acre_dn acre_dn;
 
 /* Flags for acre_dn_parse() and acre_dn_parse_buf() */
 #define ACRE_DN_STRICT 0x1u /* unknown attribute types are an error */
+/* refuse what slapd's dnNormalize refuses though RFC 4514 allows it: an
+ * RDN naming one type twice (ACRE_ERR_DN_DUP_AVA) and a value in #-BER
+ * form (ACRE_ERR_DN_BER) */
+#define ACRE_DN_SLAPD  0x2u
 
 /* Search scopes, with the values LDAP uses on the wire. */
 enum acre_scope {
@@ -321,7 +325,7 @@ enum acre_scope {
  *            ';' is accepted as an RDN separator and "quoted" values are
  *            accepted as in RFC 2253.  The empty string is the root DN.
  *   len:     bytes of str.
- *   flags:   0 or ACRE_DN_STRICT.
+ *   flags:   0, ACRE_DN_STRICT, ACRE_DN_SLAPD, or both.
  *   out:     OUT: the new DN, freed with acre_dn_free() or with mem_ctx.
  *   diag:    OUT on error: code, offset and column of the error, message.
  * Returns 0, or ACRE_ERR_NOMEM, ACRE_ERR_INVAL (str or out NULL, unknown

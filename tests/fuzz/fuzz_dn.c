@@ -59,6 +59,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     check(strcmp(acre_dn_normalised(dn, NULL), acre_dn_normalised(b, NULL)) ==
           0);
+    /* ACRE_DN_SLAPD takes the same DN or refuses it for slapd's reasons
+     * only, in both entry points */
+    acre_dn *sd = NULL, *sb = NULL;
+    acre_diag sdd;
+    int rs = acre_dn_parse(NULL, NULL, s, size, ACRE_DN_SLAPD, &sd, &sdd);
+    check(rs == 0 || rs == ACRE_ERR_DN_DUP_AVA || rs == ACRE_ERR_DN_BER);
+    if (rs == 0)
+        check(acre_dn_equal(sd, dn));
+    else
+        check(sdd.code == rs && sdd.message[0] && !sd);
+    acre_dn_free(sd);
+    check(acre_dn_parse_buf(buf.b, sizeof(buf.b), NULL, s, size, ACRE_DN_SLAPD,
+                            &sb, NULL) == rs);
     const char *norm = acre_dn_normalised(dn, &n);
     check_same_norm(dn, norm, n);
     const char *pretty = acre_dn_pretty(dn, &n);

@@ -878,6 +878,13 @@ static const err_case value_errs[] = {
     {"myAttr=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 0},
     {"cn=a,myAttr=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 5},
     {"1.2.3.4=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 0},
+    /* what slapd's dnNormalize refuses, under ACRE_DN_SLAPD */
+    {"cn=a+cn=b,dc=x", 0, ACRE_DN_SLAPD, ACRE_ERR_DN_DUP_AVA, 0},
+    {"dc=x,cn=a+commonName=b", 0, ACRE_DN_SLAPD, ACRE_ERR_DN_DUP_AVA, 0},
+    {"sn=s+cn=a+CN=b", 0, ACRE_DN_SLAPD, ACRE_ERR_DN_DUP_AVA, 0},
+    {"cn=#04024869,dc=x", 0, ACRE_DN_SLAPD, ACRE_ERR_DN_BER, 0},
+    {"sn=s+cn=#04024869", 0, ACRE_DN_SLAPD | ACRE_DN_STRICT, ACRE_ERR_DN_BER,
+     0},
 };
 
 Test(dn, value_errors)
@@ -1082,6 +1089,34 @@ static const err_case lookalike_errs[] = {
     {"cn=a<b", 0, 0, ACRE_ERR_DN_UNESCAPED, 4},
     {"myattr=x", 0, ACRE_DN_STRICT, ACRE_ERR_DN_UNKNOWN_TYPE, 0},
 };
+
+/* ACRE_DN_SLAPD refuses nothing else: escaped look-alikes, two types,
+ * and the forms it refuses without the flag */
+Test(dn, slapd_flag_takes_the_rest)
+{
+    static const char *const ok[] = {"cn=a+sn=b,dc=x",   "cn=\\#x,dc=x",
+                                     "cn=a\\+cn=b,dc=x", "cn=a\\=cn,dc=x",
+                                     "cn=a+ou=b+sn=c",   ""};
+
+    for (size_t i = 0; i < NELEM(ok); i++) {
+        acre_dn *dn = NULL;
+        cr_expect_eq(acre_dn_parse(NULL, NULL, ok[i], strlen(ok[i]),
+                                   ACRE_DN_SLAPD, &dn, NULL),
+                     0, "%s", ok[i]);
+        acre_dn_free(dn);
+    }
+    acre_dn *dn = NULL;
+    cr_expect_eq(acre_dn_parse(NULL, NULL, "cn=a+cn=b", 9, 0, &dn, NULL), 0);
+    acre_dn_free(dn);
+    cr_expect_eq(acre_dn_parse(NULL, NULL, "cn=a", 4, 0x4u, &dn, NULL),
+                 ACRE_ERR_INVAL, "an unknown flag");
+    char buf[ACRE_DN_BUF_MAX] __attribute__((aligned(8)));
+    dn = NULL;
+    cr_expect_eq(acre_dn_parse_buf(buf, sizeof buf, NULL, "cn=a+cn=b", 9,
+                                   ACRE_DN_SLAPD, &dn, NULL),
+                 ACRE_ERR_DN_DUP_AVA);
+    cr_expect_null(dn, "*out stays as it was");
+}
 
 Test(dn, normalised_lookalikes_are_checked)
 {
