@@ -156,11 +156,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                "acre search: ", newlines);
     if (rc == CLI_EXIT_OK) {
         check_args(&a, argc, argv);
+        /* -D as OpenLDAP rules take it (slapd's forms) for odd sizes */
+        a.who.dn_flags = size & 1 ? ACRE_DN_SLAPD : 0;
         rc = cli_who_subject(&a.who, schema(), &who);
         check(rc == CLI_EXIT_OK || rc == CLI_EXIT_INPUT ||
               rc == CLI_EXIT_USAGE);
         check_told(err, &text, &len, &pos, rc != CLI_EXIT_OK, NULL, newlines);
-        rc = cli_dn_check(schema(), "-b", a.base);
+        rc = cli_dn_check(schema(), "-b", a.base, 0);
         check(rc == CLI_EXIT_OK || rc == CLI_EXIT_INPUT);
         check_told(err, &text, &len, &pos, rc != CLI_EXIT_OK,
                    "-b:1:", newlines);
