@@ -515,7 +515,14 @@ add_values(struct acreC_result *r, uint32_t k, const acre_value *w,
 
     if (!n)
         return 0;
-    if (!o->a.nvals && !not ) { /* first giver: point at its values */
+    /* first giver: point at its values -- unless two of them are equal
+     * (an entry may hold a value twice, as slapadd keeps it) */
+    int twice = 0;
+    for (uint32_t i = 1; dedup && !twice && i < n; i++)
+        for (uint32_t j = 0; !twice && j < i; j++)
+            twice = same_value(&w[j], wn ? &wn[j] : NULL, &w[i],
+                               wn ? &wn[i] : NULL);
+    if (!o->a.nvals && !not &&!twice) {
         o->a.vals = w;
         o->a.norms = o->a.norms ? wn : NULL;
         o->a.nvals = n;
