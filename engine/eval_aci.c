@@ -1933,6 +1933,20 @@ static int dj_decide(struct ck *c, const struct acreF_desc *d, unsigned rights,
 static int dj_visible(struct ck *c);
 static int dj_item(void *arg, const struct acreF_desc *d);
 
+/* bind_slot -- where perm p's answer for `rights` is kept: 0 read, 1
+ * search (389, an ACI not evaluated per entry: from the first entry that
+ * asked), 2 for the request (the rule reads no entry), 3 for the current
+ * entry only */
+static inline unsigned
+bind_slot(const struct ck *c, const struct acreP_aci_perm *p, unsigned rights)
+{
+    if (c->ix->set->variant != ACREI_ACI_OPENDJ &&
+        !(p->flags & ACREP_ACI_PERENTRY) &&
+        (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+        return rights & ACREI_ACI_READ ? 0 : 1;
+    return p->flags & ACREP_ACI_ENTRYDEP ? 3 : 2;
+}
+
 /*
  * perm_bind -- perm pi's bind rule for a check of `rights`.  Kept per
  * request: under 389 (aci_index.h: ACREP_ACI_PERENTRY), read and search
@@ -1946,16 +1960,9 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
 {
     const struct acreP_aci_perm *p = &c->ix->perms[pi];
     int opendj = c->ix->set->variant == ACREI_ACI_OPENDJ;
-    unsigned slot;
+    unsigned slot = bind_slot(c, p, rights);
     int r;
 
-    if (!opendj && !(p->flags & ACREP_ACI_PERENTRY) &&
-        (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
-        slot = rights & ACREI_ACI_READ ? 0 : 1;
-    else if (!(p->flags & ACREP_ACI_ENTRYDEP))
-        slot = 2;
-    else
-        slot = 3; /* kept for the current entry only */
     if (slot < 3 && c->st->bind[pi * 3 + slot]) {
         if (traced)
             return rewalk(c, p, c->st->bind[pi * 3 + slot]);
@@ -1995,18 +2002,9 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
 static inline int
 bind_kept(struct ck *c, uint32_t pi, unsigned rights)
 {
-    const struct acreP_aci_perm *p = &c->ix->perms[pi];
-    unsigned slot;
+    unsigned slot = bind_slot(c, &c->ix->perms[pi], rights);
 
-    if (c->ix->set->variant != ACREI_ACI_OPENDJ &&
-        !(p->flags & ACREP_ACI_PERENTRY) &&
-        (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
-        slot = rights & ACREI_ACI_READ ? 0 : 1;
-    else if (!(p->flags & ACREP_ACI_ENTRYDEP))
-        slot = 2;
-    else
-        return 0;
-    return c->st->bind[pi * 3 + slot];
+    return slot < 3 ? c->st->bind[pi * 3 + slot] : 0;
 }
 
 static int
