@@ -219,6 +219,7 @@ enum {
 
 static uint16_t cls[256];
 static pthread_once_t cls_once = PTHREAD_ONCE_INIT;
+static int cls_ready; /* set (release) once cls is filled */
 
 static void
 cls_init(void)
@@ -246,6 +247,7 @@ cls_init(void)
             k |= CL_RUN;
         cls[c] = k;
     }
+    __atomic_store_n(&cls_ready, 1, __ATOMIC_RELEASE);
 }
 
 static inline uint8_t
@@ -841,6 +843,8 @@ parse_type(struct ps *ps, const struct acreD_type **out,
     unknown->name = (const char *)ps->s + start;
     unknown->lname = NULL; /* lowercased on output */
     unknown->len = (uint8_t)tlen;
+    unknown->lower = 0;
+    unknown->lkey = 0;
     unknown->mr = ACRE_MR_CASE_IGNORE;
     *out = unknown;
     return 0;
@@ -1126,14 +1130,198 @@ try_normalised(struct ps *ps)
     return 1;
 }
 
+#if defined(__SSE2__)
+/*
+ * Path 1 for DNs of up to NF_MAX bytes, without a loop over the bytes of
+ * an RDN.  One pass classifies the input 16 bytes at a time into bit masks
+ * (bit j for byte j).  Then the whole DN is checked with word operations:
+ * the prefix parity P of the '=' and ',' bits is 1 from each '=' up to the
+ * next ',', so the '=' and ',' strictly alternate, starting with '=' and
+ * ending in a value, exactly when no '=' has P = 0, no ',' has P = 1 and
+ * the last P is 1; the type bytes are then ~P (less the commas), the value
+ * bytes P (less the '='), and each class of bad byte is one AND.  The
+ * RDNs are walked only to look their types up (one probe of the schema's
+ * dnfast table each) and to note where they start.  Accepts exactly what
+ * the scalar try_normalised accepts.
+ */
+#define NF_MAX   256
+#define NF_WORDS (NF_MAX / 64)
+
+/* prefix XOR: bit j of the result is the parity of bits 0..j of x */
+static inline uint64_t
+prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+static int
+try_normalised_simd(struct ps *ps)
+{
+    /* the input, zero-padded to whole words: every load stays inside */
+    union {
+        __m128i v[NF_MAX / 16];
+        uint8_t b[NF_MAX + 8];
+    } in;
+
+    /* per word: RDN starts (bit 0 and each byte after a ','); '=' */
+    uint64_t start[NF_WORDS], eqs[NF_WORDS];
+    const size_t n = ps->n, nw = (n + 63) / 64;
+    const struct acreS_hot *hot =
+        (const struct acreS_hot *)(const void *)ps->schema;
+    uint64_t bad = 0, any_up = 0, par = 0, prev_sp = 0, prev_comma = 1,
+             prev_eq = 0;
+    unsigned depth = 0;
+
+    if (n == 0 || !hot->dnfast)
+        return 0;
+    memcpy(in.b, ps->s, n);
+    memset(in.b + n, 0, nw * 64 - n);
+    if (in.b[n - 1] == ' ' || in.b[n - 1] == '=')
+        return 0; /* a value ending in a space, an empty last value */
+    for (size_t w = 0; w < nw; w++) {
+        const __m128i c_eq = _mm_set1_epi8('='), c_comma = _mm_set1_epi8(','),
+                      c_sp = _mm_set1_epi8(' '), c_del = _mm_set1_epi8(0x7f),
+                      c_plus = _mm_set1_epi8('+'), c_quote = _mm_set1_epi8('"'),
+                      c_bsl = _mm_set1_epi8('\\'), c_lt = _mm_set1_epi8('<'),
+                      c_gt = _mm_set1_epi8('>'), c_semi = _mm_set1_epi8(';'),
+                      c_dash = _mm_set1_epi8('-'),
+                      c_a1 = _mm_set1_epi8('a' - 1),
+                      c_z1 = _mm_set1_epi8('z' + 1),
+                      c_A1 = _mm_set1_epi8('A' - 1),
+                      c_Z1 = _mm_set1_epi8('Z' + 1),
+                      c_01 = _mm_set1_epi8('0' - 1),
+                      c_91 = _mm_set1_epi8('9' + 1);
+        uint64_t eq = 0, comma = 0, sp = 0, vb = 0, nt = 0, up = 0, valid, p,
+                 typ, val;
+        size_t left = n - w * 64;
+        for (unsigned q = 0; q < 4 && 16 * q < left; q++) {
+            __m128i v = in.v[w * 4 + q];
+            unsigned sh = 16 * q;
+            /* signed: below ' ' is a control or a byte >= 0x80 */
+            __m128i b = _mm_or_si128(
+                _mm_or_si128(_mm_cmplt_epi8(v, c_sp), _mm_cmpeq_epi8(v, c_del)),
+                _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, c_plus),
+                                 _mm_cmpeq_epi8(v, c_quote)),
+                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c_bsl),
+                                              _mm_cmpeq_epi8(v, c_semi)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, c_lt),
+                                              _mm_cmpeq_epi8(v, c_gt)))));
+            __m128i ty_ok = _mm_or_si128(
+                _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(v, c_a1),
+                                           _mm_cmplt_epi8(v, c_z1)),
+                             _mm_and_si128(_mm_cmpgt_epi8(v, c_01),
+                                           _mm_cmplt_epi8(v, c_91))),
+                _mm_cmpeq_epi8(v, c_dash));
+            __m128i u =
+                _mm_and_si128(_mm_cmpgt_epi8(v, c_A1), _mm_cmplt_epi8(v, c_Z1));
+            eq |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c_eq))
+                  << sh;
+            comma |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                         _mm_cmpeq_epi8(v, c_comma))
+                     << sh;
+            sp |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c_sp))
+                  << sh;
+            vb |= (uint64_t)(unsigned)_mm_movemask_epi8(b) << sh;
+            nt |= (uint64_t)(~(unsigned)_mm_movemask_epi8(ty_ok) & 0xffffu)
+                  << sh;
+            up |= (uint64_t)(unsigned)_mm_movemask_epi8(u) << sh;
+        }
+        valid = left >= 64 ? ~0ull : ~(~0ull << left);
+        p = prefix_xor(eq | comma) ^ (0 - par);
+        par = p >> 63;
+        typ = ~p & ~comma & valid;
+        val = p & ~eq & valid;
+        start[w] = (comma << 1) | prev_comma;
+        eqs[w] = eq;
+        bad |= (eq & ~p) | (comma & p) | (typ & nt) |
+               (val & (vb | (sp & ((sp << 1) | prev_sp)))) |
+               (start[w] & eq) |                        /* an empty type */
+               (((eq << 1) | prev_eq) & (sp | comma)) | /* value: a start */
+               (((sp << 1) | prev_sp) & comma);         /* and an end */
+        any_up |= up & val;
+        prev_sp = sp >> 63;
+        prev_comma = comma >> 63;
+        prev_eq = eq >> 63;
+    }
+    /* uppercase in a value: the scalar path tells caseIgnore from
+     * caseExact types */
+    if (bad || !par || any_up)
+        return 0;
+    /* the RDNs: the k-th start and the k-th '=' (they alternate) */
+    {
+        size_t ws = 0, we = 0;
+        uint64_t ms = start[0], me = eqs[0];
+        for (;;) {
+            const struct acreD_type *ty;
+            size_t t, e, tlen;
+            while (!me) {
+                if (++we == nw)
+                    goto done;
+                me = eqs[we];
+            }
+            while (!ms)
+                ms = start[++ws];
+            t = (ws << 6) + (size_t)__builtin_ctzll(ms);
+            e = (we << 6) + (size_t)__builtin_ctzll(me);
+            ms &= ms - 1;
+            me &= me - 1;
+            tlen = e - t;
+            if (in.b[e + 1] == '#' || in.b[t] - (unsigned)'0' < 10)
+                return 0;
+            ps->nrdn[depth++] = (uint32_t)t;
+            if (tlen <= 8) {
+                uint64_t key;
+                memcpy(&key, in.b + t, 8);
+                if (tlen < 8)
+                    key &= (1ull << (8 * tlen)) - 1;
+                if (!(ty = acreS_dn_fast(ps->schema, key)))
+                    return 0; /* unknown, an alias, or not a string */
+            } else {
+                ty = acreS_dn_type(ps->schema, (const char *)in.b + t, tlen);
+                if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
+                    ty->len != tlen || memcmp(ty->lname, in.b + t, tlen))
+                    return 0;
+            }
+        }
+    }
+done:
+    ps->depth = depth;
+    ps->nrdn[depth] = (uint32_t)n + 1;
+    ps->fast = 1;
+    return 1;
+}
+#endif
+
+static int path1 = ACRED_PATH1_BEST;
+
+void
+acreD_set_path1(int mode)
+{
+    path1 = mode;
+}
+
 static int
 parse_all(struct ps *ps)
 {
-    pthread_once(&cls_once, cls_init);
+    if (acre_unlikely(!__atomic_load_n(&cls_ready, __ATOMIC_ACQUIRE)))
+        pthread_once(&cls_once, cls_init);
     if (ps->n > ACRE_DN_MAX_LEN)
         return fail(ps, ACRE_ERR_DN_TOO_LONG, ACRE_DN_MAX_LEN,
                     "DN longer than ACRE_DN_MAX_LEN");
-    if (try_normalised(ps))
+#if defined(__SSE2__)
+    if (acre_likely(path1 == ACRED_PATH1_BEST) && ps->n <= NF_MAX) {
+        if (try_normalised_simd(ps))
+            return 0;
+    } else
+#endif
+        if (path1 != ACRED_PATH1_OFF && try_normalised(ps))
         return 0;
     switch (parse_simple(ps)) {
     case 1:

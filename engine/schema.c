@@ -601,6 +601,45 @@ static const struct {
 #undef K
 };
 
+/* A type the DN parser's normalised-input path may meet (schema.h). */
+static int
+dn_fast_type(const struct acreD_type *d)
+{
+    return d->lkey && d->lower && d->mr <= ACRE_MR_CASE_EXACT_IA5;
+}
+
+/* dn_fast_table -- n's dnfast table (schema.h: struct acreS_hot), in ctx;
+ * n->attrs is the array the schema keeps. */
+static int
+dn_fast_table(acre_schema *n, void *ctx)
+{
+    unsigned count = 0, bits = 4;
+    struct acreS_dnslot *t;
+
+    for (unsigned i = 0; i < n->nattrs; i++)
+        count += dn_fast_type(&n->attrs[i].pub.dn);
+    while ((1u << bits) < 2 * count)
+        bits++;
+    t = talloc_zero_array(ctx, struct acreS_dnslot, 1u << bits);
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    n->hot.dnfast = t;
+    n->hot.dnbits = bits;
+    n->hot.dnmask = (1u << bits) - 1;
+    for (unsigned i = 0; i < n->nattrs; i++) {
+        const struct acreD_type *d = &n->attrs[i].pub.dn;
+        uint32_t k;
+        if (!dn_fast_type(d))
+            continue;
+        k = (uint32_t)((d->lkey * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+        while (t[k].key)
+            k = (k + 1) & n->hot.dnmask;
+        t[k].key = d->lkey;
+        t[k].ty = d;
+    }
+    return 0;
+}
+
 /*
  * derive -- (re)compute n's class bitmaps (allocated in ctx), `top` and
  * the well-known ids.  Classes are done shallowest first.
@@ -621,6 +660,8 @@ derive(acre_schema *n, void *ctx)
     }
     n->hot.types = t;
     n->hot.ntypes = n->nattrs;
+    if (dn_fast_table(n, ctx))
+        return ACRE_ERR_NOMEM;
     n->awords = (n->nattrs + 63) / 64;
     n->cwords = (n->nclasses + 63) / 64;
     stride = 2 * n->awords + n->cwords;
@@ -776,6 +817,7 @@ fill_dn(struct acreS_attrx *x)
     x->pub.dn.lname = lname;
     x->pub.dn.len = (uint8_t)strlen(name);
     x->pub.dn.lower = strcmp(name, lname) == 0;
+    x->pub.dn.lkey = x->pub.dn.len - 1u < 8 ? pack(lname, x->pub.dn.len) : 0;
     x->pub.dn.mr = ACRE_MR_OCTET;
 }
 
@@ -1326,12 +1368,28 @@ merge_lists(struct load *L)
 static void
 install(acre_schema *s, acre_schema *n, void *keep)
 {
-    void *old[] = {
-        s->attrs, s->classes, s->ai.sh,    s->ai.lg, s->ci.sh,
-        s->ci.lg, s->macros,  s->syntaxes, s->bits,  (void *)s->hot.types};
-    void *next[] = {
-        n->attrs, n->classes, n->ai.sh,    n->ai.lg, n->ci.sh,
-        n->ci.lg, n->macros,  n->syntaxes, n->bits,  (void *)n->hot.types};
+    void *old[] = {s->attrs,
+                   s->classes,
+                   s->ai.sh,
+                   s->ai.lg,
+                   s->ci.sh,
+                   s->ci.lg,
+                   s->macros,
+                   s->syntaxes,
+                   s->bits,
+                   (void *)s->hot.types,
+                   (void *)s->hot.dnfast};
+    void *next[] = {n->attrs,
+                    n->classes,
+                    n->ai.sh,
+                    n->ai.lg,
+                    n->ci.sh,
+                    n->ci.lg,
+                    n->macros,
+                    n->syntaxes,
+                    n->bits,
+                    (void *)n->hot.types,
+                    (void *)n->hot.dnfast};
 
     for (size_t i = 0; i < sizeof next / sizeof next[0]; i++)
         talloc_steal(s, next[i]);

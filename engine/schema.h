@@ -183,11 +183,39 @@ const struct acreS_dinfo *acreS_dinfo(const acre_schema *s, int id);
  * every acre_schema (schema_int.h), so that the description of a type
  * alone, by far the most common id, is one bounds check and one index.
  */
+struct acreS_dnslot {
+    uint64_t key; /* acreD_type.lkey; 0: empty */
+    const struct acreD_type *ty;
+};
+
 struct acreS_hot {
     uint32_t magic; /* ACRES_MAGIC (internal.h: Handles) */
     unsigned ntypes;
     const struct acreS_dinfo *types; /* [ntypes]: each type alone */
+    /* the DN parser's normalised-input path: the types whose canonical
+     * name is lowercase, 1..8 bytes long, with a string equality
+     * preparation (ACRE_MR_CASE_EXACT_IA5 or below), by lkey; open
+     * addressing, at most half full, 2^dnbits slots */
+    const struct acreS_dnslot *dnfast;
+    uint32_t dnmask, dnbits;
 };
+
+/* acreS_dn_fast -- the type of the dnfast table whose lkey is key (a
+ * non-NULL s, key != 0), or NULL: one multiplicative hash, one probe. */
+static inline const struct acreD_type *
+acreS_dn_fast(const acre_schema *s, uint64_t key)
+{
+    const struct acreS_hot *h = (const struct acreS_hot *)(const void *)s;
+    uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - h->dnbits));
+
+    for (;; i = (i + 1) & h->dnmask) {
+        const struct acreS_dnslot *e = &h->dnfast[i];
+        if (e->key == key)
+            return e->ty;
+        if (!e->key)
+            return NULL;
+    }
+}
 
 /* acreS_desc_of -- acreS_dinfo(s, id) for a non-NULL s, inline for the
  * ids of types. */

@@ -1832,3 +1832,166 @@ Test(dn, talloc_memory)
                  "DNs freed with their parent");
     talloc_free(parent);
 }
+
+/* ------------------------------------------------------------------------
+ * Path 1 (input already normalised) has a word-parallel check and a byte
+ * loop; either may only say yes to what paths 2 and 3 turn into the input
+ * itself.  Randomised near-normalised DNs, of lengths around the 64-byte
+ * word boundaries and past the word-parallel limit, parsed three ways
+ * (engine/dn.h: acreD_set_path1), must give byte-identical objects or the
+ * same error at the same offset.
+ */
+static uint64_t path_rng = 0x9e3779b97f4a7c15ull;
+
+static unsigned
+path_rand(unsigned n)
+{
+    path_rng ^= path_rng << 13;
+    path_rng ^= path_rng >> 7;
+    path_rng ^= path_rng << 17;
+    return (unsigned)(path_rng % n);
+}
+
+/* One near-normalised DN into o (at most cap - 1 bytes); its length. */
+static size_t
+path_dn(char *o, size_t cap)
+{
+    static const char *const types[] = {"cn",
+                                        "dc",
+                                        "ou",
+                                        "o",
+                                        "uid",
+                                        "sn",
+                                        "mail",
+                                        "c",
+                                        "l",
+                                        "st",
+                                        "givenname",
+                                        "gn",
+                                        "commonname",
+                                        "surname",
+                                        "telephonenumber",
+                                        "uidnumber",
+                                        "member",
+                                        "x121address",
+                                        "description",
+                                        "postalcode",
+                                        "employeenumber",
+                                        "destinationindicator",
+                                        "labeleduri",
+                                        "memberuid",
+                                        "CN",
+                                        "Dc",
+                                        "1cn",
+                                        "-x",
+                                        "2.5.4.3",
+                                        "myattr",
+                                        "a-b",
+                                        "cn ",
+                                        " cn",
+                                        "",
+                                        "mailx",
+                                        "objectclass"};
+    static const char *const bits[] = {
+        "a",  "b", "z",  "q",    "0",    "7",        "A",    "Z",  " ",
+        "  ", "#", "=",  "+",    ",",    "\\",       "\\2c", "\"", "<",
+        ">",  ";", "\t", "\x7f", "\x01", "\xc3\xa9", "\xc3", "-",  ".",
+        "@",  "*", "(",  ")",    "_",    "~",        "'"};
+    size_t len = 0, rdns = 1 + path_rand(path_rand(4) ? 8 : 40);
+    /* half the DNs are clean (normalised but for a rare slip) */
+    unsigned clean = path_rand(2);
+
+    for (size_t r = 0; r < rdns; r++) {
+        const char *t =
+            types[path_rand(8) ? path_rand(10) : path_rand(NELEM(types))];
+        size_t vlen = (path_rand(4) ? path_rand(12) : path_rand(80)) + clean;
+        if (r) {
+            unsigned k = path_rand(40);
+            const char *sep = k == 0 ? ", " : k == 1 ? ";" : k == 2 ? "+" : ",";
+            if (len + strlen(sep) >= cap)
+                break;
+            memcpy(o + len, sep, strlen(sep));
+            len += strlen(sep);
+        }
+        if (len + strlen(t) + 1 >= cap)
+            break;
+        memcpy(o + len, t, strlen(t));
+        len += strlen(t);
+        o[len++] = '=';
+        for (size_t v = 0; v < vlen; v++) {
+            const char *b =
+                clean ? (path_rand(400) ? bits[path_rand(6)]
+                                        : bits[path_rand(NELEM(bits))])
+                      : (path_rand(3) ? bits[path_rand(4)]
+                                      : bits[path_rand(NELEM(bits))]);
+            if (clean && v && v + 1 < vlen && o[len - 1] != ' ' &&
+                !path_rand(6))
+                b = " ";
+            if (len + strlen(b) >= cap)
+                break;
+            memcpy(o + len, b, strlen(b));
+            len += strlen(b);
+        }
+    }
+    if (len && path_rand(30) == 0)
+        o[len++ - 1] = path_rand(2) ? ',' : ' ';
+    o[len] = '\0';
+    return len;
+}
+
+static void
+reset_path1(void)
+{
+    acreD_set_path1(ACRED_PATH1_BEST);
+}
+
+TestSuite(dn_path1, .fini = reset_path1);
+
+Test(dn_path1, every_check_agrees_with_the_general_path)
+{
+    static const int modes[] = {ACRED_PATH1_BEST, ACRED_PATH1_SCALAR,
+                                ACRED_PATH1_OFF};
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out[3];
+
+    char s[600];
+    unsigned fast = 0, fails = 0;
+
+    for (unsigned i = 0; i < 100000 && fails < 10; i++) {
+        size_t n = path_dn(s, sizeof s);
+        int rc[3];
+        acre_diag d[3];
+        acre_dn *dn[3];
+        for (int m = 0; m < 3; m++) {
+            memset(out[m].b, 0xa5, sizeof out[m].b);
+            memset(&d[m], 0, sizeof d[m]);
+            acreD_set_path1(modes[m]);
+            rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s, n, 0,
+                                      &dn[m], &d[m]);
+        }
+        acreD_set_path1(ACRED_PATH1_BEST);
+        for (int m = 1; m < 3; m++) {
+            int same = rc[m] == rc[0];
+            if (same && rc[0] == 0)
+                same = acre_dn_size(dn[0]) == acre_dn_size(dn[m]) &&
+                       memcmp(out[0].b, out[m].b, acre_dn_size(dn[0])) == 0;
+            else if (same)
+                same = d[0].offset == d[m].offset;
+            if (!same)
+                fails++;
+            cr_expect(same,
+                      "\"%s\": mode %d gives %d (offset %zu), mode %d "
+                      "%d (offset %zu)",
+                      vis(s, n), modes[0], rc[0], d[0].offset, modes[m], rc[m],
+                      d[m].offset);
+        }
+        if (rc[0] == 0 && acre_dn_normalised(dn[0], NULL) &&
+            strcmp(acre_dn_normalised(dn[0], NULL), s) == 0)
+            fast++;
+    }
+    /* the generator must reach path 1 often, not only its refusals */
+    cr_expect_gt(fast, 20000, "only %u inputs were already normalised", fast);
+}
