@@ -10,12 +10,18 @@
  *
  * Paths, fastest first:
  *   1. already normalised input (lowercase, no escapes, single spaces, one
- *      AVA per RDN, simple string syntaxes): validated by one tight scan,
- *      copied once; no per-value preparation;
- *   2. ASCII values: prepared byte by byte (prep.c);
+ *      AVA per RDN, simple string syntaxes): validated, copied once; no
+ *      per-value preparation;
+ *   2. plain ASCII values of string syntaxes, one AVA per RDN: folded and
+ *      copied without the general preparation (prep.c);
  *   3. escapes, #hex, quoted and non-ASCII values, DN-valued attributes.
- * All three give byte-identical results; the unit tests and the fuzz
- * target check that normalise(normalise(x)) == normalise(x).
+ * Paths 1 and 2 have a word-parallel form (SSE2, DNs up to NF_MAX bytes:
+ * every byte classified into bit masks 16 at a time, then the RDNs found
+ * and checked with word operations) and a byte loop (other machines,
+ * longer DNs, and what the word-parallel forms leave).  All give
+ * byte-identical results: a unit test parses randomised DNs every way
+ * (acreD_set_paths) and compares the objects, and the unit tests and the
+ * fuzz target check that normalise(normalise(x)) == normalise(x).
  *
  * Invariants: nothing is allocated for DNs of ordinary size except the
  * result itself (acre_dn_parse) or nothing at all (acre_dn_parse_buf);
@@ -93,12 +99,16 @@ key_init(void)
         k = mum((uint64_t)ts.tv_nsec ^ C1, (uint64_t)ts.tv_sec ^ C2);
         k ^= mum((uint64_t)getpid() ^ C3, (uint64_t)(uintptr_t)&k ^ C4);
     }
-    hash_key = k | 1;
+    __atomic_store_n(&hash_key, k | 1, __ATOMIC_RELEASE);
 }
 
 uint64_t
 acreD_hash_key(void)
 {
+    uint64_t k = __atomic_load_n(&hash_key, __ATOMIC_ACQUIRE);
+
+    if (acre_likely(k != 0))
+        return k; /* never 0 once set */
     pthread_once(&key_once, key_init);
     return hash_key;
 }
@@ -1139,10 +1149,13 @@ try_normalised(struct ps *ps)
  * next ',', so the '=' and ',' strictly alternate, starting with '=' and
  * ending in a value, exactly when no '=' has P = 0, no ',' has P = 1 and
  * the last P is 1; the type bytes are then ~P (less the commas), the value
- * bytes P (less the '='), and each class of bad byte is one AND.  The
- * RDNs are walked only to look their types up (one probe of the schema's
- * dnfast table each) and to note where they start.  Accepts exactly what
- * the scalar try_normalised accepts.
+ * bytes P (less the '='), and each class of bad byte is one AND.  A byte
+ * that may stand in neither (uppercase, a control, a special, non-ASCII)
+ * ends the check at its block: mixed-case input goes on to path 2 at
+ * once.  The RDNs are walked only to look their types up (one probe of the
+ * schema's dnfast table each) and to note where they start.  Accepts what
+ * the scalar try_normalised accepts, except a caseExact value with an
+ * uppercase letter, which paths 2 and 3 then turn into itself.
  */
 #define NF_MAX   256
 #define NF_WORDS (NF_MAX / 64)
@@ -1160,78 +1173,110 @@ prefix_xor(uint64_t x)
     return x;
 }
 
+/* The bytes of one 16-byte block of a DN, by class: bit j for byte j. */
+struct nf_block {
+    unsigned eq, comma, sp;
+    unsigned bad;   /* a control, DEL, a byte >= 0x80, or + " \ < > ; */
+    unsigned upper; /* A-Z */
+    unsigned lower; /* a-z, 0-9, '-' (a normalised type's bytes) */
+};
+
+/* nf_classify -- the classes of block v, its masks shifted down by d
+ * (the last block of a DN read again from its end). */
+static inline struct nf_block
+nf_classify(__m128i v, unsigned d)
+{
+#define NF_MASK(x) ((unsigned)_mm_movemask_epi8(x) >> d)
+    const __m128i sp = _mm_set1_epi8(' ');
+    struct nf_block r;
+    /* signed: below ' ' is a control or a byte >= 0x80 */
+    __m128i bad = _mm_or_si128(
+        _mm_or_si128(_mm_cmplt_epi8(v, sp),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+        _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
+                         _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))))));
+    __m128i lower = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
+                                   _mm_cmplt_epi8(v, _mm_set1_epi8('z' + 1))),
+                     _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                   _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)))),
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    r.eq = NF_MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
+    r.comma = NF_MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+    r.sp = NF_MASK(_mm_cmpeq_epi8(v, sp));
+    r.bad = NF_MASK(bad);
+    r.upper = NF_MASK(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
+                                    _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1))));
+    r.lower = NF_MASK(lower);
+    return r;
+#undef NF_MASK
+}
+
+/* nf_load -- block k of s[0..n) (k < n), read in place; past the end,
+ * the last 16 bytes again with *d set to how far they reach back (n >=
+ * 16), or small, the DN zero-padded (n < 16). */
+static inline __m128i
+nf_load(const uint8_t *s, size_t n, size_t k, const __m128i *small, unsigned *d)
+{
+    *d = 0;
+    if (k + 16 <= n)
+        return _mm_loadu_si128((const __m128i *)(const void *)(s + k));
+    if (n < 16)
+        return *small;
+    *d = (unsigned)(k + 16 - n);
+    return _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+}
+
 static int
 try_normalised_simd(struct ps *ps)
 {
-    /* the input, zero-padded to whole words: every load stays inside */
+    /* a DN shorter than a block, zero-padded (longer ones are read in
+     * place: their last block again from their end) */
     union {
-        __m128i v[NF_MAX / 16];
-        uint8_t b[NF_MAX + 8];
-    } in;
+        __m128i v;
+        uint8_t b[16];
+    } small;
+
+    const uint8_t *s = ps->s;
 
     /* per word: RDN starts (bit 0 and each byte after a ','); '=' */
     uint64_t start[NF_WORDS], eqs[NF_WORDS];
     const size_t n = ps->n, nw = (n + 63) / 64;
     const struct acreS_hot *hot =
         (const struct acreS_hot *)(const void *)ps->schema;
-    uint64_t bad = 0, any_up = 0, par = 0, prev_sp = 0, prev_comma = 1,
-             prev_eq = 0;
+    uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
     unsigned depth = 0;
 
     if (n == 0 || !hot->dnfast)
         return 0;
-    memcpy(in.b, ps->s, n);
-    memset(in.b + n, 0, nw * 64 - n);
-    if (in.b[n - 1] == ' ' || in.b[n - 1] == '=')
+    if (n < 16) {
+        memset(small.b, 0, sizeof small.b);
+        memcpy(small.b, s, n);
+    }
+    if (s[n - 1] == ' ' || s[n - 1] == '=')
         return 0; /* a value ending in a space, an empty last value */
     for (size_t w = 0; w < nw; w++) {
-        const __m128i c_eq = _mm_set1_epi8('='), c_comma = _mm_set1_epi8(','),
-                      c_sp = _mm_set1_epi8(' '), c_del = _mm_set1_epi8(0x7f),
-                      c_plus = _mm_set1_epi8('+'), c_quote = _mm_set1_epi8('"'),
-                      c_bsl = _mm_set1_epi8('\\'), c_lt = _mm_set1_epi8('<'),
-                      c_gt = _mm_set1_epi8('>'), c_semi = _mm_set1_epi8(';'),
-                      c_dash = _mm_set1_epi8('-'),
-                      c_a1 = _mm_set1_epi8('a' - 1),
-                      c_z1 = _mm_set1_epi8('z' + 1),
-                      c_A1 = _mm_set1_epi8('A' - 1),
-                      c_Z1 = _mm_set1_epi8('Z' + 1),
-                      c_01 = _mm_set1_epi8('0' - 1),
-                      c_91 = _mm_set1_epi8('9' + 1);
-        uint64_t eq = 0, comma = 0, sp = 0, vb = 0, nt = 0, up = 0, valid, p,
-                 typ, val;
+        uint64_t eq = 0, comma = 0, sp = 0, nt = 0, valid, p, typ, val;
         size_t left = n - w * 64;
         for (unsigned q = 0; q < 4 && 16 * q < left; q++) {
-            __m128i v = in.v[w * 4 + q];
-            unsigned sh = 16 * q;
-            /* signed: below ' ' is a control or a byte >= 0x80 */
-            __m128i b = _mm_or_si128(
-                _mm_or_si128(_mm_cmplt_epi8(v, c_sp), _mm_cmpeq_epi8(v, c_del)),
-                _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, c_plus),
-                                 _mm_cmpeq_epi8(v, c_quote)),
-                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c_bsl),
-                                              _mm_cmpeq_epi8(v, c_semi)),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, c_lt),
-                                              _mm_cmpeq_epi8(v, c_gt)))));
-            __m128i ty_ok = _mm_or_si128(
-                _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(v, c_a1),
-                                           _mm_cmplt_epi8(v, c_z1)),
-                             _mm_and_si128(_mm_cmpgt_epi8(v, c_01),
-                                           _mm_cmplt_epi8(v, c_91))),
-                _mm_cmpeq_epi8(v, c_dash));
-            __m128i u =
-                _mm_and_si128(_mm_cmpgt_epi8(v, c_A1), _mm_cmplt_epi8(v, c_Z1));
-            eq |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c_eq))
-                  << sh;
-            comma |= (uint64_t)(unsigned)_mm_movemask_epi8(
-                         _mm_cmpeq_epi8(v, c_comma))
-                     << sh;
-            sp |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c_sp))
-                  << sh;
-            vb |= (uint64_t)(unsigned)_mm_movemask_epi8(b) << sh;
-            nt |= (uint64_t)(~(unsigned)_mm_movemask_epi8(ty_ok) & 0xffffu)
-                  << sh;
-            up |= (uint64_t)(unsigned)_mm_movemask_epi8(u) << sh;
+            unsigned sh = 16 * q, d;
+            __m128i v = nf_load(s, n, w * 64 + sh, &small.v, &d);
+            struct nf_block c = nf_classify(v, d);
+            unsigned in_dn =
+                left - sh >= 16 ? 0xffffu : (1u << (left - sh)) - 1;
+            /* a byte no type or value of a normalised DN holds (path 2's
+             * mixed case, mostly): no need to look further */
+            if ((c.bad | c.upper) & in_dn)
+                return 0;
+            eq |= (uint64_t)c.eq << sh;
+            comma |= (uint64_t)c.comma << sh;
+            sp |= (uint64_t)c.sp << sh;
+            nt |= (uint64_t)(~c.lower & 0xffffu) << sh;
         }
         valid = left >= 64 ? ~0ull : ~(~0ull << left);
         p = prefix_xor(eq | comma) ^ (0 - par);
@@ -1241,18 +1286,15 @@ try_normalised_simd(struct ps *ps)
         start[w] = (comma << 1) | prev_comma;
         eqs[w] = eq;
         bad |= (eq & ~p) | (comma & p) | (typ & nt) |
-               (val & (vb | (sp & ((sp << 1) | prev_sp)))) |
+               (val & sp & ((sp << 1) | prev_sp)) |     /* two spaces */
                (start[w] & eq) |                        /* an empty type */
                (((eq << 1) | prev_eq) & (sp | comma)) | /* value: a start */
                (((sp << 1) | prev_sp) & comma);         /* and an end */
-        any_up |= up & val;
         prev_sp = sp >> 63;
         prev_comma = comma >> 63;
         prev_eq = eq >> 63;
     }
-    /* uppercase in a value: the scalar path tells caseIgnore from
-     * caseExact types */
-    if (bad || !par || any_up)
+    if (bad || !par)
         return 0;
     /* the RDNs: the k-th start and the k-th '=' (they alternate) */
     {
@@ -1273,20 +1315,26 @@ try_normalised_simd(struct ps *ps)
             ms &= ms - 1;
             me &= me - 1;
             tlen = e - t;
-            if (in.b[e + 1] == '#' || in.b[t] - (unsigned)'0' < 10)
+            if (s[e + 1] == '#' || s[t] - (unsigned)'0' < 10)
                 return 0;
             ps->nrdn[depth++] = (uint32_t)t;
             if (tlen <= 8) {
                 uint64_t key;
-                memcpy(&key, in.b + t, 8);
+                if (t + 8 <= n)
+                    memcpy(&key, s + t, 8);
+                else if (n >= 8) /* the 8 bytes ending the DN, moved down */
+                    key = rd64(s + n - 8) >> (8 * (t + 8 - n));
+                else
+                    memcpy(&key, small.b + t, 8);
                 if (tlen < 8)
                     key &= (1ull << (8 * tlen)) - 1;
-                if (!(ty = acreS_dn_fast(ps->schema, key)))
+                ty = acreS_dn_fast(ps->schema, key);
+                if (!ty || ty->lkey != key || !ty->lower)
                     return 0; /* unknown, an alias, or not a string */
             } else {
-                ty = acreS_dn_type(ps->schema, (const char *)in.b + t, tlen);
+                ty = acreS_dn_type(ps->schema, (const char *)s + t, tlen);
                 if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
-                    ty->len != tlen || memcmp(ty->lname, in.b + t, tlen))
+                    ty->len != tlen || memcmp(ty->lname, s + t, tlen))
                     return 0;
             }
         }
@@ -1297,14 +1345,192 @@ done:
     ps->fast = 1;
     return 1;
 }
+
+/* the eight bytes of w with A-Z lowered (bytes >= 0x80 kept) */
+static inline uint64_t
+lower_word(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t h = w & (0x7f * ones);
+    uint64_t ge_a = h + (0x80 - 'A') * ones, gt_z = h + (0x80 - 'Z' - 1) * ones;
+
+    return w | (((ge_a & ~gt_z & ~w) & (0x80 * ones)) >> 2);
+}
+
+/*
+ * Path 2 for the common shape, word-parallel like path 1: ASCII DNs of up
+ * to NF_MAX bytes whose RDNs are one AVA each, a known type of a string
+ * syntax spelt in any case (spaces before it allowed), '=', and a value of
+ * printable ASCII with no specials, escapes, quotes or '=', no space at
+ * either end and no two in a row.  The masks find the RDNs; each type is
+ * one probe of the schema's short-name index; each value is copied as it
+ * stands to the pretty text and, case-folded 16 bytes at a time when its
+ * rule ignores case, to the normalised one.  Anything else returns 0 with
+ * nothing written, for parse_simple and parse_text.  Returns 1 when the
+ * whole DN was parsed, or ACRE_ERR_NOMEM.
+ */
+static int
+parse_plain_simd(struct ps *ps)
+{
+    union {
+        __m128i v[NF_MAX / 16 + 1];
+        uint8_t b[NF_MAX + 16];
+    } in;
+
+    /* per word: type starts; '='; ',' */
+    uint64_t tstart[NF_WORDS], eqs[NF_WORDS], commas[NF_WORDS];
+    const size_t n = ps->n, nw = (n + 63) / 64;
+    uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0,
+             prev_tok = 0;
+    unsigned depth = 0;
+
+    if (n == 0)
+        return 0;
+    memcpy(in.b, ps->s, n);
+    memset(in.b + n, 0, nw * 64 + 16 - n);
+    if (in.b[n - 1] == ' ' || in.b[n - 1] == '=')
+        return 0;
+    for (size_t w = 0; w < nw; w++) {
+        uint64_t eq = 0, comma = 0, sp = 0, tok = 0, valid, p, typ, val, tsp;
+        size_t left = n - w * 64;
+        for (unsigned q = 0; q < 4 && 16 * q < left; q++) {
+            unsigned sh = 16 * q;
+            struct nf_block c = nf_classify(in.v[w * 4 + q], 0);
+            unsigned in_dn =
+                left - sh >= 16 ? 0xffffu : (1u << (left - sh)) - 1;
+            if (c.bad & in_dn)
+                return 0;
+            eq |= (uint64_t)c.eq << sh;
+            comma |= (uint64_t)c.comma << sh;
+            sp |= (uint64_t)c.sp << sh;
+            tok |= (uint64_t)(c.lower | c.upper) << sh;
+        }
+        valid = left >= 64 ? ~0ull : ~(~0ull << left);
+        p = prefix_xor(eq | comma) ^ (0 - par);
+        par = p >> 63;
+        typ = ~p & ~comma & valid;
+        val = p & ~eq & valid;
+        tsp = typ & sp;
+        /* a type starts at a token byte after a ',', a space or the start */
+        tstart[w] =
+            typ & tok & ((comma << 1) | prev_comma | (sp << 1) | prev_sp);
+        eqs[w] = eq;
+        commas[w] = comma;
+        bad |= (eq & ~p) | (comma & p) | (typ & ~tok & ~sp) | /* type bytes */
+               (tsp & ((tok << 1) | prev_tok)) |              /* "cn =" */
+               (eq & ((sp << 1) | prev_sp | (comma << 1) | prev_comma)) |
+               (((eq << 1) | prev_eq) & (sp | comma)) | /* value start */
+               (((sp << 1) | prev_sp) & comma) |        /* value end */
+               (val & sp & ((sp << 1) | prev_sp));      /* two spaces */
+        prev_sp = sp >> 63;
+        prev_comma = comma >> 63;
+        prev_eq = eq >> 63;
+        prev_tok = tok >> 63;
+    }
+    if (bad || !par)
+        return 0;
+    {
+        size_t wt = 0, we = 0, wc = 0;
+        uint64_t mt = tstart[0], me = eqs[0], mc = commas[0];
+        for (;;) {
+            const struct acreD_type *ty;
+            size_t t, e, c, tlen, vlen;
+            uint8_t *o, *pp;
+            while (!me) {
+                if (++we == nw)
+                    goto done;
+                me = eqs[we];
+            }
+            while (!mt)
+                mt = tstart[++wt];
+            e = (we << 6) + (size_t)__builtin_ctzll(me);
+            t = (wt << 6) + (size_t)__builtin_ctzll(mt);
+            me &= me - 1;
+            mt &= mt - 1;
+            while (!mc && wc + 1 < nw)
+                mc = commas[++wc];
+            c = mc ? (wc << 6) + (size_t)__builtin_ctzll(mc) : n;
+            mc &= mc - 1;
+            tlen = e - t;
+            if (t >= e || !(cls[in.b[t]] & CL_ALPHA) || in.b[e + 1] == '#')
+                return 0; /* an OID, or a BER value: the general path */
+            if (tlen <= 8) {
+                uint64_t key;
+                memcpy(&key, in.b + t, 8);
+                if (tlen < 8)
+                    key &= (1ull << (8 * tlen)) - 1;
+                ty = acreS_dn_fast(ps->schema, lower_word(key));
+            } else {
+                ty = acreS_dn_type(ps->schema, (const char *)in.b + t, tlen);
+                if (ty && ty->mr > ACRE_MR_CASE_EXACT_IA5)
+                    return 0;
+            }
+            if (!ty)
+                return 0; /* unknown, or not a string: the general path */
+            vlen = c - e - 1;
+            /* slack: 8-byte name stores, 16-byte value blocks */
+            if (reserve(&ps->norm, ty->len + vlen + 26) ||
+                reserve(&ps->pretty, ty->len + vlen + 26))
+                return ACRE_ERR_NOMEM;
+            ps->nrdn[depth] = (uint32_t)ps->norm.len;
+            ps->prdn[depth] = (uint32_t)ps->pretty.len;
+            depth++;
+            o = ps->norm.p + ps->norm.len;
+            pp = ps->pretty.p + ps->pretty.len;
+            if (ty->nkey && ty->lkey) {
+                memcpy(pp, &ty->nkey, 8);
+                memcpy(o, &ty->lkey, 8);
+            } else {
+                memcpy(pp, ty->name, ty->len);
+                for (size_t k = 0; k < ty->len; k++)
+                    o[k] = ty->lname ? (uint8_t)ty->lname[k]
+                                     : lower((uint8_t)ty->name[k]);
+            }
+            o += ty->len;
+            pp += ty->len;
+            *o++ = *pp++ = '=';
+            {
+                const __m128i a1 = _mm_set1_epi8('A' - 1),
+                              z1 = _mm_set1_epi8('Z' + 1);
+                const __m128i bit =
+                    _mm_set1_epi8(ty->mr == ACRE_MR_CASE_IGNORE ||
+                                          ty->mr == ACRE_MR_CASE_IGNORE_IA5
+                                      ? 0x20
+                                      : 0);
+                for (size_t k = 0; k < vlen; k += 16) {
+                    __m128i v =
+                        _mm_loadu_si128((const __m128i *)(in.b + e + 1 + k));
+                    __m128i up = _mm_and_si128(_mm_cmpgt_epi8(v, a1),
+                                               _mm_cmplt_epi8(v, z1));
+                    _mm_storeu_si128((__m128i *)(pp + k), v);
+                    _mm_storeu_si128((__m128i *)(o + k),
+                                     _mm_add_epi8(v, _mm_and_si128(up, bit)));
+                }
+            }
+            o += vlen;
+            pp += vlen;
+            if (c < n)
+                *o++ = *pp++ = ',';
+            ps->norm.len = (size_t)(o - ps->norm.p);
+            ps->pretty.len = (size_t)(pp - ps->pretty.p);
+        }
+    }
+done:
+    if (ps->norm.len > ACRE_DN_MAX_LEN || ps->pretty.len > ACRE_DN_MAX_LEN)
+        return 0;
+    ps->depth = depth;
+    ps->nrdn[depth] = (uint32_t)ps->norm.len + 1;
+    ps->prdn[depth] = (uint32_t)ps->pretty.len + 1;
+    return 1;
+}
 #endif
 
-static int path1 = ACRED_PATH1_BEST;
+static int paths = ACRED_PATHS_BEST;
 
 void
-acreD_set_path1(int mode)
+acreD_set_paths(int mode)
 {
-    path1 = mode;
+    paths = mode;
 }
 
 static int
@@ -1315,13 +1541,19 @@ parse_all(struct ps *ps)
     if (ps->n > ACRE_DN_MAX_LEN)
         return fail(ps, ACRE_ERR_DN_TOO_LONG, ACRE_DN_MAX_LEN,
                     "DN longer than ACRE_DN_MAX_LEN");
+    if (acre_unlikely(paths == ACRED_PATHS_GENERAL))
+        return parse_text(ps);
 #if defined(__SSE2__)
-    if (acre_likely(path1 == ACRED_PATH1_BEST) && ps->n <= NF_MAX) {
+    if (acre_likely(paths == ACRED_PATHS_BEST) && ps->n <= NF_MAX) {
+        int rc;
         if (try_normalised_simd(ps))
             return 0;
+        if ((rc = parse_plain_simd(ps)))
+            return rc < 0 ? rc : 0;
+        ps->norm.len = ps->pretty.len = 0;
     } else
 #endif
-        if (path1 != ACRED_PATH1_OFF && try_normalised(ps))
+        if (try_normalised(ps))
         return 0;
     switch (parse_simple(ps)) {
     case 1:

@@ -94,17 +94,16 @@ void acreD_set_hash_hook(uint64_t (*hook)(const void *p, size_t n,
                                           uint64_t key));
 
 /*
- * acreD_set_path1 -- tests only: which check of "is the input already
- * normalised" (dn.c, path 1) parsing tries first: ACRED_PATH1_BEST (the
- * default: the word-parallel one where the machine has SSE2 and the DN
- * fits, else the byte loop), ACRED_PATH1_SCALAR (the byte loop always) or
- * ACRED_PATH1_OFF (none: every DN takes paths 2 and 3).  Every mode gives
- * the same results; the tests prove it.  Not thread-safe: call with no
- * other thread parsing.
+ * acreD_set_paths -- tests only: which parsing paths dn.c takes (see its
+ * header): ACRED_PATHS_BEST (the default: the word-parallel paths 1 and 2
+ * where the machine has SSE2 and the DN fits, then the byte loops),
+ * ACRED_PATHS_SCALAR (the byte loops of paths 1 and 2 only) or
+ * ACRED_PATHS_GENERAL (path 3 alone).  Every mode gives the same results;
+ * the tests prove it.  Not thread-safe: call with no other thread parsing.
  */
-enum { ACRED_PATH1_BEST = 0, ACRED_PATH1_SCALAR = 1, ACRED_PATH1_OFF = 2 };
+enum { ACRED_PATHS_BEST = 0, ACRED_PATHS_SCALAR = 1, ACRED_PATHS_GENERAL = 2 };
 
-void acreD_set_path1(int mode);
+void acreD_set_paths(int mode);
 
 /*
  * acreD_value_unescape -- append to out the bytes of one AVA value as it

@@ -27,6 +27,8 @@ struct acreD_type {
     uint64_t lkey;     /* lname packed as the schema's short keys are (byte
                           j in bits 8j..8j+7) when len <= 8, else 0: one
                           compare tells the normalised spelling */
+    uint64_t nkey;     /* name packed the same way (0 when len > 8): the
+                          fast paths write either with one 8-byte store */
 };
 
 #endif /* ACRE_DN_TYPES_H */

@@ -601,15 +601,9 @@ static const struct {
 #undef K
 };
 
-/* A type the DN parser's normalised-input path may meet (schema.h). */
-static int
-dn_fast_type(const struct acreD_type *d)
-{
-    return d->lkey && d->lower && d->mr <= ACRE_MR_CASE_EXACT_IA5;
-}
-
-/* dn_fast_table -- n's dnfast table (schema.h: struct acreS_hot), in ctx;
- * n->attrs is the array the schema keeps. */
+/* dn_fast_table -- n's dnfast table (schema.h: struct acreS_hot), in ctx:
+ * every name of 1..8 bytes (lowercase) of the types with a string
+ * preparation.  n->attrs is the array the schema keeps. */
 static int
 dn_fast_table(acre_schema *n, void *ctx)
 {
@@ -617,7 +611,8 @@ dn_fast_table(acre_schema *n, void *ctx)
     struct acreS_dnslot *t;
 
     for (unsigned i = 0; i < n->nattrs; i++)
-        count += dn_fast_type(&n->attrs[i].pub.dn);
+        if (n->attrs[i].pub.dn.mr <= ACRE_MR_CASE_EXACT_IA5)
+            count += n->attrs[i].pub.nnames;
     while ((1u << bits) < 2 * count)
         bits++;
     t = talloc_zero_array(ctx, struct acreS_dnslot, 1u << bits);
@@ -627,15 +622,22 @@ dn_fast_table(acre_schema *n, void *ctx)
     n->hot.dnbits = bits;
     n->hot.dnmask = (1u << bits) - 1;
     for (unsigned i = 0; i < n->nattrs; i++) {
-        const struct acreD_type *d = &n->attrs[i].pub.dn;
-        uint32_t k;
-        if (!dn_fast_type(d))
+        const struct acreS_attrx *x = &n->attrs[i];
+        if (x->pub.dn.mr > ACRE_MR_CASE_EXACT_IA5)
             continue;
-        k = (uint32_t)((d->lkey * 0x9e3779b97f4a7c15ull) >> (64 - bits));
-        while (t[k].key)
-            k = (k + 1) & n->hot.dnmask;
-        t[k].key = d->lkey;
-        t[k].ty = d;
+        for (unsigned j = 0; j < x->pub.nnames; j++) {
+            size_t len = strlen(x->lnames[j]);
+            uint64_t key;
+            uint32_t k;
+            if (len - 1 >= 8)
+                continue;
+            key = pack(x->lnames[j], len);
+            k = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+            while (t[k].key && t[k].key != key)
+                k = (k + 1) & n->hot.dnmask;
+            t[k].key = key;
+            t[k].ty = &x->pub.dn;
+        }
     }
     return 0;
 }
@@ -818,6 +820,7 @@ fill_dn(struct acreS_attrx *x)
     x->pub.dn.len = (uint8_t)strlen(name);
     x->pub.dn.lower = strcmp(name, lname) == 0;
     x->pub.dn.lkey = x->pub.dn.len - 1u < 8 ? pack(lname, x->pub.dn.len) : 0;
+    x->pub.dn.nkey = x->pub.dn.len - 1u < 8 ? pack(name, x->pub.dn.len) : 0;
     x->pub.dn.mr = ACRE_MR_OCTET;
 }
 

@@ -192,16 +192,16 @@ struct acreS_hot {
     uint32_t magic; /* ACRES_MAGIC (internal.h: Handles) */
     unsigned ntypes;
     const struct acreS_dinfo *types; /* [ntypes]: each type alone */
-    /* the DN parser's normalised-input path: the types whose canonical
-     * name is lowercase, 1..8 bytes long, with a string equality
-     * preparation (ACRE_MR_CASE_EXACT_IA5 or below), by lkey; open
+    /* the DN parser's fast paths: the types with a string equality
+     * preparation (ACRE_MR_CASE_EXACT_IA5 or below) by each of their names
+     * of 1..8 bytes, lowercase and packed (dn_types.h: lkey); open
      * addressing, at most half full, 2^dnbits slots */
     const struct acreS_dnslot *dnfast;
     uint32_t dnmask, dnbits;
 };
 
-/* acreS_dn_fast -- the type of the dnfast table whose lkey is key (a
- * non-NULL s, key != 0), or NULL: one multiplicative hash, one probe. */
+/* acreS_dn_fast -- the string type with the packed lowercase name key
+ * (a non-NULL s, key != 0), or NULL: one multiplicative hash, one probe. */
 static inline const struct acreD_type *
 acreS_dn_fast(const acre_schema *s, uint64_t key)
 {
