@@ -395,10 +395,12 @@ section_name(void *ctx, const struct acreI_section *s)
 static int
 no_connection(const struct acreI_clause *c)
 {
-    return c->sockurl.style == ACREI_STR_NONE &&
-           c->domain.style == ACREI_STR_NONE &&
-           c->peername.style == ACREI_STR_NONE &&
-           c->sockname.style == ACREI_STR_NONE;
+    const struct acreI_clause_rare *x = acreI_rare(c);
+
+    return x->sockurl.style == ACREI_STR_NONE &&
+           x->domain.style == ACREI_STR_NONE &&
+           x->peername.style == ACREI_STR_NONE &&
+           x->sockname.style == ACREI_STR_NONE;
 }
 
 /* No condition on who asks beyond the DN kinds in `ok` (a bit per
@@ -406,11 +408,13 @@ no_connection(const struct acreI_clause *c)
 static int
 only_subjects(const struct acreI_clause *c, unsigned ok, int ssf_ok)
 {
-    return (ok >> c->dn.kind & 1) && (ok >> c->realdn.kind & 1) &&
-           !c->dn.dnattr && !c->realdn.dnattr && !c->dn.self &&
-           !c->realdn.self && !c->group && !c->set && no_connection(c) &&
+    const struct acreI_clause_rare *x = acreI_rare(c);
+
+    return (ok >> c->dn.kind & 1) && (ok >> x->realdn.kind & 1) &&
+           !c->dn.dnattr && !x->realdn.dnattr && !c->dn.self &&
+           !x->realdn.self && !c->group && !c->set && no_connection(c) &&
            (ssf_ok ||
-            (!c->ssf && !c->transport_ssf && !c->tls_ssf && !c->sasl_ssf));
+            (!c->ssf && !x->transport_ssf && !x->tls_ssf && !x->sasl_ssf));
 }
 
 #define KIND(k) (1u << (k))
@@ -497,7 +501,7 @@ check_public_write(struct lint *l, const struct rinfo *ri)
         if (!grants_write(c->mask) || !only_subjects(c, pub, 1))
             continue;
         int anon = c->dn.kind == ACREI_SUBJ_ANONYMOUS ||
-                   c->realdn.kind == ACREI_SUBJ_ANONYMOUS;
+                   acreI_rare(c)->realdn.kind == ACREI_SUBJ_ANONYMOUS;
         int rc = warn(l, ACREW_PUBLIC_WRITE,
                       known_pos(&c->mask_pos) ? &c->mask_pos : &c->pos,
                       &ri->r->pos, NULL, NULL, "this clause grants %s to %s",
@@ -739,11 +743,12 @@ check_regexes(struct lint *l, const struct rinfo *ri)
         rc = check_posix_budget(l, ri, &w->val.re, &w->val.pos);
     for (unsigned i = 0; !rc && i < ri->r->nby; i++) {
         const struct acreI_clause *c = &ri->r->by[i];
-        const struct acreI_strmatch *m[] = {&c->sockurl, &c->domain,
-                                            &c->peername, &c->sockname};
+        const struct acreI_clause_rare *x = acreI_rare(c);
+        const struct acreI_strmatch *m[] = {&x->sockurl, &x->domain,
+                                            &x->peername, &x->sockname};
         rc = subject_regex(l, ri, &c->dn);
         if (!rc)
-            rc = subject_regex(l, ri, &c->realdn);
+            rc = subject_regex(l, ri, &x->realdn);
         for (int k = 0; !rc && k < 4; k++)
             rc = str_regex(l, ri, m[k]);
     }
@@ -816,9 +821,10 @@ uses_submatches(const struct acreI_rule *r)
 {
     for (unsigned i = 0; i < r->nby; i++) {
         const struct acreI_clause *c = &r->by[i];
-        const struct acreI_subject *sj[] = {&c->dn, &c->realdn};
-        const struct acreI_strmatch *m[] = {&c->sockurl, &c->domain,
-                                            &c->peername, &c->sockname};
+        const struct acreI_clause_rare *x = acreI_rare(c);
+        const struct acreI_subject *sj[] = {&c->dn, &x->realdn};
+        const struct acreI_strmatch *m[] = {&x->sockurl, &x->domain,
+                                            &x->peername, &x->sockname};
         for (int k = 0; k < 2; k++)
             if ((sj[k]->kind == ACREI_SUBJ_REGEX && sj[k]->re_tmpl.expands) ||
                 (sj[k]->is_expand && sj[k]->expand.expands))
@@ -1414,7 +1420,7 @@ check_data(struct lint *l, const struct rinfo *ri)
         const struct acreI_clause *c = &ri->r->by[i];
         rc = subject_exists(l, ri, &c->dn);
         if (!rc)
-            rc = subject_exists(l, ri, &c->realdn);
+            rc = subject_exists(l, ri, &acreI_rare(c)->realdn);
         if (!rc && c->group && !c->group->expand && c->group->dn)
             rc = check_exists(l, ri, c->group->dn, &c->group->pos, "the group",
                               ": the clause never matches");

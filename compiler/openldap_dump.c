@@ -151,38 +151,39 @@ dump_str(char **s, const char *name, const struct acreI_strmatch *m)
 static void
 dump_by(char **s, const struct acreI_policy *cfg, const struct acreI_clause *b)
 {
+    const struct acreI_clause_rare *x = acreI_rare(b);
     char buf[ACRE_MASK_BUF];
 
     put(s, " by");
     dump_subject(s, &b->dn, 0);
-    dump_subject(s, &b->realdn, 1);
+    dump_subject(s, &x->realdn, 1);
     if (b->group)
         put(s, " group/%s/%s.%s=\"%s\"",
             acreS_class(cfg->schema, b->group->oc)->name, b->group->at.text,
             b->group->expand ? "expand" : "exact",
             b->group->expand ? b->group->tmpl.tmpl : dn_text(b->group->dn));
-    dump_str(s, "peername", &b->peername);
-    dump_str(s, "sockname", &b->sockname);
-    dump_str(s, "domain", &b->domain);
-    dump_str(s, "sockurl", &b->sockurl);
+    dump_str(s, "peername", &x->peername);
+    dump_str(s, "sockname", &x->sockname);
+    dump_str(s, "domain", &x->domain);
+    dump_str(s, "sockurl", &x->sockurl);
     if (b->set)
         put(s, " set.%s=\"%s\"", b->set->expand ? "expand" : "exact",
             b->set->text.tmpl);
     if (b->ssf)
         put(s, " ssf=%u", b->ssf);
-    if (b->transport_ssf)
-        put(s, " transport_ssf=%u", b->transport_ssf);
-    if (b->tls_ssf)
-        put(s, " tls_ssf=%u", b->tls_ssf);
-    if (b->sasl_ssf)
-        put(s, " sasl_ssf=%u", b->sasl_ssf);
+    if (x->transport_ssf)
+        put(s, " transport_ssf=%u", x->transport_ssf);
+    if (x->tls_ssf)
+        put(s, " tls_ssf=%u", x->tls_ssf);
+    if (x->sasl_ssf)
+        put(s, " sasl_ssf=%u", x->sasl_ssf);
     acreI_mask_format(b->mask, buf);
     char *paren = strchr(buf, '(');
     if (paren)
         *paren = '\0'; /* levels print by name, as slapd's unparse */
     put(s, " %s%s",
         b->dn.self       ? "self"
-        : b->realdn.self ? "realself"
+        : x->realdn.self ? "realself"
                          : "",
         buf);
     if (b->control == ACREI_CONTINUE)

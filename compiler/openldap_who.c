@@ -70,6 +70,28 @@ struct by_state {
     struct acreI_clause *by;
 };
 
+/* The clause's rare conditions (ir.h), made on first use; NULL out of
+ * memory. */
+static struct acreI_clause_rare *
+rare(struct by_state *st)
+{
+    if (!st->by->rare)
+        st->by->rare = talloc_zero(st->b->ctx, struct acreI_clause_rare);
+    return st->by->rare;
+}
+
+/* The subject a token sets: realdn's for the real* forms; NULL out of
+ * memory. */
+static struct acreI_subject *
+subject_of(struct by_state *st, const struct who *w)
+{
+    struct acreI_clause_rare *x;
+
+    if (!w->real)
+        return &st->by->dn;
+    return (x = rare(st)) ? &x->realdn : NULL;
+}
+
 static int
 name_is(const struct who *w, const char *s)
 {
@@ -420,10 +442,12 @@ subject_level(struct by_state *st, struct acreI_subject *sj,
 static int
 who_subject(struct by_state *st, const struct who *w, acre_diag *diag)
 {
-    struct acreI_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
+    struct acreI_subject *sj = subject_of(st, w);
     enum sty sty = w->sty;
     int rc;
 
+    if (!sj)
+        return ACRE_ERR_NOMEM;
     if (name_is(w, "*")) {
         if (w->real)
             return err(st, w, 0, "\"real\" with \"*\"%.*s", "", 0, diag);
@@ -474,9 +498,11 @@ dn_or_nameuid(const struct acreS_attr *at)
 static int
 who_dnattr(struct by_state *st, const struct who *w, acre_diag *diag)
 {
-    struct acreI_subject *sj = w->real ? &st->by->realdn : &st->by->dn;
+    struct acreI_subject *sj = subject_of(st, w);
     struct acreI_attrspec *a;
 
+    if (!sj)
+        return ACRE_ERR_NOMEM;
     if (!w->has_right || rlen(w) == 0)
         return err(st, w, 0,
                    "missing \"=\" in (or value after) \"%.*s\" in "
@@ -821,40 +847,47 @@ str_pattern(struct by_state *st, const struct who *w, struct acreI_strmatch *m,
     return rc;
 }
 
-/* Which connection string a name is, and the styles it allows. */
-static struct acreI_strmatch *
-str_target(struct by_state *st, const struct who *w, unsigned *allowed)
+/* Which connection string a name is (*m NULL: none), and the styles it
+ * allows; ACRE_ERR_NOMEM or 0. */
+static int
+str_target(struct by_state *st, const struct who *w, struct acreI_strmatch **m,
+           unsigned *allowed)
 {
-    struct acreI_clause *by = st->by;
     const unsigned common = 1u << STY_REGEX | 1u << STY_BASE | 1u << STY_EXPAND;
+    struct acreI_clause_rare *x;
+    int k;
 
-    if (name_is(w, "peername")) {
+    *m = NULL;
+    if (name_is(w, "peername"))
+        k = 0,
         *allowed = common | 1u << STY_IP | 1u << STY_IPV6 | 1u << STY_PATH;
-        return &by->peername;
-    }
-    if (name_is(w, "sockname")) {
-        *allowed = common;
-        return &by->sockname;
-    }
-    if (name_is(w, "domain")) {
-        *allowed = common | 1u << STY_SUBTREE;
-        return &by->domain;
-    }
-    if (name_is(w, "sockurl")) {
-        *allowed = common;
-        return &by->sockurl;
-    }
-    return NULL;
+    else if (name_is(w, "sockname"))
+        k = 1, *allowed = common;
+    else if (name_is(w, "domain"))
+        k = 2, *allowed = common | 1u << STY_SUBTREE;
+    else if (name_is(w, "sockurl"))
+        k = 3, *allowed = common;
+    else
+        return 0;
+    if (!(x = rare(st)))
+        return ACRE_ERR_NOMEM;
+    *m = k == 0   ? &x->peername
+         : k == 1 ? &x->sockname
+         : k == 2 ? &x->domain
+                  : &x->sockurl;
+    return 0;
 }
 
 static int
 who_string(struct by_state *st, const struct who *w, acre_diag *diag)
 {
     unsigned allowed;
-    struct acreI_strmatch *m = str_target(st, w, &allowed);
+    struct acreI_strmatch *m;
     enum sty sty = w->sty;
     int expand = w->expand;
 
+    if (str_target(st, w, &m, &allowed))
+        return ACRE_ERR_NOMEM;
     if (!m)
         return 1;
     if (!(allowed & (1u << sty)))
@@ -862,7 +895,7 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
                    "inappropriate style in by "
                    "clause%.*s",
                    "", 0, diag);
-    if (m == &st->by->domain && sty == STY_EXPAND) {
+    if (m == &st->by->rare->domain && sty == STY_EXPAND) {
         sty = STY_BASE; /* tolerated: means exact,expand */
         expand = 1;
     }
@@ -876,7 +909,7 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
                    w->t->s + w->name, w->name_len, diag);
     m->style = str_style(sty);
     m->pos = acreO_pos_of(st->file, w->t, 0);
-    m->expand = m == &st->by->domain && expand;
+    m->expand = m == &st->by->rare->domain && expand;
     int rc = str_pattern(st, w, m, diag);
     if (!rc && (m->style == ACREI_STR_IP || m->style == ACREI_STR_IPV6))
         rc = peer_addr(st, w, m, diag);
@@ -953,12 +986,19 @@ who_ssf(struct by_state *st, const struct who *w, acre_diag *diag)
 {
     static const char *const names[] = {"ssf", "transport_ssf", "tls_ssf",
                                         "sasl_ssf"};
-    unsigned *slot[] = {&st->by->ssf, &st->by->transport_ssf, &st->by->tls_ssf,
-                        &st->by->sasl_ssf};
+    struct acreI_clause_rare *x;
+    unsigned *slot[4] = {&st->by->ssf};
 
     for (int k = 0; k < 4; k++) {
         if (!name_is(w, names[k]))
             continue;
+        if (k) {
+            if (!(x = rare(st)))
+                return ACRE_ERR_NOMEM;
+            slot[1] = &x->transport_ssf;
+            slot[2] = &x->tls_ssf;
+            slot[3] = &x->sasl_ssf;
+        }
         if (w->sty != STY_REGEX && w->sty != STY_BASE)
             return err(st, w, w->style_at,
                        "inappropriate style in by "
@@ -1020,7 +1060,10 @@ access_token(struct by_state *st, const struct who *w, acre_diag *diag)
         s += 4;
         n -= 4;
     } else if (acreO_prefix_is(s, n, "realself")) {
-        st->by->realdn.self = 1;
+        struct acreI_clause_rare *x = rare(st);
+        if (!x)
+            return ACRE_ERR_NOMEM;
+        x->realdn.self = 1;
         s += 8;
         n -= 8;
     }

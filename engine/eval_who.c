@@ -652,8 +652,9 @@ static int
 connection(struct acre_request *rq, const struct acreI_clause *b,
            const struct acreV_matches *mm, int want_static)
 {
-    const struct acreI_strmatch *ms[4] = {&b->sockurl, &b->domain, &b->peername,
-                                          &b->sockname};
+    const struct acreI_clause_rare *x = acreI_rare(b);
+    const struct acreI_strmatch *ms[4] = {&x->sockurl, &x->domain, &x->peername,
+                                          &x->sockname};
     const char *have[4] = {rq->who.sockurl ? rq->who.sockurl : "",
                            rq->who.domain, rq->who.peername, rq->who.sockname};
     static const char which[4] = {'u', 'd', 'p', 's'};
@@ -862,10 +863,12 @@ group_matches(struct acreV_check *c, const struct acreI_group *g,
 static int
 ssf_ok(const struct acreI_clause *b, const acre_subject *who)
 {
+    const struct acreI_clause_rare *x = acreI_rare(b);
+
     return (!b->ssf || b->ssf <= who->ssf) &&
-           (!b->transport_ssf || b->transport_ssf <= who->transport_ssf) &&
-           (!b->tls_ssf || b->tls_ssf <= who->tls_ssf) &&
-           (!b->sasl_ssf || b->sasl_ssf <= who->sasl_ssf);
+           (!x->transport_ssf || x->transport_ssf <= who->transport_ssf) &&
+           (!x->tls_ssf || x->tls_ssf <= who->tls_ssf) &&
+           (!x->sasl_ssf || x->sasl_ssf <= who->sasl_ssf);
 }
 
 /* The flags one subject contributes. */
@@ -906,12 +909,13 @@ str_flags(const struct acreI_strmatch *m)
 uint8_t
 acreV_clause_flags(const struct acreI_clause *b)
 {
-    uint8_t f = subject_flags(&b->dn) | subject_flags(&b->realdn);
+    const struct acreI_clause_rare *x = acreI_rare(b);
+    uint8_t f = subject_flags(&b->dn) | subject_flags(&x->realdn);
 
     if (b->dn.self) /* self access: a value of the requester's DN */
         f |= ACREP_C_REQ | ACREP_C_ENTRY | ACREP_C_VALDEP;
-    f |= str_flags(&b->sockurl) | str_flags(&b->domain) |
-         str_flags(&b->peername) | str_flags(&b->sockname);
+    f |= str_flags(&x->sockurl) | str_flags(&x->domain) |
+         str_flags(&x->peername) | str_flags(&x->sockname);
     if (b->group) {
         const struct acreI_group *g = b->group;
         f |= ACREP_C_REQ | ACREP_C_ENTRY;
@@ -928,7 +932,7 @@ acreV_clause_flags(const struct acreI_clause *b)
                  (s->expand && s->text.expands ? ACREP_C_MATCHES : 0) |
                  (s->expand && uses_value(&s->text) ? ACREP_C_VALDEP : 0);
     }
-    if (b->ssf || b->transport_ssf || b->tls_ssf || b->sasl_ssf)
+    if (b->ssf || x->transport_ssf || x->tls_ssf || x->sasl_ssf)
         f |= ACREP_C_REQ;
     return f;
 }
@@ -939,16 +943,17 @@ acreV_clause_requester(struct acre_request *rq, const struct acreI_clause *b,
 {
     const char *zn = rq->authz_norm ? rq->authz_norm : "";
     const char *cn = rq->authc_norm ? rq->authc_norm : "";
+    const struct acreI_subject *real = &acreI_rare(b)->realdn;
 
     (void)flags;
     if (b->dn.self && !rq->authz)
         return 0;
     if (!subject_requester(rq, &b->dn, rq->authz, zn, rq->authz_len) ||
-        !subject_requester(rq, &b->realdn, rq->authc, cn, rq->authc_len))
+        !subject_requester(rq, real, rq->authc, cn, rq->authc_len))
         return 0;
     if (!connection(rq, b, NULL, 1))
         return 0;
-    if ((b->dn.dnattr && !rq->authz) || (b->realdn.dnattr && !rq->authc))
+    if ((b->dn.dnattr && !rq->authz) || (real->dnattr && !rq->authc))
         return 0;
     if (b->group && !rq->authz)
         return 0;
@@ -965,6 +970,7 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
     struct acre_request *rq = c->rq;
     const char *zn = rq->authz_norm ? rq->authz_norm : "";
     const char *cn = rq->authc_norm ? rq->authc_norm : "";
+    const struct acreI_subject *real = &acreI_rare(b)->realdn;
 
     (void)flags;
     if (b->dn.self && !self_access(c)) {
@@ -972,7 +978,7 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
         return 0;
     }
     if (!subject_entry(c, &b->dn, rq->authz, zn, rq->authz_len, tm) ||
-        !subject_entry(c, &b->realdn, rq->authc, cn, rq->authc_len, tm)) {
+        !subject_entry(c, real, rq->authc, cn, rq->authc_len, tm)) {
         note(c, "    the requester's DN does not match\n");
         return 0;
     }
@@ -983,8 +989,7 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
     if (b->dn.dnattr &&
         !dnattr_matches(c, &b->dn, rq->authz, zn, rq->authz_len))
         return 0;
-    if (b->realdn.dnattr &&
-        !dnattr_matches(c, &b->realdn, rq->authc, cn, rq->authc_len))
+    if (real->dnattr && !dnattr_matches(c, real, rq->authc, cn, rq->authc_len))
         return 0;
     if (b->group) {
         int ok = group_matches(c, b->group, tm);

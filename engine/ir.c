@@ -13,6 +13,8 @@
 #include <strings.h>
 #include <talloc.h>
 
+const struct acreI_clause_rare acreI_no_rare;
+
 const struct acreI_level acreI_levels[ACREI_NLEVELS] = {
     {"none", ACREI_LVL_NONE},     {"disclose", ACREI_LVL_DISCLOSE},
     {"auth", ACREI_LVL_AUTH},     {"compare", ACREI_LVL_COMPARE},

@@ -435,17 +435,36 @@ struct acreI_set {
 
 enum acreI_control { ACREI_STOP = 1, ACREI_CONTINUE, ACREI_BREAK };
 
+/* The conditions of a "by" clause that few policies use: apart, so that
+ * a clause without them stays small (100,000 rules of three clauses each
+ * are common).  All zero: none of them. */
+struct acreI_clause_rare {
+    struct acreI_subject realdn;
+    struct acreI_strmatch sockurl, domain, peername, sockname;
+    unsigned transport_ssf, tls_ssf, sasl_ssf; /* 0: none */
+};
+
 struct acreI_clause {
     struct acreI_pos pos; /* of "by" */
-    struct acreI_subject dn, realdn;
-    struct acreI_strmatch sockurl, domain, peername, sockname;
-    struct acreI_group *group;                      /* NULL: none */
-    struct acreI_set *set;                          /* NULL: none */
-    unsigned ssf, transport_ssf, tls_ssf, sasl_ssf; /* 0: none */
-    uint32_t mask; /* ACREI_PRIV_* with its flags */
+    struct acreI_subject dn;
+    struct acreI_clause_rare *rare; /* NULL: none of them (acreI_rare) */
+    struct acreI_group *group;      /* NULL: none */
+    struct acreI_set *set;          /* NULL: none */
+    unsigned ssf;                   /* 0: none */
+    uint32_t mask;                  /* ACREI_PRIV_* with its flags */
     struct acreI_pos mask_pos;
     enum acreI_control control;
 };
+
+/* acreI_rare -- the rare conditions of clause c (all zero when it has
+ * none). */
+extern const struct acreI_clause_rare acreI_no_rare;
+
+static inline const struct acreI_clause_rare *
+acreI_rare(const struct acreI_clause *c)
+{
+    return c->rare ? c->rare : &acreI_no_rare;
+}
 
 struct acreI_rule {
     struct acreI_pos pos; /* of the "access" directive or olcAccess value */

@@ -327,12 +327,13 @@ connection_matches(struct check *c, const struct acreI_clause *b,
                    const struct matches *m)
 {
     const struct acreR_requester *rq = &c->o->rq;
+    const struct acreI_clause_rare *x = acreI_rare(b);
 
-    return conn_matches(c, &b->sockurl, m, rq->sockurl ? rq->sockurl : "",
+    return conn_matches(c, &x->sockurl, m, rq->sockurl ? rq->sockurl : "",
                         'u') &&
-           conn_matches(c, &b->domain, m, rq->domain, 'd') &&
-           conn_matches(c, &b->peername, m, rq->peername, 'p') &&
-           conn_matches(c, &b->sockname, m, rq->sockname, 's');
+           conn_matches(c, &x->domain, m, rq->domain, 'd') &&
+           conn_matches(c, &x->peername, m, rq->peername, 'p') &&
+           conn_matches(c, &x->sockname, m, rq->sockname, 's');
 }
 
 /* ------------------------------------------------------------------------
@@ -487,10 +488,12 @@ group_matches(struct check *c, const struct acreI_group *g,
 static int
 ssf_ok(const struct acreI_clause *b, const struct acreR_requester *rq)
 {
+    const struct acreI_clause_rare *x = acreI_rare(b);
+
     return (!b->ssf || b->ssf <= rq->ssf) &&
-           (!b->transport_ssf || b->transport_ssf <= rq->transport_ssf) &&
-           (!b->tls_ssf || b->tls_ssf <= rq->tls_ssf) &&
-           (!b->sasl_ssf || b->sasl_ssf <= rq->sasl_ssf);
+           (!x->transport_ssf || x->transport_ssf <= rq->transport_ssf) &&
+           (!x->tls_ssf || x->tls_ssf <= rq->tls_ssf) &&
+           (!x->sasl_ssf || x->sasl_ssf <= rq->sasl_ssf);
 }
 
 int
@@ -504,14 +507,15 @@ acreR_oracle_by_matches(struct check *c, const struct acreI_rule *r,
     if (b->dn.self && !self_access(c))
         return 0;
     if (!subject_matches(c, &b->dn, o->authz, o->authz_norm, tm) ||
-        !subject_matches(c, &b->realdn, o->authc, o->authc_norm, tm))
+        !subject_matches(c, &acreI_rare(b)->realdn, o->authc, o->authc_norm,
+                         tm))
         return 0;
     if (!connection_matches(c, b, m))
         return 0;
     if (b->dn.dnattr && !dnattr_matches(c, &b->dn, o->authz, o->authz_norm))
         return 0;
-    if (b->realdn.dnattr &&
-        !dnattr_matches(c, &b->realdn, o->authc, o->authc_norm))
+    if (acreI_rare(b)->realdn.dnattr &&
+        !dnattr_matches(c, &acreI_rare(b)->realdn, o->authc, o->authc_norm))
         return 0;
     if (b->group && !group_matches(c, b->group, tm))
         return 0;

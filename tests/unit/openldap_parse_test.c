@@ -322,7 +322,7 @@ Test(openldap_parse, who_subjects)
         cr_expect_eq(b->dn.level, t[i].level, "%s", t[i].who);
         if (t[i].dn)
             cr_expect_str_eq(norm(b->dn.dn), t[i].dn, "%s", t[i].who);
-        cr_expect_eq(b->realdn.kind, ACREI_SUBJ_NONE);
+        cr_expect_eq(acreI_rare(b)->realdn.kind, ACREI_SUBJ_NONE);
     }
 }
 
@@ -364,14 +364,14 @@ Test(openldap_parse, who_expand_real_dnattr)
     b = by1("to * by realdn.children=dc=x realdnattr=member dnattr=owner "
             "read");
     cr_expect_eq(b->dn.kind, ACREI_SUBJ_NONE);
-    cr_expect_eq(b->realdn.kind, ACREI_SUBJ_CHILDREN);
-    cr_assert(b->realdn.dnattr && b->dn.dnattr);
-    cr_expect_eq(b->realdn.dnattr->type, attr_id("member"));
+    cr_expect_eq(acreI_rare(b)->realdn.kind, ACREI_SUBJ_CHILDREN);
+    cr_assert(acreI_rare(b)->realdn.dnattr && b->dn.dnattr);
+    cr_expect_eq(acreI_rare(b)->realdn.dnattr->type, attr_id("member"));
     cr_expect_eq(b->dn.dnattr->type, attr_id("owner"));
     b = by1("to * by realanonymous read");
-    cr_expect_eq(b->realdn.kind, ACREI_SUBJ_ANONYMOUS);
+    cr_expect_eq(acreI_rare(b)->realdn.kind, ACREI_SUBJ_ANONYMOUS);
     b = by1("to * by realself read");
-    cr_expect_eq(b->realdn.kind, ACREI_SUBJ_SELF);
+    cr_expect_eq(acreI_rare(b)->realdn.kind, ACREI_SUBJ_SELF);
 }
 
 Test(openldap_parse, who_group)
@@ -418,31 +418,34 @@ Test(openldap_parse, who_connection)
 {
     const struct acreI_clause *b =
         by1("to * by peername.ip=10.1.0.0%255.255.0.0{389} read");
-    cr_expect_eq(b->peername.style, ACREI_STR_IP);
-    cr_expect_eq(b->peername.port, 389);
-    cr_expect_eq(memcmp(b->peername.addr, "\x0a\x01\x00\x00", 4), 0);
-    cr_expect_eq(memcmp(b->peername.mask, "\xff\xff\x00\x00", 4), 0);
+    cr_expect_eq(acreI_rare(b)->peername.style, ACREI_STR_IP);
+    cr_expect_eq(acreI_rare(b)->peername.port, 389);
+    cr_expect_eq(memcmp(acreI_rare(b)->peername.addr, "\x0a\x01\x00\x00", 4),
+                 0);
+    cr_expect_eq(memcmp(acreI_rare(b)->peername.mask, "\xff\xff\x00\x00", 4),
+                 0);
     b = by1("to * by peername.ipv6=::1 read");
-    cr_expect_eq(b->peername.style, ACREI_STR_IPV6);
-    cr_expect_eq(b->peername.port, -1);
-    cr_expect_eq(b->peername.addr[15], 1);
+    cr_expect_eq(acreI_rare(b)->peername.style, ACREI_STR_IPV6);
+    cr_expect_eq(acreI_rare(b)->peername.port, -1);
+    cr_expect_eq(acreI_rare(b)->peername.addr[15], 1);
     b = by1("to * by peername.path=/run/ldapi sockname=x sockurl.regex="
             "^ldapi: domain.subtree,expand=$1.org read");
-    cr_expect_eq(b->peername.style, ACREI_STR_PATH);
-    cr_expect_eq(b->sockname.style, ACREI_STR_EXACT);
-    cr_expect_eq(b->sockurl.style, ACREI_STR_REGEX);
-    cr_expect_eq(b->domain.style, ACREI_STR_SUBTREE);
-    cr_expect(b->domain.expand);
+    cr_expect_eq(acreI_rare(b)->peername.style, ACREI_STR_PATH);
+    cr_expect_eq(acreI_rare(b)->sockname.style, ACREI_STR_EXACT);
+    cr_expect_eq(acreI_rare(b)->sockurl.style, ACREI_STR_REGEX);
+    cr_expect_eq(acreI_rare(b)->domain.style, ACREI_STR_SUBTREE);
+    cr_expect(acreI_rare(b)->domain.expand);
     b = by1("to * by peername.regex=* domain.expand=x read");
-    cr_expect(b->peername.any);
-    cr_expect_eq(b->domain.style, ACREI_STR_EXACT);
-    cr_expect(b->domain.expand);
+    cr_expect(acreI_rare(b)->peername.any);
+    cr_expect_eq(acreI_rare(b)->domain.style, ACREI_STR_EXACT);
+    cr_expect(acreI_rare(b)->domain.expand);
     /* slapd never refuses an IPv4 address: all ones when it is not one */
     b = by1("to * by peername.ip=1.2.3.x read");
-    cr_expect_eq(memcmp(b->peername.addr, "\xff\xff\xff\xff", 4), 0);
+    cr_expect_eq(memcmp(acreI_rare(b)->peername.addr, "\xff\xff\xff\xff", 4),
+                 0);
     b = by1("to * by ssf=128 transport_ssf=1 tls_ssf=2 sasl_ssf=3 read");
-    cr_expect(b->ssf == 128 && b->transport_ssf == 1 && b->tls_ssf == 2 &&
-              b->sasl_ssf == 3);
+    cr_expect(b->ssf == 128 && acreI_rare(b)->transport_ssf == 1 &&
+              acreI_rare(b)->tls_ssf == 2 && acreI_rare(b)->sasl_ssf == 3);
 }
 
 /* ------------------------------------------------------------------------
