@@ -62,6 +62,11 @@ typedef char acreD_hdr_size_check[HDR_SIZE == 40 ? 1 : -1];
 #define C5 0xc2b2ae3d27d4eb4full
 
 static uint64_t hash_key;
+/* mum(n ^ C1, C2) for the short lengths, where it is most of a short RDN's
+ * hash (filled with the key: key_init) */
+#define LENMIX_N 64
+static uint64_t lenmix[LENMIX_N];
+static uint64_t root_hash; /* h[0] of every DN (key_init) */
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static uint64_t (*hash_hook)(const void *, size_t, uint64_t);
 
@@ -99,6 +104,9 @@ key_init(void)
         k = mum((uint64_t)ts.tv_nsec ^ C1, (uint64_t)ts.tv_sec ^ C2);
         k ^= mum((uint64_t)getpid() ^ C3, (uint64_t)(uintptr_t)&k ^ C4);
     }
+    for (uint64_t n = 0; n < LENMIX_N; n++)
+        lenmix[n] = mum(n ^ C1, C2);
+    root_hash = mum((k | 1) ^ C4, C5);
     __atomic_store_n(&hash_key, k | 1, __ATOMIC_RELEASE);
 }
 
@@ -124,7 +132,8 @@ static uint64_t
 rdn_hash(const void *data, size_t n, uint64_t key)
 {
     const uint8_t *p = data;
-    uint64_t h = key ^ mum(n ^ C1, C2), a = 0, b = 0;
+    uint64_t h = key ^ (n < LENMIX_N ? lenmix[n] : mum(n ^ C1, C2)), a = 0,
+             b = 0;
 
     if (acre_unlikely(hash_hook != NULL))
         return hash_hook(data, n, key);
@@ -1654,7 +1663,7 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
         text[nlen + 1 + ps->pretty.len] = '\0';
         memcpy(rdn + d + 1, ps->prdn, 4 * (d + 1));
     }
-    h[0] = mum(key ^ C4, C5);
+    h[0] = root_hash;
     for (unsigned i = 1; i <= d; i++) {
         unsigned r = d - i;
         h[i] = chain(h[i - 1],
