@@ -28,20 +28,27 @@
 
 #define ARENA_CHUNK 65536 /* bytes of records allocated at a time */
 
-/* One remembered text: its hash, kind and value, then the key bytes, in
- * the arena (a lookup touches the slot and this record only). */
+/* One remembered text: its kind and value, then the key bytes, in the
+ * arena (a lookup touches the slot, and this record when the hashes
+ * agree). */
 struct rec {
-    uint64_t hash;
     struct acreO_memo v;
     uint32_t len;
     int kind;
     char key[];
 };
 
-/* An open-addressing table of record pointers (8 bytes a slot, so that
- * the table of a large policy stays in cache), at most half full. */
+/* A slot: the record and its hash, so that a probe reads the record only
+ * when the hashes agree (records are spread over the arena: each read is
+ * likely a cache miss). */
+struct slot {
+    uint64_t hash;
+    struct rec *rec; /* NULL: empty */
+};
+
+/* An open-addressing table, at most half full. */
 struct acreO_memo_table {
-    struct rec **slots;
+    struct slot *slots;
     size_t mask, used;
     char *arena; /* the current chunk of records */
     size_t arena_left;
@@ -81,17 +88,19 @@ table(struct acreO_build *b)
     return b->memo;
 }
 
-/* The slot of (kind, s[0..n)) with hash h: its record, or the empty slot
- * where it would go. */
-static struct rec **
+/* The slot of (kind, s[0..n)) with hash h: its record's, or the empty
+ * slot where it would go. */
+static struct slot *
 find_slot(const struct acreO_memo_table *t, uint64_t h, int kind, const char *s,
           size_t n)
 {
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
-        struct rec *e = t->slots[i];
-        if (!e || (e->hash == h && e->kind == kind && e->len == n &&
-                   memcmp(e->key, s, n) == 0))
-            return &t->slots[i];
+        struct slot *sl = &t->slots[i];
+        if (!sl->rec)
+            return sl;
+        if (sl->hash == h && sl->rec->kind == kind && sl->rec->len == n &&
+            memcmp(sl->rec->key, s, n) == 0)
+            return sl;
     }
 }
 
@@ -100,15 +109,14 @@ static int
 grow(void *ctx, struct acreO_memo_table *t)
 {
     size_t cap = t->slots ? 2 * (t->mask + 1) : 64;
-    struct rec **old = t->slots,
-               **v = talloc_zero_array(ctx, struct rec *, cap);
+    struct slot *old = t->slots, *v = talloc_zero_array(ctx, struct slot, cap);
 
     if (!v)
         return ACRE_ERR_NOMEM;
     for (size_t i = 0; old && i <= t->mask; i++)
-        if (old[i]) {
-            size_t k = old[i]->hash & (cap - 1);
-            while (v[k])
+        if (old[i].rec) {
+            size_t k = old[i].hash & (cap - 1);
+            while (v[k].rec)
                 k = (k + 1) & (cap - 1);
             v[k] = old[i];
         }
@@ -145,7 +153,7 @@ acreO_memo_find(struct acreO_build *b, int kind, const char *s, size_t n)
 
     if (!t || !t->used)
         return NULL;
-    struct rec *e = *find_slot(t, hash_of(kind, s, n), kind, s, n);
+    struct rec *e = find_slot(t, hash_of(kind, s, n), kind, s, n)->rec;
     return e ? &e->v : NULL;
 }
 
@@ -155,23 +163,24 @@ acreO_memo_put(struct acreO_build *b, int kind, const char *s, size_t n,
 {
     struct acreO_memo_table *t = table(b);
     uint64_t h = hash_of(kind, s, n);
-    struct rec **slot, *e;
+    struct slot *slot;
+    struct rec *e;
 
     if (!t || n > UINT32_MAX ||
         (2 * (t->used + 1) > (t->slots ? t->mask + 1 : 0) &&
          grow(b->scratch, t)))
         return ACRE_ERR_NOMEM;
     slot = find_slot(t, h, kind, s, n);
-    if (*slot) /* already there: keep the first */
+    if (slot->rec) /* already there: keep the first */
         return 0;
     if (!(e = rec_new(b->scratch, t, n)))
         return ACRE_ERR_NOMEM;
-    e->hash = h;
     e->v = *v;
     e->len = (uint32_t)n;
     e->kind = kind;
     memcpy(e->key, s, n);
-    *slot = e;
+    slot->hash = h;
+    slot->rec = e;
     t->used++;
     return 0;
 }
