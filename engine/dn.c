@@ -987,6 +987,19 @@ parse_rdn(struct ps *ps)
     return ps->navas > 1 ? sort_rdn(ps) : 0;
 }
 
+/* The end of a path 2 parse of depth RDNs: 1, or 0 when a text came out
+ * too long (the general path reports it). */
+static int
+path2_done(struct ps *ps, unsigned depth)
+{
+    if (ps->norm.len > ACRE_DN_MAX_LEN || ps->pretty.len > ACRE_DN_MAX_LEN)
+        return 0;
+    ps->depth = depth;
+    ps->nrdn[depth] = (uint32_t)ps->norm.len + 1;
+    ps->prdn[depth] = (uint32_t)ps->pretty.len + 1;
+    return 1;
+}
+
 /*
  * Path 2's driver for the common shape: every RDN a single AVA whose type
  * is a known name of up to 8 bytes with a string equality rule, and whose
@@ -1049,12 +1062,7 @@ parse_simple(struct ps *ps)
             return ACRE_ERR_NOMEM;
         i++;
     }
-    if (ps->norm.len > ACRE_DN_MAX_LEN || ps->pretty.len > ACRE_DN_MAX_LEN)
-        return 0;
-    ps->depth = depth;
-    ps->nrdn[depth] = (uint32_t)ps->norm.len + 1;
-    ps->prdn[depth] = (uint32_t)ps->pretty.len + 1;
-    return 1;
+    return path2_done(ps, depth);
 }
 
 /* The general path: the whole text into norm / pretty / offsets. */
@@ -1182,6 +1190,38 @@ prefix_xor(uint64_t x)
     return x;
 }
 
+/* The set bits of a mask of words, in order (nf_bits_next). */
+struct nf_bits {
+    const uint64_t *m;
+    size_t w, nw;
+    uint64_t cur;
+};
+
+static inline void
+nf_bits_init(struct nf_bits *b, const uint64_t *m, size_t nw)
+{
+    b->m = m;
+    b->w = 0;
+    b->nw = nw;
+    b->cur = m[0];
+}
+
+/* The next set bit's position, or none when there is none. */
+static inline size_t
+nf_bits_next(struct nf_bits *b, size_t none)
+{
+    size_t p;
+
+    while (!b->cur) {
+        if (++b->w >= b->nw)
+            return none;
+        b->cur = b->m[b->w];
+    }
+    p = (b->w << 6) + (size_t)__builtin_ctzll(b->cur);
+    b->cur &= b->cur - 1;
+    return p;
+}
+
 /* The bytes of one 16-byte block of a DN, by class: bit j for byte j. */
 struct nf_block {
     unsigned eq, comma, sp;
@@ -1307,23 +1347,13 @@ try_normalised_simd(struct ps *ps)
         return 0;
     /* the RDNs: the k-th start and the k-th '=' (they alternate) */
     {
-        size_t ws = 0, we = 0;
-        uint64_t ms = start[0], me = eqs[0];
-        for (;;) {
+        struct nf_bits bs, be;
+        size_t e;
+        nf_bits_init(&bs, start, nw);
+        nf_bits_init(&be, eqs, nw);
+        while ((e = nf_bits_next(&be, SIZE_MAX)) != SIZE_MAX) {
             const struct acreD_type *ty;
-            size_t t, e, tlen;
-            while (!me) {
-                if (++we == nw)
-                    goto done;
-                me = eqs[we];
-            }
-            while (!ms)
-                ms = start[++ws];
-            t = (ws << 6) + (size_t)__builtin_ctzll(ms);
-            e = (we << 6) + (size_t)__builtin_ctzll(me);
-            ms &= ms - 1;
-            me &= me - 1;
-            tlen = e - t;
+            size_t t = nf_bits_next(&bs, e), tlen = e - t;
             if (s[e + 1] == '#' || s[t] - (unsigned)'0' < 10)
                 return 0;
             ps->nrdn[depth++] = (uint32_t)t;
@@ -1348,7 +1378,6 @@ try_normalised_simd(struct ps *ps)
             }
         }
     }
-done:
     ps->depth = depth;
     ps->nrdn[depth] = (uint32_t)n + 1;
     ps->fast = 1;
@@ -1439,27 +1468,16 @@ parse_plain_simd(struct ps *ps)
     if (bad || !par)
         return 0;
     {
-        size_t wt = 0, we = 0, wc = 0;
-        uint64_t mt = tstart[0], me = eqs[0], mc = commas[0];
-        for (;;) {
+        struct nf_bits bt, be, bc;
+        size_t e;
+        nf_bits_init(&bt, tstart, nw);
+        nf_bits_init(&be, eqs, nw);
+        nf_bits_init(&bc, commas, nw);
+        while ((e = nf_bits_next(&be, SIZE_MAX)) != SIZE_MAX) {
             const struct acreD_type *ty;
-            size_t t, e, c, tlen, vlen;
+            size_t t = nf_bits_next(&bt, e), c = nf_bits_next(&bc, n), tlen,
+                   vlen;
             uint8_t *o, *pp;
-            while (!me) {
-                if (++we == nw)
-                    goto done;
-                me = eqs[we];
-            }
-            while (!mt)
-                mt = tstart[++wt];
-            e = (we << 6) + (size_t)__builtin_ctzll(me);
-            t = (wt << 6) + (size_t)__builtin_ctzll(mt);
-            me &= me - 1;
-            mt &= mt - 1;
-            while (!mc && wc + 1 < nw)
-                mc = commas[++wc];
-            c = mc ? (wc << 6) + (size_t)__builtin_ctzll(mc) : n;
-            mc &= mc - 1;
             tlen = e - t;
             if (t >= e || !(cls[in.b[t]] & CL_ALPHA) || in.b[e + 1] == '#')
                 return 0; /* an OID, or a BER value: the general path */
@@ -1524,13 +1542,7 @@ parse_plain_simd(struct ps *ps)
             ps->pretty.len = (size_t)(pp - ps->pretty.p);
         }
     }
-done:
-    if (ps->norm.len > ACRE_DN_MAX_LEN || ps->pretty.len > ACRE_DN_MAX_LEN)
-        return 0;
-    ps->depth = depth;
-    ps->nrdn[depth] = (uint32_t)ps->norm.len + 1;
-    ps->prdn[depth] = (uint32_t)ps->pretty.len + 1;
-    return 1;
+    return path2_done(ps, depth);
 }
 #endif
 

@@ -1371,28 +1371,13 @@ merge_lists(struct load *L)
 static void
 install(acre_schema *s, acre_schema *n, void *keep)
 {
-    void *old[] = {s->attrs,
-                   s->classes,
-                   s->ai.sh,
-                   s->ai.lg,
-                   s->ci.sh,
-                   s->ci.lg,
-                   s->macros,
-                   s->syntaxes,
-                   s->bits,
-                   (void *)s->hot.types,
-                   (void *)s->hot.dnfast};
-    void *next[] = {n->attrs,
-                    n->classes,
-                    n->ai.sh,
-                    n->ai.lg,
-                    n->ci.sh,
-                    n->ci.lg,
-                    n->macros,
-                    n->syntaxes,
-                    n->bits,
-                    (void *)n->hot.types,
-                    (void *)n->hot.dnfast};
+/* the arrays a state owns, as install moves them */
+#define STATE_ARRAYS(x)                                                      \
+    x->attrs, x->classes, x->ai.sh, x->ai.lg, x->ci.sh, x->ci.lg, x->macros, \
+        x->syntaxes, x->bits, (void *)x->hot.types, (void *)x->hot.dnfast
+    void *old[] = {STATE_ARRAYS(s)};
+    void *next[] = {STATE_ARRAYS(n)};
+#undef STATE_ARRAYS
 
     for (size_t i = 0; i < sizeof next / sizeof next[0]; i++)
         talloc_steal(s, next[i]);
