@@ -26,8 +26,10 @@
 
 #include "acl_case.h"
 
-/* acl_bench_gen -- the benchmark case for a policy of nrules rules. */
-struct acl_case *acl_bench_gen(void *ctx, unsigned nrules);
+/* acl_bench_gen -- the benchmark case of mix "dn", "regex10" or "noacl"
+ * (nrules ignored) with a policy of nrules (>= 1) rules; NULL for
+ * another mix. */
+struct acl_case *acl_bench_gen(void *ctx, const char *mix, unsigned nrules);
 
 /* acl_bench_slapd -- measure the running slapd (process pid, at uri) on
  * case c; the figures go to dir/bench-slapd.txt.  Returns 0 or -1. */
@@ -39,7 +41,10 @@ int acl_bench_slapd(const struct acl_case *c, const char *dir, const char *uri,
 int acl_bench_acre(const struct acl_case *c, const char *dir);
 
 /* acl_bench_report -- the table of the directories' figures, with the
- * ratios, on stdout (and as JSON in json, when not NULL). */
-int acl_bench_report(char *const *dirs, unsigned n, const char *json);
+ * ratios, on stdout, and as JSON in json when not NULL; with rows, the
+ * overlay's rows in bench/results.json's form (two per case measured
+ * with the overlay: slapd_overlay_MIX_N/noacl and .../native). */
+int acl_bench_report(char *const *dirs, unsigned n, const char *json,
+                     const char *rows);
 
 #endif /* ACL_BENCH_H */

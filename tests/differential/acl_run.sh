@@ -5,10 +5,14 @@
 # driver's "slapd" command, over LDAP), slapd stopped by its PID.
 #
 #   tests/differential/acl_run.sh DRIVER CASEDIR [COMMAND]
+#   tests/differential/acl_run.sh DRIVER CASEDIR --hold PROGRAM [ARG...]
 #
 # COMMAND (default "slapd") is the driver's command run while slapd is
 # up, as "DRIVER COMMAND CASEDIR URI ROOTPW PID" ("bench-slapd" for
-# `make bench-slapd`).
+# `make bench-slapd`).  With --hold, PROGRAM ARG... runs instead, with
+# ACL_HELD_URI, ACL_HELD_ROOTPW and ACL_HELD_PID (this slapd's) in its
+# environment, and its exit status is acl_run.sh's (bench_slapd.sh keeps
+# its no-ACL slapd up this way while it measures the others).
 # Writes CASEDIR/slapd.conf (what slapd ran; acre compiles the same text),
 # CASEDIR/slapd.out, CASEDIR/slaptest.log and CASEDIR/slapadd.log.  The
 # database, pid file and log live in a temporary directory removed at
@@ -21,8 +25,15 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/slapd.sh"
 
-[ $# = 2 ] || [ $# = 3 ] || { echo "usage: $0 DRIVER CASEDIR [COMMAND]" >&2; exit 2; }
-driver=$1 dir=$2 cmd=${3:-slapd}
+if [ "${3:-}" = --hold ] && [ $# -ge 4 ]; then
+	driver=$1 dir=$2 cmd=--hold
+	shift 3
+elif [ $# = 2 ] || [ $# = 3 ]; then
+	driver=$1 dir=$2 cmd=${3:-slapd}
+else
+	echo "usage: $0 DRIVER CASEDIR [COMMAND | --hold PROGRAM [ARG...]]" >&2
+	exit 2
+fi
 slapd_have_tools || { slapd_log "slapd and ldap-utils are not installed"; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/acre-acl.XXXXXX") || exit 2
 slapd_use_dir "$work"
@@ -44,5 +55,12 @@ while IFS='	' read -r i suffix rootdn size; do
 		-l "$work/data-$i.ldif" >>"$dir/slapadd.log" 2>&1 || exit 4
 done <"$work/dbs"
 slapd_start || exit 5
+if [ "$cmd" = --hold ]; then
+	ACL_HELD_URI=$SLAPD_URI/ ACL_HELD_ROOTPW=$SLAPD_ROOTPW \
+		ACL_HELD_PID=$SLAPD_PID "$@"
+	rc=$?
+	slapd_stop
+	exit $rc
+fi
 "$driver" "$cmd" "$dir" "$SLAPD_URI/" "$SLAPD_ROOTPW" "$SLAPD_PID" || exit 2
 slapd_stop
