@@ -5,14 +5,14 @@
 # driver's "slapd" command, over LDAP), slapd stopped by its PID.
 #
 #   tests/differential/acl_run.sh DRIVER CASEDIR [COMMAND]
-#   tests/differential/acl_run.sh DRIVER CASEDIR --hold PROGRAM [ARG...]
+#   tests/differential/acl_run.sh DRIVER CASEDIR --hold NAME PROGRAM [ARG...]
 #
 # COMMAND (default "slapd") is the driver's command run while slapd is
 # up, as "DRIVER COMMAND CASEDIR URI ROOTPW PID" ("bench-slapd" for
 # `make bench-slapd`).  With --hold, PROGRAM ARG... runs instead, with
-# ACL_HELD_URI, ACL_HELD_ROOTPW and ACL_HELD_PID (this slapd's) in its
-# environment, and its exit status is acl_run.sh's (bench_slapd.sh keeps
-# its no-ACL slapd up this way while it measures the others).
+# NAME_URI, NAME_ROOTPW and NAME_PID (this slapd's) in its environment,
+# and its exit status is acl_run.sh's (bench_slapd.sh keeps slapds up
+# this way while it measures another beside them).
 # Writes CASEDIR/slapd.conf (what slapd ran; acre compiles the same text),
 # CASEDIR/slapd.out, CASEDIR/slaptest.log and CASEDIR/slapadd.log.  The
 # database, pid file and log live in a temporary directory removed at
@@ -25,13 +25,18 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/slapd.sh"
 
-if [ "${3:-}" = --hold ] && [ $# -ge 4 ]; then
-	driver=$1 dir=$2 cmd=--hold
-	shift 3
+if [ "${3:-}" = --hold ] && [ $# -ge 5 ]; then
+	driver=$1 dir=$2 cmd=--hold held=$4
+	case $held in [A-Z_]*[!A-Z0-9_]* | [!A-Z_]* | '')
+		echo "$0: --hold $held: not a variable name" >&2
+		exit 2
+		;;
+	esac
+	shift 4
 elif [ $# = 2 ] || [ $# = 3 ]; then
 	driver=$1 dir=$2 cmd=${3:-slapd}
 else
-	echo "usage: $0 DRIVER CASEDIR [COMMAND | --hold PROGRAM [ARG...]]" >&2
+	echo "usage: $0 DRIVER CASEDIR [COMMAND | --hold NAME PROGRAM [ARG...]]" >&2
 	exit 2
 fi
 slapd_have_tools || { slapd_log "slapd and ldap-utils are not installed"; exit 2; }
@@ -56,8 +61,8 @@ while IFS='	' read -r i suffix rootdn size; do
 done <"$work/dbs"
 slapd_start || exit 5
 if [ "$cmd" = --hold ]; then
-	ACL_HELD_URI=$SLAPD_URI/ ACL_HELD_ROOTPW=$SLAPD_ROOTPW \
-		ACL_HELD_PID=$SLAPD_PID "$@"
+	env "${held}_URI=$SLAPD_URI/" "${held}_ROOTPW=$SLAPD_ROOTPW" \
+		"${held}_PID=$SLAPD_PID" "$@"
 	rc=$?
 	slapd_stop
 	exit $rc

@@ -69,16 +69,18 @@ if [ $held = 1 ]; then
 			echo "bench-slapd: mix $mix, $n rules ..."
 			"$driver" bench-gen "$mix" "$n" "$dir" || exit 2
 			SECONDS=0
-			ACL_SLAPD_SIDE=native bash "$here/acl_run.sh" "$driver" "$dir" \
-				bench-slapd ||
-				{ echo "bench-slapd: the slapd run failed (see $dir)"; exit 2; }
-			echo "bench-slapd:   native slapd: $SECONDS s"
-			if [ -n "${ACL_ACRE_MODULE:-}" ]; then # the same, with overlay acre
-				SECONDS=0
-				ACL_SLAPD_SIDE=module bash "$here/acl_run.sh" "$driver" \
+			if [ -n "${ACL_ACRE_MODULE:-}" ]; then
+				# slapd with overlay acre, native slapd held beside it
+				ACL_SLAPD_SIDE=native bash "$here/acl_run.sh" "$driver" \
+					"$dir" --hold ACL_NATIVE env ACL_SLAPD_SIDE=module \
+					bash "$here/acl_run.sh" "$driver" "$dir" bench-slapd ||
+					{ echo "bench-slapd: the slapd runs failed (see $dir)"; exit 2; }
+				echo "bench-slapd:   native slapd and slapd with overlay acre: $SECONDS s"
+			else
+				ACL_SLAPD_SIDE=native bash "$here/acl_run.sh" "$driver" \
 					"$dir" bench-slapd ||
-					{ echo "bench-slapd: the module run failed (see $dir)"; exit 2; }
-				echo "bench-slapd:   slapd with overlay acre: $SECONDS s"
+					{ echo "bench-slapd: the slapd run failed (see $dir)"; exit 2; }
+				echo "bench-slapd:   native slapd: $SECONDS s"
 			fi
 			SECONDS=0
 			"$driver" bench-acre "$dir" || exit 2
@@ -95,8 +97,8 @@ rm -rf "$out/noacl"
 "$driver" bench-gen noacl 1 "$out/noacl" || exit 2
 SECONDS=0
 # the rest runs while the no-ACL slapd is up
-ACL_SLAPD_SIDE=native bash "$here/acl_run.sh" "$driver" "$out/noacl" --hold \
-	bash "$here/bench_slapd.sh" --held "$driver" "$out" "$@" ||
+ACL_SLAPD_SIDE=native bash "$here/acl_run.sh" "$driver" "$out/noacl" \
+	--hold ACL_NOACL bash "$here/bench_slapd.sh" --held "$driver" "$out" "$@" ||
 	{ echo "bench-slapd: the run failed (see $out)"; exit 2; }
 echo "bench-slapd: $SECONDS s in all"
 echo
