@@ -94,7 +94,7 @@ differential-openldap-module: $(B)/differential/acl_driver $(OL_B)/acre.so
 		$(B)/differential/acl-module '$(SEED)' '$(N)'
 
 # make bench-slapd with a third measure: slapd with overlay acre on the
-# same rules (tests/differential/bench_slapd.sh).  A full run (about 15
+# same rules (tests/differential/bench_slapd.sh).  A full run (about 10
 # minutes) replaces the slapd_* rows of bench/results.json.  BENCH_UNITS=2
 # (200 entries), BENCH_RULES="10 100" and BENCH_MIXES=dn make a quick try
 # (bench/results.json left alone); the defaults are the benchmark's

@@ -10,22 +10,25 @@
 #
 # Each policy runs in its own private slapd (acl_run.sh: own slapd.conf,
 # slapadd, free loopback port, stopped by PID).  The no-ACL slapd is
-# started first and kept up through the whole run (acl_run.sh --hold):
-# every other slapd's samples alternate with samples of it, so the ratios
-# to it compare figures taken in the same seconds.  Figures stay in
-# OUTDIR/MIX-N/bench-{slapd,acre}.txt; the table is printed and written as
-# OUTDIR/bench-slapd.json.  With ACL_ACRE_MODULE=/abs/acre.so each policy
-# also runs in slapd with overlay acre deciding (bench-module.txt, the
-# overlay columns: make bench-slapd-module); its rows, in
-# bench/results.json's form, go to OUTDIR/results-rows.json and, with
-# --results FILE on a full run (default N, mixes and data), are merged
-# into FILE (bench/merge-results.sh: they replace its slapd_* rows, the
-# others stay).  ACRE_BENCH_UNITS=N shrinks the data to N units of 100
-# entries (a quick try: 2); ACRE_BENCH_MIXES="dn" runs one mix.
+# started first and kept up through the whole run (acl_run.sh --hold
+# ACL_NOACL): every other slapd's samples alternate with samples of it,
+# so the ratios to it compare figures taken in the same seconds.  Figures
+# stay in OUTDIR/MIX-N/bench-{slapd,acre}.txt; the table is printed and
+# written as OUTDIR/bench-slapd.json.  With ACL_ACRE_MODULE=/abs/acre.so
+# (make bench-slapd-module) each policy runs in slapd with overlay acre
+# deciding while native slapd on it is held up beside (--hold
+# ACL_NATIVE), the overlay, native and no-ACL samples in turn
+# (bench-module.txt); the overlay's rows, in bench/results.json's form,
+# go to OUTDIR/results-rows.json and, with --results FILE on a full run
+# (default N, mixes and data), are merged into FILE
+# (bench/merge-results.sh: they replace its slapd_* rows, the others
+# stay).  ACRE_BENCH_UNITS=N shrinks the data to N units of 100 entries
+# (a quick try: 2); ACRE_BENCH_MIXES="dn" runs one mix.
 #
-# Time, full run with the module: about 15 minutes, most of it native
-# slapd under 10,000 rules (some 50 s per search: those rows take 3
-# samples of one search instead of 7).
+# Time, full run with the module: about 10 minutes here, most of it
+# native slapd under 10,000 rules (some 25-70 s a search: native slapd
+# takes 3 samples of one search there, spread among the 9 of the
+# others).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/slapd.sh"
