@@ -292,7 +292,7 @@ slapd_search(LDAP *ld, int as_user)
 
 /* One measured search: a connection to a slapd (its process pid), as the
  * user or the rootdn, repeated reps times per sample; key names its
- * median in bench-slapd.txt. */
+ * median in the figures file (bench-slapd.txt, bench-module.txt). */
 struct side {
     const char *key;
     LDAP *ld;
