@@ -12,8 +12,10 @@
 #       against stock slapd and an expected transcript
 #       (adapters/openldap/tests/run.sh), then its policy replaced 100
 #       times under load (tests/hotswap.sh)
-#   make bench-slapd-module [BENCH_UNITS=2 BENCH_RULES="1 10"]
-#       make bench-slapd with slapd + overlay acre measured too
+#   make bench-slapd-module [BENCH_UNITS=2 BENCH_RULES="10 100"
+#                            BENCH_MIXES=dn]
+#       make bench-slapd with slapd + overlay acre measured too; a full
+#       run replaces the slapd_* rows of bench/results.json
 #   make check-openldap-suite [SUITE_TESTS="test006-acls ..."]
 #       OpenLDAP's own access-control test scripts from the source
 #       package, against the installed slapd and clients, each
@@ -92,12 +94,15 @@ differential-openldap-module: $(B)/differential/acl_driver $(OL_B)/acre.so
 		$(B)/differential/acl-module '$(SEED)' '$(N)'
 
 # make bench-slapd with a third measure: slapd with overlay acre on the
-# same rules (tests/differential/bench_slapd.sh).  BENCH_UNITS=2 (200
-# entries) and BENCH_RULES="1 10" make a quick try; the defaults are the
-# benchmark's 10,000 entries and 1, 100 and 1,000 rules.
+# same rules (tests/differential/bench_slapd.sh).  A full run (about 10
+# minutes) replaces the slapd_* rows of bench/results.json.  BENCH_UNITS=2
+# (200 entries), BENCH_RULES="10 100" and BENCH_MIXES=dn make a quick try
+# (bench/results.json left alone); the defaults are the benchmark's
+# 10,000 entries, 10, 100, 1,000 and 10,000 rules, mixes dn and regex10.
 bench-slapd-module: $(B)/differential/acl_driver $(OL_B)/acre.so
 	ACL_ACRE_MODULE=$(abspath $(OL_B)/acre.so) \
 		$(if $(BENCH_UNITS),ACRE_BENCH_UNITS=$(BENCH_UNITS)) \
+		$(if $(BENCH_MIXES),ACRE_BENCH_MIXES="$(BENCH_MIXES)") \
 		bash $(SRCDIR)/tests/differential/bench_slapd.sh \
 		$(B)/differential/acl_driver $(B)/differential/bench-slapd-module \
-		$(BENCH_RULES)
+		--results $(SRCDIR)/bench/results.json $(BENCH_RULES)

@@ -27,10 +27,10 @@
  *   acl_driver compare DIR             acre's answers and the comparison
  *   acl_driver shrink DIR SEARCH RUNNER
  *   acl_driver show DIR SEARCH         a reproducer of search SEARCH
- *   acl_driver bench-gen RULES DIR     the bench-slapd case (acl_bench.h)
+ *   acl_driver bench-gen MIX RULES DIR the bench-slapd case (acl_bench.h)
  *   acl_driver bench-slapd DIR URI ROOTPW PID
  *   acl_driver bench-acre DIR
- *   acl_driver bench-report JSON DIR...
+ *   acl_driver bench-report JSON ROWS|- DIR...
  *
  * RUNNER is the command line that runs slapd on a case directory (the
  * directory is appended): tests/differential/acl_run.sh and this driver.
@@ -493,18 +493,26 @@ cmd_bench(int argc, char **argv)
     void *tmp = talloc_new(NULL);
     int rc = 2;
 
-    if (argc == 4 && !strcmp(argv[1], "bench-gen")) {
-        mkdir(argv[3], 0777);
-        acl_case_write(acl_bench_gen(tmp, (unsigned)strtoul(argv[2], NULL, 10)),
-                       argv[3]);
+    if (argc == 5 && !strcmp(argv[1], "bench-gen")) {
+        struct acl_case *c =
+            acl_bench_gen(tmp, argv[2], (unsigned)strtoul(argv[3], NULL, 10));
+        if (!c) {
+            fprintf(stderr, "%s: bench-gen: no mix %s of %s rules\n", suite,
+                    argv[2], argv[3]);
+            talloc_free(tmp);
+            return 2;
+        }
+        mkdir(argv[4], 0777);
+        acl_case_write(c, argv[4]);
         rc = 0;
     } else if (argc == 6 && !strcmp(argv[1], "bench-slapd")) {
         rc = -acl_bench_slapd(acl_case_read(tmp, argv[2]), argv[2], argv[3],
                               argv[4], strtol(argv[5], NULL, 10));
     } else if (argc == 3 && !strcmp(argv[1], "bench-acre")) {
         rc = -acl_bench_acre(acl_case_read(tmp, argv[2]), argv[2]);
-    } else if (argc >= 4 && !strcmp(argv[1], "bench-report")) {
-        rc = acl_bench_report(argv + 3, (unsigned)argc - 3, argv[2]);
+    } else if (argc >= 5 && !strcmp(argv[1], "bench-report")) {
+        rc = acl_bench_report(argv + 4, (unsigned)argc - 4, argv[2],
+                              strcmp(argv[3], "-") ? argv[3] : NULL);
     }
     talloc_free(tmp);
     return rc;
@@ -522,10 +530,10 @@ usage(void)
                     "       acl_driver compare DIR\n"
                     "       acl_driver shrink DIR SEARCH RUNNER\n"
                     "       acl_driver show DIR SEARCH\n"
-                    "       acl_driver bench-gen RULES DIR\n"
+                    "       acl_driver bench-gen MIX RULES DIR\n"
                     "       acl_driver bench-slapd DIR URI ROOTPW PID\n"
                     "       acl_driver bench-acre DIR\n"
-                    "       acl_driver bench-report JSON DIR...\n");
+                    "       acl_driver bench-report JSON ROWS|- DIR...\n");
     return 2;
 }
 

@@ -5,10 +5,14 @@
 # driver's "slapd" command, over LDAP), slapd stopped by its PID.
 #
 #   tests/differential/acl_run.sh DRIVER CASEDIR [COMMAND]
+#   tests/differential/acl_run.sh DRIVER CASEDIR --hold NAME PROGRAM [ARG...]
 #
 # COMMAND (default "slapd") is the driver's command run while slapd is
 # up, as "DRIVER COMMAND CASEDIR URI ROOTPW PID" ("bench-slapd" for
-# `make bench-slapd`).
+# `make bench-slapd`).  With --hold, PROGRAM ARG... runs instead, with
+# NAME_URI, NAME_ROOTPW and NAME_PID (this slapd's) in its environment,
+# and its exit status is acl_run.sh's (bench_slapd.sh keeps slapds up
+# this way while it measures another beside them).
 # Writes CASEDIR/slapd.conf (what slapd ran; acre compiles the same text),
 # CASEDIR/slapd.out, CASEDIR/slaptest.log and CASEDIR/slapadd.log.  The
 # database, pid file and log live in a temporary directory removed at
@@ -21,8 +25,20 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/slapd.sh"
 
-[ $# = 2 ] || [ $# = 3 ] || { echo "usage: $0 DRIVER CASEDIR [COMMAND]" >&2; exit 2; }
-driver=$1 dir=$2 cmd=${3:-slapd}
+if [ "${3:-}" = --hold ] && [ $# -ge 5 ]; then
+	driver=$1 dir=$2 cmd=--hold held=$4
+	case $held in [A-Z_]*[!A-Z0-9_]* | [!A-Z_]* | '')
+		echo "$0: --hold $held: not a variable name" >&2
+		exit 2
+		;;
+	esac
+	shift 4
+elif [ $# = 2 ] || [ $# = 3 ]; then
+	driver=$1 dir=$2 cmd=${3:-slapd}
+else
+	echo "usage: $0 DRIVER CASEDIR [COMMAND | --hold NAME PROGRAM [ARG...]]" >&2
+	exit 2
+fi
 slapd_have_tools || { slapd_log "slapd and ldap-utils are not installed"; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/acre-acl.XXXXXX") || exit 2
 slapd_use_dir "$work"
@@ -44,5 +60,12 @@ while IFS='	' read -r i suffix rootdn size; do
 		-l "$work/data-$i.ldif" >>"$dir/slapadd.log" 2>&1 || exit 4
 done <"$work/dbs"
 slapd_start || exit 5
+if [ "$cmd" = --hold ]; then
+	env "${held}_URI=$SLAPD_URI/" "${held}_ROOTPW=$SLAPD_ROOTPW" \
+		"${held}_PID=$SLAPD_PID" "$@"
+	rc=$?
+	slapd_stop
+	exit $rc
+fi
 "$driver" "$cmd" "$dir" "$SLAPD_URI/" "$SLAPD_ROOTPW" "$SLAPD_PID" || exit 2
 slapd_stop

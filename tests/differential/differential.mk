@@ -14,9 +14,12 @@
 #       as fixed cases, then generated cases until N searches (default
 #       300) have been compared (see tests/differential/acl.sh); artefacts
 #       in build/differential/acl
-#   make bench-slapd
+#   make bench-slapd [BENCH_UNITS=2 BENCH_RULES="10 100" BENCH_MIXES=dn]
 #       the CPU slapd spends per returned entry of a 10,000-entry subtree
-#       search under 1, 100 and 1,000 rules, next to acre's, same run
+#       search as a user with no access control and under 10 to 10,000
+#       rules of two mixes, next to acre's, same run
+#       (tests/differential/bench_slapd.sh; with the overlay: make
+#       bench-slapd-module)
 #
 #   make differential-389 [SEED=n] [N=searches]
 #       the `aci` dialect, acre against a private 389-DS (see
@@ -80,8 +83,10 @@ differential: $(B)/differential/acl_driver
 		$(B)/differential/acl '$(SEED)' '$(N)'
 
 bench-slapd: $(B)/differential/acl_driver
-	bash $(DT_DIR)/bench_slapd.sh $(B)/differential/acl_driver \
-		$(B)/differential/bench-slapd
+	$(if $(BENCH_UNITS),ACRE_BENCH_UNITS=$(BENCH_UNITS)) \
+		$(if $(BENCH_MIXES),ACRE_BENCH_MIXES="$(BENCH_MIXES)") \
+		bash $(DT_DIR)/bench_slapd.sh $(B)/differential/acl_driver \
+		$(B)/differential/bench-slapd $(BENCH_RULES)
 
 # ---- the aci dialect against 389-DS ------------------------------------------
 # The driver generates and compares; acre's side is the CLI itself.
