@@ -643,6 +643,15 @@ struct opcache {
     uint64_t sig; /* entry_sig of ev.e */
     int have_verdict;
     acre_verdict verdict;
+    /* the entry a search's entry-level read check has just compared in
+     * full (view_for): the read checks of its attributes and values that
+     * follow trust it unchanged while its id and first attribute are the
+     * same, as slapd's own per-entry access state does; NULL: none */
+    const Entry *trust;
+    ID trust_id;
+    const Attribute *trust_head;
+    const Attribute *cur_a; /* the attribute last found in it, and where */
+    int cur_i;
 };
 
 static __thread struct opcache *tls_cache;
@@ -654,6 +663,8 @@ opcache_end(struct opcache *oc)
     oc->rq = NULL;
     oc->have_verdict = 0;
     oc->ev.e = NULL;
+    oc->trust = NULL;
+    oc->cur_a = NULL;
 }
 
 static int
@@ -785,27 +796,73 @@ entry_sig(const Entry *e)
     return h;
 }
 
-/* Make sure oc->ev is e's view; 0, or -1 (acre failed). */
+/* Is e the entry oc trusts unchanged (struct opcache)? */
 static int
-view_for(struct opcache *oc, Entry *e)
+trusted(const struct opcache *oc, const Entry *e)
 {
-    uint64_t sig = entry_sig(e);
+    return oc->trust == e && oc->ev.e == e && e->e_id == oc->trust_id &&
+           e->e_attrs == oc->trust_head;
+}
 
-    if (oc->ev.e == e && oc->sig == sig)
+/* Make sure oc->ev is e's view; 0, or -1 (acre failed).  The attribute
+ * list is compared in full (entry_sig) unless trust allows and oc trusts
+ * e; with make_trust, e is trusted from then on. */
+static int
+view_for(struct opcache *oc, Entry *e, int trust, int make_trust)
+{
+    uint64_t sig;
+
+    if (trust && trusted(oc, e))
         return 0;
-    oc->have_verdict = 0;
-    oc->ev.e = NULL;
-    if (eview_make(oc->inst, oc->host.schema, e, &oc->ev))
-        return -1;
-    oc->sig = sig;
+    sig = entry_sig(e);
+    oc->trust = NULL;
+    oc->cur_a = NULL;
+    if (oc->ev.e != e || oc->sig != sig) {
+        oc->have_verdict = 0;
+        oc->ev.e = NULL;
+        if (eview_make(oc->inst, oc->host.schema, e, &oc->ev))
+            return -1;
+        oc->sig = sig;
+    }
+    if (make_trust) {
+        oc->trust = e;
+        oc->trust_id = e->e_id;
+        oc->trust_head = e->e_attrs;
+    }
     return 0;
+}
+
+/* attr_index, from where the last call left off in a trusted entry (its
+ * attributes are checked in list order). */
+static int
+attr_at(struct opcache *oc, const Entry *e, const AttributeDescription *ad,
+        Attribute **out)
+{
+    int i;
+
+    if (oc->cur_a && trusted(oc, e)) {
+        if (oc->cur_a->a_desc == ad) {
+            *out = (Attribute *)oc->cur_a;
+            return oc->cur_i;
+        }
+        if (oc->cur_a->a_next && oc->cur_a->a_next->a_desc == ad) {
+            oc->cur_a = *out = oc->cur_a->a_next;
+            return ++oc->cur_i;
+        }
+    }
+    i = attr_index(e, ad, out);
+    if (i >= 0 && trusted(oc, e)) {
+        oc->cur_a = *out;
+        oc->cur_i = i;
+    }
+    return i;
 }
 
 /* Make sure oc holds e's read verdict; 0, or -1 (acre failed). */
 static int
-verdict_for(struct opcache *oc, Entry *e)
+verdict_for(struct opcache *oc, Entry *e, int trust, int make_trust)
 {
-    if (view_for(oc, e))
+    if (view_for(oc, e, trust, make_trust))
         return -1;
     if (oc->have_verdict)
         return 0;
@@ -819,16 +876,16 @@ verdict_for(struct opcache *oc, Entry *e)
  * verdict does not cover it (then acre_access answers). */
 static int
 from_verdict(struct opcache *oc, Entry *e, AttributeDescription *desc,
-             struct berval *val)
+             struct berval *val, int trust, int make_trust)
 {
     Attribute *a = NULL;
     int i, k;
 
-    if (verdict_for(oc, e))
+    if (verdict_for(oc, e, trust, make_trust))
         return 0;
     if (desc == slap_schema.si_ad_entry && !val)
         return oc->verdict.visible != 0;
-    if (!val || !oc->verdict.visible || (i = attr_index(e, desc, &a)) < 0 ||
+    if (!val || !oc->verdict.visible || (i = attr_at(oc, e, desc, &a)) < 0 ||
         (k = oc->ev.map[i]) < 0 ||
         oc->ev.attrs[k].vals != (const acre_value *)a->a_vals ||
         oc->ev.attrs[k].nvals != a->a_numvals)
@@ -845,11 +902,12 @@ from_verdict(struct opcache *oc, Entry *e, AttributeDescription *desc,
 
 /* The stored form of val when it is one of e's values of desc. */
 static struct berval *
-stored_value(Entry *e, AttributeDescription *desc, struct berval *val)
+stored_value(struct opcache *oc, Entry *e, AttributeDescription *desc,
+             struct berval *val)
 {
     Attribute *a = NULL;
 
-    if (!val || attr_index(e, desc, &a) < 0)
+    if (!val || attr_at(oc, e, desc, &a) < 0)
         return val;
     for (unsigned j = 0; j < a->a_numvals; j++)
         if (val == &a->a_nvals[j])
@@ -863,14 +921,22 @@ check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
 {
     int right = acre_right_of(access), rc;
     uint32_t mask = ACRE_PRIV_NONE;
+    /* a search's read checks: the entry-level one compares the entry in
+     * full and trusts it; those of its attributes and values that follow
+     * (slap_send_search_entry, nothing changing the entry in between)
+     * rely on that */
+    int reading = right == ACRE_RIGHT_READ && op->o_tag == LDAP_REQ_SEARCH;
+    int whole = desc == slap_schema.si_ad_entry && !val;
 
     if (right < 0)
         return 0;
-    if (right == ACRE_RIGHT_READ && (rc = from_verdict(oc, e, desc, val)) >= 0)
+    if (right == ACRE_RIGHT_READ &&
+        (rc = from_verdict(oc, e, desc, val, reading && !whole,
+                           reading && whole)) >= 0)
         return rc;
-    if (view_for(oc, e))
+    if (view_for(oc, e, reading && !whole, 0))
         return 0;
-    val = stored_value(e, desc, val);
+    val = stored_value(oc, e, desc, val);
     rc = acre_access(oc->rq, &oc->ev.v, desc->ad_cname.bv_val,
                      val ? val->bv_val : NULL, val ? val->bv_len : 0, right,
                      &mask);
@@ -1313,13 +1379,15 @@ coll_search_response(Operation *op, SlapReply *rs)
 
     if (rs->sr_type != REP_SEARCH || !rs->sr_entry)
         return SLAP_CB_CONTINUE;
-    if (!(oc = oc_for(inst, op)) || view_for(oc, rs->sr_entry) ||
+    if (!(oc = oc_for(inst, op)) || view_for(oc, rs->sr_entry, 0, 0) ||
         acre_entry_collective(oc->rq, &oc->ev.v, &cv))
         cv.nattrs = 0; /* fail closed: no collective value */
     if (cv.nattrs) {
         coll_merge(op, rs, cs->on, &cv);
         oc->ev.e = NULL; /* the entry it viewed may be gone */
         oc->have_verdict = 0;
+        oc->trust = NULL;
+        oc->cur_a = NULL;
     }
     if (cs->orig &&
         test_filter(op, rs->sr_entry, cs->orig) != LDAP_COMPARE_TRUE)
