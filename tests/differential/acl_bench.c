@@ -6,6 +6,7 @@
 
 #include "acl_acre.h"
 #include "acl_check.h"
+#include "slapd_case.h"
 
 #include <errno.h>
 #include <ldap.h>
@@ -16,152 +17,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#define UNITS      100 /* ACRE_BENCH_UNITS overrides (a tiny run: 2) */
-#define PER_UNIT   100
-#define GROUPS     20
 #define SAMPLES    9     /* samples of each figure */
 #define SLOW_EVERY 3     /* ... a third of them when one search takes */
 #define SLOW_NS    2e9   /* more than SLOW_NS */
 #define SAMPLE_NS  2.5e8 /* aim for samples of 0.25 s or more */
-#define BENCH_USER "uid=p0-0,ou=unit0,ou=people,dc=example,dc=com"
-#define BENCH_BASE "ou=people,dc=example,dc=com"
 #define ROOTDN     "cn=manager,dc=example,dc=com"
 
 /* ---- the case ---------------------------------------------------------- */
 
-/* Units of PER_UNIT people: UNITS, or ACRE_BENCH_UNITS (1..UNITS). */
+/* Units of the case: SLAPD_CASE_UNITS, or ACRE_BENCH_UNITS (1..that; a
+ * tiny run: 2). */
 static unsigned
 bench_units(void)
 {
     const char *e = getenv("ACRE_BENCH_UNITS");
-    unsigned long n = e ? strtoul(e, NULL, 10) : UNITS;
+    unsigned long n = e ? strtoul(e, NULL, 10) : SLAPD_CASE_UNITS;
 
-    return n >= 1 && n <= UNITS ? (unsigned)n : UNITS;
-}
-
-static char *
-bench_ldif(void *ctx)
-{
-    char *s = talloc_strdup(ctx, "dn: dc=example,dc=com\n"
-                                 "objectClass: dcObject\n"
-                                 "objectClass: organization\n"
-                                 "dc: example\no: Example\n\n"
-                                 "dn: ou=people,dc=example,dc=com\n"
-                                 "objectClass: organizationalUnit\n"
-                                 "ou: people\n\n"
-                                 "dn: ou=groups,dc=example,dc=com\n"
-                                 "objectClass: organizationalUnit\n"
-                                 "ou: groups\n\n");
-
-    for (unsigned u = 0; s && u < bench_units(); u++) {
-        s = talloc_asprintf_append(s,
-                                   "dn: ou=unit%u," BENCH_BASE "\n"
-                                   "objectClass: organizationalUnit\n"
-                                   "ou: unit%u\n\n",
-                                   u, u);
-        for (unsigned p = 0; s && p < PER_UNIT; p++)
-            s = talloc_asprintf_append(
-                s,
-                "dn: uid=p%u-%u,ou=unit%u," BENCH_BASE "\n"
-                "objectClass: inetOrgPerson\n"
-                "uid: p%u-%u\ncn: Person %u %u\nsn: Unit%u\n"
-                "mail: p%u-%u@example.com\n"
-                "telephoneNumber: +1 555 %04u\n"
-                "title: %s\ndescription: member of unit %u\n"
-                "userPassword: secret%u\n"
-                "manager: uid=p%u-0,ou=unit%u," BENCH_BASE "\n\n",
-                u, p, u, u, p, u, p, u, u, p, (u * PER_UNIT + p) % 10000,
-                p % 10 ? "engineer" : "boss", u, p, u, u);
-    }
-    for (unsigned g = 0; s && g < GROUPS; g++) {
-        s = talloc_asprintf_append(s,
-                                   "dn: cn=group%u,ou=groups,dc=example,dc=com"
-                                   "\nobjectClass: groupOfNames\ncn: group%u\n",
-                                   g, g);
-        for (unsigned m = 0; s && m < 50; m++)
-            s = talloc_asprintf_append(
-                s, "member: uid=p%u-%u,ou=unit%u," BENCH_BASE "\n",
-                (g * 5 + m) % bench_units(), m, (g * 5 + m) % bench_units());
-        s = talloc_asprintf_append(s, "\n");
-    }
-    return s;
-}
-
-/* Rule i of a long policy of mix dn (regex 0) or regex10 (regex 1):
- * about unit i % 150 (units past 99 do not exist, as in a policy that
- * outlived its data), its shape chosen by i % 10.  Every shape has a
- * dn.subtree, dn.one, dn.base or dn.children target but shape 3 in
- * regex10, which is the dn.regex counterpart of mix dn's: rule i is a
- * dn.regex rule exactly when i % 10 == 3, one rule in ten. */
-static char *
-bench_rule(void *ctx, int regex, unsigned i)
-{
-    unsigned u = i % 150;
-    const char *unit = talloc_asprintf(ctx, "ou=unit%u," BENCH_BASE, u);
-
-    switch (i % 10) {
-    case 0:
-    case 1:
-    case 2:
-        return talloc_asprintf(
-            ctx,
-            "access to dn.subtree=\"%s\" attrs=telephoneNumber,mail\n"
-            "  by group.exact=\"cn=group%u,ou=groups,dc=example,dc=com\" "
-            "write\n  by self write\n  by users read\n  by * none\n",
-            unit, i % GROUPS);
-    case 3:
-        if (regex) /* the people of the unit whose number ends in 7 */
-            return talloc_asprintf(
-                ctx,
-                "access to dn.regex=\"^uid=p%u-[0-9]*7,ou=unit%u,ou=people,"
-                "dc=example,dc=com$\" attrs=description\n"
-                "  by dn.exact,expand=\"$0\" write\n  by users read\n"
-                "  by * none\n",
-                u, u);
-        /* one of them, by its DN */
-        return talloc_asprintf(ctx,
-                               "access to dn.base=\"uid=p%u-%u,%s\" "
-                               "attrs=description\n"
-                               "  by self write\n  by users read\n"
-                               "  by * none\n",
-                               u, (i / 10) % 10 * 10 + 7, unit);
-    case 4:
-        return talloc_asprintf(ctx,
-                               "access to dn.children=\"%s\" "
-                               "filter=\"(title=boss)\" attrs=title\n"
-                               "  by users read\n  by * break\n",
-                               unit);
-    case 5:
-        return talloc_asprintf(ctx,
-                               "access to dn.base=\"uid=p%u-%u,%s\"\n"
-                               "  by self write\n  by users read\n"
-                               "  by * none\n",
-                               u, i % PER_UNIT, unit);
-    case 6:
-        return talloc_asprintf(ctx,
-                               "access to dn.one=\"%s\" attrs=userPassword\n"
-                               "  by self =wx\n  by anonymous auth\n"
-                               "  by * none\n",
-                               unit);
-    case 7:
-        return talloc_asprintf(ctx,
-                               "access to dn.subtree=\"%s\" attrs=manager\n"
-                               "  by dnattr=manager write\n  by users read\n"
-                               "  by * none\n",
-                               unit);
-    case 8:
-        return talloc_asprintf(ctx,
-                               "access to dn.subtree=\"%s\" attrs=carLicense "
-                               "val.regex=\"^X%u$\"\n  by users read\n",
-                               unit, i);
-    default:
-        return talloc_asprintf(ctx,
-                               "access to dn.subtree=\"ou=groups,dc=example,"
-                               "dc=com\" attrs=member filter=\"(cn=group%u)\"\n"
-                               "  by set=\"this/member & user\" write\n"
-                               "  by users read\n",
-                               i % GROUPS);
-    }
+    return n >= 1 && n <= SLAPD_CASE_UNITS ? (unsigned)n : SLAPD_CASE_UNITS;
 }
 
 struct acl_case *
@@ -184,18 +56,18 @@ acl_bench_gen(void *ctx, const char *mix, unsigned nrules)
                                "rootdn \"" ROOTDN "\"\n",
                                mix, nrules);
     for (unsigned i = 0; i + 1 < nrules; i++)
-        c->rules =
-            talloc_asprintf_append(c->rules, "%s", bench_rule(c, regex, i));
+        c->rules = talloc_asprintf_append(c->rules, "%s",
+                                          slapd_case_rule(c, regex, i));
     c->rules = talloc_asprintf_append(
         c->rules, "%s",
         noacl ? "access to *\n  by * read\n"
               : "access to *\n  by self write\n  by users read\n"
                 "  by * none\n");
-    c->ldif = bench_ldif(c);
+    c->ldif = slapd_case_ldif(c, bench_units());
     c->nrq = 2;
     c->rq = talloc_zero_array(c, struct acl_rq, 2);
     c->rq[0] = (struct acl_rq){ACL_PROXY, talloc_strdup(c, "user"),
-                               talloc_strdup(c, BENCH_USER),
+                               talloc_strdup(c, SLAPD_CASE_USER),
                                talloc_strdup(c, ROOTDN), talloc_strdup(c, "")};
     c->rq[1] = (struct acl_rq){ACL_ROOT, talloc_strdup(c, "rootdn"),
                                talloc_strdup(c, ""), talloc_strdup(c, ROOTDN),
@@ -205,7 +77,7 @@ acl_bench_gen(void *ctx, const char *mix, unsigned nrules)
     for (unsigned i = 0; i < 2; i++)
         c->s[i] = (struct acl_search){i,
                                       2,
-                                      talloc_strdup(c, BENCH_BASE),
+                                      talloc_strdup(c, SLAPD_CASE_BASE),
                                       talloc_strdup(c, "(objectClass=*)"),
                                       0,
                                       NULL};
@@ -274,13 +146,13 @@ bench_conn(const char *uri, const char *rootpw)
 static unsigned
 slapd_search(LDAP *ld, int as_user)
 {
-    char authz[] = "dn:" BENCH_USER;
+    char authz[] = "dn:" SLAPD_CASE_USER;
     LDAPControl proxy = {
         (char *)LDAP_CONTROL_PROXY_AUTHZ, {sizeof authz - 1, authz}, 1};
     LDAPControl *ctrls[] = {&proxy, NULL};
     LDAPMessage *res = NULL;
     int rc = ldap_search_ext_s(
-        ld, BENCH_BASE, LDAP_SCOPE_SUBTREE, "(objectClass=*)", NULL, 0,
+        ld, SLAPD_CASE_BASE, LDAP_SCOPE_SUBTREE, "(objectClass=*)", NULL, 0,
         as_user ? ctrls : NULL, NULL, NULL, LDAP_NO_LIMIT, &res);
     unsigned n = rc == LDAP_SUCCESS ? (unsigned)ldap_count_entries(ld, res) : 0;
 
@@ -453,7 +325,7 @@ acl_bench_acre(const struct acl_case *c, const char *dir)
         dt_read_file(talloc_asprintf(NULL, "%s/slapd.conf", dir), NULL);
     struct acl_acre a;
     struct dt_str why;
-    acre_subject who = {.authz_dn = BENCH_USER, .authc_dn = ROOTDN};
+    acre_subject who = {.authz_dn = SLAPD_CASE_USER, .authc_dn = ROOTDN};
     acre_request *rq;
     acre_dn *base;
     double vs[SAMPLES], vd[SAMPLES];
@@ -464,18 +336,18 @@ acl_bench_acre(const struct acl_case *c, const char *dir)
     if (acl_acre_open(&a, "slapd.conf", conf, c->ldif, &why))
         dt_die("bench: %s", why.p);
     if (acre_request_begin(a.rules, &who, acre_directory_host(a.dir), &rq) ||
-        acre_dn_parse(NULL, acre_policy_schema(a.rules), BENCH_BASE,
-                      strlen(BENCH_BASE), 0, &base, NULL))
+        acre_dn_parse(NULL, acre_policy_schema(a.rules), SLAPD_CASE_BASE,
+                      strlen(SLAPD_CASE_BASE), 0, &base, NULL))
         dt_die("bench: cannot start the request");
-    acre_search(rq, BENCH_BASE, ACRE_SCOPE_SUB, "(objectClass=*)", NULL, 0,
+    acre_search(rq, SLAPD_CASE_BASE, ACRE_SCOPE_SUB, "(objectClass=*)", NULL, 0,
                 count_entry, &n, &rc, NULL); /* warm-up */
     for (unsigned s = 0; s < SAMPLES; s++) {
         unsigned reps = 5, k = 0;
         double t0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
         for (unsigned r = 0; r < reps; r++) {
             k = 0;
-            acre_search(rq, BENCH_BASE, ACRE_SCOPE_SUB, "(objectClass=*)", NULL,
-                        0, count_entry, &k, &rc, NULL);
+            acre_search(rq, SLAPD_CASE_BASE, ACRE_SCOPE_SUB, "(objectClass=*)",
+                        NULL, 0, count_entry, &k, &rc, NULL);
         }
         vs[s] = (now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0) / reps / k;
         struct decide_walk w = {rq, 0, 0};
@@ -565,7 +437,7 @@ acl_bench_report(char *const *dirs, unsigned n, const char *json,
            "bench-slapd: us of CPU per returned entry (medians); slapd: its "
            "process's CPU time; acre: acre_search, and acre_entry_decide "
            "alone\n\n",
-           BENCH_BASE);
+           SLAPD_CASE_BASE);
     printf("%-8s %6s %7s %8s %8s %9s %9s %9s %9s %9s %8s\n", "mix", "rules",
            "entries", "no-ACL", "rootdn", "native", "overlay", "acre srch",
            "acre dec", "noacl/ovl", "nat/ovl");

@@ -67,15 +67,16 @@ differential-filter-cases: $(B)/differential/filter_driver
 
 # ---- access control ------------------------------------------------------
 DT_ACL_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/acl_*.c) \
-	$(SRCDIR)/tests/oracle/openldap_gen.c $(SRCDIR)/cli/dn_slapd.c
+	$(SRCDIR)/tests/oracle/openldap_gen.c $(SRCDIR)/cli/dn_slapd.c \
+	$(SRCDIR)/bench/slapd_case.c
 DT_LDAP_LIBS := -lldap -llber
 
 $(B)/differential/acl_driver: $(DT_ACL_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) $(SRCDIR)/tests/oracle/openldap_gen.h \
-		$(SRCDIR)/cli/ldif_out.h
+		$(SRCDIR)/cli/ldif_out.h $(SRCDIR)/bench/slapd_case.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -I$(DT_DIR) -I$(SRCDIR)/tests/oracle \
-		-I$(SRCDIR)/cli -o $@ $(DT_ACL_SRC) $(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) \
+		-I$(SRCDIR)/cli -I$(SRCDIR)/bench -o $@ $(DT_ACL_SRC) $(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) \
 		$(DT_LDAP_LIBS)
 
 differential: $(B)/differential/acl_driver
