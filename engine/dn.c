@@ -1296,12 +1296,10 @@ try_normalised_simd(struct ps *ps)
     /* per word: RDN starts (bit 0 and each byte after a ','); '=' */
     uint64_t start[NF_WORDS], eqs[NF_WORDS];
     const size_t n = ps->n, nw = (n + 63) / 64;
-    const struct acreS_hot *hot =
-        (const struct acreS_hot *)(const void *)ps->schema;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
     unsigned depth = 0;
 
-    if (n == 0 || !hot->dnfast)
+    if (n == 0)
         return 0;
     if (n < 16) {
         memset(small.b, 0, sizeof small.b);
@@ -1382,17 +1380,6 @@ try_normalised_simd(struct ps *ps)
     ps->nrdn[depth] = (uint32_t)n + 1;
     ps->fast = 1;
     return 1;
-}
-
-/* the eight bytes of w with A-Z lowered (bytes >= 0x80 kept) */
-static inline uint64_t
-lower_word(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101ull;
-    uint64_t h = w & (0x7f * ones);
-    uint64_t ge_a = h + (0x80 - 'A') * ones, gt_z = h + (0x80 - 'Z' - 1) * ones;
-
-    return w | (((ge_a & ~gt_z & ~w) & (0x80 * ones)) >> 2);
 }
 
 /*
@@ -1486,7 +1473,7 @@ parse_plain_simd(struct ps *ps)
                 memcpy(&key, in.b + t, 8);
                 if (tlen < 8)
                     key &= (1ull << (8 * tlen)) - 1;
-                ty = acreS_dn_fast(ps->schema, lower_word(key));
+                ty = acreS_dn_fast(ps->schema, acreS_lower8(key));
             } else {
                 ty = acreS_dn_type(ps->schema, (const char *)in.b + t, tlen);
                 if (ty && ty->mr > ACRE_MR_CASE_EXACT_IA5)

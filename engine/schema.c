@@ -56,18 +56,6 @@ lc(uint8_t c)
     return (c >= 'A' && c <= 'Z') ? c + 32 : c;
 }
 
-/* lower8 -- ASCII-lowercase the eight bytes of w at once (others kept). */
-static inline uint64_t
-lower8(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101ull;
-    uint64_t h = w & (0x7f * ones);
-    uint64_t ge_a = h + (0x80 - 'A') * ones;
-    uint64_t gt_z = h + (0x80 - 'Z' - 1) * ones;
-
-    return w | (((ge_a & ~gt_z & ~w) & (0x80 * ones)) >> 2);
-}
-
 /* pack -- s[0..n), 1 <= n <= 8, as a word: byte j in bits 8j..8j+7. */
 static inline uint64_t
 pack(const char *s, size_t n)
@@ -118,11 +106,11 @@ lg_hash(const char *s, size_t n)
     size_t i = 0;
 
     for (; i + 8 <= n; i += 8) {
-        h = (h ^ lower8(word(s + i))) * 0xff51afd7ed558ccdull;
+        h = (h ^ acreS_lower8(word(s + i))) * 0xff51afd7ed558ccdull;
         h ^= h >> 32;
     }
     if (i < n) {
-        h = (h ^ lower8(pack(s + i, n - i))) * 0xc4ceb9fe1a85ec53ull;
+        h = (h ^ acreS_lower8(pack(s + i, n - i))) * 0xc4ceb9fe1a85ec53ull;
         h ^= h >> 32;
     }
     return (uint32_t)h;
@@ -135,9 +123,9 @@ lg_equal(const char *key, const char *s, size_t n)
     size_t i = 0;
 
     for (; i + 8 <= n; i += 8)
-        if (lower8(word(s + i)) != word(key + i))
+        if (acreS_lower8(word(s + i)) != word(key + i))
             return 0;
-    return i == n || lower8(pack(s + i, n - i)) == pack(key + i, n - i);
+    return i == n || acreS_lower8(pack(s + i, n - i)) == pack(key + i, n - i);
 }
 
 /* sh_slot -- the slot holding packed lowercase key k, or NULL. */
@@ -179,7 +167,7 @@ static inline int
 index_find(const struct acreS_index *ix, const char *s, size_t n)
 {
     if (n - 1 < 8)
-        return sh_find(ix, lower8(pack(s, n)), n);
+        return sh_find(ix, acreS_lower8(pack(s, n)), n);
     if (n > ACRES_MAX_TOKEN)
         return -1;
     return lg_find(ix, s, n);

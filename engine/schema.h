@@ -192,13 +192,27 @@ struct acreS_hot {
     uint32_t magic; /* ACRES_MAGIC (internal.h: Handles) */
     unsigned ntypes;
     const struct acreS_dinfo *types; /* [ntypes]: each type alone */
-    /* the DN parser's fast paths: the types with a string equality
+    /* the DN parser's fast paths (every schema has one: derive): the
+     * types with a string equality
      * preparation (ACRE_MR_CASE_EXACT_IA5 or below) by each of their names
      * of 1..8 bytes, lowercase and packed (dn_types.h: lkey); open
      * addressing, at most half full, 2^dnbits slots */
     const struct acreS_dnslot *dnfast;
     uint32_t dnmask, dnbits;
 };
+
+/* acreS_lower8 -- the eight bytes of w with A-Z lowercased (the others,
+ * bytes >= 0x80 too, kept): how the short-name keys are made. */
+static inline uint64_t
+acreS_lower8(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t h = w & (0x7f * ones);
+    uint64_t ge_a = h + (0x80 - 'A') * ones;
+    uint64_t gt_z = h + (0x80 - 'Z' - 1) * ones;
+
+    return w | (((ge_a & ~gt_z & ~w) & (0x80 * ones)) >> 2);
+}
 
 /* acreS_dn_fast -- the string type with the packed lowercase name key
  * (a non-NULL s, key != 0), or NULL: one multiplicative hash, one probe. */
