@@ -186,6 +186,71 @@ rule_scope(struct acreP_rule *r)
     r->scope = ACREP_SCOPE_DN;
 }
 
+/*
+ * The node a dn.regex target can be indexed under, parsed in mem (*out;
+ * NULL when there is none: the rule stays residual), and the depth window
+ * below it.  Every DN the pattern matches ends with its literal tail
+ * (acreI_regex.tail), ignoring ASCII case.  slapd's DN text escapes a ','
+ * or '=' inside a value, so the part of the tail after its first ',' is
+ * whole RDNs: the entry is below the DN they make, when that part is
+ * already slapd's normalised text (no escapes: acre's text is the same)
+ * of a DN whose values fold case (any case variant of it normalises to
+ * it, so no other spelling of it can match).  With ACREI_RE_EXACT the
+ * whole tail is the entry's DN.  Fails only for memory.
+ */
+static int
+regex_base(void *mem, const acre_schema *s, const struct acreI_regex *re,
+           acre_dn **out, uint16_t *lo, uint16_t *hi)
+{
+    const char *t = re->pattern + re->len - 1 - re->tail;
+    size_t n = re->tail;
+    const char *comma;
+    acre_dn *dn = NULL, *up = NULL;
+    int rc;
+
+    *out = NULL;
+    if (!n || re->len < n + 1 || n > ACRE_DN_MAX_LEN)
+        return 0;
+    if (!(re->flags & ACREI_RE_EXACT)) {
+        if (!(comma = memchr(t, ',', n)))
+            return 0;
+        n -= (size_t)(comma + 1 - t);
+        t = comma + 1;
+    }
+    unsigned eqs = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c < 0x20 || c >= 0x7f || strchr("\\\"+;<>#", c))
+            return 0;
+        eqs += c == '=';
+    }
+    char *low = talloc_size(NULL, 2 * n + 2), *upp = low ? low + n + 1 : NULL;
+    if (!low)
+        return ACRE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t[i];
+        low[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        upp[i] = (char)(c >= 'a' && c <= 'z' ? c - 32 : c);
+    }
+    size_t nl = 0, nu = 0;
+    const char *nt;
+    if ((rc = acre_dn_parse(mem, s, low, n, 0, &dn, NULL)) == 0 &&
+        acre_dn_depth(dn) == eqs && (nt = acre_dn_normalised(dn, &nl)) &&
+        nl == n && memcmp(nt, low, n) == 0 &&
+        (rc = acre_dn_parse(low, s, upp, n, 0, &up, NULL)) == 0 &&
+        (nt = acre_dn_normalised(up, &nu)) && nu == n &&
+        memcmp(nt, low, n) == 0) {
+        unsigned d = acre_dn_depth(dn);
+        *lo = (uint16_t)(re->flags & ACREI_RE_EXACT ? d : d + 1);
+        *hi = re->flags & ACREI_RE_EXACT ? (uint16_t)d : NO_DEPTH;
+        *out = dn;
+        dn = NULL;
+    }
+    acre_dn_free(dn);
+    talloc_free(low);
+    return rc == ACRE_ERR_NOMEM ? rc : 0;
+}
+
 uint8_t
 acreP_clause_flags(const struct acreI_clause *b)
 {
@@ -224,13 +289,26 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
     r->clause0 = *ci;
     r->nclauses = ir->nby;
     r->filter_slot = -1;
+    r->regex_slot = -1;
     rule_scope(r);
+    if (r->scope == ACREP_SCOPE_REGEX) { /* its own test slot */
+        acre_dn *base;
+        if (regex_base(NULL, b->s, &ir->what.dn_re, &base, &r->lo, &r->hi))
+            return ACRE_ERR_NOMEM;
+        if (base)
+            r->flags |= ACREP_R_INDEXED;
+        acre_dn_free(base); /* the index parses it again (it may be an
+                               attached policy's, with rules shared) */
+        r->regex_slot = (int32_t)p->ntests++;
+    }
     if (ir->what.filter) { /* one slot per distinct filter */
         uint32_t slot;
         uintptr_t v = share_find(b, ir->what.filter, &slot);
         r->flags |= ACREP_R_FILTER;
-        if (!v)
-            share_put(b, slot, ir->what.filter, v = ++p->nfilters);
+        if (!v) {
+            share_put(b, slot, ir->what.filter, v = ++p->ntests);
+            p->nfilters++;
+        }
         r->filter_slot = (int32_t)(v - 1);
     }
     if (ir->what.val.style != ACREI_VAL_NONE)
@@ -409,7 +487,9 @@ residual_groups(struct builder *b, uint32_t **start)
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t r = 0; r < p->nrules; r++) {
             const struct acreP_rule *pr = &p->rules[r];
-            if (pr->scope != ACREP_SCOPE_ANY && pr->scope != ACREP_SCOPE_REGEX)
+            if ((pr->scope != ACREP_SCOPE_ANY &&
+                 pr->scope != ACREP_SCOPE_REGEX) ||
+                (pr->flags & ACREP_R_INDEXED))
                 continue;
             unsigned g =
                 pr->section ? (unsigned)(pr->section - p->ir->dbs) : nd;
@@ -585,10 +665,22 @@ build_index(struct builder *b)
             if (node_add(p, ir->dbs[d].suffix[i], &cap) < 0)
                 return ACRE_ERR_NOMEM;
     for (uint32_t r = 0; r < p->nrules; r++) {
+        const struct acreP_rule *pr = &p->rules[r];
+        acre_dn *tail;
+        uint16_t lo, hi;
         b->rule_node[r] = -1;
-        if (p->rules[r].scope == ACREP_SCOPE_DN &&
-            (b->rule_node[r] = node_add(p, p->rules[r].ir->what.dn, &cap)) < 0)
-            return ACRE_ERR_NOMEM;
+        if (pr->scope == ACREP_SCOPE_DN) {
+            if ((b->rule_node[r] = node_add(p, pr->ir->what.dn, &cap)) < 0)
+                return ACRE_ERR_NOMEM;
+        } else if (pr->flags & ACREP_R_INDEXED) {
+            /* found once already: failing now is only memory */
+            if (regex_base(p->mem, b->s, &pr->ir->what.dn_re, &tail, &lo,
+                           &hi) ||
+                !tail || (b->rule_node[r] = node_add(p, tail, &cap)) < 0)
+                return ACRE_ERR_NOMEM;
+            if (p->nodes[b->rule_node[r]].dn != tail) /* the node was there */
+                acre_dn_free(tail);
+        }
     }
     for (size_t k = 0; k < b->nextra; k++)
         if (node_add(p, b->extra[k], &cap) < 0)

@@ -1030,6 +1030,7 @@ share(void *mem_ctx, struct acre_policy *base)
     q->clauses = base->clauses;
     q->nclauses = base->nclauses;
     q->nfilters = base->nfilters;
+    q->ntests = base->ntests;
     q->attr_words = base->attr_words;
     q->id_entry = base->id_entry;
     q->id_children = base->id_children;

@@ -368,6 +368,54 @@ acreO_regex_cost(const char *p, struct acreO_regex_cost *out)
     out->anchors = cost.w;
 }
 
+/*
+ * The literal tail of p (acreI_regex.tail): when p ends in a '$' outside
+ * any group and has no '|' outside one, the plain bytes just before that
+ * '$' that no quantifier repeats -- every subject p matches ends with
+ * them (REG_ICASE: ignoring ASCII case).  *exact: p is '^', the tail and
+ * '$'.  Anything but a plain byte (an escape, a set, '.', an anchor, a
+ * group or its end, a quantifier) ends the run, so the tail is never
+ * longer than what regcomp reads as literals.
+ */
+static uint32_t
+ere_tail(const char *p, size_t n, int *exact)
+{
+    size_t i = 0, run = 0;
+    unsigned depth = 0;
+
+    *exact = 0;
+    if (n < 2 || p[n - 1] != '$')
+        return 0;
+    while (i < n - 1) {
+        char c = p[i++];
+        if (c == '\\') {
+            i += i < n;
+        } else if (c == '[') {
+            skip_bracket(p, &i);
+        } else if (c == '(') {
+            depth++;
+        } else if (c == ')') {
+            depth -= depth > 0;
+        } else if (c == '|') {
+            if (depth == 0)
+                return 0;
+        } else if (c == '{') {
+            size_t lo, hi;
+            i--;
+            interval(p, &i, &lo, &hi);
+        } else if (!strchr("*+?^$.", c)) {
+            continue; /* a plain byte: the run goes on */
+        }
+        run = i; /* the run starts after what ended it */
+    }
+    /* the last '$' is an anchor at the top, not part of an escape, a set,
+     * an interval or a group */
+    if (i != n - 1 || depth != 0 || run >= n - 1)
+        return 0;
+    *exact = run == 1 && p[0] == '^';
+    return (uint32_t)(n - 1 - run);
+}
+
 /* Would p cost regcomp too much (closure limit max_closure)? */
 static int
 too_costly(const char *p, size_t max_closure)
@@ -870,6 +918,10 @@ regex_compile(void *ctx, const char *p, size_t n, size_t max_closure, int jit,
     re->pattern = pat;
     re->len = n;
     posix_form(pat, flags, re);
+    int exact;
+    re->tail = ere_tail(pat, n, &exact);
+    if (exact)
+        re->flags |= ACREI_RE_EXACT;
     return 0;
 }
 

@@ -201,8 +201,9 @@ acre_policy_stats_get(const acre_policy *p, acre_policy_stats *out)
     out->clauses = p->nclauses;
     out->nodes = p->nnodes;
     for (uint32_t i = 0; i < p->nrules; i++)
-        out->residual += p->rules[i].scope == ACREP_SCOPE_ANY ||
-                         p->rules[i].scope == ACREP_SCOPE_REGEX;
+        out->residual += (p->rules[i].scope == ACREP_SCOPE_ANY ||
+                          p->rules[i].scope == ACREP_SCOPE_REGEX) &&
+                         !(p->rules[i].flags & ACREP_R_INDEXED);
     out->table_entries = p->ntable_entries;
     /* measured once when compiled (walking a talloc tree writes to it,
      * so it is not done while threads may use the policy), plus the spec
@@ -314,7 +315,9 @@ acre_policy_dump(const acre_policy *p)
             s, "# rule %u: %s#%u line %u, scope %s", i,
             r->section ? r->section->type : "frontend", r->ir->index,
             r->ir->pos.line, scope_name(r));
-        if (s && r->scope == ACREP_SCOPE_DN)
+        if (s && (r->flags & ACREP_R_INDEXED))
+            s = talloc_strdup_append_buffer(s, " indexed");
+        if (s && (r->scope == ACREP_SCOPE_DN || (r->flags & ACREP_R_INDEXED)))
             s = r->hi == 0xffff
                     ? talloc_asprintf_append_buffer(s, " depth >= %u", r->lo)
                     : talloc_asprintf_append_buffer(s, " depth %u", r->lo);

@@ -257,15 +257,38 @@ what_filter(struct acreV_check *c, const struct acreP_rule *r)
     struct acre_request *rq = c->rq;
     uint32_t slot = (uint32_t)r->filter_slot;
 
-    if (rq->filter_epoch[slot] != rq->epoch) {
+    if (rq->test_epoch[slot] != rq->epoch) {
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
-        rq->filter_epoch[slot] = rq->epoch;
-        rq->filter_state[slot] =
+        rq->test_epoch[slot] = rq->epoch;
+        rq->test_state[slot] =
             acreV_filter_eval(rq, r->ir->what.filter, c->fe, &h) == ACREF_TRUE
                 ? 1
                 : 2;
     }
-    return rq->filter_state[slot] == 1;
+    return rq->test_state[slot] == 1;
+}
+
+/* Does rule r's regex match the entry's DN text dn?  Asked per attribute
+ * and value, answered once per entry: a match is run again only for its
+ * submatches, and an answer cut by a limit is not kept. */
+static int
+what_regex(struct acreV_check *c, const struct acreP_rule *r, const char *dn,
+           size_t dnlen, struct acreV_matches *m, int want_m)
+{
+    struct acre_request *rq = c->rq;
+    uint32_t slot = (uint32_t)r->regex_slot;
+
+    if (rq->test_epoch[slot] == rq->epoch &&
+        (rq->test_state[slot] == 2 || !want_m))
+        return rq->test_state[slot] == 1;
+    int hit = acreV_regex_match(rq, &r->ir->what.dn_re, dn, dnlen,
+                                want_m ? m->dn : NULL,
+                                want_m ? ACREI_MAX_MATCHES : 0);
+    if (!rq->limit_hit) {
+        rq->test_epoch[slot] = rq->epoch;
+        rq->test_state[slot] = hit ? 1 : 2;
+    }
+    return hit;
 }
 
 /* Every submatch unset; keep_dn: but m->dn, which a regex target that
@@ -341,8 +364,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     if (want_m && (c->val || c->va))
         val_str(c);
     if (r->scope == ACREP_SCOPE_REGEX &&
-        !acreV_regex_match(c->rq, &w->dn_re, dn, dnlen, want_m ? m->dn : NULL,
-                           want_m ? ACREI_MAX_MATCHES : 0))
+        !what_regex(c, r, dn, dnlen, m, want_m))
         return 0;
     /* reset after the regex, not before each: most patterns do not match
      * (with 100 of them, clearing m was a third of a verdict's cost) */
@@ -521,7 +543,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
                                                              << 4;
     rq->epoch++;
     if (rq->epoch == 0) { /* wrapped: forget every cached filter */
-        memset(rq->filter_epoch, 0, sizeof(uint32_t) * rq->p->nfilters);
+        memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
         rq->epoch = 1;
     }
 }

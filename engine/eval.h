@@ -102,11 +102,13 @@ struct acre_request {
     int authz_state;
     int *is_root; /* per section index: authz is its rootdn */
     /* scratch */
-    void *mem;             /* talloc parent of everything below */
-    void *scratch;         /* talloc pool, emptied per check */
-    void *md;              /* pcre2_match_data_8 *, ACREI_MAX_MATCHES pairs */
-    uint8_t *filter_state; /* [p->nfilters] 0 unknown, 1 true, 2 false */
-    uint32_t *filter_epoch;
+    void *mem;     /* talloc parent of everything below */
+    void *scratch; /* talloc pool, emptied per check */
+    void *md;      /* pcre2_match_data_8 *, ACREI_MAX_MATCHES pairs */
+    /* the per-entry test cache, [p->ntests]: a rule filter's answer, a
+     * REGEX target's match; valid while test_epoch[i] is epoch */
+    uint8_t *test_state; /* 1 true, 2 false */
+    uint32_t *test_epoch;
     uint32_t epoch;
     /* the verdict buffers of acre_entry_decide */
     uint8_t *v_attr, *v_value;

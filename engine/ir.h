@@ -183,10 +183,11 @@ struct acreI_swallow {
  * regexec, on a regex_t compiled from `pattern` (engine/eval_regex.c).
  */
 /* acreI_regex.flags */
-#define ACREI_RE_ALT     0x1u /* an alternation '|' */
-#define ACREI_RE_BACKREF 0x2u /* a back-reference \1..\9 */
-#define ACREI_RE_POSIX   0x4u /* submatches from regexec: ALT, no BACKREF */
-#define ACREI_RE_WORD    0x8u /* a word anchor: \b \B \< \> */
+#define ACREI_RE_ALT     0x1u  /* an alternation '|' */
+#define ACREI_RE_BACKREF 0x2u  /* a back-reference \1..\9 */
+#define ACREI_RE_POSIX   0x4u  /* submatches from regexec: ALT, no BACKREF */
+#define ACREI_RE_WORD    0x8u  /* a word anchor: \b \B \< \> */
+#define ACREI_RE_EXACT   0x10u /* '^', the tail, '$': nothing else */
 
 struct acreI_regex {
     const char *pattern; /* the pattern slapd compiles (NUL-terminated) */
@@ -199,6 +200,9 @@ struct acreI_regex {
                           in the units of ACREV_POSIX_BUDGET: NFA nodes
                           (estimated) + ACREI_POSIX_STATE, x
                           ACREI_POSIX_WORD with a word anchor */
+    uint32_t tail;     /* bytes before the final '$' that every match ends
+                          with: plain literal bytes, none repeated, in a
+                          pattern with no '|' outside a group (0: none) */
 };
 
 /* The part of a DFA state glibc's regexec builds per byte read that does

@@ -50,7 +50,8 @@
 /* How a rule's target names entries, once compiled. */
 enum acreP_scope {
     ACREP_SCOPE_ANY = 0, /* every entry: residual, in every table */
-    ACREP_SCOPE_REGEX,   /* a regex on the normalised DN: residual */
+    ACREP_SCOPE_REGEX,   /* a regex on slapd's DN text: residual, or
+                            indexed under its literal tail (INDEXED) */
     ACREP_SCOPE_DN,      /* a base DN and a depth window: indexed */
     ACREP_SCOPE_NEVER    /* matches nothing (dn.children="") */
 };
@@ -61,19 +62,24 @@ enum acreP_scope {
 #define ACREP_R_ATTRS   0x04u /* target has an attribute list */
 #define ACREP_R_VALDEP  0x08u /* some clause depends on the value */
 #define ACREP_R_MATCHES 0x10u /* some clause substitutes submatches */
+/* REGEX: every DN the pattern matches is below (or, with the pattern's
+ * ACREI_RE_EXACT, at) the DN of its literal tail, so the rule is in the
+ * tables of that node, within lo..hi, and not residual */
+#define ACREP_R_INDEXED 0x20u
 
 struct acreP_rule {
     const struct acreI_rule *ir;
     const struct acreI_section *section; /* NULL: global */
     uint8_t scope;                       /* enum acreP_scope */
     uint8_t flags;                       /* ACREP_R_* */
-    uint16_t lo, hi;                     /* DN: entry depth window */
+    uint16_t lo, hi;                     /* DN, INDEXED: entry depth window */
     uint32_t index;                      /* global evaluation order */
     uint32_t clause0;                    /* first clause in policy->clauses */
     uint32_t nclauses;
-    int32_t filter_slot;     /* FILTER: slot in the per-entry filter cache */
+    int32_t filter_slot;     /* FILTER: its slot in the per-entry test cache */
     const uint64_t *attr_in; /* ATTRS: bit per type id, the list's verdict
                                 for a description without options */
+    int32_t regex_slot;      /* REGEX: its slot in the per-entry test cache */
 };
 
 /* Clause flags: which parts exist */
@@ -152,7 +158,9 @@ struct acre_policy {
     unsigned max_depth; /* deepest node */
     size_t ntable_entries;
     size_t bytes;        /* talloc_total_size when compiled */
-    uint32_t nfilters;   /* filter cache slots */
+    uint32_t nfilters;   /* distinct rule filters */
+    uint32_t ntests;     /* slots of the per-entry test cache: one per
+                            distinct filter, one per REGEX rule */
     unsigned attr_words; /* uint64_t words of an attr_in bitmap */
     int id_entry, id_children, id_objectclass, id_entrydn, id_userpassword;
     /* objectClass values (normalised) that make an entry a subentry:

@@ -244,14 +244,14 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     rq->is_root = talloc_zero_array(rq, int, p->ir->ndbs + 1);
     rq->scratch = talloc_pool(rq, SCRATCH_POOL);
     rq->md = pcre2_match_data_create(ACREI_MAX_MATCHES, NULL);
-    rq->filter_state = talloc_zero_array(rq, uint8_t, p->nfilters + 1);
-    rq->filter_epoch = talloc_zero_array(rq, uint32_t, p->nfilters + 1);
+    rq->test_state = talloc_zero_array(rq, uint8_t, p->ntests + 1);
+    rq->test_epoch = talloc_zero_array(rq, uint32_t, p->ntests + 1);
     rq->memo = talloc_array(rq, struct acreV_memo, ACREV_MEMO);
     size_t idlen = 0;
     uint64_t key = 0;
     char *id = identity(rq, &idlen, &key);
-    if (!rq->is_root || !rq->scratch || !rq->md || !rq->filter_state ||
-        !rq->memo || !rq->filter_epoch || !id ||
+    if (!rq->is_root || !rq->scratch || !rq->md || !rq->test_state ||
+        !rq->memo || !rq->test_epoch || !id ||
         !(rq->spec = spec_get(p, id, idlen, key))) {
         talloc_free(rq);
         return ACRE_ERR_NOMEM;

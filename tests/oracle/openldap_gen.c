@@ -782,6 +782,10 @@ static const struct what_regex what_regexes[] = {
     {"^uid=u[0-9]*[02468],", CAP_NONE},
     {"^cn=g[0-9]+,", CAP_NONE},
     {"^(uid|cn)=([^,]+),ou=(people|staff|contractors)", CAP_NONE},
+    /* literal tails in other cases (the index takes them as the DN) */
+    {"^uid=([^,]+),OU=People,dc=Example,DC=com$", CAP_UID},
+    {"^OU=people,DC=example,dc=COM$", CAP_NONE},
+    {"[13],ou=people,dc=example,dc=com$", CAP_NONE},
 };
 
 static const char *const what_filters[] = {

@@ -192,7 +192,8 @@ Test(policy, index_and_stats)
     acre_policy_stats st;
     acre_policy_stats_get(p, &st);
     cr_expect_eq(st.rules, 5);
-    cr_expect_eq(st.residual, 3); /* the global rule, the regex, "*" */
+    /* the global rule and "*"; the regex is below ou=people */
+    cr_expect_eq(st.residual, 2);
     /* root, suffix, ou=groups, ou=people */
     cr_expect_eq(st.nodes, 4);
     cr_expect_gt(st.bytes, 0);
@@ -204,6 +205,64 @@ Test(policy, index_and_stats)
     cr_expect_eq(acre_policy_ref(p), p);
     acre_policy_release(p);
     acre_policy_release(p);
+}
+
+/* Where a dn.regex target goes: under the DN its literal tail names
+ * (the part after a ',' is whole RDNs of slapd's text), or residual when
+ * the tail may be spelled otherwise or the pattern may end elsewhere. */
+Test(policy, regex_targets_indexed_under_their_tail)
+{
+    static const struct {
+        const char *re, *want; /* want: the dump's scope text */
+    } t[] = {
+        {"^uid=p[0-9]*7,ou=unit3,ou=people,dc=example,dc=com$",
+         "regex indexed depth >= 5"},
+        {"^ou=People,DC=Example,dc=com$", "regex indexed depth 3"},
+        {"uid=[^,]+,ou=people,dc=example,dc=com$", "regex indexed depth >= 4"},
+        {",dc=example,dc=com$", "regex indexed depth >= 3"},
+        {"(a|b),dc=example,dc=com$", "regex indexed depth >= 3"},
+        {"x*,dc=example,dc=com$", "regex indexed depth >= 3"},
+        /* no tail, or not whole RDNs of a DN that folds case */
+        {"ou=people,dc=example,dc=com", "regex\n"},
+        {"a|b,dc=example,dc=com$", "regex\n"},
+        {"^uid=([^,]+),(ou=people,dc=example,dc=com)$", "regex\n"},
+        {"dc=example,dc=com$", "regex indexed depth >= 2"},
+        {"uid=a,dc=example,dc=co[m]$", "regex\n"},
+        {"uid=a,dc=example,dc=co.$", "regex\n"},
+        {"uid=a,dc=example,dc=comm*$", "regex\n"},
+        {"uid=a,dc=example,dc=com{1}$", "regex\n"},
+        {"uid=a,dc=example,dc=com\\\\$", "regex\n"}, /* \$ in the ERE */
+        {"uid=a,dc=ex  ample,dc=com$", "regex\n"},
+        {"uid=a,labeledURI=x,dc=com$", "regex\n"}, /* caseExact */
+        {"uid=a,ou=a=b,dc=com$", "regex\n"},
+        {"uid=a,dc=example,dc=com$$", "regex\n"},
+        {"uid=a,dc=example,dc=c^om$", "regex\n"},
+        {"uid=a,dc=example,dc=com)$", "regex\n"},
+    };
+
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        char *text =
+            talloc_asprintf(ctx,
+                            "database mdb\nsuffix \"dc=example,dc=com\"\n"
+                            "access to dn.regex=\"%s\" by users read\n",
+                            t[i].re);
+        acre_diag d = {0};
+        acre_policy *p = compile(text, &d);
+        cr_assert(p, "%s: %s", t[i].re, d.message);
+        char *dump = acre_policy_dump(p);
+        cr_assert(dump);
+        char *line = strstr(dump, "# rule 0:");
+        cr_assert(line, "%s", dump);
+        cr_expect(strstr(line, t[i].want) &&
+                      strstr(line, t[i].want) < strchr(line, '\n') + 1,
+                  "%s: %.*s", t[i].re, (int)(strchr(line, '\n') - line), line);
+        acre_policy_stats st;
+        acre_policy_stats_get(p, &st);
+        cr_expect_eq(st.residual, strstr(t[i].want, "indexed") ? 0 : 1, "%s",
+                     t[i].re);
+        free(dump);
+        acre_policy_release(p);
+    }
 }
 
 Test(policy, checks)
