@@ -988,6 +988,57 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
                                  : ACRE_ATTR_SOME;
 }
 
+/* The bitmaps of the verdicts rq keeps for the context of check c (the
+ * entry) at node n; a context that takes another's slot starts empty. */
+static uint64_t *
+vctx_bits(struct acre_request *rq, const struct acreV_check *c,
+          const struct acreP_node *n, enum acreI_access want)
+{
+    uint64_t key =
+        (c->key_base | (uint64_t)(n - rq->p->nodes) << 32 | (uint64_t)want) + 1;
+    unsigned slot = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
+    size_t w = rq->p->attr_words;
+    uint64_t *b = rq->vctx_bits + (size_t)slot * 2 * w;
+
+    if (rq->vctx_key[slot] != key) {
+        rq->vctx_key[slot] = key;
+        memset(b, 0, 2 * w * sizeof(*b));
+    }
+    return b;
+}
+
+/* attr_verdict, answered from the context's bitmaps kb (NULL: none) when
+ * they know the attribute's type, and teaching them what the walk found
+ * when it depended on nothing but the context and the type. */
+static uint8_t
+attr_verdict_kept(struct acreV_check *c, const struct acreP_node *n,
+                  enum acreI_access want, const acre_view_attr *a, uint8_t *vv,
+                  uint64_t *kb)
+{
+    struct acre_request *rq = c->rq;
+    const struct acreS_dinfo *d = acreS_desc_of(rq->schema, a->id);
+    size_t w = rq->p->attr_words, t = (size_t)d->type;
+
+    if (!kb || d->nopts || t >= w * 64)
+        return attr_verdict(c, n, want, a, vv);
+    uint64_t bit = (uint64_t)1 << (t & 63);
+    if (kb[t >> 6] & bit) {
+        uint8_t g = (kb[w + (t >> 6)] & bit) != 0;
+        if (a->nvals == 1)
+            vv[0] = g;
+        else
+            memset(vv, g, a->nvals);
+        return g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+    }
+    uint8_t v = attr_verdict(c, n, want, a, vv);
+    if (!c->valdep && !c->entrydep && !rq->limit_hit && !rq->err) {
+        kb[t >> 6] |= bit;
+        if (v == ACRE_ATTR_ALL)
+            kb[w + (t >> 6)] |= bit;
+    }
+    return v;
+}
+
 /* The collective part of a verdict: room, then each selected attribute
  * (collectiveAttributeSubentries only when a selection asks for it). */
 static int
@@ -1120,13 +1171,15 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
         return ACRE_ERR_NOMEM;
     }
     out->visible = decide_memo(&c, n, want, &mask);
+    uint64_t *kb =
+        out->visible && rq->vctx_bits ? vctx_bits(rq, &c, n, want) : NULL;
     for (uint32_t i = 0; out->visible && !rq->err && i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         if (!a->nvals || (select && !select(arg, a)) ||
             (cr && acreC_hidden(cr, a)))
             continue;
         rq->v_attr[i] =
-            attr_verdict(&c, n, want, a, rq->v_value + rq->v_first[i]);
+            attr_verdict_kept(&c, n, want, a, rq->v_value + rq->v_first[i], kb);
     }
     /* collective values are checked as the entry's own, on the entry */
     rc = cr && !rq->err ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;

@@ -26,6 +26,8 @@
 
 #define ACREV_GROUP_MEMO          16
 #define ACREV_MEMO                1024 /* decisions remembered per request */
+/* entry contexts whose attribute verdicts a request keeps as bitmaps */
+#define ACREV_VCTX                64
 /* memberURL text read for one dynamic group: past it the check denies */
 #define ACREV_GROUP_MAX_URL_BYTES (1u << 20)
 /* group answers a spec keeps across requests (acreV_group_memo_*) */
@@ -153,8 +155,13 @@ struct acre_request {
                 it returns */
     struct acreV_memo *memo;              /* [ACREV_MEMO], not zeroed: */
     uint64_t memo_valid[ACREV_MEMO / 64]; /* which slots hold a decision */
-    struct acreV_setdn *set_dns;    /* eval_set.c: the entries set elements
-                                       named in this request, or NULL */
+    /* the memo again, for entry verdicts: per entry context (node, depth,
+     * self, privilege) a bit per attribute type without options whose
+     * verdict it keeps, then a bit per type granted; NULL: none */
+    uint64_t vctx_key[ACREV_VCTX]; /* 0: free */
+    uint64_t *vctx_bits;           /* [ACREV_VCTX][2][attr_words], not zeroed */
+    struct acreV_setdn *set_dns;   /* eval_set.c: the entries set elements
+                                      named in this request, or NULL */
     struct acreV_setlast *set_last; /* eval_set.c: the last set value
                                        decided, or NULL */
     struct acreV_aci_rq *aci; /* eval_aci.c: ACI state, made at first use */

@@ -247,11 +247,14 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     rq->test_state = talloc_zero_array(rq, uint8_t, p->ntests + 1);
     rq->test_epoch = talloc_zero_array(rq, uint32_t, p->ntests + 1);
     rq->memo = talloc_array(rq, struct acreV_memo, ACREV_MEMO);
+    size_t nbits = p->aci ? 0 : (size_t)ACREV_VCTX * 2 * p->attr_words;
+    if (nbits)
+        rq->vctx_bits = talloc_array(rq, uint64_t, nbits);
     size_t idlen = 0;
     uint64_t key = 0;
     char *id = identity(rq, &idlen, &key);
     if (!rq->is_root || !rq->scratch || !rq->md || !rq->test_state ||
-        !rq->memo || !rq->test_epoch || !id ||
+        !rq->memo || !rq->test_epoch || (nbits && !rq->vctx_bits) || !id ||
         !(rq->spec = spec_get(p, id, idlen, key))) {
         talloc_free(rq);
         return ACRE_ERR_NOMEM;
