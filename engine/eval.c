@@ -374,6 +374,10 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     }
     if (r->flags & ACREP_R_VAL) {
         c->valdep = 1;
+        if (c->vd_rule < 0) {
+            c->vd_rule = (int32_t)(r - c->rq->p->rules);
+            c->vd_self = 0;
+        }
         if (!what_val(c, &w->val, m, want_m))
             return 0;
     }
@@ -458,6 +462,13 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
     for (uint32_t k = 0; k < r->nclauses; k++) {
         uint32_t ci = r->clause0 + k;
         const struct acreP_clause *cl = &rq->p->clauses[ci];
+        if (cl->ir->dn.self && c->vd_rule < 0) { /* slapd records it here,
+                                                    whoever the requester */
+            c->vd_rule = (int32_t)cl->rule;
+            c->vd_self = 1;
+            c->vd_prev = c->broke;
+            c->entrydep = 1;
+        }
         uint8_t st = clause_state(rq, ci);
         if (st == ACREV_FALSE) {
             step(c, ACRE_EXPLAIN_CLAUSE_SKIPPED, (int)(r - rq->p->rules), k + 1,
@@ -615,6 +626,7 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     rq->limit_code = 0;
     c->valdep = 0;
     c->entrydep = 0;
+    c->vd_rule = c->decided = c->broke = -1;
     if (n->section && rq->is_root[n->section - p->ir->dbs]) {
         step(c, ACRE_EXPLAIN_ROOTDN, -1, 0, ACREI_LVL_MANAGE, NULL,
              "requester is the rootdn of database %s", n->section->type);
@@ -680,8 +692,11 @@ decide(struct acreV_check *c, const struct acreP_node *n,
             *mask = ACREI_PRIV_NONE;
             return 0;
         }
-        if (ctl != ACREI_BREAK)
+        if (ctl != ACREI_BREAK) {
+            c->decided = (int32_t)sl->rule;
             return (*mask & priv) == priv;
+        }
+        c->broke = (int32_t)sl->rule;
     }
     step(c, ACRE_EXPLAIN_NO_MORE_RULES, -1, 0, *mask, NULL,
          "no more rules: denied");
@@ -711,6 +726,8 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
     uint64_t bit = (uint64_t)1 << (slot & 63);
     if ((rq->memo_valid[slot >> 6] & bit) && m->key == key) {
         c->valdep = c->entrydep = 0;
+        c->vd_rule = -1;
+        c->decided = -2;
         *mask = m->mask;
         return m->granted;
     }
@@ -963,6 +980,100 @@ verdict_room(struct acre_request *rq, size_t nattrs, size_t nvals)
     return 0;
 }
 
+/*
+ * slapd's access-control state over the values of one attribute of a
+ * search result (acl.c: AccessControlState, as slap_send_search_entry
+ * carries it from value to value).  Once a check reaches a rule with a
+ * value condition, or a clause whose access has "self", the checks of the
+ * next values resume after the rule before it (the value condition's) or
+ * the last rule that matched and broke (the clause's), which decides as
+ * a walk from the start does: what comes before looked at no value.  But
+ * its count of the frontend's rules, as_fe_done, is not: a check that
+ * goes on to the frontend's rules sets it to 1 and adds one for each of
+ * them after the first; each next check takes one off, adds one for each
+ * rule it visits while it is non-zero, and goes on from the database's
+ * rules to the frontend's only when it is zero.  So when the resume point
+ * is among the database's rules (or before them) and a value was decided
+ * past the frontend's first rule, the next values see the database's
+ * rules alone: what would have been decided by the frontend's is denied
+ * ("no more rules").  The walks here are acre's own, from the start;
+ * struct value_state keeps what slapd's state would hold.
+ */
+struct value_state {
+    int on;           /* a resume point is recorded */
+    int in_db;        /* ... among the database's rules, or before */
+    long at;          /* its position there, -1 before the first */
+    unsigned long fe; /* as_fe_done */
+    uint32_t s0, ns;  /* the database's rules in policy->rules */
+    uint32_t g0, ng;  /* the frontend's */
+};
+
+/* as_fe_done after a walk that decided at rule d (-1: none did) and went
+ * on to the frontend's rules if d is not the database's */
+static unsigned long
+fe_after(const struct value_state *vs, int32_t d)
+{
+    if (d >= 0 && (uint32_t)d >= vs->s0 && (uint32_t)d < vs->s0 + vs->ns)
+        return 0;
+    if (d >= 0 && (uint32_t)d >= vs->g0)
+        return (unsigned long)((uint32_t)d - vs->g0) + 1;
+    return vs->ng ? vs->ng : 1;
+}
+
+/* Start vs from the first value's walk c at node n. */
+static void
+value_state_start(struct value_state *vs, const struct acreV_check *c,
+                  const struct acreP_node *n)
+{
+    const struct acre_policy *p = c->rq->p;
+    const struct acreI_section *sec = n->section;
+
+    memset(vs, 0, sizeof(*vs));
+    if (c->vd_rule < 0)
+        return;
+    for (const struct acreI_section *d = p->ir->dbs; sec && d < sec; d++)
+        vs->s0 += d->nrules;
+    vs->ns = sec ? sec->nrules : 0;
+    vs->ng = p->ir->frontend.nrules;
+    vs->g0 = p->nrules - vs->ng;
+    vs->on = 1;
+    int32_t r = c->vd_self ? c->vd_prev : c->vd_rule;
+    if (r < 0 || (c->vd_self ? 0 : (uint32_t)r == vs->s0 && vs->ns)) {
+        /* before the database's first rule */
+        vs->in_db = vs->ns > 0;
+        vs->at = -1;
+    } else if (vs->ns && (uint32_t)r >= vs->s0 &&
+               (uint32_t)r < vs->s0 + vs->ns) {
+        vs->in_db = 1;
+        vs->at = (long)((uint32_t)r - vs->s0) - (c->vd_self ? 0 : 1);
+    } else if (!c->vd_self && (uint32_t)r == vs->g0 && vs->ns) {
+        vs->in_db = 1; /* the frontend's first: after the database's last */
+        vs->at = (long)vs->ns - 1;
+    }
+    vs->fe = fe_after(vs, c->decided);
+}
+
+/* The next value's answer g from walk c, as slapd's state leaves it. */
+static int
+value_state_next(struct value_state *vs, const struct acreV_check *c, int g)
+{
+    int32_t d = c->decided;
+
+    if (!vs->on || !vs->in_db || d == -2)
+        return g;
+    unsigned long fe = vs->fe ? vs->fe - 1 : 0;
+    if (!fe) {
+        vs->fe = fe_after(vs, d);
+        return g;
+    }
+    if (d >= 0 && (uint32_t)d >= vs->s0 && (uint32_t)d < vs->s0 + vs->ns) {
+        vs->fe = fe + (unsigned long)((long)((uint32_t)d - vs->s0) - vs->at);
+        return g;
+    }
+    vs->fe = fe + (unsigned long)((long)vs->ns - 1 - vs->at);
+    return 0; /* the frontend's rules are not reached: no more rules */
+}
+
 /* The values of attribute a of the checked entry: one byte each in vv;
  * returns an enum acre_attr_verdict. */
 static uint8_t
@@ -970,18 +1081,22 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
              enum acreI_access want, const acre_view_attr *a, uint8_t *vv)
 {
     uint32_t mask;
+    struct value_state vs;
 
     acreV_check_stored(c, a, 0);
     int g = decide_memo(c, n, want, &mask);
-    if (!c->valdep) { /* the walk never looked at the value: the same
-                         walk for every value */
+    if (!c->valdep && (c->vd_rule < 0 || a->nvals == 1)) {
+        /* the walk never looked at the value: the same walk for every
+         * value, and nothing recorded for the next */
         memset(vv, g, a->nvals);
         return g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
     }
+    value_state_start(&vs, c, n);
     unsigned granted = vv[0] = (uint8_t)g;
     for (uint32_t j = 1; j < a->nvals; j++) {
         acreV_check_stored(c, a, j);
-        granted += vv[j] = (uint8_t)decide_memo(c, n, want, &mask);
+        g = decide_memo(c, n, want, &mask);
+        granted += vv[j] = (uint8_t)value_state_next(&vs, c, g);
     }
     return granted == 0          ? ACRE_ATTR_NONE
            : granted == a->nvals ? ACRE_ATTR_ALL

@@ -212,6 +212,13 @@ struct acreV_check {
     char **trace;        /* explain: append here when not NULL */
     const struct acreV_steps *steps; /* explain: structured steps (eval.c),
                                         or NULL */
+    /* OUT of a decision, for the values that follow (slapd's value state,
+     * eval.c: value_state): the rule where a value condition or a clause
+     * with "self" access was first reached (-1: none), whether it was
+     * the clause, and then the last rule that matched and broke before
+     * it (-1: none); the rule that decided (-1: none, -2: not known) */
+    int32_t vd_rule, vd_prev, decided, broke;
+    int vd_self;
 };
 
 /* ------------------------------------------------------------------------

@@ -461,11 +461,32 @@ style_matches(struct check *c, const struct acreI_what *w, struct matches *tm)
     }
 }
 
+/* Where slapd's rule walk is: a rule of the database's list (front 0) or
+ * the frontend's, at index at; at -1 is NULL. */
+struct acl_ptr {
+    int front, at;
+};
+
+/* ACL_RECORD_VALUE_STATE (and its twin in slap_acl_get): the first rule
+ * or clause that looks at the value sets the resume point. */
+static void
+record(struct acreR_astate *st, struct acl_ptr prev, uint32_t mask)
+{
+    if (st->present)
+        return;
+    st->present = 1;
+    st->vd_front = prev.front;
+    st->vd_at = prev.at;
+    st->vd_mask = mask;
+}
+
 /* slapd's slap_acl_get for one rule: 1 when its <what> covers the check;
- * m receives the regex submatches, tm those <who> DN patterns see. */
+ * m receives the regex submatches, tm those <who> DN patterns see.  A
+ * value condition reached records prev (the rule before) in st. */
 static int
 what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
-             struct matches *tm)
+             struct matches *tm, struct acreR_astate *st, struct acl_ptr prev,
+             uint32_t mask)
 {
     const struct acreI_what *w = &r->what;
 
@@ -483,8 +504,13 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
     }
     if (w->has_attrs && !attr_in_list(c->o, c->t, w))
         return 0;
-    if (w->val.style != ACREI_VAL_NONE && !what_val(c, &w->val, m))
-        return 0;
+    if (w->val.style != ACREI_VAL_NONE) {
+        if (!c->t->val)
+            return 0;
+        record(st, prev, mask);
+        if (!what_val(c, &w->val, m))
+            return 0;
+    }
     struct acreF_hooks h = acreR_dir_hooks(c->o->dir);
     if (w->filter && acreF_eval(w->filter, c->t->entry, &h) != ACREF_TRUE)
         return 0;
@@ -499,13 +525,18 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
  * The decision
  */
 
-/* The <by> clauses of a matched rule (slapd's slap_acl_mask). */
+/* The <by> clauses of a matched rule (slapd's slap_acl_mask); a clause
+ * whose access has "self" records prev, the last rule that matched and
+ * broke (or where the walk began), in st as soon as it is reached. */
 static enum acreI_control
 by_clauses(struct check *c, const struct acreI_rule *r, const struct matches *m,
-           const struct matches *tm, uint32_t *mask)
+           const struct matches *tm, uint32_t *mask, struct acreR_astate *st,
+           struct acl_ptr prev)
 {
     for (unsigned i = 0; i < r->nby; i++) {
         const struct acreI_clause *b = &r->by[i];
+        if (b->dn.self)
+            record(st, prev, *mask);
         if (!acreR_oracle_by_matches(c, r, b, m, tm))
             continue;
         *mask = acreI_mask_apply(*mask, b->mask);
@@ -521,23 +552,57 @@ by_clauses(struct check *c, const struct acreI_rule *r, const struct matches *m,
     return ACREI_STOP;
 }
 
-/* Walk one list of rules; returns the control left by the last rule. */
-static enum acreI_control
-walk_rules(struct check *c, const struct acreI_section *db, uint32_t *mask)
-{
-    struct matches m, tm;
+/* The two lists of rules a check walks: the entry's database's (none:
+ * NULL, as slapd's be_acl) and the frontend's. */
+struct lists {
+    const struct acreI_section *l[2];
+};
 
-    for (unsigned i = 0; i < db->nrules; i++) {
-        const struct acreI_rule *r = &db->rules[i];
-        if (!what_matches(c, r, &m, &tm))
-            continue;
-        acreR_oracle_trace(c, "rule %s#%u (line %u) matches\n", db->type, i,
-                           r->pos.line);
-        enum acreI_control ctl = by_clauses(c, r, &m, &tm, mask);
-        if (ctl != ACREI_BREAK)
-            return ctl;
+static unsigned
+list_len(const struct lists *L, int front)
+{
+    return L->l[front] ? L->l[front]->nrules : 0;
+}
+
+/* slapd's slap_acl_get: from the rule after *a (the first one when *a is
+ * NULL), the next rule whose <what> covers the check, into *a; 0 when
+ * none is left.  as_fe_done goes up by one for each rule visited other
+ * than the frontend's first while it is non-zero, and the frontend's
+ * rules follow the database's only while it is zero. */
+static int
+acl_get(struct check *c, const struct lists *L, struct acl_ptr *a,
+        struct acreR_astate *st, uint32_t mask, struct matches *m,
+        struct matches *tm)
+{
+    struct acl_ptr prev = {0, -1};
+
+    if (a->at < 0) {
+        a->front = list_len(L, 0) == 0;
+        a->at = 0;
+        if (a->front)
+            st->fe_done = 1;
+    } else {
+        prev = *a;
+        a->at++;
     }
-    return ACREI_BREAK;
+    for (;;) {
+        for (; a->at < (int)list_len(L, a->front); prev = *a, a->at++) {
+            if (!(a->front && a->at == 0) && st->fe_done)
+                st->fe_done++;
+            const struct acreI_section *s = L->l[a->front];
+            const struct acreI_rule *r = &s->rules[a->at];
+            if (!what_matches(c, r, m, tm, st, prev, mask))
+                continue;
+            acreR_oracle_trace(c, "rule %s#%d (line %u) matches\n", s->type,
+                               a->at, r->pos.line);
+            return 1;
+        }
+        if (st->fe_done)
+            return 0;
+        st->fe_done = 1; /* the frontend's rules, from the first */
+        a->front = 1;
+        a->at = 0;
+    }
 }
 
 static int
@@ -560,7 +625,8 @@ acreR_oracle_section(const struct acreI_policy *cfg, const acre_dn *dn)
 }
 
 static int
-decide(struct check *c, enum acreI_access want, uint32_t *mask)
+decide(struct check *c, enum acreI_access want, uint32_t *mask,
+       struct acreR_astate *st)
 {
     const struct acreR_oracle *o = c->o;
     const struct acreI_section *db =
@@ -581,11 +647,28 @@ decide(struct check *c, enum acreI_access want, uint32_t *mask)
         *mask = ACREI_LVL_READ;
         return (ACREI_LVL_READ & p) == p;
     }
+    /* slap_access_allowed: resume where the state says, or start afresh */
+    struct lists L = {{db && db->nrules ? db : NULL, front}};
+    struct acl_ptr a = {0, -1};
+    if (st->present) {
+        a.front = st->vd_front;
+        a.at = st->vd_at;
+        if (st->fe_done)
+            st->fe_done--;
+        *mask = st->vd_mask;
+    } else {
+        memset(st, 0, sizeof(*st));
+    }
+    struct acl_ptr prev = a;
+    struct matches m, tm;
     enum acreI_control ctl = ACREI_BREAK;
-    if (db && db->nrules)
-        ctl = walk_rules(c, db, mask);
-    if (ctl == ACREI_BREAK)
-        ctl = walk_rules(c, front, mask);
+    while (acl_get(c, &L, &a, st, *mask, &m, &tm)) {
+        const struct acreI_rule *r = &L.l[a.front]->rules[a.at];
+        ctl = by_clauses(c, r, &m, &tm, mask, st, prev);
+        if (ctl != ACREI_BREAK)
+            break;
+        prev = a;
+    }
     if (ctl == ACREI_BREAK) {
         acreR_oracle_trace(c, "no more rules: denied\n");
         return 0;
@@ -596,6 +679,16 @@ decide(struct check *c, enum acreI_access want, uint32_t *mask)
 int
 acreR_oracle_check(struct acreR_oracle *o, const struct acreR_target *t,
                    enum acreI_access want, uint32_t *mask, char **trace)
+{
+    struct acreR_astate st = {0};
+
+    return acreR_oracle_check_seq(o, t, want, mask, trace, &st);
+}
+
+int
+acreR_oracle_check_seq(struct acreR_oracle *o, const struct acreR_target *t,
+                       enum acreI_access want, uint32_t *mask, char **trace,
+                       struct acreR_astate *st)
 {
     struct check c = {o, t, NULL, 0, NULL, talloc_new(o), trace, NULL, NULL};
     uint32_t m = 0;
@@ -616,7 +709,7 @@ acreR_oracle_check(struct acreR_oracle *o, const struct acreR_target *t,
     if (c.val && (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER) &&
         !(c.sval = acreR_slapd_dn(c.tmp, c.val)))
         goto out;
-    granted = decide(&c, want, &m);
+    granted = decide(&c, want, &m, st);
 out:
     talloc_free(c.tmp);
     if (mask)

@@ -85,6 +85,30 @@ struct acreR_target {
 int acreR_oracle_check(struct acreR_oracle *o, const struct acreR_target *t,
                        enum acreI_access want, uint32_t *mask, char **trace);
 
+/*
+ * slapd's AccessControlState, as slap_send_search_entry carries it over
+ * the values of one attribute (acl.c): once a check reaches a rule with a
+ * value condition, or a clause whose access has "self", the next checks
+ * resume after the rule before it (as_vd_acl), and as_fe_done counts the
+ * frontend's rules so that the database's rules are not followed by the
+ * frontend's again -- which, when the resume point is among the
+ * database's rules and a check went some way into the frontend's, leaves
+ * the later values to the database's rules alone.  Zero it before an
+ * attribute's first value.
+ */
+struct acreR_astate {
+    int present;      /* as_vd_acl_present */
+    int vd_front;     /* as_vd_acl is in the frontend's list */
+    int vd_at;        /* its index there; -1: NULL */
+    uint32_t vd_mask; /* as_vd_mask */
+    unsigned fe_done; /* as_fe_done */
+};
+
+/* acreR_oracle_check for the next value of a sequence (st: its state). */
+int acreR_oracle_check_seq(struct acreR_oracle *o, const struct acreR_target *t,
+                           enum acreI_access want, uint32_t *mask, char **trace,
+                           struct acreR_astate *st);
+
 /* acreR_target_attr -- fill t for stored attribute a of e (under schema
  * s) and its value j (j < 0: attribute level). */
 void acreR_target_attr(struct acreR_target *t, const acre_schema *s,

@@ -130,11 +130,14 @@ filter_access(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
     return acreR_oracle_check(o, &t, ACREI_ACCESS_SEARCH, NULL, NULL);
 }
 
-/* The readable values of a; 0 when none. */
+/* The readable values of a; 0 when none.  Checked in order with one
+ * state, as slap_send_search_entry checks them. */
 static int
 readable_attr(struct walk *w, const acre_entry_view *e, const acre_view_attr *a,
               struct acreR_sattr *out)
 {
+    struct acreR_astate st = {0};
+
     out->attr = a;
     out->nvals = 0;
     out->vals = talloc_array(w->ctx, const acre_value *, a->nvals);
@@ -143,7 +146,8 @@ readable_attr(struct walk *w, const acre_entry_view *e, const acre_view_attr *a,
     for (uint32_t i = 0; i < a->nvals; i++) {
         struct acreR_target t;
         acreR_target_attr(&t, w->o->schema, e, a, (int)i);
-        if (acreR_oracle_check(w->o, &t, ACREI_ACCESS_READ, NULL, NULL))
+        if (acreR_oracle_check_seq(w->o, &t, ACREI_ACCESS_READ, NULL, NULL,
+                                   &st))
             out->vals[out->nvals++] = &a->vals[i];
     }
     return out->nvals > 0;

@@ -756,6 +756,7 @@ render_verdict(struct world *w, struct sess *s, unsigned k,
         const acre_view_attr *a = &e->v.attrs[oi];
         txt = talloc_asprintf_append(txt, "  %.*s:", (int)e->desc_len[oi],
                                      e->desc[oi]);
+        struct acreR_astate ast = {0}; /* the values in order, as slapd */
         for (unsigned oj = 0; oj < a->nvals; oj++) {
             unsigned i, j;
             int r = 0;
@@ -765,7 +766,8 @@ render_verdict(struct world *w, struct sess *s, unsigned k,
                         : engine_readable(v, i, j);
             } else {
                 acreR_target_attr(&t, w->os, &e->v, a, (int)oj);
-                r = acreR_oracle_check(s->o, &t, ACREI_ACCESS_READ, NULL, NULL);
+                r = acreR_oracle_check_seq(s->o, &t, ACREI_ACCESS_READ, NULL,
+                                           NULL, &ast);
                 st->compared++;
                 if (r > 0)
                     st->granted++;
