@@ -2969,6 +2969,15 @@ operational(const acre_schema *s, int id)
     return at && at->usage != ACRES_USER;
 }
 
+/* read_check -- decide read on d, the shape memo's answer first */
+static inline int
+read_check(struct ck *c, const struct acreF_desc *d)
+{
+    if (c->sm && sm_type(c, d) && c->st->sm_known[d->type] == c->st->epoch)
+        return c->st->sm_read[d->type];
+    return decide(c, d, ACREI_ACI_READ);
+}
+
 /* visible -- 389's acl_read_access_allowed_on_entry: the anonymous
  * profile when it takes the entry; else read on some attribute (stored
  * order; operational ones skipped after the first) and no entry-level
@@ -2997,7 +3006,7 @@ visible(struct ck *c, uint32_t *read_at)
         if ((i > 0 && operational(c->rq->schema, e->attrs[i].id)) ||
             desc_of(c->rq->schema, e->attrs[i].id, &d))
             continue;
-        if ((found = decide(c, &d, ACREI_ACI_READ)))
+        if ((found = read_check(c, &d)))
             *read_at = i;
     }
     return found && !entry_denied(c);
@@ -3435,9 +3444,12 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
                  (i == 0 || !operational(rq->schema, a->id)))
             g = 0;
         else
-            g = decide(&c, &d, ACREI_ACI_READ);
+            g = read_check(&c, &d);
         rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
-        memset(rq->v_value + rq->v_first[i], g, a->nvals);
+        if (a->nvals == 1)
+            rq->v_value[rq->v_first[i]] = (uint8_t)g;
+        else
+            memset(rq->v_value + rq->v_first[i], g, a->nvals);
     }
     return rq->err;
 }
