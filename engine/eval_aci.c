@@ -233,6 +233,13 @@ struct acreV_aci_rq {
     char *sm_chunk;   /* free bytes: sm_chunk[0..sm_left) */
     size_t sm_left, sm_bytes;
     int sm_off; /* not for this policy, or could not be made */
+    /* candidates: the holders above the parent of the last entry whose
+     * parent was probed (its normalised DN pc_dn[0..pc_len) when
+     * pc_ok): hold[0..pc_nhold), the deepest pc_holder */
+    char pc_dn[256];
+    size_t pc_len;
+    uint32_t pc_nhold, pc_holder;
+    int pc_ok;
 };
 
 /* One check in progress. */
@@ -858,37 +865,71 @@ desc_of(const acre_schema *s, int id, struct acreF_desc *out)
  * Candidates: the perms of the holders among e's ancestors
  */
 
+/* probe -- the holder at level d of the current entry, if any, added
+ * to hold[] */
+static void
+probe(struct ck *c, unsigned d, const uint64_t *h)
+{
+    const struct acreP_aci *ix = c->ix;
+    struct acreV_aci_rq *st = c->st;
+    const acre_dn *edn = c->e->dn;
+
+    for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
+         k = (k + 1) & ix->hash_mask) {
+        const struct acreP_aci_holder *hd = &ix->holders[ix->hash[k] - 1];
+        size_t an, hn;
+        if (hd->hash != h[d] || hd->depth != d) /* before the bytes */
+            continue;
+        const char *as = acre_dn_ancestor(edn, d, &an);
+        const char *hs = acre_dn_normalised(hd->dn, &hn);
+        if (an != hn || memcmp(as, hs, an))
+            continue;
+        st->hold[st->nhold++] = ix->hash[k] - 1;
+        st->holder = ix->hash[k];
+    }
+}
+
+/* candidates -- the holders above the current entry, E included, in
+ * hold[]: those above its parent are the previous entry's when the two
+ * have the same parent (pc_*), else probed level by level */
 static void
 candidates(struct ck *c)
 {
     const struct acreP_aci *ix = c->ix;
     struct acreV_aci_rq *st = c->st;
     const acre_dn *edn = c->e->dn;
-    unsigned depth = acre_dn_depth(edn);
+    unsigned depth = acre_dn_depth(edn), d = 0;
     const uint64_t *h = acreD_h(edn);
 
     st->nhold = 0;
     st->holder = 0;
     st->cand_ok = 0;
-    for (unsigned d = 0; d <= depth && d <= ix->max_depth; d++) {
-        /* 389: ACIs of the root DSE govern the root DSE only; OpenDJ's
-         * global ACIs (held at the root DN) govern every entry */
-        if (d == 0 && depth != 0 && ix->set->variant != ACREI_ACI_OPENDJ)
-            continue;
-        for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
-             k = (k + 1) & ix->hash_mask) {
-            const struct acreP_aci_holder *hd = &ix->holders[ix->hash[k] - 1];
-            size_t an, hn;
-            if (hd->hash != h[d] || hd->depth != d) /* before the bytes */
-                continue;
-            const char *as = acre_dn_ancestor(edn, d, &an);
-            const char *hs = acre_dn_normalised(hd->dn, &hn);
-            if (an != hn || memcmp(as, hs, an))
-                continue;
-            st->hold[st->nhold++] = ix->hash[k] - 1;
-            st->holder = ix->hash[k];
+    if (depth > 0) {
+        size_t pn;
+        const char *ps = acre_dn_ancestor(edn, depth - 1, &pn);
+        if (st->pc_ok && pn == st->pc_len && !memcmp(ps, st->pc_dn, pn)) {
+            st->nhold = st->pc_nhold;
+            st->holder = st->pc_holder;
+            d = depth;
+        } else {
+            for (; d < depth && d <= ix->max_depth; d++)
+                /* 389: ACIs of the root DSE govern the root DSE only;
+                 * OpenDJ's global ACIs (held at the root DN) govern
+                 * every entry */
+                if (d > 0 || ix->set->variant == ACREI_ACI_OPENDJ)
+                    probe(c, d, h);
+            d = depth;
+            st->pc_ok = pn <= sizeof st->pc_dn;
+            if (st->pc_ok) {
+                memcpy(st->pc_dn, ps, pn);
+                st->pc_len = pn;
+                st->pc_nhold = st->nhold;
+                st->pc_holder = st->holder;
+            }
         }
     }
+    if (d <= ix->max_depth)
+        probe(c, d, h);
 }
 
 /* cands -- the current entry's candidates in cand[] (made when first
