@@ -2663,7 +2663,17 @@ sm_begin(struct ck *c)
     uint32_t ep = st->epoch;
     struct sm_node **at, *n;
 
-    if (!c->vm || st->sm_off || (!st->sm_root && sm_init(c)))
+    if (!c->vm || st->sm_off)
+        return 0;
+    if (st->holder &&
+        c->ix->holders[st->holder - 1].depth == acre_dn_depth(c->e->dn)) {
+        /* the entry holds ACIs: its walks are asked again only by
+         * entries below it (a person holding an ACI of their own has
+         * none), so it is decided without the memos */
+        c->vm = 0;
+        return 0;
+    }
+    if (!st->sm_root && sm_init(c))
         return 0;
     st->sm_missing = 0;
     for (unsigned i = 0; i < c->e->nattrs; i++) {
