@@ -112,6 +112,54 @@ struct vm_walk {
     struct vm_variant *v;
 };
 
+/*
+ * The shape memo (389 only, entry verdicts: acreV_aci_verdict, from the
+ * request's second entry).  The walk memo above still matches variants
+ * once per attribute (about ten per entry); an entry verdict reads one
+ * right on every attribute, and what the walks of all its attributes
+ * ask of the entry is, again, a short list of the same questions.  So
+ * a verdict's answers are kept in a tree per deepest holder: a node
+ * asks a question (a dep, as a variant has them), a child per answer
+ * (T, F, U); a node keeps the read answers (attribute type, readable)
+ * and the entry_denied answer of the walks that asked only questions on
+ * the path to it, with the answers on that path.  An entry goes down
+ * its holder's tree asking each node's question and collecting what
+ * the nodes keep, until every type it has is known and entry_denied too
+ * (or the tree ends).  A check still unknown walks (decide_ or
+ * entry_denied_, recorded): when it asked nothing the path did not, its
+ * answer is kept at the node below the deepest path question it asked;
+ * else those questions are appended below the last node reached, in
+ * the order asked, and the answer kept at the new end.  An entry that
+ * reaches a node answers the questions above it as the entry that
+ * stored there did, so the walks kept there go the same way for it (the
+ * walk memo's argument, struct vm_walk).  Going down asks questions of
+ * the entry that its own walks might not: targets, per-entry bind rules
+ * (perm_bind's slot 3) and the profile ACIs' targets, answers which
+ * hold per entry and are kept per entry only (nothing 389 keeps for the
+ * operation is asked); if one fails, the entry is begun again in a new
+ * epoch and decided by the walks (sm_begin).  Bounded: SM_BYTES a
+ * request, SM_PATH nodes an entry's path; past them nothing more is
+ * stored, and what is kept still answers.
+ */
+#define SM_BYTES   (4u << 20)  /* at most, per request */
+#define SM_CHUNK   (64u << 10) /* allocated at a time */
+#define SM_PATH    1024u       /* at most, nodes on an entry's path */
+#define SM_HOLDERS (1u << 16)  /* policies with more holders: no memo */
+#define SM_NEW     UINT32_MAX  /* sm_pos: asked first by the walk recorded */
+
+/* A read answer kept at a node: type << 1 | readable. */
+struct sm_ans {
+    struct sm_ans *next;
+    uint32_t tr;
+};
+
+struct sm_node {
+    struct vm_dep q;          /* the question asked here; kind 0: none */
+    struct sm_node *child[3]; /* by its answer: T, F, U */
+    struct sm_ans *ans;       /* read answers kept here */
+    uint8_t denied;           /* entry_denied's answer kept here (T, F), or 0 */
+};
+
 struct acreV_aci_rq {
     uint8_t *bind;         /* [nperms * 3]: bind outcomes kept (perm_bind) */
     uint8_t *ebind;        /* [nperms]: the outcomes perm_bind keeps for the
@@ -166,6 +214,32 @@ struct acreV_aci_rq {
     uint32_t ndeps;
     uint32_t *rec_tgt;  /* [nacis], [nperms]: the rec_no a question was */
     uint32_t *rec_bind; /* recorded in, not to record it twice */
+    /* the shape memo */
+    struct sm_node **sm_root; /* [nholders + 1], by holder + 1 */
+    uint32_t *sm_known;       /* [ntypes]: the type's read answer was
+                                 collected for the entry of this epoch */
+    uint8_t *sm_read;         /* [ntypes]: that answer */
+    uint32_t *sm_need;        /* [ntypes]: the entry of this epoch has it */
+    uint32_t sm_missing;      /* its types not known yet */
+    struct sm_node **sm_path; /* [SM_PATH]: the nodes it went through */
+    uint32_t sm_npath;
+    /* the path position (sm_path index) of each question asked on it:
+     * valid when the rec_tgt / rec_bind mark or anon_rec bit is set */
+    uint32_t *sm_pos_tgt;  /* [nacis] */
+    uint32_t *sm_pos_bind; /* [nperms] */
+    uint32_t sm_pos_anon[ACREP_ACI_ANON_MAX];
+    int sm_rec;       /* the walk recorded is the shape memo's */
+    uint32_t sm_deep; /* 1 + the deepest path position it asked, or 0 */
+    char *sm_chunk;   /* free bytes: sm_chunk[0..sm_left) */
+    size_t sm_left, sm_bytes;
+    int sm_off; /* not for this policy, or could not be made */
+    /* candidates: the holders above the parent of the last entry whose
+     * parent was probed (its normalised DN pc_dn[0..pc_len) when
+     * pc_ok): hold[0..pc_nhold), the deepest pc_holder */
+    char pc_dn[256];
+    size_t pc_len;
+    uint32_t pc_nhold, pc_holder;
+    int pc_ok;
 };
 
 /* One check in progress. */
@@ -185,7 +259,27 @@ struct ck {
     const struct acreP_aci_perm *by; /* explained: the perm that decided */
     unsigned rights; /* OpenDJ: the right checked (dj_userattr) */
     int vm;          /* the walk memo may answer (vm_usable has the rest) */
+    /* the shape memo: sm, it answers this entry's read checks; where
+     * answers are stored: sm_cur (a node without question), else a node
+     * to be made at *sm_at; neither: none are stored; sm_denied, the
+     * entry_denied answer found on the way down (0: none) */
+    int sm;
+    struct sm_node *sm_cur, **sm_at;
+    uint8_t sm_denied;
 };
+
+/* sm_seen -- the shape memo's walk being recorded asked question
+ * (kind, idx), already asked on the entry's path */
+static inline void
+sm_seen(struct acreV_aci_rq *st, int kind, uint32_t idx)
+{
+    uint32_t pos = kind == DEP_TGT    ? st->sm_pos_tgt[idx]
+                   : kind == DEP_BIND ? st->sm_pos_bind[idx]
+                                      : st->sm_pos_anon[idx];
+
+    if (pos != SM_NEW && pos + 1 > st->sm_deep)
+        st->sm_deep = pos + 1;
+}
 
 /* trace -- hand an event to the tracer (callers test c->tr first: out
  * of line and cold, so that the ordinary path pays the test alone) */
@@ -444,13 +538,30 @@ rec_put(struct acreV_aci_rq *st, int kind, uint32_t idx, int r)
     st->deps[st->ndeps++] = (struct vm_dep){(uint8_t)kind, (uint8_t)r, idx};
 }
 
+/* sm_mark_new -- (kind, idx) is asked first by the walk recorded for
+ * the shape memo: no path position yet */
+static inline void
+sm_mark_new(struct acreV_aci_rq *st, int kind, uint32_t idx)
+{
+    if (kind == DEP_TGT)
+        st->sm_pos_tgt[idx] = SM_NEW;
+    else if (kind == DEP_BIND)
+        st->sm_pos_bind[idx] = SM_NEW;
+    else
+        st->sm_pos_anon[idx] = SM_NEW;
+}
+
 /* rec_once -- rec_put, the first time the walk asks (mark) */
 static inline void
 rec_once(struct acreV_aci_rq *st, uint32_t *mark, int kind, uint32_t idx, int r)
 {
     if (*mark != st->rec_no) {
         *mark = st->rec_no;
+        if (st->sm_rec)
+            sm_mark_new(st, kind, idx);
         rec_put(st, kind, idx, r);
+    } else if (st->sm_rec) {
+        sm_seen(st, kind, idx);
     }
 }
 
@@ -754,37 +865,71 @@ desc_of(const acre_schema *s, int id, struct acreF_desc *out)
  * Candidates: the perms of the holders among e's ancestors
  */
 
+/* probe -- the holder at level d of the current entry, if any, added
+ * to hold[] */
+static void
+probe(struct ck *c, unsigned d, const uint64_t *h)
+{
+    const struct acreP_aci *ix = c->ix;
+    struct acreV_aci_rq *st = c->st;
+    const acre_dn *edn = c->e->dn;
+
+    for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
+         k = (k + 1) & ix->hash_mask) {
+        const struct acreP_aci_holder *hd = &ix->holders[ix->hash[k] - 1];
+        size_t an, hn;
+        if (hd->hash != h[d] || hd->depth != d) /* before the bytes */
+            continue;
+        const char *as = acre_dn_ancestor(edn, d, &an);
+        const char *hs = acre_dn_normalised(hd->dn, &hn);
+        if (an != hn || memcmp(as, hs, an))
+            continue;
+        st->hold[st->nhold++] = ix->hash[k] - 1;
+        st->holder = ix->hash[k];
+    }
+}
+
+/* candidates -- the holders above the current entry, E included, in
+ * hold[]: those above its parent are the previous entry's when the two
+ * have the same parent (pc_*), else probed level by level */
 static void
 candidates(struct ck *c)
 {
     const struct acreP_aci *ix = c->ix;
     struct acreV_aci_rq *st = c->st;
     const acre_dn *edn = c->e->dn;
-    unsigned depth = acre_dn_depth(edn);
+    unsigned depth = acre_dn_depth(edn), d = 0;
     const uint64_t *h = acreD_h(edn);
 
     st->nhold = 0;
     st->holder = 0;
     st->cand_ok = 0;
-    for (unsigned d = 0; d <= depth && d <= ix->max_depth; d++) {
-        /* 389: ACIs of the root DSE govern the root DSE only; OpenDJ's
-         * global ACIs (held at the root DN) govern every entry */
-        if (d == 0 && depth != 0 && ix->set->variant != ACREI_ACI_OPENDJ)
-            continue;
-        for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
-             k = (k + 1) & ix->hash_mask) {
-            const struct acreP_aci_holder *hd = &ix->holders[ix->hash[k] - 1];
-            size_t an, hn;
-            if (hd->hash != h[d] || hd->depth != d) /* before the bytes */
-                continue;
-            const char *as = acre_dn_ancestor(edn, d, &an);
-            const char *hs = acre_dn_normalised(hd->dn, &hn);
-            if (an != hn || memcmp(as, hs, an))
-                continue;
-            st->hold[st->nhold++] = ix->hash[k] - 1;
-            st->holder = ix->hash[k];
+    if (depth > 0) {
+        size_t pn;
+        const char *ps = acre_dn_ancestor(edn, depth - 1, &pn);
+        if (st->pc_ok && pn == st->pc_len && !memcmp(ps, st->pc_dn, pn)) {
+            st->nhold = st->pc_nhold;
+            st->holder = st->pc_holder;
+            d = depth;
+        } else {
+            for (; d < depth && d <= ix->max_depth; d++)
+                /* 389: ACIs of the root DSE govern the root DSE only;
+                 * OpenDJ's global ACIs (held at the root DN) govern
+                 * every entry */
+                if (d > 0 || ix->set->variant == ACREI_ACI_OPENDJ)
+                    probe(c, d, h);
+            d = depth;
+            st->pc_ok = pn <= sizeof st->pc_dn;
+            if (st->pc_ok) {
+                memcpy(st->pc_dn, ps, pn);
+                st->pc_len = pn;
+                st->pc_nhold = st->nhold;
+                st->pc_holder = st->holder;
+            }
         }
     }
+    if (d <= ix->max_depth)
+        probe(c, d, h);
 }
 
 /* cands -- the current entry's candidates in cand[] (made when first
@@ -826,6 +971,11 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
         memset(c->st->fres_epoch, 0,
                sizeof(uint32_t) * (c->ix->nfids ? c->ix->nfids : 1));
         c->st->anon_epoch = 0;
+        if (c->st->sm_known) {
+            size_t nt = (size_t)c->ix->attr_words * 64;
+            memset(c->st->sm_known, 0, nt * sizeof(uint32_t));
+            memset(c->st->sm_need, 0, nt * sizeof(uint32_t));
+        }
         c->st->epoch = 1;
     }
     talloc_free_children(c->st->scratch);
@@ -836,6 +986,7 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
         cands(c);
     c->vm = c->st->nbegin > 1 && !c->st->vm_off && !c->st->root &&
             c->ix->set->variant != ACREI_ACI_OPENDJ;
+    c->sm = 0;
     c->st->split_rights = 0;
     return 0;
 }
@@ -2053,7 +2204,11 @@ anon_takes(struct ck *c, unsigned k)
     }
     if (st->rec && !(st->anon_rec & bit)) {
         st->anon_rec |= bit;
+        if (st->sm_rec)
+            sm_mark_new(st, DEP_ANON, k);
         rec_put(st, DEP_ANON, k, st->anon_mask & bit ? T : F);
+    } else if (st->rec && st->sm_rec) {
+        sm_seen(st, DEP_ANON, k);
     }
     return (st->anon_mask & bit) != 0;
 }
@@ -2386,12 +2541,303 @@ vm_walk(struct ck *c, const struct acreF_desc *d, int type, unsigned rights)
     return r;
 }
 
+/* ------------------------------------------------------------------------
+ * The shape memo (see struct sm_node)
+ */
+
+/* sm_alloc -- n zeroed bytes of the request's memo, or NULL (full) */
+static void *
+sm_alloc(struct acreV_aci_rq *st, size_t n)
+{
+    void *p;
+
+    n = (n + 15) & ~(size_t)15;
+    if (n > st->sm_left) {
+        if (n > SM_CHUNK || st->sm_bytes + SM_CHUNK > SM_BYTES ||
+            !(st->sm_chunk = talloc_zero_size(st, SM_CHUNK)))
+            return NULL;
+        st->sm_bytes += SM_CHUNK;
+        st->sm_left = SM_CHUNK;
+    }
+    p = st->sm_chunk;
+    st->sm_chunk += n;
+    st->sm_left -= n;
+    return p;
+}
+
+/* sm_init -- the memo's tables, at its first use; 0, or -1 (no memo for
+ * this request) */
+static int
+sm_init(struct ck *c)
+{
+    struct acreV_aci_rq *st = c->st;
+    size_t nt = (size_t)c->ix->attr_words * 64;
+    size_t na = c->ix->set->n ? c->ix->set->n : 1;
+    size_t np = c->ix->nperms ? c->ix->nperms : 1;
+
+    if (c->ix->nholders >= SM_HOLDERS || !nt ||
+        !(st->sm_root =
+              talloc_zero_array(st, struct sm_node *, c->ix->nholders + 1)) ||
+        !(st->sm_known = talloc_zero_array(st, uint32_t, nt)) ||
+        !(st->sm_need = talloc_zero_array(st, uint32_t, nt)) ||
+        !(st->sm_read = talloc_zero_array(st, uint8_t, nt)) ||
+        !(st->sm_path = talloc_zero_array(st, struct sm_node *, SM_PATH)) ||
+        !(st->sm_pos_tgt = talloc_zero_array(st, uint32_t, na)) ||
+        !(st->sm_pos_bind = talloc_zero_array(st, uint32_t, np))) {
+        st->sm_off = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* sm_ask -- the current entry's answer to question q (not recorded) */
+static int
+sm_ask(struct ck *c, const struct vm_dep *q)
+{
+    if (q->kind == DEP_TGT)
+        return target_match(c, &c->ix->set->acis[q->idx], q->idx) ? T : F;
+    if (q->kind == DEP_BIND)
+        return perm_bind(c, q->idx, ACREI_ACI_READ);
+    return anon_takes(c, q->idx) ? T : F;
+}
+
+/* sm_mark -- q is asked on the entry's path at position pos: a walk
+ * recorded now does not record it again, and knows where it is */
+static void
+sm_mark(struct acreV_aci_rq *st, const struct vm_dep *q, uint32_t pos)
+{
+    if (q->kind == DEP_TGT) {
+        st->rec_tgt[q->idx] = st->rec_no;
+        st->sm_pos_tgt[q->idx] = pos;
+    } else if (q->kind == DEP_BIND) {
+        st->rec_bind[q->idx] = st->rec_no;
+        st->sm_pos_bind[q->idx] = pos;
+    } else {
+        st->anon_rec |= (uint64_t)1 << q->idx;
+        st->sm_pos_anon[q->idx] = pos;
+    }
+}
+
+/* sm_take -- collect what node n keeps; 1 when the entry needs nothing
+ * more (each of its types known, and entry_denied) */
+static int
+sm_take(struct ck *c, const struct sm_node *n)
+{
+    struct acreV_aci_rq *st = c->st;
+    uint32_t ep = st->epoch;
+
+    if (n->denied)
+        c->sm_denied = n->denied;
+    for (const struct sm_ans *a = n->ans; a; a = a->next) {
+        uint32_t t = a->tr >> 1;
+        if (st->sm_known[t] != ep) {
+            st->sm_known[t] = ep;
+            st->sm_read[t] = (uint8_t)(a->tr & 1);
+            st->sm_missing -= st->sm_need[t] == ep;
+        }
+    }
+    return !st->sm_missing && c->sm_denied;
+}
+
+/* sm_type -- may the memo answer read on d? */
+static inline int
+sm_type(const struct ck *c, const struct acreF_desc *d)
+{
+    return d && !d->nopts && d->type >= 0 &&
+           (unsigned)d->type < c->ix->attr_words * 64u && !c->rq->limit_hit;
+}
+
+/*
+ * sm_begin -- the current entry (begun) down its holder's tree: c->sm
+ * set when the memo answers its read checks.  0, or -1 when a question
+ * failed on the way (nothing is left of it in rq; the caller begins the
+ * entry again and decides it without the memo).
+ */
+static int
+sm_begin(struct ck *c)
+{
+    struct acre_request *rq = c->rq;
+    struct acreV_aci_rq *st = c->st;
+    int err = rq->err, code = rq->limit_code;
+    unsigned nt = c->ix->attr_words * 64u;
+    uint32_t ep = st->epoch;
+    struct sm_node **at, *n;
+
+    if (!c->vm || st->sm_off)
+        return 0;
+    if (st->holder &&
+        c->ix->holders[st->holder - 1].depth == acre_dn_depth(c->e->dn)) {
+        /* the entry holds ACIs: its walks are asked again only by
+         * entries below it (a person holding an ACI of their own has
+         * none), so it is decided without the memos */
+        c->vm = 0;
+        return 0;
+    }
+    if (!st->sm_root && sm_init(c))
+        return 0;
+    st->sm_missing = 0;
+    for (unsigned i = 0; i < c->e->nattrs; i++) {
+        const struct acreS_dinfo *w =
+            acreS_desc_of(rq->schema, c->e->attrs[i].id);
+        if (w && !w->nopts && w->type >= 0 && (unsigned)w->type < nt &&
+            st->sm_need[w->type] != ep) {
+            st->sm_need[w->type] = ep;
+            st->sm_missing++;
+        }
+    }
+    if (++st->rec_no == 0) { /* the marks start again */
+        memset(st->rec_tgt, 0,
+               sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
+        memset(st->rec_bind, 0,
+               sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
+        st->rec_no = 1;
+    }
+    st->anon_rec = 0;
+    st->sm_npath = 0;
+    c->sm_denied = 0;
+    c->sm_cur = NULL;
+    c->sm_at = NULL;
+    at = &st->sm_root[st->holder];
+    for (n = *at; n; n = *at) {
+        if (sm_take(c, n) || st->sm_npath == SM_PATH)
+            break; /* nothing to store: sm_cur and sm_at NULL */
+        st->sm_path[st->sm_npath++] = n;
+        if (!n->q.kind) {
+            c->sm_cur = n;
+            break;
+        }
+        int a = sm_ask(c, &n->q);
+        if (rq->limit_hit) {
+            rq->limit_hit = 0;
+            rq->limit_code = code;
+            rq->err = err;
+            return -1;
+        }
+        sm_mark(st, &n->q, st->sm_npath - 1);
+        at = &n->child[a - 1];
+    }
+    if (!n)
+        c->sm_at = at;
+    c->sm = 1;
+    return 0;
+}
+
+/* sm_start -- start recording a walk for the shape memo; 0 when nothing
+ * can be stored (the caller walks as without the memo) */
+static int
+sm_start(struct ck *c)
+{
+    struct acreV_aci_rq *st = c->st;
+
+    if (!c->sm_cur && !c->sm_at)
+        return 0;
+    st->rec = 1;
+    st->sm_rec = 1;
+    st->sm_deep = 0;
+    st->ndeps = 0;
+    return 1;
+}
+
+/* sm_end -- where the walk just recorded is kept: the node below the
+ * deepest path question it asked, or the end of a chain of the
+ * questions it asked first, appended below the path; NULL when nothing
+ * can be stored (the entry then stores nothing more: its later walks'
+ * marks would assume questions on a path not made) */
+static struct sm_node *
+sm_end(struct ck *c)
+{
+    struct acreV_aci_rq *st = c->st;
+    struct sm_node *n = c->sm_cur, **at = c->sm_at;
+    int ok = st->rec && !c->rq->limit_hit && !c->rq->err;
+
+    st->rec = 0;
+    st->sm_rec = 0;
+    c->sm_cur = NULL;
+    c->sm_at = NULL;
+    if (!ok)
+        return NULL;
+    if (!st->ndeps && st->sm_deep < st->sm_npath) {
+        c->sm_cur = n;
+        c->sm_at = at;
+        return st->sm_path[st->sm_deep];
+    }
+    if (!n) {
+        if (!at || st->sm_npath == SM_PATH || !(n = sm_alloc(st, sizeof *n)))
+            return NULL;
+        *at = n;
+        st->sm_path[st->sm_npath++] = n;
+    }
+    for (uint32_t i = 0; i < st->ndeps; i++) {
+        struct sm_node *m;
+        if (st->sm_npath == SM_PATH || !(m = sm_alloc(st, sizeof *m)))
+            return NULL;
+        n->q = st->deps[i];
+        n->child[st->deps[i].r - 1] = m;
+        sm_mark(st, &n->q, st->sm_npath - 1);
+        st->sm_path[st->sm_npath++] = m;
+        n = m;
+    }
+    c->sm_cur = n;
+    return n;
+}
+
+/* sm_read -- read on d (sm_type) through the memo */
+static int
+sm_read(struct ck *c, const struct acreF_desc *d)
+{
+    struct acreV_aci_rq *st = c->st;
+    uint32_t t = (uint32_t)d->type;
+    struct sm_node *n;
+    struct sm_ans *a;
+    int r;
+
+    if (st->sm_known[t] == st->epoch)
+        return st->sm_read[t];
+    if (!sm_start(c))
+        return vm_usable(c, d) ? vm_walk(c, d, d->type, ACREI_ACI_READ)
+                               : decide_(c, d, ACREI_ACI_READ, 0, 0);
+    r = decide_(c, d, ACREI_ACI_READ, 0, 0);
+    if (!(n = sm_end(c)))
+        return r;
+    if (!(a = sm_alloc(st, sizeof *a))) {
+        c->sm_cur = NULL;
+        c->sm_at = NULL;
+        return r;
+    }
+    a->tr = t << 1 | (r != 0);
+    a->next = n->ans;
+    n->ans = a;
+    st->sm_known[t] = st->epoch;
+    st->sm_read[t] = (uint8_t)(r != 0);
+    return r;
+}
+
+/* sm_denied -- entry_denied through the memo */
+static int
+sm_denied(struct ck *c)
+{
+    struct sm_node *n;
+    int r;
+
+    if (c->sm_denied)
+        return c->sm_denied == T;
+    if (!sm_start(c))
+        return vm_usable(c, NULL) ? vm_walk(c, NULL, VM_DENIED, ACREI_ACI_READ)
+                                  : entry_denied_(c);
+    r = entry_denied_(c);
+    if ((n = sm_end(c)))
+        n->denied = c->sm_denied = r ? T : F;
+    return r;
+}
+
 static int
 decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
     /* moddn (asked by get-effective-rights alone) in a copy of its own */
     if (rights & ACREI_ACI_MODDN)
         return decide_(c, d, rights, 0, 1);
+    if (c->sm && rights == ACREI_ACI_READ && sm_type(c, d))
+        return sm_read(c, d);
     if (vm_usable(c, d))
         return vm_walk(c, d, d ? d->type : VM_ENTRY, rights);
     return decide_(c, d, rights, 0, 0);
@@ -2557,6 +3003,8 @@ entry_denied_(struct ck *c)
 static int
 entry_denied(struct ck *c)
 {
+    if (c->sm && !c->rq->limit_hit)
+        return sm_denied(c);
     if (vm_usable(c, NULL))
         return vm_walk(c, NULL, VM_DENIED, ACREI_ACI_READ);
     return entry_denied_(c);
@@ -2570,6 +3018,15 @@ operational(const acre_schema *s, int id)
     const struct acreS_attr *at = d ? acreS_attr(s, d->type) : NULL;
 
     return at && at->usage != ACRES_USER;
+}
+
+/* read_check -- decide read on d, the shape memo's answer first */
+static inline int
+read_check(struct ck *c, const struct acreF_desc *d)
+{
+    if (c->sm && sm_type(c, d) && c->st->sm_known[d->type] == c->st->epoch)
+        return c->st->sm_read[d->type];
+    return decide(c, d, ACREI_ACI_READ);
 }
 
 /* visible -- 389's acl_read_access_allowed_on_entry: the anonymous
@@ -2600,7 +3057,7 @@ visible(struct ck *c, uint32_t *read_at)
         if ((i > 0 && operational(c->rq->schema, e->attrs[i].id)) ||
             desc_of(c->rq->schema, e->attrs[i].id, &d))
             continue;
-        if ((found = decide(c, &d, ACREI_ACI_READ)))
+        if ((found = read_check(c, &d)))
             *read_at = i;
     }
     return found && !entry_denied(c);
@@ -3018,7 +3475,7 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
     uint32_t read_at;
 
     rq->limit_hit = 0;
-    if (begin(&c, rq, e))
+    if (begin(&c, rq, e) || (sm_begin(&c) && begin(&c, rq, e)))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
     out->visible = visible(&c, &read_at);
     if (rq->limit_hit) /* something failed: no answer is reused */
@@ -3038,9 +3495,12 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
                  (i == 0 || !operational(rq->schema, a->id)))
             g = 0;
         else
-            g = decide(&c, &d, ACREI_ACI_READ);
+            g = read_check(&c, &d);
         rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
-        memset(rq->v_value + rq->v_first[i], g, a->nvals);
+        if (a->nvals == 1)
+            rq->v_value[rq->v_first[i]] = (uint8_t)g;
+        else
+            memset(rq->v_value + rq->v_first[i], g, a->nvals);
     }
     return rq->err;
 }
