@@ -538,6 +538,22 @@ rec_put(struct acreV_aci_rq *st, int kind, uint32_t idx, int r)
     st->deps[st->ndeps++] = (struct vm_dep){(uint8_t)kind, (uint8_t)r, idx};
 }
 
+/* rec_next -- a new recording: its number marks what it asks (the
+ * marks start again when the number wraps) */
+static void
+rec_next(struct ck *c)
+{
+    struct acreV_aci_rq *st = c->st;
+
+    if (++st->rec_no == 0) {
+        memset(st->rec_tgt, 0,
+               sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
+        memset(st->rec_bind, 0,
+               sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
+        st->rec_no = 1;
+    }
+}
+
 /* sm_mark_new -- (kind, idx) is asked first by the walk recorded for
  * the shape memo: no path position yet */
 static inline void
@@ -2524,13 +2540,7 @@ vm_walk(struct ck *c, const struct acreF_desc *d, int type, unsigned rights)
         if (m < 0) /* as the walk: a failure on the way denies */
             return type == VM_DENIED;
     }
-    if (++st->rec_no == 0) { /* the marks start again */
-        memset(st->rec_tgt, 0,
-               sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
-        memset(st->rec_bind, 0,
-               sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
-        st->rec_no = 1;
-    }
+    rec_next(c);
     st->rec = 1;
     st->ndeps = 0;
     st->anon_rec = 0;
@@ -2685,13 +2695,7 @@ sm_begin(struct ck *c)
             st->sm_missing++;
         }
     }
-    if (++st->rec_no == 0) { /* the marks start again */
-        memset(st->rec_tgt, 0,
-               sizeof(uint32_t) * (c->ix->set->n ? c->ix->set->n : 1));
-        memset(st->rec_bind, 0,
-               sizeof(uint32_t) * (c->ix->nperms ? c->ix->nperms : 1));
-        st->rec_no = 1;
-    }
+    rec_next(c);
     st->anon_rec = 0;
     st->sm_npath = 0;
     c->sm_denied = 0;
