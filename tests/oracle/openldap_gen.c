@@ -944,6 +944,7 @@ struct what_info {
     enum cap cap;  /* of $1 */
     enum cap vcap; /* of ${v1} */
     int regex;     /* the dn part is a regex */
+    int val_regex; /* a val.regex part */
 };
 
 static const char *
@@ -1030,6 +1031,7 @@ gen_what(struct gen *g, struct what_info *wi)
     if (P(g, 15)) {
         const char *a = NULL;
         val = gen_val(g, &a, &wi->vcap);
+        wi->val_regex = val && !strncmp(val, "val.regex", 9);
         attrs = fmt(g, "attrs=%s", a);
     } else if (P(g, 55)) {
         attrs = gen_attrs(g, &single);
@@ -1150,10 +1152,14 @@ gen_subst(struct gen *g, const struct what_info *wi)
     case CAP_OU:
         return P(g, 50) ? "dn.subtree,expand=\"ou=$1,dc=example,dc=com\""
                         : "dn.regex=\",ou=$1,dc=example,dc=com$$\"";
-    case CAP_SUBTREE:
-        return P(g, 50) ? "dn.children,expand=\"$1\""
-                        : "dn.exact,expand=\"$0\"";
     default:
+        /* slapd 2.5.13 crashes (acl.c, on the value's submatches) when an
+         * expand subject substitutes $n in a rule with a val.regex and no
+         * dn.regex: not generated */
+        if (wi->val_regex)
+            return "dn.regex=\"^$0$$\"";
+        if (wi->cap == CAP_SUBTREE && P(g, 50))
+            return "dn.children,expand=\"$1\"";
         return P(g, 50) ? "dn.exact,expand=\"$0\"" : "dn.regex=\"^$0$$\"";
     }
 }
@@ -1432,7 +1438,25 @@ gen_idiom(struct gen *g, int global)
 {
     struct acreG_rule *r;
 
-    switch (B(g, 6)) {
+    switch (B(g, 8)) {
+    case 6: { /* a value condition: slapd's state over the values (acl.c) */
+        static const char *const types[] = {"cn", "mail", "description"};
+        static const char *const pats[] = {"^[a-m]", "^u1", "x$"};
+        const char *w =
+            fmt(g, "attrs=%s val.regex=\"%s\"", PICK(g, types), PICK(g, pats));
+        if (!(r = new_rule(g, global, w, 2)))
+            return;
+        r->by[r->nby++] = P(g, 50) ? "* none" : "users read";
+        if (P(g, 50))
+            r->by[r->nby++] = "* break";
+        break;
+    }
+    case 7: /* "self" access: the same state */
+        if (!(r = new_rule(g, global, "attrs=member,uniqueMember", 2)))
+            return;
+        r->by[r->nby++] = "users selfwrite";
+        r->by[r->nby++] = "* break";
+        break;
     case 0:
         if (!(r = new_rule(g, global, "attrs=userPassword", 4)))
             return;
