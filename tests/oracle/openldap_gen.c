@@ -1418,7 +1418,7 @@ tail_access(struct gen *g)
 static void
 gen_rule(struct gen *g, int global)
 {
-    struct what_info wi = {CAP_NONE, CAP_NONE, 0};
+    struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
     const char *what = gen_what(g, &wi);
     unsigned n = 1 + B(g, 4);
     struct acreG_rule *r = new_rule(g, global, what, n + 1);
@@ -1563,7 +1563,7 @@ gen_policy(struct gen *g)
     };
     g->cur_db = 1;
     for (unsigned i = 0, n = B(g, 4); i < n; i++) {
-        struct what_info wi = {CAP_NONE, CAP_NONE, 0};
+        struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
         unsigned nby = 1 + B(g, 3);
         struct acreG_rule *r = new_rule(g, 0, PICK(g, whats), nby);
         for (unsigned j = 0; r && j < nby; j++)

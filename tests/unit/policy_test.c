@@ -4,8 +4,10 @@
  * and that deciding entries allocates nothing.
  */
 #include "acre.h"
+#include "openldap_oracle_int.h" /* acreR_slapd_dn */
 
 #include <criterion/criterion.h>
+#include <regex.h>
 #include <string.h>
 #include <talloc.h>
 
@@ -365,4 +367,127 @@ Test(policy, verdict_allocates_nothing)
     cr_expect_eq(readable, v.nattrs);
     acre_request_end(b);
     acre_policy_release(p);
+}
+
+/* An indexed dn.regex target decides as the pattern does: every pattern
+ * made of a prefix and a literal tail, on entries whose DNs end in that
+ * tail as text but not as RDNs (an escaped ',' or '=' in a value), in
+ * other cases and other subtrees, against POSIX regexec (slapd's
+ * REG_EXTENDED | REG_ICASE) on slapd's text of each DN. */
+Test(policy, regex_index_keeps_what_the_pattern_matches)
+{
+    static const char tree[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+        "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+        "ou: people\n\n"
+        "dn: ou=unit3,ou=people,dc=example,dc=com\n"
+        "objectClass: organizationalUnit\nou: unit3\n\n"
+        "dn: uid=p17,ou=unit3,ou=people,dc=example,dc=com\n"
+        "objectClass: account\nuid: p17\n\n"
+        "dn: uid=p2,ou=unit3,ou=people,dc=example,dc=com\n"
+        "objectClass: account\nuid: p2\n\n"
+        "dn: cn=x\\2Cou=unit3,ou=people,dc=example,dc=com\n"
+        "objectClass: device\ncn: x,ou=unit3\n\n"
+        "dn: cn=A B,ou=people,dc=example,dc=com\nobjectClass: device\n"
+        "cn: A B\n\n"
+        "dn: ou=other,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+        "ou: other\n\n"
+        "dn: uid=p17,ou=other,dc=example,dc=com\nobjectClass: account\n"
+        "uid: p17\n\n"
+        "dn: cn=ou\\3Dpeople,ou=other,dc=example,dc=com\n"
+        "objectClass: device\ncn: ou=people\n";
+    static const char *const dns[] = {
+        "dc=example,dc=com",
+        "ou=people,dc=example,dc=com",
+        "ou=unit3,ou=people,dc=example,dc=com",
+        "uid=p17,ou=unit3,ou=people,dc=example,dc=com",
+        "uid=p2,ou=unit3,ou=people,dc=example,dc=com",
+        "cn=x\\2Cou=unit3,ou=people,dc=example,dc=com",
+        "cn=A B,ou=people,dc=example,dc=com",
+        "ou=other,dc=example,dc=com",
+        "uid=p17,ou=other,dc=example,dc=com",
+        "cn=ou\\3Dpeople,ou=other,dc=example,dc=com",
+    };
+    static const char *const heads[] = {
+        "",       "^",      "^uid=",      "^uid=[^,]+,", ".*,", "(a|b)?",
+        "x*",     "^cn=.*", "[0-9]7,",    "p1",          "^.*", "u",
+        "[a-z]+", "^ou=",   "^(cn|uid)=", ",",           "7,",  "people,"};
+    static const char *const tails[] = {
+        "ou=unit3,ou=people,dc=example,dc=com",
+        "OU=Unit3,ou=People,DC=example,dc=COM",
+        ",ou=people,dc=example,dc=com",
+        "people,dc=example,dc=com",
+        "dc=com",
+        ",dc=com",
+        "ou=people,dc=example,dc=com",
+        "3,ou=people,dc=example,dc=com",
+        "x,ou=unit3,ou=people,dc=example,dc=com",
+        "people,ou=other,dc=example,dc=com",
+        "example,dc=com",
+        "ou=other,dc=example,dc=com"};
+    static const char *const ends[] = {"$", "", "$", "x$"};
+    acre_schema *s;
+    acre_directory *d;
+    unsigned indexed = 0, matched = 0, n = 0;
+
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &s, NULL), 0);
+    cr_assert_eq(
+        acre_directory_load(ctx, s, "t.ldif", tree, strlen(tree), &d, NULL), 0);
+    for (size_t h = 0; h < sizeof(heads) / sizeof(heads[0]); h++)
+        for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++)
+            for (size_t x = 0; x < sizeof(ends) / sizeof(ends[0]); x++) {
+                char *pat =
+                    talloc_asprintf(ctx, "%s%s%s", heads[h], tails[t], ends[x]);
+                char *text = talloc_asprintf(
+                    ctx,
+                    "database mdb\nsuffix \"dc=example,dc=com\"\n"
+                    "access to dn.regex=\"%s\" by * read\n"
+                    "access to * by * none\n",
+                    pat);
+                acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", text,
+                                   strlen(text)};
+                acre_policy *p;
+                acre_diag dg = {0};
+                cr_assert_eq(acre_policy_compile(ctx, s, &src, 1, 0, &p, &dg),
+                             0, "%s: %s", pat, dg.message);
+                acre_policy_stats st;
+                acre_policy_stats_get(p, &st);
+                indexed += st.residual == 1;
+                regex_t re;
+                cr_assert_eq(regcomp(&re, pat, REG_EXTENDED | REG_ICASE), 0);
+                acre_subject who = {0};
+                acre_request *rq;
+                cr_assert_eq(
+                    acre_request_begin(p, &who, acre_directory_host(d), &rq),
+                    0);
+                for (size_t k = 0; k < sizeof(dns) / sizeof(dns[0]); k++) {
+                    acre_dn *dn;
+                    cr_assert_eq(acre_dn_parse(ctx, s, dns[k], strlen(dns[k]),
+                                               0, &dn, NULL),
+                                 0);
+                    const acre_entry *e = acre_directory_find(d, dn);
+                    cr_assert(e, "%s", dns[k]);
+                    char *sd =
+                        acreR_slapd_dn(ctx, acre_dn_normalised(dn, NULL));
+                    int want = regexec(&re, sd, 0, NULL, 0) == 0;
+                    acre_verdict v;
+                    cr_assert_eq(acre_entry_decide(rq, acre_entry_view_of(e),
+                                                   ACRE_RIGHT_READ, &v),
+                                 0);
+                    cr_expect_eq(v.visible, want, "%s on %s (%s): acre %d", pat,
+                                 dns[k], sd, v.visible);
+                    matched += want;
+                    n++;
+                }
+                acre_request_end(rq);
+                regfree(&re);
+                acre_policy_release(p);
+            }
+    /* the pairs cover both answers, and most patterns were indexed */
+    cr_expect_gt(matched, n / 10, "%u of %u", matched, n);
+    cr_expect_lt(matched, n - n / 10, "%u of %u", matched, n);
+    cr_expect_gt(indexed * 3,
+                 sizeof(heads) / sizeof(heads[0]) * sizeof(tails) /
+                     sizeof(tails[0]),
+                 "%u indexed", indexed);
 }
