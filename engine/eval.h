@@ -164,6 +164,8 @@ struct acre_request {
                                       named in this request, or NULL */
     struct acreV_setlast *set_last; /* eval_set.c: the last set value
                                        decided, or NULL */
+    struct acreV_setclo *set_clo;   /* eval_set.c: x/attr* closures from one
+                                       element, or NULL */
     struct acreV_aci_rq *aci; /* eval_aci.c: ACI state, made at first use */
 };
 
@@ -442,6 +444,10 @@ int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
 /* Elements (DN texts) whose entry a request remembers for set gathering
  * when its host keeps views for the request (no release function). */
 #define ACREV_SET_DN_MEMO      8192
+/* Closures (x/attr* from one element) a request remembers, and the
+ * elements they may hold in all. */
+#define ACREV_SET_CLO_MEMO     4096
+#define ACREV_SET_CLO_ELEMS    65536
 int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
                       const struct acreV_matches *tm);
 

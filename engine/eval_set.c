@@ -53,12 +53,20 @@ struct elem {
     uint32_t h;
 };
 
+#define SET_LOCAL 8 /* elements a set holds before it allocates */
+
 struct set {
-    struct elem *v;
+    struct elem *v; /* loc, or from scratch */
     unsigned n, cap;
-    uint32_t *ix; /* element index + 1, 0 empty; ixmask + 1 slots */
+    uint32_t *ix; /* element index + 1, 0 empty; ixmask + 1 slots: ixloc,
+                     or from scratch */
     uint32_t ixmask;
+    struct elem loc[SET_LOCAL];
+    uint32_t ixloc[SET_LOCAL * 2];
 };
+
+/* An empty set (the arrays are not touched until used). */
+#define SET_EMPTY(s) ((s)->v = NULL, (s)->n = (s)->cap = 0, (s)->ix = NULL)
 
 #define DN_LOCAL  4096 /* bytes of the parse buffer tried first */
 #define CUR_LOCAL 1024 /* bytes of the parent-walk buffer tried first */
@@ -73,23 +81,77 @@ struct ev {
     char *cur;   /* the parent walk's text: cur_local, or ACRE_DN_MAX_LEN
                     + 1 bytes from scratch */
     size_t cur_cap;
-    size_t work;                  /* steps left */
-    size_t bytes;                 /* bytes of strings left */
-    int limit;                    /* a bound was reached */
+    size_t work;  /* steps left */
+    size_t bytes; /* bytes of strings left */
+    int limit;    /* a bound was reached */
+    int clo_ok;   /* closures may be remembered (set_closure) */
+    int copied;   /* a string was copied into the set (not referenced) */
+    int url;      /* an ldap:/// element was gathered */
     uint64_t local[DN_LOCAL / 8]; /* transient parses, one at a time */
     char cur_local[CUR_LOCAL];
 };
 
-/* FNV-1a, continued from h. */
-static uint32_t
-hash_more(uint32_t h, const char *s, size_t n)
+#define HASH_K 0xbf58476d1ce4e5b9u
+
+static uint64_t
+hash_word(uint64_t h, uint64_t w)
 {
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
+    h = (h ^ w) * HASH_K;
+    return h ^ (h >> 31);
 }
 
-#define HASH_START 2166136261u
+/* The 8 bytes at p as a little-endian number. */
+static uint64_t
+le64(const char *p)
+{
+    uint64_t w;
+
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/* The hash of the bytes a[0..an) + b[0..bn): eight at a time, the same
+ * wherever the bytes are split between a and b. */
+static uint32_t
+hash2(const char *a, size_t an, const char *b, size_t bn)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ (an + bn), w;
+    size_t n = an + bn;
+
+    if (bn == 0) {
+        for (; an >= 8; a += 8, an -= 8)
+            h = hash_word(h, le64(a));
+        if (an) { /* the last an bytes, zero-padded */
+            if (n >= 8) {
+                w = le64(a + an - 8) >> (8 * (8 - an)); /* drop the bytes
+                                                           before */
+            } else {
+                w = 0;
+                for (size_t j = 0; j < an; j++)
+                    w |= (uint64_t)(uint8_t)a[j] << (8 * j);
+            }
+            h = hash_word(h, w);
+        }
+    } else {
+        for (size_t i = 0; i < n; i += 8) {
+            w = 0;
+            for (size_t j = 0; j < 8 && i + j < n; j++)
+                w |= (uint64_t)(uint8_t)(i + j < an ? a[i + j] : b[i + j - an])
+                     << (8 * j);
+            h = hash_word(h, w);
+        }
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static uint32_t
+hash1(const char *s, size_t n)
+{
+    return hash2(s, n, NULL, 0);
+}
 
 /* Spend one step; 0 ok, -1 when the budget is gone. */
 static int
@@ -124,7 +186,7 @@ set_has2(const struct set *s, const char *a, size_t an, const char *b,
 static int
 set_has(const struct set *s, const char *v, size_t n)
 {
-    return set_has2(s, v, n, NULL, 0, hash_more(HASH_START, v, n));
+    return set_has2(s, v, n, NULL, 0, hash1(v, n));
 }
 
 /* Room for one more element: the arrays and the index (load <= 1/2). */
@@ -137,17 +199,30 @@ set_grow(struct ev *x, struct set *s)
     }
     if (s->n < s->cap)
         return 0;
-    unsigned cap = s->cap ? s->cap * 2 : 8;
-    struct elem *v = talloc_realloc(x->mem, s->v, struct elem, cap);
+    if (!s->cap) {
+        s->v = s->loc;
+        s->cap = SET_LOCAL;
+        s->ix = s->ixloc;
+        s->ixmask = SET_LOCAL * 2 - 1;
+        memset(s->ixloc, 0, sizeof(s->ixloc));
+        return 0;
+    }
+    unsigned cap = s->cap * 2;
+    struct elem *v = s->v == s->loc
+                         ? talloc_array(x->mem, struct elem, cap)
+                         : talloc_realloc(x->mem, s->v, struct elem, cap);
     if (!v)
         return -1;
+    if (s->v == s->loc)
+        memcpy(v, s->loc, sizeof(s->loc));
     s->v = v;
     s->cap = cap;
     uint32_t slots = (uint32_t)cap * 2;
     uint32_t *ix = talloc_zero_array(x->mem, uint32_t, slots);
     if (!ix)
         return -1;
-    talloc_free(s->ix);
+    if (s->ix != s->ixloc)
+        talloc_free(s->ix);
     s->ix = ix;
     s->ixmask = slots - 1;
     for (unsigned i = 0; i < s->n; i++) {
@@ -168,7 +243,7 @@ static int
 set_add2(struct ev *x, struct set *s, const char *a, size_t an, const char *b,
          size_t bn, int stable)
 {
-    uint32_t h = hash_more(hash_more(HASH_START, a, an), b, bn);
+    uint32_t h = hash2(a, an, b, bn);
 
     if (step(x))
         return -1;
@@ -178,6 +253,7 @@ set_add2(struct ev *x, struct set *s, const char *a, size_t an, const char *b,
         return -1;
     const char *str = a;
     if (!stable || bn) {
+        x->copied = 1;
         if (an + bn > x->bytes) {
             x->limit = 1;
             return -1;
@@ -219,9 +295,11 @@ set_union(struct ev *x, struct set *into, const struct set *from)
 static void
 set_drop(struct set *s)
 {
-    talloc_free(s->v);
-    talloc_free(s->ix);
-    memset(s, 0, sizeof(*s));
+    if (s->v != s->loc)
+        talloc_free(s->v);
+    if (s->ix != s->ixloc)
+        talloc_free(s->ix);
+    SET_EMPTY(s);
 }
 
 /* slapd's strict dnNormalize of s[0..n) into the shared parse buffer;
@@ -471,7 +549,7 @@ static int
 entry_named(struct ev *x, const char *s, size_t n, const acre_entry_view **e)
 {
     struct acre_request *rq = x->rq;
-    uint32_t h = hash_more(HASH_START, s, n);
+    uint32_t h = hash1(s, n);
     struct setdn_slot *sl = setdn_slot(rq, s, n, h);
     int kind;
 
@@ -500,14 +578,20 @@ gather(struct ev *x, struct set *out, const char *s, size_t n,
 
     if (step(x))
         return -1;
-    if (n >= 8 && !strncasecmp(s, "ldap:///", 8))
+    if (n >= 8 && !strncasecmp(s, "ldap:///", 8)) {
+        x->url = 1;
         return gather_url(x, out, s, n, nd);
+    }
     if (nd->entrydn) {
         const acre_dn *dn = parse_dn(x, s, n);
         size_t k;
         const char *t = dn ? acre_dn_normalised(dn, &k) : NULL;
         return t ? set_add(x, out, t, k, 0) : 0;
     }
+    /* the entry checked is read as it is, not looked up (slapd's
+     * backend_attribute takes its target when the DN is the target's) */
+    if (n == x->c->endn_len && (s == x->c->endn || !memcmp(s, x->c->endn, n)))
+        return entry_values(x, out, x->c->e, nd);
     int kind = entry_named(x, s, n, &e);
     if (kind != NAMED_ENTRY)
         return kind < 0 ? -1 : 0;
@@ -552,18 +636,224 @@ parent_of(struct ev *x, const char **s, size_t *n)
 static int eval(struct ev *x, const struct acreI_setnode *nd, struct set *out,
                 int depth);
 
+/* ------------------------------------------------------------------------
+ * Closures from one element, remembered per request
+ *
+ * x/attr* gathers from every element it has found until nothing new
+ * appears: for this/manager*, each entry walks its whole management
+ * chain, which its colleagues share.  The set it ends with is the
+ * elements its first gathering found, each with the closure from it.
+ * When the host keeps its views for the request and the set has no
+ * substitution (its tree is the policy's), the request remembers, per
+ * attribute node and element text, the closure from that element (the
+ * elements, in their own copies, each with the steps gathering from it
+ * takes) and the steps of its own gathering.  The steps a fresh walk
+ * would spend are the sum over its final set of each element's steps,
+ * whatever the order: that is what a remembered walk spends, and it is
+ * used only when that sum and the set's size are within the bounds left,
+ * so every answer and bound is a fresh walk's.  Closures that copied a
+ * string, met an ldap:/// element, failed or reached a bound are not
+ * remembered.
+ */
+
+struct clo_elem {
+    const char *s;
+    size_t n;
+    uint32_t h;
+    uint32_t w; /* steps of gathering from it */
+};
+
+struct clo {
+    const struct acreI_setnode *nd;
+    const char *s; /* the start element (a copy) */
+    size_t n;
+    uint32_t h;
+    uint32_t w;   /* steps of gathering from the start */
+    size_t total; /* w + the w of every element */
+    unsigned nv;  /* elements of the closure */
+    struct clo_elem v[];
+};
+
+struct acreV_setclo {
+    struct clo **slot; /* NULL: empty; a record does not move */
+    uint32_t mask;     /* slots - 1 */
+    unsigned used;
+    size_t elems;
+};
+
+/* Room for one more closure (load <= 1/2); -1 when there is none. */
+static int
+clo_room(struct acreV_setclo *t)
+{
+    uint32_t slots = t->slot ? 2 * (t->mask + 1) : 64;
+
+    if (t->used >= ACREV_SET_CLO_MEMO || t->elems >= ACREV_SET_CLO_ELEMS)
+        return -1;
+    if (t->slot && 2 * (t->used + 1) <= t->mask + 1)
+        return 0;
+    struct clo **v = talloc_zero_array(t, struct clo *, slots);
+    if (!v)
+        return -1;
+    for (uint32_t i = 0; t->slot && i <= t->mask; i++) {
+        if (!t->slot[i])
+            continue;
+        uint32_t k = t->slot[i]->h & (slots - 1);
+        while (v[k])
+            k = (k + 1) & (slots - 1);
+        v[k] = t->slot[i];
+    }
+    talloc_free(t->slot);
+    t->slot = v;
+    t->mask = slots - 1;
+    return 0;
+}
+
+/* Gather from out's elements from the index `from` on until nothing new
+ * appears (the fresh walk).  w: when not NULL, the steps each element's
+ * gathering took, by index (room for ACREV_SET_MAX_DNS). */
+static int
+walk(struct ev *x, const struct acreI_setnode *nd, struct set *out,
+     unsigned from, uint32_t *w)
+{
+    int rc = 0;
+
+    for (unsigned i = from; !rc && i < out->n; i++) {
+        size_t before = x->work;
+        rc = gather(x, out, out->v[i].s, out->v[i].n, nd);
+        if (w)
+            w[i] = (uint32_t)(before - x->work);
+    }
+    return rc;
+}
+
+/* The closure from element f under nd: remembered, or computed on the
+ * side (its own budget; x's is untouched) and remembered; NULL when it
+ * cannot be. */
+static const struct clo *
+closure_of(struct ev *x, const struct acreI_setnode *nd, const struct elem *f)
+{
+    struct acre_request *rq = x->rq;
+    struct acreV_setclo *t = rq->set_clo;
+    struct clo **sl = NULL, *r = NULL;
+    uint32_t h = f->h ^ (uint32_t)((uintptr_t)nd >> 4) * 2654435761u;
+
+    if (!t && !(t = rq->set_clo = talloc_zero(rq, struct acreV_setclo)))
+        return NULL;
+    for (uint32_t k = h & t->mask; t->slot; k = (k + 1) & t->mask) {
+        const struct clo *c = t->slot[k];
+        if (!c)
+            break;
+        if (c->nd == nd && c->h == h && c->n == f->n &&
+            memcmp(c->s, f->s, f->n) == 0)
+            return c;
+    }
+    if (clo_room(t))
+        return NULL;
+    for (uint32_t k = h & t->mask;; k = (k + 1) & t->mask)
+        if (!*(sl = &t->slot[k]))
+            break;
+
+    /* a walk from f alone, on the side */
+    size_t work = x->work, bytes = x->bytes;
+    struct set sub;
+
+    SET_EMPTY(&sub);
+    uint32_t *w = talloc_array(x->mem, uint32_t, ACREV_SET_MAX_DNS);
+
+    x->work = SET_MAX_WORK;
+    x->bytes = SET_MAX_BYTES;
+    x->limit = x->copied = x->url = 0;
+    if (w && gather(x, &sub, f->s, f->n, nd) == 0) {
+        size_t own = SET_MAX_WORK - x->work;
+        if (walk(x, nd, &sub, 0, w) == 0 && !x->limit && !x->copied &&
+            !x->url && t->elems + sub.n <= ACREV_SET_CLO_ELEMS &&
+            (r = talloc_size(t, sizeof(*r) + sub.n * sizeof(r->v[0])))) {
+            char *key = talloc_memdup(r, f->s, f->n + 1);
+            *r = (struct clo){nd, key, f->n, h, (uint32_t)own, own, sub.n};
+            for (unsigned i = 0; key && i < sub.n; i++) {
+                char *cp = talloc_memdup(r, sub.v[i].s, sub.v[i].n + 1);
+                if (!cp) {
+                    key = NULL;
+                    break;
+                }
+                cp[sub.v[i].n] = '\0';
+                r->v[i] = (struct clo_elem){cp, sub.v[i].n, sub.v[i].h, w[i]};
+                r->total += w[i];
+            }
+            if (key) {
+                key[f->n] = '\0';
+                *sl = r;
+                t->used++;
+                t->elems += sub.n;
+            } else {
+                talloc_free(r);
+                r = NULL;
+            }
+        }
+    }
+    x->work = work;
+    x->bytes = bytes;
+    x->limit = x->copied = x->url = 0;
+    talloc_free(w);
+    set_drop(&sub);
+    return r;
+}
+
+/* The closure step of x/attr*: out holds what the first gathering found;
+ * add the closure from each of them, from memory when it can. */
+#define CLO_FIRST 16 /* first elements a remembered walk takes at most */
+
+static int
+closure(struct ev *x, const struct acreI_setnode *nd, struct set *out)
+{
+    const struct clo *m[CLO_FIRST];
+    unsigned k = out->n;
+    size_t bound = 0, size = k, w = 0;
+
+    if (!x->clo_ok || nd->entrydn || k > CLO_FIRST || x->rq->limit_hit)
+        return walk(x, nd, out, 0, NULL);
+    for (unsigned j = 0; j < k; j++) {
+        if (!(m[j] = closure_of(x, nd, &out->v[j])))
+            return walk(x, nd, out, 0, NULL);
+        bound += m[j]->total;
+        size += m[j]->nv;
+    }
+    if (bound > x->work || size > ACREV_SET_MAX_DNS)
+        return walk(x, nd, out, 0, NULL);
+    for (unsigned j = 0; j < k; j++)
+        w += m[j]->w;
+    for (unsigned j = 0; j < k; j++)
+        for (unsigned i = 0; i < m[j]->nv; i++) {
+            const struct clo_elem *e = &m[j]->v[i];
+            if (set_has2(out, e->s, e->n, NULL, 0, e->h))
+                continue;
+            if (set_grow(x, out))
+                return -1;
+            uint32_t s = e->h & out->ixmask;
+            while (out->ix[s])
+                s = (s + 1) & out->ixmask;
+            out->ix[s] = out->n + 1;
+            out->v[out->n++] = (struct elem){e->s, e->n, e->h};
+            w += e->w;
+        }
+    x->work -= w;
+    return 0;
+}
+
 static int
 eval_attr(struct ev *x, const struct acreI_setnode *nd, struct set *out,
           int depth)
 {
-    struct set in = {0};
+    struct set in;
+
+    SET_EMPTY(&in);
     int rc = eval(x, nd->kid[0], &in, depth + 1);
 
     for (unsigned i = 0; !rc && i < in.n; i++)
         rc = gather(x, out, in.v[i].s, in.v[i].n, nd);
     set_drop(&in);
-    for (unsigned i = 0; !rc && nd->closure && i < out->n; i++)
-        rc = gather(x, out, out->v[i].s, out->v[i].n, nd);
+    if (!rc && nd->closure)
+        rc = closure(x, nd, out);
     return rc ? -1 : 0;
 }
 
@@ -588,7 +878,9 @@ static int
 eval_parent(struct ev *x, const struct acreI_setnode *nd, struct set *out,
             int depth)
 {
-    struct set in = {0};
+    struct set in;
+
+    SET_EMPTY(&in);
     int rc = eval(x, nd->kid[0], &in, depth + 1);
 
     for (unsigned i = 0; !rc && i < in.n; i++)
@@ -601,7 +893,10 @@ static int
 eval_binary(struct ev *x, const struct acreI_setnode *nd, struct set *out,
             int depth)
 {
-    struct set l = {0}, r = {0};
+    struct set l, r;
+
+    SET_EMPTY(&l);
+    SET_EMPTY(&r);
     int rc =
         eval(x, nd->kid[0], &l, depth + 1) || eval(x, nd->kid[1], &r, depth + 1)
             ? -1
@@ -765,7 +1060,9 @@ set_evaluate(struct acreV_check *c, const struct acreI_set *set,
     char buf[ACREI_EXPAND_MAX + 1];
     const struct acreI_setnode *root = set_root(c, set, tm, buf);
     struct ev x; /* set field by field: its buffers need no zeroing */
-    struct set out = {0};
+    struct set out;
+
+    SET_EMPTY(&out);
 
     if (!root) {
         if (c->trace && *c->trace)
@@ -781,7 +1078,8 @@ set_evaluate(struct acreV_check *c, const struct acreI_set *set,
     x.cur_cap = sizeof(x.cur_local);
     x.work = SET_MAX_WORK < rq->set_work ? SET_MAX_WORK : rq->set_work;
     x.bytes = SET_MAX_BYTES;
-    x.limit = 0;
+    x.limit = x.copied = x.url = 0;
+    x.clo_ok = !set->expand && !c->trace && !c->steps && !rq->host.release;
     size_t budget = x.work;
     int rc = eval(&x, root, &out, 0);
     rq->set_work -= budget - x.work; /* the request's budget too */

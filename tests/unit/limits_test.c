@@ -231,6 +231,25 @@ Test(limits, set_elements_per_set)
         ACRE_ERR_EVAL_LIMIT);
 }
 
+/* A string made by + is the same element as that string written whole,
+ * wherever it is split (the sets' hash reads 8 bytes at a time) */
+Test(limits, set_elements_made_by_concatenation)
+{
+    const char *w = "abcdefghijklmnopq";
+
+    for (int i = 1; i < 17; i++) {
+        cr_expect_eq(set_decide(talloc_asprintf(ctx, "[%.*s]+[%s] & [%s]", i, w,
+                                                w + i, w)),
+                     1, "split at %d", i);
+        cr_expect_eq(set_decide(talloc_asprintf(ctx, "[%s] & ([%.*s]+[%s])", w,
+                                                i, w, w + i)),
+                     1, "split at %d", i);
+        cr_expect_eq(set_decide(talloc_asprintf(ctx, "[%.*s]+[%s] & [%.16sx]",
+                                                i, w, w + i, w)),
+                     0, "split at %d", i);
+    }
+}
+
 /* 128 levels of operators: a chain of 128 unions works, 129 deny */
 Test(limits, set_operator_depth)
 {
