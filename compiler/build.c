@@ -47,7 +47,58 @@ struct builder {
     uint32_t share_mask;
     const acre_dn *const *extra; /* more node DNs (subentries' needs) */
     size_t nextra;
+    /* the attribute classes (acre_policy.attr_class) while they are
+     * refined: per class its size, and per class touched by one list
+     * its members in the list and the class they move to */
+    uint32_t ncls;
+    uint32_t *cls_size, *cls_hit, *cls_to, *touched;
 };
+
+/* Refine the attribute classes by one attrs= bitmap: the types of a class
+ * that are in the list and those that are not part ways. */
+static int
+refine_classes(struct builder *b, const uint64_t *bits)
+{
+    struct acre_policy *p = b->p;
+    unsigned n = acreS_nattrs(b->s), nt = 0;
+    uint32_t *cls = (uint32_t *)p->attr_class;
+
+    if (!cls) {
+        if (!(cls = talloc_zero_array(p->mem, uint32_t, n ? n : 1)) ||
+            !(b->cls_size = talloc_zero_array(b, uint32_t, n + 1)) ||
+            !(b->cls_hit = talloc_zero_array(b, uint32_t, n + 1)) ||
+            !(b->cls_to = talloc_zero_array(b, uint32_t, n + 1)) ||
+            !(b->touched = talloc_array(b, uint32_t, n + 1)))
+            return ACRE_ERR_NOMEM;
+        p->attr_class = cls;
+        p->attr_nclass = n;
+        b->cls_size[0] = n;
+        b->ncls = 1;
+    }
+    for (unsigned w = 0; w < p->attr_words; w++)
+        for (uint64_t m = bits[w]; m; m &= m - 1) {
+            unsigned t = w * 64 + (unsigned)__builtin_ctzll(m);
+            if (t < n && b->cls_hit[cls[t]]++ == 0)
+                b->touched[nt++] = cls[t];
+        }
+    for (unsigned i = 0; i < nt; i++) { /* a class wholly in stays whole */
+        uint32_t c = b->touched[i];
+        b->cls_to[c] = b->cls_hit[c] < b->cls_size[c] ? b->ncls++ : c;
+    }
+    for (unsigned w = 0; w < p->attr_words; w++)
+        for (uint64_t m = bits[w]; m; m &= m - 1) {
+            unsigned t = w * 64 + (unsigned)__builtin_ctzll(m);
+            if (t < n && b->cls_to[cls[t]] != cls[t] && b->cls_hit[cls[t]]) {
+                uint32_t c = cls[t];
+                b->cls_size[c]--;
+                b->cls_size[b->cls_to[c]]++;
+                cls[t] = b->cls_to[c];
+            }
+        }
+    for (unsigned i = 0; i < nt; i++)
+        b->cls_hit[b->touched[i]] = 0;
+    return 0;
+}
 
 /* The value remembered for shared part k, or 0; *slot for storing one. */
 static uintptr_t
@@ -330,6 +381,8 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
                 if (in_list_plain(b->s, &ir->what, (int)t))
                     bits[t >> 6] |= (uint64_t)1 << (t & 63);
             share_put(b, slot, key, (uintptr_t)bits);
+            if (refine_classes(b, bits))
+                return ACRE_ERR_NOMEM;
         }
         r->attr_in = bits;
     }

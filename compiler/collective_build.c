@@ -1032,6 +1032,8 @@ share(void *mem_ctx, struct acre_policy *base)
     q->nfilters = base->nfilters;
     q->ntests = base->ntests;
     q->attr_words = base->attr_words;
+    q->attr_class = base->attr_class;
+    q->attr_nclass = base->attr_nclass;
     q->id_entry = base->id_entry;
     q->id_children = base->id_children;
     q->id_objectclass = base->id_objectclass;

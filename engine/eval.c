@@ -555,6 +555,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     rq->epoch++;
     if (rq->epoch == 0) { /* wrapped: forget every cached filter */
         memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
+        memset(rq->cmemo, 0, sizeof(rq->cmemo));
         rq->epoch = 1;
     }
 }
@@ -731,12 +732,38 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
         *mask = m->mask;
         return m->granted;
     }
+    /* an answer that depended on the entry holds for the entry's other
+     * types of the same class (the same rules' attrs= lists take them),
+     * when the value played no part; its set steps are spent again */
+    struct acreV_cmemo *cm = NULL;
+    uint32_t cls = 0, ck = 0;
+    if (!is_write(want) &&
+        (!rq->p->attr_class || (unsigned)c->type < rq->p->attr_nclass)) {
+        cls = rq->p->attr_class ? rq->p->attr_class[c->type] : 0;
+        ck = (cls << 5 | (uint32_t)want) + 1;
+        cm = &rq->cmemo[cls & (ACREV_CMEMO - 1)];
+        if (cm->epoch == rq->epoch && cm->key == ck && cm->node == n &&
+            rq->set_work >= cm->steps) {
+            rq->set_work -= cm->steps;
+            rq->limit_hit = rq->limit_code = 0;
+            c->valdep = 0;
+            c->entrydep = 1;
+            c->vd_rule = -1;
+            c->decided = -2;
+            *mask = cm->mask;
+            return cm->granted;
+        }
+    }
+    size_t work = rq->set_work;
     int g = decide(c, n, want, mask);
     if (!c->entrydep && !rq->limit_hit) {
         rq->memo_valid[slot >> 6] |= bit;
         m->key = key;
         m->mask = *mask;
         m->granted = g;
+    } else if (cm && !c->valdep && c->vd_rule < 0 && !rq->limit_hit) {
+        *cm = (struct acreV_cmemo){rq->epoch, ck, n,
+                                   *mask,     g,  work - rq->set_work};
     }
     return g;
 }

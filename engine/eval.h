@@ -28,6 +28,7 @@
 #define ACREV_MEMO                1024 /* decisions remembered per request */
 /* entry contexts whose attribute verdicts a request keeps as bitmaps */
 #define ACREV_VCTX                64
+#define ACREV_CMEMO               16 /* classes remembered per entry */
 /* memberURL text read for one dynamic group: past it the check denies */
 #define ACREV_GROUP_MAX_URL_BYTES (1u << 20)
 /* group answers a spec keeps across requests (acreV_group_memo_*) */
@@ -160,8 +161,19 @@ struct acre_request {
      * verdict it keeps, then a bit per type granted; NULL: none */
     uint64_t vctx_key[ACREV_VCTX]; /* 0: free */
     uint64_t *vctx_bits;           /* [ACREV_VCTX][2][attr_words], not zeroed */
-    struct acreV_setdn *set_dns;   /* eval_set.c: the entries set elements
-                                      named in this request, or NULL */
+
+    /* decisions that depended on the entry, kept for the other types of
+     * their attribute class among the same entry's checks (eval.c:
+     * decide_memo); valid while epoch is the check's */
+    struct acreV_cmemo {
+        uint32_t epoch, key; /* key: class << 5 | access, + 1 */
+        const struct acreP_node *node;
+        uint32_t mask;
+        int granted;
+        size_t steps; /* of set expressions: charged again */
+    } cmemo[ACREV_CMEMO];
+    struct acreV_setdn *set_dns;    /* eval_set.c: the entries set elements
+                                       named in this request, or NULL */
     struct acreV_setlast *set_last; /* eval_set.c: the last set value
                                        decided, or NULL */
     struct acreV_setclo *set_clo;   /* eval_set.c: x/attr* closures from one

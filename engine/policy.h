@@ -162,6 +162,10 @@ struct acre_policy {
     uint32_t ntests;     /* slots of the per-entry test cache: one per
                             distinct filter, one per REGEX rule */
     unsigned attr_words; /* uint64_t words of an attr_in bitmap */
+    /* per type id (< attr_nclass): its class; types of one class are in
+     * the same attrs= lists of every rule.  NULL: no lists, one class */
+    const uint32_t *attr_class;
+    unsigned attr_nclass;
     int id_entry, id_children, id_objectclass, id_entrydn, id_userpassword;
     /* objectClass values (normalised) that make an entry a subentry:
      * the class subentry and its subclasses; none when the schema has no

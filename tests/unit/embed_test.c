@@ -653,6 +653,51 @@ Test(embed, remembered_closures_answer_and_spend_as_fresh_walks)
     acre_policy_release(p);
 }
 
+/* An entry verdict decides an entry-dependent rule once for the types
+ * the same attrs= lists take (eval.c: decide_memo's classes): each type
+ * gets what its own check gives, and the set's steps are spent for each
+ * as its own check spends them. */
+Test(embed, a_verdict_answers_each_type_as_its_own_check)
+{
+    acre_policy *p =
+        policy("access to attrs=title,description,"
+               "telephoneNumber\n"
+               "  by set=\"this/manager* & user\" read\n"
+               "  by * none\n"
+               "access to attrs=cn,sn by dn.subtree=\"ou=people," SUFFIX
+               "\" read by * none\n"
+               "access to * by * read\n");
+    static const char *const who[] = {ALICE, BOB, CAROL, NULL};
+    static const char *const ent[] = {ALICE, BOB, CAROL};
+
+    for (unsigned i = 0; i < 4; i++)
+        for (unsigned j = 0; j < 3; j++) {
+            const acre_entry *d = acre_directory_find(dir, dn(ent[j]));
+            const acre_entry_view *e = acre_entry_view_of(d);
+            acre_request *rq = begin(p, who[i], acre_directory_host(dir));
+            acre_request *one = begin(p, who[i], acre_directory_host(dir));
+            acre_verdict v;
+            size_t before = rq->set_work;
+
+            cr_assert_eq(acre_entry_decide(rq, e, ACRE_RIGHT_READ, &v), 0);
+            cr_assert_eq(v.visible, 1);
+            for (uint32_t k = 0; k < e->nattrs; k++) {
+                const char *name =
+                    acre_schema_attr_desc(schema, e->attrs[k].id, NULL);
+                int g =
+                    acre_access(one, e, name, NULL, 0, ACRE_RIGHT_READ, NULL);
+                cr_expect_eq(v.attr[k] == ACRE_ATTR_ALL, g == 1, "%s of %s",
+                             name, ent[j]);
+            }
+            cr_expect_eq(before - rq->set_work,
+                         ACREV_SET_REQUEST_WORK - one->set_work, "steps for %s",
+                         ent[j]);
+            acre_request_end(one);
+            acre_request_end(rq);
+        }
+    acre_policy_release(p);
+}
+
 /* ------------------------------------------------------------------------
  * Filters under access control
  */
