@@ -671,6 +671,7 @@ struct clo {
     uint32_t w;   /* steps of gathering from the start */
     size_t total; /* w + the w of every element */
     unsigned nv;  /* elements of the closure */
+    int self_in;  /* the start is among them (a cycle) */
     struct clo_elem v[];
 };
 
@@ -769,7 +770,14 @@ closure_of(struct ev *x, const struct acreI_setnode *nd, const struct elem *f)
             !x->url && t->elems + sub.n <= ACREV_SET_CLO_ELEMS &&
             (r = talloc_size(t, sizeof(*r) + sub.n * sizeof(r->v[0])))) {
             char *key = talloc_memdup(r, f->s, f->n + 1);
-            *r = (struct clo){nd, key, f->n, h, (uint32_t)own, own, sub.n};
+            *r = (struct clo){nd,
+                              key,
+                              f->n,
+                              h,
+                              (uint32_t)own,
+                              own,
+                              sub.n,
+                              set_has2(&sub, f->s, f->n, NULL, 0, f->h)};
             for (unsigned i = 0; key && i < sub.n; i++) {
                 char *cp = talloc_memdup(r, sub.v[i].s, sub.v[i].n + 1);
                 if (!cp) {
@@ -950,6 +958,125 @@ eval(struct ev *x, const struct acreI_setnode *nd, struct set *out, int depth)
     }
 }
 
+/* ------------------------------------------------------------------------
+ * Membership: `x/attr* & user` and the like
+ *
+ * An intersection of one element (user, this or a literal) with x/attr or
+ * x/attr* is non-empty when the element is in the other side.  With the
+ * closure of a single first element remembered, that side need not be
+ * built: its size is the closure's (and the first element, unless it is
+ * in it), its steps are the remembered ones, and membership is a scan of
+ * the closure.  The steps spent are those of eval_binary over the built
+ * sets; when they do not fit in the budget left, or anything else does
+ * not hold, the side is built as usual.  Only where closures may be
+ * remembered (x->clo_ok), so a host that keeps nothing sees eval alone.
+ */
+
+/* Evaluate nd (an ATTR node) fresh: *size its elements, *has whether
+ * e[0..n) (hash h) is one of them; 0, or -1 as eval. */
+static int
+attr_has(struct ev *x, const struct acreI_setnode *nd, const char *e, size_t n,
+         uint32_t h, size_t *size, int *has)
+{
+    struct set in, out;
+    int rc;
+
+    SET_EMPTY(&in);
+    SET_EMPTY(&out);
+    rc = eval(x, nd->kid[0], &in, 2);
+    for (unsigned i = 0; !rc && i < in.n; i++)
+        rc = gather(x, &out, in.v[i].s, in.v[i].n, nd);
+    set_drop(&in);
+    if (!rc && nd->closure) {
+        const struct clo *m = NULL;
+        if (x->clo_ok && !nd->entrydn && out.n == 1 && !x->rq->limit_hit &&
+            (m = closure_of(x, nd, &out.v[0])) != NULL) {
+            size_t steps = m->total - (m->self_in ? m->w : 0);
+            if (steps <= x->work && m->nv + 1u <= ACREV_SET_MAX_DNS) {
+                x->work -= steps;
+                *size = m->nv + (m->self_in ? 0u : 1u);
+                *has = out.v[0].h == h && out.v[0].n == n &&
+                       memcmp(out.v[0].s, e, n) == 0;
+                for (unsigned i = 0; !*has && i < m->nv; i++)
+                    *has = m->v[i].h == h && m->v[i].n == n &&
+                           memcmp(m->v[i].s, e, n) == 0;
+                set_drop(&out);
+                return 0;
+            }
+        }
+        rc = closure(x, nd, &out);
+    }
+    *size = out.n;
+    *has = !rc && set_has2(&out, e, n, NULL, 0, h);
+    set_drop(&out);
+    return rc ? -1 : 0;
+}
+
+/* Spend k steps, all or none: 0, or -1 with the budget gone (where a
+ * fresh evaluation would have stopped, it stops too). */
+static int
+spend(struct ev *x, size_t k)
+{
+    if (k > x->work) {
+        x->work = 0;
+        x->limit = 1;
+        return -1;
+    }
+    x->work -= k;
+    return 0;
+}
+
+/* root's value is non-empty (*ok) when root is such an intersection:
+ * 1 when answered, 0 when root is not one, -1 as eval. */
+static int
+member_of(struct ev *x, const struct acreI_setnode *root, int *ok)
+{
+    const struct acreI_setnode *a, *b;
+    const char *e;
+    size_t n, size;
+    int has;
+
+    if (root->op != ACREI_SET_INTERSECT || !x->clo_ok)
+        return 0;
+    a = root->kid[0];
+    b = root->kid[1];
+    int one_left = a->op == ACREI_SET_USER || a->op == ACREI_SET_THIS ||
+                   a->op == ACREI_SET_LITERAL;
+    const struct acreI_setnode *one = one_left ? a : b;
+    const struct acreI_setnode *attr = one_left ? b : a;
+    if (attr->op != ACREI_SET_ATTR ||
+        !(one->op == ACREI_SET_USER || one->op == ACREI_SET_THIS ||
+          one->op == ACREI_SET_LITERAL))
+        return 0;
+    switch (one->op) {
+    case ACREI_SET_USER:
+        e = x->rq->authz_norm ? x->rq->authz_norm : "";
+        n = x->rq->authz_norm ? x->rq->authz_len : 0;
+        break;
+    case ACREI_SET_THIS:
+        e = x->c->endn;
+        n = x->c->endn_len;
+        break;
+    default:
+        e = one->lit;
+        n = one->lit_len;
+    }
+    uint32_t h = hash1(e, n);
+    /* the left side first, as eval_binary: one element is one step */
+    if (one_left && spend(x, 1))
+        return -1;
+    if (attr_has(x, attr, e, n, h, &size, &has))
+        return -1;
+    if (!one_left && spend(x, 1))
+        return -1;
+    /* the intersection: a step per element of the left side, and one
+     * for the element it keeps */
+    if (spend(x, (one_left ? 1 : size) + (has ? 1 : 0)))
+        return -1;
+    *ok = has;
+    return 1;
+}
+
 /* The tree of set for this check: parsed, or substituted then parsed
  * (buf holds the text); NULL when it never matches. */
 static const struct acreI_setnode *
@@ -1081,11 +1208,15 @@ set_evaluate(struct acreV_check *c, const struct acreI_set *set,
     x.limit = x.copied = x.url = 0;
     x.clo_ok = !set->expand && !c->trace && !c->steps && !rq->host.release;
     size_t budget = x.work;
-    int rc = eval(&x, root, &out, 0);
+    int ok = 0, rc = member_of(&x, root, &ok);
+    if (rc == 0)
+        rc = eval(&x, root, &out, 0);
+    else if (rc > 0)
+        rc = 0;
     rq->set_work -= budget - x.work; /* the request's budget too */
     if (x.limit)
         acreV_fail(rq, ACRE_ERR_EVAL_LIMIT);
-    int ok = rc == 0 && out.n > 0;
+    ok = rc == 0 && (ok || out.n > 0);
     *clean = rc == 0 && !x.limit;
     if (c->trace && *c->trace)
         *c->trace = talloc_asprintf_append_buffer(

@@ -615,10 +615,12 @@ Test(embed, remembered_closures_answer_and_spend_as_fresh_walks)
                "read by * none\n"
                "access to attrs=cn by set=\"this/manager*/uid & [p3]\" read "
                "by * none\n"
+               "access to attrs=sn by set=\"user & this/manager*\" read "
+               "by * none\n"
                "access to * by * read\n");
     const acre_host *h = acre_directory_host(d);
     acre_host fresh = *h; /* a host that releases views: nothing is kept */
-    static const char *const attr[] = {"title", "description", "cn"};
+    static const char *const attr[] = {"title", "description", "cn", "sn"};
     unsigned checks = 0, granted = 0;
 
     cr_assert_null(h->release); /* the host keeps views: closures are kept */
@@ -626,8 +628,8 @@ Test(embed, remembered_closures_answer_and_spend_as_fresh_walks)
     for (int who = -1; who < PEOPLE; who++) {
         acre_request *warm = begin(p, who < 0 ? NULL : name[who], h);
         for (int pass = 0; pass < 2; pass++)
-            for (int j = 0; j < PEOPLE * 3; j++) {
-                int e = (j * 7 + pass * 5) % PEOPLE, a = (j + pass) % 3;
+            for (int j = 0; j < PEOPLE * 4; j++) {
+                int e = (j * 7 + pass * 5) % PEOPLE, a = (j + pass) % 4;
                 acre_request *cold =
                     begin(p, who < 0 ? NULL : name[who], &fresh);
                 size_t before = warm->set_work;
