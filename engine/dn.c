@@ -15,6 +15,9 @@
  *   2. plain ASCII values of string syntaxes, one AVA per RDN: folded and
  *      copied without the general preparation (prep.c);
  *   3. escapes, #hex, quoted and non-ASCII values, DN-valued attributes.
+ * Paths 2 and 3 also mix within one DN: the general parse tries each RDN
+ * as path 2's shape first (simple_rdn), so only the RDNs that need it pay
+ * for path 3.
  * Paths 1 and 2 have a word-parallel form (SSE2, DNs up to NF_MAX bytes:
  * every byte classified into bit masks 16 at a time, then the RDNs found
  * and checked with word operations) and a byte loop (other machines,
@@ -1000,72 +1003,70 @@ path2_done(struct ps *ps, unsigned depth)
     return 1;
 }
 
+static int paths = ACRED_PATHS_BEST;
+
+void
+acreD_set_paths(int mode)
+{
+    paths = mode;
+}
+
 /*
- * Path 2's driver for the common shape: every RDN a single AVA whose type
- * is a known name of up to 8 bytes with a string equality rule, and whose
- * value plain_value() takes.  The type is looked up by the packed key built
- * while scanning it.  Returns 1 when the whole DN was parsed, 0 to start
- * over on the general path (which also reports any error), or
- * ACRE_ERR_NOMEM.
+ * Path 2's lane for the common RDN, from ps->i: one AVA whose type is a
+ * known name of up to 8 bytes with a string equality rule (looked up by
+ * the packed key built while scanning it), and whose value plain_value()
+ * takes.  Returns 1 with ps->i at the ',' or ';' after it or at the end,
+ * 0 when the RDN needs the general parse (parse_rdn, which also reports
+ * any error; the caller undoes what was written), or ACRE_ERR_NOMEM.
  */
 static int
-parse_simple(struct ps *ps)
+simple_rdn(struct ps *ps)
 {
     const uint8_t *s = ps->s;
     const size_t n = ps->n;
-    unsigned depth = 0;
-    size_t i = 0;
+    const struct acreD_type *t;
+    uint64_t key = 0;
+    size_t i = ps->i, st;
+    int rc;
 
-    for (;;) {
-        const struct acreD_type *t;
-        uint64_t key = 0;
-        size_t st;
-        int rc;
-
-        while (i < n && s[i] == ' ')
-            i++;
-        if (i == n || depth == ACRE_DN_MAX_RDNS || !(cls[s[i]] & CL_ALPHA))
-            return 0;
-        ps->nrdn[depth] = (uint32_t)ps->norm.len;
-        ps->prdn[depth] = (uint32_t)ps->pretty.len;
-        st = i;
-        do {
-            key |= (uint64_t)(s[i] | 0x20) << (8 * (i - st));
-            i++;
-        } while (i < n && i - st < 8 &&
-                 ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'));
-        if (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'))
-            return 0; /* a longer name */
-        while (i < n && s[i] == ' ')
-            i++;
-        if (i == n || s[i] != '=')
-            return 0;
-        do
-            i++;
-        while (i < n && s[i] == ' ');
-        t = acreS_dn_type_packed(ps->schema, key);
-        if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || i == n || s[i] == '#' ||
-            s[i] == '"')
-            return 0;
-        if ((rc = put_type(ps, t)))
-            return rc;
-        ps->i = i;
-        if ((rc = plain_value(ps, t)) <= 0)
-            return rc;
-        i = ps->i;
-        depth++;
-        if (i == n)
-            break;
-        if (s[i] == '+')
-            return 0;
-        if (acreE_buf_putc(&ps->norm, ',') || acreE_buf_putc(&ps->pretty, ','))
-            return ACRE_ERR_NOMEM;
+    while (i < n && s[i] == ' ')
         i++;
-    }
-    return path2_done(ps, depth);
+    if (i == n || !(cls[s[i]] & CL_ALPHA))
+        return 0;
+    st = i;
+    do {
+        key |= (uint64_t)(s[i] | 0x20) << (8 * (i - st));
+        i++;
+    } while (i < n && i - st < 8 &&
+             ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'));
+    if (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'))
+        return 0; /* a longer name */
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i == n || s[i] != '=')
+        return 0;
+    do
+        i++;
+    while (i < n && s[i] == ' ');
+    t = acreS_dn_type_packed(ps->schema, key);
+    if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || i == n || s[i] == '#' ||
+        s[i] == '"')
+        return 0;
+    if ((rc = put_type(ps, t)))
+        return rc;
+    ps->i = i;
+    if ((rc = plain_value(ps, t)) <= 0)
+        return rc;
+    return ps->i == n || s[ps->i] != '+';
 }
 
-/* The general path: the whole text into norm / pretty / offsets. */
+/*
+ * The general path: the whole text into norm / pretty / offsets.  Each
+ * RDN is tried first as path 2's common shape (simple_rdn, except in
+ * ACRED_PATHS_GENERAL) and parsed in full only when that declines, so an
+ * escape in one RDN costs the general parse of that RDN alone.  Each RDN's
+ * texts depend on its own bytes only, so mixing the lanes changes nothing.
+ */
 static int
 parse_text(struct ps *ps)
 {
@@ -1075,12 +1076,21 @@ parse_text(struct ps *ps)
     if (ps->i == ps->n)
         goto done;
     for (;;) {
+        size_t i0 = ps->i, n0 = ps->norm.len, p0 = ps->pretty.len;
         if (ps->depth == ACRE_DN_MAX_RDNS)
             return fail(ps, ACRE_ERR_DN_TOO_MANY_RDNS, ps->i, "too many RDNs");
-        ps->nrdn[ps->depth] = (uint32_t)ps->norm.len;
-        ps->prdn[ps->depth] = (uint32_t)ps->pretty.len;
-        if ((rc = parse_rdn(ps)))
+        ps->nrdn[ps->depth] = (uint32_t)n0;
+        ps->prdn[ps->depth] = (uint32_t)p0;
+        rc = acre_likely(paths != ACRED_PATHS_GENERAL) ? simple_rdn(ps) : 0;
+        if (rc < 0)
             return rc;
+        if (rc == 0) {
+            ps->i = i0;
+            ps->norm.len = n0;
+            ps->pretty.len = p0;
+            if ((rc = parse_rdn(ps)))
+                return rc;
+        }
         ps->depth++;
         if (ps->i == ps->n)
             break;
@@ -1391,7 +1401,7 @@ try_normalised_simd(struct ps *ps)
  * one probe of the schema's short-name index; each value is copied as it
  * stands to the pretty text and, case-folded 16 bytes at a time when its
  * rule ignores case, to the normalised one.  Anything else returns 0 with
- * nothing written, for parse_simple and parse_text.  Returns 1 when the
+ * nothing written, for parse_text.  Returns 1 when the
  * whole DN was parsed, or ACRE_ERR_NOMEM.
  */
 static int
@@ -1533,14 +1543,6 @@ parse_plain_simd(struct ps *ps)
 }
 #endif
 
-static int paths = ACRED_PATHS_BEST;
-
-void
-acreD_set_paths(int mode)
-{
-    paths = mode;
-}
-
 static int
 parse_all(struct ps *ps)
 {
@@ -1563,17 +1565,6 @@ parse_all(struct ps *ps)
 #endif
         if (try_normalised(ps))
         return 0;
-    switch (parse_simple(ps)) {
-    case 1:
-        return 0;
-    case 0:
-        break;
-    default:
-        return ACRE_ERR_NOMEM;
-    }
-    ps->norm.len = ps->pretty.len = 0;
-    ps->i = 0;
-    ps->depth = 0;
     return parse_text(ps);
 }
 

@@ -2008,3 +2008,141 @@ Test(dn_paths, every_path_agrees_with_the_general_one)
         cr_expect_gt(took[f], f == DN_ANY ? 2000 : 15000,
                      "flavour %d: only %u DNs parsed", f, took[f]);
 }
+
+/*
+ * The general path tries each RDN as path 2's common shape first and
+ * parses it in full only when that declines (engine/dn.c: parse_text), so
+ * plain RDNs and RDNs that need the general parse (escapes, quotes, #hex
+ * BER, non-ASCII, multi-valued, aliases and OIDs, stray spaces) mix in one
+ * DN.  Randomised mixtures parse the same three ways.
+ */
+static size_t
+rich_rdn(char *o, size_t cap)
+{
+    static const char *const types[] = {"cn",
+                                        "CN",
+                                        "ou",
+                                        "Ou",
+                                        "uid",
+                                        "o",
+                                        "l",
+                                        "dc",
+                                        "sn",
+                                        "mail",
+                                        " cn",
+                                        "cn ",
+                                        "commonName",
+                                        "2.5.4.3",
+                                        "0.9.2342.19200300.100.1.25",
+                                        "x-unknown",
+                                        "telephoneNumber",
+                                        "member",
+                                        "c"};
+    static const char *const bits[] = {
+        "a", "B", "z", "7", " ", "-", ".", "'", "\\,", "\\2c", "\\2C", "\\+",
+        "\\\\", "\\\"", "\\<", "\\3e", "\\;", "\\#", "\\ ", "\\20", "\\c3\\a9",
+        "\\C3\\9C", "\xc3\xa9", "\xc3\x9c", "\xc3\x9f", "\xce\xa3", "\xcf\x82",
+        "\xe5\xb1\xb1", "\xea\xb0\x80", "\xef\xbc\x8c", "\xc2\xa0", "\xc2\xad",
+        "\xc4\xb2", "\xe2\x84\xab", "\\#",
+        /* refused somewhere: rarely */
+        "=", "#", "\xc3", "+", "\"", ";", "\\x"};
+    static const char *const hexv[] = {"#0c03616263", "#04024142", "#13024142",
+                                       "#0203010001", "#0c02c3a9", "#0c0120",
+                                       "#0c"};
+    size_t len = 0;
+    unsigned avas = path_rand(6) ? 1 : 2 + path_rand(2);
+
+    for (unsigned a = 0; a < avas; a++) {
+        const char *t =
+            types[path_rand(4) ? path_rand(6) : path_rand(NELEM(types))];
+        size_t vlen = 1 + path_rand(path_rand(4) ? 10 : 40);
+        int plain = path_rand(3) == 0;
+        if (len + strlen(t) + 3 >= cap)
+            break;
+        if (a)
+            o[len++] = '+';
+        memcpy(o + len, t, strlen(t));
+        len += strlen(t);
+        o[len++] = '=';
+        if (!plain && path_rand(12) == 0) {
+            const char *h = hexv[path_rand(NELEM(hexv))];
+            if (len + strlen(h) < cap) {
+                memcpy(o + len, h, strlen(h));
+                len += strlen(h);
+            }
+            continue;
+        }
+        if (!plain && path_rand(16) == 0 && len + 1 < cap)
+            o[len++] = '"';
+        for (size_t v = 0; v < vlen; v++) {
+            const char *b = plain || path_rand(3) ? bits[path_rand(5)]
+                            : path_rand(60) ? bits[path_rand(NELEM(bits) - 7)]
+                                            : bits[path_rand(NELEM(bits))];
+            if (len + strlen(b) + 2 >= cap)
+                break;
+            memcpy(o + len, b, strlen(b));
+            len += strlen(b);
+        }
+        if (!plain && o[len - 1] != '"' && path_rand(16) == 0 && len + 1 < cap)
+            o[len++] = '"';
+    }
+    return len;
+}
+
+Test(dn_paths, plain_and_general_rdns_mix)
+{
+    static const int modes[] = {ACRED_PATHS_BEST, ACRED_PATHS_SCALAR,
+                                ACRED_PATHS_GENERAL};
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out[3];
+
+    char s[700];
+    unsigned took = 0, fails = 0;
+
+    for (unsigned i = 0; i < 60000 && fails < 10; i++) {
+        size_t n = 0, rdns = 1 + path_rand(path_rand(4) ? 8 : 30);
+        int rc[3];
+        acre_diag d[3];
+        acre_dn *dn[3];
+        for (size_t r = 0; r < rdns && n + 80 < sizeof s; r++) {
+            if (r) {
+                unsigned k = path_rand(12);
+                const char *sep = k == 0 ? ", " : k == 1 ? ";" : ",";
+                memcpy(s + n, sep, strlen(sep));
+                n += strlen(sep);
+            }
+            n += rich_rdn(s + n, sizeof s - n - 1);
+        }
+        s[n] = '\0';
+        for (int m = 0; m < 3; m++) {
+            memset(out[m].b, 0xa5, sizeof out[m].b);
+            memset(&d[m], 0, sizeof d[m]);
+            acreD_set_paths(modes[m]);
+            rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s, n, 0,
+                                      &dn[m], &d[m]);
+        }
+        acreD_set_paths(ACRED_PATHS_BEST);
+        for (int m = 1; m < 3; m++) {
+            int same = rc[m] == rc[0];
+            if (same && rc[0] == 0)
+                same = acre_dn_size(dn[0]) == acre_dn_size(dn[m]) &&
+                       memcmp(out[0].b, out[m].b, acre_dn_size(dn[0])) == 0;
+            else if (same)
+                same = d[0].offset == d[m].offset &&
+                       strcmp(d[0].message, d[m].message) == 0;
+            if (!same)
+                fails++;
+            cr_expect(same,
+                      "\"%s\": mode %d gives %d (offset %zu), mode %d "
+                      "%d (offset %zu)",
+                      vis(s, n), modes[0], rc[0], d[0].offset, modes[m], rc[m],
+                      d[m].offset);
+        }
+        took += rc[0] == 0;
+    }
+    /* most must parse, so that the lanes are compared on objects */
+    cr_expect_gt(took, 20000, "only %u DNs parsed", took);
+}
