@@ -307,15 +307,54 @@ reserve(struct acreE_buf *b, size_t n)
     return b->cap - b->len >= n ? 0 : acreE_buf_grow(b, n);
 }
 
+/* Does v[0..n) hold a byte that needs escaping wherever it stands (one of
+ * , + " \ < > ; or NUL)? */
+static int
+has_special(const uint8_t *v, size_t n)
+{
+    size_t k = 0;
+
+#if defined(__SSE2__)
+    for (; k + 16 <= n; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(v + k));
+        __m128i m = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('+'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('<')),
+                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('>'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(';')),
+                                      _mm_cmpeq_epi8(x, _mm_setzero_si128()))));
+        if (_mm_movemask_epi8(m))
+            return 1;
+    }
+#endif
+    for (; k < n; k++)
+        if ((cls[v[k]] & CL_OUT) || v[k] == 0)
+            return 1;
+    return 0;
+}
+
 /*
  * Append value bytes with minimal RFC 4514 escaping.  octet: also write
  * bytes outside printable ASCII as \xx, so any byte string survives.
+ * A value that needs no escape at all (the common case) is one copy.
  */
 static int
 put_escaped(struct acreE_buf *b, const uint8_t *v, size_t n, int octet)
 {
     static const char hx[] = "0123456789abcdef";
     uint8_t *o;
+
+    if (!octet && n && v[0] != '#' && v[0] != ' ' && v[n - 1] != ' ' &&
+        !has_special(v, n)) {
+        if (reserve(b, n))
+            return ACRE_ERR_NOMEM;
+        memcpy(b->p + b->len, v, n);
+        b->len += n;
+        return 0;
+    }
 
     if (reserve(b, 3 * n))
         return ACRE_ERR_NOMEM;
@@ -668,10 +707,9 @@ plain_value(struct ps *ps, const struct acreD_type *t)
     if (p == p0)
         return 0;
     if (high & 0x80) {
-        /* non-ASCII: prepare the run properly, then escape what NFKC may
-         * have turned into specials (U+FF0C FULLWIDTH COMMA is ',') */
-        if (!acreE_utf8_valid(p0, (size_t)(p - p0)))
-            return 0;
+        /* non-ASCII: prepare the run properly (which validates it), then
+         * escape what NFKC may have turned into specials (U+FF0C
+         * FULLWIDTH COMMA is ',') */
         ps->tmp.len = 0;
         switch (
             acreE_prep_as(ps->profile, t->mr, p0, (size_t)(p - p0), &ps->tmp)) {
@@ -878,13 +916,19 @@ put_type(struct ps *ps, const struct acreD_type *t)
     size_t n = t->len;
     uint8_t *o, *p;
 
-    if (reserve(&ps->norm, n + 1) || reserve(&ps->pretty, n + 1))
+    /* 8 bytes of slack: a short name is one 8-byte store per text */
+    if (reserve(&ps->norm, n + 9) || reserve(&ps->pretty, n + 9))
         return ACRE_ERR_NOMEM;
     o = ps->norm.p + ps->norm.len;
     p = ps->pretty.p + ps->pretty.len;
-    for (size_t k = 0; k < n; k++) {
-        p[k] = (uint8_t)t->name[k];
-        o[k] = t->lname ? (uint8_t)t->lname[k] : lower((uint8_t)t->name[k]);
+    if (t->nkey && t->lkey) {
+        memcpy(p, &t->nkey, 8);
+        memcpy(o, &t->lkey, 8);
+    } else {
+        for (size_t k = 0; k < n; k++) {
+            p[k] = (uint8_t)t->name[k];
+            o[k] = t->lname ? (uint8_t)t->lname[k] : lower((uint8_t)t->name[k]);
+        }
     }
     o[n] = p[n] = '=';
     ps->norm.len += n + 1;
@@ -1585,14 +1629,16 @@ ps_shared(const struct ps *ps)
                         memcmp(ps->norm.p, ps->pretty.p, ps->norm.len) == 0);
 }
 
+/* The object's size; *shared: the pretty text is the normalised one. */
 static size_t
-obj_size(const struct ps *ps)
+obj_size(const struct ps *ps, int *shared)
 {
     size_t nlen, size;
 
     ps_norm(ps, &nlen);
+    *shared = ps_shared(ps);
     size = HDR_SIZE + 8 * (ps->depth + 1) + 8 * (ps->depth + 1) + nlen + 1;
-    if (!ps_shared(ps))
+    if (!*shared)
         size += ps->pretty.len + 1;
     return (size + 7) & ~(size_t)7;
 }
@@ -1620,16 +1666,19 @@ layout_ok(const acre_dn *dn)
     return 1;
 }
 
+/* Lay the object out (dn.h); shared: from obj_size. */
 static void
-obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
+obj_fill(const struct ps *ps, acre_dn *dn, size_t size, int shared)
 {
     size_t nlen;
     const uint8_t *norm = ps_norm(ps, &nlen);
     uint64_t *h = (uint64_t *)(void *)(dn + 1);
-    uint32_t *rdn = (uint32_t *)&h[ps->depth + 1];
-    char *text = (char *)(rdn + 2 * (ps->depth + 1));
-    uint64_t key = acreD_hash_key();
-    unsigned d = ps->depth;
+    const unsigned d = ps->depth;
+    uint32_t *rdn = (uint32_t *)&h[d + 1];
+    char *text = (char *)(rdn + 2 * (d + 1));
+    const uint32_t *nr = ps->nrdn, *pr = shared ? ps->nrdn : ps->prdn;
+    const uint64_t key = acreD_hash_key();
+    uint64_t hv = root_hash;
 
     memset(dn, 0, HDR_SIZE);
     dn->magic = ACRED_MAGIC;
@@ -1640,24 +1689,23 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
     dn->norm_off = (uint32_t)(text - (char *)dn);
     memcpy(text, norm, nlen);
     text[nlen] = '\0';
-    memcpy(rdn, ps->nrdn, 4 * (d + 1));
-    if (ps_shared(ps)) {
+    if (shared) {
         dn->flags = DNF_SHARED;
         dn->pretty_off = dn->norm_off;
         dn->pretty_len = dn->norm_len;
-        memcpy(rdn + d + 1, ps->nrdn, 4 * (d + 1));
     } else {
         dn->pretty_off = dn->norm_off + (uint32_t)nlen + 1;
         dn->pretty_len = (uint32_t)ps->pretty.len;
         memcpy(text + nlen + 1, ps->pretty.p, ps->pretty.len);
         text[nlen + 1 + ps->pretty.len] = '\0';
-        memcpy(rdn + d + 1, ps->prdn, 4 * (d + 1));
     }
-    h[0] = root_hash;
+    memcpy(rdn, nr, 4 * (d + 1));
+    memcpy(rdn + d + 1, pr, 4 * (d + 1));
+    h[0] = hv;
     for (unsigned i = 1; i <= d; i++) {
         unsigned r = d - i;
-        h[i] = chain(h[i - 1],
-                     rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
+        hv = chain(hv, rdn_hash(norm + nr[r], nr[r + 1] - 1 - nr[r], key));
+        h[i] = hv;
     }
     acre_assert(layout_ok(dn));
 }
@@ -1766,7 +1814,7 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
 {
     struct ps ps;
     size_t need;
-    int rc;
+    int rc, shared;
 
     if ((rc = check_args(str, flags, out, diag)) ||
         (rc = use_schema(&schema, diag)))
@@ -1776,13 +1824,13 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
     ps_init(&ps, schema, str, len, flags, 0, diag);
     rc = parse_all(&ps);
     if (!rc) {
-        need = obj_size(&ps);
+        need = obj_size(&ps, &shared);
         if (need > size) {
             rc = acreE_diag_set(diag, ACRE_ERR_NOSPACE, 0,
                                 "DN needs %zu bytes, buffer has %zu", need,
                                 size);
         } else {
-            obj_fill(&ps, buf, need);
+            obj_fill(&ps, buf, need, shared);
             if ((flags & ACRE_DN_SLAPD) &&
                 (rc = slapd_refused((const acre_dn *)buf, diag)))
                 ; /* the buffer is the caller's */
@@ -1801,7 +1849,7 @@ acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
     struct ps ps;
     acre_dn *dn;
     size_t need;
-    int rc;
+    int rc, shared;
 
     if ((rc = check_args(str, flags, out, diag)) ||
         (rc = use_schema(&schema, diag)))
@@ -1809,12 +1857,12 @@ acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
     ps_init(&ps, schema, str, len, flags, 0, diag);
     rc = parse_all(&ps);
     if (!rc) {
-        need = obj_size(&ps);
+        need = obj_size(&ps, &shared);
         dn = talloc_named_const(mem_ctx, need, "acre_dn");
         if (!dn) {
             rc = acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
         } else {
-            obj_fill(&ps, dn, need);
+            obj_fill(&ps, dn, need, shared);
             dn->owner = (uint64_t)(uintptr_t)dn;
             if ((flags & ACRE_DN_SLAPD) && (rc = slapd_refused(dn, diag)))
                 talloc_free(dn);

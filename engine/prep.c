@@ -56,7 +56,7 @@ acreE_utf8_valid(const uint8_t *s, size_t n)
 }
 
 /* Decode one code point of already validated UTF-8; advances *i. */
-static uint32_t
+static inline uint32_t
 utf8_next(const uint8_t *s, size_t *i)
 {
     uint8_t c = s[*i];
@@ -152,30 +152,39 @@ lower(uint8_t c)
     return (c >= 'A' && c <= 'Z') ? c + 32 : c;
 }
 
-/* Insignificant space handling (RFC 4518 2.6.1) over ASCII. */
+/* Insignificant space handling (RFC 4518 2.6.1) over ASCII.  The output
+ * is never longer than the input, or one space for an empty one. */
 static int
 spaces_ascii(const uint8_t *in, size_t n, int fold, struct acreE_buf *out)
 {
-    int any = 0, pending = 0, rc = 0;
+    int any = 0, pending = 0;
+    uint8_t *o;
 
-    for (size_t i = 0; i < n && !rc; i++) {
-        uint32_t c = map_cp(in[i]);
-        if (c == MAP_NOTHING)
-            continue;
+    if (out->cap - out->len < n + 1 && acreE_buf_grow(out, n + 1))
+        return ACRE_PREP_NOMEM;
+    o = out->p + out->len;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = in[i];
+        /* map_cp is the identity on printable ASCII */
+        if (c < 0x20 || c == 0x7f) {
+            c = map_cp(c);
+            if (c == MAP_NOTHING)
+                continue;
+        }
         if (c == ' ') {
             pending = any;
             continue;
         }
         if (pending)
-            rc = acreE_buf_putc(out, ' ');
+            *o++ = ' ';
         pending = 0;
         any = 1;
-        if (!rc)
-            rc = acreE_buf_putc(out, fold ? lower((uint8_t)c) : (uint8_t)c);
+        *o++ = fold ? lower((uint8_t)c) : (uint8_t)c;
     }
-    if (!any && !rc)
-        rc = acreE_buf_putc(out, ' ');
-    return rc ? ACRE_PREP_NOMEM : ACRE_PREP_OK;
+    if (!any)
+        *o++ = ' ';
+    out->len = (size_t)(o - out->p);
+    return ACRE_PREP_OK;
 }
 
 static int
@@ -378,9 +387,12 @@ prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
         uint32_t c = in[i];
         if (c < 0x80) {
             i++;
-            c = map_cp(c);
-            if (c == MAP_NOTHING)
-                continue;
+            /* map_cp is the identity on printable ASCII */
+            if (c < 0x20 || c == 0x7f) {
+                c = map_cp(c);
+                if (c == MAP_NOTHING)
+                    continue;
+            }
             u[0] = fold ? lower((uint8_t)c) : (uint8_t)c;
         } else {
             size_t at = i;

@@ -2146,3 +2146,33 @@ Test(dn_paths, plain_and_general_rdns_mix)
     /* most must parse, so that the lanes are compared on objects */
     cr_expect_gt(took, 20000, "only %u DNs parsed", took);
 }
+
+/*
+ * Escaping on output (engine/dn.c: put_escaped) copies a value that needs
+ * no escape in one piece, after a 16-byte-block scan for the specials;
+ * each special, alone or past the first block, and the ends (a leading
+ * '#' or space, a trailing space) still come out escaped.
+ */
+Test(dn_forms, escapes_found_anywhere_in_a_value)
+{
+    static const form_case cases[] = {
+        {"cn=\\#abc", "cn=\\#abc", "cn=\\#abc"},
+        {"cn=\\20abc\\20", "cn=abc", "cn=\\ abc\\ "},
+        {"cn=a#b", "cn=a#b", "cn=a#b"},
+        {"cn=abcdefghijklmnopqrstu\\,vwxyz", "cn=abcdefghijklmnopqrstu\\,vwxyz",
+         NULL},
+        {"cn=ab\\,cdefghijklmnopqrstuvwxyz", "cn=ab\\,cdefghijklmnopqrstuvwxyz",
+         NULL},
+        {"cn=ABCDEFGHIJKLMNOP\\+", "cn=abcdefghijklmnop\\+",
+         "cn=ABCDEFGHIJKLMNOP\\+"},
+        {"cn=abcdefghijklmnopq\\00rst", "cn=abcdefghijklmnopqrst",
+         "cn=abcdefghijklmnopq\\00rst"},
+        {"cn=0123456789abcdef\\\"\\<\\>\\;\\\\",
+         "cn=0123456789abcdef\\\"\\<\\>\\;\\\\", NULL},
+        {"cn=\xef\xbc\xa1\xef\xbc\x8c\xef\xbc\xa2", "cn=a\\,b", NULL},
+        {"cn=\xc3\xa9t\xc3\xa9 \\2C hiver d\xc3\xa9j\xc3\xa0 l\xc3\xa0",
+         "cn=\xc3\xa9t\xc3\xa9 \\, hiver d\xc3\xa9j\xc3\xa0 l\xc3\xa0", NULL},
+    };
+
+    check_forms(cases, NELEM(cases));
+}
