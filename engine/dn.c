@@ -1224,9 +1224,13 @@ try_normalised(struct ps *ps)
  * that may stand in neither (uppercase, a control, a special, non-ASCII)
  * ends the check at its block: mixed-case input goes on to path 2 at
  * once.  The RDNs are walked only to look their types up (one probe of the
- * schema's dnfast table each) and to note where they start.  Accepts what
- * the scalar try_normalised accepts, except a caseExact value with an
- * uppercase letter, which paths 2 and 3 then turn into itself.
+ * schema's dnfast table each) and to note where they start: the '=' and
+ * ',' taken in order, as they alternate.  Accepts what the scalar
+ * try_normalised accepts, except a caseExact value with an uppercase
+ * letter, which paths 2 and 3 then turn into itself.  Returns 1 when it
+ * took the DN, -1 when it met a byte the word-parallel path 2 refuses too
+ * (a special, a control or non-ASCII: parse_plain_simd need not try), else
+ * 0.
  */
 #define NF_MAX   256
 #define NF_WORDS (NF_MAX / 64)
@@ -1347,8 +1351,8 @@ try_normalised_simd(struct ps *ps)
 
     const uint8_t *s = ps->s;
 
-    /* per word: RDN starts (bit 0 and each byte after a ','); '=' */
-    uint64_t start[NF_WORDS], eqs[NF_WORDS];
+    /* per word: the '=' and ',' (they alternate: checked) */
+    uint64_t seps[NF_WORDS];
     const size_t n = ps->n, nw = (n + 63) / 64;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
     unsigned depth = 0;
@@ -1362,7 +1366,7 @@ try_normalised_simd(struct ps *ps)
     if (s[n - 1] == ' ' || s[n - 1] == '=')
         return 0; /* a value ending in a space, an empty last value */
     for (size_t w = 0; w < nw; w++) {
-        uint64_t eq = 0, comma = 0, sp = 0, nt = 0, valid, p, typ, val;
+        uint64_t eq = 0, comma = 0, sp = 0, nt = 0, valid, p, typ, val, start;
         size_t left = n - w * 64;
         for (unsigned q = 0; q < 4 && 16 * q < left; q++) {
             unsigned sh = 16 * q, d;
@@ -1373,7 +1377,7 @@ try_normalised_simd(struct ps *ps)
             /* a byte no type or value of a normalised DN holds (path 2's
              * mixed case, mostly): no need to look further */
             if ((c.bad | c.upper) & in_dn)
-                return 0;
+                return c.bad & in_dn ? -1 : 0;
             eq |= (uint64_t)c.eq << sh;
             comma |= (uint64_t)c.comma << sh;
             sp |= (uint64_t)c.sp << sh;
@@ -1384,11 +1388,11 @@ try_normalised_simd(struct ps *ps)
         par = p >> 63;
         typ = ~p & ~comma & valid;
         val = p & ~eq & valid;
-        start[w] = (comma << 1) | prev_comma;
-        eqs[w] = eq;
+        start = (comma << 1) | prev_comma; /* bytes that start an RDN */
+        seps[w] = eq | comma;
         bad |= (eq & ~p) | (comma & p) | (typ & nt) |
                (val & sp & ((sp << 1) | prev_sp)) |     /* two spaces */
-               (start[w] & eq) |                        /* an empty type */
+               (start & eq) |                           /* an empty type */
                (((eq << 1) | prev_eq) & (sp | comma)) | /* value: a start */
                (((sp << 1) | prev_sp) & comma);         /* and an end */
         prev_sp = sp >> 63;
@@ -1397,15 +1401,15 @@ try_normalised_simd(struct ps *ps)
     }
     if (bad || !par)
         return 0;
-    /* the RDNs: the k-th start and the k-th '=' (they alternate) */
+    /* the RDNs: each type runs from the start or a ',' to the next '=' */
     {
-        struct nf_bits bs, be;
-        size_t e;
-        nf_bits_init(&bs, start, nw);
-        nf_bits_init(&be, eqs, nw);
-        while ((e = nf_bits_next(&be, SIZE_MAX)) != SIZE_MAX) {
+        struct nf_bits bs;
+        size_t e, t = 0;
+        nf_bits_init(&bs, seps, nw);
+        for (; (e = nf_bits_next(&bs, SIZE_MAX)) != SIZE_MAX;
+             t = nf_bits_next(&bs, n) + 1) {
             const struct acreD_type *ty;
-            size_t t = nf_bits_next(&bs, e), tlen = e - t;
+            size_t tlen = e - t;
             if (s[e + 1] == '#' || s[t] - (unsigned)'0' < 10)
                 return 0;
             ps->nrdn[depth++] = (uint32_t)t;
@@ -1599,10 +1603,12 @@ parse_all(struct ps *ps)
         return parse_text(ps);
 #if defined(__SSE2__)
     if (acre_likely(paths == ACRED_PATHS_BEST) && ps->n <= NF_MAX) {
-        int rc;
-        if (try_normalised_simd(ps))
+        int rc = try_normalised_simd(ps);
+        if (rc > 0)
             return 0;
-        if ((rc = parse_plain_simd(ps)))
+        /* rc < 0: a byte that path 2 refuses too (a special, a control,
+         * non-ASCII) */
+        if (rc == 0 && (rc = parse_plain_simd(ps)))
             return rc < 0 ? rc : 0;
         ps->norm.len = ps->pretty.len = 0;
     } else
