@@ -1234,6 +1234,9 @@ try_normalised(struct ps *ps)
  */
 #define NF_MAX   256
 #define NF_WORDS (NF_MAX / 64)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "try_normalised_simd packs block masks as little-endian words"
+#endif
 
 /* prefix XOR: bit j of the result is the parity of bits 0..j of x */
 static inline uint64_t
@@ -1294,33 +1297,35 @@ static inline struct nf_block
 nf_classify(__m128i v, unsigned d)
 {
 #define NF_MASK(x) ((unsigned)_mm_movemask_epi8(x) >> d)
+/* bytes in [lo, lo + len): moved to start at -128, one signed compare */
+#define NF_RANGE(lo, len)                                               \
+    _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(-128 - (lo)))), \
+                   _mm_set1_epi8((char)(-128 + (len))))
     const __m128i sp = _mm_set1_epi8(' ');
     struct nf_block r;
-    /* signed: below ' ' is a control or a byte >= 0x80 */
+    /* signed: below ' ' is a control or a byte >= 0x80; '<' and '>' are
+     * the bytes whose | 2 is '>', '+' and ';' those whose | 0x10 is ';' */
     __m128i bad = _mm_or_si128(
         _mm_or_si128(_mm_cmplt_epi8(v, sp),
                      _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
         _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
+            _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x10)),
+                                        _mm_set1_epi8(';')),
                          _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
-                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))),
-                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
-                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))))));
-    __m128i lower = _mm_or_si128(
-        _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
-                                   _mm_cmplt_epi8(v, _mm_set1_epi8('z' + 1))),
-                     _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                                   _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)))),
-        _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                         _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(2)),
+                                        _mm_set1_epi8('>')))));
+    __m128i lower =
+        _mm_or_si128(_mm_or_si128(NF_RANGE('a', 26), NF_RANGE('0', 10)),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
     r.eq = NF_MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
     r.comma = NF_MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
     r.sp = NF_MASK(_mm_cmpeq_epi8(v, sp));
     r.bad = NF_MASK(bad);
-    r.upper = NF_MASK(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
-                                    _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1))));
+    r.upper = NF_MASK(NF_RANGE('A', 26));
     r.lower = NF_MASK(lower);
     return r;
+#undef NF_RANGE
 #undef NF_MASK
 }
 
@@ -1353,9 +1358,18 @@ try_normalised_simd(struct ps *ps)
 
     /* per word: the '=' and ',' (they alternate: checked) */
     uint64_t seps[NF_WORDS];
-    const size_t n = ps->n, nw = (n + 63) / 64;
+
+    /* the classes, 16 bits a block: block k is bits 16 (k % 4) and up of
+     * word k / 4 (little-endian, as every machine with SSE2 is) */
+    union {
+        uint64_t w[NF_WORDS];
+        uint16_t b[4 * NF_WORDS];
+    } meq, mco, msp, mnt;
+
+    const size_t n = ps->n, nw = (n + 63) / 64, nb = (n + 15) / 16;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
     unsigned depth = 0;
+    size_t k;
 
     if (n == 0)
         return 0;
@@ -1365,24 +1379,36 @@ try_normalised_simd(struct ps *ps)
     }
     if (s[n - 1] == ' ' || s[n - 1] == '=')
         return 0; /* a value ending in a space, an empty last value */
+    /* a byte no type or value of a normalised DN holds (path 2's mixed
+     * case, mostly) ends the check at its block */
+    for (k = 0; k + 1 < nb; k++) {
+        struct nf_block c = nf_classify(
+            _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k)), 0);
+        if (c.bad | c.upper)
+            return c.bad ? -1 : 0;
+        meq.b[k] = (uint16_t)c.eq;
+        mco.b[k] = (uint16_t)c.comma;
+        msp.b[k] = (uint16_t)c.sp;
+        mnt.b[k] = (uint16_t)~c.lower;
+    }
+    {
+        unsigned d, left = (unsigned)(n - 16 * k), in_dn;
+        __m128i v = nf_load(s, n, 16 * k, &small.v, &d);
+        struct nf_block c = nf_classify(v, d);
+        in_dn = left >= 16 ? 0xffffu : (1u << left) - 1;
+        if ((c.bad | c.upper) & in_dn)
+            return c.bad & in_dn ? -1 : 0;
+        meq.b[k] = (uint16_t)c.eq;
+        mco.b[k] = (uint16_t)c.comma;
+        msp.b[k] = (uint16_t)c.sp;
+        mnt.b[k] = (uint16_t)~c.lower;
+    }
+    for (k = nb; k < 4 * nw; k++)
+        meq.b[k] = mco.b[k] = msp.b[k] = mnt.b[k] = 0;
     for (size_t w = 0; w < nw; w++) {
-        uint64_t eq = 0, comma = 0, sp = 0, nt = 0, valid, p, typ, val, start;
+        uint64_t eq = meq.w[w], comma = mco.w[w], sp = msp.w[w], nt = mnt.w[w],
+                 valid, p, typ, val, start;
         size_t left = n - w * 64;
-        for (unsigned q = 0; q < 4 && 16 * q < left; q++) {
-            unsigned sh = 16 * q, d;
-            __m128i v = nf_load(s, n, w * 64 + sh, &small.v, &d);
-            struct nf_block c = nf_classify(v, d);
-            unsigned in_dn =
-                left - sh >= 16 ? 0xffffu : (1u << (left - sh)) - 1;
-            /* a byte no type or value of a normalised DN holds (path 2's
-             * mixed case, mostly): no need to look further */
-            if ((c.bad | c.upper) & in_dn)
-                return c.bad & in_dn ? -1 : 0;
-            eq |= (uint64_t)c.eq << sh;
-            comma |= (uint64_t)c.comma << sh;
-            sp |= (uint64_t)c.sp << sh;
-            nt |= (uint64_t)(~c.lower & 0xffffu) << sh;
-        }
         valid = left >= 64 ? ~0ull : ~(~0ull << left);
         p = prefix_xor(eq | comma) ^ (0 - par);
         par = p >> 63;

@@ -2176,3 +2176,53 @@ Test(dn_forms, escapes_found_anywhere_in_a_value)
 
     check_forms(cases, NELEM(cases));
 }
+
+/*
+ * The word-parallel paths classify bytes 16 at a time with range and
+ * bit tricks (engine/dn.c: nf_classify); every byte value, in a type and
+ * in a value, in a whole block and in the last one, in already normalised
+ * and in mixed-case DNs, parses as the general path parses it.
+ */
+Test(dn_paths, every_byte_in_every_block_kind)
+{
+    static const char *const shapes[] = {
+        "cn=a%c,ou=people,dc=example,dc=com",
+        "cn=abcdefghijklmnopqrstuvwxyz,ou=pe%cple,dc=example,dc=com",
+        "cn=abcdefghijklmnopqrstuvwxyz,ou=people,dc=example,dc=co%c",
+        "CN=Abcdefghijklmnopqrstuvwxyz,ou=People,dc=ex%cmple,dc=com",
+        "cn=abcdefghijklmnopqrstuvwxyz,o%c=people,dc=example,dc=com",
+        "c%c=x",
+        "cn=x%c",
+    };
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out[2];
+
+    for (size_t k = 0; k < NELEM(shapes); k++)
+        for (unsigned c = 0; c < 256; c++) {
+            char s[128];
+            int n = snprintf(s, sizeof s, shapes[k], (int)c), rc[2];
+            acre_diag d[2];
+            acre_dn *dn[2];
+            for (int m = 0; m < 2; m++) {
+                memset(out[m].b, 0xa5, sizeof out[m].b);
+                acreD_set_paths(m ? ACRED_PATHS_GENERAL : ACRED_PATHS_BEST);
+                rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s,
+                                          (size_t)n, 0, &dn[m], &d[m]);
+            }
+            acreD_set_paths(ACRED_PATHS_BEST);
+            cr_expect_eq(rc[0], rc[1], "\"%s\": %d, the general path %d", V(s),
+                         rc[0], rc[1]);
+            if (rc[0] == 0 && rc[1] == 0)
+                cr_expect(acre_dn_size(dn[0]) == acre_dn_size(dn[1]) &&
+                              memcmp(out[0].b, out[1].b, acre_dn_size(dn[0])) ==
+                                  0,
+                          "\"%s\": objects differ", V(s));
+            else if (rc[0] == rc[1])
+                cr_expect_eq(d[0].offset, d[1].offset,
+                             "\"%s\": offset %zu, the general path %zu", V(s),
+                             d[0].offset, d[1].offset);
+        }
+}
