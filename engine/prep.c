@@ -75,6 +75,42 @@ utf8_next(const uint8_t *s, size_t *i)
     return cp;
 }
 
+/* Decode one code point of UTF-8 that may be invalid; advances *i.
+ * Returns UTF8_BAD where acreE_utf8_valid would fail. */
+#define UTF8_BAD ((uint32_t)-1)
+
+static inline uint32_t
+utf8_next_checked(const uint8_t *s, size_t n, size_t *i)
+{
+    uint8_t c = s[*i];
+    uint32_t cp, min;
+    size_t k;
+
+    if (c < 0x80) {
+        (*i)++;
+        return c;
+    }
+    if (c >= 0xc2 && c <= 0xdf)
+        k = 1, cp = c & 0x1f, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+        k = 2, cp = c & 0x0f, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+        k = 3, cp = c & 0x07, min = 0x10000;
+    else
+        return UTF8_BAD;
+    if (n - *i <= k)
+        return UTF8_BAD;
+    for (size_t j = 1; j <= k; j++) {
+        if ((s[*i + j] & 0xc0) != 0x80)
+            return UTF8_BAD;
+        cp = (cp << 6) | (s[*i + j] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return UTF8_BAD;
+    *i += k + 1;
+    return cp;
+}
+
 static int
 put_utf8(struct acreE_buf *out, uint32_t cp)
 {
@@ -367,9 +403,10 @@ fc_get(int fold, uint32_t c)
 }
 
 /*
- * The cached route.  Returns ACRE_PREP_OK when it prepared the value,
- * ACRE_PREP_NOMEM, or -1 when a code point needs the general path (out is
- * then left as it was).
+ * The cached route, over UTF-8 not yet validated.  Returns ACRE_PREP_OK
+ * when it prepared the value, ACRE_PREP_NOMEM, ACRE_PREP_UTF8 when it met
+ * invalid UTF-8, or -1 when a code point needs the general path (out is
+ * then left as it was, and the rest of the input unchecked).
  */
 static int
 prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
@@ -396,7 +433,11 @@ prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
             u[0] = fold ? lower((uint8_t)c) : (uint8_t)c;
         } else {
             size_t at = i;
-            c = utf8_next(in, &i);
+            c = utf8_next_checked(in, n, &i);
+            if (c == UTF8_BAD) {
+                out->len = start;
+                return ACRE_PREP_UTF8;
+            }
             if (c < FC_MAX) {
                 uint64_t e = fc_get(fold, c);
                 if (e == FC_SLOW)
@@ -440,13 +481,19 @@ slow:
     return -1;
 }
 
-/* The Unicode path for caseIgnore / caseExact strings. */
+/* The Unicode path for caseIgnore / caseExact strings, over UTF-8 not yet
+ * validated: the cached route checks what it decodes, the rest is checked
+ * before the general path. */
 static int
 prep_unicode(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
 {
     int rc = prep_cached(fold, in, n, out);
 
-    return rc >= 0 ? rc : acreE_prep_unicode_general(fold, in, n, out);
+    if (rc >= 0)
+        return rc;
+    if (!acreE_utf8_valid(in, n))
+        return ACRE_PREP_UTF8;
+    return acreE_prep_unicode_general(fold, in, n, out);
 }
 
 int
@@ -501,13 +548,13 @@ acreE_prep(enum acreE_mr mr, const uint8_t *in, size_t n, struct acreE_buf *out)
     if (mr == ACRE_MR_OCTET)
         return acreE_buf_put(out, in, n) ? ACRE_PREP_NOMEM : ACRE_PREP_OK;
     high = has_high(in, n);
+    if (high && (mr == ACRE_MR_CASE_IGNORE || mr == ACRE_MR_CASE_EXACT))
+        return prep_unicode(mr == ACRE_MR_CASE_IGNORE, in, n, out);
     if (high && !acreE_utf8_valid(in, n))
         return ACRE_PREP_UTF8;
     switch (mr) {
     case ACRE_MR_CASE_IGNORE:
     case ACRE_MR_CASE_EXACT:
-        if (high)
-            return prep_unicode(mr == ACRE_MR_CASE_IGNORE, in, n, out);
         return spaces_ascii(in, n, mr == ACRE_MR_CASE_IGNORE, out);
     case ACRE_MR_CASE_IGNORE_IA5:
     case ACRE_MR_CASE_EXACT_IA5:
