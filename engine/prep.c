@@ -338,13 +338,17 @@ spaces_cps(const uint32_t *cp, size_t n, struct acreE_buf *out)
  * the two paths on every cached code point in context.
  *
  * An entry is 0 (not computed yet), FC_SLOW, FC_EMPTY (maps to nothing) or
- * the UTF-8 of f(c) in bytes 1..7 with its length in byte 0.  Entries are
- * computed on first use and stored atomically; two threads racing store the
- * same value.
+ * the UTF-8 of f(c) in bytes 1..7 with its length in the low bits of
+ * byte 0, and FC_SPACE there when f(c) holds a space (only such entries
+ * need the space handling byte by byte; the others are one 8-byte store).
+ * Entries are computed on first use and stored atomically; two threads
+ * racing store the same value.
  */
 #define FC_MAX   0x3100
 #define FC_SLOW  0xffu
 #define FC_EMPTY 0x80u
+#define FC_SPACE 0x40u /* flag: f(c) holds a space */
+#define FC_LEN   0x0fu /* the length bits */
 
 static uint64_t fold_cache[2][FC_MAX];
 
@@ -387,6 +391,9 @@ fc_compute(int fold, uint32_t c)
         free(r);
     if (len == FC_SLOW || len == 0)
         return FC_SLOW;
+    for (size_t k = 0; k < len; k++)
+        if (((e >> (8 * (1 + k))) & 0xff) == ' ')
+            return e | len | FC_SPACE;
     return e | len;
 }
 
@@ -430,7 +437,16 @@ prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
                 if (c == MAP_NOTHING)
                     continue;
             }
-            u[0] = fold ? lower((uint8_t)c) : (uint8_t)c;
+            if (c == ' ') {
+                pending = any;
+                continue;
+            }
+            if (pending)
+                *o++ = ' ';
+            pending = 0;
+            any = 1;
+            *o++ = fold ? lower((uint8_t)c) : (uint8_t)c;
+            continue;
         } else {
             size_t at = i;
             c = utf8_next_checked(in, n, &i);
@@ -444,7 +460,18 @@ prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
                     goto slow;
                 if (e == FC_EMPTY)
                     continue;
-                len = e & 0xff;
+                len = e & FC_LEN;
+                if (!(e & FC_SPACE)) {
+                    /* no space: one store (out has 8 bytes of slack) */
+                    uint64_t b = e >> 8;
+                    if (pending)
+                        *o++ = ' ';
+                    pending = 0;
+                    any = 1;
+                    memcpy(o, &b, 8);
+                    o += len;
+                    continue;
+                }
                 for (size_t j = 0; j < len; j++)
                     u[j] = (uint8_t)(e >> (8 * (1 + j)));
             } else if (((c >= 0x4e00 && c <= 0x9fff) ||
