@@ -15,6 +15,9 @@
  *   2. plain ASCII values of string syntaxes, one AVA per RDN: folded and
  *      copied without the general preparation (prep.c);
  *   3. escapes, #hex, quoted and non-ASCII values, DN-valued attributes.
+ * Paths 2 and 3 also mix within one DN: the general parse tries each RDN
+ * as path 2's shape first (simple_rdn), so only the RDNs that need it pay
+ * for path 3.
  * Paths 1 and 2 have a word-parallel form (SSE2, DNs up to NF_MAX bytes:
  * every byte classified into bit masks 16 at a time, then the RDNs found
  * and checked with word operations) and a byte loop (other machines,
@@ -304,15 +307,54 @@ reserve(struct acreE_buf *b, size_t n)
     return b->cap - b->len >= n ? 0 : acreE_buf_grow(b, n);
 }
 
+/* Does v[0..n) hold a byte that needs escaping wherever it stands (one of
+ * , + " \ < > ; or NUL)? */
+static int
+has_special(const uint8_t *v, size_t n)
+{
+    size_t k = 0;
+
+#if defined(__SSE2__)
+    for (; k + 16 <= n; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(v + k));
+        __m128i m = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('+'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('<')),
+                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('>'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(';')),
+                                      _mm_cmpeq_epi8(x, _mm_setzero_si128()))));
+        if (_mm_movemask_epi8(m))
+            return 1;
+    }
+#endif
+    for (; k < n; k++)
+        if ((cls[v[k]] & CL_OUT) || v[k] == 0)
+            return 1;
+    return 0;
+}
+
 /*
  * Append value bytes with minimal RFC 4514 escaping.  octet: also write
  * bytes outside printable ASCII as \xx, so any byte string survives.
+ * A value that needs no escape at all (the common case) is one copy.
  */
 static int
 put_escaped(struct acreE_buf *b, const uint8_t *v, size_t n, int octet)
 {
     static const char hx[] = "0123456789abcdef";
     uint8_t *o;
+
+    if (!octet && n && v[0] != '#' && v[0] != ' ' && v[n - 1] != ' ' &&
+        !has_special(v, n)) {
+        if (reserve(b, n))
+            return ACRE_ERR_NOMEM;
+        memcpy(b->p + b->len, v, n);
+        b->len += n;
+        return 0;
+    }
 
     if (reserve(b, 3 * n))
         return ACRE_ERR_NOMEM;
@@ -665,10 +707,9 @@ plain_value(struct ps *ps, const struct acreD_type *t)
     if (p == p0)
         return 0;
     if (high & 0x80) {
-        /* non-ASCII: prepare the run properly, then escape what NFKC may
-         * have turned into specials (U+FF0C FULLWIDTH COMMA is ',') */
-        if (!acreE_utf8_valid(p0, (size_t)(p - p0)))
-            return 0;
+        /* non-ASCII: prepare the run properly (which validates it), then
+         * escape what NFKC may have turned into specials (U+FF0C
+         * FULLWIDTH COMMA is ',') */
         ps->tmp.len = 0;
         switch (
             acreE_prep_as(ps->profile, t->mr, p0, (size_t)(p - p0), &ps->tmp)) {
@@ -875,13 +916,19 @@ put_type(struct ps *ps, const struct acreD_type *t)
     size_t n = t->len;
     uint8_t *o, *p;
 
-    if (reserve(&ps->norm, n + 1) || reserve(&ps->pretty, n + 1))
+    /* 8 bytes of slack: a short name is one 8-byte store per text */
+    if (reserve(&ps->norm, n + 9) || reserve(&ps->pretty, n + 9))
         return ACRE_ERR_NOMEM;
     o = ps->norm.p + ps->norm.len;
     p = ps->pretty.p + ps->pretty.len;
-    for (size_t k = 0; k < n; k++) {
-        p[k] = (uint8_t)t->name[k];
-        o[k] = t->lname ? (uint8_t)t->lname[k] : lower((uint8_t)t->name[k]);
+    if (t->nkey && t->lkey) {
+        memcpy(p, &t->nkey, 8);
+        memcpy(o, &t->lkey, 8);
+    } else {
+        for (size_t k = 0; k < n; k++) {
+            p[k] = (uint8_t)t->name[k];
+            o[k] = t->lname ? (uint8_t)t->lname[k] : lower((uint8_t)t->name[k]);
+        }
     }
     o[n] = p[n] = '=';
     ps->norm.len += n + 1;
@@ -1000,72 +1047,70 @@ path2_done(struct ps *ps, unsigned depth)
     return 1;
 }
 
+static int paths = ACRED_PATHS_BEST;
+
+void
+acreD_set_paths(int mode)
+{
+    paths = mode;
+}
+
 /*
- * Path 2's driver for the common shape: every RDN a single AVA whose type
- * is a known name of up to 8 bytes with a string equality rule, and whose
- * value plain_value() takes.  The type is looked up by the packed key built
- * while scanning it.  Returns 1 when the whole DN was parsed, 0 to start
- * over on the general path (which also reports any error), or
- * ACRE_ERR_NOMEM.
+ * Path 2's lane for the common RDN, from ps->i: one AVA whose type is a
+ * known name of up to 8 bytes with a string equality rule (looked up by
+ * the packed key built while scanning it), and whose value plain_value()
+ * takes.  Returns 1 with ps->i at the ',' or ';' after it or at the end,
+ * 0 when the RDN needs the general parse (parse_rdn, which also reports
+ * any error; the caller undoes what was written), or ACRE_ERR_NOMEM.
  */
 static int
-parse_simple(struct ps *ps)
+simple_rdn(struct ps *ps)
 {
     const uint8_t *s = ps->s;
     const size_t n = ps->n;
-    unsigned depth = 0;
-    size_t i = 0;
+    const struct acreD_type *t;
+    uint64_t key = 0;
+    size_t i = ps->i, st;
+    int rc;
 
-    for (;;) {
-        const struct acreD_type *t;
-        uint64_t key = 0;
-        size_t st;
-        int rc;
-
-        while (i < n && s[i] == ' ')
-            i++;
-        if (i == n || depth == ACRE_DN_MAX_RDNS || !(cls[s[i]] & CL_ALPHA))
-            return 0;
-        ps->nrdn[depth] = (uint32_t)ps->norm.len;
-        ps->prdn[depth] = (uint32_t)ps->pretty.len;
-        st = i;
-        do {
-            key |= (uint64_t)(s[i] | 0x20) << (8 * (i - st));
-            i++;
-        } while (i < n && i - st < 8 &&
-                 ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'));
-        if (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'))
-            return 0; /* a longer name */
-        while (i < n && s[i] == ' ')
-            i++;
-        if (i == n || s[i] != '=')
-            return 0;
-        do
-            i++;
-        while (i < n && s[i] == ' ');
-        t = acreS_dn_type_packed(ps->schema, key);
-        if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || i == n || s[i] == '#' ||
-            s[i] == '"')
-            return 0;
-        if ((rc = put_type(ps, t)))
-            return rc;
-        ps->i = i;
-        if ((rc = plain_value(ps, t)) <= 0)
-            return rc;
-        i = ps->i;
-        depth++;
-        if (i == n)
-            break;
-        if (s[i] == '+')
-            return 0;
-        if (acreE_buf_putc(&ps->norm, ',') || acreE_buf_putc(&ps->pretty, ','))
-            return ACRE_ERR_NOMEM;
+    while (i < n && s[i] == ' ')
         i++;
-    }
-    return path2_done(ps, depth);
+    if (i == n || !(cls[s[i]] & CL_ALPHA))
+        return 0;
+    st = i;
+    do {
+        key |= (uint64_t)(s[i] | 0x20) << (8 * (i - st));
+        i++;
+    } while (i < n && i - st < 8 &&
+             ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'));
+    if (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'))
+        return 0; /* a longer name */
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i == n || s[i] != '=')
+        return 0;
+    do
+        i++;
+    while (i < n && s[i] == ' ');
+    t = acreS_dn_type_packed(ps->schema, key);
+    if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || i == n || s[i] == '#' ||
+        s[i] == '"')
+        return 0;
+    if ((rc = put_type(ps, t)))
+        return rc;
+    ps->i = i;
+    if ((rc = plain_value(ps, t)) <= 0)
+        return rc;
+    return ps->i == n || s[ps->i] != '+';
 }
 
-/* The general path: the whole text into norm / pretty / offsets. */
+/*
+ * The general path: the whole text into norm / pretty / offsets.  Each
+ * RDN is tried first as path 2's common shape (simple_rdn, except in
+ * ACRED_PATHS_GENERAL) and parsed in full only when that declines, so an
+ * escape in one RDN costs the general parse of that RDN alone.  Each RDN's
+ * texts depend on its own bytes only, so mixing the lanes changes nothing.
+ */
 static int
 parse_text(struct ps *ps)
 {
@@ -1075,12 +1120,21 @@ parse_text(struct ps *ps)
     if (ps->i == ps->n)
         goto done;
     for (;;) {
+        size_t i0 = ps->i, n0 = ps->norm.len, p0 = ps->pretty.len;
         if (ps->depth == ACRE_DN_MAX_RDNS)
             return fail(ps, ACRE_ERR_DN_TOO_MANY_RDNS, ps->i, "too many RDNs");
-        ps->nrdn[ps->depth] = (uint32_t)ps->norm.len;
-        ps->prdn[ps->depth] = (uint32_t)ps->pretty.len;
-        if ((rc = parse_rdn(ps)))
+        ps->nrdn[ps->depth] = (uint32_t)n0;
+        ps->prdn[ps->depth] = (uint32_t)p0;
+        rc = acre_likely(paths != ACRED_PATHS_GENERAL) ? simple_rdn(ps) : 0;
+        if (rc < 0)
             return rc;
+        if (rc == 0) {
+            ps->i = i0;
+            ps->norm.len = n0;
+            ps->pretty.len = p0;
+            if ((rc = parse_rdn(ps)))
+                return rc;
+        }
         ps->depth++;
         if (ps->i == ps->n)
             break;
@@ -1170,12 +1224,19 @@ try_normalised(struct ps *ps)
  * that may stand in neither (uppercase, a control, a special, non-ASCII)
  * ends the check at its block: mixed-case input goes on to path 2 at
  * once.  The RDNs are walked only to look their types up (one probe of the
- * schema's dnfast table each) and to note where they start.  Accepts what
- * the scalar try_normalised accepts, except a caseExact value with an
- * uppercase letter, which paths 2 and 3 then turn into itself.
+ * schema's dnfast table each) and to note where they start: the '=' and
+ * ',' taken in order, as they alternate.  Accepts what the scalar
+ * try_normalised accepts, except a caseExact value with an uppercase
+ * letter, which paths 2 and 3 then turn into itself.  Returns 1 when it
+ * took the DN, -1 when it met a byte the word-parallel path 2 refuses too
+ * (a special, a control or non-ASCII: parse_plain_simd need not try), else
+ * 0.
  */
 #define NF_MAX   256
 #define NF_WORDS (NF_MAX / 64)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "try_normalised_simd packs block masks as little-endian words"
+#endif
 
 /* prefix XOR: bit j of the result is the parity of bits 0..j of x */
 static inline uint64_t
@@ -1236,33 +1297,35 @@ static inline struct nf_block
 nf_classify(__m128i v, unsigned d)
 {
 #define NF_MASK(x) ((unsigned)_mm_movemask_epi8(x) >> d)
+/* bytes in [lo, lo + len): moved to start at -128, one signed compare */
+#define NF_RANGE(lo, len)                                               \
+    _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(-128 - (lo)))), \
+                   _mm_set1_epi8((char)(-128 + (len))))
     const __m128i sp = _mm_set1_epi8(' ');
     struct nf_block r;
-    /* signed: below ' ' is a control or a byte >= 0x80 */
+    /* signed: below ' ' is a control or a byte >= 0x80; '<' and '>' are
+     * the bytes whose | 2 is '>', '+' and ';' those whose | 0x10 is ';' */
     __m128i bad = _mm_or_si128(
         _mm_or_si128(_mm_cmplt_epi8(v, sp),
                      _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
         _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
+            _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x10)),
+                                        _mm_set1_epi8(';')),
                          _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
-                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))),
-                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
-                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))))));
-    __m128i lower = _mm_or_si128(
-        _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
-                                   _mm_cmplt_epi8(v, _mm_set1_epi8('z' + 1))),
-                     _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                                   _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)))),
-        _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                         _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(2)),
+                                        _mm_set1_epi8('>')))));
+    __m128i lower =
+        _mm_or_si128(_mm_or_si128(NF_RANGE('a', 26), NF_RANGE('0', 10)),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
     r.eq = NF_MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
     r.comma = NF_MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
     r.sp = NF_MASK(_mm_cmpeq_epi8(v, sp));
     r.bad = NF_MASK(bad);
-    r.upper = NF_MASK(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
-                                    _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1))));
+    r.upper = NF_MASK(NF_RANGE('A', 26));
     r.lower = NF_MASK(lower);
     return r;
+#undef NF_RANGE
 #undef NF_MASK
 }
 
@@ -1293,11 +1356,20 @@ try_normalised_simd(struct ps *ps)
 
     const uint8_t *s = ps->s;
 
-    /* per word: RDN starts (bit 0 and each byte after a ','); '=' */
-    uint64_t start[NF_WORDS], eqs[NF_WORDS];
-    const size_t n = ps->n, nw = (n + 63) / 64;
+    /* per word: the '=' and ',' (they alternate: checked) */
+    uint64_t seps[NF_WORDS];
+
+    /* the classes, 16 bits a block: block k is bits 16 (k % 4) and up of
+     * word k / 4 (little-endian, as every machine with SSE2 is) */
+    union {
+        uint64_t w[NF_WORDS];
+        uint16_t b[4 * NF_WORDS];
+    } meq, mco, msp, mnt;
+
+    const size_t n = ps->n, nw = (n + 63) / 64, nb = (n + 15) / 16;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
     unsigned depth = 0;
+    size_t k;
 
     if (n == 0)
         return 0;
@@ -1307,34 +1379,46 @@ try_normalised_simd(struct ps *ps)
     }
     if (s[n - 1] == ' ' || s[n - 1] == '=')
         return 0; /* a value ending in a space, an empty last value */
+    /* a byte no type or value of a normalised DN holds (path 2's mixed
+     * case, mostly) ends the check at its block */
+    for (k = 0; k + 1 < nb; k++) {
+        struct nf_block c = nf_classify(
+            _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k)), 0);
+        if (c.bad | c.upper)
+            return c.bad ? -1 : 0;
+        meq.b[k] = (uint16_t)c.eq;
+        mco.b[k] = (uint16_t)c.comma;
+        msp.b[k] = (uint16_t)c.sp;
+        mnt.b[k] = (uint16_t)~c.lower;
+    }
+    {
+        unsigned d, left = (unsigned)(n - 16 * k), in_dn;
+        __m128i v = nf_load(s, n, 16 * k, &small.v, &d);
+        struct nf_block c = nf_classify(v, d);
+        in_dn = left >= 16 ? 0xffffu : (1u << left) - 1;
+        if ((c.bad | c.upper) & in_dn)
+            return c.bad & in_dn ? -1 : 0;
+        meq.b[k] = (uint16_t)c.eq;
+        mco.b[k] = (uint16_t)c.comma;
+        msp.b[k] = (uint16_t)c.sp;
+        mnt.b[k] = (uint16_t)~c.lower;
+    }
+    for (k = nb; k < 4 * nw; k++)
+        meq.b[k] = mco.b[k] = msp.b[k] = mnt.b[k] = 0;
     for (size_t w = 0; w < nw; w++) {
-        uint64_t eq = 0, comma = 0, sp = 0, nt = 0, valid, p, typ, val;
+        uint64_t eq = meq.w[w], comma = mco.w[w], sp = msp.w[w], nt = mnt.w[w],
+                 valid, p, typ, val, start;
         size_t left = n - w * 64;
-        for (unsigned q = 0; q < 4 && 16 * q < left; q++) {
-            unsigned sh = 16 * q, d;
-            __m128i v = nf_load(s, n, w * 64 + sh, &small.v, &d);
-            struct nf_block c = nf_classify(v, d);
-            unsigned in_dn =
-                left - sh >= 16 ? 0xffffu : (1u << (left - sh)) - 1;
-            /* a byte no type or value of a normalised DN holds (path 2's
-             * mixed case, mostly): no need to look further */
-            if ((c.bad | c.upper) & in_dn)
-                return 0;
-            eq |= (uint64_t)c.eq << sh;
-            comma |= (uint64_t)c.comma << sh;
-            sp |= (uint64_t)c.sp << sh;
-            nt |= (uint64_t)(~c.lower & 0xffffu) << sh;
-        }
         valid = left >= 64 ? ~0ull : ~(~0ull << left);
         p = prefix_xor(eq | comma) ^ (0 - par);
         par = p >> 63;
         typ = ~p & ~comma & valid;
         val = p & ~eq & valid;
-        start[w] = (comma << 1) | prev_comma;
-        eqs[w] = eq;
+        start = (comma << 1) | prev_comma; /* bytes that start an RDN */
+        seps[w] = eq | comma;
         bad |= (eq & ~p) | (comma & p) | (typ & nt) |
                (val & sp & ((sp << 1) | prev_sp)) |     /* two spaces */
-               (start[w] & eq) |                        /* an empty type */
+               (start & eq) |                           /* an empty type */
                (((eq << 1) | prev_eq) & (sp | comma)) | /* value: a start */
                (((sp << 1) | prev_sp) & comma);         /* and an end */
         prev_sp = sp >> 63;
@@ -1343,15 +1427,15 @@ try_normalised_simd(struct ps *ps)
     }
     if (bad || !par)
         return 0;
-    /* the RDNs: the k-th start and the k-th '=' (they alternate) */
+    /* the RDNs: each type runs from the start or a ',' to the next '=' */
     {
-        struct nf_bits bs, be;
-        size_t e;
-        nf_bits_init(&bs, start, nw);
-        nf_bits_init(&be, eqs, nw);
-        while ((e = nf_bits_next(&be, SIZE_MAX)) != SIZE_MAX) {
+        struct nf_bits bs;
+        size_t e, t = 0;
+        nf_bits_init(&bs, seps, nw);
+        for (; (e = nf_bits_next(&bs, SIZE_MAX)) != SIZE_MAX;
+             t = nf_bits_next(&bs, n) + 1) {
             const struct acreD_type *ty;
-            size_t t = nf_bits_next(&bs, e), tlen = e - t;
+            size_t tlen = e - t;
             if (s[e + 1] == '#' || s[t] - (unsigned)'0' < 10)
                 return 0;
             ps->nrdn[depth++] = (uint32_t)t;
@@ -1391,7 +1475,7 @@ try_normalised_simd(struct ps *ps)
  * one probe of the schema's short-name index; each value is copied as it
  * stands to the pretty text and, case-folded 16 bytes at a time when its
  * rule ignores case, to the normalised one.  Anything else returns 0 with
- * nothing written, for parse_simple and parse_text.  Returns 1 when the
+ * nothing written, for parse_text.  Returns 1 when the
  * whole DN was parsed, or ACRE_ERR_NOMEM.
  */
 static int
@@ -1533,14 +1617,6 @@ parse_plain_simd(struct ps *ps)
 }
 #endif
 
-static int paths = ACRED_PATHS_BEST;
-
-void
-acreD_set_paths(int mode)
-{
-    paths = mode;
-}
-
 static int
 parse_all(struct ps *ps)
 {
@@ -1553,27 +1629,18 @@ parse_all(struct ps *ps)
         return parse_text(ps);
 #if defined(__SSE2__)
     if (acre_likely(paths == ACRED_PATHS_BEST) && ps->n <= NF_MAX) {
-        int rc;
-        if (try_normalised_simd(ps))
+        int rc = try_normalised_simd(ps);
+        if (rc > 0)
             return 0;
-        if ((rc = parse_plain_simd(ps)))
+        /* rc < 0: a byte that path 2 refuses too (a special, a control,
+         * non-ASCII) */
+        if (rc == 0 && (rc = parse_plain_simd(ps)))
             return rc < 0 ? rc : 0;
         ps->norm.len = ps->pretty.len = 0;
     } else
 #endif
         if (try_normalised(ps))
         return 0;
-    switch (parse_simple(ps)) {
-    case 1:
-        return 0;
-    case 0:
-        break;
-    default:
-        return ACRE_ERR_NOMEM;
-    }
-    ps->norm.len = ps->pretty.len = 0;
-    ps->i = 0;
-    ps->depth = 0;
     return parse_text(ps);
 }
 
@@ -1594,14 +1661,16 @@ ps_shared(const struct ps *ps)
                         memcmp(ps->norm.p, ps->pretty.p, ps->norm.len) == 0);
 }
 
+/* The object's size; *shared: the pretty text is the normalised one. */
 static size_t
-obj_size(const struct ps *ps)
+obj_size(const struct ps *ps, int *shared)
 {
     size_t nlen, size;
 
     ps_norm(ps, &nlen);
+    *shared = ps_shared(ps);
     size = HDR_SIZE + 8 * (ps->depth + 1) + 8 * (ps->depth + 1) + nlen + 1;
-    if (!ps_shared(ps))
+    if (!*shared)
         size += ps->pretty.len + 1;
     return (size + 7) & ~(size_t)7;
 }
@@ -1629,16 +1698,19 @@ layout_ok(const acre_dn *dn)
     return 1;
 }
 
+/* Lay the object out (dn.h); shared: from obj_size. */
 static void
-obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
+obj_fill(const struct ps *ps, acre_dn *dn, size_t size, int shared)
 {
     size_t nlen;
     const uint8_t *norm = ps_norm(ps, &nlen);
     uint64_t *h = (uint64_t *)(void *)(dn + 1);
-    uint32_t *rdn = (uint32_t *)&h[ps->depth + 1];
-    char *text = (char *)(rdn + 2 * (ps->depth + 1));
-    uint64_t key = acreD_hash_key();
-    unsigned d = ps->depth;
+    const unsigned d = ps->depth;
+    uint32_t *rdn = (uint32_t *)&h[d + 1];
+    char *text = (char *)(rdn + 2 * (d + 1));
+    const uint32_t *nr = ps->nrdn, *pr = shared ? ps->nrdn : ps->prdn;
+    const uint64_t key = acreD_hash_key();
+    uint64_t hv = root_hash;
 
     memset(dn, 0, HDR_SIZE);
     dn->magic = ACRED_MAGIC;
@@ -1649,24 +1721,23 @@ obj_fill(const struct ps *ps, acre_dn *dn, size_t size)
     dn->norm_off = (uint32_t)(text - (char *)dn);
     memcpy(text, norm, nlen);
     text[nlen] = '\0';
-    memcpy(rdn, ps->nrdn, 4 * (d + 1));
-    if (ps_shared(ps)) {
+    if (shared) {
         dn->flags = DNF_SHARED;
         dn->pretty_off = dn->norm_off;
         dn->pretty_len = dn->norm_len;
-        memcpy(rdn + d + 1, ps->nrdn, 4 * (d + 1));
     } else {
         dn->pretty_off = dn->norm_off + (uint32_t)nlen + 1;
         dn->pretty_len = (uint32_t)ps->pretty.len;
         memcpy(text + nlen + 1, ps->pretty.p, ps->pretty.len);
         text[nlen + 1 + ps->pretty.len] = '\0';
-        memcpy(rdn + d + 1, ps->prdn, 4 * (d + 1));
     }
-    h[0] = root_hash;
+    memcpy(rdn, nr, 4 * (d + 1));
+    memcpy(rdn + d + 1, pr, 4 * (d + 1));
+    h[0] = hv;
     for (unsigned i = 1; i <= d; i++) {
         unsigned r = d - i;
-        h[i] = chain(h[i - 1],
-                     rdn_hash(norm + rdn[r], rdn[r + 1] - 1 - rdn[r], key));
+        hv = chain(hv, rdn_hash(norm + nr[r], nr[r + 1] - 1 - nr[r], key));
+        h[i] = hv;
     }
     acre_assert(layout_ok(dn));
 }
@@ -1775,7 +1846,7 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
 {
     struct ps ps;
     size_t need;
-    int rc;
+    int rc, shared;
 
     if ((rc = check_args(str, flags, out, diag)) ||
         (rc = use_schema(&schema, diag)))
@@ -1785,13 +1856,13 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
     ps_init(&ps, schema, str, len, flags, 0, diag);
     rc = parse_all(&ps);
     if (!rc) {
-        need = obj_size(&ps);
+        need = obj_size(&ps, &shared);
         if (need > size) {
             rc = acreE_diag_set(diag, ACRE_ERR_NOSPACE, 0,
                                 "DN needs %zu bytes, buffer has %zu", need,
                                 size);
         } else {
-            obj_fill(&ps, buf, need);
+            obj_fill(&ps, buf, need, shared);
             if ((flags & ACRE_DN_SLAPD) &&
                 (rc = slapd_refused((const acre_dn *)buf, diag)))
                 ; /* the buffer is the caller's */
@@ -1810,7 +1881,7 @@ acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
     struct ps ps;
     acre_dn *dn;
     size_t need;
-    int rc;
+    int rc, shared;
 
     if ((rc = check_args(str, flags, out, diag)) ||
         (rc = use_schema(&schema, diag)))
@@ -1818,12 +1889,12 @@ acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
     ps_init(&ps, schema, str, len, flags, 0, diag);
     rc = parse_all(&ps);
     if (!rc) {
-        need = obj_size(&ps);
+        need = obj_size(&ps, &shared);
         dn = talloc_named_const(mem_ctx, need, "acre_dn");
         if (!dn) {
             rc = acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
         } else {
-            obj_fill(&ps, dn, need);
+            obj_fill(&ps, dn, need, shared);
             dn->owner = (uint64_t)(uintptr_t)dn;
             if ((flags & ACRE_DN_SLAPD) && (rc = slapd_refused(dn, diag)))
                 talloc_free(dn);

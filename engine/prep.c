@@ -56,7 +56,7 @@ acreE_utf8_valid(const uint8_t *s, size_t n)
 }
 
 /* Decode one code point of already validated UTF-8; advances *i. */
-static uint32_t
+static inline uint32_t
 utf8_next(const uint8_t *s, size_t *i)
 {
     uint8_t c = s[*i];
@@ -71,6 +71,42 @@ utf8_next(const uint8_t *s, size_t *i)
     cp = c & (0x3f >> k);
     for (size_t j = 1; j <= k; j++)
         cp = (cp << 6) | (s[*i + j] & 0x3f);
+    *i += k + 1;
+    return cp;
+}
+
+/* Decode one code point of UTF-8 that may be invalid; advances *i.
+ * Returns UTF8_BAD where acreE_utf8_valid would fail. */
+#define UTF8_BAD ((uint32_t)-1)
+
+static inline uint32_t
+utf8_next_checked(const uint8_t *s, size_t n, size_t *i)
+{
+    uint8_t c = s[*i];
+    uint32_t cp, min;
+    size_t k;
+
+    if (c < 0x80) {
+        (*i)++;
+        return c;
+    }
+    if (c >= 0xc2 && c <= 0xdf)
+        k = 1, cp = c & 0x1f, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+        k = 2, cp = c & 0x0f, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+        k = 3, cp = c & 0x07, min = 0x10000;
+    else
+        return UTF8_BAD;
+    if (n - *i <= k)
+        return UTF8_BAD;
+    for (size_t j = 1; j <= k; j++) {
+        if ((s[*i + j] & 0xc0) != 0x80)
+            return UTF8_BAD;
+        cp = (cp << 6) | (s[*i + j] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return UTF8_BAD;
     *i += k + 1;
     return cp;
 }
@@ -152,30 +188,39 @@ lower(uint8_t c)
     return (c >= 'A' && c <= 'Z') ? c + 32 : c;
 }
 
-/* Insignificant space handling (RFC 4518 2.6.1) over ASCII. */
+/* Insignificant space handling (RFC 4518 2.6.1) over ASCII.  The output
+ * is never longer than the input, or one space for an empty one. */
 static int
 spaces_ascii(const uint8_t *in, size_t n, int fold, struct acreE_buf *out)
 {
-    int any = 0, pending = 0, rc = 0;
+    int any = 0, pending = 0;
+    uint8_t *o;
 
-    for (size_t i = 0; i < n && !rc; i++) {
-        uint32_t c = map_cp(in[i]);
-        if (c == MAP_NOTHING)
-            continue;
+    if (out->cap - out->len < n + 1 && acreE_buf_grow(out, n + 1))
+        return ACRE_PREP_NOMEM;
+    o = out->p + out->len;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = in[i];
+        /* map_cp is the identity on printable ASCII */
+        if (c < 0x20 || c == 0x7f) {
+            c = map_cp(c);
+            if (c == MAP_NOTHING)
+                continue;
+        }
         if (c == ' ') {
             pending = any;
             continue;
         }
         if (pending)
-            rc = acreE_buf_putc(out, ' ');
+            *o++ = ' ';
         pending = 0;
         any = 1;
-        if (!rc)
-            rc = acreE_buf_putc(out, fold ? lower((uint8_t)c) : (uint8_t)c);
+        *o++ = fold ? lower((uint8_t)c) : (uint8_t)c;
     }
-    if (!any && !rc)
-        rc = acreE_buf_putc(out, ' ');
-    return rc ? ACRE_PREP_NOMEM : ACRE_PREP_OK;
+    if (!any)
+        *o++ = ' ';
+    out->len = (size_t)(o - out->p);
+    return ACRE_PREP_OK;
 }
 
 static int
@@ -293,13 +338,17 @@ spaces_cps(const uint32_t *cp, size_t n, struct acreE_buf *out)
  * the two paths on every cached code point in context.
  *
  * An entry is 0 (not computed yet), FC_SLOW, FC_EMPTY (maps to nothing) or
- * the UTF-8 of f(c) in bytes 1..7 with its length in byte 0.  Entries are
- * computed on first use and stored atomically; two threads racing store the
- * same value.
+ * the UTF-8 of f(c) in bytes 1..7 with its length in the low bits of
+ * byte 0, and FC_SPACE there when f(c) holds a space (only such entries
+ * need the space handling byte by byte; the others are one 8-byte store).
+ * Entries are computed on first use and stored atomically; two threads
+ * racing store the same value.
  */
 #define FC_MAX   0x3100
 #define FC_SLOW  0xffu
 #define FC_EMPTY 0x80u
+#define FC_SPACE 0x40u /* flag: f(c) holds a space */
+#define FC_LEN   0x0fu /* the length bits */
 
 static uint64_t fold_cache[2][FC_MAX];
 
@@ -342,6 +391,9 @@ fc_compute(int fold, uint32_t c)
         free(r);
     if (len == FC_SLOW || len == 0)
         return FC_SLOW;
+    for (size_t k = 0; k < len; k++)
+        if (((e >> (8 * (1 + k))) & 0xff) == ' ')
+            return e | len | FC_SPACE;
     return e | len;
 }
 
@@ -358,9 +410,10 @@ fc_get(int fold, uint32_t c)
 }
 
 /*
- * The cached route.  Returns ACRE_PREP_OK when it prepared the value,
- * ACRE_PREP_NOMEM, or -1 when a code point needs the general path (out is
- * then left as it was).
+ * The cached route, over UTF-8 not yet validated.  Returns ACRE_PREP_OK
+ * when it prepared the value, ACRE_PREP_NOMEM, ACRE_PREP_UTF8 when it met
+ * invalid UTF-8, or -1 when a code point needs the general path (out is
+ * then left as it was, and the rest of the input unchecked).
  */
 static int
 prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
@@ -378,20 +431,47 @@ prep_cached(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
         uint32_t c = in[i];
         if (c < 0x80) {
             i++;
-            c = map_cp(c);
-            if (c == MAP_NOTHING)
+            /* map_cp is the identity on printable ASCII */
+            if (c < 0x20 || c == 0x7f) {
+                c = map_cp(c);
+                if (c == MAP_NOTHING)
+                    continue;
+            }
+            if (c == ' ') {
+                pending = any;
                 continue;
-            u[0] = fold ? lower((uint8_t)c) : (uint8_t)c;
+            }
+            if (pending)
+                *o++ = ' ';
+            pending = 0;
+            any = 1;
+            *o++ = fold ? lower((uint8_t)c) : (uint8_t)c;
+            continue;
         } else {
             size_t at = i;
-            c = utf8_next(in, &i);
+            c = utf8_next_checked(in, n, &i);
+            if (c == UTF8_BAD) {
+                out->len = start;
+                return ACRE_PREP_UTF8;
+            }
             if (c < FC_MAX) {
                 uint64_t e = fc_get(fold, c);
                 if (e == FC_SLOW)
                     goto slow;
                 if (e == FC_EMPTY)
                     continue;
-                len = e & 0xff;
+                len = e & FC_LEN;
+                if (!(e & FC_SPACE)) {
+                    /* no space: one store (out has 8 bytes of slack) */
+                    uint64_t b = e >> 8;
+                    if (pending)
+                        *o++ = ' ';
+                    pending = 0;
+                    any = 1;
+                    memcpy(o, &b, 8);
+                    o += len;
+                    continue;
+                }
                 for (size_t j = 0; j < len; j++)
                     u[j] = (uint8_t)(e >> (8 * (1 + j)));
             } else if (((c >= 0x4e00 && c <= 0x9fff) ||
@@ -428,13 +508,19 @@ slow:
     return -1;
 }
 
-/* The Unicode path for caseIgnore / caseExact strings. */
+/* The Unicode path for caseIgnore / caseExact strings, over UTF-8 not yet
+ * validated: the cached route checks what it decodes, the rest is checked
+ * before the general path. */
 static int
 prep_unicode(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
 {
     int rc = prep_cached(fold, in, n, out);
 
-    return rc >= 0 ? rc : acreE_prep_unicode_general(fold, in, n, out);
+    if (rc >= 0)
+        return rc;
+    if (!acreE_utf8_valid(in, n))
+        return ACRE_PREP_UTF8;
+    return acreE_prep_unicode_general(fold, in, n, out);
 }
 
 int
@@ -489,13 +575,13 @@ acreE_prep(enum acreE_mr mr, const uint8_t *in, size_t n, struct acreE_buf *out)
     if (mr == ACRE_MR_OCTET)
         return acreE_buf_put(out, in, n) ? ACRE_PREP_NOMEM : ACRE_PREP_OK;
     high = has_high(in, n);
+    if (high && (mr == ACRE_MR_CASE_IGNORE || mr == ACRE_MR_CASE_EXACT))
+        return prep_unicode(mr == ACRE_MR_CASE_IGNORE, in, n, out);
     if (high && !acreE_utf8_valid(in, n))
         return ACRE_PREP_UTF8;
     switch (mr) {
     case ACRE_MR_CASE_IGNORE:
     case ACRE_MR_CASE_EXACT:
-        if (high)
-            return prep_unicode(mr == ACRE_MR_CASE_IGNORE, in, n, out);
         return spaces_ascii(in, n, mr == ACRE_MR_CASE_IGNORE, out);
     case ACRE_MR_CASE_IGNORE_IA5:
     case ACRE_MR_CASE_EXACT_IA5:

@@ -2008,3 +2008,221 @@ Test(dn_paths, every_path_agrees_with_the_general_one)
         cr_expect_gt(took[f], f == DN_ANY ? 2000 : 15000,
                      "flavour %d: only %u DNs parsed", f, took[f]);
 }
+
+/*
+ * The general path tries each RDN as path 2's common shape first and
+ * parses it in full only when that declines (engine/dn.c: parse_text), so
+ * plain RDNs and RDNs that need the general parse (escapes, quotes, #hex
+ * BER, non-ASCII, multi-valued, aliases and OIDs, stray spaces) mix in one
+ * DN.  Randomised mixtures parse the same three ways.
+ */
+static size_t
+rich_rdn(char *o, size_t cap)
+{
+    static const char *const types[] = {"cn",
+                                        "CN",
+                                        "ou",
+                                        "Ou",
+                                        "uid",
+                                        "o",
+                                        "l",
+                                        "dc",
+                                        "sn",
+                                        "mail",
+                                        " cn",
+                                        "cn ",
+                                        "commonName",
+                                        "2.5.4.3",
+                                        "0.9.2342.19200300.100.1.25",
+                                        "x-unknown",
+                                        "telephoneNumber",
+                                        "member",
+                                        "c"};
+    static const char *const bits[] = {
+        "a", "B", "z", "7", " ", "-", ".", "'", "\\,", "\\2c", "\\2C", "\\+",
+        "\\\\", "\\\"", "\\<", "\\3e", "\\;", "\\#", "\\ ", "\\20", "\\c3\\a9",
+        "\\C3\\9C", "\xc3\xa9", "\xc3\x9c", "\xc3\x9f", "\xce\xa3", "\xcf\x82",
+        "\xe5\xb1\xb1", "\xea\xb0\x80", "\xef\xbc\x8c", "\xc2\xa0", "\xc2\xad",
+        "\xc4\xb2", "\xe2\x84\xab", "\\#",
+        /* refused somewhere: rarely */
+        "=", "#", "\xc3", "+", "\"", ";", "\\x"};
+    static const char *const hexv[] = {"#0c03616263", "#04024142", "#13024142",
+                                       "#0203010001", "#0c02c3a9", "#0c0120",
+                                       "#0c"};
+    size_t len = 0;
+    unsigned avas = path_rand(6) ? 1 : 2 + path_rand(2);
+
+    for (unsigned a = 0; a < avas; a++) {
+        const char *t =
+            types[path_rand(4) ? path_rand(6) : path_rand(NELEM(types))];
+        size_t vlen = 1 + path_rand(path_rand(4) ? 10 : 40);
+        int plain = path_rand(3) == 0;
+        if (len + strlen(t) + 3 >= cap)
+            break;
+        if (a)
+            o[len++] = '+';
+        memcpy(o + len, t, strlen(t));
+        len += strlen(t);
+        o[len++] = '=';
+        if (!plain && path_rand(12) == 0) {
+            const char *h = hexv[path_rand(NELEM(hexv))];
+            if (len + strlen(h) < cap) {
+                memcpy(o + len, h, strlen(h));
+                len += strlen(h);
+            }
+            continue;
+        }
+        if (!plain && path_rand(16) == 0 && len + 1 < cap)
+            o[len++] = '"';
+        for (size_t v = 0; v < vlen; v++) {
+            const char *b = plain || path_rand(3) ? bits[path_rand(5)]
+                            : path_rand(60) ? bits[path_rand(NELEM(bits) - 7)]
+                                            : bits[path_rand(NELEM(bits))];
+            if (len + strlen(b) + 2 >= cap)
+                break;
+            memcpy(o + len, b, strlen(b));
+            len += strlen(b);
+        }
+        if (!plain && o[len - 1] != '"' && path_rand(16) == 0 && len + 1 < cap)
+            o[len++] = '"';
+    }
+    return len;
+}
+
+Test(dn_paths, plain_and_general_rdns_mix)
+{
+    static const int modes[] = {ACRED_PATHS_BEST, ACRED_PATHS_SCALAR,
+                                ACRED_PATHS_GENERAL};
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out[3];
+
+    char s[700];
+    unsigned took = 0, fails = 0;
+
+    for (unsigned i = 0; i < 60000 && fails < 10; i++) {
+        size_t n = 0, rdns = 1 + path_rand(path_rand(4) ? 8 : 30);
+        int rc[3];
+        acre_diag d[3];
+        acre_dn *dn[3];
+        for (size_t r = 0; r < rdns && n + 80 < sizeof s; r++) {
+            if (r) {
+                unsigned k = path_rand(12);
+                const char *sep = k == 0 ? ", " : k == 1 ? ";" : ",";
+                memcpy(s + n, sep, strlen(sep));
+                n += strlen(sep);
+            }
+            n += rich_rdn(s + n, sizeof s - n - 1);
+        }
+        s[n] = '\0';
+        for (int m = 0; m < 3; m++) {
+            memset(out[m].b, 0xa5, sizeof out[m].b);
+            memset(&d[m], 0, sizeof d[m]);
+            acreD_set_paths(modes[m]);
+            rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s, n, 0,
+                                      &dn[m], &d[m]);
+        }
+        acreD_set_paths(ACRED_PATHS_BEST);
+        for (int m = 1; m < 3; m++) {
+            int same = rc[m] == rc[0];
+            if (same && rc[0] == 0)
+                same = acre_dn_size(dn[0]) == acre_dn_size(dn[m]) &&
+                       memcmp(out[0].b, out[m].b, acre_dn_size(dn[0])) == 0;
+            else if (same)
+                same = d[0].offset == d[m].offset &&
+                       strcmp(d[0].message, d[m].message) == 0;
+            if (!same)
+                fails++;
+            cr_expect(same,
+                      "\"%s\": mode %d gives %d (offset %zu), mode %d "
+                      "%d (offset %zu)",
+                      vis(s, n), modes[0], rc[0], d[0].offset, modes[m], rc[m],
+                      d[m].offset);
+        }
+        took += rc[0] == 0;
+    }
+    /* most must parse, so that the lanes are compared on objects */
+    cr_expect_gt(took, 20000, "only %u DNs parsed", took);
+}
+
+/*
+ * Escaping on output (engine/dn.c: put_escaped) copies a value that needs
+ * no escape in one piece, after a 16-byte-block scan for the specials;
+ * each special, alone or past the first block, and the ends (a leading
+ * '#' or space, a trailing space) still come out escaped.
+ */
+Test(dn_forms, escapes_found_anywhere_in_a_value)
+{
+    static const form_case cases[] = {
+        {"cn=\\#abc", "cn=\\#abc", "cn=\\#abc"},
+        {"cn=\\20abc\\20", "cn=abc", "cn=\\ abc\\ "},
+        {"cn=a#b", "cn=a#b", "cn=a#b"},
+        {"cn=abcdefghijklmnopqrstu\\,vwxyz", "cn=abcdefghijklmnopqrstu\\,vwxyz",
+         NULL},
+        {"cn=ab\\,cdefghijklmnopqrstuvwxyz", "cn=ab\\,cdefghijklmnopqrstuvwxyz",
+         NULL},
+        {"cn=ABCDEFGHIJKLMNOP\\+", "cn=abcdefghijklmnop\\+",
+         "cn=ABCDEFGHIJKLMNOP\\+"},
+        {"cn=abcdefghijklmnopq\\00rst", "cn=abcdefghijklmnopqrst",
+         "cn=abcdefghijklmnopq\\00rst"},
+        {"cn=0123456789abcdef\\\"\\<\\>\\;\\\\",
+         "cn=0123456789abcdef\\\"\\<\\>\\;\\\\", NULL},
+        {"cn=\xef\xbc\xa1\xef\xbc\x8c\xef\xbc\xa2", "cn=a\\,b", NULL},
+        {"cn=\xc3\xa9t\xc3\xa9 \\2C hiver d\xc3\xa9j\xc3\xa0 l\xc3\xa0",
+         "cn=\xc3\xa9t\xc3\xa9 \\, hiver d\xc3\xa9j\xc3\xa0 l\xc3\xa0", NULL},
+    };
+
+    check_forms(cases, NELEM(cases));
+}
+
+/*
+ * The word-parallel paths classify bytes 16 at a time with range and
+ * bit tricks (engine/dn.c: nf_classify); every byte value, in a type and
+ * in a value, in a whole block and in the last one, in already normalised
+ * and in mixed-case DNs, parses as the general path parses it.
+ */
+Test(dn_paths, every_byte_in_every_block_kind)
+{
+    static const char *const shapes[] = {
+        "cn=a%c,ou=people,dc=example,dc=com",
+        "cn=abcdefghijklmnopqrstuvwxyz,ou=pe%cple,dc=example,dc=com",
+        "cn=abcdefghijklmnopqrstuvwxyz,ou=people,dc=example,dc=co%c",
+        "CN=Abcdefghijklmnopqrstuvwxyz,ou=People,dc=ex%cmple,dc=com",
+        "cn=abcdefghijklmnopqrstuvwxyz,o%c=people,dc=example,dc=com",
+        "c%c=x",
+        "cn=x%c",
+    };
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out[2];
+
+    for (size_t k = 0; k < NELEM(shapes); k++)
+        for (unsigned c = 0; c < 256; c++) {
+            char s[128];
+            int n = snprintf(s, sizeof s, shapes[k], (int)c), rc[2];
+            acre_diag d[2];
+            acre_dn *dn[2];
+            for (int m = 0; m < 2; m++) {
+                memset(out[m].b, 0xa5, sizeof out[m].b);
+                acreD_set_paths(m ? ACRED_PATHS_GENERAL : ACRED_PATHS_BEST);
+                rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s,
+                                          (size_t)n, 0, &dn[m], &d[m]);
+            }
+            acreD_set_paths(ACRED_PATHS_BEST);
+            cr_expect_eq(rc[0], rc[1], "\"%s\": %d, the general path %d", V(s),
+                         rc[0], rc[1]);
+            if (rc[0] == 0 && rc[1] == 0)
+                cr_expect(acre_dn_size(dn[0]) == acre_dn_size(dn[1]) &&
+                              memcmp(out[0].b, out[1].b, acre_dn_size(dn[0])) ==
+                                  0,
+                          "\"%s\": objects differ", V(s));
+            else if (rc[0] == rc[1])
+                cr_expect_eq(d[0].offset, d[1].offset,
+                             "\"%s\": offset %zu, the general path %zu", V(s),
+                             d[0].offset, d[1].offset);
+        }
+}

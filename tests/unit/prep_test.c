@@ -135,3 +135,49 @@ Test(prep, space_handling_and_mapping)
                   cases[i].out);
     }
 }
+
+/*
+ * The cached route decodes UTF-8 that nobody has validated yet and the
+ * general route is validated first; either way, a value is refused as
+ * invalid UTF-8 exactly when acreE_utf8_valid refuses it, wherever the
+ * bad sequence stands: before or after a code point that sends the value
+ * down the general route, at the end, or cut short.
+ */
+Test(prep, invalid_utf8_is_refused_on_every_route)
+{
+    static const char *const good[] = {
+        "a", " ", "\xc3\xa9", "\xc4\xb0", "\xcc\x81", "\xe5\xb1\xb1", "Z"};
+    static const char *const bad[] = {
+        "\x80",         "\xc3",         "\xc0\xaf",
+        "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+        "\xff",         "\xe5\xb1",     "\xc3\x28"};
+
+    for (int fold = 0; fold < 2; fold++)
+        for (size_t g1 = 0; g1 < 7; g1++)
+            for (size_t b = 0; b < 9; b++)
+                for (size_t g2 = 0; g2 < 7; g2++)
+                    for (int place = 0; place < 3; place++) {
+                        uint8_t in[32], lo[128];
+                        struct acreE_buf o;
+                        size_t n = 0;
+                        const char *p[3] = {good[g1], good[g2], bad[b]};
+                        /* the bad piece first, in the middle or last */
+                        const char *order[3][3] = {{p[2], p[0], p[1]},
+                                                   {p[0], p[2], p[1]},
+                                                   {p[0], p[1], p[2]}};
+                        for (int k = 0; k < 3; k++) {
+                            memcpy(in + n, order[place][k],
+                                   strlen(order[place][k]));
+                            n += strlen(order[place][k]);
+                        }
+                        acreE_buf_init(&o, lo, sizeof(lo));
+                        int rc = acreE_prep(fold ? ACRE_MR_CASE_IGNORE
+                                                 : ACRE_MR_CASE_EXACT,
+                                            in, n, &o);
+                        cr_assert_eq(rc == ACRE_PREP_UTF8,
+                                     !acreE_utf8_valid(in, n),
+                                     "fold=%d %zu/%zu/%zu at %d: status %d",
+                                     fold, g1, b, g2, place, rc);
+                        acreE_buf_free(&o);
+                    }
+}
