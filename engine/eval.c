@@ -1315,13 +1315,29 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = decide_memo(&c, n, want, &mask);
     uint64_t *kb =
         out->visible && rq->vctx_bits ? vctx_bits(rq, &c, n, want) : NULL;
+    /* ids below tmax are types alone that the bitmaps cover: a type the
+     * context knows is answered here, the rest by attr_verdict_kept */
+    size_t w = rq->p->attr_words;
+    unsigned tmax = kb ? acreS_ntypes(rq->schema) : 0;
+    if (tmax > w * 64)
+        tmax = (unsigned)(w * 64);
     for (uint32_t i = 0; out->visible && !rq->err && i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
-        if (!a->nvals || (select && !select(arg, a)) ||
-            (cr && acreC_hidden(cr, a)))
+        if ((select && !select(arg, a)) || (cr && acreC_hidden(cr, a)))
+            continue; /* verdict_init saw a value in every attribute */
+        unsigned t = (unsigned)a->id;
+        uint64_t bit = (uint64_t)1 << (t & 63);
+        uint8_t *vv = rq->v_value + rq->v_first[i];
+        if (t < tmax && (kb[t >> 6] & bit)) {
+            uint8_t g = (kb[w + (t >> 6)] & bit) != 0;
+            if (a->nvals == 1)
+                vv[0] = g;
+            else
+                memset(vv, g, a->nvals);
+            rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
             continue;
-        rq->v_attr[i] =
-            attr_verdict_kept(&c, n, want, a, rq->v_value + rq->v_first[i], kb);
+        }
+        rq->v_attr[i] = attr_verdict_kept(&c, n, want, a, vv, kb);
     }
     /* collective values are checked as the entry's own, on the entry */
     rc = cr && !rq->err ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;

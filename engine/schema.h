@@ -243,6 +243,14 @@ acreS_desc_of(const acre_schema *s, int id)
     return acreS_dinfo(s, id);
 }
 
+/* acreS_ntypes -- ids below this name a type alone, without options
+ * (acreS_desc_of(s, id)->type == id); a non-NULL s. */
+static inline unsigned
+acreS_ntypes(const acre_schema *s)
+{
+    return ((const struct acreS_hot *)(const void *)s)->ntypes;
+}
+
 /* acreS_id_limit -- every id s has given is below this (a non-NULL s). */
 unsigned acreS_id_limit(const acre_schema *s);
 
