@@ -677,10 +677,11 @@ subject_regex(struct lint *l, const struct rinfo *ri,
 {
     if (sj->kind != ACREI_SUBJ_REGEX)
         return 0;
-    if (sj->re.code)
-        return check_backtrack(l, ri, sj->re.pattern, sj->re.len, 0, &sj->pos);
-    return check_backtrack(l, ri, sj->re_tmpl.tmpl, sj->re_tmpl.len, 1,
-                           &sj->pos);
+    if (acreI_pat(sj)->re.code)
+        return check_backtrack(l, ri, acreI_pat(sj)->re.pattern,
+                               acreI_pat(sj)->re.len, 0, &sj->pos);
+    return check_backtrack(l, ri, acreI_pat(sj)->re_tmpl.tmpl,
+                           acreI_pat(sj)->re_tmpl.len, 1, &sj->pos);
 }
 
 static int
@@ -826,8 +827,9 @@ uses_submatches(const struct acreI_rule *r)
         const struct acreI_strmatch *m[] = {&x->sockurl, &x->domain,
                                             &x->peername, &x->sockname};
         for (int k = 0; k < 2; k++)
-            if ((sj[k]->kind == ACREI_SUBJ_REGEX && sj[k]->re_tmpl.expands) ||
-                (sj[k]->is_expand && sj[k]->expand.expands))
+            if ((sj[k]->kind == ACREI_SUBJ_REGEX &&
+                 acreI_pat(sj[k])->re_tmpl.expands) ||
+                (sj[k]->is_expand && acreI_pat(sj[k])->expand.expands))
                 return 1;
         for (int k = 0; k < 4; k++)
             if (m[k]->style != ACREI_STR_NONE && m[k]->pat.expands)

@@ -125,14 +125,14 @@ dump_subject(char **s, const struct acreI_subject *sj, int real)
             put(s, ".level{%d}", sj->level);
         break;
     case ACREI_SUBJ_REGEX:
-        put(s, " %sdn.regex=\"%s\"", r, sj->re_tmpl.tmpl);
+        put(s, " %sdn.regex=\"%s\"", r, acreI_pat(sj)->re_tmpl.tmpl);
         break;
     default:
         put(s, " %s%s", r, kinds[sj->kind]);
         if (sj->kind == ACREI_SUBJ_LEVEL)
             put(s, "{%d}", sj->level);
         put(s, "%s=\"%s\"", sj->is_expand ? ",expand" : "",
-            sj->is_expand ? sj->expand.tmpl : dn_text(sj->dn));
+            sj->is_expand ? acreI_pat(sj)->expand.tmpl : dn_text(sj->dn));
     }
     if (sj->dnattr)
         put(s, " %sdnattr=%s", r, sj->dnattr->text);

@@ -299,6 +299,15 @@ dn_regex_special(const struct who *w)
     return NULL;
 }
 
+/* The patterns of sj, made when first needed; NULL: out of memory. */
+static struct acreI_subject_pat *
+subject_pat(struct by_state *st, struct acreI_subject *sj)
+{
+    if (!sj->pat)
+        sj->pat = talloc_zero(st->b->ctx, struct acreI_subject_pat);
+    return sj->pat;
+}
+
 static int
 subject_regex(struct by_state *st, struct acreI_subject *sj,
               const struct who *w, acre_diag *diag)
@@ -316,7 +325,8 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
     pat = !tmp      ? NULL
           : special ? talloc_strdup(tmp, special)
                     : acreO_regex_normalise_dn(tmp, rv(w), rlen(w));
-    if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &sj->re_tmpl))
+    struct acreI_subject_pat *sp = pat ? subject_pat(st, sj) : NULL;
+    if (!sp || acreO_template_init(st->b->ctx, pat, strlen(pat), &sp->re_tmpl))
         return ACRE_ERR_NOMEM;
     if (!special && strcmp(pat, "*") != 0) {
         int rc = acreO_regex_test_template(pat, strlen(pat), why, sizeof(why));
@@ -328,7 +338,7 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
         sj->kind = ACREI_SUBJ_ANY;
         return 0;
     }
-    if (sj->re_tmpl.expands)
+    if (sp->re_tmpl.expands)
         return 0;
     char out[ACREI_EXPAND_MAX + 1];
     size_t olen;
@@ -336,7 +346,7 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
     if (acreI_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out,
                      &olen))
         return 0; /* cannot happen without substitutions */
-    int rc = acreO_build_regex(st->b, out, olen, &sj->re, &why2);
+    int rc = acreO_build_regex(st->b, out, olen, &sp->re, &why2);
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, w->t, w->right,
                            "bad regular expression (%s): \"%s\"", why2, out);
@@ -386,7 +396,10 @@ subject_dn(struct by_state *st, struct acreI_subject *sj, const struct who *w,
     sj->kind = subject_kind(w->sty);
     sj->level = w->level;
     if (w->expand) {
-        int rc = acreO_template_init(st->b->ctx, rv(w), rlen(w), &sj->expand);
+        struct acreI_subject_pat *sp = subject_pat(st, sj);
+        int rc =
+            !sp ? ACRE_ERR_NOMEM
+                : acreO_template_init(st->b->ctx, rv(w), rlen(w), &sp->expand);
         if (rc)
             return rc;
         if (!has_dollar_ref(rv(w), rlen(w)))

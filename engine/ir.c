@@ -14,6 +14,7 @@
 #include <talloc.h>
 
 const struct acreI_clause_rare acreI_no_rare;
+const struct acreI_subject_pat acreI_no_pat;
 
 const struct acreI_level acreI_levels[ACREI_NLEVELS] = {
     {"none", ACREI_LVL_NONE},     {"disclose", ACREI_LVL_DISCLOSE},

@@ -350,23 +350,39 @@ struct acreI_template {
     int expands;
 };
 
+/* The patterns of a subject that a regex or ",expand" subject has, apart
+ * so that the common subjects (a DN, users, self...) stay small.  All
+ * zero: none. */
+struct acreI_subject_pat {
+    struct acreI_template expand;  /* ",expand" or dn.expand: substituted,
+                                      then normalised, per check */
+    struct acreI_regex re;         /* REGEX: compiled when it does not
+                                      expand (re.code NULL otherwise) */
+    struct acreI_template re_tmpl; /* REGEX: the pattern as a template */
+};
+
 /* One DN view of the requester: `dn` tests the authorisation DN, `realdn`
  * the authentication DN (the real... forms). */
 struct acreI_subject {
     enum acreI_subject_kind kind;
+    int level; /* LEVEL: n; SELF: the self level */
     struct acreI_pos pos;
-    const acre_dn *dn;            /* BASE..LEVEL without expand: normalised */
-    struct acreI_template expand; /* ",expand" or dn.expand: substituted,
-                                     then normalised, per check */
-    int is_expand;
-    struct acreI_regex re;               /* REGEX: compiled when it does not
-                                            expand (re.code NULL otherwise) */
-    struct acreI_template re_tmpl;       /* REGEX: the pattern as a template */
-    int level;                           /* LEVEL: n; SELF: the self level */
+    const acre_dn *dn;             /* BASE..LEVEL without expand: normalised */
+    struct acreI_subject_pat *pat; /* NULL: none (acreI_pat) */
     const struct acreI_attrspec *dnattr; /* dnattr=<attr> (realdnattr for
                                     realdn): kind TYPE, or NULL */
-    int self; /* the <access> had "self" ("realself") */
+    int is_expand; /* pat->expand is the DN, substituted per check */
+    int self;      /* the <access> had "self" ("realself") */
 };
+
+/* acreI_pat -- the patterns of subject s (all zero when it has none). */
+extern const struct acreI_subject_pat acreI_no_pat;
+
+static inline const struct acreI_subject_pat *
+acreI_pat(const struct acreI_subject *s)
+{
+    return s->pat ? s->pat : &acreI_no_pat;
+}
 
 /* peername, sockname, sockurl, domain */
 enum acreI_str_style {

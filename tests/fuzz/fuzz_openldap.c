@@ -61,7 +61,8 @@ check_rule(const struct acreI_rule *r)
         const struct acreI_clause *b = &r->by[i];
         check(b->mask != 0);
         check(b->control >= ACREI_STOP && b->control <= ACREI_BREAK);
-        check(b->dn.kind != ACREI_SUBJ_REGEX || b->dn.re_tmpl.tmpl);
+        check(b->dn.kind != ACREI_SUBJ_REGEX ||
+              acreI_pat(&b->dn)->re_tmpl.tmpl);
     }
 }
 

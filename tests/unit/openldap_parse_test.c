@@ -342,16 +342,17 @@ Test(openldap_parse, who_regex_quirks)
         char *s = talloc_asprintf(ctx, "to * by %s read", t[i].who);
         const struct acreI_clause *b = by1(s);
         cr_expect_eq(b->dn.kind, ACREI_SUBJ_REGEX, "%s", t[i].who);
-        cr_expect_str_eq(b->dn.re_tmpl.tmpl, t[i].pattern, "%s", t[i].who);
-        cr_expect(b->dn.re.code != NULL, "%s: compiled", t[i].who);
+        cr_expect_str_eq(acreI_pat(&b->dn)->re_tmpl.tmpl, t[i].pattern, "%s",
+                         t[i].who);
+        cr_expect(acreI_pat(&b->dn)->re.code != NULL, "%s: compiled", t[i].who);
     }
     /* with substitutions the regex is compiled per check */
     const struct acreI_clause *b =
         rule("to dn.regex=\"^cn=([^,]+),dc=x$\" by dn.regex=\"^uid=$1,dc=x$$\" "
              "read")
             ->by;
-    cr_expect(b->dn.re_tmpl.expands);
-    cr_expect(b->dn.re.code == NULL);
+    cr_expect(acreI_pat(&b->dn)->re_tmpl.expands);
+    cr_expect(acreI_pat(&b->dn)->re.code == NULL);
 }
 
 Test(openldap_parse, who_expand_real_dnattr)
@@ -360,7 +361,7 @@ Test(openldap_parse, who_expand_real_dnattr)
         by1("to dn.regex=(.*) by dn.subtree,expand=\"$1\" read");
     cr_expect_eq(b->dn.kind, ACREI_SUBJ_SUBTREE);
     cr_expect(b->dn.is_expand);
-    cr_expect_str_eq(b->dn.expand.tmpl, "$1");
+    cr_expect_str_eq(acreI_pat(&b->dn)->expand.tmpl, "$1");
     b = by1("to * by realdn.children=dc=x realdnattr=member dnattr=owner "
             "read");
     cr_expect_eq(b->dn.kind, ACREI_SUBJ_NONE);
