@@ -438,7 +438,7 @@ clauses_info(struct rinfo *ri)
         if (r->by[i].control != ACREI_CONTINUE && matches_everyone(&r->by[i]))
             ri->catchall = (int)i;
     unsigned reach = ri->catchall < 0 ? r->nby : (unsigned)ri->catchall + 1;
-    ri->stopper = r->what.val.style == ACREI_VAL_NONE;
+    ri->stopper = acreI_val(&r->what)->style == ACREI_VAL_NONE;
     for (unsigned i = 0; i < reach; i++)
         if (r->by[i].control == ACREI_BREAK)
             ri->stopper = 0;
@@ -733,15 +733,15 @@ check_regexes(struct lint *l, const struct rinfo *ri)
     int rc = 0;
 
     if (w->dn_style == ACREI_DN_REGEX)
-        rc = check_backtrack(l, ri, w->dn_re.pattern, w->dn_re.len, 0,
-                             &w->dn_pos);
+        rc = check_backtrack(l, ri, acreI_dn_re(w)->pattern,
+                             acreI_dn_re(w)->len, 0, &w->dn_pos);
     if (!rc && w->dn_style == ACREI_DN_REGEX)
-        rc = check_posix_budget(l, ri, &w->dn_re, &w->dn_pos);
-    if (!rc && w->val.style == ACREI_VAL_REGEX)
-        rc = check_backtrack(l, ri, w->val.re.pattern, w->val.re.len, 0,
-                             &w->val.pos);
-    if (!rc && w->val.style == ACREI_VAL_REGEX)
-        rc = check_posix_budget(l, ri, &w->val.re, &w->val.pos);
+        rc = check_posix_budget(l, ri, acreI_dn_re(w), &w->dn_pos);
+    if (!rc && acreI_val(w)->style == ACREI_VAL_REGEX)
+        rc = check_backtrack(l, ri, acreI_val(w)->re.pattern,
+                             acreI_val(w)->re.len, 0, &acreI_val(w)->pos);
+    if (!rc && acreI_val(w)->style == ACREI_VAL_REGEX)
+        rc = check_posix_budget(l, ri, &acreI_val(w)->re, &acreI_val(w)->pos);
     for (unsigned i = 0; !rc && i < ri->r->nby; i++) {
         const struct acreI_clause *c = &ri->r->by[i];
         const struct acreI_clause_rare *x = acreI_rare(c);
@@ -790,7 +790,7 @@ static char *
 foreign_match(struct lint *l, const struct rinfo *ri, const char *w,
               const acre_dn *home)
 {
-    const struct acreI_regex *re = &ri->r->what.dn_re;
+    const struct acreI_regex *re = acreI_dn_re(&ri->r->what);
     unsigned tried = 0;
 
     for (unsigned d = 0; d < l->cfg->ndbs && tried < MAX_PROBES; d++) {
@@ -862,13 +862,13 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
     size_t at = 1;
     int rc = 0;
 
-    if (w->dn_style != ACREI_DN_REGEX || !w->dn_re.code)
+    if (w->dn_style != ACREI_DN_REGEX || !acreI_dn_re(w)->code)
         return 0;
     struct acreW_rx *rx =
-        acreW_rx_parse(l->tmp, w->dn_re.pattern, w->dn_re.len, 0);
+        acreW_rx_parse(l->tmp, acreI_dn_re(w)->pattern, acreI_dn_re(w)->len, 0);
     char *ex = rx ? acreW_rx_example(l->tmp, rx) : NULL;
     talloc_free(rx);
-    if (!ex || acreW_re_match(&w->dn_re, ex, strlen(ex), &at) != 1 || at)
+    if (!ex || acreW_re_match(acreI_dn_re(w), ex, strlen(ex), &at) != 1 || at)
         return 0;
     const acre_dn *home = named_suffix(l, ri->sec, ex, strlen(ex));
     char *other = NULL;
@@ -882,21 +882,22 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
                     "dn.regex \"%s\" names the suffix \"%s\" but is not "
                     "anchored after it ('$'): it also matches \"%s\", outside "
                     "that suffix%s",
-                    w->dn_re.pattern, dn_text(home), other,
+                    acreI_dn_re(w)->pattern, dn_text(home), other,
                     ri->sec ? ", in another suffix of this database"
                             : " (global rules are tried for every database)");
     char *below = talloc_asprintf(l->tmp, "cn=acre-lint,%s", ex);
-    if (!below || acreW_re_match(&w->dn_re, below, strlen(below), &at) != 1 ||
+    if (!below ||
+        acreW_re_match(acreI_dn_re(w), below, strlen(below), &at) != 1 ||
         at == 0)
         return below ? 0 : ACRE_ERR_NOMEM;
-    if (w->dn_re.ncapture && uses_submatches(ri->r))
+    if (acreI_dn_re(w)->ncapture && uses_submatches(ri->r))
         rc =
             warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
                  "dn.regex \"%s\" is not anchored at the start ('^') and "
                  "the clauses use its submatches: it also matches \"%s\", "
                  "an entry below the ones it names, with the submatches "
                  "taken from that entry's ancestor",
-                 w->dn_re.pattern, below);
+                 acreI_dn_re(w)->pattern, below);
     else
         rc =
             warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
@@ -904,7 +905,7 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
                  "searches the DN for it, so it also matches \"%s\", an "
                  "entry below the ones it names (anchor it with '^' and "
                  "'$', or use dn.base or dn.subtree)",
-                 w->dn_re.pattern, below);
+                 acreI_dn_re(w)->pattern, below);
     return rc;
 }
 
@@ -928,7 +929,7 @@ regex_outside(struct lint *l, const struct rinfo *ri)
     const struct acreI_what *w = &ri->r->what;
     char tail[512];
     struct acreW_rx *rx =
-        acreW_rx_parse(l->tmp, w->dn_re.pattern, w->dn_re.len, 0);
+        acreW_rx_parse(l->tmp, acreI_dn_re(w)->pattern, acreI_dn_re(w)->len, 0);
     size_t tn = rx ? acreW_rx_end_literal(rx, tail, sizeof(tail)) : 0;
 
     talloc_free(rx);
@@ -1148,9 +1149,9 @@ q_regex(struct query *q, const struct cover *cv, const char *filter,
         if (w->filter_text && !same_filter(w->filter_text, filter))
             continue;
         if (t)
-            hit = acreW_re_match(&w->dn_re, t, n, NULL) == 1;
+            hit = acreW_re_match(acreI_dn_re(w), t, n, NULL) == 1;
         else if (g->style == ACREI_DN_REGEX)
-            hit = !strcmp(w->dn_re.pattern, g->re->pattern);
+            hit = !strcmp(acreI_dn_re(w)->pattern, g->re->pattern);
         if (hit)
             q_note(q, a->cbits, a), q_add(q, a->cbits, NULL);
     }
@@ -1253,7 +1254,7 @@ dead_in(struct lint *l, struct query *q, const struct acreI_section *s,
 {
     struct region parts[MAX_PIECES];
     struct region b = {ri->r->what.dn_style, ri->r->what.dn,
-                       &ri->r->what.dn_re};
+                       acreI_dn_re(&ri->r->what)};
     unsigned n;
 
     const struct rinfo *alone = NULL;
@@ -1293,7 +1294,7 @@ db_rule(struct lint *l, struct query *q, struct rinfo *ri, struct cover *cv)
 {
     const struct acreI_what *w = &ri->r->what;
     const struct acreI_section *s = ri->sec;
-    struct region b = {w->dn_style, w->dn, &w->dn_re}, parts[MAX_PIECES];
+    struct region b = {w->dn_style, w->dn, acreI_dn_re(w)}, parts[MAX_PIECES];
     unsigned n;
     int rc = 0;
 
@@ -1306,7 +1307,7 @@ db_rule(struct lint *l, struct query *q, struct rinfo *ri, struct cover *cv)
                     "the rule's target (%s=\"%s\") is outside the suffix%s of "
                     "its database (%s): it never matches",
                     style_name(w->dn_style),
-                    w->dn_style == ACREI_DN_REGEX ? w->dn_re.pattern
+                    w->dn_style == ACREI_DN_REGEX ? acreI_dn_re(w)->pattern
                                                   : dn_text(w->dn),
                     s->nsuffix > 1 ? "es" : "", suffixes_text(l->tmp, s));
     }
@@ -1326,7 +1327,7 @@ static int
 global_dead(struct lint *l, struct query *q, const struct rinfo *ri)
 {
     const struct acreI_what *w = &ri->r->what;
-    struct region b = {w->dn_style, w->dn, &w->dn_re};
+    struct region b = {w->dn_style, w->dn, acreI_dn_re(w)};
     const struct cover *fcv[1] = {&l->fcover};
     const struct rinfo *first = NULL, *alone = NULL;
     int same = 1;

@@ -83,7 +83,7 @@ dump_what(char **s, const struct acreI_policy *cfg, const struct acreI_what *w)
 
     put(s, "to");
     if (w->dn_style == ACREI_DN_REGEX)
-        put(s, " dn.regex=\"%s\"", w->dn_re.pattern);
+        put(s, " dn.regex=\"%s\"", acreI_dn_re(w)->pattern);
     else if (w->dn_style != ACREI_DN_ANY)
         put(s, " dn.%s=\"%s\"", what_styles[w->dn_style], dn_text(w->dn));
     else
@@ -96,8 +96,8 @@ dump_what(char **s, const struct acreI_policy *cfg, const struct acreI_what *w)
         dump_attrs(s, cfg, w);
         any = 1;
     }
-    if (w->val.style != ACREI_VAL_NONE)
-        dump_val(s, &w->val);
+    if (acreI_val(w)->style != ACREI_VAL_NONE)
+        dump_val(s, acreI_val(w));
     if (!any)
         put(s, " *");
 }

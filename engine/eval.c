@@ -281,7 +281,7 @@ what_regex(struct acreV_check *c, const struct acreP_rule *r, const char *dn,
     if (rq->test_epoch[slot] == rq->epoch &&
         (rq->test_state[slot] == 2 || !want_m))
         return rq->test_state[slot] == 1;
-    int hit = acreV_regex_match(rq, &r->ir->what.dn_re, dn, dnlen,
+    int hit = acreV_regex_match(rq, acreI_dn_re(&r->ir->what), dn, dnlen,
                                 want_m ? m->dn : NULL,
                                 want_m ? ACREI_MAX_MATCHES : 0);
     if (!rq->limit_hit) {
@@ -378,7 +378,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
             c->vd_rule = (int32_t)(r - c->rq->p->rules);
             c->vd_self = 0;
         }
-        if (!what_val(c, &w->val, m, want_m))
+        if (!what_val(c, acreI_val(w), m, want_m))
             return 0;
     }
     if ((r->flags & ACREP_R_FILTER) && !what_filter(c, r))
@@ -405,13 +405,13 @@ skip_reason(struct acreV_check *c, const struct acreP_rule *r)
     size_t dnlen;
     const char *dn = entry_text(c, &dnlen);
     if (r->scope == ACREP_SCOPE_REGEX &&
-        !(dn && acreV_regex_match(c->rq, &w->dn_re, dn, dnlen, NULL, 0)))
+        !(dn && acreV_regex_match(c->rq, acreI_dn_re(w), dn, dnlen, NULL, 0)))
         return "the entry's DN does not match its regex";
     if (r->flags & ACREP_R_VAL) {
         if (!c->val && !c->va)
             return "it has a value condition and the check has no value";
         matches_reset(&m, c, 0);
-        if (!what_val(c, &w->val, &m, 0))
+        if (!what_val(c, acreI_val(w), &m, 0))
             return "the value does not match its value condition";
     }
     if (r->flags & ACREP_R_FILTER)
@@ -480,7 +480,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
                 if (c->val || c->va)
                     val_str(c);
                 if (r->scope == ACREP_SCOPE_REGEX ||
-                    r->ir->what.val.style == ACREI_VAL_REGEX) {
+                    acreI_val(&r->ir->what)->style == ACREI_VAL_REGEX) {
                     m->val_src = c->val_str;
                     tm = *m;
                 } else {

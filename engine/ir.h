@@ -271,17 +271,34 @@ struct acreI_val {
 struct acreI_what {
     struct acreI_pos pos; /* of "to" */
     enum acreI_dnstyle dn_style;
+    int has_attrs; /* attrs= given (possibly empty list) */
     struct acreI_pos dn_pos;
     const acre_dn *dn;                 /* BASE ONE SUBTREE CHILDREN */
-    struct acreI_regex dn_re;          /* REGEX */
+    struct acreI_regex *dn_re;         /* REGEX (acreI_dn_re), else NULL */
     const struct acreF_filter *filter; /* NULL: none */
     const char *filter_text;
-    int has_attrs;              /* attrs= given (possibly empty list) */
     struct acreI_pos attrs_pos; /* of the first attrs= value */
     struct acreI_attrspec *attrs;
     unsigned nattrs;
-    struct acreI_val val;
+    struct acreI_val *val; /* NULL: none (acreI_val) */
 };
+
+/* acreI_dn_re, acreI_val -- the target regex and the value condition of
+ * w (all zero, style ACREI_VAL_NONE, when it has none). */
+extern const struct acreI_regex acreI_no_regex;
+extern const struct acreI_val acreI_no_val;
+
+static inline const struct acreI_regex *
+acreI_dn_re(const struct acreI_what *w)
+{
+    return w->dn_re ? w->dn_re : &acreI_no_regex;
+}
+
+static inline const struct acreI_val *
+acreI_val(const struct acreI_what *w)
+{
+    return w->val ? w->val : &acreI_no_val;
+}
 
 /*
  * The attrs= list test (slapd's ad_inlist), the one copy the evaluator,

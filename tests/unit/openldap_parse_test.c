@@ -153,8 +153,8 @@ Test(openldap_parse, what_dn_styles)
     /* slapd's space folding after commas of DN regexes */
     const struct acreI_rule *r = rule("to dn.regex=\"^cn=[^,]+, dc=x$\" by * "
                                       "read");
-    cr_expect_str_eq(r->what.dn_re.pattern, "^cn=[^,]+,dc=x$");
-    cr_expect(r->what.dn_re.code != NULL);
+    cr_expect_str_eq(acreI_dn_re(&r->what)->pattern, "^cn=[^,]+,dc=x$");
+    cr_expect(acreI_dn_re(&r->what)->code != NULL);
 }
 
 Test(openldap_parse, what_filter_attrs)
@@ -251,13 +251,13 @@ Test(openldap_parse, what_val)
 {
     const struct acreI_rule *r = rule("to attrs=cn val=\"Mark  A Elliot\" by "
                                       "* read");
-    cr_expect_eq(r->what.val.style, ACREI_VAL_EXACT);
-    cr_expect_str_eq((const char *)r->what.val.norm, "mark a elliot");
+    cr_expect_eq(acreI_val(&r->what)->style, ACREI_VAL_EXACT);
+    cr_expect_str_eq((const char *)acreI_val(&r->what)->norm, "mark a elliot");
     r = rule("to attrs=cn val/caseExactMatch=\"Mark\" by * read");
-    cr_expect_str_eq((const char *)r->what.val.norm, "Mark");
+    cr_expect_str_eq((const char *)acreI_val(&r->what)->norm, "Mark");
     r = rule("to attrs=cn val.regex=\"^John D.+\" by * read");
-    cr_expect_eq(r->what.val.style, ACREI_VAL_REGEX);
-    cr_expect_str_eq(r->what.val.re.pattern, "^John D.+");
+    cr_expect_eq(acreI_val(&r->what)->style, ACREI_VAL_REGEX);
+    cr_expect_str_eq(acreI_val(&r->what)->re.pattern, "^John D.+");
 
     static const struct {
         const char *style;
@@ -278,9 +278,9 @@ Test(openldap_parse, what_val)
                                   "DC=Y\" by * read",
                                   dn[i].style);
         r = rule(s);
-        cr_expect_eq(r->what.val.style, dn[i].v, "val%s", dn[i].style);
-        cr_expect(r->what.val.dn_syntax);
-        cr_expect_str_eq(norm(r->what.val.dn), "cn=x,dc=y");
+        cr_expect_eq(acreI_val(&r->what)->style, dn[i].v, "val%s", dn[i].style);
+        cr_expect(acreI_val(&r->what)->dn_syntax);
+        cr_expect_str_eq(norm(acreI_val(&r->what)->dn), "cn=x,dc=y");
     }
 }
 
