@@ -211,6 +211,10 @@ known_pos(const struct acreI_pos *p)
     return p && (p->file || p->line);
 }
 
+/* AT -- the whole position (an acreI_pos *, for the enclosing
+ * expression) of lc, a position inside rule r. */
+#define AT(r, lc) (&(struct acreI_pos){(r)->pos.file, (lc).line, (lc).column})
+
 static struct finding *
 new_finding(struct lint *l)
 {
@@ -459,8 +463,8 @@ check_clauses(struct lint *l, const struct rinfo *ri)
     if (ri->catchall >= 0 && (unsigned)ri->catchall + 1 < r->nby) {
         const struct acreI_clause *c = &r->by[ri->catchall];
         unsigned dead = r->nby - (unsigned)ri->catchall - 1;
-        rc = warn(l, ACREW_UNREACHABLE_CLAUSE, &r->by[ri->catchall + 1].pos,
-                  &r->pos, &c->pos,
+        rc = warn(l, ACREW_UNREACHABLE_CLAUSE,
+                  AT(r, r->by[ri->catchall + 1].pos), &r->pos, AT(r, c->pos),
                   c->control == ACREI_BREAK
                       ? "this clause matches every requester and breaks"
                       : "this clause matches every requester and stops",
@@ -472,8 +476,8 @@ check_clauses(struct lint *l, const struct rinfo *ri)
                   dead == 1 ? "ies" : "y");
     }
     if (!rc && ri->catchall < 0 && r->by[r->nby - 1].control == ACREI_CONTINUE)
-        rc = warn(l, ACREW_USELESS_CONTINUE, &r->by[r->nby - 1].pos, &r->pos,
-                  NULL, NULL,
+        rc = warn(l, ACREW_USELESS_CONTINUE, AT(r, r->by[r->nby - 1].pos),
+                  &r->pos, NULL, NULL,
                   "\"continue\" in the rule's last clause: no clause follows, "
                   "so slapd's implicit \"by * none\" takes back what it "
                   "granted and stops; it grants nothing");
@@ -503,7 +507,8 @@ check_public_write(struct lint *l, const struct rinfo *ri)
         int anon = c->dn.kind == ACREI_SUBJ_ANONYMOUS ||
                    acreI_rare(c)->realdn.kind == ACREI_SUBJ_ANONYMOUS;
         int rc = warn(l, ACREW_PUBLIC_WRITE,
-                      known_pos(&c->mask_pos) ? &c->mask_pos : &c->pos,
+                      known_pos(AT(ri->r, c->mask_pos)) ? AT(ri->r, c->mask_pos)
+                                                        : AT(ri->r, c->pos),
                       &ri->r->pos, NULL, NULL, "this clause grants %s to %s",
                       acreI_mask_format(c->mask & ~ACREI_PRIV_ADDITIVE, buf),
                       anon ? "anonymous requesters"
@@ -541,8 +546,8 @@ check_rootdn(struct lint *l, const struct rinfo *ri)
         if (sj->kind != ACREI_SUBJ_BASE || !sj->dn || sj->is_expand ||
             !acre_dn_equal(sj->dn, s->rootdn))
             continue;
-        int rc = warn(l, ACREW_ROOTDN_CLAUSE, &sj->pos, &ri->r->pos, &s->pos,
-                      "the database is defined here",
+        int rc = warn(l, ACREW_ROOTDN_CLAUSE, AT(ri->r, sj->pos), &ri->r->pos,
+                      &s->pos, "the database is defined here",
                       "\"%s\" is the rootdn of %s: it is granted everything "
                       "before any rule is read, so this clause never applies",
                       dn_text(sj->dn), section_name(l->tmp, s));
@@ -627,13 +632,15 @@ check_unknown_attrs(struct lint *l, const struct rinfo *ri)
                                        : NULL;
         if (!is_placeholder(oid))
             continue;
-        int rc = warn(l, ACREW_UNKNOWN_ATTRIBUTE,
-                      known_pos(&w->attrs_pos) ? &w->attrs_pos : &w->pos,
-                      &ri->r->pos, NULL, NULL,
-                      "attrs= names \"%s\", which no schema loaded here "
-                      "defines: slapd refuses the rule unless its own schema "
-                      "does (the rest is checked as if it did)",
-                      a->text);
+        int rc =
+            warn(l, ACREW_UNKNOWN_ATTRIBUTE,
+                 known_pos(AT(ri->r, w->attrs_pos)) ? AT(ri->r, w->attrs_pos)
+                                                    : AT(ri->r, w->pos),
+                 &ri->r->pos, NULL, NULL,
+                 "attrs= names \"%s\", which no schema loaded here "
+                 "defines: slapd refuses the rule unless its own schema "
+                 "does (the rest is checked as if it did)",
+                 a->text);
         if (rc)
             return rc;
     }
@@ -679,9 +686,9 @@ subject_regex(struct lint *l, const struct rinfo *ri,
         return 0;
     if (acreI_pat(sj)->re.code)
         return check_backtrack(l, ri, acreI_pat(sj)->re.pattern,
-                               acreI_pat(sj)->re.len, 0, &sj->pos);
+                               acreI_pat(sj)->re.len, 0, AT(ri->r, sj->pos));
     return check_backtrack(l, ri, acreI_pat(sj)->re_tmpl.tmpl,
-                           acreI_pat(sj)->re_tmpl.len, 1, &sj->pos);
+                           acreI_pat(sj)->re_tmpl.len, 1, AT(ri->r, sj->pos));
 }
 
 static int
@@ -734,9 +741,9 @@ check_regexes(struct lint *l, const struct rinfo *ri)
 
     if (w->dn_style == ACREI_DN_REGEX)
         rc = check_backtrack(l, ri, acreI_dn_re(w)->pattern,
-                             acreI_dn_re(w)->len, 0, &w->dn_pos);
+                             acreI_dn_re(w)->len, 0, AT(ri->r, w->dn_pos));
     if (!rc && w->dn_style == ACREI_DN_REGEX)
-        rc = check_posix_budget(l, ri, acreI_dn_re(w), &w->dn_pos);
+        rc = check_posix_budget(l, ri, acreI_dn_re(w), AT(ri->r, w->dn_pos));
     if (!rc && acreI_val(w)->style == ACREI_VAL_REGEX)
         rc = check_backtrack(l, ri, acreI_val(w)->re.pattern,
                              acreI_val(w)->re.len, 0, &acreI_val(w)->pos);
@@ -877,8 +884,8 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
     if (!ri->sec || ri->sec->nsuffix > 1)
         other = foreign_match(l, ri, ex, home);
     if (other)
-        return warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL,
-                    NULL,
+        return warn(l, ACREW_UNANCHORED_REGEX, AT(ri->r, w->dn_pos),
+                    &ri->r->pos, NULL, NULL,
                     "dn.regex \"%s\" names the suffix \"%s\" but is not "
                     "anchored after it ('$'): it also matches \"%s\", outside "
                     "that suffix%s",
@@ -891,21 +898,21 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
         at == 0)
         return below ? 0 : ACRE_ERR_NOMEM;
     if (acreI_dn_re(w)->ncapture && uses_submatches(ri->r))
-        rc =
-            warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
-                 "dn.regex \"%s\" is not anchored at the start ('^') and "
-                 "the clauses use its submatches: it also matches \"%s\", "
-                 "an entry below the ones it names, with the submatches "
-                 "taken from that entry's ancestor",
-                 acreI_dn_re(w)->pattern, below);
+        rc = warn(l, ACREW_UNANCHORED_REGEX, AT(ri->r, w->dn_pos), &ri->r->pos,
+                  NULL, NULL,
+                  "dn.regex \"%s\" is not anchored at the start ('^') and "
+                  "the clauses use its submatches: it also matches \"%s\", "
+                  "an entry below the ones it names, with the submatches "
+                  "taken from that entry's ancestor",
+                  acreI_dn_re(w)->pattern, below);
     else
-        rc =
-            warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
-                 "dn.regex \"%s\" is not anchored at the start ('^'): slapd "
-                 "searches the DN for it, so it also matches \"%s\", an "
-                 "entry below the ones it names (anchor it with '^' and "
-                 "'$', or use dn.base or dn.subtree)",
-                 acreI_dn_re(w)->pattern, below);
+        rc = warn(l, ACREW_UNANCHORED_REGEX, AT(ri->r, w->dn_pos), &ri->r->pos,
+                  NULL, NULL,
+                  "dn.regex \"%s\" is not anchored at the start ('^'): slapd "
+                  "searches the DN for it, so it also matches \"%s\", an "
+                  "entry below the ones it names (anchor it with '^' and "
+                  "'$', or use dn.base or dn.subtree)",
+                  acreI_dn_re(w)->pattern, below);
     return rc;
 }
 
@@ -1278,8 +1285,8 @@ report_shadow(struct lint *l, const struct rinfo *ri, const struct query *q)
 {
     const struct rinfo *by = q->alone ? q->alone : q->first;
 
-    return warn(l, ACREW_SHADOWED_RULE, &ri->r->what.pos, &ri->r->pos,
-                by ? &by->r->what.pos : NULL,
+    return warn(l, ACREW_SHADOWED_RULE, AT(ri->r, ri->r->what.pos), &ri->r->pos,
+                by ? AT(by->r, by->r->what.pos) : NULL,
                 q->alone ? "this rule covers it"
                          : "the first of the rules that cover it",
                 "this rule never applies: rules before it that always stop "
@@ -1302,8 +1309,9 @@ db_rule(struct lint *l, struct query *q, struct rinfo *ri, struct cover *cv)
         (w->dn_style == ACREI_DN_REGEX ? regex_outside(l, ri)
                                        : !pieces(l, s, &b, parts, &n) && !n)) {
         return warn(l, ACREW_OUTSIDE_SUFFIX,
-                    known_pos(&w->dn_pos) ? &w->dn_pos : &w->pos, &ri->r->pos,
-                    &s->pos, "the database is defined here",
+                    known_pos(AT(ri->r, w->dn_pos)) ? AT(ri->r, w->dn_pos)
+                                                    : AT(ri->r, w->pos),
+                    &ri->r->pos, &s->pos, "the database is defined here",
                     "the rule's target (%s=\"%s\") is outside the suffix%s of "
                     "its database (%s): it never matches",
                     style_name(w->dn_style),
@@ -1381,8 +1389,9 @@ check_exists(struct lint *l, const struct rinfo *ri, const acre_dn *dn,
     const struct acreE_entry *up = acreE_dir_matched(l->data, mine);
     if (!up)
         return 0;
-    return warn(l, ACREW_MISSING_BASE, known_pos(at) ? at : &ri->r->what.pos,
-                &ri->r->pos, NULL, NULL,
+    return warn(l, ACREW_MISSING_BASE,
+                known_pos(at) ? at : AT(ri->r, ri->r->what.pos), &ri->r->pos,
+                NULL, NULL,
                 "%s \"%s\" names no entry of the data (the nearest entry "
                 "above it is \"%s\")%s",
                 what, text, dn_text(up->v.dn), after);
@@ -1403,7 +1412,7 @@ subject_exists(struct lint *l, const struct rinfo *ri,
         return 0; /* rootdn-clause says more */
     snprintf(what, sizeof(what), "the requester DN of %s",
              subject_style(sj->kind));
-    return check_exists(l, ri, sj->dn, &sj->pos, what, "");
+    return check_exists(l, ri, sj->dn, AT(ri->r, sj->pos), what, "");
 }
 
 static int
@@ -1417,7 +1426,7 @@ check_data(struct lint *l, const struct rinfo *ri)
         return 0;
     if (w->dn_style != ACREI_DN_ANY && w->dn_style != ACREI_DN_REGEX) {
         snprintf(what, sizeof(what), "the base of %s", style_name(w->dn_style));
-        rc = check_exists(l, ri, w->dn, &w->dn_pos, what, "");
+        rc = check_exists(l, ri, w->dn, AT(ri->r, w->dn_pos), what, "");
     }
     for (unsigned i = 0; !rc && i < ri->r->nby; i++) {
         const struct acreI_clause *c = &ri->r->by[i];

@@ -203,7 +203,7 @@ what_dn_finish(struct what_state *st, acre_diag *diag)
         w->dn_style = ACREI_DN_ANY;
         return 0;
     }
-    w->dn_pos = acreO_pos_of(st->file, t, at);
+    w->dn_pos = acreI_lc_of(acreO_pos_of(st->file, t, at));
     if (w->dn_style != ACREI_DN_REGEX) {
         acre_dn *dn;
         rc = acreO_parse_dn(st->b, st->dn_pat, st->dn_len, &dn, &d);
@@ -420,7 +420,7 @@ what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
         acreO_note_add(st->b, acreO_pos_of(st->file, kv->t, 0),
                        "\"attr\" is deprecated; use \"attrs\" instead");
     if (!w->has_attrs)
-        w->attrs_pos = acreO_pos_of(st->file, kv->t, kv->right);
+        w->attrs_pos = acreI_lc_of(acreO_pos_of(st->file, kv->t, kv->right));
     w->has_attrs = 1;
     if (k == 0)
         return 0;
@@ -694,7 +694,7 @@ parse_to(struct acreO_build *b, const struct acreO_ptext *toks, unsigned ntoks,
     struct what_state st = {.b = b, .file = file, .w = &rule->what};
     int rc;
 
-    rule->what.pos = acreO_pos_of(file, &toks[*i], 0);
+    rule->what.pos = acreI_lc_of(acreO_pos_of(file, &toks[*i], 0));
     for ((*i)++; *i < ntoks && !tok_is(&toks[*i], "by"); (*i)++)
         if ((rc = what_part(&st, &toks[*i], diag)))
             return rc;
@@ -750,7 +750,7 @@ check_submatches(const struct acreI_rule *rule, acre_diag *diag)
 {
     const struct acreI_what *w = &rule->what;
     const struct acreI_regex *re = NULL;
-    struct acreI_pos pos = w->dn_pos;
+    struct acreI_pos pos = acreI_pos_in(rule, w->dn_pos);
 
     if (w->dn_style == ACREI_DN_REGEX && unbounded_posix(acreI_dn_re(w)))
         re = acreI_dn_re(w);

@@ -476,7 +476,7 @@ who_subject(struct by_state *st, const struct who *w, acre_diag *diag)
     }
     if (sj->kind != ACREI_SUBJ_NONE)
         return err(st, w, 0, "dn pattern already specified%.*s", "", 0, diag);
-    sj->pos = acreO_pos_of(st->file, w->t, 0);
+    sj->pos = acreI_lc_of(acreO_pos_of(st->file, w->t, 0));
     if (w->expand && (sty == STY_REGEX || sty == STY_ANONYMOUS ||
                       sty == STY_USERS || sty == STY_SELF))
         return err(st, w, w->style_at,
@@ -1081,7 +1081,7 @@ access_token(struct by_state *st, const struct who *w, acre_diag *diag)
         n -= 8;
     }
     st->by->mask = acreO_mask_parse(s, n);
-    st->by->mask_pos = acreO_pos_of(st->file, w->t, 0);
+    st->by->mask_pos = acreI_lc_of(acreO_pos_of(st->file, w->t, 0));
     if (!st->by->mask)
         return err(st, w, 0, "expecting <access> got \"%.*s\"", w->t->s,
                    w->access_len, diag);
@@ -1119,7 +1119,7 @@ acreO_parse_by(struct acreO_build *b, const struct acreI_section *db,
     struct who w;
     int rc = 1;
 
-    by->pos = acreO_pos_of(file, &toks[*i - 1], 0);
+    by->pos = acreI_lc_of(acreO_pos_of(file, &toks[*i - 1], 0));
     if (*i >= ntoks)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[*i - 1],
                            toks[*i - 1].len, "premature EOL: expecting <who>");

@@ -71,7 +71,8 @@ step_call(const struct acreV_check *c, acre_explain_step *s, int rule,
           unsigned clause)
 {
     const struct acre_policy *p = c->rq->p;
-    const struct acreI_pos *pos = NULL;
+    struct acreI_pos pos;
+    int known = 0;
 
     s->rule = rule;
     s->clause = clause;
@@ -79,20 +80,21 @@ step_call(const struct acreV_check *c, acre_explain_step *s, int rule,
         const struct acreP_rule *r = &p->rules[rule];
         s->section = r->section ? r->section->type : "frontend";
         s->index = (int)r->ir->index;
-        pos = &r->ir->pos;
+        pos = r->ir->pos;
+        known = 1;
         if (clause > 0) {
             const struct acreI_clause *cl =
                 p->clauses[r->clause0 + clause - 1].ir;
-            pos = &cl->pos;
+            pos = acreI_pos_in(r->ir, cl->pos);
             s->control = cl->control == ACREI_CONTINUE ? ACRE_CONTROL_CONTINUE
                          : cl->control == ACREI_BREAK  ? ACRE_CONTROL_BREAK
                                                        : ACRE_CONTROL_STOP;
         }
     }
-    if (pos) {
-        s->file = pos->file;
-        s->line = pos->line;
-        s->column = pos->column;
+    if (known) {
+        s->file = pos.file;
+        s->line = pos.line;
+        s->column = pos.column;
     }
     c->steps->fn(c->steps->arg, s);
 }

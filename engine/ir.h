@@ -137,6 +137,21 @@ struct acreI_pos {
     unsigned column;
 };
 
+/* A position inside one rule: its file is the rule's (acreI_rule.pos;
+ * every part of a rule comes from the one file), so only the line and
+ * column are kept (acreI_pos_in gives the whole position). */
+struct acreI_lc {
+    unsigned line;
+    unsigned column;
+};
+
+static inline struct acreI_lc
+acreI_lc_of(struct acreI_pos p)
+{
+    struct acreI_lc lc = {p.line, p.column};
+    return lc;
+}
+
 /* A note: a directive that was ignored, or a warning slapd would print. */
 struct acreI_note {
     struct acreI_pos pos;
@@ -269,15 +284,15 @@ struct acreI_val {
 };
 
 struct acreI_what {
-    struct acreI_pos pos; /* of "to" */
+    struct acreI_lc pos;       /* of "to" */
+    struct acreI_lc dn_pos;    /* of the dn pattern */
+    struct acreI_lc attrs_pos; /* of the first attrs= value */
     enum acreI_dnstyle dn_style;
-    int has_attrs; /* attrs= given (possibly empty list) */
-    struct acreI_pos dn_pos;
+    int has_attrs;                     /* attrs= given (possibly empty list) */
     const acre_dn *dn;                 /* BASE ONE SUBTREE CHILDREN */
     struct acreI_regex *dn_re;         /* REGEX (acreI_dn_re), else NULL */
     const struct acreF_filter *filter; /* NULL: none */
     const char *filter_text;
-    struct acreI_pos attrs_pos; /* of the first attrs= value */
     struct acreI_attrspec *attrs;
     unsigned nattrs;
     struct acreI_val *val; /* NULL: none (acreI_val) */
@@ -381,15 +396,15 @@ struct acreI_subject_pat {
 /* One DN view of the requester: `dn` tests the authorisation DN, `realdn`
  * the authentication DN (the real... forms). */
 struct acreI_subject {
-    enum acreI_subject_kind kind;
-    int level; /* LEVEL: n; SELF: the self level */
-    struct acreI_pos pos;
+    uint8_t kind;      /* enum acreI_subject_kind */
+    uint8_t is_expand; /* pat->expand is the DN, substituted per check */
+    uint8_t self;      /* the <access> had "self" ("realself") */
+    int level;         /* LEVEL: n; SELF: the self level */
+    struct acreI_lc pos;
     const acre_dn *dn;             /* BASE..LEVEL without expand: normalised */
     struct acreI_subject_pat *pat; /* NULL: none (acreI_pat) */
     const struct acreI_attrspec *dnattr; /* dnattr=<attr> (realdnattr for
                                     realdn): kind TYPE, or NULL */
-    int is_expand; /* pat->expand is the DN, substituted per check */
-    int self;      /* the <access> had "self" ("realself") */
 };
 
 /* acreI_pat -- the patterns of subject s (all zero when it has none). */
@@ -482,14 +497,14 @@ struct acreI_clause_rare {
 };
 
 struct acreI_clause {
-    struct acreI_pos pos; /* of "by" */
+    struct acreI_lc pos;      /* of "by" */
+    struct acreI_lc mask_pos; /* of the access */
     struct acreI_subject dn;
     struct acreI_clause_rare *rare; /* NULL: none of them (acreI_rare) */
     struct acreI_group *group;      /* NULL: none */
     struct acreI_set *set;          /* NULL: none */
     unsigned ssf;                   /* 0: none */
     uint32_t mask;                  /* ACREI_PRIV_* with its flags */
-    struct acreI_pos mask_pos;
     enum acreI_control control;
 };
 
@@ -506,10 +521,18 @@ acreI_rare(const struct acreI_clause *c)
 struct acreI_rule {
     struct acreI_pos pos; /* of the "access" directive or olcAccess value */
     unsigned index;       /* position in its list, from 0 */
+    unsigned nby;
     struct acreI_what what;
     struct acreI_clause *by;
-    unsigned nby;
 };
+
+/* acreI_pos_in -- the whole position of lc, a position inside rule r. */
+static inline struct acreI_pos
+acreI_pos_in(const struct acreI_rule *r, struct acreI_lc lc)
+{
+    struct acreI_pos p = {r->pos.file, lc.line, lc.column};
+    return p;
+}
 
 /* ------------------------------------------------------------------------
  * Search limits (slapd's sizelimit, timelimit, limits; olcSizeLimit,
