@@ -61,19 +61,22 @@ kv_split(const struct acreO_ptext *t, struct kv *kv)
     kv->style_len = lhs - kv->style;
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 kv_is(const struct kv *kv, const char *name)
 {
     return acreO_word_is(kv->t->s, kv->left, name);
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 style_is(const struct kv *kv, const char *name)
 {
     return acreO_word_is(kv->t->s + kv->style, kv->style_len, name);
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 tok_is(const struct acreO_ptext *t, const char *word)
 {
     return acreO_word_is(t->s, t->len, word);

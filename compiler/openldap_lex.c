@@ -364,6 +364,12 @@ plain_run(const struct acreO_ptext *ln, size_t k, int q)
     const unsigned char *s = (const unsigned char *)ln->s;
     unsigned mask = q ? QUOTING : QUOTING | SEPARATING;
 
+    if (q && k < ln->len) { /* long runs (DNs): two memchr */
+        const unsigned char *e = memchr(s + k, '"', ln->len - k);
+        size_t end = e ? (size_t)(e - s) : ln->len;
+        const unsigned char *b = memchr(s + k, '\\', end - k);
+        return b ? (size_t)(b - s) : end;
+    }
     while (k < ln->len && !(stops[s[k]] & mask))
         k++;
     return k;

@@ -92,7 +92,8 @@ subject_of(struct by_state *st, const struct who *w)
     return (x = rare(st)) ? &x->realdn : NULL;
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 name_is(const struct who *w, const char *s)
 {
     return acreO_word_is(w->t->s + w->name, w->name_len, s);
@@ -122,7 +123,8 @@ err(struct by_state *st, const struct who *w, size_t at, const char *fmt,
  * Splitting and styles
  */
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 word_eq(const char *s, size_t n, const char *w)
 {
     return acreO_word_is(s, n, w);
