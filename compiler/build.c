@@ -267,9 +267,12 @@ acreP_clause_flags(const struct acreI_clause *b)
         if (!(acreV_clause_flags(&without) & ACREP_C_ENTRY))
             f |= ACREP_C_SELFONLY;
     }
-    if (b->group && !b->group->expand && !b->group->dynamic && b->group->dn) {
+    const struct acreI_group *g = acreI_group(b);
+    if (g && !g->expand && !g->dynamic && g->dn) {
+        struct acreI_clause_ext ext = *b->ext;
+        ext.group = NULL;
         without = *b;
-        without.group = NULL;
+        without.ext = &ext;
         if (!(acreV_clause_flags(&without) & ACREP_C_ENTRY))
             f |= ACREP_C_GROUPONLY;
     }

@@ -416,7 +416,8 @@ only_subjects(const struct acreI_clause *c, unsigned ok, int ssf_ok)
 
     return (ok >> c->dn.kind & 1) && (ok >> x->realdn.kind & 1) &&
            !c->dn.dnattr && !x->realdn.dnattr && !c->dn.self &&
-           !x->realdn.self && !c->group && !c->set && no_connection(c) &&
+           !x->realdn.self && !acreI_group(c) && !acreI_set(c) &&
+           no_connection(c) &&
            (ssf_ok ||
             (!c->ssf && !x->transport_ssf && !x->tls_ssf && !x->sasl_ssf));
 }
@@ -841,8 +842,10 @@ uses_submatches(const struct acreI_rule *r)
         for (int k = 0; k < 4; k++)
             if (m[k]->style != ACREI_STR_NONE && m[k]->pat.expands)
                 return 1;
-        if ((c->group && c->group->expand && c->group->tmpl.expands) ||
-            (c->set && c->set->expand && c->set->text.expands))
+        if ((acreI_group(c) && acreI_group(c)->expand &&
+             acreI_group(c)->tmpl.expands) ||
+            (acreI_set(c) && acreI_set(c)->expand &&
+             acreI_set(c)->text.expands))
             return 1;
     }
     return 0;
@@ -1433,9 +1436,10 @@ check_data(struct lint *l, const struct rinfo *ri)
         rc = subject_exists(l, ri, &c->dn);
         if (!rc)
             rc = subject_exists(l, ri, &acreI_rare(c)->realdn);
-        if (!rc && c->group && !c->group->expand && c->group->dn)
-            rc = check_exists(l, ri, c->group->dn, &c->group->pos, "the group",
-                              ": the clause never matches");
+        if (!rc && acreI_group(c) && !acreI_group(c)->expand &&
+            acreI_group(c)->dn)
+            rc = check_exists(l, ri, acreI_group(c)->dn, &acreI_group(c)->pos,
+                              "the group", ": the clause never matches");
     }
     return rc;
 }

@@ -157,18 +157,20 @@ dump_by(char **s, const struct acreI_policy *cfg, const struct acreI_clause *b)
     put(s, " by");
     dump_subject(s, &b->dn, 0);
     dump_subject(s, &x->realdn, 1);
-    if (b->group)
+    if (acreI_group(b))
         put(s, " group/%s/%s.%s=\"%s\"",
-            acreS_class(cfg->schema, b->group->oc)->name, b->group->at.text,
-            b->group->expand ? "expand" : "exact",
-            b->group->expand ? b->group->tmpl.tmpl : dn_text(b->group->dn));
+            acreS_class(cfg->schema, acreI_group(b)->oc)->name,
+            acreI_group(b)->at.text,
+            acreI_group(b)->expand ? "expand" : "exact",
+            acreI_group(b)->expand ? acreI_group(b)->tmpl.tmpl
+                                   : dn_text(acreI_group(b)->dn));
     dump_str(s, "peername", &x->peername);
     dump_str(s, "sockname", &x->sockname);
     dump_str(s, "domain", &x->domain);
     dump_str(s, "sockurl", &x->sockurl);
-    if (b->set)
-        put(s, " set.%s=\"%s\"", b->set->expand ? "expand" : "exact",
-            b->set->text.tmpl);
+    if (acreI_set(b))
+        put(s, " set.%s=\"%s\"", acreI_set(b)->expand ? "expand" : "exact",
+            acreI_set(b)->text.tmpl);
     if (b->ssf)
         put(s, " ssf=%u", b->ssf);
     if (x->transport_ssf)

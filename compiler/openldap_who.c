@@ -70,14 +70,26 @@ struct by_state {
     struct acreI_clause *by;
 };
 
+/* The clause's group, set and rare parts (ir.h), made on first use;
+ * NULL out of memory. */
+static struct acreI_clause_ext *
+ext(struct by_state *st)
+{
+    if (!st->by->ext)
+        st->by->ext = talloc_zero(st->b->ctx, struct acreI_clause_ext);
+    return st->by->ext;
+}
+
 /* The clause's rare conditions (ir.h), made on first use; NULL out of
  * memory. */
 static struct acreI_clause_rare *
 rare(struct by_state *st)
 {
-    if (!st->by->rare)
-        st->by->rare = talloc_zero(st->b->ctx, struct acreI_clause_rare);
-    return st->by->rare;
+    struct acreI_clause_ext *x = ext(st);
+
+    if (x && !x->rare)
+        x->rare = talloc_zero(st->b->ctx, struct acreI_clause_rare);
+    return x ? x->rare : NULL;
 }
 
 /* The subject a token sets: realdn's for the real* forms; NULL out of
@@ -706,7 +718,7 @@ who_group(struct by_state *st, const struct who *w, acre_diag *diag)
                    "missing \"=\" in (or value after) \"%.*s\" in "
                    "by clause",
                    w->t->s, w->name + w->name_len, diag);
-    if (st->by->group)
+    if (acreI_group(st->by))
         return err(st, w, 0, "group pattern already specified%.*s", "", 0,
                    diag);
     if (!(g = talloc_zero(st->b->ctx, struct acreI_group)))
@@ -717,7 +729,9 @@ who_group(struct by_state *st, const struct who *w, acre_diag *diag)
         (rc = group_parts(st, w, g, diag)) ||
         (rc = group_attr_checks(st, w, g, diag)))
         return rc;
-    st->by->group = g;
+    if (!ext(st))
+        return ACRE_ERR_NOMEM;
+    st->by->ext->group = g;
     return 0;
 }
 
@@ -910,7 +924,7 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
                    "inappropriate style in by "
                    "clause%.*s",
                    "", 0, diag);
-    if (m == &st->by->rare->domain && sty == STY_EXPAND) {
+    if (m == &st->by->ext->rare->domain && sty == STY_EXPAND) {
         sty = STY_BASE; /* tolerated: means exact,expand */
         expand = 1;
     }
@@ -924,7 +938,7 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
                    w->t->s + w->name, w->name_len, diag);
     m->style = str_style(sty);
     m->pos = acreO_pos_of(st->file, w->t, 0);
-    m->expand = m == &st->by->rare->domain && expand;
+    m->expand = m == &st->by->ext->rare->domain && expand;
     int rc = str_pattern(st, w, m, diag);
     if (!rc && (m->style == ACREI_STR_IP || m->style == ACREI_STR_IPV6))
         rc = peer_addr(st, w, m, diag);
@@ -949,7 +963,7 @@ who_set(struct by_state *st, const struct who *w, acre_diag *diag)
                    "inappropriate style in by "
                    "clause%.*s",
                    "", 0, diag);
-    if (st->by->set)
+    if (acreI_set(st->by))
         return err(st, w, 0, "set attribute already specified%.*s", "", 0,
                    diag);
     if (!w->has_right || rlen(w) == 0)
@@ -958,9 +972,9 @@ who_set(struct by_state *st, const struct who *w, acre_diag *diag)
         return ACRE_ERR_NOMEM;
     set->pos = acreO_pos_of(st->file, w->t, w->right);
     set->expand = w->sty != STY_BASE;
-    if (acreO_template_init(st->b->ctx, rv(w), rlen(w), &set->text))
+    if (acreO_template_init(st->b->ctx, rv(w), rlen(w), &set->text) || !ext(st))
         return ACRE_ERR_NOMEM;
-    st->by->set = set;
+    st->by->ext->set = set;
     if (set->expand)
         return 0;
     int rc = acreO_set_parse(st->b->ctx, st->b->schema, rv(w), rlen(w),

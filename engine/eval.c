@@ -496,7 +496,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
              * the entry only when it is the group */
             if (!(cl->flags & ACREP_C_SELFONLY) &&
                 !((cl->flags & ACREP_C_GROUPONLY) &&
-                  !acre_dn_equal(cl->ir->group->dn, c->e->dn)))
+                  !acre_dn_equal(acreI_group(cl->ir)->dn, c->e->dn)))
                 c->entrydep = 1;
             size_t mark = c->trace && *c->trace ? strlen(*c->trace) : 0;
             if (!acreV_clause_entry(c, cl->ir, cl->flags, m,

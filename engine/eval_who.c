@@ -917,15 +917,15 @@ acreV_clause_flags(const struct acreI_clause *b)
         f |= ACREP_C_REQ | ACREP_C_ENTRY | ACREP_C_VALDEP;
     f |= str_flags(&x->sockurl) | str_flags(&x->domain) |
          str_flags(&x->peername) | str_flags(&x->sockname);
-    if (b->group) {
-        const struct acreI_group *g = b->group;
+    if (acreI_group(b)) {
+        const struct acreI_group *g = acreI_group(b);
         f |= ACREP_C_REQ | ACREP_C_ENTRY;
         if (g->expand)
             f |= (g->tmpl.expands ? ACREP_C_MATCHES : 0) |
                  (uses_value(&g->tmpl) ? ACREP_C_VALDEP : 0);
     }
-    if (b->set) {
-        const struct acreI_set *s = b->set;
+    if (acreI_set(b)) {
+        const struct acreI_set *s = acreI_set(b);
         if (s->invalid || (!s->expand && !s->root))
             f |= ACREP_C_REQ; /* never holds */
         else
@@ -956,9 +956,10 @@ acreV_clause_requester(struct acre_request *rq, const struct acreI_clause *b,
         return 0;
     if ((b->dn.dnattr && !rq->authz) || (real->dnattr && !rq->authc))
         return 0;
-    if (b->group && !rq->authz)
+    if (acreI_group(b) && !rq->authz)
         return 0;
-    if (b->set && (b->set->invalid || (!b->set->expand && !b->set->root)))
+    if (acreI_set(b) && (acreI_set(b)->invalid ||
+                         (!acreI_set(b)->expand && !acreI_set(b)->root)))
         return 0;
     return ssf_ok(b, &rq->who);
 }
@@ -992,13 +993,13 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
         return 0;
     if (real->dnattr && !dnattr_matches(c, real, rq->authc, cn, rq->authc_len))
         return 0;
-    if (b->group) {
-        int ok = group_matches(c, b->group, tm);
+    if (acreI_group(b)) {
+        int ok = group_matches(c, acreI_group(b), tm);
         note(c, "    group: the requester is %sa member\n", ok ? "" : "not ");
         if (!ok)
             return 0;
     }
-    if (b->set && !acreV_set_matches(c, b->set, tm))
+    if (acreI_set(b) && !acreV_set_matches(c, acreI_set(b), tm))
         return 0;
     return 1;
 }

@@ -496,15 +496,21 @@ struct acreI_clause_rare {
     unsigned transport_ssf, tls_ssf, sasl_ssf; /* 0: none */
 };
 
+/* A clause's group, set and rare conditions: apart, so that a clause
+ * with none of them (most) holds one NULL pointer for the three. */
+struct acreI_clause_ext {
+    struct acreI_clause_rare *rare; /* NULL: none of them (acreI_rare) */
+    struct acreI_group *group;      /* NULL: none */
+    struct acreI_set *set;          /* NULL: none */
+};
+
 struct acreI_clause {
     struct acreI_lc pos;      /* of "by" */
     struct acreI_lc mask_pos; /* of the access */
     struct acreI_subject dn;
-    struct acreI_clause_rare *rare; /* NULL: none of them (acreI_rare) */
-    struct acreI_group *group;      /* NULL: none */
-    struct acreI_set *set;          /* NULL: none */
-    unsigned ssf;                   /* 0: none */
-    uint32_t mask;                  /* ACREI_PRIV_* with its flags */
+    struct acreI_clause_ext *ext; /* NULL: no group, set or rare part */
+    unsigned ssf;                 /* 0: none */
+    uint32_t mask;                /* ACREI_PRIV_* with its flags */
     enum acreI_control control;
 };
 
@@ -515,7 +521,21 @@ extern const struct acreI_clause_rare acreI_no_rare;
 static inline const struct acreI_clause_rare *
 acreI_rare(const struct acreI_clause *c)
 {
-    return c->rare ? c->rare : &acreI_no_rare;
+    return c->ext && c->ext->rare ? c->ext->rare : &acreI_no_rare;
+}
+
+/* acreI_group, acreI_set -- the group and the set of clause c, NULL when
+ * it has none. */
+static inline const struct acreI_group *
+acreI_group(const struct acreI_clause *c)
+{
+    return c->ext ? c->ext->group : NULL;
+}
+
+static inline const struct acreI_set *
+acreI_set(const struct acreI_clause *c)
+{
+    return c->ext ? c->ext->set : NULL;
 }
 
 struct acreI_rule {

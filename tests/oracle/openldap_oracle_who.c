@@ -517,9 +517,9 @@ acreR_oracle_by_matches(struct check *c, const struct acreI_rule *r,
     if (acreI_rare(b)->realdn.dnattr &&
         !dnattr_matches(c, &acreI_rare(b)->realdn, o->authc, o->authc_norm))
         return 0;
-    if (b->group && !group_matches(c, b->group, tm))
+    if (acreI_group(b) && !group_matches(c, acreI_group(b), tm))
         return 0;
-    if (b->set && !acreR_oracle_set_matches(c, b->set, tm))
+    if (acreI_set(b) && !acreR_oracle_set_matches(c, acreI_set(b), tm))
         return 0;
     return ssf_ok(b, &o->rq);
 }

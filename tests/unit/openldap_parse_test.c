@@ -378,30 +378,30 @@ Test(openldap_parse, who_expand_real_dnattr)
 Test(openldap_parse, who_group)
 {
     const struct acreI_clause *b = by1("to * by group=\"cn=G,dc=x\" read");
-    cr_assert(b->group);
-    cr_expect_str_eq(norm(b->group->dn), "cn=g,dc=x");
-    cr_expect_eq(b->group->oc, class_id("groupOfNames"));
-    cr_expect_eq(b->group->at.type, attr_id("member"));
-    cr_expect(!b->group->dynamic && !b->group->expand);
+    cr_assert(acreI_group(b));
+    cr_expect_str_eq(norm(acreI_group(b)->dn), "cn=g,dc=x");
+    cr_expect_eq(acreI_group(b)->oc, class_id("groupOfNames"));
+    cr_expect_eq(acreI_group(b)->at.type, attr_id("member"));
+    cr_expect(!acreI_group(b)->dynamic && !acreI_group(b)->expand);
     b = by1("to * by group/groupOfUniqueNames/uniqueMember.exact=\"cn=g,dc=x\" "
             "read");
-    cr_expect_eq(b->group->oc, class_id("groupOfUniqueNames"));
-    cr_expect_eq(b->group->at.type, attr_id("uniqueMember"));
+    cr_expect_eq(acreI_group(b)->oc, class_id("groupOfUniqueNames"));
+    cr_expect_eq(acreI_group(b)->at.type, attr_id("uniqueMember"));
     b = by1("to * by group/groupOfURLs/memberURL=\"cn=g,dc=x\" read");
-    cr_expect(b->group->dynamic);
+    cr_expect(acreI_group(b)->dynamic);
     b = by1("to dn.regex=^(.*)$ by group.expand=\"cn=$1\" read");
-    cr_expect(b->group->expand);
-    cr_expect_str_eq(b->group->tmpl.tmpl, "cn=$1");
+    cr_expect(acreI_group(b)->expand);
+    cr_expect_str_eq(acreI_group(b)->tmpl.tmpl, "cn=$1");
     b = by1("to * by group.regex=\"cn=g\" read"); /* legacy, noted */
-    cr_expect(b->group->expand);
+    cr_expect(acreI_group(b)->expand);
 }
 
 Test(openldap_parse, who_set)
 {
     const struct acreI_clause *b =
         by1("to * by set=\"[cn=a,dc=x]/member* & user\" write");
-    cr_assert(b->set && b->set->root);
-    const struct acreI_setnode *n = b->set->root;
+    cr_assert(acreI_set(b) && acreI_set(b)->root);
+    const struct acreI_setnode *n = acreI_set(b)->root;
     cr_expect_eq(n->op, ACREI_SET_INTERSECT);
     cr_expect_eq(n->kid[0]->op, ACREI_SET_ATTR);
     cr_expect(n->kid[0]->closure);
@@ -409,10 +409,10 @@ Test(openldap_parse, who_set)
     cr_expect_eq(n->kid[1]->op, ACREI_SET_USER);
     /* slapd only finds a bad set per check: accepted, never matches */
     struct acreI_policy *cfg = conf_ok("access to * by set=\"this/\" read\n");
-    cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
+    cr_expect(acreI_set(&cfg->frontend.rules[0].by[0])->invalid);
     cr_expect_eq(cfg->nnotes, 1);
     b = by1("to * by set.expand=\"[$0]/member\" read");
-    cr_expect(b->set->expand && !b->set->root);
+    cr_expect(acreI_set(b)->expand && !acreI_set(b)->root);
 }
 
 Test(openldap_parse, who_connection)
@@ -963,7 +963,7 @@ Test(openldap_parse, limits)
         set = talloc_strdup_append(set, ")");
     set = talloc_strdup_append(set, "\" read\n");
     struct acreI_policy *cfg = conf_ok(set);
-    cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
+    cr_expect(acreI_set(&cfg->frontend.rules[0].by[0])->invalid);
 }
 
 /* unit repeated n times, between pre and post, as a talloc string. */
