@@ -318,9 +318,12 @@ acreP_clause_flags(const struct acreI_clause *b)
         if (!(acreV_clause_flags(&without) & ACREP_C_ENTRY))
             f |= ACREP_C_SELFONLY;
     }
-    if (b->group && !b->group->expand && !b->group->dynamic && b->group->dn) {
+    const struct acreI_group *g = acreI_group(b);
+    if (g && !g->expand && !g->dynamic && g->dn) {
+        struct acreI_clause_ext ext = *b->ext;
+        ext.group = NULL;
         without = *b;
-        without.group = NULL;
+        without.ext = &ext;
         if (!(acreV_clause_flags(&without) & ACREP_C_ENTRY))
             f |= ACREP_C_GROUPONLY;
     }
@@ -344,7 +347,8 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
     rule_scope(r);
     if (r->scope == ACREP_SCOPE_REGEX) { /* its own test slot */
         acre_dn *base;
-        if (regex_base(NULL, b->s, &ir->what.dn_re, &base, &r->lo, &r->hi))
+        if (regex_base(NULL, b->s, acreI_dn_re(&ir->what), &base, &r->lo,
+                       &r->hi))
             return ACRE_ERR_NOMEM;
         if (base)
             r->flags |= ACREP_R_INDEXED;
@@ -362,7 +366,7 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
         }
         r->filter_slot = (int32_t)(v - 1);
     }
-    if (ir->what.val.style != ACREI_VAL_NONE)
+    if (acreI_val(&ir->what)->style != ACREI_VAL_NONE)
         r->flags |= ACREP_R_VAL;
     if (ir->what.has_attrs) {
         r->flags |= ACREP_R_ATTRS;
@@ -727,7 +731,7 @@ build_index(struct builder *b)
                 return ACRE_ERR_NOMEM;
         } else if (pr->flags & ACREP_R_INDEXED) {
             /* found once already: failing now is only memory */
-            if (regex_base(p->mem, b->s, &pr->ir->what.dn_re, &tail, &lo,
+            if (regex_base(p->mem, b->s, acreI_dn_re(&pr->ir->what), &tail, &lo,
                            &hi) ||
                 !tail || (b->rule_node[r] = node_add(p, tail, &cap)) < 0)
                 return ACRE_ERR_NOMEM;

@@ -211,6 +211,10 @@ known_pos(const struct acreI_pos *p)
     return p && (p->file || p->line);
 }
 
+/* AT -- the whole position (an acreI_pos *, for the enclosing
+ * expression) of lc, a position inside rule r. */
+#define AT(r, lc) (&(struct acreI_pos){(r)->pos.file, (lc).line, (lc).column})
+
 static struct finding *
 new_finding(struct lint *l)
 {
@@ -412,7 +416,8 @@ only_subjects(const struct acreI_clause *c, unsigned ok, int ssf_ok)
 
     return (ok >> c->dn.kind & 1) && (ok >> x->realdn.kind & 1) &&
            !c->dn.dnattr && !x->realdn.dnattr && !c->dn.self &&
-           !x->realdn.self && !c->group && !c->set && no_connection(c) &&
+           !x->realdn.self && !acreI_group(c) && !acreI_set(c) &&
+           no_connection(c) &&
            (ssf_ok ||
             (!c->ssf && !x->transport_ssf && !x->tls_ssf && !x->sasl_ssf));
 }
@@ -438,7 +443,7 @@ clauses_info(struct rinfo *ri)
         if (r->by[i].control != ACREI_CONTINUE && matches_everyone(&r->by[i]))
             ri->catchall = (int)i;
     unsigned reach = ri->catchall < 0 ? r->nby : (unsigned)ri->catchall + 1;
-    ri->stopper = r->what.val.style == ACREI_VAL_NONE;
+    ri->stopper = acreI_val(&r->what)->style == ACREI_VAL_NONE;
     for (unsigned i = 0; i < reach; i++)
         if (r->by[i].control == ACREI_BREAK)
             ri->stopper = 0;
@@ -459,8 +464,8 @@ check_clauses(struct lint *l, const struct rinfo *ri)
     if (ri->catchall >= 0 && (unsigned)ri->catchall + 1 < r->nby) {
         const struct acreI_clause *c = &r->by[ri->catchall];
         unsigned dead = r->nby - (unsigned)ri->catchall - 1;
-        rc = warn(l, ACREW_UNREACHABLE_CLAUSE, &r->by[ri->catchall + 1].pos,
-                  &r->pos, &c->pos,
+        rc = warn(l, ACREW_UNREACHABLE_CLAUSE,
+                  AT(r, r->by[ri->catchall + 1].pos), &r->pos, AT(r, c->pos),
                   c->control == ACREI_BREAK
                       ? "this clause matches every requester and breaks"
                       : "this clause matches every requester and stops",
@@ -472,8 +477,8 @@ check_clauses(struct lint *l, const struct rinfo *ri)
                   dead == 1 ? "ies" : "y");
     }
     if (!rc && ri->catchall < 0 && r->by[r->nby - 1].control == ACREI_CONTINUE)
-        rc = warn(l, ACREW_USELESS_CONTINUE, &r->by[r->nby - 1].pos, &r->pos,
-                  NULL, NULL,
+        rc = warn(l, ACREW_USELESS_CONTINUE, AT(r, r->by[r->nby - 1].pos),
+                  &r->pos, NULL, NULL,
                   "\"continue\" in the rule's last clause: no clause follows, "
                   "so slapd's implicit \"by * none\" takes back what it "
                   "granted and stops; it grants nothing");
@@ -503,7 +508,8 @@ check_public_write(struct lint *l, const struct rinfo *ri)
         int anon = c->dn.kind == ACREI_SUBJ_ANONYMOUS ||
                    acreI_rare(c)->realdn.kind == ACREI_SUBJ_ANONYMOUS;
         int rc = warn(l, ACREW_PUBLIC_WRITE,
-                      known_pos(&c->mask_pos) ? &c->mask_pos : &c->pos,
+                      known_pos(AT(ri->r, c->mask_pos)) ? AT(ri->r, c->mask_pos)
+                                                        : AT(ri->r, c->pos),
                       &ri->r->pos, NULL, NULL, "this clause grants %s to %s",
                       acreI_mask_format(c->mask & ~ACREI_PRIV_ADDITIVE, buf),
                       anon ? "anonymous requesters"
@@ -541,8 +547,8 @@ check_rootdn(struct lint *l, const struct rinfo *ri)
         if (sj->kind != ACREI_SUBJ_BASE || !sj->dn || sj->is_expand ||
             !acre_dn_equal(sj->dn, s->rootdn))
             continue;
-        int rc = warn(l, ACREW_ROOTDN_CLAUSE, &sj->pos, &ri->r->pos, &s->pos,
-                      "the database is defined here",
+        int rc = warn(l, ACREW_ROOTDN_CLAUSE, AT(ri->r, sj->pos), &ri->r->pos,
+                      &s->pos, "the database is defined here",
                       "\"%s\" is the rootdn of %s: it is granted everything "
                       "before any rule is read, so this clause never applies",
                       dn_text(sj->dn), section_name(l->tmp, s));
@@ -627,13 +633,15 @@ check_unknown_attrs(struct lint *l, const struct rinfo *ri)
                                        : NULL;
         if (!is_placeholder(oid))
             continue;
-        int rc = warn(l, ACREW_UNKNOWN_ATTRIBUTE,
-                      known_pos(&w->attrs_pos) ? &w->attrs_pos : &w->pos,
-                      &ri->r->pos, NULL, NULL,
-                      "attrs= names \"%s\", which no schema loaded here "
-                      "defines: slapd refuses the rule unless its own schema "
-                      "does (the rest is checked as if it did)",
-                      a->text);
+        int rc =
+            warn(l, ACREW_UNKNOWN_ATTRIBUTE,
+                 known_pos(AT(ri->r, w->attrs_pos)) ? AT(ri->r, w->attrs_pos)
+                                                    : AT(ri->r, w->pos),
+                 &ri->r->pos, NULL, NULL,
+                 "attrs= names \"%s\", which no schema loaded here "
+                 "defines: slapd refuses the rule unless its own schema "
+                 "does (the rest is checked as if it did)",
+                 a->text);
         if (rc)
             return rc;
     }
@@ -677,10 +685,11 @@ subject_regex(struct lint *l, const struct rinfo *ri,
 {
     if (sj->kind != ACREI_SUBJ_REGEX)
         return 0;
-    if (sj->re.code)
-        return check_backtrack(l, ri, sj->re.pattern, sj->re.len, 0, &sj->pos);
-    return check_backtrack(l, ri, sj->re_tmpl.tmpl, sj->re_tmpl.len, 1,
-                           &sj->pos);
+    if (acreI_pat(sj)->re.code)
+        return check_backtrack(l, ri, acreI_pat(sj)->re.pattern,
+                               acreI_pat(sj)->re.len, 0, AT(ri->r, sj->pos));
+    return check_backtrack(l, ri, acreI_pat(sj)->re_tmpl.tmpl,
+                           acreI_pat(sj)->re_tmpl.len, 1, AT(ri->r, sj->pos));
 }
 
 static int
@@ -732,15 +741,15 @@ check_regexes(struct lint *l, const struct rinfo *ri)
     int rc = 0;
 
     if (w->dn_style == ACREI_DN_REGEX)
-        rc = check_backtrack(l, ri, w->dn_re.pattern, w->dn_re.len, 0,
-                             &w->dn_pos);
+        rc = check_backtrack(l, ri, acreI_dn_re(w)->pattern,
+                             acreI_dn_re(w)->len, 0, AT(ri->r, w->dn_pos));
     if (!rc && w->dn_style == ACREI_DN_REGEX)
-        rc = check_posix_budget(l, ri, &w->dn_re, &w->dn_pos);
-    if (!rc && w->val.style == ACREI_VAL_REGEX)
-        rc = check_backtrack(l, ri, w->val.re.pattern, w->val.re.len, 0,
-                             &w->val.pos);
-    if (!rc && w->val.style == ACREI_VAL_REGEX)
-        rc = check_posix_budget(l, ri, &w->val.re, &w->val.pos);
+        rc = check_posix_budget(l, ri, acreI_dn_re(w), AT(ri->r, w->dn_pos));
+    if (!rc && acreI_val(w)->style == ACREI_VAL_REGEX)
+        rc = check_backtrack(l, ri, acreI_val(w)->re.pattern,
+                             acreI_val(w)->re.len, 0, &acreI_val(w)->pos);
+    if (!rc && acreI_val(w)->style == ACREI_VAL_REGEX)
+        rc = check_posix_budget(l, ri, &acreI_val(w)->re, &acreI_val(w)->pos);
     for (unsigned i = 0; !rc && i < ri->r->nby; i++) {
         const struct acreI_clause *c = &ri->r->by[i];
         const struct acreI_clause_rare *x = acreI_rare(c);
@@ -789,7 +798,7 @@ static char *
 foreign_match(struct lint *l, const struct rinfo *ri, const char *w,
               const acre_dn *home)
 {
-    const struct acreI_regex *re = &ri->r->what.dn_re;
+    const struct acreI_regex *re = acreI_dn_re(&ri->r->what);
     unsigned tried = 0;
 
     for (unsigned d = 0; d < l->cfg->ndbs && tried < MAX_PROBES; d++) {
@@ -826,14 +835,17 @@ uses_submatches(const struct acreI_rule *r)
         const struct acreI_strmatch *m[] = {&x->sockurl, &x->domain,
                                             &x->peername, &x->sockname};
         for (int k = 0; k < 2; k++)
-            if ((sj[k]->kind == ACREI_SUBJ_REGEX && sj[k]->re_tmpl.expands) ||
-                (sj[k]->is_expand && sj[k]->expand.expands))
+            if ((sj[k]->kind == ACREI_SUBJ_REGEX &&
+                 acreI_pat(sj[k])->re_tmpl.expands) ||
+                (sj[k]->is_expand && acreI_pat(sj[k])->expand.expands))
                 return 1;
         for (int k = 0; k < 4; k++)
             if (m[k]->style != ACREI_STR_NONE && m[k]->pat.expands)
                 return 1;
-        if ((c->group && c->group->expand && c->group->tmpl.expands) ||
-            (c->set && c->set->expand && c->set->text.expands))
+        if ((acreI_group(c) && acreI_group(c)->expand &&
+             acreI_group(c)->tmpl.expands) ||
+            (acreI_set(c) && acreI_set(c)->expand &&
+             acreI_set(c)->text.expands))
             return 1;
     }
     return 0;
@@ -860,13 +872,13 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
     size_t at = 1;
     int rc = 0;
 
-    if (w->dn_style != ACREI_DN_REGEX || !w->dn_re.code)
+    if (w->dn_style != ACREI_DN_REGEX || !acreI_dn_re(w)->code)
         return 0;
     struct acreW_rx *rx =
-        acreW_rx_parse(l->tmp, w->dn_re.pattern, w->dn_re.len, 0);
+        acreW_rx_parse(l->tmp, acreI_dn_re(w)->pattern, acreI_dn_re(w)->len, 0);
     char *ex = rx ? acreW_rx_example(l->tmp, rx) : NULL;
     talloc_free(rx);
-    if (!ex || acreW_re_match(&w->dn_re, ex, strlen(ex), &at) != 1 || at)
+    if (!ex || acreW_re_match(acreI_dn_re(w), ex, strlen(ex), &at) != 1 || at)
         return 0;
     const acre_dn *home = named_suffix(l, ri->sec, ex, strlen(ex));
     char *other = NULL;
@@ -875,34 +887,35 @@ check_unanchored(struct lint *l, const struct rinfo *ri)
     if (!ri->sec || ri->sec->nsuffix > 1)
         other = foreign_match(l, ri, ex, home);
     if (other)
-        return warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL,
-                    NULL,
+        return warn(l, ACREW_UNANCHORED_REGEX, AT(ri->r, w->dn_pos),
+                    &ri->r->pos, NULL, NULL,
                     "dn.regex \"%s\" names the suffix \"%s\" but is not "
                     "anchored after it ('$'): it also matches \"%s\", outside "
                     "that suffix%s",
-                    w->dn_re.pattern, dn_text(home), other,
+                    acreI_dn_re(w)->pattern, dn_text(home), other,
                     ri->sec ? ", in another suffix of this database"
                             : " (global rules are tried for every database)");
     char *below = talloc_asprintf(l->tmp, "cn=acre-lint,%s", ex);
-    if (!below || acreW_re_match(&w->dn_re, below, strlen(below), &at) != 1 ||
+    if (!below ||
+        acreW_re_match(acreI_dn_re(w), below, strlen(below), &at) != 1 ||
         at == 0)
         return below ? 0 : ACRE_ERR_NOMEM;
-    if (w->dn_re.ncapture && uses_submatches(ri->r))
-        rc =
-            warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
-                 "dn.regex \"%s\" is not anchored at the start ('^') and "
-                 "the clauses use its submatches: it also matches \"%s\", "
-                 "an entry below the ones it names, with the submatches "
-                 "taken from that entry's ancestor",
-                 w->dn_re.pattern, below);
+    if (acreI_dn_re(w)->ncapture && uses_submatches(ri->r))
+        rc = warn(l, ACREW_UNANCHORED_REGEX, AT(ri->r, w->dn_pos), &ri->r->pos,
+                  NULL, NULL,
+                  "dn.regex \"%s\" is not anchored at the start ('^') and "
+                  "the clauses use its submatches: it also matches \"%s\", "
+                  "an entry below the ones it names, with the submatches "
+                  "taken from that entry's ancestor",
+                  acreI_dn_re(w)->pattern, below);
     else
-        rc =
-            warn(l, ACREW_UNANCHORED_REGEX, &w->dn_pos, &ri->r->pos, NULL, NULL,
-                 "dn.regex \"%s\" is not anchored at the start ('^'): slapd "
-                 "searches the DN for it, so it also matches \"%s\", an "
-                 "entry below the ones it names (anchor it with '^' and "
-                 "'$', or use dn.base or dn.subtree)",
-                 w->dn_re.pattern, below);
+        rc = warn(l, ACREW_UNANCHORED_REGEX, AT(ri->r, w->dn_pos), &ri->r->pos,
+                  NULL, NULL,
+                  "dn.regex \"%s\" is not anchored at the start ('^'): slapd "
+                  "searches the DN for it, so it also matches \"%s\", an "
+                  "entry below the ones it names (anchor it with '^' and "
+                  "'$', or use dn.base or dn.subtree)",
+                  acreI_dn_re(w)->pattern, below);
     return rc;
 }
 
@@ -926,7 +939,7 @@ regex_outside(struct lint *l, const struct rinfo *ri)
     const struct acreI_what *w = &ri->r->what;
     char tail[512];
     struct acreW_rx *rx =
-        acreW_rx_parse(l->tmp, w->dn_re.pattern, w->dn_re.len, 0);
+        acreW_rx_parse(l->tmp, acreI_dn_re(w)->pattern, acreI_dn_re(w)->len, 0);
     size_t tn = rx ? acreW_rx_end_literal(rx, tail, sizeof(tail)) : 0;
 
     talloc_free(rx);
@@ -1146,9 +1159,9 @@ q_regex(struct query *q, const struct cover *cv, const char *filter,
         if (w->filter_text && !same_filter(w->filter_text, filter))
             continue;
         if (t)
-            hit = acreW_re_match(&w->dn_re, t, n, NULL) == 1;
+            hit = acreW_re_match(acreI_dn_re(w), t, n, NULL) == 1;
         else if (g->style == ACREI_DN_REGEX)
-            hit = !strcmp(w->dn_re.pattern, g->re->pattern);
+            hit = !strcmp(acreI_dn_re(w)->pattern, g->re->pattern);
         if (hit)
             q_note(q, a->cbits, a), q_add(q, a->cbits, NULL);
     }
@@ -1251,7 +1264,7 @@ dead_in(struct lint *l, struct query *q, const struct acreI_section *s,
 {
     struct region parts[MAX_PIECES];
     struct region b = {ri->r->what.dn_style, ri->r->what.dn,
-                       &ri->r->what.dn_re};
+                       acreI_dn_re(&ri->r->what)};
     unsigned n;
 
     const struct rinfo *alone = NULL;
@@ -1275,8 +1288,8 @@ report_shadow(struct lint *l, const struct rinfo *ri, const struct query *q)
 {
     const struct rinfo *by = q->alone ? q->alone : q->first;
 
-    return warn(l, ACREW_SHADOWED_RULE, &ri->r->what.pos, &ri->r->pos,
-                by ? &by->r->what.pos : NULL,
+    return warn(l, ACREW_SHADOWED_RULE, AT(ri->r, ri->r->what.pos), &ri->r->pos,
+                by ? AT(by->r, by->r->what.pos) : NULL,
                 q->alone ? "this rule covers it"
                          : "the first of the rules that cover it",
                 "this rule never applies: rules before it that always stop "
@@ -1291,7 +1304,7 @@ db_rule(struct lint *l, struct query *q, struct rinfo *ri, struct cover *cv)
 {
     const struct acreI_what *w = &ri->r->what;
     const struct acreI_section *s = ri->sec;
-    struct region b = {w->dn_style, w->dn, &w->dn_re}, parts[MAX_PIECES];
+    struct region b = {w->dn_style, w->dn, acreI_dn_re(w)}, parts[MAX_PIECES];
     unsigned n;
     int rc = 0;
 
@@ -1299,12 +1312,13 @@ db_rule(struct lint *l, struct query *q, struct rinfo *ri, struct cover *cv)
         (w->dn_style == ACREI_DN_REGEX ? regex_outside(l, ri)
                                        : !pieces(l, s, &b, parts, &n) && !n)) {
         return warn(l, ACREW_OUTSIDE_SUFFIX,
-                    known_pos(&w->dn_pos) ? &w->dn_pos : &w->pos, &ri->r->pos,
-                    &s->pos, "the database is defined here",
+                    known_pos(AT(ri->r, w->dn_pos)) ? AT(ri->r, w->dn_pos)
+                                                    : AT(ri->r, w->pos),
+                    &ri->r->pos, &s->pos, "the database is defined here",
                     "the rule's target (%s=\"%s\") is outside the suffix%s of "
                     "its database (%s): it never matches",
                     style_name(w->dn_style),
-                    w->dn_style == ACREI_DN_REGEX ? w->dn_re.pattern
+                    w->dn_style == ACREI_DN_REGEX ? acreI_dn_re(w)->pattern
                                                   : dn_text(w->dn),
                     s->nsuffix > 1 ? "es" : "", suffixes_text(l->tmp, s));
     }
@@ -1324,7 +1338,7 @@ static int
 global_dead(struct lint *l, struct query *q, const struct rinfo *ri)
 {
     const struct acreI_what *w = &ri->r->what;
-    struct region b = {w->dn_style, w->dn, &w->dn_re};
+    struct region b = {w->dn_style, w->dn, acreI_dn_re(w)};
     const struct cover *fcv[1] = {&l->fcover};
     const struct rinfo *first = NULL, *alone = NULL;
     int same = 1;
@@ -1378,8 +1392,9 @@ check_exists(struct lint *l, const struct rinfo *ri, const acre_dn *dn,
     const struct acreE_entry *up = acreE_dir_matched(l->data, mine);
     if (!up)
         return 0;
-    return warn(l, ACREW_MISSING_BASE, known_pos(at) ? at : &ri->r->what.pos,
-                &ri->r->pos, NULL, NULL,
+    return warn(l, ACREW_MISSING_BASE,
+                known_pos(at) ? at : AT(ri->r, ri->r->what.pos), &ri->r->pos,
+                NULL, NULL,
                 "%s \"%s\" names no entry of the data (the nearest entry "
                 "above it is \"%s\")%s",
                 what, text, dn_text(up->v.dn), after);
@@ -1400,7 +1415,7 @@ subject_exists(struct lint *l, const struct rinfo *ri,
         return 0; /* rootdn-clause says more */
     snprintf(what, sizeof(what), "the requester DN of %s",
              subject_style(sj->kind));
-    return check_exists(l, ri, sj->dn, &sj->pos, what, "");
+    return check_exists(l, ri, sj->dn, AT(ri->r, sj->pos), what, "");
 }
 
 static int
@@ -1414,16 +1429,17 @@ check_data(struct lint *l, const struct rinfo *ri)
         return 0;
     if (w->dn_style != ACREI_DN_ANY && w->dn_style != ACREI_DN_REGEX) {
         snprintf(what, sizeof(what), "the base of %s", style_name(w->dn_style));
-        rc = check_exists(l, ri, w->dn, &w->dn_pos, what, "");
+        rc = check_exists(l, ri, w->dn, AT(ri->r, w->dn_pos), what, "");
     }
     for (unsigned i = 0; !rc && i < ri->r->nby; i++) {
         const struct acreI_clause *c = &ri->r->by[i];
         rc = subject_exists(l, ri, &c->dn);
         if (!rc)
             rc = subject_exists(l, ri, &acreI_rare(c)->realdn);
-        if (!rc && c->group && !c->group->expand && c->group->dn)
-            rc = check_exists(l, ri, c->group->dn, &c->group->pos, "the group",
-                              ": the clause never matches");
+        if (!rc && acreI_group(c) && !acreI_group(c)->expand &&
+            acreI_group(c)->dn)
+            rc = check_exists(l, ri, acreI_group(c)->dn, &acreI_group(c)->pos,
+                              "the group", ": the clause never matches");
     }
     return rc;
 }

@@ -61,19 +61,22 @@ kv_split(const struct acreO_ptext *t, struct kv *kv)
     kv->style_len = lhs - kv->style;
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 kv_is(const struct kv *kv, const char *name)
 {
     return acreO_word_is(kv->t->s, kv->left, name);
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 style_is(const struct kv *kv, const char *name)
 {
     return acreO_word_is(kv->t->s + kv->style, kv->style_len, name);
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 tok_is(const struct acreO_ptext *t, const char *word)
 {
     return acreO_word_is(t->s, t->len, word);
@@ -203,7 +206,7 @@ what_dn_finish(struct what_state *st, acre_diag *diag)
         w->dn_style = ACREI_DN_ANY;
         return 0;
     }
-    w->dn_pos = acreO_pos_of(st->file, t, at);
+    w->dn_pos = acreI_lc_of(acreO_pos_of(st->file, t, at));
     if (w->dn_style != ACREI_DN_REGEX) {
         acre_dn *dn;
         rc = acreO_parse_dn(st->b, st->dn_pat, st->dn_len, &dn, &d);
@@ -220,10 +223,16 @@ what_dn_finish(struct what_state *st, acre_diag *diag)
     void *tmp = acreO_build_scratch(st->b);
     char *pat =
         tmp ? acreO_regex_normalise_dn(tmp, st->dn_pat, st->dn_len) : NULL;
-    if (!pat)
+    struct acreI_regex *re =
+        pat ? talloc_zero(st->b->ctx, struct acreI_regex) : NULL;
+    if (!re) {
+        talloc_free(pat);
         return ACRE_ERR_NOMEM;
-    rc = acreO_build_regex(st->b, pat, strlen(pat), &w->dn_re, &why);
+    }
+    rc = acreO_build_regex(st->b, pat, strlen(pat), re, &why);
     talloc_free(pat);
+    if (!rc)
+        w->dn_re = re;
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, t, at,
                            "bad regular expression (%s): \"%.*s\"", why,
@@ -414,7 +423,7 @@ what_attrs(struct what_state *st, const struct kv *kv, acre_diag *diag)
         acreO_note_add(st->b, acreO_pos_of(st->file, kv->t, 0),
                        "\"attr\" is deprecated; use \"attrs\" instead");
     if (!w->has_attrs)
-        w->attrs_pos = acreO_pos_of(st->file, kv->t, kv->right);
+        w->attrs_pos = acreI_lc_of(acreO_pos_of(st->file, kv->t, kv->right));
     w->has_attrs = 1;
     if (k == 0)
         return 0;
@@ -485,7 +494,7 @@ val_rule(struct what_state *st, const struct kv *kv, size_t slash, int type,
 {
     const char *name = kv->t->s + slash + 1;
     size_t n = kv->left - slash - 1;
-    struct acreI_val *v = &st->w->val;
+    struct acreI_val *v = st->w->val;
 
     v->rule = acreM_find(name, n);
     if (v->rule == ACREM_NONE)
@@ -509,7 +518,7 @@ static int
 val_style(struct what_state *st, const struct kv *kv, int dn_syntax,
           acre_diag *diag)
 {
-    struct acreI_val *v = &st->w->val;
+    struct acreI_val *v = st->w->val;
 
     if (!kv->has_style)
         v->style = ACREI_VAL_EXACT;
@@ -538,7 +547,7 @@ val_style(struct what_state *st, const struct kv *kv, int dn_syntax,
 static int
 val_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
-    struct acreI_val *v = &st->w->val;
+    struct acreI_val *v = st->w->val;
     acre_diag d = {0};
     acre_dn *dn;
     int rc = acreO_parse_dn(st->b, right_of(kv), right_len(kv), &dn, &d);
@@ -560,7 +569,7 @@ val_dn(struct what_state *st, const struct kv *kv, acre_diag *diag)
 static int
 val_exact(struct what_state *st, const struct kv *kv, int type, acre_diag *diag)
 {
-    struct acreI_val *v = &st->w->val;
+    struct acreI_val *v = st->w->val;
     const struct acreS_attr *at = acreS_attr(st->b->schema, type);
     struct acreE_buf out;
     uint8_t local[256];
@@ -600,7 +609,7 @@ val_regex(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
     const char *why = NULL;
     int rc = acreO_build_regex(st->b, right_of(kv), right_len(kv),
-                               &st->w->val.re, &why);
+                               &st->w->val->re, &why);
 
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, kv->t, kv->right,
@@ -613,16 +622,18 @@ static int
 what_val(struct what_state *st, const struct kv *kv, acre_diag *diag)
 {
     struct acreI_what *w = st->w;
-    struct acreI_val *v = &w->val;
+    struct acreI_val *v;
     const char *slash = memchr(kv->t->s, '/', kv->left);
     int rc;
 
-    if (v->style != ACREI_VAL_NONE)
+    if (w->val)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "attr val already specified in to clause");
     if (!w->has_attrs || w->nattrs != 1 || w->attrs[0].type < 0)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "attr val requires a single attribute");
+    if (!(v = w->val = talloc_zero(st->b->ctx, struct acreI_val)))
+        return ACRE_ERR_NOMEM;
     int type = w->attrs[0].type;
     const struct acreS_attr *at = acreS_attr(st->b->schema, type);
     v->pos = acreO_pos_of(st->file, kv->t, 0);
@@ -686,7 +697,7 @@ parse_to(struct acreO_build *b, const struct acreO_ptext *toks, unsigned ntoks,
     struct what_state st = {.b = b, .file = file, .w = &rule->what};
     int rc;
 
-    rule->what.pos = acreO_pos_of(file, &toks[*i], 0);
+    rule->what.pos = acreI_lc_of(acreO_pos_of(file, &toks[*i], 0));
     for ((*i)++; *i < ntoks && !tok_is(&toks[*i], "by"); (*i)++)
         if ((rc = what_part(&st, &toks[*i], diag)))
             return rc;
@@ -742,12 +753,13 @@ check_submatches(const struct acreI_rule *rule, acre_diag *diag)
 {
     const struct acreI_what *w = &rule->what;
     const struct acreI_regex *re = NULL;
-    struct acreI_pos pos = w->dn_pos;
+    struct acreI_pos pos = acreI_pos_in(rule, w->dn_pos);
 
-    if (w->dn_style == ACREI_DN_REGEX && unbounded_posix(&w->dn_re))
-        re = &w->dn_re;
-    else if (w->val.style == ACREI_VAL_REGEX && unbounded_posix(&w->val.re))
-        re = &w->val.re, pos = w->val.pos;
+    if (w->dn_style == ACREI_DN_REGEX && unbounded_posix(acreI_dn_re(w)))
+        re = acreI_dn_re(w);
+    else if (acreI_val(w)->style == ACREI_VAL_REGEX &&
+             unbounded_posix(&acreI_val(w)->re))
+        re = &acreI_val(w)->re, pos = acreI_val(w)->pos;
     for (unsigned i = 0; re && i < rule->nby; i++)
         if (acreV_clause_flags(&rule->by[i]) & ACREP_C_MATCHES)
             return acreO_error_pos(

@@ -83,7 +83,7 @@ dump_what(char **s, const struct acreI_policy *cfg, const struct acreI_what *w)
 
     put(s, "to");
     if (w->dn_style == ACREI_DN_REGEX)
-        put(s, " dn.regex=\"%s\"", w->dn_re.pattern);
+        put(s, " dn.regex=\"%s\"", acreI_dn_re(w)->pattern);
     else if (w->dn_style != ACREI_DN_ANY)
         put(s, " dn.%s=\"%s\"", what_styles[w->dn_style], dn_text(w->dn));
     else
@@ -96,8 +96,8 @@ dump_what(char **s, const struct acreI_policy *cfg, const struct acreI_what *w)
         dump_attrs(s, cfg, w);
         any = 1;
     }
-    if (w->val.style != ACREI_VAL_NONE)
-        dump_val(s, &w->val);
+    if (acreI_val(w)->style != ACREI_VAL_NONE)
+        dump_val(s, acreI_val(w));
     if (!any)
         put(s, " *");
 }
@@ -125,14 +125,14 @@ dump_subject(char **s, const struct acreI_subject *sj, int real)
             put(s, ".level{%d}", sj->level);
         break;
     case ACREI_SUBJ_REGEX:
-        put(s, " %sdn.regex=\"%s\"", r, sj->re_tmpl.tmpl);
+        put(s, " %sdn.regex=\"%s\"", r, acreI_pat(sj)->re_tmpl.tmpl);
         break;
     default:
         put(s, " %s%s", r, kinds[sj->kind]);
         if (sj->kind == ACREI_SUBJ_LEVEL)
             put(s, "{%d}", sj->level);
         put(s, "%s=\"%s\"", sj->is_expand ? ",expand" : "",
-            sj->is_expand ? sj->expand.tmpl : dn_text(sj->dn));
+            sj->is_expand ? acreI_pat(sj)->expand.tmpl : dn_text(sj->dn));
     }
     if (sj->dnattr)
         put(s, " %sdnattr=%s", r, sj->dnattr->text);
@@ -157,18 +157,20 @@ dump_by(char **s, const struct acreI_policy *cfg, const struct acreI_clause *b)
     put(s, " by");
     dump_subject(s, &b->dn, 0);
     dump_subject(s, &x->realdn, 1);
-    if (b->group)
+    if (acreI_group(b))
         put(s, " group/%s/%s.%s=\"%s\"",
-            acreS_class(cfg->schema, b->group->oc)->name, b->group->at.text,
-            b->group->expand ? "expand" : "exact",
-            b->group->expand ? b->group->tmpl.tmpl : dn_text(b->group->dn));
+            acreS_class(cfg->schema, acreI_group(b)->oc)->name,
+            acreI_group(b)->at.text,
+            acreI_group(b)->expand ? "expand" : "exact",
+            acreI_group(b)->expand ? acreI_group(b)->tmpl.tmpl
+                                   : dn_text(acreI_group(b)->dn));
     dump_str(s, "peername", &x->peername);
     dump_str(s, "sockname", &x->sockname);
     dump_str(s, "domain", &x->domain);
     dump_str(s, "sockurl", &x->sockurl);
-    if (b->set)
-        put(s, " set.%s=\"%s\"", b->set->expand ? "expand" : "exact",
-            b->set->text.tmpl);
+    if (acreI_set(b))
+        put(s, " set.%s=\"%s\"", acreI_set(b)->expand ? "expand" : "exact",
+            acreI_set(b)->text.tmpl);
     if (b->ssf)
         put(s, " ssf=%u", b->ssf);
     if (x->transport_ssf)

@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 /*
  * Keywords of the rule text are compared ignoring ASCII case, as slapd's
@@ -29,9 +30,13 @@ acreO_lower(unsigned char c)
     return (unsigned char)(c - 'A') < 26u ? (unsigned char)(c | 0x20) : c;
 }
 
-static inline int
+static inline __attribute__((always_inline)) int
 acreO_word_is(const char *s, size_t n, const char *w)
 {
+    /* inlined with a literal w, its length is a constant: most words
+     * are told apart by it */
+    if (__builtin_constant_p(strlen(w)) && strlen(w) != n)
+        return 0;
     for (size_t i = 0; i < n; i++)
         if (!w[i] || acreO_lower((unsigned char)s[i]) !=
                          acreO_lower((unsigned char)w[i]))

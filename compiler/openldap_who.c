@@ -70,14 +70,26 @@ struct by_state {
     struct acreI_clause *by;
 };
 
+/* The clause's group, set and rare parts (ir.h), made on first use;
+ * NULL out of memory. */
+static struct acreI_clause_ext *
+ext(struct by_state *st)
+{
+    if (!st->by->ext)
+        st->by->ext = talloc_zero(st->b->ctx, struct acreI_clause_ext);
+    return st->by->ext;
+}
+
 /* The clause's rare conditions (ir.h), made on first use; NULL out of
  * memory. */
 static struct acreI_clause_rare *
 rare(struct by_state *st)
 {
-    if (!st->by->rare)
-        st->by->rare = talloc_zero(st->b->ctx, struct acreI_clause_rare);
-    return st->by->rare;
+    struct acreI_clause_ext *x = ext(st);
+
+    if (x && !x->rare)
+        x->rare = talloc_zero(st->b->ctx, struct acreI_clause_rare);
+    return x ? x->rare : NULL;
 }
 
 /* The subject a token sets: realdn's for the real* forms; NULL out of
@@ -92,7 +104,8 @@ subject_of(struct by_state *st, const struct who *w)
     return (x = rare(st)) ? &x->realdn : NULL;
 }
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 name_is(const struct who *w, const char *s)
 {
     return acreO_word_is(w->t->s + w->name, w->name_len, s);
@@ -122,7 +135,8 @@ err(struct by_state *st, const struct who *w, size_t at, const char *fmt,
  * Splitting and styles
  */
 
-static int
+/* inlined: strlen of a literal word is then a constant */
+static inline __attribute__((always_inline)) int
 word_eq(const char *s, size_t n, const char *w)
 {
     return acreO_word_is(s, n, w);
@@ -299,6 +313,15 @@ dn_regex_special(const struct who *w)
     return NULL;
 }
 
+/* The patterns of sj, made when first needed; NULL: out of memory. */
+static struct acreI_subject_pat *
+subject_pat(struct by_state *st, struct acreI_subject *sj)
+{
+    if (!sj->pat)
+        sj->pat = talloc_zero(st->b->ctx, struct acreI_subject_pat);
+    return sj->pat;
+}
+
 static int
 subject_regex(struct by_state *st, struct acreI_subject *sj,
               const struct who *w, acre_diag *diag)
@@ -316,7 +339,8 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
     pat = !tmp      ? NULL
           : special ? talloc_strdup(tmp, special)
                     : acreO_regex_normalise_dn(tmp, rv(w), rlen(w));
-    if (!pat || acreO_template_init(st->b->ctx, pat, strlen(pat), &sj->re_tmpl))
+    struct acreI_subject_pat *sp = pat ? subject_pat(st, sj) : NULL;
+    if (!sp || acreO_template_init(st->b->ctx, pat, strlen(pat), &sp->re_tmpl))
         return ACRE_ERR_NOMEM;
     if (!special && strcmp(pat, "*") != 0) {
         int rc = acreO_regex_test_template(pat, strlen(pat), why, sizeof(why));
@@ -328,7 +352,7 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
         sj->kind = ACREI_SUBJ_ANY;
         return 0;
     }
-    if (sj->re_tmpl.expands)
+    if (sp->re_tmpl.expands)
         return 0;
     char out[ACREI_EXPAND_MAX + 1];
     size_t olen;
@@ -336,7 +360,7 @@ subject_regex(struct by_state *st, struct acreI_subject *sj,
     if (acreI_expand(pat, strlen(pat), NULL, NULL, 0, NULL, NULL, 0, out,
                      &olen))
         return 0; /* cannot happen without substitutions */
-    int rc = acreO_build_regex(st->b, out, olen, &sj->re, &why2);
+    int rc = acreO_build_regex(st->b, out, olen, &sp->re, &why2);
     if (rc && rc != ACRE_ERR_NOMEM)
         return acreO_error(diag, rc, st->file, w->t, w->right,
                            "bad regular expression (%s): \"%s\"", why2, out);
@@ -386,7 +410,10 @@ subject_dn(struct by_state *st, struct acreI_subject *sj, const struct who *w,
     sj->kind = subject_kind(w->sty);
     sj->level = w->level;
     if (w->expand) {
-        int rc = acreO_template_init(st->b->ctx, rv(w), rlen(w), &sj->expand);
+        struct acreI_subject_pat *sp = subject_pat(st, sj);
+        int rc =
+            !sp ? ACRE_ERR_NOMEM
+                : acreO_template_init(st->b->ctx, rv(w), rlen(w), &sp->expand);
         if (rc)
             return rc;
         if (!has_dollar_ref(rv(w), rlen(w)))
@@ -463,7 +490,7 @@ who_subject(struct by_state *st, const struct who *w, acre_diag *diag)
     }
     if (sj->kind != ACREI_SUBJ_NONE)
         return err(st, w, 0, "dn pattern already specified%.*s", "", 0, diag);
-    sj->pos = acreO_pos_of(st->file, w->t, 0);
+    sj->pos = acreI_lc_of(acreO_pos_of(st->file, w->t, 0));
     if (w->expand && (sty == STY_REGEX || sty == STY_ANONYMOUS ||
                       sty == STY_USERS || sty == STY_SELF))
         return err(st, w, w->style_at,
@@ -691,7 +718,7 @@ who_group(struct by_state *st, const struct who *w, acre_diag *diag)
                    "missing \"=\" in (or value after) \"%.*s\" in "
                    "by clause",
                    w->t->s, w->name + w->name_len, diag);
-    if (st->by->group)
+    if (acreI_group(st->by))
         return err(st, w, 0, "group pattern already specified%.*s", "", 0,
                    diag);
     if (!(g = talloc_zero(st->b->ctx, struct acreI_group)))
@@ -702,7 +729,9 @@ who_group(struct by_state *st, const struct who *w, acre_diag *diag)
         (rc = group_parts(st, w, g, diag)) ||
         (rc = group_attr_checks(st, w, g, diag)))
         return rc;
-    st->by->group = g;
+    if (!ext(st))
+        return ACRE_ERR_NOMEM;
+    st->by->ext->group = g;
     return 0;
 }
 
@@ -895,7 +924,7 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
                    "inappropriate style in by "
                    "clause%.*s",
                    "", 0, diag);
-    if (m == &st->by->rare->domain && sty == STY_EXPAND) {
+    if (m == &st->by->ext->rare->domain && sty == STY_EXPAND) {
         sty = STY_BASE; /* tolerated: means exact,expand */
         expand = 1;
     }
@@ -909,7 +938,7 @@ who_string(struct by_state *st, const struct who *w, acre_diag *diag)
                    w->t->s + w->name, w->name_len, diag);
     m->style = str_style(sty);
     m->pos = acreO_pos_of(st->file, w->t, 0);
-    m->expand = m == &st->by->rare->domain && expand;
+    m->expand = m == &st->by->ext->rare->domain && expand;
     int rc = str_pattern(st, w, m, diag);
     if (!rc && (m->style == ACREI_STR_IP || m->style == ACREI_STR_IPV6))
         rc = peer_addr(st, w, m, diag);
@@ -934,7 +963,7 @@ who_set(struct by_state *st, const struct who *w, acre_diag *diag)
                    "inappropriate style in by "
                    "clause%.*s",
                    "", 0, diag);
-    if (st->by->set)
+    if (acreI_set(st->by))
         return err(st, w, 0, "set attribute already specified%.*s", "", 0,
                    diag);
     if (!w->has_right || rlen(w) == 0)
@@ -943,9 +972,9 @@ who_set(struct by_state *st, const struct who *w, acre_diag *diag)
         return ACRE_ERR_NOMEM;
     set->pos = acreO_pos_of(st->file, w->t, w->right);
     set->expand = w->sty != STY_BASE;
-    if (acreO_template_init(st->b->ctx, rv(w), rlen(w), &set->text))
+    if (acreO_template_init(st->b->ctx, rv(w), rlen(w), &set->text) || !ext(st))
         return ACRE_ERR_NOMEM;
-    st->by->set = set;
+    st->by->ext->set = set;
     if (set->expand)
         return 0;
     int rc = acreO_set_parse(st->b->ctx, st->b->schema, rv(w), rlen(w),
@@ -1068,7 +1097,7 @@ access_token(struct by_state *st, const struct who *w, acre_diag *diag)
         n -= 8;
     }
     st->by->mask = acreO_mask_parse(s, n);
-    st->by->mask_pos = acreO_pos_of(st->file, w->t, 0);
+    st->by->mask_pos = acreI_lc_of(acreO_pos_of(st->file, w->t, 0));
     if (!st->by->mask)
         return err(st, w, 0, "expecting <access> got \"%.*s\"", w->t->s,
                    w->access_len, diag);
@@ -1106,7 +1135,7 @@ acreO_parse_by(struct acreO_build *b, const struct acreI_section *db,
     struct who w;
     int rc = 1;
 
-    by->pos = acreO_pos_of(file, &toks[*i - 1], 0);
+    by->pos = acreI_lc_of(acreO_pos_of(file, &toks[*i - 1], 0));
     if (*i >= ntoks)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[*i - 1],
                            toks[*i - 1].len, "premature EOL: expecting <who>");

@@ -71,7 +71,8 @@ step_call(const struct acreV_check *c, acre_explain_step *s, int rule,
           unsigned clause)
 {
     const struct acre_policy *p = c->rq->p;
-    const struct acreI_pos *pos = NULL;
+    struct acreI_pos pos;
+    int known = 0;
 
     s->rule = rule;
     s->clause = clause;
@@ -79,20 +80,21 @@ step_call(const struct acreV_check *c, acre_explain_step *s, int rule,
         const struct acreP_rule *r = &p->rules[rule];
         s->section = r->section ? r->section->type : "frontend";
         s->index = (int)r->ir->index;
-        pos = &r->ir->pos;
+        pos = r->ir->pos;
+        known = 1;
         if (clause > 0) {
             const struct acreI_clause *cl =
                 p->clauses[r->clause0 + clause - 1].ir;
-            pos = &cl->pos;
+            pos = acreI_pos_in(r->ir, cl->pos);
             s->control = cl->control == ACREI_CONTINUE ? ACRE_CONTROL_CONTINUE
                          : cl->control == ACREI_BREAK  ? ACRE_CONTROL_BREAK
                                                        : ACRE_CONTROL_STOP;
         }
     }
-    if (pos) {
-        s->file = pos->file;
-        s->line = pos->line;
-        s->column = pos->column;
+    if (known) {
+        s->file = pos.file;
+        s->line = pos.line;
+        s->column = pos.column;
     }
     c->steps->fn(c->steps->arg, s);
 }
@@ -281,7 +283,7 @@ what_regex(struct acreV_check *c, const struct acreP_rule *r, const char *dn,
     if (rq->test_epoch[slot] == rq->epoch &&
         (rq->test_state[slot] == 2 || !want_m))
         return rq->test_state[slot] == 1;
-    int hit = acreV_regex_match(rq, &r->ir->what.dn_re, dn, dnlen,
+    int hit = acreV_regex_match(rq, acreI_dn_re(&r->ir->what), dn, dnlen,
                                 want_m ? m->dn : NULL,
                                 want_m ? ACREI_MAX_MATCHES : 0);
     if (!rq->limit_hit) {
@@ -378,7 +380,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
             c->vd_rule = (int32_t)(r - c->rq->p->rules);
             c->vd_self = 0;
         }
-        if (!what_val(c, &w->val, m, want_m))
+        if (!what_val(c, acreI_val(w), m, want_m))
             return 0;
     }
     if ((r->flags & ACREP_R_FILTER) && !what_filter(c, r))
@@ -405,13 +407,13 @@ skip_reason(struct acreV_check *c, const struct acreP_rule *r)
     size_t dnlen;
     const char *dn = entry_text(c, &dnlen);
     if (r->scope == ACREP_SCOPE_REGEX &&
-        !(dn && acreV_regex_match(c->rq, &w->dn_re, dn, dnlen, NULL, 0)))
+        !(dn && acreV_regex_match(c->rq, acreI_dn_re(w), dn, dnlen, NULL, 0)))
         return "the entry's DN does not match its regex";
     if (r->flags & ACREP_R_VAL) {
         if (!c->val && !c->va)
             return "it has a value condition and the check has no value";
         matches_reset(&m, c, 0);
-        if (!what_val(c, &w->val, &m, 0))
+        if (!what_val(c, acreI_val(w), &m, 0))
             return "the value does not match its value condition";
     }
     if (r->flags & ACREP_R_FILTER)
@@ -480,7 +482,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
                 if (c->val || c->va)
                     val_str(c);
                 if (r->scope == ACREP_SCOPE_REGEX ||
-                    r->ir->what.val.style == ACREI_VAL_REGEX) {
+                    acreI_val(&r->ir->what)->style == ACREI_VAL_REGEX) {
                     m->val_src = c->val_str;
                     tm = *m;
                 } else {
@@ -494,7 +496,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
              * the entry only when it is the group */
             if (!(cl->flags & ACREP_C_SELFONLY) &&
                 !((cl->flags & ACREP_C_GROUPONLY) &&
-                  !acre_dn_equal(cl->ir->group->dn, c->e->dn)))
+                  !acre_dn_equal(acreI_group(cl->ir)->dn, c->e->dn)))
                 c->entrydep = 1;
             size_t mark = c->trace && *c->trace ? strlen(*c->trace) : 0;
             if (!acreV_clause_entry(c, cl->ir, cl->flags, m,

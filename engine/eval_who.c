@@ -312,7 +312,8 @@ subject_static(const struct acreI_subject *sj)
     case ACREI_SUBJ_SELF:
         return 0;
     case ACREI_SUBJ_REGEX:
-        return sj->re.code != NULL && !sj->re_tmpl.expands;
+        return acreI_pat(sj)->re.code != NULL &&
+               !acreI_pat(sj)->re_tmpl.expands;
     default:
         return !sj->is_expand && sj->dn != NULL;
     }
@@ -375,7 +376,7 @@ subject_requester(struct acre_request *rq, const struct acreI_subject *sj,
             rq->limit_hit = 1; /* out of memory: deny */
             return 0;
         }
-        return acreV_regex_match(rq, &sj->re, sd, sl, NULL, 0);
+        return acreV_regex_match(rq, &acreI_pat(sj)->re, sd, sl, NULL, 0);
     }
     default:
         return !subject_static(sj) ||
@@ -433,12 +434,12 @@ subject_entry(struct acreV_check *c, const struct acreI_subject *sj,
             c->rq->limit_hit = 1; /* out of memory: deny */
             return 0;
         }
-        s = expand(&sj->re_tmpl, tm, 0, buf);
+        s = expand(&acreI_pat(sj)->re_tmpl, tm, 0, buf);
         return s && acreV_regex_match_text(c->rq, s, sd, sl);
     }
     const acre_dn *pat = sj->dn;
     if (sj->is_expand) {
-        s = expand(&sj->expand, tm, 1, buf);
+        s = expand(&acreI_pat(sj)->expand, tm, 1, buf);
         if (!s || !(pat = parse_dn(c->rq, local, s, strlen(s))))
             return 0;
     }
@@ -881,11 +882,11 @@ subject_flags(const struct acreI_subject *sj)
         f |= ACREP_C_REQ;
     if (!subject_static(sj))
         f |= ACREP_C_ENTRY;
-    if (sj->kind == ACREI_SUBJ_REGEX && sj->re_tmpl.expands)
+    if (sj->kind == ACREI_SUBJ_REGEX && acreI_pat(sj)->re_tmpl.expands)
         f |= ACREP_C_MATCHES; /* the value is hidden from this one */
     if (sj->kind != ACREI_SUBJ_REGEX && sj->is_expand) {
-        f |= sj->expand.expands ? ACREP_C_MATCHES : 0;
-        f |= uses_value(&sj->expand) ? ACREP_C_VALDEP : 0;
+        f |= acreI_pat(sj)->expand.expands ? ACREP_C_MATCHES : 0;
+        f |= uses_value(&acreI_pat(sj)->expand) ? ACREP_C_VALDEP : 0;
     }
     if (sj->dnattr) /* needs a DN; reads the entry (self: the value) */
         f |= ACREP_C_REQ | ACREP_C_ENTRY | (sj->self ? ACREP_C_VALDEP : 0);
@@ -916,15 +917,15 @@ acreV_clause_flags(const struct acreI_clause *b)
         f |= ACREP_C_REQ | ACREP_C_ENTRY | ACREP_C_VALDEP;
     f |= str_flags(&x->sockurl) | str_flags(&x->domain) |
          str_flags(&x->peername) | str_flags(&x->sockname);
-    if (b->group) {
-        const struct acreI_group *g = b->group;
+    if (acreI_group(b)) {
+        const struct acreI_group *g = acreI_group(b);
         f |= ACREP_C_REQ | ACREP_C_ENTRY;
         if (g->expand)
             f |= (g->tmpl.expands ? ACREP_C_MATCHES : 0) |
                  (uses_value(&g->tmpl) ? ACREP_C_VALDEP : 0);
     }
-    if (b->set) {
-        const struct acreI_set *s = b->set;
+    if (acreI_set(b)) {
+        const struct acreI_set *s = acreI_set(b);
         if (s->invalid || (!s->expand && !s->root))
             f |= ACREP_C_REQ; /* never holds */
         else
@@ -955,9 +956,10 @@ acreV_clause_requester(struct acre_request *rq, const struct acreI_clause *b,
         return 0;
     if ((b->dn.dnattr && !rq->authz) || (real->dnattr && !rq->authc))
         return 0;
-    if (b->group && !rq->authz)
+    if (acreI_group(b) && !rq->authz)
         return 0;
-    if (b->set && (b->set->invalid || (!b->set->expand && !b->set->root)))
+    if (acreI_set(b) && (acreI_set(b)->invalid ||
+                         (!acreI_set(b)->expand && !acreI_set(b)->root)))
         return 0;
     return ssf_ok(b, &rq->who);
 }
@@ -991,13 +993,13 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
         return 0;
     if (real->dnattr && !dnattr_matches(c, real, rq->authc, cn, rq->authc_len))
         return 0;
-    if (b->group) {
-        int ok = group_matches(c, b->group, tm);
+    if (acreI_group(b)) {
+        int ok = group_matches(c, acreI_group(b), tm);
         note(c, "    group: the requester is %sa member\n", ok ? "" : "not ");
         if (!ok)
             return 0;
     }
-    if (b->set && !acreV_set_matches(c, b->set, tm))
+    if (acreI_set(b) && !acreV_set_matches(c, acreI_set(b), tm))
         return 0;
     return 1;
 }

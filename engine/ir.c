@@ -14,6 +14,9 @@
 #include <talloc.h>
 
 const struct acreI_clause_rare acreI_no_rare;
+const struct acreI_subject_pat acreI_no_pat;
+const struct acreI_regex acreI_no_regex;
+const struct acreI_val acreI_no_val;
 
 const struct acreI_level acreI_levels[ACREI_NLEVELS] = {
     {"none", ACREI_LVL_NONE},     {"disclose", ACREI_LVL_DISCLOSE},

@@ -137,6 +137,21 @@ struct acreI_pos {
     unsigned column;
 };
 
+/* A position inside one rule: its file is the rule's (acreI_rule.pos;
+ * every part of a rule comes from the one file), so only the line and
+ * column are kept (acreI_pos_in gives the whole position). */
+struct acreI_lc {
+    unsigned line;
+    unsigned column;
+};
+
+static inline struct acreI_lc
+acreI_lc_of(struct acreI_pos p)
+{
+    struct acreI_lc lc = {p.line, p.column};
+    return lc;
+}
+
 /* A note: a directive that was ignored, or a warning slapd would print. */
 struct acreI_note {
     struct acreI_pos pos;
@@ -269,19 +284,36 @@ struct acreI_val {
 };
 
 struct acreI_what {
-    struct acreI_pos pos; /* of "to" */
+    struct acreI_lc pos;       /* of "to" */
+    struct acreI_lc dn_pos;    /* of the dn pattern */
+    struct acreI_lc attrs_pos; /* of the first attrs= value */
     enum acreI_dnstyle dn_style;
-    struct acreI_pos dn_pos;
+    int has_attrs;                     /* attrs= given (possibly empty list) */
     const acre_dn *dn;                 /* BASE ONE SUBTREE CHILDREN */
-    struct acreI_regex dn_re;          /* REGEX */
+    struct acreI_regex *dn_re;         /* REGEX (acreI_dn_re), else NULL */
     const struct acreF_filter *filter; /* NULL: none */
     const char *filter_text;
-    int has_attrs;              /* attrs= given (possibly empty list) */
-    struct acreI_pos attrs_pos; /* of the first attrs= value */
     struct acreI_attrspec *attrs;
     unsigned nattrs;
-    struct acreI_val val;
+    struct acreI_val *val; /* NULL: none (acreI_val) */
 };
+
+/* acreI_dn_re, acreI_val -- the target regex and the value condition of
+ * w (all zero, style ACREI_VAL_NONE, when it has none). */
+extern const struct acreI_regex acreI_no_regex;
+extern const struct acreI_val acreI_no_val;
+
+static inline const struct acreI_regex *
+acreI_dn_re(const struct acreI_what *w)
+{
+    return w->dn_re ? w->dn_re : &acreI_no_regex;
+}
+
+static inline const struct acreI_val *
+acreI_val(const struct acreI_what *w)
+{
+    return w->val ? w->val : &acreI_no_val;
+}
 
 /*
  * The attrs= list test (slapd's ad_inlist), the one copy the evaluator,
@@ -350,23 +382,39 @@ struct acreI_template {
     int expands;
 };
 
+/* The patterns of a subject that a regex or ",expand" subject has, apart
+ * so that the common subjects (a DN, users, self...) stay small.  All
+ * zero: none. */
+struct acreI_subject_pat {
+    struct acreI_template expand;  /* ",expand" or dn.expand: substituted,
+                                      then normalised, per check */
+    struct acreI_regex re;         /* REGEX: compiled when it does not
+                                      expand (re.code NULL otherwise) */
+    struct acreI_template re_tmpl; /* REGEX: the pattern as a template */
+};
+
 /* One DN view of the requester: `dn` tests the authorisation DN, `realdn`
  * the authentication DN (the real... forms). */
 struct acreI_subject {
-    enum acreI_subject_kind kind;
-    struct acreI_pos pos;
-    const acre_dn *dn;            /* BASE..LEVEL without expand: normalised */
-    struct acreI_template expand; /* ",expand" or dn.expand: substituted,
-                                     then normalised, per check */
-    int is_expand;
-    struct acreI_regex re;               /* REGEX: compiled when it does not
-                                            expand (re.code NULL otherwise) */
-    struct acreI_template re_tmpl;       /* REGEX: the pattern as a template */
-    int level;                           /* LEVEL: n; SELF: the self level */
+    uint8_t kind;      /* enum acreI_subject_kind */
+    uint8_t is_expand; /* pat->expand is the DN, substituted per check */
+    uint8_t self;      /* the <access> had "self" ("realself") */
+    int level;         /* LEVEL: n; SELF: the self level */
+    struct acreI_lc pos;
+    const acre_dn *dn;             /* BASE..LEVEL without expand: normalised */
+    struct acreI_subject_pat *pat; /* NULL: none (acreI_pat) */
     const struct acreI_attrspec *dnattr; /* dnattr=<attr> (realdnattr for
                                     realdn): kind TYPE, or NULL */
-    int self; /* the <access> had "self" ("realself") */
 };
+
+/* acreI_pat -- the patterns of subject s (all zero when it has none). */
+extern const struct acreI_subject_pat acreI_no_pat;
+
+static inline const struct acreI_subject_pat *
+acreI_pat(const struct acreI_subject *s)
+{
+    return s->pat ? s->pat : &acreI_no_pat;
+}
 
 /* peername, sockname, sockurl, domain */
 enum acreI_str_style {
@@ -448,15 +496,21 @@ struct acreI_clause_rare {
     unsigned transport_ssf, tls_ssf, sasl_ssf; /* 0: none */
 };
 
-struct acreI_clause {
-    struct acreI_pos pos; /* of "by" */
-    struct acreI_subject dn;
+/* A clause's group, set and rare conditions: apart, so that a clause
+ * with none of them (most) holds one NULL pointer for the three. */
+struct acreI_clause_ext {
     struct acreI_clause_rare *rare; /* NULL: none of them (acreI_rare) */
     struct acreI_group *group;      /* NULL: none */
     struct acreI_set *set;          /* NULL: none */
-    unsigned ssf;                   /* 0: none */
-    uint32_t mask;                  /* ACREI_PRIV_* with its flags */
-    struct acreI_pos mask_pos;
+};
+
+struct acreI_clause {
+    struct acreI_lc pos;      /* of "by" */
+    struct acreI_lc mask_pos; /* of the access */
+    struct acreI_subject dn;
+    struct acreI_clause_ext *ext; /* NULL: no group, set or rare part */
+    unsigned ssf;                 /* 0: none */
+    uint32_t mask;                /* ACREI_PRIV_* with its flags */
     enum acreI_control control;
 };
 
@@ -467,16 +521,38 @@ extern const struct acreI_clause_rare acreI_no_rare;
 static inline const struct acreI_clause_rare *
 acreI_rare(const struct acreI_clause *c)
 {
-    return c->rare ? c->rare : &acreI_no_rare;
+    return c->ext && c->ext->rare ? c->ext->rare : &acreI_no_rare;
+}
+
+/* acreI_group, acreI_set -- the group and the set of clause c, NULL when
+ * it has none. */
+static inline const struct acreI_group *
+acreI_group(const struct acreI_clause *c)
+{
+    return c->ext ? c->ext->group : NULL;
+}
+
+static inline const struct acreI_set *
+acreI_set(const struct acreI_clause *c)
+{
+    return c->ext ? c->ext->set : NULL;
 }
 
 struct acreI_rule {
     struct acreI_pos pos; /* of the "access" directive or olcAccess value */
     unsigned index;       /* position in its list, from 0 */
+    unsigned nby;
     struct acreI_what what;
     struct acreI_clause *by;
-    unsigned nby;
 };
+
+/* acreI_pos_in -- the whole position of lc, a position inside rule r. */
+static inline struct acreI_pos
+acreI_pos_in(const struct acreI_rule *r, struct acreI_lc lc)
+{
+    struct acreI_pos p = {r->pos.file, lc.line, lc.column};
+    return p;
+}
 
 /* ------------------------------------------------------------------------
  * Search limits (slapd's sizelimit, timelimit, limits; olcSizeLimit,

@@ -52,16 +52,18 @@ check_rule(const struct acreI_rule *r)
     const struct acreI_what *w = &r->what;
 
     check(r->nby > 0);
-    check(w->dn_style != ACREI_DN_REGEX || w->dn_re.code);
+    check(w->dn_style != ACREI_DN_REGEX || acreI_dn_re(w)->code);
     check(w->dn_style == ACREI_DN_ANY || w->dn_style == ACREI_DN_REGEX ||
           w->dn != NULL);
-    check(w->val.style == ACREI_VAL_NONE || w->nattrs >= 1); /* slapd adds
-                                                              later attrs */
+    check(acreI_val(w)->style == ACREI_VAL_NONE ||
+          w->nattrs >= 1); /* slapd adds
+                     later attrs */
     for (unsigned i = 0; i < r->nby; i++) {
         const struct acreI_clause *b = &r->by[i];
         check(b->mask != 0);
         check(b->control >= ACREI_STOP && b->control <= ACREI_BREAK);
-        check(b->dn.kind != ACREI_SUBJ_REGEX || b->dn.re_tmpl.tmpl);
+        check(b->dn.kind != ACREI_SUBJ_REGEX ||
+              acreI_pat(&b->dn)->re_tmpl.tmpl);
     }
 }
 

@@ -496,7 +496,7 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
     m->val_src = c->sval;
     m->val_count = ACREI_MAX_MATCHES;
     if (w->dn_style == ACREI_DN_REGEX) {
-        if (!acreR_oracle_regex_rule(&w->dn_re, c->sdn, m->dn,
+        if (!acreR_oracle_regex_rule(acreI_dn_re(w), c->sdn, m->dn,
                                      ACREI_MAX_MATCHES))
             return 0;
     } else if (!what_dn(c->t->entry, w)) {
@@ -504,17 +504,17 @@ what_matches(struct check *c, const struct acreI_rule *r, struct matches *m,
     }
     if (w->has_attrs && !attr_in_list(c->o, c->t, w))
         return 0;
-    if (w->val.style != ACREI_VAL_NONE) {
+    if (acreI_val(w)->style != ACREI_VAL_NONE) {
         if (!c->t->val)
             return 0;
         record(st, prev, mask);
-        if (!what_val(c, &w->val, m))
+        if (!what_val(c, acreI_val(w), m))
             return 0;
     }
     struct acreF_hooks h = acreR_dir_hooks(c->o->dir);
     if (w->filter && acreF_eval(w->filter, c->t->entry, &h) != ACREF_TRUE)
         return 0;
-    if (w->val.style == ACREI_VAL_REGEX || w->dn_style == ACREI_DN_REGEX)
+    if (acreI_val(w)->style == ACREI_VAL_REGEX || w->dn_style == ACREI_DN_REGEX)
         *tm = *m;
     else
         style_matches(c, w, tm);

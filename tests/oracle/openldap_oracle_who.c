@@ -130,17 +130,17 @@ subject_matches(struct check *c, const struct acreI_subject *sj,
     case ACREI_SUBJ_SELF:
         return subject_self(c, sj, op);
     case ACREI_SUBJ_REGEX: {
-        char *pat = expand(c, &sj->re_tmpl, tm, 0);
-        return pat && acreR_oracle_regex_match(pat, sj->re_tmpl.expands,
-                                               acreR_slapd_dn(c->tmp, opnorm),
-                                               NULL, 0);
+        char *pat = expand(c, &acreI_pat(sj)->re_tmpl, tm, 0);
+        return pat && acreR_oracle_regex_match(
+                          pat, acreI_pat(sj)->re_tmpl.expands,
+                          acreR_slapd_dn(c->tmp, opnorm), NULL, 0);
     }
     default:
         break;
     }
     const acre_dn *pat = sj->dn;
     if (sj->is_expand) {
-        char *s = expand(c, &sj->expand, tm, 1);
+        char *s = expand(c, &acreI_pat(sj)->expand, tm, 1);
         if (!s || !(pat = acreR_oracle_parse_dn(c, s, strlen(s))))
             return 0;
     }
@@ -517,9 +517,9 @@ acreR_oracle_by_matches(struct check *c, const struct acreI_rule *r,
     if (acreI_rare(b)->realdn.dnattr &&
         !dnattr_matches(c, &acreI_rare(b)->realdn, o->authc, o->authc_norm))
         return 0;
-    if (b->group && !group_matches(c, b->group, tm))
+    if (acreI_group(b) && !group_matches(c, acreI_group(b), tm))
         return 0;
-    if (b->set && !acreR_oracle_set_matches(c, b->set, tm))
+    if (acreI_set(b) && !acreR_oracle_set_matches(c, acreI_set(b), tm))
         return 0;
     return ssf_ok(b, &o->rq);
 }

@@ -153,8 +153,8 @@ Test(openldap_parse, what_dn_styles)
     /* slapd's space folding after commas of DN regexes */
     const struct acreI_rule *r = rule("to dn.regex=\"^cn=[^,]+, dc=x$\" by * "
                                       "read");
-    cr_expect_str_eq(r->what.dn_re.pattern, "^cn=[^,]+,dc=x$");
-    cr_expect(r->what.dn_re.code != NULL);
+    cr_expect_str_eq(acreI_dn_re(&r->what)->pattern, "^cn=[^,]+,dc=x$");
+    cr_expect(acreI_dn_re(&r->what)->code != NULL);
 }
 
 Test(openldap_parse, what_filter_attrs)
@@ -251,13 +251,13 @@ Test(openldap_parse, what_val)
 {
     const struct acreI_rule *r = rule("to attrs=cn val=\"Mark  A Elliot\" by "
                                       "* read");
-    cr_expect_eq(r->what.val.style, ACREI_VAL_EXACT);
-    cr_expect_str_eq((const char *)r->what.val.norm, "mark a elliot");
+    cr_expect_eq(acreI_val(&r->what)->style, ACREI_VAL_EXACT);
+    cr_expect_str_eq((const char *)acreI_val(&r->what)->norm, "mark a elliot");
     r = rule("to attrs=cn val/caseExactMatch=\"Mark\" by * read");
-    cr_expect_str_eq((const char *)r->what.val.norm, "Mark");
+    cr_expect_str_eq((const char *)acreI_val(&r->what)->norm, "Mark");
     r = rule("to attrs=cn val.regex=\"^John D.+\" by * read");
-    cr_expect_eq(r->what.val.style, ACREI_VAL_REGEX);
-    cr_expect_str_eq(r->what.val.re.pattern, "^John D.+");
+    cr_expect_eq(acreI_val(&r->what)->style, ACREI_VAL_REGEX);
+    cr_expect_str_eq(acreI_val(&r->what)->re.pattern, "^John D.+");
 
     static const struct {
         const char *style;
@@ -278,9 +278,9 @@ Test(openldap_parse, what_val)
                                   "DC=Y\" by * read",
                                   dn[i].style);
         r = rule(s);
-        cr_expect_eq(r->what.val.style, dn[i].v, "val%s", dn[i].style);
-        cr_expect(r->what.val.dn_syntax);
-        cr_expect_str_eq(norm(r->what.val.dn), "cn=x,dc=y");
+        cr_expect_eq(acreI_val(&r->what)->style, dn[i].v, "val%s", dn[i].style);
+        cr_expect(acreI_val(&r->what)->dn_syntax);
+        cr_expect_str_eq(norm(acreI_val(&r->what)->dn), "cn=x,dc=y");
     }
 }
 
@@ -342,16 +342,17 @@ Test(openldap_parse, who_regex_quirks)
         char *s = talloc_asprintf(ctx, "to * by %s read", t[i].who);
         const struct acreI_clause *b = by1(s);
         cr_expect_eq(b->dn.kind, ACREI_SUBJ_REGEX, "%s", t[i].who);
-        cr_expect_str_eq(b->dn.re_tmpl.tmpl, t[i].pattern, "%s", t[i].who);
-        cr_expect(b->dn.re.code != NULL, "%s: compiled", t[i].who);
+        cr_expect_str_eq(acreI_pat(&b->dn)->re_tmpl.tmpl, t[i].pattern, "%s",
+                         t[i].who);
+        cr_expect(acreI_pat(&b->dn)->re.code != NULL, "%s: compiled", t[i].who);
     }
     /* with substitutions the regex is compiled per check */
     const struct acreI_clause *b =
         rule("to dn.regex=\"^cn=([^,]+),dc=x$\" by dn.regex=\"^uid=$1,dc=x$$\" "
              "read")
             ->by;
-    cr_expect(b->dn.re_tmpl.expands);
-    cr_expect(b->dn.re.code == NULL);
+    cr_expect(acreI_pat(&b->dn)->re_tmpl.expands);
+    cr_expect(acreI_pat(&b->dn)->re.code == NULL);
 }
 
 Test(openldap_parse, who_expand_real_dnattr)
@@ -360,7 +361,7 @@ Test(openldap_parse, who_expand_real_dnattr)
         by1("to dn.regex=(.*) by dn.subtree,expand=\"$1\" read");
     cr_expect_eq(b->dn.kind, ACREI_SUBJ_SUBTREE);
     cr_expect(b->dn.is_expand);
-    cr_expect_str_eq(b->dn.expand.tmpl, "$1");
+    cr_expect_str_eq(acreI_pat(&b->dn)->expand.tmpl, "$1");
     b = by1("to * by realdn.children=dc=x realdnattr=member dnattr=owner "
             "read");
     cr_expect_eq(b->dn.kind, ACREI_SUBJ_NONE);
@@ -377,30 +378,30 @@ Test(openldap_parse, who_expand_real_dnattr)
 Test(openldap_parse, who_group)
 {
     const struct acreI_clause *b = by1("to * by group=\"cn=G,dc=x\" read");
-    cr_assert(b->group);
-    cr_expect_str_eq(norm(b->group->dn), "cn=g,dc=x");
-    cr_expect_eq(b->group->oc, class_id("groupOfNames"));
-    cr_expect_eq(b->group->at.type, attr_id("member"));
-    cr_expect(!b->group->dynamic && !b->group->expand);
+    cr_assert(acreI_group(b));
+    cr_expect_str_eq(norm(acreI_group(b)->dn), "cn=g,dc=x");
+    cr_expect_eq(acreI_group(b)->oc, class_id("groupOfNames"));
+    cr_expect_eq(acreI_group(b)->at.type, attr_id("member"));
+    cr_expect(!acreI_group(b)->dynamic && !acreI_group(b)->expand);
     b = by1("to * by group/groupOfUniqueNames/uniqueMember.exact=\"cn=g,dc=x\" "
             "read");
-    cr_expect_eq(b->group->oc, class_id("groupOfUniqueNames"));
-    cr_expect_eq(b->group->at.type, attr_id("uniqueMember"));
+    cr_expect_eq(acreI_group(b)->oc, class_id("groupOfUniqueNames"));
+    cr_expect_eq(acreI_group(b)->at.type, attr_id("uniqueMember"));
     b = by1("to * by group/groupOfURLs/memberURL=\"cn=g,dc=x\" read");
-    cr_expect(b->group->dynamic);
+    cr_expect(acreI_group(b)->dynamic);
     b = by1("to dn.regex=^(.*)$ by group.expand=\"cn=$1\" read");
-    cr_expect(b->group->expand);
-    cr_expect_str_eq(b->group->tmpl.tmpl, "cn=$1");
+    cr_expect(acreI_group(b)->expand);
+    cr_expect_str_eq(acreI_group(b)->tmpl.tmpl, "cn=$1");
     b = by1("to * by group.regex=\"cn=g\" read"); /* legacy, noted */
-    cr_expect(b->group->expand);
+    cr_expect(acreI_group(b)->expand);
 }
 
 Test(openldap_parse, who_set)
 {
     const struct acreI_clause *b =
         by1("to * by set=\"[cn=a,dc=x]/member* & user\" write");
-    cr_assert(b->set && b->set->root);
-    const struct acreI_setnode *n = b->set->root;
+    cr_assert(acreI_set(b) && acreI_set(b)->root);
+    const struct acreI_setnode *n = acreI_set(b)->root;
     cr_expect_eq(n->op, ACREI_SET_INTERSECT);
     cr_expect_eq(n->kid[0]->op, ACREI_SET_ATTR);
     cr_expect(n->kid[0]->closure);
@@ -408,10 +409,10 @@ Test(openldap_parse, who_set)
     cr_expect_eq(n->kid[1]->op, ACREI_SET_USER);
     /* slapd only finds a bad set per check: accepted, never matches */
     struct acreI_policy *cfg = conf_ok("access to * by set=\"this/\" read\n");
-    cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
+    cr_expect(acreI_set(&cfg->frontend.rules[0].by[0])->invalid);
     cr_expect_eq(cfg->nnotes, 1);
     b = by1("to * by set.expand=\"[$0]/member\" read");
-    cr_expect(b->set->expand && !b->set->root);
+    cr_expect(acreI_set(b)->expand && !acreI_set(b)->root);
 }
 
 Test(openldap_parse, who_connection)
@@ -962,7 +963,7 @@ Test(openldap_parse, limits)
         set = talloc_strdup_append(set, ")");
     set = talloc_strdup_append(set, "\" read\n");
     struct acreI_policy *cfg = conf_ok(set);
-    cr_expect(cfg->frontend.rules[0].by[0].set->invalid);
+    cr_expect(acreI_set(&cfg->frontend.rules[0].by[0])->invalid);
 }
 
 /* unit repeated n times, between pre and post, as a talloc string. */

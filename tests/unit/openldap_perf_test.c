@@ -152,8 +152,10 @@ Test(openldap_perf, shared_attrs_copied_before_adding)
     /* val= reads the single attribute of a shared list */
     cfg = conf_ok("access to attrs=cn by * read\n"
                   "access to attrs=cn val=Foo by * read\n");
-    cr_expect_eq(cfg->frontend.rules[1].what.val.style, ACREI_VAL_EXACT);
-    cr_expect_eq(cfg->frontend.rules[0].what.val.style, ACREI_VAL_NONE);
+    cr_expect_eq(acreI_val(&cfg->frontend.rules[1].what)->style,
+                 ACREI_VAL_EXACT);
+    cr_expect_eq(acreI_val(&cfg->frontend.rules[0].what)->style,
+                 ACREI_VAL_NONE);
 }
 
 Test(openldap_perf, shared_regex_and_errors_after_it)
@@ -164,9 +166,9 @@ Test(openldap_perf, shared_regex_and_errors_after_it)
                 "access to dn.regex=\"^uid=([^,]+),dc=x$\" by * read\n");
     const struct acreI_rule *r = cfg->frontend.rules;
 
-    cr_expect_eq(r[0].what.dn_re.code, r[1].what.dn_re.code);
-    cr_expect_eq(r[1].what.dn_re.ncapture, 1);
-    cr_expect_str_eq(r[1].what.dn_re.pattern, "^uid=([^,]+),dc=x$");
+    cr_expect_eq(acreI_dn_re(&r[0].what)->code, acreI_dn_re(&r[1].what)->code);
+    cr_expect_eq(acreI_dn_re(&r[1].what)->ncapture, 1);
+    cr_expect_str_eq(acreI_dn_re(&r[1].what)->pattern, "^uid=([^,]+),dc=x$");
     /* a DN, a filter, a list met before do not hide a later error */
     cr_expect(!conf("access to dn=\"cn=a\" attrs=cn by * read\n"
                     "access to dn=\"cn=a\" attrs=cn,nosuchattr by * read\n",
