@@ -19,42 +19,6 @@
 
 #define LOCAL_CPS 256
 
-int
-acreE_utf8_valid(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-
-    while (i < n) {
-        uint8_t c = s[i];
-        size_t k;
-        uint32_t cp, min;
-
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf)
-            k = 1, cp = c & 0x1f, min = 0x80;
-        else if (c >= 0xe0 && c <= 0xef)
-            k = 2, cp = c & 0x0f, min = 0x800;
-        else if (c >= 0xf0 && c <= 0xf4)
-            k = 3, cp = c & 0x07, min = 0x10000;
-        else
-            return 0;
-        if (n - i <= k)
-            return 0;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + j] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return 0;
-        i += k + 1;
-    }
-    return 1;
-}
-
 /* Decode one code point of already validated UTF-8; advances *i. */
 static inline uint32_t
 utf8_next(const uint8_t *s, size_t *i)
@@ -109,6 +73,17 @@ utf8_next_checked(const uint8_t *s, size_t n, size_t *i)
         return UTF8_BAD;
     *i += k + 1;
     return cp;
+}
+
+int
+acreE_utf8_valid(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n)
+        if (utf8_next_checked(s, n, &i) == UTF8_BAD)
+            return 0;
+    return 1;
 }
 
 static int
