@@ -570,4 +570,55 @@ Test(memberof, matching_allocates_nothing_once_the_index_is_built)
     acre_request_end(rq);
     acre_policy_release(p);
 }
+
+/* Out of memory while the index is built and the values are collected
+ * (both kinds): each run fails with ACRE_ERR_NOMEM (or recovers with the
+ * right values), leaves no block behind, and the policy stays usable. */
+Test(memberof, memberof_out_of_memory_fails_closed)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    struct thost *h = thost_new(ctx, dir, 7, 0);
+    acre_dn *d;
+    unsigned long n, failures = 0;
+
+    cr_assert_eq(acre_dn_parse(ctx, schema, CAROL, strlen(CAROL), 0, &d, NULL),
+                 0);
+    const acre_entry_view *carol = thost_view(h, d);
+    thost_set_generation(h, 0); /* an index per request: every run builds */
+    acre_request *warm = begin(p, 0); /* the policy's caches, once */
+    acre_request_end(warm);
+    for (n = 1;; n++) {
+        long live = alloc_live();
+        acre_request *rq;
+        cr_assert_eq(acre_request_begin(p, NULL, thost_host(h), &rq), 0);
+        acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF | ACRE_REQ_MEMBEROF);
+        const acre_value *v;
+        uint32_t nv = 0;
+        alloc_fail_after(n);
+        int rc = acre_entry_memberof(rq, carol, &v, &nv);
+        int rc2 = rc ? rc : acre_entry_ismemberof(rq, carol, &v, &nv);
+        unsigned long failed = alloc_failed();
+        alloc_fail_after(0);
+        if (failed && (rc || rc2)) {
+            cr_expect_eq(rc ? rc : rc2, ACRE_ERR_NOMEM, "allocation %lu: %s", n,
+                         acre_strerror(rc ? rc : rc2));
+            cr_expect_eq(nv, 0, "allocation %lu: values", n);
+        } else {
+            cr_expect_eq(rc, 0);
+            cr_expect_eq(rc2, 0);
+            cr_expect_eq(nv, 2, "allocation %lu: %u values", n, nv);
+        }
+        acre_request_end(rq);
+        cr_expect_eq(alloc_live(), live, "allocation %lu: %ld blocks left", n,
+                     alloc_live() - live);
+        if (!failed)
+            break;
+        failures++;
+    }
+    cr_expect_gt(failures, 0, "no allocation failed");
+    acre_request *rq = begin(p, ACRE_REQ_MEMBEROF);
+    cr_expect_str_eq(mvalues(rq, CAROL), LOOP "|" RING);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
 #endif
