@@ -44,7 +44,8 @@ struct search {
     int nomem;             /* printing ran out of memory */
     unsigned line;         /* -f: the line being searched, from 1 */
     acre_request *rq;      /* the current search's */
-    int want_mo;           /* --ismemberof and isMemberOf or + asked */
+    int want_ismo;         /* --ismemberof and isMemberOf or + asked */
+    int want_mo;           /* --memberof and memberOf, * or no list */
 };
 
 /* help_search -- see cli.h: the usage of the command. */
@@ -62,7 +63,7 @@ help_search(FILE *f)
         "[--ssf [KIND=]N]\n"
         "                   [--peer ADDR] [--sockname ADDR] [--sockurl URL]\n"
         "                   [--domain HOST] [--time TIME] [--subentries]\n"
-        "                   [--ismemberof]\n"
+        "                   [--ismemberof] [--memberof]\n"
         "                   [--collective-stack] [--no-collective-filter]\n"
         "                   [--strict]\n"
         "                   [--dialect slapd.conf|cn=config|aci]\n"
@@ -84,7 +85,9 @@ help_search(FILE *f)
         "that a specific area ends the one above it;\n"
         "--no-collective-filter hides collective values from FILTER.\n"
         "--ismemberof gives entries OpenDJ's virtual isMemberOf in\n"
-        "filters (FILTER, filter=, specificationFilter).\n"
+        "filters (FILTER, filter=, specificationFilter) and output;\n"
+        "--memberof gives those that store no memberOf the one 389's and\n"
+        "slapd's memberOf would have written (static groups only).\n"
         "--dialect aci takes the rules from the aci values of the data\n"
         "(and of --policy LDIF files, then optional) as 389-DS decides\n"
         "them (--aci-variant opendj: as OpenDJ); cn=Directory Manager\n"
@@ -177,37 +180,41 @@ print_collective(const struct search *s, const acre_verdict *v,
     return rc;
 }
 
-/* print_ismemberof -- the virtual isMemberOf values of e the requester
- * may read, last: an operational attribute returned when asked for by
- * name or "+" (acre_entry_ismemberof). */
+/* print_virtual -- the virtual values of attribute name of e the
+ * requester may read, from get (acre_entry_ismemberof,
+ * acre_entry_memberof), when want. */
 static int
-print_ismemberof(const struct search *s, const acre_entry_view *e)
+print_virtual(const struct search *s, const acre_entry_view *e, int want,
+              const char *name,
+              int (*get)(acre_request *, const acre_entry_view *,
+                         const acre_value **, uint32_t *))
 {
     const acre_value *vals;
     uint32_t n;
     int rc = 0;
 
-    if (!s->want_mo || acre_entry_ismemberof(s->rq, e, &vals, &n))
-        return !s->want_mo ? 0 : -1;
+    if (!want || get(s->rq, e, &vals, &n))
+        return !want ? 0 : -1;
     for (uint32_t j = 0; j < n && !rc; j++) {
-        int ok = acre_access(s->rq, e, "isMemberOf", vals[j].val, vals[j].len,
+        int ok = acre_access(s->rq, e, name, vals[j].val, vals[j].len,
                              ACRE_RIGHT_READ, NULL);
         if (ok < 0)
             return -1;
         if (ok)
-            rc = out_line(s, "isMemberOf", vals[j].val, vals[j].len);
+            rc = out_line(s, name, vals[j].val, vals[j].len);
     }
     return rc;
 }
 
-/* wants_mo -- does the attribute list ask for isMemberOf (by name or
- * "+"; "*" and no list do not)? */
+/* wants -- does the attribute list ask for name, by name or by all (the
+ * meta name "+" or "*"; "*" also by no list)? */
 static int
-wants_mo(const struct search *s)
+wants(const struct search *s, const char *name, const char *all)
 {
+    if (!s->a.nattrs && !strcmp(all, "*"))
+        return 1;
     for (unsigned i = 0; i < s->a.nattrs; i++)
-        if (!strcmp(s->a.attrs[i], "+") ||
-            !strcasecmp(s->a.attrs[i], "isMemberOf"))
+        if (!strcmp(s->a.attrs[i], all) || !strcasecmp(s->a.attrs[i], name))
             return 1;
     return 0;
 }
@@ -281,8 +288,12 @@ print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
     }
     if (!rc)
         rc = print_collective(s, v, done);
-    if (!rc)
-        rc = print_ismemberof(s, view);
+    if (!rc) /* memberOf: a user attribute in the built-in schema */
+        rc =
+            print_virtual(s, view, s->want_mo, "memberOf", acre_entry_memberof);
+    if (!rc) /* isMemberOf: an operational one */
+        rc = print_virtual(s, view, s->want_ismo, "isMemberOf",
+                           acre_entry_ismemberof);
     free(done);
     putchar('\n');
     if (rc)
@@ -389,7 +400,8 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
     s->count = 0;
     s->exceeded = 0;
     s->rq = rq;
-    s->want_mo = s->a.who.ismemberof && wants_mo(s);
+    s->want_ismo = s->a.who.ismemberof && wants(s, "isMemberOf", "+");
+    s->want_mo = s->a.who.memberof && wants(s, "memberOf", "*");
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     rc = acre_search(rq, s->a.base, s->a.scope, filter, s->a.attrs, s->a.nattrs,
                      print_entry, s, ldap_rc, &matched);

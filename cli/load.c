@@ -827,6 +827,10 @@ cli_who_option(struct cli_who *w, int argc, char **argv, int *i)
         w->ismemberof = 1;
         return 1;
     }
+    if (!strcmp(argv[*i], "--memberof")) {
+        w->memberof = 1;
+        return 1;
+    }
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         int seen = (w->seen >> k) & 1;
         if (!(v = cli_opt(w->cmd, argc, argv, i, names[k], &bad)))
@@ -897,7 +901,8 @@ cli_request(const struct cli_who *w, acre_policy *policy,
         return CLI_EXIT_USAGE;
     }
     acre_request_set_flags(rq, (w->subentries ? ACRE_REQ_SUBENTRIES : 0) |
-                                   (w->ismemberof ? ACRE_REQ_ISMEMBEROF : 0));
+                                   (w->ismemberof ? ACRE_REQ_ISMEMBEROF : 0) |
+                                   (w->memberof ? ACRE_REQ_MEMBEROF : 0));
     *out = rq;
     return CLI_EXIT_OK;
 }

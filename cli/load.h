@@ -159,6 +159,7 @@ struct cli_who {
     int subentries;    /* --subentries */
     unsigned seen;     /* options given (bit k: names[k] of load.c) */
     int ismemberof;    /* --ismemberof */
+    int memberof;      /* --memberof */
     unsigned dn_flags; /* -D and --authc-dn are parsed with these
                           (ACRE_DN_SLAPD: the OpenLDAP dialect, whose
                           slapd refuses some forms a bind could name) */
@@ -169,10 +170,10 @@ struct cli_who {
 /*
  * cli_who_option -- take argv[*i] when it is one of the requester's
  * options: -D, --authc-dn, --auth-method, --ssf, --peer, --sockname,
- * --sockurl, --domain, --time, --subentries, --ismemberof.  Values are
- * validated here; each option but --ssf (one per kind), --subentries
- * and --ismemberof may be given once: a second one is a usage error,
- * not an override.
+ * --sockurl, --domain, --time, --subentries, --ismemberof, --memberof.
+ * Values are validated here; each option but --ssf (one per kind),
+ * --subentries, --ismemberof and --memberof may be given once: a second
+ * one is a usage error, not an override.
  * Returns 1 taken, 0 not one of these, -1 usage error (printed).
  */
 int cli_who_option(struct cli_who *w, int argc, char **argv, int *i);
@@ -187,8 +188,8 @@ int cli_who_subject(const struct cli_who *w, const acre_schema *schema,
 
 /*
  * cli_request -- acre_request_begin for w over policy and dir, with the
- * request flags w asks for (--subentries, --ismemberof).  Prints the
- * error.
+ * request flags w asks for (--subentries, --ismemberof, --memberof).  Prints
+ * the error.
  */
 int cli_request(const struct cli_who *w, acre_policy *policy,
                 const acre_directory *dir, acre_request **out);

@@ -126,8 +126,8 @@ struct acre_request {
     struct acreC_cache *coll;
     unsigned flags;
     struct acreV_posix *posix; /* regex_t copies (eval_regex.c), or NULL */
-    /* the virtual isMemberOf (memberof.c): the group index held, its
-     * visited set and stack, and whether a memberURL filter is being
+    /* the virtual isMemberOf and memberOf (memberof.c): the group index held,
+     * its visited set and stack, and whether a memberURL filter is being
      * evaluated (it sees no virtual isMemberOf) */
     struct acreV_moidx *mo;
     uint8_t *mo_seen;
@@ -468,27 +468,29 @@ int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
  */
 
 /*
- * acreV_memberof -- the virtual isMemberOf of e for request arg: is e a
- * member (directly, nested or dynamically) of the group named by the
- * normalised DN gdn[0..len), or of any group when gdn is NULL?  1 yes, 0
- * no, 2 when the request does not compute isMemberOf (ACRE_REQ_ISMEMBEROF
- * unset), -1 unknown: the group index could not be built (the request is
- * failed: ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM) or a memberURL filter asked.
- * The index is built at the first need per host and generation.
+ * acreV_memberof -- the virtual isMemberOf (kind ACRE_REQ_ISMEMBEROF) or
+ * memberOf (ACRE_REQ_MEMBEROF) of e for request arg: is e a member
+ * (directly, nested, or for isMemberOf dynamically) of the group named by
+ * the normalised DN gdn[0..len), or of any group when gdn is NULL?  1 yes,
+ * 0 no, 2 when the request does not compute that kind (its flag unset),
+ * -1 unknown: the group index could not be built (the request is failed:
+ * ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM) or a memberURL filter asked.  The index
+ * is built at the first need per host and generation.
  */
-int acreV_memberof(void *arg, const acre_entry_view *e, const uint8_t *gdn,
-                   size_t len);
+int acreV_memberof(void *arg, unsigned kind, const acre_entry_view *e,
+                   const uint8_t *gdn, size_t len);
 
 /*
- * acreV_memberof_values -- the virtual isMemberOf of e: the DNs of every
- * group e is in (directly, nested or dynamically) as the group entries
- * have them, in the order of their normalised DNs; *n 0 when the request
- * does not compute isMemberOf.  The values live in the request's scratch
- * until its next call here.  0, or the request's error (ACRE_ERR_LOOKUP,
- * ACRE_ERR_NOMEM) with no values.
+ * acreV_memberof_values -- the virtual isMemberOf or memberOf (kind as
+ * above) of e: the DNs of every group e is in (directly, nested, or for
+ * isMemberOf dynamically) as the group entries have them, in the order of
+ * their normalised DNs; *n 0 when the request does not compute that kind.
+ * The values live in the request's scratch until its next call here.  0,
+ * or the request's error (ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM) with no values.
  */
-int acreV_memberof_values(struct acre_request *rq, const acre_entry_view *e,
-                          const acre_value **vals, uint32_t *n);
+int acreV_memberof_values(struct acre_request *rq, unsigned kind,
+                          const acre_entry_view *e, const acre_value **vals,
+                          uint32_t *n);
 
 /* acreV_memberof_end -- drop the request's reference on its index. */
 void acreV_memberof_end(struct acre_request *rq);

@@ -468,6 +468,8 @@ set_special(struct ps *ps, struct acreF_node *nd)
         nd->special = ACREF_SP_SUBSCHEMA;
     else if (t == k->isMemberOf)
         nd->special = ACREF_SP_ISMEMBEROF;
+    else if (t == k->memberOf)
+        nd->special = ACREF_SP_MEMBEROF;
 }
 
 static int
@@ -688,8 +690,18 @@ prepare_ava(struct ps *ps, struct acreF_node *nd)
         nd->rule = nd->rule_eq = at->eq;
         return prepare_class(ps, nd);
     }
-    if ((rc = prepare_value(ps, nd, at->eq, at->eq)) || nd->undef)
+    if ((rc = prepare_value(ps, nd, at->eq, at->eq)))
         return rc;
+    if (nd->undef && nd->special == ACREF_SP_MEMBEROF &&
+        nd->kind == ACREF_EQUALITY && at->eq == ACREM_NONE) {
+        /* a virtual memberOf compares DNs (memberof.c) */
+        rc = normalise(ps, nd->want.type, ACREM_DN, ACREM_USE_EQ, nd->raw,
+                       nd->raw_len, &nd->norm, &nd->norm_len);
+        nd->vdn = rc == 0;
+        return rc < 0 ? rc : 0;
+    }
+    if (nd->undef)
+        return 0;
     if (nd->special == ACREF_SP_HASSUBORDINATES) {
         const uint8_t *t;
         size_t tl;

@@ -93,18 +93,19 @@ typedef int (*acreF_access_fn)(void *ctx, const acre_entry_view *e,
  * What an evaluation may ask of its caller: the access hook above (NULL:
  * all allowed), and whether the entry has subordinates (for
  * hasSubordinates: 1 yes, 0 no, negative unknown; NULL: unknown, and such
- * = and ~= items are UNDEFINED), and the virtual isMemberOf of an entry
- * that stores none (is e a member of the group normalised DN gdn names,
- * or of any group when gdn is NULL: 1 yes, 0 no, 2 no virtual isMemberOf
- * (the stored values decide), negative unknown; NULL: none).
+ * = and ~= items are UNDEFINED), and the virtual isMemberOf or memberOf
+ * of an entry that stores none (kind ACRE_REQ_ISMEMBEROF or
+ * ACRE_REQ_MEMBEROF: is e a member of the group normalised DN gdn names,
+ * or of any group when gdn is NULL: 1 yes, 0 no, 2 no virtual attribute
+ * of that kind (the stored values decide), negative unknown; NULL: none).
  */
 struct acreF_hooks {
     acreF_access_fn access;
     void *ctx;
     int (*children)(void *arg, const acre_entry_view *e);
     void *children_arg;
-    int (*memberof)(void *arg, const acre_entry_view *e, const uint8_t *gdn,
-                    size_t len);
+    int (*memberof)(void *arg, unsigned kind, const acre_entry_view *e,
+                    const uint8_t *gdn, size_t len);
     void *memberof_arg;
 };
 

@@ -71,6 +71,11 @@
  *       it is a member of any; ~= >= <=, substrings and extensible items
  *       are UNDEFINED (OpenDJ's provider supports equality only); an
  *       unknown answer is UNDEFINED.
+ *   memberOf  the same, for 389's and slapd's memberOf computed by the
+ *       hook (static groups only); its type has no EQUALITY rule, so an =
+ *       item is UNDEFINED on stored values as slapd has it, and compares
+ *       the assertion as a DN (distinguishedNameMatch) with the computed
+ *       ones (`vdn` nodes, filter.c).
  *
  * Invariants: evaluation reads the filter and the entry and allocates
  * nothing (the memberof hook builds its group index at its first call,
@@ -101,8 +106,8 @@ struct ev {
     void *ctx;
     int (*children)(void *arg, const acre_entry_view *e);
     void *children_arg;
-    int (*memberof)(void *arg, const acre_entry_view *e, const uint8_t *gdn,
-                    size_t len);
+    int (*memberof)(void *arg, unsigned kind, const acre_entry_view *e,
+                    const uint8_t *gdn, size_t len);
     void *memberof_arg;
 };
 
@@ -315,25 +320,37 @@ truth(int b)
     return b ? ACREF_TRUE : ACREF_FALSE;
 }
 
-/*
- * The virtual isMemberOf: 1 when nd is an isMemberOf item, the entry
- * stores no isMemberOf and the hook computes it, with *r its answer for
- * group gdn[0..n) (NULL: any group); 0 when the stored values decide.
- */
+/* virtual_member's work for an isMemberOf or memberOf item. */
 static int
-virtual_member(const struct ev *ev, const struct acreF_node *nd,
-               const uint8_t *gdn, size_t n, enum acreF_result *r)
+virtual_ask(const struct ev *ev, const struct acreF_node *nd,
+            const uint8_t *gdn, size_t n, enum acreF_result *r)
 {
-    if (nd->special != ACREF_SP_ISMEMBEROF || !ev->memberof)
-        return 0;
+    unsigned kind = nd->special == ACREF_SP_ISMEMBEROF ? ACRE_REQ_ISMEMBEROF
+                                                       : ACRE_REQ_MEMBEROF;
+
     for (uint32_t i = 0; i < ev->e->nattrs; i++)
         if (ainfo(ev, &ev->e->attrs[i])->type == nd->want.type)
             return 0;
-    int m = ev->memberof(ev->memberof_arg, ev->e, gdn, n);
+    int m = ev->memberof(ev->memberof_arg, kind, ev->e, gdn, n);
     if (m == 2)
         return 0;
     *r = m < 0 ? ACREF_UNDEFINED : truth(m);
     return 1;
+}
+
+/*
+ * The virtual isMemberOf and memberOf: 1 when nd is an item of one, the
+ * entry stores none of it and the hook computes it, with *r its answer for
+ * group gdn[0..n) (NULL: any group); 0 when the stored values decide.
+ * (Inline: every other item leaves at the first test.)
+ */
+static inline int
+virtual_member(const struct ev *ev, const struct acreF_node *nd,
+               const uint8_t *gdn, size_t n, enum acreF_result *r)
+{
+    if (nd->special < ACREF_SP_ISMEMBEROF || !ev->memberof)
+        return 0;
+    return virtual_ask(ev, nd, gdn, n, r);
 }
 
 /* The entry's DN against a normalised DN assertion. */
@@ -519,6 +536,12 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
     enum acreF_result rc = ACREF_FALSE;
     int eqlike = nd->kind == ACREF_EQUALITY || nd->kind == ACREF_APPROX;
 
+    if (nd->undef) { /* a vdn item: only a virtual memberOf answers */
+        if (!virtual_member(ev, nd, nd->norm, nd->norm_len, &rc))
+            return ACREF_UNDEFINED;
+        return item_allowed(ev, nd, nd->norm, nd->norm_len) ? rc
+                                                            : ACREF_UNDEFINED;
+    }
     if (!item_allowed(ev, nd, nd->norm, nd->norm_len))
         return ACREF_UNDEFINED;
     if (virtual_member(ev, nd, nd->kind == ACREF_EQUALITY ? nd->norm : NULL,
@@ -844,7 +867,7 @@ eval(const struct ev *ev, const struct acreF_node *nd)
 {
     enum acreF_result r;
 
-    if (nd->undef)
+    if (nd->undef && !nd->vdn)
         return ACREF_UNDEFINED;
     switch (nd->kind) {
     case ACREF_AND:

@@ -18,7 +18,8 @@
  *
  * Invariants: everything a node points to lives in the filter's talloc
  * tree and never changes after acreF_parse() returns; `undef` nodes are
- * UNDEFINED for every entry and are never given to the access hook;
+ * UNDEFINED for every entry and are never given to the access hook (but
+ * a `vdn` memberOf item on an entry whose memberOf is computed);
  * every other attribute item has a known type (want.type >= 0) and a
  * prepared assertion; bitmaps have acreS_nattrs() (types) or
  * acreS_nclasses() (classes) bits.
@@ -51,7 +52,9 @@ enum acreF_special {
     ACREF_SP_ENTRYDN,         /* entryDN: the entry's own DN */
     ACREF_SP_HASSUBORDINATES, /* hasSubordinates: from the tree links */
     ACREF_SP_SUBSCHEMA,       /* subschemaSubentry: always present */
-    ACREF_SP_ISMEMBEROF,      /* isMemberOf: virtual when not stored */
+    /* the virtual ones last (filter_eval.c tests special >= ISMEMBEROF) */
+    ACREF_SP_ISMEMBEROF, /* isMemberOf: virtual when not stored */
+    ACREF_SP_MEMBEROF,   /* memberOf: virtual when not stored */
 };
 
 /* An approximate-match word code: metaphone, at most 4 letters, NUL. */
@@ -114,6 +117,10 @@ struct acreF_node {
     const struct acreF_class_name *subnames;
     unsigned nsubnames;
     uint8_t hs_true; /* hasSubordinates: the assertion is TRUE */
+    /* memberOf =: the stored values are UNDEFINED (`undef` set: the type
+     * has no EQUALITY rule) but a virtual memberOf compares the assertion
+     * as a DN, norm its distinguishedNameMatch form */
+    uint8_t vdn;
 };
 
 /* A class name or OID as the schema spells it, and the class it names. */

@@ -1,7 +1,16 @@
 /*
- * memberof.c -- OpenDJ's virtual isMemberOf: the groups an entry belongs
+ * memberof.c -- OpenDJ's virtual isMemberOf, and 389's and slapd's
+ * memberOf where the data does not store it: the groups an entry belongs
  * to, computed from the host's group entries when the request asks for it
- * (ACRE_REQ_ISMEMBEROF) and the entry stores no isMemberOf of its own.
+ * (ACRE_REQ_ISMEMBEROF, ACRE_REQ_MEMBEROF) and the entry stores no
+ * attribute of that name of its own.  Both kinds share one index; a query
+ * says which kind it computes.
+ *
+ * memberOf is what 389's memberOf plugin (and slapd's memberof overlay)
+ * would have written: the static groups only, nested and cycle-safe as
+ * below; a dynamic group is no group for it (neither are its members
+ * members, nor does a static group listing it pass them on), but the
+ * groupOfURLs entry itself, listed in a static group, has that memberOf.
  *
  * What is a group (OpenDJ's StaticGroup and DynamicGroup):
  *   static:  objectClass groupOfNames or groupOfEntries (members in
@@ -522,6 +531,7 @@ struct walk {
     const struct acreV_moidx *x;
     uint32_t target; /* UINT32_MAX: any group; MO_ALL: every group */
     uint32_t top;    /* entries on rq->mo_stack */
+    int dynamic;     /* dynamic groups count (isMemberOf, not memberOf) */
 };
 
 /* Reached group g: 1 when it is the target, else pushed once. */
@@ -559,7 +569,7 @@ walk(struct walk *w, const acre_entry_view *e)
 
     if (!s)
         return 0;
-    for (uint32_t i = 0; i < x->ndyn; i++)
+    for (uint32_t i = 0; i < x->ndyn && w->dynamic; i++)
         if (dynamic_has(w->rq, &x->g[x->dyn[i]], e) && reach(w, x->dyn[i]))
             return 1;
     if (listed_in(w, s, n))
@@ -574,21 +584,23 @@ walk(struct walk *w, const acre_entry_view *e)
 
 /* acreV_memberof -- see eval.h. */
 int
-acreV_memberof(void *arg, const acre_entry_view *e, const uint8_t *gdn,
-               size_t len)
+acreV_memberof(void *arg, unsigned kind, const acre_entry_view *e,
+               const uint8_t *gdn, size_t len)
 {
     struct acre_request *rq = arg;
     const struct acreV_moidx *x;
 
-    if (!(rq->flags & ACRE_REQ_ISMEMBEROF))
+    if (!(rq->flags & kind))
         return 2;
     if (rq->mo_busy)
         return -1;
     if (!(x = take(rq)))
         return -1;
-    struct walk w = {rq, x, UINT32_MAX, 0};
+    struct walk w = {rq, x, UINT32_MAX, 0, kind == ACRE_REQ_ISMEMBEROF};
     if (gdn && (w.target = group_find(x, (const char *)gdn, len)) == UINT32_MAX)
         return 0; /* not a group */
+    if (gdn && x->g[w.target].dynamic && !w.dynamic)
+        return 0; /* not a group for memberOf */
     int r = walk(&w, e);
     for (uint32_t k = 0; k < w.top; k++)
         rq->mo_seen[rq->mo_stack[k]] = 0;
@@ -604,18 +616,19 @@ u32_cmp(const void *a, const void *b)
 
 /* acreV_memberof_values -- see eval.h. */
 int
-acreV_memberof_values(struct acre_request *rq, const acre_entry_view *e,
-                      const acre_value **vals, uint32_t *n)
+acreV_memberof_values(struct acre_request *rq, unsigned kind,
+                      const acre_entry_view *e, const acre_value **vals,
+                      uint32_t *n)
 {
     const struct acreV_moidx *x;
 
     *vals = NULL;
     *n = 0;
-    if (!(rq->flags & ACRE_REQ_ISMEMBEROF) || rq->mo_busy)
+    if (!(rq->flags & kind) || rq->mo_busy)
         return 0;
     if (!(x = take(rq)))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
-    struct walk w = {rq, x, MO_ALL, 0};
+    struct walk w = {rq, x, MO_ALL, 0, kind == ACRE_REQ_ISMEMBEROF};
     walk(&w, e);
     /* the index is sorted by normalised DN: so are the values */
     qsort(rq->mo_stack, w.top, sizeof(*rq->mo_stack), u32_cmp);
@@ -628,7 +641,7 @@ acreV_memberof_values(struct acre_request *rq, const acre_entry_view *e,
     return rq->err;
 }
 
-/* Does e store isMemberOf (type t)? */
+/* Does e store attribute type t? */
 static int
 stores(const acre_schema *s, int t, const acre_entry_view *e)
 {
@@ -638,10 +651,11 @@ stores(const acre_schema *s, int t, const acre_entry_view *e)
     return 0;
 }
 
-/* acre_entry_ismemberof -- see acre.h. */
-ACRE_PUBLIC int
-acre_entry_ismemberof(acre_request *rq, const acre_entry_view *e,
-                      const acre_value **vals, uint32_t *n)
+/* The virtual values of kind (a request flag) of e: the public
+ * accessors' common part. */
+static int
+entry_values(acre_request *rq, unsigned kind, const acre_entry_view *e,
+             const acre_value **vals, uint32_t *n)
 {
     int rc;
 
@@ -653,9 +667,26 @@ acre_entry_ismemberof(acre_request *rq, const acre_entry_view *e,
         return rc;
     if (!vals || !n || !acreE_view_check(rq->schema, e))
         return ACRE_ERR_INVAL;
-    int t = acreS_known(rq->schema)->isMemberOf;
+    const struct acreS_known *k = acreS_known(rq->schema);
+    int t = kind == ACRE_REQ_ISMEMBEROF ? k->isMemberOf : k->memberOf;
     if (t < 0 || stores(rq->schema, t, e))
         return 0;
     rq->err = 0;
-    return acreV_memberof_values(rq, e, vals, n);
+    return acreV_memberof_values(rq, kind, e, vals, n);
+}
+
+/* acre_entry_ismemberof -- see acre.h. */
+ACRE_PUBLIC int
+acre_entry_ismemberof(acre_request *rq, const acre_entry_view *e,
+                      const acre_value **vals, uint32_t *n)
+{
+    return entry_values(rq, ACRE_REQ_ISMEMBEROF, e, vals, n);
+}
+
+/* acre_entry_memberof -- see acre.h. */
+ACRE_PUBLIC int
+acre_entry_memberof(acre_request *rq, const acre_entry_view *e,
+                    const acre_value **vals, uint32_t *n)
+{
+    return entry_values(rq, ACRE_REQ_MEMBEROF, e, vals, n);
 }

@@ -506,7 +506,7 @@ acreS_known(const acre_schema *s)
 {
     static const struct acreS_known none = {-1, -1, -1, -1, -1, -1, -1,
                                             -1, -1, -1, -1, -1, -1, -1,
-                                            -1, -1, -1, -1, -1};
+                                            -1, -1, -1, -1, -1, -1};
 
     s = get(s);
     return s ? &s->known : &none;
@@ -586,6 +586,7 @@ static const struct {
     K(modifiersName),
     K(structuralObjectClass),
     K(isMemberOf),
+    K(memberOf),
 #undef K
 };
 

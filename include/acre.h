@@ -1215,6 +1215,13 @@ void acre_request_end(acre_request *rq);
  * one computed from the host's groups (static, nested, dynamic), seen by
  * search filters, filter= rules and specificationFilter refinements */
 #define ACRE_REQ_ISMEMBEROF 0x2u
+/* 389's and slapd's memberOf where the data does not store it: an entry
+ * that stores no memberOf has one computed from the host's static groups
+ * (groupOfNames, groupOfEntries, groupOfUniqueNames; nested; no dynamic
+ * groups), as those servers' memberOf plugin and overlay would have
+ * written it, seen by search filters, filter= rules and
+ * specificationFilter refinements */
+#define ACRE_REQ_MEMBEROF   0x4u
 
 /*
  * acre_entry_ismemberof -- the virtual isMemberOf values of entry e under
@@ -1230,6 +1237,18 @@ void acre_request_end(acre_request *rq);
  */
 int acre_entry_ismemberof(acre_request *rq, const acre_entry_view *e,
                           const acre_value **vals, uint32_t *n);
+
+/*
+ * acre_entry_memberof -- the virtual memberOf values of entry e under
+ * ACRE_REQ_MEMBEROF, as acre_entry_ismemberof gives isMemberOf's (same
+ * order, same lifetime, same errors) but from static groups only.  The
+ * built-in schema has memberOf as a user attribute (as 389 defines it), so
+ * return them for "*" as well as by name; none without the flag or when e
+ * stores memberOf.  Ask acre_access for read on "memberOf" with each value
+ * before returning it.
+ */
+int acre_entry_memberof(acre_request *rq, const acre_entry_view *e,
+                        const acre_value **vals, uint32_t *n);
 
 /*
  * acre_request_set_flags -- set the request's ACRE_REQ_* flags (replacing

@@ -4,7 +4,9 @@
  * rules and specificationFilter refinements see the groups an entry is in
  * (static, nested, cycle-safe, dynamic), only equality and presence
  * work, stored values win, a failed lookup fails closed, and the group
- * index is built once per host generation.
+ * index is built once per host generation.  And 389's and slapd's memberOf
+ * where the data does not store it (ACRE_REQ_MEMBEROF): the same from
+ * static groups only.
  */
 #include "acre.h"
 #include "alloc_hook.h"
@@ -47,7 +49,7 @@ static const char ldif[] =
     PERSON(BOB, "bob", "title: contractor\n")
     PERSON(CAROL, "carol", "")
     PERSON(DAVE, "dave", "isMemberOf: cn=stored," GROUPS "\n")
-    PERSON(ERIN, "erin", "")
+    PERSON(ERIN, "erin", "memberOf: cn=stored," GROUPS "\n")
     "dn: " GROUPS "\nobjectClass: organizationalUnit\nou: groups\n\n"
     "dn: " ADMINS "\nobjectClass: groupOfNames\ncn: admins\n"
     "member: " ALICE "\n\n"
@@ -162,44 +164,67 @@ who(acre_request *rq, const char *filter)
     return out;
 }
 
-Test(memberof, filters_see_static_nested_and_dynamic_groups)
+/* Each filter of cases[] with the entries of PEOPLE it must match
+ * (who), under request flags. */
+struct who_case {
+    const char *filter, *want;
+};
+
+static void
+expect_who(unsigned flags, const struct who_case *cases, size_t n)
 {
     acre_policy *p = policy("access to * by * read\n");
-    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+    acre_request *rq = begin(p, flags);
 
-    cr_expect_str_eq(who(rq, "(isMemberOf=" ADMINS ")"), "a");
-    cr_expect_str_eq(who(rq, "(isMemberOf=" DYN ")"), "b");
-    /* staff lists admins (static) and dyn (dynamic): nesting */
-    cr_expect_str_eq(who(rq, "(isMemberOf=" STAFF ")"), "ab");
-    /* ring and loop list each other: carol is in both, the walk ends */
-    cr_expect_str_eq(who(rq, "(isMemberOf=" RING ")"), "c");
-    cr_expect_str_eq(who(rq, "(isMemberOf=" LOOP ")"), "c");
-    cr_expect_str_eq(who(rq, "(isMemberOf=cn=Loop,OU=Groups," SUFFIX ")"),
-                     "c"); /* DN equality */
-    /* erin is only in entries that are no groups */
-    cr_expect_str_eq(who(rq, "(isMemberOf=" VIRT ")"), "");
-    cr_expect_str_eq(who(rq, "(isMemberOf=*)"), "abcd");
-    cr_expect_str_eq(who(rq, "(!(isMemberOf=" STAFF "))"), "cde");
-    /* dave stores isMemberOf: his stored values decide */
-    cr_expect_str_eq(who(rq, "(isMemberOf=cn=stored," GROUPS ")"), "d");
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(who(rq, cases[i].filter), cases[i].want, "%s",
+                         cases[i].filter);
     acre_request_end(rq);
     acre_policy_release(p);
 }
 
-/* acre_entry_ismemberof's values of dn, joined by "|". */
+Test(memberof, filters_see_static_nested_and_dynamic_groups)
+{
+    static const struct who_case cases[] = {
+        {"(isMemberOf=" ADMINS ")", "a"},
+        {"(isMemberOf=" DYN ")", "b"},
+        /* staff lists admins (static) and dyn (dynamic): nesting */
+        {"(isMemberOf=" STAFF ")", "ab"},
+        /* ring and loop list each other: carol is in both, the walk ends */
+        {"(isMemberOf=" RING ")", "c"},
+        {"(isMemberOf=" LOOP ")", "c"},
+        {"(isMemberOf=cn=Loop,OU=Groups," SUFFIX ")", "c"}, /* DN equality */
+        /* erin is only in entries that are no groups */
+        {"(isMemberOf=" VIRT ")", ""},
+        {"(isMemberOf=*)", "abcd"},
+        {"(!(isMemberOf=" STAFF "))", "cde"},
+        /* dave stores isMemberOf: his stored values decide */
+        {"(isMemberOf=cn=stored," GROUPS ")", "d"},
+    };
+
+    expect_who(ACRE_REQ_ISMEMBEROF, cases, sizeof cases / sizeof *cases);
+}
+
+/* acre_entry_ismemberof's (or acre_entry_memberof's) values of dn,
+ * joined by "|". */
 static char *
-values(acre_request *rq, const char *dn)
+values_of(acre_request *rq, const char *dn, int memberof)
 {
     const acre_value *v;
     uint32_t n;
     char *out = talloc_strdup(ctx, "");
 
-    cr_assert_eq(acre_entry_ismemberof(rq, view(dn), &v, &n), 0, "%s", dn);
+    cr_assert_eq(memberof ? acre_entry_memberof(rq, view(dn), &v, &n)
+                          : acre_entry_ismemberof(rq, view(dn), &v, &n),
+                 0, "%s", dn);
     for (uint32_t j = 0; j < n; j++)
         out = talloc_asprintf_append(out, "%s%.*s", j ? "|" : "", (int)v[j].len,
                                      (const char *)v[j].val);
     return out;
 }
+
+#define values(rq, dn)  values_of(rq, dn, 0)
+#define mvalues(rq, dn) values_of(rq, dn, 1)
 
 Test(memberof, values_are_returned_as_the_groups_have_their_dns)
 {
@@ -250,34 +275,51 @@ Test(memberof, off_by_default)
     acre_policy_release(p);
 }
 
-Test(memberof, filter_rules_see_it)
+/* A rule `access to filter=FILTER attrs=sn by * none`: of alice, bob
+ * and carol, those whose sn it hides under request flags (as "abc"). */
+static void
+filter_rule(const char *filter, unsigned flags, const char *want)
 {
-    acre_policy *p = policy("access to filter=(isMemberOf=" STAFF ") attrs=sn\n"
-                            "  by * none\n"
-                            "access to * by * read\n");
-    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+    static const char *const dns[] = {ALICE, BOB, CAROL};
+    char *rules = talloc_asprintf(ctx,
+                                  "access to filter=%s attrs=sn\n"
+                                  "  by * none\n"
+                                  "access to * by * read\n",
+                                  filter);
+    acre_policy *p = policy(rules);
+    acre_request *rq = begin(p, flags);
+    char *got = talloc_strdup(ctx, "");
 
-    cr_expect_eq(
-        acre_access(rq, view(ALICE), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 0);
-    cr_expect_eq(
-        acre_access(rq, view(BOB), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 0);
-    cr_expect_eq(
-        acre_access(rq, view(CAROL), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 1);
-    acre_request_end(rq);
-    rq = begin(p, 0);
-    cr_expect_eq(
-        acre_access(rq, view(ALICE), "sn", NULL, 0, ACRE_RIGHT_READ, NULL), 1);
+    for (unsigned i = 0; i < 3; i++) {
+        int r =
+            acre_access(rq, view(dns[i]), "sn", NULL, 0, ACRE_RIGHT_READ, NULL);
+        cr_assert_geq(r, 0, "%s", dns[i]);
+        if (!r)
+            got = talloc_asprintf_append(got, "%c", "abc"[i]);
+    }
+    cr_expect_str_eq(got, want, "%s, flags %u", filter, flags);
     acre_request_end(rq);
     acre_policy_release(p);
 }
 
-Test(memberof, specification_filters_see_it)
+Test(memberof, filter_rules_see_it)
 {
-    static const char sub[] =
-        "dn: cn=c," SUFFIX "\nobjectClass: subentry\n"
-        "objectClass: collectiveAttributeSubentry\ncn: c\n"
-        "subtreeSpecification: { specificationFilter \"(isMemberOf=" STAFF
-        ")\" }\nc-l: Staffville\n";
+    filter_rule("(isMemberOf=" STAFF ")", ACRE_REQ_ISMEMBEROF, "ab");
+    filter_rule("(isMemberOf=" STAFF ")", 0, "");
+}
+
+/* A collective subentry whose specificationFilter is filter: which of
+ * alice, bob and carol it reaches under request flags (want, as "abc"). */
+static void
+spec_filter(const char *filter, unsigned flags, const char *want)
+{
+    char *sub =
+        talloc_asprintf(ctx,
+                        "dn: cn=c," SUFFIX "\nobjectClass: subentry\n"
+                        "objectClass: collectiveAttributeSubentry\ncn: c\n"
+                        "subtreeSpecification: { specificationFilter \"%s\" }\n"
+                        "c-l: Staffville\n",
+                        filter);
     acre_directory *d2;
     acre_diag d = {0};
     char *all = talloc_asprintf(ctx, "%s\n%s", ldif, sub);
@@ -296,9 +338,9 @@ Test(memberof, specification_filters_see_it)
     cr_assert_eq(acre_policy_attach_subentries(NULL, p, d2, 0, &q, NULL), 0);
     acre_request *rq;
     cr_assert_eq(acre_request_begin(q, NULL, thost_host(h2), &rq), 0);
-    acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF);
+    acre_request_set_flags(rq, flags);
     static const char *const dns[] = {ALICE, BOB, CAROL};
-    static const unsigned want[] = {1, 1, 0};
+    char *got = talloc_strdup(ctx, "");
     for (unsigned i = 0; i < 3; i++) {
         acre_dn *dn;
         acre_collective_view v;
@@ -306,10 +348,126 @@ Test(memberof, specification_filters_see_it)
             acre_dn_parse(ctx, schema, dns[i], strlen(dns[i]), 0, &dn, NULL),
             0);
         cr_assert_eq(acre_entry_collective(rq, thost_view(h2, dn), &v), 0);
-        cr_expect_eq(v.nattrs > 0, want[i], "%s", dns[i]);
+        if (v.nattrs > 0)
+            got = talloc_asprintf_append(got, "%c", "abc"[i]);
     }
+    cr_expect_str_eq(got, want, "%s, flags %u", filter, flags);
     acre_request_end(rq);
     acre_policy_release(q);
+    acre_policy_release(p);
+}
+
+Test(memberof, specification_filters_see_it)
+{
+    spec_filter("(isMemberOf=" STAFF ")", ACRE_REQ_ISMEMBEROF, "ab");
+}
+
+/* ------------------------------------------------------------------------
+ * memberOf (ACRE_REQ_MEMBEROF)
+ */
+
+Test(memberof, memberof_filters_see_static_nested_groups_only)
+{
+    static const struct who_case cases[] = {
+        {"(memberOf=" ADMINS ")", "a"},
+        /* staff (groupOfUniqueNames) lists admins: nesting; it lists dyn
+         * too, but a dynamic group is no group for memberOf: bob is in
+         * neither */
+        {"(memberOf=" STAFF ")", "a"},
+        {"(memberOf=" DYN ")", ""},
+        {"(memberOf=" RING ")", "c"},
+        {"(memberOf=" LOOP ")", "c"},
+        {"(memberOf=cn=Loop,OU=Groups," SUFFIX ")", "c"},
+        {"(memberOf=" VIRT ")", ""},
+        /* erin stores memberOf: present; her value has no EQUALITY rule
+         * to compare with (as in slapd): Undefined, so neither it nor its
+         * negation matches her */
+        {"(memberOf=*)", "ace"},
+        {"(memberOf=cn=stored," GROUPS ")", ""},
+        {"(!(memberOf=cn=stored," GROUPS "))", "abcd"},
+        {"(!(memberOf=" STAFF "))", "bcd"},
+        /* only = and presence, as for isMemberOf */
+        {"(!(memberOf~=" ADMINS "))", ""},
+        {"(!(memberOf=*admins*))", ""},
+        /* isMemberOf is another option */
+        {"(isMemberOf=" ADMINS ")", ""},
+    };
+
+    expect_who(ACRE_REQ_MEMBEROF, cases, sizeof cases / sizeof *cases);
+    /* the groupOfURLs entry itself is listed in staff */
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_MEMBEROF);
+    cr_expect_eq(match(rq, "(memberOf=" STAFF ")", DYN), 1);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+Test(memberof, memberof_off_by_default)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF);
+
+    cr_expect_str_eq(who(rq, "(memberOf=" ADMINS ")"), "");
+    cr_expect_str_eq(who(rq, "(memberOf=*)"), "e");
+    cr_expect_str_eq(mvalues(rq, ALICE), "");
+    acre_request_end(rq);
+    rq = begin(p, 0);
+    cr_expect_str_eq(who(rq, "(memberOf=*)"), "e");
+    cr_expect_str_eq(who(rq, "(!(memberOf=" ADMINS "))"), "");
+    cr_expect_eq(thost_calls(host), 0, "no lookup without the flag");
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+Test(memberof, memberof_values_leave_dynamic_groups_out)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_MEMBEROF | ACRE_REQ_ISMEMBEROF);
+
+    cr_expect_str_eq(mvalues(rq, ALICE), ADMINS "|" STAFF);
+    cr_expect_str_eq(values(rq, BOB), DYN "|" STAFF);
+    cr_expect_str_eq(mvalues(rq, BOB), "");
+    cr_expect_str_eq(mvalues(rq, CAROL), LOOP "|" RING);
+    cr_expect_str_eq(mvalues(rq, ADMINS), STAFF); /* a nested group */
+    cr_expect_str_eq(mvalues(rq, DYN), STAFF);
+    cr_expect_str_eq(mvalues(rq, RING), LOOP "|" RING); /* its own cycle */
+    /* erin stores memberOf: nothing computed, her own are returned */
+    cr_expect_str_eq(mvalues(rq, ERIN), "");
+    /* dave stores isMemberOf only: his memberOf is computed (none) */
+    cr_expect_str_eq(mvalues(rq, DAVE), "");
+    /* both options at once, in one filter */
+    cr_expect_str_eq(
+        who(rq, "(&(isMemberOf=" STAFF ")(!(memberOf=" STAFF ")))"), "b");
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+Test(memberof, memberof_filter_rules_see_it)
+{
+    filter_rule("(memberOf=" STAFF ")", ACRE_REQ_MEMBEROF, "a");
+    filter_rule("(memberOf=" STAFF ")", 0, "");
+    filter_rule("(memberOf=" STAFF ")", ACRE_REQ_ISMEMBEROF, "");
+    filter_rule("(&(memberOf=" ADMINS ")(isMemberOf=" STAFF "))",
+                ACRE_REQ_MEMBEROF | ACRE_REQ_ISMEMBEROF, "a");
+}
+
+Test(memberof, memberof_specification_filters_see_it)
+{
+    spec_filter("(memberOf=" STAFF ")", ACRE_REQ_MEMBEROF, "a");
+    spec_filter("(memberOf=" STAFF ")", 0, "");
+    spec_filter("(|(memberOf=" RING ")(isMemberOf=" DYN "))",
+                ACRE_REQ_MEMBEROF | ACRE_REQ_ISMEMBEROF, "bc");
+}
+
+Test(memberof, memberof_fails_closed)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    acre_request *rq = begin(p, ACRE_REQ_MEMBEROF);
+
+    thost_fail_after(host, 1);
+    cr_expect_eq(match(rq, "(memberOf=" ADMINS ")", ALICE), ACRE_ERR_LOOKUP);
+    thost_fail_after(host, 0);
+    acre_request_end(rq);
     acre_policy_release(p);
 }
 
@@ -365,17 +523,18 @@ Test(memberof, matching_allocates_nothing_once_the_index_is_built)
 {
     static const char *const people[] = {ALICE, BOB, CAROL, DAVE, ERIN};
     static const char *const filters[] = {
-        "(isMemberOf=" STAFF ")", "(isMemberOf=" LOOP ")", "(isMemberOf=*)"};
+        "(isMemberOf=" STAFF ")", "(isMemberOf=" LOOP ")", "(isMemberOf=*)",
+        "(memberOf=" STAFF ")"};
     acre_policy *p = policy("access to * by * read\n");
     struct thost *h = thost_new(ctx, dir, 7, 0);
     acre_request *rq;
     const acre_entry_view *views[5];
-    acre_filter *f[3];
+    acre_filter *f[4];
 
     thost_set_generation(h, 1);
     cr_assert_eq(acre_request_begin(p, NULL, thost_host(h), &rq), 0);
-    acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF);
-    for (int i = 0; i < 3; i++)
+    acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF | ACRE_REQ_MEMBEROF);
+    for (int i = 0; i < 4; i++)
         cr_assert_eq(acre_filter_parse(ctx, schema, filters[i],
                                        strlen(filters[i]), &f[i], NULL),
                      0);
@@ -385,27 +544,80 @@ Test(memberof, matching_allocates_nothing_once_the_index_is_built)
                                    &d, NULL),
                      0);
         views[i] = thost_view(h, d);
-        for (int k = 0; k < 3; k++) /* the first use builds the index */
+        for (int k = 0; k < 4; k++) /* the first use builds the index */
             cr_assert_geq(acre_filter_match(rq, f[k], views[i]), 0);
     }
     unsigned long n = alloc_count();
     for (int i = 0; i < 3000; i++)
-        acre_filter_match(rq, f[i % 3], views[i % 5]);
+        acre_filter_match(rq, f[i % 4], views[i % 5]);
     cr_expect_eq(alloc_count(), n, "%lu allocations in 3000 matches",
                  alloc_count() - n);
     for (int i = 0; i < 5; i++) { /* the values' scratch is the request's */
         const acre_value *v;
         uint32_t nv;
         cr_assert_eq(acre_entry_ismemberof(rq, views[i], &v, &nv), 0);
+        cr_assert_eq(acre_entry_memberof(rq, views[i], &v, &nv), 0);
     }
     n = alloc_count();
     for (int i = 0; i < 3000; i++) {
         const acre_value *v;
         uint32_t nv;
         acre_entry_ismemberof(rq, views[i % 5], &v, &nv);
+        acre_entry_memberof(rq, views[i % 5], &v, &nv);
     }
     cr_expect_eq(alloc_count(), n, "%lu allocations in 3000 value lists",
                  alloc_count() - n);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
+/* Out of memory while the index is built and the values are collected
+ * (both kinds): each run fails with ACRE_ERR_NOMEM (or recovers with the
+ * right values), leaves no block behind, and the policy stays usable. */
+Test(memberof, memberof_out_of_memory_fails_closed)
+{
+    acre_policy *p = policy("access to * by * read\n");
+    struct thost *h = thost_new(ctx, dir, 7, 0);
+    acre_dn *d;
+    unsigned long n, failures = 0;
+
+    cr_assert_eq(acre_dn_parse(ctx, schema, CAROL, strlen(CAROL), 0, &d, NULL),
+                 0);
+    const acre_entry_view *carol = thost_view(h, d);
+    thost_set_generation(h, 0); /* an index per request: every run builds */
+    acre_request *warm = begin(p, 0); /* the policy's caches, once */
+    acre_request_end(warm);
+    for (n = 1;; n++) {
+        long live = alloc_live();
+        acre_request *rq;
+        cr_assert_eq(acre_request_begin(p, NULL, thost_host(h), &rq), 0);
+        acre_request_set_flags(rq, ACRE_REQ_ISMEMBEROF | ACRE_REQ_MEMBEROF);
+        const acre_value *v;
+        uint32_t nv = 0;
+        alloc_fail_after(n);
+        int rc = acre_entry_memberof(rq, carol, &v, &nv);
+        int rc2 = rc ? rc : acre_entry_ismemberof(rq, carol, &v, &nv);
+        unsigned long failed = alloc_failed();
+        alloc_fail_after(0);
+        if (failed && (rc || rc2)) {
+            cr_expect_eq(rc ? rc : rc2, ACRE_ERR_NOMEM, "allocation %lu: %s", n,
+                         acre_strerror(rc ? rc : rc2));
+            cr_expect_eq(nv, 0, "allocation %lu: values", n);
+        } else {
+            cr_expect_eq(rc, 0);
+            cr_expect_eq(rc2, 0);
+            cr_expect_eq(nv, 2, "allocation %lu: %u values", n, nv);
+        }
+        acre_request_end(rq);
+        cr_expect_eq(alloc_live(), live, "allocation %lu: %ld blocks left", n,
+                     alloc_live() - live);
+        if (!failed)
+            break;
+        failures++;
+    }
+    cr_expect_gt(failures, 0, "no allocation failed");
+    acre_request *rq = begin(p, ACRE_REQ_MEMBEROF);
+    cr_expect_str_eq(mvalues(rq, CAROL), LOOP "|" RING);
     acre_request_end(rq);
     acre_policy_release(p);
 }
