@@ -71,7 +71,7 @@
  *       it is a member of any; ~= >= <=, substrings and extensible items
  *       are UNDEFINED (OpenDJ's provider supports equality only); an
  *       unknown answer is UNDEFINED.
- *   memberOf  the same, for 389's and slapd's memberOf computed by the
+ *   memberOf  the same, for 389's memberOf computed by the
  *       hook (static groups only); its type has no EQUALITY rule, so an =
  *       item is UNDEFINED on stored values as slapd has it, and compares
  *       the assertion as a DN (distinguishedNameMatch) with the computed

@@ -1,13 +1,15 @@
 /*
- * memberof.c -- OpenDJ's virtual isMemberOf, and 389's and slapd's
- * memberOf where the data does not store it: the groups an entry belongs
+ * memberof.c -- OpenDJ's virtual isMemberOf, and 389's memberOf where
+ * the data does not store it: the groups an entry belongs
  * to, computed from the host's group entries when the request asks for it
  * (ACRE_REQ_ISMEMBEROF, ACRE_REQ_MEMBEROF) and the entry stores no
  * attribute of that name of its own.  Both kinds share one index; a query
  * says which kind it computes.
  *
- * memberOf is what 389's memberOf plugin (and slapd's memberof overlay)
- * would have written: the static groups only, nested and cycle-safe as
+ * memberOf is what 389's memberOf plugin would have written (with member
+ * and uniqueMember as its group attributes; slapd's memberof overlay
+ * writes less: groupOfNames that list the entry directly): the static
+ * groups only, nested and cycle-safe as
  * below; a dynamic group is no group for it (neither are its members
  * members, nor does a static group listing it pass them on), but the
  * groupOfURLs entry itself, listed in a static group, has that memberOf.

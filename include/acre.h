@@ -1215,12 +1215,12 @@ void acre_request_end(acre_request *rq);
  * one computed from the host's groups (static, nested, dynamic), seen by
  * search filters, filter= rules and specificationFilter refinements */
 #define ACRE_REQ_ISMEMBEROF 0x2u
-/* 389's and slapd's memberOf where the data does not store it: an entry
- * that stores no memberOf has one computed from the host's static groups
+/* 389's memberOf where the data does not store it: an entry that stores
+ * no memberOf has one computed from the host's static groups
  * (groupOfNames, groupOfEntries, groupOfUniqueNames; nested; no dynamic
- * groups), as those servers' memberOf plugin and overlay would have
- * written it, seen by search filters, filter= rules and
- * specificationFilter refinements */
+ * groups), as 389's memberOf plugin would have written it (slapd's
+ * memberof overlay writes only direct groupOfNames memberships), seen by search
+ * filters, filter= rules and specificationFilter refinements */
 #define ACRE_REQ_MEMBEROF   0x4u
 
 /*
