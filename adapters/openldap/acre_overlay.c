@@ -873,10 +873,12 @@ verdict_for(struct opcache *oc, Entry *e, int trust, int make_trust)
 }
 
 /* A read check answered from the entry's verdict: 1, 0, or -1 when the
- * verdict does not cover it (then acre_access answers). */
+ * verdict does not cover it (then acre_access answers).  *uniform: set
+ * when the check is of a value and every value of its attribute has the
+ * same answer. */
 static int
 from_verdict(struct opcache *oc, Entry *e, AttributeDescription *desc,
-             struct berval *val, int trust, int make_trust)
+             struct berval *val, int trust, int make_trust, int *uniform)
 {
     Attribute *a = NULL;
     int i, k;
@@ -891,9 +893,11 @@ from_verdict(struct opcache *oc, Entry *e, AttributeDescription *desc,
         oc->ev.attrs[k].nvals != a->a_numvals)
         return -1;
     if (oc->verdict.attr[k] == ACRE_ATTR_ALL)
-        return 1;
-    if (oc->verdict.attr[k] == ACRE_ATTR_NONE)
+        return *uniform = 1;
+    if (oc->verdict.attr[k] == ACRE_ATTR_NONE) {
+        *uniform = 1;
         return 0;
+    }
     for (unsigned j = 0; j < a->a_numvals; j++)
         if (val == &a->a_nvals[j] || val == &a->a_vals[j])
             return oc->verdict.value[oc->verdict.first[k] + j] != 0;
@@ -917,7 +921,8 @@ stored_value(struct opcache *oc, Entry *e, AttributeDescription *desc,
 
 static int
 check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
-      struct berval *val, slap_access_t access, slap_mask_t *maskp)
+      struct berval *val, slap_access_t access, slap_mask_t *maskp,
+      int *uniform)
 {
     int right = acre_right_of(access), rc;
     uint32_t mask = ACRE_PRIV_NONE;
@@ -932,7 +937,7 @@ check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
         return 0;
     if (right == ACRE_RIGHT_READ &&
         (rc = from_verdict(oc, e, desc, val, reading && !whole,
-                           reading && whole)) >= 0)
+                           reading && whole, uniform)) >= 0)
         return rc;
     if (view_for(oc, e, reading && !whole, 0))
         return 0;
@@ -950,10 +955,13 @@ decide(struct acre_inst *inst, Operation *op, Entry *e,
        AccessControlState *state, slap_mask_t *maskp)
 {
     struct opcache *oc = tls_cache, tmp;
-    int granted;
+    int granted, uniform = 0;
 
-    /* slapd caches a result per attribute unless told the rules looked
-     * at values; acre's may, on any check */
+    /* slapd keeps a result for the next checks of the same attribute
+     * (access_allowed_mask: state's desc and access) unless told the rules
+     * looked at values; acre's may, on any check: only a value's check
+     * answered from a verdict that gives every value of its attribute the
+     * same answer lets slapd keep it (below) */
     if (state)
         state->as_vd_acl_present = 1;
     ACL_INIT(*maskp);
@@ -976,9 +984,11 @@ decide(struct acre_inst *inst, Operation *op, Entry *e,
     } else {
         oc->busy = 1;
         oc->host.op = op;
-        granted = check(oc, op, e, desc, val, access, maskp);
+        granted = check(oc, op, e, desc, val, access, maskp, &uniform);
         oc->busy = 0;
     }
+    if (state && uniform)
+        state->as_vd_acl_present = 0;
     if (oc == &tmp) {
         opcache_end(&tmp);
         eview_free(&tmp.ev);
