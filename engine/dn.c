@@ -130,16 +130,15 @@ acreD_set_hash_hook(uint64_t (*hook)(const void *, size_t, uint64_t))
     hash_hook = hook;
 }
 
-/* A keyed 64-bit hash of n bytes (multiply-fold mixing, 16 bytes a round). */
-static uint64_t
-rdn_hash(const void *data, size_t n, uint64_t key)
+/* A keyed 64-bit hash of n bytes (multiply-fold mixing, 16 bytes a
+ * round), without the test hook (rdn_hash). */
+static inline uint64_t
+rdn_hash_raw(const void *data, size_t n, uint64_t key)
 {
     const uint8_t *p = data;
     uint64_t h = key ^ (n < LENMIX_N ? lenmix[n] : mum(n ^ C1, C2)), a = 0,
              b = 0;
 
-    if (acre_unlikely(hash_hook != NULL))
-        return hash_hook(data, n, key);
     while (n > 16) {
         h = mum(rd64(p) ^ C3 ^ h, rd64(p + 8) ^ C4);
         p += 16;
@@ -155,6 +154,14 @@ rdn_hash(const void *data, size_t n, uint64_t key)
         a = ((uint64_t)p[0] << 16) | ((uint64_t)p[n >> 1] << 8) | p[n - 1];
     }
     return mum(h ^ a ^ C5, b ^ C1 ^ n);
+}
+
+static uint64_t
+rdn_hash(const void *data, size_t n, uint64_t key)
+{
+    if (acre_unlikely(hash_hook != NULL))
+        return hash_hook(data, n, key);
+    return rdn_hash_raw(data, n, key);
 }
 
 static inline uint64_t
@@ -1049,6 +1056,9 @@ path2_done(struct ps *ps, unsigned depth)
 
 static int paths = ACRED_PATHS_BEST;
 
+/* parse_all's nf: acre_dn_parse_buf has not tried path 1 (nf_direct) */
+#define NF_UNTRIED (-2)
+
 void
 acreD_set_paths(int mode)
 {
@@ -1224,16 +1234,20 @@ try_normalised(struct ps *ps)
  * that may stand in neither (uppercase, a control, a special, non-ASCII)
  * ends the check at its block: mixed-case input goes on to path 2 at
  * once.  The RDNs are walked only to look their types up (one probe of the
- * schema's dnfast table each) and to note where they start: the '=' and
- * ',' taken in order, as they alternate.  Accepts what the scalar
- * try_normalised accepts, except a caseExact value with an uppercase
- * letter, which paths 2 and 3 then turn into itself.  Returns 1 when it
- * took the DN, -1 when it met a byte the word-parallel path 2 refuses too
- * (a special, a control or non-ASCII: parse_plain_simd need not try), else
- * 0.
+ * schema's dnfast table each) and to note where they start: the positions
+ * of the '=' and ',' listed in order, as they alternate.  Accepts what the
+ * scalar try_normalised accepts, except a caseExact value with an
+ * uppercase letter, which paths 2 and 3 then turn into itself.
+ * nf_scan does it for both callers: try_normalised_simd (the RDN starts
+ * into the parser state; obj_fill builds the object later) and nf_direct
+ * (acre_dn_parse_buf: the object itself, written in the same walk).
+ * Returns 1 when it took the DN, -1 when it met a byte the word-parallel
+ * path 2 refuses too (a special, a control or non-ASCII: parse_plain_simd
+ * need not try), else 0; nf_direct also NF_UNTRIED.
  */
 #define NF_MAX   256
 #define NF_WORDS (NF_MAX / 64)
+static int layout_ok(const acre_dn *dn);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "try_normalised_simd packs block masks as little-endian words"
 #endif
@@ -1289,6 +1303,7 @@ struct nf_block {
     unsigned bad;   /* a control, DEL, a byte >= 0x80, or + " \ < > ; */
     unsigned upper; /* A-Z */
     unsigned lower; /* a-z, 0-9, '-' (a normalised type's bytes) */
+    unsigned stop;  /* bad | upper: what ends path 1 */
 };
 
 /* nf_classify -- the classes of block v, its masks shifted down by d
@@ -1303,11 +1318,12 @@ nf_classify(__m128i v, unsigned d)
                    _mm_set1_epi8((char)(-128 + (len))))
     const __m128i sp = _mm_set1_epi8(' ');
     struct nf_block r;
-    /* signed: below ' ' is a control or a byte >= 0x80; '<' and '>' are
-     * the bytes whose | 2 is '>', '+' and ';' those whose | 0x10 is ';' */
+    /* signed, one added: below ' ' + 1 is a control, DEL (0x80) or a
+     * byte >= 0x80; '<' and '>' are the bytes whose | 2 is '>', '+' and
+     * ';' those whose | 0x10 is ';' */
     __m128i bad = _mm_or_si128(
-        _mm_or_si128(_mm_cmplt_epi8(v, sp),
-                     _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+        _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)),
+                       _mm_set1_epi8(' ' + 1)),
         _mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x10)),
                                         _mm_set1_epi8(';')),
@@ -1324,6 +1340,7 @@ nf_classify(__m128i v, unsigned d)
     r.bad = NF_MASK(bad);
     r.upper = NF_MASK(NF_RANGE('A', 26));
     r.lower = NF_MASK(lower);
+    r.stop = NF_MASK(_mm_or_si128(bad, NF_RANGE('A', 26)));
     return r;
 #undef NF_RANGE
 #undef NF_MASK
@@ -1344,8 +1361,9 @@ nf_load(const uint8_t *s, size_t n, size_t k, const __m128i *small, unsigned *d)
     return _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
 }
 
-static int
-try_normalised_simd(struct ps *ps)
+static inline __attribute__((always_inline)) int
+nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
+        uint32_t *nrdn, unsigned *depth_out, void *buf, size_t size)
 {
     /* a DN shorter than a block, zero-padded (longer ones are read in
      * place: their last block again from their end) */
@@ -1353,8 +1371,6 @@ try_normalised_simd(struct ps *ps)
         __m128i v;
         uint8_t b[16];
     } small;
-
-    const uint8_t *s = ps->s;
 
     /* per word: the '=' and ',' (they alternate: checked) */
     uint64_t seps[NF_WORDS];
@@ -1366,7 +1382,7 @@ try_normalised_simd(struct ps *ps)
         uint16_t b[4 * NF_WORDS];
     } meq, mco, msp, mnt;
 
-    const size_t n = ps->n, nw = (n + 63) / 64, nb = (n + 15) / 16;
+    const size_t nw = (n + 63) / 64, nb = (n + 15) / 16;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
     unsigned depth = 0;
     size_t k;
@@ -1379,12 +1395,14 @@ try_normalised_simd(struct ps *ps)
     }
     if (s[n - 1] == ' ' || s[n - 1] == '=')
         return 0; /* a value ending in a space, an empty last value */
+    /* the blocks past the DN in its last word are 0 */
+    meq.w[nw - 1] = mco.w[nw - 1] = msp.w[nw - 1] = mnt.w[nw - 1] = 0;
     /* a byte no type or value of a normalised DN holds (path 2's mixed
      * case, mostly) ends the check at its block */
     for (k = 0; k + 1 < nb; k++) {
         struct nf_block c = nf_classify(
             _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k)), 0);
-        if (c.bad | c.upper)
+        if (c.stop)
             return c.bad ? -1 : 0;
         meq.b[k] = (uint16_t)c.eq;
         mco.b[k] = (uint16_t)c.comma;
@@ -1396,15 +1414,13 @@ try_normalised_simd(struct ps *ps)
         __m128i v = nf_load(s, n, 16 * k, &small.v, &d);
         struct nf_block c = nf_classify(v, d);
         in_dn = left >= 16 ? 0xffffu : (1u << left) - 1;
-        if ((c.bad | c.upper) & in_dn)
+        if (c.stop & in_dn)
             return c.bad & in_dn ? -1 : 0;
         meq.b[k] = (uint16_t)c.eq;
         mco.b[k] = (uint16_t)c.comma;
         msp.b[k] = (uint16_t)c.sp;
         mnt.b[k] = (uint16_t)~c.lower;
     }
-    for (k = nb; k < 4 * nw; k++)
-        meq.b[k] = mco.b[k] = msp.b[k] = mnt.b[k] = 0;
     for (size_t w = 0; w < nw; w++) {
         uint64_t eq = meq.w[w], comma = mco.w[w], sp = msp.w[w], nt = mnt.w[w],
                  valid, p, typ, val, start;
@@ -1427,18 +1443,37 @@ try_normalised_simd(struct ps *ps)
     }
     if (bad || !par)
         return 0;
-    /* the RDNs: each type runs from the start or a ',' to the next '=' */
+    /* the '=' and ',' in order (they alternate, starting and ending with
+     * an '='): RDN r's type ends at pos[2r], the RDN at pos[2r + 1] (n for
+     * the last) */
     {
-        struct nf_bits bs;
-        size_t e, t = 0;
-        nf_bits_init(&bs, seps, nw);
-        for (; (e = nf_bits_next(&bs, SIZE_MAX)) != SIZE_MAX;
-             t = nf_bits_next(&bs, n) + 1) {
+        uint16_t pos[NF_MAX + 1];
+        size_t np = 0, t = 0, need = 0;
+        uint32_t *nr = nrdn, *pr = NULL;
+        uint64_t *h = NULL, hkey = 0;
+
+        for (size_t w = 0; w < nw; w++)
+            for (uint64_t m = seps[w]; m; m &= m - 1)
+                pos[np++] = (uint16_t)((w << 6) + (size_t)__builtin_ctzll(m));
+        pos[np] = (uint16_t)n;
+        depth = (unsigned)(np + 1) / 2;
+        if (buf) {
+            /* the object's layout (dn.h), known from the depth: the walk
+             * writes the RDN starts and hashes in place */
+            need = HDR_SIZE + 16 * ((size_t)depth + 1) + n + 1;
+            need = (need + 7) & ~(size_t)7;
+            if (acre_unlikely(need > size))
+                return NF_UNTRIED;
+            h = (uint64_t *)(void *)((char *)buf + HDR_SIZE);
+            nr = (uint32_t *)(void *)&h[depth + 1];
+            pr = nr + depth + 1;
+            hkey = acreD_hash_key();
+        }
+        for (unsigned r = 0; r < depth; r++) {
             const struct acreD_type *ty;
-            size_t tlen = e - t;
+            size_t e = pos[2 * r], c = pos[2 * r + 1], tlen = e - t;
             if (s[e + 1] == '#' || s[t] - (unsigned)'0' < 10)
                 return 0;
-            ps->nrdn[depth++] = (uint32_t)t;
             if (tlen <= 8) {
                 uint64_t key;
                 if (t + 8 <= n)
@@ -1449,21 +1484,88 @@ try_normalised_simd(struct ps *ps)
                     memcpy(&key, small.b + t, 8);
                 if (tlen < 8)
                     key &= (1ull << (8 * tlen)) - 1;
-                ty = acreS_dn_fast(ps->schema, key);
+                ty = acreS_dn_fast(schema, key);
                 if (!ty || ty->lkey != key || !ty->lower)
                     return 0; /* unknown, an alias, or not a string */
             } else {
-                ty = acreS_dn_type(ps->schema, (const char *)s + t, tlen);
+                ty = acreS_dn_type(schema, (const char *)s + t, tlen);
                 if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
                     ty->len != tlen || memcmp(ty->lname, s + t, tlen))
                     return 0;
             }
+            nr[r] = (uint32_t)t;
+            if (buf) {
+                /* the RDN is [t, c): h[i] hashes RDN depth - i, on its
+                 * own here (no chain: the RDNs' multiplies overlap) */
+                pr[r] = (uint32_t)t;
+                h[depth - r] = rdn_hash_raw(s + t, c - t, hkey);
+            }
+            t = c + 1;
+        }
+        nr[depth] = (uint32_t)n + 1;
+        if (buf) {
+            acre_dn *dn = buf;
+            char *text = (char *)(pr + depth + 1);
+            uint64_t hv = root_hash;
+            pr[depth] = (uint32_t)n + 1;
+            dn->magic = ACRED_MAGIC;
+            dn->size = (uint32_t)need;
+            dn->owner = 0;
+            dn->depth = (uint16_t)depth;
+            dn->flags = DNF_SHARED;
+            dn->norm_len = dn->pretty_len = (uint32_t)n;
+            dn->norm_off = dn->pretty_off = (uint32_t)(text - (char *)dn);
+            dn->rdn_off = (uint32_t)((char *)nr - (char *)dn);
+            memcpy(text, s, n);
+            text[n] = '\0';
+            /* then the chain, from the root */
+            h[0] = hv;
+            for (unsigned i = 1; i <= depth; i++) {
+                hv = chain(hv, h[i]);
+                h[i] = hv;
+            }
+            acre_assert(layout_ok(dn));
         }
     }
-    ps->depth = depth;
-    ps->nrdn[depth] = (uint32_t)n + 1;
-    ps->fast = 1;
+    *depth_out = depth;
     return 1;
+}
+
+static int
+try_normalised_simd(struct ps *ps)
+{
+    unsigned depth;
+    int rc = nf_scan(ps->schema, ps->s, ps->n, ps->nrdn, &depth, NULL, 0);
+
+    if (rc > 0) {
+        ps->depth = depth;
+        ps->fast = 1;
+    }
+    return rc;
+}
+
+/*
+ * nf_direct -- path 1 into a caller's buffer in one pass, for
+ * acre_dn_parse_buf.  Once the word checks pass, the depth (from the
+ * count of '=' and ',') fixes the object's layout, so nf_scan's walk
+ * writes each RDN's start and its own hash (no chaining yet: the RDNs'
+ * multiplies are independent and overlap) in place; then come the header,
+ * the text and the chain from the root over h[].  The object is byte for
+ * byte what obj_fill makes of path 1 (a unit test compares them; the
+ * padding after the text is not written).  Returns 1 with the object in
+ * buf; 0 or -1 as try_normalised_simd (buf may then hold part of an
+ * object: the caller's, as on any error); or NF_UNTRIED when the DN is
+ * path 1's but does not fit (parse_all then runs as usual and reports
+ * it), buf untouched.
+ */
+
+static inline __attribute__((always_inline)) int
+nf_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
+          size_t size)
+{
+    unsigned depth;
+
+    return nf_scan(schema, s, n, NULL, &depth, buf, size);
 }
 
 /*
@@ -1617,8 +1719,9 @@ parse_plain_simd(struct ps *ps)
 }
 #endif
 
+/* The whole parse; nf: what nf_direct found, or NF_UNTRIED. */
 static int
-parse_all(struct ps *ps)
+parse_all(struct ps *ps, int nf)
 {
     if (acre_unlikely(!__atomic_load_n(&cls_ready, __ATOMIC_ACQUIRE)))
         pthread_once(&cls_once, cls_init);
@@ -1629,7 +1732,7 @@ parse_all(struct ps *ps)
         return parse_text(ps);
 #if defined(__SSE2__)
     if (acre_likely(paths == ACRED_PATHS_BEST) && ps->n <= NF_MAX) {
-        int rc = try_normalised_simd(ps);
+        int rc = nf == NF_UNTRIED ? try_normalised_simd(ps) : nf;
         if (rc > 0)
             return 0;
         /* rc < 0: a byte that path 2 refuses too (a special, a control,
@@ -1750,10 +1853,27 @@ check_args(const char *str, unsigned flags, acre_dn **out, acre_diag *diag)
     return 0;
 }
 
+/* acreS_freeze(NULL), once made: the built-in schema lives as long as
+ * the process, so a NULL schema costs one load */
+static const acre_schema *builtin_schema;
+
 /* The schema DNs are read with: s frozen on first use, or the built-in. */
-static int
+static inline int
 use_schema(const acre_schema **s, acre_diag *diag)
 {
+    if (*s == NULL) {
+        const acre_schema *b =
+            __atomic_load_n(&builtin_schema, __ATOMIC_ACQUIRE);
+        if (acre_likely(b != NULL)) {
+            *s = b;
+            return 0;
+        }
+        if ((*s = acreS_freeze(NULL)) == NULL)
+            return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
+                                  "cannot build the built-in schema");
+        __atomic_store_n(&builtin_schema, *s, __ATOMIC_RELEASE);
+        return 0;
+    }
     if (acreS_check(*s))
         return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "not a schema");
     *s = acreS_freeze(*s);
@@ -1839,22 +1959,19 @@ slapd_refused(const acre_dn *dn, acre_diag *diag)
     return 0;
 }
 
-ACRE_PUBLIC int
-acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
+/* acre_dn_parse_buf past path 1 in one pass (nf: nf_direct's answer),
+ * apart so that the parser state stays out of the fast path's frame. */
+static __attribute__((noinline)) int
+parse_buf_general(void *buf, size_t size, const acre_schema *schema,
                   const char *str, size_t len, unsigned flags, acre_dn **out,
-                  acre_diag *diag)
+                  acre_diag *diag, int nf)
 {
     struct ps ps;
     size_t need;
     int rc, shared;
 
-    if ((rc = check_args(str, flags, out, diag)) ||
-        (rc = use_schema(&schema, diag)))
-        return rc;
-    if (!buf || ((uintptr_t)buf & 7))
-        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "buffer not aligned");
     ps_init(&ps, schema, str, len, flags, 0, diag);
-    rc = parse_all(&ps);
+    rc = parse_all(&ps, nf);
     if (!rc) {
         need = obj_size(&ps, &shared);
         if (need > size) {
@@ -1875,6 +1992,34 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
 }
 
 ACRE_PUBLIC int
+acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
+                  const char *str, size_t len, unsigned flags, acre_dn **out,
+                  acre_diag *diag)
+{
+    int rc, nf = NF_UNTRIED;
+
+    if ((rc = check_args(str, flags, out, diag)) ||
+        (rc = use_schema(&schema, diag)))
+        return rc;
+    if (!buf || ((uintptr_t)buf & 7))
+        return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "buffer not aligned");
+#if defined(__SSE2__)
+    if (acre_likely(paths == ACRED_PATHS_BEST && hash_hook == NULL) &&
+        len <= NF_MAX) {
+        nf = nf_direct(schema, (const uint8_t *)str, len, buf, size);
+        if (nf > 0) {
+            if ((flags & ACRE_DN_SLAPD) &&
+                (rc = slapd_refused((const acre_dn *)buf, diag)))
+                return rc; /* the buffer is the caller's */
+            *out = buf;
+            return 0;
+        }
+    }
+#endif
+    return parse_buf_general(buf, size, schema, str, len, flags, out, diag, nf);
+}
+
+ACRE_PUBLIC int
 acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
               size_t len, unsigned flags, acre_dn **out, acre_diag *diag)
 {
@@ -1887,7 +2032,7 @@ acre_dn_parse(void *mem_ctx, const acre_schema *schema, const char *str,
         (rc = use_schema(&schema, diag)))
         return rc;
     ps_init(&ps, schema, str, len, flags, 0, diag);
-    rc = parse_all(&ps);
+    rc = parse_all(&ps, NF_UNTRIED);
     if (!rc) {
         need = obj_size(&ps, &shared);
         dn = talloc_named_const(mem_ctx, need, "acre_dn");

@@ -2010,6 +2010,97 @@ Test(dn_paths, every_path_agrees_with_the_general_one)
 }
 
 /*
+ * acre_dn_parse_buf takes an already normalised DN in one pass straight
+ * into the caller's buffer (engine/dn.c: nf_direct), where acre_dn_parse
+ * takes it through the parser state and obj_fill.  On randomised
+ * normalised DNs, of lengths around the word boundaries and up to the
+ * word-parallel limit: the same object both ways and by the general path
+ * (acre_dn_parse's owner and padding apart), the same ACRE_ERR_NOSPACE,
+ * message and
+ * all, in every buffer too small for it, and the same answer under
+ * ACRE_DN_SLAPD.
+ */
+Test(dn_paths, one_pass_buffer_path_agrees)
+{
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out[2];
+
+    char s[600];
+    unsigned took = 0, fails = 0;
+
+    for (unsigned i = 0; i < 20000 && fails < 10; i++) {
+        size_t n = path_dn(s, sizeof s, DN_CLEAN), nlen, need;
+        acre_dn *raw, *a, *dn[2];
+        const char *norm;
+        acre_diag d[2];
+        int rc[2], same;
+
+        if (acre_dn_parse(NULL, NULL, s, n, 0, &raw, NULL) != 0)
+            continue;
+        norm = acre_dn_normalised(raw, &nlen);
+        cr_assert_eq(acre_dn_parse(NULL, NULL, norm, nlen, 0, &a, NULL), 0,
+                     "\"%s\"", vis(norm, nlen));
+        norm = acre_dn_normalised(a, &nlen);
+        acre_dn_free(raw);
+        for (int m = 0; m < 2; m++) {
+            memset(out[m].b, 0xa5, sizeof out[m].b);
+            acreD_set_paths(m ? ACRED_PATHS_GENERAL : ACRED_PATHS_BEST);
+            rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, norm,
+                                      nlen, 0, &dn[m], NULL);
+        }
+        acreD_set_paths(ACRED_PATHS_BEST);
+        same = rc[0] == 0 && rc[1] == 0 &&
+               acre_dn_size(dn[0]) == acre_dn_size(a) &&
+               acre_dn_size(dn[1]) == acre_dn_size(a) &&
+               memcmp(out[0].b, out[1].b, acre_dn_size(a)) == 0 &&
+               memcmp(out[0].b, a, 8) == 0 &&
+               memcmp(out[0].b + 16, (const char *)a + 16,
+                      (size_t)(norm - (const char *)a) + nlen + 1 - 16) == 0;
+        cr_expect(same, "\"%s\": %d, %d, or the objects differ",
+                  vis(norm, nlen), rc[0], rc[1]);
+        fails += !same;
+        took += same && nlen <= 256;
+        need = acre_dn_size(a);
+        for (size_t size = 0; same && size < need; size += 1 + size / 3) {
+            for (int m = 0; m < 2; m++) {
+                memset(&d[m], 0, sizeof d[m]);
+                acreD_set_paths(m ? ACRED_PATHS_GENERAL : ACRED_PATHS_BEST);
+                rc[m] = acre_dn_parse_buf(out[m].b, size, NULL, norm, nlen, 0,
+                                          &dn[m], &d[m]);
+            }
+            acreD_set_paths(ACRED_PATHS_BEST);
+            same = rc[0] == ACRE_ERR_NOSPACE && rc[1] == ACRE_ERR_NOSPACE &&
+                   d[0].offset == d[1].offset &&
+                   strcmp(d[0].message, d[1].message) == 0;
+            cr_expect(same, "\"%s\" in %zu bytes: %d \"%s\", %d \"%s\"",
+                      vis(norm, nlen), size, rc[0], d[0].message, rc[1],
+                      d[1].message);
+            fails += !same;
+        }
+        for (int m = 0; same && m < 2; m++) {
+            memset(out[m].b, 0xa5, sizeof out[m].b);
+            acreD_set_paths(m ? ACRED_PATHS_GENERAL : ACRED_PATHS_BEST);
+            rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, norm,
+                                      nlen, ACRE_DN_SLAPD, &dn[m], NULL);
+        }
+        acreD_set_paths(ACRED_PATHS_BEST);
+        if (same) {
+            same = rc[0] == rc[1] &&
+                   (rc[0] != 0 ||
+                    memcmp(out[0].b, out[1].b, acre_dn_size(a)) == 0);
+            cr_expect(same, "\"%s\" under ACRE_DN_SLAPD: %d, %d",
+                      vis(norm, nlen), rc[0], rc[1]);
+            fails += !same;
+        }
+        acre_dn_free(a);
+    }
+    /* most must be word-parallel path 1's */
+    cr_expect_gt(took, 10000, "only %u DNs of up to 256 bytes", took);
+}
+
+/*
  * The general path tries each RDN as path 2's common shape first and
  * parses it in full only when that declines (engine/dn.c: parse_text), so
  * plain RDNs and RDNs that need the general parse (escapes, quotes, #hex
