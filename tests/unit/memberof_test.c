@@ -247,6 +247,33 @@ Test(memberof, values_are_returned_as_the_groups_have_their_dns)
     acre_policy_release(p);
 }
 
+/* An ACI policy has no database suffixes: the groups are found under
+ * the topmost entries that hold its ACIs (a holder below another one,
+ * and one holding no group, add nothing twice) */
+Test(memberof, aci_policies_find_groups_under_the_entries_holding_acis)
+{
+    char *data = talloc_asprintf(
+        ctx, "dn: " SUFFIX "\naci: (targetattr=\"*\")(version 3.0; acl \"r\"; "
+             "allow (read, search) userdn=\"ldap:///anyone\";)\n\n"
+             "dn: " PEOPLE "\naci: (targetattr=\"cn\")(version 3.0; acl \"c\"; "
+             "allow (read) userdn=\"ldap:///anyone\";)\n\n"
+             "dn: " GROUPS "\naci: (targetattr=\"cn\")(version 3.0; acl \"g\"; "
+             "allow (read) userdn=\"ldap:///anyone\";)\n");
+    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", data, strlen(data)};
+    acre_policy *p = NULL;
+    acre_diag d = {0};
+
+    cr_assert_eq(acre_policy_compile(NULL, schema, &src, 1, 0, &p, &d), 0,
+                 "%s:%u:%u %s", d.file, d.line, d.column, d.message);
+    acre_request *rq = begin(p, ACRE_REQ_ISMEMBEROF | ACRE_REQ_MEMBEROF);
+    cr_expect_str_eq(values(rq, ALICE), ADMINS "|" STAFF);
+    cr_expect_str_eq(values(rq, BOB), DYN "|" STAFF);
+    cr_expect_str_eq(mvalues(rq, ALICE), ADMINS "|" STAFF);
+    cr_expect_eq(match(rq, "(isMemberOf=" STAFF ")", BOB), 1);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
 Test(memberof, only_equality_and_presence_work)
 {
     acre_policy *p = policy("access to * by * read\n");
