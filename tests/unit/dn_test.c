@@ -1959,7 +1959,13 @@ reset_paths(void)
 
 TestSuite(dn_paths, .fini = reset_paths);
 
-Test(dn_paths, every_path_agrees_with_the_general_one)
+/* s[0..n) parsed under each path mode (best, scalar, general), compared
+ * with the best one's answer: the same object, or the same refusal at
+ * the same offset (and with the same message when msg); the number of
+ * modes that disagree (each an expectation that failed).  *ok: the best
+ * mode parsed it. */
+static unsigned
+paths_agree(const char *s, size_t n, int msg, int *ok)
 {
     static const int modes[] = {ACRED_PATHS_BEST, ACRED_PATHS_SCALAR,
                                 ACRED_PATHS_GENERAL};
@@ -1969,39 +1975,48 @@ Test(dn_paths, every_path_agrees_with_the_general_one)
         unsigned char b[ACRE_DN_BUF_MAX];
     } out[3];
 
+    int rc[3];
+    acre_diag d[3];
+    acre_dn *dn[3];
+    unsigned fails = 0;
+
+    for (int m = 0; m < 3; m++) {
+        memset(out[m].b, 0xa5, sizeof out[m].b);
+        memset(&d[m], 0, sizeof d[m]);
+        acreD_set_paths(modes[m]);
+        rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s, n, 0,
+                                  &dn[m], &d[m]);
+    }
+    acreD_set_paths(ACRED_PATHS_BEST);
+    for (int m = 1; m < 3; m++) {
+        int same = rc[m] == rc[0];
+        if (same && rc[0] == 0)
+            same = acre_dn_size(dn[0]) == acre_dn_size(dn[m]) &&
+                   memcmp(out[0].b, out[m].b, acre_dn_size(dn[0])) == 0;
+        else if (same)
+            same = d[0].offset == d[m].offset &&
+                   (!msg || strcmp(d[0].message, d[m].message) == 0);
+        fails += !same;
+        cr_expect(same,
+                  "\"%s\": mode %d gives %d (offset %zu), mode %d "
+                  "%d (offset %zu)",
+                  vis(s, n), modes[0], rc[0], d[0].offset, modes[m], rc[m],
+                  d[m].offset);
+    }
+    *ok = rc[0] == 0;
+    return fails;
+}
+
+Test(dn_paths, every_path_agrees_with_the_general_one)
+{
     char s[600];
     unsigned took[3] = {0}, fails = 0;
 
     for (unsigned i = 0; i < 120000 && fails < 10; i++) {
-        int flavour = (int)(i % 3);
+        int flavour = (int)(i % 3), ok;
         size_t n = path_dn(s, sizeof s, flavour);
-        int rc[3];
-        acre_diag d[3];
-        acre_dn *dn[3];
-        for (int m = 0; m < 3; m++) {
-            memset(out[m].b, 0xa5, sizeof out[m].b);
-            memset(&d[m], 0, sizeof d[m]);
-            acreD_set_paths(modes[m]);
-            rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s, n, 0,
-                                      &dn[m], &d[m]);
-        }
-        acreD_set_paths(ACRED_PATHS_BEST);
-        for (int m = 1; m < 3; m++) {
-            int same = rc[m] == rc[0];
-            if (same && rc[0] == 0)
-                same = acre_dn_size(dn[0]) == acre_dn_size(dn[m]) &&
-                       memcmp(out[0].b, out[m].b, acre_dn_size(dn[0])) == 0;
-            else if (same)
-                same = d[0].offset == d[m].offset;
-            if (!same)
-                fails++;
-            cr_expect(same,
-                      "\"%s\": mode %d gives %d (offset %zu), mode %d "
-                      "%d (offset %zu)",
-                      vis(s, n), modes[0], rc[0], d[0].offset, modes[m], rc[m],
-                      d[m].offset);
-        }
-        took[flavour] += rc[0] == 0;
+        fails += paths_agree(s, n, 0, &ok);
+        took[flavour] += ok;
     }
     /* each flavour must mostly parse, not only exercise the refusals */
     for (int f = 0; f < 3; f++)
@@ -2182,22 +2197,12 @@ rich_rdn(char *o, size_t cap)
 
 Test(dn_paths, plain_and_general_rdns_mix)
 {
-    static const int modes[] = {ACRED_PATHS_BEST, ACRED_PATHS_SCALAR,
-                                ACRED_PATHS_GENERAL};
-
-    static union {
-        uint64_t align;
-        unsigned char b[ACRE_DN_BUF_MAX];
-    } out[3];
-
     char s[700];
     unsigned took = 0, fails = 0;
 
     for (unsigned i = 0; i < 60000 && fails < 10; i++) {
         size_t n = 0, rdns = 1 + path_rand(path_rand(4) ? 8 : 30);
-        int rc[3];
-        acre_diag d[3];
-        acre_dn *dn[3];
+        int ok;
         for (size_t r = 0; r < rdns && n + 80 < sizeof s; r++) {
             if (r) {
                 unsigned k = path_rand(12);
@@ -2208,31 +2213,8 @@ Test(dn_paths, plain_and_general_rdns_mix)
             n += rich_rdn(s + n, sizeof s - n - 1);
         }
         s[n] = '\0';
-        for (int m = 0; m < 3; m++) {
-            memset(out[m].b, 0xa5, sizeof out[m].b);
-            memset(&d[m], 0, sizeof d[m]);
-            acreD_set_paths(modes[m]);
-            rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s, n, 0,
-                                      &dn[m], &d[m]);
-        }
-        acreD_set_paths(ACRED_PATHS_BEST);
-        for (int m = 1; m < 3; m++) {
-            int same = rc[m] == rc[0];
-            if (same && rc[0] == 0)
-                same = acre_dn_size(dn[0]) == acre_dn_size(dn[m]) &&
-                       memcmp(out[0].b, out[m].b, acre_dn_size(dn[0])) == 0;
-            else if (same)
-                same = d[0].offset == d[m].offset &&
-                       strcmp(d[0].message, d[m].message) == 0;
-            if (!same)
-                fails++;
-            cr_expect(same,
-                      "\"%s\": mode %d gives %d (offset %zu), mode %d "
-                      "%d (offset %zu)",
-                      vis(s, n), modes[0], rc[0], d[0].offset, modes[m], rc[m],
-                      d[m].offset);
-        }
-        took += rc[0] == 0;
+        fails += paths_agree(s, n, 1, &ok);
+        took += ok;
     }
     /* most must parse, so that the lanes are compared on objects */
     cr_expect_gt(took, 20000, "only %u DNs parsed", took);
