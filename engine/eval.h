@@ -457,9 +457,10 @@ int acreV_regex_match_text(struct acre_request *rq, const char *pattern,
  * when its host keeps views for the request (no release function). */
 #define ACREV_SET_DN_MEMO      8192
 /* Closures (x/attr* from one element) a request remembers, and the
- * elements they may hold in all. */
+ * elements and bytes of element text they may hold in all. */
 #define ACREV_SET_CLO_MEMO     4096
 #define ACREV_SET_CLO_ELEMS    65536
+#define ACREV_SET_CLO_BYTES    ((size_t)4 << 20)
 int acreV_set_matches(struct acreV_check *c, const struct acreI_set *set,
                       const struct acreV_matches *tm);
 

@@ -84,7 +84,7 @@ struct ev {
     size_t work;  /* steps left */
     size_t bytes; /* bytes of strings left */
     int limit;    /* a bound was reached */
-    int clo_ok;   /* closures may be remembered (set_closure) */
+    int clo_ok;   /* closures may be remembered (closure_of) */
     int copied;   /* a string was copied into the set (not referenced) */
     int url;      /* an ldap:/// element was gathered */
     uint64_t local[DN_LOCAL / 8]; /* transient parses, one at a time */
@@ -679,7 +679,7 @@ struct acreV_setclo {
     struct clo **slot; /* NULL: empty; a record does not move */
     uint32_t mask;     /* slots - 1 */
     unsigned used;
-    size_t elems;
+    size_t elems, bytes; /* in all the records */
 };
 
 /* Room for one more closure (load <= 1/2); -1 when there is none. */
@@ -688,7 +688,8 @@ clo_room(struct acreV_setclo *t)
 {
     uint32_t slots = t->slot ? 2 * (t->mask + 1) : 64;
 
-    if (t->used >= ACREV_SET_CLO_MEMO || t->elems >= ACREV_SET_CLO_ELEMS)
+    if (t->used >= ACREV_SET_CLO_MEMO || t->elems >= ACREV_SET_CLO_ELEMS ||
+        t->bytes >= ACREV_SET_CLO_BYTES)
         return -1;
     if (t->slot && 2 * (t->used + 1) <= t->mask + 1)
         return 0;
@@ -765,9 +766,13 @@ closure_of(struct ev *x, const struct acreI_setnode *nd, const struct elem *f)
     x->bytes = SET_MAX_BYTES;
     x->limit = x->copied = x->url = 0;
     if (w && gather(x, &sub, f->s, f->n, nd) == 0) {
-        size_t own = SET_MAX_WORK - x->work;
-        if (walk(x, nd, &sub, 0, w) == 0 && !x->limit && !x->copied &&
-            !x->url && t->elems + sub.n <= ACREV_SET_CLO_ELEMS &&
+        size_t own = SET_MAX_WORK - x->work, bytes_in = f->n + 1;
+        int walked = walk(x, nd, &sub, 0, w) == 0;
+        for (unsigned i = 0; walked && i < sub.n; i++)
+            bytes_in += sub.v[i].n + 1;
+        if (walked && !x->limit && !x->copied && !x->url &&
+            t->elems + sub.n <= ACREV_SET_CLO_ELEMS &&
+            t->bytes + bytes_in <= ACREV_SET_CLO_BYTES &&
             (r = talloc_size(t, sizeof(*r) + sub.n * sizeof(r->v[0])))) {
             char *key = talloc_memdup(r, f->s, f->n + 1);
             *r = (struct clo){nd,
@@ -793,6 +798,7 @@ closure_of(struct ev *x, const struct acreI_setnode *nd, const struct elem *f)
                 *sl = r;
                 t->used++;
                 t->elems += sub.n;
+                t->bytes += bytes_in;
             } else {
                 talloc_free(r);
                 r = NULL;
