@@ -1153,17 +1153,18 @@ vctx_bits(struct acre_request *rq, const struct acreV_check *c,
 
 /* attr_verdict, answered from the context's bitmaps kb (NULL: none) when
  * they know the attribute's type, and teaching them what the walk found
- * when it depended on nothing but the context and the type. */
-static uint8_t
+ * when it depended on nothing but the context and the type.  Ids below
+ * tmax are types alone (acreS_ntypes) that the bitmaps cover; the rest
+ * are always walked. */
+static inline uint8_t
 attr_verdict_kept(struct acreV_check *c, const struct acreP_node *n,
                   enum acreI_access want, const acre_view_attr *a, uint8_t *vv,
-                  uint64_t *kb)
+                  uint64_t *kb, unsigned tmax)
 {
     struct acre_request *rq = c->rq;
-    const struct acreS_dinfo *d = acreS_desc_of(rq->schema, a->id);
-    size_t w = rq->p->attr_words, t = (size_t)d->type;
+    size_t w = rq->p->attr_words, t = (unsigned)a->id;
 
-    if (!kb || d->nopts || t >= w * 64)
+    if (!kb || t >= tmax)
         return attr_verdict(c, n, want, a, vv);
     uint64_t bit = (uint64_t)1 << (t & 63);
     if (kb[t >> 6] & bit) {
@@ -1317,29 +1318,16 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = decide_memo(&c, n, want, &mask);
     uint64_t *kb =
         out->visible && rq->vctx_bits ? vctx_bits(rq, &c, n, want) : NULL;
-    /* ids below tmax are types alone that the bitmaps cover: a type the
-     * context knows is answered here, the rest by attr_verdict_kept */
-    size_t w = rq->p->attr_words;
-    unsigned tmax = kb ? acreS_ntypes(rq->schema) : 0;
-    if (tmax > w * 64)
-        tmax = (unsigned)(w * 64);
+    /* the types the context's bitmaps cover, computed once */
+    unsigned tmax = acreS_ntypes(rq->schema);
+    if (tmax > rq->p->attr_words * 64)
+        tmax = (unsigned)(rq->p->attr_words * 64);
     for (uint32_t i = 0; out->visible && !rq->err && i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         if ((select && !select(arg, a)) || (cr && acreC_hidden(cr, a)))
             continue; /* verdict_init saw a value in every attribute */
-        unsigned t = (unsigned)a->id;
-        uint64_t bit = (uint64_t)1 << (t & 63);
-        uint8_t *vv = rq->v_value + rq->v_first[i];
-        if (t < tmax && (kb[t >> 6] & bit)) {
-            uint8_t g = (kb[w + (t >> 6)] & bit) != 0;
-            if (a->nvals == 1)
-                vv[0] = g;
-            else
-                memset(vv, g, a->nvals);
-            rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
-            continue;
-        }
-        rq->v_attr[i] = attr_verdict_kept(&c, n, want, a, vv, kb);
+        rq->v_attr[i] = attr_verdict_kept(
+            &c, n, want, a, rq->v_value + rq->v_first[i], kb, tmax);
     }
     /* collective values are checked as the entry's own, on the entry */
     rc = cr && !rq->err ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;

@@ -153,16 +153,25 @@ hash1(const char *s, size_t n)
     return hash2(s, n, NULL, 0);
 }
 
+/* Spend k steps, all or none: 0, or -1 with the budget gone (where a
+ * fresh evaluation would have stopped, it stops too). */
+static int
+spend(struct ev *x, size_t k)
+{
+    if (k > x->work) {
+        x->work = 0;
+        x->limit = 1;
+        return -1;
+    }
+    x->work -= k;
+    return 0;
+}
+
 /* Spend one step; 0 ok, -1 when the budget is gone. */
 static int
 step(struct ev *x)
 {
-    if (x->work == 0) {
-        x->limit = 1;
-        return -1;
-    }
-    x->work--;
-    return 0;
+    return spend(x, 1);
 }
 
 /* Is a[0..an) + b[0..bn) (hash h) in s? */
@@ -710,16 +719,15 @@ clo_room(struct acreV_setclo *t)
     return 0;
 }
 
-/* Gather from out's elements from the index `from` on until nothing new
- * appears (the fresh walk).  w: when not NULL, the steps each element's
- * gathering took, by index (room for ACREV_SET_MAX_DNS). */
+/* Gather from each of out's elements until nothing new appears (the
+ * fresh walk).  w: when not NULL, the steps each element's gathering
+ * took, by index (room for ACREV_SET_MAX_DNS). */
 static int
-walk(struct ev *x, const struct acreI_setnode *nd, struct set *out,
-     unsigned from, uint32_t *w)
+walk(struct ev *x, const struct acreI_setnode *nd, struct set *out, uint32_t *w)
 {
     int rc = 0;
 
-    for (unsigned i = from; !rc && i < out->n; i++) {
+    for (unsigned i = 0; !rc && i < out->n; i++) {
         size_t before = x->work;
         rc = gather(x, out, out->v[i].s, out->v[i].n, nd);
         if (w)
@@ -767,7 +775,7 @@ closure_of(struct ev *x, const struct acreI_setnode *nd, const struct elem *f)
     x->limit = x->copied = x->url = 0;
     if (w && gather(x, &sub, f->s, f->n, nd) == 0) {
         size_t own = SET_MAX_WORK - x->work, bytes_in = f->n + 1;
-        int walked = walk(x, nd, &sub, 0, w) == 0;
+        int walked = walk(x, nd, &sub, w) == 0;
         for (unsigned i = 0; walked && i < sub.n; i++)
             bytes_in += sub.v[i].n + 1;
         if (walked && !x->limit && !x->copied && !x->url &&
@@ -825,15 +833,15 @@ closure(struct ev *x, const struct acreI_setnode *nd, struct set *out)
     size_t bound = 0, size = k, w = 0;
 
     if (!x->clo_ok || nd->entrydn || k > CLO_FIRST || x->rq->limit_hit)
-        return walk(x, nd, out, 0, NULL);
+        return walk(x, nd, out, NULL);
     for (unsigned j = 0; j < k; j++) {
         if (!(m[j] = closure_of(x, nd, &out->v[j])))
-            return walk(x, nd, out, 0, NULL);
+            return walk(x, nd, out, NULL);
         bound += m[j]->total;
         size += m[j]->nv;
     }
     if (bound > x->work || size > ACREV_SET_MAX_DNS)
-        return walk(x, nd, out, 0, NULL);
+        return walk(x, nd, out, NULL);
     for (unsigned j = 0; j < k; j++)
         w += m[j]->w;
     for (unsigned j = 0; j < k; j++)
@@ -1016,20 +1024,6 @@ attr_has(struct ev *x, const struct acreI_setnode *nd, const char *e, size_t n,
     *has = !rc && set_has2(&out, e, n, NULL, 0, h);
     set_drop(&out);
     return rc ? -1 : 0;
-}
-
-/* Spend k steps, all or none: 0, or -1 with the budget gone (where a
- * fresh evaluation would have stopped, it stops too). */
-static int
-spend(struct ev *x, size_t k)
-{
-    if (k > x->work) {
-        x->work = 0;
-        x->limit = 1;
-        return -1;
-    }
-    x->work -= k;
-    return 0;
 }
 
 /* root's value is non-empty (*ok) when root is such an intersection:
