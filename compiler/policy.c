@@ -152,8 +152,9 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
     p->mem = p;
     pthread_mutex_init(&p->lock, NULL);
     talloc_set_destructor(p, policy_destructor);
-    if (!schema && (rc = acre_schema_new(p, aci ? 0 : ACRE_SCHEMA_SLAPD,
-                                         &schema, diag)) != 0)
+    if (!schema && (rc = acre_schema_new(
+                        p, aci ? ACRE_SCHEMA_SYNTAX_MATCH : ACRE_SCHEMA_SLAPD,
+                        &schema, diag)) != 0)
         goto fail;
     if ((rc = aci ? parse_aci(p, schema, src, n, flags, &ir, diag)
                   : parse(p, schema, src, &ir, diag)) != 0)

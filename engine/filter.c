@@ -542,7 +542,8 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
         return 0;
     }
     set_special(ps, nd);
-    nd->trules = (struct acreF_rules){at->eq, at->ord, at->sub};
+    struct acreS_rules r = acreS_rules(ps->schema, at);
+    nd->trules = (struct acreF_rules){r.eq, r.ord, r.sub};
     return subtypes_of(ps, nd->want.type, &nd->types);
 }
 
@@ -590,7 +591,9 @@ prepare_value(struct ps *ps, struct acreF_node *nd, int rule, int eq)
     nd->rule = rule;
     nd->rule_eq = eq;
     if (eq == ACREM_NONE) {
-        nd->undef = 1;
+        /* slapd: UNDEFINED on every entry; 389: on an entry holding the
+         * attribute, FALSE on the others (ava_attr) */
+        nd->undef = !acreS_syntax_match(ps->schema);
         return 0;
     }
     rc = normalise(ps, nd->want.type, eq,
@@ -679,21 +682,21 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
 static int
 prepare_ava(struct ps *ps, struct acreF_node *nd)
 {
-    const struct acreS_attr *at = acreS_attr(ps->schema, nd->want.type);
+    const struct acreF_rules at = nd->trules; /* acreS_rules */
     int rc;
 
     if (nd->kind == ACREF_GE || nd->kind == ACREF_LE) {
-        const struct acreM_info *mi = acreM_info(at->ord);
-        return prepare_value(ps, nd, at->ord, mi ? mi->eq : ACREM_NONE);
+        const struct acreM_info *mi = acreM_info(at.ord);
+        return prepare_value(ps, nd, at.ord, mi ? mi->eq : ACREM_NONE);
     }
     if (nd->special == ACREF_SP_OBJECTCLASS) {
-        nd->rule = nd->rule_eq = at->eq;
+        nd->rule = nd->rule_eq = at.eq;
         return prepare_class(ps, nd);
     }
-    if ((rc = prepare_value(ps, nd, at->eq, at->eq)))
+    if ((rc = prepare_value(ps, nd, at.eq, at.eq)))
         return rc;
     if (nd->undef && nd->special == ACREF_SP_MEMBEROF &&
-        nd->kind == ACREF_EQUALITY && at->eq == ACREM_NONE) {
+        nd->kind == ACREF_EQUALITY && at.eq == ACREM_NONE) {
         /* a virtual memberOf compares DNs (memberof.c) */
         rc = normalise(ps, nd->want.type, ACREM_DN, ACREM_USE_EQ, nd->raw,
                        nd->raw_len, &nd->norm, &nd->norm_len);
@@ -705,7 +708,7 @@ prepare_ava(struct ps *ps, struct acreF_node *nd)
     if (nd->special == ACREF_SP_HASSUBORDINATES) {
         const uint8_t *t;
         size_t tl;
-        rc = normalise(ps, nd->want.type, at->eq, ACREM_USE_EQ,
+        rc = normalise(ps, nd->want.type, at.eq, ACREM_USE_EQ,
                        (const uint8_t *)"TRUE", 4, &t, &tl);
         if (rc < 0)
             return rc;
@@ -713,7 +716,7 @@ prepare_ava(struct ps *ps, struct acreF_node *nd)
             rc == 0 && acreE_norm_cmp(t, tl, nd->norm, nd->norm_len) == 0;
         return 0;
     }
-    if (nd->kind == ACREF_APPROX && acreF_approx_rule(at->eq)) {
+    if (nd->kind == ACREF_APPROX && acreF_approx_rule(at.eq)) {
         rc = acreF_approx_codes(ps->f, nd->raw, nd->raw_len, &nd->codes,
                                 &nd->ncodes);
         nd->approx_ok = rc == 0;
@@ -776,16 +779,21 @@ parts_valid(struct ps *ps, const struct acreF_node *nd, int eq)
 static int
 prepare_subs(struct ps *ps, struct acreF_node *nd)
 {
-    const struct acreS_attr *at = acreS_attr(ps->schema, nd->want.type);
+    const struct acreF_rules at = nd->trules; /* acreS_rules */
     const uint8_t **any;
     size_t *any_len;
     unsigned k = 0, last = nd->nparts;
     int rc = 0;
     struct seg sg;
 
-    nd->rule = at->sub;
-    nd->rule_eq = at->sub ? acreM_info(at->sub)->eq : ACREM_NONE;
-    if (at->sub == ACREM_NONE || !parts_valid(ps, nd, at->eq)) {
+    nd->rule = at.sub;
+    nd->rule_eq = at.sub ? acreM_info(at.sub)->eq : ACREM_NONE;
+    /* 389's DN substrings take any text as a component */
+    if (at.sub == ACREM_NONE && acreS_syntax_match(ps->schema))
+        return 0; /* as prepare_value: subs_attr answers per entry */
+    if (at.sub == ACREM_NONE ||
+        !parts_valid(ps, nd,
+                     at.sub == ACREM_DN_SUB ? ACREM_CASE_IGNORE : at.eq)) {
         nd->undef = 1;
         return 0;
     }
@@ -813,7 +821,7 @@ prepare_subs(struct ps *ps, struct acreF_node *nd)
         } else {
             k++;
         }
-        rc = prepare_part(ps, at->sub, pos, &sg, o, ol);
+        rc = prepare_part(ps, at.sub, pos, &sg, o, ol);
     }
     nd->pat.any = any;
     nd->pat.any_len = any_len;

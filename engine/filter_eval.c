@@ -175,7 +175,8 @@ rules_of(const struct ev *ev, const struct acreF_node *nd, int type)
     if (type == nd->want.type)
         return nd->trules;
     at = acreS_attr(ev->s, type);
-    return (struct acreF_rules){at->eq, at->ord, at->sub};
+    struct acreS_rules r = acreS_rules(ev->s, at);
+    return (struct acreF_rules){r.eq, r.ord, r.sub};
 }
 
 /*
@@ -279,16 +280,17 @@ same_desc(const struct ev *ev, const struct acreF_node *nd,
 }
 
 /*
- * The form of value k of attribute a under equality rule eq, for an
- * attribute whose type's equality rule is teq: its normal form when they
- * agree (the host's, or made now), else the value normalised now by eq.
- * Made values go to sc.  NULL when it cannot be.
+ * The form of value k of attribute a under equality rule eq: its normal
+ * form when eq is its type's own equality rule (the host's, or made now),
+ * else the value normalised now by eq (a rule of another family, or one
+ * acreS_rules gave a type that names none).  Made values go to sc.  NULL
+ * when it cannot be.
  */
 static const uint8_t *
-value_form(const struct ev *ev, int eq, int teq, const acre_view_attr *a,
-           uint32_t k, struct scratch *sc, size_t *len)
+value_form(const struct ev *ev, int eq, const acre_view_attr *a, uint32_t k,
+           struct scratch *sc, size_t *len)
 {
-    if (eq == teq && eq != ACREM_NONE)
+    if (eq != ACREM_NONE && eq == acreS_attr(ev->s, ainfo(ev, a)->type)->eq)
         return acreE_value_norm(ev->s, a, k, &sc->b, len);
     sc->b.len = 0;
     if (eq == ACREM_NONE ||
@@ -475,13 +477,33 @@ order_attr(const struct ev *ev, const struct acreF_node *nd,
     scratch_init(&sc);
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
-        const uint8_t *p = value_form(ev, eq, at.eq, a, k, &sc, &len);
+        const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
         int c;
 
         if (!p)
             continue;
         c = acreM_compare(ord, p, len, nd->norm, nd->norm_len);
         if (nd->kind == ACREF_GE ? c >= 0 : c <= 0)
+            r = ACREF_TRUE;
+    }
+    acreE_buf_free(&sc.b);
+    return r;
+}
+
+/* = by a rule acreS_rules gave a type that names none: each value
+ * normalised now. */
+static enum acreF_result
+equal_by(const struct ev *ev, const struct acreF_node *nd,
+         const acre_view_attr *a, int eq)
+{
+    enum acreF_result r = ACREF_FALSE;
+    struct scratch sc;
+
+    scratch_init(&sc);
+    for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
+        size_t len;
+        const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
+        if (p && acreE_norm_cmp(p, len, nd->norm, nd->norm_len) == 0)
             r = ACREF_TRUE;
     }
     acreE_buf_free(&sc.b);
@@ -500,7 +522,7 @@ approx_equal_attr(const struct ev *ev, const struct acreF_node *nd,
     scratch_init(&sc);
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
-        const uint8_t *p = acreE_value_norm(ev->s, a, k, &sc.b, &len);
+        const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
         if (p && acreM_equal(ev->s, eq, ACREM_USE_APPROX, p, len, nd->norm,
                              nd->norm_len))
             r = ACREF_TRUE;
@@ -527,6 +549,8 @@ ava_attr(const struct ev *ev, const struct acreF_node *nd,
         return approx_attr(nd, a);
     if (nd->kind == ACREF_APPROX)
         return approx_equal_attr(ev, nd, a, eq);
+    if (eq != acreS_attr(ev->s, ainfo(ev, a)->type)->eq)
+        return equal_by(ev, nd, a, eq);
     return truth(acreE_attr_has_value(ev->s, a, nd->norm, nd->norm_len));
 }
 
@@ -613,7 +637,7 @@ subs_attr(const struct ev *ev, const struct acreF_node *nd,
     scratch_init(&sc);
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
-        const uint8_t *p = value_form(ev, eq, at.eq, a, k, &sc, &len);
+        const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
         int m;
 
         if (!p)
@@ -710,7 +734,6 @@ static enum acreF_result
 ext_attr(const struct ev *ev, const struct acreF_node *nd,
          const acre_view_attr *a)
 {
-    int teq = rules_of(ev, nd, ainfo(ev, a)->type).eq;
     enum acreF_result r = ACREF_FALSE;
     struct scratch sc;
 
@@ -719,7 +742,7 @@ ext_attr(const struct ev *ev, const struct acreF_node *nd,
     scratch_init(&sc);
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
-        const uint8_t *p = value_form(ev, nd->rule_eq, teq, a, k, &sc, &len);
+        const uint8_t *p = value_form(ev, nd->rule_eq, a, k, &sc, &len);
 
         if (p)
             r = ext_match(nd, p, len);

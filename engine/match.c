@@ -1321,13 +1321,25 @@ acreM_compare(int ord, const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
  * directoryStringSubstringsMatch): "(cn=Ann Lee *)" needs "ann lee " in
  * the value, which a normalised value never ends with.
  */
-enum sub_kind { SK_NONE, SK_STRING, SK_LIST, SK_NUMERIC, SK_PHONE, SK_OCTET };
+enum sub_kind {
+    SK_NONE,
+    SK_STRING,
+    SK_LIST,
+    SK_NUMERIC,
+    SK_PHONE,
+    SK_OCTET,
+    SK_DN /* ACREM_DN_SUB: components case-folded, found as plain bytes */
+};
 
 static enum sub_kind
 sub_kind(int sub, enum acreE_mr *mr)
 {
     const struct acreM_info *info = acreM_info(sub);
 
+    if (sub == ACREM_DN_SUB) {
+        *mr = ACRE_MR_CASE_IGNORE;
+        return SK_DN;
+    }
     switch (info ? info->eq : ACREM_NONE) {
     case ACREM_CASE_IGNORE:
         *mr = ACRE_MR_CASE_IGNORE;
@@ -1525,7 +1537,9 @@ acreM_substr_prep(const acre_schema *schema, int sub, enum acreM_substr_pos pos,
     if (!v)
         v = (const uint8_t *)"";
     start = out->len;
-    if (slapd_mode(schema))
+    if (kind == SK_DN) /* 389 folds each component's case (value.c) */
+        rc = prep_rc(acreE_prep_as(acreS_profile(schema), mr, v, n, out));
+    else if (slapd_mode(schema))
         rc = slapd_part(kind, mr, pos, v, n, out);
     else if (kind == SK_STRING)
         rc = comp_prep(mr, v, n, pos != ACREM_INITIAL, pos != ACREM_FINAL, out);

@@ -60,6 +60,9 @@ enum acreM_rule {
     ACREM_TELEPHONE_SUB,        /* telephoneNumberSubstringsMatch 2.5.13.21 */
     ACREM_CASE_IGNORE_LIST_SUB, /* caseIgnoreListSubstringsMatch 2.5.13.12 */
     ACREM_OCTET_SUB,            /* octetStringSubstringsMatch 2.5.13.19 */
+    ACREM_DN_SUB, /* substrings of a DN value's normal form, components
+                     case-folded: 389-DS's DN syntax (dn.c), which has no
+                     LDAP name (acreM_find never returns it) */
     ACREM_COUNT
 };
 

@@ -77,6 +77,7 @@ static const struct acreM_info rules[ACREM_COUNT] = {
                                     ACREM_CASE_IGNORE_LIST},
     [ACREM_OCTET_SUB] = {"octetStringSubstringsMatch", "2.5.13.19", ACREM_SUB,
                          ACREM_OCTET},
+    [ACREM_DN_SUB] = {"", "", ACREM_SUB, ACREM_DN},
 };
 
 static const struct {
@@ -157,7 +158,7 @@ acreM_find(const char *name, size_t n)
 
     for (int r = ACREM_NONE + 1; r < ACREM_COUNT; r++) {
         const char *k = oid ? rules[r].oid : rules[r].name;
-        if (strlen(k) == n &&
+        if (*k && strlen(k) == n &&
             (oid ? memcmp(k, name, n) : strncasecmp(k, name, n)) == 0)
             return r;
     }

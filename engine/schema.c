@@ -1587,7 +1587,8 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     void *tmp;
     int rc;
 
-    if (!out || (flags & ~(ACRE_SCHEMA_BARE | ACRE_SCHEMA_SLAPD)))
+    if (!out || (flags & ~(ACRE_SCHEMA_BARE | ACRE_SCHEMA_SLAPD |
+                           ACRE_SCHEMA_SYNTAX_MATCH)))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
     if (!(flags & ACRE_SCHEMA_BARE) && !(b = acreS_builtin()))
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
@@ -1611,8 +1612,50 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     pthread_mutex_init(&s->descs->lock, NULL);
     s->profile =
         (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD : ACRE_PROFILE_RFC4518;
+    s->syntax_match = (flags & ACRE_SCHEMA_SYNTAX_MATCH) != 0;
     *out = s;
     return 0;
+}
+
+struct acreS_rules
+acreS_rules(const acre_schema *s, const struct acreS_attr *at)
+{
+    struct acreS_rules r = {at->eq, at->ord, at->sub};
+
+    if (!s || !s->syntax_match || !at->syntax)
+        return r;
+    switch (acreM_syntax_find(at->syntax, strlen(at->syntax))) {
+    case ACREM_SYN_DN: /* 389's dn.c: case-insensitive, DN-normalised */
+        r.eq = r.eq ? r.eq : ACREM_DN;
+        r.sub = r.sub ? r.sub : ACREM_DN_SUB;
+        break;
+    case ACREM_SYN_NAME_UID: /* nameoptuid.c: substrings as dn.c, and
+                                an order, case-insensitive */
+        r.ord = r.ord ? r.ord : ACREM_CASE_IGNORE_ORD;
+        r.sub = r.sub ? r.sub : ACREM_DN_SUB;
+        break;
+    case ACREM_SYN_DIRECTORY_STRING: /* cis.c */
+    case ACREM_SYN_PRINTABLE_STRING:
+    case ACREM_SYN_COUNTRY_STRING:
+        r.eq = r.eq ? r.eq : ACREM_CASE_IGNORE;
+        r.ord = r.ord ? r.ord : ACREM_CASE_IGNORE_ORD;
+        r.sub = r.sub ? r.sub : ACREM_CASE_IGNORE_SUB;
+        break;
+    case ACREM_SYN_IA5_STRING: /* ces.c */
+        r.eq = r.eq ? r.eq : ACREM_CASE_EXACT_IA5;
+        r.ord = r.ord ? r.ord : ACREM_CASE_EXACT_ORD;
+        r.sub = r.sub ? r.sub : ACREM_CASE_EXACT_IA5_SUB;
+        break;
+    default:
+        break;
+    }
+    return r;
+}
+
+int
+acreS_syntax_match(const acre_schema *s)
+{
+    return s && s->syntax_match;
 }
 
 int

@@ -329,6 +329,22 @@ const struct acreD_type *acreS_dn_type_packed(const acre_schema *s,
 const char *acreS_attr_rule(const acre_schema *s, int id, int which);
 
 /*
+ * acreS_rules -- the equality, ordering and substrings rules filters use
+ * for type `at` of schema s: its own (inherited ones included), and under
+ * a schema made with ACRE_SCHEMA_SYNTAX_MATCH, for each it lacks, its
+ * syntax's as 389-DS's syntax plugins match (ACREM_NONE when the syntax
+ * has none either).  Any thread.
+ */
+struct acreS_rules {
+    int eq, ord, sub;
+};
+struct acreS_rules acreS_rules(const acre_schema *s,
+                               const struct acreS_attr *at);
+
+/* acreS_syntax_match -- was s made with ACRE_SCHEMA_SYNTAX_MATCH? */
+int acreS_syntax_match(const acre_schema *s);
+
+/*
  * acreS_profile -- how values are prepared under s: an enum acreE_profile
  * (engine/prep.h).  The built-in schema (s NULL) is RFC 4518.
  */

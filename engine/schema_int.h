@@ -133,7 +133,9 @@ struct acre_schema {
     unsigned awords, cwords;
     int top; /* class id of `top`, or -1 */
     struct acreS_known known;
-    int profile; /* enum acreE_profile: how values are prepared */
+    int profile;      /* enum acreE_profile: how values are prepared */
+    int syntax_match; /* ACRE_SCHEMA_SYNTAX_MATCH: rules a type lacks
+                         are its syntax's (acreS_rules) */
     /* descriptions with options (acreS_desc_intern): one per schema
      * object, made with it, never copied from another schema */
     struct acreS_descs *descs;

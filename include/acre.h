@@ -184,6 +184,10 @@ typedef struct acre_schema acre_schema;
     0x2u /* prepare and match values exactly as      \
             OpenLDAP's slapd 2.5 does, instead of by \
             RFC 4518 (DNs, stored values, filters) */
+#define ACRE_SCHEMA_SYNTAX_MATCH                     \
+    0x4u /* a type naming no EQUALITY, ORDERING or   \
+            SUBSTR rule is matched by its syntax, as \
+            389-DS matches (see acre_schema_new) */
 
 /*
  * acre_schema_new -- a schema holding the built-in definitions (OpenLDAP's
@@ -193,7 +197,15 @@ typedef struct acre_schema acre_schema;
  * exported data holds: OpenDJ's inherited collective subentries, roles,
  * memberOf, isMemberOf, aci), or nothing with ACRE_SCHEMA_BARE.
  *   mem_ctx: talloc parent, or NULL.
- *   flags:   0 or ACRE_SCHEMA_* bits.
+ *   flags:   0 or ACRE_SCHEMA_* bits.  ACRE_SCHEMA_SYNTAX_MATCH: where a
+ *            type names no rule, filters match its values by their syntax
+ *            as 389-DS's syntax plugins do: DN values by
+ *            distinguishedNameMatch, and substrings of a DN value's normal
+ *            form case-insensitively (so (manager=*smith*) and
+ *            (memberOf=cn=Admins,...) match as in 389); Directory, Printable
+ *            and Country String values by the caseIgnore rules; IA5 String
+ *            values by caseExactIA5Match and its substrings rule.  The
+ *            schema an ACI policy makes for itself has it.
  *   out:     OUT, a talloc child of mem_ctx: freed by acre_schema_free or
  *            with mem_ctx.  It must outlive everything made with it that
  *            keeps it: directories, policies compiled against it, parsed

@@ -27,6 +27,7 @@ struct ent {
     int parent;
     enum kind kind;
     struct dt_str body;
+    int memberof; /* a person that may store memberOf (extensibleObject) */
 };
 
 struct gen {
@@ -175,8 +176,13 @@ make_people(struct gen *g)
         const char *uid = first_names[(start + i) % DT_NELEM(first_names)];
         int home = dt_rng_chance(&g->r, 50) ? g->ou_people
                                             : pick_of(g, g->ous, g->nous);
+        /* some store memberOf, as 389's memberOf plugin writes it */
+        int mo = dt_rng_chance(&g->r, 30);
         int p = new_ent(g, home, "uid", uid, K_PERSON,
-                        "top person organizationalPerson inetOrgPerson");
+                        mo ? "top person organizationalPerson inetOrgPerson "
+                             "extensibleObject"
+                           : "top person organizationalPerson inetOrgPerson");
+        g->v[p].memberof = mo;
         person_attrs(g, &g->v[p], uid);
         g->people[g->npeople++] = p;
     }
@@ -298,6 +304,11 @@ link_people(struct gen *g)
             put(e, "seeAlso", dn_of(g, g->groups, g->ngroups));
         if (dt_rng_chance(&g->r, 35))
             put(e, "nsRoleDN", g->v[g->roles[0]].dn);
+        /* up to two distinct groups (389 refuses a repeated value) */
+        unsigned n = e->memberof ? dt_rng_below(&g->r, 3) : 0,
+                 first = dt_rng_below(&g->r, g->ngroups);
+        for (unsigned k = 0; k < n && k < g->ngroups; k++)
+            put(e, "memberOf", g->v[g->groups[(first + k) % g->ngroups]].dn);
     }
 }
 
@@ -325,6 +336,7 @@ static const char *const attr_pool[] = {"cn",
                                         "owner",
                                         "memberURL",
                                         "nsRoleDN",
+                                        "memberOf",
                                         "aci"};
 
 /* What the target part chose, for the bind rules that follow it. */
@@ -457,7 +469,9 @@ targetfilter(struct gen *g, struct dt_str *out)
                                     "(!(title=*))",
                                     "(objectClass=inetOrgPerson)",
                                     "(uid=a*)",
-                                    "(&(objectClass=person)(mail=*))"};
+                                    "(&(objectClass=person)(mail=*))",
+                                    "(memberOf=CN=G1, OU=Groups," SUFFIX ")",
+                                    "(manager=*e*)"};
 
     dt_str_printf(out, "(targetfilter%s\"%s\")",
                   dt_rng_chance(&g->r, 25) ? "!=" : "=", DT_PICK(&g->r, f));
@@ -735,13 +749,54 @@ place_acis(struct gen *g)
 /* ---- searches --------------------------------------------------------------
  */
 
+/* dn as another spelling of the same DN: upper case, a space after each
+ * comma (every DN the generator makes is plain ASCII, no escapes) */
+static void
+put_dn_variant(struct dt_str *out, const char *dn)
+{
+    for (const char *c = dn; *c; c++) {
+        dt_str_putc(out, *c >= 'a' && *c <= 'z' ? (char)(*c - 32) : *c);
+        if (*c == ',')
+            dt_str_putc(out, ' ');
+    }
+}
+
 static void
 filter_leaf(struct gen *g, struct dt_str *out)
 {
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 26)) {
+    switch (dt_rng_below(&g->r, 33)) {
+    /* matched by syntax in 389 (types without a rule, DN substrings) */
+    case 26:
+        dt_str_puts(out, "(memberOf=");
+        put_dn_variant(out, grp->dn);
+        dt_str_putc(out, ')');
+        break;
+    case 27:
+        dt_str_printf(out, "(memberOf=*%s*)", grp->name);
+        break;
+    case 28:
+        dt_str_puts(out, "(nsRoleDN=");
+        put_dn_variant(out, g->v[g->roles[0]].dn);
+        dt_str_putc(out, ')');
+        break;
+    case 29:
+        dt_str_printf(out, "(manager=*%s*)", p->name);
+        break;
+    case 30:
+        dt_str_printf(out, "(|(uniqueMember=*%s*)(member=*%c*))", p->name,
+                      p->name[0]);
+        break;
+    case 31:
+        dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(sn>=M)" : "(l<=Oslo)");
+        break;
+    case 32:
+        dt_str_puts(out, "(manager=");
+        put_dn_variant(out, p->dn);
+        dt_str_putc(out, ')');
+        break;
     case 24:
         dt_str_puts(out, "(objectClass=ldapSubEntry)");
         break;

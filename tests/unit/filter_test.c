@@ -993,6 +993,99 @@ Test(filter, approx_words)
  * Memory
  */
 
+/* ------------------------------------------------------------------------
+ * Matching by syntax (ACRE_SCHEMA_SYNTAX_MATCH): what 389-DS answered for
+ * these filters on this entry (anonymous, read and search granted on
+ * everything, 389-ds-base 2.3.1), against slapd's answers without it
+ */
+
+static const char syn_ldif[] =
+    "dn: dc=example,dc=com\n"
+    "objectClass: domain\n"
+    "dc: example\n"
+    "\n"
+    "dn: uid=ann,dc=example,dc=com\n"
+    "objectClass: inetOrgPerson\n"
+    "objectClass: extensibleObject\n"
+    "uid: ann\n"
+    "cn: Ann\n"
+    "sn: A\n"
+    "memberOf: cn=Staff,ou=Groups,dc=example,dc=com\n"
+    "nsRoleDN: cn=mgr,dc=example,dc=com\n"
+    "manager: uid=bob,ou=people,dc=example,dc=com\n";
+
+/* filter on uid=ann under a schema made with flags: T, F or U */
+static char
+syn_eval(unsigned flags, const char *filter)
+{
+    void *ctx = talloc_new(NULL);
+    acre_schema *s = NULL;
+    struct acreE_dir *d = NULL;
+    struct acreF_filter *f = NULL;
+    acre_dn *dn = NULL;
+    const char *ann = "uid=ann,dc=example,dc=com";
+
+    cr_assert_eq(acre_schema_new(ctx, flags, &s, NULL), 0);
+    cr_assert_eq(acreE_dir_new(ctx, s, 0, &d), 0);
+    cr_assert_eq(acreE_dir_load_ldif(d, NULL, syn_ldif, strlen(syn_ldif), "syn",
+                                     NULL, NULL, NULL),
+                 0);
+    cr_assert_eq(acreF_parse(ctx, s, filter, strlen(filter), &f, NULL), 0, "%s",
+                 filter);
+    cr_assert_eq(acre_dn_parse(ctx, s, ann, strlen(ann), 0, &dn, NULL), 0);
+    const struct acreE_entry *e = acreE_dir_find(d, dn);
+    cr_assert_not_null(e);
+    enum acreF_result r = acreF_eval(f, &e->v, NULL);
+    talloc_free(ctx);
+    return r == ACREF_TRUE ? 'T' : r == ACREF_FALSE ? 'F' : 'U';
+}
+
+Test(filter, syntax_match_as_389)
+{
+    static const struct {
+        const char *filter;
+        char with, without; /* under ACRE_SCHEMA_SYNTAX_MATCH, and not */
+    } c[] = {
+        /* memberOf and nsRoleDN name no EQUALITY: DN syntax decides */
+        {"(memberOf=cn=staff,ou=groups,dc=example,dc=com)", 'T', 'U'},
+        {"(memberOf=CN=STAFF, OU=groups,DC=Example,DC=COM)", 'T', 'U'},
+        {"(memberOf=cn=other,ou=groups,dc=example,dc=com)", 'F', 'U'},
+        {"(nsRoleDN=CN=MGR,DC=example,DC=com)", 'T', 'U'},
+        /* substrings of DN values: case-folded components */
+        {"(memberOf=*Staff*)", 'T', 'U'},
+        {"(nsRoleDN=*mgr*)", 'T', 'U'},
+        {"(manager=*bob*)", 'T', 'U'},
+        {"(manager=*BOB*)", 'T', 'U'},
+        {"(manager=uid=bob,ou=*,dc=com)", 'T', 'U'},
+        {"(manager=*carol*)", 'F', 'U'},
+        {"(manager=ou=*)", 'F', 'U'},
+        /* no ordering in 389's DN syntax: UNDEFINED where the entry
+         * holds the attribute, FALSE where it does not (slapd: UNDEFINED
+         * everywhere) */
+        {"(manager>=uid=a)", 'U', 'U'},
+        {"(memberOf<=cn=z)", 'U', 'U'},
+        {"(seeAlso>=cn=a)", 'F', 'U'},
+        {"(seeAlso=*a*)", 'F', 'U'},
+        {"(!(jpegPhoto=x))", 'T', 'U'},
+        /* Directory String orders without an ORDERING rule */
+        {"(uid>=am)", 'T', 'U'},
+        {"(uid<=al)", 'F', 'U'},
+        /* types with their own rules are unchanged */
+        {"(uid=ANN)", 'T', 'T'},
+        {"(manager=UID=Bob, ou=People,dc=example,dc=com)", 'T', 'T'},
+        {"(cn=*n*)", 'T', 'T'},
+    };
+
+    for (size_t i = 0; i < NELEM(c); i++) {
+        char with = syn_eval(ACRE_SCHEMA_SYNTAX_MATCH, c[i].filter);
+        char without = syn_eval(0, c[i].filter);
+        cr_expect_eq(with, c[i].with, "%s with: got %c, want %c", c[i].filter,
+                     with, c[i].with);
+        cr_expect_eq(without, c[i].without, "%s without: got %c, want %c",
+                     c[i].filter, without, c[i].without);
+    }
+}
+
 Test(filter, no_leaks)
 {
     void *parent = talloc_new(NULL);

@@ -329,8 +329,13 @@ Test(match, every_rule_has_a_matching_equality_rule)
     for (int r = ACREM_NONE + 1; r < ACREM_COUNT; r++) {
         const struct acreM_info *i = acreM_info(r);
         cr_assert_not_null(i);
-        cr_expect_eq(acreM_find(i->name, strlen(i->name)), r, "%s", i->name);
-        cr_expect_eq(acreM_find(i->oid, strlen(i->oid)), r, "%s", i->oid);
+        /* a rule of no LDAP name (389's DN substrings) is never found */
+        int named = *i->name != 0;
+        cr_expect_eq(named, r != ACREM_DN_SUB, "%d", r);
+        cr_expect_eq(acreM_find(i->name, strlen(i->name)),
+                     named ? r : ACREM_NONE, "%s", i->name);
+        cr_expect_eq(acreM_find(i->oid, strlen(i->oid)), named ? r : ACREM_NONE,
+                     "%s", i->oid);
         cr_expect_eq(acreM_info(i->eq)->usage, ACREM_EQ, "%s", i->name);
     }
     cr_expect_null(acreM_info(ACREM_NONE));
@@ -1015,6 +1020,22 @@ Test(match, substrings_case_ignore)
         {ACREM_CASE_EXACT_IA5_SUB, "user@*", "User@Example.COM", 0},
         {ACREM_CASE_EXACT_IA5_SUB, "User@*.COM", "User@Example.COM", 1},
     };
+    check_subs(c, NELEM(c));
+}
+
+/* 389-DS's DN syntax (dn.c): components case-folded, values in the DN
+ * normal form, found as plain bytes */
+Test(match, substrings_dn_as_389)
+{
+    static const sub_case c[] = {
+        {ACREM_DN_SUB, "*BOB*", "uid=Bob,ou=People,dc=example,dc=com", 1},
+        {ACREM_DN_SUB, "uid=bob,*", "UID=bob, ou=people,dc=example,dc=com", 1},
+        {ACREM_DN_SUB, "*ou=people,dc=*", "uid=x,ou=People,dc=example", 1},
+        {ACREM_DN_SUB, "*dc=COM", "uid=x,dc=example,dc=com", 1},
+        {ACREM_DN_SUB, "*com*example*", "uid=x,dc=example,dc=com", 0},
+        {ACREM_DN_SUB, "ou=*", "uid=x,ou=people", 0},
+    };
+
     check_subs(c, NELEM(c));
 }
 
