@@ -669,6 +669,7 @@ run_explain(struct explain *x, acre_policy *p, const acre_directory *dir)
         x->who.auth_method = "";
     /* slapd refuses a bind DN it cannot normalise */
     x->who.dn_flags = x->in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
+    x->who.nsrole = x->in.dialect == ACRE_DIALECT_ACI && x->in.aci_variant != 2;
     if (!rc && x->format == FMT_GER &&
         !(rc = cli_request(&x->who, p, dir, &x->rq))) {
         rc = ger(x);

@@ -46,6 +46,7 @@ struct search {
     acre_request *rq;      /* the current search's */
     int want_ismo;         /* --ismemberof and isMemberOf or + asked */
     int want_mo;           /* --memberof and memberOf, * or no list */
+    int want_role;         /* 389's nsRole (aci) and nsRole or + asked */
 };
 
 /* help_search -- see cli.h: the usage of the command. */
@@ -294,6 +295,8 @@ print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
     if (!rc) /* isMemberOf: an operational one */
         rc = print_virtual(s, view, s->want_ismo, "isMemberOf",
                            acre_entry_ismemberof);
+    if (!rc) /* nsRole: an operational one, of 389's roles */
+        rc = print_virtual(s, view, s->want_role, "nsRole", acre_entry_nsrole);
     free(done);
     putchar('\n');
     if (rc)
@@ -402,6 +405,7 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
     s->rq = rq;
     s->want_ismo = s->a.who.ismemberof && wants(s, "isMemberOf", "+");
     s->want_mo = s->a.who.memberof && wants(s, "memberOf", "*");
+    s->want_role = s->a.who.nsrole && wants(s, "nsRole", "+");
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     rc = acre_search(rq, s->a.base, s->a.scope, filter, s->a.attrs, s->a.nattrs,
                      print_entry, s, ldap_rc, &matched);
@@ -599,6 +603,8 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir,
     s->schema = acre_policy_schema(p);
     /* slapd refuses a bind DN it cannot normalise, as a search base */
     s->a.who.dn_flags = s->a.in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
+    s->a.who.nsrole =
+        s->a.in.dialect == ACRE_DIALECT_ACI && s->a.in.aci_variant != 2;
     if (s->a.file && !pattern_ok(s->a.filter ? s->a.filter : "")) {
         fprintf(stderr, "acre search: bad filter pattern '%s'\n", s->a.filter);
         return CLI_EXIT_USAGE;

@@ -160,6 +160,8 @@ struct cli_who {
     unsigned seen;     /* options given (bit k: names[k] of load.c) */
     int ismemberof;    /* --ismemberof */
     int memberof;      /* --memberof */
+    int nsrole;        /* 389's virtual nsRole (--dialect aci, 389 variant:
+                          its roles plugin always computes it) */
     unsigned dn_flags; /* -D and --authc-dn are parsed with these
                           (ACRE_DN_SLAPD: the OpenLDAP dialect, whose
                           slapd refuses some forms a bind could name) */
@@ -188,7 +190,8 @@ int cli_who_subject(const struct cli_who *w, const acre_schema *schema,
 
 /*
  * cli_request -- acre_request_begin for w over policy and dir, with the
- * request flags w asks for (--subentries, --ismemberof, --memberof).  Prints
+ * request flags w asks for (--subentries, --ismemberof, --memberof, and
+ * nsRole).  Prints
  * the error.
  */
 int cli_request(const struct cli_who *w, acre_policy *policy,

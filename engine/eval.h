@@ -126,13 +126,15 @@ struct acre_request {
     struct acreC_cache *coll;
     unsigned flags;
     struct acreV_posix *posix; /* regex_t copies (eval_regex.c), or NULL */
-    /* the virtual isMemberOf and memberOf (memberof.c): the group index held,
-     * its visited set and stack, and whether a memberURL filter is being
-     * evaluated (it sees no virtual isMemberOf) */
+    /* the virtual isMemberOf, memberOf and nsRole (memberof.c): the group
+     * and role index held, its visited set and stack, and whether a
+     * memberURL or nsRoleFilter filter is being evaluated (it sees no
+     * virtual attribute) */
     struct acreV_moidx *mo;
     uint8_t *mo_seen;
     uint32_t *mo_stack;
-    acre_value *mo_vals; /* the values acreV_memberof_values gives */
+    acre_value *mo_vals;  /* the values acreV_memberof_values gives */
+    acre_value *mo_rvals; /* ... and acreV_nsrole_values */
     int mo_busy;
 
     /* fixed-DN groups this request has looked at: membership when the
@@ -492,6 +494,27 @@ int acreV_memberof(void *arg, unsigned kind, const acre_entry_view *e,
 int acreV_memberof_values(struct acre_request *rq, unsigned kind,
                           const acre_entry_view *e, const acre_value **vals,
                           uint32_t *n);
+
+/*
+ * acreV_nsrole_values -- the virtual nsRole of e (389's roles, under
+ * ACRE_REQ_NSROLE): the normalised DNs of the roles e holds, in their
+ * order; *n 0 without the flag.  Lifetime and errors as
+ * acreV_memberof_values.  A role whose nested definitions take more than
+ * ACREV_ROLE_STEPS steps to decide for the entry is left out (a filter
+ * item asking for it is UNDEFINED).
+ */
+#define ACREV_ROLE_NEST  8    /* nested roles followed this deep (389) */
+#define ACREV_ROLE_STEPS 4096 /* role definitions looked at per entry */
+int acreV_nsrole_values(struct acre_request *rq, const acre_entry_view *e,
+                        const acre_value **vals, uint32_t *n);
+
+/*
+ * acreV_virtual_values -- the filter hook's values (filter.h): kind
+ * ACRE_REQ_ISMEMBEROF or ACRE_REQ_MEMBEROF as acreV_memberof_values,
+ * ACRE_REQ_NSROLE as acreV_nsrole_values, for request arg.
+ */
+int acreV_virtual_values(void *arg, unsigned kind, const acre_entry_view *e,
+                         const acre_value **vals, uint32_t *n);
 
 /* acreV_memberof_end -- drop the request's reference on its index. */
 void acreV_memberof_end(struct acre_request *rq);

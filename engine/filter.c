@@ -470,6 +470,8 @@ set_special(struct ps *ps, struct acreF_node *nd)
         nd->special = ACREF_SP_ISMEMBEROF;
     else if (t == k->memberOf)
         nd->special = ACREF_SP_MEMBEROF;
+    else if (t == k->nsRole)
+        nd->special = ACREF_SP_NSROLE;
 }
 
 static int

@@ -93,10 +93,11 @@ typedef int (*acreF_access_fn)(void *ctx, const acre_entry_view *e,
  * What an evaluation may ask of its caller: the access hook above (NULL:
  * all allowed), and whether the entry has subordinates (for
  * hasSubordinates: 1 yes, 0 no, negative unknown; NULL: unknown, and such
- * = and ~= items are UNDEFINED), and the virtual isMemberOf or memberOf
- * of an entry that stores none (kind ACRE_REQ_ISMEMBEROF or
- * ACRE_REQ_MEMBEROF: is e a member of the group normalised DN gdn names,
- * or of any group when gdn is NULL: 1 yes, 0 no, 2 no virtual attribute
+ * = and ~= items are UNDEFINED), and the virtual isMemberOf, memberOf or
+ * nsRole of an entry that stores none (kind ACRE_REQ_ISMEMBEROF,
+ * ACRE_REQ_MEMBEROF or ACRE_REQ_NSROLE: is e a member of the group, or
+ * holder of the role, normalised DN gdn names, or of any when gdn is
+ * NULL: 1 yes, 0 no, 2 no virtual attribute
  * of that kind (the stored values decide), negative unknown; NULL: none).
  */
 struct acreF_hooks {
@@ -107,6 +108,11 @@ struct acreF_hooks {
     int (*memberof)(void *arg, unsigned kind, const acre_entry_view *e,
                     const uint8_t *gdn, size_t len);
     void *memberof_arg;
+    /* the same kind's values of e, for the items that compare them
+     * (substrings, ~=, >= and <=; memberof_arg; NULL: such items are
+     * UNDEFINED): 0 with *vals[0..*n) until the next call, else an error */
+    int (*values)(void *arg, unsigned kind, const acre_entry_view *e,
+                  const acre_value **vals, uint32_t *n);
 };
 
 /*

@@ -75,7 +75,13 @@
  *       hook (static groups only); its type has no EQUALITY rule, so an =
  *       item is UNDEFINED on stored values as slapd has it, and compares
  *       the assertion as a DN (distinguishedNameMatch) with the computed
- *       ones (`vdn` nodes, filter.c).
+ *       ones (`vdn` nodes, filter.c); under a schema that matches by
+ *       syntax (ACRE_SCHEMA_SYNTAX_MATCH) stored values compare as DNs.
+ *   nsRole  the same, for 389's roles (memberof.c): = asks whether the
+ *       entry holds the role the assertion names, presence whether it
+ *       holds any.  For it and the virtual memberOf, substrings, ~=, >=
+ *       and <= compare the computed values (the `values` hook) as stored
+ *       ones, as 389 compares the values its plugins give.
  *
  * Invariants: evaluation reads the filter and the entry and allocates
  * nothing (the memberof hook builds its group index at its first call,
@@ -109,6 +115,8 @@ struct ev {
     int (*memberof)(void *arg, unsigned kind, const acre_entry_view *e,
                     const uint8_t *gdn, size_t len);
     void *memberof_arg;
+    int (*values)(void *arg, unsigned kind, const acre_entry_view *e,
+                  const acre_value **vals, uint32_t *n);
 };
 
 /* A buffer for values normalised during evaluation. */
@@ -322,13 +330,21 @@ truth(int b)
     return b ? ACREF_TRUE : ACREF_FALSE;
 }
 
-/* virtual_member's work for an isMemberOf or memberOf item. */
+/* The request flag that computes nd's virtual attribute. */
+static unsigned
+virtual_kind(const struct acreF_node *nd)
+{
+    return nd->special == ACREF_SP_ISMEMBEROF ? ACRE_REQ_ISMEMBEROF
+           : nd->special == ACREF_SP_MEMBEROF ? ACRE_REQ_MEMBEROF
+                                              : ACRE_REQ_NSROLE;
+}
+
+/* virtual_member's work for an isMemberOf, memberOf or nsRole item. */
 static int
 virtual_ask(const struct ev *ev, const struct acreF_node *nd,
             const uint8_t *gdn, size_t n, enum acreF_result *r)
 {
-    unsigned kind = nd->special == ACREF_SP_ISMEMBEROF ? ACRE_REQ_ISMEMBEROF
-                                                       : ACRE_REQ_MEMBEROF;
+    unsigned kind = virtual_kind(nd);
 
     for (uint32_t i = 0; i < ev->e->nattrs; i++)
         if (ainfo(ev, &ev->e->attrs[i])->type == nd->want.type)
@@ -554,6 +570,34 @@ ava_attr(const struct ev *ev, const struct acreF_node *nd,
     return truth(acreE_attr_has_value(ev->s, a, nd->norm, nd->norm_len));
 }
 
+/*
+ * A virtual memberOf's or nsRole's values compared as 389 compares the
+ * stored ones, by attr_fn (substrings, ~=, >=, <=), once virtual_member
+ * said the entry has some (r: its answer for any group or role).
+ * UNDEFINED for isMemberOf (OpenDJ's provider answers equality only) and
+ * when the caller gives no values.
+ */
+static enum acreF_result
+virtual_values(const struct ev *ev, const struct acreF_node *nd,
+               enum acreF_result r,
+               enum acreF_result (*attr_fn)(const struct ev *,
+                                            const struct acreF_node *,
+                                            const acre_view_attr *))
+{
+    const acre_value *vals;
+    uint32_t n;
+
+    if (nd->special == ACREF_SP_ISMEMBEROF)
+        return ACREF_UNDEFINED;
+    if (r != ACREF_TRUE)
+        return r;
+    if (!ev->values ||
+        ev->values(ev->memberof_arg, virtual_kind(nd), ev->e, &vals, &n) != 0)
+        return ACREF_UNDEFINED;
+    acre_view_attr a = {nd->want.type, n, vals, NULL};
+    return n ? attr_fn(ev, nd, &a) : ACREF_FALSE;
+}
+
 static enum acreF_result
 eval_ava(const struct ev *ev, const struct acreF_node *nd)
 {
@@ -570,7 +614,9 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
         return ACREF_UNDEFINED;
     if (virtual_member(ev, nd, nd->kind == ACREF_EQUALITY ? nd->norm : NULL,
                        nd->norm_len, &rc))
-        return nd->kind == ACREF_EQUALITY ? rc : ACREF_UNDEFINED;
+        return nd->kind == ACREF_EQUALITY
+                   ? rc
+                   : virtual_values(ev, nd, rc, ava_attr);
     if (nd->special == ACREF_SP_HASSUBORDINATES) {
         int kids = eqlike ? has_children(ev) : -1;
         return kids < 0 ? ACREF_UNDEFINED : truth(kids == nd->hs_true);
@@ -660,7 +706,7 @@ eval_subs(const struct ev *ev, const struct acreF_node *nd)
     if (!item_allowed(ev, nd, NULL, 0))
         return ACREF_UNDEFINED;
     if (virtual_member(ev, nd, NULL, 0, &rc))
-        return ACREF_UNDEFINED;
+        return virtual_values(ev, nd, rc, subs_attr);
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
         const acre_view_attr *a = &ev->e->attrs[i];
@@ -940,6 +986,7 @@ ev_init(struct ev *ev, const struct acreF_filter *f, const acre_entry_view *e,
         ev->children_arg = h->children_arg;
         ev->memberof = h->memberof;
         ev->memberof_arg = h->memberof_arg;
+        ev->values = h->values;
     }
     return 0;
 }

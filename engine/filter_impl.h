@@ -55,6 +55,7 @@ enum acreF_special {
     /* the virtual ones last (filter_eval.c tests special >= ISMEMBEROF) */
     ACREF_SP_ISMEMBEROF, /* isMemberOf: virtual when not stored */
     ACREF_SP_MEMBEROF,   /* memberOf: virtual when not stored */
+    ACREF_SP_NSROLE,     /* nsRole: virtual when not stored */
 };
 
 /* An approximate-match word code: metaphone, at most 4 letters, NUL. */

@@ -39,6 +39,18 @@
  * so the per-entry path allocates nothing but what a memberURL filter's
  * evaluation may.
  *
+ * 389's nsRole (ACRE_REQ_NSROLE) comes from the same index: the role
+ * definitions among the entries searched (objectClass
+ * nsManagedRoleDefinition, nsFilteredRoleDefinition or
+ * nsNestedRoleDefinition, first match in that order), sorted by normalised
+ * DN.  An entry holds role R when it is in the subtree of R's parent and
+ * R is managed and one of the entry's nsRoleDN values names R (compared as
+ * DNs), filtered and the entry matches R's (first) nsRoleFilter (which
+ * sees no virtual attribute), or nested and the entry holds a role of the
+ * index that R's nsRoleDN names, ACREV_ROLE_NEST levels at most: what
+ * eval_aci.c's roledn asks of the requester, asked of any entry.  The
+ * values are the roles' normalised DNs, as 389 returns them.
+ *
  * Fail closed: a host without search, a search that fails, or memory that
  * runs out while building fails the check (ACRE_ERR_LOOKUP, NOMEM).
  */
@@ -46,11 +58,13 @@
 
 #include "aci_index.h"
 
+#include "buf.h"
 #include "dn.h"
 #include "entry.h"
 #include "filter.h"
 #include "internal.h"
 #include "ir.h"
+#include "match.h"
 #include "policy.h"
 #include "schema.h"
 #include "url.h"
@@ -81,6 +95,19 @@ struct mo_edge {
     uint32_t group;
 };
 
+enum { R_MANAGED = 1, R_FILTERED, R_NESTED };
+
+struct mo_role {
+    acre_value ndn;         /* normalised DN: the nsRole value */
+    const char *scope;      /* normalised DN of its parent */
+    size_t scope_len;       /* (a role at the root has no scope) */
+    int kind;               /* R_* */
+    struct acreF_filter *f; /* filtered: nsRoleFilter, NULL if none */
+    const char **nested;    /* nested: nsRoleDN values, normalised */
+    size_t *nested_len;
+    uint32_t nnested;
+};
+
 struct acreV_moidx {
     int refs; /* atomic: the policy's and each request's */
     const void *host;
@@ -91,23 +118,28 @@ struct acreV_moidx {
     uint32_t ne;
     uint32_t *dyn; /* the dynamic groups */
     uint32_t ndyn;
+    struct mo_role *r; /* sorted by DN */
+    uint32_t nr;
 };
 
 /* ------------------------------------------------------------------------
  * Building
  */
 
-#define C_NAMES   0x1u  /* groupOfNames */
-#define C_ENTRIES 0x2u  /* groupOfEntries */
-#define C_UNIQUE  0x4u  /* groupOfUniqueNames */
-#define C_URLS    0x8u  /* groupOfURLs */
-#define C_VIRTUAL 0x10u /* ds-virtual-static-group */
+#define C_NAMES    0x1u  /* groupOfNames */
+#define C_ENTRIES  0x2u  /* groupOfEntries */
+#define C_UNIQUE   0x4u  /* groupOfUniqueNames */
+#define C_URLS     0x8u  /* groupOfURLs */
+#define C_VIRTUAL  0x10u /* ds-virtual-static-group */
+#define C_MANAGED  0x20u /* nsManagedRoleDefinition */
+#define C_FILTERED 0x40u /* nsFilteredRoleDefinition */
+#define C_NESTED   0x80u /* nsNestedRoleDefinition */
 
 struct build {
     struct acre_request *rq;
     struct acreV_moidx *x;
     const struct acreS_known *k;
-    size_t capg, cape;
+    size_t capg, cape, capr;
     int rc;
 };
 
@@ -121,7 +153,10 @@ class_bits(const acre_schema *s, int oc_type, const acre_entry_view *e)
                  {"groupOfEntries", C_ENTRIES},
                  {"groupOfUniqueNames", C_UNIQUE},
                  {"groupOfURLs", C_URLS},
-                 {"ds-virtual-static-group", C_VIRTUAL}};
+                 {"ds-virtual-static-group", C_VIRTUAL},
+                 {"nsManagedRoleDefinition", C_MANAGED},
+                 {"nsFilteredRoleDefinition", C_FILTERED},
+                 {"nsNestedRoleDefinition", C_NESTED}};
 
     unsigned bits = 0;
 
@@ -231,7 +266,84 @@ dynamic_urls(struct build *b, const acre_entry_view *e, struct mo_group *g)
     return 0;
 }
 
-/* The host search's callback: one entry, a group or not. */
+/* e's first value of type t, or NULL. */
+static const acre_value *
+first_value(const acre_schema *s, int t, const acre_entry_view *e)
+{
+    for (uint32_t i = 0; i < e->nattrs; i++)
+        if (acreE_attr_type(s, &e->attrs[i]) == t && e->attrs[i].nvals)
+            return &e->attrs[i].vals[0];
+    return NULL;
+}
+
+/* The nsRoleDN values of nested role r, normalised. */
+static int
+nested_roles(struct build *b, const acre_entry_view *e, struct mo_role *r)
+{
+    for (uint32_t i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (acreE_attr_type(b->rq->schema, a) != b->k->nsRoleDN)
+            continue;
+        r->nested = talloc_array(b->x, const char *, a->nvals + 1);
+        r->nested_len = talloc_array(b->x, size_t, a->nvals + 1);
+        if (!r->nested || !r->nested_len)
+            return b->rc = ACRE_ERR_NOMEM;
+        for (uint32_t j = 0; j < a->nvals; j++) {
+            size_t len = 0;
+            const char *m = member_dn(b, (const char *)a->vals[j].val,
+                                      a->vals[j].len, &len);
+            if (b->rc)
+                return b->rc;
+            if (m) {
+                r->nested[r->nnested] = m;
+                r->nested_len[r->nnested++] = len;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A role definition: kept with what deciding it needs. */
+static int
+add_role(struct build *b, const acre_entry_view *e, unsigned bits)
+{
+    struct acreV_moidx *x = b->x;
+    size_t n, pn = 0;
+    unsigned depth = acre_dn_depth(e->dn);
+    const char *t = acre_dn_normalised(e->dn, &n);
+    const char *p = depth ? acre_dn_ancestor(e->dn, depth - 1, &pn) : NULL;
+
+    if (x->nr == b->capr) {
+        b->capr = b->capr ? 2 * b->capr : 8;
+        if (!(x->r = talloc_realloc(x, x->r, struct mo_role, b->capr)))
+            return b->rc = ACRE_ERR_NOMEM;
+    }
+    struct mo_role *r = &x->r[x->nr];
+    memset(r, 0, sizeof(*r));
+    char *c = t ? talloc_strndup(x, t, n) : NULL;
+    char *sc = p ? talloc_strndup(x, p, pn) : NULL;
+    if (!c || (p && !sc))
+        return b->rc = ACRE_ERR_NOMEM;
+    r->ndn = (acre_value){.val = (const uint8_t *)c, .len = n};
+    r->scope = sc;
+    r->scope_len = pn;
+    x->nr++;
+    if (bits & C_MANAGED) {
+        r->kind = R_MANAGED;
+    } else if (bits & C_FILTERED) {
+        const acre_value *v = first_value(b->rq->schema, b->k->nsRoleFilter, e);
+        r->kind = R_FILTERED;
+        if (v && acreF_parse(x, b->rq->schema, (const char *)v->val, v->len,
+                             &r->f, NULL) == ACRE_ERR_NOMEM)
+            return b->rc = ACRE_ERR_NOMEM;
+    } else {
+        r->kind = R_NESTED;
+        return nested_roles(b, e, r);
+    }
+    return 0;
+}
+
+/* The host search's callback: one entry, a group, a role or neither. */
 static int
 visit(void *arg, const acre_entry_view *e)
 {
@@ -240,6 +352,9 @@ visit(void *arg, const acre_entry_view *e)
     unsigned bits = class_bits(b->rq->schema, b->k->objectClass, e);
     unsigned nstatic =
         !!(bits & C_NAMES) + !!(bits & C_ENTRIES) + !!(bits & C_UNIQUE);
+
+    if ((bits & (C_MANAGED | C_FILTERED | C_NESTED)) && add_role(b, e, bits))
+        return b->rc;
 
     if ((bits & C_VIRTUAL) || nstatic > 1 || (!nstatic && !(bits & C_URLS)))
         return 0;
@@ -288,6 +403,14 @@ edge_cmp(const void *a, const void *b)
 static uint32_t group_find(const struct acreV_moidx *x, const char *s,
                            size_t n);
 
+static int
+role_cmp(const void *a, const void *b)
+{
+    const struct mo_role *x = a, *y = b;
+    return str_cmp((const char *)x->ndn.val, x->ndn.len,
+                   (const char *)y->ndn.val, y->ndn.len);
+}
+
 /* Sort the groups by DN and the edges by member, with each edge's group
  * renumbered to its group's sorted place; list the dynamic groups. */
 static int
@@ -309,6 +432,8 @@ finish(struct acreV_moidx *x)
     talloc_free(gdn);
     talloc_free(glen);
     qsort(x->ed, x->ne, sizeof(*x->ed), edge_cmp);
+    if (x->nr)
+        qsort(x->r, x->nr, sizeof(*x->r), role_cmp);
     if (!(x->dyn = talloc_array(x, uint32_t, x->ng + 1)))
         return ACRE_ERR_NOMEM;
     for (uint32_t i = 0; i < x->ng; i++)
@@ -381,7 +506,7 @@ static struct acreV_moidx *
 build(struct acre_request *rq)
 {
     struct acreV_moidx *x = talloc_zero(NULL, struct acreV_moidx);
-    struct build b = {rq, x, acreS_known(rq->schema), 0, 0, 0};
+    struct build b = {rq, x, acreS_known(rq->schema), 0, 0, 0, 0};
     int rc;
 
     if (!x) {
@@ -487,7 +612,9 @@ take(struct acre_request *rq)
     rq->mo_seen = talloc_zero_array(rq, uint8_t, x->ng + 1);
     rq->mo_stack = talloc_array(rq, uint32_t, x->ng + 1);
     rq->mo_vals = talloc_array(rq, acre_value, x->ng + 1);
-    if (!rq->mo_seen || !rq->mo_stack || !rq->mo_vals) {
+    talloc_free(rq->mo_rvals);
+    rq->mo_rvals = talloc_array(rq, acre_value, x->nr + 1);
+    if (!rq->mo_seen || !rq->mo_stack || !rq->mo_vals || !rq->mo_rvals) {
         unref(x);
         acreV_fail(rq, ACRE_ERR_NOMEM);
         return NULL;
@@ -616,6 +743,184 @@ walk(struct walk *w, const acre_entry_view *e)
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * Roles
+ */
+
+static uint32_t
+role_find(const struct acreV_moidx *x, const char *s, size_t n)
+{
+    uint32_t lo = 0, hi = x->nr;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c =
+            str_cmp((const char *)x->r[mid].ndn.val, x->r[mid].ndn.len, s, n);
+        if (!c)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return UINT32_MAX;
+}
+
+/* One entry's roles being decided. */
+struct rwalk {
+    struct acre_request *rq;
+    const struct acreV_moidx *x;
+    const acre_entry_view *e;
+    const char *s; /* e's normalised DN */
+    size_t n;
+    unsigned steps; /* role definitions looked at for the current role */
+    struct acreE_buf b;
+};
+
+/* Is the entry in the subtree of r's parent (the parent included)? */
+static int
+in_role_scope(const struct rwalk *w, const struct mo_role *r)
+{
+    size_t m = r->scope_len;
+
+    if (!r->scope || w->n < m || memcmp(w->s + w->n - m, r->scope, m))
+        return 0;
+    return w->n == m || m == 0 || w->s[w->n - m - 1] == ',';
+}
+
+/* Does one of the entry's nsRoleDN values name r (compared as DNs)? */
+static int
+managed_by(struct rwalk *w, const struct mo_role *r)
+{
+    const acre_schema *sc = w->rq->schema;
+    int t = acreS_known(sc)->nsRoleDN;
+
+    for (uint32_t i = 0; i < w->e->nattrs; i++) {
+        const acre_view_attr *a = &w->e->attrs[i];
+        if (acreE_attr_type(sc, a) != t)
+            continue;
+        for (uint32_t j = 0; j < a->nvals; j++) {
+            w->b.len = 0;
+            if (acreM_normalise(sc, ACREM_DN, a->vals[j].val, a->vals[j].len,
+                                &w->b) == 0 &&
+                !str_cmp((const char *)w->b.p, w->b.len,
+                         (const char *)r->ndn.val, r->ndn.len))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does the entry hold role ri?  1, 0, or -1 when the steps ran out. */
+static int
+role_holds(struct rwalk *w, uint32_t ri, unsigned depth)
+{
+    const struct mo_role *r = &w->x->r[ri];
+    int res = 0;
+
+    if (depth > ACREV_ROLE_NEST)
+        return 0;
+    if (++w->steps > ACREV_ROLE_STEPS)
+        return -1;
+    if (!in_role_scope(w, r))
+        return 0;
+    if (r->kind == R_MANAGED)
+        return managed_by(w, r);
+    if (r->kind == R_FILTERED) {
+        if (!r->f)
+            return 0;
+        struct acreF_hooks h = acreV_filter_hooks(w->rq, NULL, NULL);
+        int busy = w->rq->mo_busy;
+        w->rq->mo_busy = 1; /* its filter sees no virtual attribute */
+        enum acreF_result fr = acreV_filter_eval(w->rq, r->f, w->e, &h);
+        w->rq->mo_busy = busy;
+        return fr == ACREF_TRUE;
+    }
+    for (uint32_t j = 0; j < r->nnested && res != 1; j++) {
+        uint32_t k = role_find(w->x, r->nested[j], r->nested_len[j]);
+        int h = k == UINT32_MAX ? 0 : role_holds(w, k, depth + 1);
+        if (h)
+            res = h; /* held wins over unknown, unknown over not held */
+    }
+    return res;
+}
+
+static void
+rwalk_init(struct rwalk *w, struct acre_request *rq,
+           const struct acreV_moidx *x, const acre_entry_view *e,
+           uint8_t *local, size_t cap)
+{
+    *w = (struct rwalk){rq, x, e, NULL, 0, 0, {0}};
+    w->s = acre_dn_normalised(e->dn, &w->n);
+    acreE_buf_init(&w->b, local, cap);
+}
+
+/* The nsRole hook: does e hold the role normalised DN gdn names (NULL:
+ * any role)?  1, 0, -1 unknown. */
+static int
+nsrole_ask(struct acre_request *rq, const struct acreV_moidx *x,
+           const acre_entry_view *e, const uint8_t *gdn, size_t len)
+{
+    uint8_t local[256];
+    struct rwalk w;
+    int r = 0;
+
+    rwalk_init(&w, rq, x, e, local, sizeof local);
+    if (!w.s) {
+        r = 0;
+    } else if (gdn) {
+        uint32_t k = role_find(x, (const char *)gdn, len);
+        r = k == UINT32_MAX ? 0 : role_holds(&w, k, 0);
+    } else {
+        for (uint32_t k = 0; k < x->nr && r != 1; k++) {
+            w.steps = 0;
+            int h = role_holds(&w, k, 0);
+            if (h)
+                r = h;
+        }
+    }
+    acreE_buf_free(&w.b);
+    return r;
+}
+
+/* acreV_nsrole_values -- see eval.h. */
+int
+acreV_nsrole_values(struct acre_request *rq, const acre_entry_view *e,
+                    const acre_value **vals, uint32_t *n)
+{
+    const struct acreV_moidx *x;
+    uint8_t local[256];
+    struct rwalk w;
+
+    *vals = NULL;
+    *n = 0;
+    if (!(rq->flags & ACRE_REQ_NSROLE) || rq->mo_busy)
+        return 0;
+    if (!(x = take(rq)))
+        return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    rwalk_init(&w, rq, x, e, local, sizeof local);
+    for (uint32_t k = 0; w.s && k < x->nr; k++) {
+        w.steps = 0;
+        if (role_holds(&w, k, 0) == 1) /* sorted by DN: so are the values */
+            rq->mo_rvals[(*n)++] = x->r[k].ndn;
+    }
+    acreE_buf_free(&w.b);
+    *vals = rq->mo_rvals;
+    return rq->err;
+}
+
+/* acreV_virtual_values -- see eval.h. */
+int
+acreV_virtual_values(void *arg, unsigned kind, const acre_entry_view *e,
+                     const acre_value **vals, uint32_t *n)
+{
+    struct acre_request *rq = arg;
+
+    if (kind == ACRE_REQ_NSROLE)
+        return acreV_nsrole_values(rq, e, vals, n);
+    return acreV_memberof_values(rq, kind, e, vals, n);
+}
+
 /* acreV_memberof -- see eval.h. */
 int
 acreV_memberof(void *arg, unsigned kind, const acre_entry_view *e,
@@ -630,6 +935,8 @@ acreV_memberof(void *arg, unsigned kind, const acre_entry_view *e,
         return -1;
     if (!(x = take(rq)))
         return -1;
+    if (kind == ACRE_REQ_NSROLE)
+        return nsrole_ask(rq, x, e, gdn, len);
     struct walk w = {rq, x, UINT32_MAX, 0, kind == ACRE_REQ_ISMEMBEROF};
     if (gdn && (w.target = group_find(x, (const char *)gdn, len)) == UINT32_MAX)
         return 0; /* not a group */
@@ -702,10 +1009,14 @@ entry_values(acre_request *rq, unsigned kind, const acre_entry_view *e,
     if (!vals || !n || !acreE_view_check(rq->schema, e))
         return ACRE_ERR_INVAL;
     const struct acreS_known *k = acreS_known(rq->schema);
-    int t = kind == ACRE_REQ_ISMEMBEROF ? k->isMemberOf : k->memberOf;
+    int t = kind == ACRE_REQ_ISMEMBEROF ? k->isMemberOf
+            : kind == ACRE_REQ_MEMBEROF ? k->memberOf
+                                        : k->nsRole;
     if (t < 0 || stores(rq->schema, t, e))
         return 0;
     rq->err = 0;
+    if (kind == ACRE_REQ_NSROLE)
+        return acreV_nsrole_values(rq, e, vals, n);
     return acreV_memberof_values(rq, kind, e, vals, n);
 }
 
@@ -723,4 +1034,12 @@ acre_entry_memberof(acre_request *rq, const acre_entry_view *e,
                     const acre_value **vals, uint32_t *n)
 {
     return entry_values(rq, ACRE_REQ_MEMBEROF, e, vals, n);
+}
+
+/* acre_entry_nsrole -- see acre.h. */
+ACRE_PUBLIC int
+acre_entry_nsrole(acre_request *rq, const acre_entry_view *e,
+                  const acre_value **vals, uint32_t *n)
+{
+    return entry_values(rq, ACRE_REQ_NSROLE, e, vals, n);
 }

@@ -349,7 +349,8 @@ host_children(void *arg, const acre_entry_view *e)
 struct acreF_hooks
 acreV_filter_hooks(struct acre_request *rq, acreF_access_fn access, void *ctx)
 {
-    struct acreF_hooks h = {access, ctx, NULL, NULL, acreV_memberof, rq};
+    struct acreF_hooks h = {
+        access, ctx, NULL, NULL, acreV_memberof, rq, acreV_virtual_values};
 
     if (rq->host.has_children) {
         h.children = host_children;

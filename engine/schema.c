@@ -504,9 +504,9 @@ acreS_class_allows(const acre_schema *s, int oc, int type)
 const struct acreS_known *
 acreS_known(const acre_schema *s)
 {
-    static const struct acreS_known none = {-1, -1, -1, -1, -1, -1, -1,
-                                            -1, -1, -1, -1, -1, -1, -1,
-                                            -1, -1, -1, -1, -1, -1};
+    static const struct acreS_known none = {-1, -1, -1, -1, -1, -1, -1, -1,
+                                            -1, -1, -1, -1, -1, -1, -1, -1,
+                                            -1, -1, -1, -1, -1, -1, -1};
 
     s = get(s);
     return s ? &s->known : &none;
@@ -587,6 +587,9 @@ static const struct {
     K(structuralObjectClass),
     K(isMemberOf),
     K(memberOf),
+    K(nsRole),
+    K(nsRoleDN),
+    K(nsRoleFilter),
 #undef K
 };
 

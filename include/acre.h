@@ -1234,6 +1234,14 @@ void acre_request_end(acre_request *rq);
  * memberof overlay writes only direct groupOfNames memberships), seen by search
  * filters, filter= rules and specificationFilter refinements */
 #define ACRE_REQ_MEMBEROF   0x4u
+/* 389's nsRole, as its roles plugin computes it: an entry that stores no
+ * nsRole holds each role (an nsRoleDefinition entry among the host's
+ * entries) whose parent's subtree holds it and whose definition takes
+ * it: managed (its nsRoleDN names the role, compared as a DN), filtered
+ * (it matches nsRoleFilter) or nested (it holds a role the definition's
+ * nsRoleDN names; 8 levels at most); seen by search filters (= and
+ * presence) and targetfilters */
+#define ACRE_REQ_NSROLE     0x8u
 
 /*
  * acre_entry_ismemberof -- the virtual isMemberOf values of entry e under
@@ -1261,6 +1269,17 @@ int acre_entry_ismemberof(acre_request *rq, const acre_entry_view *e,
  */
 int acre_entry_memberof(acre_request *rq, const acre_entry_view *e,
                         const acre_value **vals, uint32_t *n);
+
+/*
+ * acre_entry_nsrole -- the virtual nsRole values of entry e under
+ * ACRE_REQ_NSROLE: the normalised DNs of the roles e holds, in their
+ * order, as 389 returns them; an operational attribute (requested by name
+ * or by "+").  Same lifetime and errors as acre_entry_ismemberof; none
+ * without the flag or when e stores nsRole.  Ask acre_access for read on
+ * "nsRole" with each value before returning it.
+ */
+int acre_entry_nsrole(acre_request *rq, const acre_entry_view *e,
+                      const acre_value **vals, uint32_t *n);
 
 /*
  * acre_request_set_flags -- set the request's ACRE_REQ_* flags (replacing

@@ -337,6 +337,7 @@ static const char *const attr_pool[] = {"cn",
                                         "memberURL",
                                         "nsRoleDN",
                                         "memberOf",
+                                        "nsRole",
                                         "aci"};
 
 /* What the target part chose, for the bind rules that follow it. */
@@ -711,9 +712,12 @@ static void
 base_aci(struct gen *g, struct dt_str *out)
 {
     static const char *const attrs[] = {
-        "objectClass || cn || sn || uid || ou || dc", "*", "*",
+        "objectClass || cn || sn || uid || ou || dc",
+        "*",
+        "*",
         "objectClass || uid || cn || mail || member || departmentNumber",
-        "objectClass || uid || cn || l || title || description || ou"};
+        "objectClass || uid || cn || l || title || description || ou",
+        "objectClass || uid || cn || ou || nsRole || nsRoleDN || memberOf"};
     static const char *const who[] = {"userdn=\"ldap:///anyone\"",
                                       "userdn=\"ldap:///all\"",
                                       "authmethod=\"none\""};
@@ -767,7 +771,21 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 33)) {
+    switch (dt_rng_below(&g->r, 36)) {
+    /* 389's roles plugin: the virtual nsRole */
+    case 33:
+        dt_str_puts(out, "(nsRole=");
+        put_dn_variant(out, dn_of(g, g->roles, g->nroles));
+        dt_str_putc(out, ')');
+        break;
+    case 34:
+        dt_str_puts(out,
+                    dt_rng_chance(&g->r, 50) ? "(nsRole=*)" : "(!(nsRole=*))");
+        break;
+    case 35:
+        dt_str_printf(out, "(nsRole=*%s*)",
+                      g->v[pick_of(g, g->roles, g->nroles)].name);
+        break;
     /* matched by syntax in 389 (types without a rule, DN substrings) */
     case 26:
         dt_str_puts(out, "(memberOf=");
@@ -923,8 +941,8 @@ search_base(struct gen *g)
 static void
 search_attrs(struct gen *g, struct dt_str *out)
 {
-    static const char *const fixed[] = {"-", "-",     "-",      "1.1",
-                                        "*", "* aci", "aci uid"};
+    static const char *const fixed[] = {
+        "-", "-", "-", "1.1", "*", "* aci", "aci uid", "uid nsRole memberOf"};
     unsigned n;
 
     if (dt_rng_chance(&g->r, 55)) {

@@ -184,7 +184,7 @@ static enum acreF_result
 eval_on(const char *filter, char key, acreF_access_fn fn, void *ctx)
 {
     struct acreF_filter *f = parse_ok(filter);
-    struct acreF_hooks h = {fn, ctx, children, dir, NULL, NULL};
+    struct acreF_hooks h = {fn, ctx, children, dir, NULL, NULL, NULL};
     enum acreF_result r = acreF_eval(f, entry(key), &h);
 
     talloc_free(f);
