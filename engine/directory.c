@@ -60,6 +60,7 @@ struct dentry {
     struct acreE_entry e; /* first: a dentry is its entry */
     struct dentry *last_child;
     struct dentry *parent; /* found by the check, linked by the commit */
+    int dn_done;           /* its DN text is final (settle_dns) */
 };
 
 struct slot {
@@ -1221,6 +1222,67 @@ find_parents(struct load *L)
     return check_old_suffixes(L);
 }
 
+/*
+ * settle_dn -- under a slapd schema, e's DN as back-mdb gives it back:
+ * its own RDN in acre's pretty form under its parent's DN as the parent
+ * has it (slapd keeps an entry's RDN and rebuilds the rest from the
+ * parent: a child written "uid=x,OU=people,DC=Example,dc=com" under
+ * "ou=People,dc=example,dc=com" is printed "uid=x,ou=People,dc=example,
+ * dc=com").  The same DN, so its normalised form and hashes stay; a new
+ * text is allocated under the entry.  Parents are settled first.
+ */
+static int
+settle_dn(struct load *L, struct dentry *e)
+{
+    struct dentry *p = e->parent;
+    const char *pp, *own, *rdn;
+    size_t ppn, ownn, rdnn;
+
+    if (e->dn_done)
+        return 0;
+    e->dn_done = 1;
+    if (!p)
+        return 0;
+    if (!p->dn_done) {
+        int rc = settle_dn(L, p);
+        if (rc)
+            return rc;
+    }
+    pp = acre_dn_pretty(p->e.v.dn, &ppn);
+    own = acre_dn_pretty(e->e.v.dn, &ownn);
+    if (acre_dn_rdn(e->e.v.dn, 0, NULL, NULL, &rdn, &rdnn) || rdnn >= ownn)
+        return 0;
+    if (ownn == rdnn + 1 + ppn && !memcmp(own + rdnn + 1, pp, ppn))
+        return 0;
+    char *text = talloc_asprintf(NULL, "%.*s,%s", (int)rdnn, rdn, pp);
+    acre_dn *dn = NULL;
+    if (!text)
+        return nomem(L);
+    int rc =
+        acre_dn_parse(e, dn_schema(L->d), text, strlen(text), 0, &dn, NULL);
+    talloc_free(text);
+    if (rc == ACRE_ERR_NOMEM)
+        return nomem(L);
+    if (rc == 0 && acre_dn_equal(dn, e->e.v.dn))
+        e->e.v.dn = dn;
+    else
+        talloc_free(dn);
+    return 0;
+}
+
+/* settle_dns -- settle_dn for every staged entry (slapd schemas only). */
+static int
+settle_dns(struct load *L)
+{
+    int rc = 0;
+
+    if (acreS_profile(L->d->schema) != ACRE_PROFILE_SLAPD)
+        return 0;
+    for (size_t k = 0; k < L->n && !rc; k++)
+        rc = settle_dn(L, L->list[k]);
+    return rc;
+}
+
 /* ------------------------------------------------------------------------
  * Loading: the commit (nothing here can fail once room is reserved)
  */
@@ -1306,6 +1368,7 @@ commit(struct load *L)
         struct dentry *e = L->list[k];
 
         e->e.id = (uint32_t)(d->count + k);
+        e->dn_done = 1;
         e->e.parent = e->parent ? &e->parent->e : NULL;
         if (L->stage.s)
             table_put(&d->index, e);
@@ -1381,7 +1444,7 @@ read_all(struct load *L, struct acreL_reader *r)
     }
     if (rc < 0)
         return rc;
-    if ((rc = find_parents(L)))
+    if ((rc = find_parents(L)) || (rc = settle_dns(L)))
         return rc;
     return commit(L);
 }

@@ -1961,6 +1961,27 @@ entry_omitted(const struct acreG_case *c, unsigned i)
     return 0;
 }
 
+/* dn with its parent part (after the first unescaped comma) in upper case
+ * when entry i is one of about a sixth: the same DN (the generator's
+ * naming types all ignore case), spelt unlike the parent's own DN, which
+ * slapd prints in the child's place; else dn as it is. */
+static char *
+parent_case_variant(void *ctx, const char *dn, unsigned i)
+{
+    char *s = talloc_strdup(ctx, dn);
+    char *p = s;
+
+    if (!s || ((i + 1) * 2654435761u) >> 29 != 0)
+        return s;
+    for (; *p && *p != ','; p++)
+        if (*p == '\\' && p[1])
+            p++;
+    for (; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 32);
+    return s;
+}
+
 char *
 acreG_ldif(void *ctx, const struct acreG_case *c)
 {
@@ -1971,7 +1992,9 @@ acreG_ldif(void *ctx, const struct acreG_case *c)
         if (entry_omitted(c, i))
             continue;
         if (ascii(e->dn)) {
-            s = talloc_asprintf_append(s, "dn: %s\n", e->dn);
+            char *v = parent_case_variant(ctx, e->dn, i);
+            s = talloc_asprintf_append(s, "dn: %s\n", v ? v : e->dn);
+            talloc_free(v);
         } else {
             char b[1024];
             size_t n = strlen(e->dn);
