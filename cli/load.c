@@ -594,6 +594,9 @@ cli_data_load(const struct cli_inputs *in, const acre_policy *policy,
     memset(&d, 0, sizeof d);
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     opt.flags = in->strict ? ACRE_LOAD_STRICT : 0;
+    /* 389 returns DN values as its syntax plugin stored them */
+    if (in->dialect == ACRE_DIALECT_ACI && in->aci_variant != 2)
+        opt.flags |= ACRE_LOAD_389;
     opt.progress = isatty(2) ? progress : NULL;
     opt.progress_arg = &pr;
     rc = acre_directory_load_opt(NULL, acre_policy_schema(policy), in->data,

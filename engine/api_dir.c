@@ -133,12 +133,15 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
     struct acreE_dir *d;
     int rc;
 
-    if (!out || !paths || n == 0 || (o->flags & ~ACRE_LOAD_STRICT))
+    if (!out || !paths || n == 0 ||
+        (o->flags & ~(ACRE_LOAD_STRICT | ACRE_LOAD_389)))
         return inval(diag, "invalid argument");
     if ((rc = check_paths(paths, n, diag)))
         return rc;
     if (o->flags & ACRE_LOAD_STRICT)
         flags |= ACRED_DIR_STRICT_VALUES;
+    if (o->flags & ACRE_LOAD_389)
+        flags |= ACRED_DIR_DN389;
     rc = acreE_dir_new(mem_ctx, schema, flags, &d);
     if (rc)
         return acreE_diag_set(diag, rc, 0, "%s", acre_strerror(rc));

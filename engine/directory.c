@@ -392,6 +392,50 @@ check_value(struct load *L, const struct acreS_attr *at, struct tv *t)
     return 0;
 }
 
+/*
+ * dn389 -- under ACRED_DIR_DN389, t's value as 389-DS stores it when its
+ * type is of DN syntax, or of name-and-optional-UID syntax (the DN before
+ * a trailing "#'bits'B" respelt, the bits kept); the new text lives until
+ * the next record.  A value that is no DN is left for check_value.
+ */
+static int
+dn389(struct load *L, const struct acreS_attr *at, struct tv *t)
+{
+    int syn = syntax_of(L, at);
+    const char *v = (const char *)t->val;
+    size_t n = t->len, dn = n;
+    uint8_t local[256];
+    struct acreE_buf b;
+
+    if (!(L->d->flags & ACRED_DIR_DN389) ||
+        (syn != ACREM_SYN_DN && syn != ACREM_SYN_NAME_UID))
+        return 0;
+    if (syn == ACREM_SYN_NAME_UID && n >= 3 && v[n - 1] == 'B' &&
+        v[n - 2] == '\'') {
+        const char *h = memchr(v, '#', n);
+        for (const char *x = h; x;
+             x = memchr(x + 1, '#', n - (size_t)(x + 1 - v)))
+            h = x;
+        if (h && h[1] == '\'' && (size_t)(h - v) + 3 <= n)
+            dn = (size_t)(h - v);
+    }
+    acreE_buf_init(&b, local, sizeof local);
+    int rc = acreD_text_389(v, dn, &b);
+    if (!rc && acreE_buf_put(&b, v + dn, n - dn))
+        rc = ACRE_ERR_NOMEM;
+    if (!rc) {
+        char *c = talloc_memdup(L->rtmp, b.p, b.len ? b.len : 1);
+        if (!c)
+            rc = ACRE_ERR_NOMEM;
+        else {
+            t->val = (const uint8_t *)c;
+            t->len = b.len;
+        }
+    }
+    acreE_buf_free(&b);
+    return rc == ACRE_ERR_NOMEM ? nomem(L) : 0;
+}
+
 /* add_value -- one `desc: value` line of the record. */
 static int
 add_value(struct load *L, const struct acreL_attrval *v)
@@ -427,6 +471,8 @@ add_value(struct load *L, const struct acreL_attrval *v)
     t->desc_len = v->desc_len;
     t->val = v->val;
     t->len = v->len;
+    if (dn389(L, acreS_attr(s, d.type), t))
+        return ACRE_ERR_NOMEM;
     return check_value(L, acreS_attr(s, d.type), t);
 }
 
@@ -1538,7 +1584,8 @@ acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
 {
     struct acreE_dir *d;
 
-    if (!out || (flags & ~(ACRED_DIR_STRICT | ACRED_DIR_STRICT_VALUES)))
+    if (!out || (flags & ~(ACRED_DIR_STRICT | ACRED_DIR_STRICT_VALUES |
+                           ACRED_DIR_DN389)))
         return ACRE_ERR_INVAL;
     if (acreS_check(schema))
         return ACRE_ERR_BADOBJ;

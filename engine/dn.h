@@ -116,6 +116,15 @@ int acreD_value_unescape(const char *v, size_t n, int hex,
                          struct acreE_buf *out);
 
 /*
+ * acreD_text_389 -- append to out DN text s[0..n) as 389-DS stores a DN
+ * value (dn_389.c: separators without spaces, special characters as \XX
+ * pairs, case and type spellings kept).  s should be a DN acre_dn_parse
+ * accepts.  Returns 0, ACRE_ERR_NOMEM, or ACRE_ERR_INVAL when s is not
+ * "type=value" AVAs; out is unchanged on error.  Any thread.
+ */
+int acreD_text_389(const char *s, size_t n, struct acreE_buf *out);
+
+/*
  * acreD_hash_key -- the process's hash key (random, fixed at first use).
  * Any thread.
  */

@@ -652,6 +652,11 @@ int acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
     0x1u /* the LDAP add rule: refuse two values of \
             one attribute equal under its equality  \
             rule (slapadd keeps both) */
+#define ACRE_LOAD_389                                   \
+    0x2u /* keep DN values (DN syntax, and the DN of a  \
+            name-and-optional-UID value) as 389-DS      \
+            stores them: "uid=a, ou=x" as "uid=a,ou=x", \
+            specials as \XX pairs, case kept */
 
 /* How acre_directory_load_opt loads; zeroed: as acre_directory_load_files
  * without progress. */
@@ -667,8 +672,13 @@ typedef struct acre_load_options {
  * that are equal under its equality rule (`l: Berlin`, `l: berlin`, or
  * the same bytes twice) are all kept, in LDIF order, as slapadd keeps
  * them; with it they are refused (ACRE_ERR_LDIF_VALUE), as an LDAP add
- * is.  Returns as acre_directory_load_files, and ACRE_ERR_INVAL for
- * unknown flags.  Any thread.
+ * is.  With ACRE_LOAD_389, values of DN syntax and the DN part of
+ * name-and-optional-UID values are kept as 389-DS's syntax plugins store
+ * them (what a search returns): spaces around separators and a value's
+ * unescaped edge spaces dropped, quotes undone, the characters a value
+ * escapes written as \XX pairs, case and attribute type spellings kept
+ * (slapadd keeps values as written).  Returns as acre_directory_load_files,
+ * and ACRE_ERR_INVAL for unknown flags.  Any thread.
  */
 int acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
                             const char *const *paths, size_t n,

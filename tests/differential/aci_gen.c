@@ -292,6 +292,27 @@ make_roles(struct gen *g)
     }
 }
 
+/* put a DN value, written "a=b, c=d" a quarter of the time: 389 stores
+ * it without the spaces */
+static void
+put_dn(struct gen *g, struct ent *e, const char *name, const char *dn)
+{
+    char buf[512];
+    size_t k = 0;
+
+    if (!dt_rng_chance(&g->r, 25) || strlen(dn) * 2 >= sizeof buf) {
+        put(e, name, dn);
+        return;
+    }
+    for (const char *c = dn; *c; c++) {
+        buf[k++] = *c;
+        if (*c == ',')
+            buf[k++] = ' ';
+    }
+    buf[k] = 0;
+    put(e, name, buf);
+}
+
 /* References between people, groups and roles, once all exist. */
 static void
 link_people(struct gen *g)
@@ -299,9 +320,9 @@ link_people(struct gen *g)
     for (unsigned i = 0; i < g->npeople; i++) {
         struct ent *e = &g->v[g->people[i]];
         if (dt_rng_chance(&g->r, 50))
-            put(e, "manager", g->v[g->people[(i + 1) % g->npeople]].dn);
+            put_dn(g, e, "manager", g->v[g->people[(i + 1) % g->npeople]].dn);
         if (dt_rng_chance(&g->r, 40))
-            put(e, "seeAlso", dn_of(g, g->groups, g->ngroups));
+            put_dn(g, e, "seeAlso", dn_of(g, g->groups, g->ngroups));
         if (dt_rng_chance(&g->r, 35))
             put(e, "nsRoleDN", g->v[g->roles[0]].dn);
         /* up to two distinct groups (389 refuses a repeated value) */

@@ -2299,3 +2299,59 @@ Test(dn_paths, every_byte_in_every_block_kind)
                              d[0].offset, d[1].offset);
         }
 }
+
+/* ------------------------------------------------------------------------
+ * 389-DS's stored form of DN values (acreD_text_389): what 389-ds-base
+ * 2.3.1 returned for values added in the first form
+ */
+Test(dn, text_389_as_389_stores_dn_values)
+{
+    static const struct {
+        const char *in, *out; /* out NULL: refused */
+    } c[] = {
+        {"uid=Bob, ou=People, dc=example, dc=com",
+         "uid=Bob,ou=People,dc=example,dc=com"},
+        {"cn=a\\,b,dc=example,dc=com", "cn=a\\2Cb,dc=example,dc=com"},
+        {"UID=X,DC=EXAMPLE,DC=COM", "UID=X,DC=EXAMPLE,DC=COM"},
+        {"cn=x + sn=y,dc=example,dc=com", "cn=x+sn=y,dc=example,dc=com"},
+        {"cn=\"quoted, value\",dc=example,dc=com",
+         "cn=quoted\\2C value,dc=example,dc=com"},
+        {"cn = spaced , dc=example,dc=com", "cn=spaced,dc=example,dc=com"},
+        {"cn=\\#hash,dc=x", "cn=\\23hash,dc=x"},
+        {"cn=\\ lead,dc=x", "cn=\\20lead,dc=x"},
+        {"cn=\\41bc,dc=x", "cn=Abc,dc=x"},
+        {"cn=a=b,dc=x", "cn=a=b,dc=x"},
+        {"cn=\"p+q\",dc=x", "cn=p\\2Bq,dc=x"},
+        {"CN=Mixed , O = Org Name ,C=US", "CN=Mixed,O=Org Name,C=US"},
+        {"cn=a\\;b\\<c\\>d,dc=x", "cn=a\\3Bb\\3Cc\\3Ed,dc=x"},
+        {"cn=trail\\ ,dc=x", "cn=trail\\20,dc=x"},
+        {"cn=\xc3\x9cn\xc3\xaf,dc=x", "cn=\xc3\x9cn\xc3\xaf,dc=x"},
+        {"cn=\\C3\\9C,dc=x", "cn=\xc3\x9c,dc=x"},
+        {"cn=#04024869,dc=x", "cn=#04024869,dc=x"},
+        {"cn=a;dc=x", "cn=a,dc=x"},
+        {"", ""},
+        {"cn", NULL},
+        {"=a", NULL},
+        {"cn=a,", NULL},
+        {"cn=\"open,dc=x", NULL},
+    };
+
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        uint8_t local[8];
+        struct acreE_buf b;
+        acreE_buf_init(&b, local, sizeof local);
+        acreE_buf_putc(&b, '>');
+        int rc = acreD_text_389(c[i].in, strlen(c[i].in), &b);
+        if (!c[i].out) {
+            cr_expect_eq(rc, ACRE_ERR_INVAL, "%s: %d", c[i].in, rc);
+            cr_expect_eq(b.len, 1, "%s: out changed on error", c[i].in);
+        } else {
+            cr_expect_eq(rc, 0, "%s: %d", c[i].in, rc);
+            cr_expect(b.len == 1 + strlen(c[i].out) &&
+                          !memcmp(b.p + 1, c[i].out, b.len - 1),
+                      "%s: got %.*s, want %s", c[i].in, (int)b.len - 1,
+                      (const char *)b.p + 1, c[i].out);
+        }
+        acreE_buf_free(&b);
+    }
+}

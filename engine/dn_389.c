@@ -1,0 +1,143 @@
+/*
+ * dn_389.c -- DN text as 389-DS stores a DN-valued attribute's value
+ * (its DN syntax plugin normalises on add, keeping case): spaces around
+ * separators and a value's unescaped edge spaces dropped, quoted values
+ * unquoted, escapes of ordinary characters undone, and the characters a
+ * value must escape written as "\XX" pairs (upper-case hex): , + " \ < >
+ * ; anywhere, '#' and ' ' at the start, ' ' at the end; '=' and UTF-8 as
+ * they are.  Types keep their spelling.  Checked with 389-ds-base 2.3.1:
+ * "cn=x + sn=y" -> "cn=x+sn=y", cn="p+q" -> "cn=p\2Bq", "cn=\41bc" ->
+ * "cn=Abc", "cn=\ lead" -> "cn=\20lead", "CN=Mixed , O = Org Name" ->
+ * "CN=Mixed,O=Org Name".  A #-BER value is kept as written.
+ *
+ * Invariants: reads only s[0..n); writes only to out; allocates nothing
+ * but out's growth.
+ */
+#include "dn.h"
+
+#include "buf.h"
+
+static int
+hexval(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* The escape at s[*i] ('\\'): its byte, *i past it. */
+static uint8_t
+unescape(const char *s, size_t n, size_t *i)
+{
+    size_t k = *i;
+    int h, l;
+
+    if (k + 2 < n && (h = hexval(s[k + 1])) >= 0 &&
+        (l = hexval(s[k + 2])) >= 0) {
+        *i = k + 3;
+        return (uint8_t)(h << 4 | l);
+    }
+    *i = k + 2;
+    return (uint8_t)s[k + 1];
+}
+
+/* v[0..vn) as a value of 389's stored form. */
+static int
+put_value(struct acreE_buf *out, const uint8_t *v, size_t vn)
+{
+    static const char hex[] = "0123456789ABCDEF";
+
+    for (size_t k = 0; k < vn; k++) {
+        uint8_t c = v[k];
+        int esc = c == ',' || c == '+' || c == '"' || c == '\\' || c == '<' ||
+                  c == '>' || c == ';' || c == 0 ||
+                  (k == 0 && (c == '#' || c == ' ')) ||
+                  (k + 1 == vn && c == ' ');
+        char pair[3] = {'\\', hex[c >> 4], hex[c & 15]};
+        if (esc ? acreE_buf_put(out, pair, 3) : acreE_buf_putc(out, c))
+            return ACRE_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* acreD_text_389 -- see dn.h. */
+int
+acreD_text_389(const char *s, size_t n, struct acreE_buf *out)
+{
+    uint8_t local[256];
+    struct acreE_buf v;
+    size_t i = 0, start = out->len;
+    int rc = 0;
+
+    acreE_buf_init(&v, local, sizeof local);
+    while (i < n && !rc) {
+        size_t t0, t1;
+
+        while (i < n && s[i] == ' ')
+            i++;
+        t0 = i;
+        while (i < n && s[i] != '=' && s[i] != ' ')
+            i++;
+        t1 = i;
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i == n || s[i] != '=' || t1 == t0) {
+            rc = ACRE_ERR_INVAL;
+            break;
+        }
+        i++;
+        while (i < n && s[i] == ' ')
+            i++;
+        v.len = 0;
+        if (acreE_buf_put(out, s + t0, t1 - t0) || acreE_buf_putc(out, '=')) {
+            rc = ACRE_ERR_NOMEM;
+            break;
+        }
+        if (i < n && s[i] == '#') { /* BER: as written, to the separator */
+            size_t b = i;
+            while (i < n && s[i] != ',' && s[i] != '+' && s[i] != ';' &&
+                   s[i] != ' ')
+                i++;
+            if (acreE_buf_put(out, s + b, i - b))
+                rc = ACRE_ERR_NOMEM;
+            while (i < n && s[i] == ' ')
+                i++;
+        } else if (i < n && s[i] == '"') {
+            for (i++; i < n && s[i] != '"' && !rc;) {
+                uint8_t c = s[i] == '\\' && i + 1 < n ? unescape(s, n, &i)
+                                                      : (uint8_t)s[i++];
+                rc = acreE_buf_putc(&v, c) ? ACRE_ERR_NOMEM : 0;
+            }
+            if (!rc && i == n)
+                rc = ACRE_ERR_INVAL;
+            for (i++; i < n && s[i] == ' ';)
+                i++;
+            if (!rc)
+                rc = put_value(out, v.p, v.len);
+        } else {
+            size_t keep = 0; /* v up to its last significant byte */
+            while (i < n && s[i] != ',' && s[i] != '+' && s[i] != ';' && !rc) {
+                int escaped = s[i] == '\\' && i + 1 < n;
+                uint8_t c = escaped ? unescape(s, n, &i) : (uint8_t)s[i++];
+                rc = acreE_buf_putc(&v, c) ? ACRE_ERR_NOMEM : 0;
+                if (escaped || c != ' ')
+                    keep = v.len;
+            }
+            if (!rc)
+                rc = put_value(out, v.p, keep);
+        }
+        if (!rc && i < n) {
+            if (s[i] != ',' && s[i] != '+' && s[i] != ';')
+                rc = ACRE_ERR_INVAL;
+            else if (acreE_buf_putc(out, s[i] == '+' ? '+' : ','))
+                rc = ACRE_ERR_NOMEM;
+            else if (++i == n)
+                rc = ACRE_ERR_INVAL; /* a separator with nothing after */
+        }
+    }
+    acreE_buf_free(&v);
+    if (rc)
+        out->len = start;
+    return rc;
+}
