@@ -6,10 +6,15 @@
  *   - normalise(normalise(x)) == normalise(x)           (idempotence)
  *   - normalise(pretty(x)) == normalise(x)              (pretty round trip)
  *   - each ancestor suffix parses to the same hash h[i] (ancestry)
- *   - x is in scope BASE and SUB of itself, and parse_buf agrees with parse.
+ *   - x is in scope BASE and SUB of itself, and parse_buf agrees with parse;
+ *   - 389's stored form of x (acreD_text_389), when it parses, names x.
  * Any violation aborts, which libFuzzer reports with the input.
  */
 #include <acre.h>
+
+#include "buf.h"
+#include "dn.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +92,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         acre_dn_free(anc);
     }
     check(acre_dn_in_scope(dn, dn, ACRE_SCOPE_BASE) == 1);
+    uint8_t local[64];
+    struct acreE_buf t;
+    acreE_buf_init(&t, local, sizeof local);
+    int r389 = acreD_text_389(s, size, &t);
+    check(r389 == 0 || r389 == ACRE_ERR_INVAL || r389 == ACRE_ERR_NOMEM);
+    acre_dn *back = NULL;
+    if (r389 == 0 && acre_dn_parse(NULL, NULL, (const char *)t.p, t.len, 0,
+                                   &back, NULL) == 0)
+        check(acre_dn_equal(back, dn));
+    acre_dn_free(back);
+    acreE_buf_free(&t);
     acre_dn_free(dn);
     return 0;
 }

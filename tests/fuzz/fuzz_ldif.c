@@ -8,7 +8,8 @@
  *   - every record is well formed: a NUL-terminated DN, lines increasing;
  *   - loading into a directory that already holds a small tree either
  *     adds every record's entry, each then found by its own DN and reached
- *     by a walk from its suffix, or changes nothing at all.
+ *     by a walk from its suffix, or changes nothing at all (strict or
+ *     not, with DN values kept as 389 stores them or not).
  * Any violation aborts, which libFuzzer reports with the input.
  */
 #include "directory.h"
@@ -154,6 +155,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 65536)
         return 0;
     check_reader(data, size);
-    check_directory(data, size, size & 1 ? ACRED_DIR_STRICT : 0);
+    check_directory(data, size,
+                    (size & 1 ? ACRED_DIR_STRICT : 0) |
+                        (size & 2 ? ACRED_DIR_DN389 : 0));
     return 0;
 }
