@@ -141,7 +141,7 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
     if (o->flags & ACRE_LOAD_STRICT)
         flags |= ACRED_DIR_STRICT_VALUES;
     if (o->flags & ACRE_LOAD_389)
-        flags |= ACRED_DIR_DN389;
+        flags |= ACRED_DIR_389;
     rc = acreE_dir_new(mem_ctx, schema, flags, &d);
     if (rc)
         return acreE_diag_set(diag, rc, 0, "%s", acre_strerror(rc));

@@ -393,7 +393,7 @@ check_value(struct load *L, const struct acreS_attr *at, struct tv *t)
 }
 
 /*
- * dn389 -- under ACRED_DIR_DN389, t's value as 389-DS stores it when its
+ * dn389 -- under ACRED_DIR_389, t's value as 389-DS stores it when its
  * type is of DN syntax, or of name-and-optional-UID syntax (the DN before
  * a trailing "#'bits'B" respelt, the bits kept); the new text lives until
  * the next record.  A value that is no DN is left for check_value.
@@ -407,7 +407,7 @@ dn389(struct load *L, const struct acreS_attr *at, struct tv *t)
     uint8_t local[256];
     struct acreE_buf b;
 
-    if (!(L->d->flags & ACRED_DIR_DN389) ||
+    if (!(L->d->flags & ACRED_DIR_389) ||
         (syn != ACREM_SYN_DN && syn != ACREM_SYN_NAME_UID))
         return 0;
     if (syn == ACREM_SYN_NAME_UID && n >= 3 && v[n - 1] == 'B' &&
@@ -1161,6 +1161,8 @@ add_structural(struct load *L, unsigned line)
     const char *name;
     struct tv *t;
 
+    if (L->d->flags & ACRED_DIR_389)
+        return 0; /* 389 keeps none */
     if (at < 0 || (rc = structural_of(L, &id)) || id < 0)
         return at < 0 ? 0 : rc;
     name = acreS_class(s, id)->name;
@@ -1584,8 +1586,8 @@ acreE_dir_new(void *mem_ctx, const acre_schema *schema, unsigned flags,
 {
     struct acreE_dir *d;
 
-    if (!out || (flags & ~(ACRED_DIR_STRICT | ACRED_DIR_STRICT_VALUES |
-                           ACRED_DIR_DN389)))
+    if (!out ||
+        (flags & ~(ACRED_DIR_STRICT | ACRED_DIR_STRICT_VALUES | ACRED_DIR_389)))
         return ACRE_ERR_INVAL;
     if (acreS_check(schema))
         return ACRE_ERR_BADOBJ;

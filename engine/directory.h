@@ -50,8 +50,9 @@ acreE_entry_of(const acre_entry_view *v)
 /* values of one attribute equal under its equality rule are refused (the
  * LDAP add rule) instead of kept (slapadd's rule) */
 #define ACRED_DIR_STRICT_VALUES 0x2u
-/* DN values kept as 389-DS stores them (acreD_text_389) */
-#define ACRED_DIR_DN389         0x4u
+/* entries stored as 389-DS stores them: DN values in its form
+ * (acreD_text_389), no structuralObjectClass added */
+#define ACRED_DIR_389           0x4u
 
 /*
  * acreE_dir_new -- an empty directory over `schema` (NULL: built-in),

@@ -652,11 +652,13 @@ int acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
     0x1u /* the LDAP add rule: refuse two values of \
             one attribute equal under its equality  \
             rule (slapadd keeps both) */
-#define ACRE_LOAD_389                                   \
-    0x2u /* keep DN values (DN syntax, and the DN of a  \
-            name-and-optional-UID value) as 389-DS      \
-            stores them: "uid=a, ou=x" as "uid=a,ou=x", \
-            specials as \XX pairs, case kept */
+#define ACRE_LOAD_389                                  \
+    0x2u /* store entries as 389-DS does: DN values    \
+            (DN syntax, and the DN of a                \
+            name-and-optional-UID value) in its form,  \
+            "uid=a, ou=x" as "uid=a,ou=x", specials as \
+            \XX pairs, case kept; no                   \
+            structuralObjectClass added */
 
 /* How acre_directory_load_opt loads; zeroed: as acre_directory_load_files
  * without progress. */
@@ -677,7 +679,8 @@ typedef struct acre_load_options {
  * them (what a search returns): spaces around separators and a value's
  * unescaped edge spaces dropped, quotes undone, the characters a value
  * escapes written as \XX pairs, case and attribute type spellings kept
- * (slapadd keeps values as written).  Returns as acre_directory_load_files,
+ * (slapadd keeps values as written), and no structuralObjectClass is
+ * added (389 keeps none).  Returns as acre_directory_load_files,
  * and ACRE_ERR_INVAL for unknown flags.  Any thread.
  */
 int acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,

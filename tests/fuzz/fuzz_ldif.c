@@ -157,6 +157,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_reader(data, size);
     check_directory(data, size,
                     (size & 1 ? ACRED_DIR_STRICT : 0) |
-                        (size & 2 ? ACRED_DIR_DN389 : 0));
+                        (size & 2 ? ACRED_DIR_389 : 0));
     return 0;
 }
