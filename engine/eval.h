@@ -509,6 +509,16 @@ int acreV_nsrole_values(struct acre_request *rq, const acre_entry_view *e,
                         const acre_value **vals, uint32_t *n);
 
 /*
+ * acreV_role_scope -- the DN whose parent's subtree holds role entry
+ * role's members (389's roles_is_inscope): its nsRoleScopeDN (first value)
+ * when that is a DN of the role's suffix (the topmost entry the host holds
+ * above each is the same), else the role's own DN.  *out lives under ctx
+ * or with role.  0, or ACRE_ERR_NOMEM.
+ */
+int acreV_role_scope(struct acre_request *rq, void *ctx,
+                     const acre_entry_view *role, const acre_dn **out);
+
+/*
  * acreV_virtual_values -- the filter hook's values (filter.h): kind
  * ACRE_REQ_ISMEMBEROF or ACRE_REQ_MEMBEROF as acreV_memberof_values,
  * ACRE_REQ_NSROLE as acreV_nsrole_values, for request arg.

@@ -1399,7 +1399,8 @@ has_class(const acre_schema *s, const acre_entry_view *e, const char *name)
 
 /*
  * role_has -- does the requester hold role rdn (389 roles: managed,
- * filtered, nested; the requester must be below the role's parent)?
+ * filtered, nested; the requester must be below the role's parent, or
+ * below its nsRoleScopeDN's parent: acreV_role_scope)?
  */
 static int
 role_has(struct ck *c, void *tmp, const acre_dn *rdn, unsigned depth)
@@ -1414,8 +1415,14 @@ role_has(struct ck *c, void *tmp, const acre_dn *rdn, unsigned depth)
         return und ? U : F;
     if (!acreV_host_get(c->rq, rdn, &role))
         return c->rq->limit_hit ? U : F;
-    unsigned pd = acre_dn_depth(rdn);
-    const char *pn = acre_dn_ancestor(rdn, pd ? pd - 1 : 0, &n);
+    const acre_dn *scope; /* the role's DN, or its nsRoleScopeDN */
+    if (acreV_role_scope(c->rq, tmp, role, &scope)) {
+        acreV_host_release(c->rq, role);
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    unsigned pd = acre_dn_depth(scope);
+    const char *pn = acre_dn_ancestor(scope, pd ? pd - 1 : 0, &n);
     size_t un;
     const char *us = acre_dn_normalised(u->dn, &un);
     int below = pd && un >= n && !memcmp(us + un - n, pn, n) &&

@@ -43,8 +43,9 @@
  * definitions among the entries searched (objectClass
  * nsManagedRoleDefinition, nsFilteredRoleDefinition or
  * nsNestedRoleDefinition, first match in that order), sorted by normalised
- * DN.  An entry holds role R when it is in the subtree of R's parent and
- * R is managed and one of the entry's nsRoleDN values names R (compared as
+ * DN.  An entry holds role R when it is in the subtree of R's parent (of
+ * R's nsRoleScopeDN instead when that is in R's suffix: acreV_role_scope)
+ * and R is managed and one of the entry's nsRoleDN values names R (compared as
  * DNs), filtered and the entry matches R's (first) nsRoleFilter (which
  * sees no virtual attribute), or nested and the entry holds a role of the
  * index that R's nsRoleDN names, ACREV_ROLE_NEST levels at most: what
@@ -303,15 +304,67 @@ nested_roles(struct build *b, const acre_entry_view *e, struct mo_role *r)
     return 0;
 }
 
+/* The depth of dn's topmost ancestor (dn included) the host holds: its
+ * suffix entry; 0 for none. */
+static unsigned
+top_depth(struct acre_request *rq, void *tmp, const acre_dn *dn)
+{
+    for (unsigned d = 1; d <= acre_dn_depth(dn); d++) {
+        size_t n;
+        const char *t = acre_dn_ancestor(dn, d, &n);
+        const acre_entry_view *v;
+        acre_dn *a = NULL;
+        if (acre_dn_parse(tmp, rq->schema, t, n, 0, &a, NULL))
+            return 0;
+        int found = acreV_host_get(rq, a, &v);
+        acreV_host_release(rq, v);
+        talloc_free(a);
+        if (found)
+            return d;
+    }
+    return 0;
+}
+
+/* acreV_role_scope -- see eval.h. */
+int
+acreV_role_scope(struct acre_request *rq, void *ctx,
+                 const acre_entry_view *role, const acre_dn **out)
+{
+    const struct acreS_known *k = acreS_known(rq->schema);
+    const acre_value *v = first_value(rq->schema, k->nsRoleScopeDN, role);
+    acre_dn *dn = NULL;
+
+    *out = role->dn;
+    if (!v || !v->len)
+        return 0;
+    int rc = acre_dn_parse(ctx, rq->schema, (const char *)v->val, v->len, 0,
+                           &dn, NULL);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc || !acre_dn_depth(dn))
+        return 0;
+    unsigned d = top_depth(rq, ctx, dn);
+    size_t an = 0, bn = 0;
+    const char *as = d ? acre_dn_ancestor(dn, d, &an) : NULL;
+    const char *bs = d ? acre_dn_ancestor(role->dn, d, &bn) : NULL;
+    if (d && d == top_depth(rq, ctx, role->dn) && bs && an == bn &&
+        !memcmp(as, bs, an))
+        *out = dn; /* in the role's suffix: 389 takes it */
+    return 0;
+}
+
 /* A role definition: kept with what deciding it needs. */
 static int
 add_role(struct build *b, const acre_entry_view *e, unsigned bits)
 {
     struct acreV_moidx *x = b->x;
     size_t n, pn = 0;
-    unsigned depth = acre_dn_depth(e->dn);
+    const acre_dn *scope;
+    if (acreV_role_scope(b->rq, x, e, &scope))
+        return b->rc = ACRE_ERR_NOMEM;
+    unsigned depth = acre_dn_depth(scope);
     const char *t = acre_dn_normalised(e->dn, &n);
-    const char *p = depth ? acre_dn_ancestor(e->dn, depth - 1, &pn) : NULL;
+    const char *p = depth ? acre_dn_ancestor(scope, depth - 1, &pn) : NULL;
 
     if (x->nr == b->capr) {
         b->capr = b->capr ? 2 * b->capr : 8;
@@ -424,14 +477,16 @@ finish(struct acreV_moidx *x)
         gdn[i] = x->g[i].ndn;
         glen[i] = x->g[i].len;
     }
-    qsort(x->g, x->ng, sizeof(*x->g), group_cmp);
+    if (x->ng) /* (qsort takes no NULL, even for no element) */
+        qsort(x->g, x->ng, sizeof(*x->g), group_cmp);
     for (uint32_t i = 0; i < x->ne; i++) {
         uint32_t o = x->ed[i].group;
         x->ed[i].group = group_find(x, gdn[o], glen[o]);
     }
     talloc_free(gdn);
     talloc_free(glen);
-    qsort(x->ed, x->ne, sizeof(*x->ed), edge_cmp);
+    if (x->ne)
+        qsort(x->ed, x->ne, sizeof(*x->ed), edge_cmp);
     if (x->nr)
         qsort(x->r, x->nr, sizeof(*x->r), role_cmp);
     if (!(x->dyn = talloc_array(x, uint32_t, x->ng + 1)))

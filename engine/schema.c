@@ -506,7 +506,7 @@ acreS_known(const acre_schema *s)
 {
     static const struct acreS_known none = {-1, -1, -1, -1, -1, -1, -1, -1,
                                             -1, -1, -1, -1, -1, -1, -1, -1,
-                                            -1, -1, -1, -1, -1, -1, -1};
+                                            -1, -1, -1, -1, -1, -1, -1, -1};
 
     s = get(s);
     return s ? &s->known : &none;
@@ -590,6 +590,7 @@ static const struct {
     K(nsRole),
     K(nsRoleDN),
     K(nsRoleFilter),
+    K(nsRoleScopeDN),
 #undef K
 };
 

@@ -292,7 +292,7 @@ struct acreS_known {
         subtreeSpecification, collectiveExclusions,
         collectiveAttributeSubentries, entryUUID, createTimestamp,
         modifyTimestamp, creatorsName, modifiersName, structuralObjectClass,
-        isMemberOf, memberOf, nsRole, nsRoleDN, nsRoleFilter;
+        isMemberOf, memberOf, nsRole, nsRoleDN, nsRoleFilter, nsRoleScopeDN;
 };
 const struct acreS_known *acreS_known(const acre_schema *s);
 

@@ -290,6 +290,20 @@ make_roles(struct gen *g)
         put(&g->v[n], "nsRoleDN", g->v[f].dn);
         g->roles[g->nroles++] = n;
     }
+    if (dt_rng_chance(&g->r, 50)) {
+        /* nested, reaching the parent of its nsRoleScopeDN: one unit
+         * (through an entry that need not exist), all people, or --
+         * another suffix -- its own parent's subtree */
+        static const char *const scopes[] = {
+            "cn=x,ou=eng,ou=people," SUFFIX, "ou=people," SUFFIX,
+            "ou=sales,ou=people," SUFFIX, "dc=other,dc=org"};
+        int s = new_ent(g, 0, "cn", "scoped", K_ROLE,
+                        "top LDAPsubentry nsRoleDefinition "
+                        "nsComplexRoleDefinition nsNestedRoleDefinition");
+        put(&g->v[s], "nsRoleDN", g->v[m].dn);
+        put(&g->v[s], "nsRoleScopeDN", DT_PICK(&g->r, scopes));
+        g->roles[g->nroles++] = s;
+    }
 }
 
 /* put a DN value, written "a=b, c=d" a quarter of the time: 389 stores

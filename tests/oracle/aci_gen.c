@@ -11,7 +11,8 @@
  *              members, often a chain g1 > g2 > ... that can run past
  *              389's nesting limit of 5, sometimes closed into a cycle),
  *              a groupOfUniqueNames u1 and a groupOfURLs dyn; the roles
- *              cn=mrole (managed), cn=frole (filtered) and cn=nrole
+ *              cn=mrole (managed), cn=frole (filtered), cn=srole (nested
+ *              with an nsRoleScopeDN) and cn=nrole
  *              (nested) on the suffix;
  *   ACIs       3 to 8 values on the suffix, the OUs or a person: target
  *              (DN, wildcard pattern, "($dn)" macro, "!="), targetattr
@@ -239,6 +240,14 @@ add_roles(struct gen *g)
     struct acreG_aci_entry *n = add_role(g, "nrole", "nsComplexRoleDefinition",
                                          "nsNestedRoleDefinition");
     line(g, n, "nsRoleDN: cn=mrole," SFX);
+    /* nested with a scope of its own: ou=eng, the suffix, or (another
+     * suffix) none */
+    struct acreG_aci_entry *sr = add_role(g, "srole", "nsComplexRoleDefinition",
+                                          "nsNestedRoleDefinition");
+    line(g, sr, "nsRoleDN: cn=mrole," SFX);
+    line(g, sr, "nsRoleScopeDN: %s",
+         PICK(g, ((const char *const[]){"cn=x,ou=eng," PEOPLE, PEOPLE,
+                                        "dc=other,dc=org"})));
 }
 
 static void
@@ -366,7 +375,8 @@ bind_atom(struct gen *g)
         return fmt(g, "groupdn%s\"%s\"", o15, group_term(g));
     if (k < 65)
         return fmt(g, "roledn%s\"ldap:///cn=%s," SFX "\"", o15,
-                   PICK(g, ((const char *const[]){"mrole", "frole", "nrole"})));
+                   PICK(g, ((const char *const[]){"mrole", "frole", "nrole",
+                                                  "srole"})));
     if (k < 77 && g->c->variant == ACREG_ACI_OPENDJ) /* no #ROLEDN */
         return fmt(g, "userattr%s\"%s\"", o15,
                    PICK(g, ((const char *const[]){

@@ -124,6 +124,7 @@ schema_ids(struct acreR_aci *o)
     o->id_url = acreS_attr_find(s, "memberURL", 9);
     o->id_roledn = acreS_attr_find(s, "nsRoleDN", 8);
     o->id_rolefilter = acreS_attr_find(s, "nsRoleFilter", 12);
+    o->id_rolescope = acreS_attr_find(s, "nsRoleScopeDN", 13);
     o->id_oc = acreS_attr_find(s, "objectClass", 11);
     o->id_aci = acreS_attr_find(s, "aci", 3);
     o->oc_managed = acreS_class_find(s, "nsManagedRoleDefinition", 23);

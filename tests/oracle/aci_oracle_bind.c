@@ -22,7 +22,8 @@
  *            is among the requester's nsRoleDN values, a filtered role
  *            whose nsRoleFilter the requester's entry matches, a nested
  *            role one of whose nsRoleDN roles it has -- each only for
- *            entries below the role entry's parent.
+ *            entries below the role entry's parent, or below the parent
+ *            of its nsRoleScopeDN when that is in the role's suffix.
  *   userattr "attr#USERDN" (and SELFDN, legacy userdnattr): a value of
  *            attr of the entry (or of its ancestors at the parent[]
  *            levels) is the requester's DN; #GROUPDN: names a group the
@@ -313,6 +314,35 @@ has_class(const struct acreR_aci *o, const acre_entry_view *e, int oc)
     return 0;
 }
 
+/* The suffix of dn: its topmost ancestor in the directory (dn included),
+ * as normalised text, or NULL. */
+static const char *
+suffix_of(const struct acreR_aci *o, void *tmp, const acre_dn *dn)
+{
+    for (unsigned d = 1; d <= acre_dn_depth(dn); d++) {
+        const char *t = acre_dn_ancestor(dn, d, NULL);
+        const acre_dn *a = acreR_aci_parse_dn(o, tmp, t, strlen(t));
+        if (a && acreR_aci_find(o, a))
+            return t;
+    }
+    return NULL;
+}
+
+/* The DN whose parent's subtree role r reaches: its nsRoleScopeDN when
+ * that names a DN of the role's suffix (389's roles_cache), else its own. */
+static const acre_dn *
+role_scope_dn(const struct acreR_aci *o, void *tmp, const acre_entry_view *r,
+              const acre_dn *rdn)
+{
+    unsigned n;
+    const acre_dn **v = dn_values(o, tmp, r, o->id_rolescope, &n);
+
+    if (n == 0 || acre_dn_depth(v[0]) == 0)
+        return rdn;
+    const char *a = suffix_of(o, tmp, v[0]), *b = suffix_of(o, tmp, rdn);
+    return a && b && strcmp(a, b) == 0 ? v[0] : rdn;
+}
+
 /* Does the requester have role rdn (389 nsRole)? */
 static int
 has_role(const struct acreR_aci *o, void *tmp, const acre_dn *rdn, int depth)
@@ -322,9 +352,9 @@ has_role(const struct acreR_aci *o, void *tmp, const acre_dn *rdn, int depth)
 
     if (!r || !be || depth > ACRER_ROLE_NEST)
         return 0;
-    const acre_dn *scope = acreR_aci_parse_dn(
-        o, tmp, acre_dn_ancestor(rdn, acre_dn_depth(rdn) - 1, NULL),
-        strlen(acre_dn_ancestor(rdn, acre_dn_depth(rdn) - 1, NULL)));
+    const acre_dn *sdn = role_scope_dn(o, tmp, r, rdn);
+    const char *pt = acre_dn_ancestor(sdn, acre_dn_depth(sdn) - 1, NULL);
+    const acre_dn *scope = acreR_aci_parse_dn(o, tmp, pt, strlen(pt));
     if (!scope || acre_dn_in_scope(be->dn, scope, ACRE_SCOPE_SUB) != 1)
         return 0;
     if (has_class(o, r, o->oc_managed)) {

@@ -31,7 +31,8 @@ struct acreR_aci {
     int wday, hhmm;        /* from who.time */
     int ip_family;         /* 0 unknown, 4, 6 */
     uint8_t ip[16];
-    int id_member, id_unique, id_url, id_roledn, id_rolefilter, id_oc, id_aci;
+    int id_member, id_unique, id_url, id_roledn, id_rolefilter, id_oc, id_aci,
+        id_rolescope;
     int oc_managed, oc_filtered, oc_nested;
     int has_anon;   /* anonymous, and 389 would have an anonymous profile */
     unsigned *anon; /* its ACIs: indexes into set->acis */

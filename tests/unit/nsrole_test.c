@@ -48,6 +48,15 @@ static const char ldif[] =
          "nsRoleFilter: (l=Oslo)\n")
     ROLE("cn=Nest," SUFFIX, "Nest", "nsNestedRoleDefinition",
          "nsRoleDN: " MGR "\nnsRoleDN: " OSLO "\n")
+    /* nested under ou=people, reaching through nsRoleScopeDN: the
+     * parent of cn=x,ou=other (ou=other), the parent of ou=other (the
+     * suffix), or nothing of another suffix (ou=people, its own) */
+    ROLE("cn=N2," PEOPLE, "N2", "nsNestedRoleDefinition",
+         "nsRoleDN: " MGR "\nnsRoleScopeDN: cn=x," OTHER "\n")
+    ROLE("cn=N3," PEOPLE, "N3", "nsNestedRoleDefinition",
+         "nsRoleDN: " MGR "\nnsRoleScopeDN: " OTHER "\n")
+    ROLE("cn=N4," PEOPLE, "N4", "nsNestedRoleDefinition",
+         "nsRoleDN: " MGR "\nnsRoleScopeDN: dc=other,dc=org\n")
     /* two nested roles naming each other */
     ROLE("cn=ping," SUFFIX, "ping", "nsNestedRoleDefinition",
          "nsRoleDN: cn=pong," SUFFIX "\n")
@@ -156,15 +165,20 @@ Test(nsrole, values_are_the_roles_held_in_their_order)
     acre_request *rq = begin(ACRE_REQ_NSROLE);
 
     /* managed (nsRoleDN compared as a DN), filtered, nested in both */
-    cr_expect_str_eq(roles(rq, ANN), MGR "|" NEST "|" OSLO);
+    cr_expect_str_eq(roles(rq, ANN),
+                     MGR "|cn=n3," PEOPLE "|cn=n4," PEOPLE "|" NEST "|" OSLO);
     cr_expect_str_eq(roles(rq, BOB), NEST "|" OSLO);
-    /* Oslo's parent is ou=people: carl is out of its reach */
-    cr_expect_str_eq(roles(rq, CARL), MGR "|" NEST);
+    /* Oslo's parent is ou=people: carl is out of its reach, but not of
+     * N2's and N3's scopes */
+    cr_expect_str_eq(roles(rq, CARL),
+                     MGR "|cn=n2," PEOPLE "|cn=n3," PEOPLE "|" NEST);
     cr_expect_str_eq(roles(rq, DAN), "");
     /* eve stores nsRole: nothing computed */
     cr_expect_str_eq(roles(rq, EVE), "");
-    /* a nested definition names Mgr in its nsRoleDN: it holds Mgr */
-    cr_expect_str_eq(roles(rq, "cn=Nest," SUFFIX), MGR "|" NEST);
+    /* a nested definition names Mgr in its nsRoleDN: it holds Mgr, and
+     * the roles nesting Mgr whose scope reaches it */
+    cr_expect_str_eq(roles(rq, "cn=Nest," SUFFIX),
+                     MGR "|cn=n3," PEOPLE "|" NEST);
     acre_request_end(rq);
 }
 
