@@ -81,6 +81,51 @@ per_entry(const struct acreI_bind *b)
     }
 }
 
+/* level_of -- 389's aci_elevel as aclparse.c leaves it after bind rule b
+ * (its keywords in text order; *lv starts at ACREP_ACI_LEVELS - 1):
+ * userattr and userdnattr set 3, a userdn whose first URL is anyone sets
+ * 0; all lowers it to 1, any other userdn URL but self to 2, groupdnattr
+ * to 5, groupdn to 6; other keywords leave it. */
+static void
+level_of(const struct acreI_bind *b, unsigned *lv)
+{
+    unsigned to = ACREP_ACI_LEVELS;
+
+    if (!b)
+        return;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+    case ACREI_ACI_OR:
+    case ACREI_ACI_NOT:
+        level_of(b->a, lv);
+        level_of(b->b, lv);
+        return;
+    case ACREI_ACI_USERATTR:
+    case ACREI_ACI_USERDNATTR:
+        *lv = 3;
+        return;
+    case ACREI_ACI_USERDN:
+        if (!b->nterms || b->terms[0].kind == ACREI_ACI_S_SELF)
+            return;
+        if (b->terms[0].kind == ACREI_ACI_S_ANYONE) {
+            *lv = 0;
+            return;
+        }
+        to = b->terms[0].kind == ACREI_ACI_S_ALL ? 1 : 2;
+        break;
+    case ACREI_ACI_GROUPDNATTR:
+        to = 5;
+        break;
+    case ACREI_ACI_GROUPDN:
+        to = 6;
+        break;
+    default:
+        return;
+    }
+    if (*lv > to)
+        *lv = to;
+}
+
 static const uint64_t *
 attr_bits(void *ctx, const acre_schema *s, unsigned words,
           const struct acreI_aci_target *t, int *nomem)
@@ -159,7 +204,9 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
         const uint64_t *bits = attr_bits(ix, s, ix->attr_words, &a->t, &nomem);
         int pe = 0, any_deny = 0, any_allow = 0;
         uint32_t all = 0;
+        unsigned level = ACREP_ACI_LEVELS - 1;
         for (unsigned k = 0; k < a->nperms; k++) {
+            level_of(a->perms[k].bind, &level);
             pe |= per_entry(a->perms[k].bind);
             all |= a->perms[k].rights;
             any_deny |= a->perms[k].deny != 0;
@@ -188,7 +235,10 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
                           (a->t.has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)
                                ? ACREP_ACI_HASATTR
                                : 0) |
-                          (pe ? ACREP_ACI_PERENTRY : 0));
+                          (pe ? ACREP_ACI_PERENTRY : 0) |
+                          (!pe && entry_dep(a->perms[k].bind) ? ACREP_ACI_FIRST
+                                                              : 0));
+            pp->level = (uint8_t)level;
             pp->attr_in = bits;
             h->n++;
         }

@@ -47,6 +47,17 @@ struct acreF_filter;
  * an entry-dependent rule such as ldap:///parent answers for every entry
  * as it did for the first. */
 #define ACREP_ACI_PERENTRY 0x4u
+/* The bind rule reads the entry, but 389 keeps its answer from the first
+ * entry that asked (ENTRYDEP without PERENTRY: a userdn list naming
+ * ldap:///self after another URL, ldap:///parent): which entry asks first
+ * then depends on the order 389 evaluates ACIs in (ACREP_ACI_LEVELS). */
+#define ACREP_ACI_FIRST    0x8u
+
+/* 389's evaluation levels of an ACI (acl.h ACI_ELEVEL_*, set by
+ * aclparse.c from its bind rules' keywords in text order): for one check
+ * it evaluates the first ACI of each level that takes the check, in level
+ * order, then the others in list order (acl__scan_for_acis). */
+#define ACREP_ACI_LEVELS 8u /* 0 anyone .. 6 groupdn, 7 the rest */
 
 struct acreP_aci_perm {
     const struct acreI_aci *aci;
@@ -58,6 +69,7 @@ struct acreP_aci_perm {
     uint8_t aci_deny, aci_allow; /* the ACI has a deny / an allow perm */
     uint8_t deny;
     uint8_t flags;           /* ACREP_ACI_* */
+    uint8_t level;           /* the ACI's, < ACREP_ACI_LEVELS */
     const uint64_t *attr_in; /* HASATTR: bit per type id, 1 when the list
                                 (before "!=") names the type or "*";
                                 NULL without targetattr */

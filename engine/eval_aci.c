@@ -185,7 +185,9 @@ struct acreV_aci_rq {
      * in cand[]'s order; split_rights 0 when not made for this entry */
     uint32_t *split; /* [nperms] */
     uint32_t ndeny, nsplit;
-    uint32_t nmixed; /* allows in split[] of ACIs that also deny */
+    uint32_t nmixed;  /* allows in split[] of ACIs that also deny */
+    uint8_t first[2]; /* the deny / allow part has an ACREP_ACI_FIRST perm:
+                         decide it in 389's order (ordered_part) */
     unsigned split_rights;
     uint8_t *opts; /* [nacis]: how the ACI's targetattr takes a type:
                       0 not known yet, OPTS_BITS / OPTS_NOTBITS its
@@ -2276,12 +2278,14 @@ split(struct ck *c, unsigned rights)
     uint32_t n = 0, nmixed = 0;
 
     cands(c);
+    st->first[0] = st->first[1] = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < st->ncand; i++) {
             const struct acreP_aci_perm *p = &c->ix->perms[st->cand[i]];
             if (p->deny == (pass == 0) && (p->rights & rights)) {
                 st->split[n++] = st->cand[i];
                 nmixed += pass == 1 && p->aci_deny;
+                st->first[pass] |= (p->flags & ACREP_ACI_FIRST) != 0;
             }
         }
         if (pass == 0)
@@ -2302,6 +2306,44 @@ takes(struct ck *c, uint32_t pi, const struct acreF_desc *d, unsigned rights,
 
     return attr_match(c, p, d, rights) && target_match(c, p->aci, p->aci_no) &&
            (!moddn || moddn_to(c, p->aci));
+}
+
+/*
+ * ordered_part -- one part of split[] (the denies, deny set, or the
+ * allows), from..to, decided in 389's order (acl__scan_for_acis,
+ * acl__TestRights): the first ACI of each level (ACREP_ACI_LEVELS) that
+ * takes the check, by level, then the other ACIs in list order.  Only a
+ * part holding an ACREP_ACI_FIRST perm needs it: the order decides which
+ * entry asks such a rule first, and so its answer for the operation.
+ * 1 when a deny denies (deny set) or an allow grants, else 0.
+ */
+static int
+ordered_part(struct ck *c, uint32_t from, uint32_t to,
+             const struct acreF_desc *d, unsigned rights, int moddn, int deny)
+{
+    const uint32_t *sp = c->st->split;
+    uint32_t slot[ACREP_ACI_LEVELS];
+
+    for (unsigned l = 0; l < ACREP_ACI_LEVELS; l++)
+        slot[l] = UINT32_MAX;
+    for (uint32_t i = from; i < to; i++) {
+        const struct acreP_aci_perm *p = &c->ix->perms[sp[i]];
+        if (slot[p->level] == UINT32_MAX && takes(c, sp[i], d, rights, moddn))
+            slot[p->level] = p->aci_no;
+    }
+    for (unsigned l = 0; l <= ACREP_ACI_LEVELS; l++) {
+        for (uint32_t i = from; i < to; i++) {
+            const struct acreP_aci_perm *p = &c->ix->perms[sp[i]];
+            int in_slot = slot[p->level] == p->aci_no;
+            if ((l < ACREP_ACI_LEVELS ? !in_slot || p->level != l : in_slot) ||
+                !takes(c, sp[i], d, rights, moddn))
+                continue;
+            int b = perm_bind(c, sp[i], rights);
+            if (deny ? b != F : b == T)
+                return 1;
+        }
+    }
+    return 0;
 }
 
 /*
@@ -2371,6 +2413,22 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
                 mixed_fail(c, c->st->split, c->st->ndeny, c->st->nsplit, d,
                            rights, moddn))
                 return 0;
+            if (i == 0 && c->st->first[0]) { /* 389's order: see there */
+                if (ordered_part(c, 0, c->st->ndeny, d, rights, moddn, 1))
+                    return 0;
+                if ((i = c->st->ndeny) == c->st->nsplit)
+                    break;
+                pi = c->st->split[i];
+                p = &c->ix->perms[pi];
+                if (c->st->nmixed &&
+                    mixed_fail(c, c->st->split, c->st->ndeny, c->st->nsplit, d,
+                               rights, moddn))
+                    return 0;
+            }
+            if (i == c->st->ndeny && c->st->first[1]) {
+                allow = ordered_part(c, i, c->st->nsplit, d, rights, moddn, 0);
+                break;
+            }
             if (!attr_match(c, p, d, rights))
                 continue;
             /* an answer the request keeps that leaves the perm nothing
