@@ -360,48 +360,84 @@ acreV_aci_end(struct acre_request *rq)
  * target patterns.
  */
 
+/* lower -- ASCII lowercase (strncasecmp's folding in the C locale) */
+static inline unsigned char
+lower(unsigned char ch)
+{
+    return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch | 0x20) : ch;
+}
+
+/* same_ci -- strncasecmp(s, w, n) == 0, inline: the bytes are equal
+ * without ASCII case up to n, or up to a NUL both have */
+static inline int
+same_ci(const char *s, const char *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)w[i];
+        if (a != b && lower(a) != lower(b))
+            return 0;
+        if (!a)
+            return 1;
+    }
+    return 1;
+}
+
+/* find_ci -- the leftmost w[0..wn) (wn > 0) in s[0..sn), without case */
 static const char *
 find_ci(const char *s, size_t sn, const char *w, size_t wn)
 {
-    /* the first byte, in both cases, before the whole comparison */
-    int lo = tolower((unsigned char)w[0]), up = toupper((unsigned char)w[0]);
+    /* the first byte before the whole comparison */
+    unsigned char w0 = lower((unsigned char)w[0]);
 
     for (size_t i = 0; i + wn <= sn; i++)
-        if (((unsigned char)s[i] == lo || (unsigned char)s[i] == up) &&
-            !strncasecmp(s + i, w, wn))
+        if (lower((unsigned char)s[i]) == w0 && same_ci(s + i, w, wn))
             return s + i;
     return NULL;
 }
 
+/*
+ * glob_at -- does pattern p[0..pn) take s[0..sn)?  The final part must
+ * end s, so the other parts are looked for in s[0..lim) only, lim = sn
+ * less its length: each part's leftmost place there is its leftmost
+ * place in s whenever the final part can still follow it (else neither
+ * way takes s).  The final part is compared last (strncasecmp: long,
+ * where the other parts are short).
+ */
 static int
 glob_at(const char *p, size_t pn, const char *s, size_t sn, int exact)
 {
     const char *end = p + pn, *star = memchr(p, '*', pn);
-    size_t off = 0;
+    const char *last = star;
+    size_t off = 0, lim;
 
     if (!star) /* no wildcard: the whole text */
-        return pn == sn && !strncasecmp(p, s, sn);
+        return pn == sn && same_ci(p, s, sn);
+    for (const char *q; (q = memchr(last + 1, '*', (size_t)(end - last - 1)));)
+        last = q;
+    size_t fn = (size_t)(end - last - 1); /* final */
+    if (fn > sn)
+        return 0;
+    lim = sn - fn;
     size_t n = (size_t)(star - p); /* initial */
     if (n) {
-        const char *at = exact ? (n <= sn && !strncasecmp(s, p, n) ? s : NULL)
-                               : find_ci(s, sn, p, n);
+        const char *at = exact ? (n <= lim && same_ci(s, p, n) ? s : NULL)
+                               : find_ci(s, lim, p, n);
         if (!at)
             return 0;
         off = (size_t)(at - s) + n;
     }
-    p = star + 1;
-    while ((star = memchr(p, '*', (size_t)(end - p)))) { /* any parts */
+    while (star != last) { /* any parts */
+        p = star + 1;
+        star = memchr(p, '*', (size_t)(end - p));
         n = (size_t)(star - p);
         if (n) {
-            const char *at = find_ci(s + off, sn - off, p, n);
+            const char *at = find_ci(s + off, lim - off, p, n);
             if (!at)
                 return 0;
             off = (size_t)(at - s) + n;
         }
-        p = star + 1;
     }
-    n = (size_t)(end - p); /* final */
-    return n <= sn - off && !strncasecmp(s + sn - n, p, n);
+    return !strncasecmp(s + lim, last + 1, fn);
 }
 
 /* glob -- an exact (anchored) pattern */
