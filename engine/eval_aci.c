@@ -2705,7 +2705,7 @@ sm_begin(struct ck *c)
     struct acre_request *rq = c->rq;
     struct acreV_aci_rq *st = c->st;
     int err = rq->err, code = rq->limit_code;
-    unsigned nt = c->ix->attr_words * 64u;
+    unsigned nt = c->ix->attr_words * 64u, nh = acreS_ntypes(rq->schema);
     uint32_t ep = st->epoch;
     struct sm_node **at, *n;
 
@@ -2723,11 +2723,13 @@ sm_begin(struct ck *c)
         return 0;
     st->sm_missing = 0;
     for (unsigned i = 0; i < c->e->nattrs; i++) {
-        const struct acreS_dinfo *w =
-            acreS_desc_of(rq->schema, c->e->attrs[i].id);
-        if (w && !w->nopts && w->type >= 0 && (unsigned)w->type < nt &&
-            st->sm_need[w->type] != ep) {
-            st->sm_need[w->type] = ep;
+        int type = c->e->attrs[i].id; /* below nh: a type alone */
+        if ((unsigned)type >= nh) {
+            const struct acreS_dinfo *w = acreS_desc_of(rq->schema, type);
+            type = w && !w->nopts ? w->type : -1;
+        }
+        if (type >= 0 && (unsigned)type < nt && st->sm_need[type] != ep) {
+            st->sm_need[type] = ep;
             st->sm_missing++;
         }
     }
@@ -3520,16 +3522,24 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = visible(&c, &read_at);
     if (rq->limit_hit) /* something failed: no answer is reused */
         read_at = NO_ATTR;
+    /* the shape memo's answers by type: a type alone's id is the type */
+    unsigned nk = c.sm ? c.ix->attr_words * 64u : 0;
+    if (nk > acreS_ntypes(rq->schema))
+        nk = acreS_ntypes(rq->schema);
     for (uint32_t i = 0; out->visible && i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         struct acreF_desc d;
         int g;
-        if (!a->nvals || (select && !select(arg, a)) ||
-            desc_of(rq->schema, a->id, &d))
+        if (!a->nvals || (select && !select(arg, a)))
+            continue;
+        if ((unsigned)a->id < nk && (read_at == NO_ATTR || i > read_at) &&
+            c.st->sm_known[a->id] == c.st->epoch && !rq->limit_hit)
+            g = c.st->sm_read[a->id]; /* read_check's, without desc_of */
+        else if (desc_of(rq->schema, a->id, &d))
             continue;
         /* visible() asked read on the attributes up to read_at already
          * (not on operational ones after the first): the same answers */
-        if (read_at != NO_ATTR && i == read_at)
+        else if (read_at != NO_ATTR && i == read_at)
             g = 1;
         else if (read_at != NO_ATTR && i < read_at &&
                  (i == 0 || !operational(rq->schema, a->id)))
