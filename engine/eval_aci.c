@@ -171,11 +171,14 @@ struct acreV_aci_rq {
     uint8_t *fres;         /* [nfids]: a targetfilter's result (enum
                               acreF_result) on the current entry */
     uint32_t *fres_epoch;  /* [nfids] */
-    const char **macro;    /* [nacis]: what a "($dn)" target matched in the
-                              current entry's DN (valid when tgt is T) */
-    void *scratch;         /* per entry: macro values, expansions */
-    uint32_t *hold;        /* [max_depth + 1]: the holders above the
-                              current entry, E included, top first */
+    uint8_t *fplain;       /* [nfids]: 0 not known yet, 1 acreF_plain
+                              takes the filter, 2 not */
+    struct acreF_hooks fhooks; /* the targetfilters' (acreV_filter_hooks) */
+    const char **macro;        /* [nacis]: what a "($dn)" target matched in the
+                                  current entry's DN (valid when tgt is T) */
+    void *scratch;             /* per entry: macro values, expansions */
+    uint32_t *hold;            /* [max_depth + 1]: the holders above the
+                                  current entry, E included, top first */
     uint32_t nhold;
     uint32_t *cand; /* [nperms]: the current entry's candidates */
     uint32_t ncand;
@@ -220,6 +223,9 @@ struct acreV_aci_rq {
                                  collected for the entry of this epoch */
     uint8_t *sm_read;         /* [ntypes]: that answer */
     uint32_t *sm_need;        /* [ntypes]: the entry of this epoch has it */
+    uint32_t *sm_at;          /* [ntypes]: as its attribute sm_at[type] */
+    uint32_t tm_epoch;        /* the epoch whose entry sm_need / sm_at map
+                                 whole (acreF_typemap's contract), or 0 */
     uint32_t sm_missing;      /* its types not known yet */
     struct sm_node **sm_path; /* [SM_PATH]: the nodes it went through */
     uint32_t sm_npath;
@@ -327,6 +333,7 @@ state(struct acre_request *rq)
         !(st->tgt_epoch = talloc_zero_array(st, uint32_t, na)) ||
         !(st->fres = talloc_zero_array(st, uint8_t, nf)) ||
         !(st->fres_epoch = talloc_zero_array(st, uint32_t, nf)) ||
+        !(st->fplain = talloc_zero_array(st, uint8_t, nf)) ||
         !(st->macro = talloc_zero_array(st, const char *, na)) ||
         !(st->scratch = talloc_new(st)) ||
         !(st->cand = talloc_zero_array(st, uint32_t, np)) ||
@@ -340,6 +347,7 @@ state(struct acre_request *rq)
         return NULL;
     }
     st->root = rq->authz && ix->rootdn && acre_dn_equal(rq->authz, ix->rootdn);
+    st->fhooks = acreV_filter_hooks(rq, NULL, NULL);
     rq->aci = st;
     return st;
 }
@@ -624,19 +632,33 @@ rec_once(struct acreV_aci_rq *st, uint32_t *mark, int kind, uint32_t idx, int r)
 static int target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no);
 
 /* tfilter -- ACI no's targetfilter on the current entry: once per entry
- * and filter text */
+ * and filter text; through the entry's map of types (sm_begin) when it
+ * is made and the filter is plain (acreF_plain), else by acreF_eval */
 static enum acreF_result
 tfilter(struct ck *c, uint32_t no)
 {
     struct acreV_aci_rq *st = c->st;
     uint32_t f = c->ix->fid[no];
+    const struct acreF_filter *flt = c->ix->set->acis[no].t.filter;
 
-    if (st->fres_epoch[f] != st->epoch) {
-        struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-        st->fres[f] = (uint8_t)acreV_filter_eval(
-            c->rq, c->ix->set->acis[no].t.filter, c->e, &h);
-        st->fres_epoch[f] = st->epoch;
+    if (st->fres_epoch[f] == st->epoch)
+        return (enum acreF_result)st->fres[f];
+    if (!st->fplain[f])
+        st->fplain[f] = acreF_plain(flt) ? 1 : 2;
+    if (st->tm_epoch == st->epoch && st->fplain[f] == 1) {
+        struct acreF_typemap m = {st->sm_need, st->sm_at, st->epoch,
+                                  c->ix->attr_words * 64u};
+        unsigned long before = acreE_nomem;
+        enum acreF_result r = acreF_eval_typed(flt, c->e, &m);
+        if (acreE_nomem != before) { /* as acreV_filter_eval */
+            acreV_fail(c->rq, ACRE_ERR_NOMEM);
+            r = ACREF_UNDEFINED;
+        }
+        st->fres[f] = (uint8_t)r;
+    } else {
+        st->fres[f] = (uint8_t)acreV_filter_eval(c->rq, flt, c->e, &st->fhooks);
     }
+    st->fres_epoch[f] = st->epoch;
     return (enum acreF_result)st->fres[f];
 }
 
@@ -1023,6 +1045,7 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
         memset(c->st->fres_epoch, 0,
                sizeof(uint32_t) * (c->ix->nfids ? c->ix->nfids : 1));
         c->st->anon_epoch = 0;
+        c->st->tm_epoch = 0;
         if (c->st->sm_known) {
             size_t nt = (size_t)c->ix->attr_words * 64;
             memset(c->st->sm_known, 0, nt * sizeof(uint32_t));
@@ -2626,6 +2649,7 @@ sm_init(struct ck *c)
               talloc_zero_array(st, struct sm_node *, c->ix->nholders + 1)) ||
         !(st->sm_known = talloc_zero_array(st, uint32_t, nt)) ||
         !(st->sm_need = talloc_zero_array(st, uint32_t, nt)) ||
+        !(st->sm_at = talloc_zero_array(st, uint32_t, nt)) ||
         !(st->sm_read = talloc_zero_array(st, uint8_t, nt)) ||
         !(st->sm_path = talloc_zero_array(st, struct sm_node *, SM_PATH)) ||
         !(st->sm_pos_tgt = talloc_zero_array(st, uint32_t, na)) ||
@@ -2722,6 +2746,7 @@ sm_begin(struct ck *c)
     if (!st->sm_root && sm_init(c))
         return 0;
     st->sm_missing = 0;
+    int whole = 1; /* each attribute in the map (tfilter) */
     for (unsigned i = 0; i < c->e->nattrs; i++) {
         int type = c->e->attrs[i].id; /* below nh: a type alone */
         if ((unsigned)type >= nh) {
@@ -2730,9 +2755,13 @@ sm_begin(struct ck *c)
         }
         if (type >= 0 && (unsigned)type < nt && st->sm_need[type] != ep) {
             st->sm_need[type] = ep;
+            st->sm_at[type] = i;
             st->sm_missing++;
+        } else {
+            whole = 0;
         }
     }
+    st->tm_epoch = whole ? ep : 0;
     rec_next(c);
     st->anon_rec = 0;
     st->sm_npath = 0;
