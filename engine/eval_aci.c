@@ -185,11 +185,14 @@ struct acreV_aci_rq {
     int cand_ok; /* cand[] is made for the current entry */
     /* cand[] split for the rights of the checks being made (decide):
      * the deny perms then the allow perms that have one of them, each
-     * in cand[]'s order; split_rights 0 when not made for this entry */
+     * in cand[]'s order; made for split_rights (0: none) and the
+     * entries whose deepest holder is split_holder (holder below): the
+     * candidates are the perms of that holder and of those above it */
     uint32_t *split; /* [nperms] */
     uint32_t ndeny, nsplit;
     uint32_t nmixed; /* allows in split[] of ACIs that also deny */
     unsigned split_rights;
+    uint32_t split_holder;
     uint8_t *opts; /* [nacis]: how the ACI's targetattr takes a type:
                       0 not known yet, OPTS_BITS / OPTS_NOTBITS its
                       attr_in bit alone (it names no description with
@@ -1062,7 +1065,6 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     c->vm = c->st->nbegin > 1 && !c->st->vm_off && !c->st->root &&
             c->ix->set->variant != ACREI_ACI_OPENDJ;
     c->sm = 0;
-    c->st->split_rights = 0;
     return 0;
 }
 
@@ -1274,14 +1276,34 @@ glevel_add(void *tmp, struct glevel *l, const acre_dn *dn)
 }
 
 /* is_group -- the object classes of 389's group search (filter_groups):
- * values compared as they are stored, as 389's objectclass filter does */
+ * values compared as they are stored, as 389's objectclass filter does
+ * (has_class of each, in one pass over the values) */
 static int
 is_group(const acre_schema *s, const acre_entry_view *g)
 {
-    return has_class(s, g, "groupOfNames") ||
-           has_class(s, g, "groupOfUniqueNames") ||
-           has_class(s, g, "groupOfCertificates") ||
-           has_class(s, g, "groupOfURLs");
+#define GROUP_CLASS(name)     \
+    {                         \
+        name, sizeof name - 1 \
+    }
+
+    static const struct {
+        const char *name;
+        size_t len;
+    } classes[] = {
+        GROUP_CLASS("groupOfNames"), GROUP_CLASS("groupOfUniqueNames"),
+        GROUP_CLASS("groupOfCertificates"), GROUP_CLASS("groupOfURLs")};
+
+#undef GROUP_CLASS
+    const acre_view_attr *a;
+
+    if (!find_attr(s, g, "objectClass", &a))
+        return 0;
+    for (unsigned j = 0; j < a->nvals; j++)
+        for (unsigned k = 0; k < sizeof classes / sizeof *classes; k++)
+            if (a->vals[j].len == classes[k].len &&
+                !strncasecmp(a->vals[j].val, classes[k].name, classes[k].len))
+                return 1;
+    return 0;
 }
 
 /* group_direct -- is the requester a direct member of group entry g (a
@@ -2320,7 +2342,8 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
 }
 
 /* split -- the current entry's candidates that have one of `rights`,
- * denies first, for decide (kept until the next entry or other rights). */
+ * denies first, for decide (kept for the next entries of the same
+ * deepest holder, until other rights are checked). */
 static void
 split(struct ck *c, unsigned rights)
 {
@@ -2342,6 +2365,7 @@ split(struct ck *c, unsigned rights)
     st->nsplit = n;
     st->nmixed = nmixed;
     st->split_rights = rights;
+    st->split_holder = st->holder;
 }
 
 /* takes -- does perm pi take this check (targetattr, target, moddn's
@@ -2412,7 +2436,8 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
             return r;
     }
     if (!traced) {
-        if (c->st->split_rights != rights)
+        if (c->st->split_rights != rights ||
+            c->st->split_holder != c->st->holder)
             split(c, rights);
         /* the denies first, then the allows (split: both in cand[]'s
          * order) */
