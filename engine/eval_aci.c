@@ -55,7 +55,8 @@ struct memo_dn {
     char *ndn;
     size_t len;
     uint8_t kind; /* 'g' group, 'r' role (normalised DN); 'G', 'R' the
-                     same for a userattr value as it is stored */
+                     same for a userattr value as it is stored; 'n' an
+                     entry found to be no group (normalised DN) */
     uint8_t r;
 };
 
@@ -1238,8 +1239,10 @@ static int has_class(const acre_schema *s, const acre_entry_view *e,
  * linear). */
 struct glevel {
     const acre_dn **dn;
-    uint32_t n, cap; /* cap: a power of two, twice n at least */
-    uint32_t *slot;  /* [cap]: index + 1 into dn, 0 free */
+    uint32_t n, cap;  /* cap: a power of two, twice n at least */
+    uint32_t *slot;   /* [cap]: index + 1 into dn, 0 free */
+    uint32_t nogroup; /* members left out: entries this request found to
+                         be no group ('n' in memo[]), which would answer F */
 };
 
 /* glevel_add -- add dn to l unless it is there; -1 on a failed
@@ -1324,6 +1327,11 @@ group_direct(struct ck *c, void *tmp, const acre_entry_view *g,
         if (acreV_attr_lists(s, a, c->rq->authz_norm, c->rq->authz_len))
             return T;
         for (unsigned j = 0; next && j < a->nvals; j++) {
+            if (a->norms &&
+                memo_find(c->st, 'n', a->norms[j].val, a->norms[j].len)) {
+                next->nogroup++; /* no need to parse it */
+                continue;
+            }
             acre_dn *m = value_dn(c, tmp, a, j);
             if (m && glevel_add(tmp, next, m)) {
                 acreV_fail(c->rq, ACRE_ERR_NOMEM);
@@ -1357,7 +1365,10 @@ group_direct(struct ck *c, void *tmp, const acre_entry_view *g,
  * level 0..GROUP_NEST is T; the levels running out before level
  * GROUP_NEST + 1 is F; reaching it -- a member listed by a group of level
  * GROUP_NEST - 1, whatever it is, or a cycle -- is U, as is a failed
- * lookup.
+ * lookup.  An entry looked up and found to be no group is kept in memo[]
+ * ('n', its normalised DN) for the request: a member value whose host
+ * normal form names it is then neither parsed nor looked up again, but
+ * still makes the next level (glevel.nogroup), where it would answer F.
  */
 static int
 group_has(struct ck *c, void *tmp, const acre_dn *gdn)
@@ -1371,7 +1382,7 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn)
     }
     for (unsigned level = 0; level <= GROUP_NEST; level++) {
         struct glevel *cur = &lv[level & 1], *next = &lv[!(level & 1)];
-        next->n = 0;
+        next->n = next->nogroup = 0;
         if (next->slot)
             memset(next->slot, 0, next->cap * sizeof *next->slot);
         for (uint32_t i = 0; i < cur->n; i++) {
@@ -1381,10 +1392,15 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn)
                     r = U;
                 continue;
             }
-            int x =
-                is_group(c->rq->schema, g)
-                    ? group_direct(c, tmp, g, level < GROUP_NEST ? next : NULL)
-                    : F;
+            int x = F;
+            if (is_group(c->rq->schema, g)) {
+                x = group_direct(c, tmp, g, level < GROUP_NEST ? next : NULL);
+            } else {
+                size_t n;
+                const char *ndn = acre_dn_normalised(cur->dn[i], &n);
+                if (!memo_find(c->st, 'n', ndn, n))
+                    memo_put(c, 'n', ndn, n, F);
+            }
             acreV_host_release(c->rq, g);
             if (x == T)
                 return T;
@@ -1393,7 +1409,7 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn)
         }
         if (level == GROUP_NEST)
             return U;
-        if (!next->n)
+        if (!next->n && !next->nogroup)
             return r;
     }
     return U;
