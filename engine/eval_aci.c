@@ -2735,19 +2735,23 @@ static int
 sm_take(struct ck *c, const struct sm_node *n)
 {
     struct acreV_aci_rq *st = c->st;
-    uint32_t ep = st->epoch;
+    uint32_t ep = st->epoch, missing = st->sm_missing;
+    uint32_t *known = st->sm_known;     /* locals: the byte stores could */
+    const uint32_t *need = st->sm_need; /* alias them */
+    uint8_t *readable = st->sm_read;
 
     if (n->denied)
         c->sm_denied = n->denied;
     for (const struct sm_ans *a = n->ans; a; a = a->next) {
         uint32_t t = a->tr >> 1;
-        if (st->sm_known[t] != ep) {
-            st->sm_known[t] = ep;
-            st->sm_read[t] = (uint8_t)(a->tr & 1);
-            st->sm_missing -= st->sm_need[t] == ep;
+        if (known[t] != ep) {
+            known[t] = ep;
+            readable[t] = (uint8_t)(a->tr & 1);
+            missing -= need[t] == ep;
         }
     }
-    return !st->sm_missing && c->sm_denied;
+    st->sm_missing = missing;
+    return !missing && c->sm_denied;
 }
 
 /* sm_type -- may the memo answer read on d? */
@@ -2786,22 +2790,24 @@ sm_begin(struct ck *c)
     }
     if (!st->sm_root && sm_init(c))
         return 0;
-    st->sm_missing = 0;
     int whole = 1; /* each attribute in the map (tfilter) */
-    for (unsigned i = 0; i < c->e->nattrs; i++) {
-        int type = c->e->attrs[i].id; /* below nh: a type alone */
+    uint32_t missing = 0, *need = st->sm_need, *pos = st->sm_at;
+    const acre_view_attr *attrs = c->e->attrs;
+    for (unsigned i = 0, na = c->e->nattrs; i < na; i++) {
+        int type = attrs[i].id; /* below nh: a type alone */
         if ((unsigned)type >= nh) {
             const struct acreS_dinfo *w = acreS_desc_of(rq->schema, type);
             type = w && !w->nopts ? w->type : -1;
         }
-        if (type >= 0 && (unsigned)type < nt && st->sm_need[type] != ep) {
-            st->sm_need[type] = ep;
-            st->sm_at[type] = i;
-            st->sm_missing++;
+        if (type >= 0 && (unsigned)type < nt && need[type] != ep) {
+            need[type] = ep;
+            pos[type] = i;
+            missing++;
         } else {
             whole = 0;
         }
     }
+    st->sm_missing = missing;
     st->tm_epoch = whole ? ep : 0;
     rec_next(c);
     st->anon_rec = 0;
@@ -3592,19 +3598,30 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = visible(&c, &read_at);
     if (rq->limit_hit) /* something failed: no answer is reused */
         read_at = NO_ATTR;
-    /* the shape memo's answers by type: a type alone's id is the type */
+    if (!out->visible)
+        return rq->err;
+    /* the shape memo's answers by type: a type alone's id is the type;
+     * what the loop reads is in locals (the byte stores below could
+     * alias it) */
     unsigned nk = c.sm ? c.ix->attr_words * 64u : 0;
     if (nk > acreS_ntypes(rq->schema))
         nk = acreS_ntypes(rq->schema);
-    for (uint32_t i = 0; out->visible && i < e->nattrs; i++) {
-        const acre_view_attr *a = &e->attrs[i];
+    const uint32_t *known = c.sm ? c.st->sm_known : NULL;
+    const uint32_t ep = c.st->epoch;
+    const uint8_t *readable = c.sm ? c.st->sm_read : NULL;
+    const acre_view_attr *attrs = e->attrs;
+    uint8_t *v_attr = rq->v_attr, *v_value = rq->v_value;
+    const uint32_t *v_first = rq->v_first;
+    uint32_t first = read_at == NO_ATTR ? 0 : read_at + 1, nattrs = e->nattrs;
+    for (uint32_t i = 0; i < nattrs; i++) {
+        const acre_view_attr *a = &attrs[i];
+        unsigned id = (unsigned)a->id;
         struct acreF_desc d;
         int g;
         if (!a->nvals || (select && !select(arg, a)))
             continue;
-        if ((unsigned)a->id < nk && (read_at == NO_ATTR || i > read_at) &&
-            c.st->sm_known[a->id] == c.st->epoch && !rq->limit_hit)
-            g = c.st->sm_read[a->id]; /* read_check's, without desc_of */
+        if (id < nk && i >= first && known[id] == ep && !rq->limit_hit)
+            g = readable[id]; /* read_check's, without desc_of */
         else if (desc_of(rq->schema, a->id, &d))
             continue;
         /* visible() asked read on the attributes up to read_at already
@@ -3616,11 +3633,11 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
             g = 0;
         else
             g = read_check(&c, &d);
-        rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+        v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
         if (a->nvals == 1)
-            rq->v_value[rq->v_first[i]] = (uint8_t)g;
+            v_value[v_first[i]] = (uint8_t)g;
         else
-            memset(rq->v_value + rq->v_first[i], g, a->nvals);
+            memset(v_value + v_first[i], g, a->nvals);
     }
     return rq->err;
 }
