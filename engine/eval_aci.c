@@ -1127,6 +1127,12 @@ memo_hash(int kind, const char *ndn, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)kind;
 
+    for (; n >= 8; n -= 8, ndn += 8) { /* 8 bytes at a time */
+        uint64_t w;
+        memcpy(&w, ndn, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)ndn[i]) * 0x100000001b3ull;
     return h ^ (h >> 31);
