@@ -1083,6 +1083,15 @@ typed(const struct ev *ev, const struct acreF_node *nd,
             : NULL;
     if (nd->kind == ACREF_PRESENT || !a)
         return truth(a != NULL);
+    if (nd->kind == ACREF_EQUALITY && nd->special == ACREF_SP_NONE) {
+        /* ava_attr's way for it: a's type is the item's */
+        int eq = nd->trules.eq;
+        if (eq == ACREM_NONE)
+            return ACREF_UNDEFINED;
+        if (eq != acreS_attr(ev->s, t)->eq) /* a rule by syntax */
+            return equal_by(ev, nd, a, eq);
+        return truth(acreE_attr_has_value(ev->s, a, nd->norm, nd->norm_len));
+    }
     return nd->kind == ACREF_SUBSTRINGS ? subs_attr(ev, nd, a)
                                         : ava_attr(ev, nd, a);
 }
@@ -1094,8 +1103,14 @@ acreF_eval_typed(const struct acreF_filter *f, const acre_entry_view *e,
 {
     struct ev ev;
 
-    if (ev_init(&ev, f, e, NULL))
-        return ACREF_UNDEFINED;
+    if (!f || f->magic != ACREF_MAGIC || !e)
+        return ACREF_UNDEFINED; /* as ev_init */
+    if (f->root->kind == ACREF_PRESENT && !f->root->undef) {
+        /* a presence item alone: no context needed */
+        int t = f->root->want.type;
+        return truth((unsigned)t < m->ntypes && m->stamp[t] == m->ep);
+    }
+    ev_init(&ev, f, e, NULL);
     return typed(&ev, f->root, m);
 }
 
