@@ -55,7 +55,8 @@ struct memo_dn {
     char *ndn;
     size_t len;
     uint8_t kind; /* 'g' group, 'r' role (normalised DN); 'G', 'R' the
-                     same for a userattr value as it is stored */
+                     same for a userattr value as it is stored; 'n' an
+                     entry found to be no group (normalised DN) */
     uint8_t r;
 };
 
@@ -171,24 +172,30 @@ struct acreV_aci_rq {
     uint8_t *fres;         /* [nfids]: a targetfilter's result (enum
                               acreF_result) on the current entry */
     uint32_t *fres_epoch;  /* [nfids] */
-    const char **macro;    /* [nacis]: what a "($dn)" target matched in the
-                              current entry's DN (valid when tgt is T) */
-    void *scratch;         /* per entry: macro values, expansions */
-    uint32_t *hold;        /* [max_depth + 1]: the holders above the
-                              current entry, E included, top first */
+    uint8_t *fplain;       /* [nfids]: 0 not known yet, 1 acreF_plain
+                              takes the filter, 2 not */
+    struct acreF_hooks fhooks; /* the targetfilters' (acreV_filter_hooks) */
+    const char **macro;        /* [nacis]: what a "($dn)" target matched in the
+                                  current entry's DN (valid when tgt is T) */
+    void *scratch;             /* per entry: macro values, expansions */
+    uint32_t *hold;            /* [max_depth + 1]: the holders above the
+                                  current entry, E included, top first */
     uint32_t nhold;
     uint32_t *cand; /* [nperms]: the current entry's candidates */
     uint32_t ncand;
     int cand_ok; /* cand[] is made for the current entry */
     /* cand[] split for the rights of the checks being made (decide):
      * the deny perms then the allow perms that have one of them, each
-     * in cand[]'s order; split_rights 0 when not made for this entry */
+     * in cand[]'s order; made for split_rights (0: none) and the
+     * entries whose deepest holder is split_holder (holder below): the
+     * candidates are the perms of that holder and of those above it */
     uint32_t *split; /* [nperms] */
     uint32_t ndeny, nsplit;
     uint32_t nmixed;  /* allows in split[] of ACIs that also deny */
     uint8_t first[2]; /* the deny / allow part has an ACREP_ACI_FIRST perm:
                          decide it in 389's order (ordered_part) */
     unsigned split_rights;
+    uint32_t split_holder;
     uint8_t *opts; /* [nacis]: how the ACI's targetattr takes a type:
                       0 not known yet, OPTS_BITS / OPTS_NOTBITS its
                       attr_in bit alone (it names no description with
@@ -222,6 +229,9 @@ struct acreV_aci_rq {
                                  collected for the entry of this epoch */
     uint8_t *sm_read;         /* [ntypes]: that answer */
     uint32_t *sm_need;        /* [ntypes]: the entry of this epoch has it */
+    uint32_t *sm_at;          /* [ntypes]: as its attribute sm_at[type] */
+    uint32_t tm_epoch;        /* the epoch whose entry sm_need / sm_at map
+                                 whole (acreF_typemap's contract), or 0 */
     uint32_t sm_missing;      /* its types not known yet */
     struct sm_node **sm_path; /* [SM_PATH]: the nodes it went through */
     uint32_t sm_npath;
@@ -329,6 +339,7 @@ state(struct acre_request *rq)
         !(st->tgt_epoch = talloc_zero_array(st, uint32_t, na)) ||
         !(st->fres = talloc_zero_array(st, uint8_t, nf)) ||
         !(st->fres_epoch = talloc_zero_array(st, uint32_t, nf)) ||
+        !(st->fplain = talloc_zero_array(st, uint8_t, nf)) ||
         !(st->macro = talloc_zero_array(st, const char *, na)) ||
         !(st->scratch = talloc_new(st)) ||
         !(st->cand = talloc_zero_array(st, uint32_t, np)) ||
@@ -342,6 +353,7 @@ state(struct acre_request *rq)
         return NULL;
     }
     st->root = rq->authz && ix->rootdn && acre_dn_equal(rq->authz, ix->rootdn);
+    st->fhooks = acreV_filter_hooks(rq, NULL, NULL);
     rq->aci = st;
     return st;
 }
@@ -362,48 +374,84 @@ acreV_aci_end(struct acre_request *rq)
  * target patterns.
  */
 
+/* lower -- ASCII lowercase (strncasecmp's folding in the C locale) */
+static inline unsigned char
+lower(unsigned char ch)
+{
+    return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch | 0x20) : ch;
+}
+
+/* same_ci -- strncasecmp(s, w, n) == 0, inline: the bytes are equal
+ * without ASCII case up to n, or up to a NUL both have */
+static inline int
+same_ci(const char *s, const char *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)w[i];
+        if (a != b && lower(a) != lower(b))
+            return 0;
+        if (!a)
+            return 1;
+    }
+    return 1;
+}
+
+/* find_ci -- the leftmost w[0..wn) (wn > 0) in s[0..sn), without case */
 static const char *
 find_ci(const char *s, size_t sn, const char *w, size_t wn)
 {
-    /* the first byte, in both cases, before the whole comparison */
-    int lo = tolower((unsigned char)w[0]), up = toupper((unsigned char)w[0]);
+    /* the first byte before the whole comparison */
+    unsigned char w0 = lower((unsigned char)w[0]);
 
     for (size_t i = 0; i + wn <= sn; i++)
-        if (((unsigned char)s[i] == lo || (unsigned char)s[i] == up) &&
-            !strncasecmp(s + i, w, wn))
+        if (lower((unsigned char)s[i]) == w0 && same_ci(s + i, w, wn))
             return s + i;
     return NULL;
 }
 
+/*
+ * glob_at -- does pattern p[0..pn) take s[0..sn)?  The final part must
+ * end s, so the other parts are looked for in s[0..lim) only, lim = sn
+ * less its length: each part's leftmost place there is its leftmost
+ * place in s whenever the final part can still follow it (else neither
+ * way takes s).  The final part is compared last (strncasecmp: long,
+ * where the other parts are short).
+ */
 static int
 glob_at(const char *p, size_t pn, const char *s, size_t sn, int exact)
 {
     const char *end = p + pn, *star = memchr(p, '*', pn);
-    size_t off = 0;
+    const char *last = star;
+    size_t off = 0, lim;
 
     if (!star) /* no wildcard: the whole text */
-        return pn == sn && !strncasecmp(p, s, sn);
+        return pn == sn && same_ci(p, s, sn);
+    for (const char *q; (q = memchr(last + 1, '*', (size_t)(end - last - 1)));)
+        last = q;
+    size_t fn = (size_t)(end - last - 1); /* final */
+    if (fn > sn)
+        return 0;
+    lim = sn - fn;
     size_t n = (size_t)(star - p); /* initial */
     if (n) {
-        const char *at = exact ? (n <= sn && !strncasecmp(s, p, n) ? s : NULL)
-                               : find_ci(s, sn, p, n);
+        const char *at = exact ? (n <= lim && same_ci(s, p, n) ? s : NULL)
+                               : find_ci(s, lim, p, n);
         if (!at)
             return 0;
         off = (size_t)(at - s) + n;
     }
-    p = star + 1;
-    while ((star = memchr(p, '*', (size_t)(end - p)))) { /* any parts */
+    while (star != last) { /* any parts */
+        p = star + 1;
+        star = memchr(p, '*', (size_t)(end - p));
         n = (size_t)(star - p);
         if (n) {
-            const char *at = find_ci(s + off, sn - off, p, n);
+            const char *at = find_ci(s + off, lim - off, p, n);
             if (!at)
                 return 0;
             off = (size_t)(at - s) + n;
         }
-        p = star + 1;
     }
-    n = (size_t)(end - p); /* final */
-    return n <= sn - off && !strncasecmp(s + sn - n, p, n);
+    return !strncasecmp(s + lim, last + 1, fn);
 }
 
 /* glob -- an exact (anchored) pattern */
@@ -590,19 +638,33 @@ rec_once(struct acreV_aci_rq *st, uint32_t *mark, int kind, uint32_t idx, int r)
 static int target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no);
 
 /* tfilter -- ACI no's targetfilter on the current entry: once per entry
- * and filter text */
+ * and filter text; through the entry's map of types (sm_begin) when it
+ * is made and the filter is plain (acreF_plain), else by acreF_eval */
 static enum acreF_result
 tfilter(struct ck *c, uint32_t no)
 {
     struct acreV_aci_rq *st = c->st;
     uint32_t f = c->ix->fid[no];
+    const struct acreF_filter *flt = c->ix->set->acis[no].t.filter;
 
-    if (st->fres_epoch[f] != st->epoch) {
-        struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-        st->fres[f] = (uint8_t)acreV_filter_eval(
-            c->rq, c->ix->set->acis[no].t.filter, c->e, &h);
-        st->fres_epoch[f] = st->epoch;
+    if (st->fres_epoch[f] == st->epoch)
+        return (enum acreF_result)st->fres[f];
+    if (!st->fplain[f])
+        st->fplain[f] = acreF_plain(flt) ? 1 : 2;
+    if (st->tm_epoch == st->epoch && st->fplain[f] == 1) {
+        struct acreF_typemap m = {st->sm_need, st->sm_at, st->epoch,
+                                  c->ix->attr_words * 64u};
+        unsigned long before = acreE_nomem;
+        enum acreF_result r = acreF_eval_typed(flt, c->e, &m);
+        if (acreE_nomem != before) { /* as acreV_filter_eval */
+            acreV_fail(c->rq, ACRE_ERR_NOMEM);
+            r = ACREF_UNDEFINED;
+        }
+        st->fres[f] = (uint8_t)r;
+    } else {
+        st->fres[f] = (uint8_t)acreV_filter_eval(c->rq, flt, c->e, &st->fhooks);
     }
+    st->fres_epoch[f] = st->epoch;
     return (enum acreF_result)st->fres[f];
 }
 
@@ -989,6 +1051,7 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
         memset(c->st->fres_epoch, 0,
                sizeof(uint32_t) * (c->ix->nfids ? c->ix->nfids : 1));
         c->st->anon_epoch = 0;
+        c->st->tm_epoch = 0;
         if (c->st->sm_known) {
             size_t nt = (size_t)c->ix->attr_words * 64;
             memset(c->st->sm_known, 0, nt * sizeof(uint32_t));
@@ -1005,7 +1068,6 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     c->vm = c->st->nbegin > 1 && !c->st->vm_off && !c->st->root &&
             c->ix->set->variant != ACREI_ACI_OPENDJ;
     c->sm = 0;
-    c->st->split_rights = 0;
     return 0;
 }
 
@@ -1067,6 +1129,12 @@ memo_hash(int kind, const char *ndn, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)kind;
 
+    for (; n >= 8; n -= 8, ndn += 8) { /* 8 bytes at a time */
+        uint64_t w;
+        memcpy(&w, ndn, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)ndn[i]) * 0x100000001b3ull;
     return h ^ (h >> 31);
@@ -1179,8 +1247,10 @@ static int has_class(const acre_schema *s, const acre_entry_view *e,
  * linear). */
 struct glevel {
     const acre_dn **dn;
-    uint32_t n, cap; /* cap: a power of two, twice n at least */
-    uint32_t *slot;  /* [cap]: index + 1 into dn, 0 free */
+    uint32_t n, cap;  /* cap: a power of two, twice n at least */
+    uint32_t *slot;   /* [cap]: index + 1 into dn, 0 free */
+    uint32_t nogroup; /* members left out: entries this request found to
+                         be no group ('n' in memo[]), which would answer F */
 };
 
 /* glevel_add -- add dn to l unless it is there; -1 on a failed
@@ -1217,14 +1287,34 @@ glevel_add(void *tmp, struct glevel *l, const acre_dn *dn)
 }
 
 /* is_group -- the object classes of 389's group search (filter_groups):
- * values compared as they are stored, as 389's objectclass filter does */
+ * values compared as they are stored, as 389's objectclass filter does
+ * (has_class of each, in one pass over the values) */
 static int
 is_group(const acre_schema *s, const acre_entry_view *g)
 {
-    return has_class(s, g, "groupOfNames") ||
-           has_class(s, g, "groupOfUniqueNames") ||
-           has_class(s, g, "groupOfCertificates") ||
-           has_class(s, g, "groupOfURLs");
+#define GROUP_CLASS(name)     \
+    {                         \
+        name, sizeof name - 1 \
+    }
+
+    static const struct {
+        const char *name;
+        size_t len;
+    } classes[] = {
+        GROUP_CLASS("groupOfNames"), GROUP_CLASS("groupOfUniqueNames"),
+        GROUP_CLASS("groupOfCertificates"), GROUP_CLASS("groupOfURLs")};
+
+#undef GROUP_CLASS
+    const acre_view_attr *a;
+
+    if (!find_attr(s, g, "objectClass", &a))
+        return 0;
+    for (unsigned j = 0; j < a->nvals; j++)
+        for (unsigned k = 0; k < sizeof classes / sizeof *classes; k++)
+            if (a->vals[j].len == classes[k].len &&
+                !strncasecmp(a->vals[j].val, classes[k].name, classes[k].len))
+                return 1;
+    return 0;
 }
 
 /* group_direct -- is the requester a direct member of group entry g (a
@@ -1245,6 +1335,11 @@ group_direct(struct ck *c, void *tmp, const acre_entry_view *g,
         if (acreV_attr_lists(s, a, c->rq->authz_norm, c->rq->authz_len))
             return T;
         for (unsigned j = 0; next && j < a->nvals; j++) {
+            if (a->norms &&
+                memo_find(c->st, 'n', a->norms[j].val, a->norms[j].len)) {
+                next->nogroup++; /* no need to parse it */
+                continue;
+            }
             acre_dn *m = value_dn(c, tmp, a, j);
             if (m && glevel_add(tmp, next, m)) {
                 acreV_fail(c->rq, ACRE_ERR_NOMEM);
@@ -1278,7 +1373,10 @@ group_direct(struct ck *c, void *tmp, const acre_entry_view *g,
  * level 0..GROUP_NEST is T; the levels running out before level
  * GROUP_NEST + 1 is F; reaching it -- a member listed by a group of level
  * GROUP_NEST - 1, whatever it is, or a cycle -- is U, as is a failed
- * lookup.
+ * lookup.  An entry looked up and found to be no group is kept in memo[]
+ * ('n', its normalised DN) for the request: a member value whose host
+ * normal form names it is then neither parsed nor looked up again, but
+ * still makes the next level (glevel.nogroup), where it would answer F.
  */
 static int
 group_has(struct ck *c, void *tmp, const acre_dn *gdn)
@@ -1292,7 +1390,7 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn)
     }
     for (unsigned level = 0; level <= GROUP_NEST; level++) {
         struct glevel *cur = &lv[level & 1], *next = &lv[!(level & 1)];
-        next->n = 0;
+        next->n = next->nogroup = 0;
         if (next->slot)
             memset(next->slot, 0, next->cap * sizeof *next->slot);
         for (uint32_t i = 0; i < cur->n; i++) {
@@ -1302,10 +1400,15 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn)
                     r = U;
                 continue;
             }
-            int x =
-                is_group(c->rq->schema, g)
-                    ? group_direct(c, tmp, g, level < GROUP_NEST ? next : NULL)
-                    : F;
+            int x = F;
+            if (is_group(c->rq->schema, g)) {
+                x = group_direct(c, tmp, g, level < GROUP_NEST ? next : NULL);
+            } else {
+                size_t n;
+                const char *ndn = acre_dn_normalised(cur->dn[i], &n);
+                if (!memo_find(c->st, 'n', ndn, n))
+                    memo_put(c, 'n', ndn, n, F);
+            }
             acreV_host_release(c->rq, g);
             if (x == T)
                 return T;
@@ -1314,7 +1417,7 @@ group_has(struct ck *c, void *tmp, const acre_dn *gdn)
         }
         if (level == GROUP_NEST)
             return U;
-        if (!next->n)
+        if (!next->n && !next->nogroup)
             return r;
     }
     return U;
@@ -2270,7 +2373,8 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
 }
 
 /* split -- the current entry's candidates that have one of `rights`,
- * denies first, for decide (kept until the next entry or other rights). */
+ * denies first, for decide (kept for the next entries of the same
+ * deepest holder, until other rights are checked). */
 static void
 split(struct ck *c, unsigned rights)
 {
@@ -2294,6 +2398,7 @@ split(struct ck *c, unsigned rights)
     st->nsplit = n;
     st->nmixed = nmixed;
     st->split_rights = rights;
+    st->split_holder = st->holder;
 }
 
 /* takes -- does perm pi take this check (targetattr, target, moddn's
@@ -2402,7 +2507,8 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
             return r;
     }
     if (!traced) {
-        if (c->st->split_rights != rights)
+        if (c->st->split_rights != rights ||
+            c->st->split_holder != c->st->holder)
             split(c, rights);
         /* the denies first, then the allows (split: both in cand[]'s
          * order) */
@@ -2655,6 +2761,7 @@ sm_init(struct ck *c)
               talloc_zero_array(st, struct sm_node *, c->ix->nholders + 1)) ||
         !(st->sm_known = talloc_zero_array(st, uint32_t, nt)) ||
         !(st->sm_need = talloc_zero_array(st, uint32_t, nt)) ||
+        !(st->sm_at = talloc_zero_array(st, uint32_t, nt)) ||
         !(st->sm_read = talloc_zero_array(st, uint8_t, nt)) ||
         !(st->sm_path = talloc_zero_array(st, struct sm_node *, SM_PATH)) ||
         !(st->sm_pos_tgt = talloc_zero_array(st, uint32_t, na)) ||
@@ -2699,19 +2806,23 @@ static int
 sm_take(struct ck *c, const struct sm_node *n)
 {
     struct acreV_aci_rq *st = c->st;
-    uint32_t ep = st->epoch;
+    uint32_t ep = st->epoch, missing = st->sm_missing;
+    uint32_t *known = st->sm_known;     /* locals: the byte stores could */
+    const uint32_t *need = st->sm_need; /* alias them */
+    uint8_t *readable = st->sm_read;
 
     if (n->denied)
         c->sm_denied = n->denied;
     for (const struct sm_ans *a = n->ans; a; a = a->next) {
         uint32_t t = a->tr >> 1;
-        if (st->sm_known[t] != ep) {
-            st->sm_known[t] = ep;
-            st->sm_read[t] = (uint8_t)(a->tr & 1);
-            st->sm_missing -= st->sm_need[t] == ep;
+        if (known[t] != ep) {
+            known[t] = ep;
+            readable[t] = (uint8_t)(a->tr & 1);
+            missing -= need[t] == ep;
         }
     }
-    return !st->sm_missing && c->sm_denied;
+    st->sm_missing = missing;
+    return !missing && c->sm_denied;
 }
 
 /* sm_type -- may the memo answer read on d? */
@@ -2734,7 +2845,7 @@ sm_begin(struct ck *c)
     struct acre_request *rq = c->rq;
     struct acreV_aci_rq *st = c->st;
     int err = rq->err, code = rq->limit_code;
-    unsigned nt = c->ix->attr_words * 64u;
+    unsigned nt = c->ix->attr_words * 64u, nh = acreS_ntypes(rq->schema);
     uint32_t ep = st->epoch;
     struct sm_node **at, *n;
 
@@ -2750,16 +2861,25 @@ sm_begin(struct ck *c)
     }
     if (!st->sm_root && sm_init(c))
         return 0;
-    st->sm_missing = 0;
-    for (unsigned i = 0; i < c->e->nattrs; i++) {
-        const struct acreS_dinfo *w =
-            acreS_desc_of(rq->schema, c->e->attrs[i].id);
-        if (w && !w->nopts && w->type >= 0 && (unsigned)w->type < nt &&
-            st->sm_need[w->type] != ep) {
-            st->sm_need[w->type] = ep;
-            st->sm_missing++;
+    int whole = 1; /* each attribute in the map (tfilter) */
+    uint32_t missing = 0, *need = st->sm_need, *pos = st->sm_at;
+    const acre_view_attr *attrs = c->e->attrs;
+    for (unsigned i = 0, na = c->e->nattrs; i < na; i++) {
+        int type = attrs[i].id; /* below nh: a type alone */
+        if ((unsigned)type >= nh) {
+            const struct acreS_dinfo *w = acreS_desc_of(rq->schema, type);
+            type = w && !w->nopts ? w->type : -1;
+        }
+        if (type >= 0 && (unsigned)type < nt && need[type] != ep) {
+            need[type] = ep;
+            pos[type] = i;
+            missing++;
+        } else {
+            whole = 0;
         }
     }
+    st->sm_missing = missing;
+    st->tm_epoch = whole ? ep : 0;
     rec_next(c);
     st->anon_rec = 0;
     st->sm_npath = 0;
@@ -3549,27 +3669,46 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = visible(&c, &read_at);
     if (rq->limit_hit) /* something failed: no answer is reused */
         read_at = NO_ATTR;
-    for (uint32_t i = 0; out->visible && i < e->nattrs; i++) {
-        const acre_view_attr *a = &e->attrs[i];
+    if (!out->visible)
+        return rq->err;
+    /* the shape memo's answers by type: a type alone's id is the type;
+     * what the loop reads is in locals (the byte stores below could
+     * alias it) */
+    unsigned nk = c.sm ? c.ix->attr_words * 64u : 0;
+    if (nk > acreS_ntypes(rq->schema))
+        nk = acreS_ntypes(rq->schema);
+    const uint32_t *known = c.sm ? c.st->sm_known : NULL;
+    const uint32_t ep = c.st->epoch;
+    const uint8_t *readable = c.sm ? c.st->sm_read : NULL;
+    const acre_view_attr *attrs = e->attrs;
+    uint8_t *v_attr = rq->v_attr, *v_value = rq->v_value;
+    const uint32_t *v_first = rq->v_first;
+    uint32_t first = read_at == NO_ATTR ? 0 : read_at + 1, nattrs = e->nattrs;
+    for (uint32_t i = 0; i < nattrs; i++) {
+        const acre_view_attr *a = &attrs[i];
+        unsigned id = (unsigned)a->id;
         struct acreF_desc d;
         int g;
-        if (!a->nvals || (select && !select(arg, a)) ||
-            desc_of(rq->schema, a->id, &d))
+        if (!a->nvals || (select && !select(arg, a)))
+            continue;
+        if (id < nk && i >= first && known[id] == ep && !rq->limit_hit)
+            g = readable[id]; /* read_check's, without desc_of */
+        else if (desc_of(rq->schema, a->id, &d))
             continue;
         /* visible() asked read on the attributes up to read_at already
          * (not on operational ones after the first): the same answers */
-        if (read_at != NO_ATTR && i == read_at)
+        else if (read_at != NO_ATTR && i == read_at)
             g = 1;
         else if (read_at != NO_ATTR && i < read_at &&
                  (i == 0 || !operational(rq->schema, a->id)))
             g = 0;
         else
             g = read_check(&c, &d);
-        rq->v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+        v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
         if (a->nvals == 1)
-            rq->v_value[rq->v_first[i]] = (uint8_t)g;
+            v_value[v_first[i]] = (uint8_t)g;
         else
-            memset(rq->v_value + rq->v_first[i], g, a->nvals);
+            memset(v_value + v_first[i], g, a->nvals);
     }
     return rq->err;
 }

@@ -126,6 +126,39 @@ enum acreF_result acreF_eval(const struct acreF_filter *f,
                              const struct acreF_hooks *h);
 
 /*
+ * A map of an entry's attributes by type, for acreF_eval_typed: the
+ * caller vouches that each attribute of the entry is a type alone (no
+ * options), no two of the same type, each below ntypes; the entry has
+ * type t when stamp[t] == ep, as its attribute at[t].
+ */
+struct acreF_typemap {
+    const uint32_t *stamp; /* [ntypes] */
+    const uint32_t *at;    /* [ntypes] */
+    uint32_t ep;
+    unsigned ntypes;
+};
+
+/*
+ * acreF_plain -- can acreF_eval_typed evaluate f: every item of f an
+ * =, ~=, >=, <=, presence or substrings item on one type alone (no
+ * subtypes, no options), with no evaluation of its own but objectClass's
+ * (no entryDN, hasSubordinates, subschemaSubentry, isMemberOf, memberOf),
+ * or Undefined whatever the entry; under AND, OR and NOT.  1 or 0.  Any
+ * thread.
+ */
+int acreF_plain(const struct acreF_filter *f);
+
+/*
+ * acreF_eval_typed -- acreF_eval(f, e, h) for a filter acreF_plain takes,
+ * whatever hooks h without an access hook: the same result, each item
+ * finding its attribute through m instead of scanning e.  Same costs
+ * otherwise (allocates as acreF_eval does).  Any thread.
+ */
+enum acreF_result acreF_eval_typed(const struct acreF_filter *f,
+                                   const acre_entry_view *e,
+                                   const struct acreF_typemap *m);
+
+/*
  * acreF_eval_389 -- f on e as 389-DS evaluates a search filter under
  * access control (slapi_vattr_filter_test with access checks): an item
  * whose attribute the access hook refuses is Undefined; an OR leaves out

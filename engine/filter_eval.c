@@ -1004,6 +1004,117 @@ acreF_eval(const struct acreF_filter *f, const acre_entry_view *e,
 }
 
 /* ------------------------------------------------------------------------
+ * Plain filters through a map of the entry's types (filter.h: acreF_plain,
+ * acreF_eval_typed).  An item without subtypes or options covers the
+ * attributes of its type; when the entry has one such attribute and no
+ * attribute with options (the map's contract), eval's loops over the
+ * covered attributes meet that one alone, the hook (none here) allows
+ * it, and the item's answer is its attribute's (ava_attr, subs_attr),
+ * or FALSE without it; presence is whether it is there.
+ */
+
+static int
+plain_node(const struct acreF_node *nd)
+{
+    if (nd->undef && !nd->vdn)
+        return 1;
+    switch (nd->kind) {
+    case ACREF_AND:
+    case ACREF_OR:
+    case ACREF_NOT:
+        for (unsigned i = 0; i < nd->nkids; i++)
+            if (!plain_node(nd->kids[i]))
+                return 0;
+        return 1;
+    case ACREF_ABSOLUTE_TRUE:
+    case ACREF_ABSOLUTE_FALSE:
+        return 1;
+    case ACREF_EXTENSIBLE:
+        return 0;
+    default: /* =, ~=, >=, <=, presence, substrings */
+        return !nd->undef && !nd->types && !nd->want.nopts &&
+               nd->want.type >= 0 &&
+               (nd->special == ACREF_SP_NONE ||
+                nd->special == ACREF_SP_OBJECTCLASS);
+    }
+}
+
+/* acreF_plain -- see filter.h. */
+int
+acreF_plain(const struct acreF_filter *f)
+{
+    return f && f->magic == ACREF_MAGIC && plain_node(f->root);
+}
+
+static enum acreF_result
+typed(const struct ev *ev, const struct acreF_node *nd,
+      const struct acreF_typemap *m)
+{
+    enum acreF_result r, stop, rc;
+    const acre_view_attr *a;
+    int t = nd->want.type;
+
+    if (nd->undef && !nd->vdn)
+        return ACREF_UNDEFINED;
+    switch (nd->kind) {
+    case ACREF_AND:
+    case ACREF_OR: /* eval_set */
+        stop = nd->kind == ACREF_AND ? ACREF_FALSE : ACREF_TRUE;
+        rc = nd->kind == ACREF_AND ? ACREF_TRUE : ACREF_FALSE;
+        for (unsigned i = 0; i < nd->nkids; i++) {
+            if ((r = typed(ev, nd->kids[i], m)) == stop)
+                return r;
+            if (r == ACREF_UNDEFINED)
+                rc = r;
+        }
+        return rc;
+    case ACREF_NOT:
+        r = typed(ev, nd->kids[0], m);
+        return r == ACREF_UNDEFINED ? r : truth(r == ACREF_FALSE);
+    case ACREF_ABSOLUTE_TRUE:
+        return ACREF_TRUE;
+    case ACREF_ABSOLUTE_FALSE:
+        return ACREF_FALSE;
+    default:
+        break;
+    }
+    a = (unsigned)t < m->ntypes && m->stamp[t] == m->ep
+            ? &ev->e->attrs[m->at[t]]
+            : NULL;
+    if (nd->kind == ACREF_PRESENT || !a)
+        return truth(a != NULL);
+    if (nd->kind == ACREF_EQUALITY && nd->special == ACREF_SP_NONE) {
+        /* ava_attr's way for it: a's type is the item's */
+        int eq = nd->trules.eq;
+        if (eq == ACREM_NONE)
+            return ACREF_UNDEFINED;
+        if (eq != acreS_attr(ev->s, t)->eq) /* a rule by syntax */
+            return equal_by(ev, nd, a, eq);
+        return truth(acreE_attr_has_value(ev->s, a, nd->norm, nd->norm_len));
+    }
+    return nd->kind == ACREF_SUBSTRINGS ? subs_attr(ev, nd, a)
+                                        : ava_attr(ev, nd, a);
+}
+
+/* acreF_eval_typed -- see filter.h. */
+enum acreF_result
+acreF_eval_typed(const struct acreF_filter *f, const acre_entry_view *e,
+                 const struct acreF_typemap *m)
+{
+    struct ev ev;
+
+    if (!f || f->magic != ACREF_MAGIC || !e)
+        return ACREF_UNDEFINED; /* as ev_init */
+    if (f->root->kind == ACREF_PRESENT && !f->root->undef) {
+        /* a presence item alone: no context needed */
+        int t = f->root->want.type;
+        return truth((unsigned)t < m->ntypes && m->stamp[t] == m->ep);
+    }
+    ev_init(&ev, f, e, NULL);
+    return typed(&ev, f->root, m);
+}
+
+/* ------------------------------------------------------------------------
  * 389-DS's evaluation under access control (its filterentry.c, as
  * slapi_vattr_filter_test runs it for a search): each item's search
  * right is checked before the item is evaluated; an OR first asks which

@@ -180,6 +180,50 @@ children(void *arg, const acre_entry_view *v)
     return e && e->first_child != NULL;
 }
 
+/*
+ * typed_same -- for a plain f (acreF_plain), acreF_eval_typed through a
+ * map of e's types gives what acreF_eval gives, on e less its attributes
+ * the map cannot hold (descriptions with options, a type met again), so
+ * that the entries with options are compared too; counted in
+ * typed_checked.
+ */
+static unsigned typed_checked;
+
+static void
+typed_same(const struct acreF_filter *f, const acre_entry_view *e,
+           const struct acreF_hooks *h)
+{
+    unsigned nt = acreS_ntypes(acreF_schema(f));
+    uint32_t *stamp = talloc_zero_array(NULL, uint32_t, nt);
+    uint32_t *at = talloc_zero_array(NULL, uint32_t, nt);
+    acre_view_attr *attrs =
+        talloc_zero_array(NULL, acre_view_attr, e->nattrs ? e->nattrs : 1);
+    acre_entry_view v = *e;
+
+    cr_assert(stamp && at && attrs);
+    v.attrs = attrs;
+    v.nattrs = 0;
+    for (unsigned i = 0; i < e->nattrs; i++) {
+        unsigned id = (unsigned)e->attrs[i].id;
+        if (id < nt && !stamp[id]) {
+            stamp[id] = 7;
+            at[id] = v.nattrs;
+            attrs[v.nattrs++] = e->attrs[i];
+        }
+    }
+    if (acreF_plain(f)) {
+        struct acreF_typemap m = {stamp, at, 7, nt};
+        enum acreF_result r = acreF_eval(f, &v, h);
+        enum acreF_result t = acreF_eval_typed(f, &v, &m);
+        cr_expect_eq(t, r, "%s typed: got %s, want %s", printed(f), rname(t),
+                     rname(r));
+        typed_checked++;
+    }
+    talloc_free(stamp);
+    talloc_free(at);
+    talloc_free(attrs);
+}
+
 static enum acreF_result
 eval_on(const char *filter, char key, acreF_access_fn fn, void *ctx)
 {
@@ -187,6 +231,8 @@ eval_on(const char *filter, char key, acreF_access_fn fn, void *ctx)
     struct acreF_hooks h = {fn, ctx, children, dir, NULL, NULL, NULL};
     enum acreF_result r = acreF_eval(f, entry(key), &h);
 
+    if (!fn)
+        typed_same(f, entry(key), &h);
     talloc_free(f);
     return r;
 }
@@ -598,6 +644,61 @@ Test(filter, equality_subtypes_options, .init = load_dir, .fini = free_dir)
     };
 
     run_cases(cases, NELEM(cases));
+}
+
+/* acreF_eval_typed against acreF_eval on every entry (typed_same), for
+ * the filters acreF_plain takes, and which those are */
+Test(filter, typed_same_as_eval, .init = load_dir, .fini = free_dir)
+{
+    static const struct {
+        const char *filter;
+        int plain;
+    } cases[] = {
+        {"(employeeType=contractor)", 1},
+        {"(employeeType=CONTRACTOR)", 1},
+        {"(!(description=*))", 1},
+        {"(|(cn=john doe)(cn=terry smith))", 1},
+        {"(&(sn=*)(!(mail=*)))", 1},
+        {"(uidNumber>=100)", 1},
+        {"(uidNumber<=100)", 1},
+        {"(sn~=smyth)", 1},
+        {"(cn=J*n*)", 1},
+        {"(cn=*smith)", 1},
+        {"(objectClass=person)", 1},
+        {"(objectClass=mysteryClass)", 1},
+        {"(objectClass=organizationalUnit)", 1},
+        {"(structuralObjectClass=*)", 1},
+        {"(noSuchAttr=x)", 1},
+        {"(!(noSuchAttr=x))", 1},
+        {"(userPassword=x)", 1}, /* no equality rule in the schema? */
+        {"(&)", 1},
+        {"(|)", 1},
+        {"(!(|(uid=temp)(&)))", 1},
+        {"(name=doe)", 0},     /* subtypes */
+        {"(cn;lang-fr=*)", 0}, /* options */
+        {"(cn:=john doe)", 0}, /* extensible */
+        {"(entryDN=*)", 0},    /* evaluated on its own */
+        {"(hasSubordinates=TRUE)", 0},
+        {"(subschemaSubentry=*)", 0},
+        {"(&(uid=temp)(entryDN=*))", 0},
+    };
+
+    const char *keys = "JTRPSO";
+    unsigned want = typed_checked;
+
+    for (size_t i = 0; i < NELEM(cases); i++) {
+        struct acreF_filter *f = parse_ok(cases[i].filter);
+        struct acreF_hooks h = {NULL, NULL, children, dir, NULL, NULL, NULL};
+        cr_expect_eq(acreF_plain(f), cases[i].plain, "%s: plain %d",
+                     cases[i].filter, acreF_plain(f));
+        for (const char *k = keys; *k; k++)
+            typed_same(f, entry(*k), &h);
+        want += cases[i].plain ? 6 : 0;
+        talloc_free(f);
+    }
+    cr_expect_eq(typed_checked, want, "%u compared, want %u", typed_checked,
+                 want);
+    cr_expect_not(acreF_plain(NULL));
 }
 
 Test(filter, object_class, .init = load_dir, .fini = free_dir)
@@ -1036,6 +1137,7 @@ syn_eval(unsigned flags, const char *filter)
     const struct acreE_entry *e = acreE_dir_find(d, dn);
     cr_assert_not_null(e);
     enum acreF_result r = acreF_eval(f, &e->v, NULL);
+    typed_same(f, &e->v, NULL); /* rules by syntax through a map too */
     talloc_free(ctx);
     return r == ACREF_TRUE ? 'T' : r == ACREF_FALSE ? 'F' : 'U';
 }
