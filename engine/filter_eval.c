@@ -506,11 +506,14 @@ order_attr(const struct ev *ev, const struct acreF_node *nd,
     return r;
 }
 
-/* = by a rule acreS_rules gave a type that names none: each value
- * normalised now. */
+/* The values of a compared with the assertion by equality rule eq, as
+ * used for =, or for ~= on a type without an approximate rule (slapd's
+ * use: acreM_equal, where uniqueMemberMatch ignores a lone UID).  For =
+ * through here: a rule acreS_rules gave a type that names none, each
+ * value normalised now. */
 static enum acreF_result
 equal_by(const struct ev *ev, const struct acreF_node *nd,
-         const acre_view_attr *a, int eq)
+         const acre_view_attr *a, int eq, enum acreM_use use)
 {
     enum acreF_result r = ACREF_FALSE;
     struct scratch sc;
@@ -519,28 +522,10 @@ equal_by(const struct ev *ev, const struct acreF_node *nd,
     for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
         size_t len;
         const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
-        if (p && acreE_norm_cmp(p, len, nd->norm, nd->norm_len) == 0)
-            r = ACREF_TRUE;
-    }
-    acreE_buf_free(&sc.b);
-    return r;
-}
-
-/* ~= on a type without an approximate rule: its equality rule as slapd
- * uses it for ~= (acreM_equal: uniqueMemberMatch ignores a lone UID). */
-static enum acreF_result
-approx_equal_attr(const struct ev *ev, const struct acreF_node *nd,
-                  const acre_view_attr *a, int eq)
-{
-    enum acreF_result r = ACREF_FALSE;
-    struct scratch sc;
-
-    scratch_init(&sc);
-    for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
-        size_t len;
-        const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
-        if (p && acreM_equal(ev->s, eq, ACREM_USE_APPROX, p, len, nd->norm,
-                             nd->norm_len))
+        if (p &&
+            (use == ACREM_USE_APPROX
+                 ? acreM_equal(ev->s, eq, use, p, len, nd->norm, nd->norm_len)
+                 : acreE_norm_cmp(p, len, nd->norm, nd->norm_len) == 0))
             r = ACREF_TRUE;
     }
     acreE_buf_free(&sc.b);
@@ -564,9 +549,9 @@ ava_attr(const struct ev *ev, const struct acreF_node *nd,
     if (nd->kind == ACREF_APPROX && acreF_approx_rule(eq))
         return approx_attr(nd, a);
     if (nd->kind == ACREF_APPROX)
-        return approx_equal_attr(ev, nd, a, eq);
+        return equal_by(ev, nd, a, eq, ACREM_USE_APPROX);
     if (eq != acreS_attr(ev->s, ainfo(ev, a)->type)->eq)
-        return equal_by(ev, nd, a, eq);
+        return equal_by(ev, nd, a, eq, ACREM_USE_EQ);
     return truth(acreE_attr_has_value(ev->s, a, nd->norm, nd->norm_len));
 }
 
@@ -1089,7 +1074,7 @@ typed(const struct ev *ev, const struct acreF_node *nd,
         if (eq == ACREM_NONE)
             return ACREF_UNDEFINED;
         if (eq != acreS_attr(ev->s, t)->eq) /* a rule by syntax */
-            return equal_by(ev, nd, a, eq);
+            return equal_by(ev, nd, a, eq, ACREM_USE_EQ);
         return truth(acreE_attr_has_value(ev->s, a, nd->norm, nd->norm_len));
     }
     return nd->kind == ACREF_SUBSTRINGS ? subs_attr(ev, nd, a)

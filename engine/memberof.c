@@ -681,14 +681,20 @@ take(struct acre_request *rq)
  * Queries
  */
 
+/* The index of DN s[0..n) among count records sorted by DN (key gives
+ * record i's), or UINT32_MAX. */
 static uint32_t
-group_find(const struct acreV_moidx *x, const char *s, size_t n)
+find_sorted(const struct acreV_moidx *x, uint32_t count,
+            const char *(*key)(const struct acreV_moidx *, uint32_t, size_t *),
+            const char *s, size_t n)
 {
-    uint32_t lo = 0, hi = x->ng;
+    uint32_t lo = 0, hi = count;
 
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        int c = str_cmp(x->g[mid].ndn, x->g[mid].len, s, n);
+        size_t kn;
+        const char *k = key(x, mid, &kn);
+        int c = str_cmp(k, kn, s, n);
         if (!c)
             return mid;
         if (c < 0)
@@ -697,6 +703,19 @@ group_find(const struct acreV_moidx *x, const char *s, size_t n)
             hi = mid;
     }
     return UINT32_MAX;
+}
+
+static const char *
+group_key(const struct acreV_moidx *x, uint32_t i, size_t *n)
+{
+    *n = x->g[i].len;
+    return x->g[i].ndn;
+}
+
+static uint32_t
+group_find(const struct acreV_moidx *x, const char *s, size_t n)
+{
+    return find_sorted(x, x->ng, group_key, s, n);
 }
 
 /* The first edge whose member is s[0..n). */
@@ -802,23 +821,17 @@ walk(struct walk *w, const acre_entry_view *e)
  * Roles
  */
 
+static const char *
+role_key(const struct acreV_moidx *x, uint32_t i, size_t *n)
+{
+    *n = x->r[i].ndn.len;
+    return x->r[i].ndn.val;
+}
+
 static uint32_t
 role_find(const struct acreV_moidx *x, const char *s, size_t n)
 {
-    uint32_t lo = 0, hi = x->nr;
-
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        int c =
-            str_cmp((const char *)x->r[mid].ndn.val, x->r[mid].ndn.len, s, n);
-        if (!c)
-            return mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return UINT32_MAX;
+    return find_sorted(x, x->nr, role_key, s, n);
 }
 
 /* One entry's roles being decided. */
