@@ -267,24 +267,24 @@ dynamic_urls(struct build *b, const acre_entry_view *e, struct mo_group *g)
     return 0;
 }
 
-/* e's first value of type t, or NULL. */
+/* The first value of e's attribute of plain type t (no options: what
+ * 389's roles read, and eval_aci.c's find_attr), or NULL. */
 static const acre_value *
-first_value(const acre_schema *s, int t, const acre_entry_view *e)
+first_value(int t, const acre_entry_view *e)
 {
-    for (uint32_t i = 0; i < e->nattrs; i++)
-        if (acreE_attr_type(s, &e->attrs[i]) == t && e->attrs[i].nvals)
-            return &e->attrs[i].vals[0];
-    return NULL;
+    const acre_view_attr *a = t >= 0 ? acreE_entry_attr(e, t) : NULL;
+
+    return a && a->nvals ? &a->vals[0] : NULL;
 }
 
 /* The nsRoleDN values of nested role r, normalised. */
 static int
 nested_roles(struct build *b, const acre_entry_view *e, struct mo_role *r)
 {
-    for (uint32_t i = 0; i < e->nattrs; i++) {
-        const acre_view_attr *a = &e->attrs[i];
-        if (acreE_attr_type(b->rq->schema, a) != b->k->nsRoleDN)
-            continue;
+    const acre_view_attr *a =
+        b->k->nsRoleDN >= 0 ? acreE_entry_attr(e, b->k->nsRoleDN) : NULL;
+
+    if (a) {
         r->nested = talloc_array(b->x, const char *, a->nvals + 1);
         r->nested_len = talloc_array(b->x, size_t, a->nvals + 1);
         if (!r->nested || !r->nested_len)
@@ -331,7 +331,7 @@ acreV_role_scope(struct acre_request *rq, void *ctx,
                  const acre_entry_view *role, const acre_dn **out)
 {
     const struct acreS_known *k = acreS_known(rq->schema);
-    const acre_value *v = first_value(rq->schema, k->nsRoleScopeDN, role);
+    const acre_value *v = first_value(k->nsRoleScopeDN, role);
     acre_dn *dn = NULL;
 
     *out = role->dn;
@@ -384,7 +384,7 @@ add_role(struct build *b, const acre_entry_view *e, unsigned bits)
     if (bits & C_MANAGED) {
         r->kind = R_MANAGED;
     } else if (bits & C_FILTERED) {
-        const acre_value *v = first_value(b->rq->schema, b->k->nsRoleFilter, e);
+        const acre_value *v = first_value(b->k->nsRoleFilter, e);
         r->kind = R_FILTERED;
         if (v && acreF_parse(x, b->rq->schema, (const char *)v->val, v->len,
                              &r->f, NULL) == ACRE_ERR_NOMEM)
@@ -862,11 +862,9 @@ managed_by(struct rwalk *w, const struct mo_role *r)
 {
     const acre_schema *sc = w->rq->schema;
     int t = acreS_known(sc)->nsRoleDN;
+    const acre_view_attr *a = t >= 0 ? acreE_entry_attr(w->e, t) : NULL;
 
-    for (uint32_t i = 0; i < w->e->nattrs; i++) {
-        const acre_view_attr *a = &w->e->attrs[i];
-        if (acreE_attr_type(sc, a) != t)
-            continue;
+    if (a) {
         for (uint32_t j = 0; j < a->nvals; j++) {
             w->b.len = 0;
             if (acreM_normalise(sc, ACREM_DN, a->vals[j].val, a->vals[j].len,

@@ -57,6 +57,11 @@ static const char ldif[] =
          "nsRoleDN: " MGR "\nnsRoleScopeDN: " OTHER "\n")
     ROLE("cn=N4," PEOPLE, "N4", "nsNestedRoleDefinition",
          "nsRoleDN: " MGR "\nnsRoleScopeDN: dc=other,dc=org\n")
+    /* nsRoleDN with an option is not nsRoleDN to a role (nor to roledn):
+     * nobody holds Multi */
+    ROLE("cn=Multi," OTHER, "Multi", "nsNestedRoleDefinition",
+         "nsRoleDN: cn=nobody," SUFFIX "\nnsRoleDN: cn=ping," SUFFIX
+         "\nnsRoleDN: cn=pong," SUFFIX "\nnsRoleDN;lang-en: " MGR "\n")
     /* two nested roles naming each other */
     ROLE("cn=ping," SUFFIX, "ping", "nsNestedRoleDefinition",
          "nsRoleDN: cn=pong," SUFFIX "\n")
