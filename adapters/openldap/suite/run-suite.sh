@@ -58,7 +58,25 @@ cc -I"$s/include" "$s/tests/progs/ldif-filter.c" \
 CONF
 
 export USER_SCHEMADIR=/etc/ldap/schema
-export SLAPD_BASEPORT=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 30000))
+# The scripts' slapd (PORT1..PORT6 = base+1..base+6) cannot take a port
+# that any socket of the machine uses: the base is drawn below the
+# kernel's ephemeral range (where clients of the earlier tests leave their
+# local ports), and again while one of the six is in use.
+ports_used() {
+	local p hex
+	for p in $(seq $(($1 + 1)) $(($1 + 6))); do
+		hex=$(printf ':%04X ' "$p")
+		cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v p="$hex" \
+			'index($2 " ", p) { found = 1 } END { exit !found }' && return 0
+	done
+	return 1
+}
+low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+for try in 1 2 3 4 5 6 7 8 9 10; do
+	SLAPD_BASEPORT=$((10000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (low - 10010)))
+	ports_used "$SLAPD_BASEPORT" || break
+done
+export SLAPD_BASEPORT
 fail=0
 cd "$s/tests" || exit 2
 for t in "${tests[@]}"; do
