@@ -220,10 +220,15 @@ wants(const struct search *s, const char *name, const char *all)
     return 0;
 }
 
-/* print_dn -- the entry's DN line, in slapd's text (cli_dn_slapd). */
+/* print_dn -- the entry's DN line: as 389 stores it (--dialect aci:
+ * acre_entry_dn_stored), else in slapd's text (cli_dn_slapd). */
 static int
 print_dn(const struct search *s, const acre_entry *e)
 {
+    size_t n;
+    const char *stored = acre_entry_dn_stored(e, &n);
+    if (stored)
+        return out_line(s, "dn", stored, n);
     char *dn = cli_dn_slapd(acre_dn_pretty(acre_entry_dn(e), NULL));
     int rc;
 

@@ -269,6 +269,17 @@ acre_entry_dn(const acre_entry *e)
     return e ? ENTRY(e)->v.dn : NULL;
 }
 
+/* acre_entry_dn_stored -- see acre.h. */
+ACRE_PUBLIC const char *
+acre_entry_dn_stored(const acre_entry *e, size_t *len)
+{
+    const char *s = e ? ENTRY(e)->dn_stored : NULL;
+
+    if (len)
+        *len = s ? ENTRY(e)->dn_stored_len : 0;
+    return s;
+}
+
 /* acre_entry_nattrs -- see acre.h.  0 for NULL. */
 ACRE_PUBLIC unsigned
 acre_entry_nattrs(const acre_entry *e)

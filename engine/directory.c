@@ -1188,6 +1188,32 @@ add_structural(struct load *L, unsigned line)
     return check_value(L, acreS_attr(s, at), t);
 }
 
+/* dn_stored -- under ACRED_DIR_389, e's DN as 389 stores it: the record's
+ * text in 389's form (types as written), under the entry. */
+static int
+dn_stored(struct load *L, struct dentry *e, const struct acreL_record *rec)
+{
+    uint8_t local[256];
+    struct acreE_buf b;
+
+    if (!(L->d->flags & ACRED_DIR_389))
+        return 0;
+    acreE_buf_init(&b, local, sizeof local);
+    int rc = acreD_text_389(rec->dn, rec->dn_len, &b);
+    size_t n = b.len;
+    char *c = rc ? NULL : talloc_size(e, n + 1); /* (may hold a NUL) */
+    if (c) {
+        memcpy(c, b.p, n);
+        c[n] = 0;
+    }
+    acreE_buf_free(&b);
+    if (rc == ACRE_ERR_NOMEM || (!rc && !c))
+        return nomem(L);
+    e->e.dn_stored = c; /* NULL when 389's form cannot be made: pretty */
+    e->e.dn_stored_len = c ? (uint32_t)n : 0;
+    return 0;
+}
+
 /* record -- build and stage the entry of one LDIF record. */
 static int
 record(struct load *L, const struct acreL_record *rec)
@@ -1213,6 +1239,8 @@ record(struct load *L, const struct acreL_record *rec)
         return rc;
     if (!(e = pack(L, dn, nattrs, rec->line)))
         return nomem(L);
+    if ((rc = dn_stored(L, e, rec)))
+        return rc;
     return stage(L, e);
 }
 

@@ -35,6 +35,9 @@ struct acreE_entry {
     const struct acreE_entry *first_child;
     const struct acreE_entry *next_sibling;
     uint32_t nchildren;
+    const char *dn_stored; /* ACRED_DIR_389: its DN as 389 stores it (the
+                              LDIF's text, acreD_text_389), else NULL */
+    uint32_t dn_stored_len;
 };
 
 /* acreE_entry_of -- the directory entry a directory view belongs to. */

@@ -751,6 +751,16 @@ const char *acre_entry_attr(const acre_entry *e, unsigned i, size_t *len,
 const void *acre_entry_value(const acre_entry *e, unsigned i, unsigned j,
                              size_t *len);
 
+/*
+ * acre_entry_dn_stored -- e's DN as 389-DS stores and returns it, for a
+ * directory loaded with ACRE_LOAD_389: its LDIF text with separators
+ * without spaces, specials as \XX pairs, attribute types as written
+ * ("UID=Zed, OU=people" -> "UID=Zed,OU=people"); NUL-terminated, *len its
+ * length (may be NULL).  NULL (and *len 0) otherwise: print the DN's
+ * pretty form.  Lives as long as the directory.  Any thread.
+ */
+const char *acre_entry_dn_stored(const acre_entry *e, size_t *len);
+
 /* ========================================================================
  * Policies
  *
