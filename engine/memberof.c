@@ -305,8 +305,9 @@ nested_roles(struct build *b, const acre_entry_view *e, struct mo_role *r)
 }
 
 /* The depth of dn's topmost ancestor (dn included) the host holds: its
- * suffix entry; 0 for none. */
-static unsigned
+ * suffix entry; 0 for none, -1 when memory ran out (a failed lookup fails
+ * the request: acreV_host_get). */
+static int
 top_depth(struct acre_request *rq, void *tmp, const acre_dn *dn)
 {
     for (unsigned d = 1; d <= acre_dn_depth(dn); d++) {
@@ -314,13 +315,14 @@ top_depth(struct acre_request *rq, void *tmp, const acre_dn *dn)
         const char *t = acre_dn_ancestor(dn, d, &n);
         const acre_entry_view *v;
         acre_dn *a = NULL;
-        if (acre_dn_parse(tmp, rq->schema, t, n, 0, &a, NULL))
-            return 0;
+        int rc = acre_dn_parse(tmp, rq->schema, t, n, 0, &a, NULL);
+        if (rc)
+            return rc == ACRE_ERR_NOMEM ? -1 : 0;
         int found = acreV_host_get(rq, a, &v);
         acreV_host_release(rq, v);
         talloc_free(a);
         if (found)
-            return d;
+            return (int)d;
     }
     return 0;
 }
@@ -343,12 +345,14 @@ acreV_role_scope(struct acre_request *rq, void *ctx,
         return rc;
     if (rc || !acre_dn_depth(dn))
         return 0;
-    unsigned d = top_depth(rq, ctx, dn);
+    int d = top_depth(rq, ctx, dn),
+        rd = d > 0 ? top_depth(rq, ctx, role->dn) : 0;
+    if (d < 0 || rd < 0)
+        return ACRE_ERR_NOMEM; /* never the role's own reach instead */
     size_t an = 0, bn = 0;
-    const char *as = d ? acre_dn_ancestor(dn, d, &an) : NULL;
-    const char *bs = d ? acre_dn_ancestor(role->dn, d, &bn) : NULL;
-    if (d && d == top_depth(rq, ctx, role->dn) && bs && an == bn &&
-        !memcmp(as, bs, an))
+    const char *as = d ? acre_dn_ancestor(dn, (unsigned)d, &an) : NULL;
+    const char *bs = d ? acre_dn_ancestor(role->dn, (unsigned)d, &bn) : NULL;
+    if (d && d == rd && bs && an == bn && !memcmp(as, bs, an))
         *out = dn; /* in the role's suffix: 389 takes it */
     return 0;
 }
