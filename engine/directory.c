@@ -1188,6 +1188,89 @@ add_structural(struct load *L, unsigned line)
     return check_value(L, acreS_attr(s, at), t);
 }
 
+/* ------------------------------------------------------------------------
+ * Loading: objectClass values as 389 adds them
+ *
+ * 389-DS completes an added entry's objectClass values with their
+ * superclasses: each value in turn, those it appended included, that
+ * names a class it knows appends the class's superior (its first SUP)
+ * under the superior's canonical name, unless a value already is that
+ * name or OID (compared without case).  Each appended class is a
+ * distinct class of the schema, so the values stay bounded.
+ */
+
+/* class_present -- does a plain objectClass value name c by its canonical
+ * name or OID? */
+static int
+class_present(const struct load *L, int oc, const struct acreS_class *c)
+{
+    size_t nl = strlen(c->name), ol = c->oid ? strlen(c->oid) : 0;
+
+    for (size_t k = 0; k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+
+        if (t->type != oc || t->nopts)
+            continue;
+        if ((t->len == nl && !strncasecmp((const char *)t->val, c->name, nl)) ||
+            (ol && t->len == ol && !memcmp(t->val, c->oid, ol)))
+            return 1;
+    }
+    return 0;
+}
+
+/* add_superclasses -- under ACRED_DIR_389, the superclasses 389 adds. */
+static int
+add_superclasses(struct load *L, unsigned line)
+{
+    const acre_schema *s = L->d->schema;
+    int oc = acreS_attr_find(s, "objectClass", 11);
+
+    if (!(L->d->flags & ACRED_DIR_389) || oc < 0)
+        return 0;
+    for (size_t k = 0; k < L->ntv; k++) { /* L->ntv grows as we append */
+        const struct tv *t = &L->tv[k];
+        int id = t->type == oc && !t->nopts
+                     ? acreS_class_find(s, (const char *)t->val, t->len)
+                     : -1;
+        const struct acreS_class *sup;
+        struct tv *n;
+        int rc;
+
+        if (id < 0 || !acreS_class(s, id)->nsup)
+            continue;
+        sup = acreS_class(s, acreS_class(s, id)->sup[0]);
+        if (class_present(L, oc, sup))
+            continue;
+        if (!(n = new_tv(L)))
+            return nomem(L);
+        n->type = n->id = oc;
+        n->line = line;
+        n->desc = "objectClass";
+        n->desc_len = 11;
+        n->key_off = L->keys.len;
+        n->val = (const uint8_t *)sup->name;
+        n->len = strlen(sup->name);
+        if ((rc = check_value(L, acreS_attr(s, oc), n)))
+            return rc;
+    }
+    return 0;
+}
+
+/* password_last -- under ACRED_DIR_389, userPassword after the record's
+ * other attributes: 389 replaces it with its stored form during the add
+ * (add.c), and a replaced attribute goes to the end of the entry. */
+static void
+password_last(struct load *L)
+{
+    int pw = acreS_attr_find(L->d->schema, "userPassword", 12);
+
+    if (!(L->d->flags & ACRED_DIR_389) || pw < 0)
+        return;
+    for (size_t k = 0; k < L->ntv; k++)
+        if (L->tv[k].type == pw && !L->tv[k].nopts)
+            L->tv[k].idx += 1u << 30; /* records hold fewer values */
+}
+
 /* dn_stored -- under ACRED_DIR_389, e's DN as 389 stores it: the record's
  * text in 389's form (types as written), under the entry. */
 static int
@@ -1234,7 +1317,9 @@ record(struct load *L, const struct acreL_record *rec)
         if ((rc = add_value(L, &rec->vals[k])))
             return rc;
     if ((rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
-        (rc = add_structural(L, rec->line)) || (rc = sort_values(L, &nattrs)) ||
+        (rc = add_structural(L, rec->line)) ||
+        (rc = add_superclasses(L, rec->line)) ||
+        (password_last(L), rc = sort_values(L, &nattrs)) ||
         (rc = check_objectclass(L, rec->line)))
         return rc;
     if (!(e = pack(L, dn, nattrs, rec->line)))

@@ -658,7 +658,8 @@ int acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
             name-and-optional-UID value) in its form,  \
             "uid=a, ou=x" as "uid=a,ou=x", specials as \
             \XX pairs, case kept; no                   \
-            structuralObjectClass added */
+            structuralObjectClass added; superclasses  \
+            added, userPassword last */
 
 /* How acre_directory_load_opt loads; zeroed: as acre_directory_load_files
  * without progress. */
@@ -680,7 +681,11 @@ typedef struct acre_load_options {
  * unescaped edge spaces dropped, quotes undone, the characters a value
  * escapes written as \XX pairs, case and attribute type spellings kept
  * (slapadd keeps values as written), and no structuralObjectClass is
- * added (389 keeps none).  Returns as acre_directory_load_files,
+ * added (389 keeps none); as 389 completes an added entry, the
+ * superclasses its objectClass values lack are appended after them
+ * (inetOrgPerson brings organizationalPerson, person, then top unless a
+ * value names it), and userPassword comes after the other attributes.
+ * Returns as acre_directory_load_files,
  * and ACRE_ERR_INVAL for unknown flags.  Any thread.
  */
 int acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,

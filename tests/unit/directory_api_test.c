@@ -590,6 +590,86 @@ Test(directory_api, load_opt_strict)
     unlink(path);
 }
 
+/* attr_text -- "desc: v1 v2" for attribute i of e, into buf. */
+static const char *
+attr_text(const acre_entry *e, unsigned i, char *buf, size_t size)
+{
+    unsigned nvals;
+    size_t len, off;
+    const char *desc = acre_entry_attr(e, i, &len, &nvals);
+
+    off = (size_t)snprintf(buf, size, "%.*s:", (int)len, desc);
+    for (unsigned j = 0; j < nvals && off < size; j++) {
+        const char *v = acre_entry_value(e, i, j, &len);
+        off += (size_t)snprintf(buf + off, size - off, " %.*s", (int)len, v);
+    }
+    return buf;
+}
+
+/* ACRE_LOAD_389: entries as 389-DS stores an added entry (checked on
+ * 389-ds-base 2.3.1): the superclasses of each class appended after the
+ * classes written, in the order met (top after person, unless written
+ * in any case); userPassword moved after the other attributes; without
+ * the flag, both as written. */
+Test(directory_api, load_opt_389_classes_and_password)
+{
+    char path[] = "/tmp/acre-389XXXXXX";
+    int fd = mkstemp(path);
+    const char text[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+        "dn: uid=a,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+        "userPassword: pw\nuid: a\ncn: A\nsn: S\n\n"
+        "dn: uid=b,dc=example,dc=com\nobjectClass: TOP\n"
+        "objectClass: inetOrgPerson\nobjectClass: organizationalperson\n"
+        "uid: b\ncn: B\nsn: S\n";
+    const char *paths[] = {path};
+    acre_load_options as389 = {ACRE_LOAD_389, NULL, NULL};
+    const acre_entry *e;
+    acre_directory *d = NULL;
+    acre_dn *dn;
+    acre_diag dg;
+    char buf[256];
+
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    cr_assert_eq(acre_directory_load_opt(NULL, NULL, paths, 1, &as389, &d, &dg),
+                 0, "%s", dg.message);
+    cr_assert_eq(
+        acre_dn_parse(NULL, NULL, "uid=a,dc=example,dc=com", 23, 0, &dn, NULL),
+        0);
+    cr_assert_not_null(e = acre_directory_find(d, dn));
+    acre_dn_free(dn);
+    cr_expect_str_eq(attr_text(e, 0, buf, sizeof buf),
+                     "objectClass: inetOrgPerson organizationalPerson "
+                     "person top");
+    cr_expect_str_eq(attr_text(e, acre_entry_nattrs(e) - 1, buf, sizeof buf),
+                     "userPassword: pw");
+    cr_expect_str_eq(attr_text(e, 1, buf, sizeof buf), "uid: a");
+    cr_assert_eq(
+        acre_dn_parse(NULL, NULL, "uid=b,dc=example,dc=com", 23, 0, &dn, NULL),
+        0);
+    cr_assert_not_null(e = acre_directory_find(d, dn));
+    acre_dn_free(dn);
+    cr_expect_str_eq(attr_text(e, 0, buf, sizeof buf),
+                     "objectClass: TOP inetOrgPerson organizationalperson "
+                     "person");
+    acre_directory_free(d);
+    d = NULL;
+    cr_assert_eq(acre_directory_load_opt(NULL, NULL, paths, 1, NULL, &d, &dg),
+                 0, "%s", dg.message);
+    cr_assert_eq(
+        acre_dn_parse(NULL, NULL, "uid=a,dc=example,dc=com", 23, 0, &dn, NULL),
+        0);
+    cr_assert_not_null(e = acre_directory_find(d, dn));
+    acre_dn_free(dn);
+    cr_expect_str_eq(attr_text(e, 0, buf, sizeof buf),
+                     "objectClass: inetOrgPerson");
+    cr_expect_str_eq(attr_text(e, 1, buf, sizeof buf), "userPassword: pw");
+    acre_directory_free(d);
+    unlink(path);
+}
+
 /* Data exported from OpenDJ and 389 loads over the built-in schema alone:
  * an inherited collective attribute subentry, isMemberOf, memberOf,
  * nsRole and nsRoleDN values, a role definition. */
