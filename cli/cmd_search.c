@@ -29,6 +29,7 @@
 #include "search_args.h"
 
 #include <acre.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,6 +48,12 @@ struct search {
     int want_ismo;         /* --ismemberof and isMemberOf or + asked */
     int want_mo;           /* --memberof and memberOf, * or no list */
     int want_role;         /* 389's nsRole (aci) and nsRole or + asked */
+    int as389;             /* attributes named and ordered as 389 sends them */
+    char **req389;         /* as389: the names asked for, normalised as 389
+                              does, without repeats (NULL: no list) */
+    const char **spell389; /* [i]: req389[i] as the client wrote it */
+    unsigned nreq389;
+    int all_user, all_op; /* as389: "*" (or no list), "+" asked */
 };
 
 /* help_search -- see cli.h: the usage of the command. */
@@ -181,14 +188,15 @@ print_collective(const struct search *s, const acre_verdict *v,
     return rc;
 }
 
-/* print_virtual -- the virtual values of attribute name of e the
+typedef int (*virtual_fn)(acre_request *, const acre_entry_view *,
+                          const acre_value **, uint32_t *);
+
+/* print_virtual_as -- the virtual values of attribute name of e the
  * requester may read, from get (acre_entry_ismemberof,
- * acre_entry_memberof), when want. */
+ * acre_entry_memberof, acre_entry_nsrole), when want, shown as `shown`. */
 static int
-print_virtual(const struct search *s, const acre_entry_view *e, int want,
-              const char *name,
-              int (*get)(acre_request *, const acre_entry_view *,
-                         const acre_value **, uint32_t *))
+print_virtual_as(const struct search *s, const acre_entry_view *e, int want,
+                 const char *name, const char *shown, virtual_fn get)
 {
     const acre_value *vals;
     uint32_t n;
@@ -202,9 +210,17 @@ print_virtual(const struct search *s, const acre_entry_view *e, int want,
         if (ok < 0)
             return -1;
         if (ok)
-            rc = out_line(s, name, vals[j].val, vals[j].len);
+            rc = out_line(s, shown, vals[j].val, vals[j].len);
     }
     return rc;
+}
+
+/* print_virtual -- print_virtual_as under the attribute's own name. */
+static int
+print_virtual(const struct search *s, const acre_entry_view *e, int want,
+              const char *name, virtual_fn get)
+{
+    return print_virtual_as(s, e, want, name, name, get);
 }
 
 /* wants -- does the attribute list ask for name, by name or by all (the
@@ -237,6 +253,242 @@ print_dn(const struct search *s, const acre_entry *e)
     rc = out_line(s, "dn", dn, strlen(dn));
     free(dn);
     return rc;
+}
+
+/* print_values -- the values of e's attribute i the verdict lets the
+ * requester read, as `name`. */
+static int
+print_values(const struct search *s, const acre_entry *e, const acre_verdict *v,
+             unsigned i, const char *name)
+{
+    unsigned nvals;
+    size_t len;
+    int rc = 0;
+
+    acre_entry_attr(e, i, NULL, &nvals);
+    for (unsigned j = 0; j < nvals && !rc; j++) {
+        const void *val = acre_entry_value(e, i, j, &len);
+        if (v->attr[i] == ACRE_ATTR_ALL || v->value[v->first[i] + j])
+            rc = out_line(s, name, val, len);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Attributes as 389-DS sends them (--dialect aci, variant 389)
+ *
+ * 389 (result.c) names an entry's attribute by its type's schema name
+ * with the options in lower case, as it stored them.  With "*" (or no
+ * list) or "+" it first sends the entry's attributes in their order,
+ * leaving out each that some name of the list covers (same type, and at
+ * least the attribute's options: "sn;lang-en" covers sn and sn;lang-en).
+ * Then, for each name of the list in turn -- normalised: a type's name or
+ * OID becomes its schema name, other text is lowercased; repeats dropped;
+ * "*" adds "aci" -- the entry's attributes of that type with at least the
+ * name's options: the one it names exactly under the name as the client
+ * wrote it, the others under their own, except that past the first match
+ * those the list names are left to their own turn.  So "* cn" sends
+ * cn;lang-fr twice and "* sn;lang-en" sends no sn: as 389 does.  The
+ * verdict decides which values the requester reads, as for slapd.
+ */
+
+/* opt_in -- does description d[0..n) have option o[0..on) (no case)? */
+static int
+opt_in(const char *d, size_t n, const char *o, size_t on)
+{
+    size_t i = strcspn(d, ";");
+
+    while (i < n) {
+        size_t j = ++i;
+        while (j < n && d[j] != ';')
+            j++;
+        if (j - i == on && !strncasecmp(d + i, o, on))
+            return 1;
+        i = j;
+    }
+    return 0;
+}
+
+/* covers -- 389's slapi_attr_type_cmp(a, b, SLAPI_TYPE_CMP_SUBTYPE) == 0:
+ * the same type name (no case), and each option of a is one of b's. */
+static int
+covers(const char *a, const char *b)
+{
+    size_t an = strlen(a), bn = strlen(b);
+    size_t ab = strcspn(a, ";"), i = ab;
+
+    if (ab != strcspn(b, ";") || strncasecmp(a, b, ab))
+        return 0;
+    while (i < an) {
+        size_t j = ++i;
+        while (j < an && a[j] != ';')
+            j++;
+        if (!opt_in(b, bn, a + i, j - i))
+            return 0;
+        i = j;
+    }
+    return 1;
+}
+
+/* covered -- does a name of the list cover attribute name? */
+static int
+covered(const struct search *s, const char *name)
+{
+    for (unsigned r = 0; r < s->nreq389; r++)
+        if (covers(name, s->req389[r]))
+            return 1;
+    return 0;
+}
+
+/* listed -- is name itself in the list (no case)? */
+static int
+listed(const struct search *s, const char *name)
+{
+    for (unsigned r = 0; r < s->nreq389; r++)
+        if (!strcasecmp(name, s->req389[r]))
+            return 1;
+    return 0;
+}
+
+/* name_389 -- the name 389 stores attribute i of e under. */
+static const char *
+name_389(const struct search *s, const acre_entry *e, unsigned i, char *buf,
+         size_t size)
+{
+    size_t dlen;
+    const char *desc = acre_entry_attr(e, i, &dlen, NULL);
+    char *p;
+
+    cli_attr_name(s->schema, desc, dlen, buf, size);
+    for (p = strchr(buf, ';'); p && *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return buf;
+}
+
+/* asked_virtual -- the virtual attributes of 389 (nsRole) and of
+ * --memberof, at list name q spelt `spelt`. */
+static int
+asked_virtual(const struct search *s, const acre_entry_view *view,
+              const char *q, const char *spelt)
+{
+    if (!strcasecmp(q, "memberOf"))
+        return print_virtual_as(s, view, s->want_mo, "memberOf", spelt,
+                                acre_entry_memberof);
+    if (!strcasecmp(q, "nsRole"))
+        return print_virtual_as(s, view, s->want_role, "nsRole", spelt,
+                                acre_entry_nsrole);
+    return 0;
+}
+
+/* print_389 -- the attributes of the entry of view as 389 sends them. */
+static int
+print_389(const struct search *s, const acre_entry_view *view,
+          const acre_verdict *v, unsigned char *done)
+{
+    const acre_entry *e = view->host_data;
+    char name[256];
+    int rc = 0;
+
+    if (s->all_user || s->all_op) {
+        for (unsigned i = 0; i < v->nattrs && !rc; i++)
+            if (v->attr[i] != ACRE_ATTR_NONE &&
+                !covered(s, name_389(s, e, i, name, sizeof name))) {
+                rc = print_values(s, e, v, i, name);
+                rc = rc ? rc : print_merged(s, v, name, done);
+            }
+        rc = rc ? rc : print_collective(s, v, done);
+        if (!rc && s->all_user && !covered(s, "memberOf"))
+            rc = print_virtual(s, view, s->want_mo, "memberOf",
+                               acre_entry_memberof);
+        if (!rc && s->all_op && !covered(s, "nsRole"))
+            rc = print_virtual(s, view, s->want_role, "nsRole",
+                               acre_entry_nsrole);
+    }
+    for (unsigned r = 0; r < s->nreq389 && !rc; r++) {
+        const char *q = s->req389[r];
+        unsigned match = 0;
+
+        for (unsigned i = 0; i < v->nattrs && !rc; i++) {
+            int exact;
+
+            if (!covers(q, name_389(s, e, i, name, sizeof name)))
+                continue;
+            exact = !strcasecmp(q, name);
+            if (match++ > 0 && !exact && listed(s, name))
+                continue;
+            if (v->attr[i] != ACRE_ATTR_NONE)
+                rc = print_values(s, e, v, i, exact ? s->spell389[r] : name);
+        }
+        rc = rc ? rc : asked_virtual(s, view, q, s->spell389[r]);
+    }
+    return rc;
+}
+
+/* free_389 -- the normalised list of setup_389. */
+static void
+free_389(struct search *s)
+{
+    for (unsigned r = 0; r < s->nreq389; r++)
+        free(s->req389[r]);
+    free(s->req389);
+    free(s->spell389);
+    s->req389 = NULL;
+    s->spell389 = NULL;
+    s->nreq389 = 0;
+}
+
+/* norm_389 -- name as 389 normalises a requested name (malloc'd): the
+ * schema name of the type it names (a name or OID without options),
+ * else the text before any space, lowercased. */
+static char *
+norm_389(const acre_schema *schema, const char *name)
+{
+    size_t n = strcspn(name, " ");
+    const char *c =
+        memchr(name, ';', n) ? NULL : acre_schema_attr_name(schema, name, n);
+    char *r = c ? strdup(c) : strndup(name, n);
+
+    for (char *p = r; r && !c && *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return r;
+}
+
+/* setup_389 -- under --dialect aci (389), the attribute list as 389 takes
+ * it.  Returns a CLI_EXIT_* code. */
+static int
+setup_389(struct search *s)
+{
+    const char **in = s->a.attrs;
+    unsigned n = s->a.nattrs, star = 0, aci = 0;
+
+    s->as389 = s->a.in.dialect == ACRE_DIALECT_ACI && s->a.in.aci_variant != 2;
+    s->all_user = !n;
+    if (!s->as389 || !n || (n == 1 && !strcmp(in[0], "1.1")))
+        return CLI_EXIT_OK;
+    for (unsigned i = 0; i < n; i++) {
+        star |= !strcmp(in[i], "*");
+        s->all_op |= !strcmp(in[i], "+");
+        aci |= !strcasecmp(in[i], "aci");
+    }
+    s->all_user = star;
+    s->req389 = calloc(n + 1, sizeof *s->req389);
+    s->spell389 = calloc(n + 1, sizeof *s->spell389);
+    if (!s->req389 || !s->spell389)
+        return CLI_EXIT_USAGE;
+    for (unsigned i = 0; i < n + (star && !aci); i++) {
+        const char *w = i < n ? in[i] : "aci";
+        char *q = norm_389(s->schema, w);
+
+        if (!q)
+            return CLI_EXIT_USAGE;
+        if (listed(s, q)) {
+            free(q);
+            continue;
+        }
+        s->spell389[s->nreq389] = w;
+        s->req389[s->nreq389++] = q;
+    }
+    return CLI_EXIT_OK;
 }
 
 /* elapsed -- whole seconds since the current search began. */
@@ -277,18 +529,17 @@ print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
         return -1;
     }
     rc = print_dn(s, e);
+    if (s->as389) {
+        rc = rc ? rc : print_389(s, view, v, done);
+        goto out;
+    }
     for (unsigned i = 0; i < v->nattrs && !rc; i++) {
-        unsigned nvals;
-        size_t dlen, len;
-        const char *desc = acre_entry_attr(e, i, &dlen, &nvals);
+        size_t dlen;
+        const char *desc = acre_entry_attr(e, i, &dlen, NULL);
         if (v->attr[i] == ACRE_ATTR_NONE)
             continue;
         cli_attr_name(s->schema, desc, dlen, name, sizeof name);
-        for (unsigned j = 0; j < nvals && !rc; j++) {
-            const void *val = acre_entry_value(e, i, j, &len);
-            if (v->attr[i] == ACRE_ATTR_ALL || v->value[v->first[i] + j])
-                rc = out_line(s, name, val, len);
-        }
+        rc = print_values(s, e, v, i, name);
         if (!rc)
             rc = print_merged(s, v, name, done);
     }
@@ -302,6 +553,7 @@ print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
                            acre_entry_ismemberof);
     if (!rc) /* nsRole: an operational one, of 389's roles */
         rc = print_virtual(s, view, s->want_role, "nsRole", acre_entry_nsrole);
+out:
     free(done);
     putchar('\n');
     if (rc)
@@ -599,8 +851,8 @@ in_force(struct search *s, acre_request *rq, int *ldap_rc)
 }
 
 static int
-run_search(struct search *s, acre_policy *p, const acre_directory *dir,
-           int *ldap_rc)
+run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
+            int *ldap_rc)
 {
     acre_request *rq;
     int rc;
@@ -610,6 +862,8 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir,
     s->a.who.dn_flags = s->a.in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
     s->a.who.nsrole =
         s->a.in.dialect == ACRE_DIALECT_ACI && s->a.in.aci_variant != 2;
+    if ((rc = setup_389(s)))
+        return rc;
     if (s->a.file && !pattern_ok(s->a.filter ? s->a.filter : "")) {
         fprintf(stderr, "acre search: bad filter pattern '%s'\n", s->a.filter);
         return CLI_EXIT_USAGE;
@@ -629,6 +883,16 @@ run_search(struct search *s, acre_policy *p, const acre_directory *dir,
     rc = one_search(s, rq, s->a.filter ? s->a.filter : "(objectClass=*)",
                     ldap_rc);
     acre_request_end(rq);
+    return rc;
+}
+
+static int
+run_search(struct search *s, acre_policy *p, const acre_directory *dir,
+           int *ldap_rc)
+{
+    int rc = run_search_(s, p, dir, ldap_rc);
+
+    free_389(s);
     return rc;
 }
 
