@@ -92,7 +92,8 @@ cmd_compare(const char *dir)
     char *ldif = dt_read_file(p4, NULL);
     for (unsigned i = 0; i < na; i++) {
         nonempty += a[i].nentries > 0;
-        if (i < nb && !strcmp(a[i].norm, b[i].norm)) {
+        if (i < nb && !strcmp(a[i].norm, b[i].norm) &&
+            !strcmp(a[i].exact, b[i].exact)) {
             agree++;
             continue;
         }

@@ -139,9 +139,21 @@ person_attrs(struct gen *g, struct ent *e, const char *uid)
     char buf[128];
     const char *sn = DT_PICK(&g->r, surnames);
 
+    /* types spelt as operators write them, and values with language
+     * options: 389 stores each under its schema name, options in lower
+     * case, and echoes a requested name as written */
+    static const char *const cn_as[] = {"cn", "cn", "cn", "CN", "commonName"};
+    static const char *const sn_as[] = {"sn", "sn", "sn", "SN", "surname"};
+
     snprintf(buf, sizeof buf, "%c%s %s", uid[0] - 32, uid + 1, sn);
-    put(e, "cn", buf);
-    put(e, "sn", sn);
+    put(e, DT_PICK(&g->r, cn_as), buf);
+    if (dt_rng_chance(&g->r, 30)) {
+        snprintf(buf, sizeof buf, "%c%s le %s", uid[0] - 32, uid + 1, sn);
+        put(e, dt_rng_chance(&g->r, 70) ? "cn;lang-fr" : "CN;Lang-FR", buf);
+    }
+    put(e, DT_PICK(&g->r, sn_as), sn);
+    if (dt_rng_chance(&g->r, 15))
+        put(e, "sn;lang-en", sn);
     if (dt_rng_chance(&g->r, 70)) {
         snprintf(buf, sizeof buf, "%c%s", uid[0] - 32, uid + 1);
         put(e, "givenName", buf);
@@ -154,6 +166,8 @@ person_attrs(struct gen *g, struct ent *e, const char *uid)
         put(e, "telephoneNumber", buf);
     if (dt_rng_chance(&g->r, 50))
         put(e, "description", DT_PICK(&g->r, descs));
+    if (dt_rng_chance(&g->r, 25))
+        put(e, "description;lang-en", DT_PICK(&g->r, descs));
     if (dt_rng_chance(&g->r, 40))
         put(e, "title", DT_PICK(&g->r, titles));
     if (dt_rng_chance(&g->r, 80))
@@ -178,10 +192,15 @@ make_people(struct gen *g)
                                             : pick_of(g, g->ous, g->nous);
         /* some store memberOf, as 389's memberOf plugin writes it */
         int mo = dt_rng_chance(&g->r, 30);
+        /* some name only their most specific class: 389 adds the
+         * superclasses, after the classes written */
+        int bare = dt_rng_chance(&g->r, 25);
         int p = new_ent(g, home, "uid", uid, K_PERSON,
-                        mo ? "top person organizationalPerson inetOrgPerson "
-                             "extensibleObject"
-                           : "top person organizationalPerson inetOrgPerson");
+                        bare ? (mo ? "top inetOrgPerson extensibleObject"
+                                   : "inetOrgPerson top")
+                        : mo ? "top person organizationalPerson inetOrgPerson "
+                               "extensibleObject"
+                             : "top person organizationalPerson inetOrgPerson");
         g->v[p].memberof = mo;
         person_attrs(g, &g->v[p], uid);
         g->people[g->npeople++] = p;
@@ -373,7 +392,9 @@ static const char *const attr_pool[] = {"cn",
                                         "nsRoleDN",
                                         "memberOf",
                                         "nsRole",
-                                        "aci"};
+                                        "aci",
+                                        "cn;lang-fr",
+                                        "description;lang-en"};
 
 /* What the target part chose, for the bind rules that follow it. */
 struct tctx {
@@ -806,7 +827,16 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 36)) {
+    switch (dt_rng_below(&g->r, 38)) {
+    /* attribute options */
+    case 36:
+        dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(cn;lang-fr=*)"
+                                                  : "(CN;LANG-FR=*le*)");
+        break;
+    case 37:
+        dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(description;lang-en=*)"
+                                                  : "(commonName=*a*)");
+        break;
     /* 389's roles plugin: the virtual nsRole */
     case 33:
         dt_str_puts(out, "(nsRole=");
@@ -978,9 +1008,29 @@ search_attrs(struct gen *g, struct dt_str *out)
 {
     static const char *const fixed[] = {
         "-", "-", "-", "1.1", "*", "* aci", "aci uid", "uid nsRole memberOf"};
+    /* names as spelt, options, and lists that name a type "*" also gives:
+     * 389 sends those attributes after the others, under the name
+     * written, and can send one twice or not at all */
+    static const char *const spelt[] = {"CN",
+                                        "commonName uid",
+                                        "cn;lang-fr",
+                                        "CN;LANG-FR sn",
+                                        "surname SN",
+                                        "Description MAIL",
+                                        "description;lang-en description",
+                                        "objectclass",
+                                        "* cn",
+                                        "* description;lang-en",
+                                        "cn;lang-fr cn",
+                                        "* sn;lang-en",
+                                        "Uid * Mail"};
     unsigned n;
 
-    if (dt_rng_chance(&g->r, 55)) {
+    if (dt_rng_chance(&g->r, 15)) {
+        dt_str_puts(out, DT_PICK(&g->r, spelt));
+        return;
+    }
+    if (dt_rng_chance(&g->r, 50)) {
         dt_str_puts(out, DT_PICK(&g->r, fixed));
         return;
     }

@@ -22,7 +22,7 @@ static const char *const dropped[] = {
     "dsentrydn",         "entrydn",
     "numsubordinates",   "hassubordinates",
     "subschemasubentry", "structuralobjectclass",
-    "entrycsn",          "nsrole"};
+    "entrycsn"};
 
 static int
 is_dropped(const char *name)
@@ -127,6 +127,37 @@ norm_entry(const char *text)
     return dt_str_take(&out);
 }
 
+/* The exact form of one block: its text without the lines of what 389
+ * adds for itself (as the normal form drops them) and without comments
+ * but the block's own two, everything else --
+ * entry and attribute order, names as spelt -- as printed. */
+static char *
+exact_form(const char *raw)
+{
+    struct dt_str out;
+    const char *p = raw;
+
+    dt_str_init(&out);
+    while (*p) {
+        size_t len = strcspn(p, "\n"), k = strcspn(p, ":\n");
+        char name[64];
+        int drop = 0;
+
+        if (*p != '#' && k < len && k < sizeof name) {
+            for (size_t i = 0; i < k; i++)
+                name[i] = (char)tolower((unsigned char)p[i]);
+            name[k] = 0;
+            drop = strcmp(name, "dn") && is_dropped(name);
+        }
+        if (*p == '#') /* acre's comments ("# matched: DN") */
+            drop = strncmp(p, "# search ", 9) && strncmp(p, "# rc ", 5);
+        if (!drop)
+            dt_str_putn(&out, p, len + (p[len] == '\n'));
+        p += len + (p[len] == '\n');
+    }
+    return dt_str_take(&out);
+}
+
 /* The normal form of one block's LDIF text and its rc. */
 static void
 normalise(struct aci_answer *a, const char *ldif)
@@ -172,6 +203,7 @@ aci_answers_read(const char *path, unsigned *n)
         const char *stop = rc + 1 + strcspn(rc + 1, "\n");
         v[nv].raw = dt_strndup(p, (size_t)(stop - p) + (*stop == '\n'));
         normalise(&v[nv], ldif);
+        v[nv].exact = exact_form(v[nv].raw);
         free(ldif);
         nv++;
         p = stop;
@@ -187,6 +219,7 @@ aci_answers_free(struct aci_answer *v, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         free(v[i].norm);
         free(v[i].raw);
+        free(v[i].exact);
     }
     free(v);
 }

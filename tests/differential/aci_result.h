@@ -23,6 +23,12 @@
  * bookkeeping (creatorsName, nsUniqueId, entryid, entryUUID, ...) dropped,
  * as the slapd suite drops operational attributes.  Values are compared as
  * text, never under a matching rule.
+ *
+ * Two answers agree when their normal forms are equal and so are their
+ * exact forms: the blocks as printed, without those bookkeeping
+ * attributes, so that entry and attribute order and the attribute names
+ * as spelt (389 echoes a requested name as the client wrote it) count too.
+ * The normal form says what differs; the exact form, how it is shown.
  */
 #ifndef ACI_RESULT_H
 #define ACI_RESULT_H
@@ -30,8 +36,9 @@
 struct aci_answer {
     int rc;
     unsigned nentries;
-    char *norm; /* the normal form, one text */
-    char *raw;  /* the block as read */
+    char *norm;  /* the normal form, one text */
+    char *raw;   /* the block as read */
+    char *exact; /* raw without 389's own attributes: order and spelling */
 };
 
 /* aci_answers_read -- every block of the file at path, in order; *n
