@@ -10,8 +10,9 @@
  * Output: each returned entry as an LDIF record, byte for byte as
  * ldapsearch -LLL prints slapd's answer (ldif_out.h: the DN in slapd's
  * text, attributes in the entry's stored order under their schema's
- * canonical names with the options as written, then its collective
- * attributes; base64 and line folding as ldapsearch's), a blank line
+ * canonical names with the options lowercased and sorted, then its
+ * collective attributes; base64 and line folding as ldapsearch's; with
+ * --dialect aci, as 389 sends them: print_389), a blank line
  * after each; then "# matched: DN" when the result discloses one; then,
  * always last, "# result: CODE NAME".  A search stops at the size or
  * time limit slapd would put on it (result 4 or 3): what -z and -l ask,
@@ -357,12 +358,8 @@ name_389(const struct search *s, const acre_entry *e, unsigned i, char *buf,
 {
     size_t dlen;
     const char *desc = acre_entry_attr(e, i, &dlen, NULL);
-    char *p;
 
-    cli_attr_name(s->schema, desc, dlen, buf, size);
-    for (p = strchr(buf, ';'); p && *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return buf;
+    return cli_attr_name_389(s->schema, desc, dlen, buf, size);
 }
 
 /* asked_virtual -- the virtual attributes of 389 (nsRole) and of

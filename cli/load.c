@@ -915,23 +915,47 @@ cli_request(const struct cli_who *w, acre_policy *policy,
  * Output
  */
 
+/* as_written -- desc[0..n) into buf, cut to fit. */
+static const char *
+as_written(const char *desc, size_t n, char *buf, size_t size)
+{
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, desc, n);
+    buf[n] = '\0';
+    return buf;
+}
+
 /* cli_attr_name -- see load.h. */
 const char *
 cli_attr_name(const acre_schema *schema, const char *desc, size_t n, char *buf,
               size_t size)
 {
+    int id = acre_schema_attr_id(schema, desc, n);
+    size_t len;
+    const char *canon =
+        id >= 0 ? acre_schema_attr_desc(schema, id, &len) : NULL;
+
+    if (!canon || len >= size)
+        return as_written(desc, n, buf, size);
+    memcpy(buf, canon, len + 1);
+    return buf;
+}
+
+/* cli_attr_name_389 -- see load.h. */
+const char *
+cli_attr_name_389(const acre_schema *schema, const char *desc, size_t n,
+                  char *buf, size_t size)
+{
     const char *name = acre_schema_attr_name(schema, desc, n);
     const char *semi = memchr(desc, ';', n);
     size_t opts = semi ? n - (size_t)(semi - desc) : 0;
 
-    if (!name || strlen(name) + opts >= size) {
-        if (n >= size)
-            n = size - 1;
-        memcpy(buf, desc, n);
-        buf[n] = '\0';
-        return buf;
-    }
+    if (!name || strlen(name) + opts >= size)
+        return as_written(desc, n, buf, size);
     snprintf(buf, size, "%s%.*s", name, (int)opts, semi ? semi : "");
+    for (char *p = strchr(buf, ';'); p && *p; p++)
+        *p = (char)tolower((unsigned char)*p);
     return buf;
 }
 

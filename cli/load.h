@@ -202,13 +202,22 @@ int cli_request(const struct cli_who *w, acre_policy *policy,
  */
 
 /*
- * cli_attr_name -- the name to show for attribute description desc[0..n):
- * the schema's canonical name for its type followed by the options as
- * written, into buf (size bytes); the description as written when the
- * schema does not know it or it does not fit.  Returns buf.
+ * cli_attr_name -- the name to show for attribute description desc[0..n),
+ * as slapd shows it: the schema's canonical name for its type followed by
+ * the options in lower case and sorted ("CN;Lang-FR;lang-de" is
+ * "cn;lang-de;lang-fr"), into buf (size bytes); the description as
+ * written when the schema does not know it or it does not fit.  Returns
+ * buf.
  */
 const char *cli_attr_name(const acre_schema *schema, const char *desc, size_t n,
                           char *buf, size_t size);
+
+/*
+ * cli_attr_name_389 -- cli_attr_name as 389-DS stores a description: the
+ * options in lower case but in the order written.
+ */
+const char *cli_attr_name_389(const acre_schema *schema, const char *desc,
+                              size_t n, char *buf, size_t size);
 
 /*
  * cli_json_str -- s[0..n) as a JSON string on f: quotes, backslashes and
