@@ -143,22 +143,44 @@ coll_values(struct dt_str *ldif, const acre_verdict *v, unsigned i,
  * and, when name is not NULL, slapo-collect's values of that attribute
  * (which slapd adds to the entry's own, after its values)? */
 static const char *
-coll_pick(const acre_verdict *v, unsigned i, const char *name)
+coll_pick(const acre_schema *schema, const acre_verdict *v, unsigned i,
+          const char *name)
 {
     unsigned flags;
     const char *d = acre_collective_attr(&v->coll, i, NULL, NULL, &flags);
+    int id = acre_schema_attr_id(schema, d, strlen(d));
+    const char *c = id >= 0 ? acre_schema_attr_desc(schema, id, NULL) : d;
 
     if (v->coll_attr[i] == ACRE_ATTR_NONE || (flags & ACRE_COLLATTR_OPER))
         return NULL;
-    if (name && (!(flags & ACRE_COLLATTR_COLLECT) || strcasecmp(d, name)))
+    if (name && (!(flags & ACRE_COLLATTR_COLLECT) || strcasecmp(c, name)))
         return NULL;
     return d;
+}
+
+/* What found prints to, and under which schema's names. */
+struct out {
+    struct dt_str *ldif;
+    const acre_schema *schema;
+};
+
+/* slapd_name -- d[0..n) as slapd (and acre search) prints an attribute
+ * description: the type's first name, options lowercased and sorted; as
+ * written when the schema does not know it.  Malloc'd. */
+static char *
+slapd_name(const acre_schema *schema, const char *d, size_t n)
+{
+    int id = acre_schema_attr_id(schema, d, n);
+    const char *c = id >= 0 ? acre_schema_attr_desc(schema, id, NULL) : NULL;
+
+    return c ? dt_strdup(c) : dt_strndup(d, n);
 }
 
 static int
 found(void *arg, const acre_entry_view *view, const acre_verdict *v)
 {
-    struct dt_str *ldif = arg;
+    const struct out *o = arg;
+    struct dt_str *ldif = o->ldif;
     const acre_entry *e = view->host_data; /* the directory's entry */
     char *dn = cli_dn_slapd(acre_dn_pretty(acre_entry_dn(e), NULL));
     unsigned char *done = calloc(v->coll.nattrs + 1, 1);
@@ -172,7 +194,7 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
         unsigned nv;
         size_t dl;
         const char *ed = acre_entry_attr(e, i, &dl, &nv);
-        char *name = dt_strndup(ed, dl);
+        char *name = slapd_name(o->schema, ed, dl);
         if (v->attr[i] == ACRE_ATTR_NONE) {
             free(name);
             continue;
@@ -184,15 +206,18 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
                 dt_ldif_line(ldif, name, val, vl);
         }
         for (unsigned k = 0; k < v->coll.nattrs; k++) /* merged into it */
-            if (!done[k] && (d = coll_pick(v, k, name))) {
+            if (!done[k] && (d = coll_pick(o->schema, v, k, name))) {
                 done[k] = 1;
-                coll_values(ldif, v, k, d);
+                coll_values(ldif, v, k, name);
             }
         free(name);
     }
     for (unsigned k = 0; k < v->coll.nattrs; k++) /* the other ones */
-        if (!done[k] && (d = coll_pick(v, k, NULL)))
-            coll_values(ldif, v, k, d);
+        if (!done[k] && (d = coll_pick(o->schema, v, k, NULL))) {
+            char *cn = slapd_name(o->schema, d, strlen(d));
+            coll_values(ldif, v, k, cn);
+            free(cn);
+        }
     free(done);
     dt_str_putc(ldif, '\n');
     return 0;
@@ -239,8 +264,9 @@ one_search(struct acl_acre *a, const struct acl_case *c,
             talloc_asprintf(raw, "acre_request_begin: %s", acre_strerror(rc));
         return;
     }
+    struct out o = {ldif, acre_policy_schema(a->policy)};
     rc = acre_search(rq, s->base, s->scope, s->filter,
-                     (const char *const *)s->attrs, s->nattrs, found, ldif,
+                     (const char *const *)s->attrs, s->nattrs, found, &o,
                      &ldap_rc, &matched);
     raw->rc = rc ? -2000 : ldap_rc;
     if (rc)

@@ -110,19 +110,15 @@ put_escaped(char *s, const uint8_t *v, size_t n)
     return s;
 }
 
-static int
-cmp_opt(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The attribute description's normal name, or NULL for an operational
- * attribute (dropped). */
+ * attribute (dropped): a description of the schema as printed, for
+ * both sides print slapd's form (the type's first name, options in lower
+ * case and sorted); any other lowercased. */
 static char *
 norm_desc(void *ctx, const acre_schema *schema, const char *name, int *type)
 {
     struct acreS_desc d;
-    char *opts[ACRES_MAX_OPTIONS], *s;
+    char *s;
 
     *type = -1;
     if (acreS_desc_parse(schema, name, strlen(name), &d) || d.type < 0) {
@@ -135,18 +131,7 @@ norm_desc(void *ctx, const acre_schema *schema, const char *name, int *type)
     if (at->usage != ACRES_USER)
         return NULL;
     *type = d.type;
-    s = talloc_strdup(ctx, at->nnames ? at->names[0] : at->oid);
-    for (char *p = s; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    for (unsigned i = 0; i < d.nopts; i++) {
-        opts[i] = talloc_strndup(ctx, d.opts[i], d.opt_len[i]);
-        for (char *p = opts[i]; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-    }
-    qsort(opts, d.nopts, sizeof *opts, cmp_opt);
-    for (unsigned i = 0; i < d.nopts; i++)
-        s = talloc_asprintf_append(s, ";%s", opts[i]);
-    return s;
+    return talloc_strdup(ctx, name);
 }
 
 static char *

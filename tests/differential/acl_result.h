@@ -25,8 +25,9 @@
  * error, -7, counts as filterError, 87); the bind code; the matched DN and
  * each entry's DN as text, not re-normalised (slapd's own form on both
  * sides: acre's side prints it as acre search does, cli_dn_slapd); each
- * attribute named by its schema's first name, lowercased, with its
- * options lowercased and sorted; operational attributes dropped (slapd
+ * attribute named as printed when the schema knows its type (both sides
+ * print slapd's form: the type's first name, then the options lowercased
+ * and sorted), else lowercased; operational attributes dropped (slapd
  * keeps its own bookkeeping there); each value normalised by its
  * equality rule, but DN-valued ones as text; attributes and values in
  * the order returned (the entry's stored order); entries sorted by DN
