@@ -49,6 +49,7 @@ struct search {
     int want_ismo;         /* --ismemberof and isMemberOf or + asked */
     int want_mo;           /* --memberof and memberOf, * or no list */
     int want_role;         /* 389's nsRole (aci) and nsRole or + asked */
+    const acre_host *host; /* the directory's lookups */
     int as389;             /* attributes named and ordered as 389 sends them */
     char **req389;         /* as389: the names asked for, normalised as 389
                               does, without repeats (NULL: no list) */
@@ -235,6 +236,49 @@ wants(const struct search *s, const char *name, const char *all)
         if (!strcmp(s->a.attrs[i], all) || !strcasecmp(s->a.attrs[i], name))
             return 1;
     return 0;
+}
+
+/* print_computed -- the operational attributes slapd computes for an
+ * entry and sends after its others when the list names them or has "+"
+ * (back-mdb and slapd's frontend, checked on slapd 2.5): entryDN (the DN
+ * as printed), subschemaSubentry and hasSubordinates.  slapd checks read
+ * on such an attribute without a value first, and its access state then
+ * answers each value the same (a val= rule never applies there), so the
+ * attribute's check decides. */
+static int
+print_computed(const struct search *s, const acre_entry_view *view,
+               const acre_entry *e)
+{
+    static const char *const names[] = {"entryDN", "subschemaSubentry",
+                                        "hasSubordinates"};
+    int rc = 0;
+
+    for (unsigned k = 0; k < 3 && !rc; k++) {
+        char *dn = NULL;
+        const char *val = "cn=Subschema";
+        int ok;
+
+        if (!wants(s, names[k], "+"))
+            continue;
+        if (k == 0 &&
+            !(val = dn = cli_dn_slapd(acre_dn_pretty(acre_entry_dn(e), NULL))))
+            return -1;
+        if (k == 2) {
+            int has = s->host->has_children
+                          ? s->host->has_children(s->host->arg, view)
+                          : -1;
+            if (has < 0)
+                continue; /* unknown: not sent */
+            val = has ? "TRUE" : "FALSE";
+        }
+        ok = acre_access(s->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ, NULL);
+        if (ok > 0)
+            rc = out_line(s, names[k], val, strlen(val));
+        free(dn);
+        if (ok < 0)
+            return -1;
+    }
+    return rc;
 }
 
 /* print_dn -- the entry's DN line: as 389 stores it (--dialect aci:
@@ -545,6 +589,8 @@ print_entry(void *arg, const acre_entry_view *view, const acre_verdict *v)
     if (!rc) /* memberOf: a user attribute in the built-in schema */
         rc =
             print_virtual(s, view, s->want_mo, "memberOf", acre_entry_memberof);
+    if (!rc && s->a.in.dialect != ACRE_DIALECT_ACI)
+        rc = print_computed(s, view, e);
     if (!rc) /* isMemberOf: an operational one */
         rc = print_virtual(s, view, s->want_ismo, "isMemberOf",
                            acre_entry_ismemberof);
@@ -859,6 +905,7 @@ run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
     s->a.who.dn_flags = s->a.in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
     s->a.who.nsrole =
         s->a.in.dialect == ACRE_DIALECT_ACI && s->a.in.aci_variant != 2;
+    s->host = acre_directory_host(dir);
     if ((rc = setup_389(s)))
         return rc;
     if (s->a.file && !pattern_ok(s->a.filter ? s->a.filter : "")) {
