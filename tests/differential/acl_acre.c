@@ -158,10 +158,13 @@ coll_pick(const acre_schema *schema, const acre_verdict *v, unsigned i,
     return d;
 }
 
-/* What found prints to, and under which schema's names. */
+/* What found prints to, under which schema's names, for which search. */
 struct out {
     struct dt_str *ldif;
     const acre_schema *schema;
+    acre_request *rq;
+    const acre_host *host;
+    const struct acl_search *s;
 };
 
 /* slapd_name -- d[0..n) as slapd (and acre search) prints an attribute
@@ -176,6 +179,44 @@ slapd_name(const acre_schema *schema, const char *d, size_t n)
     return c ? dt_strdup(c) : dt_strndup(d, n);
 }
 
+/* asked -- does the search name attribute type `name` or ask for "+"? */
+static int
+asked(const struct out *o, const char *name)
+{
+    for (unsigned i = 0; i < o->s->nattrs; i++) {
+        const char *a = o->s->attrs[i];
+        const char *t = acre_schema_attr_name(o->schema, a, strlen(a));
+        if (!strcmp(a, "+") || (t && !strchr(a, ';') && !strcmp(t, name)))
+            return 1;
+    }
+    return 0;
+}
+
+/* computed -- entryDN, subschemaSubentry and hasSubordinates, which slapd
+ * computes and sends after the entry's attributes when asked for, decided
+ * by one check of the attribute (acre search's print_computed). */
+static void
+computed(const struct out *o, const acre_entry_view *view, const char *dn)
+{
+    static const char *const names[] = {"entryDN", "subschemaSubentry",
+                                        "hasSubordinates"};
+
+    for (unsigned k = 0; k < 3; k++) {
+        const char *val = k == 0 ? dn : "cn=Subschema";
+        if (!asked(o, names[k]))
+            continue;
+        if (k == 2) {
+            int has = o->host->has_children(o->host->arg, view);
+            if (has < 0)
+                continue;
+            val = has ? "TRUE" : "FALSE";
+        }
+        if (acre_access(o->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ,
+                        NULL) == 1)
+            dt_ldif_line(o->ldif, names[k], val, strlen(val));
+    }
+}
+
 static int
 found(void *arg, const acre_entry_view *view, const acre_verdict *v)
 {
@@ -188,8 +229,7 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
 
     if (!dn || !done)
         dt_die("out of memory");
-    dt_ldif_line(ldif, "dn", dn, strlen(dn)); /* as acre search prints it */
-    free(dn);
+    dt_ldif_line(ldif, "dn", dn, strlen(dn));  /* as acre search prints it */
     for (unsigned i = 0; i < v->nattrs; i++) { /* in stored order */
         unsigned nv;
         size_t dl;
@@ -218,6 +258,8 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
             coll_values(ldif, v, k, cn);
             free(cn);
         }
+    computed(o, view, dn);
+    free(dn);
     free(done);
     dt_str_putc(ldif, '\n');
     return 0;
@@ -264,7 +306,8 @@ one_search(struct acl_acre *a, const struct acl_case *c,
             talloc_asprintf(raw, "acre_request_begin: %s", acre_strerror(rc));
         return;
     }
-    struct out o = {ldif, acre_policy_schema(a->policy)};
+    struct out o = {ldif, acre_policy_schema(a->policy), rq,
+                    acre_directory_host(a->dir), s};
     rc = acre_search(rq, s->base, s->scope, s->filter,
                      (const char *const *)s->attrs, s->nattrs, found, &o,
                      &ldap_rc, &matched);

@@ -110,10 +110,21 @@ put_escaped(char *s, const uint8_t *v, size_t n)
     return s;
 }
 
+/* computed_op -- entryDN, subschemaSubentry, hasSubordinates: operational
+ * attributes slapd computes the same way every time, so compared. */
+static int
+computed_op(const struct acreS_attr *at)
+{
+    const char *n = at->nnames ? at->names[0] : "";
+
+    return !strcmp(n, "entryDN") || !strcmp(n, "subschemaSubentry") ||
+           !strcmp(n, "hasSubordinates");
+}
+
 /* The attribute description's normal name, or NULL for an operational
- * attribute (dropped): a description of the schema as printed, for
- * both sides print slapd's form (the type's first name, options in lower
- * case and sorted); any other lowercased. */
+ * attribute but those of computed_op (dropped): a description of the schema as
+ * printed, for both sides print slapd's form (the type's first name, options in
+ * lower case and sorted); any other lowercased. */
 static char *
 norm_desc(void *ctx, const acre_schema *schema, const char *name, int *type)
 {
@@ -128,7 +139,7 @@ norm_desc(void *ctx, const acre_schema *schema, const char *name, int *type)
         return s;
     }
     const struct acreS_attr *at = acreS_attr(schema, d.type);
-    if (at->usage != ACRES_USER)
+    if (at->usage != ACRES_USER && !computed_op(at))
         return NULL;
     *type = d.type;
     return talloc_strdup(ctx, name);

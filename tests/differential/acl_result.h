@@ -27,7 +27,8 @@
  * sides: acre's side prints it as acre search does, cli_dn_slapd); each
  * attribute named as printed when the schema knows its type (both sides
  * print slapd's form: the type's first name, then the options lowercased
- * and sorted), else lowercased; operational attributes dropped (slapd
+ * and sorted), else lowercased; operational attributes dropped but
+ * entryDN, subschemaSubentry and hasSubordinates, computed alike (slapd
  * keeps its own bookkeeping there); each value normalised by its
  * equality rule, but DN-valued ones as text; attributes and values in
  * the order returned (the entry's stored order); entries sorted by DN
