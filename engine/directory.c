@@ -1505,15 +1505,95 @@ adopt_suffixes(struct load *L)
     d->nsuffixes = kept;
 }
 
+/*
+ * The order back-mdb returns a search in (2.5, back-mdb/search.c): by
+ * entry ID only when the filter's index candidates are no more than the
+ * entries in scope.  Without an index on the filter's attributes every
+ * candidate list is the whole database, so that is a subtree search from
+ * the database's root; any other one-level, subtree or children search
+ * walks the dn2id tree (mdb_dn2id_walk): the base's children in dn2id's
+ * order (slapd's normalised RDN text, acreD_cmp_slapd: its length, then
+ * its bytes), then, in that
+ * order, the same walk below each child that has children.  Each entry
+ * keeps its children in that order (first_sorted, next_sorted) and its
+ * subtree size (nsubs), set after every load (order_tree).
+ */
+
+/* rdn_cmp -- dn2id's order of two siblings. */
+static int
+rdn_cmp(const void *a, const void *b)
+{
+    const struct acreE_entry *x = *(const struct acreE_entry *const *)a;
+    const struct acreE_entry *y = *(const struct acreE_entry *const *)b;
+    const char *p = "", *q = "";
+    size_t n = 0, m = 0;
+    int c;
+
+    acre_dn_rdn(x->v.dn, 0, &p, &n, NULL, NULL);
+    acre_dn_rdn(y->v.dn, 0, &q, &m, NULL, NULL);
+    c = acreD_cmp_slapd(p, n, q, m);
+    return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/* order_tree -- every entry's nsubs and sorted children, the tree being
+ * final; all and kids have room for every entry of d. */
+static void
+order_tree(struct acreE_dir *d, struct acreE_entry **all,
+           const struct acreE_entry **kids)
+{
+    size_t n = 0;
+
+    for (size_t k = 0; k < d->nsuffixes; k++) { /* preorder, no stack */
+        const struct acreE_entry *root = d->suffixes[k], *e = root;
+
+        for (;;) {
+            all[n++] = (struct acreE_entry *)e;
+            if (e->first_child) {
+                e = e->first_child;
+                continue;
+            }
+            while (e != root && !e->next_sibling)
+                e = e->parent;
+            if (e == root)
+                break;
+            e = e->next_sibling;
+        }
+    }
+    for (size_t k = 0; k < n; k++)
+        all[k]->nsubs = 0;
+    for (size_t k = n; k-- > 0;) { /* children before their parents */
+        struct acreE_entry *e = all[k];
+
+        e->nsubs++;
+        if (e->parent)
+            ((struct acreE_entry *)e->parent)->nsubs += e->nsubs;
+        if (!e->nchildren)
+            continue;
+        size_t m = 0;
+        for (const struct acreE_entry *c = e->first_child; c;
+             c = c->next_sibling)
+            kids[m++] = c;
+        qsort(kids, m, sizeof *kids, rdn_cmp);
+        e->first_sorted = kids[0];
+        for (size_t i = 0; i < m; i++)
+            ((struct acreE_entry *)kids[i])->next_sorted =
+                i + 1 < m ? kids[i + 1] : NULL;
+    }
+}
+
 static int
 commit(struct load *L)
 {
     struct acreE_dir *d = L->d;
-    size_t nsuf = 0;
+    size_t nsuf = 0, total = d->count + L->n;
+    struct acreE_entry **all =
+        talloc_array(L->scratch, struct acreE_entry *, total ? total : 1);
+    const struct acreE_entry **kids =
+        talloc_array(L->scratch, const struct acreE_entry *, total ? total : 1);
 
     for (size_t k = 0; k < L->n; k++)
         nsuf += L->list[k]->parent == NULL;
-    if (reserve_suffixes(d, nsuf) ||
+    if (!all || !kids || reserve_suffixes(d, nsuf) ||
         (d->index.n && table_reserve(d, &d->index, L->n)))
         return nomem(L);
     adopt_suffixes(L);
@@ -1539,6 +1619,7 @@ commit(struct load *L)
             d->suffixes[d->nsuffixes++] = &e->e;
     }
     d->count += L->n;
+    order_tree(d, all, kids);
     return 0;
 }
 
@@ -1659,14 +1740,57 @@ view_visit(void *ctx, const struct acreE_entry *e)
     return w->fn(w->arg, &e->v);
 }
 
-/* dir_search -- the host's search: acreE_dir_walk over views; a missing
+/* dn2id_below -- the dn2id walk below e (order_tree's comment): its
+ * children, then below each that has children; only the children with
+ * `one`.  Recursion as deep as the tree, at most ACRE_DN_MAX_RDNS. */
+static int
+dn2id_below(const struct acreE_entry *e, int one, acreE_visit_fn fn, void *ctx)
+{
+    int rc;
+
+    for (const struct acreE_entry *c = e->first_sorted; c; c = c->next_sorted)
+        if ((rc = fn(ctx, c)))
+            return rc;
+    for (const struct acreE_entry *c = e->first_sorted; c && !one;
+         c = c->next_sorted)
+        if (c->first_sorted && (rc = dn2id_below(c, 0, fn, ctx)))
+            return rc;
+    return 0;
+}
+
+/* acreE_dir_search -- see directory.h: by entry ID for 389
+ * (ACRED_DIR_389) and for a subtree search from a database's root, else
+ * back-mdb's dn2id walk (order_tree's comment). */
+int
+acreE_dir_search(const struct acreE_dir *d, const acre_dn *base, int scope,
+                 acreE_visit_fn fn, void *ctx)
+{
+    const struct acreE_entry *b, *root;
+    int rc;
+
+    if (d && base && fn && !(d->flags & ACRED_DIR_389) &&
+        (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB ||
+         scope == ACRE_SCOPE_CHILDREN) &&
+        (b = acreE_dir_find(d, base)) != NULL) {
+        for (root = b; root->parent; root = root->parent)
+            ;
+        if (scope == ACRE_SCOPE_ONE || b->nsubs < root->nsubs) {
+            if (scope == ACRE_SCOPE_SUB && (rc = fn(ctx, b)))
+                return rc;
+            return dn2id_below(b, scope == ACRE_SCOPE_ONE, fn, ctx);
+        }
+    }
+    return acreE_dir_walk(d, base, scope, fn, ctx);
+}
+
+/* dir_search -- the host's search: acreE_dir_search over views; a missing
  * base is an empty result. */
 static int
 dir_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
            void *fn_arg)
 {
     struct view_walk w = {fn, fn_arg};
-    int rc = acreE_dir_walk(arg, base, scope, view_visit, &w);
+    int rc = acreE_dir_search(arg, base, scope, view_visit, &w);
 
     return rc == ACRE_ERR_NO_SUCH_OBJECT ? 0 : rc;
 }
@@ -1797,8 +1921,6 @@ acreE_dir_matched(const struct acreE_dir *d, const acre_dn *dn)
     return NULL;
 }
 
-/* walk_below -- the descendants of root in preorder (only its children
- * with `one`), siblings in load order; iterative, so depth costs no stack. */
 /*
  * walk_below -- the entries below root (its children only when `one`), in
  * load order, as back-mdb and 389's back-ldbm return them (by entry ID):

@@ -35,6 +35,9 @@ struct acreE_entry {
     const struct acreE_entry *first_child;
     const struct acreE_entry *next_sibling;
     uint32_t nchildren;
+    uint32_t nsubs; /* entries in its subtree, itself included */
+    const struct acreE_entry *first_sorted; /* children in dn2id order */
+    const struct acreE_entry *next_sorted;
     const char *dn_stored; /* ACRED_DIR_389: its DN as 389 stores it (the
                               LDIF's text, acreD_text_389), else NULL */
     uint32_t dn_stored_len;
@@ -131,6 +134,18 @@ typedef int (*acreE_visit_fn)(void *ctx, const struct acreE_entry *e);
 
 int acreE_dir_walk(const struct acreE_dir *d, const acre_dn *base, int scope,
                    acreE_visit_fn fn, void *ctx);
+
+/*
+ * acreE_dir_search -- acreE_dir_walk in the order the server d stands
+ * for returns a search (the host's search): by entry ID for 389
+ * (ACRED_DIR_389) and for a subtree search from a database's root; any
+ * other one-level, subtree or children search in back-mdb's dn2id order
+ * when no index narrows its candidates: the base's children (by the
+ * length, then the bytes, of slapd's normalised RDN), then the same below
+ * each child with children, in that order.  Same returns.
+ */
+int acreE_dir_search(const struct acreE_dir *d, const acre_dn *base, int scope,
+                     acreE_visit_fn fn, void *ctx);
 
 /* acreE_dir_suffixes -- the roots of the trees (entries with no parent). */
 const struct acreE_entry *const *acreE_dir_suffixes(const struct acreE_dir *d,

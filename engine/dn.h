@@ -125,6 +125,22 @@ int acreD_value_unescape(const char *v, size_t n, int hex,
 int acreD_text_389(const char *s, size_t n, struct acreE_buf *out);
 
 /*
+ * acreD_text_slapd -- DN text s[0..n) in acre's form (pretty or
+ * normalised) as slapd writes it: escapes as "\XX" pairs, an '=' in a
+ * value as "\3D" (dn_slapd.c).  Writes at most 3n bytes to out, no NUL;
+ * returns the bytes written.
+ */
+size_t acreD_text_slapd(const char *s, size_t n, char *out);
+
+/*
+ * acreD_cmp_slapd -- back-mdb's order of two RDNs given in acre's
+ * normalised text, as their slapd texts (acreD_text_slapd) compare in
+ * dn2id: the shorter first, then byte by byte.  <0, 0 or >0; allocates
+ * nothing.
+ */
+int acreD_cmp_slapd(const char *a, size_t an, const char *b, size_t bn);
+
+/*
  * acreD_hash_key -- the process's hash key (random, fixed at first use).
  * Any thread.
  */

@@ -729,8 +729,15 @@ int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
 /*
  * acre_directory_host -- the host lookups of dir (entries by DN, searches,
  * subordinates), for acre_request_begin; generation 0 (a directory never
- * changes).  Lives as long as dir.  NULL for NULL.  Any thread; the
- * lookups may be used from any number of requests at once.
+ * changes).  Its search returns entries in the order of the server the
+ * directory stands for: by entry ID when loaded with ACRE_LOAD_389 (389's
+ * back-ldbm), else as slapd's back-mdb does without an index on the
+ * filter -- by entry ID for a subtree search from the root of a tree, and
+ * otherwise the base's children ordered by their normalised RDN as slapd
+ * writes it (shorter first, then byte by byte), then the same below each
+ * child with children, in that order.  Lives as long as dir.  NULL for
+ * NULL.  Any thread; the lookups may be used from any number of requests
+ * at once.
  */
 const acre_host *acre_directory_host(const acre_directory *dir);
 

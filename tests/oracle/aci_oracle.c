@@ -1175,6 +1175,6 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
     struct swalk w = {o, res, f, &sel, res, 0, 0};
     w.skip_subentries =
         scope != ACRE_SCOPE_BASE && !asks_subentries(o, f->root);
-    acreE_dir_walk(o->dir, bdn, scope, visit, &w);
+    acreE_dir_search(o->dir, bdn, scope, visit, &w); /* in the server's order */
     return w.nomem ? ACRE_ERR_NOMEM : 0;
 }

@@ -254,7 +254,7 @@ acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
     if (check_base(o, bdn, res, &be))
         return 0;
     struct walk w = {o, res, f, &sel, res, 0};
-    acreE_dir_walk(o->dir, bdn, scope, visit, &w);
+    acreE_dir_search(o->dir, bdn, scope, visit, &w); /* in the server's order */
     return w.nomem ? ACRE_ERR_NOMEM : 0;
 }
 

@@ -2355,3 +2355,23 @@ Test(dn, text_389_as_389_stores_dn_values)
         acreE_buf_free(&b);
     }
 }
+
+/* acreD_text_slapd / acreD_cmp_slapd: acre's escapes become slapd's
+ * "\XX" pairs, and siblings order as back-mdb's dn2id keeps them: the
+ * shorter slapd text first, then byte by byte (checked on slapd 2.5.13:
+ * "cn=Kim Lee+uid=x17" before "cn=Kim\<Garcia 40", both 18 bytes). */
+Test(dn, slapd_text_and_dn2id_order)
+{
+    char out[64];
+    size_t n = acreD_text_slapd("cn=a\\<b=c+sn=\\#x\\0d", 19, out);
+
+    const char *want = "cn=a\\3Cb\\3Dc+sn=\\23x\\0D";
+
+    cr_expect_eq(n, strlen(want));
+    cr_expect(!memcmp(out, want, strlen(want)), "%.*s", (int)n, out);
+    cr_expect_lt(
+        acreD_cmp_slapd("cn=kim lee+uid=x17", 18, "cn=kim\\<garcia 40", 17), 0);
+    cr_expect_gt(acreD_cmp_slapd("ou=sales", 8, "uid=g", 5), 0);
+    cr_expect_lt(acreD_cmp_slapd("ou=sales", 8, "uid=hank", 8), 0);
+    cr_expect_eq(acreD_cmp_slapd("ou=a", 4, "ou=a", 4), 0);
+}

@@ -7,7 +7,8 @@
  * values' bytes are copied too, so nothing points into the directory the
  * host was filled from.  An index maps normalised DN text to entries;
  * entries are kept in the directory's order (load order, a parent before
- * its children), so a search walks as the directory does.
+ * its children), and a search walks them in the order the directory's
+ * own search gives.
  */
 #include "test_host.h"
 
@@ -30,7 +31,8 @@ struct thost {
     void *mem;
     const acre_schema *schema;
     unsigned flags;
-    struct hentry **ents; /* in the directory's walk order */
+    const struct acreE_dir *dir; /* filled from; its search order is ours */
+    struct hentry **ents;        /* in the directory's walk order */
     size_t n, cap;
     struct hentry **ix; /* open addressing on the normalised DN */
     size_t ixmask;
@@ -270,23 +272,21 @@ host_release(void *arg, const acre_entry_view *v)
     free((void *)v);
 }
 
-/* The entries below root (children only with one) in the directory's
- * order (entry IDs: a parent before its children), as the directory's
- * own search walks them. */
-static int
-walk_below(struct thost *h, struct hentry *root, int one, acre_view_fn fn,
-           void *fn_arg)
-{
-    int rc, scope = one ? ACRE_SCOPE_ONE : ACRE_SCOPE_SUB;
-    size_t i = 0;
+/* A search walks the host's own entries in the order the directory's
+ * search gives (acreE_dir_search: the server's order). */
+struct hwalk {
+    struct thost *h;
+    acre_view_fn fn;
+    void *arg;
+};
 
-    while (i < h->n && h->ents[i] != root)
-        i++;
-    for (i++; i < h->n; i++)
-        if (acre_dn_in_scope(h->ents[i]->dn, root->dn, scope) == 1 &&
-            h->ents[i] != root && (rc = fn(fn_arg, &h->ents[i]->v)))
-            return rc;
-    return 0;
+static int
+hvisit(void *ctx, const struct acreE_entry *e)
+{
+    const struct hwalk *w = ctx;
+    struct hentry *he = find(w->h, e->v.dn);
+
+    return he ? w->fn(w->arg, &he->v) : 0;
 }
 
 static int
@@ -294,19 +294,15 @@ host_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
             void *fn_arg)
 {
     struct thost *h = arg;
-    struct hentry *b;
+    struct hwalk w = {h, fn, fn_arg};
     int rc;
 
     if (failing(h))
         return -1;
-    if (!(b = find(h, base)))
+    if (!find(h, base))
         return 0;
-    if (scope == ACRE_SCOPE_BASE || scope == ACRE_SCOPE_SUB)
-        if ((rc = fn(fn_arg, &b->v)))
-            return rc;
-    if (scope == ACRE_SCOPE_BASE)
-        return 0;
-    return walk_below(h, b, scope == ACRE_SCOPE_ONE, fn, fn_arg);
+    rc = acreE_dir_search(h->dir, base, scope, hvisit, &w);
+    return rc == ACRE_ERR_NO_SUCH_OBJECT ? 0 : rc;
 }
 
 static int
@@ -333,6 +329,7 @@ thost_new(void *ctx, const acre_directory *dir, uint64_t seed, unsigned flags)
     cr_assert(h);
     h->mem = h;
     h->schema = acreE_dir_schema((const struct acreE_dir *)dir);
+    h->dir = (const struct acreE_dir *)dir;
     h->flags = flags;
     for (size_t i = 0; i < nroots; i++)
         acre_directory_walk(dir, roots[i]->v.dn, ACRE_SCOPE_SUB, fill_one, &f);
