@@ -174,12 +174,6 @@ struct nent {
     unsigned n;
 };
 
-static int
-cmp_nent(const void *a, const void *b)
-{
-    return strcmp(((const struct nent *)a)->dn, ((const struct nent *)b)->dn);
-}
-
 /* Normalise one LDIF record (its lines, the first "dn:"). */
 static void
 norm_record(void *ctx, const acre_schema *schema, char *rec, struct nent *e)
@@ -236,8 +230,7 @@ acl_normal(void *ctx, const acre_schema *schema, const struct acl_raw *r)
         }
         p = end ? end + 2 : p + strlen(p);
     }
-    qsort(v, nv, sizeof *v, cmp_nent);
-    for (unsigned i = 0; i < nv; i++) {
+    for (unsigned i = 0; i < nv; i++) { /* in the order returned */
         s = talloc_asprintf_append(s, "dn: %s\n", v[i].dn);
         for (unsigned j = 0; j < v[i].n; j++)
             s = talloc_asprintf_append(s, "%s\n", v[i].lines[j]);

@@ -31,8 +31,9 @@
  * entryDN, subschemaSubentry and hasSubordinates, computed alike (slapd
  * keeps its own bookkeeping there); each value normalised by its
  * equality rule, but DN-valued ones as text; attributes and values in
- * the order returned (the entry's stored order); entries sorted by DN
- * text.  "text" is shown, never compared.
+ * the order returned (the entry's stored order); entries in the order
+ * returned (back-mdb's: acre's directory host orders a search as it
+ * does).  "text" is shown, never compared.
  */
 #ifndef ACL_RESULT_H
 #define ACL_RESULT_H
