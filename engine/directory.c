@@ -1152,6 +1152,26 @@ structural_of(struct load *L, int *out)
     return 0;
 }
 
+/* add_made -- a value the loader adds to the record, as a server adds
+ * it: of type `at` (no options), named desc, line the record's. */
+static int
+add_made(struct load *L, int at, const char *desc, const char *val,
+         unsigned line)
+{
+    struct tv *t = new_tv(L);
+
+    if (!t)
+        return nomem(L);
+    t->type = t->id = at;
+    t->line = line;
+    t->desc = desc;
+    t->desc_len = strlen(desc);
+    t->key_off = L->keys.len;
+    t->val = (const uint8_t *)val;
+    t->len = strlen(val);
+    return check_value(L, acreS_attr(L->d->schema, at), t);
+}
+
 /* add_structural -- check or add the record's structuralObjectClass. */
 static int
 add_structural(struct load *L, unsigned line)
@@ -1176,16 +1196,7 @@ add_structural(struct load *L, unsigned line)
                        "structural object class, %s",
                        (int)(t->len < 200 ? t->len : 200), t->val, name);
         }
-    if (!(t = new_tv(L)))
-        return nomem(L);
-    t->type = t->id = at;
-    t->line = line;
-    t->desc = "structuralObjectClass";
-    t->desc_len = 21;
-    t->key_off = L->keys.len;
-    t->val = (const uint8_t *)name;
-    t->len = strlen(name);
-    return check_value(L, acreS_attr(s, at), t);
+    return add_made(L, at, "structuralObjectClass", name, line);
 }
 
 /* ------------------------------------------------------------------------
@@ -1233,7 +1244,6 @@ add_superclasses(struct load *L, unsigned line)
                      ? acreS_class_find(s, (const char *)t->val, t->len)
                      : -1;
         const struct acreS_class *sup;
-        struct tv *n;
         int rc;
 
         if (id < 0 || !acreS_class(s, id)->nsup)
@@ -1241,16 +1251,7 @@ add_superclasses(struct load *L, unsigned line)
         sup = acreS_class(s, acreS_class(s, id)->sup[0]);
         if (class_present(L, oc, sup))
             continue;
-        if (!(n = new_tv(L)))
-            return nomem(L);
-        n->type = n->id = oc;
-        n->line = line;
-        n->desc = "objectClass";
-        n->desc_len = 11;
-        n->key_off = L->keys.len;
-        n->val = (const uint8_t *)sup->name;
-        n->len = strlen(sup->name);
-        if ((rc = check_value(L, acreS_attr(s, oc), n)))
+        if ((rc = add_made(L, oc, "objectClass", sup->name, line)))
             return rc;
     }
     return 0;

@@ -14,17 +14,9 @@
  * but out's growth.
  */
 #include "dn.h"
+#include "internal.h"
 
 #include "buf.h"
-
-static int
-hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
 
 /* The escape at s[*i] ('\\'): its byte, *i past it. */
 static uint8_t
@@ -33,8 +25,8 @@ unescape(const char *s, size_t n, size_t *i)
     size_t k = *i;
     int h, l;
 
-    if (k + 2 < n && (h = hexval(s[k + 1])) >= 0 &&
-        (l = hexval(s[k + 2])) >= 0) {
+    if (k + 2 < n && (h = acreE_hexval(s[k + 1])) >= 0 &&
+        (l = acreE_hexval(s[k + 2])) >= 0) {
         *i = k + 3;
         return (uint8_t)(h << 4 | l);
     }

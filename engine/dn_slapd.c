@@ -11,15 +11,7 @@
  * nothing.
  */
 #include "dn.h"
-
-static int
-hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
+#include "internal.h"
 
 /* put_hex -- c as slapd's "\XX". */
 static size_t
@@ -43,9 +35,9 @@ step(const char *s, size_t n, size_t *i, int *in_value, char *o)
     unsigned char c = (unsigned char)s[*i];
 
     *i += 1;
-    if (c == '\\' && *i + 1 < n && hexval(s[*i]) >= 0 &&
-        hexval(s[*i + 1]) >= 0) {
-        c = (unsigned char)(hexval(s[*i]) * 16 + hexval(s[*i + 1]));
+    if (c == '\\' && *i + 1 < n && acreE_hexval(s[*i]) >= 0 &&
+        acreE_hexval(s[*i + 1]) >= 0) {
+        c = (unsigned char)(acreE_hexval(s[*i]) * 16 + acreE_hexval(s[*i + 1]));
         *i += 2;
         return put_hex(o, c);
     }

@@ -606,6 +606,20 @@ attr_text(const acre_entry *e, unsigned i, char *buf, size_t size)
     return buf;
 }
 
+/* find_uid -- the entry named dn, which must be in d. */
+static const acre_entry *
+find_uid(const acre_directory *d, const char *text)
+{
+    acre_dn *dn;
+    const acre_entry *e;
+
+    cr_assert_eq(acre_dn_parse(NULL, NULL, text, strlen(text), 0, &dn, NULL),
+                 0);
+    cr_assert_not_null(e = acre_directory_find(d, dn));
+    acre_dn_free(dn);
+    return e;
+}
+
 /* ACRE_LOAD_389: entries as 389-DS stores an added entry (checked on
  * 389-ds-base 2.3.1): the superclasses of each class appended after the
  * classes written, in the order met (top after person, unless written
@@ -626,7 +640,6 @@ Test(directory_api, load_opt_389_classes_and_password)
     acre_load_options as389 = {ACRE_LOAD_389, NULL, NULL};
     const acre_entry *e;
     acre_directory *d = NULL;
-    acre_dn *dn;
     acre_diag dg;
     char buf[256];
 
@@ -635,22 +648,14 @@ Test(directory_api, load_opt_389_classes_and_password)
     close(fd);
     cr_assert_eq(acre_directory_load_opt(NULL, NULL, paths, 1, &as389, &d, &dg),
                  0, "%s", dg.message);
-    cr_assert_eq(
-        acre_dn_parse(NULL, NULL, "uid=a,dc=example,dc=com", 23, 0, &dn, NULL),
-        0);
-    cr_assert_not_null(e = acre_directory_find(d, dn));
-    acre_dn_free(dn);
+    e = find_uid(d, "uid=a,dc=example,dc=com");
     cr_expect_str_eq(attr_text(e, 0, buf, sizeof buf),
                      "objectClass: inetOrgPerson organizationalPerson "
                      "person top");
     cr_expect_str_eq(attr_text(e, acre_entry_nattrs(e) - 1, buf, sizeof buf),
                      "userPassword: pw");
     cr_expect_str_eq(attr_text(e, 1, buf, sizeof buf), "uid: a");
-    cr_assert_eq(
-        acre_dn_parse(NULL, NULL, "uid=b,dc=example,dc=com", 23, 0, &dn, NULL),
-        0);
-    cr_assert_not_null(e = acre_directory_find(d, dn));
-    acre_dn_free(dn);
+    e = find_uid(d, "uid=b,dc=example,dc=com");
     cr_expect_str_eq(attr_text(e, 0, buf, sizeof buf),
                      "objectClass: TOP inetOrgPerson organizationalperson "
                      "person");
@@ -658,11 +663,7 @@ Test(directory_api, load_opt_389_classes_and_password)
     d = NULL;
     cr_assert_eq(acre_directory_load_opt(NULL, NULL, paths, 1, NULL, &d, &dg),
                  0, "%s", dg.message);
-    cr_assert_eq(
-        acre_dn_parse(NULL, NULL, "uid=a,dc=example,dc=com", 23, 0, &dn, NULL),
-        0);
-    cr_assert_not_null(e = acre_directory_find(d, dn));
-    acre_dn_free(dn);
+    e = find_uid(d, "uid=a,dc=example,dc=com");
     cr_expect_str_eq(attr_text(e, 0, buf, sizeof buf),
                      "objectClass: inetOrgPerson");
     cr_expect_str_eq(attr_text(e, 1, buf, sizeof buf), "userPassword: pw");
