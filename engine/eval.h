@@ -31,9 +31,9 @@
 #define ACREV_CMEMO               16 /* classes remembered per entry */
 /* entry shapes whose whole verdicts a request keeps, and the most
  * attributes and values a kept shape has (eval.c: struct acreV_shape) */
-#define ACREV_SHAPES              128
-#define ACREV_SHAPE_MAX           32
-#define ACREV_SHAPE_VALUES        64
+#define ACREV_SHAPES              32
+#define ACREV_SHAPE_MAX           24
+#define ACREV_SHAPE_VALUES        48
 /* memberURL text read for one dynamic group: past it the check denies */
 #define ACREV_GROUP_MAX_URL_BYTES (1u << 20)
 /* group answers a spec keeps across requests (acreV_group_memo_*) */
@@ -191,8 +191,8 @@ struct acre_request {
     uint64_t *vctx_bits;           /* [ACREV_VCTX][2][attr_words], not zeroed */
     /* whole verdicts by entry shape (struct acreV_shape), direct-mapped;
      * NULL: none (ACI policies) */
-    struct acreV_shape *shapes;               /* [ACREV_SHAPES], not zeroed: */
-    uint64_t shapes_valid[ACREV_SHAPES / 64]; /* which slots hold one */
+    struct acreV_shape *shapes; /* [ACREV_SHAPES], not zeroed: */
+    uint64_t shapes_valid[(ACREV_SHAPES + 63) / 64]; /* which slots hold one */
 
     /* decisions that depended on the entry, kept for the other types of
      * their attribute class among the same entry's checks (eval.c:
