@@ -531,6 +531,14 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
  * The decision
  */
 
+/* The memo key's part fixed by entry e: its depth and whether it is the
+ * requester. */
+static inline uint64_t
+key_base(const acre_entry_view *e, int is_self)
+{
+    return (uint64_t)acre_dn_depth(e->dn) << 24 | (uint64_t)is_self << 4;
+}
+
 void
 acreV_check_init(struct acreV_check *c, struct acre_request *rq,
                  const acre_entry_view *e, int type,
@@ -552,8 +560,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->trace = NULL;
     c->steps = NULL;
     c->is_self = rq->authz && acre_dn_equal(e->dn, rq->authz);
-    c->key_base = (uint64_t)acre_dn_depth(e->dn) << 24 | (uint64_t)c->is_self
-                                                             << 4;
+    c->key_base = key_base(e, c->is_self);
     rq->epoch++;
     if (rq->epoch == 0) { /* wrapped: forget every cached filter */
         memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
@@ -1132,14 +1139,22 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
                                  : ACRE_ATTR_SOME;
 }
 
+/* The key of an entry context: the entry's part of the memo key (kb),
+ * node n and privilege want; never 0. */
+static inline uint64_t
+vctx_key(const struct acre_request *rq, uint64_t kb, const struct acreP_node *n,
+         enum acreI_access want)
+{
+    return (kb | (uint64_t)(n - rq->p->nodes) << 32 | (uint64_t)want) + 1;
+}
+
 /* The bitmaps of the verdicts rq keeps for the context of check c (the
  * entry) at node n; a context that takes another's slot starts empty. */
 static uint64_t *
 vctx_bits(struct acre_request *rq, const struct acreV_check *c,
           const struct acreP_node *n, enum acreI_access want)
 {
-    uint64_t key =
-        (c->key_base | (uint64_t)(n - rq->p->nodes) << 32 | (uint64_t)want) + 1;
+    uint64_t key = vctx_key(rq, c->key_base, n, want);
     unsigned slot = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
     size_t w = rq->p->attr_words;
     uint64_t *b = rq->vctx_bits + (size_t)slot * 2 * w;
@@ -1151,37 +1166,181 @@ vctx_bits(struct acre_request *rq, const struct acreV_check *c,
     return b;
 }
 
-/* attr_verdict, answered from the context's bitmaps kb (NULL: none) when
- * they know the attribute's type, and teaching them what the walk found
- * when it depended on nothing but the context and the type.  Ids below
- * tmax are types alone (acreS_ntypes) that the bitmaps cover; the rest
- * are always walked. */
-static inline uint8_t
-attr_verdict_kept(struct acreV_check *c, const struct acreP_node *n,
-                  enum acreI_access want, const acre_view_attr *a, uint8_t *vv,
-                  uint64_t *kb, unsigned tmax)
+/* Values vv[0..n) all g (an attribute's single answer). */
+static inline void
+values_fill(uint8_t *vv, uint8_t g, unsigned n)
+{
+    if (n == 1)
+        vv[0] = g;
+    else
+        memset(vv, g, n);
+}
+
+/*
+ * The verdicts of the visible entry of check c's attributes, each
+ * attribute and value written: from the context's bitmaps when they know
+ * the attribute's type, else by attr_verdict, teaching the bitmaps what
+ * the walk found when it depended on nothing but the context and the
+ * type.  Ids below tmax are types alone (acreS_ntypes) that the bitmaps
+ * cover; the rest are always walked.  What the loop reads is in locals
+ * (the byte stores could alias it).  *kept: every answer is one the
+ * bitmaps hold.  Returns rq->err.
+ */
+static int
+attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
+              enum acreI_access want,
+              int (*select)(void *arg, const acre_view_attr *a), void *arg,
+              const struct acreC_result *cr, int *kept)
 {
     struct acre_request *rq = c->rq;
-    size_t w = rq->p->attr_words, t = (unsigned)a->id;
+    const acre_view_attr *at = c->e->attrs;
+    uint32_t na = c->e->nattrs;
+    uint8_t *va = rq->v_attr, *vv = rq->v_value;
+    const uint32_t *first = rq->v_first;
+    size_t w = rq->p->attr_words;
+    uint64_t *kb = rq->vctx_bits ? vctx_bits(rq, c, n, want) : NULL;
+    unsigned tmax = 0;
+    int all = 1;
 
-    if (!kb || t >= tmax)
-        return attr_verdict(c, n, want, a, vv);
-    uint64_t bit = (uint64_t)1 << (t & 63);
-    if (kb[t >> 6] & bit) {
-        uint8_t g = (kb[w + (t >> 6)] & bit) != 0;
-        if (a->nvals == 1)
-            vv[0] = g;
-        else
-            memset(vv, g, a->nvals);
-        return g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+    if (kb) {
+        tmax = acreS_ntypes(rq->schema);
+        if (tmax > w * 64)
+            tmax = (unsigned)(w * 64);
     }
-    uint8_t v = attr_verdict(c, n, want, a, vv);
-    if (!c->valdep && !c->entrydep && !rq->limit_hit && !rq->err) {
-        kb[t >> 6] |= bit;
-        if (v == ACRE_ATTR_ALL)
-            kb[w + (t >> 6)] |= bit;
+    for (uint32_t i = 0; i < na; i++) {
+        const acre_view_attr *a = &at[i];
+        unsigned t = (unsigned)a->id;
+        if ((select && !select(arg, a)) || (cr && acreC_hidden(cr, a))) {
+            values_fill(vv + first[i], 0, a->nvals);
+            va[i] = ACRE_ATTR_NONE;
+            all = 0;
+            continue;
+        }
+        uint64_t bit = (uint64_t)1 << (t & 63);
+        if (t < tmax && (kb[t >> 6] & bit)) {
+            uint8_t g = (kb[w + (t >> 6)] & bit) != 0;
+            values_fill(vv + first[i], g, a->nvals);
+            va[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+            continue;
+        }
+        uint8_t v = attr_verdict(c, n, want, a, vv + first[i]);
+        va[i] = v;
+        if (rq->err)
+            return rq->err;
+        if (t < tmax && !c->valdep && !c->entrydep && !rq->limit_hit) {
+            kb[t >> 6] |= bit;
+            if (v == ACRE_ATTR_ALL)
+                kb[w + (t >> 6)] |= bit;
+        } else
+            all = 0;
     }
-    return v;
+    *kept = *kept && all;
+    return 0;
+}
+
+/* An attribute's id and value count: the first 8 bytes of its view. */
+static inline uint64_t
+shape_idn(const acre_view_attr *a)
+{
+    uint64_t x;
+
+    _Static_assert(offsetof(acre_view_attr, id) == 0 &&
+                       offsetof(acre_view_attr, nvals) == 4 &&
+                       sizeof(int) == 4 && sizeof(unsigned) == 4,
+                   "acre_view_attr starts with id, nvals");
+    memcpy(&x, a, sizeof x);
+    return x;
+}
+
+/* The slots shape_slot uses, less one (acreV_set_shape_slots). */
+static unsigned shape_mask = ACREV_SHAPES - 1;
+
+void
+acreV_set_shape_slots(unsigned n)
+{
+    shape_mask =
+        n && n <= ACREV_SHAPES && !(n & (n - 1)) ? n - 1 : ACREV_SHAPES - 1;
+}
+
+/* The slot of the shape of the nattrs attributes at, in context ctx: a
+ * hash of the context, the count and three of the attributes (the slot's
+ * shape is compared in full). */
+static inline unsigned
+shape_slot(uint64_t ctx, const acre_view_attr *at, uint32_t na)
+{
+    uint64_t h = ctx ^ (uint64_t)na << 40;
+
+    if (na)
+        h ^= shape_idn(&at[0]) * 0xff51afd7ed558ccdull ^
+             shape_idn(&at[na / 2]) << 20 ^
+             shape_idn(&at[na - 1]) * 0xc4ceb9fe1a85ec53ull;
+    return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> 40) & shape_mask;
+}
+
+/*
+ * e's whole verdict from the shape kept for its context ctx, when one
+ * is: out's arrays point into the slot.  1: answered; 0: not kept, or
+ * anything else (an attribute verdict_init would refuse): the long way
+ * refuses what it refuses.  One pass over the attributes, comparing
+ * each one's id and value count with the slot's: an id equal to the
+ * shape's is one the schema gave (ids are never taken back), a count
+ * equal to it is not 0, so what is left of verdict_init's check is that
+ * the values are there.
+ */
+static int
+shape_verdict(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
+              acre_verdict *out)
+{
+    const acre_view_attr *at = e->attrs;
+    uint32_t na = e->nattrs;
+    unsigned slot = shape_slot(ctx, at, na);
+    const struct acreV_shape *s = &rq->shapes[slot];
+
+    if (!(rq->shapes_valid[slot >> 6] >> (slot & 63) & 1) || s->ctx != ctx ||
+        s->nattrs != na)
+        return 0;
+    for (uint32_t i = 0; i < na; i++)
+        if (shape_idn(&at[i]) != s->idn[i] || !at[i].vals)
+            return 0;
+    out->visible = s->visible;
+    out->nattrs = na;
+    out->attr = s->ans;
+    out->value = s->value;
+    out->first = s->first;
+    return 1;
+}
+
+/* Keep e's verdict out, made the long way in context ctx from answers
+ * that depended on nothing else, for e's shape (if it fits a slot). */
+static void
+shape_keep(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
+           const acre_verdict *out)
+{
+    const acre_view_attr *at = e->attrs;
+    uint32_t na = e->nattrs;
+    size_t nv = 0;
+
+    if (na > ACREV_SHAPE_MAX)
+        return;
+    for (uint32_t i = 0; i < na; i++) {
+        if (out->attr[i] != ACRE_ATTR_ALL && out->attr[i] != ACRE_ATTR_NONE)
+            return; /* never for a kept answer: not kept either */
+        nv += at[i].nvals;
+    }
+    if (nv > ACREV_SHAPE_VALUES)
+        return;
+    unsigned slot = shape_slot(ctx, at, na);
+    struct acreV_shape *s = &rq->shapes[slot];
+    s->ctx = ctx;
+    s->nattrs = na;
+    s->visible = (uint8_t)out->visible;
+    for (uint32_t i = 0; i < na; i++) {
+        s->idn[i] = shape_idn(&at[i]);
+        s->ans[i] = out->attr[i];
+        s->first[i] = out->first[i];
+    }
+    memcpy(s->value, out->value, nv);
+    rq->shapes_valid[slot >> 6] |= (uint64_t)1 << (slot & 63);
 }
 
 /* The collective part of a verdict: room, then each selected attribute
@@ -1244,38 +1403,49 @@ verdict_none(acre_verdict *out)
     memset(out, 0, sizeof *out);
 }
 
-/* verdict_init -- room for e's verdict, everything denied; ACRE_ERR_INVAL
- * for an attribute with an id the schema never gave, or no value (the
- * one pass over the attributes acre_entry_decide makes before deciding:
- * acreE_view_check's, merged). */
+/* verdict_init -- room for e's verdict and each attribute's first value
+ * (out->first); *nvals the values in all.  ACRE_ERR_INVAL for an
+ * attribute with an id the schema never gave, or no value (the one pass
+ * over the attributes acre_entry_decide makes before deciding:
+ * acreE_view_check's, merged).  The answers are left for the caller to
+ * write, every one of them (verdict_clear: everything denied). */
 static int
 verdict_init(struct acre_request *rq, const acre_entry_view *e,
-             acre_verdict *out)
+             acre_verdict *out, size_t *nvals)
 {
     unsigned limit = acreS_id_limit(rq->schema);
-    size_t nvals = 0;
+    const acre_view_attr *at = e->attrs;
+    uint32_t na = e->nattrs;
+    size_t nv = 0;
 
-    for (uint32_t i = 0; i < e->nattrs; i++) {
-        const acre_view_attr *a = &e->attrs[i];
+    if (na > rq->v_attr_cap && verdict_room(rq, na, 0))
+        return ACRE_ERR_NOMEM;
+    uint32_t *first = rq->v_first;
+    for (uint32_t i = 0; i < na; i++) {
+        const acre_view_attr *a = &at[i];
         if ((unsigned)a->id >= limit || !a->nvals || !a->vals)
             return ACRE_ERR_INVAL;
-        nvals += a->nvals;
+        first[i] = (uint32_t)nv;
+        nv += a->nvals;
     }
-    if (verdict_room(rq, e->nattrs, nvals))
+    if (nv > rq->v_value_cap && verdict_room(rq, 0, nv))
         return ACRE_ERR_NOMEM;
-    out->nattrs = e->nattrs;
+    out->nattrs = na;
     out->attr = rq->v_attr;
     out->value = rq->v_value;
     out->first = rq->v_first;
-    if (e->nattrs)
-        memset(rq->v_attr, ACRE_ATTR_NONE, e->nattrs);
+    *nvals = nv;
+    return 0;
+}
+
+/* Every attribute and value of the verdict verdict_init began denied. */
+static void
+verdict_clear(struct acre_request *rq, uint32_t nattrs, size_t nvals)
+{
+    if (nattrs)
+        memset(rq->v_attr, ACRE_ATTR_NONE, nattrs);
     if (nvals)
         memset(rq->v_value, 0, nvals);
-    for (uint32_t i = 0, f = 0; i < e->nattrs; i++) {
-        rq->v_first[i] = f;
-        f += e->attrs[i].nvals;
-    }
-    return 0;
 }
 
 int
@@ -1287,20 +1457,34 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     struct acreV_check c;
     uint32_t mask;
     const struct acreP_node *n;
+    size_t nvals;
     int rc;
 
     verdict_none(out);
     rq->err = 0;
     if (rq->p->aci) { /* its own index (aci_index.h) */
-        if ((rc = verdict_init(rq, e, out)) != 0 ||
-            (rc = acreV_aci_verdict(rq, e, select, arg, out)) != 0)
+        if ((rc = verdict_init(rq, e, out, &nvals)) != 0)
+            return rc;
+        verdict_clear(rq, e->nattrs, nvals);
+        if ((rc = acreV_aci_verdict(rq, e, select, arg, out)) != 0)
             verdict_none(out);
         return rc;
     }
     n = acreP_node_for(rq->p, e->dn);
+    /* an entry verdict alone (no selection, no collective attributes)
+     * whose shape the context keeps: one pass */
+    uint64_t ctx = 0;
+    if (!select && !cr && !rq->p->coll && rq->shapes &&
+        e->nattrs <= ACREV_SHAPE_MAX) {
+        ctx = vctx_key(
+            rq, key_base(e, rq->authz && acre_dn_equal(e->dn, rq->authz)), n,
+            want);
+        if (shape_verdict(rq, e, ctx, out))
+            return 0;
+    }
     /* before the entry's checks: slapo-collect sources are checked too */
     if ((!cr && rq->p->coll && (rc = acreC_compute(rq, e, n, &cr)) != 0) ||
-        (rc = verdict_init(rq, e, out)) != 0)
+        (rc = verdict_init(rq, e, out, &nvals)) != 0)
         return rc;
     /* one epoch for the whole entry: its filters are evaluated once, on
      * the entry as slapd checks a result for read: with its collective
@@ -1316,19 +1500,16 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
         return ACRE_ERR_NOMEM;
     }
     out->visible = decide_memo(&c, n, want, &mask);
-    uint64_t *kb =
-        out->visible && rq->vctx_bits ? vctx_bits(rq, &c, n, want) : NULL;
-    /* the types the context's bitmaps cover, computed once */
-    unsigned tmax = acreS_ntypes(rq->schema);
-    if (tmax > rq->p->attr_words * 64)
-        tmax = (unsigned)(rq->p->attr_words * 64);
-    for (uint32_t i = 0; out->visible && !rq->err && i < e->nattrs; i++) {
-        const acre_view_attr *a = &e->attrs[i];
-        if ((select && !select(arg, a)) || (cr && acreC_hidden(cr, a)))
-            continue; /* verdict_init saw a value in every attribute */
-        rq->v_attr[i] = attr_verdict_kept(
-            &c, n, want, a, rq->v_value + rq->v_first[i], kb, tmax);
+    /* the entry's own answer is the context's (the memo's kind) */
+    int kept = ctx && !c.entrydep && !c.valdep && !rq->limit_hit && !rq->err;
+    if (!out->visible)
+        verdict_clear(rq, e->nattrs, nvals);
+    else if ((rc = attrs_verdict(&c, n, want, select, arg, cr, &kept)) != 0) {
+        verdict_none(out);
+        return rc;
     }
+    if (kept && !rq->err)
+        shape_keep(rq, e, ctx, out);
     /* collective values are checked as the entry's own, on the entry */
     rc = cr && !rq->err ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;
     if (!rc)

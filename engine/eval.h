@@ -29,6 +29,11 @@
 /* entry contexts whose attribute verdicts a request keeps as bitmaps */
 #define ACREV_VCTX                64
 #define ACREV_CMEMO               16 /* classes remembered per entry */
+/* entry shapes whose whole verdicts a request keeps, and the most
+ * attributes and values a kept shape has (eval.c: struct acreV_shape) */
+#define ACREV_SHAPES              32
+#define ACREV_SHAPE_MAX           24
+#define ACREV_SHAPE_VALUES        48
 /* memberURL text read for one dynamic group: past it the check denies */
 #define ACREV_GROUP_MAX_URL_BYTES (1u << 20)
 /* group answers a spec keeps across requests (acreV_group_memo_*) */
@@ -50,6 +55,27 @@ struct acreV_memo {
     uint64_t key; /* 0: empty */
     uint32_t mask;
     int granted;
+};
+
+/*
+ * A whole entry verdict that depended on nothing but the entry context
+ * (node, depth, self, privilege: the key of the verdict bitmaps) and the
+ * entry's shape: its attributes' ids and value counts, in order.  Kept
+ * only when every answer came from the memo's kind of decision (so each
+ * is ACRE_ATTR_NONE or _ALL, and the same for all of an attribute's
+ * values); checked in full (context, count, every id and value count)
+ * before it answers, with the verdict's arrays pointing here.
+ */
+struct acreV_shape {
+    uint64_t ctx; /* the context's key, as vctx_key */
+    uint32_t nattrs;
+    uint8_t visible;
+    /* an attribute's id and nvals, the first 8 bytes of its
+     * acre_view_attr, as they are stored there */
+    uint64_t idn[ACREV_SHAPE_MAX];
+    uint32_t first[ACREV_SHAPE_MAX]; /* the verdict's arrays */
+    uint8_t ans[ACREV_SHAPE_MAX];
+    uint8_t value[ACREV_SHAPE_VALUES];
 };
 
 struct acreC_result; /* collective.c */
@@ -163,6 +189,10 @@ struct acre_request {
      * verdict it keeps, then a bit per type granted; NULL: none */
     uint64_t vctx_key[ACREV_VCTX]; /* 0: free */
     uint64_t *vctx_bits;           /* [ACREV_VCTX][2][attr_words], not zeroed */
+    /* whole verdicts by entry shape (struct acreV_shape), direct-mapped;
+     * NULL: none (ACI policies) */
+    struct acreV_shape *shapes; /* [ACREV_SHAPES], not zeroed: */
+    uint64_t shapes_valid[(ACREV_SHAPES + 63) / 64]; /* which slots hold one */
 
     /* decisions that depended on the entry, kept for the other types of
      * their attribute class among the same entry's checks (eval.c:
@@ -328,6 +358,14 @@ int acreV_attr_lists(const acre_schema *s, const acre_view_attr *a,
 int acreV_host_get(struct acre_request *rq, const acre_dn *dn,
                    const acre_entry_view **out);
 void acreV_host_release(struct acre_request *rq, const acre_entry_view *e);
+
+/*
+ * acreV_set_shape_slots -- tests only: the entry shapes a request keeps
+ * go into the first n slots (a power of two, at most ACREV_SHAPES), so
+ * that shapes and contexts collide; 0 restores all of them.  Not
+ * thread-safe: call with no request deciding.
+ */
+void acreV_set_shape_slots(unsigned n);
 
 /*
  * acreV_group_memo_get / _put -- the membership of fixed group g kept in

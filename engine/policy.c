@@ -5,6 +5,7 @@
  * it whatever the request.
  */
 #include "policy.h"
+#include "dn.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -125,7 +126,10 @@ acre_slot_free(acre_slot *s)
 const struct acreP_node *
 acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
 {
-    unsigned d = acre_dn_depth(dn);
+    if (!acreE_is(dn, ACRED_MAGIC))
+        return &p->nodes[0]; /* what acre_dn_depth makes of it */
+    unsigned d = dn->depth;
+    const uint64_t *dh = acreD_h(dn);
 
     /* Invariants (policy.h): the node hash is a power of two in size and
      * never full, so every probe sequence ends; node 0 is the root */
@@ -133,7 +137,7 @@ acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
     acre_assert(2 * (size_t)p->nnodes <= (size_t)p->hash_mask + 1);
     acre_assert(p->nnodes > 0 && p->nodes[0].depth == 0);
     for (unsigned i = d < p->max_depth ? d : p->max_depth; i > 0; i--) {
-        uint64_t h = acre_dn_ancestor_hash(dn, i);
+        uint64_t h = dh[i];
         for (uint32_t k = (uint32_t)h & p->hash_mask;;
              k = (k + 1) & p->hash_mask) {
             uint32_t v = p->hash[k];
@@ -142,9 +146,10 @@ acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
             const struct acreP_node *n = &p->nodes[v - 1];
             if (n->hash != h || n->depth != i)
                 continue;
-            size_t len;
-            const char *s = acre_dn_ancestor(dn, i, &len);
-            if (len == n->ndn_len && memcmp(s, n->ndn, len) == 0) {
+            /* acre_dn_ancestor's, i <= depth */
+            size_t off = acreD_nrdn(dn)[d - i], len = dn->norm_len - off;
+            if (len == n->ndn_len &&
+                memcmp(acreD_norm(dn) + off, n->ndn, len) == 0) {
                 acre_assert(n->depth <= p->max_depth);
                 return n;
             }

@@ -4,10 +4,12 @@
  * and that deciding entries allocates nothing.
  */
 #include "acre.h"
+#include "eval.h"                /* acreV_set_shape_slots */
 #include "openldap_oracle_int.h" /* acreR_slapd_dn */
 
 #include <criterion/criterion.h>
 #include <regex.h>
+#include <stdio.h>
 #include <string.h>
 #include <talloc.h>
 
@@ -490,4 +492,227 @@ Test(policy, regex_index_keeps_what_the_pattern_matches)
                  sizeof(heads) / sizeof(heads[0]) * sizeof(tails) /
                      sizeof(tails[0]),
                  "%u indexed", indexed);
+}
+
+/* ---- whole verdicts kept by entry shape (eval.c: struct acreV_shape) --- */
+
+static const char shapes_ldif[] =
+    "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+    "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: people\n\n"
+    "dn: ou=deep,ou=people,dc=example,dc=com\n"
+    "objectClass: organizationalUnit\nou: deep\n\n"
+    /* a1 (the requester) and a2: one shape, mail readable by self only */
+    "dn: uid=a1,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a1\ncn: A1\nsn: A\nmail: a1@example.com\n\n"
+    "dn: uid=a2,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a2\ncn: A2\nsn: A\nmail: a2@example.com\n\n"
+    /* a3: a2's shape but for its fifth attribute (readable), which the
+     * slot's hash does not read: the same slot */
+    "dn: uid=a3,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a3\ncn: A3\nsn: A\ndescription: three\n\n"
+    /* a4 and d1: one shape, telephoneNumber hidden one level below
+     * ou=people only (the same node, another depth) */
+    "dn: uid=a4,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a4\ncn: A4\nsn: A\ntelephoneNumber: 4\n\n"
+    "dn: uid=d1,ou=deep,ou=people,dc=example,dc=com\n"
+    "objectClass: inetOrgPerson\nuid: d1\ncn: D1\nsn: D\n"
+    "telephoneNumber: 1\n\n"
+    /* a5, a6: a2's and a3's ids with two values */
+    "dn: uid=a5,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a5\ncn: A5\nsn: A\nmail: a5@example.com\nmail: five@example.com\n\n"
+    "dn: uid=a6,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a6\ncn: A6\nsn: A\ndescription: six\ndescription: 6\n\n"
+    /* a8: a3's shape, but cn hidden by a filter on a3 only */
+    "dn: uid=a8,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a8\ncn: A8\nsn: A\ndescription: eight\n\n"
+    /* a7: title is compare-level: hidden for read, shown for compare */
+    "dn: uid=a7,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+    "uid: a7\ncn: A7\nsn: A\ntitle: seven\n";
+
+static const char shapes_conf[] =
+    "access to filter=(description=three) attrs=cn by * none\n"
+    "access to dn.one=\"ou=people,dc=example,dc=com\" attrs=telephoneNumber\n"
+    "  by * none\n"
+    "access to attrs=mail by self read by * none\n"
+    "access to attrs=title by * compare\n"
+    "access to * by * read\n";
+
+/* Every field of two verdicts alike (what the caller sees). */
+static void
+expect_same_verdict(const acre_verdict *x, const acre_verdict *y,
+                    const char *what)
+{
+    cr_expect_eq(x->visible, y->visible, "%s: visible", what);
+    cr_assert_eq(x->nattrs, y->nattrs, "%s: nattrs", what);
+    for (unsigned i = 0; i < x->nattrs; i++) {
+        cr_expect_eq(x->attr[i], y->attr[i], "%s: attribute %u", what, i);
+        cr_assert_eq(x->first[i], y->first[i], "%s: first %u", what, i);
+    }
+}
+
+/* e's verdict for `right` is want: one letter per attribute, A all its
+ * values, N none, with first[] and the value bytes to match. */
+static void
+expect_verdict(acre_request *rq, const char *dn, int right, const char *want)
+{
+    const acre_entry *e = entry(dn);
+    const acre_entry_view *v = acre_entry_view_of(e);
+    acre_verdict vd;
+
+    cr_assert_eq(acre_entry_decide(rq, v, right, &vd), 0, "%s", dn);
+    cr_expect(vd.visible, "%s", dn);
+    cr_assert_eq(vd.nattrs, strlen(want), "%s", dn);
+    uint32_t f = 0;
+    for (unsigned i = 0; i < vd.nattrs; i++) {
+        int all = want[i] == 'A';
+        cr_expect_eq(vd.attr[i], all ? ACRE_ATTR_ALL : ACRE_ATTR_NONE,
+                     "%s right %d: attribute %u is not %c", dn, right, i,
+                     want[i]);
+        cr_assert_eq(vd.first[i], f, "%s: first[%u]", dn, i);
+        for (unsigned j = 0; j < v->attrs[i].nvals; j++)
+            cr_expect_eq(vd.value[f + j], all, "%s: attribute %u value %u", dn,
+                         i, j);
+        f += v->attrs[i].nvals;
+    }
+}
+
+/* Entries that share a shape in different contexts (self or not, depth,
+ * privilege), and different shapes in one context that land in one
+ * slot, decided in turn many times over one request: each keeps its own
+ * answer; again with every shape in one slot, and in two. */
+static void
+shapes_kept_apart(unsigned slots)
+{
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", shapes_conf,
+                       strlen(shapes_conf)};
+    acre_policy *p;
+
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &schema, NULL), 0);
+    cr_assert_eq(acre_directory_load(ctx, schema, "s.ldif", shapes_ldif,
+                                     strlen(shapes_ldif), &dir, NULL),
+                 0);
+    cr_assert_eq(acre_policy_compile(ctx, schema, &src, 1, 0, &p, NULL), 0);
+    acreV_set_shape_slots(slots);
+    acre_request *rq = begin(p, "uid=a1,ou=people,dc=example,dc=com");
+    const char *const people = ",ou=people,dc=example,dc=com";
+    char dn[80];
+    /* objectClass, uid, cn, sn, the fifth, structuralObjectClass */
+    for (int pass = 0; pass < 6; pass++) {
+        const char *const order[] = {"a1", "a2", "a3", "a4",
+                                     "d1", "a5", "a6", "a7"};
+        for (int k = 0; k < 8; k++) {
+            const char *u = order[(k + pass * 3) % 8];
+            snprintf(dn, sizeof dn, "uid=%s%s%s", u,
+                     u[0] == 'd' ? ",ou=deep" : "", people);
+            const char *want = strcmp(u, "a2") == 0   ? "AAAANA"
+                               : strcmp(u, "a4") == 0 ? "AAAANA"
+                               : strcmp(u, "a5") == 0 ? "AAAANA"
+                               : strcmp(u, "a7") == 0 ? "AAAANA"
+                               : strcmp(u, "a3") == 0 ? "AANAAA"
+                                                      : "AAAAAA";
+            expect_verdict(rq, dn, ACRE_RIGHT_READ, want);
+            if (strcmp(u, "a7") == 0) /* the same entry, another right */
+                expect_verdict(rq, dn, ACRE_RIGHT_COMPARE, "AAAAAA");
+        }
+    }
+    acre_request_end(rq);
+    acre_policy_release(p);
+    acreV_set_shape_slots(0);
+}
+
+Test(policy, verdict_shapes_and_contexts_kept_apart)
+{
+    shapes_kept_apart(0);
+    shapes_kept_apart(1);
+    shapes_kept_apart(2);
+}
+
+struct all_entries {
+    const acre_entry *e[64];
+    unsigned n;
+};
+
+static int
+collect_entry(void *arg, const acre_entry *e)
+{
+    struct all_entries *a = arg;
+
+    if (a->n < 64)
+        a->e[a->n++] = e;
+    return 0;
+}
+
+/* Over every entry, right and requester, in a scrambled order many times
+ * over: one request's verdicts (its memo and shapes warm) are a fresh
+ * request's. */
+static void
+agree_with_fresh(acre_policy *p, const char *const *who, unsigned nwho)
+{
+    static const int rights[] = {ACRE_RIGHT_READ, ACRE_RIGHT_SEARCH,
+                                 ACRE_RIGHT_COMPARE, ACRE_RIGHT_WRITE};
+    struct all_entries all = {.n = 0};
+    acre_dn *base;
+
+    cr_assert_eq(
+        acre_dn_parse(ctx, schema, "dc=example,dc=com", 17, 0, &base, NULL), 0);
+    cr_assert_eq(
+        acre_directory_walk(dir, base, ACRE_SCOPE_SUB, collect_entry, &all), 0);
+    cr_assert_gt(all.n, 5);
+    for (unsigned w = 0; w < nwho; w++) {
+        acre_request *warm = begin(p, who[w]);
+        unsigned x = 12345;
+        for (unsigned k = 0; k < 40 * all.n; k++) {
+            x = x * 1103515245u + 12345u;
+            const acre_entry *e = all.e[(x >> 8) % all.n];
+            int right = rights[(x >> 20) % 4];
+            acre_request *cold = begin(p, who[w]);
+            acre_verdict vw, vc;
+            int rw = acre_entry_decide(warm, acre_entry_view_of(e), right, &vw);
+            int rc = acre_entry_decide(cold, acre_entry_view_of(e), right, &vc);
+            cr_assert_eq(rw, rc);
+            char what[160];
+            snprintf(what, sizeof what, "%s on %s, right %d",
+                     who[w] ? who[w] : "anonymous",
+                     acre_dn_normalised(acre_entry_view_of(e)->dn, NULL),
+                     right);
+            expect_same_verdict(&vw, &vc, what);
+            uint32_t nv = 0;
+            for (unsigned i = 0; i < vw.nattrs; i++)
+                nv += acre_entry_view_of(e)->attrs[i].nvals;
+            cr_expect(nv == 0 || memcmp(vw.value, vc.value, nv) == 0, "%s",
+                      what);
+            acre_request_end(cold);
+        }
+        acre_request_end(warm);
+    }
+}
+
+Test(policy, warm_verdicts_are_fresh_verdicts)
+{
+    static const char *const who[] = {
+        NULL, "uid=a1,ou=people,dc=example,dc=com",
+        "uid=d1,ou=deep,ou=people,dc=example,dc=com"};
+    static const char *const who2[] = {
+        NULL, "uid=alice,ou=people,dc=example,dc=com",
+        "uid=bob,ou=people,dc=example,dc=com", "cn=manager,dc=example,dc=com"};
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", shapes_conf,
+                       strlen(shapes_conf)};
+    acre_policy *p;
+
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &schema, NULL), 0);
+    cr_assert_eq(acre_directory_load(ctx, schema, "s.ldif", shapes_ldif,
+                                     strlen(shapes_ldif), &dir, NULL),
+                 0);
+    cr_assert_eq(acre_policy_compile(ctx, schema, &src, 1, 0, &p, NULL), 0);
+    agree_with_fresh(p, who, 3);
+    acre_policy_release(p);
+    /* the rules above: groups, dnattr, self, a regex with substitution */
+    p = compile(conf, NULL);
+    cr_assert(p);
+    agree_with_fresh(p, who2, 4);
+    acreV_set_shape_slots(1); /* every shape in one slot */
+    agree_with_fresh(p, who2, 4);
+    acreV_set_shape_slots(0);
+    acre_policy_release(p);
 }
