@@ -18,8 +18,9 @@
  * Paths 2 and 3 also mix within one DN: the general parse tries each RDN
  * as path 2's shape first (simple_rdn), so only the RDNs that need it pay
  * for path 3.
- * Paths 1 and 2 have a word-parallel form (SSE2, DNs up to NF_MAX bytes:
- * every byte classified into bit masks 16 at a time, then the RDNs found
+ * Paths 1 and 2 have a word-parallel form (AVX2 where the CPU has it, else
+ * SSE2; DNs up to NF_MAX bytes: every byte classified into bit masks 32 or
+ * 16 at a time, then the RDNs found
  * and checked with word operations) and a byte loop (other machines,
  * longer DNs, and what the word-parallel forms leave).  All give
  * byte-identical results: a unit test parses randomised DNs every way
@@ -1233,26 +1234,25 @@ try_normalised(struct ps *ps)
 #if defined(__SSE2__)
 /*
  * Path 1 for DNs of up to NF_MAX bytes, without a loop over the bytes of
- * an RDN.  One pass classifies the input 16 bytes at a time into bit masks
- * (bit j for byte j).  Then the whole DN is checked with word operations:
- * the prefix parity P of the '=' and ',' bits is 1 from each '=' up to the
- * next ',', so the '=' and ',' strictly alternate, starting with '=' and
- * ending in a value, exactly when no '=' has P = 0, no ',' has P = 1 and
- * the last P is 1; the type bytes are then ~P (less the commas), the value
- * bytes P (less the '='), and each class of bad byte is one AND.  A byte
- * that may stand in neither (uppercase, a control, a special, non-ASCII)
- * ends the check at its block: mixed-case input goes on to path 2 at
- * once.  The RDNs are walked only to look their types up (one probe of the
- * schema's dnfast table each) and to note where they start: the positions
- * of the '=' and ',' listed in order, as they alternate.  Accepts what the
- * scalar try_normalised accepts, except a caseExact value with an
- * uppercase letter, which paths 2 and 3 then turn into itself.
- * nf_scan does it for both callers: try_normalised_simd (the RDN starts
- * into the parser state; obj_fill builds the object later) and nf_direct
- * (acre_dn_parse_buf: the object itself, written in the same walk).
- * Returns 1 when it took the DN, -1 when it met a byte the word-parallel
- * path 2 refuses too (a special, a control or non-ASCII: parse_plain_simd
- * need not try), else 0; nf_direct also NF_UNTRIED.
+ * an RDN.  One pass classifies the input 32 (AVX2) or 16 (SSE2) bytes at a
+ * time into bit masks (bit j for byte j: nf_masks_avx2, nf_masks_sse2).  Then
+ * the whole DN is checked with word operations: the prefix parity P of the '='
+ * and ',' bits is 1 from each '=' up to the next ',', so the '=' and ','
+ * strictly alternate, starting with '=' and ending in a value, exactly when no
+ * '=' has P = 0, no ',' has P = 1 and the last P is 1; the value bytes are then
+ * P (less the '='), and each class of bad byte is one AND.  A byte that may
+ * stand in neither (uppercase, a control, a special, non-ASCII) ends the check
+ * at its block: mixed-case input goes on to path 2 at once.  The RDNs are
+ * walked only to check their types (each compared whole with its normalised
+ * spelling: one probe of the schema's dnnf table) and to note where they start:
+ * the '=' and ',' taken in order, as they alternate.  Accepts what the scalar
+ * try_normalised accepts, except a caseExact value with an uppercase letter,
+ * which paths 2 and 3 then turn into itself. nf_scan does it for both callers:
+ * try_normalised_simd (the RDN starts into the parser state; obj_fill builds
+ * the object later) and nf_direct (acre_dn_parse_buf: the object itself,
+ * written in the same walk). Returns 1 when it took the DN, -1 when it met a
+ * byte the word-parallel path 2 refuses too (a special, a control or non-ASCII:
+ * parse_plain_simd need not try), else 0; nf_direct also NF_UNTRIED.
  */
 #define NF_MAX   256
 #define NF_WORDS (NF_MAX / 64)
