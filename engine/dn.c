@@ -18,8 +18,9 @@
  * Paths 2 and 3 also mix within one DN: the general parse tries each RDN
  * as path 2's shape first (simple_rdn), so only the RDNs that need it pay
  * for path 3.
- * Paths 1 and 2 have a word-parallel form (SSE2, DNs up to NF_MAX bytes:
- * every byte classified into bit masks 16 at a time, then the RDNs found
+ * Paths 1 and 2 have a word-parallel form (AVX2 where the CPU has it, else
+ * SSE2; DNs up to NF_MAX bytes: every byte classified into bit masks 32 or
+ * 16 at a time, then the RDNs found
  * and checked with word operations) and a byte loop (other machines,
  * longer DNs, and what the word-parallel forms leave).  All give
  * byte-identical results: a unit test parses randomised DNs every way
@@ -42,7 +43,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 #include <string.h>
 #include <sys/random.h>
@@ -162,6 +163,15 @@ rdn_hash(const void *data, size_t n, uint64_t key)
     if (acre_unlikely(hash_hook != NULL))
         return hash_hook(data, n, key);
     return rdn_hash_raw(data, n, key);
+}
+
+/* The 8 bytes of s[0..n) (n >= 8) from i < n, those past n as 0. */
+static inline uint64_t
+rd64_in(const uint8_t *s, size_t n, size_t i)
+{
+    size_t b = i + 8 <= n ? i : n - 8;
+
+    return rd64(s + b) >> (8 * (i - b));
 }
 
 static inline uint64_t
@@ -1224,26 +1234,25 @@ try_normalised(struct ps *ps)
 #if defined(__SSE2__)
 /*
  * Path 1 for DNs of up to NF_MAX bytes, without a loop over the bytes of
- * an RDN.  One pass classifies the input 16 bytes at a time into bit masks
- * (bit j for byte j).  Then the whole DN is checked with word operations:
- * the prefix parity P of the '=' and ',' bits is 1 from each '=' up to the
- * next ',', so the '=' and ',' strictly alternate, starting with '=' and
- * ending in a value, exactly when no '=' has P = 0, no ',' has P = 1 and
- * the last P is 1; the type bytes are then ~P (less the commas), the value
- * bytes P (less the '='), and each class of bad byte is one AND.  A byte
- * that may stand in neither (uppercase, a control, a special, non-ASCII)
- * ends the check at its block: mixed-case input goes on to path 2 at
- * once.  The RDNs are walked only to look their types up (one probe of the
- * schema's dnfast table each) and to note where they start: the positions
- * of the '=' and ',' listed in order, as they alternate.  Accepts what the
- * scalar try_normalised accepts, except a caseExact value with an
- * uppercase letter, which paths 2 and 3 then turn into itself.
- * nf_scan does it for both callers: try_normalised_simd (the RDN starts
- * into the parser state; obj_fill builds the object later) and nf_direct
- * (acre_dn_parse_buf: the object itself, written in the same walk).
- * Returns 1 when it took the DN, -1 when it met a byte the word-parallel
- * path 2 refuses too (a special, a control or non-ASCII: parse_plain_simd
- * need not try), else 0; nf_direct also NF_UNTRIED.
+ * an RDN.  One pass classifies the input 32 (AVX2) or 16 (SSE2) bytes at a
+ * time into bit masks (bit j for byte j: nf_masks_avx2, nf_masks_sse2).  Then
+ * the whole DN is checked with word operations: the prefix parity P of the '='
+ * and ',' bits is 1 from each '=' up to the next ',', so the '=' and ','
+ * strictly alternate, starting with '=' and ending in a value, exactly when no
+ * '=' has P = 0, no ',' has P = 1 and the last P is 1; the value bytes are then
+ * P (less the '='), and each class of bad byte is one AND.  A byte that may
+ * stand in neither (uppercase, a control, a special, non-ASCII) ends the check
+ * at its block: mixed-case input goes on to path 2 at once.  The RDNs are
+ * walked only to check their types (each compared whole with its normalised
+ * spelling: one probe of the schema's dnnf table) and to note where they start:
+ * the '=' and ',' taken in order, as they alternate.  Accepts what the scalar
+ * try_normalised accepts, except a caseExact value with an uppercase letter,
+ * which paths 2 and 3 then turn into itself. nf_scan does it for both callers:
+ * try_normalised_simd (the RDN starts into the parser state; obj_fill builds
+ * the object later) and nf_direct (acre_dn_parse_buf: the object itself,
+ * written in the same walk). Returns 1 when it took the DN, -1 when it met a
+ * byte the word-parallel path 2 refuses too (a special, a control or non-ASCII:
+ * parse_plain_simd need not try), else 0; nf_direct also NF_UNTRIED.
  */
 #define NF_MAX   256
 #define NF_WORDS (NF_MAX / 64)
@@ -1346,117 +1355,212 @@ nf_classify(__m128i v, unsigned d)
 #undef NF_MASK
 }
 
-/* nf_load -- block k of s[0..n) (k < n), read in place; past the end,
- * the last 16 bytes again with *d set to how far they reach back (n >=
- * 16), or small, the DN zero-padded (n < 16). */
-static inline __m128i
-nf_load(const uint8_t *s, size_t n, size_t k, const __m128i *small, unsigned *d)
-{
-    *d = 0;
-    if (k + 16 <= n)
-        return _mm_loadu_si128((const __m128i *)(const void *)(s + k));
-    if (n < 16)
-        return *small;
-    *d = (unsigned)(k + 16 - n);
-    return _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
-}
+/* Path 1's classes of a DN's bytes, bit j of word w for byte 64 w + j:
+ * '=', ',', space, and the bytes no value may open with (space, ',',
+ * '#').  The blocks' masks are packed into the words (little-endian, as
+ * every machine with SSE2 is). */
+union nf_mask {
+    uint64_t w[NF_WORDS];
+    uint32_t d[2 * NF_WORDS];
+    uint16_t h[4 * NF_WORDS];
+};
 
+struct nf_masks {
+    union nf_mask eq, co, sp, vs;
+};
+
+/* nf_masks_sse2 -- m from s[0..n) (0 < n <= NF_MAX), 16 bytes at a time:
+ * 1, or at the first block holding a byte no normalised DN holds, -1 when
+ * it is one path 2 refuses too (a control, DEL, non-ASCII, or one of
+ * + " \ < > ;) and 0 when it is uppercase only; upper (path 2): uppercase
+ * is no such byte. */
 static inline __attribute__((always_inline)) int
-nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
-        uint32_t *nrdn, unsigned *depth_out, void *buf, size_t size)
+nf_masks_sse2(const uint8_t *s, size_t n, struct nf_masks *m, int upper)
 {
-    /* a DN shorter than a block, zero-padded (longer ones are read in
-     * place: their last block again from their end) */
     union {
         __m128i v;
         uint8_t b[16];
     } small;
 
+    const size_t nb = (n + 15) / 16, nw = (n + 63) / 64;
+
+    m->eq.w[nw - 1] = m->co.w[nw - 1] = m->sp.w[nw - 1] = m->vs.w[nw - 1] = 0;
+    for (size_t k = 0; k < nb; k++) {
+        unsigned d = 0, in_dn = 0xffffu, stop;
+        __m128i v;
+        struct nf_block c;
+        if (16 * k + 16 <= n) {
+            v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k));
+        } else if (n < 16) { /* zero-padded */
+            memset(small.b, 0, sizeof small.b);
+            memcpy(small.b, s, n);
+            v = small.v;
+            in_dn = (1u << n) - 1;
+        } else { /* the last 16 bytes again, reaching back d */
+            v = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+            d = (unsigned)(16 * k + 16 - n);
+        }
+        c = nf_classify(v, d);
+        stop = (upper ? c.bad : c.stop) & in_dn;
+        if (stop)
+            return c.bad & in_dn ? -1 : 0;
+        m->eq.h[k] = (uint16_t)c.eq;
+        m->co.h[k] = (uint16_t)c.comma;
+        m->sp.h[k] = (uint16_t)c.sp;
+        m->vs.h[k] = (uint16_t)(c.sp | c.comma |
+                                ((unsigned)_mm_movemask_epi8(
+                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('#'))) >>
+                                 d));
+    }
+    return 1;
+}
+
+#define NF_AVX2 __attribute__((target("avx2,popcnt")))
+
+/*
+ * nf_masks_avx2 -- nf_masks_sse2 32 bytes at a time, each byte classified
+ * by two table lookups (its low and its high nibble, ANDed): bits 0-6
+ * mark the bytes that end path 1 (bits 0, 1, 2, 5, 6 the ones path 2
+ * refuses too, bits 3 and 4 uppercase), bit 7 the bytes no value opens
+ * with, so that one movemask gives them.  Each stop class is a set of
+ * high nibbles times a set of low ones:
+ *
+ *   bit 0  0x0_ 0x1_ 0x8_-0xf_   any low nibble   controls, non-ASCII
+ *   bit 1  0x2_                  2 b              " +
+ *   bit 2  0x3_                  b c e            ; < >
+ *   bit 3  0x4_                  1-f              A-O
+ *   bit 4  0x5_                  0-a              P-Z
+ *   bit 5  0x5_                  c                backslash
+ *   bit 6  0x7_                  f                DEL
+ *   bit 7  0x2_                  0 3 c            space # ,
+ */
+#define NF_BAD 0x67
+
+static inline NF_AVX2 __attribute__((always_inline)) int
+nf_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m, int upper)
+{
+    union {
+        __m256i v;
+        uint8_t b[32];
+    } small;
+
+    /* the tables (see above), one per nibble, in both lanes */
+    const __m256i lo_t = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+        (char)0x91, 0x19, 0x1b, (char)0x99, 0x19, 0x19, 0x19, 0x19, 0x19, 0x19,
+        0x19, 0x0f, (char)0xad, 0x09, 0x0d, 0x49));
+    const __m256i hi_t = _mm256_broadcastsi128_si256(
+        _mm_setr_epi8(0x01, 0x01, (char)0x82, 0x04, 0x08, 0x30, 0x00, 0x40,
+                      0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01));
+    const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+    const size_t nb = (n + 31) / 32, nw = (n + 63) / 64;
+
+    m->eq.w[nw - 1] = m->co.w[nw - 1] = m->sp.w[nw - 1] = m->vs.w[nw - 1] = 0;
+    for (size_t k = 0; k < nb; k++) {
+        unsigned d = 0, in_dn = ~0u, stop, eq, co, sp, vs;
+        int split = 0;
+        __m256i v, cl;
+        if (32 * k + 32 <= n) {
+            v = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32 * k));
+        } else if (n >= 32) { /* the last 32 bytes again, reaching back d */
+            v = _mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32));
+            d = (unsigned)(32 * k + 32 - n);
+        } else if (n >= 16) { /* bytes 0-15, then the last 16 */
+            v = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(
+                    _mm_loadu_si128((const __m128i *)(const void *)s)),
+                _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)),
+                1);
+            split = 1;
+        } else { /* a DN shorter than 16 bytes, zero-padded */
+            memset(small.b, 0, sizeof small.b);
+            memcpy(small.b, s, n);
+            v = small.v;
+            in_dn = (1u << n) - 1;
+        }
+        cl = _mm256_and_si256(
+            _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nib)),
+            _mm256_shuffle_epi8(
+                hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib)));
+        stop =
+            ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                _mm256_and_si256(cl, _mm256_set1_epi8(upper ? NF_BAD : 0x7f)),
+                zero)) &
+            in_dn;
+        if (stop) {
+            unsigned bad =
+                ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                    _mm256_and_si256(cl, _mm256_set1_epi8(NF_BAD)), zero)) &
+                in_dn;
+            return bad ? -1 : 0;
+        }
+        eq = (unsigned)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('=')));
+        co = (unsigned)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8(',')));
+        sp = (unsigned)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')));
+        vs = (unsigned)_mm256_movemask_epi8(cl);
+        if (split) { /* byte j >= 16 is at bit j + 32 - n */
+#define NF_SPLIT(x) (((x)&0xffffu) | (((x) >> (32 - n)) & ~0xffffu))
+            eq = NF_SPLIT(eq);
+            co = NF_SPLIT(co);
+            sp = NF_SPLIT(sp);
+            vs = NF_SPLIT(vs);
+#undef NF_SPLIT
+        }
+        m->eq.d[k] = eq >> d;
+        m->co.d[k] = co >> d;
+        m->sp.d[k] = sp >> d;
+        m->vs.d[k] = vs >> d;
+    }
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int
+nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
+        const struct nf_masks *m, uint32_t *nrdn, unsigned *depth_out,
+        void *buf, size_t size)
+{
     /* per word: the '=' and ',' (they alternate: checked) */
     uint64_t seps[NF_WORDS];
-
-    /* the classes, 16 bits a block: block k is bits 16 (k % 4) and up of
-     * word k / 4 (little-endian, as every machine with SSE2 is) */
-    union {
-        uint64_t w[NF_WORDS];
-        uint16_t b[4 * NF_WORDS];
-    } meq, mco, msp, mnt;
-
-    const size_t nw = (n + 63) / 64, nb = (n + 15) / 16;
+    const size_t nw = (n + 63) / 64;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
-    unsigned depth = 0;
-    size_t k;
+    unsigned depth = 0, nseps = 0;
 
-    if (n == 0)
-        return 0;
-    if (n < 16) {
-        memset(small.b, 0, sizeof small.b);
-        memcpy(small.b, s, n);
-    }
-    if (s[n - 1] == ' ' || s[n - 1] == '=')
-        return 0; /* a value ending in a space, an empty last value */
-    /* the blocks past the DN in its last word are 0 */
-    meq.w[nw - 1] = mco.w[nw - 1] = msp.w[nw - 1] = mnt.w[nw - 1] = 0;
-    /* a byte no type or value of a normalised DN holds (path 2's mixed
-     * case, mostly) ends the check at its block */
-    for (k = 0; k + 1 < nb; k++) {
-        struct nf_block c = nf_classify(
-            _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k)), 0);
-        if (c.stop)
-            return c.bad ? -1 : 0;
-        meq.b[k] = (uint16_t)c.eq;
-        mco.b[k] = (uint16_t)c.comma;
-        msp.b[k] = (uint16_t)c.sp;
-        mnt.b[k] = (uint16_t)~c.lower;
-    }
-    {
-        unsigned d, left = (unsigned)(n - 16 * k), in_dn;
-        __m128i v = nf_load(s, n, 16 * k, &small.v, &d);
-        struct nf_block c = nf_classify(v, d);
-        in_dn = left >= 16 ? 0xffffu : (1u << left) - 1;
-        if (c.stop & in_dn)
-            return c.bad & in_dn ? -1 : 0;
-        meq.b[k] = (uint16_t)c.eq;
-        mco.b[k] = (uint16_t)c.comma;
-        msp.b[k] = (uint16_t)c.sp;
-        mnt.b[k] = (uint16_t)~c.lower;
-    }
     for (size_t w = 0; w < nw; w++) {
-        uint64_t eq = meq.w[w], comma = mco.w[w], sp = msp.w[w], nt = mnt.w[w],
-                 valid, p, typ, val, start;
+        uint64_t eq = m->eq.w[w], comma = m->co.w[w], sp = m->sp.w[w],
+                 vs = m->vs.w[w], valid, p, val, start;
         size_t left = n - w * 64;
         valid = left >= 64 ? ~0ull : ~(~0ull << left);
         p = prefix_xor(eq | comma) ^ (0 - par);
         par = p >> 63;
-        typ = ~p & ~comma & valid;
         val = p & ~eq & valid;
         start = (comma << 1) | prev_comma; /* bytes that start an RDN */
         seps[w] = eq | comma;
-        bad |= (eq & ~p) | (comma & p) | (typ & nt) |
-               (val & sp & ((sp << 1) | prev_sp)) |     /* two spaces */
-               (start & eq) |                           /* an empty type */
-               (((eq << 1) | prev_eq) & (sp | comma)) | /* value: a start */
-               (((sp << 1) | prev_sp) & comma);         /* and an end */
+        nseps += (unsigned)__builtin_popcountll(eq | comma);
+        bad |= (eq & ~p) | (comma & p) |
+               (val & sp & ((sp << 1) | prev_sp)) | /* two spaces */
+               (start & eq) |                       /* an empty type */
+               (((eq << 1) | prev_eq) & vs) |       /* value: a start */
+               (((sp << 1) | prev_sp) & comma);     /* and an end */
         prev_sp = sp >> 63;
         prev_comma = comma >> 63;
         prev_eq = eq >> 63;
     }
     if (bad || !par)
         return 0;
-    /* the '=' and ',' in order (they alternate, starting and ending with
-     * an '='): RDN r's type ends at pos[2r], the RDN at pos[2r + 1] (n for
-     * the last) */
+    /* the RDNs, walking the '=' and ',' in order (they alternate, starting
+     * and ending with an '='): RDN r's type ends at the (2r)th, the RDN at
+     * the next (n for the last); each type is checked by its bytes (a
+     * descr in its normalised spelling: acreS_dn_nf, or the long names'
+     * lookup) */
     {
-        uint16_t pos[NF_MAX + 1];
-        size_t np = 0, t = 0, need = 0;
+        struct nf_bits it;
+        size_t t = 0, need = 0;
         uint32_t *nr = nrdn, *pr = NULL;
         uint64_t *h = NULL, hkey = 0;
 
-        for (size_t w = 0; w < nw; w++)
-            for (uint64_t m = seps[w]; m; m &= m - 1)
-                pos[np++] = (uint16_t)((w << 6) + (size_t)__builtin_ctzll(m));
-        pos[np] = (uint16_t)n;
-        depth = (unsigned)(np + 1) / 2;
+        depth = (nseps + 1) / 2;
         if (buf) {
             /* the object's layout (dn.h), known from the depth: the walk
              * writes the RDN starts and hashes in place */
@@ -1469,28 +1573,27 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
             pr = nr + depth + 1;
             hkey = acreD_hash_key();
         }
+        nf_bits_init(&it, seps, nw);
         for (unsigned r = 0; r < depth; r++) {
-            const struct acreD_type *ty;
-            size_t e = pos[2 * r], c = pos[2 * r + 1], tlen = e - t;
-            if (s[e + 1] == '#' || s[t] - (unsigned)'0' < 10)
-                return 0;
+            size_t e = nf_bits_next(&it, n), c = nf_bits_next(&it, n),
+                   tlen = e - t;
             if (tlen <= 8) {
                 uint64_t key;
-                if (t + 8 <= n)
-                    memcpy(&key, s + t, 8);
-                else if (n >= 8) /* the 8 bytes ending the DN, moved down */
-                    key = rd64(s + n - 8) >> (8 * (t + 8 - n));
-                else
-                    memcpy(&key, small.b + t, 8);
-                if (tlen < 8)
-                    key &= (1ull << (8 * tlen)) - 1;
-                ty = acreS_dn_fast(schema, key);
-                if (!ty || ty->lkey != key || !ty->lower)
+                if (acre_likely(n >= 8)) {
+                    key = rd64_in(s, n, t);
+                } else {
+                    key = 0;
+                    memcpy(&key, s + t, tlen);
+                }
+                key &= ~0ull >> (64 - 8 * tlen);
+                if (!acreS_dn_nf(schema, key))
                     return 0; /* unknown, an alias, or not a string */
             } else {
-                ty = acreS_dn_type(schema, (const char *)s + t, tlen);
+                const struct acreD_type *ty =
+                    acreS_dn_type(schema, (const char *)s + t, tlen);
                 if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
-                    ty->len != tlen || memcmp(ty->lname, s + t, tlen))
+                    ty->len != tlen || memcmp(ty->lname, s + t, tlen) ||
+                    !(s[t] - (unsigned)'a' < 26))
                     return 0;
             }
             nr[r] = (uint32_t)t;
@@ -1531,12 +1634,56 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
     return 1;
 }
 
+/* the machine has AVX2 and acreD_set_paths allows it */
+static inline int
+use_avx2(void)
+{
+    return paths == ACRED_PATHS_BEST && __builtin_cpu_supports("avx2");
+}
+
+/* nf_path1 -- path 1 of s[0..n) (0 < n <= NF_MAX), the masks made 16
+ * bytes at a time (nf_scan's answer). */
+static int
+nf_path1_sse2(const acre_schema *schema, const uint8_t *s, size_t n,
+              uint32_t *nrdn, unsigned *depth, void *buf, size_t size)
+{
+    struct nf_masks m;
+    int rc;
+
+    if (s[n - 1] == ' ' || s[n - 1] == '=')
+        return 0; /* a value ending in a space, an empty last value */
+    if ((rc = nf_masks_sse2(s, n, &m, 0)) <= 0)
+        return rc;
+    return nf_scan(schema, s, n, &m, nrdn, depth, buf, size);
+}
+
+/* ... and 32 at a time, with the AVX2 instructions. */
+static NF_AVX2 int
+nf_path1_avx2(const acre_schema *schema, const uint8_t *s, size_t n,
+              uint32_t *nrdn, unsigned *depth, void *buf, size_t size)
+{
+    struct nf_masks m;
+    int rc;
+
+    if (s[n - 1] == ' ' || s[n - 1] == '=')
+        return 0;
+    if ((rc = nf_masks_avx2(s, n, &m, 0)) <= 0)
+        return rc;
+    return nf_scan(schema, s, n, &m, nrdn, depth, buf, size);
+}
+
 static int
 try_normalised_simd(struct ps *ps)
 {
     unsigned depth;
-    int rc = nf_scan(ps->schema, ps->s, ps->n, ps->nrdn, &depth, NULL, 0);
+    int rc;
 
+    if (ps->n == 0)
+        return 0;
+    rc = use_avx2() ? nf_path1_avx2(ps->schema, ps->s, ps->n, ps->nrdn, &depth,
+                                    NULL, 0)
+                    : nf_path1_sse2(ps->schema, ps->s, ps->n, ps->nrdn, &depth,
+                                    NULL, 0);
     if (rc > 0) {
         ps->depth = depth;
         ps->fast = 1;
@@ -1558,14 +1705,30 @@ try_normalised_simd(struct ps *ps)
  * path 1's but does not fit (parse_all then runs as usual and reports
  * it), buf untouched.
  */
-
 static inline __attribute__((always_inline)) int
 nf_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
           size_t size)
 {
     unsigned depth;
 
-    return nf_scan(schema, s, n, NULL, &depth, buf, size);
+    if (n == 0)
+        return 0;
+    return use_avx2() ? nf_path1_avx2(schema, s, n, NULL, &depth, buf, size)
+                      : nf_path1_sse2(schema, s, n, NULL, &depth, buf, size);
+}
+
+/* path 2's masks (nf_masks_sse2 / nf_masks_avx2 with uppercase allowed):
+ * 1, or 0 at a byte path 2 refuses */
+static int
+p2_masks_sse2(const uint8_t *s, size_t n, struct nf_masks *m)
+{
+    return nf_masks_sse2(s, n, m, 1) > 0;
+}
+
+static NF_AVX2 int
+p2_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m)
+{
+    return nf_masks_avx2(s, n, m, 1) > 0;
 }
 
 /*
@@ -1590,53 +1753,45 @@ parse_plain_simd(struct ps *ps)
 
     /* per word: type starts; '='; ',' */
     uint64_t tstart[NF_WORDS], eqs[NF_WORDS], commas[NF_WORDS];
+    struct nf_masks mk;
     const size_t n = ps->n, nw = (n + 63) / 64;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0,
-             prev_tok = 0;
+             prev_tch = 0;
     unsigned depth = 0;
 
-    if (n == 0)
+    if (n == 0 || ps->s[n - 1] == ' ' || ps->s[n - 1] == '=')
+        return 0;
+    if (!(use_avx2() ? p2_masks_avx2(ps->s, n, &mk)
+                     : p2_masks_sse2(ps->s, n, &mk)))
         return 0;
     memcpy(in.b, ps->s, n);
     memset(in.b + n, 0, nw * 64 + 16 - n);
-    if (in.b[n - 1] == ' ' || in.b[n - 1] == '=')
-        return 0;
     for (size_t w = 0; w < nw; w++) {
-        uint64_t eq = 0, comma = 0, sp = 0, tok = 0, valid, p, typ, val, tsp;
+        uint64_t eq = mk.eq.w[w], comma = mk.co.w[w], sp = mk.sp.w[w],
+                 vs = mk.vs.w[w], valid, p, typ, val, tsp, tch;
         size_t left = n - w * 64;
-        for (unsigned q = 0; q < 4 && 16 * q < left; q++) {
-            unsigned sh = 16 * q;
-            struct nf_block c = nf_classify(in.v[w * 4 + q], 0);
-            unsigned in_dn =
-                left - sh >= 16 ? 0xffffu : (1u << (left - sh)) - 1;
-            if (c.bad & in_dn)
-                return 0;
-            eq |= (uint64_t)c.eq << sh;
-            comma |= (uint64_t)c.comma << sh;
-            sp |= (uint64_t)c.sp << sh;
-            tok |= (uint64_t)(c.lower | c.upper) << sh;
-        }
         valid = left >= 64 ? ~0ull : ~(~0ull << left);
         p = prefix_xor(eq | comma) ^ (0 - par);
         par = p >> 63;
         typ = ~p & ~comma & valid;
         val = p & ~eq & valid;
         tsp = typ & sp;
-        /* a type starts at a token byte after a ',', a space or the start */
-        tstart[w] =
-            typ & tok & ((comma << 1) | prev_comma | (sp << 1) | prev_sp);
+        tch = typ & ~sp;
+        /* a type starts at a byte other than a space after a ',', a space
+         * or the start (its bytes are checked by its lookup) */
+        tstart[w] = tch & ((comma << 1) | prev_comma | (sp << 1) | prev_sp);
         eqs[w] = eq;
         commas[w] = comma;
-        bad |= (eq & ~p) | (comma & p) | (typ & ~tok & ~sp) | /* type bytes */
-               (tsp & ((tok << 1) | prev_tok)) |              /* "cn =" */
+        bad |= (eq & ~p) | (comma & p) |
+               (tsp & ((tch << 1) | prev_tch)) | /* "cn =", "c n" */
                (eq & ((sp << 1) | prev_sp | (comma << 1) | prev_comma)) |
-               (((eq << 1) | prev_eq) & (sp | comma)) | /* value start */
-               (((sp << 1) | prev_sp) & comma) |        /* value end */
-               (val & sp & ((sp << 1) | prev_sp));      /* two spaces */
+               (((eq << 1) | prev_eq) & vs) |      /* value start */
+               (((sp << 1) | prev_sp) & comma) |   /* value end */
+               (val & sp & ((sp << 1) | prev_sp)); /* two spaces */
         prev_sp = sp >> 63;
         prev_comma = comma >> 63;
         prev_eq = eq >> 63;
-        prev_tok = tok >> 63;
+        prev_tch = tch >> 63;
     }
     if (bad || !par)
         return 0;
@@ -1652,8 +1807,8 @@ parse_plain_simd(struct ps *ps)
                    vlen;
             uint8_t *o, *pp;
             tlen = e - t;
-            if (t >= e || !(cls[in.b[t]] & CL_ALPHA) || in.b[e + 1] == '#')
-                return 0; /* an OID, or a BER value: the general path */
+            if (t >= e)
+                return 0; /* no type */
             if (tlen <= 8) {
                 uint64_t key;
                 memcpy(&key, in.b + t, 8);
@@ -1731,7 +1886,8 @@ parse_all(struct ps *ps, int nf)
     if (acre_unlikely(paths == ACRED_PATHS_GENERAL))
         return parse_text(ps);
 #if defined(__SSE2__)
-    if (acre_likely(paths == ACRED_PATHS_BEST) && ps->n <= NF_MAX) {
+    if (acre_likely(paths == ACRED_PATHS_BEST || paths == ACRED_PATHS_SSE2) &&
+        ps->n <= NF_MAX) {
         int rc = nf == NF_UNTRIED ? try_normalised_simd(ps) : nf;
         if (rc > 0)
             return 0;
@@ -1959,6 +2115,27 @@ slapd_refused(const acre_dn *dn, acre_diag *diag)
     return 0;
 }
 
+int
+acreD_path1(const char *s, size_t n)
+{
+#if defined(__SSE2__)
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out;
+
+    const acre_schema *schema = NULL;
+
+    if (use_schema(&schema, NULL) || n > NF_MAX)
+        return 0;
+    return nf_direct(schema, (const uint8_t *)s, n, out.b, sizeof out.b) > 0;
+#else
+    (void)s;
+    (void)n;
+    return -1;
+#endif
+}
+
 /* acre_dn_parse_buf past path 1 in one pass (nf: nf_direct's answer),
  * apart so that the parser state stays out of the fast path's frame. */
 static __attribute__((noinline)) int
@@ -2004,7 +2181,8 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
     if (!buf || ((uintptr_t)buf & 7))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "buffer not aligned");
 #if defined(__SSE2__)
-    if (acre_likely(paths == ACRED_PATHS_BEST && hash_hook == NULL) &&
+    if (acre_likely((paths == ACRED_PATHS_BEST || paths == ACRED_PATHS_SSE2) &&
+                    hash_hook == NULL) &&
         len <= NF_MAX) {
         nf = nf_direct(schema, (const uint8_t *)str, len, buf, size);
         if (nf > 0) {

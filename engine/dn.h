@@ -97,13 +97,28 @@ void acreD_set_hash_hook(uint64_t (*hook)(const void *p, size_t n,
  * acreD_set_paths -- tests only: which parsing paths dn.c takes (see its
  * header): ACRED_PATHS_BEST (the default: the word-parallel paths 1 and 2
  * where the machine has SSE2 and the DN fits, then the byte loops),
- * ACRED_PATHS_SCALAR (the byte loops of paths 1 and 2 only) or
- * ACRED_PATHS_GENERAL (path 3 alone).  Every mode gives the same results;
- * the tests prove it.  Not thread-safe: call with no other thread parsing.
+ * ACRED_PATHS_SCALAR (the byte loops of paths 1 and 2 only),
+ * ACRED_PATHS_GENERAL (path 3 alone) or ACRED_PATHS_SSE2 (as
+ * ACRED_PATHS_BEST without the AVX2 forms, where the machine has them).  Every
+ * mode gives the same results; the tests prove it.  Not thread-safe: call with
+ * no other thread parsing.
  */
-enum { ACRED_PATHS_BEST = 0, ACRED_PATHS_SCALAR = 1, ACRED_PATHS_GENERAL = 2 };
+enum {
+    ACRED_PATHS_BEST = 0,
+    ACRED_PATHS_SCALAR = 1,
+    ACRED_PATHS_GENERAL = 2,
+    ACRED_PATHS_SSE2 = 3
+};
 
 void acreD_set_paths(int mode);
+
+/*
+ * acreD_path1 -- tests only: does the word-parallel path 1 of
+ * acre_dn_parse_buf, in the form the current acreD_set_paths mode picks
+ * (AVX2 or SSE2), take s[0..n) with the built-in schema?  1 when it
+ * does, 0 when it declines, -1 where the machine has no such path.
+ */
+int acreD_path1(const char *s, size_t n);
 
 /*
  * acreD_value_unescape -- append to out the bytes of one AVA value as it

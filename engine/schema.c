@@ -594,14 +594,29 @@ static const struct {
 #undef K
 };
 
-/* dn_fast_table -- n's dnfast table (schema.h: struct acreS_hot), in ctx:
- * every name of 1..8 bytes (lowercase) of the types with a string
+/* nf_name -- is s[0..len) a descr in lowercase (a-z, then a-z, 0-9 and
+ * '-'): a spelling the DN parser's path 1 may take as it stands? */
+static int
+nf_name(const char *s, size_t len)
+{
+    if (len == 0 || s[0] < 'a' || s[0] > 'z')
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '-'))
+            return 0;
+    return 1;
+}
+
+/* dn_fast_table -- n's dnfast and dnnf tables (schema.h: struct acreS_hot), in
+ * ctx: every name of 1..8 bytes (lowercase) of the types with a string
  * preparation.  n->attrs is the array the schema keeps. */
 static int
 dn_fast_table(acre_schema *n, void *ctx)
 {
     unsigned count = 0, bits = 4;
     struct acreS_dnslot *t;
+    uint64_t *nf;
 
     for (unsigned i = 0; i < n->nattrs; i++)
         if (n->attrs[i].pub.dn.mr <= ACRE_MR_CASE_EXACT_IA5)
@@ -609,9 +624,11 @@ dn_fast_table(acre_schema *n, void *ctx)
     while ((1u << bits) < 2 * count)
         bits++;
     t = talloc_zero_array(ctx, struct acreS_dnslot, 1u << bits);
-    if (!t)
+    nf = talloc_zero_array(ctx, uint64_t, 1u << bits);
+    if (!t || !nf)
         return ACRE_ERR_NOMEM;
     n->hot.dnfast = t;
+    n->hot.dnnf = nf;
     n->hot.dnbits = bits;
     n->hot.dnmask = (1u << bits) - 1;
     for (unsigned i = 0; i < n->nattrs; i++) {
@@ -630,6 +647,13 @@ dn_fast_table(acre_schema *n, void *ctx)
                 k = (k + 1) & n->hot.dnmask;
             t[k].key = key;
             t[k].ty = &x->pub.dn;
+            if (j == 0 && x->pub.dn.lower && key == x->pub.dn.lkey &&
+                nf_name(x->lnames[j], len)) {
+                k = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+                while (nf[k] && nf[k] != key)
+                    k = (k + 1) & n->hot.dnmask;
+                nf[k] = key;
+            }
         }
     }
     return 0;
@@ -1367,7 +1391,8 @@ install(acre_schema *s, acre_schema *n, void *keep)
 /* the arrays a state owns, as install moves them */
 #define STATE_ARRAYS(x)                                                      \
     x->attrs, x->classes, x->ai.sh, x->ai.lg, x->ci.sh, x->ci.lg, x->macros, \
-        x->syntaxes, x->bits, (void *)x->hot.types, (void *)x->hot.dnfast
+        x->syntaxes, x->bits, (void *)x->hot.types, (void *)x->hot.dnfast,   \
+        (void *)x->hot.dnnf
     void *old[] = {STATE_ARRAYS(s)};
     void *next[] = {STATE_ARRAYS(n)};
 #undef STATE_ARRAYS

@@ -199,6 +199,12 @@ struct acreS_hot {
      * addressing, at most half full, 2^dnbits slots */
     const struct acreS_dnslot *dnfast;
     uint32_t dnmask, dnbits;
+    /* path 1's type check: the packed key of every type name of 1..8
+     * bytes that is its type's normalised spelling (the canonical name,
+     * all lowercase, of a type in dnfast) and a well-formed descr (a
+     * letter, then letters, digits and '-'); open addressing, 2^dnbits
+     * slots, 0 empty */
+    const uint64_t *dnnf;
 };
 
 /* acreS_lower8 -- the eight bytes of w with A-Z lowercased (the others,
@@ -228,6 +234,24 @@ acreS_dn_fast(const acre_schema *s, uint64_t key)
             return e->ty;
         if (!e->key)
             return NULL;
+    }
+}
+
+/* acreS_dn_nf -- is key (!= 0) the packed normalised spelling of a
+ * string type's name in s (non-NULL)?  One multiplicative hash, one
+ * probe, no pointer to follow. */
+static inline int
+acreS_dn_nf(const acre_schema *s, uint64_t key)
+{
+    const struct acreS_hot *h = (const struct acreS_hot *)(const void *)s;
+    uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - h->dnbits));
+
+    for (;; i = (i + 1) & h->dnmask) {
+        uint64_t k = h->dnnf[i];
+        if (k == key)
+            return 1;
+        if (!k)
+            return 0;
     }
 }
 

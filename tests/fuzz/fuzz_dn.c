@@ -7,7 +7,10 @@
  *   - normalise(pretty(x)) == normalise(x)              (pretty round trip)
  *   - each ancestor suffix parses to the same hash h[i] (ancestry)
  *   - x is in scope BASE and SUB of itself, and parse_buf agrees with parse;
- *   - 389's stored form of x (acreD_text_389), when it parses, names x.
+ *   - 389's stored form of x (acreD_text_389), when it parses, names x;
+ *   - parse_buf gives the same answer (the same object, byte for byte, or
+ *     the same error at the same offset) in every acreD_set_paths mode:
+ *     the AVX2 and SSE2 word-parallel paths, the byte loops, path 3.
  * Any violation aborts, which libFuzzer reports with the input.
  */
 #include <acre.h>
@@ -29,6 +32,38 @@ check(int cond)
 {
     if (!cond)
         abort();
+}
+
+/* every path mode agrees with the default one on s[0..n) (rb: its
+ * answer, in buf) */
+static void
+check_paths(const char *s, size_t n, int rb)
+{
+    static const int modes[] = {ACRED_PATHS_SSE2, ACRED_PATHS_SCALAR,
+                                ACRED_PATHS_GENERAL};
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } other;
+
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+        acre_dn *o = NULL;
+        acre_diag d0, d1;
+        int r;
+        acreD_set_paths(modes[m]);
+        r = acre_dn_parse_buf(other.b, sizeof(other.b), NULL, s, n, 0, &o, &d1);
+        acreD_set_paths(ACRED_PATHS_BEST);
+        check(r == rb);
+        if (r == 0) {
+            check(memcmp(other.b, buf.b, acre_dn_size(o)) == 0);
+        } else {
+            acre_dn *x = NULL;
+            check(acre_dn_parse_buf(buf.b, sizeof(buf.b), NULL, s, n, 0, &x,
+                                    &d0) == rb);
+            check(d0.offset == d1.offset);
+        }
+    }
 }
 
 static void
@@ -58,6 +93,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         acre_dn_parse_buf(buf.b, sizeof(buf.b), NULL, s, size, 0, &b, NULL);
 
     check(rc == rb);
+    check_paths(s, size, rb);
     if (rc) {
         check(d.code == rc && d.offset <= size && d.message[0]);
         return 0;

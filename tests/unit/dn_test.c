@@ -1959,28 +1959,28 @@ reset_paths(void)
 
 TestSuite(dn_paths, .fini = reset_paths);
 
-/* s[0..n) parsed under each path mode (best, scalar, general), compared
- * with the best one's answer: the same object, or the same refusal at
+/* s[0..n) parsed under each path mode (best, SSE2 only, scalar, general),
+ * compared with the best one's answer: the same object, or the same refusal at
  * the same offset (and with the same message when msg); the number of
  * modes that disagree (each an expectation that failed).  *ok: the best
  * mode parsed it. */
 static unsigned
 paths_agree(const char *s, size_t n, int msg, int *ok)
 {
-    static const int modes[] = {ACRED_PATHS_BEST, ACRED_PATHS_SCALAR,
-                                ACRED_PATHS_GENERAL};
+    static const int modes[] = {ACRED_PATHS_BEST, ACRED_PATHS_SSE2,
+                                ACRED_PATHS_SCALAR, ACRED_PATHS_GENERAL};
 
     static union {
         uint64_t align;
         unsigned char b[ACRE_DN_BUF_MAX];
-    } out[3];
+    } out[4];
 
-    int rc[3];
-    acre_diag d[3];
-    acre_dn *dn[3];
+    int rc[4];
+    acre_diag d[4];
+    acre_dn *dn[4];
     unsigned fails = 0;
 
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
         memset(out[m].b, 0xa5, sizeof out[m].b);
         memset(&d[m], 0, sizeof d[m]);
         acreD_set_paths(modes[m]);
@@ -1988,7 +1988,7 @@ paths_agree(const char *s, size_t n, int msg, int *ok)
                                   &dn[m], &d[m]);
     }
     acreD_set_paths(ACRED_PATHS_BEST);
-    for (int m = 1; m < 3; m++) {
+    for (int m = 1; m < 4; m++) {
         int same = rc[m] == rc[0];
         if (same && rc[0] == 0)
             same = acre_dn_size(dn[0]) == acre_dn_size(dn[m]) &&
@@ -2273,31 +2273,103 @@ Test(dn_paths, every_byte_in_every_block_kind)
         unsigned char b[ACRE_DN_BUF_MAX];
     } out[2];
 
+    static const int modes[] = {ACRED_PATHS_BEST, ACRED_PATHS_SSE2};
+
     for (size_t k = 0; k < NELEM(shapes); k++)
-        for (unsigned c = 0; c < 256; c++) {
-            char s[128];
-            int n = snprintf(s, sizeof s, shapes[k], (int)c), rc[2];
-            acre_diag d[2];
-            acre_dn *dn[2];
-            for (int m = 0; m < 2; m++) {
-                memset(out[m].b, 0xa5, sizeof out[m].b);
-                acreD_set_paths(m ? ACRED_PATHS_GENERAL : ACRED_PATHS_BEST);
-                rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL, s,
-                                          (size_t)n, 0, &dn[m], &d[m]);
+        for (unsigned c = 0; c < 256; c++)
+            for (int w = 0; w < 2; w++) {
+                char s[128];
+                int n = snprintf(s, sizeof s, shapes[k], (int)c), rc[2];
+                acre_diag d[2];
+                acre_dn *dn[2];
+                for (int m = 0; m < 2; m++) {
+                    memset(out[m].b, 0xa5, sizeof out[m].b);
+                    acreD_set_paths(m ? ACRED_PATHS_GENERAL : modes[w]);
+                    rc[m] = acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL,
+                                              s, (size_t)n, 0, &dn[m], &d[m]);
+                }
+                acreD_set_paths(ACRED_PATHS_BEST);
+                cr_expect_eq(rc[0], rc[1],
+                             "\"%s\" (%d): %d, the general path %d", V(s),
+                             modes[w], rc[0], rc[1]);
+                if (rc[0] == 0 && rc[1] == 0)
+                    cr_expect(acre_dn_size(dn[0]) == acre_dn_size(dn[1]) &&
+                                  memcmp(out[0].b, out[1].b,
+                                         acre_dn_size(dn[0])) == 0,
+                              "\"%s\" (%d): objects differ", V(s), modes[w]);
+                else if (rc[0] == rc[1])
+                    cr_expect_eq(
+                        d[0].offset, d[1].offset,
+                        "\"%s\" (%d): offset %zu, the general path %zu", V(s),
+                        modes[w], d[0].offset, d[1].offset);
             }
-            acreD_set_paths(ACRED_PATHS_BEST);
-            cr_expect_eq(rc[0], rc[1], "\"%s\": %d, the general path %d", V(s),
-                         rc[0], rc[1]);
-            if (rc[0] == 0 && rc[1] == 0)
-                cr_expect(acre_dn_size(dn[0]) == acre_dn_size(dn[1]) &&
-                              memcmp(out[0].b, out[1].b, acre_dn_size(dn[0])) ==
-                                  0,
-                          "\"%s\": objects differ", V(s));
-            else if (rc[0] == rc[1])
-                cr_expect_eq(d[0].offset, d[1].offset,
-                             "\"%s\": offset %zu, the general path %zu", V(s),
-                             d[0].offset, d[1].offset);
+}
+
+/*
+ * The word-parallel paths read a DN in blocks of 16 (SSE2) or 32 (AVX2)
+ * bytes, the last block again from the DN's end (or two 16-byte halves,
+ * or zero-padded, for short DNs), and check it in 64-bit words.  DNs of
+ * every length around those edges, with one byte of each kind (a
+ * separator, a space, '#', uppercase, an escape, a special, a control,
+ * the two bytes of a UTF-8 character) at every position, parse the same
+ * way under every path mode.
+ */
+Test(dn_paths, every_position_around_the_block_edges)
+{
+    static const char *const bits[] = {",",        "=",    " ",     "  ",
+                                       "#",        "+",    "A",     "Z",
+                                       "\\",       "\\2c", "\\2C",  ";",
+                                       "<",        "\"",   "\x7f",  "\x01",
+                                       "\xc3\xa9", "\xc3", "-",     "0",
+                                       ",dc=",     ",cn=", "+uid=", ", ",
+                                       "@"};
+    static const size_t lens[] = {
+        1,  2,  3,  4,   5,   6,   7,   8,   9,   14,  15,  16, 17,
+        18, 30, 31, 32,  33,  34,  47,  48,  49,  63,  64,  65, 66,
+        95, 96, 97, 127, 128, 129, 200, 250, 254, 255, 256, 257};
+    char s[300], base[300];
+    unsigned fails = 0, took = 0;
+
+    for (size_t l = 0; l < NELEM(lens) && fails < 10; l++) {
+        size_t n = lens[l];
+        /* a normalised DN of n bytes: cn=aaaa,dc=bbb...,dc=x with the
+         * value letters varied */
+        for (size_t k = 0; k < n; k++)
+            base[k] = (char)('a' + k % 26);
+        memcpy(base, "cn=", n < 3 ? n : 3);
+        for (size_t k = 12; k + 6 < n; k += 11)
+            memcpy(base + k, ",dc=", 4);
+        for (size_t b = 0; b < NELEM(bits); b++)
+            for (size_t pos = 0; pos < n; pos++) {
+                size_t bl = strlen(bits[b]), m = n;
+                int ok;
+                memcpy(s, base, n);
+                memcpy(s + pos, bits[b], pos + bl <= n ? bl : n - pos);
+                if (pos + bl > n) /* the bit straddles the end: grow */
+                    memcpy(s + n, bits[b] + (n - pos), (m = pos + bl) - n);
+                fails += paths_agree(s, m, 1, &ok);
+                took += ok;
+                acreD_set_paths(ACRED_PATHS_SSE2);
+                ok = acreD_path1(s, m);
+                acreD_set_paths(ACRED_PATHS_BEST);
+                cr_expect_eq(acreD_path1(s, m), ok,
+                             "\"%s\": path 1 takes it in one form only",
+                             vis(s, m));
+            }
+        {
+            int ok;
+            fails += paths_agree(base, n, 1, &ok);
+            took += ok;
+            if (n >= 4 && n <= 256 && acreD_path1(base, n) >= 0) {
+                cr_expect_eq(acreD_path1(base, n), 1, "\"%s\"", vis(base, n));
+                acreD_set_paths(ACRED_PATHS_SSE2);
+                cr_expect_eq(acreD_path1(base, n), 1, "\"%s\" (SSE2)",
+                             vis(base, n));
+                acreD_set_paths(ACRED_PATHS_BEST);
+            }
         }
+    }
+    cr_expect_gt(took, 3000, "only %u DNs parsed", took);
 }
 
 /* ------------------------------------------------------------------------
