@@ -10,7 +10,8 @@
  *   - the result is CLI_EXIT_OK or CLI_EXIT_USAGE; a usage error printed
  *     one line, "acre search: ..." (more only when an argument holds a
  *     newline, as messages quote arguments); success printed nothing;
- *   - on success -b, --policy and --data were given, the scope is one of
+ *   - on success -b, --data and (but with --dialect aci) --policy were
+ *     given, the scope is one of
  *     enum acre_scope, the filter (when there is one) starts with '(' or
  *     holds '=' and the first ATTR does neither when there is none (the
  *     ldapsearch rule), -z and -l are numbers or "max", the wrap width
@@ -96,7 +97,9 @@ check_args(const struct cli_search_args *a, int argc, char **argv)
     const struct cli_who *w = &a->who;
 
     check(a->base && in_argv(a->base, argc, argv));
-    check(a->in.npolicy >= 1 && a->in.ndata >= 1);
+    /* --dialect aci takes its rules from the data: --policy optional */
+    check((a->in.npolicy >= 1 || a->in.dialect == ACRE_DIALECT_ACI) &&
+          a->in.ndata >= 1);
     for (unsigned i = 0; i < a->in.npolicy; i++)
         check(in_argv(a->in.policy[i], argc, argv));
     for (unsigned i = 0; i < a->in.ndata; i++)
