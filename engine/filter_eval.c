@@ -1299,6 +1299,97 @@ e389(const struct ev *ev, const struct opt *o, const struct acreF_node *nd,
     }
 }
 
+/*
+ * 389's index candidates.  A one-level or subtree search evaluates the
+ * filter only on the entries its indexes give (ldbm's filter_candidates):
+ * an item on an attribute of 389's default indexes (template-dse.ldif,
+ * cn=default indexes) gives the entries whose values match it, any other
+ * item every entry; AND intersects, OR unites, NOT gives every entry.  An
+ * entry that is no candidate is never tested, so it asks no ACI for its
+ * search right -- which matters where 389 keeps an ACI's answer from the
+ * first entry that asks (eval_aci.c, ACREP_ACI_FIRST).  Skipping such an
+ * entry never changes whether the filter matches it.
+ */
+static const struct {
+    const char *name;
+    unsigned char pres, eq, sub;
+} idx389[] = {
+    {"aci", 1, 0, 0},
+    {"cn", 1, 1, 1},
+    {"givenName", 1, 1, 1},
+    {"mail", 1, 1, 1},
+    {"mailAlternateAddress", 0, 1, 0},
+    {"mailHost", 0, 1, 0},
+    {"member", 0, 1, 0},
+    {"memberOf", 0, 1, 0},
+    {"memberUid", 0, 1, 0},
+    {"gidNumber", 0, 1, 0},
+    {"uidNumber", 0, 1, 0},
+    {"nsUniqueId", 0, 1, 0},
+    {"numSubordinates", 1, 0, 0},
+    {"objectClass", 0, 1, 0},
+    {"owner", 0, 1, 0},
+    {"seeAlso", 0, 1, 0},
+    {"sn", 1, 1, 1},
+    {"telephoneNumber", 1, 1, 1},
+    {"uid", 0, 1, 0},
+    {"uniqueMember", 0, 1, 0},
+};
+
+/* indexed389 -- does one of 389's default indexes serve item nd? */
+static int
+indexed389(const struct ev *ev, const struct acreF_node *nd)
+{
+    const struct acreS_attr *at;
+    const char *name;
+
+    if (nd->undef || nd->want.type < 0)
+        return 0;
+    at = acreS_attr(ev->s, nd->want.type);
+    name = at->nnames ? at->names[0] : at->oid;
+    for (size_t i = 0; i < sizeof idx389 / sizeof idx389[0]; i++) {
+        if (strcasecmp(name, idx389[i].name))
+            continue;
+        switch (nd->kind) {
+        case ACREF_EQUALITY:
+        case ACREF_GE:
+        case ACREF_LE:
+            return idx389[i].eq;
+        case ACREF_SUBSTRINGS:
+            return idx389[i].sub;
+        case ACREF_PRESENT:
+            return idx389[i].pres;
+        default:
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* cand389 -- is the entry among 389's index candidates for nd? */
+static int
+cand389(const struct ev *ev, const struct acreF_node *nd)
+{
+    switch (nd->kind) {
+    case ACREF_AND:
+        for (unsigned i = 0; i < nd->nkids; i++)
+            if (!cand389(ev, nd->kids[i]))
+                return 0;
+        return 1;
+    case ACREF_OR:
+        for (unsigned i = 0; i < nd->nkids; i++)
+            if (cand389(ev, nd->kids[i]))
+                return 1;
+        return nd->nkids == 0;
+    case ACREF_NOT:
+    case ACREF_ABSOLUTE_TRUE:
+    case ACREF_ABSOLUTE_FALSE:
+        return 1;
+    default:
+        return !indexed389(ev, nd) || plain389(ev, nd) == R389_TRUE;
+    }
+}
+
 /* acreF_eval_389 -- see filter.h. */
 enum acreF_result
 acreF_eval_389(const struct acreF_filter *f, const acre_entry_view *e,
@@ -1310,6 +1401,8 @@ acreF_eval_389(const struct acreF_filter *f, const acre_entry_view *e,
 
     if (ev_init(&ev, f, e, h))
         return ACREF_UNDEFINED;
+    if (optimise && !cand389(&ev, f->root))
+        return ACREF_FALSE; /* not tested: asks nothing */
     if (optimise && (f->root->kind == ACREF_AND || f->root->kind == ACREF_OR))
         opt_node(&o, f->root);
     rc = e389(&ev, &o, f->root, 0);
