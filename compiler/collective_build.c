@@ -1092,8 +1092,10 @@ attach(struct cb *c)
 
     setup_ids(c);
     setup_cas(c);
-    if (c->at_oc < 0 || x->id_cas < 0)
-        return ACRE_ERR_INVAL; /* a bare schema: nothing to read with */
+    /* a bare schema: nothing to read with (a schema without the RFC 3672
+     * and 3671 types, as 389's, finds no subentry and lists none) */
+    if (c->at_oc < 0)
+        return ACRE_ERR_INVAL;
     if ((rc = scan(c)))
         return rc;
     x->nsubs = (uint32_t)c->nfound;
@@ -1171,8 +1173,7 @@ done:
     if (rc)
         acreE_diag_set(diag, rc, 0, "%s",
                        rc == ACRE_ERR_NOMEM ? "out of memory"
-                                            : "the schema lacks objectClass or "
-                                              "collectiveAttributeSubentries");
+                                            : "the schema lacks objectClass");
     talloc_free(c.q);
     talloc_free(c.tmp);
     return rc;

@@ -688,7 +688,11 @@ acreW_aci(struct lint *l, void *tmp, const acre_source *src, size_t n,
     *cfg = NULL;
     if (!set)
         return ACRE_ERR_NOMEM;
-    if ((rc = acre_schema_new(tmp, ACRE_SCHEMA_SYNTAX_MATCH, &schema, &d)))
+    if ((rc = acre_schema_new(
+             tmp,
+             ACRE_SCHEMA_SYNTAX_MATCH |
+                 (variant == ACREI_ACI_OPENDJ ? 0u : ACRE_SCHEMA_389),
+             &schema, &d)))
         return rc;
     set->variant = variant;
     for (size_t i = 0; i < n; i++) {

@@ -127,6 +127,19 @@ parse_aci(void *ctx, acre_schema *schema, const acre_source *src, size_t n,
     return 0;
 }
 
+/* policy_schema_flags -- the schema a policy makes for itself: slapd's for
+ * OpenLDAP rules, 389's for its ACIs, the built-in one matched by syntax
+ * for OpenDJ's. */
+static unsigned
+policy_schema_flags(int aci, unsigned flags)
+{
+    if (!aci)
+        return ACRE_SCHEMA_SLAPD;
+    if (flags & ACRE_COMPILE_ACI_OPENDJ)
+        return ACRE_SCHEMA_SYNTAX_MATCH;
+    return ACRE_SCHEMA_SYNTAX_MATCH | ACRE_SCHEMA_389;
+}
+
 ACRE_PUBLIC int
 acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
                     size_t n, unsigned flags, acre_policy **out,
@@ -152,9 +165,8 @@ acre_policy_compile(void *mem_ctx, acre_schema *schema, const acre_source *src,
     p->mem = p;
     pthread_mutex_init(&p->lock, NULL);
     talloc_set_destructor(p, policy_destructor);
-    if (!schema && (rc = acre_schema_new(
-                        p, aci ? ACRE_SCHEMA_SYNTAX_MATCH : ACRE_SCHEMA_SLAPD,
-                        &schema, diag)) != 0)
+    if (!schema && (rc = acre_schema_new(p, policy_schema_flags(aci, flags),
+                                         &schema, diag)) != 0)
         goto fail;
     if ((rc = aci ? parse_aci(p, schema, src, n, flags, &ir, diag)
                   : parse(p, schema, src, &ir, diag)) != 0)

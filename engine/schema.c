@@ -312,9 +312,10 @@ mr_of(int eq)
  * The built-in schema and access
  */
 
-static const acre_schema *builtin;
+static const acre_schema *builtin, *builtin_389;
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
-static acre_diag builtin_diag;
+static pthread_mutex_t builtin_389_lock = PTHREAD_MUTEX_INITIALIZER;
+static acre_diag builtin_diag, builtin_389_diag;
 static int builtin_failed;
 
 static int load(acre_schema *s, const char *name, const char *text, size_t len,
@@ -339,6 +340,45 @@ build_builtin(void)
     }
     s->frozen = 1;
     __atomic_store_n(&builtin, s, __ATOMIC_RELEASE);
+}
+
+/* build_389 -- 389 Directory Server's schema alone (ACRE_SCHEMA_389).
+ * Under builtin_389_lock; a failure (out of memory) is tried again by the
+ * next caller. */
+static void
+build_389(void)
+{
+    acre_schema *s;
+
+    if (builtin_389 ||
+        acre_schema_new(NULL, ACRE_SCHEMA_BARE, &s, &builtin_389_diag))
+        return;
+    if (load(s, "builtin:389", acreS_389_part, strlen(acreS_389_part),
+             &builtin_389_diag) ||
+        load(s, "builtin:389-acre", acreS_389_acre_part,
+             strlen(acreS_389_acre_part), &builtin_389_diag)) {
+        talloc_free(s);
+        return;
+    }
+    s->frozen = 1;
+    __atomic_store_n(&builtin_389, s, __ATOMIC_RELEASE);
+}
+
+/* get_389 -- the 389 schema, or NULL with why in *why. */
+static const acre_schema *
+get_389(acre_diag *why)
+{
+    const acre_schema *b = __atomic_load_n(&builtin_389, __ATOMIC_ACQUIRE);
+
+    if (acre_likely(b != NULL))
+        return b;
+    pthread_mutex_lock(&builtin_389_lock);
+    build_389();
+    b = builtin_389;
+    if (!b)
+        *why = builtin_389_diag;
+    pthread_mutex_unlock(&builtin_389_lock);
+    return b;
 }
 
 const acre_schema *
@@ -1616,10 +1656,19 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     void *tmp;
     int rc;
 
-    if (!out || (flags & ~(ACRE_SCHEMA_BARE | ACRE_SCHEMA_SLAPD |
-                           ACRE_SCHEMA_SYNTAX_MATCH)))
+    if (!out ||
+        (flags & ~(ACRE_SCHEMA_BARE | ACRE_SCHEMA_SLAPD |
+                   ACRE_SCHEMA_SYNTAX_MATCH | ACRE_SCHEMA_389)) ||
+        ((flags & ACRE_SCHEMA_BARE) && (flags & ACRE_SCHEMA_389)))
         return acreE_diag_set(diag, ACRE_ERR_INVAL, 0, "invalid argument");
-    if (!(flags & ACRE_SCHEMA_BARE) && !(b = acreS_builtin()))
+    if (flags & ACRE_SCHEMA_389) {
+        acre_diag why = {.code = ACRE_ERR_NOMEM};
+        if (!(b = get_389(&why))) { /* out of memory: it is tested to load */
+            if (diag)
+                *diag = why;
+            return why.code ? why.code : ACRE_ERR_NOMEM;
+        }
+    } else if (!(flags & ACRE_SCHEMA_BARE) && !(b = acreS_builtin()))
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0,
                               "cannot build the built-in schema");
     if (!(tmp = talloc_new(NULL)))

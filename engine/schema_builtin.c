@@ -721,6 +721,21 @@ static const char servers_part[] =
        "SUP nsComplexRoleDefinition STRUCTURAL MUST nsRoleDN ");
 /* clang-format on */
 
+/* ------------------------------------------------------------------------
+ * 389: what ACRE_SCHEMA_389 adds to 389's own schema (schema_389.c) -- the
+ * two pseudo-attributes through which acre_access asks for rights on the
+ * entry itself and on its children, as in every other schema.
+ */
+/* clang-format off */
+const char acreS_389_acre_part[] =
+    AT("1.3.6.1.4.1.4203.1.3.1 NAME 'entry' "
+       "SYNTAX 1.3.6.1.4.1.4203.1.1.1 SINGLE-VALUE NO-USER-MODIFICATION "
+       DSA)
+    AT("1.3.6.1.4.1.4203.1.3.2 NAME 'children' "
+       "SYNTAX 1.3.6.1.4.1.4203.1.1.1 SINGLE-VALUE NO-USER-MODIFICATION "
+       DSA);
+/* clang-format on */
+
 const struct acreS_part acreS_builtin_parts[] = {
     {"builtin:slapd", slapd_part},
     {"builtin:core", core_part},

@@ -68,6 +68,11 @@ struct acreS_part {
 extern const struct acreS_part acreS_builtin_parts[];
 extern const unsigned acreS_nbuiltin_parts;
 
+/* 389 Directory Server's own types and classes (schema_389.c, generated):
+ * what ACRE_SCHEMA_389 starts from instead of the parts above. */
+extern const char acreS_389_part[];
+extern const char acreS_389_acre_part[]; /* and acre's pseudo-attributes */
+
 /* ------------------------------------------------------------------------
  * The registry
  */

@@ -188,6 +188,10 @@ typedef struct acre_schema acre_schema;
     0x4u /* a type naming no EQUALITY, ORDERING or   \
             SUBSTR rule is matched by its syntax, as \
             389-DS matches (see acre_schema_new) */
+#define ACRE_SCHEMA_389                            \
+    0x8u /* start from 389 Directory Server 2.3's  \
+            schema instead of the built-in schemas \
+            (see acre_schema_new) */
 
 /*
  * acre_schema_new -- a schema holding the built-in definitions (OpenLDAP's
@@ -206,6 +210,14 @@ typedef struct acre_schema acre_schema;
  *            and Country String values by the caseIgnore rules; IA5 String
  *            values by caseExactIA5Match and its substrings rule.  The
  *            schema an ACI policy makes for itself has it.
+ *            ACRE_SCHEMA_389: start from the schema 389 Directory Server
+ *            2.3 holds (every attribute type and object class its
+ *            subschema entry lists, DESC texts left out) instead of the
+ *            built-in definitions above, so that 389's own data and ACIs
+ *            (nsAccountLock, numSubordinates, nsPerson, ...) load and
+ *            operational types are those 389 calls operational.  The
+ *            schema a 389 ACI policy (without ACRE_COMPILE_ACI_OPENDJ)
+ *            makes for itself has it.  Not with ACRE_SCHEMA_BARE.
  *   out:     OUT, a talloc child of mem_ctx: freed by acre_schema_free or
  *            with mem_ctx.  It must outlive everything made with it that
  *            keeps it: directories, policies compiled against it, parsed

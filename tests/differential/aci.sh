@@ -14,7 +14,8 @@
 #       into case-K/diff-I/min/ (aci values, then entries, removed while
 #       the two still differ).  Fails on any difference, or when fewer
 #       than a tenth of the searches returned an entry from 389 (a
-#       vacuous run).
+#       vacuous run).  First, and in record mode too, 389's subschema
+#       entry must give engine/schema_389.c again (schema389.pl).
 #   aci.sh record DRIVER OUT [SEED] [N]
 #       389's side alone: OUT/case-K/ gets data.ldif, searches, seed and
 #       389.out, for replaying against acre later (aci.sh replay); the
@@ -56,6 +57,19 @@ changetype: modify
 replace: passwordStorageScheme
 passwordStorageScheme: CLEAR
 EOF
+}
+
+# check_schema OUT -- does engine/schema_389.c (ACRE_SCHEMA_389) say what
+# the running 389's subschema entry says?  The regenerated file is left in
+# OUT/schema_389.c.
+check_schema() {
+	local want=$HERE/../../engine/schema_389.c got=$1/schema_389.c
+	dirsrv_ldap_root ldapsearch -LLL -o ldif-wrap=no -b cn=schema -s base \
+		'(objectClass=*)' attributeTypes objectClasses |
+		perl "$HERE/schema389.pl" >"$got" || die "could not read 389's schema"
+	cmp -s "$want" "$got" ||
+		die "389's schema is not engine/schema_389.c: diff $want $got (cp it if 389 changed)"
+	echo "differential-389: engine/schema_389.c is 389's schema"
 }
 
 # run_389 CASEDIR -- every search of the case against 389 -> 389.out
@@ -188,6 +202,7 @@ suite() {
 		inst=$(mktemp -d /tmp/acre-389-record.XXXXXX) && chmod 755 "$inst"
 	fi
 	start_389 "$inst"
+	check_schema "$inst"
 	while [ "$searches" -lt "$want" ]; do
 		k=$((k + 1))
 		[ $refused -gt $((k / 2 + 5)) ] && die "too many refused cases ($refused of $k)"

@@ -969,6 +969,42 @@ Test(oom, schema_load_file)
     sweep(&o, stride(3));
 }
 
+/* The 389 schema is built on first use, once per process: a build that
+ * runs out of memory fails the call, leaves nothing behind and is tried
+ * again by the next call (this test's process has not built it yet). */
+Test(oom, schema_389_first_build)
+{
+    unsigned long n, step = stride(41), runs = 0;
+    long kept = 0;
+    acre_schema *s = NULL;
+    acre_diag d;
+    int rc;
+
+    for (n = 1;; n += step) {
+        long live = alloc_live();
+        alloc_fail_after(n);
+        rc = acre_schema_new(NULL, ACRE_SCHEMA_389, &s, &d);
+        unsigned long failed = alloc_failed();
+        alloc_fail_after(0);
+        if (!failed)
+            break;
+        runs++;
+        cr_expect_eq(rc, ACRE_ERR_NOMEM, "allocation %lu: %d", n, rc);
+        /* the one run that built the shared schema and then failed to
+         * copy it keeps that schema; every other run keeps nothing */
+        if (alloc_live() != live && !kept)
+            kept = alloc_live() - live;
+        else
+            cr_expect_eq(alloc_live(), live, "allocation %lu: %ld blocks left",
+                         n, alloc_live() - live);
+    }
+    cr_expect_gt(runs, 0);
+    cr_expect(kept == 0 || kept > 1000, "the shared schema: %ld blocks", kept);
+    cr_assert_eq(rc, 0, "%s", d.message);
+    cr_expect_geq(acre_schema_attr_id(s, "nsAccountLock", 13), 0);
+    acre_schema_free(s);
+}
+
 struct slot_case {
     acre_slot *s;
 };

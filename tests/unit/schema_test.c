@@ -1606,3 +1606,85 @@ Test(schema, server_types_built_in)
     cr_expect_eq(acreS_nclasses(s), nc);
     acre_schema_free(s);
 }
+
+/* ------------------------------------------------------------------------
+ * 389 Directory Server's schema (ACRE_SCHEMA_389, schema_389.c): what the
+ * real 389 2.3 says about a few types and classes its data and ACIs name
+ * (the ACI differential suite compares the whole of it with the server).
+ */
+
+static const struct acreS_attr *
+at389(const acre_schema *s, const char *name)
+{
+    int id = acreS_attr_find(s, name, strlen(name));
+    cr_assert_geq(id, 0, "389 schema lacks %s", name);
+    return acreS_attr(s, id);
+}
+
+Test(schema, schema_389_is_389s)
+{
+    acre_schema *s;
+    acre_diag d;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &s, &d), 0, "%s",
+                 d.message);
+    cr_expect_gt(acreS_nattrs(s), 1000);
+    /* operational in 389, absent from slapd's schemas */
+    cr_expect_eq(at389(s, "nsAccountLock")->usage, ACRES_DIRECTORY_OP);
+    cr_expect_eq(at389(s, "numSubordinates")->usage, ACRES_DIRECTORY_OP);
+    cr_expect_eq(at389(s, "passwordRetryCount")->usage, ACRES_DIRECTORY_OP);
+    cr_expect_str_eq(at389(s, "numSubordinates")->oid,
+                     "1.3.1.1.4.1.453.16.2.103");
+    /* 389's own definitions of types slapd defines otherwise */
+    cr_expect_str_eq(at389(s, "aci")->syntax, "1.3.6.1.4.1.1466.115.121.1.15");
+    cr_expect_str_eq(at389(s, "entryDN")->oid, "2.16.840.1.113730.3.1.602");
+    cr_expect_eq(at389(s, "memberOf")->eq, ACREM_NONE);
+    /* a "name-oid" OID of 389's, made a 2.25 OID */
+    cr_expect_eq(strncmp(at389(s, "nsBindDN")->oid, "2.25.", 5), 0);
+    /* acre's pseudo-attributes of entry-level rights */
+    cr_expect_eq(at389(s, "entry")->usage, ACRES_DSA_OP);
+    cr_expect_geq(acreS_attr_find(s, "children", 8), 0);
+    /* 389's classes: its groupOfNames has cn alone as MUST */
+    int gon = acreS_class_find(s, "groupOfNames", 12);
+    cr_assert_geq(gon, 0);
+    cr_expect_eq(acreS_class(s, gon)->nmust, 1);
+    cr_expect_geq(acreS_class_find(s, "nsPerson", 8), 0);
+    cr_expect_geq(acreS_class_find(s, "nsAccount", 9), 0);
+    /* and nothing of slapd's own */
+    cr_expect_lt(acreS_attr_find(s, "olcAccess", 9), 0);
+    cr_expect_lt(acreS_attr_find(s, "collectiveAttributeSubentries", 29), 0);
+    acre_schema_free(s);
+    cr_expect_eq(
+        acre_schema_new(NULL, ACRE_SCHEMA_389 | ACRE_SCHEMA_BARE, &s, &d),
+        ACRE_ERR_INVAL);
+}
+
+/* An ACI policy makes 389's schema for itself: 389's data and ACIs naming
+ * its types compile; OpenDJ's variant keeps the built-in schema. */
+Test(schema, aci_policy_takes_389s_schema)
+{
+    static const char data[] =
+        "dn: dc=example,dc=com\n"
+        "objectClass: domain\n"
+        "dc: example\n"
+        "aci: (targetattr=\"nsAccountLock || numSubordinates\")(version "
+        "3.0; acl \"ops\"; allow (read) userdn=\"ldap:///all\";)\n";
+    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", data, sizeof data - 1};
+    acre_policy *p = NULL;
+    acre_diag d;
+
+    cr_assert_eq(acre_policy_compile(NULL, NULL, &src, 1, 0, &p, &d), 0, "%s",
+                 d.message);
+    const acre_schema *s = acre_policy_schema(p);
+    cr_expect_geq(acreS_attr_find(s, "nsAccountLock", 13), 0);
+    cr_expect_lt(acreS_attr_find(s, "olcAccess", 9), 0);
+    acre_policy_release(p);
+    p = NULL;
+    cr_assert_eq(acre_policy_compile(NULL, NULL, &src, 1,
+                                     ACRE_COMPILE_ACI_OPENDJ, &p, &d),
+                 0, "%s", d.message);
+    s = acre_policy_schema(p);
+    cr_expect_lt(acreS_attr_find(s, "nsAccountLock", 13), 0);
+    cr_expect_geq(acreS_attr_find(s, "entryCSN", 8), 0);
+    acre_policy_release(p);
+}
