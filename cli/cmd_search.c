@@ -624,6 +624,8 @@ result_name(int rc)
         return "invalidDNSyntax";
     case 50:
         return "insufficientAccess";
+    case 53:
+        return "unwillingToPerform";
     case 87:
         return "filterError";
     default:
@@ -864,6 +866,33 @@ warn_unknown_user(const struct search *s, acre_request *rq,
     acre_dn_free(dn);
 }
 
+/* inactivated -- does 389 refuse the bind of -D because its entry is an
+ * inactivated account (the first nsAccountLock value is "true", in any
+ * case: slapi_check_account_lock)?  Then the search never runs and
+ * ldapsearch exits with 53. */
+static int
+inactivated(const struct search *s, const acre_directory *dir)
+{
+    const char *who = s->a.who.authz_dn;
+    const acre_entry *e;
+    acre_dn *dn = NULL;
+    size_t len;
+    unsigned nvals;
+
+    if (!s->as389 || !who || !*who ||
+        acre_dn_parse(NULL, s->schema, who, strlen(who), 0, &dn, NULL))
+        return 0;
+    e = acre_directory_find(dir, dn);
+    acre_dn_free(dn);
+    for (unsigned i = 0; e && i < acre_entry_nattrs(e); i++) {
+        const char *desc = acre_entry_attr(e, i, NULL, &nvals);
+        const char *v = acre_entry_value(e, i, 0, &len);
+        if (!strcasecmp(desc, "nsAccountLock"))
+            return nvals > 0 && len == 4 && !strncasecmp(v, "true", 4);
+    }
+    return 0;
+}
+
 /* in_force -- the size and time limits slapd would apply to the search
  * (acre_search_limits: the base's database, the requester, -z and -l)
  * into s->lim; *ldap_rc 11 (printed) when they refuse the search.
@@ -916,6 +945,14 @@ run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
         (rc = cli_request(&s->a.who, p, dir, &rq)))
         return rc;
     warn_unknown_user(s, rq, dir);
+    if (inactivated(s, dir)) {
+        *ldap_rc = 53;
+        fprintf(stderr, "acre search: the bind of -D is refused: Account "
+                        "inactivated. Contact system administrator.\n");
+        printf("# result: %d %s\n", *ldap_rc, result_name(*ldap_rc));
+        acre_request_end(rq);
+        return CLI_EXIT_OK;
+    }
     if ((rc = in_force(s, rq, ldap_rc)) || *ldap_rc) {
         acre_request_end(rq);
         return rc;
