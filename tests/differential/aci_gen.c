@@ -178,6 +178,12 @@ person_attrs(struct gen *g, struct ent *e, const char *uid)
         put(e, "l", DT_PICK(&g->r, places));
     snprintf(buf, sizeof buf, "pw-%s", uid);
     put(e, "userPassword", buf);
+    /* 389's account inactivation (an operational type of its own schema):
+     * a bind as an entry whose nsAccountLock is "true" is refused (53) */
+    if (dt_rng_chance(&g->r, 12)) {
+        static const char *const lock[] = {"true", "false", "TRUE", "False"};
+        put(e, "nsAccountLock", DT_PICK(&g->r, lock));
+    }
 }
 
 static void
@@ -392,6 +398,7 @@ static const char *const attr_pool[] = {"cn",
                                         "nsRoleDN",
                                         "memberOf",
                                         "nsRole",
+                                        "nsAccountLock",
                                         "aci",
                                         "cn;lang-fr",
                                         "description;lang-en"};
@@ -827,7 +834,7 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 38)) {
+    switch (dt_rng_below(&g->r, 39)) {
     /* attribute options */
     case 36:
         dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(cn;lang-fr=*)"
@@ -850,6 +857,11 @@ filter_leaf(struct gen *g, struct dt_str *out)
     case 35:
         dt_str_printf(out, "(nsRole=*%s*)",
                       g->v[pick_of(g, g->roles, g->nroles)].name);
+        break;
+    /* 389's operational nsAccountLock (Directory String: caseIgnore) */
+    case 38:
+        dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(nsAccountLock=true)"
+                                                  : "(nsAccountLock=*)");
         break;
     /* matched by syntax in 389 (types without a rule, DN substrings) */
     case 26:
