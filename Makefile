@@ -75,7 +75,7 @@ $(B)/acre.pc: $(SRCDIR)/acre.pc.in config.mk
 	$(PC_SED) $< >$@
 
 # ---- the acre command (jemalloc is its allocator, never the library's) ----
-$(B)/acre: $(CLI_SRC) $(B)/libacre.a $(LIB_HDR)
+$(B)/acre: $(CLI_SRC) $(wildcard $(SRCDIR)/cli/*.h) $(B)/libacre.a $(LIB_HDR)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -I$(SRCDIR)/cli -o $@ $(CLI_SRC) \
 		$(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) $(JEMALLOC_LIBS)
 
