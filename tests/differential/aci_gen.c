@@ -667,7 +667,9 @@ userattr(struct gen *g, struct dt_str *out)
                                         "parent[0,1].manager#USERDN",
                                         "parent[1].seeAlso#GROUPDN",
                                         "parent[0,1,2].departmentNumber#20",
-                                        "parent[1].owner#USERDN"};
+                                        "parent[1].owner#USERDN",
+                                        "manager#SELFDN",
+                                        "owner#SELFDN"};
 
     dt_str_printf(out, "userattr%s\"%s\"", eq(g, 10), DT_PICK(&g->r, forms));
 }
