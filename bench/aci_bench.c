@@ -187,7 +187,9 @@ world_load(bench_run *run, struct aworld *w, const char *tag, const char *ldif,
     int rc;
 
     memset(&d, 0, sizeof d);
-    if ((rc = acre_schema_new(w->mem, 0, &w->schema, &d)) == 0)
+    if ((rc =
+             acre_schema_new(w->mem, ACRE_SCHEMA_389 | ACRE_SCHEMA_SYNTAX_MATCH,
+                             &w->schema, &d)) == 0)
         rc = acre_directory_load(w->mem, w->schema, tag, ldif, strlen(ldif),
                                  &w->dir, &d);
     if (rc == 0 && (rc = acre_dn_parse(w->mem, w->schema, base, strlen(base), 0,
