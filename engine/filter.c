@@ -111,6 +111,10 @@ static const struct rule_syntax rule_syntaxes[] = {
     {ACREM_INTEGER_FIRST, SYN("27"), int_first_compat},
     {ACREF_RULE_BITAND, SYN("27"), NULL},
     {ACREF_RULE_BITOR, SYN("27"), NULL},
+    {ACREF_RULE_DNSUBTREE, SYN("12"), NULL},
+    {ACREF_RULE_DNONELEVEL, SYN("12"), NULL},
+    {ACREF_RULE_DNSUBORDINATE, SYN("12"), NULL},
+    {ACREF_RULE_DNSUPERIOR, SYN("12"), NULL},
 };
 
 /* Syntaxes slapd marks X-BINARY-TRANSFER-REQUIRED: only their types take
@@ -131,6 +135,11 @@ static const struct {
 } local_rules[] = {
     {ACREF_RULE_BITAND, "integerBitAndMatch", "1.2.840.113556.1.4.803"},
     {ACREF_RULE_BITOR, "integerBitOrMatch", "1.2.840.113556.1.4.804"},
+    {ACREF_RULE_DNSUBTREE, "dnSubtreeMatch", "1.3.6.1.4.1.4203.666.4.9"},
+    {ACREF_RULE_DNONELEVEL, "dnOneLevelMatch", "1.3.6.1.4.1.4203.666.4.8"},
+    {ACREF_RULE_DNSUBORDINATE, "dnSubordinateMatch",
+     "1.3.6.1.4.1.4203.666.4.10"},
+    {ACREF_RULE_DNSUPERIOR, "dnSuperiorMatch", "1.3.6.1.4.1.4203.666.4.11"},
 };
 
 #define SUB_FEW 8
@@ -153,7 +162,7 @@ struct ps {
     unsigned nfew;
     const uint64_t **subtypes;
     uint8_t *subtypes_done;
-    const uint64_t *usable[ACREF_RULE_BITOR + 1]; /* cache, by rule */
+    const uint64_t *usable[ACREF_RULE_LAST + 1]; /* cache, by rule */
     acre_diag *diag;
 };
 
@@ -839,7 +848,7 @@ ext_capable(int rule)
 {
     const struct acreM_info *mi = acreM_info(rule);
 
-    if (rule == ACREF_RULE_BITAND || rule == ACREF_RULE_BITOR)
+    if (rule > ACREM_COUNT)
         return 1;
     return mi && (mi->usage == ACREM_EQ || mi->usage == ACREM_ORD) &&
            rule != ACREM_UUID && rule != ACREM_UUID_ORD;
@@ -896,7 +905,8 @@ find_rule(const char *name, size_t n)
 {
     int r = acreM_find(name, n);
 
-    for (size_t i = 0; r == ACREM_NONE && i < 2; i++) {
+    for (size_t i = 0;
+         r == ACREM_NONE && i < sizeof local_rules / sizeof *local_rules; i++) {
         const char *k = acreE_is_digit((unsigned char)name[0])
                             ? local_rules[i].oid
                             : local_rules[i].name;
@@ -916,6 +926,8 @@ prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
 
     if (nd->rule_text) {
         r = find_rule(nd->rule_text, nd->rule_len);
+        if (ACREF_RULE_IS_DN(r) && acreS_syntax_match(s))
+            r = ACREM_NONE; /* slapd's own: 389 has no such rule */
         if (r == ACREM_NONE)
             return rule_unusable(ps, nd, rule_off, "unknown matching rule");
     } else {
@@ -933,7 +945,9 @@ prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
         return rule_unusable(ps, nd, rule_off,
                              "matching rule not usable in extensible match");
     nd->rule = r;
-    nd->rule_eq = r > ACREM_COUNT ? ACREM_INTEGER : acreM_info(r)->eq;
+    nd->rule_eq = ACREF_RULE_IS_DN(r) ? ACREM_DN
+                  : r > ACREM_COUNT   ? ACREM_INTEGER
+                                      : acreM_info(r)->eq;
     return 0;
 }
 
@@ -955,7 +969,7 @@ prepare_ext(struct ps *ps, struct acreF_node *nd, size_t rule_off)
         return prepare_class(ps, nd); /* no rule named: see private_syntax */
     if ((rc = prepare_value(ps, nd, nd->rule, nd->rule_eq)) || nd->undef)
         return rc;
-    if (nd->rule > ACREM_COUNT)
+    if (nd->rule == ACREF_RULE_BITAND || nd->rule == ACREF_RULE_BITOR)
         nd->bits_range = acreF_int64(nd->norm, nd->norm_len, &nd->bits) != 0;
     if (nd->desc)
         return 0;

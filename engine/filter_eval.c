@@ -742,11 +742,66 @@ acreF_int64(const uint8_t *p, size_t n, int64_t *out)
  * or is not 0 (integerBitOrMatch); a number past 64 bits is an error
  * (slapd: strtol's ERANGE), hence UNDEFINED.
  */
+/* The separators (unescaped ',') of normalised DN text p[0..n): the
+ * number of them, and whether k is one. */
+static unsigned
+dn_seps(const uint8_t *p, size_t n, size_t k, int *at_k)
+{
+    unsigned count = 0;
+
+    *at_k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\\') {
+            i++;
+            continue;
+        }
+        if (p[i] == ',') {
+            count++;
+            *at_k |= i == k;
+        }
+    }
+    return count;
+}
+
+/*
+ * slapd's dnRelativeMatch on normalised DNs: is value v[0..n) in the
+ * subtree of the asserted DN a[0..an) (dnSubtreeMatch: itself included;
+ * the empty DN holds every DN), strictly below it (dnSubordinateMatch),
+ * its child (dnOneLevelMatch: the rest one RDN), or above it
+ * (dnSuperiorMatch: the assertion strictly below the value)?  As slapd
+ * compares them: the assertion's bytes end the value, after a separator.
+ * slapd's normal form escapes a ',' in a value as \2C where acre's has
+ * \, so a separator here is an unescaped one.
+ */
+static int
+dn_relative(int rule, const uint8_t *v, size_t n, const uint8_t *a, size_t an)
+{
+    if (rule == ACREF_RULE_DNSUPERIOR) {
+        const uint8_t *t = v;
+        size_t tn = n;
+        v = a, n = an, a = t, an = tn;
+        rule = ACREF_RULE_DNSUBORDINATE;
+    }
+    if (rule == ACREF_RULE_DNSUBTREE && an == n)
+        return memcmp(v, a, n) == 0;
+    if (an >= n)
+        return 0;
+    if (an == 0) /* every DN is below the root, but none is its child */
+        return rule != ACREF_RULE_DNONELEVEL;
+    if (memcmp(v + n - an, a, an) != 0)
+        return 0;
+    int sep;
+    unsigned before = dn_seps(v, n - an, n - an - 1, &sep);
+    return sep && (rule != ACREF_RULE_DNONELEVEL || before == 1);
+}
+
 static enum acreF_result
 ext_match(const struct acreF_node *nd, const uint8_t *p, size_t n)
 {
     int64_t v;
 
+    if (ACREF_RULE_IS_DN(nd->rule))
+        return truth(dn_relative(nd->rule, p, n, nd->norm, nd->norm_len));
     if (nd->rule > ACREM_COUNT) {
         if (nd->bits_range || acreF_int64(p, n, &v) != 0)
             return ACREF_UNDEFINED;
@@ -860,6 +915,20 @@ ext_dn(const struct ev *ev, const struct acreF_node *nd)
     return r;
 }
 
+/* The entry's DN against a DN-relating rule (dnSubtreeMatch, ...). */
+static enum acreF_result
+entry_dn_rel(const struct ev *ev, const struct acreF_node *nd)
+{
+    size_t len;
+    const char *dn;
+
+    if (!ev->e->dn)
+        return ACREF_FALSE;
+    dn = acre_dn_normalised(ev->e->dn, &len);
+    return truth(dn_relative(nd->rule, (const uint8_t *)dn, len, nd->norm,
+                             nd->norm_len));
+}
+
 static enum acreF_result
 eval_ext(const struct ev *ev, const struct acreF_node *nd)
 {
@@ -871,7 +940,8 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
             virtual_member(ev, nd, NULL, 0, &vr))
             return ACREF_UNDEFINED;
         if (nd->special == ACREF_SP_ENTRYDN)
-            return entry_dn_is(ev, nd);
+            return ACREF_RULE_IS_DN(nd->rule) ? entry_dn_rel(ev, nd)
+                                              : entry_dn_is(ev, nd);
         for (uint32_t i = first_attr(ev, nd); i < e->nattrs;
              i = next_attr(ev, nd, i + 1)) {
             enum acreF_result r = ext_attr(ev, nd, &e->attrs[i]);

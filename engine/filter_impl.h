@@ -38,12 +38,21 @@
 #define ACREF_MAGIC 0x61637266u /* "acrf" */
 
 /*
- * Extensible-match rules slapd has that match.h does not: Active
- * Directory's bitwise rules on INTEGER values, numbered past the
- * match.h rules.  Their assertion is prepared as an integer.
+ * Extensible-match rules slapd has that match.h does not, numbered past
+ * the match.h rules: Active Directory's bitwise rules on INTEGER values
+ * (the assertion prepared as an integer), and slapd's rules relating two
+ * DNs (schema_init.c, dn.c dnRelativeMatch; the assertion prepared as a
+ * DN; slapd's alone: a 389 schema does not know them).
  */
-#define ACREF_RULE_BITAND (ACREM_COUNT + 1) /* integerBitAndMatch */
-#define ACREF_RULE_BITOR  (ACREM_COUNT + 2) /* integerBitOrMatch */
+#define ACREF_RULE_BITAND        (ACREM_COUNT + 1) /* integerBitAndMatch */
+#define ACREF_RULE_BITOR         (ACREM_COUNT + 2) /* integerBitOrMatch */
+#define ACREF_RULE_DNSUBTREE     (ACREM_COUNT + 3) /* dnSubtreeMatch */
+#define ACREF_RULE_DNONELEVEL    (ACREM_COUNT + 4) /* dnOneLevelMatch */
+#define ACREF_RULE_DNSUBORDINATE (ACREM_COUNT + 5) /* dnSubordinateMatch */
+#define ACREF_RULE_DNSUPERIOR    (ACREM_COUNT + 6) /* dnSuperiorMatch */
+#define ACREF_RULE_LAST          ACREF_RULE_DNSUPERIOR
+#define ACREF_RULE_IS_DN(r) \
+    ((r) >= ACREF_RULE_DNSUBTREE && (r) <= ACREF_RULE_DNSUPERIOR)
 
 /* Attributes slapd treats specially in filters (filterentry.c). */
 enum acreF_special {
