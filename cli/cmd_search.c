@@ -97,6 +97,8 @@ result_name(int rc)
         return "noSuchObject";
     case 11:
         return "adminLimitExceeded";
+    case 12:
+        return "unavailableCriticalExtension";
     case 34:
         return "invalidDNSyntax";
     case 50:

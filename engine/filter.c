@@ -854,15 +854,17 @@ ext_capable(int rule)
            rule != ACREM_UUID && rule != ACREM_UUID_ORD;
 }
 
-/* slapd's mr_usable_with_at for the rules acre knows. */
+/* slapd's mr_usable_with_at for the rules acre knows; under a 389
+ * schema (any) every rule is usable with every type, as 389 applies a
+ * named rule to any values. */
 static int
-ext_usable(int rule, const struct acreS_attr *at)
+ext_usable(int rule, const struct acreS_attr *at, int any)
 {
     const struct rule_syntax *rs = NULL;
 
     if (!ext_capable(rule))
         return 0;
-    if (rule == at->eq)
+    if (rule == at->eq || any)
         return 1;
     for (size_t i = 0; i < sizeof rule_syntaxes / sizeof *rule_syntaxes; i++)
         if (rule_syntaxes[i].rule == rule)
@@ -916,6 +918,33 @@ find_rule(const char *name, size_t n)
     return r;
 }
 
+/* Is s[0..n) one of the collation rules of 389's internationalization
+ * plugin (slapd-collations.conf: a language tag such as en or de-AT,
+ * "default", or an OID under 2.16.840.1.113730.3.3.2)?  389 serves
+ * those; acre does not compare by them (the item is UNDEFINED). */
+static int
+collation_rule(const char *s, size_t n)
+{
+    static const char arc[] = "2.16.840.1.113730.3.3.2.";
+    size_t i = 0, k;
+
+    if (n > sizeof arc - 1 && !memcmp(s, arc, sizeof arc - 1))
+        return 1;
+    if (n == 7 && !strncasecmp(s, "default", 7))
+        return 1;
+    for (k = 0; i < n && acreE_is_alpha((unsigned char)s[i]); i++, k++)
+        ;
+    if (k < 2 || k > 3)
+        return 0;
+    if (i < n && s[i] == '-') {
+        for (k = 0, i++; i < n && acreE_is_alpha((unsigned char)s[i]); i++)
+            k++;
+        if (k < 2 || k > 4)
+            return 0;
+    }
+    return i == n;
+}
+
 static int
 prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
 {
@@ -928,6 +957,10 @@ prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
         r = find_rule(nd->rule_text, nd->rule_len);
         if (ACREF_RULE_IS_DN(r) && acreS_syntax_match(s))
             r = ACREM_NONE; /* slapd's own: 389 has no such rule */
+        if (r == ACREM_NONE && (ps->flags & ACREF_389_SEARCH) &&
+            !collation_rule(nd->rule_text, nd->rule_len))
+            return fail(ps, ACRE_ERR_FILTER_RULE, rule_off,
+                        "unknown matching rule: 389 refuses the search");
         if (r == ACREM_NONE)
             return rule_unusable(ps, nd, rule_off, "unknown matching rule");
     } else {
@@ -937,14 +970,16 @@ prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
                                  "no equality rule usable in extensible "
                                  "match for this type");
     }
-    if (at && (!ext_usable(r, at) ||
-               (nd->rule_text && private_syntax(ps, nd->want.type))))
+    if (at && (!ext_usable(r, at, acreS_syntax_match(s)) ||
+               (nd->rule_text && private_syntax(ps, nd->want.type) &&
+                !acreS_syntax_match(s))))
         return rule_unusable(ps, nd, rule_off,
                              "matching rule not usable with this type");
     if (!at && !ext_capable(r))
         return rule_unusable(ps, nd, rule_off,
                              "matching rule not usable in extensible match");
     nd->rule = r;
+    nd->ord_ge = acreS_syntax_match(s) != 0;
     nd->rule_eq = ACREF_RULE_IS_DN(r) ? ACREM_DN
                   : r > ACREM_COUNT   ? ACREM_INTEGER
                                       : acreM_info(r)->eq;
@@ -959,6 +994,10 @@ prepare_ext(struct ps *ps, struct acreF_node *nd, size_t rule_off)
     uint64_t *map;
     int rc;
 
+    if (!nd->desc && (ps->flags & ACREF_389_SEARCH))
+        return fail(ps, ACRE_ERR_FILTER_RULE, rule_off,
+                    "an extensible match without a type: 389 refuses the "
+                    "search");
     if (nd->desc && nd->want.type < 0) {
         nd->undef = 1; /* an unknown type: the rule is not looked at */
         return 0;
@@ -978,7 +1017,8 @@ prepare_ext(struct ps *ps, struct acreF_node *nd, size_t rule_off)
     if (!(map = bitmap_new(ps->f, n)))
         return ACRE_ERR_NOMEM;
     for (unsigned id = 0; id < n; id++)
-        if (ext_usable(nd->rule, acreS_attr(s, (int)id)) &&
+        if (ext_usable(nd->rule, acreS_attr(s, (int)id),
+                       acreS_syntax_match(s)) &&
             !private_syntax(ps, (int)id))
             bit_set(map, (int)id);
     nd->usable = ps->usable[nd->rule] = map;

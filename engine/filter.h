@@ -58,6 +58,13 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  *   item, as slapd makes it.  For linting rule text.
  */
 #define ACREF_STRICT_RULES 0x1u
+/*
+ *   ACREF_389_SEARCH: the filter of a search 389 answers: an extensible
+ *   item that names no type, or a rule 389 does not know, is the error
+ *   ACRE_ERR_FILTER_RULE (389 refuses the search: unavailableCritical-
+ *   Extension, 12) instead of an UNDEFINED item.
+ */
+#define ACREF_389_SEARCH   0x2u
 
 int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                       size_t len, unsigned flags, struct acreF_filter **out,

@@ -809,8 +809,10 @@ ext_match(const struct acreF_node *nd, const uint8_t *p, size_t n)
             return truth((v & nd->bits) == nd->bits);
         return truth((v & nd->bits) != 0);
     }
-    if (acreM_info(nd->rule)->usage == ACREM_ORD)
-        return truth(acreM_compare(nd->rule, p, n, nd->norm, nd->norm_len) < 0);
+    if (acreM_info(nd->rule)->usage == ACREM_ORD) {
+        int c = acreM_compare(nd->rule, p, n, nd->norm, nd->norm_len);
+        return truth(nd->ord_ge ? c >= 0 : c < 0);
+    }
     return truth(same_bytes(p, n, nd->norm, nd->norm_len));
 }
 

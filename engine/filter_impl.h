@@ -113,6 +113,8 @@ struct acreF_node {
     const uint64_t *usable; /* rule-only form: types the rule applies to */
     int64_t bits;           /* bitwise rules: the asserted integer */
     uint8_t bits_range;     /* ... which does not fit in 64 bits */
+    uint8_t ord_ge;         /* an ordering rule matches value >= assertion (389)
+                               instead of value < assertion (slapd) */
 
     /* approximate match on string types: the words' codes */
     const acreF_code *codes;

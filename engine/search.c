@@ -60,12 +60,13 @@
 #include <talloc.h>
 
 /* LDAP result codes acre_search reports */
-#define LDAP_SUCCESS             0
-#define LDAP_PROTOCOL_ERROR      2
-#define LDAP_NO_SUCH_OBJECT      32
-#define LDAP_INVALID_DN_SYNTAX   34
-#define LDAP_INSUFFICIENT_ACCESS 50
-#define LDAP_FILTER_ERROR        87
+#define LDAP_SUCCESS                        0
+#define LDAP_PROTOCOL_ERROR                 2
+#define LDAP_UNAVAILABLE_CRITICAL_EXTENSION 12
+#define LDAP_NO_SUCH_OBJECT                 32
+#define LDAP_INVALID_DN_SYNTAX              34
+#define LDAP_INSUFFICIENT_ACCESS            50
+#define LDAP_FILTER_ERROR                   87
 
 /* ------------------------------------------------------------------------
  * Attribute selection
@@ -498,11 +499,15 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         *ldap_rc = LDAP_INVALID_DN_SYNTAX;
         return 0;
     }
-    rc = acreF_parse(tmp, rq->schema, filter, strlen(filter), &f, NULL);
+    int is389 = rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389;
+    rc = acreF_parse_flags(tmp, rq->schema, filter, strlen(filter),
+                           is389 ? ACREF_389_SEARCH : 0, &f, NULL);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
-    if (rc) {
-        *ldap_rc = LDAP_FILTER_ERROR;
+    if (rc) { /* 389 serves no extensible item it has no plugin for */
+        *ldap_rc = rc == ACRE_ERR_FILTER_RULE && is389
+                       ? LDAP_UNAVAILABLE_CRITICAL_EXTENSION
+                       : LDAP_FILTER_ERROR;
         return 0;
     }
     rq->err = 0;
