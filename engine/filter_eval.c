@@ -371,17 +371,22 @@ virtual_member(const struct ev *ev, const struct acreF_node *nd,
     return virtual_ask(ev, nd, gdn, n, r);
 }
 
-/* The entry's DN against a normalised DN assertion. */
+static enum acreF_result ext_match(const struct acreF_node *nd,
+                                   const uint8_t *p, size_t n);
+
+/* The entry's DN against a normalised DN assertion: equal, or (ext) as
+ * the extensible item's rule says (dnSubtreeMatch, ...). */
 static enum acreF_result
-entry_dn_is(const struct ev *ev, const struct acreF_node *nd)
+entry_dn_is(const struct ev *ev, const struct acreF_node *nd, int ext)
 {
     size_t len;
-    const char *dn;
+    const uint8_t *dn;
 
     if (!ev->e->dn)
         return ACREF_FALSE;
-    dn = acre_dn_normalised(ev->e->dn, &len);
-    return truth(same_bytes((const uint8_t *)dn, len, nd->norm, nd->norm_len));
+    dn = (const uint8_t *)acre_dn_normalised(ev->e->dn, &len);
+    return ext ? ext_match(nd, dn, len)
+               : truth(same_bytes(dn, len, nd->norm, nd->norm_len));
 }
 
 /* ------------------------------------------------------------------------
@@ -607,7 +612,7 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
         return kids < 0 ? ACREF_UNDEFINED : truth(kids == nd->hs_true);
     }
     if (nd->special == ACREF_SP_ENTRYDN)
-        return eqlike ? entry_dn_is(ev, nd) : ACREF_UNDEFINED;
+        return eqlike ? entry_dn_is(ev, nd, 0) : ACREF_UNDEFINED;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
         const acre_view_attr *a = &ev->e->attrs[i];
@@ -917,20 +922,6 @@ ext_dn(const struct ev *ev, const struct acreF_node *nd)
     return r;
 }
 
-/* The entry's DN against a DN-relating rule (dnSubtreeMatch, ...). */
-static enum acreF_result
-entry_dn_rel(const struct ev *ev, const struct acreF_node *nd)
-{
-    size_t len;
-    const char *dn;
-
-    if (!ev->e->dn)
-        return ACREF_FALSE;
-    dn = acre_dn_normalised(ev->e->dn, &len);
-    return truth(dn_relative(nd->rule, (const uint8_t *)dn, len, nd->norm,
-                             nd->norm_len));
-}
-
 static enum acreF_result
 eval_ext(const struct ev *ev, const struct acreF_node *nd)
 {
@@ -942,8 +933,7 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
             virtual_member(ev, nd, NULL, 0, &vr))
             return ACREF_UNDEFINED;
         if (nd->special == ACREF_SP_ENTRYDN)
-            return ACREF_RULE_IS_DN(nd->rule) ? entry_dn_rel(ev, nd)
-                                              : entry_dn_is(ev, nd);
+            return entry_dn_is(ev, nd, 1);
         for (uint32_t i = first_attr(ev, nd); i < e->nattrs;
              i = next_attr(ev, nd, i + 1)) {
             enum acreF_result r = ext_attr(ev, nd, &e->attrs[i]);
