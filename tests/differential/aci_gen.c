@@ -836,7 +836,7 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 39)) {
+    switch (dt_rng_below(&g->r, 41)) {
     /* attribute options */
     case 36:
         dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(cn;lang-fr=*)"
@@ -859,6 +859,26 @@ filter_leaf(struct gen *g, struct dt_str *out)
     case 35:
         dt_str_printf(out, "(nsRole=*%s*)",
                       g->v[pick_of(g, g->roles, g->nroles)].name);
+        break;
+    /* extensible items as 389 reads them: a rule on any type, ordering
+     * at or after the assertion, an unknown rule refusing the search */
+    case 39: {
+        static const char *const ext[] = {
+            "(uid:caseExactMatch:=%s)",
+            "(uid:2.5.13.2:=%s)",
+            "(cn:caseIgnoreOrderingMatch:=%s)",
+            "(departmentNumber:integerMatch:=20)",
+            "(departmentNumber:integerOrderingMatch:=20)",
+            "(mail:caseExactIA5Match:=%s@example.com)",
+            "(uid:dnSubtreeMatch:=%s)"};
+        dt_str_printf(out, DT_PICK(&g->r, ext), p->name);
+        break;
+    }
+    /* now and then an empty set, which 389 refuses (protocolError) */
+    case 40:
+        dt_str_puts(out, !dt_rng_chance(&g->r, 30)  ? "(uid=*)"
+                         : dt_rng_chance(&g->r, 50) ? "(&)"
+                                                    : "(|)");
         break;
     /* 389's operational nsAccountLock (Directory String: caseIgnore) */
     case 38:
