@@ -1380,6 +1380,14 @@ static const char *const other_items[] = {
     "(title;lang-fr=patron)", "(:caseIgnoreMatch:=boss)",
     "(:caseExactMatch:=Boss)", "(:dn:caseIgnoreMatch:=people)",
     "(:dn:caseExactMatch:=team1)", "(cn;lang-fr:dn:caseIgnoreMatch:=people)",
+    /* slapd's DN-relating rules, typed (without a type they would also
+     * read the creatorsName slapadd stores and acre's directory has not) */
+    "(entryDN:dnSubtreeMatch:=ou=people,dc=example,dc=com)",
+    "(entryDN:dnOneLevelMatch:=dc=example,dc=com)",
+    "(entryDN:dnSubordinateMatch:=ou=people,dc=example,dc=com)",
+    "(entryDN:dnSuperiorMatch:=uid=x1,ou=people,dc=example,dc=com)",
+    "(member:dnSubtreeMatch:=ou=people,dc=example,dc=com)",
+    "(owner:1.3.6.1.4.1.4203.666.4.8:=ou=people,dc=example,dc=com)",
     /* not (structuralObjectClass=...): slapadd computes that attribute,
      * acre's LDIF directory does not */
 };
