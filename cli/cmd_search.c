@@ -144,16 +144,6 @@ check_filter(const struct search *s, const char *f, const char *where,
     return CLI_EXIT_INPUT;
 }
 
-/* empty_set -- does the (checked) filter hold an empty and/or, (&) or (|)?
- * 389 refuses such a filter as a protocol error (get_filter_list: a set
- * must have an element); slapd takes them as absolute true and false.
- * A parenthesis in a value is escaped, so the text tells. */
-static int
-empty_set(const char *f)
-{
-    return strstr(f, "(&)") || strstr(f, "(|)");
-}
-
 /* attach -- rules with the directory's subentries in its index, so that
  * entries show their collective attributes (flags: ACRE_COLL_*); a
  * subtreeSpecification that does not parse is printed as a warning. */
@@ -190,12 +180,6 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
     if (rc) {
         free(owned);
         return rc;
-    }
-    if (s->as389 && empty_set(filter)) {
-        free(owned);
-        *ldap_rc = 2; /* protocolError, before any entry */
-        printf("# result: %d %s\n", *ldap_rc, result_name(*ldap_rc));
-        return CLI_EXIT_OK;
     }
     s->count = 0;
     s->exceeded = 0;

@@ -511,9 +511,11 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return 0;
     }
     rq->err = 0;
-    if (rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389 &&
-        scope == ACRE_SCOPE_CHILDREN) {
-        *ldap_rc = LDAP_PROTOCOL_ERROR; /* 389 has no subordinate scope */
+    /* 389 has no subordinate scope, and refuses an empty and/or anywhere
+     * in a filter (get_filter_list); a parenthesis in a value is escaped */
+    if (is389 && (scope == ACRE_SCOPE_CHILDREN || strstr(filter, "(&)") ||
+                  strstr(filter, "(|)"))) {
+        *ldap_rc = LDAP_PROTOCOL_ERROR;
         return 0;
     }
     if ((rc = check_base(rq, bdn, f, ldap_rc)))

@@ -1482,7 +1482,10 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  *            naming one type twice, a #-BER value), 50
  *            insufficientAccess, 87 filterError; under an ACI policy
  *            as 389-DS answers: 2 protocolError for ACRE_SCOPE_CHILDREN
- *            (389 has no subordinate scope), 0 with no entry for a
+ *            (389 has no subordinate scope) and for a filter holding an
+ *            empty set, (&) or (|); 12 unavailableCriticalExtension for
+ *            an extensible item without a type or with a rule 389 does
+ *            not know; 0 with no entry for a
  *            missing base whose nearest existing ancestor the
  *            requester may not read, no access check on the base.
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
