@@ -28,7 +28,9 @@
  *   userdnattr, groupdnattr   "[parent[...].]ATTR";
  *   authmethod  a method name, kept lowercased ("none", "simple", "ssl",
  *       "sasl MECH");
- *   ssf         a decimal number; timeofday hhmm (0000..2359);
+ *   ssf         a decimal number; timeofday hhmm (0000..2359), and as
+ *       389 reads it under that variant: any atoi() value, or a range
+ *       "hhmm-hhmm" (timeofday_389);
  *   ip          comma list: IPv4 a.b.c.d with '*' parts (the rest then
  *       does not matter) and an optional "+netmask" (lasip.c dotdecimal),
  *       or IPv6 with an optional "/bits";
@@ -505,6 +507,49 @@ number(struct acreA_p *p, struct operand v, long max, long *out)
     return 0;
 }
 
+/* atoi389 -- what C's atoi reads at s[0..n): blanks, a sign, digits
+ * (saturating far past any time of day). */
+static long
+atoi389(const char *s, size_t n)
+{
+    size_t i = 0;
+    long x = 0, sign = 1;
+
+    while (i < n && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+        i++;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        sign = s[i++] == '-' ? -1 : 1;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        if (x < 100000000L)
+            x = x * 10 + (s[i] - '0');
+    return sign * x;
+}
+
+/* timeofday as 389 reads it (lastod.cpp LASTimeOfDayEval): no syntax at
+ * all -- a value with a '-' is a range of two atoi() values (each part
+ * under six bytes, else the rule never evaluates), any other an atoi()
+ * value ("2400", "12", even "abc": 0). */
+static int
+timeofday_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    const char *s = p->s + v.off;
+    const char *dash = memchr(s, '-', v.n);
+
+    if (!dash) {
+        b->num = atoi389(s, v.n);
+        return 0;
+    }
+    size_t a = (size_t)(dash - s), e = v.n - a - 1;
+    if (a >= 6 || e >= 6) {
+        b->tod = ACREI_TOD_INVALID;
+        return 0;
+    }
+    b->tod = ACREI_TOD_RANGE;
+    b->num = atoi389(s, a);
+    b->num_end = atoi389(dash + 1, e);
+    return 0;
+}
+
 static int
 operand_of(struct acreA_p *p, struct acreI_bind *b, struct operand v)
 {
@@ -525,6 +570,8 @@ operand_of(struct acreA_p *p, struct acreI_bind *b, struct operand v)
     case ACREI_ACI_SSF:
         return number(p, v, 1000000000L, &b->num);
     case ACREI_ACI_TIMEOFDAY:
+        if (p->variant == ACREI_ACI_389)
+            return timeofday_389(p, b, v);
         if ((rc = number(p, v, 2359, &b->num)))
             return rc;
         if (b->num % 100 > 59)

@@ -358,8 +358,10 @@ same_bind(const struct acreI_bind *x, const struct acreI_bind *y)
     case ACREI_ACI_DNS:
         return same_text(x->text, y->text);
     case ACREI_ACI_SSF:
-    case ACREI_ACI_TIMEOFDAY:
         return x->num == y->num;
+    case ACREI_ACI_TIMEOFDAY:
+        return x->num == y->num && x->tod == y->tod &&
+               (x->tod != ACREI_TOD_RANGE || x->num_end == y->num_end);
     case ACREI_ACI_DAYOFWEEK:
         return x->days == y->days;
     case ACREI_ACI_IP:

@@ -2092,6 +2092,24 @@ cmp_num(enum acreI_aci_op op, long have, long want)
     return 0;
 }
 
+/* timeofday -- the time now (hhmm) against the rule, as 389's
+ * LASTimeOfDayEval: a range takes only = (inside it) and != (outside),
+ * any other operator, or a range part too long, never evaluates. */
+static int
+timeofday(const struct acreI_bind *b, long now)
+{
+    int in;
+
+    if (b->tod == ACREI_TOD_VALUE)
+        return cmp_num(b->op, now, b->num) ? T : F;
+    if (b->tod == ACREI_TOD_INVALID ||
+        (b->op != ACREI_ACI_EQ && b->op != ACREI_ACI_NE))
+        return U;
+    in = b->num_end >= b->num ? now >= b->num && now <= b->num_end
+                              : now >= b->num || now <= b->num_end;
+    return in == (b->op == ACREI_ACI_EQ) ? T : F;
+}
+
 static void
 local_time(const struct acre_request *rq, struct tm *tm)
 {
@@ -2184,7 +2202,7 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
         break;
     case ACREI_ACI_TIMEOFDAY:
         local_time(c->rq, &tm);
-        return cmp_num(b->op, tm.tm_hour * 100L + tm.tm_min, b->num) ? T : F;
+        return timeofday(b, tm.tm_hour * 100L + tm.tm_min);
     default:
         return U;
     }

@@ -227,7 +227,12 @@ bind_text(const acre_schema *s, const struct acreI_bind *b, struct sb *o)
         break;
     }
     case ACREI_ACI_TIMEOFDAY:
-        sb_put(o, "%04ld", b->num);
+        if (b->tod == ACREI_TOD_RANGE)
+            sb_put(o, "%04ld-%04ld", b->num, b->num_end);
+        else if (b->tod == ACREI_TOD_INVALID)
+            sb_put(o, "(invalid range)");
+        else
+            sb_put(o, "%04ld", b->num);
         break;
     default:
         break;

@@ -204,8 +204,17 @@ struct acreI_aci_addr {
  *     IP:                        addrs[0..naddrs) (from "," lists)
  *     DNS:                       text patterns, ',' separated (lower)
  *     DAYOFWEEK:                 days (bit 0 sun .. bit 6 sat)
- *     TIMEOFDAY:                 num (hhmm)
+ *     TIMEOFDAY:                 num (hhmm); 389: num as atoi() reads
+ *                                the value, or with tod ACREI_TOD_RANGE
+ *                                the range num..num_end ("0800-1700",
+ *                                wrapping past midnight), or
+ *                                ACREI_TOD_INVALID (a range part of six
+ *                                or more bytes: never evaluates)
  */
+#define ACREI_TOD_VALUE   0
+#define ACREI_TOD_RANGE   1
+#define ACREI_TOD_INVALID 2
+
 struct acreI_bind {
     enum acreI_aci_kw kw;
     enum acreI_aci_op op;
@@ -222,6 +231,8 @@ struct acreI_bind {
     unsigned naddrs;
     unsigned days;
     long num;
+    long num_end;         /* TIMEOFDAY ranges */
+    int tod;              /* TIMEOFDAY: ACREI_TOD_* */
     struct acreI_pos pos; /* of the keyword */
 };
 

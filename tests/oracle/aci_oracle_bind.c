@@ -804,6 +804,21 @@ keyword(struct acreR_ctx *c, const struct acreI_bind *b)
     case ACREI_ACI_DAYOFWEEK:
         return tv_op(b->op, tv_bool((b->days >> o->wday) & 1u));
     case ACREI_ACI_TIMEOFDAY:
+        /* lastod.cpp: a range "a-b" (wrapping past midnight when b < a)
+         * is = inside, != outside, any other operator Invalid; a range
+         * part of six bytes or more Invalid */
+        if (b->tod == ACREI_TOD_INVALID)
+            return ACRER_U;
+        if (b->tod == ACREI_TOD_RANGE) {
+            int inside = b->num <= b->num_end
+                             ? o->hhmm >= b->num && o->hhmm <= b->num_end
+                             : o->hhmm >= b->num || o->hhmm <= b->num_end;
+            if (b->op == ACREI_ACI_EQ)
+                return tv_bool(inside);
+            if (b->op == ACREI_ACI_NE)
+                return tv_bool(!inside);
+            return ACRER_U;
+        }
         return tv_bool(cmp_num(b->op, o->hhmm, b->num));
     default:
         return ACRER_U;

@@ -108,6 +108,42 @@ bad(const char *s)
 
 #define BODY "(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///anyone\";)"
 
+/* timeofday: 389 reads any value as atoi() does, or a range "a-b"
+ * (checked on 389-ds-base 2.3.1: "2460", "9999", "abc", "0800-2300" are
+ * all stored); OpenDJ's variant keeps hhmm. */
+Test(aci_parse, timeofday_as_389_reads_it)
+{
+    static const struct {
+        const char *v;
+        int tod;
+        long num, end;
+    } c[] = {{"2460", ACREI_TOD_VALUE, 2460, 0},
+             {"12", ACREI_TOD_VALUE, 12, 0},
+             {"abc", ACREI_TOD_VALUE, 0, 0},
+             {" 0730x", ACREI_TOD_VALUE, 730, 0},
+             {"0800-2300", ACREI_TOD_RANGE, 800, 2300},
+             {"-5", ACREI_TOD_RANGE, 0, 5},
+             {"0800-123456", ACREI_TOD_INVALID, 0, 0}};
+
+    char buf[160];
+
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        snprintf(buf, sizeof buf,
+                 "(version 3.0; acl \"a\"; allow (read) timeofday=\"%s\";)",
+                 c[i].v);
+        const struct acreI_bind *b = ok(buf)->perms[0].bind;
+        cr_expect_eq(b->tod, c[i].tod, "%s", c[i].v);
+        if (c[i].tod != ACREI_TOD_INVALID)
+            cr_expect_eq(b->num, c[i].num, "%s: %ld", c[i].v, b->num);
+        if (c[i].tod == ACREI_TOD_RANGE)
+            cr_expect_eq(b->num_end, c[i].end, "%s", c[i].v);
+        struct acreI_aci a;
+        acre_diag d;
+        cr_expect_eq(parse_v(buf, ACREI_ACI_OPENDJ, &a, &d) == 0,
+                     !strcmp(c[i].v, "12"), "OpenDJ and %s", c[i].v);
+    }
+}
+
 /* ------------------------------------------------------------------------
  * Accepted, with the IR
  */
@@ -557,7 +593,6 @@ Test(aci_parse, refused)
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"10.1\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ip=\"fe80::/200\";)");
     bad("(version 3.0; acl \"a\"; allow (read) dayofweek=\"sunday\";)");
-    bad("(version 3.0; acl \"a\"; allow (read) timeofday=\"2460\";)");
     bad("(version 3.0; acl \"a\"; allow (read) ssf=\"high\";)");
     bad("(version 3.0; acl \"a\"; allow (read) userdn>=\"ldap:///all\";)");
     bad("(version 3.0; acl \"a\"; allow (read) userattr=\"manager\";)");
