@@ -187,6 +187,9 @@ struct acreO_build {
     const unsigned *db_hint;
     unsigned ndb_hint;
     struct acreO_errors *errs; /* errors gone past; NULL: stop at one */
+    /* the bump arena of acreO_alloc: the chunk being filled */
+    char *arena;
+    size_t arena_left, arena_chunk;
 };
 
 /*
@@ -228,6 +231,14 @@ int acreO_memo_put(struct acreO_build *b, int kind, const char *s, size_t n,
 /* acreO_intern -- one shared NUL-terminated copy of s[0..n) under b->ctx
  * per distinct text; NULL out of memory. */
 const char *acreO_intern(struct acreO_build *b, const char *s, size_t n);
+
+/* acreO_alloc -- size zeroed bytes, 16-aligned, that live as long as
+ * b->ctx and are never freed or resized on their own: carved from chunks
+ * of the configuration (1 KiB at first, doubling to 64 KiB; a larger
+ * request has a chunk of its own), so that the many small arrays of a
+ * large policy (each rule's clauses) are not a talloc block each.  NULL
+ * when out of memory. */
+void *acreO_alloc(struct acreO_build *b, size_t size);
 
 /* acreO_build_scratch -- b's scratch context (made on first use); NULL
  * out of memory. */

@@ -72,6 +72,32 @@ hash_of(int kind, const char *s, size_t n)
     return h ^ (h >> 29);
 }
 
+#define ALLOC_FIRST 1024u  /* bytes of acreO_alloc's first chunk */
+#define ALLOC_MAX   65536u /* and of its largest */
+
+void *
+acreO_alloc(struct acreO_build *b, size_t size)
+{
+    char *p;
+
+    size = (size + 7) & ~(size_t)7;
+    if (size > b->arena_left) {
+        size_t chunk = b->arena_chunk ? b->arena_chunk : ALLOC_FIRST;
+        if (size > chunk / 4) /* large: a block of its own */
+            return talloc_zero_size(b->ctx, size);
+        if (!(p = talloc_zero_size(b->ctx, chunk)))
+            return NULL;
+        talloc_set_name_const(p, "acreO_alloc chunk");
+        b->arena = p;
+        b->arena_left = chunk;
+        b->arena_chunk = chunk < ALLOC_MAX ? 2 * chunk : chunk;
+    }
+    p = b->arena;
+    b->arena += size;
+    b->arena_left -= size;
+    return p;
+}
+
 void *
 acreO_build_scratch(struct acreO_build *b)
 {

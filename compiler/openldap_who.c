@@ -76,7 +76,7 @@ static struct acreI_clause_ext *
 ext(struct by_state *st)
 {
     if (!st->by->ext)
-        st->by->ext = talloc_zero(st->b->ctx, struct acreI_clause_ext);
+        st->by->ext = acreO_alloc(st->b, sizeof(struct acreI_clause_ext));
     return st->by->ext;
 }
 
@@ -88,7 +88,7 @@ rare(struct by_state *st)
     struct acreI_clause_ext *x = ext(st);
 
     if (x && !x->rare)
-        x->rare = talloc_zero(st->b->ctx, struct acreI_clause_rare);
+        x->rare = acreO_alloc(st->b, sizeof(struct acreI_clause_rare));
     return x ? x->rare : NULL;
 }
 
@@ -318,7 +318,7 @@ static struct acreI_subject_pat *
 subject_pat(struct by_state *st, struct acreI_subject *sj)
 {
     if (!sj->pat)
-        sj->pat = talloc_zero(st->b->ctx, struct acreI_subject_pat);
+        sj->pat = acreO_alloc(st->b, sizeof(struct acreI_subject_pat));
     return sj->pat;
 }
 
@@ -721,7 +721,7 @@ who_group(struct by_state *st, const struct who *w, acre_diag *diag)
     if (acreI_group(st->by))
         return err(st, w, 0, "group pattern already specified%.*s", "", 0,
                    diag);
-    if (!(g = talloc_zero(st->b->ctx, struct acreI_group)))
+    if (!(g = acreO_alloc(st->b, sizeof(*g))))
         return ACRE_ERR_NOMEM;
     g->pos = acreO_pos_of(st->file, w->t, 0);
     g->expand = w->sty != STY_BASE;
