@@ -700,6 +700,16 @@ pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
     return keep_directive(p, d);
 }
 
+/* pass1_line for a plain access line (acreO_read_plain) at line `line`:
+ * no quote left open, not a schema directive, not an include. */
+static int
+pass1_access(struct pass1 *p, const struct directive *d, unsigned line)
+{
+    p->last_access = (struct acreI_pos){d->file, line, 1};
+    p->naccess[p->sect]++; /* count_access */
+    return keep_directive(p, d);
+}
+
 /* Where the next logical line of r starts. */
 static struct directive
 line_start(const struct acreO_reader *r)
@@ -729,7 +739,15 @@ read_text(struct pass1 *p, const char *name, const char *text, size_t len,
     acreO_lexbuf_init(&lb, p->scratch);
     for (;;) {
         struct directive d = line_start(&r);
-        int got = acreO_read_line(&lb, &r, &ln, diag);
+        unsigned at;
+        int got = acreO_read_plain(&r, "access", &at, diag);
+        if (got == 1) { /* most lines of a large policy */
+            if ((rc = acreO_recover(p->b, pass1_access(p, &d, at), diag)))
+                break;
+            continue;
+        }
+        if (got == 0)
+            got = acreO_read_line(&lb, &r, &ln, diag);
         rc = got == 1 ? acreO_recover(
                             p->b, pass1_line(p, &lb, &d, &c, &ln, diag), diag)
                       : got;

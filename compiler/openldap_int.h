@@ -146,6 +146,20 @@ int acreO_read_line(struct acreO_lexbuf *lb, struct acreO_reader *r,
                     struct acreO_ptext *out, acre_diag *diag);
 
 /*
+ * acreO_read_plain -- the next logical line of r, without building it,
+ * when it is plain: one physical line (no continuation follows it) of at
+ * most ACREO_MAX_TOKEN bytes with no '\' and an even number of '"',
+ * whose first token is `word` (case-insensitively; it starts the line).
+ * Then none of its tokens leaves a quote open or is too long, and the
+ * first one is at column 1 of line *line.  Returns 1 with r past the line
+ * exactly as acreO_read_line leaves it (the next line read ahead,
+ * comments marked), 0 with r unchanged when the line is not plain (or at
+ * the end), ACRE_ERR_NOMEM with diag as acreO_read_line.
+ */
+int acreO_read_plain(struct acreO_reader *r, const char *word, unsigned *line,
+                     acre_diag *diag);
+
+/*
  * acreO_tokenize_conf -- split a logical line as slapd's strtok_quote:
  * tokens separated by spaces and tabs; '"' toggles quoting and is dropped;
  * '\' makes the next character literal and is dropped.  *unterminated is
