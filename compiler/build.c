@@ -722,6 +722,13 @@ build_tables(struct builder *b)
     int rc = build_residual(b);
     if (rc)
         return rc;
+    struct acreP_slot *fit; /* at its size (it grew by doubling) */
+    if (b->ntables && b->ntables < b->cap_tables &&
+        (fit = talloc_realloc(p->mem, b->tables, struct acreP_slot,
+                              b->ntables))) {
+        b->tables = fit;
+        b->cap_tables = b->ntables;
+    }
     for (unsigned d = 0; d <= p->ir->ndbs; d++)
         p->residual[d].table =
             b->tables + (size_t)(uintptr_t)p->residual[d].table;
@@ -788,6 +795,33 @@ build_rules(struct builder *b)
     return 0;
 }
 
+/* The node array at its size (it grew by doubling), and the node hash at
+ * twice the nodes rather than twice the nodes there could have been (every
+ * rule base): distinct bases are often far fewer than rules. */
+static int
+fit_nodes(struct acre_policy *p, uint32_t cap)
+{
+    struct acreP_node *n;
+    uint32_t hcap = 64;
+
+    if (p->nnodes < cap &&
+        (n = talloc_realloc(p->mem, p->nodes, struct acreP_node, p->nnodes)))
+        p->nodes = n;
+    while (hcap < 2 * (size_t)p->nnodes)
+        hcap *= 2;
+    if (hcap >= p->hash_mask + 1)
+        return 0;
+    uint32_t *h = talloc_zero_array(p->mem, uint32_t, hcap);
+    if (!h)
+        return ACRE_ERR_NOMEM;
+    talloc_free(p->hash);
+    p->hash = h;
+    p->hash_mask = hcap - 1;
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        node_insert(p, i);
+    return 0;
+}
+
 /* The nodes (the root, every suffix, every rule base, then the extra DNs
  * b holds), the node hash and the tables, over p's rules. */
 static int
@@ -842,6 +876,8 @@ build_index(struct builder *b)
     for (size_t k = 0; k < b->nextra; k++)
         if (node_add(p, b->extra[k], &cap) < 0)
             return ACRE_ERR_NOMEM;
+    if (fit_nodes(p, cap))
+        return ACRE_ERR_NOMEM;
     /* each node's own rules, in order */
     b->own_start = talloc_zero_array(b, uint32_t, p->nnodes + 1);
     b->own_count = talloc_zero_array(b, uint32_t, p->nnodes + 1);
