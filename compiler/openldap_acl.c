@@ -102,11 +102,21 @@ int
 acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
                acre_diag *d)
 {
+    size_t h;
+
+    return acreO_parse_dn_hash(b, s, n, out, &h, d);
+}
+
+int
+acreO_parse_dn_hash(struct acreO_build *b, const char *s, size_t n,
+                    acre_dn **out, size_t *hash, acre_diag *d)
+{
     const struct acreO_memo *m = acreO_memo_find(b, ACREO_MEMO_DN, s, n);
     size_t i = 0;
 
     if (m) { /* the same text: the same (immutable) DN */
         *out = (acre_dn *)m->p;
+        *hash = m->n;
         return 0;
     }
     while (i < n && s[i] == ' ')
@@ -120,7 +130,8 @@ acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
     }
     int rc = acre_dn_parse(b->ctx, b->schema, s, n, ACRE_DN_STRICT, out, d);
     if (rc == 0) {
-        struct acreO_memo v = {*out, NULL, 0};
+        *hash = (size_t)acre_dn_ancestor_hash(*out, acre_dn_depth(*out));
+        struct acreO_memo v = {*out, NULL, *hash};
         (void)acreO_memo_put(b, ACREO_MEMO_DN, s, n, &v);
     }
     return rc;

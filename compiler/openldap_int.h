@@ -211,7 +211,7 @@ struct acreO_build {
  * immutable object of the configuration, by kind, so that rules spelling
  * the same part share one object.  Only successes are remembered.
  *   STR     p: an interned NUL-terminated copy (acreO_intern)
- *   DN      p: the acre_dn of acreO_parse_dn
+ *   DN      p: the acre_dn of acreO_parse_dn, n: its own hash
  *   FILTER  p: the acreF_filter, q: its text (a <what> filter=)
  *   ATTRS   p: an acreI_attrspec array of n items (a whole attrs= list)
  *   DNATTR  p: the acreI_attrspec of a <who> dnattr=
@@ -478,6 +478,13 @@ int acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
  */
 int acreO_parse_dn(struct acreO_build *b, const char *s, size_t n,
                    acre_dn **out, acre_diag *d);
+
+/* acreO_parse_dn_hash -- acreO_parse_dn, and on success *hash the DN's
+ * own hash (acre_dn_ancestor_hash at its depth, cut to a size_t), read
+ * from the memo without touching a DN made before: two DNs whose hashes
+ * differ are not equal. */
+int acreO_parse_dn_hash(struct acreO_build *b, const char *s, size_t n,
+                        acre_dn **out, size_t *hash, acre_diag *d);
 
 /* acreO_template_init -- fill t from s[0..n) (copied under ctx) and say
  * whether expanding it needs submatches (a substitution slapd would

@@ -426,7 +426,8 @@ subject_dn(struct by_state *st, struct acreI_subject *sj, const struct who *w,
     }
     acre_dn *dn;
     acre_diag d = {0};
-    int rc = acreO_parse_dn(st->b, rv(w), rlen(w), &dn, &d);
+    size_t h;
+    int rc = acreO_parse_dn_hash(st->b, rv(w), rlen(w), &dn, &h, &d);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
     if (rc)
@@ -435,8 +436,11 @@ subject_dn(struct by_state *st, struct acreI_subject *sj, const struct who *w,
                    "clause",
                    rv(w), rlen(w), diag);
     sj->dn = dn;
-    if (w->sty == STY_BASE && st->db && st->db->rootdn &&
-        acre_dn_equal(dn, st->db->rootdn))
+    const acre_dn *root = st->db ? st->db->rootdn : NULL;
+    /* the hash first: dn, likely made rules before, is not read */
+    if (w->sty == STY_BASE && root &&
+        h == (size_t)acre_dn_ancestor_hash(root, acre_dn_depth(root)) &&
+        acre_dn_equal(dn, root))
         acreO_note_add(st->b, acreO_pos_of(st->file, w->t, 0),
                        "rootdn is always granted unlimited privileges");
     return 0;
