@@ -434,7 +434,6 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
 
     r->ir = ir;
     r->section = sec;
-    r->index = p->nrules;
     r->clause0 = *ci;
     r->nclauses = ir->nby;
     r->filter_slot = -1;
