@@ -165,8 +165,10 @@ int acreO_read_plain(struct acreO_reader *r, const char *word, unsigned *line,
  * '\' makes the next character literal and is dropped.  *unterminated is
  * set when a quote is left open.  Only the first `max` tokens are kept
  * (the others are checked all the same: their length, their quotes).
- * Returns 0 with toks[0..*n) in lb (ln may be lb's line),
- * ACRE_ERR_RULE_LIMIT (token too long) or ACRE_ERR_NOMEM.
+ * Returns 0 with toks[0..*n) in lb (ln may be lb's line: a token with
+ * no quote or backslash is then that line's own bytes, the blank after it
+ * overwritten with its NUL), ACRE_ERR_RULE_LIMIT (token too long) or
+ * ACRE_ERR_NOMEM.
  */
 int acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
                         unsigned max, struct acreO_ptext **toks, unsigned *n,

@@ -493,6 +493,19 @@ conf_scan(const struct acreO_ptext *ln, size_t k, struct acreO_ptext *t,
     return k;
 }
 
+/* Is the token of ln at k a plain run (no quote or backslash: its bytes
+ * as they are)?  Then *t is that run of ln itself. */
+static int
+plain_token(const struct acreO_ptext *ln, size_t k, struct acreO_ptext *t)
+{
+    size_t e = plain_run(ln, k, 0);
+
+    if (e < ln->len && ln->s[e] != ' ' && ln->s[e] != '\t')
+        return 0;
+    *t = (struct acreO_ptext){ln->s + k, e - k, ln->line + k, ln->col + k};
+    return 1;
+}
+
 int
 acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
                     unsigned max, struct acreO_ptext **out, unsigned *n,
@@ -512,6 +525,18 @@ acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
             break;
         size_t at = i;
         struct acreO_ptext t = tok_at(lb);
+        if (k < max && ln->s == lb->line.s && plain_token(ln, i, &t)) {
+            /* in place: its bytes and positions are the line's */
+            if ((rc = t.len > ACREO_MAX_TOKEN ? ACRE_ERR_RULE_LIMIT
+                                              : toks_room(lb, k)))
+                return tok_error(diag, rc, file, ln, at);
+            i += t.len;
+            t.s[t.len] = '\0'; /* the blank after it, or the line's NUL */
+            i += i < ln->len;
+            lb->toks[k++] = t;
+            inquote = 0;
+            continue;
+        }
         i = conf_scan(ln, i, k < max ? &t : NULL, &len, &inquote);
         rc = len > ACREO_MAX_TOKEN ? ACRE_ERR_RULE_LIMIT
              : k < max             ? toks_room(lb, k)
