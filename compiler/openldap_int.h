@@ -234,6 +234,13 @@ struct acreO_memo {
     size_t n;
 };
 
+/* acreO_memo_hash, acreO_memo_prefetch -- the hash of (kind, s[0..n)),
+ * and a hint that it will be looked up: stage 0 fetches its slot into the
+ * cache, stage 1 (the slot fetched before) the record the slot holds.
+ * Neither changes anything. */
+uint64_t acreO_memo_hash(int kind, const char *s, size_t n);
+void acreO_memo_prefetch(const struct acreO_build *b, uint64_t h, int stage);
+
 /* acreO_memo_find -- what (kind, s[0..n)) was made into, or NULL. */
 const struct acreO_memo *acreO_memo_find(struct acreO_build *b, int kind,
                                          const char *s, size_t n);

@@ -172,6 +172,26 @@ rec_new(void *ctx, struct acreO_memo_table *t, size_t n)
     return e;
 }
 
+uint64_t
+acreO_memo_hash(int kind, const char *s, size_t n)
+{
+    return hash_of(kind, s, n);
+}
+
+void
+acreO_memo_prefetch(const struct acreO_build *b, uint64_t h, int stage)
+{
+    const struct acreO_memo_table *t = b->memo;
+
+    if (!t || !t->used)
+        return;
+    const struct slot *sl = &t->slots[h & t->mask];
+    if (stage == 0)
+        __builtin_prefetch(sl);
+    else if (sl->rec && sl->hash == h)
+        __builtin_prefetch(sl->rec);
+}
+
 const struct acreO_memo *
 acreO_memo_find(struct acreO_build *b, int kind, const char *s, size_t n)
 {
