@@ -29,6 +29,7 @@
 #include <talloc.h>
 
 #define NO_DEPTH 0xffffu
+#define PREFETCH 8 /* rules ahead whose DN is fetched early */
 
 struct builder {
     struct acre_policy *p;
@@ -44,7 +45,7 @@ struct builder {
      * get one bitmap and one filter slot: pointer -> value */
     const void **share_key;
     uintptr_t *share_val;
-    uint32_t share_mask;
+    uint32_t share_mask, share_used;
     const acre_dn *const *extra; /* more node DNs (subentries' needs) */
     size_t nextra;
     /* the attribute classes (acre_policy.attr_class) while they are
@@ -52,6 +53,26 @@ struct builder {
      * its members in the list and the class they move to */
     uint32_t ncls;
     uint32_t *cls_size, *cls_hit, *cls_to, *touched;
+    /* acreP_clause_flags of the clauses seen last, by what they read */
+    struct flags_memo *fmemo;
+};
+
+/* What acreP_clause_flags reads of a clause (its subject, the parts behind
+ * ext, the ssf: never the positions, the mask or the control), so that
+ * clauses equal in these have equal flags.  Pointers stand for what they
+ * point to: the IR is immutable and shares equal parts. */
+struct flags_key {
+    const void *dn, *pat, *dnattr, *ext;
+    int level;
+    unsigned ssf;
+    uint8_t kind, is_expand, self;
+};
+
+#define FLAGS_MEMO 256 /* direct-mapped entries */
+
+struct flags_memo {
+    struct flags_key key;
+    uint8_t flags, used;
 };
 
 /* Refine the attribute classes by one attrs= bitmap: the types of a class
@@ -112,11 +133,45 @@ share_find(struct builder *b, const void *k, uint32_t *slot)
     return b->share_key[i] ? b->share_val[i] : 0;
 }
 
-static void
+/* Twice the slots, every entry moved. */
+static int
+share_grow(struct builder *b)
+{
+    uint32_t cap = 2 * (b->share_mask + 1);
+    const void **key = talloc_zero_array(b, const void *, cap);
+    uintptr_t *val = talloc_array(b, uintptr_t, cap);
+    const void **okey = b->share_key;
+    uintptr_t *oval = b->share_val;
+    uint32_t omask = b->share_mask, slot;
+
+    if (!key || !val) {
+        talloc_free(key);
+        talloc_free(val);
+        return ACRE_ERR_NOMEM;
+    }
+    b->share_key = key;
+    b->share_val = val;
+    b->share_mask = cap - 1;
+    for (uint32_t i = 0; i <= omask; i++)
+        if (okey[i]) {
+            (void)share_find(b, okey[i], &slot);
+            key[slot] = okey[i];
+            val[slot] = oval[i];
+        }
+    talloc_free(okey);
+    talloc_free(oval);
+    return 0;
+}
+
+/* Remember v for k at *slot (from share_find); the table stays at most
+ * half full (the front end shares parts: a few distinct ones, usually). */
+static int
 share_put(struct builder *b, uint32_t slot, const void *k, uintptr_t v)
 {
     b->share_key[slot] = k;
     b->share_val[slot] = v;
+    b->share_used++;
+    return 2 * b->share_used > b->share_mask ? share_grow(b) : 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -330,6 +385,46 @@ acreP_clause_flags(const struct acreI_clause *b)
     return f;
 }
 
+static struct flags_key
+flags_key_of(const struct acreI_clause *c)
+{
+    struct flags_key k;
+
+    memset(&k, 0, sizeof(k)); /* padding too: keys compare as bytes */
+    k.dn = c->dn.dn;
+    k.pat = c->dn.pat;
+    k.dnattr = c->dn.dnattr;
+    k.ext = c->ext;
+    k.level = c->dn.level;
+    k.ssf = c->ssf;
+    k.kind = c->dn.kind;
+    k.is_expand = c->dn.is_expand;
+    k.self = c->dn.self;
+    return k;
+}
+
+/* acreP_clause_flags(c), remembered: large policies repeat a few clauses
+ * ("by * none", "by users read") in most rules. */
+static uint8_t
+clause_flags(struct builder *b, const struct acreI_clause *c)
+{
+    struct flags_key k = flags_key_of(c);
+    uint64_t h = (uintptr_t)k.dn ^ (uintptr_t)k.pat * 3 ^
+                 (uintptr_t)k.dnattr * 5 ^ (uintptr_t)k.ext * 7 ^
+                 (uint64_t)k.kind << 1 ^ (uint64_t)k.self << 5 ^
+                 (uint64_t)k.is_expand << 6 ^ (uint64_t)(unsigned)k.level << 7 ^
+                 (uint64_t)k.ssf << 17;
+    struct flags_memo *m =
+        &b->fmemo[(h * 0x9e3779b97f4a7c15u) >> 56 & (FLAGS_MEMO - 1)];
+
+    if (m->used && memcmp(&m->key, &k, sizeof(k)) == 0)
+        return m->flags;
+    m->key = k;
+    m->flags = acreP_clause_flags(c);
+    m->used = 1;
+    return m->flags;
+}
+
 static int
 add_rule(struct builder *b, const struct acreI_rule *ir,
          const struct acreI_section *sec, uint32_t *ci)
@@ -339,7 +434,6 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
 
     r->ir = ir;
     r->section = sec;
-    r->index = p->nrules;
     r->clause0 = *ci;
     r->nclauses = ir->nby;
     r->filter_slot = -1;
@@ -361,7 +455,8 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
         uintptr_t v = share_find(b, ir->what.filter, &slot);
         r->flags |= ACREP_R_FILTER;
         if (!v) {
-            share_put(b, slot, ir->what.filter, v = ++p->ntests);
+            if (share_put(b, slot, ir->what.filter, v = ++p->ntests))
+                return ACRE_ERR_NOMEM;
             p->nfilters++;
         }
         r->filter_slot = (int32_t)(v - 1);
@@ -384,8 +479,8 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
             for (unsigned t = 0; t < n; t++)
                 if (in_list_plain(b->s, &ir->what, (int)t))
                     bits[t >> 6] |= (uint64_t)1 << (t & 63);
-            share_put(b, slot, key, (uintptr_t)bits);
-            if (refine_classes(b, bits))
+            if (share_put(b, slot, key, (uintptr_t)bits) ||
+                refine_classes(b, bits))
                 return ACRE_ERR_NOMEM;
         }
         r->attr_in = bits;
@@ -394,7 +489,7 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
         struct acreP_clause *c = &p->clauses[(*ci)++];
         c->ir = &ir->by[k];
         c->rule = p->nrules;
-        c->flags = acreP_clause_flags(c->ir);
+        c->flags = clause_flags(b, c->ir);
         if (c->flags & ACREP_C_VALDEP)
             r->flags |= ACREP_R_VALDEP;
         if (c->flags & ACREP_C_MATCHES)
@@ -626,6 +721,13 @@ build_tables(struct builder *b)
     int rc = build_residual(b);
     if (rc)
         return rc;
+    struct acreP_slot *fit; /* at its size (it grew by doubling) */
+    if (b->ntables && b->ntables < b->cap_tables &&
+        (fit = talloc_realloc(p->mem, b->tables, struct acreP_slot,
+                              b->ntables))) {
+        b->tables = fit;
+        b->cap_tables = b->ntables;
+    }
     for (unsigned d = 0; d <= p->ir->ndbs; d++)
         p->residual[d].table =
             b->tables + (size_t)(uintptr_t)p->residual[d].table;
@@ -671,22 +773,51 @@ build_rules(struct builder *b)
     p->attr_words = (acreS_nattrs(b->s) + 63) / 64;
     p->rules = talloc_zero_array(p->mem, struct acreP_rule, nrules + 1);
     p->clauses = talloc_zero_array(p->mem, struct acreP_clause, nclauses + 1);
-    uint32_t scap = 64;
-    while (scap < 4 * ((size_t)nrules + 1))
-        scap *= 2;
-    b->share_key = talloc_zero_array(b, const void *, scap);
-    b->share_val = talloc_array(b, uintptr_t, scap);
-    b->share_mask = scap - 1;
-    if (!p->rules || !p->clauses || !b->share_key || !b->share_val)
+    b->share_key = talloc_zero_array(b, const void *, 64);
+    b->share_val = talloc_array(b, uintptr_t, 64);
+    b->share_mask = 63;
+    b->fmemo = talloc_zero_array(b, struct flags_memo, FLAGS_MEMO);
+    if (!p->rules || !p->clauses || !b->share_key || !b->share_val || !b->fmemo)
         return ACRE_ERR_NOMEM;
     for (unsigned d = 0; d <= ir->ndbs; d++) {
         const struct acreI_section *s =
             d < ir->ndbs ? &ir->dbs[d] : &ir->frontend;
-        for (unsigned i = 0; i < s->nrules; i++)
+        for (unsigned i = 0; i < s->nrules; i++) {
+            /* the target DN a few rules ahead: most are a cache miss */
+            if (i + PREFETCH < s->nrules)
+                __builtin_prefetch(s->rules[i + PREFETCH].what.dn);
             if (add_rule(b, &s->rules[i], d < ir->ndbs ? s : NULL, &ci))
                 return ACRE_ERR_NOMEM;
+        }
     }
     p->nclauses = ci;
+    return 0;
+}
+
+/* The node array at its size (it grew by doubling), and the node hash at
+ * twice the nodes rather than twice the nodes there could have been (every
+ * rule base): distinct bases are often far fewer than rules. */
+static int
+fit_nodes(struct acre_policy *p, uint32_t cap)
+{
+    struct acreP_node *n;
+    uint32_t hcap = 64;
+
+    if (p->nnodes < cap &&
+        (n = talloc_realloc(p->mem, p->nodes, struct acreP_node, p->nnodes)))
+        p->nodes = n;
+    while (hcap < 2 * (size_t)p->nnodes)
+        hcap *= 2;
+    if (hcap >= p->hash_mask + 1)
+        return 0;
+    uint32_t *h = talloc_zero_array(p->mem, uint32_t, hcap);
+    if (!h)
+        return ACRE_ERR_NOMEM;
+    talloc_free(p->hash);
+    p->hash = h;
+    p->hash_mask = hcap - 1;
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        node_insert(p, i);
     return 0;
 }
 
@@ -726,6 +857,8 @@ build_index(struct builder *b)
         acre_dn *tail;
         uint16_t lo, hi;
         b->rule_node[r] = -1;
+        if (r + PREFETCH < p->nrules) /* its DN, likely a cache miss */
+            __builtin_prefetch(p->rules[r + PREFETCH].ir->what.dn);
         if (pr->scope == ACREP_SCOPE_DN) {
             if ((b->rule_node[r] = node_add(p, pr->ir->what.dn, &cap)) < 0)
                 return ACRE_ERR_NOMEM;
@@ -742,6 +875,8 @@ build_index(struct builder *b)
     for (size_t k = 0; k < b->nextra; k++)
         if (node_add(p, b->extra[k], &cap) < 0)
             return ACRE_ERR_NOMEM;
+    if (fit_nodes(p, cap))
+        return ACRE_ERR_NOMEM;
     /* each node's own rules, in order */
     b->own_start = talloc_zero_array(b, uint32_t, p->nnodes + 1);
     b->own_count = talloc_zero_array(b, uint32_t, p->nnodes + 1);

@@ -102,11 +102,21 @@ int
 acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
                acre_diag *d)
 {
+    size_t h;
+
+    return acreO_parse_dn_hash(b, s, n, out, &h, d);
+}
+
+int
+acreO_parse_dn_hash(struct acreO_build *b, const char *s, size_t n,
+                    acre_dn **out, size_t *hash, acre_diag *d)
+{
     const struct acreO_memo *m = acreO_memo_find(b, ACREO_MEMO_DN, s, n);
     size_t i = 0;
 
     if (m) { /* the same text: the same (immutable) DN */
         *out = (acre_dn *)m->p;
+        *hash = m->n;
         return 0;
     }
     while (i < n && s[i] == ' ')
@@ -120,7 +130,8 @@ acreO_parse_dn(struct acreO_build *b, const char *s, size_t n, acre_dn **out,
     }
     int rc = acre_dn_parse(b->ctx, b->schema, s, n, ACRE_DN_STRICT, out, d);
     if (rc == 0) {
-        struct acreO_memo v = {*out, NULL, 0};
+        *hash = (size_t)acre_dn_ancestor_hash(*out, acre_dn_depth(*out));
+        struct acreO_memo v = {*out, NULL, *hash};
         (void)acreO_memo_put(b, ACREO_MEMO_DN, s, n, &v);
     }
     return rc;
@@ -705,11 +716,13 @@ parse_to(struct acreO_build *b, const struct acreO_ptext *toks, unsigned ntoks,
 }
 
 /* Clauses: one per "by" token (parse_to stops at every one and no clause
- * takes one), so the array is allocated once at its size. */
+ * takes one), so the array is allocated once at its size, in the
+ * configuration's arena (acreO_alloc: not a talloc block per rule). */
 static int
 add_by(struct acreO_build *b, const struct acreI_section *db,
        const struct acreO_ptext *toks, unsigned ntoks, unsigned *i,
-       const char *file, struct acreI_rule *rule, acre_diag *diag)
+       const char *file, struct acreI_rule *rule, unsigned *cap,
+       acre_diag *diag)
 {
     struct acreI_clause *v = rule->by;
 
@@ -717,15 +730,17 @@ add_by(struct acreO_build *b, const struct acreI_section *db,
         unsigned n = 0;
         for (unsigned k = *i - 1; k < ntoks; k++)
             n += tok_is(&toks[k], "by");
-        if (!(v = talloc_array(b->ctx, struct acreI_clause, n)))
+        if (!(v = acreO_alloc(b, (size_t)n * sizeof(*v))))
             return ACRE_ERR_NOMEM;
         rule->by = v;
+        *cap = n;
     }
-    if (rule->nby == talloc_get_size(v) / sizeof(*v)) { /* never, but safe */
-        if (!(v = talloc_realloc(b->ctx, v, struct acreI_clause,
-                                 rule->nby + 1)))
+    if (rule->nby == *cap) { /* never, but safe */
+        if (!(v = acreO_alloc(b, (size_t)(rule->nby + 1) * sizeof(*v))))
             return ACRE_ERR_NOMEM;
+        memcpy(v, rule->by, rule->nby * sizeof(*v));
         rule->by = v;
+        *cap = rule->nby + 1;
     }
     memset(&v[rule->nby], 0, sizeof(v[0]));
     int rc = acreO_parse_by(b, db, toks, ntoks, i, file, &v[rule->nby], diag);
@@ -778,7 +793,7 @@ acreO_parse_access(struct acreO_build *b, const struct acreI_section *db,
                    const char *file, struct acreI_rule *rule, acre_diag *diag)
 {
     int have_to = 0, rc;
-    unsigned i = 1;
+    unsigned i = 1, cap = 0;
     const struct acreO_ptext *last = &toks[ntoks - 1];
 
     memset(rule, 0, sizeof(*rule));
@@ -799,7 +814,7 @@ acreO_parse_access(struct acreO_build *b, const struct acreI_section *db,
                                    "to clause required before by clause in "
                                    "access line");
             i++;
-            rc = add_by(b, db, toks, ntoks, &i, file, rule, diag);
+            rc = add_by(b, db, toks, ntoks, &i, file, rule, &cap, diag);
         } else {
             return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[i], 0,
                                "expecting \"to\" or \"by\" got \"%s\"",

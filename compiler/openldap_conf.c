@@ -700,6 +700,16 @@ pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
     return keep_directive(p, d);
 }
 
+/* pass1_line for a plain access line (acreO_read_plain) at line `line`:
+ * no quote left open, not a schema directive, not an include. */
+static int
+pass1_access(struct pass1 *p, const struct directive *d, unsigned line)
+{
+    p->last_access = (struct acreI_pos){d->file, line, 1};
+    p->naccess[p->sect]++; /* count_access */
+    return keep_directive(p, d);
+}
+
 /* Where the next logical line of r starts. */
 static struct directive
 line_start(const struct acreO_reader *r)
@@ -729,7 +739,15 @@ read_text(struct pass1 *p, const char *name, const char *text, size_t len,
     acreO_lexbuf_init(&lb, p->scratch);
     for (;;) {
         struct directive d = line_start(&r);
-        int got = acreO_read_line(&lb, &r, &ln, diag);
+        unsigned at;
+        int got = acreO_read_plain(&r, "access", &at, diag);
+        if (got == 1) { /* most lines of a large policy */
+            if ((rc = acreO_recover(p->b, pass1_access(p, &d, at), diag)))
+                break;
+            continue;
+        }
+        if (got == 0)
+            got = acreO_read_line(&lb, &r, &ln, diag);
         rc = got == 1 ? acreO_recover(
                             p->b, pass1_line(p, &lb, &d, &c, &ln, diag), diag)
                       : got;
@@ -936,6 +954,53 @@ pass2_line(struct pass2 *p, struct acreO_lexbuf *lb, const struct directive *d,
     return rc;
 }
 
+/* The DN texts of a directive ahead whose memo entries pass 2 fetches
+ * early (AHEAD_DNS at most). */
+#define AHEAD_DNS 4
+
+struct ahead {
+    uint64_t h[AHEAD_DNS];
+    unsigned n;
+};
+
+/*
+ * The memo hashes of the quoted values after a '=' on the first line of
+ * access directive d ("dn.subtree=\"DN\"", "by dn.exact=\"DN\"",
+ * "group=\"DN\"": the DN text is then the bytes between the quotes), for
+ * the pass 2 loop to fetch their memo slots and records two and one
+ * directives ahead (each a likely cache miss).  A hint only: a value that
+ * is not a DN, or is read otherwise, just finds nothing.
+ */
+static void
+ahead_of(const struct directive *d, struct ahead *a)
+{
+    const char *s = d->text + d->off, *end = d->text + d->len, *q;
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+    a->n = 0;
+    if (nl)
+        end = nl;
+    if (end - s < 6 || strncasecmp(s, "access", 6) != 0)
+        return;
+    while (a->n < AHEAD_DNS && (q = memchr(s, '"', (size_t)(end - s))) &&
+           q + 1 < end) {
+        const char *e = memchr(q + 1, '"', (size_t)(end - q - 1));
+        if (!e)
+            return;
+        if (q[-1] == '=' && !memchr(q + 1, '\\', (size_t)(e - q - 1)))
+            a->h[a->n++] =
+                acreO_memo_hash(ACREO_MEMO_DN, q + 1, (size_t)(e - q - 1));
+        s = e + 1;
+    }
+}
+
+static void
+ahead_fetch(const struct acreO_build *b, const struct ahead *a, int stage)
+{
+    for (unsigned k = 0; k < a->n; k++)
+        acreO_memo_prefetch(b, a->h[k], stage);
+}
+
 int
 acreO_parse_conf(void *mem_ctx, acre_schema *schema, const char *path,
                  const char *text, size_t len, struct acreI_policy **out,
@@ -977,8 +1042,18 @@ acreO_parse_conf_all(void *mem_ctx, acre_schema *schema, const char *path,
         b.front_hint = p1.naccess[0];
         b.db_hint = p1.naccess + 1;
         b.ndb_hint = p1.nsect - 1;
-        for (unsigned i = 0; !rc && i < p1.n; i++)
+        struct ahead ahead[4] = {{{0}, 0}}; /* of directives i .. i + 2 */
+        for (unsigned i = 0; i < 2 && i < p1.n; i++)
+            ahead_of(&p1.v[i], &ahead[i]);
+        for (unsigned i = 0; !rc && i < p1.n; i++) {
+            if (i + 2 < p1.n) {
+                ahead_of(&p1.v[i + 2], &ahead[(i + 2) % 4]);
+                ahead_fetch(&b, &ahead[(i + 2) % 4], 0);
+            }
+            if (i + 1 < p1.n)
+                ahead_fetch(&b, &ahead[(i + 1) % 4], 1);
             rc = acreO_recover(&b, pass2_line(&p2, &lb, &p1.v[i], diag), diag);
+        }
         b.db_hint = NULL;
         b.ndb_hint = 0;
     }

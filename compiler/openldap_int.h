@@ -146,13 +146,29 @@ int acreO_read_line(struct acreO_lexbuf *lb, struct acreO_reader *r,
                     struct acreO_ptext *out, acre_diag *diag);
 
 /*
+ * acreO_read_plain -- the next logical line of r, without building it,
+ * when it is plain: one physical line (no continuation follows it) of at
+ * most ACREO_MAX_TOKEN bytes with no '\' and an even number of '"',
+ * whose first token is `word` (case-insensitively; it starts the line).
+ * Then none of its tokens leaves a quote open or is too long, and the
+ * first one is at column 1 of line *line.  Returns 1 with r past the line
+ * exactly as acreO_read_line leaves it (the next line read ahead,
+ * comments marked), 0 with r unchanged when the line is not plain (or at
+ * the end), ACRE_ERR_NOMEM with diag as acreO_read_line.
+ */
+int acreO_read_plain(struct acreO_reader *r, const char *word, unsigned *line,
+                     acre_diag *diag);
+
+/*
  * acreO_tokenize_conf -- split a logical line as slapd's strtok_quote:
  * tokens separated by spaces and tabs; '"' toggles quoting and is dropped;
  * '\' makes the next character literal and is dropped.  *unterminated is
  * set when a quote is left open.  Only the first `max` tokens are kept
  * (the others are checked all the same: their length, their quotes).
- * Returns 0 with toks[0..*n) in lb (ln may be lb's line),
- * ACRE_ERR_RULE_LIMIT (token too long) or ACRE_ERR_NOMEM.
+ * Returns 0 with toks[0..*n) in lb (ln may be lb's line: a token with
+ * no quote or backslash is then that line's own bytes, the blank after it
+ * overwritten with its NUL), ACRE_ERR_RULE_LIMIT (token too long) or
+ * ACRE_ERR_NOMEM.
  */
 int acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
                         unsigned max, struct acreO_ptext **toks, unsigned *n,
@@ -187,6 +203,9 @@ struct acreO_build {
     const unsigned *db_hint;
     unsigned ndb_hint;
     struct acreO_errors *errs; /* errors gone past; NULL: stop at one */
+    /* the bump arena of acreO_alloc: the chunk being filled */
+    char *arena;
+    size_t arena_left, arena_chunk;
 };
 
 /*
@@ -194,7 +213,7 @@ struct acreO_build {
  * immutable object of the configuration, by kind, so that rules spelling
  * the same part share one object.  Only successes are remembered.
  *   STR     p: an interned NUL-terminated copy (acreO_intern)
- *   DN      p: the acre_dn of acreO_parse_dn
+ *   DN      p: the acre_dn of acreO_parse_dn, n: its own hash
  *   FILTER  p: the acreF_filter, q: its text (a <what> filter=)
  *   ATTRS   p: an acreI_attrspec array of n items (a whole attrs= list)
  *   DNATTR  p: the acreI_attrspec of a <who> dnattr=
@@ -215,6 +234,13 @@ struct acreO_memo {
     size_t n;
 };
 
+/* acreO_memo_hash, acreO_memo_prefetch -- the hash of (kind, s[0..n)),
+ * and a hint that it will be looked up: stage 0 fetches its slot into the
+ * cache, stage 1 (the slot fetched before) the record the slot holds.
+ * Neither changes anything. */
+uint64_t acreO_memo_hash(int kind, const char *s, size_t n);
+void acreO_memo_prefetch(const struct acreO_build *b, uint64_t h, int stage);
+
 /* acreO_memo_find -- what (kind, s[0..n)) was made into, or NULL. */
 const struct acreO_memo *acreO_memo_find(struct acreO_build *b, int kind,
                                          const char *s, size_t n);
@@ -228,6 +254,14 @@ int acreO_memo_put(struct acreO_build *b, int kind, const char *s, size_t n,
 /* acreO_intern -- one shared NUL-terminated copy of s[0..n) under b->ctx
  * per distinct text; NULL out of memory. */
 const char *acreO_intern(struct acreO_build *b, const char *s, size_t n);
+
+/* acreO_alloc -- size zeroed bytes, 16-aligned, that live as long as
+ * b->ctx and are never freed or resized on their own: carved from chunks
+ * of the configuration (1 KiB at first, doubling to 64 KiB; a larger
+ * request has a chunk of its own), so that the many small arrays of a
+ * large policy (each rule's clauses) are not a talloc block each.  NULL
+ * when out of memory. */
+void *acreO_alloc(struct acreO_build *b, size_t size);
 
 /* acreO_build_scratch -- b's scratch context (made on first use); NULL
  * out of memory. */
@@ -453,6 +487,13 @@ int acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
  */
 int acreO_parse_dn(struct acreO_build *b, const char *s, size_t n,
                    acre_dn **out, acre_diag *d);
+
+/* acreO_parse_dn_hash -- acreO_parse_dn, and on success *hash the DN's
+ * own hash (acre_dn_ancestor_hash at its depth, cut to a size_t), read
+ * from the memo without touching a DN made before: two DNs whose hashes
+ * differ are not equal. */
+int acreO_parse_dn_hash(struct acreO_build *b, const char *s, size_t n,
+                        acre_dn **out, size_t *hash, acre_diag *d);
 
 /* acreO_template_init -- fill t from s[0..n) (copied under ctx) and say
  * whether expanding it needs submatches (a substitution slapd would

@@ -275,6 +275,85 @@ acreO_read_line(struct acreO_lexbuf *lb, struct acreO_reader *r,
     return 1;
 }
 
+/* Is the physical line at off of r's text a continuation of the one
+ * before (not empty once its CR LF is dropped, starting with white
+ * space)?  No line at the end. */
+static int
+continues(const struct acreO_reader *r, size_t off)
+{
+    if (off >= r->len)
+        return 0;
+    unsigned char c = (unsigned char)r->p[off];
+    if (c == '\n' || (c == '\r' && off + 1 < r->len && r->p[off + 1] == '\n'))
+        return 0;
+    return isspace(c) != 0;
+}
+
+/* Without a '\\', strtok_quote leaves a quote open exactly when the
+ * line holds an odd number of '"': do s[0..n) have none and an even
+ * number? */
+static int
+quotes_close(const char *s, size_t n)
+{
+    const char *e = s + n, *q = s;
+    unsigned nq = 0;
+
+    if (memchr(s, '\\', n))
+        return 0;
+    while ((q = memchr(q, '"', (size_t)(e - q)))) {
+        nq++;
+        q++;
+    }
+    return nq % 2 == 0;
+}
+
+int
+acreO_read_plain(struct acreO_reader *r, const char *word, unsigned *line,
+                 acre_diag *diag)
+{
+    size_t wlen = strlen(word), start, n, next;
+    unsigned ln;
+    int rc;
+
+    if (r->have_look) {
+        start = r->look_off;
+        n = r->look_len;
+    } else {
+        if (r->off >= r->len)
+            return 0;
+        const char *nl = memchr(r->p + r->off, '\n', r->len - r->off);
+        start = r->off;
+        n = nl ? (size_t)(nl - (r->p + start)) : r->len - start;
+        if (nl && n > 0 && r->p[start + n - 1] == '\r')
+            n--;
+    }
+    const char *s = r->p + start;
+    if (n < wlen || n > ACREO_MAX_TOKEN || strncasecmp(s, word, wlen) != 0 ||
+        (n > wlen && s[wlen] != ' ' && s[wlen] != '\t') || !quotes_close(s, n))
+        return 0;
+    next = (size_t)(s - r->p) + n;
+    next += next < r->len && r->p[next] == '\r';
+    next += next < r->len; /* the LF */
+    if (continues(r, next))
+        return 0;
+    if (r->have_look) {
+        ln = r->look_line;
+        r->have_look = 0;
+    } else if ((rc = next_phys(r, &start, &n, &ln)) != 1) {
+        return rc ? line_error(diag, rc, r->name, r->lineno - 1) : 0;
+    }
+    /* what continue_line does: the next line read ahead */
+    if ((rc = next_phys(r, &start, &n, &r->look_line)) == 1) {
+        r->have_look = 1;
+        r->look_off = start;
+        r->look_len = n;
+    } else if (rc) {
+        return line_error(diag, rc, r->name, ln);
+    }
+    *line = ln;
+    return 1;
+}
+
 /* ------------------------------------------------------------------------
  * Tokens
  *
@@ -414,6 +493,19 @@ conf_scan(const struct acreO_ptext *ln, size_t k, struct acreO_ptext *t,
     return k;
 }
 
+/* Is the token of ln at k a plain run (no quote or backslash: its bytes
+ * as they are)?  Then *t is that run of ln itself. */
+static int
+plain_token(const struct acreO_ptext *ln, size_t k, struct acreO_ptext *t)
+{
+    size_t e = plain_run(ln, k, 0);
+
+    if (e < ln->len && ln->s[e] != ' ' && ln->s[e] != '\t')
+        return 0;
+    *t = (struct acreO_ptext){ln->s + k, e - k, ln->line + k, ln->col + k};
+    return 1;
+}
+
 int
 acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
                     unsigned max, struct acreO_ptext **out, unsigned *n,
@@ -433,6 +525,18 @@ acreO_tokenize_conf(struct acreO_lexbuf *lb, const struct acreO_ptext *ln,
             break;
         size_t at = i;
         struct acreO_ptext t = tok_at(lb);
+        if (k < max && ln->s == lb->line.s && plain_token(ln, i, &t)) {
+            /* in place: its bytes and positions are the line's */
+            if ((rc = t.len > ACREO_MAX_TOKEN ? ACRE_ERR_RULE_LIMIT
+                                              : toks_room(lb, k)))
+                return tok_error(diag, rc, file, ln, at);
+            i += t.len;
+            t.s[t.len] = '\0'; /* the blank after it, or the line's NUL */
+            i += i < ln->len;
+            lb->toks[k++] = t;
+            inquote = 0;
+            continue;
+        }
         i = conf_scan(ln, i, k < max ? &t : NULL, &len, &inquote);
         rc = len > ACREO_MAX_TOKEN ? ACRE_ERR_RULE_LIMIT
              : k < max             ? toks_room(lb, k)

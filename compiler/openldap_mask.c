@@ -80,9 +80,11 @@ acreO_mask_parse(const char *s, size_t n)
         return 0;
     if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
         return parse_letters(s, n);
-    for (size_t i = 0; i < ACREI_NLEVELS; i++)
-        if (strlen(acreI_levels[i].name) == n &&
-            strncasecmp(acreI_levels[i].name, s, n) == 0)
+    char c0 = (char)(s[0] | 0x20); /* the level names are lowercase */
+    for (size_t i = 0; i < ACREI_NLEVELS; i++) {
+        const char *name = acreI_levels[i].name;
+        if (name[0] == c0 && strlen(name) == n && strncasecmp(name, s, n) == 0)
             return acreI_levels[i].mask;
+    }
     return 0;
 }

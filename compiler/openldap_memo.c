@@ -72,6 +72,32 @@ hash_of(int kind, const char *s, size_t n)
     return h ^ (h >> 29);
 }
 
+#define ALLOC_FIRST 1024u  /* bytes of acreO_alloc's first chunk */
+#define ALLOC_MAX   65536u /* and of its largest */
+
+void *
+acreO_alloc(struct acreO_build *b, size_t size)
+{
+    char *p;
+
+    size = (size + 7) & ~(size_t)7;
+    if (size > b->arena_left) {
+        size_t chunk = b->arena_chunk ? b->arena_chunk : ALLOC_FIRST;
+        if (size > chunk / 4) /* large: a block of its own */
+            return talloc_zero_size(b->ctx, size);
+        if (!(p = talloc_zero_size(b->ctx, chunk)))
+            return NULL;
+        talloc_set_name_const(p, "acreO_alloc chunk");
+        b->arena = p;
+        b->arena_left = chunk;
+        b->arena_chunk = chunk < ALLOC_MAX ? 2 * chunk : chunk;
+    }
+    p = b->arena;
+    b->arena += size;
+    b->arena_left -= size;
+    return p;
+}
+
 void *
 acreO_build_scratch(struct acreO_build *b)
 {
@@ -144,6 +170,26 @@ rec_new(void *ctx, struct acreO_memo_table *t, size_t n)
     t->arena += size;
     t->arena_left -= size;
     return e;
+}
+
+uint64_t
+acreO_memo_hash(int kind, const char *s, size_t n)
+{
+    return hash_of(kind, s, n);
+}
+
+void
+acreO_memo_prefetch(const struct acreO_build *b, uint64_t h, int stage)
+{
+    const struct acreO_memo_table *t = b->memo;
+
+    if (!t || !t->used)
+        return;
+    const struct slot *sl = &t->slots[h & t->mask];
+    if (stage == 0)
+        __builtin_prefetch(sl);
+    else if (sl->rec && sl->hash == h)
+        __builtin_prefetch(sl->rec);
 }
 
 const struct acreO_memo *

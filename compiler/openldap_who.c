@@ -76,7 +76,7 @@ static struct acreI_clause_ext *
 ext(struct by_state *st)
 {
     if (!st->by->ext)
-        st->by->ext = talloc_zero(st->b->ctx, struct acreI_clause_ext);
+        st->by->ext = acreO_alloc(st->b, sizeof(struct acreI_clause_ext));
     return st->by->ext;
 }
 
@@ -88,7 +88,7 @@ rare(struct by_state *st)
     struct acreI_clause_ext *x = ext(st);
 
     if (x && !x->rare)
-        x->rare = talloc_zero(st->b->ctx, struct acreI_clause_rare);
+        x->rare = acreO_alloc(st->b, sizeof(struct acreI_clause_rare));
     return x ? x->rare : NULL;
 }
 
@@ -318,7 +318,7 @@ static struct acreI_subject_pat *
 subject_pat(struct by_state *st, struct acreI_subject *sj)
 {
     if (!sj->pat)
-        sj->pat = talloc_zero(st->b->ctx, struct acreI_subject_pat);
+        sj->pat = acreO_alloc(st->b, sizeof(struct acreI_subject_pat));
     return sj->pat;
 }
 
@@ -426,7 +426,8 @@ subject_dn(struct by_state *st, struct acreI_subject *sj, const struct who *w,
     }
     acre_dn *dn;
     acre_diag d = {0};
-    int rc = acreO_parse_dn(st->b, rv(w), rlen(w), &dn, &d);
+    size_t h;
+    int rc = acreO_parse_dn_hash(st->b, rv(w), rlen(w), &dn, &h, &d);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
     if (rc)
@@ -435,8 +436,11 @@ subject_dn(struct by_state *st, struct acreI_subject *sj, const struct who *w,
                    "clause",
                    rv(w), rlen(w), diag);
     sj->dn = dn;
-    if (w->sty == STY_BASE && st->db && st->db->rootdn &&
-        acre_dn_equal(dn, st->db->rootdn))
+    const acre_dn *root = st->db ? st->db->rootdn : NULL;
+    /* the hash first: dn, likely made rules before, is not read */
+    if (w->sty == STY_BASE && root &&
+        h == (size_t)acre_dn_ancestor_hash(root, acre_dn_depth(root)) &&
+        acre_dn_equal(dn, root))
         acreO_note_add(st->b, acreO_pos_of(st->file, w->t, 0),
                        "rootdn is always granted unlimited privileges");
     return 0;
@@ -721,7 +725,7 @@ who_group(struct by_state *st, const struct who *w, acre_diag *diag)
     if (acreI_group(st->by))
         return err(st, w, 0, "group pattern already specified%.*s", "", 0,
                    diag);
-    if (!(g = talloc_zero(st->b->ctx, struct acreI_group)))
+    if (!(g = acreO_alloc(st->b, sizeof(*g))))
         return ACRE_ERR_NOMEM;
     g->pos = acreO_pos_of(st->file, w->t, 0);
     g->expand = w->sty != STY_BASE;

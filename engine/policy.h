@@ -73,13 +73,13 @@ struct acreP_rule {
     uint8_t scope;                       /* enum acreP_scope */
     uint8_t flags;                       /* ACREP_R_* */
     uint16_t lo, hi;                     /* DN, INDEXED: entry depth window */
-    uint32_t index;                      /* global evaluation order */
-    uint32_t clause0;                    /* first clause in policy->clauses */
+    /* (its global evaluation order is its index in policy->rules) */
+    uint32_t clause0; /* first clause in policy->clauses */
     uint32_t nclauses;
     int32_t filter_slot;     /* FILTER: its slot in the per-entry test cache */
+    int32_t regex_slot;      /* REGEX: its slot in the per-entry test cache */
     const uint64_t *attr_in; /* ATTRS: bit per type id, the list's verdict
                                 for a description without options */
-    int32_t regex_slot;      /* REGEX: its slot in the per-entry test cache */
 };
 
 /* Clause flags: which parts exist */
