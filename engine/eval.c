@@ -1255,14 +1255,15 @@ values_fill(uint8_t *vv, uint8_t g, unsigned n)
  * the walk found when it depended on nothing but the context and the
  * type.  Ids below tmax are types alone (acreS_ntypes) that the bitmaps
  * cover; the rest are always walked.  What the loop reads is in locals
- * (the byte stores could alias it).  *kept: every answer is one the
- * bitmaps hold.  Returns rq->err.
+ * (the byte stores could alias it).  *walk: bit i (i < 32) set when
+ * attribute i's answer is not one the bitmaps hold, or it was not
+ * selected.  Returns rq->err.
  */
 static int
 attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
               enum acreI_access want,
               int (*select)(void *arg, const acre_view_attr *a), void *arg,
-              const struct acreC_result *cr, int *kept)
+              const struct acreC_result *cr, uint32_t *walk)
 {
     struct acre_request *rq = c->rq;
     const acre_view_attr *at = c->e->attrs;
@@ -1272,7 +1273,7 @@ attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
     size_t w = rq->p->attr_words;
     uint64_t *kb = rq->vctx_bits ? vctx_bits(rq, c, n, want) : NULL;
     unsigned tmax = 0;
-    int all = 1;
+    uint32_t wk = 0;
 
     if (kb) {
         tmax = acreS_ntypes(rq->schema);
@@ -1285,7 +1286,7 @@ attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
         if ((select && !select(arg, a)) || (cr && acreC_hidden(cr, a))) {
             values_fill(vv + first[i], 0, a->nvals);
             va[i] = ACRE_ATTR_NONE;
-            all = 0;
+            wk |= i < 32 ? (uint32_t)1 << i : 0;
             continue;
         }
         uint64_t bit = (uint64_t)1 << (t & 63);
@@ -1304,9 +1305,9 @@ attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
             if (v == ACRE_ATTR_ALL)
                 kb[w + (t >> 6)] |= bit;
         } else
-            all = 0;
+            wk |= i < 32 ? (uint32_t)1 << i : 0;
     }
-    *kept = *kept && all;
+    *walk = wk;
     return 0;
 }
 
@@ -1357,18 +1358,15 @@ shape_slot(uint64_t ctx, const acre_view_attr *at, uint32_t na)
 }
 
 /*
- * e's whole verdict from the shape kept for its context ctx, when one
- * is: out's arrays point into the slot.  1: answered; 0: not kept, or
- * anything else (an attribute verdict_init would refuse): the long way
- * refuses what it refuses.  One pass over the attributes, comparing
- * each one's id and value count with the slot's: an id equal to the
- * shape's is one the schema gave (ids are never taken back), a count
- * equal to it is not 0, so what is left of verdict_init's check is that
- * the values are there.
+ * The shape kept for e in its context ctx, or NULL: one pass over the
+ * attributes, comparing each one's id and value count with the slot's.
+ * An id equal to the shape's is one the schema gave (ids are never taken
+ * back), a count equal to it is not 0, so what is left of verdict_init's
+ * check is that the values are there; an entry it would refuse is not
+ * answered here (the long way refuses what it refuses).
  */
-static inline __attribute__((always_inline)) int
-shape_verdict(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
-              acre_verdict *out)
+static inline __attribute__((always_inline)) const struct acreV_shape *
+shape_find(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx)
 {
     const acre_view_attr *at = e->attrs;
     uint32_t na = e->nattrs;
@@ -1377,7 +1375,7 @@ shape_verdict(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
 
     if (!(rq->shapes_valid[slot >> 6] >> (slot & 63) & 1) || s->ctx != ctx ||
         s->nattrs != na)
-        return 0;
+        return NULL;
     /* without a branch per attribute: x gathers every difference, z
      * every values pointer less one, whose top bit a NULL one sets (as
      * would a pointer no process is given: that one goes the long way,
@@ -1393,34 +1391,68 @@ shape_verdict(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
         x |= shape_idn(&at[i]) ^ s->idn[i];
         z |= (uintptr_t)at[i].vals - 1;
     }
-    if (x || z >> 63)
-        return 0;
-    /* every field written once (a memset first would be a rep stos) */
-    out->visible = s->visible;
+    return x || z >> 63 ? NULL : s;
+}
+
+/*
+ * e's verdict from its shape s, which marks attributes to walk: the
+ * slot's answers copied into the request's arrays, then each marked
+ * attribute decided as the long way decides it (attrs_verdict: one
+ * check, one epoch for the entry).  The entry itself is visible (a shape
+ * of a hidden entry has nothing to walk).  Returns rq->err.
+ */
+static int
+shape_walk(struct acre_request *rq, const acre_entry_view *e,
+           const struct acreV_shape *s, const struct acreP_node *n,
+           enum acreI_access want, acre_verdict *out)
+{
+    uint32_t na = e->nattrs, nv = s->nvalues;
+    struct acreV_check c;
+
+    if ((na > rq->v_attr_cap || nv > rq->v_value_cap) &&
+        verdict_room(rq, na, nv)) {
+        verdict_none(out);
+        return ACRE_ERR_NOMEM;
+    }
+    memcpy(rq->v_attr, s->ans, na);
+    memcpy(rq->v_first, s->first, na * sizeof *s->first);
+    memcpy(rq->v_value, s->value, nv);
+    verdict_none(out);
+    out->visible = 1;
     out->nattrs = na;
-    out->attr = s->ans;
-    out->value = s->value;
-    out->first = s->first;
-    out->coll = (acre_collective_view){0, 0, NULL};
-    out->coll_attr = out->coll_value = NULL;
-    out->coll_first = NULL;
-    return 1;
+    out->attr = rq->v_attr;
+    out->value = rq->v_value;
+    out->first = rq->v_first;
+    acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
+    for (uint32_t w = s->walk; w; w &= w - 1) {
+        unsigned i = (unsigned)__builtin_ctz(w);
+        rq->v_attr[i] =
+            attr_verdict(&c, n, want, &e->attrs[i], rq->v_value + s->first[i]);
+        if (rq->err) {
+            verdict_none(out);
+            return rq->err;
+        }
+    }
+    return 0;
 }
 
 /* Keep e's verdict out, made the long way in context ctx from answers
  * that depended on nothing else, for e's shape (if it fits a slot). */
 static void
 shape_keep(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
-           const acre_verdict *out)
+           const acre_verdict *out, uint32_t walk)
 {
     const acre_view_attr *at = e->attrs;
     uint32_t na = e->nattrs;
     size_t nv = 0;
 
+    _Static_assert(ACREV_SHAPE_MAX <= 32 && ACREV_SHAPE_VALUES <= 255,
+                   "acreV_shape.walk and .nvalues");
     if (na > ACREV_SHAPE_MAX)
         return;
     for (uint32_t i = 0; i < na; i++) {
-        if (out->attr[i] != ACRE_ATTR_ALL && out->attr[i] != ACRE_ATTR_NONE)
+        if (!(walk >> i & 1) && out->attr[i] != ACRE_ATTR_ALL &&
+            out->attr[i] != ACRE_ATTR_NONE)
             return; /* never for a kept answer: not kept either */
         nv += at[i].nvals;
     }
@@ -1431,6 +1463,8 @@ shape_keep(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
     s->ctx = ctx;
     s->nattrs = na;
     s->visible = (uint8_t)out->visible;
+    s->nvalues = (uint8_t)nv;
+    s->walk = walk;
     for (uint32_t i = 0; i < na; i++) {
         s->idn[i] = shape_idn(&at[i]);
         s->ans[i] = out->attr[i];
@@ -1547,7 +1581,7 @@ verdict_clear(struct acre_request *rq, uint32_t nattrs, size_t nvals)
 static inline __attribute__((always_inline)) int
 shape_try(struct acre_request *rq, const acre_entry_view *e,
           enum acreI_access want, acre_verdict *out,
-          const struct acreP_node **np, uint64_t *ctx)
+          const struct acreP_node **np, uint64_t *ctx, int *rc)
 {
     *np = NULL;
     *ctx = 0;
@@ -1558,9 +1592,24 @@ shape_try(struct acre_request *rq, const acre_entry_view *e,
     const struct acreP_node *n = *np = node_of(rq, e->dn);
     *ctx =
         vctx_key(rq, key_base(e->dn->depth, is_requester(rq, e->dn)), n, want);
-    if (!shape_verdict(rq, e, *ctx, out))
+    const struct acreV_shape *s = shape_find(rq, e, *ctx);
+    if (!s)
         return 0;
     rq->err = 0;
+    if (s->walk) {
+        *rc = shape_walk(rq, e, s, n, want, out);
+        return 1;
+    }
+    /* every field written once (a memset first would be a rep stos) */
+    out->visible = s->visible;
+    out->nattrs = e->nattrs;
+    out->attr = s->ans;
+    out->value = s->value;
+    out->first = s->first;
+    out->coll = (acre_collective_view){0, 0, NULL};
+    out->coll_attr = out->coll_value = NULL;
+    out->coll_first = NULL;
+    *rc = 0;
     return 1;
 }
 
@@ -1610,14 +1659,15 @@ entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = decide_memo(&c, n, want, &mask);
     /* the entry's own answer is the context's (the memo's kind) */
     int kept = ctx && !c.entrydep && !c.valdep && !rq->limit_hit && !rq->err;
+    uint32_t walk = 0;
     if (!out->visible)
         verdict_clear(rq, e->nattrs, nvals);
-    else if ((rc = attrs_verdict(&c, n, want, select, arg, cr, &kept)) != 0) {
+    else if ((rc = attrs_verdict(&c, n, want, select, arg, cr, &walk)) != 0) {
         verdict_none(out);
         return rc;
     }
     if (kept && !rq->err)
-        shape_keep(rq, e, ctx, out);
+        shape_keep(rq, e, ctx, out, walk);
     /* collective values are checked as the entry's own, on the entry */
     rc = cr && !rq->err ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;
     if (!rc)
@@ -1636,8 +1686,10 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     const struct acreP_node *n = NULL;
     uint64_t ctx = 0;
 
-    if (!select && !cr && shape_try(rq, e, want, out, &n, &ctx))
-        return 0;
+    int rc;
+
+    if (!select && !cr && shape_try(rq, e, want, out, &n, &ctx, &rc))
+        return rc;
     return entry_verdict(rq, e, want, select, arg, cr, out, n, ctx);
 }
 
@@ -1658,8 +1710,9 @@ acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
     }
     const struct acreP_node *n;
     uint64_t ctx;
-    if (shape_try(rq, e, (enum acreI_access)right, out, &n, &ctx))
-        return 0;
+    int rc;
+    if (shape_try(rq, e, (enum acreI_access)right, out, &n, &ctx, &rc))
+        return rc;
     return entry_verdict(rq, e, (enum acreI_access)right, NULL, NULL, NULL, out,
                          n, ctx);
 }

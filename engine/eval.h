@@ -32,7 +32,7 @@
 /* entry shapes whose whole verdicts a request keeps, and the most
  * attributes and values a kept shape has (eval.c: struct acreV_shape) */
 #define ACREV_SHAPES              32
-#define ACREV_SHAPE_MAX           24
+#define ACREV_SHAPE_MAX           24 /* at most 32: acreV_shape.walk */
 #define ACREV_SHAPE_VALUES        48
 /* the longest parent DN (normalised bytes) whose index node a request
  * remembers (eval.c: node_of) */
@@ -85,18 +85,25 @@ acreV_memo_key(uint32_t node, unsigned depth, int is_self, int type,
 }
 
 /*
- * A whole entry verdict that depended on nothing but the entry context
- * (node, depth, self, privilege: the key of the verdict bitmaps) and the
- * entry's shape: its attributes' ids and value counts, in order.  Kept
- * only when every answer came from the memo's kind of decision (so each
- * is ACRE_ATTR_NONE or _ALL, and the same for all of an attribute's
- * values); checked in full (context, count, every id and value count)
- * before it answers, with the verdict's arrays pointing here.
+ * A whole entry verdict whose entry decision depended on nothing but the
+ * entry context (node, depth, self, privilege: the key of the verdict
+ * bitmaps), kept for the entry's shape: its attributes' ids and value
+ * counts, in order.  Each attribute's answer came from the memo's kind of
+ * decision (so it is ACRE_ATTR_NONE or _ALL, the same for all of the
+ * attribute's values), or is marked to be walked again (walk).  Checked
+ * in full (context, count, every id and value count) before it answers;
+ * the verdict's arrays point here when nothing is walked, else they are
+ * copied to the request's and the walks fill in their attributes.
  */
 struct acreV_shape {
     uint64_t ctx; /* the context's key, as vctx_key */
     uint32_t nattrs;
     uint8_t visible;
+    uint8_t nvalues; /* the values of all the attributes */
+    /* bit i: attribute i's answer depended on the entry (a filter, a
+     * set, dnattr, a value...): walked again for each entry, the others
+     * answered from here */
+    uint32_t walk;
     /* an attribute's id and nvals, the first 8 bytes of its
      * acre_view_attr, as they are stored there */
     uint64_t idn[ACREV_SHAPE_MAX];
