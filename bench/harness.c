@@ -91,9 +91,12 @@ bench_size(const bench_run *run, size_t full, size_t smoke)
 static int
 matches(const bench_run *run, const char *name)
 {
-    for (size_t i = 0; i < run->npatterns; i++)
-        if (strstr(name, run->patterns[i]) != NULL)
+    for (size_t i = 0; i < run->npatterns; i++) {
+        const char *pat = run->patterns[i];
+        if (pat[0] == '=' ? strcmp(name, pat + 1) == 0
+                          : strstr(name, pat) != NULL)
             return 1;
+    }
     return 0;
 }
 
@@ -508,7 +511,7 @@ static void
 usage(FILE *f)
 {
     fputs("usage: acre-bench [--smoke] [--reps N] [--json PATH] "
-          "[--floors PATH] [NAME-SUBSTRING...]\n",
+          "[--floors PATH] [NAME-SUBSTRING | =NAME...]\n",
           f);
 }
 

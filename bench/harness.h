@@ -85,8 +85,9 @@ extern volatile uint64_t bench_sink;
 
 /*
  * bench_main -- parse `[--smoke] [--reps N] [--json PATH] [--floors PATH]
- * [NAME-SUBSTRING...]`, run the selected benchmarks of *defs[0..n) (with
- * --floors and no names: those the floors name), print the table, write
+ * [NAME-SUBSTRING | =NAME...]`, run the selected benchmarks of
+ * *defs[0..n) (with --floors and no names: those the floors name; =NAME
+ * selects the row group NAME alone), print the table, write
  * the JSON, apply the ratio gate.  --reps N (odd, 3 to BENCH_MAX_REPS):
  * repetitions instead of 11.  Returns the process exit status: 0, 1 when a
  * check failed or a ratio is below the gate, 2 on a usage or output error.

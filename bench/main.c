@@ -2,7 +2,10 @@
  * main.c -- acre-bench: the table of benchmarks and the entry point.
  *
  * usage: acre-bench [--smoke] [--reps N] [--json PATH] [--floors PATH]
- *                   [NAME-SUBSTRING...]
+ *                   [NAME-SUBSTRING | =NAME...]
+ *
+ * A pattern selects the row groups whose name contains it; =NAME only the
+ * one named exactly (=policy_decide_1k, without _regex10 and _cold).
  *
  * --floors bench/floors.json is the CI's ratio gate (make bench-check).
  *

@@ -4,7 +4,8 @@
  * rule, with the requester's clause states from its spec.
  *
  * One check (entry, attribute, value, privilege):
- *   1. the deepest index node on the entry's ancestry (acreP_node_for);
+ *   1. the deepest index node on the entry's ancestry (node_of: the
+ *      request remembers the last parent's, acreP_node_for finds it);
  *   2. the requester is its section's rootdn: manage, granted;
  *   3. a write-level check of a no-user-modification attribute other
  *      than entry and children: granted, mask none;
@@ -531,12 +532,79 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
  * The decision
  */
 
-/* The memo key's part fixed by entry e: its depth and whether it is the
- * requester. */
+/* The part of an entry context's key (vctx_key) fixed by the entry: its
+ * depth (at most ACRE_DN_MAX_RDNS: 8 bits) and whether it is the
+ * requester, clear of the privilege's 4 low bits and the node's 32 high
+ * ones. */
 static inline uint64_t
-key_base(const acre_entry_view *e, int is_self)
+key_base(unsigned depth, int is_self)
 {
-    return (uint64_t)acre_dn_depth(e->dn) << 24 | (uint64_t)is_self << 4;
+    _Static_assert(ACRE_DN_MAX_RDNS < 256, "a depth has 8 bits");
+    return (uint64_t)depth << 24 | (uint64_t)is_self << 4;
+}
+
+/* node_of's miss: the node of dn (a DN of depth d >= 2 with no node of
+ * its own) from its parent's ancestry, top the deepest depth to probe;
+ * the parent, text[0..len) with hash h, is remembered with it. */
+static const struct acreP_node *
+parent_miss(struct acre_request *rq, const acre_dn *dn, unsigned top,
+            uint64_t h, const char *text, uint32_t len)
+{
+    struct acreV_parent *pa = &rq->parent;
+    const struct acreP_node *n = acreP_node_below(rq->p, dn, top);
+
+    if (len <= sizeof pa->text) {
+        pa->h = h;
+        pa->depth = dn->depth - 1u;
+        pa->len = len;
+        pa->node = n;
+        memcpy(pa->text, text, len);
+    }
+    return n;
+}
+
+/*
+ * The index node of dn, as acreP_node_for finds it, through the request's
+ * memory of the last entry's parent: entries that share a parent (most of
+ * a search's) share every ancestor above it, so for them only the probe
+ * at the entry's own depth is made.  The parent is recognised by its
+ * bytes, never by its hash alone; one longer than ACREV_PARENT_MAX is not
+ * kept.
+ */
+static inline __attribute__((always_inline)) const struct acreP_node *
+node_of(struct acre_request *rq, const acre_dn *dn)
+{
+    const struct acre_policy *p = rq->p;
+    const struct acreV_parent *pa = &rq->parent;
+    const struct acreP_node *n;
+
+    if (acre_unlikely(!acreE_is(dn, ACRED_MAGIC)))
+        return acreP_node_for(p, dn);
+    unsigned d = dn->depth, top = d - 1 < p->max_depth ? d - 1 : p->max_depth;
+    if (d <= p->max_depth && d && (n = acreP_node_at(p, dn, d)) != NULL)
+        return n;
+    if (d <= 1 || top == 0)
+        return &p->nodes[0];
+    /* the parent: the suffix of the last d - 1 RDNs */
+    uint32_t off = acreD_nrdn(dn)[1], len = dn->norm_len - off;
+    const char *text = acreD_norm(dn) + off;
+    uint64_t h = acreD_h(dn)[d - 1];
+    if (pa->h == h && pa->len == len && pa->depth == d - 1 &&
+        memcmp(pa->text, text, len) == 0)
+        return pa->node;
+    return parent_miss(rq, dn, top, h, text, len);
+}
+
+/* Whether dn (a DN) is the requester's: acre_dn_equal, its depth and
+ * hash compared first here. */
+static inline int
+is_requester(const struct acre_request *rq, const acre_dn *dn)
+{
+    const acre_dn *a = rq->authz;
+
+    return a && a->depth == dn->depth &&
+           acreD_h(a)[a->depth] == acreD_h(dn)[dn->depth] &&
+           acre_dn_equal(dn, a);
 }
 
 void
@@ -560,7 +628,8 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->trace = NULL;
     c->steps = NULL;
     c->is_self = rq->authz && acre_dn_equal(e->dn, rq->authz);
-    c->key_base = key_base(e, c->is_self);
+    c->depth = acre_dn_depth(e->dn);
+    c->key_base = key_base(c->depth, c->is_self);
     rq->epoch++;
     if (rq->epoch == 0) { /* wrapped: forget every cached filter */
         memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
@@ -725,16 +794,19 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
 {
     struct acre_request *rq = c->rq;
 
+    _Static_assert(ACRE_DN_MAX_RDNS < 1u << 11, "a memo depth has 11 bits");
+    _Static_assert(ACREI_ACCESS_MANAGE < 16, "a memo privilege has 4 bits");
     if (c->nopts || c->trace)
         return decide(c, n, want, mask);
-    uint64_t key = (c->key_base | (uint64_t)(n - rq->p->nodes) << 32 |
-                    (uint64_t)(uint32_t)c->type << 5 | (uint64_t)want) +
-                   1;
-    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    struct acreV_memo_key k =
+        acreV_memo_key((uint32_t)(n - rq->p->nodes), c->depth, c->is_self,
+                       c->type, (unsigned)want);
+    uint64_t h = (k.key ^ (uint64_t)k.ctx << 40) * 0x9e3779b97f4a7c15ull;
     unsigned slot = (unsigned)(h >> 54) & (ACREV_MEMO - 1);
     struct acreV_memo *m = &rq->memo[slot];
     uint64_t bit = (uint64_t)1 << (slot & 63);
-    if ((rq->memo_valid[slot >> 6] & bit) && m->key == key) {
+    if ((rq->memo_valid[slot >> 6] & bit) && m->key == k.key &&
+        m->ctx == k.ctx) {
         c->valdep = c->entrydep = 0;
         c->vd_rule = -1;
         c->decided = -2;
@@ -745,14 +817,13 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
      * types of the same class (the same rules' attrs= lists take them),
      * when the value played no part; its set steps are spent again */
     struct acreV_cmemo *cm = NULL;
-    uint32_t cls = 0, ck = 0;
+    uint32_t cls = 0;
     if (!is_write(want) &&
         (!rq->p->attr_class || (unsigned)c->type < rq->p->attr_nclass)) {
         cls = rq->p->attr_class ? rq->p->attr_class[c->type] : 0;
-        ck = (cls << 5 | (uint32_t)want) + 1;
         cm = &rq->cmemo[cls & (ACREV_CMEMO - 1)];
-        if (cm->epoch == rq->epoch && cm->key == ck && cm->node == n &&
-            rq->set_work >= cm->steps) {
+        if (cm->epoch == rq->epoch && cm->cls == cls && cm->want == want &&
+            cm->node == n && rq->set_work >= cm->steps) {
             rq->set_work -= cm->steps;
             rq->limit_hit = rq->limit_code = 0;
             c->valdep = 0;
@@ -767,12 +838,13 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
     int g = decide(c, n, want, mask);
     if (!c->entrydep && !rq->limit_hit) {
         rq->memo_valid[slot >> 6] |= bit;
-        m->key = key;
+        m->key = k.key;
+        m->ctx = k.ctx;
         m->mask = *mask;
-        m->granted = g;
+        m->granted = (uint8_t)g;
     } else if (cm && !c->valdep && c->vd_rule < 0 && !rq->limit_hit) {
-        *cm = (struct acreV_cmemo){rq->epoch, ck, n,
-                                   *mask,     g,  work - rq->set_work};
+        *cm = (struct acreV_cmemo){rq->epoch, cls, (uint32_t)want,     n,
+                                   *mask,     g,   work - rq->set_work};
     }
     return g;
 }
@@ -784,7 +856,7 @@ acreV_decide(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
     int granted = 0;
 
     if (acreI_access_priv(want)) {
-        const struct acreP_node *n = acreP_node_for(c->rq->p, c->e->dn);
+        const struct acreP_node *n = node_of(c->rq, c->e->dn);
         step(c, ACRE_EXPLAIN_NODE, -1, 0, ACREI_PRIV_NONE, NULL,
              "index node \"%.*s\": %u DN-scoped rules, %u residual",
              (int)n->ndn_len, n->ndn, n->ntable, n->residual->ntable);
@@ -1139,8 +1211,8 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
                                  : ACRE_ATTR_SOME;
 }
 
-/* The key of an entry context: the entry's part of the memo key (kb),
- * node n and privilege want; never 0. */
+/* The key of an entry context: the entry's part (kb, key_base), node n's
+ * index and privilege want, each in bits of its own; never 0. */
 static inline uint64_t
 vctx_key(const struct acre_request *rq, uint64_t kb, const struct acreP_node *n,
          enum acreI_access want)
@@ -1183,14 +1255,15 @@ values_fill(uint8_t *vv, uint8_t g, unsigned n)
  * the walk found when it depended on nothing but the context and the
  * type.  Ids below tmax are types alone (acreS_ntypes) that the bitmaps
  * cover; the rest are always walked.  What the loop reads is in locals
- * (the byte stores could alias it).  *kept: every answer is one the
- * bitmaps hold.  Returns rq->err.
+ * (the byte stores could alias it).  *walk: bit i (i < 32) set when
+ * attribute i's answer is not one the bitmaps hold, or it was not
+ * selected.  Returns rq->err.
  */
 static int
 attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
               enum acreI_access want,
               int (*select)(void *arg, const acre_view_attr *a), void *arg,
-              const struct acreC_result *cr, int *kept)
+              const struct acreC_result *cr, uint32_t *walk)
 {
     struct acre_request *rq = c->rq;
     const acre_view_attr *at = c->e->attrs;
@@ -1200,7 +1273,7 @@ attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
     size_t w = rq->p->attr_words;
     uint64_t *kb = rq->vctx_bits ? vctx_bits(rq, c, n, want) : NULL;
     unsigned tmax = 0;
-    int all = 1;
+    uint32_t wk = 0;
 
     if (kb) {
         tmax = acreS_ntypes(rq->schema);
@@ -1213,7 +1286,7 @@ attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
         if ((select && !select(arg, a)) || (cr && acreC_hidden(cr, a))) {
             values_fill(vv + first[i], 0, a->nvals);
             va[i] = ACRE_ATTR_NONE;
-            all = 0;
+            wk |= i < 32 ? (uint32_t)1 << i : 0;
             continue;
         }
         uint64_t bit = (uint64_t)1 << (t & 63);
@@ -1232,10 +1305,17 @@ attrs_verdict(struct acreV_check *c, const struct acreP_node *n,
             if (v == ACRE_ATTR_ALL)
                 kb[w + (t >> 6)] |= bit;
         } else
-            all = 0;
+            wk |= i < 32 ? (uint32_t)1 << i : 0;
     }
-    *kept = *kept && all;
+    *walk = wk;
     return 0;
+}
+
+/* A verdict that shows nothing: what every failed decision leaves. */
+static inline void
+verdict_none(acre_verdict *out)
+{
+    memset(out, 0, sizeof *out);
 }
 
 /* An attribute's id and value count: the first 8 bytes of its view. */
@@ -1278,18 +1358,15 @@ shape_slot(uint64_t ctx, const acre_view_attr *at, uint32_t na)
 }
 
 /*
- * e's whole verdict from the shape kept for its context ctx, when one
- * is: out's arrays point into the slot.  1: answered; 0: not kept, or
- * anything else (an attribute verdict_init would refuse): the long way
- * refuses what it refuses.  One pass over the attributes, comparing
- * each one's id and value count with the slot's: an id equal to the
- * shape's is one the schema gave (ids are never taken back), a count
- * equal to it is not 0, so what is left of verdict_init's check is that
- * the values are there.
+ * The shape kept for e in its context ctx, or NULL: one pass over the
+ * attributes, comparing each one's id and value count with the slot's.
+ * An id equal to the shape's is one the schema gave (ids are never taken
+ * back), a count equal to it is not 0, so what is left of verdict_init's
+ * check is that the values are there; an entry it would refuse is not
+ * answered here (the long way refuses what it refuses).
  */
-static int
-shape_verdict(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
-              acre_verdict *out)
+static inline __attribute__((always_inline)) const struct acreV_shape *
+shape_find(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx)
 {
     const acre_view_attr *at = e->attrs;
     uint32_t na = e->nattrs;
@@ -1298,32 +1375,84 @@ shape_verdict(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
 
     if (!(rq->shapes_valid[slot >> 6] >> (slot & 63) & 1) || s->ctx != ctx ||
         s->nattrs != na)
-        return 0;
-    for (uint32_t i = 0; i < na; i++)
-        if (shape_idn(&at[i]) != s->idn[i] || !at[i].vals)
-            return 0;
-    out->visible = s->visible;
+        return NULL;
+    /* without a branch per attribute: x gathers every difference, z
+     * every values pointer less one, whose top bit a NULL one sets (as
+     * would a pointer no process is given: that one goes the long way,
+     * which decides it as before) */
+    uint64_t x = 0, z = 0;
+    uint32_t i = 0;
+    for (; i + 2 <= na; i += 2) {
+        x |= (shape_idn(&at[i]) ^ s->idn[i]) |
+             (shape_idn(&at[i + 1]) ^ s->idn[i + 1]);
+        z |= ((uintptr_t)at[i].vals - 1) | ((uintptr_t)at[i + 1].vals - 1);
+    }
+    if (i < na) {
+        x |= shape_idn(&at[i]) ^ s->idn[i];
+        z |= (uintptr_t)at[i].vals - 1;
+    }
+    return x || z >> 63 ? NULL : s;
+}
+
+/*
+ * e's verdict from its shape s, which marks attributes to walk: the
+ * slot's answers copied into the request's arrays, then each marked
+ * attribute decided as the long way decides it (attrs_verdict: one
+ * check, one epoch for the entry).  The entry itself is visible (a shape
+ * of a hidden entry has nothing to walk).  Returns rq->err.
+ */
+static int
+shape_walk(struct acre_request *rq, const acre_entry_view *e,
+           const struct acreV_shape *s, const struct acreP_node *n,
+           enum acreI_access want, acre_verdict *out)
+{
+    uint32_t na = e->nattrs, nv = s->nvalues;
+    struct acreV_check c;
+
+    if ((na > rq->v_attr_cap || nv > rq->v_value_cap) &&
+        verdict_room(rq, na, nv)) {
+        verdict_none(out);
+        return ACRE_ERR_NOMEM;
+    }
+    memcpy(rq->v_attr, s->ans, na);
+    memcpy(rq->v_first, s->first, na * sizeof *s->first);
+    memcpy(rq->v_value, s->value, nv);
+    verdict_none(out);
+    out->visible = 1;
     out->nattrs = na;
-    out->attr = s->ans;
-    out->value = s->value;
-    out->first = s->first;
-    return 1;
+    out->attr = rq->v_attr;
+    out->value = rq->v_value;
+    out->first = rq->v_first;
+    acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
+    for (uint32_t w = s->walk; w; w &= w - 1) {
+        unsigned i = (unsigned)__builtin_ctz(w);
+        rq->v_attr[i] =
+            attr_verdict(&c, n, want, &e->attrs[i], rq->v_value + s->first[i]);
+        if (rq->err) {
+            verdict_none(out);
+            return rq->err;
+        }
+    }
+    return 0;
 }
 
 /* Keep e's verdict out, made the long way in context ctx from answers
  * that depended on nothing else, for e's shape (if it fits a slot). */
 static void
 shape_keep(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
-           const acre_verdict *out)
+           const acre_verdict *out, uint32_t walk)
 {
     const acre_view_attr *at = e->attrs;
     uint32_t na = e->nattrs;
     size_t nv = 0;
 
+    _Static_assert(ACREV_SHAPE_MAX <= 32 && ACREV_SHAPE_VALUES <= 255,
+                   "acreV_shape.walk and .nvalues");
     if (na > ACREV_SHAPE_MAX)
         return;
     for (uint32_t i = 0; i < na; i++) {
-        if (out->attr[i] != ACRE_ATTR_ALL && out->attr[i] != ACRE_ATTR_NONE)
+        if (!(walk >> i & 1) && out->attr[i] != ACRE_ATTR_ALL &&
+            out->attr[i] != ACRE_ATTR_NONE)
             return; /* never for a kept answer: not kept either */
         nv += at[i].nvals;
     }
@@ -1334,6 +1463,8 @@ shape_keep(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
     s->ctx = ctx;
     s->nattrs = na;
     s->visible = (uint8_t)out->visible;
+    s->nvalues = (uint8_t)nv;
+    s->walk = walk;
     for (uint32_t i = 0; i < na; i++) {
         s->idn[i] = shape_idn(&at[i]);
         s->ans[i] = out->attr[i];
@@ -1396,13 +1527,6 @@ coll_verdict(struct acreV_check *c, const struct acreP_node *n,
     return 0;
 }
 
-/* A verdict that shows nothing: what every failed decision leaves. */
-static void
-verdict_none(acre_verdict *out)
-{
-    memset(out, 0, sizeof *out);
-}
-
 /* verdict_init -- room for e's verdict and each attribute's first value
  * (out->first); *nvals the values in all.  ACRE_ERR_INVAL for an
  * attribute with an id the schema never gave, or no value (the one pass
@@ -1448,20 +1572,72 @@ verdict_clear(struct acre_request *rq, uint32_t nattrs, size_t nvals)
         memset(rq->v_value, 0, nvals);
 }
 
-int
-acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
-                    enum acreI_access want,
-                    int (*select)(void *arg, const acre_view_attr *a),
-                    void *arg, const struct acreC_result *cr, acre_verdict *out)
+/*
+ * e's verdict for want (no selection, no collective attributes) from the
+ * shape its entry context keeps (one pass: shape_verdict): 1 answered;
+ * else 0, with *np its index node and *ctx the context's key for the long
+ * way (NULL and 0: no shape is kept for e).
+ */
+static inline __attribute__((always_inline)) int
+shape_try(struct acre_request *rq, const acre_entry_view *e,
+          enum acreI_access want, acre_verdict *out,
+          const struct acreP_node **np, uint64_t *ctx, int *rc)
+{
+    *np = NULL;
+    *ctx = 0;
+    if (!rq->shapes || rq->p->coll || e->nattrs > ACREV_SHAPE_MAX ||
+        !acreE_is(e->dn, ACRED_MAGIC))
+        return 0;
+    acre_assert(!rq->p->aci); /* ACI policies keep no shapes */
+    /* the entry's lines this path reads, asked for at once: its
+     * attribute records and its parent's bytes (a verdict here waits
+     * mostly on the host's memory) */
+    const char *ab = (const char *)e->attrs;
+    const char *ae = (const char *)(e->attrs + e->nattrs);
+    for (; ab < ae; ab += 64)
+        __builtin_prefetch(ab);
+    __builtin_prefetch(ae - 1);
+    __builtin_prefetch(acreD_norm(e->dn) + acreD_nrdn(e->dn)[1]);
+    const struct acreP_node *n = *np = node_of(rq, e->dn);
+    *ctx =
+        vctx_key(rq, key_base(e->dn->depth, is_requester(rq, e->dn)), n, want);
+    const struct acreV_shape *s = shape_find(rq, e, *ctx);
+    if (!s)
+        return 0;
+    rq->err = 0;
+    if (s->walk) {
+        *rc = shape_walk(rq, e, s, n, want, out);
+        return 1;
+    }
+    /* every field written once (a memset first would be a rep stos) */
+    out->visible = s->visible;
+    out->nattrs = e->nattrs;
+    out->attr = s->ans;
+    out->value = s->value;
+    out->first = s->first;
+    out->coll = (acre_collective_view){0, 0, NULL};
+    out->coll_attr = out->coll_value = NULL;
+    out->coll_first = NULL;
+    *rc = 0;
+    return 1;
+}
+
+/* acreV_entry_verdict's long way, given e's index node n (NULL: not
+ * found yet) and its context's key ctx (0: keep no shape). */
+static int
+entry_verdict(struct acre_request *rq, const acre_entry_view *e,
+              enum acreI_access want,
+              int (*select)(void *arg, const acre_view_attr *a), void *arg,
+              const struct acreC_result *cr, acre_verdict *out,
+              const struct acreP_node *n, uint64_t ctx)
 {
     struct acreV_check c;
     uint32_t mask;
-    const struct acreP_node *n;
     size_t nvals;
     int rc;
 
-    verdict_none(out);
     rq->err = 0;
+    verdict_none(out);
     if (rq->p->aci) { /* its own index (aci_index.h) */
         if ((rc = verdict_init(rq, e, out, &nvals)) != 0)
             return rc;
@@ -1470,18 +1646,8 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
             verdict_none(out);
         return rc;
     }
-    n = acreP_node_for(rq->p, e->dn);
-    /* an entry verdict alone (no selection, no collective attributes)
-     * whose shape the context keeps: one pass */
-    uint64_t ctx = 0;
-    if (!select && !cr && !rq->p->coll && rq->shapes &&
-        e->nattrs <= ACREV_SHAPE_MAX) {
-        ctx = vctx_key(
-            rq, key_base(e, rq->authz && acre_dn_equal(e->dn, rq->authz)), n,
-            want);
-        if (shape_verdict(rq, e, ctx, out))
-            return 0;
-    }
+    if (!n)
+        n = node_of(rq, e->dn);
     /* before the entry's checks: slapo-collect sources are checked too */
     if ((!cr && rq->p->coll && (rc = acreC_compute(rq, e, n, &cr)) != 0) ||
         (rc = verdict_init(rq, e, out, &nvals)) != 0)
@@ -1502,14 +1668,15 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = decide_memo(&c, n, want, &mask);
     /* the entry's own answer is the context's (the memo's kind) */
     int kept = ctx && !c.entrydep && !c.valdep && !rq->limit_hit && !rq->err;
+    uint32_t walk = 0;
     if (!out->visible)
         verdict_clear(rq, e->nattrs, nvals);
-    else if ((rc = attrs_verdict(&c, n, want, select, arg, cr, &kept)) != 0) {
+    else if ((rc = attrs_verdict(&c, n, want, select, arg, cr, &walk)) != 0) {
         verdict_none(out);
         return rc;
     }
     if (kept && !rq->err)
-        shape_keep(rq, e, ctx, out);
+        shape_keep(rq, e, ctx, out, walk);
     /* collective values are checked as the entry's own, on the entry */
     rc = cr && !rq->err ? coll_verdict(&c, n, want, cr, select, arg, out) : 0;
     if (!rc)
@@ -1519,19 +1686,42 @@ acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     return rc;
 }
 
+int
+acreV_entry_verdict(struct acre_request *rq, const acre_entry_view *e,
+                    enum acreI_access want,
+                    int (*select)(void *arg, const acre_view_attr *a),
+                    void *arg, const struct acreC_result *cr, acre_verdict *out)
+{
+    const struct acreP_node *n = NULL;
+    uint64_t ctx = 0;
+
+    int rc;
+
+    if (!select && !cr && shape_try(rq, e, want, out, &n, &ctx, &rc))
+        return rc;
+    return entry_verdict(rq, e, want, select, arg, cr, out, n, ctx);
+}
+
 ACRE_PUBLIC int
 acre_entry_decide(acre_request *rq, const acre_entry_view *e, int right,
                   acre_verdict *out)
 {
-    if (out)
-        verdict_none(out);
-    /* the attributes are checked by verdict_init, in its one pass */
-    if (!rq_ok(rq))
-        return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
-    if (!e || e->schema != rq->schema || !e->dn || (e->nattrs && !e->attrs) ||
-        right < ACRE_RIGHT_DISCLOSE || right > ACRE_RIGHT_MANAGE || !out ||
-        rq->p->id_entry < 0)
-        return ACRE_ERR_INVAL;
-    return acreV_entry_verdict(rq, e, (enum acreI_access)right, NULL, NULL,
-                               NULL, out);
+    /* the attributes are checked by verdict_init, in its one pass (or
+     * found the same as a kept shape's); acreV_entry_verdict writes all
+     * of *out */
+    if (!rq_ok(rq) || !e || e->schema != rq->schema || !e->dn ||
+        (e->nattrs && !e->attrs) || right < ACRE_RIGHT_DISCLOSE ||
+        right > ACRE_RIGHT_MANAGE || !out || rq->p->id_entry < 0) {
+        if (out)
+            verdict_none(out);
+        return !rq_ok(rq) ? (rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL)
+                          : ACRE_ERR_INVAL;
+    }
+    const struct acreP_node *n;
+    uint64_t ctx;
+    int rc;
+    if (shape_try(rq, e, (enum acreI_access)right, out, &n, &ctx, &rc))
+        return rc;
+    return entry_verdict(rq, e, (enum acreI_access)right, NULL, NULL, NULL, out,
+                         n, ctx);
 }

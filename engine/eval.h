@@ -32,8 +32,11 @@
 /* entry shapes whose whole verdicts a request keeps, and the most
  * attributes and values a kept shape has (eval.c: struct acreV_shape) */
 #define ACREV_SHAPES              32
-#define ACREV_SHAPE_MAX           24
+#define ACREV_SHAPE_MAX           24 /* at most 32: acreV_shape.walk */
 #define ACREV_SHAPE_VALUES        48
+/* the longest parent DN (normalised bytes) whose index node a request
+ * remembers (eval.c: node_of) */
+#define ACREV_PARENT_MAX          256
 /* memberURL text read for one dynamic group: past it the check denies */
 #define ACREV_GROUP_MAX_URL_BYTES (1u << 20)
 /* group answers a spec keeps across requests (acreV_group_memo_*) */
@@ -50,26 +53,57 @@
 #define ACREV_POSIX_SLOTS   4u
 
 /* A decision that depended on nothing of the entry but its index node
- * and depth: (node, depth, type, privilege) -> granted, mask. */
+ * and depth: (node, depth, self, type, privilege) -> granted, mask.
+ * Every field of the key has bits of its own (acreV_memo_key), so two
+ * decisions never share one. */
 struct acreV_memo {
-    uint64_t key; /* 0: empty */
-    uint32_t mask;
-    int granted;
+    uint64_t key;  /* the node's index << 32 | the type */
+    uint32_t mask; /* then the rest of the key: */
+    uint16_t ctx;  /* the entry's depth << 5 | self << 4 | privilege */
+    uint8_t granted;
 };
 
+/* The key of a memo slot for a decision of type at node index node for
+ * an entry of this depth (at most ACRE_DN_MAX_RDNS), whether it is the
+ * requester, and privilege want. */
+struct acreV_memo_key {
+    uint64_t key;
+    uint16_t ctx;
+};
+
+static inline struct acreV_memo_key
+acreV_memo_key(uint32_t node, unsigned depth, int is_self, int type,
+               unsigned want)
+{
+    /* depth <= ACRE_DN_MAX_RDNS < 2^11, want <= ACREI_ACCESS_MANAGE < 16
+     * (asserted in eval.c) */
+    struct acreV_memo_key k;
+
+    k.key = (uint64_t)node << 32 | (uint32_t)type;
+    k.ctx = (uint16_t)(depth << 5 | (unsigned)(is_self != 0) << 4 | want);
+    return k;
+}
+
 /*
- * A whole entry verdict that depended on nothing but the entry context
- * (node, depth, self, privilege: the key of the verdict bitmaps) and the
- * entry's shape: its attributes' ids and value counts, in order.  Kept
- * only when every answer came from the memo's kind of decision (so each
- * is ACRE_ATTR_NONE or _ALL, and the same for all of an attribute's
- * values); checked in full (context, count, every id and value count)
- * before it answers, with the verdict's arrays pointing here.
+ * A whole entry verdict whose entry decision depended on nothing but the
+ * entry context (node, depth, self, privilege: the key of the verdict
+ * bitmaps), kept for the entry's shape: its attributes' ids and value
+ * counts, in order.  Each attribute's answer came from the memo's kind of
+ * decision (so it is ACRE_ATTR_NONE or _ALL, the same for all of the
+ * attribute's values), or is marked to be walked again (walk).  Checked
+ * in full (context, count, every id and value count) before it answers;
+ * the verdict's arrays point here when nothing is walked, else they are
+ * copied to the request's and the walks fill in their attributes.
  */
 struct acreV_shape {
     uint64_t ctx; /* the context's key, as vctx_key */
     uint32_t nattrs;
     uint8_t visible;
+    uint8_t nvalues; /* the values of all the attributes */
+    /* bit i: attribute i's answer depended on the entry (a filter, a
+     * set, dnattr, a value...): walked again for each entry, the others
+     * answered from here */
+    uint32_t walk;
     /* an attribute's id and nvals, the first 8 bytes of its
      * acre_view_attr, as they are stored there */
     uint64_t idn[ACREV_SHAPE_MAX];
@@ -194,11 +228,22 @@ struct acre_request {
     struct acreV_shape *shapes; /* [ACREV_SHAPES], not zeroed: */
     uint64_t shapes_valid[(ACREV_SHAPES + 63) / 64]; /* which slots hold one */
 
+    /* the last entry's parent (eval.c: node_of): its normalised text,
+     * depth (0: none kept) and hash h[depth], and the deepest index node
+     * at or above it */
+    struct acreV_parent {
+        uint64_t h;
+        const struct acreP_node *node;
+        uint32_t depth, len;
+        char text[ACREV_PARENT_MAX];
+    } parent;
+
     /* decisions that depended on the entry, kept for the other types of
      * their attribute class among the same entry's checks (eval.c:
      * decide_memo); valid while epoch is the check's */
     struct acreV_cmemo {
-        uint32_t epoch, key; /* key: class << 5 | access, + 1 */
+        uint32_t epoch, cls; /* the class */
+        uint32_t want;       /* the access */
         const struct acreP_node *node;
         uint32_t mask;
         int granted;
@@ -250,7 +295,9 @@ struct acreV_check {
                             the value (a value condition was tested, or a
                             value-dependent clause evaluated) */
     int is_self;         /* the entry is the requester (authz DN) */
-    uint64_t key_base;   /* the memo key's part fixed by the entry */
+    unsigned depth;      /* the entry's */
+    uint64_t key_base;   /* an entry context's key's part fixed by the
+                            entry (eval.c: key_base) */
     int entrydep;        /* OUT of a decision: something it used depended on
                             the entry beyond its index node and depth (a
                             filter, a regex scope, the value, an entry part

@@ -129,31 +129,23 @@ acreP_node_for(const struct acre_policy *p, const acre_dn *dn)
     if (!acreE_is(dn, ACRED_MAGIC))
         return &p->nodes[0]; /* what acre_dn_depth makes of it */
     unsigned d = dn->depth;
-    const uint64_t *dh = acreD_h(dn);
 
+    return acreP_node_below(p, dn, d < p->max_depth ? d : p->max_depth);
+}
+
+const struct acreP_node *
+acreP_node_below(const struct acre_policy *p, const acre_dn *dn, unsigned top)
+{
     /* Invariants (policy.h): the node hash is a power of two in size and
      * never full, so every probe sequence ends; node 0 is the root */
     acre_assert(p->hash_mask && ((p->hash_mask + 1) & p->hash_mask) == 0);
     acre_assert(2 * (size_t)p->nnodes <= (size_t)p->hash_mask + 1);
     acre_assert(p->nnodes > 0 && p->nodes[0].depth == 0);
-    for (unsigned i = d < p->max_depth ? d : p->max_depth; i > 0; i--) {
-        uint64_t h = dh[i];
-        for (uint32_t k = (uint32_t)h & p->hash_mask;;
-             k = (k + 1) & p->hash_mask) {
-            uint32_t v = p->hash[k];
-            if (!v)
-                break;
-            const struct acreP_node *n = &p->nodes[v - 1];
-            if (n->hash != h || n->depth != i)
-                continue;
-            /* acre_dn_ancestor's, i <= depth */
-            size_t off = acreD_nrdn(dn)[d - i], len = dn->norm_len - off;
-            if (len == n->ndn_len &&
-                memcmp(acreD_norm(dn) + off, n->ndn, len) == 0) {
-                acre_assert(n->depth <= p->max_depth);
-                return n;
-            }
-        }
+    acre_assert(top <= dn->depth && top <= p->max_depth);
+    for (unsigned i = top; i > 0; i--) {
+        const struct acreP_node *n = acreP_node_at(p, dn, i);
+        if (n)
+            return n;
     }
     return &p->nodes[0]; /* the root, always node 0 */
 }

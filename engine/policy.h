@@ -41,11 +41,13 @@
 #define ACRE_POLICY_H
 
 #include "acre.h"
+#include "dn.h"
 #include "ir.h"
 
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* How a rule's target names entries, once compiled. */
 enum acreP_scope {
@@ -202,5 +204,37 @@ void acreP_specs_drop(struct acre_policy *p);
  * is a node). */
 const struct acreP_node *acreP_node_for(const struct acre_policy *p,
                                         const acre_dn *dn);
+
+/* acreP_node_below -- the deepest node among the ancestors of dn (a DN)
+ * of depths top down to 1 (top <= min(dn's depth, p->max_depth)), else
+ * the root: acreP_node_for with the probes below top skipped. */
+const struct acreP_node *acreP_node_below(const struct acre_policy *p,
+                                          const acre_dn *dn, unsigned top);
+
+/*
+ * acreP_node_at -- the node whose DN is the suffix of the last i RDNs of
+ * dn (a DN; 1 <= i <= its depth), or NULL: one probe sequence of the node
+ * hash, a hit confirmed by its depth and bytes (acre_dn_ancestor's).
+ * Invariants: the hash is a power of two in size and never full, so the
+ * sequence ends at an empty slot.
+ */
+static inline const struct acreP_node *
+acreP_node_at(const struct acre_policy *p, const acre_dn *dn, unsigned i)
+{
+    uint64_t h = acreD_h(dn)[i];
+
+    for (uint32_t k = (uint32_t)h & p->hash_mask;; k = (k + 1) & p->hash_mask) {
+        uint32_t v = p->hash[k];
+        if (!v)
+            return NULL;
+        const struct acreP_node *n = &p->nodes[v - 1];
+        if (n->hash != h || n->depth != i)
+            continue;
+        size_t off = acreD_nrdn(dn)[dn->depth - i];
+        size_t len = dn->norm_len - off;
+        if (len == n->ndn_len && memcmp(acreD_norm(dn) + off, n->ndn, len) == 0)
+            return n;
+    }
+}
 
 #endif /* ACRE_POLICY_H */

@@ -4,10 +4,12 @@
  * and that deciding entries allocates nothing.
  */
 #include "acre.h"
+#include "dn.h"                  /* acreD_set_hash_hook */
 #include "eval.h"                /* acreV_set_shape_slots */
 #include "openldap_oracle_int.h" /* acreR_slapd_dn */
 
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <string.h>
@@ -686,6 +688,116 @@ agree_with_fresh(acre_policy *p, const char *const *who, unsigned nwho)
         }
         acre_request_end(warm);
     }
+}
+
+/* Every RDN hashes alike (acreD_set_hash_hook): entries at one depth,
+ * and their parents, all collide. */
+static uint64_t
+same_hash(const void *p, size_t n, uint64_t key)
+{
+    return 42;
+}
+
+static const char twins_ldif[] =
+    "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+    "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: people\n\n"
+    "dn: ou=aa,ou=people,dc=example,dc=com\n"
+    "objectClass: organizationalUnit\nou: aa\n\n"
+    "dn: ou=bb,ou=people,dc=example,dc=com\n"
+    "objectClass: organizationalUnit\nou: bb\n\n"
+    "dn: uid=x,ou=aa,ou=people,dc=example,dc=com\nobjectClass: person\n"
+    "uid: x\ncn: X\nsn: X\n\n"
+    "dn: uid=y,ou=aa,ou=people,dc=example,dc=com\nobjectClass: person\n"
+    "uid: y\ncn: Y\nsn: Y\n\n"
+    "dn: uid=x,ou=bb,ou=people,dc=example,dc=com\nobjectClass: person\n"
+    "uid: x\ncn: X\nsn: X\n\n"
+    "dn: uid=y,ou=bb,ou=people,dc=example,dc=com\nobjectClass: person\n"
+    "uid: y\ncn: Y\nsn: Y\n\n"
+    "dn: uid=aa,ou=people,dc=example,dc=com\nobjectClass: person\n"
+    "uid: aa\ncn: AA\nsn: AA\n\n";
+
+/* ou=aa is an index node, ou=bb (the same length, depth and, under the
+ * hook, hash) is not; uid=aa is a node of its own below a remembered
+ * parent. */
+static const char twins_conf[] =
+    "access to dn.subtree=\"ou=aa,ou=people,dc=example,dc=com\" attrs=cn\n"
+    "  by * none\n"
+    "access to dn.base=\"uid=aa,ou=people,dc=example,dc=com\" attrs=sn\n"
+    "  by * none\n"
+    "access to * by * read\n";
+
+/* The request remembers the last entry's parent and its index node
+ * (eval.c: node_of): siblings under parents whose hashes collide are
+ * told apart by their bytes, and an entry that is a node itself is its
+ * own node, whatever its parent; every verdict is a fresh request's. */
+Test(policy, parents_told_apart_by_their_bytes)
+{
+    static const char *const who[] = {
+        NULL, "uid=x,ou=bb,ou=people,dc=example,dc=com"};
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", twins_conf,
+                       strlen(twins_conf)};
+    acre_policy *p;
+
+    acreD_set_hash_hook(same_hash);
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &schema, NULL), 0);
+    cr_assert_eq(acre_directory_load(ctx, schema, "twins.ldif", twins_ldif,
+                                     strlen(twins_ldif), &dir, NULL),
+                 0);
+    cr_assert_eq(acre_policy_compile(ctx, schema, &src, 1, 0, &p, NULL), 0);
+    acre_request *rq = begin(p, NULL);
+    for (int pass = 0; pass < 3; pass++) {
+        /* objectClass, uid, cn, sn, structuralObjectClass */
+        expect_verdict(rq, "uid=x,ou=aa,ou=people,dc=example,dc=com",
+                       ACRE_RIGHT_READ, "AANAA");
+        expect_verdict(rq, "uid=x,ou=bb,ou=people,dc=example,dc=com",
+                       ACRE_RIGHT_READ, "AAAAA");
+        expect_verdict(rq, "uid=y,ou=bb,ou=people,dc=example,dc=com",
+                       ACRE_RIGHT_READ, "AAAAA");
+        expect_verdict(rq, "uid=y,ou=aa,ou=people,dc=example,dc=com",
+                       ACRE_RIGHT_READ, "AANAA");
+        expect_verdict(rq, "uid=aa,ou=people,dc=example,dc=com",
+                       ACRE_RIGHT_READ, "AAANA");
+        expect_verdict(rq, "ou=bb,ou=people,dc=example,dc=com", ACRE_RIGHT_READ,
+                       "AAA");
+        expect_verdict(rq, "ou=aa,ou=people,dc=example,dc=com", ACRE_RIGHT_READ,
+                       "AAA");
+    }
+    acre_request_end(rq);
+    agree_with_fresh(p, who, 2);
+    acre_policy_release(p);
+    acreD_set_hash_hook(NULL);
+}
+
+/* The memo's key (acreV_memo_key) gives each field bits of its own:
+ * decisions that differ in any field never share a key, whatever the
+ * type id.  (The key was once one word with the type << 5 and the depth
+ * << 24: a type id of 2^19 or more met the depth's bits, and depth 2 with
+ * type 2^19 + t was depth 3 with type t.) */
+Test(policy, memo_keys_never_collide)
+{
+    static const unsigned depths[] = {0, 1, 2, 3, 127, ACRE_DN_MAX_RDNS};
+    static const int types[] = {
+        0, 3, 1 << 19, (1 << 19) + 3, 1 << 27, (1 << 27) + 3, INT_MAX};
+    static const uint32_t nodes[] = {0, 1, 255, UINT32_MAX - 1};
+
+    enum { N = 6 * 7 * 4 * 2 * 9 };
+    static struct acreV_memo_key k[N];
+    size_t n = 0;
+
+    for (unsigned d = 0; d < 6; d++)
+        for (unsigned t = 0; t < 7; t++)
+            for (unsigned x = 0; x < 4; x++)
+                for (int self = 0; self < 2; self++)
+                    for (unsigned w = ACREI_ACCESS_DISCLOSE;
+                         w <= ACREI_ACCESS_MANAGE; w++)
+                        k[n++] = acreV_memo_key(nodes[x], depths[d], self,
+                                                types[t], w);
+    cr_assert_eq(n, N);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            cr_assert(k[i].key != k[j].key || k[i].ctx != k[j].ctx,
+                      "decisions %zu and %zu share a key", i, j);
 }
 
 Test(policy, warm_verdicts_are_fresh_verdicts)
