@@ -500,24 +500,35 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return 0;
     }
     int is389 = rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389;
+    /* 389 refuses while it decodes the request: the subordinate scope,
+     * which it does not have (before the filter), then, at the first in
+     * the filter's order, an empty and/or (protocolError: get_filter_list;
+     * a parenthesis in a value is escaped) or an extensible item it has
+     * no plugin for (unavailableCriticalExtension) */
+    if (is389 && scope == ACRE_SCOPE_CHILDREN) {
+        *ldap_rc = LDAP_PROTOCOL_ERROR;
+        return 0;
+    }
+    acre_diag fd = {0};
     rc = acreF_parse_flags(tmp, rq->schema, filter, strlen(filter),
-                           is389 ? ACREF_389_SEARCH : 0, &f, NULL);
+                           is389 ? ACREF_389_SEARCH : 0, &f, &fd);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
-    if (rc) { /* 389 serves no extensible item it has no plugin for */
+    if (is389 && (!rc || rc == ACRE_ERR_FILTER_RULE)) {
+        const char *a = strstr(filter, "(&)"), *o = strstr(filter, "(|)");
+        const char *e = !a ? o : !o ? a : a < o ? a : o;
+        if (e && (!rc || (size_t)(e - filter) < fd.offset)) {
+            *ldap_rc = LDAP_PROTOCOL_ERROR;
+            return 0;
+        }
+    }
+    if (rc) {
         *ldap_rc = rc == ACRE_ERR_FILTER_RULE && is389
                        ? LDAP_UNAVAILABLE_CRITICAL_EXTENSION
                        : LDAP_FILTER_ERROR;
         return 0;
     }
     rq->err = 0;
-    /* 389 has no subordinate scope, and refuses an empty and/or anywhere
-     * in a filter (get_filter_list); a parenthesis in a value is escaped */
-    if (is389 && (scope == ACRE_SCOPE_CHILDREN || strstr(filter, "(&)") ||
-                  strstr(filter, "(|)"))) {
-        *ldap_rc = LDAP_PROTOCOL_ERROR;
-        return 0;
-    }
     if ((rc = check_base(rq, bdn, f, ldap_rc)))
         return rc < 0 ? rc : 0;
     if (!rq->host.search)

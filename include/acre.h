@@ -1485,7 +1485,8 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  *            (389 has no subordinate scope) and for a filter holding an
  *            empty set, (&) or (|); 12 unavailableCriticalExtension for
  *            an extensible item without a type or with a rule 389 does
- *            not know; 0 with no entry for a
+ *            not know (of those two, the first in the filter decides);
+ *            0 with no entry for a
  *            missing base whose nearest existing ancestor the
  *            requester may not read, no access check on the base.
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
