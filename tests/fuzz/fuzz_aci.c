@@ -84,7 +84,11 @@ check_bind(const struct acreI_bind *b, unsigned depth)
         check(b->days != 0 && b->days < 128);
         break;
     case ACREI_ACI_TIMEOFDAY:
-        check(b->num >= 0 && b->num <= 2359);
+        /* OpenDJ: hhmm; 389: any atoi() value, or a range (ACREI_TOD_*) */
+        check(b->tod >= ACREI_TOD_VALUE && b->tod <= ACREI_TOD_INVALID);
+        check(b->num > -2000000000L && b->num < 2000000000L);
+        check(b->num_end > -2000000000L && b->num_end < 2000000000L);
+        check(b->tod != ACREI_TOD_VALUE || b->num_end == 0);
         break;
     default:
         check(b->kw >= ACREI_ACI_AUTHMETHOD && b->kw <= ACREI_ACI_TIMEOFDAY);
