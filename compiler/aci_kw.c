@@ -30,16 +30,22 @@
  *       "sasl MECH");
  *   ssf         a decimal number; timeofday hhmm (0000..2359), and as
  *       389 reads it under that variant: any atoi() value, or a range
- *       "hhmm-hhmm" (timeofday_389);
+ *       "hhmm-hhmm" (timeofday_389); 389's ssf is whatever (int)strtol
+ *       reads ("high": 0, DS_LASSSFEval);
  *   ip          comma list: IPv4 a.b.c.d with '*' parts (the rest then
  *       does not matter) and an optional "+netmask" (lasip.c dotdecimal),
- *       or IPv6 with an optional "/bits";
+ *       or IPv6 with an optional "/bits"; 389 checks nothing when it
+ *       stores the value and reads it as LASIpBuild does (ip_389);
  *   dns         comma list of host names, '*' wildcards, lowercased;
- *   dayofweek   comma list of sun mon tue wed thu fri sat.
+ *   dayofweek   comma list of sun mon tue wed thu fri sat; 389: any
+ *       text, holding on the days whose name it contains (strstr in
+ *       LASDayOfWeekEval: "sunday" holds on Sundays).
  * Operators: = and != everywhere; ssf and timeofday also <= and >=; the
  * strict < and > are refused by the real 389 2.3 (observed: "ssf>0" and
  * "timeofday<0001" are ACL syntax errors) and accepted with the OpenDJ
- * variant.  Unknown keywords are errors (389 defers them to evaluation).
+ * variant.  389 stores <= and >= with every keyword; those that take no
+ * ordering never evaluate with one (Undefined: the engine's part).
+ * Unknown keywords are errors (389 defers them to evaluation).
  */
 #include "aci.h"
 #include "internal.h"
@@ -47,6 +53,7 @@
 #include "schema.h"
 
 #include <arpa/inet.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -98,6 +105,8 @@ url_scope(struct acreA_p *p, size_t off, const char *s, size_t n, int *scope)
         *scope = ACRE_SCOPE_ONE;
     else if (n == 3 && !strncasecmp(s, "sub", 3))
         *scope = ACRE_SCOPE_SUB;
+    else if (p->variant == ACREI_ACI_389)
+        *scope = -1; /* 389 stores it; its URL parse then fails: no one */
     else
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
                          "an LDAP URL scope is base, one or sub");
@@ -278,6 +287,103 @@ static const struct {
               {"ROLEDN", ACREI_ACI_UA_ROLEDN},
               {"SELFDN", ACREI_ACI_UA_SELFDN}};
 
+/*
+ * userattr as 389 reads it (DS_LASUserAttrEval and the kinds' LAS): no
+ * '#' never evaluates (Undefined: a value rule on no attribute); the
+ * text before '#', when it holds "parent[", is cut with strtok at "[],."
+ * -- a piece starting with a digit is a level (atoi: "1 " is 1, " 1" no
+ * level at all; at most 10 pieces), the first other piece right after a
+ * '.' the attribute; without one the attribute is the text's first
+ * piece.  An attribute the schema does not know names no values.
+ */
+static int
+userattr_389(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
+{
+    const char *hash = memchr(p->s + i, '#', e - i);
+    size_t h = hash ? (size_t)(hash - p->s) : e, n = h - i;
+    char *t = talloc_strndup(p->ctx, p->s + i, n), *next = NULL, *w;
+    const char *attr = t;
+    unsigned nlev = 0;
+    int rc;
+
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    b->levels = 1;
+    if (strstr(t, "parent[")) {
+        char *copy = talloc_strdup(t, t);
+        if (!copy)
+            return ACRE_ERR_NOMEM;
+        b->levels = 0;
+        attr = strtok_r(copy, "[],. ", &next);
+        /* the plain reading: "parent[" digits "," ... "]." attr */
+        if (strncmp(t, "parent[", 7))
+            b->odd = ACREI_ODD_LEVELS;
+        while ((w = strtok_r(NULL, "[],.", &next))) {
+            size_t wn = strlen(w);
+            if (acreE_is_digit((unsigned char)*w)) {
+                long l = nlev++ < 10 ? strtol(w, NULL, 10) : -1;
+                if (l >= 0 && l < 32)
+                    b->levels |= 1u << l;
+                if (l < 0 || l > 9 || wn != 1)
+                    b->odd = ACREI_ODD_LEVELS;
+            } else if (p->s[i + (size_t)(w - copy) - 1] == '.') {
+                attr = w;
+                break;
+            } else {
+                b->odd = ACREI_ODD_LEVELS; /* a piece 389 passes over */
+            }
+        }
+        if (attr == copy || !b->levels)
+            b->odd = ACREI_ODD_LEVELS;
+    }
+    size_t an = attr ? strlen(attr) : 0, a = i;
+    if (attr == t) { /* the whole text, without its blanks */
+        an = n;
+        trim(p->s, &a, &an);
+        attr = p->s + a;
+    }
+    b->attr = an ? acreS_attr_find(p->schema, attr, an) : -1;
+    if (b->attr < 0 && p->lint && an &&
+        (rc =
+             acreA_unknown_name(p, i, n,
+                                b->kw == ACREI_ACI_USERDNATTR    ? "userdnattr"
+                                : b->kw == ACREI_ACI_GROUPDNATTR ? "groupdnattr"
+                                                                 : "userattr")))
+        return rc;
+    if (!b->levels) { /* "parent[]": no level to look at */
+        b->attr = -1;
+        b->levels = 1;
+    }
+    talloc_free(t);
+    if (b->kw != ACREI_ACI_USERATTR) {
+        b->uakind = b->kw == ACREI_ACI_USERDNATTR ? ACREI_ACI_UA_USERDN
+                                                  : ACREI_ACI_UA_GROUPDN;
+        return 0;
+    }
+    b->uakind = ACREI_ACI_UA_VALUE;
+    if (!hash) {
+        b->attr = -1;
+        b->levels = 1;
+        b->value = "";
+        b->odd = ACREI_ODD_NOHASH;
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof(ua_tab) / sizeof(ua_tab[0]); k++)
+        if (!strncasecmp(p->s + h + 1, ua_tab[k].w, strlen(ua_tab[k].w)) &&
+            e - h - 1 >= strlen(ua_tab[k].w)) {
+            b->uakind = ua_tab[k].k;
+            break;
+        }
+    if (b->levels != 1 && b->uakind == ACREI_ACI_UA_VALUE) {
+        b->attr = -1; /* as userattr() says */
+        b->levels = 1;
+    }
+    b->value_len = e - h - 1;
+    if (!(b->value = talloc_strndup(p->ctx, p->s + h + 1, b->value_len)))
+        return ACRE_ERR_NOMEM;
+    return 0;
+}
+
 static int
 userattr(struct acreA_p *p, struct acreI_bind *b, struct operand v)
 {
@@ -287,6 +393,8 @@ userattr(struct acreA_p *p, struct acreI_bind *b, struct operand v)
 
     trim(s, &i, &v.n);
     e = i + v.n;
+    if (p->variant == ACREI_ACI_389)
+        return userattr_389(p, b, i, e);
     b->levels = 1;
     if (e - i >= 7 && !strncasecmp(s + i, "parent[", 7) &&
         (rc = parent_levels(p, &i, e, &b->levels)))
@@ -417,6 +525,288 @@ ipv6(const char *s, size_t n, struct acreI_aci_addr *a)
                                     : 0;
     for (unsigned i = 0; i < 16; i++)
         a->addr[i] &= a->mask[i];
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * ip as 389 reads it.  389 stores any ip value and parses it when it
+ * first evaluates it (lasip.cpp LASIpBuild, dotdecimal, colonhex_ipv6):
+ * C string functions over the raw value, no syntax to speak of.  What it
+ * makes is a bit tree to which each address adds its prefix in turn; a
+ * value it cannot read stops the building where it fails (the addresses
+ * before stay: 389 answers Undefined on the first evaluation only, then
+ * from that part of the tree, the answer kept here).  The prefixes are
+ * kept in order (addr with mask = the first bits); the engine walks them
+ * as the tree would (ip_tree in eval_aci.c).
+ */
+
+/* glibc's atoi: (int)strtol, the long cut to 32 bits */
+static uint32_t
+atoi_u32(const char *s)
+{
+    return (uint32_t)(unsigned long)strtol(s, NULL, 10);
+}
+
+/* the first byte of s is in set, or s is empty (strcspn(s, set) == 0) */
+static int
+lead_in(const char *s, const char *set)
+{
+    return !*s || strchr(set, *s);
+}
+
+/* dotdecimal: the IPv4 address and netmask as 389 computes them;
+ * -1 where it gives up */
+static int
+dotdec_389(const char *ip, const char *mask, uint32_t *addr, uint32_t *nm)
+{
+    char tok[64];
+
+    if (!lead_in(mask, "0123456789.") || !lead_in(ip, "0123456789.*") ||
+        strlen(mask) >= sizeof tok || strlen(ip) >= sizeof tok)
+        return -1;
+    *addr = *nm = 0;
+    for (int i = 0; i < 4; i++) {
+        const char *dot = strchr(mask, '.');
+        size_t n = dot ? (size_t)(dot - mask) : strlen(mask);
+        memcpy(tok, mask, n);
+        tok[n] = 0;
+        *nm += atoi_u32(tok) << (8 * (3 - i));
+        if (!dot)
+            break;
+        mask = dot + 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        static const uint32_t star_last[] = {0, 0xff000000u, 0xffff0000u,
+                                             0xffffff00u};
+        static const uint32_t star_mid[] = {0x00ffffffu, 0xff00ffffu,
+                                            0xffff00ffu, 0xffffff00u};
+        static const uint32_t short_end[] = {0xff000000u, 0xffff0000u,
+                                             0xffffff00u, 0xffffffffu};
+        const char *dot = strchr(ip, '.');
+        size_t n = dot ? (size_t)(dot - ip) : strlen(ip);
+        memcpy(tok, ip, n);
+        tok[n] = 0;
+        if (dot)
+            ip = dot + 1;
+        if (!strcmp(tok, "*")) {
+            *nm &= dot || i == 3 ? star_mid[i] : star_last[i];
+            continue;
+        }
+        *addr += atoi_u32(tok) << (8 * (3 - i));
+        if (!dot) {
+            *nm &= short_end[i];
+            break;
+        }
+    }
+    return 0;
+}
+
+/* colonhex_ipv6 */
+static int
+colonhex_389(const char *ip, const char *mask, struct acreI_aci_addr *a)
+{
+    if (!lead_in(mask, "0123456789") ||
+        !lead_in(ip, "0123456789:ABCDEFabcdef."))
+        return -1;
+    int bits = (int)atoi_u32(mask);
+    if (bits < 1 || bits > 128 || inet_pton(AF_INET6, ip, a->addr) != 1)
+        return -1;
+    a->family = 6;
+    for (int i = 0; i < 16; i++) {
+        int k = bits - 8 * i;
+        a->mask[i] = k >= 8 ? 0xff : k > 0 ? (uint8_t)(0xff << (8 - k)) : 0;
+        a->addr[i] &= a->mask[i];
+    }
+    return 0;
+}
+
+/* an IPv4 address and netmask as LASIpAddPattern takes them: the prefix
+ * runs down to the netmask's lowest bit set (the pattern's bits above it
+ * count whatever the netmask says there); netmask 0: every address */
+static void
+prefix_v4(uint32_t addr, uint32_t nm, struct acreI_aci_addr *a)
+{
+    unsigned bits = 0;
+
+    if (nm)
+        for (bits = 32; !(nm & (1u << (32 - bits))); bits--)
+            ;
+    uint32_t m = bits ? 0xffffffffu << (32 - bits) : 0;
+    a->family = 4;
+    for (int i = 0; i < 4; i++) {
+        a->addr[i] = (uint8_t)((addr & m) >> (24 - 8 * i));
+        a->mask[i] = (uint8_t)(m >> (24 - 8 * i));
+    }
+}
+
+/* Does 389's reading of ip value s (b's prefixes, in order) differ from
+ * the plain one (a comma list of addresses, ipv4() / ipv6(), any of which
+ * matches)?  So when the plain reading refuses an element, when the two
+ * lists differ, or when a prefix lies inside an earlier, shorter one
+ * (389's tree then cuts the shorter). */
+static int
+ip_plain_differs(const char *s, const struct acreI_bind *b)
+{
+    unsigned n = 0;
+
+    for (const char *t = s, *c;; t = c + 1) {
+        size_t a = 0, len = (c = strchr(t, ',')) ? (size_t)(c - t) : strlen(t);
+        struct acreI_aci_addr x;
+        trim(t, &a, &len);
+        memset(&x, 0, sizeof x);
+        if (!len || len >= 64 ||
+            (memchr(t + a, ':', len) ? ipv6(t + a, len, &x)
+                                     : ipv4(t + a, len, &x)) ||
+            n >= b->naddrs || x.family != b->addrs[n].family ||
+            memcmp(x.mask, b->addrs[n].mask, sizeof x.mask))
+            return 1;
+        for (unsigned k = 0; k < 16; k++)
+            if ((x.addr[k] & x.mask[k]) != b->addrs[n].addr[k])
+                return 1;
+        n++;
+        if (!c)
+            break;
+    }
+    if (n != b->naddrs)
+        return 1;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = i + 1; j < n; j++) {
+            const struct acreI_aci_addr *x = &b->addrs[i], *y = &b->addrs[j];
+            unsigned k = 0, len = x->family == 4 ? 4 : 16, bx = 0, by = 0;
+            if (x->family != y->family)
+                continue;
+            while (k < len && (y->addr[k] & x->mask[k]) == x->addr[k])
+                k++;
+            for (unsigned q = 0; q < len; q++)
+                bx += (unsigned)__builtin_popcount(x->mask[q]),
+                    by += (unsigned)__builtin_popcount(y->mask[q]);
+            if (k == len && by > bx)
+                return 1; /* y inside x, and longer */
+        }
+    return 0;
+}
+
+static int
+ip_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    char *s = talloc_strndup(p->ctx, p->s + v.off, v.n), tok[64], tok2[64];
+    struct acreI_aci_addr *out;
+    const char *cur = s;
+    size_t d;
+
+    if (!s ||
+        !(out = talloc_zero_array(p->ctx, struct acreI_aci_addr, v.n + 1)))
+        return ACRE_ERR_NOMEM;
+    b->addrs = out;
+    b->text = s;
+    b->ipmode = ACREI_IP_TREE;
+    if (!lead_in(s, "0123456789.*,+ \t"
+                    "ABCDEFabcdef:/")) {
+        b->ipmode = ACREI_IP_NEVER;
+        b->odd = ACREI_ODD_IPNEVER;
+        return 0;
+    }
+    do {
+        struct acreI_aci_addr *a = &out[b->naddrs];
+        uint32_t addr, nm;
+        int bad;
+
+        d = strcspn(cur, ", \t");
+        if (d >= sizeof tok)
+            break;
+        memcpy(tok, cur, d);
+        tok[d] = 0;
+        const char *next = strpbrk(cur + d, "1234567890+.*ABCDEFabcdef:/");
+        int v6 = strchr(tok, ':') != NULL;
+        char *sep = strchr(tok, v6 ? '/' : '+');
+        if (sep) {
+            *sep = 0;
+            bad = v6 ? colonhex_389(tok, sep + 1, a)
+                     : dotdec_389(tok, sep + 1, &addr, &nm);
+        } else if (next && *next == (v6 ? '/' : '+')) {
+            /* "addr + mask": the mask is the next token, and 389 then
+             * goes on one byte into it (so its tail reads as one more
+             * address) */
+            next = strpbrk(next + 1,
+                           v6 ? "1234567890.*:ABCDEFabcdef" : "1234567890.*");
+            if (!next)
+                break; /* 389 would read past the value */
+            d = strcspn(next, ", \t");
+            if (d >= sizeof tok2)
+                break;
+            memcpy(tok2, next, d);
+            tok2[d] = 0;
+            bad = v6 ? colonhex_389(tok, tok2, a)
+                     : dotdec_389(tok, tok2, &addr, &nm);
+            next = strpbrk(next + 1,
+                           v6 ? "1234567890+.:ABCDEFabcdef*" : "1234567890+.*");
+        } else {
+            bad = v6 ? colonhex_389(tok, "128", a)
+                     : dotdec_389(tok, "255.255.255.255", &addr, &nm);
+        }
+        if (bad)
+            break;
+        if (!v6)
+            prefix_v4(addr, nm, a);
+        b->naddrs++;
+        cur = next;
+    } while (cur && d);
+    if (b->naddrs && !(b->addrs = talloc_realloc(
+                           p->ctx, out, struct acreI_aci_addr, b->naddrs)))
+        return ACRE_ERR_NOMEM;
+    if (ip_plain_differs(s, b))
+        b->odd = ACREI_ODD_IP;
+    return 0;
+}
+
+/* dayofweek as 389 reads it: the days whose lowercase name the value's
+ * first 511 bytes, lowercased, contain */
+static int
+days_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    static const char *const days[] = {"sun", "mon", "tue", "wed",
+                                       "thu", "fri", "sat"};
+    char *s = lower_dup(p, p->s + v.off, v.n < 511 ? v.n : 511);
+
+    if (!s)
+        return ACRE_ERR_NOMEM;
+    for (unsigned d = 0; d < 7; d++)
+        if (strstr(s, days[d]))
+            b->days |= 1u << d;
+    /* the plain reading: a comma list of day names, each once */
+    unsigned plain = 0;
+    for (char *t = s, *c;; t = c + 1) {
+        size_t a = 0, n = (c = strchr(t, ',')) ? (size_t)(c - t) : strlen(t);
+        trim(t, &a, &n);
+        unsigned d = 0;
+        while (d < 7 && !(n == 3 && !memcmp(t + a, days[d], 3)))
+            d++;
+        if (d == 7 || (plain & (1u << d))) {
+            b->odd = ACREI_ODD_DAYS;
+            break;
+        }
+        plain |= 1u << d;
+        if (!c)
+            break;
+    }
+    talloc_free(s);
+    return 0;
+}
+
+/* ssf as 389 reads it: (int)strtol of the value without its blanks */
+static int
+ssf_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    char *s = talloc_strndup(p->ctx, p->s + v.off, v.n);
+
+    if (!s)
+        return ACRE_ERR_NOMEM;
+    b->num = (int32_t)(uint32_t)(unsigned long)strtol(s, NULL, 10);
+    size_t a = 0, n = v.n;
+    trim(s, &a, &n);
+    if (!n || strspn(s + a, "0123456789") != n || n > 9)
+        b->odd = ACREI_ODD_SSF;
+    talloc_free(s);
     return 0;
 }
 
@@ -568,6 +958,8 @@ operand_of(struct acreA_p *p, struct acreI_bind *b, struct operand v)
         trim(p->s, &v.off, &v.n);
         return (b->text = lower_dup(p, p->s + v.off, v.n)) ? 0 : ACRE_ERR_NOMEM;
     case ACREI_ACI_SSF:
+        if (p->variant == ACREI_ACI_389)
+            return ssf_389(p, b, v);
         return number(p, v, 1000000000L, &b->num);
     case ACREI_ACI_TIMEOFDAY:
         if (p->variant == ACREI_ACI_389)
@@ -579,6 +971,8 @@ operand_of(struct acreA_p *p, struct acreI_bind *b, struct operand v)
                              "timeofday is hhmm");
         return 0;
     case ACREI_ACI_IP:
+        if (p->variant == ACREI_ACI_389)
+            return ip_389(p, b, v);
         if (!(b->addrs = talloc_zero_array(p->ctx, struct acreI_aci_addr,
                                            v.n / 2 + 1)))
             return ACRE_ERR_NOMEM;
@@ -588,6 +982,8 @@ operand_of(struct acreA_p *p, struct acreI_bind *b, struct operand v)
             return rc;
         return (b->text = lower_dup(p, p->s + v.off, v.n)) ? 0 : ACRE_ERR_NOMEM;
     case ACREI_ACI_DAYOFWEEK:
+        if (p->variant == ACREI_ACI_389)
+            return days_389(p, b, v);
         return each(p, v, day_one, b);
     default:
         return ACRE_ERR_INVAL;
@@ -635,7 +1031,7 @@ op_of(struct acreA_lex *L, int ordered, enum acreI_aci_op *op)
     if (*op == 0 || (n == 2 && s[1] != '=')) /* "==" */
         return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
                          "unknown operator");
-    if (*op > ACREI_ACI_NE && !ordered)
+    if (*op > ACREI_ACI_NE && !ordered && L->p->variant != ACREI_ACI_389)
         return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
                          "this keyword takes only '=' or \"!=\"");
     if ((*op == ACREI_ACI_LT || *op == ACREI_ACI_GT) &&
@@ -680,6 +1076,8 @@ acreA_keyword(struct acreA_lex *L, const struct acreI_bind **out)
     if ((rc = count_term(p, off)) || (rc = acreA_next(L)) ||
         (rc = op_of(L, kw_tab[k].ordered, &b->op)) || (rc = acreA_next(L)))
         return rc;
+    if (b->op > ACREI_ACI_NE && !kw_tab[k].ordered)
+        b->odd = ACREI_ODD_ORDER;
     if (L->t.kind != ACREA_TQSTR && L->t.kind != ACREA_TWORD)
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, L->t.off,
                          "expected a value after the operator");

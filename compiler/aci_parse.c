@@ -10,12 +10,14 @@
  *     may separate them; a value not starting with '(' is refused, and
  *     text after the last group that does not start with '(' is ignored,
  *     as 389 ignores it;
- *   - a group starting with 'v' is the ACL text (exactly one is needed);
+ *   - a group starting with 'v' is the ACL text (exactly one is needed;
+ *     389 takes several, see groups());
  *     one starting with a target keyword is a target; anything else is an
  *     error.  Target keywords are lowercase, as 389 compares them with
  *     strncmp: target, targetattr, targetfilter, targattrfilters,
  *     target_to, target_from; each at most once; "!=" negates (not for
- *     targattrfilters); a second '=' right after the operator is refused;
+ *     targattrfilters: 389 takes "!=" there as "="); a second '=' right
+ *     after the operator is refused;
  *     a value starting with '"' must end with one;
  *   - target / target_to / target_from: "ldap:///DN" or "ldaps:///DN"; a
  *     target DN (no wildcard, no macro) must be the holder or below it
@@ -219,6 +221,12 @@ targetattr(struct acreA_p *p, const struct tval *v, struct acreI_aci_target *t)
         if (!bar)
             break;
         a = b + 2;
+        /* 389 stops at the end of the text: "cn ||" is "cn" */
+        size_t z = a;
+        while (z < e && p->s[z] == ' ')
+            z++;
+        if (z == e && p->variant == ACREI_ACI_389)
+            break;
     }
     t->attrs = ids;
     t->attr_pat = pats;
@@ -322,7 +330,11 @@ one_target(struct acreA_p *p, size_t i, size_t kn, size_t e, unsigned k,
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i, "%s given twice",
                          tkws[k].name);
     t->has |= tkws[k].bit;
-    if ((rc = target_value(p, i + kn, e, tkws[k].neg_ok, &v)))
+    /* 389 reads targattrfilters from the first '=': "!=" is "=" */
+    if ((rc = target_value(p, i + kn, e,
+                           tkws[k].neg_ok || (tkws[k].kw == T_ATTRFLT &&
+                                              p->variant == ACREI_ACI_389),
+                           &v)))
         return rc;
     switch (tkws[k].kw) {
     case T_TARGET:
@@ -406,6 +418,10 @@ groups(struct acreA_p *p, struct acreI_aci *a)
         if (b >= e - 1)
             return acreA_err(p, ACRE_ERR_RULE_SYNTAX, b, "empty group");
         if (p->s[b] == 'v') {
+            /* 389 parses each ACL text and evaluates the last, but with
+             * the rights and the allow / deny kinds of all (a deny in an
+             * earlier text makes an Undefined allow of the last deny):
+             * refused rather than half read */
             if (text)
                 return acreA_err(p, ACRE_ERR_RULE_SYNTAX, b,
                                  "a second ACL text");

@@ -1780,6 +1780,8 @@ term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
         return glob(t->pat.text, t->pat.len, rq->authz_norm, rq->authz_len) ? T
                                                                             : F;
     case ACREI_ACI_S_URL:
+        if (t->scope < 0) /* 389: a scope its URL parser refuses */
+            return F;
         if (kw == ACREI_ACI_GROUPDN)
             return url_groups(c, t);
         if (kw != ACREI_ACI_USERDN)
@@ -1835,7 +1837,7 @@ userattr(struct ck *c, const struct acreI_bind *b)
     tmp = c->st->scratch; /* the entry's: freed by the next begin() */
     if (b->uakind == ACREI_ACI_UA_VALUE && b->attr < 0)
         r = U;
-    for (unsigned l = 0; r != T && l < 10; l++) {
+    for (unsigned l = 0; r != T && l < 32; l++) {
         if (!((b->levels ? b->levels : 1u) & (1u << l)))
             continue;
         const acre_dn *adn = ancestor(c, tmp, l);
@@ -1998,14 +2000,76 @@ peer_addr(const char *peer, int *family, uint8_t out[16])
     return -1;
 }
 
+/* the leading bits x[0..n) and y[0..n) share */
+static unsigned
+lead_bits(const uint8_t *x, const uint8_t *y, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return 8 * i + (unsigned)__builtin_clz((unsigned)(x[i] ^ y[i])) -
+                   24;
+    return 8 * n;
+}
+
+/* the length of a (contiguous) prefix mask */
+static unsigned
+prefix_len(const uint8_t *m, unsigned n)
+{
+    unsigned k = 0;
+
+    while (k < n && m[k] == 0xff)
+        k++;
+    return 8 * k + (k < n ? (unsigned)__builtin_clz(~(unsigned)m[k] << 24) : 0);
+}
+
+/*
+ * ip_tree -- 389's answer (lasip.cpp) for an address: its prefixes, added
+ * in turn to a bit tree, where the address's path ends at some depth j
+ * with True or False.  A prefix of length L sharing k leading bits with
+ * the address: when k >= L the path now ends True at depth L - 1; else
+ * the prefix's walk turns a shorter ending (j < k) into new nodes, and
+ * the address's path ends False at depth k ("10.*" then "10.1.2.3" leaves
+ * 10.9.9.9 False).  Netmask 0: every address True.  No tree: False.
+ */
+static int
+ip_tree(const struct acreI_bind *b, int fam, const uint8_t *addr)
+{
+    unsigned n = fam == 4 ? 4 : 16, j = 0;
+    int tree = 0, r = F;
+
+    for (unsigned i = 0; i < b->naddrs; i++) {
+        const struct acreI_aci_addr *a = &b->addrs[i];
+        if (a->family != fam)
+            continue;
+        unsigned len = prefix_len(a->mask, n), k = lead_bits(addr, a->addr, n);
+        if (!len || k >= len) {
+            j = len ? len - 1 : 0;
+            r = T;
+        } else if (!tree || j < k) {
+            j = k;
+            r = F;
+        }
+        tree = 1;
+    }
+    return r;
+}
+
 static int
 ip_rule(struct ck *c, const struct acreI_bind *b)
 {
     uint8_t addr[16];
     int fam;
 
-    if (peer_addr(c->rq->who.peername, &fam, addr))
+    if (b->ipmode == ACREI_IP_NEVER ||
+        peer_addr(c->rq->who.peername, &fam, addr))
         return U;
+    if (b->ipmode == ACREI_IP_TREE) {
+        static const uint8_t mapped[12] = {0, 0, 0, 0, 0,    0,
+                                           0, 0, 0, 0, 0xff, 0xff};
+        if (fam == 6 && !memcmp(addr, mapped, 12))
+            return ip_tree(b, 4, addr + 12);
+        return ip_tree(b, fam, addr);
+    }
     for (unsigned i = 0; i < b->naddrs; i++) {
         const struct acreI_aci_addr *a = &b->addrs[i];
         unsigned n = a->family == 4 ? 4 : 16, k = 0;
@@ -2153,6 +2217,11 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
     char m[64];
 
     if (!b || depth > 64)
+        return U;
+    /* 389 stores <= and >= with any keyword; only ssf and timeofday
+     * evaluate with them (__acllas_setup, LASIpEval, ...) */
+    if (b->op > ACREI_ACI_NE && b->kw != ACREI_ACI_SSF &&
+        b->kw != ACREI_ACI_TIMEOFDAY)
         return U;
     switch (b->kw) {
     /* 389 (libaccess) walks a bind rule left to right and stops at the
@@ -3532,7 +3601,7 @@ dj_userattr(struct ck *c, const struct acreI_bind *b)
             acreV_fail(rq, ACRE_ERR_NOMEM);
             return U;
         }
-        for (unsigned l = 0; !m && l < 10; l++) {
+        for (unsigned l = 0; !m && l < 32; l++) {
             if (!((b->levels ? b->levels : 1u) & (1u << l)))
                 continue;
             const acre_entry_view *ae = NULL;

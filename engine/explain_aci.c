@@ -187,7 +187,7 @@ bind_text(const acre_schema *s, const struct acreI_bind *b, struct sb *o)
         if (b->levels > 1) {
             const char *sep = "";
             sb_put(o, "parent[");
-            for (unsigned l = 0; l < 10; l++)
+            for (unsigned l = 0; l < 32; l++)
                 if (b->levels & (1u << l)) {
                     sb_put(o, "%s%u", sep, l);
                     sep = ",";
@@ -211,6 +211,10 @@ bind_text(const acre_schema *s, const struct acreI_bind *b, struct sb *o)
         sb_put(o, "%ld", b->num);
         break;
     case ACREI_ACI_IP:
+        if (b->ipmode == ACREI_IP_NEVER) {
+            sb_put(o, "(never evaluated: %s)", b->text ? b->text : "");
+            break;
+        }
         for (unsigned i = 0; i < b->naddrs; i++) {
             if (i)
                 sb_put(o, ",");

@@ -152,7 +152,8 @@ enum acreI_aci_op {
     ACREI_ACI_GE
 };
 
-/* A userdn / groupdn / roledn term */
+/* A userdn / groupdn / roledn term (a URL of scope -1: 389 stores a
+ * scope it cannot read, and the URL then names no one) */
 enum acreI_aci_subj {
     ACREI_ACI_S_DN = 1,  /* dn (exact; groupdn / roledn: the group) */
     ACREI_ACI_S_PATTERN, /* pat: wildcards and macros, on the bind DN */
@@ -166,7 +167,7 @@ enum acreI_aci_subj {
 struct acreI_aci_term {
     enum acreI_aci_subj kind;
     struct acreI_aci_dnpat pat;        /* DN, PATTERN, URL (its base) */
-    int scope;                         /* URL: enum acre_scope */
+    int scope;                         /* URL: enum acre_scope, or -1 */
     const struct acreF_filter *filter; /* URL: NULL for none */
     const char *url;                   /* URL: the text after ldap:/// */
 };
@@ -191,19 +192,32 @@ struct acreI_aci_addr {
 /*
  * One node of a bind rule.
  *   AND / OR: a, b.  NOT: a.
- *   keyword tests: op (EQ or NE; SSF and TIMEOFDAY also the orderings)
+ *   keyword tests: op (EQ or NE; SSF and TIMEOFDAY also the orderings;
+ *   389 stores the orderings with any keyword, and a keyword that takes
+ *   none never evaluates with one: Undefined)
  *   and their operands:
  *     USERDN, GROUPDN, ROLEDN:   terms[0..nterms) ("||" list)
  *     USERATTR (and legacy):     attr (type id), uakind, levels (bit l:
- *                                parent level l, 0..9; bit 0 alone:
- *                                no "parent[...]"), value (UA_VALUE:
+ *                                parent level l, 0..9, 389 0..31; bit 0
+ *                                alone: no "parent[...]"), value (UA_VALUE:
  *                                the text after '#')
  *     AUTHMETHOD:                text ("none", "simple", "ssl",
  *                                "sasl MECH"; lowercased)
- *     SSF:                       num
- *     IP:                        addrs[0..naddrs) (from "," lists)
+ *     SSF:                       num (389: as (int)strtol reads the
+ *                                value, "high" 0)
+ *     IP:                        addrs[0..naddrs) (from "," lists);
+ *                                ipmode ACREI_IP_ANY: any of them
+ *                                matches; 389: ACREI_IP_TREE, the
+ *                                prefixes (mask: the first bits) in
+ *                                the order 389's LASIpBuild adds them
+ *                                to its tree, where a longer prefix
+ *                                added later cuts a shorter one, or
+ *                                ACREI_IP_NEVER (389 never evaluates
+ *                                the value)
  *     DNS:                       text patterns, ',' separated (lower)
- *     DAYOFWEEK:                 days (bit 0 sun .. bit 6 sat)
+ *     DAYOFWEEK:                 days (bit 0 sun .. bit 6 sat; 389:
+ *                                the days whose three-letter name the
+ *                                lowercased value contains)
  *     TIMEOFDAY:                 num (hhmm); 389: num as atoi() reads
  *                                the value, or with tod ACREI_TOD_RANGE
  *                                the range num..num_end ("0800-1700",
@@ -211,6 +225,20 @@ struct acreI_aci_addr {
  *                                ACREI_TOD_INVALID (a range part of six
  *                                or more bytes: never evaluates)
  */
+/* acreI_bind.odd: 389 reads the value otherwise than it is written (the
+ * lint says how; set only under the 389 variant) */
+#define ACREI_ODD_ORDER   1 /* <= or >= where 389 takes none: Undefined */
+#define ACREI_ODD_IP      2 /* prefixes other than the text's addresses */
+#define ACREI_ODD_IPNEVER 3 /* an ip value 389 never evaluates */
+#define ACREI_ODD_SSF     4 /* not a plain number: strtol's reading */
+#define ACREI_ODD_DAYS    5 /* not a list of day names: strstr's days */
+#define ACREI_ODD_LEVELS  6 /* parent[...] levels or attribute cut by strtok */
+#define ACREI_ODD_NOHASH  7 /* userattr without '#': never evaluates */
+
+#define ACREI_IP_ANY   0
+#define ACREI_IP_TREE  1
+#define ACREI_IP_NEVER 2
+
 #define ACREI_TOD_VALUE   0
 #define ACREI_TOD_RANGE   1
 #define ACREI_TOD_INVALID 2
@@ -233,6 +261,8 @@ struct acreI_bind {
     long num;
     long num_end;         /* TIMEOFDAY ranges */
     int tod;              /* TIMEOFDAY: ACREI_TOD_* */
+    int ipmode;           /* IP: ACREI_IP_* */
+    unsigned odd;         /* ACREI_ODD_*, 0 */
     struct acreI_pos pos; /* of the keyword */
 };
 

@@ -520,7 +520,8 @@ targetattr(struct gen *g, struct dt_str *out)
         used[i] = a;
         dt_str_printf(out, "%s%s", i ? sep : "", a);
     }
-    dt_str_puts(out, "\")");
+    /* 389 stops at a "||" ending the list */
+    dt_str_puts(out, dt_rng_chance(&g->r, 5) ? " ||\")" : "\")");
 }
 
 static void
@@ -552,7 +553,8 @@ targattrfilters(struct gen *g, struct dt_str *out)
         "del=telephoneNumber:(telephoneNumber=+1*) && title:(title=*)",
         "add=l:(l=Paris) && title:(title=*)"};
 
-    dt_str_printf(out, "(targattrfilters=\"%s\")", DT_PICK(&g->r, f));
+    dt_str_printf(out, "(targattrfilters%s\"%s\")",
+                  dt_rng_chance(&g->r, 15) ? "!=" : "=", DT_PICK(&g->r, f));
 }
 
 static void
@@ -674,6 +676,75 @@ userattr(struct gen *g, struct dt_str *out)
     dt_str_printf(out, "userattr%s\"%s\"", eq(g, 10), DT_PICK(&g->r, forms));
 }
 
+/* Values 389 stores and reads its own way (checked one by one on 389:
+ * golden aci-odd-389-bind).  None depends on the day, nor makes 389 stop
+ * reading an ip value (its first evaluation then answers Undefined). */
+static void
+odd_leaf(struct gen *g, struct dt_str *out)
+{
+    static const char *const ordered[] = {
+        "userdn>=\"ldap:///anyone\"", "ip>=\"127.0.0.1\"",
+        "dns<=\"localhost\"",         "dayofweek>=\"sun\"",
+        "authmethod>=\"none\"",       "userattr>=\"manager#USERDN\"",
+        "userattr<=\"l#Paris\""};
+    static const char *const ip[] = {"127.0.0.*, 127.0.0.2",
+                                     "127.0.0.2, 127.0.0.*",
+                                     "*.0.0.1",
+                                     "126.256.0.1",
+                                     "127.0.0.1.5",
+                                     "127.0.0.9+255.x",
+                                     "127.0",
+                                     "0.0.0.0+0.0.0.0, 10.0.0.1",
+                                     " 127.0.0.1",
+                                     "127.0.0.1 + 255.0.0.0",
+                                     "localhost",
+                                     "127.*.*.1",
+                                     "*",
+                                     "127.0.0.*,10.*"};
+    static const char *const ssf[] = {"high", "-5",         "0x10",
+                                      " 0 ",  "4294967296", "128abc"};
+    static const char *const ua[] = {"manager",
+                                     "parent[0, 1].manager#USERDN",
+                                     "parent[1 ].manager#USERDN",
+                                     "parent[].manager#USERDN",
+                                     "parent[01,2].manager#USERDN",
+                                     "parent[1]manager#USERDN",
+                                     "nosuchattr#USERDN",
+                                     "parent[0,12].seeAlso#GROUPDN",
+                                     "parent[0, 2].departmentNumber#20"};
+
+    switch (dt_rng_below(&g->r, 6)) {
+    case 0:
+        dt_str_puts(out, DT_PICK(&g->r, ordered));
+        break;
+    case 1:
+    case 2:
+        dt_str_printf(out, "ip%s\"%s\"", eq(g, 20), DT_PICK(&g->r, ip));
+        break;
+    case 3:
+        dt_str_printf(
+            out, "ssf%s\"%s\"",
+            DT_PICK(&g->r, ((const char *const[]){">=", "<=", "=", "!="})),
+            DT_PICK(&g->r, ssf));
+        break;
+    case 4:
+        if (dt_rng_chance(&g->r, 30)) {
+            dt_str_printf(out, "dayofweek%s\"%s\"", eq(g, 25),
+                          dt_rng_chance(&g->r, 50)
+                              ? "sunday monday tuesday wednesday thursday "
+                                "friday saturday"
+                              : "xyz");
+            break;
+        }
+        dt_str_printf(out,
+                      "userdn%s\"ldap:///" SUFFIX "??tree?(objectClass=*)\"",
+                      eq(g, 20));
+        break;
+    default:
+        dt_str_printf(out, "userattr%s\"%s\"", eq(g, 10), DT_PICK(&g->r, ua));
+    }
+}
+
 static void
 leaf(struct gen *g, const struct tctx *t, struct dt_str *out)
 {
@@ -687,6 +758,10 @@ leaf(struct gen *g, const struct tctx *t, struct dt_str *out)
                                       "localhost.localdomain"};
     unsigned k = dt_rng_below(&g->r, 100);
 
+    if (dt_rng_chance(&g->r, 10)) {
+        odd_leaf(g, out);
+        return;
+    }
     if (k < 35)
         userdn(g, t, out);
     else if (k < 52)

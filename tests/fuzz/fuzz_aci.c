@@ -72,16 +72,20 @@ check_bind(const struct acreI_bind *b, unsigned depth)
     case ACREI_ACI_USERATTR:
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
-        /* attr -1: a parent[..] value rule, which names no attribute */
-        check((b->attr >= 0 ||
-               (b->uakind == ACREI_ACI_UA_VALUE && b->levels == 1)) &&
-              b->levels != 0 && b->levels < 1024);
+        /* attr -1: a parent[..] value rule, which names no attribute;
+         * 389: a name its schema lacks, "parent[]", no '#'; levels up to
+         * 9 (OpenDJ) or 31 (389) */
+        check(b->attr >= -1 && b->levels != 0);
         break;
     case ACREI_ACI_IP:
-        check(b->naddrs >= 1);
+        /* 389 (ACREI_IP_TREE / NEVER): the prefixes it reads, maybe none */
+        check(b->ipmode >= ACREI_IP_ANY && b->ipmode <= ACREI_IP_NEVER);
+        check(b->ipmode != ACREI_IP_ANY || b->naddrs >= 1);
+        for (unsigned i = 0; i < b->naddrs; i++)
+            check(b->addrs[i].family == 4 || b->addrs[i].family == 6);
         break;
     case ACREI_ACI_DAYOFWEEK:
-        check(b->days != 0 && b->days < 128);
+        check(b->days < 128); /* 389: maybe no day at all */
         break;
     case ACREI_ACI_TIMEOFDAY:
         /* OpenDJ: hhmm; 389: any atoi() value, or a range (ACREI_TOD_*) */

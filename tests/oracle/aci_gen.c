@@ -289,6 +289,9 @@ person(struct gen *g)
 static const char *
 userdn_term(struct gen *g)
 {
+    if (g->macro == 1 && acreG_rng_pct(&g->r, 30))
+        return fmt(g, "ldap:///uid=%s,[$dn]," SFX,
+                   names[acreG_rng_below(&g->r, g->npeople)]);
     /* OpenDJ has no macros: no "($attr.uid)" (10) nor "($dn)" terms */
     switch (acreG_rng_below(&g->r, g->macro                            ? 13
                                    : g->c->variant == ACREG_ACI_OPENDJ ? 10
@@ -360,12 +363,73 @@ op(struct gen *g, unsigned ne_pct)
     return acreG_rng_pct(&g->r, ne_pct) ? "!=" : "=";
 }
 
+/* Values 389 stores and reads its own way: orderings on keywords that
+ * take none, ip, ssf and dayofweek text as its C string code reads it,
+ * userattr levels as strtok cuts them, a URL scope it cannot read. */
+static const char *
+odd_atom_389(struct gen *g)
+{
+    const char *o = op(g, 20);
+    const char *ord = PICK(g, ((const char *const[]){">=", "<="}));
+
+    switch (acreG_rng_below(&g->r, 7)) {
+    case 0: {
+        static const char *const kw[][2] = {
+            {"userdn", "ldap:///anyone"},
+            {"groupdn", "ldap:///cn=staff," SFX},
+            {"userattr", "manager#USERDN"},
+            {"ip", "127.0.0.1"},
+            {"dns", "localhost"},
+            {"dayofweek", "thu"},
+            {"authmethod", "none"}};
+        unsigned i = acreG_rng_below(&g->r, 7);
+        return fmt(g, "%s%s\"%s\"", kw[i][0], ord, kw[i][1]);
+    }
+    case 1:
+    case 2:
+        return fmt(
+            g, "ip%s\"%s\"", o,
+            PICK(g, ((const char *const[]){
+                        "127.0.0.*, 127.0.0.2", "127.0.0.2, 127.0.0.*",
+                        "*.0.0.1", "10.*.0.7", "126.256.0.1", "127.0.0.1.5",
+                        "10.0.0.9+255.x", "127.0", "0.0.0.0+0.0.0.0, 10.0.0.1",
+                        " 127.0.0.1", "10.0.0.7 + 255.0.0.0", "localhost",
+                        "::/1, ::1", "fe80::/10,::1/127", "10.0.0.*,10.0.0.8",
+                        "*", "127.*.*.1"})));
+    case 3:
+        return fmt(g, "ssf%s\"%s\"",
+                   PICK(g, ((const char *const[]){">=", "<=", "=", "!="})),
+                   PICK(g, ((const char *const[]){"high", "-5", "0x10", " 256 ",
+                                                  "4294967552", "128abc"})));
+    case 4:
+        return fmt(
+            g, "dayofweek%s\"%s\"", o,
+            PICK(g, ((const char *const[]){"sunday", "Thursday, Friday", "xyz",
+                                           "MONTUEWED", "saturday sunday"})));
+    case 5:
+        return fmt(
+            g, "userattr%s\"%s\"", o,
+            PICK(g,
+                 ((const char *const[]){
+                     "manager", "parent[0, 1].manager#USERDN",
+                     "parent[1 ].manager#USERDN", "parent[].manager#USERDN",
+                     "parent[01,2].manager#USERDN", "parent[1]manager#USERDN",
+                     "nosuchattr#USERDN", "parent[0,12].seeAlso#GROUPDN"})));
+    default:
+        return fmt(g, "%s%s\"ldap:///" SFX "??tree?(objectClass=*)\"",
+                   acreG_rng_pct(&g->r, 50) ? "userdn" : "groupdn", o);
+    }
+}
+
 static const char *
 bind_atom(struct gen *g)
 {
     unsigned k = acreG_rng_below(&g->r, 100);
     const char *o15 = op(g, 15), *o20 = op(g, 20);
     const char *cmp = PICK(g, ((const char *const[]){">=", "<=", "=", "!="}));
+
+    if (g->c->variant == ACREG_ACI_389 && acreG_rng_pct(&g->r, 6))
+        return odd_atom_389(g);
 
     if (k < 40)
         return fmt(g, "userdn%s\"%s\"", o15, userdn_term(g));

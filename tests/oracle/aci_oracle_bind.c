@@ -48,6 +48,7 @@
 #include "url.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <talloc.h>
@@ -512,7 +513,8 @@ userdn(struct acreR_ctx *c, const struct acreI_bind *b)
             stop = 1;
             break;
         case ACREI_ACI_S_URL:
-            matched = bind_matches_url(o, t->pat.dn, t->scope, t->filter);
+            matched = t->scope >= 0 &&
+                      bind_matches_url(o, t->pat.dn, t->scope, t->filter);
             break;
         case ACREI_ACI_S_PATTERN:
             matched = expand(c, t->pat.text, cand_user) == ACRER_T;
@@ -576,7 +578,7 @@ groupdn(struct acreR_ctx *c, const struct acreI_bind *b)
         if (t->kind == ACREI_ACI_S_PATTERN)
             v = expand(c, t->pat.text, cand_group);
         else if (t->kind == ACREI_ACI_S_URL)
-            v = group_url(c, t);
+            v = t->scope < 0 ? ACRER_F : group_url(c, t);
         else
             v = member_of(c->o, c->tmp, t->pat.dn);
         if (v == ACRER_T)
@@ -676,7 +678,7 @@ kind_las(struct acreR_ctx *c, const struct acreI_bind *b, enum acreI_aci_op op)
     enum acreR_tv r = ACRER_F;
     unsigned levels = b->levels ? b->levels : 1u,
              depth = acre_dn_depth(c->e->dn);
-    for (unsigned l = 0; l < 10 && r != ACRER_T; l++) {
+    for (unsigned l = 0; l < 32 && r != ACRER_T; l++) {
         if (!(levels & (1u << l)) || l > depth)
             continue;
         const acre_entry_view *x = c->e;
@@ -723,13 +725,86 @@ userattr(struct acreR_ctx *c, const struct acreI_bind *b)
  * Connection facts
  */
 
+/* 389's bit tree, built as LASIpAddPattern builds it: nodes of two
+ * slots, each True, False or a further node; each prefix walks its bits
+ * from the top, makes a node wherever a slot holds a constant, and sets
+ * True in the slot of its last bit; netmask 0 sets both root slots True.
+ * The address then walks the tree to the first constant. */
+#define TREE_T (-1)
+#define TREE_F (-2)
+
+static int
+bit_at(const uint8_t *a, unsigned i)
+{
+    return (a[i / 8] >> (7 - i % 8)) & 1;
+}
+
+static enum acreR_tv
+ip_tree(const struct acreI_bind *b, int fam, const uint8_t *ip)
+{
+    unsigned nb = fam == 4 ? 32 : 128, nn = 0;
+    int(*slot)[2] = calloc((size_t)b->naddrs * nb + 1, sizeof *slot);
+    enum acreR_tv r = ACRER_F;
+
+    if (!slot)
+        return ACRER_U;
+    for (unsigned i = 0; i < b->naddrs; i++) {
+        const struct acreI_aci_addr *a = &b->addrs[i];
+        unsigned len = 0;
+        if (a->family != fam)
+            continue;
+        while (len < nb && bit_at(a->mask, len))
+            len++;
+        if (!nn) {
+            slot[0][0] = slot[0][1] = TREE_F;
+            nn = 1;
+        }
+        if (!len) {
+            slot[0][0] = slot[0][1] = TREE_T;
+            continue;
+        }
+        int cur = 0;
+        for (unsigned k = 0; k < len; k++) {
+            int v = bit_at(a->addr, k);
+            if (k == len - 1) {
+                slot[cur][v] = TREE_T;
+                break;
+            }
+            if (slot[cur][v] < 0) {
+                slot[nn][0] = slot[nn][1] = TREE_F;
+                slot[cur][v] = (int)nn++;
+            }
+            cur = slot[cur][v];
+        }
+    }
+    if (nn) {
+        int cur = 0;
+        for (unsigned k = 0; k < nb; k++) {
+            int nx = slot[cur][bit_at(ip, k)];
+            if (nx < 0) {
+                r = nx == TREE_T ? ACRER_T : ACRER_F;
+                break;
+            }
+            cur = nx;
+        }
+    }
+    free(slot);
+    return r;
+}
+
 static enum acreR_tv
 ip_rule(const struct acreR_aci *o, const struct acreI_bind *b)
 {
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0,    0,
+                                       0, 0, 0, 0, 0xff, 0xff};
     int m = 0;
 
-    if (!o->ip_family)
+    if (!o->ip_family || b->ipmode == ACREI_IP_NEVER)
         return ACRER_U;
+    if (b->ipmode == ACREI_IP_TREE)
+        return tv_op(b->op, o->ip_family == 6 && !memcmp(o->ip, mapped, 12)
+                                ? ip_tree(b, 4, o->ip + 12)
+                                : ip_tree(b, o->ip_family, o->ip));
     for (unsigned i = 0; i < b->naddrs && !m; i++) {
         const struct acreI_aci_addr *a = &b->addrs[i];
         unsigned len = a->family == 4 ? 4 : 16;
@@ -780,6 +855,12 @@ keyword(struct acreR_ctx *c, const struct acreI_bind *b)
 {
     const struct acreR_aci *o = c->o;
 
+    /* __acllas_setup, LASIpEval, LASDnsEval, LASDayOfWeekEval: an
+     * ordering with a keyword other than ssf and timeofday never
+     * evaluates */
+    if (b->op != ACREI_ACI_EQ && b->op != ACREI_ACI_NE &&
+        b->kw != ACREI_ACI_SSF && b->kw != ACREI_ACI_TIMEOFDAY)
+        return ACRER_U;
     switch (b->kw) {
     case ACREI_ACI_USERDN:
         return userdn(c, b);

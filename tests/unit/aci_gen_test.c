@@ -15,7 +15,7 @@
 #include "acre.h"
 #include "directory.h"
 
-#define SEEDS 60
+#define SEEDS 100
 
 Test(aci_gen, deterministic)
 {
@@ -96,6 +96,7 @@ Test(aci_gen, loads_and_covers_the_dialect)
                                        "[$dn]",
                                        "($attr.uid)",
                                        "read,search",
+                                       "??tree?",
                                        "(version 3.0; acl \""};
     void *ctx = talloc_new(NULL);
     char *all = talloc_strdup(ctx, "");
