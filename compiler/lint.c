@@ -110,6 +110,10 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
     {"outside-holder", "(aci) a target pattern that no entry at or below "
                        "the entry holding the aci matches: the aci never "
                        "applies"},
+    {"odd-value", "(aci, 389) a bind-rule value 389 stores unchecked and "
+                  "reads otherwise than it is written (an ordering it never "
+                  "evaluates, an ip, ssf, dayofweek or userattr value, an "
+                  "LDAP URL scope)"},
 };
 
 /* acreW_check_id -- see lint.h. */

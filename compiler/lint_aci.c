@@ -30,7 +30,11 @@
  *                      nothing is said);
  *   public-write       an allow of write, add, delete or selfwrite whose
  *                      bind rule is true for every requester (userdn
- *                      "ldap:///anyone") or every bound one ("ldap:///all").
+ *                      "ldap:///anyone") or every bound one ("ldap:///all");
+ *   odd-value          (389) a keyword test whose value 389 reads otherwise
+ *                      than it is written (acreI_bind.odd, set by the
+ *                      parser, or a URL scope it cannot read), said with
+ *                      389's reading.
  * Cost: linear in the ACIs for all but shadowing, which probes the deny
  * perms held by each ancestor of an allow's holder (a sorted array of
  * their ancestry hashes) and compares at most MAX_PAIRS of them with it.
@@ -43,6 +47,7 @@
 #include "openldap_int.h"
 #include "schema.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +115,11 @@ check_unknown(struct al *A, const struct acreA_lint *lint)
             what = "a filter item on it is undefined on every entry";
         else if (u->where[0] == 'a') /* an ($attr.NAME) macro */
             what = "no entry has it, so the macro matches nothing";
+        else if (A->set->variant == ACREI_ACI_389 &&
+                 (!strcmp(u->where, "userattr") ||
+                  !strcmp(u->where, "userdnattr") ||
+                  !strcmp(u->where, "groupdnattr")))
+            what = "389 (and acre) read the rule as naming no one";
         else
             what = "acre refuses the aci unless the schema it is given "
                    "defines it (the rest is checked as if the name were "
@@ -258,6 +268,124 @@ check_public(struct al *A, const struct acreI_aci *a)
             return rc;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * odd-value
+ */
+
+/* 389's reading of b, into a talloc string under tmp (NULL: no memory) */
+static char *
+odd_reading(void *tmp, const struct acreI_bind *b)
+{
+    static const char *const days[] = {"sun", "mon", "tue", "wed",
+                                       "thu", "fri", "sat"};
+    char *t = talloc_strdup(tmp, "");
+
+    switch (b->odd) {
+    case ACREI_ODD_ORDER:
+        return talloc_strdup(tmp, "389 evaluates this keyword only with = "
+                                  "and !=: Undefined, the aci never applies "
+                                  "through it");
+    case ACREI_ODD_IPNEVER:
+        return talloc_strdup(tmp, "389 never evaluates it (it does not start "
+                                  "with an address): Undefined");
+    case ACREI_ODD_SSF:
+        return talloc_asprintf(tmp, "389 reads it as ssf %ld", b->num);
+    case ACREI_ODD_DAYS:
+        for (unsigned d = 0; t && d < 7; d++)
+            if (b->days & (1u << d))
+                t = talloc_asprintf_append(t, "%s%s", *t ? "," : "", days[d]);
+        return t ? talloc_asprintf(tmp, "389 reads it as %s",
+                                   *t ? t : "no day at all")
+                 : NULL;
+    case ACREI_ODD_NOHASH:
+        return talloc_strdup(tmp, "389 never evaluates a userattr without "
+                                  "'#': Undefined");
+    case ACREI_ODD_LEVELS:
+        for (unsigned l = 0; t && l < 32; l++)
+            if (b->levels & (1u << l))
+                t = talloc_asprintf_append(t, "%s%u", *t ? "," : "", l);
+        return t ? talloc_asprintf(tmp,
+                                   "389 cuts it at '[', ']', ',' and '.': "
+                                   "levels %s%s",
+                                   t, b->attr < 0 ? ", on no attribute" : "")
+                 : NULL;
+    case ACREI_ODD_IP:
+        for (unsigned i = 0; t && i < b->naddrs; i++) {
+            const struct acreI_aci_addr *a = &b->addrs[i];
+            char buf[64];
+            unsigned n = a->family == 4 ? 4 : 16, bits = 0;
+            for (unsigned k = 0; k < n; k++)
+                bits += (unsigned)__builtin_popcount(a->mask[k]);
+            if (!inet_ntop(a->family == 4 ? AF_INET : AF_INET6, a->addr, buf,
+                           sizeof buf))
+                snprintf(buf, sizeof buf, "?");
+            t = talloc_asprintf_append(t, "%s%s/%u", i ? ", " : "", buf, bits);
+        }
+        return t ? talloc_asprintf(tmp,
+                                   "389 reads it as the prefixes %s, added in "
+                                   "turn to a tree where a longer one cuts an "
+                                   "earlier, shorter one",
+                                   *t ? t : "(none)")
+                 : NULL;
+    default:
+        return t;
+    }
+}
+
+static int
+odd_walk(struct al *A, const struct acreI_aci *a, const struct acreI_bind *b,
+         unsigned depth)
+{
+    int rc = 0;
+
+    if (!b || depth > 64)
+        return 0;
+    if (b->kw == ACREI_ACI_AND || b->kw == ACREI_ACI_OR)
+        return (rc = odd_walk(A, a, b->a, depth + 1))
+                   ? rc
+                   : odd_walk(A, a, b->b, depth + 1);
+    if (b->kw == ACREI_ACI_NOT)
+        return odd_walk(A, a, b->a, depth + 1);
+    const char *w = who(A->tmp, a);
+    if (!w)
+        return ACRE_ERR_NOMEM;
+    for (unsigned i = 0; !rc && i < b->nterms; i++)
+        if (b->terms[i].kind == ACREI_ACI_S_URL && b->terms[i].scope < 0)
+            rc = acreW_warn(A->l, ACREW_ODD_VALUE, &b->pos, &a->pos, NULL, NULL,
+                            "%s: the LDAP URL \"ldap:///%.80s\" has a scope "
+                            "389 cannot read: it names no one",
+                            w, b->terms[i].url ? b->terms[i].url : "");
+    if (rc || !b->odd)
+        return rc;
+    static const char *const kw[] = {
+        "",           "",       "",         "",           "userdn",
+        "groupdn",    "roledn", "userattr", "userdnattr", "groupdnattr",
+        "authmethod", "ssf",    "ip",       "dns",        "dayofweek",
+        "timeofday"};
+    const char *r = odd_reading(A->tmp, b);
+    if (!r)
+        return ACRE_ERR_NOMEM;
+    return acreW_warn(A->l, ACREW_ODD_VALUE, &b->pos, &a->pos, NULL, NULL,
+                      "%s: %s%s%s%.80s%s: %s", w,
+                      b->kw <= ACREI_ACI_TIMEOFDAY ? kw[b->kw] : "?",
+                      b->op == ACREI_ACI_GE   ? " >="
+                      : b->op == ACREI_ACI_LE ? " <="
+                                              : "",
+                      b->kw == ACREI_ACI_IP && b->text ? "=\"" : "",
+                      b->kw == ACREI_ACI_IP && b->text ? b->text : "",
+                      b->kw == ACREI_ACI_IP && b->text ? "\"" : "", r);
+}
+
+static int
+check_odd(struct al *A, const struct acreI_aci *a)
+{
+    int rc = 0;
+
+    for (unsigned k = 0; !rc && k < a->nperms; k++)
+        rc = odd_walk(A, a, a->perms[k].bind, 0);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------
@@ -745,7 +873,8 @@ acreW_aci(struct lint *l, void *tmp, const acre_source *src, size_t n,
         return rc;
     for (unsigned i = 0; i < set->n; i++) {
         if ((rc = check_outside(&A, &set->acis[i])) ||
-            (rc = check_public(&A, &set->acis[i])))
+            (rc = check_public(&A, &set->acis[i])) ||
+            (rc = check_odd(&A, &set->acis[i])))
             return rc;
     }
     if ((rc = check_shadowed(&A)))

@@ -302,6 +302,70 @@ Test(lint_aci, known_attributes_are_quiet)
 }
 
 /* ------------------------------------------------------------------------
+ * odd-value
+ */
+
+Test(lint_aci, odd_value_fires)
+{
+    static const struct {
+        const char *rule, *says;
+    } c[] = {
+        {"ip=\"*.0.0.1\"", "prefixes 0.0.0.1/32"},
+        {"ip=\"10.*, 10.1.2.3\"", "10.0.0.0/8, 10.1.2.3/32"},
+        {"ip=\"1.2.3.4+255.x\"", "1.0.0.0/8"},
+        {"ip=\"localhost\"", "never evaluates"},
+        {"ssf=\"high\"", "ssf 0"},
+        {"dayofweek=\"sunday\"", "as sun"},
+        {"dayofweek=\"xyz\"", "no day at all"},
+        {"dayofweek=\"sun,sun\"", "as sun"},
+        {"userattr=\"manager\"", "without '#'"},
+        {"userattr=\"parent[0, 1].manager#USERDN\"", "levels 0"},
+        {"userattr=\"parent[12].manager#USERDN\"", "levels 12"},
+        {"userattr=\"parent[].manager#USERDN\"", "on no attribute"},
+        {"groupdn>=\"ldap:///cn=g,dc=example,dc=com\"", "groupdn >="},
+        {"userdn=\"ldap:///dc=example,dc=com??tree?(cn=a)\"", "cannot read"},
+    };
+
+    char buf[512];
+
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        snprintf(buf, sizeof buf,
+                 TOP "aci: (targetattr=\"cn\")(version 3.0; acl \"o\"; allow "
+                     "(read) userdn=\"ldap:///all\" and %s;)\n",
+                 c[i].rule);
+        acre_lint_result *r = lint(buf);
+        cr_expect_eq(count(r, "odd-value"), 1, "%s: %s", c[i].rule, show(r));
+        const acre_lint_finding *f = nth(r, "odd-value", 0);
+        if (f) {
+            cr_expect(strstr(f->message, c[i].says), "%s: %s", c[i].rule,
+                      f->message);
+            cr_expect_eq(f->line, 4);
+            /* at the keyword: after "... and " */
+            cr_expect_eq(f->column,
+                         6 + strlen("(targetattr=\"cn\")(version "
+                                    "3.0; acl \"o\"; allow (read) "
+                                    "userdn=\"ldap:///all\" and "),
+                         "%s: column %u", c[i].rule, f->column);
+        }
+        acre_lint_free(r);
+    }
+}
+
+Test(lint_aci, odd_value_quiet)
+{
+    /* plain values, and OpenDJ, which reads its own way and refuses these */
+    const char *t =
+        TOP "aci: (targetattr=\"cn\")(version 3.0; acl \"p\"; allow (read) "
+            "ip=\"10.1.*, 192.168.1.0+255.255.255.0, ::1, fe80::/10\" or "
+            "ip=\"10.1.2.3, 10.*\" or ssf>=\"128\" or dayofweek=\"Sun, mon\" "
+            "or userattr=\"parent[0,1].manager#USERDN\" or "
+            "userattr=\"manager#USERDN\" or userdn=\"ldap:///dc=example,"
+            "dc=com??sub?(cn=a)\" or timeofday>=\"0800\";)\n";
+
+    expect_only(t, "", 0);
+}
+
+/* ------------------------------------------------------------------------
  * outside-holder
  */
 
