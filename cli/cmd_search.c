@@ -420,6 +420,15 @@ run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
         fprintf(stderr, "acre search: bad filter pattern '%s'\n", s->a.filter);
         return CLI_EXIT_USAGE;
     }
+    /* 389 maps a search from "" but for the root DSE to its default
+     * naming context, which dscreate makes the first suffix (do_search):
+     * here the data's first top entry */
+    const acre_entry *top = acre_directory_suffix(dir, 0);
+    if (s->a.who.nsrole && !*s->a.base && s->a.scope != ACRE_SCOPE_BASE &&
+        top) {
+        const char *b = acre_entry_dn_stored(top, NULL);
+        s->a.base = b ? b : acre_dn_pretty(acre_entry_dn(top), NULL);
+    }
     if ((rc = cli_dn_check(s->schema, "-b", s->a.base, 0)) ||
         (rc = cli_request(&s->a.who, p, dir, &rq)))
         return rc;

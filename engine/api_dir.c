@@ -248,6 +248,17 @@ acre_directory_walk(const acre_directory *dir, const acre_dn *base, int scope,
     return acreE_dir_walk(DIR(dir), base, scope, visit, &v);
 }
 
+/* acre_directory_suffix -- see acre.h. */
+ACRE_PUBLIC const acre_entry *
+acre_directory_suffix(const acre_directory *dir, size_t i)
+{
+    size_t n = 0;
+    const struct acreE_entry *const *v =
+        dir_ok(dir) ? acreE_dir_suffixes(DIR(dir), &n) : NULL;
+
+    return v && i < n ? (const acre_entry *)v[i] : NULL;
+}
+
 /* acre_directory_host -- see acre.h.  NULL for NULL. */
 ACRE_PUBLIC const acre_host *
 acre_directory_host(const acre_directory *dir)

@@ -723,6 +723,11 @@ const acre_entry *acre_directory_find(const acre_directory *dir,
  * thread. */
 size_t acre_directory_count(const acre_directory *dir);
 
+/* acre_directory_suffix -- the i-th (from 0) of dir's top entries, those
+ * whose parent it does not hold (its naming contexts), in load order;
+ * NULL past the last (or dir NULL).  Any thread. */
+const acre_entry *acre_directory_suffix(const acre_directory *dir, size_t i);
+
 /*
  * acre_directory_walk -- call fn for every entry in scope of base (enum
  * acre_scope): the base first, then the others in load order (the order

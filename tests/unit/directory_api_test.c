@@ -182,6 +182,29 @@ Test(directory_api, load_text)
     talloc_free(ctx);
 }
 
+Test(directory_api, suffixes_in_load_order)
+{
+    static const char two[] = "dn: o=second\nobjectClass: organization\n"
+                              "o: second\n\n"
+                              "dn: dc=first\nobjectClass: domain\ndc: first\n\n"
+                              "dn: ou=a,o=second\nobjectClass: "
+                              "organizationalUnit\nou: a\n";
+    void *ctx = talloc_new(NULL);
+    acre_directory *d = load_ok(ctx, two);
+    size_t n;
+
+    cr_expect_str_eq(
+        acre_dn_pretty(acre_entry_dn(acre_directory_suffix(d, 0)), &n),
+        "o=second");
+    cr_expect_str_eq(
+        acre_dn_pretty(acre_entry_dn(acre_directory_suffix(d, 1)), &n),
+        "dc=first");
+    cr_expect_null(acre_directory_suffix(d, 2));
+    cr_expect_null(acre_directory_suffix(NULL, 0));
+    acre_directory_free(d);
+    talloc_free(ctx);
+}
+
 Test(directory_api, load_empty_text)
 {
     acre_directory *d = NULL;
