@@ -246,6 +246,12 @@ const acre_view_attr *
 acreV_find_desc(const acre_schema *s, const acre_entry_view *e,
                 const struct acreI_attrspec *d)
 {
+    if (!d->nopts) { /* a type alone: its id is the type's, and only its */
+        for (uint32_t i = 0; i < e->nattrs; i++)
+            if (e->attrs[i].id == d->type)
+                return &e->attrs[i];
+        return NULL;
+    }
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         const struct acreS_dinfo *ai = acreS_desc_of(s, a->id);
@@ -972,7 +978,9 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
     struct acre_request *rq = c->rq;
     const char *zn = rq->authz_norm ? rq->authz_norm : "";
     const char *cn = rq->authc_norm ? rq->authc_norm : "";
-    const struct acreI_subject *real = &acreI_rare(b)->realdn;
+    /* NULL: no realdn and no connection part (acreI_no_rare, all of
+     * whose conditions hold), so neither is looked at */
+    const struct acreI_clause_rare *x = b->ext ? b->ext->rare : NULL;
 
     (void)flags;
     if (b->dn.self && !self_access(c)) {
@@ -980,18 +988,20 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
         return 0;
     }
     if (!subject_entry(c, &b->dn, rq->authz, zn, rq->authz_len, tm) ||
-        !subject_entry(c, real, rq->authc, cn, rq->authc_len, tm)) {
+        (x &&
+         !subject_entry(c, &x->realdn, rq->authc, cn, rq->authc_len, tm))) {
         note(c, "    the requester's DN does not match\n");
         return 0;
     }
-    if (!connection(rq, b, m, 0)) {
+    if (x && !connection(rq, b, m, 0)) {
         note(c, "    the connection does not match\n");
         return 0;
     }
     if (b->dn.dnattr &&
         !dnattr_matches(c, &b->dn, rq->authz, zn, rq->authz_len))
         return 0;
-    if (real->dnattr && !dnattr_matches(c, real, rq->authc, cn, rq->authc_len))
+    if (x && x->realdn.dnattr &&
+        !dnattr_matches(c, &x->realdn, rq->authc, cn, rq->authc_len))
         return 0;
     if (acreI_group(b)) {
         int ok = group_matches(c, acreI_group(b), tm);
