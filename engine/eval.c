@@ -38,6 +38,9 @@
 #include <string.h>
 #include <strings.h>
 #include <talloc.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 /* ------------------------------------------------------------------------
  * Explain: the text trace and the structured steps
@@ -1382,6 +1385,25 @@ shape_find(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx)
      * which decides it as before) */
     uint64_t x = 0, z = 0;
     uint32_t i = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    /* two attributes a step: their first 16 bytes (id and count, values)
+     * loaded whole, the two halves paired by an unpack */
+    _Static_assert(offsetof(acre_view_attr, vals) == 8,
+                   "acre_view_attr: vals after id, nvals");
+    __m128i vx = _mm_setzero_si128(), vz = vx;
+    const __m128i one = _mm_set1_epi64x(1);
+    for (; i + 2 <= na; i += 2) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&at[i]);
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)&at[i + 1]);
+        __m128i k = _mm_loadu_si128((const __m128i *)(const void *)&s->idn[i]);
+        vx = _mm_or_si128(vx, _mm_xor_si128(_mm_unpacklo_epi64(a0, a1), k));
+        vz = _mm_or_si128(vz, _mm_sub_epi64(_mm_unpackhi_epi64(a0, a1), one));
+    }
+    vx = _mm_or_si128(vx, _mm_unpackhi_epi64(vx, vx));
+    vz = _mm_or_si128(vz, _mm_unpackhi_epi64(vz, vz));
+    x = (uint64_t)_mm_cvtsi128_si64(vx);
+    z = (uint64_t)_mm_cvtsi128_si64(vz);
+#endif
     for (; i + 2 <= na; i += 2) {
         x |= (shape_idn(&at[i]) ^ s->idn[i]) |
              (shape_idn(&at[i + 1]) ^ s->idn[i + 1]);
