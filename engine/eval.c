@@ -217,6 +217,21 @@ val_str(struct acreV_check *c)
     return c->val_str;
 }
 
+/* The value as rule r's substitutions see it: val_str when one of its
+ * clauses reads the value (ACREP_R_VALDEP), else nothing is made, but
+ * the value is still normalised as val_str would (an invalid one denies
+ * the check all the same): the string was a copy and a free per check. */
+static void
+val_for(struct acreV_check *c, const struct acreP_rule *r)
+{
+    size_t vl;
+
+    if (r->flags & ACREP_R_VALDEP)
+        val_str(c);
+    else if (!c->val_str)
+        (void)acreV_check_val(c, &vl);
+}
+
 /* The entry's DN as slapd's normalised text, which its regexes and
  * substitutions see (acreV_slapd_dn; whether it differs from endn is
  * found once per check); NULL, and the check denied, when memory ran
@@ -368,7 +383,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
         !(dn = entry_text(c, &dnlen)))
         return 0;
     if (want_m && (c->val || c->va))
-        val_str(c);
+        val_for(c, r);
     if (r->scope == ACREP_SCOPE_REGEX &&
         !what_regex(c, r, dn, dnlen, m, want_m))
         return 0;
@@ -484,7 +499,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
         if (st == ACREV_RESIDUAL) {
             if (!have_tm && (cl->flags & (ACREP_C_MATCHES | ACREP_C_VALDEP))) {
                 if (c->val || c->va)
-                    val_str(c);
+                    val_for(c, r);
                 if (r->scope == ACREP_SCOPE_REGEX ||
                     acreI_val(&r->ir->what)->style == ACREI_VAL_REGEX) {
                     m->val_src = c->val_str;
