@@ -80,38 +80,57 @@ note_put(struct acreV_check *c, const char *fmt, ...)
  * slapd's DN text
  */
 
+#if defined(__SSE2__) && defined(__x86_64__)
+/* slapd_dn_differs over the 16 bytes at p, less the first `skip` (read
+ * before): 1 at a backslash or a second '=' in a value, else 0 with
+ * *in_value carried on. */
+static inline int
+dn_block_differs(const char *p, unsigned skip, int *in_value)
+{
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+    unsigned bs =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\\')));
+    unsigned e =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('=')));
+    unsigned m = e | (unsigned)_mm_movemask_epi8(
+                         _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8(',')),
+                                      _mm_cmpeq_epi8(b, _mm_set1_epi8('+'))));
+
+    if (bs >> skip)
+        return 1;
+    e >>= skip;
+    /* the '=', ',' and '+' in order: the byte loop's states */
+    for (m >>= skip; m; m &= m - 1) {
+        if (!(e & m & -m))
+            *in_value = 0;
+        else if (*in_value)
+            return 1;
+        else
+            *in_value = 1;
+    }
+    return 0;
+}
+#endif
+
 /* Does acre's normalised DN text s[0..n) differ from slapd's: an escape,
- * or an '=' inside a value? */
+ * or an '=' inside a value?  With SSE2, 16 bytes a step, the last step
+ * reading the last 16 bytes and skipping those already read. */
 static int
 slapd_dn_differs(const char *s, size_t n)
 {
     int in_value = 0;
-    size_t i = 0;
 
 #if defined(__SSE2__) && defined(__x86_64__)
-    /* 16 bytes a step: a backslash decides at once; the loop below runs
-     * over the block's '=', ',' and '+' only, in order */
-    const __m128i eq = _mm_set1_epi8('='), cm = _mm_set1_epi8(',');
-    const __m128i pl = _mm_set1_epi8('+'), bs = _mm_set1_epi8('\\');
-    for (; i + 16 <= n; i += 16) {
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(b, bs)))
-            return 1;
-        unsigned e = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, eq));
-        unsigned m = e | (unsigned)_mm_movemask_epi8(_mm_or_si128(
-                             _mm_cmpeq_epi8(b, cm), _mm_cmpeq_epi8(b, pl)));
-        for (; m; m &= m - 1) {
-            if (!(e & m & -m)) {
-                in_value = 0;
-            } else if (in_value) {
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16)
+            if (dn_block_differs(s + i, 0, &in_value))
                 return 1;
-            } else {
-                in_value = 1;
-            }
-        }
+        return i < n && dn_block_differs(s + n - 16, (unsigned)(16 - (n - i)),
+                                         &in_value);
     }
 #endif
-    for (; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (s[i] == '\\')
             return 1;
         if (s[i] == '=' && in_value)
