@@ -625,6 +625,49 @@ is_requester(const struct acre_request *rq, const acre_dn *dn)
            acre_dn_equal(dn, a);
 }
 
+/* The new epoch of a check (acreV_check_init). */
+static inline void
+epoch_next(struct acre_request *rq)
+{
+    rq->epoch++;
+    if (rq->epoch == 0) { /* wrapped: forget every cached filter */
+        memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
+        memset(rq->cmemo, 0, sizeof(rq->cmemo));
+        rq->epoch = 1;
+    }
+}
+
+/* acreV_check_init for the walks of a kept shape of e (whose DN is an
+ * acre_dn: shape_try checked it), whether it is the requester known. */
+static void
+check_walks(struct acreV_check *c, struct acre_request *rq,
+            const acre_entry_view *e, int is_self)
+{
+    const acre_dn *dn = e->dn;
+
+    c->rq = rq;
+    c->e = c->fe = e;
+    c->endn = acreD_norm(dn);
+    c->endn_len = dn->norm_len;
+    c->endn_slapd = 0;
+    c->type = rq->p->id_entry;
+    c->nopts = 0;
+    c->opts = NULL;
+    c->opt_len = NULL;
+    c->val = NULL;
+    c->val_len = 0;
+    c->va = NULL;
+    c->vi = 0;
+    c->val_str = NULL;
+    c->trace = NULL;
+    c->steps = NULL;
+    c->is_self = is_self;
+    c->depth = dn->depth;
+    c->key_base = key_base(c->depth, c->is_self);
+    c->walked = 1;
+    epoch_next(rq);
+}
+
 void
 acreV_check_init(struct acreV_check *c, struct acre_request *rq,
                  const acre_entry_view *e, int type,
@@ -634,6 +677,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->e = c->fe = e;
     c->endn = acre_dn_normalised(e->dn, &c->endn_len);
     c->endn_slapd = 0;
+    c->walked = 0;
     c->type = d ? d->type : type;
     c->nopts = d ? d->nopts : 0;
     c->opts = d ? d->opts : NULL;
@@ -648,12 +692,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->is_self = rq->authz && acre_dn_equal(e->dn, rq->authz);
     c->depth = acre_dn_depth(e->dn);
     c->key_base = key_base(c->depth, c->is_self);
-    rq->epoch++;
-    if (rq->epoch == 0) { /* wrapped: forget every cached filter */
-        memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
-        memset(rq->cmemo, 0, sizeof(rq->cmemo));
-        rq->epoch = 1;
-    }
+    epoch_next(rq);
 }
 
 const uint8_t *
@@ -823,7 +862,7 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
     unsigned slot = (unsigned)(h >> 54) & (ACREV_MEMO - 1);
     struct acreV_memo *m = &rq->memo[slot];
     uint64_t bit = (uint64_t)1 << (slot & 63);
-    if ((rq->memo_valid[slot >> 6] & bit) && m->key == k.key &&
+    if (!c->walked && (rq->memo_valid[slot >> 6] & bit) && m->key == k.key &&
         m->ctx == k.ctx) {
         c->valdep = c->entrydep = 0;
         c->vd_rule = -1;
@@ -1441,7 +1480,7 @@ shape_find(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx)
 static int
 shape_walk(struct acre_request *rq, const acre_entry_view *e,
            const struct acreV_shape *s, const struct acreP_node *n,
-           enum acreI_access want, acre_verdict *out)
+           enum acreI_access want, int is_self, acre_verdict *out)
 {
     uint32_t na = e->nattrs, nv = s->nvalues;
     struct acreV_check c;
@@ -1460,7 +1499,7 @@ shape_walk(struct acre_request *rq, const acre_entry_view *e,
     out->attr = rq->v_attr;
     out->value = rq->v_value;
     out->first = rq->v_first;
-    acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
+    check_walks(&c, rq, e, is_self);
     for (uint32_t w = s->walk; w; w &= w - 1) {
         unsigned i = (unsigned)__builtin_ctz(w);
         rq->v_attr[i] =
@@ -1636,14 +1675,14 @@ shape_try(struct acre_request *rq, const acre_entry_view *e,
     __builtin_prefetch(ae - 1);
     __builtin_prefetch(acreD_norm(e->dn) + acreD_nrdn(e->dn)[1]);
     const struct acreP_node *n = *np = node_of(rq, e->dn);
-    *ctx =
-        vctx_key(rq, key_base(e->dn->depth, is_requester(rq, e->dn)), n, want);
+    int is_self = is_requester(rq, e->dn);
+    *ctx = vctx_key(rq, key_base(e->dn->depth, is_self), n, want);
     const struct acreV_shape *s = shape_find(rq, e, *ctx);
     if (!s)
         return 0;
     rq->err = 0;
     if (s->walk) {
-        *rc = shape_walk(rq, e, s, n, want, out);
+        *rc = shape_walk(rq, e, s, n, want, is_self, out);
         return 1;
     }
     /* every field written once (a memset first would be a rep stos) */

@@ -314,6 +314,8 @@ struct acreV_check {
      * it (-1: none); the rule that decided (-1: none, -2: not known) */
     int32_t vd_rule, vd_prev, decided, broke;
     int vd_self;
+    int walked; /* the walks of a kept shape (eval.c: shape_walk): their
+                   answers are never the memo's, which is not probed */
 };
 
 /* ------------------------------------------------------------------------
