@@ -304,9 +304,9 @@ set_union(struct ev *x, struct set *into, const struct set *from)
 static void
 set_drop(struct set *s)
 {
-    if (s->v != s->loc)
+    if (s->v && s->v != s->loc)
         talloc_free(s->v);
-    if (s->ix != s->ixloc)
+    if (s->ix && s->ix != s->ixloc)
         talloc_free(s->ix);
     SET_EMPTY(s);
 }
@@ -587,7 +587,7 @@ gather(struct ev *x, struct set *out, const char *s, size_t n,
 
     if (step(x))
         return -1;
-    if (n >= 8 && !strncasecmp(s, "ldap:///", 8)) {
+    if (n >= 8 && (s[0] | 0x20) == 'l' && !strncasecmp(s, "ldap:///", 8)) {
         x->url = 1;
         return gather_url(x, out, s, n, nd);
     }
@@ -1250,7 +1250,8 @@ set_evaluate(struct acreV_check *c, const struct acreI_set *set,
             : ok    ? "non-empty"
                     : "empty");
     set_drop(&out);
-    talloc_free(x.dnbuf);
+    if (x.dnbuf)
+        talloc_free(x.dnbuf);
     if (x.cur != x.cur_local)
         talloc_free(x.cur);
     return ok;
