@@ -1661,18 +1661,24 @@ shape_try(struct acre_request *rq, const acre_entry_view *e,
 {
     *np = NULL;
     *ctx = 0;
-    if (!rq->shapes || rq->p->coll || e->nattrs > ACREV_SHAPE_MAX ||
-        !acreE_is(e->dn, ACRED_MAGIC))
+    if (!rq->shapes || rq->p->coll || e->nattrs > ACREV_SHAPE_MAX)
         return 0;
-    acre_assert(!rq->p->aci); /* ACI policies keep no shapes */
-    /* the entry's lines this path reads, asked for at once: its
-     * attribute records and its parent's bytes (a verdict here waits
-     * mostly on the host's memory) */
+    /* the entry's lines this path reads, asked for at once: its DN's
+     * lines after the header (hashes, RDN offsets, text), before the
+     * header itself is read, its attribute records, and its parent's
+     * bytes (a verdict here waits mostly on the host's memory; a
+     * prefetch past an object's end is harmless) */
+    const char *db = (const char *)e->dn;
+    __builtin_prefetch(db + 64);
+    __builtin_prefetch(db + 128);
     const char *ab = (const char *)e->attrs;
     const char *ae = (const char *)(e->attrs + e->nattrs);
     for (; ab < ae; ab += 64)
         __builtin_prefetch(ab);
     __builtin_prefetch(ae - 1);
+    if (!acreE_is(e->dn, ACRED_MAGIC))
+        return 0;
+    acre_assert(!rq->p->aci); /* ACI policies keep no shapes */
     __builtin_prefetch(acreD_norm(e->dn) + acreD_nrdn(e->dn)[1]);
     const struct acreP_node *n = *np = node_of(rq, e->dn);
     int is_self = is_requester(rq, e->dn);
