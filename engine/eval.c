@@ -38,6 +38,9 @@
 #include <string.h>
 #include <strings.h>
 #include <talloc.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 /* ------------------------------------------------------------------------
  * Explain: the text trace and the structured steps
@@ -214,6 +217,21 @@ val_str(struct acreV_check *c)
     return c->val_str;
 }
 
+/* The value as rule r's substitutions see it: val_str when one of its
+ * clauses reads the value (ACREP_R_VALDEP), else nothing is made, but
+ * the value is still normalised as val_str would (an invalid one denies
+ * the check all the same): the string was a copy and a free per check. */
+static void
+val_for(struct acreV_check *c, const struct acreP_rule *r)
+{
+    size_t vl;
+
+    if (r->flags & ACREP_R_VALDEP)
+        val_str(c);
+    else if (!c->val_str)
+        (void)acreV_check_val(c, &vl);
+}
+
 /* The entry's DN as slapd's normalised text, which its regexes and
  * substitutions see (acreV_slapd_dn; whether it differs from endn is
  * found once per check); NULL, and the check denied, when memory ran
@@ -365,7 +383,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
         !(dn = entry_text(c, &dnlen)))
         return 0;
     if (want_m && (c->val || c->va))
-        val_str(c);
+        val_for(c, r);
     if (r->scope == ACREP_SCOPE_REGEX &&
         !what_regex(c, r, dn, dnlen, m, want_m))
         return 0;
@@ -481,7 +499,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
         if (st == ACREV_RESIDUAL) {
             if (!have_tm && (cl->flags & (ACREP_C_MATCHES | ACREP_C_VALDEP))) {
                 if (c->val || c->va)
-                    val_str(c);
+                    val_for(c, r);
                 if (r->scope == ACREP_SCOPE_REGEX ||
                     acreI_val(&r->ir->what)->style == ACREI_VAL_REGEX) {
                     m->val_src = c->val_str;
@@ -607,6 +625,49 @@ is_requester(const struct acre_request *rq, const acre_dn *dn)
            acre_dn_equal(dn, a);
 }
 
+/* The new epoch of a check (acreV_check_init). */
+static inline void
+epoch_next(struct acre_request *rq)
+{
+    rq->epoch++;
+    if (rq->epoch == 0) { /* wrapped: forget every cached filter */
+        memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
+        memset(rq->cmemo, 0, sizeof(rq->cmemo));
+        rq->epoch = 1;
+    }
+}
+
+/* acreV_check_init for the walks of a kept shape of e (whose DN is an
+ * acre_dn: shape_try checked it), whether it is the requester known. */
+static void
+check_walks(struct acreV_check *c, struct acre_request *rq,
+            const acre_entry_view *e, int is_self)
+{
+    const acre_dn *dn = e->dn;
+
+    c->rq = rq;
+    c->e = c->fe = e;
+    c->endn = acreD_norm(dn);
+    c->endn_len = dn->norm_len;
+    c->endn_slapd = 0;
+    c->type = rq->p->id_entry;
+    c->nopts = 0;
+    c->opts = NULL;
+    c->opt_len = NULL;
+    c->val = NULL;
+    c->val_len = 0;
+    c->va = NULL;
+    c->vi = 0;
+    c->val_str = NULL;
+    c->trace = NULL;
+    c->steps = NULL;
+    c->is_self = is_self;
+    c->depth = dn->depth;
+    c->key_base = key_base(c->depth, c->is_self);
+    c->walked = 1;
+    epoch_next(rq);
+}
+
 void
 acreV_check_init(struct acreV_check *c, struct acre_request *rq,
                  const acre_entry_view *e, int type,
@@ -616,6 +677,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->e = c->fe = e;
     c->endn = acre_dn_normalised(e->dn, &c->endn_len);
     c->endn_slapd = 0;
+    c->walked = 0;
     c->type = d ? d->type : type;
     c->nopts = d ? d->nopts : 0;
     c->opts = d ? d->opts : NULL;
@@ -630,12 +692,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->is_self = rq->authz && acre_dn_equal(e->dn, rq->authz);
     c->depth = acre_dn_depth(e->dn);
     c->key_base = key_base(c->depth, c->is_self);
-    rq->epoch++;
-    if (rq->epoch == 0) { /* wrapped: forget every cached filter */
-        memset(rq->test_epoch, 0, sizeof(uint32_t) * rq->p->ntests);
-        memset(rq->cmemo, 0, sizeof(rq->cmemo));
-        rq->epoch = 1;
-    }
+    epoch_next(rq);
 }
 
 const uint8_t *
@@ -805,7 +862,7 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
     unsigned slot = (unsigned)(h >> 54) & (ACREV_MEMO - 1);
     struct acreV_memo *m = &rq->memo[slot];
     uint64_t bit = (uint64_t)1 << (slot & 63);
-    if ((rq->memo_valid[slot >> 6] & bit) && m->key == k.key &&
+    if (!c->walked && (rq->memo_valid[slot >> 6] & bit) && m->key == k.key &&
         m->ctx == k.ctx) {
         c->valdep = c->entrydep = 0;
         c->vd_rule = -1;
@@ -1382,6 +1439,25 @@ shape_find(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx)
      * which decides it as before) */
     uint64_t x = 0, z = 0;
     uint32_t i = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    /* two attributes a step: their first 16 bytes (id and count, values)
+     * loaded whole, the two halves paired by an unpack */
+    _Static_assert(offsetof(acre_view_attr, vals) == 8,
+                   "acre_view_attr: vals after id, nvals");
+    __m128i vx = _mm_setzero_si128(), vz = vx;
+    const __m128i one = _mm_set1_epi64x(1);
+    for (; i + 2 <= na; i += 2) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&at[i]);
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)&at[i + 1]);
+        __m128i k = _mm_loadu_si128((const __m128i *)(const void *)&s->idn[i]);
+        vx = _mm_or_si128(vx, _mm_xor_si128(_mm_unpacklo_epi64(a0, a1), k));
+        vz = _mm_or_si128(vz, _mm_sub_epi64(_mm_unpackhi_epi64(a0, a1), one));
+    }
+    vx = _mm_or_si128(vx, _mm_unpackhi_epi64(vx, vx));
+    vz = _mm_or_si128(vz, _mm_unpackhi_epi64(vz, vz));
+    x = (uint64_t)_mm_cvtsi128_si64(vx);
+    z = (uint64_t)_mm_cvtsi128_si64(vz);
+#endif
     for (; i + 2 <= na; i += 2) {
         x |= (shape_idn(&at[i]) ^ s->idn[i]) |
              (shape_idn(&at[i + 1]) ^ s->idn[i + 1]);
@@ -1404,7 +1480,7 @@ shape_find(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx)
 static int
 shape_walk(struct acre_request *rq, const acre_entry_view *e,
            const struct acreV_shape *s, const struct acreP_node *n,
-           enum acreI_access want, acre_verdict *out)
+           enum acreI_access want, int is_self, acre_verdict *out)
 {
     uint32_t na = e->nattrs, nv = s->nvalues;
     struct acreV_check c;
@@ -1423,7 +1499,7 @@ shape_walk(struct acre_request *rq, const acre_entry_view *e,
     out->attr = rq->v_attr;
     out->value = rq->v_value;
     out->first = rq->v_first;
-    acreV_check_init(&c, rq, e, rq->p->id_entry, NULL, NULL, 0);
+    check_walks(&c, rq, e, is_self);
     for (uint32_t w = s->walk; w; w &= w - 1) {
         unsigned i = (unsigned)__builtin_ctz(w);
         rq->v_attr[i] =
@@ -1585,28 +1661,34 @@ shape_try(struct acre_request *rq, const acre_entry_view *e,
 {
     *np = NULL;
     *ctx = 0;
-    if (!rq->shapes || rq->p->coll || e->nattrs > ACREV_SHAPE_MAX ||
-        !acreE_is(e->dn, ACRED_MAGIC))
+    if (!rq->shapes || rq->p->coll || e->nattrs > ACREV_SHAPE_MAX)
         return 0;
-    acre_assert(!rq->p->aci); /* ACI policies keep no shapes */
-    /* the entry's lines this path reads, asked for at once: its
-     * attribute records and its parent's bytes (a verdict here waits
-     * mostly on the host's memory) */
+    /* the entry's lines this path reads, asked for at once: its DN's
+     * lines after the header (hashes, RDN offsets, text), before the
+     * header itself is read, its attribute records, and its parent's
+     * bytes (a verdict here waits mostly on the host's memory; a
+     * prefetch past an object's end is harmless) */
+    const char *db = (const char *)e->dn;
+    __builtin_prefetch(db + 64);
+    __builtin_prefetch(db + 128);
     const char *ab = (const char *)e->attrs;
     const char *ae = (const char *)(e->attrs + e->nattrs);
     for (; ab < ae; ab += 64)
         __builtin_prefetch(ab);
     __builtin_prefetch(ae - 1);
+    if (!acreE_is(e->dn, ACRED_MAGIC))
+        return 0;
+    acre_assert(!rq->p->aci); /* ACI policies keep no shapes */
     __builtin_prefetch(acreD_norm(e->dn) + acreD_nrdn(e->dn)[1]);
     const struct acreP_node *n = *np = node_of(rq, e->dn);
-    *ctx =
-        vctx_key(rq, key_base(e->dn->depth, is_requester(rq, e->dn)), n, want);
+    int is_self = is_requester(rq, e->dn);
+    *ctx = vctx_key(rq, key_base(e->dn->depth, is_self), n, want);
     const struct acreV_shape *s = shape_find(rq, e, *ctx);
     if (!s)
         return 0;
     rq->err = 0;
     if (s->walk) {
-        *rc = shape_walk(rq, e, s, n, want, out);
+        *rc = shape_walk(rq, e, s, n, want, is_self, out);
         return 1;
     }
     /* every field written once (a memset first would be a rep stos) */

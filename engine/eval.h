@@ -255,6 +255,8 @@ struct acre_request {
                                        decided, or NULL */
     struct acreV_setclo *set_clo;   /* eval_set.c: x/attr* closures from one
                                        element, or NULL */
+    uint32_t set_user_h;      /* eval_set.c: the hash of user (authz_norm) */
+    int set_user_hok;         /* ... once computed */
     struct acreV_aci_rq *aci; /* eval_aci.c: ACI state, made at first use */
 };
 
@@ -312,6 +314,8 @@ struct acreV_check {
      * it (-1: none); the rule that decided (-1: none, -2: not known) */
     int32_t vd_rule, vd_prev, decided, broke;
     int vd_self;
+    int walked; /* the walks of a kept shape (eval.c: shape_walk): their
+                   answers are never the memo's, which is not probed */
 };
 
 /* ------------------------------------------------------------------------

@@ -304,9 +304,9 @@ set_union(struct ev *x, struct set *into, const struct set *from)
 static void
 set_drop(struct set *s)
 {
-    if (s->v != s->loc)
+    if (s->v && s->v != s->loc)
         talloc_free(s->v);
-    if (s->ix != s->ixloc)
+    if (s->ix && s->ix != s->ixloc)
         talloc_free(s->ix);
     SET_EMPTY(s);
 }
@@ -587,7 +587,7 @@ gather(struct ev *x, struct set *out, const char *s, size_t n,
 
     if (step(x))
         return -1;
-    if (n >= 8 && !strncasecmp(s, "ldap:///", 8)) {
+    if (n >= 8 && (s[0] | 0x20) == 'l' && !strncasecmp(s, "ldap:///", 8)) {
         x->url = 1;
         return gather_url(x, out, s, n, nd);
     }
@@ -986,6 +986,30 @@ eval(struct ev *x, const struct acreI_setnode *nd, struct set *out, int depth)
  * remembered (x->clo_ok), so a host that keeps nothing sees eval alone.
  */
 
+/* When nd is a set of one element (user, this or a literal): 1, its text
+ * in *e, *n; else 0. */
+static int
+one_elem(const struct ev *x, const struct acreI_setnode *nd, const char **e,
+         size_t *n)
+{
+    switch (nd->op) {
+    case ACREI_SET_USER:
+        *e = x->rq->authz_norm ? x->rq->authz_norm : "";
+        *n = x->rq->authz_norm ? x->rq->authz_len : 0;
+        return 1;
+    case ACREI_SET_THIS:
+        *e = x->c->endn;
+        *n = x->c->endn_len;
+        return 1;
+    case ACREI_SET_LITERAL:
+        *e = nd->lit;
+        *n = nd->lit_len;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Evaluate nd (an ATTR node) fresh: *size its elements, *has whether
  * e[0..n) (hash h) is one of them; 0, or -1 as eval. */
 static int
@@ -993,14 +1017,21 @@ attr_has(struct ev *x, const struct acreI_setnode *nd, const char *e, size_t n,
          uint32_t h, size_t *size, int *has)
 {
     struct set in, out;
+    const char *e1;
+    size_t n1;
     int rc;
 
     SET_EMPTY(&in);
     SET_EMPTY(&out);
-    rc = eval(x, nd->kid[0], &in, 2);
-    for (unsigned i = 0; !rc && i < in.n; i++)
-        rc = gather(x, &out, in.v[i].s, in.v[i].n, nd);
-    set_drop(&in);
+    if (one_elem(x, nd->kid[0], &e1, &n1)) {
+        /* a set of one element, not built: the step adding it took */
+        rc = spend(x, 1) ? -1 : gather(x, &out, e1, n1, nd);
+    } else {
+        rc = eval(x, nd->kid[0], &in, 2);
+        for (unsigned i = 0; !rc && i < in.n; i++)
+            rc = gather(x, &out, in.v[i].s, in.v[i].n, nd);
+        set_drop(&in);
+    }
     if (!rc && nd->closure) {
         const struct clo *m = NULL;
         if (x->clo_ok && !nd->entrydn && out.n == 1 && !x->rq->limit_hit &&
@@ -1040,28 +1071,21 @@ member_of(struct ev *x, const struct acreI_setnode *root, int *ok)
         return 0;
     a = root->kid[0];
     b = root->kid[1];
-    int one_left = a->op == ACREI_SET_USER || a->op == ACREI_SET_THIS ||
-                   a->op == ACREI_SET_LITERAL;
-    const struct acreI_setnode *one = one_left ? a : b;
+    int one_left = one_elem(x, a, &e, &n);
     const struct acreI_setnode *attr = one_left ? b : a;
-    if (attr->op != ACREI_SET_ATTR ||
-        !(one->op == ACREI_SET_USER || one->op == ACREI_SET_THIS ||
-          one->op == ACREI_SET_LITERAL))
+    if (attr->op != ACREI_SET_ATTR || (!one_left && !one_elem(x, b, &e, &n)))
         return 0;
-    switch (one->op) {
-    case ACREI_SET_USER:
-        e = x->rq->authz_norm ? x->rq->authz_norm : "";
-        n = x->rq->authz_norm ? x->rq->authz_len : 0;
-        break;
-    case ACREI_SET_THIS:
-        e = x->c->endn;
-        n = x->c->endn_len;
-        break;
-    default:
-        e = one->lit;
-        n = one->lit_len;
+    /* the requester's hash, once per request */
+    uint32_t h;
+    if ((one_left ? a : b)->op == ACREI_SET_USER) {
+        if (!x->rq->set_user_hok) {
+            x->rq->set_user_h = hash1(e, n);
+            x->rq->set_user_hok = 1;
+        }
+        h = x->rq->set_user_h;
+    } else {
+        h = hash1(e, n);
     }
-    uint32_t h = hash1(e, n);
     /* the left side first, as eval_binary: one element is one step */
     if (one_left && spend(x, 1))
         return -1;
@@ -1226,7 +1250,8 @@ set_evaluate(struct acreV_check *c, const struct acreI_set *set,
             : ok    ? "non-empty"
                     : "empty");
     set_drop(&out);
-    talloc_free(x.dnbuf);
+    if (x.dnbuf)
+        talloc_free(x.dnbuf);
     if (x.cur != x.cur_local)
         talloc_free(x.cur);
     return ok;

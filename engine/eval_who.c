@@ -46,6 +46,9 @@
 #include <string.h>
 #include <strings.h>
 #include <talloc.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #define DN_SYNTAX      "1.3.6.1.4.1.1466.115.121.1.12"
 #define NAMEUID_SYNTAX "1.3.6.1.4.1.1466.115.121.1.34"
@@ -77,13 +80,56 @@ note_put(struct acreV_check *c, const char *fmt, ...)
  * slapd's DN text
  */
 
+#if defined(__SSE2__) && defined(__x86_64__)
+/* slapd_dn_differs over the 16 bytes at p, less the first `skip` (read
+ * before): 1 at a backslash or a second '=' in a value, else 0 with
+ * *in_value carried on. */
+static inline int
+dn_block_differs(const char *p, unsigned skip, int *in_value)
+{
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+    unsigned bs =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\\')));
+    unsigned e =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('=')));
+    unsigned m = e | (unsigned)_mm_movemask_epi8(
+                         _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8(',')),
+                                      _mm_cmpeq_epi8(b, _mm_set1_epi8('+'))));
+
+    if (bs >> skip)
+        return 1;
+    e >>= skip;
+    /* the '=', ',' and '+' in order: the byte loop's states */
+    for (m >>= skip; m; m &= m - 1) {
+        if (!(e & m & -m))
+            *in_value = 0;
+        else if (*in_value)
+            return 1;
+        else
+            *in_value = 1;
+    }
+    return 0;
+}
+#endif
+
 /* Does acre's normalised DN text s[0..n) differ from slapd's: an escape,
- * or an '=' inside a value? */
+ * or an '=' inside a value?  With SSE2, 16 bytes a step, the last step
+ * reading the last 16 bytes and skipping those already read. */
 static int
 slapd_dn_differs(const char *s, size_t n)
 {
     int in_value = 0;
 
+#if defined(__SSE2__) && defined(__x86_64__)
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16)
+            if (dn_block_differs(s + i, 0, &in_value))
+                return 1;
+        return i < n && dn_block_differs(s + n - 16, (unsigned)(16 - (n - i)),
+                                         &in_value);
+    }
+#endif
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '\\')
             return 1;
@@ -246,6 +292,12 @@ const acre_view_attr *
 acreV_find_desc(const acre_schema *s, const acre_entry_view *e,
                 const struct acreI_attrspec *d)
 {
+    if (!d->nopts) { /* a type alone: its id is the type's, and only its */
+        for (uint32_t i = 0; i < e->nattrs; i++)
+            if (e->attrs[i].id == d->type)
+                return &e->attrs[i];
+        return NULL;
+    }
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         const struct acreS_dinfo *ai = acreS_desc_of(s, a->id);
@@ -972,7 +1024,9 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
     struct acre_request *rq = c->rq;
     const char *zn = rq->authz_norm ? rq->authz_norm : "";
     const char *cn = rq->authc_norm ? rq->authc_norm : "";
-    const struct acreI_subject *real = &acreI_rare(b)->realdn;
+    /* NULL: no realdn and no connection part (acreI_no_rare, all of
+     * whose conditions hold), so neither is looked at */
+    const struct acreI_clause_rare *x = b->ext ? b->ext->rare : NULL;
 
     (void)flags;
     if (b->dn.self && !self_access(c)) {
@@ -980,18 +1034,20 @@ acreV_clause_entry(struct acreV_check *c, const struct acreI_clause *b,
         return 0;
     }
     if (!subject_entry(c, &b->dn, rq->authz, zn, rq->authz_len, tm) ||
-        !subject_entry(c, real, rq->authc, cn, rq->authc_len, tm)) {
+        (x &&
+         !subject_entry(c, &x->realdn, rq->authc, cn, rq->authc_len, tm))) {
         note(c, "    the requester's DN does not match\n");
         return 0;
     }
-    if (!connection(rq, b, m, 0)) {
+    if (x && !connection(rq, b, m, 0)) {
         note(c, "    the connection does not match\n");
         return 0;
     }
     if (b->dn.dnattr &&
         !dnattr_matches(c, &b->dn, rq->authz, zn, rq->authz_len))
         return 0;
-    if (real->dnattr && !dnattr_matches(c, real, rq->authc, cn, rq->authc_len))
+    if (x && x->realdn.dnattr &&
+        !dnattr_matches(c, &x->realdn, rq->authc, cn, rq->authc_len))
         return 0;
     if (acreI_group(b)) {
         int ok = group_matches(c, acreI_group(b), tm);

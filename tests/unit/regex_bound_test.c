@@ -378,3 +378,45 @@ Test(regex_bound, posix_copies_recycled)
     }
     acre_request_end(rq);
 }
+
+/* slapd_dn_differs's byte loop: an escape, or an '=' inside a value. */
+static int
+differs_bytewise(const char *s, size_t n)
+{
+    int in_value = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\\' || (s[i] == '=' && in_value))
+            return 1;
+        if (s[i] == '=')
+            in_value = 1;
+        else if (s[i] == ',' || s[i] == '+')
+            in_value = 0;
+    }
+    return 0;
+}
+
+/* acreV_slapd_dn keeps a text slapd writes the same (its block-wise test,
+ * the last block overlapping) exactly when the byte loop says so: random
+ * texts of every length to 80 over the bytes that matter. */
+Test(regex_bound, slapd_text_test_blockwise)
+{
+    static const char alpha[] = "=,+\\a";
+    struct acre_request *rq = request();
+    char s[81];
+    unsigned x = 12345;
+
+    for (int t = 0; t < 20000; t++) {
+        size_t n = (size_t)t % 81, len;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            unsigned r = x >> 16;
+            s[i] = r % 4 ? 'a' : alpha[(r >> 4) % (t % 7 ? 3 : 5)];
+        }
+        s[n] = '\0';
+        const char *o = acreV_slapd_dn(rq, s, n, &len);
+        cr_assert(o, "%s", s);
+        cr_assert_eq(o != s, differs_bytewise(s, n), "%.*s", (int)n, s);
+    }
+    acre_request_end(rq);
+}
