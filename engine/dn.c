@@ -1922,6 +1922,172 @@ parse_plain_simd(struct ps *ps)
     return path2_done(ps, depth);
 }
 
+/* room for each of path 2's texts when it goes straight into a buffer */
+#define P2_TEXT_MAX 1024
+
+/* p2_value -- path 2's value v[0..vlen) (v readable for vlen + 15 bytes)
+ * to o (normalised: case-folded when fold) and pp (pretty), 16 bytes at a
+ * time (up to 15 past vlen written); returns nonzero when the two
+ * differ. */
+static inline NF_AVX2 __attribute__((always_inline)) unsigned
+p2_value(const uint8_t *v, size_t vlen, int fold, uint8_t *o, uint8_t *pp)
+{
+    const __m128i a1 = _mm_set1_epi8('A' - 1), z1 = _mm_set1_epi8('Z' + 1),
+                  bit = _mm_set1_epi8(fold ? 0x20 : 0);
+    unsigned diff = 0;
+
+    for (size_t k = 0; k < vlen; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(v + k));
+        __m128i up = _mm_and_si128(
+            _mm_and_si128(_mm_cmpgt_epi8(x, a1), _mm_cmplt_epi8(x, z1)), bit);
+        size_t left = vlen - k;
+        _mm_storeu_si128((__m128i *)(void *)(pp + k), x);
+        _mm_storeu_si128((__m128i *)(void *)(o + k), _mm_add_epi8(x, up));
+        diff |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(up, bit)) &
+                (unsigned)_mm_movemask_epi8(
+                    _mm_cmpgt_epi8(_mm_set1_epi8((char)(left < 16 ? left : 16)),
+                                   _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                                 10, 11, 12, 13, 14, 15)));
+    }
+    return fold ? diff : 0;
+}
+
+/*
+ * p2_direct -- path 2 (parse_plain_simd) into a caller's buffer in one
+ * pass, for acre_dn_parse_buf with AVX2, as nf_direct is for path 1: the
+ * masks (and a padded copy of the DN, made as they are), then the depth
+ * (the count of '='), which fixes where the normalised text starts; the
+ * walk over the RDNs writes it there, the pretty text to the stack, each
+ * RDN's start and its own hash; then the chain, and the pretty text after
+ * the normalised one unless they are the same.  Both texts have the same
+ * RDN starts (a type's canonical name is as long as its lowercase one; a
+ * value keeps its length).  The object is byte for byte what obj_fill
+ * makes of parse_plain_simd's parse (the path tests compare them).
+ * Returns 1 with the object in buf, or 0 when the DN is not path 2's, or
+ * does not fit (buf may then hold part of an object; parse_all decides
+ * and reports).
+ */
+static NF_AVX2 int
+p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
+          size_t size)
+{
+    union {
+        __m256i v[NF_MAX / 32 + 2];
+        uint8_t b[NF_MAX + 64];
+    } in;
+
+    /* the texts, written with 8- and 16-byte stores that reach past
+     * their ends: copied into the object when done, which is left as
+     * obj_fill leaves it past them */
+    uint8_t norm[P2_TEXT_MAX], pretty[P2_TEXT_MAX];
+    uint64_t tstart[NF_WORDS], seps[NF_WORDS], commas[NF_WORDS];
+    /* the '=' and ',' in order (they alternate: p2_check), then n */
+    uint32_t pos[NF_MAX + 1];
+    struct nf_masks mk;
+    const size_t nw = (n + 63) / 64;
+    unsigned depth, diff = 0, nseps;
+    uint8_t *text, *o = norm, *pp = pretty;
+    uint64_t *h, hkey, hv = root_hash;
+    uint32_t *nr, *pr;
+    acre_dn *dn = buf;
+    size_t need, nlen, t = 0;
+
+    if (nf_masks_avx2(s, n, &mk, 1, in.b) <= 0 ||
+        !p2_check(&mk, n, tstart, seps, commas))
+        return 0;
+    for (size_t w = 0; w < nw; w++)
+        seps[w] |= commas[w];
+    nseps = nf_flatten(seps, nw, pos);
+    pos[nseps] = (uint32_t)n;
+    depth = (nseps + 1) / 2;
+    h = (uint64_t *)(void *)((char *)buf + HDR_SIZE);
+    nr = (uint32_t *)(void *)&h[depth + 1];
+    pr = nr + depth + 1;
+    text = (uint8_t *)(pr + depth + 1);
+    if ((size_t)(text - (uint8_t *)buf) >= size)
+        return 0;
+    hkey = acreD_hash_key();
+    for (unsigned r = 0; r < depth; r++) {
+        const struct acreD_type *ty;
+        size_t e = pos[2 * r], c = pos[2 * r + 1], tlen, vlen;
+        uint8_t *rdn = o;
+        while (in.b[t] == ' ') /* the type starts after any spaces */
+            t++;
+        tlen = e - t;
+        if (t >= e)
+            return 0; /* no type */
+        if (tlen <= 8) {
+            uint64_t key;
+            memcpy(&key, in.b + t, 8);
+            key &= ~0ull >> (64 - 8 * tlen);
+            ty = acreS_dn_fast(schema, acreS_lower8(key));
+        } else {
+            ty = acreS_dn_type(schema, (const char *)in.b + t, tlen);
+            if (ty && ty->mr > ACRE_MR_CASE_EXACT_IA5)
+                return 0;
+        }
+        if (!ty)
+            return 0; /* unknown, or not a string: the general path */
+        vlen = c - e - 1;
+        /* slack: 8-byte name stores, 16-byte value blocks */
+        if ((size_t)(norm + sizeof norm - o) < (size_t)ty->len + vlen + 26)
+            return 0; /* (the pretty text is as long) */
+        nr[r] = pr[r] = (uint32_t)(o - norm);
+        if (ty->nkey && ty->lkey) {
+            memcpy(pp, &ty->nkey, 8);
+            memcpy(o, &ty->lkey, 8);
+        } else {
+            memcpy(pp, ty->name, ty->len);
+            for (size_t k = 0; k < ty->len; k++)
+                o[k] = ty->lname ? (uint8_t)ty->lname[k]
+                                 : lower((uint8_t)ty->name[k]);
+        }
+        diff |= !ty->lower;
+        o += ty->len;
+        pp += ty->len;
+        *o++ = *pp++ = '=';
+        diff |= p2_value(in.b + e + 1, vlen,
+                         ty->mr == ACRE_MR_CASE_IGNORE ||
+                             ty->mr == ACRE_MR_CASE_IGNORE_IA5,
+                         o, pp);
+        o += vlen;
+        pp += vlen;
+        h[depth - r] = rdn_hash_raw(rdn, (size_t)(o - rdn), hkey);
+        if (c < n)
+            *o++ = *pp++ = ',';
+        t = c + 1;
+    }
+    nlen = (size_t)(o - norm);
+    if (nlen > ACRE_DN_MAX_LEN)
+        return 0;
+    need = (size_t)(text - (uint8_t *)buf) + nlen + 1 + (diff ? nlen + 1 : 0);
+    need = (need + 7) & ~(size_t)7;
+    if (need > size)
+        return 0;
+    memcpy(text, norm, nlen);
+    text[nlen] = '\0';
+    nr[depth] = pr[depth] = (uint32_t)nlen + 1;
+    dn->magic = ACRED_MAGIC;
+    dn->size = (uint32_t)need;
+    dn->owner = 0;
+    dn->depth = (uint16_t)depth;
+    dn->flags = diff ? 0 : DNF_SHARED;
+    dn->norm_len = dn->pretty_len = (uint32_t)nlen;
+    dn->norm_off = (uint32_t)(text - (uint8_t *)dn);
+    dn->pretty_off = dn->norm_off + (diff ? (uint32_t)nlen + 1 : 0);
+    dn->rdn_off = (uint32_t)((char *)nr - (char *)dn);
+    if (diff) {
+        memcpy(text + nlen + 1, pretty, nlen);
+        text[2 * nlen + 1] = '\0';
+    }
+    h[0] = hv;
+    for (unsigned i = 1; i <= depth; i++) {
+        hv = chain(hv, h[i]);
+        h[i] = hv;
+    }
+    acre_assert(layout_ok(dn));
+    return 1;
+}
 #endif
 
 /* The whole parse; nf: what nf_direct found, or NF_UNTRIED. */
@@ -2263,8 +2429,9 @@ parse_buf_avx2(void *buf, size_t size, const acre_schema *schema,
     int nf = 0;
 
     if (s[len - 1] != ' ' && s[len - 1] != '=' &&
-        (nf = nf_masks_avx2(s, len, &m, 0, NULL)) > 0 &&
-        (nf = nf_scan(schema, s, len, &m, NULL, &depth, buf, size)) > 0) {
+        ((nf = nf_masks_avx2(s, len, &m, 0, NULL)) > 0
+             ? (nf = nf_scan(schema, s, len, &m, NULL, &depth, buf, size)) > 0
+             : nf == 0 && p2_direct(schema, s, len, buf, size))) {
         *out = buf;
         return 0;
     }
