@@ -1956,10 +1956,10 @@ p2_value(const uint8_t *v, size_t vlen, int fold, uint8_t *o, uint8_t *pp)
  * p2_direct -- path 2 (parse_plain_simd) into a caller's buffer in one
  * pass, for acre_dn_parse_buf with AVX2, as nf_direct is for path 1: the
  * masks (and a padded copy of the DN, made as they are), then the depth
- * (the count of '='), which fixes where the normalised text starts; the
- * walk over the RDNs writes it there, the pretty text to the stack, each
- * RDN's start and its own hash; then the chain, and the pretty text after
- * the normalised one unless they are the same.  Both texts have the same
+ * (the count of '='), which fixes the object's layout; the walk over the
+ * RDNs writes both texts to the stack and each RDN's start in place; then
+ * the texts are copied in (the pretty one only when it differs) and the
+ * RDN hashes made and chained.  Both texts have the same
  * RDN starts (a type's canonical name is as long as its lowercase one; a
  * value keeps its length).  The object is byte for byte what obj_fill
  * makes of parse_plain_simd's parse (the path tests compare them).
@@ -2010,7 +2010,6 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
     for (unsigned r = 0; r < depth; r++) {
         const struct acreD_type *ty;
         size_t e = pos[2 * r], c = pos[2 * r + 1], tlen, vlen;
-        uint8_t *rdn = o;
         while (in.b[t] == ' ') /* the type starts after any spaces */
             t++;
         tlen = e - t;
@@ -2052,7 +2051,6 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
                          o, pp);
         o += vlen;
         pp += vlen;
-        h[depth - r] = rdn_hash_raw(rdn, (size_t)(o - rdn), hkey);
         if (c < n)
             *o++ = *pp++ = ',';
         t = c + 1;
@@ -2080,9 +2078,13 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
         memcpy(text + nlen + 1, pretty, nlen);
         text[2 * nlen + 1] = '\0';
     }
+    /* the RDN hashes, chained from the root; read back only now, when the
+     * stores that wrote the text are done (a load spanning stores still
+     * in flight waits for them) */
     h[0] = hv;
     for (unsigned i = 1; i <= depth; i++) {
-        hv = chain(hv, h[i]);
+        const unsigned r = depth - i;
+        hv = chain(hv, rdn_hash_raw(norm + nr[r], nr[r + 1] - 1 - nr[r], hkey));
         h[i] = hv;
     }
     acre_assert(layout_ok(dn));
