@@ -1987,7 +1987,7 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
     const size_t nw = (n + 63) / 64;
     unsigned depth, diff = 0, nseps;
     uint8_t *text, *o = norm, *pp = pretty;
-    uint64_t *h, hkey, hv = root_hash;
+    uint64_t *h, hkey, hv;
     uint32_t *nr, *pr;
     acre_dn *dn = buf;
     size_t need, nlen, t = 0;
@@ -2007,6 +2007,7 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
     if ((size_t)(text - (uint8_t *)buf) >= size)
         return 0;
     hkey = acreD_hash_key();
+    hv = root_hash; /* set with the key (key_init): read after it */
     for (unsigned r = 0; r < depth; r++) {
         const struct acreD_type *ty;
         size_t e = pos[2 * r], c = pos[2 * r + 1], tlen, vlen;
