@@ -1433,11 +1433,15 @@ nf_masks_sse2(const uint8_t *s, size_t n, struct nf_masks *m, int upper)
  *   bit 5  0x5_                  c                backslash
  *   bit 6  0x7_                  f                DEL
  *   bit 7  0x2_                  0 3 c            space # ,
+ *
+ * cp (or NULL): room for n + 32 bytes, where the blocks read are stored as
+ * they are classified, then 32 zero bytes (path 2's padded copy).
  */
 #define NF_BAD 0x67
 
 static inline NF_AVX2 __attribute__((always_inline)) int
-nf_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m, int upper)
+nf_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m, int upper,
+              uint8_t *cp)
 {
     union {
         __m256i v;
@@ -1461,9 +1465,13 @@ nf_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m, int upper)
         __m256i v, cl;
         if (32 * k + 32 <= n) {
             v = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32 * k));
+            if (cp)
+                _mm256_storeu_si256((__m256i *)(void *)(cp + 32 * k), v);
         } else if (n >= 32) { /* the last 32 bytes again, reaching back d */
             v = _mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32));
             d = (unsigned)(32 * k + 32 - n);
+            if (cp)
+                _mm256_storeu_si256((__m256i *)(void *)(cp + n - 32), v);
         } else if (n >= 16) { /* bytes 0-15, then the last 16 */
             v = _mm256_inserti128_si256(
                 _mm256_castsi128_si256(
@@ -1471,11 +1479,19 @@ nf_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m, int upper)
                 _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)),
                 1);
             split = 1;
+            if (cp) {
+                _mm_storeu_si128((__m128i *)(void *)cp,
+                                 _mm256_castsi256_si128(v));
+                _mm_storeu_si128((__m128i *)(void *)(cp + n - 16),
+                                 _mm256_extracti128_si256(v, 1));
+            }
         } else { /* a DN shorter than 16 bytes, zero-padded */
             memset(small.b, 0, sizeof small.b);
             memcpy(small.b, s, n);
             v = small.v;
             in_dn = (1u << n) - 1;
+            if (cp)
+                _mm256_storeu_si256((__m256i *)(void *)cp, v);
         }
         cl = _mm256_and_si256(
             _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nib)),
@@ -1513,7 +1529,24 @@ nf_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m, int upper)
         m->sp.d[k] = sp >> d;
         m->vs.d[k] = vs >> d;
     }
+    if (cp) /* the copy zero-padded for 32 bytes */
+        _mm256_storeu_si256((__m256i *)(void *)(cp + n), zero);
     return 1;
+}
+
+/* nf_flatten -- the positions of the set bits of m[0..nw), in order,
+ * into pos; returns their count. */
+static inline __attribute__((always_inline)) unsigned
+nf_flatten(const uint64_t *m, size_t nw, uint32_t *pos)
+{
+    uint32_t *o = pos;
+
+    for (size_t w = 0; w < nw; w++) {
+        const uint32_t base = (uint32_t)(w << 6);
+        for (uint64_t b = m[w]; b; b &= b - 1)
+            *o++ = base + (uint32_t)__builtin_ctzll(b);
+    }
+    return (unsigned)(o - pos);
 }
 
 static inline __attribute__((always_inline)) int
@@ -1523,9 +1556,11 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
 {
     /* per word: the '=' and ',' (they alternate: checked) */
     uint64_t seps[NF_WORDS];
+    /* their positions, in order; then n */
+    uint32_t pos[NF_MAX + 1];
     const size_t nw = (n + 63) / 64;
     uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0;
-    unsigned depth = 0, nseps = 0;
+    unsigned depth, nseps;
 
     for (size_t w = 0; w < nw; w++) {
         uint64_t eq = m->eq.w[w], comma = m->co.w[w], sp = m->sp.w[w],
@@ -1537,7 +1572,6 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
         val = p & ~eq & valid;
         start = (comma << 1) | prev_comma; /* bytes that start an RDN */
         seps[w] = eq | comma;
-        nseps += (unsigned)__builtin_popcountll(eq | comma);
         bad |= (eq & ~p) | (comma & p) |
                (val & sp & ((sp << 1) | prev_sp)) | /* two spaces */
                (start & eq) |                       /* an empty type */
@@ -1549,18 +1583,25 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
     }
     if (bad || !par)
         return 0;
-    /* the RDNs, walking the '=' and ',' in order (they alternate, starting
-     * and ending with an '='): RDN r's type ends at the (2r)th, the RDN at
-     * the next (n for the last); each type is checked by its bytes (a
-     * descr in its normalised spelling: acreS_dn_nf, or the long names'
-     * lookup) */
+    nseps = nf_flatten(seps, nw, pos);
+    pos[nseps] = (uint32_t)n;
+    depth = (nseps + 1) / 2;
+    /* the RDNs: RDN r's type ends at pos[2r], the RDN at pos[2r + 1]; each
+     * type is checked by its bytes (a descr in its normalised spelling:
+     * acreS_dn_nf, or the long names' lookup) */
     {
-        struct nf_bits it;
-        size_t t = 0, need = 0;
+        size_t t = 0, need = 0, kn = n;
         uint32_t *nr = nrdn, *pr = NULL;
         uint64_t *h = NULL, hkey = 0;
+        const uint8_t *ks = s;
+        uint8_t pad[8];
 
-        depth = (nseps + 1) / 2;
+        if (acre_unlikely(n < 8)) { /* the type keys from a padded copy */
+            memset(pad, 0, sizeof pad);
+            memcpy(pad, s, n);
+            ks = pad;
+            kn = 8;
+        }
         if (buf) {
             /* the object's layout (dn.h), known from the depth: the walk
              * writes the RDN starts and hashes in place */
@@ -1573,18 +1614,10 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
             pr = nr + depth + 1;
             hkey = acreD_hash_key();
         }
-        nf_bits_init(&it, seps, nw);
         for (unsigned r = 0; r < depth; r++) {
-            size_t e = nf_bits_next(&it, n), c = nf_bits_next(&it, n),
-                   tlen = e - t;
-            if (tlen <= 8) {
-                uint64_t key;
-                if (acre_likely(n >= 8)) {
-                    key = rd64_in(s, n, t);
-                } else {
-                    key = 0;
-                    memcpy(&key, s + t, tlen);
-                }
+            size_t e = pos[2 * r], c = pos[2 * r + 1], tlen = e - t;
+            if (acre_likely(tlen <= 8)) {
+                uint64_t key = rd64_in(ks, kn, t);
                 key &= ~0ull >> (64 - 8 * tlen);
                 if (!acreS_dn_nf(schema, key))
                     return 0; /* unknown, an alias, or not a string */
@@ -1597,12 +1630,8 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
                     return 0;
             }
             nr[r] = (uint32_t)t;
-            if (buf) {
-                /* the RDN is [t, c): h[i] hashes RDN depth - i, on its
-                 * own here (no chain: the RDNs' multiplies overlap) */
+            if (buf)
                 pr[r] = (uint32_t)t;
-                h[depth - r] = rdn_hash_raw(s + t, c - t, hkey);
-            }
             t = c + 1;
         }
         nr[depth] = (uint32_t)n + 1;
@@ -1621,10 +1650,13 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
             dn->rdn_off = (uint32_t)((char *)nr - (char *)dn);
             memcpy(text, s, n);
             text[n] = '\0';
-            /* then the chain, from the root */
+            /* then the hashes, chained from the root: h[i] over RDN
+             * depth - i, [nr[r], nr[r + 1] - 1) */
             h[0] = hv;
             for (unsigned i = 1; i <= depth; i++) {
-                hv = chain(hv, h[i]);
+                const unsigned r = depth - i;
+                hv = chain(
+                    hv, rdn_hash_raw(s + nr[r], nr[r + 1] - 1 - nr[r], hkey));
                 h[i] = hv;
             }
             acre_assert(layout_ok(dn));
@@ -1667,7 +1699,7 @@ nf_path1_avx2(const acre_schema *schema, const uint8_t *s, size_t n,
 
     if (s[n - 1] == ' ' || s[n - 1] == '=')
         return 0;
-    if ((rc = nf_masks_avx2(s, n, &m, 0)) <= 0)
+    if ((rc = nf_masks_avx2(s, n, &m, 0, NULL)) <= 0)
         return rc;
     return nf_scan(schema, s, n, &m, nrdn, depth, buf, size);
 }
@@ -1695,9 +1727,8 @@ try_normalised_simd(struct ps *ps)
  * nf_direct -- path 1 into a caller's buffer in one pass, for
  * acre_dn_parse_buf.  Once the word checks pass, the depth (from the
  * count of '=' and ',') fixes the object's layout, so nf_scan's walk
- * writes each RDN's start and its own hash (no chaining yet: the RDNs'
- * multiplies are independent and overlap) in place; then come the header,
- * the text and the chain from the root over h[].  The object is byte for
+ * writes each RDN's start in place; then come the header, the text and
+ * the RDN hashes, chained from the root in one loop.  The object is byte for
  * byte what obj_fill makes of path 1 (a unit test compares them; the
  * padding after the text is not written).  Returns 1 with the object in
  * buf; 0 or -1 as try_normalised_simd (buf may then hold part of an
@@ -1728,7 +1759,54 @@ p2_masks_sse2(const uint8_t *s, size_t n, struct nf_masks *m)
 static NF_AVX2 int
 p2_masks_avx2(const uint8_t *s, size_t n, struct nf_masks *m)
 {
-    return nf_masks_avx2(s, n, m, 1) > 0;
+    return nf_masks_avx2(s, n, m, 1, NULL) > 0;
+}
+
+/*
+ * p2_check -- path 2's word checks of a DN of n bytes (0 < n <= NF_MAX)
+ * from its masks m (uppercase allowed): the '=' and ',' alternate, no
+ * space inside or after a type, no '=' after a space or ',', no value
+ * opening with a space, ',' or '#' or ending in a space, no two spaces in
+ * a value.  1 with, per word, the bytes that start a type (after a ',', a
+ * space or the start; its bytes are checked by its lookup), the '=' and
+ * the ','; else 0.
+ */
+static inline __attribute__((always_inline)) int
+p2_check(const struct nf_masks *mk, size_t n, uint64_t *tstart, uint64_t *eqs,
+         uint64_t *commas)
+{
+    const size_t nw = (n + 63) / 64;
+    uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0,
+             prev_tch = 0;
+
+    for (size_t w = 0; w < nw; w++) {
+        uint64_t eq = mk->eq.w[w], comma = mk->co.w[w], sp = mk->sp.w[w],
+                 vs = mk->vs.w[w], valid, p, typ, val, tsp, tch;
+        size_t left = n - w * 64;
+        valid = left >= 64 ? ~0ull : ~(~0ull << left);
+        p = prefix_xor(eq | comma) ^ (0 - par);
+        par = p >> 63;
+        typ = ~p & ~comma & valid;
+        val = p & ~eq & valid;
+        tsp = typ & sp;
+        tch = typ & ~sp;
+        /* a type starts at a byte other than a space after a ',', a space
+         * or the start (its bytes are checked by its lookup) */
+        tstart[w] = tch & ((comma << 1) | prev_comma | (sp << 1) | prev_sp);
+        eqs[w] = eq;
+        commas[w] = comma;
+        bad |= (eq & ~p) | (comma & p) |
+               (tsp & ((tch << 1) | prev_tch)) | /* "cn =", "c n" */
+               (eq & ((sp << 1) | prev_sp | (comma << 1) | prev_comma)) |
+               (((eq << 1) | prev_eq) & vs) |      /* value start */
+               (((sp << 1) | prev_sp) & comma) |   /* value end */
+               (val & sp & ((sp << 1) | prev_sp)); /* two spaces */
+        prev_sp = sp >> 63;
+        prev_comma = comma >> 63;
+        prev_eq = eq >> 63;
+        prev_tch = tch >> 63;
+    }
+    return !bad && par;
 }
 
 /*
@@ -1755,8 +1833,6 @@ parse_plain_simd(struct ps *ps)
     uint64_t tstart[NF_WORDS], eqs[NF_WORDS], commas[NF_WORDS];
     struct nf_masks mk;
     const size_t n = ps->n, nw = (n + 63) / 64;
-    uint64_t bad = 0, par = 0, prev_sp = 0, prev_comma = 1, prev_eq = 0,
-             prev_tch = 0;
     unsigned depth = 0;
 
     if (n == 0 || ps->s[n - 1] == ' ' || ps->s[n - 1] == '=')
@@ -1766,34 +1842,7 @@ parse_plain_simd(struct ps *ps)
         return 0;
     memcpy(in.b, ps->s, n);
     memset(in.b + n, 0, nw * 64 + 16 - n);
-    for (size_t w = 0; w < nw; w++) {
-        uint64_t eq = mk.eq.w[w], comma = mk.co.w[w], sp = mk.sp.w[w],
-                 vs = mk.vs.w[w], valid, p, typ, val, tsp, tch;
-        size_t left = n - w * 64;
-        valid = left >= 64 ? ~0ull : ~(~0ull << left);
-        p = prefix_xor(eq | comma) ^ (0 - par);
-        par = p >> 63;
-        typ = ~p & ~comma & valid;
-        val = p & ~eq & valid;
-        tsp = typ & sp;
-        tch = typ & ~sp;
-        /* a type starts at a byte other than a space after a ',', a space
-         * or the start (its bytes are checked by its lookup) */
-        tstart[w] = tch & ((comma << 1) | prev_comma | (sp << 1) | prev_sp);
-        eqs[w] = eq;
-        commas[w] = comma;
-        bad |= (eq & ~p) | (comma & p) |
-               (tsp & ((tch << 1) | prev_tch)) | /* "cn =", "c n" */
-               (eq & ((sp << 1) | prev_sp | (comma << 1) | prev_comma)) |
-               (((eq << 1) | prev_eq) & vs) |      /* value start */
-               (((sp << 1) | prev_sp) & comma) |   /* value end */
-               (val & sp & ((sp << 1) | prev_sp)); /* two spaces */
-        prev_sp = sp >> 63;
-        prev_comma = comma >> 63;
-        prev_eq = eq >> 63;
-        prev_tch = tch >> 63;
-    }
-    if (bad || !par)
+    if (!p2_check(&mk, n, tstart, eqs, commas))
         return 0;
     {
         struct nf_bits bt, be, bc;
@@ -1871,6 +1920,176 @@ parse_plain_simd(struct ps *ps)
         }
     }
     return path2_done(ps, depth);
+}
+
+/* room for each of path 2's texts when it goes straight into a buffer */
+#define P2_TEXT_MAX 1024
+
+/* p2_value -- path 2's value v[0..vlen) (v readable for vlen + 15 bytes)
+ * to o (normalised: case-folded when fold) and pp (pretty), 16 bytes at a
+ * time (up to 15 past vlen written); returns nonzero when the two
+ * differ. */
+static inline NF_AVX2 __attribute__((always_inline)) unsigned
+p2_value(const uint8_t *v, size_t vlen, int fold, uint8_t *o, uint8_t *pp)
+{
+    const __m128i a1 = _mm_set1_epi8('A' - 1), z1 = _mm_set1_epi8('Z' + 1),
+                  bit = _mm_set1_epi8(fold ? 0x20 : 0);
+    unsigned diff = 0;
+
+    for (size_t k = 0; k < vlen; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(v + k));
+        __m128i up = _mm_and_si128(
+            _mm_and_si128(_mm_cmpgt_epi8(x, a1), _mm_cmplt_epi8(x, z1)), bit);
+        size_t left = vlen - k;
+        _mm_storeu_si128((__m128i *)(void *)(pp + k), x);
+        _mm_storeu_si128((__m128i *)(void *)(o + k), _mm_add_epi8(x, up));
+        diff |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(up, bit)) &
+                (unsigned)_mm_movemask_epi8(
+                    _mm_cmpgt_epi8(_mm_set1_epi8((char)(left < 16 ? left : 16)),
+                                   _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                                 10, 11, 12, 13, 14, 15)));
+    }
+    return fold ? diff : 0;
+}
+
+/*
+ * p2_direct -- path 2 (parse_plain_simd) into a caller's buffer in one
+ * pass, for acre_dn_parse_buf with AVX2, as nf_direct is for path 1: the
+ * masks (and a padded copy of the DN, made as they are), then the depth
+ * (the count of '='), which fixes the object's layout; the walk over the
+ * RDNs writes both texts to the stack and each RDN's start in place; then
+ * the texts are copied in (the pretty one only when it differs) and the
+ * RDN hashes made and chained.  Both texts have the same
+ * RDN starts (a type's canonical name is as long as its lowercase one; a
+ * value keeps its length).  The object is byte for byte what obj_fill
+ * makes of parse_plain_simd's parse (the path tests compare them).
+ * Returns 1 with the object in buf, or 0 when the DN is not path 2's, or
+ * does not fit (buf may then hold part of an object; parse_all decides
+ * and reports).
+ */
+static NF_AVX2 int
+p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
+          size_t size)
+{
+    union {
+        __m256i v[NF_MAX / 32 + 2];
+        uint8_t b[NF_MAX + 64];
+    } in;
+
+    /* the texts, written with 8- and 16-byte stores that reach past
+     * their ends: copied into the object when done, which is left as
+     * obj_fill leaves it past them */
+    uint8_t norm[P2_TEXT_MAX], pretty[P2_TEXT_MAX];
+    uint64_t tstart[NF_WORDS], seps[NF_WORDS], commas[NF_WORDS];
+    /* the '=' and ',' in order (they alternate: p2_check), then n */
+    uint32_t pos[NF_MAX + 1];
+    struct nf_masks mk;
+    const size_t nw = (n + 63) / 64;
+    unsigned depth, diff = 0, nseps;
+    uint8_t *text, *o = norm, *pp = pretty;
+    uint64_t *h, hkey, hv;
+    uint32_t *nr, *pr;
+    acre_dn *dn = buf;
+    size_t need, nlen, t = 0;
+
+    if (nf_masks_avx2(s, n, &mk, 1, in.b) <= 0 ||
+        !p2_check(&mk, n, tstart, seps, commas))
+        return 0;
+    for (size_t w = 0; w < nw; w++)
+        seps[w] |= commas[w];
+    nseps = nf_flatten(seps, nw, pos);
+    pos[nseps] = (uint32_t)n;
+    depth = (nseps + 1) / 2;
+    h = (uint64_t *)(void *)((char *)buf + HDR_SIZE);
+    nr = (uint32_t *)(void *)&h[depth + 1];
+    pr = nr + depth + 1;
+    text = (uint8_t *)(pr + depth + 1);
+    if ((size_t)(text - (uint8_t *)buf) >= size)
+        return 0;
+    hkey = acreD_hash_key();
+    hv = root_hash; /* set with the key (key_init): read after it */
+    for (unsigned r = 0; r < depth; r++) {
+        const struct acreD_type *ty;
+        size_t e = pos[2 * r], c = pos[2 * r + 1], tlen, vlen;
+        while (in.b[t] == ' ') /* the type starts after any spaces */
+            t++;
+        tlen = e - t;
+        if (t >= e)
+            return 0; /* no type */
+        if (tlen <= 8) {
+            uint64_t key;
+            memcpy(&key, in.b + t, 8);
+            key &= ~0ull >> (64 - 8 * tlen);
+            ty = acreS_dn_fast(schema, acreS_lower8(key));
+        } else {
+            ty = acreS_dn_type(schema, (const char *)in.b + t, tlen);
+            if (ty && ty->mr > ACRE_MR_CASE_EXACT_IA5)
+                return 0;
+        }
+        if (!ty)
+            return 0; /* unknown, or not a string: the general path */
+        vlen = c - e - 1;
+        /* slack: 8-byte name stores, 16-byte value blocks */
+        if ((size_t)(norm + sizeof norm - o) < (size_t)ty->len + vlen + 26)
+            return 0; /* (the pretty text is as long) */
+        nr[r] = pr[r] = (uint32_t)(o - norm);
+        if (ty->nkey && ty->lkey) {
+            memcpy(pp, &ty->nkey, 8);
+            memcpy(o, &ty->lkey, 8);
+        } else {
+            memcpy(pp, ty->name, ty->len);
+            for (size_t k = 0; k < ty->len; k++)
+                o[k] = ty->lname ? (uint8_t)ty->lname[k]
+                                 : lower((uint8_t)ty->name[k]);
+        }
+        diff |= !ty->lower;
+        o += ty->len;
+        pp += ty->len;
+        *o++ = *pp++ = '=';
+        diff |= p2_value(in.b + e + 1, vlen,
+                         ty->mr == ACRE_MR_CASE_IGNORE ||
+                             ty->mr == ACRE_MR_CASE_IGNORE_IA5,
+                         o, pp);
+        o += vlen;
+        pp += vlen;
+        if (c < n)
+            *o++ = *pp++ = ',';
+        t = c + 1;
+    }
+    nlen = (size_t)(o - norm);
+    if (nlen > ACRE_DN_MAX_LEN)
+        return 0;
+    need = (size_t)(text - (uint8_t *)buf) + nlen + 1 + (diff ? nlen + 1 : 0);
+    need = (need + 7) & ~(size_t)7;
+    if (need > size)
+        return 0;
+    memcpy(text, norm, nlen);
+    text[nlen] = '\0';
+    nr[depth] = pr[depth] = (uint32_t)nlen + 1;
+    dn->magic = ACRED_MAGIC;
+    dn->size = (uint32_t)need;
+    dn->owner = 0;
+    dn->depth = (uint16_t)depth;
+    dn->flags = diff ? 0 : DNF_SHARED;
+    dn->norm_len = dn->pretty_len = (uint32_t)nlen;
+    dn->norm_off = (uint32_t)(text - (uint8_t *)dn);
+    dn->pretty_off = dn->norm_off + (diff ? (uint32_t)nlen + 1 : 0);
+    dn->rdn_off = (uint32_t)((char *)nr - (char *)dn);
+    if (diff) {
+        memcpy(text + nlen + 1, pretty, nlen);
+        text[2 * nlen + 1] = '\0';
+    }
+    /* the RDN hashes, chained from the root; read back only now, when the
+     * stores that wrote the text are done (a load spanning stores still
+     * in flight waits for them) */
+    h[0] = hv;
+    for (unsigned i = 1; i <= depth; i++) {
+        const unsigned r = depth - i;
+        hv = chain(hv, rdn_hash_raw(norm + nr[r], nr[r + 1] - 1 - nr[r], hkey));
+        h[i] = hv;
+    }
+    acre_assert(layout_ok(dn));
+    return 1;
 }
 #endif
 
@@ -2168,8 +2387,10 @@ parse_buf_general(void *buf, size_t size, const acre_schema *schema,
     return rc;
 }
 
-ACRE_PUBLIC int
-acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
+/* acre_dn_parse_buf in full: every argument checked, then path 1 into
+ * buf (nf_direct) and, when that declines, parse_buf_general. */
+static __attribute__((noinline)) int
+parse_buf_checked(void *buf, size_t size, const acre_schema *schema,
                   const char *str, size_t len, unsigned flags, acre_dn **out,
                   acre_diag *diag)
 {
@@ -2195,6 +2416,56 @@ acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
     }
 #endif
     return parse_buf_general(buf, size, schema, str, len, flags, out, diag, nf);
+}
+
+#if defined(__SSE2__)
+/* acre_dn_parse_buf's common call (below), in one frame: path 1 into buf,
+ * else parse_buf_general. */
+static NF_AVX2 int
+parse_buf_avx2(void *buf, size_t size, const acre_schema *schema,
+               const char *str, size_t len, unsigned flags, acre_dn **out,
+               acre_diag *diag)
+{
+    const uint8_t *s = (const uint8_t *)str;
+    struct nf_masks m;
+    unsigned depth;
+    int nf = 0;
+
+    if (s[len - 1] != ' ' && s[len - 1] != '=' &&
+        ((nf = nf_masks_avx2(s, len, &m, 0, NULL)) > 0
+             ? (nf = nf_scan(schema, s, len, &m, NULL, &depth, buf, size)) > 0
+             : nf == 0 && p2_direct(schema, s, len, buf, size))) {
+        *out = buf;
+        return 0;
+    }
+    return parse_buf_general(buf, size, schema, str, len, flags, out, diag, nf);
+}
+#endif
+
+/*
+ * The common call first, with no frame of its own: the built-in schema,
+ * sound arguments, a DN of 1..NF_MAX bytes, AVX2 and no test hooks go
+ * straight to path 1 (nf_path1_avx2); what it declines, and every other
+ * call, takes parse_buf_checked (which tries path 1 again only when it was
+ * not tried: nf_direct's answers are the same).
+ */
+ACRE_PUBLIC int
+acre_dn_parse_buf(void *buf, size_t size, const acre_schema *schema,
+                  const char *str, size_t len, unsigned flags, acre_dn **out,
+                  acre_diag *diag)
+{
+#if defined(__SSE2__)
+    const acre_schema *b = __atomic_load_n(&builtin_schema, __ATOMIC_ACQUIRE);
+
+    if (acre_likely(schema == NULL && b != NULL && str && out && buf &&
+                    !((uintptr_t)buf & 7) && !(flags & ~ACRE_DN_STRICT) &&
+                    len - 1 < NF_MAX && paths == ACRED_PATHS_BEST &&
+                    hash_hook == NULL) &&
+        __builtin_cpu_supports("avx2")) {
+        return parse_buf_avx2(buf, size, b, str, len, flags, out, diag);
+    }
+#endif
+    return parse_buf_checked(buf, size, schema, str, len, flags, out, diag);
 }
 
 ACRE_PUBLIC int

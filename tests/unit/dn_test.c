@@ -2447,3 +2447,42 @@ Test(dn, slapd_text_and_dn2id_order)
     cr_expect_lt(acreD_cmp_slapd("ou=sales", 8, "uid=hank", 8), 0);
     cr_expect_eq(acreD_cmp_slapd("ou=a", 4, "ou=a", 4), 0);
 }
+
+/*
+ * The one-pass buffer paths read the process's hash key and root hash
+ * (set together on first use): a process whose first DN is refused (no
+ * hash made yet) then parses mixed-case and normalised DNs through them
+ * with the hashes a later parse gives, and acre_dn_parse's.
+ */
+Test(dn_paths, first_buffer_parse_after_an_error_has_the_hashes)
+{
+    static const char *const dns[] = {"CN=Foo Bar,ou=People,DC=example",
+                                      "cn=foo bar,ou=people,dc=example"};
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out[2];
+
+    acre_dn *dn[2], *a;
+
+    cr_assert_neq(acre_dn_parse_buf(out[0].b, sizeof out[0].b, NULL, "x", 1, 0,
+                                    &dn[0], NULL),
+                  0);
+    for (size_t k = 0; k < NELEM(dns); k++) {
+        size_t n = strlen(dns[k]);
+        for (int m = 0; m < 2; m++)
+            cr_assert_eq(acre_dn_parse_buf(out[m].b, sizeof out[m].b, NULL,
+                                           dns[k], n, 0, &dn[m], NULL),
+                         0);
+        cr_assert_eq(acre_dn_parse(NULL, NULL, dns[k], n, 0, &a, NULL), 0);
+        for (unsigned i = 0; i <= 3; i++) {
+            cr_expect_eq(acre_dn_ancestor_hash(dn[0], i),
+                         acre_dn_ancestor_hash(dn[1], i), "%s: h[%u]", dns[k],
+                         i);
+            cr_expect_eq(acre_dn_ancestor_hash(dn[0], i),
+                         acre_dn_ancestor_hash(a, i), "%s: h[%u]", dns[k], i);
+        }
+        acre_dn_free(a);
+    }
+}
