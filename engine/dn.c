@@ -295,6 +295,22 @@ lower(uint8_t c)
     return (uint8_t)(c + (((unsigned)c - 'A' < 26u) << 5));
 }
 
+/* put_type_fast -- the one-pass paths' type name: as written at pp (pretty),
+ * lowercased at o (normalised); 8-byte stores for a short name whose
+ * keys the schema keeps (the buffers have the slack) */
+static inline void
+put_type_fast(const struct acreD_type *ty, uint8_t *pp, uint8_t *o)
+{
+    if (ty->nkey && ty->lkey) {
+        memcpy(pp, &ty->nkey, 8);
+        memcpy(o, &ty->lkey, 8);
+        return;
+    }
+    memcpy(pp, ty->name, ty->len);
+    for (size_t k = 0; k < ty->len; k++)
+        o[k] = ty->lname ? (uint8_t)ty->lname[k] : lower((uint8_t)ty->name[k]);
+}
+
 static void
 skip_spaces(struct ps *ps)
 {
@@ -1881,15 +1897,7 @@ parse_plain_simd(struct ps *ps)
             depth++;
             o = ps->norm.p + ps->norm.len;
             pp = ps->pretty.p + ps->pretty.len;
-            if (ty->nkey && ty->lkey) {
-                memcpy(pp, &ty->nkey, 8);
-                memcpy(o, &ty->lkey, 8);
-            } else {
-                memcpy(pp, ty->name, ty->len);
-                for (size_t k = 0; k < ty->len; k++)
-                    o[k] = ty->lname ? (uint8_t)ty->lname[k]
-                                     : lower((uint8_t)ty->name[k]);
-            }
+            put_type_fast(ty, pp, o);
             o += ty->len;
             pp += ty->len;
             *o++ = *pp++ = '=';
@@ -2033,15 +2041,7 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
         if ((size_t)(norm + sizeof norm - o) < (size_t)ty->len + vlen + 26)
             return 0; /* (the pretty text is as long) */
         nr[r] = pr[r] = (uint32_t)(o - norm);
-        if (ty->nkey && ty->lkey) {
-            memcpy(pp, &ty->nkey, 8);
-            memcpy(o, &ty->lkey, 8);
-        } else {
-            memcpy(pp, ty->name, ty->len);
-            for (size_t k = 0; k < ty->len; k++)
-                o[k] = ty->lname ? (uint8_t)ty->lname[k]
-                                 : lower((uint8_t)ty->name[k]);
-        }
+        put_type_fast(ty, pp, o);
         diff |= !ty->lower;
         o += ty->len;
         pp += ty->len;
