@@ -205,12 +205,14 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
         int pe = 0, any_deny = 0, any_allow = 0;
         uint32_t all = 0;
         unsigned level = ACREP_ACI_LEVELS - 1;
-        for (unsigned k = 0; k < a->nperms; k++) {
-            level_of(a->perms[k].bind, &level);
-            pe |= per_entry(a->perms[k].bind);
-            all |= a->perms[k].rights;
-            any_deny |= a->perms[k].deny != 0;
-            any_allow |= a->perms[k].deny == 0;
+        for (unsigned k = 0; k < a->nperms + a->nxperms; k++) {
+            const struct acreI_aci_perm *pk =
+                k < a->nperms ? &a->perms[k] : &a->xperms[k - a->nperms];
+            level_of(pk->bind, &level);
+            pe |= per_entry(pk->bind);
+            all |= pk->rights;
+            any_deny |= pk->deny != 0;
+            any_allow |= pk->deny == 0;
         }
         /* 389's aci_access: selfwrite is SELF|WRITE (its ACEs still
          * answer only a selfwrite test); OpenDJ's is ACI_SELF alone
@@ -322,10 +324,12 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
         struct bflags f = {0, 0, 0};
         uint32_t rights = 0;
         int deny = 0;
-        for (unsigned k = 0; k < a->nperms; k++) {
-            bind_flags(a->perms[k].bind, &f);
-            rights |= a->perms[k].rights;
-            deny |= a->perms[k].deny;
+        for (unsigned k = 0; k < a->nperms + a->nxperms; k++) {
+            const struct acreI_aci_perm *pk =
+                k < a->nperms ? &a->perms[k] : &a->xperms[k - a->nperms];
+            bind_flags(pk->bind, &f);
+            rights |= pk->rights;
+            deny |= pk->deny;
         }
         if (deny && f.not_dn)
             goto none;

@@ -10,8 +10,9 @@
  *     may separate them; a value not starting with '(' is refused, and
  *     text after the last group that does not start with '(' is ignored,
  *     as 389 ignores it;
- *   - a group starting with 'v' is the ACL text (exactly one is needed;
- *     389 takes several, see groups());
+ *   - a group starting with 'v' is the ACL text (one is needed; 389
+ *     takes several: it evaluates the last, with the rights and kinds of
+ *     all, acreI_aci.xperms);
  *     one starting with a target keyword is a target; anything else is an
  *     error.  Target keywords are lowercase, as 389 compares them with
  *     strncmp: target, targetattr, targetfilter, targattrfilters,
@@ -418,13 +419,21 @@ groups(struct acreA_p *p, struct acreI_aci *a)
         if (b >= e - 1)
             return acreA_err(p, ACRE_ERR_RULE_SYNTAX, b, "empty group");
         if (p->s[b] == 'v') {
-            /* 389 parses each ACL text and evaluates the last, but with
-             * the rights and the allow / deny kinds of all (a deny in an
-             * earlier text makes an Undefined allow of the last deny):
-             * refused rather than half read */
-            if (text)
+            /* 389 parses each ACL text and evaluates the last, keeping
+             * the rights and kinds of all on the ACI (xperms) */
+            if (text && p->variant != ACREI_ACI_389)
                 return acreA_err(p, ACRE_ERR_RULE_SYNTAX, b,
                                  "a second ACL text");
+            if (text) {
+                struct acreI_aci_perm *x = talloc_realloc(
+                    p->ctx, (struct acreI_aci_perm *)a->xperms,
+                    struct acreI_aci_perm, a->nxperms + a->nperms);
+                if (!x)
+                    return ACRE_ERR_NOMEM;
+                memcpy(x + a->nxperms, a->perms, a->nperms * sizeof(*x));
+                a->xperms = x;
+                a->nxperms += a->nperms;
+            }
             text = 1;
             rc = acreA_acltext(p, b, e - 1 - b, a);
         } else {

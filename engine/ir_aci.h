@@ -293,6 +293,13 @@ struct acreI_aci {
     struct acreI_aci_target t;
     const struct acreI_aci_perm *perms;
     unsigned nperms;
+    /* 389: the perms of the ACL texts before the last in the value.  389
+     * evaluates the last text alone but keeps on the ACI the rights, the
+     * allow / deny kinds and the bind-rule kinds of all (aci_access,
+     * aci_type, aci_elevel, aci_ruleType): these count for those, never
+     * for an answer. */
+    const struct acreI_aci_perm *xperms;
+    unsigned nxperms;
     unsigned flags; /* ACREI_ACI_F_* */
 };
 

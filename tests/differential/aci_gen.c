@@ -835,6 +835,16 @@ aci(struct gen *g, int holder, unsigned serial, struct dt_str *out)
         targetfilter(g, out);
     if (dt_rng_chance(&g->r, 8))
         targattrfilters(g, out);
+    /* 389 evaluates the last of several ACL texts, with the rights and
+     * allow / deny kinds of all */
+    if (dt_rng_chance(&g->r, 4)) {
+        dt_str_printf(out, "(version 3.0; acl \"r%u-first\"; %s ", serial,
+                      dt_rng_chance(&g->r, 50) ? "allow" : "deny");
+        rights(g, out);
+        dt_str_putc(out, ' ');
+        bindrule(g, &t, 0, out);
+        dt_str_puts(out, ";)");
+    }
     dt_str_printf(out, "(version 3.0; %s \"r%u\";",
                   dt_rng_chance(&g->r, 85) ? "acl" : "aci", serial);
     for (unsigned i = 0; i < npairs; i++) {

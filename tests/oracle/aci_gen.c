@@ -678,8 +678,14 @@ add_aci(struct gen *g, unsigned idx)
                         "(userdn=\"ldap:///all\" or ip=\"127.0.0.1\")",
                         "groupdn=\"ldap:///cn=dyn," GROUPS "\""})));
     }
-    const char *v = fmt(g, "%s%s%s%s%s(version 3.0; acl \"aci-%u\"; %s", t, ta,
-                        tf, ts, taf, idx, p1);
+    /* 389 evaluates the last of several ACL texts, with the rights and
+     * allow / deny kinds of all */
+    const char *first =
+        g->c->variant == ACREG_ACI_389 && idx != 1 && acreG_rng_pct(&g->r, 6)
+            ? fmt(g, "(version 3.0; acl \"aci-%u-first\"; %s)", idx, perm(g))
+            : "";
+    const char *v = fmt(g, "%s%s%s%s%s%s(version 3.0; acl \"aci-%u\"; %s", t,
+                        ta, tf, ts, taf, first, idx, p1);
     if (acreG_rng_pct(&g->r, 20))
         v = fmt(g, "%s %s", v, perm(g));
     v = fmt(g, "%s)", v);

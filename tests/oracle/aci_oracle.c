@@ -403,15 +403,24 @@ entry_matches(struct acreR_ctx *c)
            target_scope_matches(c) && target_filter_matches(c);
 }
 
+/* The ACI's i-th perm of all its ACL texts, the last's first: 389 keeps
+ * the rights and kinds of every text on the ACI (aci_access, aci_type),
+ * and evaluates the last text (perms) alone. */
+static const struct acreI_aci_perm *
+any_perm(const struct acreI_aci *a, unsigned i)
+{
+    return i < a->nperms ? &a->perms[i] : &a->xperms[i - a->nperms];
+}
+
 static unsigned
 aci_rights(const struct acreI_aci *a, int *has_allow)
 {
     unsigned r = 0;
 
     *has_allow = 0;
-    for (unsigned i = 0; i < a->nperms; i++) {
-        r |= a->perms[i].rights;
-        if (!a->perms[i].deny)
+    for (unsigned i = 0; i < a->nperms + a->nxperms; i++) {
+        r |= any_perm(a, i)->rights;
+        if (!any_perm(a, i)->deny)
             *has_allow = 1;
     }
     /* 389's aci_access: selfwrite is SLAPI_ACL_SELF | SLAPI_ACL_WRITE */
@@ -520,9 +529,9 @@ pass(struct acreR_aci *o, void *tmp, const acre_entry_view *e, int attr,
         /* a deny handle: an ACI with a deny rule (any rights) whose
          * rights take the check; an allow: an allow perm with the right */
         int covered = 0, has_allow;
-        for (unsigned j = 0; j < c.a->nperms; j++)
-            covered |= c.a->perms[j].deny == deny &&
-                       (deny || (c.a->perms[j].rights & right));
+        for (unsigned j = 0; j < c.a->nperms + (deny ? c.a->nxperms : 0); j++)
+            covered |= any_perm(c.a, j)->deny == deny &&
+                       (deny || (any_perm(c.a, j)->rights & right));
         if (deny && !(aci_rights(c.a, &has_allow) & right))
             covered = 0;
         if (!covered || !entry_matches(&c) || !attr_matches(&c, attr, right))
@@ -632,9 +641,9 @@ anon_profile_build(struct acreR_aci *o)
         const struct acreI_aci *a = &set->acis[i];
         int anyone = 0, complex = 0, ne = 0, has_allow, deny = 0;
         unsigned r = aci_rights(a, &has_allow);
-        for (unsigned j = 0; j < a->nperms; j++) {
-            bind_facts(a->perms[j].bind, &anyone, &complex, &ne);
-            deny |= a->perms[j].deny;
+        for (unsigned j = 0; j < a->nperms + a->nxperms; j++) {
+            bind_facts(any_perm(a, j)->bind, &anyone, &complex, &ne);
+            deny |= any_perm(a, j)->deny;
         }
         if (deny && ne) /* "deny ... userdn != X": no profile at all */
             return 0;
@@ -742,8 +751,8 @@ entry_read_handles(struct acreR_aci *o, void *tmp, const acre_entry_view *e,
         if (!(aci_rights(c.a, &has_allow) & ACREI_ACI_READ) ||
             !entry_matches(&c) || !attr_matches(&c, -1, ACREI_ACI_READ))
             continue;
-        for (unsigned j = 0; j < c.a->nperms; j++)
-            has_deny |= c.a->perms[j].deny;
+        for (unsigned j = 0; j < c.a->nperms + c.a->nxperms; j++)
+            has_deny |= any_perm(c.a, j)->deny;
         *allow += has_allow != 0;
         *deny += has_deny != 0;
     }

@@ -260,9 +260,22 @@ Test(aci_parse, keywords_as_389_reads_them)
 
 Test(aci_parse, targets_as_389_reads_them)
 {
-    const struct acreI_aci *a;
-    /* several ACL texts: refused (389 mixes them) */
-    bad(BODY BODY);
+    /* several ACL texts: the last is evaluated, the others' rights and
+     * kinds kept (xperms) */
+    const struct acreI_aci *a =
+        ok("(targetattr=\"*\")(version 3.0; acl \"a\"; deny (read, search) "
+           "userdn=\"ldap:///anyone\";)(version 3.0; acl \"b\"; allow (read) "
+           "userdn=\"ldap:///anyone\";)");
+    cr_expect_str_eq(a->name, "b");
+    cr_expect_eq(a->nperms, 1);
+    cr_expect_eq(a->perms[0].deny, 0);
+    cr_expect_eq(a->nxperms, 1);
+    cr_expect_eq(a->xperms[0].deny, 1);
+    cr_expect_eq(a->xperms[0].rights, ACREI_ACI_READ | ACREI_ACI_SEARCH);
+    struct acreI_aci y;
+    acre_diag e;
+    cr_expect_eq(parse_v(BODY BODY, ACREI_ACI_OPENDJ, &y, &e),
+                 ACRE_ERR_RULE_SYNTAX);
     /* targattrfilters "!=" is "=" */
     a = ok("(targattrfilters!=\"add=cn:(cn=a)\")" BODY);
     cr_expect_eq(a->t.nadd_filters, 1);

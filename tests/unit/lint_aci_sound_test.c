@@ -160,7 +160,8 @@ named(const struct acreG_aci_case *c, const char *msg, unsigned *ek,
     return 0;
 }
 
-/* Is the value one allow and nothing else? */
+/* Is the value one allow and nothing else (no earlier ACL text either,
+ * whose deny kind would send the allow through 389's deny phase)? */
 static int
 lone_allow(void *ctx, const char *value)
 {
@@ -170,7 +171,7 @@ lone_allow(void *ctx, const char *value)
     if (acreA_parse_value(ctx, NULL, NULL, 0, value, strlen(value),
                           ACREI_ACI_389, NULL, &a, &d))
         return 0;
-    return a.nperms == 1 && !a.perms[0].deny;
+    return a.nperms == 1 && !a.perms[0].deny && !a.nxperms;
 }
 
 struct tally {
