@@ -2067,8 +2067,8 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
     memcpy(text, norm, nlen);
     text[nlen] = '\0';
     rs[depth] = (uint32_t)nlen + 1;
-    memcpy(nr, rs, 4 * ((size_t)depth + 1));
-    memcpy(pr, rs, 4 * ((size_t)depth + 1));
+    for (unsigned r = 0; r <= depth; r++)
+        nr[r] = pr[r] = rs[r];
     dn->magic = ACRED_MAGIC;
     dn->size = (uint32_t)need;
     dn->owner = 0;
