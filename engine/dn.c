@@ -1965,11 +1965,12 @@ p2_value(const uint8_t *v, size_t vlen, int fold, uint8_t *o, uint8_t *pp)
  * pass, for acre_dn_parse_buf with AVX2, as nf_direct is for path 1: the
  * masks (and a padded copy of the DN, made as they are), then the depth
  * (the count of '='), which fixes the object's layout; the walk over the
- * RDNs writes both texts to the stack and each RDN's start in place; then
- * the texts are copied in (the pretty one only when it differs) and the
- * RDN hashes made and chained.  Both texts have the same
- * RDN starts (a type's canonical name is as long as its lowercase one; a
- * value keeps its length).  The object is byte for byte what obj_fill
+ * RDNs writes both texts and the RDN starts to the stack; then, once the
+ * object is known to fit, it is written: the starts, the texts (the pretty
+ * one only when it differs), the RDN hashes made and chained.  Nothing is
+ * written to buf before that (a DN declined leaves it as it was).  Both texts
+ * have the same RDN starts (a type's canonical name is as long as its lowercase
+ * one; a value keeps its length).  The object is byte for byte what obj_fill
  * makes of parse_plain_simd's parse (the path tests compare them).
  * Returns 1 with the object in buf, or 0 when the DN is not path 2's, or
  * does not fit (buf may then hold part of an object; parse_all decides
@@ -1996,7 +1997,7 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
     unsigned depth, diff = 0, nseps;
     uint8_t *text, *o = norm, *pp = pretty;
     uint64_t *h, hkey, hv;
-    uint32_t *nr, *pr;
+    uint32_t *nr, *pr, rs[NF_MAX / 2 + 1]; /* the RDN starts */
     acre_dn *dn = buf;
     size_t need, nlen, t = 0;
 
@@ -2040,7 +2041,7 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
         /* slack: 8-byte name stores, 16-byte value blocks */
         if ((size_t)(norm + sizeof norm - o) < (size_t)ty->len + vlen + 26)
             return 0; /* (the pretty text is as long) */
-        nr[r] = pr[r] = (uint32_t)(o - norm);
+        rs[r] = (uint32_t)(o - norm);
         put_type_fast(ty, pp, o);
         diff |= !ty->lower;
         o += ty->len;
@@ -2065,7 +2066,9 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
         return 0;
     memcpy(text, norm, nlen);
     text[nlen] = '\0';
-    nr[depth] = pr[depth] = (uint32_t)nlen + 1;
+    rs[depth] = (uint32_t)nlen + 1;
+    for (unsigned r = 0; r <= depth; r++)
+        nr[r] = pr[r] = rs[r];
     dn->magic = ACRED_MAGIC;
     dn->size = (uint32_t)need;
     dn->owner = 0;
@@ -2085,7 +2088,7 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
     h[0] = hv;
     for (unsigned i = 1; i <= depth; i++) {
         const unsigned r = depth - i;
-        hv = chain(hv, rdn_hash_raw(norm + nr[r], nr[r + 1] - 1 - nr[r], hkey));
+        hv = chain(hv, rdn_hash_raw(norm + rs[r], rs[r + 1] - 1 - rs[r], hkey));
         h[i] = hv;
     }
     acre_assert(layout_ok(dn));

@@ -2486,3 +2486,34 @@ Test(dn_paths, first_buffer_parse_after_an_error_has_the_hashes)
         acre_dn_free(a);
     }
 }
+
+/*
+ * A mixed-case DN that path 2 walks in part and then declines (an unknown
+ * type), and that the general parse refuses, leaves the caller's buffer
+ * as it was: the buffer paths compare objects byte for byte, padding
+ * included, so nothing may be left in it from a DN refused before.
+ */
+Test(dn_paths, a_refused_mixed_case_dn_leaves_the_buffer_alone)
+{
+    static const char *const dns[] = {
+        "CN=Foo,ou=People,1x=Bar,dc=example",
+        "CN=Foo,OU=People,DC=example,a_b=1",
+    };
+
+    static union {
+        uint64_t align;
+        unsigned char b[ACRE_DN_BUF_MAX];
+    } out;
+
+    for (size_t k = 0; k < NELEM(dns); k++) {
+        acre_dn *dn = NULL;
+        size_t i;
+        memset(out.b, 0xa5, sizeof out.b);
+        cr_assert_neq(acre_dn_parse_buf(out.b, sizeof out.b, NULL, dns[k],
+                                        strlen(dns[k]), 0, &dn, NULL),
+                      0);
+        for (i = 0; i < sizeof out.b && out.b[i] == 0xa5; i++)
+            ;
+        cr_expect_eq(i, sizeof out.b, "%s: byte %zu written", dns[k], i);
+    }
+}
