@@ -424,8 +424,8 @@ run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
      * naming context, which dscreate makes the first suffix (do_search):
      * here the data's first top entry */
     const acre_entry *top = acre_directory_suffix(dir, 0);
-    if (s->a.who.nsrole && !*s->a.base && s->a.scope != ACRE_SCOPE_BASE &&
-        top) {
+    int is389 = s->a.in.dialect == ACRE_DIALECT_ACI && s->a.in.aci_variant != 2;
+    if (is389 && !*s->a.base && s->a.scope != ACRE_SCOPE_BASE && top) {
         const char *b = acre_entry_dn_stored(top, NULL);
         s->a.base = b ? b : acre_dn_pretty(acre_entry_dn(top), NULL);
     }
