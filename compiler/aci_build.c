@@ -48,6 +48,34 @@ entry_dep(const struct acreI_bind *b)
     }
 }
 
+/* may_invalid -- can bind rule b answer Invalid (eval_aci.c: I), 389's
+ * LAS_EVAL_INVALID?  An ordering on ip, dns or dayofweek, an ip value
+ * 389 never reads, a timeofday range it refuses. */
+static int
+may_invalid(const struct acreI_bind *b)
+{
+    int order = b && b->op != ACREI_ACI_EQ && b->op != ACREI_ACI_NE;
+
+    if (!b)
+        return 0;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+    case ACREI_ACI_OR:
+    case ACREI_ACI_NOT:
+        return may_invalid(b->a) || may_invalid(b->b);
+    case ACREI_ACI_IP:
+        return order || b->ipmode == ACREI_IP_NEVER;
+    case ACREI_ACI_DNS:
+    case ACREI_ACI_DAYOFWEEK:
+        return order;
+    case ACREI_ACI_TIMEOFDAY:
+        return b->tod == ACREI_TOD_INVALID ||
+               (b->tod == ACREI_TOD_RANGE && order);
+    default:
+        return 0;
+    }
+}
+
 /* attr_bits -- the targetattr list of t as a bitmap over type ids (NULL
  * without targetattr, or when memory runs out: *nomem set). */
 /* per_entry -- 389's ACI_ATTR_RULES: does bind rule b hold a keyword
@@ -202,7 +230,7 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
                 ix->max_depth = h->depth;
         }
         const uint64_t *bits = attr_bits(ix, s, ix->attr_words, &a->t, &nomem);
-        int pe = 0, any_deny = 0, any_allow = 0;
+        int pe = 0, any_deny = 0, any_allow = 0, inval = 0;
         uint32_t all = 0;
         unsigned level = ACREP_ACI_LEVELS - 1;
         for (unsigned k = 0; k < a->nperms + a->nxperms; k++) {
@@ -213,15 +241,18 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             all |= pk->rights;
             any_deny |= pk->deny != 0;
             any_allow |= pk->deny == 0;
+            inval |= k < a->nperms && may_invalid(pk->bind);
         }
         /* 389's aci_access: selfwrite is SELF|WRITE (its ACEs still
          * answer only a selfwrite test); OpenDJ's is ACI_SELF alone
          * (EnumRight) */
         if ((all & ACREI_ACI_SELFWRITE) && set->variant != ACREI_ACI_OPENDJ)
             all |= ACREI_ACI_WRITE;
+        uint32_t first = ix->nperms;
         for (unsigned k = 0; k < a->nperms; k++) {
             struct acreP_aci_perm *pp = &ix->perms[ix->nperms++];
             pp->aci = a;
+            pp->aci_first = first;
             pp->perm = &a->perms[k];
             pp->aci_no = (uint32_t)(a - set->acis);
             pp->rights = a->perms[k].rights;
@@ -239,7 +270,10 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
                                : 0) |
                           (pe ? ACREP_ACI_PERENTRY : 0) |
                           (!pe && entry_dep(a->perms[k].bind) ? ACREP_ACI_FIRST
-                                                              : 0));
+                                                              : 0) |
+                          (inval && any_deny && set->variant != ACREI_ACI_OPENDJ
+                               ? ACREP_ACI_ORDERED
+                               : 0));
             pp->level = (uint8_t)level;
             pp->attr_in = bits;
             h->n++;

@@ -274,6 +274,8 @@ check_public(struct al *A, const struct acreI_aci *a)
  * odd-value
  */
 
+#define INVALID_WORDS "Invalid, neither an allow nor a deny applies through it"
+
 /* 389's reading of b, into a talloc string under tmp (NULL: no memory) */
 static char *
 odd_reading(void *tmp, const struct acreI_bind *b)
@@ -284,12 +286,19 @@ odd_reading(void *tmp, const struct acreI_bind *b)
 
     switch (b->odd) {
     case ACREI_ODD_ORDER:
-        return talloc_strdup(tmp, "389 evaluates this keyword only with = "
-                                  "and !=: Undefined, the aci never applies "
-                                  "through it");
+        /* DS_LASRoleDnEval; LASIpEval, LASDnsEval, LASDayOfWeekEval;
+         * __acllas_setup's other callers */
+        return talloc_asprintf(
+            tmp, "389 evaluates this keyword only with = and !=: %s",
+            b->kw == ACREI_ACI_ROLEDN ? "False"
+            : b->kw == ACREI_ACI_IP || b->kw == ACREI_ACI_DNS ||
+                    b->kw == ACREI_ACI_DAYOFWEEK
+                ? INVALID_WORDS
+                : "Undefined, an allow never applies through it and a deny "
+                  "denies");
     case ACREI_ODD_IPNEVER:
         return talloc_strdup(tmp, "389 never evaluates it (it does not start "
-                                  "with an address): Undefined");
+                                  "with an address): " INVALID_WORDS);
     case ACREI_ODD_SSF:
         return talloc_asprintf(tmp, "389 reads it as ssf %ld", b->num);
     case ACREI_ODD_DAYS:

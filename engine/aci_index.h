@@ -52,6 +52,14 @@ struct acreF_filter;
  * ldap:///self after another URL, ldap:///parent): which entry asks first
  * then depends on the order 389 evaluates ACIs in (ACREP_ACI_LEVELS). */
 #define ACREP_ACI_FIRST    0x8u
+/* 389 answers Invalid (LAS_EVAL_INVALID) where the value or operator is
+ * one it cannot evaluate, Undefined (LAS_EVAL_FAIL) where the evaluation
+ * fails; libaccess walks an ACI's rules for the right in text order, and
+ * for an ACI with a deny rule the order then decides (a deny Invalid, or
+ * any deny after an allow Invalid, ends the walk without a deny): set on
+ * each perm of an ACI with a deny rule and a bind rule that may answer
+ * Invalid, whose checks eval_aci.c decides by that walk (aci_walk). */
+#define ACREP_ACI_ORDERED  0x10u
 
 /* 389's evaluation levels of an ACI (acl.h ACI_ELEVEL_*, set by
  * aclparse.c from its bind rules' keywords in text order): for one check
@@ -70,6 +78,7 @@ struct acreP_aci_perm {
     uint8_t deny;
     uint8_t flags;           /* ACREP_ACI_* */
     uint8_t level;           /* the ACI's, < ACREP_ACI_LEVELS */
+    uint32_t aci_first;      /* perms[aci_first ..]: the ACI's perms */
     const uint64_t *attr_in; /* HASATTR: bit per type id, 1 when the list
                                 (before "!=") names the type or "*";
                                 NULL without targetattr */
@@ -198,16 +207,28 @@ enum acreV_aci_evkind {
                               (by aci, or NULL) or 0 */
     ACREV_ACI_EV_SKIP,     /* perm p does not apply: why */
     ACREV_ACI_EV_TERM,     /* a keyword test or a "not" b of the bind
-                              rule being evaluated: r (T 1, F 2, U 3) */
+                              rule being evaluated: r (T 1, F 2, U 3,
+                              Invalid 4) */
     ACREV_ACI_EV_PERM,     /* perm p applies, its bind rule gave r (its
                               terms came before this event); kept: r is
                               the answer an earlier check of the request
                               kept (as 389 keeps it), which the walk done
-                              again now contradicts */
+                              again now contradicts; why: for an
+                              ACREP_ACI_ORDERED perm, 1 + the ACI's
+                              ACREV_ACI_WALK_* answer, else 0 */
     ACREV_ACI_EV_END       /* the decision: r 1 granted, 0 denied; by p
                               (NULL: nothing decided); limit: a lookup or
                               allocation failed */
 };
+
+/* 389's libaccess answer for an ACI's rules walked in order (eval_aci.c
+ * aci_walk): nothing, ALLOW, DENY, and the two errors, FAIL (an
+ * Undefined rule) and INVALID */
+#define ACREV_ACI_WALK_NONE    0
+#define ACREV_ACI_WALK_ALLOW   1
+#define ACREV_ACI_WALK_DENY    2
+#define ACREV_ACI_WALK_FAIL    3
+#define ACREV_ACI_WALK_INVALID 4
 
 /* ACREV_ACI_EV_SKIP: why */
 #define ACREV_ACI_WHY_RIGHTS 1 /* the perm's rights do not cover the check */

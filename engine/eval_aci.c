@@ -42,10 +42,15 @@
 #include <talloc.h>
 #include <time.h>
 
-/* Three-valued results (0: not known yet, in memos) */
+/* Bind-rule results (0: not known yet, in memos): True, False, and the
+ * two ways 389 fails to evaluate -- Undefined (its LAS_EVAL_FAIL: a
+ * failed lookup or setup) and Invalid (LAS_EVAL_INVALID: an operator or
+ * value the keyword cannot evaluate), which its deny phase tells apart
+ * (ACREP_ACI_ORDERED) */
 #define T 1
 #define F 2
 #define U 3
+#define I 4
 
 #define GROUP_NEST 5 /* 389: members this many levels below a group */
 #define ROLE_NEST  8 /* nested roles followed this deep */
@@ -156,7 +161,7 @@ struct sm_ans {
 
 struct sm_node {
     struct vm_dep q;          /* the question asked here; kind 0: none */
-    struct sm_node *child[3]; /* by its answer: T, F, U */
+    struct sm_node *child[4]; /* by its answer: T, F, U, I */
     struct sm_ans *ans;       /* read answers kept here */
     uint8_t denied;           /* entry_denied's answer kept here (T, F), or 0 */
 };
@@ -314,7 +319,7 @@ trace(struct ck *c, int kind, const struct acreP_aci_perm *p, int r, int why)
 static int
 tri_not(int r)
 {
-    return r == T ? F : r == F ? T : U;
+    return r == T ? F : r == F ? T : r;
 }
 
 /* ------------------------------------------------------------------------
@@ -2060,9 +2065,11 @@ ip_rule(struct ck *c, const struct acreI_bind *b)
     uint8_t addr[16];
     int fam;
 
-    if (b->ipmode == ACREI_IP_NEVER ||
-        peer_addr(c->rq->who.peername, &fam, addr))
+    /* LASIpEval: no address is a failure, a value it cannot read Invalid */
+    if (peer_addr(c->rq->who.peername, &fam, addr))
         return U;
+    if (b->ipmode == ACREI_IP_NEVER)
+        return I;
     if (b->ipmode == ACREI_IP_TREE) {
         static const uint8_t mapped[12] = {0, 0, 0, 0, 0,    0,
                                            0, 0, 0, 0, 0xff, 0xff};
@@ -2158,7 +2165,7 @@ cmp_num(enum acreI_aci_op op, long have, long want)
 
 /* timeofday -- the time now (hhmm) against the rule, as 389's
  * LASTimeOfDayEval: a range takes only = (inside it) and != (outside),
- * any other operator, or a range part too long, never evaluates. */
+ * any other operator, or a range part too long, is Invalid. */
 static int
 timeofday(const struct acreI_bind *b, long now)
 {
@@ -2168,7 +2175,7 @@ timeofday(const struct acreI_bind *b, long now)
         return cmp_num(b->op, now, b->num) ? T : F;
     if (b->tod == ACREI_TOD_INVALID ||
         (b->op != ACREI_ACI_EQ && b->op != ACREI_ACI_NE))
-        return U;
+        return I;
     in = b->num_end >= b->num ? now >= b->num && now <= b->num_end
                               : now >= b->num || now <= b->num_end;
     return in == (b->op == ACREI_ACI_EQ) ? T : F;
@@ -2188,7 +2195,7 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
 static int bind_traced(struct ck *c, const struct acreI_bind *b,
                        unsigned depth);
 
-/* bind_rule -- bind rule b for the check: T, F or U.  bind_traced is
+/* bind_rule -- bind rule b for the check: T, F, U or I.  bind_traced is
  * its copy for an explained check, which also reports each keyword test
  * and each "not" it evaluates (bind_node, inlined in both, recurses into
  * its own copy: the ordinary walk tests nothing). */
@@ -2219,14 +2226,20 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
     if (!b || depth > 64)
         return U;
     /* 389 stores <= and >= with any keyword; only ssf and timeofday
-     * evaluate with them (__acllas_setup, LASIpEval, ...) */
+     * evaluate with them: LASIpEval, LASDnsEval and LASDayOfWeekEval
+     * answer Invalid, __acllas_setup's callers a failure, but
+     * DS_LASRoleDnEval False */
     if (b->op > ACREI_ACI_NE && b->kw != ACREI_ACI_SSF &&
         b->kw != ACREI_ACI_TIMEOFDAY)
-        return U;
+        return b->kw == ACREI_ACI_ROLEDN ? F
+               : b->kw == ACREI_ACI_IP || b->kw == ACREI_ACI_DNS ||
+                       b->kw == ACREI_ACI_DAYOFWEEK
+                   ? I
+                   : U;
     switch (b->kw) {
     /* 389 (libaccess) walks a bind rule left to right and stops at the
-     * first keyword it cannot evaluate: Undefined ends the rule whatever
-     * follows ("U or T" is Undefined, "F and U" False) */
+     * first keyword it cannot evaluate: Undefined (or Invalid) ends the
+     * rule whatever follows ("U or T" is Undefined, "F and U" False) */
     case ACREI_ACI_AND:
         r = traced ? bind_traced(c, b->a, depth + 1)
                    : bind_rule(c, b->a, depth + 1);
@@ -2383,6 +2396,71 @@ perm_bind(struct ck *c, uint32_t pi, unsigned rights)
  * Decisions
  */
 
+/* aci_walk's answers (aci_index.h); an error is the bind-rule answer
+ * that made it */
+#define WALK_ALLOW ACREV_ACI_WALK_ALLOW
+#define WALK_DENY  ACREV_ACI_WALK_DENY
+#define WALK_FAIL  ACREV_ACI_WALK_FAIL
+_Static_assert(WALK_FAIL == U && ACREV_ACI_WALK_INVALID == I,
+               "a walk's error is the bind rule's answer");
+
+/*
+ * aci_walk -- 389's libaccess on the ACI of perm pi for `rights`
+ * (ACL_INTEvalTestRights): its perms for the right in text order, every
+ * deny absolute (aclparse.c writes "deny absolute").  A deny True ends
+ * the walk with DENY, a deny Undefined or Invalid with its error; but
+ * an error an allow left before either ends it instead.  An allow True
+ * makes the answer ALLOW and forgets an allow's error; an allow
+ * Undefined or Invalid is kept, when no error is.  At the end: ALLOW,
+ * else the error kept, else nothing.  For ACREP_ACI_ORDERED perms, whose
+ * order can matter: 389's deny phase denies at DENY or FAIL (acl.c:
+ * acl__TestRights) and goes on at INVALID; its allow phase grants at
+ * ALLOW only.  The perms' answers are perm_bind's, kept as ever.
+ */
+static int
+aci_walk(struct ck *c, uint32_t pi, unsigned rights)
+{
+    const struct acreP_aci_perm *p0 = &c->ix->perms[pi];
+    uint32_t end = p0->aci_first + p0->aci->nperms;
+    int err = 0, allowed = 0;
+
+    for (uint32_t q = p0->aci_first; q < end; q++) {
+        const struct acreP_aci_perm *p = &c->ix->perms[q];
+        if (!(p->rights & rights))
+            continue;
+        int b = perm_bind(c, q, rights);
+        if (b == U || b == I) {
+            if (p->deny)
+                return err ? err : b;
+            if (!err)
+                err = b;
+        } else if (b == T) {
+            if (p->deny)
+                return err ? err : WALK_DENY;
+            allowed = 1;
+            err = 0;
+        }
+    }
+    return allowed ? WALK_ALLOW : err;
+}
+
+/* fires -- does perm pi, whose bind rule answered b, deny (a deny perm)
+ * or grant (an allow)?  Alone, a deny whose rule is not False denies and
+ * an allow whose rule is True grants; in an ACREP_ACI_ORDERED ACI the
+ * ACI's walk decides. */
+static inline int
+fires(struct ck *c, uint32_t pi, unsigned rights, int b)
+{
+    const struct acreP_aci_perm *p = &c->ix->perms[pi];
+
+    if (p->deny ? b == F : b != T)
+        return 0;
+    if (__builtin_expect(!(p->flags & ACREP_ACI_ORDERED), 1))
+        return 1;
+    int w = aci_walk(c, pi, rights);
+    return p->deny ? w == WALK_DENY || w == WALK_FAIL : w == WALK_ALLOW;
+}
+
 /* anon_said -- what the anonymous profile decided (r), told to an
  * explained check */
 static int
@@ -2530,8 +2608,7 @@ ordered_part(struct ck *c, uint32_t from, uint32_t to,
             if ((l < ACREP_ACI_LEVELS ? !in_slot || p->level != l : in_slot) ||
                 !takes(c, sp[i], d, rights, moddn))
                 continue;
-            int b = perm_bind(c, sp[i], rights);
-            if (deny ? b != F : b == T)
+            if (fires(c, sp[i], rights, perm_bind(c, sp[i], rights)))
                 return 1;
         }
     }
@@ -2541,10 +2618,11 @@ ordered_part(struct ck *c, uint32_t from, uint32_t to,
 /*
  * mixed_fail -- 389's deny phase hands each ACI with a deny rule to
  * libaccess whole (acl__TestRights, ACL_INTEvalTestRights): an allow of
- * that ACI for the right whose bind rule cannot be evaluated, when no
+ * that ACI for the right whose bind rule fails (Undefined), when no
  * allow of it is True, makes the ACI's answer an error, which the deny
- * phase takes as a deny (ACL_RES_FAIL).  list[from..to): the candidate
- * perms to look through (allows of such ACIs are the ones weighed).
+ * phase takes as a deny (ACL_RES_FAIL); in an ACREP_ACI_ORDERED ACI its
+ * walk decides.  list[from..to): the candidate perms to look through
+ * (allows of such ACIs are the ones weighed).
  */
 static int
 mixed_fail(struct ck *c, const uint32_t *list, uint32_t from, uint32_t to,
@@ -2556,6 +2634,12 @@ mixed_fail(struct ck *c, const uint32_t *list, uint32_t from, uint32_t to,
         if (p->deny || !p->aci_deny || !(p->rights & rights) ||
             !takes(c, pi, d, rights, moddn) || perm_bind(c, pi, rights) != U)
             continue;
+        if (p->flags & ACREP_ACI_ORDERED) {
+            int w = aci_walk(c, pi, rights);
+            if (w == WALK_DENY || w == WALK_FAIL)
+                return 1;
+            continue;
+        }
         int t = 0;
         for (uint32_t k = from; !t && k < to; k++) {
             uint32_t pk = list[k];
@@ -2634,10 +2718,9 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
                 continue;
             if (moddn && !moddn_to(c, p->aci))
                 continue;
-            int b = perm_bind(c, pi, rights);
-            if (i < c->st->ndeny && b != F)
-                return 0;
-            if (i >= c->st->ndeny && b == T) {
+            if (fires(c, pi, rights, perm_bind(c, pi, rights))) {
+                if (i < c->st->ndeny)
+                    return 0;
                 allow = 1;
                 break;
             }
@@ -2666,16 +2749,18 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
                 }
                 c->kept = 0; /* rewalk sets it */
                 int b = perm_bind_(c, pi, rights, traced);
-                trace_ev(c, ACREV_ACI_EV_PERM, p, p->aci, NULL, b, 0, c->kept);
-                if (pass == 0 && b != F) {
-                    c->by = p;
+                trace_ev(c, ACREV_ACI_EV_PERM, p, p->aci, NULL, b,
+                         p->flags & ACREP_ACI_ORDERED
+                             ? 1 + aci_walk(c, pi, rights)
+                             : 0,
+                         c->kept);
+                if (!fires(c, pi, rights, b))
+                    continue;
+                c->by = p;
+                if (pass == 0)
                     return 0;
-                }
-                if (pass == 1 && b == T) {
-                    c->by = p;
-                    allow = 1;
-                    break;
-                }
+                allow = 1;
+                break;
             }
         }
     }
@@ -3270,7 +3355,7 @@ entry_denied_(struct ck *c)
             !attr_match(c, p, NULL, ACREI_ACI_READ) ||
             !target_match(c, p->aci, p->aci_no))
             continue;
-        if (perm_bind(c, pi, ACREI_ACI_READ) != F)
+        if (fires(c, pi, ACREI_ACI_READ, perm_bind(c, pi, ACREI_ACI_READ)))
             return 1;
     }
     return mixed_fail(c, c->st->cand, 0, c->st->ncand, NULL, ACREI_ACI_READ, 0);
@@ -3677,8 +3762,9 @@ dj_bind(struct ck *c, const struct acreI_bind *b, unsigned depth)
             return (now != b->num) == (b->op == ACREI_ACI_EQ) ? T : F;
         return cmp_num(b->op, now, b->num) ? T : F;
     }
-    default:
-        return bind_rule(c, b, depth);
+    default: /* as 389, its two failures one (OpenDJ has no deny walk) */
+        r = bind_rule(c, b, depth);
+        return r == I ? U : r;
     }
 }
 

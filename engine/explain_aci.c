@@ -247,7 +247,29 @@ bind_text(const acre_schema *s, const struct acreI_bind *b, struct sb *o)
 static const char *
 tri_name(int r)
 {
-    return r == 1 ? "True" : r == 2 ? "False" : "Undefined";
+    return r == 1   ? "True"
+           : r == 2 ? "False"
+           : r == 3 ? "Undefined"
+                    : "Invalid";
+}
+
+/* walk_words -- an ACREV_ACI_WALK_* answer, as the deny and allow phases
+ * take it */
+static const char *
+walk_words(int w)
+{
+    switch (w) {
+    case ACREV_ACI_WALK_ALLOW:
+        return "allow (no deny; it grants)";
+    case ACREV_ACI_WALK_DENY:
+        return "deny";
+    case ACREV_ACI_WALK_FAIL:
+        return "a failure (Undefined), which denies";
+    case ACREV_ACI_WALK_INVALID:
+        return "Invalid, which neither denies nor grants";
+    default:
+        return "nothing (no deny, no grant)";
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -399,6 +421,9 @@ on_event(void *arg, const struct acreV_aci_event *ev)
                ev->kept ? " (the answer an earlier entry of this request "
                           "gave, which 389 keeps for the whole operation)"
                         : "");
+        if (ev->why) /* ACREP_ACI_ORDERED: the ACI's walk decides */
+            sb_put(&o, "; 389 walks the aci's rules for the right in order: %s",
+                   walk_words(ev->why - 1));
         step_init(&s, ACRE_EXPLAIN_ACI, line);
         aci_of(&s, ev->p->aci, ev->p);
         s.outcome = ev->r;

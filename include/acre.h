@@ -1650,12 +1650,19 @@ enum acre_explain_kind {
                                    applied, or a lookup failed) */
 };
 
-/* A bind rule's (or keyword test's) three-valued outcome. */
+/* A bind rule's (or keyword test's) outcome. */
 enum acre_outcome {
     ACRE_OUTCOME_TRUE = 1,
     ACRE_OUTCOME_FALSE,
-    ACRE_OUTCOME_UNDEFINED /* could not be evaluated: an allow does not
-                              apply, a deny does */
+    ACRE_OUTCOME_UNDEFINED, /* could not be evaluated (389's failure): an
+                               allow does not apply, a deny does */
+    ACRE_OUTCOME_INVALID    /* 389 cannot evaluate its operator or value
+                               (an ordering on ip, dns or dayofweek, ...):
+                               an allow does not apply, nor a deny; in an
+                               ACI with a deny rule its rules are walked
+                               in order, and an Invalid deny, or any deny
+                               after an Invalid allow, ends the walk
+                               without a deny */
 };
 
 /* What an applying clause does next (slapd's stop, continue, break). */

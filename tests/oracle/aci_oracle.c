@@ -485,37 +485,50 @@ is_root(const struct acreR_aci *o)
     return o->bind && o->set->rootdn && acre_dn_equal(o->bind, o->set->rootdn);
 }
 
-/*
- * 389's deny phase for one ACI with a deny rule (acl__TestRights): its
- * perms for the right go through libaccess in order
- * (ACL_INTEvalTestRights): a deny True or Undefined ends it with DENY (a
- * deny is absolute; an error of a non-allow entry is returned at once);
- * an allow True makes the result ALLOW and forgets an allow's earlier
- * error; an allow Undefined is remembered as an error; at the end a
- * result that is not ALLOW with an error remembered is that error
- * (ACL_RES_FAIL), which the deny phase takes as DENY.
- */
-static int
-testrights_denies(struct acreR_ctx *c, unsigned right)
+/* libaccess's answers (ACL_RES_*) */
+enum res { RES_NONE, RES_ALLOW, RES_DENY, RES_FAIL, RES_INVALID };
+
+static enum res
+res_of(enum acreR_tv v)
 {
-    int allowed = 0, allow_error = 0;
+    return v == ACRER_U ? RES_FAIL : RES_INVALID;
+}
+
+/*
+ * One ACI through libaccess (ACL_INTEvalTestRights), as 389's deny and
+ * allow phases hand it over (acl__TestRights): its perms for the right
+ * in order, each deny absolute (aclparse.c writes "deny absolute").  The
+ * rights start at the default result, nothing; a perm whose bind rule
+ * is neither True nor False is an error: a deny's ends the walk with the
+ * error an allow left before it, else its own; an allow's is left, when
+ * none is.  An allow True makes the result ALLOW and forgets the error
+ * left; a deny True ends the walk with the error left, else DENY.  At
+ * the end a result that is not ALLOW is the error left, else itself.
+ */
+static enum res
+testrights(struct acreR_ctx *c, unsigned right)
+{
+    enum res result = RES_NONE, allow_error = RES_NONE;
 
     for (unsigned j = 0; j < c->a->nperms; j++) {
         const struct acreI_aci_perm *p = &c->a->perms[j];
         if (!(p->rights & right))
             continue;
         enum acreR_tv v = acreR_aci_bind(c, p->bind);
-        if (p->deny) {
-            if (v != ACRER_F)
-                return 1;
-        } else if (v == ACRER_T) {
-            allowed = 1;
-            allow_error = 0;
-        } else if (v == ACRER_U) {
-            allow_error = 1;
+        if (v != ACRER_T && v != ACRER_F) {
+            if (p->deny)
+                return allow_error ? allow_error : res_of(v);
+            if (!allow_error)
+                allow_error = res_of(v);
         }
+        if (v != ACRER_T)
+            continue;
+        if (p->deny)
+            return allow_error ? allow_error : RES_DENY;
+        result = RES_ALLOW;
+        allow_error = RES_NONE;
     }
-    return !allowed && allow_error;
+    return result != RES_ALLOW && allow_error ? allow_error : result;
 }
 
 /* One pass over the candidates: deny perms (deny 1) or allow perms.
@@ -536,18 +549,11 @@ pass(struct acreR_aci *o, void *tmp, const acre_entry_view *e, int attr,
             covered = 0;
         if (!covered || !entry_matches(&c) || !attr_matches(&c, attr, right))
             continue;
-        if (deny) { /* the ACI through libaccess, whole */
-            if (testrights_denies(&c, right))
-                return 1;
-            continue;
-        }
-        for (unsigned j = 0; j < c.a->nperms; j++) {
-            const struct acreI_aci_perm *p = &c.a->perms[j];
-            if (p->deny || !(p->rights & right))
-                continue;
-            if (acreR_aci_bind(&c, p->bind) == ACRER_T)
-                return 1;
-        }
+        /* the ACI through libaccess, whole: the deny phase denies at
+         * DENY and FAIL, the allow phase grants at ALLOW */
+        enum res r = testrights(&c, right);
+        if (deny ? r == RES_DENY || r == RES_FAIL : r == RES_ALLOW)
+            return 1;
     }
     return 0;
 }

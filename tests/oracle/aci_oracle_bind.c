@@ -60,7 +60,7 @@
 static enum acreR_tv
 tv_not(enum acreR_tv v)
 {
-    return v == ACRER_U ? ACRER_U : v == ACRER_T ? ACRER_F : ACRER_T;
+    return v == ACRER_T ? ACRER_F : v == ACRER_F ? ACRER_T : v;
 }
 
 static enum acreR_tv
@@ -799,8 +799,10 @@ ip_rule(const struct acreR_aci *o, const struct acreI_bind *b)
                                        0, 0, 0, 0, 0xff, 0xff};
     int m = 0;
 
-    if (!o->ip_family || b->ipmode == ACREI_IP_NEVER)
+    if (!o->ip_family) /* LASIpEval: no client address, a failure */
         return ACRER_U;
+    if (b->ipmode == ACREI_IP_NEVER) /* then a value it cannot read */
+        return ACRER_I;
     if (b->ipmode == ACREI_IP_TREE)
         return tv_op(b->op, o->ip_family == 6 && !memcmp(o->ip, mapped, 12)
                                 ? ip_tree(b, 4, o->ip + 12)
@@ -855,12 +857,18 @@ keyword(struct acreR_ctx *c, const struct acreI_bind *b)
 {
     const struct acreR_aci *o = c->o;
 
-    /* __acllas_setup, LASIpEval, LASDnsEval, LASDayOfWeekEval: an
-     * ordering with a keyword other than ssf and timeofday never
-     * evaluates */
+    /* an ordering with a keyword other than ssf and timeofday:
+     * LASIpEval, LASDnsEval, LASDayOfWeekEval say Invalid; the callers of
+     * __acllas_setup fail, but DS_LASRoleDnEval says False */
     if (b->op != ACREI_ACI_EQ && b->op != ACREI_ACI_NE &&
-        b->kw != ACREI_ACI_SSF && b->kw != ACREI_ACI_TIMEOFDAY)
+        b->kw != ACREI_ACI_SSF && b->kw != ACREI_ACI_TIMEOFDAY) {
+        if (b->kw == ACREI_ACI_ROLEDN)
+            return ACRER_F;
+        if (b->kw == ACREI_ACI_IP || b->kw == ACREI_ACI_DNS ||
+            b->kw == ACREI_ACI_DAYOFWEEK)
+            return ACRER_I;
         return ACRER_U;
+    }
     switch (b->kw) {
     case ACREI_ACI_USERDN:
         return userdn(c, b);
@@ -889,7 +897,7 @@ keyword(struct acreR_ctx *c, const struct acreI_bind *b)
          * is = inside, != outside, any other operator Invalid; a range
          * part of six bytes or more Invalid */
         if (b->tod == ACREI_TOD_INVALID)
-            return ACRER_U;
+            return ACRER_I;
         if (b->tod == ACREI_TOD_RANGE) {
             int inside = b->num <= b->num_end
                              ? o->hhmm >= b->num && o->hhmm <= b->num_end
@@ -898,7 +906,7 @@ keyword(struct acreR_ctx *c, const struct acreI_bind *b)
                 return tv_bool(inside);
             if (b->op == ACREI_ACI_NE)
                 return tv_bool(!inside);
-            return ACRER_U;
+            return ACRER_I;
         }
         return tv_bool(cmp_num(b->op, o->hhmm, b->num));
     default:

@@ -540,9 +540,11 @@ bind_rule(const struct dj *x, const struct acreI_bind *b)
             return x->o->hhmm >= b->num ? ACRER_T : ACRER_F;
         }
     default: {
-        /* authmethod, ssf, ip, dns, dayofweek, timeofday: as 389 */
+        /* authmethod, ssf, ip, dns, dayofweek, timeofday: as 389, its
+         * two failures one */
         struct acreR_ctx c = {x->o, x->e, x->a, NULL, x->tmp};
-        return acreR_aci_bind(&c, b);
+        enum acreR_tv v = acreR_aci_bind(&c, b);
+        return v == ACRER_I ? ACRER_U : v;
     }
     }
 }

@@ -12,7 +12,9 @@
 #include "aci_oracle.h"
 
 /* Three-valued results (389's ACL_TRUE / ACL_FALSE / ACL_DONT_KNOW). */
-enum acreR_tv { ACRER_F = 0, ACRER_T = 1, ACRER_U = 2 };
+/* False, True, and 389's two failures: Undefined (LAS_EVAL_FAIL) and
+ * Invalid (LAS_EVAL_INVALID), which its deny phase tells apart */
+enum acreR_tv { ACRER_F = 0, ACRER_T = 1, ACRER_U = 2, ACRER_I = 3 };
 
 /* 389's group nesting limit: members are looked for in the named group
  * and in groups up to this many levels below it. */
