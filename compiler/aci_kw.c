@@ -175,6 +175,12 @@ subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
     trim(s, &off, &n);
     if (kw == ACREI_ACI_USERDN && special(s + off, n, &t->kind))
         return 0;
+    /* 389's groupdn and roledn LASes take "anyone" too: everyone */
+    if (p->variant == ACREI_ACI_389 && n == 6 &&
+        !strncasecmp(s + off, "anyone", 6)) {
+        t->kind = ACREI_ACI_S_ANYONE;
+        return 0;
+    }
     if (kw != ACREI_ACI_ROLEDN && memchr(s + off, '?', n))
         rc = url(p, off, n, t);
     else {

@@ -1756,8 +1756,8 @@ term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
     struct acre_request *rq = c->rq;
     const acre_dn *edn = c->e->dn;
 
-    if (t->kind == ACREI_ACI_S_ANYONE)
-        return kw == ACREI_ACI_USERDN ? T : F;
+    if (t->kind == ACREI_ACI_S_ANYONE) /* groupdn, roledn: 389 only */
+        return T;
     if (!rq->authz)
         return F; /* anonymous matches only anyone */
     switch (t->kind) {
@@ -1805,7 +1805,8 @@ term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
 
 /* terms -- a "||" list: True wins, then Undefined.  389's userdn list
  * stops at a self or parent term whether it matched or not, and takes
- * only anyone for an anonymous requester. */
+ * only anyone for an anonymous requester; its groupdn and roledn lists
+ * stop there at the first term that is not anyone. */
 static int
 terms(struct ck *c, const struct acreI_bind *b)
 {
@@ -1813,9 +1814,11 @@ terms(struct ck *c, const struct acreI_bind *b)
 
     for (unsigned i = 0; r != T && i < b->nterms; i++) {
         const struct acreI_aci_term *t = &b->terms[i];
-        if (b->kw == ACREI_ACI_USERDN && !c->rq->authz &&
-            t->kind != ACREI_ACI_S_ANYONE)
-            continue;
+        if (!c->rq->authz && t->kind != ACREI_ACI_S_ANYONE) {
+            if (b->kw == ACREI_ACI_USERDN)
+                continue;
+            break;
+        }
         int x = term(c, b->kw, t);
         if (x == T || (x == U && r == F))
             r = x;

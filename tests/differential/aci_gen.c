@@ -648,6 +648,9 @@ groupdn(struct gen *g, const struct tctx *t, struct dt_str *out)
     else if (dt_rng_chance(&g->r, 20))
         dt_str_printf(out, "ldap:///%s || ldap:///%s", grp->dn,
                       dn_of(g, g->groups, g->ngroups));
+    else if (dt_rng_chance(&g->r, 8)) /* everyone; anonymous only first */
+        dt_str_printf(out, "%sldap:///anyone",
+                      dt_rng_chance(&g->r, 50) ? "" : "ldap:///cn=x || ");
     else
         dt_str_printf(out, "ldap:///%s", grp->dn);
     dt_str_putc(out, '"');
@@ -768,7 +771,8 @@ leaf(struct gen *g, const struct tctx *t, struct dt_str *out)
         groupdn(g, t, out);
     else if (k < 60)
         dt_str_printf(out, "roledn%s\"ldap:///%s\"", eq(g, 15),
-                      dn_of(g, g->roles, g->nroles));
+                      dt_rng_chance(&g->r, 8) ? "anyone"
+                                              : dn_of(g, g->roles, g->nroles));
     else if (k < 75)
         userattr(g, out);
     else if (k < 80)

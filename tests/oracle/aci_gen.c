@@ -433,6 +433,14 @@ bind_atom(struct gen *g)
 
     if (k < 40)
         return fmt(g, "userdn%s\"%s\"", o15, userdn_term(g));
+    /* 389's groupdn and roledn take "anyone" (everyone; an anonymous
+     * requester only when it comes first) */
+    if (k < 60 && g->c->variant == ACREG_ACI_389 && acreG_rng_pct(&g->r, 10))
+        return fmt(g, "%s%s\"%s\"", k < 50 ? "groupdn" : "roledn", o15,
+                   PICK(g, ((const char *const[]){
+                               "ldap:///anyone",
+                               "ldap:///cn=u1," GROUPS " || ldap:///anyone",
+                               "ldap:///cn=mrole," SFX " || ldap:///anyone"})));
     if (k < 58)
         return fmt(g, "groupdn%s\"%s\"", o15, group_term(g));
     if (k < 65 && g->c->variant == ACREG_ACI_OPENDJ) /* no roledn */

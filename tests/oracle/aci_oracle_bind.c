@@ -596,8 +596,14 @@ roledn(struct acreR_ctx *c, const struct acreI_bind *b)
 {
     int matched = 0;
 
-    for (unsigned i = 0; c->o->bind && i < b->nterms && !matched; i++) {
+    for (unsigned i = 0; i < b->nterms && !matched; i++) {
         const struct acreI_aci_term *t = &b->terms[i];
+        if (t->kind == ACREI_ACI_S_ANYONE) { /* any_role */
+            matched = 1;
+            break;
+        }
+        if (!c->o->bind) /* anonymous: "Role not evaluated" */
+            break;
         if (t->kind == ACREI_ACI_S_PATTERN)
             matched = expand(c, t->pat.text, cand_role) == ACRER_T;
         else
