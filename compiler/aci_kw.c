@@ -181,6 +181,17 @@ subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
         t->kind = ACREI_ACI_S_ANYONE;
         return 0;
     }
+    if (p->variant == ACREI_ACI_389 && !memchr(s + off, '=', n) &&
+        !memchr(s + off, '?', n) && !memchr(s + off, '*', n) &&
+        !memchr(s + off, '$', n)) {
+        /* 389 stores a text with no '=' as a DN (its normaliser passed
+         * it: norm389) and compares it with DNs that all have one: it
+         * names no one, as a URL it cannot read does */
+        t->kind = ACREI_ACI_S_URL;
+        t->scope = -1;
+        return (t->url = talloc_strndup(p->ctx, s + off, n)) ? 0
+                                                             : ACRE_ERR_NOMEM;
+    }
     if (kw != ACREI_ACI_ROLEDN && memchr(s + off, '?', n))
         rc = url(p, off, n, t);
     else {
@@ -195,6 +206,96 @@ subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
     return rc;
 }
 
+/*
+ * norm389 -- where 389's DN normaliser (slapi_dn_normalize_ext) refuses
+ * s[0..n) read as one DN: the offset of the byte it stops at, else n.
+ * aclparse.c hands it a userdn, groupdn or roledn value from its first
+ * "ldap:///" to its first '?' or its end, "||" lists and all, and
+ * refuses the ACI when it fails.  It fails on a quote or a separator (,
+ * ; +) in a type, anything but spaces between a type and its '=', a
+ * separator starting a value, and a '\' ending the text; *why says
+ * which.  Everything else passes: a type with no '=' up to the end
+ * ("anyone"), a value holding "|| ldap:///..." up to the next separator.
+ */
+static size_t
+norm389(const char *s, size_t n, const char **why)
+{
+    enum { B4TYPE, INTYPE, B4EQUAL, B4VALUE, VALUE1, VALUE, QUOTED, B4SEP };
+
+    int st = B4TYPE;
+    size_t i = 0;
+
+    while (i < n) {
+        char c = s[i];
+        int sp = c == ' ' || c == '\n' || c == '\r',
+            sep = c == ',' || c == ';' || c == '+';
+        switch (st) {
+        case B4TYPE:
+            st = sp ? B4TYPE : INTYPE;
+            i++;
+            break;
+        case INTYPE:
+            if (c == '"' || sep) {
+                *why = "a quote, ',', ';' or '+' in an attribute type";
+                return i;
+            }
+            st = c == '='               ? B4VALUE
+                 : c == ')' || c == ']' ? VALUE /* a macro's end */
+                 : sp                   ? B4EQUAL
+                                        : INTYPE;
+            i += !sp;
+            break;
+        case B4EQUAL:
+            if (!sp && c != '=') {
+                *why = "an attribute type followed by something else than '='";
+                return i;
+            }
+            st = c == '=' ? B4VALUE : B4EQUAL;
+            i++;
+            break;
+        case B4VALUE:
+            if (c == '"')
+                st = QUOTED;
+            else if (!sp)
+                st = VALUE1;
+            i += sp || c == '"';
+            break;
+        case VALUE1:
+            if (sp) {
+                i++;
+                break;
+            }
+            if (sep) {
+                *why = "a value starting with ',', ';' or '+'";
+                return i;
+            }
+            st = VALUE;
+            /* fall through */
+        case VALUE:
+            if (c == '\\' && i + 1 >= n) {
+                *why = "a '\\' ending it";
+                return i;
+            }
+            if (sep)
+                st = B4SEP;
+            else
+                i += c == '\\' ? 2 : 1;
+            break;
+        case QUOTED: /* an escaped quote does not end it */
+            if (c == '\\' && i + 1 < n && s[i + 1] == '"')
+                i++;
+            else if (c == '"')
+                st = B4SEP;
+            i++;
+            break;
+        default: /* B4SEP: what follows a quoted value is dropped */
+            st = sep ? B4TYPE : B4SEP;
+            i++;
+        }
+    }
+    return n;
+}
+
 static int
 subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
 {
@@ -207,6 +308,27 @@ subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
         !memmem(s + v.off, v.n, "ldaps:///", 9))
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v.off,
                          "389-DS wants \"ldap:///\" in lowercase here");
+    if (p->variant == ACREI_ACI_389 && p->kw_lower) {
+        const char *u = memmem(s + v.off, v.n, "ldap:///", 8), *why = NULL;
+        size_t k = 8;
+        if (!u) {
+            u = memmem(s + v.off, v.n, "ldaps:///", 9);
+            k = 9;
+        }
+        if (u) {
+            size_t at = (size_t)(u - s) + k, end = v.off + v.n;
+            const char *q = memchr(s + at, '?', end - at);
+            size_t len = (q ? (size_t)(q - s) : end) - at,
+                   bad = norm389(s + at, len, &why);
+            if (bad < len)
+                return acreA_err(p, ACRE_ERR_RULE_SYNTAX, at + bad,
+                                 "389-DS refuses this value: its DN "
+                                 "normaliser reads it from the first "
+                                 "ldap:/// to the first '?' or the end as one "
+                                 "DN, and finds %s",
+                                 why);
+        }
+    }
 
     for (size_t i = v.off; i + 1 < v.off + v.n; i++)
         if (s[i] == '|' && s[i + 1] == '|')

@@ -360,12 +360,21 @@ odd_walk(struct al *A, const struct acreI_aci *a, const struct acreI_bind *b,
     const char *w = who(A->tmp, a);
     if (!w)
         return ACRE_ERR_NOMEM;
-    for (unsigned i = 0; !rc && i < b->nterms; i++)
-        if (b->terms[i].kind == ACREI_ACI_S_URL && b->terms[i].scope < 0)
+    for (unsigned i = 0; !rc && i < b->nterms; i++) {
+        const struct acreI_aci_term *t = &b->terms[i];
+        if (t->kind != ACREI_ACI_S_URL || t->scope >= 0)
+            continue;
+        if (t->url && !strchr(t->url, '?')) /* aci_kw.c: no '=' */
+            rc = acreW_warn(A->l, ACREW_ODD_VALUE, &b->pos, &a->pos, NULL, NULL,
+                            "%s: \"ldap:///%.80s\" is no DN (it has no '='): "
+                            "389 compares it with DNs, so it names no one",
+                            w, t->url);
+        else
             rc = acreW_warn(A->l, ACREW_ODD_VALUE, &b->pos, &a->pos, NULL, NULL,
                             "%s: the LDAP URL \"ldap:///%.80s\" has a scope "
                             "389 cannot read: it names no one",
-                            w, b->terms[i].url ? b->terms[i].url : "");
+                            w, t->url ? t->url : "");
+    }
     if (rc || !b->odd)
         return rc;
     static const char *const kw[] = {

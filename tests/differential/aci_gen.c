@@ -689,7 +689,9 @@ odd_leaf(struct gen *g, struct dt_str *out)
         "userdn>=\"ldap:///anyone\"", "ip>=\"127.0.0.1\"",
         "dns<=\"localhost\"",         "dayofweek>=\"sun\"",
         "authmethod>=\"none\"",       "userattr>=\"manager#USERDN\"",
-        "userattr<=\"l#Paris\""};
+        "userattr<=\"l#Paris\"",      "roledn>=\"ldap:///anyone\"",
+        "timeofday>=\"0000-2359\"",   "userdn=\"ldap:///nobody\"",
+        "groupdn!=\"ldap:///self\""};
     static const char *const ip[] = {"127.0.0.*, 127.0.0.2",
                                      "127.0.0.2, 127.0.0.*",
                                      "*.0.0.1",

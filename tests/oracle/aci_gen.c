@@ -381,8 +381,14 @@ odd_atom_389(struct gen *g)
             {"ip", "127.0.0.1"},
             {"dns", "localhost"},
             {"dayofweek", "thu"},
-            {"authmethod", "none"}};
-        unsigned i = acreG_rng_below(&g->r, 7);
+            {"authmethod", "none"},
+            {"roledn", "ldap:///anyone"}};
+        unsigned i = acreG_rng_below(&g->r, 8);
+        if (acreG_rng_pct(&g->r, 15)) /* a text with no '=': no one */
+            return fmt(
+                g, "%s%s\"ldap:///%s\"",
+                PICK(g, ((const char *const[]){"userdn", "groupdn", "roledn"})),
+                o, PICK(g, ((const char *const[]){"nobody", "all"})));
         return fmt(g, "%s%s\"%s\"", kw[i][0], ord, kw[i][1]);
     }
     case 1:

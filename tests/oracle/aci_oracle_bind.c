@@ -604,6 +604,8 @@ roledn(struct acreR_ctx *c, const struct acreI_bind *b)
         }
         if (!c->o->bind) /* anonymous: "Role not evaluated" */
             break;
+        if (t->kind == ACREI_ACI_S_URL) /* a text no role DN is */
+            continue;
         if (t->kind == ACREI_ACI_S_PATTERN)
             matched = expand(c, t->pat.text, cand_role) == ACRER_T;
         else

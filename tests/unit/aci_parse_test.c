@@ -651,7 +651,7 @@ Test(aci_parse, refused_columns)
            ACREI_ACI_389, 45);
     bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///*,dc="
            "example,dc=com\";)",
-           ACREI_ACI_389, 52);
+           ACREI_ACI_389, 53); /* 389's normaliser: ',' in a type */
     bad_at("(version 3.0; acl \"a\"; allow (read,fly) userdn=\"ldap:///all\";)",
            ACREI_ACI_389, 35);
     bad_at("(version 3.0; acl \"a\"; allow () userdn=\"ldap:///all\";)",
@@ -668,6 +668,51 @@ Test(aci_parse, refused_columns)
     bad_at("(version 3.0; acl \"a\"; allow (import) userdn=\"ldap:///all\";)",
            ACREI_ACI_389, 30);
     bad_at("(version 3.0; acl \"a\";)", ACREI_ACI_389, 22);
+}
+
+Test(aci_parse, subjects_389_normalises)
+{
+    /* aclparse.c hands 389's DN normaliser the text from the first
+     * ldap:/// to the first '?' or the end, as one DN: a first term with
+     * no '=' followed by " ||" is a type followed by something else than
+     * '=' (checked on 389-ds-base 2.3.1) */
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///self || "
+           "ldap:///anyone\";)",
+           ACREI_ACI_389, 57);
+    bad_at("(version 3.0; acl \"a\"; allow (read) groupdn=\"ldap:///anyone "
+           "|| ldap:///cn=g,dc=example,dc=com\";)",
+           ACREI_ACI_389, 60);
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///cn=x,"
+           "dc=example,dc=com,nobody || ldap:///self\";)",
+           ACREI_ACI_389, 82);
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///a;b\";)",
+           ACREI_ACI_389, 53);
+    /* the same texts it passes: no space before "||", a '?' cutting it,
+     * a list whose first term has its '=' */
+    ok("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///self||"
+       "ldap:///cn=x,dc=example,dc=com\";)");
+    ok("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///cn=x,"
+       "dc=example,dc=com || ldap:///anyone\";)");
+    ok("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///"
+       "dc=example,dc=com??sub?(uid=a) || ldap:///self\";)");
+    /* OpenDJ does not normalise so: its own reading */
+    ok_dj("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///self || "
+          "ldap:///anyone\";)");
+
+    /* groupdn and roledn "anyone" is everyone; a text with no '=' names
+     * no one */
+    const struct acreI_aci *a =
+        ok("(version 3.0; acl \"a\"; allow (read) groupdn=\"ldap:///anyone\" "
+           "or roledn=\"ldap:///cn=r,dc=example,dc=com || ldap:///anyone\" "
+           "or userdn=\"ldap:///nobody\" or groupdn=\"ldap:///self\";)");
+    const struct acreI_bind *b = a->perms[0].bind;
+    cr_assert_eq(b->a->kw, ACREI_ACI_GROUPDN);
+    cr_assert_eq(b->a->terms[0].kind, ACREI_ACI_S_ANYONE);
+    cr_assert_eq(b->b->a->terms[1].kind, ACREI_ACI_S_ANYONE);
+    cr_assert_eq(b->b->b->a->terms[0].kind, ACREI_ACI_S_URL);
+    cr_assert_eq(b->b->b->a->terms[0].scope, -1);
+    cr_assert_str_eq(b->b->b->a->terms[0].url, "nobody");
+    cr_assert_eq(b->b->b->b->terms[0].kind, ACREI_ACI_S_URL);
 }
 
 Test(aci_parse, ldap_prefix_case)
