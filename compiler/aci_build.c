@@ -17,18 +17,34 @@
 #include <string.h>
 #include <talloc.h>
 
-/* entry_dep -- does bind rule b read the entry it decides (or the
- * entry's ancestors)? */
+/* bind_any -- does leaf(k) hold for a keyword test k of bind rule b? */
 static int
-entry_dep(const struct acreI_bind *b)
+bind_any(const struct acreI_bind *b, int (*leaf)(const struct acreI_bind *))
 {
     if (!b)
         return 0;
-    switch (b->kw) {
-    case ACREI_ACI_AND:
-    case ACREI_ACI_OR:
-    case ACREI_ACI_NOT:
-        return entry_dep(b->a) || entry_dep(b->b);
+    if (b->kw == ACREI_ACI_AND || b->kw == ACREI_ACI_OR ||
+        b->kw == ACREI_ACI_NOT)
+        return bind_any(b->a, leaf) || bind_any(b->b, leaf);
+    return leaf(b);
+}
+
+/* a macro subject term */
+static int
+has_macro_term(const struct acreI_bind *k)
+{
+    for (unsigned i = 0; i < k->nterms; i++)
+        if (k->terms[i].pat.flags)
+            return 1;
+    return 0;
+}
+
+/* entry_dep_leaf (for bind_any) -- does the test read the entry it
+ * decides (or the entry's ancestors)? */
+static int
+entry_dep_leaf(const struct acreI_bind *k)
+{
+    switch (k->kw) {
     case ACREI_ACI_USERATTR:
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
@@ -36,60 +52,44 @@ entry_dep(const struct acreI_bind *b)
     case ACREI_ACI_USERDN:
     case ACREI_ACI_GROUPDN:
     case ACREI_ACI_ROLEDN:
-        for (unsigned i = 0; i < b->nterms; i++) {
-            const struct acreI_aci_term *t = &b->terms[i];
-            if (t->kind == ACREI_ACI_S_SELF || t->kind == ACREI_ACI_S_PARENT ||
-                t->pat.flags)
+        for (unsigned i = 0; i < k->nterms; i++)
+            if (k->terms[i].kind == ACREI_ACI_S_SELF ||
+                k->terms[i].kind == ACREI_ACI_S_PARENT)
                 return 1;
-        }
-        return 0;
+        return has_macro_term(k);
     default:
         return 0;
     }
 }
 
-/* may_invalid -- can bind rule b answer Invalid (eval_aci.c: I), 389's
- * LAS_EVAL_INVALID?  An ordering on ip, dns or dayofweek, an ip value
- * 389 never reads, a timeofday range it refuses. */
+/* invalid_leaf (for bind_any) -- can the test answer Invalid (eval_aci.c:
+ * I), 389's LAS_EVAL_INVALID?  An ordering on ip, dns or dayofweek, an
+ * ip value 389 never reads, a timeofday range it refuses. */
 static int
-may_invalid(const struct acreI_bind *b)
+invalid_leaf(const struct acreI_bind *k)
 {
-    int order = b && b->op != ACREI_ACI_EQ && b->op != ACREI_ACI_NE;
+    int order = k->op != ACREI_ACI_EQ && k->op != ACREI_ACI_NE;
 
-    if (!b)
-        return 0;
-    switch (b->kw) {
-    case ACREI_ACI_AND:
-    case ACREI_ACI_OR:
-    case ACREI_ACI_NOT:
-        return may_invalid(b->a) || may_invalid(b->b);
+    switch (k->kw) {
     case ACREI_ACI_IP:
-        return order || b->ipmode == ACREI_IP_NEVER;
+        return order || k->ipmode == ACREI_IP_NEVER;
     case ACREI_ACI_DNS:
     case ACREI_ACI_DAYOFWEEK:
         return order;
     case ACREI_ACI_TIMEOFDAY:
-        return b->tod == ACREI_TOD_INVALID ||
-               (b->tod == ACREI_TOD_RANGE && order);
+        return k->tod == ACREI_TOD_INVALID ||
+               (k->tod == ACREI_TOD_RANGE && order);
     default:
         return 0;
     }
 }
 
-/* attr_bits -- the targetattr list of t as a bitmap over type ids (NULL
- * without targetattr, or when memory runs out: *nomem set). */
-/* per_entry -- 389's ACI_ATTR_RULES: does bind rule b hold a keyword
- * that makes 389 evaluate the ACI again for every entry? */
+/* per_entry_leaf (for bind_any) -- 389's ACI_ATTR_RULES: does the test make 389
+ * evaluate the ACI again for every entry? */
 static int
-per_entry(const struct acreI_bind *b)
+per_entry_leaf(const struct acreI_bind *k)
 {
-    if (!b)
-        return 0;
-    switch (b->kw) {
-    case ACREI_ACI_AND:
-    case ACREI_ACI_OR:
-    case ACREI_ACI_NOT:
-        return per_entry(b->a) || per_entry(b->b);
+    switch (k->kw) {
     case ACREI_ACI_USERATTR:
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
@@ -97,13 +97,10 @@ per_entry(const struct acreI_bind *b)
     case ACREI_ACI_USERDN:
     case ACREI_ACI_GROUPDN:
     case ACREI_ACI_ROLEDN:
-        if (b->kw == ACREI_ACI_USERDN && b->nterms &&
-            b->terms[0].kind == ACREI_ACI_S_SELF)
+        if (k->kw == ACREI_ACI_USERDN && k->nterms &&
+            k->terms[0].kind == ACREI_ACI_S_SELF)
             return 1;
-        for (unsigned i = 0; i < b->nterms; i++) /* a macro subject */
-            if (b->terms[i].pat.flags)
-                return 1;
-        return 0;
+        return has_macro_term(k);
     default:
         return 0;
     }
@@ -154,6 +151,8 @@ level_of(const struct acreI_bind *b, unsigned *lv)
         *lv = to;
 }
 
+/* attr_bits -- the targetattr list of t as a bitmap over type ids (NULL
+ * without targetattr, or when memory runs out: *nomem set). */
 static const uint64_t *
 attr_bits(void *ctx, const acre_schema *s, unsigned words,
           const struct acreI_aci_target *t, int *nomem)
@@ -237,11 +236,11 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             const struct acreI_aci_perm *pk =
                 k < a->nperms ? &a->perms[k] : &a->xperms[k - a->nperms];
             level_of(pk->bind, &level);
-            pe |= per_entry(pk->bind);
+            pe |= bind_any(pk->bind, per_entry_leaf);
             all |= pk->rights;
             any_deny |= pk->deny != 0;
             any_allow |= pk->deny == 0;
-            inval |= k < a->nperms && may_invalid(pk->bind);
+            inval |= k < a->nperms && bind_any(pk->bind, invalid_leaf);
         }
         /* 389's aci_access: selfwrite is SELF|WRITE (its ACEs still
          * answer only a selfwrite test); OpenDJ's is ACI_SELF alone
@@ -261,16 +260,18 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             pp->aci_allow = (uint8_t)any_allow;
             pp->deny = (uint8_t)(a->perms[k].deny != 0);
             pp->flags =
-                (uint8_t)((entry_dep(a->perms[k].bind) ? ACREP_ACI_ENTRYDEP
-                                                       : 0) |
+                (uint8_t)((bind_any(a->perms[k].bind, entry_dep_leaf)
+                               ? ACREP_ACI_ENTRYDEP
+                               : 0) |
                           /* 389 gives targattrfilters the type of a
                            * targetattr (with no names of its own) */
                           (a->t.has & (ACREI_ACI_T_ATTR | ACREI_ACI_T_ATTRFLT)
                                ? ACREP_ACI_HASATTR
                                : 0) |
                           (pe ? ACREP_ACI_PERENTRY : 0) |
-                          (!pe && entry_dep(a->perms[k].bind) ? ACREP_ACI_FIRST
-                                                              : 0) |
+                          (!pe && bind_any(a->perms[k].bind, entry_dep_leaf)
+                               ? ACREP_ACI_FIRST
+                               : 0) |
                           (inval && any_deny && set->variant != ACREI_ACI_OPENDJ
                                ? ACREP_ACI_ORDERED
                                : 0));
