@@ -113,6 +113,15 @@ url_scope(struct acreA_p *p, size_t off, const char *s, size_t n, int *scope)
     return 0;
 }
 
+/* no_one -- is s[0..n) a text 389 stores as a DN but that names no
+ * one?  It has no '=' (a DN's RDNs all have one), nor a wildcard or a
+ * macro. */
+static int
+no_one(const char *s, size_t n)
+{
+    return !memchr(s, '=', n) && !memchr(s, '*', n) && !memchr(s, '$', n);
+}
+
 /* base?attrs?scope?filter at p->s[off..off+n) (after ldap:///) */
 static int
 url(struct acreA_p *p, size_t off, size_t n, struct acreI_aci_term *t)
@@ -123,6 +132,11 @@ url(struct acreA_p *p, size_t off, size_t n, struct acreI_aci_term *t)
     for (size_t i = 0; i < n && nq < 3; i++)
         if (s[i] == '?')
             q[nq++] = i;
+    t->kind = ACREI_ACI_S_URL;
+    if (p->variant == ACREI_ACI_389 && no_one(s, q[0])) {
+        t->scope = -1; /* 389's search from that base finds no one */
+        return (t->url = talloc_strndup(p->ctx, s, n)) ? 0 : ACRE_ERR_NOMEM;
+    }
     int rc = acreA_dnpat(p, off, s, q[0], 1, &t->pat);
     size_t sa = nq > 1 ? q[1] + 1 : n, se = nq > 2 ? q[2] : n;
     if (!rc)
@@ -136,7 +150,6 @@ url(struct acreA_p *p, size_t off, size_t n, struct acreI_aci_term *t)
     }
     if (!rc && !(t->url = talloc_strndup(p->ctx, s, n)))
         rc = ACRE_ERR_NOMEM;
-    t->kind = ACREI_ACI_S_URL;
     return rc;
 }
 
@@ -181,9 +194,8 @@ subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
         t->kind = ACREI_ACI_S_ANYONE;
         return 0;
     }
-    if (p->variant == ACREI_ACI_389 && !memchr(s + off, '=', n) &&
-        !memchr(s + off, '?', n) && !memchr(s + off, '*', n) &&
-        !memchr(s + off, '$', n)) {
+    if (p->variant == ACREI_ACI_389 && !memchr(s + off, '?', n) &&
+        no_one(s + off, n)) {
         /* 389 stores a text with no '=' as a DN (its normaliser passed
          * it: norm389) and compares it with DNs that all have one: it
          * names no one, as a URL it cannot read does */

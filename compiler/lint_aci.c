@@ -364,7 +364,8 @@ odd_walk(struct al *A, const struct acreI_aci *a, const struct acreI_bind *b,
         const struct acreI_aci_term *t = &b->terms[i];
         if (t->kind != ACREI_ACI_S_URL || t->scope >= 0)
             continue;
-        if (t->url && !strchr(t->url, '?')) /* aci_kw.c: no '=' */
+        const char *url = t->url ? t->url : "", *q = strchr(url, '?');
+        if (!memchr(url, '=', q ? (size_t)(q - url) : strlen(url))) /* base */
             rc = acreW_warn(A->l, ACREW_ODD_VALUE, &b->pos, &a->pos, NULL, NULL,
                             "%s: \"ldap:///%.80s\" is no DN (it has no '='): "
                             "389 compares it with DNs, so it names no one",

@@ -713,6 +713,11 @@ Test(aci_parse, subjects_389_normalises)
     cr_assert_eq(b->b->b->a->terms[0].scope, -1);
     cr_assert_str_eq(b->b->b->a->terms[0].url, "nobody");
     cr_assert_eq(b->b->b->b->terms[0].kind, ACREI_ACI_S_URL);
+    /* so does an LDAP URL whose base has none */
+    a = ok("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///"
+           "anyone??sub?(cn=x)\";)");
+    cr_assert_eq(a->perms[0].bind->terms[0].kind, ACREI_ACI_S_URL);
+    cr_assert_eq(a->perms[0].bind->terms[0].scope, -1);
 }
 
 Test(aci_parse, ldap_prefix_case)
