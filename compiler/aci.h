@@ -170,6 +170,12 @@ int acreA_err(struct acreA_p *p, int code, size_t off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /*
+ * acreA_norm389 -- where 389's DN normaliser refuses s[0..n) read as one
+ * DN: the offset of the byte it stops at (*why says why), else n.
+ */
+size_t acreA_norm389(const char *s, size_t n, const char **why);
+
+/*
  * acreA_dnpat -- s[0..n) (at byte off of the value) is the part after
  * "ldap:///" of a target or subject: a DN, or, with '*' wildcards or
  * macros ("($dn)", "[$dn]", "($attr.NAME)": only when macros is set), a

@@ -377,13 +377,14 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
         if (f.other || deny || a->t.target_neg || a->t.filter_neg ||
             a->t.nattr_pat ||
             ((a->t.has & ACREI_ACI_T_TARGET) && !macro &&
-             a->t.target.kind != ACREI_ACI_PAT_DN))
+             a->t.target.kind == ACREI_ACI_PAT_PATTERN))
             goto none;
         if (ix->nanon + 1 == ACREP_ACI_ANON_MAX)
             goto none;
         if (!ix->anon && !(ix->anon = talloc_zero_array(
                                ix, struct acreP_aci_anon, ACREP_ACI_ANON_MAX)))
             return ACRE_ERR_NOMEM;
+        /* a target 389 stores but no entry is under: NULL, takes none */
         ix->anon[ix->nanon++] = (struct acreP_aci_anon){
             a, i,
             (a->t.has & ACREI_ACI_T_TARGET) && !macro ? a->t.target.dn

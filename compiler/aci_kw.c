@@ -218,96 +218,6 @@ subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
     return rc;
 }
 
-/*
- * norm389 -- where 389's DN normaliser (slapi_dn_normalize_ext) refuses
- * s[0..n) read as one DN: the offset of the byte it stops at, else n.
- * aclparse.c hands it a userdn, groupdn or roledn value from its first
- * "ldap:///" to its first '?' or its end, "||" lists and all, and
- * refuses the ACI when it fails.  It fails on a quote or a separator (,
- * ; +) in a type, anything but spaces between a type and its '=', a
- * separator starting a value, and a '\' ending the text; *why says
- * which.  Everything else passes: a type with no '=' up to the end
- * ("anyone"), a value holding "|| ldap:///..." up to the next separator.
- */
-static size_t
-norm389(const char *s, size_t n, const char **why)
-{
-    enum { B4TYPE, INTYPE, B4EQUAL, B4VALUE, VALUE1, VALUE, QUOTED, B4SEP };
-
-    int st = B4TYPE;
-    size_t i = 0;
-
-    while (i < n) {
-        char c = s[i];
-        int sp = c == ' ' || c == '\n' || c == '\r',
-            sep = c == ',' || c == ';' || c == '+';
-        switch (st) {
-        case B4TYPE:
-            st = sp ? B4TYPE : INTYPE;
-            i++;
-            break;
-        case INTYPE:
-            if (c == '"' || sep) {
-                *why = "a quote, ',', ';' or '+' in an attribute type";
-                return i;
-            }
-            st = c == '='               ? B4VALUE
-                 : c == ')' || c == ']' ? VALUE /* a macro's end */
-                 : sp                   ? B4EQUAL
-                                        : INTYPE;
-            i += !sp;
-            break;
-        case B4EQUAL:
-            if (!sp && c != '=') {
-                *why = "an attribute type followed by something else than '='";
-                return i;
-            }
-            st = c == '=' ? B4VALUE : B4EQUAL;
-            i++;
-            break;
-        case B4VALUE:
-            if (c == '"')
-                st = QUOTED;
-            else if (!sp)
-                st = VALUE1;
-            i += sp || c == '"';
-            break;
-        case VALUE1:
-            if (sp) {
-                i++;
-                break;
-            }
-            if (sep) {
-                *why = "a value starting with ',', ';' or '+'";
-                return i;
-            }
-            st = VALUE;
-            /* fall through */
-        case VALUE:
-            if (c == '\\' && i + 1 >= n) {
-                *why = "a '\\' ending it";
-                return i;
-            }
-            if (sep)
-                st = B4SEP;
-            else
-                i += c == '\\' ? 2 : 1;
-            break;
-        case QUOTED: /* an escaped quote does not end it */
-            if (c == '\\' && i + 1 < n && s[i + 1] == '"')
-                i++;
-            else if (c == '"')
-                st = B4SEP;
-            i++;
-            break;
-        default: /* B4SEP: what follows a quoted value is dropped */
-            st = sep ? B4TYPE : B4SEP;
-            i++;
-        }
-    }
-    return n;
-}
-
 static int
 subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
 {
@@ -331,7 +241,7 @@ subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
             size_t at = (size_t)(u - s) + k, end = v.off + v.n;
             const char *q = memchr(s + at, '?', end - at);
             size_t len = (q ? (size_t)(q - s) : end) - at,
-                   bad = norm389(s + at, len, &why);
+                   bad = acreA_norm389(s + at, len, &why);
             if (bad < len)
                 return acreA_err(p, ACRE_ERR_RULE_SYNTAX, at + bad,
                                  "389-DS refuses this value: its DN "

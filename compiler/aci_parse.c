@@ -122,6 +122,59 @@ target_value(struct acreA_p *p, size_t a, size_t b, int neg_ok, struct tval *v)
     return 0;
 }
 
+/*
+ * no_entry -- a 389 target s[0..n) (at byte off) that acreA_dnpat does
+ * not take: a macro other than ($dn) ("($foo)", "[$dn]",
+ * "($attr.cn)"), or an RDN 389's normaliser passes without an '='.  389
+ * stores it when its normaliser passes it (acreA_norm389) and the text
+ * ends in a DN under the holder (acl_verify_syntax), and makes it a DN
+ * whose subtree holds no entry: *out becomes ACREI_ACI_PAT_NONE.  A
+ * wildcard or a ($dn) with it stays refused (389 reads those otherwise):
+ * 1 then, for acreA_dnpat's own error.  0, or an error.
+ */
+static int
+no_entry(struct acreA_p *p, size_t off, const char *s, size_t n,
+         struct acreI_aci_dnpat *out)
+{
+    const char *why = NULL;
+    size_t bad = acreA_norm389(s, n, &why);
+    struct acreI_aci_dnpat tail;
+    acre_diag *d = p->diag;
+    int under = 0;
+
+    if (bad < n)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + bad,
+                         "389-DS refuses this target: its DN normaliser "
+                         "finds %s",
+                         why);
+    char *text = talloc_strndup(p->ctx, s, n);
+    if (!text)
+        return ACRE_ERR_NOMEM;
+    if (strchr(text, '*') || strcasestr(text, "($dn)"))
+        return 1; /* not one: acreA_dnpat's own error */
+    p->diag = NULL;
+    for (size_t i = 0; !under && i < n; i++)
+        if (s[i] == ',' || s[i] == ';') {
+            size_t b = i + 1;
+            while (b < n && s[b] == ' ')
+                b++;
+            under = !acreA_dnpat(p, off + b, s + b, n - b, 0, &tail) &&
+                    tail.kind == ACREI_ACI_PAT_DN &&
+                    (!p->holder ||
+                     acre_dn_in_scope(tail.dn, p->holder, ACRE_SCOPE_SUB));
+        }
+    p->diag = d;
+    if (!under)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                         "the target is not under the entry holding the aci "
+                         "(389-DS refuses it as an invalid target)");
+    memset(out, 0, sizeof *out);
+    out->kind = ACREI_ACI_PAT_NONE;
+    out->text = text;
+    out->len = n;
+    return 0;
+}
+
 /* target, target_to, target_from: "ldap:///DN" */
 static int
 target_dn(struct acreA_p *p, const struct tval *v, int macros,
@@ -136,8 +189,18 @@ target_dn(struct acreA_p *p, const struct tval *v, int macros,
     size_t a = k;
     while (a < v->n && s[a] == ' ')
         a++;
+    acre_diag *d = p->diag;
+    int lenient = macros && p->variant == ACREI_ACI_389;
+    if (lenient)
+        p->diag = NULL; /* no_entry may take what acreA_dnpat refuses */
     int rc = acreA_dnpat(p, v->off + a, s + a, v->n - a, macros, out);
-    if (rc)
+    p->diag = d;
+    if (lenient &&
+        (rc == ACRE_ERR_RULE_SYNTAX ||
+         (!rc && (out->flags & ~ACREI_ACI_MACRO_DN))) &&
+        (rc = no_entry(p, v->off + a, s + a, v->n - a, out)) == 1)
+        rc = acreA_dnpat(p, v->off + a, s + a, v->n - a, macros, out);
+    if (rc || out->kind == ACREI_ACI_PAT_NONE)
         return rc;
     /* 389's acl_verify_syntax checks the target alone (macros: it is
      * the target), not target_to / target_from */

@@ -402,6 +402,19 @@ check_odd(struct al *A, const struct acreI_aci *a)
 {
     int rc = 0;
 
+    if ((a->t.has & ACREI_ACI_T_TARGET) &&
+        a->t.target.kind == ACREI_ACI_PAT_NONE) {
+        const char *w = who(A->tmp, a);
+        if (!w)
+            return ACRE_ERR_NOMEM;
+        rc = acreW_warn(A->l, ACREW_ODD_VALUE, &a->pos, &a->pos, NULL, NULL,
+                        "%s: target \"ldap:///%.80s\" is no DN acre can "
+                        "read: 389 stores it as one no entry is under, so "
+                        "the aci applies %s",
+                        w, a->t.target.text,
+                        a->t.target_neg ? "everywhere in its subtree"
+                                        : "nowhere");
+    }
     for (unsigned k = 0; !rc && k < a->nperms; k++)
         rc = odd_walk(A, a, a->perms[k].bind, 0);
     return rc;

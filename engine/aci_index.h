@@ -106,7 +106,8 @@ struct acreP_aci_holder {
 struct acreP_aci_anon {
     const struct acreI_aci *aci;
     uint32_t aci_no;
-    const acre_dn *target; /* the target DN, else the holder */
+    const acre_dn *target; /* the target DN, else the holder; NULL: a
+                              target no entry is under (takes none) */
     uint32_t rights;       /* of all its perms */
 };
 

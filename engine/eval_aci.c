@@ -702,6 +702,8 @@ target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no)
             m = in_scope(edn, t->target.dn, ACRE_SCOPE_SUB);
             if (!t->target_neg) /* OpenDJ scopes "!=" from the holder */
                 base = t->target.dn;
+        } else if (t->target.kind == ACREI_ACI_PAT_NONE) {
+            m = 0; /* 389: a DN no entry is under */
         } else if (t->target.flags & ACREI_ACI_MACRO_DN) {
             const char *v = macro_target(c, t->target.text);
             st->macro[no] = v;
@@ -2490,6 +2492,7 @@ anon_takes(struct ck *c, unsigned k)
         const struct acreP_aci_anon *pa = &c->ix->anon[k];
         const struct acreI_aci_target *t = &pa->aci->t;
         int m =
+            pa->target && /* NULL: a target no entry is under */
             in_scope(c->e->dn, pa->target, ACRE_SCOPE_SUB) &&
             (acre_dn_depth(pa->target) != 0 || acre_dn_depth(c->e->dn) == 0);
         if (m && (t->has & ACREI_ACI_T_FILTER) && t->filter)

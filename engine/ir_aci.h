@@ -55,7 +55,13 @@ struct acreF_filter;
  *                 389 matches it: the normalised DN text, lowercased,
  *                 each '*' absorbing any run of bytes (commas too).
  */
-enum acreI_aci_patkind { ACREI_ACI_PAT_DN = 1, ACREI_ACI_PAT_PATTERN };
+enum acreI_aci_patkind {
+    ACREI_ACI_PAT_DN = 1,
+    ACREI_ACI_PAT_PATTERN,
+    ACREI_ACI_PAT_NONE /* 389, a target only: text it stores as a DN
+                          (an unknown macro, an RDN without '='), under
+                          which no entry is */
+};
 
 /* acreI_aci_dnpat.flags */
 #define ACREI_ACI_MACRO_DN    0x1u /* "($dn)" */

@@ -491,6 +491,12 @@ target(struct gen *g, struct tctx *t, struct dt_str *out)
         dt_str_clear(&dn); /* a pattern that left the holder */
         dt_str_puts(&dn, h);
     }
+    if (!t->dn_macro && dt_rng_chance(&g->r, 5)) {
+        /* a macro 389 stores as text: a DN no entry is under */
+        dt_str_clear(&dn);
+        dt_str_printf(&dn, "[$dn],%s", h);
+        t->persons = 0;
+    }
     dt_str_printf(out, "(target%s\"ldap:///%s\")", op, dn.p);
     dt_str_free(&dn);
 }

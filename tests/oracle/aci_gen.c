@@ -590,6 +590,12 @@ target(struct gen *g, const struct holder *h)
         return fmt(g, "(target%s\"ldap:///cn=g*," GROUPS "\")", neg);
     if (k < 92)
         return fmt(g, "(target%s\"ldap:///uid=*,%s\")", neg, h->dn);
+    /* a macro 389 stores as text: a DN no entry is under */
+    if (k < 95 && g->c->variant == ACREG_ACI_389)
+        return fmt(
+            g, "(target%s\"ldap:///%s,%s\")", neg,
+            PICK(g, ((const char *const[]){"($foo)", "[$dn]", "($attr.cn)"})),
+            h->dn);
     /* an entry at or below the holder */
     const char *dn = h->dn;
     if (h->people)

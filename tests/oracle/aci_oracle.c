@@ -354,7 +354,9 @@ target_dn_matches(struct acreR_ctx *c)
 
     if (!(t->has & ACREI_ACI_T_TARGET))
         return 1;
-    if (t->target.flags & ACREI_ACI_MACRO_DN) {
+    if (t->target.kind == ACREI_ACI_PAT_NONE) {
+        m = 0; /* 389 stores the text as a DN: no entry is under it */
+    } else if (t->target.flags & ACREI_ACI_MACRO_DN) {
         char *v = macro_in_target(c->tmp, ndn, t->target.text);
         m = v != NULL;
         c->macro = v;
@@ -656,7 +658,7 @@ anon_profile_build(struct acreR_aci *o)
         if (!anyone || !(r & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
             continue;
         int pattern = (a->t.has & ACREI_ACI_T_TARGET) &&
-                      a->t.target.kind != ACREI_ACI_PAT_DN &&
+                      a->t.target.kind == ACREI_ACI_PAT_PATTERN &&
                       !(a->t.target.flags & ACREI_ACI_MACRO_DN);
         if (complex || deny || pattern || a->t.target_neg || a->t.filter_neg ||
             a->t.nattr_pat)
@@ -682,6 +684,9 @@ anon_profile_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
                                   ? a->t.target.dn
                                   : a->holder;
         int has_allow;
+        if ((a->t.has & ACREI_ACI_T_TARGET) &&
+            a->t.target.kind == ACREI_ACI_PAT_NONE)
+            continue; /* its target DN has no entry under it */
         if (!(aci_rights(a, &has_allow) & right) ||
             acre_dn_in_scope(e->dn, base, ACRE_SCOPE_SUB) != 1 ||
             (acre_dn_depth(a->holder) == 0 && acre_dn_depth(e->dn) > 0))
