@@ -186,9 +186,10 @@ text_step(void *arg, const acre_explain_step *s)
 static const char *
 outcome_name(int o)
 {
-    return o == ACRE_OUTCOME_TRUE    ? "true"
-           : o == ACRE_OUTCOME_FALSE ? "false"
-                                     : "undefined";
+    return o == ACRE_OUTCOME_TRUE      ? "true"
+           : o == ACRE_OUTCOME_FALSE   ? "false"
+           : o == ACRE_OUTCOME_INVALID ? "invalid"
+                                       : "undefined";
 }
 
 /* json_aci -- the ACI fields of step s, when it names an ACI */
