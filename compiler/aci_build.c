@@ -70,12 +70,11 @@ invalid_leaf(const struct acreI_bind *k)
 {
     int order = k->op != ACREI_ACI_EQ && k->op != ACREI_ACI_NE;
 
+    if (order && acreI_aci_order_answer(k->kw) == ACREI_ORDER_INVALID)
+        return 1;
     switch (k->kw) {
     case ACREI_ACI_IP:
-        return order || k->ipmode == ACREI_IP_NEVER;
-    case ACREI_ACI_DNS:
-    case ACREI_ACI_DAYOFWEEK:
-        return order;
+        return k->ipmode == ACREI_IP_NEVER;
     case ACREI_ACI_TIMEOFDAY:
         return k->tod == ACREI_TOD_INVALID ||
                (k->tod == ACREI_TOD_RANGE && order);

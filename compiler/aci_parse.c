@@ -158,8 +158,12 @@ no_entry(struct acreA_p *p, size_t off, const char *s, size_t n,
             size_t b = i + 1;
             while (b < n && s[b] == ' ')
                 b++;
-            under = !acreA_dnpat(p, off + b, s + b, n - b, 0, &tail) &&
-                    tail.kind == ACREI_ACI_PAT_DN &&
+            int rc = acreA_dnpat(p, off + b, s + b, n - b, 0, &tail);
+            if (rc == ACRE_ERR_NOMEM) {
+                p->diag = d;
+                return rc; /* fail closed, and say why */
+            }
+            under = !rc && tail.kind == ACREI_ACI_PAT_DN &&
                     (!p->holder ||
                      acre_dn_in_scope(tail.dn, p->holder, ACRE_SCOPE_SUB));
         }

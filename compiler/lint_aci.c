@@ -290,9 +290,8 @@ odd_reading(void *tmp, const struct acreI_bind *b)
          * __acllas_setup's other callers */
         return talloc_asprintf(
             tmp, "389 evaluates this keyword only with = and !=: %s",
-            b->kw == ACREI_ACI_ROLEDN ? "False"
-            : b->kw == ACREI_ACI_IP || b->kw == ACREI_ACI_DNS ||
-                    b->kw == ACREI_ACI_DAYOFWEEK
+            acreI_aci_order_answer(b->kw) == ACREI_ORDER_FALSE ? "False"
+            : acreI_aci_order_answer(b->kw) == ACREI_ORDER_INVALID
                 ? INVALID_WORDS
                 : "Undefined, an allow never applies through it and a deny "
                   "denies");

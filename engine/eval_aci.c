@@ -2230,17 +2230,18 @@ bind_node(struct ck *c, const struct acreI_bind *b, unsigned depth,
 
     if (!b || depth > 64)
         return U;
-    /* 389 stores <= and >= with any keyword; only ssf and timeofday
-     * evaluate with them: LASIpEval, LASDnsEval and LASDayOfWeekEval
-     * answer Invalid, __acllas_setup's callers a failure, but
-     * DS_LASRoleDnEval False */
-    if (b->op > ACREI_ACI_NE && b->kw != ACREI_ACI_SSF &&
-        b->kw != ACREI_ACI_TIMEOFDAY)
-        return b->kw == ACREI_ACI_ROLEDN ? F
-               : b->kw == ACREI_ACI_IP || b->kw == ACREI_ACI_DNS ||
-                       b->kw == ACREI_ACI_DAYOFWEEK
-                   ? I
-                   : U;
+    /* 389 stores <= and >= with any keyword (ir_aci.h) */
+    if (b->op > ACREI_ACI_NE)
+        switch (acreI_aci_order_answer(b->kw)) {
+        case ACREI_ORDER_FALSE:
+            return F;
+        case ACREI_ORDER_INVALID:
+            return I;
+        case ACREI_ORDER_FAIL:
+            return U;
+        default:
+            break;
+        }
     switch (b->kw) {
     /* 389 (libaccess) walks a bind rule left to right and stops at the
      * first keyword it cannot evaluate: Undefined (or Invalid) ends the

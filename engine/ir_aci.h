@@ -158,6 +158,38 @@ enum acreI_aci_op {
     ACREI_ACI_GE
 };
 
+/* What 389 answers for a keyword test written with an ordering (<, <=,
+ * >, >=), which it stores with every keyword: ssf and timeofday evaluate
+ * it (ACREI_ORDER_EVAL); DS_LASRoleDnEval says False; LASIpEval,
+ * LASDnsEval and LASDayOfWeekEval say Invalid (LAS_EVAL_INVALID); the
+ * other callers of __acllas_setup fail (LAS_EVAL_FAIL, Undefined).
+ * Read by the compiler (which ACIs may answer Invalid, lint) and the
+ * engine alike. */
+enum acreI_aci_order {
+    ACREI_ORDER_EVAL = 0,
+    ACREI_ORDER_FALSE,
+    ACREI_ORDER_INVALID,
+    ACREI_ORDER_FAIL
+};
+
+static inline enum acreI_aci_order
+acreI_aci_order_answer(enum acreI_aci_kw kw)
+{
+    switch (kw) {
+    case ACREI_ACI_SSF:
+    case ACREI_ACI_TIMEOFDAY:
+        return ACREI_ORDER_EVAL;
+    case ACREI_ACI_ROLEDN:
+        return ACREI_ORDER_FALSE;
+    case ACREI_ACI_IP:
+    case ACREI_ACI_DNS:
+    case ACREI_ACI_DAYOFWEEK:
+        return ACREI_ORDER_INVALID;
+    default:
+        return ACREI_ORDER_FAIL;
+    }
+}
+
 /* A userdn / groupdn / roledn term (a URL of scope -1: 389 stores a
  * scope it cannot read, and the URL then names no one) */
 enum acreI_aci_subj {
@@ -233,7 +265,8 @@ struct acreI_aci_addr {
  */
 /* acreI_bind.odd: 389 reads the value otherwise than it is written (the
  * lint says how; set only under the 389 variant) */
-#define ACREI_ODD_ORDER   1 /* <= or >= where 389 takes none: Undefined */
+#define ACREI_ODD_ORDER \
+    1 /* <= or >= where 389 takes none (acreI_aci_order_answer) */
 #define ACREI_ODD_IP      2 /* prefixes other than the text's addresses */
 #define ACREI_ODD_IPNEVER 3 /* an ip value 389 never evaluates */
 #define ACREI_ODD_SSF     4 /* not a plain number: strtol's reading */
