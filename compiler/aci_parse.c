@@ -35,9 +35,12 @@
  *   - 389 has no targetscope, targetcontrol or extop: they are errors
  *     (its "target" prefix test sends them to the target parser, which
  *     refuses them); the OpenDJ variant accepts all three.
- * Differences kept on purpose (stricter than 389): a keyword must be the
- * whole word before the operator (389 takes any word starting with
- * "target" as target), and unknown keywords in the ACL text are errors.
+ * A word that only starts with a keyword is that keyword under the 389
+ * variant (389's strncmp test, in its order: targattrfilters,
+ * targetattr, targetfilter, target_to, target_from, target), what
+ * follows it up to the first '=' is skipped; OpenDJ wants the whole
+ * word.  Kept stricter than 389 on purpose: unknown keywords in the ACL
+ * text are errors.
  *
  * Invariants: a value is at most ACREA_MAX_VALUE bytes and NUL-free; the
  * work is linear in it; everything is built under a scratch context and
@@ -447,8 +450,26 @@ target(struct acreA_p *p, size_t i, size_t e, struct acreI_aci_target *t)
         int same = p->variant == ACREI_ACI_OPENDJ
                        ? !strncasecmp(p->s + i, tkws[k].name, kn)
                        : !strncmp(p->s + i, tkws[k].name, kn);
-        if (kn == w - i && same)
+        if (kn == w - i && same &&
+            (p->variant != ACREI_ACI_389 || tkws[k].opendj_only))
             return one_target(p, i, kn, e, k, t);
+    }
+    /* 389 takes the first keyword, in its own order, that the word starts
+     * with ("targetattrs", as FreeIPA ships it, is targetattr), and reads
+     * the operator at the first '=' after it */
+    static const unsigned order389[] = {3, 1, 2, 4, 5, 0};
+    for (unsigned j = 0; p->variant == ACREI_ACI_389 &&
+                         j < sizeof(order389) / sizeof(order389[0]);
+         j++) {
+        unsigned k = order389[j];
+        size_t kn = strlen(tkws[k].name);
+        if (kn > e - i || strncmp(p->s + i, tkws[k].name, kn))
+            continue;
+        const char *eq = memchr(p->s + i + kn, '=', e - i - kn);
+        size_t op = eq ? (size_t)(eq - p->s) : i + kn;
+        if (eq && op > i + kn && p->s[op - 1] == '!')
+            op--;
+        return one_target(p, i, op - i, e, k, t);
     }
     return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i,
                      "unknown keyword: expected target, targetattr, "

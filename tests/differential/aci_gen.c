@@ -508,7 +508,9 @@ targetattr(struct gen *g, struct dt_str *out)
     const char *sep = dt_rng_chance(&g->r, 50) ? " || " : "||";
     const char *used[4];
 
-    dt_str_printf(out, "(targetattr%s\"",
+    /* 389 reads a word that starts with "targetattr" as targetattr
+     * (FreeIPA ships "targetattrs") */
+    dt_str_printf(out, "(targetattr%s%s\"", dt_rng_chance(&g->r, 5) ? "s " : "",
                   dt_rng_chance(&g->r, 15) ? "!=" : "=");
     if (dt_rng_chance(&g->r, 20)) {
         dt_str_puts(out, "*\")");
