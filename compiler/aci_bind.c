@@ -10,10 +10,12 @@
  *     tokens; "#" starts a comment to the end of the line; a quoted
  *     string runs to the next '"' (no escapes); a word is
  *     [*A-Za-z0-9._-]+; operators = != < <= > >=; punctuation ( ) , ;
- *     keywords case-insensitive (the scanner is built with -i);
+ *     keywords case-insensitive (the scanner is built with -i), but
+ *     389 finds a bind rule's LAS by its exact name: bind rule keywords
+ *     are lowercase under the 389 variant (aci_kw.c);
  *   - "version" then a word starting with '3' (389's sanity check), ';';
  *     "acl" (or "aci", which 389 rewrites to acl) then the name, quoted
- *     or a word, ';';
+ *     or a word (389: no ';' in it), ';';
  *   - one or more "allow|deny (RIGHTS) RULE ;"; "deny absolute" is
  *     accepted (389 adds absolute to every deny), "allow absolute" is
  *     not (389's rights reader wants '(' after allow);
@@ -266,6 +268,11 @@ header(struct acreA_lex *L, struct acreI_aci *a)
     if (L->t.kind != ACREA_TQSTR && L->t.kind != ACREA_TWORD)
         return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
                          "expected the acl name");
+    /* 389's sanity check cuts the ACL text at each ';' first */
+    if (L->p->variant == ACREI_ACI_389 &&
+        memchr(L->p->s + L->t.off, ';', L->t.n))
+        return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
+                         "389-DS refuses an acl name that holds ';'");
     if (!(a->name = talloc_strndup(L->p->ctx, L->p->s + L->t.off, L->t.n)))
         return ACRE_ERR_NOMEM;
     if ((rc = acreA_next(L)))

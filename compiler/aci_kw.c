@@ -1120,6 +1120,13 @@ acreA_keyword(struct acreA_lex *L, const struct acreI_bind **out)
         return ACRE_ERR_NOMEM;
     b->kw = kw_tab[k].kw;
     p->kw_lower = !memcmp(p->s + off, kw_tab[k].w, L->t.n);
+    /* libaccess finds a rule's LAS by its exact name: 389 refuses the
+     * aci when a bind rule keyword is not written in lowercase */
+    if (p->variant == ACREI_ACI_389 && !p->kw_lower)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
+                         "389-DS takes bind rule keywords in lowercase only "
+                         "(%s)",
+                         kw_tab[k].w);
     b->pos.file = p->at ? p->at->file : NULL;
     b->pos.line = p->at ? p->at->line : 0;
     b->pos.column = p->at && p->at->column ? p->at->column + (unsigned)off : 0;

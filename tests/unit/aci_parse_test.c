@@ -341,8 +341,8 @@ Test(aci_parse, rights)
 Test(aci_parse, several_perms_and_case)
 {
     const struct acreI_aci *a =
-        ok("(targetattr=\"*\")(version 3.0; ACL \"two\"; ALLOW (read) "
-           "USERDN = \"ldap:///anyone\"; Deny(write) groupdn!="
+        ok("(targetattr=\"*\")(version 3.0; ACL \"two\"; ALLOW (READ) "
+           "userdn = \"ldap:///anyone\"; Deny(write) groupdn!="
            "\"ldap:///cn=g,dc=example,dc=com\";)");
 
     cr_assert_eq(a->nperms, 2);
@@ -610,6 +610,46 @@ Test(aci_parse, odd_but_389_accepts)
     cr_assert_eq(a->perms[0].bind->attr, -1);
 }
 
+/* 389 (checked on 2.3.1): "acl", allow/deny, rights, and/or/not in any
+ * case, but a bind rule keyword only in lowercase (libaccess finds the
+ * LAS by its exact name), and no ';' in the acl name; OpenDJ takes
+ * keywords in any case */
+Test(aci_parse, keyword_case_389)
+{
+    static const char *const refused[] = {
+        "userDN=\"ldap:///anyone\"",
+        "USERDN=\"ldap:///anyone\"",
+        "Userdn=\"ldap:///anyone\"",
+        "groupDN=\"ldap:///cn=g,dc=x\"",
+        "userAttr=\"manager#USERDN\"",
+        "userDNattr=\"manager\"",
+        "roleDN=\"ldap:///cn=r,dc=x\"",
+        "authMethod=\"simple\"",
+        "IP=\"127.0.0.1\"",
+        "Dns=\"localhost\"",
+        "dayOfWeek=\"sun\"",
+        "timeOfDay=\"0800\"",
+        "SSF>=\"0\"",
+    };
+    char buf[256];
+
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(buf, sizeof buf, "(version 3.0; acl \"a\"; allow (read) %s;)",
+                 refused[i]);
+        bad_at(buf, ACREI_ACI_389, 36);
+        if (strncmp(refused[i], "roleDN", 6) &&
+            strncmp(refused[i], "userDNattr", 10))
+            ok_dj(buf);
+    }
+    ok("(version 3.0; acl \"a\"; ALLOW (Read, SEARCH) userdn=\"ldap:///"
+       "anyone\" AND ssf>=\"0\" Or NOT ip=\"1.2.3.4\";)");
+    bad_at("(version 3.0; acl \"a;b\"; allow (read) userdn=\"ldap:///"
+           "anyone\";)",
+           ACREI_ACI_389, 19);
+    ok("(version 3.0; acl \"a,b (c)=d#e\"; allow (read) userdn=\"ldap:///"
+       "anyone\";)");
+}
+
 Test(aci_parse, opendj_variant)
 {
     const struct acreI_aci *a = ok_dj(
@@ -722,9 +762,9 @@ Test(aci_parse, subjects_389_normalises)
 
 Test(aci_parse, ldap_prefix_case)
 {
-    /* aclparse.c normalises a lowercase userdn and wants "ldap:///" in
-     * lowercase then; DS_LASUserDnEval itself takes any case */
-    ok("(version 3.0; acl \"a\"; allow (read) USERDN=\"LDAP:///anyone\";)");
+    /* aclparse.c normalises a userdn and wants "ldap:///" in lowercase
+     * then; DS_LASUserDnEval itself takes any case (OpenDJ: any case) */
+    ok_dj("(version 3.0; acl \"a\"; allow (read) USERDN=\"LDAP:///anyone\";)");
     ok("(version 3.0; acl \"a\"; allow (read) groupdn=\"LDAPS:///cn=g,"
        "dc=example,dc=com || ldap:///cn=h,dc=example,dc=com\";)");
     bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"LDAP:///anyone\";)",
