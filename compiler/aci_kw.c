@@ -915,6 +915,42 @@ dns_one(struct acreA_p *p, struct acreI_bind *b, size_t off, size_t n)
     return 0;
 }
 
+/*
+ * dns_389 -- a dns value as LASDnsBuild reads it: names cut at runs of
+ * ',', ' ' and tab, any other byte kept (a name no host has never
+ * matches), at most 255 bytes a name (the rest starts the next one).
+ * b->text gets the names, lowercased, joined by ','.
+ */
+static int
+dns_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    const char *s = p->s + v.off, *e = s + v.n;
+    char *out = talloc_array(p->ctx, char, 2 * v.n + 1), *o = out;
+    int rc;
+
+    if (!out)
+        return ACRE_ERR_NOMEM;
+    do {
+        size_t n = 0;
+        while (s + n < e && s[n] != ',' && s[n] != ' ' && s[n] != '\t')
+            n++;
+        if (n > 255)
+            n = 255;
+        if ((rc = count_term(p, (size_t)(s - p->s))))
+            return rc;
+        if (o > out)
+            *o++ = ',';
+        for (size_t i = 0; i < n; i++)
+            *o++ = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+        s += n;
+        while (s < e && (*s == ',' || *s == ' ' || *s == '\t'))
+            s++;
+    } while (s < e);
+    *o = '\0';
+    b->text = out;
+    return 0;
+}
+
 static int
 day_one(struct acreA_p *p, struct acreI_bind *b, size_t off, size_t n)
 {
@@ -1028,6 +1064,8 @@ operand_of(struct acreA_p *p, struct acreI_bind *b, struct operand v)
             return ACRE_ERR_NOMEM;
         return each(p, v, ip_one, b);
     case ACREI_ACI_DNS:
+        if (p->variant == ACREI_ACI_389)
+            return dns_389(p, b, v);
         if ((rc = each(p, v, dns_one, b)))
             return rc;
         return (b->text = lower_dup(p, p->s + v.off, v.n)) ? 0 : ACRE_ERR_NOMEM;

@@ -282,6 +282,9 @@ targetattr(struct acreA_p *p, const struct tval *v, struct acreI_aci_target *t)
     if (!ids || !pats)
         return ACRE_ERR_NOMEM;
     t->attr_neg = v->neg;
+    /* 389 stores targetattr="" as a list that names no attribute */
+    if (v->n == 0 && p->variant == ACREI_ACI_389)
+        return t->attrs = ids, t->attr_pat = pats, 0;
     while (!rc) {
         const char *bar = NULL;
         for (size_t i = a; i + 1 < e && !bar; i++)
@@ -304,6 +307,52 @@ targetattr(struct acreA_p *p, const struct tval *v, struct acreI_aci_target *t)
     return rc;
 }
 
+/* 389's slapi_find_matching_paren: the ')' closing the '(' at s[i]
+ * (a backslash escapes the next byte), or e when there is none. */
+static size_t
+close389(const char *s, size_t i, size_t e)
+{
+    int depth = 0, esc = 0;
+
+    for (; i < e; i++) {
+        if (!esc && s[i] == '(')
+            depth++;
+        else if (!esc && s[i] == ')')
+            depth--;
+        if (depth == 0)
+            return i;
+        esc = s[i] == '\\' && !esc;
+    }
+    return e;
+}
+
+/*
+ * trim389 -- the part of a targetfilter s[*a..*a+*n) that 389 parses:
+ * __acl_trim_filterstr takes doubled outer parentheses off ("((f))" is
+ * "(f)"), then slapi_str2filter reads one parenthesised filter and
+ * ignores what follows it ("(f)(g)" and "(f)x" are "(f)").
+ */
+static void
+trim389(const char *s, size_t *a, size_t *n)
+{
+    size_t str = *a, tmp = *a, e = *a + *n;
+
+    while (tmp < e && s[tmp++] == '(' && tmp < e && s[tmp] == '(') {
+        size_t m = close389(s, str, e);
+        if (m < e) {
+            e = m;
+            str++;
+        }
+    }
+    if (str < e && s[str] == '(') {
+        size_t m = close389(s, str, e);
+        if (m < e)
+            e = m + 1;
+    }
+    *a = str;
+    *n = e - str;
+}
+
 static int
 targetfilter(struct acreA_p *p, const struct tval *v,
              struct acreI_aci_target *t)
@@ -317,6 +366,8 @@ targetfilter(struct acreA_p *p, const struct tval *v,
         n--;
     if (n >= 2 && s[a] == '"' && s[a + n - 1] == '"')
         a++, n -= 2;
+    if (p->variant == ACREI_ACI_389)
+        trim389(s, &a, &n);
     if (!(t->filter_text = talloc_strndup(p->ctx, s + a, n)))
         return ACRE_ERR_NOMEM;
     if (strcasestr(t->filter_text, "($dn)") ||

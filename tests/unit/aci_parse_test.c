@@ -650,6 +650,37 @@ Test(aci_parse, keyword_case_389)
        "anyone\";)");
 }
 
+/* 389 2.3.1 stores these (aci-cases/case-21, case-22 hold its answers) */
+Test(aci_parse, filters_attrs_dns_389)
+{
+    static const char *const tf[][2] = {
+        {"((uid=a))", "(uid=a)"},
+        {"(((uid=a)))", "(uid=a)"},
+        {"(uid=a)(uid=b)", "(uid=a)"},
+        {"(uid=a)x", "(uid=a)"},
+        {"(&(uid=a))(uid=b)", "(&(uid=a))"},
+        {"((uid=a)(uid=b))", "(uid=a)"},
+        {"((|(uid=a)(uid=b)))", "(|(uid=a)(uid=b))"},
+        {"(cn=a\\29)(uid=b)", "(cn=a\\29)"},
+        {"uid=a", "uid=a"},
+    };
+    char buf[256];
+    const struct acreI_aci *a;
+
+    for (size_t i = 0; i < sizeof tf / sizeof tf[0]; i++) {
+        snprintf(buf, sizeof buf, "(targetfilter=\"%s\")" BODY, tf[i][0]);
+        a = ok(buf);
+        cr_expect_str_eq(a->t.filter_text, tf[i][1], "%s", tf[i][0]);
+    }
+    a = ok("(targetattr=\"\")" BODY);
+    cr_expect(a->t.has & ACREI_ACI_T_ATTR);
+    cr_expect_eq(a->t.nattrs, 0);
+    cr_expect_eq(a->t.attr_star, 0);
+    a = ok("(version 3.0; acl \"a\"; allow (read) dns = \"A b,,c;d\tE\";)");
+    cr_expect_str_eq(a->perms[0].bind->text, "a,b,c;d,e");
+    ok("(version 3.0; acl \"a\"; allow (read) dns = \"\";)");
+}
+
 Test(aci_parse, opendj_variant)
 {
     const struct acreI_aci *a = ok_dj(
