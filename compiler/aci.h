@@ -176,6 +176,14 @@ int acreA_err(struct acreA_p *p, int code, size_t off, const char *fmt, ...)
 size_t acreA_norm389(const char *s, size_t n, const char **why);
 
 /*
+ * acreA_scan389 -- does 389's rule scanner (aclparse.c's
+ * __aclp__normalize_acltxt and __aclp__getNextLASRule, aci_scan389.c)
+ * refuse the ACL text p->s[off..off+n) that the parse accepted?  0, or
+ * ACRE_ERR_RULE_SYNTAX with the error at the byte it trips on.
+ */
+int acreA_scan389(struct acreA_p *p, size_t off, size_t n);
+
+/*
  * acreA_dnpat -- s[0..n) (at byte off of the value) is the part after
  * "ldap:///" of a target or subject: a DN, or, with '*' wildcards or
  * macros ("($dn)", "[$dn]", "($attr.NAME)": only when macros is set), a

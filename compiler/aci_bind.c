@@ -321,6 +321,8 @@ acreA_acltext(struct acreA_p *p, size_t off, size_t n, struct acreI_aci *a)
         if ((rc = perm(&L, &perms[np++])))
             return rc;
     } while (L.t.kind != ACREA_TEOF);
+    if (p->variant == ACREI_ACI_389 && (rc = acreA_scan389(p, off, n)))
+        return rc;
     a->perms = perms;
     a->nperms = np;
     return 0;

@@ -681,6 +681,48 @@ Test(aci_parse, filters_attrs_dns_389)
     ok("(version 3.0; acl \"a\"; allow (read) dns = \"\";)");
 }
 
+/* 389's rule scanner takes the first rule name a word holds, in its own
+ * order (userdn before userattr, ip before dns): each checked on 389-DS
+ * 2.3.1 (stored or refused by ldapmodify) */
+Test(aci_parse, rule_scanner_389)
+{
+    static const char *const refused[] = {
+        "userattr=\"manager#userdn\"",
+        "userattr=\"manager#groupdn\"",
+        "userattr=\"parent[0,1].manager#groupdn\"",
+        "dns=\"ship.example.com\"",
+        "dns=\"*.ipa.test\"",
+        "userdn=\"ldap:///anyone\" and dns=\"ship.example.com\"",
+        "userdn=\"ldap:///anyone\" and userattr=\"manager#userdn\"",
+        "roledn=\"ldap:///cn=userdn,dc=example,dc=com\"",
+    };
+    static const char *const stored[] = {
+        "userattr = \"manager#userdn\"",
+        "userattr=\"manager#Userdn\"",
+        "userattr=\"manager#roledn\"",
+        "userattr=\"manager#ldapurl\"",
+        "dns = \"ship.example.com\"",
+        "dns=\"ship.example.com\" and userdn=\"ldap:///anyone\"",
+        "dns=\"host.ssf.example\"",
+        "userdn=\"ldap:///anyone\" and ip=\"1.2.3.4;5\"",
+        "authmethod=\"simple\"",
+    };
+    char buf[256];
+
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(buf, sizeof buf, "(version 3.0; acl \"a\"; allow (read) %s;)",
+                 refused[i]);
+        bad(buf);
+        if (strncmp(refused[i], "roledn", 6)) /* OpenDJ has no roledn */
+            ok_dj(buf);
+    }
+    for (size_t i = 0; i < sizeof stored / sizeof stored[0]; i++) {
+        snprintf(buf, sizeof buf, "(version 3.0; acl \"a\"; allow (read) %s;)",
+                 stored[i]);
+        ok(buf);
+    }
+}
+
 Test(aci_parse, opendj_variant)
 {
     const struct acreI_aci *a = ok_dj(
