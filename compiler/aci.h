@@ -230,6 +230,8 @@ struct acreA_lex {
     struct acreA_p *p;
     size_t i, end; /* next byte, end of the ACL text */
     struct acreA_tok t;
+    int rule; /* in a bind rule: 389's libaccess drops bytes it has no
+               * token for */
 };
 
 /* acreA_next -- read the next token into L->t.  Returns 0 or an error. */

@@ -64,6 +64,14 @@ acreA_next(struct acreA_lex *L)
                 i++;
             continue;
         }
+        /* libaccess's scanner has no rule for other bytes: flex's default
+         * rule drops them ("=!" is "=") */
+        if (i < L->end && L->rule && p->variant == ACREI_ACI_389 &&
+            !is_word(s[i]) && !strchr("\"=<>(){},;", s[i]) &&
+            !(s[i] == '!' && i + 1 < L->end && s[i + 1] == '=')) {
+            i++;
+            continue;
+        }
         break;
     }
     L->t.off = i;
@@ -170,7 +178,10 @@ rights(struct acreA_lex *L, unsigned *bits)
             break;
         rc = acreA_next(L);
     }
-    return rc ? rc : expect(L, ')', "',' or ')' in the rights");
+    if (rc || L->t.kind != ')')
+        return rc ? rc : expect(L, ')', "',' or ')' in the rights");
+    L->rule = 1; /* up to the ';' ending the bind rule */
+    return acreA_next(L);
 }
 
 /* ------------------------------------------------------------------------
@@ -298,6 +309,7 @@ perm(struct acreA_lex *L, struct acreI_aci_perm *pm)
         return rc;
     if ((rc = rights(L, &pm->rights)) || (rc = rule(L, 0, &pm->bind)))
         return rc;
+    L->rule = 0;
     return expect(L, ';', "';' after the bind rule");
 }
 

@@ -119,7 +119,10 @@ url_scope(struct acreA_p *p, size_t off, const char *s, size_t n, int *scope)
 static int
 no_one(const char *s, size_t n)
 {
-    return !memchr(s, '=', n) && !memchr(s, '*', n) && !memchr(s, '$', n);
+    /* "*" alone: 389's userdn LAS makes it a presence filter, which its
+     * substring matcher never takes */
+    return (!memchr(s, '=', n) && !memchr(s, '*', n) && !memchr(s, '$', n)) ||
+           (n == 1 && s[0] == '*');
 }
 
 /* base?attrs?scope?filter at p->s[off..off+n) (after ldap:///) */
@@ -1122,10 +1125,6 @@ op_of(struct acreA_lex *L, int ordered, enum acreI_aci_op *op)
     if (*op > ACREI_ACI_NE && !ordered && L->p->variant != ACREI_ACI_389)
         return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
                          "this keyword takes only '=' or \"!=\"");
-    if ((*op == ACREI_ACI_LT || *op == ACREI_ACI_GT) &&
-        L->p->variant == ACREI_ACI_389)
-        return acreA_err(L->p, ACRE_ERR_RULE_SYNTAX, L->t.off,
-                         "389-DS refuses '<' and '>' here (use <= or >=)");
     return 0;
 }
 
@@ -1289,8 +1288,11 @@ acreA_attrfilters(struct acreA_p *p, size_t off, size_t n,
     for (;;) {
         size_t z = split_at(p->s, a, e, ","), o = a, k = z - a;
         trim(p->s, &o, &k);
-        int add = k >= 4 && !strncasecmp(p->s + o, "add=", 4);
-        int del = k >= 4 && !strncasecmp(p->s + o, "del=", 4);
+        /* 389 compares them case-sensitively (strcmp, strstr) */
+        int (*cmp)(const char *, const char *, size_t) =
+            p->variant == ACREI_ACI_389 ? strncmp : strncasecmp;
+        int add = k >= 4 && !cmp(p->s + o, "add=", 4);
+        int del = k >= 4 && !cmp(p->s + o, "del=", 4);
         int rc;
         if (!add && !del)
             return acreA_err(p, ACRE_ERR_RULE_SYNTAX, o,

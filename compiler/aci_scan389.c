@@ -18,6 +18,9 @@
  *     memory, and the aci is refused (userattr="manager#userdn";
  *     ... and dns="ship.example.com"); one that finds a rule later in the
  *     part is fine (dns="ship.example.com" and userdn=...);
+ *   - a part where the scan finds no rule at all loses its bind rule in
+ *     389's rewrite, and libaccess refuses what is left
+ *     (userdn ! = "ldap:///anyone");
  *   - a rule found at a userdn, groupdn or roledn name must have an '='
  *     and an "ldap:///" or "ldaps:///" after which 389's DN normaliser
  *     takes the text up to its '?' or its closing quote
@@ -101,7 +104,7 @@ rule_end(const char *s, size_t b, size_t x)
 }
 
 struct scan {
-    size_t start, end, at; /* the rule's start and end; at: a bad name */
+    size_t start, end, at, atn; /* the rule's start and end; a bad name */
     int found, dangling;
 };
 
@@ -131,7 +134,7 @@ next_rule(const char *s, size_t b, size_t e, struct scan *r)
         for (k = 0; k < sizeof(las) / sizeof(las[0]); k++)
             if ((rs = find(s, wa, wb, las[k].w)) != (size_t)-1) {
                 kind = las[k].kind;
-                kl = strlen(las[k].w);
+                kl = r->atn = strlen(las[k].w);
                 in_dn |= las[k].dn;
                 break;
             }
@@ -250,6 +253,10 @@ acreA_scan389(struct acreA_p *p, size_t off, size_t n)
             return 0; /* the parse proper has judged it */
         struct scan r;
         next_rule(s, b, semi, &r);
+        if (!r.found && !r.dangling) /* 389 then drops the bind rule */
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, b,
+                             "389-DS refuses this aci: its rule scanner "
+                             "finds no bind rule in this part");
         while (r.found && r.start < r.end) {
             size_t bad = check_rule(s, &r);
             if (bad)
@@ -268,7 +275,7 @@ acreA_scan389(struct acreA_p *p, size_t off, size_t n)
                              "389-DS refuses this aci: its rule scanner "
                              "takes \"%.*s\" here for a rule name and finds "
                              "no rule after it",
-                             12, s + r.at);
+                             (int)r.atn, s + r.at);
         if (!c)
             break;
     }

@@ -694,12 +694,17 @@ static void
 odd_leaf(struct gen *g, struct dt_str *out)
 {
     static const char *const ordered[] = {
-        "userdn>=\"ldap:///anyone\"", "ip>=\"127.0.0.1\"",
-        "dns<=\"localhost\"",         "dayofweek>=\"sun\"",
-        "authmethod>=\"none\"",       "userattr>=\"manager#USERDN\"",
-        "userattr<=\"l#Paris\"",      "roledn>=\"ldap:///anyone\"",
-        "timeofday>=\"0000-2359\"",   "userdn=\"ldap:///nobody\"",
-        "groupdn!=\"ldap:///self\""};
+        "userdn>=\"ldap:///anyone\"", "ip>=\"127.0.0.1\"", "dns<=\"localhost\"",
+        "dayofweek>=\"sun\"", "authmethod>=\"none\"",
+        "userattr>=\"manager#USERDN\"", "userattr<=\"l#Paris\"",
+        "roledn>=\"ldap:///anyone\"", "timeofday>=\"0000-2359\"",
+        "userdn=\"ldap:///nobody\"", "groupdn!=\"ldap:///self\"",
+        /* '<' and '>' with the spaces 389's rule scanner wants; "=!" is
+         * "=" (libaccess drops the '!'); "*" names no one */
+        "ssf > \"0\"", "ssf < \"1\"", "timeofday > \"0000\"",
+        "ip > \"127.0.0.1\"", "authmethod < \"simple\"",
+        "roledn > \"ldap:///cn=r,dc=x\"", "userdn =! \"ldap:///anyone\"",
+        "userdn=\"ldap:///*\""};
     static const char *const ip[] = {"127.0.0.*, 127.0.0.2",
                                      "127.0.0.2, 127.0.0.*",
                                      "*.0.0.1",

@@ -432,7 +432,9 @@ bind_atom(struct gen *g)
 {
     unsigned k = acreG_rng_below(&g->r, 100);
     const char *o15 = op(g, 15), *o20 = op(g, 20);
-    const char *cmp = PICK(g, ((const char *const[]){">=", "<=", "=", "!="}));
+    /* '<' and '>' with the spaces 389's rule scanner wants */
+    const char *cmp =
+        PICK(g, ((const char *const[]){">=", "<=", "=", "!=", " > ", " < "}));
 
     if (g->c->variant == ACREG_ACI_389 && acreG_rng_pct(&g->r, 6))
         return odd_atom_389(g);

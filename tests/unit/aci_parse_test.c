@@ -758,10 +758,18 @@ Test(aci_parse, refused_columns)
     bad_at("(Target=\"ldap:///dc=example,dc=com\")" BODY, ACREI_ACI_389, 1);
     bad_at("(version 2.0; acl \"a\"; allow (read) userdn=\"ldap:///all\";)",
            ACREI_ACI_389, 9);
+    /* 389's rule scanner finds no '=' after "ssf" in the word (with
+     * spaces, "ssf > \"0\"", it takes the rule) */
     bad_at("(version 3.0; acl \"a\"; allow (read) ssf>\"0\";)", ACREI_ACI_389,
-           39);
+           36);
     bad_at("(version 3.0; acl \"a\"; allow (read) timeofday<\"0001\";)",
-           ACREI_ACI_389, 45);
+           ACREI_ACI_389, 36);
+    ok("(version 3.0; acl \"a\"; allow (read) ssf > \"0\" and timeofday "
+       "<\"0001\";)");
+    ok("(version 3.0; acl \"a\"; allow (read) ssf>\"0\" and userdn="
+       "\"ldap:///all\";)");
+    bad_at("(version 3.0; acl \"a\"; allow (read) userdn ! = \"ldap:///all\";)",
+           ACREI_ACI_389, 23);
     bad_at("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///*,dc="
            "example,dc=com\";)",
            ACREI_ACI_389, 53); /* 389's normaliser: ',' in a type */
