@@ -239,6 +239,11 @@ pattern_rdn(struct acreA_p *p, size_t off, const char *s, size_t a, size_t b,
         return put_lower(p, off, s, a, b, flags, out);
     while (eq < b && s[eq] != '=')
         eq += s[eq] == '\\' ? 2 : 1;
+    /* 389 matches a subject pattern as a substring filter over the DN's
+     * text: "u*" or "*judy*" (its normaliser passes an RDN with no '=') */
+    if (eq >= b && p->variant == ACREI_ACI_389 && p->subject_pat &&
+        memchr(s + a, '*', b - a))
+        return put_lower(p, off, s, a, b, flags, out);
     if (eq >= b)
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + a,
                          "an RDN of the DN has no '=' (a '*' must stand "
@@ -329,7 +334,10 @@ acreA_filter(struct acreA_p *p, size_t off, const char *s, size_t n,
 
     if (!t)
         return ACRE_ERR_NOMEM;
-    int rc = acreF_parse(p->ctx, p->schema, t, n + (wrap ? 2 : 0), &f, &d);
+    int rc = acreF_parse_flags(
+        p->ctx, p->schema, t, n + (wrap ? 2 : 0),
+        p->variant == ACREI_ACI_389 && p->filter389 ? ACREF_389_NAMES : 0, &f,
+        &d);
     talloc_free(t);
     if (rc == ACRE_ERR_NOMEM)
         return rc;

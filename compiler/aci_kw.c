@@ -210,7 +210,9 @@ subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
     if (kw != ACREI_ACI_ROLEDN && memchr(s + off, '?', n))
         rc = url(p, off, n, t);
     else {
+        p->subject_pat = 1;
         rc = acreA_dnpat(p, off, s + off, n, 1, &t->pat);
+        p->subject_pat = 0;
         t->kind = t->pat.kind == ACREI_ACI_PAT_DN ? ACREI_ACI_S_DN
                                                   : ACREI_ACI_S_PATTERN;
     }

@@ -262,6 +262,12 @@ targetattr_name(struct acreA_p *p, size_t a, size_t b,
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
                          "targetattr \"%.*s\" does not exist in schema",
                          (int)(b - a > 60 ? 60 : b - a), s + a);
+    /* 389 compares the name as text with the type's first name, which
+     * its entries and filters use: an alias or an OID names nothing */
+    const char *first = acreS_attr(p->schema, d.type)->dn.name;
+    if (p->variant == ACREI_ACI_389 &&
+        (strlen(first) != d.name_len || strncasecmp(first, d.name, d.name_len)))
+        return 0;
     int id = d.nopts ? acreS_desc_intern(p->schema, &d) : d.type;
     if (id < 0)
         return id == ACRE_ERR_NOMEM ? id
@@ -379,7 +385,9 @@ targetfilter(struct acreA_p *p, const struct tval *v,
         p->flags |= ACREI_ACI_F_MACRO;
         return p->lint ? acreA_filter_names(p, a, n, "targetfilter") : 0;
     }
+    p->filter389 = 1;
     int rc = acreA_filter(p, a, s + a, n, &t->filter);
+    p->filter389 = 0;
     if (!rc && p->lint)
         rc = acreA_filter_names(p, a, n, "targetfilter");
     return rc;

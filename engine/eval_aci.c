@@ -861,6 +861,38 @@ attrfilters(struct ck *c, const struct acreP_aci_perm *p,
     return found ? 1 : -1;
 }
 
+/* pat389 -- does a targetattr pattern of t take description d of a type
+ * named name?  389 matches the pattern, case-insensitively, against the
+ * attribute's whole description as its entries and filters spell it:
+ * the type's first name and the options ("*n" does not take
+ * "cn;lang-fr"). */
+static int
+pat389(const struct acreI_aci_target *t, const char *name,
+       const struct acreF_desc *d)
+{
+    char buf[256];
+    size_t n = strlen(name);
+
+    if (n >= sizeof(buf))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        buf[i] =
+            name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] + 32) : name[i];
+    for (unsigned o = 0; o < d->nopts; o++) {
+        if (n + 1 + d->opt_len[o] >= sizeof(buf))
+            return 0;
+        buf[n++] = ';';
+        for (uint32_t i = 0; i < d->opt_len[o]; i++, n++) {
+            char ch = d->opts[o][i];
+            buf[n] = ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch;
+        }
+    }
+    for (unsigned i = 0; i < t->nattr_pat; i++)
+        if (glob(t->attr_pat[i], strlen(t->attr_pat[i]), buf, n))
+            return 1;
+    return 0;
+}
+
 /* attr_match_full -- does perm p's targetattr take description d (entry
  * level when d is NULL)?  A listed type covers its descriptions with
  * options (389 compares base types); one listed with options only those
@@ -904,7 +936,11 @@ attr_match_full(struct ck *c, const struct acreP_aci_perm *p,
     }
     if (!m && t->nattr_pat) {
         const struct acreS_attr *at = acreS_attr(s, d->type);
-        for (unsigned i = 0; !m && i < t->nattr_pat; i++)
+        if (c->ix->set->variant == ACREI_ACI_389)
+            m = pat389(t, at->dn.name, d);
+        for (unsigned i = 0;
+             c->ix->set->variant != ACREI_ACI_389 && !m && i < t->nattr_pat;
+             i++)
             for (unsigned k = 0; !m && k < at->nnames; k++)
                 m = glob(t->attr_pat[i], strlen(t->attr_pat[i]), at->names[k],
                          strlen(at->names[k]));

@@ -548,6 +548,12 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
         return 0;
     }
     at = acreS_attr(ps->schema, nd->want.type);
+    if ((ps->flags & ACREF_389_NAMES) &&
+        (strlen(at->dn.name) != nd->want.name_len ||
+         strncasecmp(at->dn.name, nd->want.name, nd->want.name_len))) {
+        nd->undef = 2; /* made (|) once parsed: absent_items() */
+        return 0;
+    }
     if (!options_ok(at, &nd->want)) {
         nd->undef = 1;
         return 0;
@@ -1353,6 +1359,22 @@ ps_init(struct ps *ps, const acre_schema *schema, const char *str, size_t len,
 }
 
 /* acreF_parse_flags -- see filter.h. */
+/* absent_items -- ACREF_389_NAMES: an item on a type written by another
+ * name finds no attribute, so it is FALSE, and TRUE under a NOT: (|). */
+static void
+absent_items(struct acreF_node *nd)
+{
+    if (nd->undef == 2) {
+        nd->kind = ACREF_ABSOLUTE_FALSE;
+        nd->undef = 0;
+        nd->nkids = 0;
+        return;
+    }
+    if (nd->kind == ACREF_AND || nd->kind == ACREF_OR || nd->kind == ACREF_NOT)
+        for (unsigned i = 0; i < nd->nkids; i++)
+            absent_items(nd->kids[i]);
+}
+
 int
 acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                   size_t len, unsigned flags, struct acreF_filter **out,
@@ -1371,6 +1393,8 @@ acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
     rc = ps_init(&ps, schema, str ? str : "", len, flags, diag);
     if (rc == 0)
         rc = parse_top(&ps);
+    if (rc == 0 && (flags & ACREF_389_NAMES))
+        absent_items(ps.f->root);
     if (rc == ACRE_ERR_NOMEM)
         acreE_diag_set(diag, rc, ps.i, "out of memory");
     if (rc == 0)

@@ -65,6 +65,15 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  *   Extension, 12) instead of an UNDEFINED item.
  */
 #define ACREF_389_SEARCH   0x2u
+/*
+ *   ACREF_389_NAMES: a filter 389 evaluates on its own entries, whose
+ *   types it names by their first name: an item whose type is written
+ *   otherwise (an alias, an OID) finds no attribute: it is FALSE (made
+ *   an absolute false, so TRUE under a NOT).
+ *   For a 389 targetfilter (389's search front end maps a search
+ *   filter's names first, and so does acre's search).
+ */
+#define ACREF_389_NAMES    0x4u
 
 int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                       size_t len, unsigned flags, struct acreF_filter **out,

@@ -721,6 +721,12 @@ Test(aci_parse, rule_scanner_389)
                  stored[i]);
         ok(buf);
     }
+    /* a subject pattern is a substring filter over the DN's text, RDNs
+     * with no '=' too (aci-cases/case-24); targets still want them */
+    const struct acreI_aci *a =
+        ok("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///*Judy*\";)");
+    cr_expect_str_eq(a->perms[0].bind->terms[0].pat.text, "*judy*");
+    bad("(target=\"ldap:///u*,dc=example,dc=com\")" BODY);
 }
 
 Test(aci_parse, opendj_variant)
