@@ -91,6 +91,8 @@ struct acreA_unknown {
     const char *where;    /* "targetattr", "targetfilter", ... */
     struct acreI_pos pos; /* of the name (column 0: unknown) */
     size_t off;           /* of the name, in the value */
+    const char *first;    /* set: a known type's other name, which 389
+                           * compares as text with this first name */
 };
 
 struct acreA_lint {
@@ -154,6 +156,12 @@ struct acreA_p {
  */
 int acreA_unknown_name(struct acreA_p *p, size_t off, size_t n,
                        const char *where);
+
+/* acreA_alias_name -- lint mode, 389 variant: a known type id written at
+ * p->s[off..off+n) by another name than its first, which 389 compares as
+ * text, is kept as an acreA_unknown with `first` set.  0 or NOMEM. */
+int acreA_alias_name(struct acreA_p *p, size_t off, size_t n, int id,
+                     const char *where);
 
 /*
  * acreA_filter_names -- in lint mode, the attribute descriptions of the

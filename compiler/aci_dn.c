@@ -82,6 +82,25 @@ acreA_unknown_name(struct acreA_p *p, size_t off, size_t n, const char *where)
     return 0;
 }
 
+/* acreA_alias_name -- see aci.h. */
+int
+acreA_alias_name(struct acreA_p *p, size_t off, size_t n, int id,
+                 const char *where)
+{
+    const char *first = acreS_attr(p->schema, id)->dn.name;
+    size_t k = 0;
+
+    while (k < n && p->s[off + k] != ';')
+        k++;
+    if (p->variant != ACREI_ACI_389 || !p->lint ||
+        (strlen(first) == k && !strncasecmp(first, p->s + off, k)))
+        return 0;
+    int rc = acreA_unknown_name(p, off, n, where);
+    if (!rc)
+        p->lint->unk[p->lint->nunk - 1].first = first;
+    return rc;
+}
+
 int
 acreA_filter_names(struct acreA_p *p, size_t off, size_t n, const char *where)
 {
@@ -102,8 +121,13 @@ acreA_filter_names(struct acreA_p *p, size_t off, size_t n, const char *where)
             j++;
         if (j == a || j >= off + n || strchr("()", s[j]))
             continue;
-        if (acreS_attr_find(p->schema, s + a, j - a) < 0) {
+        int id = acreS_attr_find(p->schema, s + a, j - a);
+        if (id < 0) {
             int rc = acreA_unknown_name(p, a, j - a, where);
+            if (rc)
+                return rc;
+        } else if (p->filter389) {
+            int rc = acreA_alias_name(p, a, j - a, id, where);
             if (rc)
                 return rc;
         }

@@ -267,7 +267,7 @@ targetattr_name(struct acreA_p *p, size_t a, size_t b,
     const char *first = acreS_attr(p->schema, d.type)->dn.name;
     if (p->variant == ACREI_ACI_389 &&
         (strlen(first) != d.name_len || strncasecmp(first, d.name, d.name_len)))
-        return 0;
+        return acreA_alias_name(p, a, b - a, d.type, "targetattr");
     int id = d.nopts ? acreS_desc_intern(p->schema, &d) : d.type;
     if (id < 0)
         return id == ACRE_ERR_NOMEM ? id
@@ -387,9 +387,9 @@ targetfilter(struct acreA_p *p, const struct tval *v,
     }
     p->filter389 = 1;
     int rc = acreA_filter(p, a, s + a, n, &t->filter);
-    p->filter389 = 0;
     if (!rc && p->lint)
         rc = acreA_filter_names(p, a, n, "targetfilter");
+    p->filter389 = 0;
     return rc;
 }
 

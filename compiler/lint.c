@@ -113,7 +113,8 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
     {"odd-value", "(aci, 389) a bind-rule value 389 stores unchecked and "
                   "reads otherwise than it is written (an ordering it never "
                   "evaluates, an ip, ssf, dayofweek or userattr value, an "
-                  "LDAP URL scope)"},
+                  "LDAP URL scope, a targetattr or targetfilter name by "
+                  "alias)"},
 };
 
 /* acreW_check_id -- see lint.h. */

@@ -33,8 +33,9 @@
  *                      "ldap:///anyone") or every bound one ("ldap:///all");
  *   odd-value          (389) a keyword test whose value 389 reads otherwise
  *                      than it is written (acreI_bind.odd, set by the
- *                      parser, or a URL scope it cannot read), said with
- *                      389's reading.
+ *                      parser, or a URL scope it cannot read, or a
+ *                      targetattr / targetfilter name by alias or OID),
+ *                      said with 389's reading.
  * Cost: linear in the ACIs for all but shadowing, which probes the deny
  * perms held by each ancestor of an allow's holder (a sorted array of
  * their ancestry hashes) and compares at most MAX_PAIRS of them with it.
@@ -125,6 +126,17 @@ check_unknown(struct al *A, const struct acreA_lint *lint)
                    "defines it (the rest is checked as if the name were "
                    "absent)";
         const char *w = who(A->tmp, a);
+        if (w && u->first) {
+            int rc = acreW_warn(
+                A->l, ACREW_ODD_VALUE, &u->pos, &a->pos, NULL, NULL,
+                "%s: %s names \"%s\", another name of %s: 389 compares "
+                "the name as text with %s, the name its entries and "
+                "filters use, so it names no attribute",
+                w, u->where, u->name, u->first, u->first);
+            if (rc)
+                return rc;
+            continue;
+        }
         int rc = !w ? ACRE_ERR_NOMEM
                     : acreW_warn(A->l, ACREW_UNKNOWN_ATTRIBUTE, &u->pos,
                                  &a->pos, NULL, NULL,
