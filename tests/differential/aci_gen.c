@@ -37,6 +37,7 @@ struct gen {
     int people[12], ous[4], groups[16], roles[4];
     unsigned npeople, nous, ngroups, nroles;
     int ou_people, ou_groups;
+    int ger; /* a get-effective-rights case: writes and value filters */
 };
 
 static const char *const first_names[] = {"alice", "bob",   "carol", "dave",
@@ -532,6 +533,21 @@ targetattr(struct gen *g, struct dt_str *out)
     dt_str_puts(out, dt_rng_chance(&g->r, 5) ? " ||\")" : "\")");
 }
 
+/* target_to and target_from (moddn's n right), in get-effective-rights
+ * cases: DNs of OUs, each with = or != */
+static void
+moddn_targets(struct gen *g, struct tctx *t, struct dt_str *out)
+{
+    if (dt_rng_chance(&g->r, 60))
+        dt_str_printf(out, "(target_to%s\"ldap:///%s\")",
+                      dt_rng_chance(&g->r, 30) ? "!=" : "=",
+                      g->v[below(g, t->holder)].dn);
+    if (dt_rng_chance(&g->r, 60))
+        dt_str_printf(out, "(target_from%s\"ldap:///%s\")",
+                      dt_rng_chance(&g->r, 30) ? "!=" : "=",
+                      g->v[below(g, t->holder)].dn);
+}
+
 static void
 targetfilter(struct gen *g, struct dt_str *out)
 {
@@ -560,9 +576,26 @@ targattrfilters(struct gen *g, struct dt_str *out)
         "add=description:(description=*), del=description:(description=*)",
         "del=telephoneNumber:(telephoneNumber=+1*) && title:(title=*)",
         "add=l:(l=Paris) && title:(title=*)"};
+    /* more for get-effective-rights: types with options in the entries
+     * (cn;lang-fr), DN-valued types, several types */
+    static const char *const fg[] = {
+        "add=cn:(cn=a*)",
+        "del=cn:(cn=*)",
+        "add=cn:(cn=*), del=cn:(!(cn=*))",
+        "add=seeAlso:(seeAlso=*)",
+        "del=manager:(manager=*)",
+        "add=member:(member=uid=*), del=member:(member=*)",
+        "add=description:(description=on*) && cn:(cn=*)",
+        "add=title:(!(title=*)), del=title:(title=*)",
+        "add=mail:(mail=*@*) && l:(l=*) && title:(title=*)",
+        "del=sn:(sn=S*)",
+        "add=userPassword:(userPassword=*)",
+        "add=memberOf:(memberOf=*)"};
 
     dt_str_printf(out, "(targattrfilters%s\"%s\")",
-                  dt_rng_chance(&g->r, 15) ? "!=" : "=", DT_PICK(&g->r, f));
+                  dt_rng_chance(&g->r, 15) ? "!=" : "=",
+                  g->ger && dt_rng_chance(&g->r, 70) ? DT_PICK(&g->r, fg)
+                                                     : DT_PICK(&g->r, f));
 }
 
 static void
@@ -574,8 +607,17 @@ rights(struct gen *g, struct dt_str *out)
     static const char *const other[] = {"write",     "add",   "delete",
                                         "selfwrite", "proxy", "compare"};
 
+    /* what get-effective-rights tells beyond read and search */
+    static const char *const writes[] = {
+        "write",        "add",           "delete",          "selfwrite",
+        "write,add",    "add,delete",    "write,delete",    "all",
+        "read,write",   "selfwrite,add", "write,selfwrite", "compare,write",
+        "search,delete"};
+
     dt_str_putc(out, '(');
-    if (dt_rng_chance(&g->r, 80)) {
+    if (g->ger && dt_rng_chance(&g->r, 60)) {
+        dt_str_puts(out, DT_PICK(&g->r, writes));
+    } else if (dt_rng_chance(&g->r, 80)) {
         dt_str_puts(out, DT_PICK(&g->r, common));
     } else {
         dt_str_puts(out, DT_PICK(&g->r, other));
@@ -852,8 +894,10 @@ aci(struct gen *g, int holder, unsigned serial, struct dt_str *out)
         targetattr(g, out);
     if (dt_rng_chance(&g->r, 20))
         targetfilter(g, out);
-    if (dt_rng_chance(&g->r, 8))
+    if (dt_rng_chance(&g->r, g->ger ? 30 : 8))
         targattrfilters(g, out);
+    if (g->ger && dt_rng_chance(&g->r, 12))
+        moddn_targets(g, &t, out);
     /* 389 evaluates the last of several ACL texts, with the rights and
      * allow / deny kinds of all */
     if (dt_rng_chance(&g->r, 4)) {
@@ -1237,9 +1281,45 @@ gen_free(struct gen *g)
     }
 }
 
-/* aci_gen_case -- see aci_gen.h. */
-unsigned
-aci_gen_case(uint64_t seed, const char *dir)
+/* The get-effective-rights questions of a case: one line per requester
+ * (REQUESTER TAB ATTRS: "-" for anonymous, for no attribute list), each
+ * asked about every entry. */
+static unsigned
+write_gers(struct gen *g, struct dt_str *out)
+{
+    static const char *const sets[] = {
+        "-",
+        "*",
+        "* aci",
+        "* member memberOf nsRoleDN owner seeAlso userPassword",
+        "cn cn;lang-fr CN;LANG-FR sn description title",
+        "uniqueMember member memberOf manager seeAlso nsRoleDN owner",
+        "* cn;lang-fr telephoneNumber l mail",
+        "aci uid objectClass userPassword mail",
+        "+",
+        "* +"};
+    unsigned nr = 0;
+    int who[8];
+
+    who[nr++] = -1;
+    for (unsigned i = 0, k = (unsigned)dt_rng_range(&g->r, 3, 4); i < k; i++)
+        who[nr++] = g->people[(i * 2 + dt_rng_below(&g->r, 2)) % g->npeople];
+    who[nr++] = g->groups[dt_rng_below(&g->r, g->ngroups)];
+    who[nr++] = -2;
+    for (unsigned r = 0; r < nr; r++) {
+        const char *dn = who[r] == -1   ? "-"
+                         : who[r] == -2 ? "uid=nobody,ou=people," SUFFIX
+                                        : g->v[who[r]].dn;
+        dt_str_printf(out, "%s\t%s\n", dn, DT_PICK(&g->r, sets));
+    }
+    return nr * g->n;
+}
+
+/* gen -- case seed into dir: data.ldif, seed, and the searches (gers 0)
+ * or the get-effective-rights questions (gers 1); the number of
+ * searches or of (requester, entry) pairs */
+static unsigned
+gen(uint64_t seed, const char *dir, int gers)
 {
     struct gen g;
     struct dt_str ldif, q;
@@ -1247,6 +1327,7 @@ aci_gen_case(uint64_t seed, const char *dir)
     unsigned n;
 
     memset(&g, 0, sizeof g);
+    g.ger = gers;
     dt_rng_seed(&g.r, seed);
     make_tree(&g);
     make_people(&g);
@@ -1261,12 +1342,26 @@ aci_gen_case(uint64_t seed, const char *dir)
     }
     dt_write_file(dir, "data.ldif", ldif.p, ldif.len);
     dt_str_init(&q);
-    n = write_searches(&g, &q);
-    dt_write_file(dir, "searches", q.p, q.len);
+    n = gers ? write_gers(&g, &q) : write_searches(&g, &q);
+    dt_write_file(dir, gers ? "gers" : "searches", q.p, q.len);
     snprintf(buf, sizeof buf, "%llu\n", (unsigned long long)seed);
     dt_write_file(dir, "seed", buf, strlen(buf));
     dt_str_free(&ldif);
     dt_str_free(&q);
     gen_free(&g);
     return n;
+}
+
+/* aci_gen_case -- see aci_gen.h. */
+unsigned
+aci_gen_case(uint64_t seed, const char *dir)
+{
+    return gen(seed, dir, 0);
+}
+
+/* aci_gen_ger -- see aci_gen.h. */
+unsigned
+aci_gen_ger(uint64_t seed, const char *dir)
+{
+    return gen(seed, dir, 1);
 }

@@ -26,6 +26,9 @@
 #       tests/differential/aci.sh): generated cases until N searches
 #       (default 300) have been compared; artefacts in
 #       build/differential/aci-389/seed-SEED
+#   make differential-389-ger [SEED=n] [N=pairs]
+#       389's get-effective-rights against acre explain --format ger
+#       (ger.sh), artefacts in build/differential/aci-389-ger/seed-SEED
 #   make differential-389-record [SEED=n] [N=searches] [OUT=dir]
 #       389's side alone, each case written to OUT (default
 #       build/differential/aci-389-record) for a later replay
@@ -43,7 +46,7 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
-	differential-389-replay
+	differential-389-replay differential-389-ger
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
@@ -101,6 +104,10 @@ $(B)/differential/aci_driver: $(DT_ACI_SRC) $(DT_HDR)
 differential-389: $(B)/differential/aci_driver $(B)/acre
 	bash $(DT_DIR)/aci.sh run $(B)/differential/aci_driver $(B)/acre \
 		$(B)/differential/aci-389 '$(SEED)' '$(N)'
+
+differential-389-ger: $(B)/differential/aci_driver $(B)/acre
+	bash $(DT_DIR)/ger.sh run $(B)/differential/aci_driver $(B)/acre \
+		$(B)/differential/aci-389-ger '$(SEED)' '$(N)'
 
 differential-389-record: $(B)/differential/aci_driver
 	bash $(DT_DIR)/aci.sh record $(B)/differential/aci_driver \
