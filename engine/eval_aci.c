@@ -801,7 +801,9 @@ value_passes(struct ck *c, const struct acreI_aci_attrfilter *f,
 {
     acre_value v = {n, val};
     acre_view_attr a = {f->type, 1, &v, NULL};
-    acre_entry_view one = {c->rq->schema, c->e->dn, 1, &a, NULL};
+    /* no value (a write asked without one, as get-effective-rights asks
+     * w and o): 389 makes its test entry of no value, an empty entry */
+    acre_entry_view one = {c->rq->schema, c->e->dn, val ? 1 : 0, &a, NULL};
     struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
 
     return acreV_filter_eval(c->rq, f->filter, &one, &h) == ACREF_TRUE;
@@ -847,7 +849,7 @@ attrfilters(struct ck *c, const struct acreP_aci_perm *p,
             }
         return -1;
     }
-    if (!(rights & (ACREI_ACI_WRITE | ACREI_ACI_SELFWRITE)) || !c->val)
+    if (!(rights & (ACREI_ACI_WRITE | ACREI_ACI_SELFWRITE)))
         return -1;
     for (unsigned l = 0; l < 2; l++)
         for (unsigned i = 0; i < nf[l]; i++) {
@@ -3275,7 +3277,7 @@ is_self_value(struct ck *c, int type)
                   ? acreM_syntax_find(at->syntax, strlen(at->syntax))
                   : ACREM_SYN_UNKNOWN;
 
-    if (!c->rq->authz || !c->val ||
+    if (!c->rq->authz || !c->val || !c->val_len ||
         (syn != ACREM_SYN_DN && syn != ACREM_SYN_NAME_UID))
         return 0;
     acre_value v = {c->val_len, c->val};
@@ -3304,8 +3306,8 @@ acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
     }
     /* 389: writing one's own DN is tested as selfwrite first, then as
      * write (acl_access_allowed's second acl__TestRights) */
-    if (attr && r == ACREI_ACI_WRITE && is_self_value(&c, attr->type) &&
-        decide(&c, attr, ACREI_ACI_SELFWRITE))
+    if (attr && r == ACREI_ACI_WRITE && attr->type >= 0 &&
+        is_self_value(&c, attr->type) && decide(&c, attr, ACREI_ACI_SELFWRITE))
         return 1;
     return decide(&c, attr, r);
 }

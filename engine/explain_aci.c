@@ -626,21 +626,32 @@ ask(struct ger *g, const struct acreF_desc *d, unsigned rights)
     return r;
 }
 
-/* dn_syntax -- does type id hold DNs (389's W and O: DN or Name And
- * Optional UID syntax)? */
+/* ask_write -- 389's acl_access_allowed for a write of GER: right
+ * ACRE_RIGHT_ADD or ACRE_RIGHT_DELETE (ACLPB_SLAPI_ACL_WRITE_ADD / _DEL
+ * on an attribute, SLAPI_ACL_ADD / _DELETE on the entry, its
+ * targattrfilters tested on the entry's own values), with value val
+ * (NULL: none, which 389 tests targattrfilters with as an empty entry);
+ * a failed lookup is kept in g->err */
 static int
-dn_syntax(const acre_schema *s, int type)
+ask_write(struct ger *g, const struct acreF_desc *d, int right, const char *val,
+          size_t len)
 {
-    const struct acreS_attr *a = type >= 0 ? acreS_attr(s, type) : NULL;
+    struct acre_request *rq = g->rq;
+    int r;
 
-    return a && a->syntax &&
-           (!strcmp(a->syntax, "1.3.6.1.4.1.1466.115.121.1.12") ||
-            !strcmp(a->syntax, "1.3.6.1.4.1.1466.115.121.1.34"));
+    rq->err = 0;
+    rq->limit_hit = 0;
+    r = acreV_aci_access(rq, g->e, d, right, val, len);
+    if (rq->limit_hit && !g->err)
+        g->err = rq->limit_code ? rq->limit_code : ACRE_ERR_LOOKUP;
+    if (rq->err && !g->err)
+        g->err = rq->err;
+    return r;
 }
 
 /* shown -- name as 389 prints an attribute asked for (its search
- * normalises them): a known type by its schema name (options as given),
- * "dn" as distinguishedName, anything else as written */
+ * normalises them): a known type by its schema name, its options in
+ * lower case, "dn" as distinguishedName, anything else as written */
 static const char *
 shown(const acre_schema *s, const char *name, char *buf, size_t size)
 {
@@ -652,19 +663,25 @@ shown(const acre_schema *s, const char *name, char *buf, size_t size)
         return "distinguishedName";
     if (acreS_desc_parse(s, name, n, &x) || x.type < 0)
         return name;
-    snprintf(buf, size, "%s%s", attr_name(s, x.type), name + x.name_len);
+    int k = snprintf(buf, size, "%s", attr_name(s, x.type));
+    for (size_t i = x.name_len; i < n && k >= 0 && (size_t)k + 1 < size; i++) {
+        char ch = name[i];
+        buf[k++] = ch >= 'A' && ch <= 'Z' ? (char)(ch | 0x20) : ch;
+    }
+    if (k >= 0 && (size_t)k < size)
+        buf[k] = '\0';
     return buf;
 }
 
-/* attr_rights -- 389's _ger_get_attr_rights: "NAME:rscwo" */
+/* attr_rights_as -- 389's _ger_get_attr_rights: "NAME:rscwo", NAME as
+ * given (a name 389 takes from its own schema lists) */
 static void
-attr_rights(struct ger *g, const char *asked)
+attr_rights_as(struct ger *g, const char *name)
 {
     const acre_schema *s = g->rq->schema;
     struct gdesc gd;
-    char l[8], nbuf[ACRES_DESC_TEXT + 64];
+    char l[8];
     unsigned n = 0;
-    const char *name = shown(s, asked, nbuf, sizeof nbuf);
 
     gdesc_of(s, name, &gd);
     if (ask(g, &gd.d, ACREI_ACI_READ))
@@ -673,21 +690,38 @@ attr_rights(struct ger *g, const char *asked)
         l[n++] = 's';
     if (ask(g, &gd.d, ACREI_ACI_COMPARE))
         l[n++] = 'c';
-    /* w and o: write adding and deleting values; without
-     * targattrfilters (which acre does not test here) they agree */
-    int w = ask(g, &gd.d, ACREI_ACI_WRITE);
-    if (w) {
+    /* w and o: adding and deleting a value, none given (their
+     * targattrfilters tested on an empty entry) */
+    int w = ask_write(g, &gd.d, ACRE_RIGHT_ADD, NULL, 0);
+    int o = ask_write(g, &gd.d, ACRE_RIGHT_DELETE, NULL, 0);
+    if (w)
         l[n++] = 'w';
+    if (o)
         l[n++] = 'o';
-    } else if (g->rq->authz && dn_syntax(s, gd.d.type) &&
-               ask(g, &gd.d, ACREI_ACI_SELFWRITE)) {
-        /* the requester adding or deleting its own DN */
-        l[n++] = 'W';
-        l[n++] = 'O';
+    if (!w && !o) {
+        /* W and O: adding and deleting the requester's own normalised
+         * DN ("" when anonymous), on any attribute: selfwrite where the
+         * syntax holds DNs, and the value goes through targattrfilters */
+        const char *me = g->rq->authz_norm ? g->rq->authz_norm : "";
+        size_t ml = g->rq->authz_norm ? g->rq->authz_len : 0;
+        if (ask_write(g, &gd.d, ACRE_RIGHT_ADD, me, ml))
+            l[n++] = 'W';
+        if (ask_write(g, &gd.d, ACRE_RIGHT_DELETE, me, ml))
+            l[n++] = 'O';
     }
     l[n] = '\0';
     ger_put(g, "%s%s:%s", g->first ? "" : ", ", name, n ? l : "none");
     g->first = 0;
+}
+
+/* attr_rights -- the same for a name asked for, printed as 389's search
+ * normalises it */
+static void
+attr_rights(struct ger *g, const char *asked)
+{
+    char nbuf[ACRES_DESC_TEXT + 64];
+
+    attr_rights_as(g, shown(g->rq->schema, asked, nbuf, sizeof nbuf));
 }
 
 /* Which attributes 389 lists for a "*" or a "+" */
@@ -792,6 +826,20 @@ each(struct ger *g, const int *order, unsigned n)
         attr_rights(g, attr_name(g->rq->schema, order[i]));
 }
 
+/* each_named -- the operational types, each under every one of its names
+ * (389's slapi_schema_list_attribute_names lists a type's aliases after
+ * its name) */
+static void
+each_named(struct ger *g, const int *order, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const struct acreS_attr *a = acreS_attr(g->rq->schema, order[i]);
+        attr_rights(g, attr_name(g->rq->schema, order[i]));
+        for (unsigned k = 1; k < a->nnames; k++)
+            attr_rights_as(g, a->names[k]);
+    }
+}
+
 /* attrs_rights -- 389's _ger_get_attrs_rights */
 static void
 attrs_rights(struct ger *g, const char *const *attrs, size_t n)
@@ -823,12 +871,12 @@ attrs_rights(struct ger *g, const char *const *attrs, size_t n)
             attr_rights(g, "aci");
     } else if (star && plus) {
         each(g, ls.all_order, ls.nall);
-        each(g, ls.op_order, ls.nop);
+        each_named(g, ls.op_order, ls.nop);
     } else if (star) {
         each(g, ls.all_order, ls.nall);
         requested(g, attrs, n, '*', ls.op, ls.all);
     } else if (plus) {
-        each(g, ls.op_order, ls.nop);
+        each_named(g, ls.op_order, ls.nop);
         requested(g, attrs, n, '+', ls.all, ls.op);
     } else {
         for (size_t i = 0; i < n; i++) {
@@ -875,9 +923,10 @@ acre_effective_rights(acre_request *rq, const acre_entry_view *e,
     /* v: read on "*" (389 asks for the attribute named "*") */
     if (ask(&g, &star, ACREI_ACI_READ))
         l[n++] = 'v';
-    if (ask(&g, NULL, ACREI_ACI_ADD))
+    /* a and d: their targattrfilters tested on the entry's own values */
+    if (ask_write(&g, NULL, ACRE_RIGHT_ADD, NULL, 0))
         l[n++] = 'a';
-    if (ask(&g, NULL, ACREI_ACI_DELETE))
+    if (ask_write(&g, NULL, ACRE_RIGHT_DELETE, NULL, 0))
         l[n++] = 'd';
     if (ask(&g, NULL, ACREI_ACI_MODDN)) /* nsslapd-moddn-aci: on */
         l[n++] = 'n';

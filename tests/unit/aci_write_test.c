@@ -163,6 +163,25 @@ Test(aci_write, targattrfilters_constrain_written_values)
     world_free(&w);
 }
 
+Test(aci_write, targattrfilters_test_no_value_on_an_empty_entry)
+{
+    struct world w;
+
+    /* a write asked with no value (as 389's get-effective-rights asks w
+     * and o): 389 tests the filter on an entry holding nothing, so a
+     * filter needing a value refuses it and one without lets it through
+     * (acl__make_filter_test_entry of no value) */
+    world(&w,
+          "aci: (targattrfilters=\"add=cn:(cn=a*), del=cn:(!(cn=*))\")"
+          "(version 3.0; acl \"t\"; allow (write) userdn=\"ldap:///all\";)\n",
+          ALICE);
+    cr_assert_eq(may(&w, BOB, "cn", NULL, ACRE_RIGHT_ADD), 0);
+    cr_assert_eq(may(&w, BOB, "cn", NULL, ACRE_RIGHT_DELETE), 1);
+    cr_assert_eq(may(&w, BOB, "cn", "anne", ACRE_RIGHT_ADD), 1);
+    cr_assert_eq(may(&w, BOB, "cn", "anne", ACRE_RIGHT_DELETE), 0);
+    world_free(&w);
+}
+
 Test(aci_write, targattrfilters_alone_take_their_attributes)
 {
     struct world w;
