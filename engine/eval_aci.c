@@ -853,7 +853,10 @@ attrfilters(struct ck *c, const struct acreP_aci_perm *p,
         return -1;
     for (unsigned l = 0; l < 2; l++)
         for (unsigned i = 0; i < nf[l]; i++) {
-            if (fl[l][i].type != d->type)
+            /* 389 (slapi_attr_type_cmp, SLAPI_TYPE_CMP_SUBTYPE): the
+             * filter's type governs a description whose options it all
+             * has -- a filter on cn not cn;lang-fr */
+            if (fl[l][i].type != d->type || d->nopts)
                 continue;
             if (!value_passes(c, &fl[l][i], c->val, c->val_len))
                 return 0;

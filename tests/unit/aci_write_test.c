@@ -182,6 +182,22 @@ Test(aci_write, targattrfilters_test_no_value_on_an_empty_entry)
     world_free(&w);
 }
 
+Test(aci_write, targattrfilters_govern_a_type_without_options)
+{
+    struct world w;
+
+    /* 389 matches the filter's type to the written one with
+     * SLAPI_TYPE_CMP_SUBTYPE: a filter on cn does not govern cn;lang-fr,
+     * which goes by the targetattr */
+    world(&w,
+          "aci: (targetattr=\"cn\")(targattrfilters=\"add=cn:(cn=a*)\")"
+          "(version 3.0; acl \"t\"; allow (write) userdn=\"ldap:///all\";)\n",
+          ALICE);
+    cr_assert_eq(may(&w, BOB, "cn", "bobby", ACRE_RIGHT_ADD), 0);
+    cr_assert_eq(may(&w, BOB, "cn;lang-fr", "bobby", ACRE_RIGHT_ADD), 1);
+    world_free(&w);
+}
+
 Test(aci_write, targattrfilters_alone_take_their_attributes)
 {
     struct world w;
