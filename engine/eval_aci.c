@@ -3270,8 +3270,10 @@ acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
 }
 
 /* is_self_value -- 389's "adding or deleting myself" test: a value of a
- * DN or Name-and-Optional-UID attribute that names the requester (under
- * the attribute's equality rule, as a member list is matched) */
+ * DN or Name-and-Optional-UID attribute that names the requester: 389
+ * normalises the value as a DN and compares it with the requester's
+ * normalised DN as strings (acl_access_allowed), whatever the
+ * attribute's equality rule -- nsRoleDN has none */
 static int
 is_self_value(struct ck *c, int type)
 {
@@ -3283,10 +3285,15 @@ is_self_value(struct ck *c, int type)
     if (!c->rq->authz || !c->val || !c->val_len ||
         (syn != ACREM_SYN_DN && syn != ACREM_SYN_NAME_UID))
         return 0;
-    acre_value v = {c->val_len, c->val};
-    acre_view_attr one = {type, 1, &v, NULL};
-    return acreV_attr_lists(c->rq->schema, &one, c->rq->authz_norm,
-                            c->rq->authz_len);
+    acre_dn *d;
+    size_t n;
+    if (acre_dn_parse(NULL, c->rq->schema, c->val, c->val_len, 0, &d, NULL))
+        return 0; /* not a DN, or no memory: not the requester */
+    const char *norm = acre_dn_normalised(d, &n);
+    int self =
+        norm && n == c->rq->authz_len && !memcmp(norm, c->rq->authz_norm, n);
+    acre_dn_free(d);
+    return self;
 }
 
 int

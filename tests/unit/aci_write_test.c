@@ -141,6 +141,25 @@ Test(aci_write, all_includes_selfwrite)
     world_free(&w);
 }
 
+Test(aci_write, selfwrite_compares_normalised_dns_as_strings)
+{
+    struct world w;
+
+    /* 389 normalises the value as a DN and compares it with the
+     * requester's normalised DN as a string, whatever the attribute's
+     * equality rule: nsRoleDN has none */
+    world(&w,
+          "aci: (targetattr=\"nsRoleDN\")(version 3.0; acl \"r\"; allow "
+          "(selfwrite) userdn=\"ldap:///all\";)\n",
+          ALICE);
+    cr_assert_eq(may(&w, BOB, "nsRoleDN", ALICE, ACRE_RIGHT_ADD), 1);
+    cr_assert_eq(
+        may(&w, BOB, "nsRoleDN", "UID=Alice, OU=People," SFX, ACRE_RIGHT_ADD),
+        1);
+    cr_assert_eq(may(&w, BOB, "nsRoleDN", BOB, ACRE_RIGHT_ADD), 0);
+    world_free(&w);
+}
+
 Test(aci_write, targattrfilters_constrain_written_values)
 {
     struct world w;
