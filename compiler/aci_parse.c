@@ -468,7 +468,9 @@ one_target(struct acreA_p *p, size_t i, size_t kn, size_t e, unsigned k,
         return rc;
     switch (tkws[k].kw) {
     case T_TARGET:
-        t->target_neg = v.neg;
+        /* 389 keeps one "!=" flag for target, target_to and target_from
+         * (aclparse.c's ACI_TARGET_NOT): any of them negates all three */
+        t->target_neg |= v.neg;
         if ((rc = target_dn(p, &v, 1, &t->target)))
             return rc;
         if (t->target.flags & ~ACREI_ACI_MACRO_DN)
@@ -480,8 +482,10 @@ one_target(struct acreA_p *p, size_t i, size_t kn, size_t e, unsigned k,
         }
         return 0;
     case T_TO:
+        t->target_neg |= v.neg;
         return target_dn(p, &v, 0, &t->to);
     case T_FROM:
+        t->target_neg |= v.neg;
         return target_dn(p, &v, 0, &t->from);
     case T_ATTR:
         return targetattr(p, &v, t);

@@ -587,6 +587,22 @@ Test(aci_parse, targattrfilters_and_moddn)
     cr_assert_eq(a->t.from.kind, ACREI_ACI_PAT_PATTERN);
     cr_assert_eq(a->t.has,
                  ACREI_ACI_T_ATTRFLT | ACREI_ACI_T_TO | ACREI_ACI_T_FROM);
+    /* 389 keeps one "!=" flag (ACI_TARGET_NOT) for the three targets */
+    cr_assert(a->t.target_neg);
+}
+
+Test(aci_parse, one_negation_for_target_to_from)
+{
+    const struct acreI_aci *a =
+        ok("(target_to!=\"ldap:///ou=a,dc=example,dc=com\")"
+           "(target=\"ldap:///ou=b,dc=example,dc=com\")" BODY);
+    cr_assert(a->t.target_neg, "target_to's != negates the target");
+    a = ok("(target=\"ldap:///ou=b,dc=example,dc=com\")"
+           "(target_from!=\"ldap:///ou=a,dc=example,dc=com\")" BODY);
+    cr_assert(a->t.target_neg, "target_from's != negates the target");
+    a = ok("(target=\"ldap:///ou=b,dc=example,dc=com\")"
+           "(target_to=\"ldap:///ou=a,dc=example,dc=com\")" BODY);
+    cr_assert(!a->t.target_neg);
 }
 
 Test(aci_parse, odd_but_389_accepts)
