@@ -1243,6 +1243,20 @@ attrfilter(struct acreA_p *p, size_t a, size_t e,
     size_t c = (size_t)(colon - p->s), fa = c + 1, fn = e - c - 1;
     if ((rc = attr_id(p, a, c, "targattrfilters", &f->type)))
         return rc;
+    /* 389 finds the filter of an attribute by comparing its name, as
+     * written, with the attribute's (normalised to the type's first
+     * name) as strings, case aside (slapi_attr_type_cmp, attrlist_find):
+     * a filter named by an alias or an OID governs nothing */
+    size_t na = a, nn = c - a;
+    trim(p->s, &na, &nn);
+    for (size_t i = 0; i < nn; i++)
+        if (p->s[na + i] == ';')
+            nn = i;
+    const struct acreS_attr *at =
+        f->type >= 0 ? acreS_attr(p->schema, f->type) : NULL;
+    const char *first = !at ? NULL : at->nnames ? at->names[0] : at->oid;
+    f->alias =
+        first && (strlen(first) != nn || strncasecmp(first, p->s + na, nn));
     trim(p->s, &fa, &fn);
     if (!(f->text = talloc_strndup(p->ctx, p->s + fa, fn)))
         return ACRE_ERR_NOMEM;

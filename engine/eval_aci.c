@@ -841,6 +841,8 @@ attrfilters(struct ck *c, const struct acreP_aci_perm *p,
             return -1;
         for (unsigned l = 0; l < 2; l++)
             for (unsigned i = 0; i < nf[l]; i++) {
+                if (fl[l][i].alias)
+                    continue;
                 const acre_view_attr *a = acreE_entry_attr(c->e, fl[l][i].type);
                 for (unsigned j = 0; a && j < a->nvals; j++)
                     if (!value_passes(c, &fl[l][i], a->vals[j].val,
@@ -855,8 +857,9 @@ attrfilters(struct ck *c, const struct acreP_aci_perm *p,
         for (unsigned i = 0; i < nf[l]; i++) {
             /* 389 (slapi_attr_type_cmp, SLAPI_TYPE_CMP_SUBTYPE): the
              * filter's type governs a description whose options it all
-             * has -- a filter on cn not cn;lang-fr */
-            if (fl[l][i].type != d->type || d->nopts)
+             * has -- a filter on cn not cn;lang-fr -- and only when
+             * named by the type's first name (no aliases) */
+            if (fl[l][i].type != d->type || d->nopts || fl[l][i].alias)
                 continue;
             if (!value_passes(c, &fl[l][i], c->val, c->val_len))
                 return 0;

@@ -78,7 +78,9 @@ struct acreI_aci_dnpat {
 
 /* One `targattrfilters` element: attr:(filter). */
 struct acreI_aci_attrfilter {
-    int type; /* attribute type id */
+    int type;  /* attribute type id */
+    int alias; /* named otherwise than by the type's first name: 389
+                  compares names as strings, so it governs nothing */
     const struct acreF_filter *filter;
     const char *text;
 };

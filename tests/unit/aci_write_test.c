@@ -217,6 +217,22 @@ Test(aci_write, targattrfilters_govern_a_type_without_options)
     world_free(&w);
 }
 
+Test(aci_write, targattrfilters_named_by_an_alias_govern_nothing)
+{
+    struct world w;
+
+    /* 389 compares the filter's attribute name with the written one (its
+     * first name) as strings: commonName is not cn, SN is sn */
+    world(&w,
+          "aci: (targattrfilters=\"add=commonName:(!(commonName=*)), "
+          "del=SN:(!(sn=*))\")(version 3.0; acl \"t\"; allow (write) "
+          "userdn=\"ldap:///all\";)\n",
+          ALICE);
+    cr_assert_eq(may(&w, BOB, "cn", NULL, ACRE_RIGHT_ADD), 0);
+    cr_assert_eq(may(&w, BOB, "sn", NULL, ACRE_RIGHT_DELETE), 1);
+    world_free(&w);
+}
+
 Test(aci_write, targattrfilters_alone_take_their_attributes)
 {
     struct world w;
