@@ -590,7 +590,9 @@ targattrfilters(struct gen *g, struct dt_str *out)
         "add=mail:(mail=*@*) && l:(l=*) && title:(title=*)",
         "del=sn:(sn=S*)",
         "add=userPassword:(userPassword=*)",
-        "add=memberOf:(memberOf=*)"};
+        "add=memberOf:(memberOf=*)",
+        "add=commonName:(!(commonName=*)), del=SN:(!(sn=*))",
+        "del=surname:(surname=*) && CN:(cn=*)"};
 
     dt_str_printf(out, "(targattrfilters%s\"%s\")",
                   dt_rng_chance(&g->r, 15) ? "!=" : "=",

@@ -54,11 +54,11 @@ unsigned aci_gen_case(uint64_t seed, const char *dir);
  * aci_gen_ger -- write the get-effective-rights case of `seed` into dir:
  * data.ldif drawn as aci_gen_case draws it, with more write, add, delete
  * and selfwrite rights, targattrfilters (on types the entries hold with
- * options too, on DN-valued types) and target_to / target_from; gers
- * (one line per requester: REQUESTER TAB ATTRS, "-" for anonymous and
- * for no attribute list: anonymous, 3-4 people, a group, a DN with no
- * entry), each asked about every entry; and seed.  Returns the number of
- * (requester, entry) pairs.
+ * options too, on DN-valued types, by aliases) and target_to /
+ * target_from; gers (one line per requester: REQUESTER TAB ATTRS, "-"
+ * for anonymous and for no attribute list: anonymous, 3-4 people, a
+ * group, a DN with no entry), each asked about every entry; and seed.
+ * Returns the number of (requester, entry) pairs.
  */
 unsigned aci_gen_ger(uint64_t seed, const char *dir);
 
