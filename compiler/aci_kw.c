@@ -364,7 +364,8 @@ userattr_389(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
     if (!t)
         return ACRE_ERR_NOMEM;
     b->levels = 1;
-    if (strstr(t, "parent[")) {
+    int parent = strstr(t, "parent[") != NULL;
+    if (parent) {
         char *copy = talloc_strdup(t, t);
         if (!copy)
             return ACRE_ERR_NOMEM;
@@ -429,8 +430,12 @@ userattr_389(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
             b->uakind = ua_tab[k].k;
             break;
         }
-    if (b->levels != 1 && b->uakind == ACREI_ACI_UA_VALUE) {
-        b->attr = -1; /* as userattr() says */
+    /* a value rule's attribute is the whole text before '#'
+     * (DS_LASUserAttrEval reads no levels): with "parent[" in it, it
+     * names no attribute, whatever levels were read -- "parent[0, 2]"
+     * too, whose levels alone would look like the entry itself */
+    if (parent && b->uakind == ACREI_ACI_UA_VALUE) {
+        b->attr = -1;
         b->levels = 1;
     }
     b->value_len = e - h - 1;

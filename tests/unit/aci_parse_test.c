@@ -253,6 +253,11 @@ Test(aci_parse, keywords_as_389_reads_them)
     cr_expect_eq(bind_of("userattr=\"parent[].manager#USERDN\"")->attr, -1);
     cr_expect_eq(bind_of("userattr=\"parent[1]manager#USERDN\"")->attr, -1);
     cr_expect_eq(bind_of("userattr=\"nosuchattr#USERDN\"")->attr, -1);
+    /* a value rule reads no levels: "parent[..." in its text names no
+     * attribute, even when the levels read would be the entry alone */
+    cr_expect_eq(bind_of("userattr=\"parent[0, 2].departmentNumber#20\"")->attr,
+                 -1);
+    cr_expect_eq(bind_of("userattr=\"parent[0].l#Paris\"")->attr, -1);
     /* an LDAP URL scope 389 cannot read names no one */
     b = bind_of("userdn=\"ldap:///dc=x??tree?(cn=a)\"");
     cr_expect_eq(b->terms[0].scope, -1);
