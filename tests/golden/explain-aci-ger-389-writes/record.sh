@@ -1,12 +1,13 @@
 #!/bin/bash
-# record.sh -- re-record this golden case from a real 389-DS: writes
+# record.sh [DIR] -- re-record a golden case of 389's get-effective-rights
+# (DIR, by default this script's own) from a real 389-DS: writes
 # `cmd` (the acre commands) and `expected` (what 389 printed) from
 # `queries`.  Needs root and Debian's 389-ds-base (tests/differential/
 # dirsrv.sh installs it); the private server it starts is stopped by PID
 # and its database deleted when the script ends.  Review the diff of
 # `expected` before committing it: it is 389's word, not acre's.
 set -u -f
-here=$(cd "$(dirname "$0")" && pwd -P)
+here=$(cd "${1:-$(dirname "$0")}" && pwd -P)
 common=$here/../common
 # shellcheck source=tests/differential/dirsrv.sh
 . "$here/../../differential/dirsrv.sh"
