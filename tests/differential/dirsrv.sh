@@ -207,6 +207,22 @@ dirsrv_set_port() {
 	sed -i "s/^nsslapd-port: .*/nsslapd-port: $1/" "$DIRSRV_DIR/inst/etc/dse.ldif"
 }
 
+# dirsrv_start_clear DIR -- install if needed, create the instance in DIR
+# and start it with cleartext password storage (the LDIF's userPassword
+# values come back as written, as acre's LDIF directory holds them).
+# Prints what failed and returns 1.
+dirsrv_start_clear() {
+	dirsrv_require || { echo "389-ds-base is not available" >&2; return 1; }
+	dirsrv_setup "$1" || { echo "could not create the 389 instance" >&2; return 1; }
+	dirsrv_start || { echo "could not start 389" >&2; return 1; }
+	dirsrv_ldap_root ldapmodify >/dev/null 2>&1 <<EOF || { echo "could not configure 389" >&2; return 1; }
+dn: cn=config
+changetype: modify
+replace: passwordStorageScheme
+passwordStorageScheme: CLEAR
+EOF
+}
+
 # dirsrv_start -- ns-slapd forks into the background and writes its pid file.
 dirsrv_start() {
 	local i pidf=$DIRSRV_DIR/inst/run/slapd.pid

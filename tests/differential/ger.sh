@@ -41,16 +41,9 @@ die() {
 	exit 1
 }
 
+# start_389 DIR -- the private 389 (dirsrv.sh), or the run fails
 start_389() {
-	dirsrv_require || die "389-ds-base is not available"
-	dirsrv_setup "$1" || die "could not create the 389 instance"
-	dirsrv_start || die "could not start 389"
-	dirsrv_ldap_root ldapmodify >/dev/null 2>&1 <<EOF || die "could not configure 389"
-dn: cn=config
-changetype: modify
-replace: passwordStorageScheme
-passwordStorageScheme: CLEAR
-EOF
+	dirsrv_start_clear "$1" || die "could not start a private 389"
 }
 
 # ger_value DN -- the control's value: a BER OCTET STRING "dn:DN", base64
