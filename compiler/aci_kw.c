@@ -348,8 +348,10 @@ static const struct {
  * text before '#', when it holds "parent[", is cut with strtok at "[],."
  * -- a piece starting with a digit is a level (atoi: "1 " is 1, " 1" no
  * level at all; at most 10 pieces), the first other piece right after a
- * '.' the attribute; without one the attribute is the text's first
- * piece.  An attribute the schema does not know names no values.
+ * '.' the attribute (a '.' strtok skipped: one that ended the piece
+ * before is a NUL by then, so "parent[0,1] .manager" has none); without
+ * one the attribute is the text's first piece.  An attribute the schema does
+ * not know names no values.
  */
 static int
 userattr_389(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
@@ -382,7 +384,7 @@ userattr_389(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
                     b->levels |= 1u << l;
                 if (l < 0 || l > 9 || wn != 1)
                     b->odd = ACREI_ODD_LEVELS;
-            } else if (p->s[i + (size_t)(w - copy) - 1] == '.') {
+            } else if (w[-1] == '.') { /* strtok left it: not an end */
                 attr = w;
                 break;
             } else {

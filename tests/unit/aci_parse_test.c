@@ -252,6 +252,8 @@ Test(aci_parse, keywords_as_389_reads_them)
         6u);
     cr_expect_eq(bind_of("userattr=\"parent[].manager#USERDN\"")->attr, -1);
     cr_expect_eq(bind_of("userattr=\"parent[1]manager#USERDN\"")->attr, -1);
+    /* the '.' ends the piece " ": strtok has made it a NUL (case-29) */
+    cr_expect_eq(bind_of("userattr=\"parent[0,1] .manager#USERDN\"")->attr, -1);
     cr_expect_eq(bind_of("userattr=\"nosuchattr#USERDN\"")->attr, -1);
     /* a value rule reads no levels: "parent[..." in its text names no
      * attribute, even when the levels read would be the entry alone */
