@@ -143,7 +143,8 @@ struct acreA_p {
     int target_macro;        /* the target has ($dn) / [$dn] */
     int subject_dnmacro;     /* a subject has ($dn) / [$dn] */
     int kw_lower;            /* the keyword being read is written lowercase */
-    int subject_pat;         /* a subject's DN pattern is being read */
+    int subject_pat;         /* a subject's or target's DN pattern is being read
+                              * (389: a part with no '=' is text) */
     int filter389;           /* a targetfilter is being read (389 names) */
     unsigned flags;          /* ACREI_ACI_F_* */
     struct acreA_lint *lint; /* lint mode (NULL: compile) */

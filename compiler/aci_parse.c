@@ -198,9 +198,27 @@ target_dn(struct acreA_p *p, const struct tval *v, int macros,
         a++;
     acre_diag *d = p->diag;
     int lenient = macros && p->variant == ACREI_ACI_389;
+    if (p->variant == ACREI_ACI_389 && memchr(s + a, '*', v->n - a)) {
+        /* 389 normalises the text, then makes it a substring filter
+         * over the entry's DN; "*" alone is a presence filter, which it
+         * refuses for a target */
+        const char *why = NULL;
+        size_t bad = acreA_norm389(s + a, v->n - a, &why);
+        if (bad < v->n - a)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v->off + a + bad,
+                             "389-DS refuses this target: its DN "
+                             "normaliser finds %s",
+                             why);
+        if (v->n - a == 1)
+            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, v->off + a,
+                             "389-DS refuses a target \"ldap:///*\" (a "
+                             "presence filter)");
+        p->subject_pat = 1;
+    }
     if (lenient)
         p->diag = NULL; /* no_entry may take what acreA_dnpat refuses */
     int rc = acreA_dnpat(p, v->off + a, s + a, v->n - a, macros, out);
+    p->subject_pat = 0;
     p->diag = d;
     if (lenient &&
         (rc == ACRE_ERR_RULE_SYNTAX ||

@@ -750,6 +750,10 @@ Test(aci_parse, rule_scanner_389)
         ok("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///*Judy*\";)");
     cr_expect_str_eq(a->perms[0].bind->terms[0].pat.text, "*judy*");
     bad("(target=\"ldap:///u*,dc=example,dc=com\")" BODY);
+    /* targets too (case-30), but "*" alone is a presence filter there */
+    a = ok("(target=\"ldap:///*P5*\")" BODY);
+    cr_expect_str_eq(a->t.target.text, "*p5*");
+    bad("(target=\"ldap:///*\")" BODY);
 }
 
 Test(aci_parse, opendj_variant)
