@@ -559,6 +559,13 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
         return 0;
     }
     set_special(ps, nd);
+    /* 389 computes hasSubordinates only for what it sends: an entry it
+     * tests against a filter of its own holds none */
+    if ((ps->flags & ACREF_389_NAMES) &&
+        nd->special == ACREF_SP_HASSUBORDINATES) {
+        nd->undef = 2;
+        return 0;
+    }
     struct acreS_rules r = acreS_rules(ps->schema, at);
     nd->trules = (struct acreF_rules){r.eq, r.ord, r.sub};
     return subtypes_of(ps, nd->want.type, &nd->types);

@@ -69,7 +69,8 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  *   ACREF_389_NAMES: a filter 389 evaluates on its own entries, whose
  *   types it names by their first name: an item whose type is written
  *   otherwise (an alias, an OID) finds no attribute: it is FALSE (made
- *   an absolute false, so TRUE under a NOT).
+ *   an absolute false, so TRUE under a NOT); so is an item on
+ *   hasSubordinates, which 389 computes only for the entries it sends.
  *   For a 389 targetfilter (389's search front end maps a search
  *   filter's names first, and so does acre's search).
  */
