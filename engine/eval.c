@@ -996,8 +996,9 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     uint8_t local[512];
     struct acreE_buf b;
     struct acreV_check c;
-    int granted;
+    int granted, prepared = right & ACRE_ACCESS_PREPARED;
 
+    right &= ~ACRE_ACCESS_PREPARED;
     if (mask)
         *mask = 0;
     if (!rq_ok(rq))
@@ -1026,7 +1027,7 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     acreE_buf_init(&b, local, sizeof(local));
     const uint8_t *v = val;
     size_t vl = val_len;
-    if (val) {
+    if (val && !prepared) {
         int eq = acreS_attr(rq->schema, d.type)->eq;
         if (eq != ACREM_NONE &&
             acreM_normalise(rq->schema, eq, val, val_len, &b) == 0) {

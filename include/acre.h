@@ -1380,6 +1380,17 @@ enum acre_right {
 };
 
 /*
+ * ACRE_ACCESS_PREPARED -- or'd into the right of acre_access (and
+ * acre_explain, acre_explain_steps): val is not a value as stored but an
+ * assertion as the host's filter code prepared it, normalised by its
+ * item's matching rule, which is how slapd passes a filter's value to its
+ * search checks.  It is compared as it is, never normalised again: so a
+ * val= rule takes (:caseExactMatch:=Boss) on a title "Boss" only as
+ * slapd does, by the normalised bytes.  The OpenLDAP dialect only.
+ */
+#define ACRE_ACCESS_PREPARED 0x100
+
+/*
  * acre_access -- may the requester have `right` on entry e's attribute
  * `attr` (a description such as "cn;lang-en", or "entry" / "children"),
  * for the value val[0..val_len) as stored when val is not NULL?

@@ -904,6 +904,21 @@ from_verdict(struct opcache *oc, Entry *e, AttributeDescription *desc,
     return -1;
 }
 
+/* Is val one of e's values of desc (stored or normalised)? */
+static int
+entry_value(struct opcache *oc, Entry *e, AttributeDescription *desc,
+            struct berval *val)
+{
+    Attribute *a = NULL;
+
+    if (attr_at(oc, e, desc, &a) < 0)
+        return 0;
+    for (unsigned j = 0; j < a->a_numvals; j++)
+        if (val == &a->a_nvals[j] || val == &a->a_vals[j])
+            return 1;
+    return 0;
+}
+
 /* The stored form of val when it is one of e's values of desc. */
 static struct berval *
 stored_value(struct opcache *oc, Entry *e, AttributeDescription *desc,
@@ -941,10 +956,16 @@ check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
         return rc;
     if (view_for(oc, e, reading && !whole, 0))
         return 0;
+    /* a search check's value that is none of the entry's is a filter's
+     * assertion, which slapd normalised by the item's rule (an
+     * extensible item's own): acre compares it as it is, as slapd's
+     * val= clauses do */
+    int prepared =
+        val && right == ACRE_RIGHT_SEARCH && !entry_value(oc, e, desc, val);
     val = stored_value(oc, e, desc, val);
     rc = acre_access(oc->rq, &oc->ev.v, desc->ad_cname.bv_val,
-                     val ? val->bv_val : NULL, val ? val->bv_len : 0, right,
-                     &mask);
+                     val ? val->bv_val : NULL, val ? val->bv_len : 0,
+                     right | (prepared ? ACRE_ACCESS_PREPARED : 0), &mask);
     *maskp = mask;
     return rc == 1;
 }

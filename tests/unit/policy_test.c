@@ -828,3 +828,31 @@ Test(policy, warm_verdicts_are_fresh_verdicts)
     acreV_set_shape_slots(0);
     acre_policy_release(p);
 }
+
+/* ACRE_ACCESS_PREPARED: a filter's assertion as slapd prepared it is
+ * compared as it is.  slapd hands the value of (:caseExactMatch:=Bob)
+ * normalised by caseExactMatch ("Bob") to its search check, and its
+ * val="bob" clause compares normalised bytes: no match (found by the
+ * module differential, seed 926968462) */
+Test(policy, prepared_assertions_compare_as_they_are)
+{
+    acre_policy *p = compile("database mdb\nsuffix \"dc=example,dc=com\"\n"
+                             "access to attrs=cn val=\"bob\" by * read\n"
+                             "access to * by * none\n",
+                             NULL);
+    cr_assert(p);
+    const acre_entry *bob = entry("uid=bob,ou=people,dc=example,dc=com");
+    acre_request *rq = begin(p, NULL);
+    const acre_entry_view *v = acre_entry_view_of(bob);
+
+    cr_expect_eq(acre_access(rq, v, "cn", "Bob", 3, ACRE_RIGHT_SEARCH, NULL),
+                 1);
+    cr_expect_eq(acre_access(rq, v, "cn", "Bob", 3,
+                             ACRE_RIGHT_SEARCH | ACRE_ACCESS_PREPARED, NULL),
+                 0);
+    cr_expect_eq(acre_access(rq, v, "cn", "bob", 3,
+                             ACRE_RIGHT_SEARCH | ACRE_ACCESS_PREPARED, NULL),
+                 1);
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
