@@ -1398,6 +1398,22 @@ static const struct {
     {"uniqueMember", 0, 1, 0},
 };
 
+/* sub_keys389 -- does substrings item nd give 389's index a key?  Its
+ * keys are 3 bytes: an initial part of 2 or more ("^ab"), a final one of
+ * 2 or more ("ab$"), a middle one of 3 or more; an item with none (such
+ * as "*le*") makes every entry a candidate. */
+static int
+sub_keys389(const struct acreF_node *nd)
+{
+    for (unsigned k = 0; k < nd->nparts; k++) {
+        int edge = (k == 0 && nd->has_initial) ||
+                   (k + 1 == nd->nparts && nd->has_final);
+        if (nd->part_len[k] >= (edge ? 2u : 3u))
+            return 1;
+    }
+    return 0;
+}
+
 /* indexed389 -- does one of 389's default indexes serve item nd? */
 static int
 indexed389(const struct ev *ev, const struct acreF_node *nd)
@@ -1418,7 +1434,7 @@ indexed389(const struct ev *ev, const struct acreF_node *nd)
         case ACREF_LE:
             return idx389[i].eq;
         case ACREF_SUBSTRINGS:
-            return idx389[i].sub;
+            return idx389[i].sub && sub_keys389(nd);
         case ACREF_PRESENT:
             return idx389[i].pres;
         default:
