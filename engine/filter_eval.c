@@ -1168,6 +1168,16 @@ acreF_eval_typed(const struct acreF_filter *f, const acre_entry_view *e,
  * of its children the requester may search at all (every item of the
  * child), ignores the others, and evaluates the rest without further
  * checks.  Results: 0 True, -1 False, 1 Undefined (no right).
+ *
+ * One flag runs through the whole evaluation as 389's access_check_done
+ * does (struct opt's acd): an item checked for access sets it (an
+ * extensible one to -1, an other one to 1); an extensible item clears it
+ * whenever it is evaluated, even matched alone, as an OR matches each
+ * part it may search.  Where the flag is clear, 389 takes a part's
+ * answer as unchecked: a NOT asks its part again for access alone and
+ * answers that when it is not 0 (an OR asked so still matches: False
+ * stays False, unnegated), and an AND part that matched is checked
+ * again without counting as a match.
  */
 
 #define R389_TRUE  0
@@ -1200,6 +1210,7 @@ plain389(const struct ev *ev, const struct acreF_node *nd)
 struct opt {
     const struct acreF_node *mark[OPT_MARKS];
     unsigned nmark;
+    int acd; /* 389's access_check_done, as the evaluation leaves it */
 };
 
 static int
@@ -1275,15 +1286,70 @@ opt_node(struct opt *o, const struct acreF_node *nd)
         }
 }
 
+/* has_ext -- is there an extensible item in nd? */
+static int
+has_ext(const struct acreF_node *nd)
+{
+    if (nd->kind == ACREF_EXTENSIBLE)
+        return 1;
+    for (unsigned i = 0; i < nd->nkids; i++)
+        if (has_ext(nd->kids[i]))
+            return 1;
+    return 0;
+}
+
+/* plain_walk -- plain389 of nd (389's verify_access 0), leaving o->acd as
+ * that walk does: clear when it evaluates an extensible item (its lists
+ * stop at their first False (AND) or True (OR) part) */
+struct plain_w {
+    const struct ev *ev;
+    struct opt *o;
+    int kind, rc;
+};
+
+static int plain_walk(const struct ev *ev, struct opt *o,
+                      const struct acreF_node *nd);
+
+static int
+plain_kid(void *arg, const struct acreF_node *k)
+{
+    struct plain_w *w = arg;
+
+    w->rc = plain_walk(w->ev, w->o, k);
+    return w->rc == (w->kind == ACREF_AND ? R389_FALSE : R389_TRUE);
+}
+
+static int
+plain_walk(const struct ev *ev, struct opt *o, const struct acreF_node *nd)
+{
+    if (!has_ext(nd))
+        return plain389(ev, nd);
+    if (nd->kind == ACREF_EXTENSIBLE) {
+        o->acd = 0;
+        return plain389(ev, nd);
+    }
+    /* the parts in 389's order for the flag, the answer as a whole */
+    struct plain_w w = {ev, o, nd->kind, 0};
+    if (nd->kind == ACREF_NOT)
+        plain_walk(ev, o, nd->kids[0]);
+    else if (opt_marked(o, nd))
+        merged(nd, nd, plain_kid, &w);
+    else
+        for (unsigned i = 0; i < nd->nkids; i++)
+            if (plain_kid(&w, nd->kids[i]))
+                break;
+    return plain389(ev, nd);
+}
+
 /* e389 -- nd; only: check the rights of its items and nothing else */
 struct e389_walk {
     const struct ev *ev;
-    const struct opt *o;
+    struct opt *o;
     int only, kind, undefined, nomatch, done;
 };
 
-static int e389(const struct ev *ev, const struct opt *o,
-                const struct acreF_node *nd, int only);
+static int e389(const struct ev *ev, struct opt *o, const struct acreF_node *nd,
+                int only);
 
 static int
 e389_kid(void *arg, const struct acreF_node *k)
@@ -1299,8 +1365,10 @@ e389_kid(void *arg, const struct acreF_node *k)
             w->undefined = 0;
             w->nomatch = R389_FALSE;
             return 1;
-        } else {
+        } else if (w->o->acd) {
             w->nomatch = R389_TRUE;
+        } else if ((rc = e389(w->ev, w->o, k, 1)) != 0) {
+            w->undefined = rc; /* checked again, not a match */
         }
         return 0;
     }
@@ -1312,7 +1380,7 @@ e389_kid(void *arg, const struct acreF_node *k)
      * vattr_test_filter_list_or does not look at only_check_access, so
      * an OR checked for access answers whether it matches */
     w->undefined = 0;
-    if (plain389(w->ev, k) == R389_TRUE) {
+    if (plain_walk(w->ev, w->o, k) == R389_TRUE) {
         w->nomatch = R389_TRUE;
         return 1;
     }
@@ -1321,8 +1389,7 @@ e389_kid(void *arg, const struct acreF_node *k)
 }
 
 static int
-e389(const struct ev *ev, const struct opt *o, const struct acreF_node *nd,
-     int only)
+e389(const struct ev *ev, struct opt *o, const struct acreF_node *nd, int only)
 {
     int rc;
 
@@ -1346,12 +1413,28 @@ e389(const struct ev *ev, const struct opt *o, const struct acreF_node *nd,
         rc = e389(ev, o, nd->kids[0], only);
         if (only || rc > 0)
             return rc;
+        if (!o->acd) {
+            /* the part's answer was not checked: its access alone */
+            int again = e389(ev, o, nd->kids[0], 1);
+            if (again)
+                return again;
+        }
         return rc == R389_TRUE ? R389_FALSE : R389_TRUE;
     case ACREF_ABSOLUTE_TRUE:
         return only ? 0 : R389_TRUE;
     case ACREF_ABSOLUTE_FALSE:
         return only ? 0 : R389_FALSE;
+    case ACREF_EXTENSIBLE:
+        o->acd = 0;
+        if (!nd->desc) /* no type to check: matched, even for access */
+            return plain389(ev, nd);
+        o->acd = -1;
+        if (!nd->undef && nd->want.type >= 0 &&
+            !item_allowed(ev, nd, nd->norm, nd->norm_len))
+            return R389_UNDEF;
+        return only ? 0 : plain389(ev, nd);
     default:
+        o->acd = 1;
         if (!nd->undef && nd->want.type >= 0 &&
             !item_allowed(ev, nd, nd->norm, nd->norm_len))
             return R389_UNDEF;
@@ -1474,7 +1557,7 @@ acreF_eval_389(const struct acreF_filter *f, const acre_entry_view *e,
                const struct acreF_hooks *h, int optimise)
 {
     struct ev ev;
-    struct opt o = {{NULL}, 0};
+    struct opt o = {{NULL}, 0, 0};
     int rc;
 
     if (ev_init(&ev, f, e, h))

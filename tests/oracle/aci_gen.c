@@ -24,7 +24,8 @@
  *              name, time of day and week), one SASL EXTERNAL bind and
  *              the directory manager;
  *   searches   6 to 10: base (sometimes missing), scope, a filter over
- *              several attributes with & | !, requested attributes.
+ *              several attributes with & | ! (extensible items among
+ *              them), requested attributes.
  */
 #include "aci_gen.h"
 
@@ -768,9 +769,13 @@ filter_item(struct gen *g)
 {
     const char *n = names[acreG_rng_below(&g->r, g->npeople)];
 
-    switch (acreG_rng_below(&g->r, 12)) {
+    switch (acreG_rng_below(&g->r, 14)) {
     case 0:
         return "(cn=*)";
+    case 12: /* extensible items: 389 threads access_check_done */
+        return fmt(g, "(cn:caseIgnoreMatch:=%s)", n);
+    case 13:
+        return fmt(g, "(sn:caseIgnoreOrderingMatch:=%c)", n[0] - 'a' + 'A');
     case 1:
         return fmt(g, "(uid=%s)", n);
     case 2:

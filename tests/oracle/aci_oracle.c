@@ -805,6 +805,7 @@ struct fwalk {
     struct acreR_aci *o;
     const acre_entry_view *e;
     const struct acreF_filter *f;
+    int acd; /* 389's access_check_done, shared by the whole walk */
 };
 
 /* 389's modes of slapi_vattr_filter_test_ext_internal: matching only,
@@ -817,6 +818,8 @@ enum fmode { F_PLAIN, F_VERIFY, F_ACCESS };
 static int
 item_access(const struct fwalk *w, const struct acreF_node *n)
 {
+    if (is_root(w->o)) /* the ACL plugin grants the root DN everything */
+        return 1;
     if (n->want.type < 0)
         return n->desc == NULL;
     return acreR_aci_check(w->o, w->e, n->want.type, ACREI_ACI_SEARCH);
@@ -839,12 +842,14 @@ node_plain(const struct fwalk *w, const struct acreF_node *n)
     }
 }
 
-static int node_eval(const struct fwalk *w, const struct acreF_node *n,
+static int node_eval(struct fwalk *w, const struct acreF_node *n,
                      enum fmode mode);
 
-/* vattr_test_filter_list_and (2.3.1) */
+/* vattr_test_filter_list_and (2.3.1): a part that matched counts only
+ * when access_check_done is set after it (or nothing is checked); else
+ * it is asked again for access alone */
 static int
-list_and(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
+list_and(struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
     int nomatch = -1, undefined = 0;
 
@@ -856,8 +861,10 @@ list_and(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
             undefined = 0;
             nomatch = -1;
             break;
-        } else {
+        } else if (mode == F_PLAIN || w->acd) {
             nomatch = 0;
+        } else if ((rc = node_eval(w, n->kids[i], F_ACCESS)) != 0) {
+            undefined = rc;
         }
     }
     return undefined ? undefined : nomatch;
@@ -869,7 +876,7 @@ list_and(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
  * -- in every mode: the function never looks at only_check_access, so
  * an OR asked for access alone answers whether it matches. */
 static int
-list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
+list_or(struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
     int nomatch = 1, undefined = 0;
 
@@ -891,8 +898,12 @@ list_or(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
     return nomatch == 1 ? undefined : nomatch;
 }
 
+/* slapi_vattr_filter_test_ext_internal (2.3.1), with the
+ * access_check_done it threads through every call: set by each item it
+ * checks (1; an extensible item -1), cleared by every extensible item
+ * it evaluates (test_extensible_filter), read by AND and NOT */
 static int
-node_eval(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
+node_eval(struct fwalk *w, const struct acreF_node *n, enum fmode mode)
 {
     switch (n->kind) {
     case ACREF_AND:
@@ -905,11 +916,29 @@ node_eval(const struct fwalk *w, const struct acreF_node *n, enum fmode mode)
         int rc = node_eval(w, n->kids[0], mode);
         if (mode == F_ACCESS || rc > 0)
             return rc;
+        if (mode == F_VERIFY && !w->acd) {
+            int rc2 = node_eval(w, n->kids[0], F_ACCESS);
+            if (rc2)
+                return rc2;
+        }
         return rc == 0 ? -1 : 0;
     }
+    case ACREF_EXTENSIBLE:
+        w->acd = 0;
+        if (mode != F_PLAIN && n->desc) {
+            w->acd = -1;
+            if (!item_access(w, n))
+                return 1;
+            if (mode == F_ACCESS)
+                return 0;
+        }
+        return node_plain(w, n);
     default:
-        if (mode != F_PLAIN && !item_access(w, n))
-            return 1;
+        if (mode != F_PLAIN) {
+            w->acd = 1;
+            if (!item_access(w, n))
+                return 1;
+        }
         return mode == F_ACCESS ? 0 : node_plain(w, n);
     }
 }
@@ -920,8 +949,9 @@ acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
 {
     if (o->set->variant == ACREI_ACI_OPENDJ)
         return acreR_dj_filter(o, e, f);
-    struct fwalk w = {o, e, f};
-    int rc = node_eval(&w, f->root, is_root(o) ? F_PLAIN : F_VERIFY);
+    struct fwalk w = {o, e, f, 0};
+    /* the root DN too: access is granted, access_check_done still runs */
+    int rc = node_eval(&w, f->root, F_VERIFY);
 
     return rc == 0 ? 1 : rc < 0 ? 0 : -1;
 }
@@ -1127,7 +1157,7 @@ visit(void *ctx, const struct acreE_entry *de)
 {
     struct swalk *w = ctx;
     const acre_entry_view *e = &de->v;
-    struct fwalk fw = {w->o, e, w->f};
+    struct fwalk fw = {w->o, e, w->f, 0};
 
     if (w->skip_subentries && is_subentry(w->o, e))
         return 0;

@@ -12,7 +12,8 @@
  *     printed with its diagnostic);
  *   - every search of every requester runs; the directory manager's
  *     results are exactly the entries in scope that match the filter
- *     (the rootdn bypasses access control), every other requester's are
+ *     (the rootdn bypasses access control; with an extensible item, a
+ *     subset: 389's access_check_done), every other requester's are
  *     a subset of them, and every attribute returned is one read is
  *     allowed on;
  *   - searches return entries and return none, read checks are allowed
@@ -92,7 +93,13 @@ world_new(struct world *w, uint64_t seed)
     char *ldif = acreG_aci_ldif(w->ctx, w->c);
     cr_assert(ldif);
     w->ldif = ldif;
-    cr_assert_eq(acre_schema_new(w->ctx, ACRE_SCHEMA_SLAPD, &w->schema, NULL),
+    /* the schema the engine's policy makes for itself (compiler/policy.c):
+     * matching by syntax, 389's types for the 389 variant */
+    cr_assert_eq(acre_schema_new(
+                     w->ctx,
+                     ACRE_SCHEMA_SYNTAX_MATCH |
+                         (variant == ACREG_ACI_OPENDJ ? 0u : ACRE_SCHEMA_389),
+                     &w->schema, NULL),
                  0);
     cr_assert_eq(acreE_dir_new(w->ctx, w->schema, 0, &w->dir), 0);
     cr_assert_eq(acreE_dir_load_ldif(w->dir, NULL, ldif, strlen(ldif),
@@ -363,7 +370,7 @@ run_seed(uint64_t seed, struct stats *st)
     world_free(&w);
 }
 
-/* The directory manager gets exactly the plain results. */
+/* The directory manager gets exactly the plain results, */
 static void
 root_sees_all(uint64_t seed)
 {
@@ -382,8 +389,16 @@ root_sees_all(uint64_t seed)
         cr_assert_eq(acreR_aci_search(o, w.ctx, s->base, s->scope, s->filter,
                                       NULL, 0, &r),
                      0);
-        cr_assert_eq(r->nentries, plain_count(&w, s), "seed %llu %s",
-                     (unsigned long long)seed, acreG_aci_search_text(w.ctx, s));
+        /* but where an extensible item leaves 389's access_check_done
+         * clear, which takes entries out for the root DN too */
+        if (strstr(s->filter, ":="))
+            cr_assert_leq(r->nentries, plain_count(&w, s), "seed %llu %s",
+                          (unsigned long long)seed,
+                          acreG_aci_search_text(w.ctx, s));
+        else
+            cr_assert_eq(r->nentries, plain_count(&w, s), "seed %llu %s",
+                         (unsigned long long)seed,
+                         acreG_aci_search_text(w.ctx, s));
         for (unsigned k = 0; k < r->nentries; k++)
             cr_assert_eq(r->entries[k].nattrs,
                          user_attrs(&w, r->entries[k].entry));
