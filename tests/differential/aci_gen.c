@@ -1265,9 +1265,14 @@ write_searches(struct gen *g, struct dt_str *out)
                               g->v[who[r]].name);
             dt_str_printf(out, "%s\n", q[i]);
         }
+    /* now and then the Directory Manager too: access is granted, the
+     * filter still goes through 389's access-checked test */
+    unsigned nroot = dt_rng_chance(&g->r, 25) ? nq : 0;
+    for (unsigned i = 0; i < nroot; i++)
+        dt_str_printf(out, "cn=Directory Manager\tROOTPW\t%s\n", q[i]);
     for (unsigned i = 0; i < nq; i++)
         free(q[i]);
-    return nq * (nr + 1);
+    return nq * (nr + 1) + nroot;
 }
 
 /* ---- the case --------------------------------------------------------------

@@ -25,11 +25,12 @@
  * ssf; ip; dns; dayofweek and timeofday in forms whose truth does not
  * depend on the clock) combined with and/or/not, `=` and `!=`.
  *
- * Searches: anonymous and 3-4 users (bound with their password) each make
- * the same 8-12 searches (bases: the suffix, OUs, a person, a group, now
- * and then a missing entry; every scope; filters over readable and hidden
- * attributes with &, |, !; requested attributes: all user ones, 1.1, `*`,
- * lists, aci).
+ * Searches: anonymous and 3-4 users (bound with their password), in a
+ * case of four the Directory Manager too, each make the same 8-12
+ * searches (bases: the suffix, OUs, a person, a group, now and then a
+ * missing entry; every scope; filters over readable and hidden
+ * attributes with &, |, !; requested attributes: all user ones, 1.1,
+ * `*`, lists, aci).
  *
  * Invariants: the same seed gives the same case on every machine; entries
  * are written parents first; every ACI's target lies inside its holder's
@@ -45,7 +46,8 @@
  * aci_gen_case -- write the case of `seed` into directory dir (which must
  * exist): data.ldif, searches (one per line,
  * BINDDN TAB PASSWORD TAB SCOPE TAB BASE TAB FILTER TAB ATTRS, with "-"
- * for anonymous and for "no attribute list"), and seed.  Returns the
+ * for anonymous and for "no attribute list", ROOTPW for the Directory
+ * Manager's password), and seed.  Returns the
  * number of searches.  Dies on I/O errors.
  */
 unsigned aci_gen_case(uint64_t seed, const char *dir);

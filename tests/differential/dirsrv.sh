@@ -309,7 +309,8 @@ dirsrv_search_as() {
 # dirsrv_run_searches SPEC OUT -- SPEC has one search per line:
 #   BINDDN<TAB>PASSWORD<TAB>SCOPE<TAB>BASE<TAB>FILTER<TAB>ATTRS
 # with "-" for an anonymous BINDDN (and its PASSWORD) and for "no ATTRS"
-# (all user attributes); ATTRS otherwise space-separated.  No field is
+# (all user attributes), ROOTPW for the run's Directory Manager password;
+# ATTRS otherwise space-separated.  No field is
 # empty (bash's read would merge two tabs).  stderr goes to OUT.err.
 dirsrv_run_searches() {
 	local spec=$1 out=$2 dn pw scope base filter attrs n=0
@@ -320,6 +321,7 @@ dirsrv_run_searches() {
 	while IFS=$'\t' read -r dn pw scope base filter attrs; do
 		n=$((n + 1))
 		[ "$dn" = - ] && dn='' pw=''
+		[ "$pw" = ROOTPW ] && pw=$DIRSRV_ROOTPW
 		[ "$attrs" = - ] && attrs=''
 		printf '# search %d\n' "$n" >>"$out"
 		# shellcheck disable=SC2086 # ATTRS is a list
