@@ -986,7 +986,7 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 41)) {
+    switch (dt_rng_below(&g->r, 43)) {
     /* attribute options */
     case 36:
         dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(cn;lang-fr=*)"
@@ -1011,8 +1011,12 @@ filter_leaf(struct gen *g, struct dt_str *out)
                       g->v[pick_of(g, g->roles, g->nroles)].name);
         break;
     /* extensible items as 389 reads them: a rule on any type, ordering
-     * at or after the assertion, an unknown rule refusing the search */
-    case 39: {
+     * at or after the assertion, an unknown rule refusing the search;
+     * three times as often as an other item (each clears 389's
+     * access_check_done, which NOT and AND read) */
+    case 39:
+    case 41:
+    case 42: {
         static const char *const ext[] = {
             "(uid:caseExactMatch:=%s)",
             "(uid:2.5.13.2:=%s)",
