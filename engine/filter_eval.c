@@ -1200,10 +1200,15 @@ plain389(const struct ev *ev, const struct acreF_node *nd)
  * children of its direct children of the same kind (transitively), then
  * puts some kinds first (AND: equality items but on "objectclass"; OR:
  * approx, >=, <= and substrings), then optimises its new first child;
- * any other node optimises its next sibling instead.  Only the merging
- * changes what 389's evaluation answers (an OR asks each child for
- * access as a whole), so the nodes it reaches are marked here, and e389
- * walks a marked node's merged children.
+ * any other node optimises its next sibling instead.  The kinds put
+ * first go in the reverse of their order (filter_prioritise_element
+ * pushes each onto the head of the list), the others stay in theirs.
+ * The evaluation runs on the optimised tree: the merging changes what it
+ * answers (an OR asks each child for access as a whole), and the order
+ * changes which checks an AND or OR makes before it stops, which 389's
+ * access_check_done and its per-operation answers of ACIs see.  So the
+ * nodes the optimiser reaches are marked here, and e389 walks a marked
+ * node's children as it orders them (`ordered`).
  */
 #define OPT_MARKS 32 /* nodes marked per evaluation; deeper ones not */
 
@@ -1252,8 +1257,8 @@ first_put(const struct acreF_node *nd, const struct acreF_node *k)
 struct opt_list {
     const struct acreF_node *nd;
     const struct acreF_node *k[OPT_LIST];
-    unsigned n;
-    int pass; /* 1: the kinds put first; 0: the others */
+    unsigned n, total; /* kept, and met in the two passes */
+    int pass;          /* 1: the kinds put first; 0: the others */
 };
 
 static int
@@ -1261,22 +1266,57 @@ opt_collect(void *arg, const struct acreF_node *k)
 {
     struct opt_list *l = arg;
 
-    if (first_put(l->nd, k) == l->pass && l->n < OPT_LIST)
+    if (first_put(l->nd, k) == l->pass && l->total++ < OPT_LIST)
         l->k[l->n++] = k;
+    return 0;
+}
+
+/* opt_order -- nd's children as the optimiser leaves them in l (0; -1:
+ * more than OPT_LIST, not ordered) */
+static int
+opt_order(const struct acreF_node *nd, struct opt_list *l)
+{
+    l->nd = nd;
+    l->n = l->total = 0;
+    l->pass = 1;
+    merged(nd, nd, opt_collect, l); /* the kinds put first ... */
+    for (unsigned i = 0, j = l->n; i < j / 2; i++) {
+        const struct acreF_node *t = l->k[i]; /* ... reversed */
+        l->k[i] = l->k[j - 1 - i];
+        l->k[j - 1 - i] = t;
+    }
+    l->pass = 0;
+    merged(nd, nd, opt_collect, l); /* then the others, in order */
+    return l->total > OPT_LIST ? -1 : 0;
+}
+
+/* ordered -- call fn for each child of nd as the optimiser orders them
+ * (merged only, past OPT_LIST children), until one returns non-zero */
+static int
+ordered(const struct acreF_node *nd,
+        int (*fn)(void *arg, const struct acreF_node *kid), void *arg)
+{
+    struct opt_list l;
+
+    if (opt_order(nd, &l))
+        return merged(nd, nd, fn, arg);
+    for (unsigned i = 0; i < l.n; i++) {
+        int rc = fn(arg, l.k[i]);
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 
 static void
 opt_node(struct opt *o, const struct acreF_node *nd)
 {
-    struct opt_list l = {nd, {NULL}, 0, 1};
+    struct opt_list l;
 
     if (o->nmark == OPT_MARKS)
         return;
     o->mark[o->nmark++] = nd;
-    merged(nd, nd, opt_collect, &l); /* the kinds put first, in order */
-    l.pass = 0;
-    merged(nd, nd, opt_collect, &l); /* then the others, in order */
+    opt_order(nd, &l);
     /* the new first child is optimised; a leaf or NOT hands on to its
      * next sibling, up to the first AND or OR */
     for (unsigned i = 0; i < l.n; i++)
@@ -1333,7 +1373,7 @@ plain_walk(const struct ev *ev, struct opt *o, const struct acreF_node *nd)
     if (nd->kind == ACREF_NOT)
         plain_walk(ev, o, nd->kids[0]);
     else if (opt_marked(o, nd))
-        merged(nd, nd, plain_kid, &w);
+        ordered(nd, plain_kid, &w);
     else
         for (unsigned i = 0; i < nd->nkids; i++)
             if (plain_kid(&w, nd->kids[i]))
@@ -1400,7 +1440,7 @@ e389(const struct ev *ev, struct opt *o, const struct acreF_node *nd, int only)
             ev, o, only, nd->kind, 0, nd->kind == ACREF_AND ? R389_FALSE : 1,
             0};
         if (opt_marked(o, nd))
-            merged(nd, nd, e389_kid, &w);
+            ordered(nd, e389_kid, &w);
         else
             for (unsigned i = 0; i < nd->nkids; i++)
                 if (e389_kid(&w, nd->kids[i]))

@@ -961,8 +961,9 @@ acreR_aci_filter(struct acreR_aci *o, const acre_entry_view *e,
  * one-level or subtree search runs on its filter before the tests above,
  * done literally on a copy of the tree: an AND (OR) takes in the children
  * of its AND (OR) children, puts its equality items but objectClass's
- * (its approx, >=, <= and substring items) first, then optimises its new
- * first child; a leaf or NOT optimises its next sibling instead.
+ * (its approx, >=, <= and substring items) first, in reverse order
+ * (filter_prioritise_element pushes each onto the head), then optimises
+ * its new first child; a leaf or NOT optimises its next sibling instead.
  */
 
 static struct acreF_node *
@@ -1028,7 +1029,8 @@ optimise(void *ctx, struct acreF_node *n)
     if (!all || !(list = talloc_array(ctx, struct acreF_node *, leaves(n))))
         return -1;
     splice(n, n, all, &k);
-    for (unsigned i = 0; i < k; i++) /* put first, in order */
+    /* put first, each on the head of the list: in reverse order */
+    for (unsigned i = k; i-- > 0;)
         if (put_first(n, all[i]))
             list[j++] = all[i];
     for (unsigned i = 0; i < k; i++)
