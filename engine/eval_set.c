@@ -6,7 +6,10 @@
  *
  * A set is a list of distinct byte strings (slapd compares with bvmatch:
  * exact bytes).  this = the entry's normalised DN; user = the requester's
- * normalised authorisation DN ("" when anonymous, still one element);
+ * normalised authorisation DN (authz_dn "": "", still one element, as
+ * for an operation slapd runs proxied to anonymous; authz_dn NULL, an
+ * anonymous connection, which has no DN at all: the whole expression
+ * fails, as sets.c fails it on a null DN);
  * [text] = the text, not normalised; x/attr = for each element (a DN,
  * normalised first; or an ldap:/// URL searched as the rootdn) the
  * normalised values of exactly that attribute description, entryDN being
@@ -1129,6 +1132,16 @@ set_root(struct acreV_check *c, const struct acreI_set *set,
 static int set_evaluate(struct acreV_check *c, const struct acreI_set *set,
                         const struct acreV_matches *tm, int *clean);
 
+/* Does nd name `user`? */
+static int
+names_user(const struct acreI_setnode *nd)
+{
+    if (nd->op == ACREI_SET_USER)
+        return 1;
+    return (nd->kid[0] && names_user(nd->kid[0])) ||
+           (nd->kid[1] && names_user(nd->kid[1]));
+}
+
 /* ------------------------------------------------------------------------
  * The last set decided, remembered per request
  *
@@ -1219,6 +1232,14 @@ set_evaluate(struct acreV_check *c, const struct acreI_set *set,
         if (c->trace && *c->trace)
             *c->trace = talloc_asprintf_append_buffer(
                 *c->trace, "    set: invalid expression, no match\n");
+        return 0;
+    }
+    if (!rq->who.authz_dn && names_user(root)) {
+        if (c->trace && *c->trace)
+            *c->trace = talloc_asprintf_append_buffer(
+                *c->trace, "    set: user of an anonymous connection (no "
+                           "DN), no match\n");
+        *clean = 1;
         return 0;
     }
     x.c = c;

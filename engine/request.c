@@ -88,8 +88,13 @@ static char *
 identity(struct acre_request *rq, size_t *len, uint64_t *key)
 {
     const acre_subject *w = &rq->who;
-    const char *str[6] = {rq->authz_norm, rq->authc_norm, w->peername,
-                          w->sockname,    w->sockurl,     w->domain};
+    /* no authz DN at all is apart from "" (eval_set.c: user) */
+    const char *str[6] = {w->authz_dn ? rq->authz_norm : NULL,
+                          rq->authc_norm,
+                          w->peername,
+                          w->sockname,
+                          w->sockurl,
+                          w->domain};
     size_t sl[6], n = 4 * sizeof(unsigned);
 
     for (int i = 0; i < 6; i++)

@@ -1213,7 +1213,10 @@ void acre_lint_free(acre_lint_result *r);
  */
 
 /*
- * Who asks.  DNs are strings; NULL or "" is anonymous.  authc_dn is the
+ * Who asks.  DNs are strings; NULL or "" is anonymous (one difference: a
+ * slapd set naming `user` fails for NULL, slapd's anonymous connection,
+ * which has no DN, and takes "" for "", an operation proxied to
+ * anonymous, which has the empty DN).  authc_dn is the
  * authentication DN (NULL: the same as authz_dn).  Connection strings use
  * slapd's forms: peername "IP=127.0.0.1:40000", "IP=[::1]:40000",
  * "PATH=/run/ldapi"; sockname likewise; sockurl the listener URL

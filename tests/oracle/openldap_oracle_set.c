@@ -310,6 +310,11 @@ eval(struct check *c, const struct acreI_setnode *nd, struct set *out,
     case ACREI_SET_THIS:
         return set_add(c->tmp, out, c->endn, c->endn_len);
     case ACREI_SET_USER:
+        /* an anonymous connection has no DN at all (o_ndn null): sets.c
+         * fails the expression; an operation proxied to anonymous has
+         * the empty DN, the one element "" */
+        if (!c->o->rq.authz_dn)
+            return -1;
         return set_add(c->tmp, out, c->o->authz_norm, strlen(c->o->authz_norm));
     case ACREI_SET_LITERAL:
         return set_add(c->tmp, out, nd->lit, nd->lit_len);

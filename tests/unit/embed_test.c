@@ -411,6 +411,37 @@ reads(acre_request *rq, const char *e, const char *desc)
                        ACRE_RIGHT_READ, NULL);
 }
 
+/* `user` in a set: an anonymous connection (authz_dn NULL) has no DN at
+ * all, and slapd's sets.c fails the whole expression on it (checked on
+ * slapd 2.5.13: set="user", "user/-1" and "this/-1 & user/-1" deny an
+ * anonymous search on a suffix, "this/-1" grants it); an operation
+ * proxied to anonymous (authz_dn "") has the empty DN, one element. */
+Test(embed, user_of_an_anonymous_connection_fails_the_set)
+{
+    acre_policy *p = policy("access to attrs=title by set=\"user\" read "
+                            "by * none\n"
+                            "access to attrs=sn by set=\"this | user\" read "
+                            "by * none\n"
+                            "access to attrs=cn by set=\"user/-1\" read "
+                            "by * none\n"
+                            "access to * by * read\n");
+    const char *who[3] = {NULL, "", BOB};
+    /* title, sn, cn of ou=people: anonymous, proxied anonymous, bob */
+    static const int want[3][3] = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
+
+    for (int w = 0; w < 3; w++) {
+        acre_request *rq = begin(p, who[w], thost_host(host));
+        cr_expect_eq(reads(rq, "ou=people," SUFFIX, "title"), want[w][0],
+                     "title, requester %d", w);
+        cr_expect_eq(reads(rq, "ou=people," SUFFIX, "sn"), want[w][1],
+                     "sn, requester %d", w);
+        cr_expect_eq(reads(rq, "ou=people," SUFFIX, "cn"), want[w][2],
+                     "cn, requester %d", w);
+        acre_request_end(rq);
+    }
+    acre_policy_release(p);
+}
+
 Test(embed, a_set_reads_each_entry_it_names_once_per_request)
 {
     struct counting c = {.dir = acre_directory_host(dir)};
