@@ -1250,6 +1250,8 @@ add_kid(struct ps *ps, struct acreF_node *nd, struct acreF_node *kid,
         return ACRE_ERR_NOMEM;
     k[nd->nkids++] = kid;
     nd->kids = k;
+    if (kid->kind == ACREF_EXTENSIBLE || kid->ext_below)
+        nd->ext_below = 1;
     return 0;
 }
 

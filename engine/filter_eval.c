@@ -1326,18 +1326,6 @@ opt_node(struct opt *o, const struct acreF_node *nd)
         }
 }
 
-/* has_ext -- is there an extensible item in nd? */
-static int
-has_ext(const struct acreF_node *nd)
-{
-    if (nd->kind == ACREF_EXTENSIBLE)
-        return 1;
-    for (unsigned i = 0; i < nd->nkids; i++)
-        if (has_ext(nd->kids[i]))
-            return 1;
-    return 0;
-}
-
 /* plain_walk -- plain389 of nd (389's verify_access 0), leaving o->acd as
  * that walk does: clear when it evaluates an extensible item (its lists
  * stop at their first False (AND) or True (OR) part) */
@@ -1362,7 +1350,7 @@ plain_kid(void *arg, const struct acreF_node *k)
 static int
 plain_walk(const struct ev *ev, struct opt *o, const struct acreF_node *nd)
 {
-    if (!has_ext(nd))
+    if (nd->kind != ACREF_EXTENSIBLE && !nd->ext_below)
         return plain389(ev, nd);
     if (nd->kind == ACREF_EXTENSIBLE) {
         o->acd = 0;

@@ -71,10 +71,13 @@ enum acreF_special {
 typedef char acreF_code[5];
 
 struct acreF_node {
-    uint8_t kind;    /* enum acreF_kind */
-    uint8_t undef;   /* UNDEFINED for every entry (see banner) */
-    uint8_t special; /* enum acreF_special, only when want.nopts == 0 */
-    uint8_t dnattrs; /* extensible :dn: */
+    uint8_t kind;      /* enum acreF_kind */
+    uint8_t undef;     /* UNDEFINED for every entry (see banner) */
+    uint8_t special;   /* enum acreF_special, only when want.nopts == 0 */
+    uint8_t dnattrs;   /* extensible :dn: */
+    uint8_t ext_below; /* AND, OR, NOT: an extensible item is among the
+                          descendants (filter_eval.c: 389's
+                          access_check_done); set by the parser */
 
     /* children of AND, OR (nkids may be 0 only for the absolute forms)
      * and NOT (exactly one) */
