@@ -195,8 +195,10 @@ struct tv {
 
 struct load {
     struct acreE_dir *d;
-    void *scratch;    /* everything of this load; freed at the end */
-    void *batch;      /* the new entries; stolen by the directory */
+    void *scratch; /* everything of this load; freed at the end */
+    void *batch;   /* the new entries; stolen by the directory */
+    char *chunk;   /* entry storage being carved (entry_mem) */
+    size_t chunk_left, chunk_size;
     void *rtmp;       /* per-record allocations */
     const char *name; /* for diagnostics */
     struct table stage;
@@ -898,6 +900,45 @@ pack_group(const struct load *L, struct packer *p, size_t g, size_t e)
 
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
+/* Entry storage: chunks of the batch, from 16 KiB doubling to 1 MiB; an
+ * entry bigger than a quarter of the largest chunk is a block of its own. */
+#define ENTRY_CHUNK_MIN ((size_t)16 << 10)
+#define ENTRY_CHUNK_MAX ((size_t)1 << 20)
+
+/*
+ * entry_mem -- n bytes (8-aligned) for an entry of this load.  Entries
+ * are never freed one by one: a failed load frees the batch, a committed
+ * one hands it to the directory, so they are carved from large chunks
+ * rather than made one talloc block each (one header, one allocator call
+ * and, on a large load, one first touch of a fresh page per entry: the
+ * cost of loading was the allocator's).
+ */
+static void *
+entry_mem(struct load *L, size_t n)
+{
+    void *p;
+
+    if (n > ENTRY_CHUNK_MAX / 4)
+        return talloc_size(L->batch, n);
+    if (n > L->chunk_left) {
+        size_t size = L->chunk_size ? L->chunk_size * 2 : ENTRY_CHUNK_MIN;
+
+        if (size > ENTRY_CHUNK_MAX)
+            size = ENTRY_CHUNK_MAX;
+        while (size < n)
+            size *= 2;
+        if (!(L->chunk = talloc_size(L->batch, size)))
+            return NULL;
+        talloc_set_name_const(L->chunk, "acreE_entries");
+        L->chunk_size = size;
+        L->chunk_left = size;
+    }
+    p = L->chunk;
+    L->chunk += n;
+    L->chunk_left -= n;
+    return p;
+}
+
 /* pack -- the entry named dn, made of the grouped values, under batch. */
 static struct dentry *
 pack(struct load *L, const acre_dn *dn, size_t nattrs, unsigned line)
@@ -916,11 +957,9 @@ pack(struct load *L, const acre_dn *dn, size_t nattrs, unsigned line)
     o_dn = ALIGN8(o_desc + nattrs * sizeof(char *));
     o_u32 = ALIGN8(o_dn + acre_dn_size(dn));
     o_bytes = o_u32 + nattrs * sizeof(uint32_t);
-    total = o_bytes + z.bytes;
-    base = talloc_size(L->batch, total);
-    if (!base)
+    total = ALIGN8(o_bytes + z.bytes);
+    if (!(base = entry_mem(L, total)))
         return NULL;
-    talloc_set_name_const(base, "acreE_entry");
     d = (struct dentry *)base;
     memset(d, 0, sizeof *d);
     memcpy(base + o_dn, dn, acre_dn_size(dn));
@@ -1285,7 +1324,7 @@ dn_stored(struct load *L, struct dentry *e, const struct acreL_record *rec)
     acreE_buf_init(&b, local, sizeof local);
     int rc = acreD_text_389(rec->dn, rec->dn_len, &b);
     size_t n = b.len;
-    char *c = rc ? NULL : talloc_size(e, n + 1); /* (may hold a NUL) */
+    char *c = rc ? NULL : talloc_size(L->batch, n + 1); /* (may hold a NUL) */
     if (c) {
         memcpy(c, b.p, n);
         c[n] = 0;
@@ -1420,8 +1459,8 @@ settle_dn(struct load *L, struct dentry *e)
     acre_dn *dn = NULL;
     if (!text)
         return nomem(L);
-    int rc =
-        acre_dn_parse(e, dn_schema(L->d), text, strlen(text), 0, &dn, NULL);
+    int rc = acre_dn_parse(L->batch, dn_schema(L->d), text, strlen(text), 0,
+                           &dn, NULL);
     talloc_free(text);
     if (rc == ACRE_ERR_NOMEM)
         return nomem(L);
@@ -1520,27 +1559,52 @@ adopt_suffixes(struct load *L)
  * subtree size (nsubs), set after every load (order_tree).
  */
 
+/* A sibling being ordered: its normalised RDN, and whether that already
+ * is its slapd text (no escape, no '=' inside a value). */
+struct sib {
+    const char *rdn;
+    uint32_t len;
+    uint32_t plain;
+    const struct acreE_entry *e;
+};
+
 /* rdn_cmp -- dn2id's order of two siblings. */
 static int
 rdn_cmp(const void *a, const void *b)
 {
-    const struct acreE_entry *x = *(const struct acreE_entry *const *)a;
-    const struct acreE_entry *y = *(const struct acreE_entry *const *)b;
-    const char *p = "", *q = "";
-    size_t n = 0, m = 0;
+    const struct sib *x = a, *y = b;
     int c;
 
-    acre_dn_rdn(x->v.dn, 0, &p, &n, NULL, NULL);
-    acre_dn_rdn(y->v.dn, 0, &q, &m, NULL, NULL);
-    c = acreD_cmp_slapd(p, n, q, m);
-    return c ? c : (x->id > y->id) - (x->id < y->id);
+    if (x->plain && y->plain)
+        c = x->len != y->len ? (x->len < y->len ? -1 : 1)
+                             : memcmp(x->rdn, y->rdn, x->len);
+    else
+        c = acreD_cmp_slapd(x->rdn, x->len, y->rdn, y->len);
+    return c ? c : (x->e->id > y->e->id) - (x->e->id < y->e->id);
+}
+
+/* sib_of -- e as a sibling to order. */
+static struct sib
+sib_of(const struct acreE_entry *e)
+{
+    struct sib k = {"", 0, 1, e};
+    size_t n = 0, eq = 0, plus = 0;
+
+    acre_dn_rdn(e->v.dn, 0, &k.rdn, &n, NULL, NULL);
+    for (size_t i = 0; i < n && k.plain; i++) {
+        eq += k.rdn[i] == '=';
+        plus += k.rdn[i] == '+';
+        k.plain = k.rdn[i] != '\\';
+    }
+    k.plain = k.plain && eq == plus + 1;
+    k.len = (uint32_t)n;
+    return k;
 }
 
 /* order_tree -- every entry's nsubs and sorted children, the tree being
  * final; all and kids have room for every entry of d. */
 static void
-order_tree(struct acreE_dir *d, struct acreE_entry **all,
-           const struct acreE_entry **kids)
+order_tree(struct acreE_dir *d, struct acreE_entry **all, struct sib *kids)
 {
     size_t n = 0;
 
@@ -1573,12 +1637,12 @@ order_tree(struct acreE_dir *d, struct acreE_entry **all,
         size_t m = 0;
         for (const struct acreE_entry *c = e->first_child; c;
              c = c->next_sibling)
-            kids[m++] = c;
+            kids[m++] = sib_of(c);
         qsort(kids, m, sizeof *kids, rdn_cmp);
-        e->first_sorted = kids[0];
+        e->first_sorted = kids[0].e;
         for (size_t i = 0; i < m; i++)
-            ((struct acreE_entry *)kids[i])->next_sorted =
-                i + 1 < m ? kids[i + 1] : NULL;
+            ((struct acreE_entry *)kids[i].e)->next_sorted =
+                i + 1 < m ? kids[i + 1].e : NULL;
     }
 }
 
@@ -1589,8 +1653,7 @@ commit(struct load *L)
     size_t nsuf = 0, total = d->count + L->n;
     struct acreE_entry **all =
         talloc_array(L->scratch, struct acreE_entry *, total ? total : 1);
-    const struct acreE_entry **kids =
-        talloc_array(L->scratch, const struct acreE_entry *, total ? total : 1);
+    struct sib *kids = talloc_array(L->scratch, struct sib, total ? total : 1);
 
     for (size_t k = 0; k < L->n; k++)
         nsuf += L->list[k]->parent == NULL;

@@ -261,6 +261,68 @@ Test(directory, several_loads_build_one_tree)
     talloc_free(ctx);
 }
 
+/* visit_rdn -- appends an entry's normalised RDN and "|" to a buffer. */
+static int
+visit_rdn(void *ctx, const struct acreE_entry *e)
+{
+    char *out = ctx;
+    const char *r = NULL;
+    size_t n = 0;
+
+    acre_dn_rdn(e->v.dn, 0, &r, &n, NULL, NULL);
+    strncat(out, r, n);
+    strcat(out, "|");
+    return 0;
+}
+
+/* A one-level search returns siblings in back-mdb's dn2id order
+ * (acreD_cmp_slapd on slapd's text: its length, then its bytes), RDNs
+ * with escapes, '=' in a value or several AVAs sorted with plain ones
+ * (the plain ones compare their own bytes), across two loads. */
+Test(directory, siblings_in_dn2id_order)
+{
+    void *ctx = talloc_new(NULL);
+    struct acreE_dir *d = new_dir(ctx, 0);
+    char got[1024] = "";
+    acre_dn *base = dn(ctx, "ou=x,dc=example");
+    static const char *const kids[] = {
+        "cn=kim\\<garcia 40",
+        "cn=kim lee+uid=x17",
+        "cn=a=b",
+        "cn=ab\\,c",
+        "cn=abc",
+        "cn=b",
+        "cn=aa",
+        "cn=a\\2bb",
+        "cn=zz+sn=y",
+        "cn=ac",
+    };
+
+    load_ok(d, "dn: dc=example\nobjectClass: domain\ndc: example\n\n"
+               "dn: ou=x,dc=example\nobjectClass: organizationalUnit\nou: x\n");
+    for (size_t k = 0; k < sizeof kids / sizeof *kids; k++) {
+        char text[256];
+        const char *v = strchr(kids[k], '=') + 1;
+
+        snprintf(text, sizeof text,
+                 "dn: %s,ou=x,dc=example\nobjectClass: device\ncn: %.*s\n%s",
+                 kids[k], (int)strcspn(v, "+"), v,
+                 strchr(kids[k], '+') ? "objectClass: extensibleObject\n" : "");
+        if (strstr(kids[k], "uid="))
+            strcat(text, "uid: x17\n");
+        if (strstr(kids[k], "sn="))
+            strcat(text, "sn: y\n");
+        load_ok(d, text);
+    }
+    cr_assert_eq(acreE_dir_search(d, base, ACRE_SCOPE_ONE, visit_rdn, got), 0);
+    /* slapd's texts: cn=b (4), cn=aa, cn=ac (5), cn=abc (6), cn=a\2Bb,
+     * cn=a\3Db (8), cn=ab\2Cc (9), cn=zz+sn=y (10), cn=kim lee+uid=x17
+     * (18), cn=kim\3Cgarcia 40 (19) */
+    cr_expect_str_eq(got, "cn=b|cn=aa|cn=ac|cn=abc|cn=a\\+b|cn=a=b|cn=ab\\,c|"
+                          "cn=zz+sn=y|cn=kim lee+uid=x17|cn=kim\\<garcia 40|");
+    talloc_free(ctx);
+}
+
 Test(directory, duplicate_entries)
 {
     void *ctx = talloc_new(NULL);
