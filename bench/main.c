@@ -15,6 +15,19 @@
  */
 #include "harness.h"
 
+/*
+ * jemalloc's options for the whole run (it reads this symbol at start):
+ * freed pages stay with the process instead of going back to the kernel
+ * after a decay time.  On the virtual machines this runs on, the kernel
+ * hands free pages back to the host (kdamond, free page reporting), and
+ * touching them again costs a fault in the host whose price changes two-
+ * to threefold from hour to hour; a row whose passes free and allocate
+ * tens of megabytes (ldif_load: the whole directory) measured that price
+ * instead of its code.  Both sides of every row run under the same
+ * allocator and options.
+ */
+const char *malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
+
 /* ORDER BENCH: the benchmarks, each defined in its own file */
 extern const bench_def bench_dn_def;         /* dn_bench.c */
 extern const bench_def bench_filter_def;     /* filter_bench.c */
