@@ -61,6 +61,7 @@ struct dentry {
     struct dentry *last_child;
     struct dentry *parent; /* found by the check, linked by the commit */
     int dn_done;           /* its DN text is final (settle_dns) */
+    int numsubs_mark;      /* numsubs_389: to be looked at */
 };
 
 struct slot {
@@ -1646,6 +1647,140 @@ order_tree(struct acreE_dir *d, struct acreE_entry **all, struct sib *kids)
     }
 }
 
+/*
+ * numSubordinates under ACRED_DIR_389, as 389's back end keeps it: on
+ * every entry with children, their number, after the entry's own
+ * attributes (389 adds it to the parent when the first child comes); on
+ * no other entry (a value the LDIF gives is not kept: 389 takes none in
+ * an add).  A load looks at its own entries and their parents: the
+ * memory for their new attribute lists is reserved before the commit
+ * changes anything (numsubs_reserve), so a failed allocation leaves the
+ * directory as it was, and used after the entries are linked
+ * (numsubs_apply).
+ */
+
+/* numsubs_at -- the index of e's numSubordinates, or e's nattrs. */
+static unsigned
+numsubs_at(const struct dentry *e, int t)
+{
+    unsigned i = 0;
+
+    while (i < e->e.v.nattrs && e->e.v.attrs[i].id != t)
+        i++;
+    return i;
+}
+
+/* numsubs_size -- the most memory e's new attribute lists can take. */
+static size_t
+numsubs_size(const struct dentry *e)
+{
+    size_t n = e->e.v.nattrs + 1u;
+
+    return ALIGN8(n * sizeof(acre_view_attr)) + ALIGN8(n * sizeof(char *)) +
+           ALIGN8(n * sizeof(uint32_t)) + sizeof(acre_value) + 16;
+}
+
+static void
+numsubs_mark(struct dentry *e, size_t *need)
+{
+    if (e && !e->numsubs_mark) {
+        e->numsubs_mark = 1;
+        *need += numsubs_size(e);
+    }
+}
+
+/* numsubs_reserve -- mark the entries to look at; *mem for them. */
+static int
+numsubs_reserve(struct load *L, char **mem)
+{
+    size_t need = 0;
+
+    *mem = NULL;
+    if (!(L->d->flags & ACRED_DIR_389) ||
+        acreS_attr_find(L->d->schema, "numSubordinates", 15) < 0)
+        return 0;
+    for (size_t k = 0; k < L->n; k++) {
+        numsubs_mark(L->list[k], &need);
+        numsubs_mark(L->list[k]->parent, &need);
+    }
+    if (need && !(*mem = talloc_size(L->batch, need))) {
+        for (size_t k = 0; k < L->n; k++) { /* the marks outlive a load */
+            L->list[k]->numsubs_mark = 0;
+            if (L->list[k]->parent)
+                L->list[k]->parent->numsubs_mark = 0;
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* numsubs_set -- e's numSubordinates right, new lists carved from *mem. */
+static void
+numsubs_set(struct dentry *e, int t, char **mem)
+{
+    acre_entry_view *v = &e->e.v;
+    unsigned n = v->nattrs, at = numsubs_at(e, t), kids = e->e.nchildren;
+    char num[16];
+    int len = snprintf(num, sizeof num, "%u", kids);
+
+    e->numsubs_mark = 0;
+    if (kids == 0 && at == n)
+        return;
+    if (kids && at < n && v->attrs[at].nvals == 1 &&
+        v->attrs[at].vals[0].len == (size_t)len &&
+        !memcmp(v->attrs[at].vals[0].val, num, (size_t)len))
+        return;
+    unsigned m = n - (at < n) + (kids > 0), j = 0;
+    size_t cap = n + 1u;
+    acre_view_attr *attrs = (acre_view_attr *)*mem;
+    const char **desc =
+        (const char **)(*mem + ALIGN8(cap * sizeof(acre_view_attr)));
+    uint32_t *desc_len =
+        (uint32_t *)((char *)desc + ALIGN8(cap * sizeof(char *)));
+    acre_value *val =
+        (acre_value *)((char *)desc_len + ALIGN8(cap * sizeof(uint32_t)));
+    char *text = (char *)(val + 1);
+
+    *mem += numsubs_size(e);
+    for (unsigned i = 0; i < n; i++) {
+        if (i == at)
+            continue;
+        attrs[j] = v->attrs[i];
+        desc[j] = e->e.desc[i];
+        desc_len[j++] = e->e.desc_len[i];
+    }
+    if (kids) {
+        memcpy(text, num, (size_t)len + 1);
+        val->val = text;
+        val->len = (size_t)len;
+        attrs[j] = (acre_view_attr){t, 1, val, val};
+        desc[j] = "numSubordinates";
+        desc_len[j++] = 15;
+    }
+    v->attrs = attrs;
+    v->nattrs = m;
+    e->e.desc = desc;
+    e->e.desc_len = desc_len;
+}
+
+/* numsubs_apply -- numsubs_set on every marked entry. */
+static void
+numsubs_apply(struct load *L, char *mem)
+{
+    int t = acreS_attr_find(L->d->schema, "numSubordinates", 15);
+
+    if (!mem)
+        return; /* nothing marked */
+    for (size_t k = 0; k < L->n; k++) {
+        struct dentry *e = L->list[k];
+
+        if (e->numsubs_mark)
+            numsubs_set(e, t, &mem);
+        if (e->parent && e->parent->numsubs_mark)
+            numsubs_set(e->parent, t, &mem);
+    }
+}
+
 static int
 commit(struct load *L)
 {
@@ -1657,8 +1792,11 @@ commit(struct load *L)
 
     for (size_t k = 0; k < L->n; k++)
         nsuf += L->list[k]->parent == NULL;
+    char *numsubs;
+
     if (!all || !kids || reserve_suffixes(d, nsuf) ||
-        (d->index.n && table_reserve(d, &d->index, L->n)))
+        (d->index.n && table_reserve(d, &d->index, L->n)) ||
+        numsubs_reserve(L, &numsubs))
         return nomem(L);
     adopt_suffixes(L);
     if (d->index.n == 0 && L->stage.n == L->n) {
@@ -1683,6 +1821,7 @@ commit(struct load *L)
             d->suffixes[d->nsuffixes++] = &e->e;
     }
     d->count += L->n;
+    numsubs_apply(L, numsubs);
     order_tree(d, all, kids);
     return 0;
 }

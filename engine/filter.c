@@ -471,8 +471,8 @@ set_special(struct ps *ps, struct acreF_node *nd)
         return; /* the others only as slapd's own descriptions */
     else if (t == k->entryDN)
         nd->special = ACREF_SP_ENTRYDN;
-    else if (t == k->hasSubordinates)
-        nd->special = ACREF_SP_HASSUBORDINATES;
+    else if (t == k->hasSubordinates && !(ps->flags & ACREF_389_SEARCH))
+        nd->special = ACREF_SP_HASSUBORDINATES; /* 389: see sub_rewrite */
     else if (t == k->subschemaSubentry)
         nd->special = ACREF_SP_SUBSCHEMA;
     else if (t == k->isMemberOf)
@@ -623,6 +623,15 @@ prepare_value(struct ps *ps, struct acreF_node *nd, int rule, int eq)
     rc = normalise(ps, nd->want.type, eq,
                    nd->kind == ACREF_APPROX ? ACREM_USE_APPROX : ACREM_USE_EQ,
                    nd->raw, nd->raw_len, &nd->norm, &nd->norm_len);
+    if (rc == 1 && (ps->flags & ACREF_389_SEARCH) &&
+        nd->want.type == ps->known->hasSubordinates) {
+        /* 389 stores no hasSubordinates: an item its back end left (an
+         * invalid value: sub_rewrite) finds no attribute, so it is FALSE
+         * once its access is checked, not UNDEFINED */
+        nd->norm = nd->raw;
+        nd->norm_len = nd->raw_len;
+        return 0;
+    }
     if (rc == 1)
         nd->undef = 1;
     return rc < 0 ? rc : 0;
@@ -1367,6 +1376,166 @@ ps_init(struct ps *ps, const acre_schema *schema, const char *str, size_t len,
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * 389's rewrite of numSubordinates and hasSubordinates items
+ *
+ * Before its back end tests a search filter, 389 (2.3, back-ldbm
+ * ldbm_attr.c: ldbm_compute_rewriter, grok_and_rewrite_filter) rewrites
+ * the items on numSubordinates, which it stores on every entry with
+ * children, and hasSubordinates, which it stores nowhere; its filter
+ * decoder has already named each type by its schema's first name, so an
+ * OID or alias counts, a type with options does not:
+ *   hasSubordinates=TRUE          (&(numsubordinates=*)(numsubordinates>=1))
+ *   hasSubordinates=FALSE         (&(objectclass=*)(!(numsubordinates=*)))
+ *   numSubordinates=v, atoi(v)>0  (&(numsubordinates=*)(numsubordinates=v))
+ *   numSubordinates=v, atoi(v)=0  (&(objectclass=*)(!(numsubordinates=*)))
+ *   numSubordinates>=v, atoi(v)=0 (objectclass=*)
+ *   numSubordinates>=v, otherwise (&(numsubordinates=*)(numsubordinates>=v))
+ *   either type =*                (objectclass=*)
+ * (TRUE and FALSE in any case; v as written).  Any other item on them
+ * (hasSubordinates=v, numSubordinates=v with atoi(v) < 0, <=, >=
+ * on hasSubordinates, ~=, substrings) cannot be rewritten: the whole
+ * filter being that item, 389 refuses the search (unwillingToPerform);
+ * inside a list it stays as it is.  Extensible items stay too.  The one
+ * filter (&(numSubordinates=*)(numSubordinates>=1)) is left alone, by a
+ * comparison of its text.
+ */
+
+static int put_str(struct acreE_buf *b, const char *s, size_t n);
+static int put_value(struct acreE_buf *b, const uint8_t *v, size_t n);
+
+/* subordinate_type -- 1: nd is on hasSubordinates, 2: numSubordinates,
+ * 0: neither (or with options). */
+static int
+subordinate_type(const struct ps *ps, const struct acreF_node *nd)
+{
+    int t = nd->want.type;
+
+    if (!nd->desc || t < 0 || nd->want.nopts)
+        return 0;
+    if (t == ps->known->hasSubordinates)
+        return 1;
+    return t == acreS_attr_find(ps->schema, "numSubordinates", 15) ? 2 : 0;
+}
+
+/* c_atoi -- atoi() of the value as 389 holds it (NUL-terminated: it
+ * stops at a NUL inside). */
+static long
+c_atoi(const struct acreF_node *nd)
+{
+    char buf[64]; /* (more digits than any int has, and some zeros) */
+    size_t n = nd->raw_len < sizeof buf - 1 ? nd->raw_len : sizeof buf - 1;
+
+    memcpy(buf, nd->raw, n);
+    buf[n] = '\0';
+    return (int)strtol(buf, NULL, 10);
+}
+
+/* c_streq -- strcasecmp(value, s) == 0, the value read up to a NUL. */
+static int
+c_streq(const struct acreF_node *nd, const char *s)
+{
+    size_t n = strnlen((const char *)nd->raw, nd->raw_len);
+
+    return n == strlen(s) && strncasecmp((const char *)nd->raw, s, n) == 0;
+}
+
+/* graft -- replace *slot by the filter text head+value+tail (value
+ * escaped), parsed as the rest was. */
+static int
+graft(struct ps *ps, struct acreF_node **slot, const char *head,
+      const struct acreF_node *v, const char *tail)
+{
+    struct acreE_buf b;
+    struct acreF_filter *f = NULL;
+    uint8_t local[256];
+    int rc;
+
+    acreE_buf_init(&b, local, sizeof local);
+    rc = put_str(&b, head, strlen(head));
+    if (!rc && v)
+        rc = put_value(&b, v->raw, v->raw_len);
+    if (!rc)
+        rc = put_str(&b, tail, strlen(tail));
+    if (!rc)
+        rc = acreF_parse_flags(ps->f, ps->schema, (const char *)b.p, b.len,
+                               ps->flags & ~ACREF_389_SEARCH, &f, NULL);
+    acreE_buf_free(&b);
+    if (rc)
+        return rc;
+    *slot = f->root;
+    return 0;
+}
+
+/* sub_rewrite -- grok_and_rewrite_filter on *slot, replacing it when it
+ * rewrites it: 0 (or an error), *cannot set where it returns 1 (an item
+ * it cannot rewrite). */
+static int
+sub_rewrite(struct ps *ps, struct acreF_node **slot, int *cannot)
+{
+    struct acreF_node *nd = *slot;
+    int which = subordinate_type(ps, nd), rc;
+    long v = which == 2 && nd->raw ? c_atoi(nd) : 0;
+
+    *cannot = 0;
+    switch (nd->kind) {
+    case ACREF_AND:
+    case ACREF_OR:
+    case ACREF_NOT:
+        for (unsigned i = 0; i < nd->nkids; i++) {
+            int ignored;
+            if ((rc = sub_rewrite(ps, &nd->kids[i], &ignored)))
+                return rc;
+        }
+        return 0;
+    case ACREF_EQUALITY:
+        if (which == 1 && c_streq(nd, "TRUE"))
+            return graft(ps, slot, "(&(numsubordinates=*)(numsubordinates>=1))",
+                         NULL, "");
+        if (which == 1 && c_streq(nd, "FALSE"))
+            return graft(ps, slot, "(&(objectclass=*)(!(numsubordinates=*)))",
+                         NULL, "");
+        if (which == 2 && v > 0)
+            return graft(ps, slot, "(&(numsubordinates=*)(numsubordinates=", nd,
+                         "))");
+        if (which == 2 && v == 0)
+            return graft(ps, slot, "(&(objectclass=*)(!(numsubordinates=*)))",
+                         NULL, "");
+        *cannot = which != 0;
+        return 0;
+    case ACREF_GE:
+        if (which == 2)
+            return v == 0 ? graft(ps, slot, "(objectclass=*)", NULL, "")
+                          : graft(ps, slot,
+                                  "(&(numsubordinates=*)(numsubordinates>=", nd,
+                                  "))");
+        *cannot = which != 0;
+        return 0;
+    case ACREF_PRESENT:
+        return which ? graft(ps, slot, "(objectclass=*)", NULL, "") : 0;
+    case ACREF_LE:
+    case ACREF_APPROX:
+    case ACREF_SUBSTRINGS:
+        *cannot = which != 0;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* left_alone -- the one filter 389 does not rewrite: its text (types by
+ * their first name) is (&(numsubordinates=*)(numsubordinates>=1)). */
+static int
+left_alone(const struct ps *ps, const struct acreF_node *nd)
+{
+    return nd->kind == ACREF_AND && nd->nkids == 2 &&
+           nd->kids[0]->kind == ACREF_PRESENT &&
+           subordinate_type(ps, nd->kids[0]) == 2 &&
+           nd->kids[1]->kind == ACREF_GE &&
+           subordinate_type(ps, nd->kids[1]) == 2 &&
+           nd->kids[1]->raw_len == 1 && nd->kids[1]->raw[0] == '1';
+}
+
 /* acreF_parse_flags -- see filter.h. */
 /* absent_items -- ACREF_389_NAMES: an item on a type written by another
  * name finds no attribute, so it is FALSE, and TRUE under a NOT: (|). */
@@ -1404,12 +1573,24 @@ acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
         rc = parse_top(&ps);
     if (rc == 0 && (flags & ACREF_389_NAMES))
         absent_items(ps.f->root);
+    if (rc == 0 && (flags & ACREF_389_SEARCH) && !left_alone(&ps, ps.f->root)) {
+        int cannot = 0;
+        rc = sub_rewrite(&ps, &ps.f->root, &cannot);
+        ps.f->unwilling = (uint8_t)cannot;
+    }
     if (rc == ACRE_ERR_NOMEM)
         acreE_diag_set(diag, rc, ps.i, "out of memory");
     if (rc == 0)
         *out = talloc_steal(mem_ctx, ps.f);
     talloc_free(ps.tmp);
     return rc;
+}
+
+/* acreF_unwilling -- see filter.h. */
+int
+acreF_unwilling(const struct acreF_filter *f)
+{
+    return f && f->unwilling;
 }
 
 /* acreF_parse -- see filter.h. */

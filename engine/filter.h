@@ -66,6 +66,12 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  */
 #define ACREF_389_SEARCH   0x2u
 /*
+ *   (ACREF_389_SEARCH also rewrites the items on numSubordinates and
+ *   hasSubordinates as 389's back end does: filter.c, sub_rewrite; a
+ *   filter that is one item it cannot rewrite is parsed, and
+ *   acreF_unwilling() says 389 refuses it.)
+ */
+/*
  *   ACREF_389_NAMES: a filter 389 evaluates on its own entries, whose
  *   types it names by their first name: an item whose type is written
  *   otherwise (an alias, an OID) finds no attribute: it is FALSE (made
@@ -190,6 +196,13 @@ enum acreF_result acreF_eval_typed(const struct acreF_filter *f,
 enum acreF_result acreF_eval_389(const struct acreF_filter *f,
                                  const acre_entry_view *e,
                                  const struct acreF_hooks *h, int optimise);
+
+/*
+ * acreF_unwilling -- 1 when f, parsed with ACREF_389_SEARCH, is a filter
+ * 389 refuses to search with (unwillingToPerform, 53): a lone item on
+ * numSubordinates or hasSubordinates that it cannot rewrite.
+ */
+int acreF_unwilling(const struct acreF_filter *f);
 
 /*
  * acreF_names_value -- does f hold, anywhere, an equality item whose

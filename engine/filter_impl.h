@@ -156,6 +156,7 @@ struct acreF_filter {
     const acre_schema *schema; /* frozen */
     unsigned nattrs; /* acreS_nattrs(schema): bits of the type bitmaps */
     struct acreF_node *root;
+    uint8_t unwilling; /* ACREF_389_SEARCH: 389 refuses the search */
 };
 
 /*

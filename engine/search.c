@@ -66,6 +66,7 @@
 #define LDAP_NO_SUCH_OBJECT                 32
 #define LDAP_INVALID_DN_SYNTAX              34
 #define LDAP_INSUFFICIENT_ACCESS            50
+#define LDAP_UNWILLING_TO_PERFORM           53
 #define LDAP_FILTER_ERROR                   87
 
 /* ------------------------------------------------------------------------
@@ -526,6 +527,12 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         *ldap_rc = rc == ACRE_ERR_FILTER_RULE && is389
                        ? LDAP_UNAVAILABLE_CRITICAL_EXTENSION
                        : LDAP_FILTER_ERROR;
+        return 0;
+    }
+    /* then its back end's rewrite of numSubordinates and hasSubordinates
+     * items refuses a filter that is one item it cannot rewrite */
+    if (acreF_unwilling(f)) {
+        *ldap_rc = LDAP_UNWILLING_TO_PERFORM;
         return 0;
     }
     rq->err = 0;

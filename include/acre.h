@@ -671,7 +671,8 @@ int acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
             "uid=a, ou=x" as "uid=a,ou=x", specials as \
             \XX pairs, case kept; no                   \
             structuralObjectClass added; superclasses  \
-            added, userPassword last */
+            added, userPassword last; numSubordinates  \
+            on each entry with children */
 
 /* How acre_directory_load_opt loads; zeroed: as acre_directory_load_files
  * without progress. */
@@ -696,7 +697,10 @@ typedef struct acre_load_options {
  * added (389 keeps none); as 389 completes an added entry, the
  * superclasses its objectClass values lack are appended after them
  * (inetOrgPerson brings organizationalPerson, person, then top unless a
- * value names it), and userPassword comes after the other attributes.
+ * value names it), and userPassword comes after the other attributes;
+ * as 389's back end keeps it, every entry with children holds
+ * numSubordinates, their number (after its other attributes, kept up to
+ * date by each file), and no other entry does, whatever the LDIF says.
  * Returns as acre_directory_load_files,
  * and ACRE_ERR_INVAL for unknown flags.  Any thread.
  */
@@ -1509,6 +1513,9 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  *            empty set, (&) or (|); 12 unavailableCriticalExtension for
  *            an extensible item without a type or with a rule 389 does
  *            not know (of those two, the first in the filter decides);
+ *            53 unwillingToPerform for a filter that is one item on
+ *            numSubordinates or hasSubordinates its back end cannot
+ *            rewrite (it rewrites the others: acre-rules(5));
  *            0 with no entry for a
  *            missing base whose nearest existing ancestor the
  *            requester may not read, no access check on the base.

@@ -932,7 +932,8 @@ base_aci(struct gen *g, struct dt_str *out)
         "*",
         "objectClass || uid || cn || mail || member || departmentNumber",
         "objectClass || uid || cn || l || title || description || ou",
-        "objectClass || uid || cn || ou || nsRole || nsRoleDN || memberOf"};
+        "objectClass || uid || cn || ou || nsRole || nsRoleDN || memberOf",
+        "objectClass || uid || cn || ou || numSubordinates"};
     static const char *const who[] = {"userdn=\"ldap:///anyone\"",
                                       "userdn=\"ldap:///all\"",
                                       "authmethod=\"none\""};
@@ -986,7 +987,28 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 43)) {
+    switch (dt_rng_below(&g->r, 44)) {
+    /* items on numSubordinates and hasSubordinates, which 389's back end
+     * rewrites (or, alone, refuses: unwillingToPerform) */
+    case 43: {
+        static const char *const sub[] = {
+            "(hasSubordinates=TRUE)",
+            "(hasSubordinates=FALSE)",
+            "(hasSubordinates=*)",
+            "(hasSubordinates=true)",
+            "(numSubordinates=*)",
+            "(numSubordinates>=2)",
+            "(numSubordinates=1)",
+            "(numSubordinates=0)",
+            "(numSubordinates>=0)",
+            "(numSubordinates<=3)",
+            "(2.5.18.9=TRUE)",
+            "(hasSubordinates=maybe)",
+            "(!(hasSubordinates=TRUE))",
+            "(&(numSubordinates=*)(numSubordinates>=1))"};
+        dt_str_puts(out, DT_PICK(&g->r, sub));
+        break;
+    }
     /* attribute options */
     case 36:
         dt_str_puts(out, dt_rng_chance(&g->r, 50) ? "(cn;lang-fr=*)"

@@ -769,9 +769,19 @@ filter_item(struct gen *g)
 {
     const char *n = names[acreG_rng_below(&g->r, g->npeople)];
 
-    switch (acreG_rng_below(&g->r, 14)) {
+    switch (acreG_rng_below(&g->r, 16)) {
     case 0:
         return "(cn=*)";
+    case 14: /* items 389's back end rewrites, or refuses alone */
+    case 15:
+        return PICK(g, ((const char *const[]){
+                           "(hasSubordinates=TRUE)", "(hasSubordinates=false)",
+                           "(hasSubordinates=*)", "(numSubordinates=*)",
+                           "(numSubordinates>=1)", "(numSubordinates>=0)",
+                           "(numSubordinates=2)", "(numSubordinates=0)",
+                           "(numSubordinates<=2)", "(hasSubordinates=yes)",
+                           "(2.5.18.9=TRUE)", "(numSubordinates=-1)",
+                           "(&(numSubordinates=*)(numSubordinates>=1))"}));
     case 12: /* extensible items: 389 threads access_check_done */
         return fmt(g, "(cn:caseIgnoreMatch:=%s)", n);
     case 13:

@@ -74,11 +74,13 @@
  */
 #include "aci_oracle_int.h"
 
+#include "buf.h"
 #include "dn.h"
 #include "filter_impl.h"
 #include "schema.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <talloc.h>
@@ -825,12 +827,20 @@ item_access(const struct fwalk *w, const struct acreF_node *n)
     return acreR_aci_check(w->o, w->e, n->want.type, ACREI_ACI_SEARCH);
 }
 
+static int friend(const struct acreR_aci *o, const struct acreF_node *n,
+                  const char *name);
+
 /* 389's codes: 0 true, -1 false, 1 undefined. */
 static int
 node_plain(const struct fwalk *w, const struct acreF_node *n)
 {
     struct acreF_filter sub = *w->f;
 
+    /* 389 stores no hasSubordinates: an item its back end left (see
+     * rewrite389) finds no attribute */
+    if (w->o->set->variant == ACREI_ACI_389 &&
+        friend(w->o, n, "hasSubordinates"))
+        return -1;
     sub.root = (struct acreF_node *)n;
     switch (acreR_aci_filter_plain(w->o, &sub, w->e)) {
     case ACREF_TRUE:
@@ -1169,6 +1179,142 @@ visit(void *ctx, const struct acreE_entry *de)
     return send_entry(w, e);
 }
 
+/* ------------------------------------------------------------------------
+ * 389's rewrite of numSubordinates and hasSubordinates items (back-ldbm
+ * ldbm_attr.c, grok_and_rewrite_filter), literally: the filter written
+ * out again with each item the back end rewrites replaced by the text it
+ * puts there, and read anew.  Its decoder has named each type by the
+ * schema's first name; a type with options is another name.
+ */
+
+/* friend -- is item n on the type whose first name is `name`? */
+static int friend(const struct acreR_aci *o, const struct acreF_node *n,
+                  const char *name)
+{
+    if (!n->desc || n->want.type < 0 || n->want.nopts)
+        return 0;
+    const struct acreS_attr *at = acreS_attr(o->schema, n->want.type);
+    return at->nnames && !strcasecmp(at->names[0], name);
+}
+
+/* escape -- v[0..len) as a filter value (RFC 4515). */
+static char *
+escape(void *ctx, const uint8_t *v, size_t len)
+{
+    char *s = talloc_strdup(ctx, "");
+
+    for (size_t i = 0; s && i < len; i++)
+        s = strchr("*()\\", v[i]) || v[i] < 0x20 || v[i] >= 0x7f
+                ? talloc_asprintf_append(s, "\\%02x", v[i])
+                : talloc_asprintf_append(s, "%c", v[i]);
+    return s;
+}
+
+/* grok -- the text of n after the rewrite (NULL: no memory); *cannot
+ * when grok_and_rewrite_filter returns 1 for it. */
+static char *
+grok(const struct acreR_aci *o, void *ctx, const struct acreF_filter *f,
+     const struct acreF_node *n, int *cannot)
+{
+    int has = friend(o, n, "hasSubordinates");
+    int num = friend(o, n, "numSubordinates");
+    /* the value as 389 reads it: a C string */
+    char *v =
+        n->raw ? talloc_strndup(ctx, (const char *)n->raw, n->raw_len) : NULL;
+
+    *cannot = 0;
+    switch (n->kind) {
+    case ACREF_AND:
+    case ACREF_OR:
+    case ACREF_NOT: {
+        char *t = talloc_strdup(ctx, n->kind == ACREF_AND  ? "(&"
+                                     : n->kind == ACREF_OR ? "(|"
+                                                           : "(!");
+        for (unsigned i = 0; t && i < n->nkids; i++) {
+            int ignored;
+            char *k = grok(o, ctx, f, n->kids[i], &ignored);
+            t = k ? talloc_strdup_append(t, k) : NULL;
+        }
+        return t ? talloc_strdup_append(t, ")") : NULL;
+    }
+    case ACREF_EQUALITY:
+        if (has && v && !strcasecmp(v, "TRUE"))
+            return "(&(numsubordinates=*)(numsubordinates>=1))";
+        if (has && v && !strcasecmp(v, "FALSE"))
+            return "(&(objectclass=*)(!(numsubordinates=*)))";
+        if (num && v && atoi(v) > 0) {
+            char *e = escape(ctx, n->raw, n->raw_len);
+            return e ? talloc_asprintf(
+                           ctx, "(&(numsubordinates=*)(numsubordinates=%s))", e)
+                     : NULL;
+        }
+        if (num && v && atoi(v) == 0)
+            return "(&(objectclass=*)(!(numsubordinates=*)))";
+        *cannot = has || num;
+        break;
+    case ACREF_GE:
+        if (num && v) {
+            if (atoi(v) == 0)
+                return "(objectclass=*)";
+            char *e = escape(ctx, n->raw, n->raw_len);
+            return e ? talloc_asprintf(
+                           ctx, "(&(numsubordinates=*)(numsubordinates>=%s))",
+                           e)
+                     : NULL;
+        }
+        *cannot = has;
+        break;
+    case ACREF_PRESENT:
+        if (has || num)
+            return "(objectclass=*)";
+        break;
+    case ACREF_LE:
+    case ACREF_APPROX:
+    case ACREF_SUBSTRINGS:
+        *cannot = has || num;
+        break;
+    default:
+        break;
+    }
+    /* as it is */
+    struct acreF_filter one = *f;
+    struct acreE_buf b;
+    uint8_t local[256];
+    char *t = NULL;
+    one.root = (struct acreF_node *)n;
+    acreE_buf_init(&b, local, sizeof local);
+    if (acreF_to_string(&one, &b) == 0)
+        t = talloc_strndup(ctx, (const char *)b.p, b.len);
+    acreE_buf_free(&b);
+    return t;
+}
+
+/* rewrite389 -- *f as 389's back end tests it: 0, or 53 (unwilling-
+ * ToPerform) when the whole filter is an item it cannot rewrite, or an
+ * error.  The one filter (&(numsubordinates=*)(numsubordinates>=1)),
+ * compared as text with the types by their first names, is left alone. */
+static int
+rewrite389(const struct acreR_aci *o, void *ctx, struct acreF_filter **f)
+{
+    const struct acreF_node *r = (*f)->root;
+    int cannot;
+
+    if (r->kind == ACREF_AND && r->nkids == 2 &&
+        r->kids[0]->kind == ACREF_PRESENT &&
+        friend(o, r->kids[0], "numSubordinates") &&
+        r->kids[1]->kind == ACREF_GE &&
+        friend(o, r->kids[1], "numSubordinates") && r->kids[1]->raw_len == 1 &&
+        r->kids[1]->raw[0] == '1')
+        return 0;
+    char *t = grok(o, ctx, *f, r, &cannot);
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    if (cannot)
+        return 53;
+    int rc = acreF_parse(ctx, o->schema, t, strlen(t), f, NULL);
+    return rc; /* (a text it wrote that does not parse: an error) */
+}
+
 int
 acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
                  const char *filter, const char *const *attrs, unsigned nattrs,
@@ -1193,6 +1339,15 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
     if (scope == ACRE_SCOPE_CHILDREN && o->set->variant == ACREI_ACI_389) {
         res->rc = 2; /* 389: "Unknown search scope" */
         return 0;
+    }
+    if (o->set->variant == ACREI_ACI_389) {
+        int rc = rewrite389(o, res, &f);
+        if (rc == 53) {
+            res->rc = 53;
+            return 0;
+        }
+        if (rc)
+            return rc;
     }
     if (!acreE_dir_find(o->dir, bdn) && o->set->variant == ACREI_ACI_OPENDJ) {
         res->rc = 32; /* OpenDJ: noSuchObject whatever the access */

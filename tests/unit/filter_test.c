@@ -1235,3 +1235,82 @@ Test(filter, no_leaks)
     cr_expect_gt(talloc_total_blocks(parent), start);
     talloc_free(parent);
 }
+
+/*
+ * ACREF_389_SEARCH: 389's back end rewrites the items on numSubordinates
+ * and hasSubordinates (by any name of the type, no options) before it
+ * tests entries, and refuses a filter that is one item it cannot rewrite
+ * (aci-cases/case-38 holds 389 2.3.1's answers to these).
+ */
+Test(filter, rewrites_subordinate_items_as_389)
+{
+    static const struct {
+        const char *in, *out;
+        int unwilling;
+    } c[] = {
+        {"(hasSubordinates=TRUE)", "(&(numsubordinates=*)(numsubordinates>=1))",
+         0},
+        {"(2.5.18.9=true)", "(&(numsubordinates=*)(numsubordinates>=1))", 0},
+        {"(hasSubordinates=FALSE)", "(&(objectclass=*)(!(numsubordinates=*)))",
+         0},
+        {"(numSubordinates=0)", "(&(objectclass=*)(!(numsubordinates=*)))", 0},
+        {"(numSubordinates=abc)", "(&(objectclass=*)(!(numsubordinates=*)))",
+         0},
+        {"(numSubordinates=03)", "(&(numsubordinates=*)(numsubordinates=03))",
+         0},
+        {"(numSubordinates>=0)", "(objectclass=*)", 0},
+        {"(numSubordinates>=-1)", "(&(numsubordinates=*)(numsubordinates>=-1))",
+         0},
+        {"(1.3.1.1.4.1.453.16.2.103>=2)",
+         "(&(numsubordinates=*)(numsubordinates>=2))", 0},
+        {"(hasSubordinates=*)", "(objectclass=*)", 0},
+        {"(numSubordinates=*)", "(objectclass=*)", 0},
+        /* left alone: 389 compares the filter's text with it */
+        {"(&(numSubordinates=*)(numSubordinates>=1))",
+         "(&(numSubordinates=*)(numSubordinates>=1))", 0},
+        /* inside a list: rewritten where it can be, else kept */
+        {"(|(uid=x)(!(hasSubordinates=TRUE))(numSubordinates<=2))",
+         "(|(uid=x)(!(&(numsubordinates=*)(numsubordinates>=1)))"
+         "(numSubordinates<=2))",
+         0},
+        {"(&(numSubordinates=5)(hasSubordinates=maybe))",
+         "(&(&(numsubordinates=*)(numsubordinates=5))(hasSubordinates=maybe))",
+         0},
+        /* a lone item it cannot rewrite: refused */
+        {"(hasSubordinates=yes)", "(hasSubordinates=yes)", 1},
+        {"(numSubordinates=-1)", "(numSubordinates=-1)", 1},
+        {"(hasSubordinates>=TRUE)", "(hasSubordinates>=TRUE)", 1},
+        {"(numSubordinates<=2)", "(numSubordinates<=2)", 1},
+        {"(numSubordinates~=1)", "(numSubordinates~=1)", 1},
+        {"(numSubordinates=1*)", "(numSubordinates=1*)", 1},
+        /* not on the type as such: untouched */
+        {"(numSubordinates;x=*)", "(numSubordinates;x=*)", 0},
+        {"(numSubordinates:integerMatch:=3)",
+         "(numSubordinates:integerMatch:=3)", 0},
+        {"(cn=hasSubordinates)", "(cn=hasSubordinates)", 0},
+    };
+
+    acre_schema *s;
+    acre_diag d;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &s, &d), 0, "%s",
+                 d.message);
+    for (size_t i = 0; i < NELEM(c); i++) {
+        struct acreF_filter *f = NULL, *plain = NULL;
+
+        cr_assert_eq(acreF_parse_flags(NULL, s, c[i].in, strlen(c[i].in),
+                                       ACREF_389_SEARCH, &f, &d),
+                     0, "%s: %s", c[i].in, d.message);
+        cr_expect_str_eq(printed(f), c[i].out, "%s", c[i].in);
+        cr_expect_eq(acreF_unwilling(f), c[i].unwilling, "%s", c[i].in);
+        /* without the flag, as slapd reads it: no rewrite */
+        cr_assert_eq(
+            acreF_parse_flags(NULL, s, c[i].in, strlen(c[i].in), 0, &plain, &d),
+            0);
+        cr_expect_str_eq(printed(plain), c[i].in);
+        cr_expect_eq(acreF_unwilling(plain), 0);
+        talloc_free(f);
+        talloc_free(plain);
+    }
+    talloc_free(s);
+}

@@ -30,6 +30,7 @@
 #include "acre.h"
 
 #include "alloc_hook.h"
+#include "directory.h"
 
 #include <criterion/criterion.h>
 #include <stddef.h>
@@ -1115,3 +1116,116 @@ Test(oom_aci, targetfilter_deny_fails_closed)
 }
 
 #endif /* ALLOC_HOOK */
+
+/* ------------------------------------------------------------------------
+ * A second load into a 389 directory: numSubordinates on the parents it
+ * gives children to.  A failed load leaves every entry's numSubordinates
+ * as it was (its count of children, on the entries that have some), and
+ * the same load then succeeds with the right counts.
+ */
+
+static const char ldif389_a[] =
+    "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+    "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: people\n\n"
+    "dn: uid=a,ou=people,dc=example,dc=com\nobjectClass: account\nuid: a\n";
+static const char ldif389_b[] =
+    "dn: uid=b,ou=people,dc=example,dc=com\nobjectClass: account\nuid: b\n\n"
+    "dn: ou=groups,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+    "ou: groups\nnumSubordinates: 7\n\n"
+    "dn: cn=g,ou=groups,dc=example,dc=com\nobjectClass: device\ncn: g\n";
+
+struct subs_case {
+    acre_schema *s;
+    struct acreE_dir *d;
+};
+
+static int
+subs_run(struct op *o)
+{
+    struct subs_case *c = o->arg;
+    acre_diag d;
+    int rc;
+
+    c->d = NULL;
+    if ((rc = acreE_dir_new(NULL, c->s, ACRED_DIR_389, &c->d)))
+        return rc;
+    if ((rc = acreE_dir_load_ldif(c->d, NULL, ldif389_a, strlen(ldif389_a),
+                                  "a.ldif", NULL, NULL, &d)))
+        return rc;
+    return acreE_dir_load_ldif(c->d, NULL, ldif389_b, strlen(ldif389_b),
+                               "b.ldif", NULL, NULL, &d);
+}
+
+/* subs_check -- every entry holds numSubordinates exactly when it has
+ * children, with their number. */
+static int
+subs_visit(void *arg, const struct acreE_entry *e)
+{
+    int t = *(const int *)arg;
+    unsigned found = 0;
+
+    for (unsigned i = 0; i < e->v.nattrs; i++) {
+        const acre_view_attr *a = &e->v.attrs[i];
+        char num[16];
+        if (a->id != t)
+            continue;
+        found++;
+        snprintf(num, sizeof num, "%u", e->nchildren);
+        cr_expect(a->nvals == 1 && a->vals[0].len == strlen(num) &&
+                      !memcmp(a->vals[0].val, num, strlen(num)),
+                  "%s: numSubordinates not %s", acre_dn_pretty(e->v.dn, NULL),
+                  num);
+    }
+    cr_expect_eq(found, e->nchildren ? 1u : 0u, "%s: %u numSubordinates",
+                 acre_dn_pretty(e->v.dn, NULL), found);
+    return 0;
+}
+
+static void
+subs_check(const struct subs_case *c)
+{
+    int t = acre_schema_attr_id(c->s, "numSubordinates", 15);
+    size_t n;
+    const struct acreE_entry *const *roots = acreE_dir_suffixes(c->d, &n);
+
+    for (size_t k = 0; k < n; k++)
+        acreE_dir_walk(c->d, roots[k]->v.dn, ACRE_SCOPE_SUB, subs_visit, &t);
+}
+
+static void
+subs_judge(struct op *o, int rc, unsigned long failed, unsigned long n)
+{
+    struct subs_case *c = o->arg;
+    acre_diag d;
+
+    if (failed && rc)
+        cr_expect_eq(rc, ACRE_ERR_NOMEM, "%s: allocation %lu: %s", o->name, n,
+                     acre_strerror(rc));
+    else
+        cr_expect_eq(rc, 0);
+    if (!c->d)
+        return;
+    subs_check(c);
+    if (acreE_dir_count(c->d) == 3) { /* the second load failed: again */
+        cr_expect_eq(acreE_dir_load_ldif(c->d, NULL, ldif389_b,
+                                         strlen(ldif389_b), "b.ldif", NULL,
+                                         NULL, &d),
+                     0, "%s: allocation %lu: %s", o->name, n, d.message);
+        subs_check(c);
+    }
+    if (acreE_dir_count(c->d)) /* (none when the first load failed) */
+        cr_expect_eq(acreE_dir_count(c->d), 6u);
+    talloc_free(c->d);
+}
+
+Test(oom, directory_load_389_numsubordinates)
+{
+    struct subs_case c = {NULL, NULL};
+    struct op o = {"389 second load", subs_run, subs_judge, &c};
+    acre_diag d;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &c.s, &d), 0);
+    sweep(&o, stride(1));
+    acre_schema_free(c.s);
+}
