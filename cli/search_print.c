@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unicase.h>
 
 /* ------------------------------------------------------------------------
  * LDIF output (ldif_out.h)
@@ -333,6 +334,67 @@ asked_virtual(const struct search *s, const acre_entry_view *view,
     return 0;
 }
 
+/*
+ * The operational attributes 389's back end computes for an entry it
+ * sends (ldbm_compute_evaluator and the entrydn one; checked on 389-DS
+ * 2.3.1): numSubordinates, "0" on an entry that stores none (one with
+ * children stores their number), hasSubordinates, TRUE or FALSE, and
+ * entrydn, the DN as 389 stores it in lower case; each when the list
+ * names it (by any name, sent under the name as written) and read on it
+ * is allowed.  "+" brings entrydn alone of these.
+ */
+
+/* computed_389 -- into *val (malloc'd), the value 389 computes for the
+ * attribute named q of the entry of view, which holds none of it; 0, 1
+ * when 389 computes none, -1 out of memory. */
+static int
+computed_389(const struct search *s, const acre_entry_view *view, const char *q,
+             char **val, size_t *len)
+{
+    const acre_entry *e = view->host_data;
+    int has;
+
+    *val = NULL;
+    if (!strcasecmp(q, "numSubordinates")) {
+        *val = strdup("0");
+    } else if (!strcasecmp(q, "hasSubordinates")) {
+        has = s->host->has_children ? s->host->has_children(s->host->arg, view)
+                                    : -1;
+        if (has < 0)
+            return 1;
+        *val = strdup(has ? "TRUE" : "FALSE");
+    } else if (!strcasecmp(q, "entrydn")) {
+        size_t n;
+        const char *dn = acre_entry_dn_stored(e, &n);
+        if (!dn)
+            dn = acre_dn_pretty(acre_entry_dn(e), &n);
+        *val =
+            (char *)u8_tolower((const uint8_t *)dn, n, NULL, NULL, NULL, len);
+        return *val ? 0 : -1;
+    } else {
+        return 1;
+    }
+    *len = *val ? strlen(*val) : 0;
+    return *val ? 0 : -1;
+}
+
+/* asked_computed -- computed_389's attribute q, shown as `shown`. */
+static int
+asked_computed(const struct search *s, const acre_entry_view *view,
+               const char *q, const char *shown)
+{
+    char *val;
+    size_t len;
+    int rc = computed_389(s, view, q, &val, &len), ok;
+
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    ok = acre_access(s->rq, view, q, val, len, ACRE_RIGHT_READ, NULL);
+    rc = ok < 0 ? -1 : ok ? out_line(s, shown, val, len) : 0;
+    free(val);
+    return rc;
+}
+
 /* print_389 -- the attributes of the entry of view as 389 sends them. */
 static int
 print_389(const struct search *s, const acre_entry_view *view,
@@ -356,6 +418,8 @@ print_389(const struct search *s, const acre_entry_view *view,
         if (!rc && s->all_op && !covered(s, "nsRole"))
             rc = print_virtual(s, view, s->want_role, "nsRole",
                                acre_entry_nsrole);
+        if (!rc && s->all_op && !covered(s, "entrydn"))
+            rc = asked_computed(s, view, "entrydn", "entrydn");
     }
     for (unsigned r = 0; r < s->nreq389 && !rc; r++) {
         const char *q = s->req389[r];
@@ -373,6 +437,8 @@ print_389(const struct search *s, const acre_entry_view *view,
                 rc = print_values(s, e, v, i, exact ? s->spell389[r] : name);
         }
         rc = rc ? rc : asked_virtual(s, view, q, s->spell389[r]);
+        if (!rc && !match)
+            rc = asked_computed(s, view, q, s->spell389[r]);
     }
     return rc;
 }

@@ -1221,22 +1221,17 @@ search_attrs(struct gen *g, struct dt_str *out)
     /* names as spelt, options, and lists that name a type "*" also gives:
      * 389 sends those attributes after the others, under the name
      * written, and can send one twice or not at all */
-    static const char *const spelt[] = {"CN",
-                                        "commonName uid",
-                                        "cn;lang-fr",
-                                        "CN;LANG-FR sn",
-                                        "surname SN",
-                                        "Description MAIL",
-                                        "description;lang-en description",
-                                        "objectclass",
-                                        "* cn",
-                                        "* description;lang-en",
-                                        "cn;lang-fr cn",
-                                        "* sn;lang-en",
-                                        "Uid * Mail"};
+    static const char *const spelt[] = {
+        "CN", "commonName uid", "cn;lang-fr", "CN;LANG-FR sn", "surname SN",
+        "Description MAIL", "description;lang-en description", "objectclass",
+        "* cn", "* description;lang-en", "cn;lang-fr cn", "* sn;lang-en",
+        "Uid * Mail",
+        /* what 389 computes when named */
+        "numSubordinates hasSubordinates", "EntryDN NumSubordinates uid",
+        "* hasSubordinates", "+"};
     unsigned n;
 
-    if (dt_rng_chance(&g->r, 15)) {
+    if (dt_rng_chance(&g->r, 20)) {
         dt_str_puts(out, DT_PICK(&g->r, spelt));
         return;
     }

@@ -14,15 +14,18 @@
 #include <string.h>
 
 /* What 389 adds to every entry for itself (lower case). */
-static const char *const dropped[] = {
-    "creatorsname",      "modifiersname",
-    "createtimestamp",   "modifytimestamp",
-    "nsuniqueid",        "parentid",
-    "entryid",           "entryuuid",
-    "dsentrydn",         "entrydn",
-    "numsubordinates",   "hassubordinates",
-    "subschemasubentry", "structuralobjectclass",
-    "entrycsn"};
+static const char *const dropped[] = {"creatorsname",
+                                      "modifiersname",
+                                      "createtimestamp",
+                                      "modifytimestamp",
+                                      "nsuniqueid",
+                                      "parentid",
+                                      "entryid",
+                                      "entryuuid",
+                                      "dsentrydn",
+                                      "subschemasubentry",
+                                      "structuralobjectclass",
+                                      "entrycsn"};
 
 static int
 is_dropped(const char *name)

@@ -20,7 +20,8 @@
  * in lower case without spaces around `,` and `=`; in each entry the
  * attribute lines sorted, names in lower case, values base64-decoded
  * (non-printable bytes written as \XX); attributes 389 keeps for its own
- * bookkeeping (creatorsName, nsUniqueId, entryid, entryUUID, ...) dropped,
+ * bookkeeping (creatorsName, nsUniqueId, entryid, entryUUID, ...) dropped
+ * (not numSubordinates, hasSubordinates and entrydn, which acre computes),
  * as the slapd suite drops operational attributes.  Values are compared as
  * text, never under a matching rule.
  *
