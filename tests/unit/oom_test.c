@@ -1115,8 +1115,6 @@ Test(oom_aci, targetfilter_deny_fails_closed)
     talloc_free(mem);
 }
 
-#endif /* ALLOC_HOOK */
-
 /* ------------------------------------------------------------------------
  * A second load into a 389 directory: numSubordinates on the parents it
  * gives children to.  A failed load leaves every entry's numSubordinates
@@ -1229,3 +1227,5 @@ Test(oom, directory_load_389_numsubordinates)
     sweep(&o, stride(1));
     acre_schema_free(c.s);
 }
+
+#endif /* ALLOC_HOOK */
