@@ -906,6 +906,27 @@ pack_group(const struct load *L, struct packer *p, size_t g, size_t e)
 #define ENTRY_CHUNK_MIN ((size_t)16 << 10)
 #define ENTRY_CHUNK_MAX ((size_t)1 << 20)
 
+/* Under AddressSanitizer the rest of a chunk is poisoned and each entry is
+ * followed by a poisoned gap, so that an overflow from one entry into the
+ * next is still caught, as it was when each was a block of its own. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ENTRY_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ENTRY_ASAN 1
+#endif
+#endif
+#ifdef ENTRY_ASAN
+#include <sanitizer/asan_interface.h>
+#define ENTRY_GAP            16
+#define ENTRY_POISON(p, n)   ASAN_POISON_MEMORY_REGION(p, n)
+#define ENTRY_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define ENTRY_GAP            0
+#define ENTRY_POISON(p, n)   ((void)(p), (void)(n))
+#define ENTRY_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 /*
  * entry_mem -- n bytes (8-aligned) for an entry of this load.  Entries
  * are never freed one by one: a failed load frees the batch, a committed
@@ -921,22 +942,24 @@ entry_mem(struct load *L, size_t n)
 
     if (n > ENTRY_CHUNK_MAX / 4)
         return talloc_size(L->batch, n);
-    if (n > L->chunk_left) {
+    if (n + ENTRY_GAP > L->chunk_left) {
         size_t size = L->chunk_size ? L->chunk_size * 2 : ENTRY_CHUNK_MIN;
 
         if (size > ENTRY_CHUNK_MAX)
             size = ENTRY_CHUNK_MAX;
-        while (size < n)
+        while (size < n + ENTRY_GAP)
             size *= 2;
         if (!(L->chunk = talloc_size(L->batch, size)))
             return NULL;
         talloc_set_name_const(L->chunk, "acreE_entries");
         L->chunk_size = size;
         L->chunk_left = size;
+        ENTRY_POISON(L->chunk, size);
     }
     p = L->chunk;
-    L->chunk += n;
-    L->chunk_left -= n;
+    ENTRY_UNPOISON(p, n);
+    L->chunk += n + ENTRY_GAP;
+    L->chunk_left -= n + ENTRY_GAP;
     return p;
 }
 
