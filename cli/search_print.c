@@ -344,38 +344,40 @@ asked_virtual(const struct search *s, const acre_entry_view *view,
  * is allowed.  "+" brings entrydn alone of these.
  */
 
-/* computed_389 -- into *val (malloc'd), the value 389 computes for the
- * attribute named q of the entry of view, which holds none of it; 0, 1
- * when 389 computes none, -1 out of memory. */
-static int
+/* computed_389 -- the value 389 computes for the attribute named q of
+ * the entry of view, which holds none of it: a constant, or the entrydn
+ * text in *owned (malloc'd, the caller frees it); NULL with *len 1 when
+ * 389 computes none, with *len 0 when out of memory. */
+static const char *
 computed_389(const struct search *s, const acre_entry_view *view, const char *q,
-             char **val, size_t *len)
+             char **owned, size_t *len)
 {
-    const acre_entry *e = view->host_data;
-    int has;
+    const char *v = NULL;
 
-    *val = NULL;
+    *owned = NULL;
+    *len = 1;
     if (!strcasecmp(q, "numSubordinates")) {
-        *val = strdup("0");
+        v = "0";
     } else if (!strcasecmp(q, "hasSubordinates")) {
-        has = s->host->has_children ? s->host->has_children(s->host->arg, view)
-                                    : -1;
-        if (has < 0)
-            return 1;
-        *val = strdup(has ? "TRUE" : "FALSE");
+        int has = s->host->has_children
+                      ? s->host->has_children(s->host->arg, view)
+                      : -1;
+        v = has < 0 ? NULL : has ? "TRUE" : "FALSE";
     } else if (!strcasecmp(q, "entrydn")) {
+        const acre_entry *e = view->host_data;
         size_t n;
         const char *dn = acre_entry_dn_stored(e, &n);
         if (!dn)
             dn = acre_dn_pretty(acre_entry_dn(e), &n);
-        *val =
+        *owned =
             (char *)u8_tolower((const uint8_t *)dn, n, NULL, NULL, NULL, len);
-        return *val ? 0 : -1;
-    } else {
-        return 1;
+        if (!*owned)
+            *len = 0;
+        return *owned;
     }
-    *len = *val ? strlen(*val) : 0;
-    return *val ? 0 : -1;
+    if (v)
+        *len = strlen(v);
+    return v;
 }
 
 /* asked_computed -- computed_389's attribute q, shown as `shown`. */
@@ -383,15 +385,16 @@ static int
 asked_computed(const struct search *s, const acre_entry_view *view,
                const char *q, const char *shown)
 {
-    char *val;
+    char *owned;
     size_t len;
-    int rc = computed_389(s, view, q, &val, &len), ok;
+    const char *val = computed_389(s, view, q, &owned, &len);
+    int ok, rc;
 
-    if (rc)
-        return rc < 0 ? -1 : 0;
+    if (!val)
+        return len ? 0 : -1;
     ok = acre_access(s->rq, view, q, val, len, ACRE_RIGHT_READ, NULL);
     rc = ok < 0 ? -1 : ok ? out_line(s, shown, val, len) : 0;
-    free(val);
+    free(owned);
     return rc;
 }
 
