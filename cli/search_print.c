@@ -418,11 +418,13 @@ print_389(const struct search *s, const acre_entry_view *view,
         if (!rc && s->all_user && !covered(s, "memberOf"))
             rc = print_virtual(s, view, s->want_mo, "memberOf",
                                acre_entry_memberof);
+        /* entrydn is real in 389 (back-ldbm adds it as it reads the
+         * entry); nsRole, virtual, comes after every real attribute */
+        if (!rc && s->all_op && !covered(s, "entrydn"))
+            rc = asked_computed(s, view, "entrydn", "entrydn");
         if (!rc && s->all_op && !covered(s, "nsRole"))
             rc = print_virtual(s, view, s->want_role, "nsRole",
                                acre_entry_nsrole);
-        if (!rc && s->all_op && !covered(s, "entrydn"))
-            rc = asked_computed(s, view, "entrydn", "entrydn");
     }
     for (unsigned r = 0; r < s->nreq389 && !rc; r++) {
         const char *q = s->req389[r];
