@@ -2010,15 +2010,29 @@ acreE_dir_search(const struct acreE_dir *d, const acre_dn *base, int scope,
 }
 
 /* dir_search -- the host's search: acreE_dir_search over views; a missing
- * base is an empty result. */
+ * base is an empty result.  The root DN, when no entry has it, stands
+ * above every naming context (acre_host): a one-level search finds the
+ * suffix entries, a subtree or children search their subtrees, suffix
+ * after suffix in load order. */
 static int
 dir_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
            void *fn_arg)
 {
+    const struct acreE_dir *d = arg;
     struct view_walk w = {fn, fn_arg};
-    int rc = acreE_dir_search(arg, base, scope, view_visit, &w);
+    int rc = acreE_dir_search(d, base, scope, view_visit, &w);
 
-    return rc == ACRE_ERR_NO_SUCH_OBJECT ? 0 : rc;
+    if (rc != ACRE_ERR_NO_SUCH_OBJECT)
+        return rc;
+    if (!base || acre_dn_depth(base) || scope == ACRE_SCOPE_BASE)
+        return 0;
+    rc = 0;
+    for (size_t i = 0; !rc && i < d->nsuffixes; i++)
+        rc = scope == ACRE_SCOPE_ONE
+                 ? fn(fn_arg, &d->suffixes[i]->v)
+                 : acreE_dir_search(d, d->suffixes[i]->v.dn, ACRE_SCOPE_SUB,
+                                    view_visit, &w);
+    return rc;
 }
 
 /* dir_children -- the host's has_children, found by DN: the view may be

@@ -28,8 +28,8 @@
  * Classes are recognised by name (as stored, without case).
  *
  * The index: every group found by subtree searches of the host at the
- * policy's database suffixes (an ACI policy: at the topmost entries
- * holding its ACIs; groups outside them are not seen), its
+ * policy's database suffixes (an ACI policy: of the root DN, every
+ * entry the host holds), its
  * normalised DN, and a reverse map (member DN -> groups listing
  * it) sorted for binary search.  Built once per (host arg, generation) and
  * shared through the policy by every request on that host while its
@@ -514,44 +514,24 @@ covered(const struct acreI_policy *ir, unsigned d, unsigned s)
     return 0;
 }
 
-/* Is holder hd of an ACI policy below another holder (the root DSE
- * aside)?  Its ancestors probe the holders' hash. */
-static int
-holder_below(const struct acreP_aci *ix, const struct acreP_aci_holder *hd)
-{
-    const uint64_t *h = acreD_h(hd->dn);
-
-    for (unsigned d = 1; d < hd->depth; d++)
-        for (uint32_t k = (uint32_t)h[d] & ix->hash_mask; ix->hash[k];
-             k = (k + 1) & ix->hash_mask) {
-            const struct acreP_aci_holder *o = &ix->holders[ix->hash[k] - 1];
-            size_t an, on;
-            if (o->hash != h[d] || o->depth != d)
-                continue;
-            const char *as = acre_dn_ancestor(hd->dn, d, &an);
-            const char *os = acre_dn_normalised(o->dn, &on);
-            if (an == on && !memcmp(as, os, an))
-                return 1;
-        }
-    return 0;
-}
-
 /* Every entry of the policy's databases through the host's search; an
- * ACI policy has none: the subtrees of the entries holding its ACIs
- * (the topmost ones; the root DSE's apply to it alone) instead. */
+ * ACI policy has none: every entry of the host's naming contexts (a
+ * subtree search of the root DN), as 389's roles and memberOf plugins
+ * and OpenDJ's isMemberOf see every suffix. */
 static int
 search_all(struct acre_request *rq, struct build *b)
 {
     const struct acreI_policy *ir = rq->p->ir;
-    const struct acreP_aci *ix = rq->p->aci;
+    acre_dn *root;
     int rc = 0;
 
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;
-    for (uint32_t i = 0; ix && i < ix->nholders && !rc; i++)
-        if (ix->holders[i].depth > 0 && !holder_below(ix, &ix->holders[i]))
-            rc = rq->host.search(rq->host.arg, ix->holders[i].dn,
-                                 ACRE_SCOPE_SUB, visit, b);
+    if (ir->model == ACREI_MODEL_ACI) {
+        if (acre_dn_parse(b->x, rq->schema, "", 0, 0, &root, NULL))
+            return ACRE_ERR_NOMEM;
+        return rq->host.search(rq->host.arg, root, ACRE_SCOPE_SUB, visit, b);
+    }
     for (unsigned d = 0; d < ir->ndbs && !rc; d++)
         for (unsigned s = 0; s < ir->dbs[d].nsuffix && !rc; s++)
             if (!covered(ir, d, s))

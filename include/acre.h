@@ -583,6 +583,12 @@ int acre_value_normalise(const acre_schema *schema, int id, const void *val,
  *             Returns 0, fn's non-zero value, 0 also when base does not
  *             exist, or a negative failure.  Needed by acre_search and
  *             by set expressions with ldap:/// elements; NULL: those fail.
+ *             The root DN as base (no entry of its own) stands above
+ *             every naming context: a subtree search returns the entries
+ *             of all of them, as 389 searches every backend from "".  An
+ *             ACI policy asks this of its host to find the groups and
+ *             role definitions of 389's memberOf and nsRole and OpenDJ's
+ *             isMemberOf (ACRE_REQ_*), wherever they sit.
  *   has_children: 1 when the entry has subordinates, 0 when not (the
  *             hasSubordinates attribute in filters); NULL: such filter
  *             items are Undefined.

@@ -944,18 +944,22 @@ base_aci(struct gen *g, struct dt_str *out)
                   DT_PICK(&g->r, attrs), DT_PICK(&g->r, who));
 }
 
+/* The ACIs.  One case in five holds none on the suffix (its share goes
+ * to one ou): groups and role definitions then sit outside every subtree
+ * holding ACIs, which 389 reads all the same. */
 static void
 place_acis(struct gen *g)
 {
     unsigned n = (unsigned)dt_rng_range(&g->r, 3, 12);
+    int top = dt_rng_chance(&g->r, 20) ? pick_of(g, g->ous, g->nous) : 0;
     struct dt_str v;
 
     dt_str_init(&v);
     base_aci(g, &v);
-    put(&g->v[0], "aci", v.p);
+    put(&g->v[top], "aci", v.p);
     for (unsigned i = 0; i < n; i++) {
         unsigned k = dt_rng_below(&g->r, 10);
-        int holder = k < 5   ? 0
+        int holder = k < 5   ? top
                      : k < 7 ? pick_of(g, g->ous, g->nous)
                      : k < 8 ? g->ou_groups
                              : pick_of(g, g->people, g->npeople);

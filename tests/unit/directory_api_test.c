@@ -205,6 +205,55 @@ Test(directory_api, suffixes_in_load_order)
     talloc_free(ctx);
 }
 
+static int
+host_collect(void *arg, const acre_entry_view *v)
+{
+    char **out = arg;
+    size_t n;
+
+    *out = talloc_asprintf_append(*out, "%s;", acre_dn_pretty(v->dn, &n));
+    return 0;
+}
+
+/* The host's search from the root DN (which no entry has) reaches every
+ * naming context, suffix after suffix in load order (acre.h, acre_host). */
+Test(directory_api, host_search_from_the_root)
+{
+    static const char two[] = "dn: o=second\nobjectClass: organization\n"
+                              "o: second\n\n"
+                              "dn: dc=first\nobjectClass: domain\ndc: first\n\n"
+                              "dn: ou=a,o=second\nobjectClass: "
+                              "organizationalUnit\nou: a\n";
+
+    static const struct {
+        int scope;
+        const char *want;
+    } c[] = {{ACRE_SCOPE_BASE, ""},
+             {ACRE_SCOPE_ONE, "o=second;dc=first;"},
+             {ACRE_SCOPE_SUB, "o=second;ou=a,o=second;dc=first;"},
+             {ACRE_SCOPE_CHILDREN, "o=second;ou=a,o=second;dc=first;"}};
+
+    void *ctx = talloc_new(NULL);
+    acre_directory *d = load_ok(ctx, two);
+    const acre_host *h = acre_directory_host(d);
+    acre_dn *root = dn(ctx, "");
+
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        char *got = talloc_strdup(ctx, "");
+        cr_expect_eq(h->search(h->arg, root, c[i].scope, host_collect, &got),
+                     0);
+        cr_expect_str_eq(got, c[i].want, "scope %d", c[i].scope);
+    }
+    /* a base that is not there is still an empty answer */
+    char *got = talloc_strdup(ctx, "");
+    cr_expect_eq(h->search(h->arg, dn(ctx, "o=third"), ACRE_SCOPE_SUB,
+                           host_collect, &got),
+                 0);
+    cr_expect_str_eq(got, "");
+    acre_directory_free(d);
+    talloc_free(ctx);
+}
+
 Test(directory_api, load_empty_text)
 {
     acre_directory *d = NULL;

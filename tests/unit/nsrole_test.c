@@ -237,3 +237,38 @@ Test(nsrole, a_failed_lookup_fails_closed)
     cr_expect_eq(n, 0);
     acre_request_end(rq);
 }
+
+/* The roles come from every naming context of the host (389's roles
+ * plugin reads every suffix), not only from where the policy's ACIs sit:
+ * a policy with none, or with one below the role definitions, sees the
+ * same roles. */
+Test(nsrole, found_wherever_the_acis_sit)
+{
+    static const char *const texts[] = {
+        "dn: " SUFFIX "\nobjectClass: domain\ndc: example\n",
+        "dn: " OTHER "\naci: (targetattr=\"*\")(version 3.0; acl \"o\"; allow "
+        "(read) userdn=\"ldap:///anyone\";)\n",
+    };
+
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        acre_source src = {ACRE_DIALECT_ACI, "p.ldif", texts[i],
+                           strlen(texts[i])};
+        acre_policy *p;
+        acre_request *rq;
+        acre_diag d = {0};
+
+        cr_assert_eq(acre_policy_compile(NULL,
+                                         (acre_schema *)acre_policy_schema(pol),
+                                         &src, 1, 0, &p, &d),
+                     0, "%s", d.message);
+        cr_assert_eq(acre_request_begin(p, NULL, thost_host(host), &rq), 0);
+        acre_request_set_flags(rq, ACRE_REQ_NSROLE);
+        cr_expect_str_eq(roles(rq, ANN),
+                         MGR "|cn=n3," PEOPLE "|cn=n4," PEOPLE "|" NEST
+                             "|" OSLO,
+                         "policy %zu", i);
+        cr_expect_str_eq(roles(rq, DAN), "", "policy %zu", i);
+        acre_request_end(rq);
+        acre_policy_release(p);
+    }
+}
