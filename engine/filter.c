@@ -711,6 +711,28 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
     return subclass_names(ps, nd);
 }
 
+/* Is nd's type one whose ~= 389 hands to its octet-string plugin (bin.c:
+ * octetStringMatch, or no equality rule and a syntax of that plugin),
+ * which never matches? */
+static int
+octet389(const struct ps *ps, const struct acreF_node *nd)
+{
+    static const char *const bin[] = {
+        "1.3.6.1.4.1.1466.115.121.1.5",  /* Binary */
+        "1.3.6.1.4.1.1466.115.121.1.23", /* Fax */
+        "1.3.6.1.4.1.1466.115.121.1.28", /* JPEG */
+        "1.3.6.1.4.1.1466.115.121.1.40"  /* Octet String */
+    };
+    const struct acreS_attr *at = acreS_attr(ps->schema, nd->want.type);
+
+    if (at->eq != ACREM_NONE || !at->syntax)
+        return at->eq == ACREM_OCTET;
+    for (size_t i = 0; i < sizeof bin / sizeof *bin; i++)
+        if (!strcmp(at->syntax, bin[i]))
+            return 1;
+    return 0;
+}
+
 /* =, ~=, >=, <= */
 static int
 prepare_ava(struct ps *ps, struct acreF_node *nd)
@@ -721,6 +743,15 @@ prepare_ava(struct ps *ps, struct acreF_node *nd)
     if (nd->kind == ACREF_GE || nd->kind == ACREF_LE) {
         const struct acreM_info *mi = acreM_info(at.ord);
         return prepare_value(ps, nd, at.ord, mi ? mi->eq : ACREM_NONE);
+    }
+    if (nd->kind == ACREF_APPROX && acreS_is389(ps->schema)) {
+        /* 389 compares phonetic words of the assertion as sent and the
+         * values as stored, whatever the type's rules and syntax
+         * (filter_approx389.c), but for the octet-string types */
+        nd->approx389 = octet389(ps, nd) ? A389_NEVER : A389_WORDS;
+        nd->norm = nd->raw;
+        nd->norm_len = nd->raw_len;
+        return 0;
     }
     if (nd->special == ACREF_SP_OBJECTCLASS) {
         nd->rule = nd->rule_eq = at.eq;

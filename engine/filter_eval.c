@@ -544,6 +544,9 @@ ava_attr(const struct ev *ev, const struct acreF_node *nd,
 {
     int eq;
 
+    if (nd->approx389) /* under a 389 schema */
+        return truth(nd->approx389 == A389_WORDS &&
+                     acreF_approx389(nd->raw, nd->raw_len, a->vals, a->nvals));
     if (nd->kind == ACREF_GE || nd->kind == ACREF_LE)
         return order_attr(ev, nd, a);
     if (nd->special == ACREF_SP_OBJECTCLASS)

@@ -67,6 +67,12 @@ enum acreF_special {
     ACREF_SP_NSROLE,     /* nsRole: virtual when not stored */
 };
 
+/* acreF_node.approx389: how a ~= item matches under a 389 schema */
+enum {
+    A389_WORDS = 1, /* 389's phonetic words (acreF_approx389) */
+    A389_NEVER      /* an octet-string type: nothing matches */
+};
+
 /* An approximate-match word code: metaphone, at most 4 letters, NUL. */
 typedef char acreF_code[5];
 
@@ -123,6 +129,7 @@ struct acreF_node {
     const acreF_code *codes;
     unsigned ncodes;
     uint8_t approx_ok; /* the assertion could be reduced for approx */
+    uint8_t approx389; /* under a 389 schema: A389_WORDS, A389_NEVER */
 
     /* objectClass: the asserted class id; bitmap of its subclasses;
      * their names and OIDs when there are few (else NULL: stored values
@@ -195,6 +202,15 @@ int acreF_approx_codes(void *ctx, const uint8_t *s, size_t n,
  */
 int acreF_approx_match(const acreF_code *codes, unsigned ncodes,
                        const uint8_t *v, size_t n);
+
+/*
+ * acreF_approx389 -- does assertion as[0..an) approximately match one of
+ * vals[0..nvals) (the values of one attribute) as 389-DS 2.3 matches ~=
+ * on a string syntax (filter_approx389.c: phonetic words, each value and
+ * the assertion up to its first NUL)?  Allocates nothing.
+ */
+int acreF_approx389(const uint8_t *as, size_t an, const acre_value *vals,
+                    uint32_t nvals);
 
 /*
  * acreF_metaphone -- the code of one word: its ASCII letters w[0..n)

@@ -1691,6 +1691,7 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     s->profile =
         (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD : ACRE_PROFILE_RFC4518;
     s->syntax_match = (flags & ACRE_SCHEMA_SYNTAX_MATCH) != 0;
+    s->is389 = (flags & ACRE_SCHEMA_389) != 0;
     *out = s;
     return 0;
 }
@@ -1734,6 +1735,12 @@ int
 acreS_syntax_match(const acre_schema *s)
 {
     return s && s->syntax_match;
+}
+
+int
+acreS_is389(const acre_schema *s)
+{
+    return s && s->is389;
 }
 
 int

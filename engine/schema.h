@@ -368,6 +368,9 @@ struct acreS_rules acreS_rules(const acre_schema *s,
 /* acreS_syntax_match -- was s made with ACRE_SCHEMA_SYNTAX_MATCH? */
 int acreS_syntax_match(const acre_schema *s);
 
+/* acreS_is389 -- was s made with ACRE_SCHEMA_389 (389's ~=: filter.c)? */
+int acreS_is389(const acre_schema *s);
+
 /*
  * acreS_profile -- how values are prepared under s: an enum acreE_profile
  * (engine/prep.h).  The built-in schema (s NULL) is RFC 4518.

@@ -141,6 +141,7 @@ struct acre_schema {
     int profile;      /* enum acreE_profile: how values are prepared */
     int syntax_match; /* ACRE_SCHEMA_SYNTAX_MATCH: rules a type lacks
                          are its syntax's (acreS_rules) */
+    int is389;        /* ACRE_SCHEMA_389: ~= as 389 matches it */
     /* descriptions with options (acreS_desc_intern): one per schema
      * object, made with it, never copied from another schema */
     struct acreS_descs *descs;

@@ -215,7 +215,9 @@ typedef struct acre_schema acre_schema;
  *            subschema entry lists, DESC texts left out) instead of the
  *            built-in definitions above, so that 389's own data and ACIs
  *            (nsAccountLock, numSubordinates, nsPerson, ...) load and
- *            operational types are those 389 calls operational.  The
+ *            operational types are those 389 calls operational; its
+ *            filters match ~= as 389 does (phonetic words of the values
+ *            as stored, on every type but octet strings).  The
  *            schema a 389 ACI policy (without ACRE_COMPILE_ACI_OPENDJ)
  *            makes for itself has it.  Not with ACRE_SCHEMA_BARE.
  *   out:     OUT, a talloc child of mem_ctx: freed by acre_schema_free or

@@ -991,7 +991,41 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 44)) {
+    switch (dt_rng_below(&g->r, 46)) {
+    /* approximate items: 389 compares phonetic words of the assertion
+     * and of each value as stored, on every syntax but octet strings */
+    case 44:
+    case 45: {
+        static const char *const ax[] = {"(cn~=%s)",
+                                         "(cn~=%s jonez)",
+                                         "(cn~=smyth %s)",
+                                         "(givenName~=%s)",
+                                         "(sn~=%s)",
+                                         "(surname~=jonas)",
+                                         "(uid~=%s)",
+                                         "(mail~=%s)",
+                                         "(cn;lang-fr~=%s le)",
+                                         "(description~=remoat)",
+                                         "(description~=on)",
+                                         "(description~=time part)",
+                                         "(title~=enjineer)",
+                                         "(title~=manajer)",
+                                         "(employeeType~=staf)",
+                                         "(l~=berlyn)",
+                                         "(departmentNumber~=20)",
+                                         "(telephoneNumber~=555)",
+                                         "(userPassword~=pw-%s)",
+                                         "(objectClass~=person)",
+                                         "(objectClass~=persen)",
+                                         "(nsRole~=managed)",
+                                         "(memberOf~=g1)",
+                                         "(manager~=%s)",
+                                         "(seeAlso~=%s)",
+                                         "(nsRoleDN~=managed)",
+                                         "(numSubordinates~=1)"};
+        dt_str_printf(out, DT_PICK(&g->r, ax), p->name);
+        break;
+    }
     /* items on numSubordinates and hasSubordinates, which 389's back end
      * rewrites (or, alone, refuses: unwillingToPerform) */
     case 43: {

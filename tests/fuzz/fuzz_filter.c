@@ -13,7 +13,11 @@
  *   - a hook that denies one type can only turn TRUE/FALSE answers into
  *     other answers through UNDEFINED items, never crash;
  *   - strict parsing accepts the same inputs or fails with
- *     ACRE_ERR_FILTER_RULE.
+ *     ACRE_ERR_FILTER_RULE;
+ *   - under 389's schema, parsed as a 389 search filter (its rewrite of
+ *     numSubordinates and hasSubordinates items, its ~=), an accepted
+ *     input evaluates to TRUE, FALSE or UNDEFINED on an entry with
+ *     non-ASCII values.
  * Any violation aborts, which libFuzzer reports with the input.
  */
 #include <acre.h>
@@ -41,8 +45,16 @@ static const char ldif[] =
     "description: A  test   user\ncreateTimestamp: 20240115103000Z\n"
     "member: cn=admins,dc=example,dc=com\n";
 
-static struct acreE_dir *dir;
-static const struct acreE_entry *entries[3];
+/* 389: values in Latin-1 and beyond, for its ~= (filter_approx389.c) */
+static const char ldif389[] =
+    "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+    "dn: uid=bea,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: bea\n"
+    "cn:: QsOpYXRyaWNlIMOGdnVtIMWCw7NkxbogU2NobWl0dC1LbmlnaHQ=\n"
+    "cn: Bea\nsn: X\ndescription: --\nemployeeNumber: 12\n"
+    "userPassword: pw\nseeAlso: cn=x,dc=example,dc=com\n";
+
+static struct acreE_dir *dir, *dir389;
+static const struct acreE_entry *entries[3], *entry389;
 
 static void
 check(int cond)
@@ -99,7 +111,38 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
     entries[0] = find("dc=example,dc=com");
     entries[1] = find("ou=people,dc=example,dc=com");
     entries[2] = find("uid=jdoe+cn=john doe,ou=people,dc=example,dc=com");
+
+    acre_schema *s389 = NULL;
+    acre_dn *dn = NULL;
+    check(acre_schema_new(NULL, ACRE_SCHEMA_389 | ACRE_SCHEMA_SYNTAX_MATCH,
+                          &s389, NULL) == 0);
+    check(acreE_dir_new(NULL, s389, 0, &dir389) == 0);
+    check(acreE_dir_load_ldif(dir389, NULL, ldif389, strlen(ldif389), "fuzz",
+                              NULL, NULL, NULL) == 0);
+    check(acre_dn_parse(NULL, s389, "uid=bea,dc=example,dc=com", 25, 0, &dn,
+                        NULL) == 0);
+    check((entry389 = acreE_dir_find(dir389, dn)) != NULL);
+    acre_dn_free(dn);
     return 0;
+}
+
+/* The input as 389 reads a search filter: parsed or refused, and then
+ * evaluated to one of the three answers. */
+static void
+check_389(const uint8_t *data, size_t size)
+{
+    struct acreF_filter *f = NULL;
+    const acre_schema *s = acreE_dir_schema(dir389);
+    int rc = acreF_parse_flags(NULL, s, (const char *)data, size,
+                               ACREF_389_SEARCH, &f, NULL);
+
+    if (rc) {
+        check(f == NULL);
+        return;
+    }
+    enum acreF_result r = acreF_eval(f, &entry389->v, NULL);
+    check(r == ACREF_TRUE || r == ACREF_FALSE || r == ACREF_UNDEFINED);
+    talloc_free(f);
 }
 
 /* The printed form of f, heap-allocated (free with acreE_buf_free). */
@@ -177,6 +220,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc, rs;
 
     memset(&d, 0, sizeof d);
+    check_389(data, size);
     rc = acreF_parse(NULL, NULL, (const char *)data, size, &f, &d);
     rs = acreF_parse_flags(NULL, NULL, (const char *)data, size,
                            ACREF_STRICT_RULES, &s, NULL);

@@ -1314,3 +1314,71 @@ Test(filter, rewrites_subordinate_items_as_389)
     }
     talloc_free(s);
 }
+
+/* 389's ~= (filter_approx389.c), as 389-DS 2.3.1 answered the same
+ * values (tests/differential/aci-cases/case-42). */
+Test(filter, approx_as_389)
+{
+    static const struct {
+        const char *assertion;
+        const char *vals[3];
+        int want;
+    } c[] = {
+        {"jonez", {"Ivan Jones"}, 1},
+        {"ivan jones", {"Ivan Jones"}, 1},
+        /* words in order; but the last comparison was equal and the
+         * value's words ran out: 389 answers a match */
+        {"jones ivan", {"Ivan Jones"}, 1},
+        /* ... unless a later value compares again */
+        {"jones ivan", {"Ivan Jones", "Jonathan Smythe"}, 0},
+        {"jones ivan", {"--", "Ivan Jones"}, 1},
+        /* digits and punctuation break words; no word: no match */
+        {"ivan-7-jones", {"Ivan Jones"}, 1},
+        {"12", {"12"}, 0},
+        {"", {""}, 0},
+        /* codes of up to 6 letters */
+        {"physicist", {"Chief Physicist"}, 1},
+        {"fisicisd", {"Physicists"}, 0},
+        /* KN- is N, GH after a vowel K; TH is 0, -MB M */
+        {"nite", {"Jonathan Smythe-Knight"}, 0},
+        {"dum lam", {"Thomas Dumb Lamb"}, 1},
+        {"tomas", {"Thomas Dumb Lamb"}, 0},
+        /* Latin-1: an initial is its base letter, in its case */
+        {"Ecoles",
+         {"\xc3\x89"
+          "coles et \xc3\x86vum"},
+         1},
+        {"ecoles",
+         {"\xc3\xa9"
+          "coles"},
+         0},
+        /* other bytes are part of the code */
+        {"lodz",
+         {"\xc5\x82\xc3\xb3"
+          "d\xc5\xba ulica"},
+         0},
+        {"\xc5\x82\xc3\xb3"
+         "d\xc5\xba",
+         {"\xc5\x82\xc3\xb3"
+          "d\xc5\xba ulica"},
+         1},
+    };
+
+    static const char nul[] = "Ivan\0Jones";
+    acre_value v[3];
+
+    for (size_t i = 0; i < NELEM(c); i++) {
+        uint32_t n = 0;
+        for (; n < 3 && c[i].vals[n]; n++)
+            v[n] = (acre_value){.val = (const uint8_t *)c[i].vals[n],
+                                .len = strlen(c[i].vals[n])};
+        cr_expect_eq(acreF_approx389((const uint8_t *)c[i].assertion,
+                                     strlen(c[i].assertion), v, n),
+                     c[i].want, "%s ~= %s", c[i].assertion, c[i].vals[0]);
+    }
+    /* a NUL ends a value (389 holds values as C strings; no LDIF gives
+     * 389 one to confirm it) */
+    v[0] = (acre_value){.val = (const uint8_t *)nul, .len = sizeof nul - 1};
+    cr_expect(acreF_approx389((const uint8_t *)"ivan", 4, v, 1));
+    cr_expect(!acreF_approx389((const uint8_t *)"jones", 5, v, 1));
+}
