@@ -107,7 +107,8 @@ parse_aci(void *ctx, acre_schema *schema, const acre_source *src, size_t n,
         if (!grown)
             return ACRE_ERR_NOMEM;
         all = grown;
-        memcpy(all + nall, os->acis, os->n * sizeof *all);
+        if (os->n) /* a source without ACIs has no array */
+            memcpy(all + nall, os->acis, os->n * sizeof *all);
         nall += os->n;
     }
     if (!ir)
