@@ -606,6 +606,68 @@ normalise(struct ps *ps, int type, int eq, enum acreM_use use, const uint8_t *v,
     return rc;
 }
 
+/* 389's utf8isspace_fast on ASCII */
+static int
+space389(unsigned c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * invalid389 -- an assertion value that rule eq refuses, under a 389
+ * schema.  389 validates no assertion: it compares the value as its
+ * syntax normalises text.  On an integer rule (=, >=, <=) that is
+ * value_cmp's order of integer text: sign, then length, then bytes, the
+ * text without leading blanks and zeros, its runs of blanks made one and
+ * its trailing blanks gone (int389, norm that text: " 1000" equals 1000).
+ * Any other equality finds no stored value (389 stores only valid ones);
+ * other orderings stay UNDEFINED.
+ */
+static int
+invalid389(struct ps *ps, struct acreF_node *nd, int eq)
+{
+    if (eq != ACREM_INTEGER) {
+        if (nd->kind != ACREF_EQUALITY) {
+            nd->undef = 1;
+            return 0;
+        }
+        nd->never = 1;
+        nd->norm = nd->raw;
+        nd->norm_len = nd->raw_len;
+        return 0;
+    }
+    const uint8_t *v = nd->raw, *e = nd->raw + nd->raw_len;
+    uint8_t *t = talloc_size(ps->f, nd->raw_len + 2);
+    size_t n = 0;
+    int zero = 0, blank = 0;
+
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    while (v < e && space389(*v))
+        v++;
+    if (v < e && *v == '-')
+        t[n++] = '-', v++;
+    while (v < e && *v == '0')
+        zero = 1, v++;
+    if (v == e)
+        n = 0; /* no digit left: "0" after zeros, else nothing */
+    if (v == e && zero)
+        t[n++] = '0';
+    for (; v < e; v++) {
+        int sp = space389(*v);
+        if (!(sp && blank))
+            t[n++] = *v;
+        blank = sp;
+    }
+    while (n > 0 && blank && space389(t[n - 1]))
+        n--;
+    t[n] = 0;
+    nd->norm = t;
+    nd->norm_len = n;
+    nd->int389 = 1;
+    return 0;
+}
+
 /* Set nd->norm from nd->raw under equality rule eq; undef when invalid. */
 static int
 prepare_value(struct ps *ps, struct acreF_node *nd, int rule, int eq)
@@ -632,6 +694,8 @@ prepare_value(struct ps *ps, struct acreF_node *nd, int rule, int eq)
         nd->norm_len = nd->raw_len;
         return 0;
     }
+    if (rc == 1 && acreS_is389(ps->schema))
+        return invalid389(ps, nd, eq);
     if (rc == 1)
         nd->undef = 1;
     return rc < 0 ? rc : 0;
@@ -695,6 +759,12 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
     uint64_t *map;
 
     nd->cls = acreS_class_find(s, (const char *)nd->raw, nd->raw_len);
+    if (nd->cls < 0 && acreS_is389(s) && nd->kind == ACREF_EQUALITY) {
+        nd->never = 1; /* 389 compares it with the stored names */
+        nd->norm = nd->raw;
+        nd->norm_len = nd->raw_len;
+        return 0;
+    }
     if (nd->cls < 0) {
         nd->undef = 1; /* slapd's objectClassPretty refuses it */
         return 0;

@@ -537,6 +537,50 @@ equal_by(const struct ev *ev, const struct acreF_node *nd,
     return r;
 }
 
+/* 389's value_cmp of integer text (SYNTAX_INT): value v against
+ * assertion s -- sign, then length (up to a NUL), then bytes; the order
+ * of the last two reversed when both are negative. */
+static int
+int389_cmp(const uint8_t *v, size_t vn, const uint8_t *s, size_t sn)
+{
+    int vpos = !(vn && v[0] == '-'), spos = !(sn && s[0] == '-'), c;
+    const uint8_t *z;
+
+    if (vpos != spos)
+        return vpos - spos;
+    if ((z = memchr(s, 0, sn)))
+        sn = (size_t)(z - s);
+    if (vn != sn)
+        c = vn > sn ? 1 : -1;
+    else
+        c = memcmp(v, s, vn);
+    c = c > 0 ? 1 : c < 0 ? -1 : 0;
+    return vpos ? c : -c;
+}
+
+/* An integer item whose assertion its rule refuses, as 389 compares it
+ * (filter.c, invalid389): the values' integer text against nd->norm. */
+static enum acreF_result
+int389_attr(const struct ev *ev, const struct acreF_node *nd,
+            const acre_view_attr *a)
+{
+    enum acreF_result r = ACREF_FALSE;
+    struct scratch sc;
+
+    scratch_init(&sc);
+    for (uint32_t k = 0; k < a->nvals && r == ACREF_FALSE; k++) {
+        size_t len;
+        const uint8_t *p = value_form(ev, ACREM_INTEGER, a, k, &sc, &len);
+        int c = p ? int389_cmp(p, len, nd->norm, nd->norm_len) : 1;
+        if (p && (nd->kind == ACREF_GE   ? c >= 0
+                  : nd->kind == ACREF_LE ? c <= 0
+                                         : c == 0))
+            r = ACREF_TRUE;
+    }
+    acreE_buf_free(&sc.b);
+    return r;
+}
+
 /* One covered attribute of an =, ~=, >= or <= item. */
 static enum acreF_result
 ava_attr(const struct ev *ev, const struct acreF_node *nd,
@@ -544,6 +588,10 @@ ava_attr(const struct ev *ev, const struct acreF_node *nd,
 {
     int eq;
 
+    if (nd->never) /* 389: an assertion no stored value can equal */
+        return ACREF_FALSE;
+    if (nd->int389)
+        return int389_attr(ev, nd, a);
     if (nd->approx389) /* under a 389 schema */
         return truth(nd->approx389 == A389_WORDS &&
                      acreF_approx389(nd->raw, nd->raw_len, a->vals, a->nvals));
@@ -1558,16 +1606,76 @@ indexed389(const struct ev *ev, const struct acreF_node *nd)
     return 0;
 }
 
+/* range389 -- does the equality index of >= or <= item nd give the
+ * entry?  389 reads the keys (each value in its equality rule's normal
+ * form) in byte order from the assertion's key on, or up to it: as
+ * bytes, so integers are in text order there ("1000" < "999") though
+ * the item then compares them as numbers. */
+static int
+range389(const struct ev *ev, const struct acreF_node *nd)
+{
+    int eq = nd->int389 ? ACREM_INTEGER : nd->rule_eq, in = 0;
+    struct scratch sc;
+
+    scratch_init(&sc);
+    for (uint32_t i = first_attr(ev, nd); !in && i < ev->e->nattrs;
+         i = next_attr(ev, nd, i + 1)) {
+        const acre_view_attr *a = &ev->e->attrs[i];
+        for (uint32_t k = 0; !in && k < a->nvals; k++) {
+            size_t len;
+            const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
+            if (!p)
+                continue;
+            size_t m = len < nd->norm_len ? len : nd->norm_len;
+            int c = memcmp(p, nd->norm, m);
+            if (c == 0)
+                c = (len > nd->norm_len) - (len < nd->norm_len);
+            in = nd->kind == ACREF_GE ? c >= 0 : c <= 0;
+        }
+    }
+    acreE_buf_free(&sc.b);
+    return in;
+}
+
+static int cand389(const struct ev *ev, const struct acreF_node *nd);
+
+struct and389 {
+    const struct ev *ev;
+    int indexed; /* a child before gave the index a list */
+};
+
+/* One child of an AND, in the optimiser's order: 1 when it takes the
+ * entry out.  389 stops intersecting once a list has ten entries or
+ * fewer (FILTER_TEST_THRESHOLD) and lets the filter test do the rest; in
+ * directories of that size the first list decides.  So a >= or <= item,
+ * whose range of keys is not what it matches, counts only as the first
+ * child with a list; other items count as the entries they match, which
+ * changes which entries are tested but never the answer. */
+static int
+and389_kid(void *arg, const struct acreF_node *k)
+{
+    struct and389 *w = arg;
+    int range =
+        (k->kind == ACREF_GE || k->kind == ACREF_LE) && indexed389(w->ev, k);
+    int listed = range || k->kind == ACREF_AND || k->kind == ACREF_OR ||
+                 indexed389(w->ev, k);
+
+    if (range && w->indexed)
+        return 0;
+    int out = range ? !range389(w->ev, k) : !cand389(w->ev, k);
+    w->indexed |= listed;
+    return out;
+}
+
 /* cand389 -- is the entry among 389's index candidates for nd? */
 static int
 cand389(const struct ev *ev, const struct acreF_node *nd)
 {
     switch (nd->kind) {
-    case ACREF_AND:
-        for (unsigned i = 0; i < nd->nkids; i++)
-            if (!cand389(ev, nd->kids[i]))
-                return 0;
-        return 1;
+    case ACREF_AND: {
+        struct and389 w = {ev, 0};
+        return !ordered(nd, and389_kid, &w);
+    }
     case ACREF_OR:
         for (unsigned i = 0; i < nd->nkids; i++)
             if (cand389(ev, nd->kids[i]))
@@ -1578,7 +1686,11 @@ cand389(const struct ev *ev, const struct acreF_node *nd)
     case ACREF_ABSOLUTE_FALSE:
         return 1;
     default:
-        return !indexed389(ev, nd) || plain389(ev, nd) == R389_TRUE;
+        if (!indexed389(ev, nd))
+            return 1;
+        if (nd->kind == ACREF_GE || nd->kind == ACREF_LE)
+            return range389(ev, nd);
+        return plain389(ev, nd) == R389_TRUE;
     }
 }
 

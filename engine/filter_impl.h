@@ -143,6 +143,13 @@ struct acreF_node {
      * has no EQUALITY rule) but a virtual memberOf compares the assertion
      * as a DN, norm its distinguishedNameMatch form */
     uint8_t vdn;
+    /* under a 389 schema, an assertion value its rule refuses: 389
+     * compares it all the same (filter.c, invalid389) -- never equal
+     * (`never`), or for >= and <= on integers as 389's value_cmp orders
+     * integer text, norm then being that text as 389 normalises it
+     * (`int389`) */
+    uint8_t never;
+    uint8_t int389;
 };
 
 /* A class name or OID as the schema spells it, and the class it names. */

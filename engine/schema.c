@@ -1720,6 +1720,10 @@ acreS_rules(const acre_schema *s, const struct acreS_attr *at)
         r.ord = r.ord ? r.ord : ACREM_CASE_IGNORE_ORD;
         r.sub = r.sub ? r.sub : ACREM_CASE_IGNORE_SUB;
         break;
+    case ACREM_SYN_INTEGER: /* int.c: an order of its own */
+        r.eq = r.eq ? r.eq : ACREM_INTEGER;
+        r.ord = r.ord ? r.ord : ACREM_INTEGER_ORD;
+        break;
     case ACREM_SYN_IA5_STRING: /* ces.c */
         r.eq = r.eq ? r.eq : ACREM_CASE_EXACT_IA5;
         r.ord = r.ord ? r.ord : ACREM_CASE_EXACT_ORD;

@@ -207,7 +207,8 @@ typedef struct acre_schema acre_schema;
  *            distinguishedNameMatch, and substrings of a DN value's normal
  *            form case-insensitively (so (manager=*smith*) and
  *            (memberOf=cn=Admins,...) match as in 389); Directory, Printable
- *            and Country String values by the caseIgnore rules; IA5 String
+ *            and Country String values by the caseIgnore rules; Integer
+ *            values by integerMatch and integerOrderingMatch; IA5 String
  *            values by caseExactIA5Match and its substrings rule.  The
  *            schema an ACI policy makes for itself has it.
  *            ACRE_SCHEMA_389: start from the schema 389 Directory Server

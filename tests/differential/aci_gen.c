@@ -202,14 +202,29 @@ make_people(struct gen *g)
         /* some name only their most specific class: 389 adds the
          * superclasses, after the classes written */
         int bare = dt_rng_chance(&g->r, 25);
-        int p = new_ent(g, home, "uid", uid, K_PERSON,
-                        bare ? (mo ? "top inetOrgPerson extensibleObject"
-                                   : "inetOrgPerson top")
-                        : mo ? "top person organizationalPerson inetOrgPerson "
-                               "extensibleObject"
-                             : "top person organizationalPerson inetOrgPerson");
+        /* some are POSIX accounts: integers 389 orders by syntax */
+        int posix = dt_rng_chance(&g->r, 35);
+        char classes[128];
+        snprintf(classes, sizeof classes, "%s%s",
+                 bare ? (mo ? "top inetOrgPerson extensibleObject"
+                            : "inetOrgPerson top")
+                 : mo ? "top person organizationalPerson inetOrgPerson "
+                        "extensibleObject"
+                      : "top person organizationalPerson inetOrgPerson",
+                 posix ? " posixAccount" : "");
+        int p = new_ent(g, home, "uid", uid, K_PERSON, classes);
         g->v[p].memberof = mo;
         person_attrs(g, &g->v[p], uid);
+        if (posix) {
+            static const char *const uids[] = {"5",    "42",   "500",   "999",
+                                               "1000", "1001", "10000", "-3"};
+            static const char *const gids[] = {"10", "99", "100", "1000"};
+            char home_dir[64];
+            snprintf(home_dir, sizeof home_dir, "/home/%s", uid);
+            put(&g->v[p], "uidNumber", DT_PICK(&g->r, uids));
+            put(&g->v[p], "gidNumber", DT_PICK(&g->r, gids));
+            put(&g->v[p], "homeDirectory", home_dir);
+        }
         g->people[g->npeople++] = p;
     }
     for (unsigned i = 0, nd = dt_rng_below(&g->r, 3); i < nd; i++) {
@@ -991,7 +1006,33 @@ filter_leaf(struct gen *g, struct dt_str *out)
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
     const struct ent *grp = &g->v[pick_of(g, g->groups, g->ngroups)];
 
-    switch (dt_rng_below(&g->r, 46)) {
+    switch (dt_rng_below(&g->r, 48)) {
+    /* integers (ordered by syntax, candidates of >= and <= from the
+     * equality index's keys in byte order) and assertion values a rule
+     * refuses, which 389 compares all the same */
+    case 46:
+    case 47: {
+        static const char *const iv[] = {
+            "(uidNumber>=999)",
+            "(uidNumber<=1000)",
+            "(gidNumber>=100)",
+            "(gidNumber<=99)",
+            "(uidNumber=1000)",
+            "(uidNumber= 42)",
+            "(uidNumber>=abc)",
+            "(uidNumber<=abc)",
+            "(!(uidNumber=x))",
+            "(uidNumber>=-5)",
+            "(manager=xyz)",
+            "(!(seeAlso=nodn))",
+            "(objectClass=nosuchclass)",
+            "(!(objectClass=nosuchclass))",
+            "(&(uidNumber>=500)(uid=%s))",
+            "(&(objectClass=posixAccount)(gidNumber<=100))",
+            "(|(uidNumber>=1000)(uid=%s))"};
+        dt_str_printf(out, DT_PICK(&g->r, iv), p->name);
+        break;
+    }
     /* approximate items: 389 compares phonetic words of the assertion
      * and of each value as stored, on every syntax but octet strings */
     case 44:

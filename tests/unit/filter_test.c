@@ -1382,3 +1382,67 @@ Test(filter, approx_as_389)
     cr_expect(acreF_approx389((const uint8_t *)"ivan", 4, v, 1));
     cr_expect(!acreF_approx389((const uint8_t *)"jones", 5, v, 1));
 }
+
+/* Under a 389 schema an assertion its rule refuses is compared all the
+ * same, integers without an ORDERING rule are ordered by their syntax,
+ * and a >= or <= item's index candidates are a range of keys in byte
+ * order -- as 389-DS 2.3.1 answered (aci-cases/case-43). */
+Test(filter, integers_and_invalid_values_as_389)
+{
+    static const char text[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+        "dn: uid=ivan,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+        "objectClass: posixAccount\nuid: ivan\ncn: Ivan\nsn: Jones\n"
+        "uidNumber: 1000\ngidNumber: 100\nhomeDirectory: /home/ivan\n"
+        "manager: uid=bea,dc=example,dc=com\n";
+
+    static const struct {
+        const char *filter;
+        enum acreF_result plain, searched;
+    } c[] = {
+        {"(uidNumber<=10000)", ACREF_TRUE, ACREF_TRUE},
+        /* the index's keys: "1000" comes before "999" */
+        {"(uidNumber>=999)", ACREF_TRUE, ACREF_FALSE},
+        {"(!(uidNumber>=999))", ACREF_FALSE, ACREF_FALSE},
+        /* an AND's first list decides (uid is moved first) */
+        {"(&(uidNumber>=999)(uid=ivan))", ACREF_TRUE, ACREF_TRUE},
+        {"(&(uidNumber>=999)(objectClass=inetOrgPerson))", ACREF_TRUE,
+         ACREF_FALSE},
+        /* invalid assertions: text compared, never Undefined */
+        {"(uidNumber= 1000)", ACREF_TRUE, ACREF_TRUE},
+        {"(uidNumber=-0)", ACREF_FALSE, ACREF_FALSE},
+        {"(uidNumber=abc)", ACREF_FALSE, ACREF_FALSE},
+        {"(!(uidNumber=abc))", ACREF_TRUE, ACREF_TRUE},
+        {"(uidNumber<=abc)", ACREF_FALSE, ACREF_FALSE},
+        {"(uidNumber>=abc)", ACREF_TRUE, ACREF_FALSE},
+        {"(!(manager=xyz))", ACREF_TRUE, ACREF_TRUE},
+        {"(!(objectClass=nosuchclass))", ACREF_TRUE, ACREF_TRUE},
+    };
+
+    acre_schema *s;
+    struct acreE_dir *d;
+    acre_dn *dn;
+    acre_diag dg;
+
+    cr_assert_eq(acre_schema_new(
+                     NULL, ACRE_SCHEMA_389 | ACRE_SCHEMA_SYNTAX_MATCH, &s, &dg),
+                 0, "%s", dg.message);
+    cr_assert_eq(acreE_dir_new(s, s, 0, &d), 0);
+    cr_assert_eq(
+        acreE_dir_load_ldif(d, NULL, text, strlen(text), "t", NULL, NULL, &dg),
+        0, "%s", dg.message);
+    cr_assert_eq(
+        acre_dn_parse(s, s, "uid=ivan,dc=example,dc=com", 26, 0, &dn, NULL), 0);
+    const struct acreE_entry *e = acreE_dir_find(d, dn);
+    cr_assert_not_null(e);
+    for (size_t i = 0; i < NELEM(c); i++) {
+        struct acreF_filter *f;
+        cr_assert_eq(
+            acreF_parse(s, s, c[i].filter, strlen(c[i].filter), &f, &dg), 0,
+            "%s: %s", c[i].filter, dg.message);
+        cr_expect_eq(acreF_eval(f, &e->v, NULL), c[i].plain, "%s", c[i].filter);
+        cr_expect_eq(acreF_eval_389(f, &e->v, NULL, 1), c[i].searched, "%s",
+                     c[i].filter);
+    }
+    talloc_free(s);
+}
