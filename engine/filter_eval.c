@@ -1606,13 +1606,24 @@ indexed389(const struct ev *ev, const struct acreF_node *nd)
     return 0;
 }
 
-/* range389 -- does the equality index of >= or <= item nd give the
- * entry?  389 reads the keys (each value in its equality rule's normal
- * form) in byte order from the assertion's key on, or up to it: as
- * bytes, so integers are in text order there ("1000" < "999") though
- * the item then compares them as numbers. */
+/* The byte order of index keys: a and b's common part, then length. */
 static int
-range389(const struct ev *ev, const struct acreF_node *nd)
+key_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+
+    return c ? c : (an > bn) - (an < bn);
+}
+
+/* range389 -- does the equality index of >= or <= item nd (and, for
+ * 389's bounded range (&(t>=a)(t<=b)), of <= item hi too) give the
+ * entry?  389 reads the keys (each value in its equality rule's normal
+ * form) in byte order from the assertion's key on, or up to it, or
+ * between the two: as bytes, so integers are in text order there
+ * ("1000" < "999") though the item then compares them as numbers. */
+static int
+range389_(const struct ev *ev, const struct acreF_node *nd,
+          const struct acreF_node *hi)
 {
     int eq = nd->int389 ? ACREM_INTEGER : nd->rule_eq, in = 0;
     struct scratch sc;
@@ -1626,15 +1637,45 @@ range389(const struct ev *ev, const struct acreF_node *nd)
             const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
             if (!p)
                 continue;
-            size_t m = len < nd->norm_len ? len : nd->norm_len;
-            int c = memcmp(p, nd->norm, m);
-            if (c == 0)
-                c = (len > nd->norm_len) - (len < nd->norm_len);
+            int c = key_cmp(p, len, nd->norm, nd->norm_len);
             in = nd->kind == ACREF_GE ? c >= 0 : c <= 0;
+            if (in && hi)
+                in = key_cmp(p, len, hi->norm, hi->norm_len) <= 0;
         }
     }
     acreE_buf_free(&sc.b);
     return in;
+}
+
+static int
+range389(const struct ev *ev, const struct acreF_node *nd)
+{
+    return range389_(ev, nd, NULL);
+}
+
+/* bounded389 -- for an AND of exactly a >= and a <= item on one type
+ * (as written) of an equality index, 389's candidates are the keys
+ * between the two (list_candidates' bounded range): 1 or 0 into *in;
+ * returns 0 when nd is no such AND. */
+static int
+bounded389(const struct ev *ev, const struct acreF_node *nd, int *in)
+{
+    const struct acreF_node *a, *b;
+
+    if (nd->nkids != 2)
+        return 0;
+    a = nd->kids[0], b = nd->kids[1];
+    if (a->kind == ACREF_LE) {
+        const struct acreF_node *t = a;
+        a = b, b = t;
+    }
+    if (a->kind != ACREF_GE || b->kind != ACREF_LE || !a->desc || !b->desc ||
+        a->desc_len != b->desc_len ||
+        strncasecmp(a->desc, b->desc, a->desc_len) || !indexed389(ev, a) ||
+        a->int389 != b->int389)
+        return 0;
+    *in = range389_(ev, a, b);
+    return 1;
 }
 
 static int cand389(const struct ev *ev, const struct acreF_node *nd);
@@ -1674,6 +1715,9 @@ cand389(const struct ev *ev, const struct acreF_node *nd)
     switch (nd->kind) {
     case ACREF_AND: {
         struct and389 w = {ev, 0};
+        int in;
+        if (bounded389(ev, nd, &in))
+            return in;
         return !ordered(nd, and389_kid, &w);
     }
     case ACREF_OR:

@@ -1029,7 +1029,9 @@ filter_leaf(struct gen *g, struct dt_str *out)
             "(!(objectClass=nosuchclass))",
             "(&(uidNumber>=500)(uid=%s))",
             "(&(objectClass=posixAccount)(gidNumber<=100))",
-            "(|(uidNumber>=1000)(uid=%s))"};
+            "(|(uidNumber>=1000)(uid=%s))",
+            "(&(uidNumber>=500)(uidNumber<=1000))",
+            "(&(gidNumber<=100)(gidNumber>=10))"};
         dt_str_printf(out, DT_PICK(&g->r, iv), p->name);
         break;
     }

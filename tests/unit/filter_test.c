@@ -1408,6 +1408,9 @@ Test(filter, integers_and_invalid_values_as_389)
         {"(&(uidNumber>=999)(uid=ivan))", ACREF_TRUE, ACREF_TRUE},
         {"(&(uidNumber>=999)(objectClass=inetOrgPerson))", ACREF_TRUE,
          ACREF_FALSE},
+        /* a bounded range: the keys between "20" and "1000" */
+        {"(&(gidNumber>=20)(gidNumber<=1000))", ACREF_TRUE, ACREF_FALSE},
+        {"(&(gidNumber<=1000)(gidNumber>=100))", ACREF_TRUE, ACREF_TRUE},
         /* invalid assertions: text compared, never Undefined */
         {"(uidNumber= 1000)", ACREF_TRUE, ACREF_TRUE},
         {"(uidNumber=-0)", ACREF_FALSE, ACREF_FALSE},
