@@ -208,7 +208,8 @@ typedef struct acre_schema acre_schema;
  *            form case-insensitively (so (manager=*smith*) and
  *            (memberOf=cn=Admins,...) match as in 389); Directory, Printable
  *            and Country String values by the caseIgnore rules; Integer
- *            values by integerMatch and integerOrderingMatch; IA5 String
+ *            values by integerMatch and integerOrderingMatch; telephone
+ *            numbers in order by caseIgnoreOrderingMatch; IA5 String
  *            values by caseExactIA5Match and its substrings rule.  The
  *            schema an ACI policy makes for itself has it.
  *            ACRE_SCHEMA_389: start from the schema 389 Directory Server

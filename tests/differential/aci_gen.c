@@ -1031,7 +1031,9 @@ filter_leaf(struct gen *g, struct dt_str *out)
             "(&(objectClass=posixAccount)(gidNumber<=100))",
             "(|(uidNumber>=1000)(uid=%s))",
             "(&(uidNumber>=500)(uidNumber<=1000))",
-            "(&(gidNumber<=100)(gidNumber>=10))"};
+            "(&(gidNumber<=100)(gidNumber>=10))",
+            "(telephoneNumber>=+1 555 0150)",
+            "(telephoneNumber<=+1555-0120)"};
         dt_str_printf(out, DT_PICK(&g->r, iv), p->name);
         break;
     }
