@@ -606,6 +606,14 @@ normalise(struct ps *ps, int type, int eq, enum acreM_use use, const uint8_t *v,
     return rc;
 }
 
+/* nd's assertion taken as it was written (389 compares it unprepared) */
+static void
+as_written(struct acreF_node *nd)
+{
+    nd->norm = nd->raw;
+    nd->norm_len = nd->raw_len;
+}
+
 /* 389's utf8isspace_fast on ASCII */
 static int
 space389(unsigned c)
@@ -632,8 +640,7 @@ invalid389(struct ps *ps, struct acreF_node *nd, int eq)
             return 0;
         }
         nd->never = 1;
-        nd->norm = nd->raw;
-        nd->norm_len = nd->raw_len;
+        as_written(nd);
         return 0;
     }
     const uint8_t *v = nd->raw, *e = nd->raw + nd->raw_len;
@@ -690,8 +697,7 @@ prepare_value(struct ps *ps, struct acreF_node *nd, int rule, int eq)
         /* 389 stores no hasSubordinates: an item its back end left (an
          * invalid value: sub_rewrite) finds no attribute, so it is FALSE
          * once its access is checked, not UNDEFINED */
-        nd->norm = nd->raw;
-        nd->norm_len = nd->raw_len;
+        as_written(nd);
         return 0;
     }
     if (rc == 1 && acreS_is389(ps->schema))
@@ -761,8 +767,7 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
     nd->cls = acreS_class_find(s, (const char *)nd->raw, nd->raw_len);
     if (nd->cls < 0 && acreS_is389(s) && nd->kind == ACREF_EQUALITY) {
         nd->never = 1; /* 389 compares it with the stored names */
-        nd->norm = nd->raw;
-        nd->norm_len = nd->raw_len;
+        as_written(nd);
         return 0;
     }
     if (nd->cls < 0) {
@@ -819,8 +824,7 @@ prepare_ava(struct ps *ps, struct acreF_node *nd)
          * values as stored, whatever the type's rules and syntax
          * (filter_approx389.c), but for the octet-string types */
         nd->approx389 = octet389(ps, nd) ? A389_NEVER : A389_WORDS;
-        nd->norm = nd->raw;
-        nd->norm_len = nd->raw_len;
+        as_written(nd);
         return 0;
     }
     if (nd->special == ACREF_SP_OBJECTCLASS) {

@@ -1622,8 +1622,8 @@ key_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
  * between the two: as bytes, so integers are in text order there
  * ("1000" < "999") though the item then compares them as numbers. */
 static int
-range389_(const struct ev *ev, const struct acreF_node *nd,
-          const struct acreF_node *hi)
+range389(const struct ev *ev, const struct acreF_node *nd,
+         const struct acreF_node *hi)
 {
     int eq = nd->int389 ? ACREM_INTEGER : nd->rule_eq, in = 0;
     struct scratch sc;
@@ -1647,12 +1647,6 @@ range389_(const struct ev *ev, const struct acreF_node *nd,
     return in;
 }
 
-static int
-range389(const struct ev *ev, const struct acreF_node *nd)
-{
-    return range389_(ev, nd, NULL);
-}
-
 /* bounded389 -- for an AND of exactly a >= and a <= item on one type
  * (as written) of an equality index, 389's candidates are the keys
  * between the two (list_candidates' bounded range): 1 or 0 into *in;
@@ -1674,7 +1668,7 @@ bounded389(const struct ev *ev, const struct acreF_node *nd, int *in)
         strncasecmp(a->desc, b->desc, a->desc_len) || !indexed389(ev, a) ||
         a->int389 != b->int389)
         return 0;
-    *in = range389_(ev, a, b);
+    *in = range389(ev, a, b);
     return 1;
 }
 
@@ -1703,7 +1697,7 @@ and389_kid(void *arg, const struct acreF_node *k)
 
     if (range && w->indexed)
         return 0;
-    int out = range ? !range389(w->ev, k) : !cand389(w->ev, k);
+    int out = range ? !range389(w->ev, k, NULL) : !cand389(w->ev, k);
     w->indexed |= listed;
     return out;
 }
@@ -1733,7 +1727,7 @@ cand389(const struct ev *ev, const struct acreF_node *nd)
         if (!indexed389(ev, nd))
             return 1;
         if (nd->kind == ACREF_GE || nd->kind == ACREF_LE)
-            return range389(ev, nd);
+            return range389(ev, nd, NULL);
         return plain389(ev, nd) == R389_TRUE;
     }
 }

@@ -57,8 +57,6 @@
  */
 #include "eval.h"
 
-#include "aci_index.h"
-
 #include "buf.h"
 #include "dn.h"
 #include "entry.h"
