@@ -228,7 +228,7 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
                 ix->max_depth = h->depth;
         }
         const uint64_t *bits = attr_bits(ix, s, ix->attr_words, &a->t, &nomem);
-        int pe = 0, any_deny = 0, any_allow = 0, inval = 0;
+        int pe = 0, any_deny = 0, any_allow = 0, inval = 0, edep = 0;
         uint32_t all = 0;
         unsigned level = ACREP_ACI_LEVELS - 1;
         for (unsigned k = 0; k < a->nperms + a->nxperms; k++) {
@@ -240,6 +240,7 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
             any_deny |= pk->deny != 0;
             any_allow |= pk->deny == 0;
             inval |= k < a->nperms && bind_any(pk->bind, invalid_leaf);
+            edep |= k < a->nperms && bind_any(pk->bind, entry_dep_leaf);
         }
         /* 389's aci_access: selfwrite is SELF|WRITE (its ACEs still
          * answer only a selfwrite test); OpenDJ's is ACI_SELF alone
@@ -273,7 +274,8 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
                                : 0) |
                           (inval && any_deny && set->variant != ACREI_ACI_OPENDJ
                                ? ACREP_ACI_ORDERED
-                               : 0));
+                               : 0) |
+                          (!pe && edep && any_deny ? ACREP_ACI_STATE : 0));
             pp->level = (uint8_t)level;
             pp->attr_in = bits;
             h->n++;

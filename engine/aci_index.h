@@ -60,6 +60,14 @@ struct acreF_filter;
  * each perm of an ACI with a deny rule and a bind rule that may answer
  * Invalid, whose checks eval_aci.c decides by that walk (aci_walk). */
 #define ACREP_ACI_ORDERED  0x10u
+/* 389 keeps one answer per ACI and operation for read and for search
+ * (acl.c acl__TestRights: aclpb_cache_result), not one per rule; for an
+ * ACI with a deny rule the two differ where a rule reads the entry: a
+ * read ALLOW kept is evaluated again by the next entry's deny phase, and
+ * an evaluation that fails is not kept.  Set on each perm of an ACI with
+ * a deny rule and a rule that reads the entry, not PERENTRY: eval_aci.c
+ * keeps such an ACI's answers as 389 does (acache). */
+#define ACREP_ACI_STATE    0x20u
 
 /* 389's evaluation levels of an ACI (acl.h ACI_ELEVEL_*, set by
  * aclparse.c from its bind rules' keywords in text order): for one check

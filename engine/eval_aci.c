@@ -74,13 +74,14 @@ struct memo_dn {
  * macros: perm_bind's slot 3), which ACIs of the anonymous profile take
  * it.  Everything else is the request's: rules, requester, and the
  * answers 389 keeps for the operation from the first entry that asked
- * (perm_bind's slots 0 to 2), which never change once made.  So a walk
- * is a function of the answers to those questions in the order it asks
- * them: a variant records them (deps) with the walk's answer.  For
- * another entry under the same holder, the same check follows the
- * variant when the entry's answers to the variant's questions, asked in
- * that order, are the variant's; each question asked is one its own walk
- * would ask (the two agree up to there), so nothing is evaluated that
+ * (perm_bind's slots 0 to 2), which never change once made (389's
+ * per-ACI answers, acache, can: such a change turns the memos off for
+ * the rest of the request).  So a walk is a function of the answers to those
+ * questions in the order it asks them: a variant records them (deps) with the
+ * walk's answer.  For another entry under the same holder, the same check
+ * follows the variant when the entry's answers to the variant's questions,
+ * asked in that order, are the variant's; each question asked is one its own
+ * walk would ask (the two agree up to there), so nothing is evaluated that
  * would not be, and 389's keep-the-first-answer rule sees the same
  * entries ask.  A walk during which a lookup or an allocation failed is
  * not recorded; nor are writes (their values), moddn (its target_to),
@@ -168,6 +169,10 @@ struct sm_node {
 
 struct acreV_aci_rq {
     uint8_t *bind;         /* [nperms * 3]: bind outcomes kept (perm_bind) */
+    uint8_t *acache;       /* [nacis]: what 389 keeps of an ACREP_ACI_STATE
+                              ACI's answers (AC_*, acache_kept) */
+    int acache_step;       /* acache_step is walking an ACI: no other step */
+    int asking;            /* a memo asks the entry: no step (acache_step) */
     uint8_t *ebind;        /* [nperms]: the outcomes perm_bind keeps for the
                               current entry only (valid when ebind_epoch is
                               the epoch) */
@@ -338,6 +343,7 @@ state(struct acre_request *rq)
         return st;
     if (!(st = talloc_zero(rq->mem, struct acreV_aci_rq)) ||
         !(st->bind = talloc_zero_array(st, uint8_t, np * 3)) ||
+        !(st->acache = talloc_zero_array(st, uint8_t, na)) ||
         !(st->ebind = talloc_zero_array(st, uint8_t, np)) ||
         !(st->ebind_epoch = talloc_zero_array(st, uint32_t, np)) ||
         !(st->tgt = talloc_zero_array(st, uint8_t, na)) ||
@@ -2365,31 +2371,118 @@ static int dj_item(void *arg, const struct acreF_desc *d);
 /* bind_slot -- where perm p's answer for `rights` is kept: 0 read, 1
  * search (389, an ACI not evaluated per entry: from the first entry that
  * asked), 2 for the request (the rule reads no entry), 3 for the current
- * entry only */
+ * entry only, 4 by the ACI's answer as 389 keeps it (ACREP_ACI_STATE:
+ * acache_kept, else as 2 or 3) */
 static inline unsigned
 bind_slot(const struct ck *c, const struct acreP_aci_perm *p, unsigned rights)
 {
     if (c->ix->set->variant != ACREI_ACI_OPENDJ &&
         !(p->flags & ACREP_ACI_PERENTRY) &&
         (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
-        return rights & ACREI_ACI_READ ? 0 : 1;
+        return p->flags & ACREP_ACI_STATE ? 4 : rights & ACREI_ACI_READ ? 0 : 1;
     return p->flags & ACREP_ACI_ENTRYDEP ? 3 : 2;
+}
+
+/*
+ * 389's result cache (acl.c acl__TestRights, aclpb_cache_result) for the
+ * ACIs it matters to (ACREP_ACI_STATE): per ACI and operation, bits of
+ * what the ACI's walk answered for read and for search.  The deny phase
+ * (which sees every ACI with a deny rule, whatever its rights) denies on
+ * a DENY kept and passes on a SKIP kept, and for search on an ALLOW kept
+ * too; for read an ALLOW kept does not spare it the walk.  The allow
+ * phase grants on an ALLOW kept and passes on a SKIP kept.  A walk that
+ * fails (FAIL) denies and keeps nothing.  ALLOW and SKIP kept for one
+ * right make 389 mark the whole entry invalid (-1), after which it walks
+ * the ACI afresh every time, for read and search (AC_FRESH).
+ */
+#define AC_RD    0x01u /* read: DENY kept */
+#define AC_RA    0x02u /* read: ALLOW kept */
+#define AC_RS    0x04u /* read: SKIP kept */
+#define AC_SD    0x08u /* search: DENY */
+#define AC_SA    0x10u /* search: ALLOW */
+#define AC_SS    0x20u /* search: SKIP */
+#define AC_FRESH 0x80u /* invalid: walked afresh from now on */
+
+/* acache_kept -- perm p's answer (T, F) for `rights` as the ACI's kept
+ * answer makes it (a DENY kept: its denies True; an ALLOW kept, where it
+ * decides: its allows True; a SKIP kept: all False), or 0 when the ACI is
+ * walked afresh (nothing kept, a read ALLOW, AC_FRESH) */
+static inline int
+acache_kept(const struct ck *c, const struct acreP_aci_perm *p, unsigned rights)
+{
+    unsigned s = c->st->acache[p->aci_no];
+
+    if (s & AC_FRESH)
+        return 0;
+    if (rights & ACREI_ACI_READ)
+        return s & AC_RD ? (p->deny ? T : F) : s & AC_RS ? F : 0;
+    return s & AC_SD   ? (p->deny ? T : F)
+           : s & AC_SA ? (p->deny ? F : T)
+           : s & AC_SS ? F
+                       : 0;
+}
+
+static int aci_walk(struct ck *c, uint32_t pi, unsigned rights);
+
+/*
+ * acache_step -- 389 has walked the ACI of perm pi for `rights` on the
+ * current entry (its deny phase: the ACI has a deny rule): keep what it
+ * keeps.  A change of what was kept for a right (a read ALLOW that meets
+ * a DENY or a SKIP) makes answers the memos kept for other entries stale:
+ * they are not used again in this request.
+ */
+static void
+acache_step(struct ck *c, uint32_t pi, unsigned rights)
+{
+    struct acreV_aci_rq *st = c->st;
+    uint8_t *s = &st->acache[c->ix->perms[pi].aci_no];
+    int rd = (rights & ACREI_ACI_READ) != 0, was = c->rq->limit_hit, w;
+
+    if (st->acache_step || st->asking || (*s & AC_FRESH))
+        return;
+    st->acache_step = 1;
+    c->rq->limit_hit = 0;
+    w = aci_walk(c, pi, rights);
+    st->acache_step = 0;
+    if (c->rq->limit_hit) { /* failed: nothing kept, the check denies */
+        c->rq->limit_hit |= was;
+        return;
+    }
+    c->rq->limit_hit = was;
+    if (w == ACREV_ACI_WALK_FAIL)
+        return;
+    unsigned mine = rd ? AC_RD | AC_RA | AC_RS : AC_SD | AC_SA | AC_SS;
+    unsigned add = w == ACREV_ACI_WALK_DENY    ? AC_RD
+                   : w == ACREV_ACI_WALK_ALLOW ? AC_RA
+                                               : AC_RS;
+    unsigned n = *s | (rd ? add : add << 3);
+    if (((n & AC_RA) && (n & AC_RS)) || ((n & AC_SA) && (n & AC_SS)))
+        n = AC_FRESH;
+    if (n == *s)
+        return;
+    if ((*s & mine) || n == AC_FRESH) {
+        st->vm_off = st->sm_off = 1;
+        c->vm = 0;
+    }
+    *s = (uint8_t)n;
 }
 
 /*
  * perm_bind -- perm pi's bind rule for a check of `rights`.  Kept per
  * request: under 389 (aci_index.h: ACREP_ACI_PERENTRY), read and search
  * answers of ACIs 389 does not evaluate per entry are kept from the first
- * entry that asked, as 389 keeps them; otherwise answers that do not
+ * entry that asked, as 389 keeps them (ACREP_ACI_STATE ACIs: as the
+ * ACI's kept answer makes them, acache); otherwise answers that do not
  * depend on the entry are kept for the request, the others for the
  * current entry (its other attributes ask again: the same answer).
+ * bind_at keeps them in a given slot.
  */
 static inline __attribute__((always_inline)) int
-perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
+bind_at(struct ck *c, uint32_t pi, unsigned rights, unsigned slot,
+        const int traced)
 {
     const struct acreP_aci_perm *p = &c->ix->perms[pi];
     int opendj = c->ix->set->variant == ACREI_ACI_OPENDJ;
-    unsigned slot = bind_slot(c, p, rights);
     int r;
 
     if (slot < 3 && c->st->bind[pi * 3 + slot]) {
@@ -2426,6 +2519,24 @@ perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
     return r;
 }
 
+static inline __attribute__((always_inline)) int
+perm_bind_(struct ck *c, uint32_t pi, unsigned rights, const int traced)
+{
+    const struct acreP_aci_perm *p = &c->ix->perms[pi];
+    unsigned slot = bind_slot(c, p, rights);
+    int r;
+
+    if (__builtin_expect(slot == 4, 0)) {
+        if ((r = acache_kept(c, p, rights)))
+            return traced ? rewalk(c, p, r) : r;
+        r = bind_at(c, pi, rights, p->flags & ACREP_ACI_ENTRYDEP ? 3 : 2,
+                    traced);
+        acache_step(c, pi, rights);
+        return r;
+    }
+    return bind_at(c, pi, rights, slot, traced);
+}
+
 /* bind_kept -- perm pi's answer for `rights` when the request keeps it
  * (perm_bind's slots 0 to 2) and has it; else 0 */
 static inline int
@@ -2433,7 +2544,9 @@ bind_kept(struct ck *c, uint32_t pi, unsigned rights)
 {
     unsigned slot = bind_slot(c, &c->ix->perms[pi], rights);
 
-    return slot < 3 ? c->st->bind[pi * 3 + slot] : 0;
+    return slot < 3    ? c->st->bind[pi * 3 + slot]
+           : slot == 4 ? acache_kept(c, &c->ix->perms[pi], rights)
+                       : 0;
 }
 
 static int
@@ -2857,9 +2970,11 @@ vm_match(struct ck *c, const struct vm_variant *v, unsigned rights)
         int r;
         if (d->kind == DEP_TGT)
             r = target_match(c, &c->ix->set->acis[d->idx], d->idx) ? T : F;
-        else if (d->kind == DEP_BIND)
+        else if (d->kind == DEP_BIND) {
+            c->st->asking = 1;
             r = perm_bind(c, d->idx, rights);
-        else
+            c->st->asking = 0;
+        } else
             r = anon_takes(c, d->idx) ? T : F;
         if (c->rq->limit_hit)
             return -1;
@@ -3001,8 +3116,12 @@ sm_ask(struct ck *c, const struct vm_dep *q)
 {
     if (q->kind == DEP_TGT)
         return target_match(c, &c->ix->set->acis[q->idx], q->idx) ? T : F;
-    if (q->kind == DEP_BIND)
-        return perm_bind(c, q->idx, ACREI_ACI_READ);
+    if (q->kind == DEP_BIND) {
+        c->st->asking = 1;
+        int r = perm_bind(c, q->idx, ACREI_ACI_READ);
+        c->st->asking = 0;
+        return r;
+    }
     return anon_takes(c, q->idx) ? T : F;
 }
 

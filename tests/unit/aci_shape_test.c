@@ -9,7 +9,10 @@
  * verdict is an error or that same verdict, and nothing is left
  * allocated.  The policy has no rule whose answer 389 keeps from the
  * first entry that asks (ldap:///parent), so that a verdict does not
- * depend on the entries decided before it.
+ * depend on the entries decided before it.  Then a policy that has
+ * such rules in ACIs with deny rules, whose answers change as 389's
+ * per-ACI cache changes (eval_aci.c: acache): each verdict is the one
+ * 389's cache gives, after the memos have seen other entries.
  */
 #include <criterion/criterion.h>
 
@@ -109,28 +112,36 @@ struct fx {
     const acre_entry_view *v[NDNS];
 };
 
+/* the policy and directory of text, with the views of names[0..n) */
 static void
-setup(struct fx *f)
+load(struct fx *f, const char *text, size_t len, const char *const *names,
+     unsigned n)
 {
-    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", data, sizeof data - 1};
+    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", text, len};
     acre_diag d;
 
     memset(f, 0, sizeof *f);
     cr_assert_eq(acre_policy_compile(NULL, NULL, &src, 1, 0, &f->p, &d), 0,
                  "%s", d.message);
     cr_assert_eq(acre_directory_load(NULL, acre_policy_schema(f->p), "t.ldif",
-                                     data, sizeof data - 1, &f->dir, NULL),
+                                     text, len, &f->dir, NULL),
                  0);
-    for (unsigned i = 0; i < NDNS; i++) {
+    for (unsigned i = 0; i < n; i++) {
         acre_dn *x = NULL;
-        cr_assert_eq(acre_dn_parse(NULL, acre_policy_schema(f->p), dns[i],
-                                   strlen(dns[i]), 0, &x, NULL),
+        cr_assert_eq(acre_dn_parse(NULL, acre_policy_schema(f->p), names[i],
+                                   strlen(names[i]), 0, &x, NULL),
                      0);
         const acre_entry *e = acre_directory_find(f->dir, x);
         acre_dn_free(x);
-        cr_assert_not_null(e, "%s", dns[i]);
+        cr_assert_not_null(e, "%s", names[i]);
         f->v[i] = acre_entry_view_of(e);
     }
+}
+
+static void
+setup(struct fx *f)
+{
+    load(f, data, sizeof data - 1, dns, NDNS);
 }
 
 static void
@@ -260,3 +271,85 @@ Test(aci_shape, out_of_memory)
 }
 
 #endif
+
+/* 389's per-ACI cache: a requester (boss) with entries below it; on
+ * description an ACI allows anyone and denies the parent, on mail it
+ * allows the parent (its deny rule is for write) */
+#define BOSS "uid=boss," PEOPLE
+#define PERSON(dn, name)                                                 \
+    "dn: " dn "\nobjectClass: top\nobjectClass: person\n"                \
+    "objectClass: inetOrgPerson\nuid: " name "\ncn: " name "\nsn: " name \
+    "\nmail: " name "@example.com\ndescription: " name "\n\n"
+
+static const char kept[] =
+    "dn: " SUFFIX "\n"
+    "objectClass: top\nobjectClass: domain\ndc: example\n"
+    "aci: (targetattr=\"objectClass || uid || cn\")(version 3.0; acl "
+    "\"basics\"; allow (read,search) userdn=\"ldap:///anyone\";)\n"
+    "\n"
+    "dn: " PEOPLE "\n"
+    "objectClass: top\nobjectClass: organizationalUnit\nou: people\n"
+    "aci: (targetattr=\"description\")(version 3.0; acl \"parent-deny\"; "
+    "allow (read) userdn=\"ldap:///anyone\"; deny (read) "
+    "userdn=\"ldap:///parent\";)\n"
+    "aci: (targetattr=\"mail\")(version 3.0; acl \"parent-allow\"; allow "
+    "(read) userdn=\"ldap:///parent\"; deny (write) "
+    "userdn=\"ldap:///anyone\";)\n"
+    "\n" PERSON(BOSS, "boss") PERSON("uid=a1," PEOPLE, "a1")
+        PERSON("uid=a2," PEOPLE, "a2") PERSON("uid=b1," BOSS, "b1")
+            PERSON("uid=b2," BOSS, "b2");
+
+static const char *const kept_dns[] = {"uid=a1," PEOPLE, "uid=a2," PEOPLE,
+                                       "uid=b1," BOSS, "uid=b2," BOSS};
+
+/* (mail, description) readable on each entry of `order`, decided in one
+ * request of boss, as 389's cache makes them */
+static void
+kept_run(struct fx *f, const char *order, const char *want)
+{
+    acre_subject s;
+    acre_request *rq = NULL;
+
+    const acre_schema *sc = acre_policy_schema(f->p);
+    int mail = acre_schema_attr_id(sc, "mail", 4);
+    int desc = acre_schema_attr_id(sc, "description", 11);
+
+    memset(&s, 0, sizeof s);
+    s.authz_dn = BOSS;
+    s.auth_method = "simple";
+    cr_assert_eq(acre_request_begin(f->p, &s, acre_directory_host(f->dir), &rq),
+                 0);
+    for (unsigned k = 0; order[k]; k++) {
+        unsigned i = (unsigned)(order[k] - '0');
+        const acre_entry_view *e = f->v[i];
+        acre_verdict v;
+        char got[3] = "--";
+        cr_assert_eq(acre_entry_decide(rq, e, ACRE_RIGHT_READ, &v), 0);
+        cr_assert(v.visible);
+        for (unsigned j = 0; j < v.nattrs; j++) {
+            if (v.attr[j] == ACRE_ATTR_ALL && e->attrs[j].id == mail)
+                got[0] = 'm';
+            if (v.attr[j] == ACRE_ATTR_ALL && e->attrs[j].id == desc)
+                got[1] = 'd';
+        }
+        cr_expect(!strncmp(got, want + 3 * k, 2),
+                  "order %s, entry %u (%s): %s, want %.2s", order, k,
+                  kept_dns[i], got, want + 3 * k);
+    }
+    acre_request_end(rq);
+}
+
+Test(aci_shape, verdicts_follow_389s_aci_cache)
+{
+    struct fx f;
+
+    load(&f, kept, sizeof kept - 1, kept_dns, 4);
+    /* description: ALLOW kept at a1 and a2 (the deny phase walks it again
+     * at each), then DENY at b1, kept: every later entry denied, those
+     * the memos saw allowed too; mail: SKIP at a1, kept for all */
+    kept_run(&f, "0101230123", "-d -d -d -d -- -- -- -- -- --");
+    /* mail: ALLOW at b1, SKIP at a1: afresh from then on (b2 and b1 by
+     * their parent again); description: DENY at b1 */
+    kept_run(&f, "2322012302", "m- m- m- m- -- -- m- m- -- m-");
+    teardown(&f);
+}
