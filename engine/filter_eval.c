@@ -61,7 +61,8 @@
  *       is on, so the two agree on every entry slapd would hold.)  The
  *       extensible form without a rule does the same; no named rule is
  *       usable with these types (filter.c).
- *   entryDN    = ~= and extensible compare the entry's own DN.
+ *   entryDN    = ~= and extensible compare the entry's own DN (under a
+ *       389 schema ~= matches its words, as 389 does its entrydn value).
  *   hasSubordinates  present; = and ~= compare TRUE/FALSE with whether the
  *       entry has children (its tree links); >= <= are UNDEFINED.
  *   entryDN, subschemaSubentry  always present.
@@ -389,6 +390,20 @@ entry_dn_is(const struct ev *ev, const struct acreF_node *nd, int ext)
                : truth(same_bytes(dn, len, nd->norm, nd->norm_len));
 }
 
+/* entry_dn_approx389 -- ~= on entryDN under a 389 schema: 389 stores the
+ * normalised DN as entrydn's value and matches it as any string, by its
+ * phonetic words (acreF_approx389) */
+static enum acreF_result
+entry_dn_approx389(const struct ev *ev, const struct acreF_node *nd)
+{
+    acre_value v;
+
+    if (!ev->e->dn || nd->approx389 != A389_WORDS)
+        return ACREF_FALSE;
+    v.val = acre_dn_normalised(ev->e->dn, &v.len);
+    return truth(v.val && acreF_approx389(nd->raw, nd->raw_len, &v, 1));
+}
+
 /* ------------------------------------------------------------------------
  * objectClass
  */
@@ -662,6 +677,9 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
         int kids = eqlike ? has_children(ev) : -1;
         return kids < 0 ? ACREF_UNDEFINED : truth(kids == nd->hs_true);
     }
+    if (nd->special == ACREF_SP_ENTRYDN && nd->approx389 &&
+        nd->kind == ACREF_APPROX)
+        return entry_dn_approx389(ev, nd);
     if (nd->special == ACREF_SP_ENTRYDN)
         return eqlike ? entry_dn_is(ev, nd, 0) : ACREF_UNDEFINED;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;

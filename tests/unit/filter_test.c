@@ -1420,6 +1420,10 @@ Test(filter, integers_and_invalid_values_as_389)
         {"(uidNumber>=abc)", ACREF_TRUE, ACREF_FALSE},
         {"(!(manager=xyz))", ACREF_TRUE, ACREF_TRUE},
         {"(!(objectClass=nosuchclass))", ACREF_TRUE, ACREF_TRUE},
+        /* entrydn's value is the normalised DN, matched by its words */
+        {"(entrydn~=ivan)", ACREF_TRUE, ACREF_TRUE},
+        {"(entrydn~=EXAMPLE com)", ACREF_TRUE, ACREF_TRUE},
+        {"(entrydn~=bea)", ACREF_FALSE, ACREF_FALSE},
     };
 
     acre_schema *s;
