@@ -1067,7 +1067,9 @@ filter_leaf(struct gen *g, struct dt_str *out)
                                          "(manager~=%s)",
                                          "(seeAlso~=%s)",
                                          "(nsRoleDN~=managed)",
-                                         "(numSubordinates~=1)"};
+                                         "(numSubordinates~=1)",
+                                         "(entrydn~=%s)",
+                                         "(entryDN~=people)"};
         dt_str_printf(out, DT_PICK(&g->r, ax), p->name);
         break;
     }
