@@ -171,7 +171,7 @@ struct acreV_aci_rq {
     uint8_t *bind;         /* [nperms * 3]: bind outcomes kept (perm_bind) */
     uint8_t *acache;       /* [nacis]: what 389 keeps of an ACREP_ACI_STATE
                               ACI's answers (AC_*, acache_kept) */
-    int acache_step;       /* acache_step is walking an ACI: no other step */
+    int stepping;          /* acache_step is walking an ACI: no other step */
     int asking;            /* a memo asks the entry: no step (acache_step) */
     uint8_t *ebind;        /* [nperms]: the outcomes perm_bind keeps for the
                               current entry only (valid when ebind_epoch is
@@ -2402,6 +2402,9 @@ bind_slot(const struct ck *c, const struct acreP_aci_perm *p, unsigned rights)
 #define AC_SA    0x10u /* search: ALLOW */
 #define AC_SS    0x20u /* search: SKIP */
 #define AC_FRESH 0x80u /* invalid: walked afresh from now on */
+_Static_assert(AC_SD == AC_RD << 3 && AC_SA == AC_RA << 3 &&
+                   AC_SS == AC_RS << 3,
+               "a search bit is its read bit shifted by 3 (acache_step)");
 
 /* acache_kept -- perm p's answer (T, F) for `rights` as the ACI's kept
  * answer makes it (a DENY kept: its denies True; an ALLOW kept, where it
@@ -2438,12 +2441,12 @@ acache_step(struct ck *c, uint32_t pi, unsigned rights)
     uint8_t *s = &st->acache[c->ix->perms[pi].aci_no];
     int rd = (rights & ACREI_ACI_READ) != 0, was = c->rq->limit_hit, w;
 
-    if (st->acache_step || st->asking || (*s & AC_FRESH))
+    if (st->stepping || st->asking || (*s & AC_FRESH))
         return;
-    st->acache_step = 1;
+    st->stepping = 1;
     c->rq->limit_hit = 0;
     w = aci_walk(c, pi, rights);
-    st->acache_step = 0;
+    st->stepping = 0;
     if (c->rq->limit_hit) { /* failed: nothing kept, the check denies */
         c->rq->limit_hit |= was;
         return;
@@ -2553,6 +2556,19 @@ static int
 perm_bind(struct ck *c, uint32_t pi, unsigned rights)
 {
     return perm_bind_(c, pi, rights, 0);
+}
+
+/* bind_asked -- perm_bind for a memo's question: the entry's answer, with
+ * no step of 389's cache (the question is the memo's, not 389's walk) */
+static int
+bind_asked(struct ck *c, uint32_t pi, unsigned rights)
+{
+    int r;
+
+    c->st->asking = 1;
+    r = perm_bind(c, pi, rights);
+    c->st->asking = 0;
+    return r;
 }
 
 /* ------------------------------------------------------------------------
@@ -2970,11 +2986,9 @@ vm_match(struct ck *c, const struct vm_variant *v, unsigned rights)
         int r;
         if (d->kind == DEP_TGT)
             r = target_match(c, &c->ix->set->acis[d->idx], d->idx) ? T : F;
-        else if (d->kind == DEP_BIND) {
-            c->st->asking = 1;
-            r = perm_bind(c, d->idx, rights);
-            c->st->asking = 0;
-        } else
+        else if (d->kind == DEP_BIND)
+            r = bind_asked(c, d->idx, rights);
+        else
             r = anon_takes(c, d->idx) ? T : F;
         if (c->rq->limit_hit)
             return -1;
@@ -3116,12 +3130,8 @@ sm_ask(struct ck *c, const struct vm_dep *q)
 {
     if (q->kind == DEP_TGT)
         return target_match(c, &c->ix->set->acis[q->idx], q->idx) ? T : F;
-    if (q->kind == DEP_BIND) {
-        c->st->asking = 1;
-        int r = perm_bind(c, q->idx, ACREI_ACI_READ);
-        c->st->asking = 0;
-        return r;
-    }
+    if (q->kind == DEP_BIND)
+        return bind_asked(c, q->idx, ACREI_ACI_READ);
     return anon_takes(c, q->idx) ? T : F;
 }
 
