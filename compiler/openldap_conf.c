@@ -695,6 +695,11 @@ pass1_line(struct pass1 *p, struct acreO_lexbuf *lb, const struct directive *d,
             return rc;
         return do_include(p, name, toks, n, diag);
     }
+    if (acreO_cstr_is(toks[0].s, "moduleload") && n >= 2 &&
+        acreO_is_memberof_module(toks[1].s) && p->schema &&
+        ((rc = chunk_flush(p, c, diag)) ||
+         (rc = acreO_memberof_schema(p->schema, name, diag))))
+        return rc;
     if ((rc = count_access(p, toks, n)))
         return rc;
     return keep_directive(p, d);

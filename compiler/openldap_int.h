@@ -501,4 +501,19 @@ int acreO_parse_dn_hash(struct acreO_build *b, const char *s, size_t n,
 int acreO_template_init(void *ctx, const char *s, size_t n,
                         struct acreI_template *t);
 
+/*
+ * slapd's memberof overlay registers memberOf when its module is loaded
+ * (moduleload in slapd.conf, olcModuleLoad in cn=config), unless a
+ * schema file defined it before: as a DN with distinguishedNameMatch,
+ * operational (dSAOperation).
+ * acreO_is_memberof_module -- does a moduleload argument name it (a
+ * path's last part "memberof", with or without ".la", ".so" and a
+ * version)?
+ * acreO_memberof_schema -- define memberOf as the overlay does, at that
+ * point of the configuration (acreS_load_dupok).
+ */
+int acreO_is_memberof_module(const char *arg);
+int acreO_memberof_schema(acre_schema *schema, const char *file,
+                          acre_diag *diag);
+
 #endif /* ACRE_OPENLDAP_INT_H */

@@ -11,11 +11,13 @@
  * the oracle and the compiler must expand patterns exactly as slapd.
  */
 #include "openldap_int.h"
+#include "schema.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <talloc.h>
 
 /* ------------------------------------------------------------------------
@@ -256,4 +258,37 @@ acreO_regex_normalise_dn(void *ctx, const char *s, size_t n)
     }
     out[o] = '\0';
     return out;
+}
+
+/* ------------------------------------------------------------------------
+ * The memberof overlay's schema
+ */
+
+int
+acreO_is_memberof_module(const char *arg)
+{
+    const char *base = strrchr(arg, '/');
+
+    base = base ? base + 1 : arg;
+    if (strncasecmp(base, "memberof", 8) != 0)
+        return 0;
+    return base[8] == '\0' || base[8] == '.' || base[8] == '-';
+}
+
+int
+acreO_memberof_schema(acre_schema *schema, const char *file, acre_diag *diag)
+{
+    /* slapd 2.5's servers/slapd/overlays/memberof.c, as it registers it */
+    static const char def[] =
+        "attributetype ( 1.2.840.113556.1.2.102 NAME 'memberOf' "
+        "DESC 'Group that the entry belongs to' "
+        "SYNTAX '1.3.6.1.4.1.1466.115.121.1.12' "
+        "EQUALITY distinguishedNameMatch USAGE dSAOperation "
+        "NO-USER-MODIFICATION X-ORIGIN 'iPlanet Delegated Administrator' )\n";
+    int rc = acreS_load_dupok(schema, "memberof overlay",
+                              "1.2.840.113556.1.2.102", def, diag);
+
+    if (rc && diag && !diag->file)
+        diag->file = file;
+    return rc;
 }

@@ -760,6 +760,7 @@ struct load {
     uint8_t *at_state, *oc_state;
     unsigned *at_stage, *oc_stage; /* new id - old count -> staged index */
     struct acreS_attrx *at_tmp;    /* resolved copies of repeated types */
+    int dry;                       /* checking a load on a frozen schema */
     struct acreS_classx *oc_tmp;
 };
 
@@ -1215,13 +1216,21 @@ resolve_attrs(struct load *L)
     for (unsigned k = 0; k < L->st->nat; k++)
         if ((rc = resolve_at(L, k, 0)))
             return rc;
-    for (unsigned k = 0; k < L->st->nat; k++)
-        if (L->at_same[k] &&
-            !same_attr(&L->at_tmp[k], &L->n.attrs[L->at_id[k]]))
-            return FAILW(L, &L->st->at[k].where, L->st->at[k].oid_pos,
-                         ACRE_ERR_SCHEMA_DUP,
-                         "attribute type %s is already defined differently",
-                         L->st->at[k].oid);
+    for (unsigned k = 0; k < L->st->nat; k++) {
+        struct acreS_attrx *e = &L->n.attrs[L->at_id[k]];
+        if (!L->at_same[k])
+            continue;
+        if (!same_attr(&L->at_tmp[k], e)) {
+            if (!e->replaceable || L->dry)
+                return FAILW(L, &L->st->at[k].where, L->st->at[k].oid_pos,
+                             ACRE_ERR_SCHEMA_DUP,
+                             "attribute type %s is already defined "
+                             "differently",
+                             L->st->at[k].oid);
+            *e = L->at_tmp[k]; /* what slapd would have had first */
+        }
+        e->replaceable = 0;
+    }
     return 0;
 }
 
@@ -1533,7 +1542,7 @@ consistent(const acre_schema *s)
 static int
 commit(acre_schema *s, struct acreS_stage *st, int dry)
 {
-    struct load L = {.s = s, .n = *s, .st = st, .mem = st->mem};
+    struct load L = {.s = s, .n = *s, .st = st, .mem = st->mem, .dry = dry};
     unsigned na = st->nat ? st->nat : 1, nc = st->noc ? st->noc : 1;
     int rc;
 
@@ -1680,6 +1689,10 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     }
     s->hot.magic = ACRES_MAGIC;
     n.frozen = 0;
+    /* slapd's schema files (msuser) and its memberof overlay define
+     * memberOf differently: whichever a policy loads first is it */
+    if (b && !(flags & ACRE_SCHEMA_389) && n.known.memberOf >= 0)
+        n.attrs[n.known.memberOf].replaceable = 1;
     install(s, &n, NULL);
     talloc_free(tmp);
     s->frozen = 0;
@@ -1768,6 +1781,20 @@ acre_schema_load_buffer(acre_schema *schema, const char *name, const char *text,
                               rc == ACRE_ERR_BADOBJ ? "not a schema"
                                                     : "invalid argument");
     return load(schema, name, text ? text : "", len, diag);
+}
+
+/* acreS_load_dupok -- see schema.h. */
+int
+acreS_load_dupok(acre_schema *s, const char *name, const char *oid,
+                 const char *text, acre_diag *diag)
+{
+    int id = acreE_handle(s, ACRES_MAGIC)
+                 ? -1
+                 : index_find(&s->ai, oid, strlen(oid));
+
+    if (id >= 0 && !s->attrs[id].replaceable)
+        return 0;
+    return acre_schema_load_buffer(s, name, text, strlen(text), diag);
 }
 
 /* read_file -- the whole of f, at most ACRES_MAX_INPUT bytes, in ctx. */

@@ -320,6 +320,17 @@ struct acreS_known {
 };
 const struct acreS_known *acreS_known(const acre_schema *s);
 
+/*
+ * acreS_load_dupok -- load text, the definition of attribute type `oid`
+ * that a slapd module registers (register_at with dupok): when the type
+ * is defined already, and its definition is not a replaceable built-in
+ * one (acre_schema_new: memberOf until a loaded file defines it), that
+ * definition stays and nothing is loaded.  0 or an
+ * acre_schema_load_buffer error.
+ */
+int acreS_load_dupok(acre_schema *s, const char *name, const char *oid,
+                     const char *text, acre_diag *diag);
+
 /* ------------------------------------------------------------------------
  * Additions by the schema module (not in the original contract).
  */

@@ -81,6 +81,9 @@ struct acreS_attrx {
     const char *const *lnames; /* names[] lowercased */
     int rule[3];               /* EQ/ORD/SUB in the one rule space above */
     unsigned depth;            /* length of the SUP chain above it */
+    int replaceable; /* built-in, and a slapd without it would take the
+                        first definition given: one may replace it (a
+                        definition loaded, the same or not, ends that) */
 };
 
 struct acreS_classx {
