@@ -9,6 +9,8 @@
  *     olcAttributeTypes, olcObjectClasses, loaded into the caller's
  *     schema before any rule (slapd.d: cn=schema.ldif, then the
  *     cn={n}name.ldif files in {n} order);
+ *   - olcModuleLoad values naming slapd's memberof overlay: its memberOf
+ *     definition (acreO_memberof_schema), where slapd would load it;
  *   - olcOverlay={n}collect entries below a database: olcCollectInfo
  *     (slapo-collect; slapd.d: the files in the database's directory);
  *   - olcDatabase={n}type entries: olcSuffix, olcRootDN, olcAccess,
@@ -500,6 +502,71 @@ schema_text(struct cc *c, const char *name, const char *text, size_t len,
 }
 
 /* ------------------------------------------------------------------------
+ * Modules: slapd's memberof overlay defines memberOf when its module is
+ * loaded (acreO_memberof_schema).  slapd.d's entries are read by name,
+ * so cn=module{n} comes before cn=schema; an LDIF file is read in order.
+ */
+
+/* Does rec load the memberof module (an olcModuleLoad value naming it,
+ * after the {n} slapd strips)? */
+static int
+loads_memberof(const struct acreL_record *rec)
+{
+    for (size_t i = 0; i < rec->nvals; i++) {
+        const struct acreL_attrval *a = &rec->vals[i];
+        const char *v = (const char *)a->val, *e;
+        size_t n = a->len;
+        char name[256];
+        if (a->desc_len != 13 || strncasecmp(a->desc, "olcModuleLoad", 13))
+            continue;
+        if (n && v[0] == '{' && (e = memchr(v, '}', n))) {
+            n -= (size_t)(e + 1 - v);
+            v = e + 1;
+        }
+        if (n >= sizeof name)
+            continue;
+        memcpy(name, v, n);
+        name[n] = '\0';
+        if (acreO_is_memberof_module(name))
+            return 1;
+    }
+    return 0;
+}
+
+/* Where the records of text load the memberof module: *where 0 nowhere,
+ * 1 before the first record with schema definitions, 2 after it. */
+static int
+memberof_in(struct cc *c, const char *file, const char *text, size_t len,
+            int *where, acre_diag *diag)
+{
+    struct acreL_reader *r;
+    struct acreL_record rec;
+    int rc = acreL_open(c->scratch, NULL, text, len, file, &r), schema = 0;
+
+    *where = 0;
+    if (rc)
+        return rc;
+    while (!*where && (rc = acreL_next(r, &rec, diag)) == 1) {
+        if (loads_memberof(&rec))
+            *where = schema ? 2 : 1;
+        for (size_t i = 0; !schema && i < rec.nvals; i++)
+            schema = rec.vals[i].desc_len == 17 &&
+                     !strncasecmp(rec.vals[i].desc, "olcAttributeTypes", 17);
+    }
+    acreL_close(r);
+    return rc < 0 ? rc : 0;
+}
+
+/* The memberof overlay's memberOf, when where says it is loaded at w. */
+static int
+memberof_at(struct cc *c, const char *file, int where, int w, acre_diag *diag)
+{
+    if (where != w || !c->schema)
+        return 0;
+    return acreO_memberof_schema(c->schema, file, diag);
+}
+
+/* ------------------------------------------------------------------------
  * slapd.d
  */
 
@@ -573,6 +640,22 @@ read_slapd_d(struct cc *c, const char *dir, acre_diag *diag)
     struct stat st;
     int rc = schema_dir && top && base ? 0 : ACRE_ERR_NOMEM;
 
+    /* the modules first: cn=module{n}.ldif sorts before cn=schema */
+    if (!rc)
+        rc = list_ldif(c->scratch, top, &files, &n);
+    for (unsigned i = 0; !rc && i < n; i++) {
+        const char *rdn = strrchr(files[i], '/');
+        char *text;
+        size_t len;
+        int where = 0;
+        if (!rdn || strncasecmp(rdn + 1, "cn=module", 9))
+            continue;
+        rc = acreO_read_file(c->scratch, files[i], &text, &len, diag);
+        if (!rc)
+            rc = memberof_in(c, files[i], text, len, &where, diag);
+        if (!rc)
+            rc = memberof_at(c, files[i], where ? 1 : 0, 1, diag);
+    }
     if (!rc && stat(base, &st) == 0)
         rc = schema_file(c, base, diag);
     if (!rc)
@@ -851,8 +934,15 @@ acreO_parse_cnconfig_all(void *mem_ctx, acre_schema *schema, const char *path,
     } else if (!rc) {
         if (!text && !(rc = acreO_read_file(c.scratch, path, &buf, &len, diag)))
             text = buf;
+        int where = 0;
+        if (!rc)
+            rc = memberof_in(&c, name, text, len, &where, diag);
+        if (!rc)
+            rc = memberof_at(&c, name, where, 1, diag);
         if (!rc)
             rc = schema_text(&c, name, text, len, diag);
+        if (!rc)
+            rc = memberof_at(&c, name, where, 2, diag);
         if (!rc) {
             acreO_build_schema(&b, schema);
             if (!(c.seen = talloc_array(c.scratch, struct seen, 16)))

@@ -1688,3 +1688,65 @@ Test(schema, aci_policy_takes_389s_schema)
     cr_expect_geq(acreS_attr_find(s, "entryCSN", 8), 0);
     acre_policy_release(p);
 }
+
+/* memberOf is defined by whichever of slapd's msuser.schema and its
+ * memberof overlay a configuration loads first: the built-in one gives
+ * way to the first definition loaded, once; the overlay's (dupok) keeps
+ * what a file defined; a frozen schema replaces nothing. */
+Test(schema, memberof_first_definition_wins)
+{
+    static const char overlay[] =
+        "attributetype ( 1.2.840.113556.1.2.102 NAME 'memberOf' SYNTAX "
+        "'1.3.6.1.4.1.1466.115.121.1.12' EQUALITY distinguishedNameMatch "
+        "USAGE dSAOperation NO-USER-MODIFICATION )\n";
+    static const char msuser[] =
+        "attributetype ( 1.2.840.113556.1.2.102 NAME 'memberOf' SYNTAX "
+        "'1.3.6.1.4.1.1466.115.121.1.12' )\n";
+    const char *oid = "1.2.840.113556.1.2.102";
+    acre_schema *s;
+    acre_diag d;
+    int id;
+
+    /* the overlay first: its definition; msuser's after it refused */
+    cr_assert_eq(acre_schema_new(NULL, 0, &s, &d), 0);
+    id = acreS_attr_find(s, "memberOf", 8);
+    cr_assert_geq(id, 0);
+    cr_expect_eq(acreS_attr(s, id)->eq, ACREM_NONE);
+    cr_assert_eq(acreS_load_dupok(s, "overlay", oid, overlay, &d), 0, "%s",
+                 d.message);
+    cr_expect_neq(acreS_attr(s, id)->eq, ACREM_NONE);
+    cr_expect_eq(acreS_attr(s, id)->usage, ACRES_DSA_OP);
+    cr_expect_eq(acreS_attr_find(s, "memberOf", 8), id);
+    cr_expect_eq(
+        acre_schema_load_buffer(s, "msuser", msuser, sizeof msuser - 1, &d),
+        ACRE_ERR_SCHEMA_DUP);
+    cr_expect_eq(acreS_load_dupok(s, "overlay", oid, overlay, &d), 0);
+    acre_schema_free(s);
+
+    /* msuser's first (a repeat of the built-in): the overlay's is ignored,
+     * a different definition refused */
+    cr_assert_eq(acre_schema_new(NULL, 0, &s, &d), 0);
+    cr_assert_eq(
+        acre_schema_load_buffer(s, "msuser", msuser, sizeof msuser - 1, &d), 0);
+    cr_assert_eq(acreS_load_dupok(s, "overlay", oid, overlay, &d), 0);
+    cr_expect_eq(acreS_attr(s, id)->eq, ACREM_NONE);
+    cr_expect_eq(acreS_attr(s, id)->usage, ACRES_USER);
+    cr_expect_eq(
+        acre_schema_load_buffer(s, "overlay", overlay, sizeof overlay - 1, &d),
+        ACRE_ERR_SCHEMA_DUP);
+    acre_schema_free(s);
+
+    /* frozen: nothing is replaced */
+    cr_assert_eq(acre_schema_new(NULL, 0, &s, &d), 0);
+    acreS_freeze(s);
+    cr_expect_neq(acreS_load_dupok(s, "overlay", oid, overlay, &d), 0);
+    cr_expect_eq(acreS_attr(s, id)->eq, ACREM_NONE);
+    acre_schema_free(s);
+
+    /* 389's schema has its own memberOf, never replaced */
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &s, &d), 0);
+    cr_expect_eq(
+        acre_schema_load_buffer(s, "overlay", overlay, sizeof overlay - 1, &d),
+        ACRE_ERR_SCHEMA_DUP);
+    acre_schema_free(s);
+}
