@@ -150,6 +150,29 @@ diag_text(char *buf, size_t size, const acre_diag *d, int rc, const char *path)
         snprintf(buf, size, "%s: %s", path, acre_strerror(rc));
 }
 
+/* slapd's own definition of memberOf, when it has one, into s: its
+ * memberof overlay's (DN equality, operational) or msuser.schema's, which
+ * acre's built-in one is (that one gives way: acre_schema_new).  0, or an
+ * acre error with d set. */
+static int
+schema_from_slapd(acre_schema *s, acre_diag *d)
+{
+    AttributeType *at = at_find("memberOf");
+    char *def, *text;
+    int rc;
+
+    if (!at)
+        return 0;
+    if (!(def = ldap_attributetype2str(&at->sat_atype)))
+        return ACRE_ERR_NOMEM;
+    text = ch_malloc(strlen(def) + sizeof "attributetype \n");
+    sprintf(text, "attributetype %s\n", def);
+    ldap_memfree(def);
+    rc = acre_schema_load_buffer(s, "slapd's memberOf", text, strlen(text), d);
+    ch_free(text);
+    return rc;
+}
+
 /* Compile path into inst's schema and store it; 0, or non-zero with the
  * message in msg (the slot is then unchanged). */
 static int
@@ -162,8 +185,12 @@ policy_load(struct acre_inst *inst, const char *path, char *msg, size_t size)
 
     memset(&d, 0, sizeof d);
     if (!inst->schema &&
-        (rc = acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &inst->schema, &d))) {
+        ((rc = acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &inst->schema, &d)) ||
+         (rc = schema_from_slapd(inst->schema, &d)))) {
         diag_text(msg, size, &d, rc, path);
+        if (inst->schema)
+            acre_schema_free(inst->schema);
+        inst->schema = NULL;
         return 1;
     }
     rc = acre_policy_compile(NULL, inst->schema, &src, 1, 0, &p, &d);

@@ -22,7 +22,10 @@
 #      search;
 #   3. the policy replaced through cn=config: a file that does not compile
 #      is refused and the old policy stays; a good one takes effect; the
-#      same path again re-reads the file.
+#      same path again re-reads the file;
+#   4. collective attributes, each search compared with acre search;
+#   5. with slapd's memberof overlay, a filter= rule on memberOf, against
+#      slapd with the same rules as its own.
 # The transcript (OUTDIR/transcript) must equal tests/expected.out.
 # Exit status 0 when it does, 1 when not, 2 when the harness failed.
 set -u
@@ -410,6 +413,49 @@ q "the subentry cn=locality deleted" M ldapdelete "$SLAPD_ROOTDN" \
 qa "after the second delete, as alice" "$alice" alicepw -b "$people" \
 	'(objectClass=*)' c-l
 slapd_stop
+
+# ---- 5. memberOf of slapd's memberof overlay ---------------------------
+# With the overlay loaded, slapd's memberOf is a DN with an equality rule,
+# operational (msuser.schema's, acre's built-in one, has no rule): the
+# module takes slapd's definition, so a filter= rule on memberOf selects
+# the entries that store the group, under acre as under slapd's own
+# rules, and memberOf is returned when asked for by name.
+printf '%s\naccess to filter=(memberOf=cn=staff,ou=groups,%s)\n\tby * read\n%s\n' \
+	'access to attrs=userPassword by anonymous auth by * none' "$base" \
+	'access to * by * search' >"$out/memberof-rules.conf"
+printf 'database mdb\nsuffix "%s"\n' "$base" |
+	cat - "$out/memberof-rules.conf" >"$out/memberof.conf"
+sed "/^dn: $alice\$/a memberOf: cn=staff,ou=groups,$base" "$here/data.ldif" \
+	>"$out/data-memberof.ldif"
+memberof() { # memberof [NATIVE] -- slapd with the overlay, checked
+	conf "acre-policy $out/memberof.conf" "${1:-}" |
+		sed -e 's|^moduleload back_mdb$|&\nmoduleload memberof|' \
+			-e 's|^maxsize 104857600$|&\noverlay memberof|' \
+			>"$out/slapd.conf"
+	rm -rf "$out/db" && mkdir "$out/db" || exit 2
+	/usr/sbin/slapadd -q -f "$out/slapd.conf" -l "$out/data-memberof.ldif" \
+		>"$out/slapadd.log" 2>&1 || { cat "$out/slapadd.log"; exit 2; }
+	slapd_use_dir "$out"
+	slapd_start || exit 2
+	q "memberof: the entries filter=(memberOf=...) selects, anonymous" \
+		S anon "" -b "$base" '(objectClass=*)' 1.1
+	q "memberof: alice as bob, all user attributes" S "$bob" bobpw \
+		-b "$alice" -s base '(objectClass=*)'
+	q "memberof: alice as bob, memberOf" S "$bob" bobpw -b "$alice" \
+		-s base '(objectClass=*)' memberOf
+	slapd_stop
+}
+T=$out/native-memberof
+: >"$T"
+memberof "$out/memberof-rules.conf"
+T=$out/transcript
+n=$(wc -l <"$T")
+memberof
+if ! tail -n +$((n + 1)) "$T" | diff -u "$out/native-memberof" -; then
+	echo "check-openldap-module: with the memberof overlay, slapd with acre" \
+		"answers differently from slapd with its own rules (above)"
+	exit 1
+fi
 
 if [ "${ACRE_UPDATE_EXPECTED:-}" = 1 ]; then
 	cp "$T" "$here/expected.out"
