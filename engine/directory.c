@@ -1183,9 +1183,11 @@ check_objectclass(struct load *L, unsigned line)
  * superclass of it); two structural classes on different chains are an
  * error.  It is stored under its canonical name as a last attribute,
  * structuralObjectClass, unless the record gives a value naming that
- * class (kept as written); a value naming another class is an error.  A
- * record naming no structural class gets none (slapadd refuses it), and
- * class names the schema does not know are skipped (slapadd refuses them).
+ * class (kept as written); a value naming another class is an error.
+ * Under a slapd schema, class names the schema does not know and a
+ * record naming no structural class are refused, as slapadd refuses them
+ * (check_classes before, check_required after); elsewhere unknown names
+ * are skipped, and such a record gets none.
  */
 
 /* structural_of -- the id of the record's structural class in *out, -1
@@ -1211,6 +1213,138 @@ structural_of(struct load *L, int *out)
                        "invalid structural object class chain (%s/%s)",
                        acreS_class(s, *out)->name, acreS_class(s, id)->name);
         *out = id;
+    }
+    return 0;
+}
+
+/*
+ * Loading: slapadd's schema check
+ *
+ * As slapd's entry_schema_check when slapadd runs it (without -s), under
+ * a slapd schema and not for 389 loads: every objectClass value names a
+ * class the schema knows (checked before the structural class), the
+ * record names a structural class, an abstract class other than top is
+ * a superclass of the structural class or of an auxiliary one, and each
+ * MUST of the structural class and of each auxiliary class (inherited
+ * ones included) is present.  Not checked: that a class allows each
+ * attribute (slapd's "not allowed"): data exported from OpenDJ, with
+ * user attributes in its collective subentries, and 389 data with
+ * memberOf would be refused.
+ */
+
+/* slapd_checks -- does this load make slapadd's schema checks? */
+static int
+slapd_checks(const struct load *L)
+{
+    return !(L->d->flags & ACRED_DIR_389) &&
+           acreS_profile(L->d->schema) == ACRE_PROFILE_SLAPD;
+}
+
+/* class_at -- the class a plain objectClass value t names, or -1 */
+static int
+class_at(const struct load *L, int oc, const struct tv *t)
+{
+    return t->type == oc && !t->nopts
+               ? acreS_class_find(L->d->schema, (const char *)t->val, t->len)
+               : -1;
+}
+
+/* check_classes -- every objectClass value a known class */
+static int
+check_classes(struct load *L)
+{
+    const acre_schema *s = L->d->schema;
+    int oc = acreS_attr_find(s, "objectClass", 11);
+
+    for (size_t k = 0; slapd_checks(L) && k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+        if (t->type == oc && !t->nopts && class_at(L, oc, t) < 0)
+            return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                       "unrecognized objectClass '%.*s'",
+                       (int)(t->len < 200 ? t->len : 200), t->val);
+    }
+    return 0;
+}
+
+/* has_type -- does the record hold a value of type a? */
+static int
+has_type(const struct load *L, int a)
+{
+    for (size_t j = 0; j < L->ntv; j++)
+        if (L->tv[j].type == a)
+            return 1;
+    return 0;
+}
+
+/* first_missing -- the first MUST of class id the record lacks, in
+ * slapd's order (each superclass's, depth first, then the class's own),
+ * or -1 */
+static int
+first_missing(const struct load *L, int id)
+{
+    const struct acreS_class *c = acreS_class(L->d->schema, id);
+    int a;
+
+    for (unsigned i = 0; i < c->nsup; i++)
+        if ((a = first_missing(L, c->sup[i])) >= 0)
+            return a;
+    for (unsigned i = 0; i < c->nmust; i++)
+        if (!has_type(L, c->must[i]))
+            return c->must[i];
+    return -1;
+}
+
+/* check_required -- the structural class, abstract classes, MUSTs */
+static int
+check_required(struct load *L, unsigned line)
+{
+    const acre_schema *s = L->d->schema;
+    int oc = acreS_attr_find(s, "objectClass", 11), sc = -1, any = 0;
+    int top = acreS_class_find(s, "top", 3);
+    size_t k, j;
+
+    if (!slapd_checks(L) || oc < 0)
+        return 0;
+    for (k = 0; k < L->ntv; k++) { /* the most specific structural class */
+        int id = class_at(L, oc, &L->tv[k]);
+        any |= L->tv[k].type == oc && !L->tv[k].nopts;
+        if (id >= 0 && acreS_class(s, id)->kind == ACRES_STRUCTURAL &&
+            (sc < 0 || acreS_class_is(s, id, sc)))
+            sc = id;
+    }
+    if (!any) /* check_objectclass says so */
+        return 0;
+    if (sc < 0)
+        return err(L, ACRE_ERR_LDIF_VALUE, line, 1,
+                   "no structural object class provided");
+    for (k = 0; k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+        int id = class_at(L, oc, t);
+        const struct acreS_class *c = id >= 0 ? acreS_class(s, id) : NULL;
+        if (!c || (c->kind == ACRES_STRUCTURAL && id != sc))
+            continue;
+        if (c->kind == ACRES_ABSTRACT) {
+            int ok = id == top || acreS_class_is(s, sc, id);
+            for (j = 0; !ok && j < L->ntv; j++) {
+                int x = j != k ? class_at(L, oc, &L->tv[j]) : -1;
+                ok = x >= 0 && acreS_class(s, x)->kind == ACRES_AUXILIARY &&
+                     acreS_class_is(s, x, id);
+            }
+            if (!ok)
+                return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                           "instantiation of abstract objectClass '%.*s' "
+                           "not allowed",
+                           (int)(t->len < 200 ? t->len : 200), t->val);
+            continue;
+        }
+        int a = first_missing(L, id);
+        if (a >= 0) {
+            const struct acreS_attr *at = acreS_attr(s, a);
+            return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
+                       "object class '%.*s' requires attribute '%s'",
+                       (int)(t->len < 200 ? t->len : 200), t->val,
+                       at->nnames ? at->names[0] : at->oid);
+        }
     }
     return 0;
 }
@@ -1381,7 +1515,8 @@ record(struct load *L, const struct acreL_record *rec)
         if ((rc = add_value(L, &rec->vals[k])))
             return rc;
     if ((rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
-        (rc = add_structural(L, rec->line)) ||
+        (rc = check_classes(L)) || (rc = add_structural(L, rec->line)) ||
+        (rc = check_required(L, rec->line)) ||
         (rc = add_superclasses(L, rec->line)) ||
         (password_last(L), rc = sort_values(L, &nattrs)) ||
         (rc = check_objectclass(L, rec->line)))

@@ -468,8 +468,6 @@ static const char kinds[] =
     "\ndn: cn=p,dc=x\nobjectClass: person\ncn: p\nsn: p\n"
     "\ndn: cn=plain,dc=x\nobjectClass: subentry\ncn: plain\n"
     "subtreeSpecification: {}\n"
-    "\ndn: cn=nospec,dc=x\nobjectClass: subentry\n"
-    "objectClass: collectiveAttributeSubentry\ncn: nospec\nc-l: L\n"
     "\ndn: cn=s,dc=x\nobjectClass: subentry\n"
     "objectClass: collectiveAttributeSubentry\ncn: s\n"
     "subtreeSpecification: {}\nc-ou: Unit\ndescription: not collective\n";
@@ -481,10 +479,23 @@ Test(collective_oracle, only_collective_subentries_with_a_spec_give)
     load(kinds);
     struct acreR_coll *c = view("cn=p,dc=x", 0);
 
-    /* cn=plain is not collective, cn=nospec has no specification */
+    /* cn=plain is not collective */
     cr_assert_str_eq(all(c), "c-ou=Unit");
     cr_assert_str_eq(subs(c), "cn=s,dc=x");
     cr_assert_str_eq(subs(view("cn=p,dc=x", ACRER_COLL_STACK)), "cn=s,dc=x");
+
+    /* a subentry without a specification: slapadd refuses it */
+    static const char nospec[] =
+        SUFFIX "\ndn: cn=nospec,dc=x\nobjectClass: subentry\n"
+               "objectClass: collectiveAttributeSubentry\ncn: nospec\n"
+               "c-l: L\n";
+    acre_directory *d2 = NULL;
+    acre_diag d = {0};
+    cr_expect_eq(acre_directory_load(ctx, schema, "t.ldif", nospec,
+                                     strlen(nospec), &d2, &d),
+                 ACRE_ERR_LDIF_VALUE);
+    cr_expect_str_eq(d.message, "object class 'subentry' requires attribute "
+                                "'subtreeSpecification'");
 }
 
 /* ------------------------------------------------------------------------

@@ -937,3 +937,78 @@ Test(directory, structural_object_class)
              ACRE_ERR_LDIF_VALUE, 5);
     talloc_free(ctx);
 }
+
+/* slapadd's schema check (slapd 2.5.13's entry_schema_check messages)
+ * under a slapd schema: unknown classes, no structural class, a missing
+ * MUST; not under another schema, nor for a 389 load. */
+static void
+slapd_load_err(const char *ldif, unsigned line, const char *msg)
+{
+    acre_schema *s = NULL;
+    acre_directory *dir = NULL;
+    acre_diag d;
+
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL), 0);
+    cr_expect_eq(
+        acre_directory_load(NULL, s, "t.ldif", ldif, strlen(ldif), &dir, &d),
+        ACRE_ERR_LDIF_VALUE, "%s", ldif);
+    cr_expect_eq(d.line, line, "line %u (%s)", d.line, d.message);
+    cr_expect_str_eq(d.message, msg);
+    cr_expect_null(dir);
+    acre_schema_free(s);
+}
+
+Test(directory, schema_check_as_slapadd)
+{
+    static const char sfx[] = "dn: dc=x\nobjectClass: domain\ndc: x\n\n";
+    char buf[512];
+
+    snprintf(buf, sizeof buf,
+             "%sdn: cn=a,dc=x\nobjectClass: person\nobjectClass: nosuch\n"
+             "objectClass: person\nobjectClass: organizationalUnit\n"
+             "cn: a\nsn: a\nou: a\n",
+             sfx);
+    /* before the structural chain, as slapd's structural_class */
+    slapd_load_err(buf, 7, "unrecognized objectClass 'nosuch'");
+    snprintf(buf, sizeof buf,
+             "%sdn: cn=a,dc=x\nobjectClass: top\nobjectClass: uidObject\n"
+             "cn: a\nuid: a\n",
+             sfx);
+    slapd_load_err(buf, 5, "no structural object class provided");
+    snprintf(buf, sizeof buf,
+             "%sdn: cn=a,dc=x\nobjectClass: inetOrgPerson\ncn: a\n", sfx);
+    slapd_load_err(buf, 6,
+                   "object class 'inetOrgPerson' requires attribute "
+                   "'sn'");
+    snprintf(buf, sizeof buf,
+             "%sdn: cn=a,dc=x\nobjectClass: person\nobjectClass: uidObject\n"
+             "cn: a\nsn: a\n",
+             sfx);
+    slapd_load_err(buf, 7,
+                   "object class 'uidObject' requires attribute "
+                   "'uid'");
+
+    /* the same data under the built-in schema, or as 389 loads it */
+    acre_schema *s = NULL;
+    acre_directory *dir = NULL;
+    cr_assert_eq(acre_schema_new(NULL, 0, &s, NULL), 0);
+    cr_expect_eq(
+        acre_directory_load(NULL, s, "t.ldif", buf, strlen(buf), &dir, NULL),
+        0);
+    acre_directory_free(dir);
+    acre_schema_free(s);
+    char path[] = "/tmp/acre-dirtest-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, buf, strlen(buf)), (ssize_t)strlen(buf));
+    close(fd);
+    const char *paths[] = {path};
+    acre_load_options o = {.flags = ACRE_LOAD_389};
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL), 0);
+    dir = NULL;
+    cr_expect_eq(acre_directory_load_opt(NULL, s, paths, 1, &o, &dir, NULL), 0);
+    unlink(path);
+    acre_directory_free(dir);
+    acre_schema_free(s);
+}
