@@ -1882,6 +1882,20 @@ terms(struct ck *c, const struct acreI_bind *b)
 }
 
 /* userattr -- userattr="[parent[...].]attr#KIND" on e (or its ancestors) */
+/* Is value j of a (a DN) the requester's DN? */
+static int
+value_is_requester(struct ck *c, void *tmp, const acre_view_attr *a, unsigned j)
+{
+    struct acre_request *rq = c->rq;
+    int was = rq->limit_hit;
+
+    rq->limit_hit = 0;
+    acre_dn *g = value_dn(c, tmp, a, j);
+    int eq = g && acre_dn_equal(g, rq->authz);
+    rq->limit_hit |= was;
+    return eq;
+}
+
 static int
 userattr(struct ck *c, const struct acreI_bind *b)
 {
@@ -1925,6 +1939,12 @@ userattr(struct ck *c, const struct acreI_bind *b)
         case ACREI_ACI_UA_ROLEDN:
             for (unsigned j = 0; r != T && j < a->nvals; j++) {
                 int kind = b->uakind == ACREI_ACI_UA_GROUPDN ? 'G' : 'R';
+                /* 389 (DS_LASGroupDnAttrEval): an ancestor's value that
+                 * is the requester's own DN is True, before membership */
+                if (kind == 'G' && l != 0 && value_is_requester(c, tmp, a, j)) {
+                    r = T;
+                    break;
+                }
                 const struct memo_dn *m =
                     memo_find(c->st, kind, a->vals[j].val, a->vals[j].len);
                 int x;

@@ -27,7 +27,8 @@
  *   userattr "attr#USERDN" (and SELFDN, legacy userdnattr): a value of
  *            attr of the entry (or of its ancestors at the parent[]
  *            levels) is the requester's DN; #GROUPDN: names a group the
- *            requester is a member of (nesting as groupdn); #ROLEDN:
+ *            requester is a member of (nesting as groupdn), or, on an
+ *            ancestor (parent[n], n > 0), the requester itself; #ROLEDN:
  *            names a role it has; #LDAPURL: a URL its entry matches;
  *            "attr#value": both the entry and the requester's entry hold
  *            that value -- and when they do not the result is UNDEFINED
@@ -621,7 +622,7 @@ roledn(struct acreR_ctx *c, const struct acreI_bind *b)
 /* One entry's attr values against the requester. */
 static enum acreR_tv
 userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
-               const acre_entry_view *x)
+               const acre_entry_view *x, int parent)
 {
     const struct acreR_aci *o = c->o;
     enum acreR_tv r = ACRER_F;
@@ -643,7 +644,11 @@ userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
         enum acreR_tv t;
         switch (b->uakind) {
         case ACREI_ACI_UA_GROUPDN:
-            t = member_of(o, c->tmp, v[i]);
+            /* an ancestor's value: naming the requester itself is True
+             * (389 compares each value with the bind DN first) */
+            t = parent && o->bind && acre_dn_equal(v[i], o->bind)
+                    ? ACRER_T
+                    : member_of(o, c->tmp, v[i]);
             break;
         case ACREI_ACI_UA_ROLEDN:
             t = tv_bool(has_role(o, c->tmp, v[i], 0));
@@ -697,7 +702,7 @@ kind_las(struct acreR_ctx *c, const struct acreI_bind *b, enum acreI_aci_op op)
         }
         if (!x)
             continue;
-        enum acreR_tv t = userattr_entry(c, b, x);
+        enum acreR_tv t = userattr_entry(c, b, x, l != 0);
         r = t == ACRER_T ? t : t == ACRER_U ? t : r;
     }
     return tv_op(op, r);
