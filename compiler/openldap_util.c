@@ -278,13 +278,13 @@ acreO_is_memberof_module(const char *arg)
 int
 acreO_memberof_schema(acre_schema *schema, const char *file, acre_diag *diag)
 {
-    /* slapd 2.5's servers/slapd/overlays/memberof.c, as it registers it */
+    /* the OID, name, syntax, rule, usage and flag slapd 2.5's overlay
+     * gives memberOf */
     static const char def[] =
         "attributetype ( 1.2.840.113556.1.2.102 NAME 'memberOf' "
-        "DESC 'Group that the entry belongs to' "
         "SYNTAX '1.3.6.1.4.1.1466.115.121.1.12' "
         "EQUALITY distinguishedNameMatch USAGE dSAOperation "
-        "NO-USER-MODIFICATION X-ORIGIN 'iPlanet Delegated Administrator' )\n";
+        "NO-USER-MODIFICATION )\n";
     int rc = acreS_load_dupok(schema, "memberof overlay",
                               "1.2.840.113556.1.2.102", def, diag);
 

@@ -760,8 +760,8 @@ struct load {
     uint8_t *at_state, *oc_state;
     unsigned *at_stage, *oc_stage; /* new id - old count -> staged index */
     struct acreS_attrx *at_tmp;    /* resolved copies of repeated types */
-    int dry;                       /* checking a load on a frozen schema */
     struct acreS_classx *oc_tmp;
+    int dry; /* checking a load on a frozen schema */
 };
 
 #define FAILW(L, w, pos, code, ...) \
