@@ -313,8 +313,8 @@ hash(struct acreP_aci *ix)
 struct bflags {
     int not_dn; /* a userdn, groupdn or roledn "!=" */
     int anyone; /* a userdn whose first term is ldap:///anyone */
-    int other;  /* a keyword other than a plain userdn (self, macros,
-                   groupdn, ip, ...) */
+    int other;  /* a keyword other than a plain userdn (self first in a
+                   userdn, macros, groupdn, ip, ...) */
 };
 
 static void
@@ -334,8 +334,12 @@ bind_flags(const struct acreI_bind *b, struct bflags *f)
             f->not_dn = 1;
         if (b->nterms && b->terms[0].kind == ACREI_ACI_S_ANYONE)
             f->anyone = 1;
+        /* 389 (aclparse.c) looks for self right after the value's first
+         * ldap:///, for macros in the whole value */
+        if (b->nterms && b->terms[0].kind == ACREI_ACI_S_SELF)
+            f->other = 1;
         for (unsigned i = 0; i < b->nterms; i++)
-            if (b->terms[i].kind == ACREI_ACI_S_SELF || b->terms[i].pat.flags)
+            if (b->terms[i].pat.flags)
                 f->other = 1;
         return;
     case ACREI_ACI_GROUPDN:
