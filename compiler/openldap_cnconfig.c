@@ -653,8 +653,8 @@ read_slapd_d(struct cc *c, const char *dir, acre_diag *diag)
         rc = acreO_read_file(c->scratch, files[i], &text, &len, diag);
         if (!rc)
             rc = memberof_in(c, files[i], text, len, &where, diag);
-        if (!rc)
-            rc = memberof_at(c, files[i], where ? 1 : 0, 1, diag);
+        if (!rc && where)
+            rc = memberof_at(c, files[i], 1, 1, diag);
     }
     if (!rc && stat(base, &st) == 0)
         rc = schema_file(c, base, diag);

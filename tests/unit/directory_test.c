@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -998,8 +999,9 @@ Test(directory, schema_check_as_slapadd)
         0);
     acre_directory_free(dir);
     acre_schema_free(s);
-    char path[] = "/tmp/acre-dirtest-XXXXXX";
-    int fd = mkstemp(path);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/acre-dirtest-%ld.ldif", (long)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     cr_assert_geq(fd, 0);
     cr_assert_eq(write(fd, buf, strlen(buf)), (ssize_t)strlen(buf));
     close(fd);
