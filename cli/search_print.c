@@ -155,9 +155,10 @@ search_wants(const struct search *s, const char *name, const char *all)
  * entry and sends after its others when the list names them or has "+"
  * (back-mdb and slapd's frontend, checked on slapd 2.5): entryDN (the DN
  * as printed), subschemaSubentry and hasSubordinates.  slapd checks read
- * on such an attribute without a value first, and its access state then
- * answers each value the same (a val= rule never applies there), so the
- * attribute's check decides. */
+ * on such an attribute without a value first, then on its value with the
+ * state that check left (ACRE_ACCESS_AFTER_ATTR): the attribute's answer,
+ * unless a clause with "self" access was reached (an entryDN naming the
+ * requester is then a self value). */
 static int
 print_computed(const struct search *s, const acre_entry_view *view,
                const acre_entry *e)
@@ -185,6 +186,9 @@ print_computed(const struct search *s, const acre_entry_view *view,
             val = has ? "TRUE" : "FALSE";
         }
         ok = acre_access(s->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ, NULL);
+        if (ok > 0)
+            ok = acre_access(s->rq, view, names[k], val, strlen(val),
+                             ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR, NULL);
         if (ok > 0)
             rc = out_line(s, names[k], val, strlen(val));
         free(dn);

@@ -395,6 +395,11 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     }
     if (r->flags & ACREP_R_VAL) {
         c->valdep = 1;
+        /* slapd passes a value condition by, recording nothing, when the
+         * check has no value; one a resumed check skipped it never sees */
+        if ((!c->val && !c->va) ||
+            (int32_t)(r - c->rq->p->rules) <= c->val_skip)
+            return 0;
         if (c->vd_rule < 0) {
             c->vd_rule = (int32_t)(r - c->rq->p->rules);
             c->vd_self = 0;
@@ -665,6 +670,7 @@ check_walks(struct acreV_check *c, struct acre_request *rq,
     c->depth = dn->depth;
     c->key_base = key_base(c->depth, c->is_self);
     c->walked = 1;
+    c->val_skip = -1;
     epoch_next(rq);
 }
 
@@ -678,6 +684,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->endn = acre_dn_normalised(e->dn, &c->endn_len);
     c->endn_slapd = 0;
     c->walked = 0;
+    c->val_skip = -1;
     c->type = d ? d->type : type;
     c->nopts = d ? d->nopts : 0;
     c->opts = d ? d->opts : NULL;
@@ -984,6 +991,9 @@ desc_of(const acre_schema *s, const char *attr, struct acreS_dinfo *d,
 }
 
 /* The shared part of acre_access and acre_explain. */
+static int after_attr(struct acreV_check *c, enum acreI_access want,
+                      uint32_t *mask);
+
 static int
 access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
              const void *val, size_t val_len, int right, uint32_t *mask,
@@ -997,8 +1007,9 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     struct acreE_buf b;
     struct acreV_check c;
     int granted, prepared = right & ACRE_ACCESS_PREPARED;
+    int after = right & ACRE_ACCESS_AFTER_ATTR;
 
-    right &= ~ACRE_ACCESS_PREPARED;
+    right &= ~(ACRE_ACCESS_PREPARED | ACRE_ACCESS_AFTER_ATTR);
     if (mask)
         *mask = 0;
     if (!rq_ok(rq))
@@ -1038,7 +1049,8 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     acreV_check_init(&c, rq, e, d.type, &d, v, vl);
     c.trace = tr;
     c.steps = steps;
-    granted = acreV_decide(&c, (enum acreI_access)right, mask);
+    granted = after && val ? after_attr(&c, (enum acreI_access)right, mask)
+                           : acreV_decide(&c, (enum acreI_access)right, mask);
     acreE_buf_free(&b);
     if (!granted && rq->limit_hit)
         return denied(rq);
@@ -1238,6 +1250,30 @@ value_state_next(struct value_state *vs, const struct acreV_check *c, int g)
     }
     vs->fe = fe + (unsigned long)((long)vs->ns - 1 - vs->at);
     return 0; /* the frontend's rules are not reached: no more rules */
+}
+
+/* The check c of a value as slapd makes it after the check of its
+ * attribute without one (ACRE_ACCESS_AFTER_ATTR): that check's answer
+ * unless it reached a clause with "self" access, else c's walk resuming
+ * after the last rule that matched and broke before that clause. */
+static int
+after_attr(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
+{
+    struct acreV_check c0;
+    struct value_state vs;
+
+    acreV_check_init(&c0, c->rq, c->e, c->type, NULL, NULL, 0);
+    c0.nopts = c->nopts;
+    c0.opts = c->opts;
+    c0.opt_len = c->opt_len;
+    c0.trace = c->trace;
+    c0.steps = c->steps;
+    int g = acreV_decide(&c0, want, mask);
+    if (!g || c0.vd_rule < 0 || c->rq->limit_hit)
+        return g;
+    value_state_start(&vs, &c0, node_of(c->rq, c->e->dn));
+    c->val_skip = c0.vd_prev;
+    return value_state_next(&vs, c, acreV_decide(c, want, mask));
 }
 
 /* The values of attribute a of the checked entry: one byte each in vv;

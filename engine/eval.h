@@ -314,6 +314,10 @@ struct acreV_check {
      * it (-1: none); the rule that decided (-1: none, -2: not known) */
     int32_t vd_rule, vd_prev, decided, broke;
     int vd_self;
+    /* IN: value conditions of rules up to this one (their index) never
+     * hold: a value's check resuming after a check without one
+     * (ACRE_ACCESS_AFTER_ATTR); -1 none */
+    int32_t val_skip;
     int walked; /* the walks of a kept shape (eval.c: shape_walk): their
                    answers are never the memo's, which is not probed */
 };

@@ -871,7 +871,7 @@ keep:
 int
 acreV_limits_group(struct acre_request *rq, const struct acreI_group *g)
 {
-    struct acreV_check c = {.rq = rq};
+    struct acreV_check c = {.rq = rq, .val_skip = -1};
 
     return rq->authz && g->dn ? fixed_group(&c, g, g->dn) : 0;
 }

@@ -1408,6 +1408,22 @@ enum acre_right {
 #define ACRE_ACCESS_PREPARED 0x100
 
 /*
+ * ACRE_ACCESS_AFTER_ATTR -- or'd into the right of acre_access: the check
+ * of the value val that slapd makes right after checking the attribute
+ * without a value, as it does for the operational attributes it computes
+ * for a search result (entryDN, subschemaSubentry, hasSubordinates:
+ * slap_send_search_entry).  slapd's state from that first check answers
+ * the value unless the first check reached a clause whose access has
+ * "self" (selfwrite, selfnone, ...); then the value's check resumes after
+ * the last rule that matched before that clause, so a val= rule the first
+ * check passed by (it had no value) is not looked at again.  Denied when
+ * the check without a value denies.  A plain check of a value is the
+ * first of its attribute, as slapd makes for the attributes an entry
+ * stores.  The OpenLDAP dialect only (ACIs ignore the flag).
+ */
+#define ACRE_ACCESS_AFTER_ATTR 0x200
+
+/*
  * acre_access -- may the requester have `right` on entry e's attribute
  * `attr` (a description such as "cn;lang-en", or "entry" / "children"),
  * for the value val[0..val_len) as stored when val is not NULL?

@@ -679,6 +679,14 @@ struct opcache {
     const Attribute *trust_head;
     const Attribute *cur_a; /* the attribute last found in it, and where */
     int cur_i;
+    /* the last check of an attribute without a value, and the state slapd
+     * carried it in: the value checks that follow in that state resume
+     * from it (ACRE_ACCESS_AFTER_ATTR), as slapd's do for the operational
+     * attributes it computes; NULL: none */
+    const AccessControlState *after_state;
+    const Entry *after_e;
+    const AttributeDescription *after_desc;
+    slap_access_t after_access;
 };
 
 static __thread struct opcache *tls_cache;
@@ -692,6 +700,7 @@ opcache_end(struct opcache *oc)
     oc->ev.e = NULL;
     oc->trust = NULL;
     oc->cur_a = NULL;
+    oc->after_state = NULL;
 }
 
 static int
@@ -963,7 +972,7 @@ stored_value(struct opcache *oc, Entry *e, AttributeDescription *desc,
 
 static int
 check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
-      struct berval *val, slap_access_t access, slap_mask_t *maskp,
+      struct berval *val, slap_access_t access, slap_mask_t *maskp, int after,
       int *uniform)
 {
     int right = acre_right_of(access), rc;
@@ -977,7 +986,7 @@ check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
 
     if (right < 0)
         return 0;
-    if (right == ACRE_RIGHT_READ &&
+    if (right == ACRE_RIGHT_READ && !after &&
         (rc = from_verdict(oc, e, desc, val, reading && !whole,
                            reading && whole, uniform)) >= 0)
         return rc;
@@ -992,7 +1001,9 @@ check(struct opcache *oc, Operation *op, Entry *e, AttributeDescription *desc,
     val = stored_value(oc, e, desc, val);
     rc = acre_access(oc->rq, &oc->ev.v, desc->ad_cname.bv_val,
                      val ? val->bv_val : NULL, val ? val->bv_len : 0,
-                     right | (prepared ? ACRE_ACCESS_PREPARED : 0), &mask);
+                     right | (prepared ? ACRE_ACCESS_PREPARED : 0) |
+                         (after ? ACRE_ACCESS_AFTER_ATTR : 0),
+                     &mask);
     *maskp = mask;
     return rc == 1;
 }
@@ -1030,10 +1041,23 @@ decide(struct acre_inst *inst, Operation *op, Entry *e,
     if (!same_op(oc, inst, op) && opcache_begin(oc, inst, op)) {
         granted = 0;
     } else {
+        /* a value's check in the state of the check of its attribute
+         * without one (slap_send_search_entry's operational attributes) */
+        int after = val && state && state == oc->after_state &&
+                    e == oc->after_e && desc == oc->after_desc &&
+                    access == oc->after_access;
         oc->busy = 1;
         oc->host.op = op;
-        granted = check(oc, op, e, desc, val, access, maskp, &uniform);
+        granted = check(oc, op, e, desc, val, access, maskp, after, &uniform);
         oc->busy = 0;
+        if (!val) {
+            oc->after_state = state;
+            oc->after_e = e;
+            oc->after_desc = desc;
+            oc->after_access = access;
+        } else if (!after) {
+            oc->after_state = NULL;
+        }
     }
     if (state && uniform)
         state->as_vd_acl_present = 0;

@@ -194,7 +194,8 @@ asked(const struct out *o, const char *name)
 
 /* computed -- entryDN, subschemaSubentry and hasSubordinates, which slapd
  * computes and sends after the entry's attributes when asked for, decided
- * by one check of the attribute (acre search's print_computed). */
+ * by a check of the attribute, then of its value in the state that check
+ * left (acre search's print_computed). */
 static void
 computed(const struct out *o, const acre_entry_view *view, const char *dn)
 {
@@ -212,7 +213,9 @@ computed(const struct out *o, const acre_entry_view *view, const char *dn)
             val = has ? "TRUE" : "FALSE";
         }
         if (acre_access(o->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ,
-                        NULL) == 1)
+                        NULL) == 1 &&
+            acre_access(o->rq, view, names[k], val, strlen(val),
+                        ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR, NULL) == 1)
             dt_ldif_line(o->ldif, names[k], val, strlen(val));
     }
 }

@@ -934,6 +934,19 @@ gen_val(struct gen *g, const char **attr, enum cap *vcap)
     case 10:
         *attr = "uniqueMember";
         return fmt(g, "val=\"%s\"", u);
+    case 11: /* the operational attributes slapd computes */
+        switch (B(g, 4)) {
+        case 0:
+            *attr = "entryDN";
+            return "val.regex=\"people\"";
+        case 1:
+            *attr = "hasSubordinates";
+            return "val=\"TRUE\"";
+        case 2:
+            *attr = "subschemaSubentry";
+            return "val.regex=\".\"";
+        }
+        /* fall through */
     default:
         *attr = "mail";
         return "val.regex=\"^u1\"";

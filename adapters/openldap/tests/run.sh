@@ -457,6 +457,49 @@ if ! tail -n +$((n + 1)) "$T" | diff -u "$out/native-memberof" -; then
 	exit 1
 fi
 
+# ---- 6. the operational attributes slapd computes ----------------------
+# slapd checks entryDN, subschemaSubentry and hasSubordinates without a
+# value, then the value in the state that check left: the attribute's
+# answer stands unless a clause with "self" access was reached, and the
+# value's check resumes after the last rule that broke, so the val= rules
+# before it never apply (subschemaSubentry: decided by the rule after
+# them; entryDN: passed by), while the one on hasSubordinates after it
+# does.
+cat >"$out/computed-rules.conf" <<RULES
+access to attrs=userPassword by anonymous auth by * none
+access to attrs=entryDN val.regex=".*" by * none
+access to attrs=subschemaSubentry val.regex=".*" by * none
+access to attrs=subschemaSubentry by * read
+access to * by * +0 break
+access to attrs=hasSubordinates val=TRUE by * none
+access to * by self selfnone by * read
+RULES
+printf 'database mdb\nsuffix "%s"\n' "$base" |
+	cat - "$out/computed-rules.conf" >"$out/computed.conf"
+computed() { # computed [NATIVE] -- the rules of computed.conf, checked
+	conf "acre-policy $out/computed.conf" "${1:-}" >"$out/slapd.conf"
+	rm -rf "$out/db" && mkdir "$out/db" || exit 2
+	/usr/sbin/slapadd -q -f "$out/slapd.conf" -l "$here/data.ldif" \
+		>"$out/slapadd.log" 2>&1 || { cat "$out/slapadd.log"; exit 2; }
+	slapd_use_dir "$out"
+	slapd_start || exit 2
+	q "computed: entryDN, hasSubordinates, subschemaSubentry as bob" S \
+		"$bob" bobpw -b "$base" '(objectClass=*)' entryDN \
+		hasSubordinates subschemaSubentry
+	slapd_stop
+}
+T=$out/native-computed
+: >"$T"
+computed "$out/computed-rules.conf"
+T=$out/transcript
+n=$(wc -l <"$T")
+computed
+if ! tail -n +$((n + 1)) "$T" | diff -u "$out/native-computed" -; then
+	echo "check-openldap-module: on the attributes slapd computes, slapd" \
+		"with acre answers differently from slapd with its own rules (above)"
+	exit 1
+fi
+
 if [ "${ACRE_UPDATE_EXPECTED:-}" = 1 ]; then
 	cp "$T" "$here/expected.out"
 fi
