@@ -375,7 +375,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     /* from here on the outcome depends on the entry itself */
     if (r->flags & (ACREP_R_VAL | ACREP_R_FILTER) ||
         r->scope == ACREP_SCOPE_REGEX)
-        c->entrydep = 1;
+        c->entrydep = 1, c->path_ok = 0;
     /* slapd's regexes and substitutions see its own normalised text */
     size_t dnlen = c->endn_len;
     const char *dn = c->endn;
@@ -476,6 +476,19 @@ clause_state(struct acre_request *rq, uint32_t ci)
     return st;
 }
 
+/* Note that clause ci (flags) answered ok for c's entry (struct
+ * acreV_pmemo): a clause that looked at the value or at submatches, or
+ * one too many, leaves nothing to replay. */
+static inline void
+path_note(struct acreV_check *c, uint32_t ci, uint8_t flags, int ok)
+{
+    if ((flags & (ACREP_C_MATCHES | ACREP_C_VALDEP)) ||
+        c->npath == ACREV_PATH_MAX)
+        c->path_ok = 0;
+    else
+        c->path[c->npath++] = ci << 1 | (ok != 0);
+}
+
 /* slapd's slap_acl_mask over rule r's clauses. */
 static enum acreI_control
 clauses(struct acreV_check *c, const struct acreP_rule *r,
@@ -494,6 +507,7 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
             c->vd_self = 1;
             c->vd_prev = c->broke;
             c->entrydep = 1;
+            c->path_ok = 0;
         }
         uint8_t st = clause_state(rq, ci);
         if (st == ACREV_FALSE) {
@@ -518,13 +532,17 @@ clauses(struct acreV_check *c, const struct acreP_rule *r,
                 c->valdep = 1;
             /* "self" alone is in the memo's key; a fixed group depends on
              * the entry only when it is the group */
-            if (!(cl->flags & ACREP_C_SELFONLY) &&
-                !((cl->flags & ACREP_C_GROUPONLY) &&
-                  !acre_dn_equal(acreI_group(cl->ir)->dn, c->e->dn)))
+            int dep = !(cl->flags & ACREP_C_SELFONLY) &&
+                      !((cl->flags & ACREP_C_GROUPONLY) &&
+                        !acre_dn_equal(acreI_group(cl->ir)->dn, c->e->dn));
+            if (dep)
                 c->entrydep = 1;
             size_t mark = c->trace && *c->trace ? strlen(*c->trace) : 0;
-            if (!acreV_clause_entry(c, cl->ir, cl->flags, m,
-                                    have_tm ? &tm : m)) {
+            int ok =
+                acreV_clause_entry(c, cl->ir, cl->flags, m, have_tm ? &tm : m);
+            if (dep)
+                path_note(c, ci, cl->flags, ok);
+            if (!ok) {
                 step(c, ACRE_EXPLAIN_CLAUSE_SKIPPED, (int)(r - rq->p->rules),
                      k + 1, *mask, *c->trace ? *c->trace + mark : NULL,
                      "by #%u: does not apply to this entry", k + 1);
@@ -769,6 +787,8 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     rq->limit_code = 0;
     c->valdep = 0;
     c->entrydep = 0;
+    c->path_ok = 1;
+    c->npath = 0;
     c->vd_rule = c->decided = c->broke = -1;
     if (n->section && rq->is_root[n->section - p->ir->dbs]) {
         step(c, ACRE_EXPLAIN_ROOTDN, -1, 0, ACREI_LVL_MANAGE, NULL,
@@ -847,6 +867,53 @@ decide(struct acreV_check *c, const struct acreP_node *n,
 }
 
 /*
+ * The decision pm keeps for c's key, when each of its clauses answers for
+ * c's entry as it did then: 1 (*g, *mask and c's OUT fields as decide
+ * leaves them), else 0, the set steps spent given back (the walk that
+ * follows spends them).  A bound reached or a lookup failed on the way
+ * denies, as in decide.
+ */
+static int
+pmemo_replay(struct acreV_check *c, const struct acreV_pmemo *pm,
+             uint32_t *mask, int *g)
+{
+    struct acre_request *rq = c->rq;
+    struct acreV_matches m;
+    size_t work = rq->set_work;
+
+    talloc_free_children(rq->scratch); /* the previous check's */
+    c->val_str = NULL;
+    rq->limit_hit = 0;
+    rq->limit_code = 0;
+    m.dn_src = c->endn; /* the clauses kept substitute nothing */
+    m.dn_count = 0;
+    m.val_src = NULL;
+    m.val_count = 0;
+    for (unsigned i = 0; i < pm->npath; i++) {
+        const struct acreP_clause *cl = &rq->p->clauses[pm->path[i] >> 1];
+        int ok = acreV_clause_entry(c, cl->ir, cl->flags, &m, &m) != 0;
+        if (rq->limit_hit) {
+            *mask = ACREI_PRIV_NONE;
+            *g = 0;
+            break;
+        }
+        if (ok != (int)(pm->path[i] & 1)) {
+            rq->set_work = work; /* the walk spends the steps again */
+            return 0;
+        }
+    }
+    if (!rq->limit_hit) {
+        *mask = pm->mask;
+        *g = pm->granted;
+    }
+    c->valdep = 0;
+    c->entrydep = 1;
+    c->vd_rule = c->broke = -1;
+    c->decided = rq->limit_hit ? -1 : pm->decided;
+    return 1;
+}
+
+/*
  * decide, remembering what depended only on the node and the depth: the
  * next entry of the same shape (most entries, for most attributes) is
  * answered by one probe.  Descriptions with options and explain runs go
@@ -899,7 +966,24 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
         }
     }
     size_t work = rq->set_work;
-    int g = decide(c, n, want, mask);
+    unsigned ps = (unsigned)(h >> 58) & (ACREV_PMEMO - 1);
+    struct acreV_pmemo *pm = &rq->pmemo[ps];
+    int g;
+    if (!((rq->pmemo_valid >> ps & 1) && pm->key == k.key && pm->ctx == k.ctx &&
+          pmemo_replay(c, pm, mask, &g))) {
+        g = decide(c, n, want, mask);
+        if (c->entrydep && c->path_ok && !c->valdep && c->vd_rule < 0 &&
+            !rq->limit_hit) {
+            pm->key = k.key;
+            pm->ctx = k.ctx;
+            pm->npath = (uint8_t)c->npath;
+            pm->granted = (uint8_t)g;
+            pm->mask = *mask;
+            pm->decided = c->decided;
+            memcpy(pm->path, c->path, c->npath * sizeof *c->path);
+            rq->pmemo_valid |= (uint64_t)1 << ps;
+        }
+    }
     if (!c->entrydep && !rq->limit_hit) {
         rq->memo_valid[slot >> 6] |= bit;
         m->key = k.key;

@@ -29,6 +29,11 @@
 /* entry contexts whose attribute verdicts a request keeps as bitmaps */
 #define ACREV_VCTX                64
 #define ACREV_CMEMO               16 /* classes remembered per entry */
+/* decisions that depended on the entry through clauses alone, kept with
+ * those clauses' answers (eval.c: decide_memo), and the most clauses one
+ * keeps */
+#define ACREV_PMEMO               64
+#define ACREV_PATH_MAX            4
 /* entry shapes whose whole verdicts a request keeps, and the most
  * attributes and values a kept shape has (eval.c: struct acreV_shape) */
 #define ACREV_SHAPES              32
@@ -83,6 +88,25 @@ acreV_memo_key(uint32_t node, unsigned depth, int is_self, int type,
     k.ctx = (uint16_t)(depth << 5 | (unsigned)(is_self != 0) << 4 | want);
     return k;
 }
+
+/*
+ * A decision that depended on the entry only through the answers of some
+ * clauses (sets, dnattr, groups that are the entry...), none of which
+ * looked at the value or a rule's submatches: the key of struct
+ * acreV_memo, those clauses (index << 1 | answer) in the order the walk
+ * asked them, and what it decided.  Another entry with the same key whose
+ * clauses answer the same is decided the same: the walk in between
+ * depended on nothing else.
+ */
+struct acreV_pmemo {
+    uint64_t key;
+    uint16_t ctx;
+    uint8_t npath;
+    uint8_t granted;
+    uint32_t mask;
+    int32_t decided;
+    uint32_t path[ACREV_PATH_MAX];
+};
 
 /*
  * A whole entry verdict whose entry decision depended on nothing but the
@@ -249,6 +273,8 @@ struct acre_request {
         int granted;
         size_t steps; /* of set expressions: charged again */
     } cmemo[ACREV_CMEMO];
+    struct acreV_pmemo pmemo[ACREV_PMEMO]; /* not zeroed: */
+    uint64_t pmemo_valid;                  /* which slots hold a decision */
     struct acreV_setdn *set_dns;    /* eval_set.c: the entries set elements
                                        named in this request, or NULL */
     struct acreV_setlast *set_last; /* eval_set.c: the last set value
@@ -314,6 +340,12 @@ struct acreV_check {
      * it (-1: none); the rule that decided (-1: none, -2: not known) */
     int32_t vd_rule, vd_prev, decided, broke;
     int vd_self;
+    /* OUT of a decision (struct acreV_pmemo): the clauses whose answers
+     * made it depend on the entry, index << 1 | answer, while path_ok:
+     * nothing else did */
+    int path_ok;
+    unsigned npath;
+    uint32_t path[ACREV_PATH_MAX];
     /* IN: value conditions of rules up to this one (their index) never
      * hold: a value's check resuming after a check without one
      * (ACRE_ACCESS_AFTER_ATTR); -1 none */

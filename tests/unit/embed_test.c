@@ -690,6 +690,103 @@ Test(embed, remembered_closures_answer_and_spend_as_fresh_walks)
  * the same attrs= lists take (eval.c: decide_memo's classes): each type
  * gets what its own check gives, and the set's steps are spent for each
  * as its own check spends them. */
+/* A decision that depended on the entry through clauses alone (dnattr,
+ * sets) is kept with their answers and replayed for the next entry of
+ * its kind when they answer the same (eval.c: struct acreV_pmemo): over
+ * people whose manager, seeAlso and owner values name one another at
+ * random, a request that decides every entry in turn, twice, answers
+ * each attribute and mask as a fresh request does. */
+Test(embed, kept_decisions_replay_their_clauses)
+{
+    enum { PEOPLE = 12 };
+
+    char *text = talloc_strdup(ctx, "dn: " SUFFIX "\nobjectClass: domain\n"
+                                    "dc: example\n\n"
+                                    "dn: ou=people," SUFFIX "\n"
+                                    "objectClass: organizationalUnit\n"
+                                    "ou: people\n\n");
+    const char *name[PEOPLE];
+    const acre_entry *ent[PEOPLE];
+    static const char *const link[] = {"manager", "seeAlso", "owner"};
+    static const char *const attr[] = {"title", "description", "cn", "sn"};
+    unsigned seed = 11, kept = 0, granted = 0, checks = 0;
+    acre_directory *d;
+
+    for (int i = 0; i < PEOPLE; i++)
+        name[i] = talloc_asprintf(ctx, "uid=q%d,ou=people," SUFFIX, i);
+    for (int i = 0; i < PEOPLE; i++) {
+        text = talloc_asprintf_append(text,
+                                      "dn: %s\nobjectClass: inetOrgPerson\n"
+                                      "uid: q%d\ncn: q%d\nsn: q\n"
+                                      "title: t\ndescription: d\n",
+                                      name[i], i, i);
+        for (int k = 0; k < 3; k++) {
+            unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
+            if (r % 3)
+                text = talloc_asprintf_append(text, "%s: %s\n", link[k],
+                                              name[r % PEOPLE]);
+        }
+        text = talloc_asprintf_append(text, "\n");
+    }
+    acre_diag dg = {0};
+    cr_assert_eq(
+        acre_directory_load(ctx, schema, "k.ldif", text, strlen(text), &d, &dg),
+        0, "%u: %s", dg.line, dg.message);
+    for (int i = 0; i < PEOPLE; i++)
+        cr_assert_not_null(ent[i] = acre_directory_find(d, dn(name[i])));
+    acre_policy *p = policy(
+        "access to attrs=title,description\n"
+        "  by dnattr=manager read\n"
+        "  by set=\"this/seeAlso & user\" compare\n"
+        "  by * none\n"
+        "access to attrs=cn by dnattr=owner +s break by * +0 break\n"
+        "access to attrs=cn by dnattr=manager +r by set=\"this/owner/manager "
+        "& user\" +c by * +d\n"
+        "access to * by * read\n");
+    const acre_host *h = acre_directory_host(d);
+
+    for (int who = 0; who < PEOPLE; who++) {
+        acre_request *warm = begin(p, name[who], h);
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = 0; j < PEOPLE; j++) {
+                int e = (j * 5 + pass * 7) % PEOPLE;
+                const acre_entry_view *v = acre_entry_view_of(ent[e]);
+                acre_request *cold = begin(p, name[who], h);
+                acre_verdict vd;
+
+                cr_assert_eq(acre_entry_decide(warm, v, ACRE_RIGHT_READ, &vd),
+                             0);
+                for (uint32_t k = 0; k < v->nattrs; k++) {
+                    const char *an =
+                        acre_schema_attr_desc(schema, v->attrs[k].id, NULL);
+                    int g = acre_access(cold, v, an, NULL, 0, ACRE_RIGHT_READ,
+                                        NULL);
+                    cr_expect_eq(vd.attr[k] == ACRE_ATTR_ALL, g == 1,
+                                 "%s reads %s of %s", name[who], an, name[e]);
+                }
+                for (unsigned a = 0; a < 4; a++) {
+                    uint32_t mw = 0, mc = 0;
+                    int gw = acre_access(warm, v, attr[a], NULL, 0,
+                                         ACRE_RIGHT_COMPARE, &mw);
+                    int gc = acre_access(cold, v, attr[a], NULL, 0,
+                                         ACRE_RIGHT_COMPARE, &mc);
+                    cr_expect_eq(gw, gc, "%s compares %s of %s", name[who],
+                                 attr[a], name[e]);
+                    cr_expect_eq(mw, mc, "mask of %s of %s", attr[a], name[e]);
+                    checks++;
+                    granted += gc == 1;
+                }
+                acre_request_end(cold);
+            }
+        kept += warm->pmemo_valid != 0;
+        acre_request_end(warm);
+    }
+    cr_expect_gt(kept, 0, "no decision was kept with its clauses");
+    cr_expect_gt(granted, checks / 8, "%u of %u", granted, checks);
+    cr_expect_lt(granted, checks - checks / 8, "%u of %u", granted, checks);
+    acre_policy_release(p);
+}
+
 Test(embed, a_verdict_answers_each_type_as_its_own_check)
 {
     acre_policy *p =
