@@ -41,7 +41,7 @@ help_search(FILE *f)
         "usage: acre search --policy FILE... --data FILE.ldif... [-D DN]\n"
         "                   -b BASE [-s base|one|sub|children] [-z N] "
         "[-l N]\n"
-        "                   [-o ldif-wrap=N|no] [-f FILE] "
+        "                   [-o ldif-wrap=N|no] [-f FILE] [-A] "
         "[FILTER [ATTR...]]\n"
         "                   [--authc-dn DN] [--auth-method METHOD] "
         "[--ssf [KIND=]N]\n"
@@ -61,7 +61,8 @@ help_search(FILE *f)
         "ones) or 1.1 (none).  --policy and --data repeat; - is standard\n"
         "input.  -z and -l are size and time limits (0, none: none), -o\n"
         "ldif-wrap folds lines (default 78), -f runs one search per line of\n"
-        "FILE, put in FILTER's %%s, as ldapsearch does.\n"
+        "FILE, put in FILTER's %%s, as ldapsearch does; -A prints\n"
+        "attribute names only, each the requester may read as a whole.\n"
         "--strict refuses equal values of one attribute in the data, as\n"
         "an LDAP add does (slapadd and acre keep them).\n"
         "--collective-stack applies the subentries of every enclosing\n"
@@ -413,6 +414,7 @@ run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
     s->a.who.dn_flags = s->a.in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
     s->a.who.nsrole =
         s->a.in.dialect == ACRE_DIALECT_ACI && s->a.in.aci_variant != 2;
+    s->a.who.req_flags = s->a.attrsonly ? ACRE_REQ_ATTRSONLY : 0;
     s->host = acre_directory_host(dir);
     if ((rc = search_setup_389(s)))
         return rc;

@@ -906,7 +906,8 @@ cli_request(const struct cli_who *w, acre_policy *policy,
     acre_request_set_flags(rq, (w->subentries ? ACRE_REQ_SUBENTRIES : 0) |
                                    (w->ismemberof ? ACRE_REQ_ISMEMBEROF : 0) |
                                    (w->memberof ? ACRE_REQ_MEMBEROF : 0) |
-                                   (w->nsrole ? ACRE_REQ_NSROLE : 0));
+                                   (w->nsrole ? ACRE_REQ_NSROLE : 0) |
+                                   w->req_flags);
     *out = rq;
     return CLI_EXIT_OK;
 }

@@ -156,17 +156,18 @@ struct cli_who {
     const char *time; /* --time, validated */
     int64_t epoch;    /* --time in seconds since the Epoch; 0: now */
     unsigned ssf, transport_ssf, tls_ssf, sasl_ssf;
-    int subentries;    /* --subentries */
-    unsigned seen;     /* options given (bit k: names[k] of load.c) */
-    int ismemberof;    /* --ismemberof */
-    int memberof;      /* --memberof */
-    int nsrole;        /* 389's virtual nsRole (--dialect aci, 389 variant:
-                          its roles plugin always computes it) */
-    unsigned dn_flags; /* -D and --authc-dn are parsed with these
-                          (ACRE_DN_SLAPD: the OpenLDAP dialect, whose
-                          slapd refuses some forms a bind could name) */
-    char peerbuf[96];  /* --peer rewritten to IP=ADDR:PORT */
-    char sockbuf[96];  /* --sockname likewise */
+    int subentries;     /* --subentries */
+    unsigned req_flags; /* further ACRE_REQ_* flags the command sets */
+    unsigned seen;      /* options given (bit k: names[k] of load.c) */
+    int ismemberof;     /* --ismemberof */
+    int memberof;       /* --memberof */
+    int nsrole;         /* 389's virtual nsRole (--dialect aci, 389 variant:
+                           its roles plugin always computes it) */
+    unsigned dn_flags;  /* -D and --authc-dn are parsed with these
+                           (ACRE_DN_SLAPD: the OpenLDAP dialect, whose
+                           slapd refuses some forms a bind could name) */
+    char peerbuf[96];   /* --peer rewritten to IP=ADDR:PORT */
+    char sockbuf[96];   /* --sockname likewise */
 };
 
 /*

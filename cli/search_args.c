@@ -1,7 +1,7 @@
 /*
  * search_args.c -- the command line of `acre search` (search_args.h):
  * the options of cli_inputs and cli_who (load.h), then -b, -s, -o
- * ldif-wrap=N|no, -z, -l, -f, --collective-stack and
+ * ldif-wrap=N|no, -z, -l, -f, -A, --collective-stack and
  * --no-collective-filter, then FILTER and ATTRs.
  */
 #include "search_args.h"
@@ -98,6 +98,10 @@ option(struct cli_search_args *s, int argc, char **argv, int *i)
         return r;
     if (!strcmp(argv[*i], "--collective-stack")) {
         s->coll_flags |= ACRE_COLL_STACK;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "-A")) {
+        s->attrsonly = 1;
         return 1;
     }
     if (!strcmp(argv[*i], "--no-collective-filter")) {

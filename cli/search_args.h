@@ -24,6 +24,7 @@ struct cli_search_args {
     long sizelimit;      /* -z: entries, 0 none; CLI_LIMIT_MAX: max */
     long timelimit;      /* -l: seconds, 0 none; CLI_LIMIT_MAX: max */
     const char *file;    /* -f: one search per line of it, or NULL */
+    int attrsonly;       /* -A: attribute names only, as ldapsearch -A */
     int seen_b, seen_s, seen_o, seen_z, seen_l, seen_f; /* given once */
 };
 

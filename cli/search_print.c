@@ -31,7 +31,26 @@ out_line(const struct search *s, const char *name, const void *val, size_t len)
     return cli_ldif_line(stdout, s->a.wrap, name, val, len);
 }
 
-/* print_coll_attr -- the readable values of collective attribute i. */
+/* out_name -- an attribute's name alone, as ldapsearch -A prints it. */
+static int
+out_name(const char *name)
+{
+    return printf("%s:\n", name) < 0 ? -1 : 0;
+}
+
+/* read_attr -- slapd's check of read on attribute `name` as a whole (-A
+ * sends the names that pass it, without values): 1, 0, or -1 (an error:
+ * denied, printing stops). */
+static int
+read_attr(const struct search *s, const acre_entry_view *view, const char *name)
+{
+    int ok = acre_access(s->rq, view, name, NULL, 0, ACRE_RIGHT_READ, NULL);
+
+    return ok < 0 ? -1 : ok;
+}
+
+/* print_coll_attr -- the readable values of collective attribute i (-A:
+ * its name when one is readable). */
 static int
 print_coll_attr(const struct search *s, const acre_verdict *v, unsigned i,
                 const char *name)
@@ -40,6 +59,8 @@ print_coll_attr(const struct search *s, const acre_verdict *v, unsigned i,
     size_t len;
     int rc = 0;
 
+    if (s->a.attrsonly)
+        return v->coll_attr[i] != ACRE_ATTR_NONE ? out_name(name) : 0;
     acre_collective_attr(&v->coll, i, NULL, &nvals, NULL);
     for (unsigned j = 0; j < nvals && !rc; j++) {
         const void *val = acre_collective_value(&v->coll, i, j, &len);
@@ -83,7 +104,8 @@ print_merged(const struct search *s, const acre_verdict *v, const char *name,
             coll_name(s, v, i, cname, sizeof cname) &&
             !strcasecmp(cname, name)) {
             done[i] = 1;
-            rc = print_coll_attr(s, v, i, cname);
+            if (!s->a.attrsonly) /* -A: one name, the entry's */
+                rc = print_coll_attr(s, v, i, cname);
         }
     return rc;
 }
@@ -119,6 +141,10 @@ print_virtual_as(const struct search *s, const acre_entry_view *e, int want,
 
     if (!want || get(s->rq, e, &vals, &n))
         return !want ? 0 : -1;
+    if (s->a.attrsonly && n) {
+        int ok = read_attr(s, e, name);
+        return ok < 0 ? -1 : ok ? out_name(shown) : 0;
+    }
     for (uint32_t j = 0; j < n && !rc; j++) {
         int ok = acre_access(s->rq, e, name, vals[j].val, vals[j].len,
                              ACRE_RIGHT_READ, NULL);
@@ -186,10 +212,12 @@ print_computed(const struct search *s, const acre_entry_view *view,
             val = has ? "TRUE" : "FALSE";
         }
         ok = acre_access(s->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ, NULL);
-        if (ok > 0)
-            ok = acre_access(s->rq, view, names[k], val, strlen(val),
-                             ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR, NULL);
-        if (ok > 0)
+        if (ok > 0 && s->a.attrsonly)
+            rc = out_name(names[k]);
+        else if (ok > 0 &&
+                 (ok = acre_access(s->rq, view, names[k], val, strlen(val),
+                                   ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR,
+                                   NULL)) > 0)
             rc = out_line(s, names[k], val, strlen(val));
         free(dn);
         if (ok < 0)
@@ -227,6 +255,8 @@ print_values(const struct search *s, const acre_entry *e, const acre_verdict *v,
     size_t len;
     int rc = 0;
 
+    if (s->a.attrsonly) /* the attribute's check decided (-A) */
+        return v->attr[i] != ACRE_ATTR_NONE ? out_name(name) : 0;
     acre_entry_attr(e, i, NULL, &nvals);
     for (unsigned j = 0; j < nvals && !rc; j++) {
         const void *val = acre_entry_value(e, i, j, &len);
@@ -396,8 +426,12 @@ asked_computed(const struct search *s, const acre_entry_view *view,
 
     if (!val)
         return len ? 0 : -1;
-    ok = acre_access(s->rq, view, q, val, len, ACRE_RIGHT_READ, NULL);
-    rc = ok < 0 ? -1 : ok ? out_line(s, shown, val, len) : 0;
+    ok = acre_access(s->rq, view, q, s->a.attrsonly ? NULL : val,
+                     s->a.attrsonly ? 0 : len, ACRE_RIGHT_READ, NULL);
+    rc = ok < 0           ? -1
+         : !ok            ? 0
+         : s->a.attrsonly ? out_name(shown)
+                          : out_line(s, shown, val, len);
     free(owned);
     return rc;
 }

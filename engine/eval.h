@@ -207,6 +207,9 @@ struct acre_request {
     uint8_t *vc_attr, *vc_value;
     uint32_t *vc_first;
     size_t vc_attr_cap, vc_value_cap;
+    /* ACRE_REQ_ATTRSONLY: the attributes' answers (search.c) */
+    uint8_t *ao_attr;
+    size_t ao_cap;
     struct acreC_cache *coll;
     unsigned flags;
     struct acreV_posix *posix; /* regex_t copies (eval_regex.c), or NULL */

@@ -409,6 +409,59 @@ check_base(struct acre_request *rq, const acre_dn *base,
 }
 
 /* ------------------------------------------------------------------------
+ * Attribute types only (ACRE_REQ_ATTRSONLY)
+ */
+
+/* read_alone -- slapd's check of read on attribute id of e, without a
+ * value: 1, 0. */
+static int
+read_alone(struct acre_request *rq, const acre_entry_view *e, int id)
+{
+    struct acreV_check c;
+
+    acreV_check_init(&c, rq, e, -1, acreS_dinfo(rq->schema, id), NULL, 0);
+    return acreV_decide(&c, ACREI_ACCESS_READ, NULL);
+}
+
+/* attrs_only -- verdict v of e made for a search of types only: each
+ * selected attribute of e (not one a collective attribute hides) and
+ * collective one of cr answered by read on the attribute alone.  Returns
+ * rq->err (a lookup failed, out of memory). */
+static int
+attrs_only(struct acre_request *rq, const acre_entry_view *e,
+           const struct acreC_result *cr, struct selection *sel,
+           acre_verdict *v)
+{
+    const struct acreC_out *o = cr ? acreC_outs(cr) : NULL;
+    uint32_t nc = cr ? acreC_nout(cr) : 0;
+    size_t n = (size_t)v->nattrs + nc;
+
+    if (n > rq->ao_cap) {
+        uint8_t *a = talloc_realloc(rq->mem, rq->ao_attr, uint8_t, n * 2 + 16);
+        if (!a)
+            return ACRE_ERR_NOMEM;
+        rq->ao_attr = a;
+        rq->ao_cap = n * 2 + 16;
+    }
+    rq->err = 0;
+    for (uint32_t i = 0; i < v->nattrs && !rq->err; i++)
+        rq->ao_attr[i] = selected(sel, &e->attrs[i]) &&
+                                 !(cr && acreC_hidden(cr, &e->attrs[i])) &&
+                                 read_alone(rq, e, e->attrs[i].id)
+                             ? ACRE_ATTR_ALL
+                             : ACRE_ATTR_NONE;
+    for (uint32_t k = 0; k < nc && !rq->err; k++)
+        rq->ao_attr[v->nattrs + k] = o[k].a.nvals && selected(sel, &o[k].a) &&
+                                             read_alone(rq, e, o[k].a.id)
+                                         ? ACRE_ATTR_ALL
+                                         : ACRE_ATTR_NONE;
+    v->attr = rq->ao_attr;
+    if (nc)
+        v->coll_attr = rq->ao_attr + v->nattrs;
+    return rq->err;
+}
+
+/* ------------------------------------------------------------------------
  * The walk
  */
 
@@ -469,6 +522,11 @@ visit(void *ctx, const acre_entry_view *e)
     }
     if (!v.visible)
         return 0;
+    if ((rq->flags & ACRE_REQ_ATTRSONLY) && !rq->p->aci &&
+        (rc = attrs_only(rq, e, cr, w->sel, &v)) != 0) {
+        w->rc = rc;
+        return 1;
+    }
     return w->fn(w->arg, e, &v) ? 1 : 0;
 }
 

@@ -1315,6 +1315,14 @@ void acre_request_end(acre_request *rq);
  * nsRoleDN names; 8 levels at most); seen by search filters (= and
  * presence) and targetfilters */
 #define ACRE_REQ_NSROLE     0x8u
+/* a search for attribute types only (attrsonly, ldapsearch -A): the
+ * verdicts acre_search gives answer each selected attribute of the
+ * entry, and each collective one, by slapd's check of read on the
+ * attribute alone (send_search_entry's, without a value: a val= rule
+ * never applies, a "self" access never does), ACRE_ATTR_ALL or
+ * ACRE_ATTR_NONE; their value bytes are as without the flag.  The
+ * OpenLDAP dialect (ACIs decide attributes whole already) */
+#define ACRE_REQ_ATTRSONLY  0x10u
 
 /*
  * acre_entry_ismemberof -- the virtual isMemberOf values of entry e under

@@ -876,6 +876,64 @@ selection(acre_request *rq, const char *filter)
     return s.dns;
 }
 
+/* The verdicts of a search for types only (ACRE_REQ_ATTRSONLY) answer
+ * each selected attribute by read on the attribute alone: a val= rule
+ * never applies, an unselected attribute stays out. */
+struct types_seen {
+    char *text;
+};
+
+static int
+note_types(void *arg, const acre_entry_view *e, const acre_verdict *v)
+{
+    struct types_seen *t = arg;
+
+    for (unsigned i = 0; i < v->nattrs; i++)
+        if (v->attr[i] != ACRE_ATTR_NONE)
+            t->text = talloc_asprintf_append(
+                t->text, "%s %s%s;", acre_dn_normalised(e->dn, NULL),
+                acre_schema_attr_desc(schema, e->attrs[i].id, NULL),
+                v->attr[i] == ACRE_ATTR_ALL ? "" : "(some)");
+    return 0;
+}
+
+Test(embed, a_search_for_types_checks_each_attribute_alone)
+{
+    acre_policy *p = policy("access to attrs=title val=boss by * none\n"
+                            "access to attrs=sn val=Jones by * none\n"
+                            "access to * by * read\n");
+    static const char *const attrs[] = {"title", "sn", "uid"};
+    /* the host's order, each entry's attributes in its order */
+    const char *want[2] = {"uid=bob,ou=people," SUFFIX " uid;"
+                           "uid=bob,ou=people," SUFFIX " sn;"
+                           "uid=bob,ou=people," SUFFIX " title;"
+                           "uid=alice,ou=people," SUFFIX " uid;"
+                           "uid=alice,ou=people," SUFFIX " sn;"
+                           "uid=alice,ou=people," SUFFIX " title;"
+                           "uid=carol,ou=people," SUFFIX " uid;"
+                           "uid=carol,ou=people," SUFFIX " sn;",
+                           "uid=bob,ou=people," SUFFIX " uid;"
+                           "uid=bob,ou=people," SUFFIX " title;"
+                           "uid=alice,ou=people," SUFFIX " uid;"
+                           "uid=alice,ou=people," SUFFIX " sn;"
+                           "uid=carol,ou=people," SUFFIX " uid;"};
+    for (int only = 1; only >= 0; only--) {
+        acre_request *rq = begin(p, BOB, acre_directory_host(dir));
+        struct types_seen t = {talloc_strdup(ctx, "")};
+        int ldap_rc;
+
+        acre_request_set_flags(rq, only ? ACRE_REQ_ATTRSONLY : 0);
+        cr_assert_eq(acre_search(rq, "ou=people," SUFFIX, ACRE_SCOPE_ONE,
+                                 "(objectClass=*)", attrs, 3, note_types, &t,
+                                 &ldap_rc, NULL),
+                     0);
+        cr_assert_eq(ldap_rc, 0);
+        cr_expect_str_eq(t.text, want[!only], "attrsonly %d", only);
+        acre_request_end(rq);
+    }
+    acre_policy_release(p);
+}
+
 Test(embed, filters_cannot_probe_what_may_not_be_searched)
 {
     static const char *const hidden[] = {"title", "telephoneNumber",
