@@ -584,6 +584,91 @@ release_nothing(void *arg, const acre_entry_view *e)
     (void)arg, (void)e;
 }
 
+/* people_links -- the lines naming other people person i gets (under
+ * ctx, appended to text), for people_dir. */
+typedef char *(*people_links)(char *text, int i, const char *const *name, int n,
+                              unsigned *seed);
+
+/* people_dir -- a directory of n people uid=<tag>I,ou=people (name[i],
+ * ent[i]), each with uid, cn, sn, title and description, then the lines
+ * links gives it from the running seed. */
+static acre_directory *
+people_dir(int n, char tag, const char **name, const acre_entry **ent,
+           people_links links, unsigned seed)
+{
+    char *text = talloc_strdup(ctx, "dn: " SUFFIX "\nobjectClass: domain\n"
+                                    "dc: example\n\n"
+                                    "dn: ou=people," SUFFIX "\n"
+                                    "objectClass: organizationalUnit\n"
+                                    "ou: people\n\n");
+    acre_directory *d;
+    acre_diag dg = {0};
+
+    for (int i = 0; i < n; i++)
+        name[i] = talloc_asprintf(ctx, "uid=%c%d,ou=people," SUFFIX, tag, i);
+    for (int i = 0; i < n; i++) {
+        text = talloc_asprintf_append(text,
+                                      "dn: %s\nobjectClass: inetOrgPerson\n"
+                                      "uid: %c%d\ncn: %c%d\nsn: %c\n"
+                                      "title: t\ndescription: d\n",
+                                      name[i], tag, i, tag, i, tag);
+        text = talloc_asprintf_append(links(text, i, name, n, &seed), "\n");
+    }
+    cr_assert_eq(
+        acre_directory_load(ctx, schema, "p.ldif", text, strlen(text), &d, &dg),
+        0, "%u: %s", dg.line, dg.message);
+    for (int i = 0; i < n; i++)
+        cr_assert_not_null(ent[i] = acre_directory_find(d, dn(name[i])));
+    return d;
+}
+
+/* managers -- one to three managers (none for the first person): mostly
+ * earlier people, cycles too, and values that name nothing, are no
+ * person's or differ in case. */
+static char *
+managers(char *text, int i, const char *const *name, int n, unsigned *seed)
+{
+    int nm = i == 0
+                 ? 0
+                 : 1 + (int)((*seed = *seed * 1103515245u + 12345u) >> 16) % 3;
+
+    for (int k = 0; k < nm; k++) {
+        unsigned r = (*seed = *seed * 1103515245u + 12345u) >> 16;
+        int to = (int)(r % (unsigned)n); /* upward mostly, cycles too */
+        if (r % 7 == 0)
+            text = talloc_asprintf_append(
+                text, "manager: uid=gone,ou=people," SUFFIX "\n");
+        else if (r % 11 == 0)
+            text = talloc_asprintf_append(
+                text, "manager: UID=P%d,OU=People," SUFFIX "\n", to);
+        else if (r % 13 == 0)
+            text =
+                talloc_asprintf_append(text, "manager: ou=people," SUFFIX "\n");
+        else
+            text = talloc_asprintf_append(
+                text, "manager: %s\n",
+                name[(r & 1) && i ? (int)(r % (unsigned)i) : to]);
+    }
+    return text;
+}
+
+/* links3 -- manager, seeAlso and owner, each two times in three, naming
+ * anyone. */
+static char *
+links3(char *text, int i, const char *const *name, int n, unsigned *seed)
+{
+    static const char *const link[] = {"manager", "seeAlso", "owner"};
+
+    (void)i;
+    for (int k = 0; k < 3; k++) {
+        unsigned r = (*seed = *seed * 1103515245u + 12345u) >> 16;
+        if (r % 3)
+            text = talloc_asprintf_append(text, "%s: %s\n", link[k],
+                                          name[r % (unsigned)n]);
+    }
+    return text;
+}
+
 /* A request remembers x/attr* closures from one element (eval_set.c):
  * over a random graph of managers (cycles, several managers, values that
  * name nothing or are not DNs, DNs in other case), every check of a
@@ -593,52 +678,10 @@ Test(embed, remembered_closures_answer_and_spend_as_fresh_walks)
 {
     enum { PEOPLE = 24 };
 
-    char *text = talloc_strdup(ctx, "dn: " SUFFIX "\nobjectClass: domain\n"
-                                    "dc: example\n\n"
-                                    "dn: ou=people," SUFFIX "\n"
-                                    "objectClass: organizationalUnit\n"
-                                    "ou: people\n\n");
     const char *name[PEOPLE];
     const acre_entry *ent[PEOPLE];
-    acre_directory *d;
-    unsigned seed = 7;
+    acre_directory *d = people_dir(PEOPLE, 'p', name, ent, managers, 7);
 
-    for (int i = 0; i < PEOPLE; i++)
-        name[i] = talloc_asprintf(ctx, "uid=p%d,ou=people," SUFFIX, i);
-    for (int i = 0; i < PEOPLE; i++) {
-        text = talloc_asprintf_append(text,
-                                      "dn: %s\nobjectClass: inetOrgPerson\n"
-                                      "uid: p%d\ncn: p%d\nsn: p\n"
-                                      "title: t\ndescription: d\n",
-                                      name[i], i, i);
-        int nm =
-            i == 0 ? 0
-                   : 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 3;
-        for (int k = 0; k < nm; k++) {
-            unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
-            int to = (int)(r % PEOPLE); /* upward mostly, cycles too */
-            if (r % 7 == 0)
-                text = talloc_asprintf_append(
-                    text, "manager: uid=gone,ou=people," SUFFIX "\n");
-            else if (r % 11 == 0)
-                text = talloc_asprintf_append(
-                    text, "manager: UID=P%d,OU=People," SUFFIX "\n", to);
-            else if (r % 13 == 0)
-                text = talloc_asprintf_append(text, "manager: ou=people," SUFFIX
-                                                    "\n");
-            else
-                text = talloc_asprintf_append(
-                    text, "manager: %s\n",
-                    name[(r & 1) && i ? (int)(r % (unsigned)i) : to]);
-        }
-        text = talloc_asprintf_append(text, "\n");
-    }
-    acre_diag dg = {0};
-    cr_assert_eq(
-        acre_directory_load(ctx, schema, "g.ldif", text, strlen(text), &d, &dg),
-        0, "%u: %s", dg.line, dg.message);
-    for (int i = 0; i < PEOPLE; i++)
-        cr_assert_not_null(ent[i] = acre_directory_find(d, dn(name[i])));
     acre_policy *p =
         policy("access to attrs=title by set=\"this/manager* & user\" read "
                "by * none\n"
@@ -700,40 +743,12 @@ Test(embed, kept_decisions_replay_their_clauses)
 {
     enum { PEOPLE = 12 };
 
-    char *text = talloc_strdup(ctx, "dn: " SUFFIX "\nobjectClass: domain\n"
-                                    "dc: example\n\n"
-                                    "dn: ou=people," SUFFIX "\n"
-                                    "objectClass: organizationalUnit\n"
-                                    "ou: people\n\n");
     const char *name[PEOPLE];
     const acre_entry *ent[PEOPLE];
-    static const char *const link[] = {"manager", "seeAlso", "owner"};
     static const char *const attr[] = {"title", "description", "cn", "sn"};
-    unsigned seed = 11, kept = 0, granted = 0, checks = 0;
-    acre_directory *d;
+    unsigned kept = 0, granted = 0, checks = 0;
+    acre_directory *d = people_dir(PEOPLE, 'q', name, ent, links3, 11);
 
-    for (int i = 0; i < PEOPLE; i++)
-        name[i] = talloc_asprintf(ctx, "uid=q%d,ou=people," SUFFIX, i);
-    for (int i = 0; i < PEOPLE; i++) {
-        text = talloc_asprintf_append(text,
-                                      "dn: %s\nobjectClass: inetOrgPerson\n"
-                                      "uid: q%d\ncn: q%d\nsn: q\n"
-                                      "title: t\ndescription: d\n",
-                                      name[i], i, i);
-        for (int k = 0; k < 3; k++) {
-            unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
-            if (r % 3)
-                text = talloc_asprintf_append(text, "%s: %s\n", link[k],
-                                              name[r % PEOPLE]);
-        }
-        text = talloc_asprintf_append(text, "\n");
-    }
-    acre_diag dg = {0};
-    cr_assert_eq(
-        acre_directory_load(ctx, schema, "k.ldif", text, strlen(text), &d, &dg),
-        0, "%u: %s", dg.line, dg.message);
-    for (int i = 0; i < PEOPLE; i++)
-        cr_assert_not_null(ent[i] = acre_directory_find(d, dn(name[i])));
     acre_policy *p = policy(
         "access to attrs=title,description\n"
         "  by dnattr=manager read\n"

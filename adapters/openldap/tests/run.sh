@@ -445,17 +445,24 @@ memberof() { # memberof [NATIVE] -- slapd with the overlay, checked
 		-s base '(objectClass=*)' memberOf
 	slapd_stop
 }
-T=$out/native-memberof
-: >"$T"
-memberof "$out/memberof-rules.conf"
-T=$out/transcript
-n=$(wc -l <"$T")
-memberof
-if ! tail -n +$((n + 1)) "$T" | diff -u "$out/native-memberof" -; then
-	echo "check-openldap-module: with the memberof overlay, slapd with acre" \
-		"answers differently from slapd with its own rules (above)"
-	exit 1
-fi
+# as_native FN RULES WHAT -- FN's checks with slapd's own rules (RULES,
+# into a transcript of their own), then with acre's (into the
+# transcript): the two must read the same
+as_native() {
+	T=$out/native-$1
+	: >"$T"
+	"$1" "$2"
+	T=$out/transcript
+	local n
+	n=$(wc -l <"$T")
+	"$1"
+	if ! tail -n +$((n + 1)) "$T" | diff -u "$out/native-$1" -; then
+		echo "check-openldap-module: $3, slapd with acre answers" \
+			"differently from slapd with its own rules (above)"
+		exit 1
+	fi
+}
+as_native memberof "$out/memberof-rules.conf" "with the memberof overlay"
 
 # ---- 6. the operational attributes slapd computes ----------------------
 # slapd checks entryDN, subschemaSubentry and hasSubordinates without a
@@ -488,17 +495,8 @@ computed() { # computed [NATIVE] -- the rules of computed.conf, checked
 		hasSubordinates subschemaSubentry
 	slapd_stop
 }
-T=$out/native-computed
-: >"$T"
-computed "$out/computed-rules.conf"
-T=$out/transcript
-n=$(wc -l <"$T")
-computed
-if ! tail -n +$((n + 1)) "$T" | diff -u "$out/native-computed" -; then
-	echo "check-openldap-module: on the attributes slapd computes, slapd" \
-		"with acre answers differently from slapd with its own rules (above)"
-	exit 1
-fi
+as_native computed "$out/computed-rules.conf" \
+	"on the attributes slapd computes"
 
 if [ "${ACRE_UPDATE_EXPECTED:-}" = 1 ]; then
 	cp "$T" "$here/expected.out"
