@@ -1074,10 +1074,10 @@ desc_of(const acre_schema *s, const char *attr, struct acreS_dinfo *d,
     return 0;
 }
 
-/* The shared part of acre_access and acre_explain. */
 static int after_attr(struct acreV_check *c, enum acreI_access want,
                       uint32_t *mask);
 
+/* The shared part of acre_access and acre_explain. */
 static int
 access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
              const void *val, size_t val_len, int right, uint32_t *mask,
