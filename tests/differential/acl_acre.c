@@ -125,9 +125,14 @@ bind_result(struct acl_acre *a, const struct acl_rq *r,
 /* The readable values of collective attribute i, under name d. */
 static void
 coll_values(struct dt_str *ldif, const acre_verdict *v, unsigned i,
-            const char *d)
+            const char *d, int attrsonly)
 {
     unsigned nv;
+
+    if (attrsonly) { /* one readable value or more: the name (-A) */
+        dt_ldif_line(ldif, d, "", 0);
+        return;
+    }
 
     acre_collective_attr(&v->coll, i, NULL, &nv, NULL);
     for (unsigned j = 0; j < nv; j++) {
@@ -195,7 +200,7 @@ asked(const struct out *o, const char *name)
 /* computed -- entryDN, subschemaSubentry and hasSubordinates, which slapd
  * computes and sends after the entry's attributes when asked for, decided
  * by a check of the attribute, then of its value in the state that check
- * left (acre search's print_computed). */
+ * left (acre search's print_computed); -A: the name, by the first. */
 static void
 computed(const struct out *o, const acre_entry_view *view, const char *dn)
 {
@@ -214,9 +219,11 @@ computed(const struct out *o, const acre_entry_view *view, const char *dn)
         }
         if (acre_access(o->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ,
                         NULL) == 1 &&
-            acre_access(o->rq, view, names[k], val, strlen(val),
-                        ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR, NULL) == 1)
-            dt_ldif_line(o->ldif, names[k], val, strlen(val));
+            (o->s->attrsonly ||
+             acre_access(o->rq, view, names[k], val, strlen(val),
+                         ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR, NULL) == 1))
+            dt_ldif_line(o->ldif, names[k], o->s->attrsonly ? "" : val,
+                         o->s->attrsonly ? 0 : strlen(val));
     }
 }
 
@@ -242,7 +249,9 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
             free(name);
             continue;
         }
-        for (unsigned j = 0; j < nv; j++) {
+        if (o->s->attrsonly) /* the verdict is the attribute's check */
+            dt_ldif_line(ldif, name, "", 0);
+        for (unsigned j = 0; !o->s->attrsonly && j < nv; j++) {
             size_t vl;
             const char *val = acre_entry_value(e, i, j, &vl);
             if (v->attr[i] == ACRE_ATTR_ALL || v->value[v->first[i] + j])
@@ -251,14 +260,15 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
         for (unsigned k = 0; k < v->coll.nattrs; k++) /* merged into it */
             if (!done[k] && (d = coll_pick(o->schema, v, k, name))) {
                 done[k] = 1;
-                coll_values(ldif, v, k, name);
+                if (!o->s->attrsonly) /* -A: the entry's one name */
+                    coll_values(ldif, v, k, name, 0);
             }
         free(name);
     }
     for (unsigned k = 0; k < v->coll.nattrs; k++) /* the other ones */
         if (!done[k] && (d = coll_pick(o->schema, v, k, NULL))) {
             char *cn = slapd_name(o->schema, d, strlen(d));
-            coll_values(ldif, v, k, cn);
+            coll_values(ldif, v, k, cn, o->s->attrsonly);
             free(cn);
         }
     computed(o, view, dn);
@@ -311,6 +321,8 @@ one_search(struct acl_acre *a, const struct acl_case *c,
     }
     struct out o = {ldif, acre_policy_schema(a->policy), rq,
                     acre_directory_host(a->dir), s};
+    if (s->attrsonly)
+        acre_request_set_flags(rq, ACRE_REQ_ATTRSONLY);
     rc = acre_search(rq, s->base, s->scope, s->filter,
                      (const char *const *)s->attrs, s->nattrs, found, &o,
                      &ldap_rc, &matched);

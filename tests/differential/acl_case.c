@@ -117,6 +117,10 @@ split_attrs(struct acl_case *c, struct acl_search *s, const char *text)
 
     for (char *a = strtok_r(copy, " ", &save); a;
          a = strtok_r(NULL, " ", &save)) {
+        if (!s->nattrs && !s->attrsonly && !strcmp(a, "-A")) {
+            s->attrsonly = 1;
+            continue;
+        }
         s->attrs = talloc_realloc(c, s->attrs, char *, s->nattrs + 1);
         s->attrs[s->nattrs++] = a;
     }
@@ -194,6 +198,8 @@ acl_case_write(const struct acl_case *c, const char *dir)
         s = talloc_asprintf_append(s, "%u\t%s\t%s\t%s\t", x->rq,
                                    acl_scope_name(x->scope), x->base,
                                    x->filter);
+        if (x->attrsonly)
+            s = talloc_asprintf_append(s, "-A%s", x->nattrs ? " " : "");
         for (unsigned j = 0; j < x->nattrs; j++)
             s = talloc_asprintf_append(s, "%s%s", j ? " " : "", x->attrs[j]);
         s = talloc_asprintf_append(s, "\n");
@@ -227,7 +233,8 @@ acl_search_text(void *ctx, const struct acl_case *c, const struct acl_search *s)
                                    r->password);
         break;
     }
-    t = talloc_asprintf_append(t, ": -b \"%s\" -s %s \"%s\"", s->base,
+    t = talloc_asprintf_append(t, ": %s-b \"%s\" -s %s \"%s\"",
+                               s->attrsonly ? "-A " : "", s->base,
                                acl_scope_name(s->scope), s->filter);
     for (unsigned j = 0; j < s->nattrs; j++)
         t = talloc_asprintf_append(t, " %s", s->attrs[j]);

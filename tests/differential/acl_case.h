@@ -53,6 +53,7 @@ struct acl_search {
     char *filter;
     unsigned nattrs;
     char **attrs;
+    int attrsonly; /* types only (ldapsearch -A; "-A" first in ATTRS) */
 };
 
 struct acl_case {

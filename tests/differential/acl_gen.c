@@ -1627,6 +1627,7 @@ make_searches(struct gen *x, struct acl_case *c)
         t.filter =
             talloc_strdup(c, P(x, 12) ? "(objectClass=*)" : filter(x, 0));
         attrs(x, c, &t);
+        t.attrsonly = P(x, 12);
         for (unsigned r = 0; r < c->nrq; r++) {
             c->s = talloc_realloc(c, c->s, struct acl_search, c->ns + 1);
             if (!c->s)

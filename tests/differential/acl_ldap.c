@@ -102,7 +102,7 @@ open_conn(void *ctx, struct conn *c, const struct acl_rq *r, const char *uri,
 
 /* Append entry m as LDIF to *out. */
 static void
-entry_ldif(LDAP *ld, LDAPMessage *m, struct dt_str *out)
+entry_ldif(LDAP *ld, LDAPMessage *m, int attrsonly, struct dt_str *out)
 {
     BerElement *ber = NULL;
     struct berval dn;
@@ -119,7 +119,9 @@ entry_ldif(LDAP *ld, LDAPMessage *m, struct dt_str *out)
         if (!a.bv_val)
             break;
         name = dt_strndup(a.bv_val, a.bv_len);
-        for (unsigned i = 0; v && v[i].bv_val; i++)
+        if (attrsonly) /* the name alone, as acl_acre.c writes it */
+            dt_ldif_line(out, name, "", 0);
+        for (unsigned i = 0; !attrsonly && v && v[i].bv_val; i++)
             dt_ldif_line(out, name, v[i].bv_val, v[i].bv_len);
         free(name);
         ber_memfree(v);
@@ -150,14 +152,14 @@ search(struct conn *c, const struct acl_rq *r, const struct acl_search *s,
         for (unsigned i = 0; i < s->nattrs; i++)
             attrs[i] = s->attrs[i];
     }
-    rc = ldap_search_ext_s(c->ld, s->base, s->scope, s->filter, attrs, 0,
-                           authz ? ctrls : NULL, NULL, NULL, LDAP_NO_LIMIT,
-                           &res);
+    rc = ldap_search_ext_s(c->ld, s->base, s->scope, s->filter, attrs,
+                           s->attrsonly, authz ? ctrls : NULL, NULL, NULL,
+                           LDAP_NO_LIMIT, &res);
     out->rc = rc;
     for (LDAPMessage *m = res ? ldap_first_message(c->ld, res) : NULL; m;
          m = ldap_next_message(c->ld, m)) {
         if (ldap_msgtype(m) == LDAP_RES_SEARCH_ENTRY)
-            entry_ldif(c->ld, m, ldif);
+            entry_ldif(c->ld, m, s->attrsonly, ldif);
         else if (ldap_msgtype(m) == LDAP_RES_SEARCH_RESULT &&
                  ldap_parse_result(c->ld, m, &err, &matched, &text, NULL, NULL,
                                    0) == LDAP_SUCCESS)
