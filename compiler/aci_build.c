@@ -63,8 +63,10 @@ entry_dep_leaf(const struct acreI_bind *k)
 }
 
 /* invalid_leaf (for bind_any) -- can the test answer Invalid (eval_aci.c:
- * I), 389's LAS_EVAL_INVALID?  An ordering on ip, dns or dayofweek, an
- * ip value 389 never reads, a timeofday range it refuses. */
+ * I), 389's LAS_EVAL_INVALID, or an error libaccess takes as it?  An
+ * ordering on ip, dns or dayofweek, an ip value 389 never reads, a
+ * timeofday range it refuses, a typed userattr (#USERDN, #GROUPDN, ...)
+ * whose kind's LAS fails (eval_aci.c: userattr_op). */
 static int
 invalid_leaf(const struct acreI_bind *k)
 {
@@ -73,6 +75,8 @@ invalid_leaf(const struct acreI_bind *k)
     if (order && acreI_aci_order_answer(k->kw) == ACREI_ORDER_INVALID)
         return 1;
     switch (k->kw) {
+    case ACREI_ACI_USERATTR:
+        return k->uakind != ACREI_ACI_UA_VALUE;
     case ACREI_ACI_IP:
         return k->ipmode == ACREI_IP_NEVER;
     case ACREI_ACI_TIMEOFDAY:

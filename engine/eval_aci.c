@@ -2024,7 +2024,8 @@ userattr(struct ck *c, const struct acreI_bind *b)
  * does -- except where the kind's LAS answers False before looking at
  * its operator (groupdnattr and roles for an anonymous requester, roles
  * for an entry without the attribute), which the second "!=" makes True.
- * The value form and the old keywords apply "!=" once.
+ * The value form and the old keywords apply "!=" once.  An Undefined
+ * typed form is Invalid (below).
  */
 static int
 userattr_op(struct ck *c, const struct acreI_bind *b)
@@ -2043,7 +2044,11 @@ userattr_op(struct ck *c, const struct acreI_bind *b)
         return b->kw == ACREI_ACI_USERATTR && ne ? T : F;
     int r = userattr(c, b);
     if (b->kw == ACREI_ACI_USERATTR && b->uakind != ACREI_ACI_UA_VALUE)
-        return r; /* "!=" twice */
+        /* "!=" twice; a FAIL of the kind's LAS leaves DS_LASUserAttrEval
+         * answering 0, no LAS result: libaccess ends the rule with an
+         * error (EvalToRes: ACL_RES_ERROR) that neither phase acts on,
+         * as it does for Invalid */
+        return r == U ? I : r;
     return ne ? tri_not(r) : r;
 }
 

@@ -713,7 +713,10 @@ kind_las(struct acreR_ctx *c, const struct acreI_bind *b, enum acreI_aci_op op)
  * "userattr" with a kind hands its operator to the kind's LAS and then,
  * on a True or False answer, applies it again itself
  * (DS_LASUserAttrEval): so "!=" answers as "=", but where the LAS said
- * False before looking at its operator.  The value form applies it once.
+ * False before looking at its operator.  On the LAS's FAIL it returns
+ * its rc as it was, 0: no LAS result, which libaccess ends the rule on
+ * with ACL_RES_ERROR, an error no phase acts on -- as Invalid.  The value
+ * form applies the operator once.
  */
 static enum acreR_tv
 userattr(struct acreR_ctx *c, const struct acreI_bind *b)
@@ -729,8 +732,10 @@ userattr(struct acreR_ctx *c, const struct acreI_bind *b)
         return m ? tv_op(b->op, ACRER_T) : ACRER_U;
     }
     enum acreR_tv v = kind_las(c, b, b->op);
-    if (b->kw != ACREI_ACI_USERATTR || v == ACRER_U)
+    if (b->kw != ACREI_ACI_USERATTR)
         return v;
+    if (v == ACRER_U)
+        return ACRER_I;
     return tv_op(b->op, v);
 }
 
