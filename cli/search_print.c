@@ -211,14 +211,16 @@ print_computed(const struct search *s, const acre_entry_view *view,
                 continue; /* unknown: not sent */
             val = has ? "TRUE" : "FALSE";
         }
-        ok = acre_access(s->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ, NULL);
-        if (ok > 0 && s->a.attrsonly)
-            rc = out_name(names[k]);
-        else if (ok > 0 &&
-                 (ok = acre_access(s->rq, view, names[k], val, strlen(val),
-                                   ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR,
-                                   NULL)) > 0)
-            rc = out_line(s, names[k], val, strlen(val));
+        /* -A: the attribute's check alone; else the value's, which
+         * makes the attribute's first */
+        ok = s->a.attrsonly
+                 ? acre_access(s->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ,
+                               NULL)
+                 : acre_access(s->rq, view, names[k], val, strlen(val),
+                               ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR, NULL);
+        if (ok > 0)
+            rc = s->a.attrsonly ? out_name(names[k])
+                                : out_line(s, names[k], val, strlen(val));
         free(dn);
         if (ok < 0)
             return -1;

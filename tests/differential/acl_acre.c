@@ -217,11 +217,12 @@ computed(const struct out *o, const acre_entry_view *view, const char *dn)
                 continue;
             val = has ? "TRUE" : "FALSE";
         }
-        if (acre_access(o->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ,
-                        NULL) == 1 &&
-            (o->s->attrsonly ||
-             acre_access(o->rq, view, names[k], val, strlen(val),
-                         ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR, NULL) == 1))
+        if (o->s->attrsonly
+                ? acre_access(o->rq, view, names[k], NULL, 0, ACRE_RIGHT_READ,
+                              NULL) == 1
+                : acre_access(o->rq, view, names[k], val, strlen(val),
+                              ACRE_RIGHT_READ | ACRE_ACCESS_AFTER_ATTR,
+                              NULL) == 1)
             dt_ldif_line(o->ldif, names[k], o->s->attrsonly ? "" : val,
                          o->s->attrsonly ? 0 : strlen(val));
     }
