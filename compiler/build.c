@@ -439,7 +439,8 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
     r->filter_slot = -1;
     r->regex_slot = -1;
     rule_scope(r);
-    if (r->scope == ACREP_SCOPE_REGEX) { /* its own test slot */
+    if (r->scope == ACREP_SCOPE_REGEX) {
+        const struct acreI_regex *re = acreI_dn_re(&ir->what);
         acre_dn *base;
         if (regex_base(NULL, b->s, acreI_dn_re(&ir->what), &base, &r->lo,
                        &r->hi))
@@ -448,7 +449,17 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
             r->flags |= ACREP_R_INDEXED;
         acre_dn_free(base); /* the index parses it again (it may be an
                                attached policy's, with rules shared) */
-        r->regex_slot = (int32_t)p->ntests++;
+        /* one slot per distinct pattern: the front end compiles a pattern
+         * once and every rule spelling it shares the code, whose answer
+         * on the entry's DN is the same for all of them */
+        uint32_t slot;
+        uintptr_t v = re->code ? share_find(b, re->code, &slot) : 0;
+        if (!v) {
+            v = ++p->ntests;
+            if (re->code && share_put(b, slot, re->code, v))
+                return ACRE_ERR_NOMEM;
+        }
+        r->regex_slot = (int32_t)(v - 1);
     }
     if (ir->what.filter) { /* one slot per distinct filter */
         uint32_t slot;

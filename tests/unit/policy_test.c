@@ -345,6 +345,48 @@ Test(policy, checks)
     acre_policy_release(p);
 }
 
+/* Rules spelling one pattern share its answer on the entry (one match per
+ * verdict), and a rule whose clauses need the submatches still gets them
+ * when a rule that needs none matched first. */
+Test(policy, a_shared_pattern_still_gives_each_rule_its_submatches)
+{
+    static const char shared[] =
+        "access to dn.regex=\"^uid=([^,]+),ou=people,dc=example,dc=com$\"\n"
+        "  attrs=entry,objectClass,uid by users read\n"
+        "access to dn.regex=\"^uid=([^,]+),ou=people,dc=example,dc=com$\"\n"
+        "  by dn.exact,expand=\"uid=$1,ou=people,dc=example,dc=com\" write\n"
+        "  by * none\n";
+    acre_policy *p = compile(shared, NULL);
+    cr_assert(p);
+    cr_assert_eq(p->nrules, 2);
+    cr_expect_eq(p->rules[0].regex_slot, p->rules[1].regex_slot);
+    const acre_entry *bob = entry("uid=bob,ou=people,dc=example,dc=com");
+    const acre_entry_view *v = acre_entry_view_of(bob);
+    acre_request *b = begin(p, "uid=bob,ou=people,dc=example,dc=com");
+    acre_request *a = begin(p, "uid=alice,ou=people,dc=example,dc=com");
+    acre_verdict vb, va;
+    cr_assert_eq(acre_entry_decide(b, v, ACRE_RIGHT_READ, &vb), 0);
+    cr_assert_eq(acre_entry_decide(a, v, ACRE_RIGHT_READ, &va), 0);
+    int cn = -1, uid = -1;
+    for (unsigned i = 0; i < v->nattrs; i++) {
+        const char *name =
+            acre_schema_attr_desc(v->schema, v->attrs[i].id, NULL);
+        if (name && !strcmp(name, "cn"))
+            cn = (int)i;
+        if (name && !strcmp(name, "uid"))
+            uid = (int)i;
+    }
+    cr_assert(cn > uid && uid >= 0, "uid before cn in bob's entry");
+    cr_expect_eq(vb.attr[uid], ACRE_ATTR_ALL);
+    cr_expect_eq(vb.attr[cn], ACRE_ATTR_ALL, "$1 substituted for bob");
+    cr_assert(va.visible && vb.visible);
+    cr_expect_eq(va.attr[uid], ACRE_ATTR_ALL);
+    cr_expect_eq(va.attr[cn], ACRE_ATTR_NONE, "alice is not uid=bob");
+    acre_request_end(a);
+    acre_request_end(b);
+    acre_policy_release(p);
+}
+
 Test(policy, verdict_allocates_nothing)
 {
     acre_policy *p = compile(conf, NULL);
