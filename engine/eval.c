@@ -1046,22 +1046,33 @@ denied(const acre_request *rq)
 /*
  * The description attr[0..n) names, as the schema interns descriptions
  * (options lowercased, sorted), in *d; its option text in buf.  0, or -1
- * when it is not a description of a known type.
+ * when it is not a description of a known type.  A name without options
+ * is remembered by the request: the same bytes again are not parsed.
  */
 static int
-desc_of(const acre_schema *s, const char *attr, struct acreS_dinfo *d,
+desc_of(acre_request *rq, const char *attr, struct acreS_dinfo *d,
         const char **opts, uint32_t *opt_len, char *buf)
 {
     struct acreS_desc x;
     size_t n = strlen(attr), at = 0;
 
-    if (n >= ACRES_DESC_TEXT || acreS_desc_parse(s, attr, n, &x) || x.type < 0)
-        return -1;
     memset(d, 0, sizeof *d);
-    d->type = x.type;
-    d->nopts = x.nopts;
     d->opts = opts;
     d->opt_len = opt_len;
+    if (n && n == rq->last_len && !memcmp(attr, rq->last_name, n)) {
+        d->type = rq->last_type;
+        return 0;
+    }
+    if (n >= ACRES_DESC_TEXT || acreS_desc_parse(rq->schema, attr, n, &x) ||
+        x.type < 0)
+        return -1;
+    d->type = x.type;
+    d->nopts = x.nopts;
+    if (!x.nopts && n < sizeof rq->last_name) {
+        memcpy(rq->last_name, attr, n);
+        rq->last_len = (uint32_t)n;
+        rq->last_type = x.type;
+    }
     for (unsigned i = 0; i < x.nopts; i++) {
         opts[i] = buf + at;
         opt_len[i] = x.opt_len[i];
@@ -1099,7 +1110,7 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     if (!rq_ok(rq))
         return rq ? ACRE_ERR_BADOBJ : ACRE_ERR_INVAL;
     if (!valid(rq, e, right) || !attr ||
-        desc_of(rq->schema, attr, &d, opts, opt_len, obuf))
+        desc_of(rq, attr, &d, opts, opt_len, obuf))
         return ACRE_ERR_INVAL;
     if (rq->p->aci) {
         int ent = d.type == rq->p->id_entry || d.type == rq->p->id_children;

@@ -192,6 +192,12 @@ struct acre_request {
     void *mem;     /* talloc parent of everything below */
     void *scratch; /* talloc pool, emptied per check */
     void *md;      /* pcre2_match_data_8 *, ACREI_MAX_MATCHES pairs */
+    /* the last attribute name acre_access parsed to a type without
+     * options (hosts check an entry's attributes one after another, and
+     * a search's filter attribute on every candidate) */
+    char last_name[32];
+    uint32_t last_len; /* 0: none */
+    int32_t last_type;
     /* the per-entry test cache, [p->ntests]: a rule filter's answer, a
      * REGEX target's match; valid while test_epoch[i] is epoch */
     uint8_t *test_state; /* 1 true, 2 false */
