@@ -376,6 +376,13 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     if (r->flags & (ACREP_R_VAL | ACREP_R_FILTER) ||
         r->scope == ACREP_SCOPE_REGEX)
         c->entrydep = 1, c->path_ok = 0;
+    /* a pattern already found not to match this entry (its slot is
+     * shared by every rule spelling it): nothing more to look at, unless
+     * the value this rule would normalise first is still to be read */
+    if (r->scope == ACREP_SCOPE_REGEX &&
+        c->rq->test_epoch[r->regex_slot] == c->rq->epoch &&
+        c->rq->test_state[r->regex_slot] == 2 && (!want_m || c->val || !c->va))
+        return 0;
     /* slapd's regexes and substitutions see its own normalised text */
     size_t dnlen = c->endn_len;
     const char *dn = c->endn;
