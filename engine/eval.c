@@ -1140,7 +1140,11 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     acreE_buf_init(&b, local, sizeof(local));
     const uint8_t *v = val;
     size_t vl = val_len;
-    if (val && !prepared) {
+    /* slapd checks the values of the attributes it computes as it sends
+     * them (a_vals, not a_nvals: slap_send_search_entry's loop over
+     * backend_operational's): a self access and val= rules compare them
+     * as they are */
+    if (val && !prepared && !after) {
         int eq = acreS_attr(rq->schema, d.type)->eq;
         if (eq != ACREM_NONE &&
             acreM_normalise(rq->schema, eq, val, val_len, &b) == 0) {

@@ -1425,8 +1425,12 @@ enum acre_right {
  * "self" (selfwrite, selfnone, ...); then the value's check resumes after
  * the last rule that matched before that clause, so a val= rule the first
  * check passed by (it had no value) is not looked at again.  Denied when
- * the check without a value denies.  A plain check of a value is the
- * first of its attribute, as slapd makes for the attributes an entry
+ * the check without a value denies.  val is taken as slapd sends it (the
+ * entry's DN as slapd prints it, "cn=Subschema", "TRUE"), not normalised:
+ * slapd checks these values in that form, so a "self" access matches an
+ * entryDN only when it is byte for byte the requester's normalised DN, and
+ * val= rules compare it as ACRE_ACCESS_PREPARED says.  A plain check of a value
+ * is the first of its attribute, as slapd makes for the attributes an entry
  * stores.  The OpenLDAP dialect only (ACIs ignore the flag).
  */
 #define ACRE_ACCESS_AFTER_ATTR 0x200
