@@ -1633,6 +1633,21 @@ key_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
     return c ? c : (an > bn) - (an < bn);
 }
 
+/* range_cmp -- a value's index key p against the key 389 makes of item
+ * nd's assertion.  That key is the assertion normalised in place with
+ * its length left as sent (string_assertion2keys_ava updates bv_len only
+ * when the normaliser gave a new string): an assertion its normal form
+ * shortened ("+1555-0120") keeps a NUL and the rest of its bytes after
+ * that form, so a value whose key is the form itself sorts before it and
+ * any longer one after. */
+static int
+range_cmp(const uint8_t *p, size_t len, const struct acreF_node *nd)
+{
+    int c = key_cmp(p, len, nd->norm, nd->norm_len);
+
+    return c == 0 && nd->norm_len < nd->raw_len ? -1 : c;
+}
+
 /* range389 -- does the equality index of >= or <= item nd (and, for
  * 389's bounded range (&(t>=a)(t<=b)), of <= item hi too) give the
  * entry?  389 reads the keys (each value in its equality rule's normal
@@ -1655,10 +1670,10 @@ range389(const struct ev *ev, const struct acreF_node *nd,
             const uint8_t *p = value_form(ev, eq, a, k, &sc, &len);
             if (!p)
                 continue;
-            int c = key_cmp(p, len, nd->norm, nd->norm_len);
+            int c = range_cmp(p, len, nd);
             in = nd->kind == ACREF_GE ? c >= 0 : c <= 0;
             if (in && hi)
-                in = key_cmp(p, len, hi->norm, hi->norm_len) <= 0;
+                in = range_cmp(p, len, hi) <= 0;
         }
     }
     acreE_buf_free(&sc.b);

@@ -51,6 +51,10 @@ enum acreM_rule {
     ACREM_GENTIME_ORD,     /* generalizedTimeOrderingMatch 2.5.13.28 */
     ACREM_OCTET_ORD,       /* octetStringOrderingMatch 2.5.13.18 */
     ACREM_UUID_ORD,        /* UUIDOrderingMatch 1.3.6.1.1.16.3 */
+    ACREM_TELEPHONE_ORD,   /* telephone numbers by their telephoneNumberMatch
+                              normal form (spaces and hyphens gone, case
+                              folded): 389-DS's tel.c, which has no LDAP
+                              name (acreM_find never returns it) */
     /* substrings */
     ACREM_CASE_IGNORE_SUB,      /* caseIgnoreSubstringsMatch 2.5.13.4 */
     ACREM_CASE_EXACT_SUB,       /* caseExactSubstringsMatch 2.5.13.7 */

@@ -58,6 +58,7 @@ static const struct acreM_info rules[ACREM_COUNT] = {
                          ACREM_OCTET},
     [ACREM_UUID_ORD] = {"UUIDOrderingMatch", "1.3.6.1.1.16.3", ACREM_ORD,
                         ACREM_UUID},
+    [ACREM_TELEPHONE_ORD] = {"", "", ACREM_ORD, ACREM_TELEPHONE},
     [ACREM_CASE_IGNORE_SUB] = {"caseIgnoreSubstringsMatch", "2.5.13.4",
                                ACREM_SUB, ACREM_CASE_IGNORE},
     [ACREM_CASE_EXACT_SUB] = {"caseExactSubstringsMatch", "2.5.13.7", ACREM_SUB,

@@ -1733,9 +1733,11 @@ acreS_rules(const acre_schema *s, const struct acreS_attr *at)
         r.ord = r.ord ? r.ord : ACREM_CASE_IGNORE_ORD;
         r.sub = r.sub ? r.sub : ACREM_CASE_IGNORE_SUB;
         break;
-    case ACREM_SYN_TELEPHONE: /* tel.c orders the text case-insensitively
-                                 (what 389 answered: not the digits) */
-        r.ord = r.ord ? r.ord : ACREM_CASE_IGNORE_ORD;
+    case ACREM_SYN_TELEPHONE: /* tel.c orders values as its equality
+                                 prepares them (value_cmp, SYNTAX_TEL |
+                                 SYNTAX_CIS): spaces and hyphens dropped,
+                                 case folded, the rest kept */
+        r.ord = r.ord ? r.ord : ACREM_TELEPHONE_ORD;
         break;
     case ACREM_SYN_INTEGER: /* int.c: an order of its own */
         r.eq = r.eq ? r.eq : ACREM_INTEGER;
