@@ -187,20 +187,30 @@ bench-check: $(B)/acre-bench
 FUZZ_ORACLE := $(wildcard $(SRCDIR)/tests/oracle/openldap_oracle*.c \
 	$(SRCDIR)/tests/oracle/collective_oracle.c \
 	$(SRCDIR)/tests/oracle/collective_gen.c)
-$(B)/fuzz/%: $(SRCDIR)/tests/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(FUZZ_ORACLE)
+# The library, the oracle and the CLI parts are compiled once, with the
+# fuzzer's coverage and the sanitizers, and each target links them.
+FUZZ_CFLAGS = -std=gnu99 -D_GNU_SOURCE $(WARN) -g -O1 \
+	-fno-sanitize-recover=undefined \
+	-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
+	-I$(SRCDIR)/tests/oracle -I$(SRCDIR)/cli $(LIB_CFLAGS)
+FUZZ_OBJ := $(patsubst $(SRCDIR)/%.c,$(B)/fuzzobj/%.o,$(LIB_SRC) $(FUZZ_ORACLE))
+$(B)/fuzzobj/%.o: $(SRCDIR)/%.c $(LIB_HDR) config.mk \
+		$(wildcard $(SRCDIR)/tests/oracle/*.h $(SRCDIR)/cli/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=gnu99 -D_GNU_SOURCE $(WARN) -g -O1 \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I$(SRCDIR)/include -I$(SRCDIR)/engine -I$(SRCDIR)/compiler \
-		-I$(SRCDIR)/tests/oracle -I$(SRCDIR)/cli \
-		$(LIB_CFLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_ORACLE) \
-		$(FUZZ_CLI_$*) $(LIB_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined \
+		-c $< -o $@
+.PRECIOUS: $(B)/fuzzobj/%.o
+$(B)/fuzz/%: $(B)/fuzzobj/tests/fuzz/%.o $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) \
+		$(patsubst $(SRCDIR)/%.c,$(B)/fuzzobj/%.o,$(FUZZ_CLI_$*)) \
+		$(LIB_LIBS)
 
 # The search command's option parsing, with what it shares with the others.
 FUZZ_CLI_fuzz_search_args := $(SRCDIR)/cli/search_args.c $(SRCDIR)/cli/load.c \
 	$(SRCDIR)/cli/ldif_out.c
-$(B)/fuzz/fuzz_search_args: $(FUZZ_CLI_fuzz_search_args) \
-	$(wildcard $(SRCDIR)/cli/*.h)
+$(B)/fuzz/fuzz_search_args: \
+	$(patsubst $(SRCDIR)/%.c,$(B)/fuzzobj/%.o,$(FUZZ_CLI_fuzz_search_args))
 
 fuzz: $(FUZZ_BIN)
 
