@@ -19,6 +19,14 @@ acl_acre_open(struct acl_acre *a, const char *name, const char *conf,
               const char *ldif, struct dt_str *why)
 {
     acre_source src = {ACRE_DIALECT_SLAPD_CONF, name, conf, strlen(conf)};
+
+    return acl_acre_open_source(a, &src, ldif, why);
+}
+
+int
+acl_acre_open_source(struct acl_acre *a, const acre_source *src,
+                     const char *ldif, struct dt_str *why)
+{
     acre_diag d;
     int rc;
 
@@ -26,10 +34,9 @@ acl_acre_open(struct acl_acre *a, const char *name, const char *conf,
     if ((rc = acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &a->schema, &d)))
         dt_die("acre_schema_new: %s", acre_strerror(rc));
     memset(&d, 0, sizeof d);
-    if ((rc =
-             acre_policy_compile(NULL, a->schema, &src, 1, 0, &a->rules, &d))) {
+    if ((rc = acre_policy_compile(NULL, a->schema, src, 1, 0, &a->rules, &d))) {
         dt_str_printf(why, "acre refused the policy: %s:%u:%u: %s (%s)",
-                      d.file ? d.file : name, d.line, d.column, d.message,
+                      d.file ? d.file : src->path, d.line, d.column, d.message,
                       acre_strerror(rc));
         acl_acre_close(a);
         return -1;

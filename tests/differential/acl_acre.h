@@ -28,6 +28,9 @@ struct acl_acre {
  */
 int acl_acre_open(struct acl_acre *a, const char *name, const char *conf,
                   const char *ldif, struct dt_str *why);
+/* acl_acre_open with the policy from src (a slapd.d tree, say). */
+int acl_acre_open_source(struct acl_acre *a, const acre_source *src,
+                         const char *ldif, struct dt_str *why);
 void acl_acre_close(struct acl_acre *a);
 
 /*

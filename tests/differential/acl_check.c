@@ -151,6 +151,103 @@ module_compare(struct acl_outcome *o, const struct acl_case *c, const char *dir)
     return o;
 }
 
+/* Does acre refuse the cn=config tree slapd refused to read back
+ * (dir/slapd.d-refused)?  Else every search differs. */
+static int
+refused_cnconfig(struct acl_outcome *o, const struct acl_case *c,
+                 const char *dir)
+{
+    char *tree = path(o, dir, "slapd.d-refused");
+    acre_source src = {ACRE_DIALECT_SLAPD_CNCONFIG, tree, NULL, 0};
+    acre_schema *schema;
+    acre_policy *p = NULL;
+    struct stat st;
+
+    if (stat(path(o, tree, "cn=config.ldif"), &st) != 0)
+        return 0;
+    if (acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &schema, NULL))
+        dt_die("acre_schema_new failed");
+    if (acre_policy_compile(NULL, schema, &src, 1, 0, &p, NULL) == 0) {
+        acre_policy_release(p);
+        for (unsigned i = 0; i < c->ns; i++)
+            if (!o->differ[i]) {
+                o->acre[i] = talloc_asprintf(
+                    o, "acre compiled slapd.d-refused, which slapd refused "
+                       "to read (slaptest-d.log)");
+                o->differ[i] = 1;
+                o->ndiffer++;
+            }
+    }
+    acre_schema_free(schema);
+    return 1;
+}
+
+/*
+ * The searches of c answered with the policy in `policy` (a cn=config
+ * tree or LDIF), into dir/`outname`: a search whose answer differs from
+ * slapd's is marked as differing, with that answer.
+ */
+static void
+compare_policy(struct acl_outcome *o, const struct acl_case *c, const char *dir,
+               const struct acl_raw *sl, const acre_schema *schema,
+               const char *policy, const char *outname)
+{
+    acre_source src = {ACRE_DIALECT_SLAPD_CNCONFIG, policy, NULL, 0};
+    struct acl_raw *ac = NULL;
+    struct acl_acre a;
+    struct dt_str why, out;
+    unsigned nac = 0;
+    const char *refused = NULL;
+
+    dt_str_init(&why);
+    dt_str_init(&out);
+    if (acl_acre_open_source(&a, &src, c->ldif, &why) == 0) {
+        char **conn = talloc_array(o, char *, c->ns + 1);
+        for (unsigned i = 0; i < c->ns; i++)
+            conn[i] = sl[i].conn;
+        acl_acre_run(&a, c, conn, &out);
+        dt_write_file(dir, outname, out.p, out.len);
+        ac = acl_raw_read(o, path(o, dir, outname), &nac);
+        acl_acre_close(&a);
+    } else {
+        refused = why.p;
+    }
+    for (unsigned i = 0; i < c->ns; i++) {
+        const char *n = ac ? acl_normal(o, schema, &ac[i]) : refused;
+        if (o->differ[i] || strcmp(o->slapd[i], n) == 0)
+            continue;
+        o->acre[i] = talloc_asprintf(o, "(policy read from %s, %s)\n%s", policy,
+                                     outname, n);
+        o->differ[i] = 1;
+        o->ndiffer++;
+    }
+    dt_str_free(&why);
+    dt_str_free(&out);
+}
+
+/*
+ * The same searches with the policy slapd's own conversion made of
+ * dir/slapd.conf (acl_run.sh: slaptest -F into dir/slapd.d, slapcat -n 0
+ * of it into dir/cnconfig.ldif), each compiled as the cn=config dialect
+ * (compare_policy).  Returns 1 when the tree was there and compared,
+ * else 0.
+ */
+static int
+compare_cnconfig(struct acl_outcome *o, const struct acl_case *c,
+                 const char *dir, const struct acl_raw *sl,
+                 const acre_schema *schema)
+{
+    char *tree = path(o, dir, "slapd.d"), *ldif = path(o, dir, "cnconfig.ldif");
+    struct stat st;
+
+    if (stat(path(o, tree, "cn=config.ldif"), &st) != 0)
+        return refused_cnconfig(o, c, dir);
+    compare_policy(o, c, dir, sl, schema, tree, "acre-cnconfig.out");
+    if (stat(ldif, &st) == 0)
+        compare_policy(o, c, dir, sl, schema, ldif, "acre-cnconfig-ldif.out");
+    return 1;
+}
+
 struct acl_outcome *
 acl_compare(void *ctx, const struct acl_case *c, const char *dir)
 {
@@ -192,6 +289,7 @@ acl_compare(void *ctx, const struct acl_case *c, const char *dir)
         o->differ[i] = strcmp(o->slapd[i], o->acre[i]) != 0;
         o->ndiffer += o->differ[i];
     }
+    o->cnconfig = compare_cnconfig(o, c, dir, sl, schema);
     if (!o->refused)
         acl_acre_close(&a);
     free(conf);

@@ -53,6 +53,8 @@ struct acl_outcome {
     unsigned ndiffer;
     char *refused; /* acre refused the policy or data: why; else NULL */
     unsigned entries_slapd; /* entries slapd returned in all */
+    unsigned cnconfig;      /* 1: also compared with the policy read from
+                               slapd's cn=config conversion (slapd.d) */
 };
 
 /*

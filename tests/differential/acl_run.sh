@@ -43,7 +43,10 @@ slapd_have_tools || { slapd_log "slapd and ldap-utils are not installed"; exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/acre-acl.XXXXXX") || exit 2
 slapd_use_dir "$work"
 trap 'slapd_stop; rm -rf "$work"' EXIT
-rm -f "$dir/slapd.out" "$dir/acre.out" "$dir/slaptest.log" "$dir/slapadd.log"
+rm -f "$dir/slapd.out" "$dir/acre.out" "$dir/slaptest.log" "$dir/slapadd.log" \
+	"$dir/slaptest-d.log" "$dir/acre-cnconfig.out" "$dir/cnconfig.ldif" \
+	"$dir/acre-cnconfig-ldif.out"
+rm -rf "$dir/slapd.d" "$dir/slapd.d-refused"
 SLAPD_ROOTPW=$(slapd_random_hex)
 "$driver" conf "$dir" "$work" "$SLAPD_ROOTPW" >"$work/dbs" || exit 2
 first=1
@@ -59,6 +62,25 @@ while IFS='	' read -r i suffix rootdn size; do
 	/usr/sbin/slapadd -f "$work/slapd.conf" -b "$suffix" \
 		-l "$work/data-$i.ldif" >>"$dir/slapadd.log" 2>&1 || exit 4
 done <"$work/dbs"
+# slapd's own conversion of the configuration to cn=config, which the
+# driver compiles too (acl_check.c: compare_cnconfig); not for slapo-acre
+# cases, whose configuration is the module's.  A tree slapd then cannot
+# read back (slapd 2.5 writes some filters it does not parse) is kept as
+# slapd.d-refused: acre must refuse it too.
+if [ "$cmd" = slapd ] && [ -z "${ACL_ACRE_MODULE:-}" ]; then
+	if mkdir -p "$dir/slapd.d" &&
+		/usr/sbin/slaptest -f "$work/slapd.conf" -F "$dir/slapd.d" \
+			>"$dir/slaptest-d.log" 2>&1; then
+		if /usr/sbin/slaptest -u -F "$dir/slapd.d" >>"$dir/slaptest-d.log" 2>&1; then
+			/usr/sbin/slapcat -F "$dir/slapd.d" -n 0 -l "$dir/cnconfig.ldif" \
+				>>"$dir/slaptest-d.log" 2>&1 || rm -f "$dir/cnconfig.ldif"
+		else
+			mv "$dir/slapd.d" "$dir/slapd.d-refused"
+		fi
+	else
+		rm -rf "$dir/slapd.d"
+	fi
+fi
 slapd_start || exit 5
 if [ "$cmd" = --hold ]; then
 	env "${held}_URI=$SLAPD_URI/" "${held}_ROOTPW=$SLAPD_ROOTPW" \
