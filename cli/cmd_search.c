@@ -16,9 +16,10 @@
  * 500 entries for anyone but the rootdn); -f runs one search per line of a
  * file, a blank line between them, as ldapsearch.
  *
- * Exit status as ldapsearch: the LDAP result of the (last) search; 200
- * for input that does not parse (rules, LDIF, the base, the requester,
- * the filter), 201 for usage and system errors (cli.h).
+ * Exit status as ldapsearch: the LDAP result of the (last) search (34
+ * for a base that is not a DN, as slapd answers); 200 for input that does
+ * not parse (rules, LDIF, the requester, the filter), 201 for usage and
+ * system errors (cli.h).
  */
 #include "cli.h"
 #include "ldif_out.h"
@@ -388,9 +389,10 @@ in_force(struct search *s, acre_request *rq, int *ldap_rc)
         asked.size = ACRE_LIMIT_MAX;
     if (asked.time == CLI_LIMIT_MAX)
         asked.time = ACRE_LIMIT_MAX;
-    rc = acre_dn_parse(NULL, s->schema, s->a.base, strlen(s->a.base), 0, &base,
-                       NULL);
-    if (!rc && (rc = acre_search_limits(rq, base, &asked, &s->lim)) ==
+    if (acre_dn_parse(NULL, s->schema, s->a.base, strlen(s->a.base), 0, &base,
+                      NULL))
+        return CLI_EXIT_OK; /* the search answers invalidDNSyntax */
+    if ((rc = acre_search_limits(rq, base, &asked, &s->lim)) ==
                    ACRE_ERR_ADMIN_LIMIT) {
         *ldap_rc = 11; /* adminLimitExceeded, before any entry */
         printf("# result: %d %s\n", *ldap_rc, result_name(*ldap_rc));
@@ -431,8 +433,10 @@ run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
         const char *b = acre_entry_dn_stored(top, NULL);
         s->a.base = b ? b : acre_dn_pretty(acre_entry_dn(top), NULL);
     }
-    if ((rc = cli_dn_check(s->schema, "-b", s->a.base, 0)) ||
-        (rc = cli_request(&s->a.who, p, dir, &rq)))
+    /* a base that is not a DN is the search's result, as slapd answers
+     * it (invalidDNSyntax, before anything else): said, not refused */
+    (void)cli_dn_check(s->schema, "-b", s->a.base, 0);
+    if ((rc = cli_request(&s->a.who, p, dir, &rq)))
         return rc;
     warn_unknown_user(s, rq, dir);
     if (inactivated(s, dir)) {
