@@ -14,6 +14,11 @@
 #       as fixed cases, then generated cases until N searches (default
 #       300) have been compared (see tests/differential/acl.sh); artefacts
 #       in build/differential/acl
+#   make differential-cli [SEED=n] [N=cases]
+#       the output of `acre search` against `ldapsearch -LLL`, byte for
+#       byte, on N (default 10) generated access-control cases, each
+#       through a private slapd (tests/differential/cli.sh); artefacts in
+#       build/differential/cli/seed-SEED
 #   make bench-slapd [BENCH_UNITS=2 BENCH_RULES="10 100" BENCH_MIXES=dn]
 #       the CPU slapd spends per returned entry of a 10,000-entry subtree
 #       search as a user with no access control and under 10 to 10,000
@@ -46,7 +51,7 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
-	differential-389-replay differential-389-ger
+	differential-389-replay differential-389-ger differential-cli
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
@@ -85,6 +90,12 @@ $(B)/differential/acl_driver: $(DT_ACL_SRC) $(DT_HDR) $(B)/libacre.a \
 differential: $(B)/differential/acl_driver
 	bash $(DT_DIR)/acl.sh $(B)/differential/acl_driver \
 		$(B)/differential/acl '$(SEED)' '$(N)'
+
+# `acre search` against `ldapsearch -LLL`, byte for byte, on the same
+# generated cases (N cases, not searches).
+differential-cli: $(B)/differential/acl_driver $(B)/acre
+	bash $(DT_DIR)/cli.sh $(B)/differential/acl_driver $(B)/acre \
+		$(B)/differential/cli '$(SEED)' '$(N)'
 
 bench-slapd: $(B)/differential/acl_driver
 	$(if $(BENCH_UNITS),ACRE_BENCH_UNITS=$(BENCH_UNITS)) \
