@@ -18,8 +18,9 @@
  *      a blank line),
  *      "overlay collect" and its "collectinfo" lines (slapo-collect) are
  *      kept, "sizelimit", "timelimit" and "limits" set the section's
- *      search limits (openldap_limits.c), anything else is noted and
- *      ignored.
+ *      search limits (openldap_limits.c), a word that is no directive of
+ *      slapd's is refused (openldap_directives.c), anything else is noted
+ *      and ignored.
  * slapd's own refusals kept here: a quote left open, suffix or rootdn
  * outside a database or with a bad DN, a suffix already served by an
  * earlier database, a database without a type, a word after the one
@@ -932,6 +933,23 @@ pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
                            "unknown directive <by>: a blank line ends the "
                            "logical line, so this clause is not part of the "
                            "access directive before it");
+    /* slapd refuses a word no configuration table of its holds (a perl
+     * database takes any: back-perl hands its lines to Perl), and a
+     * table's directive with too few or too many arguments */
+    const struct acreO_directive *kd = acreO_directive_find(k);
+    if (!kd && !(p->db && p->db->type && !strcasecmp(p->db->type, "perl")))
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0], 0,
+                           "unknown directive <%s> inside %s definition", k,
+                           p->db && !p->in_frontend ? "backend database"
+                                                    : "global database");
+    if (kd && kd->min && d->ntoks < kd->min)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0],
+                           d->toks[0].len, "<%s> missing <%s> argument", k,
+                           kd->what);
+    if (kd && kd->max && d->ntoks > kd->max)
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file,
+                           &d->toks[kd->max], 0, "<%s> extra cruft after <%s>",
+                           k, kd->what);
     return acreO_note_add(p->b, acreO_pos_of(d->file, d->toks, 0),
                           "directive \"%s\" ignored", k);
 }

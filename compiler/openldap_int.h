@@ -273,6 +273,21 @@ int acreO_build_regex(struct acreO_build *b, const char *p, size_t n,
                       struct acreI_regex *re, const char **why);
 
 /*
+ * acreO_directive_find -- word's entry among the directives of slapd
+ * 2.5.13's configuration tables (global, database, any backend's or
+ * overlay's), or NULL when none holds it (openldap_directives.c).
+ */
+struct acreO_directive {
+    const char *name;
+    unsigned length;   /* 0: the whole name matches; else its first length
+                          characters, as slapd's config_find_keyword */
+    unsigned min, max; /* argument counts, the directive included; 0: no
+                          bound */
+    const char *what;  /* the arguments, for the messages */
+};
+const struct acreO_directive *acreO_directive_find(const char *word);
+
+/*
  * The configuration builder (openldap_conf.c), shared by the slapd.conf
  * and cn=config readers.
  *

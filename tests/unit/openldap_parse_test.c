@@ -665,6 +665,20 @@ Test(openldap_parse, errors_with_position)
         {"database mdb\nsuffix dc=x\ndatabase mdb\nsuffix dc=y,dc=x\n", 4, 8,
          "already served"},
         {"database\n", 1, 9, "missing argument"},
+        /* a word no table of slapd's holds (slaptest 2.5.13: "unknown
+         * directive <acces> inside backend database definition"): a
+         * misspelt rule was noted and dropped before */
+        {"database mdb\nsuffix dc=x\nacces to * by * none\n", 3, 1,
+         "unknown directive <acces> inside backend database definition"},
+        {"acces to * by * none\n", 1, 1,
+         "unknown directive <acces> inside global database definition"},
+        {"database mdb\nval=x\n", 2, 1, "unknown directive <val=x>"},
+        /* a table directive's argument counts, as config_check_vals */
+        {"database mdb\nrootpw secret to * by * read\n", 2, 15,
+         "<rootpw> extra cruft after <password>"},
+        {"loglevel\n", 1, 9, "<loglevel> missing <level> argument"},
+        {"database mdb\ndirectory\n", 2, 10,
+         "<directory> missing <dir> argument"},
         {"access to * by \"* read\n", 1, 23, "unterminated"},
         {" \n", 1, 1, "bad config line"},
         {"\n\n# c\naccess to * \n   by * foo\n", 5, 9, "expecting <access>"},
@@ -692,6 +706,13 @@ Test(openldap_parse, errors_with_position)
 Test(openldap_parse, slapd_accepts)
 {
     static const char *const t[] = {
+        /* directives of slapd's tables, prefixes as config_find_keyword
+         * matches them */
+        "allowsX bind_v2\n",
+        "attributeoptions x-hidden lang-\n",
+        "modulepath /usr/lib/ldap\nmoduleload back_mdb\nmoduleload memberof\n"
+        "database mdb\nindex objectClass eq\nmaxsize 1000\ndbnosync\n"
+        "overlay memberof\nmemberof-group-oc groupOfNames\n",
         "access to * by read\n",
         "access to * by by * read\n",
         "access to * by * stop\n",
