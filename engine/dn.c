@@ -37,6 +37,7 @@
 #include "buf.h"
 #include "dn_types.h"
 #include "internal.h"
+#include "match.h"
 #include "prep.h"
 #include "schema.h"
 
@@ -591,6 +592,14 @@ is_string_tag(uint8_t t)
 static int parse_nested(struct ps *ps, size_t vstart, int uid);
 static int parse_text(struct ps *ps);
 
+/* Does a value of type t need its syntax checked (emit_string), under
+ * profile?  Then no fast path takes it. */
+static inline int
+strict_syn(int profile, const struct acreD_type *t)
+{
+    return t->syn && profile == ACRE_PROFILE_SLAPD;
+}
+
 /* Normalise the string value in ps->val and append both forms. */
 static int
 emit_string(struct ps *ps, const struct acreD_type *t, size_t vstart,
@@ -602,6 +611,11 @@ emit_string(struct ps *ps, const struct acreD_type *t, size_t vstart,
         return parse_nested(ps, vstart, t->mr == ACRE_MR_NAME_UID);
     if (ps->val.len == 0 && t->mr != ACRE_MR_OCTET)
         return fail(ps, ACRE_ERR_DN_VALUE, vstart, "empty value");
+    /* slapd checks the value with its type's syntax, then prepares it */
+    if (t->syn && ps->profile == ACRE_PROFILE_SLAPD &&
+        !acreM_validate(NULL, t->syn, ps->val.p, ps->val.len))
+        return fail(ps, ACRE_ERR_DN_VALUE, vstart,
+                    "value does not fit the attribute's syntax");
     ps->tmp.len = 0;
     switch (
         acreE_prep_as(ps->profile, t->mr, ps->val.p, ps->val.len, &ps->tmp)) {
@@ -705,7 +719,7 @@ plain_value(struct ps *ps, const struct acreD_type *t)
     int fold;
     uint8_t *o, *p, *o0, *p0, prev = 0, high = 0;
 
-    if (t->mr > ACRE_MR_CASE_EXACT_IA5)
+    if (t->mr > ACRE_MR_CASE_EXACT_IA5 || strict_syn(ps->profile, t))
         return 0;
     if (reserve(&ps->norm, avail + 16) || reserve(&ps->pretty, avail + 16))
         return ACRE_ERR_NOMEM;
@@ -1129,8 +1143,8 @@ simple_rdn(struct ps *ps)
         i++;
     while (i < n && s[i] == ' ');
     t = acreS_dn_type_packed(ps->schema, key);
-    if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || i == n || s[i] == '#' ||
-        s[i] == '"')
+    if (!t || t->mr > ACRE_MR_CASE_EXACT_IA5 || strict_syn(ps->profile, t) ||
+        i == n || s[i] == '#' || s[i] == '"')
         return 0;
     if ((rc = put_type(ps, t)))
         return rc;
@@ -1218,7 +1232,8 @@ try_normalised(struct ps *ps)
             return 0;
         ty = acreS_dn_type(ps->schema, (const char *)s + t, i - t);
         if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
-            ty->len != i - t || memcmp(ty->lname, s + t, i - t) != 0)
+            strict_syn(ps->profile, ty) || ty->len != i - t ||
+            memcmp(ty->lname, s + t, i - t) != 0)
             return 0; /* an alias or OID is not the normalised spelling */
         fold =
             ty->mr == ACRE_MR_CASE_IGNORE || ty->mr == ACRE_MR_CASE_IGNORE_IA5;
@@ -1641,7 +1656,8 @@ nf_scan(const acre_schema *schema, const uint8_t *s, const size_t n,
                 const struct acreD_type *ty =
                     acreS_dn_type(schema, (const char *)s + t, tlen);
                 if (!ty || !ty->lower || ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
-                    ty->len != tlen || memcmp(ty->lname, s + t, tlen) ||
+                    strict_syn(acreS_profile(schema), ty) || ty->len != tlen ||
+                    memcmp(ty->lname, s + t, tlen) ||
                     !(s[t] - (unsigned)'a' < 26))
                     return 0;
             }
@@ -1882,7 +1898,8 @@ parse_plain_simd(struct ps *ps)
                 ty = acreS_dn_fast(ps->schema, acreS_lower8(key));
             } else {
                 ty = acreS_dn_type(ps->schema, (const char *)in.b + t, tlen);
-                if (ty && ty->mr > ACRE_MR_CASE_EXACT_IA5)
+                if (ty && (ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
+                           strict_syn(ps->profile, ty)))
                     return 0;
             }
             if (!ty)
@@ -2032,7 +2049,8 @@ p2_direct(const acre_schema *schema, const uint8_t *s, size_t n, void *buf,
             ty = acreS_dn_fast(schema, acreS_lower8(key));
         } else {
             ty = acreS_dn_type(schema, (const char *)in.b + t, tlen);
-            if (ty && ty->mr > ACRE_MR_CASE_EXACT_IA5)
+            if (ty && (ty->mr > ACRE_MR_CASE_EXACT_IA5 ||
+                       strict_syn(acreS_profile(schema), ty)))
                 return 0;
         }
         if (!ty)

@@ -24,6 +24,10 @@ struct acreD_type {
     uint8_t len;       /* bytes of name and of lname */
     uint8_t mr;        /* enum acreE_mr: the equality preparation */
     uint8_t lower;     /* 1 when name is already all lowercase */
+    uint8_t syn;       /* enum acreM_syn the value must also fit under
+                          slapd's profile, where the preparation of mr
+                          does not check it (countryName's two printable
+                          characters); 0: none */
     uint64_t lkey;     /* lname packed as the schema's short keys are (byte
                           j in bits 8j..8j+7) when len <= 8, else 0: one
                           compare tells the normalised spelling */

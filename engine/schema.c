@@ -648,6 +648,24 @@ nf_name(const char *s, size_t len)
     return 1;
 }
 
+/* dn_syntax -- what a DN value of x must fit beyond what its equality
+ * rule's preparation checks (struct acreD_type.syn), or 0 */
+static uint8_t
+dn_syntax(const struct acreS_attrx *x)
+{
+    int syn = x->pub.syntax
+                  ? acreM_syntax_find(x->pub.syntax, strlen(x->pub.syntax))
+                  : ACREM_SYN_UNKNOWN;
+    int plain = x->pub.dn.mr == ACRE_MR_CASE_IGNORE ||
+                x->pub.dn.mr == ACRE_MR_CASE_EXACT;
+
+    if (syn == ACREM_SYN_COUNTRY_STRING ||
+        (plain &&
+         (syn == ACREM_SYN_PRINTABLE_STRING || syn == ACREM_SYN_IA5_STRING)))
+        return (uint8_t)syn;
+    return 0;
+}
+
 /* dn_fast_table -- n's dnfast and dnnf tables (schema.h: struct acreS_hot), in
  * ctx: every name of 1..8 bytes (lowercase) of the types with a string
  * preparation.  n->attrs is the array the schema keeps. */
@@ -658,9 +676,15 @@ dn_fast_table(acre_schema *n, void *ctx)
     struct acreS_dnslot *t;
     uint64_t *nf;
 
-    for (unsigned i = 0; i < n->nattrs; i++)
-        if (n->attrs[i].pub.dn.mr <= ACRE_MR_CASE_EXACT_IA5)
-            count += n->attrs[i].pub.nnames;
+    int strict = n->profile == ACRE_PROFILE_SLAPD;
+
+    for (unsigned i = 0; i < n->nattrs; i++) {
+        struct acreS_attrx *x = &n->attrs[i];
+        x->pub.dn.syn = dn_syntax(x);
+        if (x->pub.dn.mr <= ACRE_MR_CASE_EXACT_IA5 &&
+            !(strict && x->pub.dn.syn))
+            count += x->pub.nnames;
+    }
     while ((1u << bits) < 2 * count)
         bits++;
     t = talloc_zero_array(ctx, struct acreS_dnslot, 1u << bits);
@@ -673,7 +697,9 @@ dn_fast_table(acre_schema *n, void *ctx)
     n->hot.dnmask = (1u << bits) - 1;
     for (unsigned i = 0; i < n->nattrs; i++) {
         const struct acreS_attrx *x = &n->attrs[i];
-        if (x->pub.dn.mr > ACRE_MR_CASE_EXACT_IA5)
+        /* under slapd's profile a value its syntax checks goes the
+         * general way (dn.c: emit_string) */
+        if (x->pub.dn.mr > ACRE_MR_CASE_EXACT_IA5 || (strict && x->pub.dn.syn))
             continue;
         for (unsigned j = 0; j < x->pub.nnames; j++) {
             size_t len = strlen(x->lnames[j]);
@@ -1613,6 +1639,13 @@ acreS_check(const acre_schema *s)
     return !s || valid(s) ? 0 : ACRE_ERR_BADOBJ;
 }
 
+/* b_profile -- the profile of b (NULL: a bare schema's, RFC 4518). */
+static int
+b_profile(const acre_schema *b)
+{
+    return b ? b->profile : ACRE_PROFILE_RFC4518;
+}
+
 /* copy_state -- n := a copy of b's arrays (strings stay shared: b is the
  * built-in schema, which lives as long as the process). */
 static int
@@ -1683,6 +1716,11 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
     if (!(tmp = talloc_new(NULL)))
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
     rc = b ? copy_state(&n, b, tmp) : empty_state(&n, tmp);
+    /* the DN parser's tables depend on the profile (dn_fast_table) */
+    n.profile =
+        (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD : ACRE_PROFILE_RFC4518;
+    if (!rc && n.profile != b_profile(b))
+        rc = derive(&n, tmp);
     if (rc || !(s = talloc_zero(mem_ctx, acre_schema))) {
         talloc_free(tmp);
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");

@@ -1118,6 +1118,47 @@ Test(dn, slapd_flag_takes_the_rest)
     cr_expect_null(dn, "*out stays as it was");
 }
 
+/* Under slapd's profile a value is checked with its type's syntax, as
+ * dnNormalize does, on every path (slaptest 2.5.13: 'bad DN
+ * "c=example,dc=com"'): countryName takes two printable characters
+ * although its caseIgnoreMatch takes any string. */
+Test(dn, slapd_profile_checks_the_type_syntax)
+{
+    static const char *const bad[] = {"c=example,dc=com", "o=x,c=usa",
+                                      "countryName=U S", "c=u\\73a",
+                                      "c=\\c3\\a4x"};
+    static const char *const good[] = {"c=US", "o=x,c=de", "C=u\\73",
+                                       "countryName=fr,dc=x"};
+    char buf[ACRE_DN_BUF_MAX] __attribute__((aligned(8)));
+    acre_schema *slapd, *rfc;
+    acre_dn *dn;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &slapd, NULL), 0);
+    cr_assert_eq(acre_schema_new(NULL, 0, &rfc, NULL), 0);
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        dn = NULL;
+        cr_expect_eq(
+            acre_dn_parse(NULL, slapd, bad[i], strlen(bad[i]), 0, &dn, NULL),
+            ACRE_ERR_DN_VALUE, "%s", bad[i]);
+        cr_expect_eq(acre_dn_parse_buf(buf, sizeof buf, slapd, bad[i],
+                                       strlen(bad[i]), 0, &dn, NULL),
+                     ACRE_ERR_DN_VALUE, "%s (buffer)", bad[i]);
+        cr_expect_eq(
+            acre_dn_parse(NULL, rfc, bad[i], strlen(bad[i]), 0, &dn, NULL), 0,
+            "%s (RFC 4518 profile)", bad[i]);
+        acre_dn_free(dn);
+    }
+    for (size_t i = 0; i < NELEM(good); i++) {
+        dn = NULL;
+        cr_expect_eq(
+            acre_dn_parse(NULL, slapd, good[i], strlen(good[i]), 0, &dn, NULL),
+            0, "%s", good[i]);
+        acre_dn_free(dn);
+    }
+    acre_schema_free(slapd);
+    acre_schema_free(rfc);
+}
+
 Test(dn, normalised_lookalikes_are_checked)
 {
     check_forms(lookalike_forms, NELEM(lookalike_forms));
