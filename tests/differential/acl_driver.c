@@ -15,6 +15,8 @@
  *       write the fixed case of OpenLDAP's test006 (STAGE initial or
  *       final: tests/oracle/data/openldap-test006) into DIR.
  *   acl_driver gen SEED K DIR          write case K of run SEED into DIR
+ *   acl_driver mutate SEED K DIR       the same with its rules damaged
+ *                                      (acl_mutate.h; DIR/mutation says how)
  *   acl_driver conf DIR WORK ROOTPW    DIR/slapd.conf and WORK/slapd.conf
  *                                      for work directory WORK, the data
  *                                      of each database in WORK/data-K.ldif;
@@ -46,6 +48,7 @@
 #include "acl_check.h"
 #include "acl_gen.h"
 #include "acl_ldap.h"
+#include "acl_mutate.h"
 #include "acl_result.h"
 #include "acl_shrink.h"
 
@@ -357,6 +360,25 @@ cmd_gen(uint64_t seed, unsigned k, const char *dir)
     return 0;
 }
 
+/* Case K of run seed with its rules mutated (acl_mutate.h), into dir;
+ * dir/mutation says how. */
+static int
+cmd_mutate(uint64_t seed, unsigned k, const char *dir)
+{
+    void *tmp = talloc_new(NULL);
+    uint64_t cs = acl_case_seed(seed, k);
+    struct acl_case *c = acl_gen(tmp, cs, NULL);
+    char *what;
+
+    c->rules = acl_mutate(c, c->rules, cs ^ 0x6d757461746521ull, &what);
+    mkdir(dir, 0777);
+    acl_case_write(c, dir);
+    what = talloc_asprintf(tmp, "%s\n", what);
+    dt_write_file(dir, "mutation", what, strlen(what));
+    talloc_free(tmp);
+    return 0;
+}
+
 /* The index of the database holding the entry of LDIF record rec, or
  * -1. */
 static int
@@ -562,6 +584,9 @@ main(int argc, char **argv)
         return cmd_case(argv[2], argv[3], argc == 5 ? argv[4] : argv[2]);
     if (argc == 5 && !strcmp(argv[1], "test006"))
         return cmd_test006(argv[2], argv[3], argv[4]);
+    if (argc == 5 && !strcmp(argv[1], "mutate"))
+        return cmd_mutate(strtoull(argv[2], NULL, 10),
+                          (unsigned)strtoul(argv[3], NULL, 10), argv[4]);
     if (argc == 5 && !strcmp(argv[1], "gen"))
         return cmd_gen(strtoull(argv[2], NULL, 10),
                        (unsigned)strtoul(argv[3], NULL, 10), argv[4]);

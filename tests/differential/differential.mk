@@ -19,6 +19,11 @@
 #       byte, on N (default 10) generated access-control cases, each
 #       through a private slapd (tests/differential/cli.sh); artefacts in
 #       build/differential/cli/seed-SEED
+#   make differential-mutate [SEED=n] [N=cases]
+#       the generated access rules damaged at random (acl_mutate.h),
+#       each configuration given to slaptest -u and to acre compile: both
+#       must load it or both refuse it (tests/differential/mutate.sh);
+#       artefacts in build/differential/mutate/seed-SEED
 #   make bench-slapd [BENCH_UNITS=2 BENCH_RULES="10 100" BENCH_MIXES=dn]
 #       the CPU slapd spends per returned entry of a 10,000-entry subtree
 #       search as a user with no access control and under 10 to 10,000
@@ -51,7 +56,8 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
-	differential-389-replay differential-389-ger differential-cli
+	differential-389-replay differential-389-ger differential-cli \
+	differential-mutate
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
@@ -96,6 +102,11 @@ differential: $(B)/differential/acl_driver
 differential-cli: $(B)/differential/acl_driver $(B)/acre
 	bash $(DT_DIR)/cli.sh $(B)/differential/acl_driver $(B)/acre \
 		$(B)/differential/cli '$(SEED)' '$(N)'
+
+# slaptest against acre compile on damaged rules (N cases).
+differential-mutate: $(B)/differential/acl_driver $(B)/acre
+	bash $(DT_DIR)/mutate.sh $(B)/differential/acl_driver $(B)/acre \
+		$(B)/differential/mutate '$(SEED)' '$(N)'
 
 bench-slapd: $(B)/differential/acl_driver
 	$(if $(BENCH_UNITS),ACRE_BENCH_UNITS=$(BENCH_UNITS)) \
