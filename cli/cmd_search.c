@@ -393,7 +393,7 @@ in_force(struct search *s, acre_request *rq, int *ldap_rc)
                       NULL))
         return CLI_EXIT_OK; /* the search answers invalidDNSyntax */
     if ((rc = acre_search_limits(rq, base, &asked, &s->lim)) ==
-                   ACRE_ERR_ADMIN_LIMIT) {
+        ACRE_ERR_ADMIN_LIMIT) {
         *ldap_rc = 11; /* adminLimitExceeded, before any entry */
         printf("# result: %d %s\n", *ldap_rc, result_name(*ldap_rc));
         rc = 0;
