@@ -612,7 +612,7 @@ emit_string(struct ps *ps, const struct acreD_type *t, size_t vstart,
     if (ps->val.len == 0 && t->mr != ACRE_MR_OCTET)
         return fail(ps, ACRE_ERR_DN_VALUE, vstart, "empty value");
     /* slapd checks the value with its type's syntax, then prepares it */
-    if (t->syn && ps->profile == ACRE_PROFILE_SLAPD &&
+    if (strict_syn(ps->profile, t) &&
         !acreM_validate(NULL, t->syn, ps->val.p, ps->val.len))
         return fail(ps, ACRE_ERR_DN_VALUE, vstart,
                     "value does not fit the attribute's syntax");

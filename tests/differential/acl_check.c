@@ -151,6 +151,26 @@ module_compare(struct acl_outcome *o, const struct acl_case *c, const char *dir)
     return o;
 }
 
+/* acre's answers to c's searches (a opened), each asked on the
+ * connection slapd saw for it (sl), written to dir/outname and read back
+ * in the raw form. */
+static struct acl_raw *
+acre_answers(void *ctx, struct acl_acre *a, const struct acl_case *c,
+             const struct acl_raw *sl, const char *dir, const char *outname)
+{
+    char **conn = talloc_array(ctx, char *, c->ns + 1);
+    struct dt_str out;
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < c->ns; i++)
+        conn[i] = sl[i].conn;
+    dt_str_init(&out);
+    acl_acre_run(a, c, conn, &out);
+    dt_write_file(dir, outname, out.p, out.len);
+    dt_str_free(&out);
+    return acl_raw_read(ctx, path(ctx, dir, outname), &n);
+}
+
 /* Does acre refuse the cn=config tree slapd refused to read back
  * (dir/slapd.d-refused)?  Else every search differs. */
 static int
@@ -195,19 +215,12 @@ compare_policy(struct acl_outcome *o, const struct acl_case *c, const char *dir,
     acre_source src = {ACRE_DIALECT_SLAPD_CNCONFIG, policy, NULL, 0};
     struct acl_raw *ac = NULL;
     struct acl_acre a;
-    struct dt_str why, out;
-    unsigned nac = 0;
+    struct dt_str why;
     const char *refused = NULL;
 
     dt_str_init(&why);
-    dt_str_init(&out);
     if (acl_acre_open_source(&a, &src, c->ldif, &why) == 0) {
-        char **conn = talloc_array(o, char *, c->ns + 1);
-        for (unsigned i = 0; i < c->ns; i++)
-            conn[i] = sl[i].conn;
-        acl_acre_run(&a, c, conn, &out);
-        dt_write_file(dir, outname, out.p, out.len);
-        ac = acl_raw_read(o, path(o, dir, outname), &nac);
+        ac = acre_answers(o, &a, c, sl, dir, outname);
         acl_acre_close(&a);
     } else {
         refused = why.p;
@@ -222,7 +235,6 @@ compare_policy(struct acl_outcome *o, const struct acl_case *c, const char *dir,
         o->ndiffer++;
     }
     dt_str_free(&why);
-    dt_str_free(&out);
 }
 
 /*
@@ -254,9 +266,9 @@ acl_compare(void *ctx, const struct acl_case *c, const char *dir)
     struct acl_outcome *o = talloc_zero(ctx, struct acl_outcome);
     char *conf = dt_read_file(path(o, dir, "slapd.conf"), NULL);
     struct acl_raw *sl, *ac = NULL;
-    unsigned nsl, nac = 0;
+    unsigned nsl;
     struct acl_acre a;
-    struct dt_str why, out;
+    struct dt_str why;
     const acre_schema *schema;
 
     if (module_mode())
@@ -265,14 +277,8 @@ acl_compare(void *ctx, const struct acl_case *c, const char *dir)
     if (nsl != c->ns)
         dt_die("%s/slapd.out: %u answers for %u searches", dir, nsl, c->ns);
     dt_str_init(&why);
-    dt_str_init(&out);
     if (acl_acre_open(&a, "slapd.conf", conf, c->ldif, &why) == 0) {
-        char **conn = talloc_array(o, char *, c->ns + 1);
-        for (unsigned i = 0; i < c->ns; i++)
-            conn[i] = sl[i].conn;
-        acl_acre_run(&a, c, conn, &out);
-        dt_write_file(dir, "acre.out", out.p, out.len);
-        ac = acl_raw_read(o, path(o, dir, "acre.out"), &nac);
+        ac = acre_answers(o, &a, c, sl, dir, "acre.out");
         schema = acre_policy_schema(a.policy);
     } else {
         o->refused = talloc_strdup(o, why.p);
@@ -294,7 +300,6 @@ acl_compare(void *ctx, const struct acl_case *c, const char *dir)
         acl_acre_close(&a);
     free(conf);
     dt_str_free(&why);
-    dt_str_free(&out);
     return o;
 }
 
