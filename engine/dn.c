@@ -923,14 +923,21 @@ parse_type(struct ps *ps, const struct acreD_type **out,
         size_t i = ps->i + 1, n = ps->n;
         while (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) || s[i] == '-'))
             i++;
+        tlen = i - start;
+        /* slapd's DN reader (libldap, not pedantic) drops options from a
+         * descriptor: "cn;lang-en=x" and "cn;=x" name cn. */
+        if (ps->profile == ACRE_PROFILE_SLAPD && i < n && s[i] == ';')
+            while (i < n && ((cls[s[i]] & (CL_ALPHA | CL_DIGIT)) ||
+                             s[i] == '-' || s[i] == ';'))
+                i++;
         ps->i = i;
     } else if (cls[ps->s[ps->i]] & CL_DIGIT) {
         if ((rc = scan_oid(ps)))
             return rc;
+        tlen = ps->i - start;
     } else {
         return fail(ps, ACRE_ERR_DN_TYPE, ps->i, "attribute type expected");
     }
-    tlen = ps->i - start;
     if (ps->i < ps->n && ps->s[ps->i] != '=' && ps->s[ps->i] != ' ')
         return fail(ps, ACRE_ERR_DN_TYPE, ps->i,
                     "invalid character in attribute type");
