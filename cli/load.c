@@ -598,6 +598,8 @@ cli_data_load(const struct cli_inputs *in, const acre_policy *policy,
     if (in->dialect == ACRE_DIALECT_ACI && in->aci_variant != 2)
         opt.flags |= ACRE_LOAD_389;
     opt.progress = isatty(2) ? progress : NULL;
+    /* slapadd refuses an entry no database is configured to hold */
+    opt.policy = policy;
     opt.progress_arg = &pr;
     rc = acre_directory_load_opt(NULL, acre_policy_schema(policy), in->data,
                                  in->ndata, &opt, &dir, &d);

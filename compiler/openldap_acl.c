@@ -312,19 +312,6 @@ lower_copy(struct acreO_build *b, const char *s, size_t n, const char **out)
     return *out ? 0 : ACRE_ERR_NOMEM;
 }
 
-/* The binary-transfer syntaxes (X-BINARY-TRANSFER-REQUIRED). */
-static int
-binary_syntax(const char *oid)
-{
-    static const char *const bin[] = {
-        "1.3.6.1.4.1.1466.115.121.1.8", "1.3.6.1.4.1.1466.115.121.1.9",
-        "1.3.6.1.4.1.1466.115.121.1.10", "1.3.6.1.4.1.1466.115.121.1.49"};
-    for (size_t i = 0; oid && i < sizeof(bin) / sizeof(bin[0]); i++)
-        if (strcmp(oid, bin[i]) == 0)
-            return 1;
-    return 0;
-}
-
 int
 acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
                 struct acreI_attrspec *a)
@@ -334,15 +321,11 @@ acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
     if (n == 0 || acreS_desc_parse(b->schema, s, n, &d) || d.type < 0 ||
         d.nopts > ACREI_MAX_OPTIONS)
         return 0;
-    const struct acreS_attr *at = acreS_attr(b->schema, d.type);
-    for (unsigned i = 0; i < d.nopts; i++) {
-        int lang = d.opt_len[i] >= 5 && !strncasecmp(d.opts[i], "lang-", 5);
-        int bin = d.opt_len[i] == 6 && !strncasecmp(d.opts[i], "binary", 6);
-        if (!lang && !(bin && binary_syntax(at->syntax)))
-            return 0;
+    if (!acreS_slapd_desc_ok(acreS_attr(b->schema, d.type), &d))
+        return 0;
+    for (unsigned i = 0; i < d.nopts; i++)
         if (lower_copy(b, d.opts[i], d.opt_len[i], &a->opts[i]))
             return -1;
-    }
     a->type = d.type;
     a->nopts = d.nopts;
     if (!a->text && !(a->text = acreO_intern(b, s, n)))

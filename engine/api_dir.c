@@ -17,6 +17,8 @@
 #include "entry.h"
 #include "filter.h"
 #include "internal.h"
+#include "ir.h"
+#include "policy.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -114,9 +116,16 @@ acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
                           acre_load_progress_fn fn, void *arg,
                           acre_directory **out, acre_diag *diag)
 {
-    acre_load_options o = {0, fn, arg};
+    acre_load_options o = {0, fn, arg, NULL};
 
     return acre_directory_load_opt(mem_ctx, schema, paths, n, &o, out, diag);
+}
+
+/* holds -- does a database of the OpenLDAP policy arg hold dn? */
+static int
+holds(void *arg, const acre_dn *dn)
+{
+    return acreI_section_for(arg, dn) != NULL;
 }
 
 /* acre_directory_load_opt -- see acre.h. */
@@ -126,7 +135,7 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
                         const acre_load_options *opt, acre_directory **out,
                         acre_diag *diag)
 {
-    acre_load_options none = {0, NULL, NULL};
+    acre_load_options none = {0, NULL, NULL, NULL};
     const acre_load_options *o = opt ? opt : &none;
     struct progress pr = {o->progress, o->progress_arg, 0};
     unsigned flags = ACRED_DIR_STRICT;
@@ -136,6 +145,9 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
     if (!out || !paths || n == 0 ||
         (o->flags & ~(ACRE_LOAD_STRICT | ACRE_LOAD_389)))
         return inval(diag, "invalid argument");
+    if (o->policy && !acreE_is(o->policy, ACREP_POLICY_MAGIC))
+        return acreE_diag_set(diag, ACRE_ERR_BADOBJ, 0, "%s",
+                              acre_strerror(ACRE_ERR_BADOBJ));
     if ((rc = check_paths(paths, n, diag)))
         return rc;
     if (o->flags & ACRE_LOAD_STRICT)
@@ -147,6 +159,9 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
         return acreE_diag_set(diag, rc, 0, "%s", acre_strerror(rc));
     if (pr.fn)
         acreE_dir_set_progress(d, progress, &pr);
+    if (o->policy && o->policy->ir->model != ACREI_MODEL_ACI &&
+        o->policy->ir->sfx.n)
+        acreE_dir_set_holder(d, holds, (void *)o->policy->ir);
     for (size_t i = 0; !rc && i < n; i++) {
         pr.base = acreE_dir_count(d);
         rc = acreE_dir_load_ldif(d, paths[i], NULL, 0, paths[i], NULL, NULL,
@@ -157,6 +172,7 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
         return rc;
     }
     acreE_dir_set_progress(d, NULL, NULL); /* pr dies with this frame */
+    acreE_dir_set_holder(d, NULL, NULL);
     *out = (acre_directory *)d;
     return 0;
 }

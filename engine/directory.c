@@ -86,6 +86,8 @@ struct acreE_dir {
     size_t count;
     acreE_progress_fn progress; /* acreE_dir_set_progress */
     void *progress_arg;
+    acreE_holder_fn holder; /* acreE_dir_set_holder */
+    void *holder_arg;
 };
 
 /* ------------------------------------------------------------------------
@@ -439,6 +441,31 @@ dn389(struct load *L, const struct acreS_attr *at, struct tv *t)
     return rc == ACRE_ERR_NOMEM ? nomem(L) : 0;
 }
 
+/* slapd_checks -- does this load make slapadd's schema checks? */
+static int
+slapd_checks(const struct load *L)
+{
+    return !(L->d->flags & ACRED_DIR_389) &&
+           acreS_profile(L->d->schema) == ACRE_PROFILE_SLAPD;
+}
+
+/* slapd_desc_ok -- does slapd define description d (acreS_slapd_desc_ok),
+ * OpenDJ's "collective" option (RFC 3671 virtual attributes in its
+ * subentries, which this directory serves too) aside? */
+static int
+slapd_desc_ok(const struct acreS_attr *at, const struct acreS_desc *d)
+{
+    struct acreS_desc rest = *d;
+
+    rest.nopts = 0;
+    for (unsigned i = 0; i < d->nopts; i++)
+        if (d->opt_len[i] != 10 || strncasecmp(d->opts[i], "collective", 10)) {
+            rest.opts[rest.nopts] = d->opts[i];
+            rest.opt_len[rest.nopts++] = d->opt_len[i];
+        }
+    return acreS_slapd_desc_ok(at, &rest);
+}
+
 /* add_value -- one `desc: value` line of the record. */
 static int
 add_value(struct load *L, const struct acreL_attrval *v)
@@ -460,6 +487,13 @@ add_value(struct load *L, const struct acreL_attrval *v)
              (int)d.name_len, d.name);
         return 0;
     }
+    if (slapd_checks(L) && !slapd_desc_ok(acreS_attr(s, d.type), &d))
+        return err(L, ACRE_ERR_LDIF_SYNTAX, v->line, 1,
+                   "attribute description \"%.*s\" is undefined in slapd "
+                   "(an option other than lang-..., binary on a type not "
+                   "transferred in binary, or an operational type with "
+                   "options)",
+                   (int)v->desc_len, v->desc);
     if (!(t = new_tv(L)) || put_key(L, &d, t))
         return nomem(L);
     t->type = d.type;
@@ -1232,14 +1266,6 @@ structural_of(struct load *L, int *out)
  * memberOf would be refused.
  */
 
-/* slapd_checks -- does this load make slapadd's schema checks? */
-static int
-slapd_checks(const struct load *L)
-{
-    return !(L->d->flags & ACRED_DIR_389) &&
-           acreS_profile(L->d->schema) == ACRE_PROFILE_SLAPD;
-}
-
 /* class_at -- the class a plain objectClass value t names, or -1 */
 static int
 class_at(const struct load *L, int oc, const struct tv *t)
@@ -1509,6 +1535,10 @@ record(struct load *L, const struct acreL_record *rec)
     talloc_free_children(L->rtmp);
     if ((rc = parse_dn(L, rec, &dn)) || (rc = check_rdns(L, rec, dn)))
         return rc;
+    if (L->d->holder && !L->d->holder(L->d->holder_arg, dn))
+        return err(L, ACRE_ERR_LDIF_DN, rec->line, rec->dn_col,
+                   "no database of the policy holds entry \"%.*s\"",
+                   (int)(rec->dn_len < 200 ? rec->dn_len : 200), rec->dn);
     if ((rc = check_new(L, dn, rec->line)))
         return rc;
     for (size_t k = 0; k < rec->nvals; k++)
@@ -2258,6 +2288,14 @@ acreE_dir_set_progress(struct acreE_dir *d, acreE_progress_fn fn, void *arg)
 {
     d->progress = fn;
     d->progress_arg = arg;
+}
+
+/* acreE_dir_set_holder -- see directory.h. */
+void
+acreE_dir_set_holder(struct acreE_dir *d, acreE_holder_fn fn, void *arg)
+{
+    d->holder = fn;
+    d->holder_arg = arg;
 }
 
 /* acreE_dir_schema -- see directory.h. */

@@ -103,6 +103,15 @@ typedef void (*acreE_progress_fn)(void *arg, const char *name, size_t records,
 void acreE_dir_set_progress(struct acreE_dir *d, acreE_progress_fn fn,
                             void *arg);
 
+/*
+ * acreE_dir_set_holder -- have later loads into d refuse an entry for
+ * which fn(arg, dn) returns 0: no database of a policy holds it (slapadd's
+ * "not configured to hold").  fn NULL: no check.  fn must not touch d.
+ */
+typedef int (*acreE_holder_fn)(void *arg, const acre_dn *dn);
+
+void acreE_dir_set_holder(struct acreE_dir *d, acreE_holder_fn fn, void *arg);
+
 const acre_schema *acreE_dir_schema(const struct acreE_dir *d);
 size_t acreE_dir_count(const struct acreE_dir *d);
 

@@ -119,15 +119,6 @@ static const struct rule_syntax rule_syntaxes[] = {
 
 /* Syntaxes slapd marks X-BINARY-TRANSFER-REQUIRED: only their types take
  * the ;binary option (ad.c slap_bv2ad). */
-static const char *const binary_syntaxes[] = {SYN("1"),
-                                              SYN("8"),
-                                              SYN("9"),
-                                              SYN("10"),
-                                              SYN("49"),
-                                              "1.3.6.1.4.1.4203.666.11.10.2.1",
-                                              "1.2.840.113549.1.8.1.1",
-                                              NULL};
-
 /* The rules of slapd that match.h lacks (see filter_impl.h). */
 static const struct {
     int rule;
@@ -483,41 +474,6 @@ set_special(struct ps *ps, struct acreF_node *nd)
         nd->special = ACREF_SP_NSROLE;
 }
 
-static int
-in_list(const char *const *list, const char *s)
-{
-    for (; s && *list; list++)
-        if (strcmp(*list, s) == 0)
-            return 1;
-    return 0;
-}
-
-/*
- * The options slapd accepts in a description (ad.c slap_bv2ad): none on
- * an operational type; "binary" only on a type whose syntax requires
- * binary transfer; otherwise only language tags and ranges ("lang-...").
- * Any other description is unknown to slapd, which makes the item
- * UNDEFINED.
- */
-static int
-options_ok(const struct acreS_attr *at, const struct acreS_desc *d)
-{
-    if (d->nopts && at->usage != ACRES_USER)
-        return 0;
-    for (unsigned i = 0; i < d->nopts; i++) {
-        const char *o = d->opts[i];
-        unsigned n = d->opt_len[i];
-
-        if (n == 6 && strncasecmp(o, "binary", 6) == 0) {
-            if (!in_list(binary_syntaxes, at->syntax))
-                return 0;
-        } else if (n < 5 || strncasecmp(o, "lang-", 5) != 0) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /*
  * Resolve the description s[off..off+n) of nd: keep it as written, and a
  * copy with lowercased options for the schema's lookup.
@@ -554,7 +510,7 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
         nd->undef = 2; /* made (|) once parsed: absent_items() */
         return 0;
     }
-    if (!options_ok(at, &nd->want)) {
+    if (!acreS_slapd_desc_ok(at, &nd->want)) {
         nd->undef = 1;
         return 0;
     }

@@ -270,11 +270,13 @@ dn_schema(const acre_schema *schema)
 }
 
 /* Parser flags: slapd refuses a DN naming a type its schema lacks
- * (dn.c LDAPDN_rewrite: slap_bv2undef_ad with SLAP_AD_NOINSERT). */
+ * (dn.c LDAPDN_rewrite: slap_bv2undef_ad with SLAP_AD_NOINSERT), and
+ * what its dnNormalize refuses although RFC 4514 allows it (a type twice
+ * in an RDN, a #-BER value: ACRE_DN_SLAPD). */
 static unsigned
 dn_flags(const acre_schema *schema)
 {
-    return slapd_mode(schema) ? ACRE_DN_STRICT : 0;
+    return slapd_mode(schema) ? ACRE_DN_STRICT | ACRE_DN_SLAPD : 0;
 }
 
 static int

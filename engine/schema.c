@@ -2005,6 +2005,44 @@ acreS_desc_parse(const acre_schema *s, const char *str, size_t n,
     return 0;
 }
 
+/* The syntaxes slapd 2.5 flags SLAP_SYNTAX_BINARY (schema_init.c). */
+static int
+slapd_binary_syntax(const char *oid)
+{
+    static const char *const bin[] = {
+        "1.3.6.1.4.1.1466.115.121.1.1",  "1.3.6.1.4.1.1466.115.121.1.8",
+        "1.3.6.1.4.1.1466.115.121.1.9",  "1.3.6.1.4.1.1466.115.121.1.10",
+        "1.3.6.1.4.1.1466.115.121.1.49", "1.3.6.1.4.1.4203.666.11.10.2.1",
+        "1.2.840.113549.1.8.1.1"};
+
+    for (size_t i = 0; oid && i < sizeof bin / sizeof bin[0]; i++)
+        if (strcmp(oid, bin[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* acreS_slapd_desc_ok -- see schema.h. */
+int
+acreS_slapd_desc_ok(const struct acreS_attr *at, const struct acreS_desc *d)
+{
+    int binary = 0;
+
+    if (d->nopts && at->usage != ACRES_USER)
+        return 0;
+    for (unsigned i = 0; i < d->nopts; i++) {
+        const char *o = d->opts[i];
+        unsigned n = d->opt_len[i];
+
+        if (n == 6 && strncasecmp(o, "binary", 6) == 0) {
+            if (binary++ || !slapd_binary_syntax(at->syntax))
+                return 0;
+        } else if (n < 5 || strncasecmp(o, "lang-", 5) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int
 acreS_opt_covers(const char *w, size_t wn, const char *h, size_t hn)
 {

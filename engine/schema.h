@@ -156,6 +156,16 @@ int acreS_desc_parse(const acre_schema *s, const char *str, size_t n,
                      struct acreS_desc *d);
 
 /*
+ * acreS_slapd_desc_ok -- does slapd take description d, whose type at is
+ * known (ad.c slap_bv2ad)?  No option on an operational type; "binary"
+ * once, and only on a type whose syntax slapd transfers in binary
+ * (X-BINARY-TRANSFER-REQUIRED); any other option a language tag or range
+ * ("lang-...").  Otherwise slapd knows no such description.
+ */
+int acreS_slapd_desc_ok(const struct acreS_attr *at,
+                        const struct acreS_desc *d);
+
+/*
  * An attribute description interned in a schema (acre_schema_attr_id): its
  * type and its options, lowercased and sorted, and its canonical text
  * ("cn;lang-en": the type's first name, then the options).  A description

@@ -690,6 +690,12 @@ typedef struct acre_load_options {
     unsigned flags;                 /* 0 or ACRE_LOAD_* bits */
     acre_load_progress_fn progress; /* as acre_directory_load_files's */
     void *progress_arg;
+    const struct acre_policy *policy; /* NULL, or an OpenLDAP policy whose
+                                  databases must hold every entry (as
+                                  slapadd refuses an entry no database is
+                                  "configured to hold"); a policy with no
+                                  database suffix, or an ACI policy, checks
+                                  nothing */
 } acre_load_options;
 
 /*
@@ -711,8 +717,11 @@ typedef struct acre_load_options {
  * as 389's back end keeps it, every entry with children holds
  * numSubordinates, their number (after its other attributes, kept up to
  * date by each file), and no other entry does, whatever the LDIF says.
- * Returns as acre_directory_load_files,
- * and ACRE_ERR_INVAL for unknown flags.  Any thread.
+ * With a policy, an entry that no database of it holds (none of whose
+ * suffixes is the entry's DN or an ancestor of it, as slapd's
+ * select_backend) is refused with ACRE_ERR_LDIF_DN, as slapadd refuses
+ * it.  Returns as acre_directory_load_files, ACRE_ERR_INVAL for unknown
+ * flags and ACRE_ERR_BADOBJ for a policy that is not one.  Any thread.
  */
 int acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
                             const char *const *paths, size_t n,

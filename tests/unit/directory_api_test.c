@@ -638,8 +638,8 @@ Test(directory_api, load_opt_strict)
     const char text[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
                         "dc: example\nl: Berlin\nl: berlin\n";
     const char *paths[] = {path};
-    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL};
-    acre_load_options bad = {0x80u, NULL, NULL};
+    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL, NULL};
+    acre_load_options bad = {0x80u, NULL, NULL, NULL};
     acre_directory *d = NULL;
     acre_diag dg;
 
@@ -709,7 +709,7 @@ Test(directory_api, load_opt_389_classes_and_password)
         "objectClass: inetOrgPerson\nobjectClass: organizationalperson\n"
         "uid: b\ncn: B\nsn: S\n";
     const char *paths[] = {path};
-    acre_load_options as389 = {ACRE_LOAD_389, NULL, NULL};
+    acre_load_options as389 = {ACRE_LOAD_389, NULL, NULL, NULL};
     const acre_entry *e;
     acre_directory *d = NULL;
     acre_diag dg;
@@ -776,4 +776,124 @@ Test(directory_api, load_server_export)
         0, "%u:%u %s", dg.line, dg.column, dg.message);
     cr_expect_eq(acre_directory_count(d), 4);
     acre_directory_free(d);
+}
+
+/* write_tmp -- text into a new temporary file, its name into path. */
+static void
+write_tmp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    size_t n = strlen(text);
+
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, n), (ssize_t)n);
+    close(fd);
+}
+
+/* load_with -- rc of loading text under the schema of policy p (with p
+ * in the options when hold), the directory freed. */
+static int
+load_with(acre_policy *p, int hold, const char *text, acre_diag *dg)
+{
+    char path[] = "/tmp/acre-holdXXXXXX";
+    const char *paths[] = {path};
+    acre_load_options o = {0, NULL, NULL, hold ? p : NULL};
+    acre_directory *d = NULL;
+    int rc;
+
+    write_tmp(path, text);
+    memset(dg, 0, sizeof *dg);
+    rc = acre_directory_load_opt(NULL, acre_policy_schema(p), paths, 1, &o, &d,
+                                 dg);
+    unlink(path);
+    acre_directory_free(d);
+    return rc;
+}
+
+static acre_policy *
+slapd_policy(const char *conf)
+{
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", conf,
+                       strlen(conf)};
+    acre_policy *p = NULL;
+    acre_diag dg;
+
+    cr_assert_eq(acre_policy_compile(NULL, NULL, &src, 1, 0, &p, &dg), 0, "%s",
+                 dg.message);
+    return p;
+}
+
+/* With a policy in the options, an entry no database holds is refused, as
+ * slapadd refuses it ("not configured to hold"); a policy without
+ * databases checks nothing. */
+Test(directory_api, load_opt_policy_databases_hold_entries)
+{
+    static const char inside[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                                 "dc: example\n\n"
+                                 "dn: ou=x,dc=example,dc=com\n"
+                                 "objectClass: organizationalUnit\nou: x\n";
+    static const char outside[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                                  "dc: example\n\n"
+                                  "dn: dc=org\nobjectClass: domain\ndc: org\n";
+    acre_policy *db = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
+                                   "access to * by * read\n");
+    acre_policy *none = slapd_policy("access to * by * read\n");
+    acre_load_options bad = {0, NULL, NULL, (const acre_policy *)"junk"};
+    acre_directory *d = NULL;
+    acre_diag dg;
+    char path[] = "/tmp/acre-holdXXXXXX";
+    const char *paths[] = {path};
+
+    cr_expect_eq(load_with(db, 1, inside, &dg), 0, "%s", dg.message);
+    cr_expect_eq(load_with(db, 1, outside, &dg), ACRE_ERR_LDIF_DN);
+    cr_expect_eq(dg.line, 5, "line %u (%s)", dg.line, dg.message);
+    cr_expect(strstr(dg.message, "no database") != NULL, "%s", dg.message);
+    cr_expect_eq(load_with(db, 0, outside, &dg), 0, "%s", dg.message);
+    cr_expect_eq(load_with(none, 1, outside, &dg), 0, "%s", dg.message);
+    write_tmp(path, inside);
+    cr_expect_eq(acre_directory_load_opt(NULL, NULL, paths, 1, &bad, &d, &dg),
+                 ACRE_ERR_BADOBJ);
+    cr_expect_null(d);
+    unlink(path);
+    acre_policy_release(db);
+    acre_policy_release(none);
+}
+
+/* Under slapd's schema, a description slapd does not define is refused
+ * (ad.c slap_bv2ad: ";binary" on a type not transferred in binary, an
+ * option other than a language tag, options on an operational type),
+ * and so is a DN value slapd's dnNormalize refuses (a type twice in an
+ * RDN); the RFC 4512/4514 profile takes them. */
+Test(directory_api, load_slapd_descriptions_and_dn_values)
+{
+    static const char *const refused[] = {
+        "description;binary: x\n", "description;x-y: x\n",
+        "description;lang-en;binary: x\n",
+        "seeAlso: cn=a+cn=b,dc=example,dc=com\n"};
+    static const char *const taken[] = {
+        "description;lang-en: x\n", "description;LANG-EN-us: x\n",
+        "seeAlso: cn=a+sn=b,dc=example,dc=com\n"};
+    acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
+                                  "access to * by * read\n");
+    acre_diag dg;
+    char text[256];
+
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(text, sizeof text,
+                 "dn: dc=example,dc=com\nobjectClass: domain\n"
+                 "objectClass: extensibleObject\ndc: example\n%s",
+                 refused[i]);
+        cr_expect_neq(load_with(p, 1, text, &dg), 0, "%s", refused[i]);
+        cr_expect_eq(dg.line, 5, "%s: line %u (%s)", refused[i], dg.line,
+                     dg.message);
+    }
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        snprintf(text, sizeof text,
+                 "dn: dc=example,dc=com\nobjectClass: domain\n"
+                 "objectClass: extensibleObject\ndc: example\n%s",
+                 taken[i]);
+        cr_expect_eq(load_with(p, 1, text, &dg), 0, "%s: %s", taken[i],
+                     dg.message);
+    }
+    acre_policy_release(p);
 }
