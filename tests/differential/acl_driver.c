@@ -17,6 +17,7 @@
  *   acl_driver gen SEED K DIR          write case K of run SEED into DIR
  *   acl_driver mutate SEED K DIR       the same with its rules damaged
  *                                      (acl_mutate.h; DIR/mutation says how)
+ *   acl_driver mutate-data SEED K DIR  the same with its entries damaged
  *   acl_driver conf DIR WORK ROOTPW    DIR/slapd.conf and WORK/slapd.conf
  *                                      for work directory WORK, the data
  *                                      of each database in WORK/data-K.ldif;
@@ -25,6 +26,9 @@
  *                                      WORK/slapd.conf runs slapo-acre on
  *                                      WORK/policy.conf, DIR/slapd.conf's
  *                                      text)
+ *   acl_driver conf-any DIR WORK ROOTPW  the same, an entry no database
+ *                                      holds (or no DN) put in the first
+ *                                      one's data, for slapadd to judge
  *   acl_driver slapd DIR URI ROOTPW [PID]   slapd's answers: DIR/slapd.out
  *   acl_driver compare DIR             acre's answers and the comparison
  *   acl_driver shrink DIR SEARCH RUNNER
@@ -360,17 +364,20 @@ cmd_gen(uint64_t seed, unsigned k, const char *dir)
     return 0;
 }
 
-/* Case K of run seed with its rules mutated (acl_mutate.h), into dir;
- * dir/mutation says how. */
+/* Case K of run seed with its rules (or, with data, its entries)
+ * mutated (acl_mutate.h), into dir; dir/mutation says how. */
 static int
-cmd_mutate(uint64_t seed, unsigned k, const char *dir)
+cmd_mutate(uint64_t seed, unsigned k, const char *dir, int data)
 {
     void *tmp = talloc_new(NULL);
     uint64_t cs = acl_case_seed(seed, k);
     struct acl_case *c = acl_gen(tmp, cs, NULL);
     char *what;
 
-    c->rules = acl_mutate(c, c->rules, cs ^ 0x6d757461746521ull, &what);
+    if (data)
+        c->ldif = acl_mutate_data(c, c->ldif, cs ^ 0x64616d616765ull, &what);
+    else
+        c->rules = acl_mutate(c, c->rules, cs ^ 0x6d757461746521ull, &what);
     mkdir(dir, 0777);
     acl_case_write(c, dir);
     what = talloc_asprintf(tmp, "%s\n", what);
@@ -380,15 +387,15 @@ cmd_mutate(uint64_t seed, unsigned k, const char *dir)
 }
 
 /* The index of the database holding the entry of LDIF record rec, or
- * -1. */
+ * -1; its DN read under schema (NULL: RFC 4514). */
 static int
-record_db(const char *rec, acre_dn **sfx, unsigned n)
+record_db(const char *rec, const acre_schema *schema, acre_dn **sfx, unsigned n)
 {
     char *v = acl_ldif_dn(NULL, rec);
     acre_dn *dn;
     int db = -1;
 
-    if (v && !acre_dn_parse(NULL, NULL, v, strlen(v), 0, &dn, NULL)) {
+    if (v && !acre_dn_parse(NULL, schema, v, strlen(v), 0, &dn, NULL)) {
         for (unsigned i = 0; db < 0 && i < n; i++)
             if (sfx[i] && acre_dn_in_scope(dn, sfx[i], ACRE_SCOPE_SUB) == 1)
                 db = (int)i;
@@ -398,8 +405,10 @@ record_db(const char *rec, acre_dn **sfx, unsigned n)
     return db;
 }
 
+/* any: the data may be damaged (mutate-data); a record no database
+ * holds goes to the first one, whose slapadd then judges it. */
 static int
-cmd_conf(const char *dir, const char *work, const char *rootpw)
+cmd_conf(const char *dir, const char *work, const char *rootpw, int any)
 {
     void *tmp = talloc_new(NULL);
     struct acl_case *c = acl_case_read(tmp, dir);
@@ -410,6 +419,7 @@ cmd_conf(const char *dir, const char *work, const char *rootpw)
     acre_dn **sfx = talloc_zero_array(tmp, acre_dn *, ndbs + 1);
     struct dt_str *data = talloc_zero_array(tmp, struct dt_str, ndbs + 1);
     char *ldif = acl_ldif_uncomment(tmp, c->ldif);
+    acre_schema *slapd = NULL;
 
     dt_write_file(dir, "slapd.conf", conf, strlen(conf));
     if (so) { /* slapo-acre decides, on the same text as its policy */
@@ -424,13 +434,17 @@ cmd_conf(const char *dir, const char *work, const char *rootpw)
             acre_dn_parse(tmp, NULL, dbs[i].suffix, strlen(dbs[i].suffix), 0,
                           &sfx[i], NULL);
     }
+    if (any && acre_schema_new(tmp, ACRE_SCHEMA_SLAPD, &slapd, NULL))
+        dt_die("out of memory");
     for (char *p = ldif; *p;) {
         char *end = strstr(p, "\n\n");
         size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
         while (*p == '\n')
             p++, n--;
-        if (n && !strncmp(p, "dn:", 3)) {
-            int db = record_db(p, sfx, ndbs);
+        if (n && (any || !strncmp(p, "dn:", 3))) {
+            int db = record_db(p, slapd, sfx, ndbs);
+            if (db < 0 && any)
+                db = 0;
             if (db < 0) {
                 fprintf(stderr, "%s: no database holds the entry %.*s\n", suite,
                         (int)strcspn(p, "\n"), p);
@@ -559,7 +573,8 @@ usage(void)
                     "       acl_driver case DIR RUNNER [NAME]\n"
                     "       acl_driver test006 DATADIR initial|final DIR\n"
                     "       acl_driver gen SEED K DIR\n"
-                    "       acl_driver conf DIR WORK ROOTPW\n"
+                    "       acl_driver mutate|mutate-data SEED K DIR\n"
+                    "       acl_driver conf|conf-any DIR WORK ROOTPW\n"
                     "       acl_driver slapd DIR URI ROOTPW\n"
                     "       acl_driver compare DIR\n"
                     "       acl_driver shrink DIR SEARCH RUNNER\n"
@@ -586,12 +601,17 @@ main(int argc, char **argv)
         return cmd_test006(argv[2], argv[3], argv[4]);
     if (argc == 5 && !strcmp(argv[1], "mutate"))
         return cmd_mutate(strtoull(argv[2], NULL, 10),
-                          (unsigned)strtoul(argv[3], NULL, 10), argv[4]);
+                          (unsigned)strtoul(argv[3], NULL, 10), argv[4], 0);
+    if (argc == 5 && !strcmp(argv[1], "mutate-data"))
+        return cmd_mutate(strtoull(argv[2], NULL, 10),
+                          (unsigned)strtoul(argv[3], NULL, 10), argv[4], 1);
     if (argc == 5 && !strcmp(argv[1], "gen"))
         return cmd_gen(strtoull(argv[2], NULL, 10),
                        (unsigned)strtoul(argv[3], NULL, 10), argv[4]);
     if (argc == 5 && !strcmp(argv[1], "conf"))
-        return cmd_conf(argv[2], argv[3], argv[4]);
+        return cmd_conf(argv[2], argv[3], argv[4], 0);
+    if (argc == 5 && !strcmp(argv[1], "conf-any"))
+        return cmd_conf(argv[2], argv[3], argv[4], 1);
     if ((argc == 5 || argc == 6) && !strcmp(argv[1], "slapd"))
         return cmd_slapd(argv[2], argv[3], argv[4]);
     if (!strncmp(argv[1], "bench-", 6))

@@ -8,6 +8,13 @@
 #include <string.h>
 #include <talloc.h>
 
+/* Words and characters a mutation puts in. */
+struct kit {
+    const char *const *words;
+    unsigned nwords;
+    const char *chars;
+};
+
 /* Words a rule may hold, some of them wrong where they land, some wrong
  * anywhere (not "aci" or "dynacl/aci": slapd's ACI module, which acre
  * refuses, acre-rules(5)). */
@@ -130,6 +137,67 @@ static const char *const pool[] = {
     "#x",
 };
 
+/* Words an entry may hold, some wrong where they land, some wrong
+ * anywhere. */
+static const char *const data_pool[] = {
+    "dn:",
+    "dn::",
+    "dn: dc=com",
+    "dn: cn=x,dc=example,dc=com",
+    "objectClass:",
+    "objectClass: top",
+    "objectClass: person",
+    "objectClass: organizationalPerson",
+    "objectClass: inetOrgPerson",
+    "objectClass: organizationalUnit",
+    "objectClass: groupOfNames",
+    "objectClass: extensibleObject",
+    "objectClass: nosuchclass",
+    "structuralObjectClass: person",
+    "cn:",
+    "cn::",
+    "cn:<",
+    "cn: x",
+    "cn:: eA==",
+    "cn:: =",
+    "sn: x",
+    "uid: u1",
+    "ou: x",
+    "l: Berlin",
+    "l: berlin",
+    "c: US",
+    "c: USA",
+    "mail: a@example.com",
+    "telephoneNumber: +1 555 0100",
+    "telephoneNumber: x",
+    "description;lang-en: x",
+    "description;binary: x",
+    "member: cn=x,dc=example,dc=com",
+    "member: x",
+    "seeAlso: cn=a+cn=b,dc=example,dc=com",
+    "userPassword: secret",
+    "entryUUID: 2d3b8a36-8c5d-103f-8a53-5f2b2b2b2b2b",
+    "createTimestamp: 20200101000000Z",
+    "nosuchattr: x",
+    "changetype: add",
+    "changetype: modify",
+    "version: 1",
+    "-",
+    ":",
+    "::",
+    "x",
+    "dc=example,dc=com",
+    "cn=a+cn=b",
+    "\\2C",
+    "#",
+};
+
+static const struct kit rule_kit = {pool, DT_NELEM(pool),
+                                    "\"=,.()*${}\\;:+-!&|/ aZ09#"};
+
+static const struct kit data_kit = {data_pool, DT_NELEM(data_pool),
+                                    "\"=,.;:+-<>#\\ aZ09"};
+
 /* The lines of the rules that belong to an access rule ("access" and
  * the indented lines that continue it). */
 static int
@@ -178,9 +246,10 @@ some_token(struct dt_rng *r, char **t, unsigned n)
     return k;
 }
 
-/* One mutation of line l; what it did, into *what. */
+/* One mutation of line l with kit k; what it did, into *what. */
 static char *
-mutate_line(void *ctx, struct dt_rng *r, const char *l, const char **what)
+mutate_line(void *ctx, struct dt_rng *r, const struct kit *kit, const char *l,
+            const char **what)
 {
     unsigned n, k, j;
     char **t = split(ctx, l, &n), *x, *out;
@@ -207,11 +276,12 @@ mutate_line(void *ctx, struct dt_rng *r, const char *l, const char **what)
         break;
     case 3:
         *what = "token replaced";
-        t[k] = talloc_strdup(t, DT_PICK(r, pool));
+        t[k] = talloc_strdup(t, kit->words[dt_rng_below(r, kit->nwords)]);
         break;
     case 4:
         *what = "token inserted";
-        t[k] = talloc_asprintf(t, "%s %s", DT_PICK(r, pool), t[k]);
+        t[k] = talloc_asprintf(t, "%s %s",
+                               kit->words[dt_rng_below(r, kit->nwords)], t[k]);
         break;
     case 5:
         *what = "character deleted";
@@ -219,15 +289,14 @@ mutate_line(void *ctx, struct dt_rng *r, const char *l, const char **what)
         j = dt_rng_below(r, (unsigned)strlen(x));
         memmove(x + j, x + j + 1, strlen(x + j));
         break;
-    case 6: {
-        static const char chars[] = "\"=,.()*${}\\;:+-!&|/ aZ09#";
+    case 6:
         *what = "character inserted";
         x = t[k];
         j = dt_rng_below(r, (unsigned)strlen(x) + 1);
-        t[k] = talloc_asprintf(t, "%.*s%c%s", (int)j, x,
-                               chars[dt_rng_below(r, sizeof chars - 1)], x + j);
+        t[k] = talloc_asprintf(
+            t, "%.*s%c%s", (int)j, x,
+            kit->chars[dt_rng_below(r, (unsigned)strlen(kit->chars))], x + j);
         break;
-    }
     default:
         *what = "token case changed";
         for (x = t[k]; *x; x++)
@@ -269,12 +338,52 @@ acl_mutate(void *ctx, const char *rules, uint64_t seed, char **what)
             if (rule_line((const char *const *)lines, i) && seen++ == pick)
                 break;
         const char *how = "";
-        lines[i] = mutate_line(ctx, &r, lines[i], &how);
+        lines[i] = mutate_line(ctx, &r, &rule_kit, lines[i], &how);
         *what = talloc_asprintf_append(*what, "%sline %u: %s",
                                        **what ? "; " : "", i + 1, how);
     }
     out = talloc_strdup(ctx, "");
     for (i = 0; i < n; i++)
         out = talloc_asprintf_append(out, "%s\n", lines[i]);
+    return out;
+}
+
+char *
+acl_mutate_data(void *ctx, const char *ldif, uint64_t seed, char **what)
+{
+    struct dt_rng r;
+    unsigned n = 0, ndata, i;
+    char **lines, *out;
+    const char *p;
+
+    dt_rng_seed(&r, seed);
+    lines = talloc_array(ctx, char *, 1);
+    for (p = ldif; *p;) {
+        size_t len = strcspn(p, "\n");
+        lines = talloc_realloc(ctx, lines, char *, n + 2);
+        lines[n++] = talloc_strndup(lines, p, len);
+        p += len + (p[len] == '\n');
+    }
+    lines[n] = NULL;
+    *what = talloc_strdup(ctx, "");
+    for (unsigned m = 1 + dt_rng_below(&r, 2); m; m--) {
+        /* a line of an entry: not empty, not a comment */
+        for (ndata = 0, i = 0; i < n; i++)
+            ndata += *lines[i] && *lines[i] != '#';
+        if (!ndata)
+            break;
+        unsigned pick = dt_rng_below(&r, ndata), seen = 0;
+        for (i = 0; i < n; i++)
+            if (*lines[i] && *lines[i] != '#' && seen++ == pick)
+                break;
+        const char *how = "";
+        lines[i] = mutate_line(lines, &r, &data_kit, lines[i], &how);
+        *what = talloc_asprintf_append(*what, "%sline %u: %s",
+                                       **what ? "; " : "", i + 1, how);
+    }
+    out = talloc_strdup(ctx, "");
+    for (i = 0; i < n; i++)
+        out = talloc_asprintf_append(out, "%s\n", lines[i]);
+    talloc_free(lines);
     return out;
 }

@@ -108,6 +108,11 @@ differential-mutate: $(B)/differential/acl_driver $(B)/acre
 	bash $(DT_DIR)/mutate.sh $(B)/differential/acl_driver $(B)/acre \
 		$(B)/differential/mutate '$(SEED)' '$(N)'
 
+# slapadd against acre's loader on damaged entries (N cases).
+differential-mutate-data: $(B)/differential/acl_driver $(B)/acre
+	bash $(DT_DIR)/mutate.sh $(B)/differential/acl_driver $(B)/acre \
+		$(B)/differential/mutate '$(SEED)' '$(N)' data
+
 bench-slapd: $(B)/differential/acl_driver
 	$(if $(BENCH_UNITS),ACRE_BENCH_UNITS=$(BENCH_UNITS)) \
 		$(if $(BENCH_MIXES),ACRE_BENCH_MIXES="$(BENCH_MIXES)") \
