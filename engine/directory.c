@@ -371,6 +371,37 @@ value_col(unsigned col, size_t span, size_t off)
     return col && off < span ? col + (unsigned)off : (col ? col : 0);
 }
 
+/* slapd_checks -- does this load make slapadd's schema checks? */
+static int
+slapd_checks(const struct load *L)
+{
+    return !(L->d->flags & ACRED_DIR_389) &&
+           acreS_profile(L->d->schema) == ACRE_PROFILE_SLAPD;
+}
+
+/*
+ * slapd_trusts -- under slapadd's checks, is t's value taken without its
+ * syntax's check?  slapadd does not validate values (str2entry): it only
+ * normalises each by its type's equality rule.  slapd's normaliser of
+ * caseIgnoreMatch and caseExactMatch (UTF8StringNormalize) takes any
+ * UTF-8 text: the empty string (description:), or a countryName of three
+ * letters; that of the IA5 rules (IA5StringNormalize) any bytes (a mail
+ * with a non-ASCII letter: acreM_normalise_stored).  Other rules keep
+ * their syntax's check, where acre stays stricter than slapadd; so does
+ * ACRE_LOAD_STRICT, the LDAP add rule.
+ */
+static int
+slapd_trusts(const struct load *L, const struct acreS_attr *at,
+             const struct tv *t)
+{
+    if (!slapd_checks(L) || (L->d->flags & ACRED_DIR_STRICT_VALUES))
+        return 0;
+    if (at->eq == ACREM_CASE_IGNORE_IA5 || at->eq == ACREM_CASE_EXACT_IA5)
+        return 1;
+    return (at->eq == ACREM_CASE_IGNORE || at->eq == ACREM_CASE_EXACT) &&
+           acreE_utf8_valid(t->val, t->len);
+}
+
 /* check_value -- validate and normalise t's value by its type. */
 static int
 check_value(struct load *L, const struct acreS_attr *at, struct tv *t)
@@ -378,14 +409,20 @@ check_value(struct load *L, const struct acreS_attr *at, struct tv *t)
     const acre_schema *s = L->d->schema;
     int rc;
 
-    if (!acreM_validate(s, syntax_of(L, at), t->val, t->len))
+    if (!slapd_trusts(L, at, t) &&
+        !acreM_validate(s, syntax_of(L, at), t->val, t->len))
         return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col,
                    "invalid value for attribute \"%.*s\" (syntax %s)",
                    (int)t->desc_len, t->desc, at->syntax ? at->syntax : "?");
     if (at->eq == ACREM_NONE)
         return 0;
     t->norm_off = L->norms.len;
-    rc = acreM_normalise(s, at->eq, t->val, t->len, &L->norms);
+    /* UTF8StringNormalize makes the empty string of the empty string */
+    rc = !slapd_trusts(L, at, t)
+             ? acreM_normalise(s, at->eq, t->val, t->len, &L->norms)
+         : t->len == 0
+             ? 0
+             : acreM_normalise_stored(s, at->eq, t->val, t->len, &L->norms);
     if (rc == ACRE_ERR_NOMEM)
         return nomem(L);
     if (rc)
@@ -439,14 +476,6 @@ dn389(struct load *L, const struct acreS_attr *at, struct tv *t)
     }
     acreE_buf_free(&b);
     return rc == ACRE_ERR_NOMEM ? nomem(L) : 0;
-}
-
-/* slapd_checks -- does this load make slapadd's schema checks? */
-static int
-slapd_checks(const struct load *L)
-{
-    return !(L->d->flags & ACRED_DIR_389) &&
-           acreS_profile(L->d->schema) == ACRE_PROFILE_SLAPD;
 }
 
 /* slapd_desc_ok -- does slapd define description d (acreS_slapd_desc_ok),
@@ -2272,6 +2301,8 @@ acreE_dir_load_ldif(struct acreE_dir *d, const char *path, const char *text,
     else if (!(rc = open_input(&L, path, &f))) {
         L.f = f;
         rc = acreL_open(L.scratch, f, text, len, L.name, &r);
+        if (!rc && slapd_checks(&L) && !(d->flags & ACRED_DIR_STRICT_VALUES))
+            acreL_set_slapd(r); /* slapadd's LDIF reader */
         rc = rc ? nomem(&L) : read_all(&L, r);
     }
     if (f && f != stdin)

@@ -71,6 +71,7 @@ struct acreL_reader {
     /* a sticky error */
     int err;
     acre_diag err_diag;
+    int slapd; /* acreL_set_slapd */
     /* acreL_on_comment's callback, or NULL */
     int (*on_comment)(void *arg, unsigned line, const char *s, size_t n);
     void *comment_arg;
@@ -429,14 +430,55 @@ unbase64(char *s, size_t n)
     return (long)(o - pad);
 }
 
+/*
+ * unbase64_slapd -- decode s[0..n) in place as libldap's
+ * ldap_int_decode_b64_inplace does: four letters at a time, each a letter
+ * of the alphabet or '=' (a byte past the end reads as NUL, which is
+ * neither); the first quad with another byte ends the value (its letters
+ * are not decoded), a '=' third or fourth ends it after the bytes before
+ * it, and a '=' first or second decodes as libldap's table has it (0xff,
+ * a char, shifted with its sign).  Returns the decoded length.
+ */
+static size_t
+unbase64_slapd(char *s, size_t n)
+{
+    size_t o = 0;
+
+    for (size_t p = 0; p < n; p += 4) {
+        uint8_t c[4];
+        int nib[4];
+
+        for (int i = 0; i < 4; i++) {
+            c[i] = p + (size_t)i < n ? (uint8_t)s[p + (size_t)i] : 0;
+            if (c[i] != '=' && !b64[c[i]])
+                return o;
+            nib[i] = c[i] == '=' ? -1 : b64[c[i]] - 1;
+        }
+        s[o] = (char)(uint8_t)((nib[0] << 2) | (nib[1] >> 4));
+        if (c[2] == '=') {
+            s[o + 1] = (char)(uint8_t)((nib[1] & 0x0f) << 4);
+            return o + 1;
+        }
+        s[o + 1] = (char)(uint8_t)(((nib[1] & 0x0f) << 4) | (nib[2] >> 2));
+        if (c[3] == '=') {
+            s[o + 2] = (char)(uint8_t)((nib[2] & 0x03) << 6);
+            return o + 2;
+        }
+        s[o + 2] = (char)(uint8_t)(((nib[2] & 0x03) << 6) | nib[3]);
+        o += 3;
+    }
+    return o;
+}
+
 /* ------------------------------------------------------------------------
  * Line syntax
  */
 
-/* parse_base64 -- the value of "desc::" starts at line offset v. */
+/* parse_base64 -- the value of "desc::" starts at line offset v; as
+ * slapd reads it when slapd is set. */
 static int
 parse_base64(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
-             acre_diag *diag)
+             int slapd, acre_diag *diag)
 {
     char *l = r->rec + start;
     size_t e = r->llen;
@@ -444,6 +486,18 @@ parse_base64(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
 
     for (; v < e && l[v] == ' '; v++)
         ;
+    if (slapd) {
+        if (v == e)
+            return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v,
+                           "missing base64 value");
+        m = (long)unbase64_slapd(l + v, e - v);
+        l[v + (size_t)m] = '\0';
+        s->val_off = start + v;
+        s->len = (size_t)m;
+        s->col = 0;
+        s->span = 0;
+        return 0;
+    }
     while (e > v && l[e - 1] == ' ')
         e--;
     m = unbase64(l + v, e - v);
@@ -485,14 +539,14 @@ ieq(const char *s, size_t n, const char *lit)
  */
 static int
 parse_plain(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
-            acre_diag *diag)
+            int slapd, acre_diag *diag)
 {
     const char *l = r->rec + start, *bad;
     size_t n = r->llen;
 
     for (; v < n && l[v] == ' '; v++)
         ;
-    if (v < n && (l[v] == ':' || l[v] == '<'))
+    if (v < n && (l[v] == ':' || l[v] == '<') && !slapd)
         return fail_at(r, diag, ACRE_ERR_LDIF_SYNTAX, v,
                        "a value starting with '%c' must be base64-encoded",
                        l[v]);
@@ -521,7 +575,7 @@ parse_line(struct acreL_reader *r, size_t start, struct slot *s,
 {
     const char *l = r->rec + start;
     size_t n = r->llen, i = 0;
-    int empty_opt = 0;
+    int empty_opt = 0, slapd;
 
     while (i < n && desc_char[(uint8_t)l[i]]) {
         empty_opt |= l[i] == ';' && (i == 0 || l[i - 1] == ';');
@@ -541,9 +595,12 @@ parse_line(struct acreL_reader *r, size_t start, struct slot *s,
     if (i + 1 < n && l[i + 1] == '<')
         return fail_at(r, diag, ACRE_ERR_LDIF_UNSUPPORTED, i + 1,
                        "URL values (\":<\") are not supported");
+    /* slapd's reader, but not for the DN (slapadd refuses an entry
+     * whose DN line it cannot read) */
+    slapd = r->slapd && !ieq(l, i, "dn");
     if (i + 1 < n && l[i + 1] == ':')
-        return parse_base64(r, start, i + 2, s, diag);
-    return parse_plain(r, start, i + 1, s, diag);
+        return parse_base64(r, start, i + 2, s, slapd, diag);
+    return parse_plain(r, start, i + 1, s, slapd, diag);
 }
 
 /* ------------------------------------------------------------------------
@@ -706,6 +763,13 @@ acreL_open(void *mem_ctx, FILE *f, const char *text, size_t len,
     }
     *out = r;
     return 0;
+}
+
+/* acreL_set_slapd -- see ldif.h. */
+void
+acreL_set_slapd(struct acreL_reader *r)
+{
+    r->slapd = 1;
 }
 
 /*

@@ -65,6 +65,17 @@ int acreL_open(void *mem_ctx, FILE *f, const char *text, size_t len,
                const char *name, struct acreL_reader **out);
 
 /*
+ * acreL_set_slapd -- read attribute value lines as slapd's LDIF reader
+ * (libldap ldif_parse_line2, as slapadd uses it) reads them, not as RFC
+ * 2849 has them: a plain value may start with ':' or '<'; base64 is
+ * decoded four letters at a time up to the first padding or the first
+ * byte outside the alphabet, and what was decoded before that is the
+ * value; "desc::" with no base64 at all is an error.  The dn line keeps
+ * the RFC's rules (slapadd refuses an entry whose DN it cannot decode).
+ */
+void acreL_set_slapd(struct acreL_reader *r);
+
+/*
  * acreL_next -- the next record.  Returns 1 with *rec filled (valid until
  * the next call), 0 at the end, or a negative ACRE_ERR_LDIF_* code with
  * diag naming file, line and column.

@@ -998,6 +998,23 @@ acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v, size_t n,
     return rc;
 }
 
+/* acreM_normalise_stored -- see match.h. */
+int
+acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
+                       size_t n, struct acreE_buf *out)
+{
+    const struct acreM_info *info = acreM_info(eq);
+
+    if (!slapd_mode(schema) || !info || !out || (!v && n) ||
+        (info->eq != ACREM_CASE_IGNORE_IA5 && info->eq != ACREM_CASE_EXACT_IA5))
+        return acreM_normalise(schema, eq, v, n, out);
+    n = v ? before_nul(v, n) : 0;
+    return prep_rc(acreE_prep_slapd_stored(
+        info->eq == ACREM_CASE_IGNORE_IA5 ? ACRE_MR_CASE_IGNORE_IA5
+                                          : ACRE_MR_CASE_EXACT_IA5,
+        v ? v : (const uint8_t *)"", n, out));
+}
+
 /* ------------------------------------------------------------------------
  * Assertion values
  *

@@ -132,6 +132,15 @@ int acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v,
                     size_t n, struct acreE_buf *out);
 
 /*
+ * acreM_normalise_stored -- acreM_normalise for a value as slapadd
+ * stores it, which it checks only by normalising it: under slapd's
+ * schema the IA5 rules take any bytes (acreE_prep_slapd_stored); the
+ * other rules are acreM_normalise's.
+ */
+int acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
+                           size_t n, struct acreE_buf *out);
+
+/*
  * How an assertion value is used: for equality, ordering and extensible
  * match (EQ), or for ~= (APPROX), which slapd normalises differently.
  */

@@ -651,17 +651,18 @@ slapd_string(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
     return rc;
 }
 
-/* IA5 strings under slapd: ASCII, lowercased (fold), white space as above
- * but a value of nothing but white space becomes empty. */
+/* IA5 strings under slapd: ASCII (any: other bytes kept as they are),
+ * lowercased (fold), white space as above but a value of nothing but
+ * white space becomes empty. */
 static int
-slapd_ia5(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
+slapd_ia5(int fold, int any, const uint8_t *in, size_t n, struct acreE_buf *out)
 {
     size_t start = out->len;
 
     if (out->cap - out->len < n + 1 && acreE_buf_grow(out, n + 1))
         return ACRE_PREP_NOMEM;
     for (size_t k = 0; k < n; k++) {
-        if (in[k] & 0x80)
+        if ((in[k] & 0x80) && !any)
             return out->len = start, ACRE_PREP_SYNTAX;
         out->p[out->len++] = fold ? lower(in[k]) : in[k];
     }
@@ -683,8 +684,17 @@ acreE_prep_as(int profile, enum acreE_mr mr, const uint8_t *in, size_t n,
         return slapd_string(mr == ACRE_MR_CASE_IGNORE, in, n, out);
     case ACRE_MR_CASE_IGNORE_IA5:
     case ACRE_MR_CASE_EXACT_IA5:
-        return slapd_ia5(mr == ACRE_MR_CASE_IGNORE_IA5, in, n, out);
+        return slapd_ia5(mr == ACRE_MR_CASE_IGNORE_IA5, 0, in, n, out);
     default: /* telephone, numeric, integer, octets: as acreE_prep */
         return acreE_prep(mr, in, n, out);
     }
+}
+
+int
+acreE_prep_slapd_stored(enum acreE_mr mr, const uint8_t *in, size_t n,
+                        struct acreE_buf *out)
+{
+    if (mr == ACRE_MR_CASE_IGNORE_IA5 || mr == ACRE_MR_CASE_EXACT_IA5)
+        return slapd_ia5(mr == ACRE_MR_CASE_IGNORE_IA5, 1, in, n, out);
+    return acreE_prep_as(ACRE_PROFILE_SLAPD, mr, in, n, out);
 }

@@ -57,6 +57,17 @@ int acreE_prep_as(int profile, enum acreE_mr mr, const uint8_t *in, size_t n,
                   struct acreE_buf *out);
 
 /*
+ * acreE_prep_slapd_stored -- what slapd 2.5's normaliser of rule mr makes
+ * of a stored value, which slapadd does not check against its syntax:
+ * acreE_prep_as(ACRE_PROFILE_SLAPD, ...), except that the IA5 rules take
+ * bytes past ASCII as they are (IA5StringNormalize folds ASCII only and
+ * refuses nothing; slapd checks an assertion's syntax before normalising
+ * it, so only stored values get here).
+ */
+int acreE_prep_slapd_stored(enum acreE_mr mr, const uint8_t *in, size_t n,
+                            struct acreE_buf *out);
+
+/*
  * acreE_prep -- prepare `in` (n bytes) for rule `mr`, appending the result
  * to `out`.  For string rules: transcode check, map, case fold (caseIgnore
  * family and telephoneNumber), NFKC, prohibit, insignificant space or

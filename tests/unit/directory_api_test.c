@@ -897,3 +897,48 @@ Test(directory_api, load_slapd_descriptions_and_dn_values)
     }
     acre_policy_release(p);
 }
+
+/* slapadd does not check a value's syntax, only that its equality rule
+ * normalises it: under caseIgnoreMatch and caseExactMatch any UTF-8
+ * text, the empty string and a three-letter countryName too, under the
+ * IA5 rules any bytes (checked on slapadd 2.5.13; slapd then returns
+ * "description:", matches (c=USA) and (mail=*x@a*) on "\xc3\x9cX@a.COM").  The
+ * LDAP add rule (ACRE_LOAD_STRICT) and the RFC profile keep the syntax check,
+ * as do the other rules (where acre stays stricter than slapadd: acre(1)). */
+Test(directory_api, load_slapd_trusts_utf8_string_values)
+{
+    static const char base[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                               "objectClass: extensibleObject\ndc: example\n";
+    static const char *const taken[] = {"description:\n", "c: USA\n",
+                                        "description:\ncn: \n",
+                                        "mail:: w5xYQGEuQ09N\n"};
+    /* slapd's normalisers refuse these too */
+    static const char *const refused[] = {"telephoneNumber:\n", "seeAlso: x\n"};
+    acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
+                                  "access to * by * read\n");
+    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL, NULL};
+    acre_directory *d = NULL;
+    char text[256], path[] = "/tmp/acre-trustXXXXXX";
+    const char *paths[] = {path};
+    acre_diag dg;
+
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", base, taken[i]);
+        cr_expect_eq(load_with(p, 1, text, &dg), 0, "%s: %s", taken[i],
+                     dg.message);
+        cr_expect_neq(load_with(NULL, 0, text, &dg), 0, "%s (RFC profile)",
+                      taken[i]);
+        memcpy(path, "/tmp/acre-trustXXXXXX", sizeof path);
+        write_tmp(path, text);
+        cr_expect_eq(acre_directory_load_opt(NULL, acre_policy_schema(p), paths,
+                                             1, &strict, &d, &dg),
+                     ACRE_ERR_LDIF_VALUE, "%s (strict)", taken[i]);
+        unlink(path);
+    }
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", base, refused[i]);
+        cr_expect_eq(load_with(p, 1, text, &dg), ACRE_ERR_LDIF_VALUE, "%s",
+                     refused[i]);
+    }
+    acre_policy_release(p);
+}

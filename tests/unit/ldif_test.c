@@ -615,3 +615,56 @@ Test(ldif, comment_callback)
     cr_expect_eq(acreL_next(r, &rec, &d), ACRE_ERR_NOMEM);
     acreL_close(r);
 }
+
+/* As slapd's reader (acreL_set_slapd), checked with slapadd 2.5.13 and
+ * ldapsearch: base64 decoded quad by quad up to the first padding or the
+ * first byte outside the alphabet, what was decoded kept; a plain value
+ * may start with ':' or '<'; no base64 at all is an error; the DN keeps
+ * the RFC's rules. */
+static int
+read_slapd(const char *text, char *out, size_t cap, acre_diag *diag)
+{
+    struct acreL_reader *r;
+    struct acreL_record rec;
+    int rc;
+
+    out[0] = '\0';
+    memset(diag, 0, sizeof *diag);
+    cr_assert_eq(acreL_open(NULL, NULL, text, strlen(text), "t.ldif", &r), 0);
+    acreL_set_slapd(r);
+    while ((rc = acreL_next(r, &rec, diag)) == 1)
+        flatten(out, cap, &rec);
+    acreL_close(r);
+    return rc;
+}
+
+Test(ldif, slapd_reader)
+{
+    static const struct {
+        const char *text, *want;
+    } ok[] = {
+        {"dn: cn=a\nd:: eHl6 x\n", "cn=a@1|d=xyz@2"},
+        {"dn: cn=a\nd:: eA== junk\n", "cn=a@1|d=x@2"},
+        {"dn: cn=a\nd:: dn: dc=com\n", "cn=a@1|d=@2"},
+        {"dn: cn=a\nd:: QUJDREVGRw\n", "cn=a@1|d=ABCDEF@2"},
+        {"dn: cn=a\nd:: eHk=eHk=\n", "cn=a@1|d=xy@2"},
+        {"dn: cn=a\nd:: ====\n", "cn=a@1|d=\\ff@2"},
+        {"dn: cn=a\ncn: :colon\ncn: <lt\n", "cn=a@1|cn=:colon@2|cn=<lt@3"},
+    };
+
+    static const char *const bad[] = {"dn: cn=a\nd::\n", "dn: cn=a\nd:: \n",
+                                      "dn:: eA== x\n"};
+    acre_diag d;
+
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        cr_expect_eq(read_slapd(ok[i].text, got, sizeof got, &d), 0, "%s: %s",
+                     ok[i].text, d.message);
+        cr_expect_str_eq(got, ok[i].want, "input:\n%s", ok[i].text);
+        /* RFC 2849 refuses each */
+        cr_expect_lt(
+            read_text(ok[i].text, strlen(ok[i].text), got, sizeof got, &d), 0,
+            "RFC reader took %s", ok[i].text);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_lt(read_slapd(bad[i], got, sizeof got, &d), 0, "%s", bad[i]);
+}
