@@ -1404,6 +1404,62 @@ check_required(struct load *L, unsigned line)
     return 0;
 }
 
+/*
+ * check_allowed -- as slapadd (schema_check.c oc_check_allowed), for data
+ * loaded under an OpenLDAP policy's databases (acreE_dir_set_holder):
+ * each attribute is a MUST or MAY of the entry's structural class or of
+ * one of its auxiliary classes (inherited ones included; the type itself,
+ * not a supertype), unless a class is extensibleObject; objectClass,
+ * operational types and memberOf (operational as slapo-memberof defines
+ * it) are always allowed.  Subentries (RFC 3672, OpenDJ's
+ * ldapSubEntry), which acre takes beyond what slapd 2.5 loads, are not
+ * checked.
+ */
+static int
+check_allowed(struct load *L)
+{
+    const acre_schema *s = L->d->schema;
+    int oc = acreS_attr_find(s, "objectClass", 11), cls[64], sc = -1;
+    /* slapd knows memberOf only from slapo-memberof, as operational */
+    int memberof = acreS_attr_find(s, "memberOf", 8);
+    unsigned n = 0;
+
+    if (!slapd_checks(L) || !L->d->holder || oc < 0 ||
+        record_is(L, "extensibleObject") || record_is(L, "subentry") ||
+        record_is(L, "ldapSubEntry"))
+        return 0;
+    for (size_t k = 0; k < L->ntv; k++) {
+        int id = class_at(L, oc, &L->tv[k]);
+        const struct acreS_class *c = id >= 0 ? acreS_class(s, id) : NULL;
+        if (c && c->kind == ACRES_STRUCTURAL &&
+            (sc < 0 || acreS_class_is(s, id, sc)))
+            sc = id;
+        else if (c && c->kind == ACRES_AUXILIARY && n < 63)
+            cls[n++] = id;
+    }
+    if (sc >= 0)
+        cls[n++] = sc;
+    for (size_t k = 0; k < L->ntv; k++) {
+        const struct tv *t = &L->tv[k];
+        unsigned w = (unsigned)t->type >> 6, i;
+        uint64_t bit = (uint64_t)1 << ((unsigned)t->type & 63);
+
+        if (t->type == oc || t->type == memberof ||
+            acreS_attr(s, t->type)->usage != ACRES_USER)
+            continue;
+        for (i = 0; i < n; i++) {
+            const struct acreS_class *c = acreS_class(s, cls[i]);
+            if ((c->all_must[w] | c->all_may[w]) & bit)
+                break;
+        }
+        if (i == n)
+            return err(L, ACRE_ERR_LDIF_VALUE, t->line, t->col ? t->col : 1,
+                       "attribute '%.*s' not allowed", (int)t->desc_len,
+                       t->desc);
+    }
+    return 0;
+}
+
 /* add_made -- a value the loader adds to the record, as a server adds
  * it: of type `at` (no options), named desc, line the record's. */
 static int
@@ -1575,7 +1631,7 @@ record(struct load *L, const struct acreL_record *rec)
             return rc;
     if ((rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
         (rc = check_classes(L)) || (rc = add_structural(L, rec->line)) ||
-        (rc = check_required(L, rec->line)) ||
+        (rc = check_required(L, rec->line)) || (rc = check_allowed(L)) ||
         (rc = add_superclasses(L, rec->line)) ||
         (password_last(L), rc = sort_values(L, &nattrs)) ||
         (rc = check_objectclass(L, rec->line)))

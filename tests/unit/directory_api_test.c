@@ -942,3 +942,56 @@ Test(directory_api, load_slapd_trusts_utf8_string_values)
     }
     acre_policy_release(p);
 }
+
+/* Under an OpenLDAP policy's databases, as slapadd (oc_check_allowed):
+ * an attribute no class of the entry allows is refused, unless the entry
+ * is extensibleObject; operational types always pass; without a policy
+ * the data is not checked so (exports of OpenDJ and 389-DS carry such
+ * attributes). */
+Test(directory_api, load_opt_policy_attribute_allowed)
+{
+    static const char top[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                              "dc: example\n\n";
+
+    static const struct {
+        const char *entry;
+        int ok;
+    } cases[] = {
+        {"dn: ou=x,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+         "ou: x\ncn: y\n",
+         0},
+        {"dn: ou=x,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+         "objectClass: extensibleObject\nou: x\ncn: y\n",
+         1},
+        {"dn: ou=x,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+         "ou: x\ndescription;lang-en: y\ncreatorsName: cn=a\n",
+         1},
+        {"dn: uid=a,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+         "uid: a\ncn: A\nsn: B\ntelephoneNumber: 1\nmail: a@b\n",
+         1},
+        {"dn: uid=a,dc=example,dc=com\nobjectClass: person\n"
+         "objectClass: uidObject\nuid: a\ncn: A\nsn: B\nmail: a@b\n",
+         0},
+    };
+
+    acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
+                                  "access to * by * read\n");
+    acre_diag dg;
+    char text[512];
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", top, cases[i].entry);
+        if (cases[i].ok) {
+            cr_expect_eq(load_with(p, 1, text, &dg), 0, "%s: %s",
+                         cases[i].entry, dg.message);
+        } else {
+            cr_expect_eq(load_with(p, 1, text, &dg), ACRE_ERR_LDIF_VALUE, "%s",
+                         cases[i].entry);
+            cr_expect(strstr(dg.message, "not allowed") != NULL, "%s",
+                      dg.message);
+            cr_expect_eq(load_with(p, 0, text, &dg), 0, "%s (no policy): %s",
+                         cases[i].entry, dg.message);
+        }
+    }
+    acre_policy_release(p);
+}
