@@ -386,9 +386,11 @@ slapd_checks(const struct load *L)
  * caseIgnoreMatch and caseExactMatch (UTF8StringNormalize) takes any
  * UTF-8 text: the empty string (description:), or a countryName of three
  * letters; that of the IA5 rules (IA5StringNormalize) any bytes (a mail
- * with a non-ASCII letter: acreM_normalise_stored).  Other rules keep
- * their syntax's check, where acre stays stricter than slapadd; so does
- * ACRE_LOAD_STRICT, the LDAP add rule.
+ * with a non-ASCII letter: acreM_normalise_stored), those of
+ * telephoneNumberMatch and numericStringMatch any value but the empty
+ * one, and that of UUIDMatch reads 36 characters (a UUID and more).
+ * Other rules keep their syntax's check, where acre stays stricter than
+ * slapadd; so does ACRE_LOAD_STRICT, the LDAP add rule.
  */
 static int
 slapd_trusts(const struct load *L, const struct acreS_attr *at,
@@ -398,6 +400,10 @@ slapd_trusts(const struct load *L, const struct acreS_attr *at,
         return 0;
     if (at->eq == ACREM_CASE_IGNORE_IA5 || at->eq == ACREM_CASE_EXACT_IA5)
         return 1;
+    if (at->eq == ACREM_TELEPHONE || at->eq == ACREM_NUMERIC_STRING)
+        return t->len > 0;
+    if (at->eq == ACREM_UUID) /* its first 36 characters decide */
+        return t->len > 36;
     return (at->eq == ACREM_CASE_IGNORE || at->eq == ACREM_CASE_EXACT) &&
            acreE_utf8_valid(t->val, t->len);
 }

@@ -437,12 +437,16 @@ unbase64(char *s, size_t n)
  * neither); the first quad with another byte ends the value (its letters
  * are not decoded), a '=' third or fourth ends it after the bytes before
  * it, and a '=' first or second decodes as libldap's table has it (0xff,
- * a char, shifted with its sign).  Returns the decoded length.
+ * a char, shifted with its sign).  Returns the decoded length; *clean
+ * is 0 when a byte outside the alphabet ended it (libldap's error, after
+ * which slapd keeps what was decoded of an attribute value).
  */
 static size_t
-unbase64_slapd(char *s, size_t n)
+unbase64_slapd(char *s, size_t n, int *clean)
 {
     size_t o = 0;
+
+    *clean = 0;
 
     for (size_t p = 0; p < n; p += 4) {
         uint8_t c[4];
@@ -457,17 +461,17 @@ unbase64_slapd(char *s, size_t n)
         s[o] = (char)(uint8_t)((nib[0] << 2) | (nib[1] >> 4));
         if (c[2] == '=') {
             s[o + 1] = (char)(uint8_t)((nib[1] & 0x0f) << 4);
-            return o + 1;
+            return *clean = 1, o + 1;
         }
         s[o + 1] = (char)(uint8_t)(((nib[1] & 0x0f) << 4) | (nib[2] >> 2));
         if (c[3] == '=') {
             s[o + 2] = (char)(uint8_t)((nib[2] & 0x03) << 6);
-            return o + 2;
+            return *clean = 1, o + 2;
         }
         s[o + 2] = (char)(uint8_t)(((nib[2] & 0x03) << 6) | nib[3]);
         o += 3;
     }
-    return o;
+    return *clean = 1, o;
 }
 
 /* ------------------------------------------------------------------------
@@ -475,7 +479,8 @@ unbase64_slapd(char *s, size_t n)
  */
 
 /* parse_base64 -- the value of "desc::" starts at line offset v; as
- * slapd reads it when slapd is set. */
+ * slapd reads it when slapd is set (2: a DN, decoded to its end or its
+ * padding). */
 static int
 parse_base64(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
              int slapd, acre_diag *diag)
@@ -487,10 +492,15 @@ parse_base64(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
     for (; v < e && l[v] == ' '; v++)
         ;
     if (slapd) {
+        int clean;
+
         if (v == e)
             return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v,
                            "missing base64 value");
-        m = (long)unbase64_slapd(l + v, e - v);
+        m = (long)unbase64_slapd(l + v, e - v, &clean);
+        /* a DN line that does not decode cleanly is no DN to slapadd */
+        if (!clean && slapd == 2)
+            return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v, "invalid base64");
         l[v + (size_t)m] = '\0';
         s->val_off = start + v;
         s->len = (size_t)m;
@@ -595,12 +605,12 @@ parse_line(struct acreL_reader *r, size_t start, struct slot *s,
     if (i + 1 < n && l[i + 1] == '<')
         return fail_at(r, diag, ACRE_ERR_LDIF_UNSUPPORTED, i + 1,
                        "URL values (\":<\") are not supported");
-    /* slapd's reader, but not for the DN (slapadd refuses an entry
-     * whose DN line it cannot read) */
-    slapd = r->slapd && !ieq(l, i, "dn");
+    /* slapd's reader (2: the DN's, which must decode cleanly; its plain
+     * form keeps the RFC's rules: slapd takes no DN they refuse) */
+    slapd = r->slapd ? 1 + ieq(l, i, "dn") : 0;
     if (i + 1 < n && l[i + 1] == ':')
         return parse_base64(r, start, i + 2, s, slapd, diag);
-    return parse_plain(r, start, i + 1, s, slapd, diag);
+    return parse_plain(r, start, i + 1, s, slapd == 1, diag);
 }
 
 /* ------------------------------------------------------------------------

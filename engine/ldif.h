@@ -70,8 +70,10 @@ int acreL_open(void *mem_ctx, FILE *f, const char *text, size_t len,
  * 2849 has them: a plain value may start with ':' or '<'; base64 is
  * decoded four letters at a time up to the first padding or the first
  * byte outside the alphabet, and what was decoded before that is the
- * value; "desc::" with no base64 at all is an error.  The dn line keeps
- * the RFC's rules (slapadd refuses an entry whose DN it cannot decode).
+ * value; "desc::" with no base64 at all is an error.  A base64 DN is
+ * decoded so too, up to its padding, but a byte outside the alphabet
+ * before that is an error (slapadd refuses an entry whose DN line it
+ * cannot decode); a plain DN keeps the RFC's rules.
  */
 void acreL_set_slapd(struct acreL_reader *r);
 

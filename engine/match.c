@@ -1004,15 +1004,29 @@ acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
                        size_t n, struct acreE_buf *out)
 {
     const struct acreM_info *info = acreM_info(eq);
+    enum acreE_mr mr;
 
-    if (!slapd_mode(schema) || !info || !out || (!v && n) ||
-        (info->eq != ACREM_CASE_IGNORE_IA5 && info->eq != ACREM_CASE_EXACT_IA5))
+    if (!slapd_mode(schema) || !info || !out || !v || !n)
         return acreM_normalise(schema, eq, v, n, out);
-    n = v ? before_nul(v, n) : 0;
-    return prep_rc(acreE_prep_slapd_stored(
-        info->eq == ACREM_CASE_IGNORE_IA5 ? ACRE_MR_CASE_IGNORE_IA5
-                                          : ACRE_MR_CASE_EXACT_IA5,
-        v ? v : (const uint8_t *)"", n, out));
+    switch (info->eq) {
+    case ACREM_CASE_IGNORE_IA5:
+        mr = ACRE_MR_CASE_IGNORE_IA5, n = before_nul(v, n);
+        break;
+    case ACREM_CASE_EXACT_IA5:
+        mr = ACRE_MR_CASE_EXACT_IA5, n = before_nul(v, n);
+        break;
+    case ACREM_TELEPHONE:
+        mr = ACRE_MR_TELEPHONE;
+        break;
+    case ACREM_NUMERIC_STRING:
+        mr = ACRE_MR_NUMERIC;
+        break;
+    case ACREM_UUID: /* UUIDNormalize reads the first 36 characters */
+        return acreM_normalise(schema, eq, v, n > 36 ? 36 : n, out);
+    default:
+        return acreM_normalise(schema, eq, v, n, out);
+    }
+    return prep_rc(acreE_prep_slapd_stored(mr, v, n, out));
 }
 
 /* ------------------------------------------------------------------------

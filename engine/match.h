@@ -134,8 +134,9 @@ int acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v,
 /*
  * acreM_normalise_stored -- acreM_normalise for a value as slapadd
  * stores it, which it checks only by normalising it: under slapd's
- * schema the IA5 rules take any bytes (acreE_prep_slapd_stored); the
- * other rules are acreM_normalise's.
+ * schema the IA5 rules take any bytes, the telephone and numeric rules
+ * any non-empty value (acreE_prep_slapd_stored), UUIDMatch reads the
+ * first 36 characters only; the other rules are acreM_normalise's.
  */
 int acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
                            size_t n, struct acreE_buf *out);

@@ -690,11 +690,31 @@ acreE_prep_as(int profile, enum acreE_mr mr, const uint8_t *in, size_t n,
     }
 }
 
+/* telephoneNumberNormalize and numericStringNormalize on any bytes:
+ * spaces (and, for a telephone number, hyphens) dropped, every other byte
+ * kept (numeric: up to a NUL); nothing left is " ". */
+static int
+slapd_squeezed(int phone, const uint8_t *in, size_t n, struct acreE_buf *out)
+{
+    size_t start = out->len;
+
+    if (out->cap - out->len < n + 1 && acreE_buf_grow(out, n + 1))
+        return ACRE_PREP_NOMEM;
+    for (size_t k = 0; k < n && (phone || in[k]); k++)
+        if (!ascii_space(in[k]) && !(phone && in[k] == '-'))
+            out->p[out->len++] = in[k];
+    if (out->len == start)
+        out->p[out->len++] = ' ';
+    return ACRE_PREP_OK;
+}
+
 int
 acreE_prep_slapd_stored(enum acreE_mr mr, const uint8_t *in, size_t n,
                         struct acreE_buf *out)
 {
     if (mr == ACRE_MR_CASE_IGNORE_IA5 || mr == ACRE_MR_CASE_EXACT_IA5)
         return slapd_ia5(mr == ACRE_MR_CASE_IGNORE_IA5, 1, in, n, out);
+    if ((mr == ACRE_MR_TELEPHONE || mr == ACRE_MR_NUMERIC) && n)
+        return slapd_squeezed(mr == ACRE_MR_TELEPHONE, in, n, out);
     return acreE_prep_as(ACRE_PROFILE_SLAPD, mr, in, n, out);
 }

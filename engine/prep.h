@@ -61,8 +61,10 @@ int acreE_prep_as(int profile, enum acreE_mr mr, const uint8_t *in, size_t n,
  * of a stored value, which slapadd does not check against its syntax:
  * acreE_prep_as(ACRE_PROFILE_SLAPD, ...), except that the IA5 rules take
  * bytes past ASCII as they are (IA5StringNormalize folds ASCII only and
- * refuses nothing; slapd checks an assertion's syntax before normalising
- * it, so only stored values get here).
+ * refuses nothing), and the telephone and numeric rules any byte but the
+ * spaces (and hyphens) they drop, and any value but the empty one (slapd
+ * checks an assertion's syntax before normalising it, so only stored
+ * values get here).
  */
 int acreE_prep_slapd_stored(enum acreE_mr mr, const uint8_t *in, size_t n,
                             struct acreE_buf *out);

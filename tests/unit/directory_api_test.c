@@ -901,17 +901,23 @@ Test(directory_api, load_slapd_descriptions_and_dn_values)
 /* slapadd does not check a value's syntax, only that its equality rule
  * normalises it: under caseIgnoreMatch and caseExactMatch any UTF-8
  * text, the empty string and a three-letter countryName too, under the
- * IA5 rules any bytes (checked on slapadd 2.5.13; slapd then returns
- * "description:", matches (c=USA) and (mail=*x@a*) on "\xc3\x9cX@a.COM").  The
- * LDAP add rule (ACRE_LOAD_STRICT) and the RFC profile keep the syntax check,
- * as do the other rules (where acre stays stricter than slapadd: acre(1)). */
+ * IA5 rules any bytes, under telephoneNumberMatch any non-empty value,
+ * under UUIDMatch a UUID and more (checked on slapadd 2.5.13; slapd then
+ * returns "description:", matches (c=USA) and (mail=*x@a*) on
+ * "\xc3\x9cX@a.COM").  The LDAP add rule (ACRE_LOAD_STRICT) and the RFC
+ * profile keep the syntax check, as do the other rules (where acre stays
+ * stricter than slapadd: acre(1)). */
 Test(directory_api, load_slapd_trusts_utf8_string_values)
 {
     static const char base[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
                                "objectClass: extensibleObject\ndc: example\n";
-    static const char *const taken[] = {"description:\n", "c: USA\n",
+    static const char *const taken[] = {"description:\n",
+                                        "c: USA\n",
                                         "description:\ncn: \n",
-                                        "mail:: w5xYQGEuQ09N\n"};
+                                        "mail:: w5xYQGEuQ09N\n",
+                                        "telephoneNumber: x x98@example.com\n",
+                                        "entryUUID: 2d3b8a36-8c5d-103f-8a53-"
+                                        "5f2b2b2b2b2b description: x\n"};
     /* slapd's normalisers refuse these too */
     static const char *const refused[] = {"telephoneNumber:\n", "seeAlso: x\n"};
     acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"

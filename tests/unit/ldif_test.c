@@ -619,8 +619,8 @@ Test(ldif, comment_callback)
 /* As slapd's reader (acreL_set_slapd), checked with slapadd 2.5.13 and
  * ldapsearch: base64 decoded quad by quad up to the first padding or the
  * first byte outside the alphabet, what was decoded kept; a plain value
- * may start with ':' or '<'; no base64 at all is an error; the DN keeps
- * the RFC's rules. */
+ * may start with ':' or '<'; no base64 at all is an error; a base64 DN
+ * must decode cleanly up to its padding. */
 static int
 read_slapd(const char *text, char *out, size_t cap, acre_diag *diag)
 {
@@ -650,10 +650,11 @@ Test(ldif, slapd_reader)
         {"dn: cn=a\nd:: eHk=eHk=\n", "cn=a@1|d=xy@2"},
         {"dn: cn=a\nd:: ====\n", "cn=a@1|d=\\ff@2"},
         {"dn: cn=a\ncn: :colon\ncn: <lt\n", "cn=a@1|cn=:colon@2|cn=<lt@3"},
+        {"dn:: Y249YQ== Y249Yg==\n", "cn=a@1"},
     };
 
     static const char *const bad[] = {"dn: cn=a\nd::\n", "dn: cn=a\nd:: \n",
-                                      "dn:: eA== x\n"};
+                                      "dn:: Y24 9YQ==\n"};
     acre_diag d;
 
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
