@@ -24,6 +24,11 @@
 #       each configuration given to slaptest -u and to acre compile: both
 #       must load it or both refuse it (tests/differential/mutate.sh);
 #       artefacts in build/differential/mutate/seed-SEED
+#   make differential-mutate-data [SEED=n] [N=cases]
+#       the same with the generated entries damaged, each database's
+#       given to slapadd and the whole to acre search: both must load
+#       them or both refuse them; artefacts in
+#       build/differential/mutate/data-seed-SEED
 #   make bench-slapd [BENCH_UNITS=2 BENCH_RULES="10 100" BENCH_MIXES=dn]
 #       the CPU slapd spends per returned entry of a 10,000-entry subtree
 #       search as a user with no access control and under 10 to 10,000
@@ -57,7 +62,7 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
 	differential-389-replay differential-389-ger differential-cli \
-	differential-mutate
+	differential-mutate differential-mutate-data
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
