@@ -4,12 +4,14 @@
  *
  * Beyond "never crash, never leak, never read out of bounds" (ASan/UBSan):
  *   - the buffer and FILE paths of the reader give the same records and
- *     the same final result, with the error at the same line and column;
+ *     the same final result, with the error at the same line and column
+ *     (RFC 2849's reading, or slapd's: acreL_set_slapd);
  *   - every record is well formed: a NUL-terminated DN, lines increasing;
  *   - loading into a directory that already holds a small tree either
  *     adds every record's entry, each then found by its own DN and reached
  *     by a walk from its suffix, or changes nothing at all (strict or
- *     not, with DN values kept as 389 stores them or not).
+ *     not, with DN values kept as 389 stores them or not, under the
+ *     RFC profile or slapd's schema).
  * Any violation aborts, which libFuzzer reports with the input.
  */
 #include "directory.h"
@@ -49,8 +51,8 @@ digest(const struct acreL_record *rec)
 
 /* read_all -- every record of one reader; returns the final result. */
 static int
-read_all(FILE *f, const uint8_t *data, size_t size, uint64_t *sum, size_t *n,
-         acre_diag *diag)
+read_all(FILE *f, const uint8_t *data, size_t size, int slapd, uint64_t *sum,
+         size_t *n, acre_diag *diag)
 {
     struct acreL_reader *r;
     struct acreL_record rec;
@@ -58,6 +60,8 @@ read_all(FILE *f, const uint8_t *data, size_t size, uint64_t *sum, size_t *n,
     int rc;
 
     check(acreL_open(NULL, f, (const char *)data, size, "fuzz", &r) == 0);
+    if (slapd)
+        acreL_set_slapd(r);
     *sum = 0;
     *n = 0;
     while ((rc = acreL_next(r, &rec, diag)) == 1) {
@@ -74,12 +78,12 @@ read_all(FILE *f, const uint8_t *data, size_t size, uint64_t *sum, size_t *n,
 }
 
 static void
-check_reader(const uint8_t *data, size_t size)
+check_reader(const uint8_t *data, size_t size, int slapd)
 {
     acre_diag d1, d2;
     uint64_t s1, s2;
     size_t n1, n2;
-    int r1 = read_all(NULL, data, size, &s1, &n1, &d1), r2;
+    int r1 = read_all(NULL, data, size, slapd, &s1, &n1, &d1), r2;
     FILE *f = fmemopen((void *)data, size ? size : 1, "r");
 
     if (!f || !size) {
@@ -87,7 +91,7 @@ check_reader(const uint8_t *data, size_t size)
             fclose(f);
         return;
     }
-    r2 = read_all(f, NULL, 0, &s2, &n2, &d2);
+    r2 = read_all(f, NULL, 0, slapd, &s2, &n2, &d2);
     fclose(f);
     check(r1 == r2 && s1 == s2 && n1 == n2);
     if (r1 < 0)
@@ -122,16 +126,19 @@ walked(const struct acreE_dir *d)
 }
 
 static void
-check_directory(const uint8_t *data, size_t size, unsigned flags)
+check_directory(const uint8_t *data, size_t size, unsigned flags, int slapd)
 {
     void *ctx = talloc_new(NULL);
+    acre_schema *s = NULL;
     struct acreE_dir *d;
     acre_diag diag, warn;
     size_t blocks;
     unsigned nw;
     int rc;
 
-    check(acreE_dir_new(ctx, NULL, flags, &d) == 0);
+    if (slapd)
+        check(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &s, NULL) == 0);
+    check(acreE_dir_new(ctx, s, flags, &d) == 0);
     check(acreE_dir_load_ldif(d, NULL, base, sizeof base - 1, "base", NULL,
                               NULL, &diag) == 0);
     blocks = talloc_total_blocks(d);
@@ -154,9 +161,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 65536)
         return 0;
-    check_reader(data, size);
+    check_reader(data, size, (size & 4) != 0);
     check_directory(data, size,
                     (size & 1 ? ACRED_DIR_STRICT : 0) |
-                        (size & 2 ? ACRED_DIR_389 : 0));
+                        (size & 2 ? ACRED_DIR_389 : 0),
+                    (size & 4) != 0);
     return 0;
 }
