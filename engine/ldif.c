@@ -501,19 +501,14 @@ parse_base64(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
         /* a DN line that does not decode cleanly is no DN to slapadd */
         if (!clean && slapd == 2)
             return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v, "invalid base64");
-        l[v + (size_t)m] = '\0';
-        s->val_off = start + v;
-        s->len = (size_t)m;
-        s->col = 0;
-        s->span = 0;
-        return 0;
+    } else {
+        while (e > v && l[e - 1] == ' ')
+            e--;
+        m = unbase64(l + v, e - v);
+        if (m < 0)
+            return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v + (size_t)(-1 - m),
+                           "invalid base64");
     }
-    while (e > v && l[e - 1] == ' ')
-        e--;
-    m = unbase64(l + v, e - v);
-    if (m < 0)
-        return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v + (size_t)(-1 - m),
-                       "invalid base64");
     l[v + (size_t)m] = '\0';
     s->val_off = start + v;
     s->len = (size_t)m;
