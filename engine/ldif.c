@@ -450,13 +450,13 @@ unbase64_slapd(char *s, size_t n, int *clean)
 
     for (size_t p = 0; p < n; p += 4) {
         uint8_t c[4];
-        int nib[4];
+        uint32_t nib[4]; /* '=': all ones, whose low bytes shift as -1 */
 
         for (int i = 0; i < 4; i++) {
             c[i] = p + (size_t)i < n ? (uint8_t)s[p + (size_t)i] : 0;
             if (c[i] != '=' && !b64[c[i]])
                 return o;
-            nib[i] = c[i] == '=' ? -1 : b64[c[i]] - 1;
+            nib[i] = c[i] == '=' ? UINT32_MAX : (uint32_t)(b64[c[i]] - 1);
         }
         s[o] = (char)(uint8_t)((nib[0] << 2) | (nib[1] >> 4));
         if (c[2] == '=') {
