@@ -447,7 +447,6 @@ unbase64_slapd(char *s, size_t n, int *clean)
     size_t o = 0;
 
     *clean = 0;
-
     for (size_t p = 0; p < n; p += 4) {
         uint8_t c[4];
         uint32_t nib[4]; /* '=': all ones, whose low bytes shift as -1 */
@@ -459,15 +458,11 @@ unbase64_slapd(char *s, size_t n, int *clean)
             nib[i] = c[i] == '=' ? UINT32_MAX : (uint32_t)(b64[c[i]] - 1);
         }
         s[o] = (char)(uint8_t)((nib[0] << 2) | (nib[1] >> 4));
-        if (c[2] == '=') {
-            s[o + 1] = (char)(uint8_t)((nib[1] & 0x0f) << 4);
+        if (c[2] == '=')
             return *clean = 1, o + 1;
-        }
         s[o + 1] = (char)(uint8_t)(((nib[1] & 0x0f) << 4) | (nib[2] >> 2));
-        if (c[3] == '=') {
-            s[o + 2] = (char)(uint8_t)((nib[2] & 0x03) << 6);
+        if (c[3] == '=')
             return *clean = 1, o + 2;
-        }
         s[o + 2] = (char)(uint8_t)(((nib[2] & 0x03) << 6) | nib[3]);
         o += 3;
     }
