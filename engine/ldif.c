@@ -574,30 +574,35 @@ parse_line(struct acreL_reader *r, size_t start, struct slot *s,
            acre_diag *diag)
 {
     const char *l = r->rec + start;
-    size_t n = r->llen, i = 0;
+    size_t n = r->llen, i = 0, k = 0;
     int empty_opt = 0, slapd;
 
+    /* slapd's ldif_parse_line2 first skips white space (isspace) */
+    while (r->slapd && k < n && (l[k] == ' ' || (l[k] >= '\t' && l[k] <= '\r')))
+        k++;
+    i = k;
     while (i < n && desc_char[(uint8_t)l[i]]) {
-        empty_opt |= l[i] == ';' && (i == 0 || l[i - 1] == ';');
+        empty_opt |= l[i] == ';' && (i == k || l[i - 1] == ';');
         i++;
     }
     if (i == n)
         return fail_at(r, diag, ACRE_ERR_LDIF_SYNTAX, i, "line has no colon");
-    if (l[i] != ':' || i == 0)
+    if (l[i] != ':' || i == k)
         return fail_at(r, diag, ACRE_ERR_LDIF_SYNTAX, i,
                        "invalid character in attribute description");
     if (empty_opt || l[i - 1] == ';')
-        return fail_at(r, diag, ACRE_ERR_LDIF_SYNTAX, 0,
-                       "empty attribute option in \"%.*s\"", (int)i, l);
-    s->desc_off = start;
-    s->desc_len = i;
+        return fail_at(r, diag, ACRE_ERR_LDIF_SYNTAX, k,
+                       "empty attribute option in \"%.*s\"", (int)(i - k),
+                       l + k);
+    s->desc_off = start + k;
+    s->desc_len = i - k;
     s->line = r->folds[0].line;
     if (i + 1 < n && l[i + 1] == '<')
         return fail_at(r, diag, ACRE_ERR_LDIF_UNSUPPORTED, i + 1,
                        "URL values (\":<\") are not supported");
     /* slapd's reader (2: the DN's, which must decode cleanly; its plain
      * form keeps the RFC's rules: slapd takes no DN they refuse) */
-    slapd = r->slapd ? 1 + ieq(l, i, "dn") : 0;
+    slapd = r->slapd ? 1 + ieq(l + k, i - k, "dn") : 0;
     if (i + 1 < n && l[i + 1] == ':')
         return parse_base64(r, start, i + 2, s, slapd, diag);
     return parse_plain(r, start, i + 1, s, slapd == 1, diag);
@@ -645,7 +650,8 @@ first_line(struct acreL_reader *r, struct slot *s, acre_diag *diag)
             return L_EOF;
         if (t == L_BLANK)
             continue;
-        if (r->rec[start] == ' ')
+        /* (slapd: a record's first line, its leading spaces skipped) */
+        if (r->rec[start] == ' ' && !r->slapd)
             return fail_at(r, diag, ACRE_ERR_LDIF_SYNTAX, 0,
                            "continuation line with no line to continue");
         if ((rc = parse_line(r, start, s, diag)))

@@ -73,7 +73,10 @@ int acreL_open(void *mem_ctx, FILE *f, const char *text, size_t len,
  * value; "desc::" with no base64 at all is an error.  A base64 DN is
  * decoded so too, up to its padding, but a byte outside the alphabet
  * before that is an error (slapadd refuses an entry whose DN line it
- * cannot decode); a plain DN keeps the RFC's rules.
+ * cannot decode); a plain DN keeps the RFC's rules.  White space
+ * before a line's description is skipped, so a record's first line may
+ * start with spaces (ldif_read_record takes it as the record's start,
+ * not as a continuation) and any line with a tab.
  */
 void acreL_set_slapd(struct acreL_reader *r);
 

@@ -651,6 +651,9 @@ Test(ldif, slapd_reader)
         {"dn: cn=a\nd:: ====\n", "cn=a@1|d=\\ff@2"},
         {"dn: cn=a\ncn: :colon\ncn: <lt\n", "cn=a@1|cn=:colon@2|cn=<lt@3"},
         {"dn:: Y249YQ== Y249Yg==\n", "cn=a@1"},
+        /* white space before a description is skipped */
+        {"\n  dn: cn=a\ncn: x\n", "cn=a@2|cn=x@3"},
+        {"dn: cn=a\n\t cn: x\n", "cn=a@1|cn=x@2"},
     };
 
     static const char *const bad[] = {"dn: cn=a\nd::\n", "dn: cn=a\nd:: \n",
