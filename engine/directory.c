@@ -389,8 +389,17 @@ slapd_checks(const struct load *L)
  * with a non-ASCII letter: acreM_normalise_stored), those of
  * telephoneNumberMatch and numericStringMatch any value but the empty
  * one, and that of UUIDMatch reads 36 characters (a UUID and more).
- * Other rules keep their syntax's check, where acre stays stricter than
- * slapadd; so does ACRE_LOAD_STRICT, the LDAP add rule.
+ * integerMatch, booleanMatch, bitStringMatch, octetStringMatch and
+ * objectIdentifierMatch have no normaliser, and a type without an
+ * equality rule none either: any value, kept as written (a descriptor
+ * too, which an OID assertion then does not match; objectClass and
+ * structuralObjectClass excepted, whose values slapd looks up as classes)
+ * (acreM_normalise_stored; slapd's integerMatch then orders it by sign,
+ * length and bytes, as acreM_compare does, and its booleanMatch by
+ * length alone).  Other rules keep their syntax's check, where acre stays
+ * stricter than slapadd (a rule slapd has and acre does not, such as
+ * certificateExactMatch, whose normaliser parses the certificate); so
+ * does ACRE_LOAD_STRICT, the LDAP add rule.
  */
 static int
 slapd_trusts(const struct load *L, const struct acreS_attr *at,
@@ -398,8 +407,21 @@ slapd_trusts(const struct load *L, const struct acreS_attr *at,
 {
     if (!slapd_checks(L) || (L->d->flags & ACRED_DIR_STRICT_VALUES))
         return 0;
-    if (at->eq == ACREM_CASE_IGNORE_IA5 || at->eq == ACREM_CASE_EXACT_IA5)
+    switch (at->eq) {
+    case ACREM_NONE: /* no equality rule at all: nothing is checked */
+        return !acreS_attr_rule(L->d->schema, at->id, 1);
+    case ACREM_CASE_IGNORE_IA5:
+    case ACREM_CASE_EXACT_IA5:
+    case ACREM_INTEGER: /* no normaliser: the value stored as written */
+    case ACREM_BOOLEAN:
+    case ACREM_BIT_STRING:
+    case ACREM_OCTET:
         return 1;
+    case ACREM_OID: { /* objectClass values: classes slapd looks up */
+        const struct acreS_known *k = acreS_known(L->d->schema);
+        return at->id != k->objectClass && at->id != k->structuralObjectClass;
+    }
+    }
     if (at->eq == ACREM_TELEPHONE || at->eq == ACREM_NUMERIC_STRING)
         return t->len > 0;
     if (at->eq == ACREM_UUID) /* its first 36 characters decide */

@@ -1023,6 +1023,15 @@ acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
         break;
     case ACREM_UUID: /* UUIDNormalize reads the first 36 characters */
         return acreM_normalise(schema, eq, v, n > 36 ? 36 : n, out);
+    case ACREM_BOOLEAN: /* booleanMatch compares the lengths alone */
+        if (n == 4 || n == 5)
+            return put_rc(acreE_buf_put(out, n == 4 ? "TRUE" : "FALSE", n));
+        return norm_checked(1, v, n, out);
+    case ACREM_OID: /* no normaliser: the value compared as written */
+    case ACREM_INTEGER:
+    case ACREM_BIT_STRING:
+    case ACREM_OCTET:
+        return norm_checked(1, v, n, out);
     default:
         return acreM_normalise(schema, eq, v, n, out);
     }

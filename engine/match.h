@@ -136,7 +136,13 @@ int acreM_normalise(const acre_schema *schema, int eq, const uint8_t *v,
  * stores it, which it checks only by normalising it: under slapd's
  * schema the IA5 rules take any bytes, the telephone and numeric rules
  * any non-empty value (acreE_prep_slapd_stored), UUIDMatch reads the
- * first 36 characters only; the other rules are acreM_normalise's.
+ * first 36 characters only; the rules slapd has no normaliser for keep
+ * the value as written (integerMatch, bitStringMatch, octetStringMatch,
+ * objectIdentifierMatch: a descriptor is no OID there, save on
+ * objectClass, which the caller leaves to acreM_normalise; booleanMatch
+ * compares lengths alone, so a 4-byte value is "TRUE", a 5-byte one
+ * "FALSE");
+ * the other rules are acreM_normalise's.
  */
 int acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
                            size_t n, struct acreE_buf *out);

@@ -178,6 +178,10 @@ static const char *const data_pool[] = {
     "userPassword: secret",
     "entryUUID: 2d3b8a36-8c5d-103f-8a53-5f2b2b2b2b2b",
     "createTimestamp: 20200101000000Z",
+    "createTimestamp: x",
+    "x500UniqueIdentifier: '0101'B",
+    "x500UniqueIdentifier: junk",  /* bitStringMatch: no normaliser */
+    "facsimileTelephoneNumber: $", /* no equality rule */
     "nosuchattr: x",
     "changetype: add",
     "changetype: modify",

@@ -911,15 +911,19 @@ Test(directory_api, load_slapd_trusts_utf8_string_values)
 {
     static const char base[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
                                "objectClass: extensibleObject\ndc: example\n";
-    static const char *const taken[] = {"description:\n",
-                                        "c: USA\n",
-                                        "description:\ncn: \n",
-                                        "mail:: w5xYQGEuQ09N\n",
-                                        "telephoneNumber: x x98@example.com\n",
-                                        "entryUUID: 2d3b8a36-8c5d-103f-8a53-"
-                                        "5f2b2b2b2b2b description: x\n"};
+    static const char *const taken[] = {
+        "description:\n", "c: USA\n", "description:\ncn: \n",
+        "mail:: w5xYQGEuQ09N\n", "telephoneNumber: x x98@example.com\n",
+        "entryUUID: 2d3b8a36-8c5d-103f-8a53-"
+        "5f2b2b2b2b2b description: x\n",
+        /* rules without a normaliser */
+        "uidNumber: 01\n", "gidNumber: x\n", "uidNumber: -\n",
+        "x500UniqueIdentifier: junk\n", "supportedApplicationContext: a b\n",
+        /* no equality rule */
+        "facsimileTelephoneNumber: $$\n"};
     /* slapd's normalisers refuse these too */
-    static const char *const refused[] = {"telephoneNumber:\n", "seeAlso: x\n"};
+    static const char *const refused[] = {"telephoneNumber:\n", "seeAlso: x\n",
+                                          "objectClass: a b\n"};
     acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
                                   "access to * by * read\n");
     acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL, NULL};

@@ -1496,6 +1496,63 @@ Test(match_slapd, integers_are_strict)
     check_orders(o, NELEM(o));
 }
 
+/*
+ * What slapadd stores (acreM_normalise_stored): the rules slapd has no
+ * normaliser for keep any value as written, and compare it as slapd's
+ * matching functions do (integerMatch: sign, length, bytes; booleanMatch:
+ * the lengths alone).  Each pair was checked with slapadd and ldapsearch
+ * on slapd 2.5.13 (tests/golden/search-slapadd-unchecked-values).
+ */
+Test(match_slapd, stored_values_without_a_normaliser)
+{
+    static const struct {
+        int rule;
+        const char *in, *out;
+    } c[] = {
+        {ACREM_INTEGER, "01", "01"},
+        {ACREM_INTEGER, "x", "x"},
+        {ACREM_INTEGER, "-", "-"},
+        {ACREM_BOOLEAN, "abcd", "TRUE"},
+        {ACREM_BOOLEAN, "maybe", "FALSE"},
+        {ACREM_BOOLEAN, "no", "no"},
+        {ACREM_BIT_STRING, "junk", "junk"},
+        {ACREM_OID, "person", "person"}, /* no descriptor is looked up */
+        {ACREM_OID, "2.5.6.06", "2.5.6.06"},
+        {ACREM_OCTET, " a  b ", " a  b "},
+    };
+
+    /* the stored value against an assertion: integerMatch's sign */
+    static const struct {
+        const char *stored, *asserted;
+        int sign;
+    } o[] = {
+        {"x", "5", 1},  {"01", "3", 1},   {"", "5", -1},   {"", "-5", 1},
+        {"-", "0", -1}, {"-", "-1", 1},   {"-0", "0", -1}, {"-0", "-1", 1},
+        {"5", "5", 0},  {"-x", "-5", -1},
+    };
+
+    for (size_t i = 0; i < NELEM(c); i++) {
+        uint8_t local[64];
+        struct acreE_buf b;
+
+        acreE_buf_init(&b, local, sizeof local);
+        cr_expect_eq(acreM_normalise_stored(slapd_schema, c[i].rule, U(c[i].in),
+                                            strlen(c[i].in), &b),
+                     0, "%s", c[i].in);
+        cr_expect(
+            b.len == strlen(c[i].out) && memcmp(b.p, c[i].out, b.len) == 0,
+            "%s: \"%s\" stored as \"%.*s\", want \"%s\"", rule_name(c[i].rule),
+            c[i].in, (int)b.len, (char *)b.p, c[i].out);
+        acreE_buf_free(&b);
+    }
+    for (size_t i = 0; i < NELEM(o); i++)
+        cr_expect_eq(sign(acreM_compare(ACREM_INTEGER_ORD, U(o[i].stored),
+                                        strlen(o[i].stored), U(o[i].asserted),
+                                        strlen(o[i].asserted))),
+                     o[i].sign, "\"%s\" against \"%s\"", o[i].stored,
+                     o[i].asserted);
+}
+
 Test(match_slapd, generalized_time_fraction_is_of_the_second)
 {
     static const norm_case c[] = {
