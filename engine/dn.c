@@ -312,12 +312,24 @@ put_type_fast(const struct acreD_type *ty, uint8_t *pp, uint8_t *o)
         o[k] = ty->lname ? (uint8_t)ty->lname[k] : lower((uint8_t)ty->name[k]);
 }
 
+/* slapd's DN reader (libldap's LDAP_DN_ASCII_SPACE) also takes a tab,
+ * a line feed and a carriage return for a space around types and values */
+static inline int
+ldap_space(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static void
 skip_spaces(struct ps *ps)
 {
     size_t i = ps->i;
-    while (i < ps->n && ps->s[i] == ' ')
-        i++;
+    if (ps->profile == ACRE_PROFILE_SLAPD)
+        while (i < ps->n && ldap_space(ps->s[i]))
+            i++;
+    else
+        while (i < ps->n && ps->s[i] == ' ')
+            i++;
     ps->i = i;
 }
 
@@ -463,10 +475,16 @@ scan_string(struct ps *ps)
         while (j < ps->n && !(cls[ps->s[j]] & CL_STOP))
             j++;
         if (j > ps->i) {
+            size_t k = j;
             if (acreE_buf_put(&ps->val, ps->s + ps->i, j - ps->i))
                 return ACRE_ERR_NOMEM;
+            /* (slapd: trailing tabs, CRs and LFs go as spaces do) */
+            while (ps->profile == ACRE_PROFILE_SLAPD && k > ps->i &&
+                   ldap_space(ps->s[k - 1]))
+                k--;
+            if (k > ps->i)
+                last = ps->val.len - (j - k);
             ps->i = j;
-            last = ps->val.len;
             continue;
         }
         switch (ps->s[j]) {
@@ -938,7 +956,8 @@ parse_type(struct ps *ps, const struct acreD_type **out,
     } else {
         return fail(ps, ACRE_ERR_DN_TYPE, ps->i, "attribute type expected");
     }
-    if (ps->i < ps->n && ps->s[ps->i] != '=' && ps->s[ps->i] != ' ')
+    if (ps->i < ps->n && ps->s[ps->i] != '=' && ps->s[ps->i] != ' ' &&
+        !(ps->profile == ACRE_PROFILE_SLAPD && ldap_space(ps->s[ps->i])))
         return fail(ps, ACRE_ERR_DN_TYPE, ps->i,
                     "invalid character in attribute type");
     skip_spaces(ps);

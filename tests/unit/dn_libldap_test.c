@@ -1536,3 +1536,45 @@ Test(dn_libldap, slapd_profile_drops_type_options)
     cr_expect_eq(accepted, 5u);
     acre_schema_free(slapd);
 }
+
+/* slapd's reader (libldap, LDAP_DN_ASCII_SPACE) takes a tab, a line feed
+ * or a carriage return for a space around types and values: the slapd
+ * profile reads these DNs as ldap_str2dn(LDAP_DN_FORMAT_LDAP) does. */
+Test(dn_libldap, slapd_profile_takes_ldap_spaces)
+{
+    static const char *const dns[] = {
+        "uid=u2,ou\t=people,dc=example,dc=com",
+        "uid=u2\t,\tou=\tpeople\t\t,dc=example,dc=com",
+        "\r\ncn=x\n,dc=com\r",
+        "cn=a\tb,dc=com",
+        "cn=a\t\\ ,dc=com",
+        "cn=\t#0403616263\t,dc=com",
+        "cn\t\t=\"a b\"\t,dc=com",
+        "cn\t;x=a",
+        "cn=a\v,dc=com",
+        "ou=people\t,dc=com",
+        "dc=com\r",
+    };
+    acre_schema *slapd;
+    unsigned accepted = 0;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &slapd, NULL), 0);
+    for (size_t i = 0; i < sizeof dns / sizeof dns[0]; i++) {
+        LDAPDN l = NULL;
+        acre_diag diag = {0};
+        acre_dn *dn = NULL;
+        char why[2 * MAX_RENDER];
+        int lrc = ldap_str2dn(dns[i], &l, LDAP_DN_FORMAT_LDAP);
+        int arc =
+            acre_dn_parse(NULL, slapd, dns[i], strlen(dns[i]), 0, &dn, &diag);
+
+        accepted += arc == 0;
+        cr_expect(acre_vs_libldap(arc ? NULL : dn, arc, &diag, l, lrc, why,
+                                  sizeof why),
+                  "%s: %s", dns[i], why);
+        acre_dn_free(dn);
+        ldap_dnfree(l);
+    }
+    cr_expect_eq(accepted, 10u);
+    acre_schema_free(slapd);
+}
