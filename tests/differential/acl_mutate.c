@@ -197,10 +197,10 @@ static const char *const data_pool[] = {
 };
 
 static const struct kit rule_kit = {pool, DT_NELEM(pool),
-                                    "\"=,.()*${}\\;:+-!&|/ aZ09#"};
+                                    "\"=,.()*${}\\;:+-!&|/ \taZ09#"};
 
 static const struct kit data_kit = {data_pool, DT_NELEM(data_pool),
-                                    "\"=,.;:+-<>#\\ aZ09"};
+                                    "\"=,.;:+-<>#\\ \taZ09"};
 
 /* The lines of the rules that belong to an access rule ("access" and
  * the indented lines that continue it). */
