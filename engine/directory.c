@@ -551,6 +551,15 @@ add_value(struct load *L, const struct acreL_attrval *v)
                    "transferred in binary, or an operational type with "
                    "options)",
                    (int)v->desc_len, v->desc);
+    /* slapadd's dnNormalize asserts that a DN value's text ends at its
+     * length, and libldap ends a base64 value it decodes in place only
+     * when the decoding succeeds: such a DN value stops slapadd */
+    if (v->cut && v->len && slapd_checks(L) &&
+        acreS_attr(s, d.type)->eq == ACREM_DN)
+        return err(L, ACRE_ERR_LDIF_BASE64, v->line, 1,
+                   "invalid base64 in the DN value of \"%.*s\" (slapadd "
+                   "stops at it)",
+                   (int)v->desc_len, v->desc);
     if (!(t = new_tv(L)) || put_key(L, &d, t))
         return nomem(L);
     t->type = d.type;

@@ -44,7 +44,7 @@ struct fold {
 /* Where one attribute's text lies in rec (offsets: rec may move). */
 struct slot {
     size_t desc_off, desc_len, val_off, len, span;
-    unsigned line, col;
+    unsigned line, col, cut;
 };
 
 struct acreL_reader {
@@ -496,6 +496,7 @@ parse_base64(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
         /* a DN line that does not decode cleanly is no DN to slapadd */
         if (!clean && slapd == 2)
             return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v, "invalid base64");
+        s->cut = !clean;
     } else {
         while (e > v && l[e - 1] == ' ')
             e--;
@@ -596,6 +597,7 @@ parse_line(struct acreL_reader *r, size_t start, struct slot *s,
                        l + k);
     s->desc_off = start + k;
     s->desc_len = i - k;
+    s->cut = 0;
     s->line = r->folds[0].line;
     if (i + 1 < n && l[i + 1] == '<')
         return fail_at(r, diag, ACRE_ERR_LDIF_UNSUPPORTED, i + 1,
@@ -728,6 +730,7 @@ publish(struct acreL_reader *r, const struct slot *dn, struct acreL_record *rec)
         r->vals[i].line = s->line;
         r->vals[i].col = s->col;
         r->vals[i].span = s->span;
+        r->vals[i].cut = s->cut;
     }
     rec->dn = r->rec + dn->val_off;
     rec->dn_len = dn->len;

@@ -44,6 +44,10 @@ struct acreL_attrval {
      * are on that line, the rest on continuation lines. */
     unsigned col;
     size_t span;
+    /* acreL_set_slapd: 1 when the base64 stopped at a byte outside the
+     * alphabet (libldap's decoder failed, in place: the value is what it
+     * decoded before it, and its text is not ended there) */
+    unsigned cut;
 };
 
 struct acreL_record {

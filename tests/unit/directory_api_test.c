@@ -953,6 +953,40 @@ Test(directory_api, load_slapd_trusts_utf8_string_values)
     acre_policy_release(p);
 }
 
+/* A base64 value that stops at a byte outside the alphabet is what
+ * libldap decoded before it, its text not ended there: slapadd keeps it,
+ * except that dnNormalize then asserts on a DN value that is not empty
+ * (slapadd aborts).  Each checked with slapadd 2.5.13. */
+Test(directory_api, load_slapd_cut_base64_values)
+{
+    static const char base[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
+                               "objectClass: extensibleObject\ndc: example\n";
+
+    static const struct {
+        const char *line;
+        int rc;
+    } c[] = {
+        {"seeAlso:: Y249YSxkYz1i x\n", ACRE_ERR_LDIF_BASE64},
+        {"owner:: Y249YSxkYz1i!\n", ACRE_ERR_LDIF_BASE64},
+        {"seeAlso:: Y2 4=\n", 0}, /* nothing decoded: the empty DN */
+        {"seeAlso:: Y249YSxkYz1jb20= x\n", 0},  /* padded: ends cleanly */
+        {"uniqueMember:: Y249YSxkYz1i x\n", 0}, /* normalised on a copy */
+        {"description:: Y249YSxk YzFjb20=\n", 0},
+    };
+
+    acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
+                                  "access to * by * read\n");
+    char text[256];
+    acre_diag dg;
+
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", base, c[i].line);
+        cr_expect_eq(load_with(p, 1, text, &dg), c[i].rc, "%s: %s", c[i].line,
+                     dg.message);
+    }
+    acre_policy_release(p);
+}
+
 /* Under an OpenLDAP policy's databases, as slapadd (oc_check_allowed):
  * an attribute no class of the entry allows is refused, unless the entry
  * is extensibleObject; operational types always pass; without a policy
