@@ -27,7 +27,8 @@
 #   make differential-mutate-data [SEED=n] [N=cases]
 #       the same with the generated entries damaged, each database's
 #       given to slapadd and the whole to acre search: both must load
-#       them or both refuse them; artefacts in
+#       them or both refuse them, and what both load must be the same
+#       entries (slapcat against acre as the rootdn); artefacts in
 #       build/differential/mutate/data-seed-SEED
 #   make bench-slapd [BENCH_UNITS=2 BENCH_RULES="10 100" BENCH_MIXES=dn]
 #       the CPU slapd spends per returned entry of a 10,000-entry subtree

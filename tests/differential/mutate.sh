@@ -4,7 +4,10 @@
 # differential with their rules (or entries) mutated (acl_mutate.h).
 # Rules: each configuration given to `slaptest -u` and to `acre compile`.
 # Data: the entries given to `slapadd` (each database's own, into a fresh
-# database) and loaded by `acre search`.  Their verdicts must agree.
+# database) and loaded by `acre search`.  Their verdicts must agree, and
+# data both load must be the same entries with the same values: what
+# slapcat lists of each database against what acre returns to its rootdn
+# (user attributes; slapo-collect's values left out).
 #
 #   tests/differential/mutate.sh DRIVER ACRE OUTDIR [SEED] [N] [rules|data]
 #
@@ -15,7 +18,8 @@
 # slaptest.log (data: slapadd.log) and acre.log (what each said).  A case
 # where they disagree is printed with its mutation and both messages.  The
 # last line is "differential-mutate: seed S: N cases, A loaded by both, R
-# refused by both, F differ"; exit status 0 only when F is 0, 2 when acre
+# refused by both, F differ (C loaded with other entries)"; exit status 0
+# only when F and C are 0, 2 when acre
 # crashed or the harness failed.  A data case whose unchanged
 # configuration slaptest refuses is skipped and counted.
 set -u
@@ -90,7 +94,39 @@ load_data() {
 	esac
 }
 
-both=0 neither=0 differ=0 skipped=0
+# records FILE: FILE's LDIF records, user attributes only, one record a
+# line (its lines joined by a tab), sorted: slapcat lists entries in the
+# order they were added and adds operational attributes, ldapsearch (and
+# acre) in back-mdb's order.
+records() {
+	grep -v -i -E '^(structuralObjectClass|entryUUID|entryCSN|contextCSN|creatorsName|createTimestamp|modifiersName|modifyTimestamp)(;[^:]*)?:' "$1" |
+		awk 'BEGIN { RS = ""; FS = "\n" } { s = $1; for (i = 2; i <= NF; i++) s = s "\t" $i; print s }' |
+		LC_ALL=C sort
+}
+
+# same_data DIR: for data both loaded, does each database hold the same
+# entries and values?  slapcat against acre searching as the rootdn
+# (DIR/slapcat-I.ldif, DIR/acre-I.ldif); 0 when they all agree.
+same_data() {
+	local same=0
+	# slapo-collect adds its values to search results only
+	sed '/^overlay[ \t]*collect/d; /^collectinfo/d' "$1/slapd.conf" >"$work/plain.conf"
+	while IFS='	' read -r i suffix rootdn size; do
+		[ "$size" = 0 ] && continue
+		/usr/sbin/slapcat -f "$work/slapd.conf" -b "$suffix" -o ldif-wrap=no \
+			>"$work/cat" 2>/dev/null || return 2
+		timeout 20 "$acre" search --policy "$work/plain.conf" --data "$1/data.ldif" \
+			-D "$rootdn" -b "$suffix" -o ldif-wrap=no "(objectClass=*)" '*' \
+			>"$work/acre" 2>/dev/null
+		case $? in 0 | 32) ;; *) return 2 ;; esac
+		records "$work/cat" >"$1/slapcat-$i.ldif"
+		grep -v '^# result' "$work/acre" | records /dev/stdin >"$1/acre-$i.ldif"
+		cmp -s "$1/slapcat-$i.ldif" "$1/acre-$i.ldif" || same=1
+	done <"$work/dbs"
+	return $same
+}
+
+both=0 neither=0 differ=0 skipped=0 content=0
 for k in $(seq 0 $((n - 1))); do
 	dir=$out/$sub/case-$k
 	if [ "$what" = rules ]; then
@@ -111,6 +147,22 @@ for k in $(seq 0 $((n - 1))); do
 	fi
 	if [ $src = 0 ] && [ $arc = 0 ]; then
 		both=$((both + 1))
+		[ "$what" = data ] || continue
+		same_data "$dir"
+		case $? in
+		0) ;;
+		1)
+			content=$((content + 1))
+			echo "$target: case $k ($(cat "$dir/mutation")): both load," \
+				"the entries differ ($dir)"
+			diff "$dir"/slapcat-*.ldif "$dir"/acre-*.ldif 2>/dev/null | head -4 |
+				tr '\t' '|' | cut -c1-300 | sed 's/^/  /'
+			;;
+		*)
+			echo "$target: case $k: slapcat or acre failed ($dir)"
+			exit 2
+			;;
+		esac
 	elif [ $src != 0 ] && [ $arc != 0 ]; then
 		neither=$((neither + 1))
 	else
@@ -124,5 +176,6 @@ for k in $(seq 0 $((n - 1))); do
 done
 echo "$target: seed $seed: $n cases, $both loaded by both," \
 	"$neither refused by both, $differ differ" \
+	"$([ "$what" = rules ] || echo "($content loaded with other entries)")" \
 	"$([ $skipped = 0 ] || echo "($skipped skipped: slaptest refused the rules)")"
-[ $differ = 0 ]
+[ $differ = 0 ] && [ $content = 0 ]
