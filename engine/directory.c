@@ -1262,8 +1262,11 @@ check_collective(struct load *L)
 }
 
 /* check_objectclass -- as slapadd (with or without -s): an entry needs
- * objectClass values, the type itself with no option.  Checked after the
- * record's other checks, which report their errors first. */
+ * objectClass values, the type itself with no option.  Under slapadd's
+ * checks, once the values are read and before the schema checks
+ * (slapadd makes it before entry_schema_check, so it reports it first);
+ * else after the record's other checks, which report their errors
+ * first. */
 static int
 check_objectclass(struct load *L, unsigned line)
 {
@@ -1666,7 +1669,8 @@ record(struct load *L, const struct acreL_record *rec)
     for (size_t k = 0; k < rec->nvals; k++)
         if ((rc = add_value(L, &rec->vals[k])))
             return rc;
-    if ((rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
+    if ((slapd_checks(L) && (rc = check_objectclass(L, rec->line))) ||
+        (rc = check_naming(L, dn, rec->line)) || (rc = check_collective(L)) ||
         (rc = check_classes(L)) || (rc = add_structural(L, rec->line)) ||
         (rc = check_required(L, rec->line)) || (rc = check_allowed(L)) ||
         (rc = add_superclasses(L, rec->line)) ||

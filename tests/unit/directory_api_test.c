@@ -987,6 +987,25 @@ Test(directory_api, load_slapd_cut_base64_values)
     acre_policy_release(p);
 }
 
+/* slapadd reports an entry without objectClass before its schema checks
+ * (naming, allowed attributes): so does acre. */
+Test(directory_api, load_slapd_no_objectclass_first)
+{
+    acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
+                                  "access to * by * read\n");
+    acre_diag dg;
+
+    cr_expect_eq(load_with(p, 1,
+                           "dn: dc=example,dc=com\nobjectClass: domain\n"
+                           "dc: example\n\n"
+                           "dn: cn=alice,dc=example,dc=com\nsn: A\n",
+                           &dg),
+                 ACRE_ERR_LDIF_SYNTAX);
+    cr_expect(strstr(dg.message, "no objectClass attribute") != NULL, "%s",
+              dg.message);
+    acre_policy_release(p);
+}
+
 /* Under an OpenLDAP policy's databases, as slapadd (oc_check_allowed):
  * an attribute no class of the entry allows is refused, unless the entry
  * is extensibleObject; operational types always pass; without a policy
