@@ -293,8 +293,9 @@ sources(const struct lint_opts *o, acre_source *src, char **stdin_text)
     return CLI_EXIT_OK;
 }
 
-/* --data: over the first source's schema when it compiles, else the
- * built-in one with slapd's matching. */
+/* --data: over the first source's schema when it compiles (and checked
+ * against its databases as slapadd checks them: acre_load_options),
+ * else the built-in one with slapd's matching. */
 static int
 load_data(const struct lint_opts *o, const acre_source *src,
           acre_policy **policy, acre_schema **schema, acre_directory **dir)
@@ -306,6 +307,7 @@ load_data(const struct lint_opts *o, const acre_source *src,
     memset(&d, 0, sizeof(d));
     if (acre_policy_compile(NULL, NULL, src, 1, 0, policy, &d) == 0) {
         s = acre_policy_schema(*policy);
+        opt.policy = *policy; /* its databases must hold the entries */
     } else if (acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, schema, &d) == 0) {
         s = *schema;
     } else {
