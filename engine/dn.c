@@ -382,19 +382,29 @@ has_special(const uint8_t *v, size_t n)
     return 0;
 }
 
+/* put_escaped's modes */
+#define PE_OCTET 1 /* bytes outside printable ASCII as \xx */
+#define PE_EDGES 2 /* slapd: a tab, LF or CR first or last as \xx */
+
 /*
- * Append value bytes with minimal RFC 4514 escaping.  octet: also write
- * bytes outside printable ASCII as \xx, so any byte string survives.
- * A value that needs no escape at all (the common case) is one copy.
+ * Append value bytes with minimal RFC 4514 escaping.  PE_OCTET in mode:
+ * also write bytes outside printable ASCII as \xx, so any byte string
+ * survives; PE_EDGES: also a tab, line feed or carriage return that
+ * starts or ends the value, which slapd's reader would take for a space
+ * (as libldap escapes them).  A value that needs no escape at all (the
+ * common case) is one copy.
  */
 static int
-put_escaped(struct acreE_buf *b, const uint8_t *v, size_t n, int octet)
+put_escaped(struct acreE_buf *b, const uint8_t *v, size_t n, int mode)
 {
     static const char hx[] = "0123456789abcdef";
+    int octet = mode & PE_OCTET;
+    int edges =
+        (mode & PE_EDGES) && n && (ldap_space(v[0]) || ldap_space(v[n - 1]));
     uint8_t *o;
 
-    if (!octet && n && v[0] != '#' && v[0] != ' ' && v[n - 1] != ' ' &&
-        !has_special(v, n)) {
+    if (!octet && !edges && n && v[0] != '#' && v[0] != ' ' &&
+        v[n - 1] != ' ' && !has_special(v, n)) {
         if (reserve(b, n))
             return ACRE_ERR_NOMEM;
         memcpy(b->p + b->len, v, n);
@@ -411,7 +421,9 @@ put_escaped(struct acreE_buf *b, const uint8_t *v, size_t n, int octet)
             (c == ' ' && k == n - 1)) {
             *o++ = '\\';
             *o++ = c;
-        } else if (c == 0 || (octet && (c < 0x20 || c >= 0x7f))) {
+        } else if (c == 0 || (octet && (c < 0x20 || c >= 0x7f)) ||
+                   (edges && c != ' ' && ldap_space(c) &&
+                    (k == 0 || k == n - 1))) {
             *o++ = '\\';
             *o++ = (uint8_t)hx[c >> 4];
             *o++ = (uint8_t)hx[c & 15];
@@ -623,7 +635,7 @@ static int
 emit_string(struct ps *ps, const struct acreD_type *t, size_t vstart,
             const uint8_t *pv, size_t pn, int hexform)
 {
-    int rc;
+    int rc, mode;
 
     if (t->mr == ACRE_MR_DN || t->mr == ACRE_MR_NAME_UID)
         return parse_nested(ps, vstart, t->mr == ACRE_MR_NAME_UID);
@@ -652,10 +664,12 @@ emit_string(struct ps *ps, const struct acreD_type *t, size_t vstart,
     }
     if (ps->tmp.len == 0 && t->mr != ACRE_MR_OCTET)
         return fail(ps, ACRE_ERR_DN_VALUE, vstart, "value prepares to empty");
-    rc = put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len, t->mr == ACRE_MR_OCTET);
+    mode = (t->mr == ACRE_MR_OCTET ? PE_OCTET : 0) |
+           (ps->profile == ACRE_PROFILE_SLAPD ? PE_EDGES : 0);
+    rc = put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len, mode);
     if (!rc)
         rc = hexform ? put_hex(&ps->pretty, pv, pn)
-                     : put_escaped(&ps->pretty, pv, pn, t->mr == ACRE_MR_OCTET);
+                     : put_escaped(&ps->pretty, pv, pn, mode);
     return rc ? ACRE_ERR_NOMEM : 0;
 }
 
@@ -786,7 +800,8 @@ plain_value(struct ps *ps, const struct acreD_type *t)
             return 0; /* the general path reports it */
         }
         ps->pretty.len = (size_t)(p - ps->pretty.p);
-        if (put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len, 0))
+        if (put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len,
+                        ps->profile == ACRE_PROFILE_SLAPD ? PE_EDGES : 0))
             return ACRE_ERR_NOMEM;
         ps->i = j;
         return 1;
@@ -886,12 +901,14 @@ parse_nested(struct ps *ps, size_t vstart, int uid)
     ps->tmp.len = 0;
     if (acreE_buf_put(&ps->tmp, in.norm.p, in.norm.len) ||
         acreE_buf_put(&ps->tmp, ps->val.p + dnlen, ps->val.len - dnlen) ||
-        put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len, 0))
+        put_escaped(&ps->norm, ps->tmp.p, ps->tmp.len,
+                    ps->profile == ACRE_PROFILE_SLAPD ? PE_EDGES : 0))
         goto out;
     ps->tmp.len = 0;
     if (acreE_buf_put(&ps->tmp, in.pretty.p, in.pretty.len) ||
         acreE_buf_put(&ps->tmp, ps->val.p + dnlen, ps->val.len - dnlen) ||
-        put_escaped(&ps->pretty, ps->tmp.p, ps->tmp.len, 0))
+        put_escaped(&ps->pretty, ps->tmp.p, ps->tmp.len,
+                    ps->profile == ACRE_PROFILE_SLAPD ? PE_EDGES : 0))
         goto out;
     rc = 0;
 out:
@@ -977,7 +994,8 @@ parse_type(struct ps *ps, const struct acreD_type **out,
     unknown->lname = NULL; /* lowercased on output */
     unknown->len = (uint8_t)tlen;
     unknown->lower = 0;
-    unknown->lkey = 0;
+    unknown->syn = 0;
+    unknown->lkey = unknown->nkey = 0;
     unknown->mr = ACRE_MR_CASE_IGNORE;
     *out = unknown;
     return 0;

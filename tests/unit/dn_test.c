@@ -2558,3 +2558,31 @@ Test(dn_paths, a_refused_mixed_case_dn_leaves_the_buffer_alone)
         cr_expect_eq(i, sizeof out.b, "%s: byte %zu written", dns[k], i);
     }
 }
+
+/* Under slapd's profile: an unknown type's value is checked by no syntax
+ * (its type record was partly uninitialised: the error depended on the
+ * stack), and a tab, LF or CR that starts or ends a value is escaped in
+ * both texts, since slapd's reader would take it for a space (libldap
+ * writes "n=q\0D"). */
+Test(dn, slapd_profile_unknown_types_and_edge_controls)
+{
+    acre_schema *slapd;
+    acre_dn *dn = NULL, *again = NULL;
+    acre_diag d;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &slapd, NULL), 0);
+    cr_expect_eq(acre_dn_parse(NULL, slapd, "i=\xe1", 3, 0, &dn, &d),
+                 ACRE_ERR_DN_UTF8, "%s", d.message);
+    cr_assert_eq(acre_dn_parse(NULL, slapd, "n=\"q\r\",o=x", 10, 0, &dn, &d), 0,
+                 "%s", d.message);
+    cr_expect_str_eq(acre_dn_normalised(dn, NULL), "n=q\\0d,o=x");
+    cr_expect_str_eq(acre_dn_pretty(dn, NULL), "n=q\\0d,o=x");
+    cr_assert_eq(acre_dn_parse(NULL, slapd, acre_dn_pretty(dn, NULL),
+                               strlen(acre_dn_pretty(dn, NULL)), 0, &again,
+                               NULL),
+                 0);
+    cr_expect(acre_dn_equal(dn, again));
+    acre_dn_free(again);
+    acre_dn_free(dn);
+    acre_schema_free(slapd);
+}
