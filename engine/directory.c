@@ -445,12 +445,7 @@ check_value(struct load *L, const struct acreS_attr *at, struct tv *t)
     if (at->eq == ACREM_NONE)
         return 0;
     t->norm_off = L->norms.len;
-    /* UTF8StringNormalize makes the empty string of the empty string */
-    rc = !slapd_trusts(L, at, t)
-             ? acreM_normalise(s, at->eq, t->val, t->len, &L->norms)
-         : t->len == 0
-             ? 0
-             : acreM_normalise_stored(s, at->eq, t->val, t->len, &L->norms);
+    rc = acreE_norm_stored(s, t->type, t->val, t->len, &L->norms);
     if (rc == ACRE_ERR_NOMEM)
         return nomem(L);
     if (rc)

@@ -36,6 +36,19 @@ acreE_entry_attr(const acre_entry_view *e, int type)
     return NULL;
 }
 
+/* acreE_norm_stored -- see entry.h. */
+int
+acreE_norm_stored(const acre_schema *s, int type, const uint8_t *v, size_t n,
+                  struct acreE_buf *out)
+{
+    const struct acreS_known *k = acreS_known(s);
+    int eq = acreS_attr(s, type)->eq;
+
+    if (type == k->objectClass || type == k->structuralObjectClass)
+        return acreM_normalise(s, eq, v, n, out);
+    return acreM_normalise_stored(s, eq, v, n, out);
+}
+
 /* acreE_value_norm -- see entry.h. */
 const uint8_t *
 acreE_value_norm(const acre_schema *s, const acre_view_attr *a, unsigned j,
@@ -52,7 +65,7 @@ acreE_value_norm(const acre_schema *s, const acre_view_attr *a, unsigned j,
         (eq = acreS_attr(s, type)->eq) == ACREM_NONE)
         return NULL;
     b->len = 0;
-    if (acreM_normalise(s, eq, a->vals[j].val, a->vals[j].len, b) != 0)
+    if (acreE_norm_stored(s, type, a->vals[j].val, a->vals[j].len, b) != 0)
         return NULL;
     *len = b->len;
     return b->p ? b->p : (const uint8_t *)""; /* an empty form, no storage */
@@ -132,7 +145,7 @@ acre_value_normalise(const acre_schema *schema, int id, const void *val,
         (eq = acreS_attr(schema, d->type)->eq) == ACREM_NONE)
         return ACRE_ERR_INVAL;
     acreE_buf_init(&b, local, sizeof local);
-    rc = acreM_normalise(schema, eq, val, len, &b);
+    rc = acreE_norm_stored(schema, d->type, val, len, &b);
     if (rc == 0) {
         *out_len = b.len;
         if (b.len > size)

@@ -45,11 +45,24 @@ acreE_attr_type(const acre_schema *s, const acre_view_attr *a)
 const acre_view_attr *acreE_entry_attr(const acre_entry_view *e, int type);
 
 /*
+ * acreE_norm_stored -- append to out the form a stored value v[0..n) of
+ * attribute type `type` (with a rule) is compared in: its equality rule's,
+ * as the server normalised it when it stored it (acreM_normalise_stored:
+ * under slapd's schema, a value of a rule slapd has no normaliser for is
+ * kept as written, an IA5 value may hold any byte), save objectClass and
+ * structuralObjectClass, whose values slapd looks up as classes.  The
+ * one normaliser of stored values: the loader, acreE_value_norm and
+ * acre_value_normalise all use it.  Returns acreM_normalise's codes.
+ */
+int acreE_norm_stored(const acre_schema *s, int type, const uint8_t *v,
+                      size_t n, struct acreE_buf *out);
+
+/*
  * acreE_value_norm -- value j of attribute a as normalised by its type's
- * equality rule: the host's norms[j] when it gave them, else normalised
- * now into b (emptied first).  NULL when the type has no equality rule or
- * the value is not valid for it (such a value never matches equality).
- * *len receives the length.
+ * equality rule (acreE_norm_stored): the host's norms[j] when it gave
+ * them, else normalised now into b (emptied first).  NULL when the type
+ * has no equality rule or the value is not valid for it (such a value
+ * never matches equality).  *len receives the length.
  */
 const uint8_t *acreE_value_norm(const acre_schema *s, const acre_view_attr *a,
                                 unsigned j, struct acreE_buf *b, size_t *len);

@@ -1006,9 +1006,14 @@ acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
     const struct acreM_info *info = acreM_info(eq);
     enum acreE_mr mr;
 
-    if (!slapd_mode(schema) || !info || !out || !v || !n)
+    if (!slapd_mode(schema) || !info || !out || (!v && n))
         return acreM_normalise(schema, eq, v, n, out);
+    if (!v)
+        v = (const uint8_t *)"";
     switch (info->eq) {
+    case ACREM_CASE_IGNORE:
+    case ACREM_CASE_EXACT: /* UTF8StringNormalize: empty from empty */
+        return n ? acreM_normalise(schema, eq, v, n, out) : 0;
     case ACREM_CASE_IGNORE_IA5:
         mr = ACRE_MR_CASE_IGNORE_IA5, n = before_nul(v, n);
         break;
@@ -1026,7 +1031,7 @@ acreM_normalise_stored(const acre_schema *schema, int eq, const uint8_t *v,
     case ACREM_BOOLEAN: /* booleanMatch compares the lengths alone */
         if (n == 4 || n == 5)
             return put_rc(acreE_buf_put(out, n == 4 ? "TRUE" : "FALSE", n));
-        return norm_checked(1, v, n, out);
+        /* fall through */
     case ACREM_OID: /* no normaliser: the value compared as written */
     case ACREM_INTEGER:
     case ACREM_BIT_STRING:

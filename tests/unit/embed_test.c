@@ -1122,3 +1122,79 @@ Test(embed, deciding_host_entries_allocates_nothing)
     acre_policy_release(p);
 }
 #endif
+
+/* Values slapd stores without normalising them (uidNumber: 01, x, -;
+ * an OID-syntax descriptor) are compared as slapd compares them whether
+ * acre loaded them or a host hands them over without normalised forms:
+ * both go through one normaliser of stored values (acreE_norm_stored),
+ * and acre_value_normalise gives what a host's norms must hold. */
+Test(embed, stored_values_without_a_normaliser_through_views)
+{
+    static const char data[] =
+        "dn: " SUFFIX "\nobjectClass: domain\ndc: example\n\n"
+        "dn: cn=a," SUFFIX "\nobjectClass: device\n"
+        "objectClass: extensibleObject\ncn: a\nuidNumber: 01\n"
+        "supportedApplicationContext: person\n\n"
+        "dn: cn=b," SUFFIX "\nobjectClass: device\n"
+        "objectClass: extensibleObject\ncn: b\nuidNumber: x\n"
+        "supportedApplicationContext: 2.5.6.6\n\n"
+        "dn: cn=c," SUFFIX "\nobjectClass: device\n"
+        "objectClass: extensibleObject\ncn: c\nuidNumber: -\n";
+
+    static const struct {
+        const char *filter, *want; /* the entries selected, of a b c */
+    } c[] = {
+        {"(uidNumber>=3)", "ab"},
+        {"(uidNumber<=3)", "c"},
+        {"(uidNumber=01)", ""}, /* no valid assertion */
+        {"(supportedApplicationContext=2.5.6.6)", "b"},
+    };
+
+    acre_directory *d;
+    struct thost *h;
+    acre_request *rq;
+    char buf[16];
+    size_t n;
+    int uid = acre_schema_attr_id(schema, "uidNumber", 9);
+
+    cr_assert_eq(acre_directory_load(ctx, schema, "s.ldif", data, strlen(data),
+                                     &d, NULL),
+                 0);
+    h = thost_new(ctx, d, 7, THOST_NO_NORMS);
+    rq = begin(policy("access to * by * read\n"), NULL, thost_host(h));
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        acre_filter *f;
+        char got[2][4] = {"", ""};
+
+        cr_assert_eq(acre_filter_parse(ctx, schema, c[i].filter,
+                                       strlen(c[i].filter), &f, NULL),
+                     0);
+        for (int e = 0; e < 3; e++) {
+            char rdn[32];
+            acre_dn *x;
+
+            snprintf(rdn, sizeof rdn, "cn=%c," SUFFIX, 'a' + e);
+            cr_assert_eq(
+                acre_dn_parse(ctx, schema, rdn, strlen(rdn), 0, &x, NULL), 0);
+            /* the host's view (no norms), then the directory's own */
+            const acre_entry_view *v[2] = {
+                thost_view(h, x),
+                acre_entry_view_of(acre_directory_find(d, x))};
+            for (int k = 0; k < 2; k++) {
+                cr_assert_not_null(v[k]);
+                size_t l = strlen(got[k]);
+                if (acre_filter_match(rq, f, v[k]) == 1)
+                    got[k][l] = (char)('a' + e), got[k][l + 1] = '\0';
+            }
+        }
+        cr_expect_str_eq(got[0], c[i].want, "%s (host)", c[i].filter);
+        cr_expect_str_eq(got[1], c[i].want, "%s (directory)", c[i].filter);
+        acre_filter_free(f);
+    }
+    acre_request_end(rq);
+    cr_expect_eq(
+        acre_value_normalise(schema, uid, "01", 2, buf, sizeof buf, &n), 0);
+    cr_expect(n == 2 && memcmp(buf, "01", 2) == 0);
+    cr_expect_eq(acre_value_normalise(schema, uid, "x", 1, buf, sizeof buf, &n),
+                 0);
+}
