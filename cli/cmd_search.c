@@ -193,6 +193,14 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
     rc = acre_search(rq, s->a.base, s->a.scope, filter, s->a.attrs, s->a.nattrs,
                      search_print_entry, s, ldap_rc, &matched);
     free(owned);
+    if (rc == ACRE_ERR_UNSUPPORTED) {
+        fprintf(stderr, "acre search: size.unchecked: back-mdb counts this "
+                        "filter's candidates with index keys acre does not "
+                        "reproduce (approximate or ordering items, or a rule "
+                        "whose keys are not its values, on an indexed "
+                        "attribute)\n");
+        return CLI_EXIT_USAGE;
+    }
     if (rc || s->nomem) {
         fprintf(stderr, "acre search: %s\n",
                 acre_strerror(rc ? rc : ACRE_ERR_NOMEM));
@@ -381,7 +389,7 @@ inactivated(const struct search *s, const acre_directory *dir)
 static int
 in_force(struct search *s, acre_request *rq, int *ldap_rc)
 {
-    acre_limits asked = {s->a.sizelimit, s->a.timelimit};
+    acre_limits asked = {s->a.sizelimit, s->a.timelimit, ACRE_LIMIT_NONE};
     acre_dn *base = NULL;
     int rc;
 

@@ -60,6 +60,8 @@ struct dbrec {
     unsigned nsuffix, naccess;
     struct acreO_ptext *sizel, *timel, *limits; /* olcSizeLimit, ... */
     unsigned nsizel, ntimel, nlimits;
+    struct acreO_ptext *dbindex; /* olcDbIndex (back-mdb) */
+    unsigned ndbindex;
 };
 
 /* One olcOverlay entry below a database, as read (slapo-collect). */
@@ -274,6 +276,9 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
         else if (desc_is(av, "olcLimits"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->limits,
                             &d->nlimits);
+        else if (desc_is(av, "olcDbIndex"))
+            rc = push_value(c, text, tlen, starts, nlines, av, &d->dbindex,
+                            &d->ndbindex);
         else if (desc_is(av, "olcRootDN")) {
             unsigned one = 0;
             d->rootdn = NULL;
@@ -757,8 +762,8 @@ access_value(struct cc *c, struct acreI_section *db, const char *file,
     return acreO_db_add_rule(c->b, db, toks, n, file, diag);
 }
 
-/* One olcSizeLimit, olcTimeLimit or olcLimits value (its {n} stripped)
- * of database db. */
+/* One olcSizeLimit, olcTimeLimit, olcLimits or olcDbIndex value (its {n}
+ * stripped) of database db. */
 static int
 limits_value(struct cc *c, struct acreI_section *db, const char *attr,
              const char *file, const struct acreO_ptext *v, acre_diag *diag)
@@ -776,6 +781,8 @@ limits_value(struct cc *c, struct acreI_section *db, const char *attr,
     toks[0] = (struct acreO_ptext){(char *)attr, strlen(attr), v->line, v->col};
     if (attr[3] == 'L') /* olcLimits */
         return acreO_limits_rule(c->b, db, toks, n, file, diag);
+    if (attr[3] == 'D') /* olcDbIndex */
+        return acreO_index_directive(c->b, db, toks, n, file, diag);
     return acreO_limits_directive(&db->limits, toks, n, file, diag);
 }
 
@@ -803,6 +810,13 @@ database_limits(struct cc *c, const struct dbrec *d, struct acreI_section *db,
         rc = acreO_recover(
             c->b,
             limits_value(c, db, "olcLimits", d->file, &d->limits[i], diag),
+            diag);
+    /* back-mdb's indexes, whose candidates size.unchecked bounds */
+    int mdb = d->type && !strcasecmp(d->type, "mdb");
+    for (unsigned i = 0; !rc && mdb && i < d->ndbindex; i++)
+        rc = acreO_recover(
+            c->b,
+            limits_value(c, db, "olcDbIndex", d->file, &d->dbindex[i], diag),
             diag);
     return rc;
 }

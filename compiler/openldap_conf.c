@@ -928,6 +928,10 @@ pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
     if (!strcasecmp(k, "limits"))
         return acreO_limits_rule(p->b, p->db ? p->db : &p->b->cfg->frontend,
                                  d->toks, d->ntoks, d->file, diag);
+    if (!strcasecmp(k, "index") && p->db && !p->in_frontend && p->db->type &&
+        !strcasecmp(p->db->type, "mdb"))
+        return acreO_index_directive(p->b, p->db, d->toks, d->ntoks, d->file,
+                                     diag);
     if (!strcasecmp(k, "by")) /* slapd knows no such directive anywhere */
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0], 0,
                            "unknown directive <by>: a blank line ends the "

@@ -416,6 +416,16 @@ int acreO_limits_rule(struct acreO_build *b, struct acreI_section *db,
                       const struct acreO_ptext *toks, unsigned n,
                       const char *file, acre_diag *diag);
 
+/*
+ * acreO_index_directive -- back-mdb's "index" directive (an olcDbIndex
+ * value: toks[0] its name), toks[1] the attributes and toks[2], when
+ * n is 3, the index types, recorded in db (openldap_index.c).  Returns 0,
+ * ACRE_ERR_RULE_SYNTAX (diag filled) or ACRE_ERR_NOMEM.
+ */
+int acreO_index_directive(struct acreO_build *b, struct acreI_section *db,
+                          const struct acreO_ptext *toks, unsigned n,
+                          const char *file, acre_diag *diag);
+
 /* acreO_pos_of -- the position of byte `at` of t. */
 struct acreI_pos acreO_pos_of(const char *file, const struct acreO_ptext *t,
                               size_t at);

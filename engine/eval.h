@@ -447,6 +447,14 @@ int acreV_attr_lists(const acre_schema *s, const acre_view_attr *a,
                      const char *ndn, size_t n);
 
 /*
+ * acreV_unchecked -- the size.unchecked limit slapd puts on rq's search
+ * under base (limits.c): ACRE_LIMIT_NONE, or the most candidates back-mdb
+ * may take.  Returns 0, or a negative ACRE_ERR_* (a limits selector's
+ * lookup or regex failed).
+ */
+int acreV_unchecked(struct acre_request *rq, const acre_dn *base, long *out);
+
+/*
  * acreV_host_get -- the entry named dn through the host: 1 with *out (to
  * hand back with acreV_host_release), 0 none; a failed or missing lookup
  * sets rq->limit_hit (ACRE_ERR_LOOKUP) and gives 0.

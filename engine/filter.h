@@ -226,6 +226,39 @@ int acreF_every_item(const struct acreF_filter *f,
                      int (*item)(void *arg, const struct acreF_desc *d),
                      void *arg);
 
+/*
+ * The candidates slapd's back-mdb takes for a search filter from its
+ * indexes (filter_cand.c): every entry of the database, or the entries
+ * named (normalised DNs, pointing into the filter or the host's memory).
+ */
+struct acreF_cands {
+    int all;
+    unsigned n;
+    const char **dn;
+    size_t *len;
+};
+
+/* What acreF_candidates asks of the database's host. */
+struct acreF_cand_host {
+    void *arg;
+    /* fn(fn_arg, e) for each entry of the database, stopping when fn
+     * returns non-zero: 0, fn's value, or a negative ACRE_ERR_* */
+    int (*each)(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
+                void *fn_arg);
+};
+
+/*
+ * acreF_candidates -- the candidates back-mdb takes for a search with
+ * filter f in a database indexed as idx[0..nidx) says, into *out
+ * (allocated under ctx).  Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_LOOKUP (a
+ * host call failed), or ACRE_ERR_UNSUPPORTED when an item's candidates
+ * come from index keys acre does not reproduce (filter_cand.c).
+ */
+struct acreI_index;
+int acreF_candidates(void *ctx, const struct acreF_filter *f,
+                     const struct acreI_index *idx, unsigned nidx,
+                     const struct acreF_cand_host *h, struct acreF_cands *out);
+
 /* acreF_schema -- the schema f was parsed against (never NULL). */
 const acre_schema *acreF_schema(const struct acreF_filter *f);
 

@@ -566,8 +566,30 @@ acreI_pos_in(const struct acreI_rule *r, struct acreI_lc lc)
 
 struct acreI_limits {
     long size_soft, size_hard, time_soft, time_hard;
-    long size_unchecked; /* size.unchecked: none unless negative (acre
-                            counts no index candidates: unsupported) */
+    long size_unchecked; /* size.unchecked: none unless negative; 0
+                            "disabled"; else a bound on back-mdb's index
+                            candidates (acre_search: engine/filter_cand.c) */
+};
+
+/* One "index ATTRS [TYPES]" attribute of a back-mdb database (olcDbIndex):
+ * what back-mdb's mdb_attr_index_config records.  The index types are
+ * slapd's SLAP_INDEX_* bits; a search's candidate count, which
+ * size.unchecked bounds, depends on them (engine/filter_cand.c). */
+#define ACREI_IDX_PRESENT      0x0002u
+#define ACREI_IDX_EQUALITY     0x0004u
+#define ACREI_IDX_APPROX       0x0008u
+#define ACREI_IDX_SUBSTR       0x0010u
+#define ACREI_IDX_SUB_INIT     0x0110u
+#define ACREI_IDX_SUB_ANY      0x0210u
+#define ACREI_IDX_SUB_FINAL    0x0410u
+#define ACREI_IDX_NOSUBTYPES   0x1000u
+#define ACREI_IDX_NOTAGS       0x2000u
+#define ACREI_IDX_HAS(mask, t) (((mask) & (t)) == (t))
+
+struct acreI_index {
+    int type;         /* attribute id */
+    const char *opts; /* its options, lower-cased, sorted, ';'-joined ("") */
+    unsigned mask;    /* ACREI_IDX_* */
 };
 
 enum acreI_limsel {
@@ -611,6 +633,9 @@ struct acreI_section {
     struct acreI_limits limits;     /* sizelimit, timelimit (defaults) */
     struct acreI_limrule *limrules; /* "limits" rules, in order */
     unsigned nlimrules;
+    struct acreI_index *idx; /* "index" attributes (back-mdb), in order */
+    unsigned nidx;
+    unsigned idx_default; /* "index default": the mask of a bare name */
 };
 
 /*

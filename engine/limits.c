@@ -17,8 +17,8 @@
  * when anonymous), or with dn.this the base; dn.regex on slapd's
  * normalised text; group through the request's group memo and host
  * lookups.  size.unchecked=disabled refuses the search
- * (ACRE_ERR_ADMIN_LIMIT: adminLimitExceeded); a numeric one is
- * ACRE_ERR_UNSUPPORTED (back-mdb's index candidates).
+ * (ACRE_ERR_ADMIN_LIMIT: adminLimitExceeded); a numeric one bounds
+ * back-mdb's candidates, which the host counts (acre_search: search.c).
  */
 #include "eval.h"
 #include "internal.h"
@@ -128,6 +128,35 @@ aci_limits(acre_request *rq, const acre_limits *asked, acre_limits *out)
     return 0;
 }
 
+/* The limits slapd applies to rq's search under base (limits_get):
+ * *l NULL for the database's rootdn, who has none.  0, or a negative
+ * ACRE_ERR_* when a selector's lookup or regex failed. */
+static int
+limits_for(acre_request *rq, const acre_dn *base, const struct acreI_limits **l)
+{
+    const struct acreI_policy *ir = rq->p->ir;
+    const struct acreI_section *db = acreI_section_for(ir, base);
+
+    *l = NULL;
+    if (!db)
+        db = &ir->frontend;
+    else if (rq->is_root[db - ir->dbs])
+        return 0;
+    *l = &db->limits;
+    int hit = rq->limit_hit, code = rq->limit_code, m = 0;
+    rq->limit_hit = 0;
+    for (unsigned i = 0; i < db->nlimrules && !m; i++)
+        if ((m = selects(rq, base, &db->limrules[i])) > 0)
+            *l = &db->limrules[i].lim;
+    if (m < 0) {
+        int rc = rq->limit_hit ? rq->limit_code : ACRE_ERR_NOMEM;
+        rq->limit_hit = hit, rq->limit_code = code;
+        return rc ? rc : ACRE_ERR_EVAL_LIMIT;
+    }
+    rq->limit_hit = hit, rq->limit_code = code;
+    return 0;
+}
+
 /* acre_search_limits -- see acre.h. */
 ACRE_PUBLIC int
 acre_search_limits(acre_request *rq, const acre_dn *base,
@@ -140,34 +169,36 @@ acre_search_limits(acre_request *rq, const acre_dn *base,
         asked->time > ACRE_LIMIT_MAX)
         return ACRE_ERR_INVAL;
 
-    const struct acreI_policy *ir = rq->p->ir;
-    if (ir->model == ACREI_MODEL_ACI)
+    if (rq->p->ir->model == ACREI_MODEL_ACI) {
+        out->unchecked = ACRE_LIMIT_NONE;
         return aci_limits(rq, asked, out);
-    const struct acreI_section *db = acreI_section_for(ir, base);
-    if (!db)
-        db = &ir->frontend;
-    else if (rq->is_root[db - ir->dbs]) {
+    }
+    const struct acreI_limits *l;
+    int rc = limits_for(rq, base, &l);
+    if (rc)
+        return rc;
+    if (!l) {
         out->size = asked_only(asked->size);
         out->time = asked_only(asked->time);
+        out->unchecked = ACRE_LIMIT_NONE;
         return 0;
     }
-    const struct acreI_limits *l = &db->limits;
-    int hit = rq->limit_hit, code = rq->limit_code, m = 0;
-    rq->limit_hit = 0;
-    for (unsigned i = 0; i < db->nlimrules && !m; i++)
-        if ((m = selects(rq, base, &db->limrules[i])) > 0)
-            l = &db->limrules[i].lim;
-    if (m < 0) {
-        int rc = rq->limit_hit ? rq->limit_code : ACRE_ERR_NOMEM;
-        rq->limit_hit = hit, rq->limit_code = code;
-        return rc ? rc : ACRE_ERR_EVAL_LIMIT;
-    }
-    rq->limit_hit = hit, rq->limit_code = code;
     if (l->size_unchecked == 0)
         return ACRE_ERR_ADMIN_LIMIT; /* "disabled": slapd refuses at once */
-    if (l->size_unchecked > 0)
-        return ACRE_ERR_UNSUPPORTED; /* a count of index candidates */
     out->size = in_force(asked->size, l->size_soft, l->size_hard);
     out->time = in_force(asked->time, l->time_soft, l->time_hard);
+    out->unchecked =
+        l->size_unchecked > 0 ? l->size_unchecked : ACRE_LIMIT_NONE;
     return 0;
+}
+
+/* acreV_unchecked -- see eval.h. */
+int
+acreV_unchecked(acre_request *rq, const acre_dn *base, long *out)
+{
+    const struct acreI_limits *l = NULL;
+    int rc = rq->p->ir->model == ACREI_MODEL_ACI ? 0 : limits_for(rq, base, &l);
+
+    *out = l && l->size_unchecked > 0 ? l->size_unchecked : ACRE_LIMIT_NONE;
+    return rc;
 }

@@ -62,6 +62,7 @@
 /* LDAP result codes acre_search reports */
 #define LDAP_SUCCESS                        0
 #define LDAP_PROTOCOL_ERROR                 2
+#define LDAP_ADMIN_LIMIT_EXCEEDED           11
 #define LDAP_UNAVAILABLE_CRITICAL_EXTENSION 12
 #define LDAP_NO_SUCH_OBJECT                 32
 #define LDAP_INVALID_DN_SYNTAX              34
@@ -536,6 +537,101 @@ visit(void *ctx, const acre_entry_view *e)
 
 /* search -- acre_search once the arguments are known good; temporary
  * memory under tmp. */
+/* ------------------------------------------------------------------------
+ * size.unchecked: back-mdb refuses a search (adminLimitExceeded) when
+ * both its candidates from the indexes (filter_cand.c) and the entries in
+ * scope under the base (its nsubs: the base's children for a one-level
+ * search, its subtree with itself otherwise) are more than the limit; a
+ * base search has one candidate and is never refused.  "All candidates"
+ * counts the database's entries (its highest entry ID: slapadd numbers
+ * them from 1 and acre's directory holds no deleted ones).
+ */
+
+struct count {
+    struct acre_request *rq;
+    const struct acreI_section *db;
+    unsigned long n;
+    int (*fn)(void *fn_arg, const acre_entry_view *e); /* else count */
+    void *fn_arg;
+};
+
+static int
+count_visit(void *arg, const acre_entry_view *e)
+{
+    struct count *c = arg;
+
+    if (acreI_section_for(c->rq->p->ir, e->dn) != c->db)
+        return 0;
+    c->n++;
+    return c->fn ? c->fn(c->fn_arg, e) : 0;
+}
+
+/* The entries of c->db within scope of base, into c->n. */
+static int
+count_scope(struct count *c, const acre_dn *base, int scope)
+{
+    c->n = 0;
+    int rc = c->rq->host.search(c->rq->host.arg, base, scope, count_visit, c);
+    return rc < 0 ? ACRE_ERR_LOOKUP : rc;
+}
+
+/* acreF_cand_host's each: the entries under the database's suffixes. */
+static int
+cand_each(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
+          void *fn_arg)
+{
+    struct count c = *(struct count *)arg;
+    int rc = 0;
+
+    c.fn = fn;
+    c.fn_arg = fn_arg;
+    for (unsigned i = 0; !rc && i < c.db->nsuffix; i++)
+        rc = count_scope(&c, c.db->suffix[i], ACRE_SCOPE_SUB);
+    return rc;
+}
+
+/* Does slapd's back-mdb refuse this search for its size.unchecked limit?
+ * *refused 1 when so.  0, or a negative ACRE_ERR_* (ACRE_ERR_UNSUPPORTED
+ * when the candidates are an index's, which acre does not count). */
+static int
+unchecked(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
+          const struct acreF_filter *f, int *refused)
+{
+    const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
+    struct count c = {rq, db, 0, NULL, NULL};
+    struct acreF_cand_host h = {&c, cand_each};
+    struct acreF_cands cands;
+    unsigned long total = 0, nsubs;
+    long limit;
+    int rc;
+
+    *refused = 0;
+    if (scope == ACRE_SCOPE_BASE || !db)
+        return 0;
+    if ((rc = acreV_unchecked(rq, base, &limit)) || limit < 0)
+        return rc;
+    if ((rc = acreF_candidates(tmp, f, db->idx, db->nidx, &h, &cands)))
+        return rc;
+    if (cands.all) {
+        for (unsigned i = 0; !rc && i < db->nsuffix; i++)
+            if (!(rc = count_scope(&c, db->suffix[i], ACRE_SCOPE_SUB)))
+                total += c.n;
+        if (rc)
+            return rc;
+    } else {
+        total = cands.n;
+    }
+    if (!total)
+        return 0; /* no candidates: nothing to refuse */
+    if ((rc = count_scope(&c, base,
+                          scope == ACRE_SCOPE_ONE ? ACRE_SCOPE_ONE
+                                                  : ACRE_SCOPE_SUB)))
+        return rc;
+    nsubs = c.n;
+    *refused = (nsubs < total ? nsubs : total) > (unsigned long)limit;
+    return 0;
+}
+
 static int
 search(struct acre_request *rq, void *tmp, const char *base, int scope,
        const char *filter, const char *const *attrs, unsigned nattrs,
@@ -598,6 +694,13 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return rc < 0 ? rc : 0;
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;
+    int refused;
+    if ((rc = unchecked(rq, tmp, bdn, scope, f, &refused)))
+        return rc;
+    if (refused) {
+        *ldap_rc = LDAP_ADMIN_LIMIT_EXCEEDED;
+        return 0;
+    }
     w->filter = f;
     w->sel = &sel;
     w->scope = scope;

@@ -1579,10 +1579,13 @@ int acre_search(acre_request *rq, const char *base, int scope,
                 acre_search_fn fn, void *arg, int *ldap_rc,
                 const char **matched);
 
-/* The limits of a search: entries and seconds. */
+/* The limits of a search: entries and seconds, and the most candidates
+ * the back end may consider (size.unchecked: set by acre_search_limits
+ * only). */
 typedef struct acre_limits {
     long size;
     long time;
+    long unchecked;
 } acre_limits;
 
 #define ACRE_LIMIT_NONE (-1L)       /* in force: no limit */
@@ -1605,15 +1608,18 @@ typedef struct acre_limits {
  * hard limit of "soft" the soft one, an unlimited hard limit what was
  * asked.  A search stops with sizeLimitExceeded (4) before an entry past
  * out->size, timeLimitExceeded (3) once out->time seconds have passed.
- * Returns 0, ACRE_ERR_INVAL / ACRE_ERR_BADOBJ (a NULL or bad argument),
- * ACRE_ERR_LOOKUP / ACRE_ERR_EVAL_LIMIT / ACRE_ERR_NOMEM (a group's
- * lookup failed, a regex limit was reached: out untouched), or
- * ACRE_ERR_ADMIN_LIMIT (out untouched) when they set size.unchecked to
- * "disabled" or 0 (slapd refuses the search with adminLimitExceeded, 11,
- * before looking at the base), or ACRE_ERR_UNSUPPORTED (out untouched)
- * when they set a numeric size.unchecked (a bound on back-mdb's index
- * candidates, which depend on its indexes, not on the entries).
- * Allocates nothing.  For the request's thread.
+ * out->unchecked: their size.unchecked, ACRE_LIMIT_NONE or the most
+ * candidates the back end may take for the search (slapd's back-mdb
+ * answers adminLimitExceeded, 11, with no entry when both its index
+ * candidates and the entries in scope are more: a host with indexes of
+ * its own applies it; acre_search applies it for its host as back-mdb
+ * does).  asked->unchecked is not read.  Returns 0, ACRE_ERR_INVAL /
+ * ACRE_ERR_BADOBJ (a NULL or bad argument), ACRE_ERR_LOOKUP /
+ * ACRE_ERR_EVAL_LIMIT / ACRE_ERR_NOMEM (a group's lookup failed, a regex limit
+ * was reached: out untouched), or ACRE_ERR_ADMIN_LIMIT (out untouched) when
+ * they set size.unchecked to "disabled" or 0 (slapd refuses the search with
+ * adminLimitExceeded, 11, before looking at the base).  Allocates nothing.  For
+ * the request's thread.
  */
 int acre_search_limits(acre_request *rq, const acre_dn *base,
                        const acre_limits *asked, acre_limits *out);

@@ -159,8 +159,12 @@ setup(void)
     ctx = talloc_new(NULL);
     cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &schema, NULL), 0);
     char *global = slurp("rules.global.acl"), *db = slurp("rules.db.acl");
+    /* JAJ's searches count back-mdb's candidates (search.c unchecked,
+     * filter_cand.c): indexed, substrings and all */
     const char *db_head = "database mdb\nsuffix \"" SUFFIX "\"\n"
-                          "rootdn \"cn=Manager," SUFFIX "\"\nrootpw secret\n";
+                          "rootdn \"cn=Manager," SUFFIX "\"\nrootpw secret\n"
+                          "index objectClass eq\nindex cn eq,sub\n"
+                          "limits dn.exact=\"" JAJ "\" size.unchecked=4\n";
     /* and, first, one rule per connection string (a lost copy of one
      * of the requester's strings must not make "unknown peer" grant) */
     const char *conn = "access to attrs=telephoneNumber\n"

@@ -1,0 +1,565 @@
+/*
+ * filter_cand.c -- the candidates slapd's back-mdb takes from its indexes
+ * for a search filter (search.c search_candidates, filterindex.c
+ * mdb_filter_candidates), which a requester's size.unchecked limit
+ * bounds.  Only their number matters.  An item is:
+ *   - "all" when back-mdb cannot look it up in an index (its attribute
+ *     not indexed for that kind of item, a NOT, (&), an objectClass
+ *     presence item, an extensible item but on entryDN), which counts
+ *     the database's entries;
+ *   - none when it is Undefined, or (|);
+ *   - the entries the index keys it asks for lead to, found by a scan of
+ *     the database: an entryDN equality (a DN lookup: the entry
+ *     matched), objectClass equality (its index keys each class with its
+ *     superclasses: the entries matched), and on an indexed type
+ *     presence (the entries with a value of a description whose index is
+ *     that one), equality (... with a value of the same syntax and rule
+ *     as the item's type whose normalised form is the assertion's, for
+ *     the rules whose index key is that form: caseIgnore, caseExact,
+ *     their IA5 forms, numericString, telephoneNumber, DN, octetString,
+ *     boolean; integer when the assertion has at most 8 digits, below
+ *     which an integer key is the value itself) and substrings (... with,
+ *     for each key octetStringSubstringsFilter makes of the assertion,
+ *     a value octetStringSubstringsIndexer makes it of);
+ *   - unknown otherwise (approx, inequality and other rules on an
+ *     indexed type): ACRE_ERR_UNSUPPORTED, never a guess.
+ * Index keys are hashes; two values whose hashes collide are not
+ * reproduced.  AND and OR intersect and unite the sets; back-mdb first
+ * rewrites the filter to (|(objectClass=referral)(F)) unless F itself is
+ * an objectClass presence item.
+ */
+#include "filter_impl.h"
+
+#include "buf.h"
+#include "entry.h"
+#include "internal.h"
+#include "ir.h"
+
+#include <string.h>
+#include <talloc.h>
+
+/* slapd's defaults (index_substr_if_minlen, _if_maxlen, _any_len,
+ * _any_step), which acre does not let a configuration change */
+#define SUB_IF_MIN   2
+#define SUB_IF_MAX   4
+#define SUB_ANY_LEN  4
+#define SUB_ANY_STEP 2
+
+/* A node's candidates, and slapd's precomputed result when its filter
+ * parser made the node a computed one (SLAPD_FILTER_COMPUTED), which a
+ * NOT above it inverts. */
+enum { COMP_NONE, COMP_TRUE, COMP_FALSE, COMP_UNDEF };
+
+struct cctx {
+    void *ctx;
+    const struct acreF_filter *f;
+    const struct acreI_index *idx;
+    unsigned nidx;
+    const struct acreF_cand_host *h;
+};
+
+static const struct acreI_index *
+idx_find(const struct cctx *c, int type, const char *opts, size_t n)
+{
+    for (unsigned i = 0; i < c->nidx; i++)
+        if (c->idx[i].type == type && strlen(c->idx[i].opts) == n &&
+            !memcmp(c->idx[i].opts, opts, n))
+            return &c->idx[i];
+    return NULL;
+}
+
+/* back-mdb's mdb_index_mask: the index description type[;opts] uses --
+ * its own, for a tagged one its type's (unless notags), else the nearest
+ * of its type and supertypes that allows subtypes.  opts: lower-cased,
+ * sorted, ';'-joined. */
+static const struct acreI_index *
+index_of(const struct cctx *c, int type, const char *opts, size_t n)
+{
+    const struct acreI_index *ix;
+
+    if ((ix = idx_find(c, type, opts, n)))
+        return ix;
+    if (n && (ix = idx_find(c, type, "", 0)) && !(ix->mask & ACREI_IDX_NOTAGS))
+        return ix;
+    for (int t = type; t >= 0; t = acreS_attr(c->f->schema, t)->sup)
+        if ((ix = idx_find(c, t, "", 0)) && !(ix->mask & ACREI_IDX_NOSUBTYPES))
+            return ix;
+    return NULL;
+}
+
+/* The index of a filter item's description. */
+static const struct acreI_index *
+item_index(const struct cctx *c, const struct acreS_desc *d)
+{
+    char opts[512];
+    size_t n = 0;
+
+    for (unsigned i = 0; i < d->nopts; i++) {
+        if (n + d->opt_len[i] + 1 > sizeof opts)
+            return NULL; /* longer than any index's options */
+        if (i)
+            opts[n++] = ';';
+        memcpy(opts + n, d->opts[i], d->opt_len[i]);
+        n += d->opt_len[i];
+    }
+    return index_of(c, d->type, opts, n);
+}
+
+/* The index of a stored attribute's description (id). */
+static const struct acreI_index *
+attr_index(const struct cctx *c, int id)
+{
+    const struct acreS_dinfo *d = acreS_dinfo(c->f->schema, id);
+    const char *opts = d ? strchr(d->text, ';') : NULL;
+
+    if (!d)
+        return NULL;
+    return opts ? index_of(c, d->type, opts + 1, strlen(opts + 1))
+                : index_of(c, d->type, "", 0);
+}
+
+/* Would back-mdb answer item nd from an index (mdb_index_param)? */
+static const struct acreI_index *
+indexed(const struct cctx *c, const struct acreF_node *nd)
+{
+    const struct acreI_index *ix = item_index(c, &nd->want);
+    const struct acreS_attr *at = acreS_attr(c->f->schema, nd->want.type);
+    unsigned m = ix ? ix->mask : 0;
+    int used;
+
+    switch (nd->kind) {
+    case ACREF_PRESENT:
+        used = ACREI_IDX_HAS(m, ACREI_IDX_PRESENT);
+        break;
+    case ACREF_EQUALITY:
+        used = ACREI_IDX_HAS(m, ACREI_IDX_EQUALITY);
+        break;
+    case ACREF_APPROX: /* the equality index when the type has no approx
+                          rule (slapd's come with these equality rules) */
+        used = at->eq == ACREM_CASE_IGNORE || at->eq == ACREM_CASE_EXACT ||
+                       at->eq == ACREM_CASE_IGNORE_IA5 ||
+                       at->eq == ACREM_CASE_EXACT_IA5
+                   ? ACREI_IDX_HAS(m, ACREI_IDX_APPROX)
+                   : ACREI_IDX_HAS(m, ACREI_IDX_EQUALITY);
+        break;
+    case ACREF_SUBSTRINGS:
+        used = ACREI_IDX_HAS(m, ACREI_IDX_SUBSTR);
+        break;
+    case ACREF_GE:
+    case ACREF_LE: /* ordered index keys, else the presence index */
+        used = at->ord == ACREM_INTEGER_ORD || at->ord == ACREM_GENTIME_ORD
+                   ? ACREI_IDX_HAS(m, ACREI_IDX_EQUALITY)
+                   : ACREI_IDX_HAS(m, ACREI_IDX_PRESENT);
+        break;
+    default:
+        used = 0;
+    }
+    return used ? ix : NULL;
+}
+
+/* Is an equality index key the normalised value itself (see banner)? */
+static int
+eq_key_is_value(const struct acreF_node *nd)
+{
+    switch (nd->trules.eq) {
+    case ACREM_CASE_IGNORE:
+    case ACREM_CASE_EXACT:
+    case ACREM_CASE_IGNORE_IA5:
+    case ACREM_CASE_EXACT_IA5:
+    case ACREM_NUMERIC_STRING:
+    case ACREM_TELEPHONE:
+    case ACREM_DN:
+    case ACREM_OCTET:
+    case ACREM_BOOLEAN:
+        return nd->rule == nd->trules.eq;
+    case ACREM_INTEGER:
+        return nd->rule == ACREM_INTEGER &&
+               nd->norm_len - (nd->norm_len && nd->norm[0] == '-') <= 8;
+    default:
+        return 0;
+    }
+}
+
+/* ---- sets of candidates ---------------------------------------------- */
+
+static int
+has(const struct acreF_cands *s, const char *dn, size_t n)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->len[i] == n && !memcmp(s->dn[i], dn, n))
+            return 1;
+    return 0;
+}
+
+static int
+add(void *ctx, struct acreF_cands *s, const char *dn, size_t n)
+{
+    if (has(s, dn, n))
+        return 0;
+    const char **d = talloc_realloc(ctx, s->dn, const char *, s->n + 1);
+    size_t *l = d ? talloc_realloc(ctx, s->len, size_t, s->n + 1) : NULL;
+    if (d)
+        s->dn = d;
+    if (l)
+        s->len = l;
+    if (!l || !(s->dn[s->n] = talloc_strndup(ctx, dn, n)))
+        return ACRE_ERR_NOMEM;
+    s->len[s->n++] = n;
+    return 0;
+}
+
+/* a := a AND b, or a OR b (mdb_idl_intersection, mdb_idl_union). */
+static int
+combine(void *ctx, struct acreF_cands *a, const struct acreF_cands *b, int and)
+{
+    if (and) {
+        if (b->all)
+            return 0;
+        if (a->all) {
+            *a = *b;
+            return 0;
+        }
+        unsigned k = 0;
+        for (unsigned i = 0; i < a->n; i++)
+            if (has(b, a->dn[i], a->len[i])) {
+                a->dn[k] = a->dn[i];
+                a->len[k++] = a->len[i];
+            }
+        a->n = k;
+        return 0;
+    }
+    if (a->all || b->all) {
+        a->all = 1;
+        return 0;
+    }
+    for (unsigned i = 0; i < b->n; i++)
+        if (add(ctx, a, b->dn[i], b->len[i]))
+            return ACRE_ERR_NOMEM;
+    return 0;
+}
+
+/* ---- the scan of the database ------------------------------------------ */
+
+/* A substrings index key: its kind ('^' initial, '*' any, '$' final) and
+ * the normalised bytes it stands for. */
+struct key {
+    char pre;
+    const uint8_t *p;
+    size_t n;
+};
+
+/* What an entry must have to be a candidate: a match of f, or a value
+ * of a description indexed by ix that is present / equal to the item's
+ * assertion / gives every key of keys[0..nkeys). */
+struct scan {
+    const struct cctx *c;
+    const struct acreF_filter *f;
+    const struct acreI_index *ix;
+    const struct acreF_node *nd;
+    const struct key *keys;
+    unsigned nkeys;
+    struct acreF_cands *out;
+    struct acreE_buf buf;
+    int rc;
+};
+
+/* Does normalised value v[0..n) give key k (octetStringSubstringsIndexer
+ * with the same flags the filter's keys were made with)? */
+static int
+gives(const uint8_t *v, size_t n, const struct key *k)
+{
+    if (n < k->n)
+        return 0;
+    if (k->pre == '^')
+        return !memcmp(v, k->p, k->n);
+    if (k->pre == '$')
+        return !memcmp(v + n - k->n, k->p, k->n);
+    for (size_t j = 0; j + k->n <= n; j++)
+        if (!memcmp(v + j, k->p, k->n))
+            return 1;
+    return 0;
+}
+
+/* Does e hold what s looks for in the index s->ix? */
+static int
+in_index(struct scan *s, const acre_entry_view *e)
+{
+    const acre_schema *sch = s->c->f->schema;
+    const struct acreF_node *nd = s->nd;
+    const struct acreS_attr *ft = acreS_attr(sch, nd->want.type);
+    uint64_t found = 0; /* substrings: the keys seen, one bit each */
+
+    for (unsigned i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (attr_index(s->c, a->id) != s->ix)
+            continue;
+        if (nd->kind == ACREF_PRESENT)
+            return 1;
+        /* a key also hashes the syntax and rule of the stored type */
+        const struct acreS_attr *at =
+            acreS_attr(sch, acreS_dinfo(sch, a->id)->type);
+        if (!at->syntax || !ft->syntax || strcmp(at->syntax, ft->syntax) ||
+            (nd->kind == ACREF_EQUALITY ? at->eq != ft->eq
+                                        : at->sub != ft->sub))
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++) {
+            size_t n;
+            const uint8_t *v = acreE_value_norm(sch, a, j, &s->buf, &n);
+            if (!v)
+                continue;
+            if (nd->kind == ACREF_EQUALITY) {
+                if (n == nd->norm_len && !memcmp(v, nd->norm, n))
+                    return 1;
+                continue;
+            }
+            for (unsigned k = 0; k < s->nkeys; k++)
+                if (gives(v, n, &s->keys[k]))
+                    found |= 1ull << k;
+        }
+    }
+    return nd->kind == ACREF_SUBSTRINGS &&
+           found == (s->nkeys == 64 ? ~0ull : (1ull << s->nkeys) - 1);
+}
+
+static int
+scan_visit(void *arg, const acre_entry_view *e)
+{
+    struct scan *s = arg;
+    int yes = s->f ? acreF_eval(s->f, e, NULL) == ACREF_TRUE : in_index(s, e);
+
+    if (yes) {
+        size_t n;
+        const char *dn = acre_dn_normalised(e->dn, &n);
+        if ((s->rc = add(s->c->ctx, s->out, dn, n)))
+            return 1;
+    }
+    return 0;
+}
+
+static int
+scan(struct scan *s)
+{
+    uint8_t local[256];
+
+    acreE_buf_init(&s->buf, local, sizeof local);
+    *s->out = (struct acreF_cands){0};
+    int rc = s->c->h->each(s->c->h->arg, scan_visit, s);
+    acreE_buf_free(&s->buf);
+    return s->rc ? s->rc : rc < 0 ? rc : 0;
+}
+
+/* The entries of the database item nd matches (nd alone as a filter). */
+static int
+matching(const struct cctx *c, const struct acreF_node *nd,
+         struct acreF_cands *out)
+{
+    struct acreF_filter one = *c->f;
+    struct scan s = {.c = c, .f = &one, .out = out};
+
+    one.root = (struct acreF_node *)nd;
+    return scan(&s);
+}
+
+/* octetStringSubstringsFilter's keys for nd's assertion under mask m,
+ * into keys (at most 64: more is ACRE_ERR_UNSUPPORTED).  slapd tests
+ * each kind with a plain `flags & SLAP_INDEX_SUBSTR_...`, which the
+ * shared substr bit makes true for every kind once any is indexed (and
+ * its indexer makes every kind of key too): subinitial alone gives any
+ * and final keys as well. */
+static int
+substring_keys(const struct acreF_node *nd, unsigned m, struct key *keys,
+               unsigned *nkeys)
+{
+    const struct acreM_substr *p = &nd->pat;
+    int any = !!(m & ACREI_IDX_SUB_ANY);
+    unsigned k = 0;
+#define KEY(c, b, len)                             \
+    do {                                           \
+        if (k == 64)                               \
+            return ACRE_ERR_UNSUPPORTED;           \
+        keys[k++] = (struct key){(c), (b), (len)}; \
+    } while (0)
+
+    if ((m & ACREI_IDX_SUB_INIT) && p->initial &&
+        p->initial_len >= SUB_IF_MIN) {
+        size_t n = p->initial_len;
+        KEY('^', p->initial, n < SUB_IF_MAX ? n : SUB_IF_MAX);
+        if (n > SUB_IF_MAX && any)
+            for (size_t j = SUB_IF_MAX - 1; j + SUB_ANY_LEN <= n;
+                 j += SUB_ANY_STEP)
+                KEY('*', p->initial + j, SUB_ANY_LEN);
+    }
+    for (unsigned i = 0; any && i < p->nany; i++)
+        for (size_t j = 0;
+             p->any_len[i] >= SUB_ANY_LEN && j + SUB_ANY_LEN <= p->any_len[i];
+             j += SUB_ANY_STEP)
+            KEY('*', p->any[i] + j, SUB_ANY_LEN);
+    if ((m & ACREI_IDX_SUB_FINAL) && p->final && p->final_len >= SUB_IF_MIN) {
+        size_t n = p->final_len, kl = n < SUB_IF_MAX ? n : SUB_IF_MAX;
+        KEY('$', p->final + n - kl, kl);
+        if (n > SUB_IF_MAX && any)
+            for (size_t j = 0; j + SUB_IF_MAX <= n; j += SUB_ANY_STEP)
+                KEY('*', p->final + j, SUB_ANY_LEN);
+    }
+#undef KEY
+    *nkeys = k;
+    return 0;
+}
+
+/* ---- the filter --------------------------------------------------------- */
+
+static int
+item(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
+     int *comp)
+{
+    const struct acreS_known *k = acreS_known(c->f->schema);
+    const struct acreI_index *ix;
+
+    if (nd->undef) {
+        /* slapd marks an item on an unknown type or with a value its
+         * rule refuses Undefined (SLAPD_FILTER_UNDEFINED: no candidate,
+         * a NOT above it stays a NOT); an extensible item it cannot
+         * parse becomes a computed Undefined (get_mra's errors), which a
+         * NOT keeps Undefined */
+        if (nd->kind == ACREF_EXTENSIBLE) {
+            if (nd->desc && nd->want.type < 0) {
+                /* an extensible item on an unknown attribute */
+                return ACRE_ERR_UNSUPPORTED;
+            }
+            *comp = COMP_UNDEF;
+        }
+        return 0;
+    }
+    if (nd->kind == ACREF_EXTENSIBLE) {
+        if (nd->special != ACREF_SP_ENTRYDN ||
+            nd->rule == ACREF_RULE_DNSUBTREE ||
+            nd->rule == ACREF_RULE_DNONELEVEL ||
+            nd->rule == ACREF_RULE_DNSUBORDINATE) {
+            out->all = 1; /* ext_candidates: no index */
+            return 0;
+        }
+        if (nd->rule == ACREM_DN)
+            return matching(c, nd, out); /* mdb_dn2id */
+        /* an entryDN item with dnSuperiorMatch */
+        return ACRE_ERR_UNSUPPORTED;
+    }
+    if (nd->kind == ACREF_EQUALITY && nd->special == ACREF_SP_ENTRYDN)
+        return matching(c, nd, out);
+    if (nd->kind == ACREF_PRESENT && nd->want.type == k->objectClass &&
+        !nd->want.nopts) {
+        out->all = 1;
+        return 0;
+    }
+    if (!(ix = indexed(c, nd))) {
+        out->all = 1;
+        return 0;
+    }
+    if (nd->want.type == k->objectClass && !nd->want.nopts &&
+        nd->kind == ACREF_EQUALITY)
+        return matching(c, nd, out); /* classes with superclasses */
+    if (nd->want.type != k->objectClass &&
+        (nd->kind == ACREF_PRESENT ||
+         (nd->kind == ACREF_EQUALITY && eq_key_is_value(nd)) ||
+         nd->kind == ACREF_SUBSTRINGS)) {
+        struct key keys[64];
+        struct scan s = {.c = c, .ix = ix, .nd = nd, .keys = keys, .out = out};
+        if (nd->kind == ACREF_SUBSTRINGS) {
+            if (substring_keys(nd, ix->mask, keys, &s.nkeys)) {
+                /* a substrings item with more than 64 index keys */
+                return ACRE_ERR_UNSUPPORTED;
+            }
+            if (!s.nkeys) {
+                out->all = 1; /* no key: substring_candidates gives all */
+                return 0;
+            }
+        }
+        return scan(&s);
+    }
+    /* a filter item back-mdb answers from an index whose keys acre does not
+     * reproduce */
+    return ACRE_ERR_UNSUPPORTED;
+}
+
+static int
+node(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
+     int *comp)
+{
+    int rc, kc;
+
+    *out = (struct acreF_cands){0};
+    *comp = COMP_NONE;
+    switch (nd->kind) {
+    case ACREF_ABSOLUTE_TRUE:
+        *comp = COMP_TRUE;
+        out->all = 1;
+        return 0;
+    case ACREF_ABSOLUTE_FALSE:
+        *comp = COMP_FALSE;
+        return 0;
+    case ACREF_NOT: {
+        struct acreF_cands k;
+        if ((rc = node(c, nd->kids[0], &k, &kc)))
+            return rc;
+        /* get_filter folds a NOT over a computed filter */
+        *comp = kc == COMP_TRUE    ? COMP_FALSE
+                : kc == COMP_FALSE ? COMP_TRUE
+                                   : kc;
+        out->all = *comp == COMP_NONE || *comp == COMP_TRUE;
+        return 0;
+    }
+    case ACREF_AND:
+    case ACREF_OR: {
+        int and = nd->kind == ACREF_AND;
+        for (unsigned i = 0; i < nd->nkids; i++) {
+            struct acreF_cands k;
+            if ((rc = node(c, nd->kids[i], &k, &kc)))
+                return rc;
+            if (!i)
+                *out = k;
+            else if ((rc = combine(c->ctx, out, &k, and)))
+                return rc;
+            if (and&&!out->all && !out->n)
+                break; /* list_candidates stops at an empty AND */
+        }
+        return 0;
+    }
+    default:
+        return item(c, nd, out, comp);
+    }
+}
+
+/* acreF_candidates -- see filter.h. */
+int
+acreF_candidates(void *ctx, const struct acreF_filter *f,
+                 const struct acreI_index *idx, unsigned nidx,
+                 const struct acreF_cand_host *h, struct acreF_cands *out)
+{
+    struct cctx c = {ctx, f, idx, nidx, h};
+    const struct acreS_known *k = acreS_known(f->schema);
+    const struct acreF_node *r = f->root;
+    int comp, rc;
+
+    *out = (struct acreF_cands){0};
+    /* search_candidates: (objectClass=*) alone is all; anything else is
+     * ORed with (objectClass=referral), all unless objectClass has an
+     * equality index (then the referrals, by class) */
+    if (r->kind == ACREF_PRESENT && !r->undef &&
+        r->want.type == k->objectClass && !r->want.nopts) {
+        out->all = 1;
+        return 0;
+    }
+    const struct acreI_index *ix = index_of(&c, k->objectClass, "", 0);
+    if (!ix || !ACREI_IDX_HAS(ix->mask, ACREI_IDX_EQUALITY)) {
+        out->all = 1;
+        return 0;
+    }
+    struct acreF_filter *ref;
+    struct acreF_cands fc;
+    if ((rc = acreF_parse(ctx, f->schema, "(objectClass=referral)", 22, &ref,
+                          NULL)) ||
+        (rc = matching(&c, ref->root, out)))
+        return rc;
+    if ((rc = node(&c, r, &fc, &comp)))
+        return rc;
+    return combine(ctx, out, &fc, 0);
+}

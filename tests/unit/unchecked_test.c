@@ -1,0 +1,254 @@
+/*
+ * unchecked_test.c -- size.unchecked: acre_search_limits reports it, and
+ * acre_search refuses a search as slapd 2.5's back-mdb does, when both
+ * its index candidates and the entries in scope are more than the limit
+ * (engine/search.c, engine/filter_cand.c).  Each expected answer below is
+ * slapd 2.5.13's for the same configuration and data (the cases of
+ * tests/golden/search-limits-unchecked*, taken further here).
+ */
+#include "acre.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+#include <talloc.h>
+
+static void *ctx;
+
+static void
+setup(void)
+{
+    ctx = talloc_new(NULL);
+}
+
+static void
+teardown(void)
+{
+    cr_expect_eq(talloc_total_blocks(ctx), 1, "blocks left: %zu",
+                 talloc_total_blocks(ctx));
+    talloc_free(ctx);
+}
+
+TestSuite(unchecked, .init = setup, .fini = teardown);
+
+#define TOP    "dc=example,dc=com"
+#define PEOPLE "ou=people," TOP
+#define L(n)   "cn=lim" #n ",o=users"
+
+/* The users in a database of their own, so that they are no candidates
+ * of the searches of dc=example,dc=com. */
+static const char conf_head[] =
+    "database mdb\nsuffix \"o=users\"\naccess to * by * read\n"
+    "database mdb\nsuffix \"" TOP "\"\nrootdn \"cn=admin," TOP "\"\n";
+static const char conf_tail[] = "limits dn.exact=\"" L(
+    1) "\" size.unchecked=1\n"
+       "limits dn.exact=\"" L(
+           2) "\" size.unchecked=2\n"
+              "limits dn.exact=\"" L(
+                  4) "\" size.unchecked=4\n"
+                     "limits dn.exact=\"" L(
+                         7) "\" size.unchecked=7\n"
+                            "limits dn.exact=\"cn=off,o=users\" "
+                            "size.unchecked=disabled\n"
+                            "access to * by * read\n";
+
+static const char data[] =
+    "dn: o=users\nobjectClass: organization\no: users\n\n"
+    "dn: " TOP "\nobjectClass: dcObject\nobjectClass: organization\n"
+    "o: Example\ndc: example\n\n"
+    "dn: " PEOPLE "\nobjectClass: organizationalUnit\nou: people\n\n"
+    "dn: uid=u1," PEOPLE "\nobjectClass: inetOrgPerson\nuid: u1\n"
+    "cn: U One\nsn: one\nmail: U1@Example.com\n\n"
+    "dn: uid=u2," PEOPLE "\nobjectClass: inetOrgPerson\nuid: u2\n"
+    "cn: U Two\nsn: two\nmail: u1@example.COM\n\n"
+    "dn: uid=u3," PEOPLE "\nobjectClass: inetOrgPerson\nuid: U1\n"
+    "cn: U Three\nsn: three\n\n"
+    "dn: ou=groups," TOP "\nobjectClass: organizationalUnit\nou: groups\n\n"
+    "dn: cn=g1,ou=groups," TOP "\nobjectClass: groupOfNames\ncn: g1\n"
+    "member: uid=u1," PEOPLE "\nmember: uid=u2," PEOPLE "\n\n"
+    "dn: cn=g2,ou=groups," TOP "\nobjectClass: groupOfNames\ncn: g2\n"
+    "member: uid=u2," PEOPLE "\n";
+
+struct world {
+    void *mem; /* the schema, the policy and the directory */
+    acre_policy *p;
+    acre_directory *dir;
+};
+
+static struct world
+world(const char *indexes)
+{
+    char *text = talloc_asprintf(ctx, "%s%s%s", conf_head, indexes, conf_tail);
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "u.conf", text, strlen(text)};
+    struct world w = {talloc_new(ctx), NULL, NULL};
+    acre_schema *s;
+    acre_diag d = {0};
+
+    cr_assert_eq(acre_schema_new(w.mem, ACRE_SCHEMA_SLAPD, &s, NULL), 0);
+    cr_assert_eq(acre_policy_compile(w.mem, s, &src, 1, 0, &w.p, &d), 0, "%s",
+                 d.message);
+    cr_assert_eq(acre_directory_load(w.mem, acre_policy_schema(w.p), "u.ldif",
+                                     data, strlen(data), &w.dir, &d),
+                 0, "%s", d.message);
+    talloc_free(text);
+    return w;
+}
+
+static void
+world_free(struct world *w)
+{
+    acre_directory_free(w->dir);
+    acre_policy_release(w->p);
+    talloc_free(w->mem);
+}
+
+static int
+drop(void *arg, const acre_entry_view *e, const acre_verdict *v)
+{
+    (void)e, (void)v;
+    ++*(int *)arg;
+    return 0;
+}
+
+/* The search's LDAP result as `who`, or the negative error of
+ * acre_search. */
+static int
+search(struct world *w, const char *who, const char *base, int scope,
+       const char *filter)
+{
+    acre_subject subj = {.authz_dn = who};
+    acre_request *rq;
+    int ldap_rc = -1, n = 0;
+
+    cr_assert_eq(
+        acre_request_begin(w->p, &subj, acre_directory_host(w->dir), &rq), 0);
+    int rc =
+        acre_search(rq, base, scope, filter, NULL, 0, drop, &n, &ldap_rc, NULL);
+    acre_request_end(rq);
+    if (rc)
+        return rc;
+    if (ldap_rc == 11)
+        cr_expect_eq(n, 0, "an entry before adminLimitExceeded");
+    return ldap_rc;
+}
+
+/* The smallest of the limits 1, 2, 4 and 7 that lets the search through
+ * (8: none does), as the tables below give slapd's. */
+static int
+passes_from(struct world *w, const char *base, int scope, const char *filter)
+{
+    static const char *const who[] = {L(1), L(2), L(4), L(7)};
+    static const int lim[] = {1, 2, 4, 7};
+    int from = 8;
+
+    for (int i = 0; i < 4; i++) {
+        int rc = search(w, who[i], base, scope, filter);
+        cr_assert(rc == 0 || rc == 11, "%s as %s: %d (%s)", filter, who[i], rc,
+                  rc < 0 ? acre_strerror(rc) : "");
+        if (rc == 0 && from == 8)
+            from = lim[i];
+        else if (rc)
+            cr_expect_eq(from, 8, "%s: %s refused, a smaller limit not", filter,
+                         who[i]);
+    }
+    return from;
+}
+
+Test(unchecked, search_limits_reports_it)
+{
+    struct world w = world("");
+    acre_limits asked = {0, 0, 0}, out;
+    acre_request *rq;
+    acre_dn *top;
+
+    static const struct {
+        const char *who;
+        int rc;
+        long unchecked;
+    } cases[] = {
+        {L(4), 0, 4},
+        {"cn=admin," TOP, 0, ACRE_LIMIT_NONE}, /* the rootdn */
+        {"cn=other,o=users", 0, ACRE_LIMIT_NONE},
+        {"cn=off,o=users", ACRE_ERR_ADMIN_LIMIT, 0},
+    };
+
+    cr_assert_eq(acre_dn_parse(w.mem, acre_policy_schema(w.p), TOP, strlen(TOP),
+                               0, &top, NULL),
+                 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        acre_subject subj = {.authz_dn = cases[i].who};
+        cr_assert_eq(
+            acre_request_begin(w.p, &subj, acre_directory_host(w.dir), &rq), 0);
+        int rc = acre_search_limits(rq, top, &asked, &out);
+        cr_expect_eq(rc, cases[i].rc, "%s: %s", cases[i].who,
+                     acre_strerror(rc));
+        if (!rc)
+            cr_expect_eq(out.unchecked, cases[i].unchecked, "%s: %ld",
+                         cases[i].who, out.unchecked);
+        acre_request_end(rq);
+    }
+    acre_dn_free(top);
+    world_free(&w);
+}
+
+/* Without an equality index on objectClass every filter has all the
+ * database's 8 entries as candidates: the entries in scope decide. */
+Test(unchecked, no_index_counts_the_scope)
+{
+    struct world w = world("index cn,uid eq,sub\n");
+
+    cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_SUB, "(objectClass=*)"), 8);
+    cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_SUB, "(uid=u1)"), 8);
+    cr_expect_eq(passes_from(&w, PEOPLE, ACRE_SCOPE_SUB, "(uid=u1)"), 4);
+    cr_expect_eq(passes_from(&w, PEOPLE, ACRE_SCOPE_ONE, "(uid=u1)"), 4);
+    cr_expect_eq(passes_from(&w, PEOPLE, ACRE_SCOPE_CHILDREN, "(uid=u1)"), 4);
+    cr_expect_eq(passes_from(&w, "uid=u1," PEOPLE, ACRE_SCOPE_SUB, "(cn=*)"),
+                 1);
+    /* a base search has one candidate: never refused */
+    cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_BASE, "(objectClass=*)"), 1);
+    /* the rootdn has no limit */
+    cr_expect_eq(
+        search(&w, "cn=admin," TOP, TOP, ACRE_SCOPE_SUB, "(objectClass=*)"), 0);
+    world_free(&w);
+}
+
+/* With objectClass indexed for equality, the filter's own index
+ * candidates count (slapd's answers on this data). */
+Test(unchecked, index_candidates_count)
+{
+    struct world w = world("index objectClass eq\nindex uid eq,sub,approx\n"
+                           "index mail eq,sub\nindex member pres,eq\n"
+                           "index cn subinitial\n");
+
+    static const struct {
+        const char *filter;
+        int from;
+    } cases[] = {
+        {"(objectClass=*)", 8},
+        {"(uid=u1)", 2},              /* u1 and u3 (uid U1) */
+        {"(mail=u1@example.com)", 2}, /* both mails, case ignored */
+        {"(member=*)", 2},            /* the two groups */
+        {"(&(objectClass=groupOfNames)(member=uid=u2," PEOPLE "))", 2},
+        {"(mail=*example*)", 2}, /* the substrings keys */
+        {"(cn=u*)", 8},          /* too short for a key: all */
+        {"(|(objectClass=organizationalUnit)(uid=u2))", 4},
+        {"(!(uid=u1))", 8}, /* NOT: all */
+        {"(entryDN=ou=groups," TOP ")", 1},
+        {"(sn=one)", 8},             /* not indexed: all */
+        {"(objectClass=person)", 4}, /* inetOrgPerson's superclass */
+        {"(|)", 1},                  /* none: never refused */
+        {"(nosuchattr=1)", 1},
+        {"(!(nosuchattr=1))", 8},
+        {"(!(&))", 1},
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_SUB, cases[i].filter),
+                     cases[i].from, "%s", cases[i].filter);
+    /* an approximate item on a type with an approx index: its keys are
+     * not reproduced, so acre refuses to guess */
+    cr_expect_eq(search(&w, L(2), TOP, ACRE_SCOPE_SUB, "(uid~=u1)"),
+                 ACRE_ERR_UNSUPPORTED);
+    cr_expect_eq(
+        search(&w, L(2), "uid=u1," PEOPLE, ACRE_SCOPE_BASE, "(uid~=u1)"), 0);
+    world_free(&w);
+}
