@@ -30,6 +30,11 @@
 #       them or both refuse them, and what both load must be the same
 #       entries (slapcat against acre as the rootdn); artefacts in
 #       build/differential/mutate/data-seed-SEED
+#   make differential-unchecked [SEED=n] [N=cases]
+#       size.unchecked: the exit status of `acre search` against
+#       ldapsearch's on generated back-mdb indexes, entries and filters,
+#       as requesters with limits 1 to 14 (tests/differential/
+#       unchecked.sh); artefacts in build/differential/unchecked
 #   make bench-slapd [BENCH_UNITS=2 BENCH_RULES="10 100" BENCH_MIXES=dn]
 #       the CPU slapd spends per returned entry of a 10,000-entry subtree
 #       search as a user with no access control and under 10 to 10,000
@@ -63,7 +68,7 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
 	differential-389-replay differential-389-ger differential-cli \
-	differential-mutate differential-mutate-data
+	differential-mutate differential-mutate-data differential-unchecked
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
@@ -108,6 +113,11 @@ differential: $(B)/differential/acl_driver
 differential-cli: $(B)/differential/acl_driver $(B)/acre
 	bash $(DT_DIR)/cli.sh $(B)/differential/acl_driver $(B)/acre \
 		$(B)/differential/cli '$(SEED)' '$(N)'
+
+# size.unchecked: acre search against ldapsearch (N cases).
+differential-unchecked: $(B)/acre
+	bash $(DT_DIR)/unchecked.sh $(B)/acre $(B)/differential/unchecked \
+		'$(SEED)' '$(N)'
 
 # slaptest against acre compile on damaged rules (N cases).
 differential-mutate: $(B)/differential/acl_driver $(B)/acre
