@@ -21,8 +21,10 @@
  *     which an integer key is the value itself) and substrings (... with,
  *     for each key octetStringSubstringsFilter makes of the assertion,
  *     a value octetStringSubstringsIndexer makes it of);
- *   - unknown otherwise (approx, inequality and other rules on an
- *     indexed type): ACRE_ERR_UNSUPPORTED, never a guess.
+ *     An inequality on a type whose ordering rule has no ordered index
+ *     keys (all but integer and generalizedTime) uses the presence index;
+ *   - unknown otherwise (approx, ordered inequality and other rules on
+ *     an indexed type): ACRE_ERR_UNSUPPORTED, never a guess.
  * Index keys are hashes; two values whose hashes collide are not
  * reproduced.  AND and OR intersect and unite the sets; back-mdb first
  * rewrites the filter to (|(objectClass=referral)(F)) unless F itself is
@@ -293,8 +295,9 @@ in_index(struct scan *s, const acre_entry_view *e)
         const acre_view_attr *a = &e->attrs[i];
         if (attr_index(s->c, a->id) != s->ix)
             continue;
-        if (nd->kind == ACREF_PRESENT)
-            return 1;
+        if (nd->kind == ACREF_PRESENT || nd->kind == ACREF_GE ||
+            nd->kind == ACREF_LE)
+            return 1; /* the presence key */
         /* a key also hashes the syntax and rule of the stored type */
         const struct acreS_attr *at =
             acreS_attr(sch, acreS_dinfo(sch, a->id)->type);
@@ -457,8 +460,13 @@ item(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
     if (nd->want.type == k->objectClass && !nd->want.nopts &&
         nd->kind == ACREF_EQUALITY)
         return matching(c, nd, out); /* classes with superclasses */
+    /* an inequality on a type without ordered index keys: the presence
+     * index (mdb_filter_candidates) */
+    const struct acreS_attr *at = acreS_attr(c->f->schema, nd->want.type);
+    int ord_keys = at->ord == ACREM_INTEGER_ORD || at->ord == ACREM_GENTIME_ORD;
     if (nd->want.type != k->objectClass &&
         (nd->kind == ACREF_PRESENT ||
+         ((nd->kind == ACREF_GE || nd->kind == ACREF_LE) && !ord_keys) ||
          (nd->kind == ACREF_EQUALITY && eq_key_is_value(nd)) ||
          nd->kind == ACREF_SUBSTRINGS)) {
         struct key keys[64];

@@ -40,6 +40,7 @@ MAIL=("a@example.com" "A@Example.COM" "bob@test.org" "c@example.com")
 UID_=("a" "A" "b" "c1" "c2")
 DESC=("hello world" "Hello" "HELLO WORLD" "x y")
 TEL=("+1 555 0100" "+15550100" "555-0101")
+DQ=("a" "B" "m" "Mm" "z") # dnQualifier: ordered by caseIgnoreOrderingMatch
 CLASSES=(person inetOrgPerson organizationalPerson groupOfNames
 	organizationalUnit top organization dcObject)
 
@@ -83,6 +84,7 @@ gen_data() {
 			[ $((RANDOM % 2)) = 0 ] && { pick UID_; printf 'uid: %s\n' "$p"; }
 			[ $((RANDOM % 2)) = 0 ] && { pick DESC; printf 'description: %s\n' "$p"; }
 			[ $((RANDOM % 2)) = 0 ] && { pick TEL; printf 'telephoneNumber: %s\n' "$p"; }
+			[ $kind != 1 ] && [ $((RANDOM % 2)) = 0 ] && { pick DQ; printf 'dnQualifier: %s\n' "$p"; }
 			echo
 			dns+=("uid=p$o$k,ou=o$o,$TOP")
 		done
@@ -97,7 +99,7 @@ gen_indexes() {
 	local def=0
 	[ $((RANDOM % 4)) != 0 ] && echo "index objectClass eq"
 	[ $((RANDOM % 5)) = 0 ] && def=1 && echo "index default pres,eq"
-	for a in cn sn mail uid description telephoneNumber member; do
+	for a in cn sn mail uid description telephoneNumber member dnQualifier; do
 		[ $((RANDOM % 2)) = 0 ] && continue
 		t=${types[RANDOM % ${#types[@]}]}
 		[ $a = member ] && t=${mtypes[RANDOM % ${#mtypes[@]}]}
@@ -119,7 +121,7 @@ value() {
 	local -a pools=(CN SN MAIL UID_ DESC TEL)
 	case $1 in
 	cn) pick CN ;; sn) pick SN ;; mail) pick MAIL ;; uid) pick UID_ ;;
-	description) pick DESC ;; telephoneNumber) pick TEL ;;
+	description) pick DESC ;; telephoneNumber) pick TEL ;; dnQualifier) pick DQ ;;
 	*) pick "${pools[RANDOM % ${#pools[@]}]}" ;;
 	esac
 }
@@ -128,8 +130,9 @@ value() {
 # them in subshells, whose $RANDOM is not the seeded sequence).
 gen_item() {
 	local a v l s
-	local -a attrs=(cn sn mail uid description telephoneNumber cn\;lang-en)
-	case $((RANDOM % 12)) in
+	local -a attrs=(cn sn mail uid description telephoneNumber cn\;lang-en
+		dnQualifier)
+	case $((RANDOM % 13)) in
 	0) pick CLASSES; g="(objectClass=$p)" ;;
 	1) g="(entryDN=${dns[RANDOM % ${#dns[@]}]})" ;;
 	2) g="(member=${dns[RANDOM % ${#dns[@]}]})" ;;
@@ -148,6 +151,7 @@ gen_item() {
 		;;
 	7) a=${attrs[RANDOM % ${#attrs[@]}]}; value "${a%%;*}"; g="($a~=$p)" ;;
 	8) g="(nosuchattr=1)" ;;
+	9) pick DQ; [ $((RANDOM % 2)) = 0 ] && g="(dnQualifier>=$p)" || g="(dnQualifier<=$p)" ;;
 	*) a=${attrs[RANDOM % ${#attrs[@]}]}; value "${a%%;*}"; g="($a=$p)" ;;
 	esac
 }
