@@ -194,12 +194,11 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
                      search_print_entry, s, ldap_rc, &matched);
     free(owned);
     if (rc == ACRE_ERR_UNSUPPORTED) {
-        fprintf(stderr,
-                "acre search: size.unchecked: back-mdb counts this "
-                "filter's candidates with index keys acre does not "
-                "reproduce (approximate items, inequalities on integers "
-                "or times, or a rule whose keys are not its values, "
-                "on an indexed attribute)\n");
+        fprintf(stderr, "acre search: size.unchecked: back-mdb counts this "
+                        "filter's candidates with index keys acre does not "
+                        "reproduce (inequalities on integers or times, or a "
+                        "rule whose keys are not its values, on an indexed "
+                        "attribute)\n");
         return CLI_EXIT_USAGE;
     }
     if (rc || s->nomem) {

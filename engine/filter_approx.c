@@ -380,6 +380,27 @@ acreF_approx_codes(void *ctx, const uint8_t *s, size_t n,
     return 0;
 }
 
+/* acreF_approx_keys -- see filter_impl.h. */
+int
+acreF_approx_keys(const uint8_t *v, size_t n, const acreF_code *codes,
+                  unsigned ncodes, uint64_t *found)
+{
+    struct words ws;
+    acreF_code code;
+    size_t chars;
+    int rc;
+
+    words_init(&ws, v, n);
+    while ((rc = word_next(&ws, code, &chars)) == 1) {
+        if (!chars || !*code)
+            continue; /* no word, or a word without a code: no key */
+        for (unsigned k = 0; k < ncodes && k < 64; k++)
+            if (!strcmp(code, codes[k]))
+                *found |= 1ull << k;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
 /* acreF_approx_match -- see filter_impl.h. */
 int
 acreF_approx_match(const acreF_code *codes, unsigned ncodes, const uint8_t *v,

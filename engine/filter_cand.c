@@ -23,8 +23,12 @@
  *     a value octetStringSubstringsIndexer makes it of);
  *     An inequality on a type whose ordering rule has no ordered index
  *     keys (all but integer and generalizedTime) uses the presence index;
- *   - unknown otherwise (approx, ordered inequality and other rules on
- *     an indexed type): ACRE_ERR_UNSUPPORTED, never a guess.
+ *     An approximate item has the codes of its words as keys (no hash),
+ *     up to the first word without letters, each made by some word of
+ *     some value (approxIndexer), or on a type without an approximate
+ *     rule its equality keys;
+ *   - unknown otherwise (ordered inequality and other rules on an indexed
+ *     type): ACRE_ERR_UNSUPPORTED, never a guess.
  * Index keys are hashes; two values whose hashes collide are not
  * reproduced.  AND and OR intersect and unite the sets; back-mdb first
  * rewrites the filter to (|(objectClass=referral)(F)) unless F itself is
@@ -260,6 +264,7 @@ struct scan {
     const struct acreF_node *nd;
     const struct key *keys;
     unsigned nkeys;
+    int words; /* an approx item: its first `words` codes are the keys */
     struct acreF_cands *out;
     struct acreE_buf buf;
     int rc;
@@ -298,9 +303,21 @@ in_index(struct scan *s, const acre_entry_view *e)
         if (nd->kind == ACREF_PRESENT || nd->kind == ACREF_GE ||
             nd->kind == ACREF_LE)
             return 1; /* the presence key */
-        /* a key also hashes the syntax and rule of the stored type */
         const struct acreS_attr *at =
             acreS_attr(sch, acreS_dinfo(sch, a->id)->type);
+        if (s->words) { /* approx keys: the words' codes, nothing hashed */
+            if (!acreF_approx_rule(at->eq))
+                continue;
+            for (unsigned j = 0; j < a->nvals; j++) {
+                size_t n;
+                const uint8_t *v = acreE_value_norm(sch, a, j, &s->buf, &n);
+                if (v)
+                    (void)acreF_approx_keys(v, n, nd->codes, (unsigned)s->words,
+                                            &found);
+            }
+            continue;
+        }
+        /* a key also hashes the syntax and rule of the stored type */
         if (!at->syntax || !ft->syntax || strcmp(at->syntax, ft->syntax) ||
             (nd->kind == ACREF_EQUALITY ? at->eq != ft->eq
                                         : at->sub != ft->sub))
@@ -320,6 +337,8 @@ in_index(struct scan *s, const acre_entry_view *e)
                     found |= 1ull << k;
         }
     }
+    if (s->words)
+        return found == (s->words == 64 ? ~0ull : (1ull << s->words) - 1);
     return nd->kind == ACREF_SUBSTRINGS &&
            found == (s->nkeys == 64 ? ~0ull : (1ull << s->nkeys) - 1);
 }
@@ -481,6 +500,33 @@ item(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
                 return 0;
             }
         }
+        return scan(&s);
+    }
+    if (nd->kind == ACREF_APPROX && nd->want.type != k->objectClass) {
+        struct scan s = {.c = c, .ix = ix, .nd = nd, .out = out};
+        struct acreF_node eq;
+        if (!acreF_approx_rule(at->eq)) {
+            /* approx_candidates: the equality rule and its keys */
+            if (!eq_key_is_value(nd))
+                return ACRE_ERR_UNSUPPORTED;
+            eq = *nd;
+            eq.kind = ACREF_EQUALITY;
+            s.nd = &eq;
+            return scan(&s);
+        }
+        /* approx_candidates reads the keys in turn and stops, keeping
+         * what it has, at the first empty one (a word without letters):
+         * slapd 2.5.13 answers so */
+        unsigned nk = 0;
+        while (nd->approx_ok && nk < nd->ncodes && *nd->codes[nk])
+            nk++;
+        if (!nd->approx_ok || nk > 64)
+            return ACRE_ERR_UNSUPPORTED;
+        if (!nk) {
+            out->all = 1; /* no key: all */
+            return 0;
+        }
+        s.words = nk;
         return scan(&s);
     }
     /* a filter item back-mdb answers from an index whose keys acre does not

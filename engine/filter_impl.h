@@ -211,6 +211,15 @@ int acreF_approx_match(const acreF_code *codes, unsigned ncodes,
                        const uint8_t *v, size_t n);
 
 /*
+ * acreF_approx_keys -- the approximate index keys slapd's approxIndexer
+ * makes of value v[0..n) (the code of each non-empty word that has one):
+ * sets bit k of *found for each codes[k] (k < 64) among them.  0, or -1
+ * when v is not valid UTF-8 (no keys).  Allocates nothing.
+ */
+int acreF_approx_keys(const uint8_t *v, size_t n, const acreF_code *codes,
+                      unsigned ncodes, uint64_t *found);
+
+/*
  * acreF_approx389 -- does assertion as[0..an) approximately match one of
  * vals[0..nvals) (the values of one attribute) as 389-DS 2.3 matches ~=
  * on a string syntax (filter_approx389.c: phonetic words, each value and

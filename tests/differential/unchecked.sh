@@ -149,7 +149,14 @@ gen_item() {
 		3) g="($a=${v:0:$((s / 2))}*${v:$s})" ;;
 		esac
 		;;
-	7) a=${attrs[RANDOM % ${#attrs[@]}]}; value "${a%%;*}"; g="($a~=$p)" ;;
+	7)
+		a=${attrs[RANDOM % ${#attrs[@]}]}
+		value "${a%%;*}"
+		case $((RANDOM % 4)) in # a word without letters ends the keys
+		0) p="$p 12" ;; 1) p="12 $p" ;;
+		esac
+		g="($a~=$p)"
+		;;
 	8) g="(nosuchattr=1)" ;;
 	9) pick DQ; [ $((RANDOM % 2)) = 0 ] && g="(dnQualifier>=$p)" || g="(dnQualifier<=$p)" ;;
 	*) a=${attrs[RANDOM % ${#attrs[@]}]}; value "${a%%;*}"; g="($a=$p)" ;;

@@ -217,7 +217,7 @@ Test(unchecked, index_candidates_count)
 {
     struct world w = world("index objectClass eq\nindex uid eq,sub,approx\n"
                            "index mail eq,sub\nindex member pres,eq\n"
-                           "index cn subinitial\n");
+                           "index cn subinitial,approx\nindex uidNumber eq\n");
 
     static const struct {
         const char *filter;
@@ -239,16 +239,21 @@ Test(unchecked, index_candidates_count)
         {"(nosuchattr=1)", 1},
         {"(!(nosuchattr=1))", 8},
         {"(!(&))", 1},
+        {"(uid~=u1)", 4},      /* u1 u2 u3: the code of "u" */
+        {"(cn~=U Three)", 1},  /* one entry has both words */
+        {"(cn~=three 12)", 1}, /* keys stop at a word without letters */
+        {"(cn~=12 three)", 8}, /* ... so none is all */
     };
 
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_SUB, cases[i].filter),
                      cases[i].from, "%s", cases[i].filter);
-    /* an approximate item on a type with an approx index: its keys are
-     * not reproduced, so acre refuses to guess */
-    cr_expect_eq(search(&w, L(2), TOP, ACRE_SCOPE_SUB, "(uid~=u1)"),
+    /* an inequality on an integer type with an equality index: its
+     * ordered keys are not reproduced, so acre refuses to guess */
+    cr_expect_eq(search(&w, L(2), TOP, ACRE_SCOPE_SUB, "(uidNumber>=5)"),
                  ACRE_ERR_UNSUPPORTED);
     cr_expect_eq(
-        search(&w, L(2), "uid=u1," PEOPLE, ACRE_SCOPE_BASE, "(uid~=u1)"), 0);
+        search(&w, L(2), "uid=u1," PEOPLE, ACRE_SCOPE_BASE, "(uidNumber>=5)"),
+        0);
     world_free(&w);
 }
