@@ -448,9 +448,9 @@ int acreV_attr_lists(const acre_schema *s, const acre_view_attr *a,
 
 /*
  * acreV_unchecked -- the size.unchecked limit slapd puts on rq's search
- * under base (limits.c): ACRE_LIMIT_NONE, or the most candidates back-mdb
- * may take.  Returns 0, or a negative ACRE_ERR_* (a limits selector's
- * lookup or regex failed).
+ * under base (limits.c): ACRE_LIMIT_NONE, 0 ("disabled": every search is
+ * refused), or the most candidates back-mdb may take.  Returns 0, or a
+ * negative ACRE_ERR_* (a limits selector's lookup or regex failed).
  */
 int acreV_unchecked(struct acre_request *rq, const acre_dn *base, long *out);
 

@@ -199,6 +199,6 @@ acreV_unchecked(acre_request *rq, const acre_dn *base, long *out)
     const struct acreI_limits *l = NULL;
     int rc = rq->p->ir->model == ACREI_MODEL_ACI ? 0 : limits_for(rq, base, &l);
 
-    *out = l && l->size_unchecked > 0 ? l->size_unchecked : ACRE_LIMIT_NONE;
+    *out = l && l->size_unchecked >= 0 ? l->size_unchecked : ACRE_LIMIT_NONE;
     return rc;
 }

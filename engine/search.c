@@ -535,8 +535,6 @@ visit(void *ctx, const acre_entry_view *e)
  * API
  */
 
-/* search -- acre_search once the arguments are known good; temporary
- * memory under tmp. */
 /* ------------------------------------------------------------------------
  * size.unchecked: back-mdb refuses a search (adminLimitExceeded) when
  * both its candidates from the indexes (filter_cand.c) and the entries in
@@ -592,24 +590,22 @@ cand_each(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
 
 /* Does slapd's back-mdb refuse this search for its size.unchecked limit?
  * *refused 1 when so.  0, or a negative ACRE_ERR_* (ACRE_ERR_UNSUPPORTED
- * when the candidates are an index's, which acre does not count). */
+ * when back-mdb would count them with index keys acre does not
+ * reproduce: acreF_candidates). */
 static int
 unchecked(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
-          const struct acreF_filter *f, int *refused)
+          const struct acreF_filter *f, long limit, int *refused)
 {
     const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
     struct count c = {rq, db, 0, NULL, NULL};
     struct acreF_cand_host h = {&c, cand_each};
     struct acreF_cands cands;
     unsigned long total = 0, nsubs;
-    long limit;
-    int rc;
+    int rc = 0;
 
     *refused = 0;
-    if (scope == ACRE_SCOPE_BASE || !db)
+    if (scope == ACRE_SCOPE_BASE || !db || limit <= 0)
         return 0;
-    if ((rc = acreV_unchecked(rq, base, &limit)) || limit < 0)
-        return rc;
     if ((rc = acreF_candidates(tmp, f, db->idx, db->nidx, &h, &cands)))
         return rc;
     if (cands.all) {
@@ -632,6 +628,8 @@ unchecked(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     return 0;
 }
 
+/* search -- acre_search once the arguments are known good; temporary
+ * memory under tmp. */
 static int
 search(struct acre_request *rq, void *tmp, const char *base, int scope,
        const char *filter, const char *const *attrs, unsigned nattrs,
@@ -689,13 +687,22 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         *ldap_rc = LDAP_UNWILLING_TO_PERFORM;
         return 0;
     }
+    /* slapd's limits_check refuses a size.unchecked=disabled requester
+     * before the back end looks at the base */
+    long limit = ACRE_LIMIT_NONE;
+    if ((rc = acreV_unchecked(rq, bdn, &limit)))
+        return rc;
+    if (limit == 0) {
+        *ldap_rc = LDAP_ADMIN_LIMIT_EXCEEDED;
+        return 0;
+    }
     rq->err = 0;
     if ((rc = check_base(rq, bdn, f, ldap_rc)))
         return rc < 0 ? rc : 0;
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;
     int refused;
-    if ((rc = unchecked(rq, tmp, bdn, scope, f, &refused)))
+    if ((rc = unchecked(rq, tmp, bdn, scope, f, limit, &refused)))
         return rc;
     if (refused) {
         *ldap_rc = LDAP_ADMIN_LIMIT_EXCEEDED;

@@ -1565,12 +1565,20 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  *            rewrite (it rewrites the others: acre-rules(5));
  *            0 with no entry for a
  *            missing base whose nearest existing ancestor the
- *            requester may not read, no access check on the base.
+ *            requester may not read, no access check on the base;
+ *            under an OpenLDAP policy 11 adminLimitExceeded, with no
+ *            entry, for a requester whose size.unchecked is "disabled"
+ *            or is passed by both back-mdb's index candidates and the
+ *            entries in scope (acre_search_limits).
  *   matched: OUT (may be NULL): the matched DN disclosed, or NULL; points
  *            into the request.
  * Returns 0, or ACRE_ERR_NOMEM / ACRE_ERR_INVAL (rq, base, filter, fn,
  * ldap_rc or an attrs[i] NULL, a bad scope) / ACRE_ERR_LOOKUP (a host
- * lookup failed: the search stops; what fn was given stays given).  fn is
+ * lookup failed: the search stops; what fn was given stays given) /
+ * ACRE_ERR_UNSUPPORTED (a size.unchecked limit applies and back-mdb would
+ * count the candidates with index keys acre does not reproduce: an
+ * inequality on an integer or time type, or an equality rule whose keys
+ * are not its values, on an indexed attribute; before any entry).  fn is
  * called on the calling thread and must not end the request.  For the
  * request's thread.
  */

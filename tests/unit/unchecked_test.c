@@ -205,6 +205,10 @@ Test(unchecked, no_index_counts_the_scope)
                  1);
     /* a base search has one candidate: never refused */
     cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_BASE, "(objectClass=*)"), 1);
+    /* "disabled" refuses every search, before the base is looked at */
+    cr_expect_eq(search(&w, "cn=off,o=users", "cn=nosuch," TOP, ACRE_SCOPE_BASE,
+                        "(objectClass=*)"),
+                 11);
     /* the rootdn has no limit */
     cr_expect_eq(
         search(&w, "cn=admin," TOP, TOP, ACRE_SCOPE_SUB, "(objectClass=*)"), 0);
