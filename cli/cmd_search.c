@@ -196,9 +196,9 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
     if (rc == ACRE_ERR_UNSUPPORTED) {
         fprintf(stderr, "acre search: size.unchecked: back-mdb counts this "
                         "filter's candidates with index keys acre does not "
-                        "reproduce (inequalities on integers or times, or a "
-                        "rule whose keys are not its values, on an indexed "
-                        "attribute)\n");
+                        "reproduce (a rule whose keys are not its values, or "
+                        "an integer past 8 digits or a time before 1970 in an "
+                        "inequality, on an indexed attribute)\n");
         return CLI_EXIT_USAGE;
     }
     if (rc || s->nomem) {

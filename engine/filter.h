@@ -249,14 +249,15 @@ struct acreF_cand_host {
 
 /*
  * acreF_candidates -- the candidates back-mdb takes for a search with
- * filter f in a database indexed as idx[0..nidx) says, into *out
+ * filter f in a database indexed as idx[0..nidx) says, for a requester
+ * whose size.unchecked is limit (> 0: an ordered walk stops there), into *out
  * (allocated under ctx).  Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_LOOKUP (a
  * host call failed), or ACRE_ERR_UNSUPPORTED when an item's candidates
  * come from index keys acre does not reproduce (filter_cand.c).
  */
 struct acreI_index;
 int acreF_candidates(void *ctx, const struct acreF_filter *f,
-                     const struct acreI_index *idx, unsigned nidx,
+                     const struct acreI_index *idx, unsigned nidx, long limit,
                      const struct acreF_cand_host *h, struct acreF_cands *out);
 
 /* acreF_schema -- the schema f was parsed against (never NULL). */

@@ -27,8 +27,13 @@
  *     up to the first word without letters, each made by some word of
  *     some value (approxIndexer), or on a type without an approximate
  *     rule its equality keys;
- *   - unknown otherwise (ordered inequality and other rules on an indexed
- *     type): ACRE_ERR_UNSUPPORTED, never a guess.
+ *     An inequality on integer or generalizedTime walks the ordered keys
+ *     (inequality_candidates): from the assertion's up, or from the first
+ *     up to it, uniting each key's entries until they are at least the
+ *     size.unchecked limit (an integer key is exact up to 8 digits, a
+ *     time's from 1970 on; <= walks the presence key first);
+ *   - unknown otherwise (other rules on an indexed type, integers past 8
+ *     digits, times before 1970): ACRE_ERR_UNSUPPORTED, never a guess.
  * Index keys are hashes; two values whose hashes collide are not
  * reproduced.  AND and OR intersect and unite the sets; back-mdb first
  * rewrites the filter to (|(objectClass=referral)(F)) unless F itself is
@@ -41,6 +46,7 @@
 #include "internal.h"
 #include "ir.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
 
@@ -62,6 +68,7 @@ struct cctx {
     const struct acreI_index *idx;
     unsigned nidx;
     const struct acreF_cand_host *h;
+    long limit; /* size.unchecked: ordered key walks stop there */
 };
 
 static const struct acreI_index *
@@ -382,6 +389,148 @@ matching(const struct cctx *c, const struct acreF_node *nd,
     return scan(&s);
 }
 
+/* ---- ordered keys: >= and <= on integer and generalizedTime -------------- */
+
+/* An ordered index key: its place in the index's byte order, and the
+ * entry one of whose values made it. */
+struct okey {
+    uint64_t order;
+    const char *dn;
+    size_t len;
+};
+
+struct oscan {
+    const struct cctx *c;
+    const struct acreI_index *ix;
+    const struct acreF_node *nd;
+    struct okey *keys;
+    size_t n, cap;
+    struct acreE_buf buf;
+    int rc;
+};
+
+/* The place of normalised value v[0..n) of rule eq among the index's
+ * keys, or -1 when its key is not the value itself: an integer key is
+ * a 4-byte form that memcmp orders as the integers (exact up to 8
+ * digits, negative ones first); a generalizedTime key its 40-bit seconds since
+ * 1970 (a value before 1970 is not reproduced).  The presence key comes
+ * before them all (0): slapd 2.5.13 walks it first for <= and never for
+ * >=, whatever the assertion ((uidNumber>=0) does not reach it). */
+static int64_t
+key_order(int eq, const uint8_t *v, size_t n)
+{
+    if (eq == ACREM_INTEGER) {
+        int64_t x;
+        if (n - (n && v[0] == '-') > 8 || acreF_int64(v, n, &x))
+            return -1;
+        return x + ((int64_t)1 << 31) + 1;
+    }
+    if (n < 14 || memcmp(v, "1970", 4) < 0)
+        return -1;
+    uint64_t o = 0;
+    for (size_t i = 0; i < 14; i++)
+        o = o * 10 + (uint64_t)(v[i] - '0');
+    return (int64_t)o; /* YYYYmmddHHMMSS: in the order of the seconds */
+}
+
+static int
+okey_add(struct oscan *s, uint64_t order, const acre_entry_view *e)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        struct okey *k = talloc_realloc(s->c->ctx, s->keys, struct okey, cap);
+        if (!k)
+            return ACRE_ERR_NOMEM;
+        s->keys = k;
+        s->cap = cap;
+    }
+    s->keys[s->n].order = order;
+    s->keys[s->n].dn = acre_dn_normalised(e->dn, &s->keys[s->n].len);
+    s->n++;
+    return 0;
+}
+
+static int
+oscan_visit(void *arg, const acre_entry_view *e)
+{
+    struct oscan *s = arg;
+    const acre_schema *sch = s->c->f->schema;
+    const struct acreS_attr *ft = acreS_attr(sch, s->nd->want.type);
+    int present = 0;
+
+    for (unsigned i = 0; i < e->nattrs; i++) {
+        const acre_view_attr *a = &e->attrs[i];
+        if (attr_index(s->c, a->id) != s->ix)
+            continue;
+        present = 1;
+        const struct acreS_attr *at =
+            acreS_attr(sch, acreS_dinfo(sch, a->id)->type);
+        if (!at->syntax || !ft->syntax || strcmp(at->syntax, ft->syntax) ||
+            at->eq != ft->eq)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++) {
+            size_t n;
+            const uint8_t *v = acreE_value_norm(sch, a, j, &s->buf, &n);
+            int64_t o = v ? key_order(ft->eq, v, n) : 0;
+            if (o < 0) {
+                s->rc = ACRE_ERR_UNSUPPORTED;
+                return 1;
+            }
+            if (v && (s->rc = okey_add(s, (uint64_t)o, e)))
+                return 1;
+        }
+    }
+    /* the presence key, first in the index's order */
+    if (present && ACREI_IDX_HAS(s->ix->mask, ACREI_IDX_PRESENT) &&
+        (s->rc = okey_add(s, 0, e)))
+        return 1;
+    return 0;
+}
+
+static int
+by_order(const void *a, const void *b)
+{
+    const struct okey *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* inequality_candidates: the keys from the assertion's up (>=) or from
+ * the first up to it (<=), key by key in the index's order, united until
+ * they hold size.unchecked entries. */
+static int
+ordered(const struct cctx *c, const struct acreF_node *nd,
+        const struct acreI_index *ix, struct acreF_cands *out)
+{
+    const struct acreS_attr *ft = acreS_attr(c->f->schema, nd->want.type);
+    int64_t a = key_order(ft->eq, nd->norm, nd->norm_len);
+    struct oscan s = {.c = c, .ix = ix, .nd = nd};
+    uint8_t local[256];
+    int rc;
+
+    if (a < 0 || nd->rule != ft->ord)
+        return ACRE_ERR_UNSUPPORTED;
+    acreE_buf_init(&s.buf, local, sizeof local);
+    rc = c->h->each(c->h->arg, oscan_visit, &s);
+    acreE_buf_free(&s.buf);
+    if (s.rc || rc < 0)
+        return s.rc ? s.rc : rc;
+    qsort(s.keys, s.n, sizeof *s.keys, by_order);
+    *out = (struct acreF_cands){0};
+    for (size_t i = 0; i < s.n;) {
+        uint64_t k = s.keys[i].order;
+        if (nd->kind == ACREF_GE ? k < (uint64_t)a : k > (uint64_t)a) {
+            i++;
+            continue;
+        }
+        for (; i < s.n && s.keys[i].order == k; i++)
+            if ((rc = add(c->ctx, out, s.keys[i].dn, s.keys[i].len)))
+                return rc;
+        if (out->n >= (unsigned long)c->limit)
+            break;
+    }
+    return 0;
+}
+
 /* octetStringSubstringsFilter's keys for nd's assertion under mask m,
  * into keys (at most 64: more is ACRE_ERR_UNSUPPORTED).  slapd tests
  * each kind with a plain `flags & SLAP_INDEX_SUBSTR_...`, which the
@@ -502,6 +651,9 @@ item(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
         }
         return scan(&s);
     }
+    if ((nd->kind == ACREF_GE || nd->kind == ACREF_LE) && ord_keys &&
+        (at->eq == ACREM_INTEGER || at->eq == ACREM_GENTIME))
+        return ordered(c, nd, ix, out);
     if (nd->kind == ACREF_APPROX && nd->want.type != k->objectClass) {
         struct scan s = {.c = c, .ix = ix, .nd = nd, .out = out};
         struct acreF_node eq;
@@ -585,10 +737,10 @@ node(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
 /* acreF_candidates -- see filter.h. */
 int
 acreF_candidates(void *ctx, const struct acreF_filter *f,
-                 const struct acreI_index *idx, unsigned nidx,
+                 const struct acreI_index *idx, unsigned nidx, long limit,
                  const struct acreF_cand_host *h, struct acreF_cands *out)
 {
-    struct cctx c = {ctx, f, idx, nidx, h};
+    struct cctx c = {ctx, f, idx, nidx, h, limit};
     const struct acreS_known *k = acreS_known(f->schema);
     const struct acreF_node *r = f->root;
     int comp, rc;

@@ -606,7 +606,7 @@ unchecked(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     *refused = 0;
     if (scope == ACRE_SCOPE_BASE || !db || limit <= 0)
         return 0;
-    if ((rc = acreF_candidates(tmp, f, db->idx, db->nidx, &h, &cands)))
+    if ((rc = acreF_candidates(tmp, f, db->idx, db->nidx, limit, &h, &cands)))
         return rc;
     if (cands.all) {
         for (unsigned i = 0; !rc && i < db->nsuffix; i++)

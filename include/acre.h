@@ -1577,8 +1577,9 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  * lookup failed: the search stops; what fn was given stays given) /
  * ACRE_ERR_UNSUPPORTED (a size.unchecked limit applies and back-mdb would
  * count the candidates with index keys acre does not reproduce: an
- * inequality on an integer or time type, or an equality rule whose keys
- * are not its values, on an indexed attribute; before any entry).  fn is
+ * equality rule whose keys are not its values, or an integer past 8
+ * digits or a time before 1970 in an inequality, on an indexed attribute;
+ * before any entry).  fn is
  * called on the calling thread and must not end the request.  For the
  * request's thread.
  */

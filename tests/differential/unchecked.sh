@@ -41,6 +41,7 @@ UID_=("a" "A" "b" "c1" "c2")
 DESC=("hello world" "Hello" "HELLO WORLD" "x y")
 TEL=("+1 555 0100" "+15550100" "555-0101")
 DQ=("a" "B" "m" "Mm" "z") # dnQualifier: ordered by caseIgnoreOrderingMatch
+NUM=("-3" "0" "5" "5" "7" "100" "1000" "99999999" "123456789") # integers
 CLASSES=(person inetOrgPerson organizationalPerson groupOfNames
 	organizationalUnit top organization dcObject)
 
@@ -85,6 +86,8 @@ gen_data() {
 			[ $((RANDOM % 2)) = 0 ] && { pick DESC; printf 'description: %s\n' "$p"; }
 			[ $((RANDOM % 2)) = 0 ] && { pick TEL; printf 'telephoneNumber: %s\n' "$p"; }
 			[ $kind != 1 ] && [ $((RANDOM % 2)) = 0 ] && { pick DQ; printf 'dnQualifier: %s\n' "$p"; }
+			[ $kind != 1 ] && [ $((RANDOM % 2)) = 0 ] && { pick NUM; printf 'uidNumber: %s\n' "$p"; }
+			[ $kind != 1 ] && [ $((RANDOM % 3)) = 0 ] && { pick NUM; printf 'gidNumber: %s\n' "$p"; }
 			echo
 			dns+=("uid=p$o$k,ou=o$o,$TOP")
 		done
@@ -95,15 +98,16 @@ gen_indexes() {
 	local a t
 	local -a types=(eq pres sub pres,eq eq,sub pres,eq,sub subinitial subany
 		subfinal eq,notags eq,nosubtypes pres,notags,nosubtypes)
-	local -a mtypes=(eq pres pres,eq eq,notags eq,nosubtypes) # DNs: no sub
+	local -a mtypes=(eq pres pres,eq eq,notags eq,nosubtypes) # no sub
 	local def=0
 	[ $((RANDOM % 4)) != 0 ] && echo "index objectClass eq"
 	[ $((RANDOM % 5)) = 0 ] && def=1 && echo "index default pres,eq"
-	for a in cn sn mail uid description telephoneNumber member dnQualifier; do
+	for a in cn sn mail uid description telephoneNumber member dnQualifier \
+		uidNumber gidNumber; do
 		[ $((RANDOM % 2)) = 0 ] && continue
 		t=${types[RANDOM % ${#types[@]}]}
-		[ $a = member ] && t=${mtypes[RANDOM % ${#mtypes[@]}]}
-		case $a:$((RANDOM % 6)) in
+		case $a in member | uidNumber | gidNumber) t=${mtypes[RANDOM % ${#mtypes[@]}]} ;; esac
+		case $a:$((RANDOM % 6)) in # approx: the types with an approx rule
 		cn:0 | sn:0 | uid:0 | mail:0 | description:0) t=$t,approx ;;
 		esac
 		t=$(echo "$t" | tr -s ',' | sed 's/^,//; s/,$//')
@@ -132,7 +136,7 @@ gen_item() {
 	local a v l s
 	local -a attrs=(cn sn mail uid description telephoneNumber cn\;lang-en
 		dnQualifier)
-	case $((RANDOM % 13)) in
+	case $((RANDOM % 14)) in
 	0) pick CLASSES; g="(objectClass=$p)" ;;
 	1) g="(entryDN=${dns[RANDOM % ${#dns[@]}]})" ;;
 	2) g="(member=${dns[RANDOM % ${#dns[@]}]})" ;;
@@ -159,6 +163,13 @@ gen_item() {
 		;;
 	8) g="(nosuchattr=1)" ;;
 	9) pick DQ; [ $((RANDOM % 2)) = 0 ] && g="(dnQualifier>=$p)" || g="(dnQualifier<=$p)" ;;
+	10)
+		pick NUM
+		case $((RANDOM % 5)) in
+		0 | 1) g="(uidNumber>=$p)" ;; 2) g="(uidNumber<=$p)" ;;
+		3) g="(gidNumber<=$p)" ;; 4) g="(uidNumber=$p)" ;;
+		esac
+		;;
 	*) a=${attrs[RANDOM % ${#attrs[@]}]}; value "${a%%;*}"; g="($a=$p)" ;;
 	esac
 }

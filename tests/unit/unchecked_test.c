@@ -75,9 +75,10 @@ struct world {
 };
 
 static struct world
-world(const char *indexes)
+world_with(const char *indexes, const char *more)
 {
     char *text = talloc_asprintf(ctx, "%s%s%s", conf_head, indexes, conf_tail);
+    char *ldif = talloc_asprintf(ctx, "%s\n%s", data, more);
     acre_source src = {ACRE_DIALECT_SLAPD_CONF, "u.conf", text, strlen(text)};
     struct world w = {talloc_new(ctx), NULL, NULL};
     acre_schema *s;
@@ -87,10 +88,17 @@ world(const char *indexes)
     cr_assert_eq(acre_policy_compile(w.mem, s, &src, 1, 0, &w.p, &d), 0, "%s",
                  d.message);
     cr_assert_eq(acre_directory_load(w.mem, acre_policy_schema(w.p), "u.ldif",
-                                     data, strlen(data), &w.dir, &d),
+                                     ldif, strlen(ldif), &w.dir, &d),
                  0, "%s", d.message);
     talloc_free(text);
+    talloc_free(ldif);
     return w;
+}
+
+static struct world
+world(const char *indexes)
+{
+    return world_with(indexes, "");
 }
 
 static void
@@ -252,12 +260,55 @@ Test(unchecked, index_candidates_count)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_SUB, cases[i].filter),
                      cases[i].from, "%s", cases[i].filter);
-    /* an inequality on an integer type with an equality index: its
-     * ordered keys are not reproduced, so acre refuses to guess */
-    cr_expect_eq(search(&w, L(2), TOP, ACRE_SCOPE_SUB, "(uidNumber>=5)"),
-                 ACRE_ERR_UNSUPPORTED);
+    /* an integer past 8 digits on an indexed integer type: its ordered
+     * key is not reproduced, so acre refuses to guess */
+    cr_expect_eq(search(&w, L(2), TOP, ACRE_SCOPE_SUB, "(uidNumber>=5)"), 0);
     cr_expect_eq(
-        search(&w, L(2), "uid=u1," PEOPLE, ACRE_SCOPE_BASE, "(uidNumber>=5)"),
-        0);
+        search(&w, L(2), TOP, ACRE_SCOPE_SUB, "(uidNumber>=123456789)"),
+        ACRE_ERR_UNSUPPORTED);
+    cr_expect_eq(search(&w, L(2), "uid=u1," PEOPLE, ACRE_SCOPE_BASE,
+                        "(uidNumber>=123456789)"),
+                 0);
+    world_free(&w);
+}
+
+/* >= and <= on an indexed integer walk the keys in order and stop once
+ * the entries reach the limit, so the refusal is not monotonic in it
+ * (slapd 2.5.13 answers each of these the same on the same data); <=
+ * walks the presence key first. */
+Test(unchecked, ordered_keys_stop_at_the_limit)
+{
+    static const char more[] =
+        "dn: cn=n1," PEOPLE "\nobjectClass: person\n"
+        "objectClass: extensibleObject\ncn: n1\nsn: n\nuidNumber: -3\n\n"
+        "dn: cn=n2," PEOPLE "\nobjectClass: person\n"
+        "objectClass: extensibleObject\ncn: n2\nsn: n\nuidNumber: 0\n\n"
+        "dn: cn=n3," PEOPLE "\nobjectClass: person\n"
+        "objectClass: extensibleObject\ncn: n3\nsn: n\nuidNumber: 5\n\n"
+        "dn: cn=n4," PEOPLE "\nobjectClass: person\n"
+        "objectClass: extensibleObject\ncn: n4\nsn: n\nuidNumber: 5\n\n"
+        "dn: cn=n5," PEOPLE "\nobjectClass: person\n"
+        "objectClass: extensibleObject\ncn: n5\nsn: n\nuidNumber: 5\n";
+    struct world w =
+        world_with("index objectClass eq\nindex uidNumber eq\n", more);
+
+    /* keys -3 (1 entry), 0 (1), 5 (3): the walk stops once it has as
+     * many entries as the limit, then compares what it has */
+    static const char *const f[] = {"(uidNumber>=-5)", "(uidNumber<=5)"};
+    for (int i = 0; i < 2; i++) {
+        cr_expect_eq(search(&w, L(1), TOP, ACRE_SCOPE_SUB, f[i]), 0);
+        cr_expect_eq(search(&w, L(2), TOP, ACRE_SCOPE_SUB, f[i]), 0);
+        cr_expect_eq(search(&w, L(4), TOP, ACRE_SCOPE_SUB, f[i]), 11);
+        cr_expect_eq(search(&w, L(7), TOP, ACRE_SCOPE_SUB, f[i]), 0);
+    }
+    cr_expect_eq(search(&w, L(1), TOP, ACRE_SCOPE_SUB, "(uidNumber>=1)"), 11);
+    world_free(&w);
+
+    /* with a presence index, <= starts with every entry of the type */
+    w = world_with("index objectClass eq\nindex uidNumber pres,eq\n", more);
+    cr_expect_eq(search(&w, L(2), TOP, ACRE_SCOPE_SUB, "(uidNumber<=-5)"), 11);
+    cr_expect_eq(search(&w, L(4), TOP, ACRE_SCOPE_SUB, "(uidNumber<=-5)"), 11);
+    cr_expect_eq(search(&w, L(7), TOP, ACRE_SCOPE_SUB, "(uidNumber<=-5)"), 0);
+    cr_expect_eq(search(&w, L(1), TOP, ACRE_SCOPE_SUB, "(uidNumber>=0)"), 0);
     world_free(&w);
 }
