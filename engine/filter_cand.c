@@ -444,8 +444,13 @@ okey_add(struct oscan *s, uint64_t order, const acre_entry_view *e)
         s->keys = k;
         s->cap = cap;
     }
+    /* a copy: the host's view lives for the callback only */
+    size_t n;
+    const char *dn = acre_dn_normalised(e->dn, &n);
+    if (!(s->keys[s->n].dn = talloc_strndup(s->c->ctx, dn, n)))
+        return ACRE_ERR_NOMEM;
     s->keys[s->n].order = order;
-    s->keys[s->n].dn = acre_dn_normalised(e->dn, &s->keys[s->n].len);
+    s->keys[s->n].len = n;
     s->n++;
     return 0;
 }
