@@ -519,7 +519,8 @@ ordered(const struct cctx *c, const struct acreF_node *nd,
     acreE_buf_free(&s.buf);
     if (s.rc || rc < 0)
         return s.rc ? s.rc : rc;
-    qsort(s.keys, s.n, sizeof *s.keys, by_order);
+    if (s.n)
+        qsort(s.keys, s.n, sizeof *s.keys, by_order);
     *out = (struct acreF_cands){0};
     for (size_t i = 0; i < s.n;) {
         uint64_t k = s.keys[i].order;
