@@ -370,10 +370,16 @@ scan(struct scan *s)
 {
     uint8_t local[256];
 
+    /* a value or filter item that could not be normalised for want of
+     * memory reads as no match: an undercount, which would let through
+     * a search slapd refuses, so it fails instead (acreE_nomem) */
+    unsigned long nomem = acreE_nomem;
     acreE_buf_init(&s->buf, local, sizeof local);
     *s->out = (struct acreF_cands){0};
     int rc = s->c->h->each(s->c->h->arg, scan_visit, s);
     acreE_buf_free(&s->buf);
+    if (!s->rc && acreE_nomem != nomem)
+        s->rc = ACRE_ERR_NOMEM;
     return s->rc ? s->rc : rc < 0 ? rc : 0;
 }
 
@@ -514,9 +520,12 @@ ordered(const struct cctx *c, const struct acreF_node *nd,
 
     if (a < 0 || nd->rule != ft->ord)
         return ACRE_ERR_UNSUPPORTED;
+    unsigned long nomem = acreE_nomem; /* see scan() */
     acreE_buf_init(&s.buf, local, sizeof local);
     rc = c->h->each(c->h->arg, oscan_visit, &s);
     acreE_buf_free(&s.buf);
+    if (!s.rc && acreE_nomem != nomem)
+        s.rc = ACRE_ERR_NOMEM;
     if (s.rc || rc < 0)
         return s.rc ? s.rc : rc;
     if (s.n)
