@@ -517,6 +517,8 @@ add_rule(struct builder *b, const struct acreI_rule *ir,
 static int
 table_push(struct builder *b, uint32_t rule, const struct acreP_rule *r)
 {
+    _Static_assert(ACRE_DN_MAX_RDNS + 1 < ACREP_SLOT_NO_DEPTH,
+                   "a slot's depth window fits its bytes");
     if (b->ntables == b->cap_tables) {
         size_t cap = b->cap_tables ? b->cap_tables * 2 : 1024;
         struct acreP_slot *t =
@@ -526,7 +528,10 @@ table_push(struct builder *b, uint32_t rule, const struct acreP_rule *r)
         b->tables = t;
         b->cap_tables = cap;
     }
-    b->tables[b->ntables++] = (struct acreP_slot){rule, r->lo, r->hi};
+    b->tables[b->ntables++] = (struct acreP_slot){
+        .rule = rule,
+        .lo = (uint8_t)r->lo,
+        .hi = r->hi > ACRE_DN_MAX_RDNS ? ACREP_SLOT_NO_DEPTH : (uint8_t)r->hi};
     return 0;
 }
 
@@ -699,6 +704,54 @@ build_residual(struct builder *b)
     return 0;
 }
 
+/*
+ * What decides whether rule r may share a run of slots (struct
+ * acreP_slot): the test its target needs -- its regex's for a REGEX rule
+ * (asked before anything but its attribute list), its filter's for
+ * another rule with a filter and no value condition (asked last; a value
+ * condition asked before it notes the check's value) -- with the way
+ * the walk gets there (eval.c: what_matches), its scope and its flags but
+ * the attribute list (a list that refuses notes nothing).  Two rules with
+ * the same nonzero signature get to the same test doing the same things,
+ * so after one failed on it the other has nothing left to do or note.
+ */
+static uint64_t
+run_sig(const struct acreP_rule *r)
+{
+    uint64_t kind, slot;
+
+    if (r->scope == ACREP_SCOPE_REGEX)
+        kind = 1, slot = (uint32_t)r->regex_slot;
+    else if ((r->flags & (ACREP_R_FILTER | ACREP_R_VAL)) == ACREP_R_FILTER)
+        kind = 2, slot = (uint32_t)r->filter_slot;
+    else
+        return 0;
+    return slot << 24 | kind << 16 | (uint64_t)r->scope << 8 |
+           (uint64_t)(r->flags & ~(ACREP_R_ATTRS | ACREP_R_INDEXED));
+}
+
+/* One more slot in a run that goes on from the next slot's. */
+static uint8_t
+run_on(uint8_t next)
+{
+    return next < ACREP_RUN_MAX ? (uint8_t)(next + 1) : next;
+}
+
+/* The runs of table t[0..n), from its end; sig[rule] is run_sig's. */
+static void
+table_runs(const struct acre_policy *p, const uint64_t *sig,
+           struct acreP_slot *t, uint32_t n)
+{
+    for (uint32_t i = n; i-- > 1;) {
+        const struct acreP_rule *a = &p->rules[t[i - 1].rule];
+        const struct acreP_rule *b = &p->rules[t[i].rule];
+        if ((a->flags & b->flags & ACREP_R_ATTRS) && a->attr_in == b->attr_in)
+            t[i - 1].run_attrs = run_on(t[i].run_attrs);
+        if (sig[t[i - 1].rule] && sig[t[i - 1].rule] == sig[t[i].rule])
+            t[i - 1].run_test = run_on(t[i].run_test);
+    }
+}
+
 static int
 build_tables(struct builder *b)
 {
@@ -739,12 +792,22 @@ build_tables(struct builder *b)
         b->tables = fit;
         b->cap_tables = b->ntables;
     }
-    for (unsigned d = 0; d <= p->ir->ndbs; d++)
-        p->residual[d].table =
+    uint64_t *sig = talloc_array(b, uint64_t, p->nrules + 1);
+    if (!sig)
+        return ACRE_ERR_NOMEM;
+    for (uint32_t r = 0; r < p->nrules; r++)
+        sig[r] = run_sig(&p->rules[r]);
+    for (unsigned d = 0; d <= p->ir->ndbs; d++) {
+        struct acreP_slot *t =
             b->tables + (size_t)(uintptr_t)p->residual[d].table;
+        table_runs(p, sig, t, p->residual[d].ntable);
+        p->residual[d].table = t;
+    }
     for (uint32_t i = 0; i < p->nnodes; i++) {
         struct acreP_node *n = &p->nodes[i];
-        n->table = b->tables + (size_t)(uintptr_t)n->table;
+        struct acreP_slot *t = b->tables + (size_t)(uintptr_t)n->table;
+        table_runs(p, sig, t, n->ntable);
+        n->table = t;
         n->residual =
             &p->residual[n->section ? (unsigned)(n->section - p->ir->dbs)
                                     : p->ir->ndbs];

@@ -356,10 +356,15 @@ style_matches(struct acreV_check *c, const struct acreI_what *w,
 }
 
 /* Does rule r's target cover check c (depth window already passed)?  With
- * want_m, m receives the regex submatches. */
+ * want_m, m receives the regex submatches.  When it does not, *dead says
+ * which run of slots (struct acreP_slot) fails with it: DEAD_ATTRS, its
+ * attribute list refused; DEAD_TEST, the test of build.c's run_sig was
+ * false (the regex of a REGEX rule, else the filter). */
+enum { DEAD_NONE, DEAD_ATTRS, DEAD_TEST };
+
 static int
 what_matches(struct acreV_check *c, const struct acreP_rule *r,
-             struct acreV_matches *m, int want_m)
+             struct acreV_matches *m, int want_m, int *dead)
 {
     const struct acreI_what *w = &r->ir->what;
 
@@ -370,7 +375,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
                      : !(r->attr_in[(unsigned)c->type >> 6] >>
                              ((unsigned)c->type & 63) &
                          1))
-            return 0;
+            return !(*dead = DEAD_ATTRS);
     }
     /* from here on the outcome depends on the entry itself */
     if (r->flags & (ACREP_R_VAL | ACREP_R_FILTER) ||
@@ -382,7 +387,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
     if (r->scope == ACREP_SCOPE_REGEX &&
         c->rq->test_epoch[r->regex_slot] == c->rq->epoch &&
         c->rq->test_state[r->regex_slot] == 2 && (!want_m || c->val || !c->va))
-        return 0;
+        return !(*dead = DEAD_TEST);
     /* slapd's regexes and substitutions see its own normalised text */
     size_t dnlen = c->endn_len;
     const char *dn = c->endn;
@@ -393,7 +398,7 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
         val_for(c, r);
     if (r->scope == ACREP_SCOPE_REGEX &&
         !what_regex(c, r, dn, dnlen, m, want_m))
-        return 0;
+        return !(*dead = DEAD_TEST);
     /* reset after the regex, not before each: most patterns do not match
      * (with 100 of them, clearing m was a third of a verdict's cost) */
     if (want_m) {
@@ -414,8 +419,11 @@ what_matches(struct acreV_check *c, const struct acreP_rule *r,
         if (!what_val(c, acreI_val(w), m, want_m))
             return 0;
     }
-    if ((r->flags & ACREP_R_FILTER) && !what_filter(c, r))
+    if ((r->flags & ACREP_R_FILTER) && !what_filter(c, r)) {
+        if (r->scope != ACREP_SCOPE_REGEX)
+            *dead = DEAD_TEST;
         return 0;
+    }
     return 1;
 }
 
@@ -823,8 +831,8 @@ decide(struct acreV_check *c, const struct acreP_node *n,
     while (t < te || u < ue) { /* the two tables merged by rule number */
         /* a rule is DN-indexed or residual, never both */
         acre_assert(t == te || u == ue || t->rule != u->rule);
-        const struct acreP_slot *sl =
-            u == ue || (t < te && t->rule < u->rule) ? t++ : u++;
+        int in_t = u == ue || (t < te && t->rule < u->rule);
+        const struct acreP_slot *sl = in_t ? t++ : u++;
         const struct acreP_rule *r = &p->rules[sl->rule];
         if (depth < sl->lo || depth > sl->hi) {
             step(c, ACRE_EXPLAIN_RULE_SKIPPED, (int)sl->rule, 0, *mask, NULL,
@@ -832,8 +840,8 @@ decide(struct acreV_check *c, const struct acreP_node *n,
                  RULE_ARGS(r, sl->rule));
             continue;
         }
-        int want_m = (r->flags & ACREP_R_MATCHES) != 0;
-        if (!what_matches(c, r, &m, want_m)) {
+        int want_m = (r->flags & ACREP_R_MATCHES) != 0, dead = DEAD_NONE;
+        if (!what_matches(c, r, &m, want_m, &dead)) {
             if (rq->limit_hit) {
                 step(c, ACRE_EXPLAIN_LIMIT, (int)sl->rule, 0, ACREI_PRIV_NONE,
                      NULL, RULE_FMT ": evaluation limit reached: denied",
@@ -845,6 +853,14 @@ decide(struct acreV_check *c, const struct acreP_node *n,
                 step(c, ACRE_EXPLAIN_RULE_SKIPPED, (int)sl->rule, 0, *mask,
                      NULL, RULE_FMT ": %s", RULE_ARGS(r, sl->rule),
                      skip_reason(c, r));
+            else if (dead) { /* its run fails the same way */
+                unsigned run =
+                    dead == DEAD_ATTRS ? sl->run_attrs : sl->run_test;
+                if (in_t)
+                    t = te - sl > run ? sl + 1 + run : te;
+                else
+                    u = ue - sl > run ? sl + 1 + run : ue;
+            }
             continue;
         }
         if (!want_m) { /* nothing substitutes: no submatches needed */

@@ -102,11 +102,22 @@ struct acreP_clause {
     uint8_t flags; /* ACREP_C_* */
 };
 
-/* One entry of a node table. */
+/* One entry of a node table.  The runs let a walk pass by the rules
+ * after this one that its target's failure shows to fail too, with
+ * nothing to note (eval.c: decide): run_attrs, how many slots right after
+ * this one hold rules with the same attribute list (a list that refuses
+ * notes nothing); run_test, how many hold rules whose targets need the
+ * same test and get to it the same way (build.c: run_sig), for when
+ * this rule's target failed on that test.  Each at most ACREP_RUN_MAX. */
 struct acreP_slot {
-    uint32_t rule;   /* index in policy->rules */
-    uint16_t lo, hi; /* entry depths the rule's DN scope allows */
+    uint32_t rule;  /* index in policy->rules */
+    uint8_t lo, hi; /* entry depths the rule's DN scope allows (hi
+                       ACREP_SLOT_NO_DEPTH: no bound) */
+    uint8_t run_attrs, run_test;
 };
+
+#define ACREP_SLOT_NO_DEPTH 0xffu
+#define ACREP_RUN_MAX       0xffu
 
 /* The rules no DN indexes, for the entries of one section. */
 struct acreP_residual {

@@ -23,7 +23,9 @@
  *   types) and 1-4 <by> clauses (every <who> form acre knows,
  *   substitutions that fit the <what>'s captures, every access form,
  *   compare-, search- and read-only grants among them, stop / continue
- *   / break), often a permissive catch-all last.
+ *   / break), often a permissive catch-all last; now and then a run of
+ *   2-5 rules on one DN part and filter, each with its own list, value
+ *   condition and clauses.
  *   Requesters: anonymous, the rootdn(s), users (some proxied by another
  *   identity, some twice with other connections), a device, a group, a
  *   DN not in the directory and one outside every suffix, each with a
@@ -1445,6 +1447,54 @@ gen_rule(struct gen *g, int global)
             fmt(g, "* %s%s", tail_access(g), P(g, 20) ? " break" : "");
 }
 
+/* Rules one after another on the same target regex or filter, each with
+ * its own attribute list (or none), value condition and clauses: the
+ * engine passes by the rest of such a run once its shared test failed
+ * (compiler/build.c: run_key), so the lists, conditions and clauses that
+ * make the walk reach a later rule, or stop before it, all occur. */
+static void
+gen_run(struct gen *g, int global)
+{
+    struct what_info base = {CAP_NONE, CAP_NONE, 0, 0};
+    const char *dn; /* half of them in a node's table, not the residual */
+    if (P(g, 50)) {
+        base.cap = CAP_SUBTREE;
+        dn = fmt(g, "dn.%s=\"%s\"", P(g, 70) ? "subtree" : "children",
+                 dn_variant(g, scope_dn(g)));
+    } else {
+        dn = gen_dn_part(g, &base);
+    }
+    const char *filter = !base.regex || P(g, 40)
+                             ? fmt(g, "filter=\"%s\" ", PICK(g, what_filters))
+                             : "";
+    unsigned k = 2 + B(g, 4);
+
+    for (unsigned i = 0; i < k; i++) {
+        struct what_info wi = base;
+        const char *attrs = "", *val = "";
+        int single;
+        if (P(g, 20)) {
+            const char *a = NULL;
+            val = fmt(g, " %s", gen_val(g, &a, &wi.vcap));
+            wi.val_regex = !strncmp(val, " val.regex", 10);
+            attrs = fmt(g, "attrs=%s", a);
+        } else if (P(g, 60)) {
+            attrs = gen_attrs(g, &single);
+        }
+        const char *what = fmt(g, "%s%s%s%s%s", dn ? dn : "", dn ? " " : "",
+                               filter, attrs, val);
+        int on = P(g, 60); /* on to the next rule of the run */
+        unsigned n = on ? B(g, 3) : 1 + B(g, 2);
+        struct acreG_rule *r = new_rule(g, global, *what ? what : "*", n + 1);
+        if (!r)
+            return;
+        for (unsigned j = 0; j < n; j++)
+            r->by[r->nby++] = gen_by(g, &wi);
+        if (on)
+            r->by[r->nby++] = fmt(g, "* %s break", tail_access(g));
+    }
+}
+
 /* Rules the way administrators write them. */
 static void
 gen_idiom(struct gen *g, int global)
@@ -1536,6 +1586,8 @@ gen_rules(struct gen *g, int global, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         if (P(g, 15))
             gen_idiom(g, global);
+        else if (P(g, 8))
+            gen_run(g, global);
         else
             gen_rule(g, global);
     }
