@@ -141,7 +141,7 @@ struct acreC_collect {
     uint32_t give0, ngive;               /* in idx->gives, ir's order */
 };
 
-/* A node's candidate: the same layout as acreP_slot. */
+/* A node's candidate: an index and a depth window, as acreP_slot. */
 struct acreC_slot {
     uint32_t sub;    /* < nsubs: a subentry, else collect[sub - nsubs];
                         ACREC_SLOT_REFINED: the subentry has a refinement */

@@ -75,12 +75,11 @@ acl_bench_gen(void *ctx, const char *mix, unsigned nrules)
     c->ns = 2;
     c->s = talloc_zero_array(c, struct acl_search, 2);
     for (unsigned i = 0; i < 2; i++)
-        c->s[i] = (struct acl_search){i,
-                                      2,
-                                      talloc_strdup(c, SLAPD_CASE_BASE),
-                                      talloc_strdup(c, "(objectClass=*)"),
-                                      0,
-                                      NULL};
+        c->s[i] =
+            (struct acl_search){.rq = i,
+                                .scope = 2,
+                                .base = talloc_strdup(c, SLAPD_CASE_BASE),
+                                .filter = talloc_strdup(c, "(objectClass=*)")};
     if (!c->rules || !c->ldif)
         dt_die("out of memory");
     return c;
