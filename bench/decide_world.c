@@ -303,3 +303,18 @@ dpolicy_row(bench_run *run, const char *name, dworld *w, dpolicy *dp,
     bench_row(run, name, "ns/entry", med[0] / (double)(n * loops), impl[1].name,
               med[1] / (double)nsample);
 }
+
+void
+dpolicy_pair_row(bench_run *run, const char *name, dworld *w, dpolicy *dp,
+                 dpolicy *other, const char *other_name, const size_t *order,
+                 size_t n)
+{
+    struct djob ja = {w, dp, order, n, 1}, jb = {w, other, order, n, 1};
+    bench_impl impl[2] = {{"acre_entry_decide", acre_pass, &ja},
+                          {other_name, acre_pass, &jb}};
+    double med[2];
+
+    bench_measure(run, impl, 2, 1, med);
+    bench_row(run, name, "ns/entry", med[0] / (double)n, impl[1].name,
+              med[1] / (double)n);
+}

@@ -89,6 +89,15 @@ void dpolicy_row(bench_run *run, const char *name, dworld *w, dpolicy *dp,
                  const size_t *sample, size_t nsample);
 
 /*
+ * dpolicy_pair_row -- time acre's verdicts on the entries order[0..n)
+ * under dp against the same under other (named other_name), in turn,
+ * and record row `name` in ns per entry.
+ */
+void dpolicy_pair_row(bench_run *run, const char *name, dworld *w, dpolicy *dp,
+                      dpolicy *other, const char *other_name,
+                      const size_t *order, size_t n);
+
+/*
  * dworld_sample -- n indices evenly spaced over w's entries (n at most
  * w->n), under w->mem; NULL when out of memory.
  */

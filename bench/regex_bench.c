@@ -48,21 +48,29 @@ mix_rules(void *ctx, unsigned nrules)
     return s;
 }
 
+/* bench-slapd's directory in w (w->mem made by the caller). */
+static int
+mix_world(bench_run *run, dworld *w)
+{
+    unsigned units = (unsigned)bench_size(run, SLAPD_CASE_UNITS, 5);
+    char *ldif = w->mem ? slapd_case_ldif(w->mem, units) : NULL;
+
+    return ldif ? dworld_load(run, w, "regex10.ldif", ldif, strlen(ldif),
+                              SLAPD_CASE_BASE, NULL)
+                : -1;
+}
+
 static int
 bench_regex(bench_run *run)
 {
-    unsigned units = (unsigned)bench_size(run, SLAPD_CASE_UNITS, 5);
     unsigned nrules = (unsigned)bench_size(run, 1000, 100);
     dworld w = {.mem = talloc_new(NULL)};
     dpolicy dp = {0};
-    char *ldif = w.mem ? slapd_case_ldif(w.mem, units) : NULL;
     char *rules = w.mem ? mix_rules(w.mem, nrules) : NULL;
     size_t nsample = bench_size(run, 50, 10), *sample, *order;
     int rc = -1;
 
-    if (!ldif || !rules ||
-        dworld_load(run, &w, "regex10.ldif", ldif, strlen(ldif),
-                    SLAPD_CASE_BASE, NULL) != 0 ||
+    if (!rules || mix_world(run, &w) != 0 ||
         dpolicy_setup(run, &w, &dp, "policy_decide_1k_regex10", rules,
                       strlen(rules), SLAPD_CASE_USER) != 0)
         goto out;
@@ -81,44 +89,18 @@ out:
     return rc;
 }
 
-/* Two policies' requests, timed in turn on the same entries. */
-struct flat_job {
-    dworld *w;
-    acre_request *rq;
-    const size_t *order;
-};
-
-static uint64_t
-flat_pass(void *arg)
-{
-    const struct flat_job *j = arg;
-    uint64_t sum = 0;
-    acre_verdict v;
-
-    for (size_t i = 0; i < j->w->n; i++)
-        if (acre_entry_decide(j->rq,
-                              acre_entry_view_of(j->w->entries[j->order[i]]),
-                              ACRE_RIGHT_READ, &v) == 0)
-            sum += (uint64_t)v.visible + (v.nattrs ? v.attr[0] : 0);
-    return sum;
-}
-
 static int
 bench_flat(bench_run *run)
 {
-    unsigned units = (unsigned)bench_size(run, SLAPD_CASE_UNITS, 5);
     unsigned small = (unsigned)bench_size(run, 1000, 100);
     dworld w = {.mem = talloc_new(NULL)};
     dpolicy big = {0}, base = {0};
-    char *ldif = w.mem ? slapd_case_ldif(w.mem, units) : NULL;
     char *rb = w.mem ? mix_rules(w.mem, small * 100) : NULL;
     char *rs = w.mem ? mix_rules(w.mem, small) : NULL;
     size_t nsample = bench_size(run, 3, 2), *sample, *order;
     int rc = -1;
 
-    if (!ldif || !rb || !rs ||
-        dworld_load(run, &w, "regex10.ldif", ldif, strlen(ldif),
-                    SLAPD_CASE_BASE, NULL) != 0 ||
+    if (!rb || !rs || mix_world(run, &w) != 0 ||
         dpolicy_setup(run, &w, &big, "policy_decide_100k_regex10", rb,
                       strlen(rb), SLAPD_CASE_USER) != 0 ||
         dpolicy_setup(run, &w, &base, "policy_decide_100k_regex10 (base)", rs,
@@ -132,15 +114,9 @@ bench_flat(bench_run *run)
                "entries decided",
                small * 100, small, w.n);
     rc = 0;
-    if (dpolicy_verify(run, &w, &big, sample, nsample) == 0) {
-        struct flat_job jb = {&w, big.rq, order}, js = {&w, base.rq, order};
-        bench_impl impl[2] = {{"acre_entry_decide", flat_pass, &jb},
-                              {"acre_entry_decide (1k rules)", flat_pass, &js}};
-        double med[2];
-        bench_measure(run, impl, 2, 1, med);
-        bench_row(run, "policy_decide_100k_regex10/1k", "ns/entry",
-                  med[0] / (double)w.n, impl[1].name, med[1] / (double)w.n);
-    }
+    if (dpolicy_verify(run, &w, &big, sample, nsample) == 0)
+        dpolicy_pair_row(run, "policy_decide_100k_regex10/1k", &w, &big, &base,
+                         "acre_entry_decide (1k rules)", order, w.n);
 out:
     dpolicy_free(&base);
     dpolicy_free(&big);
