@@ -174,6 +174,63 @@ Test(policy, evaluation_limit_denies)
     acre_policy_release(p);
 }
 
+/* A run of slots longer than a slot can count (ACREP_RUN_MAX) is passed
+ * by in steps, and the walk goes on with the rule after it: a step too far
+ * reaches "by * none", one too short only costs time. */
+Test(policy, long_runs_passed_by_in_steps)
+{
+    char *text = talloc_strdup(ctx, "database mdb\n"
+                                    "suffix \"dc=example,dc=com\"\n"
+                                    "access to attrs=entry by users read\n");
+    for (int i = 0; i < 600; i++) /* a run on the filter */
+        text = talloc_asprintf_append(
+            text, "access to dn.subtree=\"ou=people,dc=example,dc=com\" "
+                  "filter=(title=boss) attrs=mail by * write\n");
+    for (int i = 0; i < 600; i++) /* a run on the list */
+        text = talloc_asprintf_append(
+            text, "access to dn.subtree=\"ou=people,dc=example,dc=com\" "
+                  "attrs=telephoneNumber by * write\n");
+    text = talloc_asprintf_append(
+        text, "access to dn.subtree=\"ou=people,dc=example,dc=com\" "
+              "attrs=mail,cn by users read\n"
+              "access to * by * none\n");
+    cr_assert(text);
+    acre_policy *p = compile(text, NULL);
+    cr_assert(p);
+    acre_request *rq = begin(p, "uid=alice,ou=people,dc=example,dc=com");
+    const acre_entry *bob = entry("uid=bob,ou=people,dc=example,dc=com");
+    static const char *const attrs[] = {"mail", "cn", "sn"};
+    static const int granted[] = {1, 1, 0};
+    for (int i = 0; i < 3; i++) {
+        int g = -1;
+        cr_expect_eq(acre_access(rq, acre_entry_view_of(bob), attrs[i], NULL, 0,
+                                 ACRE_RIGHT_READ, NULL),
+                     granted[i], "%s", attrs[i]);
+        cr_expect_eq(acre_access(rq, acre_entry_view_of(bob), attrs[i], NULL, 0,
+                                 ACRE_RIGHT_WRITE, NULL),
+                     0, "%s", attrs[i]);
+        char *ex = acre_explain(rq, acre_entry_view_of(bob), attrs[i], NULL, 0,
+                                ACRE_RIGHT_READ, &g);
+        cr_assert(ex);
+        cr_expect_eq(g, granted[i], "%s: %s", attrs[i], ex);
+        free(ex);
+    }
+    acre_verdict v;
+    cr_assert_eq(
+        acre_entry_decide(rq, acre_entry_view_of(bob), ACRE_RIGHT_READ, &v), 0);
+    cr_expect(v.visible);
+    int mail = acre_schema_attr_id(schema, "mail", 4);
+    int cn = acre_schema_attr_id(schema, "cn", 2);
+    cr_assert_eq(v.nattrs, acre_entry_view_of(bob)->nattrs);
+    for (uint32_t k = 0; k < v.nattrs; k++) {
+        int id = acre_entry_view_of(bob)->attrs[k].id;
+        cr_expect_eq(v.attr[k] == ACRE_ATTR_ALL, id == mail || id == cn,
+                     "attribute %u (id %d)", k, id);
+    }
+    acre_request_end(rq);
+    acre_policy_release(p);
+}
+
 Test(policy, missing_include_fails_closed)
 {
     acre_diag d;
