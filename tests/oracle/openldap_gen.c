@@ -1449,9 +1449,10 @@ gen_rule(struct gen *g, int global)
 
 /* Rules one after another on the same target regex or filter, each with
  * its own attribute list (or none), value condition and clauses: the
- * engine passes by the rest of such a run once its shared test failed
- * (compiler/build.c: run_key), so the lists, conditions and clauses that
- * make the walk reach a later rule, or stop before it, all occur. */
+ * engine passes by the rest of such a run once its shared test or list
+ * failed (compiler/build.c: run_sig, table_runs), so the lists,
+ * conditions and clauses that make the walk reach a later rule, or stop
+ * before it, all occur. */
 static void
 gen_run(struct gen *g, int global)
 {
@@ -1481,9 +1482,11 @@ gen_run(struct gen *g, int global)
         } else if (P(g, 60)) {
             attrs = gen_attrs(g, &single);
         }
-        const char *what = fmt(g, "%s%s%s%s%s", dn ? dn : "", dn ? " " : "",
-                               filter, attrs, val);
-        int on = P(g, 60); /* on to the next rule of the run */
+        char *what = fmt(g, "%s%s%s%s%s", dn ? dn : "", dn ? " " : "", filter,
+                         attrs, val);
+        for (size_t e = strlen(what); e > 0 && what[e - 1] == ' ';)
+            what[--e] = '\0'; /* the last part given ends the target */
+        int on = P(g, 60);    /* on to the next rule of the run */
         unsigned n = on ? B(g, 3) : 1 + B(g, 2);
         struct acreG_rule *r = new_rule(g, global, *what ? what : "*", n + 1);
         if (!r)
