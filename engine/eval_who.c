@@ -528,10 +528,16 @@ static int
 entry_lists(const acre_schema *s, const acre_entry_view *e,
             const struct acreI_attrspec *desc, const char *ndn, size_t n)
 {
+    if (desc->type < 0)
+        return 0;
+    /* a type no other type descends from is met only by its own id */
+    int sub = acreS_desc_of(s, desc->type)->has_sub;
+
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         const struct acreS_dinfo *ai = acreS_desc_of(s, a->id);
-        if (acreS_is_subtype(s, ai->type, desc->type) &&
+        if ((ai->type == desc->type ||
+             (sub && acreS_is_subtype(s, ai->type, desc->type))) &&
             ai->nopts >= desc->nopts && acreV_attr_lists(s, a, ndn, n))
             return 1;
     }

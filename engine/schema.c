@@ -743,6 +743,10 @@ derive(acre_schema *n, void *ctx)
         t[i].text = n->attrs[i].pub.dn.name;
         t[i].text_len = (uint32_t)strlen(t[i].text);
     }
+    for (unsigned i = 0; i < n->nattrs; i++)
+        if (n->attrs[i].pub.sup >= 0 &&
+            (unsigned)n->attrs[i].pub.sup < n->nattrs)
+            t[n->attrs[i].pub.sup].has_sub = 1;
     n->hot.types = t;
     n->hot.ntypes = n->nattrs;
     if (dn_fast_table(n, ctx))

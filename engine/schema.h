@@ -180,6 +180,10 @@ struct acreS_dinfo {
     const uint32_t *opt_len;
     const char *text; /* NUL-terminated */
     uint32_t text_len;
+    /* for a type alone (an id below acreS_ntypes): 1 when some type
+     * names it as its supertype, so acreS_is_subtype(s, x, type) can be
+     * true for an x other than type; 0 for descriptions with options */
+    uint32_t has_sub;
 };
 
 /*
