@@ -1820,7 +1820,11 @@ shape_try(struct acre_request *rq, const acre_entry_view *e,
 {
     *np = NULL;
     *ctx = 0;
-    if (!rq->shapes || rq->p->coll || e->nattrs > ACREV_SHAPE_MAX)
+    /* an attached directory with no subentry and no slapo-collect source
+     * gives every entry nothing (slapo-acre attaches one always) */
+    const struct acreC_index *x = rq->p->coll;
+    if (!rq->shapes || (x && (x->nsubs || x->ncollect)) ||
+        e->nattrs > ACREV_SHAPE_MAX)
         return 0;
     /* the entry's lines this path reads, asked for at once: its DN's
      * lines after the header (hashes, RDN offsets, text), before the

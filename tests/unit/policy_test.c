@@ -745,10 +745,11 @@ collect_entry(void *arg, const acre_entry *e)
 }
 
 /* Over every entry, right and requester, in a scrambled order many times
- * over: one request's verdicts (its memo and shapes warm) are a fresh
- * request's. */
+ * over: one request's verdicts under p (its memo and shapes warm) are a
+ * fresh request's under fresh_p. */
 static void
-agree_with_fresh(acre_policy *p, const char *const *who, unsigned nwho)
+agree_between(acre_policy *p, acre_policy *fresh_p, const char *const *who,
+              unsigned nwho)
 {
     static const int rights[] = {ACRE_RIGHT_READ, ACRE_RIGHT_SEARCH,
                                  ACRE_RIGHT_COMPARE, ACRE_RIGHT_WRITE};
@@ -767,7 +768,7 @@ agree_with_fresh(acre_policy *p, const char *const *who, unsigned nwho)
             x = x * 1103515245u + 12345u;
             const acre_entry *e = all.e[(x >> 8) % all.n];
             int right = rights[(x >> 20) % 4];
-            acre_request *cold = begin(p, who[w]);
+            acre_request *cold = begin(fresh_p, who[w]);
             acre_verdict vw, vc;
             int rw = acre_entry_decide(warm, acre_entry_view_of(e), right, &vw);
             int rc = acre_entry_decide(cold, acre_entry_view_of(e), right, &vc);
@@ -787,6 +788,12 @@ agree_with_fresh(acre_policy *p, const char *const *who, unsigned nwho)
         }
         acre_request_end(warm);
     }
+}
+
+static void
+agree_with_fresh(acre_policy *p, const char *const *who, unsigned nwho)
+{
+    agree_between(p, p, who, nwho);
 }
 
 /* Every RDN hashes alike (acreD_set_hash_hook): entries at one depth,
@@ -925,6 +932,14 @@ Test(policy, warm_verdicts_are_fresh_verdicts)
     acreV_set_shape_slots(1); /* every shape in one slot */
     agree_with_fresh(p, who2, 4);
     acreV_set_shape_slots(0);
+    /* attached to a directory that holds no subentry (as slapo-acre
+     * attaches its database's always), the rules decide as they do
+     * alone, shapes and all */
+    acre_policy *pa;
+    cr_assert_eq(acre_policy_attach_subentries(ctx, p, dir, 0, &pa, NULL), 0);
+    agree_between(pa, p, who2, 4);
+    agree_between(p, pa, who2, 4);
+    acre_policy_release(pa);
     acre_policy_release(p);
 }
 
