@@ -83,11 +83,17 @@ demo: $(B)/acre
 	@sh $(SRCDIR)/cli/demo.sh $(B)/acre
 
 # ---- tests ------------------------------------------------------------------
-$(B)/acre-tests: $(TEST_SRC) $(B)/libacre.a $(LIB_HDR)
+# One object per test file, so that make -j builds them side by side.
+TEST_HDR := $(wildcard $(SRCDIR)/tests/unit/*.h $(SRCDIR)/tests/oracle/*.h)
+TEST_OBJ := $(patsubst $(SRCDIR)/%.c,$(B)/tobj/%.o,$(TEST_SRC))
+$(B)/tobj/%.o: $(SRCDIR)/%.c $(LIB_HDR) $(TEST_HDR) config.mk
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(TEST_CFLAGS) -I$(SRCDIR)/tests/unit \
-		-I$(SRCDIR)/tests/oracle \
-		-o $@ $(TEST_SRC) $(B)/libacre.a $(ALL_LDFLAGS) $(LIB_LIBS) \
-		$(TEST_LIBS)
+		-I$(SRCDIR)/tests/oracle -c $< -o $@
+
+$(B)/acre-tests: $(TEST_OBJ) $(B)/libacre.a
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -o $@ $(TEST_OBJ) $(B)/libacre.a \
+		$(ALL_LDFLAGS) $(LIB_LIBS) $(TEST_LIBS)
 
 unit: $(B)/acre-tests
 	$(B)/acre-tests --jobs=2
