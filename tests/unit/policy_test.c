@@ -112,6 +112,61 @@ begin(acre_policy *p, const char *who)
 
 TestSuite(policy, .init = setup, .fini = teardown);
 
+/* dnattr=T takes the values of T and of its subtypes (slapd's attrs_find
+ * matches by is_ad_subtype): distinguishedName takes the admins' member
+ * value (member's SUP is distinguishedName); member, which no type
+ * descends from, takes it by its own type; seeAlso, and manager (no SUP
+ * in slapd's cosine.schema), take nothing of the group's. */
+Test(policy, dnattr_takes_subtypes_of_its_type)
+{
+    static const struct {
+        const char *type;
+        int alice, bob;
+    } cases[] = {
+        {"distinguishedName", 1, 0},
+        {"member", 1, 0},
+        {"seeAlso", 0, 0},
+        {"manager", 0, 0},
+    };
+
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "database mdb\nsuffix \"dc=example,dc=com\"\n"
+                 "access to attrs=cn by dnattr=%s read by * none\n"
+                 "access to * by * read\n",
+                 cases[k].type);
+        acre_policy *p = compile(text, NULL);
+        cr_assert(p, "%s", cases[k].type);
+        const acre_entry *grp = entry("cn=admins,ou=groups,dc=example,dc=com");
+        acre_request *a = begin(p, "uid=alice,ou=people,dc=example,dc=com");
+        acre_request *b = begin(p, "uid=bob,ou=people,dc=example,dc=com");
+        cr_expect_eq(acre_access(a, acre_entry_view_of(grp), "cn", NULL, 0,
+                                 ACRE_RIGHT_READ, NULL),
+                     cases[k].alice, "dnattr=%s, alice", cases[k].type);
+        cr_expect_eq(acre_access(b, acre_entry_view_of(grp), "cn", NULL, 0,
+                                 ACRE_RIGHT_READ, NULL),
+                     cases[k].bob, "dnattr=%s, bob", cases[k].type);
+        acre_verdict v;
+        cr_assert_eq(
+            acre_entry_decide(a, acre_entry_view_of(grp), ACRE_RIGHT_READ, &v),
+            0);
+        unsigned seen = 0;
+        for (unsigned i = 0; i < v.nattrs; i++)
+            if (acre_entry_view_of(grp)->attrs[i].id ==
+                acre_schema_attr_id(schema, "cn", 2)) {
+                seen++;
+                cr_expect_eq(v.attr[i],
+                             cases[k].alice ? ACRE_ATTR_ALL : ACRE_ATTR_NONE,
+                             "dnattr=%s, alice's verdict", cases[k].type);
+            }
+        cr_expect_eq(seen, 1);
+        acre_request_end(a);
+        acre_request_end(b);
+        acre_policy_release(p);
+    }
+}
+
 Test(policy, refuses_bad_rules_whole)
 {
     acre_diag d;
