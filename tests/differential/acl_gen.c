@@ -1011,9 +1011,12 @@ own_rule(struct gen *x, unsigned at)
         break;
     case 2:
         what = "attrs=roleOccupant,owner,manager";
-        by[n++] = fmt(x, "dnattr=%s read",
-                      PICK(x, ((const char *const[]){"roleOccupant", "owner",
-                                                     "manager"})));
+        /* distinguishedName: roleOccupant's and owner's supertype, so
+         * their values count (slapd's attrs_find); manager has no SUP */
+        by[n++] = fmt(
+            x, "dnattr=%s read",
+            PICK(x, ((const char *const[]){"roleOccupant", "owner", "manager",
+                                           "distinguishedName"})));
         break;
     case 3:
         what = "dn.regex=\"^(.+,)?ou=(team[0-9]+),ou=people,"
