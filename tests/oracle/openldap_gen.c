@@ -1190,9 +1190,12 @@ gen_vsubst(struct gen *g)
 static const char *
 gen_dnattr(struct gen *g)
 {
-    return fmt(g, "%sdnattr=%s", P(g, 10) ? "real" : "",
-               PICK(g, ((const char *const[]){"member", "manager", "seeAlso",
-                                              "owner", "uniqueMember"})));
+    /* distinguishedName: the supertype of member, seeAlso and owner,
+     * whose values it takes (slapd's attrs_find) */
+    return fmt(
+        g, "%sdnattr=%s", P(g, 10) ? "real" : "",
+        PICK(g, ((const char *const[]){"member", "manager", "seeAlso", "owner",
+                                       "uniqueMember", "distinguishedName"})));
 }
 
 static const char *
