@@ -1820,10 +1820,7 @@ shape_try(struct acre_request *rq, const acre_entry_view *e,
 {
     *np = NULL;
     *ctx = 0;
-    /* an attached directory with no subentry and no slapo-collect source
-     * gives every entry nothing (slapo-acre attaches one always) */
-    const struct acreC_index *x = rq->p->coll;
-    if (!rq->shapes || (x && (x->nsubs || x->ncollect)) ||
+    if (!rq->shapes || (rq->p->coll && !acreC_gives_nothing(rq->p->coll)) ||
         e->nattrs > ACREV_SHAPE_MAX)
         return 0;
     /* the entry's lines this path reads, asked for at once: its DN's

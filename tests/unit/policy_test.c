@@ -121,12 +121,12 @@ Test(policy, dnattr_takes_subtypes_of_its_type)
 {
     static const struct {
         const char *type;
-        int alice, bob;
+        int alice; /* bob, in no value of the group, never reads */
     } cases[] = {
-        {"distinguishedName", 1, 0},
-        {"member", 1, 0},
-        {"seeAlso", 0, 0},
-        {"manager", 0, 0},
+        {"distinguishedName", 1},
+        {"member", 1},
+        {"seeAlso", 0},
+        {"manager", 0},
     };
 
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
@@ -146,7 +146,7 @@ Test(policy, dnattr_takes_subtypes_of_its_type)
                      cases[k].alice, "dnattr=%s, alice", cases[k].type);
         cr_expect_eq(acre_access(b, acre_entry_view_of(grp), "cn", NULL, 0,
                                  ACRE_RIGHT_READ, NULL),
-                     cases[k].bob, "dnattr=%s, bob", cases[k].type);
+                     0, "dnattr=%s, bob", cases[k].type);
         acre_verdict v;
         cr_assert_eq(
             acre_entry_decide(a, acre_entry_view_of(grp), ACRE_RIGHT_READ, &v),
