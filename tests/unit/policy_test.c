@@ -989,7 +989,7 @@ Test(policy, warm_verdicts_are_fresh_verdicts)
     acreV_set_shape_slots(0);
     /* attached to a directory that holds no subentry (as slapo-acre
      * attaches its database's always), the rules decide as they do
-     * alone, shapes and all */
+     * alone */
     acre_policy *pa;
     cr_assert_eq(acre_policy_attach_subentries(ctx, p, dir, 0, &pa, NULL), 0);
     agree_between(pa, p, who2, 4);
