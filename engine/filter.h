@@ -230,9 +230,14 @@ int acreF_every_item(const struct acreF_filter *f,
  * The candidates slapd's back-mdb takes for a search filter from its
  * indexes (filter_cand.c): every entry of the database, or the entries
  * named (normalised DNs, pointing into the filter or the host's memory).
+ * partial: back-mdb's walk of the indexes failed on a key read (an
+ * approximate item's word without a code, after one with a code) and the
+ * search goes on with these candidates alone, which may leave out
+ * entries the filter matches.
  */
 struct acreF_cands {
     int all;
+    int partial;
     unsigned n;
     const char **dn;
     size_t *len;
@@ -250,15 +255,27 @@ struct acreF_cand_host {
 /*
  * acreF_candidates -- the candidates back-mdb takes for a search with
  * filter f in a database indexed as idx[0..nidx) says, for a requester
- * whose size.unchecked is limit (> 0: an ordered walk stops there), into *out
- * (allocated under ctx).  Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_LOOKUP (a
- * host call failed), or ACRE_ERR_UNSUPPORTED when an item's candidates
- * come from index keys acre does not reproduce (filter_cand.c).
+ * whose size.unchecked is limit (> 0: an ordered walk stops there), with
+ * the subentries control when subentries is 1, into *out (allocated under
+ * ctx).  Returns 0, ACRE_ERR_NOMEM, ACRE_ERR_LOOKUP (a host call failed),
+ * or ACRE_ERR_UNSUPPORTED when an item's candidates come from index keys
+ * acre does not reproduce (filter_cand.c).
  */
 struct acreI_index;
 int acreF_candidates(void *ctx, const struct acreF_filter *f,
                      const struct acreI_index *idx, unsigned nidx, long limit,
-                     const struct acreF_cand_host *h, struct acreF_cands *out);
+                     int subentries, const struct acreF_cand_host *h,
+                     struct acreF_cands *out);
+
+/*
+ * acreF_candidates_may_fail -- 1 when back-mdb's walk of the indexes
+ * idx[0..nidx) for f could fail on a key read and leave its search fewer
+ * candidates than f matches (acreF_cands' partial): f has, outside any
+ * NOT, an approximate item answered from an approx index whose assertion
+ * has a word without a code after one with a code.  Else 0.
+ */
+int acreF_candidates_may_fail(const struct acreF_filter *f,
+                              const struct acreI_index *idx, unsigned nidx);
 
 /* acreF_schema -- the schema f was parsed against (never NULL). */
 const acre_schema *acreF_schema(const struct acreF_filter *f);

@@ -24,9 +24,10 @@
  *     An inequality on a type whose ordering rule has no ordered index
  *     keys (all but integer and generalizedTime) uses the presence index;
  *     An approximate item has the codes of its words as keys (no hash),
- *     up to the first word without letters, each made by some word of
- *     some value (approxIndexer), or on a type without an approximate
- *     rule its equality keys;
+ *     each made by some word of some value (approxIndexer), or on a
+ *     type without an approximate rule its equality keys; a word
+ *     without letters has an empty code, a key LMDB will not read: the
+ *     walk fails there (acreF_cands' partial, item and node);
  *     An inequality on integer or generalizedTime walks the ordered keys
  *     (inequality_candidates): from the assertion's up, or from the first
  *     up to it, uniting each key's entries until they are at least the
@@ -46,6 +47,7 @@
 #include "internal.h"
 #include "ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
@@ -681,20 +683,28 @@ item(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
             s.nd = &eq;
             return scan(&s);
         }
-        /* approx_candidates reads the keys in turn and stops, keeping
-         * what it has, at the first empty one (a word without letters):
-         * slapd 2.5.13 answers so */
+        /* approx_candidates reads the keys in turn, intersecting, and
+         * stops when they give nothing.  A word without letters has an
+         * empty code, a key LMDB will not read (MDB_BAD_VALSIZE): there
+         * back-mdb stops with what it has, failed.  At the first key
+         * what it has is every entry, and mdb_filter_candidates then asks
+         * id2entry for the last entry's ID (mi_nextid is 0 until the
+         * server adds an entry; acre reads a directory as slapadd loaded
+         * it) and overwrites the failure with that read's success.  A
+         * later failure goes up to the lists above (node). */
         unsigned nk = 0;
         while (nd->approx_ok && nk < nd->ncodes && *nd->codes[nk])
             nk++;
         if (!nd->approx_ok || nk > 64)
             return ACRE_ERR_UNSUPPORTED;
         if (!nk) {
-            out->all = 1; /* no key: all */
+            out->all = 1; /* no key, or a failure at the first: all */
             return 0;
         }
         s.words = nk;
-        return scan(&s);
+        int rc = scan(&s);
+        out->partial = !rc && nk < nd->ncodes && out->n;
+        return rc;
     }
     /* a filter item back-mdb answers from an index whose keys acre does not
      * reproduce */
@@ -735,6 +745,19 @@ node(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
             struct acreF_cands k;
             if ((rc = node(c, nd->kids[i], &k, &kc)))
                 return rc;
+            /* list_candidates: an AND passes over a member that failed,
+             * but after a failed first one it keeps the empty set it
+             * started from; an OR stops at one, failed, with what it has */
+            if (k.partial && !and) {
+                out->partial = 1;
+                break;
+            }
+            if (k.partial && !i) {
+                *out = (struct acreF_cands){0};
+                break;
+            }
+            if (k.partial)
+                continue;
             if (!i)
                 *out = k;
             else if ((rc = combine(c->ctx, out, &k, and)))
@@ -749,38 +772,102 @@ node(const struct cctx *c, const struct acreF_node *nd, struct acreF_cands *out,
     }
 }
 
+/* The entries of class cls (objectClass=cls), by the objectClass
+ * equality index, or every entry without one. */
+static int
+of_class(const struct cctx *c, const char *cls, struct acreF_cands *out)
+{
+    const struct acreS_known *k = acreS_known(c->f->schema);
+    const struct acreI_index *ix = index_of(c, k->objectClass, "", 0);
+    struct acreF_filter *f;
+    char text[64];
+    int rc;
+
+    *out = (struct acreF_cands){0};
+    if (!ix || !ACREI_IDX_HAS(ix->mask, ACREI_IDX_EQUALITY)) {
+        out->all = 1;
+        return 0;
+    }
+    int n = snprintf(text, sizeof text, "(objectClass=%s)", cls);
+    if ((rc = acreF_parse(c->ctx, c->f->schema, text, (size_t)n, &f, NULL)))
+        return rc;
+    return matching(c, f->root, out);
+}
+
 /* acreF_candidates -- see filter.h. */
 int
 acreF_candidates(void *ctx, const struct acreF_filter *f,
                  const struct acreI_index *idx, unsigned nidx, long limit,
-                 const struct acreF_cand_host *h, struct acreF_cands *out)
+                 int subentries, const struct acreF_cand_host *h,
+                 struct acreF_cands *out)
 {
     struct cctx c = {ctx, f, idx, nidx, h, limit};
     const struct acreS_known *k = acreS_known(f->schema);
     const struct acreF_node *r = f->root;
+    struct acreF_cands fc;
     int comp, rc;
 
     *out = (struct acreF_cands){0};
-    /* search_candidates: (objectClass=*) alone is all; anything else is
-     * ORed with (objectClass=referral), all unless objectClass has an
-     * equality index (then the referrals, by class) */
+    /* search_candidates: with the subentries control the filter is
+     * ANDed with (objectClass=subentry), which comes first */
+    if (subentries) {
+        if ((rc = of_class(&c, "subentry", out)) ||
+            (rc = node(&c, r, &fc, &comp)))
+            return rc;
+        return fc.partial ? 0 : combine(ctx, out, &fc, 1);
+    }
+    /* else (objectClass=*) alone is all; anything else is ORed after
+     * (objectClass=referral): every entry unless objectClass has an
+     * equality index (the rest does not matter then), else the
+     * referrals, by class */
     if (r->kind == ACREF_PRESENT && !r->undef &&
         r->want.type == k->objectClass && !r->want.nopts) {
         out->all = 1;
         return 0;
     }
-    const struct acreI_index *ix = index_of(&c, k->objectClass, "", 0);
-    if (!ix || !ACREI_IDX_HAS(ix->mask, ACREI_IDX_EQUALITY)) {
-        out->all = 1;
+    if ((rc = of_class(&c, "referral", out)) || out->all ||
+        (rc = node(&c, r, &fc, &comp)))
+        return rc;
+    if (fc.partial) {
+        out->partial = 1; /* the OR stops at its failed member */
         return 0;
     }
-    struct acreF_filter *ref;
-    struct acreF_cands fc;
-    if ((rc = acreF_parse(ctx, f->schema, "(objectClass=referral)", 22, &ref,
-                          NULL)) ||
-        (rc = matching(&c, ref->root, out)))
-        return rc;
-    if ((rc = node(&c, r, &fc, &comp)))
-        return rc;
     return combine(ctx, out, &fc, 0);
+}
+
+/* Could nd's candidates fail (acreF_candidates_may_fail)? */
+static int
+may_fail(const struct cctx *c, const struct acreF_node *nd)
+{
+    const struct acreS_known *k = acreS_known(c->f->schema);
+
+    switch (nd->kind) {
+    case ACREF_AND:
+    case ACREF_OR:
+        for (unsigned i = 0; i < nd->nkids; i++)
+            if (may_fail(c, nd->kids[i]))
+                return 1;
+        return 0;
+    case ACREF_APPROX:
+        if (nd->undef || !nd->approx_ok || nd->want.type == k->objectClass ||
+            !indexed(c, nd) ||
+            !acreF_approx_rule(acreS_attr(c->f->schema, nd->want.type)->eq))
+            return 0;
+        for (unsigned i = 1; i < nd->ncodes; i++)
+            if (!*nd->codes[i])
+                return *nd->codes[0] != 0;
+        return 0;
+    default: /* a NOT's candidates are every entry, its own not read */
+        return 0;
+    }
+}
+
+/* acreF_candidates_may_fail -- see filter.h. */
+int
+acreF_candidates_may_fail(const struct acreF_filter *f,
+                          const struct acreI_index *idx, unsigned nidx)
+{
+    struct cctx c = {NULL, f, idx, nidx, NULL, 0};
+
+    return may_fail(&c, f->root);
 }

@@ -466,6 +466,22 @@ attrs_only(struct acre_request *rq, const acre_entry_view *e,
  * The walk
  */
 
+/* A candidate's normalised DN. */
+struct cand_dn {
+    const char *s;
+    size_t len;
+};
+
+/* cands_cmp -- qsort and bsearch order of the candidates' DNs. */
+static int
+cands_cmp(const void *a, const void *b)
+{
+    const struct cand_dn *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
 struct walk {
     struct acre_request *rq;
     const struct acreF_filter *filter;
@@ -475,6 +491,9 @@ struct walk {
     int rc;      /* an error that stopped the walk */
     int scope;   /* enum acre_scope */
     int ldapsub; /* ACI: the filter names objectClass=ldapSubEntry */
+    /* back-mdb's candidates, sorted (candidates), or NULL for all */
+    struct cand_dn *cands;
+    unsigned ncands;
 };
 
 /* visit -- one candidate: filter, read on "entry", values, callback.
@@ -491,6 +510,12 @@ visit(void *ctx, const acre_entry_view *e)
     if (!acreE_view_check(rq->schema, e)) {
         w->rc = ACRE_ERR_LOOKUP;
         return 1;
+    }
+    if (w->cands) {
+        struct cand_dn key;
+        key.s = acre_dn_normalised(e->dn, &key.len);
+        if (!bsearch(&key, w->cands, w->ncands, sizeof key, cands_cmp))
+            return 0;
     }
     /* 389: an ldapSubEntry (a role definition...) only for a base search
      * or a filter that asks for objectClass=ldapSubEntry */
@@ -588,13 +613,18 @@ cand_each(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
     return rc;
 }
 
-/* Does slapd's back-mdb refuse this search for its size.unchecked limit?
- * *refused 1 when so.  0, or a negative ACRE_ERR_* (ACRE_ERR_UNSUPPORTED
- * when back-mdb would count them with index keys acre does not
- * reproduce: acreF_candidates). */
+/* The candidates back-mdb takes from its indexes for this search, when
+ * they can differ from the entries the filter matches: for a requester
+ * with a size.unchecked limit (an ordered walk stops at it) and when the
+ * walk could fail (acreF_candidates_may_fail).  *set gets them sorted,
+ * *nset their number, or *set NULL for every entry.  *refused 1 when
+ * back-mdb refuses the search for the limit.  0, or a negative
+ * ACRE_ERR_* (ACRE_ERR_UNSUPPORTED when back-mdb would take them with
+ * index keys acre does not reproduce: acreF_candidates). */
 static int
-unchecked(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
-          const struct acreF_filter *f, long limit, int *refused)
+candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
+           const struct acreF_filter *f, long limit, struct cand_dn **set,
+           unsigned *nset, int *refused)
 {
     const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
     struct count c = {rq, db, 0, NULL, NULL};
@@ -604,10 +634,29 @@ unchecked(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     int rc = 0;
 
     *refused = 0;
-    if (scope == ACRE_SCOPE_BASE || !db || limit <= 0)
+    *set = NULL;
+    *nset = 0;
+    if (scope == ACRE_SCOPE_BASE || !db || rq->p->aci ||
+        (limit <= 0 && !acreF_candidates_may_fail(f, db->idx, db->nidx)))
         return 0;
-    if ((rc = acreF_candidates(tmp, f, db->idx, db->nidx, limit, &h, &cands)))
+    if ((rc =
+             acreF_candidates(tmp, f, db->idx, db->nidx, limit,
+                              !!(rq->flags & ACRE_REQ_SUBENTRIES), &h, &cands)))
         return rc;
+    if (!cands.all) {
+        /* mdb_search walks these alone */
+        if (cands.n && !(*set = talloc_array(tmp, struct cand_dn, cands.n)))
+            return ACRE_ERR_NOMEM;
+        for (unsigned i = 0; i < cands.n; i++)
+            (*set)[i] = (struct cand_dn){cands.dn[i], cands.len[i]};
+        if (cands.n)
+            qsort(*set, cands.n, sizeof **set, cands_cmp);
+        *nset = cands.n;
+        if (!cands.n)
+            *set = (struct cand_dn *)""; /* none: not NULL */
+    }
+    if (limit <= 0)
+        return 0;
     if (cands.all) {
         for (unsigned i = 0; !rc && i < db->nsuffix; i++)
             if (!(rc = count_scope(&c, db->suffix[i], ACRE_SCOPE_SUB)))
@@ -702,7 +751,8 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;
     int refused;
-    if ((rc = unchecked(rq, tmp, bdn, scope, f, limit, &refused)))
+    if ((rc = candidates(rq, tmp, bdn, scope, f, limit, &w->cands, &w->ncands,
+                         &refused)))
         return rc;
     if (refused) {
         *ldap_rc = LDAP_ADMIN_LIMIT_EXCEEDED;
@@ -730,7 +780,7 @@ acre_search(acre_request *rq, const char *base, int scope, const char *filter,
             const char *const *attrs, unsigned nattrs, acre_search_fn fn,
             void *arg, int *ldap_rc, const char **matched)
 {
-    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0, 0};
+    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0, 0, NULL, 0};
     void *tmp;
     int rc;
 

@@ -4,7 +4,10 @@
 # search (adminLimitExceeded, 11) when both its index candidates and the
 # entries in scope pass the requester's size.unchecked; acre must answer
 # the same, or say it cannot count them (exit 201, counted, not a
-# failure: an item whose index keys acre does not reproduce).
+# failure: an item whose index keys acre does not reproduce).  When both
+# answer, they must return the same entries: back-mdb searches only its
+# candidates, which can leave out matching entries (an ordered walk
+# stopped at the limit, a failed approximate key).
 #
 #   tests/differential/unchecked.sh ACRE OUTDIR [SEED] [N]
 #
@@ -12,8 +15,11 @@
 # printed) writes OUTDIR/seed-SEED/case-K: slapd.conf (what slapd ran),
 # acre.conf (the same without the lines for slapd's process), data.ldif
 # (both databases), searches (base|scope|filter) and results (one line
-# per search and limit: the two exit statuses).  The requesters are
-# cn=limN,o=users, in a database of their own, with size.unchecked=N.
+# per search and limit: the two exit statuses and 1 when the entries are
+# the same; entries-K: the differences).  The requesters are
+# cn=limN,o=users, in a database of their own, with size.unchecked=N,
+# and cn=limfree,o=users without a limit.  Each case comes from SEED and
+# its number alone (no $RANDOM in a subshell: bash reseeds it there).
 # The last line is "differential-unchecked: seed S: C cases, P searches,
 # U unsupported, F differ"; exit status 0 only when F is 0 and some
 # searches were compared.
@@ -53,18 +59,21 @@ pick() { # pick ARRAY-NAME: one of its elements, into $p
 # ---- one case --------------------------------------------------------------
 
 gen_data() {
-	local o k kind m
+	local o k kind m no nk nm
 	dns=("$TOP")
 	printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example\n\n' "$TOP"
-	for o in $(seq 1 $((2 + RANDOM % 2))); do
+	no=$((2 + RANDOM % 2))
+	for o in $(seq 1 $no); do
 		printf 'dn: ou=o%s,%s\nobjectClass: organizationalUnit\nou: o%s\n\n' "$o" "$TOP" "$o"
 		dns+=("ou=o$o,$TOP")
-		for k in $(seq 1 $((RANDOM % 5))); do
+		nk=$((RANDOM % 5))
+		for k in $(seq 1 $nk); do
 			kind=$((RANDOM % 4))
 			if [ $kind = 0 ]; then
 				pick CN
 				printf 'dn: cn=g%s%s,ou=o%s,%s\nobjectClass: groupOfNames\ncn: g%s%s\ncn: %s\n' "$o" "$k" "$o" "$TOP" "$o" "$k" "$p"
-				for m in $(seq 1 $((1 + RANDOM % 2))); do
+				nm=$((1 + RANDOM % 2))
+				for m in $(seq 1 $nm); do
 					printf 'member: %s\n' "${dns[RANDOM % ${#dns[@]}]}"
 				done
 				echo
@@ -156,7 +165,7 @@ gen_item() {
 	7)
 		a=${attrs[RANDOM % ${#attrs[@]}]}
 		value "${a%%;*}"
-		case $((RANDOM % 4)) in # a word without letters ends the keys
+		case $((RANDOM % 4)) in # a word without letters fails the keys
 		0) p="$p 12" ;; 1) p="12 $p" ;;
 		esac
 		g="($a~=$p)"
@@ -175,7 +184,7 @@ gen_item() {
 }
 
 gen_filter() { # gen_filter DEPTH: a filter into $g
-	local i f
+	local i f n
 	if [ "$1" -ge 2 ] || [ $((RANDOM % 3)) = 0 ]; then
 		gen_item
 		return
@@ -184,7 +193,8 @@ gen_filter() { # gen_filter DEPTH: a filter into $g
 	0) gen_filter $(($1 + 1)); g="(!$g)" ;;
 	1 | 2 | 3)
 		[ $((RANDOM % 2)) = 0 ] && f="(&" || f="(|"
-		for i in $(seq 1 $((1 + RANDOM % 3))); do
+		n=$((1 + RANDOM % 3))
+		for i in $(seq 1 $n); do
 			gen_filter $(($1 + 1))
 			f+=$g
 		done
@@ -209,7 +219,7 @@ gen_searches() {
 }
 
 run_case() { # run_case DIR: 0 ran, 3 both refused the case, 4 acre did not
-	local dir=$1 work l b s f sl al
+	local dir=$1 work l b s f sl al same nd=0
 	work=$(mktemp -d "${TMPDIR:-/tmp}/acre-unchecked.XXXXXX") || return 2
 	SLAPD_ROOTDN="cn=admin,$TOP" SLAPD_ROOTPW=$(slapd_random_hex)
 	slapd_use_dir "$work"
@@ -232,7 +242,7 @@ run_case() { # run_case DIR: 0 ran, 3 both refused the case, 4 acre did not
 	mkdir -p "$work/db" "$work/db-users"
 	{
 		printf 'dn: o=users\nobjectClass: organization\no: users\n\n'
-		for l in $LIMS; do
+		for l in $LIMS free; do
 			printf 'dn: cn=lim%s,o=users\nobjectClass: person\ncn: lim%s\nsn: l\nuserPassword: pw\n\n' "$l" "$l"
 		done
 	} >"$work/users.ldif"
@@ -255,14 +265,23 @@ run_case() { # run_case DIR: 0 ran, 3 both refused the case, 4 acre did not
 	fi
 	: >"$dir/results"
 	while IFS='|' read -r b s f; do
-		for l in $LIMS; do
+		for l in $LIMS free; do
 			ldapsearch -x -H "$SLAPD_URI" -D "cn=lim$l,o=users" -w pw -LLL \
-				-b "$b" -s "$s" "$f" 1.1 >/dev/null 2>&1
+				-o ldif-wrap=no -b "$b" -s "$s" "$f" 1.1 >"$work/slapd.out" 2>&1
 			sl=$?
 			"$acre" search --policy "$dir/acre.conf" --data "$dir/data.ldif" \
-				-D "cn=lim$l,o=users" -b "$b" -s "$s" "$f" 1.1 >/dev/null 2>&1
+				-D "cn=lim$l,o=users" -b "$b" -s "$s" "$f" 1.1 >"$work/acre.out" 2>&1
 			al=$?
-			printf '%s\t%s\t%s|%s|%s\tlim%s\n' "$sl" "$al" "$b" "$s" "$f" "$l" >>"$dir/results"
+			# the entries too: back-mdb searches its candidates alone
+			same=1
+			if [ "$sl" = 0 ] && [ "$al" = 0 ] &&
+				! cmp -s <(grep '^dn:' "$work/slapd.out" | sort) \
+					<(grep '^dn:' "$work/acre.out" | sort); then
+				same=0
+				diff <(grep '^dn:' "$work/slapd.out" | sort) \
+					<(grep '^dn:' "$work/acre.out" | sort) >"$dir/entries-$((++nd))"
+			fi
+			printf '%s\t%s\t%s|%s|%s\tlim%s\t%s\n' "$sl" "$al" "$b" "$s" "$f" "$l" "$same" >>"$dir/results"
 		done
 	done <"$dir/searches"
 	slapd_stop
@@ -286,11 +305,14 @@ for k in $(seq 0 $((n - 1))); do
 		;;
 	*) exit 2 ;;
 	esac
-	while IFS='	' read -r sl al what lim; do
+	while IFS='	' read -r sl al what lim same; do
 		if [ "$al" = 201 ]; then
 			unsupported=$((unsupported + 1))
-		elif [ "$sl" = "$al" ]; then
+		elif [ "$sl" = "$al" ] && [ "$same" = 1 ]; then
 			searches=$((searches + 1))
+		elif [ "$sl" = "$al" ]; then
+			differ=$((differ + 1))
+			echo "differential-unchecked: case $k: $what as $lim: other entries ($dir/entries-*)"
 		else
 			differ=$((differ + 1))
 			echo "differential-unchecked: case $k: $what as $lim: slapd $sl, acre $al"
