@@ -198,6 +198,16 @@ struct acreC_index {
     const struct acreC_result *const *st_res;
 };
 
+/* acreC_gives_nothing -- 1 when x gives no entry anything: no subentry
+ * and no collectinfo source (every give belongs to one), so a verdict
+ * under x is the bare rules' (slapo-acre attaches its database's
+ * subentries always, often none). */
+static inline int
+acreC_gives_nothing(const struct acreC_index *x)
+{
+    return !x->nsubs && !x->ncollect;
+}
+
 /* ------------------------------------------------------------------------
  * Per request (engine/collective.c)
  */

@@ -1820,7 +1820,8 @@ shape_try(struct acre_request *rq, const acre_entry_view *e,
 {
     *np = NULL;
     *ctx = 0;
-    if (!rq->shapes || rq->p->coll || e->nattrs > ACREV_SHAPE_MAX)
+    if (!rq->shapes || (rq->p->coll && !acreC_gives_nothing(rq->p->coll)) ||
+        e->nattrs > ACREV_SHAPE_MAX)
         return 0;
     /* the entry's lines this path reads, asked for at once: its DN's
      * lines after the header (hashes, RDN offsets, text), before the
