@@ -782,7 +782,9 @@ subentry_values(struct acre_request *rq, struct acreC_result *r,
  */
 
 /* Give g's values the requester may read on the source (slapd's
- * backend_attribute with ACL_READ), decided once per request. */
+ * backend_attribute with ACL_READ: the attribute, then each value with
+ * the state the attribute's check left, acreV_values_begin), decided once
+ * per request. */
 static int
 readable_source(struct acre_request *rq, struct acreC_result *r,
                 const struct acreC_index *x, const struct acreC_collect *ci,
@@ -791,6 +793,7 @@ readable_source(struct acre_request *rq, struct acreC_result *r,
     const struct acreC_give *gv = &x->gives[g];
     const struct acreC_desc *d = &x->descs[gv->desc];
     struct acreV_check c;
+    struct acreV_values it;
 
     if (r->sh->ci_state[g])
         return 0;
@@ -802,7 +805,7 @@ readable_source(struct acre_request *rq, struct acreC_result *r,
     }
     acreV_check_init(&c, rq, ci->src, d->type, acreS_dinfo(rq->schema, d->id),
                      NULL, 0);
-    if (acreV_decide(&c, ACREI_ACCESS_READ, NULL)) {
+    if (acreV_values_begin(&it, &c, ACREI_ACCESS_READ, NULL)) {
         acre_value *v = talloc_array(r, acre_value, gv->nval + 1);
         uint32_t n = 0;
         if (!v)
@@ -812,7 +815,7 @@ readable_source(struct acre_request *rq, struct acreC_result *r,
             c.val = gv->val[j].val;
             c.val_len = gv->val[j].len;
             c.val_str = NULL;
-            if (acreV_decide(&c, ACREI_ACCESS_READ, NULL))
+            if (acreV_values_next(&it, &c, ACREI_ACCESS_READ, NULL))
                 v[n++] = gv->val[j];
         }
         r->sh->ci_val[g] = v;

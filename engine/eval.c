@@ -1297,16 +1297,8 @@ verdict_room(struct acre_request *rq, size_t nattrs, size_t nvals)
  * past the frontend's first rule, the next values see the database's
  * rules alone: what would have been decided by the frontend's is denied
  * ("no more rules").  The walks here are acre's own, from the start;
- * struct value_state keeps what slapd's state would hold.
+ * struct value_state (eval.h) keeps what slapd's state would hold.
  */
-struct value_state {
-    int on;           /* a resume point is recorded */
-    int in_db;        /* ... among the database's rules, or before */
-    long at;          /* its position there, -1 before the first */
-    unsigned long fe; /* as_fe_done */
-    uint32_t s0, ns;  /* the database's rules in policy->rules */
-    uint32_t g0, ng;  /* the frontend's */
-};
 
 /* as_fe_done after a walk that decided at rule d (-1: none did) and went
  * on to the frontend's rules if d is not the database's */
@@ -1374,15 +1366,42 @@ value_state_next(struct value_state *vs, const struct acreV_check *c, int g)
     return 0; /* the frontend's rules are not reached: no more rules */
 }
 
+/* acreV_values_begin -- see eval.h.  A value's check is the attribute's
+ * answer (slapd's cached as_result) unless the attribute's reached a value
+ * condition or a clause with "self" access; else it resumes after the
+ * last rule that matched and broke before that (val_skip), its answer as
+ * slapd's state leaves it. */
+int
+acreV_values_begin(struct acreV_values *it, struct acreV_check *c,
+                   enum acreI_access want, uint32_t *mask)
+{
+    it->g = acreV_decide(c, want, mask);
+    it->all = !it->g || c->vd_rule < 0 || c->rq->limit_hit;
+    if (!it->all) {
+        value_state_start(&it->vs, c, node_of(c->rq, c->e->dn));
+        it->skip = c->vd_prev;
+    }
+    return it->g;
+}
+
+/* acreV_values_next -- see eval.h. */
+int
+acreV_values_next(struct acreV_values *it, struct acreV_check *c,
+                  enum acreI_access want, uint32_t *mask)
+{
+    if (it->all)
+        return it->g;
+    c->val_skip = it->skip;
+    return value_state_next(&it->vs, c, acreV_decide(c, want, mask));
+}
+
 /* The check c of a value as slapd makes it after the check of its
- * attribute without one (ACRE_ACCESS_AFTER_ATTR): that check's answer
- * unless it reached a clause with "self" access, else c's walk resuming
- * after the last rule that matched and broke before that clause. */
+ * attribute without one (ACRE_ACCESS_AFTER_ATTR). */
 static int
 after_attr(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
 {
     struct acreV_check c0;
-    struct value_state vs;
+    struct acreV_values it;
 
     acreV_check_init(&c0, c->rq, c->e, c->type, NULL, NULL, 0);
     c0.nopts = c->nopts;
@@ -1390,12 +1409,8 @@ after_attr(struct acreV_check *c, enum acreI_access want, uint32_t *mask)
     c0.opt_len = c->opt_len;
     c0.trace = c->trace;
     c0.steps = c->steps;
-    int g = acreV_decide(&c0, want, mask);
-    if (!g || c0.vd_rule < 0 || c->rq->limit_hit)
-        return g;
-    value_state_start(&vs, &c0, node_of(c->rq, c->e->dn));
-    c->val_skip = c0.vd_prev;
-    return value_state_next(&vs, c, acreV_decide(c, want, mask));
+    int g = acreV_values_begin(&it, &c0, want, mask);
+    return it.all ? g : acreV_values_next(&it, c, want, mask);
 }
 
 /* The values of attribute a of the checked entry: one byte each in vv;

@@ -410,6 +410,37 @@ const uint8_t *acreV_check_val(struct acreV_check *c, size_t *len);
  */
 void acreV_fail(struct acre_request *rq, int code);
 
+/* slapd's access-control state over the checks of one attribute's values
+ * (eval.c: value_state_start, value_state_next) */
+struct value_state {
+    int on;           /* a resume point is recorded */
+    int in_db;        /* ... among the database's rules, or before */
+    long at;          /* its position there, -1 before the first */
+    unsigned long fe; /* as_fe_done */
+    uint32_t s0, ns;  /* the database's rules in policy->rules */
+    uint32_t g0, ng;  /* the frontend's */
+};
+
+/*
+ * slapd's checks of an attribute without a value, then of its values with
+ * the state the first left (backend_attribute, and so slapo-collect's
+ * sources): acreV_values_begin decides c, the attribute's check, and
+ * returns its answer (0: no value is read); then, for each value in
+ * order, point c at it (acreV_check_stored, or c's val fields) and
+ * acreV_values_next answers it.
+ */
+struct acreV_values {
+    struct value_state vs;
+    int all; /* every value has the attribute's answer g */
+    int g;
+    int32_t skip; /* the values' walks resume after this rule */
+};
+
+int acreV_values_begin(struct acreV_values *it, struct acreV_check *c,
+                       enum acreI_access want, uint32_t *mask);
+int acreV_values_next(struct acreV_values *it, struct acreV_check *c,
+                      enum acreI_access want, uint32_t *mask);
+
 /*
  * acreV_decide -- slapd's access_allowed for check c: 1 granted, 0 denied;
  * *mask (may be NULL) the mask it reports.  Allocation-free.

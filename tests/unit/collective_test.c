@@ -720,6 +720,59 @@ Test(collective, slapo_collect_reads_the_source_as_the_requester)
     acre_policy_release(p);
 }
 
+/* slapo-collect reads a source as backend_attribute does: the attribute,
+ * then each value with the state that check left.  A clause with "self"
+ * access records where the value checks resume; when that is before the
+ * database's rules and the attribute's check went past the frontend's
+ * first rule, the value checks never reach the frontend's rules again
+ * (as_fe_done) and are denied, though the same values read directly are
+ * not.  slapd 2.5.13 answers each of these so (the differential's seed
+ * 8101 found the first). */
+Test(collective, slapo_collect_values_keep_the_attribute_checks_state)
+{
+    static const struct {
+        const char *front;
+        const char *got;
+    } cases[] = {
+        {"access to dn.subtree=\"" PEOPLE "\"\n"
+         "  by dn=\"cn=zzz,dc=example,dc=com\" selfnone stop\n"
+         "  by * auth break\n"
+         "access to * by users read\n",
+         ""},
+        {"access to dn.subtree=\"" PEOPLE "\"\n"
+         "  by dn=\"cn=zzz,dc=example,dc=com\" none stop\n"
+         "  by * auth break\n"
+         "access to * by users read\n",
+         "description: people dept\n"},
+        {"access to dn.subtree=\"" PEOPLE "\"\n"
+         "  by dn=\"cn=zzz,dc=example,dc=com\" selfnone stop\n"
+         "  by users read\n",
+         "description: people dept\n"},
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *conf =
+            talloc_asprintf(ctx,
+                            "%s%scollectinfo " PEOPLE " description\n"
+                            "access to attrs=entry,objectClass by * read\n",
+                            cases[i].front, COLLECT);
+        acre_policy *p = world(conf, base_ldif, 0);
+        acre_request *rq = begin(p, BOB);
+        acre_collective_view v;
+
+        cr_assert_eq(
+            acre_entry_collective(rq, acre_entry_view_of(entry(BOB)), &v), 0);
+        cr_expect_str_eq(view_text(&v), cases[i].got, "case %zu", i);
+        /* read where it is stored, the value is the requester's */
+        cr_expect_str_eq(search(rq, PEOPLE, ACRE_SCOPE_BASE, "(objectClass=*)",
+                                "description"),
+                         "ou=people: description\n", "case %zu", i);
+        acre_request_end(rq);
+        acre_policy_release(p);
+        talloc_free((char *)conf);
+    }
+}
+
 Test(collective, slapo_collect_configuration_errors)
 {
     static const struct {
