@@ -934,6 +934,24 @@ verdict_for(struct opcache *oc, Entry *e, int trust, int make_trust)
     return 0;
 }
 
+/* The index of val among a's values when it is one of them (an element of
+ * a_nvals or of a_vals, as slapd passes them), else -1: by its address,
+ * so that checking every value of a large attribute stays linear. */
+static long
+value_index(const Attribute *a, const struct berval *val)
+{
+    uintptr_t v = (uintptr_t)val, n = a->a_numvals;
+    uintptr_t nv = (uintptr_t)a->a_nvals, sv = (uintptr_t)a->a_vals;
+
+    if (a->a_nvals && v >= nv && v < nv + n * sizeof *val &&
+        (v - nv) % sizeof *val == 0)
+        return (long)((v - nv) / sizeof *val);
+    if (a->a_vals && v >= sv && v < sv + n * sizeof *val &&
+        (v - sv) % sizeof *val == 0)
+        return (long)((v - sv) / sizeof *val);
+    return -1;
+}
+
 /* A read check answered from the entry's verdict: 1, 0, or -1 when the
  * verdict does not cover it (then acre_access answers).  *uniform: set
  * when the check is of a value and every value of its attribute has the
@@ -960,10 +978,8 @@ from_verdict(struct opcache *oc, Entry *e, AttributeDescription *desc,
         *uniform = 1;
         return 0;
     }
-    for (unsigned j = 0; j < a->a_numvals; j++)
-        if (val == &a->a_nvals[j] || val == &a->a_vals[j])
-            return oc->verdict.value[oc->verdict.first[k] + j] != 0;
-    return -1;
+    long j = value_index(a, val);
+    return j < 0 ? -1 : oc->verdict.value[oc->verdict.first[k] + j] != 0;
 }
 
 /* Is val one of e's values of desc (stored or normalised)? */
@@ -973,12 +989,7 @@ entry_value(struct opcache *oc, Entry *e, AttributeDescription *desc,
 {
     Attribute *a = NULL;
 
-    if (attr_at(oc, e, desc, &a) < 0)
-        return 0;
-    for (unsigned j = 0; j < a->a_numvals; j++)
-        if (val == &a->a_nvals[j] || val == &a->a_vals[j])
-            return 1;
-    return 0;
+    return attr_at(oc, e, desc, &a) >= 0 && value_index(a, val) >= 0;
 }
 
 /* The stored form of val when it is one of e's values of desc. */
@@ -987,13 +998,11 @@ stored_value(struct opcache *oc, Entry *e, AttributeDescription *desc,
              struct berval *val)
 {
     Attribute *a = NULL;
+    long j;
 
-    if (!val || attr_at(oc, e, desc, &a) < 0)
+    if (!val || attr_at(oc, e, desc, &a) < 0 || (j = value_index(a, val)) < 0)
         return val;
-    for (unsigned j = 0; j < a->a_numvals; j++)
-        if (val == &a->a_nvals[j])
-            return &a->a_vals[j];
-    return val;
+    return &a->a_vals[j];
 }
 
 static int
