@@ -242,7 +242,12 @@ compare_policy(struct acl_outcome *o, const struct acl_case *c, const char *dir,
  * dir/slapd.conf (acl_run.sh: slaptest -F into dir/slapd.d, slapcat -n 0
  * of it into dir/cnconfig.ldif), each compiled as the cn=config dialect
  * (compare_policy).  Returns 1 when the tree was there and compared,
- * else 0.
+ * else 0.  Not compared: rules with a value condition under a matching
+ * rule of its own ("val/caseExactMatch=..."), which slapd 2.5.13 writes
+ * to cn=config without the rule (acl_unparse: "val.exact=..."), so that
+ * the tree means something else than the slapd.conf slapd answered from
+ * (seed 8116 of the differential: the attribute's own caseIgnoreMatch
+ * then matches a value caseExactMatch did not).
  */
 static int
 compare_cnconfig(struct acl_outcome *o, const struct acl_case *c,
@@ -252,6 +257,8 @@ compare_cnconfig(struct acl_outcome *o, const struct acl_case *c,
     char *tree = path(o, dir, "slapd.d"), *ldif = path(o, dir, "cnconfig.ldif");
     struct stat st;
 
+    if (strstr(c->rules, " val/"))
+        return 0;
     if (stat(path(o, tree, "cn=config.ldif"), &st) != 0)
         return refused_cnconfig(o, c, dir);
     compare_policy(o, c, dir, sl, schema, tree, "acre-cnconfig.out");
