@@ -332,9 +332,11 @@ names(void *arg, const acre_entry_view *e, const acre_verdict *v)
     return 0;
 }
 
-/* The entries the search returns as who: their names, or "refused". */
+/* The entries the search returns as who, with request flags: their
+ * names, or "refused". */
 static const char *
-found(struct world *w, const char *who, const char *filter, char buf[256])
+found_flags(struct world *w, const char *who, unsigned flags,
+            const char *filter, char buf[256])
 {
     acre_subject subj = {.authz_dn = who};
     acre_request *rq;
@@ -343,11 +345,18 @@ found(struct world *w, const char *who, const char *filter, char buf[256])
     buf[0] = 0;
     cr_assert_eq(
         acre_request_begin(w->p, &subj, acre_directory_host(w->dir), &rq), 0);
+    acre_request_set_flags(rq, flags);
     int rc = acre_search(rq, TOP, ACRE_SCOPE_SUB, filter, NULL, 0, names, buf,
                          &ldap_rc, NULL);
     acre_request_end(rq);
     cr_assert_eq(rc, 0, "%s: %s", filter, acre_strerror(rc));
     return ldap_rc == 11 ? "refused" : buf;
+}
+
+static const char *
+found(struct world *w, const char *who, const char *filter, char buf[256])
+{
+    return found_flags(w, who, 0, filter, buf);
 }
 
 /* back-mdb searches its candidates alone, and they can leave out entries
@@ -404,5 +413,40 @@ Test(unchecked, candidates_bound_the_entries)
         cr_expect_str_eq(found(&w, cases[i].who, cases[i].filter, buf),
                          cases[i].found, "%s as %s", cases[i].filter,
                          cases[i].who);
+    world_free(&w);
+}
+
+/* With the subentries control back-mdb ANDs the filter with
+ * (objectClass=subentry), first, and asks no referrals: the candidates
+ * are the subentries the filter's own candidates have (slapd 2.5.13
+ * answers so on data of the same shape: a subentry beside entries with
+ * uid indexed). */
+Test(unchecked, the_subentries_control_ands_the_subentries)
+{
+    static const char more[] = "dn: cn=sub1," TOP "\nobjectClass: subentry\n"
+                               "cn: sub1\nsubtreeSpecification: {}\n";
+    struct world w = world_with("index objectClass eq\nindex uid eq\n", more);
+
+    static const struct {
+        const char *who, *filter;
+        unsigned flags;
+        const char *found;
+    } cases[] = {
+        {L(1), "(objectClass=*)", 0, "refused"},
+        {L(1), "(objectClass=*)", ACRE_REQ_SUBENTRIES, " sub1"},
+        {L(1), "(cn=*)", ACRE_REQ_SUBENTRIES, " sub1"},
+        {L(1), "(uid=u1)", ACRE_REQ_SUBENTRIES, ""},
+        {L(1), "(|(uid=u1)(uid=u2))", 0, "refused"},
+        {L(1), "(|(uid=u1)(uid=u2))", ACRE_REQ_SUBENTRIES, ""},
+        {L(1), "(objectClass=subentry)", 0, ""},
+        {L(1), "(objectClass=subentry)", ACRE_REQ_SUBENTRIES, " sub1"},
+    };
+
+    char buf[256];
+
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        cr_expect_str_eq(
+            found_flags(&w, cases[i].who, cases[i].flags, cases[i].filter, buf),
+            cases[i].found, "%s (flags %u)", cases[i].filter, cases[i].flags);
     world_free(&w);
 }
