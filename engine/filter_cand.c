@@ -17,8 +17,10 @@
  *     as the item's type whose normalised form is the assertion's, for
  *     the rules whose index key is that form: caseIgnore, caseExact,
  *     their IA5 forms, numericString, telephoneNumber, DN, octetString,
- *     boolean; integer when the assertion has at most 8 digits, below
- *     which an integer key is the value itself) and substrings (... with,
+ *     boolean; for integer, whose key is a 4-byte form of the value,
+ *     exact from -2^30 to 2^30 - 1 and past that shortened to its
+ *     leading digits and a count of the bytes dropped (int_key): a
+ *     value with the assertion's key) and substrings (... with,
  *     for each key octetStringSubstringsFilter makes of the assertion,
  *     a value octetStringSubstringsIndexer makes it of);
  *     An inequality on a type whose ordering rule has no ordered index
@@ -31,10 +33,10 @@
  *     An inequality on integer or generalizedTime walks the ordered keys
  *     (inequality_candidates): from the assertion's up, or from the first
  *     up to it, uniting each key's entries until they are at least the
- *     size.unchecked limit (an integer key is exact up to 8 digits, a
- *     time's from 1970 on; <= walks the presence key first);
- *   - unknown otherwise (other rules on an indexed type, integers past 8
- *     digits, times before 1970): ACRE_ERR_UNSUPPORTED, never a guess.
+ *     size.unchecked limit (in the order of the integer keys, a time's
+ *     from 1970 on; <= walks the presence key first);
+ *   - unknown otherwise (other rules on an indexed type, times before
+ *     1970): ACRE_ERR_UNSUPPORTED, never a guess.
  * Index keys are hashes; two values whose hashes collide are not
  * reproduced.  AND and OR intersect and unite the sets; back-mdb first
  * rewrites the filter to (|(objectClass=referral)(F)) unless F itself is
@@ -172,7 +174,77 @@ indexed(const struct cctx *c, const struct acreF_node *nd)
     return used ? ix : NULL;
 }
 
-/* Is an equality index key the normalised value itself (see banner)? */
+/*
+ * slapd's integer index key of normalised integer v[0..n) (schema_init.c
+ * integerVal2Key with the default index_intlen of 4 bytes), as a
+ * big-endian number: memcmp's order of the keys is its order.  The key
+ * is the value's two's complement in 4 bytes, the sign bit inverted,
+ * when it fits with two sign bits (-2^30 .. 2^30 - 1).  A longer value
+ * first loses 7 decimal digits for every 3 bytes it is to lose, as many
+ * times as it has digits past 11 (12 with its '-') and 2 more; its
+ * binary form (lutil_str2bin: the magnitude's bytes, negated for a
+ * negative value, a sign byte only when the first byte's top bit is not
+ * the sign, then one leading sign byte dropped) then starts with a count
+ * of the bytes past 4 it has with those lost, in bytes of its own that
+ * the inverted sign bits delimit, and goes on with its leading bytes.
+ * -1 when v is not an integer.
+ */
+static int64_t
+int_key(const uint8_t *v, size_t n)
+{
+    const uint8_t sign = n && v[0] == '-' ? 0xff : 0;
+    size_t len = n, kmax = sign ? 12 : 11, start = 1, ilen;
+    unsigned long chop = 0;
+    uint8_t b[9], key[4];
+    uint32_t signmask = ~0x7fu;
+    int64_t x;
+
+    if (len > kmax) { /* 7 digits for every 3 bytes chopped */
+        size_t c = (len - kmax + 2) / 7;
+        len -= 7 * c;
+        chop = 3 * c;
+    }
+    if (!len || acreF_int64(v, len, &x))
+        return -1;
+    uint64_t m = sign ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    unsigned nb = 1;
+    while (nb < 8 && (m >> (8 * nb)))
+        nb++;
+    uint64_t t = sign ? (uint64_t)0 - m : m;
+    for (unsigned i = 0; i < nb; i++)
+        b[1 + i] = (uint8_t)(t >> (8 * (nb - 1 - i)));
+    if ((b[1] ^ sign) & 0x80)
+        b[start = 0] = sign;
+    if (b[start] == sign)
+        start++; /* the leading sign byte dropped */
+    ilen = nb + 1 - start;
+    long k = 4 - (long)(ilen + chop);
+    if (k > 0) {
+        memset(key, sign, (size_t)k);
+        memcpy(key + k, b + start, ilen);
+    } else if (k != 0 || ((b[start] ^ sign) & 0xc0)) {
+        /* the count of bytes past 4, then as many leading bytes as fit */
+        uint8_t lb[sizeof(long) + 2];
+        size_t lp = sizeof lb, kb;
+        unsigned long c = (unsigned long)-k;
+        do {
+            lb[--lp] = (uint8_t)((c & 0xff) ^ sign);
+            signmask >>= 1;
+        } while ((c >>= 8) != 0 ||
+                 ((signmask >> 1) & (uint32_t)(lb[lp] ^ sign)));
+        kb = sizeof lb - lp < 4 ? sizeof lb - lp : 4;
+        memcpy(key, lb + lp, kb);
+        memcpy(key + kb, b + start, 4 - kb);
+    } else {
+        memcpy(key, b + start, 4);
+    }
+    key[0] ^= (uint8_t)(signmask & 0xff);
+    return (int64_t)((uint32_t)key[0] << 24 | (uint32_t)key[1] << 16 |
+                     (uint32_t)key[2] << 8 | key[3]);
+}
+
+/* Is an equality index key the normalised value itself, or, for integer,
+ * int_key's (see banner)? */
 static int
 eq_key_is_value(const struct acreF_node *nd)
 {
@@ -189,7 +261,7 @@ eq_key_is_value(const struct acreF_node *nd)
         return nd->rule == nd->trules.eq;
     case ACREM_INTEGER:
         return nd->rule == ACREM_INTEGER &&
-               nd->norm_len - (nd->norm_len && nd->norm[0] == '-') <= 8;
+               int_key(nd->norm, nd->norm_len) >= 0;
     default:
         return 0;
     }
@@ -337,7 +409,9 @@ in_index(struct scan *s, const acre_entry_view *e)
             if (!v)
                 continue;
             if (nd->kind == ACREF_EQUALITY) {
-                if (n == nd->norm_len && !memcmp(v, nd->norm, n))
+                if (at->eq == ACREM_INTEGER
+                        ? int_key(v, n) == int_key(nd->norm, nd->norm_len)
+                        : n == nd->norm_len && !memcmp(v, nd->norm, n))
                     return 1;
                 continue;
             }
@@ -418,20 +492,18 @@ struct oscan {
 };
 
 /* The place of normalised value v[0..n) of rule eq among the index's
- * keys, or -1 when its key is not the value itself: an integer key is
- * a 4-byte form that memcmp orders as the integers (exact up to 8
- * digits, negative ones first); a generalizedTime key its 40-bit seconds since
- * 1970 (a value before 1970 is not reproduced).  The presence key comes
- * before them all (0): slapd 2.5.13 walks it first for <= and never for
- * >=, whatever the assertion ((uidNumber>=0) does not reach it). */
+ * keys, or -1 when its key is not reproduced: an integer's key int_key,
+ * which memcmp orders as the integers (several long ones can share
+ * one); a generalizedTime key its 40-bit seconds since 1970 (a value
+ * before 1970 is not reproduced).  The presence key comes before them
+ * all (0): slapd 2.5.13 walks it first for <= and never for >=, whatever
+ * the assertion ((uidNumber>=0) does not reach it). */
 static int64_t
 key_order(int eq, const uint8_t *v, size_t n)
 {
     if (eq == ACREM_INTEGER) {
-        int64_t x;
-        if (n - (n && v[0] == '-') > 8 || acreF_int64(v, n, &x))
-            return -1;
-        return x + ((int64_t)1 << 31) + 1;
+        int64_t k = int_key(v, n);
+        return k < 0 ? -1 : k + 1;
     }
     if (n < 14 || memcmp(v, "1970", 4) < 0)
         return -1;

@@ -47,7 +47,10 @@ UID_=("a" "A" "b" "c1" "c2")
 DESC=("hello world" "Hello" "HELLO WORLD" "x y")
 TEL=("+1 555 0100" "+15550100" "555-0101")
 DQ=("a" "B" "m" "Mm" "z") # dnQualifier: ordered by caseIgnoreOrderingMatch
-NUM=("-3" "0" "5" "5" "7" "100" "1000" "99999999" "123456789") # integers
+NUM=("-3" "0" "5" "5" "7" "100" "1000" "99999999" "123456789" "1073741823"
+	"1073741824" "-1073741824" "-1073741825" "4294967296" "99999999999"
+	"123456789012" "-98765432109" "1234567890123456789"
+	"98765432109876543210") # integers: keys exact below 2^30, then shortened
 CLASSES=(person inetOrgPerson organizationalPerson groupOfNames
 	organizationalUnit top organization dcObject)
 
