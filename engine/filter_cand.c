@@ -33,10 +33,10 @@
  *     An inequality on integer or generalizedTime walks the ordered keys
  *     (inequality_candidates): from the assertion's up, or from the first
  *     up to it, uniting each key's entries until they are at least the
- *     size.unchecked limit (in the order of the integer keys, a time's
- *     from 1970 on; <= walks the presence key first);
- *   - unknown otherwise (other rules on an indexed type, times before
- *     1970): ACRE_ERR_UNSUPPORTED, never a guess.
+ *     size.unchecked limit (in the order of the keys: int_key,
+ *     time_key; <= walks the presence key first);
+ *   - unknown otherwise (other rules on an indexed type):
+ *     ACRE_ERR_UNSUPPORTED, never a guess.
  * Index keys are hashes; two values whose hashes collide are not
  * reproduced.  AND and OR intersect and unite the sets; back-mdb first
  * rewrites the filter to (|(objectClass=referral)(F)) unless F itself is
@@ -243,8 +243,61 @@ int_key(const uint8_t *v, size_t n)
                      (uint32_t)key[2] << 8 | key[3]);
 }
 
-/* Is an equality index key the normalised value itself, or, for integer,
- * int_key's (see banner)? */
+/*
+ * slapd's generalizedTime index key of normalised value v[0..n)
+ * (generalizedTimeIndexer: 40 bits of lutil_tm2gtime's time, which
+ * counts from the year 0000 of the proleptic Gregorian calendar): the
+ * days times 675 (86,400 / 128), whose bits past 25 make the first byte
+ * (7 bits, 0x40 toggled), then the rest of them times 128 plus the
+ * seconds of the day, of which the key keeps 32 bits (so the keys of the
+ * last seconds before each 2^25 boundary of the first part wrap, as
+ * slapd's do; fractions of a second are not in the key).  -1 when v is
+ * not a normalised time.
+ */
+static int64_t
+time_key(const uint8_t *v, size_t n)
+{
+    static const int moffset[12] = {0,   31,  59,  90,  120, 151,
+                                    181, 212, 243, 273, 304, 334};
+    int f[6], w[6] = {4, 2, 2, 2, 2, 2};
+    size_t at = 0;
+
+    if (n < 14)
+        return -1;
+    for (int i = 0; i < 6; i++) {
+        f[i] = 0;
+        for (int j = 0; j < w[i]; j++, at++) {
+            if (v[at] < '0' || v[at] > '9')
+                return -1;
+            f[i] = f[i] * 10 + (v[at] - '0');
+        }
+    }
+    int year = f[0], mon = f[1] - 1, s;
+    if (mon < 0 || mon > 11 || f[2] < 1)
+        return -1;
+    long days = (long)year * 365;
+    s = (year - 1) / 4; /* the leap days before the year */
+    days += s;
+    s /= 25;
+    days -= s;
+    s /= 4;
+    days += s;
+    if (year > 0)
+        days++; /* the year 0000 was a leap year */
+    days += moffset[mon];
+    if (mon > 1)
+        days += (year % 4) ? 0 : (year % 100) ? 1 : (year % 400) ? 0 : 1;
+    days += f[2] - 1;
+    long t = days * 675, g = t >> 25;
+    t -= g << 25;
+    g = (g & 0x7f) ^ 0x40;
+    uint64_t sec =
+        ((uint64_t)t << 7) + (uint64_t)(f[3] * 3600 + f[4] * 60 + f[5]);
+    return (int64_t)((uint64_t)(g & 0xff) << 32 | (sec & 0xffffffffu));
+}
+
+/* Is an equality index key the normalised value itself, or, for integer
+ * and generalizedTime, int_key's and time_key's (see banner)? */
 static int
 eq_key_is_value(const struct acreF_node *nd)
 {
@@ -262,6 +315,9 @@ eq_key_is_value(const struct acreF_node *nd)
     case ACREM_INTEGER:
         return nd->rule == ACREM_INTEGER &&
                int_key(nd->norm, nd->norm_len) >= 0;
+    case ACREM_GENTIME:
+        return nd->rule == ACREM_GENTIME &&
+               time_key(nd->norm, nd->norm_len) >= 0;
     default:
         return 0;
     }
@@ -411,6 +467,8 @@ in_index(struct scan *s, const acre_entry_view *e)
             if (nd->kind == ACREF_EQUALITY) {
                 if (at->eq == ACREM_INTEGER
                         ? int_key(v, n) == int_key(nd->norm, nd->norm_len)
+                    : at->eq == ACREM_GENTIME
+                        ? time_key(v, n) == time_key(nd->norm, nd->norm_len)
                         : n == nd->norm_len && !memcmp(v, nd->norm, n))
                     return 1;
                 continue;
@@ -494,8 +552,8 @@ struct oscan {
 /* The place of normalised value v[0..n) of rule eq among the index's
  * keys, or -1 when its key is not reproduced: an integer's key int_key,
  * which memcmp orders as the integers (several long ones can share
- * one); a generalizedTime key its 40-bit seconds since 1970 (a value
- * before 1970 is not reproduced).  The presence key comes before them
+ * one); a generalizedTime's time_key, which they order as the times
+ * but where its seconds wrap.  The presence key comes before them
  * all (0): slapd 2.5.13 walks it first for <= and never for >=, whatever
  * the assertion ((uidNumber>=0) does not reach it). */
 static int64_t
@@ -505,12 +563,8 @@ key_order(int eq, const uint8_t *v, size_t n)
         int64_t k = int_key(v, n);
         return k < 0 ? -1 : k + 1;
     }
-    if (n < 14 || memcmp(v, "1970", 4) < 0)
-        return -1;
-    uint64_t o = 0;
-    for (size_t i = 0; i < 14; i++)
-        o = o * 10 + (uint64_t)(v[i] - '0');
-    return (int64_t)o; /* YYYYmmddHHMMSS: in the order of the seconds */
+    int64_t k = time_key(v, n);
+    return k < 0 ? -1 : k + 1;
 }
 
 static int

@@ -499,3 +499,56 @@ Test(unchecked, long_integers_share_index_keys)
     world_free(&w);
     talloc_free(more);
 }
+
+/* A generalizedTime's index key is 40 bits of the seconds since the year
+ * 0000 as slapd's lutil_tm2gtime lays them out, and its last 32 bits
+ * wrap on the last seconds of the days before each 2^25 of its first
+ * part (after 18:35:43 on 1905-06-06, 01:03:59 on 2041-07-13), which
+ * then sort first: an ordered walk goes by the keys (slapd 2.5.13's
+ * answers on the same values). */
+Test(unchecked, time_keys_as_slapd_makes_them)
+{
+    static const char *const vals[] = {
+        "20410712120000Z", "20410713010000Z", "20410713020000Z",
+        "20410713230000Z", "20410714000000Z", "19050606180000Z",
+        "19050606190000Z", "19050607000000Z", "20200101000000Z",
+    };
+    char *more = talloc_strdup(ctx, "");
+    for (size_t i = 0; i < sizeof vals / sizeof *vals; i++)
+        more = talloc_asprintf_append(more,
+                                      "dn: cn=t%zu," TOP
+                                      "\nobjectClass: person\ncn: t%zu\n"
+                                      "sn: t\ncreateTimestamp: %s\n\n",
+                                      i + 1, i + 1, vals[i]);
+    struct world w =
+        world_with("index objectClass eq\nindex createTimestamp eq\n", more);
+
+    static const struct {
+        const char *who, *filter, *found;
+    } cases[] = {
+        {L(1), "(createTimestamp>=20410713000000Z)", " t2"},
+        {L(1), "(createTimestamp>=20410713013000Z)", " t3"},
+        {L(1), "(createTimestamp<=20410713013000Z)", " t7"},
+        {L(1), "(createTimestamp>=20410713030000Z)", ""},
+        {L(1), "(createTimestamp>=19050606183000Z)", " t3"},
+        {L(1), "(createTimestamp<=19050606183000Z)", ""},
+        {L(1), "(createTimestamp>=19050606185000Z)", " t7"},
+        {L(1), "(createTimestamp=20410713020000Z)", " t3"},
+        {L(2), "(createTimestamp>=20410713000000Z)", " t2 t5"},
+        {L(2), "(createTimestamp>=20410713013000Z)", " t3"},
+        {L(2), "(createTimestamp<=20410713013000Z)", " t6 t7"},
+        {L(2), "(createTimestamp>=20410713030000Z)", " t4"},
+        {L(2), "(createTimestamp>=19050606183000Z)", " t3 t8"},
+        {L(2), "(createTimestamp<=19050606183000Z)", " t6"},
+        {L(2), "(createTimestamp>=19050606185000Z)", " t7"},
+    };
+
+    char buf[256];
+
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        cr_expect_str_eq(found(&w, cases[i].who, cases[i].filter, buf),
+                         cases[i].found, "%s as %s", cases[i].filter,
+                         cases[i].who);
+    world_free(&w);
+    talloc_free(more);
+}
