@@ -268,14 +268,16 @@ int acreF_candidates(void *ctx, const struct acreF_filter *f,
                      struct acreF_cands *out);
 
 /*
- * acreF_candidates_may_fail -- 1 when back-mdb's walk of the indexes
- * idx[0..nidx) for f could fail on a key read and leave its search fewer
- * candidates than f matches (acreF_cands' partial): f has, outside any
- * NOT, an approximate item answered from an approx index whose assertion
- * has a word without a code after one with a code.  Else 0.
+ * acreF_candidates_narrow -- 1 when back-mdb's candidates for f from the
+ * indexes idx[0..nidx) can leave out entries f matches even without a
+ * size.unchecked limit: f has, outside any NOT, an approximate item
+ * answered from an approx index whose assertion has a word without a
+ * code after one with a code (the walk fails on it: acreF_cands'
+ * partial), or an inequality on an indexed generalizedTime (its keys
+ * wrap: filter_cand.c, time_key).  Else 0.
  */
-int acreF_candidates_may_fail(const struct acreF_filter *f,
-                              const struct acreI_index *idx, unsigned nidx);
+int acreF_candidates_narrow(const struct acreF_filter *f,
+                            const struct acreI_index *idx, unsigned nidx);
 
 /* acreF_schema -- the schema f was parsed against (never NULL). */
 const acre_schema *acreF_schema(const struct acreF_filter *f);

@@ -619,11 +619,21 @@ oscan_visit(void *arg, const acre_entry_view *e)
                 return 1;
         }
     }
-    /* the presence key, first in the index's order */
+    /* the presence key, first in the index's order (ordered) */
     if (present && ACREI_IDX_HAS(s->ix->mask, ACREI_IDX_PRESENT) &&
         (s->rc = okey_add(s, 0, e)))
         return 1;
     return 0;
+}
+
+/* Do keys k[0..n) all name one entry? */
+static int
+one_entry(const struct okey *k, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (k[i].len != k[0].len || memcmp(k[i].dn, k[0].dn, k[0].len))
+            return 0;
+    return 1;
 }
 
 static int
@@ -659,15 +669,39 @@ ordered(const struct cctx *c, const struct acreF_node *nd,
     if (s.n)
         qsort(s.keys, s.n, sizeof *s.keys, by_order);
     *out = (struct acreF_cands){0};
-    for (size_t i = 0; i < s.n;) {
+    /* The presence key (order 0, one per entry) is four zero bytes.  An
+     * integer's keys have its size and <= walks it first; a time's have
+     * five (padded to eight), and mdb_idl_fetch_key passes over a key of
+     * another size, but having stopped on it, LMDB's cursor keeps its
+     * duplicates' position: when the first time key holds a single
+     * entry (no duplicates of its own), MDB_GET_MULTIPLE reads the
+     * presence key's entries in its place (when they are at least two,
+     * so that they were duplicates).  slapd 2.5.13 answers so. */
+    size_t np = 0, i = 0;
+    while (np < s.n && s.keys[np].order == 0)
+        np++;
+    int time = ft->eq == ACREM_GENTIME, first = 1;
+    if (time)
+        i = np;
+    while (i < s.n) {
         uint64_t k = s.keys[i].order;
+        size_t j = i;
+        while (j < s.n && s.keys[j].order == k)
+            j++;
         if (nd->kind == ACREF_GE ? k < (uint64_t)a : k > (uint64_t)a) {
-            i++;
+            i = j;
+            first = 0;
             continue;
         }
-        for (; i < s.n && s.keys[i].order == k; i++)
-            if ((rc = add(c->ctx, out, s.keys[i].dn, s.keys[i].len)))
+        size_t from = i, to = j;
+        if (time && first && nd->kind == ACREF_LE && np >= 2 &&
+            one_entry(s.keys + i, j - i))
+            from = 0, to = np; /* the presence key's, as LMDB gives them */
+        first = 0;
+        for (size_t m = from; m < to; m++)
+            if ((rc = add(c->ctx, out, s.keys[m].dn, s.keys[m].len)))
                 return rc;
+        i = j;
         if (out->n >= (unsigned long)c->limit)
             break;
     }
@@ -961,9 +995,10 @@ acreF_candidates(void *ctx, const struct acreF_filter *f,
     return combine(ctx, out, &fc, 0);
 }
 
-/* Could nd's candidates fail (acreF_candidates_may_fail)? */
+/* Can nd's candidates leave out entries it matches
+ * (acreF_candidates_narrow)? */
 static int
-may_fail(const struct cctx *c, const struct acreF_node *nd)
+narrow(const struct cctx *c, const struct acreF_node *nd)
 {
     const struct acreS_known *k = acreS_known(c->f->schema);
 
@@ -971,9 +1006,15 @@ may_fail(const struct cctx *c, const struct acreF_node *nd)
     case ACREF_AND:
     case ACREF_OR:
         for (unsigned i = 0; i < nd->nkids; i++)
-            if (may_fail(c, nd->kids[i]))
+            if (narrow(c, nd->kids[i]))
                 return 1;
         return 0;
+    case ACREF_GE:
+    case ACREF_LE: {
+        const struct acreS_attr *at = acreS_attr(c->f->schema, nd->want.type);
+        return !nd->undef && at->eq == ACREM_GENTIME &&
+               at->ord == ACREM_GENTIME_ORD && indexed(c, nd);
+    }
     case ACREF_APPROX:
         if (nd->undef || !nd->approx_ok || nd->want.type == k->objectClass ||
             !indexed(c, nd) ||
@@ -988,12 +1029,12 @@ may_fail(const struct cctx *c, const struct acreF_node *nd)
     }
 }
 
-/* acreF_candidates_may_fail -- see filter.h. */
+/* acreF_candidates_narrow -- see filter.h. */
 int
-acreF_candidates_may_fail(const struct acreF_filter *f,
-                          const struct acreI_index *idx, unsigned nidx)
+acreF_candidates_narrow(const struct acreF_filter *f,
+                        const struct acreI_index *idx, unsigned nidx)
 {
     struct cctx c = {NULL, f, idx, nidx, NULL, 0};
 
-    return may_fail(&c, f->root);
+    return narrow(&c, f->root);
 }

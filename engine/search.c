@@ -614,10 +614,10 @@ cand_each(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
 }
 
 /* The candidates back-mdb takes from its indexes for this search, when
- * they can differ from the entries the filter matches: for a requester
- * with a size.unchecked limit (an ordered walk stops at it) and when the
- * walk could fail (acreF_candidates_may_fail).  *set gets them sorted,
- * *nset their number, or *set NULL for every entry.  *refused 1 when
+ * they can leave out entries the filter matches: for a requester with a
+ * size.unchecked limit (an ordered walk stops at it) and when the filter
+ * has items whose candidates can (acreF_candidates_narrow).  *set gets them
+ * sorted, *nset their number, or *set NULL for every entry.  *refused 1 when
  * back-mdb refuses the search for the limit.  0, or a negative
  * ACRE_ERR_* (ACRE_ERR_UNSUPPORTED when back-mdb would take them with
  * index keys acre does not reproduce: acreF_candidates). */
@@ -637,7 +637,7 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     *set = NULL;
     *nset = 0;
     if (scope == ACRE_SCOPE_BASE || !db || rq->p->aci ||
-        (limit <= 0 && !acreF_candidates_may_fail(f, db->idx, db->nidx)))
+        (limit <= 0 && !acreF_candidates_narrow(f, db->idx, db->nidx)))
         return 0;
     if ((rc =
              acreF_candidates(tmp, f, db->idx, db->nidx, limit,

@@ -47,6 +47,11 @@ UID_=("a" "A" "b" "c1" "c2")
 DESC=("hello world" "Hello" "HELLO WORLD" "x y")
 TEL=("+1 555 0100" "+15550100" "555-0101")
 DQ=("a" "B" "m" "Mm" "z") # dnQualifier: ordered by caseIgnoreOrderingMatch
+# createTimestamp, on every entry (slapadd would add the time of the load):
+# before 1970 and on the two days whose last seconds' index keys wrap
+TS=("18500615120000Z" "19050606180000Z" "19050606190000Z" "19691231235959Z"
+	"19700101000000Z" "20000101000000Z" "20410713010000Z" "20410713020000Z"
+	"20410714000000Z" "20200101000000Z")
 NUM=("-3" "0" "5" "5" "7" "100" "1000" "99999999" "123456789" "1073741823"
 	"1073741824" "-1073741824" "-1073741825" "4294967296" "99999999999"
 	"123456789012" "-98765432109" "1234567890123456789"
@@ -64,10 +69,12 @@ pick() { # pick ARRAY-NAME: one of its elements, into $p
 gen_data() {
 	local o k kind m no nk nm
 	dns=("$TOP")
-	printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example\n\n' "$TOP"
+	pick TS
+	printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example\ncreateTimestamp: %s\n\n' "$TOP" "$p"
 	no=$((2 + RANDOM % 2))
 	for o in $(seq 1 $no); do
-		printf 'dn: ou=o%s,%s\nobjectClass: organizationalUnit\nou: o%s\n\n' "$o" "$TOP" "$o"
+		pick TS
+		printf 'dn: ou=o%s,%s\nobjectClass: organizationalUnit\nou: o%s\ncreateTimestamp: %s\n\n' "$o" "$TOP" "$o" "$p"
 		dns+=("ou=o$o,$TOP")
 		nk=$((RANDOM % 5))
 		for k in $(seq 1 $nk); do
@@ -79,7 +86,7 @@ gen_data() {
 				for m in $(seq 1 $nm); do
 					printf 'member: %s\n' "${dns[RANDOM % ${#dns[@]}]}"
 				done
-				echo
+				pick TS; printf 'createTimestamp: %s\n\n' "$p"
 				dns+=("cn=g$o$k,ou=o$o,$TOP")
 				continue
 			fi
@@ -100,7 +107,7 @@ gen_data() {
 			[ $kind != 1 ] && [ $((RANDOM % 2)) = 0 ] && { pick DQ; printf 'dnQualifier: %s\n' "$p"; }
 			[ $kind != 1 ] && [ $((RANDOM % 2)) = 0 ] && { pick NUM; printf 'uidNumber: %s\n' "$p"; }
 			[ $kind != 1 ] && [ $((RANDOM % 3)) = 0 ] && { pick NUM; printf 'gidNumber: %s\n' "$p"; }
-			echo
+			pick TS; printf 'createTimestamp: %s\n\n' "$p"
 			dns+=("uid=p$o$k,ou=o$o,$TOP")
 		done
 	done
@@ -115,10 +122,10 @@ gen_indexes() {
 	[ $((RANDOM % 4)) != 0 ] && echo "index objectClass eq"
 	[ $((RANDOM % 5)) = 0 ] && def=1 && echo "index default pres,eq"
 	for a in cn sn mail uid description telephoneNumber member dnQualifier \
-		uidNumber gidNumber; do
+		uidNumber gidNumber createTimestamp; do
 		[ $((RANDOM % 2)) = 0 ] && continue
 		t=${types[RANDOM % ${#types[@]}]}
-		case $a in member | uidNumber | gidNumber) t=${mtypes[RANDOM % ${#mtypes[@]}]} ;; esac
+		case $a in member | uidNumber | gidNumber | createTimestamp) t=${mtypes[RANDOM % ${#mtypes[@]}]} ;; esac
 		case $a:$((RANDOM % 6)) in # approx: the types with an approx rule
 		cn:0 | sn:0 | uid:0 | mail:0 | description:0) t=$t,approx ;;
 		esac
@@ -148,7 +155,7 @@ gen_item() {
 	local a v l s
 	local -a attrs=(cn sn mail uid description telephoneNumber cn\;lang-en
 		dnQualifier)
-	case $((RANDOM % 14)) in
+	case $((RANDOM % 15)) in
 	0) pick CLASSES; g="(objectClass=$p)" ;;
 	1) g="(entryDN=${dns[RANDOM % ${#dns[@]}]})" ;;
 	2) g="(member=${dns[RANDOM % ${#dns[@]}]})" ;;
@@ -180,6 +187,13 @@ gen_item() {
 		case $((RANDOM % 5)) in
 		0 | 1) g="(uidNumber>=$p)" ;; 2) g="(uidNumber<=$p)" ;;
 		3) g="(gidNumber<=$p)" ;; 4) g="(uidNumber=$p)" ;;
+		esac
+		;;
+	11)
+		pick TS
+		case $((RANDOM % 3)) in
+		0) g="(createTimestamp>=$p)" ;; 1) g="(createTimestamp<=$p)" ;;
+		2) g="(createTimestamp=$p)" ;;
 		esac
 		;;
 	*) a=${attrs[RANDOM % ${#attrs[@]}]}; value "${a%%;*}"; g="($a=$p)" ;;
