@@ -292,10 +292,12 @@ slapacl_line(const struct explain *x, const struct check *c, int rc,
         fputs(":: ", stdout);
         cli_base64(stdout, c->shown, c->shown_len);
     }
+    /* a mask left with no privilege bit at all ("by users -0": invalid)
+     * slapd replaces by none before slapacl prints it: "=0" */
     if (c->level)
         printf(": %s\n", rc == 1 ? "ALLOWED" : "DENIED");
     else
-        printf(": %s\n", acre_mask_format(mask, buf));
+        printf(": %s\n", acre_mask_format(mask ? mask : ACRE_PRIV_NONE, buf));
 }
 
 static void
