@@ -19,6 +19,12 @@
 #       byte, on N (default 10) generated access-control cases, each
 #       through a private slapd (tests/differential/cli.sh); artefacts in
 #       build/differential/cli/seed-SEED
+#   make differential-slapacl [SEED=n] [N=cases]
+#       `acre explain --format slapacl` against slapacl(8) on N (default
+#       8) generated access-control cases, slapadded into private
+#       databases, a sample of entries as every requester
+#       (tests/differential/slapacl.sh); artefacts in
+#       build/differential/slapacl/seed-SEED
 #   make differential-mutate [SEED=n] [N=cases]
 #       the generated access rules damaged at random (acl_mutate.h),
 #       each configuration given to slaptest -u and to acre compile: both
@@ -68,7 +74,8 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
 	differential-389-replay differential-389-ger differential-cli \
-	differential-mutate differential-mutate-data differential-unchecked
+	differential-slapacl differential-mutate differential-mutate-data \
+	differential-unchecked
 
 $(B)/differential/filter_driver: $(DT_FILTER_SRC) $(DT_HDR) $(B)/libacre.a \
 		$(LIB_HDR) | differential-check-lib
@@ -113,6 +120,12 @@ differential: $(B)/differential/acl_driver
 differential-cli: $(B)/differential/acl_driver $(B)/acre
 	bash $(DT_DIR)/cli.sh $(B)/differential/acl_driver $(B)/acre \
 		$(B)/differential/cli '$(SEED)' '$(N)'
+
+# `acre explain --format slapacl` against slapacl(8) on the same generated
+# cases (N cases; no slapd runs).
+differential-slapacl: $(B)/differential/acl_driver $(B)/acre
+	bash $(DT_DIR)/slapacl.sh $(B)/differential/acl_driver $(B)/acre \
+		$(B)/differential/slapacl '$(SEED)' '$(N)'
 
 # size.unchecked: acre search against ldapsearch (N cases).
 differential-unchecked: $(B)/acre
