@@ -379,6 +379,23 @@ found(struct world *w, const char *who, const char *filter, char buf[256])
     return found_flags(w, who, 0, filter, buf);
 }
 
+/* A search as who and the entries it should return (found's form). */
+struct fcase {
+    const char *who, *filter, *found;
+};
+
+/* Each search of cases[0..n) returns what it says. */
+static void
+expect_found(struct world *w, const struct fcase *cases, size_t n)
+{
+    char buf[256];
+
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(found(w, cases[i].who, cases[i].filter, buf),
+                         cases[i].found, "%s as %s", cases[i].filter,
+                         cases[i].who);
+}
+
 /* back-mdb searches its candidates alone, and they can leave out entries
  * the filter matches: an ordered walk stops at the limit, and an
  * approximate item whose word without letters (an empty code: a key
@@ -406,9 +423,7 @@ Test(unchecked, candidates_bound_the_entries)
                                 "index description approx\nindex sn eq\n",
                                 more);
 
-    static const struct {
-        const char *who, *filter, *found;
-    } cases[] = {
+    static const struct fcase cases[] = {
         {"cn=admin," TOP, "(description~=x)", " d1 d2 d3"},
         {"cn=admin," TOP, "(description~=x y)", ""},
         {"cn=admin," TOP, "(description~=x y z)", ""},
@@ -427,12 +442,7 @@ Test(unchecked, candidates_bound_the_entries)
         {L(4), "(uidNumber>=-5)", " n1 n2 n3"},
     };
 
-    char buf[256];
-
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        cr_expect_str_eq(found(&w, cases[i].who, cases[i].filter, buf),
-                         cases[i].found, "%s as %s", cases[i].filter,
-                         cases[i].who);
+    expect_found(&w, cases, sizeof cases / sizeof *cases);
     world_free(&w);
 }
 
@@ -493,9 +503,7 @@ Test(unchecked, long_integers_share_index_keys)
     struct world w =
         world_with("index objectClass eq\nindex uidNumber eq\n", more);
 
-    static const struct {
-        const char *who, *filter, *found;
-    } cases[] = {
+    static const struct fcase cases[] = {
         {L(1), "(uidNumber=99999999999)", "refused"},
         {L(1), "(uidNumber=1073741824)", "refused"},
         {L(1), "(uidNumber=1073741823)", " n3"},
@@ -512,12 +520,7 @@ Test(unchecked, long_integers_share_index_keys)
         {L(2), "(uidNumber=-1073741826)", " n7"},
     };
 
-    char buf[256];
-
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        cr_expect_str_eq(found(&w, cases[i].who, cases[i].filter, buf),
-                         cases[i].found, "%s as %s", cases[i].filter,
-                         cases[i].who);
+    expect_found(&w, cases, sizeof cases / sizeof *cases);
     world_free(&w);
     talloc_free(more);
 }
@@ -545,9 +548,7 @@ Test(unchecked, time_keys_as_slapd_makes_them)
     struct world w =
         world_with("index objectClass eq\nindex createTimestamp eq\n", more);
 
-    static const struct {
-        const char *who, *filter, *found;
-    } cases[] = {
+    static const struct fcase cases[] = {
         {L(1), "(createTimestamp>=20410713000000Z)", " t2"},
         {L(1), "(createTimestamp>=20410713013000Z)", " t3"},
         {L(1), "(createTimestamp<=20410713013000Z)", " t7"},
@@ -565,12 +566,7 @@ Test(unchecked, time_keys_as_slapd_makes_them)
         {L(2), "(createTimestamp>=19050606185000Z)", " t7"},
     };
 
-    char buf[256];
-
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        cr_expect_str_eq(found(&w, cases[i].who, cases[i].filter, buf),
-                         cases[i].found, "%s as %s", cases[i].filter,
-                         cases[i].who);
+    expect_found(&w, cases, sizeof cases / sizeof *cases);
     world_free(&w);
     talloc_free(more);
 }
@@ -598,9 +594,7 @@ Test(unchecked, time_walk_reads_the_presence_key)
     struct world w = world_ldif(
         "index objectClass eq\nindex createTimestamp pres,eq\n", ldif);
 
-    static const struct {
-        const char *who, *filter, *found;
-    } cases[] = {
+    static const struct fcase cases[] = {
         {L(4), "(createTimestamp<=19050606180000Z)", "refused"},
         {L(7), "(createTimestamp<=19050606180000Z)", " t2 t3"},
         {L(4), "(createTimestamp<=19050606190000Z)", "refused"},
@@ -614,11 +608,6 @@ Test(unchecked, time_walk_reads_the_presence_key)
         {L(4), "(createTimestamp>=19050606180000Z)", " example t2 t3 t4"},
     };
 
-    char buf[256];
-
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        cr_expect_str_eq(found(&w, cases[i].who, cases[i].filter, buf),
-                         cases[i].found, "%s as %s", cases[i].filter,
-                         cases[i].who);
+    expect_found(&w, cases, sizeof cases / sizeof *cases);
     world_free(&w);
 }
