@@ -644,16 +644,16 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
                               !!(rq->flags & ACRE_REQ_SUBENTRIES), &h, &cands)))
         return rc;
     if (!cands.all) {
-        /* mdb_search walks these alone */
-        if (cands.n && !(*set = talloc_array(tmp, struct cand_dn, cands.n)))
+        /* mdb_search walks these alone (none: a set, not NULL) */
+        static struct cand_dn none[1];
+        *set = cands.n ? talloc_array(tmp, struct cand_dn, cands.n) : none;
+        if (!*set)
             return ACRE_ERR_NOMEM;
         for (unsigned i = 0; i < cands.n; i++)
             (*set)[i] = (struct cand_dn){cands.dn[i], cands.len[i]};
         if (cands.n)
             qsort(*set, cands.n, sizeof **set, cands_cmp);
         *nset = cands.n;
-        if (!cands.n)
-            *set = (struct cand_dn *)""; /* none: not NULL */
     }
     if (limit <= 0)
         return 0;
