@@ -1297,13 +1297,13 @@ verdict_room(struct acre_request *rq, size_t nattrs, size_t nvals)
  * past the frontend's first rule, the next values see the database's
  * rules alone: what would have been decided by the frontend's is denied
  * ("no more rules").  The walks here are acre's own, from the start;
- * struct value_state (eval.h) keeps what slapd's state would hold.
+ * struct acreV_value_state (eval.h) keeps what slapd's state would hold.
  */
 
 /* as_fe_done after a walk that decided at rule d (-1: none did) and went
  * on to the frontend's rules if d is not the database's */
 static unsigned long
-fe_after(const struct value_state *vs, int32_t d)
+fe_after(const struct acreV_value_state *vs, int32_t d)
 {
     if (d >= 0 && (uint32_t)d >= vs->s0 && (uint32_t)d < vs->s0 + vs->ns)
         return 0;
@@ -1314,7 +1314,7 @@ fe_after(const struct value_state *vs, int32_t d)
 
 /* Start vs from the first value's walk c at node n. */
 static void
-value_state_start(struct value_state *vs, const struct acreV_check *c,
+value_state_start(struct acreV_value_state *vs, const struct acreV_check *c,
                   const struct acreP_node *n)
 {
     const struct acre_policy *p = c->rq->p;
@@ -1347,7 +1347,8 @@ value_state_start(struct value_state *vs, const struct acreV_check *c,
 
 /* The next value's answer g from walk c, as slapd's state leaves it. */
 static int
-value_state_next(struct value_state *vs, const struct acreV_check *c, int g)
+value_state_next(struct acreV_value_state *vs, const struct acreV_check *c,
+                 int g)
 {
     int32_t d = c->decided;
 
@@ -1420,7 +1421,7 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
              enum acreI_access want, const acre_view_attr *a, uint8_t *vv)
 {
     uint32_t mask;
-    struct value_state vs;
+    struct acreV_value_state vs;
 
     acreV_check_stored(c, a, 0);
     int g = decide_memo(c, n, want, &mask);

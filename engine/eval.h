@@ -412,7 +412,7 @@ void acreV_fail(struct acre_request *rq, int code);
 
 /* slapd's access-control state over the checks of one attribute's values
  * (eval.c: value_state_start, value_state_next) */
-struct value_state {
+struct acreV_value_state {
     int on;           /* a resume point is recorded */
     int in_db;        /* ... among the database's rules, or before */
     long at;          /* its position there, -1 before the first */
@@ -430,7 +430,7 @@ struct value_state {
  * acreV_values_next answers it.
  */
 struct acreV_values {
-    struct value_state vs;
+    struct acreV_value_state vs;
     int all; /* every value has the attribute's answer g */
     int g;
     int32_t skip; /* the values' walks resume after this rule */

@@ -259,7 +259,8 @@ time_key(const uint8_t *v, size_t n)
 {
     static const int moffset[12] = {0,   31,  59,  90,  120, 151,
                                     181, 212, 243, 273, 304, 334};
-    int f[6], w[6] = {4, 2, 2, 2, 2, 2};
+    static const int w[6] = {4, 2, 2, 2, 2, 2};
+    int f[6];
     size_t at = 0;
 
     if (n < 14)
@@ -294,6 +295,18 @@ time_key(const uint8_t *v, size_t n)
     uint64_t sec =
         ((uint64_t)t << 7) + (uint64_t)(f[3] * 3600 + f[4] * 60 + f[5]);
     return (int64_t)((uint64_t)(g & 0xff) << 32 | (sec & 0xffffffffu));
+}
+
+/* Do normalised values a and b of equality rule eq make one index key:
+ * int_key's or time_key's, else the value itself (eq_key_is_value)? */
+static int
+same_eq_key(int eq, const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    if (eq == ACREM_INTEGER)
+        return int_key(a, an) == int_key(b, bn);
+    if (eq == ACREM_GENTIME)
+        return time_key(a, an) == time_key(b, bn);
+    return an == bn && !memcmp(a, b, an);
 }
 
 /* Is an equality index key the normalised value itself, or, for integer
@@ -465,11 +478,7 @@ in_index(struct scan *s, const acre_entry_view *e)
             if (!v)
                 continue;
             if (nd->kind == ACREF_EQUALITY) {
-                if (at->eq == ACREM_INTEGER
-                        ? int_key(v, n) == int_key(nd->norm, nd->norm_len)
-                    : at->eq == ACREM_GENTIME
-                        ? time_key(v, n) == time_key(nd->norm, nd->norm_len)
-                        : n == nd->norm_len && !memcmp(v, nd->norm, n))
+                if (same_eq_key(at->eq, v, n, nd->norm, nd->norm_len))
                     return 1;
                 continue;
             }
@@ -559,11 +568,7 @@ struct oscan {
 static int64_t
 key_order(int eq, const uint8_t *v, size_t n)
 {
-    if (eq == ACREM_INTEGER) {
-        int64_t k = int_key(v, n);
-        return k < 0 ? -1 : k + 1;
-    }
-    int64_t k = time_key(v, n);
+    int64_t k = eq == ACREM_INTEGER ? int_key(v, n) : time_key(v, n);
     return k < 0 ? -1 : k + 1;
 }
 

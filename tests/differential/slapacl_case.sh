@@ -217,16 +217,16 @@ values() {
 # ndn[DN], empty when slapd refuses it
 declare -A ndn=()
 dn_norm() {
-	local todo=() out=() d i
+	local pending=() out=() d i
 	for d in "$@"; do
-		[ -n "$d" ] && [ -z "${ndn[$d]+set}" ] && todo+=("$d")
+		[ -n "$d" ] && [ -z "${ndn[$d]+set}" ] && pending+=("$d")
 	done
-	[ ${#todo[@]} = 0 ] && return 0
-	mapfile -t out < <(/usr/sbin/slapdn -f "$conf" -N -- "${todo[@]}" 2>/dev/null)
-	if [ ${#out[@]} = ${#todo[@]} ]; then
-		for i in "${!todo[@]}"; do ndn[${todo[$i]}]=${out[$i]}; done
+	[ ${#pending[@]} = 0 ] && return 0
+	mapfile -t out < <(/usr/sbin/slapdn -f "$conf" -N -- "${pending[@]}" 2>/dev/null)
+	if [ ${#out[@]} = ${#pending[@]} ]; then
+		for i in "${!pending[@]}"; do ndn[${pending[$i]}]=${out[$i]}; done
 	else # slapdn stops at the first DN it refuses
-		for d in "${todo[@]}"; do
+		for d in "${pending[@]}"; do
 			ndn[$d]=$(/usr/sbin/slapdn -f "$conf" -N -- "$d" 2>/dev/null)
 		done
 	fi
