@@ -21,22 +21,42 @@
  * Helpers
  */
 
-/* A file in a fresh temporary directory holding text; path in buf. */
+/* The test's temporary directory and the files made in it. */
+static char temp_dir[64];
+static char temp_names[4][64];
+static size_t temp_count;
+
+/* A file in a fresh temporary directory holding text; path in buf.  The
+ * tests that make files remove them with remove_temp as their .fini. */
 static const char *
 temp_file(char *buf, size_t size, const char *name, const char *text)
 {
-    static char dir[64];
     FILE *f;
 
-    if (!dir[0]) {
-        strcpy(dir, "/tmp/acre-cli-api.XXXXXX");
-        cr_assert_not_null(mkdtemp(dir));
+    if (!temp_dir[0]) {
+        strcpy(temp_dir, "/tmp/acre-cli-api.XXXXXX");
+        cr_assert_not_null(mkdtemp(temp_dir));
     }
-    snprintf(buf, size, "%s/%s", dir, name);
+    cr_assert_lt(temp_count, sizeof temp_names / sizeof temp_names[0]);
+    snprintf(temp_names[temp_count++], sizeof temp_names[0], "%s", name);
+    snprintf(buf, size, "%s/%s", temp_dir, name);
     cr_assert_not_null(f = fopen(buf, "w"));
     fputs(text, f);
     fclose(f);
     return buf;
+}
+
+static void
+remove_temp(void)
+{
+    char path[160];
+
+    for (size_t i = 0; i < temp_count; i++) {
+        snprintf(path, sizeof path, "%s/%s", temp_dir, temp_names[i]);
+        unlink(path);
+    }
+    if (temp_dir[0])
+        rmdir(temp_dir);
 }
 
 static const char top[] =
@@ -121,7 +141,7 @@ count(void *arg, const acre_entry *e)
     return 0;
 }
 
-Test(cli_api, load_files_in_order)
+Test(cli_api, load_files_in_order, .fini = remove_temp)
 {
     char p1[256], p2[256];
     const char *paths[2];
@@ -155,7 +175,7 @@ Test(cli_api, load_files_in_order)
     acre_directory_free(d);
 }
 
-Test(cli_api, load_files_all_or_nothing)
+Test(cli_api, load_files_all_or_nothing, .fini = remove_temp)
 {
     char p1[256], p2[256];
     const char *paths[2];
@@ -207,7 +227,7 @@ on_progress(void *arg, const char *path, size_t entries, uint64_t offset)
     snprintf(l->path, sizeof l->path, "%s", path);
 }
 
-Test(cli_api, load_files_progress)
+Test(cli_api, load_files_progress, .fini = remove_temp)
 {
     char p1[256], p2[256];
     const char *paths[2];
