@@ -43,7 +43,8 @@ is_graph(unsigned char c)
 static int
 needs_base64(const char *name, const unsigned char *v, size_t n)
 {
-    if (!strcasecmp(name, "userPassword") || !strcmp(name, "2.5.4.35"))
+    if (!strcasecmp(name, "userPassword") || !strcmp(name, "2.5.4.35") ||
+        strstr(name, ";binary"))
         return 1;
     if (!is_graph(v[0]) || v[0] == ':' || v[0] == '<' || !is_graph(v[n - 1]))
         return 1;

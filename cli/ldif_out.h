@@ -6,7 +6,8 @@
  *     (`name:: ...`) when it starts with a byte that is not a graphic
  *     ASCII character or is ':' or '<', ends with a non-graphic one, or
  *     holds a byte that is not printable ASCII (NUL included); a
- *     userPassword value always;
+ *     userPassword value, and a value of a description that holds
+ *     ";binary" (as spelt, case-sensitive: libldap's strstr), always;
  *   - lines are folded at the wrap width: the `name: ` part is never
  *     broken; before each further byte, a line already `wrap` bytes long
  *     is ended and continued with "\n ";  ldapsearch's default (and
