@@ -1930,8 +1930,17 @@ userattr(struct ck *c, const struct acreI_bind *b)
         if (!a && b->uakind == ACREI_ACI_UA_VALUE && r == F)
             r = U;
         switch (a ? b->uakind : 0) {
-        case ACREI_ACI_UA_USERDN:
         case ACREI_ACI_UA_SELFDN:
+            /* 389 (DS_LASUserDnAttrEval): on the entry itself, SELFDN
+             * needs the attribute to hold exactly one value; with more,
+             * that level is Undefined (a level that matches still wins) */
+            if (l == 0 && a->nvals != 1) {
+                if (r == F)
+                    r = U;
+                break;
+            }
+            /* fall through */
+        case ACREI_ACI_UA_USERDN:
             if (acreV_attr_lists(s, a, rq->authz_norm, rq->authz_len))
                 r = T;
             break;

@@ -741,7 +741,9 @@ userattr(struct gen *g, struct dt_str *out)
                                         "parent[0,1,2].departmentNumber#20",
                                         "parent[1].owner#USERDN",
                                         "manager#SELFDN",
-                                        "owner#SELFDN"};
+                                        "owner#SELFDN",
+                                        "member#SELFDN",
+                                        "parent[0,1].member#SELFDN"};
 
     dt_str_printf(out, "userattr%s\"%s\"", eq(g, 10), DT_PICK(&g->r, forms));
 }

@@ -468,11 +468,12 @@ bind_atom(struct gen *g)
     if (k < 77)
         return fmt(
             g, "userattr%s\"%s\"", o15,
-            PICK(g, ((const char *const[]){
-                        "manager#USERDN", "seeAlso#GROUPDN", "nsRoleDN#ROLEDN",
-                        "labeledURI#LDAPURL", "departmentNumber#42",
-                        "parent[0,1].manager#USERDN",
-                        "parent[1].seeAlso#GROUPDN"})));
+            PICK(g,
+                 ((const char *const[]){
+                     "manager#USERDN", "seeAlso#GROUPDN", "nsRoleDN#ROLEDN",
+                     "labeledURI#LDAPURL", "departmentNumber#42",
+                     "parent[0,1].manager#USERDN", "parent[1].seeAlso#GROUPDN",
+                     "member#SELFDN", "parent[0,1].manager#SELFDN"})));
     if (k < 82)
         return fmt(g, "authmethod%s\"%s\"", o15,
                    PICK(g, ((const char *const[]){"none", "simple", "ssl",

@@ -26,7 +26,9 @@
  *            of its nsRoleScopeDN when that is in the role's suffix.
  *   userattr "attr#USERDN" (and SELFDN, legacy userdnattr): a value of
  *            attr of the entry (or of its ancestors at the parent[]
- *            levels) is the requester's DN; #GROUPDN: names a group the
+ *            levels) is the requester's DN (SELFDN: on the entry itself
+ *            attr must hold exactly one value, else that level is
+ *            UNDEFINED); #GROUPDN: names a group the
  *            requester is a member of (nesting as groupdn), or, on an
  *            ancestor (parent[n], n > 0), the requester itself; #ROLEDN:
  *            names a role it has; #LDAPURL: a URL its entry matches;
@@ -638,6 +640,20 @@ userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
                     return ACRER_T;
         }
         return ACRER_F;
+    }
+    if (b->uakind == ACREI_ACI_UA_SELFDN && !parent) {
+        /* SELFDN on the entry itself: the attribute (the type alone,
+         * as 389's attrlist_find names it) holds exactly one value, or
+         * the level is Undefined */
+        unsigned count = 0;
+        int found = 0;
+        for (unsigned i = 0; i < x->nattrs; i++)
+            if (x->attrs[i].id == b->attr) {
+                found = 1;
+                count += x->attrs[i].nvals;
+            }
+        if (found && count != 1)
+            return ACRER_U;
     }
     const acre_dn **v = dn_values(o, c->tmp, x, b->attr, &n);
     for (unsigned i = 0; i < n && r != ACRER_T; i++) {
