@@ -583,16 +583,16 @@ class_bits(acre_schema *n, unsigned c, unsigned stride)
     for (unsigned i = 0; i < x->pub.nmay; i++)
         set_bit(may, x->pub.may[i]);
     set_bit(anc, (int)c);
-    for (unsigned i = 0; i <= x->pub.nsup; i++) {
-        int sup = i < x->pub.nsup ? x->pub.sup[i]
-                  : (x->pub.nsup == 0 && n->top >= 0 && (unsigned)n->top != c)
-                      ? n->top
-                      : -1;
-        if (sup < 0)
-            continue;
-        const uint64_t *sm = n->bits + (size_t)sup * stride;
+    for (unsigned i = 0; i < x->pub.nsup; i++) {
+        const uint64_t *sm = n->bits + (size_t)x->pub.sup[i] * stride;
         or_words(m, sm, 2 * n->awords + n->cwords);
     }
+    /* A class without SUP is below top, but it takes none of top's
+     * attributes: slapd's required and allowed lists of a class gather
+     * its superclasses' (oc_create_required), and top is none of them */
+    if (x->pub.nsup == 0 && n->top >= 0 && (unsigned)n->top != c)
+        or_words(anc, n->bits + (size_t)n->top * stride + 2 * n->awords,
+                 n->cwords);
     x->pub.all_must = m;
     x->pub.all_may = may;
     x->anc = anc;

@@ -82,6 +82,28 @@ static const char slapd_part[] =
     AT("1.3.6.1.4.1.4203.666.1.25 NAME 'contextCSN' EQUALITY CSNMatch "
        "ORDERING CSNOrderingMatch SYNTAX " CSN_SYN "{64} "
        "NO-USER-MODIFICATION " DSA)
+    /* slapd's own operational types that its subschema entry hides
+     * (replication, the root DSE's contexts, proxy authorisation) and
+     * the few user or password-policy types it defines itself */
+    AT("1.3.6.1.4.1.4203.666.1.13 NAME 'namingCSN' EQUALITY CSNMatch "
+       "ORDERING CSNOrderingMatch SYNTAX " CSN_SYN "{64} SINGLE-VALUE " OPER)
+    AT("1.3.6.1.4.1.4203.666.1.23 NAME 'syncreplCookie' "
+       "EQUALITY octetStringMatch ORDERING octetStringOrderingMatch "
+       "SYNTAX " S(40) " SINGLE-VALUE NO-USER-MODIFICATION " DSA)
+    AT("1.3.6.1.4.1.4203.666.1.10 NAME 'monitorContext' " DNM
+       "SYNTAX " S(12) " SINGLE-VALUE NO-USER-MODIFICATION " DSA)
+    AT("1.3.6.1.4.1.4203.1.12.2.1 NAME 'configContext' " DNM
+       "SYNTAX " S(12) " SINGLE-VALUE NO-USER-MODIFICATION " DSA)
+    AT("1.3.6.1.4.1.4203.666.1.8 NAME ( 'authzTo' 'saslAuthzTo' ) "
+       "EQUALITY authzMatch SYNTAX 1.3.6.1.4.1.4203.666.2.7 "
+       "X-ORDERED 'VALUES' USAGE distributedOperation ")
+    AT("1.3.6.1.4.1.4203.666.1.9 NAME ( 'authzFrom' 'saslAuthzFrom' ) "
+       "EQUALITY authzMatch SYNTAX 1.3.6.1.4.1.4203.666.2.7 "
+       "X-ORDERED 'VALUES' USAGE distributedOperation ")
+    AT("1.3.6.1.4.1.4203.666.1.60 NAME 'pKCS8PrivateKey' "
+       "EQUALITY privateKeyMatch SYNTAX 1.2.840.113549.1.8.1.1 ")
+    AT("1.3.6.1.4.1.42.2.27.8.1.29 NAME 'pwdLastSuccess' " TIME
+       "SYNTAX " S(24) " SINGLE-VALUE " OPER)
     AT("1.3.6.1.4.1.1466.101.120.6 NAME 'altServer' SYNTAX " S(26) " " DSA)
     AT("1.3.6.1.4.1.1466.101.120.5 NAME 'namingContexts' " DNM
        "SYNTAX " S(12) " " DSA)
@@ -182,7 +204,12 @@ static const char slapd_part[] =
        "nameForms $ dITContentRules $ objectClasses $ attributeTypes $ "
        "matchingRules $ matchingRuleUse ) ")
     OC("1.3.6.1.4.1.1466.101.119.2 NAME 'dynamicObject' SUP top "
-       "AUXILIARY ");
+       "AUXILIARY ")
+    OC("1.3.6.1.4.1.4203.666.3.4 NAME 'glue' SUP top STRUCTURAL ")
+    OC("1.3.6.1.4.1.4203.666.3.5 NAME 'syncConsumerSubentry' AUXILIARY "
+       "MAY syncreplCookie ")
+    OC("1.3.6.1.4.1.4203.666.3.6 NAME 'syncProviderSubentry' AUXILIARY "
+       "MAY contextCSN ");
 /* clang-format on */
 
 /* ------------------------------------------------------------------------
