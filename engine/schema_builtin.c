@@ -662,7 +662,8 @@ static const char collective_part[] =
  * acre: what the rule languages read that slapd does not define -- the
  * X.500 basic access control attributes (X.501, RFC 3672 subentries), the
  * 389 Directory Server `aci` attribute, pwdChangedTime of the password
- * policy draft.  (OpenDJ's isMemberOf is in the servers part below: stored,
+ * policy draft, entryExpireTimestamp of slapd's dds overlay (what a
+ * slapcat of a dds database holds).  (OpenDJ's isMemberOf is in the servers part below: stored,
  * or computed on request, see acre_request_set_flags.)
  */
 /* clang-format off */
@@ -677,6 +678,8 @@ static const char acre_part[] =
     AT(NS1 "55 NAME 'aci' SYNTAX " S(26) " USAGE directoryOperation ")
     AT("1.3.6.1.4.1.42.2.27.8.1.16 NAME 'pwdChangedTime' " TIME
        "SYNTAX " S(24) " SINGLE-VALUE " OPER)
+    AT("1.3.6.1.4.1.4203.666.1.57 NAME 'entryExpireTimestamp' " TIME
+       "SYNTAX " S(24) " SINGLE-VALUE NO-USER-MODIFICATION " DSA)
     OC("2.5.17.1 NAME 'accessControlSubentry' AUXILIARY ");
 /* clang-format on */
 
