@@ -5,10 +5,15 @@
  * unquoted, escapes of ordinary characters undone, and the characters a
  * value must escape written as "\XX" pairs (upper-case hex): , + " \ < >
  * ; anywhere, '#' and ' ' at the start, ' ' at the end; '=' and UTF-8 as
- * they are.  Types keep their spelling.  Checked with 389-ds-base 2.3.1:
- * "cn=x + sn=y" -> "cn=x+sn=y", cn="p+q" -> "cn=p\2Bq", "cn=\41bc" ->
- * "cn=Abc", "cn=\ lead" -> "cn=\20lead", "CN=Mixed , O = Org Name" ->
- * "CN=Mixed,O=Org Name".  A #-BER value is kept as written.
+ * they are -- except an '=' that was escaped ("\=", "\3D") or quoted,
+ * written "\3D" (slapi_dn_normalize_ext escapes every special character
+ * it reads escaped or inside quotes, and '=' is one); inside quotes a run
+ * of spaces is one space.  Types keep their spelling.  Checked with
+ * 389-ds-base 2.3.1: "cn=x + sn=y" -> "cn=x+sn=y", cn="p+q" ->
+ * "cn=p\2Bq", "cn=\41bc" -> "cn=Abc", "cn=\ lead" -> "cn=\20lead",
+ * "CN=Mixed , O = Org Name" -> "CN=Mixed,O=Org Name", cn="a=b" ->
+ * "cn=a\3Db", "cn=e\=f" -> "cn=e\3Df", "cn=i=j" as it is, cn="c  d" ->
+ * "cn=c d".  A #-BER value is kept as written.
  *
  * Invariants: reads only s[0..n); writes only to out; allocates nothing
  * but out's growth.
@@ -34,16 +39,26 @@ unescape(const char *s, size_t n, size_t *i)
     return (uint8_t)s[k + 1];
 }
 
-/* v[0..vn) as a value of 389's stored form. */
+/* The value's bytes are kept two to a byte's worth: the byte, and 1 when
+ * it is an '=' that was escaped or quoted (which 389 writes "\3D"). */
 static int
-put_value(struct acreE_buf *out, const uint8_t *v, size_t vn)
+put_byte(struct acreE_buf *v, uint8_t c, int eq_escaped)
+{
+    uint8_t pair[2] = {c, (uint8_t)(c == '=' && eq_escaped)};
+
+    return acreE_buf_put(v, pair, 2);
+}
+
+/* v[0..vn) (pairs, put_byte) as a value of 389's stored form. */
+static int
+put_value(struct acreE_buf *out, const uint8_t *pv, size_t vn)
 {
     static const char hex[] = "0123456789ABCDEF";
 
     for (size_t k = 0; k < vn; k++) {
-        uint8_t c = v[k];
+        uint8_t c = pv[2 * k];
         int esc = c == ',' || c == '+' || c == '"' || c == '\\' || c == '<' ||
-                  c == '>' || c == ';' || c == 0 ||
+                  c == '>' || c == ';' || c == 0 || pv[2 * k + 1] ||
                   (k == 0 && (c == '#' || c == ' ')) ||
                   (k + 1 == vn && c == ' ');
         char pair[3] = {'\\', hex[c >> 4], hex[c & 15]};
@@ -97,24 +112,27 @@ acreD_text_389(const char *s, size_t n, struct acreE_buf *out)
                 i++;
         } else if (i < n && s[i] == '"') {
             for (i++; i < n && s[i] != '"' && !rc;) {
+                int space = s[i] == ' ';
                 uint8_t c = s[i] == '\\' && i + 1 < n ? unescape(s, n, &i)
                                                       : (uint8_t)s[i++];
-                rc = acreE_buf_putc(&v, c) ? ACRE_ERR_NOMEM : 0;
+                if (space && v.len >= 2 && v.p[v.len - 2] == ' ')
+                    continue; /* a run of spaces is one */
+                rc = put_byte(&v, c, 1) ? ACRE_ERR_NOMEM : 0;
             }
             if (!rc && i == n)
                 rc = ACRE_ERR_INVAL;
             for (i++; i < n && s[i] == ' ';)
                 i++;
             if (!rc)
-                rc = put_value(out, v.p, v.len);
+                rc = put_value(out, v.p, v.len / 2);
         } else {
             size_t keep = 0; /* v up to its last significant byte */
             while (i < n && s[i] != ',' && s[i] != '+' && s[i] != ';' && !rc) {
                 int escaped = s[i] == '\\' && i + 1 < n;
                 uint8_t c = escaped ? unescape(s, n, &i) : (uint8_t)s[i++];
-                rc = acreE_buf_putc(&v, c) ? ACRE_ERR_NOMEM : 0;
+                rc = put_byte(&v, c, escaped) ? ACRE_ERR_NOMEM : 0;
                 if (escaped || c != ' ')
-                    keep = v.len;
+                    keep = v.len / 2;
             }
             if (!rc)
                 rc = put_value(out, v.p, keep);
