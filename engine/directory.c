@@ -2338,6 +2338,13 @@ acreE_dir_host(const struct acreE_dir *d)
     return &d->host;
 }
 
+/* acreE_dir_is_host -- see directory.h. */
+int
+acreE_dir_is_host(const acre_host *h)
+{
+    return h && h->search == dir_search;
+}
+
 /* ------------------------------------------------------------------------
  * API
  */

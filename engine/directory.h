@@ -133,6 +133,12 @@ const struct acreE_entry *acreE_dir_matched(const struct acreE_dir *d,
 const acre_host *acreE_dir_host(const struct acreE_dir *d);
 
 /*
+ * acreE_dir_is_host -- 1 when h is a directory's (acreE_dir_host: its
+ * views are directory entries, acreE_entry_of), else 0.  Any thread.
+ */
+int acreE_dir_is_host(const acre_host *h);
+
+/*
  * acreE_dir_walk -- call fn for each entry within `scope` of `base`, the
  * base first, then the others in load order (by entry ID, as back-mdb and
  * 389's back-ldbm return them).  fn returns 0 to go on, anything else to

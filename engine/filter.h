@@ -241,6 +241,7 @@ struct acreF_cands {
     unsigned n;
     const char **dn;
     size_t *len;
+    uint64_t *id; /* each entry's back-mdb ID (acreF_cand_host), 0 unknown */
 };
 
 /* What acreF_candidates asks of the database's host. */
@@ -250,6 +251,9 @@ struct acreF_cand_host {
      * returns non-zero: 0, fn's value, or a negative ACRE_ERR_* */
     int (*each)(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
                 void *fn_arg);
+    /* e's ID in back-mdb, its place in slapadd's load order (> 0), or 0
+     * when unknown; NULL: every ID unknown, so sets intersect exactly */
+    uint64_t (*id)(void *arg, const acre_entry_view *e);
 };
 
 /*

@@ -38,7 +38,8 @@
  *   - unknown otherwise (other rules on an indexed type):
  *     ACRE_ERR_UNSUPPORTED, never a guess.
  * Index keys are hashes; two values whose hashes collide are not
- * reproduced.  AND and OR intersect and unite the sets; back-mdb first
+ * reproduced.  AND and OR intersect and unite the sets (but two lists
+ * whose ID ranges meet in one ID intersect in it: combine); back-mdb first
  * rewrites the filter to (|(objectClass=referral)(F)) unless F itself is
  * an objectClass presence item.
  */
@@ -338,6 +339,14 @@ eq_key_is_value(const struct acreF_node *nd)
 
 /* ---- sets of candidates ---------------------------------------------- */
 
+/* e's back-mdb ID as the host knows it (its place in slapadd's load
+ * order), 0 when it does not. */
+static uint64_t
+entry_id(const struct cctx *c, const acre_entry_view *e)
+{
+    return c->h->id ? c->h->id(c->h->arg, e) : 0;
+}
+
 static int
 has(const struct acreF_cands *s, const char *dn, size_t n)
 {
@@ -347,38 +356,79 @@ has(const struct acreF_cands *s, const char *dn, size_t n)
     return 0;
 }
 
+/* Add entry dn[0..n), whose back-mdb ID is id (0: unknown), to s. */
 static int
-add(void *ctx, struct acreF_cands *s, const char *dn, size_t n)
+add(void *ctx, struct acreF_cands *s, const char *dn, size_t n, uint64_t id)
 {
     if (has(s, dn, n))
         return 0;
     const char **d = talloc_realloc(ctx, s->dn, const char *, s->n + 1);
     size_t *l = d ? talloc_realloc(ctx, s->len, size_t, s->n + 1) : NULL;
+    uint64_t *ids = l ? talloc_realloc(ctx, s->id, uint64_t, s->n + 1) : NULL;
     if (d)
         s->dn = d;
     if (l)
         s->len = l;
-    if (!l || !(s->dn[s->n] = talloc_strndup(ctx, dn, n)))
+    if (ids)
+        s->id = ids;
+    if (!ids || !(s->dn[s->n] = talloc_strndup(ctx, dn, n)))
         return ACRE_ERR_NOMEM;
+    s->id[s->n] = id;
     s->len[s->n++] = n;
     return 0;
 }
 
-/* a := a AND b, or a OR b (mdb_idl_intersection, mdb_idl_union). */
+/* The smallest and largest IDs of s (not empty); 0 when one is unknown. */
+static int
+id_bounds(const struct acreF_cands *s, uint64_t *lo, uint64_t *hi)
+{
+    *lo = UINT64_MAX;
+    *hi = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        if (!s->id[i])
+            return 0;
+        *lo = s->id[i] < *lo ? s->id[i] : *lo;
+        *hi = s->id[i] > *hi ? s->id[i] : *hi;
+    }
+    return 1;
+}
+
+/* a := a AND b, or a OR b (mdb_idl_intersection, mdb_idl_union).  Two
+ * lists whose ID ranges meet in a single ID intersect in that ID, whether
+ * both hold it or not: mdb_idl_intersection returns max(first IDs) when
+ * it equals min(last IDs) before it looks at the lists.  ("all" is a
+ * range covering every list, which that leaves exact.) */
 static int
 combine(void *ctx, struct acreF_cands *a, const struct acreF_cands *b, int and)
 {
     if (and) {
+        uint64_t alo, ahi, blo, bhi;
         if (b->all)
             return 0;
         if (a->all) {
             *a = *b;
             return 0;
         }
+        if (a->n && b->n && id_bounds(a, &alo, &ahi) &&
+            id_bounds(b, &blo, &bhi) &&
+            (alo > blo ? alo : blo) == (ahi < bhi ? ahi : bhi)) {
+            uint64_t one = alo > blo ? alo : blo;
+            const struct acreF_cands *from = alo == one ? a : b;
+            for (unsigned i = 0; i < from->n; i++)
+                if (from->id[i] == one) {
+                    a->dn[0] = from->dn[i];
+                    a->len[0] = from->len[i];
+                    a->id[0] = one;
+                    break;
+                }
+            a->n = 1;
+            return 0;
+        }
         unsigned k = 0;
         for (unsigned i = 0; i < a->n; i++)
             if (has(b, a->dn[i], a->len[i])) {
                 a->dn[k] = a->dn[i];
+                a->id[k] = a->id[i];
                 a->len[k++] = a->len[i];
             }
         a->n = k;
@@ -389,7 +439,7 @@ combine(void *ctx, struct acreF_cands *a, const struct acreF_cands *b, int and)
         return 0;
     }
     for (unsigned i = 0; i < b->n; i++)
-        if (add(ctx, a, b->dn[i], b->len[i]))
+        if (add(ctx, a, b->dn[i], b->len[i], b->id[i]))
             return ACRE_ERR_NOMEM;
     return 0;
 }
@@ -502,7 +552,7 @@ scan_visit(void *arg, const acre_entry_view *e)
     if (yes) {
         size_t n;
         const char *dn = acre_dn_normalised(e->dn, &n);
-        if ((s->rc = add(s->c->ctx, s->out, dn, n)))
+        if ((s->rc = add(s->c->ctx, s->out, dn, n, entry_id(s->c, e))))
             return 1;
     }
     return 0;
@@ -546,6 +596,7 @@ struct okey {
     uint64_t order;
     const char *dn;
     size_t len;
+    uint64_t id; /* the entry's back-mdb ID, 0 if unknown */
 };
 
 struct oscan {
@@ -590,6 +641,7 @@ okey_add(struct oscan *s, uint64_t order, const acre_entry_view *e)
         return ACRE_ERR_NOMEM;
     s->keys[s->n].order = order;
     s->keys[s->n].len = n;
+    s->keys[s->n].id = entry_id(s->c, e);
     s->n++;
     return 0;
 }
@@ -704,7 +756,8 @@ ordered(const struct cctx *c, const struct acreF_node *nd,
             from = 0, to = np; /* the presence key's, as LMDB gives them */
         first = 0;
         for (size_t m = from; m < to; m++)
-            if ((rc = add(c->ctx, out, s.keys[m].dn, s.keys[m].len)))
+            if ((rc = add(c->ctx, out, s.keys[m].dn, s.keys[m].len,
+                          s.keys[m].id)))
                 return rc;
         i = j;
         if (out->n >= (unsigned long)c->limit)

@@ -613,6 +613,15 @@ cand_each(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
     return rc;
 }
 
+/* acreF_cand_host's id: a directory entry's place in load order, which
+ * is the ID slapadd gives it (the host is a directory: candidates). */
+static uint64_t
+cand_id(void *arg, const acre_entry_view *e)
+{
+    (void)arg;
+    return (uint64_t)acreE_entry_of(e)->id + 1;
+}
+
 /* The candidates back-mdb takes from its indexes for this search, when
  * they can leave out entries the filter matches: for a requester with a
  * size.unchecked limit (an ordered walk stops at it) and when the filter
@@ -628,7 +637,8 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
 {
     const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
     struct count c = {rq, db, 0, NULL, NULL};
-    struct acreF_cand_host h = {&c, cand_each};
+    struct acreF_cand_host h = {&c, cand_each,
+                                acreE_dir_is_host(&rq->host) ? cand_id : NULL};
     struct acreF_cands cands;
     unsigned long total = 0, nsubs;
     int rc = 0;

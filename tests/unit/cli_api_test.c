@@ -49,7 +49,7 @@ temp_file(char *buf, size_t size, const char *name, const char *text)
 static void
 remove_temp(void)
 {
-    char path[160];
+    char path[512];
 
     for (size_t i = 0; i < temp_count; i++) {
         snprintf(path, sizeof path, "%s/%s", temp_dir, temp_names[i]);

@@ -293,6 +293,33 @@ Test(unchecked, index_candidates_count)
     world_free(&w);
 }
 
+/* mdb_idl_intersection answers two lists whose ID ranges meet in one ID
+ * with that ID, before it looks at the lists: (uid=u1) is u1 and u3 (IDs
+ * 3 and 5 of the database, slapadd's load order), and its AND with the
+ * entryDN item of u2 (ID 4) gives u2, with that of ou=people (2) nothing.
+ * slapd 2.5.13 answers each of these so. */
+Test(unchecked, one_id_ranges_intersect_in_it)
+{
+    struct world w = world("index objectClass eq\nindex uid eq\n");
+
+    static const struct {
+        const char *filter;
+        int from;
+    } cases[] = {
+        {"(|(entryDN=ou=groups," TOP ")(&(uid=u1)(entryDN=uid=u2," PEOPLE ")))",
+         2},
+        {"(|(entryDN=ou=groups," TOP ")(&(entryDN=uid=u2," PEOPLE ")(uid=u1)))",
+         2},
+        {"(|(entryDN=ou=groups," TOP ")(&(uid=u1)(entryDN=" PEOPLE ")))", 1},
+        {"(&(uid=u1)(entryDN=uid=u2," PEOPLE "))", 1},
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        cr_expect_eq(passes_from(&w, TOP, ACRE_SCOPE_SUB, cases[i].filter),
+                     cases[i].from, "%s", cases[i].filter);
+    world_free(&w);
+}
+
 /* >= and <= on an indexed integer walk the keys in order and stop once
  * the entries reach the limit, so the refusal is not monotonic in it
  * (slapd 2.5.13 answers each of these the same on the same data); <=
