@@ -61,10 +61,15 @@
 #       build/differential/aci-389-record) for a later replay
 #   make differential-389-replay [DIR=dir]
 #       acre against recorded cases (default tests/differential/aci-cases),
-#       no 389 needed
+#       no 389 needed; the cases DIR/HELD names are skipped
+#   make differential-389-suite
+#       the same on tests/differential/aci-suite: 389's own dirsrvtests
+#       ACL scenarios, recorded on 389-DS 2.3.1 (its README)
 #
 # The drivers need the directory and filter modules of build/libacre.a;
-# nothing here is built by `make` or `make check`.
+# nothing here is built by `make`; `make check` builds aci_driver to
+# replay the recorded 389 answers (differential-389-replay and
+# differential-389-suite, no 389 needed).
 
 DT_DIR := $(SRCDIR)/tests/differential
 DT_COMMON_SRC := $(wildcard $(DT_DIR)/dt_*.c)
@@ -73,7 +78,8 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
-	differential-389-replay differential-389-ger differential-cli \
+	differential-389-replay differential-389-suite differential-389-ger \
+	differential-cli \
 	differential-slapacl differential-mutate differential-mutate-data \
 	differential-unchecked
 
@@ -172,3 +178,7 @@ differential-389-record: $(B)/differential/aci_driver
 differential-389-replay: $(B)/differential/aci_driver $(B)/acre
 	bash $(DT_DIR)/aci.sh replay $(B)/differential/aci_driver $(B)/acre \
 		'$(or $(DIR),$(DT_DIR)/aci-cases)' $(B)/differential/aci-389-replay
+
+differential-389-suite: $(B)/differential/aci_driver $(B)/acre
+	bash $(DT_DIR)/aci.sh replay $(B)/differential/aci_driver $(B)/acre \
+		$(DT_DIR)/aci-suite $(B)/differential/aci-389-suite
