@@ -2270,9 +2270,37 @@ dn2id_below(const struct acreE_entry *e, int one, acreE_visit_fn fn, void *ctx)
     return 0;
 }
 
+static int walk_lists(const struct acreE_entry *first,
+                      const struct acreE_entry *const *tops, size_t ntops,
+                      int one, acreE_visit_fn fn, void *ctx);
+
+/* from_root -- acreE_dir_search from the root DN, which no entry has:
+ * every naming context (acre_host).  One level: the tree roots in load
+ * order.  Subtree or children: every entry by ID, as back-mdb returns a
+ * search from the root of a database whose suffix is "" (ID 0 keeps no
+ * subtree count, so mdb_search walks its candidates, not the tree); under
+ * ACRED_DIR_389 tree after tree, as 389 searches one back end after
+ * another. */
+static int
+from_root(const struct acreE_dir *d, int scope, acreE_visit_fn fn, void *ctx)
+{
+    int rc = 0;
+
+    if (scope == ACRE_SCOPE_BASE)
+        return 0;
+    if (scope != ACRE_SCOPE_ONE && !(d->flags & ACRED_DIR_389))
+        return walk_lists(NULL, d->suffixes, d->nsuffixes, 0, fn, ctx);
+    for (size_t i = 0; !rc && i < d->nsuffixes; i++)
+        rc = scope == ACRE_SCOPE_ONE ? fn(ctx, d->suffixes[i])
+                                     : acreE_dir_walk(d, d->suffixes[i]->v.dn,
+                                                      ACRE_SCOPE_SUB, fn, ctx);
+    return rc;
+}
+
 /* acreE_dir_search -- see directory.h: by entry ID for 389
  * (ACRED_DIR_389) and for a subtree search from a database's root, else
- * back-mdb's dn2id walk (order_tree's comment). */
+ * back-mdb's dn2id walk (order_tree's comment); from the root DN,
+ * from_root. */
 int
 acreE_dir_search(const struct acreE_dir *d, const acre_dn *base, int scope,
                  acreE_visit_fn fn, void *ctx)
@@ -2292,33 +2320,22 @@ acreE_dir_search(const struct acreE_dir *d, const acre_dn *base, int scope,
             return dn2id_below(b, scope == ACRE_SCOPE_ONE, fn, ctx);
         }
     }
-    return acreE_dir_walk(d, base, scope, fn, ctx);
+    rc = acreE_dir_walk(d, base, scope, fn, ctx);
+    if (rc == ACRE_ERR_NO_SUCH_OBJECT && !acre_dn_depth(base))
+        return from_root(d, scope, fn, ctx);
+    return rc;
 }
 
 /* dir_search -- the host's search: acreE_dir_search over views; a missing
- * base is an empty result.  The root DN, when no entry has it, stands
- * above every naming context (acre_host): a one-level search finds the
- * suffix entries, a subtree or children search their subtrees, suffix
- * after suffix in load order. */
+ * base is an empty result. */
 static int
 dir_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
            void *fn_arg)
 {
-    const struct acreE_dir *d = arg;
     struct view_walk w = {fn, fn_arg};
-    int rc = acreE_dir_search(d, base, scope, view_visit, &w);
+    int rc = acreE_dir_search(arg, base, scope, view_visit, &w);
 
-    if (rc != ACRE_ERR_NO_SUCH_OBJECT)
-        return rc;
-    if (!base || acre_dn_depth(base) || scope == ACRE_SCOPE_BASE)
-        return 0;
-    rc = 0;
-    for (size_t i = 0; !rc && i < d->nsuffixes; i++)
-        rc = scope == ACRE_SCOPE_ONE
-                 ? fn(fn_arg, &d->suffixes[i]->v)
-                 : acreE_dir_search(d, d->suffixes[i]->v.dn, ACRE_SCOPE_SUB,
-                                    view_visit, &w);
-    return rc;
+    return rc == ACRE_ERR_NO_SUCH_OBJECT ? 0 : rc;
 }
 
 /* dir_children -- the host's has_children, found by DN: the view may be
@@ -2508,18 +2525,25 @@ heap_pop(const struct acreE_entry **h, size_t *n)
     return top;
 }
 
+/* walk_lists -- walk_below's merge: the sibling list `first` and every
+ * list below it (only `first` with `one`), and the entries of
+ * tops[0..ntops) (in load order) with everything below them, by entry
+ * ID. */
 static int
-walk_below(const struct acreE_entry *root, int one, acreE_visit_fn fn,
-           void *ctx)
+walk_lists(const struct acreE_entry *first,
+           const struct acreE_entry *const *tops, size_t ntops, int one,
+           acreE_visit_fn fn, void *ctx)
 {
     const struct acreE_entry *local[WALK_HEAP], **h = local, **g;
-    size_t n = 0, cap = WALK_HEAP;
+    size_t n = 0, cap = WALK_HEAP, k = 0;
     int rc = 0;
 
-    if (root->first_child)
-        heap_push(h, &n, root->first_child);
-    while (n && !rc) {
-        const struct acreE_entry *e = heap_pop(h, &n);
+    if (first)
+        heap_push(h, &n, first);
+    while ((n || k < ntops) && !rc) {
+        const struct acreE_entry *e =
+            k < ntops && (!n || tops[k]->id < h[0]->id) ? tops[k++]
+                                                        : heap_pop(h, &n);
         if (n + 2 > cap) {
             if (!(g = malloc(2 * cap * sizeof *g))) {
                 rc = ACRE_ERR_NOMEM;
@@ -2540,6 +2564,13 @@ walk_below(const struct acreE_entry *root, int one, acreE_visit_fn fn,
     if (h != local)
         free(h);
     return rc;
+}
+
+static int
+walk_below(const struct acreE_entry *root, int one, acreE_visit_fn fn,
+           void *ctx)
+{
+    return walk_lists(root->first_child, NULL, 0, one, fn, ctx);
 }
 
 /* acreE_dir_walk -- see directory.h. */

@@ -157,7 +157,10 @@ int acreE_dir_walk(const struct acreE_dir *d, const acre_dn *base, int scope,
  * other one-level, subtree or children search in back-mdb's dn2id order
  * when no index narrows its candidates: the base's children (by the
  * length, then the bytes, of slapd's normalised RDN), then the same below
- * each child with children, in that order.  Same returns.
+ * each child with children, in that order.  From the root DN, when no
+ * entry has it, every naming context: one level the tree roots in load
+ * order, a subtree every entry by ID (ACRED_DIR_389: tree after tree, in
+ * load order).  Same returns.
  */
 int acreE_dir_search(const struct acreE_dir *d, const acre_dn *base, int scope,
                      acreE_visit_fn fn, void *ctx);

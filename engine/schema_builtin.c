@@ -205,6 +205,8 @@ static const char slapd_part[] =
        "matchingRules $ matchingRuleUse ) ")
     OC("1.3.6.1.4.1.1466.101.119.2 NAME 'dynamicObject' SUP top "
        "AUXILIARY ")
+    /* glue: the class of back-mdb's root of a database whose suffix is
+     * "" (search.c: glue_view) */
     OC("1.3.6.1.4.1.4203.666.3.4 NAME 'glue' SUP top STRUCTURAL ")
     OC("1.3.6.1.4.1.4203.666.3.5 NAME 'syncConsumerSubentry' AUXILIARY "
        "MAY syncreplCookie ")

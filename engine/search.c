@@ -34,7 +34,9 @@
  *
  * The base: one that does not parse, or that slapd's dnNormalize refuses
  * though acre's parser takes it (an RDN naming one type twice, a #-BER
- * value), is invalidDNSyntax.
+ * value), is invalidDNSyntax.  The base "" is the root DSE at scope base
+ * (noSuchObject: no database holds it) and otherwise the root of the
+ * database whose suffix is "", back-mdb's glue entry (glue_view).
  *
  * A host lookup that fails stops the search with ACRE_ERR_LOOKUP: the
  * entries already handed to the caller stay handed, none is added.
@@ -364,18 +366,60 @@ aci_missing_base(struct acre_request *rq, const acre_dn *base,
     return rc ? rc : rq->err;
 }
 
+/* A database whose suffix is "" has no entry of that name, but back-mdb
+ * makes one up for ID 0, the root of its tree (mdb_id2entry): its DN
+ * empty, objectClass and structuralObjectClass "glue".  It is the base of
+ * a search from "" (any scope but base, which the frontend answers with
+ * the root DSE: fe_op_search), checked like any base; the search never
+ * returns it (ID 0 is no candidate, and mdb_search skips glue). */
+struct glue {
+    acre_entry_view v;
+    acre_view_attr a[2];
+    acre_value val;
+};
+
+/* glue_view -- g as that entry, named base (the empty DN), in rq's
+ * schema. */
+static const acre_entry_view *
+glue_view(struct acre_request *rq, const acre_dn *base, struct glue *g)
+{
+    const struct acreS_known *k = acreS_known(rq->schema);
+    unsigned n = 0;
+
+    g->val = (acre_value){4, "glue"};
+    if (k->objectClass >= 0)
+        g->a[n++] = (acre_view_attr){k->objectClass, 1, &g->val, NULL};
+    if (k->structuralObjectClass >= 0)
+        g->a[n++] =
+            (acre_view_attr){k->structuralObjectClass, 1, &g->val, NULL};
+    g->v = (acre_entry_view){rq->schema, base, n, g->a, NULL};
+    return &g->v;
+}
+
+/* glue_base -- the database a search of base at scope reaches through
+ * back-mdb's glue root (glue_view), or NULL when it is an ordinary one. */
+static const struct acreI_section *
+glue_base(struct acre_request *rq, const acre_dn *base, int scope)
+{
+    if (rq->p->aci || acre_dn_depth(base) || scope == ACRE_SCOPE_BASE)
+        return NULL;
+    return acreI_section_for(rq->p->ir, base);
+}
+
 /*
- * check_base -- find and check the base entry.  Returns 0 to go on; 1
- * when *ldap_rc is decided; ACRE_ERR_NOMEM or ACRE_ERR_LOOKUP.
+ * check_base -- find and check the base entry (searched at scope).
+ * Returns 0 to go on; 1 when *ldap_rc is decided; ACRE_ERR_NOMEM or
+ * ACRE_ERR_LOOKUP.
  */
 static int
-check_base(struct acre_request *rq, const acre_dn *base,
+check_base(struct acre_request *rq, const acre_dn *base, int scope,
            const struct acreF_filter *f, int *ldap_rc)
 {
     const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
     const acre_entry_view *e = NULL;
+    struct glue glue;
     uint32_t mask = 0;
-    int rc, ok;
+    int rc, ok, got;
 
     if (rq->p->aci) { /* 389 checks no access on the base itself */
         if (acreV_host_get(rq, base, &e) != 1) {
@@ -391,14 +435,18 @@ check_base(struct acre_request *rq, const acre_dn *base,
         *ldap_rc = LDAP_NO_SUCH_OBJECT;
         return 1;
     }
-    if (acreV_host_get(rq, base, &e) != 1) {
+    if ((got = acreV_host_get(rq, base, &e)) != 1) {
         if (rq->err)
             return rq->err;
-        rc = missing_base(rq, base, db, ldap_rc);
-        return rc ? rc : 1;
+        if (!glue_base(rq, base, scope)) {
+            rc = missing_base(rq, base, db, ldap_rc);
+            return rc ? rc : 1;
+        }
+        e = glue_view(rq, base, &glue);
     }
     ok = check_entry(rq, e, ACREI_ACCESS_SEARCH, &mask);
-    acreV_host_release(rq, e);
+    if (got == 1)
+        acreV_host_release(rq, e);
     if (rq->err)
         return rq->err;
     if (!ok) {
@@ -494,6 +542,10 @@ struct walk {
     /* back-mdb's candidates, sorted (candidates), or NULL for all */
     struct cand_dn *cands;
     unsigned ncands;
+    /* a search from back-mdb's glue root (glue_base): its database, whose
+     * entries alone it returns (the host's search from the root DN
+     * reaches every naming context), else NULL */
+    const struct acreI_section *db;
 };
 
 /* visit -- one candidate: filter, read on "entry", values, callback.
@@ -511,6 +563,8 @@ visit(void *ctx, const acre_entry_view *e)
         w->rc = ACRE_ERR_LOOKUP;
         return 1;
     }
+    if (w->db && acreI_section_for(rq->p->ir, e->dn) != w->db)
+        return 0;
     if (w->cands) {
         struct cand_dn key;
         key.s = acre_dn_normalised(e->dn, &key.len);
@@ -678,9 +732,12 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     }
     if (!total)
         return 0; /* no candidates: nothing to refuse */
+    /* back-mdb keeps no subtree count for its glue root (ID 0) and
+     * takes the database's entries for it, whatever the scope */
     if ((rc = count_scope(&c, base,
-                          scope == ACRE_SCOPE_ONE ? ACRE_SCOPE_ONE
-                                                  : ACRE_SCOPE_SUB)))
+                          scope == ACRE_SCOPE_ONE && acre_dn_depth(base)
+                              ? ACRE_SCOPE_ONE
+                              : ACRE_SCOPE_SUB)))
         return rc;
     nsubs = c.n;
     *refused = (nsubs < total ? nsubs : total) > (unsigned long)limit;
@@ -756,7 +813,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return 0;
     }
     rq->err = 0;
-    if ((rc = check_base(rq, bdn, f, ldap_rc)))
+    if ((rc = check_base(rq, bdn, scope, f, ldap_rc)))
         return rc < 0 ? rc : 0;
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;
@@ -772,6 +829,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
     w->sel = &sel;
     w->scope = scope;
     w->ldapsub = acreF_names_value(f, "objectclass", "ldapsubentry");
+    w->db = glue_base(rq, bdn, scope);
     rc = rq->host.search(rq->host.arg, bdn, scope, visit, w);
     if (w->rc)
         return w->rc;
@@ -790,7 +848,7 @@ acre_search(acre_request *rq, const char *base, int scope, const char *filter,
             const char *const *attrs, unsigned nattrs, acre_search_fn fn,
             void *arg, int *ldap_rc, const char **matched)
 {
-    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0, 0, NULL, 0};
+    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0, 0, NULL, 0, NULL};
     void *tmp;
     int rc;
 

@@ -588,8 +588,11 @@ int acre_value_normalise(const acre_schema *schema, int id, const void *val,
  *             exist, or a negative failure.  Needed by acre_search and
  *             by set expressions with ldap:/// elements; NULL: those fail.
  *             The root DN as base (no entry of its own) stands above
- *             every naming context: a subtree search returns the entries
- *             of all of them, as 389 searches every backend from "".  An
+ *             every naming context: a one-level search returns their
+ *             suffix entries, a subtree one the entries of all of them
+ *             (acre's directory: by entry ID, as back-mdb walks a
+ *             database whose suffix is "" from its root; for 389, suffix
+ *             after suffix, as 389 searches every backend from "").  An
  *             ACI policy asks this of its host to find the groups and
  *             role definitions of 389's memberOf and nsRole and OpenDJ's
  *             isMemberOf (ACRE_REQ_*), wherever they sit.
@@ -1547,7 +1550,13 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  * attrs[0..nattrs) (none: all user attributes; "*", "+", names, "1.1").
  * The base entry needs search on "entry" (else noSuchObject, or
  * insufficientAccess when disclose is granted; a missing base's matched
- * DN only when disclosed), filter items need search (denied items are
+ * DN only when disclosed); under an OpenLDAP policy the base "" at a
+ * scope other than ACRE_SCOPE_BASE (which is slapd's root DSE, held by
+ * no database) names the root of the database whose suffix is "", and
+ * when the host has no entry "" that is back-mdb's glue entry
+ * (objectClass and structuralObjectClass "glue"), checked as any base,
+ * never returned, and only that database's entries are; filter items
+ * need search (denied items are
  * Undefined: acre_filter_match), returned entries read on "entry", values
  * read each.  fn is called for each returned entry in the host's search
  * order with its view and verdict; a non-zero return stops the search.

@@ -1198,3 +1198,52 @@ Test(embed, stored_values_without_a_normaliser_through_views)
     cr_expect_eq(acre_value_normalise(schema, uid, "x", 1, buf, sizeof buf, &n),
                  0);
 }
+
+/* ------------------------------------------------------------------------
+ * A database whose suffix is "" (checked against slapd 2.5.13)
+ */
+
+/* The DNs a search of "" at `scope` returns to `who` (the test host), and
+ * its result code. */
+static char *
+from_root(acre_policy *p, const char *who, int scope, int *ldap_rc)
+{
+    acre_request *rq = begin(p, who, thost_host(host));
+    struct selected s = {talloc_strdup(ctx, "")};
+
+    cr_assert_eq(acre_search(rq, "", scope, "(objectClass=*)", NULL, 0, note_dn,
+                             &s, ldap_rc, NULL),
+                 0);
+    acre_request_end(rq);
+    return s.dns;
+}
+
+/* back-mdb makes up the root of such a database (ID 0: the empty DN,
+ * objectClass and structuralObjectClass glue): a search of "" at any scope
+ * but base (the frontend's root DSE) has it as base, checked as any base,
+ * and returns the database's entries, never the root itself. */
+Test(embed, a_search_from_an_empty_suffix_has_the_glue_root_as_base)
+{
+    static const char text[] =
+        "database mdb\nsuffix \"\"\n"
+        "access to dn.base=\"\" filter=(structuralObjectClass=glue) "
+        "by users search by * none\n"
+        "access to * by * read\n";
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "t.conf", text, strlen(text)};
+    acre_policy *p = NULL;
+    int rc;
+
+    cr_assert_eq(acre_policy_compile(NULL, schema, &src, 1, 0, &p, NULL), 0);
+    cr_expect_str_eq(from_root(p, NULL, ACRE_SCOPE_SUB, &rc), "");
+    cr_expect_eq(rc, 32);
+    cr_expect_str_eq(from_root(p, ALICE, ACRE_SCOPE_ONE, &rc),
+                     "dc=example,dc=com;");
+    cr_expect_eq(rc, 0);
+    char *all = from_root(p, ALICE, ACRE_SCOPE_SUB, &rc);
+    cr_expect_eq(rc, 0);
+    cr_expect_str_eq(all, from_root(p, ALICE, ACRE_SCOPE_CHILDREN, &rc));
+    cr_expect(!strncmp(all, "dc=example,dc=com;ou=people,", 28), "%s", all);
+    cr_expect_str_eq(from_root(p, ALICE, ACRE_SCOPE_BASE, &rc), "");
+    cr_expect_eq(rc, 32);
+    acre_policy_release(p);
+}

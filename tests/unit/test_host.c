@@ -299,23 +299,12 @@ host_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
 
     if (failing(h))
         return -1;
-    if (find(h, base)) {
+    /* the root DN too: every naming context (acre.h, acre_host) */
+    if (find(h, base) || !acre_dn_depth(base)) {
         rc = acreE_dir_search(h->dir, base, scope, hvisit, &w);
         return rc == ACRE_ERR_NO_SUCH_OBJECT ? 0 : rc;
     }
-    if (acre_dn_depth(base) || scope == ACRE_SCOPE_BASE)
-        return 0;
-    /* the root DN: every naming context (acre.h, acre_host) */
-    size_t nroots;
-    const struct acreE_entry *const *roots =
-        acreE_dir_suffixes(h->dir, &nroots);
-    rc = 0;
-    for (size_t i = 0; !rc && i < nroots; i++)
-        rc = scope == ACRE_SCOPE_ONE
-                 ? hvisit(&w, roots[i])
-                 : acreE_dir_search(h->dir, roots[i]->v.dn, ACRE_SCOPE_SUB,
-                                    hvisit, &w);
-    return rc;
+    return 0;
 }
 
 static int
