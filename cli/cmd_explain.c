@@ -6,7 +6,10 @@
  * every attribute (userPassword values shown as ****), each for auth with
  * the mask the deciding rule left, as slapacl does; otherwise one check
  * per ATTR[/LEVEL][=VALUE] (':' may stand for '=', as in slapacl): the
- * mask, or with /LEVEL whether that level is allowed.
+ * mask, or with /LEVEL whether that level is allowed, in argument order.
+ * A VALUE is checked as typed in the slapacl format, as slapacl does
+ * (ACRE_ACCESS_PREPARED), and normalised in the others, as a real
+ * operation's values are; stored values are normalised in all.
  *
  * Formats:
  *   slapacl  slapacl's lines: `entry: =0`, `cn=Jim Jones: read(=rscxd)`,
@@ -43,6 +46,7 @@ struct check {
     size_t shown_len;
     int right;         /* enum acre_right */
     const char *level; /* as written after '/', or NULL: the mask */
+    int typed;         /* val is an argument's VALUE, not a stored value */
 };
 
 /* The deciding step, kept past the callback. */
@@ -93,9 +97,11 @@ help_explain(FILE *f)
            "                    [--strict]\n\n"
            "Like slapacl: print the privileges the requester has on the entry\n"
            "(and its children and every value), or on each ATTR and VALUE\n"
-           "given; with /LEVEL, whether that access is allowed.  --format\n"
-           "text adds which rule and clause decided each line and why the\n"
-           "earlier ones did not; json the same for programs.  With ACIs:\n"
+           "given; with /LEVEL, whether that access is allowed.  A VALUE is\n"
+           "checked as typed, as slapacl does; --format text adds which rule\n"
+           "and clause decided each line and why the earlier ones did not,\n"
+           "checking a VALUE normalised, as an operation's; json the same\n"
+           "for programs.  With ACIs:\n"
            "read (or LEVEL) on each ATTR (none: each attribute), each with\n"
            "the ACIs met, their bind rules' outcomes and the deciding ACI;\n"
            "--format ger prints 389's get-effective-rights of the requester\n"
@@ -356,8 +362,14 @@ one(struct explain *x, const struct check *c)
     memset(&x->last, 0, sizeof x->last);
     x->last.s.rule = -1;
     if (x->format == FMT_SLAPACL) {
-        rc = acre_access(x->rq, acre_entry_view_of(x->e), c->attr, c->val,
-                         c->len, c->right, &mask);
+        /* slapacl hands an argument's value to access_allowed_mask as
+         * typed, and slapd never normalises it: a self access, val=,
+         * val.regex and DN styles compare those bytes (slap_acl_mask,
+         * acl_get), where a stored value is checked in its normalised
+         * form (print_access), as a real operation checks values */
+        rc = acre_access(
+            x->rq, acre_entry_view_of(x->e), c->attr, c->val, c->len,
+            c->right | (c->typed ? ACRE_ACCESS_PREPARED : 0), &mask);
         slapacl_line(x, c, rc, mask);
         return;
     }
@@ -388,7 +400,7 @@ one(struct explain *x, const struct check *c)
 static void
 all(struct explain *x)
 {
-    struct check c = {"entry", NULL, 0, NULL, 0, ACRE_RIGHT_AUTH, NULL};
+    struct check c = {"entry", NULL, 0, NULL, 0, ACRE_RIGHT_AUTH, NULL, 0};
     char desc[256];
 
     one(x, &c);
@@ -415,7 +427,7 @@ all(struct explain *x)
 static void
 all_aci(struct explain *x)
 {
-    struct check c = {NULL, NULL, 0, NULL, 0, ACRE_RIGHT_READ, "read"};
+    struct check c = {NULL, NULL, 0, NULL, 0, ACRE_RIGHT_READ, "read", 0};
     char desc[256];
 
     for (unsigned i = 0; i < acre_entry_nattrs(x->e); i++) {
@@ -452,6 +464,7 @@ spec(struct explain *x, char *a, struct check *c)
         *v++ = '\0';
         c->val = c->shown = v;
         c->len = c->shown_len = strlen(v);
+        c->typed = 1;
     }
     if ((slash = strchr(a, '/'))) {
         *slash++ = '\0';

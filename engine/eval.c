@@ -170,9 +170,51 @@ value_dn(struct acreV_check *c)
              : NULL;
 }
 
+/* val_dn_bytes -- val_dn_scope for a value taken as given (c->asis), as
+ * slapd's acl_get compares a value of DN syntax with the pattern's
+ * normalised text: its end, and the separator before it, byte for byte;
+ * one level also wants the value's first ',' right there (dn_rdnlen). */
+static int
+val_dn_bytes(struct acreV_check *c, const struct acreI_val *v)
+{
+    size_t vl, pl;
+    const char *val = (const char *)acreV_check_val(c, &vl);
+    const char *pat = acre_dn_normalised(v->dn, &pl);
+
+    if (!val || !(pat = acreV_slapd_dn(c->rq, pat, pl, &pl))) {
+        if (val)
+            acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return 0;
+    }
+    if (vl < pl)
+        return 0;
+    const char *sep = vl > pl ? val + vl - pl - 1 : NULL; /* before the end */
+    const char *comma = memchr(val, ',', vl);
+    switch (v->style) {
+    case ACREI_VAL_ONE:
+        if (!sep || *sep != ',' || comma != sep)
+            return 0;
+        break;
+    case ACREI_VAL_SUBTREE:
+        if (sep && *sep != ',')
+            return 0;
+        break;
+    case ACREI_VAL_CHILDREN:
+        if (!sep || *sep != ',')
+            return 0;
+        break;
+    default:
+        return 0;
+    }
+    return memcmp(val + vl - pl, pat, pl) == 0;
+}
+
 static int
 val_dn_scope(struct acreV_check *c, const struct acreI_val *v)
 {
+    if (c->asis)
+        return val_dn_bytes(c, v);
+
     const acre_dn *dn = value_dn(c);
     unsigned pd = acre_dn_depth(v->dn);
 
@@ -193,7 +235,7 @@ val_dn_scope(struct acreV_check *c, const struct acreI_val *v)
 
 /* The value NUL-terminated (as slapd's berval), made once per check; a
  * DN value as slapd's normalised text (acreV_slapd_dn), which its value
- * regexes see. */
+ * regexes see, unless it is taken as given (c->asis). */
 static const char *
 val_str(struct acreV_check *c)
 {
@@ -208,7 +250,7 @@ val_str(struct acreV_check *c)
             memcpy(s, v, vl);
             s[vl] = '\0';
         }
-        if (s && (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER))
+        if (s && !c->asis && (eq == ACREM_DN || eq == ACREM_UNIQUE_MEMBER))
             s = (char *)acreV_slapd_dn(c->rq, s, vl, &n);
         if (!s)
             acreV_fail(c->rq, ACRE_ERR_NOMEM);
@@ -697,6 +739,7 @@ check_walks(struct acreV_check *c, struct acre_request *rq,
     c->va = NULL;
     c->vi = 0;
     c->val_str = NULL;
+    c->asis = 0;
     c->trace = NULL;
     c->steps = NULL;
     c->is_self = is_self;
@@ -727,6 +770,7 @@ acreV_check_init(struct acreV_check *c, struct acre_request *rq,
     c->va = NULL;
     c->vi = 0;
     c->val_str = NULL;
+    c->asis = 0;
     c->trace = NULL;
     c->steps = NULL;
     c->is_self = rq->authz && acre_dn_equal(e->dn, rq->authz);
@@ -1169,6 +1213,7 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
         }
     }
     acreV_check_init(&c, rq, e, d.type, &d, v, vl);
+    c.asis = val && (prepared || after);
     c.trace = tr;
     c.steps = steps;
     granted = after && val ? after_attr(&c, (enum acreI_access)right, mask)

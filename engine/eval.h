@@ -328,6 +328,9 @@ struct acreV_check {
                                  given */
     unsigned vi;
     const char *val_str; /* val NUL-terminated (scratch), or NULL */
+    int asis;            /* val is compared as given, never parsed or
+                            rewritten (ACRE_ACCESS_PREPARED, _AFTER_ATTR):
+                            slapd compares such values byte for byte */
     int valdep;          /* OUT of a decision: something it used depended on
                             the value (a value condition was tested, or a
                             value-dependent clause evaluated) */

@@ -1421,9 +1421,13 @@ enum acre_right {
  * acre_explain, acre_explain_steps): val is not a value as stored but an
  * assertion as the host's filter code prepared it, normalised by its
  * item's matching rule, which is how slapd passes a filter's value to its
- * search checks.  It is compared as it is, never normalised again: so a
- * val= rule takes (:caseExactMatch:=Boss) on a title "Boss" only as
- * slapd does, by the normalised bytes.  The OpenLDAP dialect only.
+ * search checks.  It is compared as it is, never normalised again nor
+ * parsed: so a val= rule takes (:caseExactMatch:=Boss) on a title "Boss"
+ * only as slapd does, by the normalised bytes, a val.one, val.subtree or
+ * val.children rule on a DN-valued attribute compares its end with the
+ * rule's normalised DN byte for byte (slapd's acl_get), and val.regex
+ * sees it unchanged.  slapacl checks a value typed on its command line
+ * that way, as typed.  The OpenLDAP dialect only.
  */
 #define ACRE_ACCESS_PREPARED 0x100
 

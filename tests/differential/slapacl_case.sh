@@ -30,8 +30,9 @@
 # A value argument is given as slapd normalises it (slapdn -N for DNs,
 # lower case and single spaces for the caseIgnore types, ...; values the
 # harness cannot normalise are left out): slapacl checks a value of its
-# command line as written, where slapd checks the normalised values it
-# keeps; acre normalises what it is given.
+# command line as written, and so does acre's slapacl format, where slapd
+# checks the normalised values it keeps (tests/golden/
+# explain-slapacl-typed-values holds values as typed).
 # Compared: success or failure of both commands, and slapacl's standard
 # error against acre's standard output, less slapacl's authcDN/authzDN
 # lines and its remarks on the configuration ("slapd.conf: line 34:
@@ -236,8 +237,8 @@ dn_norm() {
 # rule, into NV; false when the harness does not know that form.
 # slapacl checks a value given on its command line as it is written
 # (slapd itself checks the normalised values it keeps, as slapacl does
-# for the entry's own values), acre normalises it first: given the
-# normal form, both check what slapd would.
+# for the entry's own values), and so does acre explain --format slapacl:
+# given the normal form, both check what an operation would.
 normval() {
 	local t=${1%%;*} w=()
 	NV=
