@@ -36,7 +36,8 @@
  *       does not matter) and an optional "+netmask" (lasip.c dotdecimal),
  *       or IPv6 with an optional "/bits"; 389 checks nothing when it
  *       stores the value and reads it as LASIpBuild does (ip_389);
- *   dns         comma list of host names, '*' wildcards, lowercased;
+ *   dns         comma list of host names, '*' wildcards, lowercased (389:
+ *       LASDnsBuild's reading, dns_389);
  *   dayofweek   comma list of sun mon tue wed thu fri sat; 389: any
  *       text, holding on the days whose name it contains (strstr in
  *       LASDayOfWeekEval: "sunday" holds on Sundays).
@@ -930,8 +931,10 @@ dns_one(struct acreA_p *p, struct acreI_bind *b, size_t off, size_t n)
 /*
  * dns_389 -- a dns value as LASDnsBuild reads it: names cut at runs of
  * ',', ' ' and tab, any other byte kept (a name no host has never
- * matches), at most 255 bytes a name (the rest starts the next one).
- * b->text gets the names, lowercased, joined by ','.
+ * matches), at most 255 bytes a name (the rest starts the next one); an
+ * empty first name (the value starts with a separator, or is empty)
+ * ends the list there (its loop stops at a name of no bytes).  b->text
+ * gets the names, lowercased, joined by ','.
  */
 static int
 dns_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
@@ -942,8 +945,9 @@ dns_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
 
     if (!out)
         return ACRE_ERR_NOMEM;
+    size_t n;
     do {
-        size_t n = 0;
+        n = 0;
         while (s + n < e && s[n] != ',' && s[n] != ' ' && s[n] != '\t')
             n++;
         if (n > 255)
@@ -957,7 +961,7 @@ dns_389(struct acreA_p *p, struct acreI_bind *b, struct operand v)
         s += n;
         while (s < e && (*s == ',' || *s == ' ' || *s == '\t'))
             s++;
-    } while (s < e);
+    } while (s < e && n);
     *o = '\0';
     b->text = out;
     return 0;

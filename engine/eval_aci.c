@@ -2179,6 +2179,36 @@ ip_rule(struct ck *c, const struct acreI_bind *b)
     return F;
 }
 
+/*
+ * dns_389 -- does 389's table of dns names p (dns_389 in aci_kw.c: the
+ * names joined by ',') take host?  LASDnsBuild keys a name as written, a
+ * name "*X" as X (the rest, a '*' in it literal), and "*" alone takes
+ * every host (so does "**", keyed "*"); LASDnsMatch looks up, case aside, the
+ * whole host name and then each of its tails that starts at a '.' past its
+ * first byte.  So
+ * "*example.com" takes example.com alone and "*.example.com" the names
+ * below it; "*host" never takes localhost.
+ */
+static int
+dns_389(const char *host, const char *p)
+{
+    size_t hl = strlen(host);
+
+    while (p && *p) {
+        size_t n = strcspn(p, ", ");
+        const char *e = p[n] ? p + n : NULL;
+        const char *key = *p == '*' && n > 1 ? p + 1 : p;
+        size_t kn = *p == '*' && n > 1 ? n - 1 : n;
+        if (kn == 1 && *key == '*') /* "*" or "**": the key "*" */
+            return 1;
+        for (const char *t = host; t; t = strchr(t + 1, '.'))
+            if ((size_t)(host + hl - t) == kn && !strncasecmp(t, key, kn))
+                return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
 static int
 dns_rule(struct ck *c, const struct acreI_bind *b)
 {
@@ -2186,6 +2216,8 @@ dns_rule(struct ck *c, const struct acreI_bind *b)
 
     if (!host)
         return U;
+    if (c->ix->set->variant == ACREI_ACI_389)
+        return dns_389(host, p) ? T : F;
     while (p && *p) {
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);

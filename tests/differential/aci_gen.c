@@ -833,8 +833,9 @@ leaf(struct gen *g, const struct tctx *t, struct dt_str *out)
                                       ">=\"56\"", "!=\"0\"", "<=\"128\""};
     static const char *const ip[] = {"127.0.0.1", "127.0.0.*", "127.*",
                                      "10.0.0.1",  "::1",       "192.168.*"};
-    static const char *const dns[] = {"localhost", "*.example.com",
-                                      "localhost.localdomain"};
+    static const char *const dns[] = {
+        "localhost", "*.example.com", "localhost.localdomain",
+        "*host",     "*localhost",    "*.localhost"};
     unsigned k = dt_rng_below(&g->r, 100);
 
     if (dt_rng_chance(&g->r, 10)) {

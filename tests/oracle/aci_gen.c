@@ -488,8 +488,9 @@ bind_atom(struct gen *g)
                                            "::1", "127.*"})));
     if (k < 93)
         return fmt(g, "dns%s\"%s\"", o20,
-                   PICK(g, ((const char *const[]){"localhost", "*.example.com",
-                                                  "*"})));
+                   PICK(g, ((const char *const[]){
+                               "localhost", "*.example.com", "*", "*host",
+                               "*localhost", "*.localhost", "LOCALHOST"})));
     if (k < 96)
         return fmt(g, "dayofweek%s\"%s\"", o20,
                    PICK(g, ((const char *const[]){"sun,mon,tue,wed,thu,fri,sat",
@@ -748,7 +749,9 @@ add_who(struct gen *g, const char *label, const char *dn, const char *method)
     w->ssf = acreG_rng_pct(&g->r, 80) ? 0 : 256;
     w->ip = PICK(g, ((const char *const[]){"127.0.0.1", "127.0.0.1",
                                            "127.0.0.1", "10.0.0.7", "::1"}));
-    w->dns = acreG_rng_pct(&g->r, 85) ? "localhost" : NULL;
+    w->dns = !acreG_rng_pct(&g->r, 85)  ? NULL
+             : acreG_rng_pct(&g->r, 90) ? "localhost"
+                                        : "a.localhost";
     w->time = BASE_TIME + (int64_t)acreG_rng_below(&g->r, 7) * 86400 +
               (int64_t)acreG_rng_below(&g->r, 24 * 60) * 60;
 }

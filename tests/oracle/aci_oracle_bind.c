@@ -51,6 +51,7 @@
 #include "url.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -867,6 +868,33 @@ dns_one(const char *p, size_t n, const char *h)
     return hl == n && !strncasecmp(h, p, n);
 }
 
+/* 389's LASDnsBuild / LASDnsMatch, literally: a table of keys ("*"
+ * for a lone star, the rest of a "*" name, else the name); the host
+ * name looked up whole, then from each '.' after its first byte. */
+static int
+dns_389(const char *text, const char *h)
+{
+    char keys[64][256];
+    unsigned nk = 0;
+
+    for (const char *p = text; *p && nk < 64;) {
+        size_t n = strcspn(p, ", ");
+        if (n || p == text)
+            snprintf(keys[nk++], sizeof keys[0], "%.*s",
+                     (int)(*p == '*' && n > 1 ? n - 1 : n),
+                     *p == '*' && n > 1 ? p + 1 : p);
+        p += n + (p[n] != '\0');
+    }
+    for (unsigned k = 0; k < nk; k++)
+        if (!strcmp(keys[k], "*"))
+            return 1;
+    for (const char *t = h; t; t = strchr(t + 1, '.'))
+        for (unsigned k = 0; k < nk; k++)
+            if (!strcasecmp(keys[k], t))
+                return 1;
+    return 0;
+}
+
 static enum acreR_tv
 dns_rule(const struct acreR_aci *o, const struct acreI_bind *b)
 {
@@ -875,6 +903,8 @@ dns_rule(const struct acreR_aci *o, const struct acreI_bind *b)
 
     if (!o->who.dns || !p)
         return ACRER_U;
+    if (o->set->variant == ACREI_ACI_389)
+        return tv_op(b->op, tv_bool(dns_389(p, o->who.dns)));
     while (*p && !m) {
         while (*p == ' ' || *p == ',')
             p++;
