@@ -37,7 +37,8 @@
  *       or IPv6 with an optional "/bits"; 389 checks nothing when it
  *       stores the value and reads it as LASIpBuild does (ip_389);
  *   dns         comma list of host names, '*' wildcards, lowercased (389:
- *       LASDnsBuild's reading, dns_389);
+ *       LASDnsBuild's reading, dns_389); 389 registers the same
+ *       evaluator as dnsalias, read as dns here;
  *   dayofweek   comma list of sun mon tue wed thu fri sat; 389: any
  *       text, holding on the days whose name it contains (strstr in
  *       LASDayOfWeekEval: "sunday" holds on Sundays).
@@ -1112,6 +1113,7 @@ static const struct {
     {"ssf", ACREI_ACI_SSF, 1},
     {"ip", ACREI_ACI_IP, 0},
     {"dns", ACREI_ACI_DNS, 0},
+    {"dnsalias", ACREI_ACI_DNS, 0}, /* 389: LASDnsEval too */
     {"dayofweek", ACREI_ACI_DAYOFWEEK, 0},
     {"timeofday", ACREI_ACI_TIMEOFDAY, 1},
 };
@@ -1158,9 +1160,10 @@ acreA_keyword(struct acreA_lex *L, const struct acreI_bind **out)
                          "unknown bind rule keyword \"%.*s\"",
                          (int)(L->t.n > 40 ? 40 : L->t.n), p->s + off);
     /* OpenDJ (EnumBindRuleKeyword, BindRule.decode): no roledn, nor
-     * the old userdnattr / groupdnattr */
+     * the old userdnattr / groupdnattr, nor 389's dnsalias */
+    int alias = !strcmp(kw_tab[k].w, "dnsalias");
     if (p->variant == ACREI_ACI_OPENDJ &&
-        (kw_tab[k].kw == ACREI_ACI_ROLEDN ||
+        (kw_tab[k].kw == ACREI_ACI_ROLEDN || alias ||
          kw_tab[k].kw == ACREI_ACI_USERDNATTR ||
          kw_tab[k].kw == ACREI_ACI_GROUPDNATTR))
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,

@@ -860,7 +860,9 @@ leaf(struct gen *g, const struct tctx *t, struct dt_str *out)
     else if (k < 90)
         dt_str_printf(out, "ip%s\"%s\"", eq(g, 20), DT_PICK(&g->r, ip));
     else if (k < 93)
-        dt_str_printf(out, "dns%s\"%s\"", eq(g, 20), DT_PICK(&g->r, dns));
+        dt_str_printf(out, "%s%s\"%s\"",
+                      dt_rng_chance(&g->r, 20) ? "dnsalias" : "dns", eq(g, 20),
+                      DT_PICK(&g->r, dns));
     else if (k < 97) /* every day: true, or != every day: false */
         dt_str_printf(out, "dayofweek%s\"sun,mon,tue,wed,thu,fri,sat\"",
                       eq(g, 25));
