@@ -1147,23 +1147,40 @@ user_entry(struct ck *c, int *undef)
     return u;
 }
 
-/* url_takes -- does the LDAP URL text s[0..n) take entry u (its base and
- * scope; its filter, when it has one)?  T, F or U (a bad URL). */
+/* ldap_prefix -- does s[0..n) start with "ldap://" or "ldaps://", case
+ * aside?  The only URLs 389's acllas__client_match_URL reads. */
+static int
+ldap_prefix(const char *s, size_t n)
+{
+    return (n >= 7 && !strncasecmp(s, "ldap://", 7)) ||
+           (n >= 8 && !strncasecmp(s, "ldaps://", 8));
+}
+
+/*
+ * url_takes -- does the LDAP URL text s[0..n) (a memberURL or #LDAPURL
+ * value) take entry u (its base and scope; its filter, when it has one)?
+ * T, F or U (a bad URL).  389 (acllas__client_match_URL) answers only T
+ * or F: a URL that is not ldap:// or ldaps://, whose DN or filter does
+ * not parse, or that has no filter takes no one (its host is skipped:
+ * "ldap:///host:port/dc=x" has the DN "host:port/dc=x", which is no DN).
+ */
 static int
 url_takes(struct ck *c, const char *s, size_t n, const acre_entry_view *u)
 {
     struct acre_request *rq = c->rq;
+    int v389 = c->ix->set->variant == ACREI_ACI_389;
     void *tmp = talloc_new(NULL);
     struct acreE_url url;
     acre_dn *base = NULL;
     struct acreF_filter *f = NULL;
-    int r = U;
+    int r = v389 ? F : U;
 
     if (!tmp) {
         acreV_fail(rq, ACRE_ERR_NOMEM);
         return U;
     }
-    if (acreE_url_parse(tmp, s, n, &url) == 0 &&
+    if ((!v389 || ldap_prefix(s, n)) && acreE_url_parse(tmp, s, n, &url) == 0 &&
+        (!v389 || url.filter) &&
         acre_dn_parse(tmp, rq->schema, url.dn, strlen(url.dn), 0, &base,
                       NULL) == 0 &&
         (!url.filter || acreF_parse(tmp, rq->schema, url.filter,
@@ -1658,7 +1675,8 @@ ancestor(struct ck *c, void *tmp, unsigned level)
     return parse_dn(c, tmp, s, n);
 }
 
-/* url_user -- does subject URL t (base, scope, filter) take entry u? */
+/* url_user -- does subject URL t (base, scope, filter) take entry u?
+ * 389: not without a filter (acllas__client_match_URL). */
 static int
 url_user(struct ck *c, const struct acreI_aci_term *t, const acre_entry_view *u)
 {
@@ -1666,7 +1684,7 @@ url_user(struct ck *c, const struct acreI_aci_term *t, const acre_entry_view *u)
         !in_scope(u->dn, t->pat.dn, t->scope))
         return F;
     if (!t->filter)
-        return T;
+        return c->ix->set->variant == ACREI_ACI_389 ? F : T;
     struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
     return acreV_filter_eval(c->rq, t->filter, u, &h) == ACREF_TRUE ? T : F;
 }

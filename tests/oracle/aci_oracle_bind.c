@@ -168,8 +168,9 @@ bind_entry(const struct acreR_aci *o)
     return o->bind ? acreR_aci_find(o, o->bind) : NULL;
 }
 
-/* The requester's entry within scope of base and matching f (NULL: any):
- * 389's acllas__client_match_URL and dynamic group test. */
+/* The requester's entry within scope of base and matching f (NULL: no
+ * filter, which takes no one): 389's acllas__client_match_URL and
+ * dynamic group test. */
 static int
 bind_matches_url(const struct acreR_aci *o, const acre_dn *base, int scope,
                  const struct acreF_filter *f)
@@ -178,7 +179,8 @@ bind_matches_url(const struct acreR_aci *o, const acre_dn *base, int scope,
 
     if (!be || acre_dn_in_scope(be->dn, base, scope) != 1)
         return 0;
-    return !f || acreR_aci_filter_plain(o, f, be) == ACREF_TRUE;
+    /* acllas__client_match_URL: no filter, no one */
+    return f && acreR_aci_filter_plain(o, f, be) == ACREF_TRUE;
 }
 
 /* A URL value ("ldap:///base??scope?filter") the requester matches. */
@@ -189,6 +191,10 @@ bind_matches_url_text(const struct acreR_aci *o, void *tmp, const char *s,
     struct acreE_url u;
     struct acreF_filter *f = NULL;
 
+    /* 389 reads "ldap://" and "ldaps://" URLs alone, case aside */
+    if ((n < 7 || strncasecmp(s, "ldap://", 7)) &&
+        (n < 8 || strncasecmp(s, "ldaps://", 8)))
+        return 0;
     if (acreE_url_parse(tmp, s, n, &u))
         return 0;
     const acre_dn *base = acreR_aci_parse_dn(o, tmp, u.dn, strlen(u.dn));
