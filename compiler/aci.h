@@ -146,6 +146,8 @@ struct acreA_p {
     int subject_pat;         /* a subject's or target's DN pattern is being read
                               * (389: a part with no '=' is text) */
     int filter389;           /* a targetfilter is being read (389 names) */
+    int rawsubs;             /* a userdn URL's filter is being read (389:
+                              * ACREF_389_RAWSUBS) */
     unsigned flags;          /* ACREI_ACI_F_* */
     struct acreA_lint *lint; /* lint mode (NULL: compile) */
 };

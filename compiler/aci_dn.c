@@ -358,10 +358,13 @@ acreA_filter(struct acreA_p *p, size_t off, const char *s, size_t n,
 
     if (!t)
         return ACRE_ERR_NOMEM;
-    int rc = acreF_parse_flags(
-        p->ctx, p->schema, t, n + (wrap ? 2 : 0),
-        p->variant == ACREI_ACI_389 && p->filter389 ? ACREF_389_NAMES : 0, &f,
-        &d);
+    unsigned fl = 0;
+    if (p->variant == ACREI_ACI_389 && p->filter389)
+        fl |= ACREF_389_NAMES;
+    if (p->variant == ACREI_ACI_389 && p->rawsubs)
+        fl |= ACREF_389_RAWSUBS;
+    int rc =
+        acreF_parse_flags(p->ctx, p->schema, t, n + (wrap ? 2 : 0), fl, &f, &d);
     talloc_free(t);
     if (rc == ACRE_ERR_NOMEM)
         return rc;

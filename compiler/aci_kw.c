@@ -129,7 +129,8 @@ no_one(const char *s, size_t n)
 
 /* base?attrs?scope?filter at p->s[off..off+n) (after ldap:///) */
 static int
-url(struct acreA_p *p, size_t off, size_t n, struct acreI_aci_term *t)
+url(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
+    struct acreI_aci_term *t)
 {
     const char *s = p->s + off;
     size_t q[3] = {n, n, n}, nq = 0;
@@ -150,8 +151,13 @@ url(struct acreA_p *p, size_t off, size_t n, struct acreI_aci_term *t)
         if (memchr(s + q[2] + 1, '?', n - q[2] - 1))
             return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off + q[2] + 1,
                              "LDAP URL extensions are not supported");
+        /* 389 tests a userdn URL's filter in acllas__client_match_URL,
+         * its substrings components as written; a groupdn URL's is an
+         * internal search's, normalised */
+        p->rawsubs = kw == ACREI_ACI_USERDN;
         rc = acreA_filter(p, off + q[2] + 1, s + q[2] + 1, n - q[2] - 1,
                           &t->filter);
+        p->rawsubs = 0;
     }
     if (!rc && !(t->url = talloc_strndup(p->ctx, s, n)))
         rc = ACRE_ERR_NOMEM;
@@ -210,7 +216,7 @@ subject_term(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
                                                              : ACRE_ERR_NOMEM;
     }
     if (kw != ACREI_ACI_ROLEDN && memchr(s + off, '?', n))
-        rc = url(p, off, n, t);
+        rc = url(p, kw, off, n, t);
     else {
         p->subject_pat = 1;
         rc = acreA_dnpat(p, off, s + off, n, 1, &t->pat);

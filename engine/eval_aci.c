@@ -1183,8 +1183,9 @@ url_takes(struct ck *c, const char *s, size_t n, const acre_entry_view *u)
         (!v389 || url.filter) &&
         acre_dn_parse(tmp, rq->schema, url.dn, strlen(url.dn), 0, &base,
                       NULL) == 0 &&
-        (!url.filter || acreF_parse(tmp, rq->schema, url.filter,
-                                    strlen(url.filter), &f, NULL) == 0)) {
+        (!url.filter ||
+         acreF_parse_flags(tmp, rq->schema, url.filter, strlen(url.filter),
+                           v389 ? ACREF_389_RAWSUBS : 0, &f, NULL) == 0)) {
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         r = in_scope(u->dn, base, url.scope) &&
                     (!f || acreV_filter_eval(c->rq, f, u, &h) == ACREF_TRUE)

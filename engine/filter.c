@@ -1159,6 +1159,7 @@ parse_substrings(struct ps *ps, struct acreF_node *nd)
             return fail(ps, ACRE_ERR_FILTER_SYNTAX, segs[k].off,
                         "empty substring between two '*'");
     nd->kind = ACREF_SUBSTRINGS;
+    nd->raw389 = (ps->flags & ACREF_389_RAWSUBS) != 0;
     if ((rc = take_parts(ps, nd, segs, n)))
         return rc;
     return nd->undef ? 0 : prepare_subs(ps, nd);

@@ -81,6 +81,18 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  *   filter's names first, and so does acre's search).
  */
 #define ACREF_389_NAMES    0x4u
+/*
+ *   ACREF_389_RAWSUBS: a filter 389 tests with a search operation's
+ *   parameters, after the search set SLAPI_PLUGIN_SYNTAX_FILTER_NORMALIZED
+ *   for its own filter (acllas__client_match_URL: a userdn URL, a
+ *   memberURL, an #LDAPURL value): string_filter_sub then takes each
+ *   substrings component as written (unescaped, never normalised) and
+ *   matches it, bytes as they are, against the value as 389 normalises
+ *   it (lowercased for case-ignoring types, spaces squeezed and trimmed):
+ *   "(cn=Sam*)" or "(cn=sam  c*)" takes no value of cn.  Other items
+ *   are as usual (389 normalises their assertions itself).
+ */
+#define ACREF_389_RAWSUBS  0x8u
 
 int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                       size_t len, unsigned flags, struct acreF_filter **out,

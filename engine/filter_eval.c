@@ -727,6 +727,43 @@ eval_present(const struct ev *ev, const struct acreF_node *nd)
     return rc;
 }
 
+/*
+ * subs_raw -- 389's string_filter_sub with its components as written
+ * (ACREF_389_RAWSUBS): the regex "^initial.*any.*final$", every regex
+ * character escaped, run on the normal form v[0..n): the initial
+ * component a prefix, the final one a suffix, the others in order
+ * between them without overlapping.  1 or 0.
+ */
+static int
+subs_raw(const struct acreF_node *nd, const uint8_t *v, size_t n)
+{
+    size_t at = 0, end = n;
+    unsigned i = 0, last = nd->nparts;
+
+    if (nd->has_initial) {
+        if (nd->part_len[0] > n || memcmp(v, nd->parts[0], nd->part_len[0]))
+            return 0;
+        at = nd->part_len[0];
+        i = 1;
+    }
+    if (nd->has_final && last > i) {
+        size_t fl = nd->part_len[--last];
+        if (fl > end - at || memcmp(v + n - fl, nd->parts[last], fl))
+            return 0;
+        end = n - fl;
+    }
+    for (; i < last; i++) {
+        const uint8_t *p =
+            nd->part_len[i] <= end - at
+                ? memmem(v + at, end - at, nd->parts[i], nd->part_len[i])
+                : NULL;
+        if (!p)
+            return 0;
+        at = (size_t)(p - v) + nd->part_len[i];
+    }
+    return 1;
+}
+
 static enum acreF_result
 subs_attr(const struct ev *ev, const struct acreF_node *nd,
           const acre_view_attr *a)
@@ -747,7 +784,8 @@ subs_attr(const struct ev *ev, const struct acreF_node *nd,
 
         if (!p)
             continue;
-        m = acreM_substr_match(ev->s, at.sub, &nd->pat, p, len);
+        m = nd->raw389 ? subs_raw(nd, p, len)
+                       : acreM_substr_match(ev->s, at.sub, &nd->pat, p, len);
         if (m > 0)
             r = ACREF_TRUE;
         else if (m < 0)

@@ -114,6 +114,7 @@ struct acreF_node {
     const size_t *part_len;
     unsigned nparts;
     uint8_t has_initial, has_final;
+    uint8_t raw389; /* ACREF_389_RAWSUBS: the raw parts are matched */
     struct acreM_substr pat;
 
     /* extensible */

@@ -296,7 +296,10 @@ make_groups(struct gen *g)
         "ldap:///ou=people," SUFFIX "??sub?(departmentNumber=10)",
         "ldap:///ou=people," SUFFIX "??one?(employeeType=staff)",
         "ldap:///ou=eng,ou=people," SUFFIX "??sub?(objectClass=person)",
-        "ldap:///" SUFFIX "??sub?(l=Paris)"};
+        "ldap:///" SUFFIX "??sub?(l=Paris)",
+        "ldap:///" SUFFIX "??sub?(l=Par*)",
+        "ldap:///" SUFFIX "??sub?(l=par*)",
+        "ldap:///" SUFFIX "??sub"};
 
     make_static(g);
     if (dt_rng_chance(&g->r, 70))
@@ -661,7 +664,10 @@ userdn(struct gen *g, const struct tctx *t, struct dt_str *out)
         "ldap:///uid=*,ou=people," SUFFIX,
         "ldap:///ou=people," SUFFIX "??sub?(departmentNumber=10)",
         "ldap:///ou=people," SUFFIX "??one?(employeeType=staff)",
-        "ldap:///" SUFFIX "??sub?(l=Paris)"};
+        "ldap:///" SUFFIX "??sub?(l=Paris)",
+        "ldap:///" SUFFIX "??sub?(l=Par*)",
+        "ldap:///" SUFFIX "??sub?(l=par*)",
+        "ldap:///" SUFFIX "??sub"};
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
 
     dt_str_printf(out, "userdn%s\"", eq(g, 15));

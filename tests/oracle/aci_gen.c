@@ -170,7 +170,8 @@ add_person(struct gen *g, unsigned i)
     if (acreG_rng_pct(&g->r, 15))
         line(g, e, "labeledURI: ldap:///" PEOPLE "??%s",
              PICK(g, ((const char *const[]){"one?(sn=B)",
-                                            "sub?(departmentNumber=7)"})));
+                                            "sub?(departmentNumber=7)",
+                                            "sub?(sn=B*)", "sub?(sn=b*)"})));
 }
 
 static void
@@ -211,8 +212,9 @@ add_groups(struct gen *g)
     line(g, d, "objectClass: groupOfURLs");
     line(g, d, "cn: dyn");
     const char *ub = PICK(g, ((const char *const[]){PEOPLE, "ou=eng," PEOPLE}));
-    const char *uf = PICK(g, ((const char *const[]){"(departmentNumber=42)",
-                                                    "(sn=B)", "(mail=*)"}));
+    const char *uf =
+        PICK(g, ((const char *const[]){"(departmentNumber=42)", "(sn=B)",
+                                       "(mail=*)", "(sn=B*)", "(sn=b*)"}));
     line(g, d, "memberURL: ldap:///%s??sub?%s", ub, uf);
 }
 
@@ -315,9 +317,10 @@ userdn_term(struct gen *g)
     }
     case 8:
         return fmt(g, "ldap:///" PEOPLE "??%s",
-                   PICK(g, ((const char *const[]){"sub?(departmentNumber=42)",
-                                                  "one?(sn=B)", "sub?(mail=*)",
-                                                  "base?(objectClass=*)"})));
+                   PICK(g, ((const char *const[]){
+                               "sub?(departmentNumber=42)", "one?(sn=B)",
+                               "sub?(mail=*)", "base?(objectClass=*)",
+                               "sub?(sn=B*)", "sub?(sn=*b)", "sub"})));
     case 9: {
         const char *p1 = person(g);
         return fmt(g, "ldap:///%s || ldap:///%s", p1, person(g));

@@ -200,8 +200,11 @@ bind_matches_url_text(const struct acreR_aci *o, void *tmp, const char *s,
     const acre_dn *base = acreR_aci_parse_dn(o, tmp, u.dn, strlen(u.dn));
     if (!base)
         return 0;
+    /* 389's string_filter_sub takes the substrings components of this
+     * filter as written: the search has set FILTER_NORMALIZED */
     if (u.filter &&
-        acreF_parse(tmp, o->schema, u.filter, strlen(u.filter), &f, NULL))
+        acreF_parse_flags(tmp, o->schema, u.filter, strlen(u.filter),
+                          ACREF_389_RAWSUBS, &f, NULL))
         return 0;
     return bind_matches_url(o, base, u.scope, f);
 }

@@ -1453,3 +1453,68 @@ Test(filter, integers_and_invalid_values_as_389)
     }
     talloc_free(s);
 }
+
+/* ACREF_389_RAWSUBS: substrings components as written against 389's
+ * normal form of the values (string_filter_sub when the search set
+ * FILTER_NORMALIZED), as 389-DS 2.3.1 answered userdn URL filters
+ * (tests/golden/aci-url-389); other items as usual. */
+Test(filter, raw_substrings_as_389)
+{
+    static const char text[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+        "dn: uid=sam,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+        "uid: sam\ncn: Sam   Carter\nsn: user\n";
+
+    static const struct {
+        const char *filter;
+        enum acreF_result raw, plain;
+    } c[] = {
+        {"(cn=Sam*)", ACREF_FALSE, ACREF_TRUE},
+        {"(cn=sam*)", ACREF_TRUE, ACREF_TRUE},
+        {"(cn=*Carter)", ACREF_FALSE, ACREF_TRUE},
+        {"(cn=*carter)", ACREF_TRUE, ACREF_TRUE},
+        {"(cn=Sa*Ca*)", ACREF_FALSE, ACREF_TRUE},
+        {"(cn=sam*carter)", ACREF_TRUE, ACREF_TRUE},
+        /* the value's spaces are squeezed and trimmed, not the parts' */
+        {"(cn=sam c*)", ACREF_TRUE, ACREF_TRUE},
+        {"(cn=sam  c*)", ACREF_FALSE, ACREF_TRUE},
+        {"(cn= sam*)", ACREF_FALSE, ACREF_TRUE},
+        {"(cn=*carter )", ACREF_FALSE, ACREF_TRUE},
+        /* the parts do not overlap */
+        {"(cn=sam c*m c*)", ACREF_FALSE, ACREF_FALSE},
+        {"(cn=*a*a*a*)", ACREF_FALSE, ACREF_FALSE},
+        {"(cn=*a*a*)", ACREF_TRUE, ACREF_TRUE},
+        /* equality, ~=, presence: normalised as ever */
+        {"(cn=SAM CARTER)", ACREF_TRUE, ACREF_TRUE},
+        {"(cn~=Sam Carter)", ACREF_TRUE, ACREF_TRUE},
+        {"(uid=*)", ACREF_TRUE, ACREF_TRUE},
+        {"(uid=S\\2a*)", ACREF_FALSE, ACREF_FALSE},
+    };
+
+    acre_schema *s;
+    struct acreE_dir *d;
+    acre_dn *dn;
+    acre_diag dg;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &s, &dg), 0, "%s",
+                 dg.message);
+    cr_assert_eq(acreE_dir_new(s, s, 0, &d), 0);
+    cr_assert_eq(
+        acreE_dir_load_ldif(d, NULL, text, strlen(text), "t", NULL, NULL, &dg),
+        0, "%s", dg.message);
+    cr_assert_eq(
+        acre_dn_parse(s, s, "uid=sam,dc=example,dc=com", 25, 0, &dn, NULL), 0);
+    const struct acreE_entry *e = acreE_dir_find(d, dn);
+    cr_assert_not_null(e);
+    for (size_t i = 0; i < NELEM(c); i++) {
+        struct acreF_filter *f, *g;
+        cr_assert_eq(acreF_parse_flags(s, s, c[i].filter, strlen(c[i].filter),
+                                       ACREF_389_RAWSUBS, &f, &dg),
+                     0, "%s: %s", c[i].filter, dg.message);
+        cr_assert_eq(
+            acreF_parse(s, s, c[i].filter, strlen(c[i].filter), &g, &dg), 0);
+        cr_expect_eq(acreF_eval(f, &e->v, NULL), c[i].raw, "%s", c[i].filter);
+        cr_expect_eq(acreF_eval(g, &e->v, NULL), c[i].plain, "%s", c[i].filter);
+    }
+    talloc_free(s);
+}
