@@ -113,6 +113,7 @@ per_entry_leaf(const struct acreI_bind *k)
  * (its keywords in text order; *lv starts at ACREP_ACI_LEVELS - 1):
  * userattr and userdnattr set 3, a userdn whose first URL is anyone sets
  * 0; all lowers it to 1, any other userdn URL but self to 2, groupdnattr
+ * to 4 in its URL form,
  * to 5, groupdn to 6; other keywords leave it. */
 static void
 level_of(const struct acreI_bind *b, unsigned *lv)
@@ -141,8 +142,8 @@ level_of(const struct acreI_bind *b, unsigned *lv)
         }
         to = b->terms[0].kind == ACREI_ACI_S_ALL ? 1 : 2;
         break;
-    case ACREI_ACI_GROUPDNATTR:
-        to = 5;
+    case ACREI_ACI_GROUPDNATTR: /* its URL form: 4 */
+        to = b->uakind == ACREI_ACI_UA_GROUPURL ? 4 : 5;
         break;
     case ACREI_ACI_GROUPDN:
         to = 6;

@@ -361,6 +361,49 @@ static const struct {
  * one the attribute is the text's first piece.  An attribute the schema does
  * not know names no values.
  */
+/*
+ * groupdnattr_url -- 389's groupdnattr="ldap:///BASE?ATTR..." (any text
+ * holding "ldap:///"), as acllas__eval_memberGroupDnAttr cuts it: 8
+ * bytes skipped from the start, BASE up to the first '?', ATTR up to the
+ * next '?' or the end; no '?' never matches, nor does a BASE that is no
+ * DN.
+ */
+static int
+groupdnattr_url(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
+{
+    const char *s = p->s;
+    size_t a = e - i > 8 ? i + 8 : e;
+    const char *q1 = memchr(s + a, '?', e - a);
+    acre_dn *dn;
+
+    b->uakind = ACREI_ACI_UA_GROUPURL;
+    b->levels = 1;
+    b->attr = -1;
+    if (!q1)
+        return 0;
+    size_t bn = (size_t)(q1 - (s + a)), at = (size_t)(q1 + 1 - s);
+    const char *q2 = memchr(s + at, '?', e - at);
+    size_t an = (q2 ? (size_t)(q2 - s) : e) - at;
+    if (!(b->value = talloc_strndup(p->ctx, s + a, bn)))
+        return ACRE_ERR_NOMEM;
+    b->value_len = bn;
+    int rc = acre_dn_parse(p->ctx, p->schema, s + a, bn, 0, &dn, NULL);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    if (rc)
+        return 0;
+    struct acreI_aci_term *t = talloc_zero(p->ctx, struct acreI_aci_term);
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    t->kind = ACREI_ACI_S_DN;
+    t->pat.kind = ACREI_ACI_PAT_DN;
+    t->pat.dn = dn;
+    b->terms = t;
+    b->nterms = 1;
+    b->attr = an ? acreS_attr_find(p->schema, s + at, an) : -1;
+    return 0;
+}
+
 static int
 userattr_389(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
 {
@@ -373,6 +416,9 @@ userattr_389(struct acreA_p *p, struct acreI_bind *b, size_t i, size_t e)
 
     if (!t)
         return ACRE_ERR_NOMEM;
+    if (b->kw == ACREI_ACI_GROUPDNATTR &&
+        memmem(p->s + i, e - i, "ldap:///", 8))
+        return groupdnattr_url(p, b, i, e);
     b->levels = 1;
     int parent = strstr(t, "parent[") != NULL;
     if (parent) {

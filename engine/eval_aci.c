@@ -1915,6 +1915,110 @@ value_is_requester(struct ck *c, void *tmp, const acre_view_attr *a, unsigned j)
     return eq;
 }
 
+/* The groups found so far by groupdnattr_url's upward search. */
+struct upward {
+    struct ck *c;
+    void *tmp;
+    const char *x; /* the member looked for: a normalised DN */
+    size_t xn;
+    const char **g; /* the groups' normalised DNs */
+    size_t *gn;
+    unsigned n, cap;
+    int nomem;
+};
+
+static int
+upward_visit(void *arg, const acre_entry_view *g)
+{
+    static const char *const lists[] = {"member", "uniqueMember"};
+    struct upward *w = arg;
+    const acre_schema *s = w->c->rq->schema;
+    const acre_view_attr *a;
+    size_t n;
+    const char *dn = acre_dn_ancestor(g->dn, acre_dn_depth(g->dn), &n);
+    int hit = 0;
+
+    for (unsigned k = 0; k < 2 && !hit; k++)
+        hit = find_attr(s, g, lists[k], &a) &&
+              acreV_attr_lists(s, a, w->x, w->xn);
+    for (unsigned i = 0; hit && i < w->n; i++)
+        if (w->gn[i] == n && !memcmp(w->g[i], dn, n))
+            hit = 0;
+    if (!hit)
+        return 0;
+    if (w->n == w->cap) {
+        unsigned cap = w->cap ? 2 * w->cap : 8;
+        const char **ng = talloc_realloc(w->tmp, w->g, const char *, cap);
+        size_t *nn = ng ? talloc_realloc(w->tmp, w->gn, size_t, cap) : NULL;
+        if (ng)
+            w->g = ng;
+        if (!nn)
+            return w->nomem = 1;
+        w->gn = nn;
+        w->cap = cap;
+    }
+    w->g[w->n] = dn;
+    w->gn[w->n++] = n;
+    return 0;
+}
+
+/*
+ * groupdnattr_url -- groupdnattr="ldap:///BASE?ATTR" (389's
+ * acllas__eval_memberGroupDnAttr): the requester's groups are found
+ * upwards, every entry under BASE whose member or uniqueMember lists the
+ * requester, then every entry under BASE listing one of those, and so
+ * on (no depth limit, each group once); the rule holds when a value of
+ * the entry's ATTR is the requester's DN or one of those groups.  A
+ * value that is no DN ends the test False, as it ends 389's.  (389 keeps
+ * the groups it found for the requester, under every base searched,
+ * across operations, and skips the search of a base when it searched
+ * that base or one below it in the operation: acre searches BASE alone,
+ * every time.)
+ */
+static int
+groupdnattr_url(struct ck *c, const struct acreI_bind *b)
+{
+    struct acre_request *rq = c->rq;
+    const acre_view_attr *a =
+        b->attr >= 0 && b->nterms ? acreE_entry_attr(c->e, b->attr) : NULL;
+    struct upward w = {.c = c,
+                       .tmp = c->st->scratch,
+                       .x = rq->authz_norm,
+                       .xn = rq->authz_len};
+
+    if (!a)
+        return F;
+    if (!rq->host.search) {
+        acreV_fail(rq, ACRE_ERR_LOOKUP);
+        return U;
+    }
+    for (unsigned i = 0; i == 0 || i <= w.n; i++) {
+        if (i) {
+            w.x = w.g[i - 1];
+            w.xn = w.gn[i - 1];
+        }
+        if (rq->host.search(rq->host.arg, b->terms[0].pat.dn, ACRE_SCOPE_SUB,
+                            upward_visit, &w) < 0 ||
+            w.nomem) {
+            acreV_fail(rq, w.nomem ? ACRE_ERR_NOMEM : ACRE_ERR_LOOKUP);
+            return U;
+        }
+    }
+    for (unsigned j = 0; j < a->nvals; j++) {
+        acre_dn *v = value_dn(c, w.tmp, a, j);
+        size_t n;
+        if (!v)
+            return rq->limit_hit ? U : F;
+        const char *t = acre_dn_ancestor(v, acre_dn_depth(v), &n);
+        if (acre_dn_equal(v, rq->authz))
+            return T;
+        for (unsigned i = 0; i < w.n; i++)
+            if (w.gn[i] == n && !memcmp(w.g[i], t, n))
+                return T;
+    }
+    return F;
+}
+
 static int
 userattr(struct ck *c, const struct acreI_bind *b)
 {
@@ -1927,6 +2031,8 @@ userattr(struct ck *c, const struct acreI_bind *b)
      * entry hold the value, else Undefined (never False) */
     if (!rq->authz)
         return b->uakind == ACREI_ACI_UA_VALUE ? U : F;
+    if (b->uakind == ACREI_ACI_UA_GROUPURL)
+        return groupdnattr_url(c, b);
     tmp = c->st->scratch; /* the entry's: freed by the next begin() */
     if (b->uakind == ACREI_ACI_UA_VALUE && b->attr < 0)
         r = U;

@@ -184,6 +184,11 @@ bind_text(const acre_schema *s, const struct acreI_bind *b, struct sb *o)
     case ACREI_ACI_USERATTR:
     case ACREI_ACI_USERDNATTR:
     case ACREI_ACI_GROUPDNATTR:
+        if (b->uakind == ACREI_ACI_UA_GROUPURL) {
+            sb_put(o, "ldap:///%s?%s", b->value ? b->value : "",
+                   attr_name(s, b->attr));
+            break;
+        }
         if (b->levels > 1) {
             const char *sep = "";
             sb_put(o, "parent[");

@@ -219,7 +219,10 @@ enum acreI_aci_uakind {
     ACREI_ACI_UA_ROLEDN,
     ACREI_ACI_UA_LDAPURL,
     ACREI_ACI_UA_SELFDN,
-    ACREI_ACI_UA_VALUE /* the requester's entry has attr: value */
+    ACREI_ACI_UA_VALUE, /* the requester's entry has attr: value */
+    /* 389's groupdnattr="ldap:///BASE?ATTR[?...]": terms[0] the base DN
+     * (none: never), value its text, attr ATTR (-1: never) */
+    ACREI_ACI_UA_GROUPURL
 };
 
 /* An IP address with its mask, or a dns pattern */

@@ -468,6 +468,13 @@ bind_atom(struct gen *g)
                                "departmentNumber#42", "labeledURI#LDAPURL",
                                "parent[0,1].manager#USERDN",
                                "parent[1].seeAlso#GROUPDN"})));
+    if (k < 77 && acreG_rng_pct(&g->r, 15)) /* 389's groupdnattr URLs */
+        return fmt(g, "groupdnattr%s\"%s\"", o15,
+                   PICK(g, ((const char *const[]){
+                               "ldap:///" SFX "?seeAlso?sub",
+                               "ldap:///" GROUPS "?seeAlso",
+                               "ldap:///" PEOPLE "?seeAlso", "ldap:///" SFX,
+                               "ldap:///" SFX "?uniqueMember?sub"})));
     if (k < 77)
         return fmt(
             g, "userattr%s\"%s\"", o15,

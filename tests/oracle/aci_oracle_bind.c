@@ -687,6 +687,68 @@ userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
     return r;
 }
 
+/* groupdnattr="ldap:///BASE?ATTR": acllas__eval_memberGroupDnAttr,
+ * literally -- the requester's groups found upwards under BASE (entries
+ * whose member or uniqueMember is the requester or a group found, each
+ * once), then the entry's ATTR values compared with the requester and
+ * those groups; a value that is no DN ends it False. */
+struct upw {
+    const struct acreR_aci *o;
+    void *tmp;
+    const acre_dn *x;
+    const acre_dn **g;
+    unsigned n;
+};
+
+static int
+upw_visit(void *ctx, const struct acreE_entry *e)
+{
+    struct upw *w = ctx;
+    int types[2] = {w->o->id_member, w->o->id_unique}, hit = 0;
+
+    for (int k = 0; k < 2; k++) {
+        unsigned n;
+        const acre_dn **v = dn_values(w->o, w->tmp, &e->v, types[k], &n);
+        hit |= listed(v, n, w->x);
+    }
+    if (hit && !listed(w->g, w->n, e->v.dn)) {
+        const acre_dn **g =
+            talloc_realloc(w->tmp, w->g, const acre_dn *, w->n + 1);
+        if (g)
+            w->g = g, g[w->n++] = e->v.dn;
+    }
+    return 0;
+}
+
+static enum acreR_tv
+groupdnattr_url(struct acreR_ctx *c, const struct acreI_bind *b)
+{
+    const struct acreR_aci *o = c->o;
+    struct upw w = {o, c->tmp, o->bind, NULL, 0};
+
+    if (!o->bind || b->attr < 0 || !b->nterms)
+        return tv_op(b->op, ACRER_F);
+    for (unsigned i = 0; i == 0 || i <= w.n; i++) {
+        w.x = i ? w.g[i - 1] : o->bind;
+        acreE_dir_walk(o->dir, b->terms[0].pat.dn, ACRE_SCOPE_SUB, upw_visit,
+                       &w);
+    }
+    for (unsigned i = 0; i < c->e->nattrs; i++) {
+        const acre_view_attr *a = &c->e->attrs[i];
+        if (acreR_aci_type_of(o, a->id) != b->attr)
+            continue;
+        for (unsigned j = 0; j < a->nvals; j++) {
+            const acre_dn *v =
+                acreR_aci_parse_dn(o, c->tmp, a->vals[j].val, a->vals[j].len);
+            if (!v)
+                return tv_op(b->op, ACRER_F);
+            if (acre_dn_equal(v, o->bind) || listed(w.g, w.n, v))
+                return tv_op(b->op, ACRER_T);
+        }
+    }
+    return tv_op(b->op, ACRER_F);
+}
+
 /* The LAS of one userattr kind (DS_LASUserDnAttrEval,
  * DS_LASGroupDnAttrEval, DS_LASRoleDnAttrEval, DS_LASLdapUrlAttrEval),
  * operator op applied as each applies it. */
@@ -702,6 +764,8 @@ kind_las(struct acreR_ctx *c, const struct acreI_bind *b, enum acreI_aci_op op)
     /* anonymous: no groups, no roles -- False before any operator */
     if ((group || role) && !o->bind)
         return ACRER_F;
+    if (b->uakind == ACREI_ACI_UA_GROUPURL)
+        return groupdnattr_url(c, b);
     /* roles: the attribute named by the whole text, on the entry itself;
      * missing: False before any operator */
     if (role) {
