@@ -75,6 +75,82 @@ trim(const char *s, size_t *off, size_t *n)
         (*n)--;
 }
 
+/* 389's dn.c: what a DN value must escape, anywhere and at its start */
+static int
+needs_escape(char c)
+{
+    return c == '\\' || c == '"' || c == ',' || c == ';' || c == '+' ||
+           c == '<' || c == '>' || c == '=';
+}
+
+/* ... and the hex pairs of those ("\2C"), in any case */
+static int
+needs_escape_hex(int v)
+{
+    return v == 0x22 || v == 0x2b || v == 0x2c || (v >= 0x3b && v <= 0x3e) ||
+           v == 0x5c;
+}
+
+/*
+ * escapes_389 -- s[0..n), the text of a userdn / groupdn / roledn value
+ * that aclparse.c hands to 389's DN normaliser as one DN (from its first
+ * ldap:/// to its first '?' or its end), with that normaliser's escapes
+ * applied (slapi_dn_normalize_ext, INVALUE): a hex pair of a character a
+ * value need not escape becomes the character ("\7C" '|', "\2A" '*'),
+ * but "\00" and "\20"; the escape of a character a value must escape
+ * stays; any other escape is dropped ("\ " a space, "\|" '|'), but for
+ * a space at the value's start, or followed by spaces alone up to a ',',
+ * ';' or '+' (there "\20"), which stays.  The LAS then cuts the result
+ * at "||": "ldap:///cn=g1,dc=x\ || ldap:///cn=g2,dc=x" names cn=g1,dc=x
+ * and cn=g2,dc=x.  Returns a talloc string (its length in *out_n).
+ */
+static char *
+escapes_389(struct acreA_p *p, const char *s, size_t n, size_t *out_n)
+{
+    char *o = talloc_array(p->ctx, char, n + 1);
+    size_t k = 0;
+
+    for (size_t i = 0; o && i < n; i++) {
+        int h, l;
+        if (s[i] != '\\' || i + 1 >= n) {
+            o[k++] = s[i];
+            continue;
+        }
+        char c = s[i + 1];
+        size_t j = k;
+        while (j && o[j - 1] == ' ')
+            j--;
+        int start = j && o[j - 1] == '=';
+        if (i + 2 < n && (h = acreE_hexval(c)) >= 0 &&
+            (l = acreE_hexval(s[i + 2])) >= 0) {
+            int v = h << 4 | l;
+            if (v == 0 || v == 0x20 || needs_escape_hex(v) ||
+                (start && v == 0x23)) {
+                memcpy(o + k, s + i, 3);
+                k += 3;
+            } else {
+                o[k++] = (char)v;
+            }
+            i += 2;
+            continue;
+        }
+        size_t m = i + 2;
+        while (c == ' ' && m < n && s[m] == ' ')
+            m++;
+        int sep = m < n && (s[m] == ',' || s[m] == ';' || s[m] == '+');
+        if (needs_escape(c) || (start && (c == ' ' || c == '#')) ||
+            (c == ' ' && sep))
+            o[k++] = '\\';
+        o[k++] = c;
+        i++;
+    }
+    if (!o)
+        return NULL;
+    o[k] = '\0';
+    *out_n = k;
+    return o;
+}
+
 static int
 count_term(struct acreA_p *p, size_t off)
 {
@@ -164,6 +240,36 @@ url(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
     return rc;
 }
 
+static int subject_list(struct acreA_p *p, struct acreI_bind *b,
+                        struct operand v);
+
+/*
+ * escaped_list -- a 389 list whose normalised part (at, len) holds an
+ * escape: the list is read from a copy of the rule text in which that
+ * part is what 389's normaliser makes of it (escapes_389).  Offsets in
+ * messages then point into the copy.
+ */
+static int
+escaped_list(struct acreA_p *p, struct acreI_bind *b, struct operand v,
+             size_t at, size_t len)
+{
+    size_t nn, tail = strlen(p->s + at + len);
+    char *x = escapes_389(p, p->s + at, len, &nn);
+    char *t = x ? talloc_array(p->ctx, char, at + nn + tail + 1) : NULL;
+
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    memcpy(t, p->s, at);
+    memcpy(t + at, x, nn);
+    memcpy(t + at + nn, p->s + at + len, tail + 1);
+    const char *was = p->s;
+    p->s = t;
+    v.n = v.n - len + nn;
+    int rc = subject_list(p, b, v);
+    p->s = was;
+    return rc;
+}
+
 static int
 special(const char *s, size_t n, enum acreI_aci_subj *kind)
 {
@@ -235,7 +341,6 @@ static int
 subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
 {
     const char *s = p->s;
-    unsigned cnt = 1;
 
     /* 389's normaliser finds a lowercase userdn / groupdn / roledn and
      * then wants a lowercase "ldap:///" (or "ldaps:///") in its value */
@@ -262,8 +367,19 @@ subjects(struct acreA_p *p, struct acreI_bind *b, struct operand v)
                                  "ldap:/// to the first '?' or the end as one "
                                  "DN, and finds %s",
                                  why);
+            if (memchr(s + at, '\\', len))
+                return escaped_list(p, b, v, at, len);
         }
     }
+    return subject_list(p, b, v);
+}
+
+/* subject_list -- the "||" terms of v */
+static int
+subject_list(struct acreA_p *p, struct acreI_bind *b, struct operand v)
+{
+    const char *s = p->s;
+    unsigned cnt = 1;
 
     for (size_t i = v.off; i + 1 < v.off + v.n; i++)
         if (s[i] == '|' && s[i + 1] == '|')
