@@ -665,8 +665,8 @@ static const char collective_part[] =
  * X.500 basic access control attributes (X.501, RFC 3672 subentries), the
  * 389 Directory Server `aci` attribute, pwdChangedTime of the password
  * policy draft, entryExpireTimestamp of slapd's dds overlay (what a
- * slapcat of a dds database holds).  (OpenDJ's isMemberOf is in the servers part below: stored,
- * or computed on request, see acre_request_set_flags.)
+ * slapcat of a dds database holds).  (OpenDJ's isMemberOf is in the servers
+ * part below: stored, or computed on request, see acre_request_set_flags.)
  */
 /* clang-format off */
 static const char acre_part[] =
