@@ -233,9 +233,20 @@ val_dn_scope(struct acreV_check *c, const struct acreI_val *v)
     }
 }
 
+/* Is type objectClass or structuralObjectClass? */
+static int
+is_class_type(const acre_schema *s, int type)
+{
+    const struct acreS_known *k = acreS_known(s);
+
+    return type >= 0 &&
+           (type == k->objectClass || type == k->structuralObjectClass);
+}
+
 /* The value NUL-terminated (as slapd's berval), made once per check; a
  * DN value as slapd's normalised text (acreV_slapd_dn), which its value
- * regexes see, unless it is taken as given (c->asis). */
+ * regexes see, unless it is taken as given (c->asis); a class as the
+ * entry spells it. */
 static const char *
 val_str(struct acreV_check *c)
 {
@@ -243,9 +254,15 @@ val_str(struct acreV_check *c)
     const uint8_t *v;
 
     if (!c->val_str && (v = acreV_check_val(c, &vl))) {
-        char *s = talloc_size(c->rq->scratch, vl + 1);
         int eq = acreS_attr(c->rq->schema, c->type)->eq;
         size_t n;
+        /* objectClass has no normaliser in slapd (its values are kept
+         * as written): a regex sees the text, not the class's OID */
+        if (c->va && is_class_type(c->rq->schema, c->type)) {
+            v = (const uint8_t *)c->va->vals[c->vi].val;
+            vl = c->va->vals[c->vi].len;
+        }
+        char *s = talloc_size(c->rq->scratch, vl + 1);
         if (s) {
             memcpy(s, v, vl);
             s[vl] = '\0';
@@ -298,6 +315,8 @@ static int
 what_val(struct acreV_check *c, const struct acreI_val *v,
          struct acreV_matches *m, int want_m)
 {
+    const acre_schema *sch = c->rq->schema;
+
     size_t vl;
     const uint8_t *cv = acreV_check_val(c, &vl);
 
@@ -308,6 +327,14 @@ what_val(struct acreV_check *c, const struct acreI_val *v,
         /* slapd's regexec stops at a NUL byte */
         return s && acreV_regex_match(c->rq, &v->re, s, strlen(s), m->val,
                                       want_m ? ACREI_MAX_MATCHES : 0);
+    }
+    if (v->style == ACREI_VAL_EXACT && is_class_type(sch, c->type) &&
+        v->rule == acreS_attr(sch, c->type)->eq) {
+        /* objectSubClassMatch, slapd's equality of objectClass: the
+         * value names the asserted class or a subclass of it */
+        int have = acreS_class_find(sch, (const char *)cv, vl),
+            want = acreS_class_find(sch, (const char *)v->norm, v->norm_len);
+        return have >= 0 && want >= 0 && acreS_class_is(sch, have, want);
     }
     if (v->style == ACREI_VAL_EXACT)
         return vl == v->norm_len && memcmp(cv, v->norm, v->norm_len) == 0;

@@ -432,6 +432,9 @@ what_val(struct check *c, const struct acreI_val *v, struct matches *m)
     if (v->style == ACREI_VAL_REGEX)
         return acreR_oracle_regex_rule(&v->re, c->sval, m->val,
                                        ACREI_MAX_MATCHES);
+    /* (objectClass values, whose regex sees their spelling and whose
+     * val= is objectSubClassMatch, are not generated: golden
+     * search-val-objectclass holds slapd's answers) */
     if (v->style == ACREI_VAL_EXACT) /* normalised forms, byte for byte */
         return t->val_len == v->norm_len &&
                memcmp(t->val, v->norm, v->norm_len) == 0;
