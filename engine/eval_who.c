@@ -498,6 +498,28 @@ subject_entry(struct acreV_check *c, const struct acreI_subject *sj,
     return pat && subject_scope(sj, pat, op, opnorm, oplen);
 }
 
+/* Is the value checked, of type `type`, the DN whose normalised text is
+ * ndn[0..n)?  A value taken as given (c->asis: slapacl's) of DN syntax is
+ * compared byte for byte with slapd's text of that DN, as slapd's
+ * value_match does with flags 0; else as normalised values. */
+static int
+check_val_is_dn(struct acreV_check *c, int type, const uint8_t *v, size_t vl,
+                const char *ndn, size_t n)
+{
+    const struct acreS_attr *at = acreS_attr(c->rq->schema, type);
+
+    if (c->asis && at->syntax && !strcmp(at->syntax, DN_SYNTAX)) {
+        size_t sl;
+        const char *sd = acreV_slapd_dn(c->rq, ndn, n, &sl);
+        if (!sd) {
+            c->rq->limit_hit = 1; /* out of memory: deny */
+            return 0;
+        }
+        return sl == vl && memcmp(sd, v, vl) == 0;
+    }
+    return value_is_dn(c->rq->schema, type, v, vl, ndn, n);
+}
+
 /* "selfwrite" and kin: a value check of a DN (or NameUID) attribute
  * whose value is the requester. */
 static int
@@ -514,8 +536,7 @@ self_access(struct acreV_check *c)
         return 0;
     if (!rq->authz || !(v = acreV_check_val(c, &vl)))
         return 0;
-    return value_is_dn(rq->schema, c->type, v, vl, rq->authz_norm,
-                       rq->authz_len);
+    return check_val_is_dn(c, c->type, v, vl, rq->authz_norm, rq->authz_len);
 }
 
 /* ------------------------------------------------------------------------
@@ -561,7 +582,7 @@ dnattr_matches(struct acreV_check *c, const struct acreI_subject *sj,
     }
     size_t vl;
     const uint8_t *v = acreV_check_val(c, &vl);
-    int ok = v && value_is_dn(s, sj->dnattr->type, v, vl, opnorm, oplen);
+    int ok = v && check_val_is_dn(c, sj->dnattr->type, v, vl, opnorm, oplen);
     note(c, "    dnattr=%s with self: the value %s the requester\n",
          sj->dnattr->text, ok ? "is" : "is not");
     return ok;
