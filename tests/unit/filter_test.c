@@ -1383,6 +1383,26 @@ Test(filter, approx_as_389)
     cr_expect(!acreF_approx389((const uint8_t *)"jones", 5, v, 1));
 }
 
+/* The entry named dn of a directory of LDIF text under a new schema of
+ * `flags` (*s, freed by the caller with everything else). */
+static const struct acreE_entry *
+entry_389(unsigned flags, const char *text, const char *name, acre_schema **s)
+{
+    struct acreE_dir *d;
+    acre_dn *dn;
+    acre_diag dg;
+
+    cr_assert_eq(acre_schema_new(NULL, flags, s, &dg), 0, "%s", dg.message);
+    cr_assert_eq(acreE_dir_new(*s, *s, 0, &d), 0);
+    cr_assert_eq(
+        acreE_dir_load_ldif(d, NULL, text, strlen(text), "t", NULL, NULL, &dg),
+        0, "%s", dg.message);
+    cr_assert_eq(acre_dn_parse(*s, *s, name, strlen(name), 0, &dn, NULL), 0);
+    const struct acreE_entry *e = acreE_dir_find(d, dn);
+    cr_assert_not_null(e);
+    return e;
+}
+
 /* Under a 389 schema an assertion its rule refuses is compared all the
  * same, integers without an ORDERING rule are ordered by their syntax,
  * and a >= or <= item's index candidates are a range of keys in byte
@@ -1427,21 +1447,11 @@ Test(filter, integers_and_invalid_values_as_389)
     };
 
     acre_schema *s;
-    struct acreE_dir *d;
-    acre_dn *dn;
     acre_diag dg;
+    const struct acreE_entry *e =
+        entry_389(ACRE_SCHEMA_389 | ACRE_SCHEMA_SYNTAX_MATCH, text,
+                  "uid=ivan,dc=example,dc=com", &s);
 
-    cr_assert_eq(acre_schema_new(
-                     NULL, ACRE_SCHEMA_389 | ACRE_SCHEMA_SYNTAX_MATCH, &s, &dg),
-                 0, "%s", dg.message);
-    cr_assert_eq(acreE_dir_new(s, s, 0, &d), 0);
-    cr_assert_eq(
-        acreE_dir_load_ldif(d, NULL, text, strlen(text), "t", NULL, NULL, &dg),
-        0, "%s", dg.message);
-    cr_assert_eq(
-        acre_dn_parse(s, s, "uid=ivan,dc=example,dc=com", 26, 0, &dn, NULL), 0);
-    const struct acreE_entry *e = acreE_dir_find(d, dn);
-    cr_assert_not_null(e);
     for (size_t i = 0; i < NELEM(c); i++) {
         struct acreF_filter *f;
         cr_assert_eq(
@@ -1492,20 +1502,10 @@ Test(filter, raw_substrings_as_389)
     };
 
     acre_schema *s;
-    struct acreE_dir *d;
-    acre_dn *dn;
     acre_diag dg;
+    const struct acreE_entry *e =
+        entry_389(ACRE_SCHEMA_389, text, "uid=sam,dc=example,dc=com", &s);
 
-    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &s, &dg), 0, "%s",
-                 dg.message);
-    cr_assert_eq(acreE_dir_new(s, s, 0, &d), 0);
-    cr_assert_eq(
-        acreE_dir_load_ldif(d, NULL, text, strlen(text), "t", NULL, NULL, &dg),
-        0, "%s", dg.message);
-    cr_assert_eq(
-        acre_dn_parse(s, s, "uid=sam,dc=example,dc=com", 25, 0, &dn, NULL), 0);
-    const struct acreE_entry *e = acreE_dir_find(d, dn);
-    cr_assert_not_null(e);
     for (size_t i = 0; i < NELEM(c); i++) {
         struct acreF_filter *f, *g;
         cr_assert_eq(acreF_parse_flags(s, s, c[i].filter, strlen(c[i].filter),
