@@ -1179,18 +1179,25 @@ url_takes(struct ck *c, const char *s, size_t n, const acre_entry_view *u)
         acreV_fail(rq, ACRE_ERR_NOMEM);
         return U;
     }
-    if ((!v389 || ldap_prefix(s, n)) && acreE_url_parse(tmp, s, n, &url) == 0 &&
-        (!v389 || url.filter) &&
-        acre_dn_parse(tmp, rq->schema, url.dn, strlen(url.dn), 0, &base,
-                      NULL) == 0 &&
-        (!url.filter ||
-         acreF_parse_flags(tmp, rq->schema, url.filter, strlen(url.filter),
-                           v389 ? ACREF_389_RAWSUBS : 0, &f, NULL) == 0)) {
+    /* each step: 0 read, ACRE_ERR_NOMEM, anything else unreadable */
+    int rc = v389 && !ldap_prefix(s, n) ? -1 : acreE_url_parse(tmp, s, n, &url);
+    if (!rc && v389 && !url.filter)
+        rc = -1;
+    if (!rc)
+        rc = acre_dn_parse(tmp, rq->schema, url.dn, strlen(url.dn), 0, &base,
+                           NULL);
+    if (!rc && url.filter)
+        rc = acreF_parse_flags(tmp, rq->schema, url.filter, strlen(url.filter),
+                               v389 ? ACREF_389_RAWSUBS : 0, &f, NULL);
+    if (!rc) {
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         r = in_scope(u->dn, base, url.scope) &&
                     (!f || acreV_filter_eval(c->rq, f, u, &h) == ACREF_TRUE)
                 ? T
                 : F;
+    } else if (rc == ACRE_ERR_NOMEM) {
+        acreV_fail(rq, ACRE_ERR_NOMEM); /* never read as False: deny */
+        r = U;
     }
     talloc_free(tmp);
     return r;
@@ -1957,7 +1964,9 @@ upward_visit(void *arg, const acre_entry_view *g)
         w->gn = nn;
         w->cap = cap;
     }
-    w->g[w->n] = dn;
+    /* a copy: the host's view lives for the callback only */
+    if (!(w->g[w->n] = talloc_strndup(w->tmp, dn, n)))
+        return w->nomem = 1;
     w->gn[w->n++] = n;
     return 0;
 }
