@@ -925,6 +925,12 @@ acre_effective_rights(acre_request *rq, const acre_entry_view *e,
         return ACRE_ERR_UNSUPPORTED; /* 389's control, 389's rules */
     if (!(g.out = talloc_strdup(rq->mem, "entryLevelRights: ")))
         return ACRE_ERR_NOMEM;
+    /* 389 answers a GER in an operation of its own (_ger_new_gerpb): ACI
+     * state made afresh, and URL filters tested without the search's
+     * FILTER_NORMALIZED (rq->ger) */
+    struct acreV_aci_rq *search_state = rq->aci;
+    rq->aci = NULL;
+    rq->ger = 1;
     /* v: read on "*" (389 asks for the attribute named "*") */
     if (ask(&g, &star, ACREI_ACI_READ))
         l[n++] = 'v';
@@ -941,6 +947,9 @@ acre_effective_rights(acre_request *rq, const acre_entry_view *e,
     if (g.first)
         ger_put(&g, "*:none");
     ger_put(&g, "\n");
+    acreV_aci_end(rq);
+    rq->aci = search_state;
+    rq->ger = 0;
     rq->err = 0;
     rq->limit_hit = 0;
     if (!g.err && !(*out = strdup(g.out)))

@@ -148,6 +148,9 @@ struct acreF_hooks {
      * UNDEFINED): 0 with *vals[0..*n) until the next call, else an error */
     int (*values)(void *arg, unsigned kind, const acre_entry_view *e,
                   const acre_value **vals, uint32_t *n);
+    /* 1: substrings parsed with ACREF_389_RAWSUBS matched as any others
+     * (389 outside a search operation's filter test) */
+    int normal_subs;
 };
 
 /*

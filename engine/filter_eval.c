@@ -118,6 +118,7 @@ struct ev {
     void *memberof_arg;
     int (*values)(void *arg, unsigned kind, const acre_entry_view *e,
                   const acre_value **vals, uint32_t *n);
+    int normal_subs; /* acreF_hooks */
 };
 
 /* A buffer for values normalised during evaluation. */
@@ -784,8 +785,9 @@ subs_attr(const struct ev *ev, const struct acreF_node *nd,
 
         if (!p)
             continue;
-        m = nd->raw389 ? subs_raw(nd, p, len)
-                       : acreM_substr_match(ev->s, at.sub, &nd->pat, p, len);
+        m = nd->raw389 && !ev->normal_subs
+                ? subs_raw(nd, p, len)
+                : acreM_substr_match(ev->s, at.sub, &nd->pat, p, len);
         if (m > 0)
             r = ACREF_TRUE;
         else if (m < 0)
@@ -1141,6 +1143,7 @@ ev_init(struct ev *ev, const struct acreF_filter *f, const acre_entry_view *e,
         ev->memberof = h->memberof;
         ev->memberof_arg = h->memberof_arg;
         ev->values = h->values;
+        ev->normal_subs = h->normal_subs;
     }
     return 0;
 }

@@ -358,7 +358,8 @@ struct acreF_hooks
 acreV_filter_hooks(struct acre_request *rq, acreF_access_fn access, void *ctx)
 {
     struct acreF_hooks h = {
-        access, ctx, NULL, NULL, acreV_memberof, rq, acreV_virtual_values};
+        access, ctx, NULL, NULL, acreV_memberof, rq, acreV_virtual_values,
+        rq->ger};
 
     if (rq->host.has_children) {
         h.children = host_children;

@@ -1831,8 +1831,11 @@ int acre_explain_steps(acre_request *rq, const acre_entry_view *e,
  * text, to free with free().  Returns 0, ACRE_ERR_INVAL (an argument
  * NULL), ACRE_ERR_UNSUPPORTED (not a 389 ACI policy: OpenLDAP rules, or
  * ACIs compiled with ACRE_COMPILE_ACI_OPENDJ), ACRE_ERR_NOMEM or
- * ACRE_ERR_LOOKUP (a failed lookup: nothing printed).  For the request's
- * thread.
+ * ACRE_ERR_LOOKUP (a failed lookup: nothing printed).  Like 389, it
+ * answers in an operation of its own: nothing the request's checks kept
+ * is used, and the substrings of URL filters (userdn, memberURL,
+ * #LDAPURL) match as usual, where a 389 search takes them as written.
+ * For the request's thread.
  */
 int acre_effective_rights(acre_request *rq, const acre_entry_view *e,
                           const char *const *attrs, size_t nattrs, char **out);

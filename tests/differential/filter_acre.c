@@ -86,7 +86,7 @@ visit(void *ctx, const struct acreE_entry *e)
 {
     struct walk *w = ctx;
     struct acreF_hooks h = {NULL, NULL, children, (void *)w->dir,
-                            NULL, NULL, NULL};
+                            NULL, NULL, NULL,     0};
     size_t n;
     const char *dn;
 

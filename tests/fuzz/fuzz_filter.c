@@ -200,9 +200,9 @@ check_eval(const struct acreF_filter *f, const struct acreE_buf *b, size_t size)
         check(r[k] == ACREF_TRUE || r[k] == ACREF_FALSE ||
               r[k] == ACREF_UNDEFINED);
         struct acreF_hooks all = {allow_all, NULL, NULL, NULL,
-                                  NULL,      NULL, NULL};
+                                  NULL,      NULL, NULL, 0};
         struct acreF_hooks one = {deny_one, &deny, NULL, NULL,
-                                  NULL,     NULL,  NULL};
+                                  NULL,     NULL,  NULL, 0};
         check(acreF_eval(f, &entries[k]->v, &all) == r[k]);
         check(acreF_eval(f, &entries[k]->v, &one) <= ACREF_UNDEFINED);
     }

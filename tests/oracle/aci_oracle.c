@@ -253,7 +253,7 @@ acreR_aci_filter_plain(const struct acreR_aci *o, const struct acreF_filter *f,
                        const acre_entry_view *e)
 {
     struct acreF_hooks h = {NULL, NULL, dir_children, (void *)o->dir,
-                            NULL, NULL, NULL};
+                            NULL, NULL, NULL,         0};
 
     return acreF_eval(f, e, &h);
 }

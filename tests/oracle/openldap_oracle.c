@@ -137,8 +137,8 @@ acreR_dir_children(void *arg, const acre_entry_view *e)
 struct acreF_hooks
 acreR_dir_hooks(const struct acreE_dir *dir)
 {
-    struct acreF_hooks h = {NULL, NULL, acreR_dir_children, (void *)dir, NULL,
-                            NULL, NULL};
+    struct acreF_hooks h = {
+        NULL, NULL, acreR_dir_children, (void *)dir, NULL, NULL, NULL, 0};
 
     return h;
 }

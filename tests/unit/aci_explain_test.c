@@ -67,9 +67,9 @@ struct fx {
 };
 
 static void
-setup_as(struct fx *f, const char *who)
+setup_with(struct fx *f, const char *who, const char *text)
 {
-    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", data, sizeof data - 1};
+    acre_source src = {ACRE_DIALECT_ACI, "t.ldif", text, strlen(text)};
     acre_diag d;
     acre_subject s;
 
@@ -77,12 +77,18 @@ setup_as(struct fx *f, const char *who)
     cr_assert_eq(acre_policy_compile(NULL, NULL, &src, 1, 0, &f->p, &d), 0,
                  "%s", d.message);
     cr_assert_eq(acre_directory_load(NULL, acre_policy_schema(f->p), "t.ldif",
-                                     data, sizeof data - 1, &f->dir, NULL),
+                                     text, strlen(text), &f->dir, NULL),
                  0);
     memset(&s, 0, sizeof s);
     s.authz_dn = who;
     cr_assert_eq(
         acre_request_begin(f->p, &s, acre_directory_host(f->dir), &f->rq), 0);
+}
+
+static void
+setup_as(struct fx *f, const char *who)
+{
+    setup_with(f, who, data);
 }
 
 static void
@@ -362,6 +368,47 @@ Test(aci_explain, ger_anonymous_has_no_selfwrite)
                         "attributeLevelRights: objectClass:none, cn:none, "
                         "member:none\n");
     free(s);
+    teardown(&f);
+}
+
+/* 389's search tests a URL filter's substrings as written (its
+ * FILTER_NORMALIZED flag): "(cn=An*)" takes no one there; its GER has a
+ * pblock of its own, where the filter matches as usual */
+Test(aci_explain, ger_url_substrings_as_usual)
+{
+    static const char text[] =
+        "dn: " SUFFIX "\n"
+        "objectClass: top\n"
+        "objectClass: domain\n"
+        "dc: example\n"
+        "aci: (targetattr=\"sn\")(version 3.0; acl \"url\"; allow (read) "
+        "userdn=\"ldap:///ou=people," SUFFIX "??sub?(cn=An*)\";)\n"
+        "\n"
+        "dn: ou=people," SUFFIX "\n"
+        "objectClass: top\n"
+        "objectClass: organizationalUnit\n"
+        "ou: people\n"
+        "\n"
+        "dn: " ANN "\n"
+        "objectClass: top\n"
+        "objectClass: person\n"
+        "cn: Ann\n"
+        "sn: Smith\n";
+    static const char *const sn[] = {"sn"};
+    struct fx f;
+
+    setup_with(&f, ANN, text);
+    cr_expect_eq(
+        acre_access(f.rq, view(&f, ANN), "sn", NULL, 0, ACRE_RIGHT_READ, NULL),
+        0);
+    char *s = ger(&f, ANN, sn, 1);
+    cr_expect_str_eq(s, "entryLevelRights: none\n"
+                        "attributeLevelRights: sn:r\n");
+    free(s);
+    /* and the search's answer again after it */
+    cr_expect_eq(
+        acre_access(f.rq, view(&f, ANN), "sn", NULL, 0, ACRE_RIGHT_READ, NULL),
+        0);
     teardown(&f);
 }
 
