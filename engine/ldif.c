@@ -473,6 +473,32 @@ unbase64_slapd(char *s, size_t n, int *clean)
  * Line syntax
  */
 
+/* c_space -- isspace in the C locale, as libldap's LDIF reader tests it
+ * around a line's colon */
+static int
+c_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* drop_cr -- libldap's LDIF reader deletes every CR of a value (the mark
+ * it leaves where it joins folded lines): l[v..e) without its CRs, moved
+ * down in place; returns the new end */
+static size_t
+drop_cr(char *l, size_t v, size_t e)
+{
+    char *p = memchr(l + v, '\r', e - v);
+    size_t o;
+
+    if (!p)
+        return e;
+    o = (size_t)(p - l);
+    for (size_t i = o; i < e; i++)
+        if (l[i] != '\r')
+            l[o++] = l[i];
+    return o;
+}
+
 /* parse_base64 -- the value of "desc::" starts at line offset v; as
  * slapd reads it when slapd is set (2: a DN, decoded to its end or its
  * padding). */
@@ -484,11 +510,12 @@ parse_base64(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
     size_t e = r->llen;
     long m;
 
-    for (; v < e && l[v] == ' '; v++)
+    for (; v < e && (l[v] == ' ' || (slapd && c_space(l[v]))); v++)
         ;
     if (slapd) {
         int clean;
 
+        e = drop_cr(l, v, e);
         if (v == e)
             return fail_at(r, diag, ACRE_ERR_LDIF_BASE64, v,
                            "missing base64 value");
@@ -537,17 +564,24 @@ ieq(const char *s, size_t n, const char *lit)
 /*
  * parse_plain -- the SAFE-STRING value of "desc:" starts at line offset v
  * (after the colon): skip the FILL, refuse what must be base64-encoded.
+ * As slapd reads it when slapd is set (2: a DN, which must still not
+ * start with ':' or '<': slapd takes no such DN).
  */
 static int
 parse_plain(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
             int slapd, acre_diag *diag)
 {
-    const char *l = r->rec + start, *bad;
-    size_t n = r->llen;
+    char *l = r->rec + start;
+    const char *bad;
+    size_t n = r->llen, full;
 
-    for (; v < n && l[v] == ' '; v++)
+    /* slapd skips any white space after the colon and drops CRs */
+    for (; v < n && (l[v] == ' ' || (slapd && c_space(l[v]))); v++)
         ;
-    if (v < n && (l[v] == ':' || l[v] == '<') && !slapd)
+    full = n;
+    if (slapd && (n = drop_cr(l, v, n)) != full)
+        l[n] = '\0';
+    if (v < n && (l[v] == ':' || l[v] == '<') && slapd != 1)
         return fail_at(r, diag, ACRE_ERR_LDIF_SYNTAX, v,
                        "a value starting with '%c' must be base64-encoded",
                        l[v]);
@@ -559,7 +593,7 @@ parse_plain(struct acreL_reader *r, size_t start, size_t v, struct slot *s,
     s->len = n - v;
     s->col = 0;
     s->span = 0;
-    if (fold_of(r, v) == 0) {
+    if (fold_of(r, v) == 0 && n == full) {
         s->col = (unsigned)v + 1;
         s->span = (r->nfolds > 1 ? r->folds[1].off : n) - v;
     }
@@ -602,12 +636,11 @@ parse_line(struct acreL_reader *r, size_t start, struct slot *s,
     if (i + 1 < n && l[i + 1] == '<')
         return fail_at(r, diag, ACRE_ERR_LDIF_UNSUPPORTED, i + 1,
                        "URL values (\":<\") are not supported");
-    /* slapd's reader (2: the DN's, which must decode cleanly; its plain
-     * form keeps the RFC's rules: slapd takes no DN they refuse) */
+    /* slapd's reader (2: the DN's: its base64 must decode cleanly) */
     slapd = r->slapd ? 1 + ieq(l + k, i - k, "dn") : 0;
     if (i + 1 < n && l[i + 1] == ':')
         return parse_base64(r, start, i + 2, s, slapd, diag);
-    return parse_plain(r, start, i + 1, s, slapd == 1, diag);
+    return parse_plain(r, start, i + 1, s, slapd, diag);
 }
 
 /* ------------------------------------------------------------------------

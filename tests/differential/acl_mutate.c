@@ -200,7 +200,7 @@ static const struct kit rule_kit = {pool, DT_NELEM(pool),
                                     "\"=,.()*${}\\;:+-!&|/ \taZ09#"};
 
 static const struct kit data_kit = {data_pool, DT_NELEM(data_pool),
-                                    "\"=,.;:+-<>#\\ \taZ09"};
+                                    "\"=,.;:+-<>#\\ \t\r\vaZ09"};
 
 /* The lines of the rules that belong to an access rule ("access" and
  * the indented lines that continue it). */

@@ -656,8 +656,23 @@ Test(ldif, slapd_reader)
         {"dn: cn=a\n\t cn: x\n", "cn=a@1|cn=x@2"},
     };
 
-    static const char *const bad[] = {"dn: cn=a\nd::\n", "dn: cn=a\nd:: \n",
-                                      "dn:: Y24 9YQ==\n"};
+    /* any white space after the colon is skipped and every CR dropped,
+     * in DNs too (libldap's ldif_parse_line2; an RFC 2849 reader keeps a
+     * tab and refuses a CR) */
+    static const struct {
+        const char *text, *want;
+    } ws[] = {
+        {"dn: cn=a\ncn:\t x\n", "cn=a@1|cn=x@2"},
+        {"dn: cn=a\ncn:\v\f x\t\n", "cn=a@1|cn=x\\09@2"},
+        {"dn: cn=a\ncn:: \teA==\n", "cn=a@1|cn=x@2"},
+        {"dn: cn=a\ncn: x\ry\r\n", "cn=a@1|cn=xy@2"},
+        {"dn: cn=a\ncn:: e\rA==\n", "cn=a@1|cn=x@2"},
+        {"dn:\tcn=a\r,dc=com\ncn: x\n", "cn=a,dc=com@1|cn=x@2"},
+    };
+
+    static const char *const bad[] = {"dn: cn=a\nd::\n",  "dn: cn=a\nd:: \n",
+                                      "dn:: Y24 9YQ==\n", "dn: :cn=a\n",
+                                      "dn: <cn=a\n",      "dn: cn=a\ncn : x\n"};
     acre_diag d;
 
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
@@ -668,6 +683,11 @@ Test(ldif, slapd_reader)
         cr_expect_lt(
             read_text(ok[i].text, strlen(ok[i].text), got, sizeof got, &d), 0,
             "RFC reader took %s", ok[i].text);
+    }
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+        cr_expect_eq(read_slapd(ws[i].text, got, sizeof got, &d), 0, "%s: %s",
+                     ws[i].text, d.message);
+        cr_expect_str_eq(got, ws[i].want, "input:\n%s", ws[i].text);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_expect_lt(read_slapd(bad[i], got, sizeof got, &d), 0, "%s", bad[i]);
