@@ -20,9 +20,15 @@
 #       acre search [-D BIND] [--authc-dn PROXY] -o ldif-wrap=no
 #                   -b BASE -s SCOPE -- FILTER [ATTR...]
 #       (BIND - is anonymous; PW @ is the proxied authorisation control
-#       sent by PROXY, spec.json's "proxy" DN, else test006's rootdn)
+#       sent by PROXY, spec.json's "proxy" DN, else test006's rootdn;
+#       spec.json's "peer", when there, is the address the searches came
+#       from: --peer PEER)
 #   slapacl BIND ENTRY [ATTR/LEVEL[:VALUE]...]
 #       acre explain --format slapacl -e ENTRY [-D BIND] [ATTR/LEVEL[=VALUE]...]
+#       (an argument -oNAME=VALUE is slapacl's requester option: peername,
+#       sockname, sockurl, domain, ssf become --peer, --sockname, --sockurl,
+#       --domain, --ssf; transport_ssf, tls_ssf, sasl_ssf --ssf KIND=N;
+#       authzDN=DN -D DN --authc-dn BIND)
 # Both sides, slapd's golden.WHICH.txt and acre's answers gathered in the
 # same `### N OP` block form, go through one normaliser before comparing:
 #   search   `# rc=CODE TEXT` (acre's `# result:` line gives the code,
@@ -64,12 +70,13 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/acre-conformance.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-proxy="cn=Manager,dc=example,dc=com"
+proxy="cn=Manager,dc=example,dc=com" peer=
 if [ -f "$data/policy.conf" ]; then
     policy=$data/policy.conf
     if [ -f "$data/spec.json" ]; then
         p=$(sed -n 's/.*"proxy": *\[ *"\([^"]*\)".*/\1/p' "$data/spec.json")
         proxy=${p:-$proxy}
+        peer=$(sed -n 's/.*"peer": *"\([^"]*\)".*/\1/p' "$data/spec.json")
     fi
 else
     policy=$tmp/slapd.conf
@@ -90,10 +97,28 @@ LC_ALL=C grep -qi '^structuralObjectClass:' "$ldif" && nosoc=0
 run_case() {
     op=$1 bind=$2
     if [ "$op" = slapacl ]; then
-        entry=$3
+        entry=$3 authz=
         shift 3
         for a in "$@"; do # slapacl's ATTR/LEVEL:VALUE is ATTR/LEVEL=VALUE
             shift
+            case $a in -o*=*) # a requester option of slapacl
+                o=${a#-o} v=${a#*=}
+                case ${o%%=*} in
+                peername) set -- "$@" --peer "$v" ;;
+                sockname) set -- "$@" --sockname "$v" ;;
+                sockurl) set -- "$@" --sockurl "$v" ;;
+                domain) set -- "$@" --domain "$v" ;;
+                ssf) set -- "$@" --ssf "$v" ;;
+                transport_ssf | tls_ssf | sasl_ssf)
+                    o=${o%%=*}
+                    set -- "$@" --ssf "${o%_ssf}=$v"
+                    ;;
+                authzDN) authz=$v ;;
+                *) set -- "$@" "$a" ;; # acre refuses it
+                esac
+                continue
+                ;;
+            esac
             case $a in */*:*)
                 attr=${a%%/*} rest=${a#*/}
                 case $attr in '' | *:*) ;; *)
@@ -104,7 +129,12 @@ run_case() {
             esac
             set -- "$@" "$a"
         done
-        [ "$bind" = - ] || set -- -D "$bind" "$@"
+        if [ -n "$authz" ]; then # bind authenticated, authz authorised
+            set -- -D "$authz" "$@"
+            [ "$bind" = - ] || set -- --authc-dn "$bind" "$@"
+        elif [ "$bind" != - ]; then
+            set -- -D "$bind" "$@"
+        fi
         if acre explain --policy "$policy" --data "$ldif" --format slapacl \
             -e "$entry" "$@" >"$tmp/out" 2>"$tmp/err"; then
             echo "# rc=0"
@@ -118,6 +148,7 @@ run_case() {
     pw=$3 base=$4 scope=$5 filter=$6
     shift 6
     set -- -b "$base" -s "$scope" -- "$filter" "$@"
+    [ -z "$peer" ] || set -- --peer "$peer" "$@"
     if [ "$bind" != - ]; then
         [ "$pw" = @ ] && set -- --authc-dn "$proxy" "$@"
         set -- -D "$bind" "$@"
