@@ -21,8 +21,8 @@
 #                   -b BASE -s SCOPE -- FILTER [ATTR...]
 #       (BIND - is anonymous; PW @ is the proxied authorisation control
 #       sent by PROXY, spec.json's "proxy" DN, else test006's rootdn;
-#       spec.json's "peer", when there, is the address the searches came
-#       from: --peer PEER)
+#       spec.json's "peer" and "sockname", when there, are the addresses
+#       the searches came from and to: --peer PEER --sockname SOCKNAME)
 #   slapacl BIND ENTRY [ATTR/LEVEL[:VALUE]...]
 #       acre explain --format slapacl -e ENTRY [-D BIND] [ATTR/LEVEL[=VALUE]...]
 #       (an argument -oNAME=VALUE is slapacl's requester option: peername,
@@ -70,13 +70,14 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/acre-conformance.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-proxy="cn=Manager,dc=example,dc=com" peer=
+proxy="cn=Manager,dc=example,dc=com" peer= sock=
 if [ -f "$data/policy.conf" ]; then
     policy=$data/policy.conf
     if [ -f "$data/spec.json" ]; then
         p=$(sed -n 's/.*"proxy": *\[ *"\([^"]*\)".*/\1/p' "$data/spec.json")
         proxy=${p:-$proxy}
         peer=$(sed -n 's/.*"peer": *"\([^"]*\)".*/\1/p' "$data/spec.json")
+        sock=$(sed -n 's/.*"sockname": *"\([^"]*\)".*/\1/p' "$data/spec.json")
     fi
 else
     policy=$tmp/slapd.conf
@@ -149,6 +150,7 @@ run_case() {
     shift 6
     set -- -b "$base" -s "$scope" -- "$filter" "$@"
     [ -z "$peer" ] || set -- --peer "$peer" "$@"
+    [ -z "$sock" ] || set -- --sockname "$sock" "$@"
     if [ "$bind" != - ]; then
         [ "$pw" = @ ] && set -- --authc-dn "$proxy" "$@"
         set -- -D "$bind" "$@"
