@@ -46,10 +46,33 @@ while [ "$n" -gt 0 ]; do
     mkdir "$w/db$n"
     n=$((n - 1))
 done
-(cd "$dir" && /usr/sbin/slapadd -f "$conf" -l "$src") 2>"$w/err" ||
-    { cat "$w/err" >&2; exit 1; }
-(cd "$dir" && /usr/sbin/slapcat -f "$conf" -o ldif-wrap=no) \
-    >"$dir/data.$which.ldif" 2>/dev/null || exit 1
+# Each database gets the entries of its suffix (the longest that ends
+# the DN, compared without case), in the order of SOURCE.
+suffixes=$(sed -n 's/^suffix[[:space:]]*"\{0,1\}\([^"]*\)"\{0,1\}[[:space:]]*$/\1/p' \
+    "$dir/policy.conf")
+i=0
+: >"$dir/data.$which.ldif.tmp"
+echo "$suffixes" | while IFS= read -r suffix; do
+    i=$((i + 1))
+    awk -v RS= -v ORS='\n\n' -v list="$suffixes" -v me="$suffix" '
+        BEGIN { n = split(tolower(list), sfx, "\n") }
+        {
+            dn = $0; sub(/^dn: */, "", dn); sub(/\n.*/, "", dn)
+            dn = tolower(dn); best = ""
+            for (k = 1; k <= n; k++) {
+                l = length(sfx[k])
+                if ((dn == sfx[k] || substr(dn, length(dn) - l) == "," sfx[k] ||
+                     sfx[k] == "") && l >= length(best))
+                    best = sfx[k]
+            }
+            if (best == tolower(me)) print
+        }' "$src" >"$w/src$i.ldif"
+    (cd "$dir" && /usr/sbin/slapadd -f "$conf" -b "$suffix" -l "$w/src$i.ldif") \
+        2>"$w/err" || { cat "$w/err" >&2; exit 1; }
+    (cd "$dir" && /usr/sbin/slapcat -f "$conf" -b "$suffix" -o ldif-wrap=no) \
+        >>"$dir/data.$which.ldif.tmp" 2>/dev/null || exit 1
+done || exit 1
+mv "$dir/data.$which.ldif.tmp" "$dir/data.$which.ldif"
 
 # listening PORT -- is a TCP port in LISTEN state here (IPv4 or IPv6)?
 listening() {
