@@ -70,7 +70,7 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/acre-conformance.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-proxy="cn=Manager,dc=example,dc=com" peer= sock=
+proxy="cn=Manager,dc=example,dc=com" peer="" sock=""
 if [ -f "$data/policy.conf" ]; then
     policy=$data/policy.conf
     if [ -f "$data/spec.json" ]; then
