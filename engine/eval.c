@@ -1230,12 +1230,14 @@ access_check(acre_request *rq, const acre_entry_view *e, const char *attr,
     /* slapd checks the values of the attributes it computes as it sends
      * them (a_vals, not a_nvals: slap_send_search_entry's loop over
      * backend_operational's): a self access and val= rules compare them
-     * as they are.  A class has no normaliser in slapd: its stored value
-     * is the one checked (val_str), not the class's OID. */
+     * as they are.  A stored value is in the form slapd stored it
+     * (acreE_norm_stored: as written for a rule slapd has no normaliser
+     * for, objectIdentifierMatch, integerMatch, ...), and a class as
+     * written too: slapd checks its text (val_str), not its OID. */
     if (val && !prepared && !after && !is_class_type(rq->schema, d.type)) {
         int eq = acreS_attr(rq->schema, d.type)->eq;
         if (eq != ACREM_NONE &&
-            acreM_normalise(rq->schema, eq, val, val_len, &b) == 0) {
+            acreE_norm_stored(rq->schema, d.type, val, val_len, &b) == 0) {
             v = b.p;
             vl = b.len;
         }
