@@ -243,9 +243,36 @@ is_class_type(const acre_schema *s, int type)
            (type == k->objectClass || type == k->structuralObjectClass);
 }
 
+/* The 16 bytes slapd's UUIDNormalize makes of a UUID in acre's form
+ * (36 characters, lowercase hex and dashes) into u; 0, or -1 when
+ * v[0..n) is not one. */
+static int
+uuid_bytes(const uint8_t *v, size_t n, uint8_t u[16])
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
+
+    if (n != 36)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *h = v[i] ? strchr(hex, v[i]) : NULL;
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (v[i] != '-')
+                return -1;
+        } else if (!h) {
+            return -1;
+        } else {
+            u[k / 2] = (uint8_t)(k % 2 ? u[k / 2] << 4 | (h - hex) : h - hex);
+            k++;
+        }
+    }
+    return 0;
+}
+
 /* The value NUL-terminated (as slapd's berval), made once per check; a
  * DN value as slapd's normalised text (acreV_slapd_dn), which its value
- * regexes see, unless it is taken as given (c->asis); a class as the
+ * regexes see, unless it is taken as given (c->asis); a UUID as slapd's
+ * 16 bytes (acre compares UUIDs in text, slapd in binary); a class as the
  * entry spells it. */
 static const char *
 val_str(struct acreV_check *c)
@@ -261,6 +288,11 @@ val_str(struct acreV_check *c)
         if (c->va && is_class_type(c->rq->schema, c->type)) {
             v = (const uint8_t *)c->va->vals[c->vi].val;
             vl = c->va->vals[c->vi].len;
+        }
+        uint8_t u[16];
+        if (!c->asis && eq == ACREM_UUID && uuid_bytes(v, vl, u) == 0) {
+            v = u;
+            vl = sizeof u;
         }
         char *s = talloc_size(c->rq->scratch, vl + 1);
         if (s) {
