@@ -270,9 +270,11 @@ what_filter(struct what_state *st, const struct kv *kv, acre_diag *diag)
         return 0;
     }
     /* not ACREF_STRICT_RULES: slapd's str2filter takes an unknown
-     * extensible rule (the item is then Undefined) */
-    rc = acreF_parse(st->b->ctx, st->b->schema, right_of(kv), right_len(kv), &f,
-                     &d);
+     * extensible rule (the item is then Undefined); ACREF_NO_OPERATION:
+     * slapd tests a rule's filter without an operation (acl.c's
+     * test_filter(NULL, ...)), where hasSubordinates is not computed */
+    rc = acreF_parse_flags(st->b->ctx, st->b->schema, right_of(kv),
+                           right_len(kv), ACREF_NO_OPERATION, &f, &d);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
     if (rc)

@@ -462,7 +462,8 @@ set_special(struct ps *ps, struct acreF_node *nd)
         return; /* the others only as slapd's own descriptions */
     else if (t == k->entryDN)
         nd->special = ACREF_SP_ENTRYDN;
-    else if (t == k->hasSubordinates && !(ps->flags & ACREF_389_SEARCH))
+    else if (t == k->hasSubordinates &&
+             !(ps->flags & (ACREF_389_SEARCH | ACREF_NO_OPERATION)))
         nd->special = ACREF_SP_HASSUBORDINATES; /* 389: see sub_rewrite */
     else if (t == k->subschemaSubentry)
         nd->special = ACREF_SP_SUBSCHEMA;

@@ -93,6 +93,14 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  *   are as usual (389 normalises their assertions itself).
  */
 #define ACREF_389_RAWSUBS  0x8u
+/*
+ *   ACREF_NO_OPERATION: a filter slapd tests without an operation
+ *   (test_filter(NULL, ...)): an OpenLDAP access rule's filter=.  Its
+ *   back end computes hasSubordinates only for an operation, so there
+ *   the type is an ordinary one that no entry stores: its items are
+ *   FALSE, not the entry's children.
+ */
+#define ACREF_NO_OPERATION 0x10u
 
 int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                       size_t len, unsigned flags, struct acreF_filter **out,
