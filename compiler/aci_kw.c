@@ -1,7 +1,9 @@
 /*
  * aci_kw.c -- the keyword tests of a bind rule ("userdn = VALUE", ...)
  * and the targattrfilters target: "add=A:(F) && B:(G), del=A:(F)", quoted
- * (389 wants the quotes), add= and del= lowercase, each at most once,
+ * (389 wants the quotes), add= and del= lowercase, each at most once
+ * (389: the second list starts at the first "del=" / "add=" of the text,
+ * attrfilters_389),
  * each filter on its own attribute only (acl_verify_exactly_one_attribute);
  * stricter than 389: the attribute must be in the schema.
  *
@@ -1412,6 +1414,27 @@ only_attr(struct acreA_p *p, size_t a, size_t n, int type)
     return 0;
 }
 
+/* 389's slapi_str2filter reads a filter that starts with '(' up to the
+ * parenthesis that closes it (slapi_find_matching_paren) and ignores
+ * what follows: the length of s[a..a+n) it reads. */
+static size_t
+paren_389(const char *s, size_t a, size_t n)
+{
+    int depth = 0, esc = 0;
+
+    if (!n || s[a] != '(')
+        return n;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[a + i];
+        if (!esc)
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        if (!depth)
+            return i + 1;
+        esc = c == '\\' && !esc;
+    }
+    return n;
+}
+
 static int
 attrfilter(struct acreA_p *p, size_t a, size_t e,
            struct acreI_aci_attrfilter *f)
@@ -1440,11 +1463,31 @@ attrfilter(struct acreA_p *p, size_t a, size_t e,
     f->alias =
         first && (strlen(first) != nn || strncasecmp(first, p->s + na, nn));
     trim(p->s, &fa, &fn);
+    if (p->variant == ACREI_ACI_389) {
+        /* __acl_trim_filterstr first takes off the parentheses around a
+         * parenthesised filter: "((cn=a))" is "(cn=a)" */
+        size_t m;
+        while (fn > 1 && p->s[fa] == '(' && p->s[fa + 1] == '(' &&
+               (m = paren_389(p->s, fa, fn)) > 1 && p->s[fa + m - 1] == ')')
+            fa++, fn = m - 2;
+        fn = paren_389(p->s, fa, fn);
+    }
     if (!(f->text = talloc_strndup(p->ctx, p->s + fa, fn)))
         return ACRE_ERR_NOMEM;
     if ((rc = acreA_filter(p, fa, p->s + fa, fn, &f->filter)))
         return rc;
     return only_attr(p, fa, fn, f->type);
+}
+
+/* The first "&&" of s[a..e), or e: 389 (process_filter_list) looks for
+ * it with strstr, parentheses or not. */
+static size_t
+find_and(const char *s, size_t a, size_t e)
+{
+    for (size_t i = a; i + 1 < e; i++)
+        if (s[i] == '&' && s[i + 1] == '&')
+            return i;
+    return e;
 }
 
 static int
@@ -1454,23 +1497,91 @@ attrfilter_list(struct acreA_p *p, size_t a, size_t e,
     unsigned cnt = 0, max = (unsigned)((e - a) / 3 + 1);
     struct acreI_aci_attrfilter *f =
         talloc_zero_array(p->ctx, struct acreI_aci_attrfilter, max);
+    int is389 = p->variant == ACREI_ACI_389;
 
     if (!f)
         return ACRE_ERR_NOMEM;
     for (;;) {
-        size_t z = split_at(p->s, a, e, "&&");
+        size_t z = is389 ? find_and(p->s, a, e) : split_at(p->s, a, e, "&&");
+        size_t o = a, k = z - a;
         int rc = count_term(p, a);
+        /* 389 drops one ',' ending a filter (__acl_trim_filterstr): the
+         * separator before its "del=" */
+        trim(p->s, &o, &k);
+        if (is389 && k && p->s[o + k - 1] == ',')
+            k--;
         if (!rc)
-            rc = attrfilter(p, a, z, &f[cnt++]);
+            rc = attrfilter(p, o, o + k, &f[cnt++]);
         if (rc)
             return rc;
-        if (z >= e)
-            break;
         a = z + 2;
+        /* 389 ends the list at a trailing "&&" (the empty rest) */
+        if (z >= e || (is389 && a >= e))
+            break;
+        if (is389) {
+            size_t r = a, rn = e - a;
+            trim(p->s, &r, &rn);
+            if (!rn)
+                break;
+        }
     }
     *out = f;
     *n = cnt;
     return 0;
+}
+
+/* s[a..e) holds w (389's strstr), or not: its offset, or e */
+static size_t
+find_str(const char *s, size_t a, size_t e, const char *w)
+{
+    size_t k = strlen(w);
+
+    for (size_t i = a; i + k <= e; i++)
+        if (!memcmp(s + i, w, k))
+            return i;
+    return e;
+}
+
+/* 389 (__aclp__init_targetattrfilters): the text before the first '=' is
+ * "add" or "del", as written; the other list starts at the first
+ * "del=" (else "del =") of the rest, or "add=" / "add =" when del came
+ * first, wherever it is -- in a filter too -- and the character before
+ * it is cut off, whatever it is (", " and " && " are the separators
+ * that work). */
+static int
+attrfilters_389(struct acreA_p *p, size_t a, size_t e,
+                struct acreI_aci_target *t)
+{
+    const char *s = p->s;
+    const char *eq = memchr(s + a, '=', e - a);
+
+    if (!eq)
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "targattrfilters parts are add=... or del=...");
+    size_t q = (size_t)(eq - s);
+    int add = q - a == 3 && !memcmp(s + a, "add", 3);
+    if (!add && !(q - a == 3 && !memcmp(s + a, "del", 3)))
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "targattrfilters parts are add=... or del=...");
+    size_t l1 = q + 1, z = find_str(s, l1, e, add ? "del=" : "add=");
+    if (z >= e)
+        z = find_str(s, l1, e, add ? "del =" : "add =");
+    size_t end1 = z >= e ? e : z > l1 ? z - 1 : l1, n1 = end1 - l1;
+    int rc;
+    trim(s, &l1, &n1);
+    rc =
+        add ? attrfilter_list(p, l1, l1 + n1, &t->add_filters, &t->nadd_filters)
+            : attrfilter_list(p, l1, l1 + n1, &t->del_filters,
+                              &t->ndel_filters);
+    if (rc || z >= e)
+        return rc;
+    size_t l2 = (size_t)((const char *)memchr(s + z, '=', e - z) - s) + 1;
+    size_t n2 = e - l2;
+    trim(s, &l2, &n2);
+    return add ? attrfilter_list(p, l2, l2 + n2, &t->del_filters,
+                                 &t->ndel_filters)
+               : attrfilter_list(p, l2, l2 + n2, &t->add_filters,
+                                 &t->nadd_filters);
 }
 
 int
@@ -1482,6 +1593,8 @@ acreA_attrfilters(struct acreA_p *p, size_t off, size_t n,
     if (off == 0 || p->s[off - 1] != '"')
         return acreA_err(p, ACRE_ERR_RULE_SYNTAX, off,
                          "targattrfilters takes a quoted value");
+    if (p->variant == ACREI_ACI_389)
+        return attrfilters_389(p, a, e, t);
 
     for (;;) {
         size_t z = split_at(p->s, a, e, ","), o = a, k = z - a;

@@ -598,6 +598,44 @@ Test(aci_parse, targattrfilters_and_moddn)
     cr_assert(a->t.target_neg);
 }
 
+/* 389 (__aclp__init_targetattrfilters) finds the second list at the
+ * first "del=" (or "add=") of the text, wherever it is, and cuts off the
+ * character before it: " && ", ", " and " " all separate the two lists,
+ * a list may end with "&&", and "del=" in a filter splits it there. */
+Test(aci_parse, targattrfilters_lists_as_389_splits_them)
+{
+    const struct acreI_aci *a =
+        ok("(targattrfilters=\"add=cn:(!(cn=a)) && del=sn:(!(sn=b))\")" BODY);
+    cr_assert_eq(a->t.nadd_filters, 1);
+    cr_assert_eq(a->t.ndel_filters, 1);
+    cr_assert_str_eq(a->t.add_filters[0].text, "(!(cn=a))");
+    cr_assert_str_eq(a->t.del_filters[0].text, "(!(sn=b))");
+    a = ok(
+        "(targattrfilters=\"del=sn:(sn=b) && cn:(cn=c) add=cn:(cn=a)\")" BODY);
+    cr_assert_eq(a->t.nadd_filters, 1);
+    cr_assert_eq(a->t.ndel_filters, 2);
+    cr_assert_str_eq(a->t.del_filters[1].text, "(cn=c)");
+    a = ok("(targattrfilters=\"add=cn:(cn=a),del =sn:(sn=b)\")" BODY);
+    cr_assert_eq(a->t.nadd_filters, 1);
+    cr_assert_eq(a->t.ndel_filters, 1);
+    cr_assert_str_eq(a->t.add_filters[0].text, "(cn=a)");
+    /* slapi_str2filter reads up to the closing parenthesis: the rest of
+     * "(cn=a)&" (the '&' before "del=" was cut), "(cn=a), add=..." goes */
+    a = ok("(targattrfilters=\"add=cn:(cn=a)&&del=sn:(sn=b)\")" BODY);
+    cr_assert_str_eq(a->t.add_filters[0].text, "(cn=a)");
+    cr_assert_eq(a->t.ndel_filters, 1);
+    a = ok("(targattrfilters=\"add=cn:(cn=a), add=cn:(cn=b)\")" BODY);
+    cr_assert_eq(a->t.nadd_filters, 1);
+    cr_assert_str_eq(a->t.add_filters[0].text, "(cn=a)");
+    cr_assert_null(a->t.del_filters);
+    a = ok("(targattrfilters=\"add=cn:(((cn=a)))\")" BODY);
+    cr_assert_str_eq(a->t.add_filters[0].text, "(cn=a)");
+    bad("(targattrfilters=\"add=description:(description=del=1)\")" BODY);
+    bad("(targattrfilters=\" add=cn:(cn=a)\")" BODY);
+    bad("(targattrfilters=\"add =cn:(cn=a)\")" BODY);
+    bad("(targattrfilters=\"add=&& cn:(cn=a)\")" BODY);
+}
+
 Test(aci_parse, one_negation_for_target_to_from)
 {
     const struct acreI_aci *a =
@@ -948,7 +986,6 @@ Test(aci_parse, refused)
     bad("(targattrfilters=add=cn:(cn=a))" BODY);
     bad("(targattrfilters=\"add=cn:(sn=a)\")" BODY);
     bad("(targattrfilters=\"add=cn:(&(cn=a)(|(sn=b)))\")" BODY);
-    bad("(targattrfilters=\"add=cn:(cn=a), add=cn:(cn=b)\")" BODY);
     bad("(version 3.0; acl \"a\"; allow (read) (userdn=\"ldap:///all\";)");
     bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all\" and;)");
     bad("(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///all;)");
