@@ -384,6 +384,13 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
          * stays empty and the holder stands for it */
         int macro = (a->t.has & ACREI_ACI_T_TARGET) &&
                     (a->t.target.flags & ACREI_ACI_MACRO_DN);
+        /* a macro targetfilter: 389 reads its text unexpanded
+         * (slapi_str2filter of targetFilterStr), which fails on the DN
+         * holding the macro, and then keeps no profile (seen on 389 with
+         * "(manager=uid=x,[$dn],dc=example,dc=com)"); acre drops it
+         * whatever the filter's item */
+        if ((a->t.has & ACREI_ACI_T_FILTER) && !a->t.filter)
+            goto none;
         if (f.other || deny || a->t.target_neg || a->t.filter_neg ||
             a->t.nattr_pat ||
             ((a->t.has & ACREI_ACI_T_TARGET) && !macro &&

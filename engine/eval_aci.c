@@ -679,6 +679,103 @@ tfilter(struct ck *c, uint32_t no)
     return (enum acreF_result)st->fres[f];
 }
 
+/* replace_all -- text with every `key` (any case, as 389's
+ * acl_replace_str) replaced by val (scratch); NULL when out of memory */
+static char *
+replace_all(struct ck *c, const char *text, const char *key, const char *val)
+{
+    char *out = talloc_strdup(c->st->scratch, "");
+    const char *at;
+    size_t k = strlen(key);
+
+    while (out && (at = strcasestr(text, key))) {
+        out =
+            talloc_asprintf_append(out, "%.*s%s", (int)(at - text), text, val);
+        text = at + k;
+    }
+    return out ? talloc_strdup_append(out, text) : NULL;
+}
+
+/* macro_filter1 -- one expansion of a macro targetfilter, tested as 389's
+ * acllas_eval_one_target_filter does: slapi_str2filter reads a filter
+ * that starts with '(' up to the parenthesis closing it, one that does
+ * not as a single item; one it cannot read is Undefined.  The expanded
+ * text is the rule's, with DN text of the entry in it: it can only be
+ * read here, as a memberURL's filter is. */
+static int
+macro_filter1(struct ck *c, const char *x)
+{
+    size_t n = strlen(x);
+    struct acreF_filter *f;
+    char *t;
+
+    if (!n)
+        return F; /* 389 skips an empty expansion */
+    if (x[0] == '(') {
+        int depth = 0, esc = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!esc)
+                depth += x[i] == '(' ? 1 : x[i] == ')' ? -1 : 0;
+            if (!depth) {
+                n = i + 1;
+                break;
+            }
+            esc = x[i] == '\\' && !esc;
+        }
+        t = talloc_strndup(c->st->scratch, x, n);
+    } else {
+        t = talloc_asprintf(c->st->scratch, "(%s)", x);
+    }
+    if (!t) {
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    int rc = acreF_parse_flags(
+        c->st->scratch, c->rq->schema, t, strlen(t),
+        c->ix->set->variant == ACREI_ACI_389 ? ACREF_389_NAMES : 0, &f, NULL);
+    if (rc == ACRE_ERR_NOMEM)
+        acreV_fail(c->rq, rc);
+    if (rc)
+        return U;
+    enum acreF_result r = acreV_filter_eval(c->rq, f, c->e, &c->st->fhooks);
+    return r == ACREF_TRUE ? T : r == ACREF_FALSE ? F : U;
+}
+
+/*
+ * macro_tfilter -- a targetfilter with "($dn)" or "[$dn]" (389:
+ * aclutil_evaluate_macro, ACL_EVAL_TARGET_FILTER): every "($dn)" becomes
+ * what the ACI's "($dn)" target took of the entry's DN (mv); with
+ * "[$dn]", every one of them becomes mv, then mv from each of its RDNs
+ * on (acllas_replace_dn_macro), each text tested in turn until one is
+ * not False.
+ */
+static int
+macro_tfilter(struct ck *c, const char *text, const char *mv)
+{
+    if (!mv)
+        return F; /* 389: no matched value, no match */
+    char *x = strcasestr(text, "($dn)") ? replace_all(c, text, "($dn)", mv)
+                                        : talloc_strdup(c->st->scratch, text);
+    if (!x) {
+        acreV_fail(c->rq, ACRE_ERR_NOMEM);
+        return U;
+    }
+    if (!strcasestr(x, "[$dn]"))
+        return macro_filter1(c, x);
+    int r = F;
+    for (const char *m = mv; *m && r == F;) {
+        char *y = replace_all(c, x, "[$dn]", m);
+        if (!y) {
+            acreV_fail(c->rq, ACRE_ERR_NOMEM);
+            return U;
+        }
+        r = macro_filter1(c, y);
+        const char *comma = strchr(m, ',');
+        m = comma ? comma + 1 : m + strlen(m);
+    }
+    return r;
+}
+
 /* target_match -- do aci's targets take entry e?  Once per entry and
  * ACI (the filter above all: 389 users saw it evaluated per attribute). */
 static inline int
@@ -726,6 +823,12 @@ target_eval(struct ck *c, const struct acreI_aci *a, uint32_t no)
         int sc = t->scope;
         /* OpenDJ's onelevel: the children, the target itself excluded */
         ok = in_scope(edn, base, sc);
+    }
+    if (ok && (t->has & ACREI_ACI_T_FILTER) && !t->filter && t->filter_text) {
+        /* a macro targetfilter, expanded for this entry; Undefined (a
+         * text 389 cannot read) takes no entry, "!=" or not */
+        int r = macro_tfilter(c, t->filter_text, st->macro[no]);
+        ok = r == T ? !t->filter_neg : r == F ? t->filter_neg : 0;
     }
     if (ok && (t->has & ACREI_ACI_T_FILTER) && t->filter) {
         enum acreF_result r = tfilter(c, no);
