@@ -221,6 +221,27 @@ url(struct acreA_p *p, enum acreI_aci_kw kw, size_t off, size_t n,
         t->scope = -1; /* 389's search from that base finds no one */
         return (t->url = talloc_strndup(p->ctx, s, n)) ? 0 : ACRE_ERR_NOMEM;
     }
+    /* 389 (DS_LASUserDnEval) expands a userdn value holding a macro
+     * anywhere, then reads it as a URL (acllas_eval_one_user): a macro in
+     * the filter is kept as text, for the evaluator to expand */
+    if (p->variant == ACREI_ACI_389 && kw == ACREI_ACI_USERDN && nq > 2) {
+        char *all = talloc_strndup(p->ctx, s, n);
+        if (!all)
+            return ACRE_ERR_NOMEM;
+        const char *fl = all + q[2] + 1;
+        if (strcasestr(fl, "($dn)") || strcasestr(fl, "[$dn]") ||
+            strcasestr(fl, "($attr.")) {
+            t->pat.kind = ACREI_ACI_PAT_PATTERN;
+            t->pat.text = talloc_strndup(p->ctx, s, q[0]);
+            t->pat.len = q[0];
+            t->pat.flags =
+                (strcasestr(all, "($dn)") ? ACREI_ACI_MACRO_DN : 0) |
+                (strcasestr(all, "[$dn]") ? ACREI_ACI_MACRO_DN_UP : 0) |
+                (strcasestr(all, "($attr.") ? ACREI_ACI_MACRO_ATTR : 0);
+            t->url = all;
+            return t->pat.text ? 0 : ACRE_ERR_NOMEM;
+        }
+    }
     int rc = acreA_dnpat(p, off, s, q[0], 1, &t->pat);
     size_t sa = nq > 1 ? q[1] + 1 : n, se = nq > 2 ? q[2] : n;
     if (!rc)

@@ -1848,6 +1848,17 @@ macro_cand(struct ck *c, enum acreI_aci_kw kw, const char *text)
 {
     acre_dn *dn;
 
+    if (kw == ACREI_ACI_USERDN && strchr(text, '?')) {
+        /* a URL (389: acllas_eval_one_user, acllas__client_match_URL) */
+        int und = 0;
+        const acre_entry_view *u = user_entry(c, &und);
+        char *url = talloc_asprintf(c->st->scratch, "ldap:///%s", text);
+        if (!url) {
+            acreV_fail(c->rq, ACRE_ERR_NOMEM);
+            return U;
+        }
+        return !u ? (und ? U : F) : url_takes(c, url, strlen(url), u);
+    }
     if (kw == ACREI_ACI_USERDN && strchr(text, '*'))
         return glob(text, strlen(text), c->rq->authz_norm, c->rq->authz_len)
                    ? T
@@ -1968,6 +1979,10 @@ term(struct ck *c, enum acreI_aci_kw kw, const struct acreI_aci_term *t)
     case ACREI_ACI_S_URL:
         if (t->scope < 0) /* 389: a scope its URL parser refuses */
             return F;
+        if (t->pat.flags && kw == ACREI_ACI_USERDN &&
+            c->ix->set->variant == ACREI_ACI_389)
+            /* 389 expands the macros of the whole URL, then reads it */
+            return macro_expand(c, kw, t->url, 0);
         if (kw == ACREI_ACI_GROUPDN)
             return url_groups(c, t);
         if (kw != ACREI_ACI_USERDN)

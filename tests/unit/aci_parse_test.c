@@ -402,6 +402,25 @@ Test(aci_parse, target_patterns)
     ok("(target=\"ldaps:///dc=example,dc=com\")" BODY);
 }
 
+/* 389 expands a userdn URL holding a macro anywhere, its filter too, and
+ * reads the URL after (DS_LASUserDnEval, acllas_eval_one_user): such a
+ * filter is kept as text */
+Test(aci_parse, macro_in_userdn_url_filter)
+{
+    const struct acreI_aci *a =
+        ok("(targetattr=\"*\")(version 3.0; acl \"m\"; allow (read) "
+           "userdn=\"ldap:///dc=example,dc=com??sub?(l=($attr.l))\";)");
+
+    cr_assert_eq(a->flags & ACREI_ACI_F_MACRO, ACREI_ACI_F_MACRO);
+    const struct acreI_aci_term *t = &a->perms[0].bind->terms[0];
+    cr_assert_eq(t->kind, ACREI_ACI_S_URL);
+    cr_assert_eq(t->pat.flags, ACREI_ACI_MACRO_ATTR);
+    cr_assert_null(t->filter);
+    cr_assert_str_eq(t->url, "dc=example,dc=com??sub?(l=($attr.l))");
+    bad("(targetattr=\"*\")(version 3.0; acl \"m\"; allow (read) "
+        "userdn=\"ldap:///dc=example,dc=com??sub?(l=($dn))\";)");
+}
+
 Test(aci_parse, macros)
 {
     const struct acreI_aci *a =
