@@ -567,7 +567,7 @@ moddn_targets(struct gen *g, struct tctx *t, struct dt_str *out)
 }
 
 static void
-targetfilter(struct gen *g, struct dt_str *out)
+targetfilter(struct gen *g, const struct tctx *t, struct dt_str *out)
 {
     static const char *const f[] = {"(departmentNumber=10)",
                                     "(employeeType=staff)",
@@ -580,8 +580,37 @@ targetfilter(struct gen *g, struct dt_str *out)
                                     "(memberOf=CN=G1, OU=Groups," SUFFIX ")",
                                     "(manager=*e*)"};
 
-    dt_str_printf(out, "(targetfilter%s\"%s\")",
-                  dt_rng_chance(&g->r, 25) ? "!=" : "=", DT_PICK(&g->r, f));
+    const char *op = dt_rng_chance(&g->r, 25) ? "!=" : "=";
+
+    /* under a ($dn) target, now and then a filter with its macros (389
+     * expands them for each entry: aclutil_evaluate_macro) */
+    if (t->dn_macro && dt_rng_chance(&g->r, 60)) {
+        const char *who = g->v[pick_of(g, g->people, g->npeople)].name;
+        const char *at = t->dn_macro == 2 ? "ou=($dn)" : "($dn)";
+        switch (dt_rng_below(&g->r, 4)) {
+        case 0:
+            dt_str_printf(out,
+                          "(targetfilter%s\"(manager=uid=%s,%s," SUFFIX ")\")",
+                          op, who, at);
+            break;
+        case 1:
+            dt_str_printf(
+                out,
+                "(targetfilter%s\"(|(l=Paris)(manager=uid=%s,%s," SUFFIX
+                "))\")",
+                op, who, at);
+            break;
+        case 2:
+            dt_str_printf(
+                out, "(targetfilter%s\"(manager=uid=%s,[$dn]," SUFFIX ")\")",
+                op, who);
+            break;
+        default:
+            dt_str_printf(out, "(targetfilter%s\"(!(seeAlso=*%s*))\")", op, at);
+        }
+        return;
+    }
+    dt_str_printf(out, "(targetfilter%s\"%s\")", op, DT_PICK(&g->r, f));
 }
 
 /* targattrfilters: value constraints of writes, which 389 also counts as
@@ -700,7 +729,19 @@ userdn(struct gen *g, const struct tctx *t, struct dt_str *out)
         }
         /* fall through */
     default:
-        if (t->persons && dt_rng_chance(&g->r, 50))
+        if (t->dn_macro && dt_rng_chance(&g->r, 50))
+            /* a URL with macros, its filter too (389 expands the whole
+             * URL, then reads it) */
+            dt_str_printf(out, t->dn_macro == 2 ? "ldap:///ou=($dn)," SUFFIX
+                                                  "??sub?(l=*)"
+                                                : "ldap:///($dn)," SUFFIX
+                                                  "??sub?(objectClass=person)");
+        else if (t->persons && dt_rng_chance(&g->r, 20))
+            dt_str_puts(
+                out, dt_rng_chance(&g->r, 50)
+                         ? "ldap:///ou=people," SUFFIX "??sub?(l=($attr.l))"
+                         : "ldap:///" SUFFIX "??sub?(manager=($attr.manager))");
+        else if (t->persons && dt_rng_chance(&g->r, 50))
             dt_str_puts(out, dt_rng_chance(&g->r, 60)
                                  ? "ldap:///uid=($attr.uid),ou=people," SUFFIX
                                  : "ldap:///($attr.manager)");
@@ -920,8 +961,8 @@ aci(struct gen *g, int holder, unsigned serial, struct dt_str *out)
         target(g, &t, out);
     if (has_attr)
         targetattr(g, out);
-    if (dt_rng_chance(&g->r, 20))
-        targetfilter(g, out);
+    if (dt_rng_chance(&g->r, t.dn_macro ? 50 : 20))
+        targetfilter(g, &t, out);
     if (dt_rng_chance(&g->r, g->ger ? 30 : 8))
         targattrfilters(g, out);
     if (g->ger && dt_rng_chance(&g->r, 12))
