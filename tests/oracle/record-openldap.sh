@@ -5,6 +5,7 @@
 # set's directory but a scratch directory it removes.
 #
 #   sh record-openldap.sh SETDIR WHICH SOURCE.ldif
+#   sh record-openldap.sh --cnconfig SETDIR WHICH
 #
 # SOURCE.ldif is loaded with slapadd under SETDIR/policy.conf (plus
 # modulepath, moduleload back_mdb, pidfile and a `directory` per mdb
@@ -17,9 +18,27 @@
 # authzDN: and the warnings about the configuration; `# rc=CODE TEXT`
 # and the entries of a search.  PASSWORD `@` (proxied authorisation) is
 # not supported here.
+#
+# --cnconfig records slapd's answers from the cn=config form of the same
+# configuration instead: SETDIR/data.WHICH.ldif is loaded (it is left as
+# it is), the configuration goes through `slaptest -f slapd.conf -F DIR`
+# and slapacl and slapd run with `-F DIR`; the answers go to
+# SETDIR/golden.WHICH.cnconfig.txt.  Keep that file only where it differs
+# from golden.WHICH.txt (slaptest writes some rules back in a form that
+# means something else: tests/oracle/data/README.md).
 set -u
-dir=${1:?usage: record-openldap.sh SETDIR WHICH SOURCE.ldif}
-which=${2:?usage} src=${3:?usage}
+cnconfig=0
+if [ "${1:-}" = --cnconfig ]; then
+    cnconfig=1
+    shift
+fi
+dir=${1:?usage: record-openldap.sh [--cnconfig] SETDIR WHICH [SOURCE.ldif]}
+which=${2:?usage}
+if [ $cnconfig = 1 ]; then
+    src=$dir/data.$which.ldif out=$dir/golden.$which.cnconfig.txt
+else
+    src=${3:?usage} out=$dir/golden.$which.txt
+fi
 export LDAPNOINIT=1
 w=$(mktemp -d "${TMPDIR:-/tmp}/acre-record.XXXXXX") || exit 2
 pid=
@@ -51,7 +70,7 @@ done
 suffixes=$(sed -n 's/^suffix[[:space:]]*"\{0,1\}\([^"]*\)"\{0,1\}[[:space:]]*$/\1/p' \
     "$dir/policy.conf")
 i=0
-: >"$dir/data.$which.ldif.tmp"
+: >"$w/data.ldif"
 echo "$suffixes" | while IFS= read -r suffix; do
     i=$((i + 1))
     awk -v RS= -v ORS='\n\n' -v list="$suffixes" -v me="$suffix" '
@@ -70,9 +89,18 @@ echo "$suffixes" | while IFS= read -r suffix; do
     (cd "$dir" && /usr/sbin/slapadd -f "$conf" -b "$suffix" -l "$w/src$i.ldif") \
         2>"$w/err" || { cat "$w/err" >&2; exit 1; }
     (cd "$dir" && /usr/sbin/slapcat -f "$conf" -b "$suffix" -o ldif-wrap=no) \
-        >>"$dir/data.$which.ldif.tmp" 2>/dev/null || exit 1
+        >>"$w/data.ldif" 2>/dev/null || exit 1
 done || exit 1
-mv "$dir/data.$which.ldif.tmp" "$dir/data.$which.ldif"
+cfg=$conf
+if [ $cnconfig = 1 ]; then # slapd's own conversion, read back by slapd
+    cfg=$w/slapd.d
+    mkdir "$cfg"
+    (cd "$dir" && /usr/sbin/slaptest -Q -f "$conf" -F "$cfg") || exit 1
+else
+    mv "$w/data.ldif" "$dir/data.$which.ldif"
+fi
+# cfgopt -- slapd's option that names the configuration.
+cfgopt() { if [ $cnconfig = 1 ]; then echo -F; else echo -f; fi; }
 
 # listening PORT -- is a TCP port in LISTEN state here (IPv4 or IPv6)?
 listening() {
@@ -85,7 +113,7 @@ start() {
     for _ in 1 2 3 4 5 6 7 8 9 10; do
         port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000))
         listening "$port" && continue
-        (cd "$dir" && exec /usr/sbin/slapd -d 0 -f "$conf" \
+        (cd "$dir" && exec /usr/sbin/slapd -d 0 "$(cfgopt)" "$cfg" \
             -h "ldap://127.0.0.1:$port/") >"$w/slapd.log" 2>&1 </dev/null &
         pid=$!
         for _ in $(seq 200); do
@@ -139,10 +167,10 @@ while IFS= read -r line; do
             case $a in -o*) ;; *) set -- "$@" "$a" ;; esac
         done
         [ "$bind" = - ] || set -- -D "$bind" "$@"
-        (cd "$dir" && /usr/sbin/slapacl -f "$conf" -b "$entry" "$@") \
+        (cd "$dir" && /usr/sbin/slapacl "$(cfgopt)" "$cfg" -b "$entry" "$@") \
             >/dev/null 2>"$w/err"
         echo "# rc=$?"
-        grep -v -e '^authcDN:' -e '^authzDN:' -e "^$conf:" "$w/err"
+        grep -v -e '^authcDN:' -e '^authzDN:' -e "^$cfg:" "$w/err"
         echo
         continue
     fi
@@ -159,4 +187,4 @@ while IFS= read -r line; do
     cat "$w/out"
     [ ! -s "$w/out" ] || [ -z "$(tail -c 2 "$w/out" | tr -d '\n')" ] ||
         echo
-done <"$w/cases" >"$dir/golden.$which.txt"
+done <"$w/cases" >"$out"
