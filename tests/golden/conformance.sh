@@ -3,13 +3,23 @@
 # every search and slapacl case of the set must give what slapd 2.5.13
 # gave (tests/oracle/data/SET/, described in tests/oracle/data/README.md).
 #
-#   sh conformance.sh SET initial|final
+#   sh conformance.sh [--cnconfig] SET initial|final
 #
 # SET is a directory of tests/oracle/data (openldap-test006,
 # openldap-test037-manage, ...).  Runs `acre` from PATH; $SRC is the
 # source root (the golden runner sets both).  For openldap-test006,
 # $ACRE_TEST006_DIR, when set, replaces the data directory.
 #
+# With --cnconfig the policy is the set's config.ldif instead: the same
+# configuration in cn=config form, as slaptest converted it and slapcat
+# -n0 printed it (tests/oracle/record-cnconfig.sh), and the answers are
+# slapd's from that form: golden.WHICH.cnconfig.txt where they differ
+# from golden.WHICH.txt (slaptest writes some rules back in a form that
+# means something else), else golden.WHICH.txt; the label says
+# `LABEL WHICH cn=config`.  A set without
+# one (slapd could not read its own conversion back) is skipped: the
+# reason, from the set's config.skip, is printed and the exit status is 0.
+# These files are always read from $SRC (not $ACRE_TEST006_DIR).
 # The policy is the set's policy.conf, the whole slapd.conf slapd ran
 # (its includes relative to the set's directory).  A set without one
 # (openldap-test006) has test006's: the five schemas, rules.global.acl, a
@@ -49,11 +59,16 @@
 # diff (slapd, then acre); exit 1 when any differs, 2 on a usage error.
 set -u
 
+cnconfig=0
+if [ "${1:-}" = --cnconfig ]; then
+    cnconfig=1
+    shift
+fi
 set_=${1:-}
 which=${2:-}
 case $which in initial | final) ;; *) set_= ;; esac
 case $set_ in */* | '')
-    echo "usage: conformance.sh SET initial|final" >&2
+    echo "usage: conformance.sh [--cnconfig] SET initial|final" >&2
     exit 2
     ;;
 esac
@@ -90,6 +105,21 @@ else
         printf 'rootdn "%s"\nrootpw secret\n' "$proxy"
         cat "$data/rules.db.acl"
     } >"$policy"
+fi
+if [ $cnconfig = 1 ]; then # always the source tree's (test006 too)
+    label="$label $which cn=config"
+    cfg=$SRC/tests/oracle/data/$set_
+    if [ ! -f "$cfg/config.ldif" ] && [ -f "$cfg/config.skip" ]; then
+        echo "$label: skipped: $(cat "$cfg/config.skip")"
+        exit 0
+    fi
+    policy=$cfg/config.ldif
+    [ ! -f "$cfg/golden.$which.cnconfig.txt" ] ||
+        golden=$cfg/golden.$which.cnconfig.txt
+    [ -f "$policy" ] || { echo "conformance.sh: no $policy" >&2; exit 2; }
+    which_label=$label
+else
+    which_label="$label $which"
 fi
 nosoc=1
 LC_ALL=C grep -qi '^structuralObjectClass:' "$ldif" && nosoc=0
@@ -299,8 +329,8 @@ done
 
 blocks=$(grep -c '^### ' "$golden")
 if [ "$blocks" -ne "$n" ]; then
-    echo "$label $which: $n cases but $blocks answers in $golden"
+    echo "$which_label: $n cases but $blocks answers in $golden"
     bad=$((bad + 1))
 fi
-echo "$label $which: $((n - bad)) of $n cases match slapd"
+echo "$which_label: $((n - bad)) of $n cases match slapd"
 [ $bad -eq 0 ]
