@@ -323,7 +323,7 @@ acreO_attr_desc(struct acreO_build *b, const char *s, size_t n,
     if (n == 0 || acreS_desc_parse(b->schema, s, n, &d) || d.type < 0 ||
         d.nopts > ACREI_MAX_OPTIONS)
         return 0;
-    if (!acreS_slapd_desc_ok(acreS_attr(b->schema, d.type), &d))
+    if (!acreS_slapd_desc_ok(b->schema, acreS_attr(b->schema, d.type), &d))
         return 0;
     for (unsigned i = 0; i < d.nopts; i++)
         if (lower_copy(b, d.opts[i], d.opt_len[i], &a->opts[i]))

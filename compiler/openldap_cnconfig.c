@@ -497,7 +497,8 @@ schema_text(struct cc *c, const char *name, const char *text, size_t len,
 {
     if (!memmem(text, len, "olcAttributeTypes", 17) &&
         !memmem(text, len, "olcObjectClasses", 16) &&
-        !memmem(text, len, "olcObjectIdentifier", 19))
+        !memmem(text, len, "olcObjectIdentifier", 19) &&
+        !memmem(text, len, "olcAttributeOptions", 19))
         return 0;
     if (!c->schema)
         return acreO_note_add(c->b, (struct acreI_pos){name, 0, 0},
@@ -660,6 +661,17 @@ read_slapd_d(struct cc *c, const char *dir, acre_diag *diag)
             rc = memberof_in(c, files[i], text, len, &where, diag);
         if (!rc && where)
             rc = memberof_at(c, files[i], 1, 1, diag);
+    }
+    /* cn=config.ldif: the global olcAttributeOptions */
+    char *cfg = talloc_asprintf(c->scratch, "%s/cn=config.ldif", dir);
+    if (!rc && !cfg)
+        rc = ACRE_ERR_NOMEM;
+    if (!rc && stat(cfg, &st) == 0) {
+        char *text;
+        size_t len;
+        rc = acreO_read_file(c->scratch, cfg, &text, &len, diag);
+        if (!rc)
+            rc = schema_text(c, cfg, text, len, diag);
     }
     if (!rc && stat(base, &st) == 0)
         rc = schema_file(c, base, diag);

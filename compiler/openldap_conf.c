@@ -438,9 +438,10 @@ struct chunk {
 static int
 is_schema_directive(const struct acreO_ptext *t)
 {
-    static const char *const names[] = {
-        "attributetype",    "attributetypes", "objectclass", "objectclasses",
-        "objectidentifier", "ditcontentrule", "ldapsyntax"};
+    static const char *const names[] = {"attributetype",    "attributetypes",
+                                        "objectclass",      "objectclasses",
+                                        "objectidentifier", "ditcontentrule",
+                                        "ldapsyntax",       "attributeoptions"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (acreO_cstr_is(t->s, names[i]))
             return 1;

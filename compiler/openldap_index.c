@@ -172,7 +172,7 @@ acreO_index_directive(struct acreO_build *b, struct acreI_section *db,
             continue;
         }
         if (acreS_desc_parse(b->schema, w, wn, &d) || d.type < 0 ||
-            !acreS_slapd_desc_ok(acreS_attr(b->schema, d.type), &d))
+            !acreS_slapd_desc_ok(b->schema, acreS_attr(b->schema, d.type), &d))
             return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, file, &toks[1], at,
                                "index attribute \"%.*s\" undefined", (int)wn,
                                w);

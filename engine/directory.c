@@ -505,7 +505,8 @@ dn389(struct load *L, const struct acreS_attr *at, struct tv *t)
  * OpenDJ's "collective" option (RFC 3671 virtual attributes in its
  * subentries, which this directory serves too) aside? */
 static int
-slapd_desc_ok(const struct acreS_attr *at, const struct acreS_desc *d)
+slapd_desc_ok(const acre_schema *s, const struct acreS_attr *at,
+              const struct acreS_desc *d)
 {
     struct acreS_desc rest = *d;
 
@@ -515,7 +516,7 @@ slapd_desc_ok(const struct acreS_attr *at, const struct acreS_desc *d)
             rest.opts[rest.nopts] = d->opts[i];
             rest.opt_len[rest.nopts++] = d->opt_len[i];
         }
-    return acreS_slapd_desc_ok(at, &rest);
+    return acreS_slapd_desc_ok(s, at, &rest);
 }
 
 /* add_value -- one `desc: value` line of the record. */
@@ -539,7 +540,7 @@ add_value(struct load *L, const struct acreL_attrval *v)
              (int)d.name_len, d.name);
         return 0;
     }
-    if (slapd_checks(L) && !slapd_desc_ok(acreS_attr(s, d.type), &d))
+    if (slapd_checks(L) && !slapd_desc_ok(s, acreS_attr(s, d.type), &d))
         return err(L, ACRE_ERR_LDIF_SYNTAX, v->line, 1,
                    "attribute description \"%.*s\" is undefined in slapd "
                    "(an option other than lang-..., binary on a type not "

@@ -511,7 +511,7 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
         nd->undef = 2; /* made (|) once parsed: absent_items() */
         return 0;
     }
-    if (!acreS_slapd_desc_ok(at, &nd->want)) {
+    if (!acreS_slapd_desc_ok(ps->schema, at, &nd->want)) {
         nd->undef = 1;
         return 0;
     }

@@ -1434,7 +1434,77 @@ resolve_classes(struct load *L)
  * Commit
  */
 
-/* merge_lists -- the next macro and syntax arrays. */
+/* opt_defined -- slapd's ad_find_option_definition over defs[0..n):
+ * the definition of option o[0..len) (its name, or a prefix ending in
+ * '-' or '=' that starts it), or NULL */
+static const struct acreS_optdef *
+opt_defined(const struct acreS_optdef *defs, unsigned n, const char *o,
+            unsigned len)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned dl = defs[i].len;
+        int prefix =
+            dl && (defs[i].name[dl - 1] == '-' || defs[i].name[dl - 1] == '=');
+        if ((dl == len || (prefix && dl < len)) &&
+            !strncasecmp(defs[i].name, o, dl))
+            return &defs[i];
+    }
+    return NULL;
+}
+
+/* The options defined when none was: slapd's default. */
+static const struct acreS_optdef lang_only[] = {{"lang-", 5}};
+
+static const struct acreS_optdef *
+optdefs_of(const acre_schema *s, unsigned *n)
+{
+    if (!s || !s->optdefs_set) {
+        *n = 1;
+        return lang_only;
+    }
+    *n = s->noptdefs;
+    return s->optdefs;
+}
+
+/* merge_opts -- the next option definitions: the stage's after those
+ * defined (the first replaces slapd's default), each refused as
+ * ad_define_option refuses it: "binary", one already defined (or
+ * covered by a prefix), a prefix that would cover one defined. */
+static int
+merge_opts(struct load *L)
+{
+    acre_schema *s = L->s, *n = &L->n;
+    const struct acreS_stage *st = L->st;
+    unsigned have = s->optdefs_set ? s->noptdefs : 0;
+
+    n->optdefs = talloc_array(L->mem, struct acreS_optdef, have + st->nopt + 1);
+    if (!n->optdefs)
+        return nomem(L);
+    if (have)
+        memcpy(n->optdefs, s->optdefs, have * sizeof *s->optdefs);
+    n->noptdefs = have;
+    for (unsigned k = 0; k < st->nopt; k++) {
+        const struct acreS_optdef *o = &st->opt[k].def;
+        const struct acreS_where *w = &st->opt[k].where;
+        size_t pos = st->opt[k].pos;
+        int prefix = o->name[o->len - 1] == '-' || o->name[o->len - 1] == '=';
+        if ((o->len == 6 && !strncasecmp(o->name, "binary", 6)) ||
+            opt_defined(n->optdefs, n->noptdefs, o->name, o->len))
+            return FAILW(L, w, pos, ACRE_ERR_SCHEMA_DUP,
+                         "option \"%s\" is already defined", o->name);
+        for (unsigned i = 0; prefix && i < n->noptdefs; i++)
+            if (n->optdefs[i].len > o->len &&
+                !strncasecmp(n->optdefs[i].name, o->name, o->len))
+                return FAILW(L, w, pos, ACRE_ERR_SCHEMA_DUP,
+                             "option \"%s\" overrides previous option",
+                             o->name);
+        n->optdefs[n->noptdefs++] = *o;
+    }
+    n->optdefs_set = s->optdefs_set || st->nopt;
+    return 0;
+}
+
+/* merge_lists -- the next macro, syntax and option arrays. */
 static int
 merge_lists(struct load *L)
 {
@@ -1460,7 +1530,7 @@ merge_lists(struct load *L)
         memcpy(n->syntaxes, s->syntaxes, s->nsyntaxes * sizeof *s->syntaxes);
     if (st->nsyn)
         memcpy(n->syntaxes + s->nsyntaxes, st->syn, st->nsyn * sizeof *st->syn);
-    return 0;
+    return merge_opts(L);
 }
 
 /* install -- make n the state of s (steals, frees: cannot fail). */
@@ -1470,8 +1540,8 @@ install(acre_schema *s, acre_schema *n, void *keep)
 /* the arrays a state owns, as install moves them */
 #define STATE_ARRAYS(x)                                                      \
     x->attrs, x->classes, x->ai.sh, x->ai.lg, x->ci.sh, x->ci.lg, x->macros, \
-        x->syntaxes, x->bits, (void *)x->hot.types, (void *)x->hot.dnfast,   \
-        (void *)x->hot.dnnf
+        x->syntaxes, x->optdefs, x->bits, (void *)x->hot.types,              \
+        (void *)x->hot.dnfast, (void *)x->hot.dnnf
     void *old[] = {STATE_ARRAYS(s)};
     void *next[] = {STATE_ARRAYS(n)};
 #undef STATE_ARRAYS
@@ -1524,6 +1594,20 @@ first_new(struct load *L)
                          "OID macro %s is not in the schema in use, which "
                          "can no longer change",
                          st->mac[k].name);
+    }
+    for (unsigned k = 0; k < st->nopt; k++) {
+        const struct acreS_optdef *o = &st->opt[k].def;
+        unsigned i = 0;
+        while (s->optdefs_set && i < s->noptdefs &&
+               (s->optdefs[i].len != o->len ||
+                strncasecmp(s->optdefs[i].name, o->name, o->len)))
+            i++;
+        if (!s->optdefs_set || i == s->noptdefs)
+            return FAILW(L, &st->opt[k].where, st->opt[k].pos,
+                         ACRE_ERR_SCHEMA_FROZEN,
+                         "attribute option %s is not in the schema in use, "
+                         "which can no longer change",
+                         o->name);
     }
     for (unsigned k = 0; k < st->nsyn; k++) {
         unsigned i = 0;
@@ -1672,8 +1756,10 @@ copy_state(acre_schema *n, const acre_schema *b, void *ctx)
         talloc_memdup(ctx, b->macros, (b->nmacros + 1) * sizeof *b->macros);
     n->syntaxes = talloc_memdup(ctx, b->syntaxes,
                                 (b->nsyntaxes + 1) * sizeof *b->syntaxes);
+    n->optdefs =
+        talloc_memdup(ctx, b->optdefs, (b->noptdefs + 1) * sizeof *b->optdefs);
     if (!n->attrs || !n->classes || !n->ai.sh || !n->ai.lg || !n->ci.sh ||
-        !n->ci.lg || !n->macros || !n->syntaxes)
+        !n->ci.lg || !n->macros || !n->syntaxes || !n->optdefs)
         return ACRE_ERR_NOMEM;
     return derive(n, ctx);
 }
@@ -1687,7 +1773,8 @@ empty_state(acre_schema *n, void *ctx)
     n->classes = talloc_array(ctx, struct acreS_classx, 1);
     n->macros = talloc_array(ctx, struct acreS_macro, 1);
     n->syntaxes = talloc_array(ctx, const char *, 1);
-    if (!n->attrs || !n->classes || !n->macros || !n->syntaxes ||
+    n->optdefs = talloc_array(ctx, struct acreS_optdef, 1);
+    if (!n->attrs || !n->classes || !n->macros || !n->syntaxes || !n->optdefs ||
         index_alloc(ctx, &n->ai, 0, 0) || index_alloc(ctx, &n->ci, 0, 0))
         return ACRE_ERR_NOMEM;
     return derive(n, ctx);
@@ -2027,9 +2114,12 @@ slapd_binary_syntax(const char *oid)
 
 /* acreS_slapd_desc_ok -- see schema.h. */
 int
-acreS_slapd_desc_ok(const struct acreS_attr *at, const struct acreS_desc *d)
+acreS_slapd_desc_ok(const acre_schema *s, const struct acreS_attr *at,
+                    const struct acreS_desc *d)
 {
     int binary = 0;
+    unsigned ndefs;
+    const struct acreS_optdef *defs = optdefs_of(s, &ndefs);
 
     if (d->nopts && at->usage != ACRES_USER)
         return 0;
@@ -2040,7 +2130,7 @@ acreS_slapd_desc_ok(const struct acreS_attr *at, const struct acreS_desc *d)
         if (n == 6 && strncasecmp(o, "binary", 6) == 0) {
             if (binary++ || !slapd_binary_syntax(at->syntax))
                 return 0;
-        } else if (n < 5 || strncasecmp(o, "lang-", 5) != 0) {
+        } else if (!opt_defined(defs, ndefs, o, n)) {
             return 0;
         }
     }

@@ -159,10 +159,11 @@ int acreS_desc_parse(const acre_schema *s, const char *str, size_t n,
  * acreS_slapd_desc_ok -- does slapd take description d, whose type at is
  * known (ad.c slap_bv2ad)?  No option on an operational type; "binary"
  * once, and only on a type whose syntax slapd transfers in binary
- * (X-BINARY-TRANSFER-REQUIRED); any other option a language tag or range
- * ("lang-...").  Otherwise slapd knows no such description.
+ * (X-BINARY-TRANSFER-REQUIRED); any other option one that s's
+ * attributeoptions define (none: slapd's default, the language tags and
+ * ranges "lang-...").  Otherwise slapd knows no such description.
  */
-int acreS_slapd_desc_ok(const struct acreS_attr *at,
+int acreS_slapd_desc_ok(const acre_schema *s, const struct acreS_attr *at,
                         const struct acreS_desc *d);
 
 /*

@@ -124,6 +124,14 @@ struct acreS_macro {
     const char *oid;  /* numeric, already expanded */
 };
 
+/* An attribute option slapd.conf's attributeoptions (cn=config:
+ * olcAttributeOptions) defines (ad.c ad_define_option): a tagging
+ * option, or a prefix of them when it ends in '-' or '=' */
+struct acreS_optdef {
+    const char *name; /* as written; compared case-insensitively */
+    unsigned len;
+};
+
 struct acre_schema {
     struct acreS_hot hot; /* first (schema.h): the magic, then what is
                              derived from attrs */
@@ -137,6 +145,12 @@ struct acre_schema {
     unsigned nmacros;
     const char **syntaxes; /* OIDs defined by ldapsyntax / ldapSyntaxes */
     unsigned nsyntaxes;
+    /* the options attributeoptions defined; optdefs_set 0: none yet, and
+     * slapd's default, "lang-" alone, stands (the first directive
+     * replaces it) */
+    struct acreS_optdef *optdefs;
+    unsigned noptdefs;
+    int optdefs_set;
     uint64_t *bits; /* per class: all_must, all_may, anc */
     unsigned awords, cwords;
     int top; /* class id of `top`, or -1 */
@@ -217,6 +231,13 @@ struct acreS_ocdef {
     unsigned flags;
 };
 
+/* An option of attributeoptions, with where it was written. */
+struct acreS_optstage {
+    struct acreS_optdef def;
+    struct acreS_where where;
+    size_t pos;
+};
+
 struct acreS_stage {
     void *mem;  /* scratch: freed when the load ends */
     void *keep; /* child of mem, stolen by the schema on success */
@@ -233,6 +254,8 @@ struct acreS_stage {
     unsigned nmac, maccap;
     const char **syn;
     unsigned nsyn, syncap;
+    struct acreS_optstage *opt; /* attributeoptions, in order */
+    unsigned nopt, optcap;
 };
 
 /*

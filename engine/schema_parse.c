@@ -980,11 +980,50 @@ acreS_macro_find(const struct acreS_stage *st, const char *name, size_t n)
     return NULL;
 }
 
+/*
+ * parse_opts -- "NAME..." (attributeoptions / olcAttributeOptions): the
+ * options slapd's ad_define_option takes, letters, digits and '-', a
+ * last '=' too; whether they clash with those defined is the commit's.
+ */
+static int
+parse_opts(struct def *d)
+{
+    struct acreS_stage *st = d->st;
+    const char *t = d->text;
+    size_t i = d->pos;
+
+    for (;;) {
+        while (i < d->len && is_ws((unsigned char)t[i]))
+            i++;
+        if (i == d->len)
+            return 0;
+        size_t b = i;
+        while (i < d->len && !is_ws((unsigned char)t[i]))
+            i++;
+        for (size_t k = b; k < i; k++)
+            if (!acreE_is_digit(t[k]) &&
+                !((t[k] | 0x20) >= 'a' && (t[k] | 0x20) <= 'z') &&
+                t[k] != '-' && !(t[k] == '=' && k + 1 == i))
+                return FAIL(d, b, ACRE_ERR_SCHEMA_SYNTAX,
+                            "illegal option name \"%.*s\"",
+                            (int)(i - b > 64 ? 64 : i - b), t + b);
+        GROW(d, st->opt, st->nopt, st->optcap, struct acreS_optstage,
+             ACRES_MAX_MACROS, "attribute options");
+        struct acreS_optstage *o = &st->opt[st->nopt];
+        if (!(o->def.name = talloc_strndup(st->keep, t + b, i - b)))
+            return nomem(d);
+        o->def.len = (unsigned)(i - b);
+        o->where = d->where;
+        o->pos = b;
+        st->nopt++;
+    }
+}
+
 /* ------------------------------------------------------------------------
  * OpenLDAP .schema files
  */
 
-enum kind { K_AT, K_OC, K_MACRO, K_SYNTAX, K_SKIP, K_IGNORE };
+enum kind { K_AT, K_OC, K_MACRO, K_SYNTAX, K_SKIP, K_OPTS, K_IGNORE };
 
 static const struct {
     const char *word;
@@ -994,6 +1033,7 @@ static const struct {
     {"objectclass", K_OC},         {"objectclasses", K_OC},
     {"objectidentifier", K_MACRO}, {"ldapsyntax", K_SYNTAX},
     {"ldapsyntaxes", K_SYNTAX},    {"ditcontentrule", K_SKIP},
+    {"attributeoptions", K_OPTS},
 };
 
 static int
@@ -1010,6 +1050,8 @@ dispatch(struct def *d, enum kind k)
         return parse_syntax(d);
     case K_SKIP:
         return parse_skip(d);
+    case K_OPTS:
+        return parse_opts(d);
     default:
         return 0;
     }
@@ -1094,7 +1136,7 @@ static const struct {
     {"attributeTypes", K_AT, 0},      {"objectClasses", K_OC, 0},
     {"ldapSyntaxes", K_SYNTAX, 0},    {"olcAttributeTypes", K_AT, 1},
     {"olcObjectClasses", K_OC, 1},    {"olcObjectIdentifier", K_MACRO, 1},
-    {"olcLdapSyntaxes", K_SYNTAX, 1},
+    {"olcLdapSyntaxes", K_SYNTAX, 1}, {"olcAttributeOptions", K_OPTS, 0},
 };
 
 /* ldif_kind -- what an attribute of the record holds (by its type, any

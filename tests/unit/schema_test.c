@@ -783,6 +783,67 @@ Test(schema, oid_macros)
     acre_schema_free(s);
 }
 
+/* ok -- does slapd take description text (acreS_slapd_desc_ok)? */
+static int
+desc_ok(const acre_schema *s, const char *text)
+{
+    struct acreS_desc x;
+
+    cr_assert_eq(acreS_desc_parse(s, text, strlen(text), &x), 0, "%s", text);
+    cr_assert_geq(x.type, 0, "%s", text);
+    return acreS_slapd_desc_ok(s, acreS_attr(s, x.type), &x);
+}
+
+/* attributeoptions (ad.c ad_define_option, checked with slaptest 2.5.13):
+ * the first replaces slapd's default "lang-", a name ending in '-' or '='
+ * is a prefix, "binary", a defined or covered name and a prefix covering
+ * one defined are refused, where they were written; olcAttributeOptions
+ * the same; a frozen schema takes only what it has. */
+Test(schema, attribute_options)
+{
+    acre_schema *s = full();
+    acre_diag d;
+
+    cr_expect(desc_ok(s, "cn;lang-en"));
+    cr_expect(desc_ok(s, "cn;LANG-EN-us"));
+    cr_expect_not(desc_ok(s, "description;x-hidden"));
+    LOAD_OK(s, "attributeoptions x-hidden phase=\n");
+    cr_expect(desc_ok(s, "description;x-hidden"));
+    cr_expect(desc_ok(s, "description;X-Hidden"));
+    cr_expect_not(desc_ok(s, "cn;lang-en"));
+    cr_expect_not(desc_ok(s, "description;x-hidden2"));
+    LOAD_OK(s, "attributeoptions lang-\n");
+    cr_expect(desc_ok(s, "cn;lang-en;x-hidden"));
+    cr_expect_eq(load(s, "attributeoptions lang-en\n", &d),
+                 ACRE_ERR_SCHEMA_DUP);
+    cr_expect_eq(d.column, 18);
+    cr_expect_neq(strstr(d.message, "already defined"), NULL, "%s", d.message);
+    cr_expect_eq(load(s, "attributeoptions y-a y-\n", &d), ACRE_ERR_SCHEMA_DUP);
+    cr_expect_eq(d.column, 22);
+    cr_expect_neq(strstr(d.message, "overrides"), NULL, "%s", d.message);
+    cr_expect_eq(load(s, "attributeoptions binary\n", &d), ACRE_ERR_SCHEMA_DUP);
+    cr_expect_eq(load(s, "attributeoptions x_y\n", &d), ACRE_ERR_SCHEMA_SYNTAX);
+    cr_expect_neq(strstr(d.message, "illegal option name"), NULL, "%s",
+                  d.message);
+    /* failed loads defined nothing */
+    cr_expect_not(desc_ok(s, "cn;y-a"));
+    cr_expect_eq(acreS_freeze(s), s);
+    LOAD_OK(s, "attributeoptions x-hidden\n");
+    cr_expect_eq(load(s, "attributeoptions x-new\n", &d),
+                 ACRE_ERR_SCHEMA_FROZEN);
+    acre_schema_free(s);
+
+    s = full();
+    LOAD_OK(s, "dn: cn=config\n"
+               "objectClass: olcGlobal\n"
+               "cn: config\n"
+               "olcAttributeOptions: x-hidden\n"
+               "olcAttributeOptions: lang-\n");
+    cr_expect(desc_ok(s, "description;x-hidden"));
+    cr_expect(desc_ok(s, "cn;lang-fr"));
+    acre_schema_free(s);
+}
+
 Test(schema, ldapsyntax_definitions)
 {
     acre_schema *s = full();
