@@ -196,6 +196,10 @@ size_t acreA_norm389(const char *s, size_t n, const char **why);
  */
 int acreA_scan389(struct acreA_p *p, size_t off, size_t n);
 
+/* acreA_find -- where s[a..b) holds t first (case-sensitively, as 389's
+ * strstr), or (size_t)-1 (aci_scan389.c) */
+size_t acreA_find(const char *s, size_t a, size_t b, const char *t);
+
 /*
  * acreA_dnpat -- s[0..n) (at byte off of the value) is the part after
  * "ldap:///" of a target or subject: a DN, or, with '*' wildcards or

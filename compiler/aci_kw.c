@@ -1500,15 +1500,13 @@ attrfilter(struct acreA_p *p, size_t a, size_t e,
     return only_attr(p, fa, fn, f->type);
 }
 
-/* The first "&&" of s[a..e), or e: 389 (process_filter_list) looks for
- * it with strstr, parentheses or not. */
+/* s[a..e) holds w (389's strstr), or not: its offset, or e */
 static size_t
-find_and(const char *s, size_t a, size_t e)
+find_str(const char *s, size_t a, size_t e, const char *w)
 {
-    for (size_t i = a; i + 1 < e; i++)
-        if (s[i] == '&' && s[i + 1] == '&')
-            return i;
-    return e;
+    size_t i = acreA_find(s, a, e, w);
+
+    return i == (size_t)-1 ? e : i;
 }
 
 static int
@@ -1523,7 +1521,10 @@ attrfilter_list(struct acreA_p *p, size_t a, size_t e,
     if (!f)
         return ACRE_ERR_NOMEM;
     for (;;) {
-        size_t z = is389 ? find_and(p->s, a, e) : split_at(p->s, a, e, "&&");
+        /* 389 (process_filter_list) finds the first "&&" with strstr,
+         * parentheses or not */
+        size_t z =
+            is389 ? find_str(p->s, a, e, "&&") : split_at(p->s, a, e, "&&");
         size_t o = a, k = z - a;
         int rc = count_term(p, a);
         /* 389 drops one ',' ending a filter (__acl_trim_filterstr): the
@@ -1549,18 +1550,6 @@ attrfilter_list(struct acreA_p *p, size_t a, size_t e,
     *out = f;
     *n = cnt;
     return 0;
-}
-
-/* s[a..e) holds w (389's strstr), or not: its offset, or e */
-static size_t
-find_str(const char *s, size_t a, size_t e, const char *w)
-{
-    size_t k = strlen(w);
-
-    for (size_t i = a; i + k <= e; i++)
-        if (!memcmp(s + i, w, k))
-            return i;
-    return e;
 }
 
 /* 389 (__aclp__init_targetattrfilters): the text before the first '=' is

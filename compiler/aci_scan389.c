@@ -49,9 +49,9 @@ static const struct {
     {"dns", K_OTHER, 0},           {"ssf", K_OTHER, 0},
 };
 
-/* s[a..b) holds t (case-sensitively)?  Its offset, or (size_t)-1. */
-static size_t
-find(const char *s, size_t a, size_t b, const char *t)
+/* acreA_find -- see aci.h. */
+size_t
+acreA_find(const char *s, size_t a, size_t b, const char *t)
 {
     size_t n = strlen(t);
 
@@ -132,7 +132,7 @@ next_rule(const char *s, size_t b, size_t e, struct scan *r)
         size_t k, kl = 0;
         rs = (size_t)-1;
         for (k = 0; k < sizeof(las) / sizeof(las[0]); k++)
-            if ((rs = find(s, wa, wb, las[k].w)) != (size_t)-1) {
+            if ((rs = acreA_find(s, wa, wb, las[k].w)) != (size_t)-1) {
                 kind = las[k].kind;
                 kl = r->atn = strlen(las[k].w);
                 in_dn |= las[k].dn;
@@ -175,11 +175,11 @@ next_rule(const char *s, size_t b, size_t e, struct scan *r)
 static size_t
 copy_norm(const char *s, size_t a, size_t e, int strict)
 {
-    size_t p = find(s, a, e, "ldap:///"), k = 8;
+    size_t p = acreA_find(s, a, e, "ldap:///"), k = 8;
     const char *why;
 
     if (p == (size_t)-1) {
-        p = find(s, a, e, "ldaps:///");
+        p = acreA_find(s, a, e, "ldaps:///");
         k = 9;
     }
     if (p == (size_t)-1)
@@ -240,8 +240,8 @@ acreA_scan389(struct acreA_p *p, size_t off, size_t n)
         const char *c = memchr(s + i, ';', e - i);
         semi = c ? (size_t)(c - s) : e;
         if (!first) { /* a later part counts when "allow" or "deny" follows */
-            if (find(s, i, e, "allow") == (size_t)-1 &&
-                find(s, i, e, "deny") == (size_t)-1)
+            if (acreA_find(s, i, e, "allow") == (size_t)-1 &&
+                acreA_find(s, i, e, "deny") == (size_t)-1)
                 return 0;
         }
         first = 0;
