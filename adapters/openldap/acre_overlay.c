@@ -549,6 +549,7 @@ host_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
     struct berval bv, ndn = BER_BVNULL;
     Entry *e = NULL;
     struct got *g;
+    BackendDB *be, *save = h->op->o_bd;
     size_t len;
     int rc;
 
@@ -556,14 +557,26 @@ host_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
     bv.bv_len = len;
     if (dnNormalize(0, NULL, NULL, &bv, &ndn, h->op->o_tmpmemctx))
         return -1;
+    /* from the database that holds it, which need not be the one checked
+     * (slapd's backend_attribute and backend_group select it too) */
+    be = select_backend(&ndn, 0);
+    if (!be) {
+        slap_sl_free(ndn.bv_val, h->op->o_tmpmemctx);
+        return 0;
+    }
+    h->op->o_bd = be;
     rc = be_entry_get_rw(h->op, &ndn, NULL, NULL, 0, &e);
+    h->op->o_bd = save;
     slap_sl_free(ndn.bv_val, h->op->o_tmpmemctx);
     if (rc != LDAP_SUCCESS || !e)
         return rc == LDAP_NO_SUCH_OBJECT || !e ? 0 : -1;
     g = ch_calloc(1, sizeof *g);
     g->e = e;
+    g->be = be;
     if (eview_make(h->inst, h->schema, e, &g->ev)) {
+        h->op->o_bd = be;
         be_entry_release_r(h->op, e);
+        h->op->o_bd = save;
         eview_free(&g->ev);
         ch_free(g);
         return -1;
@@ -577,8 +590,11 @@ host_release(void *arg, const acre_entry_view *v)
 {
     struct host_ctx *h = arg;
     struct got *g = (struct got *)v; /* v is g->ev.v, its first member */
+    BackendDB *save = h->op->o_bd;
 
+    h->op->o_bd = g->be; /* the database it came from */
     be_entry_release_r(h->op, g->e);
+    h->op->o_bd = save;
     eview_free(&g->ev);
     ch_free(g);
 }
