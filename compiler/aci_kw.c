@@ -52,6 +52,7 @@
  * Unknown keywords are errors (389 defers them to evaluation).
  */
 #include "aci.h"
+#include "filter.h"
 #include "internal.h"
 
 #include "schema.h"
@@ -1435,27 +1436,6 @@ only_attr(struct acreA_p *p, size_t a, size_t n, int type)
     return 0;
 }
 
-/* 389's slapi_str2filter reads a filter that starts with '(' up to the
- * parenthesis that closes it (slapi_find_matching_paren) and ignores
- * what follows: the length of s[a..a+n) it reads. */
-static size_t
-paren_389(const char *s, size_t a, size_t n)
-{
-    int depth = 0, esc = 0;
-
-    if (!n || s[a] != '(')
-        return n;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[a + i];
-        if (!esc)
-            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-        if (!depth)
-            return i + 1;
-        esc = c == '\\' && !esc;
-    }
-    return n;
-}
-
 static int
 attrfilter(struct acreA_p *p, size_t a, size_t e,
            struct acreI_aci_attrfilter *f)
@@ -1489,9 +1469,10 @@ attrfilter(struct acreA_p *p, size_t a, size_t e,
          * parenthesised filter: "((cn=a))" is "(cn=a)" */
         size_t m;
         while (fn > 1 && p->s[fa] == '(' && p->s[fa + 1] == '(' &&
-               (m = paren_389(p->s, fa, fn)) > 1 && p->s[fa + m - 1] == ')')
+               (m = acreF_paren_end(p->s + fa, fn)) > 1 &&
+               p->s[fa + m - 1] == ')')
             fa++, fn = m - 2;
-        fn = paren_389(p->s, fa, fn);
+        fn = acreF_paren_end(p->s + fa, fn);
     }
     if (!(f->text = talloc_strndup(p->ctx, p->s + fa, fn)))
         return ACRE_ERR_NOMEM;

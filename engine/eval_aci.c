@@ -712,17 +712,7 @@ macro_filter1(struct ck *c, const char *x)
     if (!n)
         return F; /* 389 skips an empty expansion */
     if (x[0] == '(') {
-        int depth = 0, esc = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (!esc)
-                depth += x[i] == '(' ? 1 : x[i] == ')' ? -1 : 0;
-            if (!depth) {
-                n = i + 1;
-                break;
-            }
-            esc = x[i] == '\\' && !esc;
-        }
-        t = talloc_strndup(c->st->scratch, x, n);
+        t = talloc_strndup(c->st->scratch, x, acreF_paren_end(x, n));
     } else {
         t = talloc_asprintf(c->st->scratch, "(%s)", x);
     }

@@ -1815,3 +1815,21 @@ acreF_names_value(const struct acreF_filter *f, const char *type,
 {
     return f && f->root && names(f->root, type, value);
 }
+
+/* acreF_paren_end -- see filter.h. */
+size_t
+acreF_paren_end(const char *s, size_t n)
+{
+    int depth = 0, esc = 0;
+
+    if (!n || s[0] != '(')
+        return n;
+    for (size_t i = 0; i < n; i++) {
+        if (!esc)
+            depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+        if (!depth)
+            return i + 1;
+        esc = s[i] == '\\' && !esc;
+    }
+    return n;
+}

@@ -102,6 +102,14 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  */
 #define ACREF_NO_OPERATION 0x10u
 
+/*
+ * acreF_paren_end -- how much of s[0..n) 389's slapi_str2filter reads: a
+ * text that starts with '(' up to the parenthesis closing it
+ * (slapi_find_matching_paren; a backslash escapes the next byte), what
+ * follows ignored; any other text whole.
+ */
+size_t acreF_paren_end(const char *s, size_t n);
+
 int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                       size_t len, unsigned flags, struct acreF_filter **out,
                       acre_diag *diag);
