@@ -18,6 +18,10 @@
  *       on each value, over an evenly spaced sample of the same entries
  *       (1,000 / 200 / 8 entries: the oracle walks every rule on every
  *       check, so it is timed over fewer entries; medians are per entry).
+ *       policy_decide_1k also times the same verdicts against reads_pass,
+ *       the reads of the entries' views no verdict can skip, in the same
+ *       order (row policy_decide_1k/reads: how close a verdict is to what
+ *       the machine's memory charges for the entries).
  *   policy_access_1k      ns per check: acre_access for one value (READ),
  *       against acreR_oracle_check on the same value; random values of
  *       random entries (the oracle times the first tenth of them).
@@ -66,6 +70,7 @@
 
 #include "bench_host.h"
 #include "directory.h"
+#include "dn.h"
 #include "openldap.h"
 #include "openldap_oracle.h"
 #include "schema.h"
@@ -157,6 +162,33 @@ acre_decide_pass(void *arg)
                                   acre_entry_view_of(j->w->entries[i]),
                                   ACRE_RIGHT_READ, &v) == 0)
                 sum += (uint64_t)v.visible + (v.nattrs ? v.attr[0] : 0);
+    return sum;
+}
+
+/*
+ * The reads alone: of each entry, in the same order, the bytes any entry
+ * verdict must read from the host's view -- the view itself, its DN's
+ * header and ancestry hash at the entry's depth (the index probe's key)
+ * and its RDN offsets, and the first 16 bytes of each attribute record
+ * (id, count, values pointer) -- summed, nothing decided.  What this pass
+ * costs is what the machine's memory charges for the entries, which no
+ * verdict can go below (policy_decide_1k/reads).
+ */
+static uint64_t
+reads_pass(void *arg)
+{
+    const struct job *j = arg;
+    uint64_t sum = 0;
+
+    for (unsigned r = 0; r < j->loops; r++)
+        for (size_t i = 0; i < j->n; i++) {
+            const acre_entry_view *e = acre_entry_view_of(j->w->entries[i]);
+            const acre_dn *dn = e->dn;
+            sum += dn->magic + acreD_h(dn)[dn->depth] + acreD_nrdn(dn)[1];
+            for (unsigned k = 0; k < e->nattrs; k++)
+                sum += (uint64_t)e->attrs[k].id + e->attrs[k].nvals +
+                       (uintptr_t)e->attrs[k].vals;
+        }
     return sum;
 }
 
@@ -629,6 +661,12 @@ run_decide(bench_run *run, struct world *w, struct level *l)
         return;
     snprintf(name, sizeof name, "policy_decide_%s/oracle", l->tag);
     measure_pair(run, name, "ns/entry", &ia, w->n * loops, &io, l->nsample);
+    if (strcmp(l->tag, "1k") != 0)
+        return;
+    /* the same verdicts against the reads they cannot do without */
+    bench_impl ir = {"the entries' reads", reads_pass, &ja};
+    measure_pair(run, "policy_decide_1k/reads", "ns/entry", &ia, w->n * loops,
+                 &ir, w->n * loops);
 }
 
 /* Does the host's verdict on entry i say what the directory's does?  The
