@@ -1671,21 +1671,44 @@ shape_idn(const acre_view_attr *a)
     return x;
 }
 
-/* The slots shape_slot uses, less one (acreV_set_shape_slots). */
-static unsigned shape_mask = ACREV_SHAPES - 1;
+/* The slots of the requests begun now (acreV_set_shape_slots), fixed;
+ * 0: ACREV_SHAPES, grown by shape_keep. */
+static unsigned shape_fixed;
 
 void
 acreV_set_shape_slots(unsigned n)
 {
-    shape_mask =
-        n && n <= ACREV_SHAPES && !(n & (n - 1)) ? n - 1 : ACREV_SHAPES - 1;
+    shape_fixed = n && n <= ACREV_SHAPES_MAX && !(n & (n - 1)) ? n : 0;
+}
+
+unsigned
+acreV_shape_slots(const struct acre_request *rq)
+{
+    return rq->shapes ? rq->shape_mask + 1 : 0;
+}
+
+int
+acreV_shape_table(struct acre_request *rq)
+{
+    unsigned n = shape_fixed ? shape_fixed : ACREV_SHAPES;
+
+    _Static_assert(ACREV_SHAPES_MAX % 64 == 0 &&
+                       !(ACREV_SHAPES_MAX & (ACREV_SHAPES_MAX - 1)) &&
+                       ACREV_SHAPES <= ACREV_SHAPES_MAX,
+                   "shape slots: powers of two, whole words of bits");
+    if (!(rq->shapes = talloc_array(rq, struct acreV_shape, n)))
+        return ACRE_ERR_NOMEM;
+    rq->shape_mask = n - 1;
+    rq->shape_evict = 0;
+    memset(rq->shapes_valid, 0, sizeof rq->shapes_valid);
+    return 0;
 }
 
 /* The slot of the shape of the nattrs attributes at, in context ctx: a
  * hash of the context, the count and three of the attributes (the slot's
  * shape is compared in full). */
 static inline unsigned
-shape_slot(uint64_t ctx, const acre_view_attr *at, uint32_t na)
+shape_slot(uint64_t ctx, const acre_view_attr *at, uint32_t na, unsigned mask)
 {
     uint64_t h = ctx ^ (uint64_t)na << 40;
 
@@ -1693,7 +1716,7 @@ shape_slot(uint64_t ctx, const acre_view_attr *at, uint32_t na)
         h ^= shape_idn(&at[0]) * 0xff51afd7ed558ccdull ^
              shape_idn(&at[na / 2]) << 20 ^
              shape_idn(&at[na - 1]) * 0xc4ceb9fe1a85ec53ull;
-    return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> 40) & shape_mask;
+    return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> 40) & mask;
 }
 
 /*
@@ -1709,7 +1732,7 @@ shape_find(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx)
 {
     const acre_view_attr *at = e->attrs;
     uint32_t na = e->nattrs;
-    unsigned slot = shape_slot(ctx, at, na);
+    unsigned slot = shape_slot(ctx, at, na, rq->shape_mask);
     const struct acreV_shape *s = &rq->shapes[slot];
 
     if (!(rq->shapes_valid[slot >> 6] >> (slot & 63) & 1) || s->ctx != ctx ||
@@ -1816,7 +1839,26 @@ shape_keep(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
     }
     if (nv > ACREV_SHAPE_VALUES)
         return;
-    unsigned slot = shape_slot(ctx, at, na);
+    unsigned slot = shape_slot(ctx, at, na, rq->shape_mask);
+    if (rq->shapes_valid[slot >> 6] >> (slot & 63) & 1 &&
+        ++rq->shape_evict >= ACREV_SHAPES_GROW && !shape_fixed &&
+        rq->shape_mask + 1 < ACREV_SHAPES_MAX) {
+        /* this operation's shapes keep replacing each other, and each
+         * replaced one costs a long way again (several times what the
+         * larger table costs): it gets the most slots (once; if they
+         * cannot be had, the old table stays and the count starts
+         * again) */
+        struct acreV_shape *t =
+            talloc_array(rq, struct acreV_shape, ACREV_SHAPES_MAX);
+        rq->shape_evict = 0;
+        if (t) {
+            talloc_free(rq->shapes);
+            rq->shapes = t;
+            rq->shape_mask = ACREV_SHAPES_MAX - 1;
+            memset(rq->shapes_valid, 0, sizeof rq->shapes_valid);
+            slot = shape_slot(ctx, at, na, rq->shape_mask);
+        }
+    }
     struct acreV_shape *s = &rq->shapes[slot];
     s->ctx = ctx;
     s->nattrs = na;

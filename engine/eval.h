@@ -34,9 +34,13 @@
  * keeps */
 #define ACREV_PMEMO               64
 #define ACREV_PATH_MAX            4
-/* entry shapes whose whole verdicts a request keeps, and the most
- * attributes and values a kept shape has (eval.c: struct acreV_shape) */
+/* entry shapes whose whole verdicts a request keeps: slots at first,
+ * the shapes replaced in them after which they grow, at most once, and
+ * the slots then (eval.c: shape_keep); the most attributes and values a
+ * kept shape has (eval.c: struct acreV_shape) */
 #define ACREV_SHAPES              32
+#define ACREV_SHAPES_GROW         8
+#define ACREV_SHAPES_MAX          256
 #define ACREV_SHAPE_MAX           24 /* at most 32: acreV_shape.walk */
 #define ACREV_SHAPE_VALUES        48
 /* the longest parent DN (normalised bytes) whose index node a request
@@ -262,8 +266,10 @@ struct acre_request {
     uint64_t *vctx_bits;           /* [ACREV_VCTX][2][attr_words], not zeroed */
     /* whole verdicts by entry shape (struct acreV_shape), direct-mapped;
      * NULL: none (ACI policies) */
-    struct acreV_shape *shapes; /* [ACREV_SHAPES], not zeroed: */
-    uint64_t shapes_valid[(ACREV_SHAPES + 63) / 64]; /* which slots hold one */
+    struct acreV_shape *shapes; /* [shape_mask + 1], not zeroed: */
+    uint64_t shapes_valid[ACREV_SHAPES_MAX / 64]; /* which slots hold one */
+    unsigned shape_mask;  /* the slots, less one: a power of two less one */
+    unsigned shape_evict; /* shapes replaced since the table was made */
 
     /* the last entry's parent (eval.c: node_of): its normalised text,
      * depth (0: none kept) and hash h[depth], and the deepest index node
@@ -502,12 +508,18 @@ int acreV_host_get(struct acre_request *rq, const acre_dn *dn,
 void acreV_host_release(struct acre_request *rq, const acre_entry_view *e);
 
 /*
- * acreV_set_shape_slots -- tests only: the entry shapes a request keeps
- * go into the first n slots (a power of two, at most ACREV_SHAPES), so
- * that shapes and contexts collide; 0 restores all of them.  Not
- * thread-safe: call with no request deciding.
+ * acreV_set_shape_slots -- tests only: the requests begun after it keep
+ * their entry shapes in n slots (a power of two, at most
+ * ACREV_SHAPES_MAX) and never grow them, so that shapes and contexts
+ * collide; 0 restores the default (ACREV_SHAPES, grown as shape_keep
+ * grows them).  Not thread-safe: call with no request beginning.
  */
 void acreV_set_shape_slots(unsigned n);
+/* acreV_shape_slots -- the slots rq keeps shapes in now (0: none). */
+unsigned acreV_shape_slots(const struct acre_request *rq);
+/* acreV_shape_table -- rq's first table of shapes (request begin):
+ * ACRE_ERR_NOMEM if it cannot be made. */
+int acreV_shape_table(struct acre_request *rq);
 
 /*
  * acreV_group_memo_get / _put -- the membership of fixed group g kept in

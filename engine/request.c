@@ -255,15 +255,13 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     size_t nbits = p->aci ? 0 : (size_t)ACREV_VCTX * 2 * p->attr_words;
     if (nbits)
         rq->vctx_bits = talloc_array(rq, uint64_t, nbits);
-    if (nbits)
-        rq->shapes = talloc_array(rq, struct acreV_shape, ACREV_SHAPES);
+    int shapes_rc = nbits ? acreV_shape_table(rq) : 0;
     size_t idlen = 0;
     uint64_t key = 0;
     char *id = identity(rq, &idlen, &key);
     if (!rq->is_root || !rq->scratch || !rq->md || !rq->test_state ||
         !rq->memo || !rq->test_epoch || (nbits && !rq->vctx_bits) ||
-        (nbits && !rq->shapes) || !id ||
-        !(rq->spec = spec_get(p, id, idlen, key))) {
+        shapes_rc || !id || !(rq->spec = spec_get(p, id, idlen, key))) {
         talloc_free(rq);
         return ACRE_ERR_NOMEM;
     }

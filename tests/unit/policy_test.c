@@ -784,6 +784,86 @@ Test(policy, verdict_shapes_and_contexts_kept_apart)
     shapes_kept_apart(2);
 }
 
+/* 80 people of 80 shapes (1 to 20 telephone numbers, with or without a
+ * description and a mail): more than a request's first slots hold, so
+ * that they keep evicting each other.  The requester is p0. */
+static char *
+many_shapes_ldif(void)
+{
+    char *t = talloc_strdup(ctx, "dn: dc=example,dc=com\nobjectClass: domain\n"
+                                 "dc: example\n\n"
+                                 "dn: ou=people,dc=example,dc=com\n"
+                                 "objectClass: organizationalUnit\n"
+                                 "ou: people\n\n");
+    for (unsigned k = 0; k < 80; k++) {
+        t = talloc_asprintf_append(
+            t,
+            "dn: uid=p%u,ou=people,dc=example,dc=com\n"
+            "objectClass: inetOrgPerson\nuid: p%u\ncn: P\nsn: P\n",
+            k, k);
+        for (unsigned j = 0; j <= k % 20; j++)
+            t = talloc_asprintf_append(t, "telephoneNumber: +1 555 %04u\n", j);
+        if (k / 20 & 1)
+            t = talloc_asprintf_append(t, "description: d\n");
+        if (k / 40)
+            t = talloc_asprintf_append(t, "mail: p%u@example.com\n", k);
+        t = talloc_asprintf_append(t, "\n");
+    }
+    return t;
+}
+
+/* A request whose entries have more shapes than its first slots grows
+ * its table once, to ACREV_SHAPES_MAX, and answers as a fresh request
+ * does before, while and after; with its slots fixed it never grows. */
+Test(policy, many_shapes_grow_the_table)
+{
+    static const char grow_conf[] =
+        "access to attrs=telephoneNumber by self read by * none\n"
+        "access to attrs=mail by * none\n"
+        "access to * by * read\n";
+    const char *const me = "uid=p0,ou=people,dc=example,dc=com";
+    char *text = many_shapes_ldif();
+
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_SLAPD, &schema, NULL), 0);
+    cr_assert_eq(acre_directory_load(ctx, schema, "s.ldif", text, strlen(text),
+                                     &dir, NULL),
+                 0);
+    acre_source src = {ACRE_DIALECT_SLAPD_CONF, "slapd.conf", grow_conf,
+                       strlen(grow_conf)};
+    acre_policy *p;
+    cr_assert_eq(acre_policy_compile(ctx, schema, &src, 1, 0, &p, NULL), 0);
+    for (unsigned fixed = 0; fixed <= ACREV_SHAPES; fixed += ACREV_SHAPES) {
+        acreV_set_shape_slots(fixed);
+        acre_request *rq = begin(p, me);
+        cr_assert_eq(acreV_shape_slots(rq), ACREV_SHAPES);
+        for (unsigned pass = 0; pass < 4; pass++)
+            for (unsigned k = 0; k < 80; k++) {
+                char dn[64];
+                acre_verdict vw, vc;
+                snprintf(dn, sizeof dn, "uid=p%u,ou=people,dc=example,dc=com",
+                         (k * 37 + pass) % 80);
+                const acre_entry_view *v = acre_entry_view_of(entry(dn));
+                acre_request *cold = begin(p, me);
+                cr_assert_eq(acre_entry_decide(rq, v, ACRE_RIGHT_READ, &vw), 0);
+                cr_assert_eq(acre_entry_decide(cold, v, ACRE_RIGHT_READ, &vc),
+                             0);
+                expect_same_verdict(&vw, &vc, dn);
+                /* telephoneNumber is the fifth attribute: the requester's own
+                 */
+                cr_expect_eq(vw.attr[4],
+                             strcmp(dn, me) == 0 ? ACRE_ATTR_ALL
+                                                 : ACRE_ATTR_NONE,
+                             "%s", dn);
+                acre_request_end(cold);
+            }
+        cr_expect_eq(acreV_shape_slots(rq),
+                     fixed ? ACREV_SHAPES : ACREV_SHAPES_MAX);
+        acre_request_end(rq);
+    }
+    acreV_set_shape_slots(0);
+    acre_policy_release(p);
+}
+
 struct all_entries {
     const acre_entry *e[64];
     unsigned n;
