@@ -28,7 +28,9 @@
  * attribute or entry), 2 usage and system errors.
  */
 #include "cli.h"
+#include "ir.h" /* acreI_section_for: the database holding a DN */
 #include "load.h"
+#include "policy.h" /* the policy's databases */
 
 #include <acre.h>
 #include <stdlib.h>
@@ -70,6 +72,7 @@ struct explain {
     acre_request *rq;
     const acre_entry *e;
     int aci;          /* --dialect aci */
+    int all_dbs;      /* --all-databases */
     unsigned nchecks; /* printed so far (json commas) */
     unsigned nsteps;  /* of the current check */
     struct decider last;
@@ -82,7 +85,8 @@ help_explain(FILE *f)
     fprintf(
         f, "usage: acre explain --policy FILE... --data FILE.ldif... [-D DN]\n"
            "                    -e ENTRYDN [ATTR[/LEVEL][=VALUE]...]\n"
-           "                    [--format slapacl|text|json]\n"
+           "                    [--format slapacl|text|json] "
+           "[--all-databases]\n"
            "       acre explain --dialect aci --data FILE.ldif... "
            "[--policy FILE...]\n"
            "                    [-D DN] -e ENTRYDN [ATTR[/LEVEL]...]\n"
@@ -106,6 +110,10 @@ help_explain(FILE *f)
            "the ACIs met, their bind rules' outcomes and the deciding ACI;\n"
            "--format ger prints 389's get-effective-rights of the requester\n"
            "(ATTRs: the attributes asked for, as a search names them).\n"
+           "Like slapacl, which starts the entry's database alone, OpenLDAP\n"
+           "rules find no entry of another database (groups, sets, the\n"
+           "requester's entry); --all-databases looks in every one, as\n"
+           "slapd does.\n"
            "--strict refuses equal values of one attribute in the data.\n"
            "Exit status: 0 done, 1 input errors, 2 usage or system errors.\n");
 }
@@ -529,6 +537,10 @@ option(struct explain *x, int argc, char **argv, int *i)
         x->entry_dn = v;
         return cli_once("explain", "-e", &x->seen_e) ? -1 : 1;
     }
+    if (!strcmp(argv[*i], "--all-databases")) {
+        x->all_dbs = 1;
+        return 1;
+    }
     if (!bad && (v = cli_opt("explain", argc, argv, i, "--format", &bad))) {
         if (cli_once("explain", "--format", &x->seen_format))
             return -1;
@@ -630,6 +642,105 @@ find_entry(struct explain *x, const acre_directory *dir)
     return CLI_EXIT_INPUT;
 }
 
+/*
+ * slapacl starts the database holding the entry it checks and no other
+ * (slap_tool_init's slap_startup(be)), so a lookup of an entry that
+ * another database holds -- a group, a set's user/... or this/...
+ * element, a dynamic group's requester, a set's ldap:/// search --
+ * finds nothing.  The directory's host confined so: get finds, and
+ * search visits, only the entries of the checked entry's database
+ * (acreI_section_for, slapd's select_backend), and a search whose base
+ * another database holds (or none) visits nothing.
+ */
+struct confined {
+    acre_host in;
+    acre_host out; /* the request's */
+    const struct acreI_policy *cfg;
+    const struct acreI_section *db;
+    acre_view_fn fn; /* the search under way */
+    void *fn_arg;
+};
+
+static int
+confined_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
+{
+    const struct confined *c = arg;
+
+    *out = NULL;
+    if (acreI_section_for(c->cfg, dn) != c->db)
+        return 0;
+    return c->in.get(c->in.arg, dn, out);
+}
+
+static void
+confined_release(void *arg, const acre_entry_view *e)
+{
+    const struct confined *c = arg;
+
+    if (c->in.release)
+        c->in.release(c->in.arg, e);
+}
+
+static int
+confined_visit(void *arg, const acre_entry_view *e)
+{
+    const struct confined *c = arg;
+
+    return acreI_section_for(c->cfg, e->dn) == c->db ? c->fn(c->fn_arg, e) : 0;
+}
+
+static int
+confined_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
+                void *fn_arg)
+{
+    struct confined *c = arg;
+    acre_view_fn outer = c->fn;
+    void *outer_arg = c->fn_arg;
+
+    /* a search goes to the database holding its base (select_backend) */
+    if (acreI_section_for(c->cfg, base) != c->db)
+        return 0;
+    c->fn = fn;
+    c->fn_arg = fn_arg;
+    int rc = c->in.search(c->in.arg, base, scope, confined_visit, c);
+    c->fn = outer;
+    c->fn_arg = outer_arg;
+    return rc;
+}
+
+static int
+confined_children(void *arg, const acre_entry_view *e)
+{
+    const struct confined *c = arg;
+
+    return c->in.has_children(c->in.arg, e);
+}
+
+/* The host of the explained request: dir's, confined to the entry's
+ * database as slapacl's (OpenLDAP policies, without --all-databases). */
+static const acre_host *
+explain_host(const struct explain *x, const acre_policy *p,
+             const acre_directory *dir, struct confined *c)
+{
+    const acre_host *h = acre_directory_host(dir);
+
+    if (x->aci || x->all_dbs)
+        return h;
+    c->in = *h;
+    c->cfg = p->ir;
+    c->db = acreI_section_for(p->ir, acre_entry_dn(x->e));
+    c->fn = NULL;
+    c->fn_arg = NULL;
+    c->out =
+        (acre_host){.arg = c,
+                    .get = h->get ? confined_get : NULL,
+                    .release = confined_release,
+                    .search = h->search ? confined_search : NULL,
+                    .has_children = h->has_children ? confined_children : NULL,
+                    .generation = 0}; /* nothing kept past it */
+    return &c->out;
+}
+
 static void
 json_head(const struct explain *x)
 {
@@ -686,11 +797,13 @@ run_explain(struct explain *x, acre_policy *p, const acre_directory *dir)
     /* slapd refuses a bind DN it cannot normalise */
     x->who.dn_flags = x->in.dialect == ACRE_DIALECT_ACI ? 0 : ACRE_DN_SLAPD;
     x->who.nsrole = x->in.dialect == ACRE_DIALECT_ACI && x->in.aci_variant != 2;
+    struct confined conf;
+    const acre_host *host = rc ? NULL : explain_host(x, p, dir, &conf);
     if (!rc && x->format == FMT_GER &&
-        !(rc = cli_request(&x->who, p, dir, &x->rq))) {
+        !(rc = cli_request(&x->who, p, host, &x->rq))) {
         rc = ger(x);
         acre_request_end(x->rq);
-    } else if (!rc && !(rc = cli_request(&x->who, p, dir, &x->rq))) {
+    } else if (!rc && !(rc = cli_request(&x->who, p, host, &x->rq))) {
         if (x->format == FMT_JSON)
             json_head(x);
         if (x->nspecs == 0 && x->aci)

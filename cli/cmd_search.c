@@ -274,7 +274,7 @@ file_searches(struct search *s, acre_policy *p, const acre_directory *dir,
         }
         /* each line is an operation of its own, as ldapsearch -f makes
          * it (ACI results are kept per operation) */
-        if (!(rc = cli_request(&s->a.who, p, dir, &rq))) {
+        if (!(rc = cli_request(&s->a.who, p, acre_directory_host(dir), &rq))) {
             rc = one_search(s, rq, f, ldap_rc);
             acre_request_end(rq);
         }
@@ -444,7 +444,7 @@ run_search_(struct search *s, acre_policy *p, const acre_directory *dir,
     /* a base that is not a DN is the search's result, as slapd answers
      * it (invalidDNSyntax, before anything else): said, not refused */
     (void)cli_dn_check(s->schema, "-b", s->a.base, 0);
-    if ((rc = cli_request(&s->a.who, p, dir, &rq)))
+    if ((rc = cli_request(&s->a.who, p, acre_directory_host(dir), &rq)))
         return rc;
     warn_unknown_user(s, rq, dir);
     if (inactivated(s, dir)) {

@@ -890,8 +890,8 @@ cli_who_subject(const struct cli_who *w, const acre_schema *schema,
 
 /* cli_request -- see load.h. */
 int
-cli_request(const struct cli_who *w, acre_policy *policy,
-            const acre_directory *dir, acre_request **out)
+cli_request(const struct cli_who *w, acre_policy *policy, const acre_host *host,
+            acre_request **out)
 {
     acre_subject who;
     acre_request *rq;
@@ -899,8 +899,7 @@ cli_request(const struct cli_who *w, acre_policy *policy,
 
     if ((rc = cli_who_subject(w, acre_policy_schema(policy), &who)))
         return rc;
-    if ((rc =
-             acre_request_begin(policy, &who, acre_directory_host(dir), &rq))) {
+    if ((rc = acre_request_begin(policy, &who, host, &rq))) {
         fprintf(stderr, "acre %s: cannot start the request: %s\n", w->cmd,
                 acre_strerror(rc));
         return CLI_EXIT_USAGE;

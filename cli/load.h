@@ -190,13 +190,13 @@ int cli_who_subject(const struct cli_who *w, const acre_schema *schema,
                     acre_subject *out);
 
 /*
- * cli_request -- acre_request_begin for w over policy and dir, with the
- * request flags w asks for (--subentries, --ismemberof, --memberof, and
- * nsRole).  Prints
- * the error.
+ * cli_request -- acre_request_begin for w over policy and host (a
+ * directory's: acre_directory_host), with the request flags w asks for
+ * (--subentries, --ismemberof, --memberof, and nsRole).  Prints the
+ * error.
  */
 int cli_request(const struct cli_who *w, acre_policy *policy,
-                const acre_directory *dir, acre_request **out);
+                const acre_host *host, acre_request **out);
 
 /* ------------------------------------------------------------------------
  * Output
