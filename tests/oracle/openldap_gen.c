@@ -1633,6 +1633,29 @@ gen_policy(struct gen *g)
         "dn.children=\"" ACREG_SUFFIX2 "\" attrs=entry,description",
     };
     g->cur_db = 1;
+    /* now and then a rule that decides by a lookup in the first
+     * database (its groups, the requester's entry, a URL under its
+     * suffix): slapd sees every database, slapacl only the entry's */
+    if (P(g, 40)) {
+        struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
+        struct acreG_rule *r = new_rule(g, 0, PICK(g, whats), 2);
+        const char *acc = gen_access(g);
+        static const char *const first_db[] = {
+            "set=\"user/uid\"",
+            "set=\"user/objectClass & [inetOrgPerson]\"",
+            "set=\"[ldap:///ou=people," ACREG_SUFFIX "??one?(uid=u1)]/uid\"",
+            "set=\"[ldap:///" ACREG_SUFFIX "??sub?(objectClass=groupOfNames)]"
+            "/member & user\"",
+        };
+        unsigned k = B(g, 4);
+        const char *who = k == 0   ? gen_group(g)
+                          : k == 1 ? gen_set(g)
+                                   : PICK(g, first_db);
+        if (r)
+            r->by[r->nby++] = fmt(g, "%s %s", who, acc ? acc : "read");
+        if (r)
+            r->by[r->nby++] = gen_by(g, &wi);
+    }
     for (unsigned i = 0, n = B(g, 4); i < n; i++) {
         struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
         unsigned nby = 1 + B(g, 3);
