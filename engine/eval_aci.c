@@ -2144,9 +2144,14 @@ userattr(struct ck *c, const struct acreI_bind *b)
     void *tmp;
     int r = F;
 
-    /* 389: a value rule is True when both the entry and the requester's
-     * entry hold the value, else Undefined (never False) */
-    if (!rq->authz)
+    /* anonymous: 389's group and role kinds are False at once; a value
+     * rule is True when both the entry and the requester's entry hold
+     * the value, else Undefined (never False); USERDN and SELFDN
+     * (DS_LASUserDnAttrEval) look at the levels as for anyone, with the
+     * empty DN: SELFDN's several values on the entry make Undefined */
+    int anon_dn = !rq->authz && (b->uakind == ACREI_ACI_UA_USERDN ||
+                                 b->uakind == ACREI_ACI_UA_SELFDN);
+    if (!rq->authz && !anon_dn)
         return b->uakind == ACREI_ACI_UA_VALUE ? U : F;
     if (b->uakind == ACREI_ACI_UA_GROUPURL)
         return groupdnattr_url(c, b);
@@ -2183,7 +2188,8 @@ userattr(struct ck *c, const struct acreI_bind *b)
             }
             /* fall through */
         case ACREI_ACI_UA_USERDN:
-            if (acreV_attr_lists(s, a, rq->authz_norm, rq->authz_len))
+            if (anon_dn ? acreV_attr_lists(s, a, "", 0)
+                        : acreV_attr_lists(s, a, rq->authz_norm, rq->authz_len))
                 r = T;
             break;
         case ACREI_ACI_UA_GROUPDN:

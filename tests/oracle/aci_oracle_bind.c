@@ -679,8 +679,9 @@ userattr_entry(struct acreR_ctx *c, const struct acreI_bind *b,
         case ACREI_ACI_UA_ROLEDN:
             t = tv_bool(has_role(o, c->tmp, v[i], 0));
             break;
-        default: /* USERDN, SELFDN */
-            t = tv_bool(acre_dn_equal(v[i], o->bind));
+        default: /* USERDN, SELFDN; anonymous: the empty DN */
+            t = tv_bool(o->bind ? acre_dn_equal(v[i], o->bind)
+                                : acre_dn_depth(v[i]) == 0);
         }
         r = t == ACRER_T ? t : t == ACRER_U ? t : r;
     }
@@ -776,7 +777,9 @@ kind_las(struct acreR_ctx *c, const struct acreI_bind *b, enum acreI_aci_op op)
         if (!has)
             return ACRER_F;
     }
-    if (!o->bind)
+    /* anonymous: #LDAPURL False; USERDN and SELFDN (DS_LASUserDnAttrEval,
+     * which never asks) compare the values with the empty DN */
+    if (!o->bind && b->uakind == ACREI_ACI_UA_LDAPURL)
         return tv_op(op, ACRER_F);
     enum acreR_tv r = ACRER_F;
     unsigned levels = b->levels ? b->levels : 1u,
