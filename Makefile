@@ -117,7 +117,7 @@ doccheck:
 	@sh $(SRCDIR)/tests/doccheck.sh $(SRCDIR)
 
 check: all unit check-exports hdrcheck doccheck bench-smoke installcheck golden \
-	differential-389-replay differential-389-suite
+	differential-389-replay differential-389-suite differential-389-ger-replay
 
 # ---- ThreadSanitizer: the policy thread tests ------------------------------
 # Criterion's runner cannot start under TSan (it maps its arena at random

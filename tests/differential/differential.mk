@@ -56,6 +56,10 @@
 #   make differential-389-ger [SEED=n] [N=pairs]
 #       389's get-effective-rights against acre explain --format ger
 #       (ger.sh), artefacts in build/differential/aci-389-ger/seed-SEED
+#   make differential-389-ger-replay [DIR=dir]
+#       acre against recorded get-effective-rights cases (default
+#       tests/differential/ger-suite: whole cases of past runs with what
+#       389-DS 2.3.1 answered), no 389 needed
 #   make differential-389-record [SEED=n] [N=searches] [OUT=dir]
 #       389's side alone, each case written to OUT (default
 #       build/differential/aci-389-record) for a later replay
@@ -68,8 +72,8 @@
 #
 # The drivers need the directory and filter modules of build/libacre.a;
 # nothing here is built by `make`; `make check` builds aci_driver to
-# replay the recorded 389 answers (differential-389-replay and
-# differential-389-suite, no 389 needed).
+# replay the recorded 389 answers (differential-389-replay,
+# differential-389-suite and differential-389-ger-replay, no 389 needed).
 
 DT_DIR := $(SRCDIR)/tests/differential
 DT_COMMON_SRC := $(wildcard $(DT_DIR)/dt_*.c)
@@ -79,7 +83,7 @@ DT_FILTER_SRC := $(DT_COMMON_SRC) $(wildcard $(DT_DIR)/filter_*.c)
 .PHONY: differential-filter differential-filter-cases differential-check-lib \
 	differential bench-slapd differential-389 differential-389-record \
 	differential-389-replay differential-389-suite differential-389-ger \
-	differential-cli \
+	differential-389-ger-replay differential-cli \
 	differential-slapacl differential-mutate differential-mutate-data \
 	differential-unchecked
 
@@ -170,6 +174,10 @@ differential-389: $(B)/differential/aci_driver $(B)/acre
 differential-389-ger: $(B)/differential/aci_driver $(B)/acre
 	bash $(DT_DIR)/ger.sh run $(B)/differential/aci_driver $(B)/acre \
 		$(B)/differential/aci-389-ger '$(SEED)' '$(N)'
+
+differential-389-ger-replay: $(B)/differential/aci_driver $(B)/acre
+	bash $(DT_DIR)/ger.sh replay $(B)/differential/aci_driver $(B)/acre \
+		'$(or $(DIR),$(DT_DIR)/ger-suite)' $(B)/differential/aci-389-ger-replay
 
 differential-389-record: $(B)/differential/aci_driver
 	bash $(DT_DIR)/aci.sh record $(B)/differential/aci_driver \

@@ -15,6 +15,11 @@
 #       OUT/seed-SEED/case-K/, a reproducer in case-K/gdiff-N-K/ for each
 #       pair that differs (at most 20 per case; the first 3 of a run are
 #       printed).  Fails on any difference.
+#   ger.sh replay DRIVER ACRE SUITE OUT
+#       the recorded cases of SUITE (each SUITE/case-*/ a run's case:
+#       data.ldif, gers and the 389.ger 389-DS answered) through acre
+#       alone, compared as a run compares them; no server.  Artefacts in
+#       OUT/case-*/.  Fails on any difference.
 #   ger.sh acre-one ACRE DIR
 #   ger.sh 389-one DIR
 #       acre's / 389's answer for the pair of a reproducer directory
@@ -177,6 +182,36 @@ suite() {
 	[ "$pairs" -gt 0 ] && [ "$differ" = 0 ]
 }
 
+# replay DRIVER ACRE SUITE OUT -- recorded cases, acre alone
+replay() {
+	local driver=$1 acre=$2 suite=$3 out=$4
+	local cases=0 pairs=0 agree=0 differ=0 shown=0
+	local src dir np a d f
+	mkdir -p "$out" || die "cannot create $out"
+	for src in "$suite"/case-*/; do
+		src=${src%/}
+		[ -f "$src/389.ger" ] || continue
+		dir=$out/$(basename "$src")
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		cp "$src/data.ldif" "$src/gers" "$src/389.ger" "$dir/"
+		run_acre "$acre" "$dir"
+		cases=$((cases + 1))
+		read -r np a d < <("$driver" compare-ger "$dir") || die "$src: cannot compare"
+		pairs=$((pairs + np)) agree=$((agree + a)) differ=$((differ + d))
+		if [ "$d" -gt 0 ]; then
+			echo "$src: $np pairs, $a agree, $d DIFFER: $dir/gdiff-*"
+			for f in "$dir"/gdiff-*; do
+				{ [ -d "$f" ] && [ "$shown" -lt 3 ]; } || break
+				shown=$((shown + 1))
+				show "$f"
+			done
+		fi
+	done
+	echo "differential-389-ger replay: $cases cases, $pairs pairs, $agree agree, $differ differ"
+	[ "$pairs" -gt 0 ] && [ "$differ" = 0 ]
+}
+
 main() {
 	local mode=${1:-}
 	shift || true
@@ -187,6 +222,11 @@ main() {
 		local seed=${4:-}
 		[ -n "$seed" ] || seed=$(($(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 1000000))
 		suite "$1" "$2" "$3/seed-$seed" "$seed" "${5:-1000}"
+		;;
+	replay)
+		[ $# -eq 4 ] || die "usage: ger.sh replay DRIVER ACRE SUITE OUT"
+		[ -x "$2" ] || die "$2: not built"
+		replay "$1" "$2" "$3" "$4"
 		;;
 	acre-one)
 		[ $# -eq 2 ] || die "usage: ger.sh acre-one ACRE DIR"
@@ -208,7 +248,7 @@ main() {
 		rm -rf "$tmp"
 		;;
 	*)
-		die "usage: ger.sh run|acre-one|389-one ..."
+		die "usage: ger.sh run|replay|acre-one|389-one ..."
 		;;
 	esac
 }
