@@ -186,13 +186,15 @@ node_find(const struct acre_policy *p, const acre_dn *dn, unsigned depth)
     const char *s = acre_dn_ancestor(dn, depth, &len);
 
     for (uint32_t i = (uint32_t)h & p->hash_mask;; i = (i + 1) & p->hash_mask) {
-        uint32_t v = p->hash[i];
+        uint64_t v = p->hash[i];
         if (!v)
             return -1;
-        const struct acreP_node *n = &p->nodes[v - 1];
+        if ((v ^ h) >> 32)
+            continue;
+        const struct acreP_node *n = &p->nodes[(uint32_t)v - 1];
         if (n->hash == h && n->depth == depth && n->ndn_len == len &&
             memcmp(n->ndn, s, len) == 0)
-            return (int)(v - 1);
+            return (int)((uint32_t)v - 1);
     }
 }
 
@@ -211,7 +213,7 @@ node_insert(struct acre_policy *p, uint32_t idx)
     acre_assert(2 * ((size_t)idx + 1) <= (size_t)p->hash_mask + 1);
     while (p->hash[i])
         i = (i + 1) & p->hash_mask;
-    p->hash[i] = idx + 1;
+    p->hash[i] = acreP_node_slot(idx, p->nodes[idx].hash);
 }
 
 /* Add dn as a node unless present; returns its index, -1 out of memory. */
@@ -884,7 +886,7 @@ fit_nodes(struct acre_policy *p, uint32_t cap)
         hcap *= 2;
     if (hcap >= p->hash_mask + 1)
         return 0;
-    uint32_t *h = talloc_zero_array(p->mem, uint32_t, hcap);
+    uint64_t *h = talloc_zero_array(p->mem, uint64_t, hcap);
     if (!h)
         return ACRE_ERR_NOMEM;
     talloc_free(p->hash);
@@ -917,7 +919,7 @@ build_index(struct builder *b)
     uint32_t hcap = 64;
     while (hcap < want)
         hcap *= 2;
-    p->hash = talloc_zero_array(p->mem, uint32_t, hcap);
+    p->hash = talloc_zero_array(p->mem, uint64_t, hcap);
     p->hash_mask = hcap - 1;
     if (!p->hash || acre_dn_parse(p->mem, b->s, "", 0, 0, &root, NULL) != 0 ||
         node_add(p, root, &cap) < 0)

@@ -166,7 +166,9 @@ struct acre_policy {
     uint32_t nnodes;
     struct acreP_residual *residual; /* [ir->ndbs + 1]; the last: no
                                         section */
-    uint32_t *hash; /* open addressing: node index + 1, 0 empty */
+    /* open addressing: a node's index + 1 in the low half, the high half
+     * of its hash in the high half (acreP_node_slot); 0 empty */
+    uint64_t *hash;
     uint32_t hash_mask;
     unsigned max_depth; /* deepest node */
     size_t ntable_entries;
@@ -222,6 +224,13 @@ const struct acreP_node *acreP_node_for(const struct acre_policy *p,
 const struct acreP_node *acreP_node_below(const struct acre_policy *p,
                                           const acre_dn *dn, unsigned top);
 
+/* acreP_node_slot -- the node hash's slot for node index idx of hash h. */
+static inline uint64_t
+acreP_node_slot(uint32_t idx, uint64_t h)
+{
+    return (h >> 32) << 32 | ((uint64_t)idx + 1);
+}
+
 /*
  * acreP_node_at -- the node whose DN is the suffix of the last i RDNs of
  * dn (a DN; 1 <= i <= its depth), or NULL: one probe sequence of the node
@@ -234,11 +243,15 @@ acreP_node_at(const struct acre_policy *p, const acre_dn *dn, unsigned i)
 {
     uint64_t h = acreD_h(dn)[i];
 
+    /* a slot whose hash half differs is passed by without reading its
+     * node (a large policy's nodes are megabytes: a cache miss each) */
     for (uint32_t k = (uint32_t)h & p->hash_mask;; k = (k + 1) & p->hash_mask) {
-        uint32_t v = p->hash[k];
+        uint64_t v = p->hash[k];
         if (!v)
             return NULL;
-        const struct acreP_node *n = &p->nodes[v - 1];
+        if ((v ^ h) >> 32)
+            continue;
+        const struct acreP_node *n = &p->nodes[(uint32_t)v - 1];
         if (n->hash != h || n->depth != i)
             continue;
         size_t off = acreD_nrdn(dn)[dn->depth - i];
