@@ -1700,6 +1700,7 @@ acreV_shape_table(struct acre_request *rq)
         return ACRE_ERR_NOMEM;
     rq->shape_mask = n - 1;
     rq->shape_evict = 0;
+    rq->shape_grow = !shape_fixed;
     memset(rq->shapes_valid, 0, sizeof rq->shapes_valid);
     return 0;
 }
@@ -1841,7 +1842,7 @@ shape_keep(struct acre_request *rq, const acre_entry_view *e, uint64_t ctx,
         return;
     unsigned slot = shape_slot(ctx, at, na, rq->shape_mask);
     if (rq->shapes_valid[slot >> 6] >> (slot & 63) & 1 &&
-        ++rq->shape_evict >= ACREV_SHAPES_GROW && !shape_fixed &&
+        ++rq->shape_evict >= ACREV_SHAPES_GROW && rq->shape_grow &&
         rq->shape_mask + 1 < ACREV_SHAPES_MAX) {
         /* this operation's shapes keep replacing each other, and each
          * replaced one costs a long way again (several times what the

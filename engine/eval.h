@@ -270,6 +270,7 @@ struct acre_request {
     uint64_t shapes_valid[ACREV_SHAPES_MAX / 64]; /* which slots hold one */
     unsigned shape_mask;  /* the slots, less one: a power of two less one */
     unsigned shape_evict; /* shapes replaced since the table was made */
+    int shape_grow;       /* whether the table may grow (not fixed) */
 
     /* the last entry's parent (eval.c: node_of): its normalised text,
      * depth (0: none kept) and hash h[depth], and the deepest index node
