@@ -137,10 +137,30 @@ show() {
 	diff -u --label 389 --label acre "$d/389.ger" "$d/acre.ger" | tail -n +3 | sed 's/^/    /'
 }
 
+# tally DRIVER DIR LABEL SAY_OK -- compare case DIR's two answers and add
+# them to the caller's pairs, agree, differ (and shown: the reproducers
+# printed, 3 at most a run); a line for the case when it differs, and
+# when it agrees if SAY_OK is 1
+tally() {
+	local driver=$1 dir=$2 label=$3 say_ok=$4 np a d f
+	read -r np a d < <("$driver" compare-ger "$dir") || die "$label: cannot compare"
+	pairs=$((pairs + np)) agree=$((agree + a)) differ=$((differ + d))
+	if [ "$d" -gt 0 ]; then
+		echo "$label: $np pairs, $a agree, $d DIFFER: $dir/gdiff-*"
+		for f in "$dir"/gdiff-*; do
+			{ [ -d "$f" ] && [ "$shown" -lt 3 ]; } || break
+			shown=$((shown + 1))
+			show "$f"
+		done
+	elif [ "$say_ok" = 1 ]; then
+		echo "$label: $np pairs, $a agree"
+	fi
+}
+
 suite() {
 	local driver=$1 acre=$2 out=$3 seed=$4 want=$5
 	local k=0 cases=0 refused=0 pairs=0 agree=0 differ=0 shown=0
-	local dir cseed np a d f
+	local dir cseed
 	mkdir -p "$out" || die "cannot create $out"
 	out=$(cd "$out" && pwd)
 	echo "differential-389-ger: seed $seed"
@@ -163,18 +183,7 @@ suite() {
 		run_389 "$dir"
 		run_acre "$acre" "$dir"
 		cases=$((cases + 1))
-		read -r np a d < <("$driver" compare-ger "$dir") || die "case $k: cannot compare"
-		pairs=$((pairs + np)) agree=$((agree + a)) differ=$((differ + d))
-		if [ "$d" -gt 0 ]; then
-			echo "case $k (seed $cseed): $np pairs, $a agree, $d DIFFER: $dir/gdiff-*"
-			for f in "$dir"/gdiff-*; do
-				{ [ -d "$f" ] && [ "$shown" -lt 3 ]; } || break
-				shown=$((shown + 1))
-				show "$f"
-			done
-		else
-			echo "case $k (seed $cseed): $np pairs, $a agree"
-		fi
+		tally "$driver" "$dir" "case $k (seed $cseed)" 1
 	done
 	dirsrv_discard
 	echo "differential-389-ger: seed $seed: $cases cases ($refused refused), $pairs pairs"
@@ -186,7 +195,7 @@ suite() {
 replay() {
 	local driver=$1 acre=$2 suite=$3 out=$4
 	local cases=0 pairs=0 agree=0 differ=0 shown=0
-	local src dir np a d f
+	local src dir
 	mkdir -p "$out" || die "cannot create $out"
 	for src in "$suite"/case-*/; do
 		src=${src%/}
@@ -197,16 +206,7 @@ replay() {
 		cp "$src/data.ldif" "$src/gers" "$src/389.ger" "$dir/"
 		run_acre "$acre" "$dir"
 		cases=$((cases + 1))
-		read -r np a d < <("$driver" compare-ger "$dir") || die "$src: cannot compare"
-		pairs=$((pairs + np)) agree=$((agree + a)) differ=$((differ + d))
-		if [ "$d" -gt 0 ]; then
-			echo "$src: $np pairs, $a agree, $d DIFFER: $dir/gdiff-*"
-			for f in "$dir"/gdiff-*; do
-				{ [ -d "$f" ] && [ "$shown" -lt 3 ]; } || break
-				shown=$((shown + 1))
-				show "$f"
-			done
-		fi
+		tally "$driver" "$dir" "$src" 0
 	done
 	echo "differential-389-ger replay: $cases cases, $pairs pairs, $agree agree, $differ differ"
 	[ "$pairs" -gt 0 ] && [ "$differ" = 0 ]
