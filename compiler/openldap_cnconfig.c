@@ -62,6 +62,7 @@ struct dbrec {
     unsigned nsizel, ntimel, nlimits;
     struct acreO_ptext *dbindex; /* olcDbIndex (back-mdb) */
     unsigned ndbindex;
+    int subordinate; /* olcSubordinate TRUE or advertise */
 };
 
 /* One olcOverlay entry below a database, as read (slapo-collect). */
@@ -279,6 +280,8 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
         else if (desc_is(av, "olcDbIndex"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->dbindex,
                             &d->ndbindex);
+        else if (desc_is(av, "olcSubordinate"))
+            d->subordinate = 1;
         else if (desc_is(av, "olcRootDN")) {
             unsigned one = 0;
             d->rootdn = NULL;
@@ -839,6 +842,7 @@ database_config(struct cc *c, const struct dbrec *d, struct acreI_section *db,
 {
     int rc = 0;
 
+    db->subordinate = d->subordinate;
     for (unsigned i = 0; !rc && i < d->nsuffix; i++)
         rc = acreO_recover(c->b,
                            acreO_db_add_suffix(c->b, db, d->suffix[i].s,

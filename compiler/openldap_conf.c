@@ -955,6 +955,20 @@ pass2_directive(struct pass2 *p, const struct dline *d, acre_diag *diag)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file,
                            &d->toks[kd->max], 0, "<%s> extra cruft after <%s>",
                            k, kd->what);
+    if (!strcasecmp(k, "subordinate") && p->db && !p->in_frontend) {
+        /* slapd's glue (config_subordinate): acre_search, search.c */
+        if (!p->db->nsuffix)
+            return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[0],
+                               0, "subordinate configuration needs a suffix");
+        if (d->ntoks == 2 && strcasecmp(d->toks[1].s, "advertise") &&
+            strcasecmp(d->toks[1].s, "TRUE"))
+            return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, d->file, &d->toks[1],
+                               0,
+                               "subordinate must be \"TRUE\" or "
+                               "\"advertise\"");
+        p->db->subordinate = 1;
+        return 0;
+    }
     return acreO_note_add(p->b, acreO_pos_of(d->file, d->toks, 0),
                           "directive \"%s\" ignored", k);
 }

@@ -629,8 +629,10 @@ struct acreI_section {
     const acre_dn *rootdn; /* NULL: none */
     struct acreI_rule *rules;
     unsigned nrules;
-    int add_content_acl;            /* add_content_acl on (recorded, unused) */
-    struct acreI_limits limits;     /* sizelimit, timelimit (defaults) */
+    int add_content_acl;        /* add_content_acl on (recorded, unused) */
+    int subordinate;            /* "subordinate" (olcSubordinate): glued to the
+                                   database above it, whose searches reach it */
+    struct acreI_limits limits; /* sizelimit, timelimit (defaults) */
     struct acreI_limrule *limrules; /* "limits" rules, in order */
     unsigned nlimrules;
     struct acreI_index *idx; /* "index" attributes (back-mdb), in order */

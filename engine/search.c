@@ -542,9 +542,12 @@ struct walk {
     /* back-mdb's candidates, sorted (candidates), or NULL for all */
     struct cand_dn *cands;
     unsigned ncands;
-    /* a search from back-mdb's glue root (glue_base): its database, whose
-     * entries alone it returns (the host's search from the root DN
-     * reaches every naming context), else NULL */
+    /* the database whose entries alone the walk returns (under an
+     * OpenLDAP policy; else NULL): the one holding the base (slapd's
+     * select_backend), then each subordinate one glued below it
+     * (glued_searches); the host's search also reaches other databases'
+     * entries in scope -- every naming context from back-mdb's glue
+     * root (glue_base), a database whose suffix lies below the base's */
     const struct acreI_section *db;
 };
 
@@ -744,6 +747,55 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     return 0;
 }
 
+/*
+ * glued_searches -- slapd's glue overlay (backglue.c, glue_op_search): a
+ * search of a database with subordinate ones below it ("subordinate",
+ * olcSubordinate) goes on in each of them after its own entries, in the
+ * order they are configured, from its suffix: a one-level search of
+ * the suffix's parent reads the suffix entry alone, a subtree search
+ * above the suffix the suffix's subtree (a children search reads none of
+ * them: the overlay handles that scope for no subordinate).  Each
+ * returns its own entries only (walk.db), with no candidate list of
+ * back-mdb's (the base's database's does not hold them).  Returns what
+ * the host's search returned (non-zero: stopped).
+ */
+static int
+glued_searches(struct acre_request *rq, struct walk *w, const acre_dn *bdn,
+               int scope)
+{
+    const struct acreI_policy *ir = rq->p->ir;
+    const struct acreI_section *top = w->db;
+    int rc = 0;
+
+    for (unsigned d = 0; !rc && !w->rc && d < ir->ndbs; d++) {
+        const struct acreI_section *s = &ir->dbs[d];
+        int below = 0, sc;
+        if (s == top || !s->subordinate || !s->nsuffix)
+            continue;
+        for (unsigned i = 0; !below && i < top->nsuffix; i++)
+            below = acre_dn_in_scope(s->suffix[0], top->suffix[i],
+                                     ACRE_SCOPE_CHILDREN);
+        if (!below)
+            continue;
+        if (scope == ACRE_SCOPE_ONE)
+            sc = acre_dn_in_scope(s->suffix[0], bdn, ACRE_SCOPE_ONE)
+                     ? ACRE_SCOPE_BASE
+                     : -1;
+        else
+            sc = acre_dn_in_scope(s->suffix[0], bdn, ACRE_SCOPE_SUB)
+                     ? ACRE_SCOPE_SUB
+                     : -1;
+        if (sc < 0)
+            continue;
+        w->db = s;
+        w->cands = NULL;
+        w->ncands = 0;
+        rc = rq->host.search(rq->host.arg, s->suffix[0], sc, visit, w);
+    }
+    w->db = top;
+    return rc;
+}
+
 /* search -- acre_search once the arguments are known good; temporary
  * memory under tmp. */
 static int
@@ -830,7 +882,12 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
     w->scope = scope;
     w->ldapsub = acreF_names_value(f, "objectclass", "ldapsubentry");
     w->db = glue_base(rq, bdn, scope);
+    if (!w->db && !rq->p->aci)
+        w->db = acreI_section_for(rq->p->ir, bdn);
     rc = rq->host.search(rq->host.arg, bdn, scope, visit, w);
+    if (!rc && !w->rc && w->db && !w->db->subordinate &&
+        (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB))
+        rc = glued_searches(rq, w, bdn, scope);
     if (w->rc)
         return w->rc;
     return rc < 0 ? ACRE_ERR_LOOKUP : 0;

@@ -1559,7 +1559,10 @@ typedef int (*acre_search_fn)(void *arg, const acre_entry_view *e,
  * no database) names the root of the database whose suffix is "", and
  * when the host has no entry "" that is back-mdb's glue entry
  * (objectClass and structuralObjectClass "glue"), checked as any base,
- * never returned, and only that database's entries are; filter items
+ * never returned, and only that database's entries are (at any base,
+ * a search returns the entries of its base's database alone, then, for
+ * one-level and subtree scopes, those of the databases glued below it
+ * with "subordinate", as slapd's glue overlay: acre-rules(5)); filter items
  * need search (denied items are
  * Undefined: acre_filter_match), returned entries read on "entry", values
  * read each.  fn is called for each returned entry in the host's search
