@@ -13,7 +13,10 @@
  *      item is Undefined) and must come out True;
  *   3. a matching entry needs read (r) on `entry`, else it is skipped;
  *   4. each value of each selected attribute needs read with that value;
- *      an attribute is returned when one of its values is.
+ *      an attribute is returned when one of its values is;
+ *   5. only the entries of the base's database are candidates, then, in a
+ *      one-level or subtree search, those of each "subordinate" database
+ *      glued below it, in configuration order (slapd's glue overlay).
  * Attribute selection: none or "*": user attributes; "+": operational
  * ones; names (with subtypes and options); "1.1": nothing.
  */
@@ -103,6 +106,7 @@ struct walk {
     const struct selection *sel;
     struct acreR_search *res;
     int nomem;
+    const struct acreI_section *db; /* whose entries alone are returned */
 };
 
 static int
@@ -184,6 +188,8 @@ visit(void *ctx, const struct acreE_entry *de)
 
     h.access = filter_access;
     h.ctx = w->o;
+    if (w->db && acreR_oracle_section(w->o->cfg, e->dn) != w->db)
+        return 0;
     if (acreF_eval(w->filter, e, &h) != ACREF_TRUE)
         return 0;
     if (!check_entry(w->o, e, ACREI_ACCESS_READ, NULL))
@@ -253,8 +259,35 @@ acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
     }
     if (check_base(o, bdn, res, &be))
         return 0;
-    struct walk w = {o, res, f, &sel, res, 0};
+    /* back-mdb returns its own database's entries (select_backend) */
+    const struct acreI_section *db = acreR_oracle_section(o->cfg, bdn);
+    struct walk w = {o, res, f, &sel, res, 0, db};
     acreE_dir_search(o->dir, bdn, scope, visit, &w); /* in the server's order */
+    /* then slapd's glue overlay (backglue.c glue_op_search) goes on, for a
+     * one-level or subtree search of a database that is no subordinate,
+     * in each "subordinate" database whose suffix is below its suffix, in
+     * configuration order: a one-level search of the suffix's parent
+     * reads the suffix entry (a base search), a subtree search above the
+     * suffix the suffix's subtree */
+    for (unsigned d = 0; db && !db->subordinate && !w.nomem &&
+                         (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB) &&
+                         d < o->cfg->ndbs;
+         d++) {
+        const struct acreI_section *s = &o->cfg->dbs[d];
+        int below = 0;
+        if (s == db || !s->subordinate || !s->nsuffix)
+            continue;
+        for (unsigned i = 0; i < db->nsuffix; i++)
+            below |= acre_dn_in_scope(s->suffix[0], db->suffix[i],
+                                      ACRE_SCOPE_CHILDREN);
+        if (!below || !acre_dn_in_scope(s->suffix[0], bdn, scope))
+            continue;
+        w.db = s;
+        acreE_dir_search(o->dir, s->suffix[0],
+                         scope == ACRE_SCOPE_ONE ? ACRE_SCOPE_BASE
+                                                 : ACRE_SCOPE_SUB,
+                         visit, &w);
+    }
     return w.nomem ? ACRE_ERR_NOMEM : 0;
 }
 

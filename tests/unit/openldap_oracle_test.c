@@ -513,6 +513,75 @@ Test(openldap_oracle, search_base)
         search(NULL, "dc=nowhere", ACRE_SCOPE_BASE, "(cn=*)", NULL, 0)->rc, 32);
 }
 
+/* Databases whose suffixes nest (tests/golden/search-nested-databases,
+ * whose answers slapd 2.5.13 gave): a search returns its base's
+ * database's entries; glued ("subordinate"), a one-level or subtree
+ * search of the superior goes on in each subordinate database, in
+ * configuration order. */
+static void
+nested_search(struct acreR_oracle *o, const char *base, int scope,
+              const char *want)
+{
+    struct acreR_search *res;
+    char *got = talloc_strdup(ctx, "");
+
+    cr_assert_eq(acreR_oracle_search(o, ctx, base, scope, "(objectClass=*)",
+                                     NULL, 0, &res),
+                 0);
+    for (unsigned i = 0; i < res->nentries; i++)
+        got = talloc_asprintf_append(
+            got, "%s%s", i ? " " : "",
+            acre_dn_normalised(res->entries[i].entry->dn, NULL));
+    cr_expect_str_eq(got, want, "%s scope %d", base, scope);
+}
+
+Test(openldap_oracle, search_nested_databases)
+{
+    static const char data[] =
+        "dn: dc=y\nobjectClass: domain\ndc: y\n\n"
+        "dn: ou=sub,dc=y\nobjectClass: organizationalUnit\nou: sub\n\n"
+        "dn: ou=people,dc=y\nobjectClass: organizationalUnit\nou: people\n\n"
+        "dn: cn=x,ou=sub,dc=y\nobjectClass: device\ncn: x\n\n"
+        "dn: ou=two,dc=y\nobjectClass: organizationalUnit\nou: two\n\n"
+        "dn: cn=y,ou=two,dc=y\nobjectClass: device\ncn: y\n\n"
+        "dn: cn=z,ou=people,dc=y\nobjectClass: device\ncn: z\n";
+    acre_diag d = {0};
+    struct acreR_requester rq = {0};
+    struct acreR_oracle *o;
+
+    cr_assert_eq(acreE_dir_load_ldif(dir, NULL, data, strlen(data), "n.ldif",
+                                     NULL, NULL, &d),
+                 0, "%s", d.message);
+    for (int glued = 0; glued < 2; glued++) {
+        char *text = talloc_asprintf(
+            ctx,
+            "database mdb\nsuffix ou=two,dc=y\n%s"
+            "access to * by * read\n"
+            "database mdb\nsuffix ou=sub,dc=y\n%s"
+            "access to * by * read\n"
+            "database mdb\nsuffix dc=y\naccess to * by * read\n"
+            "database mdb\nsuffix dc=x\naccess to * by * read\n",
+            glued ? "subordinate\n" : "",
+            glued ? "subordinate advertise\n" : "");
+        cr_assert_eq(acreO_parse_conf(ctx, schema, "n.conf", text, strlen(text),
+                                      &cfg, &d),
+                     0, "%s", d.message);
+        cr_assert_eq(acreR_oracle_new(ctx, cfg, dir, &rq, &o), 0);
+        nested_search(o, "dc=y", ACRE_SCOPE_SUB,
+                      glued ? "dc=y ou=people,dc=y cn=z,ou=people,dc=y "
+                              "ou=two,dc=y cn=y,ou=two,dc=y ou=sub,dc=y "
+                              "cn=x,ou=sub,dc=y"
+                            : "dc=y ou=people,dc=y cn=z,ou=people,dc=y");
+        nested_search(o, "dc=y", ACRE_SCOPE_ONE,
+                      glued ? "ou=people,dc=y ou=two,dc=y ou=sub,dc=y"
+                            : "ou=people,dc=y");
+        nested_search(o, "dc=y", ACRE_SCOPE_CHILDREN,
+                      "ou=people,dc=y cn=z,ou=people,dc=y");
+        nested_search(o, "ou=two,dc=y", ACRE_SCOPE_SUB,
+                      "ou=two,dc=y cn=y,ou=two,dc=y");
+    }
+}
+
 Test(openldap_oracle, search_filter_and_values)
 {
     rules(NULL, "access to attrs=title by * none\n"
