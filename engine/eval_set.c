@@ -330,20 +330,27 @@ parse_dn(struct ev *x, const char *s, size_t n)
 
 /* The normalised values of a (NULL: none) into out: referenced when
  * they are the view's own and the host keeps its views for the request
- * (no release function), else copied. */
+ * (no release function), else copied.  A class (objectClass,
+ * structuralObjectClass) has no normaliser in slapd, whose a_nvals are
+ * then its values as the entry spells them: they are taken so, not as
+ * the class's OID. */
 static int
 add_attr_values(struct ev *x, struct set *out, const acre_view_attr *a)
 {
     const acre_schema *s = x->rq->schema;
+    const struct acreS_known *k = acreS_known(s);
     int keep = !x->rq->host.release;
+    int type = a ? acreE_attr_type(s, a) : -1;
+    int stored = type >= 0 &&
+                 (type == k->objectClass || type == k->structuralObjectClass);
     uint8_t local[256];
     struct acreE_buf b;
     int rc = 0;
 
     acreE_buf_init(&b, local, sizeof local);
     for (uint32_t i = 0; a && i < a->nvals && !rc; i++) {
-        size_t n;
-        const uint8_t *v = acreE_value_norm(s, a, i, &b, &n);
+        size_t n = 0;
+        const uint8_t *v = stored ? NULL : acreE_value_norm(s, a, i, &b, &n);
         int stable = keep && (a->norms || !v);
         if (!v) { /* no equality rule: the value as stored */
             v = a->vals[i].val;

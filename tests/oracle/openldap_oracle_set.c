@@ -78,12 +78,19 @@ set_union(void *ctx, struct set *into, const struct set *from)
  * Gathering attribute values
  */
 
+/* A class's values as the entry spells them: slapd has no normaliser
+ * for objectClass (objectIdentifierMatch), a_nvals are a_vals. */
 static int
-add_attr_values(void *ctx, struct set *out, const acre_view_attr *a)
+add_attr_values(void *ctx, const acre_schema *s, struct set *out,
+                const acre_view_attr *a)
 {
+    const struct acreS_known *k = acreS_known(s);
+    int cls = a && (acreS_desc_of(s, a->id)->type == k->objectClass ||
+                    acreS_desc_of(s, a->id)->type == k->structuralObjectClass);
+
     for (uint32_t i = 0; a && i < a->nvals; i++) {
         int has;
-        const acre_value *v = acreR_norm(a, i, &has);
+        const acre_value *v = cls ? &a->vals[i] : acreR_norm(a, i, &has);
         if (set_add(ctx, out, v->val, v->len))
             return -1;
     }
@@ -100,7 +107,7 @@ entry_values(struct check *c, struct set *out, const acre_entry_view *e,
         const char *dn = acre_dn_normalised(e->dn, &n);
         return set_add(c->tmp, out, dn, n);
     }
-    return add_attr_values(c->tmp, out,
+    return add_attr_values(c->tmp, c->o->schema, out,
                            acreR_oracle_find_desc(c->o->schema, e, nd->ad));
 }
 
@@ -124,7 +131,7 @@ url_visit(void *ctx, const acre_entry_view *e)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
         if (add_attr_values(
-                w->c->tmp, w->out,
+                w->c->tmp, w->c->o->schema, w->out,
                 acreR_oracle_find_desc(w->c->o->schema, e, &w->extra[i])))
             return w->failed = 1;
     if (entry_values(w->c, w->out, e, w->nd))
