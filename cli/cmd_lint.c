@@ -300,7 +300,7 @@ static int
 load_data(const struct lint_opts *o, const acre_source *src,
           acre_policy **policy, acre_schema **schema, acre_directory **dir)
 {
-    acre_load_options opt = {0, NULL, NULL, NULL};
+    acre_load_options opt = {0, NULL, NULL, NULL, NULL, 0};
     acre_diag d;
     const acre_schema *s;
 

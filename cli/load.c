@@ -592,6 +592,7 @@ cli_data_load(const struct cli_inputs *in, const acre_policy *policy,
     }
     memset(&pr, 0, sizeof pr);
     memset(&d, 0, sizeof d);
+    memset(&opt, 0, sizeof opt);
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     opt.flags = in->strict ? ACRE_LOAD_STRICT : 0;
     /* 389 returns DN values as its syntax plugin stored them */

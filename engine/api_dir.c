@@ -116,16 +116,20 @@ acre_directory_load_files(void *mem_ctx, const acre_schema *schema,
                           acre_load_progress_fn fn, void *arg,
                           acre_directory **out, acre_diag *diag)
 {
-    acre_load_options o = {0, fn, arg, NULL};
+    acre_load_options o = {0, fn, arg, NULL, NULL, 0};
 
     return acre_directory_load_opt(mem_ctx, schema, paths, n, &o, out, diag);
 }
 
-/* holds -- does a database of the OpenLDAP policy arg hold dn? */
+/* holds -- the index + 1 of the database of the OpenLDAP policy arg that
+ * holds dn, or 0 (none) */
 static int
 holds(void *arg, const acre_dn *dn)
 {
-    return acreI_section_for(arg, dn) != NULL;
+    const struct acreI_policy *ir = arg;
+    const struct acreI_section *s = acreI_section_for(ir, dn);
+
+    return s ? (int)(s - ir->dbs) + 1 : 0;
 }
 
 /* acre_directory_load_opt -- see acre.h. */
@@ -135,14 +139,14 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
                         const acre_load_options *opt, acre_directory **out,
                         acre_diag *diag)
 {
-    acre_load_options none = {0, NULL, NULL, NULL};
+    acre_load_options none = {0, NULL, NULL, NULL, NULL, 0};
     const acre_load_options *o = opt ? opt : &none;
     struct progress pr = {o->progress, o->progress_arg, 0};
     unsigned flags = ACRED_DIR_STRICT;
     struct acreE_dir *d;
     int rc;
 
-    if (!out || !paths || n == 0 ||
+    if (!out || !paths || n == 0 || (o->text && n != 1) ||
         (o->flags & ~(ACRE_LOAD_STRICT | ACRE_LOAD_389)))
         return inval(diag, "invalid argument");
     if (o->policy && !acreE_is(o->policy, ACREP_POLICY_MAGIC))
@@ -164,8 +168,10 @@ acre_directory_load_opt(void *mem_ctx, const acre_schema *schema,
         acreE_dir_set_holder(d, holds, (void *)o->policy->ir);
     for (size_t i = 0; !rc && i < n; i++) {
         pr.base = acreE_dir_count(d);
-        rc = acreE_dir_load_ldif(d, paths[i], NULL, 0, paths[i], NULL, NULL,
-                                 diag);
+        rc = o->text ? acreE_dir_load_ldif(d, NULL, o->text, o->len, paths[i],
+                                           NULL, NULL, diag)
+                     : acreE_dir_load_ldif(d, paths[i], NULL, 0, paths[i], NULL,
+                                           NULL, diag);
     }
     if (rc) {
         talloc_free(d);

@@ -1656,7 +1656,8 @@ record(struct load *L, const struct acreL_record *rec)
     talloc_free_children(L->rtmp);
     if ((rc = parse_dn(L, rec, &dn)) || (rc = check_rdns(L, rec, dn)))
         return rc;
-    if (L->d->holder && !L->d->holder(L->d->holder_arg, dn))
+    int db = L->d->holder ? L->d->holder(L->d->holder_arg, dn) : 0;
+    if (L->d->holder && !db)
         return err(L, ACRE_ERR_LDIF_DN, rec->line, rec->dn_col,
                    "no database of the policy holds entry \"%.*s\"",
                    (int)(rec->dn_len < 200 ? rec->dn_len : 200), rec->dn);
@@ -1675,6 +1676,7 @@ record(struct load *L, const struct acreL_record *rec)
         return rc;
     if (!(e = pack(L, dn, nattrs, rec->line)))
         return nomem(L);
+    e->e.db = (uint32_t)db;
     if ((rc = dn_stored(L, e, rec)))
         return rc;
     return stage(L, e);
@@ -2299,7 +2301,10 @@ from_root(const struct acreE_dir *d, int scope, acreE_visit_fn fn, void *ctx)
 }
 
 /* acreE_dir_search -- see directory.h: by entry ID for 389
- * (ACRED_DIR_389) and for a subtree search from a database's root, else
+ * (ACRED_DIR_389) and for a subtree search from a database's root (the
+ * top of the base's database when the directory was loaded under a
+ * policy's databases, else of its tree: back-mdb walks its candidates
+ * when the base's subtree holds as many entries as the database), else
  * back-mdb's dn2id walk (order_tree's comment); from the root DN,
  * from_root. */
 int
@@ -2313,7 +2318,9 @@ acreE_dir_search(const struct acreE_dir *d, const acre_dn *base, int scope,
         (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB ||
          scope == ACRE_SCOPE_CHILDREN) &&
         (b = acreE_dir_find(d, base)) != NULL) {
-        for (root = b; root->parent; root = root->parent)
+        /* the root of b's database (of its tree without databases) */
+        for (root = b; root->parent && root->parent->db == b->db;
+             root = root->parent)
             ;
         if (scope == ACRE_SCOPE_ONE || b->nsubs < root->nsubs) {
             if (scope == ACRE_SCOPE_SUB && (rc = fn(ctx, b)))
@@ -2346,7 +2353,15 @@ dir_children(void *arg, const acre_entry_view *v)
 {
     const struct acreE_entry *e = acreE_dir_find(arg, v->dn);
 
-    return e && (e->nchildren > 0 || e->first_child != NULL);
+    if (!e)
+        return 0;
+    if (!e->db)
+        return e->nchildren > 0 || e->first_child != NULL;
+    /* back-mdb counts the children in its own database only */
+    for (const struct acreE_entry *c = e->first_child; c; c = c->next_sibling)
+        if (c->db == e->db)
+            return 1;
+    return 0;
 }
 
 /* acreE_dir_host -- see directory.h. */

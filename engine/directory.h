@@ -41,6 +41,8 @@ struct acreE_entry {
     const char *dn_stored; /* ACRED_DIR_389: its DN as 389 stores it (the
                               LDIF's text, acreD_text_389), else NULL */
     uint32_t dn_stored_len;
+    uint32_t db; /* loaded under a policy (acreE_dir_set_holder): the index
+                    + 1 of the database holding it, else 0 */
 };
 
 /* acreE_entry_of -- the directory entry a directory view belongs to. */
@@ -106,7 +108,11 @@ void acreE_dir_set_progress(struct acreE_dir *d, acreE_progress_fn fn,
 /*
  * acreE_dir_set_holder -- have later loads into d refuse an entry for
  * which fn(arg, dn) returns 0: no database of a policy holds it (slapadd's
- * "not configured to hold").  fn NULL: no check.  fn must not touch d.
+ * "not configured to hold"); else fn returns the index + 1 of the
+ * database that does, kept as the entry's db: a search then orders each
+ * database's entries as that database's back-mdb does, and an entry's
+ * subordinates are those of its own database.  fn NULL: no check.  fn
+ * must not touch d.
  */
 typedef int (*acreE_holder_fn)(void *arg, const acre_dn *dn);
 

@@ -696,9 +696,15 @@ typedef struct acre_load_options {
     const struct acre_policy *policy; /* NULL, or an OpenLDAP policy whose
                                   databases must hold every entry (as
                                   slapadd refuses an entry no database is
-                                  "configured to hold"); a policy with no
-                                  database suffix, or an ACI policy, checks
-                                  nothing */
+                                  "configured to hold"), and whose
+                                  databases the directory's host then
+                                  stands for (acre_directory_host); a
+                                  policy with no database suffix, or an
+                                  ACI policy, checks nothing */
+    const char *text; /* NULL, or the LDIF text[0..len) to load instead of
+                         a file: then n is 1 and paths[0] names it in
+                         diagnostics (as acre_directory_load's text) */
+    size_t len;
 } acre_load_options;
 
 /*
@@ -775,10 +781,13 @@ int acre_directory_walk(const acre_directory *dir, const acre_dn *base,
  * changes).  Its search returns entries in the order of the server the
  * directory stands for: by entry ID when loaded with ACRE_LOAD_389 (389's
  * back-ldbm), else as slapd's back-mdb does without an index on the
- * filter -- by entry ID for a subtree search from the root of a tree, and
+ * filter -- by entry ID for a subtree search from the root of a tree (of
+ * a database, when loaded with a policy: acre_load_options), and
  * otherwise the base's children ordered by their normalised RDN as slapd
  * writes it (shorter first, then byte by byte), then the same below each
- * child with children, in that order.  Lives as long as dir.  NULL for
+ * child with children, in that order.  Loaded with a policy, an entry's
+ * has_children counts the children its own database holds, as
+ * back-mdb's hasSubordinates does.  Lives as long as dir.  NULL for
  * NULL.  Any thread; the lookups may be used from any number of requests
  * at once.
  */

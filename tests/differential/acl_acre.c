@@ -42,9 +42,11 @@ acl_acre_open_source(struct acl_acre *a, const acre_source *src,
         return -1;
     }
     memset(&d, 0, sizeof d);
-    if ((rc = acre_directory_load(NULL, acre_policy_schema(a->rules),
-                                  "data.ldif", ldif, strlen(ldif), &a->dir,
-                                  &d))) {
+    /* under the policy's databases, as acre search loads it */
+    const char *name = "data.ldif";
+    acre_load_options opt = {0, NULL, NULL, a->rules, ldif, strlen(ldif)};
+    if ((rc = acre_directory_load_opt(NULL, acre_policy_schema(a->rules), &name,
+                                      1, &opt, &a->dir, &d))) {
         dt_str_printf(why, "acre refused the data: data.ldif:%u:%u: %s (%s)",
                       d.line, d.column, d.message, acre_strerror(rc));
         acl_acre_close(a);

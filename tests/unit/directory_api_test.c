@@ -640,8 +640,8 @@ Test(directory_api, load_opt_strict)
     const char text[] = "dn: dc=example,dc=com\nobjectClass: domain\n"
                         "dc: example\nl: Berlin\nl: berlin\n";
     const char *paths[] = {path};
-    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL, NULL};
-    acre_load_options bad = {0x80u, NULL, NULL, NULL};
+    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL, NULL, NULL, 0};
+    acre_load_options bad = {0x80u, NULL, NULL, NULL, NULL, 0};
     acre_directory *d = NULL;
     acre_diag dg;
 
@@ -711,7 +711,7 @@ Test(directory_api, load_opt_389_classes_and_password)
         "objectClass: inetOrgPerson\nobjectClass: organizationalperson\n"
         "uid: b\ncn: B\nsn: S\n";
     const char *paths[] = {path};
-    acre_load_options as389 = {ACRE_LOAD_389, NULL, NULL, NULL};
+    acre_load_options as389 = {ACRE_LOAD_389, NULL, NULL, NULL, NULL, 0};
     const acre_entry *e;
     acre_directory *d = NULL;
     acre_diag dg;
@@ -799,7 +799,7 @@ load_with(acre_policy *p, int hold, const char *text, acre_diag *dg)
 {
     char path[] = "/tmp/acre-holdXXXXXX";
     const char *paths[] = {path};
-    acre_load_options o = {0, NULL, NULL, hold ? p : NULL};
+    acre_load_options o = {0, NULL, NULL, hold ? p : NULL, NULL, 0};
     acre_directory *d = NULL;
     int rc;
 
@@ -840,7 +840,8 @@ Test(directory_api, load_opt_policy_databases_hold_entries)
     acre_policy *db = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
                                    "access to * by * read\n");
     acre_policy *none = slapd_policy("access to * by * read\n");
-    acre_load_options bad = {0, NULL, NULL, (const acre_policy *)"junk"};
+    acre_load_options bad = {0,    NULL, NULL, (const acre_policy *)"junk",
+                             NULL, 0};
     acre_directory *d = NULL;
     acre_diag dg;
     char path[] = "/tmp/acre-holdXXXXXX";
@@ -859,6 +860,108 @@ Test(directory_api, load_opt_policy_databases_hold_entries)
     unlink(path);
     acre_policy_release(db);
     acre_policy_release(none);
+}
+
+/* collect_dn -- a host search's visitor: each entry's RDN value, after
+ * a space, into the string arg. */
+static int
+collect_dn(void *arg, const acre_entry_view *e)
+{
+    char *out = arg;
+    size_t n;
+    const char *s = acre_dn_normalised(e->dn, &n);
+    const char *eq = memchr(s, '=', n), *comma = memchr(s, ',', n);
+
+    cr_assert_not_null(eq);
+    snprintf(out + strlen(out), 256 - strlen(out), " %.*s",
+             (int)((comma ? comma : s + n) - eq - 1), eq + 1);
+    return 0;
+}
+
+/* order_of -- the RDN values a subtree (or one-level) search of base
+ * returns, in order, through the directory's host. */
+static const char *
+order_of(const acre_directory *d, const char *base, int scope, char *out)
+{
+    const acre_host *h = acre_directory_host(d);
+    acre_dn *dn = NULL;
+
+    out[0] = '\0';
+    cr_assert_eq(acre_dn_parse(NULL, NULL, base, strlen(base), 0, &dn, NULL),
+                 0);
+    cr_assert_eq(h->search(h->arg, dn, scope, collect_dn, out), 0);
+    acre_dn_free(dn);
+    return out;
+}
+
+/* Loaded with a policy, the directory's host stands for its databases as
+ * back-mdb keeps them: a subtree search from a database's suffix (ou=sub,
+ * a database of its own below dc=example,dc=com) returns that subtree by
+ * entry ID (load order), as from a tree's root, where a search from an
+ * entry of the same tree without the policy walks dn2id (shorter RDNs
+ * first); an entry whose only child is another database's suffix has no
+ * subordinates.  The LDIF comes as text (acre_load_options.text). */
+Test(directory_api, load_opt_policy_databases_order_and_children)
+{
+    static const char text[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
+        "dn: ou=mid,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+        "ou: mid\n\n"
+        "dn: ou=sub,ou=mid,dc=example,dc=com\n"
+        "objectClass: organizationalUnit\nou: sub\n\n"
+        "dn: ou=bbbb,ou=sub,ou=mid,dc=example,dc=com\n"
+        "objectClass: organizationalUnit\nou: bbbb\n\n"
+        "dn: ou=a,ou=sub,ou=mid,dc=example,dc=com\n"
+        "objectClass: organizationalUnit\nou: a\n\n"
+        "dn: ou=cc,ou=sub,ou=mid,dc=example,dc=com\n"
+        "objectClass: organizationalUnit\nou: cc\n";
+    acre_policy *p = slapd_policy(
+        "database mdb\nsuffix ou=sub,ou=mid,dc=example,dc=com\n"
+        "subordinate\naccess to * by * read\n"
+        "database mdb\nsuffix dc=example,dc=com\naccess to * by * read\n");
+    const char *name = "text.ldif", *two[] = {"a", "b"};
+    acre_load_options with = {0, NULL, NULL, p, text, strlen(text)};
+    acre_load_options without = {0, NULL, NULL, NULL, text, strlen(text)};
+    acre_directory *d = NULL, *plain = NULL;
+    const acre_entry *mid;
+    acre_dn *dn = NULL;
+    acre_diag dg;
+    char out[256];
+
+    memset(&dg, 0, sizeof dg);
+    cr_assert_eq(acre_directory_load_opt(NULL, acre_policy_schema(p), &name, 1,
+                                         &with, &d, &dg),
+                 0, "%s", dg.message);
+    cr_assert_eq(acre_directory_load_opt(NULL, acre_policy_schema(p), &name, 1,
+                                         &without, &plain, &dg),
+                 0, "%s", dg.message);
+    cr_expect_str_eq(
+        order_of(d, "ou=sub,ou=mid,dc=example,dc=com", ACRE_SCOPE_SUB, out),
+        " sub bbbb a cc");
+    cr_expect_str_eq(
+        order_of(plain, "ou=sub,ou=mid,dc=example,dc=com", ACRE_SCOPE_SUB, out),
+        " sub a cc bbbb");
+    /* from the upper database's root: by entry ID either way */
+    cr_expect_str_eq(order_of(d, "dc=example,dc=com", ACRE_SCOPE_SUB, out),
+                     " example mid sub bbbb a cc");
+    cr_assert_eq(
+        acre_dn_parse(NULL, NULL, "ou=mid,dc=example,dc=com", 24, 0, &dn, NULL),
+        0);
+    mid = acre_directory_find(d, dn);
+    cr_assert_not_null(mid);
+    const acre_host *h = acre_directory_host(d);
+    cr_expect_eq(h->has_children(h->arg, acre_entry_view_of(mid)), 0);
+    mid = acre_directory_find(plain, dn);
+    h = acre_directory_host(plain);
+    cr_expect_eq(h->has_children(h->arg, acre_entry_view_of(mid)), 1);
+    /* text names one input */
+    cr_expect_eq(
+        acre_directory_load_opt(NULL, NULL, two, 2, &without, &plain, &dg),
+        ACRE_ERR_INVAL);
+    acre_dn_free(dn);
+    acre_directory_free(d);
+    acre_directory_free(plain);
+    acre_policy_release(p);
 }
 
 /* Under slapd's schema, a description slapd does not define is refused
@@ -928,7 +1031,7 @@ Test(directory_api, load_slapd_trusts_utf8_string_values)
                                           "objectClass: a b\n"};
     acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
                                   "access to * by * read\n");
-    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL, NULL};
+    acre_load_options strict = {ACRE_LOAD_STRICT, NULL, NULL, NULL, NULL, 0};
     acre_directory *d = NULL;
     char text[256], path[] = "/tmp/acre-trustXXXXXX";
     const char *paths[] = {path};
