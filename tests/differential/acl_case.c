@@ -347,6 +347,22 @@ directive(const char *l, const char *word)
     return !strncasecmp(l, word, n) && (l[n] == ' ' || l[n] == '\t');
 }
 
+/* Is DN text dn within suffix (or is there no suffix to tell)? */
+static int
+under(const char *dn, const char *suffix)
+{
+    acre_dn *d = NULL, *sfx = NULL;
+    int in = 1;
+
+    if (dn && suffix &&
+        !acre_dn_parse(NULL, NULL, dn, strlen(dn), 0, &d, NULL) &&
+        !acre_dn_parse(NULL, NULL, suffix, strlen(suffix), 0, &sfx, NULL))
+        in = acre_dn_in_scope(d, sfx, ACRE_SCOPE_SUB) == 1;
+    acre_dn_free(d);
+    acre_dn_free(sfx);
+    return in;
+}
+
 /* The end of a database section in the module's configuration: acre
  * decides, slapd's own rules grant everything (never consulted). */
 static char *
@@ -372,7 +388,7 @@ conf_text(void *ctx, const struct acl_case *c, const char *work,
     char *save = NULL;
     unsigned db = 0;
     int in_access = 0;
-    const char *l = c->rules;
+    const char *l = c->rules, *suffix = NULL;
 
     for (char *s = strtok_r(schemas, " \t", &save); s;
          s = strtok_r(NULL, " \t", &save))
@@ -404,8 +420,15 @@ conf_text(void *ctx, const struct acl_case *c, const char *work,
                                           "dbnosync\n"
                                           "sizelimit unlimited\n",
                                           work, db++);
-        /* slapd takes a rootpw only once the rootdn is known */
-        if (directive(l, "rootdn"))
+        /* slapd takes a rootpw only once the rootdn is known, and only
+         * for a rootdn within the database's suffix (a glued database
+         * may name its superior's rootdn) */
+        char *v =
+            directive(l, "suffix") ? directive_value(ctx, l, "suffix") : NULL;
+        if (v)
+            suffix = v;
+        if (directive(l, "rootdn") &&
+            under(directive_value(ctx, l, "rootdn"), suffix))
             conf = talloc_asprintf_append(conf, "rootpw %s\n", rootpw);
     }
     if (so)

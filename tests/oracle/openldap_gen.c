@@ -14,7 +14,9 @@
  *   options: language tags on cn, sn, description and title, one or two
  *   on a value, the description spelt in any case or by alias, a French
  *   cn sometimes equal to the plain one.  Sometimes a second tree,
- *   o=elsewhere, mostly held by a second database, else by none.
+ *   o=elsewhere, mostly held by a second database, else by none; now
+ *   and then ou=staff held by a database of its own, glued to the first
+ *   one with "subordinate" or apart, with rules of its own.
  *   Policy: 0-3 global rules and 0-11 database rules (now and then up to
  *   30), random ones mixed with idioms administrators write, each a
  *   <what> (dn styles, regexes with captures, filters, attribute lists
@@ -279,10 +281,12 @@ gen_skeleton(struct gen *g)
         g->ous[g->nous++] = "ou=admin," ACREG_SUFFIX;
     }
     if (P(g, 40)) {
-        int s = add_entry(g, "ou=staff,ou=people," ACREG_SUFFIX, people);
+        int s = add_entry(g, ACREG_SUFFIX3, people);
         line(g, s, "objectClass: organizationalUnit");
         line(g, s, "ou: staff");
-        g->ous[g->nous++] = "ou=staff,ou=people," ACREG_SUFFIX;
+        g->ous[g->nous++] = ACREG_SUFFIX3;
+        if (P(g, 30)) /* a database of its own */
+            g->c->nested = P(g, 50) ? ACREG_NESTED_GLUED : ACREG_NESTED_APART;
     }
     if (P(g, 30)) {
         int s = add_entry(g, "ou=contractors,ou=people," ACREG_SUFFIX, people);
@@ -1608,6 +1612,35 @@ gen_rules(struct gen *g, int global, unsigned n)
     }
 }
 
+/* The rules of ou=staff's own database (the first database's rules do
+ * not decide its entries): random ones and some on its subtree, or none
+ * (then the global rules decide, else slapd's default read). */
+static void
+gen_nested_rules(struct gen *g)
+{
+    static const char *const whats[] = {
+        "*",
+        "dn.subtree=\"" ACREG_SUFFIX3 "\"",
+        "dn.one=\"" ACREG_SUFFIX3 "\" attrs=entry,cn,uid",
+        "dn.base=\"" ACREG_SUFFIX3 "\"",
+        "dn.children=\"ou=people," ACREG_SUFFIX "\"",
+        "attrs=mail,telephoneNumber,children",
+    };
+
+    if (!g->c->nested)
+        return;
+    g->cur_db = ACREG_DB_NESTED;
+    gen_rules(g, 0, P(g, 15) ? 0 : 1 + B(g, 6));
+    for (unsigned i = 0, n = B(g, 3); i < n; i++) {
+        struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
+        unsigned nby = 1 + B(g, 3);
+        struct acreG_rule *r = new_rule(g, 0, PICK(g, whats), nby);
+        for (unsigned j = 0; r && j < nby; j++)
+            r->by[r->nby++] = gen_by(g, &wi);
+    }
+    g->cur_db = 0;
+}
+
 static void
 gen_policy(struct gen *g)
 {
@@ -1622,6 +1655,7 @@ gen_policy(struct gen *g)
     gen_rules(g, 1, nglobal);
     g->cur_db = 0;
     gen_rules(g, 0, ndb);
+    gen_nested_rules(g);
     if (g->c->ndbs < 2)
         return;
     static const char *const whats[] = {
@@ -2034,6 +2068,18 @@ acreG_conf(void *ctx, const struct acreG_case *c)
                               (unsigned long long)c->seed);
 
     s = conf_rules(s, c, 1, 0);
+    if (c->nested && s) {
+        s = talloc_asprintf_append(
+            s,
+            "database mdb\n"
+            "suffix \"%s\"\n"
+            "%s"
+            "rootdn \"%s\"\n",
+            ACREG_SUFFIX3,
+            c->nested == ACREG_NESTED_GLUED ? "subordinate\n" : "",
+            ACREG_ROOTDN);
+        s = conf_rules(s, c, 0, ACREG_DB_NESTED);
+    }
     for (unsigned db = 0; s && db < c->ndbs && db < 2; db++) {
         s = talloc_asprintf_append(s,
                                    "database mdb\n"

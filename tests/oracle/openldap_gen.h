@@ -80,6 +80,12 @@ struct acreG_search {
 struct acreG_case {
     uint64_t seed;
     unsigned ndbs; /* 1, or 2 with a second database for ACREG_SUFFIX2 */
+    /* ACREG_NESTED_*: ou=staff held by a database of its own, listed
+     * before the first one (slapd takes the first suffix that holds a
+     * DN), its rules those of database ACREG_DB_NESTED; its rootdn is
+     * ACREG_ROOTDN (glued databases should share one, slapd.conf(5);
+     * and slapd lets a rootdn proxy only as DNs of its own databases) */
+    unsigned nested;
     unsigned nentries;
     struct acreG_entry *entries; /* parents before children */
     unsigned nrules;
@@ -94,6 +100,12 @@ struct acreG_case {
 #define ACREG_ROOTDN  "cn=manager,dc=example,dc=com"
 #define ACREG_SUFFIX2 "o=elsewhere"
 #define ACREG_ROOTDN2 "cn=admin,o=elsewhere"
+#define ACREG_SUFFIX3 "ou=staff,ou=people," ACREG_SUFFIX
+
+#define ACREG_NESTED_NONE  0
+#define ACREG_NESTED_APART 1 /* searches of the superior do not enter it */
+#define ACREG_NESTED_GLUED 2 /* "subordinate": they do */
+#define ACREG_DB_NESTED    2 /* struct acreG_rule.db of its rules */
 
 /*
  * acreG_case_new -- the case of `seed`.
