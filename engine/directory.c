@@ -1743,7 +1743,10 @@ find_parents(struct load *L)
  * parent: a child written "uid=x,OU=people,DC=Example,dc=com" under
  * "ou=People,dc=example,dc=com" is printed "uid=x,ou=People,dc=example,
  * dc=com").  The same DN, so its normalised form and hashes stay; a new
- * text is allocated under the entry.  Parents are settled first.
+ * text is allocated under the entry.  Parents are settled first.  An
+ * entry whose parent is another database's (the suffix entry of a
+ * database below another) is a root to its back-mdb: its DN stays as
+ * written.
  */
 static int
 settle_dn(struct load *L, struct dentry *e)
@@ -1755,7 +1758,7 @@ settle_dn(struct load *L, struct dentry *e)
     if (e->dn_done)
         return 0;
     e->dn_done = 1;
-    if (!p)
+    if (!p || p->e.db != e->e.db)
         return 0;
     if (!p->dn_done) {
         int rc = settle_dn(L, p);
