@@ -2082,10 +2082,13 @@ acreS_desc_parse(const acre_schema *s, const char *str, size_t n,
     d->name_len = (unsigned)tn;
     d->nopts = 0;
     d->type = acreS_attr_find(s, str, tn);
+    /* slapd (ad_keystring) also takes '.' in options: "lang-e.n" is a
+     * language tag to it */
+    int dot = s && s->profile == ACRE_PROFILE_SLAPD;
     for (p = tn; p < n;) {
         size_t start = ++p;
         while (p < n && str[p] != ';') {
-            if (!is_keychar((uint8_t)str[p]))
+            if (!is_keychar((uint8_t)str[p]) && !(dot && str[p] == '.'))
                 return -1;
             p++;
         }

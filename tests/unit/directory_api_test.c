@@ -966,17 +966,19 @@ Test(directory_api, load_opt_policy_databases_order_and_children)
 
 /* Under slapd's schema, a description slapd does not define is refused
  * (ad.c slap_bv2ad: ";binary" on a type not transferred in binary, an
- * option other than a language tag, options on an operational type),
+ * option other than a language tag, options on an operational type; a
+ * language tag may hold '.', as its ad_keystring takes it),
  * and so is a DN value slapd's dnNormalize refuses (a type twice in an
  * RDN); the RFC 4512/4514 profile takes them. */
 Test(directory_api, load_slapd_descriptions_and_dn_values)
 {
     static const char *const refused[] = {
         "description;binary: x\n", "description;x-y: x\n",
-        "description;lang-en;binary: x\n",
+        "description;lang-en;binary: x\n", "description;x.y: x\n",
         "seeAlso: cn=a+cn=b,dc=example,dc=com\n"};
     static const char *const taken[] = {
         "description;lang-en: x\n", "description;LANG-EN-us: x\n",
+        "description;Lang-E.n: x\n", /* ad_keystring takes '.' */
         "seeAlso: cn=a+sn=b,dc=example,dc=com\n"};
     acre_policy *p = slapd_policy("database mdb\nsuffix dc=example,dc=com\n"
                                   "access to * by * read\n");
