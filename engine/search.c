@@ -545,7 +545,7 @@ struct walk {
     /* the database whose entries alone the walk returns (under an
      * OpenLDAP policy; else NULL): the one holding the base (slapd's
      * select_backend), then each subordinate one glued below it
-     * (glued_searches); the host's search also reaches other databases'
+     * (glued_search); the host's search also reaches other databases'
      * entries in scope -- every naming context from back-mdb's glue
      * root (glue_base), a database whose suffix lies below the base's */
     const struct acreI_section *db;
@@ -747,53 +747,139 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     return 0;
 }
 
+/* superior -- the database the glued subordinate s hangs from
+ * (backglue.c glue_sub_attach): the first one after s in configuration
+ * order that is no subordinate itself and whose first suffix holds s's;
+ * NULL when none does (slapd glues s to nothing). */
+static const struct acreI_section *
+superior(const struct acreI_policy *ir, const struct acreI_section *s)
+{
+    for (size_t d = (size_t)(s - ir->dbs) + 1; d < ir->ndbs; d++) {
+        const struct acreI_section *t = &ir->dbs[d];
+        if (!t->subordinate && t->nsuffix &&
+            acre_dn_in_scope(s->suffix[0], t->suffix[0], ACRE_SCOPE_SUB) == 1)
+            return t;
+    }
+    return NULL;
+}
+
 /*
- * glued_searches -- slapd's glue overlay (backglue.c, glue_op_search): a
- * search of a database with subordinate ones below it ("subordinate",
- * olcSubordinate) goes on in each of them after its own entries, in the
- * order they are configured, from its suffix: a one-level search of
- * the suffix's parent reads the suffix entry alone, a subtree search
- * above the suffix the suffix's subtree (a children search reads none of
- * them: the overlay handles that scope for no subordinate).  Each
- * returns its own entries only (walk.db), with no candidate list of
- * back-mdb's (the base's database's does not hold them).  Returns what
- * the host's search returned (non-zero: stopped).
+ * db_search -- one database's part of a search, as its back-mdb runs it:
+ * the base entry's check, the candidates (size.unchecked: limit), the
+ * host's search of base at scope kept to db's entries.  *ldap_rc: the
+ * database's result.  Returns 0, a positive value when the caller's
+ * callback stopped the search, or an ACRE_ERR_*.
  */
 static int
-glued_searches(struct acre_request *rq, struct walk *w, const acre_dn *bdn,
-               int scope)
+db_search(struct acre_request *rq, void *tmp, struct walk *w,
+          const struct acreI_section *db, const acre_dn *base, int scope,
+          long limit, int *ldap_rc)
+{
+    int rc, refused;
+
+    *ldap_rc = LDAP_SUCCESS;
+    if ((rc = check_base(rq, base, scope, w->filter, ldap_rc)))
+        return rc < 0 ? rc : 0;
+    if ((rc = candidates(rq, tmp, base, scope, w->filter, limit, &w->cands,
+                         &w->ncands, &refused)))
+        return rc;
+    if (refused) {
+        *ldap_rc = LDAP_ADMIN_LIMIT_EXCEEDED;
+        return 0;
+    }
+    w->db = db;
+    w->scope = scope;
+    rc = rq->host.search(rq->host.arg, base, scope, visit, w);
+    if (w->rc)
+        return w->rc;
+    return rc < 0 ? ACRE_ERR_LOOKUP : rc;
+}
+
+/* glue_top -- the topmost superior of the base's database x when a search
+ * at scope goes through slapd's glue overlay (a one-level or subtree
+ * search of a database that has glued subordinates or is one), else
+ * NULL. */
+static const struct acreI_section *
+glue_top(const struct acreI_policy *ir, const struct acreI_section *x,
+         int scope)
+{
+    const struct acreI_section *top;
+
+    if (!x || !x->nsuffix ||
+        (scope != ACRE_SCOPE_ONE && scope != ACRE_SCOPE_SUB) ||
+        !(top = x->subordinate ? superior(ir, x) : x))
+        return NULL;
+    for (unsigned d = 0; d < ir->ndbs; d++)
+        if (ir->dbs[d].subordinate && ir->dbs[d].nsuffix &&
+            superior(ir, &ir->dbs[d]) == top)
+            return top;
+    return NULL;
+}
+
+/*
+ * glued_search -- a search of bdn at scope through slapd's glue overlay
+ * (backglue.c, glue_op_search; glue_top): every glued subordinate hangs
+ * from its topmost superior (a subordinate below another from the same
+ * one), and the search runs in the superior first when the base is
+ * there, then in each of its subordinates within the base's database in
+ * the order they are configured, the base's database at its place among
+ * them (so a subordinate's search returns those of the subordinates
+ * below it first).  In the base's database it is the search asked; in
+ * another, a one-level search of its suffix's parent is a base search of
+ * the suffix entry, a subtree search above the suffix one from it,
+ * anything else nothing (a children search reads none of them).  Each is
+ * a search of its own (db_search: its base checked, its candidates),
+ * and the results combine as glue_op_response keeps them: the first
+ * result is kept, then a success, a limit or noSuchObject replaces the
+ * one kept, anything replaces a failure; noSuchObject from another
+ * database than the base's counts as success (its suffix entry is not
+ * there); the search stops at a limit or noSuchObject kept.
+ */
+static int
+glued_search(struct acre_request *rq, void *tmp, struct walk *w,
+             const struct acreI_section *top, const acre_dn *bdn, int scope,
+             long limit, int *ldap_rc)
 {
     const struct acreI_policy *ir = rq->p->ir;
-    const struct acreI_section *top = w->db;
-    int rc = 0;
+    const struct acreI_section *x = w->db;
+    int rc = 0, err = LDAP_UNWILLING_TO_PERFORM, r;
 
-    for (unsigned d = 0; !rc && !w->rc && d < ir->ndbs; d++) {
-        const struct acreI_section *s = &ir->dbs[d];
-        int below = 0, sc;
-        if (s == top || !s->subordinate || !s->nsuffix)
+    for (unsigned d = 0; !rc && d <= ir->ndbs; d++) {
+        /* the superior first (d == 0), then the subordinates (d - 1) */
+        const struct acreI_section *s = d ? &ir->dbs[d - 1] : top;
+        const acre_dn *base = bdn;
+        int sc = scope;
+        if (d && (!s->subordinate || !s->nsuffix || superior(ir, s) != top))
             continue;
-        for (unsigned i = 0; !below && i < top->nsuffix; i++)
-            below = acre_dn_in_scope(s->suffix[0], top->suffix[i],
-                                     ACRE_SCOPE_CHILDREN);
-        if (!below)
-            continue;
-        if (scope == ACRE_SCOPE_ONE)
-            sc = acre_dn_in_scope(s->suffix[0], bdn, ACRE_SCOPE_ONE)
-                     ? ACRE_SCOPE_BASE
-                     : -1;
-        else
-            sc = acre_dn_in_scope(s->suffix[0], bdn, ACRE_SCOPE_SUB)
-                     ? ACRE_SCOPE_SUB
-                     : -1;
-        if (sc < 0)
-            continue;
-        w->db = s;
-        w->cands = NULL;
-        w->ncands = 0;
-        rc = rq->host.search(rq->host.arg, s->suffix[0], sc, visit, w);
+        if (s != x) {
+            if (!d || acre_dn_in_scope(s->suffix[0], x->suffix[0],
+                                       ACRE_SCOPE_SUB) != 1)
+                continue;
+            base = s->suffix[0];
+            sc = acre_dn_in_scope(base, bdn, scope) != 1 ? -1
+                 : scope == ACRE_SCOPE_ONE               ? ACRE_SCOPE_BASE
+                                                         : ACRE_SCOPE_SUB;
+            if (sc < 0)
+                continue;
+        }
+        if ((rc = db_search(rq, tmp, w, s, base, sc, limit, &r)) < 0)
+            return rc;
+        if (r == LDAP_SUCCESS || r == LDAP_ADMIN_LIMIT_EXCEEDED ||
+            r == LDAP_NO_SUCH_OBJECT || err != LDAP_SUCCESS)
+            err = r;
+        if (s != x && r == LDAP_NO_SUCH_OBJECT)
+            err = LDAP_SUCCESS;
+        if (err == LDAP_SUCCESS) {
+            talloc_free(rq->matched);
+            rq->matched = NULL;
+        }
+        if (err == LDAP_ADMIN_LIMIT_EXCEEDED || err == LDAP_NO_SUCH_OBJECT)
+            break;
     }
-    w->db = top;
-    return rc;
+    w->db = x;
+    w->scope = scope;
+    *ldap_rc = rc > 0 ? LDAP_SUCCESS : err;
+    return 0;
 }
 
 /* search -- acre_search once the arguments are known good; temporary
@@ -865,10 +951,21 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         return 0;
     }
     rq->err = 0;
-    if ((rc = check_base(rq, bdn, scope, f, ldap_rc)))
-        return rc < 0 ? rc : 0;
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;
+    w->filter = f;
+    w->sel = &sel;
+    w->scope = scope;
+    w->ldapsub = acreF_names_value(f, "objectclass", "ldapsubentry");
+    w->db = glue_base(rq, bdn, scope);
+    if (!w->db && !rq->p->aci)
+        w->db = acreI_section_for(rq->p->ir, bdn);
+    const struct acreI_section *top =
+        rq->p->aci ? NULL : glue_top(rq->p->ir, w->db, scope);
+    if (top)
+        return glued_search(rq, tmp, w, top, bdn, scope, limit, ldap_rc);
+    if ((rc = check_base(rq, bdn, scope, f, ldap_rc)))
+        return rc < 0 ? rc : 0;
     int refused;
     if ((rc = candidates(rq, tmp, bdn, scope, f, limit, &w->cands, &w->ncands,
                          &refused)))
@@ -877,17 +974,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         *ldap_rc = LDAP_ADMIN_LIMIT_EXCEEDED;
         return 0;
     }
-    w->filter = f;
-    w->sel = &sel;
-    w->scope = scope;
-    w->ldapsub = acreF_names_value(f, "objectclass", "ldapsubentry");
-    w->db = glue_base(rq, bdn, scope);
-    if (!w->db && !rq->p->aci)
-        w->db = acreI_section_for(rq->p->ir, bdn);
     rc = rq->host.search(rq->host.arg, bdn, scope, visit, w);
-    if (!rc && !w->rc && w->db && !w->db->subordinate &&
-        (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB))
-        rc = glued_searches(rq, w, bdn, scope);
     if (w->rc)
         return w->rc;
     return rc < 0 ? ACRE_ERR_LOOKUP : 0;

@@ -15,8 +15,9 @@
  *   4. each value of each selected attribute needs read with that value;
  *      an attribute is returned when one of its values is;
  *   5. only the entries of the base's database are candidates, then, in a
- *      one-level or subtree search, those of each "subordinate" database
- *      glued below it, in configuration order (slapd's glue overlay).
+ *      one-level or subtree search, those of the "subordinate" databases
+ *      glued with it and within it, in configuration order, the base's
+ *      own among them at its place (slapd's glue overlay).
  * Attribute selection: none or "*": user attributes; "+": operational
  * ones; names (with subtypes and options); "1.1": nothing.
  */
@@ -235,6 +236,20 @@ check_base(struct acreR_oracle *o, const acre_dn *base,
     return 0;
 }
 
+/* superior_of -- the database the glued subordinate s hangs from: the
+ * first one after it in configuration order that is no subordinate and
+ * whose first suffix holds s's, or NULL */
+static const struct acreI_section *
+superior_of(const struct acreI_policy *cfg, const struct acreI_section *s)
+{
+    for (unsigned d = (unsigned)(s - cfg->dbs) + 1; d < cfg->ndbs; d++)
+        if (!cfg->dbs[d].subordinate && cfg->dbs[d].nsuffix &&
+            acre_dn_in_scope(s->suffix[0], cfg->dbs[d].suffix[0],
+                             ACRE_SCOPE_SUB) == 1)
+            return &cfg->dbs[d];
+    return NULL;
+}
+
 int
 acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
                     int scope, const char *filter, const char *const *attrs,
@@ -257,37 +272,66 @@ acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
         res->rc = 87;
         return 0;
     }
-    if (check_base(o, bdn, res, &be))
-        return 0;
     /* back-mdb returns its own database's entries (select_backend) */
     const struct acreI_section *db = acreR_oracle_section(o->cfg, bdn);
     struct walk w = {o, res, f, &sel, res, 0, db};
-    acreE_dir_search(o->dir, bdn, scope, visit, &w); /* in the server's order */
-    /* then slapd's glue overlay (backglue.c glue_op_search) goes on, for a
-     * one-level or subtree search of a database that is no subordinate,
-     * in each "subordinate" database whose suffix is below its suffix, in
-     * configuration order: a one-level search of the suffix's parent
-     * reads the suffix entry (a base search), a subtree search above the
-     * suffix the suffix's subtree */
-    for (unsigned d = 0; db && !db->subordinate && !w.nomem &&
-                         (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB) &&
-                         d < o->cfg->ndbs;
-         d++) {
-        const struct acreI_section *s = &o->cfg->dbs[d];
-        int below = 0;
-        if (s == db || !s->subordinate || !s->nsuffix)
-            continue;
-        for (unsigned i = 0; i < db->nsuffix; i++)
-            below |= acre_dn_in_scope(s->suffix[0], db->suffix[i],
-                                      ACRE_SCOPE_CHILDREN);
-        if (!below || !acre_dn_in_scope(s->suffix[0], bdn, scope))
-            continue;
-        w.db = s;
-        acreE_dir_search(o->dir, s->suffix[0],
-                         scope == ACRE_SCOPE_ONE ? ACRE_SCOPE_BASE
-                                                 : ACRE_SCOPE_SUB,
-                         visit, &w);
+    /* slapd's glue overlay (backglue.c glue_sub_attach, glue_op_search):
+     * a "subordinate" database hangs from the first database after it
+     * that is no subordinate and holds its suffix; a one-level or
+     * subtree search in the superior or in one of its subordinates runs
+     * in the superior first (when the base is there), then in each of
+     * its subordinates in configuration order, skipping those outside
+     * the base's database: in the base's database as asked, in another
+     * from its suffix (a one-level search of the suffix's parent reads
+     * the suffix entry, a subtree search above the suffix its subtree),
+     * each with its own base check; the first result is kept, a
+     * success, adminLimitExceeded or noSuchObject replaces it, anything
+     * replaces a failure, another database's noSuchObject counts as a
+     * success, and a kept noSuchObject or limit ends the search */
+    const struct acreI_section *top = NULL;
+    int glued = 0;
+    if (db && (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB))
+        top = db->subordinate ? superior_of(o->cfg, db) : db;
+    for (unsigned d = 0; top && d < o->cfg->ndbs; d++)
+        glued |= o->cfg->dbs[d].subordinate && o->cfg->dbs[d].nsuffix &&
+                 superior_of(o->cfg, &o->cfg->dbs[d]) == top;
+    if (!glued) {
+        if (!check_base(o, bdn, res, &be))
+            acreE_dir_search(o->dir, bdn, scope, visit, &w);
+        return w.nomem ? ACRE_ERR_NOMEM : 0;
     }
+    int err = 53;
+    for (int d = -1; d < (int)o->cfg->ndbs && !w.nomem; d++) {
+        const struct acreI_section *s = d < 0 ? top : &o->cfg->dbs[d];
+        const acre_dn *sb = bdn;
+        int sc = scope;
+        if (d >= 0 &&
+            (!s->subordinate || !s->nsuffix || superior_of(o->cfg, s) != top))
+            continue;
+        if (s != db) {
+            if (d < 0 ||
+                acre_dn_in_scope(s->suffix[0], db->suffix[0], ACRE_SCOPE_SUB) !=
+                    1 ||
+                acre_dn_in_scope(s->suffix[0], bdn, scope) != 1)
+                continue;
+            sb = s->suffix[0];
+            sc = scope == ACRE_SCOPE_ONE ? ACRE_SCOPE_BASE : ACRE_SCOPE_SUB;
+        }
+        res->rc = 0;
+        if (!check_base(o, sb, res, &be)) {
+            w.db = s;
+            acreE_dir_search(o->dir, sb, sc, visit, &w);
+        }
+        if (res->rc == 0 || res->rc == 11 || res->rc == 32 || err != 0)
+            err = res->rc;
+        if (s != db && res->rc == 32)
+            err = 0;
+        if (err == 0)
+            res->matched = NULL;
+        if (err == 11 || err == 32)
+            break;
+    }
+    res->rc = err;
     return w.nomem ? ACRE_ERR_NOMEM : 0;
 }
 

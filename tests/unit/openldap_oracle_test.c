@@ -582,6 +582,53 @@ Test(openldap_oracle, search_nested_databases)
     }
 }
 
+/* Glue over two levels (tests/golden/search-glue-levels, whose answers
+ * slapd 2.5.13 gave): both subordinates hang from the topmost superior,
+ * and a search based in the upper subordinate returns the lower one's
+ * entries first, as it is configured before. */
+Test(openldap_oracle, search_glue_levels)
+{
+    static const char data[] =
+        "dn: dc=y\nobjectClass: domain\ndc: y\n\n"
+        "dn: ou=top1,dc=y\nobjectClass: organizationalUnit\nou: top1\n\n"
+        "dn: ou=mid,dc=y\nobjectClass: organizationalUnit\nou: mid\n\n"
+        "dn: ou=m1,ou=mid,dc=y\nobjectClass: organizationalUnit\nou: m1\n\n"
+        "dn: ou=sub,ou=mid,dc=y\nobjectClass: organizationalUnit\nou: sub\n\n"
+        "dn: ou=s1,ou=sub,ou=mid,dc=y\nobjectClass: organizationalUnit\n"
+        "ou: s1\n";
+    static const char text[] =
+        "database mdb\nsuffix ou=sub,ou=mid,dc=y\nsubordinate\n"
+        "access to * by * read\n"
+        "database mdb\nsuffix ou=mid,dc=y\nsubordinate\n"
+        "access to * by * read\n"
+        "database mdb\nsuffix dc=y\naccess to * by * read\n"
+        "database mdb\nsuffix dc=x\naccess to * by * read\n";
+    acre_diag d = {0};
+    struct acreR_requester rq = {0};
+    struct acreR_oracle *o;
+
+    cr_assert_eq(acreE_dir_load_ldif(dir, NULL, data, strlen(data), "g.ldif",
+                                     NULL, NULL, &d),
+                 0, "%s", d.message);
+    cr_assert_eq(
+        acreO_parse_conf(ctx, schema, "g.conf", text, strlen(text), &cfg, &d),
+        0, "%s", d.message);
+    cr_assert_eq(acreR_oracle_new(ctx, cfg, dir, &rq, &o), 0);
+    nested_search(
+        o, "dc=y", ACRE_SCOPE_SUB,
+        "dc=y ou=top1,dc=y ou=sub,ou=mid,dc=y ou=s1,ou=sub,ou=mid,dc=y "
+        "ou=mid,dc=y ou=m1,ou=mid,dc=y");
+    nested_search(o, "dc=y", ACRE_SCOPE_ONE, "ou=top1,dc=y ou=mid,dc=y");
+    nested_search(o, "ou=mid,dc=y", ACRE_SCOPE_SUB,
+                  "ou=sub,ou=mid,dc=y ou=s1,ou=sub,ou=mid,dc=y ou=mid,dc=y "
+                  "ou=m1,ou=mid,dc=y");
+    nested_search(o, "ou=mid,dc=y", ACRE_SCOPE_ONE,
+                  "ou=sub,ou=mid,dc=y ou=m1,ou=mid,dc=y");
+    nested_search(o, "ou=mid,dc=y", ACRE_SCOPE_CHILDREN, "ou=m1,ou=mid,dc=y");
+    nested_search(o, "ou=sub,ou=mid,dc=y", ACRE_SCOPE_SUB,
+                  "ou=sub,ou=mid,dc=y ou=s1,ou=sub,ou=mid,dc=y");
+}
+
 Test(openldap_oracle, search_filter_and_values)
 {
     rules(NULL, "access to attrs=title by * none\n"
