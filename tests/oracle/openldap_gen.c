@@ -16,7 +16,8 @@
  *   cn sometimes equal to the plain one.  Sometimes a second tree,
  *   o=elsewhere, mostly held by a second database, else by none; now
  *   and then ou=staff held by a database of its own, glued to the first
- *   one with "subordinate" or apart, with rules of its own.
+ *   one with "subordinate" or apart, with rules of its own (glued, now
+ *   and then with ou=people glued between them, rules of its own too).
  *   Policy: 0-3 global rules and 0-11 database rules (now and then up to
  *   30), random ones mixed with idioms administrators write, each a
  *   <what> (dn styles, regexes with captures, filters, attribute lists
@@ -287,6 +288,8 @@ gen_skeleton(struct gen *g)
         g->ous[g->nous++] = ACREG_SUFFIX3;
         if (P(g, 30)) /* a database of its own */
             g->c->nested = P(g, 50) ? ACREG_NESTED_GLUED : ACREG_NESTED_APART;
+        if (g->c->nested == ACREG_NESTED_GLUED && P(g, 40))
+            g->c->nested_people = 1;
     }
     if (P(g, 30)) {
         int s = add_entry(g, "ou=contractors,ou=people," ACREG_SUFFIX, people);
@@ -1612,24 +1615,23 @@ gen_rules(struct gen *g, int global, unsigned n)
     }
 }
 
-/* The rules of ou=staff's own database (the first database's rules do
- * not decide its entries): random ones and some on its subtree, or none
- * (then the global rules decide, else slapd's default read). */
+/* The rules of a database below the first one, of suffix sfx (the
+ * first database's rules do not decide its entries): random ones and
+ * some on its subtree, or none (then the global rules decide, else
+ * slapd's default read). */
 static void
-gen_nested_rules(struct gen *g)
+gen_nested_rules(struct gen *g, unsigned db, const char *sfx)
 {
-    static const char *const whats[] = {
+    const char *const whats[] = {
         "*",
-        "dn.subtree=\"" ACREG_SUFFIX3 "\"",
-        "dn.one=\"" ACREG_SUFFIX3 "\" attrs=entry,cn,uid",
-        "dn.base=\"" ACREG_SUFFIX3 "\"",
+        fmt(g, "dn.subtree=\"%s\"", sfx),
+        fmt(g, "dn.one=\"%s\" attrs=entry,cn,uid", sfx),
+        fmt(g, "dn.base=\"%s\"", sfx),
         "dn.children=\"ou=people," ACREG_SUFFIX "\"",
         "attrs=mail,telephoneNumber,children",
     };
 
-    if (!g->c->nested)
-        return;
-    g->cur_db = ACREG_DB_NESTED;
+    g->cur_db = db;
     gen_rules(g, 0, P(g, 15) ? 0 : 1 + B(g, 6));
     for (unsigned i = 0, n = B(g, 3); i < n; i++) {
         struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
@@ -1655,7 +1657,10 @@ gen_policy(struct gen *g)
     gen_rules(g, 1, nglobal);
     g->cur_db = 0;
     gen_rules(g, 0, ndb);
-    gen_nested_rules(g);
+    if (g->c->nested)
+        gen_nested_rules(g, ACREG_DB_NESTED, ACREG_SUFFIX3);
+    if (g->c->nested_people)
+        gen_nested_rules(g, ACREG_DB_PEOPLE, ACREG_SUFFIX4);
     if (g->c->ndbs < 2)
         return;
     static const char *const whats[] = {
@@ -2079,6 +2084,15 @@ acreG_conf(void *ctx, const struct acreG_case *c)
             c->nested == ACREG_NESTED_GLUED ? "subordinate\n" : "",
             ACREG_ROOTDN);
         s = conf_rules(s, c, 0, ACREG_DB_NESTED);
+    }
+    if (c->nested_people && s) {
+        s = talloc_asprintf_append(s,
+                                   "database mdb\n"
+                                   "suffix \"%s\"\n"
+                                   "subordinate\n"
+                                   "rootdn \"%s\"\n",
+                                   ACREG_SUFFIX4, ACREG_ROOTDN);
+        s = conf_rules(s, c, 0, ACREG_DB_PEOPLE);
     }
     for (unsigned db = 0; s && db < c->ndbs && db < 2; db++) {
         s = talloc_asprintf_append(s,

@@ -86,6 +86,10 @@ struct acreG_case {
      * ACREG_ROOTDN (glued databases should share one, slapd.conf(5);
      * and slapd lets a rootdn proxy only as DNs of its own databases) */
     unsigned nested;
+    /* with a glued ou=staff, ou=people sometimes glued too, between it
+     * and the first database (glue over two levels), with the rules of
+     * database ACREG_DB_PEOPLE */
+    unsigned nested_people;
     unsigned nentries;
     struct acreG_entry *entries; /* parents before children */
     unsigned nrules;
@@ -106,6 +110,8 @@ struct acreG_case {
 #define ACREG_NESTED_APART 1 /* searches of the superior do not enter it */
 #define ACREG_NESTED_GLUED 2 /* "subordinate": they do */
 #define ACREG_DB_NESTED    2 /* struct acreG_rule.db of its rules */
+#define ACREG_DB_PEOPLE    3
+#define ACREG_SUFFIX4      "ou=people," ACREG_SUFFIX
 
 /*
  * acreG_case_new -- the case of `seed`.
