@@ -1631,8 +1631,10 @@ typedef struct acre_limits {
  * `base`, as its limits_check.  asked: what the client asked, as the
  * protocol carries it (0 none, up to ACRE_LIMIT_MAX, which ldapsearch's
  * "max" sends).  out: the limits in force, ACRE_LIMIT_NONE or a count
- * (0 too: no entry).  The database holding base (the frontend when none)
- * decides: its rootdn gets what it asked (0 or ACRE_LIMIT_MAX: none);
+ * (0 too: no entry).  The database holding base (the frontend when none;
+ * for a base in a glued subordinate, the first database holding it that
+ * is none, as slapd's frontend selects it) decides: its rootdn gets
+ * what it asked (0 or ACRE_LIMIT_MAX: none);
  * anyone else gets the limits of its first "limits" rule (olcLimits
  * value) whose selector matches (the requester's DN, its membership of a
  * group through the host, or base for dn.this), else its sizelimit and
