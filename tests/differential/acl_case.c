@@ -248,7 +248,7 @@ acl_ldif_dn(void *ctx, const char *rec)
     const char *p = rec;
     char *dn = NULL;
 
-    if (strncmp(rec, "dn:", 3))
+    if (strncasecmp(rec, "dn:", 3)) /* slapadd reads "DN:" too */
         return NULL;
     dt_str_init(&line);
     dt_str_init(&v);
