@@ -985,6 +985,8 @@ acreO_parse_cnconfig_all(void *mem_ctx, acre_schema *schema, const char *path,
     }
     if (!rc)
         rc = build_databases(&c, diag);
+    if (!rc)
+        rc = acreO_check_glue(&b, diag);
     talloc_free(c.scratch);
     return acreO_build_finish(&b, acreO_errors_end(&b, rc, diag), out);
 }

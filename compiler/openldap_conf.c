@@ -119,6 +119,35 @@ served_before(const struct acreI_policy *cfg, const struct acreI_section *db,
     return s && s < db ? s : NULL;
 }
 
+/* acreO_check_glue -- see openldap_int.h. */
+int
+acreO_check_glue(struct acreO_build *b, acre_diag *diag)
+{
+    const struct acreI_policy *cfg = b->cfg;
+    int rc = 0;
+
+    for (unsigned d = 0; !rc && d < cfg->ndbs; d++) {
+        const struct acreI_section *s = &cfg->dbs[d], *t = NULL;
+        if (!s->subordinate || !s->nsuffix)
+            continue;
+        for (unsigned e = d + 1; !t && e < cfg->ndbs; e++)
+            if (!cfg->dbs[e].subordinate && cfg->dbs[e].nsuffix &&
+                acre_dn_in_scope(s->suffix[0], cfg->dbs[e].suffix[0],
+                                 ACRE_SCOPE_SUB) == 1)
+                t = &cfg->dbs[e];
+        if (!t)
+            rc = acreO_recover(
+                b,
+                acreO_error_pos(diag, ACRE_ERR_RULE_SYNTAX, s->pos,
+                                "no superior found for subordinate database "
+                                "\"%s\" (a later database, not subordinate, "
+                                "whose suffix holds its suffix)",
+                                acre_dn_pretty(s->suffix[0], NULL)),
+                diag);
+    }
+    return rc;
+}
+
 int
 acreO_db_add_suffix(struct acreO_build *b, struct acreI_section *db,
                     const char *s, size_t n, const char *file,
@@ -1099,6 +1128,8 @@ acreO_parse_conf_all(void *mem_ctx, acre_schema *schema, const char *path,
         b.db_hint = NULL;
         b.ndb_hint = 0;
     }
+    if (!rc)
+        rc = acreO_check_glue(&b, diag);
     talloc_free(p1.scratch);
     return acreO_build_finish(&b, acreO_errors_end(&b, rc, diag), out);
 }

@@ -381,6 +381,16 @@ int acreO_recover(struct acreO_build *b, int rc, const acre_diag *diag);
  */
 int acreO_errors_end(struct acreO_build *b, int rc, acre_diag *diag);
 
+/*
+ * acreO_check_glue -- every glued subordinate ("subordinate",
+ * olcSubordinate) of the policy b builds has a superior, as slapd's
+ * startup requires (glue_sub_attach: "no superior found for sub"): a
+ * database after it that is no subordinate and whose first suffix holds
+ * its own.  0, or ACRE_ERR_RULE_SYNTAX at the first database without
+ * one (each through acreO_recover when b collects errors).
+ */
+int acreO_check_glue(struct acreO_build *b, acre_diag *diag);
+
 /* acreO_error_pos -- acreO_error at a position already taken. */
 int acreO_error_pos(acre_diag *diag, int code, struct acreI_pos pos,
                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -348,3 +348,31 @@ Test(openldap_cnconfig, same_as_slapd_conf)
     cr_assert((b = cn(cnconf, NULL, &d)), "%s", d.message);
     cr_expect_str_eq(acreO_config_dump(ctx, a), acreO_config_dump(ctx, b));
 }
+
+/* olcSubordinate: slapd's startup refuses a subordinate database no
+ * later one holds (glue_sub_attach), whatever form the configuration
+ * takes; the error is at the database's entry. */
+Test(openldap_cnconfig, subordinate_needs_a_superior)
+{
+    static const char head[] = "dn: cn=config\nobjectClass: olcGlobal\n"
+                               "cn: config\n\n"
+                               "dn: olcDatabase={1}mdb,cn=config\n"
+                               "objectClass: olcDatabaseConfig\n"
+                               "olcDatabase: {1}mdb\n"
+                               "olcSuffix: ou=a,dc=x\n"
+                               "olcSubordinate: TRUE\n";
+    static const char sup[] = "\ndn: olcDatabase={2}mdb,cn=config\n"
+                              "objectClass: olcDatabaseConfig\n"
+                              "olcDatabase: {2}mdb\n"
+                              "olcSuffix: dc=x\n";
+    acre_diag d;
+    char text[1024];
+
+    cr_expect_null(cn(head, NULL, &d));
+    cr_expect(strstr(d.message, "no superior found") != NULL, "%s", d.message);
+    cr_expect_eq(d.line, 5, "line %u (%s)", d.line, d.message);
+    snprintf(text, sizeof text, "%s%s", head, sup);
+    struct acreI_policy *cfg = cn(text, NULL, &d);
+    cr_assert_not_null(cfg, "%s", d.message);
+    cr_expect(cfg->dbs[0].subordinate);
+}

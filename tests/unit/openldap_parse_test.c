@@ -1362,3 +1362,47 @@ Test(openldap_parse, clause_after_comment_or_blank_line)
     cr_expect_eq(d.line, 4);
     cr_expect_eq(d.column, 2);
 }
+
+/* "subordinate" (slapd's glue): after a suffix, TRUE or advertise; and
+ * slapd's startup refuses a subordinate that no later database, not a
+ * subordinate, holds (glue_sub_attach: "no superior found for sub"),
+ * at its database line here; a subordinate below another hangs from
+ * the same superior. */
+Test(openldap_parse, subordinate_needs_a_superior)
+{
+    static const struct {
+        const char *text;
+        unsigned line, col;
+        const char *msg;
+    } bad[] = {
+        {"database mdb\nsubordinate\nsuffix dc=x\n", 2, 1, "needs a suffix"},
+        {"database mdb\nsuffix ou=a,dc=x\nsubordinate yes\n"
+         "database mdb\nsuffix dc=x\n",
+         3, 13, "TRUE"},
+        {"database mdb\nsuffix ou=a,dc=x\nsubordinate\n", 1, 1,
+         "no superior found"},
+        {"database mdb\nsuffix ou=a,dc=x\nsubordinate\n"
+         "database mdb\nsuffix dc=y\n",
+         1, 1, "no superior found"},
+        {"database mdb\nsuffix ou=a,dc=x\nsubordinate\n"
+         "database mdb\nsuffix dc=x\nsubordinate\n",
+         1, 1, "no superior found"},
+    };
+
+    acre_diag d;
+
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        cr_expect_null(conf(bad[i].text, &d), "%s", bad[i].text);
+        cr_expect(d.line == bad[i].line && d.column == bad[i].col,
+                  "%s: at %u:%u (%s)", bad[i].text, d.line, d.column,
+                  d.message);
+        cr_expect(strstr(d.message, bad[i].msg) != NULL, "%s: %s", bad[i].text,
+                  d.message);
+    }
+    struct acreI_policy *cfg =
+        conf_ok("database mdb\nsuffix ou=a,ou=b,dc=x\nsubordinate advertise\n"
+                "database mdb\nsuffix ou=b,dc=x\nsubordinate TRUE\n"
+                "database mdb\nsuffix dc=x\n");
+    cr_expect(cfg->dbs[0].subordinate && cfg->dbs[1].subordinate &&
+              !cfg->dbs[2].subordinate);
+}
