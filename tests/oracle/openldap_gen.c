@@ -1615,6 +1615,20 @@ gen_rules(struct gen *g, int global, unsigned n)
     }
 }
 
+/* rules_on -- n rules of the current database, each on one of whats[0..nw)
+ * with 1-3 random clauses. */
+static void
+rules_on(struct gen *g, const char *const *whats, size_t nw, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
+        unsigned nby = 1 + B(g, 3);
+        struct acreG_rule *r = new_rule(g, 0, whats[B(g, (unsigned)nw)], nby);
+        for (unsigned j = 0; r && j < nby; j++)
+            r->by[r->nby++] = gen_by(g, &wi);
+    }
+}
+
 /* The rules of a database below the first one, of suffix sfx (the
  * first database's rules do not decide its entries): random ones and
  * some on its subtree, or none (then the global rules decide, else
@@ -1633,13 +1647,7 @@ gen_nested_rules(struct gen *g, unsigned db, const char *sfx)
 
     g->cur_db = db;
     gen_rules(g, 0, P(g, 15) ? 0 : 1 + B(g, 6));
-    for (unsigned i = 0, n = B(g, 3); i < n; i++) {
-        struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
-        unsigned nby = 1 + B(g, 3);
-        struct acreG_rule *r = new_rule(g, 0, PICK(g, whats), nby);
-        for (unsigned j = 0; r && j < nby; j++)
-            r->by[r->nby++] = gen_by(g, &wi);
-    }
+    rules_on(g, whats, sizeof whats / sizeof whats[0], B(g, 3));
     g->cur_db = 0;
 }
 
@@ -1695,13 +1703,7 @@ gen_policy(struct gen *g)
         if (r)
             r->by[r->nby++] = gen_by(g, &wi);
     }
-    for (unsigned i = 0, n = B(g, 4); i < n; i++) {
-        struct what_info wi = {CAP_NONE, CAP_NONE, 0, 0};
-        unsigned nby = 1 + B(g, 3);
-        struct acreG_rule *r = new_rule(g, 0, PICK(g, whats), nby);
-        for (unsigned j = 0; r && j < nby; j++)
-            r->by[r->nby++] = gen_by(g, &wi);
-    }
+    rules_on(g, whats, sizeof whats / sizeof whats[0], B(g, 4));
 }
 
 /* ------------------------------------------------------------------------
