@@ -233,9 +233,10 @@ struct acre_request {
     acre_value *mo_vals;  /* the values acreV_memberof_values gives */
     acre_value *mo_rvals; /* ... and acreV_nsrole_values */
     int mo_busy;
-    /* acre_effective_rights is answering: 389 evaluates its GER in a
-     * pblock of its own, without the search's FILTER_NORMALIZED, so URL
-     * filters take substrings as usual (ACREF_389_RAWSUBS ignored) */
+    /* acre_effective_rights is answering (389 evaluates its GER in a
+     * pblock of its own), or a search's missing base is being judged
+     * (find_entry, before the search sets FILTER_NORMALIZED): URL filters
+     * take substrings as usual (ACREF_389_RAWSUBS ignored) */
     int ger;
 
     /* fixed-DN groups this request has looked at: membership when the

@@ -357,7 +357,18 @@ aci_missing_base(struct acre_request *rq, const acre_dn *base,
     }
     if (nearest_ancestor(rq, base, &m)) {
         struct acreF_desc none = {-1, 0, NULL, NULL};
-        if (!acreV_aci_check(rq, m, &none, ACREI_ACI_READ))
+        /* find_entry checks it before ldbm_back_next_search_entry sets
+         * SLAPI_PLUGIN_SYNTAX_FILTER_NORMALIZED: URL filters take their
+         * substrings normalised there (rq->ger), in ACI state of its own
+         * (nothing kept of it serves a search's entries) */
+        struct acreV_aci_rq *state = rq->aci;
+        rq->aci = NULL;
+        rq->ger = 1;
+        int ok = acreV_aci_check(rq, m, &none, ACREI_ACI_READ);
+        acreV_aci_end(rq);
+        rq->aci = state;
+        rq->ger = 0;
+        if (!ok)
             *ldap_rc = LDAP_SUCCESS;
         else
             rc = set_matched(rq, m->dn);

@@ -253,7 +253,7 @@ acreR_aci_filter_plain(const struct acreR_aci *o, const struct acreF_filter *f,
                        const acre_entry_view *e)
 {
     struct acreF_hooks h = {NULL, NULL, dir_children, (void *)o->dir,
-                            NULL, NULL, NULL,         0};
+                            NULL, NULL, NULL,         o->normal_subs};
 
     return acreF_eval(f, e, &h);
 }
@@ -1355,7 +1355,8 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
     }
     if (!acreE_dir_find(o->dir, bdn)) {
         /* 389's findentry.c: noSuchObject, unless the nearest existing
-         * ancestor may not be read (on the attribute "1.1"): success */
+         * ancestor may not be read (on the attribute "1.1"): success;
+         * judged before the search sets FILTER_NORMALIZED */
         res->rc = 32;
         for (unsigned d = acre_dn_depth(bdn); d-- > 1;) {
             size_t n;
@@ -1365,8 +1366,10 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
             if (acre_dn_parse(res, o->schema, t, n, 0, &adn, NULL) ||
                 !(a = acreE_dir_find(o->dir, adn)))
                 continue;
+            o->normal_subs = 1;
             if (!acreR_aci_check(o, &a->v, ACRER_ACI_UNKNOWN, ACREI_ACI_READ))
                 res->rc = 0;
+            o->normal_subs = 0;
             break;
         }
         return 0;

@@ -39,6 +39,10 @@ struct acreR_aci {
     int has_anon;   /* anonymous, and 389 would have an anonymous profile */
     unsigned *anon; /* its ACIs: indexes into set->acis */
     unsigned nanon;
+    /* a search's missing base is being judged (findentry.c, before the
+     * search sets FILTER_NORMALIZED): URL filters' substrings are
+     * normalised */
+    int normal_subs;
 };
 
 /* One ACI being evaluated for one entry. */
