@@ -127,15 +127,8 @@ acreO_check_glue(struct acreO_build *b, acre_diag *diag)
     int rc = 0;
 
     for (unsigned d = 0; !rc && d < cfg->ndbs; d++) {
-        const struct acreI_section *s = &cfg->dbs[d], *t = NULL;
-        if (!s->subordinate || !s->nsuffix)
-            continue;
-        for (unsigned e = d + 1; !t && e < cfg->ndbs; e++)
-            if (!cfg->dbs[e].subordinate && cfg->dbs[e].nsuffix &&
-                acre_dn_in_scope(s->suffix[0], cfg->dbs[e].suffix[0],
-                                 ACRE_SCOPE_SUB) == 1)
-                t = &cfg->dbs[e];
-        if (!t)
+        const struct acreI_section *s = &cfg->dbs[d];
+        if (s->subordinate && s->nsuffix && !acreI_superior(cfg, s))
             rc = acreO_recover(
                 b,
                 acreO_error_pos(diag, ACRE_ERR_RULE_SYNTAX, s->pos,

@@ -225,6 +225,20 @@ acreI_section_for(const struct acreI_policy *cfg, const acre_dn *dn)
     return best < cfg->ndbs ? &cfg->dbs[best] : NULL;
 }
 
+/* acreI_superior -- see ir.h. */
+const struct acreI_section *
+acreI_superior(const struct acreI_policy *cfg, const struct acreI_section *s)
+{
+    for (size_t d = (size_t)(s - cfg->dbs) + 1; s->nsuffix && d < cfg->ndbs;
+         d++) {
+        const struct acreI_section *t = &cfg->dbs[d];
+        if (!t->subordinate && t->nsuffix &&
+            acre_dn_in_scope(s->suffix[0], t->suffix[0], ACRE_SCOPE_SUB) == 1)
+            return t;
+    }
+    return NULL;
+}
+
 /* Substitution state of acreI_expand (slapd's flag / tflag). */
 struct exp {
     const char *dn_src, *val_src;

@@ -738,6 +738,16 @@ const struct acreI_section *acreI_section_for(const struct acreI_policy *cfg,
                                               const acre_dn *dn);
 
 /*
+ * acreI_superior -- the database the glued subordinate s hangs from
+ * (slapd's glue_sub_attach): the first one after s in configuration order
+ * that is no subordinate itself and whose first suffix holds s's first
+ * suffix; NULL when none does (slapd refuses to start: the compiler
+ * refuses such a policy).  Any thread (reads cfg only).
+ */
+const struct acreI_section *acreI_superior(const struct acreI_policy *cfg,
+                                           const struct acreI_section *s);
+
+/*
  * acreI_suffix_add -- record that database dbs[db] has suffix `dn` (which
  * must outlive cfg), in cfg->sfx, allocated under cfg.  Every suffix of
  * every database must be added, or acreI_section_for does not see it.

@@ -758,22 +758,6 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
     return 0;
 }
 
-/* superior -- the database the glued subordinate s hangs from
- * (backglue.c glue_sub_attach): the first one after s in configuration
- * order that is no subordinate itself and whose first suffix holds s's;
- * NULL when none does (slapd glues s to nothing). */
-static const struct acreI_section *
-superior(const struct acreI_policy *ir, const struct acreI_section *s)
-{
-    for (size_t d = (size_t)(s - ir->dbs) + 1; d < ir->ndbs; d++) {
-        const struct acreI_section *t = &ir->dbs[d];
-        if (!t->subordinate && t->nsuffix &&
-            acre_dn_in_scope(s->suffix[0], t->suffix[0], ACRE_SCOPE_SUB) == 1)
-            return t;
-    }
-    return NULL;
-}
-
 /*
  * db_search -- one database's part of a search, as its back-mdb runs it:
  * the base entry's check, the candidates (size.unchecked: limit), the
@@ -818,11 +802,11 @@ glue_top(const struct acreI_policy *ir, const struct acreI_section *x,
 
     if (!x || !x->nsuffix ||
         (scope != ACRE_SCOPE_ONE && scope != ACRE_SCOPE_SUB) ||
-        !(top = x->subordinate ? superior(ir, x) : x))
+        !(top = x->subordinate ? acreI_superior(ir, x) : x))
         return NULL;
     for (unsigned d = 0; d < ir->ndbs; d++)
         if (ir->dbs[d].subordinate && ir->dbs[d].nsuffix &&
-            superior(ir, &ir->dbs[d]) == top)
+            acreI_superior(ir, &ir->dbs[d]) == top)
             return top;
     return NULL;
 }
@@ -860,7 +844,8 @@ glued_search(struct acre_request *rq, void *tmp, struct walk *w,
         const struct acreI_section *s = d ? &ir->dbs[d - 1] : top;
         const acre_dn *base = bdn;
         int sc = scope;
-        if (d && (!s->subordinate || !s->nsuffix || superior(ir, s) != top))
+        if (d &&
+            (!s->subordinate || !s->nsuffix || acreI_superior(ir, s) != top))
             continue;
         if (s != x) {
             if (!d || acre_dn_in_scope(s->suffix[0], x->suffix[0],
