@@ -2047,9 +2047,9 @@ entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     rq->err = 0;
     verdict_none(out);
     if (rq->p->aci) { /* its own index (aci_index.h) */
+        /* it writes every attribute and value */
         if ((rc = verdict_init(rq, e, out, &nvals)) != 0)
             return rc;
-        verdict_clear(rq, e->nattrs, nvals);
         if ((rc = acreV_aci_verdict(rq, e, select, arg, out)) != 0)
             verdict_none(out);
         return rc;
