@@ -820,14 +820,6 @@ area_reaches(const struct cb *c, const struct lists *L, uint32_t k, uint32_t ni)
            p >= 0 && q->nodes[a].depth > q->nodes[p].depth;
 }
 
-/* Is collectinfo k served for entries of node n's database? */
-static int
-collect_here(const struct cb *c, uint32_t k, const struct acreP_node *n)
-{
-    const struct acreI_section *s = c->idx->collect[k].section;
-    return !s || s == n->section;
-}
-
 /* An inherited slot at node ni: kept (1, *sl possibly capped) or not. */
 static int
 keep(const struct cb *c, const struct lists *L, uint32_t ni,
@@ -836,8 +828,8 @@ keep(const struct cb *c, const struct lists *L, uint32_t ni,
     const struct acreP_node *n = &c->q->nodes[ni];
     uint32_t nsubs = c->idx->nsubs;
 
-    if (sl->sub >= nsubs)
-        return collect_here(c, sl->sub - nsubs, n);
+    if (sl->sub >= nsubs) /* its database is the entry's: acreC_build */
+        return 1;
     if (sl->hi < n->depth)
         return 0;
     if (c->x501 && (L->role[ni] & ROLE_SPECIFIC))
@@ -858,8 +850,11 @@ own_slot(const struct cb *c, const struct lists *L, uint32_t ni, uint32_t item,
     uint32_t nsubs = c->idx->nsubs;
 
     if (item >= nsubs) {
+        /* every node below, whatever its database: slapd's overlay in
+         * one database may collect from an entry of another
+         * (backend_attribute finds the database holding it) */
         *sl = (struct acreC_slot){item, depth_add(n->depth, 1), NO_DEPTH};
-        return collect_here(c, item - nsubs, n);
+        return 1;
     }
     *sl = (struct acreC_slot){item, c->spec[item].lo, c->spec[item].hi};
     return area_reaches(c, L, item, ni);

@@ -876,6 +876,10 @@ candidates(struct acreC_result *r, const struct acre_policy *p,
         if (d < sl->lo || d > sl->hi)
             continue;
         if (k >= x->nsubs) {
+            /* the overlay of e's database only (n's: see acreP_node) */
+            const struct acreI_section *s = x->collect[k - x->nsubs].section;
+            if (s && s != n->section)
+                continue;
             if (push_u32(r, &r->cis, &r->ncis, &r->cap_cis, k - x->nsubs))
                 return ACRE_ERR_NOMEM;
             continue;
