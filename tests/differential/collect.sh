@@ -50,6 +50,13 @@ run_searches() {
 	done <"$dir/searches"
 }
 
+# load_db SUFFIX LDIF -- LDIF into the database of SUFFIX alone
+load_db() {
+	/usr/sbin/slapadd -q -g -f "$SLAPD_DIR/slapd.conf" -b "$1" -l "$2" \
+		>>"$SLAPD_DIR/slapadd.log" 2>&1 ||
+		{ slapd_log "slapadd rejected $2:"; cat "$SLAPD_DIR/slapadd.log" >&2; return 1; }
+}
+
 echo "differential-collect: seed $seed, $n cases" \
 	"(rerun: make differential-collect SEED=$seed N=$n)"
 slapd_require || fail "slapd is not available"
@@ -63,12 +70,25 @@ for i in $(seq 0 $((n - 1))); do
 	"$driver" gen "$s" "$dir" || fail "the driver could not generate seed $s"
 	SLAPD_GLOBAL_EXTRA="moduleload collect"
 	SLAPD_DB_EXTRA=$(cat "$dir/db.conf")
+	if [ -e "$dir/sub.conf" ]; then
+		# a database of its own for one container, before the first
+		mkdir -p "$dir/slapd/db2" || fail "cannot make $dir/slapd/db2"
+		SLAPD_GLOBAL_EXTRA="$SLAPD_GLOBAL_EXTRA
+$(sed "s|^database mdb\$|&\ndirectory $dir/slapd/db2\nmaxsize 1073741824|" \
+			"$dir/sub.conf")"
+	fi
 	slapd_setup "$dir/slapd" || fail "slapd rejected the settings of seed $s"
-	slapd_load "$dir/data.ldif" || fail "slapadd rejected seed $s"
+	if [ -e "$dir/sub.conf" ]; then
+		load_db "$SLAPD_SUFFIX" "$dir/data-main.ldif" &&
+			load_db "$(cat "$dir/sub.suffix")" "$dir/data-sub.ldif" ||
+			fail "slapadd rejected seed $s"
+	else
+		slapd_load "$dir/data.ldif" || fail "slapadd rejected seed $s"
+	fi
 	slapd_start || fail "slapd did not start"
 	run_searches "$dir"
 	slapd_stop
-	rm -rf "$dir/slapd/db"
+	rm -rf "$dir/slapd/db" "$dir/slapd/db2"
 	"$driver" norm "$dir/slapd.out" >"$dir/slapd.norm" || fail "norm"
 	"$driver" acre "$dir" >"$dir/acre.norm" || fail "acre failed on seed $s"
 	if diff -u "$dir/slapd.norm" "$dir/acre.norm" >"$dir/diff"; then

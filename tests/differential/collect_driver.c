@@ -6,7 +6,12 @@
  *                                 database's "overlay collect",
  *                                 "collectinfo" and access lines) and
  *                                 DIR/searches (SCOPE TAB BASE TAB FILTER
- *                                 TAB ATTRS TAB anon|root, one a line)
+ *                                 TAB ATTRS TAB anon|root, one a line);
+ *                                 for a case with a database of its own
+ *                                 for one container (nested()), also
+ *                                 DIR/sub.conf, DIR/sub.suffix and the
+ *                                 data split by database,
+ *                                 DIR/data-main.ldif and data-sub.ldif
  *   collect_driver acre DIR       run DIR/searches through acre (the rules
  *                                 of a database mdb for dc=example,dc=com
  *                                 with rootdn cn=admin,dc=example,dc=com
@@ -27,7 +32,8 @@
  * collection also brings), 1-3 collectinfo lines over nested containers
  * (one sometimes naming no entry), and rules that keep a container's
  * description from anonymous readers (so it is not collected for them) and
- * hide l from them everywhere.
+ * hide l from them everywhere.  Now and then one container holds a
+ * database of its own, with rules and a collect overlay of its own.
  */
 #include "acre.h"
 
@@ -35,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SUFFIX "dc=example,dc=com"
 #define ROOTDN "cn=admin,dc=example,dc=com"
@@ -67,6 +74,105 @@ open_in(const char *dir, const char *name, const char *mode)
 /* ---- gen ------------------------------------------------------------------
  */
 
+/* Is container a at or above container b? */
+static int
+at_or_above(const int *parent, int a, int b)
+{
+    for (; b >= 0; b = parent[b])
+        if (a == b)
+            return 1;
+    return 0;
+}
+
+/* The data's entries below (or at) top into DIR/data-sub.ldif, the
+ * others into DIR/data-main.ldif: what slapadd loads into each
+ * database. */
+static void
+split_data(const char *dir, const char *top)
+{
+    FILE *in = open_in(dir, "data.ldif", "r");
+    FILE *out[2] = {open_in(dir, "data-main.ldif", "w"),
+                    open_in(dir, "data-sub.ldif", "w")};
+    size_t tn = strlen(top), cap = 0;
+    char *line = NULL;
+    int to = 0;
+    ssize_t n;
+
+    while ((n = getline(&line, &cap, in)) > 0) {
+        if (!strncmp(line, "dn: ", 4)) {
+            size_t dl = (size_t)n - 5; /* without "dn: " and the newline */
+            to = dl >= tn && !strncmp(line + 4 + dl - tn, top, tn) &&
+                 (dl == tn || line[4 + dl - tn - 1] == ',');
+        }
+        fputs(line, out[to]);
+    }
+    free(line);
+    fclose(in);
+    fclose(out[0]);
+    fclose(out[1]);
+}
+
+/*
+ * nested -- one container (not the first) becomes the suffix of a
+ * database of its own, listed before the first one (DIR/sub.conf, with
+ * no directory line: collect.sh adds slapd's), glued to it or apart,
+ * with rules of its own and now and then a collect overlay of its own,
+ * whose collectinfo may name an entry of the first database (slapd's
+ * backend_attribute reads it from the database that holds it, under
+ * that database's rules).  Searches from its suffix and its parent go
+ * to DIR/searches (s).
+ */
+static void
+nested(const char *dir, FILE *s, char dn[][256], const int *parent, unsigned nc)
+{
+    static const char *const lists[] = {"description", "l", "telephoneNumber",
+                                        "description,l"};
+    static const char *const hidden[] = {"description", "l", "telephoneNumber"};
+    int k = (int)(1 + below(nc - 1));
+    FILE *c = open_in(dir, "sub.conf", "w");
+    FILE *x = open_in(dir, "sub.suffix", "w");
+
+    fprintf(x, "%s\n", dn[k]);
+    fclose(x);
+    fprintf(c, "database mdb\nsuffix \"%s\"\n%srootdn \"" ROOTDN "\"\n", dn[k],
+            below(2) ? "subordinate\n" : "");
+    if (below(3)) {
+        /* a container on k's line: above it (first, half the time,
+         * when there is one), k itself or below it */
+        unsigned on[MAXC], n = 0, nabove = 0, used = 0;
+        for (unsigned j = 0; j < nc; j++)
+            if (at_or_above(parent, (int)j, k) && (int)j != k)
+                on[n++] = j;
+        nabove = n;
+        for (unsigned j = 0; j < nc; j++)
+            if (at_or_above(parent, k, (int)j))
+                on[n++] = j;
+        fprintf(c, "overlay collect\n");
+        for (unsigned i = 0, m = 1 + below(2); i < m; i++) {
+            unsigned j =
+                i == 0 && nabove && below(2) ? on[below(nabove)] : on[below(n)];
+            if (used & (1u << j))
+                continue;
+            used |= 1u << j;
+            fprintf(c, "collectinfo \"%s\" %s\n", dn[j], lists[below(4)]);
+        }
+    }
+    if (below(2))
+        fprintf(c, "access to attrs=%s by users read by * none\n",
+                hidden[below(3)]);
+    fprintf(c, "access to * by * read\n");
+    fclose(c);
+    split_data(dir, dn[k]);
+    for (int root = 0; root < 2; root++) {
+        const char *who = root ? "root" : "anon";
+        fprintf(s, "sub\t%s\t(objectClass=*)\t*\t%s\n", dn[k], who);
+        fprintf(s,
+                "one\t%s\t(objectClass=*)\tdescription l "
+                "telephoneNumber\t%s\n",
+                parent[k] < 0 ? SUFFIX : dn[parent[k]], who);
+    }
+}
+
 static int
 gen(unsigned long long seed, const char *dir)
 {
@@ -75,6 +181,7 @@ gen(unsigned long long seed, const char *dir)
     static const char *const towns[] = {"Paris", "paris", "Oslo", "Rome"};
     char dn[MAXC][256];
     unsigned nc = 4 + below(MAXC - 4);
+    int parent[MAXC];
     FILE *l = open_in(dir, "data.ldif", "w");
     FILE *c = open_in(dir, "db.conf", "w");
     FILE *s = open_in(dir, "searches", "w");
@@ -83,9 +190,9 @@ gen(unsigned long long seed, const char *dir)
     fprintf(l, "dn: " SUFFIX "\nobjectClass: domain\ndc: example\n"
                "description: The Suffix\n\n");
     for (unsigned k = 0; k < nc; k++) {
-        int parent = k && below(3) ? (int)below(k) : -1;
+        parent[k] = k && below(3) ? (int)below(k) : -1;
         snprintf(dn[k], sizeof dn[k], "ou=c%u,%s", k,
-                 parent < 0 ? SUFFIX : dn[parent]);
+                 parent[k] < 0 ? SUFFIX : dn[parent[k]]);
         fprintf(l, "dn: %s\nobjectClass: organizationalUnit\nou: c%u\n", dn[k],
                 k);
         if (below(4))
@@ -136,6 +243,8 @@ gen(unsigned long long seed, const char *dir)
     fprintf(s, "one\t%s\t(uid=*)\t*\tanon\n", dn[0]);
     fclose(l);
     fclose(c);
+    if (below(3) == 0)
+        nested(dir, s, dn, parent, nc);
     fclose(s);
     return 0;
 }
@@ -336,8 +445,12 @@ run_acre(const char *dir)
 {
     size_t ll, cl;
     char *ldif = slurp(dir, "data.ldif", &ll), *db = slurp(dir, "db.conf", &cl);
-    char *conf = xfmt(
-        "database mdb\nsuffix \"" SUFFIX "\"\nrootdn \"" ROOTDN "\"\n%s", db);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sub.conf", dir);
+    char *sub = access(path, F_OK) ? xfmt("") : slurp(dir, "sub.conf", &cl);
+    char *conf =
+        xfmt("%sdatabase mdb\nsuffix \"" SUFFIX "\"\nrootdn \"" ROOTDN "\"\n%s",
+             sub, db);
     acre_source src = {ACRE_DIALECT_SLAPD_CONF, "db.conf", conf, strlen(conf)};
     acre_schema *schema;
     acre_directory *d;
@@ -351,8 +464,9 @@ run_acre(const char *dir)
 
     if ((rc = acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &schema, &dg)) ||
         (rc = acre_policy_compile(NULL, schema, &src, 1, 0, &p, &dg)) ||
-        (rc = acre_directory_load(NULL, schema, "data.ldif", ldif, ll, &d,
-                                  &dg)) ||
+        (rc = acre_directory_load_opt(
+             NULL, schema, (const char *[]){"data.ldif"}, 1,
+             &(acre_load_options){0, NULL, NULL, p, ldif, ll}, &d, &dg)) ||
         (rc = acre_policy_attach_subentries(NULL, p, d, 0, &q, &dg))) {
         fprintf(stderr, "collect_driver: %s line %u: %s\n", acre_strerror(rc),
                 dg.line, dg.message);
