@@ -251,10 +251,14 @@ struct acre_request {
                        current check: it denies */
     int limit_code; /* which: ACRE_ERR_EVAL_LIMIT (0 too), ACRE_ERR_LOOKUP,
                        ACRE_ERR_NOMEM */
-    struct acreE_buf vbuf; /* values normalised for checks (heap, kept
-                              for the request's life) */
-    size_t set_work;       /* steps left for set expressions in this request
-                              (ACREV_SET_REQUEST_WORK at the start) */
+    struct acreE_buf vbuf;     /* values normalised for checks (heap, kept
+                                  for the request's life) */
+    size_t set_work;           /* steps left for set expressions in this request
+                                  (ACREV_SET_REQUEST_WORK at the start) */
+    struct acre_request *anon; /* NULL, or the anonymous companion of a
+                                  set's ldap:/// search in a database
+                                  without a rootdn (acreV_anon_request) */
+    unsigned anon_depth;       /* companions above this request */
     int err; /* a lookup or allocation failed since the current verdict
                 or search began (ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM): what
                 it returns */
@@ -539,6 +543,27 @@ void acreV_group_memo_put(struct acre_request *rq, const struct acreI_group *g,
  * given access hook. */
 struct acreF_hooks acreV_filter_hooks(struct acre_request *rq,
                                       acreF_access_fn access, void *ctx);
+
+/*
+ * acreV_anon_request -- rq's anonymous companion: the identity slapd gives
+ * a set's ldap:/// search in a database without a rootdn (acl_set_gather:
+ * the database's empty rootdn, on the requester's connection, so the real
+ * DN stays the requester's), begun at its first use and ended with rq;
+ * NULL (rq failed: ACRE_ERR_NOMEM, or ACRE_ERR_EVAL_LIMIT past
+ * ACREV_ANON_DEPTH companions, where slapd would recurse without end).
+ */
+#define ACREV_ANON_DEPTH 4
+struct acre_request *acreV_anon_request(struct acre_request *rq);
+
+/*
+ * acreV_search_base -- may rq search base entry e (back-mdb's check of a
+ * search's base: search on the entry)?  acreV_search_match -- does f
+ * take e as rq may search it (each item's attribute needs search)?  1
+ * yes, 0 no, or a negative ACRE_ERR_* (engine/search.c).
+ */
+int acreV_search_base(struct acre_request *rq, const acre_entry_view *e);
+int acreV_search_match(struct acre_request *rq, const struct acreF_filter *f,
+                       const acre_entry_view *e);
 
 /* acreV_filter_eval -- acreF_eval, and an allocation refused on the way
  * (acreE_nomem) fails the check (acreV_fail: ACRE_ERR_NOMEM) and gives

@@ -38,6 +38,7 @@
  */
 #include "eval.h"
 
+#include "directory.h"
 #include "filter.h"
 #include "schema.h"
 #include "url.h"
@@ -382,6 +383,9 @@ struct url_walk {
     const struct acreI_attrspec *extra; /* the URL's attributes */
     unsigned nextra;
     const struct acreF_filter *filter;
+    const struct acreI_section *db; /* the database searched */
+    struct acre_request *as;        /* its identity: NULL the rootdn, else
+                                       the anonymous companion */
     int failed;
 };
 
@@ -397,9 +401,23 @@ url_visit(void *ctx, const acre_entry_view *e)
         acreV_fail(w->x->rq, ACRE_ERR_LOOKUP);
         return w->failed = 1;
     }
-    if (w->filter &&
-        acreV_filter_eval(w->x->rq, w->filter, e, &h) != ACREF_TRUE)
+    /* back-mdb searches its own entries, glue those of the databases
+     * glued below it */
+    const struct acreI_policy *ir = w->x->rq->p->ir;
+    if (!acreI_in_glue(ir, acreI_section_for(ir, e->dn), w->db))
         return 0;
+    if (w->as) { /* each item needs search */
+        int r = acreV_search_match(w->as, w->filter, e);
+        if (r < 0) {
+            acreV_fail(w->x->rq, r);
+            return w->failed = 1;
+        }
+        if (!r)
+            return 0;
+    } else if (w->filter &&
+               acreV_filter_eval(w->x->rq, w->filter, e, &h) != ACREF_TRUE) {
+        return 0;
+    }
     for (unsigned i = 0; i < w->nextra; i++)
         if (add_attr_values(w->x, w->out,
                             acreV_find_desc(w->x->rq->schema, e, &w->extra[i])))
@@ -438,13 +456,15 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
     struct acre_request *rq = x->rq;
     struct acreE_url u;
     struct acreF_filter *f = NULL;
-    struct url_walk w = {x, out, nd, NULL, 0, NULL, 0};
+    struct url_walk w = {x, out, nd, NULL, 0, NULL, NULL, NULL, 0};
     const acre_dn *base;
 
     if (acreE_url_parse(x->mem, s, n, &u) || u.host[0] || u.nexts)
         return 0;
+    /* the search goes to the database slapd selects (acl_set_gather:
+     * select_backend with noSubs), none: nothing */
     if (!(base = parse_dn(x, u.dn, strlen(u.dn))) ||
-        !acreI_section_for(rq->p->ir, base))
+        !(w.db = acreI_select_db(rq->p->ir, base)))
         return 0;
     if (u.filter &&
         acreF_parse(x->mem, rq->schema, u.filter, strlen(u.filter), &f, NULL))
@@ -455,6 +475,38 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
     if (!rq->host.search) { /* a lookup that cannot be made: deny */
         acreV_fail(rq, ACRE_ERR_LOOKUP);
         return -1;
+    }
+    if (!w.db->rootdn && acreE_dir_is_host(&rq->host)) {
+        /* slapd searches as the database's rootdn: with none, as no one
+         * (anonymous, on the requester's connection), so back-mdb checks
+         * search on the base entry and on each item of the filter, by
+         * default (objectClass=*).  A server's own host searches as its
+         * database's identity itself (slapo-acre: slapd's internal
+         * search, as acl_set_gather makes it) */
+        const acre_entry_view *be;
+        int got, ok;
+        if (!(w.as = acreV_anon_request(rq)))
+            return -1;
+        if (!f &&
+            acreF_parse(x->mem, rq->schema, "(objectClass=*)", 15, &f, NULL)) {
+            acreV_fail(rq, ACRE_ERR_NOMEM);
+            return -1;
+        }
+        w.filter = f;
+        if ((got = acreV_host_get(w.as, base, &be)) != 1) {
+            if (!w.as->err)
+                return 0; /* no base: nothing */
+            acreV_fail(rq, w.as->err);
+            return -1;
+        }
+        ok = acreV_search_base(w.as, be);
+        acreV_host_release(w.as, be);
+        if (ok < 0) {
+            acreV_fail(rq, ok);
+            return -1;
+        }
+        if (!ok)
+            return 0;
     }
     /* base lives in dnbuf: nothing below parses */
     if (rq->host.search(rq->host.arg, base, u.scope, url_visit, &w) < 0 &&

@@ -239,6 +239,31 @@ acreI_superior(const struct acreI_policy *cfg, const struct acreI_section *s)
     return NULL;
 }
 
+/* acreI_select_db -- see ir.h. */
+const struct acreI_section *
+acreI_select_db(const struct acreI_policy *cfg, const acre_dn *dn)
+{
+    const struct acreI_section *db = acreI_section_for(cfg, dn);
+
+    if (!db || !db->subordinate)
+        return db;
+    for (unsigned d = 0; d < cfg->ndbs; d++) {
+        const struct acreI_section *s = &cfg->dbs[d];
+        for (unsigned i = 0; !s->subordinate && i < s->nsuffix; i++)
+            if (acre_dn_in_scope(dn, s->suffix[i], ACRE_SCOPE_SUB) == 1)
+                return s;
+    }
+    return NULL;
+}
+
+/* acreI_in_glue -- see ir.h. */
+int
+acreI_in_glue(const struct acreI_policy *cfg, const struct acreI_section *s,
+              const struct acreI_section *top)
+{
+    return s && (s == top || (s->subordinate && acreI_superior(cfg, s) == top));
+}
+
 /* Substitution state of acreI_expand (slapd's flag / tflag). */
 struct exp {
     const char *dn_src, *val_src;

@@ -748,6 +748,22 @@ const struct acreI_section *acreI_superior(const struct acreI_policy *cfg,
                                            const struct acreI_section *s);
 
 /*
+ * acreI_select_db -- the database slapd selects for an operation on dn
+ * that glue runs (select_backend with noSubs: a search's limits, a set's
+ * ldap:/// search): the first configured that holds dn and is no glued
+ * subordinate (its glue overlay then reaches the subordinates), or NULL.
+ */
+const struct acreI_section *acreI_select_db(const struct acreI_policy *cfg,
+                                            const acre_dn *dn);
+
+/*
+ * acreI_in_glue -- is s the database top, or a subordinate glued below it
+ * (top: acreI_select_db's)?  What a search that top runs reaches.
+ */
+int acreI_in_glue(const struct acreI_policy *cfg, const struct acreI_section *s,
+                  const struct acreI_section *top);
+
+/*
  * acreI_suffix_add -- record that database dbs[db] has suffix `dn` (which
  * must outlive cfg), in cfg->sfx, allocated under cfg.  Every suffix of
  * every database must be added, or acreI_section_for does not see it.

@@ -128,35 +128,15 @@ aci_limits(acre_request *rq, const acre_limits *asked, acre_limits *out)
     return 0;
 }
 
-/* limits_db -- the database whose limits slapd checks for a search of
- * base: the one its frontend selects (select_backend with noSubs), the
- * first configured that holds base and is no glued subordinate (the
- * glue overlay of its superior then runs the search), or NULL. */
-static const struct acreI_section *
-limits_db(const struct acreI_policy *ir, const acre_dn *base)
-{
-    const struct acreI_section *db = acreI_section_for(ir, base);
-
-    if (!db || !db->subordinate)
-        return db;
-    for (unsigned d = 0; d < ir->ndbs; d++) {
-        const struct acreI_section *s = &ir->dbs[d];
-        for (unsigned i = 0; !s->subordinate && i < s->nsuffix; i++)
-            if (acre_dn_in_scope(base, s->suffix[i], ACRE_SCOPE_SUB) == 1)
-                return s;
-    }
-    return NULL;
-}
-
 /* The limits slapd applies to rq's search under base (limits_get, on
- * the database limits_db selects): *l NULL for that database's rootdn,
+ * the database acreI_select_db selects): *l NULL for that database's rootdn,
  * who has none.  0, or a negative ACRE_ERR_* when a selector's lookup or
  * regex failed. */
 static int
 limits_for(acre_request *rq, const acre_dn *base, const struct acreI_limits **l)
 {
     const struct acreI_policy *ir = rq->p->ir;
-    const struct acreI_section *db = limits_db(ir, base);
+    const struct acreI_section *db = acreI_select_db(ir, base);
 
     *l = NULL;
     if (!db)

@@ -193,6 +193,8 @@ request_destructor(struct acre_request *rq)
     spec_release(rq->spec);
     acreV_memberof_end(rq);
     acreV_aci_end(rq);
+    if (rq->anon)
+        acre_request_end(rq->anon);
     acre_policy_release(rq->p);
     return 0;
 }
@@ -272,6 +274,28 @@ acre_request_begin(acre_policy *p, const acre_subject *who,
     rq->magic = ACREE_REQUEST_MAGIC;
     *out = rq;
     return 0;
+}
+
+/* acreV_anon_request -- see eval.h. */
+struct acre_request *
+acreV_anon_request(struct acre_request *rq)
+{
+    if (rq->anon)
+        return rq->anon;
+    if (rq->anon_depth >= ACREV_ANON_DEPTH) {
+        acreV_fail(rq, ACRE_ERR_EVAL_LIMIT);
+        return NULL;
+    }
+    acre_subject who = rq->who;
+    who.authc_dn = rq->who.authc_dn ? rq->who.authc_dn : rq->who.authz_dn;
+    who.authz_dn = NULL;
+    if (acre_request_begin(rq->p, &who, &rq->host, &rq->anon)) {
+        rq->anon = NULL;
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return NULL;
+    }
+    rq->anon->anon_depth = rq->anon_depth + 1;
+    return rq->anon;
 }
 
 ACRE_PUBLIC void

@@ -226,6 +226,23 @@ filter_match(struct acre_request *rq, const struct acreF_filter *f,
     return r == ACREF_TRUE;
 }
 
+/* acreV_search_base -- see eval.h. */
+int
+acreV_search_base(struct acre_request *rq, const acre_entry_view *e)
+{
+    int ok = check_entry(rq, e, ACREI_ACCESS_SEARCH, NULL);
+
+    return rq->err ? rq->err : ok;
+}
+
+/* acreV_search_match -- see eval.h. */
+int
+acreV_search_match(struct acre_request *rq, const struct acreF_filter *f,
+                   const acre_entry_view *e)
+{
+    return filter_match(rq, f, e, NULL, ACRE_SCOPE_SUB);
+}
+
 ACRE_PUBLIC int
 acre_filter_parse(void *mem_ctx, const acre_schema *schema, const char *filter,
                   size_t len, acre_filter **out, acre_diag *diag)

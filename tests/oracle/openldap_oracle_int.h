@@ -22,6 +22,10 @@ struct acreR_oracle {
     const char *authz_norm;       /* "" when anonymous */
     const char *authc_norm;
     int id_entry, id_children, id_entrydn, id_objectclass, id_userpassword;
+    /* slapd's identity for a set's ldap:/// search in a database with no
+     * rootdn: none, on the requester's connection (made at first use) */
+    struct acreR_oracle *anon;
+    unsigned anon_depth; /* oracles above this one made so */
 };
 
 /* Submatches for $-expansion (slapd's AclRegexMatches). */
@@ -106,6 +110,21 @@ const acre_dn *acreR_oracle_parse_dn(struct check *c, const char *s, size_t n);
  * suffix, independent of the engine's suffix index); NULL when none. */
 const struct acreI_section *acreR_oracle_section(const struct acreI_policy *cfg,
                                                  const acre_dn *dn);
+
+/* acreR_oracle_search_base -- may o's requester search entry e (a
+ * search's base)?  acreR_oracle_search_match -- does f take e, each
+ * item's attribute searchable by o's requester?  1 yes, 0 no. */
+int acreR_oracle_search_base(struct acreR_oracle *o, const acre_entry_view *e);
+int acreR_oracle_search_match(struct acreR_oracle *o,
+                              const struct acreF_filter *f,
+                              const acre_entry_view *e);
+
+/* acreR_oracle_superior -- the database the glued subordinate s hangs
+ * from: the first one after it in configuration order that is no
+ * subordinate and whose first suffix holds s's, or NULL. */
+const struct acreI_section *
+acreR_oracle_superior(const struct acreI_policy *cfg,
+                      const struct acreI_section *s);
 
 /* acreR_oracle_find_desc -- the first attribute of e with exactly the
  * description d (slapd's attr_find), or NULL. */

@@ -135,6 +135,25 @@ filter_access(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
     return acreR_oracle_check(o, &t, ACREI_ACCESS_SEARCH, NULL, NULL);
 }
 
+/* acreR_oracle_search_base -- see openldap_oracle_int.h. */
+int
+acreR_oracle_search_base(struct acreR_oracle *o, const acre_entry_view *e)
+{
+    return check_entry(o, e, ACREI_ACCESS_SEARCH, NULL);
+}
+
+/* acreR_oracle_search_match -- see openldap_oracle_int.h. */
+int
+acreR_oracle_search_match(struct acreR_oracle *o, const struct acreF_filter *f,
+                          const acre_entry_view *e)
+{
+    struct acreF_hooks h = acreR_dir_hooks(o->dir);
+
+    h.access = filter_access;
+    h.ctx = o;
+    return acreF_eval(f, e, &h) == ACREF_TRUE;
+}
+
 /* The readable values of a; 0 when none.  Checked in order with one
  * state, as slap_send_search_entry checks them. */
 static int
@@ -236,11 +255,10 @@ check_base(struct acreR_oracle *o, const acre_dn *base,
     return 0;
 }
 
-/* superior_of -- the database the glued subordinate s hangs from: the
- * first one after it in configuration order that is no subordinate and
- * whose first suffix holds s's, or NULL */
-static const struct acreI_section *
-superior_of(const struct acreI_policy *cfg, const struct acreI_section *s)
+/* acreR_oracle_superior -- see openldap_oracle_int.h. */
+const struct acreI_section *
+acreR_oracle_superior(const struct acreI_policy *cfg,
+                      const struct acreI_section *s)
 {
     for (unsigned d = (unsigned)(s - cfg->dbs) + 1; d < cfg->ndbs; d++)
         if (!cfg->dbs[d].subordinate && cfg->dbs[d].nsuffix &&
@@ -291,10 +309,10 @@ acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
     const struct acreI_section *top = NULL;
     int glued = 0;
     if (db && (scope == ACRE_SCOPE_ONE || scope == ACRE_SCOPE_SUB))
-        top = db->subordinate ? superior_of(o->cfg, db) : db;
+        top = db->subordinate ? acreR_oracle_superior(o->cfg, db) : db;
     for (unsigned d = 0; top && d < o->cfg->ndbs; d++)
         glued |= o->cfg->dbs[d].subordinate && o->cfg->dbs[d].nsuffix &&
-                 superior_of(o->cfg, &o->cfg->dbs[d]) == top;
+                 acreR_oracle_superior(o->cfg, &o->cfg->dbs[d]) == top;
     if (!glued) {
         if (!check_base(o, bdn, res, &be))
             acreE_dir_search(o->dir, bdn, scope, visit, &w);
@@ -305,8 +323,8 @@ acreR_oracle_search(struct acreR_oracle *o, void *ctx, const char *base,
         const struct acreI_section *s = d < 0 ? top : &o->cfg->dbs[d];
         const acre_dn *sb = bdn;
         int sc = scope;
-        if (d >= 0 &&
-            (!s->subordinate || !s->nsuffix || superior_of(o->cfg, s) != top))
+        if (d >= 0 && (!s->subordinate || !s->nsuffix ||
+                       acreR_oracle_superior(o->cfg, s) != top))
             continue;
         if (s != db) {
             if (d < 0 ||

@@ -118,6 +118,8 @@ struct url_walk {
     const struct acreI_attrspec *extra; /* the URL's attributes */
     unsigned nextra;
     const struct acreF_filter *filter;
+    const struct acreI_section *db; /* the database slapd searches */
+    struct acreR_oracle *as;        /* as whom: NULL its rootdn, else no one */
     int failed;
 };
 
@@ -127,7 +129,14 @@ url_visit(void *ctx, const acre_entry_view *e)
     struct url_walk *w = ctx;
 
     struct acreF_hooks h = acreR_dir_hooks(w->c->o->dir);
-    if (w->filter && acreF_eval(w->filter, e, &h) != ACREF_TRUE)
+    /* its entries, and those of the databases glued below it */
+    const struct acreI_policy *cfg = w->c->o->cfg;
+    const struct acreI_section *db = acreR_oracle_section(cfg, e->dn);
+    if (db != w->db &&
+        !(db && db->subordinate && acreR_oracle_superior(cfg, db) == w->db))
+        return 0;
+    if (w->as ? !acreR_oracle_search_match(w->as, w->filter, e)
+              : w->filter && acreF_eval(w->filter, e, &h) != ACREF_TRUE)
         return 0;
     for (unsigned i = 0; i < w->nextra; i++)
         if (add_attr_values(
@@ -159,7 +168,6 @@ url_attrs(struct check *c, const struct acreE_url *u, unsigned *n)
     return v;
 }
 
-/* An ldap:/// element: search as the rootdn and collect. */
 /* url_visit over the directory's entries. */
 static int
 url_visit_dir(void *ctx, const struct acreE_entry *e)
@@ -167,19 +175,30 @@ url_visit_dir(void *ctx, const struct acreE_entry *e)
     return url_visit(ctx, &e->v);
 }
 
+/* An ldap:/// element: search the database slapd selects as its rootdn
+ * and collect. */
 static int
 gather_url(struct check *c, struct set *out, const char *s, size_t n,
            const struct acreI_setnode *nd)
 {
     struct acreE_url u;
     struct acreF_filter *f = NULL;
-    struct url_walk w = {c, out, nd, NULL, 0, NULL, 0};
+    struct url_walk w = {c, out, nd, NULL, 0, NULL, NULL, NULL, 0};
     const acre_dn *base;
 
     if (acreE_url_parse(c->tmp, s, n, &u) || u.host[0] || u.nexts)
         return 0;
-    if (!(base = acreR_oracle_parse_dn(c, u.dn, strlen(u.dn))) ||
-        !acreR_oracle_section(c->o->cfg, base))
+    if (!(base = acreR_oracle_parse_dn(c, u.dn, strlen(u.dn))))
+        return 0;
+    /* slapd's select_backend(dn, 1): the first database holding base
+     * that is no glued subordinate; none: nothing */
+    for (unsigned d = 0; !w.db && d < c->o->cfg->ndbs; d++) {
+        const struct acreI_section *db = &c->o->cfg->dbs[d];
+        for (unsigned i = 0; !db->subordinate && i < db->nsuffix; i++)
+            if (acre_dn_in_scope(base, db->suffix[i], ACRE_SCOPE_SUB) == 1)
+                w.db = db;
+    }
+    if (!w.db)
         return 0;
     if (u.filter &&
         acreF_parse(c->tmp, c->o->schema, u.filter, strlen(u.filter), &f, NULL))
@@ -187,6 +206,31 @@ gather_url(struct check *c, struct set *out, const char *s, size_t n,
     w.filter = f;
     if (!(w.extra = url_attrs(c, &u, &w.nextra)))
         return -1;
+    if (!w.db->rootdn) {
+        /* slapd searches as that database's rootdn: it has none, so as
+         * no one, on the requester's connection (its real DN the
+         * requester's); search on the base entry, then on each item of
+         * the filter, (objectClass=*) when none */
+        struct acreR_oracle *o = c->o;
+        if (!o->anon) {
+            struct acreR_requester a = o->rq;
+            if (o->anon_depth >= 4)
+                return -1; /* slapd would recurse without end */
+            a.authc_dn = o->rq.authc_dn ? o->rq.authc_dn : o->rq.authz_dn;
+            a.authz_dn = NULL;
+            if (acreR_oracle_new(o, o->cfg, o->dir, &a, &o->anon))
+                return -1;
+            o->anon->anon_depth = o->anon_depth + 1;
+        }
+        w.as = o->anon;
+        if (!f &&
+            acreF_parse(c->tmp, o->schema, "(objectClass=*)", 15, &f, NULL))
+            return -1;
+        w.filter = f;
+        const acre_entry_view *be = acreR_oracle_find(o, base);
+        if (!be || !acreR_oracle_search_base(w.as, be))
+            return 0;
+    }
     acreE_dir_walk(c->o->dir, base, u.scope, url_visit_dir, &w);
     return w.failed ? -1 : 0;
 }
