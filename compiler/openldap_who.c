@@ -995,15 +995,21 @@ who_set(struct by_state *st, const struct who *w, acre_diag *diag)
     return 0;
 }
 
-/* lutil_atou: all decimal digits, fits an unsigned. */
+/* lutil_atou: strtoul's leading blanks and '+' (no '-'), then decimal
+ * digits alone, fitting an unsigned. */
 static int
 parse_uint(const char *s, size_t n, unsigned *out)
 {
     unsigned long v = 0;
+    size_t i = 0;
 
-    if (n == 0)
+    while (i < n && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+        i++;
+    if (i < n && s[i] == '+')
+        i++;
+    if (i == n)
         return -1;
-    for (size_t i = 0; i < n; i++) {
+    for (; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return -1;
         v = v * 10 + (unsigned long)(s[i] - '0');

@@ -447,6 +447,10 @@ Test(openldap_parse, who_connection)
     b = by1("to * by ssf=128 transport_ssf=1 tls_ssf=2 sasl_ssf=3 read");
     cr_expect(b->ssf == 128 && acreI_rare(b)->transport_ssf == 1 &&
               acreI_rare(b)->tls_ssf == 2 && acreI_rare(b)->sasl_ssf == 3);
+    /* lutil_atou reads them with strtoul: leading blanks and '+' */
+    b = by1("to * by ssf=+128 tls_ssf=\" 7\" sasl_ssf=\"\t+3\" read");
+    cr_expect(b->ssf == 128 && acreI_rare(b)->tls_ssf == 7 &&
+              acreI_rare(b)->sasl_ssf == 3);
 }
 
 /* ------------------------------------------------------------------------
@@ -623,6 +627,11 @@ Test(openldap_parse, errors_with_position)
         {"access to * by dnattr read\n", 1, 16, "missing"},
         {"access to * by ssf=0 read\n", 1, 20, "invalid ssf"},
         {"access to * by ssf=x read\n", 1, 20, "unable to parse ssf"},
+        {"access to * by ssf=-1 read\n", 1, 20, "unable to parse ssf"},
+        {"access to * by ssf=\" -1\" read\n", 1, 21, "unable to parse ssf"},
+        {"access to * by ssf=\"1 \" read\n", 1, 21, "unable to parse ssf"},
+        {"access to * by ssf=0x10 read\n", 1, 20, "unable to parse ssf"},
+        {"access to * by ssf=4294967296 read\n", 1, 20, "unable to parse"},
         {"access to * by ssf.sub=1 read\n", 1, 20, "inappropriate"},
         {"access to * by ssf=1 ssf=2 read\n", 1, 22, "already"},
         {"access to * by peername.ip=1.2.3.4{x} read\n", 1, 35, "port"},
