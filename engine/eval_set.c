@@ -38,7 +38,6 @@
  */
 #include "eval.h"
 
-#include "directory.h"
 #include "filter.h"
 #include "schema.h"
 #include "url.h"
@@ -476,13 +475,12 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
         acreV_fail(rq, ACRE_ERR_LOOKUP);
         return -1;
     }
-    if (!w.db->rootdn && acreE_dir_is_host(&rq->host)) {
+    if (!w.db->rootdn) {
         /* slapd searches as the database's rootdn: with none, as no one
          * (anonymous, on the requester's connection), so back-mdb checks
          * search on the base entry and on each item of the filter, by
-         * default (objectClass=*).  A server's own host searches as its
-         * database's identity itself (slapo-acre: slapd's internal
-         * search, as acl_set_gather makes it) */
+         * default (objectClass=*).  The policy's databases say which:
+         * a host's search is a walk (acre.h) */
         const acre_entry_view *be;
         int got, ok;
         if (!(w.as = acreV_anon_request(rq)))
