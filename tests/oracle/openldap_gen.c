@@ -650,11 +650,13 @@ elsewhere(struct gen *g)
     line(g, boss, "cn: boss");
     line(g, boss, "sn: Boss");
     line(g, boss, "uid: boss");
-    line_value(g, boss, "manager", any_user(g));
+    g->c->boss_manager = any_user(g);
+    line_value(g, boss, "manager", g->c->boss_manager);
     int dev = add_entry(g, "cn=thing1,ou=things," ACREG_SUFFIX2, ou);
     line(g, dev, "objectClass: device");
     line(g, dev, "cn: thing1");
-    line_value(g, dev, "owner", any_user(g));
+    g->c->thing_owner = any_user(g);
+    line_value(g, dev, "owner", g->c->thing_owner);
     line(g, dev, "description: %s", PICK(g, descriptions));
 }
 
@@ -673,6 +675,7 @@ gen_dit(struct gen *g)
         /* mostly with its own database; else its entries belong to no
          * database and only the global rules (or none) decide them */
         g->c->ndbs = P(g, 75) ? 2 : 1;
+        g->c->norootdn2 = g->c->ndbs == 2 && P(g, 35);
     }
 }
 
@@ -1245,9 +1248,16 @@ set_lit(struct gen *g, const char *dn)
 static const char *
 gen_set(struct gen *g)
 {
-    switch (B(g, 16)) {
+    switch (B(g, 18)) {
     case 0:
         return fmt(g, "set=\"user & [%s]\"", set_lit(g, any_user(g)));
+    case 16: /* the second database's: searched as its rootdn, or as no
+              * one when it has none (acl_set_gather) */
+        return "set=\"[ldap:///" ACREG_SUFFIX2 "??sub?(cn=boss)]/manager & "
+               "user\"";
+    case 17:
+        return "set=\"[ldap:///ou=things," ACREG_SUFFIX2
+               "??one?(description=*)]/owner & user\"";
     case 1:
         return "set=\"this/member & user\"";
     case 2:
@@ -1680,6 +1690,45 @@ gen_policy(struct gen *g)
         "dn.children=\"" ACREG_SUFFIX2 "\" attrs=entry,description",
     };
     g->cur_db = 1;
+    if (g->c->norootdn2 && P(g, 70)) {
+        /* a set of the first database's entries searching this one, as
+         * no one (it has no rootdn), where its first rule lets users
+         * search but not anonymous */
+        static const char *const hide[] = {
+            "", " attrs=cn", " attrs=description", " attrs=entry"};
+        struct acreG_rule *r = new_rule(
+            g, 0, fmt(g, "dn.subtree=\"" ACREG_SUFFIX2 "\"%s", PICK(g, hide)),
+            2);
+        if (r) {
+            r->by[r->nby++] = fmt(g, "users read");
+            r->by[r->nby++] = fmt(g, "* none");
+        }
+        /* the first database's first rule (moved there: after the
+         * global ones, before the database's) */
+        unsigned cur = g->cur_db;
+        g->cur_db = 0;
+        struct acreG_rule *q =
+            new_rule(g, 0, "dn.subtree=\"ou=people," ACREG_SUFFIX "\"", 2);
+        g->cur_db = cur;
+        if (q) {
+            struct acreG_case *c = g->c;
+            struct acreG_rule t = *q;
+            unsigned k = 0;
+            while (k < c->nrules - 1 && c->rules[k].global)
+                k++;
+            memmove(&c->rules[k + 1], &c->rules[k],
+                    (c->nrules - 1 - k) * sizeof c->rules[0]);
+            c->rules[k] = t;
+            q = &c->rules[k];
+            q->by[q->nby++] =
+                P(g, 50) ? fmt(g, "set=\"[ldap:///" ACREG_SUFFIX2
+                                  "??sub?(cn=boss)]/manager & user\" read")
+                         : fmt(g, "set=\"[ldap:///ou=things," ACREG_SUFFIX2
+                                  "??one?(description=*)]/owner & user\" "
+                                  "read");
+            q->by[q->nby++] = fmt(g, "* break");
+        }
+    }
     /* now and then a rule that decides by a lookup in the first
      * database (its groups, the requester's entry, a URL under its
      * suffix): slapd sees every database, slapacl only the entry's */
@@ -1789,8 +1838,13 @@ gen_requesters(struct gen *g)
         add_rq(g, "group", any_group(g), NULL);
     add_rq(g, "ghost", "uid=ghost,ou=people," ACREG_SUFFIX, NULL);
     if (g->c->ndbs > 1) {
-        add_rq(g, "rootdn2", ACREG_ROOTDN2, NULL);
+        if (!g->c->norootdn2)
+            add_rq(g, "rootdn2", ACREG_ROOTDN2, NULL);
         add_rq(g, "boss", "cn=boss," ACREG_SUFFIX2, NULL);
+    }
+    if (g->c->norootdn2) { /* whom the sets searching there name */
+        add_rq(g, "boss's manager", g->c->boss_manager, NULL);
+        add_rq(g, "thing's owner", g->c->thing_owner, NULL);
     }
     if (P(g, 40))
         add_rq(g, "outsider", "cn=someone,o=elsewhere", NULL);
@@ -2099,9 +2153,10 @@ acreG_conf(void *ctx, const struct acreG_case *c)
     for (unsigned db = 0; s && db < c->ndbs && db < 2; db++) {
         s = talloc_asprintf_append(s,
                                    "database mdb\n"
-                                   "suffix \"%s\"\n"
-                                   "rootdn \"%s\"\n",
-                                   suffix[db], rootdn[db]);
+                                   "suffix \"%s\"\n",
+                                   suffix[db]);
+        if (s && !(db == 1 && c->norootdn2))
+            s = talloc_asprintf_append(s, "rootdn \"%s\"\n", rootdn[db]);
         s = conf_rules(s, c, 0, db);
     }
     return s;

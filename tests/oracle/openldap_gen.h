@@ -80,6 +80,12 @@ struct acreG_search {
 struct acreG_case {
     uint64_t seed;
     unsigned ndbs; /* 1, or 2 with a second database for ACREG_SUFFIX2 */
+    /* the second database has no rootdn: a set's ldap:/// search there
+     * runs as no one (no "rootdn2" requester then) */
+    int norootdn2;
+    /* the users cn=boss and cn=thing1 of ACREG_SUFFIX2 name (manager,
+     * owner), NULL without them */
+    const char *boss_manager, *thing_owner;
     /* ACREG_NESTED_*: ou=staff held by a database of its own, listed
      * before the first one (slapd takes the first suffix that holds a
      * DN), its rules those of database ACREG_DB_NESTED; its rootdn is
