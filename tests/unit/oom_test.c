@@ -750,6 +750,33 @@ Test(oom, decisions_test006)
     decide_sweep(&c, "decide test006", stride(5));
 }
 
+/* A set's ldap:/// search in a database without a rootdn runs as no one:
+ * an anonymous companion request, made during the check, decides the
+ * search on the base entry and on the filter's attributes. */
+static acre_policy *
+make_set_url(void)
+{
+    return compile("database mdb\nsuffix \"" SUFFIX "\"\n"
+                   "access to dn.subtree=\"ou=Groups," SUFFIX
+                   "\" attrs=entry,cn\n"
+                   "  by * search\n"
+                   "access to dn.subtree=\"ou=Groups," SUFFIX "\"\n"
+                   "  by users read by * none\n"
+                   "access to *\n"
+                   "  by set=\"[ldap:///ou=Groups," SUFFIX "??sub?(cn=*Staff)]"
+                   "/uniqueMember & user\" read\n"
+                   "  by users search by * none\n");
+}
+
+Test(oom, decisions_set_url_anonymous)
+{
+    static const char *const who[3] = {NULL, BJORN, JAJ};
+    static struct decide_case c = {.requesters = who, .make = make_set_url};
+
+    c.dir = dir006;
+    decide_sweep(&c, "decide set url", stride(3));
+}
+
 /* ------------------------------------------------------------------------
  * Collective attributes: acre_policy_attach_subentries, and decisions on
  * the attached policy (collective values, slapo-collect reading its
