@@ -485,6 +485,7 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
         int got, ok;
         if (!(w.as = acreV_anon_request(rq)))
             return -1;
+        w.as->err = 0; /* what failed before is the outer check's */
         if (!f &&
             acreF_parse(x->mem, rq->schema, "(objectClass=*)", 15, &f, NULL)) {
             acreV_fail(rq, ACRE_ERR_NOMEM);
