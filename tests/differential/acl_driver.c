@@ -21,7 +21,9 @@
  *   acl_driver conf DIR WORK ROOTPW    DIR/slapd.conf and WORK/slapd.conf
  *                                      for work directory WORK, the data
  *                                      of each database in WORK/data-K.ldif;
- *                                      prints "K TAB SUFFIX" per database
+ *                                      prints "K TAB SUFFIX TAB ROOTDN TAB
+ *                                      BYTES" per database (ROOTDN "-":
+ *                                      none)
  *                                      (module mode, on its module side:
  *                                      WORK/slapd.conf runs slapo-acre on
  *                                      WORK/policy.conf, DIR/slapd.conf's
@@ -460,8 +462,10 @@ cmd_conf(const char *dir, const char *work, const char *rootpw, int any)
     for (unsigned i = 0; i < ndbs; i++) {
         dt_write_file(work, talloc_asprintf(tmp, "data-%u.ldif", i), data[i].p,
                       data[i].len);
+        /* "-": no rootdn (an empty field would vanish in the shell's
+         * read, its tabs being white space) */
         printf("%u\t%s\t%s\t%zu\n", i, dbs[i].suffix ? dbs[i].suffix : "",
-               dbs[i].rootdn ? dbs[i].rootdn : "", data[i].len);
+               dbs[i].rootdn ? dbs[i].rootdn : "-", data[i].len);
         dt_str_free(&data[i]);
     }
     talloc_free(tmp);

@@ -117,7 +117,14 @@ same_data() {
 		[ "$size" = 0 ] && continue
 		/usr/sbin/slapcat -f "$work/slapd.conf" -b "$suffix" -o ldif-wrap=no \
 			>"$work/cat" 2>/dev/null || return 2
-		timeout 20 "$acre" search --policy "$work/plain.conf" --data "$1/data.ldif" \
+		local conf=$work/plain.conf
+		if [ "$rootdn" = - ]; then
+			# a database without a rootdn: read it as one given it here
+			rootdn="cn=mutate-root,$suffix" conf=$work/plain-$i.conf
+			awk -v s="suffix \"$suffix\"" -v r="rootdn \"$rootdn\"" \
+				'{ print } $0 == s { print r }' "$work/plain.conf" >"$conf"
+		fi
+		timeout 20 "$acre" search --policy "$conf" --data "$1/data.ldif" \
 			-D "$rootdn" -b "$suffix" -o ldif-wrap=no "(objectClass=*)" '*' \
 			>"$work/acre" 2>/dev/null
 		case $? in 0 | 32) ;; *) return 2 ;; esac
