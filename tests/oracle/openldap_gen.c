@@ -1248,16 +1248,9 @@ set_lit(struct gen *g, const char *dn)
 static const char *
 gen_set(struct gen *g)
 {
-    switch (B(g, 18)) {
+    switch (B(g, 16)) {
     case 0:
         return fmt(g, "set=\"user & [%s]\"", set_lit(g, any_user(g)));
-    case 16: /* the second database's: searched as its rootdn, or as no
-              * one when it has none (acl_set_gather) */
-        return "set=\"[ldap:///" ACREG_SUFFIX2 "??sub?(cn=boss)]/manager & "
-               "user\"";
-    case 17:
-        return "set=\"[ldap:///ou=things," ACREG_SUFFIX2
-               "??one?(description=*)]/owner & user\"";
     case 1:
         return "set=\"this/member & user\"";
     case 2:
@@ -1690,45 +1683,6 @@ gen_policy(struct gen *g)
         "dn.children=\"" ACREG_SUFFIX2 "\" attrs=entry,description",
     };
     g->cur_db = 1;
-    if (g->c->norootdn2 && P(g, 70)) {
-        /* a set of the first database's entries searching this one, as
-         * no one (it has no rootdn), where its first rule lets users
-         * search but not anonymous */
-        static const char *const hide[] = {
-            "", " attrs=cn", " attrs=description", " attrs=entry"};
-        struct acreG_rule *r = new_rule(
-            g, 0, fmt(g, "dn.subtree=\"" ACREG_SUFFIX2 "\"%s", PICK(g, hide)),
-            2);
-        if (r) {
-            r->by[r->nby++] = fmt(g, "users read");
-            r->by[r->nby++] = fmt(g, "* none");
-        }
-        /* the first database's first rule (moved there: after the
-         * global ones, before the database's) */
-        unsigned cur = g->cur_db;
-        g->cur_db = 0;
-        struct acreG_rule *q =
-            new_rule(g, 0, "dn.subtree=\"ou=people," ACREG_SUFFIX "\"", 2);
-        g->cur_db = cur;
-        if (q) {
-            struct acreG_case *c = g->c;
-            struct acreG_rule t = *q;
-            unsigned k = 0;
-            while (k < c->nrules - 1 && c->rules[k].global)
-                k++;
-            memmove(&c->rules[k + 1], &c->rules[k],
-                    (c->nrules - 1 - k) * sizeof c->rules[0]);
-            c->rules[k] = t;
-            q = &c->rules[k];
-            q->by[q->nby++] =
-                P(g, 50) ? fmt(g, "set=\"[ldap:///" ACREG_SUFFIX2
-                                  "??sub?(cn=boss)]/manager & user\" read")
-                         : fmt(g, "set=\"[ldap:///ou=things," ACREG_SUFFIX2
-                                  "??one?(description=*)]/owner & user\" "
-                                  "read");
-            q->by[q->nby++] = fmt(g, "* break");
-        }
-    }
     /* now and then a rule that decides by a lookup in the first
      * database (its groups, the requester's entry, a URL under its
      * suffix): slapd sees every database, slapacl only the entry's */
