@@ -864,6 +864,8 @@ acreV_fail(struct acre_request *rq, int code)
     if (!rq->limit_hit || rq->limit_code == ACRE_ERR_EVAL_LIMIT)
         rq->limit_code = code;
     rq->limit_hit = 1;
+    if (!rq->fail_code)
+        rq->fail_code = code;
     if (code != ACRE_ERR_EVAL_LIMIT && !rq->err)
         rq->err = code;
 }
@@ -2047,11 +2049,13 @@ entry_verdict(struct acre_request *rq, const acre_entry_view *e,
     rq->err = 0;
     verdict_none(out);
     if (rq->p->aci) { /* its own index (aci_index.h) */
-        /* it writes every attribute and value */
+        /* it writes every attribute and value of a visible entry */
         if ((rc = verdict_init(rq, e, out, &nvals)) != 0)
             return rc;
         if ((rc = acreV_aci_verdict(rq, e, select, arg, out)) != 0)
             verdict_none(out);
+        else if (!out->visible)
+            verdict_clear(rq, e->nattrs, nvals);
         return rc;
     }
     if (!n)

@@ -259,9 +259,12 @@ struct acre_request {
                                   set's ldap:/// search in a database
                                   without a rootdn (acreV_anon_request) */
     unsigned anon_depth;       /* companions above this request */
-    int err; /* a lookup or allocation failed since the current verdict
-                or search began (ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM): what
-                it returns */
+    int fail_code; /* the first acreV_fail code since cleared (zero): a
+                      companion's failures fail the check it serves, a
+                      bound hit included (an empty set may grant) */
+    int err;       /* a lookup or allocation failed since the current verdict
+                      or search began (ACRE_ERR_LOOKUP, ACRE_ERR_NOMEM): what
+                      it returns */
     struct acreV_memo *memo;              /* [ACREV_MEMO], not zeroed: */
     uint64_t memo_valid[ACREV_MEMO / 64]; /* which slots hold a decision */
     /* the memo again, for entry verdicts: per entry context (node, depth,

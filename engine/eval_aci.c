@@ -4343,15 +4343,8 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
     out->visible = visible(&c, &read_at);
     if (rq->limit_hit) /* something failed: no answer is reused */
         read_at = NO_ATTR;
-    if (!out->visible) {
-        uint32_t na = e->nattrs;
-        if (na) {
-            memset(rq->v_attr, ACRE_ATTR_NONE, na);
-            memset(rq->v_value, 0,
-                   rq->v_first[na - 1] + e->attrs[na - 1].nvals);
-        }
+    if (!out->visible) /* the caller clears the verdict */
         return rq->err;
-    }
     /* the shape memo's answers by type: a type alone's id is the type;
      * what the loop reads is in locals (the byte stores below could
      * alias it) */
@@ -4371,11 +4364,11 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
         struct acreF_desc d;
         int g;
         if (!a->nvals || (select && !select(arg, a)))
-            g = -1;
+            g = 0; /* not selected: denied */
         else if (id < nk && i >= first && known[id] == ep && !rq->limit_hit)
             g = readable[id]; /* read_check's, without desc_of */
         else if (desc_of(rq->schema, a->id, &d))
-            g = -1;
+            g = 0; /* no type: denied */
         /* visible() asked read on the attributes up to read_at already
          * (not on operational ones after the first): the same answers */
         else if (read_at != NO_ATTR && i == read_at)
@@ -4385,8 +4378,6 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
             g = 0;
         else
             g = read_check(&c, &d);
-        if (g < 0) /* not selected, or no type: denied */
-            g = 0;
         v_attr[i] = g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
         if (a->nvals == 1)
             v_value[v_first[i]] = (uint8_t)g;

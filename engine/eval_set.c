@@ -407,8 +407,8 @@ url_visit(void *ctx, const acre_entry_view *e)
         return 0;
     if (w->as) { /* each item needs search */
         int r = acreV_search_match(w->as, w->filter, e);
-        if (r < 0) {
-            acreV_fail(w->x->rq, r);
+        if (r < 0 || w->as->fail_code) {
+            acreV_fail(w->x->rq, r < 0 ? r : w->as->fail_code);
             return w->failed = 1;
         }
         if (!r)
@@ -486,6 +486,7 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
         if (!(w.as = acreV_anon_request(rq)))
             return -1;
         w.as->err = 0; /* what failed before is the outer check's */
+        w.as->fail_code = 0;
         if (!f &&
             acreF_parse(x->mem, rq->schema, "(objectClass=*)", 15, &f, NULL)) {
             acreV_fail(rq, ACRE_ERR_NOMEM);
@@ -493,15 +494,15 @@ gather_url(struct ev *x, struct set *out, const char *s, size_t n,
         }
         w.filter = f;
         if ((got = acreV_host_get(w.as, base, &be)) != 1) {
-            if (!w.as->err)
+            if (!w.as->err && !w.as->fail_code)
                 return 0; /* no base: nothing */
-            acreV_fail(rq, w.as->err);
+            acreV_fail(rq, w.as->err ? w.as->err : w.as->fail_code);
             return -1;
         }
         ok = acreV_search_base(w.as, be);
         acreV_host_release(w.as, be);
-        if (ok < 0) {
-            acreV_fail(rq, ok);
+        if (ok < 0 || w.as->fail_code) {
+            acreV_fail(rq, ok < 0 ? ok : w.as->fail_code);
             return -1;
         }
         if (!ok)

@@ -1270,10 +1270,6 @@ make_requesters(struct gen *x, struct acl_case *c)
         add_rq(c, ACL_BIND, fmt(x, "bind %s", dn), NULL, dn,
                P(x, 80) ? tab + 1 : "wrong");
     }
-    if (x->g->norootdn2) { /* whom the sets searching there name */
-        proxy(x, c, "boss's manager", x->g->boss_manager);
-        proxy(x, c, "thing's owner", x->g->thing_owner);
-    }
     /* (slapd lets a rootdn proxy only as DNs of its own databases: no
      * boss without the second one's) */
     if (x->g->ndbs > 1 && !x->g->norootdn2) {

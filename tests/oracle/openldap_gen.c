@@ -650,13 +650,11 @@ elsewhere(struct gen *g)
     line(g, boss, "cn: boss");
     line(g, boss, "sn: Boss");
     line(g, boss, "uid: boss");
-    g->c->boss_manager = any_user(g);
-    line_value(g, boss, "manager", g->c->boss_manager);
+    line_value(g, boss, "manager", any_user(g));
     int dev = add_entry(g, "cn=thing1,ou=things," ACREG_SUFFIX2, ou);
     line(g, dev, "objectClass: device");
     line(g, dev, "cn: thing1");
-    g->c->thing_owner = any_user(g);
-    line_value(g, dev, "owner", g->c->thing_owner);
+    line_value(g, dev, "owner", any_user(g));
     line(g, dev, "description: %s", PICK(g, descriptions));
 }
 
@@ -1795,10 +1793,6 @@ gen_requesters(struct gen *g)
         if (!g->c->norootdn2)
             add_rq(g, "rootdn2", ACREG_ROOTDN2, NULL);
         add_rq(g, "boss", "cn=boss," ACREG_SUFFIX2, NULL);
-    }
-    if (g->c->norootdn2) { /* whom the sets searching there name */
-        add_rq(g, "boss's manager", g->c->boss_manager, NULL);
-        add_rq(g, "thing's owner", g->c->thing_owner, NULL);
     }
     if (P(g, 40))
         add_rq(g, "outsider", "cn=someone,o=elsewhere", NULL);

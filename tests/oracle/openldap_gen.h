@@ -83,9 +83,6 @@ struct acreG_case {
     /* the second database has no rootdn: a set's ldap:/// search there
      * runs as no one (no "rootdn2" requester then) */
     int norootdn2;
-    /* the users cn=boss and cn=thing1 of ACREG_SUFFIX2 name (manager,
-     * owner), NULL without them */
-    const char *boss_manager, *thing_owner;
     /* ACREG_NESTED_*: ou=staff held by a database of its own, listed
      * before the first one (slapd takes the first suffix that holds a
      * DN), its rules those of database ACREG_DB_NESTED; its rootdn is
