@@ -1072,6 +1072,50 @@ one_elem(const struct ev *x, const struct acreI_setnode *nd, const char **e,
     }
 }
 
+/*
+ * attr_has for this/attr* when the entry checked has one value of attr,
+ * the host's normalised form, and the closure from it is remembered:
+ * answered without building a set.  The steps are the general path's:
+ * one for `this`, one for gathering from it, one for adding the value,
+ * then the remembered closure's.  1 when answered; 0 when not, with
+ * nothing spent (the general path then finds the same closure).
+ */
+static int
+this_closure_has(struct ev *x, const struct acreI_setnode *nd, const char *e,
+                 size_t n, uint32_t h, size_t *size, int *has)
+{
+    const struct acreV_check *c = x->c;
+    const acre_schema *s = x->rq->schema;
+    const struct acreS_known *k;
+    const acre_view_attr *a;
+
+    if (!x->clo_ok || nd->entrydn || x->rq->limit_hit ||
+        (c->endn_len >= 8 && (c->endn[0] | 0x20) == 'l' &&
+         !strncasecmp(c->endn, "ldap:///", 8)))
+        return 0;
+    k = acreS_known(s);
+    if (nd->ad->type == k->objectClass ||
+        nd->ad->type == k->structuralObjectClass)
+        return 0; /* taken as stored: add_attr_values */
+    a = acreV_find_desc(s, c->e, nd->ad);
+    if (!a || a->nvals != 1 || !a->norms)
+        return 0;
+    struct elem f = {(const char *)a->norms[0].val, a->norms[0].len, 0};
+    f.h = hash1(f.s, f.n);
+    const struct clo *m = closure_of(x, nd, &f);
+    if (!m)
+        return 0;
+    size_t steps = 3 + m->total - (m->self_in ? m->w : 0);
+    if (steps > x->work || m->nv + 1u > ACREV_SET_MAX_DNS)
+        return 0;
+    x->work -= steps;
+    *size = m->nv + (m->self_in ? 0u : 1u);
+    *has = f.h == h && f.n == n && memcmp(f.s, e, n) == 0;
+    for (unsigned i = 0; !*has && i < m->nv; i++)
+        *has = m->v[i].h == h && m->v[i].n == n && memcmp(m->v[i].s, e, n) == 0;
+    return 1;
+}
+
 /* Evaluate nd (an ATTR node) fresh: *size its elements, *has whether
  * e[0..n) (hash h) is one of them; 0, or -1 as eval. */
 static int
@@ -1083,6 +1127,9 @@ attr_has(struct ev *x, const struct acreI_setnode *nd, const char *e, size_t n,
     size_t n1;
     int rc;
 
+    if (nd->kid[0]->op == ACREI_SET_THIS && nd->closure &&
+        this_closure_has(x, nd, e, n, h, size, has))
+        return 0;
     SET_EMPTY(&in);
     SET_EMPTY(&out);
     if (one_elem(x, nd->kid[0], &e1, &n1)) {
