@@ -1042,6 +1042,48 @@ pmemo_replay(struct acreV_check *c, const struct acreV_pmemo *pm,
 }
 
 /*
+ * The class memo: an answer that depended on the entry holds for the
+ * entry's other types of the same class (the same rules' attrs= lists
+ * take them), when the value played no part; its set steps are spent
+ * again.  class_slot: the slot of c's type (*cls its class), or NULL
+ * when the memo does not apply (writes, types past the classes).
+ */
+static inline struct acreV_cmemo *
+class_slot(const struct acreV_check *c, enum acreI_access want, uint32_t *cls)
+{
+    const struct acre_request *rq = c->rq;
+
+    if (is_write(want) ||
+        (rq->p->attr_class && (unsigned)c->type >= rq->p->attr_nclass))
+        return NULL;
+    *cls = rq->p->attr_class ? rq->p->attr_class[c->type] : 0;
+    return &c->rq->cmemo[*cls & (ACREV_CMEMO - 1)];
+}
+
+/* The answer slot cm keeps for class cls of this entry at node n: 1 with
+ * *mask and *g set and c left as decide leaves it, or 0. */
+static inline int
+class_hit(struct acreV_check *c, const struct acreV_cmemo *cm, uint32_t cls,
+          const struct acreP_node *n, enum acreI_access want, uint32_t *mask,
+          int *g)
+{
+    struct acre_request *rq = c->rq;
+
+    if (cm->epoch != rq->epoch || cm->cls != cls || cm->want != want ||
+        cm->node != n || rq->set_work < cm->steps)
+        return 0;
+    rq->set_work -= cm->steps;
+    rq->limit_hit = rq->limit_code = 0;
+    c->valdep = 0;
+    c->entrydep = 1;
+    c->vd_rule = -1;
+    c->decided = -2;
+    *mask = cm->mask;
+    *g = cm->granted;
+    return 1;
+}
+
+/*
  * decide, remembering what depended only on the node and the depth: the
  * next entry of the same shape (most entries, for most attributes) is
  * answered by one probe.  Descriptions with options and explain runs go
@@ -1072,31 +1114,14 @@ decide_memo(struct acreV_check *c, const struct acreP_node *n,
         *mask = m->mask;
         return m->granted;
     }
-    /* an answer that depended on the entry holds for the entry's other
-     * types of the same class (the same rules' attrs= lists take them),
-     * when the value played no part; its set steps are spent again */
-    struct acreV_cmemo *cm = NULL;
     uint32_t cls = 0;
-    if (!is_write(want) &&
-        (!rq->p->attr_class || (unsigned)c->type < rq->p->attr_nclass)) {
-        cls = rq->p->attr_class ? rq->p->attr_class[c->type] : 0;
-        cm = &rq->cmemo[cls & (ACREV_CMEMO - 1)];
-        if (cm->epoch == rq->epoch && cm->cls == cls && cm->want == want &&
-            cm->node == n && rq->set_work >= cm->steps) {
-            rq->set_work -= cm->steps;
-            rq->limit_hit = rq->limit_code = 0;
-            c->valdep = 0;
-            c->entrydep = 1;
-            c->vd_rule = -1;
-            c->decided = -2;
-            *mask = cm->mask;
-            return cm->granted;
-        }
-    }
+    struct acreV_cmemo *cm = class_slot(c, want, &cls);
+    int g;
+    if (cm && class_hit(c, cm, cls, n, want, mask, &g))
+        return g;
     size_t work = rq->set_work;
     unsigned ps = (unsigned)(h >> 58) & (ACREV_PMEMO - 1);
     struct acreV_pmemo *pm = &rq->pmemo[ps];
-    int g;
     if (!((rq->pmemo_valid >> ps & 1) && pm->key == k.key && pm->ctx == k.ctx &&
           pmemo_replay(c, pm, mask, &g))) {
         g = decide(c, n, want, mask);
@@ -1552,6 +1577,29 @@ attr_verdict(struct acreV_check *c, const struct acreP_node *n,
                                  : ACRE_ATTR_SOME;
 }
 
+/*
+ * attr_verdict for an attribute its shape walks (its answer depended on
+ * the entry): the class memo first.  When it holds the class's answer
+ * for this entry, the first memo cannot hold one for this type: that
+ * would be an answer that did not depend on the entry, at the same node,
+ * depth and access, for a type the same rules take.
+ */
+static uint8_t
+walked_verdict(struct acreV_check *c, const struct acreP_node *n,
+               enum acreI_access want, const acre_view_attr *a, uint8_t *vv)
+{
+    struct acreV_cmemo *cm;
+    uint32_t cls = 0, mask;
+    int g;
+
+    acreV_check_stored(c, a, 0);
+    if (c->nopts || c->trace || !(cm = class_slot(c, want, &cls)) ||
+        !class_hit(c, cm, cls, n, want, &mask, &g))
+        return attr_verdict(c, n, want, a, vv);
+    memset(vv, g, a->nvals);
+    return g ? ACRE_ATTR_ALL : ACRE_ATTR_NONE;
+}
+
 /* The key of an entry context: the entry's part (kb, key_base), node n's
  * index and privilege want, each in bits of its own; never 0. */
 static inline uint64_t
@@ -1810,8 +1858,8 @@ shape_walk(struct acre_request *rq, const acre_entry_view *e,
     check_walks(&c, rq, e, is_self);
     for (uint32_t w = s->walk; w; w &= w - 1) {
         unsigned i = (unsigned)__builtin_ctz(w);
-        rq->v_attr[i] =
-            attr_verdict(&c, n, want, &e->attrs[i], rq->v_value + s->first[i]);
+        rq->v_attr[i] = walked_verdict(&c, n, want, &e->attrs[i],
+                                       rq->v_value + s->first[i]);
         if (rq->err) {
             verdict_none(out);
             return rq->err;
