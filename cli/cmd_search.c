@@ -362,7 +362,8 @@ warn_unknown_user(const struct search *s, acre_request *rq,
 static int
 inactivated(const struct search *s, const acre_directory *dir)
 {
-    const char *who = s->a.who.authz_dn;
+    /* the DN bound: --authc-dn under proxied authorization */
+    const char *who = s->a.who.authc_dn ? s->a.who.authc_dn : s->a.who.authz_dn;
     const acre_entry *e;
     acre_dn *dn = NULL;
     size_t len;

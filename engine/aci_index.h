@@ -225,9 +225,12 @@ enum acreV_aci_evkind {
                               again now contradicts; why: for an
                               ACREP_ACI_ORDERED perm, 1 + the ACI's
                               ACREV_ACI_WALK_* answer, else 0 */
-    ACREV_ACI_EV_END       /* the decision: r 1 granted, 0 denied; by p
+    ACREV_ACI_EV_END,      /* the decision: r 1 granted, 0 denied; by p
                               (NULL: nothing decided); limit: a lookup or
                               allocation failed */
+    ACREV_ACI_EV_PROXY     /* proxied authorization: the DN bound has no
+                              proxy right on the entry, the check is
+                              denied (the last event); limit as END */
 };
 
 /* 389's libaccess answer for an ACI's rules walked in order (eval_aci.c

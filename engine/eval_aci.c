@@ -214,7 +214,10 @@ struct acreV_aci_rq {
     uint32_t epoch;
     struct memo_dn *memo;
     unsigned nmemo, memo_cap;
-    int root;        /* the requester is the root DN */
+    int root; /* the requester is the root DN */
+    /* proxied authorization (389): the request of the bound DN, which
+     * needs the proxy right on each entry checked, or NULL */
+    struct acre_request *px;
     uint32_t holder; /* the current entry's deepest holder + 1, 0 none */
     /* anon_takes, for the entry of anon_epoch: profile ACIs decided,
      * taking it (bit k: anon[k]); anon_rec: recorded by the walk being
@@ -331,6 +334,10 @@ tri_not(int r)
  * Request state
  */
 
+static int proxied(const struct acre_request *rq);
+static struct acre_request *proxy_request(struct acre_request *rq,
+                                          struct acreV_aci_rq *st);
+
 static struct acreV_aci_rq *
 state(struct acre_request *rq)
 {
@@ -364,9 +371,69 @@ state(struct acre_request *rq)
         return NULL;
     }
     st->root = rq->authz && ix->rootdn && acre_dn_equal(rq->authz, ix->rootdn);
+    if (proxied(rq) && !(st->px = proxy_request(rq, st))) {
+        talloc_free(st);
+        acreV_fail(rq, ACRE_ERR_NOMEM);
+        return NULL;
+    }
     st->fhooks = acreV_filter_hooks(rq, NULL, NULL);
     rq->aci = st;
     return st;
+}
+
+/*
+ * Proxied authorization: under ACI rules an authc_dn (even the authz_dn
+ * itself) stands for 389's proxied authorization control, authz_dn the
+ * DN it names and authc_dn the DN bound.  389 decides the checks for the
+ * proxied DN, and before them, on each entry a check first touches, the
+ * proxy right of the DN bound (acl_access_allowed, with the proxy
+ * pblock): without it every check of the entry is denied.  The bound DN
+ * is the directory manager: no proxy right is asked (acl_skip_access_
+ * check).  The 389 variant only.
+ */
+static int
+proxied(const struct acre_request *rq)
+{
+    const struct acreP_aci *ix = rq->p->aci;
+
+    return ix->set->variant == ACREI_ACI_389 && rq->who.authc_dn &&
+           !(rq->authc && ix->rootdn && acre_dn_equal(rq->authc, ix->rootdn));
+}
+
+/* The request of rq's bound DN, under st (ended with it), or NULL. */
+static struct acre_request *
+proxy_request(struct acre_request *rq, struct acreV_aci_rq *st)
+{
+    acre_subject who = rq->who;
+    struct acre_request *px;
+
+    who.authz_dn = rq->who.authc_dn;
+    who.authc_dn = NULL;
+    if (acre_request_begin(rq->p, &who, &rq->host, &px))
+        return NULL;
+    talloc_steal(st, px);
+    return px;
+}
+
+/* Has the bound DN of a proxied request the proxy right on e?  1 when
+ * the request is not proxied.  A failure of that check fails rq's. */
+static int
+proxy_ok(struct acre_request *rq, const struct acreV_aci_rq *st,
+         const acre_entry_view *e)
+{
+    struct acre_request *px = st->px;
+
+    if (!px)
+        return 1;
+    px->limit_hit = 0;
+    px->limit_code = 0;
+    px->err = 0;
+    int g = acreV_aci_check(px, e, NULL, ACREI_ACI_PROXY);
+    if (px->err && !rq->err)
+        rq->err = px->err;
+    if (px->limit_hit)
+        acreV_fail(rq, px->limit_code ? px->limit_code : ACRE_ERR_EVAL_LIMIT);
+    return g && !px->limit_hit && !px->err;
 }
 
 void
@@ -3710,7 +3777,7 @@ acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
 {
     struct ck c;
 
-    if (begin(&c, rq, e))
+    if (begin(&c, rq, e) || !proxy_ok(rq, c.st, e))
         return 0;
     return decide(&c, attr, rights);
 }
@@ -3750,7 +3817,7 @@ acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
     struct ck c;
     unsigned r = acreV_aci_rights(right, attr == NULL);
 
-    if (!r || begin(&c, rq, e))
+    if (!r || begin(&c, rq, e) || !proxy_ok(rq, c.st, e))
         return 0;
     if (right == ACRE_RIGHT_ADD || right == ACRE_RIGHT_DELETE ||
         right == ACRE_RIGHT_WRITE) {
@@ -3780,6 +3847,13 @@ acreV_aci_explain(struct acre_request *rq, const acre_entry_view *e,
     if (begin(&c, rq, e)) {
         struct acreV_aci_event ev = {
             ACREV_ACI_EV_END, NULL, NULL, NULL, 0, 0, 0, 1};
+        t->fn(t->arg, &ev);
+        return 0;
+    }
+    if (!proxy_ok(rq, c.st, e)) {
+        struct acreV_aci_event ev = {
+            ACREV_ACI_EV_PROXY,   NULL, NULL, NULL, 0, 0, 0,
+            rq->limit_hit && !was};
         t->fn(t->arg, &ev);
         return 0;
     }
@@ -4340,6 +4414,10 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
     rq->limit_hit = 0;
     if (begin(&c, rq, e) || (sm_begin(&c) && begin(&c, rq, e)))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    if (!proxy_ok(rq, c.st, e)) { /* the caller clears the verdict */
+        out->visible = 0;
+        return rq->err;
+    }
     out->visible = visible(&c, &read_at);
     if (rq->limit_hit) /* something failed: no answer is reused */
         read_at = NO_ATTR;
@@ -4403,7 +4481,8 @@ filter_item(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
 {
     struct fx *x = ctx;
 
-    if (e != x->e && begin(&x->c, x->c.rq, e))
+    if (e != x->e &&
+        (begin(&x->c, x->c.rq, e) || !proxy_ok(x->c.rq, x->c.st, e)))
         return 0;
     x->e = e;
     return decide(&x->c, d, ACREI_ACI_SEARCH);
@@ -4418,6 +4497,8 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
     rq->limit_hit = 0;
     if (begin(&x.c, rq, e))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
+    if (!proxy_ok(rq, x.c.st, e))
+        return rq->err;
     x.e = e;
     if (rq->p->aci->set->variant == ACREI_ACI_OPENDJ) {
         /* OpenDJ: the backend matches the filter as it is, then maySend

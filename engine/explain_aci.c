@@ -475,6 +475,19 @@ on_event(void *arg, const struct acreV_aci_event *ev)
             aci_of(&s, x->anon, NULL);
         put(x, &s, 0);
         return;
+    case ACREV_ACI_EV_PROXY:
+        if (ev->limit)
+            sb_put(&o, "denied: a lookup or an allocation failed");
+        else
+            sb_put(&o,
+                   "denied: the DN bound (%s) has no proxy right on the "
+                   "entry (proxied authorization)",
+                   x->rq->who.authc_dn && *x->rq->who.authc_dn
+                       ? x->rq->who.authc_dn
+                       : "anonymous");
+        step_init(&s, ACRE_EXPLAIN_ACI_DECISION, line);
+        put(x, &s, 0);
+        return;
     default:
         return;
     }

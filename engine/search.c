@@ -381,7 +381,11 @@ aci_missing_base(struct acre_request *rq, const acre_dn *base,
         struct acreV_aci_rq *state = rq->aci;
         rq->aci = NULL;
         rq->ger = 1;
-        int ok = acreV_aci_check(rq, m, &none, ACREI_ACI_READ);
+        /* no check when the DN bound is the directory manager (its
+         * SLAPI_REQUESTOR_ISROOT, proxied authorization or not) */
+        const acre_dn *root = rq->p->aci->rootdn;
+        int ok = (rq->authc && root && acre_dn_equal(rq->authc, root)) ||
+                 acreV_aci_check(rq, m, &none, ACREI_ACI_READ);
         acreV_aci_end(rq);
         rq->aci = state;
         rq->ger = 0;
@@ -946,6 +950,14 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         *ldap_rc = rc == ACRE_ERR_FILTER_RULE && is389
                        ? LDAP_UNAVAILABLE_CRITICAL_EXTENSION
                        : LDAP_FILTER_ERROR;
+        return 0;
+    }
+    /* a proxied authorization naming the directory manager (under ACI
+     * rules an authc_dn stands for 389's control: eval_aci.c) is refused
+     * once the request is decoded (op_shared_search: proxyauth_get_dn) */
+    if (is389 && rq->who.authc_dn && rq->authz && rq->p->aci->rootdn &&
+        acre_dn_equal(rq->authz, rq->p->aci->rootdn)) {
+        *ldap_rc = LDAP_UNAVAILABLE_CRITICAL_EXTENSION;
         return 0;
     }
     /* then its back end's rewrite of numSubordinates and hasSubordinates

@@ -1252,7 +1252,10 @@ void acre_lint_free(acre_lint_result *r);
  * slapd set naming `user` fails for NULL, slapd's anonymous connection,
  * which has no DN, and takes "" for "", an operation proxied to
  * anonymous, which has the empty DN).  authc_dn is the
- * authentication DN (NULL: the same as authz_dn).  Connection strings use
+ * authentication DN (NULL: the same as authz_dn); under a 389 ACI policy
+ * a non-NULL one is 389's proxied authorization control (each entry
+ * needs authc_dn's proxy right, the checks are authz_dn's: acre-rules(5)).
+ * Connection strings use
  * slapd's forms: peername "IP=127.0.0.1:40000", "IP=[::1]:40000",
  * "PATH=/run/ldapi"; sockname likewise; sockurl the listener URL
  * ("ldap:///"); domain the peer's host name.  NULL means unknown (a rule

@@ -70,14 +70,18 @@ run_389() {
 	dirsrv_run_searches "$1/searches" "$1/389.out"
 }
 
-# acre_search ACRE DATA DN SCOPE BASE FILTER ATTRS -- one search, as a block
-# body: the LDIF, then "# rc R" (R: acre's exit status, the result code).
+# acre_search ACRE DATA DN SCOPE BASE FILTER ATTRS [PROXYDN] -- one search,
+# as a block body: the LDIF, then "# rc R" (R: acre's exit status, the
+# result code).  PROXYDN: a proxied authorization, DN bound as --authc-dn.
 acre_search() {
 	local acre=$1 data=$2 dn=$3 scope=$4 base=$5 filter=$6 attrs=$7 rc out
+	local proxy=${8:-}
 	local - # ATTRS is split on spaces below, never globbed
 	set -f
 	local who=(--auth-method none)
 	[ "$dn" != - ] && who=(-D "$dn" --auth-method simple)
+	[ -n "$proxy" ] && who=(-D "$proxy" --authc-dn "${dn#-}" \
+		--auth-method "$([ "$dn" != - ] && echo simple || echo none)")
 	[ "$attrs" = - ] && attrs=''
 	# shellcheck disable=SC2086 # ATTRS is a list
 	out=$("$acre" search --dialect aci --data "$data" -o ldif-wrap=no \
@@ -90,14 +94,14 @@ acre_search() {
 
 # run_acre ACRE CASEDIR -- every search of the case through acre -> acre.out
 run_acre() {
-	local acre=$1 dir=$2 dn pw scope base filter attrs n=0
+	local acre=$1 dir=$2 dn pw scope base filter attrs proxy n=0
 	: >"$dir/acre.out"
-	while IFS=$'\t' read -r dn pw scope base filter attrs; do
+	while IFS=$'\t' read -r dn pw scope base filter attrs proxy; do
 		n=$((n + 1))
 		{
 			printf '# search %d\n' "$n"
 			acre_search "$acre" "$dir/data.ldif" "$dn" "$scope" "$base" \
-				"$filter" "$attrs"
+				"$filter" "$attrs" "$proxy"
 		} >>"$dir/acre.out" 2>>"$dir/acre.err"
 	done <"$dir/searches"
 }
@@ -305,9 +309,9 @@ main() {
 		;;
 	acre-one)
 		[ $# -eq 2 ] || die "usage: aci.sh acre-one ACRE DIR"
-		local dn pw scope base filter attrs
-		IFS=$'\t' read -r dn pw scope base filter attrs < <(grep -v '^#' "$2/search")
-		acre_search "$1" "$2/data.ldif" "$dn" "$scope" "$base" "$filter" "$attrs"
+		local dn pw scope base filter attrs proxy
+		IFS=$'\t' read -r dn pw scope base filter attrs proxy < <(grep -v '^#' "$2/search")
+		acre_search "$1" "$2/data.ldif" "$dn" "$scope" "$base" "$filter" "$attrs" "$proxy"
 		;;
 	389-one)
 		[ $# -eq 1 ] || die "usage: aci.sh 389-one DIR"

@@ -38,6 +38,8 @@ struct gen {
     unsigned npeople, nous, ngroups, nroles;
     int ou_people, ou_groups;
     int ger; /* a get-effective-rights case: writes and value filters */
+    /* proxied authorization: the people an ACI grants proxy, -1 none */
+    int proxier[2];
 };
 
 static const char *const first_names[] = {"alice", "bob",   "carol", "dave",
@@ -1011,6 +1013,46 @@ base_aci(struct gen *g, struct dt_str *out)
                   DT_PICK(&g->r, attrs), DT_PICK(&g->r, who));
 }
 
+/* Proxied authorization (searches with 389's control, write_searches):
+ * in one search case of two, ACIs granting the proxy right to two people
+ * (by DN, or to every bound user), now and then one denying it below. */
+static void
+proxy_acis(struct gen *g, int top)
+{
+    struct dt_str v;
+
+    g->proxier[0] = g->proxier[1] = -1;
+    if (g->ger || !dt_rng_chance(&g->r, 50))
+        return;
+    g->proxier[0] = pick_of(g, g->people, g->npeople);
+    g->proxier[1] = pick_of(g, g->people, g->npeople);
+    dt_str_init(&v);
+    if (dt_rng_chance(&g->r, 25))
+        dt_str_puts(&v, "(version 3.0; acl \"proxy\"; allow (proxy) "
+                        "userdn=\"ldap:///all\";)");
+    else
+        dt_str_printf(&v,
+                      "(version 3.0; acl \"proxy\"; allow (%s) "
+                      "userdn=\"ldap:///%s || ldap:///%s\";)",
+                      dt_rng_chance(&g->r, 30) ? "proxy,read,search" : "proxy",
+                      g->v[g->proxier[0]].dn, g->v[g->proxier[1]].dn);
+    put(&g->v[top], "aci", v.p);
+    if (dt_rng_chance(&g->r, 40)) {
+        static const char *const deny[] = {
+            "(version 3.0; acl \"no proxy\"; deny (proxy) "
+            "userdn=\"ldap:///all\";)",
+            "(targetfilter=\"(objectClass=groupOfNames)\")(version 3.0; acl "
+            "\"no proxy to groups\"; deny (proxy) userdn=\"ldap:///anyone\";)",
+            "(target=\"ldap:///uid=*," SUFFIX "\")(version 3.0; acl \"no "
+            "proxy to some\"; deny (proxy) userdn=\"ldap:///self\";)"};
+        dt_str_clear(&v);
+        dt_str_puts(&v, DT_PICK(&g->r, deny));
+        put(&g->v[dt_rng_chance(&g->r, 50) ? pick_of(g, g->ous, g->nous) : top],
+            "aci", v.p);
+    }
+    dt_str_free(&v);
+}
+
 /* The ACIs.  One case in five holds none on the suffix (its share goes
  * to one ou): groups and role definitions then sit outside every subtree
  * holding ACIs, which 389 reads all the same. */
@@ -1035,6 +1077,7 @@ place_acis(struct gen *g)
         put(&g->v[holder], "aci", v.p);
     }
     dt_str_free(&v);
+    proxy_acis(g, top);
 }
 
 /* ---- searches --------------------------------------------------------------
@@ -1428,9 +1471,31 @@ write_searches(struct gen *g, struct dt_str *out)
     unsigned nroot = dt_rng_chance(&g->r, 25) ? nq : 0;
     for (unsigned i = 0; i < nroot; i++)
         dt_str_printf(out, "cn=Directory Manager\tROOTPW\t%s\n", q[i]);
+    /* proxied authorization (the control, critical): a person the ACIs
+     * let proxy, another who may not, or the Directory Manager, as a
+     * person (or a DN with no entry, or the Directory Manager, which 389
+     * refuses) */
+    unsigned nproxy = g->proxier[0] >= 0 ? nq : 0;
+    for (unsigned i = 0; i < nproxy; i++) {
+        unsigned k = dt_rng_below(&g->r, 10);
+        int as = pick_of(g, g->people, g->npeople);
+        const char *pdn = k == 9   ? "cn=Directory Manager"
+                          : k == 8 ? "uid=nobody,ou=people," SUFFIX
+                                   : g->v[as].dn;
+        if (k < 6)
+            dt_str_printf(out, "%s\tpw-%s\t", g->v[g->proxier[k & 1]].dn,
+                          g->v[g->proxier[k & 1]].name);
+        else if (k == 6)
+            dt_str_puts(out, "cn=Directory Manager\tROOTPW\t");
+        else {
+            int b = pick_of(g, g->people, g->npeople);
+            dt_str_printf(out, "%s\tpw-%s\t", g->v[b].dn, g->v[b].name);
+        }
+        dt_str_printf(out, "%s\t%s\n", q[i], pdn);
+    }
     for (unsigned i = 0; i < nq; i++)
         free(q[i]);
-    return nq * (nr + 1) + nroot;
+    return nq * (nr + 1) + nroot + nproxy;
 }
 
 /* ---- the case --------------------------------------------------------------

@@ -295,38 +295,41 @@ dirsrv_load() {
 
 # dirsrv_search_as BINDDN PW SCOPE BASE FILTER [ATTR...] (BINDDN empty: anonymous)
 dirsrv_search_as() {
-	local dn=$1 pw=$2 scope=$3 base=$4 filter=$5
+	local dn=$1 pw=$2 scope=$3 base=$4 filter=$5 proxy=()
 	shift 5
+	# DIRSRV_PROXY: the DN of a proxied authorization control (critical)
+	[ -n "${DIRSRV_PROXY:-}" ] && proxy=(-e "!authzid=dn:$DIRSRV_PROXY")
 	if [ -n "$dn" ]; then
 		ldapsearch -x -H "$DIRSRV_URI" -D "$dn" -w "$pw" -LLL -o ldif-wrap=no \
-			-b "$base" -s "$scope" "$filter" "$@"
+			"${proxy[@]}" -b "$base" -s "$scope" "$filter" "$@"
 	else
 		ldapsearch -x -H "$DIRSRV_URI" -LLL -o ldif-wrap=no \
-			-b "$base" -s "$scope" "$filter" "$@"
+			"${proxy[@]}" -b "$base" -s "$scope" "$filter" "$@"
 	fi
 }
 
 # dirsrv_run_searches SPEC OUT -- SPEC has one search per line:
-#   BINDDN<TAB>PASSWORD<TAB>SCOPE<TAB>BASE<TAB>FILTER<TAB>ATTRS
+#   BINDDN<TAB>PASSWORD<TAB>SCOPE<TAB>BASE<TAB>FILTER<TAB>ATTRS[<TAB>PROXYDN]
 # with "-" for an anonymous BINDDN (and its PASSWORD) and for "no ATTRS"
 # (all user attributes), ROOTPW for the run's Directory Manager password;
-# ATTRS otherwise space-separated.  No field is
+# ATTRS otherwise space-separated; PROXYDN, when there, the DN of a
+# proxied authorization control.  No field is
 # empty (bash's read would merge two tabs).  stderr goes to OUT.err.
 dirsrv_run_searches() {
-	local spec=$1 out=$2 dn pw scope base filter attrs n=0
+	local spec=$1 out=$2 dn pw scope base filter attrs proxy n=0
 	local - # ATTRS is split on spaces below, never globbed
 	set -f
 	: >"$out"
 	: >"$out.err"
-	while IFS=$'\t' read -r dn pw scope base filter attrs; do
+	while IFS=$'\t' read -r dn pw scope base filter attrs proxy; do
 		n=$((n + 1))
 		[ "$dn" = - ] && dn='' pw=''
 		[ "$pw" = ROOTPW ] && pw=$DIRSRV_ROOTPW
 		[ "$attrs" = - ] && attrs=''
 		printf '# search %d\n' "$n" >>"$out"
 		# shellcheck disable=SC2086 # ATTRS is a list
-		dirsrv_search_as "$dn" "$pw" "$scope" "$base" "$filter" $attrs \
-			>>"$out" 2>>"$out.err"
+		DIRSRV_PROXY=$proxy dirsrv_search_as "$dn" "$pw" "$scope" "$base" \
+			"$filter" $attrs >>"$out" 2>>"$out.err"
 		printf '# rc %d\n' $? >>"$out"
 	done <"$spec"
 }

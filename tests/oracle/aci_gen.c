@@ -530,11 +530,11 @@ bind_rule(struct gen *g, unsigned depth)
 static const char *
 rights(struct gen *g)
 {
-    return PICK(g,
-                ((const char *const[]){
-                    "read,search", "read,search", "read,search", "read",
-                    "search", "read,search,compare", "all", "compare", "write",
-                    "read,search,write", "add,delete", "selfwrite"}));
+    return PICK(g, ((const char *const[]){
+                       "read,search", "read,search", "read,search", "read",
+                       "search", "read,search,compare", "all", "compare",
+                       "write", "read,search,write", "add,delete", "selfwrite",
+                       "proxy", "read,search,proxy"}));
 }
 
 static const char *
@@ -764,6 +764,7 @@ add_who(struct gen *g, const char *label, const char *dn, const char *method)
                                         : "a.localhost";
     w->time = BASE_TIME + (int64_t)acreG_rng_below(&g->r, 7) * 86400 +
               (int64_t)acreG_rng_below(&g->r, 24 * 60) * 60;
+    w->proxied_dn = NULL;
 }
 
 static void
@@ -776,6 +777,14 @@ add_requesters(struct gen *g)
     add_who(g, fmt(g, "%s-sasl", names[p]), g->people[p], "sasl EXTERNAL");
     g->c->rq[g->c->nrq - 1].ssf = 256;
     add_who(g, "rootdn", ACREG_ACI_ROOTDN, "simple");
+    /* proxied authorization: a person as another, the directory manager
+     * as a person */
+    unsigned q = acreG_rng_below(&g->r, g->npeople);
+    p = (q + 1 + acreG_rng_below(&g->r, g->npeople - 1)) % g->npeople;
+    add_who(g, fmt(g, "%s-as-%s", names[p], names[q]), g->people[p], "simple");
+    g->c->rq[g->c->nrq - 1].proxied_dn = talloc_strdup(g->c, g->people[q]);
+    add_who(g, fmt(g, "rootdn-as-%s", names[q]), ACREG_ACI_ROOTDN, "simple");
+    g->c->rq[g->c->nrq - 1].proxied_dn = talloc_strdup(g->c, g->people[q]);
 }
 
 static const char *
@@ -956,10 +965,11 @@ char *
 acreG_aci_who_text(void *ctx, const struct acreG_aci_who *w)
 {
     return talloc_asprintf(
-        ctx, "%s: dn=%s auth=%s ssf=%u ip=%s dns=%s time=%lld", w->label,
+        ctx, "%s: dn=%s auth=%s ssf=%u ip=%s dns=%s time=%lld%s%s", w->label,
         w->bind_dn ? w->bind_dn : "(anonymous)",
         w->auth_method ? w->auth_method : "-", w->ssf, w->ip ? w->ip : "-",
-        w->dns ? w->dns : "-", (long long)w->time);
+        w->dns ? w->dns : "-", (long long)w->time,
+        w->proxied_dn ? " proxied=" : "", w->proxied_dn ? w->proxied_dn : "");
 }
 
 char *

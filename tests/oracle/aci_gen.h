@@ -58,6 +58,10 @@ struct acreG_aci_who {
     unsigned ssf;
     const char *ip, *dns;
     int64_t time;
+    /* 389's proxied authorization: NULL none, else the DN assumed (the
+     * checks are its own, each after bind_dn's proxy right on the entry:
+     * aci_oracle.h) */
+    const char *proxied_dn;
 };
 
 struct acreG_aci_search {

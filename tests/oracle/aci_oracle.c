@@ -93,6 +93,7 @@
  */
 
 static int anon_profile_build(struct acreR_aci *o);
+static int is_root(const struct acreR_aci *o);
 
 static void
 who_facts(struct acreR_aci *o)
@@ -140,13 +141,40 @@ acreR_aci_new(void *ctx, const struct acreI_aci_set *set,
               struct acreR_aci **out)
 {
     struct acreR_aci *o = talloc_zero(ctx, struct acreR_aci);
+    struct acreR_aci_who as;
 
     if (!o)
         return ACRE_ERR_NOMEM;
+    if (who->proxied_dn) {
+        /* 389: the DN bound, on its own, for its proxy right (OpenDJ's
+         * proxy right is not modelled: the checks are the proxied DN's) */
+        struct acreR_aci_who bound = *who;
+        bound.proxied_dn = NULL;
+        int rc = set->variant == ACREI_ACI_389
+                     ? acreR_aci_new(o, set, dir, &bound, &o->px)
+                     : 0;
+        if (rc) {
+            talloc_free(o);
+            return rc;
+        }
+        o->proxied = 1;
+        if (o->px && is_root(o->px)) {
+            talloc_free(o->px);
+            o->px = NULL;
+            o->bound_root = 1;
+        }
+        /* the checks are the proxied DN's, on the connection bound */
+        as = *who;
+        as.bind_dn = who->proxied_dn;
+        if (!as.auth_method)
+            as.auth_method = who->bind_dn && *who->bind_dn ? "simple" : "none";
+        who = &as;
+    }
     o->set = set;
     o->dir = dir;
     o->schema = acreE_dir_schema(dir);
     o->who = *who;
+    o->who.proxied_dn = NULL;
     o->who.bind_dn = who->bind_dn ? talloc_strdup(o, who->bind_dn) : NULL;
     o->who.auth_method =
         who->auth_method ? talloc_strdup(o, who->auth_method) : NULL;
@@ -168,6 +196,8 @@ acreR_aci_new(void *ctx, const struct acreI_aci_set *set,
     }
     who_facts(o);
     schema_ids(o);
+    if (!o->proxied)
+        o->bound_root = is_root(o);
     *out = o;
     if (!o->bind)
         o->has_anon = anon_profile_build(o);
@@ -586,12 +616,22 @@ decide(struct acreR_aci *o, const acre_entry_view *e, int attr, unsigned right,
 static int anon_profile(struct acreR_aci *o, const acre_entry_view *e, int attr,
                         unsigned right);
 
+/* Proxied authorization: has the DN bound the proxy right on e (at entry
+ * level: 389 asks it of the entry before its first check there)? */
+static int
+proxy_right(struct acreR_aci *o, const acre_entry_view *e)
+{
+    return !o->px || acreR_aci_check(o->px, e, -1, ACREI_ACI_PROXY);
+}
+
 int
 acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
                 unsigned right)
 {
     if (o->set->variant == ACREI_ACI_OPENDJ)
         return acreR_dj_check(o, e, attr, right);
+    if (!proxy_right(o, e))
+        return 0;
     int by_deny, p = is_root(o) ? -1 : anon_profile(o, e, attr, right);
 
     return p >= 0 ? p : decide(o, e, attr, right, &by_deny);
@@ -776,6 +816,8 @@ acreR_aci_visible(struct acreR_aci *o, const acre_entry_view *e)
 {
     if (o->set->variant == ACREI_ACI_OPENDJ)
         return acreR_dj_visible(o, e);
+    if (!proxy_right(o, e))
+        return 0;
     if (is_root(o))
         return 1;
     int p = anon_profile(o, e, -1, ACREI_ACI_READ);
@@ -1340,6 +1382,10 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
         res->rc = 2; /* 389: "Unknown search scope" */
         return 0;
     }
+    if (o->proxied && is_root(o) && o->set->variant == ACREI_ACI_389) {
+        res->rc = 12; /* proxyauth_get_dn: "Proxy dn should not be rootdn" */
+        return 0;
+    }
     if (o->set->variant == ACREI_ACI_389) {
         int rc = rewrite389(o, res, &f);
         if (rc == 53) {
@@ -1367,7 +1413,10 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
                 !(a = acreE_dir_find(o->dir, adn)))
                 continue;
             o->normal_subs = 1;
-            if (!acreR_aci_check(o, &a->v, ACRER_ACI_UNKNOWN, ACREI_ACI_READ))
+            /* findentry.c asks the ACL plugin unless the DN bound is the
+             * directory manager (SLAPI_REQUESTOR_ISROOT) */
+            if (!o->bound_root &&
+                !acreR_aci_check(o, &a->v, ACRER_ACI_UNKNOWN, ACREI_ACI_READ))
                 res->rc = 0;
             o->normal_subs = 0;
             break;

@@ -55,6 +55,13 @@ struct acreR_aci_who {
     const char *ip;
     const char *dns;
     int64_t time;
+    /* 389's proxied authorization control: NULL, none; else the DN
+     * assumed ("" anonymous).  Every check is then decided for it, and
+     * is denied unless bind_dn, the DN bound, has the proxy right on the
+     * entry (acl_access_allowed) -- not asked when bind_dn is the
+     * directory manager.  OpenDJ variant: the checks are the proxied
+     * DN's, no proxy right is asked. */
+    const char *proxied_dn;
 };
 
 struct acreR_aci;

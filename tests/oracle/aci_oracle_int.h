@@ -43,6 +43,12 @@ struct acreR_aci {
      * search sets FILTER_NORMALIZED): URL filters' substrings are
      * normalised */
     int normal_subs;
+    /* proxied authorization: the evaluator of the DN bound, whose proxy
+     * right each entry needs; NULL when there is none or it is the
+     * directory manager */
+    struct acreR_aci *px;
+    int proxied;    /* the proxied authorization control is there */
+    int bound_root; /* the DN bound is the directory manager */
 };
 
 /* One ACI being evaluated for one entry. */

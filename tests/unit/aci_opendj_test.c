@@ -150,7 +150,7 @@ run(void *ctx, int dj, const char *acis, struct who w, const char *base,
                                   dj ? ACREI_ACI_OPENDJ : ACREI_ACI_389, &ir,
                                   &d),
                  0, "%s", d.message);
-    struct acreR_aci_who ow = {w.dn, NULL, 0, w.ip, NULL, w.time};
+    struct acreR_aci_who ow = {w.dn, NULL, 0, w.ip, NULL, w.time, NULL};
     struct acreR_aci *o;
     struct acreR_aci_search *res;
     cr_assert_eq(acreR_aci_new(ctx, ir->aci, dir, &ow, &o), 0);

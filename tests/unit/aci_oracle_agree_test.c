@@ -177,7 +177,9 @@ engine_search(const struct world *w, const struct acreG_aci_who *g,
     struct render r = {acre_policy_schema(w->pol), talloc_strdup(w->ctx, "")};
 
     memset(&who, 0, sizeof who);
-    who.authz_dn = g->bind_dn;
+    /* proxied: the checks are the proxied DN's, the DN bound asks */
+    who.authz_dn = g->proxied_dn ? g->proxied_dn : g->bind_dn;
+    who.authc_dn = g->proxied_dn ? g->bind_dn : NULL;
     who.auth_method = g->auth_method;
     who.ssf = g->ssf;
     who.domain = g->dns;
@@ -369,13 +371,15 @@ run_seed(uint64_t seed, struct stats *st)
     }
     for (unsigned q = 0; q < w.c->nrq; q++) {
         const struct acreG_aci_who *g = &w.c->rq[q];
-        struct acreR_aci_who who = {g->bind_dn, g->auth_method, g->ssf,
-                                    g->ip,      g->dns,         g->time};
+        struct acreR_aci_who who = {g->bind_dn,   g->auth_method, g->ssf,
+                                    g->ip,        g->dns,         g->time,
+                                    g->proxied_dn};
         struct acreR_aci *o;
         cr_assert_eq(acreR_aci_new(w.ctx, &w.set, w.dir, &who, &o), 0);
         for (unsigned i = 0; i < w.c->nsearches; i++)
             check_search(&w, o, g, &w.c->searches[i], st);
-        int is_root = g->bind_dn && !strcmp(g->bind_dn, ACREG_ACI_ROOTDN);
+        int is_root = g->bind_dn && !g->proxied_dn &&
+                      !strcmp(g->bind_dn, ACREG_ACI_ROOTDN);
         if (is_root)
             continue;
         void *arg[2] = {o, st};
@@ -398,7 +402,8 @@ root_sees_all(uint64_t seed)
         world_free(&w);
         return;
     }
-    struct acreR_aci_who who = {ACREG_ACI_ROOTDN, "simple", 0, NULL, NULL, 0};
+    struct acreR_aci_who who = {
+        ACREG_ACI_ROOTDN, "simple", 0, NULL, NULL, 0, NULL};
     struct acreR_aci *o;
     cr_assert_eq(acreR_aci_new(w.ctx, &w.set, w.dir, &who, &o), 0);
     for (unsigned i = 0; i < w.c->nsearches; i++) {

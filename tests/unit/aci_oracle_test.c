@@ -361,7 +361,7 @@ static struct acreR_aci *
 who_full(const char *bind, const char *method, unsigned ssf, const char *ip,
          const char *dns, int64_t t)
 {
-    struct acreR_aci_who w = {bind, method, ssf, ip, dns, t};
+    struct acreR_aci_who w = {bind, method, ssf, ip, dns, t, NULL};
     struct acreR_aci *o;
 
     if (!set) {

@@ -109,7 +109,8 @@ decisions(void *ctx, const struct acreG_aci_case *c, acre_policy *p,
         acre_request *rq;
 
         memset(&who, 0, sizeof(who));
-        who.authz_dn = g->bind_dn;
+        who.authz_dn = g->proxied_dn ? g->proxied_dn : g->bind_dn;
+        who.authc_dn = g->proxied_dn ? g->bind_dn : NULL;
         who.auth_method = g->auth_method;
         who.ssf = g->ssf;
         who.domain = g->dns;

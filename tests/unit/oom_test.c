@@ -1146,6 +1146,78 @@ Test(oom_aci, targetfilter_deny_fails_closed)
     talloc_free(mem);
 }
 
+/* Proxied authorization: the request of the DN bound (made when the ACI
+ * state is) and each entry's proxy check fail closed.  Carol may read
+ * everything; alice, bound, may proxy on dc=example,dc=com's subtree but
+ * not below ou=secret: with every allocation failed in turn, the entry
+ * below ou=secret is never visible, the other is visible or the verdict
+ * is NOMEM. */
+Test(oom_aci, proxied_fails_closed)
+{
+    void *mem = talloc_new(NULL);
+    static const char ldif[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"read\"; allow "
+        "(read,search) userdn=\"ldap:///uid=carol,dc=example,dc=com\";)\n"
+        "aci: (version 3.0; acl \"proxy\"; allow (proxy) "
+        "userdn=\"ldap:///uid=alice,dc=example,dc=com\";)\n\n"
+        "dn: ou=secret,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+        "ou: secret\n"
+        "aci: (version 3.0; acl \"no proxy\"; deny (proxy) "
+        "userdn=\"ldap:///all\";)\n";
+    acre_source src = {ACRE_DIALECT_ACI, "acis.ldif", ldif, sizeof ldif - 1};
+    acre_diag d = {0};
+    acre_policy *p;
+    cr_assert_eq(acre_policy_compile(mem, NULL, &src, 1, 0, &p, &d), 0, "%s",
+                 d.message);
+    const acre_schema *s = acre_policy_schema(p);
+    const char *dns[2] = {"cn=open,dc=example,dc=com",
+                          "cn=hid,ou=secret,dc=example,dc=com"};
+    acre_dn *dn[2];
+    acre_value cn = {4, "name"}, oc = {6, "device"};
+    acre_view_attr va[2] = {
+        {acre_schema_attr_id(s, "objectClass", 11), 1, &oc, NULL},
+        {acre_schema_attr_id(s, "cn", 2), 1, &cn, NULL}};
+    acre_entry_view v[2];
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(
+            acre_dn_parse(mem, s, dns[i], strlen(dns[i]), 0, &dn[i], NULL), 0);
+        v[i] = (acre_entry_view){s, dn[i], 2, va, NULL};
+    }
+    acre_subject who = {0};
+    who.authz_dn = "uid=carol,dc=example,dc=com";
+    who.authc_dn = "uid=alice,dc=example,dc=com";
+    unsigned long n, failures = 0;
+
+    for (n = 0;; n++) { /* n 0: no failure */
+        acre_request *rq;
+        acre_verdict out;
+        alloc_fail_once(n);
+        int rc = acre_request_begin(p, &who, NULL, &rq);
+        for (int i = 0; rc == 0 && i < 2; i++) {
+            int r = acre_entry_decide(rq, &v[i], ACRE_RIGHT_READ, &out);
+            cr_assert(r == 0 || r == ACRE_ERR_NOMEM, "n %lu: %d", n, r);
+            cr_assert(r != 0 || i == 0 || !out.visible,
+                      "n %lu: a failed allocation let alice proxy", n);
+            if (n == 0)
+                cr_assert(r == 0 && out.visible == (i == 0), "entry %d", i);
+            cr_assert(i == 1 || acre_access(rq, &v[1], "cn", NULL, 0,
+                                            ACRE_RIGHT_READ, NULL) != 1,
+                      "n %lu: cn below ou=secret readable", n);
+        }
+        if (rc == 0)
+            acre_request_end(rq);
+        unsigned long f = alloc_failed();
+        alloc_fail_after(0);
+        if (n && !f)
+            break;
+        failures += f;
+    }
+    cr_assert_gt(failures, 2, "the sweep refused allocations on the way");
+    acre_policy_release(p);
+    talloc_free(mem);
+}
+
 /* ------------------------------------------------------------------------
  * A second load into a 389 directory: numSubordinates on the parents it
  * gives children to.  A failed load leaves every entry's numSubordinates
