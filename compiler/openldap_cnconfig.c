@@ -758,6 +758,27 @@ order_values(struct acreO_ptext *v, unsigned n, const char *attr,
     return rc;
 }
 
+/* The directive's name as token 0 of a value's tokens (toks[0]): its
+ * text attr, every one of its positions, and the one after its end that
+ * an error may name, the value's first (the value itself may be shorter
+ * than the name).  0 or ACRE_ERR_NOMEM. */
+static int
+name_token(struct cc *c, const char *attr, const struct acreO_ptext *v,
+           struct acreO_ptext *tok)
+{
+    size_t n = strlen(attr);
+    unsigned *pos = talloc_array(c->scratch, unsigned, 2 * (n + 1));
+
+    if (!pos)
+        return ACRE_ERR_NOMEM;
+    for (size_t i = 0; i <= n; i++) {
+        pos[i] = v->line[0];
+        pos[n + 1 + i] = v->col[0];
+    }
+    *tok = (struct acreO_ptext){(char *)attr, n, pos, pos + n + 1};
+    return 0;
+}
+
 /* One olcAccess value: strip through the first '}', tokenise, parse. */
 static int
 access_value(struct cc *c, struct acreI_section *db, const char *file,
@@ -771,9 +792,8 @@ access_value(struct cc *c, struct acreI_section *db, const char *file,
     unsigned n;
     int rc = acreO_tokenize_ldif(&c->lb, &rest, &toks, &n, file, diag);
 
-    if (rc)
+    if (rc || (rc = name_token(c, "olcAccess", v, &toks[0])))
         return rc;
-    toks[0] = (struct acreO_ptext){(char *)"olcAccess", 9, v->line, v->col};
     return acreO_db_add_rule(c->b, db, toks, n, file, diag);
 }
 
@@ -791,9 +811,8 @@ limits_value(struct cc *c, struct acreI_section *db, const char *attr,
     unsigned n;
     int rc = acreO_tokenize_ldif(&c->lb, &rest, &toks, &n, file, diag);
 
-    if (rc)
+    if (rc || (rc = name_token(c, attr, v, &toks[0])))
         return rc;
-    toks[0] = (struct acreO_ptext){(char *)attr, strlen(attr), v->line, v->col};
     if (attr[3] == 'L') /* olcLimits */
         return acreO_limits_rule(c->b, db, toks, n, file, diag);
     if (attr[3] == 'D') /* olcDbIndex */
@@ -897,10 +916,9 @@ database_collect(struct cc *c, const struct dbrec *d, int db, acre_diag *diag)
             unsigned n;
             rc = acreO_tokenize_ldif(&c->lb, &o->info[k], &toks, &n, o->file,
                                      diag);
-            if (rc)
+            if (rc ||
+                (rc = name_token(c, "olcCollectInfo", &o->info[k], &toks[0])))
                 break;
-            toks[0] = (struct acreO_ptext){(char *)"olcCollectInfo", 14,
-                                           o->info[k].line, o->info[k].col};
             rc = acreO_collect_add(c->b, db, toks, n, o->file, diag);
         }
     }

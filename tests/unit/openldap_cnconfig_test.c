@@ -142,6 +142,15 @@ Test(openldap_cnconfig, errors_at_position)
         {"dn: olcDatabase={-1}frontend,cn=config\n"
          "olcSuffix: dc=x\n",
          2, 12, "not allowed in the frontend"},
+        /* an error after the directive's name, which the value does not
+         * hold: the value's start (a value shorter than the name once
+         * read past its positions) */
+        {"dn: olcDatabase={1}mdb,cn=config\n"
+         "olcLimits: x\n",
+         2, 12, "a selector and a limit are needed"},
+        {"dn: olcDatabase={1}mdb,cn=config\n"
+         "olcLimits: {0}x\n",
+         2, 12, "a selector and a limit are needed"},
     };
 
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
