@@ -602,8 +602,17 @@ search_print_entry(void *arg, const acre_entry_view *view,
     for (unsigned i = 0; i < v->nattrs && !rc; i++) {
         size_t dlen;
         const char *desc = acre_entry_attr(e, i, &dlen, NULL);
-        if (v->attr[i] == ACRE_ATTR_NONE)
+        if (v->attr[i] == ACRE_ATTR_NONE) {
+            /* slapo-collect's values went into this attribute: slapd
+             * sends those the requester may read where it stands, none
+             * of the entry's own being readable (-A asks the attribute
+             * alone, as the entry's) */
+            if (v->coll.nattrs && !s->a.attrsonly) {
+                cli_attr_name(s->schema, desc, dlen, name, sizeof name);
+                rc = print_merged(s, v, name, done);
+            }
             continue;
+        }
         cli_attr_name(s->schema, desc, dlen, name, sizeof name);
         rc = print_values(s, e, v, i, name);
         if (!rc)

@@ -255,19 +255,22 @@ found(void *arg, const acre_entry_view *view, const acre_verdict *v)
         size_t dl;
         const char *ed = acre_entry_attr(e, i, &dl, &nv);
         char *name = slapd_name(o->schema, ed, dl);
-        if (v->attr[i] == ACRE_ATTR_NONE) {
+        int own = v->attr[i] != ACRE_ATTR_NONE;
+        if (!own && o->s->attrsonly) {
             free(name);
             continue;
         }
         if (o->s->attrsonly) /* the verdict is the attribute's check */
             dt_ldif_line(ldif, name, "", 0);
-        for (unsigned j = 0; !o->s->attrsonly && j < nv; j++) {
+        for (unsigned j = 0; own && !o->s->attrsonly && j < nv; j++) {
             size_t vl;
             const char *val = acre_entry_value(e, i, j, &vl);
             if (v->attr[i] == ACRE_ATTR_ALL || v->value[v->first[i] + j])
                 dt_ldif_line(ldif, name, val, vl);
         }
-        for (unsigned k = 0; k < v->coll.nattrs; k++) /* merged into it */
+        /* merged into it: where it stands, the entry's own values
+         * readable or not (acre search prints them so) */
+        for (unsigned k = 0; k < v->coll.nattrs; k++)
             if (!done[k] && (d = coll_pick(o->schema, v, k, name))) {
                 done[k] = 1;
                 if (!o->s->attrsonly) /* -A: the entry's one name */
