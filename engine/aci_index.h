@@ -285,4 +285,8 @@ int acreV_aci_explain_check(struct acre_request *rq, const acre_entry_view *e,
 /* acreV_aci_end -- free the request's ACI state (request end). */
 void acreV_aci_end(struct acre_request *rq);
 
+/* acreV_aci_operation -- a new operation (a search) begins: no entry has
+ * had its proxy right granted in it yet (proxied authorization). */
+void acreV_aci_operation(struct acre_request *rq);
+
 #endif /* ACRE_ACI_INDEX_H */

@@ -218,6 +218,9 @@ struct acreV_aci_rq {
     /* proxied authorization (389): the request of the bound DN, which
      * needs the proxy right on each entry checked, or NULL */
     struct acre_request *px;
+    char *px_dn;     /* the entry px's proxy right was last granted on
+                        (normalised DN, ACRE_DN_MAX_LEN + 1 bytes) */
+    size_t px_len;   /* its length + 1, 0 none */
     uint32_t holder; /* the current entry's deepest holder + 1, 0 none */
     /* anon_takes, for the entry of anon_epoch: profile ACIs decided,
      * taking it (bit k: anon[k]); anon_rec: recorded by the walk being
@@ -415,25 +418,49 @@ proxy_request(struct acre_request *rq, struct acreV_aci_rq *st)
     return px;
 }
 
-/* Has the bound DN of a proxied request the proxy right on e?  1 when
- * the request is not proxied.  A failure of that check fails rq's. */
+/*
+ * Has the bound DN of a proxied request the proxy right for a check of
+ * attribute d (NULL: the entry itself) on entry e?  1 when the request is
+ * not proxied.  389 asks it at each check of an entry until it is
+ * granted there, with the attribute that check names (its first touch:
+ * acl_access_allowed updates aclpb_curr_entry_sdn only after the proxy
+ * check passed), then no more until a check on another entry is granted:
+ * the entry granted last is kept.  A failure of the check fails rq's.
+ */
 static int
-proxy_ok(struct acre_request *rq, const struct acreV_aci_rq *st,
-         const acre_entry_view *e)
+proxy_gate(struct acre_request *rq, struct acreV_aci_rq *st,
+           const acre_entry_view *e, const struct acreF_desc *d)
 {
     struct acre_request *px = st->px;
+    size_t n;
+    const char *dn = acre_dn_normalised(e->dn, &n);
 
-    if (!px)
+    if (st->px_len == n + 1 && memcmp(st->px_dn, dn, n) == 0)
         return 1;
     px->limit_hit = 0;
     px->limit_code = 0;
     px->err = 0;
-    int g = acreV_aci_check(px, e, NULL, ACREI_ACI_PROXY);
+    int g = acreV_aci_check(px, e, d, ACREI_ACI_PROXY);
     if (px->err && !rq->err)
         rq->err = px->err;
     if (px->limit_hit)
         acreV_fail(rq, px->limit_code ? px->limit_code : ACRE_ERR_EVAL_LIMIT);
-    return g && !px->limit_hit && !px->err;
+    if (!g || px->limit_hit || px->err)
+        return 0;
+    if (n <= ACRE_DN_MAX_LEN &&
+        (st->px_dn ||
+         (st->px_dn = talloc_size(st, ACRE_DN_MAX_LEN + 1)) != NULL)) {
+        memcpy(st->px_dn, dn, n);
+        st->px_len = n + 1;
+    }
+    return 1;
+}
+
+void
+acreV_aci_operation(struct acre_request *rq)
+{
+    if (rq->aci)
+        rq->aci->px_len = 0;
 }
 
 void
@@ -1282,7 +1309,9 @@ begin(struct ck *c, struct acre_request *rq, const acre_entry_view *e)
     candidates(c);
     if (c->ix->set->variant == ACREI_ACI_OPENDJ)
         cands(c);
-    c->vm = c->st->nbegin > 1 && !c->st->vm_off && !c->st->root &&
+    /* no memos under proxied authorization: every check is decided,
+     * each after the proxy gate (decide) */
+    c->vm = c->st->nbegin > 1 && !c->st->vm_off && !c->st->root && !c->st->px &&
             c->ix->set->variant != ACREI_ACI_OPENDJ;
     c->sm = 0;
     return 0;
@@ -3755,6 +3784,9 @@ sm_denied(struct ck *c)
 static int
 decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
+    /* proxied authorization: the DN bound's proxy right first */
+    if (c->st->px && !proxy_gate(c->rq, c->st, c->e, d))
+        return 0;
     /* moddn (asked by get-effective-rights alone) in a copy of its own */
     if (rights & ACREI_ACI_MODDN)
         return decide_(c, d, rights, 0, 1);
@@ -3777,7 +3809,7 @@ acreV_aci_check(struct acre_request *rq, const acre_entry_view *e,
 {
     struct ck c;
 
-    if (begin(&c, rq, e) || !proxy_ok(rq, c.st, e))
+    if (begin(&c, rq, e))
         return 0;
     return decide(&c, attr, rights);
 }
@@ -3817,7 +3849,7 @@ acreV_aci_access(struct acre_request *rq, const acre_entry_view *e,
     struct ck c;
     unsigned r = acreV_aci_rights(right, attr == NULL);
 
-    if (!r || begin(&c, rq, e) || !proxy_ok(rq, c.st, e))
+    if (!r || begin(&c, rq, e))
         return 0;
     if (right == ACRE_RIGHT_ADD || right == ACRE_RIGHT_DELETE ||
         right == ACRE_RIGHT_WRITE) {
@@ -3850,7 +3882,7 @@ acreV_aci_explain(struct acre_request *rq, const acre_entry_view *e,
         t->fn(t->arg, &ev);
         return 0;
     }
-    if (!proxy_ok(rq, c.st, e)) {
+    if (c.st->px && !proxy_gate(rq, c.st, e, attr)) {
         struct acreV_aci_event ev = {
             ACREV_ACI_EV_PROXY,   NULL, NULL, NULL, 0, 0, 0,
             rq->limit_hit && !was};
@@ -4414,10 +4446,6 @@ acreV_aci_verdict(struct acre_request *rq, const acre_entry_view *e,
     rq->limit_hit = 0;
     if (begin(&c, rq, e) || (sm_begin(&c) && begin(&c, rq, e)))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
-    if (!proxy_ok(rq, c.st, e)) { /* the caller clears the verdict */
-        out->visible = 0;
-        return rq->err;
-    }
     out->visible = visible(&c, &read_at);
     if (rq->limit_hit) /* something failed: no answer is reused */
         read_at = NO_ATTR;
@@ -4481,8 +4509,7 @@ filter_item(void *ctx, const acre_entry_view *e, const struct acreF_desc *d,
 {
     struct fx *x = ctx;
 
-    if (e != x->e &&
-        (begin(&x->c, x->c.rq, e) || !proxy_ok(x->c.rq, x->c.st, e)))
+    if (e != x->e && begin(&x->c, x->c.rq, e))
         return 0;
     x->e = e;
     return decide(&x->c, d, ACREI_ACI_SEARCH);
@@ -4497,8 +4524,6 @@ acreV_aci_filter(struct acre_request *rq, const struct acreF_filter *f,
     rq->limit_hit = 0;
     if (begin(&x.c, rq, e))
         return rq->err ? rq->err : ACRE_ERR_NOMEM;
-    if (!proxy_ok(rq, x.c.st, e))
-        return rq->err;
     x.e = e;
     if (rq->p->aci->set->variant == ACREI_ACI_OPENDJ) {
         /* OpenDJ: the backend matches the filter as it is, then maySend

@@ -1034,6 +1034,8 @@ acre_search(acre_request *rq, const char *base, int scope, const char *filter,
     talloc_free(rq->matched);
     rq->matched = NULL;
     *ldap_rc = LDAP_SUCCESS;
+    if (rq->p->aci)
+        acreV_aci_operation(rq);
     if (!(tmp = talloc_new(rq->mem)))
         return ACRE_ERR_NOMEM;
     rc = search(rq, tmp, base, scope, filter, attrs, nattrs, &w, ldap_rc);

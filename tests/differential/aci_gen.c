@@ -1027,6 +1027,14 @@ proxy_acis(struct gen *g, int top)
     g->proxier[0] = pick_of(g, g->people, g->npeople);
     g->proxier[1] = pick_of(g, g->people, g->npeople);
     dt_str_init(&v);
+    /* a targetattr: 389 asks proxy with the attribute of the entry's
+     * first check (the first filter item's, ...) */
+    if (dt_rng_chance(&g->r, 30))
+        dt_str_printf(
+            &v, "(targetattr%s\"%s\")", dt_rng_chance(&g->r, 25) ? "!=" : "=",
+            DT_PICK(&g->r,
+                    ((const char *const[]){"cn", "objectClass", "cn || sn", "*",
+                                           "uid || mail", "description"})));
     if (dt_rng_chance(&g->r, 25))
         dt_str_puts(&v, "(version 3.0; acl \"proxy\"; allow (proxy) "
                         "userdn=\"ldap:///all\";)");

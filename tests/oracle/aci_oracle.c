@@ -616,12 +616,22 @@ decide(struct acreR_aci *o, const acre_entry_view *e, int attr, unsigned right,
 static int anon_profile(struct acreR_aci *o, const acre_entry_view *e, int attr,
                         unsigned right);
 
-/* Proxied authorization: has the DN bound the proxy right on e (at entry
- * level: 389 asks it of the entry before its first check there)? */
+/* Proxied authorization: may a check of attr (as acreR_aci_check) on e
+ * go on?  389 (acl_access_allowed) asks the DN bound's proxy right, for
+ * that attribute, at every check of an entry until it is granted there;
+ * then not again until it is granted on another entry. */
 static int
-proxy_right(struct acreR_aci *o, const acre_entry_view *e)
+proxy_right(struct acreR_aci *o, const acre_entry_view *e, int attr)
 {
-    return !o->px || acreR_aci_check(o->px, e, -1, ACREI_ACI_PROXY);
+    const char *dn = acre_dn_normalised(e->dn, NULL);
+
+    if (!o->px || (o->px_granted && !strcmp(o->px_granted, dn)))
+        return 1;
+    if (!acreR_aci_check(o->px, e, attr, ACREI_ACI_PROXY))
+        return 0;
+    talloc_free(o->px_granted);
+    o->px_granted = talloc_strdup(o, dn);
+    return 1;
 }
 
 int
@@ -630,7 +640,7 @@ acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
 {
     if (o->set->variant == ACREI_ACI_OPENDJ)
         return acreR_dj_check(o, e, attr, right);
-    if (!proxy_right(o, e))
+    if (!proxy_right(o, e, attr))
         return 0;
     int by_deny, p = is_root(o) ? -1 : anon_profile(o, e, attr, right);
 
@@ -816,8 +826,6 @@ acreR_aci_visible(struct acreR_aci *o, const acre_entry_view *e)
 {
     if (o->set->variant == ACREI_ACI_OPENDJ)
         return acreR_dj_visible(o, e);
-    if (!proxy_right(o, e))
-        return 0;
     if (is_root(o))
         return 1;
     int p = anon_profile(o, e, -1, ACREI_ACI_READ);
@@ -1370,6 +1378,9 @@ acreR_aci_search(struct acreR_aci *o, void *ctx, const char *base, int scope,
     if (!res || select_attrs(o, res, attrs, nattrs, &sel))
         return ACRE_ERR_NOMEM;
     *out = res;
+    /* an operation of its own: no proxy right granted yet */
+    talloc_free(o->px_granted);
+    o->px_granted = NULL;
     if (acre_dn_parse(res, o->schema, base, strlen(base), 0, &bdn, NULL)) {
         res->rc = 34;
         return 0;

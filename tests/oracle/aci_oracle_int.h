@@ -47,8 +47,10 @@ struct acreR_aci {
      * right each entry needs; NULL when there is none or it is the
      * directory manager */
     struct acreR_aci *px;
-    int proxied;    /* the proxied authorization control is there */
-    int bound_root; /* the DN bound is the directory manager */
+    char *px_granted; /* the entry the proxy right was last granted on
+                         (normalised DN), or NULL */
+    int proxied;      /* the proxied authorization control is there */
+    int bound_root;   /* the DN bound is the directory manager */
 };
 
 /* One ACI being evaluated for one entry. */

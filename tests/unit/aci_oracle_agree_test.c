@@ -328,7 +328,9 @@ check_search(const struct world *w, struct acreR_aci *o,
         st->nonempty++;
     else
         st->empty++;
-    for (unsigned i = 0; i < r->nentries; i++) {
+    /* (a proxied requester's checks depend on the entry's first check
+     * in the operation, which granted the proxy right: not asked again) */
+    for (unsigned i = 0; !who->proxied_dn && i < r->nentries; i++) {
         const struct acreR_aci_sentry *se = &r->entries[i];
         for (unsigned k = 0; k < se->nattrs; k++)
             cr_assert(acreR_aci_check(o, se->entry,
