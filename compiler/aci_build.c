@@ -10,6 +10,7 @@
  */
 #include "aci_index.h"
 #include "dn.h"
+#include "filter.h"
 #include "policy.h"
 #include "schema.h"
 
@@ -361,7 +362,8 @@ bind_flags(const struct acreI_bind *b, struct bflags *f)
 
 /* anon_profile -- ix->anon from the ACIs of the set */
 static int
-anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
+anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set,
+             const acre_schema *schema)
 {
     ix->anon_valid = 1;
     for (unsigned i = 0; i < set->n; i++) {
@@ -385,12 +387,26 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
         int macro = (a->t.has & ACREI_ACI_T_TARGET) &&
                     (a->t.target.flags & ACREI_ACI_MACRO_DN);
         /* a macro targetfilter: 389 reads its text unexpanded
-         * (slapi_str2filter of targetFilterStr), which fails on the DN
-         * holding the macro, and then keeps no profile (seen on 389 with
-         * "(manager=uid=x,[$dn],dc=example,dc=com)"); acre drops it
-         * whatever the filter's item */
-        if ((a->t.has & ACREI_ACI_T_FILTER) && !a->t.filter)
-            goto none;
+         * (slapi_str2filter of targetFilterStr: "($dn)" and "[$dn]" are
+         * a value's text, its parentheses balanced), and the profile
+         * tests that filter; a text it cannot read keeps no profile
+         * (seen on 389-ds-base 2.3.1 with ($dn) and [$dn] in an OR) */
+        struct acreF_filter *raw = NULL;
+        if ((a->t.has & ACREI_ACI_T_FILTER) && !a->t.filter) {
+            const char *ft = a->t.filter_text ? a->t.filter_text : "";
+            char *w = ft[0] == '(' ? talloc_strdup(ix, ft)
+                                   : talloc_asprintf(ix, "(%s)", ft);
+            if (!w)
+                return ACRE_ERR_NOMEM;
+            int frc = acreF_parse_flags(ix, schema, w, strlen(w),
+                                        ACREF_389_NAMES | ACREF_389_PARENS,
+                                        &raw, NULL);
+            talloc_free(w);
+            if (frc == ACRE_ERR_NOMEM)
+                return frc;
+            if (frc)
+                goto none;
+        }
         if (f.other || deny || a->t.target_neg || a->t.filter_neg ||
             a->t.nattr_pat ||
             ((a->t.has & ACREI_ACI_T_TARGET) && !macro &&
@@ -406,7 +422,7 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set)
             a, i,
             (a->t.has & ACREI_ACI_T_TARGET) && !macro ? a->t.target.dn
                                                       : a->holder,
-            rights};
+            rights, raw};
     }
     return 0;
 none:
@@ -468,7 +484,8 @@ acreP_aci_build(struct acre_policy *p)
     if ((rc = holders(ix, set, p->schema)) != 0 || (rc = hash(ix)) != 0 ||
         (rc = fids(ix, set)) != 0 ||
         /* the anonymous profile is 389's (aclanom.c); OpenDJ has none */
-        (set->variant == ACREI_ACI_389 && (rc = anon_profile(ix, set)) != 0)) {
+        (set->variant == ACREI_ACI_389 &&
+         (rc = anon_profile(ix, set, p->schema)) != 0)) {
         talloc_free(ix);
         return rc;
     }

@@ -360,7 +360,7 @@ acreA_filter(struct acreA_p *p, size_t off, const char *s, size_t n,
         return ACRE_ERR_NOMEM;
     unsigned fl = 0;
     if (p->variant == ACREI_ACI_389 && p->filter389)
-        fl |= ACREF_389_NAMES;
+        fl |= ACREF_389_NAMES | ACREF_389_PARENS;
     if (p->variant == ACREI_ACI_389 && p->rawsubs)
         fl |= ACREF_389_RAWSUBS;
     int rc =

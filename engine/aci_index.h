@@ -117,6 +117,10 @@ struct acreP_aci_anon {
     const acre_dn *target; /* the target DN, else the holder; NULL: a
                               target no entry is under (takes none) */
     uint32_t rights;       /* of all its perms */
+    /* a macro targetfilter read as 389's profile reads it, unexpanded
+     * ("($dn)" a value's text): the filter the profile tests, else NULL
+     * (the ACI's own, if any) */
+    const struct acreF_filter *raw_filter;
 };
 
 struct acreP_aci {

@@ -814,9 +814,11 @@ macro_filter1(struct ck *c, const char *x)
         acreV_fail(c->rq, ACRE_ERR_NOMEM);
         return U;
     }
-    int rc = acreF_parse_flags(
-        c->st->scratch, c->rq->schema, t, strlen(t),
-        c->ix->set->variant == ACREI_ACI_389 ? ACREF_389_NAMES : 0, &f, NULL);
+    int rc = acreF_parse_flags(c->st->scratch, c->rq->schema, t, strlen(t),
+                               c->ix->set->variant == ACREI_ACI_389
+                                   ? ACREF_389_NAMES | ACREF_389_PARENS
+                                   : 0,
+                               &f, NULL);
     if (rc == ACRE_ERR_NOMEM)
         acreV_fail(c->rq, rc);
     if (rc)
@@ -3081,6 +3083,9 @@ anon_takes(struct ck *c, unsigned k)
             (acre_dn_depth(pa->target) != 0 || acre_dn_depth(c->e->dn) == 0);
         if (m && (t->has & ACREI_ACI_T_FILTER) && t->filter)
             m = tfilter(c, pa->aci_no) == ACREF_TRUE;
+        else if (m && pa->raw_filter) /* a macro one, unexpanded */
+            m = acreV_filter_eval(c->rq, pa->raw_filter, c->e, &st->fhooks) ==
+                ACREF_TRUE;
         st->anon_done |= bit;
         if (m)
             st->anon_mask |= bit;

@@ -352,13 +352,21 @@ read_value(struct ps *ps, int stars, struct seg **segs, unsigned *nseg)
     size_t cap = 0;
     int rc = 0;
 
+    unsigned depth = 0; /* ACREF_389_PARENS: parentheses opened */
+
     acreE_buf_init(&b, local, sizeof local);
     *segs = NULL;
     *nseg = 0;
     for (;;) {
         int c = peek(ps);
 
-        if (c < 0 || c == ')' || (c == '*' && stars)) {
+        if ((ps->flags & ACREF_389_PARENS) &&
+            (c == '(' || (c == ')' && depth))) {
+            depth += c == '(' ? 1u : (unsigned)-1;
+            if ((rc = acreE_buf_putc(&b, (uint8_t)c)))
+                break;
+            ps->i++;
+        } else if (c < 0 || c == ')' || (c == '*' && stars)) {
             if ((rc = push_seg(ps, &b, segs, nseg, &cap)) || c != '*')
                 break;
             ps->i++;

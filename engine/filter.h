@@ -101,6 +101,14 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  *   FALSE, not the entry's children.
  */
 #define ACREF_NO_OPERATION 0x10u
+/*
+ *   ACREF_389_PARENS: a filter 389 reads as text (slapi_str2filter: an
+ *   ACI's targetfilter, its macro expansions): an item ends at the
+ *   parenthesis matching its opening one (slapi_find_matching_paren), so
+ *   a value may hold balanced parentheses unescaped ("(cn=a(b)c)" is the
+ *   value "a(b)c").
+ */
+#define ACREF_389_PARENS   0x20u
 
 /*
  * acreF_paren_end -- how much of s[0..n) 389's slapi_str2filter reads: a

@@ -688,6 +688,24 @@ bind_facts(const struct acreI_bind *b, int *anyone, int *complex, int *ne)
 
 /* Build the profile: 0 when 389 would have none (then every check of
  * an anonymous requester takes the ordinary path). */
+/* The macro targetfilter of a as 389's anonymous profile reads it, its
+ * text unexpanded (slapi_str2filter: balanced parentheses a value's),
+ * under ctx; NULL when it cannot be read. */
+static const struct acreF_filter *
+raw_filter(const struct acreR_aci *o, void *ctx, const struct acreI_aci *a)
+{
+    const char *ft = a->t.filter_text ? a->t.filter_text : "";
+    char *w = ft[0] == '(' ? talloc_strdup(ctx, ft)
+                           : talloc_asprintf(ctx, "(%s)", ft);
+    struct acreF_filter *f = NULL;
+
+    if (!w || acreF_parse_flags(ctx, o->schema, w, strlen(w),
+                                ACREF_389_NAMES | ACREF_389_PARENS, &f, NULL))
+        f = NULL;
+    talloc_free(w);
+    return f;
+}
+
 static int
 anon_profile_build(struct acreR_aci *o)
 {
@@ -714,6 +732,14 @@ anon_profile_build(struct acreR_aci *o)
                       !(a->t.target.flags & ACREI_ACI_MACRO_DN);
         if (complex || deny || pattern || a->t.target_neg || a->t.filter_neg ||
             a->t.nattr_pat)
+            return 0;
+        /* a macro targetfilter: 389 reads its text unexpanded; one it
+         * cannot read keeps no profile */
+        void *tmp = talloc_new(NULL);
+        int unread = (a->t.has & ACREI_ACI_T_FILTER) && !a->t.filter &&
+                     !raw_filter(o, tmp, a);
+        talloc_free(tmp);
+        if (unread)
             return 0;
         o->anon[n++] = i;
     }
@@ -743,9 +769,15 @@ anon_profile_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
             acre_dn_in_scope(e->dn, base, ACRE_SCOPE_SUB) != 1 ||
             (acre_dn_depth(a->holder) == 0 && acre_dn_depth(e->dn) > 0))
             continue;
-        if ((a->t.has & ACREI_ACI_T_FILTER) &&
-            acreR_aci_filter_plain(o, a->t.filter, e) != ACREF_TRUE)
-            continue;
+        if (a->t.has & ACREI_ACI_T_FILTER) {
+            void *tmp = talloc_new(NULL);
+            const struct acreF_filter *f =
+                a->t.filter ? a->t.filter : raw_filter(o, tmp, a);
+            int taken = f && acreR_aci_filter_plain(o, f, e) == ACREF_TRUE;
+            talloc_free(tmp);
+            if (!taken)
+                continue;
+        }
         tmatched = 1;
         if (attr == -1)
             return 1;

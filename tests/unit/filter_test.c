@@ -1518,3 +1518,44 @@ Test(filter, raw_substrings_as_389)
     }
     talloc_free(s);
 }
+
+/* 389's slapi_str2filter ends an item at the parenthesis matching its
+ * opening one (an ACI's targetfilter, its macro texts: ACREF_389_PARENS):
+ * balanced parentheses are a value's text; without the flag they are
+ * refused as RFC 4515 asks. */
+Test(filter, parens_as_389)
+{
+    static const struct {
+        const char *in, *out;
+    } ok[] = {
+        {"(cn=a(b)c)", "(cn=a\\28b\\29c)"},
+        {"(|(l=Paris)(manager=uid=bob,($dn),dc=example,dc=com))",
+         "(|(l=Paris)(manager=uid=bob,\\28$dn\\29,dc=example,dc=com))"},
+        {"(cn=*(x)*)", "(cn=*\\28x\\29*)"},
+        {"(cn=((a)))", "(cn=\\28\\28a\\29\\29)"},
+        {"(cn=a\\28b)", "(cn=a\\28b)"},
+    };
+
+    static const char *const bad[] = {"(cn=a(b)", "(cn=(a)", "(cn=a)b)"};
+
+    for (size_t i = 0; i < NELEM(ok); i++) {
+        struct acreF_filter *f = NULL;
+        acre_diag d;
+        cr_assert_eq(acreF_parse_flags(NULL, NULL, ok[i].in, strlen(ok[i].in),
+                                       ACREF_389_PARENS, &f, &d),
+                     0, "%s: %s", ok[i].in, d.message);
+        cr_expect_str_eq(printed(f), ok[i].out, "%s", ok[i].in);
+        talloc_free(f);
+        if (strchr(ok[i].in + 1, '(') && ok[i].in[1] != '|')
+            cr_expect_neq(acreF_parse_flags(NULL, NULL, ok[i].in,
+                                            strlen(ok[i].in), 0, &f, &d),
+                          0, "%s without the flag", ok[i].in);
+    }
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        struct acreF_filter *f = NULL;
+        acre_diag d;
+        cr_expect_neq(acreF_parse_flags(NULL, NULL, bad[i], strlen(bad[i]),
+                                        ACREF_389_PARENS, &f, &d),
+                      0, "%s", bad[i]);
+    }
+}
