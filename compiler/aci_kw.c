@@ -277,7 +277,9 @@ static int
 escaped_list(struct acreA_p *p, struct acreI_bind *b, struct operand v,
              size_t at, size_t len)
 {
-    size_t nn, tail = strlen(p->s + at + len);
+    /* the value is p->n bytes, not a string (a fuzzer's buffer has no
+     * NUL after it) */
+    size_t nn, end = at + len, tail = p->n > end ? p->n - end : 0;
     char *x = escapes_389(p, p->s + at, len, &nn);
     char *t = x ? talloc_array(p->ctx, char, at + nn + tail + 1) : NULL;
 
@@ -285,12 +287,16 @@ escaped_list(struct acreA_p *p, struct acreI_bind *b, struct operand v,
         return ACRE_ERR_NOMEM;
     memcpy(t, p->s, at);
     memcpy(t + at, x, nn);
-    memcpy(t + at + nn, p->s + at + len, tail + 1);
+    memcpy(t + at + nn, p->s + end, tail);
+    t[at + nn + tail] = '\0';
     const char *was = p->s;
+    size_t was_n = p->n;
     p->s = t;
+    p->n = at + nn + tail;
     v.n = v.n - len + nn;
     int rc = subject_list(p, b, v);
     p->s = was;
+    p->n = was_n;
     return rc;
 }
 

@@ -1022,6 +1022,30 @@ Test(aci_parse, refused)
     bad("x" BODY);
 }
 
+/* A value is its n bytes, not a string: a list with an escape (read
+ * from a copy 389's normaliser makes) reads nothing past them (under
+ * ASan, the buffer below ends at the value's last byte; fuzz_aci found
+ * the read past it). */
+Test(aci_parse, escaped_list_reads_the_value_only)
+{
+    static const char v[] = "(version 3.0; acl \"f\"; allow (all) "
+                            "groupdn=\"ldap:///cn=g,d\\=example,dc=com\";)";
+    size_t n = sizeof v - 1;
+    char *exact = malloc(n);
+    struct acreI_aci a;
+    acre_diag d;
+
+    cr_assert_not_null(exact);
+    memcpy(exact, v, n);
+    int rc = acreA_parse_value(ctx, NULL, holder, 0, exact, n, ACREI_ACI_389,
+                               &at, &a, &d);
+    cr_expect(rc == 0 || rc == ACRE_ERR_RULE_SYNTAX, "%d", rc);
+    int again = acreA_parse_value(ctx, NULL, holder, 0, v, n, ACREI_ACI_389,
+                                  &at, &a, &d);
+    cr_expect_eq(rc, again, "the same value, NUL after it or not");
+    free(exact);
+}
+
 Test(aci_parse, nul_and_limits)
 {
     struct acreI_aci a;
