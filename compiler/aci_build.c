@@ -156,6 +156,20 @@ level_of(const struct acreI_bind *b, unsigned *lv)
         *lv = to;
 }
 
+/* aci_level -- 389's aci_elevel of a: level_of over its ACL texts in
+ * text order, the earlier ones (xperms) first, then the last (perms) */
+static unsigned
+aci_level(const struct acreI_aci *a)
+{
+    unsigned level = ACREP_ACI_LEVELS - 1;
+
+    for (unsigned k = 0; k < a->nxperms; k++)
+        level_of(a->xperms[k].bind, &level);
+    for (unsigned k = 0; k < a->nperms; k++)
+        level_of(a->perms[k].bind, &level);
+    return level;
+}
+
 /* attr_bits -- the targetattr list of t as a bitmap over type ids (NULL
  * without targetattr, or when memory runs out: *nomem set). */
 static const uint64_t *
@@ -236,11 +250,10 @@ holders(struct acreP_aci *ix, const struct acreI_aci_set *set,
         const uint64_t *bits = attr_bits(ix, s, ix->attr_words, &a->t, &nomem);
         int pe = 0, any_deny = 0, any_allow = 0, inval = 0, edep = 0;
         uint32_t all = 0;
-        unsigned level = ACREP_ACI_LEVELS - 1;
+        unsigned level = aci_level(a);
         for (unsigned k = 0; k < a->nperms + a->nxperms; k++) {
             const struct acreI_aci_perm *pk =
                 k < a->nperms ? &a->perms[k] : &a->xperms[k - a->nperms];
-            level_of(pk->bind, &level);
             pe |= bind_any(pk->bind, per_entry_leaf);
             all |= pk->rights;
             any_deny |= pk->deny != 0;
@@ -318,7 +331,6 @@ hash(struct acreP_aci *ix)
 
 struct bflags {
     int not_dn; /* a userdn, groupdn or roledn "!=" */
-    int anyone; /* a userdn whose first term is ldap:///anyone */
     int other;  /* a keyword other than a plain userdn (self first in a
                    userdn, macros, groupdn, ip, ...) */
 };
@@ -338,8 +350,6 @@ bind_flags(const struct acreI_bind *b, struct bflags *f)
     case ACREI_ACI_USERDN:
         if (b->op == ACREI_ACI_NE)
             f->not_dn = 1;
-        if (b->nterms && b->terms[0].kind == ACREI_ACI_S_ANYONE)
-            f->anyone = 1;
         /* 389 (aclparse.c) looks for self right after the value's first
          * ldap:///, for macros in the whole value */
         if (b->nterms && b->terms[0].kind == ACREI_ACI_S_SELF)
@@ -368,7 +378,7 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set,
     ix->anon_valid = 1;
     for (unsigned i = 0; i < set->n; i++) {
         const struct acreI_aci *a = &set->acis[i];
-        struct bflags f = {0, 0, 0};
+        struct bflags f = {0, 0};
         uint32_t rights = 0;
         int deny = 0;
         for (unsigned k = 0; k < a->nperms + a->nxperms; k++) {
@@ -380,7 +390,11 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set,
         }
         if (deny && f.not_dn)
             goto none;
-        if (!f.anyone || !(rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+        /* an "anyone" ACI is one of aci_elevel USERDN_ANYONE: a userdn
+         * whose first URL is anyone, with no userattr or userdnattr
+         * after it in the text (each sets the level back to 3) */
+        if (aci_level(a) != 0 ||
+            !(rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
             continue;
         /* a "($dn)" target is no pattern to 389 here: its aci->target
          * stays empty and the holder stands for it */

@@ -651,12 +651,11 @@ acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
  * 389's anonymous profile (aclanom.c)
  */
 
-/* What aclparse.c records of a bind rule: a userdn whose first term is
- * "anyone" (elevel USERDN_ANYONE), any rule type but plain userdn
+/* What aclparse.c records of a bind rule: any rule type but plain userdn
  * (another keyword, a "self" first term, a macro), and a userdn,
  * groupdn or roledn written with "!=" (ACI_CONTAIN_NOT_*DN). */
 static void
-bind_facts(const struct acreI_bind *b, int *anyone, int *complex, int *ne)
+bind_facts(const struct acreI_bind *b, int *complex, int *ne)
 {
     if (!b)
         return;
@@ -667,14 +666,12 @@ bind_facts(const struct acreI_bind *b, int *anyone, int *complex, int *ne)
     switch (b->kw) {
     case ACREI_ACI_AND:
     case ACREI_ACI_OR:
-        bind_facts(b->b, anyone, complex, ne);
+        bind_facts(b->b, complex, ne);
         /* fall through */
     case ACREI_ACI_NOT:
-        bind_facts(b->a, anyone, complex, ne);
+        bind_facts(b->a, complex, ne);
         return;
     case ACREI_ACI_USERDN:
-        if (b->nterms && b->terms[0].kind == ACREI_ACI_S_ANYONE)
-            *anyone = 1;
         if (b->nterms && b->terms[0].kind == ACREI_ACI_S_SELF)
             *complex = 1;
         for (unsigned i = 0; i < b->nterms; i++)
@@ -684,6 +681,66 @@ bind_facts(const struct acreI_bind *b, int *anyone, int *complex, int *ne)
     default:
         *complex = 1;
     }
+}
+
+/* aci_elevel as aclparse.c's __aclp__normalize_acltxt leaves it, walking
+ * the rules of each ACE in text order from ACI_DEFAULT_ELEVEL (7):
+ * userattr and userdnattr set USERDNATTR (3) whatever came before, a
+ * userdn whose first URL is anyone sets USERDN_ANYONE (0); the others
+ * only lower it: a userdn's all to 1, another URL but self to 2,
+ * groupdnattr to 4 with an ldap URL or 5, groupdn to 6. */
+static void
+elevel_walk(const struct acreI_bind *b, unsigned *lv)
+{
+    unsigned to;
+
+    if (!b)
+        return;
+    switch (b->kw) {
+    case ACREI_ACI_AND:
+    case ACREI_ACI_OR:
+    case ACREI_ACI_NOT:
+        elevel_walk(b->a, lv); /* the left operand is first in the text */
+        elevel_walk(b->b, lv);
+        return;
+    case ACREI_ACI_USERATTR:
+    case ACREI_ACI_USERDNATTR:
+        *lv = 3;
+        return;
+    case ACREI_ACI_USERDN:
+        if (b->nterms == 0 || b->terms[0].kind == ACREI_ACI_S_SELF)
+            return;
+        if (b->terms[0].kind == ACREI_ACI_S_ANYONE) {
+            *lv = 0;
+            return;
+        }
+        to = b->terms[0].kind == ACREI_ACI_S_ALL ? 1 : 2;
+        break;
+    case ACREI_ACI_GROUPDNATTR:
+        to = b->uakind == ACREI_ACI_UA_GROUPURL ? 4 : 5;
+        break;
+    case ACREI_ACI_GROUPDN:
+        to = 6;
+        break;
+    default:
+        return;
+    }
+    if (*lv > to)
+        *lv = to;
+}
+
+/* The ACI's elevel: its ACL texts in the order they are written, the
+ * earlier ones (xperms) before the last (perms). */
+static unsigned
+aci_elevel(const struct acreI_aci *a)
+{
+    unsigned lv = 7;
+
+    for (unsigned j = 0; j < a->nxperms; j++)
+        elevel_walk(a->xperms[j].bind, &lv);
+    for (unsigned j = 0; j < a->nperms; j++)
+        elevel_walk(a->perms[j].bind, &lv);
+    return lv;
 }
 
 /* Build the profile: 0 when 389 would have none (then every check of
@@ -717,15 +774,16 @@ anon_profile_build(struct acreR_aci *o)
         return 0;
     for (unsigned i = 0; i < set->n; i++) {
         const struct acreI_aci *a = &set->acis[i];
-        int anyone = 0, complex = 0, ne = 0, has_allow, deny = 0;
+        int complex = 0, ne = 0, has_allow, deny = 0;
         unsigned r = aci_rights(a, &has_allow);
         for (unsigned j = 0; j < a->nperms + a->nxperms; j++) {
-            bind_facts(any_perm(a, j)->bind, &anyone, &complex, &ne);
+            bind_facts(any_perm(a, j)->bind, &complex, &ne);
             deny |= any_perm(a, j)->deny;
         }
         if (deny && ne) /* "deny ... userdn != X": no profile at all */
             return 0;
-        if (!anyone || !(r & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+        /* "Must be a anyone rule": aci_elevel USERDN_ANYONE */
+        if (aci_elevel(a) != 0 || !(r & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
             continue;
         int pattern = (a->t.has & ACREI_ACI_T_TARGET) &&
                       a->t.target.kind == ACREI_ACI_PAT_PATTERN &&
