@@ -625,12 +625,27 @@ what_val(struct what_state *st, const struct kv *kv, acre_diag *diag)
     if (w->val)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "attr val already specified in to clause");
-    if (!w->has_attrs || w->nattrs != 1 || w->attrs[0].type < 0)
+    if (!w->has_attrs || w->nattrs != 1)
         return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
                            "attr val requires a single attribute");
+    int type = w->attrs[0].type;
+    /* one class (@oc, !oc, a bare class name) is a single entry to slapd
+     * too; a regex then tests the value of whatever attribute the class
+     * takes, and any other form reads the entry's attribute type, which
+     * a class has none of (slapd dies) */
+    if (type < 0 && (slash || !kv->has_style || !style_is(kv, "regex")))
+        return acreO_error(diag, ACRE_ERR_RULE_SYNTAX, st->file, kv->t, 0,
+                           "attr val on object class \"%s\" takes only "
+                           "val.regex (slapd reads an attribute type for "
+                           "any other form, and a class has none)",
+                           w->attrs[0].text);
     if (!(v = w->val = talloc_zero(st->b->ctx, struct acreI_val)))
         return ACRE_ERR_NOMEM;
-    int type = w->attrs[0].type;
+    if (type < 0) {
+        v->pos = acreO_pos_of(st->file, kv->t, 0);
+        v->style = ACREI_VAL_REGEX;
+        return val_regex(st, kv, diag);
+    }
     const struct acreS_attr *at = acreS_attr(st->b->schema, type);
     v->pos = acreO_pos_of(st->file, kv->t, 0);
     v->dn_syntax = has_syntax(at, DN_SYNTAX);

@@ -1030,8 +1030,16 @@ own_rule(struct gen *x, unsigned at)
         by[n++] = "set=\"this/manager/manager & user\" search";
         break;
     case 5:
-        what = "dn.children=\"ou=groups,dc=example,dc=com\" attrs=member "
-               "val.regex=\"ou=team\"";
+        /* one class is a single attribute to slapd: val.regex then
+         * tests the values of each type the class takes */
+        what = fmt(
+            x,
+            "dn.children=\"ou=groups,dc=example,dc=com\" attrs=%s "
+            "val.regex=\"%s\"",
+            PICK(x, ((const char *const[]){"member", "member", "@groupOfNames",
+                                           "!person", "groupOfNames"})),
+            PICK(x, ((const char *const[]){"ou=team", "ou=team", "^[a-m]",
+                                           "[0-9]"})));
         by[n++] = "users read";
         break;
     case 6:

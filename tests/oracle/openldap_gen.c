@@ -886,7 +886,15 @@ gen_val(struct gen *g, const char **attr, enum cap *vcap)
     const char *u = any_user(g);
 
     *vcap = CAP_NONE;
-    switch (B(g, 16)) {
+    switch (B(g, 17)) {
+    case 16: /* one class is a single attribute to slapd: val.regex only,
+                on the values of every type the class takes (objectClass
+                too, which no pattern here matches, by name or OID) */
+        *attr = PICK(g, ((const char *const[]){"@groupOfNames", "!person",
+                                               "@inetOrgPerson", "person"}));
+        return PICK(g, ((const char *const[]){"val.regex=\"^uid=\"",
+                                              "val.regex=\"ou=team\"",
+                                              "val.regex=\"u[0-9]\""}));
     case 12:
         *attr = PICK(g, ((const char *const[]){"cn;lang-fr", "-cn;lang-fr",
                                                "cn;lang-"}));

@@ -258,6 +258,15 @@ Test(openldap_parse, what_val)
     r = rule("to attrs=cn val.regex=\"^John D.+\" by * read");
     cr_expect_eq(acreI_val(&r->what)->style, ACREI_VAL_REGEX);
     cr_expect_str_eq(acreI_val(&r->what)->re.pattern, "^John D.+");
+    /* one class is a single attribute to slapd too, for val.regex */
+    static const char *const cls[] = {"@person", "!person", "person"};
+    for (size_t i = 0; i < NELEM(cls); i++) {
+        char *s = talloc_asprintf(ctx, "to attrs=%s val.regex=ou=x by * read",
+                                  cls[i]);
+        r = rule(s);
+        cr_expect_eq(acreI_val(&r->what)->style, ACREI_VAL_REGEX, "%s", s);
+        cr_expect_str_eq(acreI_val(&r->what)->re.pattern, "ou=x");
+    }
 
     static const struct {
         const char *style;
@@ -591,6 +600,13 @@ Test(openldap_parse, errors_with_position)
         {"access to val=x by * read\n", 1, 11, "single attribute"},
         {"access to attrs=cn,sn val=x by * read\n", 1, 23, "single"},
         {"access to attrs=cn val=x val=y by * read\n", 1, 26, "already"},
+        {"access to attrs=@person val=x by * read\n", 1, 25,
+         "takes only val.regex"},
+        {"access to attrs=!person val.exact=x by * read\n", 1, 25,
+         "takes only val.regex"},
+        {"access to attrs=person val/caseExactMatch.regex=x by * read\n", 1, 24,
+         "takes only val.regex"},
+        {"access to attrs=@person,cn val.regex=x by * read\n", 1, 28, "single"},
         {"access to attrs=cn val/fooMatch=x by * read\n", 1, 24,
          "invalid matching rule"},
         {"access to attrs=cn val/integerMatch=3 by * read\n", 1, 24,
