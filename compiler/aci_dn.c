@@ -358,9 +358,12 @@ acreA_filter(struct acreA_p *p, size_t off, const char *s, size_t n,
 
     if (!t)
         return ACRE_ERR_NOMEM;
-    unsigned fl = 0;
+    /* 389 reads every filter of an ACI with slapi_str2filter (a
+     * targetfilter, targattrfilters, a userdn or groupdn URL's):
+     * balanced parentheses in a value are the value's */
+    unsigned fl = p->variant == ACREI_ACI_389 ? ACREF_389_PARENS : 0;
     if (p->variant == ACREI_ACI_389 && p->filter389)
-        fl |= ACREF_389_NAMES | ACREF_389_PARENS;
+        fl |= ACREF_389_NAMES;
     if (p->variant == ACREI_ACI_389 && p->rawsubs)
         fl |= ACREF_389_RAWSUBS;
     int rc =

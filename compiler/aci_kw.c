@@ -1419,26 +1419,22 @@ split_at(const char *s, size_t a, size_t e, const char *sep)
     return e;
 }
 
-/* 389 (acl_verify_exactly_one_attribute): every item of the filter
- * s[a..a+n) (already parsed, so a raw '(' opens an item) is on attribute
- * type `type` (options ignored). */
+/* 389 (acl_verify_exactly_one_attribute): every item of the parsed
+ * filter is on the attribute type *arg (options aside); an extensible
+ * item naming no type is on none. */
 static int
-only_attr(struct acreA_p *p, size_t a, size_t n, int type)
+own_attr_item(void *arg, const struct acreF_desc *d)
 {
-    const char *s = p->s;
+    return d && d->type == *(const int *)arg;
+}
 
-    for (size_t i = a; i < a + n; i++) {
-        if (s[i] != '(' || (i + 1 < a + n && strchr("&|!(", s[i + 1])))
-            continue;
-        size_t j = i + 1;
-        while (j < a + n && !strchr("=~<>:;", s[j]))
-            j++;
-        if (j == i + 1 ||
-            acreS_attr_find(p->schema, s + i + 1, j - i - 1) != type)
-            return acreA_err(p, ACRE_ERR_RULE_SYNTAX, i + 1,
-                             "a targattrfilters filter may test only its "
-                             "own attribute");
-    }
+static int
+only_attr(struct acreA_p *p, size_t a, const struct acreF_filter *f, int type)
+{
+    if (!acreF_every_item(f, own_attr_item, &type))
+        return acreA_err(p, ACRE_ERR_RULE_SYNTAX, a,
+                         "a targattrfilters filter may test only its "
+                         "own attribute");
     return 0;
 }
 
@@ -1484,7 +1480,7 @@ attrfilter(struct acreA_p *p, size_t a, size_t e,
         return ACRE_ERR_NOMEM;
     if ((rc = acreA_filter(p, fa, p->s + fa, fn, &f->filter)))
         return rc;
-    return only_attr(p, fa, fn, f->type);
+    return only_attr(p, fa, f->filter, f->type);
 }
 
 /* s[a..e) holds w (389's strstr), or not: its offset, or e */

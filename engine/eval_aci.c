@@ -1379,7 +1379,8 @@ url_takes(struct ck *c, const char *s, size_t n, const acre_entry_view *u)
                            NULL);
     if (!rc && url.filter)
         rc = acreF_parse_flags(tmp, rq->schema, url.filter, strlen(url.filter),
-                               v389 ? ACREF_389_RAWSUBS : 0, &f, NULL);
+                               v389 ? ACREF_389_RAWSUBS | ACREF_389_PARENS : 0,
+                               &f, NULL);
     if (!rc) {
         struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
         r = in_scope(u->dn, base, url.scope) &&
@@ -1819,8 +1820,9 @@ role_has(struct ck *c, void *tmp, const acre_dn *rdn, unsigned depth)
         if (find_attr(s, role, "nsRoleFilter", &a)) {
             struct acreF_filter *f;
             struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-            if (acreF_parse(tmp, s, a->vals[0].val, a->vals[0].len, &f, NULL) ==
-                0)
+            /* the roles plugin reads it with slapi_str2filter */
+            if (acreF_parse_flags(tmp, s, a->vals[0].val, a->vals[0].len,
+                                  ACREF_389_PARENS, &f, NULL) == 0)
                 r = acreV_filter_eval(c->rq, f, u, &h) == ACREF_TRUE ? T : F;
         }
     } else if (has_class(s, role, "nsNestedRoleDefinition") &&

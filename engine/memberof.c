@@ -388,8 +388,10 @@ add_role(struct build *b, const acre_entry_view *e, unsigned bits)
     } else if (bits & C_FILTERED) {
         const acre_value *v = first_value(b->k->nsRoleFilter, e);
         r->kind = R_FILTERED;
-        if (v && acreF_parse(x, b->rq->schema, (const char *)v->val, v->len,
-                             &r->f, NULL) == ACRE_ERR_NOMEM)
+        /* the roles plugin reads it with slapi_str2filter */
+        if (v &&
+            acreF_parse_flags(x, b->rq->schema, (const char *)v->val, v->len,
+                              ACREF_389_PARENS, &r->f, NULL) == ACRE_ERR_NOMEM)
             return b->rc = ACRE_ERR_NOMEM;
     } else {
         r->kind = R_NESTED;

@@ -51,7 +51,10 @@ static const char *const depts[] = {"10", "20", "30"};
 static const char *const etypes[] = {"staff", "contractor", "intern"};
 static const char *const places[] = {"Paris", "Berlin", "Oslo"};
 static const char *const titles[] = {"engineer", "manager", "clerk"};
-static const char *const descs[] = {"on call", "remote", "part time"};
+/* "remote (eu)": 389 reads a filter's balanced parentheses as a value's
+ * (slapi_str2filter), in URLs, role filters and targetfilters alike */
+static const char *const descs[] = {"on call", "remote", "part time",
+                                    "remote (eu)"};
 
 /* ---- entries ------------------------------------------------------------- */
 
@@ -301,6 +304,7 @@ make_groups(struct gen *g)
         "ldap:///" SUFFIX "??sub?(l=Paris)",
         "ldap:///" SUFFIX "??sub?(l=Par*)",
         "ldap:///" SUFFIX "??sub?(l=par*)",
+        "ldap:///" SUFFIX "??sub?(description=remote (eu))",
         "ldap:///" SUFFIX "??sub"};
 
     make_static(g);
@@ -318,7 +322,8 @@ static void
 make_roles(struct gen *g)
 {
     static const char *const filters[] = {"(departmentNumber=20)",
-                                          "(employeeType=staff)", "(l=Oslo)"};
+                                          "(employeeType=staff)", "(l=Oslo)",
+                                          "(description=remote (eu))"};
     int m = new_ent(g, 0, "cn", "managed", K_ROLE,
                     "top LDAPsubentry nsRoleDefinition "
                     "nsSimpleRoleDefinition nsManagedRoleDefinition");
@@ -580,7 +585,8 @@ targetfilter(struct gen *g, const struct tctx *t, struct dt_str *out)
                                     "(uid=a*)",
                                     "(&(objectClass=person)(mail=*))",
                                     "(memberOf=CN=G1, OU=Groups," SUFFIX ")",
-                                    "(manager=*e*)"};
+                                    "(manager=*e*)",
+                                    "(description=remote (eu))"};
 
     const char *op = dt_rng_chance(&g->r, 25) ? "!=" : "=";
 
@@ -698,6 +704,7 @@ userdn(struct gen *g, const struct tctx *t, struct dt_str *out)
         "ldap:///" SUFFIX "??sub?(l=Paris)",
         "ldap:///" SUFFIX "??sub?(l=Par*)",
         "ldap:///" SUFFIX "??sub?(l=par*)",
+        "ldap:///ou=people," SUFFIX "??sub?(description=remote (eu))",
         "ldap:///" SUFFIX "??sub"};
     const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
 

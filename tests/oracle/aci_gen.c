@@ -157,7 +157,8 @@ add_person(struct gen *g, unsigned i)
         line(g, e, "telephoneNumber: +1 555 01%02u", i);
     if (acreG_rng_pct(&g->r, 40))
         line(g, e, "description: %s",
-             PICK(g, ((const char *const[]){"first", "staff", "on call"})));
+             PICK(g, ((const char *const[]){"first", "staff", "on call",
+                                            "on (call)"})));
     if (acreG_rng_pct(&g->r, 80))
         line(g, e, "departmentNumber: %s",
              PICK(g, ((const char *const[]){"42", "7", "20"})));
@@ -214,7 +215,8 @@ add_groups(struct gen *g)
     const char *ub = PICK(g, ((const char *const[]){PEOPLE, "ou=eng," PEOPLE}));
     const char *uf =
         PICK(g, ((const char *const[]){"(departmentNumber=42)", "(sn=B)",
-                                       "(mail=*)", "(sn=B*)", "(sn=b*)"}));
+                                       "(mail=*)", "(sn=B*)", "(sn=b*)",
+                                       "(description=on (call))"}));
     line(g, d, "memberURL: ldap:///%s??sub?%s", ub, uf);
 }
 
@@ -239,7 +241,9 @@ add_roles(struct gen *g)
     add_role(g, "mrole", "nsSimpleRoleDefinition", "nsManagedRoleDefinition");
     struct acreG_aci_entry *f = add_role(g, "frole", "nsComplexRoleDefinition",
                                          "nsFilteredRoleDefinition");
-    line(g, f, "nsRoleFilter: (departmentNumber=7)");
+    line(g, f, "nsRoleFilter: %s",
+         acreG_rng_pct(&g->r, 25) ? "(description=on (call))"
+                                  : "(departmentNumber=7)");
     struct acreG_aci_entry *n = add_role(g, "nrole", "nsComplexRoleDefinition",
                                          "nsNestedRoleDefinition");
     line(g, n, "nsRoleDN: cn=mrole," SFX);
@@ -316,11 +320,12 @@ userdn_term(struct gen *g)
         return fmt(g, "ldap:///uid=%c*,%s", c0, ous[acreG_rng_below(&g->r, 3)]);
     }
     case 8:
-        return fmt(g, "ldap:///" PEOPLE "??%s",
-                   PICK(g, ((const char *const[]){
-                               "sub?(departmentNumber=42)", "one?(sn=B)",
-                               "sub?(mail=*)", "base?(objectClass=*)",
-                               "sub?(sn=B*)", "sub?(sn=*b)", "sub"})));
+        return fmt(
+            g, "ldap:///" PEOPLE "??%s",
+            PICK(g, ((const char *const[]){
+                        "sub?(departmentNumber=42)", "one?(sn=B)",
+                        "sub?(mail=*)", "base?(objectClass=*)", "sub?(sn=B*)",
+                        "sub?(sn=*b)", "sub", "sub?(description=on (call))"})));
     case 9: {
         const char *p1 = person(g);
         return fmt(g, "ldap:///%s || ldap:///%s", p1, person(g));

@@ -201,10 +201,11 @@ bind_matches_url_text(const struct acreR_aci *o, void *tmp, const char *s,
     if (!base)
         return 0;
     /* 389's string_filter_sub takes the substrings components of this
-     * filter as written: the search has set FILTER_NORMALIZED */
+     * filter as written: the search has set FILTER_NORMALIZED; the text
+     * is slapi_str2filter's (a value's balanced parentheses its own) */
     if (u.filter &&
         acreF_parse_flags(tmp, o->schema, u.filter, strlen(u.filter),
-                          ACREF_389_RAWSUBS, &f, NULL))
+                          ACREF_389_RAWSUBS | ACREF_389_PARENS, &f, NULL))
         return 0;
     return bind_matches_url(o, base, u.scope, f);
 }
@@ -387,8 +388,8 @@ has_role(const struct acreR_aci *o, void *tmp, const acre_dn *rdn, int depth)
         const acre_view_attr *a = &r->attrs[i];
         struct acreF_filter *f;
         if (acreR_aci_type_of(o, a->id) != o->id_rolefilter ||
-            acreF_parse(tmp, o->schema, a->vals[0].val, a->vals[0].len, &f,
-                        NULL))
+            acreF_parse_flags(tmp, o->schema, a->vals[0].val, a->vals[0].len,
+                              ACREF_389_PARENS, &f, NULL))
             continue;
         return acreR_aci_filter_plain(o, f, be) == ACREF_TRUE;
     }
