@@ -860,11 +860,15 @@ cli_who_subject(const struct cli_who *w, const acre_schema *schema,
 {
     int rc;
 
+    /* an anonymous connection: no DN bound; -D only names the DN of a
+     * proxied authorization, with --authc-dn '' (the DN bound, none) */
     if (w->auth_method && !strcmp(w->auth_method, "none") &&
-        ((w->authz_dn && *w->authz_dn) || (w->authc_dn && *w->authc_dn))) {
+        ((w->authc_dn && *w->authc_dn) ||
+         (!w->authc_dn && w->authz_dn && *w->authz_dn))) {
         fprintf(stderr,
                 "acre %s: --auth-method none is anonymous: it takes "
-                "no -D or --authc-dn\n",
+                "no -D or --authc-dn (but -D DN --authc-dn '', a proxied "
+                "authorization on an anonymous connection)\n",
                 w->cmd);
         return CLI_EXIT_USAGE;
     }

@@ -3134,6 +3134,19 @@ anon(struct ck *c, const struct acreF_desc *d, unsigned rights)
     return taken ? anon_said(c, NULL, 0) : -1;
 }
 
+/* profile -- anon() when 389 asks its anonymous profile: for read and
+ * search, when the DN *bound* is anonymous (acl_access_allowed's
+ * clientDn, SLAPI_REQUESTOR_DN), whatever DN a proxied authorization
+ * names, and before it asks the bound DN's proxy right; -1 otherwise. */
+static int
+profile(struct ck *c, const struct acreF_desc *d, unsigned rights)
+{
+    if (c->rq->authc || !c->ix->anon_valid ||
+        !(rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+        return -1;
+    return anon(c, d, rights);
+}
+
 /* split -- the current entry's candidates that have one of `rights`,
  * denies first, for decide (kept for the next entries of the same
  * deepest holder, until other rights are checked). */
@@ -3268,9 +3281,8 @@ decide_(struct ck *c, const struct acreF_desc *d, unsigned rights,
     }
     if (c->ix->set->variant == ACREI_ACI_OPENDJ)
         return dj_decide(c, d, rights, NULL, NULL);
-    if (!c->rq->authz && c->ix->anon_valid &&
-        (rights & (ACREI_ACI_READ | ACREI_ACI_SEARCH))) {
-        int r = anon(c, d, rights);
+    if (!c->st->px) {
+        int r = profile(c, d, rights);
         if (r >= 0)
             return r;
     }
@@ -3791,9 +3803,15 @@ sm_denied(struct ck *c)
 static int
 decide(struct ck *c, const struct acreF_desc *d, unsigned rights)
 {
-    /* proxied authorization: the DN bound's proxy right first */
-    if (c->st->px && !proxy_gate(c->rq, c->st, c->e, d))
-        return 0;
+    /* proxied authorization: the anonymous profile when the DN bound is
+     * anonymous, then the DN bound's proxy right */
+    if (c->st->px) {
+        int r = profile(c, d, rights);
+        if (r >= 0)
+            return r;
+        if (!proxy_gate(c->rq, c->st, c->e, d))
+            return 0;
+    }
     /* moddn (asked by get-effective-rights alone) in a copy of its own */
     if (rights & ACREI_ACI_MODDN)
         return decide_(c, d, rights, 0, 1);
@@ -3889,17 +3907,20 @@ acreV_aci_explain(struct acre_request *rq, const acre_entry_view *e,
         t->fn(t->arg, &ev);
         return 0;
     }
-    if (c.st->px && !proxy_gate(rq, c.st, e, attr)) {
+    c.tr = t;
+    c.by = NULL;
+    c.kept = 0;
+    /* as decide(): the profile of an anonymous DN bound, the proxy right */
+    g = c.st->px ? profile(&c, attr, rights) : -1;
+    if (g < 0 && c.st->px && !proxy_gate(rq, c.st, e, attr)) {
         struct acreV_aci_event ev = {
             ACREV_ACI_EV_PROXY,   NULL, NULL, NULL, 0, 0, 0,
             rq->limit_hit && !was};
         t->fn(t->arg, &ev);
         return 0;
     }
-    c.tr = t;
-    c.by = NULL;
-    c.kept = 0;
-    g = decide_traced(&c, attr, rights);
+    if (g < 0)
+        g = decide_traced(&c, attr, rights);
     struct acreV_aci_event ev = {
         ACREV_ACI_EV_END,     c.by, c.by ? c.by->aci : NULL, NULL, g, 0, 0,
         rq->limit_hit && !was};
@@ -4022,11 +4043,9 @@ visible(struct ck *c, uint32_t *read_at)
         return 1;
     if (c->ix->set->variant == ACREI_ACI_OPENDJ)
         return dj_visible(c);
-    if (!c->rq->authz && c->ix->anon_valid) {
-        int r = anon(c, NULL, ACREI_ACI_READ);
-        if (r >= 0)
-            return r;
-    }
+    int r = profile(c, NULL, ACREI_ACI_READ);
+    if (r >= 0)
+        return r;
     for (unsigned i = 0; !found && i < e->nattrs; i++) {
         struct acreF_desc d;
         if ((i > 0 && operational(c->rq->schema, e->attrs[i].id)) ||

@@ -72,7 +72,8 @@ run_389() {
 
 # acre_search ACRE DATA DN SCOPE BASE FILTER ATTRS [PROXYDN] -- one search,
 # as a block body: the LDIF, then "# rc R" (R: acre's exit status, the
-# result code).  PROXYDN: a proxied authorization, DN bound as --authc-dn.
+# result code).  PROXYDN: a proxied authorization (- to anonymous), DN
+# bound as --authc-dn (- anonymous: an empty one).
 acre_search() {
 	local acre=$1 data=$2 dn=$3 scope=$4 base=$5 filter=$6 attrs=$7 rc out
 	local proxy=${8:-}
@@ -80,7 +81,7 @@ acre_search() {
 	set -f
 	local who=(--auth-method none)
 	[ "$dn" != - ] && who=(-D "$dn" --auth-method simple)
-	[ -n "$proxy" ] && who=(-D "$proxy" --authc-dn "${dn#-}" \
+	[ -n "$proxy" ] && who=(-D "${proxy#-}" --authc-dn "${dn#-}" \
 		--auth-method "$([ "$dn" != - ] && echo simple || echo none)")
 	[ "$attrs" = - ] && attrs=''
 	# shellcheck disable=SC2086 # ATTRS is a list

@@ -1487,21 +1487,24 @@ write_searches(struct gen *g, struct dt_str *out)
     for (unsigned i = 0; i < nroot; i++)
         dt_str_printf(out, "cn=Directory Manager\tROOTPW\t%s\n", q[i]);
     /* proxied authorization (the control, critical): a person the ACIs
-     * let proxy, another who may not, or the Directory Manager, as a
-     * person (or a DN with no entry, or the Directory Manager, which 389
-     * refuses) */
+     * let proxy, another who may not, the Directory Manager or an
+     * anonymous connection, as a person (or a DN with no entry, the
+     * Directory Manager, which 389 refuses, or anonymous: "-") */
     unsigned nproxy = g->proxier[0] >= 0 ? nq : 0;
     for (unsigned i = 0; i < nproxy; i++) {
-        unsigned k = dt_rng_below(&g->r, 10);
+        unsigned k = dt_rng_below(&g->r, 12);
         int as = pick_of(g, g->people, g->npeople);
-        const char *pdn = k == 9   ? "cn=Directory Manager"
-                          : k == 8 ? "uid=nobody,ou=people," SUFFIX
-                                   : g->v[as].dn;
-        if (k < 6)
+        const char *pdn = k == 9    ? "cn=Directory Manager"
+                          : k == 8  ? "uid=nobody,ou=people," SUFFIX
+                          : k == 11 ? "-"
+                                    : g->v[as].dn;
+        if (k < 6 || k == 11)
             dt_str_printf(out, "%s\tpw-%s\t", g->v[g->proxier[k & 1]].dn,
                           g->v[g->proxier[k & 1]].name);
         else if (k == 6)
             dt_str_puts(out, "cn=Directory Manager\tROOTPW\t");
+        else if (k == 10)
+            dt_str_puts(out, "-\t-\t");
         else {
             int b = pick_of(g, g->people, g->npeople);
             dt_str_printf(out, "%s\tpw-%s\t", g->v[b].dn, g->v[b].name);

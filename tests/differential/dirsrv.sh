@@ -297,8 +297,13 @@ dirsrv_load() {
 dirsrv_search_as() {
 	local dn=$1 pw=$2 scope=$3 base=$4 filter=$5 proxy=()
 	shift 5
-	# DIRSRV_PROXY: the DN of a proxied authorization control (critical)
-	[ -n "${DIRSRV_PROXY:-}" ] && proxy=(-e "!authzid=dn:$DIRSRV_PROXY")
+	# DIRSRV_PROXY: the DN of a proxied authorization control (critical),
+	# - for anonymous ("dn:")
+	case ${DIRSRV_PROXY:-} in
+	'') ;;
+	-) proxy=(-e '!authzid=dn:') ;;
+	*) proxy=(-e "!authzid=dn:$DIRSRV_PROXY") ;;
+	esac
 	if [ -n "$dn" ]; then
 		ldapsearch -x -H "$DIRSRV_URI" -D "$dn" -w "$pw" -LLL -o ldif-wrap=no \
 			"${proxy[@]}" -b "$base" -s "$scope" "$filter" "$@"
@@ -313,7 +318,7 @@ dirsrv_search_as() {
 # with "-" for an anonymous BINDDN (and its PASSWORD) and for "no ATTRS"
 # (all user attributes), ROOTPW for the run's Directory Manager password;
 # ATTRS otherwise space-separated; PROXYDN, when there, the DN of a
-# proxied authorization control.  No field is
+# proxied authorization control (- for anonymous).  No field is
 # empty (bash's read would merge two tabs).  stderr goes to OUT.err.
 dirsrv_run_searches() {
 	local spec=$1 out=$2 dn pw scope base filter attrs proxy n=0

@@ -320,12 +320,15 @@ userdn_term(struct gen *g)
         return fmt(g, "ldap:///uid=%c*,%s", c0, ous[acreG_rng_below(&g->r, 3)]);
     }
     case 8:
-        return fmt(
-            g, "ldap:///" PEOPLE "??%s",
-            PICK(g, ((const char *const[]){
-                        "sub?(departmentNumber=42)", "one?(sn=B)",
-                        "sub?(mail=*)", "base?(objectClass=*)", "sub?(sn=B*)",
-                        "sub?(sn=*b)", "sub", "sub?(description=on (call))"})));
+        /* 389 reads "(description=on (call))" as slapi_str2filter does;
+         * OpenDJ refuses the ACI */
+        if (g->c->variant == ACREG_ACI_389 && acreG_rng_pct(&g->r, 12))
+            return "ldap:///" PEOPLE "??sub?(description=on (call))";
+        return fmt(g, "ldap:///" PEOPLE "??%s",
+                   PICK(g, ((const char *const[]){
+                               "sub?(departmentNumber=42)", "one?(sn=B)",
+                               "sub?(mail=*)", "base?(objectClass=*)",
+                               "sub?(sn=B*)", "sub?(sn=*b)", "sub"})));
     case 9: {
         const char *p1 = person(g);
         return fmt(g, "ldap:///%s || ldap:///%s", p1, person(g));
@@ -783,13 +786,18 @@ add_requesters(struct gen *g)
     g->c->rq[g->c->nrq - 1].ssf = 256;
     add_who(g, "rootdn", ACREG_ACI_ROOTDN, "simple");
     /* proxied authorization: a person as another, the directory manager
-     * as a person */
+     * as a person, an anonymous connection as a person, a person as
+     * anonymous ("") */
     unsigned q = acreG_rng_below(&g->r, g->npeople);
     p = (q + 1 + acreG_rng_below(&g->r, g->npeople - 1)) % g->npeople;
     add_who(g, fmt(g, "%s-as-%s", names[p], names[q]), g->people[p], "simple");
     g->c->rq[g->c->nrq - 1].proxied_dn = talloc_strdup(g->c, g->people[q]);
     add_who(g, fmt(g, "rootdn-as-%s", names[q]), ACREG_ACI_ROOTDN, "simple");
     g->c->rq[g->c->nrq - 1].proxied_dn = talloc_strdup(g->c, g->people[q]);
+    add_who(g, fmt(g, "anonymous-as-%s", names[q]), NULL, "none");
+    g->c->rq[g->c->nrq - 1].proxied_dn = talloc_strdup(g->c, g->people[q]);
+    add_who(g, fmt(g, "%s-as-anonymous", names[p]), g->people[p], "simple");
+    g->c->rq[g->c->nrq - 1].proxied_dn = "";
 }
 
 static const char *

@@ -31,12 +31,15 @@
  *   5. then an allow perm covering R whose bind rule is TRUE allows;
  *   6. otherwise denied.
  *
- * Anonymous requesters (aclanom.c): when every ACI whose first userdn term
- * is "anyone" and that has read or search is a plain allow (no other
- * keyword, no self, no macro, no deny perm, no target pattern, no "!="
- * target or targetfilter, no targetattr pattern), those ACIs form 389's
- * anonymous profile, and read / search checks of an anonymous requester
- * ask it first: when a profile ACI with the right is about the entry
+ * Anonymous requesters (aclanom.c): when every ACI of elevel
+ * USERDN_ANYONE (a userdn whose first term is "anyone", no userattr or
+ * userdnattr after it in the text) that has read or search is a plain
+ * allow (no other keyword, no self, no macro, no deny perm, no target
+ * pattern, no "!=" target or targetfilter, no targetattr pattern), those
+ * ACIs form 389's anonymous profile, and read / search checks where the
+ * DN *bound* is anonymous (a proxied authorization's DN aside) ask it
+ * first, before any proxy right: when a profile ACI with the right is
+ * about the entry
  * (target subtree -- the holder's for a "($dn)" target, which 389 keeps
  * apart from aci->target --, targetfilter true) the profile decides -- at entry
  * level allowed, for an attribute allowed when one of them lists it --
@@ -158,6 +161,7 @@ acreR_aci_new(void *ctx, const struct acreI_aci_set *set,
             return rc;
         }
         o->proxied = 1;
+        o->bound_anon = !who->bind_dn || !*who->bind_dn;
         if (o->px && is_root(o->px)) {
             talloc_free(o->px);
             o->px = NULL;
@@ -198,8 +202,10 @@ acreR_aci_new(void *ctx, const struct acreI_aci_set *set,
     schema_ids(o);
     if (!o->proxied)
         o->bound_root = is_root(o);
+    if (!o->proxied)
+        o->bound_anon = !o->bind;
     *out = o;
-    if (!o->bind)
+    if (o->bound_anon)
         o->has_anon = anon_profile_build(o);
     return 0;
 }
@@ -640,11 +646,12 @@ acreR_aci_check(struct acreR_aci *o, const acre_entry_view *e, int attr,
 {
     if (o->set->variant == ACREI_ACI_OPENDJ)
         return acreR_dj_check(o, e, attr, right);
-    if (!proxy_right(o, e, attr))
-        return 0;
+    /* acl_access_allowed: the anonymous profile (of an anonymous DN
+     * bound) answers before the proxy right is asked */
     int by_deny, p = is_root(o) ? -1 : anon_profile(o, e, attr, right);
-
-    return p >= 0 ? p : decide(o, e, attr, right, &by_deny);
+    if (p >= 0)
+        return p;
+    return proxy_right(o, e, attr) && decide(o, e, attr, right, &by_deny);
 }
 
 /* ------------------------------------------------------------------------
@@ -851,8 +858,7 @@ static int
 anon_profile(struct acreR_aci *o, const acre_entry_view *e, int attr,
              unsigned right)
 {
-    if (o->bind || !o->has_anon ||
-        !(right & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
+    if (!o->has_anon || !(right & (ACREI_ACI_READ | ACREI_ACI_SEARCH)))
         return -1;
     return anon_profile_check(o, e, attr, right);
 }

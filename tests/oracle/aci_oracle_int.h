@@ -36,7 +36,9 @@ struct acreR_aci {
     int id_member, id_unique, id_url, id_roledn, id_rolefilter, id_oc, id_aci,
         id_rolescope;
     int oc_managed, oc_filtered, oc_nested;
-    int has_anon;   /* anonymous, and 389 would have an anonymous profile */
+    int bound_anon; /* the DN bound is anonymous (under a proxied
+                       authorization too: 389's clientDn) */
+    int has_anon;   /* bound_anon, and 389 would have an anonymous profile */
     unsigned *anon; /* its ACIs: indexes into set->acis */
     unsigned nanon;
     /* a search's missing base is being judged (findentry.c, before the

@@ -179,7 +179,7 @@ engine_search(const struct world *w, const struct acreG_aci_who *g,
     memset(&who, 0, sizeof who);
     /* proxied: the checks are the proxied DN's, the DN bound asks */
     who.authz_dn = g->proxied_dn ? g->proxied_dn : g->bind_dn;
-    who.authc_dn = g->proxied_dn ? g->bind_dn : NULL;
+    who.authc_dn = !g->proxied_dn ? NULL : g->bind_dn ? g->bind_dn : "";
     who.auth_method = g->auth_method;
     who.ssf = g->ssf;
     who.domain = g->dns;
