@@ -690,50 +690,56 @@ bind_facts(const struct acreI_bind *b, int *complex, int *ne)
     }
 }
 
-/* aci_elevel as aclparse.c's __aclp__normalize_acltxt leaves it, walking
- * the rules of each ACE in text order from ACI_DEFAULT_ELEVEL (7):
- * userattr and userdnattr set USERDNATTR (3) whatever came before, a
- * userdn whose first URL is anyone sets USERDN_ANYONE (0); the others
- * only lower it: a userdn's all to 1, another URL but self to 2,
- * groupdnattr to 4 with an ldap URL or 5, groupdn to 6. */
+/* aci_elevel as aclparse.c's __aclp__normalize_acltxt leaves it: it
+ * starts at ACI_DEFAULT_ELEVEL (7) and each rule, in text order, either
+ * sets it (userattr and userdnattr: USERDNATTR, 3; a userdn whose first
+ * URL is anyone: USERDN_ANYONE, 0) or lowers it to a floor (a userdn's
+ * all: 1, another URL but self: 2; groupdnattr: 4 with an ldap URL, else
+ * 5; groupdn: 6); any other rule leaves it. */
+enum { EL_KEEP, EL_SET, EL_FLOOR };
+
+static int
+elevel_rule(const struct acreI_bind *b, unsigned *v)
+{
+    int first = b->nterms ? (int)b->terms[0].kind : -1;
+
+    if (b->kw == ACREI_ACI_USERATTR || b->kw == ACREI_ACI_USERDNATTR)
+        return *v = 3, EL_SET;
+    if (b->kw == ACREI_ACI_USERDN && first == ACREI_ACI_S_ANYONE)
+        return *v = 0, EL_SET;
+    if (b->kw == ACREI_ACI_USERDN && first >= 0 && first != ACREI_ACI_S_SELF)
+        return *v = first == ACREI_ACI_S_ALL ? 1 : 2, EL_FLOOR;
+    if (b->kw == ACREI_ACI_GROUPDNATTR)
+        return *v = b->uakind == ACREI_ACI_UA_GROUPURL ? 4 : 5, EL_FLOOR;
+    if (b->kw == ACREI_ACI_GROUPDN)
+        return *v = 6, EL_FLOOR;
+    return EL_KEEP;
+}
+
+/* The rules of b in text order (an operator's left operand first). */
 static void
 elevel_walk(const struct acreI_bind *b, unsigned *lv)
 {
-    unsigned to;
+    unsigned v = 0;
 
     if (!b)
         return;
-    switch (b->kw) {
-    case ACREI_ACI_AND:
-    case ACREI_ACI_OR:
-    case ACREI_ACI_NOT:
-        elevel_walk(b->a, lv); /* the left operand is first in the text */
+    if (b->kw == ACREI_ACI_AND || b->kw == ACREI_ACI_OR ||
+        b->kw == ACREI_ACI_NOT) {
+        elevel_walk(b->a, lv);
         elevel_walk(b->b, lv);
         return;
-    case ACREI_ACI_USERATTR:
-    case ACREI_ACI_USERDNATTR:
-        *lv = 3;
-        return;
-    case ACREI_ACI_USERDN:
-        if (b->nterms == 0 || b->terms[0].kind == ACREI_ACI_S_SELF)
-            return;
-        if (b->terms[0].kind == ACREI_ACI_S_ANYONE) {
-            *lv = 0;
-            return;
-        }
-        to = b->terms[0].kind == ACREI_ACI_S_ALL ? 1 : 2;
+    }
+    switch (elevel_rule(b, &v)) {
+    case EL_SET:
+        *lv = v;
         break;
-    case ACREI_ACI_GROUPDNATTR:
-        to = b->uakind == ACREI_ACI_UA_GROUPURL ? 4 : 5;
-        break;
-    case ACREI_ACI_GROUPDN:
-        to = 6;
+    case EL_FLOOR:
+        *lv = v < *lv ? v : *lv;
         break;
     default:
-        return;
+        break;
     }
-    if (*lv > to)
-        *lv = to;
 }
 
 /* The ACI's elevel: its ACL texts in the order they are written, the
