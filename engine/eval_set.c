@@ -640,6 +640,13 @@ entry_named(struct ev *x, const char *s, size_t n, const acre_entry_view **e)
     return kind == NAMED_NONE && rq->limit_hit ? -1 : kind;
 }
 
+/* is_url -- does s[0..n) start with "ldap:///" (case aside)? */
+static inline int
+is_url(const char *s, size_t n)
+{
+    return n >= 8 && (s[0] | 0x20) == 'l' && !strncasecmp(s, "ldap:///", 8);
+}
+
 /* slapd's acl_set_gather for one element. */
 static int
 gather(struct ev *x, struct set *out, const char *s, size_t n,
@@ -649,7 +656,7 @@ gather(struct ev *x, struct set *out, const char *s, size_t n,
 
     if (step(x))
         return -1;
-    if (n >= 8 && (s[0] | 0x20) == 'l' && !strncasecmp(s, "ldap:///", 8)) {
+    if (is_url(s, n)) {
         x->url = 1;
         return gather_url(x, out, s, n, nd);
     }
@@ -1072,6 +1079,28 @@ one_elem(const struct ev *x, const struct acreI_setnode *nd, const char **e,
     }
 }
 
+/* clo_answer -- answer attr_has from m, the remembered closure of the
+ * one element f gathered: its steps (with `extra` before them) spent, *size
+ * and *has (is e[0..n), hash h, f or in m?).  0, nothing spent, when the
+ * work left or the bound on DNs would not allow it (the general path then
+ * finds the same closure and fails the same way). */
+static int
+clo_answer(struct ev *x, const struct clo *m, const struct elem *f,
+           size_t extra, const char *e, size_t n, uint32_t h, size_t *size,
+           int *has)
+{
+    size_t steps = extra + m->total - (m->self_in ? m->w : 0);
+
+    if (steps > x->work || m->nv + 1u > ACREV_SET_MAX_DNS)
+        return 0;
+    x->work -= steps;
+    *size = m->nv + (m->self_in ? 0u : 1u);
+    *has = f->h == h && f->n == n && memcmp(f->s, e, n) == 0;
+    for (unsigned i = 0; !*has && i < m->nv; i++)
+        *has = m->v[i].h == h && m->v[i].n == n && memcmp(m->v[i].s, e, n) == 0;
+    return 1;
+}
+
 /*
  * attr_has for this/attr* when the entry checked has one value of attr,
  * the host's normalised form, and the closure from it is remembered:
@@ -1090,8 +1119,7 @@ this_closure_has(struct ev *x, const struct acreI_setnode *nd, const char *e,
     const acre_view_attr *a;
 
     if (!x->clo_ok || nd->entrydn || x->rq->limit_hit ||
-        (c->endn_len >= 8 && (c->endn[0] | 0x20) == 'l' &&
-         !strncasecmp(c->endn, "ldap:///", 8)))
+        is_url(c->endn, c->endn_len))
         return 0;
     k = acreS_known(s);
     if (nd->ad->type == k->objectClass ||
@@ -1103,17 +1131,7 @@ this_closure_has(struct ev *x, const struct acreI_setnode *nd, const char *e,
     struct elem f = {(const char *)a->norms[0].val, a->norms[0].len, 0};
     f.h = hash1(f.s, f.n);
     const struct clo *m = closure_of(x, nd, &f);
-    if (!m)
-        return 0;
-    size_t steps = 3 + m->total - (m->self_in ? m->w : 0);
-    if (steps > x->work || m->nv + 1u > ACREV_SET_MAX_DNS)
-        return 0;
-    x->work -= steps;
-    *size = m->nv + (m->self_in ? 0u : 1u);
-    *has = f.h == h && f.n == n && memcmp(f.s, e, n) == 0;
-    for (unsigned i = 0; !*has && i < m->nv; i++)
-        *has = m->v[i].h == h && m->v[i].n == n && memcmp(m->v[i].s, e, n) == 0;
-    return 1;
+    return m && clo_answer(x, m, &f, 3, e, n, h, size, has);
 }
 
 /* Evaluate nd (an ATTR node) fresh: *size its elements, *has whether
@@ -1144,19 +1162,10 @@ attr_has(struct ev *x, const struct acreI_setnode *nd, const char *e, size_t n,
     if (!rc && nd->closure) {
         const struct clo *m = NULL;
         if (x->clo_ok && !nd->entrydn && out.n == 1 && !x->rq->limit_hit &&
-            (m = closure_of(x, nd, &out.v[0])) != NULL) {
-            size_t steps = m->total - (m->self_in ? m->w : 0);
-            if (steps <= x->work && m->nv + 1u <= ACREV_SET_MAX_DNS) {
-                x->work -= steps;
-                *size = m->nv + (m->self_in ? 0u : 1u);
-                *has = out.v[0].h == h && out.v[0].n == n &&
-                       memcmp(out.v[0].s, e, n) == 0;
-                for (unsigned i = 0; !*has && i < m->nv; i++)
-                    *has = m->v[i].h == h && m->v[i].n == n &&
-                           memcmp(m->v[i].s, e, n) == 0;
-                set_drop(&out);
-                return 0;
-            }
+            (m = closure_of(x, nd, &out.v[0])) != NULL &&
+            clo_answer(x, m, &out.v[0], 0, e, n, h, size, has)) {
+            set_drop(&out);
+            return 0;
         }
         rc = closure(x, nd, &out);
     }
