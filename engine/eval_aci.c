@@ -1820,10 +1820,16 @@ role_has(struct ck *c, void *tmp, const acre_dn *rdn, unsigned depth)
         if (find_attr(s, role, "nsRoleFilter", &a)) {
             struct acreF_filter *f;
             struct acreF_hooks h = acreV_filter_hooks(c->rq, NULL, NULL);
-            /* the roles plugin reads it with slapi_str2filter */
-            if (acreF_parse_flags(tmp, s, a->vals[0].val, a->vals[0].len,
-                                  ACREF_389_PARENS, &f, NULL) == 0)
+            /* the roles plugin reads it with slapi_str2filter; a filter
+             * it cannot read holds no one, memory that runs out fails */
+            int prc = acreF_parse_flags(tmp, s, a->vals[0].val, a->vals[0].len,
+                                        ACREF_389_PARENS, &f, NULL);
+            if (prc == ACRE_ERR_NOMEM) {
+                acreV_fail(c->rq, ACRE_ERR_NOMEM);
+                r = U;
+            } else if (prc == 0) {
                 r = acreV_filter_eval(c->rq, f, u, &h) == ACREF_TRUE ? T : F;
+            }
         }
     } else if (has_class(s, role, "nsNestedRoleDefinition") &&
                find_attr(s, role, "nsRoleDN", &a)) {

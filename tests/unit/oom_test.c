@@ -1332,3 +1332,80 @@ Test(oom, directory_load_389_numsubordinates)
 }
 
 #endif /* ALLOC_HOOK */
+
+/* A filtered role's nsRoleFilter is read when a check asks for the role
+ * (389's slapi_str2filter: "(cn=a(b)c)" holds a value with parentheses):
+ * memory that runs out while reading it fails the check, never leaves the
+ * requester outside the role.  Anyone may read; the role's holders may
+ * not: uid=p holds it, so with every allocation failed in turn cn=open
+ * is never visible to p. */
+Test(oom_aci, filtered_role_deny_fails_closed)
+{
+    void *mem = talloc_new(NULL);
+    static const char ldif[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"read\"; allow "
+        "(read,search) userdn=\"ldap:///anyone\";)\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"not the role\"; deny "
+        "(read,search) roledn=\"ldap:///cn=frole,dc=example,dc=com\";)\n\n"
+        "dn: cn=frole,dc=example,dc=com\nobjectClass: top\n"
+        "objectClass: ldapSubEntry\nobjectClass: nsRoleDefinition\n"
+        "objectClass: nsComplexRoleDefinition\n"
+        "objectClass: nsFilteredRoleDefinition\ncn: frole\n"
+        "nsRoleFilter: (cn=a(b)c)\n\n"
+        "dn: uid=p,dc=example,dc=com\nobjectClass: person\nuid: p\n"
+        "cn: a(b)c\nsn: p\n\n"
+        "dn: uid=q,dc=example,dc=com\nobjectClass: person\nuid: q\n"
+        "cn: abc\nsn: q\n\n"
+        "dn: cn=open,dc=example,dc=com\nobjectClass: device\ncn: open\n";
+    acre_source src = {ACRE_DIALECT_ACI, "acis.ldif", ldif, sizeof ldif - 1};
+    acre_diag d = {0};
+    acre_policy *p;
+    acre_directory *dir;
+    cr_assert_eq(acre_policy_compile(mem, NULL, &src, 1, 0, &p, &d), 0, "%s",
+                 d.message);
+    cr_assert_eq(acre_directory_load(mem, acre_policy_schema(p), "data.ldif",
+                                     ldif, sizeof ldif - 1, &dir, &d),
+                 0, "%s", d.message);
+    const acre_schema *s = acre_policy_schema(p);
+    acre_dn *dn;
+    const char *open = "cn=open,dc=example,dc=com";
+    cr_assert_eq(acre_dn_parse(mem, s, open, strlen(open), 0, &dn, NULL), 0);
+    const acre_entry *e = acre_directory_find(dir, dn);
+    cr_assert(e);
+    acre_subject who = {0};
+    who.authz_dn = "uid=p,dc=example,dc=com";
+    unsigned long n, failures = 0;
+
+    for (n = 0;; n++) { /* n 0: no failure */
+        acre_request *rq;
+        acre_verdict out;
+        alloc_fail_once(n);
+        int rc = acre_request_begin(p, &who, acre_directory_host(dir), &rq);
+        if (rc == 0) {
+            int r = acre_entry_decide(rq, acre_entry_view_of(e),
+                                      ACRE_RIGHT_READ, &out);
+            cr_assert(r == 0 || r == ACRE_ERR_NOMEM, "n %lu: %d", n, r);
+            cr_assert(r != 0 || !out.visible,
+                      "n %lu: a failed allocation left p outside the role", n);
+            acre_request_end(rq);
+        }
+        unsigned long f = alloc_failed();
+        alloc_fail_after(0);
+        if (n && !f)
+            break;
+        failures += f;
+    }
+    cr_assert_gt(failures, 2, "the sweep refused allocations on the way");
+    /* not vacuous: q, outside the role, reads the entry */
+    acre_request *rq;
+    acre_verdict out;
+    who.authz_dn = "uid=q,dc=example,dc=com";
+    cr_assert_eq(acre_request_begin(p, &who, acre_directory_host(dir), &rq), 0);
+    cr_assert_eq(
+        acre_entry_decide(rq, acre_entry_view_of(e), ACRE_RIGHT_READ, &out), 0);
+    cr_assert(out.visible, "q is outside the role");
+    acre_request_end(rq);
+    acre_policy_release(p);
+    talloc_free(mem);
+}
