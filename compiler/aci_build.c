@@ -408,14 +408,9 @@ anon_profile(struct acreP_aci *ix, const struct acreI_aci_set *set,
         struct acreF_filter *raw = NULL;
         if ((a->t.has & ACREI_ACI_T_FILTER) && !a->t.filter) {
             const char *ft = a->t.filter_text ? a->t.filter_text : "";
-            char *w = ft[0] == '(' ? talloc_strdup(ix, ft)
-                                   : talloc_asprintf(ix, "(%s)", ft);
-            if (!w)
-                return ACRE_ERR_NOMEM;
-            int frc = acreF_parse_flags(ix, schema, w, strlen(w),
-                                        ACREF_389_NAMES | ACREF_389_PARENS,
-                                        &raw, NULL);
-            talloc_free(w);
+            int frc =
+                acreF_parse_389_text(ix, schema, ft, strlen(ft),
+                                     ACREF_389_NAMES | ACREF_389_PARENS, &raw);
             if (frc == ACRE_ERR_NOMEM)
                 return frc;
             if (frc)

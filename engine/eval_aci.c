@@ -801,24 +801,14 @@ macro_filter1(struct ck *c, const char *x)
 {
     size_t n = strlen(x);
     struct acreF_filter *f;
-    char *t;
 
     if (!n)
         return F; /* 389 skips an empty expansion */
-    if (x[0] == '(') {
-        t = talloc_strndup(c->st->scratch, x, acreF_paren_end(x, n));
-    } else {
-        t = talloc_asprintf(c->st->scratch, "(%s)", x);
-    }
-    if (!t) {
-        acreV_fail(c->rq, ACRE_ERR_NOMEM);
-        return U;
-    }
-    int rc = acreF_parse_flags(c->st->scratch, c->rq->schema, t, strlen(t),
-                               c->ix->set->variant == ACREI_ACI_389
-                                   ? ACREF_389_NAMES | ACREF_389_PARENS
-                                   : 0,
-                               &f, NULL);
+    int rc = acreF_parse_389_text(c->st->scratch, c->rq->schema, x, n,
+                                  c->ix->set->variant == ACREI_ACI_389
+                                      ? ACREF_389_NAMES | ACREF_389_PARENS
+                                      : 0,
+                                  &f);
     if (rc == ACRE_ERR_NOMEM)
         acreV_fail(c->rq, rc);
     if (rc)

@@ -1824,6 +1824,23 @@ acreF_names_value(const struct acreF_filter *f, const char *type,
     return f && f->root && names(f->root, type, value);
 }
 
+/* acreF_parse_389_text -- see filter.h. */
+int
+acreF_parse_389_text(void *mem_ctx, const acre_schema *schema, const char *s,
+                     size_t n, unsigned flags, struct acreF_filter **out)
+{
+    char *t = n && s[0] == '('
+                  ? talloc_strndup(mem_ctx, s, acreF_paren_end(s, n))
+                  : talloc_asprintf(mem_ctx, "(%.*s)", (int)n, s);
+    int rc;
+
+    if (!t)
+        return ACRE_ERR_NOMEM;
+    rc = acreF_parse_flags(mem_ctx, schema, t, strlen(t), flags, out, NULL);
+    talloc_free(t);
+    return rc;
+}
+
 /* acreF_paren_end -- see filter.h. */
 size_t
 acreF_paren_end(const char *s, size_t n)

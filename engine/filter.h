@@ -118,6 +118,19 @@ int acreF_parse(void *mem_ctx, const acre_schema *schema, const char *str,
  */
 size_t acreF_paren_end(const char *s, size_t n);
 
+/*
+ * acreF_parse_389_text -- s[0..n) read as 389's slapi_str2filter reads a
+ * filter text (a targetfilter, its macro expansions): one that starts
+ * with '(' up to the parenthesis closing it (acreF_paren_end), any other
+ * as one item in parentheses; flags as acreF_parse_flags's (389's reading
+ * of values: ACREF_389_PARENS).  Returns acreF_parse_flags's code
+ * (ACRE_ERR_NOMEM when the copy it reads fails); the filter is allocated under
+ * mem_ctx.
+ */
+int acreF_parse_389_text(void *mem_ctx, const acre_schema *schema,
+                         const char *s, size_t n, unsigned flags,
+                         struct acreF_filter **out);
+
 int acreF_parse_flags(void *mem_ctx, const acre_schema *schema, const char *str,
                       size_t len, unsigned flags, struct acreF_filter **out,
                       acre_diag *diag);

@@ -756,17 +756,17 @@ aci_elevel(const struct acreI_aci *a)
     return lv;
 }
 
-/* Build the profile: 0 when 389 would have none (then every check of
- * an anonymous requester takes the ordinary path). */
 /* The macro targetfilter of a as 389's anonymous profile reads it, its
- * text unexpanded (slapi_str2filter: balanced parentheses a value's),
- * under ctx; NULL when it cannot be read. */
+ * text unexpanded (slapi_str2filter: up to the parenthesis closing the
+ * first, balanced parentheses a value's), under ctx; NULL when it cannot
+ * be read. */
 static const struct acreF_filter *
 raw_filter(const struct acreR_aci *o, void *ctx, const struct acreI_aci *a)
 {
     const char *ft = a->t.filter_text ? a->t.filter_text : "";
-    char *w = ft[0] == '(' ? talloc_strdup(ctx, ft)
-                           : talloc_asprintf(ctx, "(%s)", ft);
+    char *w = ft[0] == '('
+                  ? talloc_strndup(ctx, ft, acreF_paren_end(ft, strlen(ft)))
+                  : talloc_asprintf(ctx, "(%s)", ft);
     struct acreF_filter *f = NULL;
 
     if (!w || acreF_parse_flags(ctx, o->schema, w, strlen(w),
@@ -776,6 +776,8 @@ raw_filter(const struct acreR_aci *o, void *ctx, const struct acreI_aci *a)
     return f;
 }
 
+/* Build the profile: 0 when 389 would have none (then every check of
+ * an anonymous requester takes the ordinary path). */
 static int
 anon_profile_build(struct acreR_aci *o)
 {
