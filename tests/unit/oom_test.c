@@ -1331,8 +1331,6 @@ Test(oom, directory_load_389_numsubordinates)
     acre_schema_free(c.s);
 }
 
-#endif /* ALLOC_HOOK */
-
 /* A filtered role's nsRoleFilter is read when a check asks for the role
  * (389's slapi_str2filter: "(cn=a(b)c)" holds a value with parentheses):
  * memory that runs out while reading it fails the check, never leaves the
@@ -1409,3 +1407,5 @@ Test(oom_aci, filtered_role_deny_fails_closed)
     acre_policy_release(p);
     talloc_free(mem);
 }
+
+#endif /* ALLOC_HOOK */
