@@ -538,16 +538,23 @@ struct host_ctx {
 
 struct got {
     struct eview ev;
-    Entry *e;
-    BackendDB *be;
+    Entry *e; /* our copy */
 };
 
+/* The entry named dn, from the database that holds it.  The view is of a
+ * copy: acre may keep it (the requester's own entry, for the whole
+ * request), and a backend's entry held past the call that got it is not
+ * safe: back-mdb counts its readers per operation and per database, and
+ * an entry it gave out and got back in the middle of a search of the
+ * same database (a later check of the operation ending the request)
+ * leaves that database's read transaction open on the thread, which its
+ * next lookup aborts slapd on (id2entry.c, mdb_opinfo_get). */
 static int
 host_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
 {
     struct host_ctx *h = arg;
     struct berval bv, ndn = BER_BVNULL;
-    Entry *e = NULL;
+    Entry *e = NULL, *copy;
     struct got *g;
     BackendDB *be, *save = h->op->o_bd;
     size_t len;
@@ -566,18 +573,18 @@ host_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
     }
     h->op->o_bd = be;
     rc = be_entry_get_rw(h->op, &ndn, NULL, NULL, 0, &e);
+    copy = rc == LDAP_SUCCESS && e ? entry_dup(e) : NULL;
+    if (e)
+        be_entry_release_r(h->op, e);
     h->op->o_bd = save;
     slap_sl_free(ndn.bv_val, h->op->o_tmpmemctx);
     if (rc != LDAP_SUCCESS || !e)
         return rc == LDAP_NO_SUCH_OBJECT || !e ? 0 : -1;
     g = ch_calloc(1, sizeof *g);
-    g->e = e;
-    g->be = be;
-    if (eview_make(h->inst, h->schema, e, &g->ev)) {
-        h->op->o_bd = be;
-        be_entry_release_r(h->op, e);
-        h->op->o_bd = save;
+    g->e = copy;
+    if (eview_make(h->inst, h->schema, copy, &g->ev)) {
         eview_free(&g->ev);
+        entry_free(copy);
         ch_free(g);
         return -1;
     }
@@ -588,14 +595,11 @@ host_get(void *arg, const acre_dn *dn, const acre_entry_view **out)
 static void
 host_release(void *arg, const acre_entry_view *v)
 {
-    struct host_ctx *h = arg;
     struct got *g = (struct got *)v; /* v is g->ev.v, its first member */
-    BackendDB *save = h->op->o_bd;
 
-    h->op->o_bd = g->be; /* the database it came from */
-    be_entry_release_r(h->op, g->e);
-    h->op->o_bd = save;
+    (void)arg;
     eview_free(&g->ev);
+    entry_free(g->e);
     ch_free(g);
 }
 
@@ -665,7 +669,12 @@ host_search(void *arg, const acre_dn *base, int scope, acre_view_fn fn,
     op2.ors_attrs = slap_anlist_all_attributes;
     op2.o_private = op->o_private;
     op2.o_extra = op->o_extra;
+    /* lookups made by fn go through op2: they find the read transaction
+     * of the database being searched in op2's o_extra, where back-mdb put
+     * it, rather than begin the thread's one a second time */
+    h->op = &op2;
     op2.o_bd->be_search(&op2, &rs);
+    h->op = op;
     slap_sl_free(op2.o_req_ndn.bv_val, op->o_tmpmemctx);
     if (w.rc)
         return w.rc;

@@ -4,12 +4,14 @@
 #
 #   tests/differential/acl.sh DRIVER OUTDIR [SEED] [N]
 #
-# First OpenLDAP's test006 (its initial and final data, as fixed cases),
-# then generated cases from SEED (default: a fresh random seed, printed)
-# until at least N searches (default 300) have been compared.  Each case
-# is run by acl_run.sh (one private slapd per case, stopped by PID) and
-# compared by DRIVER; artefacts stay in OUTDIR/test006-initial,
-# OUTDIR/test006-final and OUTDIR/seed-SEED/case-K.  Every mismatch is
+# First OpenLDAP's test006 (its initial and final data, as fixed cases)
+# and the fixed cases of acl-cases/ (one directory each, files as a
+# generated case's), then generated cases from SEED (default: a fresh
+# random seed, printed) until at least N searches (default 300) have been
+# compared.  Each case is run by acl_run.sh (one private slapd per case,
+# stopped by PID) and compared by DRIVER; artefacts stay in
+# OUTDIR/test006-initial, OUTDIR/test006-final, OUTDIR/fixed-NAME and
+# OUTDIR/seed-SEED/case-K.  Every mismatch is
 # printed with a reproducer, and the first ones are shrunk.  Exit status
 # 0 only when every search agrees.
 set -u
@@ -36,6 +38,15 @@ for stage in initial final; do
 	rm -rf "$dir"
 	"$driver" test006 "$data" "$stage" "$dir" || exit 2
 	"$driver" case "$dir" "$runner" "test006 $stage" || status=1
+done
+for fixed in "$here"/acl-cases/*/; do
+	name=$(basename "$fixed")
+	dir=$out/fixed-$name
+	rm -rf "$dir"
+	mkdir -p "$dir" &&
+		cp "$fixed"/rules.conf "$fixed"/data.ldif "$fixed"/requesters \
+			"$fixed"/searches "$dir"/ || exit 2
+	"$driver" case "$dir" "$runner" "$name" || status=1
 done
 rm -rf "$out/seed-$seed"
 mkdir -p "$out/seed-$seed" || exit 2
