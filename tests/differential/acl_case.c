@@ -150,6 +150,38 @@ read_searches(struct acl_case *c, char *text)
     }
 }
 
+static const char *const op_names[] = {"compare", "modify", "add", "delete",
+                                       "modrdn"};
+static const unsigned op_args[][2] = {{2, 2}, {2, 3}, {2, 64}, {0, 0}, {2, 3}};
+
+static void
+read_ops(struct acl_case *c, char *text)
+{
+    char *save = NULL, *f[70];
+
+    for (char *l = strtok_r(text, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save)) {
+        unsigned n = split_tabs(l, f, 70), k;
+        for (k = 0; k < DT_NELEM(op_names) && n >= 2; k++)
+            if (!strcmp(f[1], op_names[k]))
+                break;
+        if (n < 3 || k == DT_NELEM(op_names) || n - 3 < op_args[k][0] ||
+            n - 3 > op_args[k][1] || (k == 2 && (n - 3) % 2))
+            dt_die("ops: want RQ, OP, DN and OP's arguments: %s", l);
+        c->ops = talloc_realloc(c, c->ops, struct acl_op, c->nops + 1);
+        struct acl_op *o = &c->ops[c->nops++];
+        o->rq = (unsigned)strtoul(f[0], NULL, 10);
+        if (o->rq >= c->nrq)
+            dt_die("ops: no requester %u: %s", o->rq, l);
+        o->op = talloc_strdup(c, f[1]);
+        o->dn = talloc_strdup(c, f[2]);
+        o->nargs = n - 3;
+        o->args = talloc_array(c, char *, o->nargs + 1);
+        for (unsigned i = 0; i < o->nargs; i++)
+            o->args[i] = talloc_strdup(c, f[3 + i]);
+    }
+}
+
 struct acl_case *
 acl_case_read(void *ctx, const char *dir)
 {
@@ -165,6 +197,8 @@ acl_case_read(void *ctx, const char *dir)
     read_requesters(c, slurp(c, dir, "requesters", 1));
     t = slurp(c, dir, "searches", 1);
     read_searches(c, t);
+    if ((t = slurp(c, dir, "ops", 0)))
+        read_ops(c, t);
     return c;
 }
 
@@ -208,6 +242,23 @@ acl_case_write(const struct acl_case *c, const char *dir)
         dt_die("out of memory");
     put(dir, "requesters", rq);
     put(dir, "searches", s);
+    if (c->nops) {
+        char *o = talloc_strdup(tmp, "");
+        for (unsigned i = 0; i < c->nops; i++) {
+            const struct acl_op *x = &c->ops[i];
+            o = talloc_asprintf_append(o, "%u\t%s\t%s", x->rq, x->op, x->dn);
+            for (unsigned j = 0; j < x->nargs; j++)
+                o = talloc_asprintf_append(o, "\t%s", x->args[j]);
+            o = talloc_asprintf_append(o, "\n");
+        }
+        if (!o)
+            dt_die("out of memory");
+        put(dir, "ops", o);
+    } else {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/ops", dir);
+        remove(path); /* a stale one */
+    }
     talloc_free(tmp);
 }
 

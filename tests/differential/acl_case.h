@@ -23,6 +23,19 @@
  *                (RQ the requester's line number from 0, SCOPE base,
  *                one, sub or children, ATTRS space-separated, may be
  *                empty: all user attributes).
+ *   ops          (optional) operations made after the searches, one a
+ *                line: RQ TAB OP TAB DN [TAB ARG]... (RQ as in
+ *                searches), OP one of
+ *                  compare  ARGs ATTR, VALUE
+ *                  modify   ARGs add|delete|replace, ATTR[, VALUE]
+ *                  add      ARGs ATTR, VALUE, ATTR, VALUE, ... (the entry)
+ *                  delete   no ARG
+ *                  modrdn   ARGs NEWRDN, 0|1 (delete the old RDN)[,
+ *                           NEWSUPERIOR];
+ *                made only in module mode (slapd's own rules against
+ *                slapo-acre's: every access check of a compare or a write
+ *                goes through the module), their results and then every
+ *                database's content compared (acl_ldap_ops);
  *   seed         (generated cases) the case's seed.
  * The harness adds slapd.conf (rules.conf with the includes and storage
  * directives: what slapd runs and what acre compiles), slapd.out and
@@ -56,6 +69,15 @@ struct acl_search {
     int attrsonly; /* types only (ldapsearch -A; "-A" first in ATTRS) */
 };
 
+/* One line of the ops file. */
+struct acl_op {
+    unsigned rq;
+    char *op; /* compare, modify, add, delete, modrdn */
+    char *dn;
+    unsigned nargs;
+    char **args;
+};
+
 struct acl_case {
     char *rules;
     char *ldif;
@@ -64,6 +86,8 @@ struct acl_case {
     struct acl_rq *rq;
     unsigned ns;
     struct acl_search *s;
+    unsigned nops;
+    struct acl_op *ops;
 };
 
 #define ACL_DEFAULT_SCHEMAS "core cosine inetorgperson nis dyngroup"

@@ -13,6 +13,7 @@
 #include "acl_acre.h"
 #include "acl_result.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,26 +67,47 @@ path(void *ctx, const char *dir, const char *name)
     return talloc_asprintf(ctx, "%s/%s", dir, name);
 }
 
-/* Module mode: stock slapd into dir/native.out, then slapd with the
- * module into dir/slapd.out (left missing when it refused the case). */
+/* Has the case in dir an ops file? */
+static int
+c_has_ops(const char *dir)
+{
+    char *p = path(NULL, dir, "ops");
+    struct stat st;
+    int has = stat(p, &st) == 0 && st.st_size > 0;
+
+    talloc_free(p);
+    return has;
+}
+
+/* Module mode: stock slapd into dir/native.out (and native-ops.out), then
+ * slapd with the module into dir/slapd.out (and slapd-ops.out; left
+ * missing when it refused the case). */
 static int
 run_both(struct acl_runner *run, const char *dir)
 {
     void *tmp = talloc_new(NULL);
     int rc;
 
+    remove(path(tmp, dir, "slapd-ops.out"));
+    remove(path(tmp, dir, "native-ops.out"));
     setenv("ACL_SLAPD_SIDE", "native", 1);
     rc = run_once(run, dir);
     if (rc == ACL_RUN_OK &&
         rename(path(tmp, dir, "slapd.out"), path(tmp, dir, "native.out")))
+        rc = ACL_RUN_HARNESS;
+    if (rc == ACL_RUN_OK && c_has_ops(dir) &&
+        rename(path(tmp, dir, "slapd-ops.out"),
+               path(tmp, dir, "native-ops.out")))
         rc = ACL_RUN_HARNESS;
     if (rc == ACL_RUN_OK) {
         setenv("ACL_SLAPD_SIDE", "module", 1);
         int mrc = run_once(run, dir);
         if (mrc == ACL_RUN_HARNESS)
             rc = mrc;
-        else if (mrc != ACL_RUN_OK)
+        else if (mrc != ACL_RUN_OK) {
             remove(path(tmp, dir, "slapd.out"));
+            remove(path(tmp, dir, "slapd-ops.out"));
+        }
     }
     unsetenv("ACL_SLAPD_SIDE");
     talloc_free(tmp);
@@ -113,6 +135,87 @@ fallback_schema(void)
     if (!s && acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL))
         dt_die("acre_schema_new failed");
     return s;
+}
+
+/* The next line of *p (NUL-terminated in place), or NULL at the end. */
+static char *
+next_line(char **p)
+{
+    char *l = *p, *nl;
+
+    if (!l || !*l)
+        return NULL;
+    if ((nl = strchr(l, '\n'))) {
+        *nl = 0;
+        *p = nl + 1;
+    } else {
+        *p = l + strlen(l);
+    }
+    return l;
+}
+
+/* Module mode: the ops' results and the databases after them, stock
+ * slapd's (native-ops.out) against slapd with the module's
+ * (slapd-ops.out): the first lines that differ, with the op they answer,
+ * into o->ops_report. */
+static void
+ops_compare(struct acl_outcome *o, const struct acl_case *c, const char *dir)
+{
+    char *na = dt_read_file(path(o, dir, "native-ops.out"), NULL);
+    char *mpath = path(o, dir, "slapd-ops.out"), *mo = NULL;
+    char *pn = na, *pm, *ln, *lm;
+    unsigned line = 0;
+    struct stat st;
+
+    if (!o->refused && stat(mpath, &st) == 0)
+        mo = dt_read_file(mpath, NULL);
+    pm = mo;
+    o->nops = c->nops;
+    /* stock slapd's result codes, for the tally */
+    for (char *q = talloc_strdup(o, na), *l; (l = next_line(&q));) {
+        char *f = strchr(l, '\t');
+        if (isdigit((unsigned char)*l) && f && (f = strchr(f + 1, '\t')) &&
+            isdigit((unsigned char)f[1])) {
+            int rc = atoi(f + 1);
+            o->ops_rc[rc < 128 ? rc : 127]++;
+        }
+    }
+    if (!mo) {
+        o->ops_differ = 1;
+        o->ops_report =
+            talloc_asprintf(o, "slapd with slapo-acre made no ops (%s)",
+                            o->refused ? o->refused : "slapd-ops.out missing");
+        free(na);
+        return;
+    }
+    do {
+        ln = next_line(&pn);
+        lm = next_line(&pm);
+        line++;
+    } while (ln && lm && !strcmp(ln, lm));
+    if (ln || lm) {
+        unsigned k = ln && isdigit((unsigned char)*ln)   ? (unsigned)atoi(ln)
+                     : lm && isdigit((unsigned char)*lm) ? (unsigned)atoi(lm)
+                                                         : 0;
+        o->ops_differ = 1;
+        o->ops_report =
+            talloc_asprintf(o,
+                            "line %u of %s/native-ops.out and slapd-ops.out:\n"
+                            "  slapd:        %s\n  slapd + acre: %s\n",
+                            line, dir, ln ? ln : "(end)", lm ? lm : "(end)");
+        if (k >= 1 && k <= c->nops) {
+            const struct acl_op *op = &c->ops[k - 1];
+            o->ops_report =
+                talloc_asprintf_append(o->ops_report, "  op %u: %s as %s on %s",
+                                       k, op->op, c->rq[op->rq].label, op->dn);
+            for (unsigned i = 0; i < op->nargs; i++)
+                o->ops_report =
+                    talloc_asprintf_append(o->ops_report, " | %s", op->args[i]);
+            o->ops_report = talloc_asprintf_append(o->ops_report, "\n");
+        }
+    }
+    free(na);
+    free(mo);
 }
 
 /* Module mode: stock slapd's answers (native.out) against slapd with the
@@ -148,6 +251,8 @@ module_compare(struct acl_outcome *o, const struct acl_case *c, const char *dir)
         o->differ[i] = strcmp(o->slapd[i], o->acre[i]) != 0;
         o->ndiffer += o->differ[i];
     }
+    if (c->nops)
+        ops_compare(o, c, dir);
     return o;
 }
 

@@ -55,6 +55,13 @@ struct acl_outcome {
     unsigned entries_slapd; /* entries slapd returned in all */
     unsigned cnconfig;      /* 1: also compared with the policy read from
                                slapd's cn=config conversion (slapd.d) */
+    /* module mode: the compares and writes of the ops file, then the
+     * databases' content (acl_ldap_ops), stock slapd's (native-ops.out)
+     * against slapd with the module's (slapd-ops.out) */
+    unsigned nops;
+    unsigned ops_rc[128]; /* stock slapd's result codes, counted */
+    int ops_differ;
+    char *ops_report; /* when they differ: the first lines that do */
 };
 
 /*

@@ -77,6 +77,7 @@ static const char *suite = "differential";
 struct tally {
     unsigned cases, refused_conf, refused_data, searches, agree, differ;
     unsigned nonempty, entries, shrunk, cnconfig, rc[128];
+    unsigned ops, ops_cases, ops_differ, ops_rc[128]; /* module mode */
 };
 
 static char *
@@ -96,6 +97,11 @@ count(struct tally *t, const struct acl_outcome *o)
     }
     t->searches += o->n;
     t->differ += o->ndiffer;
+    t->ops += o->nops;
+    t->ops_cases += o->nops > 0;
+    t->ops_differ += o->ops_differ;
+    for (unsigned i = 0; i < 128; i++)
+        t->ops_rc[i] += o->ops_rc[i];
     t->agree += o->n - o->ndiffer;
     t->entries += o->entries_slapd;
     t->cnconfig += o->cnconfig;
@@ -108,6 +114,10 @@ report(struct tally *t, struct acl_runner *run, const struct acl_case *c,
        const struct acl_outcome *o, const char *dir)
 {
     unsigned shown = 0, first = o->n;
+
+    if (o->ops_differ)
+        printf("%s: the compares and writes of %s differ (ops):\n%s", suite,
+               dir, o->ops_report);
 
     for (unsigned i = 0; i < o->n; i++) {
         if (!o->differ[i])
@@ -157,6 +167,14 @@ summary(const struct tally *t, const char *what)
         printf("%s: %s: %u of %u cases also compared with the policy read "
                "from slapd's own cn=config conversion (slaptest -F)\n",
                suite, what, t->cnconfig, t->cases);
+    if (t->ops) {
+        printf("%s: %s: %u ops (compares and writes) in %u cases (results:",
+               suite, what, t->ops, t->ops_cases);
+        for (unsigned i = 0; i < 128; i++)
+            if (t->ops_rc[i])
+                printf(" %u x %u", t->ops_rc[i], i);
+        printf("), %u cases differ\n", t->ops_differ);
+    }
     printf("%s: %s: %u agree, %u differ\n", suite, what, t->agree, t->differ);
 }
 
@@ -212,7 +230,7 @@ cmd_run(uint64_t seed, unsigned want, const char *outdir, const char *cmd)
                "requesters, %u databases, %u searches: %u differ\n",
                suite, k, (unsigned long long)cs, info.entries, info.rules,
                info.requesters, info.dbs, o->n, o->ndiffer);
-        if (o->ndiffer)
+        if (o->ndiffer || o->ops_differ)
             report(&t, &run, c, o, dir);
         talloc_free(tmp);
     }
@@ -231,7 +249,7 @@ cmd_run(uint64_t seed, unsigned want, const char *outdir, const char *cmd)
                suite, t.nonempty, t.searches);
         return 2;
     }
-    return t.differ ? 1 : 0;
+    return t.differ || t.ops_differ ? 1 : 0;
 }
 
 /* ---- case: a fixed case ------------------------------------------------ */
@@ -254,11 +272,11 @@ cmd_case(const char *dir, const char *cmd, const char *name)
     }
     t.cases = 1;
     count(&t, o);
-    if (o->ndiffer)
+    if (o->ndiffer || o->ops_differ)
         report(&t, &run, c, o, dir);
     summary(&t, name);
     talloc_free(tmp);
-    return t.differ ? 1 : 0;
+    return t.differ || t.ops_differ ? 1 : 0;
 }
 
 /* ---- test006 ----------------------------------------------------------- */
@@ -482,6 +500,13 @@ cmd_slapd(const char *dir, const char *uri, const char *rootpw)
     dt_str_init(&out);
     acl_ldap_run(c, uri, rootpw, &out);
     dt_write_file(dir, "slapd.out", out.p, out.len);
+    /* the compares and writes: module mode only, where both sides are
+     * slapd (acre's own side has no write path to compare) */
+    if (c->nops && getenv("ACL_ACRE_MODULE")) {
+        dt_str_clear(&out);
+        acl_ldap_ops(c, uri, rootpw, &out);
+        dt_write_file(dir, "slapd-ops.out", out.p, out.len);
+    }
     dt_str_free(&out);
     talloc_free(tmp);
     return 0;

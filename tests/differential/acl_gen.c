@@ -1651,6 +1651,172 @@ make_searches(struct gen *x, struct acl_case *c)
     }
 }
 
+/* ---- compares and writes (module mode) --------------------------------- */
+
+/* The types the writes touch: what the rules name most, DN-valued ones
+ * among them. */
+static const char *const write_attrs[] = {"description",
+                                          "title",
+                                          "mail",
+                                          "seeAlso",
+                                          "manager",
+                                          "member",
+                                          "uniqueMember",
+                                          "owner",
+                                          "cn",
+                                          "sn",
+                                          "l",
+                                          "telephoneNumber",
+                                          "employeeType",
+                                          "description;lang-en",
+                                          "roleOccupant",
+                                          "userPassword"};
+
+/* A live entry of the case: its index, or -1 when there is none. */
+static int
+any_entry(struct gen *x)
+{
+    const char *dn = ANY(x, &x->all);
+    return dn ? find_entry(x, dn) : -1;
+}
+
+/* One value of entry e: "attr" and its value (base64 undone), or 0 when
+ * it has none to give. */
+static int
+entry_value(struct gen *x, int e, char **attr, char **value)
+{
+    const struct acreG_entry *en = &x->g->entries[e];
+
+    for (unsigned tries = 0; tries < 8 && en->nlines; tries++) {
+        unsigned j = B(x, en->nlines);
+        const char *l = en->lines[j];
+        size_t n = strcspn(l, ":");
+        struct dt_str v;
+        if (en->omit_line[j] || l[n] != ':')
+            continue;
+        dt_str_init(&v);
+        if (l[n + 1] == ':')
+            dt_base64_decode(&v, l + n + 3, strlen(l + n + 3));
+        else
+            dt_str_puts(&v, l + n + 2);
+        int ok = v.len && !memchr(v.p, 0, v.len) && !strpbrk(v.p, "\t\n");
+        if (ok) {
+            *attr = talloc_strndup(x->g, l, n);
+            *value = talloc_strdup(x->g, v.p);
+        }
+        dt_str_free(&v);
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* A value for a write of attr: a DN for a DN type, else a short word,
+ * now and then one spelled as the rules' values are. */
+static const char *
+new_value(struct gen *x, const char *attr, const struct acl_rq *r)
+{
+    static const char *const words[] = {"on call", "Team Lead", "x",
+                                        "boss",    "staff",     "secret"};
+    const char *self = r->kind == ACL_PROXY  ? r->authz
+                       : r->kind == ACL_BIND ? r->bind_dn
+                                             : "";
+    if (is_dn_type(attr) && *self && P(x, 30)) /* selfwrite's value */
+        return P(x, 20) ? dn_variant(x, self) : self;
+    if (is_dn_type(attr))
+        return P(x, 80) && x->all.n ? dn_variant(x, ANY(x, &x->all))
+                                    : "cn=nobody," ACREG_SUFFIX;
+    if (!strcasecmp(attr, "mail"))
+        return fmt(x, "w%u@example.com", B(x, 20));
+    if (!strcasecmp(attr, "telephoneNumber"))
+        return fmt(x, "+1 555 %04u", B(x, 10000));
+    return P(x, 50) ? PICK(x, words) : fmt(x, "w%u", B(x, 50));
+}
+
+static void
+push_op(struct acl_case *c, unsigned rq, const char *op, const char *dn,
+        unsigned nargs, const char *const *args)
+{
+    c->ops = talloc_realloc(c, c->ops, struct acl_op, c->nops + 1);
+    if (!c->ops)
+        dt_die("out of memory");
+    struct acl_op *o = &c->ops[c->nops++];
+    o->rq = rq;
+    o->op = talloc_strdup(c, op);
+    o->dn = talloc_strdup(c, dn);
+    o->nargs = nargs;
+    o->args = talloc_array(c, char *, nargs + 1);
+    for (unsigned i = 0; i < nargs; i++)
+        o->args[i] = talloc_strdup(c, args[i]);
+}
+
+/* Compares, modifies, adds, deletes and renames as the case's requesters
+ * (made by slapd in module mode only: acl_ldap_ops). */
+static void
+make_ops(struct gen *x, struct acl_case *c)
+{
+    unsigned n = 10 + B(x, 20);
+
+    for (unsigned i = 0; i < n && c->nrq && x->all.n; i++) {
+        unsigned rq = B(x, c->nrq), k = B(x, 100);
+        int e = any_entry(x);
+        /* slapd refuses an anonymous write before any rule, and lets a
+         * rootdn do anything: mostly someone else */
+        for (unsigned t = 0;
+             t < 3 && k >= 35 &&
+             (c->rq[rq].kind == ACL_ANON || c->rq[rq].kind == ACL_ROOT);
+             t++)
+            rq = B(x, c->nrq);
+        const struct acl_rq *r = &c->rq[rq];
+        char *attr = NULL, *value = NULL;
+        const char *dn, *args[8];
+        if (e < 0)
+            continue;
+        dn =
+            P(x, 15) ? dn_variant(x, x->g->entries[e].dn) : x->g->entries[e].dn;
+        if (k < 35) { /* compare: a value it has, else another */
+            if (P(x, 70) && entry_value(x, e, &attr, &value)) {
+                args[0] = attr;
+                args[1] = P(x, 20) ? respell(x, value) : value;
+            } else {
+                args[0] = P(x, 80) ? PICK(x, write_attrs) : PICK(x, attr_pool);
+                args[1] = new_value(x, args[0], r);
+            }
+            push_op(c, rq, "compare", dn, 2, args);
+        } else if (k < 70) { /* modify: one change of one type */
+            static const char *const how[] = {"add", "delete", "replace"};
+            args[0] = PICK(x, how);
+            if (!strcmp(args[0], "delete") && P(x, 60) &&
+                entry_value(x, e, &attr, &value)) {
+                args[1] = attr;
+                args[2] = value;
+            } else {
+                args[1] = PICK(x, write_attrs);
+                args[2] = new_value(x, args[1], r);
+            }
+            push_op(c, rq, "modify", dn,
+                    strcmp(args[0], "add") && P(x, 20) ? 2 : 3, args);
+        } else if (k < 82) { /* add a child */
+            const char *rdn = fmt(x, "new%u", i);
+            args[0] = "objectClass";
+            args[1] = "organizationalRole";
+            args[2] = "cn";
+            args[3] = rdn;
+            args[4] = P(x, 50) ? "description" : "roleOccupant";
+            args[5] = new_value(x, args[4], r);
+            push_op(c, rq, "add", fmt(x, "cn=%s,%s", rdn, dn), P(x, 60) ? 6 : 4,
+                    args);
+        } else if (k < 91) {
+            push_op(c, rq, "delete", dn, 0, args);
+        } else { /* rename, now and then elsewhere */
+            args[0] = fmt(x, "cn=ren%u", i);
+            args[1] = P(x, 50) ? "1" : "0";
+            args[2] = ANY(x, &x->all);
+            push_op(c, rq, "modrdn", dn, P(x, 25) ? 3 : 2, args);
+        }
+    }
+}
+
 /* ---- the case ---------------------------------------------------------- */
 
 struct acl_case *
@@ -1678,6 +1844,7 @@ acl_gen(void *ctx, uint64_t seed, struct acl_gen_info *info)
         dt_die("out of memory");
     make_requesters(&x, c);
     make_searches(&x, c);
+    make_ops(&x, c);
     if (info) {
         unsigned nrules = 0;
         for (unsigned i = 0; i < x.g->nrules; i++)

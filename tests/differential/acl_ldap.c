@@ -15,6 +15,10 @@
  *          recorded, and its searches are made only when it is 0.
  * Each block also records the connection as slapd sees it (peer name,
  * socket name, listener URL), for acre's requester.
+ *
+ * acl_ldap_ops makes a case's compares and writes the same way (its own
+ * connections, after the searches), then reads every database back as
+ * its rootdn.
  */
 #include "acl_ldap.h"
 
@@ -130,31 +134,45 @@ entry_ldif(LDAP *ld, LDAPMessage *m, int attrsonly, struct dt_str *out)
     dt_str_putc(out, '\n');
 }
 
+/* The request controls of r's operations: the proxied-authorisation
+ * control for a proxy, else none (NULL).  authz is set to the control's
+ * value (talloc, NULL when none). */
+static LDAPControl **
+proxy_ctrls(const struct acl_rq *r, LDAPControl *proxy, LDAPControl **ctrls,
+            char **authz)
+{
+    *authz = NULL;
+    if (r->kind != ACL_PROXY)
+        return NULL;
+    *authz = talloc_asprintf(NULL, "%s%s", *r->authz ? "dn:" : "", r->authz);
+    proxy->ldctl_oid = (char *)LDAP_CONTROL_PROXY_AUTHZ;
+    proxy->ldctl_value.bv_val = *authz;
+    proxy->ldctl_value.bv_len = strlen(*authz);
+    proxy->ldctl_iscritical = 1;
+    ctrls[0] = proxy;
+    ctrls[1] = NULL;
+    return ctrls;
+}
+
 static void
 search(struct conn *c, const struct acl_rq *r, const struct acl_search *s,
        struct acl_raw *out, struct dt_str *ldif)
 {
-    LDAPControl proxy, *ctrls[2] = {&proxy, NULL};
-    char **attrs = NULL, *authz = NULL;
+    LDAPControl proxy, *cv[2], **ctrls;
+    char **attrs = NULL, *authz;
     LDAPMessage *res = NULL;
     int rc, err = 0;
     char *matched = NULL, *text = NULL;
 
-    if (r->kind == ACL_PROXY) {
-        authz = talloc_asprintf(NULL, "%s%s", *r->authz ? "dn:" : "", r->authz);
-        proxy.ldctl_oid = (char *)LDAP_CONTROL_PROXY_AUTHZ;
-        proxy.ldctl_value.bv_val = authz;
-        proxy.ldctl_value.bv_len = strlen(authz);
-        proxy.ldctl_iscritical = 1;
-    }
+    ctrls = proxy_ctrls(r, &proxy, cv, &authz);
     if (s->nattrs) {
         attrs = talloc_zero_array(NULL, char *, s->nattrs + 1);
         for (unsigned i = 0; i < s->nattrs; i++)
             attrs[i] = s->attrs[i];
     }
-    rc = ldap_search_ext_s(c->ld, s->base, s->scope, s->filter, attrs,
-                           s->attrsonly, authz ? ctrls : NULL, NULL, NULL,
-                           LDAP_NO_LIMIT, &res);
+    rc =
+        ldap_search_ext_s(c->ld, s->base, s->scope, s->filter, attrs,
+                          s->attrsonly, ctrls, NULL, NULL, LDAP_NO_LIMIT, &res);
     out->rc = rc;
     for (LDAPMessage *m = res ? ldap_first_message(c->ld, res) : NULL; m;
          m = ldap_next_message(c->ld, m)) {
@@ -204,5 +222,167 @@ acl_ldap_run(const struct acl_case *c, const char *uri, const char *rootpw,
         if (conns[i].ld)
             ldap_unbind_ext_s(conns[i].ld, NULL, NULL);
     dt_str_free(&ldif);
+    talloc_free(tmp);
+}
+
+/* ---- operations (the ops file) ---------------------------------------- */
+
+/* One berval array of a single value (or none: NULL value). */
+static struct berval **
+one_value(void *ctx, const char *value)
+{
+    struct berval **v = talloc_zero_array(ctx, struct berval *, 2);
+
+    if (value) {
+        v[0] = talloc(ctx, struct berval);
+        v[0]->bv_val = (char *)value;
+        v[0]->bv_len = strlen(value);
+    }
+    return v;
+}
+
+/* The modification of a "modify" op: add|delete|replace, ATTR, [VALUE]. */
+static LDAPMod *
+op_mod(void *ctx, const struct acl_op *o)
+{
+    LDAPMod *m = talloc_zero(ctx, LDAPMod);
+
+    m->mod_op =
+        LDAP_MOD_BVALUES | (!strcmp(o->args[0], "add")      ? LDAP_MOD_ADD
+                            : !strcmp(o->args[0], "delete") ? LDAP_MOD_DELETE
+                                                            : LDAP_MOD_REPLACE);
+    m->mod_type = o->args[1];
+    m->mod_bvalues = one_value(ctx, o->nargs > 2 ? o->args[2] : NULL);
+    return m;
+}
+
+/* The attributes of an "add" op: ATTR, VALUE pairs, a type's values
+ * together in the order given. */
+static LDAPMod **
+op_entry(void *ctx, const struct acl_op *o)
+{
+    LDAPMod **mods = talloc_zero_array(ctx, LDAPMod *, o->nargs / 2 + 1);
+    unsigned n = 0;
+
+    for (unsigned i = 0; i + 1 < o->nargs; i += 2) {
+        unsigned k, nv;
+        for (k = 0; k < n; k++)
+            if (!strcasecmp(mods[k]->mod_type, o->args[i]))
+                break;
+        if (k == n) {
+            mods[n] = talloc_zero(ctx, LDAPMod);
+            mods[n]->mod_op = LDAP_MOD_ADD | LDAP_MOD_BVALUES;
+            mods[n]->mod_type = o->args[i];
+            mods[n++]->mod_bvalues = talloc_zero_array(ctx, struct berval *, 1);
+        }
+        for (nv = 0; mods[k]->mod_bvalues[nv]; nv++)
+            ;
+        mods[k]->mod_bvalues =
+            talloc_realloc(ctx, mods[k]->mod_bvalues, struct berval *, nv + 2);
+        mods[k]->mod_bvalues[nv] = one_value(ctx, o->args[i + 1])[0];
+        mods[k]->mod_bvalues[nv + 1] = NULL;
+    }
+    return mods;
+}
+
+/* Make op o on c as r; its result code, matched DN and message into out
+ * as one line "K TAB OP TAB RC TAB MATCHED TAB TEXT". */
+static void
+run_op(struct conn *c, const struct acl_rq *r, const struct acl_op *o,
+       unsigned k, struct dt_str *out)
+{
+    void *tmp = talloc_new(NULL);
+    LDAPControl proxy, *cv[2], **ctrls;
+    LDAPMessage *res = NULL;
+    char *authz, *matched = NULL, *text = NULL, *line;
+    int rc, msgid = -1, err;
+
+    ctrls = proxy_ctrls(r, &proxy, cv, &authz);
+    if (!strcmp(o->op, "compare")) {
+        struct berval v = {strlen(o->args[1]), o->args[1]};
+        rc =
+            ldap_compare_ext(c->ld, o->dn, o->args[0], &v, ctrls, NULL, &msgid);
+    } else if (!strcmp(o->op, "modify")) {
+        LDAPMod *mods[2] = {op_mod(tmp, o), NULL};
+        rc = ldap_modify_ext(c->ld, o->dn, mods, ctrls, NULL, &msgid);
+    } else if (!strcmp(o->op, "add")) {
+        rc = ldap_add_ext(c->ld, o->dn, op_entry(tmp, o), ctrls, NULL, &msgid);
+    } else if (!strcmp(o->op, "delete")) {
+        rc = ldap_delete_ext(c->ld, o->dn, ctrls, NULL, &msgid);
+    } else { /* modrdn */
+        rc = ldap_rename(c->ld, o->dn, o->args[0],
+                         o->nargs > 2 ? o->args[2] : NULL, atoi(o->args[1]),
+                         ctrls, NULL, &msgid);
+    }
+    if (rc == LDAP_SUCCESS &&
+        ldap_result(c->ld, msgid, LDAP_MSG_ALL, NULL, &res) > 0 &&
+        ldap_parse_result(c->ld, res, &err, &matched, &text, NULL, NULL, 1) ==
+            LDAP_SUCCESS)
+        rc = err;
+    else if (rc == LDAP_SUCCESS)
+        dt_die("no result from slapd for op %u (%s %s)", k + 1, o->op, o->dn);
+    if (rc < 0)
+        dt_die("lost slapd at op %u (%s %s): %s", k + 1, o->op, o->dn,
+               ldap_err2string(rc));
+    line = talloc_asprintf(tmp, "%u\t%s\t%d\t%s\t%s\n", k + 1, o->op, rc,
+                           matched ? matched : "", text ? text : "");
+    dt_str_puts(out, line);
+    ldap_memfree(matched);
+    ldap_memfree(text);
+    talloc_free(authz);
+    talloc_free(tmp);
+}
+
+/* Every entry of the database with suffix and rootdn, as its rootdn sees
+ * them (all user attributes, in slapd's order), as LDIF into out. */
+static void
+dump_db(const char *uri, const char *suffix, const char *rootdn,
+        const char *rootpw, struct dt_str *out)
+{
+    struct acl_rq r = {ACL_ROOT, NULL, NULL, (char *)rootdn, NULL};
+    struct conn c = {0};
+    LDAPMessage *res = NULL;
+    int rc;
+
+    open_conn(NULL, &c, &r, uri, rootpw);
+    talloc_free(c.name);
+    rc = ldap_search_ext_s(c.ld, suffix, LDAP_SCOPE_SUBTREE, "(objectClass=*)",
+                           NULL, 0, NULL, NULL, NULL, LDAP_NO_LIMIT, &res);
+    dt_str_printf(out, "# %s: %d\n", suffix, rc);
+    for (LDAPMessage *m = res ? ldap_first_entry(c.ld, res) : NULL; m;
+         m = ldap_next_entry(c.ld, m))
+        entry_ldif(c.ld, m, 0, out);
+    ldap_msgfree(res);
+    ldap_unbind_ext_s(c.ld, NULL, NULL);
+}
+
+void
+acl_ldap_ops(const struct acl_case *c, const char *uri, const char *rootpw,
+             struct dt_str *out)
+{
+    void *tmp = talloc_new(NULL);
+    struct conn *conns = talloc_zero_array(tmp, struct conn, c->nrq);
+    struct acl_db *dbs;
+    unsigned ndbs;
+
+    for (unsigned i = 0; i < c->nops; i++) {
+        const struct acl_op *o = &c->ops[i];
+        const struct acl_rq *r = &c->rq[o->rq];
+        struct conn *cn = &conns[o->rq];
+
+        if (!cn->ld)
+            open_conn(tmp, cn, r, uri, rootpw);
+        if (r->kind == ACL_BIND && cn->bind_rc)
+            dt_str_printf(out, "%u\t%s\tbind %d\n", i + 1, o->op, cn->bind_rc);
+        else
+            run_op(cn, r, o, i, out);
+    }
+    for (unsigned i = 0; i < c->nrq; i++)
+        if (conns[i].ld)
+            ldap_unbind_ext_s(conns[i].ld, NULL, NULL);
+    dbs = acl_case_dbs(tmp, c, &ndbs);
+    for (unsigned i = 0; i < ndbs; i++)
+        if (dbs[i].suffix && dbs[i].rootdn)
+            dump_db(uri, dbs[i].suffix, dbs[i].rootdn, rootpw, out);
     talloc_free(tmp);
 }

@@ -18,4 +18,16 @@
 void acl_ldap_run(const struct acl_case *c, const char *uri, const char *rootpw,
                   struct dt_str *out);
 
+/*
+ * acl_ldap_ops -- the operations of c (its ops file), in order, each as
+ * its requester (a proxy's with the control; a bind requester whose bind
+ * failed makes none), one line each appended to out: "K TAB OP TAB RC TAB
+ * MATCHED TAB TEXT" (K from 1; "K TAB OP TAB bind RC" for a failed
+ * bind); then, for each database with a rootdn, "# SUFFIX: RC" and its
+ * entries as LDIF, as that rootdn reads them (all user attributes).
+ * Dies when slapd cannot be reached or goes away.
+ */
+void acl_ldap_ops(const struct acl_case *c, const char *uri, const char *rootpw,
+                  struct dt_str *out);
+
 #endif /* ACL_LDAP_H */
