@@ -46,6 +46,7 @@ for fixed in "$here"/acl-cases/*/; do
 	mkdir -p "$dir" &&
 		cp "$fixed"/rules.conf "$fixed"/data.ldif "$fixed"/requesters \
 			"$fixed"/searches "$dir"/ || exit 2
+	if [ -f "$fixed/ops" ]; then cp "$fixed/ops" "$dir"/ || exit 2; fi
 	"$driver" case "$dir" "$runner" "$name" || status=1
 done
 rm -rf "$out/seed-$seed"

@@ -1768,6 +1768,11 @@ make_ops(struct gen *x, struct acl_case *c)
              t++)
             rq = B(x, c->nrq);
         const struct acl_rq *r = &c->rq[rq];
+        const char *own = r->kind == ACL_PROXY  ? r->authz
+                          : r->kind == ACL_BIND ? r->bind_dn
+                                                : "";
+        if (*own && P(x, 30) && find_entry(x, own) >= 0)
+            e = find_entry(x, own); /* the rules' "self" */
         char *attr = NULL, *value = NULL;
         const char *dn, *args[8];
         if (e < 0)
