@@ -579,7 +579,11 @@ int acre_value_normalise(const acre_schema *schema, int id, const void *val,
  *   get:      the entry named dn: 1 with *out set (valid until release is
  *             called for it), 0 when there is no such entry.  Required for
  *             rules that read other entries; NULL: every such lookup
- *             fails (denies).
+ *             fails (denies).  acre may keep a view past the call that
+ *             got it, up to acre_request_end (the requester's own entry,
+ *             for dynamic groups and userattr): a host whose entries
+ *             belong to a backend transaction or cursor hands out copies
+ *             (slapo-acre copies slapd's Entry and releases it at once).
  *   release:  done with a view get returned (NULL: nothing to do).
  *   search:   call fn(fn_arg, view) for each entry within scope (enum
  *             acre_scope) of base, parents before children, stopping when
