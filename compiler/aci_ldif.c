@@ -156,6 +156,50 @@ one_value(struct acc *A, const struct lines *L, const char *path,
     return rc;
 }
 
+/* Is av the description `name` (any case, no options)? */
+static int
+is_desc(const struct acreL_attrval *av, const char *name)
+{
+    size_t n = strlen(name);
+    return av->desc_len == n && !strncasecmp(av->desc, name, n);
+}
+
+/* Lint mode: is rec a Class of Service definition (an objectClass 389's
+ * cos plugin reads)?  Kept in A->lint->cos with its cosAttribute values. */
+static int
+note_cos(struct acc *A, const char *path, const struct acreL_record *rec)
+{
+    static const char *const classes[] = {
+        "cosSuperDefinition", "cosPointerDefinition", "cosClassicDefinition",
+        "cosIndirectDefinition"};
+    struct acreA_lint *lint = A->lint;
+    int cos = 0;
+
+    for (size_t i = 0; !cos && i < rec->nvals; i++)
+        for (size_t k = 0; !cos && is_desc(&rec->vals[i], "objectClass") &&
+                           k < sizeof classes / sizeof *classes;
+             k++)
+            cos = rec->vals[i].len == strlen(classes[k]) &&
+                  !strncasecmp((const char *)rec->vals[i].val, classes[k],
+                               rec->vals[i].len);
+    if (!cos)
+        return 0;
+    char *attrs = talloc_strdup(lint->ctx, "");
+    for (size_t i = 0; attrs && i < rec->nvals; i++)
+        if (is_desc(&rec->vals[i], "cosAttribute"))
+            attrs = talloc_asprintf_append(attrs, "%s%.*s", *attrs ? ", " : "",
+                                           (int)rec->vals[i].len,
+                                           (const char *)rec->vals[i].val);
+    struct acreA_cos *v =
+        talloc_realloc(lint->ctx, lint->cos, struct acreA_cos, lint->ncos + 1);
+    char *dn = talloc_strndup(lint->ctx, rec->dn, rec->dn_len);
+    if (!attrs || !v || !dn)
+        return ACRE_ERR_NOMEM;
+    lint->cos = v;
+    v[lint->ncos++] = (struct acreA_cos){dn, attrs, {path, rec->line, 0}};
+    return 0;
+}
+
 static int
 record(struct acc *A, const struct lines *L, const char *path,
        const struct acreL_record *rec, int variant, acre_diag *diag)
@@ -164,9 +208,14 @@ record(struct acc *A, const struct lines *L, const char *path,
     unsigned index = 0;
     acre_diag d;
 
+    if (A->lint) {
+        int rc = note_cos(A, path, rec);
+        if (rc)
+            return rc;
+    }
     for (size_t i = 0; i < rec->nvals; i++) {
         const struct acreL_attrval *av = &rec->vals[i];
-        if (av->desc_len != 3 || strncasecmp(av->desc, "aci", 3))
+        if (!is_desc(av, "aci"))
             continue;
         if (!dn) {
             int rc = acre_dn_parse(A->ir, A->ir->schema, rec->dn, rec->dn_len,

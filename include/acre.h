@@ -1131,11 +1131,15 @@ const acre_entry *acre_collective_subentry(const acre_collective_view *v,
  *   odd-value           (aci, 389 variant) a bind-rule value 389 stores
  *                       unchecked and reads otherwise than it is written
  *                       (the message says how it reads it)
+ *   unmodelled-cos      (aci) an entry of the data defining a 389 Class of
+ *                       Service: acre does not compute the values it adds
+ *                       to the entries below the definition's parent
  * For ACI sources: unknown-attribute covers every attribute name of an
  * aci, shadowed-rule an allow that a deny provably overrides everywhere,
  * public-write an allow of write, add, delete or selfwrite to
- * ldap:///anyone or ldap:///all, odd-value a value 389 reads its own way;
- * the others do not apply.
+ * ldap:///anyone or ldap:///all, odd-value a value 389 reads its own way,
+ * unmodelled-cos a Class of Service definition in the data (at its dn:
+ * line); the others do not apply.
  * Errors have the id "parse-error", or "read-error" for input that cannot
  * be read.  A warning is silenced for one rule by a comment line directly
  * above the rule (slapd.conf "access" line, or cn=config olcAccess line):
