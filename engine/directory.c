@@ -1077,7 +1077,12 @@ pack(struct load *L, const acre_dn *dn, size_t nattrs, unsigned line)
     o_dn = ALIGN8(o_desc + nattrs * sizeof(char *));
     o_u32 = ALIGN8(o_dn + acre_dn_size(dn));
     o_bytes = o_u32 + nattrs * sizeof(uint32_t);
-    total = ALIGN8(o_bytes + z.bytes);
+    /* whole cache lines: an entry's header and attribute array then
+     * start one, as they did when each entry was an allocation of its
+     * own; packed at 8 bytes, a filter walk over a directory larger than
+     * the cache met one more line per entry (filter_ordering: 300-320 ns
+     * an entry before the chunks, 500-550 after, 360-380 rounded) */
+    total = (o_bytes + z.bytes + 63) & ~(size_t)63;
     if (!(base = entry_mem(L, total)))
         return NULL;
     d = (struct dentry *)base;
