@@ -156,37 +156,38 @@ one_value(struct acc *A, const struct lines *L, const char *path,
     return rc;
 }
 
-/* Is av the description `name` (any case, no options)? */
+/* Is av an objectClass value naming a class 389's cos plugin reads? */
 static int
-is_desc(const struct acreL_attrval *av, const char *name)
-{
-    size_t n = strlen(name);
-    return av->desc_len == n && !strncasecmp(av->desc, name, n);
-}
-
-/* Lint mode: is rec a Class of Service definition (an objectClass 389's
- * cos plugin reads)?  Kept in A->lint->cos with its cosAttribute values. */
-static int
-note_cos(struct acc *A, const char *path, const struct acreL_record *rec)
+is_cos_class(const struct acreL_attrval *av)
 {
     static const char *const classes[] = {
         "cosSuperDefinition", "cosPointerDefinition", "cosClassicDefinition",
         "cosIndirectDefinition"};
-    struct acreA_lint *lint = A->lint;
-    int cos = 0;
 
-    for (size_t i = 0; !cos && i < rec->nvals; i++)
-        for (size_t k = 0; !cos && is_desc(&rec->vals[i], "objectClass") &&
-                           k < sizeof classes / sizeof *classes;
-             k++)
-            cos = rec->vals[i].len == strlen(classes[k]) &&
-                  !strncasecmp((const char *)rec->vals[i].val, classes[k],
-                               rec->vals[i].len);
-    if (!cos)
+    if (!acreL_desc_is(av, "objectClass") && !acreL_desc_is(av, "2.5.4.0"))
+        return 0;
+    for (size_t k = 0; k < sizeof classes / sizeof *classes; k++)
+        if (av->len == strlen(classes[k]) &&
+            !strncasecmp((const char *)av->val, classes[k], av->len))
+            return 1;
+    return 0;
+}
+
+/* Lint mode: rec, when it is a Class of Service definition, kept in
+ * A->lint->cos with its cosAttribute values. */
+static int
+note_cos(struct acc *A, const char *path, const struct acreL_record *rec)
+{
+    struct acreA_lint *lint = A->lint;
+    size_t i;
+
+    for (i = 0; i < rec->nvals && !is_cos_class(&rec->vals[i]); i++)
+        ;
+    if (i == rec->nvals)
         return 0;
     char *attrs = talloc_strdup(lint->ctx, "");
-    for (size_t i = 0; attrs && i < rec->nvals; i++)
-        if (is_desc(&rec->vals[i], "cosAttribute"))
+    for (i = 0; attrs && i < rec->nvals; i++)
+        if (acreL_desc_is(&rec->vals[i], "cosAttribute"))
             attrs = talloc_asprintf_append(attrs, "%s%.*s", *attrs ? ", " : "",
                                            (int)rec->vals[i].len,
                                            (const char *)rec->vals[i].val);
@@ -215,7 +216,7 @@ record(struct acc *A, const struct lines *L, const char *path,
     }
     for (size_t i = 0; i < rec->nvals; i++) {
         const struct acreL_attrval *av = &rec->vals[i];
-        if (!is_desc(av, "aci"))
+        if (!acreL_desc_is(av, "aci"))
             continue;
         if (!dn) {
             int rc = acre_dn_parse(A->ir, A->ir->schema, rec->dn, rec->dn_len,

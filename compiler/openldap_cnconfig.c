@@ -182,13 +182,6 @@ first_rdn(const char *dn, const char **type, size_t *tn, const char **val,
 }
 
 static int
-desc_is(const struct acreL_attrval *av, const char *name)
-{
-    return av->desc_len == strlen(name) &&
-           !strncasecmp(av->desc, name, av->desc_len);
-}
-
-static int
 push_value(struct cc *c, const char *text, size_t tlen, const size_t *starts,
            unsigned nlines, const struct acreL_attrval *av,
            struct acreO_ptext **v, unsigned *n)
@@ -262,27 +255,27 @@ database_record(struct cc *c, const char *file, const char *text, size_t tlen,
                                  rec->line);
     for (size_t i = 0; !rc && i < rec->nvals; i++) {
         const struct acreL_attrval *av = &rec->vals[i];
-        if (desc_is(av, "olcSuffix"))
+        if (acreL_desc_is(av, "olcSuffix"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->suffix,
                             &d->nsuffix);
-        else if (desc_is(av, "olcAccess"))
+        else if (acreL_desc_is(av, "olcAccess"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->access,
                             &d->naccess);
-        else if (desc_is(av, "olcSizeLimit"))
+        else if (acreL_desc_is(av, "olcSizeLimit"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->sizel,
                             &d->nsizel);
-        else if (desc_is(av, "olcTimeLimit"))
+        else if (acreL_desc_is(av, "olcTimeLimit"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->timel,
                             &d->ntimel);
-        else if (desc_is(av, "olcLimits"))
+        else if (acreL_desc_is(av, "olcLimits"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->limits,
                             &d->nlimits);
-        else if (desc_is(av, "olcDbIndex"))
+        else if (acreL_desc_is(av, "olcDbIndex"))
             rc = push_value(c, text, tlen, starts, nlines, av, &d->dbindex,
                             &d->ndbindex);
-        else if (desc_is(av, "olcSubordinate"))
+        else if (acreL_desc_is(av, "olcSubordinate"))
             d->subordinate = 1;
-        else if (desc_is(av, "olcRootDN")) {
+        else if (acreL_desc_is(av, "olcRootDN")) {
             unsigned one = 0;
             d->rootdn = NULL;
             rc =
@@ -341,7 +334,7 @@ overlay_record(struct cc *c, const char *file, const char *text, size_t tlen,
     if (!c->starts)
         return ACRE_ERR_NOMEM;
     for (size_t i = 0; !rc && i < rec->nvals; i++)
-        if (desc_is(&rec->vals[i], "olcCollectInfo"))
+        if (acreL_desc_is(&rec->vals[i], "olcCollectInfo"))
             rc = push_value(c, text, tlen, c->starts, c->nlines, &rec->vals[i],
                             &o->info, &o->ninfo);
     if (!rc)
@@ -372,8 +365,8 @@ check_record(struct cc *c, const char *file, const struct acreL_record *rec,
     acre_dn *dn;
 
     for (size_t i = 0; !oc && i < rec->nvals; i++)
-        oc = desc_is(&rec->vals[i], "objectClass") ||
-             desc_is(&rec->vals[i], "2.5.4.0");
+        oc = acreL_desc_is(&rec->vals[i], "objectClass") ||
+             acreL_desc_is(&rec->vals[i], "2.5.4.0");
     if (!oc)
         return record_error(diag, ACRE_ERR_LDIF_SYNTAX, file, rec->line,
                             "entry \"%s\": no objectClass attribute", rec->dn);

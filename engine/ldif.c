@@ -818,6 +818,15 @@ acreL_set_slapd(struct acreL_reader *r)
  * acreL_next -- see ldif.h.  The record's pointers point into the reader
  * and stay valid until the next call or acreL_close.  Errors are sticky.
  */
+/* acreL_desc_is -- see ldif.h. */
+int
+acreL_desc_is(const struct acreL_attrval *av, const char *name)
+{
+    size_t n = strlen(name);
+
+    return av->desc_len == n && !strncasecmp(av->desc, name, n);
+}
+
 int
 acreL_next(struct acreL_reader *r, struct acreL_record *rec, acre_diag *diag)
 {

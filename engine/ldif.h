@@ -105,6 +105,10 @@ void acreL_on_comment(struct acreL_reader *r,
                                 size_t n),
                       void *arg);
 
+/* acreL_desc_is -- is av's description `name`, in any case, without
+ * options (a rule-file reader's test of an attribute it reads)? */
+int acreL_desc_is(const struct acreL_attrval *av, const char *name);
+
 /* acreL_close -- free the reader (also freed with its talloc parent). */
 void acreL_close(struct acreL_reader *r);
 

@@ -67,23 +67,11 @@ path(void *ctx, const char *dir, const char *name)
     return talloc_asprintf(ctx, "%s/%s", dir, name);
 }
 
-/* Has the case in dir an ops file? */
-static int
-c_has_ops(const char *dir)
-{
-    char *p = path(NULL, dir, "ops");
-    struct stat st;
-    int has = stat(p, &st) == 0 && st.st_size > 0;
-
-    talloc_free(p);
-    return has;
-}
-
 /* Module mode: stock slapd into dir/native.out (and native-ops.out), then
  * slapd with the module into dir/slapd.out (and slapd-ops.out; left
  * missing when it refused the case). */
 static int
-run_both(struct acl_runner *run, const char *dir)
+run_both(struct acl_runner *run, const struct acl_case *c, const char *dir)
 {
     void *tmp = talloc_new(NULL);
     int rc;
@@ -95,7 +83,7 @@ run_both(struct acl_runner *run, const char *dir)
     if (rc == ACL_RUN_OK &&
         rename(path(tmp, dir, "slapd.out"), path(tmp, dir, "native.out")))
         rc = ACL_RUN_HARNESS;
-    if (rc == ACL_RUN_OK && c_has_ops(dir) &&
+    if (rc == ACL_RUN_OK && c->nops &&
         rename(path(tmp, dir, "slapd-ops.out"),
                path(tmp, dir, "native-ops.out")))
         rc = ACL_RUN_HARNESS;
@@ -121,7 +109,7 @@ acl_slapd(struct acl_runner *run, const struct acl_case *c, const char *dir)
     remove(talloc_asprintf(NULL, "%s/schemas", dir)); /* a stale one */
     acl_case_write(c, dir);
     if (module_mode())
-        return run_both(run, dir);
+        return run_both(run, c, dir);
     return run_once(run, dir);
 }
 
