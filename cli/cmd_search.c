@@ -189,6 +189,7 @@ one_search(struct search *s, acre_request *rq, const char *f, int *ldap_rc)
     s->want_ismo = s->a.who.ismemberof && search_wants(s, "isMemberOf", "+");
     s->want_mo = s->a.who.memberof && search_wants(s, "memberOf", "*");
     s->want_role = s->a.who.nsrole && search_wants(s, "nsRole", "+");
+    s->want_cos = s->a.who.nsrole;
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     rc = acre_search(rq, s->a.base, s->a.scope, filter, s->a.attrs, s->a.nattrs,
                      search_print_entry, s, ldap_rc, &matched);

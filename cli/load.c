@@ -909,11 +909,12 @@ cli_request(const struct cli_who *w, acre_policy *policy, const acre_host *host,
                 acre_strerror(rc));
         return CLI_EXIT_USAGE;
     }
-    acre_request_set_flags(rq, (w->subentries ? ACRE_REQ_SUBENTRIES : 0) |
-                                   (w->ismemberof ? ACRE_REQ_ISMEMBEROF : 0) |
-                                   (w->memberof ? ACRE_REQ_MEMBEROF : 0) |
-                                   (w->nsrole ? ACRE_REQ_NSROLE : 0) |
-                                   w->req_flags);
+    acre_request_set_flags(
+        rq, (w->subentries ? ACRE_REQ_SUBENTRIES : 0) |
+                (w->ismemberof ? ACRE_REQ_ISMEMBEROF : 0) |
+                (w->memberof ? ACRE_REQ_MEMBEROF : 0) |
+                (w->nsrole ? ACRE_REQ_NSROLE | ACRE_REQ_COS : 0) |
+                w->req_flags);
     *out = rq;
     return CLI_EXIT_OK;
 }

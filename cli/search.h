@@ -24,6 +24,7 @@ struct search {
     int want_ismo;         /* --ismemberof and isMemberOf or + asked */
     int want_mo;           /* --memberof and memberOf, * or no list */
     int want_role;         /* 389's nsRole (aci) and nsRole or + asked */
+    int want_cos;          /* 389's Class of Service (aci, 389) */
     const acre_host *host; /* the directory's lookups */
     int as389;             /* attributes named and ordered as 389 sends them */
     char **req389;         /* as389: the names asked for, normalised as 389

@@ -355,6 +355,129 @@ name_389(const struct search *s, const acre_entry *e, unsigned i, char *buf,
     return cli_attr_name_389(s->schema, desc, dlen, buf, size);
 }
 
+/*
+ * 389's Class of Service (acre_entry_cos): an attribute it gives the
+ * entry is sent with its values instead of the entry's own (where the
+ * entry has some: a definition's override or operational attribute);
+ * with "*" or "+" after the entry's own attributes, for each type CoS
+ * knows and gives the entry, when no list name covers it -- an
+ * operational one only for "+" --; and for a list name that names one.
+ */
+
+/* cos_get -- CoS's values of plain type `name` of the entry, copied
+ * (the caller frees *copy): 1, 0 when CoS gives none, -1 on error. */
+static int
+cos_get(const struct search *s, const acre_entry_view *view, const char *name,
+        acre_value **copy, uint32_t *n, int *op)
+{
+    const acre_value *vals;
+    int rc;
+
+    *copy = NULL;
+    *n = 0;
+    if (!s->want_cos || strchr(name, ';'))
+        return 0;
+    rc = acre_entry_cos(s->rq, view, name, &vals, n, op);
+    if (rc <= 0)
+        return rc < 0 ? -1 : 0;
+    /* the values live until the request's next call: acre_access may
+     * ask CoS again (a targetfilter on a CoS attribute) */
+    size_t bytes = *n * sizeof(**copy);
+    for (uint32_t j = 0; j < *n; j++)
+        bytes += vals[j].len + 1;
+    if (!(*copy = malloc(bytes ? bytes : 1)))
+        return -1;
+    char *at = (char *)(*copy + *n);
+    for (uint32_t j = 0; j < *n; j++) {
+        memcpy(at, vals[j].val, vals[j].len);
+        (*copy)[j] = (acre_value){.val = at, .len = vals[j].len};
+        at += vals[j].len + 1;
+    }
+    return 1;
+}
+
+/* cos_print -- values[0..n) of CoS attribute name the requester may
+ * read, as `shown`. */
+static int
+cos_print(const struct search *s, const acre_entry_view *view, const char *name,
+          const char *shown, const acre_value *vals, uint32_t n)
+{
+    int rc = 0;
+
+    if (s->a.attrsonly && n) {
+        int ok = read_attr(s, view, name);
+        return ok < 0 ? -1 : ok ? out_name(shown) : 0;
+    }
+    for (uint32_t j = 0; j < n && !rc; j++) {
+        int ok = acre_access(s->rq, view, name, vals[j].val, vals[j].len,
+                             ACRE_RIGHT_READ, NULL);
+        if (ok < 0)
+            return -1;
+        if (ok)
+            rc = out_line(s, shown, vals[j].val, vals[j].len);
+    }
+    return rc;
+}
+
+/* cos_instead -- 1 (after printing CoS's values as `shown`) when CoS
+ * gives the entry attribute name, 0 when the entry's own values stand,
+ * -1 on error. */
+static int
+cos_instead(const struct search *s, const acre_entry_view *view,
+            const char *name, const char *shown)
+{
+    acre_value *vals;
+    uint32_t n;
+    int op, rc = cos_get(s, view, name, &vals, &n, &op);
+
+    if (rc > 0)
+        rc = cos_print(s, view, name, shown, vals, n) ? -1 : 1;
+    free(vals);
+    return rc;
+}
+
+/* stores -- does the entry hold an attribute of plain type name? */
+static int
+stores(const acre_entry *e, unsigned nattrs, const char *name)
+{
+    for (unsigned i = 0; i < nattrs; i++) {
+        size_t dlen;
+        const char *d = acre_entry_attr(e, i, &dlen, NULL);
+        if (dlen == strlen(name) && !strncasecmp(d, name, dlen))
+            return 1;
+    }
+    return 0;
+}
+
+/* cos_all -- the CoS attributes "*" and "+" bring that the entry does not
+ * store and no list name covers. */
+static int
+cos_all(const struct search *s, const acre_entry_view *view, unsigned nattrs)
+{
+    const char *const *names;
+    uint32_t k;
+    int rc = 0;
+
+    if (!s->want_cos)
+        return 0;
+    if (acre_entry_cos_names(s->rq, &names, &k))
+        return -1;
+    for (uint32_t i = 0; i < k && !rc; i++) {
+        acre_value *vals;
+        uint32_t n;
+        int op;
+        if (covered(s, names[i]) || stores(view->host_data, nattrs, names[i]))
+            continue;
+        rc = cos_get(s, view, names[i], &vals, &n, &op);
+        if (rc > 0)
+            rc = (op ? s->all_op : s->all_user)
+                     ? cos_print(s, view, names[i], names[i], vals, n)
+                     : 0;
+        free(vals);
+    }
+    return rc;
+}
+
 /* asked_virtual -- the virtual attributes of 389 (nsRole) and of
  * --memberof, at list name q spelt `spelt`. */
 static int
@@ -451,10 +574,12 @@ print_389(const struct search *s, const acre_entry_view *view,
         for (unsigned i = 0; i < v->nattrs && !rc; i++)
             if (v->attr[i] != ACRE_ATTR_NONE &&
                 !covered(s, name_389(s, e, i, name, sizeof name))) {
-                rc = print_values(s, e, v, i, name);
+                rc = cos_instead(s, view, name, name);
+                rc = rc ? (rc < 0 ? rc : 0) : print_values(s, e, v, i, name);
                 rc = rc ? rc : print_merged(s, v, name, done);
             }
         rc = rc ? rc : print_collective(s, v, done);
+        rc = rc ? rc : cos_all(s, view, v->nattrs);
         if (!rc && s->all_user && !covered(s, "memberOf"))
             rc = print_virtual(s, view, s->want_mo, "memberOf",
                                acre_entry_memberof);
@@ -478,8 +603,15 @@ print_389(const struct search *s, const acre_entry_view *view,
             exact = !strcasecmp(q, name);
             if (match++ > 0 && !exact && listed(s, name))
                 continue;
-            if (v->attr[i] != ACRE_ATTR_NONE)
-                rc = print_values(s, e, v, i, exact ? s->spell389[r] : name);
+            const char *shown = exact ? s->spell389[r] : name;
+            if (v->attr[i] != ACRE_ATTR_NONE &&
+                !(rc = cos_instead(s, view, name, shown)))
+                rc = print_values(s, e, v, i, shown);
+            rc = rc < 0 ? rc : 0;
+        }
+        if (!rc && !match) {
+            int c = cos_instead(s, view, q, s->spell389[r]);
+            rc = c < 0 ? c : 0;
         }
         rc = rc ? rc : asked_virtual(s, view, q, s->spell389[r]);
         if (!rc && !match)

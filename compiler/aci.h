@@ -95,22 +95,12 @@ struct acreA_unknown {
                            * compares as text with this first name */
 };
 
-/* A Class of Service definition of the data (389's cos plugin), which
- * acre does not model (lint: unmodelled-cos). */
-struct acreA_cos {
-    const char *dn;       /* as written, NUL-terminated */
-    const char *attrs;    /* its cosAttribute values, ", " between */
-    struct acreI_pos pos; /* of its dn: line */
-};
-
 struct acreA_lint {
     void *ctx;       /* where the lists live */
     acre_diag *errs; /* every error, in file order */
     unsigned nerrs;
     struct acreA_unknown *unk; /* every unknown name, in file order */
     unsigned nunk;
-    struct acreA_cos *cos; /* every CoS definition, in file order */
-    unsigned ncos;
 };
 
 /*

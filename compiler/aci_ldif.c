@@ -156,51 +156,6 @@ one_value(struct acc *A, const struct lines *L, const char *path,
     return rc;
 }
 
-/* Is av an objectClass value naming a class 389's cos plugin reads? */
-static int
-is_cos_class(const struct acreL_attrval *av)
-{
-    static const char *const classes[] = {
-        "cosSuperDefinition", "cosPointerDefinition", "cosClassicDefinition",
-        "cosIndirectDefinition"};
-
-    if (!acreL_desc_is(av, "objectClass") && !acreL_desc_is(av, "2.5.4.0"))
-        return 0;
-    for (size_t k = 0; k < sizeof classes / sizeof *classes; k++)
-        if (av->len == strlen(classes[k]) &&
-            !strncasecmp((const char *)av->val, classes[k], av->len))
-            return 1;
-    return 0;
-}
-
-/* Lint mode: rec, when it is a Class of Service definition, kept in
- * A->lint->cos with its cosAttribute values. */
-static int
-note_cos(struct acc *A, const char *path, const struct acreL_record *rec)
-{
-    struct acreA_lint *lint = A->lint;
-    size_t i;
-
-    for (i = 0; i < rec->nvals && !is_cos_class(&rec->vals[i]); i++)
-        ;
-    if (i == rec->nvals)
-        return 0;
-    char *attrs = talloc_strdup(lint->ctx, "");
-    for (i = 0; attrs && i < rec->nvals; i++)
-        if (acreL_desc_is(&rec->vals[i], "cosAttribute"))
-            attrs = talloc_asprintf_append(attrs, "%s%.*s", *attrs ? ", " : "",
-                                           (int)rec->vals[i].len,
-                                           (const char *)rec->vals[i].val);
-    struct acreA_cos *v =
-        talloc_realloc(lint->ctx, lint->cos, struct acreA_cos, lint->ncos + 1);
-    char *dn = talloc_strndup(lint->ctx, rec->dn, rec->dn_len);
-    if (!attrs || !v || !dn)
-        return ACRE_ERR_NOMEM;
-    lint->cos = v;
-    v[lint->ncos++] = (struct acreA_cos){dn, attrs, {path, rec->line, 0}};
-    return 0;
-}
-
 static int
 record(struct acc *A, const struct lines *L, const char *path,
        const struct acreL_record *rec, int variant, acre_diag *diag)
@@ -209,11 +164,6 @@ record(struct acc *A, const struct lines *L, const char *path,
     unsigned index = 0;
     acre_diag d;
 
-    if (A->lint) {
-        int rc = note_cos(A, path, rec);
-        if (rc)
-            return rc;
-    }
     for (size_t i = 0; i < rec->nvals; i++) {
         const struct acreL_attrval *av = &rec->vals[i];
         if (!acreL_desc_is(av, "aci"))

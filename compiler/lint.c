@@ -115,9 +115,6 @@ static const acre_lint_check checks[ACREW_NCHECKS] = {
                   "evaluates, an ip, ssf, dayofweek or userattr value, an "
                   "LDAP URL scope, a targetattr or targetfilter name by "
                   "alias)"},
-    {"unmodelled-cos", "(aci, with data) an entry defining a 389 Class of "
-                       "Service: acre does not compute the values CoS adds "
-                       "to entries"},
 };
 
 /* acreW_check_id -- see lint.h. */

@@ -41,7 +41,6 @@ enum acreW_check {
     ACREW_COMMENT_CONTINUATION,
     ACREW_OUTSIDE_HOLDER,
     ACREW_ODD_VALUE,
-    ACREW_UNMODELLED_COS,
     ACREW_NCHECKS
 };
 
@@ -125,8 +124,8 @@ int acreW_error(struct lint *l, const char *path, const acre_diag *d);
  * lint mode: compiler/aci.h) in `variant` (ACREI_ACI_*), under tmp.  Every
  * value refused is an error finding and nothing else is said; otherwise
  * the checks run (unknown-attribute, outside-holder, shadowed-rule,
- * public-write, odd-value, unmodelled-cos) and *cfg is the IR read (its lint
- * marks for silencing). 0 or ACRE_ERR_NOMEM.
+ * public-write) and *cfg is the IR read (its lint marks for silencing).
+ * 0 or ACRE_ERR_NOMEM.
  */
 int acreW_aci(struct lint *l, void *tmp, const acre_source *src, size_t n,
               int variant, const struct acreI_policy **cfg);

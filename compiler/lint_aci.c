@@ -8,8 +8,7 @@
  * engine/eval_aci.c decides with them (389-DS 2.3's semantics).
  *
  * Every warning is at the place of the `aci` value (or, for an unknown
- * name, of the name; for unmodelled-cos, of the entry) and starts
- * "entry 'DN', aci value N ("NAME"): " (unmodelled-cos: "entry 'DN'"), as
+ * name, of the name) and starts "entry 'DN', aci value N ("NAME"): ", as
  * the parser's errors start; the line of the value is the one a
  * "# acre-lint: disable=ID" comment right above silences.
  *
@@ -36,12 +35,7 @@
  *                      than it is written (acreI_bind.odd, set by the
  *                      parser, or a URL scope it cannot read, or a
  *                      targetattr / targetfilter name by alias or OID),
- *                      said with 389's reading;
- *   unmodelled-cos     an entry of the data defining a Class of Service
- *                      (389's cos plugin: its values are virtual
- *                      attributes of the entries below the definition's
- *                      parent, which acre does not compute), at its dn:
- *                      line.
+ *                      said with 389's reading.
  * Cost: linear in the ACIs for all but shadowing, which probes the deny
  * perms held by each ancestor of an allow's holder (a sorted array of
  * their ancestry hashes) and compares at most MAX_PAIRS of them with it.
@@ -806,31 +800,6 @@ check_shadowed(struct al *A)
 }
 
 /* ------------------------------------------------------------------------
- * unmodelled-cos
- */
-
-/* Each Class of Service definition of the data: 389 adds its
- * cosAttribute types' values to the entries below the definition's
- * parent, and its ACIs, filters and results see them; acre does not. */
-static int
-check_cos(struct al *A, const struct acreA_lint *lint)
-{
-    for (unsigned k = 0; k < lint->ncos; k++) {
-        const struct acreA_cos *c = &lint->cos[k];
-        if (acreW_warn(A->l, ACREW_UNMODELLED_COS, &c->pos, &c->pos, NULL, NULL,
-                       "entry '%s' defines a Class of Service (cosAttribute: "
-                       "%s): 389 adds those values to the entries of its "
-                       "parent's subtree; acre does not compute them, so "
-                       "targetattr, targetfilter, userattr and search filters "
-                       "on them, and the values returned, may differ from "
-                       "389's",
-                       c->dn, *c->attrs ? c->attrs : "none"))
-            return ACRE_ERR_NOMEM;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------------
  * Reading
  */
 
@@ -880,7 +849,7 @@ acreW_aci(struct lint *l, void *tmp, const acre_source *src, size_t n,
           int variant, const struct acreI_policy **cfg)
 {
     struct al A = {l, tmp, NULL, NULL};
-    struct acreA_lint lint = {tmp, NULL, 0, NULL, 0, NULL, 0};
+    struct acreA_lint lint = {tmp, NULL, 0, NULL, 0};
     struct acreI_policy *ir = NULL;
     struct acreI_aci_set *set = talloc_zero(tmp, struct acreI_aci_set);
     struct acreI_lintmark *marks = NULL;
@@ -943,7 +912,7 @@ acreW_aci(struct lint *l, void *tmp, const acre_source *src, size_t n,
     ir->nlintmarks = nmarks;
     A.schema = ir->schema;
     A.set = set;
-    if ((rc = check_unknown(&A, &lint)) || (rc = check_cos(&A, &lint)))
+    if ((rc = check_unknown(&A, &lint)))
         return rc;
     for (unsigned i = 0; i < set->n; i++) {
         if ((rc = check_outside(&A, &set->acis[i])) ||

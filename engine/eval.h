@@ -233,6 +233,13 @@ struct acre_request {
     acre_value *mo_vals;  /* the values acreV_memberof_values gives */
     acre_value *mo_rvals; /* ... and acreV_nsrole_values */
     int mo_busy;
+    /* 389's Class of Service (cos.c): the last query's values, the
+     * memory of an indirect entry's, and whether a query is running */
+    acre_value *cos_vals;
+    uint32_t cos_n, cos_cap;
+    void *cos_mem;
+    const char **cos_names; /* acre_entry_cos_names */
+    int cos_busy;
     /* acre_effective_rights is answering (389 evaluates its GER in a
      * pblock of its own), or a search's missing base is being judged
      * (find_entry, before the search sets FILTER_NORMALIZED): URL filters

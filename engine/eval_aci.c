@@ -23,6 +23,7 @@
  */
 #include "aci_index.h"
 
+#include "cos.h"
 #include "dn.h"
 #include "entry.h"
 #include "eval.h"
@@ -756,7 +757,8 @@ tfilter(struct ck *c, uint32_t no)
         return (enum acreF_result)st->fres[f];
     if (!st->fplain[f])
         st->fplain[f] = acreF_plain(flt) ? 1 : 2;
-    if (st->tm_epoch == st->epoch && st->fplain[f] == 1) {
+    if (st->tm_epoch == st->epoch && st->fplain[f] == 1 &&
+        !acreV_cos_active(c->rq)) {
         struct acreF_typemap m = {st->sm_need, st->sm_at, st->epoch,
                                   c->ix->attr_words * 64u};
         unsigned long before = acreE_nomem;

@@ -188,6 +188,12 @@ struct acreF_hooks {
     /* 1: substrings parsed with ACREF_389_RAWSUBS matched as any others
      * (389 outside a search operation's filter test) */
     int normal_subs;
+    /* 389's Class of Service (cos.h: acreV_cos_hook; memberof_arg): 1
+     * with the values CoS gives e for plain type t, which then decide an
+     * item on t alone, 0 when the stored values decide, else an error
+     * (the item is UNDEFINED); NULL: none */
+    int (*cos)(void *arg, const acre_entry_view *e, int t,
+               const acre_value **vals, uint32_t *n);
 };
 
 /*

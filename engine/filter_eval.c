@@ -119,6 +119,8 @@ struct ev {
     int (*values)(void *arg, unsigned kind, const acre_entry_view *e,
                   const acre_value **vals, uint32_t *n);
     int normal_subs; /* acreF_hooks */
+    int (*cos)(void *arg, const acre_entry_view *e, int t,
+               const acre_value **vals, uint32_t *n);
 };
 
 /* A buffer for values normalised during evaluation. */
@@ -655,6 +657,36 @@ virtual_values(const struct ev *ev, const struct acreF_node *nd,
     return n ? attr_fn(ev, nd, &a) : ACREF_FALSE;
 }
 
+/*
+ * 389's Class of Service (the cos hook): 1 when it gives the entry nd's
+ * type (a plain type, asked by its own name), with *r the item decided on
+ * those values alone by attr_fn (NULL: presence), as 389's virtual
+ * attribute service tests them; 0 when the stored values decide.
+ */
+static int
+cos_item(const struct ev *ev, const struct acreF_node *nd,
+         enum acreF_result (*attr_fn)(const struct ev *,
+                                      const struct acreF_node *,
+                                      const acre_view_attr *),
+         enum acreF_result *r)
+{
+    const acre_value *vals;
+    uint32_t n;
+
+    if (!ev->cos || nd->want.type < 0 || nd->want.nopts || nd->special)
+        return 0;
+    int c = ev->cos(ev->memberof_arg, ev->e, nd->want.type, &vals, &n);
+    if (!c)
+        return 0;
+    if (c < 0) {
+        *r = ACREF_UNDEFINED;
+        return 1;
+    }
+    acre_view_attr a = {nd->want.type, n, vals, NULL};
+    *r = !n ? ACREF_FALSE : !attr_fn ? ACREF_TRUE : attr_fn(ev, nd, &a);
+    return 1;
+}
+
 static enum acreF_result
 eval_ava(const struct ev *ev, const struct acreF_node *nd)
 {
@@ -674,6 +706,8 @@ eval_ava(const struct ev *ev, const struct acreF_node *nd)
         return nd->kind == ACREF_EQUALITY
                    ? rc
                    : virtual_values(ev, nd, rc, ava_attr);
+    if (cos_item(ev, nd, ava_attr, &rc))
+        return rc;
     if (nd->special == ACREF_SP_HASSUBORDINATES) {
         int kids = eqlike ? has_children(ev) : -1;
         return kids < 0 ? ACREF_UNDEFINED : truth(kids == nd->hs_true);
@@ -712,7 +746,7 @@ eval_present(const struct ev *ev, const struct acreF_node *nd)
 
     if (!item_allowed(ev, nd, NULL, 0))
         return ACREF_UNDEFINED;
-    if (virtual_member(ev, nd, NULL, 0, &rc))
+    if (virtual_member(ev, nd, NULL, 0, &rc) || cos_item(ev, nd, NULL, &rc))
         return rc;
     if (nd->special == ACREF_SP_HASSUBORDINATES ||
         nd->special == ACREF_SP_ENTRYDN || nd->special == ACREF_SP_SUBSCHEMA)
@@ -806,6 +840,8 @@ eval_subs(const struct ev *ev, const struct acreF_node *nd)
         return ACREF_UNDEFINED;
     if (virtual_member(ev, nd, NULL, 0, &rc))
         return virtual_values(ev, nd, rc, subs_attr);
+    if (cos_item(ev, nd, subs_attr, &rc))
+        return rc;
     for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
          i = next_attr(ev, nd, i + 1)) {
         const acre_view_attr *a = &ev->e->attrs[i];
@@ -1043,6 +1079,8 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
             return ACREF_UNDEFINED;
         if (nd->special == ACREF_SP_ENTRYDN)
             return entry_dn_is(ev, nd, 1);
+        if (cos_item(ev, nd, ext_attr, &vr))
+            return vr;
         for (uint32_t i = first_attr(ev, nd); i < e->nattrs;
              i = next_attr(ev, nd, i + 1)) {
             enum acreF_result r = ext_attr(ev, nd, &e->attrs[i]);
@@ -1144,6 +1182,7 @@ ev_init(struct ev *ev, const struct acreF_filter *f, const acre_entry_view *e,
         ev->memberof_arg = h->memberof_arg;
         ev->values = h->values;
         ev->normal_subs = h->normal_subs;
+        ev->cos = h->cos;
     }
     return 0;
 }

@@ -58,6 +58,7 @@
 #include "eval.h"
 
 #include "buf.h"
+#include "cos.h"
 #include "dn.h"
 #include "entry.h"
 #include "filter.h"
@@ -119,6 +120,7 @@ struct acreV_moidx {
     uint32_t ndyn;
     struct mo_role *r; /* sorted by DN */
     uint32_t nr;
+    struct acreV_cos *cos; /* 389's CoS definitions (cos.c), or NULL */
 };
 
 /* ------------------------------------------------------------------------
@@ -412,6 +414,8 @@ visit(void *arg, const acre_entry_view *e)
 
     if ((bits & (C_MANAGED | C_FILTERED | C_NESTED)) && add_role(b, e, bits))
         return b->rc;
+    if ((b->rc = acreV_cos_visit(x, &x->cos, b->rq, e)))
+        return b->rc;
 
     if ((bits & C_VIRTUAL) || nstatic > 1 || (!nstatic && !(bits & C_URLS)))
         return 0;
@@ -558,8 +562,8 @@ build(struct acre_request *rq)
     rc = search_all(rq, &b);
     if (b.rc)
         rc = b.rc;
-    else if (!rc)
-        rc = finish(x);
+    else if (!rc && !(rc = finish(x)))
+        rc = acreV_cos_finish(x->cos, rq);
     if (rc) {
         talloc_free(x);
         acreV_fail(rq, rc == ACRE_ERR_NOMEM ? rc : ACRE_ERR_LOOKUP);
@@ -659,6 +663,16 @@ take(struct acre_request *rq)
         return NULL;
     }
     return rq->mo = x;
+}
+
+/* acreV_cos_of -- see cos.h. */
+const struct acreV_cos *
+acreV_cos_of(struct acre_request *rq, int *rc)
+{
+    const struct acreV_moidx *x = take(rq);
+
+    *rc = x ? 0 : rq->err ? rq->err : ACRE_ERR_LOOKUP;
+    return x ? x->cos : NULL;
 }
 
 /* ------------------------------------------------------------------------

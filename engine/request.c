@@ -12,6 +12,7 @@
  * cache.
  */
 #include "aci_index.h"
+#include "cos.h"
 #include "eval.h"
 #include "internal.h"
 #include "schema.h"
@@ -379,9 +380,15 @@ host_children(void *arg, const acre_entry_view *e)
 struct acreF_hooks
 acreV_filter_hooks(struct acre_request *rq, acreF_access_fn access, void *ctx)
 {
-    struct acreF_hooks h = {
-        access, ctx, NULL, NULL, acreV_memberof, rq, acreV_virtual_values,
-        rq->ger};
+    struct acreF_hooks h = {access,
+                            ctx,
+                            NULL,
+                            NULL,
+                            acreV_memberof,
+                            rq,
+                            acreV_virtual_values,
+                            rq->ger,
+                            rq->flags & ACRE_REQ_COS ? acreV_cos_hook : NULL};
 
     if (rq->host.has_children) {
         h.children = host_children;

@@ -1131,15 +1131,11 @@ const acre_entry *acre_collective_subentry(const acre_collective_view *v,
  *   odd-value           (aci, 389 variant) a bind-rule value 389 stores
  *                       unchecked and reads otherwise than it is written
  *                       (the message says how it reads it)
- *   unmodelled-cos      (aci) an entry of the data defining a 389 Class of
- *                       Service: acre does not compute the values it adds
- *                       to the entries below the definition's parent
  * For ACI sources: unknown-attribute covers every attribute name of an
  * aci, shadowed-rule an allow that a deny provably overrides everywhere,
  * public-write an allow of write, add, delete or selfwrite to
- * ldap:///anyone or ldap:///all, odd-value a value 389 reads its own way,
- * unmodelled-cos a Class of Service definition in the data (at its dn:
- * line); the others do not apply.
+ * ldap:///anyone or ldap:///all, odd-value a value 389 reads its own way;
+ * the others do not apply.
  * Errors have the id "parse-error", or "read-error" for input that cannot
  * be read.  A warning is silenced for one rule by a comment line directly
  * above the rule (slapd.conf "access" line, or cn=config olcAccess line):
@@ -1355,6 +1351,13 @@ void acre_request_end(acre_request *rq);
  * ACRE_ATTR_NONE; their value bytes are as without the flag.  The
  * OpenLDAP dialect (ACIs decide attributes whole already) */
 #define ACRE_REQ_ATTRSONLY  0x10u
+/* 389's Class of Service, as its cos plugin computes it from the host's
+ * CoS definitions (ldapSubEntry entries of class cosPointerDefinition,
+ * cosClassicDefinition or cosIndirectDefinition) and templates: the
+ * attributes they give an entry are seen by search filters and
+ * targetfilters (on those values alone, where CoS gives the attribute)
+ * and returned through acre_entry_cos (see acre(3)) */
+#define ACRE_REQ_COS        0x20u
 
 /*
  * acre_entry_ismemberof -- the virtual isMemberOf values of entry e under
@@ -1393,6 +1396,31 @@ int acre_entry_memberof(acre_request *rq, const acre_entry_view *e,
  */
 int acre_entry_nsrole(acre_request *rq, const acre_entry_view *e,
                       const acre_value **vals, uint32_t *n);
+
+/*
+ * acre_entry_cos -- under ACRE_REQ_COS, the attribute named `name` (a type
+ * without options) as 389's Class of Service gives it to entry e: 1 with
+ * its values in vals[0..n) (valid until the request's next call) and
+ * *operational 1 when the definition makes it operational (returned by
+ * name or "+" only, never by "*"), 0 when CoS gives e no such attribute
+ * (e's own values, if any, stand), or ACRE_ERR_INVAL, ACRE_ERR_BADOBJ,
+ * ACRE_ERR_LOOKUP (the definitions could not be read) or ACRE_ERR_NOMEM.
+ * CoS values replace e's own of that type when it gives them.  Values are
+ * not checked: ask acre_access for read on the attribute before
+ * returning them.  operational may be NULL.  For the request's thread.
+ */
+int acre_entry_cos(acre_request *rq, const acre_entry_view *e, const char *name,
+                   const acre_value **vals, uint32_t *n, int *operational);
+
+/*
+ * acre_entry_cos_names -- under ACRE_REQ_COS, the names of the attribute
+ * types Class of Service may give (every definition's, in 389's order:
+ * by name), for a host listing what to ask acre_entry_cos about when it
+ * returns all attributes.  names[0..n): owned by the request, valid until
+ * it ends.  Returns 0 (n 0 without the flag) or acre_entry_cos's errors.
+ */
+int acre_entry_cos_names(acre_request *rq, const char *const **names,
+                         uint32_t *n);
 
 /*
  * acre_request_set_flags -- set the request's ACRE_REQ_* flags (replacing

@@ -85,8 +85,8 @@ static int
 visit(void *ctx, const struct acreE_entry *e)
 {
     struct walk *w = ctx;
-    struct acreF_hooks h = {NULL, NULL, children, (void *)w->dir,
-                            NULL, NULL, NULL,     0};
+    struct acreF_hooks h = {NULL, NULL, children, (void *)w->dir, NULL, NULL,
+                            NULL, 0,    NULL};
     size_t n;
     const char *dn;
 

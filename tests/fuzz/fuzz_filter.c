@@ -199,10 +199,10 @@ check_eval(const struct acreF_filter *f, const struct acreE_buf *b, size_t size)
         r[k] = acreF_eval(f, &entries[k]->v, NULL);
         check(r[k] == ACREF_TRUE || r[k] == ACREF_FALSE ||
               r[k] == ACREF_UNDEFINED);
-        struct acreF_hooks all = {allow_all, NULL, NULL, NULL,
-                                  NULL,      NULL, NULL, 0};
-        struct acreF_hooks one = {deny_one, &deny, NULL, NULL,
-                                  NULL,     NULL,  NULL, 0};
+        struct acreF_hooks all = {allow_all, NULL, NULL, NULL, NULL,
+                                  NULL,      NULL, 0,    NULL};
+        struct acreF_hooks one = {deny_one, &deny, NULL, NULL, NULL,
+                                  NULL,     NULL,  0,    NULL};
         check(acreF_eval(f, &entries[k]->v, &all) == r[k]);
         check(acreF_eval(f, &entries[k]->v, &one) <= ACREF_UNDEFINED);
     }

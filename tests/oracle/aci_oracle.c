@@ -288,8 +288,9 @@ enum acreF_result
 acreR_aci_filter_plain(const struct acreR_aci *o, const struct acreF_filter *f,
                        const acre_entry_view *e)
 {
-    struct acreF_hooks h = {NULL, NULL, dir_children, (void *)o->dir,
-                            NULL, NULL, NULL,         o->normal_subs};
+    struct acreF_hooks h = {NULL,           NULL,           dir_children,
+                            (void *)o->dir, NULL,           NULL,
+                            NULL,           o->normal_subs, NULL};
 
     return acreF_eval(f, e, &h);
 }

@@ -138,7 +138,7 @@ struct acreF_hooks
 acreR_dir_hooks(const struct acreE_dir *dir)
 {
     struct acreF_hooks h = {
-        NULL, NULL, acreR_dir_children, (void *)dir, NULL, NULL, NULL, 0};
+        NULL, NULL, acreR_dir_children, (void *)dir, NULL, NULL, NULL, 0, NULL};
 
     return h;
 }

@@ -248,8 +248,8 @@ static int
 plain_visit(void *ctx, const struct acreE_entry *e)
 {
     struct plain *p = ctx;
-    struct acreF_hooks h = {NULL, NULL, has_kids, (void *)p->dir,
-                            NULL, NULL, NULL,     0};
+    struct acreF_hooks h = {NULL, NULL, has_kids, (void *)p->dir, NULL, NULL,
+                            NULL, 0,    NULL};
 
     if (p->scope != ACRE_SCOPE_BASE && is_role(&e->v))
         return 0;

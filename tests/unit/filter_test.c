@@ -228,7 +228,7 @@ static enum acreF_result
 eval_on(const char *filter, char key, acreF_access_fn fn, void *ctx)
 {
     struct acreF_filter *f = parse_ok(filter);
-    struct acreF_hooks h = {fn, ctx, children, dir, NULL, NULL, NULL, 0};
+    struct acreF_hooks h = {fn, ctx, children, dir, NULL, NULL, NULL, 0, NULL};
     enum acreF_result r = acreF_eval(f, entry(key), &h);
 
     if (!fn)
@@ -688,7 +688,8 @@ Test(filter, typed_same_as_eval, .init = load_dir, .fini = free_dir)
 
     for (size_t i = 0; i < NELEM(cases); i++) {
         struct acreF_filter *f = parse_ok(cases[i].filter);
-        struct acreF_hooks h = {NULL, NULL, children, dir, NULL, NULL, NULL, 0};
+        struct acreF_hooks h = {NULL, NULL, children, dir, NULL,
+                                NULL, NULL, 0,        NULL};
         cr_expect_eq(acreF_plain(f), cases[i].plain, "%s: plain %d",
                      cases[i].filter, acreF_plain(f));
         for (const char *k = keys; *k; k++)
