@@ -1408,4 +1408,91 @@ Test(oom_aci, filtered_role_deny_fails_closed)
     talloc_free(mem);
 }
 
+Test(oom_aci, cos_targetfilter_deny_fails_closed)
+{
+    void *mem = talloc_new(NULL);
+    /* a deny whose targetfilter names street, which a pointer Class of
+     * Service gives the people: every failed allocation on the way (the
+     * definitions' index, the query's values) must leave p unreadable */
+    static const char ldif[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"read\"; allow "
+        "(read,search) userdn=\"ldap:///anyone\";)\n"
+        "aci: (targetattr=\"*\")(targetfilter=\"(street=main 1)\")"
+        "(version 3.0; acl \"not on main street\"; deny (read,search) "
+        "userdn=\"ldap:///anyone\";)\n\n"
+        "dn: ou=people,dc=example,dc=com\nobjectClass: organizationalUnit\n"
+        "ou: people\n\n"
+        "dn: cn=ptr,ou=people,dc=example,dc=com\nobjectClass: top\n"
+        "objectClass: cosTemplate\nobjectClass: extensibleObject\n"
+        "cn: ptr\nstreet: Main 1\n\n"
+        "dn: cn=def,ou=people,dc=example,dc=com\nobjectClass: top\n"
+        "objectClass: ldapSubEntry\nobjectClass: cosSuperDefinition\n"
+        "objectClass: cosPointerDefinition\ncn: def\n"
+        "cosTemplateDn: cn=ptr,ou=people,dc=example,dc=com\n"
+        "cosAttribute: street\n\n"
+        "dn: uid=p,ou=people,dc=example,dc=com\n"
+        "objectClass: organizationalPerson\nobjectClass: uidObject\n"
+        "uid: p\ncn: p\nsn: p\n\n"
+        "dn: uid=q,dc=example,dc=com\nobjectClass: organizationalPerson\n"
+        "objectClass: uidObject\nuid: q\ncn: q\nsn: q\n";
+    acre_source src = {ACRE_DIALECT_ACI, "acis.ldif", ldif, sizeof ldif - 1};
+    acre_diag d = {0};
+    acre_policy *p;
+    acre_directory *dir;
+    cr_assert_eq(acre_policy_compile(mem, NULL, &src, 1, 0, &p, &d), 0, "%s",
+                 d.message);
+    cr_assert_eq(acre_directory_load(mem, acre_policy_schema(p), "data.ldif",
+                                     ldif, sizeof ldif - 1, &dir, &d),
+                 0, "%s", d.message);
+    const acre_schema *s = acre_policy_schema(p);
+    const char *pdn = "uid=p,ou=people,dc=example,dc=com",
+               *qdn = "uid=q,dc=example,dc=com";
+    acre_dn *dn;
+    cr_assert_eq(acre_dn_parse(mem, s, pdn, strlen(pdn), 0, &dn, NULL), 0);
+    const acre_entry *e = acre_directory_find(dir, dn);
+    cr_assert_eq(acre_dn_parse(mem, s, qdn, strlen(qdn), 0, &dn, NULL), 0);
+    const acre_entry *q = acre_directory_find(dir, dn);
+    cr_assert(e && q);
+    unsigned long n, failures = 0;
+
+    for (n = 0;; n++) { /* n 0: no failure */
+        acre_request *rq;
+        acre_verdict out;
+        alloc_fail_once(n);
+        int rc = acre_request_begin(p, NULL, acre_directory_host(dir), &rq);
+        if (rc == 0) {
+            acre_request_set_flags(rq, ACRE_REQ_COS);
+            int r = acre_entry_decide(rq, acre_entry_view_of(e),
+                                      ACRE_RIGHT_READ, &out);
+            cr_assert(r == 0 || r == ACRE_ERR_NOMEM, "n %lu: %d", n, r);
+            cr_assert(r != 0 || !out.visible,
+                      "n %lu: a failed allocation hid p's CoS street", n);
+            acre_request_end(rq);
+        }
+        unsigned long f = alloc_failed();
+        alloc_fail_after(0);
+        if (n && !f)
+            break;
+        failures += f;
+    }
+    cr_assert_gt(failures, 2, "the sweep refused allocations on the way");
+    /* not vacuous: q, outside the definition's reach, is readable, and p
+     * is without the flag */
+    acre_request *rq;
+    acre_verdict out;
+    cr_assert_eq(acre_request_begin(p, NULL, acre_directory_host(dir), &rq), 0);
+    acre_request_set_flags(rq, ACRE_REQ_COS);
+    cr_assert_eq(
+        acre_entry_decide(rq, acre_entry_view_of(q), ACRE_RIGHT_READ, &out), 0);
+    cr_assert(out.visible, "q has no street");
+    acre_request_set_flags(rq, 0);
+    cr_assert_eq(
+        acre_entry_decide(rq, acre_entry_view_of(e), ACRE_RIGHT_READ, &out), 0);
+    cr_assert(out.visible, "p stores no street");
+    acre_request_end(rq);
+    acre_policy_release(p);
+    talloc_free(mem);
+}
+
 #endif /* ALLOC_HOOK */
