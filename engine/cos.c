@@ -39,7 +39,7 @@
  *   - classic: some value of one of E's specifiers (stored values; for
  *     nsRole the roles E holds) equals the grade, case ignored; pointer:
  *     always; indirect: the entry a specifier value names (the first, or
- *     each when merging) holds T, whose stored values are taken;
+ *     each when merging) holds T, whose values (virtual ones too) are taken;
  *   - the first hit gives the values (the template's, newest first); a
  *     merge-schemes hit goes on to the next pairs, adding values not
  *     already there; a default template met in scope is kept, and used
@@ -47,16 +47,20 @@
  * T is then operational (returned only when named) when the pair that
  * hit (the default one) is operational or operational-default.
  *
- * Not modelled: a specifier or pointed value that is itself a CoS
- * attribute (389 asks its virtual attribute service again), 389's views,
- * and the search candidates of 389's indexes (an indexed attribute that
- * only CoS gives is not found through its index by 389).
+ * Specifier values and pointed values are read as 389's virtual
+ * attribute service gives them (vattr_values: CoS again, nsRole, else the
+ * stored ones), at most COS_DEPTH lookups deep.  Target trees are text as
+ * the plugin keeps them (a cosTargetTree value as written), matched
+ * against the entry's DN in 389's normalised text.
+ *
+ * Not modelled: 389's views, and the search candidates of 389's indexes
+ * (an indexed attribute that only CoS gives is not found through its
+ * index by 389).
  *
  * Cost: the index is built with memberof.c's, once per host generation;
  * a query scans T's pairs (a bitmap tells at once when CoS knows no T),
- * with one scope test per target tree.  The values returned live in the
- * request (rq->cos_vals, and rq->cos_mem for an indirect entry's values,
- * emptied at each query).
+ * with one text compare per target tree.  The values returned are copies
+ * in the request (rq->cos_mem, emptied at each query from outside).
  */
 #include "cos.h"
 
@@ -87,9 +91,18 @@ struct cos_name {
     unsigned q; /* Q_* of every value naming this type */
 };
 
+/* A target tree as the plugin keeps it: a cosTargetTree value as
+ * written (the plugin never normalises a lone value), or the parent's
+ * normalised DN; an entry is in it when its normalised DN ends with it
+ * (case ignored) at a separator, as slapi_dn_issuffix tests. */
+struct cos_tree {
+    char *text;
+    size_t len;
+};
+
 struct cos_def {
     int kind;
-    acre_dn **tree; /* 389's list order: last value first */
+    struct cos_tree *tree; /* 389's list order: last value first */
     uint32_t ntree;
     acre_dn **tdn;
     uint32_t ntdn;
@@ -267,6 +280,42 @@ add_dn(void *ctx, const acre_schema *s, acre_dn ***list, uint32_t *n,
     return 0;
 }
 
+/* Push a target tree's text to the front of the list. */
+static int
+add_tree(void *ctx, struct cos_def *d, const char *v, size_t len)
+{
+    struct cos_tree *l =
+        talloc_realloc(ctx, d->tree, struct cos_tree, d->ntree + 1);
+    char *t = talloc_strndup(ctx, v, len);
+
+    if (!l || !t)
+        return ACRE_ERR_NOMEM;
+    memmove(l + 1, l, d->ntree * sizeof(*l));
+    l[0] = (struct cos_tree){t, len};
+    d->tree = l;
+    d->ntree++;
+    return 0;
+}
+
+/* DN text s[0..n) as 389 normalises it into *out (talloc, ctx); the text
+ * itself when it is no DN. */
+static int
+text_389(void *ctx, const char *s, size_t n, char **out, size_t *len)
+{
+    struct acreE_buf b;
+    int rc;
+
+    acreE_buf_init(&b, NULL, 0);
+    rc = acreD_text_389(s, n, &b);
+    if (rc == ACRE_ERR_NOMEM)
+        return rc;
+    *out = rc ? talloc_strndup(ctx, s, n)
+              : talloc_strndup(ctx, b.len ? (const char *)b.p : "", b.len);
+    *len = rc ? n : b.len;
+    acreE_buf_free(&b);
+    return *out ? 0 : ACRE_ERR_NOMEM;
+}
+
 static int
 add_def(void *ctx, struct acreV_cos *c, const acre_schema *s,
         const acre_entry_view *e, unsigned bits)
@@ -292,7 +341,7 @@ add_def(void *ctx, struct acreV_cos *c, const acre_schema *s,
             size_t n = a->vals[j].len;
             unsigned q = 0, hit;
             if (tree)
-                rc = add_dn(ctx, s, &d.tree, &d.ntree, v, n);
+                rc = add_tree(ctx, &d, v, n);
             else if (tdn)
                 rc = add_dn(ctx, s, &d.tdn, &d.ntdn, v, n);
             else if (spec)
@@ -318,9 +367,11 @@ add_def(void *ctx, struct acreV_cos *c, const acre_schema *s,
     if (rc)
         return rc;
     if (d.nattr && (!d.ntree || !d.ntdn) && acre_dn_depth(e->dn)) {
-        size_t pn;
+        size_t pn, tn;
         const char *p = acre_dn_ancestor(e->dn, acre_dn_depth(e->dn) - 1, &pn);
-        if (!d.ntree && (rc = add_dn(ctx, s, &d.tree, &d.ntree, p, pn)))
+        char *t;
+        if (!d.ntree && ((rc = text_389(ctx, p, pn, &t, &tn)) ||
+                         (rc = add_tree(ctx, &d, t, tn))))
             return rc;
         if (!d.ntdn && (rc = add_dn(ctx, s, &d.tdn, &d.ntdn, p, pn)))
             return rc;
@@ -641,6 +692,27 @@ acreV_cos_finish(struct acreV_cos *c, struct acre_request *rq)
  * Queries
  */
 
+/* 389's virtual attribute service nests its lookups at most this deep
+ * (vattr.c, VATTR_LOOP_COUNT_MAX): a deeper one finds nothing */
+#define COS_DEPTH 50
+
+/* Lookups one query may make before the check fails (ACRE_ERR_EVAL_LIMIT):
+ * specifiers and pointers that are CoS attributes themselves branch */
+#define COS_STEPS 4096
+
+/* A query's values: copies in rq->cos_mem, which lives until the request's
+ * next query from outside (acreV_cos_values). */
+struct out {
+    acre_value *v;
+    uint32_t n, cap;
+};
+
+struct qy {
+    struct acre_request *rq;
+    const struct acreV_cos *c;
+    unsigned steps;
+};
+
 static int
 knows(const struct acreV_cos *c, int t)
 {
@@ -667,27 +739,33 @@ same_ci(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
     return r == 0;
 }
 
-/* Append values v[0..n) to the request's result, those already there
- * (case ignored) left out when adding. */
+/* Append copies of v[0..n) to o, those already there (case ignored) left
+ * out when adding. */
 static int
-out_add(struct acre_request *rq, const acre_value *v, uint32_t n, int adding)
+out_add(struct qy *q, struct out *o, const acre_value *v, uint32_t n,
+        int adding)
 {
+    void *mem = q->rq->cos_mem;
+
     for (uint32_t i = 0; i < n; i++) {
         int dup = 0;
-        for (uint32_t k = 0; adding && k < rq->cos_n && !dup; k++)
-            dup = same_ci(rq->cos_vals[k].val, rq->cos_vals[k].len, v[i].val,
-                          v[i].len);
+        for (uint32_t k = 0; adding && k < o->n && !dup; k++)
+            dup = same_ci(o->v[k].val, o->v[k].len, v[i].val, v[i].len);
         if (dup)
             continue;
-        if (rq->cos_n == rq->cos_cap) {
-            uint32_t cap = rq->cos_cap ? 2 * rq->cos_cap : 16;
-            acre_value *a = talloc_realloc(rq, rq->cos_vals, acre_value, cap);
+        if (o->n == o->cap) {
+            uint32_t cap = o->cap ? 2 * o->cap : 8;
+            acre_value *a = talloc_realloc(mem, o->v, acre_value, cap);
             if (!a)
                 return ACRE_ERR_NOMEM;
-            rq->cos_vals = a;
-            rq->cos_cap = cap;
+            o->v = a;
+            o->cap = cap;
         }
-        rq->cos_vals[rq->cos_n++] = v[i];
+        void *b = talloc_memdup(mem, v[i].len ? v[i].val : (const void *)"",
+                                v[i].len + 1);
+        if (!b)
+            return ACRE_ERR_NOMEM;
+        o->v[o->n++] = (acre_value){.val = b, .len = v[i].len};
     }
     return 0;
 }
@@ -713,33 +791,50 @@ schema_allows(const acre_schema *s, const acre_entry_view *e, int t)
     return 0;
 }
 
-/* The values of specifier sp of e as 389's virtual attribute service
- * gives them: the roles e holds for nsRole, else the stored values. */
+static int query(struct qy *q, const acre_entry_view *e, int t, unsigned depth,
+                 struct out *o, int *op);
+
+/*
+ * The values of type t of e as 389's virtual attribute service gives
+ * them at nesting depth `depth`: what CoS gives, else the roles e holds
+ * for nsRole, else the stored values; none past COS_DEPTH.  Copies, in
+ * *o.
+ */
 static int
-spec_values(struct acre_request *rq, const acre_entry_view *e,
-            const struct cos_name *sp, const acre_value **v, uint32_t *n)
+vattr_values(struct qy *q, const acre_entry_view *e, int t, unsigned depth,
+             struct out *o)
 {
-    *v = NULL;
-    *n = 0;
-    if (sp->type < 0)
+    struct acre_request *rq = q->rq;
+    int op, rc;
+
+    o->n = 0;
+    if (t < 0 || depth > COS_DEPTH)
         return 0;
-    if (sp->type == acreS_known(rq->schema)->nsRole)
-        return acreV_nsrole_values(rq, e, v, n);
-    const acre_view_attr *a = acreE_entry_attr(e, sp->type);
-    if (a) {
-        *v = a->vals;
-        *n = a->nvals;
+    if (++q->steps > COS_STEPS)
+        return ACRE_ERR_EVAL_LIMIT;
+    if (knows(q->c, t) && (rc = query(q, e, t, depth, o, &op)))
+        return rc < 0 ? rc : 0;
+    if (t == acreS_known(rq->schema)->nsRole) {
+        const acre_value *v;
+        uint32_t n;
+        /* (the roles' filters see no virtual attribute: no CoS) */
+        rc = acreV_nsrole_values(rq, e, &v, &n);
+        return rc ? rc : out_add(q, o, v, n, 0);
     }
-    return 0;
+    const acre_view_attr *a = acreE_entry_attr(e, t);
+    return a ? out_add(q, o, a->vals, a->nvals, 0) : 0;
 }
 
-/* An indirect definition's pointer: the stored values of type t of the
- * entry DN text v names, copied into the request; 1 when it has some. */
+/* An indirect definition's pointer: the values of type t (virtual ones
+ * included) of the entry DN text v names; 1 when it has some. */
 static int
-follow(struct acre_request *rq, const acre_value *v, int t, int adding)
+follow(struct qy *q, const acre_value *v, int t, unsigned depth, struct out *o,
+       int adding)
 {
+    struct acre_request *rq = q->rq;
     acre_dn *dn = NULL;
     const acre_entry_view *pe = NULL;
+    struct out got = {0};
     int rc = acre_dn_parse(rq->cos_mem, rq->schema, (const char *)v->val,
                            v->len, 0, &dn, NULL);
 
@@ -747,56 +842,55 @@ follow(struct acre_request *rq, const acre_value *v, int t, int adding)
         return rc == ACRE_ERR_NOMEM ? rc : 0;
     if (acreV_host_get(rq, dn, &pe) != 1 || !pe)
         return 0; /* none (a failed lookup has failed the check) */
-    const acre_view_attr *a = acreE_entry_attr(pe, t);
-    int hit = a && a->nvals;
-    rc = 0;
-    if (hit) {
-        acre_value *c = talloc_array(rq->cos_mem, acre_value, a->nvals);
-        if (!c)
-            rc = ACRE_ERR_NOMEM;
-        for (uint32_t j = 0; !rc && j < a->nvals; j++) {
-            void *m = talloc_memdup(
-                rq->cos_mem, a->vals[j].len ? a->vals[j].val : (const void *)"",
-                a->vals[j].len + 1);
-            if (!m)
-                rc = ACRE_ERR_NOMEM;
-            else
-                c[j] = (acre_value){.val = m, .len = a->vals[j].len};
-        }
-        if (!rc)
-            rc = out_add(rq, c, a->nvals, adding);
-    }
+    rc = vattr_values(q, pe, t, depth + 1, &got);
     acreV_host_release(rq, pe);
-    return rc ? rc : hit;
+    if (rc < 0)
+        return rc;
+    if (!got.n)
+        return 0;
+    rc = out_add(q, o, got.v, got.n, adding);
+    return rc ? rc : 1;
+}
+
+/* Is e (its normalised DN text dn[0..n)) in target tree tr? */
+static int
+in_tree(const char *dn, size_t n, const struct cos_tree *tr)
+{
+    if (tr->len > n)
+        return 0;
+    if (!same_ci((const uint8_t *)dn + n - tr->len, tr->len,
+                 (const uint8_t *)tr->text, tr->len))
+        return 0;
+    return !tr->len || tr->len == n || dn[n - tr->len - 1] == ',' ||
+           dn[n - tr->len - 1] == ';';
 }
 
 /* One pair whose definition takes e into a target tree: 1 hit (values
  * added), 0 not, or an error.  *merging is set by a merge-schemes hit. */
 static int
-pair_hit(struct acre_request *rq, const struct acreV_cos *c,
-         const struct cos_pair *p, const acre_entry_view *e, int *merging)
+pair_hit(struct qy *q, const struct cos_pair *p, const acre_entry_view *e,
+         unsigned depth, struct out *o, int *merging)
 {
-    const struct cos_def *d = &c->d[p->def];
+    const struct cos_def *d = &q->c->d[p->def];
     int hit = 0, rc;
 
     if (d->kind == K_POINTER) {
-        if ((rc = out_add(rq, p->vals, p->nvals, *merging || rq->cos_n)))
+        if ((rc = out_add(q, o, p->vals, p->nvals, *merging || o->n)))
             return rc;
         if (p->q & Q_MERGE)
             *merging = 1;
         return 1;
     }
     for (uint32_t s = 0; s < d->nspec && !hit; s++) {
-        const acre_value *v;
-        uint32_t n;
-        if ((rc = spec_values(rq, e, &d->spec[s], &v, &n)))
+        struct out sv = {0};
+        if ((rc = vattr_values(q, e, d->spec[s].type, depth + 1, &sv)))
             return rc;
-        if (!n)
+        if (!sv.n)
             continue;
         if (d->kind == K_INDIRECT) {
-            for (uint32_t k = 0; k < n; k++) {
-                if ((rc = follow(rq, &v[k], p->type, *merging || rq->cos_n)) <
-                    0)
+            for (uint32_t k = 0; k < sv.n; k++) {
+                rc = follow(q, &sv.v[k], p->type, depth, o, *merging || o->n);
+                if (rc < 0)
                     return rc;
                 if (rc)
                     hit = 1;
@@ -807,11 +901,11 @@ pair_hit(struct acre_request *rq, const struct acreV_cos *c,
                 *merging = 1;
             continue;
         }
-        for (uint32_t k = 0; k < n && !hit; k++) {
-            if (!same_ci((const uint8_t *)p->grade, p->grade_len, v[k].val,
-                         v[k].len))
+        for (uint32_t k = 0; k < sv.n && !hit; k++) {
+            if (!same_ci((const uint8_t *)p->grade, p->grade_len, sv.v[k].val,
+                         sv.v[k].len))
                 continue;
-            if ((rc = out_add(rq, p->vals, p->nvals, *merging || rq->cos_n)))
+            if ((rc = out_add(q, o, p->vals, p->nvals, *merging || o->n)))
                 return rc;
             hit = 1;
             if (p->q & Q_MERGE)
@@ -821,26 +915,32 @@ pair_hit(struct acre_request *rq, const struct acreV_cos *c,
     return hit;
 }
 
-/* cos_cache_query_attr for type t of e: 1 (values in the request), 0, or
- * an error. */
+/* cos_cache_query_attr for type t of e: 1 (values in *o), 0, or an
+ * error. */
 static int
-query(struct acre_request *rq, const struct acreV_cos *c,
-      const acre_entry_view *e, int t, int *op)
+query(struct qy *q, const acre_entry_view *e, int t, unsigned depth,
+      struct out *o, int *op)
 {
+    const struct acreV_cos *c = q->c;
     uint32_t i = 0, matched;
     const struct cos_pair *dflt = NULL;
     int hit = 0, merging = 0, rc;
+    char *dn = NULL;
+    size_t dn_len = 0;
 
-    rq->cos_n = 0;
-    talloc_free_children(rq->cos_mem);
+    o->n = 0;
     while (i < c->np && c->p[i].type != t)
         i++;
     if (i == c->np)
         return 0;
     int stored = acreE_entry_attr(e, t) != NULL;
     if (!(c->p[i].q & (Q_OPERATIONAL | Q_OPDEFAULT)) &&
-        !schema_allows(rq->schema, e, t))
+        !schema_allows(q->rq->schema, e, t))
         return 0;
+    size_t pn;
+    const char *pretty = acre_dn_pretty(e->dn, &pn);
+    if ((rc = text_389(q->rq->cos_mem, pretty, pn, &dn, &dn_len)))
+        return rc;
     matched = i;
     for (; i < c->np && c->p[i].type == t && (!hit || merging); i++) {
         const struct cos_pair *p = &c->p[i];
@@ -850,9 +950,9 @@ query(struct acre_request *rq, const struct acreV_cos *c,
         if (merging && !(p->q & Q_MERGE))
             continue;
         for (uint32_t k = 0; k < d->ntree && (!hit || merging); k++) {
-            if (acre_dn_in_scope(e->dn, d->tree[k], ACRE_SCOPE_SUB) != 1)
+            if (!in_tree(dn, dn_len, &d->tree[k]))
                 continue;
-            if ((rc = pair_hit(rq, c, p, e, &merging)) < 0)
+            if ((rc = pair_hit(q, p, e, depth, o, &merging)) < 0)
                 return rc;
             if (rc) {
                 hit = 1;
@@ -863,7 +963,7 @@ query(struct acre_request *rq, const struct acreV_cos *c,
         }
     }
     if (!hit && dflt) {
-        if ((rc = out_add(rq, dflt->vals, dflt->nvals, 0)))
+        if ((rc = out_add(q, o, dflt->vals, dflt->nvals, 0)))
             return rc;
         *op = !!(dflt->q & (Q_OPERATIONAL | Q_OPDEFAULT));
         return 1;
@@ -879,8 +979,9 @@ int
 acreV_cos_values(struct acre_request *rq, const acre_entry_view *e, int type,
                  const acre_value **vals, uint32_t *n, int *op)
 {
-    const struct acreV_cos *c;
-    int rc = 0, o = 0;
+    struct qy q = {rq, NULL, 0};
+    struct out o = {0};
+    int rc = 0, o_op = 0;
 
     *vals = NULL;
     *n = 0;
@@ -888,25 +989,29 @@ acreV_cos_values(struct acre_request *rq, const acre_entry_view *e, int type,
         *op = 0;
     if (!(rq->flags & ACRE_REQ_COS) || rq->mo_busy || rq->cos_busy)
         return 0;
-    if (!(c = acreV_cos_of(rq, &rc)))
+    if (!(q.c = acreV_cos_of(rq, &rc)))
         return rc;
-    if (!knows(c, type))
+    if (!knows(q.c, type))
         return 0;
-    if (!rq->cos_mem && !(rq->cos_mem = talloc_new(rq)))
+    if (rq->cos_mem)
+        talloc_free_children(rq->cos_mem);
+    else if (!(rq->cos_mem = talloc_new(rq)))
         rc = ACRE_ERR_NOMEM;
     rq->cos_busy = 1;
     if (!rc)
-        rc = query(rq, c, e, type, &o);
+        rc = query(&q, e, type, 1, &o, &o_op);
     rq->cos_busy = 0;
     if (rc < 0) {
-        acreV_fail(rq, rc == ACRE_ERR_NOMEM ? rc : ACRE_ERR_LOOKUP);
+        acreV_fail(rq, rc == ACRE_ERR_NOMEM || rc == ACRE_ERR_EVAL_LIMIT
+                           ? rc
+                           : ACRE_ERR_LOOKUP);
         return rc;
     }
     if (rc) {
-        *vals = rq->cos_vals;
-        *n = rq->cos_n;
+        *vals = o.v;
+        *n = o.n;
         if (op)
-            *op = o;
+            *op = o_op;
     }
     return rc;
 }

@@ -233,10 +233,8 @@ struct acre_request {
     acre_value *mo_vals;  /* the values acreV_memberof_values gives */
     acre_value *mo_rvals; /* ... and acreV_nsrole_values */
     int mo_busy;
-    /* 389's Class of Service (cos.c): the last query's values, the
-     * memory of an indirect entry's, and whether a query is running */
-    acre_value *cos_vals;
-    uint32_t cos_n, cos_cap;
+    /* 389's Class of Service (cos.c): the memory of the last query's
+     * values, and whether a query is running */
     void *cos_mem;
     const char **cos_names; /* acre_entry_cos_names */
     int cos_busy;

@@ -66,6 +66,12 @@ static const char ldif[] =
     TMPL("cn=optr," OTHER, "businessCategory: other\n")
     DEF("cn=odef," OTHER, "cosPointerDefinition",
         "cosTemplateDn: cn=optr," OTHER "\ncosAttribute: businessCategory\n")
+    /* a cosTargetTree written with spaces: 389 compares it as written
+     * with the entries' normalised DNs, so it takes no entry */
+    TMPL("cn=sptr," OTHER, "title: spaced\n")
+    DEF("cn=sdef," OTHER, "cosPointerDefinition\nobjectClass: extensibleObject",
+        "cosTemplateDn: cn=sptr," OTHER "\ncosTargetTree: ou=people, "
+        "dc=example, dc=com\ncosAttribute: title\n")
     /* a definition supplying its own specifier is dropped */
     DEF("cn=self," PEOPLE, "cosClassicDefinition",
         "cosTemplateDn: " TMPLS "\ncosSpecifier: roomNumber\n"
@@ -80,7 +86,7 @@ static const char ldif[] =
     /* an organizationalUnit allows street and postalCode, not roomNumber
      * (389's schema check), which its default template would give */
     "dn: ou=unit," PEOPLE "\nobjectClass: organizationalUnit\nou: unit\n\n"
-    PERSON(EVE, "eve", "employeeType: STAFF2\n");
+    PERSON(EVE, "eve", "employeeType: STAFF2\nmanager: " ANN "\n");
 /* clang-format on */
 
 static void *ctx;
@@ -170,6 +176,9 @@ Test(cos, pointer_definitions_default_and_override)
     cr_expect_str_eq(given(rq, DAN, "street"), "-");
     cr_expect_str_eq(given(rq, DAN, "businessCategory"), "other");
     cr_expect_str_eq(given(rq, ANN, "businessCategory"), "-");
+    /* the spaced cosTargetTree takes nobody */
+    cr_expect_str_eq(given(rq, ANN, "title"), "-");
+    cr_expect_str_eq(given(rq, DAN, "title"), "-");
     acre_request_end(rq);
 }
 
@@ -195,6 +204,9 @@ Test(cos, indirect_follows_the_pointer)
 
     /* the pointed entry's values as it stores them */
     cr_expect_str_eq(given(rq, ANN, "carLicense"), "BOB-1|BOB-2 (op)");
+    /* eve's manager ann stores no carLicense: CoS gives ann bob's, and
+     * the pointer reads ann's as 389's virtual attribute service does */
+    cr_expect_str_eq(given(rq, EVE, "carLicense"), "BOB-1|BOB-2 (op)");
     /* a manager that does not exist, no manager */
     cr_expect_str_eq(given(rq, CARL, "carLicense"), "-");
     cr_expect_str_eq(given(rq, BOB, "carLicense"), "-");
@@ -224,7 +236,7 @@ Test(cos, names_in_389s_order)
     for (uint32_t i = 0; i < n; i++)
         all = talloc_asprintf_append(all, "%s%s", i ? " " : "", names[i]);
     cr_expect_str_eq(all, "businessCategory carLicense postalCode roomNumber "
-                          "street");
+                          "street title");
     acre_request_end(rq);
 }
 
@@ -261,7 +273,7 @@ Test(cos, filters_see_the_values_it_gives)
         {"(postalCode=9999)", "", "a"},
         {"(postalCode=0150)", "abce", ""},
         {"(roomNumber=999)", "c", ""},
-        {"(carLicense=bob-2)", "ab", "b"},
+        {"(carLicense=bob-2)", "abe", "b"},
         {"(businessCategory=other)", "d", ""},
         {"(!(roomNumber=*))", "d", "abcde"},
     };
