@@ -761,7 +761,11 @@ json_head(const struct explain *x)
 static int
 ger(struct explain *x)
 {
-    const char *dn = acre_dn_pretty(acre_entry_dn(x->e), NULL);
+    /* the DN as 389 stores it, as acre search prints it */
+    size_t n;
+    const char *dn = acre_entry_dn_stored(x->e, &n);
+    if (!dn)
+        dn = acre_dn_pretty(acre_entry_dn(x->e), &n);
     char *out = NULL;
     int rc = acre_effective_rights(x->rq, acre_entry_view_of(x->e), x->specs,
                                    x->nspecs, &out);
@@ -771,7 +775,7 @@ ger(struct explain *x)
                 acre_strerror(rc));
         return rc == ACRE_ERR_NOMEM ? CLI_EXIT_USAGE : CLI_EXIT_INPUT;
     }
-    printf("dn: %s\n%s", dn, out);
+    printf("dn: %.*s\n%s", (int)n, dn, out);
     free(out);
     return CLI_EXIT_OK;
 }

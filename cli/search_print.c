@@ -579,17 +579,19 @@ print_389(const struct search *s, const acre_entry_view *view,
                 rc = rc ? rc : print_merged(s, v, name, done);
             }
         rc = rc ? rc : print_collective(s, v, done);
-        rc = rc ? rc : cos_all(s, view, v->nattrs);
         if (!rc && s->all_user && !covered(s, "memberOf"))
             rc = print_virtual(s, view, s->want_mo, "memberOf",
                                acre_entry_memberof);
         /* entrydn is real in 389 (back-ldbm adds it as it reads the
-         * entry); nsRole, virtual, comes after every real attribute */
+         * entry); nsRole, virtual, comes after every real attribute,
+         * then Class of Service's */
         if (!rc && s->all_op && !covered(s, "entrydn"))
             rc = asked_computed(s, view, "entrydn", "entrydn");
         if (!rc && s->all_op && !covered(s, "nsRole"))
             rc = print_virtual(s, view, s->want_role, "nsRole",
                                acre_entry_nsrole);
+        /* CoS's, virtual too: 389's roles plugin lists its type first */
+        rc = rc ? rc : cos_all(s, view, v->nattrs);
     }
     for (unsigned r = 0; r < s->nreq389 && !rc; r++) {
         const char *q = s->req389[r];
