@@ -25,6 +25,9 @@
 #       compared with their 389.out in copies under OUT; no 389 needed.
 #       The cases named in DIR/HELD (the first word of each line that is
 #       not a comment) are skipped and counted: known differences.
+#   aci.sh record-case DIR
+#       389's answers to a hand-written case (DIR/data.ldif, DIR/searches)
+#       into DIR/389.out, on a private 389-DS deleted after.
 #   aci.sh acre-one ACRE DIR
 #   aci.sh 389-one DIR
 #       acre's / 389's answer to the search of a reproducer directory
@@ -313,6 +316,20 @@ main() {
 		local dn pw scope base filter attrs proxy
 		IFS=$'\t' read -r dn pw scope base filter attrs proxy < <(grep -v '^#' "$2/search")
 		acre_search "$1" "$2/data.ldif" "$dn" "$scope" "$base" "$filter" "$attrs" "$proxy"
+		;;
+	record-case)
+		# a hand-written case: DIR/data.ldif and DIR/searches -> DIR/389.out
+		[ $# -eq 1 ] || die "usage: aci.sh record-case DIR"
+		[ -f "$1/data.ldif" ] && [ -f "$1/searches" ] || die "$1: no data.ldif or searches"
+		local tmp
+		tmp=$(mktemp -d /tmp/acre-389-case.XXXXXX)
+		chmod 755 "$tmp"
+		start_389 "$tmp" >&2
+		dirsrv_load "$1/data.ldif" || die "389 refused $1/data.ldif"
+		dirsrv_run_searches "$1/searches" "$1/389.out"
+		dirsrv_discard
+		rm -rf "$tmp"
+		echo "$1/389.out: $(grep -c '^# search' "$1/389.out") searches recorded"
 		;;
 	389-one)
 		[ $# -eq 1 ] || die "usage: aci.sh 389-one DIR"
