@@ -17,9 +17,19 @@
 #include <string.h>
 
 #define SUFFIX "dc=example,dc=com"
-#define MAXENT 64
+#define MAXENT 96
+#define MAXCOS 6
 
-enum kind { K_ROOT, K_OU, K_PERSON, K_DEVICE, K_GROUP, K_DYN, K_ROLE };
+enum kind {
+    K_ROOT,
+    K_OU,
+    K_PERSON,
+    K_DEVICE,
+    K_GROUP,
+    K_DYN,
+    K_ROLE,
+    K_COS /* CoS definitions, templates, their containers and profiles */
+};
 
 struct ent {
     char *dn;
@@ -40,6 +50,21 @@ struct gen {
     int ger; /* a get-effective-rights case: writes and value filters */
     /* proxied authorization: the people an ACI grants proxy, -1 none */
     int proxier[2];
+    int top;    /* the entry holding the broad ACI (place_acis) */
+    int who[5]; /* the requesters of the searches (write_searches) */
+    unsigned nwho;
+    /* Class of Service (make_cos): the attributes its definitions supply
+     * and a value of each, the people of its own unit (-1: none) */
+    const char *cos_attr[MAXCOS], *cos_val[MAXCOS];
+    unsigned ncos;
+    int cos_unit, cos_people[2];
+    unsigned ncos_people;
+    /* the filtered role's nsRoleFilter; CoS may supply the type it tests
+     * (1), or key classic templates on nsRole (0), never both: 389 2.3
+     * then recurses from nsRole to the CoS type and back until its stack
+     * overflows (the filter test starts a new vattr context) */
+    const char *role_filter;
+    int cos_role_type;
 };
 
 static const char *const first_names[] = {"alice", "bob",   "carol", "dave",
@@ -330,7 +355,8 @@ make_roles(struct gen *g)
     int f = new_ent(g, 0, "cn", "filtered", K_ROLE,
                     "top LDAPsubentry nsRoleDefinition "
                     "nsComplexRoleDefinition nsFilteredRoleDefinition");
-    put(&g->v[f], "nsRoleFilter", DT_PICK(&g->r, filters));
+    g->role_filter = DT_PICK(&g->r, filters);
+    put(&g->v[f], "nsRoleFilter", g->role_filter);
     g->roles[g->nroles++] = m;
     g->roles[g->nroles++] = f;
     if (dt_rng_chance(&g->r, 50)) {
@@ -1078,6 +1104,7 @@ place_acis(struct gen *g)
     int top = dt_rng_chance(&g->r, 20) ? pick_of(g, g->ous, g->nous) : 0;
     struct dt_str v;
 
+    g->top = top;
     dt_str_init(&v);
     base_aci(g, &v);
     put(&g->v[top], "aci", v.p);
@@ -1472,6 +1499,8 @@ write_searches(struct gen *g, struct dt_str *out)
     who[0] = -1;
     for (unsigned i = 0; i < nr; i++)
         who[i + 1] = g->people[(i * 2 + dt_rng_below(&g->r, 2)) % g->npeople];
+    for (g->nwho = 0; g->nwho <= nr; g->nwho++)
+        g->who[g->nwho] = who[g->nwho];
     for (unsigned r = 0; r <= nr; r++)
         for (unsigned i = 0; i < nq; i++) {
             if (who[r] < 0)
@@ -1514,6 +1543,603 @@ write_searches(struct gen *g, struct dt_str *out)
     for (unsigned i = 0; i < nq; i++)
         free(q[i]);
     return nq * (nr + 1) + nroot + nproxy;
+}
+
+/* ---- Class of Service ------------------------------------------------------
+ *
+ * 389's CoS plugin supplies virtual attributes from templates: pointer
+ * definitions name one template, classic ones a container whose children
+ * cn=<value of the cosSpecifier>,<container> are templates (a child
+ * cn=<specifier>-default applying when none matches), indirect ones a
+ * DN-valued type of the entry whose target holds the values.  Everything
+ * here is drawn from an RNG of its own (gen): the entries and ACIs come
+ * after the others, the searches after the others, so that a seed keeps
+ * every entry, ACI and search it had before CoS was generated.
+ */
+
+/* What a template may supply: types people store (description,
+ * employeeType, l, title) and types they do not, three
+ * values each, no two equal under the type's equality rule. */
+static const struct cos_type {
+    const char *name;
+    const char *v[3];
+} cos_types[] = {
+    {"description", {"on call", "cos standard", "cos premium"}},
+    {"employeeType", {"staff", "cos-gold", "cos-silver"}},
+    {"l", {"Paris", "Lyon", "Oslo"}},
+    {"postalCode", {"75001", "10115", "0150"}},
+    {"street", {"1 Main Street", "2 Rue de la Paix", "3 Karl Johans gate"}},
+    /* (not telephoneNumber, which 389 indexes: its search candidates come
+     * from the stored values alone, which acre does not model) */
+    {"homePhone", {"+1 555 0100", "+1 555 0199", "+33 1 42 00 00 00"}},
+    {"roomNumber", {"101", "202", "B-3"}},
+    {"carLicense", {"COS-1", "COS-2", "cos-3"}},
+    {"businessCategory", {"gold", "silver", "bronze"}},
+    {"title", {"engineer", "cos title", "manager"}}};
+
+/* new_ent_rdn -- an entry named by rdn, written as is (a quoted or
+ * escaped value), below parent; its naming value is the caller's. */
+static int
+new_ent_rdn(struct gen *g, int parent, const char *rdn, const char *classes)
+{
+    struct ent *e;
+    struct dt_str dn;
+
+    if (g->n == MAXENT)
+        dt_die("aci_gen: too many entries");
+    e = &g->v[g->n];
+    dt_str_init(&dn);
+    dt_str_printf(&dn, "%s,%s", rdn, g->v[parent].dn);
+    e->dn = dt_str_take(&dn);
+    e->name = dt_strdup(rdn);
+    e->parent = parent;
+    e->kind = K_COS;
+    dt_str_init(&e->body);
+    put_classes(e, classes);
+    return (int)g->n++;
+}
+
+/* cos_note -- remember that a definition supplies type (a value it may
+ * take), for the ACIs and searches that name it. */
+static void
+cos_note(struct gen *g, const struct cos_type *t, const char *v)
+{
+    for (unsigned i = 0; i < g->ncos; i++)
+        if (!strcmp(g->cos_attr[i], t->name))
+            return;
+    if (g->ncos < MAXCOS) {
+        g->cos_attr[g->ncos] = t->name;
+        g->cos_val[g->ncos++] = v;
+    }
+}
+
+/* cos_pick -- the types a definition supplies: 1-2 distinct ones, none
+ * named avoid (its specifier), into t; their number. */
+static unsigned
+cos_pick(struct gen *g, const char *avoid, const struct cos_type **t)
+{
+    unsigned n = dt_rng_chance(&g->r, 65) ? 1 : 2, k = 0;
+    size_t rl = strcspn(g->role_filter + 1, "=");
+
+    while (k < n) {
+        const struct cos_type *c =
+            &cos_types[dt_rng_below(&g->r, DT_NELEM(cos_types))];
+        if ((avoid && !strcmp(c->name, avoid)) || (k && c == t[0]))
+            continue;
+        if (!g->cos_role_type && strlen(c->name) == rl &&
+            !strncmp(c->name, g->role_filter + 1, rl))
+            continue;
+        t[k++] = c;
+    }
+    return n;
+}
+
+/* cos_attribute -- the cosAttribute values of definition d: each type,
+ * now and then in another case, with qualifiers (389 strips them from
+ * the end of the value, several included, in any case). */
+static void
+cos_attribute(struct gen *g, int d, const struct cos_type *const *t, unsigned n)
+{
+    static const char *const quals[] = {"",
+                                        "",
+                                        "",
+                                        " default",
+                                        " override",
+                                        " override",
+                                        " operational",
+                                        " operational-default",
+                                        " merge-schemes",
+                                        " override merge-schemes",
+                                        " default operational",
+                                        " OVERRIDE"};
+    char buf[96];
+
+    for (unsigned i = 0; i < n; i++) {
+        const char *q = DT_PICK(&g->r, quals);
+        if (dt_rng_chance(&g->r, 15)) {
+            size_t k = 0;
+            for (const char *c = t[i]->name; *c && k < 40; c++)
+                buf[k++] = *c >= 'A' && *c <= 'Z' ? (char)(*c + 32) : *c;
+            snprintf(buf + k, sizeof buf - k, "%s", q);
+        } else {
+            snprintf(buf, sizeof buf, "%s%s", t[i]->name, q);
+        }
+        put(&g->v[d], "cosAttribute", buf);
+    }
+}
+
+/* cos_values -- what template e holds of the types t: mostly one value,
+ * now and then two or none; the first value given is noted. */
+static void
+cos_values(struct gen *g, int e, const struct cos_type *const *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (dt_rng_chance(&g->r, 12))
+            continue;
+        unsigned k = dt_rng_below(&g->r, 3);
+        put(&g->v[e], t[i]->name, t[i]->v[k]);
+        cos_note(g, t[i], t[i]->v[k]);
+        if (dt_rng_chance(&g->r, 20))
+            put(&g->v[e], t[i]->name, t[i]->v[(k + 1) % 3]);
+    }
+}
+
+static void
+cos_priority(struct gen *g, int e)
+{
+    static const char *const prio[] = {"0", "1", "5"};
+
+    if (dt_rng_chance(&g->r, 50))
+        put(&g->v[e], "cosPriority", DT_PICK(&g->r, prio));
+}
+
+/* cos_home -- where a definition lives: the suffix, ou=people or a unit
+ * below it (the definition's parent's subtree is its scope). */
+static int
+cos_home(struct gen *g)
+{
+    unsigned k = dt_rng_below(&g->r, 10);
+
+    if (k < 3)
+        return 0;
+    if (k < 6)
+        return g->ou_people;
+    if (k < 8 || g->cos_unit < 0)
+        return g->ous[1 + dt_rng_below(&g->r, 2)];
+    return g->cos_unit;
+}
+
+/* cos_definition -- the definition entry cn=cosN below home, of class
+ * cls, with now and then a cosTargetTree (which replaces the parent's
+ * subtree as its scope).  Only the old cosDefinition class allows that
+ * type: a definition holding it is also an extensibleObject, or, for a
+ * classic one, a cosDefinition (which 389 reads as classic). */
+static int
+cos_definition(struct gen *g, int home, unsigned serial, const char *cls)
+{
+    static const char *const trees[] = {
+        SUFFIX,
+        "ou=people," SUFFIX,
+        "ou=eng,ou=people," SUFFIX,
+        "ou=Sales, ou=People, dc=example, dc=com",
+        "ou=cos,ou=people," SUFFIX,
+        "ou=nowhere," SUFFIX};
+    char name[16], classes[128];
+    int tree = dt_rng_chance(&g->r, 15);
+
+    snprintf(name, sizeof name, "cos%u", serial);
+    if (tree && !strcmp(cls, "cosClassicDefinition") &&
+        dt_rng_chance(&g->r, 50))
+        snprintf(classes, sizeof classes, "top LDAPsubentry cosDefinition");
+    else
+        snprintf(classes, sizeof classes,
+                 "top LDAPsubentry cosSuperDefinition %s%s", cls,
+                 tree ? " extensibleObject" : "");
+    int d = new_ent(g, home, "cn", name, K_COS, classes);
+    if (tree)
+        put(&g->v[d], "cosTargetTree", DT_PICK(&g->r, trees));
+    return d;
+}
+
+static void
+cos_pointer(struct gen *g, unsigned serial)
+{
+    const struct cos_type *t[2];
+    unsigned n = cos_pick(g, NULL, t);
+    int home = cos_home(g);
+    int at = dt_rng_chance(&g->r, 50)   ? home
+             : dt_rng_chance(&g->r, 50) ? g->ou_people
+                                        : 0;
+    char name[32];
+
+    snprintf(name, sizeof name, "cos%u-template", serial);
+    int tp = new_ent(g, at, "cn", name, K_COS,
+                     dt_rng_chance(&g->r, 30)
+                         ? "top LDAPsubentry extensibleObject cosTemplate"
+                         : "top cosTemplate extensibleObject");
+    cos_priority(g, tp);
+    cos_values(g, tp, t, n);
+    int d = cos_definition(g, home, serial, "cosPointerDefinition");
+    put_dn(g, &g->v[d], "cosTemplateDn", g->v[tp].dn);
+    cos_attribute(g, d, t, n);
+}
+
+static void
+cos_classic(struct gen *g, unsigned serial)
+{
+    static const char *const specs[] = {
+        "employeeType", "departmentNumber", "l", "title", "nsRole", "nsrole"};
+    const char *spec = specs[dt_rng_below(
+        &g->r, DT_NELEM(specs) - (g->cos_role_type ? 2 : 0))];
+    const char *const *vals = !strcmp(spec, "employeeType")       ? etypes
+                              : !strcmp(spec, "departmentNumber") ? depts
+                              : !strcmp(spec, "l")                ? places
+                              : !strcmp(spec, "title")            ? titles
+                                                                  : NULL;
+    const struct cos_type *t[2];
+    unsigned n = cos_pick(g, spec, t);
+    int home = cos_home(g);
+    int at = dt_rng_chance(&g->r, 60) ? home : g->ou_people;
+    char name[96];
+
+    snprintf(name, sizeof name, "cos%uTemplates", serial);
+    int cont = new_ent(g, at, "cn", name, K_COS, "top nsContainer");
+    unsigned nv = vals ? 3 : g->nroles;
+    for (unsigned i = 0; i < nv; i++) {
+        int tp;
+        if (!dt_rng_chance(&g->r, 75))
+            continue;
+        if (vals) {
+            /* the grade is compared without case */
+            snprintf(name, sizeof name, "%s", vals[i]);
+            if (dt_rng_chance(&g->r, 15))
+                name[0] = name[0] >= 'a' && name[0] <= 'z'
+                              ? (char)(name[0] - 32)
+                              : (char)(name[0] | 32);
+            tp = new_ent(g, cont, "cn", name, K_COS,
+                         "top cosTemplate extensibleObject");
+        } else {
+            /* a role's DN as the value: quoted, as 389's acivattr test
+             * writes it, or escaped */
+            const char *rdn = g->v[g->roles[i]].dn;
+            struct dt_str r;
+            dt_str_init(&r);
+            if (dt_rng_chance(&g->r, 75)) {
+                dt_str_printf(&r, "cn=\"%s\"", rdn);
+            } else {
+                dt_str_puts(&r, "cn=");
+                for (const char *c = rdn; *c; c++) {
+                    if (*c == ',' || *c == '=')
+                        dt_str_putc(&r, '\\');
+                    dt_str_putc(&r, *c);
+                }
+            }
+            tp = new_ent_rdn(g, cont, r.p, "top cosTemplate extensibleObject");
+            put(&g->v[tp], "cn", rdn);
+            dt_str_free(&r);
+        }
+        cos_priority(g, tp);
+        cos_values(g, tp, t, n);
+    }
+    if (dt_rng_chance(&g->r, 40)) {
+        /* the default template: the specifier's name, "-default" */
+        snprintf(name, sizeof name, "%s-default",
+                 dt_rng_chance(&g->r, 80) ? spec : "EmployeeType");
+        int tp = new_ent(g, cont, "cn", name, K_COS,
+                         "top cosTemplate extensibleObject");
+        cos_priority(g, tp);
+        cos_values(g, tp, t, n);
+    }
+    int d = cos_definition(g, home, serial, "cosClassicDefinition");
+    put_dn(g, &g->v[d], "cosTemplateDn", g->v[cont].dn);
+    put(&g->v[d], "cosSpecifier", spec);
+    cos_attribute(g, d, t, n);
+}
+
+static void
+cos_indirect(struct gen *g, unsigned serial)
+{
+    static const char *const specs[] = {"manager", "manager", "seeAlso",
+                                        "secretary"};
+    const char *spec = DT_PICK(&g->r, specs);
+    const struct cos_type *t[2];
+    unsigned n = cos_pick(g, NULL, t);
+    int d = cos_definition(g, cos_home(g), serial, "cosIndirectDefinition");
+
+    put(&g->v[d], "cosIndirectSpecifier", spec);
+    cos_attribute(g, d, t, n);
+    for (unsigned i = 0; i < n; i++)
+        cos_note(g, t[i], t[i]->v[dt_rng_below(&g->r, 3)]);
+}
+
+/* cos_unit -- ou=cos,ou=people: profiles holding values of the CoS
+ * types, people pointing at them (seeAlso, secretary) and at people
+ * (manager), with specifier values of their own. */
+static void
+cos_unit(struct gen *g)
+{
+    int prof[2];
+    char buf[64];
+
+    g->cos_unit =
+        new_ent(g, g->ou_people, "ou", "cos", K_OU, "top organizationalUnit");
+    for (unsigned i = 0; i < 2; i++) {
+        int x = dt_rng_chance(&g->r, 40);
+        snprintf(buf, sizeof buf, "profile%u", i + 1);
+        prof[i] = new_ent(g, g->cos_unit, "cn", buf, K_COS,
+                          x ? "top organizationalRole extensibleObject"
+                            : "top organizationalRole");
+        for (unsigned k = 0; k < DT_NELEM(cos_types); k++) {
+            const struct cos_type *c = &cos_types[k];
+            int allowed =
+                x || !strcmp(c->name, "description") || !strcmp(c->name, "l") ||
+                !strcmp(c->name, "postalCode") || !strcmp(c->name, "street");
+            if (allowed && dt_rng_chance(&g->r, 60))
+                put(&g->v[prof[i]], c->name, DT_PICK(&g->r, c->v));
+        }
+    }
+    for (unsigned i = 0, n = (unsigned)dt_rng_range(&g->r, 1, 2); i < n; i++) {
+        const char *uid = i ? "cosb" : "cosa";
+        int p = new_ent(g, g->cos_unit, "uid", uid, K_PERSON,
+                        "top person organizationalPerson inetOrgPerson");
+        struct ent *e = &g->v[p];
+        snprintf(buf, sizeof buf, "Cos%c %s", uid[3] - 32,
+                 DT_PICK(&g->r, surnames));
+        put(e, "cn", buf);
+        put(e, "sn", buf + 5);
+        snprintf(buf, sizeof buf, "pw-%s", uid);
+        put(e, "userPassword", buf);
+        if (dt_rng_chance(&g->r, 60))
+            put(e, "employeeType", DT_PICK(&g->r, etypes));
+        if (dt_rng_chance(&g->r, 60))
+            put(e, "departmentNumber", DT_PICK(&g->r, depts));
+        if (dt_rng_chance(&g->r, 50))
+            put(e, "l", DT_PICK(&g->r, places));
+        if (dt_rng_chance(&g->r, 30))
+            put(e, "description", DT_PICK(&g->r, descs));
+        if (dt_rng_chance(&g->r, 30))
+            put(e, "postalCode", "99999");
+        if (dt_rng_chance(&g->r, 60))
+            put_dn(g, e, "secretary", g->v[prof[dt_rng_below(&g->r, 2)]].dn);
+        if (dt_rng_chance(&g->r, 60))
+            put_dn(g, e, "seeAlso", g->v[prof[dt_rng_below(&g->r, 2)]].dn);
+        if (dt_rng_chance(&g->r, 50))
+            put_dn(g, e, "manager", dn_of(g, g->people, g->npeople));
+        if (dt_rng_chance(&g->r, 30))
+            put(e, "nsRoleDN", g->v[g->roles[0]].dn);
+        g->cos_people[g->ncos_people++] = p;
+    }
+}
+
+/* cos_acis -- one or two ACIs naming a CoS type in a targetfilter, a
+ * targetattr or a bind rule's URL filter. */
+static void
+cos_acis(struct gen *g)
+{
+    unsigned n = dt_rng_chance(&g->r, 70) ? 1 : 2;
+    struct dt_str v;
+
+    dt_str_init(&v);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = dt_rng_below(&g->r, g->ncos);
+        const char *a = g->cos_attr[k], *x = g->cos_val[k];
+        const char *b = g->cos_attr[(k + 1) % g->ncos];
+        int holder = dt_rng_chance(&g->r, 50)   ? g->top
+                     : dt_rng_chance(&g->r, 60) ? g->ou_people
+                                                : 0;
+        dt_str_clear(&v);
+        switch (dt_rng_below(&g->r, 6)) {
+        case 0:
+            dt_str_printf(&v,
+                          "(targetfilter=\"(%s=%s)\")(targetattr=\"*\")"
+                          "(version 3.0; acl \"cos%u\"; allow "
+                          "(read,search,compare) userdn=\"ldap:///all\";)",
+                          a, x, i + 1);
+            break;
+        case 1:
+            dt_str_printf(&v,
+                          "(targetattr=\"%s || %s\")(version 3.0; acl "
+                          "\"cos%u\"; allow (read,search) "
+                          "userdn=\"ldap:///anyone\";)",
+                          a, b, i + 1);
+            break;
+        case 2:
+            dt_str_printf(&v,
+                          "(targetfilter=\"(%s=*)\")(targetattr=\"%s || "
+                          "telephoneNumber\")(version 3.0; acl \"cos%u\"; "
+                          "deny (read,search) userdn=\"ldap:///anyone\";)",
+                          a, b, i + 1);
+            break;
+        case 3:
+            dt_str_printf(&v,
+                          "(targetfilter=\"(!(%s=%s))\")(targetattr=\"%s || "
+                          "uid || cn\")(version 3.0; acl \"cos%u\"; allow "
+                          "(read,search) userdn=\"ldap:///" SUFFIX
+                          "??sub?(%s=%s)\";)",
+                          a, x, b, i + 1, a, x);
+            break;
+        case 4:
+            dt_str_printf(&v,
+                          "(targetattr=\"%s || objectClass || uid\")"
+                          "(targetfilter=\"(%s=%.2s*)\")(version 3.0; acl "
+                          "\"cos%u\"; allow (read,search) "
+                          "userdn=\"ldap:///all\";)",
+                          a, a, x, i + 1);
+            break;
+        default:
+            dt_str_printf(&v,
+                          "(targetfilter=\"(|(%s=%s)(%s=*))\")(targetattr!="
+                          "\"userPassword\")(version 3.0; acl \"cos%u\"; "
+                          "%s (read,search) userdn=\"ldap:///self\";)",
+                          a, x, b, i + 1,
+                          dt_rng_chance(&g->r, 30) ? "deny" : "allow");
+        }
+        put(&g->v[holder], "aci", v.p);
+    }
+    dt_str_free(&v);
+}
+
+/* make_cos -- in three cases of five, 1-3 CoS definitions with their
+ * templates (and now and then a unit of their own), then ACIs naming
+ * what they supply. */
+static void
+make_cos(struct gen *g)
+{
+    g->cos_unit = -1;
+    if (!dt_rng_chance(&g->r, 60))
+        return;
+    g->cos_role_type = dt_rng_chance(&g->r, 50);
+    if (dt_rng_chance(&g->r, 50))
+        cos_unit(g);
+    for (unsigned i = 0, n = (unsigned)dt_rng_range(&g->r, 1, 3); i < n; i++)
+        switch (dt_rng_below(&g->r, 3)) {
+        case 0:
+            cos_pointer(g, i + 1);
+            break;
+        case 1:
+            cos_classic(g, i + 1);
+            break;
+        default:
+            cos_indirect(g, i + 1);
+        }
+    if (g->ncos)
+        cos_acis(g);
+}
+
+/* cos_filter -- a filter naming a CoS type. */
+static void
+cos_filter(struct gen *g, struct dt_str *out)
+{
+    unsigned k = dt_rng_below(&g->r, g->ncos);
+    const char *a = g->cos_attr[k], *v = g->cos_val[k];
+    const struct ent *p = &g->v[pick_of(g, g->people, g->npeople)];
+
+    switch (dt_rng_below(&g->r, 9)) {
+    case 0:
+    case 1:
+        dt_str_printf(out, "(%s=*)", a);
+        break;
+    case 2:
+    case 3:
+        dt_str_printf(out, "(%s=%s)", a, v);
+        break;
+    case 4:
+        dt_str_printf(out, "(!(%s=%s))", a, v);
+        break;
+    case 5:
+        dt_str_printf(out, "(&(objectClass=person)(%s=%.2s*))", a, v);
+        break;
+    case 6:
+        dt_str_printf(out, "(|(%s=%s)(uid=%s))", a, v, p->name);
+        break;
+    case 7:
+        dt_str_printf(out, "(%s~=%s)", a, v);
+        break;
+    default:
+        dt_str_printf(out, "(&(%s=*)(!(%s=*)))", a,
+                      g->cos_attr[(k + 1) % g->ncos]);
+    }
+}
+
+/* cos_attrs -- a list of requested attributes naming CoS types. */
+static void
+cos_attrs(struct gen *g, struct dt_str *out)
+{
+    unsigned k = dt_rng_below(&g->r, g->ncos);
+    const char *a = g->cos_attr[k], *b = g->cos_attr[(k + 1) % g->ncos];
+
+    switch (dt_rng_below(&g->r, 9)) {
+    case 0:
+        dt_str_puts(out, "-");
+        break;
+    case 1:
+        dt_str_puts(out, "*");
+        break;
+    case 2:
+        dt_str_puts(out, a);
+        break;
+    case 3:
+        dt_str_printf(out, "uid %s", a);
+        break;
+    case 4:
+        dt_str_printf(out, "* %s", a);
+        break;
+    case 5:
+        dt_str_puts(out, "+");
+        break;
+    case 6:
+        dt_str_printf(out, "%s %s cn", a, b);
+        break;
+    case 7:
+        dt_str_puts(out, "1.1");
+        break;
+    default:
+        dt_str_printf(out, "* + %s", b);
+    }
+}
+
+/* cos_searches -- 2-4 searches naming CoS types, made by the requesters
+ * of the others, now and then by the Directory Manager and by a person
+ * of the CoS unit; appended after the others.  Their number. */
+static unsigned
+cos_searches(struct gen *g, struct dt_str *out)
+{
+    static const char *const scopes[] = {"sub", "sub", "sub", "one", "base"};
+    unsigned nq = g->ncos ? (unsigned)dt_rng_range(&g->r, 2, 4) : 0, nl = 0;
+    char *q[4];
+
+    for (unsigned i = 0; i < nq; i++) {
+        struct dt_str s;
+        unsigned k = dt_rng_below(&g->r, 10);
+        const char *base =
+            k < 5   ? SUFFIX
+            : k < 7 ? g->v[g->ou_people].dn
+            : k < 8 ? g->v[g->cos_unit >= 0 ? g->cos_unit
+                                            : pick_of(g, g->ous, g->nous)]
+                          .dn
+                    : dn_of(g, g->people, g->npeople);
+        dt_str_init(&s);
+        dt_str_printf(&s, "%s\t%s\t", DT_PICK(&g->r, scopes), base);
+        cos_filter(g, &s);
+        dt_str_putc(&s, '\t');
+        cos_attrs(g, &s);
+        q[i] = dt_str_take(&s);
+    }
+    int root = dt_rng_chance(&g->r, 30);
+    int mine = g->ncos_people && dt_rng_chance(&g->r, 50)
+                   ? g->cos_people[dt_rng_below(&g->r, g->ncos_people)]
+                   : -1;
+    for (unsigned i = 0; i < nq; i++) {
+        for (unsigned r = 0; r < g->nwho; r++, nl++)
+            if (g->who[r] < 0)
+                dt_str_printf(out, "-\t-\t%s\n", q[i]);
+            else
+                dt_str_printf(out, "%s\tpw-%s\t%s\n", g->v[g->who[r]].dn,
+                              g->v[g->who[r]].name, q[i]);
+        if (root && ++nl)
+            dt_str_printf(out, "cn=Directory Manager\tROOTPW\t%s\n", q[i]);
+        if (mine >= 0 && ++nl)
+            dt_str_printf(out, "%s\tpw-%s\t%s\n", g->v[mine].dn,
+                          g->v[mine].name, q[i]);
+        free(q[i]);
+    }
+    return nl;
+}
+
+/* cos_gers -- one more get-effective-rights question naming CoS types
+ * (a person asking about every entry).  Its number of pairs. */
+static unsigned
+cos_gers(struct gen *g, struct dt_str *out)
+{
+    if (!g->ncos)
+        return 0;
+    int who = g->ncos_people && dt_rng_chance(&g->r, 30)
+                  ? g->cos_people[0]
+                  : pick_of(g, g->people, g->npeople);
+    dt_str_printf(out, "%s\t", g->v[who].dn);
+    cos_attrs(g, out);
+    dt_str_putc(out, '\n');
+    return g->n;
 }
 
 /* ---- the case --------------------------------------------------------------
@@ -1570,6 +2196,7 @@ static unsigned
 gen(uint64_t seed, const char *dir, int gers)
 {
     struct gen g;
+    struct dt_rng main_r, cos_r;
     struct dt_str ldif, q;
     char buf[64];
     unsigned n;
@@ -1583,6 +2210,13 @@ gen(uint64_t seed, const char *dir, int gers)
     make_roles(&g);
     link_people(&g);
     place_acis(&g);
+    /* Class of Service from an RNG of its own (the searches below draw
+     * from g.r as they did before it existed) */
+    main_r = g.r;
+    dt_rng_seed(&g.r, seed ^ 0x436c617373206f66ull);
+    make_cos(&g);
+    cos_r = g.r;
+    g.r = main_r;
     dt_str_init(&ldif);
     for (unsigned i = 0; i < g.n; i++) {
         dt_ldif_line(&ldif, "dn", g.v[i].dn, strlen(g.v[i].dn));
@@ -1591,6 +2225,8 @@ gen(uint64_t seed, const char *dir, int gers)
     dt_write_file(dir, "data.ldif", ldif.p, ldif.len);
     dt_str_init(&q);
     n = gers ? write_gers(&g, &q) : write_searches(&g, &q);
+    g.r = cos_r;
+    n += gers ? cos_gers(&g, &q) : cos_searches(&g, &q);
     dt_write_file(dir, gers ? "gers" : "searches", q.p, q.len);
     snprintf(buf, sizeof buf, "%llu\n", (unsigned long long)seed);
     dt_write_file(dir, "seed", buf, strlen(buf));

@@ -24,6 +24,11 @@
  * userattr with #USERDN, #GROUPDN, #ROLEDN, value, parent[...]; authmethod;
  * ssf; ip; dns; dayofweek and timeofday in forms whose truth does not
  * depend on the clock) combined with and/or/not, `=` and `!=`.
+ * In three cases of five, 1-3 Class of Service definitions (pointer,
+ * classic keyed on a person's type or on nsRole, indirect) with their
+ * templates, an ACI or two and 2-4 searches naming the types they supply;
+ * all drawn after the rest, from an RNG of their own, so that a seed keeps
+ * every entry, ACI and search it gave before.
  *
  * Searches: anonymous and 3-4 users (bound with their password), in a
  * case of four the Directory Manager too, each make the same 8-12
