@@ -378,8 +378,19 @@ cos_get(const struct search *s, const acre_entry_view *view, const char *name,
     if (!s->want_cos || strchr(name, ';'))
         return 0;
     rc = acre_entry_cos(s->rq, view, name, &vals, n, op);
-    if (rc <= 0)
-        return rc < 0 ? -1 : 0;
+    if (rc == ACRE_ERR_NOMEM)
+        return -1;
+    if (rc < 0) { /* fail closed: the attribute is left out */
+        size_t dn_len;
+        const char *dn = acre_dn_pretty(view->dn, &dn_len);
+        fprintf(stderr,
+                "acre search: %.*s: %s from Class of Service left out: %s\n",
+                (int)dn_len, dn, name, acre_strerror(rc));
+        *n = 0;
+        return 0;
+    }
+    if (!rc)
+        return 0;
     /* the values live until the request's next call: acre_access may
      * ask CoS again (a targetfilter on a CoS attribute) */
     size_t bytes = *n * sizeof(**copy);
@@ -460,8 +471,13 @@ cos_all(const struct search *s, const acre_entry_view *view, unsigned nattrs)
 
     if (!s->want_cos)
         return 0;
-    if (acre_entry_cos_names(s->rq, &names, &k))
+    if ((rc = acre_entry_cos_names(s->rq, &names, &k)) == ACRE_ERR_NOMEM)
         return -1;
+    if (rc) { /* the definitions cannot be read: none given */
+        fprintf(stderr, "acre search: Class of Service: %s\n",
+                acre_strerror(rc));
+        return 0;
+    }
     for (uint32_t i = 0; i < k && !rc; i++) {
         acre_value *vals;
         uint32_t n;

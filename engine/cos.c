@@ -817,8 +817,11 @@ vattr_values(struct qy *q, const acre_entry_view *e, int t, unsigned depth,
     if (t == acreS_known(rq->schema)->nsRole) {
         const acre_value *v;
         uint32_t n;
-        /* (the roles' filters see no virtual attribute: no CoS) */
+        /* a filtered role's nsRoleFilter sees CoS: one level deeper */
+        unsigned was = rq->cos_depth;
+        rq->cos_depth = depth;
         rc = acreV_nsrole_values(rq, e, &v, &n);
+        rq->cos_depth = was;
         return rc ? rc : out_add(q, o, v, n, 0);
     }
     const acre_view_attr *a = acreE_entry_attr(e, t);
@@ -987,25 +990,40 @@ acreV_cos_values(struct acre_request *rq, const acre_entry_view *e, int type,
     *n = 0;
     if (op)
         *op = 0;
-    if (!(rq->flags & ACRE_REQ_COS) || rq->mo_busy || rq->cos_busy)
+    if (!(rq->flags & ACRE_REQ_COS))
         return 0;
-    if (!(q.c = acreV_cos_of(rq, &rc)))
-        return rc;
-    if (!knows(q.c, type))
-        return 0;
-    if (rq->cos_mem)
-        talloc_free_children(rq->cos_mem);
-    else if (!(rq->cos_mem = talloc_new(rq)))
-        rc = ACRE_ERR_NOMEM;
-    rq->cos_busy = 1;
-    if (!rc)
-        rc = query(&q, e, type, 1, &o, &o_op);
-    rq->cos_busy = 0;
-    if (rc < 0) {
-        acreV_fail(rq, rc == ACRE_ERR_NOMEM || rc == ACRE_ERR_EVAL_LIMIT
-                           ? rc
-                           : ACRE_ERR_LOOKUP);
-        return rc;
+    if (rq->cos_busy) {
+        /* asked from inside a query (a role filter while CoS reads
+         * nsRole): one lookup deeper, in the running query's memory */
+        struct qy *outer = rq->cos_q;
+        unsigned depth = rq->cos_depth + 1;
+        if (!outer || depth > COS_DEPTH || !knows(outer->c, type))
+            return 0;
+        rc = query(outer, e, type, depth, &o, &o_op);
+        if (rc < 0)
+            return rc; /* the outer query fails the check */
+    } else {
+        if (!(q.c = acreV_cos_of(rq, &rc)))
+            return rc;
+        if (!knows(q.c, type))
+            return 0;
+        if (rq->cos_mem)
+            talloc_free_children(rq->cos_mem);
+        else if (!(rq->cos_mem = talloc_new(rq)))
+            rc = ACRE_ERR_NOMEM;
+        rq->cos_busy = 1;
+        rq->cos_q = &q;
+        rq->cos_depth = 1;
+        if (!rc)
+            rc = query(&q, e, type, 1, &o, &o_op);
+        rq->cos_busy = 0;
+        rq->cos_q = NULL;
+        if (rc < 0) {
+            acreV_fail(rq, rc == ACRE_ERR_NOMEM || rc == ACRE_ERR_EVAL_LIMIT
+                               ? rc
+                               : ACRE_ERR_LOOKUP);
+            return rc;
+        }
     }
     if (rc) {
         *vals = o.v;
@@ -1107,7 +1125,7 @@ acreV_cos_active(struct acre_request *rq)
     const struct acreV_cos *c;
     int rc = 0;
 
-    if (!(rq->flags & ACRE_REQ_COS) || rq->mo_busy)
+    if (!(rq->flags & ACRE_REQ_COS))
         return 0;
     c = acreV_cos_of(rq, &rc);
     return rc || (c && c->ntypes);

@@ -238,6 +238,10 @@ struct acre_request {
     void *cos_mem;
     const char **cos_names; /* acre_entry_cos_names */
     int cos_busy;
+    /* the running query's state and lookup depth, for a nested one (a
+     * role filter testing a CoS type while CoS reads nsRole) */
+    void *cos_q;
+    unsigned cos_depth;
     /* acre_effective_rights is answering (389 evaluates its GER in a
      * pblock of its own), or a search's missing base is being judged
      * (find_entry, before the search sets FILTER_NORMALIZED): URL filters

@@ -47,10 +47,11 @@
  * R's nsRoleScopeDN instead when that is in R's suffix: acreV_role_scope)
  * and R is managed and one of the entry's nsRoleDN values names R (compared as
  * DNs), filtered and the entry matches R's (first) nsRoleFilter (which
- * sees no virtual attribute), or nested and the entry holds a role of the
- * index that R's nsRoleDN names, ACREV_ROLE_NEST levels at most: what
- * eval_aci.c's roledn asks of the requester, asked of any entry.  The
- * values are the roles' normalised DNs, as 389 returns them.
+ * sees no virtual nsRole or memberOf, but CoS values: cos.c), or nested
+ * and the entry holds a role of the index that R's nsRoleDN names,
+ * ACREV_ROLE_NEST levels at most: what eval_aci.c's roledn asks of the
+ * requester, asked of any entry.  The values are the roles' normalised DNs, as
+ * 389 returns them.
  *
  * Fail closed: a host without search, a search that fails, or memory that
  * runs out while building fails the check (ACRE_ERR_LOOKUP, NOMEM).
@@ -895,7 +896,7 @@ role_holds(struct rwalk *w, uint32_t ri, unsigned depth)
             return 0;
         struct acreF_hooks h = acreV_filter_hooks(w->rq, NULL, NULL);
         int busy = w->rq->mo_busy;
-        w->rq->mo_busy = 1; /* its filter sees no virtual attribute */
+        w->rq->mo_busy = 1; /* its filter sees no nsRole (CoS: cos.c) */
         enum acreF_result fr = acreV_filter_eval(w->rq, r->f, w->e, &h);
         w->rq->mo_busy = busy;
         return fr == ACREF_TRUE;
