@@ -151,7 +151,8 @@ struct acreV_cos {
     uint32_t nt, capt;
     struct cos_pair *p; /* sorted as 389's ppAttrIndex */
     uint32_t np;
-    int *types; /* the distinct types of p, in its order */
+    int *types;         /* the distinct types of p, in its order */
+    const char **names; /* each one's name as its first pair spells it */
     uint32_t ntypes;
     uint64_t *known; /* bitmap over type ids */
     unsigned nwords;
@@ -675,14 +676,17 @@ acreV_cos_finish(struct acreV_cos *c, struct acre_request *rq)
     c->nwords = (ntypes + 63) / 64;
     c->known = talloc_zero_array(c, uint64_t, c->nwords + 1);
     c->types = talloc_array(c, int, c->np + 1);
-    if (!c->known || !c->types)
+    c->names = talloc_array(c, const char *, c->np + 1);
+    if (!c->known || !c->types || !c->names)
         return ACRE_ERR_NOMEM;
     for (uint32_t i = 0; i < c->np; i++) {
         int t = c->p[i].type;
         if (t < 0 || (unsigned)t >= ntypes)
             continue;
-        if (!(c->known[t / 64] & (UINT64_C(1) << (t % 64))))
+        if (!(c->known[t / 64] & (UINT64_C(1) << (t % 64)))) {
+            c->names[c->ntypes] = c->p[i].name;
             c->types[c->ntypes++] = t;
+        }
         c->known[t / 64] |= UINT64_C(1) << (t % 64);
     }
     return 0;
@@ -1044,18 +1048,21 @@ acreV_cos_hook(void *arg, const acre_entry_view *e, int type,
 
 /* acreV_cos_types -- see cos.h. */
 int
-acreV_cos_types(struct acre_request *rq, const int **types, uint32_t *n)
+acreV_cos_types(struct acre_request *rq, const int **types,
+                const char *const **names, uint32_t *n)
 {
     const struct acreV_cos *c;
     int rc = 0;
 
     *types = NULL;
+    *names = NULL;
     *n = 0;
     if (!(rq->flags & ACRE_REQ_COS))
         return 0;
     if (!(c = acreV_cos_of(rq, &rc)))
         return rc;
     *types = c->types;
+    *names = c->names;
     *n = c->ntypes;
     return 0;
 }
@@ -1092,6 +1099,7 @@ ACRE_PUBLIC int
 acre_entry_cos_names(acre_request *rq, const char *const **names, uint32_t *n)
 {
     const int *types;
+    const char *const *spelt;
     uint32_t k;
     int rc;
 
@@ -1104,15 +1112,15 @@ acre_entry_cos_names(acre_request *rq, const char *const **names, uint32_t *n)
     if (!names || !n)
         return ACRE_ERR_INVAL;
     rq->err = 0;
-    if ((rc = acreV_cos_types(rq, &types, &k)) || !k)
+    if ((rc = acreV_cos_types(rq, &types, &spelt, &k)) || !k)
         return rc;
+    /* copies: the index may be replaced before the request ends */
     talloc_free(rq->cos_names);
     if (!(rq->cos_names = talloc_array(rq, const char *, k)))
         return ACRE_ERR_NOMEM;
-    for (uint32_t i = 0; i < k; i++) {
-        const struct acreS_attr *a = acreS_attr(rq->schema, types[i]);
-        rq->cos_names[i] = a->nnames ? a->names[0] : a->oid;
-    }
+    for (uint32_t i = 0; i < k; i++)
+        if (!(rq->cos_names[i] = talloc_strdup(rq->cos_names, spelt[i])))
+            return ACRE_ERR_NOMEM;
     *names = rq->cos_names;
     *n = k;
     return 0;

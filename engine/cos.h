@@ -55,9 +55,13 @@ int acreV_cos_hook(void *arg, const acre_entry_view *e, int type,
 /*
  * acreV_cos_types -- the attribute types CoS knows (every definition's
  * cosAttribute that some template or pointer may fill), in 389's order
- * (by name), into *types[0..*n) (owned by the index); 0 or an error.
+ * (by name), into *types[0..*n), and the name 389 lists each under (its
+ * first pair's: a template's attribute by its schema name, an indirect
+ * definition's cosAttribute as written) in *names (owned by the index);
+ * 0 or an error.
  */
-int acreV_cos_types(struct acre_request *rq, const int **types, uint32_t *n);
+int acreV_cos_types(struct acre_request *rq, const int **types,
+                    const char *const **names, uint32_t *n);
 
 /* acreV_cos_active -- does rq ask for CoS (ACRE_REQ_COS) and does its
  * host hold a definition that gives some type?  (The typed filter path,

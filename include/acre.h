@@ -1416,7 +1416,9 @@ int acre_entry_cos(acre_request *rq, const acre_entry_view *e, const char *name,
  * acre_entry_cos_names -- under ACRE_REQ_COS, the names of the attribute
  * types Class of Service may give (every definition's, in 389's order:
  * by name), for a host listing what to ask acre_entry_cos about when it
- * returns all attributes.  names[0..n): owned by the request, valid until
+ * returns all attributes, each spelt as 389 returns it for "*" (a
+ * template's attribute by its schema name, an indirect definition's
+ * cosAttribute as written).  names[0..n): owned by the request, valid until
  * it ends.  Returns 0 (n 0 without the flag) or acre_entry_cos's errors.
  */
 int acre_entry_cos_names(acre_request *rq, const char *const **names,

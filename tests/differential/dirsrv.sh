@@ -284,11 +284,20 @@ dirsrv_clear() {
 }
 
 # dirsrv_load LDIF -- the suffix becomes exactly LDIF (entries added in file
-# order, parents first).  Output of ldapadd in DIRSRV_DIR/load.log.
+# order, parents first).  Output of ldapadd in DIRSRV_DIR/load.log.  When
+# the LDIF defines a Class of Service, the server is restarted after the
+# load: 389's cos plugin rebuilds its cache in a thread of its own after
+# each add, so a search soon after the load may see an older cache (seen
+# on a loaded machine: a CoS attribute missing from one search of 87, not
+# on a second run); at start-up the plugin builds it before it serves.
 dirsrv_load() {
 	dirsrv_clear || { dirsrv_log "could not clear $DIRSRV_SUFFIX"; return 1; }
 	dirsrv_ldap_root ldapadd -f "$1" >"$DIRSRV_DIR/load.log" 2>&1 ||
 		{ dirsrv_log "ldapadd rejected $1:"; tail -5 "$DIRSRV_DIR/load.log" >&2; return 1; }
+	if grep -qiE '^objectClass: *(cosSuperDefinition|cosDefinition) *$' "$1"; then
+		dirsrv_stop
+		dirsrv_start || { dirsrv_log "could not restart ns-slapd after $1"; return 1; }
+	fi
 }
 
 # ---- searching -------------------------------------------------------------------
