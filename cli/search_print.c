@@ -128,19 +128,16 @@ print_collective(const struct search *s, const acre_verdict *v,
 typedef int (*virtual_fn)(acre_request *, const acre_entry_view *,
                           const acre_value **, uint32_t *);
 
-/* print_virtual_as -- the virtual values of attribute name of e the
- * requester may read, from get (acre_entry_ismemberof,
- * acre_entry_memberof, acre_entry_nsrole), when want, shown as `shown`. */
+/* print_readable -- computed values vals[0..n) of attribute name of e
+ * (not stored: virtual, or Class of Service's) that the requester may
+ * read, as `shown` (with -A, the name when read on it is allowed). */
 static int
-print_virtual_as(const struct search *s, const acre_entry_view *e, int want,
-                 const char *name, const char *shown, virtual_fn get)
+print_readable(const struct search *s, const acre_entry_view *e,
+               const char *name, const char *shown, const acre_value *vals,
+               uint32_t n)
 {
-    const acre_value *vals;
-    uint32_t n;
     int rc = 0;
 
-    if (!want || get(s->rq, e, &vals, &n))
-        return !want ? 0 : -1;
     if (s->a.attrsonly && n) {
         int ok = read_attr(s, e, name);
         return ok < 0 ? -1 : ok ? out_name(shown) : 0;
@@ -154,6 +151,21 @@ print_virtual_as(const struct search *s, const acre_entry_view *e, int want,
             rc = out_line(s, shown, vals[j].val, vals[j].len);
     }
     return rc;
+}
+
+/* print_virtual_as -- the virtual values of attribute name of e the
+ * requester may read, from get (acre_entry_ismemberof,
+ * acre_entry_memberof, acre_entry_nsrole), when want, shown as `shown`. */
+static int
+print_virtual_as(const struct search *s, const acre_entry_view *e, int want,
+                 const char *name, const char *shown, virtual_fn get)
+{
+    const acre_value *vals;
+    uint32_t n;
+
+    if (!want || get(s->rq, e, &vals, &n))
+        return !want ? 0 : -1;
+    return print_readable(s, e, name, shown, vals, n);
 }
 
 /* print_virtual -- print_virtual_as under the attribute's own name. */
@@ -407,29 +419,6 @@ cos_get(const struct search *s, const acre_entry_view *view, const char *name,
     return 1;
 }
 
-/* cos_print -- values[0..n) of CoS attribute name the requester may
- * read, as `shown`. */
-static int
-cos_print(const struct search *s, const acre_entry_view *view, const char *name,
-          const char *shown, const acre_value *vals, uint32_t n)
-{
-    int rc = 0;
-
-    if (s->a.attrsonly && n) {
-        int ok = read_attr(s, view, name);
-        return ok < 0 ? -1 : ok ? out_name(shown) : 0;
-    }
-    for (uint32_t j = 0; j < n && !rc; j++) {
-        int ok = acre_access(s->rq, view, name, vals[j].val, vals[j].len,
-                             ACRE_RIGHT_READ, NULL);
-        if (ok < 0)
-            return -1;
-        if (ok)
-            rc = out_line(s, shown, vals[j].val, vals[j].len);
-    }
-    return rc;
-}
-
 /* cos_instead -- 1 (after printing CoS's values as `shown`) when CoS
  * gives the entry attribute name, 0 when the entry's own values stand,
  * -1 on error. */
@@ -442,7 +431,7 @@ cos_instead(const struct search *s, const acre_entry_view *view,
     int op, rc = cos_get(s, view, name, &vals, &n, &op);
 
     if (rc > 0)
-        rc = cos_print(s, view, name, shown, vals, n) ? -1 : 1;
+        rc = print_readable(s, view, name, shown, vals, n) ? -1 : 1;
     free(vals);
     return rc;
 }
@@ -487,7 +476,7 @@ cos_all(const struct search *s, const acre_entry_view *view, unsigned nattrs)
         rc = cos_get(s, view, names[i], &vals, &n, &op);
         if (rc > 0)
             rc = (op ? s->all_op : s->all_user)
-                     ? cos_print(s, view, names[i], names[i], vals, n)
+                     ? print_readable(s, view, names[i], names[i], vals, n)
                      : 0;
         free(vals);
     }
