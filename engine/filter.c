@@ -1013,7 +1013,8 @@ find_rule(const char *name, size_t n)
 /* Is s[0..n) one of the collation rules of 389's internationalization
  * plugin (slapd-collations.conf: a language tag such as en or de-AT,
  * "default", or an OID under 2.16.840.1.113730.3.3.2)?  389 serves
- * those; acre does not compare by them (the item is UNDEFINED). */
+ * those: filter_collate.c compares by the ones its default
+ * configuration has; any other such item is UNDEFINED. */
 static int
 collation_rule(const char *s, size_t n)
 {
@@ -1049,6 +1050,19 @@ prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
         r = find_rule(nd->rule_text, nd->rule_len);
         if (ACREF_RULE_IS_DN(r) && acreS_syntax_match(s))
             r = ACREM_NONE; /* slapd's own: 389 has no such rule */
+        if (r == ACREM_NONE && nd->desc && !nd->dnattrs &&
+            (ps->flags & (ACREF_389_SEARCH | ACREF_389_NAMES |
+                          ACREF_389_RAWSUBS | ACREF_389_PARENS)) &&
+            collation_rule(nd->rule_text, nd->rule_len)) {
+            /* 389's collation plugin (filter_collate.c) */
+            struct acreF_coll *c = NULL;
+            int rc = acreF_coll_prepare(ps->f, nd->rule_text, nd->rule_len,
+                                        nd->raw, nd->raw_len, &c);
+            if (rc)
+                return rc;
+            if ((nd->coll = c))
+                return 0;
+        }
         if (r == ACREM_NONE && (ps->flags & ACREF_389_SEARCH) &&
             !collation_rule(nd->rule_text, nd->rule_len))
             return fail(ps, ACRE_ERR_FILTER_RULE, rule_off,
@@ -1094,7 +1108,7 @@ prepare_ext(struct ps *ps, struct acreF_node *nd, size_t rule_off)
         nd->undef = 1; /* an unknown type: the rule is not looked at */
         return 0;
     }
-    if ((rc = prepare_ext_rule(ps, nd, rule_off)) || nd->undef)
+    if ((rc = prepare_ext_rule(ps, nd, rule_off)) || nd->undef || nd->coll)
         return rc;
     if (nd->desc && nd->special == ACREF_SP_OBJECTCLASS)
         return prepare_class(ps, nd); /* no rule named: see private_syntax */

@@ -1067,6 +1067,25 @@ ext_dn(const struct ev *ev, const struct acreF_node *nd)
     return r;
 }
 
+/* A 389 collation item (filter_collate.c): TRUE when the values of one
+ * attribute of the type (or a subtype) match, as 389's or_filter_match
+ * tests them attribute by attribute. */
+static enum acreF_result
+coll_item(const struct ev *ev, const struct acreF_node *nd)
+{
+    for (uint32_t i = first_attr(ev, nd); i < ev->e->nattrs;
+         i = next_attr(ev, nd, i + 1)) {
+        int r = acreF_coll_match(nd->coll, &ev->e->attrs[i]);
+        if (r == -2) {
+            acreE_nomem++;
+            return ACREF_UNDEFINED;
+        }
+        if (r == 0)
+            return ACREF_TRUE;
+    }
+    return ACREF_FALSE;
+}
+
 static enum acreF_result
 eval_ext(const struct ev *ev, const struct acreF_node *nd)
 {
@@ -1079,6 +1098,8 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
             return ACREF_UNDEFINED;
         if (nd->special == ACREF_SP_ENTRYDN)
             return entry_dn_is(ev, nd, 1);
+        if (nd->coll)
+            return coll_item(ev, nd);
         if (cos_item(ev, nd, ext_attr, &vr))
             return vr;
         for (uint32_t i = first_attr(ev, nd); i < e->nattrs;

@@ -118,7 +118,8 @@ struct acreF_node {
     struct acreM_substr pat;
 
     /* extensible */
-    const char *rule_text; /* as written, NULL when absent */
+    const char *rule_text;         /* as written, NULL when absent */
+    const struct acreF_coll *coll; /* 389's collation rule, or NULL */
     size_t rule_len;
     const uint64_t *usable; /* rule-only form: types the rule applies to */
     int64_t bits;           /* bitwise rules: the asserted integer */
@@ -179,6 +180,18 @@ struct acreF_filter {
  * normalises it): 0, or -1 when it does not fit (slapd's strtol ERANGE).
  */
 int acreF_int64(const uint8_t *p, size_t n, int64_t *out);
+
+/*
+ * 389's collation matching rules (filter_collate.c).  acreF_coll_prepare:
+ * the collation item of rule rule[0..rule_len) with assertion v[0..n)
+ * under ctx into *out (NULL when 389 has no such rule or operator: the
+ * item is Undefined); 0 or ACRE_ERR_NOMEM.  acreF_coll_match: does one of
+ * attribute a's values match (0), none (-1), or did memory run out (-2)?
+ */
+struct acreF_coll;
+int acreF_coll_prepare(void *ctx, const char *rule, size_t rule_len,
+                       const uint8_t *v, size_t n, struct acreF_coll **out);
+int acreF_coll_match(const struct acreF_coll *c, const acre_view_attr *a);
 
 static inline int
 acreF_bit(const uint64_t *map, int i)

@@ -1560,3 +1560,76 @@ Test(filter, parens_as_389)
                       0, "%s", bad[i]);
     }
 }
+
+/*
+ * 389's collation rules (filter_collate.c): ICU keys under the profiles of
+ * 389's slapd-collations.conf, as the aci-suite's case-fn02 holds them to
+ * 389-DS 2.3.1: the operator by the OID's suffix or the value's first
+ * byte (kept in the value), primary strength (case and accents ignored),
+ * substrings by keys, and Undefined for a rule 389 has no profile for.
+ */
+static char
+coll_eval(const char *filter, const char *value)
+{
+    void *ctx = talloc_new(NULL);
+    acre_schema *s = NULL;
+    struct acreE_dir *d = NULL;
+    struct acreF_filter *f = NULL;
+    acre_dn *dn = NULL;
+    char *text = talloc_asprintf(ctx,
+                                 "dn: dc=example,dc=com\nobjectClass: domain\n"
+                                 "dc: example\n\n"
+                                 "dn: cn=x,dc=example,dc=com\n"
+                                 "objectClass: person\ncn: x\nsn: %s\n",
+                                 value);
+    const char *x = "cn=x,dc=example,dc=com";
+
+    cr_assert_eq(acre_schema_new(ctx, ACRE_SCHEMA_389, &s, NULL), 0);
+    cr_assert_eq(acreE_dir_new(ctx, s, 0, &d), 0);
+    cr_assert_eq(
+        acreE_dir_load_ldif(d, NULL, text, strlen(text), "c", NULL, NULL, NULL),
+        0);
+    cr_assert_eq(acreF_parse_flags(ctx, s, filter, strlen(filter),
+                                   ACREF_389_SEARCH, &f, NULL),
+                 0, "%s", filter);
+    cr_assert_eq(acre_dn_parse(ctx, s, x, strlen(x), 0, &dn, NULL), 0);
+    const struct acreE_entry *e = acreE_dir_find(d, dn);
+    cr_assert_not_null(e);
+    enum acreF_result r = acreF_eval(f, &e->v, NULL);
+    talloc_free(ctx);
+    return r == ACREF_TRUE ? 'T' : r == ACREF_FALSE ? 'F' : 'U';
+}
+
+Test(filter, collation_as_389)
+{
+    static const struct {
+        const char *filter, *value;
+        char want;
+    } c[] = {
+        /* fr, by suffix: .3 equal (primary: case and accents ignored) */
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.3:=ELEVE)", "\xc3\xa9l\xc3\xa8ve",
+         'T'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.3:=eleves)", "eleve", 'F'},
+        /* .1 less, .2 less or equal, .4 greater or equal, .5 greater */
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.1:=b)", "a", 'T'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.1:=b)", "B", 'F'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.2:=b)", "B", 'T'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.4:=user20)", "user3", 'T'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.5:=user20)", "user100", 'F'},
+        /* .6 substrings, by keys (a '*' reaches 389 escaped) */
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.6:=us\\2a1)", "USER21", 'T'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.6:=\\2aSER\\2a)", "user5", 'T'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.6:=x\\2a)", "user5", 'F'},
+        /* named without a suffix: the first byte is the operator and
+         * stays in the value, whose punctuation sorts first */
+        {"(sn:fr:=>=z)", "a", 'T'},
+        {"(sn:fr:=<z)", "a", 'F'},
+        {"(sn:2.16.840.1.113730.3.3.2.15.1:=\\2aser\\2a)", "user1", 'T'},
+        /* a tag 389's configuration has no profile for */
+        {"(sn:xx-YY:=a)", "a", 'U'},
+    };
+
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        cr_expect_eq(coll_eval(c[i].filter, c[i].value), c[i].want, "%s on %s",
+                     c[i].filter, c[i].value);
+}
