@@ -218,8 +218,12 @@ sub_keys(struct acreF_coll *c, const uint8_t *v, size_t n)
         c->key = talloc_array(c, uint8_t *, 1);
         c->key_len = talloc_array(c, size_t, 1);
         c->nkeys = 1;
-        return !c->key || !c->key_len ? ACRE_ERR_NOMEM
-                                      : keep_key(c, t, unescape(t, n), 0);
+        if (!c->key || !c->key_len)
+            return ACRE_ERR_NOMEM;
+        int rc = keep_key(c, t, unescape(t, n), 0);
+        if (!rc && !c->key[0])
+            c->nkeys = 0; /* no key: nothing matches */
+        return rc;
     }
     if (parts == 2 && n <= 1)
         return 0; /* "*": presence (no keys) */
@@ -451,7 +455,7 @@ ss_values(const struct acreF_coll *c, struct kb *k, const acre_view_attr *a)
 static int
 op_values(const struct acreF_coll *c, struct kb *k, const acre_view_attr *a)
 {
-    for (uint32_t j = 0; j < a->nvals && c->nkeys; j++) {
+    for (uint32_t j = 0; j < a->nvals && c->nkeys && c->key[0]; j++) {
         long vk = kb_key(c, k, a->vals[j].val, a->vals[j].len);
         if (vk < 0)
             return -2;

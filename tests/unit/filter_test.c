@@ -1625,6 +1625,9 @@ Test(filter, collation_as_389)
         {"(sn:fr:=>=z)", "a", 'T'},
         {"(sn:fr:=<z)", "a", 'F'},
         {"(sn:2.16.840.1.113730.3.3.2.15.1:=\\2aser\\2a)", "user1", 'T'},
+        /* a value with no key (invalid UTF-8) matches nothing */
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.6:=us\\ff)", "us", 'F'},
+        {"(sn:2.16.840.1.113730.3.3.2.18.1.3:=\\ff)", "a", 'F'},
         /* a tag 389's configuration has no profile for */
         {"(sn:xx-YY:=a)", "a", 'U'},
     };
