@@ -2126,6 +2126,76 @@ cos_searches(struct gen *g, struct dt_str *out)
     return nl;
 }
 
+/* coll_searches -- in two cases of five, 1-2 searches with 389's
+ * collation rules (an OID with an operator suffix, or a rule named alone
+ * with the operator as the value's first byte), made by the requesters
+ * of the others; appended after every other search, from an RNG of their
+ * own.  Their number. */
+static unsigned
+coll_searches(struct gen *g, struct dt_str *out)
+{
+    static const char *const oids[] = {
+        "2.16.840.1.113730.3.3.2.18.1", "2.16.840.1.113730.3.3.2.11.1",
+        "2.16.840.1.113730.3.3.2.7.1", "2.16.840.1.113730.3.3.2.15.1",
+        "2.16.840.1.113730.3.3.2.0.3"};
+    static const char *const tags[] = {"fr", "en", "de-AT", "es", "default"};
+    static const char *const types[] = {
+        "uid", "cn", "sn", "description", "l", "givenName", "mail"};
+    static const char *const vals[] = {"m",
+                                       "Mary",
+                                       "user20",
+                                       "e",
+                                       "\\c3\\89L\\c3\\88VE",
+                                       "paris",
+                                       "smith",
+                                       "Alice Lee",
+                                       "remote \\28eu\\29",
+                                       "z",
+                                       " bob  ",
+                                       "carol\\2a",
+                                       "\\2ae\\2a",
+                                       "\\2aLee",
+                                       "a\\2a\\2ae"};
+    static const char *const ops[] = {"<", "<=", ">", ">=", "=", "\\2a"};
+    unsigned nq = dt_rng_chance(&g->r, 40) ? (unsigned)dt_rng_range(&g->r, 1, 2)
+                                           : 0,
+             nl = 0;
+
+    for (unsigned i = 0; i < nq; i++) {
+        struct dt_str f;
+        const char *type = DT_PICK(&g->r, types);
+        dt_str_init(&f);
+        if (dt_rng_chance(&g->r, 60))
+            dt_str_printf(&f, "(%s:%s.%u:=%s)", type, DT_PICK(&g->r, oids),
+                          (unsigned)dt_rng_range(&g->r, 1, 6),
+                          DT_PICK(&g->r, vals));
+        else
+            dt_str_printf(&f, "(%s:%s:=%s%s)", type, DT_PICK(&g->r, tags),
+                          DT_PICK(&g->r, ops), DT_PICK(&g->r, vals));
+        if (dt_rng_chance(&g->r, 30)) { /* under AND, OR or NOT */
+            char *item = dt_str_take(&f);
+            dt_str_init(&f);
+            unsigned k = dt_rng_below(&g->r, 3);
+            dt_str_printf(&f,
+                          k == 0   ? "(&(objectClass=person)%s)"
+                          : k == 1 ? "(|(uid=nobody)%s)"
+                                   : "(!%s)",
+                          item);
+            free(item);
+        }
+        for (unsigned r = 0; r < g->nwho; r++, nl++)
+            if (g->who[r] < 0)
+                dt_str_printf(out, "-\t-\tsub\t%s\t%s\tuid %s\n", SUFFIX, f.p,
+                              type);
+            else
+                dt_str_printf(out, "%s\tpw-%s\tsub\t%s\t%s\tuid %s\n",
+                              g->v[g->who[r]].dn, g->v[g->who[r]].name, SUFFIX,
+                              f.p, type);
+        dt_str_free(&f);
+    }
+    return nl;
+}
+
 /* cos_gers -- one more get-effective-rights question naming CoS types
  * (a person asking about every entry).  Its number of pairs. */
 static unsigned
@@ -2227,6 +2297,10 @@ gen(uint64_t seed, const char *dir, int gers)
     n = gers ? write_gers(&g, &q) : write_searches(&g, &q);
     g.r = cos_r;
     n += gers ? cos_gers(&g, &q) : cos_searches(&g, &q);
+    if (!gers) { /* collation rules, from an RNG of their own too */
+        dt_rng_seed(&g.r, seed ^ 0x436f6c6c6174696full);
+        n += coll_searches(&g, &q);
+    }
     dt_write_file(dir, gers ? "gers" : "searches", q.p, q.len);
     snprintf(buf, sizeof buf, "%llu\n", (unsigned long long)seed);
     dt_write_file(dir, "seed", buf, strlen(buf));

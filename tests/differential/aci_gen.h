@@ -28,7 +28,8 @@
  * classic keyed on a person's type or on nsRole, indirect) with their
  * templates, an ACI or two and 2-4 searches naming the types they supply;
  * all drawn after the rest, from an RNG of their own, so that a seed keeps
- * every entry, ACI and search it gave before.
+ * every entry, ACI and search it gave before.  In two cases of five, 1-2
+ * searches with 389's collation rules come last (an RNG of their own).
  *
  * Searches: anonymous and 3-4 users (bound with their password), in a
  * case of four the Directory Manager too, each make the same 8-12
