@@ -595,15 +595,14 @@ add_pair(struct acreV_cos *c, size_t *cap, struct cos_pair p)
 }
 
 /* The pairs of definition di, newest template first, each template's
- * attributes last first, as the plugin lists them; 0 when a classic or
- * pointer definition found no template (it is dropped). */
+ * attributes last first, as the plugin lists them (a classic or pointer
+ * definition that found no template gives none: 389 drops it); 0 or
+ * ACRE_ERR_NOMEM. */
 static int
-def_pairs(struct acreV_cos *c, uint32_t di, size_t *cap, int *kept)
+def_pairs(struct acreV_cos *c, uint32_t di, size_t *cap)
 {
     const struct cos_def *d = &c->d[di];
-    uint32_t start = c->np;
 
-    *kept = 1;
     if (d->kind == K_INDIRECT) {
         /* one placeholder template with every attribute, in the order
          * of the values */
@@ -647,7 +646,6 @@ def_pairs(struct acreV_cos *c, uint32_t di, size_t *cap, int *kept)
             }
         }
     }
-    *kept = c->np > start;
     return 0;
 }
 
@@ -662,8 +660,7 @@ acreV_cos_finish(struct acreV_cos *c, struct acre_request *rq)
         return 0;
     /* the definitions newest first, as the plugin's list */
     for (uint32_t di = c->nd; di-- > 0;) {
-        int kept;
-        if (def_pairs(c, di, &cap, &kept))
+        if (def_pairs(c, di, &cap))
             return ACRE_ERR_NOMEM;
     }
     if (c->np) {
@@ -1004,8 +1001,14 @@ acreV_cos_values(struct acre_request *rq, const acre_entry_view *e, int type,
         if (!outer || depth > COS_DEPTH || !knows(outer->c, type))
             return 0;
         rc = query(outer, e, type, depth, &o, &o_op);
-        if (rc < 0)
-            return rc; /* the outer query fails the check */
+        if (rc < 0) {
+            /* the filter asking sees only Undefined: fail the check here,
+             * or the role it decides would be taken as not held */
+            acreV_fail(rq, rc == ACRE_ERR_NOMEM || rc == ACRE_ERR_EVAL_LIMIT
+                               ? rc
+                               : ACRE_ERR_LOOKUP);
+            return rc;
+        }
     } else {
         if (!(q.c = acreV_cos_of(rq, &rc)))
             return rc;
