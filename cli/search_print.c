@@ -377,7 +377,8 @@ name_389(const struct search *s, const acre_entry *e, unsigned i, char *buf,
  */
 
 /* cos_get -- CoS's values of plain type `name` of the entry, copied
- * (the caller frees *copy): 1, 0 when CoS gives none, -1 on error. */
+ * (the caller frees *copy): 1, 0 when CoS gives none, -1 when memory ran
+ * out; a query that failed otherwise gives 1 and no values. */
 static int
 cos_get(const struct search *s, const acre_entry_view *view, const char *name,
         acre_value **copy, uint32_t *n, int *op)
@@ -392,14 +393,16 @@ cos_get(const struct search *s, const acre_entry_view *view, const char *name,
     rc = acre_entry_cos(s->rq, view, name, &vals, n, op);
     if (rc == ACRE_ERR_NOMEM)
         return -1;
-    if (rc < 0) { /* fail closed: the attribute is left out */
+    if (rc < 0) {
+        /* fail closed: the attribute is left out, and so are the
+         * entry's own values of it, which CoS may have replaced */
         size_t dn_len;
         const char *dn = acre_dn_pretty(view->dn, &dn_len);
         fprintf(stderr,
                 "acre search: %.*s: %s from Class of Service left out: %s\n",
                 (int)dn_len, dn, name, acre_strerror(rc));
         *n = 0;
-        return 0;
+        return 1;
     }
     if (!rc)
         return 0;
