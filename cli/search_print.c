@@ -356,6 +356,19 @@ listed(const struct search *s, const char *name)
     return 0;
 }
 
+/* named -- does a name of the list cover attribute name the other way
+ * (name has at least its options)?  Without "*", an attribute selected
+ * for such a name alone is a user attribute (an operational one has no
+ * options), which only that name's turn sends. */
+static int
+named(const struct search *s, const char *name)
+{
+    for (unsigned r = 0; r < s->nreq389; r++)
+        if (covers(s->req389[r], name))
+            return 1;
+    return 0;
+}
+
 /* name_389 -- the name 389 stores attribute i of e under. */
 static const char *
 name_389(const struct search *s, const acre_entry *e, unsigned i, char *buf,
@@ -373,7 +386,8 @@ name_389(const struct search *s, const acre_entry *e, unsigned i, char *buf,
  * entry has some: a definition's override or operational attribute);
  * with "*" or "+" after the entry's own attributes, for each type CoS
  * knows and gives the entry, when no list name covers it -- an
- * operational one only for "+" --; and for a list name that names one.
+ * operational one only for "+" --; and for a list name that names one,
+ * instead of the entry's values of that type and of its subtypes.
  */
 
 /* cos_get -- CoS's values of plain type `name` of the entry, copied
@@ -581,7 +595,8 @@ print_389(const struct search *s, const acre_entry_view *view,
     if (s->all_user || s->all_op) {
         for (unsigned i = 0; i < v->nattrs && !rc; i++)
             if (v->attr[i] != ACRE_ATTR_NONE &&
-                !covered(s, name_389(s, e, i, name, sizeof name))) {
+                !covered(s, name_389(s, e, i, name, sizeof name)) &&
+                (s->all_user || !named(s, name))) {
                 rc = cos_instead(s, view, name, name);
                 rc = rc ? (rc < 0 ? rc : 0) : print_values(s, e, v, i, name);
                 rc = rc ? rc : print_merged(s, v, name, done);
@@ -604,7 +619,12 @@ print_389(const struct search *s, const acre_entry_view *view,
     for (unsigned r = 0; r < s->nreq389 && !rc; r++) {
         const char *q = s->req389[r];
         unsigned match = 0;
+        /* a type CoS gives is sent with CoS's values alone: the entry's
+         * own values of it and of its subtypes are not (389 asks the
+         * virtual attribute first, for the name as asked) */
+        int cos = cos_instead(s, view, q, s->spell389[r]);
 
+        rc = cos < 0 ? cos : 0;
         for (unsigned i = 0; i < v->nattrs && !rc; i++) {
             int exact;
 
@@ -613,15 +633,8 @@ print_389(const struct search *s, const acre_entry_view *view,
             exact = !strcasecmp(q, name);
             if (match++ > 0 && !exact && listed(s, name))
                 continue;
-            const char *shown = exact ? s->spell389[r] : name;
-            if (v->attr[i] != ACRE_ATTR_NONE &&
-                !(rc = cos_instead(s, view, name, shown)))
-                rc = print_values(s, e, v, i, shown);
-            rc = rc < 0 ? rc : 0;
-        }
-        if (!rc && !match) {
-            int c = cos_instead(s, view, q, s->spell389[r]);
-            rc = c < 0 ? c : 0;
+            if (v->attr[i] != ACRE_ATTR_NONE && !cos)
+                rc = print_values(s, e, v, i, exact ? s->spell389[r] : name);
         }
         rc = rc ? rc : asked_virtual(s, view, q, s->spell389[r]);
         if (!rc && !match)
