@@ -308,8 +308,10 @@ text_389(void *ctx, const char *s, size_t n, char **out, size_t *len)
 
     acreE_buf_init(&b, NULL, 0);
     rc = acreD_text_389(s, n, &b);
-    if (rc == ACRE_ERR_NOMEM)
+    if (rc == ACRE_ERR_NOMEM) {
+        acreE_buf_free(&b);
         return rc;
+    }
     *out = rc ? talloc_strndup(ctx, s, n)
               : talloc_strndup(ctx, b.len ? (const char *)b.p : "", b.len);
     *len = rc ? n : b.len;
