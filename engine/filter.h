@@ -312,6 +312,10 @@ struct acreF_cand_host {
     /* e's ID in back-mdb, its place in slapadd's load order (> 0), or 0
      * when unknown; NULL: every ID unknown, so sets intersect exactly */
     uint64_t (*id)(void *arg, const acre_entry_view *e);
+    /* 389 (acreF_candidates_389): the memberOf the request computes for
+     * e (none when e stores one), 0 or an error; NULL: none */
+    int (*memberof)(void *arg, const acre_entry_view *e,
+                    const acre_value **vals, uint32_t *n);
 };
 
 /*
@@ -340,6 +344,37 @@ int acreF_candidates(void *ctx, const struct acreF_filter *f,
  */
 int acreF_candidates_narrow(const struct acreF_filter *f,
                             const struct acreI_index *idx, unsigned nidx);
+
+/*
+ * 389-DS's candidates (filter_cand389.c): the IDs its back-ldbm takes
+ * from its default indexes for a search of filter f at scope under base,
+ * sorted, an ID repeated as often as 389 sends its entry (an inequality
+ * reads one index key per value in range), or every entry once (all).
+ */
+struct acreF_ids389 {
+    int all;
+    uint64_t *id;
+    size_t n;
+};
+
+/*
+ * acreF_candidates_389 -- the candidates of f into *out (allocated under
+ * ctx), the database being the entries h->each gives, numbered by h->id
+ * (> 0; required).  A base search takes every entry.  Returns 0,
+ * ACRE_ERR_NOMEM, or ACRE_ERR_LOOKUP (a host call failed).
+ */
+int acreF_candidates_389(void *ctx, const struct acreF_filter *f, int scope,
+                         const acre_dn *base, const struct acreF_cand_host *h,
+                         struct acreF_ids389 *out);
+
+/*
+ * acreF_candidates_389_matter -- 1 when 389's candidates for f can differ
+ * from every entry once for what f matches: f has an inequality on an
+ * equality-indexed type, or an item on an indexed type that Class of
+ * Service may give (one of cos_types[0..ncos)).  Else 0.
+ */
+int acreF_candidates_389_matter(const struct acreF_filter *f,
+                                const int *cos_types, uint32_t ncos);
 
 /* acreF_schema -- the schema f was parsed against (never NULL). */
 const acre_schema *acreF_schema(const struct acreF_filter *f);

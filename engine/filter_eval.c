@@ -1659,25 +1659,51 @@ static const struct {
 } idx389[] = {
     {"aci", 1, 0, 0},
     {"cn", 1, 1, 1},
+    {"entryusn", 0, 1, 0},
     {"givenName", 1, 1, 1},
     {"mail", 1, 1, 1},
     {"mailAlternateAddress", 0, 1, 0},
     {"mailHost", 0, 1, 0},
     {"member", 0, 1, 0},
     {"memberOf", 0, 1, 0},
-    {"memberUid", 0, 1, 0},
+    {"memberUid", 1, 1, 0},
     {"gidNumber", 0, 1, 0},
     {"uidNumber", 0, 1, 0},
+    {"nsCertSubjectDN", 0, 1, 0},
+    {"nsTombstoneCSN", 0, 1, 0},
     {"nsUniqueId", 0, 1, 0},
+    {"ntUniqueId", 0, 1, 0},
+    {"ntUserDomainId", 0, 1, 0},
     {"numSubordinates", 1, 0, 0},
     {"objectClass", 0, 1, 0},
     {"owner", 0, 1, 0},
     {"seeAlso", 0, 1, 0},
     {"sn", 1, 1, 1},
+    {"sudoHost", 1, 1, 0},
+    {"targetUniqueId", 0, 1, 0},
     {"telephoneNumber", 1, 1, 1},
     {"uid", 0, 1, 0},
     {"uniqueMember", 0, 1, 0},
 };
+
+/* acreF_index389 -- see filter_impl.h. */
+unsigned
+acreF_index389(const acre_schema *s, int t)
+{
+    const struct acreS_attr *at;
+    const char *name;
+
+    if (t < 0)
+        return 0;
+    at = acreS_attr(s, t);
+    name = at->nnames ? at->names[0] : at->oid;
+    for (size_t i = 0; i < sizeof idx389 / sizeof idx389[0]; i++)
+        if (!strcasecmp(name, idx389[i].name))
+            return (idx389[i].eq ? ACREF_IX389_EQ : 0u) |
+                   (idx389[i].pres ? ACREF_IX389_PRES : 0u) |
+                   (idx389[i].sub ? ACREF_IX389_SUB : 0u);
+    return 0;
+}
 
 /* sub_keys389 -- does substrings item nd give 389's index a key?  Its
  * keys are 3 bytes: an initial part of 2 or more ("^ab"), a final one of
@@ -1699,30 +1725,20 @@ sub_keys389(const struct acreF_node *nd)
 static int
 indexed389(const struct ev *ev, const struct acreF_node *nd)
 {
-    const struct acreS_attr *at;
-    const char *name;
+    unsigned ix = nd->undef ? 0 : acreF_index389(ev->s, nd->want.type);
 
-    if (nd->undef || nd->want.type < 0)
+    switch (nd->kind) {
+    case ACREF_EQUALITY:
+    case ACREF_GE:
+    case ACREF_LE:
+        return !!(ix & ACREF_IX389_EQ);
+    case ACREF_SUBSTRINGS:
+        return (ix & ACREF_IX389_SUB) && sub_keys389(nd);
+    case ACREF_PRESENT:
+        return !!(ix & ACREF_IX389_PRES);
+    default:
         return 0;
-    at = acreS_attr(ev->s, nd->want.type);
-    name = at->nnames ? at->names[0] : at->oid;
-    for (size_t i = 0; i < sizeof idx389 / sizeof idx389[0]; i++) {
-        if (strcasecmp(name, idx389[i].name))
-            continue;
-        switch (nd->kind) {
-        case ACREF_EQUALITY:
-        case ACREF_GE:
-        case ACREF_LE:
-            return idx389[i].eq;
-        case ACREF_SUBSTRINGS:
-            return idx389[i].sub && sub_keys389(nd);
-        case ACREF_PRESENT:
-            return idx389[i].pres;
-        default:
-            return 0;
-        }
     }
-    return 0;
 }
 
 /* The byte order of index keys: a and b's common part, then length. */

@@ -155,6 +155,17 @@ struct acreF_node {
 };
 
 /* A class name or OID as the schema spells it, and the class it names. */
+/*
+ * acreF_index389 -- the indexes of 389's default configuration
+ * (template-dse.ldif.in, cn=default indexes) on type t of schema s:
+ * ACREF_IX389_* bits, 0 for none or t < 0 (filter_eval.c; the index
+ * candidates of filter_eval.c's cand389 and filter_cand389.c).
+ */
+#define ACREF_IX389_EQ   1u
+#define ACREF_IX389_PRES 2u
+#define ACREF_IX389_SUB  4u
+unsigned acreF_index389(const acre_schema *s, int t);
+
 struct acreF_class_name {
     const uint8_t *norm;
     size_t len;

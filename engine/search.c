@@ -38,6 +38,11 @@
  * (noSuchObject: no database holds it) and otherwise the root of the
  * database whose suffix is "", back-mdb's glue entry (glue_view).
  *
+ * Under an ACI policy (389) on acre's directory, the candidates are those
+ * 389's back-ldbm takes from its indexes when they can differ from every
+ * entry once (filter_cand389.c: CoS values are in no index, an inequality
+ * sends an entry once per value in range): candidates_389, visit.
+ *
  * A host lookup that fails stops the search with ACRE_ERR_LOOKUP: the
  * entries already handed to the caller stay handed, none is added.
  *
@@ -48,6 +53,7 @@
  */
 #include "aci_index.h"
 #include "collective.h"
+#include "cos.h"
 #include "directory.h"
 #include "entry.h"
 #include "eval.h"
@@ -562,6 +568,36 @@ cands_cmp(const void *a, const void *b)
     return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
+/* acreF_cand_host's id: a directory entry's place in load order, which
+ * is the ID slapadd gives it, and 389's (the host is a directory:
+ * candidates, candidates_389). */
+static uint64_t
+cand_id(void *arg, const acre_entry_view *e)
+{
+    (void)arg;
+    return (uint64_t)acreE_entry_of(e)->id + 1;
+}
+
+/* times_389 -- how many times 389's candidates hold ID id. */
+static size_t
+times_389(const struct acreF_ids389 *c, uint64_t id)
+{
+    size_t lo = 0, hi = c->n, k = 0;
+
+    if (c->all)
+        return 1;
+    while (lo < hi) { /* the first place not below id */
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->id[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo + k < c->n && c->id[lo + k] == id)
+        k++;
+    return k;
+}
+
 struct walk {
     struct acre_request *rq;
     const struct acreF_filter *filter;
@@ -574,6 +610,9 @@ struct walk {
     /* back-mdb's candidates, sorted (candidates), or NULL for all */
     struct cand_dn *cands;
     unsigned ncands;
+    /* 389's candidates by entry ID, repeats kept (candidates_389), or
+     * NULL for every entry once */
+    const struct acreF_ids389 *ids389;
     /* the database whose entries alone the walk returns (under an
      * OpenLDAP policy; else NULL): the one holding the base (slapd's
      * select_backend), then each subordinate one glued below it
@@ -606,6 +645,9 @@ visit(void *ctx, const acre_entry_view *e)
         if (!bsearch(&key, w->cands, w->ncands, sizeof key, cands_cmp))
             return 0;
     }
+    size_t times = 1;
+    if (w->ids389 && !(times = times_389(w->ids389, cand_id(NULL, e))))
+        return 0;
     /* 389: an ldapSubEntry (a role definition...) only for a base search
      * or a filter that asks for objectClass=ldapSubEntry */
     if (rq->p->aci && w->scope != ACRE_SCOPE_BASE && !w->ldapsub &&
@@ -642,7 +684,10 @@ visit(void *ctx, const acre_entry_view *e)
         w->rc = rc;
         return 1;
     }
-    return w->fn(w->arg, e, &v) ? 1 : 0;
+    while (times--)
+        if (w->fn(w->arg, e, &v))
+            return 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -702,15 +747,6 @@ cand_each(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
     return rc;
 }
 
-/* acreF_cand_host's id: a directory entry's place in load order, which
- * is the ID slapadd gives it (the host is a directory: candidates). */
-static uint64_t
-cand_id(void *arg, const acre_entry_view *e)
-{
-    (void)arg;
-    return (uint64_t)acreE_entry_of(e)->id + 1;
-}
-
 /* The candidates back-mdb takes from its indexes for this search, when
  * they can leave out entries the filter matches: for a requester with a
  * size.unchecked limit (an ordered walk stops at it) and when the filter
@@ -726,8 +762,8 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
 {
     const struct acreI_section *db = acreI_section_for(rq->p->ir, base);
     struct count c = {rq, db, 0, NULL, NULL};
-    struct acreF_cand_host h = {&c, cand_each,
-                                acreE_dir_is_host(&rq->host) ? cand_id : NULL};
+    struct acreF_cand_host h = {
+        &c, cand_each, acreE_dir_is_host(&rq->host) ? cand_id : NULL, NULL};
     struct acreF_cands cands;
     unsigned long total = 0, nsubs;
     int rc = 0;
@@ -776,6 +812,74 @@ candidates(struct acre_request *rq, void *tmp, const acre_dn *base, int scope,
         return rc;
     nsubs = c.n;
     *refused = (nsubs < total ? nsubs : total) > (unsigned long)limit;
+    return 0;
+}
+
+/* acreF_cand_host's each for 389: every entry of the directory (389's
+ * database holds them all). */
+static int
+each_389(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
+         void *fn_arg)
+{
+    struct acre_request *rq = arg;
+    acre_dn *root;
+    int rc =
+        acre_dn_parse(rq->mem, rq->schema, "", 0, ACRE_DN_SLAPD, &root, NULL);
+
+    if (rc)
+        return rc;
+    rc = rq->host.search(rq->host.arg, root, ACRE_SCOPE_SUB, fn, fn_arg);
+    talloc_free(root);
+    return rc < 0 ? ACRE_ERR_LOOKUP : rc;
+}
+
+/* acreF_cand_host's memberof for 389: the request's virtual memberOf of
+ * an entry that stores none. */
+static int
+memberof_389(void *arg, const acre_entry_view *e, const acre_value **vals,
+             uint32_t *n)
+{
+    struct acre_request *rq = arg;
+    int t = acreS_attr_find(rq->schema, "memberOf", 8);
+
+    *vals = NULL;
+    *n = 0;
+    for (unsigned i = 0; i < e->nattrs; i++)
+        if (acreE_attr_type(rq->schema, &e->attrs[i]) == t)
+            return 0;
+    return acreV_memberof_values(rq, ACRE_REQ_MEMBEROF, e, vals, n);
+}
+
+/* The candidates 389's back-ldbm takes for this search (filter_cand389.c)
+ * into *out under tmp, when they can differ from every entry once (an
+ * inequality on an equality-indexed type, an indexed type CoS gives) and
+ * the host is a directory (its load order is 389's entry IDs); else
+ * *out NULL. */
+static int
+candidates_389(struct acre_request *rq, void *tmp, const acre_dn *base,
+               int scope, const struct acreF_filter *f,
+               const struct acreF_ids389 **out)
+{
+    const int *types = NULL;
+    const char *const *names;
+    uint32_t ncos = 0;
+    struct acreF_ids389 *ids;
+    int rc;
+
+    *out = NULL;
+    if (scope == ACRE_SCOPE_BASE || !acreE_dir_is_host(&rq->host))
+        return 0;
+    if (acreV_cos_active(rq) &&
+        (rc = acreV_cos_types(rq, &types, &names, &ncos)))
+        return rc;
+    if (!acreF_candidates_389_matter(f, types, ncos))
+        return 0;
+    struct acreF_cand_host h = {rq, each_389, cand_id, memberof_389};
+    if (!(ids = talloc(tmp, struct acreF_ids389)))
+        return ACRE_ERR_NOMEM;
+    if ((rc = acreF_candidates_389(tmp, f, scope, base, &h, ids)))
+        return rc;
+    *out = ids;
     return 0;
 }
 
@@ -999,6 +1103,8 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
         *ldap_rc = LDAP_ADMIN_LIMIT_EXCEEDED;
         return 0;
     }
+    if (is389 && (rc = candidates_389(rq, tmp, bdn, scope, f, &w->ids389)))
+        return rc;
     rc = rq->host.search(rq->host.arg, bdn, scope, visit, w);
     if (w->rc)
         return w->rc;
@@ -1017,7 +1123,7 @@ acre_search(acre_request *rq, const char *base, int scope, const char *filter,
             const char *const *attrs, unsigned nattrs, acre_search_fn fn,
             void *arg, int *ldap_rc, const char **matched)
 {
-    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0, 0, NULL, 0, NULL};
+    struct walk w = {rq, NULL, NULL, fn, arg, 0, 0, 0, NULL, 0, NULL, NULL};
     void *tmp;
     int rc;
 

@@ -1495,4 +1495,105 @@ Test(oom_aci, cos_targetfilter_deny_fails_closed)
     talloc_free(mem);
 }
 
+/* found_389 -- acre_search's callback: the first letter of each entry's
+ * RDN value, once per time the entry is sent. */
+static int
+found_389(void *arg, const acre_entry_view *e, const acre_verdict *v)
+{
+    char *out = arg;
+    size_t n;
+    const char *dn = acre_dn_pretty(e->dn, &n);
+    size_t k = strlen(out);
+
+    (void)v;
+    const char *eq = memchr(dn, '=', n);
+    if (k + 1 < 64 && eq && eq + 1 < dn + n)
+        out[k] = eq[1];
+    return 0;
+}
+
+/* subseq -- is a what b is with some letters left out? */
+static int
+subseq(const char *a, const char *b)
+{
+    for (; *a && *b; b++)
+        a += *a == *b;
+    return !*a;
+}
+
+Test(oom_aci, candidates_389_fail_or_agree)
+{
+    void *mem = talloc_new(NULL);
+    /* 389's candidates (filter_cand389.c): an inequality on cn sends an
+     * entry once per value in range, and mail, which Class of Service
+     * gives, is found only where stored; every failed allocation on the
+     * way must fail the search or send the fault-free entries, less
+     * some (an entry whose check failed is not sent: fail closed) */
+    static const char ldif[] =
+        "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n"
+        "aci: (targetattr=\"*\")(version 3.0; acl \"read\"; allow "
+        "(read,search) userdn=\"ldap:///anyone\";)\n\n"
+        "dn: cn=ptr,dc=example,dc=com\nobjectClass: top\n"
+        "objectClass: cosTemplate\nobjectClass: extensibleObject\n"
+        "cn: ptr\nmail: cos@example.com\n\n"
+        "dn: cn=def,dc=example,dc=com\nobjectClass: top\n"
+        "objectClass: ldapSubEntry\nobjectClass: cosSuperDefinition\n"
+        "objectClass: cosPointerDefinition\ncn: def\n"
+        "cosTemplateDn: cn=ptr,dc=example,dc=com\ncosAttribute: mail\n\n"
+        "dn: uid=a,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+        "uid: a\ncn: a1\ncn: a2\nsn: a\n\n"
+        "dn: uid=b,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+        "uid: b\ncn: b1\nsn: b\nmail: cos@example.com\n";
+    static const char *const flt[] = {
+        "(cn>=a)", "(mail=cos@example.com)",
+        "(&(objectClass=inetOrgPerson)(mail=cos@example.com))"};
+    /* the template (cn=ptr) is an entry too; a's mail is CoS's alone */
+    static const char *const want[] = {"paab", "pb", "b"};
+    acre_source src = {ACRE_DIALECT_ACI, "acis.ldif", ldif, sizeof ldif - 1};
+    acre_diag d = {0};
+    acre_policy *p;
+    acre_directory *dir;
+    cr_assert_eq(acre_policy_compile(mem, NULL, &src, 1, 0, &p, &d), 0, "%s",
+                 d.message);
+    cr_assert_eq(acre_directory_load(mem, acre_policy_schema(p), "data.ldif",
+                                     ldif, sizeof ldif - 1, &dir, &d),
+                 0, "%s", d.message);
+    for (unsigned f = 0; f < sizeof flt / sizeof *flt; f++) {
+        unsigned long n, failures = 0;
+        long live = 0;      /* after the fault-free run, which fills caches */
+        for (n = 0;; n++) { /* n 0: no failure */
+            acre_request *rq;
+            char got[64] = "";
+            int ldap_rc = -1;
+            alloc_fail_once(n);
+            int rc = acre_request_begin(p, NULL, acre_directory_host(dir), &rq);
+            if (rc == 0) {
+                acre_request_set_flags(rq, ACRE_REQ_COS);
+                rc =
+                    acre_search(rq, "dc=example,dc=com", ACRE_SCOPE_SUB, flt[f],
+                                NULL, 0, found_389, got, &ldap_rc, NULL);
+                acre_request_end(rq);
+            }
+            unsigned long failed = alloc_failed();
+            alloc_fail_after(0);
+            cr_assert(rc == 0 || (failed && rc == ACRE_ERR_NOMEM),
+                      "%s, allocation %lu: %d", flt[f], n, rc);
+            cr_assert(
+                rc || (failed ? subseq(got, want[f]) : !strcmp(got, want[f])),
+                "%s, allocation %lu: sent %s where 389 sends %s", flt[f], n,
+                got, want[f]);
+            if (!n)
+                live = alloc_live();
+            cr_assert_eq(alloc_live(), live, "%s, allocation %lu: a leak",
+                         flt[f], n);
+            if (n && !failed)
+                break;
+            failures += failed;
+        }
+        cr_assert_gt(failures, 2, "%s: the sweep refused allocations", flt[f]);
+    }
+    acre_policy_release(p);
+    talloc_free(mem);
+}
+
 #endif /* ALLOC_HOOK */
