@@ -1569,8 +1569,10 @@ static const struct cos_type {
     {"l", {"Paris", "Lyon", "Oslo"}},
     {"postalCode", {"75001", "10115", "0150"}},
     {"street", {"1 Main Street", "2 Rue de la Paix", "3 Karl Johans gate"}},
-    /* (not telephoneNumber, which 389 indexes: its search candidates come
-     * from the stored values alone, which acre does not model) */
+    /* two types 389 indexes, whose search candidates come from the stored
+     * values alone (filter_cand389.c) */
+    {"telephoneNumber", {"+1 555 0160", "+1 555 0161", "+44 20 7946 0000"}},
+    {"mail", {"cos@example.com", "desk@example.com", "team@example.com"}},
     {"homePhone", {"+1 555 0100", "+1 555 0199", "+33 1 42 00 00 00"}},
     {"roomNumber", {"101", "202", "B-3"}},
     {"carLicense", {"COS-1", "COS-2", "cos-3"}},
