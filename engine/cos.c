@@ -8,7 +8,10 @@
  * (pointer), cosIndirectDefinition (indirect) among their classes; none:
  * no definition.  cosTargetTree and cosTemplateDn, when one is missing,
  * are the definition's parent; cosSpecifier and cosIndirectSpecifier are
- * one list.  cosAttribute values end in qualifiers, each after one space
+ * one list.  A cosAttribute or specifier names a type only by its schema
+ * name (389 compares the names as text; an alias names nothing), and a
+ * template holds the values of that very type (a subtype's are not
+ * compared).  cosAttribute values end in qualifiers, each after one space
  * and in lower case (" override", " operational", " merge-schemes",
  * " default", " operational-default"; as many as are there), which hold
  * for every value naming the same type.  A classic definition needs
@@ -236,11 +239,23 @@ clip(const char *s, size_t *n, const char *q)
 }
 
 /* Add name s[0..n) (type by the schema) with qualifiers q to a list kept
- * last value first; a name already there takes q too. */
+ * last value first; a name already there takes q too.  primary: the name
+ * names its type only when it is the type's schema name (case aside), as
+ * 389 stores the type and compares names as text (an alias in
+ * cosAttribute finds no template value and no query asks for it; in a
+ * specifier it reads no value of the entry). */
 static int
 add_name(void *ctx, const acre_schema *s, struct cos_name **list, uint32_t *n,
-         const char *v, size_t len, unsigned q)
+         const char *v, size_t len, unsigned q, int primary)
 {
+    int t = acreS_attr_find(s, v, len);
+
+    if (t >= 0 && primary) {
+        const struct acreS_attr *at = acreS_attr(s, t);
+        const char *pn = at->nnames ? at->names[0] : at->oid;
+        if (strlen(pn) != len || strncasecmp(pn, v, len))
+            t = -1;
+    }
     for (uint32_t i = 0; i < *n; i++)
         if ((*list)[i].len == len && !strncasecmp((*list)[i].name, v, len))
             (*list)[i].q |= q;
@@ -249,8 +264,7 @@ add_name(void *ctx, const acre_schema *s, struct cos_name **list, uint32_t *n,
         return ACRE_ERR_NOMEM;
     *list = l;
     memmove(l + 1, l, *n * sizeof(*l));
-    l[0] = (struct cos_name){acreS_attr_find(s, v, len),
-                             talloc_strndup(ctx, v, len), len, q};
+    l[0] = (struct cos_name){t, talloc_strndup(ctx, v, len), len, q};
     for (uint32_t i = 1; i <= *n; i++)
         if (l[i].len == len && !strncasecmp(l[i].name, v, len))
             l[0].q |= l[i].q;
@@ -348,7 +362,7 @@ add_def(void *ctx, struct acreV_cos *c, const acre_schema *s,
             else if (tdn)
                 rc = add_dn(ctx, s, &d.tdn, &d.ntdn, v, n);
             else if (spec)
-                rc = add_name(ctx, s, &d.spec, &d.nspec, v, n, 0);
+                rc = add_name(ctx, s, &d.spec, &d.nspec, v, n, 0, 1);
             else if (attr) {
                 do {
                     hit = 0;
@@ -363,7 +377,7 @@ add_def(void *ctx, struct acreV_cos *c, const acre_schema *s,
                     if (clip(v, &n, " operational-default"))
                         hit = 1, q |= Q_OPDEFAULT;
                 } while (hit);
-                rc = add_name(ctx, s, &d.attr, &d.nattr, v, n, q);
+                rc = add_name(ctx, s, &d.attr, &d.nattr, v, n, q, 1);
             }
         }
     }
@@ -460,7 +474,9 @@ add_tmpl(void *ctx, struct acreV_cos *c, const acre_schema *s,
     for (uint32_t i = 0; i < e->nattrs; i++) {
         const acre_view_attr *a = &e->attrs[i];
         int type = acreE_attr_type(s, a);
-        if (type < 0 || type == oc || !a->nvals)
+        /* the plugin compares the stored name, options included, with
+         * the definitions' cosAttribute names: a subtype gives nothing */
+        if (type < 0 || type == oc || !a->nvals || acreE_attr_info(s, a)->nopts)
             continue;
         if (type == prio) { /* the plugin's list is last value first */
             char num[32];
