@@ -1637,8 +1637,9 @@ cos_pick(struct gen *g, const char *avoid, const struct cos_type **t)
 }
 
 /* cos_attribute -- the cosAttribute values of definition d: each type,
- * now and then in another case, with qualifiers (389 strips them from
- * the end of the value, several included, in any case). */
+ * now and then in another case or as an alias, with qualifiers (389
+ * strips them from the end of the value, several included, in any
+ * case). */
 static void
 cos_attribute(struct gen *g, int d, const struct cos_type *const *t, unsigned n)
 {
@@ -1654,11 +1655,23 @@ cos_attribute(struct gen *g, int d, const struct cos_type *const *t, unsigned n)
                                         " override merge-schemes",
                                         " default operational",
                                         " OVERRIDE"};
+    /* aliases, which 389 compares as text: such a name gives nothing */
+    static const char *const alias[][2] = {
+        {"l", "localityName"},
+        {"street", "streetAddress"},
+        {"mail", "rfc822mailbox"},
+        {"homePhone", "homeTelephoneNumber"}};
     char buf[96];
 
     for (unsigned i = 0; i < n; i++) {
         const char *q = DT_PICK(&g->r, quals);
-        if (dt_rng_chance(&g->r, 15)) {
+        const char *al = NULL;
+        for (size_t k = 0; k < DT_NELEM(alias); k++)
+            if (!strcmp(alias[k][0], t[i]->name))
+                al = alias[k][1];
+        if (al && dt_rng_chance(&g->r, 10)) {
+            snprintf(buf, sizeof buf, "%s%s", al, q);
+        } else if (dt_rng_chance(&g->r, 15)) {
             size_t k = 0;
             for (const char *c = t[i]->name; *c && k < 40; c++)
                 buf[k++] = *c >= 'A' && *c <= 'Z' ? (char)(*c + 32) : *c;
@@ -1683,6 +1696,11 @@ cos_values(struct gen *g, int e, const struct cos_type *const *t, unsigned n)
         cos_note(g, t[i], t[i]->v[k]);
         if (dt_rng_chance(&g->r, 20))
             put(&g->v[e], t[i]->name, t[i]->v[(k + 1) % 3]);
+        if (dt_rng_chance(&g->r, 10)) { /* a subtype, which CoS ignores */
+            char sub[64];
+            snprintf(sub, sizeof sub, "%s;lang-en", t[i]->name);
+            put(&g->v[e], sub, t[i]->v[(k + 2) % 3]);
+        }
     }
 }
 
