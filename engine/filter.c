@@ -1069,6 +1069,12 @@ prepare_ext_rule(struct ps *ps, struct acreF_node *nd, size_t rule_off)
                         "unknown matching rule: 389 refuses the search");
         if (r == ACREM_NONE)
             return rule_unusable(ps, nd, rule_off, "unknown matching rule");
+        /* 389 has no extensible filter for a substrings rule either */
+        if ((ps->flags & ACREF_389_SEARCH) && r > ACREM_NONE &&
+            r < ACREM_COUNT && acreM_info(r)->usage == ACREM_SUB)
+            return fail(ps, ACRE_ERR_FILTER_RULE, rule_off,
+                        "substrings rule in extensible match: 389 refuses "
+                        "the search");
     } else {
         r = at ? at->eq : ACREM_NONE;
         if (!ext_capable(r))
