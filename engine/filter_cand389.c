@@ -31,8 +31,11 @@
  *     every "abc", "yz$", and of the assertion; none: every entry),
  *     inequalities and an AND of exactly two of them on the same type as
  *     written (a range of equality keys, compared as bytes, each key in
- *     range one more time); an item on a type the schema does not know is
- *     no entry; anything else, NOT included, every entry (ALLIDS);
+ *     range one more time), extensible items with an equality or
+ *     ordering rule of the type's syntax on an equality-indexed type
+ *     (the equality key looked up, or the keys from it on, each entry
+ *     once); an item on a type the schema does not know is no entry;
+ *     anything else, NOT included, every entry (ALLIDS);
  *   - list_candidates: in an AND a NOT of an equality is subtracted (a
  *     first one subtracts from every entry), and once a list of at most
  *     FILTER_TEST_THRESHOLD (10) IDs is in, the rest is not read and that
@@ -76,8 +79,9 @@ struct leaf {
     const struct acreF_node *nd;
     enum leaf_how how;
     int type;
-    int eq;                         /* the rule of the values' keys (L_RANGE) */
-    int lo_short, hi_short;         /* the key ends past its normal form */
+    int eq;                 /* the rule of the values' keys (L_RANGE) */
+    int lo_short, hi_short; /* the key ends past its normal form */
+    int once;               /* an extensible ordering item: each entry once */
     const uint8_t *lo_key, *hi_key; /* L_EQ: lo_key; L_RANGE: either */
     size_t lo_len, hi_len;
     char (*keys)[3]; /* L_SUB */
@@ -166,6 +170,20 @@ sub_keys(struct c389 *c, struct leaf *l, const struct acreF_node *nd)
     }
 }
 
+/* an extensible item's rule as 389 looks it up in an index: ACREM_EQ or
+ * ACREM_ORD for a rule of a type's syntax, else 0 (collation, bitwise,
+ * DN rules, substrings, an item without a type or under :dn:: every
+ * entry) */
+static int
+ext_usage(const struct acreF_node *nd)
+{
+    if (!nd->desc || nd->dnattrs || nd->coll || nd->undef ||
+        nd->rule <= ACREM_NONE || nd->rule >= ACREM_COUNT)
+        return 0;
+    int u = (int)acreM_info(nd->rule)->usage;
+    return u == ACREM_EQ || u == ACREM_ORD ? u : 0;
+}
+
 static struct leaf *
 new_leaf(struct c389 *c, const struct acreF_node *nd)
 {
@@ -182,7 +200,7 @@ new_leaf(struct c389 *c, const struct acreF_node *nd)
     l->nd = nd;
     l->type = nd->want.type;
     if (nd->kind == ACREF_NOT || nd->kind == ACREF_APPROX ||
-        nd->kind == ACREF_EXTENSIBLE) {
+        (nd->kind == ACREF_EXTENSIBLE && !ext_usage(nd))) {
         l->how = L_ALL;
         return l;
     }
@@ -244,6 +262,24 @@ new_leaf(struct c389 *c, const struct acreF_node *nd)
         if (l->nkeys)
             l->how = L_SUB;
         break;
+    case ACREF_EXTENSIBLE: {
+        /* extensible_candidates: an equality rule looks the assertion's
+         * key up in the type's equality index, an ordering rule reads
+         * the keys from it on, each entry once */
+        size_t n;
+        const uint8_t *v;
+        if (!(ix & ACREF_IX389_EQ)) {
+            l->how = L_ALL;
+            break;
+        }
+        if (!(v = norm(c, l->type, nd->raw, nd->raw_len, &n)))
+            v = nd->raw, n = nd->raw_len;
+        l->lo_key = keep(c, c->mem, v, n), l->lo_len = n;
+        l->eq = acreS_attr(c->s, l->type)->eq;
+        l->how = ext_usage(nd) == ACREM_EQ ? L_EQ : L_RANGE;
+        l->once = 1;
+        break;
+    }
     default:
         l->how = L_ALL;
     }
@@ -497,7 +533,7 @@ leaf_count(struct c389 *c, void *tmp, struct leaf *l, const acre_entry_view *e)
             }
         }
     }
-    return l->how == L_RANGE ? nseen : 0;
+    return l->how != L_RANGE ? 0 : l->once && nseen ? 1 : nseen;
 }
 
 static int
@@ -874,7 +910,9 @@ matters(const struct acreF_node *nd, const acre_schema *s, const int *cos,
     unsigned ix = acreF_index389(s, t);
     if ((nd->kind == ACREF_GE || nd->kind == ACREF_LE) && (ix & ACREF_IX389_EQ))
         return 1;
-    if (!ix || nd->kind == ACREF_APPROX || nd->kind == ACREF_EXTENSIBLE)
+    if (!ix || nd->kind == ACREF_APPROX ||
+        (nd->kind == ACREF_EXTENSIBLE &&
+         (!(ix & ACREF_IX389_EQ) || !ext_usage(nd))))
         return 0;
     for (uint32_t i = 0; i < ncos; i++)
         if (cos[i] == t)
