@@ -1116,8 +1116,11 @@ prepare_ext(struct ps *ps, struct acreF_node *nd, size_t rule_off)
     }
     if ((rc = prepare_ext_rule(ps, nd, rule_off)) || nd->undef || nd->coll)
         return rc;
-    if (nd->desc && nd->special == ACREF_SP_OBJECTCLASS)
-        return prepare_class(ps, nd); /* no rule named: see private_syntax */
+    /* no rule named (slapd names none: see private_syntax); 389 applies
+     * a named rule to objectClass's values as to any others */
+    if (nd->desc && nd->special == ACREF_SP_OBJECTCLASS &&
+        !(nd->rule_text && acreS_syntax_match(s)))
+        return prepare_class(ps, nd);
     if ((rc = prepare_value(ps, nd, nd->rule, nd->rule_eq)) || nd->undef)
         return rc;
     if (nd->rule == ACREF_RULE_BITAND || nd->rule == ACREF_RULE_BITOR)

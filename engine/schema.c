@@ -1858,6 +1858,7 @@ acreS_rules(const acre_schema *s, const struct acreS_attr *at)
     case ACREM_SYN_DIRECTORY_STRING: /* cis.c */
     case ACREM_SYN_PRINTABLE_STRING:
     case ACREM_SYN_COUNTRY_STRING:
+    case ACREM_SYN_OID: /* cis.c too: objectClass >=, <=, substrings */
         r.eq = r.eq ? r.eq : ACREM_CASE_IGNORE;
         r.ord = r.ord ? r.ord : ACREM_CASE_IGNORE_ORD;
         r.sub = r.sub ? r.sub : ACREM_CASE_IGNORE_SUB;
