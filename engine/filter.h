@@ -313,7 +313,7 @@ struct acreF_cand_host {
      * when unknown; NULL: every ID unknown, so sets intersect exactly */
     uint64_t (*id)(void *arg, const acre_entry_view *e);
     /* 389 (acreF_candidates_389): the memberOf the request computes for
-     * e (none when e stores one), 0 or an error; NULL: none */
+     * e, asked only when e stores none; 0 or an error; NULL: none */
     int (*memberof)(void *arg, const acre_entry_view *e,
                     const acre_value **vals, uint32_t *n);
 };

@@ -107,6 +107,7 @@ struct c389 {
     unsigned nleaf;
     uint64_t maxid;
     struct acreE_buf b;
+    struct acreE_buf seen; /* leaf_count's range keys */
     int rc;
 };
 
@@ -472,20 +473,23 @@ vform(struct c389 *c, int eq, const acre_view_attr *a, unsigned j, size_t *len)
     return c->b.p;
 }
 
-/* how many times leaf l's index lists entry e (range keys copied under
- * tmp) */
+/* how many times leaf l's index lists entry e */
 static unsigned
-leaf_count(struct c389 *c, void *tmp, struct leaf *l, const acre_entry_view *e)
+leaf_count(struct c389 *c, struct leaf *l, const acre_entry_view *e)
 {
-    /* L_RANGE: the distinct keys in range (at most MAX_KEYS told apart) */
-    const uint8_t *seen[MAX_KEYS];
-    size_t seen_len[MAX_KEYS];
+    /* L_RANGE: the distinct keys in range (at most MAX_KEYS told apart),
+     * copied one after another into c->seen, reused entry to entry */
+    size_t seen_at[MAX_KEYS], seen_len[MAX_KEYS];
     unsigned nseen = 0, found = 0;
     uint8_t sub_found[MAX_KEYS] = {0};
-    /* a memberOf computed for the request stands for the one 389's
-     * memberOf plugin stores (and indexes) */
+    /* a memberOf computed for the request, on an entry that stores none,
+     * stands for the one 389's memberOf plugin stores (and indexes) */
     acre_view_attr virt = {l->type, 0, NULL, NULL};
-    if (l->type == c->mo_type && c->h->memberof) {
+    int stored = 0;
+    for (unsigned i = 0; i < e->nattrs && !stored; i++)
+        stored = acreE_attr_type(c->s, &e->attrs[i]) == l->type;
+    c->seen.len = 0;
+    if (l->type == c->mo_type && c->h->memberof && !stored) {
         int rc = c->h->memberof(c->h->arg, e, &virt.vals, &virt.nvals);
         if (rc < 0) {
             c->rc = rc;
@@ -523,11 +527,15 @@ leaf_count(struct c389 *c, void *tmp, struct leaf *l, const acre_entry_view *e)
                        (!l->hi_key || key_cmp(v, n, l->hi_key, l->hi_len,
                                               l->hi_short) <= 0)) {
                 unsigned s = 0;
-                while (s < nseen && key_cmp(v, n, seen[s], seen_len[s], 0))
+                while (s < nseen &&
+                       key_cmp(v, n, c->seen.p + seen_at[s], seen_len[s], 0))
                     s++;
                 if (s == nseen && nseen < MAX_KEYS) {
-                    if (!(seen[nseen] = keep(c, tmp, v, n)))
+                    seen_at[nseen] = c->seen.len;
+                    if (acreE_buf_put(&c->seen, v, n)) {
+                        c->rc = ACRE_ERR_NOMEM;
                         return 0;
+                    }
                     seen_len[nseen++] = n;
                 }
             }
@@ -575,11 +583,7 @@ scan_visit(void *arg, const acre_entry_view *e)
         struct leaf *l = c->leaf[i];
         if (l->how == L_ALL || l->how == L_NONE)
             continue;
-        void *tmp = talloc_new(c->mem);
-        unsigned k = tmp ? leaf_count(c, tmp, l, e) : 0;
-        if (!tmp)
-            c->rc = ACRE_ERR_NOMEM;
-        talloc_free(tmp);
+        unsigned k = leaf_count(c, l, e);
         while (k--)
             if (push(c, &l->ids, &l->cap, id))
                 return 1;
@@ -949,6 +953,7 @@ acreF_candidates_389(void *ctx, const struct acreF_filter *f, int scope,
     c.h = h;
     c.mo_type = acreS_attr_find(c.s, "memberOf", 8);
     acreE_buf_init(&c.b, NULL, 0);
+    acreE_buf_init(&c.seen, NULL, 0);
     /* slapi_filter_optimise(root): an AND or OR root's list */
     if ((p = plain(&c, f->root)) && !c.rc &&
         (p->kind != ACREF_AND && p->kind != ACREF_OR ? 0 : optimise(&c, p)) ==
@@ -975,6 +980,7 @@ acreF_candidates_389(void *ctx, const struct acreF_filter *f, int scope,
         rc = c.rc;
     }
     acreE_buf_free(&c.b);
+    acreE_buf_free(&c.seen);
     if (rc) {
         talloc_free(c.mem);
         return rc < 0 ? rc : ACRE_ERR_LOOKUP;

@@ -833,21 +833,12 @@ each_389(void *arg, int (*fn)(void *fn_arg, const acre_entry_view *e),
     return rc < 0 ? ACRE_ERR_LOOKUP : rc;
 }
 
-/* acreF_cand_host's memberof for 389: the request's virtual memberOf of
- * an entry that stores none. */
+/* acreF_cand_host's memberof for 389: the request's virtual memberOf. */
 static int
 memberof_389(void *arg, const acre_entry_view *e, const acre_value **vals,
              uint32_t *n)
 {
-    struct acre_request *rq = arg;
-    int t = acreS_attr_find(rq->schema, "memberOf", 8);
-
-    *vals = NULL;
-    *n = 0;
-    for (unsigned i = 0; i < e->nattrs; i++)
-        if (acreE_attr_type(rq->schema, &e->attrs[i]) == t)
-            return 0;
-    return acreV_memberof_values(rq, ACRE_REQ_MEMBEROF, e, vals, n);
+    return acreV_memberof_values(arg, ACRE_REQ_MEMBEROF, e, vals, n);
 }
 
 /* The candidates 389's back-ldbm takes for this search (filter_cand389.c)
