@@ -39,6 +39,9 @@
  *     named rule is usable with them), not usable in extensible match at
  *     all (substrings rules, UUID rules), or without a rule on a type
  *     whose equality rule is not usable.
+ * With a 389 schema (acreS_is389) a type the schema does not know is no
+ * UNDEFINED item but ACREF_UNDEF_ABSENT (FALSE on every entry), and any
+ * option is taken (389 defines none and refuses none).
  * With ACREF_STRICT_RULES the rule cases are ACRE_ERR_FILTER_RULE errors
  * instead (for linting rule text).  Besides the rules of match.h, the
  * bitwise integerBitAndMatch and integerBitOrMatch of Active Directory
@@ -509,7 +512,7 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
                     "invalid attribute description (at most %d options)",
                     ACRES_MAX_OPTIONS);
     if (nd->want.type < 0) {
-        nd->undef = 1;
+        nd->undef = acreS_is389(ps->schema) ? ACREF_UNDEF_ABSENT : 1;
         return 0;
     }
     at = acreS_attr(ps->schema, nd->want.type);
@@ -519,7 +522,10 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
         nd->undef = 2; /* made (|) once parsed: absent_items() */
         return 0;
     }
-    if (!acreS_slapd_desc_ok(ps->schema, at, &nd->want)) {
+    /* 389 takes any options on any type (an item on "cn;x-foo" or
+     * "createTimestamp;binary" looks for that subtype) */
+    if (!acreS_is389(ps->schema) &&
+        !acreS_slapd_desc_ok(ps->schema, at, &nd->want)) {
         nd->undef = 1;
         return 0;
     }
@@ -1111,7 +1117,8 @@ prepare_ext(struct ps *ps, struct acreF_node *nd, size_t rule_off)
                     "an extensible match without a type: 389 refuses the "
                     "search");
     if (nd->desc && nd->want.type < 0) {
-        nd->undef = 1; /* an unknown type: the rule is not looked at */
+        /* an unknown type (parse_desc set undef): the rule is not
+         * looked at */
         return 0;
     }
     if ((rc = prepare_ext_rule(ps, nd, rule_off)) || nd->undef || nd->coll)

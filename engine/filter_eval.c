@@ -1146,13 +1146,21 @@ eval_set(const struct ev *ev, const struct acreF_node *nd)
     return rc;
 }
 
+/* An item marked undef (and not a virtual memberOf's): UNDEFINED, or
+ * FALSE on a type 389 does not know. */
+static enum acreF_result
+undef_result(const struct acreF_node *nd)
+{
+    return nd->undef == ACREF_UNDEF_ABSENT ? ACREF_FALSE : ACREF_UNDEFINED;
+}
+
 static enum acreF_result
 eval(const struct ev *ev, const struct acreF_node *nd)
 {
     enum acreF_result r;
 
     if (nd->undef && !nd->vdn)
-        return ACREF_UNDEFINED;
+        return undef_result(nd);
     switch (nd->kind) {
     case ACREF_AND:
     case ACREF_OR:
@@ -1272,7 +1280,7 @@ typed(const struct ev *ev, const struct acreF_node *nd,
     int t = nd->want.type;
 
     if (nd->undef && !nd->vdn)
-        return ACREF_UNDEFINED;
+        return undef_result(nd);
     switch (nd->kind) {
     case ACREF_AND:
     case ACREF_OR: /* eval_set */
@@ -1586,6 +1594,16 @@ e389_kid(void *arg, const struct acreF_node *k)
     return 0;
 }
 
+/* Does 389 ask for search access to item nd's type?  Its known types,
+ * and the names it does not know (a type the ACIs' targetattr "*" or
+ * "!=" lists take). */
+static int
+checked389(const struct acreF_node *nd)
+{
+    return nd->undef == ACREF_UNDEF_ABSENT ||
+           (!nd->undef && nd->want.type >= 0);
+}
+
 static int
 e389(const struct ev *ev, struct opt *o, const struct acreF_node *nd, int only)
 {
@@ -1627,14 +1645,12 @@ e389(const struct ev *ev, struct opt *o, const struct acreF_node *nd, int only)
         if (!nd->desc) /* no type to check: matched, even for access */
             return plain389(ev, nd);
         o->acd = -1;
-        if (!nd->undef && nd->want.type >= 0 &&
-            !item_allowed(ev, nd, nd->norm, nd->norm_len))
+        if (checked389(nd) && !item_allowed(ev, nd, nd->norm, nd->norm_len))
             return R389_UNDEF;
         return only ? 0 : plain389(ev, nd);
     default:
         o->acd = 1;
-        if (!nd->undef && nd->want.type >= 0 &&
-            !item_allowed(ev, nd, nd->norm, nd->norm_len))
+        if (checked389(nd) && !item_allowed(ev, nd, nd->norm, nd->norm_len))
             return R389_UNDEF;
         if (only)
             return 0;

@@ -73,12 +73,19 @@ enum {
     A389_NEVER      /* an octet-string type: nothing matches */
 };
 
+/* acreF_node.undef: an item on a type 389 does not know (a 389 schema):
+ * it finds no attribute, so it is FALSE on every entry (filterentry.c
+ * test_ava_filter and the others look the type up in the entry alone),
+ * once the requester's search access to the name is checked. */
+#define ACREF_UNDEF_ABSENT 3
+
 /* An approximate-match word code: metaphone, at most 4 letters, NUL. */
 typedef char acreF_code[5];
 
 struct acreF_node {
     uint8_t kind;      /* enum acreF_kind */
-    uint8_t undef;     /* UNDEFINED for every entry (see banner) */
+    uint8_t undef;     /* UNDEFINED for every entry (see banner), or
+                          ACREF_UNDEF_ABSENT */
     uint8_t special;   /* enum acreF_special, only when want.nopts == 0 */
     uint8_t dnattrs;   /* extensible :dn: */
     uint8_t ext_below; /* AND, OR, NOT: an extensible item is among the

@@ -199,6 +199,8 @@ person_attrs(struct gen *g, struct ent *e, const char *uid)
         put(e, "description", DT_PICK(&g->r, descs));
     if (dt_rng_chance(&g->r, 25))
         put(e, "description;lang-en", DT_PICK(&g->r, descs));
+    if (dt_rng_chance(&g->r, 8)) /* an option 389 keeps as any other */
+        put(e, "description;x-foo", DT_PICK(&g->r, descs));
     if (dt_rng_chance(&g->r, 40))
         put(e, "title", DT_PICK(&g->r, titles));
     if (dt_rng_chance(&g->r, 80))
@@ -1364,8 +1366,18 @@ filter_leaf(struct gen *g, struct dt_str *out)
     case 11:
         dt_str_printf(out, "(l=%s)", DT_PICK(&g->r, places));
         break;
-    case 12:
-        dt_str_puts(out, "(description=*)");
+    case 12: /* and a name 389's schema does not know, an option it
+              * has no definition of: found in no entry (for the first),
+              * once the requester may search the name */
+        dt_str_puts(
+            out,
+            DT_PICK(&g->r,
+                    ((const char *const[]){
+                        "(description=*)", "(description=*)", "(description=*)",
+                        "(nosuchattr=x)", "(nosuchattr=*)", "(1.2.3.4=*)",
+                        "(nosuchattr:caseExactMatch:=x)", "(nosuchattr>=a)",
+                        "(cn;x-foo=*)", "(description;x-foo=*)",
+                        "(description;X-FOO=*call*)"})));
         break;
     case 13:
         dt_str_printf(out, "(title=%s)", DT_PICK(&g->r, titles));
@@ -1447,7 +1459,8 @@ search_attrs(struct gen *g, struct dt_str *out)
         "CN", "commonName uid", "cn;lang-fr", "CN;LANG-FR sn", "surname SN",
         "Description MAIL", "description;lang-en description", "objectclass",
         "* cn", "* description;lang-en", "cn;lang-fr cn", "* sn;lang-en",
-        "Uid * Mail",
+        "Uid * Mail", "description;x-foo", "Description;X-Foo cn",
+        "nosuchattr uid",
         /* what 389 computes when named */
         "numSubordinates hasSubordinates", "EntryDN NumSubordinates uid",
         "* hasSubordinates", "+"};

@@ -836,8 +836,14 @@ filter_item(struct gen *g)
         return "(departmentNumber=42)";
     case 7:
         return "(telephoneNumber=*)";
-    case 8:
-        return "(description=*)";
+    case 8: /* and names 389's schema does not know, options it has none
+             * of: no attribute, once searchable */
+        return PICK(g,
+                    ((const char *const[]){
+                        "(description=*)", "(description=*)", "(description=*)",
+                        "(nosuchattr=x)", "(nosuchattr=*)", "(1.2.3.4=*)",
+                        "(nosuchattr:caseExactMatch:=x)", "(cn;x-foo=*)",
+                        "(description;x-foo=*)"}));
     case 9:
         return fmt(g, "(cn=%c*)", n[0]);
     case 10:

@@ -58,7 +58,9 @@
  * userdn names nobody hides every entry it targets).
  *
  * Filters (389-ds-base 2.3.1 filterentry.c, with access checks): an item
- * on an attribute without `search` is undefined; AND is false on the
+ * on an attribute without `search` is undefined (a name the schema does
+ * not know is asked for too: it finds no attribute, so it is false once
+ * searchable); AND is false on the
  * first false part, else undefined when a part was, else true; OR skips
  * each part whose access-only evaluation is not 0 (an item without
  * search, or a composite part that does not match), is true on a
@@ -971,15 +973,17 @@ struct fwalk {
 enum fmode { F_PLAIN, F_VERIFY, F_ACCESS };
 
 /* An item: search on its attribute (a rule-only extensible item has
- * none to check). */
+ * none to check; a name the schema does not know is asked as such). */
 static int
 item_access(const struct fwalk *w, const struct acreF_node *n)
 {
     if (is_root(w->o)) /* the ACL plugin grants the root DN everything */
         return 1;
-    if (n->want.type < 0)
-        return n->desc == NULL;
-    return acreR_aci_check(w->o, w->e, n->want.type, ACREI_ACI_SEARCH);
+    if (!n->desc)
+        return 1;
+    return acreR_aci_check(w->o, w->e,
+                           n->want.type < 0 ? ACRER_ACI_UNKNOWN : n->want.type,
+                           ACREI_ACI_SEARCH);
 }
 
 static int friend(const struct acreR_aci *o, const struct acreF_node *n,
