@@ -40,6 +40,10 @@
  *   rule (postalAddress)                              form: non-ASCII gone
  *   caseIgnoreList '$' made   written \24            left as '$'
  *   by preparation
+ *
+ * The 389 profile (prep.h) is RFC 4518's here but for its string
+ * preparation (prep.c) and a caseIgnoreList value, which it prepares
+ * whole, as one caseIgnore string, assertion and substrings alike.
  */
 #include "match.h"
 #include "internal.h"
@@ -833,6 +837,8 @@ norm_list(int profile, const uint8_t *v, size_t n, struct acreE_buf *out)
 
     if (!(slapd ? valid_postal(v, n) : acreE_utf8_valid(v, n)))
         return ACRE_ERR_LDIF_VALUE;
+    if (profile == ACRE_PROFILE_389) /* 389: one string, '$' and all */
+        return prep_rc(acreE_prep_as(profile, ACRE_MR_CASE_IGNORE, v, n, out));
     for (;;) {
         size_t len = line_len(v + i, n - i), at = out->len;
         if (len) {
@@ -1424,8 +1430,8 @@ sub_kind(int sub, enum acreE_mr *mr)
  * shows whether the edges held any.
  */
 static int
-comp_prep(enum acreE_mr mr, const uint8_t *v, size_t n, int lead, int trail,
-          struct acreE_buf *out)
+comp_prep(int profile, enum acreE_mr mr, const uint8_t *v, size_t n, int lead,
+          int trail, struct acreE_buf *out)
 {
     uint8_t local[512];
     struct acreE_buf t;
@@ -1436,7 +1442,8 @@ comp_prep(enum acreE_mr mr, const uint8_t *v, size_t n, int lead, int trail,
     acreE_buf_init(&t, local, sizeof(local));
     rc = acreE_buf_putc(&t, '!') || acreE_buf_put(&t, v, n) ||
          acreE_buf_putc(&t, '!');
-    rc = rc ? ACRE_ERR_NOMEM : prep_rc(acreE_prep(mr, t.p, t.len, out));
+    rc = rc ? ACRE_ERR_NOMEM
+            : prep_rc(acreE_prep_as(profile, mr, t.p, t.len, out));
     acreE_buf_free(&t);
     if (rc)
         return rc;
@@ -1471,8 +1478,8 @@ comp_prep_list(const uint8_t *v, size_t n, enum acreM_substr_pos pos,
         size_t len = line_len(v + i, n - i), at = out->len;
         int first = i == 0, last = i + len == n;
         if (first || last)
-            rc = comp_prep(ACRE_MR_CASE_IGNORE, v + i, len,
-                           first && pos != ACREM_INITIAL,
+            rc = comp_prep(ACRE_PROFILE_RFC4518, ACRE_MR_CASE_IGNORE, v + i,
+                           len, first && pos != ACREM_INITIAL,
                            last && pos != ACREM_FINAL, out);
         else
             rc = len ? prep_rc(acreE_prep(ACRE_MR_CASE_IGNORE, v + i, len, out))
@@ -1588,8 +1595,12 @@ acreM_substr_prep(const acre_schema *schema, int sub, enum acreM_substr_pos pos,
         rc = prep_rc(acreE_prep_as(acreS_profile(schema), mr, v, n, out));
     else if (slapd_mode(schema))
         rc = slapd_part(kind, mr, pos, v, n, out);
-    else if (kind == SK_STRING)
-        rc = comp_prep(mr, v, n, pos != ACREM_INITIAL, pos != ACREM_FINAL, out);
+    else if (kind == SK_STRING ||
+             (kind == SK_LIST && acreS_profile(schema) == ACRE_PROFILE_389))
+        /* (389 takes a caseIgnoreList value as one string) */
+        rc = comp_prep(acreS_profile(schema),
+                       kind == SK_LIST ? ACRE_MR_CASE_IGNORE : mr, v, n,
+                       pos != ACREM_INITIAL, pos != ACREM_FINAL, out);
     else if (kind == SK_LIST)
         rc = comp_prep_list(v, n, pos, out);
     else

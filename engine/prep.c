@@ -670,10 +670,136 @@ slapd_ia5(int fold, int any, const uint8_t *in, size_t n, struct acreE_buf *out)
     return ACRE_PREP_OK;
 }
 
+/* ------------------------------------------------------------------------
+ * The 389 profile (see prep.h): 389-DS 2.3's value_normalize_ext
+ * (plugins/syntaxes/value.c) with slapi_utf8ToLower (slapd/utf8compare.c).
+ */
+
+/* The code points 389's lowercasing table leaves as they are, though
+ * Unicode lowers them (the table predates them), in the planes it
+ * covers; and those it lowers otherwise than Unicode's simple mapping
+ * (dotted I to dotless i, the titlecase digraphs swapped with their
+ * capitals, reversed E to U+0258; Georgian capitals by +0x30, below). */
+static const struct {
+    uint16_t lo, hi;
+} keep389[] = {
+    {0x019f, 0x019f}, {0x01a6, 0x01a6}, {0x01f6, 0x01f8}, {0x0218, 0x037f},
+    {0x03cf, 0x03e0}, {0x03f4, 0x0400}, {0x040d, 0x040d}, {0x048a, 0x048e},
+    {0x04c0, 0x04c0}, {0x04c5, 0x04c5}, {0x04c9, 0x04c9}, {0x04cd, 0x04cd},
+    {0x04ec, 0x04ec}, {0x04f6, 0x04f6}, {0x04fa, 0x052e}, {0x10c7, 0x1cbf},
+    {0x1e9e, 0x1e9e}, {0x1efa, 0x1efe},
+};
+
+static const struct {
+    uint16_t from, to;
+} odd389[] = {
+    {0x0130, 0x0131}, {0x018e, 0x0258}, {0x01c4, 0x01c5}, {0x01c5, 0x01c4},
+    {0x01c7, 0x01c8}, {0x01c8, 0x01c7}, {0x01ca, 0x01cb}, {0x01cb, 0x01ca},
+    {0x01f1, 0x01f2}, {0x01f2, 0x01f1},
+};
+
+/* slapi_utf8ToLower on one code point: ASCII, and the two-byte
+ * characters of lead bytes C3 to D5 (U+00C0-U+057F) and three-byte ones
+ * of lead bytes E1 and EF (U+1000-U+1FFF, U+F000-U+FFFF) by its table;
+ * any other is kept. */
+static uint32_t
+lower389(uint32_t c)
+{
+    if (c < 0x80)
+        return lower((uint8_t)c);
+    if (!((c >= 0xc0 && c <= 0x57f) || (c >= 0x1000 && c <= 0x1fff) ||
+          c >= 0xf000) ||
+        c > 0xffff)
+        return c;
+    for (size_t i = 0; i < sizeof odd389 / sizeof odd389[0]; i++)
+        if (odd389[i].from == c)
+            return odd389[i].to;
+    if (c >= 0x10a0 && c <= 0x10c5)
+        return c + 0x30;
+    for (size_t i = 0; i < sizeof keep389 / sizeof keep389[0]; i++)
+        if (c >= keep389[i].lo && c <= keep389[i].hi)
+            return c;
+    return uc_tolower(c);
+}
+
+/* 389's white space (utf8isspace_fast): tab to carriage return, space. */
+static int
+space389(uint32_t c)
+{
+    return c == ' ' || (c >= 0x09 && c <= 0x0d);
+}
+
+/* A value printable ASCII alone (no control, no byte past ASCII)? */
+static int
+plain_ascii(const uint8_t *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (in[i] < 0x20 || in[i] >= 0x7f)
+            return 0;
+    return 1;
+}
+
+/* value_normalize_ext with trimming, for a case-ignoring (fold) or exact
+ * string syntax: leading and trailing white space dropped, each inner run
+ * kept as its first character, each code point lowercased (fold); a value
+ * of white space alone becomes one space. */
+static int
+string389(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
+{
+    size_t i = 0, start = out->len, last = start;
+    int prev = 0;
+
+    while (i < n && space389(in[i]))
+        i++;
+    if (i == n && n)
+        return acreE_buf_putc(out, ' ') ? ACRE_PREP_NOMEM : ACRE_PREP_OK;
+    while (i < n) {
+        uint32_t c = utf8_next(in, &i);
+        int cur = space389(c);
+        if (prev && cur)
+            continue;
+        prev = cur;
+        if (put_utf8(out, fold ? lower389(c) : c)) {
+            out->len = start;
+            return ACRE_PREP_NOMEM;
+        }
+        if (!cur)
+            last = out->len;
+    }
+    if (prev)
+        out->len = last; /* the trailing run */
+    return ACRE_PREP_OK;
+}
+
+/* acreE_prep_as under the 389 profile. */
+static int
+prep389(enum acreE_mr mr, const uint8_t *in, size_t n, struct acreE_buf *out)
+{
+    switch (mr) {
+    case ACRE_MR_CASE_IGNORE:
+    case ACRE_MR_CASE_EXACT:
+        if (plain_ascii(in, n))
+            break;
+        if (has_high(in, n) && !acreE_utf8_valid(in, n))
+            return ACRE_PREP_UTF8;
+        return string389(mr == ACRE_MR_CASE_IGNORE, in, n, out);
+    case ACRE_MR_CASE_IGNORE_IA5:
+    case ACRE_MR_CASE_EXACT_IA5:
+        if (plain_ascii(in, n) || has_high(in, n))
+            break;
+        return string389(mr == ACRE_MR_CASE_IGNORE_IA5, in, n, out);
+    default:
+        break;
+    }
+    return acreE_prep(mr, in, n, out);
+}
+
 int
 acreE_prep_as(int profile, enum acreE_mr mr, const uint8_t *in, size_t n,
               struct acreE_buf *out)
 {
+    if (profile == ACRE_PROFILE_389)
+        return prep389(mr, in, n, out);
     if (profile != ACRE_PROFILE_SLAPD)
         return acreE_prep(mr, in, n, out);
     switch (mr) {

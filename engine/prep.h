@@ -48,6 +48,13 @@ enum acreE_prep_status {
 enum acreE_profile {
     ACRE_PROFILE_RFC4518 = 0,
     ACRE_PROFILE_SLAPD = 1,
+    /* 389-DS 2.3 (a 389 schema, ACRE_SCHEMA_389): its syntax plugins'
+     * value_normalize -- white space (ASCII tab to CR and space) trimmed
+     * and each run cut to its first character, one code point at a time
+     * lowercased by 389's own table (no NFKC, no RFC 4518 mapping: "ß"
+     * stays, a tab stays), a caseIgnoreList value taken whole.  Otherwise
+     * as RFC 4518 (a value of printable ASCII prepares the same). */
+    ACRE_PROFILE_389 = 2,
 };
 
 /*

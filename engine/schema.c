@@ -1727,6 +1727,15 @@ acreS_check(const acre_schema *s)
     return !s || valid(s) ? 0 : ACRE_ERR_BADOBJ;
 }
 
+/* flags_profile -- the profile acre_schema_new's flags ask for. */
+static int
+flags_profile(unsigned flags)
+{
+    if (flags & ACRE_SCHEMA_SLAPD)
+        return ACRE_PROFILE_SLAPD;
+    return (flags & ACRE_SCHEMA_389) ? ACRE_PROFILE_389 : ACRE_PROFILE_RFC4518;
+}
+
 /* b_profile -- the profile of b (NULL: a bare schema's, RFC 4518). */
 static int
 b_profile(const acre_schema *b)
@@ -1808,8 +1817,7 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
     rc = b ? copy_state(&n, b, tmp) : empty_state(&n, tmp);
     /* the DN parser's tables depend on the profile (dn_fast_table) */
-    n.profile =
-        (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD : ACRE_PROFILE_RFC4518;
+    n.profile = flags_profile(flags);
     if (!rc && n.profile != b_profile(b))
         rc = derive(&n, tmp);
     if (rc || !(s = talloc_zero(mem_ctx, acre_schema))) {
@@ -1830,8 +1838,7 @@ acre_schema_new(void *mem_ctx, unsigned flags, acre_schema **out,
         return acreE_diag_set(diag, ACRE_ERR_NOMEM, 0, "out of memory");
     }
     pthread_mutex_init(&s->descs->lock, NULL);
-    s->profile =
-        (flags & ACRE_SCHEMA_SLAPD) ? ACRE_PROFILE_SLAPD : ACRE_PROFILE_RFC4518;
+    s->profile = flags_profile(flags);
     s->syntax_match = (flags & ACRE_SCHEMA_SYNTAX_MATCH) != 0;
     s->is389 = (flags & ACRE_SCHEMA_389) != 0;
     *out = s;

@@ -219,7 +219,9 @@ typedef struct acre_schema acre_schema;
  *            (nsAccountLock, numSubordinates, nsPerson, ...) load and
  *            operational types are those 389 calls operational; its
  *            filters match ~= as 389 does (phonetic words of the values
- *            as stored, on every type but octet strings).  The
+ *            as stored, on every type but octet strings), and values and
+ *            DNs are prepared as 389 prepares them (its own lowercasing,
+ *            no NFKC or RFC 4518 mapping: "Straße" is not "Strasse").  The
  *            schema a 389 ACI policy (without ACRE_COMPILE_ACI_OPENDJ)
  *            makes for itself has it.  Not with ACRE_SCHEMA_BARE.
  *   out:     OUT, a talloc child of mem_ctx: freed by acre_schema_free or

@@ -74,7 +74,11 @@ static const char *const surnames[] = {"Smith", "Jones", "Lee", "Brown",
                                        "Garcia"};
 static const char *const depts[] = {"10", "20", "30"};
 static const char *const etypes[] = {"staff", "contractor", "intern"};
-static const char *const places[] = {"Paris", "Berlin", "Oslo"};
+/* "Straße", "Zürich": 389 lowercases a code point at a time by its own
+ * table, no NFKC, no case folding ("strasse" is another value, another
+ * classic CoS template) */
+static const char *const places[] = {"Paris", "Berlin", "Oslo", "Straße",
+                                     "Zürich"};
 static const char *const titles[] = {"engineer", "manager", "clerk"};
 /* "remote (eu)": 389 reads a filter's balanced parentheses as a value's
  * (slapi_str2filter), in URLs, role filters and targetfilters alike */
@@ -1364,7 +1368,14 @@ filter_leaf(struct gen *g, struct dt_str *out)
         dt_str_printf(out, "(employeeType=%s)", DT_PICK(&g->r, etypes));
         break;
     case 11:
-        dt_str_printf(out, "(l=%s)", DT_PICK(&g->r, places));
+        if (dt_rng_chance(&g->r, 70))
+            dt_str_printf(out, "(l=%s)", DT_PICK(&g->r, places));
+        else
+            dt_str_puts(out,
+                        DT_PICK(&g->r, ((const char *const[]){
+                                           "(l=strasse)", "(l=STRASSE)",
+                                           "(l=*ße)", "(l=*SSE)", "(l=ZÜRICH)",
+                                           "(l=zü*)", "(l>=straße)"})));
         break;
     case 12: /* and a name 389's schema does not know, an option it
               * has no definition of: found in no entry (for the first),

@@ -1753,3 +1753,97 @@ Test(match_slapd, numeric_and_telephone_syntax)
 
     check_norms(c, NELEM(c));
 }
+
+/*
+ * The 389 profile (a schema made with ACRE_SCHEMA_389): what 389-DS 2.3's
+ * value_normalize and slapi_utf8ToLower make of values, recorded against
+ * the real server (tests/differential/aci-cases/case-values-389).
+ */
+static acre_schema *schema_389;
+
+static void
+init_389(void)
+{
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &schema_389, NULL), 0);
+    cur = schema_389;
+}
+
+static void
+fini_389(void)
+{
+    cur = NULL;
+    acre_schema_free(schema_389);
+}
+
+TestSuite(match_389, .init = init_389, .fini = fini_389);
+
+Test(match_389, string_forms)
+{
+    static const norm_case c[] = {
+        {ACREM_CASE_IGNORE, "  Erin   Smith ", "erin smith"}, /* as ever */
+        {ACREM_CASE_IGNORE,
+         "Stra\xc3\x9f"
+         "e",
+         "stra\xc3\x9f"
+         "e"}, /* no fold */
+        {ACREM_CASE_IGNORE, "STRASSE", "strasse"},
+        {ACREM_CASE_IGNORE, "\xce\xa3\xce\x9f\xcf\x82", /* ΣΟς */
+         "\xcf\x83\xce\xbf\xcf\x82"},
+        {ACREM_CASE_IGNORE, "e\xcc\x81mile", "e\xcc\x81mile"},   /* no NFKC */
+        {ACREM_CASE_IGNORE, "\xef\xac\x81le", "\xef\xac\x81le"}, /* ﬁ kept */
+        {ACREM_CASE_IGNORE,
+         "\xef\xbc\xa1"
+         "BC",
+         "\xef\xbd\x81"
+         "bc"},
+        {ACREM_CASE_IGNORE, "\xc4\xb0", "\xc4\xb1"},         /* İ -> ı */
+        {ACREM_CASE_IGNORE, "\xe1\xba\x9e", "\xe1\xba\x9e"}, /* ẞ kept */
+        {ACREM_CASE_IGNORE, "\xd4\x80", "\xd4\x80"},         /* Komi De kept */
+        {ACREM_CASE_IGNORE, "\xe2\x84\xa6", "\xe2\x84\xa6"}, /* Ω: no plane */
+        {ACREM_CASE_IGNORE, "a\tb", "a\tb"},                 /* a tab stays */
+        {ACREM_CASE_IGNORE, "a \t b", "a b"},                /* a run's first */
+        {ACREM_CASE_IGNORE, "a\t\t\xc3\xa9 ", "a\t\xc3\xa9"},
+        {ACREM_CASE_IGNORE,
+         "a\xc2\xa0"
+         "b",
+         "a\xc2\xa0"
+         "b"}, /* NBSP */
+        {ACREM_CASE_IGNORE, "soft\xc2\xad", "soft\xc2\xad"},
+        {ACREM_CASE_IGNORE, " \t ", " "},
+        {ACREM_CASE_EXACT, "\xc3\x89mile  X", "\xc3\x89mile X"},
+        {ACREM_CASE_IGNORE_LIST, "1 Main St $ Town", "1 main st $ town"},
+        {ACREM_CASE_IGNORE_LIST, "1 Main St$Town", "1 main st$town"},
+    };
+
+    check_norms(c, NELEM(c));
+    /* 389's table swaps the titlecase digraphs with their capitals, so
+     * its form of a value is not always its own form's (ǅ, Ǆ) */
+    char out[16];
+    cr_expect_eq(norm_str(ACREM_CASE_IGNORE, "\xc7\x85", out, sizeof out), 0);
+    cr_expect_str_eq(out, "\xc7\x84");
+    cr_expect_eq(norm_str(ACREM_CASE_IGNORE, "\xc7\x84", out, sizeof out), 0);
+    cr_expect_str_eq(out, "\xc7\x85");
+}
+
+Test(match_389, substrings)
+{
+    static const sub_case c[] = {
+        {ACREM_CASE_IGNORE_SUB,
+         "*\xc3\x9f"
+         "e",
+         "Stra\xc3\x9f"
+         "e",
+         1},
+        {ACREM_CASE_IGNORE_SUB, "*sse",
+         "Stra\xc3\x9f"
+         "e",
+         0},
+        {ACREM_CASE_IGNORE_SUB, "*SSE", "Strasse", 1},
+        {ACREM_CASE_IGNORE_SUB, "e*", "e\xcc\x81mile", 1},
+        {ACREM_CASE_IGNORE_SUB, "\xc3\xa9*", "e\xcc\x81mile", 0},
+        {ACREM_CASE_IGNORE_LIST_SUB, "*st $ t*", "1 Main St $ Town", 1},
+        {ACREM_CASE_IGNORE_LIST_SUB, "*st$t*", "1 Main St $ Town", 0},
+    };
+
+    check_subs(c, NELEM(c));
+}
