@@ -1100,8 +1100,10 @@ eval_ext(const struct ev *ev, const struct acreF_node *nd)
             return entry_dn_is(ev, nd, 1);
         if (nd->coll)
             return coll_item(ev, nd);
-        if (cos_item(ev, nd, ext_attr, &vr))
-            return vr;
+        /* no Class of Service: 389 tests an extensible item on the
+         * entry's stored attributes alone (test_extensible_filter reads
+         * e_attrs), so a CoS value is not seen and an overridden stored
+         * one still is */
         for (uint32_t i = first_attr(ev, nd); i < e->nattrs;
              i = next_attr(ev, nd, i + 1)) {
             enum acreF_result r = ext_attr(ev, nd, &e->attrs[i]);
