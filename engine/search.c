@@ -994,6 +994,27 @@ glued_search(struct acre_request *rq, void *tmp, struct walk *w,
     return 0;
 }
 
+/* dn389_refused -- does 389's DN normaliser (slapi_dn_normalize_ext)
+ * refuse DN text s, which acre's parser refuses: an escape at its end or
+ * a quote left open?  (Checked on 389 2.3: "uid=erin\\" and
+ * "uid=e\"rin,..." are invalidDNSyntax; "foo", "uid=", ",,", "uid=#zz",
+ * "uid=er\\zin" are noSuchObject.) */
+static int
+dn389_refused(const char *s)
+{
+    int quoted = 0;
+
+    for (size_t i = 0; s[i]; i++) {
+        if (s[i] == '\\') {
+            if (!s[++i])
+                return 1;
+        } else if (s[i] == '"') {
+            quoted = !quoted;
+        }
+    }
+    return quoted;
+}
+
 /* search -- acre_search once the arguments are known good; temporary
  * memory under tmp. */
 static int
@@ -1003,7 +1024,7 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
 {
     struct selection sel;
     struct acreF_filter *f;
-    acre_dn *bdn;
+    acre_dn *bdn = NULL;
     int rc;
 
     if (select_attrs(rq->schema, tmp, attrs, nattrs, &sel))
@@ -1014,11 +1035,15 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
                        NULL);
     if (rc == ACRE_ERR_NOMEM)
         return rc;
-    if (rc) {
+    int is389 = rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389;
+    /* 389's DN normaliser refuses little (an escape or a quote left
+     * open): any other base it cannot find is noSuchObject, in the back
+     * end, once the request is decoded (below) */
+    int missing389 = rc && is389 && !dn389_refused(base);
+    if (rc && !missing389) {
         *ldap_rc = LDAP_INVALID_DN_SYNTAX;
         return 0;
     }
-    int is389 = rq->p->aci && rq->p->aci->set->variant == ACREI_ACI_389;
     /* 389 refuses while it decodes the request: the subordinate scope,
      * which it does not have (before the filter), then, at the first in
      * the filter's order, an empty and/or (protocolError: get_filter_list;
@@ -1073,6 +1098,10 @@ search(struct acre_request *rq, void *tmp, const char *base, int scope,
     rq->err = 0;
     if (!rq->host.search)
         return ACRE_ERR_LOOKUP;
+    if (missing389) { /* no matched DN: the text names no entry's parent */
+        *ldap_rc = LDAP_NO_SUCH_OBJECT;
+        return 0;
+    }
     w->filter = f;
     w->sel = &sel;
     w->scope = scope;
