@@ -539,6 +539,11 @@ resolve_desc(struct ps *ps, struct acreF_node *nd, size_t off, size_t n)
     }
     struct acreS_rules r = acreS_rules(ps->schema, at);
     nd->trules = (struct acreF_rules){r.eq, r.ord, r.sub};
+    /* 389 looks for the type itself (and its options' subtypes): an
+     * item on "name" finds no cn or sn (slapi_attr_type_cmp compares
+     * base names) */
+    if (acreS_is389(ps->schema))
+        return 0;
     return subtypes_of(ps, nd->want.type, &nd->types);
 }
 

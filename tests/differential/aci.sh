@@ -13,8 +13,9 @@
 #       The first ACI_SHRINK (default 3) differences of a run are shrunk
 #       into case-K/diff-I/min/ (aci values, then entries, removed while
 #       the two still differ).  Fails on any difference, or when fewer
-#       than a tenth of the searches returned an entry from 389 (a
-#       vacuous run).  First, and in record mode too, 389's subschema
+#       than a twentieth of the searches returned an entry from 389 (a
+#       vacuous run: a broken instance or load; runs of 300 searches
+#       return entries for 8-27% of them).  First, and in record mode too, 389's subschema
 #       entry must give engine/schema_389.c again (schema389.pl).
 #   aci.sh record DRIVER OUT [SEED] [N]
 #       389's side alone: OUT/case-K/ gets data.ldif, searches, seed and
@@ -249,7 +250,7 @@ suite() {
 	[ "$mode" = record ] && rm -rf "$inst"
 	echo "differential-389: seed $seed: $cases cases ($refused refused), $searches searches ($nonempty non-empty)"
 	[ "$mode" = record ] || echo "differential-389: seed $seed: $agree agree, $differ differ"
-	[ "$searches" -gt 0 ] && [ $((nonempty * 10)) -ge "$searches" ] ||
+	[ "$searches" -gt 0 ] && [ $((nonempty * 20)) -ge "$searches" ] ||
 		die "vacuous run: $nonempty of $searches searches returned an entry"
 	[ "$differ" = 0 ] || exit 1
 }

@@ -1382,13 +1382,14 @@ filter_leaf(struct gen *g, struct dt_str *out)
               * once the requester may search the name */
         dt_str_puts(
             out,
-            DT_PICK(&g->r,
-                    ((const char *const[]){
-                        "(description=*)", "(description=*)", "(description=*)",
-                        "(nosuchattr=x)", "(nosuchattr=*)", "(1.2.3.4=*)",
-                        "(nosuchattr:caseExactMatch:=x)", "(nosuchattr>=a)",
-                        "(cn;x-foo=*)", "(description;x-foo=*)",
-                        "(description;X-FOO=*call*)"})));
+            DT_PICK(
+                &g->r,
+                ((const char *const[]){
+                    "(description=*)", "(description=*)", "(description=*)",
+                    "(nosuchattr=x)", "(nosuchattr=*)", "(1.2.3.4=*)",
+                    "(nosuchattr:caseExactMatch:=x)", "(nosuchattr>=a)",
+                    "(cn;x-foo=*)", "(description;x-foo=*)",
+                    "(description;X-FOO=*call*)", "(name=*)", "(!(name=*))"})));
         break;
     case 13:
         dt_str_printf(out, "(title=%s)", DT_PICK(&g->r, titles));
