@@ -740,7 +740,16 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
     unsigned nc = acreS_nclasses(s);
     uint64_t *map;
 
-    nd->cls = acreS_class_find(s, (const char *)nd->raw, nd->raw_len);
+    const char *name = (const char *)nd->raw;
+    size_t len = nd->raw_len;
+    if (acreS_is389(s)) { /* 389 trims the assertion's white space */
+        while (len && (*name == ' ' || (*name >= 0x09 && *name <= 0x0d)))
+            name++, len--;
+        while (len && (name[len - 1] == ' ' ||
+                       (name[len - 1] >= 0x09 && name[len - 1] <= 0x0d)))
+            len--;
+    }
+    nd->cls = acreS_class_find(s, name, len);
     if (nd->cls < 0 && acreS_is389(s) && nd->kind == ACREF_EQUALITY) {
         nd->never = 1; /* 389 compares it with the stored names */
         as_written(nd);
