@@ -1891,12 +1891,17 @@ cand389(const struct ev *ev, const struct acreF_node *nd)
     case ACREF_ABSOLUTE_TRUE:
     case ACREF_ABSOLUTE_FALSE:
         return 1;
-    default:
+    default: {
         if (!indexed389(ev, nd))
             return 1;
+        /* the index is the type's, options or not: an item on cn;x-foo
+         * reads cn's keys, which hold every subtype's values */
+        struct acreF_node base = *nd;
+        base.want.nopts = 0;
         if (nd->kind == ACREF_GE || nd->kind == ACREF_LE)
-            return range389(ev, nd, NULL);
-        return plain389(ev, nd) == R389_TRUE;
+            return range389(ev, &base, NULL);
+        return plain389(ev, &base) == R389_TRUE;
+    }
     }
 }
 
