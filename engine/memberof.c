@@ -47,7 +47,10 @@
  * R's nsRoleScopeDN instead when that is in R's suffix: acreV_role_scope)
  * and R is managed and one of the entry's nsRoleDN values names R (compared as
  * DNs), filtered and the entry matches R's (first) nsRoleFilter (which
- * sees no virtual nsRole or memberOf, but CoS values: cos.c), or nested
+ * sees no virtual nsRole or memberOf, but CoS values: cos.c; a filtered
+ * role is disabled, as 389's roles plugin disables it, when a CoS
+ * template scanned before it under its parent matches it:
+ * disable_roles), or nested
  * and the entry holds a role of the index that R's nsRoleDN names,
  * ACREV_ROLE_NEST levels at most: what eval_aci.c's roledn asks of the
  * requester, asked of any entry.  The values are the roles' normalised DNs, as
@@ -128,14 +131,24 @@ struct acreV_moidx {
  * Building
  */
 
-#define C_NAMES    0x1u  /* groupOfNames */
-#define C_ENTRIES  0x2u  /* groupOfEntries */
-#define C_UNIQUE   0x4u  /* groupOfUniqueNames */
-#define C_URLS     0x8u  /* groupOfURLs */
-#define C_VIRTUAL  0x10u /* ds-virtual-static-group */
-#define C_MANAGED  0x20u /* nsManagedRoleDefinition */
-#define C_FILTERED 0x40u /* nsFilteredRoleDefinition */
-#define C_NESTED   0x80u /* nsNestedRoleDefinition */
+#define C_NAMES    0x1u   /* groupOfNames */
+#define C_ENTRIES  0x2u   /* groupOfEntries */
+#define C_UNIQUE   0x4u   /* groupOfUniqueNames */
+#define C_URLS     0x8u   /* groupOfURLs */
+#define C_VIRTUAL  0x10u  /* ds-virtual-static-group */
+#define C_MANAGED  0x20u  /* nsManagedRoleDefinition */
+#define C_FILTERED 0x40u  /* nsFilteredRoleDefinition */
+#define C_NESTED   0x80u  /* nsNestedRoleDefinition */
+#define C_TEMPLATE 0x100u /* cosTemplate */
+
+/* A CoS template seen by the scan: its DN and the number of entries
+ * seen before it (the roles plugin's test of filtered roles). */
+struct mo_tmpl {
+    acre_dn *dn;
+    const char *ndn;
+    size_t len;
+    uint32_t pos;
+};
 
 struct build {
     struct acre_request *rq;
@@ -143,6 +156,10 @@ struct build {
     const struct acreS_known *k;
     size_t capg, cape, capr;
     int rc;
+    uint32_t pos;         /* entries the scan has seen */
+    uint32_t *rpos;       /* each role's pos, by index in x->r */
+    struct mo_tmpl *tmpl; /* the CoS templates seen */
+    uint32_t nt, capt;
 };
 
 static unsigned
@@ -158,7 +175,8 @@ class_bits(const acre_schema *s, int oc_type, const acre_entry_view *e)
                  {"ds-virtual-static-group", C_VIRTUAL},
                  {"nsManagedRoleDefinition", C_MANAGED},
                  {"nsFilteredRoleDefinition", C_FILTERED},
-                 {"nsNestedRoleDefinition", C_NESTED}};
+                 {"nsNestedRoleDefinition", C_NESTED},
+                 {"cosTemplate", C_TEMPLATE}};
 
     unsigned bits = 0;
 
@@ -373,9 +391,11 @@ add_role(struct build *b, const acre_entry_view *e, unsigned bits)
 
     if (x->nr == b->capr) {
         b->capr = b->capr ? 2 * b->capr : 8;
-        if (!(x->r = talloc_realloc(x, x->r, struct mo_role, b->capr)))
+        if (!(x->r = talloc_realloc(x, x->r, struct mo_role, b->capr)) ||
+            !(b->rpos = talloc_realloc(x, b->rpos, uint32_t, b->capr)))
             return b->rc = ACRE_ERR_NOMEM;
     }
+    b->rpos[x->nr] = b->pos;
     struct mo_role *r = &x->r[x->nr];
     memset(r, 0, sizeof(*r));
     char *c = t ? talloc_strndup(x, t, n) : NULL;
@@ -403,6 +423,96 @@ add_role(struct build *b, const acre_entry_view *e, unsigned bits)
     return 0;
 }
 
+/* Keep CoS template e's DN for disable_roles. */
+static int
+add_template(struct build *b, const acre_entry_view *e)
+{
+    size_t n;
+    const char *t = acre_dn_normalised(e->dn, &n);
+
+    if (b->nt == b->capt) {
+        b->capt = b->capt ? 2 * b->capt : 8;
+        if (!(b->tmpl = talloc_realloc(b->x, b->tmpl, struct mo_tmpl, b->capt)))
+            return b->rc = ACRE_ERR_NOMEM;
+    }
+    struct mo_tmpl *m = &b->tmpl[b->nt];
+    if (!(m->ndn = talloc_strndup(b->x, t, n)) ||
+        acre_dn_parse(b->x, b->rq->schema, t, n, 0, &m->dn, NULL))
+        return b->rc = ACRE_ERR_NOMEM;
+    m->len = n;
+    m->pos = b->pos;
+    b->nt++;
+    return 0;
+}
+
+/* Is normalised DN d (n bytes) a or below it (an bytes)? */
+static int
+dn_within(const char *d, size_t n, const char *a, size_t an)
+{
+    return !an || (n == an && !memcmp(d, a, n)) ||
+           (n > an && d[n - an - 1] == ',' && !memcmp(d + n - an, a, an));
+}
+
+/*
+ * disable_roles -- 389's roles plugin refuses a filtered role when a CoS
+ * template under the role's parent matches its filter (roles_cache.c:
+ * "not allowed to refer virtual attribute", an internal subtree search of
+ * (&(objectclass=costemplate)FILTER)).  It asks when its cache thread
+ * takes the role's definition in, which during a load may be after later
+ * entries were added: only the templates loaded before the role are
+ * certain to be seen, and those are the ones asked here (the host's scan
+ * order being the load order).  The template's stored values decide.
+ */
+static int
+disable_roles(struct build *b)
+{
+    struct acreV_moidx *x = b->x;
+    struct acre_request *rq = b->rq;
+
+    for (uint32_t i = 0; i < x->nr; i++) {
+        struct mo_role *r = &x->r[i];
+        size_t pn = 0;
+        const char *p = NULL;
+        if (r->kind != R_FILTERED || !r->f)
+            continue;
+        acre_dn *rdn;
+        if (acre_dn_parse(NULL, rq->schema, (const char *)r->ndn.val,
+                          r->ndn.len, 0, &rdn, NULL))
+            return ACRE_ERR_NOMEM;
+        unsigned depth = acre_dn_depth(rdn);
+        p = depth ? acre_dn_ancestor(rdn, depth - 1, &pn) : NULL;
+        for (uint32_t t = 0; t < b->nt && r->f; t++) {
+            const struct mo_tmpl *m = &b->tmpl[t];
+            const acre_entry_view *e;
+            if (m->pos > b->rpos[i] ||
+                !dn_within(m->ndn, m->len, p, p ? pn : 0))
+                continue;
+            int got = acreV_host_get(rq, m->dn, &e);
+            if (got != 1) {
+                if (rq->err) {
+                    acre_dn_free(rdn);
+                    return rq->err;
+                }
+                continue;
+            }
+            struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
+            h.cos = NULL; /* the index being built: stored values */
+            int busy = rq->mo_busy;
+            rq->mo_busy = 1;
+            if (acreV_filter_eval(rq, r->f, e, &h) == ACREF_TRUE)
+                r->f = NULL; /* disabled: it holds no entry */
+            rq->mo_busy = busy;
+            acreV_host_release(rq, e);
+            if (rq->err) { /* the evaluation failed: so does the index */
+                acre_dn_free(rdn);
+                return rq->err;
+            }
+        }
+        acre_dn_free(rdn);
+    }
+    return 0;
+}
+
 /* The host search's callback: one entry, a group, a role or neither. */
 static int
 visit(void *arg, const acre_entry_view *e)
@@ -413,7 +523,10 @@ visit(void *arg, const acre_entry_view *e)
     unsigned nstatic =
         !!(bits & C_NAMES) + !!(bits & C_ENTRIES) + !!(bits & C_UNIQUE);
 
+    b->pos++;
     if ((bits & (C_MANAGED | C_FILTERED | C_NESTED)) && add_role(b, e, bits))
+        return b->rc;
+    if ((bits & C_TEMPLATE) && add_template(b, e))
         return b->rc;
     if ((b->rc = acreV_cos_visit(x, &x->cos, b->rq, e)))
         return b->rc;
@@ -550,7 +663,8 @@ static struct acreV_moidx *
 build(struct acre_request *rq)
 {
     struct acreV_moidx *x = talloc_zero(NULL, struct acreV_moidx);
-    struct build b = {rq, x, acreS_known(rq->schema), 0, 0, 0, 0};
+    struct build b = {rq, x, acreS_known(rq->schema), 0, 0, 0, 0, 0, NULL, NULL,
+                      0,  0};
     int rc;
 
     if (!x) {
@@ -563,7 +677,10 @@ build(struct acre_request *rq)
     rc = search_all(rq, &b);
     if (b.rc)
         rc = b.rc;
-    else if (!rc && !(rc = finish(x)))
+    else if (!rc && rq->p->aci && !(rc = disable_roles(&b)) &&
+             !(rc = finish(x)))
+        rc = acreV_cos_finish(x->cos, rq);
+    else if (!rc && !rq->p->aci && !(rc = finish(x)))
         rc = acreV_cos_finish(x->cos, rq);
     if (rc) {
         talloc_free(x);
