@@ -743,10 +743,9 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
     const char *name = (const char *)nd->raw;
     size_t len = nd->raw_len;
     if (acreS_is389(s)) { /* 389 trims the assertion's white space */
-        while (len && (*name == ' ' || (*name >= 0x09 && *name <= 0x0d)))
+        while (len && space389((unsigned char)*name))
             name++, len--;
-        while (len && (name[len - 1] == ' ' ||
-                       (name[len - 1] >= 0x09 && name[len - 1] <= 0x0d)))
+        while (len && space389((unsigned char)name[len - 1]))
             len--;
     }
     nd->cls = acreS_class_find(s, name, len);

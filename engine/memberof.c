@@ -487,13 +487,11 @@ disable_roles(struct build *b)
             if (m->pos > b->rpos[i] ||
                 !dn_within(m->ndn, m->len, p, p ? pn : 0))
                 continue;
-            int got = acreV_host_get(rq, m->dn, &e);
-            if (got != 1) {
-                if (rq->err) {
-                    acre_dn_free(rdn);
-                    return rq->err;
-                }
-                continue;
+            if (acreV_host_get(rq, m->dn, &e) != 1) {
+                /* the scan has just seen it: a failure, which fails the
+                 * index (and the check) rather than leave the role on */
+                acre_dn_free(rdn);
+                return rq->err ? rq->err : ACRE_ERR_LOOKUP;
             }
             struct acreF_hooks h = acreV_filter_hooks(rq, NULL, NULL);
             h.cos = NULL; /* the index being built: stored values */
