@@ -465,7 +465,9 @@ take_escape(struct ps *ps)
     if ((cls[c] & CL_HEX) && i + 2 < ps->n && (cls[ps->s[i + 2]] & CL_HEX)) {
         c = (uint8_t)(acreE_hexval(c) << 4 | acreE_hexval(ps->s[i + 2]));
         ps->i += 3;
-    } else if (cls[c] & CL_ESC) {
+    } else if ((cls[c] & CL_ESC) ||
+               (ps->profile == ACRE_PROFILE_SLAPD && ldap_space(c))) {
+        /* slapd escapes any of its white space: tab, LF, CR */
         ps->i += 2;
     } else {
         return fail(ps, ACRE_ERR_DN_ESCAPE, i,
@@ -538,7 +540,15 @@ scan_quoted(struct ps *ps)
         c = ps->s[ps->i];
         if (c == '"')
             break;
-        if (c == '\\') {
+        if (c == '\\' && ps->profile == ACRE_PROFILE_SLAPD) {
+            /* slapd (RFC 1779): '\' takes the next byte as it is, even
+             * a hex digit ("\41" is "41") */
+            if (ps->i + 1 == ps->n)
+                return fail(ps, ACRE_ERR_DN_ESCAPE, ps->i,
+                            "'\\' at end of input");
+            c = ps->s[ps->i + 1];
+            ps->i++;
+        } else if (c == '\\') {
             if ((rc = take_escape(ps)))
                 return rc;
             continue;

@@ -2593,3 +2593,48 @@ Test(dn, slapd_profile_unknown_types_and_edge_controls)
     acre_dn_free(dn);
     acre_schema_free(slapd);
 }
+
+/* slapd's DN reader (libldap's str2strval, 2.5.13) lets '\' escape its
+ * white space too (tab, LF, CR), and inside quotes takes the byte after
+ * '\' as it is, hex digit or not (RFC 1779): slapdn -N gives
+ * "cn=\09#x", "cn=41" and "cn=x" for these.  RFC 4514 refuses them. */
+Test(dn, slapd_profile_escapes_white_space_and_quoted_bytes)
+{
+    static const struct {
+        const char *in, *norm, *rfc; /* rfc: RFC 4514's, NULL refused */
+    } ok[] = {
+        {"cn=\\\t#x,dc=a", "cn=\\09#x,dc=a", NULL},
+        {"cn=a\\\nb,dc=a", "cn=a\nb,dc=a", NULL},
+        {"cn=x\\\r,dc=a", "cn=x\\0d,dc=a", NULL},
+        {"cn=\"\\41\",dc=a", "cn=41,dc=a", "cn=a,dc=a"},
+        {"cn=\"\\x\\\"\",dc=a", "cn=x\\\",dc=a", NULL},
+    };
+
+    static const char *bad[] = {"cn=\\x,dc=a", "cn=\"a\\", "cn=\"a\\\""};
+    acre_schema *slapd;
+    acre_dn *dn;
+    acre_diag d;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &slapd, NULL), 0);
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        cr_assert_eq(
+            acre_dn_parse(NULL, slapd, ok[i].in, strlen(ok[i].in), 0, &dn, &d),
+            0, "%s: %s", ok[i].in, d.message);
+        cr_expect_str_eq(acre_dn_normalised(dn, NULL), ok[i].norm, "%s",
+                         ok[i].in);
+        acre_dn_free(dn);
+        if (acre_dn_parse(NULL, NULL, ok[i].in, strlen(ok[i].in), 0, &dn,
+                          NULL)) {
+            cr_expect_null(ok[i].rfc, "RFC 4514 refused %s", ok[i].in);
+            continue;
+        }
+        cr_expect_str_eq(acre_dn_normalised(dn, NULL),
+                         ok[i].rfc ? ok[i].rfc : "(refused)", "%s", ok[i].in);
+        acre_dn_free(dn);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_neq(
+            acre_dn_parse(NULL, slapd, bad[i], strlen(bad[i]), 0, &dn, NULL), 0,
+            "%s", bad[i]);
+    acre_schema_free(slapd);
+}
