@@ -223,7 +223,10 @@ dt_base64_decode(struct dt_str *out, const char *p, size_t n)
     int bits = 0;
 
     for (size_t i = 0; i < n; i++) {
-        if (p[i] == '=' || p[i] == ' ' || p[i] == '\n' || p[i] == '\r')
+        if (p[i] == '=') /* padding ends the data: libldap's LDIF reader
+                          * ignores what follows it */
+            break;
+        if (p[i] == ' ' || p[i] == '\n' || p[i] == '\r')
             continue;
         int v = b64val(p[i]);
         if (v < 0)

@@ -63,7 +63,8 @@ char *dt_str_take(struct dt_str *s);
 
 /* ---- base64 (RFC 4648, as LDIF uses it) ---------------------------------- */
 void dt_base64_encode(struct dt_str *out, const uint8_t *p, size_t n);
-/* Decode p[0..n) into out; returns 0, or -1 on malformed input. */
+/* Decode p[0..n) into out, up to its first '='; returns 0, or -1 on
+ * malformed input. */
 int dt_base64_decode(struct dt_str *out, const char *p, size_t n);
 
 /* ---- misc ---------------------------------------------------------------- */
