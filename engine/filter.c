@@ -590,13 +590,6 @@ as_written(struct acreF_node *nd)
     nd->norm_len = nd->raw_len;
 }
 
-/* 389's utf8isspace_fast on ASCII */
-static int
-space389(unsigned c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 /*
  * invalid389 -- an assertion value that rule eq refuses, under a 389
  * schema.  389 validates no assertion: it compares the value as its
@@ -626,7 +619,7 @@ invalid389(struct ps *ps, struct acreF_node *nd, int eq)
 
     if (!t)
         return ACRE_ERR_NOMEM;
-    while (v < e && space389(*v))
+    while (v < e && acreE_space389(*v))
         v++;
     if (v < e && *v == '-')
         t[n++] = '-', v++;
@@ -637,12 +630,12 @@ invalid389(struct ps *ps, struct acreF_node *nd, int eq)
     if (v == e && zero)
         t[n++] = '0';
     for (; v < e; v++) {
-        int sp = space389(*v);
+        int sp = acreE_space389(*v);
         if (!(sp && blank))
             t[n++] = *v;
         blank = sp;
     }
-    while (n > 0 && blank && space389(t[n - 1]))
+    while (n > 0 && blank && acreE_space389(t[n - 1]))
         n--;
     t[n] = 0;
     nd->norm = t;
@@ -743,9 +736,9 @@ prepare_class(struct ps *ps, struct acreF_node *nd)
     const char *name = (const char *)nd->raw;
     size_t len = nd->raw_len;
     if (acreS_is389(s)) { /* 389 trims the assertion's white space */
-        while (len && space389((unsigned char)*name))
+        while (len && acreE_space389((unsigned char)*name))
             name++, len--;
-        while (len && space389((unsigned char)name[len - 1]))
+        while (len && acreE_space389((unsigned char)name[len - 1]))
             len--;
     }
     nd->cls = acreS_class_find(s, name, len);

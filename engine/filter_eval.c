@@ -1870,6 +1870,15 @@ and389_kid(void *arg, const struct acreF_node *k)
     return out;
 }
 
+/* key389 -- does the entry have an index key nd reads? */
+static int
+key389(const struct ev *ev, const struct acreF_node *nd)
+{
+    if (nd->kind == ACREF_GE || nd->kind == ACREF_LE)
+        return range389(ev, nd, NULL);
+    return plain389(ev, nd) == R389_TRUE;
+}
+
 /* cand389 -- is the entry among 389's index candidates for nd? */
 static int
 cand389(const struct ev *ev, const struct acreF_node *nd)
@@ -1891,17 +1900,18 @@ cand389(const struct ev *ev, const struct acreF_node *nd)
     case ACREF_ABSOLUTE_TRUE:
     case ACREF_ABSOLUTE_FALSE:
         return 1;
-    default: {
+    default:
         if (!indexed389(ev, nd))
             return 1;
-        /* the index is the type's, options or not: an item on cn;x-foo
-         * reads cn's keys, which hold every subtype's values */
-        struct acreF_node base = *nd;
-        base.want.nopts = 0;
-        if (nd->kind == ACREF_GE || nd->kind == ACREF_LE)
-            return range389(ev, &base, NULL);
-        return plain389(ev, &base) == R389_TRUE;
-    }
+        if (nd->want.nopts) {
+            /* the index is the type's, options or not: an item on
+             * cn;x-foo reads cn's keys, which hold every subtype's
+             * values */
+            struct acreF_node base = *nd;
+            base.want.nopts = 0;
+            return key389(ev, &base);
+        }
+        return key389(ev, nd);
     }
 }
 

@@ -722,13 +722,6 @@ lower389(uint32_t c)
     return uc_tolower(c);
 }
 
-/* 389's white space (utf8isspace_fast): tab to carriage return, space. */
-static int
-space389(uint32_t c)
-{
-    return c == ' ' || (c >= 0x09 && c <= 0x0d);
-}
-
 /* A value printable ASCII alone (no control, no byte past ASCII)? */
 static int
 plain_ascii(const uint8_t *in, size_t n)
@@ -749,13 +742,13 @@ string389(int fold, const uint8_t *in, size_t n, struct acreE_buf *out)
     size_t i = 0, start = out->len, last = start;
     int prev = 0;
 
-    while (i < n && space389(in[i]))
+    while (i < n && acreE_space389(in[i]))
         i++;
     if (i == n && n)
         return acreE_buf_putc(out, ' ') ? ACRE_PREP_NOMEM : ACRE_PREP_OK;
     while (i < n) {
         uint32_t c = utf8_next(in, &i);
-        int cur = space389(c);
+        int cur = acreE_space389(c);
         if (prev && cur)
             continue;
         prev = cur;

@@ -104,4 +104,12 @@ int acreE_prep_unicode_general(int fold, const uint8_t *in, size_t n,
  */
 int acreE_utf8_valid(const uint8_t *in, size_t n);
 
+/* acreE_space389 -- 389's white space (its utf8isspace_fast on ASCII):
+ * tab to carriage return, and space. */
+static inline int
+acreE_space389(uint32_t c)
+{
+    return c == ' ' || (c >= 0x09 && c <= 0x0d);
+}
+
 #endif /* ACRE_PREP_H */
