@@ -466,8 +466,11 @@ take_escape(struct ps *ps)
         c = (uint8_t)(acreE_hexval(c) << 4 | acreE_hexval(ps->s[i + 2]));
         ps->i += 3;
     } else if ((cls[c] & CL_ESC) ||
-               (ps->profile == ACRE_PROFILE_SLAPD && ldap_space(c))) {
-        /* slapd escapes any of its white space: tab, LF, CR */
+               (ps->profile == ACRE_PROFILE_SLAPD && ldap_space(c)) ||
+               ps->profile == ACRE_PROFILE_389) {
+        /* slapd escapes any of its white space too (tab, LF, CR); 389
+         * drops a '\' before any byte that is no hex pair ("ignore an
+         * escape": cn=\x is cn=x) */
         ps->i += 2;
     } else {
         return fail(ps, ACRE_ERR_DN_ESCAPE, i,

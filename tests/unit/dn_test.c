@@ -2638,3 +2638,34 @@ Test(dn, slapd_profile_escapes_white_space_and_quoted_bytes)
             "%s", bad[i]);
     acre_schema_free(slapd);
 }
+
+/* 389's DN normaliser (slapi_dn_normalize_ext, 2.3) drops a '\' before
+ * a byte that is neither special nor a hex pair ("ignore an escape"):
+ * ldapadd of cn=\x and cn=a\<TAB>b makes the entries cn=x and cn=a<TAB>b
+ * (recorded, with more: aci-cases/case-dn-escapes). */
+Test(dn, profile_389_ignores_escapes_of_plain_bytes)
+{
+    static const struct {
+        const char *in, *norm;
+    } ok[] = {
+        {"cn=\\x,dc=a", "cn=x,dc=a"},
+        {"cn=\\x y,dc=a", "cn=x y,dc=a"},
+        {"cn=a\\\tb,dc=a", "cn=a\tb,dc=a"},
+    };
+
+    acre_schema *s389;
+    acre_dn *dn;
+    acre_diag d;
+
+    cr_assert_eq(acre_schema_new(NULL, ACRE_SCHEMA_389, &s389, NULL), 0);
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        cr_assert_eq(
+            acre_dn_parse(NULL, s389, ok[i].in, strlen(ok[i].in), 0, &dn, &d),
+            0, "%s: %s", ok[i].in, d.message);
+        cr_expect_str_eq(acre_dn_normalised(dn, NULL), ok[i].norm, "%s: %s",
+                         ok[i].in, acre_dn_normalised(dn, NULL));
+        acre_dn_free(dn);
+    }
+    cr_expect_neq(acre_dn_parse(NULL, s389, "cn=x\\", 5, 0, &dn, NULL), 0);
+    acre_schema_free(s389);
+}
