@@ -2415,7 +2415,8 @@ Test(dn_paths, every_position_around_the_block_edges)
 
 /* ------------------------------------------------------------------------
  * 389-DS's stored form of DN values (acreD_text_389): what 389-ds-base
- * 2.3.1 returned for values added in the first form
+ * 2.3.1 returned for values added in the first form (and 2.3.8 for the
+ * entry DNs marked)
  */
 Test(dn, text_389_as_389_stores_dn_values)
 {
@@ -2449,6 +2450,14 @@ Test(dn, text_389_as_389_stores_dn_values)
         {"cn=\\C3\\9C,dc=x", "cn=\xc3\x9c,dc=x"},
         {"cn=#04024869,dc=x", "cn=#04024869,dc=x"},
         {"cn=a;dc=x", "cn=a,dc=x"},
+        /* 389-ds-base 2.3.8, entry DNs: "\20" kept, RDN AVAs sorted */
+        {"cn=a\\20b,dc=x", "cn=a\\20b,dc=x"},
+        {"sn=z2+cn=z1,dc=x", "cn=z1+sn=z2,dc=x"},
+        {"uid=c+CN=b+sn=a,o=y+c=x", "CN=b+sn=a+uid=c,c=x+o=y"},
+        {"cn=ab+cn=a,dc=x", "cn=a+cn=ab,dc=x"},
+        {"sn=a\\+b+cn=z,dc=x", "cn=z+sn=a\\2Bb,dc=x"},
+        {"cn=ab\\5c,dc=x", "cn=ab\\5c,dc=x"},
+        {"cn=a\\2cb\\2Cc\\61,dc=x", "cn=a\\2cb\\2Cca,dc=x"},
         {"", ""},
         {"cn", NULL},
         {"=a", NULL},
