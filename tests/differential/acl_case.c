@@ -398,16 +398,27 @@ directive(const char *l, const char *word)
     return !strncasecmp(l, word, n) && (l[n] == ' ' || l[n] == '\t');
 }
 
+const acre_schema *
+acl_slapd_schema(void)
+{
+    static acre_schema *s;
+
+    if (!s && acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL))
+        dt_die("acre_schema_new failed");
+    return s;
+}
+
 /* Is DN text dn within suffix (or is there no suffix to tell)? */
 static int
 under(const char *dn, const char *suffix)
 {
+    const acre_schema *slapd = acl_slapd_schema();
     acre_dn *d = NULL, *sfx = NULL;
     int in = 1;
 
     if (dn && suffix &&
-        !acre_dn_parse(NULL, NULL, dn, strlen(dn), 0, &d, NULL) &&
-        !acre_dn_parse(NULL, NULL, suffix, strlen(suffix), 0, &sfx, NULL))
+        !acre_dn_parse(NULL, slapd, dn, strlen(dn), 0, &d, NULL) &&
+        !acre_dn_parse(NULL, slapd, suffix, strlen(suffix), 0, &sfx, NULL))
         in = acre_dn_in_scope(d, sfx, ACRE_SCOPE_SUB) == 1;
     acre_dn_free(d);
     acre_dn_free(sfx);

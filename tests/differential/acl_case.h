@@ -48,6 +48,7 @@
 #define ACL_CASE_H
 
 #include "dt_util.h"
+#include <acre.h>
 
 enum acl_kind { ACL_ANON, ACL_ROOT, ACL_PROXY, ACL_BIND };
 
@@ -109,6 +110,10 @@ const char *acl_kind_name(enum acl_kind k);
  * string under ctx. */
 char *acl_search_text(void *ctx, const struct acl_case *c,
                       const struct acl_search *s);
+
+/* acl_slapd_schema -- acre's schema of slapd's profile, made once: DNs
+ * read as slapd reads them (quoted values, its escapes). */
+const acre_schema *acl_slapd_schema(void);
 
 /* acl_ldif_dn -- the DN of the LDIF record starting at rec ("dn:" or
  * "dn::" line, folded lines joined, base64 undone), a talloc string

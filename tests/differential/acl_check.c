@@ -113,18 +113,6 @@ acl_slapd(struct acl_runner *run, const struct acl_case *c, const char *dir)
     return run_once(run, dir);
 }
 
-/* The schema answers are normalised over when acre refused the policy:
- * the built-in one, slapd's matching. */
-static acre_schema *
-fallback_schema(void)
-{
-    static acre_schema *s;
-
-    if (!s && acre_schema_new(NULL, ACRE_SCHEMA_SLAPD, &s, NULL))
-        dt_die("acre_schema_new failed");
-    return s;
-}
-
 /* The next line of *p (NUL-terminated in place), or NULL at the end. */
 static char *
 next_line(char **p)
@@ -213,7 +201,7 @@ module_compare(struct acl_outcome *o, const struct acl_case *c, const char *dir)
 {
     struct acl_raw *sl, *mo = NULL;
     unsigned nsl, nmo = 0;
-    const acre_schema *schema = fallback_schema();
+    const acre_schema *schema = acl_slapd_schema();
     char *mpath = path(o, dir, "slapd.out");
     struct stat st;
 
@@ -382,7 +370,7 @@ acl_compare(void *ctx, const struct acl_case *c, const char *dir)
         schema = acre_policy_schema(a.policy);
     } else {
         o->refused = talloc_strdup(o, why.p);
-        schema = fallback_schema();
+        schema = acl_slapd_schema();
     }
     o->n = c->ns;
     o->slapd = talloc_array(o, char *, c->ns + 1);

@@ -439,7 +439,7 @@ cmd_conf(const char *dir, const char *work, const char *rootpw, int any)
     acre_dn **sfx = talloc_zero_array(tmp, acre_dn *, ndbs + 1);
     struct dt_str *data = talloc_zero_array(tmp, struct dt_str, ndbs + 1);
     char *ldif = acl_ldif_uncomment(tmp, c->ldif);
-    acre_schema *slapd = NULL;
+    const acre_schema *slapd = acl_slapd_schema(); /* slapd's reading */
 
     dt_write_file(dir, "slapd.conf", conf, strlen(conf));
     if (so) { /* slapo-acre decides, on the same text as its policy */
@@ -454,8 +454,6 @@ cmd_conf(const char *dir, const char *work, const char *rootpw, int any)
             acre_dn_parse(tmp, NULL, dbs[i].suffix, strlen(dbs[i].suffix), 0,
                           &sfx[i], NULL);
     }
-    if (any && acre_schema_new(tmp, ACRE_SCHEMA_SLAPD, &slapd, NULL))
-        dt_die("out of memory");
     for (char *p = ldif; *p;) {
         char *end = strstr(p, "\n\n");
         size_t n = end ? (size_t)(end - p) + 1 : strlen(p);

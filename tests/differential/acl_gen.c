@@ -324,13 +324,25 @@ make_ous(struct gen *x)
 /* ---- issue 17: DN specials and stored attribute orders ----------------- */
 
 /* v as an RDN value: the characters RFC 4514 makes one escape (and '=')
- * escaped as "\c" or, at random, as the hex pair slapd itself writes. */
+ * escaped as "\c" or, at random, as the hex pair slapd itself writes;
+ * now and then quoted instead (RFC 1779, which slapd reads: inside the
+ * quotes only '"' and '\' are escaped, '\' taking the next byte as it
+ * is). */
 static char *
 rdn_escape(struct gen *x, const char *v)
 {
     size_t n = strlen(v);
     char *s = talloc_strdup(x->g, "");
 
+    if (P(x, 15)) {
+        s = talloc_strdup(x->g, "\"");
+        for (size_t i = 0; s && i < n; i++)
+            s = talloc_asprintf_append(
+                s, "%s%c", strchr("\"\\", v[i]) || P(x, 10) ? "\\" : "", v[i]);
+        if (!s || !(s = talloc_strdup_append(s, "\"")))
+            dt_die("out of memory");
+        return s;
+    }
     for (size_t i = 0; s && i < n; i++) {
         char c = v[i];
         int must = strchr(",+\"\\<>;=", c) || (i == 0 && c == '#') ||

@@ -216,7 +216,8 @@ record_dn(void *ctx, const struct lines *l, unsigned j)
     for (unsigned k = j + 1; k < l->n && l->v[k][0] == ' '; k++)
         text = talloc_asprintf_append(text, "\n%s", l->v[k]);
     v = acl_ldif_dn(ctx, text);
-    if (v && !acre_dn_parse(NULL, NULL, v, strlen(v), 0, &dn, NULL)) {
+    if (v &&
+        !acre_dn_parse(NULL, acl_slapd_schema(), v, strlen(v), 0, &dn, NULL)) {
         s = talloc_strdup(ctx, acre_dn_normalised(dn, NULL));
         acre_dn_free(dn);
     }
