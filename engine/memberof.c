@@ -145,8 +145,6 @@ struct acreV_moidx {
  * seen before it (the roles plugin's test of filtered roles). */
 struct mo_tmpl {
     acre_dn *dn;
-    const char *ndn;
-    size_t len;
     uint32_t pos;
 };
 
@@ -436,21 +434,11 @@ add_template(struct build *b, const acre_entry_view *e)
             return b->rc = ACRE_ERR_NOMEM;
     }
     struct mo_tmpl *m = &b->tmpl[b->nt];
-    if (!(m->ndn = talloc_strndup(b->x, t, n)) ||
-        acre_dn_parse(b->x, b->rq->schema, t, n, 0, &m->dn, NULL))
+    if (acre_dn_parse(b->x, b->rq->schema, t, n, 0, &m->dn, NULL))
         return b->rc = ACRE_ERR_NOMEM;
-    m->len = n;
     m->pos = b->pos;
     b->nt++;
     return 0;
-}
-
-/* Is normalised DN d (n bytes) a or below it (an bytes)? */
-static int
-dn_within(const char *d, size_t n, const char *a, size_t an)
-{
-    return !an || (n == an && !memcmp(d, a, n)) ||
-           (n > an && d[n - an - 1] == ',' && !memcmp(d + n - an, a, an));
 }
 
 /*
@@ -471,21 +459,22 @@ disable_roles(struct build *b)
 
     for (uint32_t i = 0; i < x->nr; i++) {
         struct mo_role *r = &x->r[i];
-        size_t pn = 0;
-        const char *p = NULL;
         if (r->kind != R_FILTERED || !r->f)
             continue;
         acre_dn *rdn;
         if (acre_dn_parse(NULL, rq->schema, (const char *)r->ndn.val,
                           r->ndn.len, 0, &rdn, NULL))
             return ACRE_ERR_NOMEM;
-        unsigned depth = acre_dn_depth(rdn);
-        p = depth ? acre_dn_ancestor(rdn, depth - 1, &pn) : NULL;
+        /* the role's parent: its last pd RDNs, whose text a template
+         * within it ends with */
+        unsigned pd = acre_dn_depth(rdn) ? acre_dn_depth(rdn) - 1 : 0;
+        size_t pn, an;
+        const char *p = acre_dn_ancestor(rdn, pd, &pn);
         for (uint32_t t = 0; t < b->nt && r->f; t++) {
             const struct mo_tmpl *m = &b->tmpl[t];
             const acre_entry_view *e;
-            if (m->pos > b->rpos[i] ||
-                !dn_within(m->ndn, m->len, p, p ? pn : 0))
+            const char *a = acre_dn_ancestor(m->dn, pd, &an);
+            if (m->pos > b->rpos[i] || !a || an != pn || memcmp(a, p, pn))
                 continue;
             if (acreV_host_get(rq, m->dn, &e) != 1) {
                 /* the scan has just seen it: a failure, which fails the
@@ -661,8 +650,7 @@ static struct acreV_moidx *
 build(struct acre_request *rq)
 {
     struct acreV_moidx *x = talloc_zero(NULL, struct acreV_moidx);
-    struct build b = {rq, x, acreS_known(rq->schema), 0, 0, 0, 0, 0, NULL, NULL,
-                      0,  0};
+    struct build b = {.rq = rq, .x = x, .k = acreS_known(rq->schema)};
     int rc;
 
     if (!x) {
@@ -675,10 +663,8 @@ build(struct acre_request *rq)
     rc = search_all(rq, &b);
     if (b.rc)
         rc = b.rc;
-    else if (!rc && rq->p->aci && !(rc = disable_roles(&b)) &&
+    else if (!rc && !(rc = rq->p->aci ? disable_roles(&b) : 0) &&
              !(rc = finish(x)))
-        rc = acreV_cos_finish(x->cos, rq);
-    else if (!rc && !rq->p->aci && !(rc = finish(x)))
         rc = acreV_cos_finish(x->cos, rq);
     if (rc) {
         talloc_free(x);
